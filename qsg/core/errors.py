@@ -1,0 +1,51 @@
+"""The one error of the MQ API: ``MQMIError``, with IBM's completion and reason codes."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from qsg import CMQC
+
+
+@cache
+def _names(prefix: str) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for name, value in vars(CMQC).items():
+        # The first name defined for a value wins (STORAGE_MEDIUM_FULL before PAGESET_FULL).
+        if name.startswith(prefix) and isinstance(value, int):
+            names.setdefault(value, name)
+    return names
+
+
+def reason_name(reason: int) -> str:
+    """IBM's mnemonic for a reason code, e.g. ``MQRC_NO_MSG_AVAILABLE``."""
+    return _names("MQRC_").get(reason, f"MQRC_UNKNOWN_{reason}")
+
+
+def completion_name(comp: int) -> str:
+    """IBM's mnemonic for a completion code, e.g. ``MQCC_FAILED``."""
+    return _names("MQCC_").get(comp, f"MQCC_UNKNOWN_{comp}")
+
+
+class MQMIError(Exception):
+    """An MQ call failed (or completed with a warning), as pymqi's ``MQMIError``.
+
+    ``comp`` is the MQCC_* completion code and ``reason`` the MQRC_* reason code; the
+    message names the reason (``MQRC_NO_MSG_AVAILABLE (2033)``) and, where given, what
+    was wrong.
+    """
+
+    def __init__(self, comp: int, reason: int, detail: str = "") -> None:
+        self.comp = comp
+        self.reason = reason
+        self.detail = detail
+        text = f"{completion_name(comp)}: {reason_name(reason)} ({reason})"
+        super().__init__(f"{text}: {detail}" if detail else text)
+
+    def errorAsString(self) -> str:
+        """The reason's mnemonic, as pymqi's method of the same name."""
+        return reason_name(self.reason)
+
+    @classmethod
+    def failed(cls, reason: int, detail: str = "") -> MQMIError:
+        return cls(CMQC.MQCC_FAILED, reason, detail)
