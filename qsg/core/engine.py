@@ -1,0 +1,419 @@
+"""The queue engine: MQPUT and MQGET rules over the store primitives.
+
+Every MQ rule of putting and getting lives here, once, for local and shared queues
+alike; a store only keeps order, visibility and depth. Synchronous and I/O-free: the
+caller passes ``now`` (the simulator's time, in seconds).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from qsg import CMQC
+from qsg.core import expiry, xmitq
+from qsg.core.errors import MQMIError
+from qsg.core.message import I_FORMAT, Message
+from qsg.core.queue import QueueDefinition
+from qsg.core.store import Match, MessageStore, Syncpoint, Taken
+from qsg.core.structs import GMO, MD, MD_FIELDS, MD_KINDS, PMO
+
+if TYPE_CHECKING:
+    from qsg.core.uow import UnitOfWork
+
+_md_values = operator.attrgetter(*MD_FIELDS)
+# (index, length, pad byte) of every character and byte field, to store them full length.
+_PADS = tuple(
+    (i, kind[1], b" " if kind[0] == "c" else b"\x00")
+    for i, (name, kind) in enumerate(MD_KINDS.items())
+    if not isinstance(kind, str)
+)
+_I = {name: i for i, name in enumerate(MD_FIELDS)}
+_CONTEXT = (
+    "UserIdentifier", "AccountingToken", "ApplIdentityData", "PutApplType",
+    "PutApplName", "PutDate", "PutTime", "ApplOriginData",
+)  # fmt: skip
+_CONTEXT_I = tuple(_I[name] for name in _CONTEXT)
+_MAX_PRIORITY = 9
+_VALID_MSG_TYPES = frozenset(
+    (CMQC.MQMT_REQUEST, CMQC.MQMT_REPLY, CMQC.MQMT_REPORT, CMQC.MQMT_DATAGRAM)
+)
+# Report options that ask for a message back, so need somewhere to send it.
+_NEEDS_REPLY_TO = (
+    CMQC.MQRO_EXPIRATION | CMQC.MQRO_EXCEPTION | CMQC.MQRO_COA | CMQC.MQRO_COD
+    | CMQC.MQRO_PAN | CMQC.MQRO_NAN
+)  # fmt: skip
+_ALL_MATCH_OPTIONS = (
+    CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID | CMQC.MQMO_MATCH_GROUP_ID
+    | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER | CMQC.MQMO_MATCH_OFFSET | CMQC.MQMO_MATCH_MSG_TOKEN
+)  # fmt: skip
+_BROWSE_OPTIONS = (
+    CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+    | CMQC.MQGMO_MSG_UNDER_CURSOR
+)  # fmt: skip
+# Options that belong to later parts of the engine (cursors, locks, groups).
+_NOT_YET = (
+    CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR | CMQC.MQGMO_LOCK
+    | CMQC.MQGMO_UNLOCK | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_COMPLETE_MSG
+    | CMQC.MQGMO_ALL_MSGS_AVAILABLE | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class PutContext:
+    """Who is putting: the default context MQ fills into the descriptor."""
+
+    user: bytes
+    appl_name: bytes
+    appl_type: int
+    put_date: bytes
+    put_time: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class QMgrRules:
+    """The queue-manager attributes the engine consults on every call."""
+
+    name: str
+    platform: int  # MQPL_ZOS: syncpoint is the default for put and get
+    max_uncommitted_msgs: int  # MAXUMSGS
+    max_msg_length: int  # the queue manager's MAXMSGL
+    enforce_max_expiry: bool  # AMQ_ENFORCE_MAX_EXPIRY_ERROR
+    new_msg_id: Callable[[], bytes]
+
+
+# ---- MQPUT ---------------------------------------------------------------------------
+def put(
+    rules: QMgrRules,
+    store: MessageStore,
+    qdef: QueueDefinition,
+    body: bytes,
+    md: MD,
+    pmo: PMO,
+    uow: UnitOfWork | None,
+    context: PutContext,
+    now: float,
+) -> None:
+    """MQPUT to a local queue: validate, store, and write the output fields back.
+
+    ``uow`` is the connection's unit of work, used when the put is in syncpoint.
+    Completes with MQMIError(MQCC_WARNING, MQRC_PRIORITY_EXCEEDS_MAXIMUM) after storing
+    a message whose Priority is above 9, as pymqi raises for warnings.
+    """
+    options = pmo.Options
+    if options & CMQC.MQPMO_SYNCPOINT and options & CMQC.MQPMO_NO_SYNCPOINT:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together"
+        )
+    if options & CMQC.MQPMO_LOGICAL_ORDER:
+        raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "MQPMO_LOGICAL_ORDER is not supported yet")
+    check_descriptor(md, rules.enforce_max_expiry)
+    priority = md.Priority
+    if priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
+        priority = qdef.def_priority
+    persistence = md.Persistence
+    if persistence == CMQC.MQPER_PERSISTENCE_AS_Q_DEF:
+        persistence = qdef.def_persistence
+    if qdef.inhibit_put == CMQC.MQQA_PUT_INHIBITED:
+        raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {qdef.name}")
+    if len(body) > qdef.max_msg_length:
+        raise MQMIError.failed(
+            CMQC.MQRC_MSG_TOO_BIG_FOR_Q,
+            f"{len(body)} bytes is over MAXMSGL {qdef.max_msg_length} of {qdef.name}",
+        )
+    if len(body) > rules.max_msg_length:
+        raise MQMIError.failed(
+            CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR,
+            f"{len(body)} bytes is over the queue manager's MAXMSGL {rules.max_msg_length}",
+        )
+    if qdef.is_transmission_queue:
+        xmitq.check_direct_put(md, body, enforce_max=rules.enforce_max_expiry)
+    in_uow = _put_in_syncpoint(options, rules.platform)
+    if in_uow:
+        if uow is None:
+            raise MQMIError.failed(CMQC.MQRC_SYNCPOINT_NOT_AVAILABLE, "no unit of work here")
+        _count_in_uow(uow, rules)
+
+    desc: list[Any] = list(_md_values(md))
+    if options & CMQC.MQPMO_NEW_MSG_ID or md.MsgId == CMQC.MQMI_NONE:
+        desc[_I["MsgId"]] = rules.new_msg_id()
+    if options & CMQC.MQPMO_NEW_CORREL_ID:
+        desc[_I["CorrelId"]] = rules.new_msg_id()
+    desc[_I["Persistence"]] = persistence
+    desc[_I["Priority"]] = priority
+    desc[_I["BackoutCount"]] = 0
+    _set_context(desc, options, context)
+    for i, length, pad in _PADS:
+        value = desc[i]
+        if len(value) != length:
+            desc[i] = value.ljust(length, pad)
+    message = Message(
+        desc=tuple(desc),
+        body=bytes(body),
+        put_time=now,
+        expires_at=expiry.expires_at(now, md.Expiry),
+        priority=min(priority, _MAX_PRIORITY),
+    )
+    store.put(qdef.name, message, uow.id if in_uow and uow else None, qdef.max_depth)
+    if in_uow and uow is not None:
+        uow.enlist(store)
+        uow.count += 1
+
+    # MQPUT's output fields.
+    md.MsgId = desc[_I["MsgId"]]
+    md.CorrelId = desc[_I["CorrelId"]]
+    for i in _CONTEXT_I:
+        object.__setattr__(md, MD_FIELDS[i], desc[i])
+    pmo.ResolvedQName = qdef.name.encode()
+    pmo.ResolvedQMgrName = rules.name.encode()
+    if priority > _MAX_PRIORITY:
+        raise MQMIError(
+            CMQC.MQCC_WARNING,
+            CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM,
+            f"Priority {priority} was put at the maximum, {_MAX_PRIORITY}",
+        )
+
+
+def check_descriptor(md: MD, enforce_max_expiry: bool) -> None:
+    """The MQMD checks of MQPUT and MQPUT1 that do not depend on the queue."""
+    expiry.check_expiry(md.Expiry, enforce_max=enforce_max_expiry)
+    if md.Priority < CMQC.MQPRI_PRIORITY_AS_Q_DEF:
+        raise MQMIError.failed(CMQC.MQRC_PRIORITY_ERROR, f"MQMD.Priority={md.Priority}")
+    if md.Persistence not in (
+        CMQC.MQPER_NOT_PERSISTENT,
+        CMQC.MQPER_PERSISTENT,
+        CMQC.MQPER_PERSISTENCE_AS_Q_DEF,
+    ):
+        raise MQMIError.failed(CMQC.MQRC_PERSISTENCE_ERROR, f"MQMD.Persistence={md.Persistence}")
+    if md.MsgType not in _VALID_MSG_TYPES and not (
+        CMQC.MQMT_APPL_FIRST <= md.MsgType <= 999_999_999
+    ):
+        raise MQMIError.failed(CMQC.MQRC_MSG_TYPE_ERROR, f"MQMD.MsgType={md.MsgType}")
+    if not md.ReplyToQ.strip(b" \x00") and (
+        md.MsgType == CMQC.MQMT_REQUEST or md.Report & _NEEDS_REPLY_TO
+    ):
+        raise MQMIError.failed(
+            CMQC.MQRC_MISSING_REPLY_TO_Q,
+            "a request, or a message asking for reports, needs MQMD.ReplyToQ",
+        )
+
+
+def _put_in_syncpoint(options: int, platform: int) -> bool:
+    if options & CMQC.MQPMO_SYNCPOINT:
+        return True
+    if options & CMQC.MQPMO_NO_SYNCPOINT:
+        return False
+    return platform == CMQC.MQPL_ZOS  # z/OS puts in syncpoint unless told otherwise
+
+
+def _set_context(desc: list[Any], options: int, context: PutContext) -> None:
+    if options & (CMQC.MQPMO_SET_ALL_CONTEXT | CMQC.MQPMO_PASS_ALL_CONTEXT):
+        return  # the application's own context fields stand
+    if options & CMQC.MQPMO_NO_CONTEXT:
+        for i in _CONTEXT_I:
+            desc[i] = 0 if MD_KINDS[MD_FIELDS[i]] == "l" else b""
+        return
+    if not options & (CMQC.MQPMO_SET_IDENTITY_CONTEXT | CMQC.MQPMO_PASS_IDENTITY_CONTEXT):
+        desc[_I["UserIdentifier"]] = context.user
+        desc[_I["AccountingToken"]] = CMQC.MQACT_NONE
+        desc[_I["ApplIdentityData"]] = b""
+    desc[_I["PutApplType"]] = context.appl_type
+    desc[_I["PutApplName"]] = context.appl_name
+    desc[_I["PutDate"]] = context.put_date
+    desc[_I["PutTime"]] = context.put_time
+    desc[_I["ApplOriginData"]] = b""
+
+
+def _count_in_uow(uow: UnitOfWork, rules: QMgrRules) -> None:
+    if uow.count >= rules.max_uncommitted_msgs:
+        raise MQMIError.failed(
+            CMQC.MQRC_SYNCPOINT_LIMIT_REACHED,
+            f"the unit of work already holds MAXUMSGS={rules.max_uncommitted_msgs} messages",
+        )
+
+
+# ---- MQGET ---------------------------------------------------------------------------
+def get(
+    rules: QMgrRules,
+    store: MessageStore,
+    qdef: QueueDefinition,
+    md: MD,
+    gmo: GMO,
+    max_length: int | None,
+    uow: UnitOfWork | None,
+    browse_position: int | None,
+    now: float,
+) -> Taken:
+    """MQGET (or browse) from a local queue, without the output fields.
+
+    Returns the store's answer: the message (or None), the expired messages discarded on
+    the way, and where a browse cursor now stands. ``finish_get`` then sets the output
+    fields and raises what MQ raises. Discards happen whatever the outcome, outside any
+    unit of work (expiry-mqmd.txt note 4).
+    """
+    options = gmo.Options
+    browse = _check_get_options(gmo)
+    if qdef.inhibit_get == CMQC.MQQA_GET_INHIBITED:
+        raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {qdef.name}")
+    match = match_of(md, gmo)
+    if browse:
+        after = browse_position if options & CMQC.MQGMO_BROWSE_NEXT else None
+        return store.browse(qdef.name, after, match, now)
+    syncpoint = _get_syncpoint(options, rules.platform)
+    if syncpoint is not Syncpoint.NO:
+        if uow is None:
+            raise MQMIError.failed(CMQC.MQRC_SYNCPOINT_NOT_AVAILABLE, "no unit of work here")
+        _count_in_uow(uow, rules)
+    taken = store.get(
+        qdef.name,
+        match,
+        now,
+        uow.id if uow is not None else None,
+        syncpoint,
+        max_length,
+        bool(options & CMQC.MQGMO_ACCEPT_TRUNCATED_MSG),
+    )
+    msg = taken.message
+    if (
+        uow is not None
+        and msg is not None
+        and not taken.too_long
+        and (
+            syncpoint is Syncpoint.YES
+            or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
+        )
+    ):
+        uow.enlist(store)
+        uow.count += 1
+    return taken
+
+
+def finish_get(
+    taken: Taken, md: MD, gmo: GMO, max_length: int | None, qdef: QueueDefinition, now: float
+) -> bytes:
+    """Set MQGET's output fields from what the store returned, and raise what MQ raises.
+
+    The MQMD is the stored one with ``Expiry`` the remaining lifetime (always > 0 or
+    MQEI_UNLIMITED for a returned message) and both Expiry fields of an MQXQH
+    decremented.
+    """
+    msg = taken.message
+    if msg is None:
+        raise MQMIError.failed(CMQC.MQRC_NO_MSG_AVAILABLE, f"no matching message on {qdef.name}")
+    version = md.Version
+    msg.to_md(md)
+    md.Version = version
+    left = expiry.remaining(msg.expires_at, now)
+    # The store judged the message unexpired; a boundary rounding must not return 0.
+    md.Expiry = left if left != 0 else 1
+    body = msg.body
+    if msg.desc[I_FORMAT] == CMQC.MQFMT_XMIT_Q_HEADER:
+        body = xmitq.decrement_inner(body, msg.desc[_I["Encoding"]], msg.put_time, now)
+    flags = md.MsgFlags
+    gmo.GroupStatus = (
+        CMQC.MQGS_LAST_MSG_IN_GROUP if flags & CMQC.MQMF_LAST_MSG_IN_GROUP
+        else CMQC.MQGS_MSG_IN_GROUP if flags & CMQC.MQMF_MSG_IN_GROUP
+        else CMQC.MQGS_NOT_IN_GROUP
+    )  # fmt: skip
+    gmo.SegmentStatus = (
+        CMQC.MQSS_LAST_SEGMENT if flags & CMQC.MQMF_LAST_SEGMENT
+        else CMQC.MQSS_SEGMENT if flags & CMQC.MQMF_SEGMENT
+        else CMQC.MQSS_NOT_A_SEGMENT
+    )  # fmt: skip
+    gmo.ResolvedQName = qdef.name.encode().ljust(48)
+    gmo.ReturnedLength = len(body) if max_length is None else min(len(body), max_length)
+    if taken.too_long:
+        error = MQMIError(
+            CMQC.MQCC_FAILED,
+            CMQC.MQRC_TRUNCATED_MSG_FAILED,
+            f"the message is {len(body)} bytes, the buffer {max_length}",
+        )
+        error.original_length = len(body)  # type: ignore[attr-defined]
+        raise error
+    if max_length is not None and len(body) > max_length:
+        warning = MQMIError(
+            CMQC.MQCC_WARNING,
+            CMQC.MQRC_TRUNCATED_MSG_ACCEPTED,
+            f"{len(body)} bytes truncated to {max_length}",
+        )
+        warning.message = body[:max_length]  # type: ignore[attr-defined]
+        warning.original_length = len(body)  # type: ignore[attr-defined]
+        raise warning
+    return body
+
+
+def match_of(md: MD, gmo: GMO) -> Match:
+    """What an MQGET selects on, from MatchOptions and the MQMD's input fields.
+
+    A version-1 MQGMO has no MatchOptions: MsgId and CorrelId are matched when not
+    null, which is what MQMO_MATCH_MSG_ID + MQMO_MATCH_CORREL_ID (pymqi's default)
+    does. A null MsgId or CorrelId matches any.
+    """
+    if gmo.Version >= CMQC.MQGMO_VERSION_2:
+        options = gmo.MatchOptions
+        if options & ~_ALL_MATCH_OPTIONS:
+            raise MQMIError.failed(CMQC.MQRC_MATCH_OPTIONS_ERROR, f"MatchOptions={options:#x}")
+        if options & CMQC.MQMO_MATCH_MSG_TOKEN:
+            raise MQMIError.failed(
+                CMQC.MQRC_MATCH_OPTIONS_ERROR, "MQMO_MATCH_MSG_TOKEN is not supported"
+            )
+    else:
+        options = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
+    msg_id = correl_id = group_id = None
+    seq = offset = None
+    if options & CMQC.MQMO_MATCH_MSG_ID and md.MsgId != CMQC.MQMI_NONE:
+        msg_id = md.MsgId.ljust(24, b"\x00")
+    if options & CMQC.MQMO_MATCH_CORREL_ID and md.CorrelId != CMQC.MQCI_NONE:
+        correl_id = md.CorrelId.ljust(24, b"\x00")
+    if options & CMQC.MQMO_MATCH_GROUP_ID and md.GroupId != CMQC.MQGI_NONE:
+        group_id = md.GroupId.ljust(24, b"\x00")
+    if options & CMQC.MQMO_MATCH_MSG_SEQ_NUMBER:
+        seq = md.MsgSeqNumber
+    if options & CMQC.MQMO_MATCH_OFFSET:
+        offset = md.Offset
+    if msg_id is correl_id is group_id is seq is offset is None:
+        return _MATCH_ANY
+    return Match(msg_id, correl_id, group_id, seq, offset)
+
+
+_MATCH_ANY = Match()
+
+
+def _check_get_options(gmo: GMO) -> bool:
+    """Refuse option combinations MQ refuses; True for a browse."""
+    options = gmo.Options
+    if options & CMQC.MQGMO_SYNCPOINT and options & CMQC.MQGMO_NO_SYNCPOINT:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, "MQGMO_SYNCPOINT and MQGMO_NO_SYNCPOINT together"
+        )
+    browse_options = options & _BROWSE_OPTIONS
+    if browse_options & (browse_options - 1):
+        raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "more than one browse option")
+    if options & _NOT_YET:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR,
+            f"MQGMO options {options & _NOT_YET:#x} (cursors, locks, groups) are not supported yet",
+        )
+    browse = bool(browse_options)
+    if browse and options & (CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT):
+        raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "a browse cannot be in syncpoint")
+    if (
+        options & CMQC.MQGMO_WAIT
+        and gmo.WaitInterval < 0
+        and gmo.WaitInterval != CMQC.MQWI_UNLIMITED
+    ):
+        raise MQMIError.failed(CMQC.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval={gmo.WaitInterval}")
+    return browse
+
+
+def _get_syncpoint(options: int, platform: int) -> Syncpoint:
+    if options & CMQC.MQGMO_SYNCPOINT:
+        return Syncpoint.YES
+    if options & CMQC.MQGMO_NO_SYNCPOINT:
+        return Syncpoint.NO
+    if options & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT:
+        return Syncpoint.IF_PERSISTENT
+    # z/OS gets in syncpoint unless told otherwise; other platforms do not.
+    return Syncpoint.YES if platform == CMQC.MQPL_ZOS else Syncpoint.NO

@@ -1,0 +1,60 @@
+"""What the rules layer tells the world: a closed set of frozen event records.
+
+The actors layer (a later issue) widens the set with puts, gets, channel transfers and
+lease changes; these are the ones the rules layer itself causes outside any call's
+return value: discards, reports and dead-lettering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """An expired message was discarded (by a get, a browse or an expiry scan)."""
+
+    time: float
+    q_mgr: str
+    queue: str
+    msg_id: bytes
+    by: str  # "get", "browse" or "scan"
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPut:
+    """A report message was put to its destination queue."""
+
+    time: float
+    q_mgr: str
+    queue: str
+    msg_id: bytes
+    original_msg_id: bytes
+    feedback: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLettered:
+    """A message went to the dead-letter queue, with the reason it could not be put."""
+
+    time: float
+    q_mgr: str
+    queue: str
+    msg_id: bytes
+    reason: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReportLost:
+    """A report could be put neither where it was going nor to the dead-letter queue."""
+
+    time: float
+    q_mgr: str
+    queue: str
+    original_msg_id: bytes
+    reason: int
+
+
+Event = Discarded | ReportPut | DeadLettered | ReportLost
+EventSink = Callable[[Event], None]

@@ -1,0 +1,125 @@
+"""The store primitives: the few atomic operations a message store offers.
+
+The queue engine (``qsg.core.engine``) builds MQ behaviour on these and nothing else,
+so the in-process store (``qsg.core.memstore``) and the coupling facility on Redis
+(``coupling``) are interchangeable. Each primitive is atomic: on Redis it is one Lua
+script, and the common put and get are one round trip each. That is why ``get`` both
+discards the expired messages it passes and takes the first live one: the two must not
+be split by another member's get.
+
+A primitive never makes an MQ decision the engine could make (reports, descriptors,
+validation); it keeps order, visibility, depth and units of work consistent.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from qsg.core.message import (
+    I_CORREL_ID,
+    I_GROUP_ID,
+    I_MSG_ID,
+    I_MSG_SEQ_NUMBER,
+    I_OFFSET,
+    Message,
+)
+
+#: A unit of work's identity in a store: (queue manager, connection number).
+UowId = Hashable
+
+
+class Ordering(enum.Enum):
+    """MsgDeliverySequence: FIFO within priority, or FIFO regardless of priority."""
+
+    PRIORITY = 0  # MQMDS_PRIORITY
+    FIFO = 1  # MQMDS_FIFO
+
+
+class Syncpoint(enum.Enum):
+    """Whether a get is part of the caller's unit of work."""
+
+    NO = 0
+    YES = 1
+    IF_PERSISTENT = 2  # MQGMO_SYNCPOINT_IF_PERSISTENT: decided per message
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What a get or browse selects on; None means "any"."""
+
+    msg_id: bytes | None = None
+    correl_id: bytes | None = None
+    group_id: bytes | None = None
+    msg_seq_number: int | None = None
+    offset: int | None = None
+
+    def __call__(self, msg: Message) -> bool:
+        desc = msg.desc
+        return (
+            (self.msg_id is None or desc[I_MSG_ID] == self.msg_id)
+            and (self.correl_id is None or desc[I_CORREL_ID] == self.correl_id)
+            and (self.group_id is None or desc[I_GROUP_ID] == self.group_id)
+            and (self.msg_seq_number is None or desc[I_MSG_SEQ_NUMBER] == self.msg_seq_number)
+            and (self.offset is None or desc[I_OFFSET] == self.offset)
+        )
+
+    @property
+    def is_any(self) -> bool:
+        return self == MATCH_ANY
+
+
+MATCH_ANY = Match()
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """What ``get`` and ``browse`` return.
+
+    ``message`` is the first live matching message (None: none available);
+    ``discarded`` the expired matching messages passed on the way, already removed;
+    ``too_long`` is True when the message was longer than ``max_length`` and, truncation
+    not being accepted, was left where it was. ``position`` is where a browse cursor
+    now stands (its key in queue order).
+    """
+
+    message: Message | None
+    discarded: Sequence[Message]
+    too_long: bool = False
+    position: int | None = None
+
+
+class MessageStore(Protocol):
+    """The primitives; see the module docstring. ``now`` is the simulator's time."""
+
+    def create_queue(self, queue: str, ordering: Ordering) -> None: ...
+
+    def delete_queue(self, queue: str) -> None: ...
+
+    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
+        """Add ``msg`` (hidden until commit when ``uow`` is given); MQRC_Q_FULL at depth."""
+
+    def get(
+        self,
+        queue: str,
+        match: Match,
+        now: float,
+        uow: UowId | None,
+        syncpoint: Syncpoint,
+        max_length: int | None,
+        accept_truncated: bool,
+    ) -> Taken: ...
+
+    def browse(self, queue: str, after: int | None, match: Match, now: float) -> Taken: ...
+
+    def commit(self, uow: UowId) -> None: ...
+
+    def backout(self, uow: UowId) -> None: ...
+
+    def depth(self, queue: str) -> int: ...
+
+    def worth_scanning(self, queue: str, now: float) -> bool: ...
+
+    def scan(self, queue: str, now: float) -> list[Message]: ...
