@@ -13,4 +13,7 @@ from qsg.core.layouts import DLH, XQH
 from qsg.core.qmgr import QMgr
 from qsg.core.structs import GMO, MD, OD, PMO, gmo, md, od, pmo
 
-__all__ = ["CMQC", "DLH", "GMO", "MD", "OD", "PMO", "XQH", "MQMIError", "QMgr", "gmo", "md", "od", "pmo"]
+__all__ = [
+    "CMQC", "DLH", "GMO", "MD", "OD", "PMO", "XQH", "MQMIError", "QMgr",
+    "gmo", "md", "od", "pmo",
+]  # fmt: skip

@@ -330,7 +330,7 @@ def finish_get(
             CMQC.MQRC_TRUNCATED_MSG_FAILED,
             f"the message is {len(body)} bytes, the buffer {max_length}",
         )
-        error.original_length = len(body)  # type: ignore[attr-defined]
+        error.original_length = len(body)
         raise error
     if max_length is not None and len(body) > max_length:
         warning = MQMIError(
@@ -338,8 +338,8 @@ def finish_get(
             CMQC.MQRC_TRUNCATED_MSG_ACCEPTED,
             f"{len(body)} bytes truncated to {max_length}",
         )
-        warning.message = body[:max_length]  # type: ignore[attr-defined]
-        warning.original_length = len(body)  # type: ignore[attr-defined]
+        warning.message = body[:max_length]
+        warning.original_length = len(body)
         raise warning
     return body
 
@@ -373,7 +373,7 @@ def match_of(md: MD, gmo: GMO) -> Match:
         seq = md.MsgSeqNumber
     if options & CMQC.MQMO_MATCH_OFFSET:
         offset = md.Offset
-    if msg_id is correl_id is group_id is seq is offset is None:
+    if msg_id is None and correl_id is None and group_id is None and seq is None and offset is None:
         return _MATCH_ANY
     return Match(msg_id, correl_id, group_id, seq, offset)
 

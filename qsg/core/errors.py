@@ -35,6 +35,10 @@ class MQMIError(Exception):
     was wrong.
     """
 
+    #: For MQRC_TRUNCATED_MSG_*: the full length, and (when accepted) the truncated data.
+    original_length: int | None = None
+    message: bytes | None = None
+
     def __init__(self, comp: int, reason: int, detail: str = "") -> None:
         self.comp = comp
         self.reason = reason

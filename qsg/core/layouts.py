@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Any
 
 from qsg import CMQC
 from qsg.core.structs import MD, MD_FIELDS

@@ -184,7 +184,8 @@ class QMgr:
         """A put the queue manager makes itself: its own context, outside any UOW."""
         pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
         if not md.PutDate.strip():
-            ctx = self.context(self.name.encode()[:12], self.name.encode()[:28], CMQC.MQAT_QMGR, now)
+            me = self.name.encode()
+            ctx = self.context(me[:12], me[:28], CMQC.MQAT_QMGR, now)
             md.PutDate, md.PutTime = ctx.put_date, ctx.put_time
         qdef = self.queue(queue)
         context = self.context(b"", b"", CMQC.MQAT_QMGR, now)
@@ -231,7 +232,8 @@ class Connection:
             name = name_of(target.encode() if isinstance(target, str) else target).decode()
         if not options & _ACCESS:
             raise MQMIError.failed(
-                CMQC.MQRC_OPTIONS_ERROR, "open needs an input, browse, output, inquire or set option"
+                CMQC.MQRC_OPTIONS_ERROR,
+                "open needs an input, browse, output, inquire or set option",
             )
         input_options = options & _INPUT
         if input_options & (input_options - 1):

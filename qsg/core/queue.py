@@ -31,6 +31,8 @@ class QueueDefinition:
     definition_type: int = CMQC.MQQDT_PREDEFINED
 
     def __post_init__(self) -> None:
+        if not 1 <= len(self.name) <= 48:
+            raise ValueError(f"a queue name has 1 to 48 characters: {self.name!r}")
         if not 0 <= self.def_priority <= 9:
             raise ValueError(f"queue {self.name}: DEFPRTY must be 0..9, not {self.def_priority}")
         if self.def_persistence not in (CMQC.MQPER_NOT_PERSISTENT, CMQC.MQPER_PERSISTENT):

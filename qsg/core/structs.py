@@ -19,23 +19,48 @@ from qsg import CMQC
 FieldKind = str | tuple[str, int]
 
 
-class MQOpts:
+class _Field:
+    __slots__ = ("default", "kind")
+
+    def __init__(self, default: Any, kind: FieldKind) -> None:
+        self.default = default
+        self.kind = kind
+
+
+def field(default: Any, kind: FieldKind) -> Any:
+    """Declare a structure field: ``MsgId: bytes = field(CMQC.MQMI_NONE, b(24))``."""
+    return _Field(default, kind)
+
+
+class _Structure(type):
+    """Turns the annotated fields of a class body into slots, in declaration order."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> _Structure:
+        declared = [(k, v) for k, v in ns.items() if isinstance(v, _Field)]
+        for k, _ in declared:
+            del ns[k]
+        ns["__slots__"] = tuple(k for k, _ in declared)
+        ns["_fields"] = tuple((k, f.default, f.kind) for k, f in declared)
+        ns["_kinds"] = {k: f.kind for k, f in declared}
+        ns["_defaults"] = tuple((k, f.default) for k, f in declared)
+        return super().__new__(mcs, name, bases, ns)
+
+
+class MQOpts(metaclass=_Structure):
     """Base of the structures: fields, defaults and the pymqi-style accessors."""
 
-    __slots__ = ()
-    _fields: ClassVar[tuple[tuple[str, Any, FieldKind], ...]] = ()
-    _kinds: ClassVar[dict[str, FieldKind]] = {}
-    _defaults: ClassVar[tuple[tuple[str, Any], ...]] = ()
-
-    def __init_subclass__(cls) -> None:
-        cls._kinds = {name: kind for name, _, kind in cls._fields}
-        cls._defaults = tuple((name, default) for name, default, _ in cls._fields)
+    _fields: ClassVar[tuple[tuple[str, Any, FieldKind], ...]]
+    _kinds: ClassVar[dict[str, FieldKind]]
+    _defaults: ClassVar[tuple[tuple[str, Any], ...]]
 
     def __init__(self, **kw: Any) -> None:
         for name, default in self._defaults:
             object.__setattr__(self, name, default)
         if kw:
             self.set(**kw)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self.set(**{name: value})
 
     def set(self, **kw: Any) -> None:
         """Set several fields at once, checking names and types as pymqi does."""
@@ -59,7 +84,7 @@ class MQOpts:
         self.set(**{name: value})
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.get() == other.get()  # type: ignore[attr-defined]
+        return isinstance(other, MQOpts) and type(other) is type(self) and self.get() == other.get()
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like pymqi's structures
 
@@ -79,6 +104,7 @@ def _check(struct: str, name: str, kind: FieldKind, value: Any) -> None:
         if not -(2**31) <= value < 2**32:
             raise ValueError(f"{struct}.{name}={value} does not fit in an MQLONG")
         return
+    assert not isinstance(kind, str)
     if not isinstance(value, bytes):
         raise TypeError(
             f"{struct}.{name} is {'a character' if kind[0] == 'c' else 'a byte'} field: "
@@ -99,113 +125,85 @@ def b(n: int) -> tuple[str, int]:
 class MD(MQOpts):
     """MQMD, the message descriptor (always with the version-2 fields, as pymqi)."""
 
-    __slots__ = (
-        "StrucId", "Version", "Report", "MsgType", "Expiry", "Feedback", "Encoding",
-        "CodedCharSetId", "Format", "Priority", "Persistence", "MsgId", "CorrelId",
-        "BackoutCount", "ReplyToQ", "ReplyToQMgr", "UserIdentifier", "AccountingToken",
-        "ApplIdentityData", "PutApplType", "PutApplName", "PutDate", "PutTime",
-        "ApplOriginData", "GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength",
-    )  # fmt: skip
-    _fields = (
-        ("StrucId", CMQC.MQMD_STRUC_ID, c(4)),
-        ("Version", CMQC.MQMD_VERSION_1, "l"),
-        ("Report", CMQC.MQRO_NONE, "l"),
-        ("MsgType", CMQC.MQMT_DATAGRAM, "l"),
-        ("Expiry", CMQC.MQEI_UNLIMITED, "l"),
-        ("Feedback", CMQC.MQFB_NONE, "l"),
-        ("Encoding", CMQC.MQENC_NATIVE, "l"),
-        ("CodedCharSetId", CMQC.MQCCSI_Q_MGR, "l"),
-        ("Format", CMQC.MQFMT_NONE, c(8)),
-        ("Priority", CMQC.MQPRI_PRIORITY_AS_Q_DEF, "l"),
-        ("Persistence", CMQC.MQPER_PERSISTENCE_AS_Q_DEF, "l"),
-        ("MsgId", CMQC.MQMI_NONE, b(24)),
-        ("CorrelId", CMQC.MQCI_NONE, b(24)),
-        ("BackoutCount", 0, "l"),
-        ("ReplyToQ", b"", c(48)),
-        ("ReplyToQMgr", b"", c(48)),
-        ("UserIdentifier", b"", c(12)),
-        ("AccountingToken", CMQC.MQACT_NONE, b(32)),
-        ("ApplIdentityData", b"", c(32)),
-        ("PutApplType", CMQC.MQAT_NO_CONTEXT, "l"),
-        ("PutApplName", b"", c(28)),
-        ("PutDate", b"", c(8)),
-        ("PutTime", b"", c(8)),
-        ("ApplOriginData", b"", c(4)),
-        ("GroupId", CMQC.MQGI_NONE, b(24)),
-        ("MsgSeqNumber", 1, "l"),
-        ("Offset", 0, "l"),
-        ("MsgFlags", CMQC.MQMF_NONE, "l"),
-        ("OriginalLength", CMQC.MQOL_UNDEFINED, "l"),
-    )
+    StrucId: bytes = field(CMQC.MQMD_STRUC_ID, c(4))
+    Version: int = field(CMQC.MQMD_VERSION_1, "l")
+    Report: int = field(CMQC.MQRO_NONE, "l")
+    MsgType: int = field(CMQC.MQMT_DATAGRAM, "l")
+    Expiry: int = field(CMQC.MQEI_UNLIMITED, "l")
+    Feedback: int = field(CMQC.MQFB_NONE, "l")
+    Encoding: int = field(CMQC.MQENC_NATIVE, "l")
+    CodedCharSetId: int = field(CMQC.MQCCSI_Q_MGR, "l")
+    Format: bytes = field(CMQC.MQFMT_NONE, c(8))
+    Priority: int = field(CMQC.MQPRI_PRIORITY_AS_Q_DEF, "l")
+    Persistence: int = field(CMQC.MQPER_PERSISTENCE_AS_Q_DEF, "l")
+    MsgId: bytes = field(CMQC.MQMI_NONE, b(24))
+    CorrelId: bytes = field(CMQC.MQCI_NONE, b(24))
+    BackoutCount: int = field(0, "l")
+    ReplyToQ: bytes = field(b"", c(48))
+    ReplyToQMgr: bytes = field(b"", c(48))
+    UserIdentifier: bytes = field(b"", c(12))
+    AccountingToken: bytes = field(CMQC.MQACT_NONE, b(32))
+    ApplIdentityData: bytes = field(b"", c(32))
+    PutApplType: int = field(CMQC.MQAT_NO_CONTEXT, "l")
+    PutApplName: bytes = field(b"", c(28))
+    PutDate: bytes = field(b"", c(8))
+    PutTime: bytes = field(b"", c(8))
+    ApplOriginData: bytes = field(b"", c(4))
+    GroupId: bytes = field(CMQC.MQGI_NONE, b(24))
+    MsgSeqNumber: int = field(1, "l")
+    Offset: int = field(0, "l")
+    MsgFlags: int = field(CMQC.MQMF_NONE, "l")
+    OriginalLength: int = field(CMQC.MQOL_UNDEFINED, "l")
 
 
 class GMO(MQOpts):
     """MQGMO, the get-message options."""
 
-    __slots__ = (
-        "StrucId", "Version", "Options", "WaitInterval", "Signal1", "Signal2",
-        "ResolvedQName", "MatchOptions", "GroupStatus", "SegmentStatus", "Segmentation",
-        "Reserved1", "MsgToken", "ReturnedLength", "Reserved2", "MsgHandle",
-    )  # fmt: skip
-    _fields = (
-        ("StrucId", CMQC.MQGMO_STRUC_ID, c(4)),
-        ("Version", CMQC.MQGMO_VERSION_1, "l"),
-        ("Options", CMQC.MQGMO_NO_WAIT, "l"),
-        ("WaitInterval", 0, "l"),
-        ("Signal1", 0, "l"),
-        ("Signal2", 0, "l"),
-        ("ResolvedQName", b"", c(48)),
-        ("MatchOptions", CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID, "l"),
-        ("GroupStatus", CMQC.MQGS_NOT_IN_GROUP, c(1)),
-        ("SegmentStatus", CMQC.MQSS_NOT_A_SEGMENT, c(1)),
-        ("Segmentation", CMQC.MQSEG_INHIBITED, c(1)),
-        ("Reserved1", b" ", c(1)),
-        ("MsgToken", CMQC.MQMTOK_NONE, b(16)),
-        ("ReturnedLength", -1, "l"),
-        ("Reserved2", 0, "l"),
-        ("MsgHandle", 0, "l"),
-    )
+    StrucId: bytes = field(CMQC.MQGMO_STRUC_ID, c(4))
+    Version: int = field(CMQC.MQGMO_VERSION_1, "l")
+    Options: int = field(CMQC.MQGMO_NO_WAIT, "l")
+    WaitInterval: int = field(0, "l")
+    Signal1: int = field(0, "l")
+    Signal2: int = field(0, "l")
+    ResolvedQName: bytes = field(b"", c(48))
+    MatchOptions: int = field(CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID, "l")
+    GroupStatus: bytes = field(CMQC.MQGS_NOT_IN_GROUP, c(1))
+    SegmentStatus: bytes = field(CMQC.MQSS_NOT_A_SEGMENT, c(1))
+    Segmentation: bytes = field(CMQC.MQSEG_INHIBITED, c(1))
+    Reserved1: bytes = field(b" ", c(1))
+    MsgToken: bytes = field(CMQC.MQMTOK_NONE, b(16))
+    ReturnedLength: int = field(-1, "l")
+    Reserved2: int = field(0, "l")
+    MsgHandle: int = field(0, "l")
 
 
 class PMO(MQOpts):
     """MQPMO, the put-message options."""
 
-    __slots__ = (
-        "StrucId", "Version", "Options", "Timeout", "Context", "KnownDestCount",
-        "UnknownDestCount", "InvalidDestCount", "ResolvedQName", "ResolvedQMgrName",
-    )  # fmt: skip
-    _fields = (
-        ("StrucId", CMQC.MQPMO_STRUC_ID, c(4)),
-        ("Version", CMQC.MQPMO_VERSION_1, "l"),
-        ("Options", CMQC.MQPMO_NONE, "l"),
-        ("Timeout", -1, "l"),
-        ("Context", 0, "l"),
-        ("KnownDestCount", 0, "l"),
-        ("UnknownDestCount", 0, "l"),
-        ("InvalidDestCount", 0, "l"),
-        ("ResolvedQName", b"", c(48)),
-        ("ResolvedQMgrName", b"", c(48)),
-    )
+    StrucId: bytes = field(CMQC.MQPMO_STRUC_ID, c(4))
+    Version: int = field(CMQC.MQPMO_VERSION_1, "l")
+    Options: int = field(CMQC.MQPMO_NONE, "l")
+    Timeout: int = field(-1, "l")
+    Context: int = field(0, "l")
+    KnownDestCount: int = field(0, "l")
+    UnknownDestCount: int = field(0, "l")
+    InvalidDestCount: int = field(0, "l")
+    ResolvedQName: bytes = field(b"", c(48))
+    ResolvedQMgrName: bytes = field(b"", c(48))
 
 
 class OD(MQOpts):
     """MQOD, the object descriptor."""
 
-    __slots__ = (
-        "StrucId", "Version", "ObjectType", "ObjectName", "ObjectQMgrName", "DynamicQName",
-        "AlternateUserId", "ResolvedQName", "ResolvedQMgrName",
-    )  # fmt: skip
-    _fields = (
-        ("StrucId", CMQC.MQOD_STRUC_ID, c(4)),
-        ("Version", CMQC.MQOD_VERSION_1, "l"),
-        ("ObjectType", CMQC.MQOT_Q, "l"),
-        ("ObjectName", b"", c(48)),
-        ("ObjectQMgrName", b"", c(48)),
-        ("DynamicQName", b"AMQ.*", c(48)),
-        ("AlternateUserId", b"", c(12)),
-        ("ResolvedQName", b"", c(48)),
-        ("ResolvedQMgrName", b"", c(48)),
-    )
+    StrucId: bytes = field(CMQC.MQOD_STRUC_ID, c(4))
+    Version: int = field(CMQC.MQOD_VERSION_1, "l")
+    ObjectType: int = field(CMQC.MQOT_Q, "l")
+    ObjectName: bytes = field(b"", c(48))
+    ObjectQMgrName: bytes = field(b"", c(48))
+    DynamicQName: bytes = field(b"AMQ.*", c(48))
+    AlternateUserId: bytes = field(b"", c(12))
+    ResolvedQName: bytes = field(b"", c(48))
+    ResolvedQMgrName: bytes = field(b"", c(48))
 
 
 # pymqi's lower-case aliases, so code written for it reads the same.
