@@ -1,0 +1,49 @@
+"""Small helpers for driving a rules-layer queue manager in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qsg import CMQC, GMO, MD, PMO
+from qsg.core.qmgr import Connection, Handle, QMgr
+
+ALL = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE
+NO_SYNC_PUT = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+SYNC_PUT = CMQC.MQPMO_SYNCPOINT
+
+
+def open_queue(qm: QMgr, name: str, options: int = ALL, conn: Connection | None = None) -> Handle:
+    return (conn or qm.connect()).open(name, options)
+
+
+def put(h: Handle, body: bytes, now: float, options: int = CMQC.MQPMO_NO_SYNCPOINT, **md: Any) -> MD:
+    """Put outside syncpoint unless told; return the MD with its output fields."""
+    desc = MD(**md)
+    h.put(body, desc, PMO(Options=options), now=now)
+    return desc
+
+
+def get(
+    h: Handle, now: float, options: int = CMQC.MQGMO_NO_SYNCPOINT, md: MD | None = None,
+    max_length: int | None = None, **gmo: Any,
+) -> tuple[bytes, MD]:  # fmt: skip
+    desc = MD() if md is None else md
+    body = h.get(max_length, desc, GMO(Options=options, **gmo), now=now)
+    return body, desc
+
+
+def browse_first(h: Handle, now: float) -> tuple[bytes, MD]:
+    return get(h, now, CMQC.MQGMO_BROWSE_FIRST)
+
+
+def drain(h: Handle, now: float) -> list[bytes]:
+    """Every body a non-syncpoint get returns now, in order."""
+    from qsg import MQMIError
+
+    bodies = []
+    while True:
+        try:
+            bodies.append(get(h, now)[0])
+        except MQMIError as error:
+            assert error.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            return bodies
