@@ -59,7 +59,7 @@ def test_an_expiration_report_is_a_report_with_expiration_feedback_correlated_by
     assert rmd.CorrelId == original.MsgId and rmd.MsgId != original.MsgId  # the defaults
     assert (rmd.Priority, rmd.Persistence) == (6, CMQC.MQPER_PERSISTENT)
     assert rmd.Expiry == CMQC.MQEI_UNLIMITED and rmd.PutApplType == CMQC.MQAT_QMGR
-    assert rmd.ReplyToQMgr == b"QM1".ljust(48)
+    assert rmd.ReplyToQMgr == b"QM1"
 
 
 def test_pass_msg_id_and_pass_correl_id_carry_the_original_identifiers(qm: QMgr) -> None:

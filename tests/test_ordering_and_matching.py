@@ -146,8 +146,8 @@ def test_get_returns_the_descriptor_as_put_with_context_filled_in(qm: QMgr) -> N
     h = qm_conn.open("PRIO", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
     put(h, b"x", 3723.5, ReplyToQ=b"REPLY", MsgType=CMQC.MQMT_REQUEST, Feedback=0)
     _, md = get(h, 3724.0)
-    assert md.ReplyToQ == b"REPLY".ljust(48) and md.MsgType == CMQC.MQMT_REQUEST
-    assert md.UserIdentifier == b"alice".ljust(12) and md.PutApplName == b"payments".ljust(28)
+    assert md.ReplyToQ == b"REPLY" and md.MsgType == CMQC.MQMT_REQUEST
+    assert md.UserIdentifier == b"alice" and md.PutApplName == b"payments"
     assert (md.PutDate, md.PutTime) == (b"20260101", b"01020350")
 
 

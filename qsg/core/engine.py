@@ -7,7 +7,6 @@ caller passes ``now`` (the simulator's time, in seconds).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -15,27 +14,23 @@ from typing import TYPE_CHECKING, Any
 from qsg import CMQC
 from qsg.core import expiry, xmitq
 from qsg.core.errors import MQMIError
-from qsg.core.message import I_FORMAT, Message
+from qsg.core.message import Message
 from qsg.core.queue import QueueDefinition
-from qsg.core.store import Match, MessageStore, Syncpoint, Taken
-from qsg.core.structs import GMO, MD, MD_FIELDS, MD_KINDS, PMO
+from qsg.core.store import MATCH_ANY, Match, MessageStore, Syncpoint, Taken
+from qsg.core.structs import GMO, MD, MD_KINDS, PMO
 
 if TYPE_CHECKING:
     from qsg.core.uow import UnitOfWork
 
-_md_values = operator.attrgetter(*MD_FIELDS)
-# (index, length, pad byte) of every character and byte field, to store them full length.
-_PADS = tuple(
-    (i, kind[1], b" " if kind[0] == "c" else b"\x00")
-    for i, (name, kind) in enumerate(MD_KINDS.items())
-    if not isinstance(kind, str)
+# Identifiers are compared byte for byte, so a short one is NUL-padded to its length.
+_IDENTIFIERS = tuple(
+    (name, kind[1]) for name, kind in MD_KINDS.items() if not isinstance(kind, str) and kind[0] == "b"
 )
-_I = {name: i for i, name in enumerate(MD_FIELDS)}
 _CONTEXT = (
     "UserIdentifier", "AccountingToken", "ApplIdentityData", "PutApplType",
     "PutApplName", "PutDate", "PutTime", "ApplOriginData",
 )  # fmt: skip
-_CONTEXT_I = tuple(_I[name] for name in _CONTEXT)
+_NO_CONTEXT = {name: MD._defaults[name] for name in _CONTEXT}
 _MAX_PRIORITY = 9
 _VALID_MSG_TYPES = frozenset(
     (CMQC.MQMT_REQUEST, CMQC.MQMT_REPLY, CMQC.MQMT_REPORT, CMQC.MQMT_DATAGRAM)
@@ -62,14 +57,12 @@ _NOT_YET = (
 
 
 @dataclass(frozen=True, slots=True)
-class PutContext:
-    """Who is putting: the default context MQ fills into the descriptor."""
+class PutIdentity:
+    """Who is putting: the identity part of the default context MQ fills in."""
 
     user: bytes
     appl_name: bytes
     appl_type: int
-    put_date: bytes
-    put_time: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +75,7 @@ class QMgrRules:
     max_msg_length: int  # the queue manager's MAXMSGL
     enforce_max_expiry: bool  # AMQ_ENFORCE_MAX_EXPIRY_ERROR
     new_msg_id: Callable[[], bytes]
+    stamp: Callable[[float], tuple[bytes, bytes]]  # simulated time -> PutDate, PutTime
 
 
 # ---- MQPUT ---------------------------------------------------------------------------
@@ -93,7 +87,7 @@ def put(
     md: MD,
     pmo: PMO,
     uow: UnitOfWork | None,
-    context: PutContext,
+    identity: PutIdentity,
     now: float,
 ) -> None:
     """MQPUT to a local queue: validate, store, and write the output fields back.
@@ -136,21 +130,20 @@ def put(
             raise MQMIError.failed(CMQC.MQRC_SYNCPOINT_NOT_AVAILABLE, "no unit of work here")
         _count_in_uow(uow, rules)
 
-    desc: list[Any] = list(_md_values(md))
-    if options & CMQC.MQPMO_NEW_MSG_ID or md.MsgId == CMQC.MQMI_NONE:
-        desc[_I["MsgId"]] = rules.new_msg_id()
+    desc: dict[str, Any] = md.__dict__.copy()
+    for name, length in _IDENTIFIERS:
+        if len(desc[name]) != length:
+            desc[name] = desc[name].ljust(length, b"\x00")
+    if options & CMQC.MQPMO_NEW_MSG_ID or desc["MsgId"] == CMQC.MQMI_NONE:
+        desc["MsgId"] = rules.new_msg_id()
     if options & CMQC.MQPMO_NEW_CORREL_ID:
-        desc[_I["CorrelId"]] = rules.new_msg_id()
-    desc[_I["Persistence"]] = persistence
-    desc[_I["Priority"]] = priority
-    desc[_I["BackoutCount"]] = 0
-    _set_context(desc, options, context)
-    for i, length, pad in _PADS:
-        value = desc[i]
-        if len(value) != length:
-            desc[i] = value.ljust(length, pad)
+        desc["CorrelId"] = rules.new_msg_id()
+    desc["Persistence"] = persistence
+    desc["Priority"] = priority
+    desc["BackoutCount"] = 0
+    _set_context(desc, options, identity, rules.stamp(now))
     message = Message(
-        desc=tuple(desc),
+        desc=desc,
         body=bytes(body),
         put_time=now,
         expires_at=expiry.expires_at(now, md.Expiry),
@@ -161,13 +154,14 @@ def put(
         uow.enlist(store)
         uow.count += 1
 
-    # MQPUT's output fields.
-    md.MsgId = desc[_I["MsgId"]]
-    md.CorrelId = desc[_I["CorrelId"]]
-    for i in _CONTEXT_I:
-        object.__setattr__(md, MD_FIELDS[i], desc[i])
-    pmo.ResolvedQName = qdef.name.encode()
-    pmo.ResolvedQMgrName = rules.name.encode()
+    # MQPUT's output fields: the identifiers and the context.
+    fields = md.__dict__
+    fields["MsgId"] = desc["MsgId"]
+    fields["CorrelId"] = desc["CorrelId"]
+    for name in _CONTEXT:
+        fields[name] = desc[name]
+    pmo.__dict__["ResolvedQName"] = qdef.name.encode()
+    pmo.__dict__["ResolvedQMgrName"] = rules.name.encode()
     if priority > _MAX_PRIORITY:
         raise MQMIError(
             CMQC.MQCC_WARNING,
@@ -208,22 +202,22 @@ def _put_in_syncpoint(options: int, platform: int) -> bool:
     return platform == CMQC.MQPL_ZOS  # z/OS puts in syncpoint unless told otherwise
 
 
-def _set_context(desc: list[Any], options: int, context: PutContext) -> None:
+def _set_context(
+    desc: dict[str, Any], options: int, identity: PutIdentity, stamp: tuple[bytes, bytes]
+) -> None:
     if options & (CMQC.MQPMO_SET_ALL_CONTEXT | CMQC.MQPMO_PASS_ALL_CONTEXT):
         return  # the application's own context fields stand
     if options & CMQC.MQPMO_NO_CONTEXT:
-        for i in _CONTEXT_I:
-            desc[i] = 0 if MD_KINDS[MD_FIELDS[i]] == "l" else b""
+        desc.update(_NO_CONTEXT)
         return
     if not options & (CMQC.MQPMO_SET_IDENTITY_CONTEXT | CMQC.MQPMO_PASS_IDENTITY_CONTEXT):
-        desc[_I["UserIdentifier"]] = context.user
-        desc[_I["AccountingToken"]] = CMQC.MQACT_NONE
-        desc[_I["ApplIdentityData"]] = b""
-    desc[_I["PutApplType"]] = context.appl_type
-    desc[_I["PutApplName"]] = context.appl_name
-    desc[_I["PutDate"]] = context.put_date
-    desc[_I["PutTime"]] = context.put_time
-    desc[_I["ApplOriginData"]] = b""
+        desc["UserIdentifier"] = identity.user
+        desc["AccountingToken"] = CMQC.MQACT_NONE
+        desc["ApplIdentityData"] = b""
+    desc["PutApplType"] = identity.appl_type
+    desc["PutApplName"] = identity.appl_name
+    desc["PutDate"], desc["PutTime"] = stamp
+    desc["ApplOriginData"] = b""
 
 
 def _count_in_uow(uow: UnitOfWork, rules: QMgrRules) -> None:
@@ -302,28 +296,29 @@ def finish_get(
     msg = taken.message
     if msg is None:
         raise MQMIError.failed(CMQC.MQRC_NO_MSG_AVAILABLE, f"no matching message on {qdef.name}")
-    version = md.Version
+    fields = md.__dict__
     msg.to_md(md)
-    md.Version = version
-    left = expiry.remaining(msg.expires_at, now)
-    # The store judged the message unexpired; a boundary rounding must not return 0.
-    md.Expiry = left if left != 0 else 1
+    if msg.expires_at is not None:
+        left = expiry.remaining(msg.expires_at, now)
+        # The store judged the message unexpired; a boundary rounding must not return 0.
+        fields["Expiry"] = left if left != 0 else 1
     body = msg.body
-    if msg.desc[I_FORMAT] == CMQC.MQFMT_XMIT_Q_HEADER:
-        body = xmitq.decrement_inner(body, msg.desc[_I["Encoding"]], msg.put_time, now)
-    flags = md.MsgFlags
-    gmo.GroupStatus = (
+    if fields["Format"] == CMQC.MQFMT_XMIT_Q_HEADER:
+        body = xmitq.decrement_inner(body, fields["Encoding"], msg.put_time, now)
+    flags = fields["MsgFlags"]
+    out = gmo.__dict__
+    out["GroupStatus"] = (
         CMQC.MQGS_LAST_MSG_IN_GROUP if flags & CMQC.MQMF_LAST_MSG_IN_GROUP
         else CMQC.MQGS_MSG_IN_GROUP if flags & CMQC.MQMF_MSG_IN_GROUP
         else CMQC.MQGS_NOT_IN_GROUP
     )  # fmt: skip
-    gmo.SegmentStatus = (
+    out["SegmentStatus"] = (
         CMQC.MQSS_LAST_SEGMENT if flags & CMQC.MQMF_LAST_SEGMENT
         else CMQC.MQSS_SEGMENT if flags & CMQC.MQMF_SEGMENT
         else CMQC.MQSS_NOT_A_SEGMENT
     )  # fmt: skip
-    gmo.ResolvedQName = qdef.name.encode().ljust(48)
-    gmo.ReturnedLength = len(body) if max_length is None else min(len(body), max_length)
+    out["ResolvedQName"] = qdef.name.encode()
+    out["ReturnedLength"] = len(body) if max_length is None else min(len(body), max_length)
     if taken.too_long:
         error = MQMIError(
             CMQC.MQCC_FAILED,
@@ -374,11 +369,8 @@ def match_of(md: MD, gmo: GMO) -> Match:
     if options & CMQC.MQMO_MATCH_OFFSET:
         offset = md.Offset
     if msg_id is None and correl_id is None and group_id is None and seq is None and offset is None:
-        return _MATCH_ANY
+        return MATCH_ANY
     return Match(msg_id, correl_id, group_id, seq, offset)
-
-
-_MATCH_ANY = Match()
 
 
 def _check_get_options(gmo: GMO) -> bool:

@@ -21,7 +21,7 @@ from sortedcontainers import SortedList
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message
-from qsg.core.store import Match, Ordering, Syncpoint, Taken, UowId
+from qsg.core.store import MATCH_ANY, Match, Ordering, Syncpoint, Taken, UowId
 
 _PRIORITY_SHIFT = 40
 _PUT, _GET = 0, 1
@@ -137,12 +137,21 @@ class MemoryStore:
         queue those of higher priority and of equal priority that arrived earlier.
         """
         order, msgs = q.order, q.msgs
+        if start == 0 and match is MATCH_ANY:
+            # The common get: the head of the queue, discarding expired heads.
+            gone: list[Message] = []
+            while order:
+                key = order[0]
+                msg = msgs[key]
+                if msg.expires_at is None or msg.expires_at > now:
+                    return (key, msg), gone
+                gone.append(q.discard(key))
+            return None, gone
         expired: list[int] = []
         found: tuple[int, Message] | None = None
-        any_message = match.is_any
         for key in order.islice(start):
             msg = msgs[key]
-            if not any_message and not match(msg):
+            if not match(msg):
                 continue
             if msg.expires_at is not None and msg.expires_at <= now:
                 expired.append(key)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Any
 
 from qsg import CMQC
 from qsg.core import engine, expiry
-from qsg.core.engine import PutContext, QMgrRules
+from qsg.core.engine import PutIdentity, QMgrRules
+from qsg.core.stamp import PutStamp
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Discarded, Event, EventSink, ReportLost, ReportPut
 from qsg.core.layouts import DLH
@@ -72,8 +73,10 @@ class QMgr:
             max_msg_length=max_msg_length,
             enforce_max_expiry=enforce_max_expiry,
             new_msg_id=lambda: prefix + next(ids).to_bytes(8, "big"),
+            stamp=PutStamp(epoch),
         )
         self._connections = itertools.count(1)
+        self._identity = PutIdentity(b"", name.encode()[:28], CMQC.MQAT_QMGR)
         if dead_letter_queue:
             self.define_queue(dead_letter_queue, max_depth=999_999_999)
 
@@ -108,16 +111,6 @@ class QMgr:
     def connect(self, user: str = "qsg", appl_name: str = "qsg") -> Connection:
         """MQCONN: a connection with its own unit of work."""
         return Connection(self, next(self._connections), user, appl_name)
-
-    def context(self, user: bytes, appl_name: bytes, appl_type: int, now: float) -> PutContext:
-        stamp = self.epoch + timedelta(seconds=now)
-        return PutContext(
-            user=user,
-            appl_name=appl_name,
-            appl_type=appl_type,
-            put_date=stamp.strftime("%Y%m%d").encode(),
-            put_time=(stamp.strftime("%H%M%S") + f"{stamp.microsecond // 10_000:02d}").encode(),
-        )
 
     # ---- expiry: discards, reports, scans -------------------------------------
     def discarded(self, queue: str, messages: list[Message], by: str, now: float) -> None:
@@ -184,12 +177,9 @@ class QMgr:
         """A put the queue manager makes itself: its own context, outside any UOW."""
         pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
         if not md.PutDate.strip():
-            me = self.name.encode()
-            ctx = self.context(me[:12], me[:28], CMQC.MQAT_QMGR, now)
-            md.PutDate, md.PutTime = ctx.put_date, ctx.put_time
+            md.PutDate, md.PutTime = self.rules.stamp(now)
         qdef = self.queue(queue)
-        context = self.context(b"", b"", CMQC.MQAT_QMGR, now)
-        engine.put(self.rules, self.store, qdef, body, md, pmo, None, context, now)
+        engine.put(self.rules, self.store, qdef, body, md, pmo, None, self._identity, now)
 
     def worth_scanning(self, now: float) -> Iterator[str]:
         """The queues whose expired messages a scan would discard now."""
@@ -218,8 +208,7 @@ class Connection:
 
     def __init__(self, qmgr: QMgr, number: int, user: str, appl_name: str) -> None:
         self.qmgr = qmgr
-        self.user = user.encode()[:12]
-        self.appl_name = appl_name.encode()[:28]
+        self.identity = PutIdentity(user.encode()[:12], appl_name.encode()[:28], CMQC.MQAT_UNIX)
         self.uow = UnitOfWork((qmgr.name, number))
         self.connected = True
 
@@ -274,8 +263,6 @@ class Connection:
         if not self.connected:
             raise MQMIError.failed(CMQC.MQRC_HCONN_ERROR, "the connection is disconnected")
 
-    def _put_context(self, now: float) -> PutContext:
-        return self.qmgr.context(self.user, self.appl_name, CMQC.MQAT_UNIX, now)
 
 
 class Handle:
@@ -306,7 +293,7 @@ class Handle:
             md,
             PMO() if pmo is None else pmo,
             self.conn.uow,
-            self.conn._put_context(now),
+            self.conn.identity,
             now,
         )
 

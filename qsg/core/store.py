@@ -18,14 +18,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from qsg.core.message import (
-    I_CORREL_ID,
-    I_GROUP_ID,
-    I_MSG_ID,
-    I_MSG_SEQ_NUMBER,
-    I_OFFSET,
-    Message,
-)
+from qsg.core.message import Message
 
 #: A unit of work's identity in a store: (queue manager, connection number).
 UowId = Hashable
@@ -59,16 +52,16 @@ class Match:
     def __call__(self, msg: Message) -> bool:
         desc = msg.desc
         return (
-            (self.msg_id is None or desc[I_MSG_ID] == self.msg_id)
-            and (self.correl_id is None or desc[I_CORREL_ID] == self.correl_id)
-            and (self.group_id is None or desc[I_GROUP_ID] == self.group_id)
-            and (self.msg_seq_number is None or desc[I_MSG_SEQ_NUMBER] == self.msg_seq_number)
-            and (self.offset is None or desc[I_OFFSET] == self.offset)
+            (self.msg_id is None or desc["MsgId"] == self.msg_id)
+            and (self.correl_id is None or desc["CorrelId"] == self.correl_id)
+            and (self.group_id is None or desc["GroupId"] == self.group_id)
+            and (self.msg_seq_number is None or desc["MsgSeqNumber"] == self.msg_seq_number)
+            and (self.offset is None or desc["Offset"] == self.offset)
         )
 
     @property
     def is_any(self) -> bool:
-        return self == MATCH_ANY
+        return self is MATCH_ANY or self == MATCH_ANY
 
 
 MATCH_ANY = Match()

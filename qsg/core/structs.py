@@ -33,16 +33,20 @@ def field(default: Any, kind: FieldKind) -> Any:
 
 
 class _Structure(type):
-    """Turns the annotated fields of a class body into slots, in declaration order."""
+    """Collects the annotated fields of a class body, in declaration order.
+
+    Fields live in the instance ``__dict__``: a new structure is one ``dict.update`` of
+    the defaults, and the queue manager writes output fields back the same way, while
+    an application's own assignments go through ``__setattr__`` and are checked.
+    """
 
     def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> _Structure:
         declared = [(k, v) for k, v in ns.items() if isinstance(v, _Field)]
         for k, _ in declared:
             del ns[k]
-        ns["__slots__"] = tuple(k for k, _ in declared)
         ns["_fields"] = tuple((k, f.default, f.kind) for k, f in declared)
         ns["_kinds"] = {k: f.kind for k, f in declared}
-        ns["_defaults"] = tuple((k, f.default) for k, f in declared)
+        ns["_defaults"] = {k: f.default for k, f in declared}
         return super().__new__(mcs, name, bases, ns)
 
 
@@ -51,11 +55,10 @@ class MQOpts(metaclass=_Structure):
 
     _fields: ClassVar[tuple[tuple[str, Any, FieldKind], ...]]
     _kinds: ClassVar[dict[str, FieldKind]]
-    _defaults: ClassVar[tuple[tuple[str, Any], ...]]
+    _defaults: ClassVar[dict[str, Any]]
 
     def __init__(self, **kw: Any) -> None:
-        for name, default in self._defaults:
-            object.__setattr__(self, name, default)
+        self.__dict__.update(self._defaults)
         if kw:
             self.set(**kw)
 
@@ -64,12 +67,13 @@ class MQOpts(metaclass=_Structure):
 
     def set(self, **kw: Any) -> None:
         """Set several fields at once, checking names and types as pymqi does."""
+        fields = self.__dict__
         for name, value in kw.items():
             kind = self._kinds.get(name)
             if kind is None:
                 raise AttributeError(f"{type(self).__name__} has no field {name!r}")
             _check(type(self).__name__, name, kind, value)
-            object.__setattr__(self, name, value)
+            fields[name] = value
 
     def get(self) -> dict[str, Any]:
         """Every field and its value, in IBM's field order."""
@@ -91,7 +95,7 @@ class MQOpts(metaclass=_Structure):
     def __repr__(self) -> str:
         changed = [
             f"{name}={getattr(self, name)!r}"
-            for name, default in self._defaults
+            for name, default in self._defaults.items()
             if getattr(self, name) != default
         ]
         return f"{type(self).__name__}({', '.join(changed)})"
