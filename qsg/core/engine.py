@@ -32,6 +32,7 @@ _CONTEXT = (
 )  # fmt: skip
 _NO_CONTEXT = {name: MD._defaults[name] for name in _CONTEXT}
 _MAX_PRIORITY = 9
+_NONE = CMQC.MQMI_NONE  # == MQCI_NONE == MQGI_NONE
 _VALID_MSG_TYPES = frozenset(
     (CMQC.MQMT_REQUEST, CMQC.MQMT_REPLY, CMQC.MQMT_REPORT, CMQC.MQMT_DATAGRAM)
 )
@@ -248,7 +249,8 @@ def get(
     unit of work (expiry-mqmd.txt note 4).
     """
     options = gmo.Options
-    browse = _check_get_options(gmo)
+    # Only unusual options need the full check; the common get skips it.
+    browse = _check_get_options(gmo) if options & _CHECKED_GET_OPTIONS else False
     if qdef.inhibit_get == CMQC.MQQA_GET_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {qdef.name}")
     match = match_of(md, gmo)
@@ -346,6 +348,8 @@ def match_of(md: MD, gmo: GMO) -> Match:
     null, which is what MQMO_MATCH_MSG_ID + MQMO_MATCH_CORREL_ID (pymqi's default)
     does. A null MsgId or CorrelId matches any.
     """
+    if gmo.Version == CMQC.MQGMO_VERSION_1 and md.MsgId == _NONE and md.CorrelId == _NONE:
+        return MATCH_ANY  # the common case, pymqi's defaults
     if gmo.Version >= CMQC.MQGMO_VERSION_2:
         options = gmo.MatchOptions
         if options & ~_ALL_MATCH_OPTIONS:
@@ -371,6 +375,12 @@ def match_of(md: MD, gmo: GMO) -> Match:
     if msg_id is None and correl_id is None and group_id is None and seq is None and offset is None:
         return MATCH_ANY
     return Match(msg_id, correl_id, group_id, seq, offset)
+
+
+_CHECKED_GET_OPTIONS = (
+    _BROWSE_OPTIONS | _NOT_YET | CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
+    | CMQC.MQGMO_SYNCPOINT
+)  # fmt: skip
 
 
 def _check_get_options(gmo: GMO) -> bool:

@@ -48,6 +48,11 @@ class _Queue:
         self.depth -= 1
         return self.msgs.pop(key)
 
+    def discard_head(self) -> Message:
+        key = self.order.pop(0)
+        self.depth -= 1
+        return self.msgs.pop(key)
+
 
 class MemoryStore:
     """The store primitives, in process. One instance per queue manager."""
@@ -106,8 +111,11 @@ class MemoryStore:
             return Taken(None, discarded)
         key, msg = found
         if max_length is not None and len(msg.body) > max_length and not accept_truncated:
-            return Taken(msg, discarded, too_long=True, position=key)
-        q.order.remove(key)
+            return Taken(msg, discarded, True, key)
+        if q.order[0] == key:
+            q.order.pop(0)
+        else:
+            q.order.remove(key)
         q.depth -= 1
         if uow is not None and (
             syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
@@ -116,7 +124,7 @@ class MemoryStore:
             self._uows.setdefault(uow, []).append((queue, key, _GET))
         else:
             del q.msgs[key]
-        return Taken(msg, discarded, position=key)
+        return Taken(msg, discarded, False, key)
 
     def browse(self, queue: str, after: int | None, match: Match, now: float) -> Taken:
         q = self._queues[queue]
@@ -145,7 +153,7 @@ class MemoryStore:
                 msg = msgs[key]
                 if msg.expires_at is None or msg.expires_at > now:
                     return (key, msg), gone
-                gone.append(q.discard(key))
+                gone.append(q.discard_head())
             return None, gone
         expired: list[int] = []
         found: tuple[int, Message] | None = None

@@ -367,6 +367,8 @@ class Handle:
         self.open = False
 
     def _check(self, needed: int, reason: int) -> None:
+        if self.open and self.conn.connected and self.options & needed:
+            return
         if not self.open:
             raise MQMIError.failed(CMQC.MQRC_HOBJ_ERROR, f"{self.name} is closed")
         self.conn._check_connected()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from qsg.core.message import Message
 
@@ -67,8 +67,7 @@ class Match:
 MATCH_ANY = Match()
 
 
-@dataclass(frozen=True, slots=True)
-class Taken:
+class Taken(NamedTuple):
     """What ``get`` and ``browse`` return.
 
     ``message`` is the first live matching message (None: none available);
