@@ -34,6 +34,20 @@ def get(
     return body, desc
 
 
+def get_or_none(
+    h: Handle, now: float, options: int = CMQC.MQGMO_NO_SYNCPOINT, md: MD | None = None
+) -> tuple[bytes, MD] | None:
+    """A get that answers None for MQRC_NO_MSG_AVAILABLE (and raises any other reason)."""
+    from qsg import MQMIError
+
+    try:
+        return get(h, now, options, md)
+    except MQMIError as error:
+        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+            raise
+        return None
+
+
 def browse_first(h: Handle, now: float) -> tuple[bytes, MD]:
     return get(h, now, CMQC.MQGMO_BROWSE_FIRST)
 

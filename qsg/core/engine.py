@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 
 # Identifiers are compared byte for byte, so a short one is NUL-padded to its length.
 _IDENTIFIERS = tuple(
-    (name, kind[1]) for name, kind in MD_KINDS.items() if not isinstance(kind, str) and kind[0] == "b"
+    (name, kind[1])
+    for name, kind in MD_KINDS.items()
+    if not isinstance(kind, str) and kind[0] == "b"
 )
 _CONTEXT = (
     "UserIdentifier", "AccountingToken", "ApplIdentityData", "PutApplType",

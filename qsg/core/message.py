@@ -7,6 +7,7 @@ from typing import Any
 
 from qsg.core.structs import MD
 
+
 @dataclass(slots=True)
 class Message:
     """One physical message on a queue.

@@ -16,7 +16,6 @@ from typing import Any
 from qsg import CMQC
 from qsg.core import engine, expiry
 from qsg.core.engine import PutIdentity, QMgrRules
-from qsg.core.stamp import PutStamp
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Discarded, Event, EventSink, ReportLost, ReportPut
 from qsg.core.layouts import DLH
@@ -24,6 +23,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.queue import QueueDefinition
 from qsg.core.reports import Report, expiration_report
+from qsg.core.stamp import PutStamp
 from qsg.core.store import MessageStore
 from qsg.core.structs import GMO, MD, OD, PMO, name_of
 from qsg.core.uow import UnitOfWork

@@ -1,0 +1,88 @@
+"""A short tour of the MQ rules layer, in simulated time (``./dev run``).
+
+Until the scenario runner exists (issue 7) this is the main job: one queue manager, a
+priority queue, messages that expire on the queue with expiration reports, a unit of
+work backed out, and a put to a transmission queue whose two Expiry fields both count
+down. Every line printed comes from the engine, not from this script's own arithmetic.
+"""
+
+from __future__ import annotations
+
+from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
+from qsg.core import xmitq
+from qsg.core.events import Event
+from qsg.core.layouts import read_inner_expiry
+from qsg.core.qmgr import Handle
+
+NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+
+
+def curdepth(handle: Handle) -> int:
+    """MQINQ of MQIA_CURRENT_Q_DEPTH."""
+    value = handle.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
+    assert isinstance(value, int)
+    return value
+
+
+def main() -> None:
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("APP.ORDERS", max_depth=100)
+    qm.define_queue("APP.REPLIES")
+    qm.define_queue("QM3", usage=CMQC.MQUS_TRANSMISSION)
+    conn = qm.connect(user="demo", appl_name="qsg demo")
+    orders = conn.open("APP.ORDERS", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
+                       | CMQC.MQOO_INQUIRE)  # fmt: skip
+
+    print("t=0s    put 4 orders: priority 9 expires in 2s (asks for an expiration report),")
+    print("        priority 5 unlimited, priority 5 expires in 60s, priority 1 unlimited")
+    for body, priority, expiry in [(b"urgent", 9, 20), (b"normal-a", 5, -1),
+                                   (b"normal-b", 5, 600), (b"bulk", 1, -1)]:  # fmt: skip
+        md = MD(Priority=priority, Expiry=expiry, ReplyToQ=b"APP.REPLIES",
+                Report=CMQC.MQRO_EXPIRATION_WITH_DATA if expiry == 20 else 0)  # fmt: skip
+        orders.put(body, md, NO_SYNC, now=0.0)
+    print(f"        CURDEPTH {curdepth(orders)}")
+
+    print("t=5s    the urgent order has expired but nobody looked: still counted in depth")
+    print(f"        CURDEPTH {curdepth(orders)}, "
+          f"reports so far {qm.depth('APP.REPLIES')}")
+
+    md = MD()
+    body = orders.get(None, md, GMO(Options=CMQC.MQGMO_SYNCPOINT), now=5.0)
+    print(f"t=5s    MQGET in syncpoint -> {body.decode()!r} (the expired head was discarded"
+          f" on the way; report put at once, outside the unit of work)")
+    print(f"        remaining Expiry {md.Expiry}, CURDEPTH "
+          f"{curdepth(orders)}, reports {qm.depth('APP.REPLIES')}")
+    conn.backout()
+    md = MD()
+    orders.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=6.0)
+    print(f"t=6s    backed out and got again: BackoutCount {md.BackoutCount}")
+
+    md = MD()
+    body = orders.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=30.0)
+    print(f"t=30s   MQGET -> {body.decode()!r}, remaining Expiry {md.Expiry} tenths (of 600)")
+
+    replies = conn.open("APP.REPLIES", CMQC.MQOO_INPUT_SHARED)
+    rmd = MD()
+    data = replies.get(None, rmd, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=30.0)
+    print(f"        the expiration report: MsgType {rmd.MsgType} (MQMT_REPORT), Feedback "
+          f"{rmd.Feedback} (MQFB_EXPIRATION), data {data!r}")
+
+    outer, wrapped = xmitq.wrap(MD(Expiry=300), b"to QM3", "APP.IN", "QM3")
+    xmit = conn.open("QM3", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    xmit.put(wrapped, outer, NO_SYNC, now=30.0)
+    md = MD()
+    data = xmit.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=42.5)
+    print(f"t=42.5s a message 12.5s on the transmission queue: outer Expiry {md.Expiry}, "
+          f"MQXQH Expiry {read_inner_expiry(data, md.Encoding)} (both were 300)")
+
+    try:
+        orders.put(b"bad", MD(Expiry=0), NO_SYNC, now=50.0)
+    except MQMIError as error:
+        print(f"t=50s   put with Expiry 0 -> {error}")
+    kinds = ", ".join(sorted({type(e).__name__ for e in events}))
+    print(f"        events: {len(events)} ({kinds})")
+
+
+if __name__ == "__main__":
+    main()
