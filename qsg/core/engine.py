@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from qsg import CMQC
-from qsg.core import expiry, xmitq
+from qsg.core import expiry, groups, xmitq
 from qsg.core.errors import MQMIError
+from qsg.core.groups import GroupPosition, HandleState
 from qsg.core.message import Message
 from qsg.core.queue import QueueDefinition
-from qsg.core.store import MATCH_ANY, Match, MessageStore, Syncpoint, Taken
+from qsg.core.store import MATCH_ANY, SELECT_ANY, Match, MessageStore, Select, Syncpoint, Taken
 from qsg.core.structs import GMO, MD, MD_KINDS, PMO
 
 if TYPE_CHECKING:
@@ -51,11 +52,12 @@ _BROWSE_OPTIONS = (
     CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
     | CMQC.MQGMO_MSG_UNDER_CURSOR
 )  # fmt: skip
-# Options that belong to later parts of the engine (cursors, locks, groups).
-_NOT_YET = (
-    CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR | CMQC.MQGMO_MSG_UNDER_CURSOR | CMQC.MQGMO_LOCK
-    | CMQC.MQGMO_UNLOCK | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_COMPLETE_MSG
-    | CMQC.MQGMO_ALL_MSGS_AVAILABLE | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+# Options not built yet: reassembling segments.
+_NOT_YET = CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+# Options z/OS allows on a shared queue only with INDXTYPE(GROUPID).
+_NEEDS_GROUP_INDEX = (
+    CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+    | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE | CMQC.MQGMO_COMPLETE_MSG
 )  # fmt: skip
 
 
@@ -92,6 +94,7 @@ def put(
     uow: UnitOfWork | None,
     identity: PutIdentity,
     now: float,
+    state: HandleState | None = None,
 ) -> None:
     """MQPUT to a local queue: validate, store, and write the output fields back.
 
@@ -104,8 +107,11 @@ def put(
         raise MQMIError.failed(
             CMQC.MQRC_OPTIONS_ERROR, "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together"
         )
-    if options & CMQC.MQPMO_LOGICAL_ORDER:
-        raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "MQPMO_LOGICAL_ORDER is not supported yet")
+    logical = bool(options & CMQC.MQPMO_LOGICAL_ORDER)
+    if logical and state is None:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, "MQPMO_LOGICAL_ORDER needs an open handle (not MQPUT1)"
+        )
     check_descriptor(md, rules.enforce_max_expiry)
     priority = md.Priority
     if priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
@@ -144,6 +150,7 @@ def put(
     desc["Persistence"] = persistence
     desc["Priority"] = priority
     desc["BackoutCount"] = 0
+    _set_group_fields(desc, md.Version, logical, state, in_uow, rules)
     _set_context(desc, options, identity, rules.stamp(now))
     message = Message(
         desc=desc,
@@ -156,11 +163,17 @@ def put(
     if in_uow and uow is not None:
         uow.enlist(store)
         uow.count += 1
+    if state is not None:
+        state.put_group = groups.after(desc, len(body), in_uow)
 
-    # MQPUT's output fields: the identifiers and the context.
+    # MQPUT's output fields: the identifiers, the group fields and the context.
     fields = md.__dict__
     fields["MsgId"] = desc["MsgId"]
     fields["CorrelId"] = desc["CorrelId"]
+    if md.Version >= CMQC.MQMD_VERSION_2:
+        fields["GroupId"] = desc["GroupId"]
+        fields["MsgSeqNumber"] = desc["MsgSeqNumber"]
+        fields["Offset"] = desc["Offset"]
     for name in _CONTEXT:
         fields[name] = desc[name]
     pmo.__dict__["ResolvedQName"] = qdef.name.encode()
@@ -195,6 +208,61 @@ def check_descriptor(md: MD, enforce_max_expiry: bool) -> None:
             CMQC.MQRC_MISSING_REPLY_TO_Q,
             "a request, or a message asking for reports, needs MQMD.ReplyToQ",
         )
+
+
+def _set_group_fields(
+    desc: dict[str, Any],
+    version: int,
+    logical: bool,
+    state: HandleState | None,
+    in_uow: bool,
+    rules: QMgrRules,
+) -> None:
+    """GroupId, MsgSeqNumber and Offset as MQPUT stores them.
+
+    A version-1 MQMD has no group fields: the message is not in a group. With
+    MQPMO_LOGICAL_ORDER the queue manager assigns all three from the handle's position
+    (a new GroupId for a new group); without it the application's values stand and a
+    null GroupId is generated for the first item of a group.
+    """
+    if version < CMQC.MQMD_VERSION_2:
+        desc.update(GroupId=CMQC.MQGI_NONE, MsgSeqNumber=1, Offset=0, MsgFlags=CMQC.MQMF_NONE)
+        return
+    flags = desc["MsgFlags"]
+    if flags & CMQC.MQMF_REJECT_UNSUP_MASK & ~groups.KNOWN_FLAGS:
+        raise MQMIError.failed(CMQC.MQRC_MSG_FLAGS_ERROR, f"MQMD.MsgFlags={flags:#x}")
+    if desc["MsgSeqNumber"] < 1:
+        raise MQMIError.failed(
+            CMQC.MQRC_MSG_SEQ_NUMBER_ERROR, f"MQMD.MsgSeqNumber={desc['MsgSeqNumber']}"
+        )
+    if desc["Offset"] < 0:
+        raise MQMIError.failed(CMQC.MQRC_OFFSET_ERROR, f"MQMD.Offset={desc['Offset']}")
+    if not logical:
+        if flags & groups.GROUPING and desc["GroupId"] == CMQC.MQGI_NONE:
+            desc["GroupId"] = rules.new_msg_id()
+        return
+    assert state is not None
+    position = state.put_group
+    if position is None:
+        grouped = bool(flags & groups.GROUPING)
+        desc["GroupId"] = rules.new_msg_id() if grouped else CMQC.MQGI_NONE
+        desc["MsgSeqNumber"], desc["Offset"] = 1, 0
+        return
+    if position.in_group and not flags & groups.IN_GROUP:
+        raise MQMIError.failed(
+            CMQC.MQRC_INCOMPLETE_GROUP, "the handle's group is not complete: put its next message"
+        )
+    if position.in_logical_message and not flags & groups.SEGMENTED:
+        raise MQMIError.failed(
+            CMQC.MQRC_INCOMPLETE_MSG, "the logical message is not complete: put its next segment"
+        )
+    if position.syncpoint != in_uow:
+        raise MQMIError.failed(
+            CMQC.MQRC_INCONSISTENT_UOW,
+            "a group put in logical order must be all in syncpoint or all outside",
+        )
+    desc["GroupId"] = position.group_id
+    desc["MsgSeqNumber"], desc["Offset"] = position.msg_seq_number, position.offset
 
 
 def _put_in_syncpoint(options: int, platform: int) -> bool:
@@ -240,25 +308,38 @@ def get(
     gmo: GMO,
     max_length: int | None,
     uow: UnitOfWork | None,
-    browse_position: int | None,
+    state: HandleState,
+    handle: object,
     now: float,
-) -> Taken:
+) -> tuple[Taken, MQMIError | None]:
     """MQGET (or browse) from a local queue, without the output fields.
 
-    Returns the store's answer: the message (or None), the expired messages discarded on
-    the way, and where a browse cursor now stands. ``finish_get`` then sets the output
-    fields and raises what MQ raises. Discards happen whatever the outcome, outside any
-    unit of work (expiry-mqmd.txt note 4).
+    ``state`` is the handle's remembered position (browse cursor, groups); ``handle``
+    identifies it for locks. Returns the store's answer (the message or None, the
+    expired messages discarded on the way, the key it was at) and the error to raise
+    once those discards are accounted for: discards happen whatever the outcome,
+    outside any unit of work (expiry-mqmd.txt note 4), so they must never be lost to an
+    exception. ``finish_get`` then sets the output fields and raises what MQ raises.
     """
     options = gmo.Options
     # Only unusual options need the full check; the common get skips it.
     browse = _check_get_options(gmo) if options & _CHECKED_GET_OPTIONS else False
     if qdef.inhibit_get == CMQC.MQQA_GET_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {qdef.name}")
-    match = match_of(md, gmo)
+    if options & _NEEDS_GROUP_INDEX and (
+        qdef.qsg_disp == CMQC.MQQSGD_SHARED and qdef.index_type != CMQC.MQIT_GROUP_ID
+    ):
+        raise MQMIError.failed(
+            CMQC.MQRC_Q_INDEX_TYPE_ERROR,
+            f"{qdef.name} needs INDXTYPE(GROUPID) for logical order and group options",
+        )
+    if options & CMQC.MQGMO_UNLOCK and not browse:
+        store.unlock(qdef.name, handle)
+        state.locked = None
+        return Taken(None, ()), None
     if browse:
-        after = browse_position if options & CMQC.MQGMO_BROWSE_NEXT else None
-        return store.browse(qdef.name, after, match, now)
+        return _browse(store, qdef, md, gmo, state, handle, now)
+    select = _select_for_get(md, gmo, state, handle)
     syncpoint = _get_syncpoint(options, rules.platform)
     if syncpoint is not Syncpoint.NO:
         if uow is None:
@@ -266,7 +347,7 @@ def get(
         _count_in_uow(uow, rules)
     taken = store.get(
         qdef.name,
-        match,
+        select,
         now,
         uow.id if uow is not None else None,
         syncpoint,
@@ -274,18 +355,149 @@ def get(
         bool(options & CMQC.MQGMO_ACCEPT_TRUNCATED_MSG),
     )
     msg = taken.message
-    if (
-        uow is not None
-        and msg is not None
-        and not taken.too_long
-        and (
-            syncpoint is Syncpoint.YES
-            or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
-        )
-    ):
+    if msg is None:
+        return taken, _explain_missing(store, qdef, select, gmo, handle, now)
+    if taken.too_long:
+        return taken, None
+    in_uow = syncpoint is Syncpoint.YES or (
+        syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent
+    )
+    if uow is not None and in_uow:
         uow.enlist(store)
         uow.count += 1
-    return taken
+    if select.key is not None:
+        state.locked = None
+    state.get_group = groups.after(msg.desc, len(msg.body))
+    return taken, None
+
+
+def _select_for_get(md: MD, gmo: GMO, state: HandleState, handle: object) -> Select:
+    """Which message a destructive MQGET may take."""
+    options = gmo.Options
+    if options & CMQC.MQGMO_MSG_UNDER_CURSOR:
+        if state.browse_position is None:
+            raise MQMIError.failed(CMQC.MQRC_NO_MSG_UNDER_CURSOR, "no browse cursor yet")
+        return Select(key=state.browse_position, handle=handle)
+    match = match_of(md, gmo)
+    whole = bool(options & CMQC.MQGMO_ALL_MSGS_AVAILABLE)
+    if options & CMQC.MQGMO_LOGICAL_ORDER:
+        return _logical_select(match, state.get_group, whole, handle)
+    if match is MATCH_ANY and not whole and state.locked is None:
+        return SELECT_ANY  # others' locks hide messages from this handle as from anyone
+    return Select(match, whole_group=whole, handle=handle)
+
+
+def _logical_select(
+    match: Match, position: GroupPosition | None, whole: bool, handle: object
+) -> Select:
+    """In logical order: inside a group only its next item; outside, only first items.
+
+    ALL_MSGS_AVAILABLE counts only for the first message of a group (the seed: "the
+    option is ignored for subsequent messages within the group").
+    """
+    if position is None:
+        return Select(match, first_items=True, whole_group=whole, handle=handle)
+    nxt = Match(
+        match.msg_id, match.correl_id, position.group_id, position.msg_seq_number,
+        position.offset,
+    )  # fmt: skip
+    return Select(nxt, handle=handle)
+
+
+def _explain_missing(
+    store: MessageStore,
+    qdef: QueueDefinition,
+    select: Select,
+    gmo: GMO,
+    handle: object,
+    now: float,
+) -> MQMIError | None:
+    """The reason MQ gives when a cursor or a group's next item is not there.
+
+    MQRC_NO_MSG_UNDER_CURSOR for a message under the cursor that is gone (or expired,
+    expiry-mqmd.txt note 6); MQRC_MATCH_OPTIONS_ERROR when in a group the next item is
+    there but the MsgId/CorrelId asked for differ. Otherwise the caller's
+    MQRC_NO_MSG_AVAILABLE stands (None).
+    """
+    if select.key is not None:
+        return MQMIError.failed(
+            CMQC.MQRC_NO_MSG_UNDER_CURSOR, "the message under the cursor is no longer there"
+        )
+    match = select.match
+    if gmo.Options & CMQC.MQGMO_LOGICAL_ORDER and match.group_id is not None and (
+        match.msg_id is not None or match.correl_id is not None
+    ):
+        peek = Match(None, None, match.group_id, match.msg_seq_number, match.offset)
+        if store.browse(qdef.name, None, Select(peek, handle=handle), now).message is not None:
+            return MQMIError.failed(
+                CMQC.MQRC_MATCH_OPTIONS_ERROR,
+                "in a group, MsgId/CorrelId must match the group's next message",
+            )
+    return None
+
+
+def _browse(
+    store: MessageStore,
+    qdef: QueueDefinition,
+    md: MD,
+    gmo: GMO,
+    state: HandleState,
+    handle: object,
+    now: float,
+) -> tuple[Taken, MQMIError | None]:
+    """BROWSE_FIRST, BROWSE_NEXT and BROWSE_MSG_UNDER_CURSOR, with their own group state.
+
+    The seed: BROWSE_NEXT must agree with its BROWSE_FIRST about LOGICAL_ORDER
+    (MQRC_INCONSISTENT_BROWSE); BROWSE_FIRST forgets the browse group state; in logical
+    order a cursor never enters a group whose first item is absent, but once inside a
+    group goes on even if the first item is removed.
+    """
+    options = gmo.Options
+    logical = bool(options & CMQC.MQGMO_LOGICAL_ORDER)
+    if options & CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+        if state.browse_position is None:
+            raise MQMIError.failed(CMQC.MQRC_NO_MSG_UNDER_CURSOR, "no browse cursor yet")
+        select = Select(key=state.browse_position, handle=handle)
+        taken = store.browse(qdef.name, None, select, now)
+        if taken.message is None:
+            return taken, _explain_missing(store, qdef, select, gmo, handle, now)
+        if options & CMQC.MQGMO_LOCK:
+            store.lock(qdef.name, state.browse_position, handle)
+            state.locked = state.browse_position
+        return taken, None
+    first = bool(options & CMQC.MQGMO_BROWSE_FIRST) or state.browse_logical is None
+    if first:
+        state.browse_logical = logical
+        state.browse_group = None
+        state.browse_anchor = None
+        after = None
+    else:
+        if logical != state.browse_logical:
+            raise MQMIError.failed(
+                CMQC.MQRC_INCONSISTENT_BROWSE,
+                "BROWSE_NEXT must use LOGICAL_ORDER exactly when its BROWSE_FIRST did",
+            )
+        after = state.browse_anchor if logical else state.browse_position
+    match = match_of(md, gmo)
+    whole = bool(options & CMQC.MQGMO_ALL_MSGS_AVAILABLE)
+    if logical:
+        select = _logical_select(match, state.browse_group, whole, handle)
+        if select.match.group_id is not None and state.browse_group is not None:
+            after = None  # the group's next item, wherever it stands
+    else:
+        select = Select(match, whole_group=whole, handle=handle)
+    taken = store.browse(qdef.name, after, select, now)
+    msg = taken.message
+    if msg is None or taken.position is None:
+        return taken, None
+    state.browse_position = taken.position
+    state.browse_group = groups.after(msg.desc, len(msg.body))
+    if logical and groups.is_first_item(msg.desc):
+        state.browse_anchor = taken.position
+    if options & CMQC.MQGMO_LOCK:
+        store.lock(qdef.name, taken.position, handle)
+        state.locked = taken.position
+    return taken, None
 
 
 def finish_get(
@@ -311,16 +523,8 @@ def finish_get(
         body = xmitq.decrement_inner(body, fields["Encoding"], msg.put_time, now)
     flags = fields["MsgFlags"]
     out = gmo.__dict__
-    out["GroupStatus"] = (
-        CMQC.MQGS_LAST_MSG_IN_GROUP if flags & CMQC.MQMF_LAST_MSG_IN_GROUP
-        else CMQC.MQGS_MSG_IN_GROUP if flags & CMQC.MQMF_MSG_IN_GROUP
-        else CMQC.MQGS_NOT_IN_GROUP
-    )  # fmt: skip
-    out["SegmentStatus"] = (
-        CMQC.MQSS_LAST_SEGMENT if flags & CMQC.MQMF_LAST_SEGMENT
-        else CMQC.MQSS_SEGMENT if flags & CMQC.MQMF_SEGMENT
-        else CMQC.MQSS_NOT_A_SEGMENT
-    )  # fmt: skip
+    out["GroupStatus"] = groups.group_status(flags)
+    out["SegmentStatus"] = groups.segment_status(flags)
     out["ResolvedQName"] = qdef.name.encode()
     out["ReturnedLength"] = len(body) if max_length is None else min(len(body), max_length)
     if taken.too_long:
@@ -381,7 +585,7 @@ def match_of(md: MD, gmo: GMO) -> Match:
 
 _CHECKED_GET_OPTIONS = (
     _BROWSE_OPTIONS | _NOT_YET | CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
-    | CMQC.MQGMO_SYNCPOINT
+    | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK
 )  # fmt: skip
 
 
@@ -395,12 +599,16 @@ def _check_get_options(gmo: GMO) -> bool:
     browse_options = options & _BROWSE_OPTIONS
     if browse_options & (browse_options - 1):
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "more than one browse option")
+    if options & CMQC.MQGMO_LOCK and options & CMQC.MQGMO_UNLOCK:
+        raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "MQGMO_LOCK and MQGMO_UNLOCK together")
+    if options & CMQC.MQGMO_LOCK and not browse_options & ~CMQC.MQGMO_MSG_UNDER_CURSOR:
+        raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "MQGMO_LOCK is for a browse")
     if options & _NOT_YET:
         raise MQMIError.failed(
             CMQC.MQRC_OPTIONS_ERROR,
-            f"MQGMO options {options & _NOT_YET:#x} (cursors, locks, groups) are not supported yet",
+            f"MQGMO options {options & _NOT_YET:#x} (segment reassembly) are not supported yet",
         )
-    browse = bool(browse_options)
+    browse = bool(browse_options & ~CMQC.MQGMO_MSG_UNDER_CURSOR)
     if browse and options & (CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT):
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "a browse cannot be in syncpoint")
     if (

@@ -6,14 +6,15 @@ score the coupling facility uses for its sorted sets). Getting the head is O(log
 however deep the queue. Uncommitted puts and messages held by uncommitted gets are kept
 out of the visible order, so a get never walks over them.
 
-The expiry index is a heap of ``(expires_at, key)`` with lazy deletion, so a scan costs
-what expired, not the depth.
+Grouped messages are also indexed by (GroupId, MsgSeqNumber, Offset), so the next item
+of a group is one lookup. The expiry index is a heap of ``(expires_at, key)`` with lazy
+deletion, so a scan costs what expired, not the depth.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 from sortedcontainers import SortedList
@@ -21,10 +22,11 @@ from sortedcontainers import SortedList
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message
-from qsg.core.store import MATCH_ANY, Match, Ordering, Syncpoint, Taken, UowId
+from qsg.core.store import SELECT_ANY, Ordering, Select, Syncpoint, Taken, UowId
 
 _PRIORITY_SHIFT = 40
 _PUT, _GET = 0, 1
+_NO_GROUP = CMQC.MQGI_NONE
 
 
 @dataclass(slots=True)
@@ -34,6 +36,8 @@ class _Queue:
     msgs: dict[int, Message] = field(default_factory=dict)  # every message, by key
     pending: dict[int, Hashable] = field(default_factory=dict)  # uncommitted puts
     held: dict[int, Hashable] = field(default_factory=dict)  # uncommitted gets
+    locks: dict[int, Hashable] = field(default_factory=dict)  # key -> locking handle
+    groups: dict[bytes, dict[tuple[int, int], int]] = field(default_factory=dict)
     expiry: list[tuple[float, int]] = field(default_factory=list)  # heap
     depth: int = 0  # CURDEPTH: + put, + get backout, - get, - put backout, - discard
     next_seq: int = 0
@@ -43,15 +47,31 @@ class _Queue:
             return msg.seq
         return ((9 - msg.priority) << _PRIORITY_SHIFT) | msg.seq
 
+    def forget(self, key: int) -> Message:
+        """Remove a message for good (it is already out of the visible order)."""
+        msg = self.msgs.pop(key)
+        self.locks.pop(key, None)
+        group_id = msg.desc["GroupId"]
+        if group_id != _NO_GROUP:
+            members = self.groups[group_id]
+            del members[(msg.desc["MsgSeqNumber"], msg.desc["Offset"])]
+            if not members:
+                del self.groups[group_id]
+        return msg
+
     def discard(self, key: int) -> Message:
         self.order.remove(key)
         self.depth -= 1
-        return self.msgs.pop(key)
+        return self.forget(key)
 
     def discard_head(self) -> Message:
         key = self.order.pop(0)
         self.depth -= 1
-        return self.msgs.pop(key)
+        return self.forget(key)
+
+    def visible_to(self, key: int, handle: Hashable | None) -> bool:
+        owner = self.locks.get(key)
+        return owner is None or owner == handle
 
 
 class MemoryStore:
@@ -85,6 +105,10 @@ class MemoryStore:
         key = q.key_of(msg)
         q.msgs[key] = msg
         q.depth += 1
+        group_id = msg.desc["GroupId"]
+        if group_id != _NO_GROUP:
+            item = (msg.desc["MsgSeqNumber"], msg.desc["Offset"])
+            q.groups.setdefault(group_id, {})[item] = key
         if msg.expires_at is not None:
             heapq.heappush(q.expiry, (msg.expires_at, key))
             if len(q.expiry) > 2 * len(q.msgs) + 64:
@@ -98,7 +122,7 @@ class MemoryStore:
     def get(
         self,
         queue: str,
-        match: Match,
+        select: Select,
         now: float,
         uow: UowId | None,
         syncpoint: Syncpoint,
@@ -106,7 +130,7 @@ class MemoryStore:
         accept_truncated: bool,
     ) -> Taken:
         q = self._queues[queue]
-        found, discarded = self._first_live(q, 0, match, now)
+        found, discarded = self._first_live(q, None, select, now)
         if found is None:
             return Taken(None, discarded)
         key, msg = found
@@ -117,35 +141,35 @@ class MemoryStore:
         else:
             q.order.remove(key)
         q.depth -= 1
+        q.locks.pop(key, None)
         if uow is not None and (
             syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
         ):
             q.held[key] = uow
             self._uows.setdefault(uow, []).append((queue, key, _GET))
         else:
-            del q.msgs[key]
+            q.forget(key)
         return Taken(msg, discarded, False, key)
 
-    def browse(self, queue: str, after: int | None, match: Match, now: float) -> Taken:
+    def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken:
         q = self._queues[queue]
-        start = 0 if after is None else q.order.bisect_right(after)
-        found, discarded = self._first_live(q, start, match, now)
+        found, discarded = self._first_live(q, after, select, now)
         if found is None:
-            return Taken(None, discarded, position=after)
-        return Taken(found[1], discarded, position=found[0])
+            return Taken(None, discarded, False, after)
+        return Taken(found[1], discarded, False, found[0])
 
     def _first_live(
-        self, q: _Queue, start: int, match: Match, now: float
+        self, q: _Queue, after: int | None, select: Select, now: float
     ) -> tuple[tuple[int, Message] | None, list[Message]]:
-        """The first visible matching unexpired message from ``start`` in queue order.
+        """The first visible selected unexpired message after ``after`` in queue order.
 
-        Expired matching messages met on the way are discarded: a get or browse discards
+        Expired selected messages met on the way are discarded: a get or browse discards
         exactly the expired messages it would have returned (expiry-mqmd.txt), so on a
         FIFO queue every expired message before the first live one, and on a priority
         queue those of higher priority and of equal priority that arrived earlier.
         """
         order, msgs = q.order, q.msgs
-        if start == 0 and match is MATCH_ANY:
+        if select is SELECT_ANY and after is None and not q.locks:
             # The common get: the head of the queue, discarding expired heads.
             gone: list[Message] = []
             while order:
@@ -157,9 +181,14 @@ class MemoryStore:
             return None, gone
         expired: list[int] = []
         found: tuple[int, Message] | None = None
-        for key in order.islice(start):
+        for key in self._candidates(q, after, select):
             msg = msgs[key]
-            if not match(msg):
+            if not q.visible_to(key, select.handle) or not select.match(msg):
+                continue
+            desc = msg.desc
+            if select.first_items and (desc["MsgSeqNumber"] != 1 or desc["Offset"] != 0):
+                continue
+            if select.whole_group and not self._whole_group_here(q, msg, select.handle):
                 continue
             if msg.expires_at is not None and msg.expires_at <= now:
                 expired.append(key)
@@ -167,6 +196,54 @@ class MemoryStore:
             found = (key, msg)
             break
         return found, [q.discard(key) for key in expired]
+
+    @staticmethod
+    def _candidates(q: _Queue, after: int | None, select: Select) -> Iterable[int]:
+        """Keys to consider, in queue order: one when a cursor or the group index knows."""
+        if select.key is not None:
+            return (select.key,) if select.key in q.order else ()
+        match = select.match
+        if match.group_id is not None and match.msg_seq_number is not None and (
+            match.offset is not None
+        ):
+            members = q.groups.get(match.group_id, {})
+            key = members.get((match.msg_seq_number, match.offset))
+            return (key,) if key is not None and key in q.order else ()
+        start = 0 if after is None else q.order.bisect_right(after)
+        keys: Iterable[int] = q.order.islice(start)
+        return keys
+
+    @staticmethod
+    def _whole_group_here(q: _Queue, first: Message, handle: Hashable | None) -> bool:
+        """Whether every logical message of ``first``'s group is visible (by its first
+        segment); a message not in a group is whole by itself."""
+        if not first.desc["MsgFlags"] & (CMQC.MQMF_MSG_IN_GROUP | CMQC.MQMF_LAST_MSG_IN_GROUP):
+            return True
+        members = q.groups.get(first.desc["GroupId"], {})
+        last = None
+        for (seq, _), key in members.items():
+            if q.msgs[key].desc["MsgFlags"] & CMQC.MQMF_LAST_MSG_IN_GROUP:
+                last = seq
+                break
+        if last is None:
+            return False
+        for seq in range(1, last + 1):
+            item = members.get((seq, 0))
+            if item is None or item not in q.order or not q.visible_to(item, handle):
+                return False
+        return True
+
+    # ---- browse locks -----------------------------------------------------------
+    def lock(self, queue: str, key: int, handle: Hashable) -> None:
+        q = self._queues[queue]
+        self.unlock(queue, handle)
+        if key in q.msgs:
+            q.locks[key] = handle
+
+    def unlock(self, queue: str, handle: Hashable) -> None:
+        q = self._queues[queue]
+        for key in [k for k, owner in q.locks.items() if owner == handle]:
+            del q.locks[key]
 
     # ---- units of work --------------------------------------------------------
     def commit(self, uow: UowId) -> None:
@@ -179,7 +256,7 @@ class MemoryStore:
                 q.order.add(key)
             else:
                 del q.held[key]
-                del q.msgs[key]
+                q.forget(key)
 
     def backout(self, uow: UowId) -> None:
         for queue, key, kind in reversed(self._uows.pop(uow, ())):
@@ -188,7 +265,7 @@ class MemoryStore:
                 continue
             if kind == _PUT:
                 del q.pending[key]
-                del q.msgs[key]
+                q.forget(key)
                 q.depth -= 1
             else:
                 del q.held[key]

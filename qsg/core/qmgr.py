@@ -18,6 +18,7 @@ from qsg.core import engine, expiry
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Discarded, Event, EventSink, ReportLost, ReportPut
+from qsg.core.groups import HandleState
 from qsg.core.layouts import DLH
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
@@ -32,6 +33,9 @@ DEFAULT_DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 #: Simulated time 0 is this moment, for PutDate and PutTime.
 DEFAULT_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 _INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
+_BROWSE = (
+    CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+)
 _ACCESS = _INPUT | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET
 
 
@@ -273,7 +277,7 @@ class Handle:
         self.name = queue
         self.options = options
         self.open = True
-        self.browse_position: int | None = None
+        self.state = HandleState()
 
     def put(
         self, body: bytes | str, md: MD | None = None, pmo: PMO | None = None, *, now: float
@@ -295,6 +299,7 @@ class Handle:
             self.conn.uow,
             self.conn.identity,
             now,
+            self.state,
         )
 
     def get(
@@ -304,21 +309,22 @@ class Handle:
         """MQGET (a browse with MQGMO_BROWSE_*). ``max_length`` None takes any length."""
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
-        browse = gmo.Options & (CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT)
+        browse = gmo.Options & _BROWSE
         if browse:
             self._check(CMQC.MQOO_BROWSE, CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
         else:
             self._check(_INPUT, CMQC.MQRC_NOT_OPEN_FOR_INPUT)
         qm = self.conn.qmgr
         qdef = qm.queue(self.name)
-        taken = engine.get(
-            qm.rules, qm.store, qdef, md, gmo, max_length, self.conn.uow,
-            self.browse_position, now,
-        )  # fmt: skip
+        taken, error = engine.get(
+            qm.rules, qm.store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
+        )
         if taken.discarded:
             qm.discarded(self.name, list(taken.discarded), "browse" if browse else "get", now)
-        if browse and taken.message is not None:
-            self.browse_position = taken.position
+        if error is not None:
+            raise error
+        if gmo.Options & CMQC.MQGMO_UNLOCK and not browse:
+            return b""
         return engine.finish_get(taken, md, gmo, max_length, qdef, now)
 
     def inquire(self, selector: int) -> int | bytes:
@@ -365,6 +371,14 @@ class Handle:
         if not self.open:
             raise MQMIError.failed(CMQC.MQRC_HOBJ_ERROR, f"{self.name} is already closed")
         self.open = False
+        if self.state.locked is not None:
+            self.conn.qmgr.store.unlock(self.name, self)
+        if self.state.put_group is not None and self.state.put_group.in_group:
+            raise MQMIError(
+                CMQC.MQCC_WARNING,
+                CMQC.MQRC_INCOMPLETE_GROUP,
+                f"{self.name} closed with a message group not completed",
+            )
 
     def _check(self, needed: int, reason: int) -> None:
         if self.open and self.conn.connected and self.options & needed:

@@ -67,6 +67,27 @@ class Match:
 MATCH_ANY = Match()
 
 
+@dataclass(frozen=True, slots=True)
+class Select:
+    """Which messages a get or browse may return, beyond the match fields.
+
+    ``first_items``: only a message that starts a logical unit (MsgSeqNumber 1, Offset 0),
+    as MQGMO_LOGICAL_ORDER outside a group; ``whole_group``: a group's first item only
+    when every logical message of the group is there (MQGMO_ALL_MSGS_AVAILABLE);
+    ``key``: exactly the message under a browse cursor; ``handle``: who asks, so that a
+    message another handle locked is invisible to it.
+    """
+
+    match: Match = MATCH_ANY
+    first_items: bool = False
+    whole_group: bool = False
+    key: int | None = None
+    handle: Hashable | None = None
+
+
+SELECT_ANY = Select()
+
+
 class Taken(NamedTuple):
     """What ``get`` and ``browse`` return.
 
@@ -96,7 +117,7 @@ class MessageStore(Protocol):
     def get(
         self,
         queue: str,
-        match: Match,
+        select: Select,
         now: float,
         uow: UowId | None,
         syncpoint: Syncpoint,
@@ -104,7 +125,13 @@ class MessageStore(Protocol):
         accept_truncated: bool,
     ) -> Taken: ...
 
-    def browse(self, queue: str, after: int | None, match: Match, now: float) -> Taken: ...
+    def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken: ...
+
+    def lock(self, queue: str, key: int, handle: Hashable) -> None:
+        """MQGMO_LOCK: hide the message from every other handle."""
+
+    def unlock(self, queue: str, handle: Hashable) -> None:
+        """Release whatever ``handle`` holds locked on ``queue``."""
 
     def commit(self, uow: UowId) -> None: ...
 
