@@ -7,6 +7,7 @@ caller passes ``now`` (the simulator's time, in seconds).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -52,8 +53,7 @@ _BROWSE_OPTIONS = (
     CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
     | CMQC.MQGMO_MSG_UNDER_CURSOR
 )  # fmt: skip
-# Options not built yet: reassembling segments.
-_NOT_YET = CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+_SEGMENT_OPTIONS = CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
 # Options z/OS allows on a shared queue only with INDXTYPE(GROUPID).
 _NEEDS_GROUP_INDEX = (
     CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
@@ -381,10 +381,20 @@ def _select_for_get(md: MD, gmo: GMO, state: HandleState, handle: object) -> Sel
     match = match_of(md, gmo)
     whole = bool(options & CMQC.MQGMO_ALL_MSGS_AVAILABLE)
     if options & CMQC.MQGMO_LOGICAL_ORDER:
-        return _logical_select(match, state.get_group, whole, handle)
-    if match is MATCH_ANY and not whole and state.locked is None:
+        select = _logical_select(match, state.get_group, whole, handle)
+    elif match is MATCH_ANY and not options & _SEGMENT_OPTIONS and not whole and (
+        state.locked is None
+    ):
         return SELECT_ANY  # others' locks hide messages from this handle as from anyone
-    return Select(match, whole_group=whole, handle=handle)
+    else:
+        select = Select(match, whole_group=whole, handle=handle)
+    if options & _SEGMENT_OPTIONS:
+        select = dataclasses.replace(
+            select,
+            whole_message=bool(options & CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE),
+            complete=bool(options & CMQC.MQGMO_COMPLETE_MSG),
+        )
+    return select
 
 
 def _logical_select(
@@ -486,6 +496,10 @@ def _browse(
             after = None  # the group's next item, wherever it stands
     else:
         select = Select(match, whole_group=whole, handle=handle)
+    if options & _SEGMENT_OPTIONS:
+        select = dataclasses.replace(
+            select, whole_message=True, complete=bool(options & CMQC.MQGMO_COMPLETE_MSG)
+        )
     taken = store.browse(qdef.name, after, select, now)
     msg = taken.message
     if msg is None or taken.position is None:
@@ -584,7 +598,7 @@ def match_of(md: MD, gmo: GMO) -> Match:
 
 
 _CHECKED_GET_OPTIONS = (
-    _BROWSE_OPTIONS | _NOT_YET | CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
+    _BROWSE_OPTIONS | CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
     | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK
 )  # fmt: skip
 
@@ -603,11 +617,6 @@ def _check_get_options(gmo: GMO) -> bool:
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "MQGMO_LOCK and MQGMO_UNLOCK together")
     if options & CMQC.MQGMO_LOCK and not browse_options & ~CMQC.MQGMO_MSG_UNDER_CURSOR:
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "MQGMO_LOCK is for a browse")
-    if options & _NOT_YET:
-        raise MQMIError.failed(
-            CMQC.MQRC_OPTIONS_ERROR,
-            f"MQGMO options {options & _NOT_YET:#x} (segment reassembly) are not supported yet",
-        )
     browse = bool(browse_options & ~CMQC.MQGMO_MSG_UNDER_CURSOR)
     if browse and options & (CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT):
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "a browse cannot be in syncpoint")

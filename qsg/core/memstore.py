@@ -27,6 +27,7 @@ from qsg.core.store import SELECT_ANY, Ordering, Select, Syncpoint, Taken, UowId
 _PRIORITY_SHIFT = 40
 _PUT, _GET = 0, 1
 _NO_GROUP = CMQC.MQGI_NONE
+_SEGMENTED = CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT
 
 
 @dataclass(slots=True)
@@ -134,21 +135,27 @@ class MemoryStore:
         if found is None:
             return Taken(None, discarded)
         key, msg = found
+        keys = [key]
+        if select.complete and msg.desc["MsgFlags"] & _SEGMENTED:
+            keys = self._segments(q, msg, select.handle) or keys
+            msg = self._joined(q, keys)
         if max_length is not None and len(msg.body) > max_length and not accept_truncated:
             return Taken(msg, discarded, True, key)
-        if q.order[0] == key:
-            q.order.pop(0)
-        else:
-            q.order.remove(key)
-        q.depth -= 1
-        q.locks.pop(key, None)
-        if uow is not None and (
+        in_uow = uow is not None and (
             syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
-        ):
-            q.held[key] = uow
-            self._uows.setdefault(uow, []).append((queue, key, _GET))
-        else:
-            q.forget(key)
+        )
+        for item in keys:
+            if q.order[0] == item:
+                q.order.pop(0)
+            else:
+                q.order.remove(item)
+            q.depth -= 1
+            q.locks.pop(item, None)
+            if in_uow:
+                q.held[item] = uow
+                self._uows.setdefault(uow, []).append((queue, item, _GET))
+            else:
+                q.forget(item)
         return Taken(msg, discarded, False, key)
 
     def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken:
@@ -156,7 +163,10 @@ class MemoryStore:
         found, discarded = self._first_live(q, after, select, now)
         if found is None:
             return Taken(None, discarded, False, after)
-        return Taken(found[1], discarded, False, found[0])
+        key, msg = found
+        if select.complete and msg.desc["MsgFlags"] & _SEGMENTED:
+            msg = self._joined(q, self._segments(q, msg, select.handle) or [key])
+        return Taken(msg, discarded, False, key)
 
     def _first_live(
         self, q: _Queue, after: int | None, select: Select, now: float
@@ -190,6 +200,11 @@ class MemoryStore:
                 continue
             if select.whole_group and not self._whole_group_here(q, msg, select.handle):
                 continue
+            if (select.whole_message or select.complete) and desc["MsgFlags"] & _SEGMENTED:
+                if select.complete and desc["Offset"] != 0:
+                    continue  # a whole logical message starts at its first segment
+                if not self._segments(q, msg, select.handle):
+                    continue
             if msg.expires_at is not None and msg.expires_at <= now:
                 expired.append(key)
                 continue
@@ -232,6 +247,34 @@ class MemoryStore:
             if item is None or item not in q.order or not q.visible_to(item, handle):
                 return False
         return True
+
+    @staticmethod
+    def _segments(q: _Queue, segment: Message, handle: Hashable | None) -> list[int]:
+        """The keys of every segment of ``segment``'s logical message, in offset order, or
+        [] if one is missing or not visible."""
+        desc = segment.desc
+        members = q.groups.get(desc["GroupId"], {})
+        seq, offset, keys = desc["MsgSeqNumber"], 0, []
+        while True:
+            key = members.get((seq, offset))
+            if key is None or key not in q.order or not q.visible_to(key, handle):
+                return []
+            keys.append(key)
+            part = q.msgs[key]
+            if part.desc["MsgFlags"] & CMQC.MQMF_LAST_SEGMENT:
+                return keys
+            offset += len(part.body)
+
+    @staticmethod
+    def _joined(q: _Queue, keys: list[int]) -> Message:
+        """A logical message made whole: the first segment's descriptor, every body."""
+        first, last = q.msgs[keys[0]], q.msgs[keys[-1]]
+        desc = dict(first.desc)
+        flags = desc["MsgFlags"] & ~_SEGMENTED
+        desc["MsgFlags"] = flags | (last.desc["MsgFlags"] & CMQC.MQMF_LAST_MSG_IN_GROUP)
+        body = b"".join(q.msgs[k].body for k in keys)
+        return Message(desc, body, first.put_time, first.expires_at, first.priority,
+                       first.seq, first.backout_count)  # fmt: skip
 
     # ---- browse locks -----------------------------------------------------------
     def lock(self, queue: str, key: int, handle: Hashable) -> None:

@@ -75,12 +75,17 @@ class Select:
     as MQGMO_LOGICAL_ORDER outside a group; ``whole_group``: a group's first item only
     when every logical message of the group is there (MQGMO_ALL_MSGS_AVAILABLE);
     ``key``: exactly the message under a browse cursor; ``handle``: who asks, so that a
-    message another handle locked is invisible to it.
+    message another handle locked is invisible to it. ``whole_message``: a segment only
+    when every segment of its logical message is there (MQGMO_ALL_SEGMENTS_AVAILABLE);
+    ``complete``: a segmented logical message is taken whole, its segments joined
+    (MQGMO_COMPLETE_MSG), and is eligible only when all of it is there.
     """
 
     match: Match = MATCH_ANY
     first_items: bool = False
     whole_group: bool = False
+    whole_message: bool = False
+    complete: bool = False
     key: int | None = None
     handle: Hashable | None = None
 
