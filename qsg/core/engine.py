@@ -389,9 +389,12 @@ def _select_for_get(md: MD, gmo: GMO, state: HandleState, handle: object) -> Sel
     else:
         select = Select(match, whole_group=whole, handle=handle)
     if options & _SEGMENT_OPTIONS:
+        # Like ALL_MSGS_AVAILABLE for groups, ALL_SEGMENTS_AVAILABLE decides whether to
+        # start a logical message, not whether to go on with one already begun.
+        inside = state.get_group is not None and state.get_group.in_logical_message
         select = dataclasses.replace(
             select,
-            whole_message=bool(options & CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE),
+            whole_message=bool(options & CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE) and not inside,
             complete=bool(options & CMQC.MQGMO_COMPLETE_MSG),
         )
     return select
@@ -582,12 +585,13 @@ def match_of(md: MD, gmo: GMO) -> Match:
         options = CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID
     msg_id = correl_id = group_id = None
     seq = offset = None
-    if options & CMQC.MQMO_MATCH_MSG_ID and md.MsgId != CMQC.MQMI_NONE:
-        msg_id = md.MsgId.ljust(24, b"\x00")
-    if options & CMQC.MQMO_MATCH_CORREL_ID and md.CorrelId != CMQC.MQCI_NONE:
-        correl_id = md.CorrelId.ljust(24, b"\x00")
-    if options & CMQC.MQMO_MATCH_GROUP_ID and md.GroupId != CMQC.MQGI_NONE:
-        group_id = md.GroupId.ljust(24, b"\x00")
+    # A short identifier is NUL-padded first: b"" is the null identifier, matching any.
+    if options & CMQC.MQMO_MATCH_MSG_ID:
+        msg_id = _identifier(md.MsgId)
+    if options & CMQC.MQMO_MATCH_CORREL_ID:
+        correl_id = _identifier(md.CorrelId)
+    if options & CMQC.MQMO_MATCH_GROUP_ID:
+        group_id = _identifier(md.GroupId)
     if options & CMQC.MQMO_MATCH_MSG_SEQ_NUMBER:
         seq = md.MsgSeqNumber
     if options & CMQC.MQMO_MATCH_OFFSET:
@@ -601,6 +605,12 @@ _CHECKED_GET_OPTIONS = (
     _BROWSE_OPTIONS | CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
     | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK
 )  # fmt: skip
+
+
+def _identifier(value: bytes) -> bytes | None:
+    """A MsgId, CorrelId or GroupId to match on: None for the null identifier."""
+    padded = value.ljust(24, b"\x00")
+    return None if padded == _NONE else padded
 
 
 def _check_get_options(gmo: GMO) -> bool:
