@@ -240,7 +240,14 @@ class Connection:
     def put1(
         self, target: str | bytes | OD, body: bytes, md: MD | None, pmo: PMO | None, *, now: float
     ) -> None:
-        """MQPUT1: open for output, put one message, close."""
+        """MQPUT1: open for output, put one message, close.
+
+        MQPUT1 keeps no handle, so no group position: MQPMO_LOGICAL_ORDER is refused.
+        """
+        if pmo is not None and pmo.Options & CMQC.MQPMO_LOGICAL_ORDER:
+            raise MQMIError.failed(
+                CMQC.MQRC_OPTIONS_ERROR, "MQPMO_LOGICAL_ORDER needs an open handle (not MQPUT1)"
+            )
         handle = self.open(target, CMQC.MQOO_OUTPUT)
         try:
             handle.put(body, md, pmo, now=now)
