@@ -68,7 +68,7 @@ def putter(qm: QMgr, crash_in_uow: int | None) -> None:
                     app.put(b"m%d" % s, last_md,
                             PMO(Options=SYNC | CMQC.MQPMO_LOGICAL_ORDER), now=0.0)  # fmt: skip
                 seq = s + 1
-            if not status_held and uow > 1 or (resume and uow > 1):
+            if (not status_held and uow > 1) or (resume and uow > 1):
                 get_or_none(status, 0.0, CMQC.MQGMO_SYNCPOINT)  # the old status
             if seq <= TOTAL:
                 status.put(status_info(last_md), MD(), PMO(Options=SYNC), now=0.0)
