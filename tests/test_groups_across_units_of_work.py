@@ -21,7 +21,7 @@ SYNC = CMQC.MQPMO_SYNCPOINT
 INPUT_OUTPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT
 
 
-class Crash(Exception):
+class AbnormalEndError(Exception):
     """The application ended before committing its unit of work."""
 
 
@@ -43,7 +43,7 @@ def qm() -> QMgr:
 
 # ---- the putting application ---------------------------------------------------------
 def putter(qm: QMgr, crash_in_uow: int | None) -> None:
-    """The seed's put side, restart processing first; raises Crash mid-way if told."""
+    """The seed's put side, restart processing first; raises AbnormalEndError mid-way if told."""
     conn = qm.connect()
     app, status = conn.open("APP", CMQC.MQOO_OUTPUT), conn.open("STATUS", INPUT_OUTPUT)
     try:
@@ -74,9 +74,9 @@ def putter(qm: QMgr, crash_in_uow: int | None) -> None:
                 status.put(status_info(last_md), MD(), PMO(Options=SYNC), now=0.0)
             status_held = False
             if uow == crash_in_uow:
-                raise Crash
+                raise AbnormalEndError
             conn.commit()
-    except Crash:
+    except AbnormalEndError:
         conn.backout()  # abnormal end: the queue manager backs the unit of work out
         return
     conn.disconnect()
@@ -155,7 +155,7 @@ def getter(qm: QMgr, processed: list[bytes], crash_in_uow: int | None) -> None:
             uow += 1
             status_in_uow = False
             if uow == crash_in_uow:
-                raise Crash
+                raise AbnormalEndError
             conn.commit()
             processed.extend(uow_bodies)
             uow_bodies.clear()
@@ -163,10 +163,10 @@ def getter(qm: QMgr, processed: list[bytes], crash_in_uow: int | None) -> None:
         if msgs > 0:  # "Come here if there was only 1 message in the group"
             uow += 1
             if uow == crash_in_uow:
-                raise Crash
+                raise AbnormalEndError
             conn.commit()
             processed.extend(uow_bodies)
-    except Crash:
+    except AbnormalEndError:
         conn.backout()
         return
     conn.disconnect()
