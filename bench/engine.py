@@ -4,6 +4,8 @@
    priorities 0-9, no syncpoint), beside the same workload through SimPy's ``Store``,
    the discrete-event peer a capacity planner might use instead. Target: ratio >= 1.0.
 2. The cost of one MQGET at depth 1,000,000 against depth 1,000. Target: <= 1.5.
+3. Logical-order MQGET throughput on a queue interleaving 1,000 groups of 10, against
+   plain FIFO gets of the same messages (issue 3). Target: ratio >= 0.5.
 
     ./dev bench engine            # full run (about a minute; 1,000,000 messages)
     ./dev bench engine --quick    # a smoke run with small numbers
@@ -106,6 +108,34 @@ def get_cost_at(depth: int, gets: int, seed: int) -> float:
     return spent / gets
 
 
+def interleaved_groups(groups: int, size: int) -> tuple[QMgr, Handle]:
+    """A FIFO queue holding ``groups`` groups of ``size``, round-robin: every group's
+    first message, then every group's second, ..."""
+    qm = QMgr("BENCH")
+    qm.define_queue("Q", msg_delivery_sequence=CMQC.MQMDS_FIFO, max_depth=999_999_999)
+    h = qm.connect().open("Q", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    ids = [CMQC.MQGI_NONE] * groups
+    for seq in range(1, size + 1):
+        flags = CMQC.MQMF_LAST_MSG_IN_GROUP if seq == size else CMQC.MQMF_MSG_IN_GROUP
+        for g in range(groups):
+            md = MD(Version=2, GroupId=ids[g], MsgSeqNumber=seq, MsgFlags=flags)
+            h.put(BODY, md, pmo, now=0.0)
+            ids[g] = md.GroupId
+    return qm, h
+
+
+def gets_per_second(groups: int, size: int, options: int) -> float:
+    qm, h = interleaved_groups(groups, size)
+    gmo = GMO(Options=options)
+    start = time.perf_counter()
+    for _ in range(groups * size):
+        h.get(None, MD(), gmo, now=1.0)
+    elapsed = time.perf_counter() - start
+    assert qm.depth("Q") == 0
+    return groups * size / elapsed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=200_000)
@@ -113,10 +143,12 @@ def main() -> None:
     parser.add_argument("--gets", type=int, default=50_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--groups", type=int, default=1_000)
     parser.add_argument("--quick", action="store_true", help="small numbers, for a smoke test")
     args = parser.parse_args()
     if args.quick:
         args.pairs, args.big_depth, args.gets, args.repeats = 5_000, 20_000, 2_000, 1
+        args.groups = 100
 
     # Interleave the two so that machine noise hits both alike; keep the best of each.
     engine_rate = simpy_rate = modelled_rate = 0.0
@@ -126,6 +158,13 @@ def main() -> None:
         modelled_rate = max(modelled_rate, simpy_modelled(args.pairs))
     small = min(get_cost_at(1_000, args.gets, args.seed) for _ in range(args.repeats))
     big = min(get_cost_at(args.big_depth, args.gets, args.seed) for _ in range(args.repeats))
+    fifo_rate = logical_rate = 0.0
+    plain = CMQC.MQGMO_NO_SYNCPOINT
+    for _ in range(args.repeats):
+        fifo_rate = max(fifo_rate, gets_per_second(args.groups, 10, plain))
+        logical_rate = max(
+            logical_rate, gets_per_second(args.groups, 10, plain | CMQC.MQGMO_LOGICAL_ORDER)
+        )
 
     print("qsg rules-layer engine benchmark (1 KB bodies, priority queue, no syncpoint)")
     print(f"  engine put+get pairs/s      {engine_rate:12,.0f}")
@@ -136,6 +175,10 @@ def main() -> None:
     print(f"  MQGET at depth {1_000:>9,}    {small * 1e6:9.2f} us")
     print(f"  MQGET at depth {args.big_depth:>9,}    {big * 1e6:9.2f} us")
     print(f"  ratio big / small depth     {big / small:12.2f}   (target <= 1.5)")
+    print(f"  {args.groups:,} interleaved groups of 10:")
+    print(f"  FIFO gets/s                 {fifo_rate:12,.0f}")
+    print(f"  logical-order gets/s        {logical_rate:12,.0f}")
+    print(f"  ratio logical / FIFO        {logical_rate / fifo_rate:12.2f}   (target >= 0.5)")
 
 
 if __name__ == "__main__":

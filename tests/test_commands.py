@@ -23,6 +23,7 @@ def test_the_demo_runs_and_shows_expiry_at_work() -> None:
     assert "outer Expiry 175, MQXQH Expiry 175" in out
 
 
-def test_the_engine_benchmark_prints_both_of_its_ratios() -> None:
+def test_the_engine_benchmark_prints_each_of_its_ratios() -> None:
     out = run("bench/engine.py", "--quick")
     assert "ratio engine / SimPy" in out and "ratio big / small depth" in out
+    assert "ratio logical / FIFO" in out
