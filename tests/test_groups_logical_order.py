@@ -227,3 +227,17 @@ def test_all_segments_available_returns_segments_only_of_a_whole_logical_message
     assert get_or_none(h, 1.0, gmo) is None
     put_item(h, b"cd", LAST_SEG, first.GroupId, offset=2)
     assert read_all(h, gmo) == [b"ab", b"cd"]
+
+
+def test_get_matches_by_group_id_msg_seq_number_and_offset(qm: QMgr) -> None:
+    # MatchOptions: MQMO_MATCH_GROUP_ID, MQMO_MATCH_MSG_SEQ_NUMBER, MQMO_MATCH_OFFSET.
+    h = qm.connect().open("Q", ALL)
+    first = put_item(h, b"s0", SEG)
+    put_item(h, b"s1", SEG, first.GroupId, offset=2)
+    put_item(h, b"s2", LAST_SEG, first.GroupId, offset=4)
+    md = MD(Version=2, GroupId=first.GroupId, MsgSeqNumber=1, Offset=4)
+    gmo = GMO(Version=2, Options=CMQC.MQGMO_NO_SYNCPOINT,
+              MatchOptions=CMQC.MQMO_MATCH_GROUP_ID | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER
+              | CMQC.MQMO_MATCH_OFFSET)  # fmt: skip
+    assert h.get(None, md, gmo, now=1.0) == b"s2"
+    assert gmo.SegmentStatus == CMQC.MQSS_LAST_SEGMENT
