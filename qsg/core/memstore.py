@@ -21,6 +21,7 @@ from sortedcontainers import SortedList
 
 from qsg import CMQC
 from qsg.core.errors import MQMIError
+from qsg.core.expiry import is_expired
 from qsg.core.message import Message
 from qsg.core.store import SELECT_ANY, Ordering, Select, Syncpoint, Taken, UowId
 
@@ -185,7 +186,7 @@ class MemoryStore:
             while order:
                 key = order[0]
                 msg = msgs[key]
-                if msg.expires_at is None or msg.expires_at > now:
+                if msg.expires_at is None or msg.expires_at > now:  # expiry.is_expired, inlined
                     return (key, msg), gone
                 gone.append(q.discard_head())
             return None, gone
@@ -205,7 +206,7 @@ class MemoryStore:
                     continue  # a whole logical message starts at its first segment
                 if not self._segments(q, msg, select.handle):
                     continue
-            if msg.expires_at is not None and msg.expires_at <= now:
+            if is_expired(msg.expires_at, now):
                 expired.append(key)
                 continue
             found = (key, msg)

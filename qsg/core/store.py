@@ -59,10 +59,6 @@ class Match:
             and (self.offset is None or desc["Offset"] == self.offset)
         )
 
-    @property
-    def is_any(self) -> bool:
-        return self is MATCH_ANY or self == MATCH_ANY
-
 
 MATCH_ANY = Match()
 

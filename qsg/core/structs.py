@@ -221,11 +221,6 @@ MD_FIELDS: tuple[str, ...] = tuple(name for name, _, _ in MD._fields)
 MD_KINDS: dict[str, FieldKind] = MD._kinds
 
 
-def blank_padded(value: bytes, length: int) -> bytes:
-    """An MQCHAR field as MQ returns it: trailing blanks to its full length."""
-    return value.ljust(length, b" ")[:length]
-
-
 def name_of(value: bytes) -> bytes:
     """An object name as compared by MQ: trailing blanks and NULs are not part of it."""
     return value.rstrip(b" \x00")
