@@ -37,11 +37,11 @@ def expiration_report(
     msg: Message, *, q_mgr_name: str, new_msg_id: Callable[[], bytes]
 ) -> Report | None:
     """The expiration report owed for a discarded message, or None if none was asked for."""
+    options = msg.desc["Report"]
+    if not wants_expiration_report(options):
+        return None  # the common case on a scan: decided before building anything
     original = MD()
     msg.to_md(original)
-    options = original.Report
-    if not wants_expiration_report(options):
-        return None
     level = options & _EXPIRATION_BITS
     if level == CMQC.MQRO_EXPIRATION_WITH_FULL_DATA:
         data = msg.body
