@@ -13,11 +13,6 @@ BODY = bytes(range(256))
 
 
 @pytest.fixture
-def events() -> list[Event]:
-    return []
-
-
-@pytest.fixture
 def qm(events: list[Event]) -> QMgr:
     qm = QMgr("QM1", on_event=events.append)
     qm.define_queue("APP")

@@ -15,11 +15,6 @@ REPLY = {"ReplyToQ": b"REPLIES", "Report": CMQC.MQRO_EXPIRATION}
 
 
 @pytest.fixture
-def events() -> list[Event]:
-    return []
-
-
-@pytest.fixture
 def qm(events: list[Event]) -> QMgr:
     qm = QMgr("QM1", on_event=events.append)
     qm.define_queue("PRIO")

@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from qsg import CMQC
-from qsg.core import engine, expiry
+from qsg.core import engine
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Discarded, Event, EventSink, ReportLost, ReportPut
@@ -397,4 +397,4 @@ class Handle:
             raise MQMIError.failed(reason, f"{self.name} was not opened for that")
 
 
-__all__ = ["Connection", "Handle", "QMgr", "expiry"]
+__all__ = ["Connection", "Handle", "QMgr"]
