@@ -21,7 +21,7 @@ import time
 import simpy
 
 from qsg import CMQC, GMO, MD, PMO, QMgr
-from qsg.core.qmgr import Handle
+from qsg.core.handle import Handle
 
 BODY = b"x" * 1024
 
@@ -170,8 +170,10 @@ def main() -> None:
     print(f"  engine put+get pairs/s      {engine_rate:12,.0f}")
     print(f"  SimPy Store put+get pairs/s {simpy_rate:12,.0f}")
     print(f"  ratio engine / SimPy        {engine_rate / simpy_rate:12.2f}   (target >= 1.0)")
-    print(f"  context: SimPy producer/consumer with timeouts {modelled_rate:,.0f} msgs/s"
-          f" (engine / that {engine_rate / modelled_rate:.2f})")
+    print(
+        f"  context: SimPy producer/consumer with timeouts {modelled_rate:,.0f} msgs/s"
+        f" (engine / that {engine_rate / modelled_rate:.2f})"
+    )
     print(f"  MQGET at depth {1_000:>9,}    {small * 1e6:9.2f} us")
     print(f"  MQGET at depth {args.big_depth:>9,}    {big * 1e6:9.2f} us")
     print(f"  ratio big / small depth     {big / small:12.2f}   (target <= 1.5)")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from qsg.core import xmitq
 from qsg.core.events import Event
+from qsg.core.handle import Handle
 from qsg.core.layouts import read_inner_expiry
-from qsg.core.qmgr import Handle
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 
@@ -44,15 +44,18 @@ def main() -> None:
     print(f"        CURDEPTH {curdepth(orders)}")
 
     print("t=5s    the urgent order has expired but nobody looked: still counted in depth")
-    print(f"        CURDEPTH {curdepth(orders)}, "
-          f"reports so far {qm.depth('APP.REPLIES')}")
+    print(f"        CURDEPTH {curdepth(orders)}, reports so far {qm.depth('APP.REPLIES')}")
 
     md = MD()
     body = orders.get(None, md, GMO(Options=CMQC.MQGMO_SYNCPOINT), now=5.0)
-    print(f"t=5s    MQGET in syncpoint -> {body.decode()!r} (the expired head was discarded"
-          f" on the way; report put at once, outside the unit of work)")
-    print(f"        remaining Expiry {md.Expiry}, CURDEPTH "
-          f"{curdepth(orders)}, reports {qm.depth('APP.REPLIES')}")
+    print(
+        f"t=5s    MQGET in syncpoint -> {body.decode()!r} (the expired head was discarded"
+        f" on the way; report put at once, outside the unit of work)"
+    )
+    print(
+        f"        remaining Expiry {md.Expiry}, CURDEPTH "
+        f"{curdepth(orders)}, reports {qm.depth('APP.REPLIES')}"
+    )
     conn.backout()
     md = MD()
     orders.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=6.0)
@@ -65,16 +68,20 @@ def main() -> None:
     replies = conn.open("APP.REPLIES", CMQC.MQOO_INPUT_SHARED)
     rmd = MD()
     data = replies.get(None, rmd, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=30.0)
-    print(f"        the expiration report: MsgType {rmd.MsgType} (MQMT_REPORT), Feedback "
-          f"{rmd.Feedback} (MQFB_EXPIRATION), data {data!r}")
+    print(
+        f"        the expiration report: MsgType {rmd.MsgType} (MQMT_REPORT), Feedback "
+        f"{rmd.Feedback} (MQFB_EXPIRATION), data {data!r}"
+    )
 
     outer, wrapped = xmitq.wrap(MD(Expiry=300), b"to QM3", "APP.IN", "QM3")
     xmit = conn.open("QM3", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
     xmit.put(wrapped, outer, NO_SYNC, now=30.0)
     md = MD()
     data = xmit.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=42.5)
-    print(f"t=42.5s a message 12.5s on the transmission queue: outer Expiry {md.Expiry}, "
-          f"MQXQH Expiry {read_inner_expiry(data, md.Encoding)} (both were 300)")
+    print(
+        f"t=42.5s a message 12.5s on the transmission queue: outer Expiry {md.Expiry}, "
+        f"MQXQH Expiry {read_inner_expiry(data, md.Encoding)} (both were 300)"
+    )
 
     try:
         orders.put(b"bad", MD(Expiry=0), NO_SYNC, now=50.0)

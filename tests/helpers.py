@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from qsg import CMQC, GMO, MD, PMO
-from qsg.core.qmgr import Connection, Handle, QMgr
+from qsg.core.connection import Connection
+from qsg.core.handle import Handle
+from qsg.core.qmgr import QMgr
 
 ALL = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT | CMQC.MQOO_BROWSE | CMQC.MQOO_INQUIRE
 NO_SYNC_PUT = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
-from qsg.core.qmgr import Handle
+from qsg.core.handle import Handle
 from tests.helpers import ALL, get_or_none, put
 from tests.test_groups_logical_order import IN, LAST, LAST_SEG, SEG, put_item
 

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from qsg import CMQC, MD, QMgr
+from qsg.core.connection import Connection
 from qsg.core.events import Discarded, Event
-from qsg.core.qmgr import Connection, Handle
+from qsg.core.handle import Handle
 from tests.helpers import ALL, get_or_none, put
 
 

@@ -145,9 +145,7 @@ def test_a_matching_get_discards_only_expired_messages_it_would_have_returned(
     assert other not in discards(events) and qm.depth("FIFO") == 1
 
 
-def test_a_browse_discards_the_expired_messages_it_passes(
-    qm: QMgr, events: list[Event]
-) -> None:
+def test_a_browse_discards_the_expired_messages_it_passes(qm: QMgr, events: list[Event]) -> None:
     # "The message is discarded when a browse or nonbrowse MQGET call occurs that would
     # have returned the message".
     h = open_queue(qm, "FIFO")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
-from qsg.core.qmgr import Handle
+from qsg.core.handle import Handle
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
 from tests.helpers import ALL, get_or_none
 
 IN, LAST = CMQC.MQMF_MSG_IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP
@@ -21,8 +23,16 @@ def qm() -> QMgr:
     return qm
 
 
-def put_item(h: Handle, body: bytes, flags: int = 0, group: bytes = CMQC.MQGI_NONE,
-             seq: int = 1, offset: int = 0, options: int = NO_SYNC, now: float = 0.0) -> MD:
+def put_item(
+    h: Handle,
+    body: bytes,
+    flags: int = 0,
+    group: bytes = CMQC.MQGI_NONE,
+    seq: int = 1,
+    offset: int = 0,
+    options: int = NO_SYNC,
+    now: float = 0.0,
+) -> MD:
     """Put one physical message with explicit group fields (not in logical order)."""
     md = MD(Version=2, MsgFlags=flags, GroupId=group, MsgSeqNumber=seq, Offset=offset)
     h.put(body, md, PMO(Options=options), now=now)
@@ -197,9 +207,11 @@ def test_logical_order_in_a_group_refuses_a_msgid_that_is_not_the_next_message(
 def test_logical_order_on_a_shared_queue_needs_a_groupid_index() -> None:
     # z/OS: LOGICAL_ORDER, ALL_MSGS_AVAILABLE, ALL_SEGMENTS_AVAILABLE or COMPLETE_MSG on a
     # queue not indexed by GROUPID fail with MQRC_Q_INDEX_TYPE_ERROR.
-    qm = QMgr("QM1")
-    qm.define_queue("SHARED.PLAIN", qsg_disp=CMQC.MQQSGD_SHARED)
-    qm.define_queue("SHARED.GROUPS", qsg_disp=CMQC.MQQSGD_SHARED, index_type=CMQC.MQIT_GROUP_ID)
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    shared = {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"}
+    qm.define_queue("SHARED.PLAIN", **shared)
+    qm.define_queue("SHARED.GROUPS", index_type=CMQC.MQIT_GROUP_ID, **shared)
     plain = qm.connect().open("SHARED.PLAIN", ALL)
     with pytest.raises(MQMIError, match=r"MQRC_Q_INDEX_TYPE_ERROR \(2394\)"):
         get_or_none(plain, 0.0, CMQC.MQGMO_NO_SYNCPOINT | LOGICAL)

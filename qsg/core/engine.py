@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from qsg import CMQC
 from qsg.core import expiry, groups, xmitq
@@ -61,6 +61,19 @@ _NEEDS_GROUP_INDEX = (
 )  # fmt: skip
 
 
+class PutDefaults(Protocol):
+    """What a put takes from the first definition on its resolution path."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def def_priority(self) -> int: ...
+    @property
+    def def_persistence(self) -> int: ...
+    @property
+    def inhibit_put(self) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class PutIdentity:
     """Who is putting: the identity part of the default context MQ fills in."""
@@ -95,10 +108,17 @@ def put(
     identity: PutIdentity,
     now: float,
     state: HandleState | None = None,
+    *,
+    via: PutDefaults | None = None,
+    remote: tuple[str, str] | None = None,
 ) -> None:
     """MQPUT to a local queue: validate, store, and write the output fields back.
 
     ``uow`` is the connection's unit of work, used when the put is in syncpoint.
+    ``via`` is the first definition on the resolution path when it is not ``qdef`` (an
+    alias or a remote queue): its DEFPRTY and DEFPSIST apply, and its PUT(DISABLED).
+    ``remote`` is (RNAME, RQMNAME) when ``qdef`` is the transmission queue towards a
+    remote queue: the message is stored wrapped in an MQXQH (expiry-mqmd.txt note 9).
     Completes with MQMIError(MQCC_WARNING, MQRC_PRIORITY_EXCEEDS_MAXIMUM) after storing
     a message whose Priority is above 9, as pymqi raises for warnings.
     """
@@ -113,25 +133,34 @@ def put(
             CMQC.MQRC_OPTIONS_ERROR, "MQPMO_LOGICAL_ORDER needs an open handle (not MQPUT1)"
         )
     check_descriptor(md, rules.enforce_max_expiry)
+    defaults = qdef if via is None else via
     priority = md.Priority
     if priority == CMQC.MQPRI_PRIORITY_AS_Q_DEF:
-        priority = qdef.def_priority
+        priority = defaults.def_priority
     persistence = md.Persistence
     if persistence == CMQC.MQPER_PERSISTENCE_AS_Q_DEF:
-        persistence = qdef.def_persistence
+        persistence = defaults.def_persistence
+    if defaults.inhibit_put == CMQC.MQQA_PUT_INHIBITED:
+        raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {defaults.name}")
     if qdef.inhibit_put == CMQC.MQQA_PUT_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {qdef.name}")
-    if len(body) > qdef.max_msg_length:
+    if persistence == CMQC.MQPER_PERSISTENT and qdef.is_temporary_dynamic:
+        raise MQMIError.failed(
+            CMQC.MQRC_PERSISTENT_NOT_ALLOWED,
+            f"{qdef.name} is a temporary dynamic queue: it holds nonpersistent messages only",
+        )
+    length = len(body) + (CMQC.MQXQH_LENGTH_1 if remote is not None else 0)
+    if length > qdef.max_msg_length:
         raise MQMIError.failed(
             CMQC.MQRC_MSG_TOO_BIG_FOR_Q,
-            f"{len(body)} bytes is over MAXMSGL {qdef.max_msg_length} of {qdef.name}",
+            f"{length} bytes is over MAXMSGL {qdef.max_msg_length} of {qdef.name}",
         )
     if len(body) > rules.max_msg_length:
         raise MQMIError.failed(
             CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR,
             f"{len(body)} bytes is over the queue manager's MAXMSGL {rules.max_msg_length}",
         )
-    if qdef.is_transmission_queue:
+    if qdef.is_transmission_queue and remote is None:
         xmitq.check_direct_put(md, body, enforce_max=rules.enforce_max_expiry)
     in_uow = _put_in_syncpoint(options, rules.platform)
     if in_uow:
@@ -152,6 +181,10 @@ def put(
     desc["BackoutCount"] = 0
     _set_group_fields(desc, md.Version, logical, state, in_uow, rules)
     _set_context(desc, options, identity, rules.stamp(now))
+    if desc["ReplyToQ"].strip(b" \x00") and not desc["ReplyToQMgr"].strip(b" \x00"):
+        desc["ReplyToQMgr"] = rules.name.encode()
+    if remote is not None:
+        desc, body = xmitq.wrap_descriptor(desc, body, *remote)
     message = Message(
         desc=desc,
         body=bytes(body),
@@ -176,8 +209,10 @@ def put(
         fields["Offset"] = desc["Offset"]
     for name in _CONTEXT:
         fields[name] = desc[name]
-    pmo.__dict__["ResolvedQName"] = qdef.name.encode()
-    pmo.__dict__["ResolvedQMgrName"] = rules.name.encode()
+    fields["ReplyToQMgr"] = desc["ReplyToQMgr"]
+    resolved = (qdef.name, rules.name) if remote is None else remote
+    pmo.__dict__["ResolvedQName"] = resolved[0].encode()
+    pmo.__dict__["ResolvedQMgrName"] = resolved[1].encode()
     if priority > _MAX_PRIORITY:
         raise MQMIError(
             CMQC.MQCC_WARNING,
@@ -359,9 +394,7 @@ def get(
         return taken, _explain_missing(store, qdef, select, gmo, handle, now)
     if taken.too_long:
         return taken, None
-    in_uow = syncpoint is Syncpoint.YES or (
-        syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent
-    )
+    in_uow = syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
     if uow is not None and in_uow:
         uow.enlist(store)
         uow.count += 1
@@ -382,8 +415,11 @@ def _select_for_get(md: MD, gmo: GMO, state: HandleState, handle: object) -> Sel
     whole = bool(options & CMQC.MQGMO_ALL_MSGS_AVAILABLE)
     if options & CMQC.MQGMO_LOGICAL_ORDER:
         select = _logical_select(match, state.get_group, whole, handle)
-    elif match is MATCH_ANY and not options & _SEGMENT_OPTIONS and not whole and (
-        state.locked is None
+    elif (
+        match is MATCH_ANY
+        and not options & _SEGMENT_OPTIONS
+        and not whole
+        and (state.locked is None)
     ):
         return SELECT_ANY  # others' locks hide messages from this handle as from anyone
     else:
@@ -437,8 +473,10 @@ def _explain_missing(
             CMQC.MQRC_NO_MSG_UNDER_CURSOR, "the message under the cursor is no longer there"
         )
     match = select.match
-    if gmo.Options & CMQC.MQGMO_LOGICAL_ORDER and match.group_id is not None and (
-        match.msg_id is not None or match.correl_id is not None
+    if (
+        gmo.Options & CMQC.MQGMO_LOGICAL_ORDER
+        and match.group_id is not None
+        and (match.msg_id is not None or match.correl_id is not None)
     ):
         peek = Match(None, None, match.group_id, match.msg_seq_number, match.offset)
         if store.browse(qdef.name, None, Select(peek, handle=handle), now).message is not None:

@@ -38,7 +38,6 @@ def _struct(fmt: str, encoding: int) -> struct.Struct:
 _MD_CHAR = {name for name, _, kind in MD._fields if kind != "l" and kind[0] == "c"}
 
 
-
 def pack_md(md: MD, version: int | None = None, encoding: int | None = None) -> bytes:
     """MQMD in IBM's layout: 324 bytes for version 1, 364 for version 2."""
     version = md.Version if version is None else version

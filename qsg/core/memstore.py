@@ -95,6 +95,10 @@ class MemoryStore:
     def depth(self, queue: str) -> int:
         return self._queues[queue].depth
 
+    def uncommitted(self, queue: str) -> int:
+        q = self._queues[queue]
+        return len(q.pending) + len(q.held)
+
     # ---- put and get ----------------------------------------------------------
     def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
         q = self._queues[queue]
@@ -219,8 +223,10 @@ class MemoryStore:
         if select.key is not None:
             return (select.key,) if select.key in q.order else ()
         match = select.match
-        if match.group_id is not None and match.msg_seq_number is not None and (
-            match.offset is not None
+        if (
+            match.group_id is not None
+            and match.msg_seq_number is not None
+            and (match.offset is not None)
         ):
             members = q.groups.get(match.group_id, {})
             key = members.get((match.msg_seq_number, match.offset))

@@ -1,4 +1,4 @@
-"""A local queue's definition: the attributes the queue engine consults."""
+"""A local (or model) queue's definition: the attributes the queue engine consults."""
 
 from __future__ import annotations
 
@@ -7,16 +7,31 @@ from dataclasses import dataclass
 from qsg import CMQC
 from qsg.core.store import Ordering
 
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789./_%")
+
+
+def check_name(name: str, what: str, longest: int = 48) -> None:
+    """An MQ object name: 1 to ``longest`` of A-Z a-z 0-9 . / _ %."""
+    if not 1 <= len(name) <= longest:
+        raise ValueError(f"a {what} name has 1 to {longest} characters: {name!r}")
+    bad = set(name) - _NAME_CHARS
+    if bad:
+        raise ValueError(f"{what} name {name!r} has characters MQ does not allow: {sorted(bad)}")
+
 
 @dataclass(frozen=True, slots=True)
 class QueueDefinition:
-    """DEFINE QLOCAL's attributes, with MQSC keyword, IBM field and default.
+    """DEFINE QLOCAL's (and QMODEL's) attributes, with MQSC keyword and default.
 
-    Frozen: ALTER makes a new definition (``dataclasses.replace``), so a call in flight
-    sees one consistent set of attributes.
+    A model queue is the same record with ``q_type`` MQQT_MODEL: MQOPEN of it makes a
+    local queue with these attributes (dynamic-queues.txt, first paragraph). Frozen:
+    ALTER makes a new definition (``dataclasses.replace``), so a call in flight sees one
+    consistent set of attributes.
     """
 
     name: str
+    q_type: int = CMQC.MQQT_LOCAL  # DEFINE QLOCAL or QMODEL
+    description: str = ""  # DESCR
     usage: int = CMQC.MQUS_NORMAL  # USAGE(NORMAL|XMITQ)
     msg_delivery_sequence: int = CMQC.MQMDS_PRIORITY  # MSGDLVSQ(PRIORITY|FIFO)
     def_priority: int = 0  # DEFPRTY
@@ -28,11 +43,12 @@ class QueueDefinition:
     index_type: int = CMQC.MQIT_NONE  # INDXTYPE
     qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP
     cf_struct: str = ""  # CFSTRUCT
-    definition_type: int = CMQC.MQQDT_PREDEFINED
+    definition_type: int = CMQC.MQQDT_PREDEFINED  # a model's DEFTYPE
+    shareability: int = CMQC.MQQA_SHAREABLE  # SHARE|NOSHARE
+    def_input_open_option: int = CMQC.MQOO_INPUT_SHARED  # DEFSOPT(SHARED|EXCL)
 
     def __post_init__(self) -> None:
-        if not 1 <= len(self.name) <= 48:
-            raise ValueError(f"a queue name has 1 to 48 characters: {self.name!r}")
+        check_name(self.name, "queue")
         if not 0 <= self.def_priority <= 9:
             raise ValueError(f"queue {self.name}: DEFPRTY must be 0..9, not {self.def_priority}")
         if self.def_persistence not in (CMQC.MQPER_NOT_PERSISTENT, CMQC.MQPER_PERSISTENT):
@@ -41,12 +57,33 @@ class QueueDefinition:
             raise ValueError(f"queue {self.name}: MSGDLVSQ must be PRIORITY or FIFO")
         if not 0 <= self.max_depth <= 999_999_999:
             raise ValueError(f"queue {self.name}: MAXDEPTH must be 0..999999999")
+        if self.qsg_disp == CMQC.MQQSGD_SHARED and not self.cf_struct:
+            raise ValueError(f"queue {self.name}: QSGDISP(SHARED) needs a CFSTRUCT")
+        if self.q_type == CMQC.MQQT_MODEL:
+            if self.definition_type == CMQC.MQQDT_PREDEFINED:
+                raise ValueError(f"model queue {self.name}: DEFTYPE must be dynamic")
+            if self.qsg_disp == CMQC.MQQSGD_SHARED:
+                raise ValueError(f"model queue {self.name}: a model is never QSGDISP(SHARED)")
+            if self.definition_type == CMQC.MQQDT_SHARED_DYNAMIC and not self.cf_struct:
+                raise ValueError(f"model queue {self.name}: DEFTYPE(SHAREDYN) needs a CFSTRUCT")
 
     @property
     def ordering(self) -> Ordering:
         if self.msg_delivery_sequence == CMQC.MQMDS_FIFO:
             return Ordering.FIFO
         return Ordering.PRIORITY
+
+    @property
+    def is_dynamic(self) -> bool:
+        return self.definition_type != CMQC.MQQDT_PREDEFINED
+
+    @property
+    def is_temporary_dynamic(self) -> bool:
+        return self.definition_type == CMQC.MQQDT_TEMPORARY_DYNAMIC
+
+    @property
+    def is_shared(self) -> bool:
+        return self.qsg_disp == CMQC.MQQSGD_SHARED
 
     @property
     def is_transmission_queue(self) -> bool:

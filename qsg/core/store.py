@@ -140,6 +140,9 @@ class MessageStore(Protocol):
 
     def depth(self, queue: str) -> int: ...
 
+    def uncommitted(self, queue: str) -> int:
+        """How many uncommitted puts and gets are outstanding against ``queue``."""
+
     def worth_scanning(self, queue: str, now: float) -> bool: ...
 
     def scan(self, queue: str, now: float) -> list[Message]: ...

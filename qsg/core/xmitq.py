@@ -11,6 +11,7 @@ out while the outer did not is set to zero.
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 from qsg import CMQC
 from qsg.core import expiry
@@ -29,6 +30,22 @@ def wrap(md: MD, body: bytes, remote_q: str, remote_q_mgr: str) -> tuple[MD, byt
     outer = MD(**md.get())
     outer.Format = CMQC.MQFMT_XMIT_Q_HEADER
     header = XQH(remote_q.encode(), remote_q_mgr.encode(), inner).pack(md.Encoding)
+    return outer, header + body
+
+
+def wrap_descriptor(
+    desc: dict[str, Any], body: bytes, remote_q: str, remote_q_mgr: str
+) -> tuple[dict[str, Any], bytes]:
+    """``wrap`` for the engine, on a stored descriptor: the outer one and the data.
+
+    The embedded MQMD is the application's, with the identifiers and context the put
+    gave it, so the message arrives with the MsgId its sender was told.
+    """
+    inner = MD(**desc)
+    inner.Version = CMQC.MQMD_VERSION_1
+    header = XQH(remote_q.encode(), remote_q_mgr.encode(), inner).pack(desc["Encoding"])
+    outer = dict(desc)
+    outer["Format"] = CMQC.MQFMT_XMIT_Q_HEADER
     return outer, header + body
 
 

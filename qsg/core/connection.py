@@ -1,0 +1,246 @@
+"""MQCONN's connection: MQOPEN (name resolution, dynamic queues, sharing, authority),
+MQPUT1, the unit of work, and the end of the connection."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from qsg import CMQC
+from qsg.core.authority import open_operations
+from qsg.core.engine import PutIdentity
+from qsg.core.errors import MQMIError
+from qsg.core.handle import Handle
+from qsg.core.queue import QueueDefinition, check_name
+from qsg.core.repository import QueueStatus
+from qsg.core.resolve import Resolution, resolve
+from qsg.core.structs import MD, OD, PMO, name_of
+from qsg.core.uow import UnitOfWork
+
+if TYPE_CHECKING:
+    from qsg.core.qmgr import QMgr
+
+_INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
+_ACCESS = _INPUT | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET
+# MQ puts the asterisk of DynamicQName no later than here, so 15 characters are left.
+_LAST_ASTERISK = 33
+
+
+class Connection:
+    """MQCONN's connection handle: opens queues and owns one unit of work."""
+
+    def __init__(self, qmgr: QMgr, number: int, user: str, appl_name: str) -> None:
+        self.qmgr = qmgr
+        self.number = number
+        self.user = user
+        self.identity = PutIdentity(user.encode()[:12], appl_name.encode()[:28], CMQC.MQAT_UNIX)
+        self.uow = UnitOfWork((qmgr.name, number))
+        self.handles: list[Handle] = []
+        self.connected = True
+
+    # ---- MQOPEN ---------------------------------------------------------------
+    def open(self, target: str | bytes | OD, options: int) -> Handle:
+        """MQOPEN a queue by name (or OD) with MQOO_* options.
+
+        With an OD, the resolved names are written back, and for a model queue the
+        generated name of the dynamic queue is written to ``ObjectName``.
+        """
+        self._check_connected()
+        od = target if isinstance(target, OD) else None
+        if od is not None:
+            name = name_of(od.ObjectName).decode()
+            q_mgr_name = name_of(od.ObjectQMgrName).decode()
+        else:
+            raw = target.encode() if isinstance(target, str) else target
+            assert isinstance(raw, bytes)
+            name, q_mgr_name = name_of(raw).decode(), ""
+        _check_open_options(options)
+        qm = self.qmgr
+        user = self._authority_user(options, od)
+        res = resolve(qm, name, q_mgr_name, options)
+        checked = res.opened.name if res.opened is not None else res.queue.name
+        for operation in open_operations(options):
+            if not qm.authorized(user, checked, operation):
+                raise MQMIError.failed(
+                    CMQC.MQRC_NOT_AUTHORIZED, f"user {user} may not {operation} {checked}"
+                )
+        if res.model:
+            res = self._create_dynamic(res, od, user)
+        status = res.repository.status[res.queue.name]
+        if status.logically_deleted:
+            raise MQMIError.failed(
+                CMQC.MQRC_Q_DELETED, f"dynamic queue {res.queue.name} is logically deleted"
+            )
+        effective = _share(res.queue, status, options)
+        handle = Handle(self, res, effective, user)
+        status.handles[handle] = effective
+        if res.model:
+            status.creator = handle
+        self.handles.append(handle)
+        if od is not None:
+            resolved = res.remote or (res.queue.name, qm.name)
+            od.ResolvedQName = resolved[0].encode()
+            od.ResolvedQMgrName = resolved[1].encode()
+        return handle
+
+    def _authority_user(self, options: int, od: OD | None) -> str:
+        """The user an open is checked for: the alternate user id with
+        MQOO_ALTERNATE_USER_AUTHORITY (which the connection's user must be allowed)."""
+        if not options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY:
+            return self.user
+        alternate = name_of(od.AlternateUserId).decode() if od is not None else ""
+        if not alternate:
+            raise MQMIError.failed(
+                CMQC.MQRC_OPTIONS_ERROR, "MQOO_ALTERNATE_USER_AUTHORITY needs OD.AlternateUserId"
+            )
+        if not self.qmgr.authorized(self.user, self.qmgr.name, "altusr"):
+            raise MQMIError.failed(
+                CMQC.MQRC_NOT_AUTHORIZED, f"user {self.user} may not use alternate user ids"
+            )
+        return alternate
+
+    def _create_dynamic(self, res: Resolution, od: OD | None, user: str) -> Resolution:
+        """MQOPEN of a model queue: a local queue with the model's attributes, named from
+        OD.DynamicQName, the name written back to OD.ObjectName."""
+        qm = self.qmgr
+        model = res.queue
+        pattern = od.DynamicQName if od is not None else OD().DynamicQName
+        name = dynamic_q_name(pattern, qm.new_dynamic_suffix())
+        if qm.find(name) is not None:
+            raise MQMIError.failed(
+                CMQC.MQRC_OBJECT_ALREADY_EXISTS, f"a queue named {name} already exists"
+            )
+        shared = model.definition_type == CMQC.MQQDT_SHARED_DYNAMIC
+        qdef = dataclasses.replace(
+            model,
+            name=name,
+            q_type=CMQC.MQQT_LOCAL,
+            qsg_disp=CMQC.MQQSGD_SHARED if shared else CMQC.MQQSGD_Q_MGR,
+        )
+        qm.define(qdef)
+        repo = qm.repository_of(qdef)
+        repo.status[name].creator_user = user
+        if od is not None:
+            od.ObjectName = name.encode()
+        return dataclasses.replace(res, repository=repo, queue=qdef, opened=qdef, model=True)
+
+    # ---- MQPUT1 ---------------------------------------------------------------
+    def put1(
+        self, target: str | bytes | OD, body: bytes, md: MD | None, pmo: PMO | None, *, now: float
+    ) -> None:
+        """MQPUT1: open for output, put one message, close.
+
+        MQPUT1 keeps no handle, so no group position: MQPMO_LOGICAL_ORDER is refused.
+        """
+        if pmo is not None and pmo.Options & CMQC.MQPMO_LOGICAL_ORDER:
+            raise MQMIError.failed(
+                CMQC.MQRC_OPTIONS_ERROR, "MQPMO_LOGICAL_ORDER needs an open handle (not MQPUT1)"
+            )
+        handle = self.open(target, CMQC.MQOO_OUTPUT)
+        try:
+            handle.put(body, md, pmo, now=now)
+        finally:
+            handle.close()
+
+    # ---- the unit of work and the end -----------------------------------------
+    def commit(self) -> None:
+        """MQCMIT: uncommitted puts become visible, uncommitted gets are gone for good."""
+        self._check_connected()
+        self.uow.commit()
+        self.qmgr.reap()
+
+    def backout(self) -> None:
+        """MQBACK: uncommitted puts vanish; uncommitted gets return with BackoutCount + 1."""
+        self._check_connected()
+        self.uow.backout()
+        self.qmgr.reap()
+
+    def disconnect(self) -> None:
+        """MQDISC: a normal end commits the unit of work, as MQ does, then closes every
+        handle still open with MQCO_NONE (a temporary dynamic queue this connection
+        created goes with it)."""
+        if self.connected:
+            self.uow.commit()
+            self._end()
+
+    def terminate(self) -> None:
+        """The application ended abnormally: its unit of work is backed out and its
+        handles closed (dynamic-queues.txt: "when the application ... terminates")."""
+        if self.connected:
+            self.uow.backout()
+            self._end()
+
+    def _end(self) -> None:
+        for handle in list(self.handles):
+            handle.release()
+        self.connected = False
+        self.qmgr.connections.pop(self.number, None)
+        self.qmgr.reap()
+
+    def _check_connected(self) -> None:
+        if not self.connected:
+            raise MQMIError.failed(CMQC.MQRC_HCONN_ERROR, "the connection is disconnected")
+
+
+def _check_open_options(options: int) -> None:
+    if not options & _ACCESS:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, "open needs an input, browse, output, inquire or set option"
+        )
+    input_options = options & _INPUT
+    if input_options & (input_options - 1):
+        raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "more than one MQOO_INPUT_* option")
+
+
+def _share(qdef: QueueDefinition, status: QueueStatus, options: int) -> int:
+    """The open options with MQOO_INPUT_AS_Q_DEF made concrete, checked against the
+    handles already open: an exclusive input open excludes every other input open.
+
+    INPUT_AS_Q_DEF takes the queue's DEFSOPT; INPUT_SHARED on a NOSHARE queue is
+    treated as INPUT_EXCLUSIVE. MQRC_OBJECT_IN_USE when the queue is not free.
+    """
+    wanted = options & _INPUT
+    if not wanted:
+        return options
+    if wanted == CMQC.MQOO_INPUT_AS_Q_DEF:
+        wanted = qdef.def_input_open_option
+    if wanted == CMQC.MQOO_INPUT_SHARED and qdef.shareability == CMQC.MQQA_NOT_SHAREABLE:
+        wanted = CMQC.MQOO_INPUT_EXCLUSIVE
+    for other in status.handles.values():
+        held = other & _INPUT
+        if held and (wanted == CMQC.MQOO_INPUT_EXCLUSIVE or held == CMQC.MQOO_INPUT_EXCLUSIVE):
+            raise MQMIError.failed(
+                CMQC.MQRC_OBJECT_IN_USE,
+                f"{qdef.name} is open for input "
+                + ("exclusively" if held == CMQC.MQOO_INPUT_EXCLUSIVE else "by another handle"),
+            )
+    return (options & ~_INPUT) | wanted
+
+
+def dynamic_q_name(pattern: bytes, suffix: str) -> str:
+    """OD.DynamicQName made a queue name: a last-character ``*`` becomes ``suffix``.
+
+    MQRC_DYNAMIC_Q_NAME_ERROR when it is blank, has characters a queue name cannot
+    have, has an asterisk beyond the 33rd position, or characters after the asterisk.
+    """
+    text = pattern.split(b"\x00", 1)[0].rstrip(b" ").decode("ascii", "replace")
+    star = text.find("*")
+    problem = ""
+    if not text:
+        problem = "DynamicQName is blank"
+    elif star >= _LAST_ASTERISK:
+        problem = f"the asterisk of DynamicQName {text!r} is beyond position {_LAST_ASTERISK}"
+    elif star >= 0 and star != len(text) - 1:
+        problem = f"DynamicQName {text!r} has characters after its asterisk"
+    if problem:
+        raise MQMIError.failed(CMQC.MQRC_DYNAMIC_Q_NAME_ERROR, problem)
+    name = text[:star] + suffix if star >= 0 else text
+    name = name[:48]
+    try:
+        check_name(name, "dynamic queue")
+    except ValueError as error:
+        raise MQMIError.failed(CMQC.MQRC_DYNAMIC_Q_NAME_ERROR, str(error)) from None
+    return name
+
+
+__all__ = ["Connection", "dynamic_q_name"]

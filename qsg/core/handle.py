@@ -1,0 +1,254 @@
+"""MQOPEN's object handle: put, get, browse, inquire, set and close on the queue an
+open resolved to, with dynamic-queue deletion at close (dynamic-queues.txt)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from qsg import CMQC
+from qsg.core import engine
+from qsg.core.errors import MQMIError
+from qsg.core.groups import HandleState
+from qsg.core.objects import AliasQueue, RemoteQueue, queue_attributes
+from qsg.core.queue import QueueDefinition
+from qsg.core.resolve import Resolution
+from qsg.core.structs import GMO, MD, PMO
+
+if TYPE_CHECKING:
+    from qsg.core.connection import Connection
+
+_INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
+_BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+_DELETE = CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE
+_CLOSE_OPTIONS = _DELETE | CMQC.MQCO_KEEP_SUB | CMQC.MQCO_REMOVE_SUB | CMQC.MQCO_QUIESCE
+# Every selector some queue type answers: asked of another type, MQRC_SELECTOR_NOT_FOR_TYPE.
+_QUEUE_SELECTORS = frozenset(
+    queue_attributes(QueueDefinition("Q"), "QM").keys()
+    | queue_attributes(AliasQueue("A", "Q"), "QM").keys()
+    | queue_attributes(RemoteQueue("R"), "QM").keys()
+    | {CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_OPEN_INPUT_COUNT, CMQC.MQIA_OPEN_OUTPUT_COUNT}
+)
+_SETTABLE = {CMQC.MQIA_INHIBIT_PUT: "inhibit_put", CMQC.MQIA_INHIBIT_GET: "inhibit_get"}
+
+
+class Handle:
+    """An open queue. ``name`` is the resolved queue name (a dynamic queue's generated
+    name, an alias's base queue, a remote queue's name at its queue manager)."""
+
+    def __init__(self, conn: Connection, res: Resolution, options: int, user: str) -> None:
+        self.conn = conn
+        self.repository = res.repository
+        self.queue = res.queue.name  # the local queue worked on (a transmission queue too)
+        self.name = res.remote[0] if res.remote else self.queue
+        self.opened = res.opened
+        self.via = res.via
+        self.remote = res.remote
+        self.status = res.repository.status[self.queue]
+        self.options = options
+        self.user = user  # the user the open was checked for
+        self.open = True
+        self.state = HandleState()
+
+    # ---- MQPUT ----------------------------------------------------------------
+    def put(
+        self, body: bytes | str, md: MD | None = None, pmo: PMO | None = None, *, now: float
+    ) -> None:
+        """MQPUT. A ``str`` is sent as UTF-8 with MQFMT_STRING, as pymqi does."""
+        self._check(CMQC.MQOO_OUTPUT, CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
+        md = MD() if md is None else md
+        if isinstance(body, str):
+            body = body.encode()
+            md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CMQC.MQCCSI_UTF8
+        qm = self.conn.qmgr
+        engine.put(
+            qm.rules,
+            self.repository.store,
+            self.repository.local(self.queue),
+            body,
+            md,
+            PMO() if pmo is None else pmo,
+            self.conn.uow,
+            self.conn.identity,
+            now,
+            self.state,
+            via=self._current_via(),
+            remote=self.remote,
+        )
+
+    def _current_via(self) -> AliasQueue | RemoteQueue | None:
+        """The alias or remote definition as it is now: ALTER applies to open handles."""
+        if self.via is None:
+            return None
+        found = self.conn.qmgr.find(self.via.name)
+        obj = found[1] if found else None
+        return obj if isinstance(obj, AliasQueue | RemoteQueue) else self.via
+
+    # ---- MQGET ----------------------------------------------------------------
+    def get(
+        self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None,
+        *, now: float,
+    ) -> bytes:  # fmt: skip
+        """MQGET (a browse with MQGMO_BROWSE_*). ``max_length`` None takes any length."""
+        md = MD() if md is None else md
+        gmo = GMO() if gmo is None else gmo
+        browse = gmo.Options & _BROWSE
+        if browse:
+            self._check(CMQC.MQOO_BROWSE, CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
+        else:
+            self._check(_INPUT, CMQC.MQRC_NOT_OPEN_FOR_INPUT)
+        via = self._current_via()
+        if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
+            raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
+        qm = self.conn.qmgr
+        store = self.repository.store
+        qdef = self.repository.local(self.queue)
+        taken, error = engine.get(
+            qm.rules, store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
+        )
+        if taken.discarded:
+            qm.discarded(self.queue, list(taken.discarded), "browse" if browse else "get", now)
+        if error is not None:
+            raise error
+        if gmo.Options & CMQC.MQGMO_UNLOCK and not browse:
+            return b""
+        return engine.finish_get(taken, md, gmo, max_length, qdef, now)
+
+    # ---- MQINQ and MQSET ------------------------------------------------------
+    def inquire(self, selector: int) -> int | bytes:
+        """MQINQ of one attribute of the object opened (an alias's own, not its base's):
+        MQIA_* gives an int, MQCA_* blank-padded bytes."""
+        self._check(CMQC.MQOO_INQUIRE, CMQC.MQRC_NOT_OPEN_FOR_INQUIRE)
+        qm = self.conn.qmgr
+        opened = self._current_opened()
+        values = queue_attributes(opened, qm.name)
+        if isinstance(opened, QueueDefinition):
+            values[CMQC.MQIA_CURRENT_Q_DEPTH] = self.repository.store.depth(self.queue)
+            values[CMQC.MQIA_OPEN_INPUT_COUNT] = sum(
+                1 for o in self.status.handles.values() if o & _INPUT
+            )
+            values[CMQC.MQIA_OPEN_OUTPUT_COUNT] = sum(
+                1 for o in self.status.handles.values() if o & CMQC.MQOO_OUTPUT
+            )
+        values[CMQC.MQIA_MAX_UNCOMMITTED_MSGS] = qm.rules.max_uncommitted_msgs
+        try:
+            return values[selector]
+        except KeyError:
+            reason = (
+                CMQC.MQRC_SELECTOR_NOT_FOR_TYPE
+                if selector in _QUEUE_SELECTORS
+                else CMQC.MQRC_SELECTOR_ERROR
+            )
+            raise MQMIError.failed(reason, f"selector {selector} on {opened.name}") from None
+
+    def set(self, selector: int, value: int) -> None:
+        """MQSET: MQIA_INHIBIT_PUT or MQIA_INHIBIT_GET of the object opened."""
+        self._check(CMQC.MQOO_SET, CMQC.MQRC_NOT_OPEN_FOR_SET)
+        if selector not in _SETTABLE:
+            raise MQMIError.failed(CMQC.MQRC_SELECTOR_ERROR, f"MQSET selector {selector}")
+        if value not in (0, 1):
+            raise MQMIError.failed(CMQC.MQRC_INHIBIT_VALUE_ERROR, f"inhibit value {value}")
+        opened = self._current_opened()
+        if not hasattr(opened, _SETTABLE[selector]):
+            raise MQMIError.failed(
+                CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, f"selector {selector} on {opened.name}"
+            )
+        changed = dataclasses.replace(opened, **{_SETTABLE[selector]: value})  # type: ignore[arg-type]
+        self.conn.qmgr.define(changed, replace=True)
+
+    def _current_opened(self) -> QueueDefinition | AliasQueue | RemoteQueue:
+        if self.opened is None:  # a queue at another queue manager, not inquirable
+            raise MQMIError.failed(CMQC.MQRC_NOT_OPEN_FOR_INQUIRE, f"{self.name} is remote")
+        found = self.conn.qmgr.find(self.opened.name)
+        return found[1] if found else self.opened
+
+    # ---- MQCLOSE --------------------------------------------------------------
+    def close(self, options: int = CMQC.MQCO_NONE) -> None:
+        """MQCLOSE, deleting a dynamic queue as dynamic-queues.txt says.
+
+        The creating handle's close deletes a temporary dynamic queue whatever the
+        options. MQCO_DELETE / MQCO_DELETE_PURGE delete a permanent dynamic queue: the
+        first fails with MQRC_Q_NOT_EMPTY if any message (committed or not) is on it,
+        both if uncommitted gets or puts are outstanding; a handle other than the
+        creating one needs authority to delete. A failed close leaves the handle open.
+        A queue still in use is only logically deleted.
+        """
+        if not self.open:
+            raise MQMIError.failed(CMQC.MQRC_HOBJ_ERROR, f"{self.name} is already closed")
+        if options & ~_CLOSE_OPTIONS or (options & _DELETE) == _DELETE:
+            raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, f"MQCLOSE options {options:#x}")
+        delete = self._deletes(options)
+        self.release()
+        if delete:
+            self.status.logically_deleted = True
+            self.repository.deleting.add(self.queue)
+        if self.status.logically_deleted:
+            self.conn.qmgr.reap()  # the last user gone: deleted physically
+        if self.state.put_group is not None and self.state.put_group.in_group:
+            raise MQMIError(
+                CMQC.MQCC_WARNING,
+                CMQC.MQRC_INCOMPLETE_GROUP,
+                f"{self.name} closed with a message group not completed",
+            )
+
+    def _deletes(self, options: int) -> bool:
+        """Whether this close deletes the queue; MQMIError when it must fail instead."""
+        qdef = self.repository.local(self.queue)
+        creator = self.status.creator is self
+        if qdef.is_temporary_dynamic and creator:
+            return True  # every close option is treated as MQCO_NONE, which deletes
+        if not options & _DELETE or self.status.logically_deleted:
+            return False
+        if qdef.definition_type not in (
+            CMQC.MQQDT_PERMANENT_DYNAMIC,
+            CMQC.MQQDT_SHARED_DYNAMIC,
+        ):
+            raise MQMIError.failed(
+                CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+                f"{self.queue} is not a permanent dynamic queue this handle may delete",
+            )
+        if not creator and not self.conn.qmgr.authorized(self.user, self.queue, "dlt"):
+            raise MQMIError.failed(
+                CMQC.MQRC_NOT_AUTHORIZED, f"user {self.user} may not delete {self.queue}"
+            )
+        store = self.repository.store
+        if store.uncommitted(self.queue):
+            raise MQMIError.failed(
+                CMQC.MQRC_Q_NOT_EMPTY, f"{self.queue} has uncommitted gets or puts outstanding"
+            )
+        if options & CMQC.MQCO_DELETE and store.depth(self.queue):
+            raise MQMIError.failed(
+                CMQC.MQRC_Q_NOT_EMPTY,
+                f"{self.queue} still holds {store.depth(self.queue)} messages (MQCO_DELETE)",
+            )
+        return True
+
+    def release(self) -> None:
+        """Close with MQCO_NONE without the checks: the end of the handle's life.
+
+        A temporary dynamic queue goes when its creating handle does."""
+        self.open = False
+        if self.state.locked is not None:
+            self.repository.store.unlock(self.queue, self)
+        self.status.handles.pop(self, None)
+        self.conn.handles.remove(self)
+        if self.status.creator is self:
+            self.status.creator = None
+            if self.repository.local(self.queue).is_temporary_dynamic:
+                self.status.logically_deleted = True
+                self.repository.deleting.add(self.queue)
+
+    def _check(self, needed: int, reason: int) -> None:
+        if self.open and self.conn.connected and self.options & needed:
+            if self.status.logically_deleted:
+                raise MQMIError.failed(
+                    CMQC.MQRC_Q_DELETED, f"dynamic queue {self.queue} has been deleted"
+                )
+            return
+        if not self.open:
+            raise MQMIError.failed(CMQC.MQRC_HOBJ_ERROR, f"{self.name} is closed")
+        self.conn._check_connected()
+        raise MQMIError.failed(reason, f"{self.name} was not opened for that")
+
+
+__all__ = ["Handle"]

@@ -1,0 +1,147 @@
+"""The queue-manager objects other than local queues: aliases, remote queues, CF
+structures and channels, and what MQINQ returns for each kind of queue.
+
+Every record is frozen: ALTER makes a new one, so a call in flight sees one consistent
+set of attributes. Field comments give the MQSC keyword.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qsg import CMQC
+from qsg.core.queue import QueueDefinition, check_name
+
+
+@dataclass(frozen=True, slots=True)
+class AliasQueue:
+    """DEFINE QALIAS: another name for a queue, with its own defaults and inhibits.
+
+    A put through an alias takes DEFPRTY and DEFPSIST from the alias (the first
+    definition on the resolution path), and is inhibited if either the alias or the
+    base queue inhibits it.
+    """
+
+    name: str
+    target: str  # TARGET (formerly TARGQ)
+    description: str = ""  # DESCR
+    def_priority: int = 0  # DEFPRTY
+    def_persistence: int = CMQC.MQPER_NOT_PERSISTENT  # DEFPSIST
+    inhibit_put: int = CMQC.MQQA_PUT_ALLOWED  # PUT
+    inhibit_get: int = CMQC.MQQA_GET_ALLOWED  # GET
+    qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP
+
+    q_type = CMQC.MQQT_ALIAS
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "queue")
+        check_name(self.target, "TARGET queue")
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteQueue:
+    """DEFINE QREMOTE: a local definition of a remote queue, or (RNAME blank) a
+    queue-manager alias."""
+
+    name: str
+    remote_name: str = ""  # RNAME
+    remote_q_mgr_name: str = ""  # RQMNAME
+    xmit_q_name: str = ""  # XMITQ
+    description: str = ""  # DESCR
+    def_priority: int = 0  # DEFPRTY
+    def_persistence: int = CMQC.MQPER_NOT_PERSISTENT  # DEFPSIST
+    inhibit_put: int = CMQC.MQQA_PUT_ALLOWED  # PUT
+    qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP
+
+    q_type = CMQC.MQQT_REMOTE
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "queue")
+
+    @property
+    def is_q_mgr_alias(self) -> bool:
+        return not self.remote_name
+
+
+@dataclass(frozen=True, slots=True)
+class CFStructure:
+    """DEFINE CFSTRUCT: a coupling-facility application structure of the QSG.
+
+    CFLEVEL 3 is needed for persistent messages (with RECOVER(YES)) and INDXTYPE(GROUPID),
+    4 for messages over 63 KB, 5 for OFFLOAD (mq-reference.md section 4).
+    """
+
+    name: str
+    cf_level: int = 5  # CFLEVEL(1..5)
+    recover: bool = False  # RECOVER(NO|YES)
+    offload: str = "SMDS"  # OFFLOAD(SMDS|DB2), CFLEVEL(5) only
+    description: str = ""  # DESCR
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "CF structure", longest=12)
+        if not 1 <= self.cf_level <= 5:
+            raise ValueError(f"CF structure {self.name}: CFLEVEL must be 1..5")
+        if self.offload not in ("SMDS", "DB2"):
+            raise ValueError(f"CF structure {self.name}: OFFLOAD must be SMDS or DB2")
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelDefinition:
+    """DEFINE CHANNEL: a message channel between two queue managers."""
+
+    name: str
+    channel_type: int  # CHLTYPE(SDR|SVR|RCVR|RQSTR) as MQCHT_*
+    conn_name: str = ""  # CONNAME
+    xmit_q_name: str = ""  # XMITQ
+    batch_size: int = 50  # BATCHSZ
+    description: str = ""  # DESCR
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "channel", longest=20)
+        if self.channel_type in (CMQC.MQCHT_SENDER, CMQC.MQCHT_SERVER) and not self.xmit_q_name:
+            raise ValueError(f"channel {self.name}: a sender or server channel needs an XMITQ")
+        if not 1 <= self.batch_size <= 9999:
+            raise ValueError(f"channel {self.name}: BATCHSZ must be 1..9999")
+
+
+QueueObject = QueueDefinition | AliasQueue | RemoteQueue
+
+
+def queue_attributes(obj: QueueObject, q_mgr_name: str) -> dict[int, int | bytes]:
+    """MQINQ's answers for the object itself (not what it resolves to), as MQ gives them.
+
+    Depth and open counts are the caller's to add: they are not part of a definition.
+    """
+    values: dict[int, int | bytes] = {
+        CMQC.MQIA_Q_TYPE: obj.q_type,
+        CMQC.MQIA_QSG_DISP: obj.qsg_disp,
+        CMQC.MQCA_Q_NAME: obj.name.encode().ljust(48),
+        CMQC.MQCA_Q_DESC: obj.description.encode().ljust(64),
+        CMQC.MQCA_Q_MGR_NAME: q_mgr_name.encode().ljust(48),
+        CMQC.MQIA_DEF_PRIORITY: obj.def_priority,
+        CMQC.MQIA_DEF_PERSISTENCE: obj.def_persistence,
+        CMQC.MQIA_INHIBIT_PUT: obj.inhibit_put,
+    }
+    if isinstance(obj, QueueDefinition | AliasQueue):
+        values[CMQC.MQIA_INHIBIT_GET] = obj.inhibit_get
+    if isinstance(obj, AliasQueue):
+        values[CMQC.MQCA_BASE_Q_NAME] = obj.target.encode().ljust(48)
+    elif isinstance(obj, RemoteQueue):
+        values[CMQC.MQCA_REMOTE_Q_NAME] = obj.remote_name.encode().ljust(48)
+        values[CMQC.MQCA_REMOTE_Q_MGR_NAME] = obj.remote_q_mgr_name.encode().ljust(48)
+        values[CMQC.MQCA_XMIT_Q_NAME] = obj.xmit_q_name.encode().ljust(48)
+    else:
+        values.update(
+            {
+                CMQC.MQIA_MAX_Q_DEPTH: obj.max_depth,
+                CMQC.MQIA_MAX_MSG_LENGTH: obj.max_msg_length,
+                CMQC.MQIA_MSG_DELIVERY_SEQUENCE: obj.msg_delivery_sequence,
+                CMQC.MQIA_USAGE: obj.usage,
+                CMQC.MQIA_INDEX_TYPE: obj.index_type,
+                CMQC.MQIA_DEFINITION_TYPE: obj.definition_type,
+                CMQC.MQIA_SHAREABILITY: obj.shareability,
+                CMQC.MQIA_DEF_INPUT_OPEN_OPTION: obj.def_input_open_option,
+                CMQC.MQCA_CF_STRUC_NAME: obj.cf_struct.encode().ljust(12),
+            }
+        )
+    return values

@@ -1,0 +1,183 @@
+"""Name resolution: what MQOPEN's ObjectName and ObjectQMgrName come to.
+
+IBM's rules (Application Programming, "Name resolution"): ObjectQMgrName is resolved
+first. Blank, the local queue manager's name or (z/OS) its QSG's name means a local
+name: a local queue, a model (a dynamic queue is made of it), an alias (to its base
+queue) or the local definition of a remote queue. Another name is a queue-manager
+alias (a remote definition with RNAME blank), or a transmission queue of that name, or
+else the default transmission queue. A queue resolved to a transmission queue can only
+be opened for output and inquire; input, browse or set need a local queue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.objects import AliasQueue, QueueObject, RemoteQueue
+from qsg.core.queue import QueueDefinition
+from qsg.core.repository import Repository
+
+_LOCAL_ONLY = (
+    CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
+    | CMQC.MQOO_BROWSE | CMQC.MQOO_SET
+)  # fmt: skip
+
+
+class Directory(Protocol):
+    """What resolution asks of a queue manager."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def qsg_name(self) -> str: ...
+    @property
+    def def_xmit_q_name(self) -> str: ...
+
+    def find(self, name: str) -> tuple[Repository, QueueObject] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Where an open ends up.
+
+    ``queue`` is the local queue the handle works on: the queue itself, an alias's base
+    queue, the transmission queue of a remote one, or a model (``model`` True: the
+    caller makes the dynamic queue). ``opened`` is the definition named (what MQINQ
+    reports) and ``via`` the alias or remote definition whose defaults a put takes;
+    ``remote`` is (RNAME, RQMNAME) when messages go to the transmission queue wrapped.
+    """
+
+    repository: Repository
+    queue: QueueDefinition
+    opened: QueueObject | None
+    via: AliasQueue | RemoteQueue | None = None
+    remote: tuple[str, str] | None = None
+    model: bool = False
+
+
+def resolve(qm: Directory, name: str, q_mgr_name: str, options: int) -> Resolution:
+    """Resolve ObjectName ``name`` at ObjectQMgrName ``q_mgr_name`` for MQOO ``options``."""
+    if q_mgr_name in ("", qm.name) or (qm.qsg_name and q_mgr_name == qm.qsg_name):
+        return _local_name(qm, name, options)
+    found = qm.find(q_mgr_name)
+    obj = found[1] if found else None
+    if isinstance(obj, RemoteQueue):
+        if not obj.is_q_mgr_alias:
+            raise MQMIError.failed(
+                CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+                f"ObjectQMgrName {q_mgr_name} is a remote queue, not a queue-manager alias",
+            )
+        target = obj.remote_q_mgr_name or qm.name
+        if target == qm.name:
+            return _local_name(qm, name, options)
+        xmit = _transmission_queue(qm, target, obj.xmit_q_name)
+        return _to_remote(xmit, obj, (name, target), options, opened=None)
+    xmit = _transmission_queue(qm, q_mgr_name, "")
+    return _to_remote(xmit, None, (name, q_mgr_name), options, opened=None)
+
+
+def _local_name(qm: Directory, name: str, options: int) -> Resolution:
+    found = qm.find(name)
+    if found is None:
+        raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"no queue {name} on {qm.name}")
+    repo, obj = found
+    if isinstance(obj, QueueDefinition):
+        return Resolution(repo, obj, obj, model=obj.q_type == CMQC.MQQT_MODEL)
+    if isinstance(obj, RemoteQueue):
+        return _remote_definition(qm, obj, obj, options)
+    base = qm.find(obj.target)
+    if base is None:
+        raise MQMIError.failed(
+            CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q, f"alias {name}: its TARGET {obj.target} is not defined"
+        )
+    base_repo, base_obj = base
+    if isinstance(base_obj, RemoteQueue):
+        return _remote_definition(qm, base_obj, obj, options, via=obj)
+    if isinstance(base_obj, AliasQueue) or base_obj.q_type != CMQC.MQQT_LOCAL:
+        raise MQMIError.failed(
+            CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR,
+            f"alias {name}: its TARGET {obj.target} is not a local or remote queue",
+        )
+    return Resolution(base_repo, base_obj, obj, via=obj)
+
+
+def _remote_definition(
+    qm: Directory,
+    rdef: RemoteQueue,
+    opened: QueueObject,
+    options: int,
+    via: AliasQueue | None = None,
+) -> Resolution:
+    if rdef.is_q_mgr_alias:
+        raise MQMIError.failed(
+            CMQC.MQRC_REMOTE_Q_NAME_ERROR,
+            f"{rdef.name} is a queue-manager alias (RNAME blank), not a queue to open",
+        )
+    target = rdef.remote_q_mgr_name
+    if target in ("", qm.name):
+        raise MQMIError.failed(
+            CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+            f"remote queue {rdef.name}: RQMNAME names no remote queue manager",
+        )
+    xmit = _transmission_queue(qm, target, rdef.xmit_q_name)
+    return _to_remote(xmit, via or rdef, (rdef.remote_name, target), options, opened)
+
+
+def _to_remote(
+    xmit: tuple[Repository, QueueDefinition],
+    via: AliasQueue | RemoteQueue | None,
+    remote: tuple[str, str],
+    options: int,
+    opened: QueueObject | None,
+) -> Resolution:
+    if options & _LOCAL_ONLY:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+            f"queue {remote[0]} at {remote[1]} is remote: open it for output or inquire only",
+        )
+    if opened is None and options & CMQC.MQOO_INQUIRE:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+            f"queue {remote[0]} at {remote[1]} has no local definition to inquire on",
+        )
+    return Resolution(xmit[0], xmit[1], opened, via=via, remote=remote)
+
+
+def _transmission_queue(
+    qm: Directory, remote_q_mgr: str, named: str
+) -> tuple[Repository, QueueDefinition]:
+    """The transmission queue toward ``remote_q_mgr``: the one named, else the queue of
+    the queue manager's name, else the default transmission queue (DEFXMITQ)."""
+    if named:
+        found = qm.find(named)
+        if found is None:
+            raise MQMIError.failed(CMQC.MQRC_UNKNOWN_XMIT_Q, f"XMITQ {named} is not defined")
+        return _check_xmit(found, CMQC.MQRC_XMIT_Q_TYPE_ERROR, CMQC.MQRC_XMIT_Q_USAGE_ERROR)
+    found = qm.find(remote_q_mgr)
+    if found is not None and isinstance(found[1], QueueDefinition):
+        return _check_xmit(found, CMQC.MQRC_XMIT_Q_TYPE_ERROR, CMQC.MQRC_XMIT_Q_USAGE_ERROR)
+    default = qm.def_xmit_q_name
+    if not default:
+        raise MQMIError.failed(
+            CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+            f"no route to queue manager {remote_q_mgr}: no transmission queue of that name"
+            " and no DEFXMITQ",
+        )
+    found = qm.find(default)
+    if found is None:
+        raise MQMIError.failed(CMQC.MQRC_UNKNOWN_DEF_XMIT_Q, f"DEFXMITQ {default} is not defined")
+    return _check_xmit(found, CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR, CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR)
+
+
+def _check_xmit(
+    found: tuple[Repository, QueueObject], type_error: int, usage_error: int
+) -> tuple[Repository, QueueDefinition]:
+    repo, obj = found
+    if not isinstance(obj, QueueDefinition) or obj.q_type != CMQC.MQQT_LOCAL:
+        raise MQMIError.failed(type_error, f"{obj.name} is not a local queue")
+    if not obj.is_transmission_queue:
+        raise MQMIError.failed(usage_error, f"{obj.name} is not a USAGE(XMITQ) queue")
+    return repo, obj
