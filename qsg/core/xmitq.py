@@ -25,12 +25,8 @@ def wrap(md: MD, body: bytes, remote_q: str, remote_q_mgr: str) -> tuple[MD, byt
 
     Both Expiry fields are the application's (note 9, first point).
     """
-    inner = MD(**md.get())
-    inner.Version = CMQC.MQMD_VERSION_1
-    outer = MD(**md.get())
-    outer.Format = CMQC.MQFMT_XMIT_Q_HEADER
-    header = XQH(remote_q.encode(), remote_q_mgr.encode(), inner).pack(md.Encoding)
-    return outer, header + body
+    outer, data = wrap_descriptor(md.get(), body, remote_q, remote_q_mgr)
+    return MD(**outer), data
 
 
 def wrap_descriptor(
