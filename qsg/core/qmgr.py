@@ -78,6 +78,7 @@ class QMgr:
         self.dead_letter_queue = dead_letter_queue
         self.def_xmit_q_name = def_xmit_q_name  # DEFXMITQ
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
+        self.description = ""  # DESCR
         ids = itertools.count(incarnation << 40)
         prefix = b"AMQ " + name.encode()[:12].ljust(12)
         self.rules = QMgrRules(

@@ -1,0 +1,260 @@
+"""Read MQSC into commands, and apply them to a rules-layer queue manager.
+
+``parse`` finds every syntax and value problem of a file before anything happens.
+``apply`` then runs the commands in order, as runmqsc does; a command the queue manager
+refuses (a queue that already exists without REPLACE, a shared queue on a queue manager
+outside any QSG) stops it there with that command's line and column, the commands
+before it having been applied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.objects import AliasQueue, CFStructure, ChannelDefinition, RemoteQueue
+from qsg.core.qmgr import QMgr
+from qsg.core.queue import QueueDefinition, check_name
+from qsg.mqsc import lexer, schema
+from qsg.mqsc.errors import MQSCError, Problem
+
+_QUEUE_TYPES = {
+    "QLOCAL": CMQC.MQQT_LOCAL,
+    "QMODEL": CMQC.MQQT_MODEL,
+    "QALIAS": CMQC.MQQT_ALIAS,
+    "QREMOTE": CMQC.MQQT_REMOTE,
+}
+_RECORDS: dict[str, type] = {
+    "QLOCAL": QueueDefinition,
+    "QMODEL": QueueDefinition,
+    "QALIAS": AliasQueue,
+    "QREMOTE": RemoteQueue,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One MQSC command: ``DEFINE QLOCAL(APP.IN) MAXDEPTH(10) REPLACE`` and the like."""
+
+    verb: str  # DEFINE, ALTER or DELETE
+    object_type: str  # QLOCAL, QMODEL, QALIAS, QREMOTE, CFSTRUCT, CHANNEL or QMGR
+    name: str  # "" for QMGR
+    attributes: dict[str, Any] = field(default_factory=dict)  # record field -> value
+    replace: bool = False
+    like: str = ""
+    purge: bool = False
+    source: str = ""
+    line: int = 0
+    column: int = 0
+
+    def problem(self, message: str) -> Problem:
+        return Problem(self.source, self.line, self.column, message)
+
+
+def parse(text: str, source: str = "<mqsc>") -> list[Command]:
+    """Every command of ``text``; MQSCError listing every problem if there is any."""
+    chunks, problems = lexer.commands(text, source)
+    parsed: list[Command] = []
+    for chunk in chunks:
+        items, found = lexer.items(chunk, source)
+        problems += found
+        if not found:
+            command = _command(items, source, problems)
+            if command is not None:
+                parsed.append(command)
+    if problems:
+        raise MQSCError(problems)
+    return parsed
+
+
+def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> Command | None:
+    def problem(item: lexer.Item, message: str, at_value: bool = False) -> None:
+        column = item.value_column if at_value else item.column
+        problems.append(Problem(source, item.line, column, message))
+
+    verb_item = items[0]
+    verb = schema.VERBS.get(verb_item.word)
+    if verb is None or verb_item.value is not None:
+        problem(verb_item, f"unknown command {verb_item.word!r}: DEFINE, ALTER or DELETE")
+        return None
+    if len(items) < 2:
+        problem(verb_item, f"{verb} of what? (QLOCAL, QMODEL, QALIAS, QREMOTE, ...)")
+        return None
+    type_item = items[1]
+    object_type = schema.OBJECT_TYPES.get(type_item.word)
+    if object_type is None:
+        problem(type_item, f"unknown object type {type_item.word!r}")
+        return None
+    name = ""
+    if object_type == "QMGR":
+        if verb != "ALTER" or type_item.value is not None:
+            problem(type_item, "the queue manager is changed with ALTER QMGR, without a name")
+            return None
+    elif not type_item.value:
+        problem(type_item, f"{object_type} needs a name: {object_type}(name)")
+        return None
+    else:
+        name = type_item.value
+        try:
+            check_name(name, object_type, schema.NAME_LENGTHS.get(object_type, 48))
+        except ValueError as error:
+            problem(type_item, str(error), at_value=True)
+            return None
+    keywords = schema.KEYWORDS[object_type]
+    attributes: dict[str, Any] = {}
+    seen: set[str] = set()
+    options: dict[str, Any] = {"replace": False, "like": "", "purge": False}
+    count = len(problems)
+    for item in items[2:]:
+        what = f"{verb} {object_type}"
+        if item.word in seen:
+            problem(item, f"{item.word} is given twice")
+            continue
+        seen.add(item.word)
+        if item.value is None:
+            bare = _bare(item.word, verb, object_type)
+            if bare is None:
+                hint = f"{item.word}(value)" if item.word in keywords else "a known keyword"
+                problem(item, f"{item.word!r} is not a keyword of {what}: expected {hint}")
+            else:
+                key, value = bare
+                (options if key in options else attributes)[key] = value
+            continue
+        if _bare(item.word, verb, object_type) is not None:
+            problem(item, f"{item.word} takes no value")
+            continue
+        if item.word == "LIKE" and verb == "DEFINE" and object_type != "QMGR":
+            options["like"] = item.value
+            continue
+        keyword = keywords.get(item.word) if verb != "DELETE" else None
+        if keyword is None:
+            problem(item, f"{item.word!r} is not a keyword of {what}")
+            continue
+        try:
+            value = keyword.parse(item.value, item.quoted)
+        except ValueError as error:
+            problem(item, f"{item.word}({item.value}): {error}", at_value=True)
+            continue
+        if keyword.field:
+            attributes[keyword.field] = value
+    required = {"CHANNEL": ("channel_type", "CHLTYPE(SDR|SVR|RCVR|RQSTR)"),
+                "QALIAS": ("target", "TARGET(queue)")}.get(object_type)  # fmt: skip
+    if required and verb == "DEFINE" and not options["like"] and required[0] not in attributes:
+        problem(type_item, f"DEFINE {object_type} needs {required[1]}")
+    if len(problems) > count:
+        return None
+    return Command(
+        verb,
+        object_type,
+        name,
+        attributes,
+        source=source,
+        line=verb_item.line,
+        column=verb_item.column,
+        **options,
+    )
+
+
+def _bare(word: str, verb: str, object_type: str) -> tuple[str, Any] | None:
+    """A keyword written without a value: (what it sets, value), or None if unknown."""
+    if verb == "DEFINE" and word in ("REPLACE", "NOREPLACE"):
+        return "replace", word == "REPLACE"
+    if verb == "DELETE" and object_type == "QLOCAL" and word in ("PURGE", "NOPURGE"):
+        return "purge", word == "PURGE"
+    if verb != "DELETE" and object_type in ("QLOCAL", "QMODEL") and word in schema.FLAGS:
+        return schema.FLAGS[word]
+    return None
+
+
+# ---- applying ------------------------------------------------------------------------
+def apply(qm: QMgr, commands: list[Command]) -> None:
+    """Run the commands on ``qm`` in order; MQSCError at the first one it refuses."""
+    for command in commands:
+        try:
+            _apply(qm, command)
+        except (ValueError, MQMIError) as error:
+            what = f"{command.verb} {command.object_type}"
+            raise MQSCError([command.problem(f"{what}: {error}")]) from None
+
+
+def load(qm: QMgr, text: str, source: str = "<mqsc>") -> list[Command]:
+    """Parse ``text`` and apply it to ``qm``: what ``Topology.mqsc`` and scenarios use."""
+    commands = parse(text, source)
+    apply(qm, commands)
+    return commands
+
+
+def _apply(qm: QMgr, command: Command) -> None:
+    kind, name, attrs = command.object_type, command.name, command.attributes
+    if kind == "QMGR":
+        _alter_qmgr(qm, attrs)
+    elif kind == "CFSTRUCT":
+        _cf_structure(qm, command)
+    elif kind == "CHANNEL":
+        _channel(qm, command)
+    elif command.verb == "DELETE":
+        found = qm.find(name)
+        if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
+            raise ValueError(f"there is no {kind}({name})")
+        qm.delete_queue(name, purge=command.purge)
+    elif command.verb == "ALTER":
+        found = qm.find(name)
+        if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
+            raise ValueError(f"there is no {kind}({name}) to alter")
+        qm.define(dataclasses.replace(found[1], **attrs), replace=True)
+    else:
+        qm.define(_new_queue(qm, command), replace=command.replace)
+
+
+def _new_queue(qm: QMgr, command: Command) -> Any:
+    kind, attrs = command.object_type, dict(command.attributes)
+    if command.like:
+        found = qm.find(command.like)
+        if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
+            raise ValueError(f"LIKE({command.like}) names no {kind}")
+        return dataclasses.replace(found[1], name=command.name, **attrs)
+    if kind == "QMODEL":
+        attrs.setdefault("definition_type", CMQC.MQQDT_TEMPORARY_DYNAMIC)
+        attrs["q_type"] = CMQC.MQQT_MODEL
+    return _RECORDS[kind](name=command.name, **attrs)
+
+
+def _cf_structure(qm: QMgr, command: Command) -> None:
+    known = qm.qsg.shared.structures if qm.qsg is not None else {}
+    record = _record(known, command, CFStructure)
+    if record is not None:
+        qm.define_structure(record, replace=command.replace or command.verb == "ALTER")
+
+
+def _channel(qm: QMgr, command: Command) -> None:
+    record = _record(qm.local.channels, command, ChannelDefinition)
+    if record is not None:
+        qm.define_channel(record, replace=command.replace or command.verb == "ALTER")
+
+
+def _record(known: dict[str, Any], command: Command, make: type) -> Any:
+    """The record a DEFINE (maybe LIKE another) or ALTER makes; None after a DELETE."""
+    kind, name = command.object_type, command.name
+    if command.verb == "DELETE":
+        if known.pop(name, None) is None:
+            raise ValueError(f"there is no {kind}({name})")
+        return None
+    if command.verb == "ALTER" or command.like:
+        base = known.get(command.like or name)
+        if base is None:
+            raise ValueError(f"there is no {kind}({command.like or name})")
+        return dataclasses.replace(base, name=name, **command.attributes)
+    return make(name, **command.attributes)
+
+
+def _alter_qmgr(qm: QMgr, attrs: dict[str, Any]) -> None:
+    for key, value in attrs.items():
+        if key == "max_uncommitted_msgs":
+            qm.rules = dataclasses.replace(qm.rules, max_uncommitted_msgs=value)
+        elif key == "dead_letter_queue" and qm.find(value) is None:
+            raise ValueError(f"DEADQ({value}) is not defined")
+        else:
+            setattr(qm, key, value)

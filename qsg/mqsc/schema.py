@@ -1,0 +1,193 @@
+"""The keywords each MQSC command takes, and what their values may be.
+
+A keyword maps to the field of the definition record it sets (``QueueDefinition``,
+``AliasQueue``, ``RemoteQueue``, ``CFStructure``, ``ChannelDefinition``, or the queue
+manager's own attributes) and to a parser that turns the text into the field's value or
+raises ``ValueError`` saying what was wrong. Values and ranges are IBM's (MQSC
+reference, z/OS where platforms differ).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from qsg import CMQC
+from qsg.core.queue import check_name
+
+Parse = Callable[[str, bool], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    field: str
+    parse: Parse
+
+
+def name(longest: int = 48, what: str = "object") -> Parse:
+    def parse(value: str, quoted: bool) -> str:
+        check_name(value, what, longest)
+        return value
+
+    return parse
+
+
+def integer(low: int, high: int, *, off: int | None = None) -> Parse:
+    def parse(value: str, quoted: bool) -> int | None:
+        if off is not None and value == "OFF":
+            return None
+        if not value.isdigit():
+            raise ValueError(f"{value!r} is not a whole number")
+        number = int(value)
+        if not low <= number <= high:
+            raise ValueError(f"{number} is not in {low}..{high}")
+        return number
+
+    return parse
+
+
+def choice(**choices: Any) -> Parse:
+    def parse(value: str, quoted: bool) -> Any:
+        if quoted or value not in choices:
+            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
+        return choices[value]
+
+    return parse
+
+
+def text(longest: int) -> Parse:
+    def parse(value: str, quoted: bool) -> str:
+        if len(value) > longest:
+            raise ValueError(f"longer than {longest} characters")
+        return value
+
+    return parse
+
+
+_ENABLED = {"ENABLED": 0, "DISABLED": 1}  # MQQA_*_ALLOWED / MQQA_*_INHIBITED
+_COMMON_QUEUE = {
+    "DESCR": Keyword("description", text(64)),
+    "PUT": Keyword("inhibit_put", choice(**_ENABLED)),
+    "DEFPRTY": Keyword("def_priority", integer(0, 9)),
+    "DEFPSIST": Keyword(
+        "def_persistence", choice(NO=CMQC.MQPER_NOT_PERSISTENT, YES=CMQC.MQPER_PERSISTENT)
+    ),
+    "QSGDISP": Keyword(
+        "qsg_disp",
+        choice(
+            QMGR=CMQC.MQQSGD_Q_MGR,
+            SHARED=CMQC.MQQSGD_SHARED,
+            GROUP=CMQC.MQQSGD_GROUP,
+            COPY=CMQC.MQQSGD_COPY,
+        ),
+    ),
+}
+_LOCAL_QUEUE = {
+    **_COMMON_QUEUE,
+    "GET": Keyword("inhibit_get", choice(**_ENABLED)),
+    "MSGDLVSQ": Keyword(
+        "msg_delivery_sequence", choice(PRIORITY=CMQC.MQMDS_PRIORITY, FIFO=CMQC.MQMDS_FIFO)
+    ),
+    "MAXDEPTH": Keyword("max_depth", integer(0, 999_999_999)),
+    "MAXMSGL": Keyword("max_msg_length", integer(0, 104_857_600)),
+    "INDXTYPE": Keyword(
+        "index_type",
+        choice(
+            NONE=CMQC.MQIT_NONE,
+            MSGID=CMQC.MQIT_MSG_ID,
+            CORRELID=CMQC.MQIT_CORREL_ID,
+            GROUPID=CMQC.MQIT_GROUP_ID,
+            MSGTOKEN=CMQC.MQIT_MSG_TOKEN,
+        ),
+    ),
+    "USAGE": Keyword("usage", choice(NORMAL=CMQC.MQUS_NORMAL, XMITQ=CMQC.MQUS_TRANSMISSION)),
+    "CFSTRUCT": Keyword("cf_struct", name(12, "CF structure")),
+    "DEFSOPT": Keyword(
+        "def_input_open_option",
+        choice(SHARED=CMQC.MQOO_INPUT_SHARED, EXCL=CMQC.MQOO_INPUT_EXCLUSIVE),
+    ),
+}
+#: Keywords written bare: the field and value they set.
+FLAGS: dict[str, tuple[str, Any]] = {
+    "SHARE": ("shareability", CMQC.MQQA_SHAREABLE),
+    "NOSHARE": ("shareability", CMQC.MQQA_NOT_SHAREABLE),
+}
+
+QLOCAL = _LOCAL_QUEUE
+QMODEL = {
+    **_LOCAL_QUEUE,
+    "DEFTYPE": Keyword(
+        "definition_type",
+        choice(
+            TEMPDYN=CMQC.MQQDT_TEMPORARY_DYNAMIC,
+            PERMDYN=CMQC.MQQDT_PERMANENT_DYNAMIC,
+            SHAREDYN=CMQC.MQQDT_SHARED_DYNAMIC,
+        ),
+    ),
+}
+QALIAS = {
+    **_COMMON_QUEUE,
+    "GET": Keyword("inhibit_get", choice(**_ENABLED)),
+    "TARGET": Keyword("target", name(48, "TARGET queue")),
+    "TARGQ": Keyword("target", name(48, "TARGQ queue")),
+    "TARGTYPE": Keyword("", choice(QUEUE=None)),
+}
+QREMOTE = {
+    **_COMMON_QUEUE,
+    "RNAME": Keyword("remote_name", name(48, "RNAME queue")),
+    "RQMNAME": Keyword("remote_q_mgr_name", name(48, "RQMNAME queue manager")),
+    "XMITQ": Keyword("xmit_q_name", name(48, "XMITQ queue")),
+}
+CFSTRUCT = {
+    "DESCR": Keyword("description", text(64)),
+    "CFLEVEL": Keyword("cf_level", integer(1, 5)),
+    "RECOVER": Keyword("recover", choice(NO=False, YES=True)),
+    "OFFLOAD": Keyword("offload", choice(SMDS="SMDS", DB2="DB2")),
+}
+CHANNEL = {
+    "DESCR": Keyword("description", text(64)),
+    "CHLTYPE": Keyword(
+        "channel_type",
+        choice(
+            SDR=CMQC.MQCHT_SENDER,
+            SVR=CMQC.MQCHT_SERVER,
+            RCVR=CMQC.MQCHT_RECEIVER,
+            RQSTR=CMQC.MQCHT_REQUESTER,
+        ),
+    ),
+    "CONNAME": Keyword("conn_name", text(264)),
+    "XMITQ": Keyword("xmit_q_name", name(48, "XMITQ queue")),
+    "BATCHSZ": Keyword("batch_size", integer(1, 9999)),
+    "TRPTYPE": Keyword("", choice(TCP=None)),
+}
+QMGR = {
+    "DESCR": Keyword("description", text(64)),
+    "EXPRYINT": Keyword("expiry_interval", integer(1, 99_999_999, off=0)),
+    "DEADQ": Keyword("dead_letter_queue", name(48, "DEADQ queue")),
+    "DEFXMITQ": Keyword("def_xmit_q_name", name(48, "DEFXMITQ queue")),
+    "MAXUMSGS": Keyword("max_uncommitted_msgs", integer(1, 999_999_999)),
+}
+
+#: Object types and their abbreviations, as MQSC accepts them.
+OBJECT_TYPES = {
+    "QLOCAL": "QLOCAL", "QL": "QLOCAL",
+    "QMODEL": "QMODEL", "QM": "QMODEL",
+    "QALIAS": "QALIAS", "QA": "QALIAS",
+    "QREMOTE": "QREMOTE", "QR": "QREMOTE",
+    "CFSTRUCT": "CFSTRUCT",
+    "CHANNEL": "CHANNEL", "CHL": "CHANNEL",
+    "QMGR": "QMGR",
+}  # fmt: skip
+VERBS = {"DEFINE": "DEFINE", "DEF": "DEFINE", "ALTER": "ALTER", "ALT": "ALTER", "DELETE": "DELETE"}
+KEYWORDS: dict[str, dict[str, Keyword]] = {
+    "QLOCAL": QLOCAL,
+    "QMODEL": QMODEL,
+    "QALIAS": QALIAS,
+    "QREMOTE": QREMOTE,
+    "CFSTRUCT": CFSTRUCT,
+    "CHANNEL": CHANNEL,
+    "QMGR": QMGR,
+}
+#: How long each type's name may be.
+NAME_LENGTHS = {"CFSTRUCT": 12, "CHANNEL": 20}
