@@ -109,6 +109,22 @@ def test_a_bad_keyword_or_value_is_reported_at_its_line_and_column(
     assert str(problem).startswith(f"defs.mqsc:{place}: ")
 
 
+@pytest.mark.parametrize(
+    ("text", "description"),
+    [
+        ("DEFINE QL(A) DESCR('two -\n   parts')", "two    parts"),  # '-': from column 1
+        ("DEFINE QL(A) DESCR('two +\n   parts')", "two parts"),  # '+': from the first non-blank
+        ("* DEFINE QL(B)\n  * indented comment\nDEFINE QL(A) DESCR('Mixed Case')", "Mixed Case"),
+    ],
+)
+def test_continuation_characters_and_comments_follow_the_mqsc_rules(
+    text: str, description: str
+) -> None:
+    qm = QMgr("QM1")
+    load(qm, text)
+    assert qm.queue("A").description == description and qm.find("B") is None
+
+
 def test_every_problem_of_a_file_is_reported_and_nothing_is_applied() -> None:
     qm = QMgr("QM1")
     text = "DEFINE QLOCAL(GOOD)\nDEFINE QLOCAL(A) MAXDEPTH(-1)\nDEFINE QLOCAL(B) COLOUR(RED)\n"

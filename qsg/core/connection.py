@@ -170,6 +170,18 @@ class Connection:
             self.uow.backout()
             self._end()
 
+    def sever(self) -> None:
+        """The queue manager went down under the connection: its unit of work is backed
+        out and its handles are forgotten, with none of the close processing."""
+        if self.connected:
+            self.uow.backout()
+            for handle in self.handles:
+                handle.open = False
+                handle.status.handles.pop(handle, None)
+            self.handles.clear()
+            self.connected = False
+            self.qmgr.connections.pop(self.number, None)
+
     def _end(self) -> None:
         for handle in list(self.handles):
             handle.release()

@@ -249,10 +249,12 @@ class QMgr:
                 repo.reap()
 
     def restart(self) -> None:
-        """Queue-manager start after a stop: every connection ended abnormally (its unit of
-        work backed out), and temporary dynamic queues deleted (dynamic-queues.txt)."""
+        """Queue-manager start after a failure or stop: the connections of before are gone
+        without close processing, their units of work backed out, and every temporary
+        dynamic queue is deleted (dynamic-queues.txt: "deleted when the queue manager is
+        started")."""
         for conn in list(self.connections.values()):
-            conn.terminate()
+            conn.sever()
         for name, obj in list(self.local.queues.items()):
             if isinstance(obj, QueueDefinition) and obj.is_temporary_dynamic:
                 self.local.remove_queue(name)
