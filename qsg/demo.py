@@ -1,20 +1,28 @@
 """A short tour of the MQ rules layer, in simulated time (``./dev run``).
 
-Until the scenario runner exists (issue 7) this is the main job: one queue manager, a
-priority queue, messages that expire on the queue with expiration reports, a unit of
-work backed out, and a put to a transmission queue whose two Expiry fields both count
-down. Every line printed comes from the engine, not from this script's own arithmetic.
+Until the scenario runner exists (issue 7) this is the main job: one queue manager
+defined in MQSC, a priority queue, messages that expire on the queue with expiration
+reports, a unit of work backed out, a put to a remote queue whose two Expiry fields both
+count down on the transmission queue, and a dynamic reply queue. Every line printed
+comes from the engine, not from this script's own arithmetic.
 """
 
 from __future__ import annotations
 
-from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
-from qsg.core import xmitq
+from qsg import CMQC, GMO, MD, OD, PMO, MQMIError, QMgr
 from qsg.core.events import Event
 from qsg.core.handle import Handle
 from qsg.core.layouts import read_inner_expiry
+from qsg.mqsc import load
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+DEFINITIONS = """\
+DEFINE QLOCAL(APP.ORDERS) MAXDEPTH(100) MSGDLVSQ(PRIORITY)
+DEFINE QLOCAL(APP.REPLIES)
+DEFINE QLOCAL(QM3) USAGE(XMITQ)
+DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3)
+DEFINE QMODEL(REPLY.MODEL) DEFTYPE(TEMPDYN)
+"""
 
 
 def curdepth(handle: Handle) -> int:
@@ -27,9 +35,8 @@ def curdepth(handle: Handle) -> int:
 def main() -> None:
     events: list[Event] = []
     qm = QMgr("QM1", on_event=events.append)
-    qm.define_queue("APP.ORDERS", max_depth=100)
-    qm.define_queue("APP.REPLIES")
-    qm.define_queue("QM3", usage=CMQC.MQUS_TRANSMISSION)
+    load(qm, DEFINITIONS, source="demo.mqsc")
+    print(f"MQSC: {DEFINITIONS.strip().count(chr(10)) + 1} commands defined QM1's objects")
     conn = qm.connect(user="demo", appl_name="qsg demo")
     orders = conn.open("APP.ORDERS", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
                        | CMQC.MQOO_INQUIRE)  # fmt: skip
@@ -73,15 +80,20 @@ def main() -> None:
         f"{rmd.Feedback} (MQFB_EXPIRATION), data {data!r}"
     )
 
-    outer, wrapped = xmitq.wrap(MD(Expiry=300), b"to QM3", "APP.IN", "QM3")
-    xmit = conn.open("QM3", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
-    xmit.put(wrapped, outer, NO_SYNC, now=30.0)
+    conn.put1("TO.QM3", b"to QM3", MD(Expiry=300), NO_SYNC, now=30.0)
+    xmit = conn.open("QM3", CMQC.MQOO_INPUT_SHARED)
     md = MD()
     data = xmit.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=42.5)
     print(
         f"t=42.5s a message 12.5s on the transmission queue: outer Expiry {md.Expiry}, "
         f"MQXQH Expiry {read_inner_expiry(data, md.Encoding)} (both were 300)"
     )
+
+    od = OD(ObjectName=b"REPLY.MODEL", DynamicQName=b"DEMO.*")
+    reply_q = conn.open(od, CMQC.MQOO_INPUT_EXCLUSIVE)
+    print(f"t=45s   MQOPEN of a model queue made {reply_q.name}, a temporary dynamic queue;")
+    reply_q.close()
+    print(f"        MQCLOSE deleted it: {qm.find(reply_q.name) is None}")
 
     try:
         orders.put(b"bad", MD(Expiry=0), NO_SYNC, now=50.0)
