@@ -140,8 +140,8 @@ def put(
     persistence = md.Persistence
     if persistence == CMQC.MQPER_PERSISTENCE_AS_Q_DEF:
         persistence = defaults.def_persistence
-    if defaults.inhibit_put == CMQC.MQQA_PUT_INHIBITED:
-        raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {defaults.name}")
+    if via is not None and via.inhibit_put == CMQC.MQQA_PUT_INHIBITED:
+        raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {via.name}")
     if qdef.inhibit_put == CMQC.MQQA_PUT_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {qdef.name}")
     if persistence == CMQC.MQPER_PERSISTENT and qdef.is_temporary_dynamic:
@@ -181,7 +181,11 @@ def put(
     desc["BackoutCount"] = 0
     _set_group_fields(desc, md.Version, logical, state, in_uow, rules)
     _set_context(desc, options, identity, rules.stamp(now))
-    if desc["ReplyToQ"].strip(b" \x00") and not desc["ReplyToQMgr"].strip(b" \x00"):
+    if (
+        desc["ReplyToQ"]
+        and desc["ReplyToQ"].strip(b" \x00")
+        and not desc["ReplyToQMgr"].strip(b" \x00")
+    ):
         desc["ReplyToQMgr"] = rules.name.encode()
     if remote is not None:
         desc, body = xmitq.wrap_descriptor(desc, body, *remote)

@@ -64,7 +64,7 @@ class Handle:
         engine.put(
             qm.rules,
             self.repository.store,
-            self.repository.local(self.queue),
+            self.repository.queues[self.queue],  # type: ignore[arg-type]  # local while open
             body,
             md,
             PMO() if pmo is None else pmo,
@@ -72,7 +72,7 @@ class Handle:
             self.conn.identity,
             now,
             self.state,
-            via=self._current_via(),
+            via=None if self.via is None else self._current_via(),
             remote=self.remote,
         )
 
@@ -102,7 +102,7 @@ class Handle:
             raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
         qm = self.conn.qmgr
         store = self.repository.store
-        qdef = self.repository.local(self.queue)
+        qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
         taken, error = engine.get(
             qm.rules, store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
         )
