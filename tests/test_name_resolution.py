@@ -234,3 +234,16 @@ def test_a_shared_queue_name_is_one_namespace_with_the_members_own_queues() -> N
         qm1.define_queue("APP.R", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="NOPE")
     with pytest.raises(ValueError, match="in no queue-sharing group"):
         QMgr("QM3").define_queue("APP.S", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+
+
+def test_msgdlvsq_cannot_change_while_messages_are_on_the_queue_even_uncommitted(
+    qm: QMgr,
+) -> None:
+    conn = qm.connect()
+    h = conn.open("APP.LOCAL", ALL)
+    put(h, b"m", 0.0)
+    get(h, 1.0, CMQC.MQGMO_SYNCPOINT)  # depth 0, one uncommitted get
+    with pytest.raises(ValueError, match="MSGDLVSQ cannot change"):
+        qm.alter_queue("APP.LOCAL", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+    conn.backout()
+    assert get(h, 2.0)[0] == b"m"  # nothing was lost

@@ -66,9 +66,9 @@ class Repository:
                 self.store.create_queue(obj.name, obj.ordering)
                 self.status[obj.name] = QueueStatus()
             elif isinstance(old, QueueDefinition) and old.ordering != obj.ordering:
-                if self.store.depth(obj.name):
+                if self.store.depth(obj.name) or self.store.uncommitted(obj.name):
                     raise ValueError(
-                        f"queue {obj.name}: MSGDLVSQ cannot change while it holds messages"
+                        f"queue {obj.name}: MSGDLVSQ cannot change while messages are on it"
                     )
                 self.store.delete_queue(obj.name)
                 self.store.create_queue(obj.name, obj.ordering)
