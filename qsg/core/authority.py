@@ -12,12 +12,13 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 from qsg import CMQC
+from qsg.core.structs import INPUT_OPTIONS
 
 #: The operations, with setmqaut's names.
 OPERATIONS = frozenset({"put", "get", "browse", "inq", "set", "dlt", "crt", "altusr"})
 
 _OPEN_OPERATIONS = (
-    (CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE, "get"),
+    (INPUT_OPTIONS, "get"),
     (CMQC.MQOO_BROWSE, "browse"),
     (CMQC.MQOO_OUTPUT, "put"),
     (CMQC.MQOO_INQUIRE, "inq"),

@@ -14,14 +14,13 @@ from qsg.core.handle import Handle
 from qsg.core.queue import QueueDefinition, check_name
 from qsg.core.repository import QueueStatus
 from qsg.core.resolve import Resolution, resolve
-from qsg.core.structs import MD, OD, PMO, name_of
+from qsg.core.structs import INPUT_OPTIONS, MD, OD, PMO, name_of
 from qsg.core.uow import UnitOfWork
 
 if TYPE_CHECKING:
     from qsg.core.qmgr import QMgr
 
-_INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
-_ACCESS = _INPUT | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET
+_ACCESS = INPUT_OPTIONS | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET
 # MQ puts the asterisk of DynamicQName no later than here, so 15 characters are left.
 _LAST_ASTERISK = 33
 
@@ -199,7 +198,7 @@ def _check_open_options(options: int) -> None:
         raise MQMIError.failed(
             CMQC.MQRC_OPTIONS_ERROR, "open needs an input, browse, output, inquire or set option"
         )
-    input_options = options & _INPUT
+    input_options = options & INPUT_OPTIONS
     if input_options & (input_options - 1):
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "more than one MQOO_INPUT_* option")
 
@@ -211,7 +210,7 @@ def _share(qdef: QueueDefinition, status: QueueStatus, options: int) -> int:
     INPUT_AS_Q_DEF takes the queue's DEFSOPT; INPUT_SHARED on a NOSHARE queue is
     treated as INPUT_EXCLUSIVE. MQRC_OBJECT_IN_USE when the queue is not free.
     """
-    wanted = options & _INPUT
+    wanted = options & INPUT_OPTIONS
     if not wanted:
         return options
     if wanted == CMQC.MQOO_INPUT_AS_Q_DEF:
@@ -219,14 +218,14 @@ def _share(qdef: QueueDefinition, status: QueueStatus, options: int) -> int:
     if wanted == CMQC.MQOO_INPUT_SHARED and qdef.shareability == CMQC.MQQA_NOT_SHAREABLE:
         wanted = CMQC.MQOO_INPUT_EXCLUSIVE
     for other in status.handles.values():
-        held = other & _INPUT
+        held = other & INPUT_OPTIONS
         if held and (wanted == CMQC.MQOO_INPUT_EXCLUSIVE or held == CMQC.MQOO_INPUT_EXCLUSIVE):
             raise MQMIError.failed(
                 CMQC.MQRC_OBJECT_IN_USE,
                 f"{qdef.name} is open for input "
                 + ("exclusively" if held == CMQC.MQOO_INPUT_EXCLUSIVE else "by another handle"),
             )
-    return (options & ~_INPUT) | wanted
+    return (options & ~INPUT_OPTIONS) | wanted
 
 
 def dynamic_q_name(pattern: bytes, suffix: str) -> str:

@@ -13,12 +13,11 @@ from qsg.core.groups import HandleState
 from qsg.core.objects import AliasQueue, RemoteQueue, queue_attributes
 from qsg.core.queue import QueueDefinition
 from qsg.core.resolve import Resolution
-from qsg.core.structs import GMO, MD, PMO
+from qsg.core.structs import GMO, INPUT_OPTIONS, MD, PMO
 
 if TYPE_CHECKING:
     from qsg.core.connection import Connection
 
-_INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
 _BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
 _DELETE = CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE
 _CLOSE_OPTIONS = _DELETE | CMQC.MQCO_KEEP_SUB | CMQC.MQCO_REMOVE_SUB | CMQC.MQCO_QUIESCE
@@ -96,7 +95,7 @@ class Handle:
         if browse:
             self._check(CMQC.MQOO_BROWSE, CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
         else:
-            self._check(_INPUT, CMQC.MQRC_NOT_OPEN_FOR_INPUT)
+            self._check(INPUT_OPTIONS, CMQC.MQRC_NOT_OPEN_FOR_INPUT)
         via = self._current_via()
         if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
             raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
@@ -125,7 +124,7 @@ class Handle:
         if isinstance(opened, QueueDefinition):
             values[CMQC.MQIA_CURRENT_Q_DEPTH] = self.repository.store.depth(self.queue)
             values[CMQC.MQIA_OPEN_INPUT_COUNT] = sum(
-                1 for o in self.status.handles.values() if o & _INPUT
+                1 for o in self.status.handles.values() if o & INPUT_OPTIONS
             )
             values[CMQC.MQIA_OPEN_OUTPUT_COUNT] = sum(
                 1 for o in self.status.handles.values() if o & CMQC.MQOO_OUTPUT

@@ -192,17 +192,20 @@ class QMgr:
 
     def queue(self, name: str) -> QueueDefinition:
         """The local (or shared) queue ``name``; MQRC_UNKNOWN_OBJECT_NAME if none."""
+        return self._located(name)[1]
+
+    def _located(self, name: str) -> tuple[Repository, QueueDefinition]:
+        """The local (or shared) queue ``name`` and the repository that holds it."""
         found = self.find(name)
-        if found is not None:
-            return found[0].local(name)
-        raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"no queue {name} on {self.name}")
+        if found is None:
+            raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"no queue {name} on {self.name}")
+        return found[0], found[0].local(name)
 
     def repository_of(self, qdef: QueueDefinition) -> Repository:
         return self.qsg.shared if qdef.is_shared and self.qsg is not None else self.local
 
     def depth(self, name: str) -> int:
-        qdef = self.queue(name)
-        return self.repository_of(qdef).store.depth(name)
+        return self._located(name)[0].store.depth(name)
 
     def new_dynamic_suffix(self) -> str:
         """Sixteen hex digits no other dynamic queue of this queue manager has had."""
@@ -323,18 +326,22 @@ class QMgr:
         pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
         if not md.PutDate.strip():
             md.PutDate, md.PutTime = self.rules.stamp(now)
-        qdef = self.queue(queue)
-        store = self.repository_of(qdef).store
-        engine.put(self.rules, store, qdef, body, md, pmo, None, self._identity, now)
+        repo, qdef = self._located(queue)
+        engine.put(self.rules, repo.store, qdef, body, md, pmo, None, self._identity, now)
 
     def worth_scanning(self, now: float, *, shared: bool = False) -> Iterator[str]:
         """The queues whose expired messages a scan would discard now: this queue
         manager's own, or (``shared``) its QSG's shared queues, which only the holder of
         the expiry-scan lease scans."""
-        repo = self.local if not shared else self.qsg.shared if self.qsg else None
+        repo = self._scanned(shared)
         if repo is None:
             return iter(())
         return (name for name in list(repo.status) if repo.store.worth_scanning(name, now))
+
+    def _scanned(self, shared: bool) -> Repository | None:
+        if not shared:
+            return self.local
+        return self.qsg.shared if self.qsg is not None else None
 
     def scan_expired(self, now: float, pattern: str = "*", *, shared: bool = False) -> int:
         """Discard expired messages from the queues worth scanning that match ``pattern``.
@@ -342,9 +349,11 @@ class QMgr:
         EXPRYINT's periodic scan (pattern ``*``) and REFRESH QMGR TYPE(EXPIRY)
         NAME(pattern). Costs what expired, not the depth. Returns how many were discarded.
         """
+        repo = self._scanned(shared)
         total = 0
         for name in [n for n in self.worth_scanning(now, shared=shared) if fnmatchcase(n, pattern)]:
-            gone = self.repository_of(self.queue(name)).store.scan(name, now)
+            assert repo is not None  # there was something worth scanning
+            gone = repo.store.scan(name, now)
             self.discarded(name, gone, "scan", now)
             total += len(gone)
         return total

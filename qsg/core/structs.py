@@ -221,6 +221,10 @@ MD_FIELDS: tuple[str, ...] = tuple(name for name, _, _ in MD._fields)
 MD_KINDS: dict[str, FieldKind] = MD._kinds
 
 
+#: The MQOO options that open a queue for input (at most one of them is allowed).
+INPUT_OPTIONS = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
+
+
 def name_of(value: bytes) -> bytes:
     """An object name as compared by MQ: trailing blanks and NULs are not part of it."""
     return value.rstrip(b" \x00")
