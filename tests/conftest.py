@@ -1,13 +1,84 @@
-"""Fixtures shared by the rules-layer tests."""
+"""Fixtures shared by the tests.
+
+The coupling-facility tests talk to a real Redis-protocol server, never a mock: the
+one ``QSG_REDIS_URL`` names, or a private embedded server the suite starts once and
+stops at the end. Each test gets its own QSG namespace on it and leaves it empty.
+"""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable, Iterator
+
 import pytest
 
+from coupling.server import EmbeddedServer, configured_url
+from coupling.store import RedisStore
+from coupling.transport import BlockingTransport
 from qsg.core.events import Event
+from qsg.core.memstore import MemoryStore
+from qsg.core.store import MessageStore
+
+_namespaces = itertools.count(1)
 
 
 @pytest.fixture
 def events() -> list[Event]:
     """Collects what a queue manager emits: pass ``on_event=events.append``."""
     return []
+
+
+@pytest.fixture(scope="session")
+def cf_url() -> Iterator[str]:
+    """The coupling facility's server for the whole run."""
+    url = configured_url()
+    if url is not None:
+        yield url
+        return
+    server = EmbeddedServer()
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def cf_transport(cf_url: str) -> Iterator[BlockingTransport]:
+    transport = BlockingTransport(cf_url)
+    yield transport
+    transport.close()
+
+
+@pytest.fixture
+def redis_store(cf_transport: BlockingTransport) -> Iterator[Callable[[], RedisStore]]:
+    """Makes coupling-facility stores, each in a namespace of its own; the namespaces'
+    keys are deleted afterwards."""
+    made: list[RedisStore] = []
+
+    def make() -> RedisStore:
+        store = RedisStore(cf_transport, f"T{next(_namespaces)}")
+        made.append(store)
+        return store
+
+    yield make
+    for store in made:
+        stale = cf_transport.command("KEYS", f"qsg:{{{store.qsg}}}:*")
+        if stale:
+            cf_transport.command("DEL", *stale)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def each_store(
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> str:
+    """Runs a test once on the in-process store and once on the coupling facility's:
+    every queue manager and QSG the test makes gets a fresh store of that kind."""
+    if request.param == "redis":
+        make: Callable[[], MessageStore] = request.getfixturevalue("redis_store")
+    else:
+        make = MemoryStore
+    monkeypatch.setattr("qsg.core.qmgr.MemoryStore", make)
+    monkeypatch.setattr("qsg.core.sharing.MemoryStore", make)
+    return str(request.param)

@@ -11,6 +11,10 @@ from tests.helpers import ALL, get_or_none, put
 from tests.test_groups_logical_order import IN, LAST, LAST_SEG, SEG, put_item
 
 BROWSE_FIRST, BROWSE_NEXT = CMQC.MQGMO_BROWSE_FIRST, CMQC.MQGMO_BROWSE_NEXT
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 UNDER = CMQC.MQGMO_MSG_UNDER_CURSOR | CMQC.MQGMO_NO_SYNCPOINT
 
 

@@ -9,6 +9,10 @@ from qsg.core.events import Event, ReportLost
 from qsg.core.layouts import DLH
 from tests.helpers import drain, get, open_queue, put
 
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 BODY = bytes(range(256))
 
 

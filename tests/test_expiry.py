@@ -11,6 +11,10 @@ from qsg import CMQC, MD, PMO, MQMIError, QMgr
 from qsg.core.events import Discarded, Event
 from tests.helpers import ALL, browse_first, drain, get, open_queue, put
 
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 REPLY = {"ReplyToQ": b"REPLIES", "Report": CMQC.MQRO_EXPIRATION}
 
 

@@ -17,6 +17,10 @@ from tests.helpers import get_or_none
 
 TOTAL, PUT_UOW, GET_UOW = 9, 3, 4
 IN, LAST = CMQC.MQMF_MSG_IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 SYNC = CMQC.MQPMO_SYNCPOINT
 INPUT_OUTPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_OUTPUT
 

@@ -12,6 +12,10 @@ from tests.helpers import ALL, get_or_none
 
 IN, LAST = CMQC.MQMF_MSG_IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP
 SEG, LAST_SEG = CMQC.MQMF_SEGMENT, CMQC.MQMF_LAST_SEGMENT
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 NO_SYNC = CMQC.MQPMO_NO_SYNCPOINT
 LOGICAL = CMQC.MQGMO_LOGICAL_ORDER
 

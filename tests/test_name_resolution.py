@@ -13,6 +13,10 @@ from qsg.core.objects import AliasQueue, CFStructure, RemoteQueue
 from qsg.core.sharing import QueueSharingGroup
 from tests.helpers import ALL, get, put
 
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 OUT = CMQC.MQOO_OUTPUT
 
 

@@ -7,6 +7,9 @@ import pytest
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from tests.helpers import drain, get, open_queue, put
 
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
 
 @pytest.fixture
 def qm() -> QMgr:

@@ -11,6 +11,10 @@ from qsg import CMQC, GMO, MD, OD, PMO, MQMIError, QMgr
 from qsg.core.queue import QueueDefinition
 from tests.helpers import ALL
 
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 NO_SYNC_GET = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
 
 

@@ -9,6 +9,10 @@ from qsg.core import xmitq
 from qsg.core.layouts import read_inner_expiry
 from tests.helpers import ALL, get, open_queue, put
 
+# The contract suite: each test runs on the in-process store and on the coupling facility's.
+pytestmark = pytest.mark.usefixtures("each_store")
+
+
 XMIT = CMQC.MQFMT_XMIT_Q_HEADER
 
 

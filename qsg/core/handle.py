@@ -48,6 +48,9 @@ class Handle:
         self.user = user  # the user the open was checked for
         self.open = True
         self.state = HandleState()
+        #: The handle's name in a shared store (its locks): queue manager first, so that
+        #: peer recovery can release a failed member's.
+        self.store_token = f"{conn.qmgr.name}/{conn.number}/{id(self):x}"
 
     # ---- MQPUT ----------------------------------------------------------------
     def put(

@@ -22,8 +22,8 @@ from sortedcontainers import SortedList
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
-from qsg.core.message import Message
-from qsg.core.store import SELECT_ANY, Ordering, Select, Syncpoint, Taken, UowId
+from qsg.core.message import Message, joined
+from qsg.core.store import SELECT_ANY, Fence, Ordering, Select, Syncpoint, Taken, UowId
 
 _PRIORITY_SHIFT = 40
 _PUT, _GET = 0, 1
@@ -84,7 +84,10 @@ class MemoryStore:
         self._uows: dict[Hashable, list[tuple[str, int, int]]] = {}
 
     # ---- queues ---------------------------------------------------------------
-    def create_queue(self, queue: str, ordering: Ordering) -> None:
+    def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
+        """No coupling facility in process: structures have no limits here."""
+
+    def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         if queue in self._queues:
             raise ValueError(f"queue {queue!r} already exists in this store")
         self._queues[queue] = _Queue(ordering)
@@ -143,7 +146,7 @@ class MemoryStore:
         keys = [key]
         if select.complete and msg.desc["MsgFlags"] & _SEGMENTED:
             keys = self._segments(q, msg, select.handle) or keys
-            msg = self._joined(q, keys)
+            msg = joined([q.msgs[k] for k in keys])
         if max_length is not None and len(msg.body) > max_length and not accept_truncated:
             return Taken(msg, discarded, True, key)
         in_uow = uow is not None and (
@@ -170,7 +173,8 @@ class MemoryStore:
             return Taken(None, discarded, False, after)
         key, msg = found
         if select.complete and msg.desc["MsgFlags"] & _SEGMENTED:
-            msg = self._joined(q, self._segments(q, msg, select.handle) or [key])
+            keys = self._segments(q, msg, select.handle) or [key]
+            msg = joined([q.msgs[k] for k in keys])
         return Taken(msg, discarded, False, key)
 
     def _first_live(
@@ -272,17 +276,6 @@ class MemoryStore:
                 return keys
             offset += len(part.body)
 
-    @staticmethod
-    def _joined(q: _Queue, keys: list[int]) -> Message:
-        """A logical message made whole: the first segment's descriptor, every body."""
-        first, last = q.msgs[keys[0]], q.msgs[keys[-1]]
-        desc = dict(first.desc)
-        flags = desc["MsgFlags"] & ~_SEGMENTED
-        desc["MsgFlags"] = flags | (last.desc["MsgFlags"] & CMQC.MQMF_LAST_MSG_IN_GROUP)
-        body = b"".join(q.msgs[k].body for k in keys)
-        return Message(desc, body, first.put_time, first.expires_at, first.priority,
-                       first.seq, first.backout_count)  # fmt: skip
-
     # ---- browse locks -----------------------------------------------------------
     def lock(self, queue: str, key: int, handle: Hashable) -> None:
         q = self._queues[queue]
@@ -331,11 +324,13 @@ class MemoryStore:
             heapq.heappop(heap)
         return bool(heap) and heap[0][0] <= now
 
-    def scan(self, queue: str, now: float) -> list[Message]:
+    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Message]:
         """Discard every committed, visible message whose expiry has passed.
 
         Messages in a unit of work (uncommitted puts, held gets) are left for later: an
         uncommitted put is discarded after its commit, a held get after its backout.
+        ``fence`` is not checked: one process, one scanner; leases live in the coupling
+        facility.
         """
         q = self._queues[queue]
         heap = q.expiry

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from qsg import CMQC
 from qsg.core.structs import MD
+
+_SEGMENTED = CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT
 
 
 @dataclass(slots=True)
@@ -46,3 +49,15 @@ class Message:
         fields.update(self.desc)
         fields["Version"] = version
         fields["BackoutCount"] = self.backout_count
+
+
+def joined(parts: list[Message]) -> Message:
+    """A segmented logical message made whole (MQGMO_COMPLETE_MSG): the first segment's
+    descriptor without the segment flags, the last one's LAST_MSG_IN_GROUP, every body."""
+    first, last = parts[0], parts[-1]
+    desc = dict(first.desc)
+    flags = desc["MsgFlags"] & ~_SEGMENTED
+    desc["MsgFlags"] = flags | (last.desc["MsgFlags"] & CMQC.MQMF_LAST_MSG_IN_GROUP)
+    body = b"".join(part.body for part in parts)
+    return Message(desc, body, first.put_time, first.expires_at, first.priority,
+                   first.seq, first.backout_count)  # fmt: skip

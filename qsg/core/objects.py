@@ -76,9 +76,16 @@ class CFStructure:
     recover: bool = False  # RECOVER(NO|YES)
     offload: str = "SMDS"  # OFFLOAD(SMDS|DB2), CFLEVEL(5) only
     description: str = ""  # DESCR
+    #: The structure's size in KB, as the CFRM policy's SIZE gives it (not an MQSC
+    #: attribute: the coupling facility's). The model's accounting: one entry per message
+    #: and one element per 256 bytes of its record; SIZE KB hold SIZE entries and
+    #: 4 x SIZE elements. The default is 1 GB.
+    size_kb: int = 1024 * 1024
 
     def __post_init__(self) -> None:
         check_name(self.name, "CF structure", longest=12)
+        if self.size_kb < 1:
+            raise ValueError(f"CF structure {self.name}: SIZE must be at least 1 KB")
         if not 1 <= self.cf_level <= 5:
             raise ValueError(f"CF structure {self.name}: CFLEVEL must be 1..5")
         if self.offload not in ("SMDS", "DB2"):

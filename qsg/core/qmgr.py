@@ -162,6 +162,9 @@ class QMgr:
         if structure.name in known and not replace:
             raise ValueError(f"CF structure {structure.name} is already defined")
         known[structure.name] = structure
+        self.qsg.shared.store.define_structure(
+            structure.name, size_kb=structure.size_kb, cf_level=structure.cf_level
+        )
 
     def define_channel(self, channel: ChannelDefinition, *, replace: bool = False) -> None:
         """DEFINE CHANNEL: the definition a channel agent runs by."""

@@ -62,8 +62,9 @@ class Repository:
                     f"queue {obj.name} is already defined with another type ({old.q_type})"
                 )
         if isinstance(obj, QueueDefinition) and obj.q_type == CMQC.MQQT_LOCAL:
+            structure = obj.cf_struct or None
             if old is None:
-                self.store.create_queue(obj.name, obj.ordering)
+                self.store.create_queue(obj.name, obj.ordering, structure)
                 self.status[obj.name] = QueueStatus()
             elif isinstance(old, QueueDefinition) and old.ordering != obj.ordering:
                 if self.store.depth(obj.name) or self.store.uncommitted(obj.name):
@@ -71,7 +72,7 @@ class Repository:
                         f"queue {obj.name}: MSGDLVSQ cannot change while messages are on it"
                     )
                 self.store.delete_queue(obj.name)
-                self.store.create_queue(obj.name, obj.ordering)
+                self.store.create_queue(obj.name, obj.ordering, structure)
         self.queues[obj.name] = obj
 
     def local(self, name: str) -> QueueDefinition:

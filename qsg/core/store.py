@@ -105,10 +105,34 @@ class Taken(NamedTuple):
     position: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """A fencing token: the lease ``role`` was granted with ``token``. A scan of shared
+    queues carries it, and a store that keeps leases refuses it once a later grant (or
+    the lease's expiry) made it stale."""
+
+    role: str
+    token: int
+
+
+class StaleFenceError(Exception):
+    """The store refused a stale fencing token: the caller no longer holds the lease."""
+
+    def __init__(self, fence: Fence, current: int | None) -> None:
+        self.fence, self.current = fence, current
+        super().__init__(
+            f"lease {fence.role}: token {fence.token} is stale (current token: {current})"
+        )
+
+
 class MessageStore(Protocol):
     """The primitives; see the module docstring. ``now`` is the simulator's time."""
 
-    def create_queue(self, queue: str, ordering: Ordering) -> None: ...
+    def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
+        """A CF structure queues can be created on (a store without limits ignores it)."""
+
+    def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
+        """A new empty queue (on ``structure``, for a shared queue)."""
 
     def delete_queue(self, queue: str) -> None: ...
 
@@ -145,4 +169,5 @@ class MessageStore(Protocol):
 
     def worth_scanning(self, queue: str, now: float) -> bool: ...
 
-    def scan(self, queue: str, now: float) -> list[Message]: ...
+    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Message]:
+        """Discard the committed expired messages; ``fence`` proves the scan lease."""

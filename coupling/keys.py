@@ -1,0 +1,80 @@
+"""Every key the coupling facility uses, in one place.
+
+One namespace per queue-sharing group (``qsg:{QSG1}:``) and, inside it, one per CF
+structure (``qsg:{QSG1}:s:APP1:``); a shared queue's keys hang off its structure's
+namespace (``qsg:{QSG1}:s:APP1:q:PAYROLL.IN:``) so that everything a structure holds
+can be found, measured or failed together. The braces make the QSG name a Redis Cluster
+hash tag: a group's keys would stay in one slot, as Lua scripts need.
+
+A queue's keys (suffixes appended to its prefix):
+
+- ``h`` hash: ``seq`` (arrival counter), ``depth`` (CURDEPTH), ``ord`` (0 priority,
+  1 FIFO), ``s`` (its structure's accounting key, empty for none);
+- ``o`` sorted set: the visible messages, member and score both the message key;
+- ``m`` hash: message key → the msgpack record (``coupling.codec``);
+- ``f`` hash: message key → the body of an offloaded message (over 63 KB);
+- ``x`` sorted set: the expiry index, message key scored by its expiry time;
+- ``u`` hash: message key → the unit of work holding it (an uncommitted put or get);
+- ``b`` hash: message key → BackoutCount, for messages backed out at least once;
+- ``l`` hash: message key → the handle that locked it (MQGMO_LOCK);
+- ``g`` hash: ``groupid-hex:MsgSeqNumber:Offset`` → message key (the group index);
+- ``k`` hash: message key → its ``g`` field, so a message leaves the index in one step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+
+def group_prefix(qsg: str) -> str:
+    """Everything of one queue-sharing group."""
+    return f"qsg:{{{qsg}}}:"
+
+
+def structure_key(qsg: str, structure: str) -> str:
+    """A CF structure's definition and accounting (a hash), and its namespace's root."""
+    return f"{group_prefix(qsg)}s:{structure}:"
+
+
+def queue_prefix(qsg: str, structure: str, queue: str) -> str:
+    """The prefix of a shared queue's keys; see the module docstring for the suffixes."""
+    return f"{structure_key(qsg, structure)}q:{queue}:"
+
+
+def queues_key(qsg: str) -> str:
+    """A set of every shared queue's prefix: what peer recovery walks for locks."""
+    return f"{group_prefix(qsg)}queues"
+
+
+def uow_key(qsg: str, uow: str) -> str:
+    """A unit of work's entries, in order: ``P|prefix|key`` (put) or ``G|...`` (get)."""
+    return f"{group_prefix(qsg)}uow:{uow}"
+
+
+def uows_key(qsg: str, q_mgr: str) -> str:
+    """A set of one queue manager's units of work with entries: what peer recovery backs out."""
+    return f"{group_prefix(qsg)}uows:{q_mgr}"
+
+
+def recovery_key(qsg: str, q_mgr: str, incarnation: int) -> str:
+    """Who recovered one life of a queue manager (set once: exactly one member does)."""
+    return f"{group_prefix(qsg)}recovery:{q_mgr}:{incarnation}"
+
+
+def lease_key(qsg: str, role: str) -> str:
+    """A lease: hash of ``holder``, ``expires`` (simulated time) and ``token``."""
+    return f"{group_prefix(qsg)}lease:{role}"
+
+
+def uow_token(uow: Hashable) -> str:
+    """A unit of work's name in the facility: ``QM1/7`` for (queue manager, connection).
+
+    The queue manager comes first, so peer recovery finds a failed member's units."""
+    if isinstance(uow, tuple):
+        return "/".join(str(part) for part in uow)
+    return str(uow)
+
+
+def owner_of(uow: str) -> str:
+    """The queue manager a unit of work (or a lock owner) token belongs to."""
+    return uow.split("/", 1)[0]

@@ -1,0 +1,559 @@
+"""The coupling facility's atomic primitives: one Lua script each.
+
+Every script is a named constant headed by its KEYS, ARGV and return value. They share
+a prelude of helpers (``_PRELUDE``), pasted in front of each, so that each script is
+still one self-contained EVALSHA. Times are the simulator's, passed in ``ARGV`` as
+decimal text (Python's ``repr`` of a float reads back exactly); nothing here calls
+Redis TIME or sets a TTL.
+
+Message keys are integers, ``(9 - priority) << 40 | seq`` on a priority queue and
+``seq`` on a FIFO queue (below 2^53, so a Lua number and a sorted-set score hold them
+exactly); they travel as decimal strings. Key names are built inside the scripts from
+the prefixes in ``KEYS`` (the layout is in ``coupling.keys``): a unit of work can span
+queues, and a scan walks them, so not every key can be named in advance. That is fine
+on one server; the QSG hash tag keeps a group in one slot on a cluster.
+
+Reason codes come back as negative status values (``FULL``, ``STORAGE_FULL``,
+``CF_LEVEL``) for the store to raise as MQ errors; a script never raises them itself,
+so a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from string import Template
+
+from coupling.codec import FIELD_TAGS, SEQ_BITS
+from qsg import CMQC
+
+
+@dataclass(frozen=True)
+class Script:
+    """A Lua script and its SHA1, under which it is registered once per connection."""
+
+    name: str
+    source: str
+    sha: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
+
+
+#: Status values the scripts return first.
+OK, FULL, STORAGE_FULL, CF_LEVEL, STALE_TOKEN, NO_QUEUE = 0, -1, -2, -3, -4, -5
+
+_PRELUDE = Template(r"""
+local T_MSGID, T_CORRELID, T_GROUPID = $T_MSGID, $T_CORRELID, $T_GROUPID
+local T_SEQ, T_OFFSET, T_FLAGS, T_PERSISTENCE = $T_SEQ, $T_OFFSET, $T_FLAGS, $T_PERSISTENCE
+local IN_GROUP, LAST_IN_GROUP = $IN_GROUP, $LAST_IN_GROUP
+local SEGMENT, LAST_SEGMENT = $SEGMENT, $LAST_SEGMENT
+local NONE24 = string.rep('\0', 24)
+local SHIFT = 2 ^ $SEQ_BITS
+local ELEMENT = 256  -- a CF list-structure element holds 256 bytes
+
+local function fmt(n) return string.format('%.0f', n) end
+local function hex(s)
+  return (string.gsub(s, '.', function(c) return string.format('%02x', string.byte(c)) end))
+end
+-- A field of a decoded record's descriptor, or its MQMD default when not stored.
+local function dfield(rec, tag, default)
+  local v = rec[1][tag]
+  if v == nil then return default end
+  return v
+end
+local function record_of(P, key) return cmsgpack.unpack(redis.call('HGET', P .. 'm', key)) end
+local function body_length(P, key, rec)
+  if rec[2] then return string.len(rec[2]) end
+  return redis.call('HSTRLEN', P .. 'f', key)
+end
+local function elements(len) return math.ceil(len / ELEMENT) end
+-- What a get or browse returns for one message: key, record, offloaded body, BackoutCount.
+local function export(P, key, out)
+  out[#out + 1] = key
+  out[#out + 1] = redis.call('HGET', P .. 'm', key)
+  out[#out + 1] = redis.call('HGET', P .. 'f', key)
+  out[#out + 1] = tonumber(redis.call('HGET', P .. 'b', key) or '0')
+end
+-- Remove a message for good; it is already out of the visible order.
+local function forget(P, key)
+  local len = redis.call('HSTRLEN', P .. 'm', key)
+  redis.call('HDEL', P .. 'm', key)
+  redis.call('HDEL', P .. 'f', key)
+  redis.call('ZREM', P .. 'x', key)
+  redis.call('HDEL', P .. 'b', key)
+  redis.call('HDEL', P .. 'l', key)
+  local gf = redis.call('HGET', P .. 'k', key)
+  if gf then
+    redis.call('HDEL', P .. 'g', gf)
+    redis.call('HDEL', P .. 'k', key)
+  end
+  local S = redis.call('HGET', P .. 'h', 's')
+  if S and S ~= '' then
+    redis.call('HINCRBY', S, 'entries', -1)
+    redis.call('HINCRBY', S, 'elements', -elements(len))
+  end
+end
+-- Remove a visible message (an expired one): out of the order, the depth and the store.
+local function discard(P, key, out)
+  export(P, key, out)
+  redis.call('ZREM', P .. 'o', key)
+  redis.call('HINCRBY', P .. 'h', 'depth', -1)
+  forget(P, key)
+end
+local function visible(P, key, handle)
+  if not redis.call('ZSCORE', P .. 'o', key) then return false end
+  local owner = redis.call('HGET', P .. 'l', key)
+  return (not owner) or owner == handle
+end
+-- The keys of every segment of rec's logical message in offset order, or nil if one
+-- is missing or not visible to handle.
+local function segments(P, rec, handle)
+  local gid = hex(dfield(rec, T_GROUPID, NONE24))
+  local seq, offset, keys = dfield(rec, T_SEQ, 1), 0, {}
+  while true do
+    local key = redis.call('HGET', P .. 'g', gid .. ':' .. fmt(seq) .. ':' .. fmt(offset))
+    if not key or not visible(P, key, handle) then return nil end
+    keys[#keys + 1] = key
+    local part = record_of(P, key)
+    if bit.band(dfield(part, T_FLAGS, 0), LAST_SEGMENT) ~= 0 then return keys end
+    offset = offset + body_length(P, key, part)
+  end
+end
+-- Whether every logical message of rec's group is visible (by its first segment).
+local function whole_group(P, rec, handle)
+  if bit.band(dfield(rec, T_FLAGS, 0), IN_GROUP + LAST_IN_GROUP) == 0 then return true end
+  local gid = hex(dfield(rec, T_GROUPID, NONE24))
+  local seq = 1
+  while true do
+    local key = redis.call('HGET', P .. 'g', gid .. ':' .. fmt(seq) .. ':0')
+    if not key or not visible(P, key, handle) then return false end
+    local part = record_of(P, key)
+    if bit.band(dfield(part, T_FLAGS, 0), LAST_IN_GROUP) ~= 0 then return true end
+    seq = seq + 1
+  end
+end
+local function parse_entry(entry) return string.match(entry, '^(%a)|(.*)|(%d+)$$') end
+local function commit_entry(kind, P, key)
+  if redis.call('HDEL', P .. 'u', key) == 0 then return end
+  if kind == 'P' then
+    redis.call('ZADD', P .. 'o', key, key)
+  else
+    forget(P, key)
+  end
+end
+local function backout_entry(kind, P, key)
+  if redis.call('HDEL', P .. 'u', key) == 0 then return end
+  if kind == 'P' then
+    forget(P, key)
+    redis.call('HINCRBY', P .. 'h', 'depth', -1)
+  else
+    redis.call('HINCRBY', P .. 'b', key, 1)
+    redis.call('ZADD', P .. 'o', key, key)  -- back at its own place: the key keeps arrival order
+    redis.call('HINCRBY', P .. 'h', 'depth', 1)
+  end
+end
+-- Back out every entry of a unit of work, newest first; answers how many there were.
+local function backout_uow(U, uows, token)
+  local entries = redis.call('LRANGE', U, 0, -1)
+  for i = #entries, 1, -1 do
+    local kind, P, key = parse_entry(entries[i])
+    backout_entry(kind, P, key)
+  end
+  redis.call('DEL', U)
+  redis.call('SREM', uows, token)
+  return #entries
+end
+local function release_locks(P, owner)
+  local held = redis.call('HGETALL', P .. 'l')
+  local n = 0
+  for i = 1, #held, 2 do
+    local who = held[i + 1]
+    if who == owner or string.sub(who, 1, string.len(owner) + 1) == owner .. '/' then
+      redis.call('HDEL', P .. 'l', held[i])
+      n = n + 1
+    end
+  end
+  return n
+end
+""").substitute(
+    T_MSGID=FIELD_TAGS["MsgId"],
+    T_CORRELID=FIELD_TAGS["CorrelId"],
+    T_GROUPID=FIELD_TAGS["GroupId"],
+    T_SEQ=FIELD_TAGS["MsgSeqNumber"],
+    T_OFFSET=FIELD_TAGS["Offset"],
+    T_FLAGS=FIELD_TAGS["MsgFlags"],
+    T_PERSISTENCE=FIELD_TAGS["Persistence"],
+    IN_GROUP=CMQC.MQMF_MSG_IN_GROUP,
+    LAST_IN_GROUP=CMQC.MQMF_LAST_MSG_IN_GROUP,
+    SEGMENT=CMQC.MQMF_SEGMENT,
+    LAST_SEGMENT=CMQC.MQMF_LAST_SEGMENT,
+    SEQ_BITS=SEQ_BITS,
+)
+
+
+def _script(name: str, body: str) -> Script:
+    return Script(name, _PRELUDE + body)
+
+
+CREATE_QUEUE = _script(
+    "CREATE_QUEUE",
+    r"""
+-- KEYS[1] the queue's prefix; KEYS[2] the QSG's set of queue prefixes
+-- ARGV[1] ordering (0 priority, 1 FIFO); ARGV[2] the structure's accounting key or ''
+-- returns {OK, 1 if created / 0 if it was there} or {NO_QUEUE, ordering it has}
+local P = KEYS[1]
+local have = redis.call('HGET', P .. 'h', 'ord')
+if have then
+  if have ~= ARGV[1] then return {-5, tonumber(have)} end
+  return {0, 0}
+end
+redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2])
+redis.call('SADD', KEYS[2], P)
+return {0, 1}
+""",
+)
+
+DELETE_QUEUE = _script(
+    "DELETE_QUEUE",
+    r"""
+-- KEYS[1] the queue's prefix; KEYS[2] the QSG's set of queue prefixes
+-- returns {OK, how many messages went with it}
+local P = KEYS[1]
+local keys = redis.call('HKEYS', P .. 'm')
+for _, key in ipairs(keys) do forget(P, key) end
+for _, s in ipairs({'h', 'o', 'm', 'f', 'x', 'u', 'b', 'l', 'g', 'k'}) do
+  redis.call('DEL', P .. s)
+end
+redis.call('SREM', KEYS[2], P)
+return {0, #keys}
+""",
+)
+
+PUT = _script(
+    "PUT",
+    r"""
+-- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list (or '');
+-- KEYS[3] its queue manager's set of units of work (or '')
+-- ARGV[1] record; ARGV[2] unit-of-work token ('' = outside syncpoint); ARGV[3] MAXDEPTH;
+-- ARGV[4] expiry time ('' = unlimited); ARGV[5] priority (0..9); ARGV[6] group-index
+-- field ('' = not in a group or segmented); ARGV[7] offloaded body ('' = none)
+-- returns {OK, key} | {FULL} | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure}
+-- | {NO_QUEUE}
+local P = KEYS[1]
+local h = P .. 'h'
+local state = redis.call('HMGET', h, 'depth', 'ord', 's')
+if not state[1] then return {-5} end
+if tonumber(state[1]) >= tonumber(ARGV[3]) then return {-1} end
+local record, offloaded = ARGV[1], ARGV[7] ~= ''
+local S = state[3]
+if S and S ~= '' then
+  local st = redis.call('HMGET', S, 'entries', 'elements', 'max_entries', 'max_elements',
+    'cflevel', 'name')
+  if offloaded and tonumber(st[5]) < 4 then return {-3, tonumber(st[5]), st[6]} end
+  local need = elements(string.len(record))
+  if tonumber(st[1]) + 1 > tonumber(st[3]) or tonumber(st[2]) + need > tonumber(st[4]) then
+    return {-2, st[6]}
+  end
+  redis.call('HINCRBY', S, 'entries', 1)
+  redis.call('HINCRBY', S, 'elements', need)
+end
+local seq = redis.call('HINCRBY', h, 'seq', 1)
+local key
+if state[2] == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
+redis.call('HSET', P .. 'm', key, record)
+redis.call('HINCRBY', h, 'depth', 1)
+if offloaded then redis.call('HSET', P .. 'f', key, ARGV[7]) end
+if ARGV[4] ~= '' then redis.call('ZADD', P .. 'x', ARGV[4], key) end
+if ARGV[6] ~= '' then
+  redis.call('HSET', P .. 'g', ARGV[6], key)
+  redis.call('HSET', P .. 'k', key, ARGV[6])
+end
+if ARGV[2] == '' then
+  redis.call('ZADD', P .. 'o', key, key)
+else
+  redis.call('HSET', P .. 'u', key, ARGV[2])
+  redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. key)
+  redis.call('SADD', KEYS[3], ARGV[2])
+end
+return {0, key}
+""",
+)
+
+GET = _script(
+    "GET",
+    r"""
+-- The first visible selected live message, discarding the expired selected ones passed
+-- on the way (a get discards exactly what it would have returned: expiry-mqmd.txt).
+-- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list (or '');
+-- KEYS[3] its queue manager's set of units of work (or '')
+-- ARGV[1] now; ARGV[2] unit-of-work token or ''; ARGV[3] syncpoint (0 no, 1 yes,
+-- 2 if persistent); ARGV[4] longest body accepted (-1 = any); ARGV[5] '1' to accept a
+-- truncated message; ARGV[6] '1' to browse (take nothing); ARGV[7] browse cursor ('' =
+-- from the start; exclusive); ARGV[8] selection, msgpack [MsgId, CorrelId, GroupId,
+-- group hex, MsgSeqNumber, Offset, first_items, whole_group, whole_message, complete,
+-- key], nil for any ('' = the common get: the head); ARGV[9] the asking handle ('' none)
+-- returns {OK, key or false, too_long 0/1, {parts...}, {discarded...}} where each part
+-- and discard is four items: key, record, offloaded body or false, BackoutCount
+local P = KEYS[1]
+local now = tonumber(ARGV[1])
+local uow, syncpoint = ARGV[2], tonumber(ARGV[3])
+local max_length, accept_truncated = tonumber(ARGV[4]), ARGV[5] == '1'
+local browse, after, handle = ARGV[6] == '1', ARGV[7], ARGV[9]
+local sel = ARGV[8] ~= '' and cmsgpack.unpack(ARGV[8]) or {}
+local gone, found, rec = {}, nil, nil
+if not redis.call('HGET', P .. 'h', 'ord') then return {-5} end
+
+if ARGV[8] == '' and after == '' and redis.call('HLEN', P .. 'l') == 0 then
+  -- The common get: the head of the queue, discarding expired heads.
+  while true do
+    local top = redis.call('ZRANGE', P .. 'o', 0, 0)
+    if #top == 0 then break end
+    local expires = redis.call('ZSCORE', P .. 'x', top[1])
+    if expires and tonumber(expires) <= now then
+      discard(P, top[1], gone)
+    else
+      found = top[1]
+      break
+    end
+  end
+else
+  -- Expired candidates are discarded after the search, as the in-process store does,
+  -- so that they still count while later candidates' groups are checked.
+  local expired = {}
+  local function consider(key)
+    if not visible(P, key, handle) then return nil end
+    local r = record_of(P, key)
+    local d = r[1]
+    if sel[1] and (d[T_MSGID] or NONE24) ~= sel[1] then return nil end
+    if sel[2] and (d[T_CORRELID] or NONE24) ~= sel[2] then return nil end
+    if sel[3] and (d[T_GROUPID] or NONE24) ~= sel[3] then return nil end
+    if sel[5] and dfield(r, T_SEQ, 1) ~= sel[5] then return nil end
+    if sel[6] and dfield(r, T_OFFSET, 0) ~= sel[6] then return nil end
+    if sel[7] and (dfield(r, T_SEQ, 1) ~= 1 or dfield(r, T_OFFSET, 0) ~= 0) then return nil end
+    if sel[8] and not whole_group(P, r, handle) then return nil end
+    local flags = dfield(r, T_FLAGS, 0)
+    if (sel[9] or sel[10]) and bit.band(flags, SEGMENT + LAST_SEGMENT) ~= 0 then
+      if sel[10] and dfield(r, T_OFFSET, 0) ~= 0 then return nil end
+      if not segments(P, r, handle) then return nil end
+    end
+    if r[4] and r[4] <= now then
+      expired[#expired + 1] = key
+      return nil
+    end
+    return r
+  end
+  if sel[11] then
+    if redis.call('ZSCORE', P .. 'o', sel[11]) then
+      rec = consider(sel[11])
+      if rec then found = sel[11] end
+    end
+  elseif sel[3] and sel[5] and sel[6] then
+    local key = redis.call('HGET', P .. 'g', sel[4] .. ':' .. fmt(sel[5]) .. ':' .. fmt(sel[6]))
+    if key and redis.call('ZSCORE', P .. 'o', key) then
+      rec = consider(key)
+      if rec then found = key end
+    end
+  else
+    local cursor = after == '' and '-inf' or ('(' .. after)
+    while not found do
+      local chunk = redis.call('ZRANGEBYSCORE', P .. 'o', cursor, '+inf', 'LIMIT', 0, 64)
+      if #chunk == 0 then break end
+      for _, key in ipairs(chunk) do
+        rec = consider(key)
+        if rec then
+          found = key
+          break
+        end
+      end
+      cursor = '(' .. chunk[#chunk]
+    end
+  end
+  for _, key in ipairs(expired) do discard(P, key, gone) end
+end
+if not found then return {0, false, 0, {}, gone} end
+
+-- The record is decoded only when an option needs it: the common get never does.
+local function found_record()
+  if not rec then rec = record_of(P, found) end
+  return rec
+end
+local keys = {found}
+if sel[10] and bit.band(dfield(found_record(), T_FLAGS, 0), SEGMENT + LAST_SEGMENT) ~= 0 then
+  keys = segments(P, rec, handle) or keys
+end
+local parts = {}
+for _, key in ipairs(keys) do export(P, key, parts) end
+if max_length >= 0 and not accept_truncated then
+  local total = 0
+  if #keys > 1 or redis.call('HEXISTS', P .. 'f', found) == 1
+      or redis.call('HSTRLEN', P .. 'm', found) > max_length then
+    for i, key in ipairs(keys) do
+      total = total + body_length(P, key, i == 1 and found_record() or record_of(P, key))
+    end
+  end
+  if total > max_length then return {0, found, 1, parts, gone} end
+end
+if browse then return {0, found, 0, parts, gone} end
+local in_uow = uow ~= '' and (syncpoint == 1 or
+  (syncpoint == 2 and dfield(found_record(), T_PERSISTENCE, 2) == 1))
+for _, key in ipairs(keys) do
+  redis.call('ZREM', P .. 'o', key)
+  redis.call('HINCRBY', P .. 'h', 'depth', -1)
+  redis.call('HDEL', P .. 'l', key)
+  if in_uow then
+    redis.call('HSET', P .. 'u', key, uow)
+    redis.call('RPUSH', KEYS[2], 'G|' .. P .. '|' .. key)
+    redis.call('SADD', KEYS[3], uow)
+  else
+    forget(P, key)
+  end
+end
+return {0, found, 0, parts, gone}
+""",
+)
+
+LOCK = _script(
+    "LOCK",
+    r"""
+-- MQGMO_LOCK: hide a message from every handle but one (releasing what it held before).
+-- KEYS[1] the queue's prefix; ARGV[1] message key ('' = only release); ARGV[2] handle
+-- returns {OK, 1 if locked}
+local P = KEYS[1]
+release_locks(P, ARGV[2])
+if ARGV[1] ~= '' and redis.call('HEXISTS', P .. 'm', ARGV[1]) == 1 then
+  redis.call('HSET', P .. 'l', ARGV[1], ARGV[2])
+  return {0, 1}
+end
+return {0, 0}
+""",
+)
+
+COMMIT = _script(
+    "COMMIT",
+    r"""
+-- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
+-- ARGV[1] the unit-of-work token
+-- returns {OK, how many entries were committed}
+local entries = redis.call('LRANGE', KEYS[1], 0, -1)
+for _, entry in ipairs(entries) do
+  local kind, P, key = parse_entry(entry)
+  commit_entry(kind, P, key)
+end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+return {0, #entries}
+""",
+)
+
+BACKOUT = _script(
+    "BACKOUT",
+    r"""
+-- Uncommitted puts vanish; uncommitted gets come back with BackoutCount + 1.
+-- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
+-- ARGV[1] the unit-of-work token
+-- returns {OK, how many entries were backed out}
+return {0, backout_uow(KEYS[1], KEYS[2], ARGV[1])}
+""",
+)
+
+SCAN = _script(
+    "SCAN",
+    r"""
+-- The expiry scan of one queue: discard committed, visible messages whose expiry has
+-- passed, through the expiry index (a scan costs what expired, not the depth). Messages
+-- in a unit of work stay for later, as in the in-process store.
+-- KEYS[1] the queue's prefix; KEYS[2] the scan lease ('' = unfenced)
+-- ARGV[1] now; ARGV[2] the fencing token ('' = unfenced); ARGV[3] most to discard
+-- returns {OK, 1 if more may be left, {discarded...}} (four items each, as GET) or
+-- {STALE_TOKEN, the current token or false}
+local P = KEYS[1]
+local now = tonumber(ARGV[1])
+if KEYS[2] ~= '' then
+  local lease = redis.call('HMGET', KEYS[2], 'token', 'expires')
+  if lease[1] ~= ARGV[2] or not lease[2] or tonumber(lease[2]) <= now then
+    return {-4, lease[1]}
+  end
+end
+if not redis.call('HGET', P .. 'h', 'ord') then return {-5} end
+local limit, skipped, gone = tonumber(ARGV[3]), 0, {}
+while #gone < 4 * limit do
+  local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1], 'LIMIT', skipped, 256)
+  if #chunk == 0 then return {0, 0, gone} end
+  for _, key in ipairs(chunk) do
+    if redis.call('HEXISTS', P .. 'u', key) == 1 then
+      skipped = skipped + 1
+    elseif #gone < 4 * limit then
+      discard(P, key, gone)
+    end
+  end
+end
+return {0, 1, gone}
+""",
+)
+
+RECOVER = _script(
+    "RECOVER",
+    r"""
+-- Peer recovery of one life of a failed queue manager: back out every unit of work it
+-- left in flight and release its handles' locks. Exactly one caller runs it.
+-- KEYS[1] the recovery claim; KEYS[2] the failed member's set of units of work;
+-- KEYS[3] the QSG's set of queue prefixes; KEYS[4] the QSG's prefix
+-- ARGV[1] the failed queue manager; ARGV[2] the recovering queue manager
+-- returns {1, units backed out, entries backed out, locks released} when this caller
+-- recovered, or {0, who did}
+if not redis.call('SET', KEYS[1], ARGV[2], 'NX') then
+  return {0, redis.call('GET', KEYS[1])}
+end
+local units, entries, locks = 0, 0, 0
+for _, token in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  entries = entries + backout_uow(KEYS[4] .. 'uow:' .. token, KEYS[2], token)
+  units = units + 1
+end
+for _, P in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  locks = locks + release_locks(P, ARGV[1])
+end
+return {1, units, entries, locks}
+""",
+)
+
+LEASE_ACQUIRE = _script(
+    "LEASE_ACQUIRE",
+    r"""
+-- Take or renew a lease. A holder renewing before expiry keeps its token; any other
+-- acquisition (a new holder, or the old one after its lease ran out) gets a new one.
+-- KEYS[1] the lease; ARGV[1] member; ARGV[2] now; ARGV[3] lease length (seconds)
+-- returns {1, token, 'renewed'|'acquired', previous holder or false} or
+-- {0, current token, holder, expiry as text}
+local now = tonumber(ARGV[2])
+local lease = redis.call('HMGET', KEYS[1], 'holder', 'expires', 'token')
+local holder, expires = lease[1], tonumber(lease[2] or '0')
+local until_ = string.format('%.17g', now + tonumber(ARGV[3]))
+if holder and holder ~= '' and expires > now then
+  if holder ~= ARGV[1] then return {0, lease[3], holder, lease[2]} end
+  redis.call('HSET', KEYS[1], 'expires', until_)
+  return {1, lease[3], 'renewed', holder}
+end
+local token = redis.call('HINCRBY', KEYS[1], 'token', 1)
+redis.call('HSET', KEYS[1], 'holder', ARGV[1], 'expires', until_)
+return {1, tostring(token), 'acquired', holder or false}
+""",
+)
+
+LEASE_RELEASE = _script(
+    "LEASE_RELEASE",
+    r"""
+-- Give a lease up on a clean stop, if this member still holds it with this token.
+-- KEYS[1] the lease; ARGV[1] member; ARGV[2] token
+-- returns {1} when released, {0} when it was not held so
+local lease = redis.call('HMGET', KEYS[1], 'holder', 'token')
+if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[2] then return {0} end
+redis.call('HDEL', KEYS[1], 'holder', 'expires')
+return {1}
+""",
+)
+
+ALL = (
+    CREATE_QUEUE, DELETE_QUEUE, PUT, GET, LOCK, COMMIT, BACKOUT, SCAN, RECOVER,
+    LEASE_ACQUIRE, LEASE_RELEASE,
+)  # fmt: skip

@@ -1,0 +1,352 @@
+"""The coupling facility's message store: the store primitives over Redis.
+
+``RedisStore`` implements ``qsg.core.store.MessageStore`` with one Lua script per atomic
+primitive (``coupling.scripts``), so the queue engine runs unchanged on shared queues,
+and every member of the queue-sharing group that talks to the same server sees the same
+queues. The common put and the common get (with the expiry discards it owes) are one
+round trip each; a depth or uncommitted count is one plain read.
+
+Beyond the primitives, the facility owns what only it can: CF structure limits
+(MQRC_STORAGE_MEDIUM_FULL when entries or elements run out, MQRC_WRONG_CF_LEVEL for a
+message over 63 KB below CFLEVEL(4), offload of such messages), units of work named
+by (queue manager, connection) so that peer recovery can find a failed member's
+(``recover``), and the fencing of expiry scans by lease tokens (``coupling.lease``).
+A lost connection is MQRC_CF_STRUC_FAILED at the API; committed messages stay on the
+server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from coupling import keys, scripts
+from coupling.codec import decode, encode
+from coupling.transport import CFConnectionError, Transport
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.message import Message, joined
+from qsg.core.store import (
+    MATCH_ANY,
+    Fence,
+    Ordering,
+    Select,
+    StaleFenceError,
+    Syncpoint,
+    Taken,
+    UowId,
+)
+
+#: The structure of queues created without one (a store used as a queue manager's own).
+NO_STRUCTURE = "-"
+#: How many expired messages one scan script discards before handing back.
+SCAN_BATCH = 1000
+_NO_GROUP = CMQC.MQGI_NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """The outcome of a peer-recovery attempt: ``ran`` is True for the one member that
+    ran it, and ``by`` names that member in every answer."""
+
+    failed: str
+    by: str
+    ran: bool
+    units: int = 0
+    entries: int = 0
+    locks: int = 0
+
+
+class RedisStore:
+    """The store primitives on a Redis-protocol server, for one queue-sharing group.
+
+    Several ``RedisStore`` objects (one per member, each with its own transport) over
+    the same ``qsg`` name share every queue, as members share a coupling facility.
+    """
+
+    def __init__(self, transport: Transport, qsg: str) -> None:
+        self.transport = transport
+        self.qsg = qsg
+        self._prefixes: dict[str, str] = {}  # queue -> key prefix
+        self._structures: dict[str, str] = {}  # queue -> structure name
+        self._queues_key = keys.queues_key(qsg)
+
+    # ---- structures and queues --------------------------------------------------
+    def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
+        """A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements of 256 bytes.
+
+        Redefining keeps what the structure holds and its usage."""
+        key = keys.structure_key(self.qsg, name)
+        self._command(
+            "HSET", key, "name", name, "cflevel", cf_level, "size_kb", size_kb,
+            "max_entries", size_kb, "max_elements", 4 * size_kb,
+        )  # fmt: skip
+        self._command("HSETNX", key, "entries", 0)
+        self._command("HSETNX", key, "elements", 0)
+
+    def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
+        """A shared queue on ``structure``; another member's existing queue is joined."""
+        struc = structure or NO_STRUCTURE
+        prefix = keys.queue_prefix(self.qsg, struc, queue)
+        accounting = keys.structure_key(self.qsg, struc) if structure else ""
+        status, *rest = self._run(
+            scripts.CREATE_QUEUE, [prefix, self._queues_key], [ordering.value, accounting]
+        )
+        if status != scripts.OK:
+            raise ValueError(
+                f"queue {queue!r} already exists in the coupling facility with "
+                f"{Ordering(rest[0]).name} order"
+            )
+        self._prefixes[queue] = prefix
+        self._structures[queue] = struc
+
+    def delete_queue(self, queue: str) -> None:
+        self._run(scripts.DELETE_QUEUE, [self._prefix(queue), self._queues_key], [])
+        del self._prefixes[queue]
+        del self._structures[queue]
+
+    def depth(self, queue: str) -> int:
+        return int(self._command("HGET", self._prefix(queue) + "h", "depth") or 0)
+
+    def uncommitted(self, queue: str) -> int:
+        return int(self._command("HLEN", self._prefix(queue) + "u"))
+
+    # ---- put and get ----------------------------------------------------------
+    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
+        record, offloaded = encode(msg)
+        token = "" if uow is None else keys.uow_token(uow)
+        desc = msg.desc
+        group_id = desc["GroupId"]
+        group = (
+            f"{group_id.hex()}:{desc['MsgSeqNumber']}:{desc['Offset']}"
+            if group_id != _NO_GROUP
+            else ""
+        )
+        reply = self._run(
+            scripts.PUT,
+            [self._prefix(queue), *self._uow_keys(token)],
+            [
+                record, token, max_depth,
+                "" if msg.expires_at is None else repr(msg.expires_at),
+                msg.priority, group, offloaded or "",
+            ],
+        )  # fmt: skip
+        status = reply[0]
+        if status == scripts.OK:
+            msg.seq = int(reply[1]) & ((1 << 40) - 1)
+            return
+        if status == scripts.FULL:
+            raise MQMIError.failed(
+                CMQC.MQRC_Q_FULL, f"queue {queue} is at its MAXDEPTH of {max_depth}"
+            )
+        if status == scripts.STORAGE_FULL:
+            raise MQMIError.failed(
+                CMQC.MQRC_STORAGE_MEDIUM_FULL,
+                f"CF structure {reply[1].decode()} is full (all its entries or elements are in"
+                f" use); putting to {queue}",
+            )
+        if status == scripts.CF_LEVEL:
+            raise MQMIError.failed(
+                CMQC.MQRC_WRONG_CF_LEVEL,
+                f"a message of {len(msg.body)} bytes is over 63 KB: CF structure "
+                f"{reply[2].decode()} of {queue} is CFLEVEL({reply[1]}), 4 or more is needed",
+            )
+        raise KeyError(queue)
+
+    def get(
+        self,
+        queue: str,
+        select: Select,
+        now: float,
+        uow: UowId | None,
+        syncpoint: Syncpoint,
+        max_length: int | None,
+        accept_truncated: bool,
+    ) -> Taken:
+        token = "" if uow is None else keys.uow_token(uow)
+        return self._get(
+            queue, select, now, token, syncpoint.value, max_length, accept_truncated, False, None
+        )
+
+    def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken:
+        return self._get(queue, select, now, "", 0, None, True, True, after)
+
+    def _get(
+        self,
+        queue: str,
+        select: Select,
+        now: float,
+        token: str,
+        syncpoint: int,
+        max_length: int | None,
+        accept_truncated: bool,
+        browse: bool,
+        after: int | None,
+    ) -> Taken:
+        handle = "" if select.handle is None else self.handle_token(select.handle)
+        reply = self._run(
+            scripts.GET,
+            [self._prefix(queue), *self._uow_keys(token)],
+            [
+                repr(now), token, syncpoint, -1 if max_length is None else max_length,
+                "1" if accept_truncated else "", "1" if browse else "",
+                "" if after is None else after, _selection(select), handle,
+            ],
+        )  # fmt: skip
+        if reply[0] != scripts.OK:
+            raise KeyError(queue)
+        _, found, too_long, parts, gone = reply
+        discarded = _messages(gone)
+        if found is None:
+            return Taken(None, discarded, False, after)
+        pieces = _messages(parts)
+        msg = pieces[0] if len(pieces) == 1 else joined(pieces)
+        return Taken(msg, discarded, bool(too_long), int(found))
+
+    # ---- browse locks -----------------------------------------------------------
+    def lock(self, queue: str, key: int, handle: Hashable) -> None:
+        self._run(scripts.LOCK, [self._prefix(queue)], [key, self.handle_token(handle)])
+
+    def unlock(self, queue: str, handle: Hashable) -> None:
+        self._run(scripts.LOCK, [self._prefix(queue)], ["", self.handle_token(handle)])
+
+    @staticmethod
+    def handle_token(handle: Hashable) -> str:
+        """A handle's name in the facility: ``QM1/3/...``, its queue manager first, so
+        peer recovery can release a failed member's locks."""
+        token = getattr(handle, "store_token", None)
+        return token if isinstance(token, str) else f"?/{id(handle):x}"
+
+    # ---- units of work --------------------------------------------------------
+    def commit(self, uow: UowId) -> None:
+        token = keys.uow_token(uow)
+        self._run(scripts.COMMIT, self._uow_keys(token), [token])
+
+    def backout(self, uow: UowId) -> None:
+        token = keys.uow_token(uow)
+        self._run(scripts.BACKOUT, self._uow_keys(token), [token])
+
+    def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
+        """Peer recovery of ``failed`` (in its life ``incarnation``), run by member ``by``:
+        back out its in-flight units of work (gets return with BackoutCount + 1, puts
+        vanish) and release its locks. Exactly one caller per failed life runs it; the
+        others learn who did. A restarted member calls it for itself."""
+        reply = self._run(
+            scripts.RECOVER,
+            [
+                keys.recovery_key(self.qsg, failed, incarnation),
+                keys.uows_key(self.qsg, failed),
+                self._queues_key,
+                keys.group_prefix(self.qsg),
+            ],
+            [failed, by],
+        )
+        if reply[0] == 1:
+            return Recovery(failed, by, True, reply[1], reply[2], reply[3])
+        return Recovery(failed, reply[1].decode(), False)
+
+    def in_flight(self, q_mgr: str) -> int:
+        """How many units of work ``q_mgr`` has with uncommitted work on shared queues."""
+        return int(self._command("SCARD", keys.uows_key(self.qsg, q_mgr)))
+
+    # ---- expiry scan ----------------------------------------------------------
+    def worth_scanning(self, queue: str, now: float) -> bool:
+        return int(self._command("ZCOUNT", self._prefix(queue) + "x", "-inf", repr(now))) > 0
+
+    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Message]:
+        """Discard the committed expired messages, a batch per round trip; with ``fence``,
+        each batch first proves the lease is still held with that token."""
+        lease = "" if fence is None else keys.lease_key(self.qsg, fence.role)
+        token = "" if fence is None else str(fence.token)
+        gone: list[Message] = []
+        while True:
+            reply = self._run(
+                scripts.SCAN, [self._prefix(queue), lease], [repr(now), token, SCAN_BATCH]
+            )
+            if reply[0] == scripts.STALE_TOKEN:
+                assert fence is not None
+                raise StaleFenceError(fence, None if reply[1] is None else int(reply[1]))
+            if reply[0] != scripts.OK:
+                raise KeyError(queue)
+            gone.extend(_messages(reply[2]))
+            if not reply[1]:
+                return gone
+
+    # ---- structures -------------------------------------------------------------
+    def structure_usage(self, name: str) -> dict[str, int]:
+        """A structure's entries and elements in use and their maxima."""
+        values = self._command(
+            "HMGET", keys.structure_key(self.qsg, name),
+            "entries", "elements", "max_entries", "max_elements",
+        )  # fmt: skip
+        names = ("entries", "elements", "max_entries", "max_elements")
+        return {n: int(v or 0) for n, v in zip(names, values, strict=True)}
+
+    # ---- plumbing -----------------------------------------------------------------
+    def _prefix(self, queue: str) -> str:
+        try:
+            return self._prefixes[queue]
+        except KeyError:
+            raise KeyError(queue) from None
+
+    def _uow_keys(self, token: str) -> list[str]:
+        if not token:
+            return ["", ""]
+        return [keys.uow_key(self.qsg, token), keys.uows_key(self.qsg, keys.owner_of(token))]
+
+    def _run(self, script: scripts.Script, key_names: Sequence[str], args: Sequence[Any]) -> Any:
+        try:
+            return self.transport.run(script, key_names, args)
+        except CFConnectionError as error:
+            raise self._failed(key_names, error) from error
+
+    def _command(self, *args: Any) -> Any:
+        try:
+            return self.transport.command(*args)
+        except CFConnectionError as error:
+            raise self._failed(args[1:2], error) from error
+
+    def _failed(self, key_names: Sequence[str], error: Exception) -> MQMIError:
+        where = next(
+            (s for q, p in self._prefixes.items() for s in [self._structures[q]]
+             if key_names and key_names[0] == p),
+            None,
+        )  # fmt: skip
+        name = f"CF structure {where}" if where and where != NO_STRUCTURE else "the CF"
+        return MQMIError.failed(
+            CMQC.MQRC_CF_STRUC_FAILED, f"{name} of QSG {self.qsg} is unreachable: {error}"
+        )
+
+
+def _selection(select: Select) -> bytes:
+    """ARGV[8] of the GET script: empty for "any message", else the msgpack selection."""
+    match = select.match
+    if (
+        match is MATCH_ANY
+        and select.key is None
+        and not (select.first_items or select.whole_group)
+        and not (select.whole_message or select.complete)
+    ):
+        return b""
+    group_hex = None if match.group_id is None else match.group_id.hex()
+    packed: bytes = msgpack.packb(
+        [
+            match.msg_id, match.correl_id, match.group_id, group_hex,
+            match.msg_seq_number, match.offset, select.first_items, select.whole_group,
+            select.whole_message, select.complete,
+            None if select.key is None else str(select.key),
+        ],
+        use_bin_type=False,  # Lua's cmsgpack reads raw strings, not bin
+    )  # fmt: skip
+    return packed
+
+
+def _messages(flat: list[Any]) -> list[Message]:
+    """Messages from the scripts' flat (key, record, offloaded body, BackoutCount) items."""
+    return [
+        decode(int(flat[i]), flat[i + 1], flat[i + 2], int(flat[i + 3]))
+        for i in range(0, len(flat), 4)
+    ]
