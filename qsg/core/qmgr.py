@@ -30,7 +30,7 @@ from qsg.core.reports import Report, expiration_report
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
-from qsg.core.store import MessageStore
+from qsg.core.store import Fence, MessageStore
 from qsg.core.structs import MD, PMO
 
 DEFAULT_DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
@@ -346,17 +346,21 @@ class QMgr:
             return self.local
         return self.qsg.shared if self.qsg is not None else None
 
-    def scan_expired(self, now: float, pattern: str = "*", *, shared: bool = False) -> int:
+    def scan_expired(
+        self, now: float, pattern: str = "*", *, shared: bool = False, fence: Fence | None = None
+    ) -> int:
         """Discard expired messages from the queues worth scanning that match ``pattern``.
 
         EXPRYINT's periodic scan (pattern ``*``) and REFRESH QMGR TYPE(EXPIRY)
         NAME(pattern). Costs what expired, not the depth. Returns how many were discarded.
+        A scan of shared queues carries the scan lease's ``fence``; a store that keeps
+        leases refuses a stale one (``StaleFenceError``) before discarding anything.
         """
         repo = self._scanned(shared)
         total = 0
         for name in [n for n in self.worth_scanning(now, shared=shared) if fnmatchcase(n, pattern)]:
             assert repo is not None  # there was something worth scanning
-            gone = repo.store.scan(name, now)
+            gone = repo.store.scan(name, now, fence)
             self.discarded(name, gone, "scan", now)
             total += len(gone)
         return total
