@@ -36,6 +36,19 @@ from qsg.core.memstore import MemoryStore
 
 QUEUES = ("PRIO", "FIFO")
 IDS = (b"A" * 24, b"B" * 24, b"C" * 24)
+GETS = ("plain", "sync", "sync", "sync", "if_persistent", "msgid", "correlid", "logical",
+        "all_msgs")  # fmt: skip
+GETS = (
+    "plain",
+    "sync",
+    "sync",
+    "sync",
+    "if_persistent",
+    "msgid",
+    "correlid",
+    "logical",
+    "all_msgs",
+)
 _namespaces = itertools.count(1)
 _ANSWERED = ("MsgId", "CorrelId", "Priority", "Persistence", "Expiry", "BackoutCount",
              "GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "PutDate", "PutTime")  # fmt: skip
@@ -143,19 +156,7 @@ class SideBySide(RuleBasedStateMachine):
     @rule(
         conn=st.integers(0, 1),
         queue=st.sampled_from(QUEUES),
-        how=st.sampled_from(
-            (
-                "plain",
-                "sync",
-                "sync",
-                "sync",
-                "if_persistent",
-                "msgid",
-                "correlid",
-                "logical",
-                "all_msgs",
-            )
-        ),  # fmt: skip
+        how=st.sampled_from(GETS),
         match=st.sampled_from(IDS),
         length=st.sampled_from((None, None, None, 1)),
     )
