@@ -1,0 +1,87 @@
+"""The lease election: one member of a queue-sharing group holds a named role at a time.
+
+A lease is a hash in the coupling facility (``coupling.keys.lease_key``): its holder,
+when it runs out in the simulator's time, and a fencing token that increases on every
+acquisition. The holder renews before the lease runs out and keeps its token; once it
+has run out, any member (the old holder too) may take it, with a new token. Work only
+the holder may do carries the token (``fence``), and the facility's scripts refuse a
+token that is no longer current or whose lease has run out: a member that paused past
+its lease, and still believes it holds it, is refused rather than trusted.
+
+The role is a name, so any single-member duty can use it: the expiry scan of shared
+queues (``EXPIRY_SCAN``), and whatever else needs one member of the group at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from coupling import keys, scripts
+from coupling.transport import Transport
+from qsg.core.store import Fence
+
+#: The role whose holder scans the shared queues for expired messages.
+EXPIRY_SCAN = "EXPIRY.SCAN"
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """A lease held: by ``holder`` with ``token`` until ``expires``. ``acquired`` is
+    False for a renewal; ``previous`` is who held it before a takeover (None if nobody)."""
+
+    role: str
+    holder: str
+    token: int
+    expires: float
+    acquired: bool
+    previous: str | None
+
+    @property
+    def fence(self) -> Fence:
+        """What holder-only work carries, for the facility to check."""
+        return Fence(self.role, self.token)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A lease another member holds, with ``token``, until ``expires``."""
+
+    role: str
+    holder: str
+    token: int
+    expires: float
+
+
+class Lease:
+    """One member's view of the lease on ``role`` in QSG ``qsg``; ``length`` is how long
+    (simulated seconds) a grant or renewal lasts."""
+
+    def __init__(
+        self, transport: Transport, qsg: str, role: str, member: str, length: float
+    ) -> None:
+        if length <= 0:
+            raise ValueError(f"lease {role}: its length must be positive, not {length}")
+        self.transport = transport
+        self.role = role
+        self.member = member
+        self.length = length
+        self._key = keys.lease_key(qsg, role)
+
+    def acquire(self, now: float) -> Grant | Refusal:
+        """Take the lease if it is free or has run out, renew it if this member holds it;
+        otherwise learn who holds it."""
+        reply = self.transport.run(
+            scripts.LEASE_ACQUIRE, [self._key], [self.member, repr(now), repr(self.length)]
+        )
+        if reply[0] == 1:
+            previous = reply[3].decode() if reply[3] else None
+            return Grant(
+                self.role, self.member, int(reply[1]), now + self.length,
+                reply[2] == b"acquired", previous,
+            )  # fmt: skip
+        return Refusal(self.role, reply[2].decode(), int(reply[1]), float(reply[3]))
+
+    def release(self, grant: Grant) -> bool:
+        """Give the lease up on a clean stop; False if it was no longer this grant's."""
+        reply = self.transport.run(scripts.LEASE_RELEASE, [self._key], [grant.holder, grant.token])
+        return bool(reply[0])

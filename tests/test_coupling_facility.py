@@ -1,0 +1,270 @@
+"""The coupling facility on a real Redis-protocol server: members sharing queues, peer
+recovery, CF structure limits, connection loss (issue 5; mq-reference.md section 4).
+
+Each member here has its own ``RedisStore`` and its own connection, over one QSG
+namespace on the server, as members in separate processes would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from coupling.server import EmbeddedServer
+from coupling.store import RedisStore
+from coupling.transport import BlockingTransport, CFConnectionError
+from qsg import CMQC, GMO, MD, MQMIError, QMgr
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
+from tests.helpers import ALL, drain, get, put
+
+SHARED = {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"}
+
+
+@pytest.fixture
+def members(cf_url: str, redis_store: Callable[[], RedisStore]) -> Iterator[Callable[..., QMgr]]:
+    """Makes members of one QSG, each with its own connection to the facility; every
+    member defines CF structure APP1 (size and level as asked) and shared queue Q."""
+    namespace = redis_store().qsg  # a fresh namespace, cleaned up afterwards
+    transports: list[BlockingTransport] = []
+
+    def member(name: str, size_kb: int = 1024, cf_level: int = 5) -> QMgr:
+        transport = BlockingTransport(cf_url)
+        transports.append(transport)
+        group = QueueSharingGroup("QSG1", store=RedisStore(transport, namespace))
+        qm = QMgr(name, qsg=group)
+        qm.define_structure(CFStructure("APP1", size_kb=size_kb, cf_level=cf_level))
+        qm.define_queue("Q", max_depth=100_000, **SHARED)
+        return qm
+
+    yield member
+    for transport in transports:
+        transport.close()
+
+
+def store_of(qm: QMgr) -> RedisStore:
+    assert qm.qsg is not None
+    store = qm.qsg.shared.store
+    assert isinstance(store, RedisStore)
+    return store
+
+
+# ---- sharing -------------------------------------------------------------------------
+def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -> None:
+    qm1, qm2 = members("QM1"), members("QM2")
+    h1 = qm1.connect().open("Q", ALL)
+    h2 = qm2.connect().open("Q", ALL)
+    put(h1, b"from QM1", 0.0)
+    put(h2, b"from QM2", 0.0)
+    assert qm1.depth("Q") == qm2.depth("Q") == 2
+    assert drain(h2, 0.0) == [b"from QM1", b"from QM2"]
+    assert qm1.depth("Q") == 0
+
+
+def test_an_uncommitted_put_is_invisible_to_other_members_until_commit(
+    members: Callable[..., QMgr],
+) -> None:
+    qm1, qm2 = members("QM1"), members("QM2")
+    conn = qm1.connect()
+    put(conn.open("Q", ALL), b"pending", 0.0, CMQC.MQPMO_SYNCPOINT)
+    h2 = qm2.connect().open("Q", ALL)
+    assert drain(h2, 0.0) == []
+    assert qm2.depth("Q") == 1  # CURDEPTH counts it, as MQ does
+    conn.commit()
+    assert drain(h2, 0.0) == [b"pending"]
+
+
+# ---- peer recovery -------------------------------------------------------------------
+def _fail_with_work_in_flight(qm1: QMgr) -> None:
+    """QM1 commits two messages, then, in one unit of work, gets one and puts another,
+    and fails before it ends the unit of work."""
+    conn = qm1.connect()
+    h = conn.open("Q", ALL)
+    put(h, b"committed 1", 0.0)
+    put(h, b"committed 2", 0.0)
+    assert get(h, 0.0, CMQC.MQGMO_SYNCPOINT)[0] == b"committed 1"
+    put(h, b"in flight", 0.0, CMQC.MQPMO_SYNCPOINT)
+    # QM1 fails here: nothing of it runs again in this life.
+
+
+def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
+    members: Callable[..., QMgr],
+) -> None:
+    # "Surviving connected queue managers all attempt to initiate peer recovery ...
+    # only one ... initiates successfully" (mq-reference.md section 4).
+    qm1, qm2, qm3 = members("QM1"), members("QM2"), members("QM3")
+    _fail_with_work_in_flight(qm1)
+    assert store_of(qm2).in_flight("QM1") == 1
+    first = store_of(qm2).recover("QM1", qm1.incarnation, by="QM2")
+    second = store_of(qm3).recover("QM1", qm1.incarnation, by="QM3")
+    assert first.ran and (first.units, first.entries) == (1, 2)
+    assert not second.ran and second.by == "QM2"  # exactly one member ran it
+    assert store_of(qm3).in_flight("QM1") == 0
+    h3 = qm3.connect().open("Q", ALL)
+    md = MD()
+    assert get(h3, 0.0, md=md)[0] == b"committed 1"
+    assert md.BackoutCount == 1  # the get came back, its BackoutCount raised
+    assert drain(h3, 0.0) == [b"committed 2"]  # the put vanished; nothing lost or doubled
+
+
+def test_a_restarted_member_recovers_its_own_units_of_work_if_no_peer_did(
+    members: Callable[..., QMgr],
+) -> None:
+    # "With no peers connected, recovery happens ... when the failed one restarts."
+    qm1 = members("QM1")
+    _fail_with_work_in_flight(qm1)
+    again = members("QM1")  # the same queue manager, started again
+    recovery = store_of(again).recover("QM1", qm1.incarnation, by="QM1")
+    assert recovery.ran and recovery.units == 1
+    h = again.connect().open("Q", ALL)
+    assert drain(h, 0.0) == [b"committed 1", b"committed 2"]
+
+
+def test_a_restarted_member_finds_nothing_left_when_a_peer_recovered_it(
+    members: Callable[..., QMgr],
+) -> None:
+    qm1, qm2 = members("QM1"), members("QM2")
+    _fail_with_work_in_flight(qm1)
+    assert store_of(qm2).recover("QM1", qm1.incarnation, by="QM2").ran
+    again = members("QM1")
+    assert store_of(again).recover("QM1", qm1.incarnation, by="QM1").by == "QM2"
+    assert drain(again.connect().open("Q", ALL), 0.0) == [b"committed 1", b"committed 2"]
+
+
+def test_peer_recovery_releases_the_failed_members_browse_locks(
+    members: Callable[..., QMgr],
+) -> None:
+    qm1, qm2 = members("QM1"), members("QM2")
+    h1 = qm1.connect().open("Q", ALL)
+    put(h1, b"locked", 0.0)
+    get(h1, 0.0, CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
+    h2 = qm2.connect().open("Q", ALL)
+    assert drain(h2, 0.0) == []  # hidden by QM1's lock
+    assert store_of(qm2).recover("QM1", qm1.incarnation, by="QM2").locks == 1
+    assert drain(h2, 0.0) == [b"locked"]
+
+
+def test_another_members_unit_of_work_is_untouched_by_peer_recovery(
+    members: Callable[..., QMgr],
+) -> None:
+    qm1, qm2 = members("QM1"), members("QM2")
+    conn2 = qm2.connect()
+    put(conn2.open("Q", ALL), b"QM2's", 0.0, CMQC.MQPMO_SYNCPOINT)
+    _fail_with_work_in_flight(qm1)
+    store_of(qm2).recover("QM1", qm1.incarnation, by="QM2")
+    conn2.commit()
+    # Arrival order, not commit order: QM2's put came first.
+    assert drain(qm2.connect().open("Q", ALL), 0.0) == [b"QM2's", b"committed 1", b"committed 2"]
+
+
+# ---- CF structure limits -------------------------------------------------------------
+def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_filled_it(
+    members: Callable[..., QMgr],
+) -> None:
+    # 2192: "A coupling-facility structure is full ... if either all ENTRYs or all
+    # ELEMENTs are in use"; "the failing call's queue need not be the one that filled it".
+    qm = members("QM1", size_kb=8)  # 8 entries, 32 elements
+    qm.define_queue("OTHER", **SHARED)
+    h = qm.connect().open("Q", ALL)
+    for _ in range(6):  # a 1 KB message takes one entry and five elements
+        put(h, b"x" * 1024, 0.0)
+    other = qm.connect().open("OTHER", ALL)
+    with pytest.raises(MQMIError) as full:
+        put(other, b"y" * 1024, 0.0)
+    assert full.value.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
+    assert "APP1" in str(full.value) and "OTHER" in str(full.value)
+    assert qm.depth("OTHER") == 0  # the refused put left nothing behind
+    get(h, 0.0)
+    put(other, b"y" * 1024, 0.0)  # room again once a message is gone
+
+
+def test_small_messages_run_out_of_entries_before_elements(
+    members: Callable[..., QMgr],
+) -> None:
+    qm = members("QM1", size_kb=4)  # 4 entries, 16 elements
+    h = qm.connect().open("Q", ALL)
+    for _ in range(4):
+        put(h, b"s", 0.0)
+    with pytest.raises(MQMIError) as full:
+        put(h, b"s", 0.0)
+    assert full.value.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
+    usage = store_of(qm).structure_usage("APP1")
+    assert usage["entries"] == 4 and usage["elements"] < usage["max_elements"]
+
+
+def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:
+    # "Putting a message over 63 KB to a queue whose structure is below CFLEVEL 4 fails
+    # with MQRC_WRONG_CF_LEVEL 2366."
+    qm = members("QM1", cf_level=3)
+    h = qm.connect().open("Q", ALL)
+    put(h, b"x" * 63 * 1024, 0.0)  # 63 KB exactly still fits a CF entry
+    with pytest.raises(MQMIError) as wrong:
+        put(h, b"x" * (63 * 1024 + 1), 0.0)
+    assert wrong.value.reason == CMQC.MQRC_WRONG_CF_LEVEL
+    assert qm.depth("Q") == 1
+
+
+def test_a_message_over_63_kb_is_offloaded_and_comes_back_whole(
+    members: Callable[..., QMgr],
+) -> None:
+    # "For messages larger than the coupling facility entry size of 63 KB", the CF entry
+    # "holds only control information and references".
+    qm = members("QM1", cf_level=5)
+    h = qm.connect().open("Q", ALL)
+    big = bytes(range(256)) * 1024  # 256 KB
+    put(h, big, 0.0)
+    usage = store_of(qm).structure_usage("APP1")
+    assert usage["entries"] == 1 and usage["elements"] <= 2  # control information only
+    assert get(h, 0.0)[0] == big
+    assert store_of(qm).structure_usage("APP1")["elements"] == 0
+
+
+# ---- connection loss -----------------------------------------------------------------
+def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed() -> None:
+    server = EmbeddedServer(persistent=True)
+    server.start()
+    try:
+        group = QueueSharingGroup("QSG1", store=RedisStore(BlockingTransport(server.url), "L"))
+        qm = QMgr("QM1", qsg=group)
+        qm.define_structure(CFStructure("APP1"))
+        qm.define_queue("Q", **SHARED)
+        h = qm.connect().open("Q", ALL)
+        for n in range(3):
+            put(h, b"kept %d" % n, 0.0)
+        server.kill()
+        with pytest.raises(MQMIError) as lost:
+            put(h, b"during the outage", 0.0)
+        assert lost.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        assert "APP1" in str(lost.value)
+        with pytest.raises(MQMIError) as lost:
+            h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+        assert lost.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        server.start()  # the facility comes back, from its append-only file
+        assert drain(h, 0.0) == [b"kept 0", b"kept 1", b"kept 2"]
+    finally:
+        server.stop()
+
+
+def test_a_link_broken_between_calls_is_made_again_by_the_next_call(
+    members: Callable[..., QMgr], cf_transport: BlockingTransport
+) -> None:
+    qm = members("QM1")
+    h = qm.connect().open("Q", ALL)
+    put(h, b"before", 0.0)
+    killed = cf_transport.command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+    assert killed >= 1  # the member's link is gone
+    put(h, b"after", 0.0)  # nothing was in flight: the next call connects again
+    assert drain(h, 0.0) == [b"before", b"after"]
+
+
+def test_a_wrong_password_in_the_url_is_refused() -> None:
+    server = EmbeddedServer()
+    server.start()
+    try:
+        wrong = BlockingTransport(server.url.replace(server.password, "wrong"))
+        with pytest.raises(CFConnectionError, match="invalid username-password"):
+            wrong.command("PING")
+        assert BlockingTransport(server.url).command("PING")
+    finally:
+        server.stop()

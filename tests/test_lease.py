@@ -1,0 +1,172 @@
+"""The lease election on the simulator's clock, on a real server (issue 5).
+
+One holder at a time; a renewal keeps the token and any acquisition raises it; takeover
+once the holder stops renewing; release on a clean stop; a paused holder that wakes
+after its lease ran out is refused when it scans (its token is stale). Shared queues
+"are scanned by only one queue manager in a queue sharing group" (mq-reference.md
+section 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coupling.lease import EXPIRY_SCAN, Grant, Lease, Refusal
+from coupling.store import RedisStore
+from coupling.transport import BlockingTransport
+from qsg import CMQC, QMgr
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import StaleFenceError
+from tests.helpers import ALL, put
+
+LENGTH = 10.0
+
+
+def lease(store: RedisStore, member: str, role: str = EXPIRY_SCAN) -> Lease:
+    return Lease(store.transport, store.qsg, role, member, LENGTH)
+
+
+def granted(answer: Grant | Refusal) -> Grant:
+    assert isinstance(answer, Grant), answer
+    return answer
+
+
+def test_one_holder_at_a_time(redis_store: Callable[[], RedisStore]) -> None:
+    store = redis_store()
+    a, b = lease(store, "QM1"), lease(store, "QM2")
+    first = granted(a.acquire(0.0))
+    assert first.acquired and first.token == 1 and first.previous is None
+    refused = b.acquire(5.0)
+    assert isinstance(refused, Refusal)
+    assert (refused.holder, refused.token, refused.expires) == ("QM1", 1, LENGTH)
+
+
+def test_a_renewal_keeps_the_token_and_moves_the_expiry(
+    redis_store: Callable[[], RedisStore],
+) -> None:
+    a = lease(redis_store(), "QM1")
+    granted(a.acquire(0.0))
+    renewed = granted(a.acquire(8.0))
+    assert not renewed.acquired and renewed.token == 1 and renewed.expires == 18.0
+
+
+def test_another_member_takes_over_once_the_holder_stops_renewing(
+    redis_store: Callable[[], RedisStore],
+) -> None:
+    store = redis_store()
+    a, b = lease(store, "QM1"), lease(store, "QM2")
+    granted(a.acquire(0.0))
+    assert isinstance(b.acquire(9.9), Refusal)
+    took = granted(b.acquire(10.0))  # the lease ran out at 10.0
+    assert took.acquired and took.token == 2 and took.previous == "QM1"
+
+
+def test_the_old_holder_gets_a_new_token_after_its_lease_ran_out(
+    redis_store: Callable[[], RedisStore],
+) -> None:
+    a = lease(redis_store(), "QM1")
+    granted(a.acquire(0.0))
+    again = granted(a.acquire(30.0))
+    assert again.acquired and again.token == 2
+
+
+def test_a_clean_stop_releases_the_lease_for_the_next_member_at_once(
+    redis_store: Callable[[], RedisStore],
+) -> None:
+    store = redis_store()
+    a, b = lease(store, "QM1"), lease(store, "QM2")
+    grant = granted(a.acquire(0.0))
+    assert a.release(grant)
+    took = granted(b.acquire(1.0))
+    assert took.token == 2 and took.previous is None
+    assert not a.release(grant)  # no longer QM1's to give up
+
+
+def test_roles_are_independent(redis_store: Callable[[], RedisStore]) -> None:
+    store = redis_store()
+    granted(lease(store, "QM1").acquire(0.0))
+    other = granted(lease(store, "QM2", role="CHANNEL.INITIATOR").acquire(0.0))
+    assert other.token == 1
+
+
+@pytest.fixture
+def scanner(redis_store: Callable[[], RedisStore]) -> tuple[QMgr, RedisStore]:
+    """A member with a shared queue holding one message that expires at 1.0."""
+    store = redis_store()
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    put(qm.connect().open("Q", ALL), b"short-lived", 0.0, Expiry=10)
+    return qm, store
+
+
+def test_a_paused_holder_that_wakes_after_a_takeover_cannot_scan(
+    scanner: tuple[QMgr, RedisStore],
+) -> None:
+    qm, store = scanner
+    paused = granted(lease(store, "QM1").acquire(0.0))
+    granted(lease(store, "QM2").acquire(12.0))  # QM1 slept through its lease
+    with pytest.raises(StaleFenceError) as refused:
+        qm.scan_expired(12.5, shared=True, fence=paused.fence)
+    assert refused.value.current == 2
+    assert qm.depth("Q") == 1  # nothing was discarded under the stale token
+
+
+def test_a_holder_whose_lease_ran_out_cannot_scan_even_before_a_takeover(
+    scanner: tuple[QMgr, RedisStore],
+) -> None:
+    qm, store = scanner
+    paused = granted(lease(store, "QM1").acquire(0.0))
+    with pytest.raises(StaleFenceError):
+        qm.scan_expired(10.0, shared=True, fence=paused.fence)
+
+
+def test_the_holder_scans_with_its_current_token(scanner: tuple[QMgr, RedisStore]) -> None:
+    qm, store = scanner
+    holder = granted(lease(store, "QM1").acquire(0.0))
+    assert qm.scan_expired(5.0, shared=True, fence=holder.fence) == 1
+    assert qm.depth("Q") == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(("QM1", "QM2", "QM3")),
+            st.sampled_from(("acquire", "acquire", "release")),
+            st.sampled_from((0.0, 1.0, 4.0, 10.0, 11.0)),
+        ),
+        max_size=30,
+    )
+)
+def test_at_most_one_holder_and_tokens_only_grow(
+    cf_transport: BlockingTransport, steps: list[tuple[str, str, float]]
+) -> None:
+    store = RedisStore(cf_transport, "LEASEPROP")
+    key = "qsg:{LEASEPROP}:lease:" + EXPIRY_SCAN
+    cf_transport.command("DEL", key)
+    now, holder, expires, token = 0.0, None, 0.0, 0
+    grants: dict[str, Grant] = {}
+    for member, action, advance in steps:
+        now += advance
+        ours = lease(store, member)
+        if action == "release":
+            if member in grants and ours.release(grants.pop(member)):
+                holder = None
+            continue
+        answer = ours.acquire(now)
+        if isinstance(answer, Grant):
+            # Only a free lease, one that ran out, or one's own is granted.
+            assert holder in (None, member) or expires <= now
+            # A renewal keeps the token; every acquisition raises it.
+            assert answer.token == (token + 1 if answer.acquired else token)
+            holder, expires, token = member, answer.expires, answer.token
+            grants[member] = answer
+        else:
+            assert answer.holder == holder and answer.expires > now
+    cf_transport.command("DEL", key)
