@@ -9,7 +9,8 @@ hash tag: a group's keys would stay in one slot, as Lua scripts need.
 A queue's keys (suffixes appended to its prefix):
 
 - ``h`` hash: ``seq`` (arrival counter), ``depth`` (CURDEPTH), ``ord`` (0 priority,
-  1 FIFO), ``s`` (its structure's accounting key, empty for none);
+  1 FIFO), ``s`` (its structure's accounting key, empty for none), ``nlock`` and
+  ``nback`` (entries in ``l`` and ``b``, so the common paths skip them when empty);
 - ``o`` sorted set: the visible messages, member and score both the message key;
 - ``m`` hash: message key → the msgpack record (``coupling.codec``);
 - ``f`` hash: message key → the body of an offloaded message (over 63 KB);
@@ -18,7 +19,8 @@ A queue's keys (suffixes appended to its prefix):
 - ``b`` hash: message key → BackoutCount, for messages backed out at least once;
 - ``l`` hash: message key → the handle that locked it (MQGMO_LOCK);
 - ``g`` hash: ``groupid-hex:MsgSeqNumber:Offset`` → message key (the group index);
-- ``k`` hash: message key → its ``g`` field, so a message leaves the index in one step.
+- ``a`` hash: message key → ``expires;group-field;offloaded`` for a message with any of
+  them (most have none: then the common get and put never touch ``x``, ``f`` or ``g``).
 """
 
 from __future__ import annotations

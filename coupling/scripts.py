@@ -63,57 +63,83 @@ local function dfield(rec, tag, default)
   return v
 end
 local function record_of(P, key) return cmsgpack.unpack(redis.call('HGET', P .. 'm', key)) end
+local function elements(len) return math.ceil(len / ELEMENT) end
+-- The queue's state in one read: nil if there is no such queue. nlock and nback count
+-- the entries of the l and b hashes, so that the common paths skip them when empty.
+local function state_of(P)
+  local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'nlock', 'nback', 'depth', 'seq')
+  if not h[1] then return nil end
+  return {ord = h[1], s = h[2] or '', nlock = tonumber(h[3] or '0'),
+          nback = tonumber(h[4] or '0'), depth = tonumber(h[5]), seq = tonumber(h[6])}
+end
+-- A message's fixed attributes (the a hash): its expiry time, group-index field and
+-- whether its body is offloaded; false for a message with none (most of them).
+local function attrs_of(P, key)
+  local a = redis.call('HGET', P .. 'a', key)
+  if not a then return false end
+  local expires, group, off = string.match(a, '^([^;]*);([^;]*);(.*)$$')
+  return {expires = tonumber(expires), group = group ~= '' and group or nil, off = off == '1'}
+end
 local function body_length(P, key, rec)
   if rec[2] then return string.len(rec[2]) end
   return redis.call('HSTRLEN', P .. 'f', key)
 end
-local function elements(len) return math.ceil(len / ELEMENT) end
 -- What a get or browse returns for one message: key, record, offloaded body, BackoutCount.
-local function export(P, key, out)
+-- Answers the record's length.
+local function export(P, st, key, at, out)
+  local record = redis.call('HGET', P .. 'm', key)
   out[#out + 1] = key
-  out[#out + 1] = redis.call('HGET', P .. 'm', key)
-  out[#out + 1] = redis.call('HGET', P .. 'f', key)
-  out[#out + 1] = tonumber(redis.call('HGET', P .. 'b', key) or '0')
+  out[#out + 1] = record
+  out[#out + 1] = at and at.off and redis.call('HGET', P .. 'f', key) or false
+  out[#out + 1] = st.nback > 0 and tonumber(redis.call('HGET', P .. 'b', key) or '0') or 0
+  return string.len(record)
 end
--- Remove a message for good; it is already out of the visible order.
-local function forget(P, key)
-  local len = redis.call('HSTRLEN', P .. 'm', key)
+-- Remove a message for good; it is already out of the visible order. len is its record's
+-- length; at its attributes (nil: look them up).
+local function forget(P, st, key, len, at)
+  if at == nil then at = attrs_of(P, key) end
+  if not len then len = redis.call('HSTRLEN', P .. 'm', key) end
   redis.call('HDEL', P .. 'm', key)
-  redis.call('HDEL', P .. 'f', key)
-  redis.call('ZREM', P .. 'x', key)
-  redis.call('HDEL', P .. 'b', key)
-  redis.call('HDEL', P .. 'l', key)
-  local gf = redis.call('HGET', P .. 'k', key)
-  if gf then
-    redis.call('HDEL', P .. 'g', gf)
-    redis.call('HDEL', P .. 'k', key)
+  if at then
+    redis.call('HDEL', P .. 'a', key)
+    if at.expires then redis.call('ZREM', P .. 'x', key) end
+    if at.off then redis.call('HDEL', P .. 'f', key) end
+    if at.group then redis.call('HDEL', P .. 'g', at.group) end
   end
-  local S = redis.call('HGET', P .. 'h', 's')
-  if S and S ~= '' then
-    redis.call('HINCRBY', S, 'entries', -1)
-    redis.call('HINCRBY', S, 'elements', -elements(len))
+  if st.nback > 0 and redis.call('HDEL', P .. 'b', key) == 1 then
+    st.nback = st.nback - 1
+    redis.call('HINCRBY', P .. 'h', 'nback', -1)
+  end
+  if st.nlock > 0 and redis.call('HDEL', P .. 'l', key) == 1 then
+    st.nlock = st.nlock - 1
+    redis.call('HINCRBY', P .. 'h', 'nlock', -1)
+  end
+  if st.s ~= '' then
+    redis.call('HINCRBY', st.s, 'entries', -1)
+    redis.call('HINCRBY', st.s, 'elements', -elements(len))
   end
 end
 -- Remove a visible message (an expired one): out of the order, the depth and the store.
-local function discard(P, key, out)
-  export(P, key, out)
+local function discard(P, st, key, at, out)
+  local len = export(P, st, key, at, out)
   redis.call('ZREM', P .. 'o', key)
   redis.call('HINCRBY', P .. 'h', 'depth', -1)
-  forget(P, key)
+  forget(P, st, key, len, at)
 end
-local function visible(P, key, handle)
+local function visible(P, st, key, handle)
   if not redis.call('ZSCORE', P .. 'o', key) then return false end
+  if st.nlock == 0 then return true end
   local owner = redis.call('HGET', P .. 'l', key)
   return (not owner) or owner == handle
 end
 -- The keys of every segment of rec's logical message in offset order, or nil if one
 -- is missing or not visible to handle.
-local function segments(P, rec, handle)
+local function segments(P, st, rec, handle)
   local gid = hex(dfield(rec, T_GROUPID, NONE24))
   local seq, offset, keys = dfield(rec, T_SEQ, 1), 0, {}
   while true do
     local key = redis.call('HGET', P .. 'g', gid .. ':' .. fmt(seq) .. ':' .. fmt(offset))
-    if not key or not visible(P, key, handle) then return nil end
+    if not key or not visible(P, st, key, handle) then return nil end
     keys[#keys + 1] = key
     local part = record_of(P, key)
     if bit.band(dfield(part, T_FLAGS, 0), LAST_SEGMENT) ~= 0 then return keys end
@@ -121,34 +147,49 @@ local function segments(P, rec, handle)
   end
 end
 -- Whether every logical message of rec's group is visible (by its first segment).
-local function whole_group(P, rec, handle)
+local function whole_group(P, st, rec, handle)
   if bit.band(dfield(rec, T_FLAGS, 0), IN_GROUP + LAST_IN_GROUP) == 0 then return true end
   local gid = hex(dfield(rec, T_GROUPID, NONE24))
   local seq = 1
   while true do
     local key = redis.call('HGET', P .. 'g', gid .. ':' .. fmt(seq) .. ':0')
-    if not key or not visible(P, key, handle) then return false end
+    if not key or not visible(P, st, key, handle) then return false end
     local part = record_of(P, key)
     if bit.band(dfield(part, T_FLAGS, 0), LAST_IN_GROUP) ~= 0 then return true end
     seq = seq + 1
   end
 end
 local function parse_entry(entry) return string.match(entry, '^(%a)|(.*)|(%d+)$$') end
-local function commit_entry(kind, P, key)
-  if redis.call('HDEL', P .. 'u', key) == 0 then return end
+-- The state of each queue a unit of work touched, read once per script.
+local function states()
+  local cache = {}
+  return function(P)
+    local st = cache[P]
+    if st == nil then
+      st = state_of(P) or false
+      cache[P] = st
+    end
+    return st
+  end
+end
+local function commit_entry(kind, P, st, key)
+  if not st or redis.call('HDEL', P .. 'u', key) == 0 then return end
   if kind == 'P' then
     redis.call('ZADD', P .. 'o', key, key)
   else
-    forget(P, key)
+    forget(P, st, key)
   end
 end
-local function backout_entry(kind, P, key)
-  if redis.call('HDEL', P .. 'u', key) == 0 then return end
+local function backout_entry(kind, P, st, key)
+  if not st or redis.call('HDEL', P .. 'u', key) == 0 then return end
   if kind == 'P' then
-    forget(P, key)
+    forget(P, st, key)
     redis.call('HINCRBY', P .. 'h', 'depth', -1)
   else
-    redis.call('HINCRBY', P .. 'b', key, 1)
+    if redis.call('HINCRBY', P .. 'b', key, 1) == 1 then
+      st.nback = st.nback + 1
+      redis.call('HINCRBY', P .. 'h', 'nback', 1)
+    end
     redis.call('ZADD', P .. 'o', key, key)  -- back at its own place: the key keeps arrival order
     redis.call('HINCRBY', P .. 'h', 'depth', 1)
   end
@@ -156,14 +197,16 @@ end
 -- Back out every entry of a unit of work, newest first; answers how many there were.
 local function backout_uow(U, uows, token)
   local entries = redis.call('LRANGE', U, 0, -1)
+  local state = states()
   for i = #entries, 1, -1 do
     local kind, P, key = parse_entry(entries[i])
-    backout_entry(kind, P, key)
+    backout_entry(kind, P, state(P), key)
   end
   redis.call('DEL', U)
   redis.call('SREM', uows, token)
   return #entries
 end
+-- Release the locks held by owner (a handle, or every handle of a queue manager).
 local function release_locks(P, owner)
   local held = redis.call('HGETALL', P .. 'l')
   local n = 0
@@ -174,6 +217,7 @@ local function release_locks(P, owner)
       n = n + 1
     end
   end
+  if n > 0 then redis.call('HINCRBY', P .. 'h', 'nlock', -n) end
   return n
 end
 """).substitute(
@@ -208,7 +252,8 @@ if have then
   if have ~= ARGV[1] then return {-5, tonumber(have)} end
   return {0, 0}
 end
-redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2])
+redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2],
+           'nlock', 0, 'nback', 0)
 redis.call('SADD', KEYS[2], P)
 return {0, 1}
 """,
@@ -220,9 +265,11 @@ DELETE_QUEUE = _script(
 -- KEYS[1] the queue's prefix; KEYS[2] the QSG's set of queue prefixes
 -- returns {OK, how many messages went with it}
 local P = KEYS[1]
+local st = state_of(P)
+if not st then return {-5} end
 local keys = redis.call('HKEYS', P .. 'm')
-for _, key in ipairs(keys) do forget(P, key) end
-for _, s in ipairs({'h', 'o', 'm', 'f', 'x', 'u', 'b', 'l', 'g', 'k'}) do
+for _, key in ipairs(keys) do forget(P, st, key) end
+for _, s in ipairs({'h', 'o', 'm', 'a', 'f', 'x', 'u', 'b', 'l', 'g'}) do
   redis.call('DEL', P .. s)
 end
 redis.call('SREM', KEYS[2], P)
@@ -241,33 +288,28 @@ PUT = _script(
 -- returns {OK, key} | {FULL} | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure}
 -- | {NO_QUEUE}
 local P = KEYS[1]
-local h = P .. 'h'
-local state = redis.call('HMGET', h, 'depth', 'ord', 's')
-if not state[1] then return {-5} end
-if tonumber(state[1]) >= tonumber(ARGV[3]) then return {-1} end
+local st = state_of(P)
+if not st then return {-5} end
+if st.depth >= tonumber(ARGV[3]) then return {-1} end
 local record, offloaded = ARGV[1], ARGV[7] ~= ''
-local S = state[3]
-if S and S ~= '' then
-  local st = redis.call('HMGET', S, 'entries', 'elements', 'max_entries', 'max_elements',
+if st.s ~= '' then
+  local c = redis.call('HMGET', st.s, 'entries', 'elements', 'max_entries', 'max_elements',
     'cflevel', 'name')
-  if offloaded and tonumber(st[5]) < 4 then return {-3, tonumber(st[5]), st[6]} end
-  local need = elements(string.len(record))
-  if tonumber(st[1]) + 1 > tonumber(st[3]) or tonumber(st[2]) + need > tonumber(st[4]) then
-    return {-2, st[6]}
-  end
-  redis.call('HINCRBY', S, 'entries', 1)
-  redis.call('HINCRBY', S, 'elements', need)
+  if offloaded and tonumber(c[5]) < 4 then return {-3, tonumber(c[5]), c[6]} end
+  local entries, used = tonumber(c[1]) + 1, tonumber(c[2]) + elements(string.len(record))
+  if entries > tonumber(c[3]) or used > tonumber(c[4]) then return {-2, c[6]} end
+  redis.call('HSET', st.s, 'entries', entries, 'elements', used)
 end
-local seq = redis.call('HINCRBY', h, 'seq', 1)
+local seq = st.seq + 1
 local key
-if state[2] == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
+if st.ord == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
+redis.call('HSET', P .. 'h', 'seq', seq, 'depth', st.depth + 1)
 redis.call('HSET', P .. 'm', key, record)
-redis.call('HINCRBY', h, 'depth', 1)
-if offloaded then redis.call('HSET', P .. 'f', key, ARGV[7]) end
-if ARGV[4] ~= '' then redis.call('ZADD', P .. 'x', ARGV[4], key) end
-if ARGV[6] ~= '' then
-  redis.call('HSET', P .. 'g', ARGV[6], key)
-  redis.call('HSET', P .. 'k', key, ARGV[6])
+if ARGV[4] ~= '' or ARGV[6] ~= '' or offloaded then
+  redis.call('HSET', P .. 'a', key, ARGV[4] .. ';' .. ARGV[6] .. ';' .. (offloaded and '1' or ''))
+  if offloaded then redis.call('HSET', P .. 'f', key, ARGV[7]) end
+  if ARGV[4] ~= '' then redis.call('ZADD', P .. 'x', ARGV[4], key) end
+  if ARGV[6] ~= '' then redis.call('HSET', P .. 'g', ARGV[6], key) end
 end
 if ARGV[2] == '' then
   redis.call('ZADD', P .. 'o', key, key)
@@ -301,19 +343,27 @@ local uow, syncpoint = ARGV[2], tonumber(ARGV[3])
 local max_length, accept_truncated = tonumber(ARGV[4]), ARGV[5] == '1'
 local browse, after, handle = ARGV[6] == '1', ARGV[7], ARGV[9]
 local sel = ARGV[8] ~= '' and cmsgpack.unpack(ARGV[8]) or {}
-local gone, found, rec = {}, nil, nil
-if not redis.call('HGET', P .. 'h', 'ord') then return {-5} end
+local st = state_of(P)
+if not st then return {-5} end
+local gone, found, rec, at = {}, nil, nil, nil
+local popped = false  -- the found message is already out of the visible order
 
-if ARGV[8] == '' and after == '' and redis.call('HLEN', P .. 'l') == 0 then
+if ARGV[8] == '' and after == '' and st.nlock == 0 then
   -- The common get: the head of the queue, discarding expired heads.
   while true do
-    local top = redis.call('ZRANGE', P .. 'o', 0, 0)
+    local top
+    if browse then top = redis.call('ZRANGE', P .. 'o', 0, 0)
+    else top = redis.call('ZPOPMIN', P .. 'o') end
     if #top == 0 then break end
-    local expires = redis.call('ZSCORE', P .. 'x', top[1])
-    if expires and tonumber(expires) <= now then
-      discard(P, top[1], gone)
+    local key = top[1]
+    local a = attrs_of(P, key)
+    if a and a.expires and a.expires <= now then
+      local len = export(P, st, key, a, gone)
+      if browse then redis.call('ZREM', P .. 'o', key) end
+      redis.call('HINCRBY', P .. 'h', 'depth', -1)
+      forget(P, st, key, len, a)
     else
-      found = top[1]
+      found, at, popped = key, a, not browse
       break
     end
   end
@@ -322,7 +372,7 @@ else
   -- so that they still count while later candidates' groups are checked.
   local expired = {}
   local function consider(key)
-    if not visible(P, key, handle) then return nil end
+    if not visible(P, st, key, handle) then return nil end
     local r = record_of(P, key)
     local d = r[1]
     if sel[1] and (d[T_MSGID] or NONE24) ~= sel[1] then return nil end
@@ -331,11 +381,11 @@ else
     if sel[5] and dfield(r, T_SEQ, 1) ~= sel[5] then return nil end
     if sel[6] and dfield(r, T_OFFSET, 0) ~= sel[6] then return nil end
     if sel[7] and (dfield(r, T_SEQ, 1) ~= 1 or dfield(r, T_OFFSET, 0) ~= 0) then return nil end
-    if sel[8] and not whole_group(P, r, handle) then return nil end
+    if sel[8] and not whole_group(P, st, r, handle) then return nil end
     local flags = dfield(r, T_FLAGS, 0)
     if (sel[9] or sel[10]) and bit.band(flags, SEGMENT + LAST_SEGMENT) ~= 0 then
       if sel[10] and dfield(r, T_OFFSET, 0) ~= 0 then return nil end
-      if not segments(P, r, handle) then return nil end
+      if not segments(P, st, r, handle) then return nil end
     end
     if r[4] and r[4] <= now then
       expired[#expired + 1] = key
@@ -369,7 +419,7 @@ else
       cursor = '(' .. chunk[#chunk]
     end
   end
-  for _, key in ipairs(expired) do discard(P, key, gone) end
+  for _, key in ipairs(expired) do discard(P, st, key, nil, gone) end
 end
 if not found then return {0, false, 0, {}, gone} end
 
@@ -378,37 +428,45 @@ local function found_record()
   if not rec then rec = record_of(P, found) end
   return rec
 end
-local keys = {found}
+local keys, ats = {found}, {}
 if sel[10] and bit.band(dfield(found_record(), T_FLAGS, 0), SEGMENT + LAST_SEGMENT) ~= 0 then
-  keys = segments(P, rec, handle) or keys
+  keys = segments(P, st, rec, handle) or keys
 end
-local parts = {}
-for _, key in ipairs(keys) do export(P, key, parts) end
+local parts, lens = {}, {}
+for i, key in ipairs(keys) do
+  if i == 1 and at ~= nil then ats[i] = at else ats[i] = attrs_of(P, key) end
+  lens[i] = export(P, st, key, ats[i], parts)
+end
 if max_length >= 0 and not accept_truncated then
   local total = 0
-  if #keys > 1 or redis.call('HEXISTS', P .. 'f', found) == 1
-      or redis.call('HSTRLEN', P .. 'm', found) > max_length then
+  if #keys > 1 or (ats[1] and ats[1].off) or lens[1] > max_length then
     for i, key in ipairs(keys) do
       total = total + body_length(P, key, i == 1 and found_record() or record_of(P, key))
     end
   end
-  if total > max_length then return {0, found, 1, parts, gone} end
+  if total > max_length then
+    if popped then redis.call('ZADD', P .. 'o', found, found) end
+    return {0, found, 1, parts, gone}
+  end
 end
 if browse then return {0, found, 0, parts, gone} end
 local in_uow = uow ~= '' and (syncpoint == 1 or
   (syncpoint == 2 and dfield(found_record(), T_PERSISTENCE, 2) == 1))
-for _, key in ipairs(keys) do
-  redis.call('ZREM', P .. 'o', key)
-  redis.call('HINCRBY', P .. 'h', 'depth', -1)
-  redis.call('HDEL', P .. 'l', key)
+for i, key in ipairs(keys) do
+  if not (popped and i == 1) then redis.call('ZREM', P .. 'o', key) end
+  if st.nlock > 0 and redis.call('HDEL', P .. 'l', key) == 1 then
+    st.nlock = st.nlock - 1
+    redis.call('HINCRBY', P .. 'h', 'nlock', -1)
+  end
   if in_uow then
     redis.call('HSET', P .. 'u', key, uow)
     redis.call('RPUSH', KEYS[2], 'G|' .. P .. '|' .. key)
     redis.call('SADD', KEYS[3], uow)
   else
-    forget(P, key)
+    forget(P, st, key, lens[i], ats[i])
   end
 end
+redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
 return {0, found, 0, parts, gone}
 """,
 )
@@ -422,7 +480,9 @@ LOCK = _script(
 local P = KEYS[1]
 release_locks(P, ARGV[2])
 if ARGV[1] ~= '' and redis.call('HEXISTS', P .. 'm', ARGV[1]) == 1 then
-  redis.call('HSET', P .. 'l', ARGV[1], ARGV[2])
+  if redis.call('HSET', P .. 'l', ARGV[1], ARGV[2]) == 1 then
+    redis.call('HINCRBY', P .. 'h', 'nlock', 1)
+  end
   return {0, 1}
 end
 return {0, 0}
@@ -436,9 +496,10 @@ COMMIT = _script(
 -- ARGV[1] the unit-of-work token
 -- returns {OK, how many entries were committed}
 local entries = redis.call('LRANGE', KEYS[1], 0, -1)
+local state = states()
 for _, entry in ipairs(entries) do
   local kind, P, key = parse_entry(entry)
-  commit_entry(kind, P, key)
+  commit_entry(kind, P, state(P), key)
 end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
@@ -475,16 +536,19 @@ if KEYS[2] ~= '' then
     return {-4, lease[1]}
   end
 end
-if not redis.call('HGET', P .. 'h', 'ord') then return {-5} end
-local limit, skipped, gone = tonumber(ARGV[3]), 0, {}
-while #gone < 4 * limit do
+local st = state_of(P)
+if not st then return {-5} end
+local limit, skipped, gone, n = tonumber(ARGV[3]), 0, {}, 0
+local pending = redis.call('HLEN', P .. 'u') > 0  -- nothing below changes it
+while n < limit do
   local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1], 'LIMIT', skipped, 256)
   if #chunk == 0 then return {0, 0, gone} end
   for _, key in ipairs(chunk) do
-    if redis.call('HEXISTS', P .. 'u', key) == 1 then
+    if pending and redis.call('HEXISTS', P .. 'u', key) == 1 then
       skipped = skipped + 1
-    elseif #gone < 4 * limit then
-      discard(P, key, gone)
+    elseif n < limit then
+      discard(P, st, key, nil, gone)
+      n = n + 1
     end
   end
 end
