@@ -19,6 +19,7 @@ The server is the embedded one unless ``QSG_REDIS_URL`` names another.
 from __future__ import annotations
 
 import argparse
+import select
 import socket
 import time
 from collections.abc import Callable
@@ -104,17 +105,16 @@ def raw_pipeline_seconds(url: str, frames: list[bytes]) -> float:
         data = b"".join(login + frames)
         start = time.perf_counter()
         view, sent = memoryview(data), 0
-        while sent < len(data) or pending:
-            if sent < len(data):
+        sock.setblocking(False)
+        while pending:
+            writing = [sock] if sent < len(data) else []
+            readable, writable, _ = select.select([sock], writing, [])
+            if writable:
                 sent += sock.send(view[sent : sent + (1 << 20)])
-            sock.setblocking(sent >= len(data))
-            try:
-                chunk = sock.recv(1 << 20)
-            except BlockingIOError:
-                continue
-            reader.feed(chunk)
-            while reader.gets() is not False:
-                pending -= 1
+            if readable:
+                reader.feed(sock.recv(1 << 20))
+                while reader.gets() is not False:
+                    pending -= 1
         return time.perf_counter() - start
 
 

@@ -1,0 +1,72 @@
+"""The coupling facility from trio tasks: the same store over the trio transport, with
+members' calls pipelined on one connection, and a broken link failing only the calls
+it cut (issue 5)."""
+
+from __future__ import annotations
+
+import greenback
+import pytest
+import trio
+
+from coupling.server import EmbeddedServer
+from coupling.store import RedisStore
+from coupling.transport import CFConnectionError
+from coupling.trio_transport import TrioTransport
+from qsg import CMQC, MQMIError, QMgr
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
+from tests.helpers import ALL, drain, put
+
+
+async def test_a_queue_manager_runs_on_the_facility_from_a_trio_task(cf_url: str) -> None:
+    async with TrioTransport.open(cf_url) as transport:
+        await greenback.ensure_portal()  # the synchronous rules layer awaits through it
+        store = RedisStore(transport, "TRIO1")
+        qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
+        qm.define_structure(CFStructure("APP1"))
+        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+        h = qm.connect().open("Q", ALL)
+        for n in range(3):
+            put(h, b"m%d" % n, 0.0, Priority=n)
+        assert drain(h, 0.0) == [b"m2", b"m1", b"m0"]
+        store.delete_queue("Q")
+
+
+async def test_concurrent_calls_share_one_connection_and_each_gets_its_own_answer(
+    cf_url: str,
+) -> None:
+    async with TrioTransport.open(cf_url) as transport:
+        answers: dict[int, bytes] = {}
+
+        async def echo(n: int) -> None:
+            answers[n] = await transport.acommand("ECHO", b"call %d" % n)
+
+        async with trio.open_nursery() as nursery:
+            for n in range(200):
+                nursery.start_soon(echo, n)
+        assert answers == {n: b"call %d" % n for n in range(200)}
+
+
+async def test_a_broken_link_fails_the_calls_in_flight_and_the_next_call_connects_again() -> None:
+    server = EmbeddedServer(persistent=True)
+    server.start()
+    try:
+        async with TrioTransport.open(server.url) as transport:
+            await greenback.ensure_portal()
+            store = RedisStore(transport, "TRIO2")
+            store.define_structure("APP1", size_kb=1024, cf_level=5)
+            qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
+            qm.define_structure(CFStructure("APP1"))
+            qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+            h = qm.connect().open("Q", ALL)
+            put(h, b"committed", 0.0)
+            server.kill()
+            with pytest.raises(MQMIError) as lost:
+                put(h, b"during the outage", 0.0)
+            assert lost.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+            with pytest.raises(CFConnectionError):
+                await transport.acommand("PING")  # no server: the call fails, it does not hang
+            server.start()
+            assert drain(h, 0.0) == [b"committed"]  # reconnected; nothing committed lost
+    finally:
+        server.stop()
