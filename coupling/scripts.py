@@ -540,18 +540,51 @@ local st = state_of(P)
 if not st then return {-5} end
 local limit, skipped, gone, n = tonumber(ARGV[3]), 0, {}, 0
 local pending = redis.call('HLEN', P .. 'u') > 0  -- nothing below changes it
+local entries, used = 0, 0
+-- Each batch of expired keys is removed with one command per hash or set, not one per
+-- message: a scan's cost is then mostly reading what it hands back for the reports.
+local function remove(keys, groups, offloaded)
+  if #keys == 0 then return end
+  redis.call('ZREM', P .. 'o', unpack(keys))
+  redis.call('ZREM', P .. 'x', unpack(keys))
+  redis.call('HDEL', P .. 'm', unpack(keys))
+  redis.call('HDEL', P .. 'a', unpack(keys))
+  if #groups > 0 then redis.call('HDEL', P .. 'g', unpack(groups)) end
+  if #offloaded > 0 then redis.call('HDEL', P .. 'f', unpack(offloaded)) end
+  if st.nback > 0 then
+    local d = redis.call('HDEL', P .. 'b', unpack(keys))
+    if d > 0 then redis.call('HINCRBY', P .. 'h', 'nback', -d); st.nback = st.nback - d end
+  end
+  if st.nlock > 0 then
+    local d = redis.call('HDEL', P .. 'l', unpack(keys))
+    if d > 0 then redis.call('HINCRBY', P .. 'h', 'nlock', -d); st.nlock = st.nlock - d end
+  end
+  redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
+end
 while n < limit do
   local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1], 'LIMIT', skipped, 256)
-  if #chunk == 0 then return {0, 0, gone} end
+  if #chunk == 0 then break end
+  local keys, groups, offloaded = {}, {}, {}
   for _, key in ipairs(chunk) do
     if pending and redis.call('HEXISTS', P .. 'u', key) == 1 then
       skipped = skipped + 1
     elseif n < limit then
-      discard(P, st, key, nil, gone)
+      local at = attrs_of(P, key)
+      local len = export(P, st, key, at, gone)
+      entries, used = entries + 1, used + elements(len)
+      keys[#keys + 1] = key
+      if at and at.group then groups[#groups + 1] = at.group end
+      if at and at.off then offloaded[#offloaded + 1] = key end
       n = n + 1
     end
   end
+  remove(keys, groups, offloaded)
 end
+if st.s ~= '' and entries > 0 then
+  redis.call('HINCRBY', st.s, 'entries', -entries)
+  redis.call('HINCRBY', st.s, 'elements', -used)
+end
+if n < limit then return {0, 0, gone} end
 return {0, 1, gone}
 """,
 )

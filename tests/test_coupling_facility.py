@@ -220,6 +220,22 @@ def test_a_message_over_63_kb_is_offloaded_and_comes_back_whole(
     assert store_of(qm).structure_usage("APP1")["elements"] == 0
 
 
+def test_messages_a_scan_discards_give_their_structure_space_back(
+    members: Callable[..., QMgr],
+) -> None:
+    qm = members("QM1")
+    h = qm.connect().open("Q", ALL)
+    for _ in range(100):
+        put(h, b"x" * 700, 0.0)
+    before = store_of(qm).structure_usage("APP1")
+    for _ in range(300):  # more than one batch of the scan script's index walk
+        put(h, b"x" * 700, 0.0, Expiry=10)
+    assert qm.scan_expired(5.0, shared=True) == 300
+    assert store_of(qm).structure_usage("APP1") == before
+    assert len(drain(h, 5.0)) == 100
+    assert store_of(qm).structure_usage("APP1")["entries"] == 0
+
+
 # ---- connection loss -----------------------------------------------------------------
 def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed() -> None:
     server = EmbeddedServer(persistent=True)
