@@ -240,6 +240,22 @@ def _script(name: str, body: str) -> Script:
     return Script(name, _PRELUDE + body)
 
 
+DEFINE_STRUCTURE = _script(
+    "DEFINE_STRUCTURE",
+    r"""
+-- A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements; redefining keeps
+-- what it holds and its usage.
+-- KEYS[1] the structure's key; ARGV[1] name; ARGV[2] CFLEVEL; ARGV[3] SIZE in KB
+-- returns {OK}
+local size = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'name', ARGV[1], 'cflevel', ARGV[2], 'size_kb', size,
+           'max_entries', size, 'max_elements', 4 * size)
+redis.call('HSETNX', KEYS[1], 'entries', 0)
+redis.call('HSETNX', KEYS[1], 'elements', 0)
+return {0}
+""",
+)
+
 CREATE_QUEUE = _script(
     "CREATE_QUEUE",
     r"""
@@ -651,6 +667,7 @@ return {1}
 )
 
 ALL = (
+    DEFINE_STRUCTURE,
     CREATE_QUEUE, DELETE_QUEUE, PUT, GET, LOCK, COMMIT, BACKOUT, SCAN, RECOVER,
     LEASE_ACQUIRE, LEASE_RELEASE,
 )  # fmt: skip

@@ -24,7 +24,7 @@ from typing import Any
 import msgpack
 
 from coupling import keys, scripts
-from coupling.codec import decode, encode
+from coupling.codec import SEQ_BITS, decode, encode
 from coupling.transport import CFConnectionError, Transport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
@@ -71,7 +71,7 @@ class RedisStore:
         self.transport = transport
         self.qsg = qsg
         self._prefixes: dict[str, str] = {}  # queue -> key prefix
-        self._structures: dict[str, str] = {}  # queue -> structure name
+        self._structures: dict[str, str] = {}  # key prefix -> structure name
         self._queues_key = keys.queues_key(qsg)
 
     # ---- structures and queues --------------------------------------------------
@@ -80,12 +80,7 @@ class RedisStore:
 
         Redefining keeps what the structure holds and its usage."""
         key = keys.structure_key(self.qsg, name)
-        self._command(
-            "HSET", key, "name", name, "cflevel", cf_level, "size_kb", size_kb,
-            "max_entries", size_kb, "max_elements", 4 * size_kb,
-        )  # fmt: skip
-        self._command("HSETNX", key, "entries", 0)
-        self._command("HSETNX", key, "elements", 0)
+        self._run(scripts.DEFINE_STRUCTURE, [key], [name, cf_level, size_kb])
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         """A shared queue on ``structure``; another member's existing queue is joined."""
@@ -101,12 +96,13 @@ class RedisStore:
                 f"{Ordering(rest[0]).name} order"
             )
         self._prefixes[queue] = prefix
-        self._structures[queue] = struc
+        self._structures[prefix] = struc
 
     def delete_queue(self, queue: str) -> None:
-        self._run(scripts.DELETE_QUEUE, [self._prefix(queue), self._queues_key], [])
+        prefix = self._prefix(queue)
+        self._run(scripts.DELETE_QUEUE, [prefix, self._queues_key], [])
         del self._prefixes[queue]
-        del self._structures[queue]
+        del self._structures[prefix]
 
     def depth(self, queue: str) -> int:
         return int(self._command("HGET", self._prefix(queue) + "h", "depth") or 0)
@@ -136,7 +132,7 @@ class RedisStore:
         )  # fmt: skip
         status = reply[0]
         if status == scripts.OK:
-            msg.seq = int(reply[1]) & ((1 << 40) - 1)
+            msg.seq = int(reply[1]) & ((1 << SEQ_BITS) - 1)
             return
         if status == scripts.FULL:
             raise MQMIError.failed(
@@ -310,11 +306,10 @@ class RedisStore:
             raise self._failed(args[1:2], error) from error
 
     def _failed(self, key_names: Sequence[str], error: Exception) -> MQMIError:
-        where = next(
-            (s for q, p in self._prefixes.items() for s in [self._structures[q]]
-             if key_names and key_names[0] == p),
-            None,
-        )  # fmt: skip
+        # A script names the queue's prefix; a plain command one of its keys (prefix + a
+        # one-letter suffix).
+        key = str(key_names[0]) if key_names else ""
+        where = self._structures.get(key) or self._structures.get(key[:-1])
         name = f"CF structure {where}" if where and where != NO_STRUCTURE else "the CF"
         return MQMIError.failed(
             CMQC.MQRC_CF_STRUC_FAILED, f"{name} of QSG {self.qsg} is unreachable: {error}"

@@ -94,8 +94,7 @@ class TrioTransport:
 
     # ---- calls ------------------------------------------------------------------------
     async def arun(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
-        reply = await self.acommand("EVALSHA", script.sha, len(keys), *keys, *args)
-        return reply
+        return await self.acommand("EVALSHA", script.sha, len(keys), *keys, *args)
 
     async def acommand(self, *args: Arg) -> Any:
         link = await self._ensure_link()
