@@ -29,6 +29,7 @@ import hiredis
 import trio
 from valkey.connection import UnixDomainSocketConnection, parse_url
 
+from coupling.codec import SEQ_BITS
 from coupling.server import open_server
 from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport, _frame
@@ -137,7 +138,7 @@ async def fill(url: str, queue: str, count: int, expiring_every: int = 0) -> lis
             msg = message(5.0 if expiring else None)
             store.put(queue, msg, None, NEVER)
             if expiring:
-                keys.append(((9 - 4) << 40) | msg.seq)
+                keys.append(((9 - msg.priority) << SEQ_BITS) | msg.seq)
 
     await in_members(url, 16, work)
     return keys
