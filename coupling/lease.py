@@ -14,7 +14,7 @@ queues (``EXPIRY_SCAN``), and whatever else needs one member of the group at a t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from coupling import keys, scripts
 from coupling.transport import Transport
@@ -85,3 +85,60 @@ class Lease:
         """Give the lease up on a clean stop; False if it was no longer this grant's."""
         reply = self.transport.run(scripts.LEASE_RELEASE, [self._key], [grant.holder, grant.token])
         return bool(reply[0])
+
+
+@dataclass(slots=True)
+class _Held:
+    holder: str = ""
+    expires: float = 0.0
+    token: int = 0
+
+
+@dataclass(slots=True)
+class LeaseBoard:
+    """The leases of queue-sharing groups whose shared queues are in process: the same
+    rules as the facility's scripts, kept in a dictionary (one process, one board)."""
+
+    leases: dict[tuple[str, str], _Held] = field(default_factory=dict)
+
+    def current(self, qsg: str, fence: Fence, now: float) -> bool:
+        """Whether ``fence`` is still the current token of its lease in ``qsg`` and the
+        lease has not run out: the check the facility's scan script makes."""
+        held = self.leases.get((qsg, fence.role))
+        return (
+            held is not None
+            and held.token == fence.token
+            and bool(held.holder)
+            and (held.expires > now)
+        )
+
+
+class LocalLease:
+    """``Lease`` on a ``LeaseBoard``: the same grants, renewals, takeovers and tokens."""
+
+    def __init__(self, board: LeaseBoard, qsg: str, role: str, member: str, length: float) -> None:
+        if length <= 0:
+            raise ValueError(f"lease {role}: its length must be positive, not {length}")
+        self.role = role
+        self.member = member
+        self.length = length
+        self._held = board.leases.setdefault((qsg, role), _Held())
+
+    def acquire(self, now: float) -> Grant | Refusal:
+        held = self._held
+        if held.holder and held.expires > now:
+            if held.holder != self.member:
+                return Refusal(self.role, held.holder, held.token, held.expires)
+            held.expires = now + self.length
+            return Grant(self.role, self.member, held.token, held.expires, False, self.member)
+        previous = held.holder or None
+        held.token += 1
+        held.holder, held.expires = self.member, now + self.length
+        return Grant(self.role, self.member, held.token, held.expires, True, previous)
+
+    def release(self, grant: Grant) -> bool:
+        held = self._held
+        if held.holder != grant.holder or held.token != grant.token:
+            return False
+        held.holder, held.expires = "", 0.0
+        return True

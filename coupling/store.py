@@ -18,7 +18,6 @@ server.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import msgpack
@@ -33,6 +32,7 @@ from qsg.core.store import (
     MATCH_ANY,
     Fence,
     Ordering,
+    Recovery,
     Select,
     StaleFenceError,
     Syncpoint,
@@ -45,19 +45,6 @@ NO_STRUCTURE = "-"
 #: How many expired messages one scan script discards before handing back.
 SCAN_BATCH = 1000
 _NO_GROUP = CMQC.MQGI_NONE
-
-
-@dataclass(frozen=True, slots=True)
-class Recovery:
-    """The outcome of a peer-recovery attempt: ``ran`` is True for the one member that
-    ran it, and ``by`` names that member in every answer."""
-
-    failed: str
-    by: str
-    ran: bool
-    units: int = 0
-    entries: int = 0
-    locks: int = 0
 
 
 class RedisStore:

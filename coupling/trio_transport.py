@@ -78,6 +78,7 @@ class TrioTransport:
         self._nursery = nursery
         self._link: _Link | None = None
         self._connecting = trio.Lock()
+        self._connects = 0  # connections being made (real I/O in flight)
 
     @classmethod
     @asynccontextmanager
@@ -91,6 +92,13 @@ class TrioTransport:
             finally:
                 await transport.aclose()
                 nursery.cancel_scope.cancel()
+
+    @property
+    def busy(self) -> bool:
+        """A request awaits its reply (or a connection is being made): the virtual
+        clock does not move meanwhile."""
+        link = self._link
+        return self._connects > 0 or (link is not None and bool(link.waiting))
 
     # ---- calls ------------------------------------------------------------------------
     async def arun(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
@@ -165,7 +173,11 @@ class TrioTransport:
             return link
         async with self._connecting:
             if self._link is None:
-                self._link = await self._connect()
+                self._connects += 1
+                try:
+                    self._link = await self._connect()
+                finally:
+                    self._connects -= 1
             return self._link
 
     async def _connect(self) -> _Link:

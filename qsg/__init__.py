@@ -7,6 +7,8 @@ the coupling facility and the scenario runner are built around them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.layouts import DLH, XQH
@@ -17,3 +19,25 @@ __all__ = [
     "CMQC", "DLH", "GMO", "MD", "OD", "PMO", "XQH", "MQMIError", "QMgr",
     "gmo", "md", "od", "pmo",
 ]  # fmt: skip
+
+
+if TYPE_CHECKING:
+    from qsg.runtime import run, start
+    from qsg.topology import Topology
+
+
+def __getattr__(name: str) -> Any:
+    # The running world sits above the rules layer (and the coupling facility, which
+    # uses the rules): loaded on first use, so importing the rules loads only the rules.
+    if name in ("run", "start"):
+        from qsg import runtime
+
+        return getattr(runtime, name)
+    if name == "Topology":
+        from qsg.topology import Topology
+
+        return Topology
+    raise AttributeError(f"module 'qsg' has no attribute {name!r}")
+
+
+__all__ += ["Topology", "run", "start"]

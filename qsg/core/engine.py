@@ -162,7 +162,7 @@ def put(
         )
     if qdef.is_transmission_queue and remote is None:
         xmitq.check_direct_put(md, body, enforce_max=rules.enforce_max_expiry)
-    in_uow = _put_in_syncpoint(options, rules.platform)
+    in_uow = put_in_syncpoint(options, rules.platform)
     if in_uow:
         if uow is None:
             raise MQMIError.failed(CMQC.MQRC_SYNCPOINT_NOT_AVAILABLE, "no unit of work here")
@@ -304,7 +304,7 @@ def _set_group_fields(
     desc["MsgSeqNumber"], desc["Offset"] = position.msg_seq_number, position.offset
 
 
-def _put_in_syncpoint(options: int, platform: int) -> bool:
+def put_in_syncpoint(options: int, platform: int) -> bool:
     if options & CMQC.MQPMO_SYNCPOINT:
         return True
     if options & CMQC.MQPMO_NO_SYNCPOINT:
@@ -379,7 +379,7 @@ def get(
     if browse:
         return _browse(store, qdef, md, gmo, state, handle, now)
     select = _select_for_get(md, gmo, state, handle)
-    syncpoint = _get_syncpoint(options, rules.platform)
+    syncpoint = get_syncpoint(options, rules.platform)
     if syncpoint is not Syncpoint.NO:
         if uow is None:
             raise MQMIError.failed(CMQC.MQRC_SYNCPOINT_NOT_AVAILABLE, "no unit of work here")
@@ -681,7 +681,7 @@ def _check_get_options(gmo: GMO) -> bool:
     return browse
 
 
-def _get_syncpoint(options: int, platform: int) -> Syncpoint:
+def get_syncpoint(options: int, platform: int) -> Syncpoint:
     if options & CMQC.MQGMO_SYNCPOINT:
         return Syncpoint.YES
     if options & CMQC.MQGMO_NO_SYNCPOINT:

@@ -23,7 +23,16 @@ from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
 from qsg.core.message import Message, joined
-from qsg.core.store import SELECT_ANY, Fence, Ordering, Select, Syncpoint, Taken, UowId
+from qsg.core.store import (
+    SELECT_ANY,
+    Fence,
+    Ordering,
+    Recovery,
+    Select,
+    Syncpoint,
+    Taken,
+    UowId,
+)
 
 _PRIORITY_SHIFT = 40
 _PUT, _GET = 0, 1
@@ -82,6 +91,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._queues: dict[str, _Queue] = {}
         self._uows: dict[Hashable, list[tuple[str, int, int]]] = {}
+        self._recovered: dict[tuple[str, int], str] = {}  # (failed, incarnation) -> by
 
     # ---- queues ---------------------------------------------------------------
     def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
@@ -315,6 +325,38 @@ class MemoryStore:
                 q.msgs[key].backout_count += 1
                 q.order.add(key)  # back at its own place: the key keeps arrival order
                 q.depth += 1
+
+    def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
+        """Peer recovery, as the coupling facility's: back out every unit of work of
+        queue manager ``failed`` (units are named ``(queue manager, connection)``) and
+        release its handles' locks. Once per failed life; later callers learn who ran it."""
+        done = self._recovered.get((failed, incarnation))
+        if done is not None:
+            return Recovery(failed, done, False)
+        self._recovered[(failed, incarnation)] = by
+        units = [u for u in self._uows if isinstance(u, tuple) and u[0] == failed]
+        entries = sum(len(self._uows[u]) for u in units)
+        for uow in units:
+            self.backout(uow)
+        prefix = f"{failed}/"
+        locks = 0
+        for q in self._queues.values():
+            for key, owner in list(q.locks.items()):
+                if str(getattr(owner, "store_token", "")).startswith(prefix):
+                    del q.locks[key]
+                    locks += 1
+        return Recovery(failed, by, True, len(units), entries, locks)
+
+    def lose_nonpersistent(self) -> int:
+        """A queue-manager restart: the nonpersistent messages are gone (MQ keeps only
+        persistent ones in its page sets and logs). Call after backing out units of work.
+        Returns how many were lost."""
+        lost = 0
+        for q in self._queues.values():
+            for key in [k for k in q.order if not q.msgs[k].persistent]:
+                q.discard(key)
+                lost += 1
+        return lost
 
     # ---- expiry scan ----------------------------------------------------------
     def worth_scanning(self, queue: str, now: float) -> bool:

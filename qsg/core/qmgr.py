@@ -79,7 +79,7 @@ class QMgr:
         self.def_xmit_q_name = def_xmit_q_name  # DEFXMITQ
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
         self.description = ""  # DESCR
-        ids = itertools.count(incarnation << 40)
+        self._ids = itertools.count(incarnation << 40)
         prefix = b"AMQ " + name.encode()[:12].ljust(12)
         self.rules = QMgrRules(
             name=name,
@@ -87,7 +87,7 @@ class QMgr:
             max_uncommitted_msgs=max_uncommitted_msgs,
             max_msg_length=max_msg_length,
             enforce_max_expiry=enforce_max_expiry,
-            new_msg_id=lambda: prefix + next(ids).to_bytes(8, "big"),
+            new_msg_id=lambda: prefix + next(self._ids).to_bytes(8, "big"),
             stamp=PutStamp(epoch),
         )
         self._connection_numbers = itertools.count(1)
@@ -254,11 +254,16 @@ class QMgr:
             if repo.deleting:
                 repo.reap()
 
-    def restart(self) -> None:
+    def restart(self, incarnation: int | None = None) -> None:
         """Queue-manager start after a failure or stop: the connections of before are gone
         without close processing, their units of work backed out, and every temporary
         dynamic queue is deleted (dynamic-queues.txt: "deleted when the queue manager is
-        started")."""
+        started"). A new ``incarnation`` (a life of the queue manager) keeps the MsgIds
+        and dynamic-queue names it generates apart from the earlier lives'."""
+        if incarnation is not None:
+            self.incarnation = incarnation
+            self._ids = itertools.count(incarnation << 40)
+            self._dynamic_numbers = itertools.count(1)
         for conn in list(self.connections.values()):
             conn.sever()
         for name, obj in list(self.local.queues.items()):

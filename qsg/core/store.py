@@ -115,6 +115,19 @@ class Fence:
     token: int
 
 
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """The outcome of a peer-recovery attempt: ``ran`` is True for the one member that
+    ran it, and ``by`` names that member in every answer."""
+
+    failed: str
+    by: str
+    ran: bool
+    units: int = 0
+    entries: int = 0
+    locks: int = 0
+
+
 class StaleFenceError(Exception):
     """The store refused a stale fencing token: the caller no longer holds the lease."""
 

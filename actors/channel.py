@@ -1,0 +1,307 @@
+"""Message channel agents: a sender on one queue manager, a receiver on its partner.
+
+The sender gets MQXQH-wrapped messages from its transmission queue in batches of up to
+BATCHSZ (in syncpoint), ships them msgpack-framed over a stream to the receiver, and
+commits only when the receiver has committed the batch: a channel that breaks mid-batch
+neither loses nor duplicates a message. Each side keeps its sequence numbers where MQ
+keeps them (SYSTEM.CHANNEL.SYNCQ, ``QueueManager.syncq``, surviving restarts), and a
+sender whose batch is in doubt asks the receiver at the next start whether it committed.
+
+The receiver unwraps each MQXQH and puts the message to its destination with its
+remaining lifetime: both Expiry fields were decremented on the transmission queue (by the
+get), and the time in transit is taken off here. A message whose lifetime ran out on the
+way is discarded with its expiration report; one that cannot be put goes to the
+dead-letter queue behind an MQDLH, keeping its remaining expiry.
+
+A channel's partner is the queue manager its CONNAME names, reached in process through a
+stream pair (``trio.testing.memory_stream_pair``: a real byte stream, so the framing is
+the one a TCP stream would carry).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+import trio
+import trio.testing
+
+from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, ExpiredInTransit
+from qsg import CMQC
+from qsg.core import expiry
+from qsg.core.errors import MQMIError
+from qsg.core.layouts import XQH, read_inner_expiry
+from qsg.core.message import Message
+from qsg.core.objects import ChannelDefinition
+from qsg.core.structs import GMO, MD, OD, PMO, name_of
+
+if TYPE_CHECKING:
+    from actors.qmgr import ChannelSync, QueueManager
+
+#: Seconds between attempts to start a channel whose partner cannot be reached (SHORTTMR).
+RETRY_INTERVAL = 60.0
+_GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
+_GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
+
+
+class ChannelBrokenError(Exception):
+    """The partner went away or refused the channel."""
+
+
+class _Frames:
+    """msgpack frames over a byte stream."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self._unpacker = msgpack.Unpacker(raw=False)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        try:
+            await self.stream.send_all(msgpack.packb(frame, use_bin_type=True))
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+            raise ChannelBrokenError(str(error)) from error
+
+    async def receive(self) -> dict[str, Any]:
+        while True:
+            for frame in self._unpacker:
+                return frame  # type: ignore[no-any-return]
+            try:
+                data = await self.stream.receive_some(1 << 16)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+                raise ChannelBrokenError(str(error)) from error
+            if not data:
+                raise ChannelBrokenError("the partner closed the channel")
+            self._unpacker.feed(data)
+
+
+def _state(qm: QueueManager, channel: str, state: str, reason: str = "") -> None:
+    qm.world.events.emit(ChannelStateChanged(trio.current_time(), qm.name, channel, state, reason))
+
+
+# ---- the sender --------------------------------------------------------------------------
+async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
+    """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
+    send batches; on a break, retry every RETRY_INTERVAL."""
+    from actors.qmgr import ChannelSync
+
+    sync = qm.syncq.setdefault(definition.name, ChannelSync())
+    conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
+    xmitq = await qm.dispatch(
+        lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
+    )
+    _state(qm, definition.name, "BINDING")
+    while True:
+        try:
+            frames = await _connect(qm, definition)
+            await _resynchronise(qm, definition, sync, conn, frames)
+            _state(qm, definition.name, "RUNNING")
+            while True:
+                await _send_batch(qm, definition, sync, conn, xmitq, frames)
+        except ChannelBrokenError as error:
+            if sync.in_doubt is None:
+                await qm.dispatch(lambda now: conn.backout(), system=True)
+            _state(qm, definition.name, "RETRYING", str(error))
+            await trio.sleep(RETRY_INTERVAL)
+
+
+async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
+    partner = qm.world.qmgrs.get(definition.conn_name)
+    if partner is None:
+        raise ChannelBrokenError(f"CONNAME({definition.conn_name}) names no queue manager")
+    if not partner.alive:
+        raise ChannelBrokenError(f"{definition.conn_name} is not running")
+    ours, theirs = trio.testing.memory_stream_pair()
+    partner.nursery.start_soon(run_receiver, partner, theirs)
+    frames = _Frames(ours)
+    await frames.send({"t": "hello", "channel": definition.name, "from": qm.name})
+    return frames
+
+
+async def _resynchronise(
+    qm: QueueManager, definition: ChannelDefinition, sync: ChannelSync, conn: Any, frames: _Frames
+) -> None:
+    """Settle a batch left in doubt: commit it if the receiver committed it, else back
+    it out. After a restart its gets were already backed out, so a batch the receiver
+    did commit is taken off the transmission queue again by MsgId."""
+    status = await frames.receive()
+    if status["t"] != "status":
+        raise ChannelBrokenError(status.get("reason", "the receiver refused the channel"))
+    if sync.in_doubt is None:
+        return
+    sequence, msg_ids = sync.in_doubt
+    delivered = status["committed"] >= sequence
+
+    def settle(now: float) -> None:
+        if conn.uow.count:  # this life's gets are still held: end them
+            conn.commit() if delivered else conn.backout()
+        elif delivered:
+            _remove(qm, definition, msg_ids, now)
+
+    await qm.dispatch(settle, system=True)
+    if delivered:
+        sync.next_sequence = sequence + 1
+    sync.in_doubt = None
+
+
+def _remove(
+    qm: QueueManager, definition: ChannelDefinition, msg_ids: list[bytes], now: float
+) -> None:
+    conn = qm.rules.connect(appl_name=definition.name)
+    try:
+        handle = conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_SHARED)
+        for msg_id in msg_ids:
+            gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
+            try:
+                handle.get(None, MD(MsgId=msg_id), gmo, now=now)
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+    finally:
+        conn.disconnect()
+
+
+async def _send_batch(
+    qm: QueueManager, definition: ChannelDefinition, sync: ChannelSync, conn: Any,
+    xmitq: Any, frames: _Frames,
+) -> None:  # fmt: skip
+    world = qm.world
+    store = xmitq.repository.store
+    batch: list[dict[str, Any]] = []
+    while len(batch) < definition.batch_size:
+        md = MD()
+        gmo = GMO(Options=_GET_MORE if batch else _GET_FIRST)
+
+        def get(now: float, md: MD = md, gmo: GMO = gmo) -> bytes:
+            return xmitq.get(None, md, gmo, now=now)  # type: ignore[no-any-return]
+
+        try:
+            data = await qm.dispatch(get, system=True)
+        except MQMIError as error:
+            if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                raise
+            if batch:
+                break
+            await world.signals.wait(store, xmitq.queue, math.inf)
+            continue
+        batch.append({"md": md.get(), "data": data, "at": trio.current_time()})
+    size = sum(len(m["data"]) for m in batch)
+    transit = world.costs.transit(size)
+    if transit:
+        await trio.sleep(transit)
+    sequence = sync.next_sequence
+    for message in batch:
+        await frames.send({"t": "msg", **message})
+    sync.in_doubt = (sequence, [m["md"]["MsgId"] for m in batch])
+    await frames.send({"t": "end", "seq": sequence})
+    reply = await frames.receive()
+    if reply.get("t") != "ok" or reply.get("seq") != sequence:
+        raise ChannelBrokenError(f"the receiver did not confirm batch {sequence}: {reply}")
+    await qm.dispatch(lambda now: conn.commit(), system=True)
+    sync.in_doubt = None
+    sync.next_sequence = sequence + 1
+    now = trio.current_time()
+    world.events.emit(ChannelBatch(now, qm.name, definition.name, sequence, len(batch), size))
+
+
+# ---- the receiver ------------------------------------------------------------------------
+async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
+    """The receiving MCA for one connection from a sender."""
+    from actors.qmgr import ChannelSync
+
+    frames = _Frames(stream)
+    try:
+        hello = await frames.receive()
+        name = hello["channel"]
+        definition = qm.rules.local.channels.get(name)
+        if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
+            await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
+            return
+        sync = qm.syncq.setdefault(name, ChannelSync())
+        await frames.send({"t": "status", "committed": sync.committed})
+        conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
+        _state(qm, name, "RUNNING")
+        while True:
+            batch: list[dict[str, Any]] = []
+            frame = await frames.receive()
+            while frame["t"] == "msg":
+                batch.append(frame)
+                frame = await frames.receive()
+            sequence = frame["seq"]
+            await _deliver(qm, name, conn, batch, sync, sequence)
+            await frames.send({"t": "ok", "seq": sequence})
+    except ChannelBrokenError:
+        pass  # the sender went: it resynchronises when it comes back
+    finally:
+        await trio.aclose_forcefully(stream)
+
+
+Deliver = Callable[[float], Awaitable[None]]
+
+
+async def _deliver(
+    qm: QueueManager, channel: str, conn: Any, batch: list[dict[str, Any]], sync: ChannelSync,
+    sequence: int,
+) -> None:  # fmt: skip
+    """Put a batch to its destinations and commit it, as one step of the queue manager
+    (so no kill can land inside it); then record it committed."""
+    delivered: list[ChannelDelivered | ExpiredInTransit] = []
+    touched: list[tuple[Any, str]] = []
+
+    def deliver(now: float) -> None:
+        for message in batch:
+            outcome = _put_one(qm, channel, conn, message, now)
+            if isinstance(outcome, tuple):
+                touched.append(outcome[0])
+                delivered.append(outcome[1])
+            elif outcome is not None:
+                delivered.append(outcome)
+        conn.commit()
+        sync.committed = sequence
+
+    await qm.dispatch(deliver, system=True)
+    for event in delivered:
+        qm.world.events.emit(event)
+    for store, queue in touched:
+        qm.world.signals.notify(store, queue)
+
+
+def _put_one(
+    qm: QueueManager, channel: str, conn: Any, message: dict[str, Any], now: float
+) -> tuple[tuple[Any, str], ChannelDelivered] | ExpiredInTransit | None:
+    """Unwrap one message and put it where its MQXQH says, or discard or dead-letter it."""
+    outer = MD(**message["md"])
+    data: bytes = message["data"]
+    header = XQH.unpack(data, outer.Encoding)
+    md = header.MsgDesc
+    body = data[CMQC.MQXQH_LENGTH_1 :]
+    inner = read_inner_expiry(data, outer.Encoding)
+    if inner is not None and inner != CMQC.MQEI_UNLIMITED:
+        left = expiry.remaining(expiry.expires_at(message["at"], inner), now)
+        if left <= 0:  # its lifetime ran out on the way
+            msg = Message(md.get(), body, message["at"], message["at"], 0)
+            qm.rules.discarded(name_of(header.RemoteQName).decode(), [msg], "transit", now)
+            return ExpiredInTransit(now, qm.name, channel, md.MsgId)
+        md.Expiry = left
+    target = name_of(header.RemoteQName).decode()
+    target_qmgr = name_of(header.RemoteQMgrName).decode()
+    od = OD(ObjectName=target.encode(), ObjectQMgrName=target_qmgr.encode())
+    try:
+        handle = conn.open(od, CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
+        try:
+            pmo = PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
+            handle.put(body, md, pmo, now=now)
+        finally:
+            handle.close()
+    except MQMIError as error:
+        if not qm.rules.dead_letter(md, body, error.reason, target, target_qmgr, now):
+            raise
+        return None
+    delivered = ChannelDelivered(
+        now, qm.name, channel, handle.queue, md.MsgId, len(body), md.Expiry
+    )
+    return (handle.repository.store, handle.queue), delivered
+
+
+__all__ = ["RETRY_INTERVAL", "ChannelBrokenError", "run_receiver", "run_sender"]

@@ -1,0 +1,238 @@
+"""The event stream: what happened in a running world, a closed set of tagged records.
+
+Every record is frozen and carries the simulated ``time`` and the queue manager it
+happened at; its ``kind`` (a class constant) is the tag a log or a Parquet column keeps.
+The rules layer's own records (discards, reports, dead-lettering) are part of the set.
+``EventLog`` keeps the history of a run and hands every event to each subscriber.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+import trio
+
+from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut
+
+
+@dataclass(frozen=True, slots=True)
+class MessagePut:
+    """MQPUT or MQPUT1 succeeded (in syncpoint, the put is visible once committed)."""
+
+    kind: ClassVar[str] = "put"
+    time: float
+    q_mgr: str
+    queue: str  # the resolved local queue (a transmission queue for a remote one)
+    msg_id: bytes
+    size: int
+    persistent: bool
+    syncpoint: bool
+    expiry: int  # the Expiry put, in tenths (-1 unlimited)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageGot:
+    """MQGET returned a message (``browse``: a browse did, and it stays on the queue)."""
+
+    kind: ClassVar[str] = "get"
+    time: float
+    q_mgr: str
+    queue: str
+    msg_id: bytes
+    size: int
+    syncpoint: bool
+    browse: bool
+    expiry: int  # the remaining Expiry returned
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOfWorkEnded:
+    """MQCMIT or MQBACK of a connection's unit of work (``committed`` says which)."""
+
+    kind: ClassVar[str] = "uow"
+    time: float
+    q_mgr: str
+    connection: int
+    committed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelBatch:
+    """A channel committed a batch on both sides: ``messages`` moved, ``size`` bytes."""
+
+    kind: ClassVar[str] = "batch"
+    time: float
+    q_mgr: str  # the sending queue manager
+    channel: str
+    sequence: int
+    messages: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelDelivered:
+    """A receiving channel agent put a message to its target queue."""
+
+    kind: ClassVar[str] = "delivered"
+    time: float
+    q_mgr: str  # the receiving queue manager
+    channel: str
+    queue: str
+    msg_id: bytes
+    size: int
+    expiry: int  # the remaining Expiry it was put with
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiredInTransit:
+    """A message's lifetime ran out on the channel: discarded at the receiver."""
+
+    kind: ClassVar[str] = "expired-in-transit"
+    time: float
+    q_mgr: str
+    channel: str
+    msg_id: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelStateChanged:
+    """A channel agent's state: INACTIVE, BINDING, RUNNING, RETRYING or STOPPED."""
+
+    kind: ClassVar[str] = "channel-state"
+    time: float
+    q_mgr: str
+    channel: str
+    state: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseChanged:
+    """A member took a lease (``previous``: who held it before, or None)."""
+
+    kind: ClassVar[str] = "lease"
+    time: float
+    q_mgr: str  # the new holder
+    role: str
+    token: int
+    previous: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiryScanned:
+    """An expiry scan ran: EXPRYINT's, a REFRESH QMGR TYPE(EXPIRY), or at restart."""
+
+    kind: ClassVar[str] = "scan"
+    time: float
+    q_mgr: str
+    shared: bool  # the QSG's shared queues (by the lease holder) or the local ones
+    pattern: str
+    discarded: int
+    cause: str  # "EXPRYINT", "REFRESH" or "restart"
+
+
+@dataclass(frozen=True, slots=True)
+class QMgrKilled:
+    kind: ClassVar[str] = "kill"
+    time: float
+    q_mgr: str
+
+
+@dataclass(frozen=True, slots=True)
+class QMgrRestarted:
+    kind: ClassVar[str] = "restart"
+    time: float
+    q_mgr: str
+    incarnation: int
+
+
+@dataclass(frozen=True, slots=True)
+class PeerRecovered:
+    """A member (``q_mgr``) backed out a failed member's units of work on shared queues."""
+
+    kind: ClassVar[str] = "peer-recovery"
+    time: float
+    q_mgr: str
+    failed: str
+    units: int
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerMessagePut:
+    """A trigger message (MQTM) went to an initiation queue."""
+
+    kind: ClassVar[str] = "trigger"
+    time: float
+    q_mgr: str
+    queue: str  # the triggered queue
+    initiation_queue: str
+
+
+WorldEvent = (
+    Discarded | ReportPut | DeadLettered | ReportLost
+    | MessagePut | MessageGot | UnitOfWorkEnded
+    | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
+    | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered
+    | TriggerMessagePut
+)  # fmt: skip
+
+
+def kind_of(event: WorldEvent) -> str:
+    """The tag of any event, the rules layer's included."""
+    return getattr(event, "kind", type(event).__name__.lower())
+
+
+class EventLog:
+    """The events of one run, in the order they happened.
+
+    ``keep`` False keeps no history (long runs that only subscribers watch).
+    Subscribers get every event from their subscription on; a subscriber that stopped
+    listening (closed its end) is dropped.
+    """
+
+    def __init__(self, *, keep: bool = True) -> None:
+        self.keep = keep
+        self.history: list[WorldEvent] = []
+        self._subscribers: list[trio.MemorySendChannel[WorldEvent]] = []
+
+    def emit(self, event: WorldEvent) -> None:
+        if self.keep:
+            self.history.append(event)
+        for send in list(self._subscribers):
+            try:
+                send.send_nowait(event)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self._subscribers.remove(send)
+
+    def subscribe(self) -> trio.MemoryReceiveChannel[WorldEvent]:
+        """A channel of the events from now on; it ends when the world stops. Unbounded:
+        the simulation never waits for a slow subscriber."""
+        send, receive = trio.open_memory_channel[WorldEvent](math.inf)
+        self._subscribers.append(send)
+        return receive
+
+    def close(self) -> None:
+        for send in self._subscribers:
+            send.close()
+        self._subscribers.clear()
+
+    def of(self, *kinds: type) -> list[WorldEvent]:
+        """The history's events of these types."""
+        return [e for e in self.history if isinstance(e, kinds)]
+
+    def __iter__(self) -> Iterator[WorldEvent]:
+        return iter(self.history)
+
+    def __len__(self) -> int:
+        return len(self.history)
+
+
+__all__ = [
+    "ChannelBatch", "ChannelDelivered", "ChannelStateChanged", "EventLog", "ExpiredInTransit",
+    "ExpiryScanned", "LeaseChanged", "MessageGot", "MessagePut", "PeerRecovered",
+    "QMgrKilled", "QMgrRestarted", "TriggerMessagePut", "UnitOfWorkEnded", "WorldEvent",
+    "kind_of",
+]  # fmt: skip

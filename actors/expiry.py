@@ -1,0 +1,92 @@
+"""EXPRYINT: the periodic expiry scan of a queue manager, and of its QSG's shared queues.
+
+Every EXPRYINT seconds a queue manager scans its own local queues worth scanning. The
+shared queues of a QSG are scanned by one member only, the holder of the QSG's
+expiry-scan lease: a member with EXPRYINT set tries for the lease when it starts (so
+generally the first member to start holds it), the holder renews it at every scan, and
+when the holder stops renewing (killed, or stopped cleanly and released it) the others
+take it over once it runs out. A refused member tries again exactly when the lease it
+was refused runs out, so a takeover comes within one lease period of the holder's last
+renewal. The lease is twice EXPRYINT long. Scans and takeovers are events.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import trio
+
+from actors.events import LeaseChanged
+from coupling.lease import EXPIRY_SCAN, Grant
+from qsg.core.store import StaleFenceError
+
+if TYPE_CHECKING:
+    from actors.qmgr import QueueManager
+
+#: The lease on the expiry scan lasts this many scan intervals.
+LEASE_INTERVALS = 2
+
+
+async def scan_periodically(
+    qm: QueueManager, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+) -> None:
+    """The scanner of one life of ``qm``; started before the queue manager reports it is
+    up, so the first member to start is the first to try for the lease."""
+    interval = qm.rules.expiry_interval
+    if not interval:
+        task_status.started()
+        return  # EXPRYINT(OFF): no periodic scan (REFRESH QMGR still scans)
+    world = qm.world
+    lease = world.lease(qm, EXPIRY_SCAN, LEASE_INTERVALS * interval)
+    next_local = trio.current_time() + interval
+    grant: Grant | None = None
+    try:
+        while True:
+            now = trio.current_time()
+            retry = next_local
+            if qm.rules.qsg is not None:
+                outcome = await qm.dispatch(lambda now: lease.acquire(now), system=True)
+                if isinstance(outcome, Grant):
+                    grant = qm.expiry_grant = outcome
+                    if outcome.acquired:
+                        world.events.emit(
+                            LeaseChanged(now, qm.name, EXPIRY_SCAN, outcome.token, outcome.previous)
+                        )
+                    await scan_shared(qm, outcome, "*", "EXPRYINT")
+                else:
+                    grant = qm.expiry_grant = None
+                    retry = min(retry, outcome.expires)
+            if now >= next_local:
+                found = await qm.dispatch(lambda now: qm.rules.scan_expired(now), system=True)
+                world.note_scan(qm, shared=False, pattern="*", discarded=found, cause="EXPRYINT")
+                next_local = now + interval
+                retry = min(retry, next_local) if grant is None else next_local
+            task_status.started()
+            task_status = trio.TASK_STATUS_IGNORED  # started once, after the first attempt
+            await trio.sleep_until(retry)
+    finally:
+        # A clean stop gives the lease up; a killed member keeps it until it runs out.
+        if grant is not None and qm.alive and world.stopping:
+            held = grant
+            with trio.CancelScope(shield=True):
+                await qm.dispatch(lambda now: lease.release(held), system=True)
+
+
+async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) -> int:
+    """Scan the QSG's shared queues matching ``pattern`` under the lease ``grant``; the
+    facility (or, in process, the lease board) refuses a stale fence."""
+    world = qm.world
+
+    def scan(now: float) -> int:
+        fence = world.check_fence(qm.rules.qsg_name, grant.fence, now)
+        return qm.rules.scan_expired(now, pattern, shared=True, fence=fence)
+
+    try:
+        found = await qm.dispatch(scan, system=True)
+    except StaleFenceError:
+        return 0  # the lease ran out meanwhile: another member scans now
+    world.note_scan(qm, shared=True, pattern=pattern, discarded=found, cause=cause)
+    return found
+
+
+__all__ = ["LEASE_INTERVALS", "scan_periodically", "scan_shared"]

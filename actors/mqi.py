@@ -1,0 +1,204 @@
+"""The async MQI of a running world: connections and object handles, as pymqi names them.
+
+Each call goes through its queue manager's dispatcher (``QueueManager.dispatch``), runs
+the rules layer at the simulated ``now``, reports what happened to the event stream, and
+wakes the getters that may now find a message. MQGET with MQGMO_WAIT waits in simulated
+time for WaitInterval milliseconds (MQWI_UNLIMITED: for ever). A connection whose queue
+manager was killed, or restarted since, fails with MQRC_CONNECTION_BROKEN.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+import trio
+
+from actors.events import MessageGot, MessagePut, UnitOfWorkEnded
+from qsg import CMQC
+from qsg.core import engine
+from qsg.core.connection import Connection as RulesConnection
+from qsg.core.errors import MQMIError
+from qsg.core.handle import Handle
+from qsg.core.store import MessageStore, Syncpoint
+from qsg.core.structs import GMO, MD, OD, PMO
+
+if TYPE_CHECKING:
+    from actors.qmgr import QueueManager
+
+T = TypeVar("T")
+_BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+
+
+class Connection:
+    """MQCONN's connection to a queue manager of the world."""
+
+    def __init__(self, qm: QueueManager, conn: RulesConnection) -> None:
+        self.qm = qm
+        self.conn = conn
+        self.incarnation = qm.incarnation
+
+    @property
+    def q_mgr_name(self) -> str:
+        return self.qm.name
+
+    async def open(self, target: str | bytes | OD, options: int) -> Queue:
+        """MQOPEN: a queue by name or OD, with MQOO_* options."""
+        handle = await self._call(lambda now: self.conn.open(target, options))
+        return Queue(self, handle)
+
+    async def put1(
+        self, target: str | bytes | OD, body: bytes | str, md: MD | None = None,
+        pmo: PMO | None = None,
+    ) -> None:  # fmt: skip
+        """MQPUT1: open, put one message, close."""
+        md = MD() if md is None else md
+        pmo = PMO() if pmo is None else pmo
+        handles: list[Handle] = []
+
+        def put1(now: float) -> None:
+            # The rules' MQPUT1 closes its handle; the queue it resolved to is noted first.
+            handle = self.conn.open(target, CMQC.MQOO_OUTPUT)
+            handles.append(handle)
+            try:
+                handle.put(body, md, pmo, now=now)
+            finally:
+                handle.close()
+
+        if pmo.Options & CMQC.MQPMO_LOGICAL_ORDER:  # the rules' MQPUT1 refuses it
+            await self._call(lambda now: self.conn.put1(target, b"", md, pmo, now=now))
+        await self._call(put1)
+        self._put_done(handles[0], body, md, pmo)
+
+    async def commit(self) -> None:
+        """MQCMIT."""
+        await self._end_uow(committed=True)
+
+    async def backout(self) -> None:
+        """MQBACK."""
+        await self._end_uow(committed=False)
+
+    async def disconnect(self) -> None:
+        """MQDISC: commits the unit of work and closes the handles still open."""
+        stores = list(self.conn.uow.stores)
+        await self._call(lambda now: self.conn.disconnect())
+        self._wake(stores)
+
+    async def _end_uow(self, *, committed: bool) -> None:
+        stores = list(self.conn.uow.stores)
+        end = self.conn.commit if committed else self.conn.backout
+        await self._call(
+            lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores)
+        )
+        now = trio.current_time()
+        self.qm.world.events.emit(UnitOfWorkEnded(now, self.qm.name, self.conn.number, committed))
+        self._wake(stores)
+
+    def _wake(self, stores: list[MessageStore]) -> None:
+        signals = self.qm.world.signals
+        for store in stores:
+            signals.notify_store(store)
+
+    def _put_done(self, handle: Handle, body: bytes | str, md: MD, pmo: PMO) -> None:
+        now = trio.current_time()
+        qm = self.qm
+        syncpoint = engine.put_in_syncpoint(pmo.Options, qm.rules.rules.platform)
+        size = len(body) if isinstance(body, bytes) else len(body.encode())
+        qm.world.events.emit(
+            MessagePut(now, qm.name, handle.queue, md.MsgId, size,
+                       md.Persistence == CMQC.MQPER_PERSISTENT, syncpoint, md.Expiry)
+        )  # fmt: skip
+        if not syncpoint:
+            qm.world.signals.notify(handle.repository.store, handle.queue)
+        qm.world.after_put(qm, handle.repository.store, handle.queue)
+
+    async def _call(self, call: Callable[[float], T], *, shared: bool = False) -> T:
+        if self.incarnation != self.qm.incarnation:
+            raise MQMIError.failed(
+                CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.qm.name} was restarted"
+            )
+        return await self.qm.dispatch(call, shared=shared)
+
+
+class Queue:
+    """An open queue (MQOPEN's object handle). ``name`` is the resolved name."""
+
+    def __init__(self, connection: Connection, handle: Handle) -> None:
+        self.connection = connection
+        self.handle = handle
+        self._shared = handle.repository is not connection.qm.rules.local
+
+    @property
+    def name(self) -> str:
+        return self.handle.name
+
+    async def put(self, body: bytes | str, md: MD | None = None, pmo: PMO | None = None) -> None:
+        """MQPUT; output fields are written back into ``md`` and ``pmo``."""
+        md = MD() if md is None else md
+        pmo = PMO() if pmo is None else pmo
+        handle = self.handle
+        await self.connection._call(
+            lambda now: handle.put(body, md, pmo, now=now), shared=self._shared
+        )
+        self.connection._put_done(handle, body, md, pmo)
+
+    async def get(
+        self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
+    ) -> bytes:
+        """MQGET (a browse with MQGMO_BROWSE_*); with MQGMO_WAIT it waits WaitInterval
+        milliseconds of simulated time for a message to arrive."""
+        md = MD() if md is None else md
+        gmo = GMO() if gmo is None else gmo
+        handle, connection = self.handle, self.connection
+        world = connection.qm.world
+        waits = bool(gmo.Options & CMQC.MQGMO_WAIT)
+        deadline = math.inf
+        if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
+            deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
+        while True:
+            try:
+                body = await connection._call(
+                    lambda now: handle.get(max_length, md, gmo, now=now), shared=self._shared
+                )
+            except MQMIError as error:
+                if not (waits and error.reason == CMQC.MQRC_NO_MSG_AVAILABLE):
+                    raise
+                if trio.current_time() >= deadline:
+                    raise
+                await world.signals.wait(handle.repository.store, handle.queue, deadline)
+                continue
+            break
+        qm = connection.qm
+        browse = bool(gmo.Options & _BROWSE)
+        syncpoint = (
+            not browse
+            and engine.get_syncpoint(gmo.Options, qm.rules.rules.platform) is not Syncpoint.NO
+        )
+        world.events.emit(
+            MessageGot(trio.current_time(), qm.name, handle.queue, md.MsgId, len(body),
+                       syncpoint, browse, md.Expiry)
+        )  # fmt: skip
+        return body
+
+    async def inquire(self, selector: int) -> int | bytes:
+        """MQINQ of one attribute (MQIA_CURRENT_Q_DEPTH, MQIA_MAX_Q_DEPTH, ...)."""
+        handle = self.handle
+        value = await self.connection._call(
+            lambda now: handle.inquire(selector), shared=self._shared
+        )
+        return value
+
+    async def set(self, selector: int, value: int) -> None:
+        """MQSET of MQIA_INHIBIT_PUT or MQIA_INHIBIT_GET."""
+        handle = self.handle
+        await self.connection._call(lambda now: handle.set(selector, value))
+
+    async def close(self, options: int = CMQC.MQCO_NONE) -> None:
+        """MQCLOSE (MQCO_DELETE / MQCO_DELETE_PURGE for a permanent dynamic queue)."""
+        handle = self.handle
+        await self.connection._call(lambda now: handle.close(options))
+        self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
+
+
+__all__ = ["Connection", "Queue"]

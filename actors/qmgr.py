@@ -1,0 +1,212 @@
+"""The queue-manager actor: one simulated queue manager's life, its work and its mailbox.
+
+The MQ rules are the rules layer's ``QMgr`` (synchronous, taking ``now``); this actor
+gives it a life in trio. Its nursery holds the queue manager's own tasks: the mailbox
+(commands from the world: REFRESH QMGR, peer recovery), the expiry scanner and the
+channel agents. A kill cancels them all at once; a restart starts a new life.
+
+MQI calls run in the calling application's task, not in the mailbox's, as on z/OS,
+where an MQ call runs under the caller's TCB in the queue manager's address space.
+``dispatch`` is that entry: it checks the queue manager is up, charges the model's CPU
+(and CF access) cost in simulated time, and runs the rules. With the coupling facility
+on Redis a rules call can wait for the server, so calls of one queue manager are taken
+one at a time (the dispatcher lock) and shielded: a kill lands between MQ calls, never
+inside one, as a store primitive is atomic anyway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import greenback
+import trio
+
+from actors.events import PeerRecovered, QMgrKilled, QMgrRestarted
+from coupling.lease import Grant
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.qmgr import QMgr
+
+if TYPE_CHECKING:
+    from actors.world import World
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class ChannelSync:
+    """What MQ keeps in SYSTEM.CHANNEL.SYNCQ for one channel, surviving restarts: the
+    sender's next batch number and its batch in doubt, the receiver's last committed."""
+
+    next_sequence: int = 1
+    in_doubt: tuple[int, list[bytes]] | None = None  # (batch, its MsgIds)
+    committed: int = 0
+
+
+@dataclass(slots=True)
+class _Request:
+    command: Callable[[], Awaitable[Any]]
+    done: trio.Event = field(default_factory=trio.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+class QueueManager:
+    """A queue manager of a running world (``rules`` is its rules-layer ``QMgr``)."""
+
+    def __init__(self, world: World, rules: QMgr) -> None:
+        self.world = world
+        self.rules = rules
+        self.name = rules.name
+        self.alive = False
+        self.lock = trio.Lock()
+        self.cpu = trio.CapacityLimiter(world.costs.cpus)
+        self.syncq: dict[str, ChannelSync] = {}
+        self.expiry_grant: Grant | None = None  # the expiry-scan lease, while held
+        self._scope: trio.CancelScope | None = None
+        self._mailbox: trio.MemorySendChannel[_Request] | None = None
+        self._nursery: trio.Nursery | None = None
+
+    @property
+    def incarnation(self) -> int:
+        return self.rules.incarnation
+
+    @property
+    def nursery(self) -> trio.Nursery:
+        """The nursery of this life: the queue manager's tasks (its channel agents too)."""
+        if self._nursery is None:
+            raise self.unavailable()
+        return self._nursery
+
+    # ---- a life -----------------------------------------------------------------------
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """One life of the queue manager, until it is killed or the world stops."""
+        from actors import channel, expiry  # they need this module's classes
+
+        send, receive = trio.open_memory_channel[_Request](64)
+        with trio.CancelScope() as scope:
+            self._scope = scope
+            async with trio.open_nursery() as nursery:
+                self._nursery, self._mailbox = nursery, send
+                self.alive = True
+                nursery.start_soon(self._serve, receive)
+                await nursery.start(expiry.scan_periodically, self)
+                task_status.started()
+                await self.world.all_started.wait()  # partners are up before channels start
+                for definition in self.rules.local.channels.values():
+                    if definition.channel_type == CMQC.MQCHT_SENDER:
+                        nursery.start_soon(channel.run_sender, self, definition)
+        self._nursery = self._mailbox = None
+
+    def kill(self) -> None:
+        """Abrupt end: every task of this life stops at once; nothing is cleaned up."""
+        if not self.alive:
+            raise ValueError(f"queue manager {self.name} is not running")
+        self.alive = False
+        assert self._scope is not None
+        self._scope.cancel()
+        self._nursery = self._mailbox = None
+        self.world.events.emit(QMgrKilled(trio.current_time(), self.name))
+        self.world.signals.notify_all()  # waiting gets learn their connection broke
+
+    async def recover_and_restart(self) -> None:
+        """Queue-manager start after a kill: its own shared units of work recovered if no
+        peer did, local units backed out, nonpersistent local messages gone, temporary
+        dynamic queues deleted, and expiry processed for every queue."""
+        if self.alive:
+            raise ValueError(f"queue manager {self.name} is already running")
+        rules, old = self.rules, self.rules.incarnation
+        shared = rules.qsg.shared.store if rules.qsg is not None else None
+
+        def restart(now: float) -> int:
+            if shared is not None:
+                recover = getattr(shared, "recover", None)
+                if recover is not None:
+                    recover(self.name, old, self.name)
+            rules.restart(incarnation=old + 1)
+            lose = getattr(rules.store, "lose_nonpersistent", None)
+            if lose is not None:
+                lose()
+            return rules.scan_expired(now)
+
+        discarded = await self.dispatch(restart, system=True)
+        now = trio.current_time()
+        self.world.events.emit(QMgrRestarted(now, self.name, self.incarnation))
+        self.world.note_scan(self, shared=False, pattern="*", discarded=discarded, cause="restart")
+        if shared is not None:
+            self.world.signals.notify_store(shared)
+
+    # ---- the mailbox ------------------------------------------------------------------
+    async def request(self, command: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``command`` in the actor's own task, after what is already queued."""
+        if self._mailbox is None:
+            raise self.unavailable()
+        request = _Request(command)
+        await self._mailbox.send(request)
+        await request.done.wait()
+        if request.error is not None:
+            raise request.error
+        return request.result
+
+    async def _serve(self, receive: trio.MemoryReceiveChannel[_Request]) -> None:
+        if self.world.remote:
+            await greenback.ensure_portal()
+        async for request in receive:
+            try:
+                request.result = await request.command()
+            except MQMIError as error:  # an MQ failure goes back to the requester
+                request.error = error
+            finally:
+                request.done.set()
+
+    async def recover_peer(self, failed: str, incarnation: int) -> None:
+        """Peer recovery of a failed member's units of work on the QSG's shared queues."""
+        assert self.rules.qsg is not None
+        store = self.rules.qsg.shared.store
+        recover = getattr(store, "recover")  # noqa: B009  # both stores have it
+
+        outcome = await self.dispatch(
+            lambda now: recover(failed, incarnation, self.name), system=True
+        )
+        if outcome.ran:
+            now = trio.current_time()
+            self.world.events.emit(PeerRecovered(now, self.name, failed, outcome.units))
+        self.world.signals.notify_store(store)
+
+    # ---- the dispatcher ---------------------------------------------------------------
+    async def dispatch(
+        self, call: Callable[[float], T], *, system: bool = False, shared: bool = False
+    ) -> T:
+        """Run a rules-layer ``call(now)`` for this queue manager; see the module's
+        docstring. ``system`` work (scans, recovery, restart) is charged nothing."""
+        if not system:
+            if not self.alive:
+                raise MQMIError.failed(
+                    CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} is not running"
+                )
+            costs = self.world.costs
+            cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
+            if cost:
+                async with self.cpu:
+                    await trio.sleep(cost)
+                if not self.alive:
+                    raise MQMIError.failed(
+                        CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
+                    )
+        if not self.world.remote:
+            return call(trio.current_time())
+        await greenback.ensure_portal()
+        with trio.CancelScope(shield=True):
+            async with self.lock:
+                result = call(trio.current_time())
+        return result
+
+    def unavailable(self) -> MQMIError:
+        return MQMIError.failed(
+            CMQC.MQRC_Q_MGR_NOT_AVAILABLE, f"queue manager {self.name} is not running"
+        )
+
+
+__all__ = ["ChannelSync", "QueueManager"]

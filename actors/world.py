@@ -1,0 +1,225 @@
+"""The running world: the queue managers of a topology as actors, under one supervisor.
+
+``open_world`` (``qsg.start``) builds every queue manager from the topology, applies its
+MQSC, connects the queue-sharing groups to their coupling facility (the Redis server, or
+in process), starts each queue manager's life in the supervisor's nursery, and stops
+them all at the end. A failure in any actor's task reaches the supervisor and ends the
+world with it: nothing fails quietly.
+
+One run has one clock (trio's: the virtual clock under ``qsg.run``), one seeded
+``random.Random`` and one event log. trio runs the tasks that are ready at the same
+moment in an order it picks at random; the world switches on trio's deterministic
+scheduling (the mode its hypothesis plugin uses) and seeds it from the run's seed, so
+the same seed gives the same interleaving and the same events.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from functools import partial
+
+import trio
+
+from actors import determinism
+from actors.clock import current_virtual_clock
+from actors.costs import Costs
+from actors.events import EventLog, ExpiryScanned
+from actors.mqi import Connection
+from actors.qmgr import QueueManager
+from actors.signals import Signals
+from coupling.lease import Lease, LeaseBoard, LocalLease
+from coupling.server import EmbeddedServer, configured_url
+from coupling.store import RedisStore
+from coupling.trio_transport import TrioTransport
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.memstore import MemoryStore
+from qsg.core.qmgr import QMgr
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import Fence, MessageStore, StaleFenceError
+from qsg.mqsc.reader import apply
+from qsg.topology import Topology
+
+
+class World:
+    """Queue managers at work; see the module's docstring."""
+
+    def __init__(
+        self, topology: Topology, *, seed: int, events: EventLog,
+        transport: TrioTransport | None,
+    ) -> None:  # fmt: skip
+        self.topology = topology
+        self.costs: Costs = topology.costs
+        self.seed = seed
+        self.random = random.Random(seed)
+        self.events = events
+        self.signals = Signals()
+        self.transport = transport
+        self.remote = transport is not None  # shared queues on a Redis server
+        self.board = LeaseBoard()
+        self.stopping = False
+        self.qsgs: dict[str, QueueSharingGroup] = {}
+        self.qmgrs: dict[str, QueueManager] = {}
+        self._nursery: trio.Nursery | None = None
+        self.all_started = trio.Event()  # every queue manager's first life has begun
+
+    # ---- the public API ---------------------------------------------------------------
+    async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
+        """MQCONN to ``q_mgr`` as ``user`` (the identity authority checks use)."""
+        qm = self._qm(q_mgr)
+        if not qm.alive:
+            raise qm.unavailable()
+        conn = await qm.dispatch(lambda now: qm.rules.connect(user=user or "qsg"))
+        return Connection(qm, conn)
+
+    async def kill(self, q_mgr: str) -> None:
+        """The queue manager fails: its tasks stop at once, its connections are broken,
+        its units of work on shared queues are recovered by a peer, and its local
+        in-flight work and nonpersistent messages wait for its restart."""
+        qm = self._qm(q_mgr)
+        qm.kill()
+        await trio.lowlevel.checkpoint()  # let the cancelled tasks go
+        for peer in self._peers(qm):
+            if peer.alive:
+                await peer.request(partial(peer.recover_peer, qm.name, qm.incarnation))
+
+    async def restart(self, q_mgr: str) -> None:
+        """Start a killed queue manager again (a new incarnation)."""
+        qm = self._qm(q_mgr)
+        await qm.recover_and_restart()
+        assert self._nursery is not None
+        await self._nursery.start(qm.run)
+
+    async def refresh_expiry(self, q_mgr: str, pattern: str = "*") -> int:
+        """REFRESH QMGR TYPE(EXPIRY) NAME(pattern): scan the matching local queues now,
+        and the matching shared ones if this member holds the expiry-scan lease. Returns
+        how many expired messages were discarded."""
+        from actors import expiry
+
+        qm = self._qm(q_mgr)
+
+        async def refresh() -> int:
+            found = await qm.dispatch(lambda now: qm.rules.scan_expired(now, pattern), system=True)
+            self.note_scan(qm, shared=False, pattern=pattern, discarded=found, cause="REFRESH")
+            grant = qm.expiry_grant
+            if grant is not None and grant.expires > trio.current_time():
+                found += await expiry.scan_shared(qm, grant, pattern, "REFRESH")
+            return found
+
+        result: int = await qm.request(refresh)
+        return result
+
+    # ---- for the actors ---------------------------------------------------------------
+    def lease(self, qm: QueueManager, role: str, length: float) -> Lease | LocalLease:
+        """``qm``'s view of the lease on ``role`` in its QSG."""
+        qsg = qm.rules.qsg_name
+        if self.transport is not None:
+            return Lease(self.transport, qsg, role, qm.name, length)
+        return LocalLease(self.board, qsg, role, qm.name, length)
+
+    def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence:
+        """In process, refuse a stale fence here (the facility's scripts do it on Redis)."""
+        if self.transport is None and not self.board.current(qsg, fence, now):
+            raise StaleFenceError(fence, None)
+        return fence
+
+    def note_scan(
+        self, qm: QueueManager, *, shared: bool, pattern: str, discarded: int, cause: str
+    ) -> None:
+        now = trio.current_time()
+        self.events.emit(ExpiryScanned(now, qm.name, shared, pattern, discarded, cause))
+
+    def after_put(self, qm: QueueManager, store: MessageStore, queue: str) -> None:
+        """A message was put to ``queue``: the place triggering hooks in."""
+
+    def _qm(self, name: str) -> QueueManager:
+        qm = self.qmgrs.get(name)
+        if qm is None:
+            raise MQMIError.failed(
+                CMQC.MQRC_Q_MGR_NAME_ERROR, f"no queue manager {name} in this world"
+            )
+        return qm
+
+    def _peers(self, qm: QueueManager) -> list[QueueManager]:
+        group = qm.rules.qsg
+        if group is None:
+            return []
+        return [self.qmgrs[m] for m in group.members if m != qm.name]
+
+
+@asynccontextmanager
+async def open_world(
+    topology: Topology, *, redis_url: str | None = None, seed: int = 0,
+    in_process: bool = False, keep_events: bool = True,
+) -> AsyncIterator[World]:  # fmt: skip
+    """Start ``topology``'s world for the block (``qsg.start``).
+
+    Shared queues live on a Redis server: ``redis_url``, else ``QSG_REDIS_URL``'s, else a
+    private server started for the block. ``in_process`` keeps them in process instead
+    (faster, and the same seed then gives the same events). ``keep_events`` False keeps
+    no event history (subscribers still get every event).
+    """
+    async with AsyncExitStack() as stack:
+        stack.enter_context(determinism.seeded_scheduling(seed))
+        transport = None
+        if topology.qsgs and not in_process:
+            url = redis_url or configured_url()
+            if url is None:
+                server = EmbeddedServer()
+                server.start()
+                stack.callback(server.stop)
+                url = server.url
+            transport = await stack.enter_async_context(TrioTransport.open(url))
+            clock = current_virtual_clock()
+            if clock is not None:
+                clock.watch(transport)
+                stack.callback(clock.unwatch, transport)
+        events = EventLog(keep=keep_events)
+        stack.callback(events.close)
+        world = World(topology, seed=seed, events=events, transport=transport)
+        await _build(world)
+        async with trio.open_nursery() as nursery:
+            world._nursery = nursery
+            for qm in world.qmgrs.values():
+                await nursery.start(qm.run)
+            world.all_started.set()
+            try:
+                yield world
+            finally:
+                world.stopping = True  # a clean stop: the scanners give their leases up
+                nursery.cancel_scope.cancel()
+
+
+async def _build(world: World) -> None:
+    """The queue managers of the topology, their QSGs and their MQSC definitions."""
+    topology = world.topology
+    if world.transport is not None:
+        import greenback
+
+        await greenback.ensure_portal()
+        for name in topology.qsgs:
+            await _clear_namespace(world.transport, name)
+    for name in topology.qsgs:
+        transport = world.transport
+        store: MessageStore = MemoryStore() if transport is None else RedisStore(transport, name)
+        world.qsgs[name] = QueueSharingGroup(name, store=store)
+    for spec in topology.qmgrs.values():
+        group = world.qsgs[spec.qsg] if spec.qsg is not None else None
+        rules = QMgr(spec.name, qsg=group, on_event=world.events.emit, **spec.options)
+        world.qmgrs[spec.name] = QueueManager(world, rules)
+    for spec in topology.qmgrs.values():
+        apply(world.qmgrs[spec.name].rules, spec.commands)
+
+
+async def _clear_namespace(transport: TrioTransport, qsg: str) -> None:
+    """A run starts with an empty coupling facility for its QSGs."""
+    from coupling import keys
+
+    stale = await transport.acommand("KEYS", keys.group_prefix(qsg) + "*")
+    if stale:
+        await transport.acommand("DEL", *stale)
+
+
+__all__ = ["World", "open_world"]

@@ -1,0 +1,75 @@
+"""A topology: the queue managers of a world, their queue-sharing groups and their
+objects, defined in MQSC as administrators keep them.
+
+MQSC text is parsed when it is added, so a syntax error is reported at once with its
+``source:line:column``; it is applied, in the order added, when the world starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from actors.costs import Costs
+from qsg.core.queue import check_name
+from qsg.mqsc.reader import Command, parse
+
+
+@dataclass(slots=True)
+class QMgrSpec:
+    """One queue manager of a topology: its QSG (if any), options for ``QMgr`` and the
+    MQSC commands that define its objects."""
+
+    name: str
+    qsg: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    commands: list[Command] = field(default_factory=list)
+
+
+class Topology:
+    """Queue managers, queue-sharing groups and definitions; ``costs`` are the model's.
+
+    ``add_qsg("QSG1", members=["QM1", "QM2"])`` makes two members sharing QSG1's CF
+    structures; ``add_qmgr("QM3")`` a queue manager outside any QSG; ``mqsc("QM1",
+    text)`` its definitions. Queue managers reach each other over channels whose
+    CONNAME is the partner queue manager's name.
+    """
+
+    def __init__(self, costs: Costs | None = None) -> None:
+        self.costs = costs if costs is not None else Costs()
+        self.qmgrs: dict[str, QMgrSpec] = {}
+        self.qsgs: dict[str, list[str]] = {}
+
+    def add_qsg(self, name: str, members: list[str], **options: Any) -> None:
+        """A queue-sharing group and its members (each a new queue manager)."""
+        check_name(name, "queue-sharing group", longest=4)
+        if name in self.qsgs:
+            raise ValueError(f"queue-sharing group {name} is already in the topology")
+        if not members:
+            raise ValueError(f"queue-sharing group {name} needs at least one member")
+        self.qsgs[name] = []
+        for member in members:
+            self.add_qmgr(member, qsg=name, **options)
+
+    def add_qmgr(self, name: str, *, qsg: str | None = None, **options: Any) -> None:
+        """A queue manager; ``options`` are ``qsg.QMgr``'s (``platform``, ``authority``,
+        ``enforce_max_expiry``...)."""
+        check_name(name, "queue manager")
+        if name in self.qmgrs:
+            raise ValueError(f"queue manager {name} is already in the topology")
+        if qsg is not None and qsg not in self.qsgs:
+            raise ValueError(f"queue manager {name}: no queue-sharing group {qsg} (add_qsg first)")
+        self.qmgrs[name] = QMgrSpec(name, qsg, dict(options))
+        if qsg is not None:
+            self.qsgs[qsg].append(name)
+
+    def mqsc(self, q_mgr: str, text: str, *, source: str | None = None) -> None:
+        """MQSC commands for ``q_mgr``, run at start in the order given. Shared objects
+        (QSGDISP(SHARED), CFSTRUCT) defined through one member are every member's."""
+        spec = self.qmgrs.get(q_mgr)
+        if spec is None:
+            raise ValueError(f"MQSC for {q_mgr}: no such queue manager in the topology")
+        spec.commands += parse(text, source or f"<mqsc for {q_mgr}>")
+
+
+__all__ = ["QMgrSpec", "Topology"]
