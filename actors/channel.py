@@ -113,7 +113,10 @@ async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
     if not partner.alive:
         raise ChannelBrokenError(f"{definition.conn_name} is not running")
     ours, theirs = trio.testing.memory_stream_pair()
-    partner.nursery.start_soon(run_receiver, partner, theirs)
+    try:
+        partner.nursery.start_soon(run_receiver, partner, theirs)
+    except RuntimeError as error:  # its life is ending (the nursery is closing)
+        raise ChannelBrokenError(f"{definition.conn_name} is stopping") from error
     frames = _Frames(ours)
     await frames.send({"t": "hello", "channel": definition.name, "from": qm.name})
     return frames

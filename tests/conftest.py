@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from actors.clock import VirtualClock
 from coupling.server import EmbeddedServer, configured_url
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
@@ -82,3 +83,17 @@ def each_store(
     monkeypatch.setattr("qsg.core.qmgr.MemoryStore", make)
     monkeypatch.setattr("qsg.core.sharing.MemoryStore", make)
     return str(request.param)
+
+
+@pytest.fixture
+def virtual_clock() -> VirtualClock:
+    """Runs the (trio) test on the simulator's virtual clock, as ``qsg.run`` would."""
+    return VirtualClock()
+
+
+@pytest.fixture(params=["in-process", "redis"])
+def cf_mode(request: pytest.FixtureRequest) -> dict[str, object]:
+    """``qsg.start`` options: shared queues in process, or on the suite's Redis server."""
+    if request.param == "redis":
+        return {"redis_url": request.getfixturevalue("cf_url")}
+    return {"in_process": True}

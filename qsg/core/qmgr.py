@@ -267,7 +267,12 @@ class QMgr:
         for conn in list(self.connections.values()):
             conn.sever()
         for name, obj in list(self.local.queues.items()):
-            if isinstance(obj, QueueDefinition) and obj.is_temporary_dynamic:
+            # The dynamic queues, not the model queues they were made from.
+            if (
+                isinstance(obj, QueueDefinition)
+                and obj.q_type == CMQC.MQQT_LOCAL
+                and obj.is_temporary_dynamic
+            ):
                 self.local.remove_queue(name)
 
     # ---- expiry: discards, reports, scans -------------------------------------
