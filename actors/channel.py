@@ -83,7 +83,8 @@ def _state(qm: QueueManager, channel: str, state: str, reason: str = "") -> None
 # ---- the sender --------------------------------------------------------------------------
 async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
     """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
-    send batches; on a break, retry every RETRY_INTERVAL."""
+    send batches. When the partner cannot be reached or the link breaks, retry after
+    SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop."""
     from actors.qmgr import ChannelSync
 
     sync = qm.syncq.setdefault(definition.name, ChannelSync())
@@ -92,18 +93,35 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
         lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
     )
     _state(qm, definition.name, "BINDING")
-    while True:
-        try:
-            frames = await _connect(qm, definition)
-            await _resynchronise(qm, definition, sync, conn, frames)
-            _state(qm, definition.name, "RUNNING")
-            while True:
-                await _send_batch(qm, definition, sync, conn, xmitq, frames)
-        except ChannelBrokenError as error:
-            if sync.in_doubt is None:
-                await qm.dispatch(lambda now: conn.backout(), system=True)
-            _state(qm, definition.name, "RETRYING", str(error))
-            await trio.sleep(RETRY_INTERVAL)
+    attempt = 0
+    frames: _Frames | None = None
+    try:
+        while True:
+            try:
+                frames = await _connect(qm, definition)
+                await _resynchronise(qm, sync, conn, xmitq, frames)
+                attempt = 0
+                _state(qm, definition.name, "RUNNING")
+                while True:
+                    await _send_batch(qm, definition, sync, conn, xmitq, frames)
+            except ChannelBrokenError as error:
+                if sync.in_doubt is None:  # nothing sent for good: the batch goes back
+                    await qm.dispatch(lambda now: conn.backout(), system=True)
+                attempt += 1
+                wait = definition.retry_interval(attempt)
+                if wait is None:
+                    _state(qm, definition.name, "STOPPED", f"retries exhausted: {error}")
+                    return
+                _state(qm, definition.name, "RETRYING", str(error))
+                await trio.sleep(wait)
+    finally:
+        with trio.CancelScope(shield=True):
+            if frames is not None:
+                await trio.aclose_forcefully(frames.stream)
+            # Stopped, not killed: the agent's connection ends and its gets go back to
+            # the transmission queue; a batch in doubt is settled at the next start.
+            if qm.alive:
+                await qm.dispatch(lambda now: conn.terminate(), system=True)
 
 
 async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
@@ -123,7 +141,7 @@ async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
 
 
 async def _resynchronise(
-    qm: QueueManager, definition: ChannelDefinition, sync: ChannelSync, conn: Any, frames: _Frames
+    qm: QueueManager, sync: ChannelSync, conn: Any, xmitq: Any, frames: _Frames
 ) -> None:
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
     it out. After a restart its gets were already backed out, so a batch the receiver
@@ -140,7 +158,7 @@ async def _resynchronise(
         if conn.uow.count:  # this life's gets are still held: end them
             conn.commit() if delivered else conn.backout()
         elif delivered:
-            _remove(qm, definition, msg_ids, now)
+            _remove(xmitq, msg_ids, now)
 
     await qm.dispatch(settle, system=True)
     if delivered:
@@ -148,21 +166,15 @@ async def _resynchronise(
     sync.in_doubt = None
 
 
-def _remove(
-    qm: QueueManager, definition: ChannelDefinition, msg_ids: list[bytes], now: float
-) -> None:
-    conn = qm.rules.connect(appl_name=definition.name)
-    try:
-        handle = conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_SHARED)
-        for msg_id in msg_ids:
-            gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
-            try:
-                handle.get(None, MD(MsgId=msg_id), gmo, now=now)
-            except MQMIError as error:
-                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
-                    raise
-    finally:
-        conn.disconnect()
+def _remove(xmitq: Any, msg_ids: list[bytes], now: float) -> None:
+    """Take a delivered batch's messages off the transmission queue, by MsgId."""
+    for msg_id in msg_ids:
+        gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
+        try:
+            xmitq.get(None, MD(MsgId=msg_id), gmo, now=now)
+        except MQMIError as error:
+            if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                raise
 
 
 async def _send_batch(
@@ -233,6 +245,9 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
                 frame = await frames.receive()
             sequence = frame["seq"]
             await _deliver(qm, name, conn, batch, sync, sequence)
+            confirm = qm.world.costs.channel_latency  # the confirmation's trip back
+            if confirm:
+                await trio.sleep(confirm)
             await frames.send({"t": "ok", "seq": sequence})
     except ChannelBrokenError:
         pass  # the sender went: it resynchronises when it comes back

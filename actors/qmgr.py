@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import greenback
 import trio
 
-from actors.events import PeerRecovered, QMgrKilled, QMgrRestarted
+from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from coupling.lease import Grant
 from qsg import CMQC
 from qsg.core.errors import MQMIError
@@ -53,6 +53,14 @@ class _Request:
     error: BaseException | None = None
 
 
+@dataclass(slots=True)
+class _Agent:
+    """A running sender channel agent: its cancel scope, and whether it has ended."""
+
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    ended: trio.Event = field(default_factory=trio.Event)
+
+
 class QueueManager:
     """A queue manager of a running world (``rules`` is its rules-layer ``QMgr``)."""
 
@@ -65,9 +73,11 @@ class QueueManager:
         self.cpu = trio.CapacityLimiter(world.costs.cpus)
         self.syncq: dict[str, ChannelSync] = {}
         self.expiry_grant: Grant | None = None  # the expiry-scan lease, while held
+        self.channels: dict[str, _Agent] = {}  # the sender agents of this life
         self._scope: trio.CancelScope | None = None
         self._mailbox: trio.MemorySendChannel[_Request] | None = None
         self._nursery: trio.Nursery | None = None
+        self._life_over = trio.Event()
 
     @property
     def incarnation(self) -> int:
@@ -83,22 +93,66 @@ class QueueManager:
     # ---- a life -----------------------------------------------------------------------
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """One life of the queue manager, until it is killed or the world stops."""
-        from actors import channel, expiry  # they need this module's classes
+        from actors import expiry  # it needs this module's classes
 
         send, receive = trio.open_memory_channel[_Request](64)
+        over = self._life_over = trio.Event()
         with trio.CancelScope() as scope:
             self._scope = scope
             async with trio.open_nursery() as nursery:
                 self._nursery, self._mailbox = nursery, send
+                self.channels = {}  # the agents of an earlier life went with it
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
                 await nursery.start(expiry.scan_periodically, self)
                 task_status.started()
-                await self.world.all_started.wait()  # partners are up before channels start
-                for definition in self.rules.local.channels.values():
-                    if definition.channel_type == CMQC.MQCHT_SENDER:
-                        nursery.start_soon(channel.run_sender, self, definition)
-        self._nursery = self._mailbox = None
+        if self._nursery is nursery:  # not already replaced by a later life
+            self._nursery = self._mailbox = None
+        over.set()
+
+    # ---- channels ---------------------------------------------------------------------
+    def start_channels(self) -> None:
+        """Start every sender channel (the world does, once partners are up)."""
+        for definition in self.rules.local.channels.values():
+            if definition.channel_type == CMQC.MQCHT_SENDER:
+                self.start_channel(definition.name)
+
+    def start_channel(self, name: str) -> None:
+        """START CHANNEL(name): run its sending agent in this life's nursery."""
+        from actors import channel
+
+        definition = self.rules.local.channels.get(name)
+        if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
+            raise ValueError(f"{self.name} has no sender channel {name}")
+        running = self.channels.get(name)
+        if running is not None and not running.scope.cancel_called:
+            return  # already running
+        agent = self.channels[name] = _Agent()
+
+        async def sending() -> None:
+            try:
+                with agent.scope:
+                    await channel.run_sender(self, definition)
+            finally:
+                agent.ended.set()
+
+        self.nursery.start_soon(sending)
+
+    async def channel_ended(self, name: str) -> None:
+        """Wait until the agent of ``name`` (if any) has ended."""
+        agent = self.channels.get(name)
+        if agent is not None and agent.scope.cancel_called:
+            await agent.ended.wait()
+
+    def stop_channel(self, name: str) -> None:
+        """STOP CHANNEL(name): its agent ends; a batch not yet sent for good goes back
+        to the transmission queue."""
+        agent = self.channels.get(name)
+        if agent is None or agent.scope.cancel_called:
+            raise ValueError(f"channel {name} of {self.name} is not running")
+        agent.scope.cancel()
+        now = trio.current_time()
+        self.world.events.emit(ChannelStateChanged(now, self.name, name, "STOPPED", "STOP CHANNEL"))
 
     def kill(self) -> None:
         """Abrupt end: every task of this life stops at once; nothing is cleaned up."""
@@ -117,6 +171,7 @@ class QueueManager:
         dynamic queues deleted, and expiry processed for every queue."""
         if self.alive:
             raise ValueError(f"queue manager {self.name} is already running")
+        await self._life_over.wait()  # the tasks of the killed life have all ended
         rules, old = self.rules, self.rules.incarnation
         shared = rules.qsg.shared.store if rules.qsg is not None else None
 

@@ -63,7 +63,6 @@ class World:
         self.qsgs: dict[str, QueueSharingGroup] = {}
         self.qmgrs: dict[str, QueueManager] = {}
         self._nursery: trio.Nursery | None = None
-        self.all_started = trio.Event()  # every queue manager's first life has begun
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
@@ -91,6 +90,7 @@ class World:
         await qm.recover_and_restart()
         assert self._nursery is not None
         await self._nursery.start(qm.run)
+        qm.start_channels()
 
     async def refresh_expiry(self, q_mgr: str, pattern: str = "*") -> int:
         """REFRESH QMGR TYPE(EXPIRY) NAME(pattern): scan the matching local queues now,
@@ -110,6 +110,17 @@ class World:
 
         result: int = await qm.request(refresh)
         return result
+
+    async def start_channel(self, q_mgr: str, channel: str) -> None:
+        """START CHANNEL(channel) on ``q_mgr`` (a sender channel)."""
+        qm = self._running(q_mgr)
+        await qm.channel_ended(channel)  # a stopped agent finishes its clean-up first
+        qm.start_channel(channel)
+
+    async def stop_channel(self, q_mgr: str, channel: str) -> None:
+        """STOP CHANNEL(channel) on ``q_mgr``: the agent ends and the channel is STOPPED."""
+        self._running(q_mgr).stop_channel(channel)
+        await trio.lowlevel.checkpoint()
 
     # ---- for the actors ---------------------------------------------------------------
     def lease(self, qm: QueueManager, role: str, length: float) -> Lease | LocalLease:
@@ -140,6 +151,12 @@ class World:
             raise MQMIError.failed(
                 CMQC.MQRC_Q_MGR_NAME_ERROR, f"no queue manager {name} in this world"
             )
+        return qm
+
+    def _running(self, name: str) -> QueueManager:
+        qm = self._qm(name)
+        if not qm.alive:
+            raise qm.unavailable()
         return qm
 
     def _peers(self, qm: QueueManager) -> list[QueueManager]:
@@ -184,7 +201,8 @@ async def open_world(
             world._nursery = nursery
             for qm in world.qmgrs.values():
                 await nursery.start(qm.run)
-            world.all_started.set()
+            for qm in world.qmgrs.values():  # every partner is up: channels start
+                qm.start_channels()
             try:
                 yield world
             finally:

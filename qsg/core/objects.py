@@ -102,6 +102,10 @@ class ChannelDefinition:
     xmit_q_name: str = ""  # XMITQ
     batch_size: int = 50  # BATCHSZ
     description: str = ""  # DESCR
+    short_retry_count: int = 10  # SHORTRTY
+    short_retry_interval: int = 60  # SHORTTMR, seconds
+    long_retry_count: int = 999_999_999  # LONGRTY
+    long_retry_interval: int = 1200  # LONGTMR, seconds
 
     def __post_init__(self) -> None:
         check_name(self.name, "channel", longest=20)
@@ -109,6 +113,16 @@ class ChannelDefinition:
             raise ValueError(f"channel {self.name}: a sender or server channel needs an XMITQ")
         if not 1 <= self.batch_size <= 9999:
             raise ValueError(f"channel {self.name}: BATCHSZ must be 1..9999")
+
+    def retry_interval(self, attempt: int) -> int | None:
+        """Seconds before retry number ``attempt`` (1 first) of a channel that cannot
+        reach its partner: SHORTRTY retries SHORTTMR apart, then LONGRTY retries LONGTMR
+        apart, then None (the channel stops)."""
+        if attempt <= self.short_retry_count:
+            return self.short_retry_interval
+        if attempt <= self.short_retry_count + self.long_retry_count:
+            return self.long_retry_interval
+        return None
 
 
 QueueObject = QueueDefinition | AliasQueue | RemoteQueue

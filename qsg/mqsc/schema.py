@@ -159,6 +159,10 @@ CHANNEL = {
     "CONNAME": Keyword("conn_name", text(264)),
     "XMITQ": Keyword("xmit_q_name", name(48, "XMITQ queue")),
     "BATCHSZ": Keyword("batch_size", integer(1, 9999)),
+    "SHORTRTY": Keyword("short_retry_count", integer(0, 999_999_999)),
+    "SHORTTMR": Keyword("short_retry_interval", integer(0, 999_999_999)),
+    "LONGRTY": Keyword("long_retry_count", integer(0, 999_999_999)),
+    "LONGTMR": Keyword("long_retry_interval", integer(0, 999_999_999)),
     "TRPTYPE": Keyword("", choice(TCP=None)),
 }
 QMGR = {
