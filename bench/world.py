@@ -1,0 +1,143 @@
+"""The running world, as ratios measured in one invocation (issue 6).
+
+1. In-process store, the reference scenario: a QSG of 3 members, one shared queue,
+   200 messages/s of 1 KB (a producer per member, Poisson arrivals from the run's
+   seeded RNG), 3 consumers (one per member, MQGET with MQGMO_WAIT), 1 simulated hour.
+   Messages per wall second, beside the rate at which a bare trio program on the same
+   virtual clock sleeps from one timer to the next (the loop's limit).
+   Target: >= 50% of the bare rate.
+2. The same scenario with the shared queue on Redis: wall time per message, beside the
+   bare round trip of the client in use (the trio transport). With virtual time frozen
+   during I/O, a put and a get (two round trips) are the floor. Target: <= 3x the floor.
+
+Both print the speed-up over real time (simulated seconds per wall second).
+
+    ./dev bench world                     # full: 1 simulated hour in process, 60 s on Redis
+    ./dev bench world --seconds 60        # shorter runs (both parts)
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import trio
+
+import qsg
+from actors.clock import VirtualClock
+from actors.world import World
+from coupling.server import open_server
+from coupling.trio_transport import TrioTransport
+from qsg import CMQC, GMO, MD, PMO
+
+RATE = 200.0  # messages per simulated second, all producers together
+MEMBERS = ("QM1", "QM2", "QM3")
+BODY = b"x" * 1024
+
+
+def topology() -> qsg.Topology:
+    top = qsg.Topology()
+    top.add_qsg("BNCH", members=list(MEMBERS))
+    top.mqsc(
+        "QM1",
+        """
+        DEFINE CFSTRUCT(APP1) CFLEVEL(5)
+        DEFINE QLOCAL(APP.WORK) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999999)
+        """,
+    )
+    return top
+
+
+async def producer(world: World, member: str, seconds: float) -> None:
+    conn = await world.connect(member)
+    q = await conn.open("APP.WORK", CMQC.MQOO_OUTPUT)
+    pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    rate = RATE / len(MEMBERS)
+    rng = world.random
+    while True:
+        await trio.sleep(rng.expovariate(rate))
+        if trio.current_time() >= seconds:
+            return
+        await q.put(BODY, MD(Expiry=6000), pmo)
+
+
+async def consumer(world: World, member: str, got: list[int]) -> None:
+    conn = await world.connect(member)
+    q = await conn.open("APP.WORK", CMQC.MQOO_INPUT_SHARED)
+    gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=-1)
+    while True:
+        await q.get(None, MD(), gmo)
+        got[0] += 1
+
+
+async def scenario(seconds: float, in_process: bool, url: str | None) -> tuple[int, float]:
+    """Messages got, wall seconds."""
+    got = [0]
+    began = time.perf_counter()
+    start = qsg.start(topology(), keep_events=False, in_process=in_process, redis_url=url)
+    async with start as world, trio.open_nursery() as nursery:
+        for member in MEMBERS:
+            nursery.start_soon(consumer, world, member, got)
+        async with trio.open_nursery() as producers:
+            for member in MEMBERS:
+                producers.start_soon(producer, world, member, seconds)
+        await trio.sleep(1)  # the last ones are got
+        nursery.cancel_scope.cancel()
+    return got[0], time.perf_counter() - began
+
+
+def bare_jumps(jumps: int) -> float:
+    """Timer-to-timer jumps per wall second of a bare trio program on the virtual clock."""
+
+    async def main() -> None:
+        for _ in range(jumps):
+            await trio.sleep(0.001)
+
+    began = time.perf_counter()
+    trio.run(main, clock=VirtualClock())
+    return jumps / (time.perf_counter() - began)
+
+
+async def round_trip(url: str, count: int) -> float:
+    """Seconds per bare round trip (PING) through the trio transport."""
+    async with TrioTransport.open(url) as transport:
+        began = time.perf_counter()
+        for _ in range(count):
+            await transport.acommand("PING")
+        return (time.perf_counter() - began) / count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=None, help="simulated seconds")
+    args = parser.parse_args()
+    local_seconds = args.seconds or 3600.0
+    redis_seconds = args.seconds or 60.0
+
+    print(f"1. in process: {len(MEMBERS)} members, {RATE:.0f} msg/s of 1 KB, "
+          f"{local_seconds:.0f} simulated s")  # fmt: skip
+    bare = bare_jumps(200_000)
+    got, wall = qsg.run(scenario, local_seconds, True, None)
+    rate = got / wall
+    print(f"   bare trio timer jumps on the virtual clock: {bare:10,.0f} /s")
+    print(
+        f"   messages through the world:                 {rate:10,.0f} /s ({got:,} in {wall:.1f} s)"
+    )
+    print(f"   ratio: {rate / bare:.2f} of the bare rate (target >= 0.50); "
+          f"speed-up over real time: {local_seconds / wall:,.0f}x")  # fmt: skip
+
+    with open_server() as url:
+        print(f"2. on Redis: the same scenario, {redis_seconds:.0f} simulated s")
+        floor = 2 * qsg.run(round_trip, url, 5000)
+        got, wall = qsg.run(scenario, redis_seconds, False, url)
+        per = wall / got
+        print(f"   bare round trip x 2 (put + get floor):      {floor * 1e6:10,.0f} us")
+        print(
+            f"   wall time per message:                      {per * 1e6:10,.0f} us ({got:,} msgs)"
+        )
+        print(f"   ratio: {per / floor:.2f} x the floor (target <= 3); "
+              f"speed-up over real time: {redis_seconds / wall:,.1f}x")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

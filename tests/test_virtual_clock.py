@@ -1,0 +1,75 @@
+"""The virtual clock: simulated time jumps to the next timer when every task is idle,
+and never while a request to Redis is in flight (DESIGN, "Time")."""
+
+from __future__ import annotations
+
+import math
+
+import trio
+
+import qsg
+from actors.clock import VirtualClock
+from coupling.trio_transport import TrioTransport
+
+
+async def test_a_long_sleep_costs_no_wall_time_and_lands_exactly_on_its_deadline(
+    virtual_clock: VirtualClock,
+) -> None:
+    wall = trio.lowlevel.current_clock()
+    assert wall is virtual_clock
+    woke: list[float] = []
+
+    async def sleeper(seconds: float) -> None:
+        await trio.sleep(seconds)
+        woke.append(trio.current_time())
+
+    async with trio.open_nursery() as nursery:
+        for seconds in (86_400.0, 0.25, 3600.0):
+            nursery.start_soon(sleeper, seconds)
+    assert sorted(woke) == [0.25, 3600.0, 86_400.0]
+
+
+async def test_virtual_time_does_not_advance_while_a_redis_request_is_in_flight(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    # BLPOP on an empty list takes 0.3 s of real time on the server. A timer due in one
+    # simulated second must not fire meanwhile, and no simulated time may pass.
+    woke: list[float] = []
+
+    async def timer() -> None:
+        await trio.sleep(1.0)
+        woke.append(trio.current_time())
+
+    async with TrioTransport.open(cf_url) as transport:
+        virtual_clock.watch(transport)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(timer)
+            await trio.sleep(0.5)
+            before = trio.current_time()
+            assert await transport.acommand("BLPOP", "qsg-clock-test-empty", "0.3") is None
+            assert trio.current_time() == before == 0.5
+            assert woke == []
+        assert woke == [1.0]  # and then time moved on as usual
+        virtual_clock.unwatch(transport)
+
+
+def test_trios_own_autojump_clock_would_jump_during_that_request(cf_url: str) -> None:
+    # Why the simulator has its own clock: MockClock(autojump_threshold=0) jumps while
+    # a socket read is pending, so a timer fires "during" a round trip.
+    async def main() -> tuple[float, float]:
+        async with TrioTransport.open(cf_url) as transport, trio.open_nursery() as nursery:
+            nursery.start_soon(trio.sleep, 1.0)
+            before = trio.current_time()
+            await transport.acommand("BLPOP", "qsg-clock-test-empty", "0.3")
+            return before, trio.current_time()
+
+    before, after = trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    assert after - before >= 1.0
+
+
+def test_qsg_run_uses_the_virtual_clock() -> None:
+    async def main() -> float:
+        await trio.sleep(math.pi * 1000)
+        return trio.current_time()
+
+    assert qsg.run(main) == math.pi * 1000
