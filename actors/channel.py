@@ -206,10 +206,9 @@ async def _send_batch(
     if transit:
         await trio.sleep(transit)
     sequence = sync.next_sequence
-    for message in batch:
-        await frames.send({"t": "msg", **message})
+    # The batch and its end-of-batch flow travel together: once sent, it is in doubt.
     sync.in_doubt = (sequence, [m["md"]["MsgId"] for m in batch])
-    await frames.send({"t": "end", "seq": sequence})
+    await frames.send({"t": "batch", "seq": sequence, "messages": batch})
     reply = await frames.receive()
     if reply.get("t") != "ok" or reply.get("seq") != sequence:
         raise ChannelBrokenError(f"the receiver did not confirm batch {sequence}: {reply}")
@@ -238,13 +237,9 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
         conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
         _state(qm, name, "RUNNING")
         while True:
-            batch: list[dict[str, Any]] = []
             frame = await frames.receive()
-            while frame["t"] == "msg":
-                batch.append(frame)
-                frame = await frames.receive()
             sequence = frame["seq"]
-            await _deliver(qm, name, conn, batch, sync, sequence)
+            await _deliver(qm, name, conn, frame["messages"], sync, sequence)
             confirm = qm.world.costs.channel_latency  # the confirmation's trip back
             if confirm:
                 await trio.sleep(confirm)

@@ -21,13 +21,19 @@ from qsg.core import engine
 from qsg.core.connection import Connection as RulesConnection
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
-from qsg.core.store import MessageStore, Syncpoint
+from qsg.core.store import MATCH_ANY, MessageStore, Syncpoint
 from qsg.core.structs import GMO, MD, OD, PMO
 
 if TYPE_CHECKING:
     from actors.qmgr import QueueManager
 
 T = TypeVar("T")
+# A waiting get with any of these looks for particular messages (it is not "plain").
+_SELECTIVE = (
+    CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+    | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+    | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE | CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_LOCK
+)  # fmt: skip
 _BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
 
 
@@ -166,7 +172,10 @@ class Queue:
                     raise
                 if trio.current_time() >= deadline:
                     raise
-                await world.signals.wait(handle.repository.store, handle.queue, deadline)
+                plain = not gmo.Options & _SELECTIVE and engine.match_of(md, gmo) == MATCH_ANY
+                await world.signals.wait(
+                    handle.repository.store, handle.queue, deadline, plain=plain
+                )
                 continue
             break
         qm = connection.qm

@@ -1,13 +1,18 @@
 """Wake-ups for MQGET with MQGMO_WAIT: a waiter sleeps until its queue may have a message.
 
 A waiter registers on (store, queue) and sleeps until its WaitInterval runs out or
-something that can make a message available happens there: a put outside syncpoint, a
-commit or backout, an unlock, peer recovery, a queue manager's death. Every waiter of the
-queue is woken (each then tries its own selection), so no waiter can miss a message
-another's selection did not want.
+something that can make a message available happens there. One new message (a put
+outside syncpoint, a delivery) wakes the longest-waiting *plain* waiter (one that takes
+any message: no selection, no group options) and every selective waiter: plain waiters
+would all find the same message, so waking more than one only makes the others fail and
+wait again, while a selective waiter must look for itself. Anything that can make several
+messages available at once (a commit or backout, an unlock, peer recovery, a queue
+manager's death) wakes every waiter.
 """
 
 from __future__ import annotations
+
+import math
 
 import trio
 
@@ -16,36 +21,71 @@ from qsg.core.store import MessageStore
 _Key = tuple[int, str]
 
 
+class _Waiter:
+    __slots__ = ("event", "plain")
+
+    def __init__(self, plain: bool) -> None:
+        self.event = trio.Event()
+        self.plain = plain
+
+
 class Signals:
-    """The waiters of one world's queues."""
+    """The waiters of one world's queues, first come first woken."""
 
     def __init__(self) -> None:
-        self._events: dict[_Key, trio.Event] = {}
+        self._waiters: dict[_Key, list[_Waiter]] = {}
 
-    async def wait(self, store: MessageStore, queue: str, deadline: float) -> None:
+    async def wait(
+        self, store: MessageStore, queue: str, deadline: float, *, plain: bool = False
+    ) -> None:
         """Sleep until ``queue`` of ``store`` is notified or ``deadline`` passes."""
         key = (id(store), queue)
-        event = self._events.get(key)
-        if event is None:
-            event = self._events[key] = trio.Event()
-        with trio.move_on_at(deadline):
-            await event.wait()
+        waiter = _Waiter(plain)
+        waiting = self._waiters.setdefault(key, [])
+        waiting.append(waiter)
+        try:
+            if deadline == math.inf:  # MQWI_UNLIMITED: no timer to set
+                await waiter.event.wait()
+            else:
+                with trio.move_on_at(deadline):
+                    await waiter.event.wait()
+        finally:
+            if not waiter.event.is_set():
+                waiting.remove(waiter)
+                if not waiting and self._waiters.get(key) is waiting:
+                    del self._waiters[key]
 
     def notify(self, store: MessageStore, queue: str) -> None:
-        event = self._events.pop((id(store), queue), None)
-        if event is not None:
-            event.set()
+        """One message may have become available on ``queue``."""
+        key = (id(store), queue)
+        waiting = self._waiters.get(key)
+        if not waiting:
+            return
+        kept: list[_Waiter] = []
+        plain_woken = False
+        for waiter in waiting:
+            if waiter.plain and plain_woken:
+                kept.append(waiter)
+                continue
+            waiter.event.set()
+            plain_woken = plain_woken or waiter.plain
+        if kept:
+            self._waiters[key] = kept
+        else:
+            del self._waiters[key]
 
     def notify_store(self, store: MessageStore) -> None:
         """Wake every waiter of ``store``'s queues (a commit, backout or recovery there)."""
         wanted = id(store)
-        for key in [key for key in self._events if key[0] == wanted]:
-            self._events.pop(key).set()
+        for key in [key for key in self._waiters if key[0] == wanted]:
+            for waiter in self._waiters.pop(key):
+                waiter.event.set()
 
     def notify_all(self) -> None:
-        for event in self._events.values():
-            event.set()
-        self._events.clear()
+        for waiting in self._waiters.values():
+            for waiter in waiting:
+                waiter.event.set()
+        self._waiters.clear()
 
 
 __all__ = ["Signals"]
