@@ -33,6 +33,10 @@ def __getattr__(name: str) -> Any:
         from qsg import runtime
 
         return getattr(runtime, name)
+    if name == "events":
+        import importlib
+
+        return importlib.import_module("qsg.events")
     if name == "Topology":
         from qsg.topology import Topology
 
