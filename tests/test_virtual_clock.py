@@ -73,3 +73,22 @@ def test_qsg_run_uses_the_virtual_clock() -> None:
         return trio.current_time()
 
     assert qsg.run(main) == math.pi * 1000
+
+
+def test_the_same_world_runs_in_real_time_in_wall_clock_mode() -> None:
+    # DESIGN: "A wall-clock mode runs the same code in real time."
+    from qsg import CMQC, GMO, MD, MQMIError
+    from tests.worlds import qsg_and_qm3
+
+    async def main() -> float:
+        async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+            q = await (await world.connect("QM3")).open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+            began = trio.current_time()
+            try:
+                await q.get(None, MD(), GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=200))
+            except MQMIError:
+                pass
+            return trio.current_time() - began
+
+    waited = qsg.run(main, wall_clock=True)
+    assert 0.2 <= waited < 5.0  # real seconds went by
