@@ -61,21 +61,8 @@ class Connection:
         """MQPUT1: open, put one message, close."""
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
-        handles: list[Handle] = []
-
-        def put1(now: float) -> None:
-            # The rules' MQPUT1 closes its handle; the queue it resolved to is noted first.
-            handle = self.conn.open(target, CMQC.MQOO_OUTPUT)
-            handles.append(handle)
-            try:
-                handle.put(body, md, pmo, now=now)
-            finally:
-                handle.close()
-
-        if pmo.Options & CMQC.MQPMO_LOGICAL_ORDER:  # the rules' MQPUT1 refuses it
-            await self._call(lambda now: self.conn.put1(target, b"", md, pmo, now=now))
-        await self._call(put1)
-        self._put_done(handles[0], body, md, pmo)
+        handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now))
+        self._put_done(handle, body, md, pmo)
 
     async def commit(self) -> None:
         """MQCMIT."""

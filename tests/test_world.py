@@ -257,3 +257,16 @@ async def test_a_subscriber_sees_every_event_from_its_subscription_on(
         while not isinstance(event, MessagePut):
             event = seen.receive_nowait()
         assert (event.q_mgr, event.queue, event.size, event.kind) == ("QM3", "APP.IN", 7, "put")
+
+
+async def test_put1_puts_one_message_and_reports_where_it_went(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+        conn = await world.connect("QM1")
+        md = MD()
+        await conn.put1("TO.QM3", b"one", md, NO_SYNC)  # a remote queue: its xmitq
+        puts = world.events.of(MessagePut)
+        assert [(e.queue, e.msg_id, e.syncpoint) for e in puts] == [("QM3", md.MsgId, False)]
+        q3 = await (await world.connect("QM3")).open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+        assert await q3.get(None, MD(), wait_gmo(1000)) == b"one"

@@ -125,9 +125,11 @@ class Connection:
 
     # ---- MQPUT1 ---------------------------------------------------------------
     def put1(
-        self, target: str | bytes | OD, body: bytes, md: MD | None, pmo: PMO | None, *, now: float
-    ) -> None:
-        """MQPUT1: open for output, put one message, close.
+        self, target: str | bytes | OD, body: bytes | str, md: MD | None, pmo: PMO | None, *,
+        now: float,
+    ) -> Handle:  # fmt: skip
+        """MQPUT1: open for output, put one message, close. Returns the (closed) handle,
+        which tells where the message went.
 
         MQPUT1 keeps no handle, so no group position: MQPMO_LOGICAL_ORDER is refused.
         """
@@ -140,6 +142,7 @@ class Connection:
             handle.put(body, md, pmo, now=now)
         finally:
             handle.close()
+        return handle
 
     # ---- the unit of work and the end -----------------------------------------
     def commit(self) -> None:
