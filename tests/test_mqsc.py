@@ -195,3 +195,9 @@ def test_malformed_mqsc_only_ever_gives_clean_errors(text: str) -> None:
         assert problem.source == "fuzz.mqsc" and problem.message
         assert 1 <= problem.line <= len(lines)
         assert 1 <= problem.column <= max(1, len(lines[problem.line - 1]))
+
+
+def test_a_line_of_nothing_but_a_continuation_character_is_no_command() -> None:
+    # Found by the fuzz test above: "-" alone continues onto nothing.
+    assert parse("-\n", "x.mqsc") == []
+    assert [c.verb for c in parse("-\nDEFINE QLOCAL(A)\n", "x.mqsc")] == ["DEFINE"]

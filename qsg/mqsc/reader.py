@@ -61,7 +61,7 @@ def parse(text: str, source: str = "<mqsc>") -> list[Command]:
     for chunk in chunks:
         items, found = lexer.items(chunk, source)
         problems += found
-        if not found:
+        if not found and items:  # a chunk of nothing but continuation is no command
             command = _command(items, source, problems)
             if command is not None:
                 parsed.append(command)
