@@ -21,7 +21,6 @@ the one a TCP stream would carry).
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -40,8 +39,6 @@ from qsg.core.structs import GMO, MD, OD, PMO, name_of
 if TYPE_CHECKING:
     from actors.qmgr import ChannelSync, QueueManager
 
-#: Seconds between attempts to start a channel whose partner cannot be reached (SHORTTMR).
-RETRY_INTERVAL = 60.0
 _GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
 _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
 
@@ -250,9 +247,6 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
         await trio.aclose_forcefully(stream)
 
 
-Deliver = Callable[[float], Awaitable[None]]
-
-
 async def _deliver(
     qm: QueueManager, channel: str, conn: Any, batch: list[dict[str, Any]], sync: ChannelSync,
     sequence: int,
@@ -317,4 +311,4 @@ def _put_one(
     return (handle.repository.store, handle.queue), delivered
 
 
-__all__ = ["RETRY_INTERVAL", "ChannelBrokenError", "run_receiver", "run_sender"]
+__all__ = ["ChannelBrokenError", "run_receiver", "run_sender"]

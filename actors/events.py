@@ -160,23 +160,11 @@ class PeerRecovered:
     units: int
 
 
-@dataclass(frozen=True, slots=True)
-class TriggerMessagePut:
-    """A trigger message (MQTM) went to an initiation queue."""
-
-    kind: ClassVar[str] = "trigger"
-    time: float
-    q_mgr: str
-    queue: str  # the triggered queue
-    initiation_queue: str
-
-
 WorldEvent = (
     Discarded | ReportPut | DeadLettered | ReportLost
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered
-    | TriggerMessagePut
 )  # fmt: skip
 
 
@@ -233,6 +221,6 @@ class EventLog:
 __all__ = [
     "ChannelBatch", "ChannelDelivered", "ChannelStateChanged", "EventLog", "ExpiredInTransit",
     "ExpiryScanned", "LeaseChanged", "MessageGot", "MessagePut", "PeerRecovered",
-    "QMgrKilled", "QMgrRestarted", "TriggerMessagePut", "UnitOfWorkEnded", "WorldEvent",
+    "QMgrKilled", "QMgrRestarted", "UnitOfWorkEnded", "WorldEvent",
     "kind_of",
 ]  # fmt: skip

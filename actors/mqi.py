@@ -28,13 +28,12 @@ if TYPE_CHECKING:
     from actors.qmgr import QueueManager
 
 T = TypeVar("T")
+_BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
 # A waiting get with any of these looks for particular messages (it is not "plain").
 _SELECTIVE = (
-    CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
-    | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+    _BROWSE | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
     | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE | CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_LOCK
 )  # fmt: skip
-_BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
 
 
 class Connection:
@@ -104,7 +103,6 @@ class Connection:
         )  # fmt: skip
         if not syncpoint:
             qm.world.signals.notify(handle.repository.store, handle.queue)
-        qm.world.after_put(qm, handle.repository.store, handle.queue)
 
     async def _call(self, call: Callable[[float], T], *, shared: bool = False) -> T:
         if self.incarnation != self.qm.incarnation:

@@ -142,9 +142,6 @@ class World:
         now = trio.current_time()
         self.events.emit(ExpiryScanned(now, qm.name, shared, pattern, discarded, cause))
 
-    def after_put(self, qm: QueueManager, store: MessageStore, queue: str) -> None:
-        """A message was put to ``queue``: the place triggering hooks in."""
-
     def _qm(self, name: str) -> QueueManager:
         qm = self.qmgrs.get(name)
         if qm is None:

@@ -19,7 +19,6 @@ from actors.events import (
     PeerRecovered,
     QMgrKilled,
     QMgrRestarted,
-    TriggerMessagePut,
     UnitOfWorkEnded,
     WorldEvent,
     kind_of,
@@ -30,5 +29,5 @@ __all__ = [
     "ChannelBatch", "ChannelDelivered", "ChannelStateChanged", "DeadLettered", "Discarded",
     "EventLog", "ExpiredInTransit", "ExpiryScanned", "LeaseChanged", "MessageGot",
     "MessagePut", "PeerRecovered", "QMgrKilled", "QMgrRestarted", "ReportLost", "ReportPut",
-    "TriggerMessagePut", "UnitOfWorkEnded", "WorldEvent", "kind_of",
+    "UnitOfWorkEnded", "WorldEvent", "kind_of",
 ]  # fmt: skip
