@@ -15,7 +15,7 @@ from typing import ClassVar
 
 import trio
 
-from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut
+from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut, TriggerMessagePut
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +161,7 @@ class PeerRecovered:
 
 
 WorldEvent = (
-    Discarded | ReportPut | DeadLettered | ReportLost
+    Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered

@@ -251,11 +251,13 @@ class QueueManager:
                         CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
                     )
         if not self.world.remote:
-            return call(trio.current_time())
+            now = self.rules.time = trio.current_time()
+            return call(now)
         await greenback.ensure_portal()
         with trio.CancelScope(shield=True):
             async with self.lock:
-                result = call(trio.current_time())
+                now = self.rules.time = trio.current_time()
+                result = call(now)
         return result
 
     def unavailable(self) -> MQMIError:

@@ -35,6 +35,7 @@ from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
+from qsg.core.events import DeadLettered, Event, ReportPut, TriggerMessagePut
 from qsg.core.memstore import MemoryStore
 from qsg.core.qmgr import QMgr
 from qsg.core.sharing import QueueSharingGroup
@@ -123,6 +124,16 @@ class World:
         await trio.lowlevel.checkpoint()
 
     # ---- for the actors ---------------------------------------------------------------
+    def rules_event(self, event: Event) -> None:
+        """What a queue manager's rules report: into the event stream; and a message the
+        queue manager put itself (a report, a dead letter, a trigger message) wakes the
+        getters waiting on its queue, such as a trigger monitor."""
+        self.events.emit(event)
+        if isinstance(event, ReportPut | DeadLettered | TriggerMessagePut):
+            found = self.qmgrs[event.q_mgr].rules.find(event.queue)
+            if found is not None:
+                self.signals.notify(found[0].store, event.queue)
+
     def lease(self, qm: QueueManager, role: str, length: float) -> Lease | LocalLease:
         """``qm``'s view of the lease on ``role`` in its QSG."""
         qsg = qm.rules.qsg_name
@@ -222,7 +233,7 @@ async def _build(world: World) -> None:
         world.qsgs[name] = QueueSharingGroup(name, store=store)
     for spec in topology.qmgrs.values():
         group = world.qsgs[spec.qsg] if spec.qsg is not None else None
-        rules = QMgr(spec.name, qsg=group, on_event=world.events.emit, **spec.options)
+        rules = QMgr(spec.name, qsg=group, on_event=world.rules_event, **spec.options)
         world.qmgrs[spec.name] = QueueManager(world, rules)
     for spec in topology.qmgrs.values():
         apply(world.qmgrs[spec.name].rules, spec.commands)

@@ -505,6 +505,29 @@ return {0, 0}
 """,
 )
 
+COUNT = _script(
+    "COUNT",
+    r"""
+-- The committed messages of a priority or more on a queue (a shared queue's trigger
+-- count), expired ones not yet discarded included.
+-- KEYS[1] the queue's prefix; ARGV[1] the lowest priority counted (0..9)
+-- returns {OK, count} | {NO_QUEUE}
+local P = KEYS[1]
+local st = state_of(P)
+if not st then return {-5} end
+local lowest = tonumber(ARGV[1])
+if lowest == 0 then return {0, redis.call('ZCARD', P .. 'o')} end
+if st.ord ~= '1' then  -- the key orders by priority first
+  return {0, redis.call('ZCOUNT', P .. 'o', '-inf', '(' .. fmt((10 - lowest) * SHIFT))}
+end
+local n = 0
+for _, key in ipairs(redis.call('ZRANGE', P .. 'o', 0, -1)) do
+  if record_of(P, key)[5] >= lowest then n = n + 1 end
+end
+return {0, n}
+""",
+)
+
 COMMIT = _script(
     "COMMIT",
     r"""
@@ -668,6 +691,6 @@ return {1}
 
 ALL = (
     DEFINE_STRUCTURE,
-    CREATE_QUEUE, DELETE_QUEUE, PUT, GET, LOCK, COMMIT, BACKOUT, SCAN, RECOVER,
+    CREATE_QUEUE, DELETE_QUEUE, PUT, GET, LOCK, COUNT, COMMIT, BACKOUT, SCAN, RECOVER,
     LEASE_ACQUIRE, LEASE_RELEASE,
 )  # fmt: skip

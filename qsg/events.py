@@ -23,11 +23,11 @@ from actors.events import (
     WorldEvent,
     kind_of,
 )
-from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut
+from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut, TriggerMessagePut
 
 __all__ = [
     "ChannelBatch", "ChannelDelivered", "ChannelStateChanged", "DeadLettered", "Discarded",
     "EventLog", "ExpiredInTransit", "ExpiryScanned", "LeaseChanged", "MessageGot",
     "MessagePut", "PeerRecovered", "QMgrKilled", "QMgrRestarted", "ReportLost", "ReportPut",
-    "UnitOfWorkEnded", "WorldEvent", "kind_of",
+    "TriggerMessagePut", "UnitOfWorkEnded", "WorldEvent", "kind_of",
 ]  # fmt: skip

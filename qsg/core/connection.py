@@ -7,6 +7,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
+from qsg.core import trigger
 from qsg.core.authority import open_operations
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
@@ -72,6 +73,9 @@ class Connection:
             )
         effective = _share(res.queue, status, options)
         handle = Handle(self, res, effective, user)
+        first_server = effective & INPUT_OPTIONS and not trigger.input_count(
+            res.repository, res.queue.name
+        )
         status.handles[handle] = effective
         if res.model:
             status.creator = handle
@@ -80,6 +84,8 @@ class Connection:
             resolved = res.remote or (res.queue.name, qm.name)
             od.ResolvedQName = resolved[0].encode()
             od.ResolvedQMgrName = resolved[1].encode()
+        if first_server:  # a trigger monitor starting on its initiation queue?
+            trigger.initiation_queue_opened(qm, res.queue.name, qm.time)
         return handle
 
     def _authority_user(self, options: int, od: OD | None) -> str:

@@ -111,6 +111,7 @@ def put(
     *,
     via: PutDefaults | None = None,
     remote: tuple[str, str] | None = None,
+    stored: Callable[[Message, bool], None] | None = None,
 ) -> None:
     """MQPUT to a local queue: validate, store, and write the output fields back.
 
@@ -119,8 +120,10 @@ def put(
     alias or a remote queue): its DEFPRTY and DEFPSIST apply, and its PUT(DISABLED).
     ``remote`` is (RNAME, RQMNAME) when ``qdef`` is the transmission queue towards a
     remote queue: the message is stored wrapped in an MQXQH (expiry-mqmd.txt note 9).
-    Completes with MQMIError(MQCC_WARNING, MQRC_PRIORITY_EXCEEDS_MAXIMUM) after storing
-    a message whose Priority is above 9, as pymqi raises for warnings.
+    ``stored`` is told of the message once it is on the queue, and whether the put is
+    in syncpoint (the queue manager's trigger check). Completes with
+    MQMIError(MQCC_WARNING, MQRC_PRIORITY_EXCEEDS_MAXIMUM) after storing a message whose
+    Priority is above 9, as pymqi raises for warnings.
     """
     options = pmo.Options
     if options & CMQC.MQPMO_SYNCPOINT and options & CMQC.MQPMO_NO_SYNCPOINT:
@@ -217,6 +220,8 @@ def put(
     resolved = (qdef.name, rules.name) if remote is None else remote
     pmo.__dict__["ResolvedQName"] = resolved[0].encode()
     pmo.__dict__["ResolvedQMgrName"] = resolved[1].encode()
+    if stored is not None:
+        stored(message, in_uow)
     if priority > _MAX_PRIORITY:
         raise MQMIError(
             CMQC.MQCC_WARNING,

@@ -2,7 +2,7 @@
 
 The actors layer (a later issue) widens the set with puts, gets, channel transfers and
 lease changes; these are the ones the rules layer itself causes outside any call's
-return value: discards, reports and dead-lettering.
+return value: discards, reports, dead-lettering and trigger messages.
 """
 
 from __future__ import annotations
@@ -56,5 +56,17 @@ class ReportLost:
     reason: int
 
 
-Event = Discarded | ReportPut | DeadLettered | ReportLost
+@dataclass(frozen=True, slots=True)
+class TriggerMessagePut:
+    """A trigger message for ``app_queue`` was put to the initiation queue ``queue``."""
+
+    time: float
+    q_mgr: str
+    queue: str
+    msg_id: bytes
+    app_queue: str
+    trigger_type: int  # MQTT_FIRST, MQTT_EVERY or MQTT_DEPTH
+
+
+Event = Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
 EventSink = Callable[[Event], None]

@@ -7,7 +7,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
-from qsg.core import engine
+from qsg.core import engine, trigger
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
 from qsg.core.objects import AliasQueue, RemoteQueue, queue_attributes
@@ -28,7 +28,20 @@ _QUEUE_SELECTORS = frozenset(
     | queue_attributes(RemoteQueue("R"), "QM").keys()
     | {CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_OPEN_INPUT_COUNT, CMQC.MQIA_OPEN_OUTPUT_COUNT}
 )
-_SETTABLE = {CMQC.MQIA_INHIBIT_PUT: "inhibit_put", CMQC.MQIA_INHIBIT_GET: "inhibit_get"}
+_INHIBITS = {CMQC.MQIA_INHIBIT_PUT: "inhibit_put", CMQC.MQIA_INHIBIT_GET: "inhibit_get"}
+# The triggering attributes MQSET changes: field, the values allowed, the reason if not.
+_TRIGGERING = {
+    CMQC.MQIA_TRIGGER_CONTROL: (
+        "trigger_control", range(2), CMQC.MQRC_TRIGGER_CONTROL_ERROR
+    ),
+    CMQC.MQIA_TRIGGER_TYPE: ("trigger_type", range(4), CMQC.MQRC_TRIGGER_TYPE_ERROR),
+    CMQC.MQIA_TRIGGER_DEPTH: (
+        "trigger_depth", range(1, 1_000_000_000), CMQC.MQRC_TRIGGER_DEPTH_ERROR
+    ),
+    CMQC.MQIA_TRIGGER_MSG_PRIORITY: (
+        "trigger_msg_priority", range(10), CMQC.MQRC_TRIGGER_MSG_PRIORITY_ERR
+    ),
+}
 
 
 class Handle:
@@ -63,10 +76,11 @@ class Handle:
             body = body.encode()
             md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CMQC.MQCCSI_UTF8
         qm = self.conn.qmgr
+        qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
         engine.put(
             qm.rules,
             self.repository.store,
-            self.repository.queues[self.queue],  # type: ignore[arg-type]  # local while open
+            qdef,
             body,
             md,
             PMO() if pmo is None else pmo,
@@ -76,6 +90,7 @@ class Handle:
             self.state,
             via=None if self.via is None else self._current_via(),
             remote=self.remote,
+            stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now),
         )
 
     def _current_via(self) -> AliasQueue | RemoteQueue | None:
@@ -103,6 +118,7 @@ class Handle:
         if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
             raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
         qm = self.conn.qmgr
+        qm.time = now
         store = self.repository.store
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
         taken, error = engine.get(
@@ -143,20 +159,39 @@ class Handle:
             )
             raise MQMIError.failed(reason, f"selector {selector} on {opened.name}") from None
 
-    def set(self, selector: int, value: int) -> None:
-        """MQSET: MQIA_INHIBIT_PUT or MQIA_INHIBIT_GET of the object opened."""
+    def set(self, selector: int, value: int | bytes) -> None:
+        """MQSET of the object opened: MQIA_INHIBIT_PUT or MQIA_INHIBIT_GET, or a local
+        queue's triggering (MQIA_TRIGGER_CONTROL, _TYPE, _DEPTH, _MSG_PRIORITY and
+        MQCA_TRIGGER_DATA). Triggering turned on while its conditions already stand
+        writes a trigger message."""
         self._check(CMQC.MQOO_SET, CMQC.MQRC_NOT_OPEN_FOR_SET)
-        if selector not in _SETTABLE:
-            raise MQMIError.failed(CMQC.MQRC_SELECTOR_ERROR, f"MQSET selector {selector}")
-        if value not in (0, 1):
-            raise MQMIError.failed(CMQC.MQRC_INHIBIT_VALUE_ERROR, f"inhibit value {value}")
+        field, problem = self._settable(selector, value)
+        if problem:
+            raise MQMIError.failed(problem, f"MQSET of selector {selector} to {value!r}")
         opened = self._current_opened()
-        if not hasattr(opened, _SETTABLE[selector]):
+        if not hasattr(opened, field):
             raise MQMIError.failed(
                 CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, f"selector {selector} on {opened.name}"
             )
-        changed = dataclasses.replace(opened, **{_SETTABLE[selector]: value})  # type: ignore[arg-type]
-        self.conn.qmgr.define(changed, replace=True)
+        new = value.rstrip(b" \x00").decode() if isinstance(value, bytes) else value
+        changed = dataclasses.replace(opened, **{field: new})  # type: ignore[arg-type]
+        qm = self.conn.qmgr
+        qm.define(changed, replace=True)
+        if isinstance(opened, QueueDefinition) and isinstance(changed, QueueDefinition):
+            qm.triggering_changed(opened, changed)
+
+    @staticmethod
+    def _settable(selector: int, value: int | bytes) -> tuple[str, int]:
+        """The field MQSET changes, and the reason code if ``value`` is refused (0: none)."""
+        if selector == CMQC.MQCA_TRIGGER_DATA:
+            ok = isinstance(value, bytes) and len(value) <= 64
+            return "trigger_data", 0 if ok else CMQC.MQRC_CHAR_ATTR_LENGTH_ERROR
+        if selector in _INHIBITS:
+            return _INHIBITS[selector], 0 if value in (0, 1) else CMQC.MQRC_INHIBIT_VALUE_ERROR
+        if selector in _TRIGGERING:
+            field, allowed, reason = _TRIGGERING[selector]
+            return field, 0 if isinstance(value, int) and value in allowed else reason
+        raise MQMIError.failed(CMQC.MQRC_SELECTOR_ERROR, f"MQSET selector {selector}")
 
     def _current_opened(self) -> QueueDefinition | AliasQueue | RemoteQueue:
         if self.opened is None:  # a queue at another queue manager, not inquirable
@@ -234,6 +269,12 @@ class Handle:
             self.repository.store.unlock(self.queue, self)
         self.status.handles.pop(self, None)
         self.conn.handles.remove(self)
+        if self.options & INPUT_OPTIONS and not trigger.input_count(self.repository, self.queue):
+            # The last server of the queue is gone: messages that arrived meanwhile
+            # would wait for ever without a new trigger message.
+            qdef = self.repository.queues[self.queue]
+            if isinstance(qdef, QueueDefinition) and trigger.triggered(qdef):
+                trigger.standing(self.conn.qmgr, self.repository, qdef, self.conn.qmgr.time)
         if self.status.creator is self:
             self.status.creator = None
             if self.repository.local(self.queue).is_temporary_dynamic:

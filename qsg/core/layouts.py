@@ -1,6 +1,6 @@
-"""IBM's binary layouts: MQMD version 1 and 2, MQXQH and MQDLH.
+"""IBM's binary layouts: MQMD version 1 and 2, MQXQH, MQDLH and MQTM.
 
-Offsets and lengths are IBM's (cmqc.h: 324, 364, 428 and 172 bytes). Integers follow
+Offsets and lengths are IBM's (cmqc.h: 324, 364, 428, 172 and 684 bytes). Integers follow
 the ``Encoding`` given (MQENC_NATIVE on x86 is little-endian, "reversed"); character
 fields are blank-padded and byte fields NUL-padded, as MQ writes them.
 """
@@ -18,6 +18,7 @@ _MD1 = "4s i i i i i i i 8s i i 24s 24s i 48s 48s 12s 32s 32s i 28s 8s 8s 4s"
 _MD2_EXTRA = " 24s i i i i"
 _XQH_HEAD = "4s i 48s 48s"
 _DLH = "4s i i 48s 48s i i 8s i 28s 8s 8s"
+_TM = "4s i 48s 48s 64s i 256s 128s 128s"
 
 #: Offset of MQMD.Expiry in an MQMD, and of the embedded MQMD's Expiry in an MQXQH.
 MD_EXPIRY_OFFSET = 16
@@ -140,6 +141,39 @@ class DLH:
         return cls(reason, dq, dqm, enc, ccsid, fmt, pat, pan, pd, pt, sid, ver)
 
 
+@dataclass(frozen=True, slots=True)
+class TM:
+    """MQTM, the trigger message: which queue to serve and how to start its server,
+    from the application queue's definition and its process definition."""
+
+    QName: bytes
+    ProcessName: bytes = b""
+    TriggerData: bytes = b""
+    ApplType: int = 0
+    ApplId: bytes = b""
+    EnvData: bytes = b""
+    UserData: bytes = b""
+    StrucId: bytes = CMQC.MQTM_STRUC_ID
+    Version: int = CMQC.MQTM_VERSION_1
+
+    def pack(self, encoding: int = CMQC.MQENC_NATIVE) -> bytes:
+        return _struct(_TM, encoding).pack(
+            self.StrucId, self.Version, self.QName.ljust(48, b" "),
+            self.ProcessName.ljust(48, b" "), self.TriggerData.ljust(64, b" "),
+            self.ApplType, self.ApplId.ljust(256, b" "), self.EnvData.ljust(128, b" "),
+            self.UserData.ljust(128, b" "),
+        )  # fmt: skip
+
+    @classmethod
+    def unpack(cls, data: bytes, encoding: int = CMQC.MQENC_NATIVE) -> TM:
+        if len(data) < CMQC.MQTM_LENGTH_1:
+            raise ValueError(f"an MQTM needs {CMQC.MQTM_LENGTH_1} bytes, got {len(data)}")
+        (sid, ver, q, process, tdata, atype, appl, env, user) = _struct(
+            _TM, encoding
+        ).unpack_from(data)
+        return cls(q, process, tdata, atype, appl, env, user, sid, ver)
+
+
 def read_inner_expiry(data: bytes, encoding: int) -> int | None:
     """The Expiry of the MQMD inside an MQXQH, or None when the data is too short."""
     if len(data) < XQH_INNER_EXPIRY_OFFSET + 4:
@@ -161,3 +195,4 @@ assert struct.calcsize("<" + _MD1) == CMQC.MQMD_LENGTH_1
 assert struct.calcsize("<" + _MD1 + _MD2_EXTRA) == CMQC.MQMD_LENGTH_2
 assert struct.calcsize("<" + _XQH_HEAD) + CMQC.MQMD_LENGTH_1 == CMQC.MQXQH_LENGTH_1
 assert struct.calcsize("<" + _DLH) == CMQC.MQDLH_LENGTH_1
+assert struct.calcsize("<" + _TM) == CMQC.MQTM_LENGTH_1

@@ -108,6 +108,18 @@ class MemoryStore:
     def depth(self, queue: str) -> int:
         return self._queues[queue].depth
 
+    def depth_at_least(self, queue: str, lowest_priority: int, committed_only: bool) -> int:
+        q = self._queues[queue]
+        if not lowest_priority:
+            return len(q.order) if committed_only else q.depth
+        if q.ordering is Ordering.PRIORITY:  # the key orders by priority first
+            count: int = q.order.bisect_left((10 - lowest_priority) << _PRIORITY_SHIFT)
+        else:
+            count = sum(1 for key in q.order if q.msgs[key].priority >= lowest_priority)
+        if not committed_only:
+            count += sum(1 for key in q.pending if q.msgs[key].priority >= lowest_priority)
+        return count
+
     def uncommitted(self, queue: str) -> int:
         q = self._queues[queue]
         return len(q.pending) + len(q.held)

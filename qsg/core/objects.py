@@ -125,6 +125,28 @@ class ChannelDefinition:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class ProcessDefinition:
+    """DEFINE PROCESS: the application a trigger monitor starts for a queue; its fields
+    are copied into the MQTM of every trigger message for the queues naming it."""
+
+    name: str
+    appl_type: int = CMQC.MQAT_ZOS  # APPLTYPE (the default is the platform's)
+    appl_id: str = ""  # APPLICID
+    env_data: str = ""  # ENVRDATA
+    user_data: str = ""  # USERDATA
+    description: str = ""  # DESCR
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "process")
+        for value, keyword, longest in (
+            (self.appl_id, "APPLICID", 256), (self.env_data, "ENVRDATA", 128),
+            (self.user_data, "USERDATA", 128),
+        ):  # fmt: skip
+            if len(value) > longest:
+                raise ValueError(f"process {self.name}: {keyword} has at most {longest} characters")
+
+
 QueueObject = QueueDefinition | AliasQueue | RemoteQueue
 
 
@@ -163,6 +185,13 @@ def queue_attributes(obj: QueueObject, q_mgr_name: str) -> dict[int, int | bytes
                 CMQC.MQIA_SHAREABILITY: obj.shareability,
                 CMQC.MQIA_DEF_INPUT_OPEN_OPTION: obj.def_input_open_option,
                 CMQC.MQCA_CF_STRUC_NAME: obj.cf_struct.encode().ljust(12),
+                CMQC.MQIA_TRIGGER_CONTROL: obj.trigger_control,
+                CMQC.MQIA_TRIGGER_TYPE: obj.trigger_type,
+                CMQC.MQIA_TRIGGER_DEPTH: obj.trigger_depth,
+                CMQC.MQIA_TRIGGER_MSG_PRIORITY: obj.trigger_msg_priority,
+                CMQC.MQCA_TRIGGER_DATA: obj.trigger_data.encode().ljust(64),
+                CMQC.MQCA_PROCESS_NAME: obj.process_name.encode().ljust(48),
+                CMQC.MQCA_INITIATION_Q_NAME: obj.initiation_q_name.encode().ljust(48),
             }
         )
     return values

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Any
 
 from qsg import CMQC
-from qsg.core import engine
+from qsg.core import engine, trigger
 from qsg.core.authority import Authority
 from qsg.core.connection import Connection
 from qsg.core.engine import PutIdentity, QMgrRules
@@ -24,7 +24,7 @@ from qsg.core.events import DeadLettered, Discarded, Event, EventSink, ReportLos
 from qsg.core.layouts import DLH
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
-from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
+from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
 from qsg.core.queue import QueueDefinition, check_name
 from qsg.core.reports import Report, expiration_report
 from qsg.core.repository import Repository
@@ -32,6 +32,7 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
 from qsg.core.store import Fence, MessageStore
 from qsg.core.structs import MD, PMO
+from qsg.core.uow import UnitOfWork
 
 DEFAULT_DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
 DEFAULT_MODEL = "SYSTEM.DEFAULT.MODEL.QUEUE"
@@ -79,6 +80,12 @@ class QMgr:
         self.def_xmit_q_name = def_xmit_q_name  # DEFXMITQ
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
         self.description = ""  # DESCR
+        self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
+        #: When the last trigger message for each queue was written (TRIGINT's clock).
+        self.last_trigger: dict[str, float] = {}
+        #: The simulated time of the latest call that brought one: the calls that take
+        #: none (MQOPEN, MQCLOSE, MQSET, MQCMIT) act at it; the world sets it per call.
+        self.time = 0.0
         self._ids = itertools.count(incarnation << 40)
         prefix = b"AMQ " + name.encode()[:12].ljust(12)
         self.rules = QMgrRules(
@@ -149,10 +156,31 @@ class QMgr:
         return qdef
 
     def alter_queue(self, name: str, **attributes: Any) -> QueueDefinition:
-        """ALTER QLOCAL: change attributes of a local queue."""
-        qdef = dataclasses.replace(self.queue(name), **attributes)
+        """ALTER QLOCAL: change attributes of a local queue. Triggering turned on (or
+        changed) while its conditions already stand writes a trigger message."""
+        old = self.queue(name)
+        qdef = dataclasses.replace(old, **attributes)
         self.define(qdef, replace=True)
+        self.triggering_changed(old, qdef)
         return qdef
+
+    def triggering_changed(self, old: QueueDefinition, new: QueueDefinition) -> None:
+        """MQSET or ALTER changed ``old`` into ``new``: IBM writes a trigger message when
+        the new triggering criteria are already met."""
+        if trigger.triggered(new) and _trigger_fields(old) != _trigger_fields(new):
+            trigger.standing(self, self.repository_of(new), new, self.time)
+
+    def trigger_check(
+        self, repo: Repository, qdef: QueueDefinition, uow: UnitOfWork | None, now: float
+    ) -> Callable[[Message, bool], None] | None:
+        """The hook a put to ``qdef`` calls once its message is on the queue (None when
+        the queue does not trigger: the common put pays nothing)."""
+        self.time = now
+        if not trigger.triggered(qdef):
+            return None
+        return lambda msg, in_uow: trigger.after_put(
+            self, repo, qdef, msg, uow if in_uow else None, now
+        )
 
     def define_structure(self, structure: CFStructure, *, replace: bool = False) -> None:
         """DEFINE CFSTRUCT: a CF application structure of this queue manager's QSG."""
@@ -171,6 +199,12 @@ class QMgr:
         if channel.name in self.local.channels and not replace:
             raise ValueError(f"channel {channel.name} is already defined")
         self.local.channels[channel.name] = channel
+
+    def define_process(self, process: ProcessDefinition, *, replace: bool = False) -> None:
+        """DEFINE PROCESS: what a trigger monitor starts for the queues naming it."""
+        if process.name in self.local.processes and not replace:
+            raise ValueError(f"process {process.name} is already defined")
+        self.local.processes[process.name] = process
 
     def delete_queue(self, name: str, *, purge: bool = False) -> None:
         """DELETE QLOCAL/QALIAS/...: refused while the queue is open or not empty."""
@@ -282,7 +316,7 @@ class QMgr:
         The report is put now, outside any unit of work (expiry-mqmd.txt notes 3 and 4).
         """
         for msg in messages:
-            self._emit(Discarded(now, self.name, queue, msg.msg_id, by))
+            self.emit(Discarded(now, self.name, queue, msg.msg_id, by))
             report = expiration_report(msg, q_mgr_name=self.name, new_msg_id=self.rules.new_msg_id)
             if report is not None:
                 self.send_report(report, msg.msg_id, now)
@@ -293,18 +327,18 @@ class QMgr:
         reason = CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
         if dest_qmgr in ("", self.name):
             try:
-                self._put_system(dest, report.md, report.body, now)
+                self.put_system(dest, report.md, report.body, now)
             except MQMIError as error:
                 reason = error.reason
             else:
-                self._emit(
+                self.emit(
                     ReportPut(
                         now, self.name, dest, report.md.MsgId, original_msg_id, report.md.Feedback
                     )
                 )
                 return
         if not self.dead_letter(report.md, report.body, reason, dest, dest_qmgr, now):
-            self._emit(ReportLost(now, self.name, dest, original_msg_id, reason))
+            self.emit(ReportLost(now, self.name, dest, original_msg_id, reason))
 
     def dead_letter(
         self, md: MD, body: bytes, reason: int, dest_q: str, dest_q_mgr: str, now: float
@@ -328,19 +362,22 @@ class QMgr:
         dl_md = MD(**md.get())
         dl_md.Format = CMQC.MQFMT_DEAD_LETTER_HEADER
         try:
-            self._put_system(self.dead_letter_queue, dl_md, header.pack(md.Encoding) + body, now)
+            self.put_system(self.dead_letter_queue, dl_md, header.pack(md.Encoding) + body, now)
         except MQMIError:
             return False
-        self._emit(DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason))
+        self.emit(DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason))
         return True
 
-    def _put_system(self, queue: str, md: MD, body: bytes, now: float) -> None:
+    def put_system(self, queue: str, md: MD, body: bytes, now: float) -> None:
         """A put the queue manager makes itself: its own context, outside any UOW."""
         pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
         if not md.PutDate.strip():
             md.PutDate, md.PutTime = self.rules.stamp(now)
         repo, qdef = self._located(queue)
-        engine.put(self.rules, repo.store, qdef, body, md, pmo, None, self._identity, now)
+        engine.put(
+            self.rules, repo.store, qdef, body, md, pmo, None, self._identity, now,
+            stored=self.trigger_check(repo, qdef, None, now),
+        )  # fmt: skip
 
     def worth_scanning(self, now: float, *, shared: bool = False) -> Iterator[str]:
         """The queues whose expired messages a scan would discard now: this queue
@@ -375,9 +412,16 @@ class QMgr:
             total += len(gone)
         return total
 
-    def _emit(self, event: Event) -> None:
+    def emit(self, event: Event) -> None:
         if self.on_event is not None:
             self.on_event(event)
+
+
+def _trigger_fields(qdef: QueueDefinition) -> tuple[object, ...]:
+    return (
+        qdef.trigger_control, qdef.trigger_type, qdef.trigger_depth,
+        qdef.trigger_msg_priority, qdef.initiation_q_name, qdef.process_name,
+    )  # fmt: skip
 
 
 __all__ = ["QMgr"]

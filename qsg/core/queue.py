@@ -46,6 +46,13 @@ class QueueDefinition:
     definition_type: int = CMQC.MQQDT_PREDEFINED  # a model's DEFTYPE
     shareability: int = CMQC.MQQA_SHAREABLE  # SHARE|NOSHARE
     def_input_open_option: int = CMQC.MQOO_INPUT_SHARED  # DEFSOPT(SHARED|EXCL)
+    trigger_control: int = CMQC.MQTC_OFF  # TRIGGER|NOTRIGGER
+    trigger_type: int = CMQC.MQTT_FIRST  # TRIGTYPE(NONE|FIRST|EVERY|DEPTH)
+    trigger_depth: int = 1  # TRIGDPTH
+    trigger_msg_priority: int = 0  # TRIGMPRI
+    trigger_data: str = ""  # TRIGDATA
+    process_name: str = ""  # PROCESS
+    initiation_q_name: str = ""  # INITQ
 
     def __post_init__(self) -> None:
         check_name(self.name, "queue")
@@ -59,6 +66,16 @@ class QueueDefinition:
             raise ValueError(f"queue {self.name}: MAXDEPTH must be 0..999999999")
         if self.qsg_disp == CMQC.MQQSGD_SHARED and not self.cf_struct:
             raise ValueError(f"queue {self.name}: QSGDISP(SHARED) needs a CFSTRUCT")
+        if self.trigger_type not in (
+            CMQC.MQTT_NONE, CMQC.MQTT_FIRST, CMQC.MQTT_EVERY, CMQC.MQTT_DEPTH
+        ):  # fmt: skip
+            raise ValueError(f"queue {self.name}: TRIGTYPE must be NONE, FIRST, EVERY or DEPTH")
+        if not 1 <= self.trigger_depth <= 999_999_999:
+            raise ValueError(f"queue {self.name}: TRIGDPTH must be 1..999999999")
+        if not 0 <= self.trigger_msg_priority <= 9:
+            raise ValueError(f"queue {self.name}: TRIGMPRI must be 0..9")
+        if len(self.trigger_data) > 64:
+            raise ValueError(f"queue {self.name}: TRIGDATA has at most 64 characters")
         if self.q_type == CMQC.MQQT_MODEL:
             if self.definition_type == CMQC.MQQDT_PREDEFINED:
                 raise ValueError(f"model queue {self.name}: DEFTYPE must be dynamic")

@@ -3,7 +3,7 @@
 A queue manager has one repository for its own objects (QSGDISP(QMGR), messages in its
 own store); a queue-sharing group has one for its shared queues and CF structures
 (QSGDISP(SHARED), messages in the coupling facility), seen by every member. Queues of
-every type share one namespace, as in MQ; CF structures and channels have their own.
+every type share one namespace, as in MQ; CF structures, channels and processes have their own.
 
 Besides definitions a repository knows each local queue's status: the handles that have
 it open, the handle that created it (a dynamic queue), and whether it is logically
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
+from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
 from qsg.core.queue import QueueDefinition
 from qsg.core.store import MessageStore
 
@@ -47,6 +47,7 @@ class Repository:
         self.status: dict[str, QueueStatus] = {}
         self.structures: dict[str, CFStructure] = {}
         self.channels: dict[str, ChannelDefinition] = {}
+        self.processes: dict[str, ProcessDefinition] = {}
         # Invariant: the names of logically deleted queues, so the end of a unit of work
         # only looks at them.
         self.deleting: set[str] = set()

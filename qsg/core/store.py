@@ -177,6 +177,12 @@ class MessageStore(Protocol):
 
     def depth(self, queue: str) -> int: ...
 
+    def depth_at_least(self, queue: str, lowest_priority: int, committed_only: bool) -> int:
+        """How many messages of priority ``lowest_priority`` or more are on the queue,
+        expired ones not yet discarded included: committed and uncommitted puts, or
+        (``committed_only``) committed messages only, as triggering counts them on a
+        local and on a shared queue."""
+
     def uncommitted(self, queue: str) -> int:
         """How many uncommitted puts and gets are outstanding against ``queue``."""
 

@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+
 from qsg.core.store import MessageStore, UowId
 
 
 class UnitOfWork:
     """The uncommitted MQPUT/MQGET calls of one connection.
 
-    ``count`` is what MAXUMSGS limits: syncpoint puts and gets (expiration reports and
-    discards are never counted: they are never part of the unit of work).
+    ``count`` is what MAXUMSGS limits: syncpoint puts and gets, and the trigger messages
+    they caused (expiration reports and discards are never counted: they are never part
+    of the unit of work). ``at_end`` holds what the queue manager does when the unit of
+    work ends: each action with whether it is done on backout too (a trigger message is
+    made available whether the unit of work is committed or backed out) or at commit
+    only (a shared queue's trigger check, which counts committed messages). ``notes``
+    is what those actions keep about the unit of work until then.
     """
 
-    __slots__ = ("count", "id", "stores")
+    __slots__ = ("at_end", "count", "id", "notes", "stores")
 
     def __init__(self, uow_id: UowId) -> None:
         self.id = uow_id
         self.count = 0
         self.stores: list[MessageStore] = []
+        self.at_end: list[tuple[bool, Callable[[], None]]] = []
+        self.notes: dict[Hashable, list[int]] = {}
 
     def enlist(self, store: MessageStore) -> None:
         if store not in self.stores:
@@ -26,13 +35,19 @@ class UnitOfWork:
     def commit(self) -> None:
         for store in self.stores:
             store.commit(self.id)
-        self._reset()
+        self._end(committed=True)
 
     def backout(self) -> None:
         for store in self.stores:
             store.backout(self.id)
-        self._reset()
+        self._end(committed=False)
 
-    def _reset(self) -> None:
+    def _end(self, *, committed: bool) -> None:
+        actions = self.at_end
         self.count = 0
         self.stores = []
+        self.at_end = []
+        self.notes = {}
+        for on_backout, action in actions:
+            if committed or on_backout:
+                action()

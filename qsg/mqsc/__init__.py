@@ -1,6 +1,6 @@
 """MQSC, the language MQ administrators keep their definitions in: a reader for the
 commands that define what the simulator runs (DEFINE QLOCAL/QMODEL/QALIAS/QREMOTE/
-CFSTRUCT/CHANNEL, ALTER, DELETE, ALTER QMGR).
+CFSTRUCT/CHANNEL/PROCESS, ALTER, DELETE, ALTER QMGR).
 
 ``lexer`` splits a file into commands (comments, continuation lines, quoted values);
 ``schema`` knows each command's keywords and their values; ``reader`` checks a file

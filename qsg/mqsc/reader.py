@@ -15,7 +15,13 @@ from typing import Any
 
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.core.objects import AliasQueue, CFStructure, ChannelDefinition, RemoteQueue
+from qsg.core.objects import (
+    AliasQueue,
+    CFStructure,
+    ChannelDefinition,
+    ProcessDefinition,
+    RemoteQueue,
+)
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition, check_name
 from qsg.mqsc import lexer, schema
@@ -40,7 +46,7 @@ class Command:
     """One MQSC command: ``DEFINE QLOCAL(APP.IN) MAXDEPTH(10) REPLACE`` and the like."""
 
     verb: str  # DEFINE, ALTER or DELETE
-    object_type: str  # QLOCAL, QMODEL, QALIAS, QREMOTE, CFSTRUCT, CHANNEL or QMGR
+    object_type: str  # QLOCAL, QMODEL, QALIAS, QREMOTE, CFSTRUCT, CHANNEL, PROCESS or QMGR
     name: str  # "" for QMGR
     attributes: dict[str, Any] = field(default_factory=dict)  # record field -> value
     replace: bool = False
@@ -195,6 +201,10 @@ def _apply(qm: QMgr, command: Command) -> None:
         _cf_structure(qm, command)
     elif kind == "CHANNEL":
         _channel(qm, command)
+    elif kind == "PROCESS":
+        record = _record(qm.local.processes, command, ProcessDefinition)
+        if record is not None:
+            qm.define_process(record, replace=command.replace or command.verb == "ALTER")
     elif command.verb == "DELETE":
         found = qm.find(name)
         if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
@@ -204,7 +214,11 @@ def _apply(qm: QMgr, command: Command) -> None:
         found = qm.find(name)
         if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
             raise ValueError(f"there is no {kind}({name}) to alter")
-        qm.define(dataclasses.replace(found[1], **attrs), replace=True)
+        old, new = found[1], dataclasses.replace(found[1], **attrs)
+        qm.define(new, replace=True)
+        local = isinstance(new, QueueDefinition) and new.q_type == CMQC.MQQT_LOCAL
+        if local and isinstance(old, QueueDefinition) and isinstance(new, QueueDefinition):
+            qm.triggering_changed(old, new)  # conditions already met: a trigger message
     else:
         qm.define(_new_queue(qm, command), replace=command.replace)
 

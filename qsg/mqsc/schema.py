@@ -108,11 +108,42 @@ _LOCAL_QUEUE = {
         choice(SHARED=CMQC.MQOO_INPUT_SHARED, EXCL=CMQC.MQOO_INPUT_EXCLUSIVE),
     ),
 }
+_LOCAL_QUEUE.update(
+    {
+        "TRIGTYPE": Keyword(
+            "trigger_type",
+            choice(
+                NONE=CMQC.MQTT_NONE,
+                FIRST=CMQC.MQTT_FIRST,
+                EVERY=CMQC.MQTT_EVERY,
+                DEPTH=CMQC.MQTT_DEPTH,
+            ),
+        ),
+        "TRIGDPTH": Keyword("trigger_depth", integer(1, 999_999_999)),
+        "TRIGMPRI": Keyword("trigger_msg_priority", integer(0, 9)),
+        "TRIGDATA": Keyword("trigger_data", text(64)),
+        "PROCESS": Keyword("process_name", name(48, "PROCESS")),
+        "INITQ": Keyword("initiation_q_name", name(48, "INITQ queue")),
+    }
+)
 #: Keywords written bare: the field and value they set.
 FLAGS: dict[str, tuple[str, Any]] = {
     "SHARE": ("shareability", CMQC.MQQA_SHAREABLE),
     "NOSHARE": ("shareability", CMQC.MQQA_NOT_SHAREABLE),
+    "TRIGGER": ("trigger_control", CMQC.MQTC_ON),
+    "NOTRIGGER": ("trigger_control", CMQC.MQTC_OFF),
 }
+_APPL_TYPES = {
+    "CICS": CMQC.MQAT_CICS, "MVS": CMQC.MQAT_ZOS, "IMS": CMQC.MQAT_IMS,
+    "UNIX": CMQC.MQAT_UNIX, "WINDOWS": 9, "WINDOWSNT": 11, "OS400": 8,
+}  # fmt: skip
+
+
+def appl_type(value: str, quoted: bool) -> int:
+    """APPLTYPE: a platform's name, or a number (0..65535 IBM's, 65536..999999999 yours)."""
+    if value.upper() in _APPL_TYPES:
+        return _APPL_TYPES[value.upper()]
+    return integer(0, 999_999_999)(value, quoted)  # type: ignore[no-any-return]
 
 QLOCAL = _LOCAL_QUEUE
 QMODEL = {
@@ -165,8 +196,16 @@ CHANNEL = {
     "LONGTMR": Keyword("long_retry_interval", integer(0, 999_999_999)),
     "TRPTYPE": Keyword("", choice(TCP=None)),
 }
+PROCESS = {
+    "DESCR": Keyword("description", text(64)),
+    "APPLTYPE": Keyword("appl_type", appl_type),
+    "APPLICID": Keyword("appl_id", text(256)),
+    "ENVRDATA": Keyword("env_data", text(128)),
+    "USERDATA": Keyword("user_data", text(128)),
+}
 QMGR = {
     "DESCR": Keyword("description", text(64)),
+    "TRIGINT": Keyword("trigger_interval", integer(0, 999_999_999)),
     "EXPRYINT": Keyword("expiry_interval", integer(1, 99_999_999, off=0)),
     "DEADQ": Keyword("dead_letter_queue", name(48, "DEADQ queue")),
     "DEFXMITQ": Keyword("def_xmit_q_name", name(48, "DEFXMITQ queue")),
@@ -181,6 +220,7 @@ OBJECT_TYPES = {
     "QREMOTE": "QREMOTE", "QR": "QREMOTE",
     "CFSTRUCT": "CFSTRUCT",
     "CHANNEL": "CHANNEL", "CHL": "CHANNEL",
+    "PROCESS": "PROCESS", "PRO": "PROCESS",
     "QMGR": "QMGR",
 }  # fmt: skip
 VERBS = {"DEFINE": "DEFINE", "DEF": "DEFINE", "ALTER": "ALTER", "ALT": "ALTER", "DELETE": "DELETE"}
@@ -191,6 +231,7 @@ KEYWORDS: dict[str, dict[str, Keyword]] = {
     "QREMOTE": QREMOTE,
     "CFSTRUCT": CFSTRUCT,
     "CHANNEL": CHANNEL,
+    "PROCESS": PROCESS,
     "QMGR": QMGR,
 }
 #: How long each type's name may be.
