@@ -15,7 +15,8 @@ A queue's keys (suffixes appended to its prefix):
 - ``m`` hash: message key → the msgpack record (``coupling.codec``);
 - ``f`` hash: message key → the body of an offloaded message (over 63 KB);
 - ``x`` sorted set: the expiry index, message key scored by its expiry time;
-- ``u`` hash: message key → the unit of work holding it (an uncommitted put or get);
+- ``u`` hash: message key → ``P:`` or ``G:`` (an uncommitted put or get) and the unit
+  of work holding it;
 - ``b`` hash: message key → BackoutCount, for messages backed out at least once;
 - ``l`` hash: message key → the handle that locked it (MQGMO_LOCK);
 - ``g`` hash: ``groupid-hex:MsgSeqNumber:Offset`` → message key (the group index);

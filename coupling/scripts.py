@@ -330,7 +330,7 @@ end
 if ARGV[2] == '' then
   redis.call('ZADD', P .. 'o', key, key)
 else
-  redis.call('HSET', P .. 'u', key, ARGV[2])
+  redis.call('HSET', P .. 'u', key, 'P:' .. ARGV[2])
   redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. key)
   redis.call('SADD', KEYS[3], ARGV[2])
 end
@@ -475,7 +475,7 @@ for i, key in ipairs(keys) do
     redis.call('HINCRBY', P .. 'h', 'nlock', -1)
   end
   if in_uow then
-    redis.call('HSET', P .. 'u', key, uow)
+    redis.call('HSET', P .. 'u', key, 'G:' .. uow)
     redis.call('RPUSH', KEYS[2], 'G|' .. P .. '|' .. key)
     redis.call('SADD', KEYS[3], uow)
   else
@@ -508,21 +508,36 @@ return {0, 0}
 COUNT = _script(
     "COUNT",
     r"""
--- The committed messages of a priority or more on a queue (a shared queue's trigger
--- count), expired ones not yet discarded included.
--- KEYS[1] the queue's prefix; ARGV[1] the lowest priority counted (0..9)
+-- The messages of a priority or more on a queue, expired ones not yet discarded
+-- included: committed ones, and uncommitted puts unless only committed ones are asked
+-- for (a shared queue's trigger count).
+-- KEYS[1] the queue's prefix; ARGV[1] the lowest priority counted (0..9);
+-- ARGV[2] '1' to count committed messages only
 -- returns {OK, count} | {NO_QUEUE}
 local P = KEYS[1]
 local st = state_of(P)
 if not st then return {-5} end
 local lowest = tonumber(ARGV[1])
-if lowest == 0 then return {0, redis.call('ZCARD', P .. 'o')} end
-if st.ord ~= '1' then  -- the key orders by priority first
-  return {0, redis.call('ZCOUNT', P .. 'o', '-inf', '(' .. fmt((10 - lowest) * SHIFT))}
+local function priority(key)
+  if st.ord ~= '1' then return 9 - math.floor(tonumber(key) / SHIFT) end
+  return record_of(P, key)[5]
 end
-local n = 0
-for _, key in ipairs(redis.call('ZRANGE', P .. 'o', 0, -1)) do
-  if record_of(P, key)[5] >= lowest then n = n + 1 end
+local n
+if lowest == 0 then
+  n = redis.call('ZCARD', P .. 'o')
+elseif st.ord ~= '1' then  -- the key orders by priority first
+  n = redis.call('ZCOUNT', P .. 'o', '-inf', '(' .. fmt((10 - lowest) * SHIFT))
+else
+  n = 0
+  for _, key in ipairs(redis.call('ZRANGE', P .. 'o', 0, -1)) do
+    if priority(key) >= lowest then n = n + 1 end
+  end
+end
+if ARGV[2] ~= '1' then
+  local held = redis.call('HGETALL', P .. 'u')
+  for i = 1, #held, 2 do
+    if string.sub(held[i + 1], 1, 1) == 'P' and priority(held[i]) >= lowest then n = n + 1 end
+  end
 end
 return {0, n}
 """,

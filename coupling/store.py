@@ -95,15 +95,11 @@ class RedisStore:
         return int(self._command("HGET", self._prefix(queue) + "h", "depth") or 0)
 
     def depth_at_least(self, queue: str, lowest_priority: int, committed_only: bool) -> int:
-        if not committed_only:
-            if lowest_priority:
-                # Shared queues trigger on committed messages only, so nothing asks this.
-                raise ValueError(
-                    "the coupling facility counts uncommitted puts by priority for no one:"
-                    " a shared queue's trigger count is of committed messages"
-                )
+        if not committed_only and not lowest_priority:
             return self.depth(queue)
-        reply = self._run(scripts.COUNT, [self._prefix(queue)], [lowest_priority])
+        reply = self._run(
+            scripts.COUNT, [self._prefix(queue)], [lowest_priority, "1" if committed_only else ""]
+        )
         if reply[0] == scripts.NO_QUEUE:
             raise KeyError(queue)
         return int(reply[1])
