@@ -8,8 +8,7 @@ import struct
 
 import pytest
 
-from qsg import CMQC, MQMIError, QMgr
-from qsg import mqsc
+from qsg import CMQC, MQMIError, QMgr, mqsc
 from qsg.core.events import Event, TriggerMessagePut
 from qsg.core.handle import Handle
 from qsg.core.layouts import DLH, TM
@@ -30,12 +29,11 @@ def triggered_qm(events: list[Event] | None = None, **queue: object) -> QMgr:
     """QM1 with process APP.PROC, initiation queue APP.INITQ (DEFPRTY 4) and APP.Q
     triggered as asked (TRIGTYPE FIRST unless told)."""
     qm = QMgr("QM1", on_event=None if events is None else events.append)
-    qm.define_process(
-        ProcessDefinition(
-            "APP.PROC", appl_type=CMQC.MQAT_UNIX, appl_id="/opt/app/server",
-            env_data="ENV=1", user_data="user data",
-        )  # fmt: skip
-    )
+    process = ProcessDefinition(
+        "APP.PROC", appl_type=CMQC.MQAT_UNIX, appl_id="/opt/app/server",
+        env_data="ENV=1", user_data="user data",
+    )  # fmt: skip
+    qm.define_process(process)
     qm.define_queue("APP.INITQ", def_priority=4)
     attributes: dict[str, object] = {
         "trigger_control": CMQC.MQTC_ON,
@@ -325,7 +323,7 @@ def test_a_trigger_message_that_cannot_be_put_goes_to_the_dead_letter_queue() ->
     monitor(qm)
     qm.alter_queue("APP.INITQ", max_depth=0)
     put(open_queue(qm, "APP.Q", OUT), b"m", 0.0)
-    body, md = get(open_queue(qm, "SYSTEM.DEAD.LETTER.QUEUE"), 0.0)
+    body, _ = get(open_queue(qm, "SYSTEM.DEAD.LETTER.QUEUE"), 0.0)
     header = DLH.unpack(body)
     assert header.Reason == CMQC.MQRC_Q_FULL
     assert header.DestQName.rstrip() == b"APP.INITQ"
@@ -422,9 +420,7 @@ def test_mqsc_names_a_bad_trigger_value_with_file_and_line() -> None:
 @pytest.mark.parametrize("ordering", [Ordering.PRIORITY, Ordering.FIFO])
 def test_depth_at_least_counts_by_priority_committed_and_uncommitted(ordering: Ordering) -> None:
     qm = QMgr("QM1")
-    qm.define_queue(
-        "Q", msg_delivery_sequence=CMQC.MQMDS_FIFO if ordering is Ordering.FIFO else 0
-    )
+    qm.define_queue("Q", msg_delivery_sequence=CMQC.MQMDS_FIFO if ordering is Ordering.FIFO else 0)
     store = qm.local.store
     h = open_queue(qm, "Q")
     for priority in (0, 3, 5, 9):
