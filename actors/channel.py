@@ -13,20 +13,29 @@ get), and the time in transit is taken off here. A message whose lifetime ran ou
 way is discarded with its expiration report; one that cannot be put goes to the
 dead-letter queue behind an MQDLH, keeping its remaining expiry.
 
-A channel's partner is the queue manager its CONNAME names, reached in process through a
-stream pair (``trio.testing.memory_stream_pair``: a real byte stream, so the framing is
-the one a TCP stream would carry).
+A channel's partner is what its CONNAME names: a queue manager of the same world, reached
+through an in-process stream pair (``trio.testing.memory_stream_pair``), or
+``host(port)`` — a queue manager in another process whose listener accepts TCP
+connections there (``Topology.add_qmgr(..., listener=port)``). The frames are the same
+on both. Over TCP the sender's simulated time stands still while it connects and while
+a batch awaits its confirmation (real I/O in flight, as for the coupling facility), and
+each message travels with its age rather than a time stamp: the two processes' clocks
+are not the same clock.
 """
 
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 import trio
 import trio.testing
 
+from actors.clock import current_virtual_clock
 from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, ExpiredInTransit
 from qsg import CMQC
 from qsg.core import expiry
@@ -41,6 +50,41 @@ if TYPE_CHECKING:
 
 _GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
 _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
+#: MQ's default port, for a CONNAME without one.
+DEFAULT_PORT = 1414
+_CONNAME = re.compile(r"^\s*([^()\s]+)\s*(?:\(\s*(\d+)\s*\))?\s*$")
+
+
+def parse_conname(conn_name: str) -> tuple[str, int]:
+    """CONNAME('host(port)') as (host, port); the port defaults to 1414."""
+    match = _CONNAME.match(conn_name)
+    if match is None:
+        raise ValueError(f"CONNAME({conn_name}) is not host or host(port)")
+    port = int(match.group(2)) if match.group(2) else DEFAULT_PORT
+    if not 0 <= port <= 65535:
+        raise ValueError(f"CONNAME({conn_name}): port {port} is out of range")
+    return match.group(1), port
+
+
+class _RealIO:
+    """A source of real I/O for the virtual clock: busy while it exists."""
+
+    busy = True
+
+
+@contextmanager
+def _real_io() -> Iterator[None]:
+    """Simulated time stands still inside: a partner in another process is answering."""
+    clock = current_virtual_clock()
+    if clock is None:
+        yield
+        return
+    source = _RealIO()
+    clock.watch(source)
+    try:
+        yield
+    finally:
+        clock.unwatch(source)
 
 
 class ChannelBrokenError(Exception):
@@ -48,11 +92,20 @@ class ChannelBrokenError(Exception):
 
 
 class _Frames:
-    """msgpack frames over a byte stream."""
+    """msgpack frames over a byte stream; ``remote`` when the partner is in another
+    process (so waiting for its reply is real I/O)."""
 
-    def __init__(self, stream: trio.abc.Stream) -> None:
+    def __init__(self, stream: trio.abc.Stream, *, remote: bool = False) -> None:
         self.stream = stream
+        self.remote = remote
         self._unpacker = msgpack.Unpacker(raw=False)
+
+    async def reply(self) -> dict[str, Any]:
+        """The partner's answer to what was just sent."""
+        if not self.remote:
+            return await self.receive()
+        with _real_io():
+            return await self.receive()
 
     async def send(self, frame: dict[str, Any]) -> None:
         try:
@@ -124,7 +177,28 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
 async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
     partner = qm.world.qmgrs.get(definition.conn_name)
     if partner is None:
-        raise ChannelBrokenError(f"CONNAME({definition.conn_name}) names no queue manager")
+        frames = await _connect_tcp(definition.conn_name)
+    else:
+        frames = await _connect_in_process(partner, definition)
+    await frames.send({"t": "hello", "channel": definition.name, "from": qm.name})
+    return frames
+
+
+async def _connect_tcp(conn_name: str) -> _Frames:
+    """A partner in another process, at CONNAME host(port)."""
+    try:
+        host, port = parse_conname(conn_name)
+    except ValueError as error:
+        raise ChannelBrokenError(str(error)) from None
+    try:
+        with _real_io():
+            stream = await trio.open_tcp_stream(host, port)
+    except OSError as error:
+        raise ChannelBrokenError(f"CONNAME({conn_name}): {error}") from error
+    return _Frames(stream, remote=True)
+
+
+async def _connect_in_process(partner: QueueManager, definition: ChannelDefinition) -> _Frames:
     if not partner.alive:
         raise ChannelBrokenError(f"{definition.conn_name} is not running")
     ours, theirs = trio.testing.memory_stream_pair()
@@ -132,9 +206,7 @@ async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
         partner.nursery.start_soon(run_receiver, partner, theirs)
     except RuntimeError as error:  # its life is ending (the nursery is closing)
         raise ChannelBrokenError(f"{definition.conn_name} is stopping") from error
-    frames = _Frames(ours)
-    await frames.send({"t": "hello", "channel": definition.name, "from": qm.name})
-    return frames
+    return _Frames(ours)
 
 
 async def _resynchronise(
@@ -143,7 +215,7 @@ async def _resynchronise(
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
     it out. After a restart its gets were already backed out, so a batch the receiver
     did commit is taken off the transmission queue again by MsgId."""
-    status = await frames.receive()
+    status = await frames.reply()
     if status["t"] != "status":
         raise ChannelBrokenError(status.get("reason", "the receiver refused the channel"))
     if sync.in_doubt is None:
@@ -205,8 +277,11 @@ async def _send_batch(
     sequence = sync.next_sequence
     # The batch and its end-of-batch flow travel together: once sent, it is in doubt.
     sync.in_doubt = (sequence, [m["md"]["MsgId"] for m in batch])
+    sent = trio.current_time()
+    for message in batch:  # its age: how long since it left the transmission queue
+        message["age"] = sent - message.pop("at")
     await frames.send({"t": "batch", "seq": sequence, "messages": batch})
-    reply = await frames.receive()
+    reply = await frames.reply()
     if reply.get("t") != "ok" or reply.get("seq") != sequence:
         raise ChannelBrokenError(f"the receiver did not confirm batch {sequence}: {reply}")
     await qm.dispatch(lambda now: conn.commit(), system=True)
@@ -235,6 +310,9 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
         _state(qm, name, "RUNNING")
         while True:
             frame = await frames.receive()
+            arrived = trio.current_time()
+            for message in frame["messages"]:  # when it left the transmission queue
+                message["at"] = arrived - message.pop("age")
             sequence = frame["seq"]
             await _deliver(qm, name, conn, frame["messages"], sync, sequence)
             confirm = qm.world.costs.channel_latency  # the confirmation's trip back
@@ -311,4 +389,4 @@ def _put_one(
     return (handle.repository.store, handle.queue), delivered
 
 
-__all__ = ["ChannelBrokenError", "run_receiver", "run_sender"]
+__all__ = ["DEFAULT_PORT", "ChannelBrokenError", "parse_conname", "run_receiver", "run_sender"]

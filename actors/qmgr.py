@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import greenback
@@ -64,8 +65,13 @@ class _Agent:
 class QueueManager:
     """A queue manager of a running world (``rules`` is its rules-layer ``QMgr``)."""
 
-    def __init__(self, world: World, rules: QMgr) -> None:
+    def __init__(
+        self, world: World, rules: QMgr, *, listener: tuple[str, int] | None = None
+    ) -> None:
         self.world = world
+        #: Where its channel listener accepts TCP connections from senders in other
+        #: processes: (host, port), port 0 until the first life binds one.
+        self.listener = listener
         self.rules = rules
         self.name = rules.name
         self.alive = False
@@ -105,10 +111,23 @@ class QueueManager:
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
                 await nursery.start(expiry.scan_periodically, self)
+                if self.listener is not None:
+                    await self._listen(nursery)
                 task_status.started()
         if self._nursery is nursery:  # not already replaced by a later life
             self._nursery = self._mailbox = None
         over.set()
+
+    async def _listen(self, nursery: trio.Nursery) -> None:
+        """The channel listener (START LISTENER TRPTYPE(TCP)): a receiving agent for each
+        sender that connects. A restart listens on the port the first life bound."""
+        from actors import channel
+
+        assert self.listener is not None
+        host, port = self.listener
+        serve = partial(trio.serve_tcp, partial(channel.run_receiver, self), port, host=host)
+        listeners = await nursery.start(serve)
+        self.listener = (host, listeners[0].socket.getsockname()[1])
 
     # ---- channels ---------------------------------------------------------------------
     def start_channels(self) -> None:

@@ -118,6 +118,13 @@ class World:
         await qm.channel_ended(channel)  # a stopped agent finishes its clean-up first
         qm.start_channel(channel)
 
+    def conname(self, q_mgr: str) -> str:
+        """The CONNAME a sender in another process uses to reach ``q_mgr``'s listener."""
+        listener = self._qm(q_mgr).listener
+        if listener is None:
+            raise ValueError(f"{q_mgr} has no channel listener (Topology.add_qmgr listener=)")
+        return f"{listener[0]}({listener[1]})"
+
     async def stop_channel(self, q_mgr: str, channel: str) -> None:
         """STOP CHANNEL(channel) on ``q_mgr``: the agent ends and the channel is STOPPED."""
         self._running(q_mgr).stop_channel(channel)
@@ -234,7 +241,7 @@ async def _build(world: World) -> None:
     for spec in topology.qmgrs.values():
         group = world.qsgs[spec.qsg] if spec.qsg is not None else None
         rules = QMgr(spec.name, qsg=group, on_event=world.rules_event, **spec.options)
-        world.qmgrs[spec.name] = QueueManager(world, rules)
+        world.qmgrs[spec.name] = QueueManager(world, rules, listener=spec.listener)
     for spec in topology.qmgrs.values():
         apply(world.qmgrs[spec.name].rules, spec.commands)
 

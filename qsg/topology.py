@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from actors.channel import parse_conname
 from actors.costs import Costs
 from qsg.core.queue import check_name
 from qsg.mqsc.reader import Command, parse
@@ -24,6 +25,7 @@ class QMgrSpec:
     qsg: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     commands: list[Command] = field(default_factory=list)
+    listener: tuple[str, int] | None = None  # (host, port) of its TCP channel listener
 
 
 class Topology:
@@ -32,7 +34,7 @@ class Topology:
     ``add_qsg("QSG1", members=["QM1", "QM2"])`` makes two members sharing QSG1's CF
     structures; ``add_qmgr("QM3")`` a queue manager outside any QSG; ``mqsc("QM1",
     text)`` its definitions. Queue managers reach each other over channels whose
-    CONNAME is the partner queue manager's name.
+    CONNAME is the partner queue manager's name, or ``host(port)`` of a listener.
     """
 
     def __init__(self, costs: Costs | None = None) -> None:
@@ -51,15 +53,25 @@ class Topology:
         for member in members:
             self.add_qmgr(member, qsg=name, **options)
 
-    def add_qmgr(self, name: str, *, qsg: str | None = None, **options: Any) -> None:
+    def add_qmgr(
+        self, name: str, *, qsg: str | None = None, listener: int | str | None = None,
+        **options: Any,
+    ) -> None:  # fmt: skip
         """A queue manager; ``options`` are ``qsg.QMgr``'s (``platform``, ``authority``,
-        ``enforce_max_expiry``...)."""
+        ``enforce_max_expiry``...). ``listener`` gives it a TCP channel listener, so
+        senders in other processes reach it at CONNAME('host(port)'): a port on
+        127.0.0.1 (0: any free one, see ``World.conname``), or ``"host(port)"``."""
         check_name(name, "queue manager")
+        where: tuple[str, int] | None = None
+        if isinstance(listener, int):
+            where = ("127.0.0.1", listener)
+        elif listener is not None:
+            where = parse_conname(listener)
         if name in self.qmgrs:
             raise ValueError(f"queue manager {name} is already in the topology")
         if qsg is not None and qsg not in self.qsgs:
             raise ValueError(f"queue manager {name}: no queue-sharing group {qsg} (add_qsg first)")
-        self.qmgrs[name] = QMgrSpec(name, qsg, dict(options))
+        self.qmgrs[name] = QMgrSpec(name, qsg, dict(options), listener=where)
         if qsg is not None:
             self.qsgs[qsg].append(name)
 

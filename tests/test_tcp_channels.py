@@ -1,0 +1,120 @@
+"""Channels over TCP to a partner queue manager in another process (the issue's "a TCP
+stream when the partner runs in another process"): the same frames, batches and expiry
+rules as in process (expiry-mqmd.txt note 9: both Expiry fields decremented at each
+hop), the sender's simulated time standing still while the partner answers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import trio
+
+import qsg
+from actors.channel import DEFAULT_PORT, parse_conname
+from actors.clock import VirtualClock
+from actors.events import ChannelBatch, ChannelStateChanged
+from qsg import CMQC, MD, PMO
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sender_topology(conname: str) -> qsg.Topology:
+    top = qsg.Topology()
+    top.add_qmgr("QM1")
+    top.mqsc(
+        "QM1",
+        f"""
+        DEFINE QLOCAL(QM3) USAGE(XMITQ)
+        DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3)
+        DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('{conname}') +
+               XMITQ(QM3) BATCHSZ(2) SHORTRTY(3) SHORTTMR(5) LONGRTY(0)
+        """,
+    )
+    return top
+
+
+@pytest.fixture
+def partner() -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """QM3 in another process (tests/partner.py), waiting for three messages."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.partner", "3"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    conname = proc.stdout.readline().strip()
+    if not conname:
+        proc.kill()
+        pytest.fail(f"the partner did not start: {proc.communicate()[1]}")
+    yield conname, proc
+    proc.kill()
+    proc.wait()
+
+
+async def test_messages_cross_a_tcp_channel_to_a_partner_in_another_process(
+    virtual_clock: VirtualClock, partner: tuple[str, subprocess.Popen[str]]
+) -> None:
+    conname, proc = partner
+    async with qsg.start(sender_topology(conname), in_process=True) as world:
+        await world.stop_channel("QM1", "QM1.TO.QM3")
+        conn = await world.connect("QM1")
+        remote = await conn.open("TO.QM3", CMQC.MQOO_OUTPUT)
+        for n in range(3):
+            await remote.put(b"m%d" % n, MD(Expiry=600), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        await trio.sleep(20)  # twenty seconds on the transmission queue
+        await world.start_channel("QM1", "QM1.TO.QM3")
+        while len(world.events.of(ChannelBatch)) < 2:  # batches of 2 and 1
+            await trio.sleep(1)
+        # Simulated time stood still while the partner answered: the batches went at 20 s.
+        assert [e.time for e in world.events.of(ChannelBatch)] == [20.0, 20.0]
+        states = [e.state for e in world.events.of(ChannelStateChanged)]
+    out, err = proc.communicate(timeout=60)
+    got = [json.loads(line) for line in out.splitlines()]
+    assert [(g["body"], g["expiry"]) for g in got] == [("m0", 400), ("m1", 400), ("m2", 400)]
+    assert states[-1] == "RUNNING"
+
+
+async def test_a_tcp_channel_to_a_port_nobody_listens_on_retries_then_stops(
+    virtual_clock: VirtualClock,
+) -> None:
+    with trio.socket.socket() as sock:  # a port that was free a moment ago
+        await sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    async with qsg.start(sender_topology(f"127.0.0.1({port})"), in_process=True) as world:
+        await trio.sleep(60)
+        changes = world.events.of(ChannelStateChanged)
+    assert [c.state for c in changes] == ["BINDING", "RETRYING", "RETRYING", "RETRYING", "STOPPED"]
+    assert f"127.0.0.1({port})" in changes[1].reason
+    assert [c.time for c in changes[1:]] == [0.0, 5.0, 10.0, 15.0]  # SHORTTMR(5) apart
+
+
+@pytest.mark.parametrize(
+    ("conname", "expected"),
+    [
+        ("127.0.0.1(1415)", ("127.0.0.1", 1415)),
+        ("mvs1.example.com", ("mvs1.example.com", DEFAULT_PORT)),
+        (" host ( 2000 ) ", ("host", 2000)),
+    ],
+)
+def test_a_conname_is_host_with_an_optional_port_in_parentheses(
+    conname: str, expected: tuple[str, int]
+) -> None:
+    assert parse_conname(conname) == expected
+
+
+@pytest.mark.parametrize("conname", ["", "host(port)", "host(70000)", "a(1)(2)"])
+def test_a_malformed_conname_is_refused_by_name(conname: str) -> None:
+    with pytest.raises(ValueError, match="CONNAME"):
+        parse_conname(conname)
+
+
+def test_a_listener_is_given_as_a_port_or_host_and_port() -> None:
+    top = qsg.Topology()
+    top.add_qmgr("QM3", listener=1500)
+    top.add_qmgr("QM4", listener="0.0.0.0(1501)")
+    assert top.qmgrs["QM3"].listener == ("127.0.0.1", 1500)
+    assert top.qmgrs["QM4"].listener == ("0.0.0.0", 1501)
