@@ -21,6 +21,7 @@ from qsg.core import engine
 from qsg.core.connection import Connection as RulesConnection
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
+from qsg.core.queue import QueueDefinition
 from qsg.core.store import MATCH_ANY, MessageStore, Syncpoint
 from qsg.core.structs import GMO, MD, OD, PMO
 
@@ -119,6 +120,9 @@ class Queue:
         self.connection = connection
         self.handle = handle
         self._shared = handle.repository is not connection.qm.rules.local
+        #: The get options (and version) a call on this handle last got past checking
+        #: with: a waiting get with the same ones may skip an attempt that must fail.
+        self._checked: tuple[int, int, bool] | None = None
 
     @property
     def name(self) -> str:
@@ -143,28 +147,49 @@ class Queue:
         gmo = GMO() if gmo is None else gmo
         handle, connection = self.handle, self.connection
         world = connection.qm.world
-        waits = bool(gmo.Options & CMQC.MQGMO_WAIT)
+        signals, store = world.signals, handle.repository.store
+        options = gmo.Options
+        waits = bool(options & CMQC.MQGMO_WAIT)
         deadline = math.inf
         if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
             deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
+        plain = (
+            not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
+            and handle.state.locked is None
+            and engine.match_of(md, gmo) == MATCH_ANY
+        )
+        checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
         while True:
+            if (
+                plain and waits and checked == self._checked
+                and signals.surely_empty(store, handle.queue)
+                and trio.current_time() < deadline and self._skippable()
+            ):  # fmt: skip
+                # An attempt that could only fail, with these options already checked.
+                await signals.wait(store, handle.queue, deadline, plain=True)
+                continue
             try:
                 body = await connection._call(
                     lambda now: handle.get(max_length, md, gmo, now=now), shared=self._shared
                 )
             except MQMIError as error:
-                if not (waits and error.reason == CMQC.MQRC_NO_MSG_AVAILABLE):
+                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
                     raise
-                if trio.current_time() >= deadline:
+                self._checked = checked
+                if plain:
+                    signals.found_empty(store, handle.queue)
+                if not waits or trio.current_time() >= deadline:
                     raise
-                plain = not gmo.Options & _SELECTIVE and engine.match_of(md, gmo) == MATCH_ANY
-                await world.signals.wait(
-                    handle.repository.store, handle.queue, deadline, plain=plain
-                )
+                await signals.wait(store, handle.queue, deadline, plain=plain)
                 continue
             break
+        self._checked = checked
         qm = connection.qm
-        browse = bool(gmo.Options & _BROWSE)
+        browse = bool(options & _BROWSE)
+        if not browse:
+            signals.took(store, handle.queue)
+        if options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
+            signals.notify(store, handle.queue)  # a lock moved: others may see more
         syncpoint = (
             not browse
             and engine.get_syncpoint(gmo.Options, qm.rules.rules.platform) is not Syncpoint.NO
@@ -174,6 +199,27 @@ class Queue:
                        syncpoint, browse, md.Expiry)
         )  # fmt: skip
         return body
+
+    def _skippable(self) -> bool:
+        """Whether a get attempt may be skipped: costs nothing in the model (so skipping
+        it changes no simulated time) and nothing would refuse it rather than answer
+        MQRC_NO_MSG_AVAILABLE (queue manager down, handle closed, gets inhibited)."""
+        handle, connection = self.handle, self.connection
+        qm = connection.qm
+        costs = qm.world.costs
+        if costs.cpu_per_call or (costs.cf_access and self._shared):
+            return False
+        qdef = handle.repository.queues.get(handle.queue)
+        return (
+            qm.alive
+            and connection.incarnation == qm.incarnation
+            and handle.open
+            and handle.conn.connected
+            and handle.via is None
+            and not handle.status.logically_deleted
+            and isinstance(qdef, QueueDefinition)
+            and qdef.inhibit_get == CMQC.MQQA_GET_ALLOWED
+        )
 
     async def inquire(self, selector: int) -> int | bytes:
         """MQINQ of one attribute (MQIA_CURRENT_Q_DEPTH, MQIA_MAX_Q_DEPTH, ...)."""

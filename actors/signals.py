@@ -8,6 +8,13 @@ would all find the same message, so waking more than one only makes the others f
 wait again, while a selective waiter must look for itself. Anything that can make several
 messages available at once (a commit or backout, an unlock, peer recovery, a queue
 manager's death) wakes every waiter.
+
+Signals also keep, per queue, how many messages *may* be available to a plain get, when
+that is known: 0 once a plain get found none, one more for each notification, one less
+for each message got, unknown again after a commit, backout or recovery. Every way a
+message becomes available in a world notifies, so a count of 0 is certain and a plain
+waiting get skips an attempt that could only fail (``surely_empty``); a count too high
+costs only an attempt.
 """
 
 from __future__ import annotations
@@ -34,6 +41,22 @@ class Signals:
 
     def __init__(self) -> None:
         self._waiters: dict[_Key, list[_Waiter]] = {}
+        self._available: dict[_Key, int] = {}  # where known: see the module docstring
+
+    def found_empty(self, store: MessageStore, queue: str) -> None:
+        """A plain get found no message on ``queue``."""
+        self._available[id(store), queue] = 0
+
+    def took(self, store: MessageStore, queue: str) -> None:
+        """A get took a message from ``queue``."""
+        key = (id(store), queue)
+        count = self._available.get(key)
+        if count:
+            self._available[key] = count - 1
+
+    def surely_empty(self, store: MessageStore, queue: str) -> bool:
+        """Whether a plain get on ``queue`` is certain to find nothing."""
+        return self._available.get((id(store), queue)) == 0
 
     async def wait(
         self, store: MessageStore, queue: str, deadline: float, *, plain: bool = False
@@ -58,6 +81,8 @@ class Signals:
     def notify(self, store: MessageStore, queue: str) -> None:
         """One message may have become available on ``queue``."""
         key = (id(store), queue)
+        if key in self._available:
+            self._available[key] += 1
         waiting = self._waiters.get(key)
         if not waiting:
             return
@@ -77,11 +102,14 @@ class Signals:
     def notify_store(self, store: MessageStore) -> None:
         """Wake every waiter of ``store``'s queues (a commit, backout or recovery there)."""
         wanted = id(store)
+        for key in [key for key in self._available if key[0] == wanted]:
+            del self._available[key]
         for key in [key for key in self._waiters if key[0] == wanted]:
             for waiter in self._waiters.pop(key):
                 waiter.event.set()
 
     def notify_all(self) -> None:
+        self._available.clear()
         for waiting in self._waiters.values():
             for waiter in waiting:
                 waiter.event.set()

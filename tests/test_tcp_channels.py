@@ -66,13 +66,15 @@ async def test_messages_cross_a_tcp_channel_to_a_partner_in_another_process(
         for n in range(3):
             await remote.put(b"m%d" % n, MD(Expiry=600), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
         await trio.sleep(20)  # twenty seconds on the transmission queue
+        events = world.events.subscribe()
         await world.start_channel("QM1", "QM1.TO.QM3")
-        while len(world.events.of(ChannelBatch)) < 2:  # batches of 2 and 1
-            await trio.sleep(1)
+        async for event in events:  # batches of 2 and 1
+            if isinstance(event, ChannelBatch) and event.sequence == 2:
+                break
         # Simulated time stood still while the partner answered: the batches went at 20 s.
         assert [e.time for e in world.events.of(ChannelBatch)] == [20.0, 20.0]
         states = [e.state for e in world.events.of(ChannelStateChanged)]
-    out, err = proc.communicate(timeout=60)
+    out, _ = proc.communicate(timeout=60)
     got = [json.loads(line) for line in out.splitlines()]
     assert [(g["body"], g["expiry"]) for g in got] == [("m0", 400), ("m1", 400), ("m2", 400)]
     assert states[-1] == "RUNNING"

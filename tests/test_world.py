@@ -270,3 +270,52 @@ async def test_put1_puts_one_message_and_reports_where_it_went(
         assert [(e.queue, e.msg_id, e.syncpoint) for e in puts] == [("QM3", md.MsgId, False)]
         q3 = await (await world.connect("QM3")).open("APP.IN", CMQC.MQOO_INPUT_SHARED)
         assert await q3.get(None, MD(), wait_gmo(1000)) == b"one"
+
+
+async def test_consecutive_waiting_gets_find_every_message_of_a_burst_at_once(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # A waiting get may skip an attempt the world knows must fail (actors/signals.py):
+    # it must never skip one that would find a message.
+    async with qsg.start(qsg_and_qm3(), **cf_mode) as world:  # type: ignore[arg-type]
+        consumer = await (await world.connect("QM2")).open("APP.SHARED", CMQC.MQOO_INPUT_SHARED)
+        producer = await (await world.connect("QM1")).open("APP.SHARED", CMQC.MQOO_OUTPUT)
+        got: list[tuple[float, bytes]] = []
+
+        async def consume() -> None:
+            for _ in range(5):
+                body = await consumer.get(None, MD(), wait_gmo(60_000))
+                got.append((trio.current_time(), body))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(consume)
+            await trio.sleep(5)
+            for n in range(3):  # a burst: three messages at the same instant
+                await producer.put(b"burst %d" % n, MD(), NO_SYNC)
+            await trio.sleep(5)
+            committer = await world.connect("QM1")
+            q = await committer.open("APP.SHARED", CMQC.MQOO_OUTPUT)
+            await q.put(b"in a unit of work 1", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT))
+            await q.put(b"in a unit of work 2", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT))
+            await trio.sleep(5)
+            await committer.commit()  # two messages at once, through a commit
+    assert got == [
+        (5.0, b"burst 0"), (5.0, b"burst 1"), (5.0, b"burst 2"),
+        (15.0, b"in a unit of work 1"), (15.0, b"in a unit of work 2"),
+    ]  # fmt: skip
+
+
+async def test_a_waiting_get_after_an_empty_one_still_fails_at_once_when_gets_are_inhibited(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+        conn = await world.connect("QM1")
+        q = await conn.open("APP.SHARED", CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_SET)
+        with pytest.raises(MQMIError) as empty:
+            await q.get(None, MD(), wait_gmo(1000))
+        assert empty.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        await q.set(CMQC.MQIA_INHIBIT_GET, CMQC.MQQA_GET_INHIBITED)
+        with pytest.raises(MQMIError) as inhibited:
+            await q.get(None, MD(), wait_gmo(1000))
+        assert inhibited.value.reason == CMQC.MQRC_GET_INHIBITED
+        assert trio.current_time() == 1.0  # the second get did not wait
