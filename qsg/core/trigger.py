@@ -148,9 +148,9 @@ def fire(
         return False
     if qdef.trigger_type in _SERVED_BY_ONE and input_count(repo, qdef.name):
         return False  # condition 4: a server is already at work
-    process = _process(qm, qdef)
-    if process is None:
-        return False
+    process = qm.local.processes.get(qdef.process_name) if qdef.process_name else None
+    if process is None and (qdef.process_name or not qdef.is_transmission_queue):
+        return False  # condition 5: a transmission queue may name no process
     initq = _initiation_queue(qm, qdef)
     if initq is None:
         return False
@@ -168,13 +168,6 @@ def fire(
     return True
 
 
-def _process(qm: QMgr, qdef: QueueDefinition) -> ProcessDefinition | None:
-    """Condition 5: the process definition (a blank one for a transmission queue)."""
-    if not qdef.process_name:
-        return ProcessDefinition("BLANK") if qdef.is_transmission_queue else None
-    return qm.local.processes.get(qdef.process_name)
-
-
 def _initiation_queue(qm: QMgr, qdef: QueueDefinition) -> str | None:
     """Conditions 6 to 8: a local initiation queue that allows gets and is served."""
     if not qdef.initiation_q_name:
@@ -190,18 +183,21 @@ def _initiation_queue(qm: QMgr, qdef: QueueDefinition) -> str | None:
     return initq.name
 
 
-def trigger_message(qdef: QueueDefinition, process: ProcessDefinition) -> tuple[MD, bytes]:
-    """The trigger message for ``qdef``: its MQMD and its MQTM."""
-    blank = not qdef.process_name
-    tm = TM(
-        QName=qdef.name.encode(),
-        ProcessName=qdef.process_name.encode(),
-        TriggerData=qdef.trigger_data.encode(),
-        ApplType=0 if blank else process.appl_type,
-        ApplId=b"" if blank else process.appl_id.encode(),
-        EnvData=b"" if blank else process.env_data.encode(),
-        UserData=b"" if blank else process.user_data.encode(),
-    )
+def trigger_message(
+    qdef: QueueDefinition, process: ProcessDefinition | None
+) -> tuple[MD, bytes]:
+    """The trigger message for ``qdef``: its MQMD and its MQTM (``process`` None: the
+    process fields blank, for a transmission queue that names none)."""
+    tm = TM(QName=qdef.name.encode(), TriggerData=qdef.trigger_data.encode())
+    if process is not None:
+        tm = dataclasses.replace(
+            tm,
+            ProcessName=process.name.encode(),
+            ApplType=process.appl_type,
+            ApplId=process.appl_id.encode(),
+            EnvData=process.env_data.encode(),
+            UserData=process.user_data.encode(),
+        )
     md = MD(
         Format=CMQC.MQFMT_TRIGGER,
         MsgType=CMQC.MQMT_DATAGRAM,
