@@ -9,7 +9,7 @@ IBM's conditions for a trigger event, as this module numbers them:
    committed and uncommitted messages, a shared queue committed ones only; expired
    messages not yet discarded count "for all purposes, including depth triggering"
    (expiry-mqmd.txt note 2);
-4. for FIRST and DEPTH, nobody has the queue open for input (OPPROCS aside, IPPROCS 0);
+4. for FIRST and DEPTH, nobody has the queue open for input (IPPROCS is 0);
 5. PROCESS names a defined process (a transmission queue may leave it blank);
 6. INITQ names a local queue of this queue manager ...
 7. ... that allows gets ...
