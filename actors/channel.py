@@ -126,8 +126,8 @@ class _Frames:
             self._unpacker.feed(data)
 
 
-def _state(qm: QueueManager, channel: str, state: str, reason: str = "") -> None:
-    qm.world.events.emit(ChannelStateChanged(trio.current_time(), qm.name, channel, state, reason))
+def _state(qm: QueueManager, channel: str, state: str, detail: str = "") -> None:
+    qm.world.events.emit(ChannelStateChanged(trio.current_time(), qm.name, channel, state, detail))
 
 
 # ---- the sender --------------------------------------------------------------------------

@@ -106,7 +106,7 @@ class ChannelStateChanged:
     q_mgr: str
     channel: str
     state: str
-    reason: str = ""
+    detail: str = ""  # why: the error, or STOP CHANNEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +160,63 @@ class PeerRecovered:
     units: int
 
 
+@dataclass(frozen=True, slots=True)
+class DepthSampled:
+    """CURDEPTH of a queue, sampled by a scenario run (``shared``: a shared queue,
+    sampled once for its QSG through ``q_mgr``)."""
+
+    kind: ClassVar[str] = "depth"
+    time: float
+    q_mgr: str
+    queue: str
+    depth: int
+    shared: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ApplicationError:
+    """An MQI call of a scenario's application failed with ``reason`` (MQRC_*)."""
+
+    kind: ClassVar[str] = "app-error"
+    time: float
+    q_mgr: str
+    app: str
+    queue: str
+    reason: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyReceived:
+    """A requester got the reply to its request ``msg_id`` after ``round_trip`` seconds
+    (``round_trip`` None: no reply within its timeout)."""
+
+    kind: ClassVar[str] = "reply"
+    time: float
+    q_mgr: str
+    app: str
+    queue: str  # the reply queue
+    msg_id: bytes
+    round_trip: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class FaultInjected:
+    """A scheduled fault: ``action`` on ``target`` (a queue manager, a channel, the CF)."""
+
+    kind: ClassVar[str] = "fault"
+    time: float
+    q_mgr: str
+    action: str
+    target: str
+    detail: str = ""  # why it could not be done, if it could not
+
+
 WorldEvent = (
     Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered
+    | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
 )  # fmt: skip
 
 
@@ -219,8 +271,23 @@ class EventLog:
 
 
 __all__ = [
-    "ChannelBatch", "ChannelDelivered", "ChannelStateChanged", "EventLog", "ExpiredInTransit",
-    "ExpiryScanned", "LeaseChanged", "MessageGot", "MessagePut", "PeerRecovered",
-    "QMgrKilled", "QMgrRestarted", "UnitOfWorkEnded", "WorldEvent",
+    "ApplicationError",
+    "ChannelBatch",
+    "ChannelDelivered",
+    "ChannelStateChanged",
+    "DepthSampled",
+    "EventLog",
+    "ExpiredInTransit",
+    "ExpiryScanned",
+    "FaultInjected",
+    "LeaseChanged",
+    "MessageGot",
+    "MessagePut",
+    "PeerRecovered",
+    "QMgrKilled",
+    "QMgrRestarted",
+    "ReplyReceived",
+    "UnitOfWorkEnded",
+    "WorldEvent",
     "kind_of",
 ]  # fmt: skip

@@ -12,12 +12,16 @@ renewal. The lease is twice EXPRYINT long. Scans and takeovers are events.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 import trio
 
 from actors.events import LeaseChanged
 from coupling.lease import EXPIRY_SCAN, Grant
+from coupling.transport import CFConnectionError
+from qsg import CMQC
+from qsg.core.errors import MQMIError
 from qsg.core.store import StaleFenceError
 
 if TYPE_CHECKING:
@@ -45,8 +49,15 @@ async def scan_periodically(
             now = trio.current_time()
             retry = next_local
             if qm.rules.qsg is not None:
-                outcome = await qm.dispatch(lambda now: lease.acquire(now), system=True)
-                if isinstance(outcome, Grant):
+                try:
+                    outcome = await qm.dispatch(lambda now: lease.acquire(now), system=True)
+                except (CFConnectionError, MQMIError):
+                    # The coupling facility is unreachable: no lease, no shared scan this
+                    # round; the local queues are still this member's to scan.
+                    outcome = None
+                if outcome is None:
+                    grant = qm.expiry_grant = None
+                elif isinstance(outcome, Grant):
                     grant = qm.expiry_grant = outcome
                     if outcome.acquired:
                         world.events.emit(
@@ -68,7 +79,8 @@ async def scan_periodically(
         # A clean stop gives the lease up; a killed member keeps it until it runs out.
         if grant is not None and qm.alive and world.stopping:
             held = grant
-            with trio.CancelScope(shield=True):
+            # An unreachable facility: the lease runs out by itself.
+            with trio.CancelScope(shield=True), contextlib.suppress(CFConnectionError):
                 await qm.dispatch(lambda now: lease.release(held), system=True)
 
 
@@ -85,6 +97,10 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
         found = await qm.dispatch(scan, system=True)
     except StaleFenceError:
         return 0  # the lease ran out meanwhile: another member scans now
+    except MQMIError as error:
+        if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+            raise
+        return 0  # the coupling facility is unreachable: the next scan tries again
     world.note_scan(qm, shared=True, pattern=pattern, discarded=found, cause=cause)
     return found
 

@@ -37,10 +37,8 @@ from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Event, ReportPut, TriggerMessagePut
 from qsg.core.memstore import MemoryStore
-from qsg.core.qmgr import QMgr
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import Fence, MessageStore, StaleFenceError
-from qsg.mqsc.reader import apply
 from qsg.topology import Topology
 
 
@@ -64,6 +62,8 @@ class World:
         self.qsgs: dict[str, QueueSharingGroup] = {}
         self.qmgrs: dict[str, QueueManager] = {}
         self._nursery: trio.Nursery | None = None
+        #: Failed lives whose peer recovery could not reach the coupling facility.
+        self._unrecovered: set[tuple[str, int]] = set()
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
@@ -81,9 +81,44 @@ class World:
         qm = self._qm(q_mgr)
         qm.kill()
         await trio.lowlevel.checkpoint()  # let the cancelled tasks go
-        for peer in self._peers(qm):
+        await self._recover(qm.name, qm.incarnation)
+
+    async def _recover(self, failed: str, incarnation: int) -> None:
+        """Peer recovery of ``failed``'s life by a surviving member; left for later (when
+        the coupling facility is back, or the member restarts) if the facility cannot be
+        reached."""
+        for peer in self._peers(self._qm(failed)):
             if peer.alive:
-                await peer.request(partial(peer.recover_peer, qm.name, qm.incarnation))
+                try:
+                    await peer.request(partial(peer.recover_peer, failed, incarnation))
+                except MQMIError as error:
+                    if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                        raise
+                    self._unrecovered.add((failed, incarnation))
+                    return
+        self._unrecovered.discard((failed, incarnation))
+
+    async def cf_unavailable(self) -> None:
+        """The coupling facility becomes unreachable: every call on a shared queue fails
+        with MQRC_CF_STRUC_FAILED (2373), and nothing of it reaches the facility, until
+        ``cf_available``. Committed messages stay in the facility."""
+        if self.transport is None:
+            raise ValueError("a coupling-facility outage needs the facility on Redis, "
+                             "not in_process")  # fmt: skip
+        self.transport.unavailable = "the coupling facility is unavailable"
+        await trio.lowlevel.checkpoint()
+
+    async def cf_available(self) -> None:
+        """The coupling facility is back; peer recovery left undone meanwhile runs now."""
+        if self.transport is None:
+            raise ValueError("a coupling-facility outage needs the facility on Redis")
+        self.transport.unavailable = ""
+        for failed, incarnation in sorted(self._unrecovered):
+            if self._qm(failed).incarnation == incarnation and not self._qm(failed).alive:
+                await self._recover(failed, incarnation)
+            else:
+                self._unrecovered.discard((failed, incarnation))
+        self.signals.notify_all()
 
     async def restart(self, q_mgr: str) -> None:
         """Start a killed queue manager again (a new incarnation)."""
@@ -238,12 +273,9 @@ async def _build(world: World) -> None:
         transport = world.transport
         store: MessageStore = MemoryStore() if transport is None else RedisStore(transport, name)
         world.qsgs[name] = QueueSharingGroup(name, store=store)
-    for spec in topology.qmgrs.values():
-        group = world.qsgs[spec.qsg] if spec.qsg is not None else None
-        rules = QMgr(spec.name, qsg=group, on_event=world.rules_event, **spec.options)
-        world.qmgrs[spec.name] = QueueManager(world, rules, listener=spec.listener)
-    for spec in topology.qmgrs.values():
-        apply(world.qmgrs[spec.name].rules, spec.commands)
+    for name, rules in topology.build(world.qsgs, world.rules_event).items():
+        listener = topology.qmgrs[name].listener
+        world.qmgrs[name] = QueueManager(world, rules, listener=listener)
 
 
 async def _clear_namespace(transport: TrioTransport, qsg: str) -> None:

@@ -79,6 +79,10 @@ class TrioTransport:
         self._link: _Link | None = None
         self._connecting = trio.Lock()
         self._connects = 0  # connections being made (real I/O in flight)
+        #: Set, the coupling facility is unavailable to this connection (a simulated
+        #: outage): every call fails at once with this text and nothing reaches the
+        #: server, so nothing can have happened.
+        self.unavailable = ""
 
     @classmethod
     @asynccontextmanager
@@ -105,6 +109,8 @@ class TrioTransport:
         return await self.acommand("EVALSHA", script.sha, len(keys), *keys, *args)
 
     async def acommand(self, *args: Arg) -> Any:
+        if self.unavailable:
+            raise CFConnectionError(self.unavailable)
         link = await self._ensure_link()
         reply = await self._call(link, _frame(args))
         if isinstance(reply, hiredis.ReplyError) and str(reply).startswith("NOSCRIPT"):

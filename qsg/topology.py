@@ -12,8 +12,12 @@ from typing import Any
 
 from actors.channel import parse_conname
 from actors.costs import Costs
+from qsg.core.events import EventSink
+from qsg.core.objects import CFStructure
+from qsg.core.qmgr import QMgr
 from qsg.core.queue import check_name
-from qsg.mqsc.reader import Command, parse
+from qsg.core.sharing import QueueSharingGroup
+from qsg.mqsc.reader import Command, apply, parse
 
 
 @dataclass(slots=True)
@@ -41,6 +45,9 @@ class Topology:
         self.costs = costs if costs is not None else Costs()
         self.qmgrs: dict[str, QMgrSpec] = {}
         self.qsgs: dict[str, list[str]] = {}
+        #: CF structures of each QSG with their CFRM SIZE (not an MQSC attribute), defined
+        #: before any MQSC runs.
+        self.structures: dict[str, list[CFStructure]] = {}
 
     def add_qsg(self, name: str, members: list[str], **options: Any) -> None:
         """A queue-sharing group and its members (each a new queue manager)."""
@@ -82,6 +89,30 @@ class Topology:
         if spec is None:
             raise ValueError(f"MQSC for {q_mgr}: no such queue manager in the topology")
         spec.commands += parse(text, source or f"<mqsc for {q_mgr}>")
+
+    def cf_structure(self, qsg: str, structure: CFStructure) -> None:
+        """A CF structure of ``qsg`` with its size (``CFStructure.size_kb``, the CFRM
+        policy's SIZE, which MQSC cannot say)."""
+        if qsg not in self.qsgs:
+            raise ValueError(f"CF structure {structure.name}: no queue-sharing group {qsg}")
+        self.structures.setdefault(qsg, []).append(structure)
+
+    def build(self, groups: dict[str, QueueSharingGroup], on_event: EventSink | None = None,
+              ) -> dict[str, QMgr]:  # fmt: skip
+        """The rules-layer queue managers of this topology, joined to ``groups`` (one per
+        QSG, holding its store), with their structures and MQSC applied; MQSCError names
+        the first command refused."""
+        qmgrs: dict[str, QMgr] = {}
+        for spec in self.qmgrs.values():
+            group = groups[spec.qsg] if spec.qsg is not None else None
+            qmgrs[spec.name] = QMgr(spec.name, qsg=group, on_event=on_event, **spec.options)
+        for qsg, structures in self.structures.items():
+            first = qmgrs[self.qsgs[qsg][0]]
+            for structure in structures:
+                first.define_structure(structure)
+        for spec in self.qmgrs.values():
+            apply(qmgrs[spec.name], spec.commands)
+        return qmgrs
 
 
 __all__ = ["QMgrSpec", "Topology"]

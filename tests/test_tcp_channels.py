@@ -90,7 +90,7 @@ async def test_a_tcp_channel_to_a_port_nobody_listens_on_retries_then_stops(
         await trio.sleep(60)
         changes = world.events.of(ChannelStateChanged)
     assert [c.state for c in changes] == ["BINDING", "RETRYING", "RETRYING", "RETRYING", "STOPPED"]
-    assert f"127.0.0.1({port})" in changes[1].reason
+    assert f"127.0.0.1({port})" in changes[1].detail
     assert [c.time for c in changes[1:]] == [0.0, 5.0, 10.0, 15.0]  # SHORTTMR(5) apart
 
 

@@ -28,6 +28,7 @@ from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, 
 from qsg.core.queue import QueueDefinition, check_name
 from qsg.core.reports import Report, expiration_report
 from qsg.core.repository import Repository
+from qsg.core.resolve import resolve
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
 from qsg.core.store import Fence, MessageStore
@@ -324,19 +325,17 @@ class QMgr:
     def send_report(self, report: Report, original_msg_id: bytes, now: float) -> None:
         """Put a report to its ReplyToQ, else to the dead-letter queue, never in a UOW."""
         dest, dest_qmgr = report.reply_to_q, report.reply_to_q_mgr
-        reason = CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR
-        if dest_qmgr in ("", self.name):
-            try:
-                self.put_system(dest, report.md, report.body, now)
-            except MQMIError as error:
-                reason = error.reason
-            else:
-                self.emit(
-                    ReportPut(
-                        now, self.name, dest, report.md.MsgId, original_msg_id, report.md.Feedback
-                    )
+        try:
+            queue = self.put_system(dest, report.md, report.body, now, q_mgr=dest_qmgr)
+        except MQMIError as error:
+            reason = error.reason
+        else:
+            self.emit(
+                ReportPut(
+                    now, self.name, queue, report.md.MsgId, original_msg_id, report.md.Feedback
                 )
-                return
+            )
+            return
         if not self.dead_letter(report.md, report.body, reason, dest, dest_qmgr, now):
             self.emit(ReportLost(now, self.name, dest, original_msg_id, reason))
 
@@ -368,16 +367,28 @@ class QMgr:
         self.emit(DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason))
         return True
 
-    def put_system(self, queue: str, md: MD, body: bytes, now: float) -> None:
-        """A put the queue manager makes itself: its own context, outside any UOW."""
+    def put_system(self, queue: str, md: MD, body: bytes, now: float, *, q_mgr: str = "") -> str:
+        """A put the queue manager makes itself: its own context, outside any UOW. With
+        ``q_mgr`` naming another queue manager (a report's ReplyToQMgr), the name is
+        resolved as an MQPUT1 would resolve it: to the shared queue for the QSG's name,
+        else to a transmission queue, the message wrapped in an MQXQH. Returns the local
+        queue the message went to."""
         pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
         if not md.PutDate.strip():
             md.PutDate, md.PutTime = self.rules.stamp(now)
-        repo, qdef = self._located(queue)
+        remote = None
+        if q_mgr in ("", self.name):
+            repo, qdef = self._located(queue)
+        else:
+            res = resolve(self, queue, q_mgr, CMQC.MQOO_OUTPUT)
+            if res.model:
+                raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"{queue} is a model queue")
+            repo, qdef, remote = res.repository, res.queue, res.remote
         engine.put(
             self.rules, repo.store, qdef, body, md, pmo, None, self._identity, now,
-            stored=self.trigger_check(repo, qdef, None, now),
+            remote=remote, stored=self.trigger_check(repo, qdef, None, now),
         )  # fmt: skip
+        return qdef.name
 
     def worth_scanning(self, now: float, *, shared: bool = False) -> Iterator[str]:
         """The queues whose expired messages a scan would discard now: this queue

@@ -1,0 +1,288 @@
+"""A scenario's applications: putters, getters, requesters and servers, as trio tasks.
+
+Each application is one MQ client of the running world: it connects, opens its queue
+and works through the async MQI like a real program, drawing sizes, priorities, service
+and inter-arrival times from the run's one ``random.Random``. An MQI call that fails is
+an ``ApplicationError`` event; an application whose queue manager went away (killed,
+restarted: MQRC_CONNECTION_BROKEN, MQRC_Q_MGR_NOT_AVAILABLE) or whose coupling
+facility is unreachable (MQRC_CF_STRUC_FAILED) waits ``RECONNECT`` seconds, connects
+again and carries on, as a well-written MQ application does. A message put in a unit of
+work that a kill backed out is gone: that is MQ's behaviour, not the application's.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import trio
+
+from actors.events import ApplicationError, ReplyReceived
+from actors.mqi import Connection, Queue
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.structs import GMO, MD, OD, PMO
+
+if TYPE_CHECKING:
+    import random
+
+    from actors.world import World
+    from qsg.scenario.model import Workload
+
+T = TypeVar("T")
+
+
+class _Failed(enum.Enum):
+    FAILED = "failed"
+
+
+#: What ``Application.attempt`` returns when the MQI call failed.
+FAILED = _Failed.FAILED
+NO_MSG = frozenset({CMQC.MQRC_NO_MSG_AVAILABLE})
+#: Seconds an application waits before connecting again after losing its queue manager.
+RECONNECT = 1.0
+#: Reasons after which an application reconnects rather than carrying on.
+LOST = frozenset({
+    CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_CF_STRUC_FAILED,
+    CMQC.MQRC_HCONN_ERROR, CMQC.MQRC_HOBJ_ERROR,
+})  # fmt: skip
+
+
+def descriptor(w: Workload, rng: random.Random) -> tuple[bytes, MD]:
+    """A message body and MQMD as ``w`` puts them: size, priority, expiry, persistence,
+    report options and reply-to queue drawn or taken from the workload."""
+    size = max(0, round(w.size.draw(rng)))
+    md = MD(Expiry=w.expiry, Persistence=w.persistence, Report=w.report)
+    priority = w.priority
+    md.Priority = CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None else round(priority.draw(rng))
+    if w.reply_to:
+        md.ReplyToQ = w.reply_to.encode()
+        md.ReplyToQMgr = w.reply_to_qmgr.encode()
+    return bytes(size), md
+
+
+def put_options(w: Workload) -> int:
+    return CMQC.MQPMO_SYNCPOINT if w.syncpoint else CMQC.MQPMO_NO_SYNCPOINT
+
+
+def get_options(w: Workload) -> int:
+    options = CMQC.MQGMO_WAIT | CMQC.MQGMO_FAIL_IF_QUIESCING
+    options |= CMQC.MQGMO_SYNCPOINT if w.syncpoint else CMQC.MQGMO_NO_SYNCPOINT
+    if w.logical_order:
+        options |= CMQC.MQGMO_LOGICAL_ORDER
+    return options
+
+
+def open_options(w: Workload) -> int:
+    if w.kind in ("putter", "requester"):
+        return CMQC.MQOO_OUTPUT | CMQC.MQOO_FAIL_IF_QUIESCING
+    return CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_FAIL_IF_QUIESCING
+
+
+class Application:
+    """One instance (``index``) of a workload, with its connection and open queue."""
+
+    def __init__(self, world: World, w: Workload, index: int) -> None:
+        self.world = world
+        self.w = w
+        self.name = f"{w.label}#{index}"
+        self.rng = world.random
+        self.conn: Connection | None = None
+        self.queue: Queue | None = None
+        self.in_uow = 0  # messages in the current unit of work
+
+    async def run(self) -> None:
+        w = self.w
+        await trio.sleep_until(w.start)
+        stop = w.stop if w.stop is not None else math.inf
+        with trio.move_on_at(stop):
+            await {
+                "putter": self.putter, "getter": self.getter,
+                "requester": self.requester, "server": self.server,
+            }[w.kind]()  # fmt: skip
+        if self.conn is not None and self.in_uow:
+            await self.attempt(self.conn.commit)
+
+    # ---- the four kinds ---------------------------------------------------------------
+    async def putter(self) -> None:
+        w, rng = self.w, self.rng
+        pmo_options = put_options(w)
+        group = w.group_size if w.group_size > 1 else 0
+        if group:
+            pmo_options |= CMQC.MQPMO_LOGICAL_ORDER
+        sent = 0
+        while w.count is None or sent < w.count:
+            await trio.sleep(self.gap())
+            queue = await self.ensure_open()
+            if queue is None:
+                continue
+            body, md = descriptor(w, rng)
+            if group:
+                md.Version = CMQC.MQMD_VERSION_2
+                last = (sent + 1) % group == 0
+                md.MsgFlags = CMQC.MQMF_LAST_MSG_IN_GROUP if last else CMQC.MQMF_MSG_IN_GROUP
+            if await self.attempt(queue.put, body, md, PMO(Options=pmo_options)) is not FAILED:
+                sent += 1
+                await self.counted()
+
+    async def getter(self) -> None:
+        while True:
+            queue = await self.ensure_open()
+            if queue is None:
+                continue
+            got = await self.get(queue, MD())
+            if got is not None:
+                await trio.sleep(self.w.service.draw(self.rng))
+                await self.counted()
+
+    async def server(self) -> None:
+        w = self.w
+        while True:
+            queue = await self.ensure_open()
+            if queue is None:
+                continue
+            request = MD()
+            body = await self.get(queue, request)
+            if body is None or self.conn is None:
+                continue
+            await trio.sleep(w.service.draw(self.rng))
+            if request.MsgType == CMQC.MQMT_REQUEST and request.ReplyToQ.strip(b" \0"):
+                await self.attempt(self.reply, request, body)
+            await self.counted()
+
+    async def requester(self) -> None:
+        w, rng = self.w, self.rng
+        sent = 0
+        reply_queue: Queue | None = None
+        while w.count is None or sent < w.count:
+            began = trio.current_time()
+            queue = await self.ensure_open()
+            if queue is None:
+                continue
+            if reply_queue is None or reply_queue.connection is not self.conn:
+                reply_queue = await self.open_reply_queue()
+                if reply_queue is None:
+                    continue
+            body, md = descriptor(w, rng)
+            md.MsgType = CMQC.MQMT_REQUEST
+            md.ReplyToQ = reply_queue.name.encode()
+            pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+            if await self.attempt(queue.put, body, md, pmo) is not FAILED:
+                sent += 1
+                await self.await_reply(reply_queue, md.MsgId, began)
+            await trio.sleep_until(began + self.gap())
+
+    # ---- pieces -----------------------------------------------------------------------
+    def gap(self) -> float:
+        """The time to the next message, from the workload's arrival process."""
+        rate, arrival = self.w.rate, self.w.arrival
+        if arrival == "constant":
+            return 1.0 / rate
+        if arrival == "uniform":
+            return self.rng.uniform(0.0, 2.0 / rate)
+        return self.rng.expovariate(rate)
+
+    async def ensure_open(self) -> Queue | None:
+        """The open queue, connecting (again) first if need be; None after a failure
+        (the application has waited RECONNECT seconds)."""
+        if self.queue is not None:
+            return self.queue
+        w = self.w
+
+        async def connect() -> None:
+            self.conn = await self.world.connect(w.qmgr, user=w.label)
+            self.in_uow = 0
+            self.queue = await self.conn.open(w.queue, open_options(w))
+
+        if await self.attempt(connect, pause=True) is FAILED:
+            self.conn = self.queue = None
+        return self.queue
+
+    async def open_reply_queue(self) -> Queue | None:
+        """The requester's own temporary dynamic reply queue, from its model queue."""
+        assert self.conn is not None
+        conn, w = self.conn, self.w
+        od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
+        opened = await self.attempt(conn.open, od, CMQC.MQOO_INPUT_EXCLUSIVE, pause=True)
+        return None if opened is FAILED else opened
+
+    async def get(self, queue: Queue, md: MD) -> bytes | None:
+        """One waiting MQGET (not past the workload's stop); None if nothing came."""
+        w = self.w
+        left_ms = (w.stop - trio.current_time()) * 1000 if w.stop is not None else math.inf
+        # At least a millisecond: a get that cannot wait would spin in simulated time.
+        wait = max(1, min(w.wait, math.ceil(left_ms)))
+        gmo = GMO(Options=get_options(w), WaitInterval=wait)
+        if w.logical_order:
+            md.Version = CMQC.MQMD_VERSION_2
+            gmo.Version = CMQC.MQGMO_VERSION_2
+        got = await self.attempt(queue.get, None, md, gmo, quiet=NO_MSG, pause=True)
+        return None if got is FAILED else got
+
+    async def reply(self, request: MD, body: bytes) -> None:
+        """The server's reply: to ReplyToQ at ReplyToQMgr, CorrelId as the request's
+        report options say (MQRO_COPY_MSG_ID_TO_CORREL_ID unless MQRO_PASS_CORREL_ID)."""
+        assert self.conn is not None
+        correl = request.CorrelId if request.Report & CMQC.MQRO_PASS_CORREL_ID else request.MsgId
+        md = MD(MsgType=CMQC.MQMT_REPLY, CorrelId=correl, Persistence=request.Persistence,
+                Expiry=request.Expiry)  # fmt: skip
+        od = OD(ObjectName=request.ReplyToQ, ObjectQMgrName=request.ReplyToQMgr)
+        options = CMQC.MQPMO_SYNCPOINT if self.w.syncpoint else CMQC.MQPMO_NO_SYNCPOINT
+        await self.conn.put1(od, body, md, PMO(Options=options))
+
+    async def await_reply(self, reply_queue: Queue, msg_id: bytes, began: float) -> None:
+        w = self.w
+        md = MD(CorrelId=msg_id)
+        gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=w.timeout,
+                  MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)  # fmt: skip
+        got = await self.attempt(reply_queue.get, None, md, gmo, quiet=NO_MSG)
+        now = trio.current_time()
+        self.world.events.emit(ReplyReceived(
+            now, w.qmgr, self.name, reply_queue.name, msg_id,
+            None if got is FAILED else now - began,
+        ))  # fmt: skip
+
+    async def counted(self) -> None:
+        """One more message in the unit of work: commit every ``syncpoint`` of them."""
+        if not self.w.syncpoint or self.conn is None:
+            return
+        self.in_uow += 1
+        if self.in_uow >= self.w.syncpoint:
+            conn = self.conn
+            if await self.attempt(conn.commit) is not FAILED:
+                self.in_uow = 0
+
+    async def attempt(self, call: Callable[..., Awaitable[T]], *args: Any,
+                      quiet: frozenset[int] = frozenset(), pause: bool = False,
+                      ) -> T | _Failed:  # fmt: skip
+        """Run one MQI step; on MQMIError note it (unless ``quiet``) and, if the queue
+        manager or the CF is lost, drop the connection and wait RECONNECT seconds before
+        the next try (with ``pause``, after any failure: a loop that is not paced by its
+        arrivals must not retry in the same simulated instant)."""
+        try:
+            return await call(*args)
+        except MQMIError as error:
+            if error.reason in quiet:
+                return FAILED
+            w, now = self.w, trio.current_time()
+            self.world.events.emit(ApplicationError(now, w.qmgr, self.name, w.queue, error.reason))
+            if error.reason in LOST:
+                self.conn = self.queue = None
+                self.in_uow = 0
+            if pause or error.reason in LOST:
+                await trio.sleep(RECONNECT)
+            return FAILED
+
+
+async def run_workloads(world: World, workloads: tuple[Workload, ...]) -> None:
+    """Every application of ``workloads``, until each has reached its stop."""
+    async with trio.open_nursery() as nursery:
+        for w in workloads:
+            for index in range(w.apps):
+                nursery.start_soon(Application(world, w, index).run)
+
+
+__all__ = ["Application", "descriptor", "get_options", "open_options", "put_options",
+           "run_workloads"]  # fmt: skip

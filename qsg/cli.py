@@ -1,0 +1,254 @@
+"""The ``qsg`` command: run and validate scenarios.
+
+Built on click (commands, options, help) and rich (the progress bar in simulated time,
+the summary tables). ``qsg validate`` only checks; ``qsg run`` checks, plays and
+summarises, and with ``--out`` keeps the run: the scenario, its seed, the summary as
+JSON and the event log as Parquet. Exit codes: 0 done, 2 the scenario has problems
+(each printed as ``file:line: key: message``; nothing was started), 1 the run failed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from qsg.scenario.errors import ScenarioError
+from qsg.scenario.model import Scenario
+from qsg.scenario.play import Progress as RunProgress
+from qsg.scenario.play import RunResult, ScriptScenario, load_script, run_scenario
+from qsg.scenario.summary import Summary
+
+#: What the progress line counts, by event kind.
+SHOWN = (("put", "put"), ("get", "got"), ("discarded", "expired"), ("reportput", "reports"),
+         ("app-error", "errors"))  # fmt: skip
+
+
+def load(path: Path) -> Scenario | ScriptScenario:
+    """A TOML scenario, or a Python one (``.py``); ScenarioError if it has problems."""
+    if path.suffix == ".py":
+        return load_script(path)
+    from qsg.scenario.load import load_scenario
+
+    return load_scenario(path)
+
+
+def _problems(error: ScenarioError) -> None:
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    for problem in error.problems:
+        err.print(f"[bold red]error[/] {problem}", markup=True)
+    count = len(error.problems)
+    err.print(f"{count} problem{'s' if count != 1 else ''}; nothing was started")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="qsg", prog_name="qsg")
+def main() -> None:
+    """qsg: a simulator of IBM MQ queue-sharing groups.
+
+    A scenario file (TOML, see docs/scenarios.md; or a Python script using the qsg API)
+    describes queue managers, QSGs and their coupling facility, channels, the
+    applications that put and get, and a fault schedule. `qsg run` plays it in
+    simulated time and summarises what happened; `qsg validate` only checks it.
+    """
+
+
+@main.command()
+@click.argument("scenarios", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))  # fmt: skip
+def validate(scenarios: tuple[Path, ...]) -> None:
+    """Check SCENARIOS without running them.
+
+    Every problem is printed as FILE:LINE: KEY: MESSAGE: unknown keys, wrong types,
+    names that resolve to nothing, MQSC that the queue managers refuse, impossible
+    topologies. Exit code 2 if any file has a problem, 0 if all are good.
+    """
+    failed = False
+    for path in scenarios:
+        try:
+            scenario = load(path)
+        except ScenarioError as error:
+            _problems(error)
+            failed = True
+            continue
+        click.echo(f"{path}: ok ({_shape(scenario)})")
+    if failed:
+        sys.exit(2)
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--redis", "redis_url", metavar="URL", envvar="QSG_REDIS_URL",
+              help="The coupling facility: a Redis server's redis://, rediss:// or unix:// "
+                   "URL (default: $QSG_REDIS_URL, else a private server started for the run).")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
+              help="Write the run here: the scenario, run.json (seed...), summary.json and "
+                   "events.parquet.")
+@click.option("--seed", type=int, default=None,
+              help="The run's seed (default: the scenario's [run] seed).")
+@click.option("--duration", type=float, default=None,
+              help="Simulated seconds to run (default: the scenario's [run] duration).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Show the progress bar in simulated time.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON instead of tables.")  # fmt: skip
+def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | None,
+        duration: float | None, progress: bool, as_json: bool) -> None:  # fmt: skip
+    """Play SCENARIO and summarise it.
+
+    The run is in simulated time (the scenario's [run] clock): a second of the
+    scenario costs what the simulation takes, not a second. At the end a table per
+    queue and per queue manager gives messages put, got, expired and discarded,
+    reports, peak depth and latency p50/p99 (simulated seconds), then the expiry-scan
+    lease holders and the faults.
+    """
+    try:
+        loaded = load(scenario)
+    except ScenarioError as error:
+        _problems(error)
+        sys.exit(2)
+    if duration is not None:
+        if duration <= 0:
+            raise click.BadParameter("must be above 0", param_hint="--duration")
+        loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
+    console = _console()
+    if loaded.description:
+        console.print(f"[bold]{scenario}[/]: {loaded.description.splitlines()[0]}")
+    try:
+        result = _play(loaded, redis_url, seed, console if progress else None)
+    except Exception as error:  # the run itself failed: say what, exit 1
+        Console(stderr=True).print(f"[bold red]the run failed:[/] {error!r}")
+        raise SystemExit(1) from error
+    if as_json:
+        click.echo(json.dumps(result.summary.to_json(), indent=2, default=_json_default))
+    else:
+        print_summary(console, result)
+    if out is not None:
+        write_run(out, scenario, result)
+        console.print(f"run written to {out}/")
+
+
+def _console() -> Console:
+    """The output console; not a terminal (a pipe, CI), wide enough for the tables."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=150)
+    return console
+
+
+def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int | None,
+          console: Console | None) -> RunResult:  # fmt: skip
+    if console is None:
+        return run_scenario(scenario, redis_url=redis_url, seed=seed)
+    columns = (
+        TextColumn("[bold]simulated"), BarColumn(),
+        TextColumn("{task.completed:>9.1f} / {task.total:.0f} s"),
+        TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
+    )  # fmt: skip
+    with Progress(*columns, console=console, refresh_per_second=8) as bar:
+        task: TaskID = bar.add_task("run", total=scenario.run.duration or None, counts="")
+
+        def update(p: RunProgress) -> None:
+            counts = "  ".join(f"{label} {p.counts.get(kind, 0):,}" for kind, label in SHOWN)
+            bar.update(task, completed=p.now, total=p.duration, counts=counts)
+
+        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_progress=update)
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def _table(title: str, rows: list[dict[str, Any]], columns: list[tuple[str, str]]) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold")
+    for _, header in columns:
+        table.add_column(header, justify="left" if header in _LEFT else "right")
+    for row in rows:
+        if row.get("_hide"):
+            continue
+        table.add_row(*(_fmt(row.get(key)) for key, _ in columns))
+    return table
+
+
+_LEFT = {"queue", "scope", "queue manager", "role", "holder", "previous", "action", "target",
+         "detail", "workload"}  # fmt: skip
+_COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
+           ("dead_lettered", "DLQ"), ("peak_depth", "peak depth"),
+           ("latency_p50", "p50 s"), ("latency_p99", "p99 s")]  # fmt: skip
+
+
+def print_summary(console: Console, result: RunResult) -> None:
+    """The run's summary as tables."""
+    summary: Summary = result.summary
+    quiet = [dict(row, _hide=not any(row.get(k) for k, _ in _COUNTS)) for row in summary.queues]
+    console.print(_table("Queues", quiet,
+                         [("scope", "scope"), ("queue", "queue"), *_COUNTS]))  # fmt: skip
+    console.print(_table("Queue managers", summary.qmgrs,
+                         [("q_mgr", "queue manager"), *_COUNTS, ("errors", "errors")]))  # fmt: skip
+    if summary.leases:
+        console.print(_table("Lease holders", summary.leases,
+                             [("time", "time s"), ("role", "role"), ("holder", "holder"),
+                              ("token", "token"), ("previous", "previous")]))  # fmt: skip
+    if summary.requesters:
+        columns = [("workload", "workload"), ("requests", "requests"), ("replies", "replies"),
+                   ("timeouts", "timeouts"), ("round_trip_p50", "p50 s"),
+                   ("round_trip_p99", "p99 s")]  # fmt: skip
+        console.print(_table("Request/reply", summary.requesters, columns))
+    if summary.faults:
+        console.print(_table("Faults", summary.faults,
+                             [("time", "time s"), ("action", "action"), ("target", "target"),
+                              ("detail", "detail")]))  # fmt: skip
+    totals = summary.totals
+    console.print(
+        f"seed {result.seed}; {totals.get('end', 0):.1f} simulated seconds in "
+        f"{result.wall_seconds:.1f} s; {len(result.events):,} events"
+    )
+
+
+def write_run(out: Path, source: Path, result: RunResult) -> None:
+    """``--out``: the scenario file, run.json, summary.json and events.parquet."""
+    from qsg import eventlog
+
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, out / f"scenario{source.suffix}")
+    run = result.scenario.run
+    (out / "run.json").write_text(json.dumps({
+        "scenario": str(source), "seed": result.seed, "duration": run.duration,
+        "clock": run.clock, "in_process": run.in_process, "events": len(result.events),
+        "wall_seconds": result.wall_seconds,
+    }, indent=2) + "\n")  # fmt: skip
+    (out / "summary.json").write_text(
+        json.dumps(result.summary.to_json(), indent=2, default=_json_default) + "\n"
+    )
+    eventlog.write(out / "events.parquet", result.events, result.scopes, seed=result.seed)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.hex()
+    raise TypeError(type(value).__name__)
+
+
+def _shape(scenario: Scenario | ScriptScenario) -> str:
+    if isinstance(scenario, ScriptScenario):
+        return f"Python scenario, {len(scenario.topology.qmgrs)} queue managers"
+    return (f"{len(scenario.qmgrs)} queue managers, {len(scenario.qsgs)} QSGs, "
+            f"{len(scenario.channels)} channels, {len(scenario.workloads)} workloads, "
+            f"{len(scenario.faults)} faults, {scenario.run.duration:g} s")  # fmt: skip
+
+
+__all__ = ["load", "main", "print_summary", "write_run"]

@@ -1,0 +1,110 @@
+"""The event log of a run as Parquet: one table, one schema, a column per event field.
+
+Every event record (``qsg.events``) becomes one row. ``kind`` says which record it is;
+``time`` (simulated seconds) and ``q_mgr`` are in every row; each other field of any
+record is a column of its own, empty (null) in the rows of records without it. A field
+name means the same thing, with the same type, in every record that has it (an import
+of this module fails otherwise). ``SCHEMA`` is the table's schema; ``docs/events.md``
+lists the columns and the records that fill them. The run's scopes (which queues are
+shared, by which QSG) travel in the file's metadata, so ``read`` gives back everything
+``qsg.scenario.summary.summarise`` needs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from actors import events as actor_events
+from actors.events import WorldEvent, kind_of
+from qsg.core import events as rules_events
+from qsg.scenario.summary import Scopes
+
+SCHEMA_VERSION = "1"
+_TYPES: dict[Any, pa.DataType] = {
+    float: pa.float64(), int: pa.int64(), str: pa.string(), bytes: pa.binary(), bool: pa.bool_(),
+}
+
+#: Every event record, by its ``kind``.
+RECORDS: dict[str, type] = {
+    getattr(cls, "kind", cls.__name__.lower()): cls for cls in typing.get_args(WorldEvent)
+}
+
+
+def _arrow_type(hint: Any) -> pa.DataType:
+    """The column type of a field's annotation (``X | None`` is a nullable X)."""
+    if isinstance(hint, types.UnionType):
+        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _TYPES[inner]
+    return _TYPES[hint]
+
+
+def _columns() -> dict[str, pa.DataType]:
+    columns: dict[str, pa.DataType] = {"kind": pa.string()}
+    namespace = {**vars(actor_events), **vars(rules_events)}
+    for cls in RECORDS.values():
+        hints = typing.get_type_hints(cls, namespace)
+        for f in dataclasses.fields(cls):
+            wanted = _arrow_type(hints[f.name])
+            known = columns.setdefault(f.name, wanted)
+            if known != wanted:
+                raise TypeError(f"event field {f.name!r} of {cls.__name__} is {wanted}, "
+                                f"elsewhere {known}: one column needs one type")  # fmt: skip
+    return columns
+
+
+COLUMNS = _columns()
+SCHEMA = pa.schema([pa.field(name, t, nullable=name != "kind") for name, t in COLUMNS.items()])
+_FIELDS = {kind: [f.name for f in dataclasses.fields(cls)] for kind, cls in RECORDS.items()}
+
+
+def to_table(events: list[WorldEvent], scopes: Scopes, *, seed: int | None = None) -> pa.Table:
+    """The events as one Arrow table of ``SCHEMA``, the scopes in its metadata."""
+    data: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+    for event in events:
+        kind = kind_of(event)
+        present = _FIELDS[kind]
+        for name, column in data.items():
+            if name == "kind":
+                column.append(kind)
+            else:
+                column.append(getattr(event, name) if name in present else None)
+    metadata = {
+        b"qsg.schema_version": SCHEMA_VERSION.encode(),
+        b"qsg.scopes": json.dumps(dataclasses.asdict(scopes), sort_keys=True).encode(),
+    }
+    if seed is not None:
+        metadata[b"qsg.seed"] = str(seed).encode()
+    return pa.Table.from_pydict(data, schema=SCHEMA.with_metadata(metadata))
+
+
+def write(path: str | Path, events: list[WorldEvent], scopes: Scopes, *,
+          seed: int | None = None) -> None:  # fmt: skip
+    """Write the event log of a run to ``path`` (Parquet)."""
+    pq.write_table(to_table(events, scopes, seed=seed), str(path), compression="zstd")
+
+
+def read(path: str | Path) -> tuple[list[WorldEvent], Scopes]:
+    """A run's events (the same records, in order) and scopes, from its Parquet log."""
+    table = pq.read_table(str(path))
+    metadata = table.schema.metadata or {}
+    raw = json.loads(metadata.get(b"qsg.scopes", b"{}"))
+    scopes = Scopes(raw.get("members", {}), raw.get("shared", {}))
+    events: list[WorldEvent] = []
+    for row in table.to_pylist():
+        kind = row["kind"]
+        cls = RECORDS.get(kind)
+        if cls is None:
+            raise ValueError(f"{path}: unknown event kind {kind!r}")
+        events.append(cls(**{name: row[name] for name in _FIELDS[kind]}))
+    return events, scopes
+
+
+__all__ = ["COLUMNS", "RECORDS", "SCHEMA", "SCHEMA_VERSION", "read", "to_table", "write"]

@@ -1,0 +1,197 @@
+"""The second pass of loading: a dry run of the scenario on the rules layer alone.
+
+The topology is built with in-process stores (no Redis, no trio, nothing started) and
+its MQSC applied, so the queue managers themselves say what is wrong: a shared queue on
+a queue manager outside any QSG, a CF structure that is not defined, a name defined
+twice. Then each workload opens its queue as it will at run time and puts (or gets) one
+message with the options it will use, each channel is matched with its partner and
+transmission queue, and the fault schedule is walked through in time order. Every
+problem comes back with the file, line and key it belongs to.
+"""
+
+from __future__ import annotations
+
+import random
+
+from actors.workload import descriptor, get_options, open_options, put_options
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.qmgr import QMgr
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.structs import GMO, MD, OD, PMO
+from qsg.mqsc.errors import MQSCError
+from qsg.mqsc.reader import Command
+from qsg.scenario.errors import ScenarioProblem
+from qsg.scenario.locate import Path
+from qsg.scenario.model import Scenario, Workload
+from qsg.scenario.reader import Reader, dotted
+
+
+def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[ScenarioProblem]:
+    """Every problem the dry run finds (none: the scenario can be played)."""
+    topology = scenario.topology
+    groups = {q.name: QueueSharingGroup(q.name) for q in scenario.qsgs}
+    try:
+        qmgrs = topology.build(groups)
+    except MQSCError as error:
+        for problem in error.problems:
+            reader.problems.append(
+                ScenarioProblem(problem.source, problem.line, "mqsc", problem.message)
+            )
+        return reader.problems
+    commands = {name: spec.commands for name, spec in topology.qmgrs.items()}
+    _channels(qmgrs, commands, reader, places)
+    for i, w in enumerate(scenario.workloads):
+        _workload(qmgrs[w.qmgr], w, reader, places[f"workload {i}"])
+    _faults(scenario, qmgrs, reader, places)
+    return reader.problems
+
+
+def _channels(qmgrs: dict[str, QMgr], commands: dict[str, list[Command]], reader: Reader,
+              places: dict[str, Path]) -> None:  # fmt: skip
+    """Each sender channel: its transmission queue exists, and so does its partner."""
+    for name, qm in qmgrs.items():
+        for channel in qm.local.channels.values():
+            if channel.channel_type != CMQC.MQCHT_SENDER:
+                continue
+            place = places.get(f"channel {channel.name}")
+            where = _ChannelPlace(reader, place, commands[name], channel.name)
+            problem = where.problem
+
+            found = qm.find(channel.xmit_q_name)
+            if found is None or getattr(found[1], "usage", None) != CMQC.MQUS_TRANSMISSION:
+                problem(f"channel {channel.name} of {name}: XMITQ({channel.xmit_q_name}) is not "
+                        "a local queue with USAGE(XMITQ)", "xmitq")  # fmt: skip
+            partner = qmgrs.get(channel.conn_name)
+            if partner is None:
+                if "(" not in channel.conn_name:
+                    problem(f"channel {channel.name} of {name}: CONNAME('{channel.conn_name}') "
+                            "names no queue manager of the scenario (a partner in another "
+                            "process is host(port))", "to")  # fmt: skip
+                continue
+            receiver = partner.local.channels.get(channel.name)
+            if receiver is None or receiver.channel_type != CMQC.MQCHT_RECEIVER:
+                problem(f"channel {channel.name} of {name}: {partner.name} has no RCVR "
+                        f"channel {channel.name}", "to")  # fmt: skip
+
+
+class _ChannelPlace:
+    """Where a channel's problem is reported: its [[channel]] entry, else the MQSC
+    command that defined it."""
+
+    def __init__(self, reader: Reader, place: Path | None, commands: list[Command],
+                 channel: str) -> None:  # fmt: skip
+        self.reader, self.place, self.commands, self.channel = reader, place, commands, channel
+
+    def problem(self, message: str, key: str = "") -> None:
+        if self.place is not None:
+            self.reader.problem((*self.place, key) if key else self.place, message)
+            return
+        line, source = 1, self.reader.source
+        for command in self.commands:
+            if command.object_type == "CHANNEL" and command.name == self.channel:
+                line, source = command.line, command.source or source
+        key = f"mqsc CHANNEL({self.channel})"
+        self.reader.problems.append(ScenarioProblem(source, line, key, message))
+
+
+def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
+    """Open the workload's queue as it will, and put or get one message with its options."""
+    rng = random.Random(0)
+    conn = qm.connect(user=w.label)
+    try:
+        handle = conn.open(w.queue, open_options(w))
+    except MQMIError as error:
+        reader.problem((*place, "queue"), f"MQOPEN of {w.queue} on {w.qmgr}: {error}")
+        return
+    if w.kind == "requester":
+        od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
+        try:
+            conn.open(od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        except MQMIError as error:
+            key = "reply_model" if error.reason != CMQC.MQRC_DYNAMIC_Q_NAME_ERROR else "reply_name"
+            reader.problem((*place, key), f"the reply queue cannot be made: {error}")
+    try:
+        if w.kind in ("putter", "requester"):
+            body, md = descriptor(w, rng)
+            body = bytes(round(_largest(w)))
+            options = put_options(w) if w.kind == "putter" else CMQC.MQPMO_NO_SYNCPOINT
+            if w.kind == "putter" and w.group_size > 1:
+                md.Version = CMQC.MQMD_VERSION_2
+                md.MsgFlags = CMQC.MQMF_MSG_IN_GROUP
+                options |= CMQC.MQPMO_LOGICAL_ORDER
+            handle.put(body, md, PMO(Options=options), now=0.0)
+        else:
+            md, gmo = MD(), GMO(Options=get_options(w) & ~CMQC.MQGMO_WAIT)
+            if w.logical_order:
+                md.Version, gmo.Version = CMQC.MQMD_VERSION_2, CMQC.MQGMO_VERSION_2
+            handle.get(None, md, gmo, now=0.0)
+    except MQMIError as error:
+        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+            verb = "MQPUT to" if w.kind in ("putter", "requester") else "MQGET from"
+            reader.problem((*place, "queue"), f"{verb} {w.queue} on {w.qmgr}: {error}")
+    conn.backout()
+    conn.disconnect()
+
+
+def _largest(w: Workload) -> float:
+    """The largest message the workload may put (its distribution's top, or mean + 4 sd)."""
+    from qsg.scenario import dist
+
+    size = w.size
+    if isinstance(size, dist.Uniform):
+        return size.high
+    if isinstance(size, dist.Choice):
+        return max(size.values)
+    if isinstance(size, dist.Normal):
+        return size.average + 4 * size.sd
+    if isinstance(size, dist.Exponential):
+        return size.average * 5
+    return size.value
+
+
+def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
+            places: dict[str, Path]) -> None:  # fmt: skip
+    """Walk the schedule in time order: a queue manager is killed only while up and
+    restarted only while down; a channel fault names a sender channel; an outage of the
+    coupling facility needs one (shared queues on Redis)."""
+    down: dict[str, float] = {}  # queue manager -> when it comes back (inf: never)
+    timeline = []
+    for i, fault in enumerate(scenario.faults):
+        timeline.append((fault.at, 0, i, fault.action))
+        if fault.duration is not None:
+            undo = {"kill": "restart", "cf_unavailable": "cf_available"}[fault.action]
+            timeline.append((fault.at + fault.duration, 1, i, undo))
+    for at, _, i, action in sorted(timeline):
+        fault, place = scenario.faults[i], places[f"fault {i}"]
+        if action == "kill":
+            if fault.qmgr in down:
+                reader.problem(place, f"kill {fault.qmgr} at {at:g}: it is already down")
+            down[fault.qmgr] = at
+        elif action == "restart":
+            if fault.qmgr not in down:
+                reader.problem(place, f"restart {fault.qmgr} at {at:g}: it is not down")
+            down.pop(fault.qmgr, None)
+        elif action in ("stop_channel", "start_channel"):
+            owners = [n for n, qm in qmgrs.items() if _is_sender(qm, fault.channel)]
+            if fault.qmgr and fault.qmgr not in owners:
+                reader.problem((*place, "channel"),
+                               f"{fault.qmgr} has no sender channel {fault.channel}")  # fmt: skip
+            elif not fault.qmgr and len(owners) != 1:
+                what = "no queue manager has" if not owners else "several queue managers have"
+                message = f"{what} a sender channel {fault.channel}; name its 'qmgr'"
+                reader.problem((*place, "channel"), message)
+        elif not scenario.qsgs:
+            reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
+        elif scenario.run.in_process:
+            reader.problem((*place, "action"),
+                           f"{action} needs the coupling facility on Redis; "
+                           f"{dotted(('run', 'in_process'))} is true")  # fmt: skip
+
+
+def _is_sender(qm: QMgr, channel: str) -> bool:
+    found = qm.local.channels.get(channel)
+    return found is not None and found.channel_type == CMQC.MQCHT_SENDER
+
+
+__all__ = ["check"]

@@ -1,0 +1,31 @@
+"""The one error of scenario loading: every problem of a file, each with its place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioProblem:
+    """One thing wrong at ``line`` of ``source``, under ``key`` (dotted, as in the file:
+    ``workload[2].rate``; empty for the file as a whole)."""
+
+    source: str
+    line: int
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}"
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be played; ``problems`` lists them all, in file order."""
+
+    def __init__(self, problems: list[ScenarioProblem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.source, p.line))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+__all__ = ["ScenarioError", "ScenarioProblem"]

@@ -1,0 +1,164 @@
+"""A scenario, checked and ready to play: what ``qsg.load_scenario`` returns.
+
+Every record is frozen; names are MQ's. ``docs/scenarios.md`` documents the file format
+these come from, key by key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from actors.costs import Costs
+from qsg.core.objects import CFStructure
+from qsg.mqsc.reader import Command
+from qsg.scenario.dist import Distribution, Fixed
+from qsg.topology import Topology
+
+ONE_KB = Fixed(1024)
+AT_ONCE = Fixed(0.0)
+NO_COSTS = Costs()
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """``[run]``: how long, which seed, which clock, how often depths are sampled."""
+
+    duration: float
+    seed: int = 0
+    clock: str = "virtual"  # or "wall"
+    sample_interval: float = 1.0
+    in_process: bool = False  # shared queues in process instead of on Redis
+
+
+@dataclass(frozen=True, slots=True)
+class QSGSpec:
+    """``[qsg.NAME]``: a queue-sharing group, its members, CF structures and the
+    definitions of its shared objects."""
+
+    name: str
+    members: tuple[str, ...]
+    structures: tuple[CFStructure, ...] = ()
+    commands: tuple[Command, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class QMgrSettings:
+    """``[qmgr.NAME]``: a queue manager's platform and definitions (EXPRYINT among them,
+    as an ALTER QMGR command)."""
+
+    name: str
+    qsg: str | None = None
+    platform: int = 0  # MQPL_ZOS unless a scenario says otherwise
+    commands: tuple[Command, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelSpec:
+    """``[[channel]]``: a sender channel on ``from_qmgr`` and its receiver on ``to_qmgr``."""
+
+    name: str
+    from_qmgr: str
+    to_qmgr: str
+    xmitq: str
+    batch_size: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """``[[workload]]``: ``apps`` instances of one application on one queue manager.
+
+    ``kind`` is "putter", "getter", "requester" (puts requests, waits for each reply on
+    its own temporary dynamic queue) or "server" (gets requests and replies to their
+    ReplyToQ). Times are simulated seconds, except ``wait`` and ``timeout``
+    (milliseconds, as WaitInterval is) and ``expiry`` (tenths of a second, as Expiry is).
+    """
+
+    label: str
+    kind: str
+    qmgr: str
+    queue: str
+    apps: int = 1
+    start: float = 0.0
+    stop: float | None = None  # the end of the run
+    # Putters and requesters:
+    rate: float = 0.0  # messages per second per application
+    arrival: str = "poisson"  # or "constant" or "uniform"
+    count: int | None = None  # messages per application, then it stops putting
+    size: Distribution = ONE_KB
+    priority: Distribution | None = None  # None: MQPRI_PRIORITY_AS_Q_DEF
+    expiry: int = -1  # MQEI_UNLIMITED
+    persistence: int = 2  # MQPER_PERSISTENCE_AS_Q_DEF
+    report: int = 0  # MQRO_* options
+    reply_to: str = ""
+    reply_to_qmgr: str = ""
+    group_size: int = 0  # above 1: groups of this many messages, in logical order
+    # Every kind:
+    syncpoint: int = 0  # commit every this many messages (0: no syncpoint)
+    # Getters and servers:
+    service: Distribution = AT_ONCE  # time to process one message
+    wait: int = 5000  # WaitInterval of each MQGET
+    logical_order: bool = False
+    # Requesters:
+    reply_model: str = "SYSTEM.DEFAULT.MODEL.QUEUE"
+    reply_name: str = "REPLY.*"
+    timeout: int = 10_000  # how long a requester waits for its reply
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """``[[fault]]``: at simulated time ``at``, one of ``ACTIONS`` on its target."""
+
+    at: float
+    action: str
+    qmgr: str = ""
+    channel: str = ""
+    duration: float | None = None  # kill and cf_unavailable: undone after this long
+
+
+#: What a fault can do, and what it needs named.
+ACTIONS: dict[str, str] = {
+    "kill": "qmgr",
+    "restart": "qmgr",
+    "stop_channel": "channel",
+    "start_channel": "channel",
+    "cf_unavailable": "",
+    "cf_available": "",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A scenario file, checked: ``topology`` builds the world it describes."""
+
+    path: Path | None
+    description: str
+    run: RunSettings
+    costs: Costs = NO_COSTS
+    qsgs: tuple[QSGSpec, ...] = ()
+    qmgrs: tuple[QMgrSettings, ...] = ()
+    channels: tuple[ChannelSpec, ...] = ()
+    workloads: tuple[Workload, ...] = ()
+    faults: tuple[Fault, ...] = ()
+    text: str = field(default="", repr=False)  # the file as read
+
+    @property
+    def topology(self) -> Topology:
+        """A new ``qsg.Topology`` of this scenario (its MQSC already parsed)."""
+        topology = Topology(costs=self.costs)
+        for qsg in self.qsgs:
+            topology.qsgs[qsg.name] = []
+            topology.structures[qsg.name] = list(qsg.structures)
+        for qm in self.qmgrs:
+            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform)
+        for qsg in self.qsgs:  # shared definitions through the first member
+            topology.qmgrs[qsg.members[0]].commands += qsg.commands
+        for qm in self.qmgrs:
+            topology.qmgrs[qm.name].commands += qm.commands
+        return topology
+
+
+__all__ = [
+    "ACTIONS", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec", "RunSettings", "Scenario",
+    "Workload",
+]  # fmt: skip

@@ -1,0 +1,214 @@
+"""Playing a scenario: its world started, its applications and faults run for its
+duration, depths sampled, progress reported, and the events summarised at the end.
+
+``play`` is async (inside ``qsg.run``); ``run_scenario`` is the whole thing from a
+synchronous caller (the ``qsg run`` command), in virtual time unless the scenario asks
+for the wall clock. A scenario may also be a Python script (``load_script``): it defines
+``topology`` and ``async def main(world)``, and optionally ``DURATION``, ``SEED``,
+``IN_PROCESS``; ``main`` runs in the started world instead of workloads and faults.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import runpy
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from actors.events import DepthSampled, WorldEvent, kind_of
+from actors.faults import play_faults
+from actors.workload import run_workloads
+from actors.world import World, open_world
+from qsg.core.errors import MQMIError
+from qsg.scenario.errors import ScenarioError, ScenarioProblem
+from qsg.scenario.model import RunSettings, Scenario
+from qsg.scenario.summary import Scopes, Summary, summarise
+from qsg.topology import Topology
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a run is: simulated ``now`` of ``duration``, and counts of events so far."""
+
+    now: float
+    duration: float
+    counts: dict[str, int]
+
+
+@dataclass(slots=True)
+class ScriptScenario:
+    """A scenario written in Python against the public API."""
+
+    path: Path
+    description: str
+    run: RunSettings
+    topology: Topology
+    main: Callable[[World], Awaitable[Any]]
+    text: str = ""
+
+
+@dataclass(slots=True)
+class RunResult:
+    """What a run leaves: its events, which queues were shared, and the summary."""
+
+    scenario: Scenario | ScriptScenario
+    seed: int
+    events: list[WorldEvent]
+    scopes: Scopes
+    summary: Summary
+    wall_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def load_script(path: str | Path) -> ScriptScenario:
+    """A Python scenario: the script is run as a module (not as ``__main__``)."""
+    path = Path(path)
+    try:
+        namespace = runpy.run_path(str(path), run_name="qsg_scenario")
+    except Exception as error:  # the script's own failure: name it, with its place
+        raise ScenarioError([ScenarioProblem(str(path), 1, "", f"the script failed: {error!r}")]
+                            ) from error  # fmt: skip
+    problems = []
+    topology = namespace.get("topology")
+    if callable(topology):
+        topology = topology()
+    if not isinstance(topology, Topology):
+        problems.append("it defines no 'topology' (a qsg.Topology, or a function making one)")
+    main = namespace.get("main")
+    if not callable(main):
+        problems.append("it defines no 'async def main(world)'")
+    duration = namespace.get("DURATION", 0.0)
+    if problems:
+        raise ScenarioError([ScenarioProblem(str(path), 1, "", p) for p in problems])
+    assert isinstance(topology, Topology)
+    assert main is not None
+    run = RunSettings(float(duration), int(namespace.get("SEED", 0)),
+                      in_process=bool(namespace.get("IN_PROCESS", False)))  # fmt: skip
+    description = (namespace.get("__doc__") or "").strip()
+    return ScriptScenario(path, description, run, topology, main, path.read_text("utf-8"))
+
+
+async def play(
+    scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
+    seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+    progress_every: float | None = None,
+) -> RunResult:  # fmt: skip
+    """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own."""
+    run = scenario.run
+    seed = run.seed if seed is None else seed
+    topology = scenario.topology
+    began = time.perf_counter()
+    async with open_world(topology, redis_url=redis_url, seed=seed,
+                          in_process=run.in_process) as world:  # fmt: skip
+        start = trio.current_time()
+        duration = run.duration
+        every = progress_every or (duration / 200 if duration else 1.0)
+        tally = _Tally(world)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_sample_depths, world, start, run.sample_interval)
+            if on_progress is not None:
+                nursery.start_soon(_report, tally, start, duration, every, on_progress)
+            with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
+                if isinstance(scenario, ScriptScenario):
+                    await scenario.main(world)
+                else:
+                    async with trio.open_nursery() as inner:
+                        inner.start_soon(run_workloads, world, scenario.workloads)
+                        inner.start_soon(play_faults, world, scenario.faults)
+            await _sample_once(world)
+            nursery.cancel_scope.cancel()
+        if on_progress is not None:
+            end = trio.current_time() - start
+            on_progress(Progress(end, duration or end, tally.counts()))
+        scopes = _scopes(world)
+        events = list(world.events.history)
+    summary = summarise(events, scopes)
+    return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began)
+
+
+def run_scenario(
+    scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
+    seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+) -> RunResult:  # fmt: skip
+    """``play`` from synchronous code, on the clock the scenario asks for."""
+    from qsg.runtime import run as run_trio
+
+    async def main() -> RunResult:
+        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress)
+
+    return run_trio(main, wall_clock=scenario.run.clock == "wall")
+
+
+class _Tally:
+    """Counts of events by kind, kept up as the history grows (read when reporting)."""
+
+    def __init__(self, world: World) -> None:
+        self.history = world.events.history
+        self.seen = 0
+        self.totals: Counter[str] = Counter()
+
+    def counts(self) -> dict[str, int]:
+        history = self.history
+        for event in history[self.seen :]:
+            self.totals[kind_of(event)] += 1
+        self.seen = len(history)
+        return dict(self.totals)
+
+
+async def _report(tally: _Tally, start: float, duration: float, every: float,
+                  on_progress: Callable[[Progress], None]) -> None:  # fmt: skip
+    while True:
+        on_progress(Progress(trio.current_time() - start, duration, tally.counts()))
+        await trio.sleep(every)
+
+
+async def _sample_depths(world: World, start: float, interval: float) -> None:
+    """CURDEPTH of every application queue every ``interval`` simulated seconds."""
+    while True:
+        await _sample_once(world)
+        await trio.sleep(interval)
+
+
+async def _sample_once(world: World) -> None:
+    now = trio.current_time()
+    sampled: set[str] = set()
+    for qm in list(world.qmgrs.values()):
+        if not qm.alive:
+            continue
+        repos = [(qm.rules.local, False)]
+        group = qm.rules.qsg
+        if group is not None and group.name not in sampled:
+            sampled.add(group.name)
+            repos.append((group.shared, True))
+        for repo, shared in repos:
+            names = [n for n in repo.status if _sampled(n)]
+
+            def depths(now: float, repo: Any = repo, names: list[str] = names) -> list[int]:
+                return [repo.store.depth(n) for n in names]
+
+            try:
+                found = await qm.dispatch(depths, system=True)
+            except MQMIError:  # the coupling facility is unreachable: no sample this time
+                continue
+            for name, depth in zip(names, found, strict=True):
+                world.events.emit(DepthSampled(now, qm.name, name, depth, shared))
+
+
+def _sampled(name: str) -> bool:
+    """Application queues and the dead-letter queue; not MQ's other SYSTEM queues."""
+    return not name.startswith("SYSTEM.") or name == "SYSTEM.DEAD.LETTER.QUEUE"
+
+
+def _scopes(world: World) -> Scopes:
+    members = {name: qm.rules.qsg_name for name, qm in world.qmgrs.items() if qm.rules.qsg}
+    shared = {name: sorted(group.shared.queues) for name, group in world.qsgs.items()}
+    return Scopes(members, shared)
+
+
+__all__ = ["Progress", "RunResult", "ScriptScenario", "load_script", "play", "run_scenario"]

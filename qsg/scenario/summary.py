@@ -1,0 +1,203 @@
+"""The summary of a run, computed from its events alone (so a run's Parquet event log,
+read back, gives the same summary).
+
+Per queue (a shared queue once for its QSG, a local queue per queue manager) and per
+queue manager: messages put (by applications, delivered by channel agents, and, for a
+queue, the reports that arrived on it), got
+(MQGETs that returned a message, browses not counted: a get backed out and got again
+counts twice), expired and discarded, expiration reports, dead-lettered, errors, the
+peak of the sampled depth, and the latency from the message's first MQPUT anywhere to
+its MQGET, as p50 and p99 in simulated seconds (nearest-rank percentiles). Then the
+lease holders in order, the requesters' round trips, and the faults.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from actors.events import (
+    ApplicationError,
+    ChannelDelivered,
+    DepthSampled,
+    ExpiredInTransit,
+    FaultInjected,
+    LeaseChanged,
+    MessageGot,
+    MessagePut,
+    QMgrKilled,
+    QMgrRestarted,
+    ReplyReceived,
+    WorldEvent,
+)  # fmt: skip
+from qsg.core.events import DeadLettered, Discarded, ReportPut
+
+
+@dataclass(frozen=True, slots=True)
+class Scopes:
+    """Which queue manager is in which QSG (``members``) and each QSG's shared queues:
+    a shared queue's events at any member are one queue's."""
+
+    members: dict[str, str] = field(default_factory=dict)
+    shared: dict[str, list[str]] = field(default_factory=dict)
+
+    def scope(self, q_mgr: str, queue: str) -> str:
+        """The QSG for a shared queue, else the queue manager."""
+        qsg = self.members.get(q_mgr)
+        if qsg is not None and queue in self.shared.get(qsg, ()):
+            return qsg
+        return q_mgr
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """The nearest-rank ``p``-th percentile of ``values`` (None if there are none)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass(slots=True)
+class _Row:
+    put: int = 0
+    got: int = 0
+    expired: int = 0
+    reports: int = 0
+    dead_lettered: int = 0
+    errors: int = 0
+    peak_depth: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def out(self, **names: Any) -> dict[str, Any]:
+        row = {**names, **{k: v for k, v in asdict(self).items() if k != "latencies"}}
+        row["latency_p50"] = percentile(self.latencies, 50)
+        row["latency_p99"] = percentile(self.latencies, 99)
+        return row
+
+
+@dataclass(slots=True)
+class Summary:
+    """Tables of plain values (JSON as it is): ``queues``, ``qmgrs``, ``leases``,
+    ``requesters``, ``faults``, and ``totals``."""
+
+    queues: list[dict[str, Any]]
+    qmgrs: list[dict[str, Any]]
+    leases: list[dict[str, Any]]
+    requesters: list[dict[str, Any]]
+    faults: list[dict[str, Any]]
+    totals: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Summary:
+        return cls(**data)
+
+    def queue(self, scope: str, name: str) -> dict[str, Any]:
+        """The row of one queue (KeyError if the run never saw it)."""
+        for row in self.queues:
+            if row["scope"] == scope and row["queue"] == name:
+                return row
+        raise KeyError(f"{scope}/{name}")
+
+    def qmgr(self, name: str) -> dict[str, Any]:
+        for row in self.qmgrs:
+            if row["q_mgr"] == name:
+                return row
+        raise KeyError(name)
+
+
+def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
+    """The summary of a run's ``events`` (in the order they happened)."""
+    queues: dict[tuple[str, str], _Row] = defaultdict(_Row)
+    qmgrs: dict[str, _Row] = defaultdict(_Row)
+    first_put: dict[bytes, float] = {}
+    discarded_from: dict[bytes, tuple[str, str]] = {}
+    leases: list[dict[str, Any]] = []
+    faults: list[dict[str, Any]] = []
+    trips: dict[str, list[float | None]] = defaultdict(list)
+    totals: dict[str, Any] = defaultdict(int)
+    last = 0.0
+    for e in events:
+        last = max(last, e.time)
+        if isinstance(e, MessagePut | ChannelDelivered):
+            key = (scopes.scope(e.q_mgr, e.queue), e.queue)
+            queues[key].put += 1
+            qmgrs[e.q_mgr].put += 1
+            first_put.setdefault(e.msg_id, e.time)
+            totals["put" if isinstance(e, MessagePut) else "delivered"] += 1
+        elif isinstance(e, MessageGot):
+            if e.browse:
+                continue
+            key = (scopes.scope(e.q_mgr, e.queue), e.queue)
+            queues[key].got += 1
+            qmgrs[e.q_mgr].got += 1
+            totals["got"] += 1
+            began = first_put.get(e.msg_id)
+            if began is not None:
+                queues[key].latencies.append(e.time - began)
+                qmgrs[e.q_mgr].latencies.append(e.time - began)
+        elif isinstance(e, Discarded):
+            key = (scopes.scope(e.q_mgr, e.queue), e.queue)
+            queues[key].expired += 1
+            qmgrs[e.q_mgr].expired += 1
+            discarded_from[e.msg_id] = key
+            totals["expired"] += 1
+        elif isinstance(e, ExpiredInTransit):
+            qmgrs[e.q_mgr].expired += 1
+            totals["expired_in_transit"] += 1
+        elif isinstance(e, ReportPut):
+            queues[(scopes.scope(e.q_mgr, e.queue), e.queue)].put += 1  # it arrives there
+            qmgrs[e.q_mgr].reports += 1
+            origin = discarded_from.get(e.original_msg_id)
+            if origin is not None:
+                queues[origin].reports += 1
+            totals["reports"] += 1
+        elif isinstance(e, DeadLettered):
+            queues[(scopes.scope(e.q_mgr, e.queue), e.queue)].dead_lettered += 1
+            qmgrs[e.q_mgr].dead_lettered += 1
+            totals["dead_lettered"] += 1
+        elif isinstance(e, ApplicationError):
+            qmgrs[e.q_mgr].errors += 1
+            totals["errors"] += 1
+        elif isinstance(e, DepthSampled):
+            key = (e.q_mgr if not e.shared else scopes.members.get(e.q_mgr, e.q_mgr), e.queue)
+            row = queues[key]
+            row.peak_depth = max(row.peak_depth, e.depth)
+            if not e.shared:
+                qmgrs[e.q_mgr].peak_depth = max(qmgrs[e.q_mgr].peak_depth, e.depth)
+        elif isinstance(e, LeaseChanged):
+            leases.append({"time": e.time, "role": e.role, "holder": e.q_mgr, "token": e.token,
+                           "previous": e.previous})  # fmt: skip
+        elif isinstance(e, ReplyReceived):
+            trips[e.app.rsplit("#", 1)[0]].append(e.round_trip)
+        elif isinstance(e, FaultInjected):
+            faults.append({"time": e.time, "action": e.action, "target": e.target,
+                           "q_mgr": e.q_mgr, "detail": e.detail})  # fmt: skip
+        elif isinstance(e, QMgrKilled):
+            totals["kills"] += 1
+        elif isinstance(e, QMgrRestarted):
+            totals["restarts"] += 1
+    totals["end"] = last
+    requesters = []
+    for app, values in sorted(trips.items()):
+        done = [v for v in values if v is not None]
+        requesters.append({
+            "workload": app, "requests": len(values), "replies": len(done),
+            "timeouts": len(values) - len(done),
+            "round_trip_p50": percentile(done, 50), "round_trip_p99": percentile(done, 99),
+        })  # fmt: skip
+    return Summary(
+        queues=[row.out(scope=s, queue=q, shared=s in scopes.shared)
+                for (s, q), row in sorted(queues.items())],
+        qmgrs=[row.out(q_mgr=name) for name, row in sorted(qmgrs.items())],
+        leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
+    )  # fmt: skip
+
+
+__all__ = ["Scopes", "Summary", "percentile", "summarise"]
