@@ -184,8 +184,8 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[tuple[str, str]
     return table
 
 
-_LEFT = {"queue", "scope", "queue manager", "role", "holder", "previous", "action", "target",
-         "detail", "workload"}  # fmt: skip
+_LEFT = {"queue", "scope", "channel", "from", "queue manager", "role", "holder", "previous",
+         "action", "target", "detail", "workload"}  # fmt: skip
 _COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
            ("dead_lettered", "DLQ"), ("peak_depth", "peak depth"),
            ("latency_p50", "p50 s"), ("latency_p99", "p99 s")]  # fmt: skip
@@ -199,6 +199,13 @@ def print_summary(console: Console, result: RunResult) -> None:
                          [("scope", "scope"), ("queue", "queue"), *_COUNTS]))  # fmt: skip
     console.print(_table("Queue managers", summary.qmgrs,
                          [("q_mgr", "queue manager"), *_COUNTS, ("errors", "errors")]))  # fmt: skip
+    if summary.channels:
+        columns = [("channel", "channel"), ("sender", "from"), ("batches", "batches"),
+                   ("messages", "messages"), ("bytes", "bytes"), ("delivered", "delivered"),
+                   ("expired_in_transit", "expired in transit"),
+                   ("expiry_counted_mean", "Expiry counted mean s"),
+                   ("elapsed_mean", "elapsed mean s")]  # fmt: skip
+        console.print(_table("Channels", summary.channels, columns))
     if summary.leases:
         console.print(_table("Lease holders", summary.leases,
                              [("time", "time s"), ("role", "role"), ("holder", "holder"),

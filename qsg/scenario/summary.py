@@ -8,7 +8,9 @@ queue, the reports that arrived on it), got
 counts twice), expired and discarded, expiration reports, dead-lettered, errors, the
 peak of the sampled depth, and the latency from the message's first MQPUT anywhere to
 its MQGET, as p50 and p99 in simulated seconds (nearest-rank percentiles). Then the
-lease holders in order, the requesters' round trips, and the faults.
+channels (batches, messages, bytes, deliveries, expiries in transit, and how much the
+Expiry of delivered messages counted down against the time that passed), the lease
+holders in order, the requesters' round trips, and the faults.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from actors.events import (
     ApplicationError,
+    ChannelBatch,
     ChannelDelivered,
     DepthSampled,
     ExpiredInTransit,
@@ -61,6 +64,10 @@ def percentile(values: list[float], p: float) -> float | None:
     return ordered[rank - 1]
 
 
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
 @dataclass(slots=True)
 class _Row:
     put: int = 0
@@ -80,12 +87,34 @@ class _Row:
 
 
 @dataclass(slots=True)
+class _Channel:
+    sender: str = ""
+    batches: int = 0
+    messages: int = 0
+    bytes: int = 0
+    delivered: int = 0
+    expired_in_transit: int = 0
+    #: Per delivered message with an Expiry: seconds its Expiry counted down between
+    #: its MQPUT and its delivery, and the simulated seconds that passed meanwhile.
+    counted: list[float] = field(default_factory=list)
+    elapsed: list[float] = field(default_factory=list)
+
+    def out(self, name: str) -> dict[str, Any]:
+        row = {k: v for k, v in asdict(self).items() if k not in ("counted", "elapsed")}
+        row = {"channel": name, **row}
+        row["expiry_counted_mean"] = _mean(self.counted)
+        row["elapsed_mean"] = _mean(self.elapsed)
+        return row
+
+
+@dataclass(slots=True)
 class Summary:
-    """Tables of plain values (JSON as it is): ``queues``, ``qmgrs``, ``leases``,
-    ``requesters``, ``faults``, and ``totals``."""
+    """Tables of plain values (JSON as it is): ``queues``, ``qmgrs``, ``channels``,
+    ``leases``, ``requesters``, ``faults``, and ``totals``."""
 
     queues: list[dict[str, Any]]
     qmgrs: list[dict[str, Any]]
+    channels: list[dict[str, Any]]
     leases: list[dict[str, Any]]
     requesters: list[dict[str, Any]]
     faults: list[dict[str, Any]]
@@ -117,6 +146,8 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     queues: dict[tuple[str, str], _Row] = defaultdict(_Row)
     qmgrs: dict[str, _Row] = defaultdict(_Row)
     first_put: dict[bytes, float] = {}
+    put_expiry: dict[bytes, int] = {}
+    channels: dict[str, _Channel] = defaultdict(_Channel)
     discarded_from: dict[bytes, tuple[str, str]] = {}
     leases: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
@@ -130,7 +161,23 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
             queues[key].put += 1
             qmgrs[e.q_mgr].put += 1
             first_put.setdefault(e.msg_id, e.time)
-            totals["put" if isinstance(e, MessagePut) else "delivered"] += 1
+            if isinstance(e, MessagePut):
+                totals["put"] += 1
+                put_expiry.setdefault(e.msg_id, e.expiry)
+            else:
+                totals["delivered"] += 1
+                channel = channels[e.channel]
+                channel.delivered += 1
+                began, expiry = first_put.get(e.msg_id), put_expiry.get(e.msg_id, -1)
+                if began is not None and expiry > 0:  # Expiry counted down on the way
+                    channel.counted.append((expiry - e.expiry) / 10)
+                    channel.elapsed.append(e.time - began)
+        elif isinstance(e, ChannelBatch):
+            channel = channels[e.channel]
+            channel.sender = e.q_mgr
+            channel.batches += 1
+            channel.messages += e.messages
+            channel.bytes += e.size
         elif isinstance(e, MessageGot):
             if e.browse:
                 continue
@@ -149,6 +196,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
             discarded_from[e.msg_id] = key
             totals["expired"] += 1
         elif isinstance(e, ExpiredInTransit):
+            channels[e.channel].expired_in_transit += 1
             qmgrs[e.q_mgr].expired += 1
             totals["expired_in_transit"] += 1
         elif isinstance(e, ReportPut):
@@ -196,6 +244,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
         queues=[row.out(scope=s, queue=q, shared=s in scopes.shared)
                 for (s, q), row in sorted(queues.items())],
         qmgrs=[row.out(q_mgr=name) for name, row in sorted(qmgrs.items())],
+        channels=[c.out(name) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
     )  # fmt: skip
 
