@@ -41,6 +41,7 @@ class _Failed(enum.Enum):
 #: What ``Application.attempt`` returns when the MQI call failed.
 FAILED = _Failed.FAILED
 NO_MSG = frozenset({CMQC.MQRC_NO_MSG_AVAILABLE})
+MAX_SIZE = 104_857_600
 #: Seconds an application waits before connecting again after losing its queue manager.
 RECONNECT = 1.0
 #: Reasons after which an application reconnects rather than carrying on.
@@ -53,10 +54,14 @@ LOST = frozenset({
 def descriptor(w: Workload, rng: random.Random) -> tuple[bytes, MD]:
     """A message body and MQMD as ``w`` puts them: size, priority, expiry, persistence,
     report options and reply-to queue drawn or taken from the workload."""
-    size = max(0, round(w.size.draw(rng)))
+    # Drawn values are clipped to what MQ allows: sizes to 100 MB, priorities to 0..9.
+    size = min(MAX_SIZE, max(0, round(w.size.draw(rng))))
     md = MD(Expiry=w.expiry, Persistence=w.persistence, Report=w.report)
     priority = w.priority
-    md.Priority = CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None else round(priority.draw(rng))
+    md.Priority = (
+        CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None
+        else min(9, max(0, round(priority.draw(rng))))
+    )  # fmt: skip
     if w.reply_to:
         md.ReplyToQ = w.reply_to.encode()
         md.ReplyToQMgr = w.reply_to_qmgr.encode()

@@ -259,3 +259,7 @@ def _shape(scenario: Scenario | ScriptScenario) -> str:
 
 
 __all__ = ["load", "main", "print_summary", "write_run"]
+
+
+if __name__ == "__main__":
+    main()

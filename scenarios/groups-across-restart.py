@@ -85,7 +85,7 @@ async def put_group(world: World) -> str:
                     md = MD(Version=2, MsgFlags=flags)
                     await app.put(b"m%d" % s, md, PMO(Options=SYNC | CMQC.MQPMO_LOGICAL_ORDER))
                 seq = s + 1
-            if not status_held and uow > 1 or resume and uow > 1:
+            if (not status_held and uow > 1) or (resume and uow > 1):
                 await get_or_none(status)  # the old status, in this unit of work
             if seq <= TOTAL:
                 await status.put(status_info(md), MD(), PMO(Options=SYNC))

@@ -144,10 +144,12 @@ def _largest(w: Workload) -> float:
     if isinstance(size, dist.Choice):
         return max(size.values)
     if isinstance(size, dist.Normal):
-        return size.average + 4 * size.sd
-    if isinstance(size, dist.Exponential):
-        return size.average * 5
-    return size.value
+        top = size.average + 4 * size.sd
+    elif isinstance(size, dist.Exponential):
+        top = size.average * 5
+    else:
+        top = size.value
+    return min(top, 104_857_600)
 
 
 def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,

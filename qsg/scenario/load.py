@@ -55,6 +55,11 @@ KINDS: dict[str, tuple[str, ...]] = {
     "requester": (*PUTS, "reply_model", "reply_name", "timeout"),
     "server": GETS,
 }
+#: The largest message MQ allows (MAXMSGL's top, 100 MB).
+MAX_MSG_LENGTH = 104_857_600
+MQLONG_MAX = 2**31 - 1
+#: Applications per workload: each is a task; more is a typo, not a workload.
+MAX_APPS = 10_000
 PLATFORMS = {"zos": CMQC.MQPL_ZOS, "unix": CMQC.MQPL_UNIX, "windows": CMQC.MQPL_WINDOWS_NT}
 ARRIVALS = ("poisson", "constant", "uniform")
 PERSISTENCE = {
@@ -127,7 +132,9 @@ class _Loader:
         r = self.reader
         r.table((), doc, TOP)
         description = r.take((), doc, "description", "str", "")
-        run = self.run(r.take((), doc, "run", "table", {}, required=True))
+        run_table = r.take((), doc, "run", "table", None, required=True)
+        # Without a good [run] the duration is unknown: nothing is checked against it.
+        run = RunSettings(math.inf) if run_table is None else self.run(run_table)
         costs = self.model(r.take((), doc, "model", "table", {}))
         qsgs = self.qsgs(r.take((), doc, "qsg", "table", {}))
         qmgrs = self.qmgrs(r.take((), doc, "qmgr", "table", {}), qsgs)
@@ -145,10 +152,10 @@ class _Loader:
     def run(self, table: dict[str, Any]) -> RunSettings:
         r, p = self.reader, ("run",)
         r.table(p, table, RUN)
-        duration = r.take(p, table, "duration", "number", 1.0, required=True)
-        if not r.at_least((*p, "duration"), duration, 0, above=True):
-            duration = 1.0
-        seed = r.take(p, table, "seed", "int", 0)
+        duration = r.take(p, table, "duration", "number", math.inf, required=True)
+        if duration != math.inf and not r.at_least((*p, "duration"), duration, 0, above=True):
+            duration = math.inf
+        seed = self.count(p, table, "seed", 0, low=0, high=2**63 - 1)
         clock = r.take(p, table, "clock", "str", "virtual")
         r.one_of((*p, "clock"), clock, ("virtual", "wall"))
         sample = r.take(p, table, "sample_interval", "number", 1.0)
@@ -164,9 +171,8 @@ class _Loader:
         for key in ("cpu_per_call", "cf_access", "channel_latency"):
             value = r.take(p, table, key, "number", 0.0)
             values[key] = float(value) if r.at_least((*p, key), value, 0) else 0.0
-        cpus = r.take(p, table, "cpus", "int", 1)
-        values["cpus"] = cpus if r.at_least((*p, "cpus"), cpus, 1) else 1
-        bandwidth = r.take(p, table, "channel_bandwidth", "number", math.inf)
+        values["cpus"] = self.count(p, table, "cpus", 1, low=1, high=1024)
+        bandwidth = r.take(p, table, "channel_bandwidth", "number", math.inf, finite=False)
         ok = r.at_least((*p, "channel_bandwidth"), bandwidth, 0, above=True)
         values["channel_bandwidth"] = float(bandwidth) if ok else math.inf
         return Costs(**values)
@@ -306,7 +312,8 @@ class _Loader:
             define = r.take(p, table, "define_xmitq", "bool", True)
             ok = bool(name and source and target and xmitq)
             ok &= not name or self.name((*p, "name"), name, "channel", 20)
-            ok &= not xmitq or self.name((*p, "xmitq"), xmitq, "queue", 48)
+            if "xmitq" in table and isinstance(table["xmitq"], str):
+                ok &= self.name((*p, "xmitq"), xmitq, "queue", 48)
             if not 1 <= batch <= 9999:
                 r.problem((*p, "batch_size"), f"BATCHSZ must be 1..9999, found {batch}")
                 ok = False
@@ -341,10 +348,8 @@ class _Loader:
             p: KeyPath = ("workload", i)
             if not self.is_table(p, table):
                 continue
-            kind = r.take(p, table, "type", "str", "", required=True)
-            if kind and not r.one_of((*p, "type"), kind, KINDS):
-                continue
-            if not kind:
+            kind = r.take(p, table, "type", "str", None, required=True)
+            if kind is None or not r.one_of((*p, "type"), kind, KINDS):
                 continue
             r.table(p, table, (*WORKLOAD, *KINDS[kind]))
             label = r.take(p, table, "name", "str", f"{kind}-{i}")
@@ -354,7 +359,7 @@ class _Loader:
                 r.problem((*p, "qmgr"), f"no queue manager {values['qmgr']} in the scenario"
                           + _known(self.qmgr_names))  # fmt: skip
             values["queue"] = r.take(p, table, "queue", "str", "", required=True)
-            values["apps"] = self.count(p, table, "apps", 1, low=1)
+            values["apps"] = self.count(p, table, "apps", 1, low=1, high=MAX_APPS)
             values["syncpoint"] = self.count(p, table, "syncpoint", 0, low=0)
             start = r.take(p, table, "start", "number", 0.0)
             stop = r.take(p, table, "stop", "number", run.duration)
@@ -376,19 +381,20 @@ class _Loader:
                                                "SYSTEM.DEFAULT.MODEL.QUEUE")  # fmt: skip
                 values["reply_name"] = r.take(p, table, "reply_name", "str", "REPLY.*")
                 values["timeout"] = self.count(p, table, "timeout", 10_000, low=1)
-            self.places[f"workload {i}"] = p
+            self.places[f"workload {len(out)}"] = p
             out.append(Workload(**values))
         return out
 
     def puts(self, p: KeyPath, table: dict[str, Any], values: dict[str, Any]) -> None:
         r = self.reader
-        rate = r.take(p, table, "rate", "number", 0.0, required=True)
-        values["rate"] = float(rate) if r.at_least((*p, "rate"), rate, 0, above=True) else 1.0
+        rate = r.take(p, table, "rate", "number", None, required=True)
+        good = rate is not None and r.at_least((*p, "rate"), rate, 0, above=True)
+        values["rate"] = float(rate) if good else 1.0
         arrival = r.take(p, table, "arrival", "str", "poisson")
         values["arrival"] = arrival if r.one_of((*p, "arrival"), arrival, ARRIVALS) else "poisson"
         if "count" in table:
             values["count"] = self.count(p, table, "count", 1, low=1)
-        values["size"] = self.distribution(p, table, "size", 1024, low=0)
+        values["size"] = self.distribution(p, table, "size", 1024, low=0, high=MAX_MSG_LENGTH)
         if "priority" in table:
             if table["priority"] == "as_q_def":
                 values["priority"] = None
@@ -398,10 +404,10 @@ class _Loader:
             expiry = table["expiry"]
             if expiry == "unlimited":
                 values["expiry"] = CMQC.MQEI_UNLIMITED
-            elif isinstance(expiry, int) and not isinstance(expiry, bool) and expiry > 0:
+            elif type(expiry) is int and 0 < expiry <= MQLONG_MAX:
                 values["expiry"] = expiry
             else:
-                r.problem((*p, "expiry"), "expected tenths of a second (a positive integer) or "
+                r.problem((*p, "expiry"), "expected tenths of a second (1 to 2,147,483,647) or "
                           f"\"unlimited\", found {shown(expiry)}")  # fmt: skip
         persistence = r.take(p, table, "persistence", "str", "as_q_def")
         if r.one_of((*p, "persistence"), persistence, PERSISTENCE):
@@ -419,6 +425,9 @@ class _Loader:
         r, dp = self.reader, (*p, key)
         value = table.get(key, default)
         if isinstance(value, int | float) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                r.problem(dp, f"expected a finite number, found {value}")
+                return dist.Fixed(float(default))
             made: dist.Distribution = dist.Fixed(float(value))
         elif isinstance(value, dict):
             kind = value.get("dist")
@@ -435,9 +444,10 @@ class _Loader:
             for name in ("values", "weights"):
                 items = value.get(name)
                 if isinstance(items, list) and not all(
-                    isinstance(v, int | float) and not isinstance(v, bool) for v in items
+                    isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                    for v in items
                 ):
-                    r.problem((*dp, name), "expected an array of numbers")
+                    r.problem((*dp, name), "expected an array of finite numbers")
                     ok = False
             if not ok:
                 return dist.Fixed(float(default))
@@ -449,7 +459,8 @@ class _Loader:
         else:
             r.problem(dp, f"expected a number or a {{ dist = ... }} table, found {shown(value)}")
             return dist.Fixed(float(default))
-        ends = _ends(made)
+        # An unbounded end (exponential, normal) is clipped when drawn, not refused.
+        ends = [v for v in _ends(made) if math.isfinite(v)]
         if low is not None and min(ends) < low:
             r.problem(dp, f"values below {low:g} are not allowed here")
             return dist.Fixed(float(default))
@@ -500,9 +511,16 @@ class _Loader:
         return out
 
     # ---- small checks -----------------------------------------------------------------
-    def count(self, p: KeyPath, table: dict[str, Any], key: str, default: int, *, low: int) -> int:
+    def count(self, p: KeyPath, table: dict[str, Any], key: str, default: int, *, low: int,
+              high: int = MQLONG_MAX) -> int:  # fmt: skip
+        """An integer from ``low`` to ``high`` (by default, what fits in an MQLONG)."""
         value: int = self.reader.take(p, table, key, "int", default)
-        return value if self.reader.at_least((*p, key), value, low) else default
+        if not self.reader.at_least((*p, key), value, low):
+            return default
+        if value > high:
+            self.reader.problem((*p, key), f"must be at most {high:,}, found {value:,}")
+            return default
+        return value
 
     def name(self, p: KeyPath, name: str, what: str, longest: int) -> bool:
         try:

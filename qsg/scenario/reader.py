@@ -9,6 +9,7 @@ not know (and suggests the nearest known one).
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
@@ -92,8 +93,9 @@ class Reader:
                 self.problem((*path, key), f"unknown key {key!r}{hint}")
 
     def take(self, path: Path, table: dict[str, Any], key: str, kind: str, default: T,
-             *, required: bool = False) -> Any:  # fmt: skip
-        """``table[key]`` if it is of ``kind``; else a problem and ``default``."""
+             *, required: bool = False, finite: bool = True) -> Any:  # fmt: skip
+        """``table[key]`` if it is of ``kind`` (and, ``required``, not empty); else a
+        problem and ``default``."""
         if key not in table:
             if required:
                 self.problem(path, f"missing key {key!r} ({KIND_NAMES[kind]})")
@@ -101,6 +103,12 @@ class Reader:
         value = table[key]
         if not _is(value, kind):
             self.problem((*path, key), f"expected {KIND_NAMES[kind]}, found {shown(value)}")
+            return default
+        if kind == "number" and (math.isnan(value) or (finite and math.isinf(value))):
+            self.problem((*path, key), f"expected a finite number, found {value}")
+            return default
+        if required and value == "":
+            self.problem((*path, key), "must not be empty")
             return default
         return value
 

@@ -1,0 +1,211 @@
+"""A scenario with problems is refused before anything starts, with one clear error per
+problem naming file, line and key; random damage to a good scenario only ever gives
+such errors, never a traceback."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+
+GOOD = """\
+description = "a small good scenario"
+
+[run]
+duration = 30
+seed = 1
+
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = \"\"\"
+DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)
+\"\"\"
+
+[qsg.QSG1.structures.APP1]
+size_kb = 1024
+
+[qmgr.QM1]
+expryint = 5
+
+[qmgr.QM3]
+mqsc = "DEFINE QLOCAL(APP.IN)"
+
+[[channel]]
+name = "QM1.TO.QM3"
+from = "QM1"
+to = "QM3"
+
+[[workload]]
+type = "putter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+rate = 5
+size = { dist = "uniform", min = 10, max = 100 }
+expiry = 100
+
+[[workload]]
+type = "getter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+
+[[fault]]
+at = 10
+action = "kill"
+qmgr = "QM2"
+duration = 5
+"""
+
+
+def problems_of(text: str, tmp_path: Path) -> list[str]:
+    path = tmp_path / "broken.toml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(path)
+    return [str(p).replace(str(tmp_path) + "/", "") for p in caught.value.problems]
+
+
+def test_the_good_scenario_is_good() -> None:
+    scenario = parse_scenario(GOOD, "good.toml")
+    assert [qm.name for qm in scenario.qmgrs] == ["QM1", "QM2", "QM3"]
+    assert scenario.topology.qsgs == {"QSG1": ["QM1", "QM2"]}
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        # Each expected problem: (text on its line of the changed file, "key: message").
+        (("duration = 30", "durration = 30"),
+         [("durration", "run.durration: unknown key 'durration' (did you mean 'duration'?)"),
+          ("[run]", "run: missing key 'duration' (a number)")]),
+        (("rate = 5", 'rate = "fast"'),
+         [('"fast"', "workload[0].rate: expected a number, found string 'fast'")]),
+        (('qmgr = "QM2"\nqueue', 'qmgr = "QM9"\nqueue'),
+         [("QM9", "workload[1].qmgr: no queue manager QM9 in the scenario (it has QM1, QM2, QM3)")]),
+        (('queue = "APP.SHARED"\nrate', 'queue = "APP.NOWHERE"\nrate'),
+         [("APP.NOWHERE", "workload[0].queue: MQOPEN of APP.NOWHERE on QM1: MQCC_FAILED: "
+                          "MQRC_UNKNOWN_OBJECT_NAME (2085)")]),
+        (('mqsc = "DEFINE QLOCAL(APP.IN)"',
+          'mqsc = "DEFINE QLOCAL(APP.IN) QSGDISP(SHARED) CFSTRUCT(APP1)"'),
+         [("QLOCAL(APP.IN)", "mqsc: DEFINE QLOCAL: shared queue APP.IN: QM3 is in no "
+                             "queue-sharing group")]),
+        (('to = "QM3"', 'to = "QM4"'),
+         [('"QM4"', "channel[0].to: no queue manager QM4 in the scenario (it has QM1, QM2, QM3)")]),
+        (('action = "kill"', 'action = "restart"'),
+         [("duration = 5", "fault[0].duration: only kill and cf_unavailable take a duration")]),
+        (('action = "kill"\nqmgr = "QM2"\nduration = 5', 'action = "restart"\nqmgr = "QM2"'),
+         [("[[fault]]", "fault[0]: restart QM2 at 10: it is not down")]),
+        (("size_kb = 1024", "size_kb = 1024 +"),
+         [("size_kb", "not valid TOML: Expected newline or end of document")]),
+        (("[run]\nduration = 30\nseed = 1\n", ""),
+         [("description", "missing key 'run' (a table)")]),
+        (('expryint = 5', 'mqsc_file = "nowhere.mqsc"'),
+         [("nowhere", "qmgr.QM1.mqsc_file: cannot read MQSC file 'nowhere.mqsc': [Errno 2]")]),
+        (("DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)",
+          "DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(lots)"),
+         [("MAXDEPTH", "qsg.QSG1.mqsc: MQSC (column 67): MAXDEPTH(LOTS): 'LOTS' is not a "
+                       "whole number")]),
+        (("at = 10", "at = 99"),
+         [("at = 99", "fault[0].at: at 99 is after the run ends (duration 30)")]),
+        (('min = 10, max = 100', 'min = 100, max = 10'),
+         [("min = 100", "workload[0].size: min 100 is above max 10")]),
+        (('type = "getter"', 'type = "getter"\nlogical_order = "yes"'),
+         [("logical_order", "workload[1].logical_order: expected true or false, found string")]),
+        (('members = ["QM1", "QM2"]', 'members = ["QM1", "QM2", "QM1"]'),
+         [("members", "qsg.QSG1.members: QM1 is already a member of QSG1")]),
+    ],
+)
+def test_each_problem_names_file_line_and_key(
+    change: tuple[str, str], expected: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    old, new = change
+    assert old in GOOD
+    text = GOOD.replace(old, new, 1)
+    lines = text.splitlines()
+    want = sorted(
+        f"broken.toml:{next(n for n, line in enumerate(lines, 1) if on in line)}: {message}"
+        for on, message in expected
+    )
+    found = sorted(problems_of(text, tmp_path))
+    assert len(found) == len(want), found
+    for got, wanted in zip(found, want, strict=True):
+        assert got.startswith(wanted), (got, wanted)
+
+
+def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
+    text = GOOD.replace("rate = 5", "rate = -5").replace("seed = 1", 'seed = "one"')
+    text = text.replace('type = "getter"', 'type = "gettter"')
+    found = problems_of(text, tmp_path)
+    assert [p.split(": ")[1] for p in found] == ["run.seed", "workload[0].rate", "workload[1].type"]
+
+
+def test_validate_exits_2_naming_each_problem_and_starts_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(GOOD.replace("rate = 5", 'rate = "fast"'))
+    for command in ("validate", "run"):
+        done = subprocess.run([sys.executable, "-m", "qsg.cli", command, str(path)],
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 2, done
+        line = GOOD.splitlines().index("rate = 5") + 1
+        assert f"{path}:{line}: workload[0].rate: expected a number" in done.stderr
+        assert "nothing was started" in done.stderr
+        assert "Queues" not in done.stdout
+
+
+# ---- fuzzing ----------------------------------------------------------------------------
+LINES = GOOD.splitlines()
+JUNK = st.sampled_from(['"x"', "-1", "0", "1e400", "true", "[]", "{}", '{ dist = "no" }',
+                        "[1, 'a']", '"OFF"', "3.5", '"QM1"', '"APP.SHARED"', "{ a = 1 }",
+                        '"*"', '""', "99999999999999999999", "nan", "inf"])  # fmt: skip
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    """The good scenario with a few lines deleted, doubled, given another value or cut."""
+    lines = list(LINES)
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(lines) - 1))
+        how = draw(st.sampled_from(["delete", "double", "value", "cut", "key"]))
+        if how == "delete":
+            del lines[i]
+        elif how == "double":
+            lines.insert(i, lines[i])
+        elif how == "value" and "=" in lines[i]:
+            lines[i] = lines[i].split("=", 1)[0] + "= " + draw(JUNK)
+        elif how == "cut":
+            lines[i] = lines[i][: draw(st.integers(0, len(lines[i])))]
+        elif how == "key" and "=" in lines[i]:
+            lines[i] = draw(st.sampled_from(["rate", "qmgr", "x", "action", "members"])) + \
+                " =" + lines[i].split("=", 1)[1]
+        if not lines:
+            break
+    return "\n".join(lines)
+
+
+def only_clean_errors(text: str) -> None:
+    try:
+        parse_scenario(text, "fuzz.toml")
+    except ScenarioError as error:
+        assert error.problems
+        for problem in error.problems:
+            assert re.match(r"^fuzz\.toml:\d+: ", str(problem)) or str(problem).startswith(
+                "<mqsc"
+            ), str(problem)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_a_mutated_scenario_gives_clean_errors_or_a_scenario(text: str) -> None:
+    only_clean_errors(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list('[]{}="\'#.,\n abc123_-+')), max_size=200))
+def test_malformed_toml_gives_clean_errors(text: str) -> None:
+    only_clean_errors(text)
