@@ -14,7 +14,12 @@ from pathlib import Path
 import pytest
 
 from actors.events import (
-    ChannelDelivered, ExpiryScanned, LeaseChanged, MessageGot, MessagePut, ReplyReceived,
+    ChannelDelivered,
+    ExpiryScanned,
+    LeaseChanged,
+    MessageGot,
+    MessagePut,
+    ReplyReceived,
 )  # fmt: skip
 from qsg.core.events import Discarded, ReportPut
 from qsg.scenario import load_scenario
@@ -67,7 +72,8 @@ def test_shared_queue_expiry_expires_exactly_the_messages_no_getter_reached_in_t
     for msg_id, time in expired.items():
         assert time >= puts[msg_id].time + 3.0 - 0.1, f"{msg_id!r} was discarded before expiry"
     row = result.summary.queue("QSG1", "APP.ORDERS")
-    assert row["put"] == len(puts) == row["got"] + row["expired"] + left_at_end(result, "APP.ORDERS")
+    left = left_at_end(result, "APP.ORDERS")
+    assert row["put"] == len(puts) == row["got"] + row["expired"] + left
     reports = [e for e in result.events if isinstance(e, ReportPut)]
     assert row["reports"] == row["expired"] == len(reports)
     assert {e.queue for e in reports} == {"APP.REPORTS"}  # none went to a dead-letter queue

@@ -1,0 +1,139 @@
+"""The event log as Parquet: one schema with a column per event field, and a run's log,
+read back, gives the same events and the same summary; the ``qsg`` command writes it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from click.testing import CliRunner
+
+from actors.events import WorldEvent
+from qsg import eventlog
+from qsg.cli import main
+from qsg.scenario import parse_scenario
+from qsg.scenario.play import run_scenario
+from qsg.scenario.summary import Scopes, Summary, percentile, summarise
+
+SMALL = """\
+description = "a small in-process run for the event log"
+
+[run]
+duration = 20
+seed = 4
+in_process = true
+
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = "DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)"
+
+[qsg.QSG1.structures.APP1]
+size_kb = 4096
+
+[qmgr.QM1]
+expryint = 2
+mqsc = "DEFINE QLOCAL(APP.REPORTS)"
+
+[[workload]]
+type = "putter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+rate = 10
+expiry = 15
+report = ["expiration"]
+reply_to = "APP.REPORTS"
+
+[[workload]]
+type = "getter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+service = 0.2
+"""
+
+
+def test_every_field_of_every_event_record_is_a_column_of_one_type() -> None:
+    records = typing.get_args(WorldEvent)
+    assert len(eventlog.RECORDS) == len(records)
+    for cls in records:
+        for f in dataclasses.fields(cls):
+            assert f.name in eventlog.SCHEMA.names, (cls.__name__, f.name)
+    assert eventlog.SCHEMA.names[:4] == ["kind", "time", "q_mgr", "queue"]
+
+
+def test_a_runs_log_read_back_gives_the_same_events_and_summary(tmp_path: Path) -> None:
+    result = run_scenario(parse_scenario(SMALL, "small.toml"))
+    assert {type(e).__name__ for e in result.events} >= {
+        "MessagePut", "MessageGot", "Discarded", "ReportPut", "DepthSampled", "ExpiryScanned",
+    }  # fmt: skip
+    path = tmp_path / "events.parquet"
+    eventlog.write(path, result.events, result.scopes, seed=result.seed)
+    events, scopes = eventlog.read(path)
+    assert events == result.events
+    assert scopes == result.scopes
+    assert summarise(events, scopes) == result.summary
+    table = pq.read_table(path)
+    assert table.schema.metadata[b"qsg.seed"] == b"4"
+    assert table.num_rows == len(result.events)
+
+
+def test_qsg_run_out_writes_the_scenario_seed_summary_and_events(tmp_path: Path) -> None:
+    scenario = tmp_path / "small.toml"
+    scenario.write_text(SMALL)
+    out = tmp_path / "run"
+    done = CliRunner().invoke(main, ["run", str(scenario), "--out", str(out), "--seed", "9",
+                                     "--no-progress"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "events.parquet", "run.json", "scenario.toml", "summary.json",
+    ]  # fmt: skip
+    assert (out / "scenario.toml").read_text() == SMALL
+    assert json.loads((out / "run.json").read_text())["seed"] == 9
+    written = json.loads((out / "summary.json").read_text())
+    events, scopes = eventlog.read(out / "events.parquet")
+    again = json.loads(json.dumps(summarise(events, scopes).to_json()))
+    assert again == written
+    assert "Queues" in done.output and "APP.SHARED" in done.output
+
+
+def test_the_help_of_qsg_and_each_command_is_complete() -> None:
+    runner = CliRunner()
+    top = runner.invoke(main, ["--help"]).output
+    assert "run " in top and "validate " in top and "scenario" in top.lower()
+    run_help = runner.invoke(main, ["run", "--help"]).output
+    for option in ("--redis", "--out", "--seed", "--duration", "--progress", "--json"):
+        assert option in run_help
+    assert "QSG_REDIS_URL" in run_help
+    assert "FILE:LINE: KEY: MESSAGE" in runner.invoke(main, ["validate", "--help"]).output
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [0.5, 0.1, 0.4, 0.2, 0.3]
+    assert percentile(values, 50) == 0.3
+    assert percentile(values, 99) == 0.5
+    assert percentile(values, 1) == 0.1
+    assert percentile([], 50) is None
+
+
+def test_a_summary_counts_what_hand_made_events_say() -> None:
+    from actors.events import DepthSampled, MessageGot, MessagePut
+    from qsg.core.events import Discarded, ReportPut
+
+    events = [
+        MessagePut(0.0, "QM1", "Q", b"a", 10, False, False, 50),
+        MessagePut(1.0, "QM1", "Q", b"b", 10, False, False, 50),
+        MessagePut(1.0, "QM2", "L", b"c", 10, False, False, -1),
+        MessageGot(2.5, "QM2", "Q", b"a", 10, False, False, 25),
+        DepthSampled(3.0, "QM1", "Q", 1, True),
+        Discarded(6.0, "QM2", "Q", b"b", "scan"),
+        ReportPut(6.0, "QM2", "Q", b"r", b"b", 258),
+    ]
+    summary = summarise(events, Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["Q"]}))
+    shared = summary.queue("QSG1", "Q")
+    assert (shared["put"], shared["got"], shared["expired"], shared["reports"]) == (3, 1, 1, 1)
+    assert (shared["latency_p50"], shared["peak_depth"]) == (2.5, 1)
+    assert summary.queue("QM2", "L")["put"] == 1
+    assert summary.qmgr("QM2")["got"] == 1 and summary.qmgr("QM1")["put"] == 2
+    assert Summary.from_json(summary.to_json()) == summary
