@@ -23,6 +23,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from qsg.runtime import run, start
+    from qsg.scenario import load_scenario
     from qsg.topology import Topology
 
 
@@ -37,6 +38,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module("qsg.events")
+    if name == "load_scenario":
+        from qsg.scenario import load_scenario
+
+        return load_scenario
     if name == "Topology":
         from qsg.topology import Topology
 
@@ -44,4 +49,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'qsg' has no attribute {name!r}")
 
 
-__all__ += ["Topology", "run", "start"]
+__all__ += ["Topology", "load_scenario", "run", "start"]

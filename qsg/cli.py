@@ -28,7 +28,7 @@ from qsg.scenario.play import RunResult, ScriptScenario, load_script, run_scenar
 from qsg.scenario.summary import Summary
 
 #: What the progress line counts, by event kind.
-SHOWN = (("put", "put"), ("get", "got"), ("discarded", "expired"), ("reportput", "reports"),
+SHOWN = (("put", "put"), ("get", "got"), ("discard", "expired"), ("report", "reports"),
          ("app-error", "errors"))  # fmt: skip
 
 

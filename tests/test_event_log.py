@@ -137,3 +137,11 @@ def test_a_summary_counts_what_hand_made_events_say() -> None:
     assert summary.queue("QM2", "L")["put"] == 1
     assert summary.qmgr("QM2")["got"] == 1 and summary.qmgr("QM1")["put"] == 2
     assert Summary.from_json(summary.to_json()) == summary
+
+
+def test_docs_events_md_lists_every_kind_and_column() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "events.md").read_text()
+    for kind in eventlog.RECORDS:
+        assert f"| `{kind}` |" in doc, kind
+    for column, kind in eventlog.COLUMNS.items():
+        assert f"| `{column}` | {kind} |" in doc, column

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True, slots=True)
 class Discarded:
     """An expired message was discarded (by a get, a browse or an expiry scan)."""
 
+    kind: ClassVar[str] = "discard"
     time: float
     q_mgr: str
     queue: str
@@ -26,6 +28,7 @@ class Discarded:
 class ReportPut:
     """A report message was put to its destination queue."""
 
+    kind: ClassVar[str] = "report"
     time: float
     q_mgr: str
     queue: str
@@ -38,6 +41,7 @@ class ReportPut:
 class DeadLettered:
     """A message went to the dead-letter queue, with the reason it could not be put."""
 
+    kind: ClassVar[str] = "dead-letter"
     time: float
     q_mgr: str
     queue: str
@@ -49,6 +53,7 @@ class DeadLettered:
 class ReportLost:
     """A report could be put neither where it was going nor to the dead-letter queue."""
 
+    kind: ClassVar[str] = "report-lost"
     time: float
     q_mgr: str
     queue: str
@@ -60,6 +65,7 @@ class ReportLost:
 class TriggerMessagePut:
     """A trigger message for ``app_queue`` was put to the initiation queue ``queue``."""
 
+    kind: ClassVar[str] = "trigger"
     time: float
     q_mgr: str
     queue: str
