@@ -1,0 +1,133 @@
+"""The faults a scenario schedules: the coupling facility unavailable and back, and the
+fault injector reporting what the world refused instead of ending the run.
+
+mq-reference.md: losing the coupling facility gives MQRC_CF_STRUC_FAILED at the API and
+loses nothing committed; peer recovery of a failed member runs when a peer can reach the
+structure again.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+import qsg
+from actors.clock import VirtualClock
+from actors.events import ApplicationError, ExpiryScanned, FaultInjected, PeerRecovered
+from actors.faults import inject
+from qsg import CMQC, GMO, MD, PMO, MQMIError
+from qsg.scenario import ScenarioError, parse_scenario
+from qsg.scenario.model import Fault
+from qsg.scenario.play import run_scenario
+from tests.worlds import qsg_and_qm3
+
+SYNC, NO_SYNC = PMO(Options=CMQC.MQPMO_SYNCPOINT), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+
+
+async def test_an_unavailable_cf_fails_shared_calls_with_2373_and_loses_nothing_committed(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    async with qsg.start(qsg_and_qm3(), redis_url=cf_url) as world:
+        conn = await world.connect("QM1")
+        q = await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        for n in range(3):
+            await q.put(b"kept %d" % n, MD(), SYNC)
+        await conn.commit()
+        await world.cf_unavailable()
+        for call in (lambda: q.put(b"lost", MD(), NO_SYNC),
+                     lambda: q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))):  # fmt: skip
+            with pytest.raises(MQMIError) as caught:
+                await call()
+            assert caught.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        await trio.sleep(12)  # scans and lease renewals fail meanwhile; nothing crashes
+        local = await (await world.connect("QM3")).open("APP.IN", CMQC.MQOO_OUTPUT)
+        await local.put(b"local queues still work", MD(), NO_SYNC)
+        await world.cf_available()
+        bodies = [await q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)) for _ in range(3)]
+        assert sorted(bodies) == [b"kept 0", b"kept 1", b"kept 2"]
+        assert any(e.shared for e in world.events.of(ExpiryScanned))  # scans resumed
+
+
+async def test_a_member_killed_while_the_cf_is_unavailable_is_recovered_when_it_returns(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    async with qsg.start(qsg_and_qm3(), redis_url=cf_url) as world:
+        conn = await world.connect("QM1")
+        q = await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT)
+        await q.put(b"in flight", MD(), SYNC)  # uncommitted when QM1 fails
+        await world.cf_unavailable()
+        await world.kill("QM1")
+        assert world.events.of(PeerRecovered) == []  # QM2 cannot reach the structure
+        await trio.sleep(5)
+        await world.cf_available()
+        (recovered,) = world.events.of(PeerRecovered)
+        assert (recovered.q_mgr, recovered.failed, recovered.units) == ("QM2", "QM1", 1)
+        assert recovered.time == 5
+        depth = await (await (await world.connect("QM2")).open(
+            "APP.SHARED", CMQC.MQOO_INQUIRE)).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)  # fmt: skip
+        assert depth == 0  # the uncommitted put vanished
+
+
+async def test_a_fault_the_world_refuses_is_reported_and_the_run_goes_on(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+        await inject(world, "restart", Fault(0.0, "restart", qmgr="QM1"))  # it is running
+        await inject(world, "cf_unavailable", Fault(0.0, "cf_unavailable"))  # no Redis
+        first, second = world.events.of(FaultInjected)
+        assert first.detail == "queue manager QM1 is already running"
+        assert "needs the facility on Redis" in second.detail
+        await world.connect("QM1")  # the world is still up
+
+
+OUTAGE = """\
+[run]
+duration = 40
+seed = 8
+
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = "DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)"
+
+[qsg.QSG1.structures.APP1]
+size_kb = 8192
+
+[qmgr.QM1]
+expryint = 2
+
+[[workload]]
+type = "putter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+rate = 5
+arrival = "constant"
+
+[[workload]]
+type = "getter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+
+[[fault]]
+at = 10
+action = "cf_unavailable"
+duration = 10
+"""
+
+
+def test_a_scheduled_cf_outage_makes_applications_fail_and_resume(cf_url: str) -> None:
+    scenario = parse_scenario(OUTAGE, "outage.toml")
+    result = run_scenario(scenario, redis_url=cf_url)
+    errors = [e for e in result.events if isinstance(e, ApplicationError)]
+    assert errors and {e.reason for e in errors} == {CMQC.MQRC_CF_STRUC_FAILED}
+    assert all(10 <= e.time <= 20 for e in errors)
+    faults = [(f["time"], f["action"], f["detail"]) for f in result.summary.faults]
+    assert faults == [(10.0, "cf_unavailable", ""), (20.0, "cf_available", "")]
+    row = result.summary.queue("QSG1", "APP.SHARED")
+    # Puts before and after the outage all arrive: 5 a second for 30 of the 40 seconds.
+    assert 140 <= row["put"] <= 160 and row["got"] == row["put"]
+
+
+def test_a_cf_outage_in_an_in_process_run_is_refused_before_it_starts() -> None:
+    with pytest.raises(ScenarioError, match=r"fault\[0\]\.action: cf_unavailable needs the "
+                       r"coupling facility on Redis; run\.in_process is true"):  # fmt: skip
+        parse_scenario(OUTAGE.replace("seed = 8", "seed = 8\nin_process = true"), "o.toml")
