@@ -60,19 +60,19 @@ async def inject(world: World, action: str, fault: Fault) -> None:
 UNDO = {"kill": "restart", "cf_unavailable": "cf_available"}
 
 
-async def play_faults(world: World, faults: tuple[Fault, ...]) -> None:
-    """Every fault at its time (and its undoing after its duration)."""
+async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0) -> None:
+    """Every fault at its time from ``origin`` (and its undoing after its duration)."""
     async with trio.open_nursery() as nursery:
         for fault in sorted(faults, key=lambda f: f.at):
-            await trio.sleep_until(fault.at)
+            await trio.sleep_until(origin + fault.at)
             await inject(world, fault.action, fault)
             if fault.duration is not None:
-                nursery.start_soon(_undo, world, fault)
+                nursery.start_soon(_undo, world, fault, origin)
 
 
-async def _undo(world: World, fault: Fault) -> None:
+async def _undo(world: World, fault: Fault, origin: float) -> None:
     assert fault.duration is not None
-    await trio.sleep_until(fault.at + fault.duration)
+    await trio.sleep_until(origin + fault.at + fault.duration)
     await inject(world, UNDO[fault.action], fault)
 
 

@@ -89,8 +89,13 @@ def open_options(w: Workload) -> int:
 class Application:
     """One instance (``index``) of a workload, with its connection and open queue."""
 
-    def __init__(self, world: World, w: Workload, index: int) -> None:
+    def __init__(self, world: World, w: Workload, index: int, origin: float = 0.0,
+                 end: float = math.inf) -> None:  # fmt: skip
         self.world = world
+        #: The trio time the run began: the workload's start and stop count from it.
+        self.origin = origin
+        #: When the application stops: its own stop, at the latest the run's end.
+        self.stop = min(end, origin + w.stop) if w.stop is not None else end
         self.w = w
         self.name = f"{w.label}#{index}"
         self.rng = world.random
@@ -100,9 +105,8 @@ class Application:
 
     async def run(self) -> None:
         w = self.w
-        await trio.sleep_until(w.start)
-        stop = w.stop if w.stop is not None else math.inf
-        with trio.move_on_at(stop):
+        await trio.sleep_until(self.origin + w.start)
+        with trio.move_on_at(self.stop):
             await {
                 "putter": self.putter, "getter": self.getter,
                 "requester": self.requester, "server": self.server,
@@ -216,7 +220,7 @@ class Application:
     async def get(self, queue: Queue, md: MD) -> bytes | None:
         """One waiting MQGET (not past the workload's stop); None if nothing came."""
         w = self.w
-        left_ms = (w.stop - trio.current_time()) * 1000 if w.stop is not None else math.inf
+        left_ms = (self.stop - trio.current_time()) * 1000
         # At least a millisecond: a get that cannot wait would spin in simulated time.
         wait = max(1, min(w.wait, math.ceil(left_ms)))
         gmo = GMO(Options=get_options(w), WaitInterval=wait)
@@ -281,12 +285,14 @@ class Application:
             return FAILED
 
 
-async def run_workloads(world: World, workloads: tuple[Workload, ...]) -> None:
-    """Every application of ``workloads``, until each has reached its stop."""
+async def run_workloads(world: World, workloads: tuple[Workload, ...], origin: float = 0.0,
+                        end: float = math.inf) -> None:  # fmt: skip
+    """Every application of ``workloads``, until each has reached its stop (times count
+    from ``origin``, the trio time the run began; none goes on past ``end``)."""
     async with trio.open_nursery() as nursery:
         for w in workloads:
             for index in range(w.apps):
-                nursery.start_soon(Application(world, w, index).run)
+                nursery.start_soon(Application(world, w, index, origin, end).run)
 
 
 __all__ = ["Application", "descriptor", "get_options", "open_options", "put_options",

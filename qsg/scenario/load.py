@@ -362,10 +362,13 @@ class _Loader:
             values["apps"] = self.count(p, table, "apps", 1, low=1, high=MAX_APPS)
             values["syncpoint"] = self.count(p, table, "syncpoint", 0, low=0)
             start = r.take(p, table, "start", "number", 0.0)
-            stop = r.take(p, table, "stop", "number", run.duration)
-            if r.at_least((*p, "start"), start, 0) and start >= stop:
-                r.problem((*p, "stop"), f"stop {stop} is not after start {start}")
-            values["start"], values["stop"] = float(start), float(stop)
+            stop = r.take(p, table, "stop", "number", None)  # None: at the run's end
+            last = run.duration if stop is None else stop
+            if r.at_least((*p, "start"), start, 0) and start >= last:
+                r.problem((*p, "stop" if stop is not None else "start"),
+                          f"the workload would stop ({last:g}) before it starts ({start:g})")
+            values["start"] = float(start)
+            values["stop"] = None if stop is None else float(stop)
             if kind in ("putter", "requester"):
                 self.puts(p, table, values)
             else:

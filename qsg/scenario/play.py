@@ -114,13 +114,18 @@ async def play(
             nursery.start_soon(_sample_depths, world, start, run.sample_interval)
             if on_progress is not None:
                 nursery.start_soon(_report, tally, start, duration, every, on_progress)
-            with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
-                if isinstance(scenario, ScriptScenario):
+            if isinstance(scenario, ScriptScenario):
+                with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
                     await scenario.main(world)
-                else:
-                    async with trio.open_nursery() as inner:
-                        inner.start_soon(run_workloads, world, scenario.workloads)
-                        inner.start_soon(play_faults, world, scenario.faults)
+            else:
+                # The applications stop by themselves at their stop (committing what
+                # they hold); faults, and their undoing, end with the run.
+                async with trio.open_nursery() as inner:
+                    end = start + duration
+                    inner.start_soon(run_workloads, world, scenario.workloads, start, end)
+                    with trio.move_on_at(start + duration):
+                        await play_faults(world, scenario.faults, start)
+                        await trio.sleep_until(start + duration)
             await _sample_once(world)
             nursery.cancel_scope.cancel()
         if on_progress is not None:
