@@ -16,6 +16,7 @@ import trio
 
 from actors.events import FaultInjected
 from qsg.core.errors import MQMIError
+from qsg.scenario.model import UNDO
 
 if TYPE_CHECKING:
     from actors.world import World
@@ -57,9 +58,6 @@ async def inject(world: World, action: str, fault: Fault) -> None:
     world.events.emit(FaultInjected(trio.current_time(), q_mgr, action, target, detail))
 
 
-UNDO = {"kill": "restart", "cf_unavailable": "cf_available"}
-
-
 async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0) -> None:
     """Every fault at its time from ``origin`` (and its undoing after its duration)."""
     async with trio.open_nursery() as nursery:
@@ -76,4 +74,4 @@ async def _undo(world: World, fault: Fault, origin: float) -> None:
     await inject(world, UNDO[fault.action], fault)
 
 
-__all__ = ["UNDO", "channel_owner", "inject", "play_faults"]
+__all__ = ["channel_owner", "inject", "play_faults"]

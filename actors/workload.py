@@ -23,6 +23,7 @@ from actors.events import ApplicationError, ReplyReceived
 from actors.mqi import Connection, Queue
 from qsg import CMQC
 from qsg.core.errors import MQMIError
+from qsg.core.queue import MAX_MSG_LENGTH
 from qsg.core.structs import GMO, MD, OD, PMO
 
 if TYPE_CHECKING:
@@ -41,7 +42,6 @@ class _Failed(enum.Enum):
 #: What ``Application.attempt`` returns when the MQI call failed.
 FAILED = _Failed.FAILED
 NO_MSG = frozenset({CMQC.MQRC_NO_MSG_AVAILABLE})
-MAX_SIZE = 104_857_600
 #: Seconds an application waits before connecting again after losing its queue manager.
 RECONNECT = 1.0
 #: Reasons after which an application reconnects rather than carrying on.
@@ -55,7 +55,7 @@ def descriptor(w: Workload, rng: random.Random) -> tuple[bytes, MD]:
     """A message body and MQMD as ``w`` puts them: size, priority, expiry, persistence,
     report options and reply-to queue drawn or taken from the workload."""
     # Drawn values are clipped to what MQ allows: sizes to 100 MB, priorities to 0..9.
-    size = min(MAX_SIZE, max(0, round(w.size.draw(rng))))
+    size = min(MAX_MSG_LENGTH, max(0, round(w.size.draw(rng))))
     md = MD(Expiry=w.expiry, Persistence=w.persistence, Report=w.report)
     priority = w.priority
     md.Priority = (

@@ -25,7 +25,7 @@ from qsg.core.layouts import DLH
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
-from qsg.core.queue import QueueDefinition, check_name
+from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition, check_name
 from qsg.core.reports import Report, expiration_report
 from qsg.core.repository import Repository
 from qsg.core.resolve import resolve
@@ -58,7 +58,7 @@ class QMgr:
         store: MessageStore | None = None,
         platform: int = CMQC.MQPL_ZOS,
         max_uncommitted_msgs: int = 10_000,
-        max_msg_length: int = 104_857_600,
+        max_msg_length: int = MAX_MSG_LENGTH,
         enforce_max_expiry: bool = False,
         dead_letter_queue: str | None = DEFAULT_DLQ,
         def_xmit_q_name: str = "",

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from qsg import CMQC
 from qsg.core.store import Ordering
 
+#: The longest message MQ allows: MAXMSGL's top, for a queue and a queue manager (100 MB).
+MAX_MSG_LENGTH = 104_857_600
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789./_%")
 
 

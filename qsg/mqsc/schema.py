@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qsg import CMQC
-from qsg.core.queue import check_name
+from qsg.core.queue import MAX_MSG_LENGTH, check_name
 
 Parse = Callable[[str, bool], Any]
 
@@ -90,7 +90,7 @@ _LOCAL_QUEUE = {
         "msg_delivery_sequence", choice(PRIORITY=CMQC.MQMDS_PRIORITY, FIFO=CMQC.MQMDS_FIFO)
     ),
     "MAXDEPTH": Keyword("max_depth", integer(0, 999_999_999)),
-    "MAXMSGL": Keyword("max_msg_length", integer(0, 104_857_600)),
+    "MAXMSGL": Keyword("max_msg_length", integer(0, MAX_MSG_LENGTH)),
     "INDXTYPE": Keyword(
         "index_type",
         choice(

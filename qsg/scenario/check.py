@@ -11,19 +11,21 @@ problem comes back with the file, line and key it belongs to.
 
 from __future__ import annotations
 
+import math
 import random
 
 from actors.workload import descriptor, get_options, open_options, put_options
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
+from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.structs import GMO, MD, OD, PMO
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command
 from qsg.scenario.errors import ScenarioProblem
 from qsg.scenario.locate import Path
-from qsg.scenario.model import Scenario, Workload
+from qsg.scenario.model import UNDO, Scenario, Workload
 from qsg.scenario.reader import Reader, dotted
 
 
@@ -59,7 +61,8 @@ def _channels(qmgrs: dict[str, QMgr], commands: dict[str, list[Command]], reader
             problem = where.problem
 
             found = qm.find(channel.xmit_q_name)
-            if found is None or getattr(found[1], "usage", None) != CMQC.MQUS_TRANSMISSION:
+            xmitq = found[1] if found is not None else None
+            if not (isinstance(xmitq, QueueDefinition) and xmitq.is_transmission_queue):
                 problem(f"channel {channel.name} of {name}: XMITQ({channel.xmit_q_name}) is not "
                         "a local queue with USAGE(XMITQ)", "xmitq")  # fmt: skip
             partner = qmgrs.get(channel.conn_name)
@@ -135,21 +138,10 @@ def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
 
 
 def _largest(w: Workload) -> float:
-    """The largest message the workload may put (its distribution's top, or mean + 4 sd)."""
-    from qsg.scenario import dist
-
-    size = w.size
-    if isinstance(size, dist.Uniform):
-        return size.high
-    if isinstance(size, dist.Choice):
-        return max(size.values)
-    if isinstance(size, dist.Normal):
-        top = size.average + 4 * size.sd
-    elif isinstance(size, dist.Exponential):
-        top = size.average * 5
-    else:
-        top = size.value
-    return min(top, 104_857_600)
+    """The largest message the workload may put: its distribution's top, or for an
+    unbounded one five times its mean (drawn sizes are clipped to MQ's limit)."""
+    top = w.size.bounds()[1]
+    return min(top if math.isfinite(top) else 5 * w.size.mean, MAX_MSG_LENGTH)
 
 
 def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
@@ -162,7 +154,7 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
     for i, fault in enumerate(scenario.faults):
         timeline.append((fault.at, 0, i, fault.action))
         if fault.duration is not None:
-            undo = {"kill": "restart", "cf_unavailable": "cf_available"}[fault.action]
+            undo = UNDO[fault.action]
             timeline.append((fault.at + fault.duration, 1, i, undo))
     for at, _, i, action in sorted(timeline):
         fault, place = scenario.faults[i], places[f"fault {i}"]

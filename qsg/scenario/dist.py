@@ -10,6 +10,7 @@ In a scenario file a distribution is a number (always that value) or a table:
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -25,6 +26,9 @@ class Fixed:
     def mean(self) -> float:
         return self.value
 
+    def bounds(self) -> tuple[float, float]:
+        return self.value, self.value
+
 
 @dataclass(frozen=True, slots=True)
 class Uniform:
@@ -38,6 +42,9 @@ class Uniform:
     def mean(self) -> float:
         return (self.low + self.high) / 2
 
+    def bounds(self) -> tuple[float, float]:
+        return self.low, self.high
+
 
 @dataclass(frozen=True, slots=True)
 class Exponential:
@@ -49,6 +56,9 @@ class Exponential:
     @property
     def mean(self) -> float:
         return self.average
+
+    def bounds(self) -> tuple[float, float]:
+        return 0.0, math.inf
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +74,9 @@ class Normal:
     def mean(self) -> float:
         return self.average
 
+    def bounds(self) -> tuple[float, float]:
+        return self.low, math.inf
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -77,6 +90,9 @@ class Choice:
     def mean(self) -> float:
         weights = self.weights or (1.0,) * len(self.values)
         return sum(v * w for v, w in zip(self.values, weights, strict=True)) / sum(weights)
+
+    def bounds(self) -> tuple[float, float]:
+        return min(self.values), max(self.values)
 
 
 Distribution = Fixed | Uniform | Exponential | Normal | Choice

@@ -18,7 +18,7 @@ from typing import Any
 from actors.costs import Costs
 from qsg import CMQC
 from qsg.core.objects import CFStructure
-from qsg.core.queue import check_name
+from qsg.core.queue import MAX_MSG_LENGTH, check_name
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command, parse
 from qsg.scenario import dist
@@ -55,8 +55,6 @@ KINDS: dict[str, tuple[str, ...]] = {
     "requester": (*PUTS, "reply_model", "reply_name", "timeout"),
     "server": GETS,
 }
-#: The largest message MQ allows (MAXMSGL's top, 100 MB).
-MAX_MSG_LENGTH = 104_857_600
 MQLONG_MAX = 2**31 - 1
 #: Applications per workload: each is a task; more is a typo, not a workload.
 MAX_APPS = 10_000
@@ -463,7 +461,7 @@ class _Loader:
             r.problem(dp, f"expected a number or a {{ dist = ... }} table, found {shown(value)}")
             return dist.Fixed(float(default))
         # An unbounded end (exponential, normal) is clipped when drawn, not refused.
-        ends = [v for v in _ends(made) if math.isfinite(v)]
+        ends = [v for v in made.bounds() if math.isfinite(v)]
         if low is not None and min(ends) < low:
             r.problem(dp, f"values below {low:g} are not allowed here")
             return dist.Fixed(float(default))
@@ -538,19 +536,6 @@ class _Loader:
             return True
         self.reader.problem(p, f"expected a table, found {shown(value)}")
         return False
-
-
-def _ends(made: dist.Distribution) -> list[float]:
-    """The values a distribution can reach at its ends (an unbounded end is infinite)."""
-    if isinstance(made, dist.Fixed):
-        return [made.value]
-    if isinstance(made, dist.Uniform):
-        return [made.low, made.high]
-    if isinstance(made, dist.Choice):
-        return [float(v) for v in made.values]
-    if isinstance(made, dist.Normal):
-        return [made.low, math.inf]
-    return [0.0, math.inf]
 
 
 def _key(p: KeyPath) -> str:

@@ -125,6 +125,8 @@ ACTIONS: dict[str, str] = {
     "cf_unavailable": "",
     "cf_available": "",
 }
+#: The faults a ``duration`` undoes, and what undoes them.
+UNDO = {"kill": "restart", "cf_unavailable": "cf_available"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,6 @@ class Scenario:
 
 
 __all__ = [
-    "ACTIONS", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec", "RunSettings", "Scenario",
+    "ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec", "RunSettings", "Scenario",
     "Workload",
 ]  # fmt: skip
