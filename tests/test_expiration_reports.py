@@ -6,7 +6,7 @@ import pytest
 
 from qsg import CMQC, MQMIError, QMgr
 from qsg.core.events import Event, ReportLost
-from qsg.core.layouts import DLH
+from qsg.core.layouts import DLH, XQH
 from tests.helpers import drain, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -97,3 +97,20 @@ def test_a_report_with_nowhere_to_go_is_recorded_as_lost(events: list[Event]) ->
     qm.scan_expired(5.0)
     lost = [e for e in events if isinstance(e, ReportLost)]
     assert len(lost) == 1 and lost[0].reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_a_report_to_another_queue_manager_goes_on_its_transmission_queue(qm: QMgr) -> None:
+    # expiry-mqmd.txt: the report goes to ReplyToQ at ReplyToQMgr; a queue manager puts
+    # it as MQPUT1 would, resolving ReplyToQMgr to the transmission queue of that name.
+    qm.define_queue("QM3", usage=CMQC.MQUS_TRANSMISSION)
+    h = open_queue(qm, "APP")
+    original = put(h, BODY, 0.0, Expiry=10, ReplyToQ=b"REPLIES", ReplyToQMgr=b"QM3",
+                   Report=CMQC.MQRO_EXPIRATION)  # fmt: skip
+    qm.scan_expired(5.0)
+    assert qm.depth("REPLIES") == 0 and qm.depth(qm.dead_letter_queue) == 0
+    body, md = get(open_queue(qm, "QM3"), 5.0)
+    header = XQH.unpack(body)
+    assert (header.RemoteQName.rstrip(), header.RemoteQMgrName.rstrip()) == (b"REPLIES", b"QM3")
+    assert md.Format == CMQC.MQFMT_XMIT_Q_HEADER
+    assert header.MsgDesc.CorrelId == original.MsgId
+    assert header.MsgDesc.Feedback == CMQC.MQFB_EXPIRATION
