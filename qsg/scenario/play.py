@@ -111,7 +111,7 @@ async def play(
         every = progress_every or (duration / 200 if duration else 1.0)
         tally = _Tally(world)
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_sample_depths, world, start, run.sample_interval)
+            nursery.start_soon(_sample_depths, world, run.sample_interval)
             if on_progress is not None:
                 nursery.start_soon(_report, tally, start, duration, every, on_progress)
             if isinstance(scenario, ScriptScenario):
@@ -129,8 +129,8 @@ async def play(
             await _sample_once(world)
             nursery.cancel_scope.cancel()
         if on_progress is not None:
-            end = trio.current_time() - start
-            on_progress(Progress(end, duration or end, tally.counts()))
+            elapsed = trio.current_time() - start
+            on_progress(Progress(elapsed, duration or elapsed, tally.counts()))
         scopes = _scopes(world)
         events = list(world.events.history)
     summary = summarise(events, scopes)
@@ -173,7 +173,7 @@ async def _report(tally: _Tally, start: float, duration: float, every: float,
         await trio.sleep(every)
 
 
-async def _sample_depths(world: World, start: float, interval: float) -> None:
+async def _sample_depths(world: World, interval: float) -> None:
     """CURDEPTH of every application queue every ``interval`` simulated seconds."""
     while True:
         await _sample_once(world)
