@@ -10,7 +10,9 @@ Either way the caller gets ``ScenarioError`` with every problem, and nothing sta
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -35,7 +37,7 @@ from qsg.scenario.model import (
     Scenario,
     Workload,
 )  # fmt: skip
-from qsg.scenario.reader import Reader, shown
+from qsg.scenario.reader import Reader, dotted, shown
 
 TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault")
 RUN = ("duration", "seed", "clock", "sample_interval", "in_process")
@@ -109,8 +111,6 @@ def parse_scenario(text: str, source: str = "<scenario>", *, base: Path | None =
 
 
 def _line_of(message: str) -> int:
-    import re
-
     found = re.search(r"line (\d+)", message)
     return int(found.group(1)) if found else 1
 
@@ -282,7 +282,7 @@ class _Loader:
         except MQSCError as error:
             for problem in error.problems:
                 r.problems.append(ScenarioProblem(
-                    problem.source, problem.line, _key(p),
+                    problem.source, problem.line, dotted(p),
                     f"MQSC (column {problem.column}): {problem.message}",
                 ))  # fmt: skip
             return []
@@ -538,12 +538,6 @@ class _Loader:
         return False
 
 
-def _key(p: KeyPath) -> str:
-    from qsg.scenario.reader import dotted
-
-    return dotted(p)
-
-
 def _known(names: list[str]) -> str:
     return f" (it has {', '.join(names)})" if names else ""
 
@@ -553,8 +547,6 @@ def _defines(commands: tuple[Command, ...], kind: str, name: str) -> bool:
 
 
 def _with(settings: QMgrSettings, commands: list[Command]) -> QMgrSettings:
-    import dataclasses
-
     return dataclasses.replace(settings, commands=settings.commands + tuple(commands))
 
 
