@@ -149,12 +149,14 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
         while True:
             try:
                 frames = await _connect(qm, definition)
+                qm.links[definition.name] = frames.stream
                 await _resynchronise(qm, sync, conn, xmitq, frames)
                 attempt = 0
                 _state(qm, definition.name, "RUNNING")
                 while True:
                     await _send_batch(qm, definition, sync, conn, xmitq, frames)
             except ChannelBrokenError as error:
+                qm.links.pop(definition.name, None)
                 if sync.in_doubt is None:  # nothing sent for good: the batch goes back
                     await qm.dispatch(lambda now: conn.backout(), system=True)
                 attempt += 1

@@ -132,6 +132,7 @@ class ExpiryScanned:
     pattern: str
     discarded: int
     cause: str  # "EXPRYINT", "REFRESH" or "restart"
+    token: int = 0  # a shared scan: the fencing token of the lease it ran under
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,12 +212,54 @@ class FaultInjected:
     detail: str = ""  # why it could not be done, if it could not
 
 
+@dataclass(frozen=True, slots=True)
+class OpInvoked:
+    """A client operation began (the history of a chaos run): ``op`` is "put", "get",
+    "commit" or "backout". A put names the MsgId the client chose, and its persistence,
+    expiry and report options as put; ``syncpoint``: inside a unit of work."""
+
+    kind: ClassVar[str] = "invoke"
+    time: float
+    q_mgr: str
+    app: str
+    op: str
+    queue: str
+    msg_id: bytes = b""
+    persistent: bool = False
+    expiry: int = -1
+    report: int = 0
+    syncpoint: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OpCompleted:
+    """A client operation ended: ``outcome`` "ok", "fail" (MQ said no: ``reason``) or
+    "unknown" (the call was cut off by a fault: it may or may not have happened). A get
+    that returned a message names it, with the remaining ``expiry``, its group and
+    sequence number and its BackoutCount."""
+
+    kind: ClassVar[str] = "complete"
+    time: float
+    q_mgr: str
+    app: str
+    op: str
+    queue: str
+    outcome: str
+    reason: int = 0
+    msg_id: bytes = b""
+    expiry: int = -1
+    group_id: bytes = b""
+    seq: int = 0
+    backout_count: int = 0
+
+
 WorldEvent = (
     Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered
     | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
+    | OpInvoked | OpCompleted
 )  # fmt: skip
 
 
@@ -283,6 +326,8 @@ __all__ = [
     "LeaseChanged",
     "MessageGot",
     "MessagePut",
+    "OpCompleted",
+    "OpInvoked",
     "PeerRecovered",
     "QMgrKilled",
     "QMgrRestarted",

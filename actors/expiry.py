@@ -50,7 +50,10 @@ async def scan_periodically(
             retry = next_local
             if qm.rules.qsg is not None:
                 try:
-                    outcome = await qm.dispatch(lambda now: lease.acquire(now), system=True)
+                    # The lease is judged by the member's own clock (skewed, if it is).
+                    outcome = await qm.dispatch(
+                        lambda now: lease.acquire(now + qm.skew), system=True
+                    )
                 except (CFConnectionError, MQMIError):
                     # The coupling facility is unreachable: no lease, no shared scan this
                     # round; the local queues are still this member's to scan.
@@ -90,7 +93,7 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
     world = qm.world
 
     def scan(now: float) -> int:
-        fence = world.check_fence(qm.rules.qsg_name, grant.fence, now)
+        fence = world.check_fence(qm.rules.qsg_name, grant.fence, now + qm.skew)
         return qm.rules.scan_expired(now, pattern, shared=True, fence=fence)
 
     try:
@@ -101,7 +104,8 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
         if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
             raise
         return 0  # the coupling facility is unreachable: the next scan tries again
-    world.note_scan(qm, shared=True, pattern=pattern, discarded=found, cause=cause)
+    world.note_scan(qm, shared=True, pattern=pattern, discarded=found, cause=cause,
+                    token=grant.token)  # fmt: skip
     return found
 
 

@@ -25,6 +25,7 @@ import greenback
 import trio
 
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
+from actors.reach import CALLER
 from coupling.lease import Grant
 from qsg import CMQC
 from qsg.core.errors import MQMIError
@@ -80,6 +81,12 @@ class QueueManager:
         self.syncq: dict[str, ChannelSync] = {}
         self.expiry_grant: Grant | None = None  # the expiry-scan lease, while held
         self.channels: dict[str, _Agent] = {}  # the sender agents of this life
+        #: The network link of each running sender channel (a fault can break it).
+        self.links: dict[str, trio.abc.Stream] = {}
+        #: Set while the queue manager is paused; set() wakes it.
+        self.paused: trio.Event | None = None
+        #: Seconds its clock runs ahead of the others' (for its lease).
+        self.skew = 0.0
         self._scope: trio.CancelScope | None = None
         self._mailbox: trio.MemorySendChannel[_Request] | None = None
         self._nursery: trio.Nursery | None = None
@@ -178,6 +185,7 @@ class QueueManager:
         if not self.alive:
             raise ValueError(f"queue manager {self.name} is not running")
         self.alive = False
+        self.wake()  # a paused queue manager can be killed: its waiting calls then fail
         assert self._scope is not None
         self._scope.cancel()
         self._nursery = self._mailbox = None
@@ -254,7 +262,10 @@ class QueueManager:
         self, call: Callable[[float], T], *, system: bool = False, shared: bool = False
     ) -> T:
         """Run a rules-layer ``call(now)`` for this queue manager; see the module's
-        docstring. ``system`` work (scans, recovery, restart) is charged nothing."""
+        docstring. ``system`` work (scans, recovery, restart) is charged nothing. While
+        the queue manager is paused, every call waits here."""
+        while self.paused is not None:
+            await self.paused.wait()
         if not system:
             if not self.alive:
                 raise MQMIError.failed(
@@ -269,15 +280,25 @@ class QueueManager:
                     raise MQMIError.failed(
                         CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
                     )
-        if not self.world.remote:
-            now = self.rules.time = trio.current_time()
-            return call(now)
-        await greenback.ensure_portal()
-        with trio.CancelScope(shield=True):
-            async with self.lock:
+        caller = CALLER.set(self.name)  # whose link to the coupling facility is used
+        try:
+            if not self.world.remote:
                 now = self.rules.time = trio.current_time()
-                result = call(now)
-        return result
+                return call(now)
+            await greenback.ensure_portal()
+            with trio.CancelScope(shield=True):
+                async with self.lock:
+                    now = self.rules.time = trio.current_time()
+                    result = call(now)
+            return result
+        finally:
+            CALLER.reset(caller)
+
+    def wake(self) -> None:
+        """End a pause: the calls waiting in ``dispatch`` go on."""
+        paused, self.paused = self.paused, None
+        if paused is not None:
+            paused.set()
 
     def unavailable(self) -> MQMIError:
         return MQMIError.failed(

@@ -15,6 +15,8 @@ the same seed gives the same interleaving and the same events.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -28,12 +30,14 @@ from actors.costs import Costs
 from actors.events import EventLog, ExpiryScanned
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
+from actors.reach import Reach, guard
 from actors.signals import Signals
 from coupling.lease import Lease, LeaseBoard, LocalLease
 from coupling.server import EmbeddedServer, configured_url
 from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
+from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Event, ReportPut, TriggerMessagePut
 from qsg.core.memstore import MemoryStore
@@ -47,10 +51,17 @@ class World:
 
     def __init__(
         self, topology: Topology, *, seed: int, events: EventLog,
-        transport: TrioTransport | None,
+        transport: TrioTransport | None, faults: bool = False, history: bool = False,
     ) -> None:  # fmt: skip
         self.topology = topology
+        #: The model costs now (a latency spike raises them for a while) and as set.
         self.costs: Costs = topology.costs
+        self.base_costs: Costs = topology.costs
+        #: Who can reach the coupling facility, when the world takes CF outage faults.
+        self.reach: Reach | None = Reach() if faults else None
+        #: Applications record every operation as invoke and completion (chaos runs).
+        self.history = history
+        self._msg_ids = itertools.count(1)
         self.seed = seed
         self.random = random.Random(seed)
         self.events = events
@@ -87,38 +98,96 @@ class World:
         """Peer recovery of ``failed``'s life by a surviving member; left for later (when
         the coupling facility is back, or the member restarts) if the facility cannot be
         reached."""
-        for peer in self._peers(self._qm(failed)):
-            if peer.alive:
-                try:
-                    await peer.request(partial(peer.recover_peer, failed, incarnation))
-                except MQMIError as error:
-                    if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
-                        raise
-                    self._unrecovered.add((failed, incarnation))
-                    return
-        self._unrecovered.discard((failed, incarnation))
+        peers = [p for p in self._peers(self._qm(failed)) if p.alive and p.paused is None]
+        for peer in peers:
+            try:
+                await peer.request(partial(peer.recover_peer, failed, incarnation))
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                    raise
+                continue  # this peer has lost the facility: the next one tries
+            self._unrecovered.discard((failed, incarnation))
+            return
+        if peers:
+            self._unrecovered.add((failed, incarnation))
 
-    async def cf_unavailable(self) -> None:
-        """The coupling facility becomes unreachable: every call on a shared queue fails
-        with MQRC_CF_STRUC_FAILED (2373), and nothing of it reaches the facility, until
+    async def cf_unavailable(self, q_mgr: str | None = None) -> None:
+        """The coupling facility becomes unreachable, to ``q_mgr`` alone (its CF link
+        failed) or to every member: their calls on shared queues fail with
+        MQRC_CF_STRUC_FAILED (2373), and nothing of them reaches the facility, until
         ``cf_available``. Committed messages stay in the facility."""
-        if self.transport is None:
-            raise ValueError("a coupling-facility outage needs the facility on Redis, "
-                             "not in_process")  # fmt: skip
-        self.transport.unavailable = "the coupling facility is unavailable"
+        if q_mgr is None and self.transport is not None:
+            self.transport.unavailable = "the coupling facility is unavailable"
+        elif self.reach is None:
+            raise ValueError("this outage needs a world started with faults=True "
+                             "(a scenario or chaos run with CF faults has one)")  # fmt: skip
+        else:
+            if q_mgr is not None:
+                self._qm(q_mgr)
+            where = f" to {q_mgr}" if q_mgr else ""
+            self.reach.lose(q_mgr, f"the coupling facility is unavailable{where}")
         await trio.lowlevel.checkpoint()
 
-    async def cf_available(self) -> None:
-        """The coupling facility is back; peer recovery left undone meanwhile runs now."""
-        if self.transport is None:
-            raise ValueError("a coupling-facility outage needs the facility on Redis")
-        self.transport.unavailable = ""
+    async def cf_available(self, q_mgr: str | None = None) -> None:
+        """The coupling facility is back (for ``q_mgr``, or for all); peer recovery left
+        undone meanwhile runs now."""
+        if q_mgr is None and self.transport is not None:
+            self.transport.unavailable = ""
+        if self.reach is not None:
+            self.reach.regain(q_mgr)
+        elif q_mgr is not None or self.transport is None:
+            raise ValueError("this outage needs a world started with faults=True")
         for failed, incarnation in sorted(self._unrecovered):
             if self._qm(failed).incarnation == incarnation and not self._qm(failed).alive:
                 await self._recover(failed, incarnation)
             else:
                 self._unrecovered.discard((failed, incarnation))
         self.signals.notify_all()
+
+    async def pause(self, q_mgr: str) -> None:
+        """The queue manager stops (as under SIGSTOP or a long GC pause): every call it
+        would run waits, its expiry scanner stops renewing its lease, until ``resume``."""
+        qm = self._running(q_mgr)
+        if qm.paused is None:
+            qm.paused = trio.Event()
+        await trio.lowlevel.checkpoint()
+
+    async def resume(self, q_mgr: str) -> None:
+        """The paused queue manager wakes and carries on where it stopped."""
+        qm = self._qm(q_mgr)
+        if qm.paused is None:
+            raise ValueError(f"queue manager {q_mgr} is not paused")
+        qm.wake()
+        await trio.lowlevel.checkpoint()
+
+    def skew(self, q_mgr: str, seconds: float) -> None:
+        """``q_mgr``'s clock runs ``seconds`` ahead (behind, if negative) of the others'
+        for its lease: it renews, judges its own grant and fences its scans by it."""
+        self._qm(q_mgr).skew = seconds
+
+    def slow(self, *, cf_access: float = 0.0, channel_latency: float = 0.0) -> None:
+        """A latency spike: these many more seconds per CF access and per channel trip,
+        on top of the model's costs, until ``slow()`` with no arguments."""
+        base = self.base_costs
+        self.costs = dataclasses.replace(
+            base, cf_access=base.cf_access + cf_access,
+            channel_latency=base.channel_latency + channel_latency,
+        )  # fmt: skip
+
+    async def break_channel(self, q_mgr: str, channel: str) -> None:
+        """The network link of ``q_mgr``'s sender ``channel`` drops, mid-batch if a batch
+        is on its way: both agents see it broken, the sender retries (RETRYING) and
+        resynchronises the batch in doubt."""
+        qm = self._running(q_mgr)
+        link = qm.links.get(channel)
+        if link is None:
+            raise ValueError(f"channel {channel} of {q_mgr} has no link up")
+        await trio.aclose_forcefully(link)
+
+    def new_msg_id(self) -> bytes:
+        """A MsgId for a client to choose (24 bytes, unique in the run, deterministic):
+        a history names a put's message before the put, whatever its outcome."""
+        return b"QSGMSG" + b"%018d" % next(self._msg_ids)
 
     async def restart(self, q_mgr: str) -> None:
         """Start a killed queue manager again (a new incarnation)."""
@@ -140,7 +209,8 @@ class World:
             found = await qm.dispatch(lambda now: qm.rules.scan_expired(now, pattern), system=True)
             self.note_scan(qm, shared=False, pattern=pattern, discarded=found, cause="REFRESH")
             grant = qm.expiry_grant
-            if grant is not None and grant.expires > trio.current_time():
+            # The member judges its grant by its own clock (skewed, if it is).
+            if grant is not None and grant.expires > trio.current_time() + qm.skew:
                 found += await expiry.scan_shared(qm, grant, pattern, "REFRESH")
             return found
 
@@ -180,20 +250,25 @@ class World:
         """``qm``'s view of the lease on ``role`` in its QSG."""
         qsg = qm.rules.qsg_name
         if self.transport is not None:
-            return Lease(self.transport, qsg, role, qm.name, length)
-        return LocalLease(self.board, qsg, role, qm.name, length)
+            lease: Lease | LocalLease = Lease(self.transport, qsg, role, qm.name, length)
+        else:
+            lease = LocalLease(self.board, qsg, role, qm.name, length)
+        return guard(lease, self.reach)  # type: ignore[no-any-return]
 
     def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence:
         """In process, refuse a stale fence here (the facility's scripts do it on Redis)."""
+        if bugs.SKIP_FENCING in bugs.ACTIVE:  # the known bug a checker must catch (tests)
+            return fence
         if self.transport is None and not self.board.current(qsg, fence, now):
             raise StaleFenceError(fence, None)
         return fence
 
     def note_scan(
-        self, qm: QueueManager, *, shared: bool, pattern: str, discarded: int, cause: str
-    ) -> None:
+        self, qm: QueueManager, *, shared: bool, pattern: str, discarded: int, cause: str,
+        token: int = 0,
+    ) -> None:  # fmt: skip
         now = trio.current_time()
-        self.events.emit(ExpiryScanned(now, qm.name, shared, pattern, discarded, cause))
+        self.events.emit(ExpiryScanned(now, qm.name, shared, pattern, discarded, cause, token))
 
     def _qm(self, name: str) -> QueueManager:
         qm = self.qmgrs.get(name)
@@ -219,14 +294,17 @@ class World:
 @asynccontextmanager
 async def open_world(
     topology: Topology, *, redis_url: str | None = None, seed: int = 0,
-    in_process: bool = False, keep_events: bool = True,
+    in_process: bool = False, keep_events: bool = True, faults: bool = False,
+    history: bool = False,
 ) -> AsyncIterator[World]:  # fmt: skip
     """Start ``topology``'s world for the block (``qsg.start``).
 
     Shared queues live on a Redis server: ``redis_url``, else ``QSG_REDIS_URL``'s, else a
     private server started for the block. ``in_process`` keeps them in process instead
     (faster, and the same seed then gives the same events). ``keep_events`` False keeps
-    no event history (subscribers still get every event).
+    no event history (subscribers still get every event). ``faults`` lets the world take
+    coupling-facility outages of one member (or, in process, of all); ``history`` makes
+    the scenario's applications record each operation as invoke and completion.
     """
     async with AsyncExitStack() as stack:
         stack.enter_context(determinism.seeded_scheduling(seed))
@@ -245,7 +323,8 @@ async def open_world(
                 stack.callback(clock.unwatch, transport)
         events = EventLog(keep=keep_events)
         stack.callback(events.close)
-        world = World(topology, seed=seed, events=events, transport=transport)
+        world = World(topology, seed=seed, events=events, transport=transport, faults=faults,
+                      history=history)  # fmt: skip
         await _build(world)
         async with trio.open_nursery() as nursery:
             world._nursery = nursery
@@ -272,7 +351,7 @@ async def _build(world: World) -> None:
     for name in topology.qsgs:
         transport = world.transport
         store: MessageStore = MemoryStore() if transport is None else RedisStore(transport, name)
-        world.qsgs[name] = QueueSharingGroup(name, store=store)
+        world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach))
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
         listener = topology.qmgrs[name].listener
         world.qmgrs[name] = QueueManager(world, rules, listener=listener)

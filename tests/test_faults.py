@@ -73,10 +73,11 @@ async def test_a_fault_the_world_refuses_is_reported_and_the_run_goes_on(
 ) -> None:
     async with qsg.start(qsg_and_qm3(), in_process=True) as world:
         await inject(world, "restart", Fault(0.0, "restart", qmgr="QM1"))  # it is running
-        await inject(world, "cf_unavailable", Fault(0.0, "cf_unavailable"))  # no Redis
+        # Started without faults=True: no outage can be simulated in process.
+        await inject(world, "cf_unavailable", Fault(0.0, "cf_unavailable"))
         first, second = world.events.of(FaultInjected)
         assert first.detail == "queue manager QM1 is already running"
-        assert "needs the facility on Redis" in second.detail
+        assert "needs a world started with faults=True" in second.detail
         await world.connect("QM1")  # the world is still up
 
 

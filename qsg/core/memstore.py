@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from sortedcontainers import SortedList
 
 from qsg import CMQC
+from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
 from qsg.core.message import Message, joined
@@ -218,6 +219,8 @@ class MemoryStore:
                 msg = msgs[key]
                 if msg.expires_at is None or msg.expires_at > now:  # expiry.is_expired, inlined
                     return (key, msg), gone
+                if bugs.DELIVER_EXPIRED in bugs.ACTIVE:
+                    return (key, msg), gone
                 gone.append(q.discard_head())
             return None, gone
         expired: list[int] = []
@@ -236,7 +239,7 @@ class MemoryStore:
                     continue  # a whole logical message starts at its first segment
                 if not self._segments(q, msg, select.handle):
                     continue
-            if is_expired(msg.expires_at, now):
+            if is_expired(msg.expires_at, now) and bugs.DELIVER_EXPIRED not in bugs.ACTIVE:
                 expired.append(key)
                 continue
             found = (key, msg)
@@ -312,12 +315,18 @@ class MemoryStore:
 
     # ---- units of work --------------------------------------------------------
     def commit(self, uow: UowId) -> None:
+        drop = bugs.DROP_ON_COMMIT in bugs.ACTIVE
         for queue, key, kind in self._uows.pop(uow, ()):
             q = self._queues.get(queue)
             if q is None:
                 continue
             if kind == _PUT:
                 del q.pending[key]
+                if drop:  # the known bug a chaos checker must catch (tests only)
+                    drop = False
+                    q.forget(key)
+                    q.depth -= 1
+                    continue
                 q.order.add(key)
             else:
                 del q.held[key]

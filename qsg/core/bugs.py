@@ -1,0 +1,39 @@
+"""Known bugs, switched on only by tests, to prove that the chaos checkers can fail.
+
+A checker that never fails proves nothing. Each switch here breaks one MQ guarantee on
+purpose, in the in-process store or lease board, so that a test can show the checker
+meant to catch it does: ``DROP_ON_COMMIT`` (MQCMIT loses the first message put in the
+unit of work), ``DELIVER_EXPIRED`` (MQGET returns a message whose expiry has passed
+instead of discarding it) and ``SKIP_FENCING`` (a shared-queue scan under a stale
+fencing token is accepted). Nothing outside the tests turns one on; with ``ACTIVE``
+empty every check costs one set lookup, and only on a path already out of the common
+case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+DROP_ON_COMMIT = "drop-on-commit"
+DELIVER_EXPIRED = "deliver-expired"
+SKIP_FENCING = "skip-fencing"
+KNOWN = frozenset({DROP_ON_COMMIT, DELIVER_EXPIRED, SKIP_FENCING})
+
+#: The bugs switched on now.
+ACTIVE: set[str] = set()
+
+
+@contextmanager
+def injected(bug: str) -> Iterator[None]:
+    """Switch ``bug`` on for the block (tests only)."""
+    if bug not in KNOWN:
+        raise ValueError(f"no known bug {bug!r}; known: {', '.join(sorted(KNOWN))}")
+    ACTIVE.add(bug)
+    try:
+        yield
+    finally:
+        ACTIVE.discard(bug)
+
+
+__all__ = ["ACTIVE", "DELIVER_EXPIRED", "DROP_ON_COMMIT", "KNOWN", "SKIP_FENCING", "injected"]
