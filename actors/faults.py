@@ -1,11 +1,13 @@
 """The fault injector: a scenario's fault schedule played against the running world.
 
-At each fault's time it kills or restarts a queue manager, stops or starts a channel,
-or makes the coupling facility unavailable (and available again). A fault with a
-``duration`` is undone after it (a killed queue manager restarts, the facility comes
-back). Every fault is a ``FaultInjected`` event; one that the world refuses (the queue
-manager was already down, the facility is still unreachable for a restart's recovery)
-is reported in that event's ``detail`` rather than ending the run: chaos is expected.
+At each fault's time it kills, pauses or restarts a queue manager, stops, starts or
+breaks a channel, makes the coupling facility unavailable to one member or to all (and
+available again), slows the facility or the channels, or skews a member's clock. A
+fault with a ``duration`` is undone after it (a killed queue manager restarts, the
+facility comes back). ``heal`` lifts every fault at once, as a chaos run's end does.
+Every fault is a ``FaultInjected`` event; one that the world refuses (the queue manager
+was already down, the facility is still unreachable for a restart's recovery) is
+reported in that event's ``detail`` rather than ending the run: chaos is expected.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from actors.events import FaultInjected
+from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.scenario.model import UNDO
 
@@ -39,23 +42,82 @@ async def inject(world: World, action: str, fault: Fault) -> None:
     q_mgr = channel_owner(world, fault) if fault.channel else fault.qmgr
     detail = ""
     try:
-        if action == "kill":
-            await world.kill(fault.qmgr)
-        elif action == "restart":
-            await world.restart(fault.qmgr)
-        elif action == "stop_channel":
-            await world.stop_channel(q_mgr, fault.channel)
-        elif action == "start_channel":
-            await world.start_channel(q_mgr, fault.channel)
-        elif action == "cf_unavailable":
-            await world.cf_unavailable()
-        elif action == "cf_available":
-            await world.cf_available()
-        else:
-            raise AssertionError(action)
+        await _do(world, action, fault, q_mgr)
     except (MQMIError, ValueError) as error:
         detail = str(error)
     world.events.emit(FaultInjected(trio.current_time(), q_mgr, action, target, detail))
+
+
+async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
+    member = fault.qmgr or None
+    if action == "kill":
+        await world.kill(q_mgr)
+    elif action == "restart":
+        await world.restart(q_mgr)
+    elif action == "pause":
+        await world.pause(q_mgr)
+    elif action == "resume":
+        await world.resume(q_mgr)
+    elif action == "stop_channel":
+        await world.stop_channel(q_mgr, fault.channel)
+    elif action == "start_channel":
+        await world.start_channel(q_mgr, fault.channel)
+    elif action == "break_channel":
+        await world.break_channel(q_mgr, fault.channel)
+    elif action == "cf_unavailable":
+        await world.cf_unavailable(member)
+    elif action == "cf_available":
+        await world.cf_available(member)
+    elif action in ("slow_cf", "normal_cf"):
+        world.slow(cf_access=fault.amount if action == "slow_cf" else 0.0)
+    elif action in ("slow_channels", "normal_channels"):
+        world.slow(channel_latency=fault.amount if action == "slow_channels" else 0.0)
+    elif action in ("skew", "unskew"):
+        world.skew(q_mgr, fault.amount if action == "skew" else 0.0)
+    elif action == "refresh_expiry":
+        await world.refresh_expiry(q_mgr)
+    else:
+        raise AssertionError(action)
+
+
+async def heal(world: World) -> list[str]:
+    """Lift every fault: the facility reachable and at its speed, clocks agreed, every
+    queue manager running and awake, every sender channel started. Returns what it did
+    (each also a ``FaultInjected`` event with ``detail`` "heal")."""
+    done: list[str] = []
+
+    def note(action: str, q_mgr: str, target: str) -> None:
+        done.append(f"{action} {target}")
+        world.events.emit(FaultInjected(trio.current_time(), q_mgr, action, target, "heal"))
+
+    if world.costs != world.base_costs:
+        world.slow(cf_access=0.0, channel_latency=0.0)
+        note("normal_speed", "", "CF")
+    reach = world.reach
+    if (reach is not None and (reach.everyone or reach.lost)) or (
+        world.transport is not None and world.transport.unavailable
+    ):
+        await world.cf_available()
+        note("cf_available", "", "CF")
+    for name, qm in world.qmgrs.items():
+        if qm.skew:
+            world.skew(name, 0.0)
+            note("unskew", name, name)
+        if qm.paused is not None:
+            await world.resume(name)
+            note("resume", name, name)
+        if not qm.alive:
+            await world.restart(name)
+            note("restart", name, name)
+    for name, qm in world.qmgrs.items():
+        for channel, definition in qm.rules.local.channels.items():
+            if definition.channel_type != CMQC.MQCHT_SENDER:
+                continue
+            agent = qm.channels.get(channel)
+            if agent is None or agent.scope.cancel_called or agent.ended.is_set():
+                await world.start_channel(name, channel)
+                note("start_channel", name, channel)
+    return done
 
 
 async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0) -> None:
@@ -74,4 +136,4 @@ async def _undo(world: World, fault: Fault, origin: float) -> None:
     await inject(world, UNDO[fault.action], fault)
 
 
-__all__ = ["channel_owner", "inject", "play_faults"]
+__all__ = ["channel_owner", "heal", "inject", "play_faults"]

@@ -62,6 +62,7 @@ class World:
         #: Applications record every operation as invoke and completion (chaos runs).
         self.history = history
         self._msg_ids = itertools.count(1)
+        self._extra = {"cf_access": 0.0, "channel_latency": 0.0}
         self.seed = seed
         self.random = random.Random(seed)
         self.events = events
@@ -165,13 +166,17 @@ class World:
         for its lease: it renews, judges its own grant and fences its scans by it."""
         self._qm(q_mgr).skew = seconds
 
-    def slow(self, *, cf_access: float = 0.0, channel_latency: float = 0.0) -> None:
-        """A latency spike: these many more seconds per CF access and per channel trip,
-        on top of the model's costs, until ``slow()`` with no arguments."""
-        base = self.base_costs
+    def slow(self, *, cf_access: float | None = None, channel_latency: float | None = None) -> None:
+        """A latency spike: this many more seconds per CF access, or per channel trip,
+        on top of the model's costs (0 ends it; None leaves that one as it is)."""
+        if cf_access is not None:
+            self._extra["cf_access"] = cf_access
+        if channel_latency is not None:
+            self._extra["channel_latency"] = channel_latency
+        base, extra = self.base_costs, self._extra
         self.costs = dataclasses.replace(
-            base, cf_access=base.cf_access + cf_access,
-            channel_latency=base.channel_latency + channel_latency,
+            base, cf_access=base.cf_access + extra["cf_access"],
+            channel_latency=base.channel_latency + extra["channel_latency"],
         )  # fmt: skip
 
     async def break_channel(self, q_mgr: str, channel: str) -> None:

@@ -13,7 +13,13 @@ import trio
 
 import qsg
 from actors.clock import VirtualClock
-from actors.events import ApplicationError, ExpiryScanned, FaultInjected, PeerRecovered
+from actors.events import (
+    ApplicationError,
+    ExpiryScanned,
+    FaultInjected,
+    MessageGot,
+    PeerRecovered,
+)
 from actors.faults import inject
 from qsg import CMQC, GMO, MD, PMO, MQMIError
 from qsg.scenario import ScenarioError, parse_scenario
@@ -128,7 +134,32 @@ def test_a_scheduled_cf_outage_makes_applications_fail_and_resume(cf_url: str) -
     assert 140 <= row["put"] <= 160 and row["got"] == row["put"]
 
 
-def test_a_cf_outage_in_an_in_process_run_is_refused_before_it_starts() -> None:
-    with pytest.raises(ScenarioError, match=r"fault\[0\]\.action: cf_unavailable needs the "
-                       r"coupling facility on Redis; run\.in_process is true"):  # fmt: skip
-        parse_scenario(OUTAGE.replace("seed = 8", "seed = 8\nin_process = true"), "o.toml")
+def test_a_cf_outage_in_process_makes_applications_fail_and_resume_as_on_redis() -> None:
+    # The same outage with the shared queues in process: the world is guarded instead.
+    scenario = parse_scenario(OUTAGE.replace("seed = 8", "seed = 8\nin_process = true"), "o.toml")
+    result = run_scenario(scenario)
+    errors = [e for e in result.events if isinstance(e, ApplicationError)]
+    assert errors and {e.reason for e in errors} == {CMQC.MQRC_CF_STRUC_FAILED}
+    assert all(10 <= e.time <= 20 for e in errors)
+    row = result.summary.queue("QSG1", "APP.SHARED")
+    assert 140 <= row["put"] <= 160 and row["got"] == row["put"]
+
+
+def test_one_members_cf_outage_fails_only_that_members_calls() -> None:
+    # z/OS: one LPAR's CF link fails; the other members carry on with the structure.
+    text = OUTAGE.replace("seed = 8", "seed = 8\nin_process = true").replace(
+        'action = "cf_unavailable"', 'action = "cf_unavailable"\nqmgr = "QM1"')
+    text += '[[workload]]\ntype = "putter"\nqmgr = "QM2"\nqueue = "APP.SHARED"\nrate = 5\n'
+    result = run_scenario(parse_scenario(text, "o.toml"))
+    errors = [e for e in result.events if isinstance(e, ApplicationError)]
+    assert errors and {(e.q_mgr, e.reason) for e in errors} == {("QM1", CMQC.MQRC_CF_STRUC_FAILED)}
+    gets = [e for e in result.events if isinstance(e, MessageGot) and 12 < e.time < 19]
+    assert gets  # QM2 still puts to and gets from the structure during QM1's outage
+    row = result.summary.queue("QSG1", "APP.SHARED")
+    assert row["got"] == row["put"]
+
+
+def test_a_cf_outage_of_a_queue_manager_outside_any_qsg_is_refused_before_it_starts() -> None:
+    text = OUTAGE.replace('action = "cf_unavailable"', 'action = "cf_unavailable"\nqmgr = "QM9"')
+    with pytest.raises(ScenarioError, match=r"fault\[0\]\.qmgr: no queue manager QM9"):
+        parse_scenario(text, "o.toml")

@@ -25,8 +25,8 @@ from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command
 from qsg.scenario.errors import ScenarioProblem
 from qsg.scenario.locate import Path
-from qsg.scenario.model import UNDO, Scenario, Workload
-from qsg.scenario.reader import Reader, dotted
+from qsg.scenario.model import ACTIONS, CF_ACTIONS, UNDO, Scenario, Workload
+from qsg.scenario.reader import Reader
 
 
 def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[ScenarioProblem]:
@@ -146,9 +146,9 @@ def _largest(w: Workload) -> float:
 
 def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
             places: dict[str, Path]) -> None:  # fmt: skip
-    """Walk the schedule in time order: a queue manager is killed only while up and
-    restarted only while down; a channel fault names a sender channel; an outage of the
-    coupling facility needs one (shared queues on Redis)."""
+    """Walk the schedule in time order: a queue manager is killed or paused only while
+    up and restarted only while down; a channel fault names a sender channel; a fault of
+    the coupling facility needs one (a QSG), and one member's outage names a member."""
     down: dict[str, float] = {}  # queue manager -> when it comes back (inf: never)
     timeline = []
     for i, fault in enumerate(scenario.faults):
@@ -156,17 +156,19 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
         if fault.duration is not None:
             undo = UNDO[fault.action]
             timeline.append((fault.at + fault.duration, 1, i, undo))
+    members = {m for qsg in scenario.qsgs for m in qsg.members}
     for at, _, i, action in sorted(timeline):
         fault, place = scenario.faults[i], places[f"fault {i}"]
-        if action == "kill":
+        if action in ("kill", "pause"):
             if fault.qmgr in down:
-                reader.problem(place, f"kill {fault.qmgr} at {at:g}: it is already down")
-            down[fault.qmgr] = at
+                reader.problem(place, f"{action} {fault.qmgr} at {at:g}: it is already down")
+            if action == "kill":
+                down[fault.qmgr] = at
         elif action == "restart":
             if fault.qmgr not in down:
                 reader.problem(place, f"restart {fault.qmgr} at {at:g}: it is not down")
             down.pop(fault.qmgr, None)
-        elif action in ("stop_channel", "start_channel"):
+        elif ACTIONS[action] == "channel":
             owners = [n for n, qm in qmgrs.items() if _is_sender(qm, fault.channel)]
             if fault.qmgr and fault.qmgr not in owners:
                 reader.problem((*place, "channel"),
@@ -175,12 +177,12 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
                 what = "no queue manager has" if not owners else "several queue managers have"
                 message = f"{what} a sender channel {fault.channel}; name its 'qmgr'"
                 reader.problem((*place, "channel"), message)
-        elif not scenario.qsgs:
-            reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
-        elif scenario.run.in_process:
-            reader.problem((*place, "action"),
-                           f"{action} needs the coupling facility on Redis; "
-                           f"{dotted(('run', 'in_process'))} is true")  # fmt: skip
+        elif action in CF_ACTIONS:
+            if not scenario.qsgs:
+                reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
+            elif fault.qmgr and fault.qmgr not in members:
+                reader.problem((*place, "qmgr"),
+                               f"{fault.qmgr} is in no QSG: it has no CF link to lose")  # fmt: skip
 
 
 def _is_sender(qm: QMgr, channel: str) -> bool:

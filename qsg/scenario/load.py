@@ -29,6 +29,7 @@ from qsg.scenario.locate import KeyLines
 from qsg.scenario.locate import Path as KeyPath
 from qsg.scenario.model import (
     ACTIONS,
+    UNDO,
     ChannelSpec,
     Fault,
     QMgrSettings,
@@ -46,7 +47,7 @@ QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
-FAULT = ("at", "action", "qmgr", "channel", "duration")
+FAULT = ("at", "action", "qmgr", "channel", "duration", "amount")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
 PUTS = ("rate", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
 GETS = ("service", "wait", "logical_order")
@@ -483,6 +484,7 @@ class _Loader:
             qmgr = r.take(p, table, "qmgr", "str", "")
             channel = r.take(p, table, "channel", "str", "")
             duration = r.take(p, table, "duration", "number", None)
+            amount = r.take(p, table, "amount", "number", 0.0)
             if at is None or not action or not r.one_of((*p, "action"), action, ACTIONS):
                 continue
             ok = r.at_least((*p, "at"), at, 0)
@@ -500,15 +502,19 @@ class _Loader:
                 r.problem((*p, "qmgr"), f"no queue manager {qmgr} in the scenario"
                           + _known(self.qmgr_names))  # fmt: skip
                 ok = False
+            if needs == "amount":
+                ok &= r.at_least((*p, "amount"), amount, 0, above=True)
             if duration is not None:
-                if action not in ("kill", "cf_unavailable"):
-                    r.problem((*p, "duration"), "only kill and cf_unavailable take a duration")
+                if action not in UNDO:
+                    r.problem((*p, "duration"), f"{action} takes no duration; only "
+                              + ", ".join(UNDO) + " do")  # fmt: skip
                     ok = False
                 ok &= r.at_least((*p, "duration"), duration, 0, above=True)
             if ok:
                 self.places[f"fault {len(out)}"] = p
                 out.append(Fault(float(at), action, qmgr, channel,
-                                 None if duration is None else float(duration)))  # fmt: skip
+                                 None if duration is None else float(duration),
+                                 float(amount)))  # fmt: skip
         return out
 
     # ---- small checks -----------------------------------------------------------------

@@ -111,22 +111,39 @@ class Fault:
 
     at: float
     action: str
-    qmgr: str = ""
+    qmgr: str = ""  # cf_unavailable/cf_available: one member's link (all if empty)
     channel: str = ""
-    duration: float | None = None  # kill and cf_unavailable: undone after this long
+    duration: float | None = None  # an action of UNDO: undone after this long
+    amount: float = 0.0  # slow_cf, slow_channels: extra seconds; skew: seconds ahead
 
 
-#: What a fault can do, and what it needs named.
+#: What a fault can do, and what it needs named ("qmgr?": a queue manager, optional).
 ACTIONS: dict[str, str] = {
     "kill": "qmgr",
     "restart": "qmgr",
+    "pause": "qmgr",
+    "resume": "qmgr",
     "stop_channel": "channel",
     "start_channel": "channel",
-    "cf_unavailable": "",
-    "cf_available": "",
+    "break_channel": "channel",
+    "cf_unavailable": "qmgr?",
+    "cf_available": "qmgr?",
+    "slow_cf": "amount",
+    "normal_cf": "",
+    "slow_channels": "amount",
+    "normal_channels": "",
+    "skew": "qmgr",
+    "unskew": "qmgr",
+    "refresh_expiry": "qmgr",
 }
 #: The faults a ``duration`` undoes, and what undoes them.
-UNDO = {"kill": "restart", "cf_unavailable": "cf_available"}
+UNDO = {
+    "kill": "restart", "pause": "resume", "stop_channel": "start_channel",
+    "cf_unavailable": "cf_available", "slow_cf": "normal_cf",
+    "slow_channels": "normal_channels", "skew": "unskew",
+}  # fmt: skip
+#: Actions on the coupling facility: they need a QSG.
+CF_ACTIONS = frozenset({"cf_unavailable", "cf_available", "slow_cf", "normal_cf"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +178,6 @@ class Scenario:
 
 
 __all__ = [
-    "ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec", "RunSettings", "Scenario",
-    "Workload",
+    "ACTIONS", "CF_ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec",
+    "RunSettings", "Scenario", "Workload",
 ]  # fmt: skip

@@ -97,15 +97,21 @@ def load_script(path: str | Path) -> ScriptScenario:
 async def play(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
-    progress_every: float | None = None,
+    progress_every: float | None = None, history: bool = False,
+    epilogue: Callable[[World], Awaitable[None]] | None = None,
 ) -> RunResult:  # fmt: skip
-    """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own."""
+    """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
+
+    ``history``: the applications record every operation (invoke and completion);
+    ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
+    heal, quiet period and drain)."""
     run = scenario.run
     seed = run.seed if seed is None else seed
     topology = scenario.topology
     began = time.perf_counter()
-    async with open_world(topology, redis_url=redis_url, seed=seed,
-                          in_process=run.in_process) as world:  # fmt: skip
+    faults = bool(getattr(scenario, "faults", ()))
+    async with open_world(topology, redis_url=redis_url, seed=seed, in_process=run.in_process,
+                          faults=faults, history=history) as world:  # fmt: skip
         start = trio.current_time()
         duration = run.duration
         every = progress_every or (duration / 200 if duration else 1.0)
@@ -126,6 +132,8 @@ async def play(
                     with trio.move_on_at(start + duration):
                         await play_faults(world, scenario.faults, start)
                         await trio.sleep_until(start + duration)
+            if epilogue is not None:
+                await epilogue(world)
             await _sample_once(world)
             nursery.cancel_scope.cancel()
         if on_progress is not None:
