@@ -15,11 +15,13 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
 from actors.events import ApplicationError, ReplyReceived
+from actors.history import recorded
 from actors.mqi import Connection, Queue
 from qsg import CMQC
 from qsg.core.errors import MQMIError
@@ -48,6 +50,10 @@ RECONNECT = 1.0
 LOST = frozenset({
     CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_CF_STRUC_FAILED,
     CMQC.MQRC_HCONN_ERROR, CMQC.MQRC_HOBJ_ERROR,
+})  # fmt: skip
+#: Reasons that say the connection is gone with its queue manager's life.
+GONE = frozenset({
+    CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_HCONN_ERROR,
 })  # fmt: skip
 
 
@@ -101,6 +107,8 @@ class Application:
         self.rng = world.random
         self.conn: Connection | None = None
         self.queue: Queue | None = None
+        #: A connection lost with a unit of work in flight, to back out before the next.
+        self.stale: Connection | None = None
         self.in_uow = 0  # messages in the current unit of work
 
     async def run(self) -> None:
@@ -112,7 +120,7 @@ class Application:
                 "requester": self.requester, "server": self.server,
             }[w.kind]()  # fmt: skip
         if self.conn is not None and self.in_uow:
-            await self.attempt(self.conn.commit)
+            await self.attempt(self.conn.commit, op="commit")
 
     # ---- the four kinds ---------------------------------------------------------------
     async def putter(self) -> None:
@@ -132,7 +140,11 @@ class Application:
                 md.Version = CMQC.MQMD_VERSION_2
                 last = (sent + 1) % group == 0
                 md.MsgFlags = CMQC.MQMF_LAST_MSG_IN_GROUP if last else CMQC.MQMF_MSG_IN_GROUP
-            if await self.attempt(queue.put, body, md, PMO(Options=pmo_options)) is not FAILED:
+            if self.world.history:
+                md.MsgId = self.world.new_msg_id()
+            put = await self.attempt(queue.put, body, md, PMO(Options=pmo_options), op="put",
+                                     md=md, syncpoint=bool(w.syncpoint))  # fmt: skip
+            if put is not FAILED:
                 sent += 1
                 await self.counted()
 
@@ -178,7 +190,9 @@ class Application:
             md.MsgType = CMQC.MQMT_REQUEST
             md.ReplyToQ = reply_queue.name.encode()
             pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
-            if await self.attempt(queue.put, body, md, pmo) is not FAILED:
+            if self.world.history:
+                md.MsgId = self.world.new_msg_id()
+            if await self.attempt(queue.put, body, md, pmo, op="put", md=md) is not FAILED:
                 sent += 1
                 await self.await_reply(reply_queue, md.MsgId, began)
             await trio.sleep_until(began + self.gap())
@@ -201,6 +215,7 @@ class Application:
         w = self.w
 
         async def connect() -> None:
+            await self.abandon()
             self.conn = await self.world.connect(w.qmgr, user=w.label)
             self.in_uow = 0
             self.queue = await self.conn.open(w.queue, open_options(w))
@@ -208,6 +223,23 @@ class Application:
         if await self.attempt(connect, pause=True) is FAILED:
             self.conn = self.queue = None
         return self.queue
+
+    async def abandon(self) -> None:
+        """MQBACK and MQDISC of a connection lost to a fault, as a well-written application
+        does before connecting again: its unit of work must not hold messages for ever.
+        If its queue manager went away, the unit of work is the queue manager's (or a
+        peer's) to recover; if the facility is still unreachable, this fails and the
+        application tries again later."""
+        stale, self.stale = self.stale, None
+        if stale is None:
+            return
+        try:
+            await self.record(stale.backout, "backout", self.w.queue)
+            await stale.disconnect()
+        except MQMIError as error:
+            if error.reason not in GONE:
+                self.stale = stale
+                raise
 
     async def open_reply_queue(self) -> Queue | None:
         """The requester's own temporary dynamic reply queue, from its model queue."""
@@ -227,7 +259,8 @@ class Application:
         if w.logical_order:
             md.Version = CMQC.MQMD_VERSION_2
             gmo.Version = CMQC.MQGMO_VERSION_2
-        got = await self.attempt(queue.get, None, md, gmo, quiet=NO_MSG, pause=True)
+        got = await self.attempt(queue.get, None, md, gmo, quiet=NO_MSG, pause=True, op="get",
+                                 md=md, syncpoint=bool(w.syncpoint))  # fmt: skip
         return None if got is FAILED else got
 
     async def reply(self, request: MD, body: bytes) -> None:
@@ -239,14 +272,17 @@ class Application:
                 Expiry=request.Expiry)  # fmt: skip
         od = OD(ObjectName=request.ReplyToQ, ObjectQMgrName=request.ReplyToQMgr)
         options = CMQC.MQPMO_SYNCPOINT if self.w.syncpoint else CMQC.MQPMO_NO_SYNCPOINT
-        await self.conn.put1(od, body, md, PMO(Options=options))
+        if self.world.history:
+            md.MsgId = self.world.new_msg_id()
+        await self.record(partial(self.conn.put1, od, body, md, PMO(Options=options)), "put",
+                          request.ReplyToQ.decode().strip(), md, bool(self.w.syncpoint))
 
     async def await_reply(self, reply_queue: Queue, msg_id: bytes, began: float) -> None:
         w = self.w
         md = MD(CorrelId=msg_id)
         gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=w.timeout,
                   MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)  # fmt: skip
-        got = await self.attempt(reply_queue.get, None, md, gmo, quiet=NO_MSG)
+        got = await self.attempt(reply_queue.get, None, md, gmo, quiet=NO_MSG, op="get", md=md)
         now = trio.current_time()
         self.world.events.emit(ReplyReceived(
             now, w.qmgr, self.name, reply_queue.name, msg_id,
@@ -260,17 +296,27 @@ class Application:
         self.in_uow += 1
         if self.in_uow >= self.w.syncpoint:
             conn = self.conn
-            if await self.attempt(conn.commit) is not FAILED:
+            if await self.attempt(conn.commit, op="commit") is not FAILED:
                 self.in_uow = 0
 
+    async def record(self, call: Callable[[], Awaitable[T]], op: str, queue: str,
+                     md: MD | None = None, syncpoint: bool = False) -> T:  # fmt: skip
+        """``call()``, recorded in the world's history if it keeps one."""
+        return await recorded(self.world, call, q_mgr=self.w.qmgr, app=self.name, op=op,
+                              queue=queue, md=md, syncpoint=syncpoint)  # fmt: skip
+
     async def attempt(self, call: Callable[..., Awaitable[T]], *args: Any,
-                      quiet: frozenset[int] = frozenset(), pause: bool = False,
+                      quiet: frozenset[int] = frozenset(), pause: bool = False, op: str = "",
+                      md: MD | None = None, syncpoint: bool = False,
                       ) -> T | _Failed:  # fmt: skip
         """Run one MQI step; on MQMIError note it (unless ``quiet``) and, if the queue
         manager or the CF is lost, drop the connection and wait RECONNECT seconds before
         the next try (with ``pause``, after any failure: a loop that is not paced by its
-        arrivals must not retry in the same simulated instant)."""
+        arrivals must not retry in the same simulated instant). A step with an ``op`` is
+        part of the history (``md``: the put's or get's descriptor)."""
         try:
+            if op:
+                return await self.record(partial(call, *args), op, self.w.queue, md, syncpoint)
             return await call(*args)
         except MQMIError as error:
             if error.reason in quiet:
@@ -278,6 +324,8 @@ class Application:
             w, now = self.w, trio.current_time()
             self.world.events.emit(ApplicationError(now, w.qmgr, self.name, w.queue, error.reason))
             if error.reason in LOST:
+                if self.w.syncpoint and self.conn is not None:
+                    self.stale = self.conn
                 self.conn = self.queue = None
                 self.in_uow = 0
             if pause or error.reason in LOST:

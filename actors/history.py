@@ -1,0 +1,69 @@
+"""The history of a chaos run: every client operation as an invocation and a completion.
+
+In the manner of Jepsen, a client records what it asked for before asking
+(``OpInvoked``), and what came back (``OpCompleted``): "ok", "fail" when MQ answered with
+a reason code that says the call did nothing, or "unknown" when the call was cut off by a
+fault (MQRC_CONNECTION_BROKEN, MQRC_CF_STRUC_FAILED, or the task cancelled mid-call):
+such a put, get or commit may or may not have happened, and a checker must allow both.
+A put names its MsgId before the put (the client chooses it: ``World.new_msg_id``), so
+an unknown put can still be recognised if its message comes out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
+
+import trio
+
+from actors.events import OpCompleted, OpInvoked
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+
+if TYPE_CHECKING:
+    from actors.world import World
+    from qsg.core.structs import MD
+
+T = TypeVar("T")
+
+#: Reasons after which the outcome of the call is not known.
+UNKNOWN = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_CF_STRUC_FAILED})
+
+
+async def recorded(
+    world: World, call: Callable[[], Awaitable[T]], *, q_mgr: str, app: str, op: str,
+    queue: str, md: MD | None = None, syncpoint: bool = False,
+) -> T:  # fmt: skip
+    """``await call()``, recorded in the history when the world keeps one. ``md`` is the
+    put's descriptor (read before the call) or the get's (read after it)."""
+    if not world.history:
+        return await call()
+    emit = world.events.emit
+    put = op == "put" and md is not None
+    emit(OpInvoked(
+        trio.current_time(), q_mgr, app, op, queue,
+        md.MsgId if put and md is not None else b"",
+        put and md is not None and md.Persistence == CMQC.MQPER_PERSISTENT,
+        md.Expiry if put and md is not None else -1,
+        md.Report if put and md is not None else 0,
+        syncpoint,
+    ))  # fmt: skip
+    try:
+        result = await call()
+    except MQMIError as error:
+        outcome = "unknown" if error.reason in UNKNOWN else "fail"
+        emit(OpCompleted(trio.current_time(), q_mgr, app, op, queue, outcome, error.reason))
+        raise
+    except BaseException:  # cancelled mid-call: it may have happened
+        emit(OpCompleted(trio.current_time(), q_mgr, app, op, queue, "unknown"))
+        raise
+    now = trio.current_time()
+    if md is None:
+        emit(OpCompleted(now, q_mgr, app, op, queue, "ok"))
+    else:
+        emit(OpCompleted(now, q_mgr, app, op, queue, "ok", 0, md.MsgId, md.Expiry,
+                         md.GroupId, md.MsgSeqNumber, md.BackoutCount))  # fmt: skip
+    return result
+
+
+__all__ = ["UNKNOWN", "recorded"]

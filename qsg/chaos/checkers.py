@@ -1,0 +1,274 @@
+"""The checkers of a chaos run: each judges the history and reports what it found.
+
+In the spirit of Jepsen's total-queue checker, every verdict gives counts, fractions and
+the MsgIds involved, not just a yes or no. ``SAFETY`` lists the checkers every run gets;
+``liveness`` is added in liveness mode. A checker's ``ok`` is False only for a violation
+of what MQ promises; facts that are allowed (an unknown put that did come out,
+nonpersistent messages lost to a restart) are counted in ``info``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from actors.events import (
+    ChannelStateChanged,
+    ExpiryScanned,
+    FaultInjected,
+    LeaseChanged,
+    OpCompleted,
+    PeerRecovered,
+    QMgrKilled,
+    QMgrRestarted,
+)
+from coupling.lease import EXPIRY_SCAN
+from qsg import CMQC
+from qsg.chaos.history import History, Message
+from qsg.core.events import ReportLost, ReportPut
+
+#: Remaining expiry may exceed the exact remainder by this many tenths (MQ rounds up).
+ROUNDING = 1
+
+
+@dataclass(slots=True)
+class Verdict:
+    """One checker's finding: ``ok``, the ``counts`` that matter, the MsgIds (or other
+    names) involved in a violation, and what is allowed but worth knowing (``info``)."""
+
+    name: str
+    ok: bool
+    counts: dict[str, int] = field(default_factory=dict)
+    involved: list[str] = field(default_factory=list)
+    info: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        parts = [f"{k} {v}" for k, v in self.counts.items()]
+        parts += [f"{k} {v:g}" for k, v in self.info.items()]
+        return ", ".join(parts)
+
+
+def _ids(messages: list[Message]) -> list[str]:
+    return [m.msg_id.decode("ascii", "replace") for m in messages]
+
+
+def _fraction(part: int, whole: int) -> float:
+    return round(part / whole, 6) if whole else 0.0
+
+
+def check_queue(history: History) -> Verdict:
+    """Jepsen's total queue: lost (acknowledged persistent, never delivered, never
+    expired), unexpected (delivered, never attempted, or known not to have happened),
+    duplicated (delivered twice, outside a backout), recovered (unknown put that came
+    out)."""
+    msgs = list(history.messages.values())
+    acked = [m for m in msgs if m.fate == "ok"]
+    out = [m for m in msgs if m.final or m.maybe]
+    lost = [m for m in acked if m.persistent and not m.final and not m.maybe and not m.discarded]
+    gone_np = [m for m in acked if not m.persistent and not (m.final or m.maybe or m.discarded)]
+    phantoms = [m for m in out if m.fate == "failed"]
+    duplicated = [m for m in msgs if len(m.final) > 1]
+    recovered = [m for m in out if m.fate == "unknown"]
+    unexpected = len(history.strangers) + len(phantoms)
+    involved = _ids(lost) + _ids(phantoms) + _ids(duplicated)
+    involved += [msg_id.decode("ascii", "replace") for msg_id, _ in history.strangers]
+    return Verdict(
+        "queue", not (lost or unexpected or duplicated),
+        {"attempted": len(msgs), "acknowledged": len(acked), "lost": len(lost),
+         "unexpected": unexpected, "duplicated": len(duplicated), "recovered": len(recovered)},
+        involved,
+        {"lost_fraction": _fraction(len(lost), len(acked)),
+         "nonpersistent_gone": len(gone_np),
+         "unknown": len([m for m in msgs if m.fate == "unknown"])},
+    )  # fmt: skip
+
+
+def check_expiry(history: History) -> Verdict:
+    """No message delivered after its expiry ran out (nor with Expiry 0 left); no
+    remaining expiry seen greater than what was put less the time since."""
+    expired, grew = [], []
+    for m in history.messages.values():
+        if m.expiry == CMQC.MQEI_UNLIMITED:
+            if any(left != CMQC.MQEI_UNLIMITED for _, left in m.remaining):
+                grew.append(m)
+            continue
+        deadline = m.started + m.expiry / 10
+        if any(d.time > deadline + 1e-9 or d.expiry == 0 for d in m.final + m.maybe):
+            expired.append(m)
+        if any(left > m.expiry - (t - m.started) * 10 + ROUNDING for t, left in m.remaining):
+            grew.append(m)
+    delivered = sum(1 for m in history.messages.values() if m.final)
+    return Verdict("expiry", not (expired or grew),
+                   {"expired_delivered": len(expired), "expiry_grew": len(grew)},
+                   _ids(expired) + _ids(grew),
+                   {"expired_fraction": _fraction(len(expired), delivered)})  # fmt: skip
+
+
+def check_scans(history: History) -> Verdict:
+    """Shared queues scanned by one member per lease epoch, never under a stale token."""
+    members = history.scopes.members if history.scopes else {}
+    latest: dict[str, int] = {}  # QSG -> the newest expiry-scan token granted so far
+    scanners: dict[tuple[str, int], set[str]] = defaultdict(set)
+    stale: list[str] = []
+    scans = 0
+    for event in history.events:
+        if isinstance(event, LeaseChanged) and event.role == EXPIRY_SCAN:
+            qsg = members.get(event.q_mgr, "")
+            latest[qsg] = max(latest.get(qsg, 0), event.token)
+        elif isinstance(event, ExpiryScanned) and event.shared:
+            scans += 1
+            qsg = members.get(event.q_mgr, "")
+            scanners[qsg, event.token].add(event.q_mgr)
+            if not event.token or event.token < latest.get(qsg, event.token):
+                stale.append(f"{event.q_mgr}@{event.time:g} token {event.token}")
+    shared_epochs = [f"{qsg} token {t}: {', '.join(sorted(who))}"
+                     for (qsg, t), who in scanners.items() if len(who) > 1]  # fmt: skip
+    return Verdict("scan-lease", not (stale or shared_epochs),
+                   {"shared_scans": scans, "epochs": len(scanners),
+                    "two_scanners": len(shared_epochs), "stale_token": len(stale)},
+                   shared_epochs + stale)  # fmt: skip
+
+
+def check_recovery(history: History) -> Verdict:
+    """Every failed QSG member's units of work recovered (by a peer, or at its restart),
+    and every message a failed or abandoned unit of work held came out again."""
+    members = set(history.scopes.members) if history.scopes else set()
+    pending: dict[str, float] = {}
+    for event in history.events:
+        if isinstance(event, QMgrKilled) and event.q_mgr in members:
+            pending.setdefault(event.q_mgr, event.time)
+        elif isinstance(event, PeerRecovered):
+            pending.pop(event.failed, None)
+        elif isinstance(event, QMgrRestarted):
+            pending.pop(event.q_mgr, None)
+    stuck = [m for m in history.messages.values()
+             if m.returned and (m.persistent or _shared(history, m))
+             and not any(d.time > m.returned[-1].time for d in m.final + m.maybe)
+             and not m.discarded]  # fmt: skip
+    held = sum(1 for m in history.messages.values() if m.returned)
+    return Verdict("recovery", not (pending or stuck),
+                   {"unrecovered_members": len(pending), "held_by_backed_out": held,
+                    "never_came_back": len(stuck)},
+                   sorted(pending) + _ids(stuck))  # fmt: skip
+
+
+def _shared(history: History, m: Message) -> bool:
+    scopes = history.scopes
+    return scopes is not None and scopes.scope(m.q_mgr, m.queue) != m.q_mgr
+
+
+def check_groups(history: History) -> Verdict:
+    """Each reader gets a group's messages in order: sequence numbers rising by one, a
+    gap only where the missing message expired."""
+    seen: dict[tuple[str, bytes], int] = {}
+    broken: list[str] = []
+    by_group: dict[bytes, dict[int, Message]] = defaultdict(dict)
+    deliveries = []
+    for m in history.messages.values():
+        for d in m.final:
+            if d.seq and d.group_id.strip(b"\0") and d.app != "drain":
+                deliveries.append((d.time, d, m))
+                by_group[d.group_id][d.seq] = m
+    for _, d, _m in sorted(deliveries, key=lambda x: x[0]):
+        key = (d.app, d.group_id)
+        last = seen.get(key, 0)
+        skipped = range(last + 1, d.seq)
+        ok_gap = all(s in by_group[d.group_id] and by_group[d.group_id][s].discarded
+                     for s in skipped) if last else True  # fmt: skip
+        if d.seq <= last or not ok_gap:
+            broken.append(f"{d.app} group {d.group_id.hex()[:12]} seq {d.seq} after {last}")
+        seen[key] = max(last, d.seq)
+    return Verdict("group-order", not broken, {"groups_read": len({g for _, g in seen}),
+                                               "out_of_order": len(broken)}, broken)
+
+
+def check_reports(history: History) -> Verdict:
+    """One expiration report for every discarded message that asked for one; none for a
+    message that was not discarded."""
+    reports: Counter[bytes] = Counter()
+    for event in history.events:
+        expiration = isinstance(event, ReportPut) and event.feedback == CMQC.MQFB_EXPIRATION
+        if expiration or isinstance(event, ReportLost):
+            reports[event.original_msg_id] += 1  # type: ignore[union-attr]
+    missing, twice, unasked = [], [], []
+    for m in history.messages.values():
+        wanted = bool(m.report & CMQC.MQRO_EXPIRATION) and bool(m.discarded)
+        count = reports.get(m.msg_id, 0)
+        if wanted and count == 0:
+            missing.append(m)
+        elif count > 1 or len(m.discarded) > 1:
+            twice.append(m)
+        elif count and not m.discarded:
+            unasked.append(m)
+    asked = sum(1 for m in history.messages.values() if m.report & CMQC.MQRO_EXPIRATION)
+    return Verdict("expiry-reports", not (missing or twice or unasked),
+                   {"asked": asked, "reports": sum(reports.values()), "missing": len(missing),
+                    "duplicated": len(twice), "without_discard": len(unasked)},
+                   _ids(missing) + _ids(twice) + _ids(unasked))  # fmt: skip
+
+
+def check_liveness(history: History, healed: float, bound: float, expect: Expectations
+                   ) -> Verdict:  # fmt: skip
+    """Within ``bound`` seconds of ``healed``: every queue manager with applications
+    served one successfully, every sender channel is RUNNING, and the QSG's shared
+    queues were scanned (if a member has EXPRYINT)."""
+    until = healed + bound
+    served: set[str] = set()
+    state: dict[str, str] = {}
+    scanned: set[str] = set()
+    for event in history.events:
+        if event.time > until:
+            break
+        if isinstance(event, ChannelStateChanged) and event.channel in expect.senders.get(
+            event.q_mgr, ()
+        ):
+            state[event.channel] = event.state
+        if event.time < healed:
+            continue
+        if isinstance(event, OpCompleted) and event.outcome == "ok":
+            served.add(event.q_mgr)
+        elif isinstance(event, ExpiryScanned) and event.shared:
+            scanned.add(history.scopes.members.get(event.q_mgr, "") if history.scopes else "")
+    stalled = [f"queue manager {q}" for q in sorted(expect.busy - served)]
+    stalled += [f"channel {c} ({state.get(c, 'RUNNING')})" for q, cs in expect.senders.items()
+                for c in cs if state.get(c, "RUNNING") != "RUNNING"]  # fmt: skip
+    stalled += [f"expiry scan of {g}" for g in sorted(expect.scanning - scanned)]
+    return Verdict("liveness", not stalled,
+                   {"bound_s": round(bound), "stalled": len(stalled)}, stalled)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Expectations:
+    """What must make progress after a heal: queue managers with applications, sender
+    channels (by owner), QSGs whose shared queues a member scans."""
+
+    busy: frozenset[str]
+    senders: dict[str, frozenset[str]]
+    scanning: frozenset[str]
+
+
+#: The checkers every chaos run gets.
+SAFETY: tuple[Callable[[History], Verdict], ...] = (
+    check_queue, check_expiry, check_scans, check_recovery, check_groups, check_reports,
+)
+
+
+def check(history: History) -> list[Verdict]:
+    """Every safety checker's verdict on ``history``."""
+    return [checker(history) for checker in SAFETY]
+
+
+def healed_at(history: History) -> float | None:
+    """When the run's heal phase lifted the faults (its first heal event)."""
+    for event in history.events:
+        if isinstance(event, FaultInjected) and event.detail == "heal":
+            return event.time
+    return None
+
+
+__all__ = [
+    "SAFETY", "Expectations", "Verdict", "check", "check_expiry", "check_groups",
+    "check_liveness", "check_queue", "check_recovery", "check_reports", "check_scans",
+    "healed_at",
+]  # fmt: skip

@@ -1,0 +1,182 @@
+"""What a chaos run's history says happened to each message a client put.
+
+The history (``OpInvoked``/``OpCompleted`` events, with the run's other events) is read
+once, in order, into a ``Message`` per MsgId a client chose. A put's fate is "ok" (it is
+acknowledged: put outside syncpoint, or its unit of work committed), "unknown" (the put
+or its commit was cut off by a fault), or "failed" (MQ refused it, or its unit of work
+was backed out or abandoned after a fault: it can never become visible). A delivery is
+"final" when the get was outside syncpoint or its unit of work committed, "maybe" when
+that commit's outcome is unknown; a get whose unit of work was backed out returned the
+message to its queue. The checkers (``qsg.chaos.checkers``) judge these facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from actors.events import (
+    ChannelDelivered,
+    ExpiredInTransit,
+    MessagePut,
+    OpCompleted,
+    OpInvoked,
+    WorldEvent,
+)
+from qsg import CMQC
+from qsg.core.events import DeadLettered, Discarded, ReportPut, TriggerMessagePut
+from qsg.scenario.summary import Scopes
+
+#: Completions after which an application abandons its unit of work (and reconnects).
+LOST = frozenset({
+    CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_CF_STRUC_FAILED,
+    CMQC.MQRC_HCONN_ERROR, CMQC.MQRC_HOBJ_ERROR,
+})  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A get that returned the message: when, to whom, with what remaining Expiry."""
+
+    time: float
+    app: str
+    q_mgr: str
+    queue: str
+    expiry: int
+    group_id: bytes
+    seq: int
+
+
+@dataclass(slots=True)
+class Message:
+    """One MsgId a client put, and everything the history says of it."""
+
+    msg_id: bytes
+    app: str
+    q_mgr: str
+    queue: str
+    invoked: float
+    persistent: bool
+    expiry: int
+    report: int
+    fate: str = "pending"  # then "ok", "unknown" or "failed"
+    put_time: float | None = None  # when the queue manager put it (MessagePut)
+    final: list[Delivery] = field(default_factory=list)
+    maybe: list[Delivery] = field(default_factory=list)
+    returned: list[Delivery] = field(default_factory=list)  # gets backed out
+    discarded: list[float] = field(default_factory=list)  # expired: discard times
+    remaining: list[tuple[float, int]] = field(default_factory=list)  # (time, Expiry seen)
+
+    @property
+    def started(self) -> float:
+        """When its expiry started: the put itself, else (never seen) its invocation."""
+        return self.invoked if self.put_time is None else self.put_time
+
+
+@dataclass(slots=True)
+class _Uow:
+    puts: list[Message] = field(default_factory=list)
+    gets: list[tuple[Message | None, Delivery]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class History:
+    """The messages of a run by MsgId, with what else the checkers need."""
+
+    messages: dict[bytes, Message] = field(default_factory=dict)
+    #: Deliveries of MsgIds no client put (nor the queue manager made: reports...).
+    strangers: list[tuple[bytes, Delivery]] = field(default_factory=list)
+    #: MsgIds the queue managers made themselves: reports, trigger messages.
+    system: set[bytes] = field(default_factory=set)
+    events: list[WorldEvent] = field(default_factory=list)
+    #: Which queues are shared (a message held on one survives its member's failure).
+    scopes: Scopes | None = None
+
+    def of(self, fate: str) -> list[Message]:
+        return [m for m in self.messages.values() if m.fate == fate]
+
+
+def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
+    """The history of a run from its events, in the order they happened."""
+    history = History(events=list(events), scopes=scopes)
+    messages, uows = history.messages, dict[str, _Uow]()
+    invoked: dict[str, OpInvoked] = {}  # the operation each app has in flight
+
+    def end(app: str, committed: bool | None) -> None:
+        """The app's unit of work ends: committed (True), unknown (None), else gone."""
+        uow = uows.pop(app, None)
+        if uow is None:
+            return
+        for msg in uow.puts:
+            msg.fate = "ok" if committed else "unknown" if committed is None else "failed"
+        for got, delivery in uow.gets:
+            if got is None:
+                continue
+            if committed:
+                got.final.append(delivery)
+            elif committed is None:
+                got.maybe.append(delivery)
+            else:
+                got.returned.append(delivery)
+
+    for event in history.events:
+        if isinstance(event, OpInvoked):
+            invoked[event.app] = event
+            if event.op == "put" and event.msg_id:
+                msg = Message(event.msg_id, event.app, event.q_mgr, event.queue, event.time,
+                              event.persistent, event.expiry, event.report)  # fmt: skip
+                messages.setdefault(event.msg_id, msg)
+                if event.syncpoint:
+                    uows.setdefault(event.app, _Uow()).puts.append(msg)
+        elif isinstance(event, OpCompleted):
+            began = invoked.pop(event.app, None)
+            syncpoint = began is not None and began.syncpoint
+            if event.op == "put" and began is not None and began.msg_id:
+                msg = messages[began.msg_id]
+                if event.outcome != "ok":
+                    if syncpoint and msg in uows.get(event.app, _Uow()).puts:
+                        uows[event.app].puts.remove(msg)
+                    msg.fate = "unknown" if event.outcome == "unknown" else "failed"
+                elif not syncpoint:
+                    msg.fate = "ok"
+            elif event.op == "get" and event.outcome == "ok":
+                delivery = Delivery(event.time, event.app, event.q_mgr, event.queue,
+                                    event.expiry, event.group_id, event.seq)  # fmt: skip
+                found = messages.get(event.msg_id)
+                if found is None and event.msg_id not in history.system:
+                    history.strangers.append((event.msg_id, delivery))
+                if found is not None:
+                    found.remaining.append((event.time, event.expiry))
+                if syncpoint:
+                    uows.setdefault(event.app, _Uow()).gets.append((found, delivery))
+                elif found is not None:
+                    found.final.append(delivery)
+            elif event.op == "commit":
+                end(event.app, True if event.outcome == "ok" else None
+                    if event.outcome == "unknown" else False)  # fmt: skip
+            elif event.op == "backout":
+                end(event.app, False)
+            if event.outcome != "ok" and event.reason in LOST and event.op != "commit":
+                end(event.app, False)  # the application abandons its unit of work
+        elif isinstance(event, MessagePut):
+            put = messages.get(event.msg_id)
+            if put is not None and put.put_time is None:
+                put.put_time = event.time
+                put.persistent = event.persistent
+        elif isinstance(event, Discarded | ExpiredInTransit):
+            gone = messages.get(event.msg_id)
+            if gone is not None:
+                gone.discarded.append(event.time)
+        elif isinstance(event, ChannelDelivered):
+            moved = messages.get(event.msg_id)
+            if moved is not None:
+                moved.remaining.append((event.time, event.expiry))
+        elif (isinstance(event, ReportPut | TriggerMessagePut | DeadLettered)
+              and event.msg_id not in messages):  # a dead letter keeps a client's MsgId
+            history.system.add(event.msg_id)
+    for app in list(uows):  # a unit of work still open at the end was never committed
+        end(app, False)
+    return history
+
+
+__all__ = ["LOST", "Delivery", "History", "Message", "read"]
