@@ -76,6 +76,8 @@ async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
         world.skew(q_mgr, fault.amount if action == "skew" else 0.0)
     elif action == "refresh_expiry":
         await world.refresh_expiry(q_mgr)
+    elif action == "heal":
+        await heal(world)
     else:
         raise AssertionError(action)
 

@@ -100,7 +100,7 @@ class Connection:
         size = len(body) if isinstance(body, bytes) else len(body.encode())
         qm.world.events.emit(
             MessagePut(now, qm.name, handle.queue, md.MsgId, size,
-                       md.Persistence == CMQC.MQPER_PERSISTENT, syncpoint, md.Expiry)
+                       handle.persistence(md) == CMQC.MQPER_PERSISTENT, syncpoint, md.Expiry)
         )  # fmt: skip
         if not syncpoint:
             qm.world.signals.notify(handle.repository.store, handle.queue)

@@ -119,7 +119,8 @@ class Application:
                 "putter": self.putter, "getter": self.getter,
                 "requester": self.requester, "server": self.server,
             }[w.kind]()  # fmt: skip
-        if self.conn is not None and self.in_uow:
+        # A syncpoint application commits what it holds, a get not yet counted included.
+        if self.conn is not None and self.w.syncpoint:
             await self.attempt(self.conn.commit, op="commit")
 
     # ---- the four kinds ---------------------------------------------------------------

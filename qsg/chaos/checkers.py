@@ -26,7 +26,7 @@ from actors.events import (
 from coupling.lease import EXPIRY_SCAN
 from qsg import CMQC
 from qsg.chaos.history import History, Message
-from qsg.core.events import ReportLost, ReportPut
+from qsg.core.events import DeadLettered, ReportLost, ReportPut
 
 #: Remaining expiry may exceed the exact remainder by this many tenths (MQ rounds up).
 ROUNDING = 1
@@ -188,9 +188,11 @@ def check_reports(history: History) -> Verdict:
     message that was not discarded."""
     reports: Counter[bytes] = Counter()
     for event in history.events:
-        expiration = isinstance(event, ReportPut) and event.feedback == CMQC.MQFB_EXPIRATION
-        if expiration or isinstance(event, ReportLost):
-            reports[event.original_msg_id] += 1  # type: ignore[union-attr]
+        # A report goes to its ReplyToQ, else to the dead-letter queue, else is lost.
+        if isinstance(event, ReportPut) and event.feedback == CMQC.MQFB_EXPIRATION:
+            reports[event.original_msg_id] += 1
+        elif isinstance(event, ReportLost | DeadLettered) and event.original_msg_id:
+            reports[event.original_msg_id] += 1
     missing, twice, unasked = [], [], []
     for m in history.messages.values():
         wanted = bool(m.report & CMQC.MQRO_EXPIRATION) and bool(m.discarded)
@@ -262,7 +264,7 @@ def check(history: History) -> list[Verdict]:
 def healed_at(history: History) -> float | None:
     """When the run's heal phase lifted the faults (its first heal event)."""
     for event in history.events:
-        if isinstance(event, FaultInjected) and event.detail == "heal":
+        if isinstance(event, FaultInjected) and event.action == "heal":
             return event.time
     return None
 

@@ -47,6 +47,7 @@ class DeadLettered:
     queue: str
     msg_id: bytes
     reason: int
+    original_msg_id: bytes = b""  # a report's: the message it reports on
 
 
 @dataclass(frozen=True, slots=True)

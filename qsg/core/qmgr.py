@@ -336,13 +336,16 @@ class QMgr:
                 )
             )
             return
-        if not self.dead_letter(report.md, report.body, reason, dest, dest_qmgr, now):
+        if not self.dead_letter(report.md, report.body, reason, dest, dest_qmgr, now,
+                                original_msg_id=original_msg_id):  # fmt: skip
             self.emit(ReportLost(now, self.name, dest, original_msg_id, reason))
 
     def dead_letter(
-        self, md: MD, body: bytes, reason: int, dest_q: str, dest_q_mgr: str, now: float
-    ) -> bool:
+        self, md: MD, body: bytes, reason: int, dest_q: str, dest_q_mgr: str, now: float,
+        *, original_msg_id: bytes = b"",
+    ) -> bool:  # fmt: skip
         """Put a message to the dead-letter queue behind an MQDLH; False if that failed.
+        ``original_msg_id``: for a report, the message it reports on.
 
         The descriptor keeps the remaining Expiry it has, which goes on decrementing on
         the dead-letter queue (expiry-mqmd.txt note 7).
@@ -364,7 +367,8 @@ class QMgr:
             self.put_system(self.dead_letter_queue, dl_md, header.pack(md.Encoding) + body, now)
         except MQMIError:
             return False
-        self.emit(DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason))
+        self.emit(DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason,
+                               original_msg_id))  # fmt: skip
         return True
 
     def put_system(self, queue: str, md: MD, body: bytes, now: float, *, q_mgr: str = "") -> str:

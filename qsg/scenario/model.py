@@ -135,6 +135,7 @@ ACTIONS: dict[str, str] = {
     "skew": "qmgr",
     "unskew": "qmgr",
     "refresh_expiry": "qmgr",
+    "heal": "",
 }
 #: The faults a ``duration`` undoes, and what undoes them.
 UNDO = {

@@ -1,0 +1,211 @@
+"""Chaos campaigns: seeded runs of a scenario under a random nemesis, judged by checkers.
+
+One run: the scenario's applications run for its duration while the nemesis's faults
+(``qsg.chaos.nemesis``) land in the first part of it, the *window*; at the window's end
+every fault is lifted (the heal), the applications go on until the scenario's end, then
+a quiet period lets channels and scans catch up, and a drain reads every queue to empty
+so that "lost" is decidable. The checkers (``qsg.chaos.checkers``) judge the history.
+
+A run is named by its own seed: it draws the faults and seeds the world, so ``replay``
+of that seed, in process, gives the identical history. A campaign's run seeds are drawn
+from the campaign's seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import partial
+
+import trio
+
+from actors.history import recorded
+from actors.mqi import Connection
+from actors.workload import RECONNECT
+from actors.world import World
+from qsg import CMQC
+from qsg.chaos import checkers, history
+from qsg.chaos.checkers import Expectations, Verdict
+from qsg.chaos.nemesis import Targets, draw, targets
+from qsg.core.errors import MQMIError
+from qsg.core.structs import GMO, MD
+from qsg.scenario.model import Fault, Scenario
+from qsg.scenario.play import RunResult, play
+
+MODES = ("safety", "liveness")
+#: Seconds beyond the slowest recovery (a lease running out, a channel's first retry,
+#: an application's reconnect) that the liveness bound allows by default.
+SLACK = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How every run of a campaign on a scenario is laid out in simulated seconds."""
+
+    targets: Targets
+    window: float  # faults land in [0, window); the heal comes at its end
+    bound: float  # after the heal, progress within this long (liveness)
+    quiet: float  # after the scenario's end, before the drain
+
+    @classmethod
+    def of(cls, scenario: Scenario, bound: float | None = None) -> Plan:
+        t = targets(scenario)
+        if bound is None:
+            bound = max(t.lease, t.retry) + RECONNECT + SLACK
+        duration = scenario.run.duration
+        window = duration - bound
+        if window < duration / 3:
+            raise ValueError(
+                f"the scenario runs {duration:g} s: too short for a chaos run whose recovery "
+                f"bound is {bound:g} s (it needs at least {1.5 * bound:g} s: the faults' "
+                f"window, then the bound with the faults healed)"
+            )
+        return cls(t, window, bound, bound)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """One run of a campaign: its seed, the fault kinds it drew, and the verdicts."""
+
+    seed: int
+    mode: str
+    kinds: list[str]
+    faults: tuple[Fault, ...]
+    verdicts: list[Verdict]
+    events: int
+    drained: int
+    wall_seconds: float
+    result: RunResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(v.ok for v in self.verdicts)
+
+    def failed(self) -> list[Verdict]:
+        return [v for v in self.verdicts if not v.ok]
+
+
+def run_seeds(seed: int, runs: int) -> list[int]:
+    """The seeds of a campaign's runs, drawn from the campaign's ``seed``."""
+    rng = random.Random(seed)
+    return [rng.randrange(1, 2**31) for _ in range(runs)]
+
+
+def chaos_scenario(scenario: Scenario, plan: Plan, seed: int, mode: str,
+                   *, in_process: bool = True) -> tuple[list[str], Scenario]:  # fmt: skip
+    """``scenario`` with the faults of run ``seed`` (and the heal) in place of its own."""
+    if mode not in MODES:
+        raise ValueError(f"mode {mode!r}: it is one of {', '.join(MODES)}")
+    kinds, faults = draw(plan.targets, seed, plan.window, lasting=mode == "liveness")
+    run = dataclasses.replace(scenario.run, seed=seed, in_process=in_process)
+    faults += (Fault(plan.window, "heal"),)
+    return kinds, dataclasses.replace(scenario, run=run, faults=faults)
+
+
+async def drain(world: World) -> int:
+    """Read every queue to empty through the MQI (shared ones once), each get in the
+    history as the application "drain". Returns how many messages came out."""
+    done: set[str] = set()
+    count = 0
+    for name, qm in world.qmgrs.items():
+        if not qm.alive:
+            continue
+        conn = await world.connect(name, user="drain")
+        repos = [qm.rules.local]
+        group = qm.rules.qsg
+        if group is not None and group.name not in done:
+            done.add(group.name)
+            repos.append(group.shared)
+        dlq = qm.rules.dead_letter_queue
+        for repo in repos:
+            for queue_name in sorted(repo.status):
+                if queue_name.startswith("SYSTEM.") and queue_name != dlq:
+                    continue
+                count += await _drain_queue(world, conn, name, queue_name)
+    return count
+
+
+async def _drain_queue(world: World, conn: Connection, q_mgr: str, name: str) -> int:
+    try:
+        queue = await conn.open(name, CMQC.MQOO_INPUT_SHARED)
+    except MQMIError:  # in use exclusively (a requester's reply queue), or gone
+        return 0
+    count = 0
+    while True:
+        md = MD()
+        gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT)
+        try:
+            await recorded(world, partial(queue.get, None, md, gmo), q_mgr=q_mgr, app="drain",
+                           op="get", queue=name, md=md)  # fmt: skip
+        except MQMIError as error:
+            if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return count
+            raise
+        count += 1
+
+
+def expectations(scenario: Scenario, plan: Plan) -> Expectations:
+    """What must make progress after the heal: queue managers whose applications are
+    still at work then, every sender channel, every QSG with a scanning member."""
+    after = plan.window + plan.bound
+    busy = frozenset(w.qmgr for w in scenario.workloads
+                     if w.start < plan.window and (w.stop is None or w.stop >= after))  # fmt: skip
+    senders: dict[str, set[str]] = {}
+    for q_mgr, channel in plan.targets.senders:
+        senders.setdefault(q_mgr, set()).add(channel)
+    return Expectations(busy, {q: frozenset(c) for q, c in senders.items()},
+                        frozenset(plan.targets.scanning))  # fmt: skip
+
+
+def run_one(scenario: Scenario, seed: int, mode: str = "safety", *, plan: Plan | None = None,
+            redis_url: str | None = None, in_process: bool = True,
+            keep: bool = False) -> Outcome:  # fmt: skip
+    """One chaos run of ``scenario`` with seed ``seed``, judged."""
+    from qsg.runtime import run as run_trio
+
+    plan = plan or Plan.of(scenario)
+    kinds, chaotic = chaos_scenario(scenario, plan, seed, mode, in_process=in_process)
+    drained = 0
+
+    async def epilogue(world: World) -> None:
+        nonlocal drained
+        await trio.sleep(plan.quiet)
+        drained = await drain(world)
+
+    async def main() -> RunResult:
+        return await play(chaotic, redis_url=redis_url, history=True, epilogue=epilogue)
+
+    began = time.perf_counter()
+    result = run_trio(main)
+    verdicts = judge(result, mode, plan, scenario)
+    return Outcome(seed, mode, kinds, chaotic.faults, verdicts, len(result.events), drained,
+                   time.perf_counter() - began, result if keep else None)  # fmt: skip
+
+
+def judge(result: RunResult, mode: str, plan: Plan, scenario: Scenario) -> list[Verdict]:
+    """The safety checkers' verdicts on a run, and in liveness mode the liveness one."""
+    h = history.read(result.events, result.scopes)
+    verdicts = checkers.check(h)
+    if mode == "liveness":
+        healed = checkers.healed_at(h)
+        assert healed is not None
+        verdicts.append(checkers.check_liveness(h, healed, plan.bound,
+                                                expectations(scenario, plan)))  # fmt: skip
+    return verdicts
+
+
+def campaign(scenario: Scenario, runs: int, seed: int, mode: str = "safety", *,
+             bound: float | None = None, redis_url: str | None = None,
+             in_process: bool = True) -> Iterator[Outcome]:  # fmt: skip
+    """The ``runs`` runs of a campaign, one after another, as each ends."""
+    plan = Plan.of(scenario, bound)
+    for run_seed in run_seeds(seed, runs):
+        yield run_one(scenario, run_seed, mode, plan=plan, redis_url=redis_url,
+                      in_process=in_process)  # fmt: skip
+
+
+__all__ = ["MODES", "Outcome", "Plan", "campaign", "chaos_scenario", "drain", "judge",
+           "run_one", "run_seeds"]  # fmt: skip

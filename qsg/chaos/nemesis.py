@@ -1,0 +1,121 @@
+"""The nemesis: a random fault schedule for one chaos run, drawn from the run's seed.
+
+Swarm testing: rather than every fault kind at a fixed rate in every run, each run's
+seed first draws which kinds are on (each with even odds, at least one), then how many
+of each and when, where and for how long. Runs that leave a kind out explore
+interleavings a blanket schedule would drown. The faults are the scenario format's
+(``qsg.scenario.model.Fault``), so a drawn schedule can be pasted into a scenario file.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from qsg import CMQC
+from qsg.core.sharing import QueueSharingGroup
+from qsg.scenario.model import Fault, Scenario
+
+#: Every kind of fault the nemesis knows, with what it does.
+KINDS: dict[str, str] = {
+    "kill": "kill a queue manager (restarted after a while)",
+    "pause": "pause a queue manager past its lease",
+    "cf_member": "one member loses its CF link",
+    "cf_all": "the coupling facility is unavailable to all",
+    "slow_cf": "CF access latency spike",
+    "break_channel": "break a channel's link mid-batch",
+    "stop_channel": "STOP CHANNEL, START CHANNEL later",
+    "slow_channels": "channel latency spike",
+    "skew": "skew a member's lease clock",
+    "refresh": "REFRESH QMGR TYPE(EXPIRY) on a member",
+}
+#: Kinds that may last until the heal in liveness mode (no duration).
+LASTING = frozenset({"kill", "pause", "cf_member", "cf_all", "stop_channel"})
+
+
+@dataclass(frozen=True, slots=True)
+class Targets:
+    """What in a scenario can be hit, and the times that bound recovery."""
+
+    qmgrs: tuple[str, ...]
+    members: tuple[str, ...]  # QSG members
+    senders: tuple[tuple[str, str], ...]  # (queue manager, sender channel)
+    lease: float  # the longest expiry-scan lease (2 x EXPRYINT), 0 if none
+    retry: float  # the longest first retry interval (SHORTTMR) of a sender channel
+    scanning: tuple[str, ...]  # QSGs with a member that scans (EXPRYINT set)
+
+    def kinds(self) -> list[str]:
+        """The kinds this scenario offers a target for."""
+        kinds = ["kill", "pause"] if self.qmgrs else []
+        if self.members:
+            kinds += ["cf_member", "cf_all", "slow_cf", "skew", "refresh"]
+        if self.senders:
+            kinds += ["break_channel", "stop_channel", "slow_channels"]
+        return kinds
+
+
+def targets(scenario: Scenario) -> Targets:
+    """The targets of ``scenario``, from its topology built in process (as ``check``)."""
+    groups = {q.name: QueueSharingGroup(q.name) for q in scenario.qsgs}
+    qmgrs = scenario.topology.build(groups)
+    members = tuple(m for q in scenario.qsgs for m in q.members)
+    senders, retry = [], 0.0
+    for name, qm in qmgrs.items():
+        for channel in qm.local.channels.values():
+            if channel.channel_type == CMQC.MQCHT_SENDER:
+                senders.append((name, channel.name))
+                retry = max(retry, float(channel.retry_interval(1) or 0))
+    intervals = [qmgrs[m].expiry_interval or 0 for m in members]
+    scanning = tuple(q.name for q in scenario.qsgs
+                     if any(qmgrs[m].expiry_interval for m in q.members))  # fmt: skip
+    return Targets(tuple(qmgrs), members, tuple(senders), 2.0 * max(intervals, default=0),
+                   retry, scanning)  # fmt: skip
+
+
+def draw(targets: Targets, seed: int, window: float, *, lasting: bool = False,
+         ) -> tuple[list[str], tuple[Fault, ...]]:  # fmt: skip
+    """The kinds switched on and the faults of one run, all within ``window`` seconds.
+
+    Every fault is undone inside the window (transient), except, with ``lasting``, some
+    of the ``LASTING`` kinds, which the heal at the window's end lifts."""
+    rng = random.Random(seed)
+    offered = targets.kinds()
+    kinds = [k for k in offered if rng.random() < 0.5] or [rng.choice(offered)]
+    faults: list[Fault] = []
+    for kind in kinds:
+        for _ in range(rng.randint(1, 4)):
+            at = round(rng.uniform(0.0, window * 0.9), 3)
+            longest = max(0.5, min(window / 4, window - at - 0.001))
+            duration: float | None = round(rng.uniform(min(0.5, longest), longest), 3)
+            if lasting and kind in LASTING and rng.random() < 0.5:
+                duration = None
+            faults.append(_fault(kind, rng, targets, at, duration))
+    return kinds, tuple(sorted(faults, key=lambda f: f.at))
+
+
+def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float | None
+           ) -> Fault:  # fmt: skip
+    if kind in ("kill", "pause"):
+        return Fault(at, kind, qmgr=rng.choice(t.qmgrs), duration=duration)
+    if kind in ("cf_member", "cf_all"):
+        member = rng.choice(t.members) if kind == "cf_member" else ""
+        return Fault(at, "cf_unavailable", qmgr=member, duration=duration)
+    if kind == "slow_cf":
+        return Fault(at, "slow_cf", duration=duration, amount=round(rng.uniform(0.001, 0.05), 4))
+    if kind == "slow_channels":
+        amount = round(rng.uniform(0.05, 1.0), 3)
+        return Fault(at, "slow_channels", duration=duration, amount=amount)
+    if kind in ("break_channel", "stop_channel"):
+        q_mgr, channel = rng.choice(t.senders)
+        return Fault(at, kind, qmgr=q_mgr, channel=channel,
+                     duration=duration if kind == "stop_channel" else None)  # fmt: skip
+    if kind == "skew":
+        spread = max(1.0, 2 * t.lease)
+        amount = round(rng.uniform(-spread, spread), 3)
+        return Fault(at, "skew", qmgr=rng.choice(t.members), duration=duration, amount=amount)
+    if kind == "refresh":
+        return Fault(at, "refresh_expiry", qmgr=rng.choice(t.members))
+    raise AssertionError(kind)
+
+
+__all__ = ["KINDS", "LASTING", "Targets", "draw", "targets"]
