@@ -1,4 +1,4 @@
-"""The ``qsg`` command: run and validate scenarios.
+"""The ``qsg`` command: run and validate scenarios (and chaos-test them: ``qsg.chaos``).
 
 Built on click (commands, options, help) and rich (the progress bar in simulated time,
 the summary tables). ``qsg validate`` only checks; ``qsg run`` checks, plays and
@@ -257,6 +257,14 @@ def _shape(scenario: Scenario | ScriptScenario) -> str:
             f"{len(scenario.channels)} channels, {len(scenario.workloads)} workloads, "
             f"{len(scenario.faults)} faults, {scenario.run.duration:g} s")  # fmt: skip
 
+
+def _add_chaos() -> None:
+    from qsg.chaos.command import chaos
+
+    main.add_command(chaos)
+
+
+_add_chaos()
 
 __all__ = ["load", "main", "print_summary", "write_run"]
 

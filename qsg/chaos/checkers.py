@@ -189,10 +189,10 @@ def check_reports(history: History) -> Verdict:
     reports: Counter[bytes] = Counter()
     for event in history.events:
         # A report goes to its ReplyToQ, else to the dead-letter queue, else is lost.
-        if isinstance(event, ReportPut) and event.feedback == CMQC.MQFB_EXPIRATION:
-            reports[event.original_msg_id] += 1
-        elif isinstance(event, ReportLost | DeadLettered) and event.original_msg_id:
-            reports[event.original_msg_id] += 1
+        expiration = isinstance(event, ReportPut) and event.feedback == CMQC.MQFB_EXPIRATION
+        elsewhere = isinstance(event, ReportLost | DeadLettered) and bool(event.original_msg_id)
+        if expiration or elsewhere:
+            reports[event.original_msg_id] += 1  # type: ignore[union-attr]
     missing, twice, unasked = [], [], []
     for m in history.messages.values():
         wanted = bool(m.report & CMQC.MQRO_EXPIRATION) and bool(m.discarded)

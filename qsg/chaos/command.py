@@ -1,0 +1,156 @@
+"""``qsg chaos``: a campaign of seeded chaos runs, a table of verdicts, replay commands.
+
+Each run's line shows its seed, the fault kinds its seed switched on and the outcome;
+the table at the end gives, per checker, how many runs it passed and its counts summed
+over the campaign. For each failing run it prints the one command that replays exactly
+that run. Exit codes: 0 no violation, 1 a checker found one, 2 the scenario has problems.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from qsg.chaos.campaign import MODES, Outcome, Plan, run_one, run_seeds
+from qsg.chaos.checkers import Verdict
+from qsg.scenario.errors import ScenarioError
+
+
+@click.command()
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--runs", type=click.IntRange(min=1), default=30, show_default=True,
+              help="How many seeded runs.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The campaign's seed: it draws every run's own seed.")
+@click.option("--mode", type=click.Choice(MODES), default="safety", show_default=True,
+              help="safety: transient faults, the safety checkers. liveness: faults that may "
+                   "last until the heal, and progress within --bound after it.")
+@click.option("--replay", type=int, default=None, metavar="RUN_SEED",
+              help="Run only the run with this seed (as printed for a failure), verbosely.")
+@click.option("--bound", type=float, default=None,
+              help="Seconds after the heal within which everything must make progress "
+                   "(default: the longest lease or channel retry, plus reconnect and slack).")
+@click.option("--on-redis", is_flag=True,
+              help="Keep shared queues on the Redis server (embedded, or --redis) instead of "
+                   "in process; a replay then repeats the faults but not every interleaving.")
+@click.option("--redis", "redis_url", metavar="URL", envvar="QSG_REDIS_URL",
+              help="With --on-redis: the Redis server's URL (default: a private one).")
+@click.option("--json", "as_json", is_flag=True, help="Print every run's verdicts as JSON.")
+def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
+          bound: float | None, on_redis: bool, redis_url: str | None,
+          as_json: bool) -> None:  # fmt: skip
+    """Chaos-test SCENARIO: RUNS seeded runs under a random nemesis, judged by checkers.
+
+    Every run draws its fault kinds (kill, pause, CF outage of one member or all, CF
+    and channel latency spikes, channel breaks and stops, lease clock skew, REFRESH
+    QMGR) and their schedule from its seed; faults land in the first part of the run,
+    then all are healed, the applications go on, a quiet period follows and a drain
+    reads every queue to empty. The checkers then look for committed persistent
+    messages lost, duplicates, messages never put, expired deliveries, expiry that
+    grew, two expiry scanners in one lease epoch or a stale fencing token, failed
+    members' units of work not recovered, group order broken, and expiration reports
+    missing or duplicated; liveness mode adds progress within --bound after the heal.
+    """
+    from qsg.cli import _console, _problems
+    from qsg.scenario.load import load_scenario
+
+    try:
+        loaded = load_scenario(scenario)
+    except ScenarioError as error:
+        _problems(error)
+        sys.exit(2)
+    try:
+        plan = Plan.of(loaded, bound)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="SCENARIO") from error
+    console = _console()
+    seeds = [replay] if replay is not None else run_seeds(seed, runs)
+    where = "Redis" if on_redis else "in process"
+    console.print(f"[bold]{scenario}[/]: {len(seeds)} {mode} run(s), faults in the first "
+                  f"{plan.window:g} s, heal, bound {plan.bound:g} s; shared queues {where}")
+    outcomes: list[Outcome] = []
+    for index, run_seed in enumerate(seeds, 1):
+        outcome = run_one(loaded, run_seed, mode, plan=plan, redis_url=redis_url,
+                          in_process=not on_redis)  # fmt: skip
+        outcomes.append(outcome)
+        mark = "[green]ok[/]" if outcome.ok else "[bold red]FAIL[/] " + ", ".join(
+            v.name for v in outcome.failed())
+        console.print(f"run {index:>4}/{len(seeds)}  seed {run_seed:>10}  "
+                      f"{len(outcome.faults) - 1:>2} faults  {','.join(outcome.kinds):<48} "
+                      f"{outcome.wall_seconds:5.1f} s  {mark}")  # fmt: skip
+        if replay is not None:
+            _verbose(console, outcome)
+    if as_json:
+        click.echo(json.dumps([_as_json(o) for o in outcomes], indent=2))
+    else:
+        console.print(verdict_table(outcomes))
+    failed = [o for o in outcomes if not o.ok]
+    for outcome in failed:
+        console.print(f"[bold red]seed {outcome.seed}[/] failed "
+                      f"{', '.join(v.name for v in outcome.failed())}; replay it with:\n  "
+                      + replay_command(scenario, outcome, on_redis))  # fmt: skip
+    console.print(f"{len(outcomes) - len(failed)} of {len(outcomes)} runs without a violation")
+    sys.exit(1 if failed else 0)
+
+
+def replay_command(scenario: Path, outcome: Outcome, on_redis: bool) -> str:
+    """The command that runs exactly ``outcome``'s run again."""
+    words = ["qsg", "chaos", str(scenario), "--mode", outcome.mode, "--replay", str(outcome.seed)]
+    if on_redis:
+        words.append("--on-redis")
+    return shlex.join(words)
+
+
+def verdict_table(outcomes: list[Outcome]) -> Table:
+    """Per checker: runs passed and failed, and its counts summed over the runs."""
+    table = Table(title="chaos checkers", title_justify="left")
+    for column in ("checker", "runs ok", "runs failed", "counts (summed over runs)"):
+        table.add_column(column, justify="right" if column.startswith("runs") else "left")
+    names: list[str] = []
+    for o in outcomes:
+        names += [v.name for v in o.verdicts if v.name not in names]
+    for name in names:
+        verdicts = [v for o in outcomes for v in o.verdicts if v.name == name]
+        totals: Counter[str] = Counter()
+        for v in verdicts:
+            totals.update(v.counts)
+        ok = sum(v.ok for v in verdicts)
+        failed = len(verdicts) - ok
+        table.add_row(name, str(ok), f"[bold red]{failed}[/]" if failed else "0",
+                      ", ".join(f"{k} {n:,}" for k, n in totals.items()))  # fmt: skip
+    return table
+
+
+def _verbose(console: Console, outcome: Outcome) -> None:
+    for fault in outcome.faults:
+        console.print(f"  fault at {fault.at:>8.3f}: {_fault_text(fault)}")
+    for v in outcome.verdicts:
+        status = "[green]ok[/]" if v.ok else "[bold red]VIOLATION[/]"
+        console.print(f"  {v.name:<15} {status}  {v.summary()}")
+        for name in v.involved[:20]:
+            console.print(f"      {name}")
+
+
+def _fault_text(fault: object) -> str:
+    fields = {k: getattr(fault, k) for k in ("action", "qmgr", "channel", "duration", "amount")}
+    return " ".join(f"{k}={v}" for k, v in fields.items() if v not in ("", None, 0.0))
+
+
+def _as_json(outcome: Outcome) -> dict[str, object]:
+    def verdict(v: Verdict) -> dict[str, object]:
+        return {"name": v.name, "ok": v.ok, "counts": v.counts, "info": v.info,
+                "involved": v.involved}  # fmt: skip
+
+    return {"seed": outcome.seed, "mode": outcome.mode, "ok": outcome.ok, "kinds": outcome.kinds,
+            "faults": [_fault_text(f) for f in outcome.faults], "events": outcome.events,
+            "drained": outcome.drained, "verdicts": [verdict(v) for v in outcome.verdicts]}
+
+
+__all__ = ["chaos", "replay_command", "verdict_table"]
