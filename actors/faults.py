@@ -123,11 +123,15 @@ async def heal(world: World) -> list[str]:
 
 
 async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0) -> None:
-    """Every fault at its time from ``origin`` (and its undoing after its duration)."""
+    """Every fault at its time from ``origin`` (and its undoing after its duration).
+
+    Each is its own task: one that waits (a REFRESH QMGR on a paused queue manager) holds
+    up none of the others, the heal included."""
     async with trio.open_nursery() as nursery:
         for fault in sorted(faults, key=lambda f: f.at):
             await trio.sleep_until(origin + fault.at)
-            await inject(world, fault.action, fault)
+            nursery.start_soon(inject, world, fault.action, fault)
+            await trio.lowlevel.checkpoint()  # in schedule order, as far as trio allows
             if fault.duration is not None:
                 nursery.start_soon(_undo, world, fault, origin)
 

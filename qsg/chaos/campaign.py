@@ -170,10 +170,16 @@ def run_one(scenario: Scenario, seed: int, mode: str = "safety", *, plan: Plan |
     kinds, chaotic = chaos_scenario(scenario, plan, seed, mode, in_process=in_process)
     drained = 0
 
+    stuck = False
+
     async def epilogue(world: World) -> None:
-        nonlocal drained
+        nonlocal drained, stuck
         await trio.sleep(plan.quiet)
-        drained = await drain(world)
+        # A drain that cannot finish (a queue manager that never came back) is a finding,
+        # not a hang: it gets the bound, in simulated time.
+        with trio.move_on_after(plan.bound) as scope:
+            drained = await drain(world)
+        stuck = scope.cancelled_caught
 
     async def main() -> RunResult:
         return await play(chaotic, redis_url=redis_url, history=True, epilogue=epilogue)
@@ -181,6 +187,7 @@ def run_one(scenario: Scenario, seed: int, mode: str = "safety", *, plan: Plan |
     began = time.perf_counter()
     result = run_trio(main)
     verdicts = judge(result, mode, plan, scenario)
+    verdicts.append(Verdict("drain", not stuck, {"drained": drained, "stuck": int(stuck)}))
     return Outcome(seed, mode, kinds, chaotic.faults, verdicts, len(result.events), drained,
                    time.perf_counter() - began, result if keep else None)  # fmt: skip
 

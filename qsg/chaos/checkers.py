@@ -25,7 +25,7 @@ from actors.events import (
 )
 from coupling.lease import EXPIRY_SCAN
 from qsg import CMQC
-from qsg.chaos.history import History, Message
+from qsg.chaos.history import LOST, History, Message
 from qsg.core.events import DeadLettered, ReportLost, ReportPut
 
 #: Remaining expiry may exceed the exact remainder by this many tenths (MQ rounds up).
@@ -228,7 +228,9 @@ def check_liveness(history: History, healed: float, bound: float, expect: Expect
             state[event.channel] = event.state
         if event.time < healed:
             continue
-        if isinstance(event, OpCompleted) and event.outcome == "ok":
+        # Served: MQ answered (a get with nothing to get, MQRC_NO_MSG_AVAILABLE, counts).
+        if isinstance(event, OpCompleted) and event.outcome != "unknown" \
+                and event.reason not in LOST:
             served.add(event.q_mgr)
         elif isinstance(event, ExpiryScanned) and event.shared:
             scanned.add(history.scopes.members.get(event.q_mgr, "") if history.scopes else "")

@@ -136,7 +136,11 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
                 if event.outcome != "ok":
                     if syncpoint and msg in uows.get(event.app, _Uow()).puts:
                         uows[event.app].puts.remove(msg)
-                    msg.fate = "unknown" if event.outcome == "unknown" else "failed"
+                    # A put cut off inside a unit of work that the application then
+                    # abandons (a lost connection) can never be committed.
+                    abandoned = syncpoint and event.reason in LOST
+                    unknown = event.outcome == "unknown" and not abandoned
+                    msg.fate = "unknown" if unknown else "failed"
                 elif not syncpoint:
                     msg.fate = "ok"
             elif event.op == "get" and event.outcome == "ok":

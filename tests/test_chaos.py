@@ -1,0 +1,265 @@
+"""Chaos testing (issue 8): the nemesis, the history, the checkers, the campaign.
+
+The checkers are proven able to fail: each known bug behind the test-only switch
+(``qsg.core.bugs``) makes the checker meant for it report a violation, and the same run
+without the bug reports none. DESIGN.md, "chaos / failover testing": no committed
+message lost or duplicated, no expired message delivered, exactly one queue manager
+scanning shared queues for expiry at any time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import partial
+from pathlib import Path
+
+import pytest
+import trio
+
+import qsg
+import qsg.runtime
+from actors.clock import VirtualClock
+from actors.events import (
+    ChannelStateChanged,
+    FaultInjected,
+    LeaseChanged,
+    MessagePut,
+    OpCompleted,
+    OpInvoked,
+)
+from qsg import CMQC
+from qsg.chaos import checkers, history
+from qsg.chaos.campaign import Plan, chaos_scenario, expectations, run_one, run_seeds
+from qsg.chaos.nemesis import draw, targets
+from qsg.core import bugs
+from qsg.scenario import load_scenario
+from qsg.scenario.model import Fault
+from qsg.scenario.play import play
+from qsg.scenario.summary import Scopes
+from qsg.topology import Topology
+
+SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
+#: A run seed whose faults include kills and CF outages (and so unknown outcomes).
+SEED = 695425565
+
+
+@pytest.fixture(scope="module")
+def scenario() -> qsg.scenario.model.Scenario:
+    return load_scenario(SCENARIO)
+
+
+def verdict(outcome_verdicts: list[checkers.Verdict], name: str) -> checkers.Verdict:
+    (found,) = [v for v in outcome_verdicts if v.name == name]
+    return found
+
+
+# ---- the checkers catch the bugs they exist for -------------------------------------------
+def test_a_message_dropped_at_commit_is_caught_as_lost(scenario) -> None:  # type: ignore[no-untyped-def]
+    clean = run_one(scenario, SEED)
+    assert verdict(clean.verdicts, "queue").ok
+    with bugs.injected(bugs.DROP_ON_COMMIT):
+        broken = run_one(scenario, SEED)
+    queue = verdict(broken.verdicts, "queue")
+    assert not queue.ok and queue.counts["lost"] > 0
+    assert len(queue.involved) >= queue.counts["lost"]  # the MsgIds are named
+    assert queue.info["lost_fraction"] > 0
+
+
+def test_an_expired_message_delivered_is_caught(scenario) -> None:  # type: ignore[no-untyped-def]
+    # expiry-mqmd.txt: an expired message is never returned by MQGET.
+    clean = run_one(scenario, SEED)
+    assert verdict(clean.verdicts, "expiry").ok
+    with bugs.injected(bugs.DELIVER_EXPIRED):
+        broken = run_one(scenario, SEED)
+    expiry = verdict(broken.verdicts, "expiry")
+    assert not expiry.ok and expiry.counts["expired_delivered"] > 0
+    assert expiry.involved
+
+
+def _skewed_holder() -> Topology:
+    """QM1 (EXPRYINT 100: a 200 s lease) starts first and takes the expiry-scan lease;
+    QM2 (EXPRYINT 5) tries for it every 5 s."""
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.mqsc("QM1", """
+        ALTER QMGR EXPRYINT(100)
+        DEFINE CFSTRUCT(APP1)
+        DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)
+    """)  # fmt: skip
+    topology.mqsc("QM2", "ALTER QMGR EXPRYINT(5)")
+    return topology
+
+
+async def _stale_refresh() -> list[qsg.events.WorldEvent]:
+    """QM1's lease clock runs 1000 s behind: at its renewal (t=100) it grants itself a
+    lease that has, by everyone else's clock, long run out; QM2 takes it over (t=105)
+    with a new token, while QM1 still believes its grant good until its next renewal at
+    t=200. A REFRESH QMGR TYPE(EXPIRY) on QM1 at t=150 then scans under a stale token."""
+    async with qsg.start(_skewed_holder(), in_process=True, faults=True) as world:
+        world.skew("QM1", -1000.0)
+        await trio.sleep(150)
+        await world.refresh_expiry("QM1")
+        return list(world.events.history)
+
+
+SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
+
+
+def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
+    virtual_clock: VirtualClock,
+) -> None:
+    # DESIGN.md: a scan carries its token and the facility refuses a stale one.
+    events = trio.run(_stale_refresh, clock=virtual_clock)
+    holders = [(e.q_mgr, e.token) for e in events if isinstance(e, LeaseChanged)]
+    assert holders[:2] == [("QM1", 1), ("QM2", 2)]
+    assert checkers.check_scans(history.read(events, SCOPES)).ok
+
+    with bugs.injected(bugs.SKIP_FENCING):
+        events = trio.run(_stale_refresh, clock=VirtualClock())
+    scans = checkers.check_scans(history.read(events, SCOPES))
+    assert not scans.ok and scans.counts["stale_token"] == 1
+    assert scans.involved == ["QM1@150 token 1"]
+
+
+def test_a_switch_names_only_known_bugs() -> None:
+    with pytest.raises(ValueError, match="no known bug 'lose-everything'"):
+        with bugs.injected("lose-everything"):
+            pass
+    assert not bugs.ACTIVE
+
+
+# ---- the history ------------------------------------------------------------------------
+def _op(t: float, app: str, op: str, outcome: str = "ok", msg_id: bytes = b"",
+        reason: int = 0) -> OpCompleted:  # fmt: skip
+    return OpCompleted(t, "QM1", app, op, "Q", outcome, reason, msg_id)
+
+
+def test_history_judges_units_of_work_and_unknown_outcomes() -> None:
+    a, b, c = b"A" * 24, b"B" * 24, b"C" * 24
+    events = [
+        # A: put in a unit of work whose MQCMIT was cut off: unknown; it came out.
+        OpInvoked(1, "QM1", "p", "put", "Q", a, True, -1, 0, True), _op(1, "p", "put"),
+        OpInvoked(2, "QM1", "p", "commit", "Q"), _op(2, "p", "commit", "unknown", reason=2009),
+        # B: put in a unit of work the application abandoned after a lost connection.
+        OpInvoked(3, "QM1", "p", "put", "Q", b, True, -1, 0, True), _op(3, "p", "put"),
+        OpInvoked(4, "QM1", "p", "put", "Q", c, True, -1, 0, True),
+        _op(4, "p", "put", "unknown", reason=CMQC.MQRC_CONNECTION_BROKEN),
+        OpInvoked(5, "QM1", "drain", "get", "Q"), _op(5, "drain", "get", msg_id=a),
+    ]  # fmt: skip
+    h = history.read(events)
+    assert (h.messages[a].fate, h.messages[b].fate, h.messages[c].fate) == (
+        "unknown", "failed", "failed")
+    queue = checkers.check_queue(h)
+    assert queue.ok and queue.counts["recovered"] == 1 and queue.counts["acknowledged"] == 0
+    # B coming out after all would be a message that never was: unexpected.
+    events += [OpInvoked(6, "QM1", "drain", "get", "Q"), _op(6, "drain", "get", msg_id=b)]
+    queue = checkers.check_queue(history.read(events))
+    assert not queue.ok and queue.counts["unexpected"] == 1
+
+
+def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
+    a = b"A" * 24
+    events = [
+        OpInvoked(1, "QM1", "p", "put", "Q", a, True, -1, 0, False), _op(1, "p", "put"),
+        MessagePut(1, "QM1", "Q", a, 10, True, False, -1),
+        # A get in a unit of work backed out, then got again: one delivery.
+        OpInvoked(2, "QM1", "g", "get", "Q", syncpoint=True), _op(2, "g", "get", msg_id=a),
+        OpInvoked(3, "QM1", "g", "backout", "Q"), _op(3, "g", "backout"),
+        OpInvoked(4, "QM1", "g", "get", "Q"), _op(4, "g", "get", msg_id=a),
+    ]  # fmt: skip
+    assert checkers.check_queue(history.read(events)).ok
+    events += [OpInvoked(5, "QM1", "h", "get", "Q"), _op(5, "h", "get", msg_id=a)]
+    queue = checkers.check_queue(history.read(events))
+    assert not queue.ok and queue.counts["duplicated"] == 1
+
+
+def test_remaining_expiry_that_grew_is_caught() -> None:
+    # expiry-mqmd.txt: the remaining lifetime only decreases.
+    a = b"A" * 24
+    put = [OpInvoked(0, "QM1", "p", "put", "Q", a, True, 100, 0, False), _op(0, "p", "put")]
+    got = OpCompleted(5, "QM1", "g", "get", "Q", "ok", 0, a, 50)
+    assert checkers.check_expiry(history.read([*put, got])).ok
+    grew = dataclasses.replace(got, expiry=80)  # 10 s put, 5 s on: 8 s left cannot be
+    expiry = checkers.check_expiry(history.read([*put, grew]))
+    assert not expiry.ok and expiry.counts["expiry_grew"] == 1
+
+
+def test_group_order_broken_for_a_reader_is_caught() -> None:
+    group = b"G" * 24
+    events: list[qsg.events.WorldEvent] = []
+    for seq, msg_id in ((1, b"1" * 24), (3, b"3" * 24), (2, b"2" * 24)):
+        events += [OpInvoked(seq, "QM1", "p", "put", "Q", msg_id, True, -1, 0, False),
+                   _op(seq, "p", "put")]  # fmt: skip
+    for t, seq in ((10, 1), (11, 3), (12, 2)):
+        events.append(OpCompleted(t, "QM1", "r", "get", "Q", "ok", 0, b"%d" % seq * 24, -1,
+                                  group, seq))  # fmt: skip
+    groups = checkers.check_groups(history.read(events))
+    assert not groups.ok and groups.counts["out_of_order"] == 2  # 3 skips 2; 2 after 3
+
+
+# ---- the nemesis ---------------------------------------------------------------------------
+def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario) -> None:  # type: ignore[no-untyped-def]
+    t = targets(scenario)
+    drawn = [draw(t, seed, 50.0) for seed in run_seeds(3, 20)]
+    assert len({tuple(kinds) for kinds, _ in drawn}) > 5  # swarm: the mix varies
+    for kinds, faults in drawn:
+        assert kinds and faults
+        for f in faults:
+            assert 0 <= f.at < 50 and (f.duration is None or f.at + f.duration <= 50)
+    assert draw(t, 42, 50.0) == draw(t, 42, 50.0)
+
+
+# ---- campaigns ------------------------------------------------------------------------------
+def test_a_ci_sized_campaign_finds_no_violation(scenario) -> None:  # type: ignore[no-untyped-def]
+    plan = Plan.of(scenario)
+    failed = []
+    kinds: set[str] = set()
+    for seed in run_seeds(2026, 30):
+        outcome = run_one(scenario, seed, plan=plan)
+        kinds.update(outcome.kinds)
+        failed += [(seed, v.name, v.involved[:3]) for v in outcome.failed()]
+    assert failed == []
+    assert kinds == set(plan.targets.kinds())  # every kind was exercised
+
+
+def test_a_liveness_campaign_makes_progress_after_the_heal(scenario) -> None:  # type: ignore[no-untyped-def]
+    for seed in run_seeds(11, 4):
+        outcome = run_one(scenario, seed, "liveness")
+        assert outcome.ok, [(v.name, v.involved) for v in outcome.failed()]
+        assert verdict(outcome.verdicts, "liveness").counts["stalled"] == 0
+
+
+def test_liveness_catches_a_channel_left_stopped(scenario) -> None:  # type: ignore[no-untyped-def]
+    plan = Plan.of(scenario)
+    stop = Fault(5.0, "stop_channel", qmgr="QM1", channel="QM1.TO.QM4")
+    for heal, stalled in ((False, ["channel QM1.TO.QM4 (STOPPED)"]), (True, [])):
+        faults = (stop, Fault(plan.window, "heal")) if heal else (stop,)
+        run = dataclasses.replace(scenario, faults=faults)
+        result = qsg.runtime.run(partial(play, run, history=True))
+        live = checkers.check_liveness(history.read(result.events, result.scopes), plan.window,
+                                       plan.bound, expectations(scenario, plan))  # fmt: skip
+        assert live.involved == stalled
+        states = [e.state for e in result.events if isinstance(e, ChannelStateChanged)
+                  and e.channel == "QM1.TO.QM4"]  # fmt: skip
+        assert states[-1] == ("RUNNING" if heal else "STOPPED")
+
+
+def test_a_run_seed_replays_to_the_identical_history(scenario) -> None:  # type: ignore[no-untyped-def]
+    first = run_one(scenario, SEED, keep=True)
+    again = run_one(scenario, SEED, keep=True)
+    assert first.result is not None and again.result is not None
+    assert first.result.events == again.result.events
+    assert any(isinstance(e, FaultInjected) for e in first.result.events)
+    assert any(isinstance(e, OpCompleted) and e.outcome == "unknown" for e in first.result.events)
+
+
+def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario) -> None:  # type: ignore[no-untyped-def]
+    plan = Plan.of(scenario)
+    kinds, chaotic = chaos_scenario(scenario, plan, SEED, "safety")
+    assert chaotic.faults[-1] == Fault(plan.window, "heal")
+    assert chaotic.run.seed == SEED and chaotic.run.in_process
+    outcome = run_one(scenario, SEED, keep=True)
+    assert outcome.result is not None
+    drains = [e for e in outcome.result.events if isinstance(e, OpCompleted) and e.app == "drain"]
+    assert drains and min(e.time for e in drains) >= scenario.run.duration + plan.quiet
+    assert outcome.drained == sum(e.outcome == "ok" for e in drains)
