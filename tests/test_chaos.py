@@ -33,7 +33,7 @@ from qsg.chaos.campaign import Plan, chaos_scenario, expectations, run_one, run_
 from qsg.chaos.nemesis import draw, targets
 from qsg.core import bugs
 from qsg.scenario import load_scenario
-from qsg.scenario.model import Fault
+from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import play
 from qsg.scenario.summary import Scopes
 from qsg.topology import Topology
@@ -44,7 +44,7 @@ SEED = 695425565
 
 
 @pytest.fixture(scope="module")
-def scenario() -> qsg.scenario.model.Scenario:
+def scenario() -> Scenario:
     return load_scenario(SCENARIO)
 
 
@@ -54,7 +54,7 @@ def verdict(outcome_verdicts: list[checkers.Verdict], name: str) -> checkers.Ver
 
 
 # ---- the checkers catch the bugs they exist for -------------------------------------------
-def test_a_message_dropped_at_commit_is_caught_as_lost(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> None:
     clean = run_one(scenario, SEED)
     assert verdict(clean.verdicts, "queue").ok
     with bugs.injected(bugs.DROP_ON_COMMIT):
@@ -65,7 +65,7 @@ def test_a_message_dropped_at_commit_is_caught_as_lost(scenario) -> None:  # typ
     assert queue.info["lost_fraction"] > 0
 
 
-def test_an_expired_message_delivered_is_caught(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_an_expired_message_delivered_is_caught(scenario: Scenario) -> None:
     # expiry-mqmd.txt: an expired message is never returned by MQGET.
     clean = run_one(scenario, SEED)
     assert verdict(clean.verdicts, "expiry").ok
@@ -122,9 +122,10 @@ def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
 
 
 def test_a_switch_names_only_known_bugs() -> None:
-    with pytest.raises(ValueError, match="no known bug 'lose-everything'"):
-        with bugs.injected("lose-everything"):
-            pass
+    with pytest.raises(ValueError, match="no known bug 'lose-everything'"), bugs.injected(
+        "lose-everything"
+    ):
+        pass
     assert not bugs.ACTIVE
 
 
@@ -198,7 +199,7 @@ def test_group_order_broken_for_a_reader_is_caught() -> None:
 
 
 # ---- the nemesis ---------------------------------------------------------------------------
-def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario: Scenario) -> None:
     t = targets(scenario)
     drawn = [draw(t, seed, 50.0) for seed in run_seeds(3, 20)]
     assert len({tuple(kinds) for kinds, _ in drawn}) > 5  # swarm: the mix varies
@@ -210,7 +211,7 @@ def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario) -> 
 
 
 # ---- campaigns ------------------------------------------------------------------------------
-def test_a_ci_sized_campaign_finds_no_violation(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     failed = []
     kinds: set[str] = set()
@@ -222,14 +223,14 @@ def test_a_ci_sized_campaign_finds_no_violation(scenario) -> None:  # type: igno
     assert kinds == set(plan.targets.kinds())  # every kind was exercised
 
 
-def test_a_liveness_campaign_makes_progress_after_the_heal(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -> None:
     for seed in run_seeds(11, 4):
         outcome = run_one(scenario, seed, "liveness")
         assert outcome.ok, [(v.name, v.involved) for v in outcome.failed()]
         assert verdict(outcome.verdicts, "liveness").counts["stalled"] == 0
 
 
-def test_liveness_catches_a_channel_left_stopped(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     stop = Fault(5.0, "stop_channel", qmgr="QM1", channel="QM1.TO.QM4")
     for heal, stalled in ((False, ["channel QM1.TO.QM4 (STOPPED)"]), (True, [])):
@@ -244,7 +245,7 @@ def test_liveness_catches_a_channel_left_stopped(scenario) -> None:  # type: ign
         assert states[-1] == ("RUNNING" if heal else "STOPPED")
 
 
-def test_a_run_seed_replays_to_the_identical_history(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None:
     first = run_one(scenario, SEED, keep=True)
     again = run_one(scenario, SEED, keep=True)
     assert first.result is not None and again.result is not None
@@ -253,9 +254,9 @@ def test_a_run_seed_replays_to_the_identical_history(scenario) -> None:  # type:
     assert any(isinstance(e, OpCompleted) and e.outcome == "unknown" for e in first.result.events)
 
 
-def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario) -> None:  # type: ignore[no-untyped-def]
+def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
-    kinds, chaotic = chaos_scenario(scenario, plan, SEED, "safety")
+    _, chaotic = chaos_scenario(scenario, plan, SEED, "safety")
     assert chaotic.faults[-1] == Fault(plan.window, "heal")
     assert chaotic.run.seed == SEED and chaotic.run.in_process
     outcome = run_one(scenario, SEED, keep=True)
