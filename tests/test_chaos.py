@@ -264,3 +264,32 @@ def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     drains = [e for e in outcome.result.events if isinstance(e, OpCompleted) and e.app == "drain"]
     assert drains and min(e.time for e in drains) >= scenario.run.duration + plan.quiet
     assert outcome.drained == sum(e.outcome == "ok" for e in drains)
+
+
+def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> None:
+    from click.testing import CliRunner
+
+    from qsg.cli import main
+
+    runner = CliRunner()
+    done = runner.invoke(main, ["chaos", str(SCENARIO), "--runs", "2", "--seed", "5"])
+    assert done.exit_code == 0, done.output
+    assert "chaos checkers" in done.output and "2 of 2 runs without a violation" in done.output
+    with bugs.injected(bugs.DROP_ON_COMMIT):
+        failed = runner.invoke(main, ["chaos", str(SCENARIO), "--replay", str(SEED)])
+    assert failed.exit_code == 1
+    assert f"seed {SEED} failed queue" in failed.output
+    assert f"qsg chaos {SCENARIO} --mode safety --replay {SEED}" in failed.output
+    assert "VIOLATION" in failed.output  # a replay shows every verdict and the MsgIds
+
+
+def test_qsg_chaos_refuses_a_scenario_too_short_for_its_bound(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from qsg.cli import main
+
+    short = tmp_path / "short.toml"
+    short.write_text(SCENARIO.read_text().replace("duration = 120", "duration = 60"))
+    done = CliRunner().invoke(main, ["chaos", str(short)])
+    assert done.exit_code == 2
+    assert "too short for a chaos run whose recovery bound is 71 s" in done.output
