@@ -293,3 +293,12 @@ def test_qsg_chaos_refuses_a_scenario_too_short_for_its_bound(tmp_path: Path) ->
     done = CliRunner().invoke(main, ["chaos", str(short)])
     assert done.exit_code == 2
     assert "too short for a chaos run whose recovery bound is 71 s" in done.output
+
+
+def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
+    scenario: Scenario, cf_url: str
+) -> None:
+    # The same nemesis with shared queues, leases and per-member outages on a real server.
+    outcome = run_one(scenario, SEED, redis_url=cf_url, in_process=False)
+    assert outcome.ok, [(v.name, v.involved[:3]) for v in outcome.failed()]
+    assert {"cf_member", "cf_all", "skew"} <= set(outcome.kinds)

@@ -106,21 +106,25 @@ def check_expiry(history: History) -> Verdict:
 
 
 def check_scans(history: History) -> Verdict:
-    """Shared queues scanned by one member per lease epoch, never under a stale token."""
+    """Shared queues scanned by one member per lease epoch, never under a stale token.
+
+    A scan is stale if a newer token had been granted at an earlier simulated time: a
+    grant and a scan at the same instant were concurrent at the facility (on Redis the
+    two calls can share a pipeline), and either order is allowed."""
     members = history.scopes.members if history.scopes else {}
-    latest: dict[str, int] = {}  # QSG -> the newest expiry-scan token granted so far
+    grants: dict[str, list[tuple[float, int]]] = defaultdict(list)  # QSG -> (time, token)
     scanners: dict[tuple[str, int], set[str]] = defaultdict(set)
     stale: list[str] = []
     scans = 0
     for event in history.events:
         if isinstance(event, LeaseChanged) and event.role == EXPIRY_SCAN:
-            qsg = members.get(event.q_mgr, "")
-            latest[qsg] = max(latest.get(qsg, 0), event.token)
+            grants[members.get(event.q_mgr, "")].append((event.time, event.token))
         elif isinstance(event, ExpiryScanned) and event.shared:
             scans += 1
             qsg = members.get(event.q_mgr, "")
             scanners[qsg, event.token].add(event.q_mgr)
-            if not event.token or event.token < latest.get(qsg, event.token):
+            before = max((t for when, t in grants[qsg] if when < event.time), default=0)
+            if not event.token or event.token < before:
                 stale.append(f"{event.q_mgr}@{event.time:g} token {event.token}")
     shared_epochs = [f"{qsg} token {t}: {', '.join(sorted(who))}"
                      for (qsg, t), who in scanners.items() if len(who) > 1]  # fmt: skip
