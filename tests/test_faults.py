@@ -13,10 +13,14 @@ import trio
 
 import qsg
 from actors.clock import VirtualClock
+from actors.costs import Costs
 from actors.events import (
     ApplicationError,
+    ChannelDelivered,
+    ChannelStateChanged,
     ExpiryScanned,
     FaultInjected,
+    LeaseChanged,
     MessageGot,
     PeerRecovered,
 )
@@ -163,3 +167,50 @@ def test_a_cf_outage_of_a_queue_manager_outside_any_qsg_is_refused_before_it_sta
     text = OUTAGE.replace('action = "cf_unavailable"', 'action = "cf_unavailable"\nqmgr = "QM9"')
     with pytest.raises(ScenarioError, match=r"fault\[0\]\.qmgr: no queue manager QM9"):
         parse_scenario(text, "o.toml")
+
+
+async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
+    virtual_clock: VirtualClock,
+) -> None:
+    # DESIGN.md: exactly one queue manager scans shared queues; a member that paused
+    # past its lease wakes to find it taken, and scans nothing under the old token.
+    async with qsg.start(qsg_and_qm3(), in_process=True, faults=True) as world:
+        await trio.sleep(1)
+        await world.pause("QM1")  # the holder (EXPRYINT 5: a 10 s lease)
+        conn = await world.connect("QM2")  # QM2 still serves its applications
+        await (await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT)).put(b"x", MD(Expiry=10),
+                                                                    PMO())  # fmt: skip
+        await conn.commit()
+        await trio.sleep(30)
+        await world.resume("QM1")
+        await trio.sleep(20)
+        holders = [(e.q_mgr, e.token) for e in world.events.of(LeaseChanged)]
+        assert holders == [("QM1", 1), ("QM2", 2)]
+        scans = [(e.q_mgr, e.token) for e in world.events.of(ExpiryScanned) if e.shared]
+        assert ("QM2", 2) in scans and all(
+            token == 1 for q, token in scans if q == "QM1")  # fmt: skip
+        assert max(e.time for e in world.events.of(ExpiryScanned)
+                   if e.shared and e.q_mgr == "QM1") < 10  # fmt: skip
+
+
+async def test_a_broken_channel_link_retries_and_loses_nothing(
+    virtual_clock: VirtualClock,
+) -> None:
+    # A break mid-batch: the batch in doubt is resolved when the channel comes back.
+    costs = Costs(channel_latency=0.5)
+    async with qsg.start(qsg_and_qm3(costs), in_process=True) as world:
+        conn = await world.connect("QM1")
+        remote = await conn.open("TO.QM3", CMQC.MQOO_OUTPUT)
+        for _ in range(20):
+            await remote.put(b"m", MD(Persistence=CMQC.MQPER_PERSISTENT), PMO())
+        await conn.commit()
+        await trio.sleep(0.7)  # a batch is on its way
+        await world.break_channel("QM1", "QM1.TO.QM3")
+        await trio.sleep(200)  # SHORTTMR is 60 s
+        states = [e.state for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"]
+        assert "RETRYING" in states and states[-1] == "RUNNING"
+        got = await (await (await world.connect("QM3")).open(
+            "APP.IN", CMQC.MQOO_INQUIRE)).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)  # fmt: skip
+        assert got == 20
+        delivered = [e.msg_id for e in world.events.of(ChannelDelivered)]
+        assert len(delivered) == len(set(delivered)) == 20
