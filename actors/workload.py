@@ -316,7 +316,7 @@ class Application:
         arrivals must not retry in the same simulated instant). A step with an ``op`` is
         part of the history (``md``: the put's or get's descriptor)."""
         try:
-            if op:
+            if op and self.world.history:
                 return await self.record(partial(call, *args), op, self.w.queue, md, syncpoint)
             return await call(*args)
         except MQMIError as error:
