@@ -69,7 +69,8 @@ async def scan_periodically(
                     await scan_shared(qm, outcome, "*", "EXPRYINT")
                 else:
                     grant = qm.expiry_grant = None
-                    retry = min(retry, outcome.expires)
+                    # The refusal's expiry, as this member's own (skewed) clock reads it.
+                    retry = min(retry, outcome.expires - qm.skew)
             if now >= next_local:
                 found = await qm.dispatch(lambda now: qm.rules.scan_expired(now), system=True)
                 world.note_scan(qm, shared=False, pattern="*", discarded=found, cause="EXPRYINT")
@@ -77,7 +78,8 @@ async def scan_periodically(
                 retry = min(retry, next_local) if grant is None else next_local
             task_status.started()
             task_status = trio.TASK_STATUS_IGNORED  # started once, after the first attempt
-            await trio.sleep_until(retry)
+            # Never again in the same instant: that would spin without time passing.
+            await trio.sleep_until(max(retry, now + interval / 1000))
     finally:
         # A clean stop gives the lease up; a killed member keeps it until it runs out.
         if grant is not None and qm.alive and world.stopping:

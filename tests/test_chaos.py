@@ -302,3 +302,20 @@ def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
     outcome = run_one(scenario, SEED, redis_url=cf_url, in_process=False)
     assert outcome.ok, [(v.name, v.involved[:3]) for v in outcome.failed()]
     assert {"cf_member", "cf_all", "skew"} <= set(outcome.kinds)
+
+
+def test_a_member_whose_clock_runs_behind_retries_the_lease_by_its_own_clock(
+    scenario: Scenario,
+) -> None:
+    # This run's QM2 lease clock runs 4.4 s behind while another member holds the lease:
+    # QM2 must retry when its own clock reaches the lease's end, not in the instant the
+    # holder's lease ran out (which, in virtual time, spun without time passing). A
+    # regression is a hang: the process is stopped with every thread's stack instead.
+    import faulthandler
+
+    faulthandler.dump_traceback_later(300, exit=True)
+    try:
+        outcome = run_one(scenario, 1391386804)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    assert "skew" in outcome.kinds and outcome.ok
