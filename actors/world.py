@@ -99,8 +99,10 @@ class World:
         """Peer recovery of ``failed``'s life by a surviving member; left for later (when
         the coupling facility is back, or the member restarts) if the facility cannot be
         reached."""
-        peers = [p for p in self._peers(self._qm(failed)) if p.alive and p.paused is None]
-        for peer in peers:
+        alive = [p for p in self._peers(self._qm(failed)) if p.alive]
+        for peer in alive:
+            if peer.paused is not None:
+                continue  # it does the recovery when it wakes, if nobody has by then
             try:
                 await peer.request(partial(peer.recover_peer, failed, incarnation))
             except MQMIError as error:
@@ -109,8 +111,17 @@ class World:
                 continue  # this peer has lost the facility: the next one tries
             self._unrecovered.discard((failed, incarnation))
             return
-        if peers:
+        if alive:
             self._unrecovered.add((failed, incarnation))
+
+    async def _recover_left_undone(self) -> None:
+        """Peer recovery that no member could run before (the facility was unreachable,
+        the peers paused), for failed members still down in the same life."""
+        for failed, incarnation in sorted(self._unrecovered):
+            if self._qm(failed).incarnation == incarnation and not self._qm(failed).alive:
+                await self._recover(failed, incarnation)
+            else:
+                self._unrecovered.discard((failed, incarnation))
 
     async def cf_unavailable(self, q_mgr: str | None = None) -> None:
         """The coupling facility becomes unreachable, to ``q_mgr`` alone (its CF link
@@ -138,11 +149,7 @@ class World:
             self.reach.regain(q_mgr)
         elif q_mgr is not None or self.transport is None:
             raise ValueError("this outage needs a world started with faults=True")
-        for failed, incarnation in sorted(self._unrecovered):
-            if self._qm(failed).incarnation == incarnation and not self._qm(failed).alive:
-                await self._recover(failed, incarnation)
-            else:
-                self._unrecovered.discard((failed, incarnation))
+        await self._recover_left_undone()
         self.signals.notify_all()
 
     async def pause(self, q_mgr: str) -> None:
@@ -160,6 +167,7 @@ class World:
             raise ValueError(f"queue manager {q_mgr} is not paused")
         qm.wake()
         await trio.lowlevel.checkpoint()
+        await self._recover_left_undone()
 
     def skew(self, q_mgr: str, seconds: float) -> None:
         """``q_mgr``'s clock runs ``seconds`` ahead (behind, if negative) of the others'
