@@ -23,15 +23,9 @@ from actors.events import (
     OpInvoked,
     WorldEvent,
 )
-from qsg import CMQC
+from actors.workload import LOST  # after these an application abandons its unit of work
 from qsg.core.events import DeadLettered, Discarded, ReportPut, TriggerMessagePut
 from qsg.scenario.summary import Scopes
-
-#: Completions after which an application abandons its unit of work (and reconnects).
-LOST = frozenset({
-    CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_CF_STRUC_FAILED,
-    CMQC.MQRC_HCONN_ERROR, CMQC.MQRC_HOBJ_ERROR,
-})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
