@@ -337,6 +337,11 @@ async def _deliver(
     touched: list[tuple[Any, str]] = []
 
     def deliver(now: float) -> None:
+        # A batch already committed here is confirmed, not put again: a receiver that
+        # stalled (its queue manager paused) may finish a batch the sender has since
+        # resent through a newer receiving agent of the same channel.
+        if sequence <= sync.committed:
+            return
         for message in batch:
             outcome = _put_one(qm, channel, conn, message, now)
             if isinstance(outcome, tuple):
