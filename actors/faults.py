@@ -82,14 +82,12 @@ async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
         raise AssertionError(action)
 
 
-async def heal(world: World) -> list[str]:
+async def heal(world: World) -> None:
     """Lift every fault: the facility reachable and at its speed, clocks agreed, every
-    queue manager running and awake, every sender channel started. Returns what it did
-    (each also a ``FaultInjected`` event with ``detail`` "heal")."""
-    done: list[str] = []
+    queue manager running and awake, every sender channel started. Each lift is a
+    ``FaultInjected`` event with ``detail`` "heal"."""
 
     def note(action: str, q_mgr: str, target: str) -> None:
-        done.append(f"{action} {target}")
         world.events.emit(FaultInjected(trio.current_time(), q_mgr, action, target, "heal"))
 
     if world.costs != world.base_costs:
@@ -119,7 +117,6 @@ async def heal(world: World) -> list[str]:
             if agent is None or agent.scope.cancel_called or agent.ended.is_set():
                 await world.start_channel(name, channel)
                 note("start_channel", name, channel)
-    return done
 
 
 async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0) -> None:

@@ -33,7 +33,7 @@ from qsg.chaos.nemesis import Targets, draw, targets
 from qsg.core.errors import MQMIError
 from qsg.core.structs import GMO, MD
 from qsg.scenario.model import Fault, Scenario
-from qsg.scenario.play import RunResult, play
+from qsg.scenario.play import RunResult, application_queue, play
 
 MODES = ("safety", "liveness")
 #: Seconds beyond the slowest recovery (a lease running out, a channel's first retry,
@@ -122,9 +122,8 @@ async def drain(world: World) -> int:
         dlq = qm.rules.dead_letter_queue
         for repo in repos:
             for queue_name in sorted(repo.status):
-                if queue_name.startswith("SYSTEM.") and queue_name != dlq:
-                    continue
-                count += await _drain_queue(world, conn, name, queue_name)
+                if application_queue(queue_name, dlq):
+                    count += await _drain_queue(world, conn, name, queue_name)
     return count
 
 

@@ -200,7 +200,7 @@ async def _sample_once(world: World) -> None:
             sampled.add(group.name)
             repos.append((group.shared, True))
         for repo, shared in repos:
-            names = [n for n in repo.status if _sampled(n)]
+            names = [n for n in repo.status if application_queue(n)]
 
             def depths(now: float, repo: Any = repo, names: list[str] = names) -> list[int]:
                 return [repo.store.depth(n) for n in names]
@@ -213,9 +213,10 @@ async def _sample_once(world: World) -> None:
                 world.events.emit(DepthSampled(now, qm.name, name, depth, shared))
 
 
-def _sampled(name: str) -> bool:
-    """Application queues and the dead-letter queue; not MQ's other SYSTEM queues."""
-    return not name.startswith("SYSTEM.") or name == "SYSTEM.DEAD.LETTER.QUEUE"
+def application_queue(name: str, dlq: str | None = "SYSTEM.DEAD.LETTER.QUEUE") -> bool:
+    """Application queues and the dead-letter queue ``dlq``; not MQ's other SYSTEM
+    queues (what a run samples and a chaos run drains)."""
+    return not name.startswith("SYSTEM.") or name == dlq
 
 
 def _scopes(world: World) -> Scopes:
@@ -224,4 +225,7 @@ def _scopes(world: World) -> Scopes:
     return Scopes(members, shared)
 
 
-__all__ = ["Progress", "RunResult", "ScriptScenario", "load_script", "play", "run_scenario"]
+__all__ = [
+    "Progress", "RunResult", "ScriptScenario", "application_queue", "load_script", "play",
+    "run_scenario",
+]  # fmt: skip
