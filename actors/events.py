@@ -162,6 +162,24 @@ class PeerRecovered:
 
 
 @dataclass(frozen=True, slots=True)
+class CFRecovered:
+    """The coupling facility came back after a failure and ``structure`` of ``qsg`` was
+    recovered (RECOVER CFSTRUCT): its ``queues`` (comma-separated) kept their persistent
+    messages if ``recovered`` (RECOVER(YES) and a server that kept its state), nothing
+    otherwise; ``lost`` messages went; ``units`` units of work in flight were backed out."""
+
+    kind: ClassVar[str] = "cf-recovery"
+    time: float
+    q_mgr: str
+    qsg: str
+    structure: str
+    queues: str
+    recovered: bool
+    lost: int
+    units: int
+
+
+@dataclass(frozen=True, slots=True)
 class DepthSampled:
     """CURDEPTH of a queue, sampled by a scenario run (``shared``: a shared queue,
     sampled once for its QSG through ``q_mgr``)."""
@@ -257,7 +275,7 @@ WorldEvent = (
     Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
-    | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered
+    | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered | CFRecovered
     | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
     | OpInvoked | OpCompleted
 )  # fmt: skip
@@ -315,6 +333,7 @@ class EventLog:
 
 __all__ = [
     "ApplicationError",
+    "CFRecovered",
     "ChannelBatch",
     "ChannelDelivered",
     "ChannelStateChanged",

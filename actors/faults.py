@@ -2,7 +2,7 @@
 
 At each fault's time it kills, pauses or restarts a queue manager, stops, starts or
 breaks a channel, makes the coupling facility unavailable to one member or to all (and
-available again), slows the facility or the channels, or skews a member's clock. A
+available again), fails the facility's server process and restarts it, slows the facility or the channels, or skews a member's clock. A
 fault with a ``duration`` is undone after it (a killed queue manager restarts, the
 facility comes back). ``heal`` lifts every fault at once, as a chaos run's end does.
 Every fault is a ``FaultInjected`` event; one that the world refuses (the queue manager
@@ -68,6 +68,10 @@ async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
         await world.cf_unavailable(member)
     elif action == "cf_available":
         await world.cf_available(member)
+    elif action == "cf_fail":
+        await world.cf_fail()
+    elif action == "cf_restart":
+        await world.cf_restart()
     elif action in ("slow_cf", "normal_cf"):
         world.slow(cf_access=fault.amount if action == "slow_cf" else 0.0)
     elif action in ("slow_channels", "normal_channels"):
@@ -94,6 +98,9 @@ async def heal(world: World) -> None:
         world.slow(cf_access=0.0, channel_latency=0.0)
         note("normal_speed", "", "CF")
     reach = world.reach
+    if world.server is not None and not world.server.running:
+        await world.cf_restart()
+        note("cf_restart", "", "CF")
     if (reach is not None and (reach.everyone or reach.lost)) or (
         world.transport is not None and world.transport.unavailable
     ):

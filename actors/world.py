@@ -27,20 +27,23 @@ import trio
 from actors import determinism
 from actors.clock import current_virtual_clock
 from actors.costs import Costs
-from actors.events import EventLog, ExpiryScanned
+from actors.events import CFRecovered, EventLog, ExpiryScanned
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from actors.reach import Reach, guard
 from actors.signals import Signals
+from coupling import keys
 from coupling.lease import Lease, LeaseBoard, LocalLease
 from coupling.server import EmbeddedServer, configured_url
 from coupling.store import RedisStore
+from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Event, ReportPut, TriggerMessagePut
 from qsg.core.memstore import MemoryStore
+from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import Fence, MessageStore, StaleFenceError
 from qsg.topology import Topology
@@ -52,6 +55,7 @@ class World:
     def __init__(
         self, topology: Topology, *, seed: int, events: EventLog,
         transport: TrioTransport | None, faults: bool = False, history: bool = False,
+        server: EmbeddedServer | None = None,
     ) -> None:  # fmt: skip
         self.topology = topology
         #: The model costs now (a latency spike raises them for a while) and as set.
@@ -69,6 +73,11 @@ class World:
         self.signals = Signals()
         self.transport = transport
         self.remote = transport is not None  # shared queues on a Redis server
+        #: The coupling facility's server, when the world started it (it can fail it).
+        self.server = server
+        #: The highest fencing token seen per lease key: a facility that comes back
+        #: without its state restarts its tokens above these.
+        self.tokens: dict[str, int] = {}
         self.board = LeaseBoard()
         self.stopping = False
         self.qsgs: dict[str, QueueSharingGroup] = {}
@@ -151,6 +160,84 @@ class World:
             raise ValueError("this outage needs a world started with faults=True")
         await self._recover_left_undone()
         self.signals.notify_all()
+
+    async def cf_fail(self) -> None:
+        """The coupling facility fails: its server process is killed (SIGKILL). Every
+        call on shared queues fails with MQRC_CF_STRUC_FAILED, and a unit of work in
+        flight can no longer commit (MQRC_BACKED_OUT), until ``cf_restart``."""
+        server = self._own_server()
+        if not server.running:
+            raise ValueError("the coupling facility has already failed")
+        server.kill()
+        for group in self.qsgs.values():
+            store = group.shared.store
+            failed = getattr(store, "failed", None)
+            if failed is not None:
+                failed()
+        await trio.lowlevel.checkpoint()
+
+    async def cf_restart(self) -> None:
+        """The failed coupling facility's server starts again, and the facility is
+        recovered (RECOVER CFSTRUCT) before any member uses it: units of work in flight
+        at the failure backed out, locks released, and each shared queue keeps its
+        persistent messages if its structure is RECOVER(YES) and the server kept its
+        state (``persistent``: an append-only file), nothing otherwise. Nonpersistent
+        messages are always lost. One ``CFRecovered`` event per structure says what."""
+        server = self._own_server()
+        if server.running:
+            raise ValueError("the coupling facility has not failed")
+        # Blocking on purpose: no member runs between the restart and the recovery.
+        server.restart()
+        transport = BlockingTransport(server.url)
+        try:
+            for name, group in self.qsgs.items():
+                self._recover_facility(name, group, RedisStore(transport, name), server)
+        finally:
+            transport.close()
+        await self._recover_left_undone()
+        self.signals.notify_all()
+
+    def _recover_facility(
+        self, name: str, group: QueueSharingGroup, store: RedisStore, server: EmbeddedServer
+    ) -> None:
+        """Redefine the group's structures and queues (their definitions are the
+        group's, not the facility's), then RECOVER CFSTRUCT them all."""
+        repo = group.shared
+        for structure in repo.structures.values():
+            store.define_structure(
+                structure.name, size_kb=structure.size_kb, cf_level=structure.cf_level
+            )
+        queues = [q for q in repo.queues.values()
+                  if isinstance(q, QueueDefinition) and q.q_type == CMQC.MQQT_LOCAL]  # fmt: skip
+        for queue in queues:
+            store.create_queue(queue.name, queue.ordering, queue.cf_struct or None)
+        keep = {q.name: server.persistent and q.cf_struct in repo.structures
+                and repo.structures[q.cf_struct].recover for q in queues}  # fmt: skip
+        floors = {key: token for key, token in self.tokens.items()
+                  if key.startswith(keys.group_prefix(name))}  # fmt: skip
+        units, lost = store.recover_failure(group.members, keep, floors)
+        now = trio.current_time()
+        by_structure: dict[str, list[str]] = {}
+        for queue in queues:
+            by_structure.setdefault(queue.cf_struct, []).append(queue.name)
+        for structure, names in sorted(by_structure.items()):
+            recovered = all(keep[q] for q in names)
+            self.events.emit(CFRecovered(
+                now, "", name, structure, ",".join(sorted(names)), recovered,
+                sum(lost[q] for q in names), units,
+            ))  # fmt: skip
+            units = 0  # counted once, with the first structure
+
+    def _own_server(self) -> EmbeddedServer:
+        if self.server is None:
+            raise ValueError("failing the coupling facility needs the embedded server the "
+                             "run starts itself (not in process, not QSG_REDIS_URL)")  # fmt: skip
+        return self.server
+
+    def note_token(self, key: str, token: int) -> None:
+        """A fencing token a member saw (see ``tokens``)."""
+        if token > self.tokens.get(key, 0):
+            self.tokens[key] = token
 
     async def pause(self, q_mgr: str) -> None:
         """The queue manager stops (as under SIGSTOP or a long GC pause): every call it
@@ -263,7 +350,9 @@ class World:
         """``qm``'s view of the lease on ``role`` in its QSG."""
         qsg = qm.rules.qsg_name
         if self.transport is not None:
-            lease: Lease | LocalLease = Lease(self.transport, qsg, role, qm.name, length)
+            lease: Lease | LocalLease = Lease(
+                self.transport, qsg, role, qm.name, length, on_token=self.note_token
+            )
         else:
             lease = LocalLease(self.board, qsg, role, qm.name, length)
         return guard(lease, self.reach)  # type: ignore[no-any-return]
@@ -308,7 +397,7 @@ class World:
 async def open_world(
     topology: Topology, *, redis_url: str | None = None, seed: int = 0,
     in_process: bool = False, keep_events: bool = True, faults: bool = False,
-    history: bool = False,
+    history: bool = False, cf_persistent: bool = False,
 ) -> AsyncIterator[World]:  # fmt: skip
     """Start ``topology``'s world for the block (``qsg.start``).
 
@@ -318,14 +407,17 @@ async def open_world(
     no event history (subscribers still get every event). ``faults`` lets the world take
     coupling-facility outages of one member (or, in process, of all); ``history`` makes
     the scenario's applications record each operation as invoke and completion.
+    ``cf_persistent`` gives the private server an append-only file, so that after
+    ``cf_fail`` and ``cf_restart`` the recoverable structures get their persistent
+    messages back.
     """
     async with AsyncExitStack() as stack:
         stack.enter_context(determinism.seeded_scheduling(seed))
-        transport = None
+        transport, server = None, None
         if topology.qsgs and not in_process:
             url = redis_url or configured_url()
             if url is None:
-                server = EmbeddedServer()
+                server = EmbeddedServer(persistent=cf_persistent)
                 server.start()
                 stack.callback(server.stop)
                 url = server.url
@@ -337,7 +429,7 @@ async def open_world(
         events = EventLog(keep=keep_events)
         stack.callback(events.close)
         world = World(topology, seed=seed, events=events, transport=transport, faults=faults,
-                      history=history)  # fmt: skip
+                      history=history, server=server)  # fmt: skip
         await _build(world)
         async with trio.open_nursery() as nursery:
             world._nursery = nursery
@@ -372,8 +464,6 @@ async def _build(world: World) -> None:
 
 async def _clear_namespace(transport: TrioTransport, qsg: str) -> None:
     """A run starts with an empty coupling facility for its QSGs."""
-    from coupling import keys
-
     stale = await transport.acommand("KEYS", keys.group_prefix(qsg) + "*")
     if stale:
         await transport.acommand("DEL", *stale)

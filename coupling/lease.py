@@ -14,6 +14,7 @@ queues (``EXPIRY_SCAN``), and whatever else needs one member of the group at a t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from coupling import keys, scripts
@@ -54,11 +55,13 @@ class Refusal:
 
 class Lease:
     """One member's view of the lease on ``role`` in QSG ``qsg``; ``length`` is how long
-    (simulated seconds) a grant or renewal lasts."""
+    (simulated seconds) a grant or renewal lasts. ``on_token`` hears every token this
+    member sees (the highest is what a facility that lost its state restarts above)."""
 
     def __init__(
-        self, transport: Transport, qsg: str, role: str, member: str, length: float
-    ) -> None:
+        self, transport: Transport, qsg: str, role: str, member: str, length: float,
+        on_token: Callable[[str, int], None] | None = None,
+    ) -> None:  # fmt: skip
         if length <= 0:
             raise ValueError(f"lease {role}: its length must be positive, not {length}")
         self.transport = transport
@@ -66,6 +69,7 @@ class Lease:
         self.member = member
         self.length = length
         self._key = keys.lease_key(qsg, role)
+        self._on_token = on_token
 
     def acquire(self, now: float) -> Grant | Refusal:
         """Take the lease if it is free or has run out, renew it if this member holds it;
@@ -73,6 +77,8 @@ class Lease:
         reply = self.transport.run(
             scripts.LEASE_ACQUIRE, [self._key], [self.member, repr(now), repr(self.length)]
         )
+        if self._on_token is not None:
+            self._on_token(self._key, int(reply[1]))
         if reply[0] == 1:
             previous = reply[3].decode() if reply[3] else None
             return Grant(

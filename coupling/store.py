@@ -60,6 +60,10 @@ class RedisStore:
         self._prefixes: dict[str, str] = {}  # queue -> key prefix
         self._structures: dict[str, str] = {}  # key prefix -> structure name
         self._queues_key = keys.queues_key(qsg)
+        #: Bumped at each failure of the facility (``failed``): a unit of work that began
+        #: in an earlier epoch was backed out by the facility's recovery.
+        self.epoch = 0
+        self._began: dict[str, int] = {}  # unit of work with entries -> its epoch
 
     # ---- structures and queues --------------------------------------------------
     def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
@@ -130,6 +134,8 @@ class RedisStore:
         status = reply[0]
         if status == scripts.OK:
             msg.seq = int(reply[1]) & ((1 << SEQ_BITS) - 1)
+            if token:
+                self._began.setdefault(token, self.epoch)
             return
         if status == scripts.FULL:
             raise MQMIError.failed(
@@ -160,9 +166,12 @@ class RedisStore:
         accept_truncated: bool,
     ) -> Taken:
         token = "" if uow is None else keys.uow_token(uow)
-        return self._get(
+        taken = self._get(
             queue, select, now, token, syncpoint.value, max_length, accept_truncated, False, None
         )
+        if token and taken.message is not None and not taken.too_long:
+            self._began.setdefault(token, self.epoch)  # (at most one entry too many)
+        return taken
 
     def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken:
         return self._get(queue, select, now, "", 0, None, True, True, after)
@@ -217,10 +226,26 @@ class RedisStore:
     def commit(self, uow: UowId) -> None:
         token = keys.uow_token(uow)
         self._run(scripts.COMMIT, self._uow_keys(token), [token])
+        self._began.pop(token, None)
 
     def backout(self, uow: UowId) -> None:
         token = keys.uow_token(uow)
         self._run(scripts.BACKOUT, self._uow_keys(token), [token])
+        self._began.pop(token, None)
+
+    def backed_out(self, uow: UowId) -> str | None:
+        """Why ``uow`` can no longer commit, if it cannot: the facility failed while it
+        was in flight, and its recovery backed it out. Asked before any store commits."""
+        began = self._began.get(keys.uow_token(uow))
+        if began is None or began == self.epoch:
+            return None
+        return (f"the coupling facility of QSG {self.qsg} failed while the unit of work was "
+                "in flight: its recovery backed it out")  # fmt: skip
+
+    def failed(self) -> None:
+        """The facility failed (its server is gone): units of work in flight cannot
+        commit any more (``backed_out``)."""
+        self.epoch += 1
 
     def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
         """Peer recovery of ``failed`` (in its life ``incarnation``), run by member ``by``:
@@ -240,6 +265,23 @@ class RedisStore:
         if reply[0] == 1:
             return Recovery(failed, by, True, reply[1], reply[2], reply[3])
         return Recovery(failed, reply[1].decode(), False)
+
+    def recover_failure(
+        self, members: Sequence[str], keep: dict[str, bool], floors: dict[str, int]
+    ) -> tuple[int, dict[str, int]]:
+        """RECOVER CFSTRUCT after the facility failed (every queue created here first):
+        back out the ``members``' units of work in flight, release every lock, keep on
+        each queue its persistent messages if ``keep`` says so and nothing otherwise,
+        and raise each lease's token to at least its floor (``floors``: lease key to
+        token). Answers the units backed out and the messages lost per queue."""
+        names = list(keep)
+        args: list[Any] = [len(members), *members, len(names)]
+        for name in names:
+            args += [self._prefix(name), "1" if keep[name] else ""]
+        for key, token in floors.items():
+            args += [key, token]
+        reply = self._run(scripts.CF_RECOVER, [keys.group_prefix(self.qsg), self._queues_key], args)
+        return int(reply[0]), {n: int(v) for n, v in zip(names, reply[1:], strict=True)}
 
     def in_flight(self, q_mgr: str) -> int:
         """How many units of work ``q_mgr`` has with uncommitted work on shared queues."""

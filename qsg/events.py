@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from actors.events import (
     ApplicationError,
+    CFRecovered,
     ChannelBatch,
     ChannelDelivered,
     ChannelStateChanged,
@@ -33,6 +34,7 @@ from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut, Trig
 
 __all__ = [
     "ApplicationError",
+    "CFRecovered",
     "ChannelBatch",
     "ChannelDelivered",
     "ChannelStateChanged",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+from qsg import CMQC
+from qsg.core.errors import MQMIError
 from qsg.core.store import MessageStore, UowId
 
 
@@ -33,6 +35,15 @@ class UnitOfWork:
             self.stores.append(store)
 
     def commit(self) -> None:
+        """Commit in every store, unless a store has already lost the unit of work (the
+        coupling facility failed while it was in flight): then it is backed out in all
+        of them, and MQRC_BACKED_OUT says so. Asked first, so no store commits alone."""
+        for store in self.stores:
+            lost = getattr(store, "backed_out", None)
+            why = lost(self.id) if lost is not None else None
+            if why is not None:
+                self.backout()
+                raise MQMIError.failed(CMQC.MQRC_BACKED_OUT, why)
         for store in self.stores:
             store.commit(self.id)
         self._end(committed=True)

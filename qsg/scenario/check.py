@@ -25,7 +25,7 @@ from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command
 from qsg.scenario.errors import ScenarioProblem
 from qsg.scenario.locate import Path
-from qsg.scenario.model import ACTIONS, CF_ACTIONS, UNDO, Scenario, Workload
+from qsg.scenario.model import ACTIONS, CF_ACTIONS, SERVER_ACTIONS, UNDO, Scenario, Workload
 from qsg.scenario.reader import Reader
 
 
@@ -180,6 +180,9 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
         elif action in CF_ACTIONS:
             if not scenario.qsgs:
                 reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
+            elif action in SERVER_ACTIONS and scenario.run.in_process:
+                reader.problem((*place, "action"), f"{action}: the CF's server process fails "
+                               "and restarts, so the run needs it: drop [run] in_process")  # fmt: skip
             elif fault.qmgr and fault.qmgr not in members:
                 reader.problem((*place, "qmgr"),
                                f"{fault.qmgr} is in no QSG: it has no CF link to lose")  # fmt: skip

@@ -41,7 +41,7 @@ from qsg.scenario.model import (
 from qsg.scenario.reader import Reader, dotted, shown
 
 TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault")
-RUN = ("duration", "seed", "clock", "sample_interval", "in_process")
+RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persistent")
 MODEL = ("cpu_per_call", "cpus", "cf_access", "channel_latency", "channel_bandwidth")
 QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
@@ -161,7 +161,8 @@ class _Loader:
         if not r.at_least((*p, "sample_interval"), sample, 0, above=True):
             sample = 1.0
         in_process = r.take(p, table, "in_process", "bool", False)
-        return RunSettings(float(duration), seed, clock, float(sample), in_process)
+        cf_persistent = r.take(p, table, "cf_persistent", "bool", False)
+        return RunSettings(float(duration), seed, clock, float(sample), in_process, cf_persistent)
 
     def model(self, table: dict[str, Any]) -> Costs:
         r, p = self.reader, ("model",)

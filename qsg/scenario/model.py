@@ -29,6 +29,9 @@ class RunSettings:
     clock: str = "virtual"  # or "wall"
     sample_interval: float = 1.0
     in_process: bool = False  # shared queues in process instead of on Redis
+    #: The embedded CF server keeps an append-only file: after cf_fail and cf_restart,
+    #: RECOVER(YES) structures get their persistent messages back.
+    cf_persistent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,8 @@ ACTIONS: dict[str, str] = {
     "break_channel": "channel",
     "cf_unavailable": "qmgr?",
     "cf_available": "qmgr?",
+    "cf_fail": "",
+    "cf_restart": "",
     "slow_cf": "amount",
     "normal_cf": "",
     "slow_channels": "amount",
@@ -140,11 +145,14 @@ ACTIONS: dict[str, str] = {
 #: The faults a ``duration`` undoes, and what undoes them.
 UNDO = {
     "kill": "restart", "pause": "resume", "stop_channel": "start_channel",
-    "cf_unavailable": "cf_available", "slow_cf": "normal_cf",
+    "cf_unavailable": "cf_available", "cf_fail": "cf_restart", "slow_cf": "normal_cf",
     "slow_channels": "normal_channels", "skew": "unskew",
 }  # fmt: skip
 #: Actions on the coupling facility: they need a QSG.
-CF_ACTIONS = frozenset({"cf_unavailable", "cf_available", "slow_cf", "normal_cf"})
+CF_ACTIONS = frozenset({"cf_unavailable", "cf_available", "slow_cf", "normal_cf",
+                        "cf_fail", "cf_restart"})  # fmt: skip
+#: Actions on the coupling facility's server process: they need the embedded one.
+SERVER_ACTIONS = frozenset({"cf_fail", "cf_restart"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +187,6 @@ class Scenario:
 
 
 __all__ = [
-    "ACTIONS", "CF_ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec",
+    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec",
     "RunSettings", "Scenario", "Workload",
 ]  # fmt: skip

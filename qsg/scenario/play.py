@@ -111,7 +111,8 @@ async def play(
     began = time.perf_counter()
     faults = bool(getattr(scenario, "faults", ()))
     async with open_world(topology, redis_url=redis_url, seed=seed, in_process=run.in_process,
-                          faults=faults, history=history) as world:  # fmt: skip
+                          faults=faults, history=history,
+                          cf_persistent=run.cf_persistent) as world:  # fmt: skip
         start = trio.current_time()
         duration = run.duration
         every = progress_every or (duration / 200 if duration else 1.0)
