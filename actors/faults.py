@@ -2,12 +2,13 @@
 
 At each fault's time it kills, pauses or restarts a queue manager, stops, starts or
 breaks a channel, makes the coupling facility unavailable to one member or to all (and
-available again), fails the facility's server process and restarts it, slows the facility or the channels, or skews a member's clock. A
-fault with a ``duration`` is undone after it (a killed queue manager restarts, the
-facility comes back). ``heal`` lifts every fault at once, as a chaos run's end does.
-Every fault is a ``FaultInjected`` event; one that the world refuses (the queue manager
-was already down, the facility is still unreachable for a restart's recovery) is
-reported in that event's ``detail`` rather than ending the run: chaos is expected.
+available again), fails the facility's server process and restarts it, slows the
+facility or the channels, or skews a member's clock. A fault with a ``duration`` is
+undone after it (a killed queue manager restarts, the facility comes back). ``heal``
+lifts every fault at once, as a chaos run's end does. Every fault is a
+``FaultInjected`` event; one that the world refuses (the queue manager was already
+down, the facility is still unreachable for a restart's recovery) is reported in that
+event's ``detail`` rather than ending the run: chaos is expected.
 """
 
 from __future__ import annotations

@@ -215,15 +215,18 @@ class World:
                 and repo.structures[q.cf_struct].recover for q in queues}  # fmt: skip
         floors = {key: token for key, token in self.tokens.items()
                   if key.startswith(keys.group_prefix(name))}  # fmt: skip
-        units, lost = store.recover_failure(group.members, keep, floors)
+        if bugs.LOSE_ON_CF_RECOVERY in bugs.ACTIVE:  # the known bug a checker must catch
+            units, lost = store.recover_failure(group.members, dict.fromkeys(keep, False), floors)
+        else:
+            units, lost = store.recover_failure(group.members, keep, floors)
         now = trio.current_time()
         by_structure: dict[str, list[str]] = {}
         for queue in queues:
             by_structure.setdefault(queue.cf_struct, []).append(queue.name)
-        for structure, names in sorted(by_structure.items()):
+        for struc, names in sorted(by_structure.items()):
             recovered = all(keep[q] for q in names)
             self.events.emit(CFRecovered(
-                now, "", name, structure, ",".join(sorted(names)), recovered,
+                now, "", name, struc, ",".join(sorted(names)), recovered,
                 sum(lost[q] for q in names), units,
             ))  # fmt: skip
             units = 0  # counted once, with the first structure

@@ -20,12 +20,14 @@ import qsg
 import qsg.runtime
 from actors.clock import VirtualClock
 from actors.events import (
+    CFRecovered,
     ChannelStateChanged,
     FaultInjected,
     LeaseChanged,
     MessagePut,
     OpCompleted,
     OpInvoked,
+    WorldEvent,
 )
 from qsg import CMQC
 from qsg.chaos import checkers, history
@@ -302,6 +304,46 @@ def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
     outcome = run_one(scenario, SEED, redis_url=cf_url, in_process=False)
     assert outcome.ok, [(v.name, v.involved[:3]) for v in outcome.failed()]
     assert {"cf_member", "cf_all", "skew"} <= set(outcome.kinds)
+
+
+#: A run seed whose faults on Redis include failing the CF's server (with pause, cf_all,
+#: break_channel and stop_channel).
+CF_FAIL_SEED = 1634154403
+
+
+def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
+    scenario: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # mq-reference.md section 4: on CF failure persistent messages are recoverable
+    # (RECOVER(YES)); the scenario's server keeps an append-only file.
+    monkeypatch.delenv("QSG_REDIS_URL", raising=False)  # the run starts its own server
+    clean = run_one(scenario, CF_FAIL_SEED, in_process=False, keep=True)
+    assert "cf_fail" in clean.kinds
+    assert clean.result is not None
+    assert any(isinstance(e, CFRecovered) for e in clean.result.events)
+    assert clean.ok, [(v.name, v.involved[:3]) for v in clean.failed()]
+    with bugs.injected(bugs.LOSE_ON_CF_RECOVERY):
+        broken = run_one(scenario, CF_FAIL_SEED, in_process=False)
+    queue = verdict(broken.verdicts, "queue")
+    assert not queue.ok and queue.counts["lost"] > 0
+
+
+def test_messages_a_cf_failure_could_not_recover_are_lost_as_mq_allows_not_a_violation(
+) -> None:  # fmt: skip
+    # mq-reference.md section 4: only RECOVER(YES) structures can be recovered.
+    scopes = Scopes(members={"QM1": "QSG1"}, shared={"QSG1": ["APP.WORK"]})
+
+    def events(recovered: bool) -> list[WorldEvent]:
+        return [
+            OpInvoked(1.0, "QM1", "app", "put", "APP.WORK", b"M1", persistent=True),
+            OpCompleted(1.0, "QM1", "app", "put", "APP.WORK", "ok"),
+            CFRecovered(5.0, "", "QSG1", "APP1", "APP.WORK", recovered, 1, 0),
+        ]
+
+    lost = checkers.check_queue(history.read(events(recovered=True), scopes))
+    assert not lost.ok and lost.counts["lost"] == 1  # it should have been recovered
+    excused = checkers.check_queue(history.read(events(recovered=False), scopes))
+    assert excused.ok and excused.info["lost_to_cf_failure"] == 1
 
 
 #: Runs of the 500-run campaigns that once found a bug, with what it was.

@@ -26,6 +26,7 @@ from actors.history import recorded
 from actors.mqi import Connection
 from actors.workload import RECONNECT
 from actors.world import World
+from coupling.server import configured_url
 from qsg import CMQC
 from qsg.chaos import checkers, history
 from qsg.chaos.checkers import Expectations, Verdict
@@ -51,8 +52,11 @@ class Plan:
     quiet: float  # after the scenario's end, before the drain
 
     @classmethod
-    def of(cls, scenario: Scenario, bound: float | None = None) -> Plan:
-        t = targets(scenario)
+    def of(cls, scenario: Scenario, bound: float | None = None, *, server: bool = False,
+           ) -> Plan:  # fmt: skip
+        """``server``: the runs start the CF's server themselves, so the nemesis may
+        fail it (``owns_server``)."""
+        t = targets(scenario, server=server)
         if bound is None:
             bound = max(t.lease, t.retry) + RECONNECT + SLACK
         duration = scenario.run.duration
@@ -86,6 +90,11 @@ class Outcome:
 
     def failed(self) -> list[Verdict]:
         return [v for v in self.verdicts if not v.ok]
+
+
+def owns_server(redis_url: str | None, in_process: bool) -> bool:
+    """Whether runs start the CF's server themselves (on Redis, with no URL given)."""
+    return not in_process and redis_url is None and configured_url() is None
 
 
 def run_seeds(seed: int, runs: int) -> list[int]:
@@ -165,7 +174,7 @@ def run_one(scenario: Scenario, seed: int, mode: str = "safety", *, plan: Plan |
     """One chaos run of ``scenario`` with seed ``seed``, judged."""
     from qsg.runtime import run as run_trio
 
-    plan = plan or Plan.of(scenario)
+    plan = plan or Plan.of(scenario, server=owns_server(redis_url, in_process))
     kinds, chaotic = chaos_scenario(scenario, plan, seed, mode, in_process=in_process)
     drained = 0
 
@@ -207,7 +216,7 @@ def campaign(scenario: Scenario, runs: int, seed: int, mode: str = "safety", *,
              bound: float | None = None, redis_url: str | None = None,
              in_process: bool = True) -> Iterator[Outcome]:  # fmt: skip
     """The ``runs`` runs of a campaign, one after another, as each ends."""
-    plan = Plan.of(scenario, bound)
+    plan = Plan.of(scenario, bound, server=owns_server(redis_url, in_process))
     for run_seed in run_seeds(seed, runs):
         yield run_one(scenario, run_seed, mode, plan=plan, redis_url=redis_url,
                       in_process=in_process)  # fmt: skip

@@ -59,14 +59,17 @@ def _fraction(part: int, whole: int) -> float:
 
 def check_queue(history: History) -> Verdict:
     """Jepsen's total queue: lost (acknowledged persistent, never delivered, never
-    expired), unexpected (delivered, never attempted, or known not to have happened),
-    duplicated (delivered twice, outside a backout), recovered (unknown put that came
-    out)."""
+    expired, and not lost as MQ allows with a coupling facility that failed without
+    recovery: ``History.lost_to_cf``), unexpected (delivered, never attempted, or known
+    not to have happened), duplicated (delivered twice, outside a backout), recovered
+    (unknown put that came out)."""
     msgs = list(history.messages.values())
     acked = [m for m in msgs if m.fate == "ok"]
     out = [m for m in msgs if m.final or m.maybe]
-    lost = [m for m in acked if m.persistent and not m.final and not m.maybe and not m.discarded]
-    gone_np = [m for m in acked if not m.persistent and not (m.final or m.maybe or m.discarded)]
+    gone = [m for m in acked if not (m.final or m.maybe or m.discarded)]
+    to_cf = [m for m in gone if history.lost_to_cf(m)]
+    lost = [m for m in gone if m.persistent and m not in to_cf]
+    gone_np = [m for m in gone if not m.persistent]
     phantoms = [m for m in out if m.fate == "failed"]
     duplicated = [m for m in msgs if len(m.final) > 1]
     recovered = [m for m in out if m.fate == "unknown"]
@@ -79,7 +82,7 @@ def check_queue(history: History) -> Verdict:
          "unexpected": unexpected, "duplicated": len(duplicated), "recovered": len(recovered)},
         involved,
         {"lost_fraction": _fraction(len(lost), len(acked)),
-         "nonpersistent_gone": len(gone_np),
+         "nonpersistent_gone": len(gone_np), "lost_to_cf_failure": len(to_cf),
          "unknown": len([m for m in msgs if m.fate == "unknown"])},
     )  # fmt: skip
 
@@ -149,7 +152,7 @@ def check_recovery(history: History) -> Verdict:
     stuck = [m for m in history.messages.values()
              if m.returned and (m.persistent or _shared(history, m))
              and not any(d.time > m.returned[-1].time for d in m.final + m.maybe)
-             and not m.discarded]  # fmt: skip
+             and not m.discarded and not history.lost_to_cf(m)]  # fmt: skip
     held = sum(1 for m in history.messages.values() if m.returned)
     return Verdict("recovery", not (pending or stuck),
                    {"unrecovered_members": len(pending), "held_by_backed_out": held,

@@ -18,7 +18,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from qsg.chaos.campaign import MODES, Outcome, Plan, run_one, run_seeds
+from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
 from qsg.chaos.checkers import Verdict
 from qsg.scenario.errors import ScenarioError
 
@@ -67,7 +67,7 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
         _problems(error)
         sys.exit(2)
     try:
-        plan = Plan.of(loaded, bound)
+        plan = Plan.of(loaded, bound, server=owns_server(redis_url, not on_redis))
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="SCENARIO") from error
     console = _console()

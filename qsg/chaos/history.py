@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from actors.events import (
+    CFRecovered,
     ChannelDelivered,
     ExpiredInTransit,
     MessagePut,
@@ -85,9 +86,27 @@ class History:
     events: list[WorldEvent] = field(default_factory=list)
     #: Which queues are shared (a message held on one survives its member's failure).
     scopes: Scopes | None = None
+    #: The coupling facility's recoveries after failures (RECOVER CFSTRUCT).
+    cf_recoveries: list[CFRecovered] = field(default_factory=list)
 
     def of(self, fate: str) -> list[Message]:
         return [m for m in self.messages.values() if m.fate == fate]
+
+    def lost_to_cf(self, m: Message) -> bool:
+        """Whether ``m`` may have been lost, as MQ allows, when the coupling facility
+        failed: it was on a shared queue of the failed facility before it came back,
+        not yet delivered for good, and nonpersistent or on a structure whose
+        persistent messages could not be recovered."""
+        scopes = self.scopes
+        if scopes is None or scopes.scope(m.q_mgr, m.queue) == m.q_mgr:
+            return False
+        for cf in self.cf_recoveries:
+            if (cf.qsg == scopes.members.get(m.q_mgr) and m.queue in cf.queues.split(",")
+                    and m.started < cf.time
+                    and not any(d.time < cf.time for d in m.final)
+                    and (not m.persistent or not cf.recovered)):  # fmt: skip
+                return True
+        return False
 
 
 def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
@@ -156,6 +175,8 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
                 end(event.app, False)
             if event.outcome != "ok" and event.reason in LOST and event.op != "commit":
                 end(event.app, False)  # the application abandons its unit of work
+        elif isinstance(event, CFRecovered):
+            history.cf_recoveries.append(event)
         elif isinstance(event, MessagePut):
             put = messages.get(event.msg_id)
             if put is not None and put.put_time is None:

@@ -22,6 +22,7 @@ KINDS: dict[str, str] = {
     "pause": "pause a queue manager past its lease",
     "cf_member": "one member loses its CF link",
     "cf_all": "the coupling facility is unavailable to all",
+    "cf_fail": "the CF's server process killed, restarted later, recovered",
     "slow_cf": "CF access latency spike",
     "break_channel": "break a channel's link mid-batch",
     "stop_channel": "STOP CHANNEL, START CHANNEL later",
@@ -30,7 +31,7 @@ KINDS: dict[str, str] = {
     "refresh": "REFRESH QMGR TYPE(EXPIRY) on a member",
 }
 #: Kinds that may last until the heal in liveness mode (no duration).
-LASTING = frozenset({"kill", "pause", "cf_member", "cf_all", "stop_channel"})
+LASTING = frozenset({"kill", "pause", "cf_member", "cf_all", "cf_fail", "stop_channel"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,19 +44,22 @@ class Targets:
     lease: float  # the longest expiry-scan lease (2 x EXPRYINT), 0 if none
     retry: float  # the longest first retry interval (SHORTTMR) of a sender channel
     scanning: tuple[str, ...]  # QSGs with a member that scans (EXPRYINT set)
+    server: bool = False  # the run starts the CF's server itself: it can fail it
 
     def kinds(self) -> list[str]:
         """The kinds this scenario offers a target for."""
         kinds = ["kill", "pause"] if self.qmgrs else []
         if self.members:
             kinds += ["cf_member", "cf_all", "slow_cf", "skew", "refresh"]
+            kinds += ["cf_fail"] if self.server else []
         if self.senders:
             kinds += ["break_channel", "stop_channel", "slow_channels"]
         return kinds
 
 
-def targets(scenario: Scenario) -> Targets:
-    """The targets of ``scenario``, from its topology built in process (as ``check``)."""
+def targets(scenario: Scenario, *, server: bool = False) -> Targets:
+    """The targets of ``scenario``, from its topology built in process (as ``check``);
+    ``server``: the runs start the CF's server themselves (on Redis, no URL given)."""
     groups = {q.name: QueueSharingGroup(q.name) for q in scenario.qsgs}
     qmgrs = scenario.topology.build(groups)
     members = tuple(m for q in scenario.qsgs for m in q.members)
@@ -69,7 +73,7 @@ def targets(scenario: Scenario) -> Targets:
     scanning = tuple(q.name for q in scenario.qsgs
                      if any(qmgrs[m].expiry_interval for m in q.members))  # fmt: skip
     return Targets(tuple(qmgrs), members, tuple(senders), 2.0 * max(intervals, default=0),
-                   retry, scanning)  # fmt: skip
+                   retry, scanning, server and bool(members))  # fmt: skip
 
 
 def draw(targets: Targets, seed: int, window: float, *, lasting: bool = False,
@@ -100,6 +104,8 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
     if kind in ("cf_member", "cf_all"):
         member = rng.choice(t.members) if kind == "cf_member" else ""
         return Fault(at, "cf_unavailable", qmgr=member, duration=duration)
+    if kind == "cf_fail":
+        return Fault(at, "cf_fail", duration=duration)
     if kind == "slow_cf":
         return Fault(at, "slow_cf", duration=duration, amount=round(rng.uniform(0.001, 0.05), 4))
     if kind == "slow_channels":

@@ -5,9 +5,10 @@ purpose, in the in-process store or lease board, so that a test can show the che
 meant to catch it does: ``DROP_ON_COMMIT`` (MQCMIT loses the first message put in the
 unit of work), ``DELIVER_EXPIRED`` (MQGET returns a message whose expiry has passed
 instead of discarding it) and ``SKIP_FENCING`` (a shared-queue scan under a stale
-fencing token is accepted). Nothing outside the tests turns one on; with ``ACTIVE``
-empty every check costs one set lookup, and only on a path already out of the common
-case.
+fencing token is accepted), ``LOSE_ON_CF_RECOVERY`` (the coupling facility's recovery
+after a failure drops the persistent messages it should keep). Nothing outside the
+tests turns one on; with ``ACTIVE`` empty every check costs one set lookup, and only on
+a path already out of the common case.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from contextlib import contextmanager
 DROP_ON_COMMIT = "drop-on-commit"
 DELIVER_EXPIRED = "deliver-expired"
 SKIP_FENCING = "skip-fencing"
-KNOWN = frozenset({DROP_ON_COMMIT, DELIVER_EXPIRED, SKIP_FENCING})
+LOSE_ON_CF_RECOVERY = "lose-on-cf-recovery"
+KNOWN = frozenset({DROP_ON_COMMIT, DELIVER_EXPIRED, SKIP_FENCING, LOSE_ON_CF_RECOVERY})
 
 #: The bugs switched on now.
 ACTIVE: set[str] = set()
@@ -36,4 +38,7 @@ def injected(bug: str) -> Iterator[None]:
         ACTIVE.discard(bug)
 
 
-__all__ = ["ACTIVE", "DELIVER_EXPIRED", "DROP_ON_COMMIT", "KNOWN", "SKIP_FENCING", "injected"]
+__all__ = [
+    "ACTIVE", "DELIVER_EXPIRED", "DROP_ON_COMMIT", "KNOWN", "LOSE_ON_CF_RECOVERY",
+    "SKIP_FENCING", "injected",
+]  # fmt: skip

@@ -181,8 +181,8 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
             if not scenario.qsgs:
                 reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
             elif action in SERVER_ACTIONS and scenario.run.in_process:
-                reader.problem((*place, "action"), f"{action}: the CF's server process fails "
-                               "and restarts, so the run needs it: drop [run] in_process")  # fmt: skip
+                why = "the CF's server process fails and restarts, so the run needs it"
+                reader.problem((*place, "action"), f"{action}: {why}: drop [run] in_process")
             elif fault.qmgr and fault.qmgr not in members:
                 reader.problem((*place, "qmgr"),
                                f"{fault.qmgr} is in no QSG: it has no CF link to lose")  # fmt: skip

@@ -187,6 +187,6 @@ class Scenario:
 
 
 __all__ = [
-    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings", "QSGSpec",
-    "RunSettings", "Scenario", "Workload",
+    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings",
+    "QSGSpec", "RunSettings", "Scenario", "Workload",
 ]  # fmt: skip
