@@ -15,6 +15,7 @@ trio transport to the coupling facility is one).
 from __future__ import annotations
 
 import math
+import time
 from typing import Protocol
 
 import trio
@@ -64,10 +65,28 @@ class VirtualClock(trio.abc.Clock):
         return 0.0
 
 
+class SharedClock(trio.abc.Clock):
+    """Wall-clock seconds since ``epoch`` (a ``time.time()``): queue managers in separate
+    processes of one machine read the same time, so an Expiry set in one and a lease
+    granted in another mean the same thing in all of them."""
+
+    def __init__(self, epoch: float) -> None:
+        self.epoch = epoch
+
+    def start_clock(self) -> None:
+        pass
+
+    def current_time(self) -> float:
+        return time.time() - self.epoch
+
+    def deadline_to_sleep_time(self, deadline: float) -> float:
+        return max(0.0, deadline - self.current_time())
+
+
 def current_virtual_clock() -> VirtualClock | None:
     """The running loop's clock if it is a ``VirtualClock`` (None in wall-clock mode)."""
     clock = trio.lowlevel.current_clock()
     return clock if isinstance(clock, VirtualClock) else None
 
 
-__all__ = ["IOSource", "VirtualClock", "current_virtual_clock"]
+__all__ = ["IOSource", "SharedClock", "VirtualClock", "current_virtual_clock"]

@@ -9,7 +9,7 @@ The rules layer's own records (discards, reports, dead-lettering) are part of th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -294,12 +294,19 @@ class EventLog:
     listening (closed its end) is dropped.
     """
 
-    def __init__(self, *, keep: bool = True) -> None:
+    def __init__(
+        self, *, keep: bool = True, sink: Callable[[WorldEvent], None] | None = None
+    ) -> None:
         self.keep = keep
         self.history: list[WorldEvent] = []
         self._subscribers: list[trio.MemorySendChannel[WorldEvent]] = []
+        #: Called with every event as it is emitted, before anything else can run: a
+        #: process that may be killed at any moment writes its history there.
+        self.sink = sink
 
     def emit(self, event: WorldEvent) -> None:
+        if self.sink is not None:
+            self.sink(event)
         if self.keep:
             self.history.append(event)
         for send in list(self._subscribers):

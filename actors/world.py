@@ -66,6 +66,9 @@ class World:
         #: Applications record every operation as invoke and completion (chaos runs).
         self.history = history
         self._msg_ids = itertools.count(1)
+        #: The first 6 bytes of the MsgIds clients choose (unique per process and life
+        #: when queue managers run in separate processes).
+        self.msg_id_stem = b"QSGMSG"
         self._extra = {"cf_access": 0.0, "channel_latency": 0.0}
         self.seed = seed
         self.random = random.Random(seed)
@@ -290,7 +293,7 @@ class World:
     def new_msg_id(self) -> bytes:
         """A MsgId for a client to choose (24 bytes, unique in the run, deterministic):
         a history names a put's message before the put, whatever its outcome."""
-        return b"QSGMSG" + b"%018d" % next(self._msg_ids)
+        return self.msg_id_stem + b"%018d" % next(self._msg_ids)
 
     async def restart(self, q_mgr: str) -> None:
         """Start a killed queue manager again (a new incarnation)."""
@@ -400,7 +403,8 @@ class World:
 async def open_world(
     topology: Topology, *, redis_url: str | None = None, seed: int = 0,
     in_process: bool = False, keep_events: bool = True, faults: bool = False,
-    history: bool = False, cf_persistent: bool = False,
+    history: bool = False, cf_persistent: bool = False, only: str | None = None,
+    events: EventLog | None = None,
 ) -> AsyncIterator[World]:  # fmt: skip
     """Start ``topology``'s world for the block (``qsg.start``).
 
@@ -412,7 +416,9 @@ async def open_world(
     the scenario's applications record each operation as invoke and completion.
     ``cf_persistent`` gives the private server an append-only file, so that after
     ``cf_fail`` and ``cf_restart`` the recoverable structures get their persistent
-    messages back.
+    messages back. ``only`` runs just that queue manager of the topology, joining a
+    coupling facility that other processes share (it is not emptied first): one
+    process of a multi-process run. ``events`` is the log to use (a new one by default).
     """
     async with AsyncExitStack() as stack:
         stack.enter_context(determinism.seeded_scheduling(seed))
@@ -429,11 +435,12 @@ async def open_world(
             if clock is not None:
                 clock.watch(transport)
                 stack.callback(clock.unwatch, transport)
-        events = EventLog(keep=keep_events)
+        if events is None:
+            events = EventLog(keep=keep_events)
         stack.callback(events.close)
         world = World(topology, seed=seed, events=events, transport=transport, faults=faults,
                       history=history, server=server)  # fmt: skip
-        await _build(world)
+        await _build(world, only)
         async with trio.open_nursery() as nursery:
             world._nursery = nursery
             for qm in world.qmgrs.values():
@@ -447,20 +454,25 @@ async def open_world(
                 nursery.cancel_scope.cancel()
 
 
-async def _build(world: World) -> None:
-    """The queue managers of the topology, their QSGs and their MQSC definitions."""
+async def _build(world: World, only: str | None = None) -> None:
+    """The queue managers of the topology (or ``only`` one), their QSGs and their MQSC
+    definitions."""
     topology = world.topology
+    if only is not None and only not in topology.qmgrs:
+        raise ValueError(f"no queue manager {only} in the topology")
     if world.transport is not None:
         import greenback
 
         await greenback.ensure_portal()
-        for name in topology.qsgs:
+        for name in topology.qsgs if only is None else ():
             await _clear_namespace(world.transport, name)
     for name in topology.qsgs:
         transport = world.transport
         store: MessageStore = MemoryStore() if transport is None else RedisStore(transport, name)
         world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach))
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
+        if only is not None and name != only:
+            continue  # another process runs it
         listener = topology.qmgrs[name].listener
         world.qmgrs[name] = QueueManager(world, rules, listener=listener)
 

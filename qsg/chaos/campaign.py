@@ -114,9 +114,9 @@ def chaos_scenario(scenario: Scenario, plan: Plan, seed: int, mode: str,
     return kinds, dataclasses.replace(scenario, run=run, faults=faults)
 
 
-async def drain(world: World) -> int:
+async def drain(world: World, app: str = "drain") -> int:
     """Read every queue to empty through the MQI (shared ones once), each get in the
-    history as the application "drain". Returns how many messages came out."""
+    history as the application ``app``. Returns how many messages came out."""
     done: set[str] = set()
     count = 0
     for name, qm in world.qmgrs.items():
@@ -132,11 +132,12 @@ async def drain(world: World) -> int:
         for repo in repos:
             for queue_name in sorted(repo.status):
                 if application_queue(queue_name, dlq):
-                    count += await _drain_queue(world, conn, name, queue_name)
+                    count += await _drain_queue(world, conn, name, queue_name, app)
     return count
 
 
-async def _drain_queue(world: World, conn: Connection, q_mgr: str, name: str) -> int:
+async def _drain_queue(world: World, conn: Connection, q_mgr: str, name: str, app: str,
+                       ) -> int:  # fmt: skip
     try:
         queue = await conn.open(name, CMQC.MQOO_INPUT_SHARED)
     except MQMIError:  # in use exclusively (a requester's reply queue), or gone
@@ -146,7 +147,7 @@ async def _drain_queue(world: World, conn: Connection, q_mgr: str, name: str) ->
         md = MD()
         gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT)
         try:
-            await recorded(world, partial(queue.get, None, md, gmo), q_mgr=q_mgr, app="drain",
+            await recorded(world, partial(queue.get, None, md, gmo), q_mgr=q_mgr, app=app,
                            op="get", queue=name, md=md)  # fmt: skip
         except MQMIError as error:
             if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:

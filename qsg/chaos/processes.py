@@ -1,0 +1,413 @@
+"""Multi-process chaos: every queue manager an OS process, a kill a real SIGKILL.
+
+The coordinator (``run_processes``) starts the coupling facility's server (or uses
+``QSG_REDIS_URL``), then one process per queue manager of the scenario
+(``python -m qsg.chaos.processes member LAYOUT``). Each process runs just its queue
+manager (``open_world(only=...)``), joins the shared coupling facility, listens for
+channels on a loopback port the coordinator chose (senders' CONNAMEs point there), and
+runs the scenario's applications of its queue manager on a wall clock every process
+shares (``actors.clock.SharedClock``), so Expiry and lease times mean the same
+everywhere. QSG members hold member leases (``actors.membership``): that is how a peer
+learns of a SIGKILL and recovers the dead life's units of work.
+
+Each process writes every event as it happens to its own file (one msgpack record per
+event, one write each: what a SIGKILL cuts off is at most the event being written). At
+the end the coordinator merges the files by time, closes the operations each killed
+life left in flight as unknown (MQRC_CONNECTION_BROKEN at the kill), and the same
+checkers as in process judge the history.
+
+Queue managers' local queues live in their process's memory: a killed process loses
+them, as a queue manager without its page sets would. So the nemesis kills only QSG
+members that own no channel (``killable``); their applications must use shared queues.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgpack
+import trio
+
+from actors.events import (
+    EventLog,
+    FaultInjected,
+    OpCompleted,
+    OpInvoked,
+    QMgrKilled,
+    WorldEvent,
+    kind_of,
+)
+from coupling import keys
+from coupling.lease import EXPIRY_SCAN
+from coupling.server import EmbeddedServer, _free_port, configured_url
+from coupling.transport import BlockingTransport
+from qsg import CMQC
+from qsg.chaos import checkers, history
+from qsg.chaos.campaign import Outcome
+from qsg.chaos.checkers import Verdict
+from qsg.core.sharing import QueueSharingGroup
+from qsg.eventlog import RECORDS
+from qsg.scenario.model import Fault, Scenario
+from qsg.scenario.summary import Scopes
+from qsg.topology import Topology
+
+#: Seconds a member lease lasts (renewed every third): how soon a peer sees a SIGKILL.
+MEMBER_LEASE = 3.0
+#: Seconds between starting the processes and the run's time 0 (they import and connect).
+STARTUP = 5.0
+#: After the applications stop, before each process drains its queues.
+QUIET = 4.0
+
+
+@dataclass(frozen=True, slots=True)
+class Kill:
+    """SIGKILL ``qmgr``'s process at ``at`` (run seconds), a new life ``downtime`` later.
+    An empty ``qmgr``: whichever member holds the expiry-scan lease then."""
+
+    at: float
+    qmgr: str = ""
+    downtime: float = 6.0
+
+
+@dataclass(slots=True)
+class _Life:
+    q_mgr: str
+    life: int
+    process: subprocess.Popen[bytes]
+    events: Path
+    killed_at: float | None = None
+
+
+@dataclass(slots=True)
+class Layout:
+    """What a member process needs (passed to it as JSON)."""
+
+    scenario: str
+    q_mgr: str
+    redis_url: str
+    epoch: float
+    end: float
+    seed: int
+    life: int
+    ports: dict[str, int]
+    events: str
+    lease: float = MEMBER_LEASE
+    quiet: float = QUIET
+
+
+# ---- the event files ------------------------------------------------------------------
+def writer(file: BinaryIO) -> Any:
+    """An ``EventLog`` sink writing each event to ``file`` in one write."""
+
+    def sink(event: WorldEvent) -> None:
+        fields = [getattr(event, f.name) for f in dataclasses.fields(event)]  # type: ignore[arg-type]
+        file.write(msgpack.packb([kind_of(event), *fields], use_bin_type=True))
+
+    return sink
+
+
+def read_events(path: Path) -> list[WorldEvent]:
+    """The events of one file (a record cut off by a kill is left out)."""
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(path.read_bytes())
+    return [RECORDS[kind](*fields) for kind, *fields in unpacker]
+
+
+def close_in_flight(events: list[WorldEvent], at: float) -> list[WorldEvent]:
+    """A killed life's operations still in flight at ``at``: each completes unknown, with
+    MQRC_CONNECTION_BROKEN (its connection broke with the process)."""
+    open_ops: dict[str, OpInvoked] = {}
+    for event in events:
+        if isinstance(event, OpInvoked):
+            open_ops[event.app] = event
+        elif isinstance(event, OpCompleted):
+            open_ops.pop(event.app, None)
+    return [OpCompleted(at, op.q_mgr, op.app, op.op, op.queue, "unknown",
+                        CMQC.MQRC_CONNECTION_BROKEN) for op in open_ops.values()]  # fmt: skip
+
+
+# ---- one member process -----------------------------------------------------------------
+def process_topology(scenario: Scenario, ports: dict[str, int]) -> Topology:
+    """The scenario's topology with each receiving queue manager listening on its port
+    and each sender's CONNAME pointing there."""
+    topology = scenario.topology
+    for name, port in ports.items():
+        topology.qmgrs[name].listener = ("127.0.0.1", port)
+    for spec in topology.qmgrs.values():
+        spec.commands = [
+            dataclasses.replace(c, attributes={
+                **c.attributes, "conn_name": f"127.0.0.1({ports[c.attributes['conn_name']]})"})
+            if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in ports else c
+            for c in spec.commands
+        ]  # fmt: skip
+    return topology
+
+
+async def member(layout: Layout) -> None:
+    """One queue manager's life, from its start to its drain (or its SIGKILL)."""
+    from actors import membership
+    from actors.workload import run_workloads
+    from actors.world import open_world
+    from qsg.chaos.campaign import drain
+    from qsg.scenario.load import load_scenario
+
+    scenario = load_scenario(Path(layout.scenario))
+    topology = process_topology(scenario, layout.ports)
+    name, life = layout.q_mgr, layout.life
+    with open(layout.events, "ab", buffering=0) as file:
+        events = EventLog(keep=False, sink=writer(file))
+
+        def fenced(why: str) -> None:
+            now = trio.current_time()
+            events.emit(FaultInjected(now, name, "fenced", name, why))
+            os._exit(70)  # at once: peers may already be recovering this life's work
+
+        async with open_world(topology, redis_url=layout.redis_url, seed=layout.seed + life,
+                              only=name, history=True, events=events) as world:  # fmt: skip
+            world.msg_id_stem = (name[:3].ljust(3, "_") + "%03d" % (life % 1000)).encode()
+            qm = world.qmgrs[name]
+            lease = grant = None
+            async with trio.open_nursery() as nursery:
+                if qm.rules.qsg is not None:
+                    lease, grant = await membership.join(world, qm, layout.lease)
+                    nursery.start_soon(membership.keep, qm, lease, grant, fenced)
+                    nursery.start_soon(membership.watch, world, qm, layout.lease)
+                apps = tuple(
+                    w if life == 1 else dataclasses.replace(w, label=f"{w.label}@{life}")
+                    for w in scenario.workloads if w.qmgr == name
+                )  # fmt: skip
+                await run_workloads(world, apps, 0.0, layout.end)
+                await trio.sleep_until(layout.end + layout.quiet)
+                await drain(world, app=f"drain@{name}.{life}")
+                if lease is not None and grant is not None:
+                    await membership.leave(qm, lease, grant)
+                nursery.cancel_scope.cancel()
+
+
+def _member_main(argv: list[str]) -> None:
+    from actors.clock import SharedClock
+
+    layout = Layout(**json.loads(argv[0]))
+    trio.run(member, layout, clock=SharedClock(layout.epoch))
+
+
+# ---- the coordinator --------------------------------------------------------------------
+def killable(scenario: Scenario) -> list[str]:
+    """QSG members that own no channel: a SIGKILL loses nothing in their memory that a
+    checker would call lost (their applications use shared queues)."""
+    ends = {c.from_qmgr for c in scenario.channels} | {c.to_qmgr for c in scenario.channels}
+    return [m for q in scenario.qsgs for m in q.members if m not in ends]
+
+
+def draw_kills(scenario: Scenario, seed: int, window: float) -> list[Kill]:
+    """One to three kills in ``window``, each of a killable member or of the scan-lease
+    holder, far enough apart that each life has started before the next kill."""
+    rng = random.Random(seed)
+    targets = ["", *killable(scenario)]
+    kills, at = [], rng.uniform(2.0, 6.0)
+    for _ in range(rng.randint(1, 3)):
+        if at > window:
+            break
+        downtime = round(rng.uniform(1.0, 2 * MEMBER_LEASE), 2)
+        kills.append(Kill(round(at, 2), rng.choice(targets), downtime))
+        at += downtime + MEMBER_LEASE + rng.uniform(2.0, 6.0)
+    return kills
+
+
+def scopes_of(scenario: Scenario) -> Scopes:
+    """Which queue manager is in which QSG, and each QSG's shared queues."""
+    groups = {q.name: QueueSharingGroup(q.name) for q in scenario.qsgs}
+    scenario.topology.build(groups)
+    members = {m: q.name for q in scenario.qsgs for m in q.members}
+    return Scopes(members, {n: sorted(g.shared.queues) for n, g in groups.items()})
+
+
+@dataclass(slots=True)
+class ProcessRun:
+    """What a multi-process run left: the merged history and where its files are."""
+
+    events: list[WorldEvent]
+    scopes: Scopes
+    directory: Path
+    exits: dict[str, int] = field(default_factory=dict)
+
+
+def run_processes(path: Path, scenario: Scenario, seed: int, kills: list[Kill], *,
+                  redis_url: str | None = None, directory: Path | None = None,
+                  ) -> ProcessRun:  # fmt: skip
+    """One multi-process run of ``scenario`` with ``kills``; see the module docstring."""
+    directory = directory or Path(tempfile.mkdtemp(prefix="qsg-processes-"))
+    url, server = redis_url or configured_url(), None
+    if url is None:
+        server = EmbeddedServer()
+        server.start()
+        url = server.url
+    try:
+        return _coordinate(path, scenario, seed, kills, url, directory)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], url: str,
+                directory: Path) -> ProcessRun:  # fmt: skip
+    transport = BlockingTransport(url)
+    for group in scenario.qsgs:  # a run starts with an empty coupling facility
+        stale = transport.command("KEYS", keys.group_prefix(group.name) + "*")
+        if stale:
+            transport.command("DEL", *stale)
+    ports = {c.to_qmgr: _free_port() for c in scenario.channels}
+    epoch = time.time() + STARTUP
+    end = scenario.run.duration
+    mine = open(directory / "coordinator.events", "ab", buffering=0)  # noqa: SIM115
+    log = EventLog(keep=True, sink=writer(mine))
+    lives: dict[str, _Life] = {}
+    dead: list[_Life] = []
+    latest: dict[str, int] = {}
+
+    def now() -> float:
+        return time.time() - epoch
+
+    def start(q_mgr: str, life: int) -> None:
+        events = directory / f"{q_mgr}.{life}.events"
+        layout = Layout(str(path), q_mgr, url, epoch, end, seed, life, ports, str(events))
+        command = [sys.executable, "-m", "qsg.chaos.processes", "member",
+                   json.dumps(dataclasses.asdict(layout))]  # fmt: skip
+        stderr = open(directory / f"{q_mgr}.{life}.stderr", "wb")  # noqa: SIM115
+        lives[q_mgr] = _Life(q_mgr, life, subprocess.Popen(command, stderr=stderr), events)
+        latest[q_mgr] = life
+
+    # Channel partners first, listening before their senders try (a sender that finds
+    # no listener waits its SHORTTMR, a minute by default).
+    for name in ports:
+        start(name, 1)
+    for name, port in ports.items():
+        _await_listener(port, lives[name])
+    for q in scenario.qmgrs:
+        if q.name not in lives:
+            start(q.name, 1)
+    pending = sorted(kills, key=lambda k: k.at)
+    restarts: list[tuple[float, str]] = []
+    try:
+        while pending or restarts:
+            due = min([k.at for k in pending[:1]] + [t for t, _ in restarts])
+            time.sleep(max(0.0, due - now()))
+            if restarts and restarts[0][0] <= now():
+                _, q_mgr = restarts.pop(0)
+                start(q_mgr, latest[q_mgr] + 1)
+                log.emit(FaultInjected(now(), q_mgr, "restart", q_mgr))
+                continue
+            kill = pending.pop(0)
+            target = kill.qmgr or _scan_holder(transport, scenario) or killable(scenario)[0]
+            victim = lives.pop(target)
+            victim.process.send_signal(signal.SIGKILL)
+            victim.process.wait()
+            victim.killed_at = now()
+            dead.append(victim)
+            log.emit(FaultInjected(victim.killed_at, target, "kill", target))
+            log.emit(QMgrKilled(victim.killed_at, target))
+            restarts.append((victim.killed_at + kill.downtime, target))
+            restarts.sort()
+        deadline = time.time() + (end - now()) + QUIET + 60.0
+        exits = {}
+        for name, life_ in lives.items():
+            try:
+                exits[name] = life_.process.wait(timeout=max(1.0, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                life_.process.kill()
+                exits[name] = life_.process.wait()
+    finally:
+        for life_ in lives.values():
+            if life_.process.poll() is None:
+                life_.process.kill()
+        mine.close()
+        transport.close()
+    merged: list[tuple[float, int, int, WorldEvent]] = []
+    files = [(lf.events, lf.killed_at) for lf in [*dead, *lives.values()]]
+    for order, (events_path, killed_at) in enumerate(files):
+        found = read_events(events_path) if events_path.exists() else []
+        if killed_at is not None:
+            found += close_in_flight(found, killed_at)
+        merged += [(e.time, order, i, e) for i, e in enumerate(found)]
+    merged += [(e.time, len(files), i, e) for i, e in enumerate(log.history)]
+    merged.sort(key=lambda item: item[:3])
+    return ProcessRun([e for *_, e in merged], scopes_of(scenario), directory, exits)
+
+
+def _await_listener(port: int, life: _Life, timeout: float = 60.0) -> None:
+    """Wait until ``life``'s channel listener accepts connections on ``port``."""
+    give_up = time.time() + timeout
+    while time.time() < give_up:
+        if life.process.poll() is not None:
+            raise RuntimeError(f"{life.q_mgr} ended before listening (exit {life.process.returncode}"
+                               f"; see {life.events.with_suffix('.stderr')})")  # fmt: skip
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{life.q_mgr} did not listen on port {port} within {timeout:g} s")
+
+
+def _scan_holder(transport: BlockingTransport, scenario: Scenario) -> str:
+    """The member holding the expiry-scan lease now, if it may be killed."""
+    for group in scenario.qsgs:
+        holder = transport.command("HGET", keys.lease_key(group.name, EXPIRY_SCAN), "holder")
+        if holder and holder.decode() in killable(scenario):
+            return str(holder.decode())
+    return ""
+
+
+def judge(run: ProcessRun) -> list[Verdict]:
+    """The safety checkers on the merged history, and whether every process ended well
+    and drained its queues."""
+    verdicts = checkers.check(history.read(run.events, run.scopes))
+    failed = {q: code for q, code in run.exits.items() if code != 0}
+    verdicts.append(Verdict("processes", not failed, {"failed_exits": len(failed)},
+                            [f"{q} exit {c}" for q, c in sorted(failed.items())]))  # fmt: skip
+    return verdicts
+
+
+def run_one(path: Path, scenario: Scenario, seed: int, *, redis_url: str | None = None,
+            kills: list[Kill] | None = None) -> tuple[Outcome, ProcessRun]:  # fmt: skip
+    """One judged multi-process run with ``seed``'s kills (or the ones given)."""
+    began = time.perf_counter()
+    window = scenario.run.duration - 2 * MEMBER_LEASE - 10.0
+    if kills is None:
+        kills = draw_kills(scenario, seed, window)
+    run = run_processes(path, scenario, seed, kills, redis_url=redis_url)
+    verdicts = judge(run)
+    drained = sum(1 for e in run.events if isinstance(e, OpCompleted)
+                  and e.app.startswith("drain@") and e.outcome == "ok")  # fmt: skip
+    faults = tuple(Fault(k.at, "kill", qmgr=k.qmgr or "(scan-lease holder)", duration=k.downtime)
+                   for k in kills)  # fmt: skip
+    outcome = Outcome(seed, "safety", ["kill"], (*faults, Fault(window, "heal")), verdicts,
+                      len(run.events), drained, time.perf_counter() - began)  # fmt: skip
+    return outcome, run
+
+
+def campaign(path: Path, scenario: Scenario, seeds: list[int], *,
+             redis_url: str | None = None) -> Iterator[Outcome]:  # fmt: skip
+    for seed in seeds:
+        yield run_one(path, scenario, seed, redis_url=redis_url)[0]
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["member"]:
+    _member_main(sys.argv[2:])
+
+
+__all__ = ["Kill", "Layout", "ProcessRun", "campaign", "draw_kills", "judge", "killable",
+           "member", "run_one", "run_processes"]  # fmt: skip
