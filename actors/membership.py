@@ -83,7 +83,8 @@ async def keep(qm: QueueManager, lease: Lease, grant: Grant,
 async def watch(world: World, qm: QueueManager, length: float) -> None:
     """Every half lease, look at the other members' leases; recover each life whose
     lease ran out without being given up (every watcher tries; one succeeds)."""
-    assert world.transport is not None and qm.rules.qsg is not None
+    assert world.transport is not None
+    assert qm.rules.qsg is not None
     group = qm.rules.qsg
     seen: set[tuple[str, int]] = set()
     while True:

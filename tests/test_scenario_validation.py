@@ -100,7 +100,8 @@ def test_the_good_scenario_is_good() -> None:
          [('"QM4"', "channel[0].to: no queue manager QM4 in the scenario (it has QM1, QM2, QM3)")]),
         (('action = "kill"', 'action = "restart"'),
          [("duration = 5", "fault[0].duration: restart takes no duration; only kill, pause, "
-                           "stop_channel, cf_unavailable, slow_cf, slow_channels, skew do")]),
+                           "stop_channel, cf_unavailable, cf_fail, slow_cf, slow_channels, "
+                           "skew do")]),
         (('action = "kill"\nqmgr = "QM2"\nduration = 5', 'action = "restart"\nqmgr = "QM2"'),
          [("[[fault]]", "fault[0]: restart QM2 at 10: it is not down")]),
         (("size_kb = 1024", "size_kb = 1024 +"),

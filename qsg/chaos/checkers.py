@@ -97,7 +97,9 @@ def check_expiry(history: History) -> Verdict:
                 grew.append(m)
             continue
         deadline = m.started + m.expiry / 10
-        if any(d.time > deadline + 1e-9 or d.expiry == 0 for d in m.final + m.maybe):
+        # Judged at the get's invocation: the get happened no earlier (a wall clock's
+        # completion comes later than the call itself).
+        if any(d.invoked > deadline + 1e-9 or d.expiry == 0 for d in m.final + m.maybe):
             expired.append(m)
         if any(left > m.expiry - (t - m.started) * 10 + ROUNDING for t, left in m.remaining):
             grew.append(m)

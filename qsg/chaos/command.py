@@ -21,6 +21,7 @@ from rich.table import Table
 from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
 from qsg.chaos.checkers import Verdict
 from qsg.scenario.errors import ScenarioError
+from qsg.scenario.model import Scenario
 
 
 @click.command()
@@ -42,9 +43,13 @@ from qsg.scenario.errors import ScenarioError
                    "in process; a replay then repeats the faults but not every interleaving.")
 @click.option("--redis", "redis_url", metavar="URL", envvar="QSG_REDIS_URL",
               help="With --on-redis: the Redis server's URL (default: a private one).")
+@click.option("--processes", is_flag=True,
+              help="Each queue manager an OS process on a shared wall clock, the CF on the "
+                   "Redis server, channels over loopback TCP; the nemesis SIGKILLs QSG "
+                   "members (safety mode; runs take the scenario's duration in real time).")
 @click.option("--json", "as_json", is_flag=True, help="Print every run's verdicts as JSON.")
 def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
-          bound: float | None, on_redis: bool, redis_url: str | None,
+          bound: float | None, on_redis: bool, redis_url: str | None, processes: bool,
           as_json: bool) -> None:  # fmt: skip
     """Chaos-test SCENARIO: RUNS seeded runs under a random nemesis, judged by checkers.
 
@@ -66,12 +71,17 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     except ScenarioError as error:
         _problems(error)
         sys.exit(2)
+    console = _console()
+    seeds = [replay] if replay is not None else run_seeds(seed, runs)
+    if processes:
+        if mode != "safety":
+            raise click.BadParameter("--processes runs safety mode only", param_hint="--mode")
+        _processes(console, scenario, loaded, seeds, redis_url, as_json, replay is not None)
+        return
     try:
         plan = Plan.of(loaded, bound, server=owns_server(redis_url, not on_redis))
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="SCENARIO") from error
-    console = _console()
-    seeds = [replay] if replay is not None else run_seeds(seed, runs)
     where = "Redis" if on_redis else "in process"
     console.print(f"[bold]{scenario}[/]: {len(seeds)} {mode} run(s), faults in the first "
                   f"{plan.window:g} s, heal, bound {plan.bound:g} s; shared queues {where}")
@@ -100,12 +110,50 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     sys.exit(1 if failed else 0)
 
 
-def replay_command(scenario: Path, outcome: Outcome, on_redis: bool) -> str:
-    """The command that runs exactly ``outcome``'s run again."""
+def replay_command(scenario: Path, outcome: Outcome, on_redis: bool,
+                   processes: bool = False) -> str:  # fmt: skip
+    """The command that runs exactly ``outcome``'s run again (across processes: the same
+    kills, not the same interleaving)."""
     words = ["qsg", "chaos", str(scenario), "--mode", outcome.mode, "--replay", str(outcome.seed)]
     if on_redis:
         words.append("--on-redis")
+    if processes:
+        words.append("--processes")
     return shlex.join(words)
+
+
+def _processes(console: Console, path: Path, loaded: Scenario, seeds: list[int],
+               redis_url: str | None, as_json: bool, verbose: bool) -> None:  # fmt: skip
+    """``qsg chaos --processes``: each run across OS processes, then the same report."""
+    from qsg.chaos import processes
+
+    if loaded.run.clock != "wall":
+        raise click.BadParameter("--processes needs a scenario on the wall clock "
+                                 "([run] clock = \"wall\")", param_hint="SCENARIO")  # fmt: skip
+    console.print(f"[bold]{path}[/]: {len(seeds)} run(s) across processes, "
+                  f"{loaded.run.duration:g} s each in real time")
+    outcomes = []
+    for index, run_seed in enumerate(seeds, 1):
+        outcome, run = processes.run_one(path, loaded, run_seed, redis_url=redis_url)
+        outcomes.append(outcome)
+        mark = "[green]ok[/]" if outcome.ok else "[bold red]FAIL[/] " + ", ".join(
+            v.name for v in outcome.failed())
+        kills = ", ".join(f"{f.qmgr}@{f.at:g}s" for f in outcome.faults if f.action == "kill")
+        console.print(f"run {index:>4}/{len(seeds)}  seed {run_seed:>10}  kills {kills:<36} "
+                      f"{outcome.wall_seconds:5.1f} s  {mark}  {run.directory}")  # fmt: skip
+        if verbose:
+            _verbose(console, outcome)
+    if as_json:
+        click.echo(json.dumps([_as_json(o) for o in outcomes], indent=2))
+    else:
+        console.print(verdict_table(outcomes))
+    failed = [o for o in outcomes if not o.ok]
+    for outcome in failed:
+        console.print(f"[bold red]seed {outcome.seed}[/] failed "
+                      f"{', '.join(v.name for v in outcome.failed())}; run its kills again with:"
+                      "\n  " + replay_command(path, outcome, True, processes=True))  # fmt: skip
+    console.print(f"{len(outcomes) - len(failed)} of {len(outcomes)} runs without a violation")
+    sys.exit(1 if failed else 0)
 
 
 def verdict_table(outcomes: list[Outcome]) -> Table:

@@ -31,7 +31,9 @@ from qsg.scenario.summary import Scopes
 
 @dataclass(frozen=True, slots=True)
 class Delivery:
-    """A get that returned the message: when, to whom, with what remaining Expiry."""
+    """A get that returned the message: when, to whom, with what remaining Expiry.
+    ``invoked`` is when the get began: the get happened between it and ``time`` (on a
+    wall clock the two differ), so what must hold for certain is judged at ``invoked``."""
 
     time: float
     app: str
@@ -40,6 +42,7 @@ class Delivery:
     expiry: int
     group_id: bytes
     seq: int
+    invoked: float
 
 
 @dataclass(slots=True)
@@ -158,12 +161,13 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
                     msg.fate = "ok"
             elif event.op == "get" and event.outcome == "ok":
                 delivery = Delivery(event.time, event.app, event.q_mgr, event.queue,
-                                    event.expiry, event.group_id, event.seq)  # fmt: skip
+                                    event.expiry, event.group_id, event.seq,
+                                    event.time if began is None else began.time)  # fmt: skip
                 found = messages.get(event.msg_id)
                 if found is None and event.msg_id not in history.system:
                     history.strangers.append((event.msg_id, delivery))
                 if found is not None:
-                    found.remaining.append((event.time, event.expiry))
+                    found.remaining.append((delivery.invoked, event.expiry))
                 if syncpoint:
                     uows.setdefault(event.app, _Uow()).gets.append((found, delivery))
                 elif found is not None:

@@ -33,10 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import msgpack
 import trio
@@ -109,11 +109,11 @@ class Layout:
 
 
 # ---- the event files ------------------------------------------------------------------
-def writer(file: BinaryIO) -> Any:
+def writer(file: BinaryIO) -> Callable[[WorldEvent], None]:
     """An ``EventLog`` sink writing each event to ``file`` in one write."""
 
     def sink(event: WorldEvent) -> None:
-        fields = [getattr(event, f.name) for f in dataclasses.fields(event)]  # type: ignore[arg-type]
+        fields = [getattr(event, f.name) for f in dataclasses.fields(event)]
         file.write(msgpack.packb([kind_of(event), *fields], use_bin_type=True))
 
     return sink
@@ -156,8 +156,9 @@ def process_topology(scenario: Scenario, ports: dict[str, int]) -> Topology:
     return topology
 
 
-async def member(layout: Layout) -> None:
-    """One queue manager's life, from its start to its drain (or its SIGKILL)."""
+async def member(layout: Layout, file: BinaryIO) -> None:
+    """One queue manager's life, from its start to its drain (or its SIGKILL); its events
+    go to ``file`` (unbuffered)."""
     from actors import membership
     from actors.workload import run_workloads
     from actors.world import open_world
@@ -167,41 +168,41 @@ async def member(layout: Layout) -> None:
     scenario = load_scenario(Path(layout.scenario))
     topology = process_topology(scenario, layout.ports)
     name, life = layout.q_mgr, layout.life
-    with open(layout.events, "ab", buffering=0) as file:
-        events = EventLog(keep=False, sink=writer(file))
+    events = EventLog(keep=False, sink=writer(file))
 
-        def fenced(why: str) -> None:
-            now = trio.current_time()
-            events.emit(FaultInjected(now, name, "fenced", name, why))
-            os._exit(70)  # at once: peers may already be recovering this life's work
+    def fenced(why: str) -> None:
+        now = trio.current_time()
+        events.emit(FaultInjected(now, name, "fenced", name, why))
+        os._exit(70)  # at once: peers may already be recovering this life's work
 
-        async with open_world(topology, redis_url=layout.redis_url, seed=layout.seed + life,
-                              only=name, history=True, events=events) as world:  # fmt: skip
-            world.msg_id_stem = (name[:3].ljust(3, "_") + "%03d" % (life % 1000)).encode()
-            qm = world.qmgrs[name]
-            lease = grant = None
-            async with trio.open_nursery() as nursery:
-                if qm.rules.qsg is not None:
-                    lease, grant = await membership.join(world, qm, layout.lease)
-                    nursery.start_soon(membership.keep, qm, lease, grant, fenced)
-                    nursery.start_soon(membership.watch, world, qm, layout.lease)
-                apps = tuple(
-                    w if life == 1 else dataclasses.replace(w, label=f"{w.label}@{life}")
-                    for w in scenario.workloads if w.qmgr == name
-                )  # fmt: skip
-                await run_workloads(world, apps, 0.0, layout.end)
-                await trio.sleep_until(layout.end + layout.quiet)
-                await drain(world, app=f"drain@{name}.{life}")
-                if lease is not None and grant is not None:
-                    await membership.leave(qm, lease, grant)
-                nursery.cancel_scope.cancel()
+    async with open_world(topology, redis_url=layout.redis_url, seed=layout.seed + life,
+                          only=name, history=True, events=events) as world:  # fmt: skip
+        world.msg_id_stem = f"{name[:3]:_<3}{life % 1000:03d}".encode()
+        qm = world.qmgrs[name]
+        lease = grant = None
+        async with trio.open_nursery() as nursery:
+            if qm.rules.qsg is not None:
+                lease, grant = await membership.join(world, qm, layout.lease)
+                nursery.start_soon(membership.keep, qm, lease, grant, fenced)
+                nursery.start_soon(membership.watch, world, qm, layout.lease)
+            apps = tuple(
+                w if life == 1 else dataclasses.replace(w, label=f"{w.label}@{life}")
+                for w in scenario.workloads if w.qmgr == name
+            )  # fmt: skip
+            await run_workloads(world, apps, 0.0, layout.end)
+            await trio.sleep_until(layout.end + layout.quiet)
+            await drain(world, app=f"drain@{name}.{life}")
+            if lease is not None and grant is not None:
+                await membership.leave(qm, lease, grant)
+            nursery.cancel_scope.cancel()
 
 
 def _member_main(argv: list[str]) -> None:
     from actors.clock import SharedClock
 
     layout = Layout(**json.loads(argv[0]))
-    trio.run(member, layout, clock=SharedClock(layout.epoch))
+    with open(layout.events, "ab", buffering=0) as file:  # every event one write
+        trio.run(member, layout, file, clock=SharedClock(layout.epoch))
 
 
 # ---- the coordinator --------------------------------------------------------------------
@@ -352,8 +353,8 @@ def _await_listener(port: int, life: _Life, timeout: float = 60.0) -> None:
     give_up = time.time() + timeout
     while time.time() < give_up:
         if life.process.poll() is not None:
-            raise RuntimeError(f"{life.q_mgr} ended before listening (exit {life.process.returncode}"
-                               f"; see {life.events.with_suffix('.stderr')})")  # fmt: skip
+            code, log = life.process.returncode, life.events.with_suffix(".stderr")
+            raise RuntimeError(f"{life.q_mgr} ended before listening (exit {code}; see {log})")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1.0):
                 return

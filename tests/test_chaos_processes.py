@@ -1,0 +1,103 @@
+"""Chaos across OS processes (issue 8): queue managers as processes, a real SIGKILL.
+
+mq-reference.md section 4, peer recovery: surviving members "all attempt to initiate
+peer recovery... Only one ... initiates ... successfully"; expiry scanning: "If this
+queue manager terminates, another queue manager ... takes over". Here the member holding
+the expiry-scan lease is killed with SIGKILL; a peer must learn it from its lapsed member
+lease, recover its units of work, another member must take the scan over, the killed
+member must come back as a new life, and the same checkers must find no violation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from actors.events import LeaseChanged, OpCompleted, OpInvoked, PeerRecovered, QMgrRestarted
+from coupling.lease import EXPIRY_SCAN
+from qsg import CMQC
+from qsg.chaos import processes
+from qsg.cli import main
+from qsg.scenario import load_scenario
+
+SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-processes.toml"
+
+
+@pytest.fixture(scope="module")
+def killed_holder() -> tuple[processes.ProcessRun, list[processes.Kill]]:
+    scenario = load_scenario(SCENARIO)
+    kills = [processes.Kill(8.0, "", 4.0)]  # the expiry-scan lease holder, at 8 s
+    outcome, run = processes.run_one(SCENARIO, scenario, 7, kills=kills)
+    return run, kills
+
+
+def test_a_sigkilled_member_is_recovered_by_exactly_one_peer_and_comes_back(
+    killed_holder: tuple[processes.ProcessRun, list[processes.Kill]],
+) -> None:
+    run, _ = killed_holder
+    (killed,) = [e for e in run.events if e.kind == "kill"]
+    recoveries = [e for e in run.events
+                  if isinstance(e, PeerRecovered) and e.failed == killed.q_mgr]  # fmt: skip
+    by_peer = [e for e in recoveries if e.q_mgr != killed.q_mgr]
+    assert len(by_peer) == 1  # one peer ran it; the others found it done
+    assert killed.time < by_peer[0].time < killed.time + 2 * processes.MEMBER_LEASE
+    (restarted,) = [e for e in run.events if isinstance(e, QMgrRestarted)]
+    assert restarted.q_mgr == killed.q_mgr and restarted.time > by_peer[0].time
+    assert all(code == 0 for code in run.exits.values()), run.exits
+
+
+def test_the_expiry_scan_lease_moves_to_another_member_when_its_holder_is_killed(
+    killed_holder: tuple[processes.ProcessRun, list[processes.Kill]],
+) -> None:
+    run, _ = killed_holder
+    (killed,) = [e for e in run.events if e.kind == "kill"]
+    grants = [e for e in run.events if isinstance(e, LeaseChanged) and e.role == EXPIRY_SCAN]
+    before = [g for g in grants if g.time < killed.time]
+    after = [g for g in grants if g.time > killed.time]
+    assert before[-1].q_mgr == killed.q_mgr  # the kill hit the holder
+    assert after and after[0].q_mgr != killed.q_mgr and after[0].previous == killed.q_mgr
+    assert after[0].token > before[-1].token
+
+
+def test_the_checkers_judge_the_merged_history_of_every_process_and_find_nothing(
+    killed_holder: tuple[processes.ProcessRun, list[processes.Kill]],
+) -> None:
+    run, _ = killed_holder
+    verdicts = processes.judge(run)
+    assert all(v.ok for v in verdicts), [(v.name, v.involved[:3]) for v in verdicts]
+    queue = next(v for v in verdicts if v.name == "queue")
+    assert queue.counts["acknowledged"] > 300  # every process's applications are in it
+    apps = {e.q_mgr for e in run.events if isinstance(e, OpInvoked)}
+    assert apps == {"QM1", "QM2", "QM3", "QM4"}
+    drained = {e.q_mgr for e in run.events
+               if isinstance(e, OpCompleted) and e.app.startswith("drain@")}  # fmt: skip
+    assert drained == {"QM1", "QM2", "QM3", "QM4"}  # each process drained its queues
+    times = [e.time for e in run.events]
+    assert times == sorted(times)  # merged in the time the processes share
+
+
+def test_operations_a_killed_process_left_in_flight_complete_unknown() -> None:
+    # A SIGKILL cuts a call off: it may or may not have happened (Jepsen's :info).
+    invoked = OpInvoked(1.0, "QM2", "orders2#0", "put", "APP.WORK", b"M1", persistent=True)
+    done = OpInvoked(1.0, "QM2", "workers2#0", "get", "APP.WORK")
+    completed = OpCompleted(1.1, "QM2", "workers2#0", "get", "APP.WORK", "ok")
+    (closed,) = processes.close_in_flight([invoked, done, completed], 2.0)
+    assert (closed.app, closed.outcome, closed.reason, closed.time) == (
+        "orders2#0", "unknown", CMQC.MQRC_CONNECTION_BROKEN, 2.0)
+
+
+def test_the_nemesis_kills_only_members_that_own_no_channel() -> None:
+    scenario = load_scenario(SCENARIO)
+    assert processes.killable(scenario) == ["QM2", "QM3"]
+    kills = processes.draw_kills(scenario, 11, 20.0)
+    assert kills and all(k.qmgr in ("", "QM2", "QM3") for k in kills)
+    assert kills == processes.draw_kills(scenario, 11, 20.0)  # the seed decides
+
+
+def test_processes_mode_needs_a_wall_clock_scenario(tmp_path: Path) -> None:
+    virtual = tmp_path / "virtual.toml"
+    virtual.write_text(SCENARIO.read_text().replace('clock = "wall"', 'clock = "virtual"'))
+    done = CliRunner().invoke(main, ["chaos", str(virtual), "--processes", "--runs", "1"])
+    assert done.exit_code == 2 and "wall" in done.output
