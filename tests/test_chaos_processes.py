@@ -29,7 +29,7 @@ SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-processes.toml"
 def killed_holder() -> tuple[processes.ProcessRun, list[processes.Kill]]:
     scenario = load_scenario(SCENARIO)
     kills = [processes.Kill(8.0, "", 4.0)]  # the expiry-scan lease holder, at 8 s
-    outcome, run = processes.run_one(SCENARIO, scenario, 7, kills=kills)
+    _, run = processes.run_one(SCENARIO, scenario, 7, kills=kills)
     return run, kills
 
 
