@@ -13,7 +13,9 @@ that life itself if no peer has, and only then lets its applications in, so that
 units of work (named by queue manager and connection, as the old ones were) are never
 taken for the old life's. A member that finds its own lease gone (it stalled past it)
 ends its process at once: its peers may already have backed out its work, as z/OS
-partitions a member out of the sysplex before peer recovery.
+partitions a member out of the sysplex before peer recovery. It finds out at its next
+renewal, not before each call: a process stalled past its lease (not killed) could make
+a call or two on waking before it ends. The nemesis kills; it does not stall.
 """
 
 from __future__ import annotations
