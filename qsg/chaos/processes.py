@@ -313,6 +313,9 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
                 continue
             kill = pending.pop(0)
             target = kill.qmgr or _scan_holder(transport, scenario) or killable(scenario)[0]
+            if target not in lives:  # still down from an earlier kill
+                log.emit(FaultInjected(now(), target, "kill", target, "it is not running"))
+                continue
             victim = lives.pop(target)
             victim.process.send_signal(signal.SIGKILL)
             victim.process.wait()
