@@ -12,6 +12,7 @@ import json
 import shlex
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -97,6 +98,13 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
                       f"{outcome.wall_seconds:5.1f} s  {mark}")  # fmt: skip
         if replay is not None:
             _verbose(console, outcome)
+    _conclude(console, outcomes, as_json, "replay it with",
+              lambda o: replay_command(scenario, o, on_redis))
+
+
+def _conclude(console: Console, outcomes: list[Outcome], as_json: bool, how: str,
+              command: Callable[[Outcome], str]) -> None:  # fmt: skip
+    """The verdict table (or JSON), each failure's replay command, and the exit status."""
     if as_json:
         click.echo(json.dumps([_as_json(o) for o in outcomes], indent=2))
     else:
@@ -104,8 +112,8 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     failed = [o for o in outcomes if not o.ok]
     for outcome in failed:
         console.print(f"[bold red]seed {outcome.seed}[/] failed "
-                      f"{', '.join(v.name for v in outcome.failed())}; replay it with:\n  "
-                      + replay_command(scenario, outcome, on_redis))  # fmt: skip
+                      f"{', '.join(v.name for v in outcome.failed())}; {how}:\n  "
+                      + command(outcome))  # fmt: skip
     console.print(f"{len(outcomes) - len(failed)} of {len(outcomes)} runs without a violation")
     sys.exit(1 if failed else 0)
 
@@ -143,17 +151,8 @@ def _processes(console: Console, path: Path, loaded: Scenario, seeds: list[int],
                       f"{outcome.wall_seconds:5.1f} s  {mark}  {run.directory}")  # fmt: skip
         if verbose:
             _verbose(console, outcome)
-    if as_json:
-        click.echo(json.dumps([_as_json(o) for o in outcomes], indent=2))
-    else:
-        console.print(verdict_table(outcomes))
-    failed = [o for o in outcomes if not o.ok]
-    for outcome in failed:
-        console.print(f"[bold red]seed {outcome.seed}[/] failed "
-                      f"{', '.join(v.name for v in outcome.failed())}; run its kills again with:"
-                      "\n  " + replay_command(path, outcome, True, processes=True))  # fmt: skip
-    console.print(f"{len(outcomes) - len(failed)} of {len(outcomes)} runs without a violation")
-    sys.exit(1 if failed else 0)
+    _conclude(console, outcomes, as_json, "run its kills again with",
+              lambda o: replay_command(path, o, True, processes=True))
 
 
 def verdict_table(outcomes: list[Outcome]) -> Table:
