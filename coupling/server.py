@@ -47,7 +47,7 @@ class EmbeddedServer:
         self.socket_path = self._dir / "cf.sock"
         self.password = secrets.token_urlsafe(24)
         self._server = ValkeyServer(
-            port=_free_port() if tcp else 0, data_dir=self._dir, persist=data_dir is not None,
+            port=free_port() if tcp else 0, data_dir=self._dir, persist=data_dir is not None,
             unix_socket_path=self.socket_path, **config,
         )  # fmt: skip
         self.persistent = persistent
@@ -93,7 +93,7 @@ class EmbeddedServer:
         return bool(self._server.is_running())
 
 
-def _free_port() -> int:
+def free_port() -> int:
     """A loopback port free now, chosen once so that a restarted server comes back on it
     (clients keep their URL)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -52,7 +52,7 @@ from actors.events import (
 )
 from coupling import keys
 from coupling.lease import EXPIRY_SCAN
-from coupling.server import EmbeddedServer, _free_port, configured_url
+from coupling.server import EmbeddedServer, configured_url, free_port
 from coupling.transport import BlockingTransport
 from qsg import CMQC
 from qsg.chaos import checkers, history
@@ -270,7 +270,7 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
         stale = transport.command("KEYS", keys.group_prefix(group.name) + "*")
         if stale:
             transport.command("DEL", *stale)
-    ports = {c.to_qmgr: _free_port() for c in scenario.channels}
+    ports = {c.to_qmgr: free_port() for c in scenario.channels}
     epoch = time.time() + STARTUP
     end = scenario.run.duration
     mine = open(directory / "coordinator.events", "ab", buffering=0)  # noqa: SIM115
@@ -403,15 +403,9 @@ def run_one(path: Path, scenario: Scenario, seed: int, *, redis_url: str | None 
     return outcome, run
 
 
-def campaign(path: Path, scenario: Scenario, seeds: list[int], *,
-             redis_url: str | None = None) -> Iterator[Outcome]:  # fmt: skip
-    for seed in seeds:
-        yield run_one(path, scenario, seed, redis_url=redis_url)[0]
-
-
 if __name__ == "__main__" and sys.argv[1:2] == ["member"]:
     _member_main(sys.argv[2:])
 
 
-__all__ = ["Kill", "Layout", "ProcessRun", "campaign", "draw_kills", "judge", "killable",
+__all__ = ["Kill", "Layout", "ProcessRun", "draw_kills", "judge", "killable",
            "member", "run_one", "run_processes"]  # fmt: skip
