@@ -96,7 +96,7 @@ def read(path: str | Path) -> tuple[list[WorldEvent], Scopes]:
     table = pq.read_table(str(path))
     metadata = table.schema.metadata or {}
     raw = json.loads(metadata.get(b"qsg.scopes", b"{}"))
-    scopes = Scopes(raw.get("members", {}), raw.get("shared", {}))
+    scopes = Scopes(raw.get("members", {}), raw.get("shared", {}), raw.get("structures", {}))
     events: list[WorldEvent] = []
     for row in table.to_pylist():
         kind = row["kind"]

@@ -62,6 +62,7 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.eventlog import RECORDS
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.summary import Scopes
+from qsg.scenario.play import structures
 from qsg.topology import Topology
 
 #: Seconds a member lease lasts (renewed every third): how soon a peer sees a SIGKILL.
@@ -233,7 +234,8 @@ def scopes_of(scenario: Scenario) -> Scopes:
     groups = {q.name: QueueSharingGroup(q.name) for q in scenario.qsgs}
     scenario.topology.build(groups)
     members = {m: q.name for q in scenario.qsgs for m in q.members}
-    return Scopes(members, {n: sorted(g.shared.queues) for n, g in groups.items()})
+    shared = {n: sorted(g.shared.queues) for n, g in groups.items()}
+    return Scopes(members, shared, {n: structures(g.shared) for n, g in groups.items()})
 
 
 @dataclass(slots=True)

@@ -26,6 +26,7 @@ from actors.faults import play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
 from qsg.core.errors import MQMIError
+from qsg.core.repository import Repository
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import RunSettings, Scenario
 from qsg.scenario.summary import Scopes, Summary, summarise
@@ -223,10 +224,23 @@ def application_queue(name: str, dlq: str | None = "SYSTEM.DEAD.LETTER.QUEUE") -
 def _scopes(world: World) -> Scopes:
     members = {name: qm.rules.qsg_name for name, qm in world.qmgrs.items() if qm.rules.qsg}
     shared = {name: sorted(group.shared.queues) for name, group in world.qsgs.items()}
-    return Scopes(members, shared)
+    cf = {name: structures(group.shared) for name, group in world.qsgs.items()}
+    return Scopes(members, shared, cf)
+
+
+def structures(shared: Repository) -> dict[str, dict[str, Any]]:
+    """A QSG's CF structures: SIZE and the shared queues in each (for ``Scopes``)."""
+    out: dict[str, dict[str, Any]] = {
+        name: {"size_kb": s.size_kb, "queues": []} for name, s in sorted(shared.structures.items())
+    }
+    for name, obj in sorted(shared.queues.items()):
+        structure = getattr(obj, "cf_struct", "")
+        if structure in out:
+            out[structure]["queues"].append(name)
+    return out
 
 
 __all__ = [
     "Progress", "RunResult", "ScriptScenario", "application_queue", "load_script", "play",
-    "run_scenario",
+    "run_scenario", "structures",
 ]  # fmt: skip

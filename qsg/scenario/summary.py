@@ -42,10 +42,13 @@ from qsg.core.events import DeadLettered, Discarded, ReportPut
 @dataclass(frozen=True, slots=True)
 class Scopes:
     """Which queue manager is in which QSG (``members``) and each QSG's shared queues:
-    a shared queue's events at any member are one queue's."""
+    a shared queue's events at any member are one queue's. ``structures`` gives each
+    QSG's CF structures: their SIZE (``size_kb``) and the shared queues in each
+    (``queues``), for the pipeline's structure usage."""
 
     members: dict[str, str] = field(default_factory=dict)
     shared: dict[str, list[str]] = field(default_factory=dict)
+    structures: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     def scope(self, q_mgr: str, queue: str) -> str:
         """The QSG for a shared queue, else the queue manager."""

@@ -1,0 +1,55 @@
+"""The Spark session the pipeline runs on: ``local[*]`` unless told otherwise.
+
+One builder for every entry point (``qsg metrics``, ``qsg sweep``, ``qsg report``, the
+tests and the benchmark), so they all get the same settings: no web UI, few shuffle
+partitions (the tables are small next to what Spark is sized for), UTC, quiet logs, and
+the workers' Python the driver's own (a cluster's workers need the same one installed:
+see the README).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+DEFAULT_MASTER = "local[*]"
+
+
+def spark_session(master: str = DEFAULT_MASTER, *, app: str = "qsg",
+                  shuffle_partitions: int | None = None) -> Any:  # fmt: skip
+    """A SparkSession on ``master`` (any Spark master URL), started if need be.
+
+    ``shuffle_partitions`` defaults to twice the cores of a ``local[N]`` master (8
+    otherwise): the metrics' shuffles are of runs and queues, not of billions of rows.
+    """
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    if shuffle_partitions is None:
+        shuffle_partitions = 2 * _local_cores(master) if master.startswith("local") else 8
+    session = (
+        SparkSession.builder.master(master).appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.adaptive.enabled", "true")
+        # Each sweep point is one task: never let Spark run one twice on its own.
+        .config("spark.task.maxFailures", "1")
+        .config("spark.speculation", "false")
+        .getOrCreate()
+    )  # fmt: skip
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+def _local_cores(master: str) -> int:
+    inside = master[len("local") :].strip("[]").split(",")[0]
+    if inside in ("", "*"):
+        return os.cpu_count() or 1
+    return max(1, int(inside))
+
+
+__all__ = ["DEFAULT_MASTER", "spark_session"]
