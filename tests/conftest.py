@@ -97,3 +97,13 @@ def cf_mode(request: pytest.FixtureRequest) -> dict[str, object]:
     if request.param == "redis":
         return {"redis_url": request.getfixturevalue("cf_url")}
     return {"in_process": True}
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[object]:
+    """One Spark session (``local[2]``, as CI's two cores) for every pipeline test."""
+    from qsg.pipeline.spark import spark_session
+
+    session = spark_session("local[2]")
+    yield session
+    session.stop()

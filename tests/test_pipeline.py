@@ -1,0 +1,135 @@
+"""The Spark pipeline's metrics, on the event log of a small real run whose every value
+can be worked out by hand from its scenario (tests/data/pipeline-small.toml):
+
+- QM1 puts one message a second from t=1 to the shared queue APP.Q (4 of them); QM2
+  gets from t=10: latencies 9, 8, 7, 6 s.
+- QM1 puts 3 messages with Expiry 20 (2 s) to APP.SHORT at t=1, 2, 3; the expiry scan
+  (EXPRYINT 5) discards them at t=5, 2, 1 and 0 s past their expiry.
+- 2 messages cross QM1.TO.QM3 at t=1 and t=2, one per batch, and are got at t=15.
+- QM1, the expiry-scan lease holder, is killed at t=30 for 10 s: QM2 recovers its
+  units of work at once and takes the lease at t=40 (a 10 s failover gap).
+
+Each value is also what ``qsg run``'s summary says (the definitions are shared).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qsg.cli import write_run
+from qsg.pipeline import metrics
+from qsg.scenario import load_scenario
+from qsg.scenario.play import run_scenario
+
+SMALL = Path(__file__).parent / "data" / "pipeline-small.toml"
+
+
+@pytest.fixture(scope="module")
+def runs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("runs")
+    write_run(out / "small", SMALL, run_scenario(load_scenario(SMALL)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def tables(spark: Any, runs_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    ev = metrics.Events.load(spark, runs_dir)
+    return {name: [r.asDict() for r in frame.collect()]
+            for name, frame in metrics.compute(ev).items()}  # fmt: skip
+
+
+def one(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
+    found = [r for r in rows if all(r[k] == v for k, v in match.items())]
+    assert len(found) == 1, (match, found)
+    return found[0]
+
+
+def test_a_run_is_named_by_its_directory_and_counts_its_puts_gets_and_discards(tables):
+    assert tables["runs"] == [{"run": "small", "seed": 11, "events": 164, "end": 60.0,
+                               "put": 9, "got": 6, "expired": 3}]  # fmt: skip
+
+
+def test_latency_runs_from_the_first_put_to_the_get_with_nearest_rank_percentiles(tables):
+    row = one(tables["latency"], queue="APP.Q", q_mgr="*")
+    assert row["scope"] == "QSG1"  # a shared queue is the QSG's, whoever got from it
+    assert (row["messages"], row["mean"], row["p50"], row["p90"], row["p99"], row["max"]) == (
+        4, 7.5, 7.0, 9.0, 9.0, 9.0)
+    assert one(tables["latency"], queue="APP.Q", q_mgr="QM2")["messages"] == 4
+
+
+def test_latency_across_a_channel_counts_from_the_put_to_the_transmission_queue(tables):
+    row = one(tables["latency"], queue="APP.IN", q_mgr="*")
+    assert (row["scope"], row["messages"], row["p50"], row["max"]) == ("QM3", 2, 13.0, 14.0)
+
+
+def test_the_latency_cdf_has_a_point_per_percentile_ending_at_the_maximum(tables):
+    cdf = sorted((r["p"], r["latency"]) for r in tables["latency_cdf"] if r["queue"] == "APP.Q")
+    assert len(cdf) == 100
+    assert cdf[0] == (0.01, 6.0) and cdf[49] == (0.5, 7.0) and cdf[-1] == (1.0, 9.0)
+
+
+def test_throughput_counts_each_put_and_get_in_its_second(tables):
+    rows = [r for r in tables["throughput"] if r["queue"] == "APP.Q"]
+    puts = sorted((r["t"], r["put"]) for r in rows if r["q_mgr"] == "QM1")
+    assert puts == [(1.0, 1), (2.0, 1), (3.0, 1), (4.0, 1)]
+    assert one(rows, q_mgr="QM2")["got"] == 4 and one(rows, q_mgr="QM2")["t"] == 10.0
+
+
+def test_expired_discards_and_how_long_past_their_expiry_they_held_storage(tables):
+    row = one(tables["expiry"], queue="APP.SHORT")
+    assert (row["discarded"], row["by_scan"], row["by_get"], row["bytes"]) == (3, 3, 0, 3072)
+    assert row["overdue_mean"] == pytest.approx(1.0) and row["overdue_max"] == pytest.approx(2.0)
+    assert row["held_byte_seconds"] == pytest.approx(3 * 1024)
+
+
+def test_scans_are_counted_per_member_and_the_shared_ones_by_the_lease_holder(tables):
+    shared = {r["q_mgr"]: (r["scans"], r["discarded"]) for r in tables["scans"] if r["shared"]}
+    # QM1 scans the shared queues at 0, 5, ..., 30; QM2 from its takeover at 40 to 60.
+    assert shared == {"QM1": (7, 3), "QM2": (5, 0)}
+
+
+def test_channel_throughput_is_the_batches_and_deliveries_of_each_second(tables):
+    rows = sorted(tables["channels"], key=lambda r: r["t"])
+    assert [(r["t"], r["sender"], r["batches"], r["messages"], r["delivered"]) for r in rows] == [
+        (1.0, "QM1", 1, 1, 1), (2.0, "QM1", 1, 1, 1)]
+    assert sum(r["bytes"] for r in rows) == 2904
+
+
+def test_cf_structure_usage_sums_its_queues_depths_against_its_size(tables):
+    row = one(tables["cf_usage"], time=5.0)
+    assert (row["qsg"], row["structure"], row["entries"], row["size_kb"]) == ("QSG1", "S1", 7, 1000)
+    assert row["used"] == pytest.approx(0.007)
+
+
+def test_the_depth_over_time_of_a_shared_queue_is_the_qsgs(tables):
+    depths = sorted((r["time"], r["depth"]) for r in tables["depth"] if r["queue"] == "APP.Q")
+    assert depths[:4] == [(0.0, 0), (5.0, 4), (10.0, 4), (15.0, 0)]
+    assert {r["scope"] for r in tables["depth"] if r["queue"] == "APP.Q"} == {"QSG1"}
+
+
+def test_a_lease_taken_over_after_its_holder_was_killed_has_a_failover_gap(tables):
+    assert [(r["time"], r["holder"], r["token"]) for r in sorted(
+        tables["leases"], key=lambda r: r["time"])] == [(0.0, "QM1", 1), (40.0, "QM2", 2)]
+    (gap,) = tables["failover_gaps"]
+    assert (gap["previous"], gap["holder"], gap["lost_at"], gap["taken_at"], gap["gap"]) == (
+        "QM1", "QM2", 30.0, 40.0, 10.0)
+
+
+def test_peer_recovery_is_timed_from_the_failed_members_kill(tables):
+    (row,) = tables["recoveries"]
+    assert (row["recovery"], row["q_mgr"], row["failed"], row["failed_at"], row["duration"]) == (
+        "peer", "QM2", "QM1", 30.0, 0.0)
+
+
+def test_the_pipeline_agrees_with_the_run_summary(tables, runs_dir: Path):
+    import json
+
+    summary = json.loads((runs_dir / "small" / "summary.json").read_text())
+    for q in summary["queues"]:
+        if q["latency_p50"] is None:
+            continue
+        row = one(tables["latency"], scope=q["scope"], queue=q["queue"], q_mgr="*")
+        assert (row["p50"], row["p99"]) == (q["latency_p50"], q["latency_p99"])
