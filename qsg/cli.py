@@ -258,13 +258,16 @@ def _shape(scenario: Scenario | ScriptScenario) -> str:
             f"{len(scenario.faults)} faults, {scenario.run.duration:g} s")  # fmt: skip
 
 
-def _add_chaos() -> None:
+def _add_commands() -> None:
     from qsg.chaos.command import chaos
+    from qsg.pipeline.command import COMMANDS
 
     main.add_command(chaos)
+    for command in COMMANDS:
+        main.add_command(command)
 
 
-_add_chaos()
+_add_commands()
 
 __all__ = ["load", "main", "print_summary", "write_run"]
 

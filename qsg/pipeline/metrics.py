@@ -277,6 +277,12 @@ def leases(ev: Events) -> Any:
     )
 
 
+def faults(ev: Events) -> Any:
+    """Every fault injected or lifted: when, the action, its target, and why the world
+    refused it (``detail``, empty if it did not)."""
+    return ev.kind("fault").select("run", "time", "action", "target", "q_mgr", "detail")
+
+
 def _failures(ev: Events) -> Any:
     """When each queue manager stopped being able to work: killed, paused, or cut off
     from the coupling facility."""
@@ -358,6 +364,7 @@ TABLES: dict[str, Callable[[Events], Any]] = {
     "channels": channels,
     "cf_usage": cf_usage,
     "leases": leases,
+    "faults": faults,
     "failover_gaps": failover_gaps,
     "recoveries": recoveries,
 }
@@ -378,6 +385,6 @@ def write(tables: dict[str, Any], out: str | Path) -> Path:
 
 __all__ = [
     "ACCURACY", "CDF_POINTS", "TABLES", "Events", "channels", "cf_usage", "compute", "depth",
-    "expiry", "failover_gaps", "latencies", "latency", "latency_cdf", "leases", "recoveries",
+    "expiry", "failover_gaps", "faults", "latencies", "latency", "latency_cdf", "leases", "recoveries",
     "reports", "runs", "scans", "throughput", "write",
 ]  # fmt: skip

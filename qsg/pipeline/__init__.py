@@ -1,0 +1,12 @@
+"""The data pipeline on Spark (PySpark): metrics, capacity sweeps and the report.
+
+- ``spark``: the one SparkSession builder (``local[*]`` by default, any master URL).
+- ``runs``: finding runs' event logs under a directory, and their scopes.
+- ``metrics``: the metrics tables from the event logs (docs/pipeline.md).
+- ``theory``: queueing closed forms the simulator is validated against.
+- ``sweep_file`` / ``sweep``: a sweep file's points, played as Spark tasks; the knee.
+- ``report``: the self-contained HTML report.
+- ``command``: ``qsg metrics``, ``qsg sweep``, ``qsg report``.
+
+Spark is imported only when a session is asked for: the rest of qsg never needs Java.
+"""
