@@ -31,7 +31,7 @@ def _console() -> Console:
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True, highlight=False).print(f"[bold red]error[/] {message}")
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error[/] {message}")
     sys.exit(1)
 
 

@@ -152,10 +152,9 @@ def _throughput(tables: dict[str, Any]) -> Any:
 
 def _filled(points: list[tuple[float, float]], interval: float) -> list[tuple[float, float]]:
     """The buckets with no event in them, as zero (the table only has the others)."""
-    have = dict(points)
+    have = {round(t / interval): v for t, v in points}
     first, last = min(have), max(have)
-    count = round((last - first) / interval)
-    return [(first + i * interval, have.get(first + i * interval, 0.0)) for i in range(count + 1)]
+    return [(i * interval, have.get(i, 0.0)) for i in range(first, last + 1)]
 
 
 def _load(tables: dict[str, Any]) -> Any:
@@ -241,6 +240,7 @@ def _timeline(tables: dict[str, Any]) -> Any:
                 name="fault", showlegend=False,
             ))  # fmt: skip
     fig.update_layout(barmode="overlay")
+    fig.update_yaxes(automargin=True)
     return _layout(fig, "simulated seconds", "")
 
 

@@ -1,0 +1,119 @@
+"""``qsg sweep`` and ``qsg report``: a sweep file's points, its 12-point sweep on
+``local[2]`` (3 loads x 2 member counts x 2 seeds, each point a Spark task with its own
+embedded coupling-facility server), the knee, and the report in a real browser."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from qsg.cli import main
+from qsg.pipeline.sweep_file import load_sweep
+from qsg.scenario.errors import ScenarioError
+from tests.browser import load
+
+SCENARIOS = Path(__file__).parent.parent / "scenarios"
+SWEEP = SCENARIOS / "sweep-capacity.toml"
+
+
+def test_a_sweep_has_a_point_per_combination_and_seed():
+    sweep = load_sweep(SWEEP)
+    assert len(sweep.points) == 12
+    assert {p.seed for p in sweep.points} == {1, 2}
+    four = next(p for p in sweep.points if p.params["qsg.QSG1.members"] == 4
+                and p.params["workload.*.rate"] == 60)  # fmt: skip
+    # Two members more, named like the first, each with copies of QM1's applications.
+    assert four.members == 4 and four.offered_load == 4 * 60
+    assert 'members = [\n    "QM1",\n    "QM2",\n    "QM3",\n    "QM4",\n]' in four.text
+    assert 'name = "entry.QM3"' in four.text and 'name = "fulfil.QM4"' in four.text
+    assert four.group == "qsg.QSG1.members=4"  # rates are the load axis, not a group
+
+
+def test_a_sweep_naming_what_the_scenario_lacks_is_refused_at_its_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        f'scenario = "{SCENARIOS / "sweep-base.toml"}"\n'
+        "objective = { p99 = 0.1 }\n"
+        "[vary]\n"
+        '"workload.nosuch.rate" = [1, 2]\n'
+    )
+    with pytest.raises(ScenarioError, match=r"bad\.toml:4: vary\.workload\.nosuch\.rate: "
+                                            r"no workload named nosuch in the scenario$"):
+        load_sweep(bad)
+
+
+def test_a_sweep_point_the_scenario_checks_refuse_is_reported_before_anything_runs(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        f'scenario = "{SCENARIOS / "sweep-base.toml"}"\n'
+        "objective = { p99 = 0.1 }\n"
+        "[vary]\n"
+        '"workload.*.rate" = [10, -1]\n'
+    )
+    with pytest.raises(ScenarioError, match=r"point p002-s0 \(workload\.\*\.rate=-1\):\d+: "
+                                            r"workload\[0\]\.rate: "):
+        load_sweep(bad)
+    result = CliRunner().invoke(main, ["sweep", str(bad), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and not (tmp_path / "o").exists()
+
+
+def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
+    out = tmp_path / "sweep"
+    result = CliRunner().invoke(main, ["sweep", str(SWEEP), "--out", str(out),
+                                       "--master", "local[2]"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    points = [r.asDict() for r in spark.read.parquet(str(out / "metrics" / "points")).collect()]
+    assert len(points) == 12
+    assert all(r["got"] > 0 and r["latency_p99"] is not None for r in points)
+    # Throughput follows the offered load below saturation (within 10%: Poisson noise).
+    for r in points:
+        assert r["throughput"] == pytest.approx(r["offered_load"], rel=0.1), r
+    knee = [r.asDict() for r in spark.read.parquet(str(out / "metrics" / "knee")).collect()]
+    groups = {r["group"] for r in knee}
+    assert groups == {"qsg.QSG1.members=2", "qsg.QSG1.members=4"}
+    for group in groups:
+        rows = sorted((r for r in knee if r["group"] == group), key=lambda r: r["offered_load"])
+        assert [r["offered_load"] for r in rows] == (
+            [40.0, 120.0, 180.0] if group.endswith("2") else [80.0, 240.0, 360.0])
+        # The knee is the highest load that, with every load below it, meets the objective.
+        meeting = [r for r in rows if r["meets"]]
+        marked = [r for r in rows if r["knee"]]
+        assert len(marked) <= 1
+        prefix = 0
+        while prefix < len(rows) and rows[prefix]["meets"]:
+            prefix += 1
+        assert marked == ([rows[prefix - 1]] if prefix else [])
+        assert all(r["latency_p99"] <= 0.1 for r in meeting)
+    # p99 grows with the load (M/M/2N nearer saturation).
+    p99 = {r["offered_load"]: r["latency_p99"] for r in knee}
+    assert p99[40.0] < p99[180.0] and p99[80.0] < p99[360.0]
+    assert json.loads((out / "sweep.json").read_text())["points"] == 12
+    assert len(list((out / "runs").glob("*/events.parquet"))) == 12
+
+    seen = load(out / "report.html", screenshot=tmp_path / "report.png")
+    assert seen.errors == []
+    assert seen.plots == seen.drawn == 5  # depth, latency CDF, throughput, load, timeline
+    assert seen.traces >= 12
+    assert {"runs", "latency", "knee"} <= set(seen.tables)
+
+
+def test_the_report_of_one_run_loads_in_a_browser_with_its_plots(tmp_path):
+    run = tmp_path / "run"
+    small = Path(__file__).parent / "data" / "pipeline-small.toml"
+    assert CliRunner().invoke(main, ["run", str(small), "--out", str(run),
+                                     "--no-progress"]).exit_code == 0  # fmt: skip
+    result = CliRunner().invoke(main, ["report", str(run), "--master", "local[2]"])
+    assert result.exit_code == 0, result.output
+    seen = load(run / "report.html")
+    assert seen.errors == []
+    assert seen.plots == seen.drawn == 4  # no sweep: no load plot
+    assert {"runs", "latency", "expiry", "failover_gaps", "recoveries"} <= set(seen.tables)
+
+
+def test_a_report_of_a_directory_without_runs_says_so(tmp_path):
+    result = CliRunner().invoke(main, ["report", str(tmp_path), "--master", "local[2]"])
+    assert result.exit_code == 1
+    assert "no events.parquet below it" in result.output
