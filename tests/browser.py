@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 #: What the machine notes say Chromium needs on a machine with a closed network.
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
 
 
 def chromium() -> str:
@@ -55,7 +57,9 @@ def load(report: Path, screenshot: Path | None = None) -> Loaded:
                 "Array.from(document.querySelectorAll('.js-plotly-plot'))"
                 ".reduce((n, d) => n + d.data.length, 0)"
             )
-            tables = page.eval_on_selector_all("table.summary", "ts => ts.map(t => t.dataset.table)")
+            tables = page.eval_on_selector_all(
+                "table.summary", "ts => ts.map(t => t.dataset.table)"
+            )
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
             return Loaded(divs, drawn, tables, errors, traces)

@@ -56,7 +56,13 @@ def test_latency_runs_from_the_first_put_to_the_get_with_nearest_rank_percentile
     row = one(tables["latency"], queue="APP.Q", q_mgr="*")
     assert row["scope"] == "QSG1"  # a shared queue is the QSG's, whoever got from it
     assert (row["messages"], row["mean"], row["p50"], row["p90"], row["p99"], row["max"]) == (
-        4, 7.5, 7.0, 9.0, 9.0, 9.0)
+        4,
+        7.5,
+        7.0,
+        9.0,
+        9.0,
+        9.0,
+    )
     assert one(tables["latency"], queue="APP.Q", q_mgr="QM2")["messages"] == 4
 
 
@@ -94,7 +100,9 @@ def test_scans_are_counted_per_member_and_the_shared_ones_by_the_lease_holder(ta
 def test_channel_throughput_is_the_batches_and_deliveries_of_each_second(tables):
     rows = sorted(tables["channels"], key=lambda r: r["t"])
     assert [(r["t"], r["sender"], r["batches"], r["messages"], r["delivered"]) for r in rows] == [
-        (1.0, "QM1", 1, 1, 1), (2.0, "QM1", 1, 1, 1)]
+        (1.0, "QM1", 1, 1, 1),
+        (2.0, "QM1", 1, 1, 1),
+    ]
     assert sum(r["bytes"] for r in rows) == 2904
 
 
@@ -111,17 +119,29 @@ def test_the_depth_over_time_of_a_shared_queue_is_the_qsgs(tables):
 
 
 def test_a_lease_taken_over_after_its_holder_was_killed_has_a_failover_gap(tables):
-    assert [(r["time"], r["holder"], r["token"]) for r in sorted(
-        tables["leases"], key=lambda r: r["time"])] == [(0.0, "QM1", 1), (40.0, "QM2", 2)]
+    assert [
+        (r["time"], r["holder"], r["token"])
+        for r in sorted(tables["leases"], key=lambda r: r["time"])
+    ] == [(0.0, "QM1", 1), (40.0, "QM2", 2)]
     (gap,) = tables["failover_gaps"]
     assert (gap["previous"], gap["holder"], gap["lost_at"], gap["taken_at"], gap["gap"]) == (
-        "QM1", "QM2", 30.0, 40.0, 10.0)
+        "QM1",
+        "QM2",
+        30.0,
+        40.0,
+        10.0,
+    )
 
 
 def test_peer_recovery_is_timed_from_the_failed_members_kill(tables):
     (row,) = tables["recoveries"]
     assert (row["recovery"], row["q_mgr"], row["failed"], row["failed_at"], row["duration"]) == (
-        "peer", "QM2", "QM1", 30.0, 0.0)
+        "peer",
+        "QM2",
+        "QM1",
+        30.0,
+        0.0,
+    )
 
 
 def test_the_pipeline_agrees_with_the_run_summary(tables, runs_dir: Path):
@@ -133,3 +153,30 @@ def test_the_pipeline_agrees_with_the_run_summary(tables, runs_dir: Path):
             continue
         row = one(tables["latency"], scope=q["scope"], queue=q["queue"], q_mgr="*")
         assert (row["p50"], row["p99"]) == (q["latency_p50"], q["latency_p99"])
+
+
+def _documented() -> dict[str, list[str]]:
+    """docs/pipeline.md: each table's heading and the columns its rows name."""
+    import re
+
+    text = (Path(__file__).parent.parent / "docs" / "pipeline.md").read_text()
+    tables: dict[str, list[str]] = {}
+    for block in re.split(r"^### ", text, flags=re.M)[1:]:
+        name = re.match(r"`(\w+)`", block).group(1)
+        columns: list[str] = []
+        for row in re.findall(r"^\| (`[^|]+) \|", block, flags=re.M):
+            columns.extend(re.findall(r"`(\w+)`", row))
+        tables[name] = columns
+    return tables
+
+
+def test_every_table_has_exactly_the_columns_docs_pipeline_md_lists(spark, runs_dir: Path):
+    ev = metrics.Events.load(spark, runs_dir)
+    documented = _documented()
+    for name, frame in metrics.compute(ev).items():
+        assert sorted(frame.columns) == sorted(documented[name]), name
+
+
+def test_a_directory_without_event_logs_is_refused_by_name(spark, tmp_path: Path):
+    with pytest.raises(ValueError, match=r"no events\.parquet below it"):
+        metrics.Events.load(spark, tmp_path)

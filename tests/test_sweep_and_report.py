@@ -14,6 +14,7 @@ from qsg.cli import main
 from qsg.pipeline.sweep_file import load_sweep
 from qsg.scenario.errors import ScenarioError
 from tests.browser import load
+from tests.test_pipeline import _documented
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 SWEEP = SCENARIOS / "sweep-capacity.toml"
@@ -40,8 +41,11 @@ def test_a_sweep_naming_what_the_scenario_lacks_is_refused_at_its_line(tmp_path)
         "[vary]\n"
         '"workload.nosuch.rate" = [1, 2]\n'
     )
-    with pytest.raises(ScenarioError, match=r"bad\.toml:4: vary\.workload\.nosuch\.rate: "
-                                            r"no workload named nosuch in the scenario$"):
+    with pytest.raises(
+        ScenarioError,
+        match=r"bad\.toml:4: vary\.workload\.nosuch\.rate: "
+        r"no workload named nosuch in the scenario$",
+    ):
         load_sweep(bad)
 
 
@@ -53,8 +57,11 @@ def test_a_sweep_point_the_scenario_checks_refuse_is_reported_before_anything_ru
         "[vary]\n"
         '"workload.*.rate" = [10, -1]\n'
     )
-    with pytest.raises(ScenarioError, match=r"point p002-s0 \(workload\.\*\.rate=-1\):\d+: "
-                                            r"workload\[0\]\.rate: "):
+    with pytest.raises(
+        ScenarioError,
+        match=r"point p002-s0 \(workload\.\*\.rate=-1\):\d+: "
+        r"workload\[0\]\.rate: ",
+    ):
         load_sweep(bad)
     result = CliRunner().invoke(main, ["sweep", str(bad), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2 and not (tmp_path / "o").exists()
@@ -77,7 +84,8 @@ def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     for group in groups:
         rows = sorted((r for r in knee if r["group"] == group), key=lambda r: r["offered_load"])
         assert [r["offered_load"] for r in rows] == (
-            [40.0, 120.0, 180.0] if group.endswith("2") else [80.0, 240.0, 360.0])
+            [40.0, 120.0, 180.0] if group.endswith("2") else [80.0, 240.0, 360.0]
+        )
         # The knee is the highest load that, with every load below it, meets the objective.
         meeting = [r for r in rows if r["meets"]]
         marked = [r for r in rows if r["knee"]]
@@ -90,6 +98,10 @@ def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     # p99 grows with the load (M/M/2N nearer saturation).
     p99 = {r["offered_load"]: r["latency_p99"] for r in knee}
     assert p99[40.0] < p99[180.0] and p99[80.0] < p99[360.0]
+    documented = _documented()
+    for name in ("points", "knee"):
+        columns = spark.read.parquet(str(out / "metrics" / name)).columns
+        assert sorted(columns) == sorted(documented[name]), name
     assert json.loads((out / "sweep.json").read_text())["points"] == 12
     assert len(list((out / "runs").glob("*/events.parquet"))) == 12
 

@@ -61,8 +61,8 @@ from qsg.chaos.checkers import Verdict
 from qsg.core.sharing import QueueSharingGroup
 from qsg.eventlog import RECORDS
 from qsg.scenario.model import Fault, Scenario
-from qsg.scenario.summary import Scopes
 from qsg.scenario.play import structures
+from qsg.scenario.summary import Scopes
 from qsg.topology import Topology
 
 #: Seconds a member lease lasts (renewed every third): how soon a peer sees a SIGKILL.

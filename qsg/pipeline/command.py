@@ -19,10 +19,20 @@ from rich.table import Table
 from qsg.pipeline.spark import DEFAULT_MASTER
 from qsg.scenario.errors import ScenarioError
 
-_master = click.option("--master", default=DEFAULT_MASTER, show_default=True, metavar="URL",
-                       help="The Spark master: local[N], spark://host:7077, yarn, k8s://...")
-_interval = click.option("--interval", type=click.FloatRange(min=0, min_open=True), default=1.0,
-                         show_default=True, help="Seconds per bucket of the time series.")
+_master = click.option(
+    "--master",
+    default=DEFAULT_MASTER,
+    show_default=True,
+    metavar="URL",
+    help="The Spark master: local[N], spark://host:7077, yarn, k8s://...",
+)
+_interval = click.option(
+    "--interval",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Seconds per bucket of the time series.",
+)
 
 
 def _console() -> Console:
@@ -37,8 +47,12 @@ def _fail(message: str) -> None:
 
 @click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where the tables go (default: DIRECTORY/metrics).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the tables go (default: DIRECTORY/metrics).",
+)
 @_master
 @_interval
 def metrics(directory: Path, out: Path | None, master: str, interval: float) -> None:
@@ -57,15 +71,25 @@ def metrics(directory: Path, out: Path | None, master: str, interval: float) -> 
 
 @click.command()
 @click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="The sweep's directory: runs/POINT/ per point, metrics/, sweep.json.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The sweep's directory: runs/POINT/ per point, metrics/, sweep.json.",
+)
 @_master
-@click.option("--redis", "redis_url", metavar="URL", default=None,
-              help="Play every point on this Redis server (a database per concurrent point) "
-                   "instead of an embedded server per point.")
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    default=None,
+    help="Play every point on this Redis server (a database per concurrent point) "
+    "instead of an embedded server per point.",
+)
 @_interval
-@click.option("--report/--no-report", default=True, show_default=True,
-              help="Also write OUT/report.html.")
+@click.option(
+    "--report/--no-report", default=True, show_default=True, help="Also write OUT/report.html."
+)
 def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, interval: float,
           report: bool) -> None:  # fmt: skip
     """Play the points of SWEEP (a base scenario and the parameters to vary, see
@@ -136,8 +160,12 @@ def _print_knee(console: Console, rows: list[dict[str, Any]], objective: float) 
 
 @click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The HTML file (default: DIRECTORY/report.html).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The HTML file (default: DIRECTORY/report.html).",
+)
 @_master
 @_interval
 def report(directory: Path, out: Path | None, master: str, interval: float) -> None:

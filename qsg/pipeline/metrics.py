@@ -19,13 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from qsg.pipeline.runs import RunLog, find_runs, shared_queue_rows, structure_rows
+from qsg.pipeline.runs import RunLog, find_runs, structure_rows
 
 #: percentile_approx's accuracy: exact below this many values per group, and
 #: within 1/ACCURACY of the rank above.
-ACCURACY = 100_000
+ACCURACY = 10_000
 #: The latency CDF's points: the 1st to the 100th percentile.
 CDF_POINTS = [p / 100 for p in range(1, 101)]
 #: Faults after which a lease holder no longer scans (the start of a failover gap).
@@ -55,21 +54,12 @@ class Events:
             raise ValueError(f"the time bucket must be above 0 s, not {interval}")
         F = _functions()
         runs = find_runs(root)
-        files = spark.createDataFrame(
-            [(_spark_path(r.path), r.run) for r in runs], "file string, run string"
-        )
-        raw = spark.read.parquet(*[str(r.path) for r in runs])
-        frame = raw.withColumn(
-            "file", F.regexp_replace(F.col("_metadata.file_path"), "^file:/+", "/")
-        ).join(F.broadcast(files), "file").drop("file")
-        shared = shared_queue_rows(runs)
-        if shared:
-            scopes = spark.createDataFrame(shared, "run string, q_mgr string, queue string, "
-                                                   "shared_in string")  # fmt: skip
-            frame = frame.join(F.broadcast(scopes), ["run", "q_mgr", "queue"], "left")
-        else:
-            frame = frame.withColumn("shared_in", F.lit(None).cast("string"))
-        frame = frame.withColumn("scope", F.coalesce("shared_in", "q_mgr")).drop("shared_in")
+        # One read per run, its name and scopes as literals: no per-row join or parsing
+        # of file names (the footers were read on the driver already).
+        frames = [_scoped(spark.read.parquet(str(r.path)), r, F) for r in runs]
+        frame = frames[0]
+        for other in frames[1:]:
+            frame = frame.unionByName(other)
         return cls(frame, runs, spark, interval)
 
     def kind(self, *kinds: str) -> Any:
@@ -82,9 +72,16 @@ class Events:
         return (F.floor(F.col("time") / self.interval) * self.interval).alias("t")
 
 
-def _spark_path(path: Path) -> str:
-    """A file as Spark's ``_metadata.file_path`` names it, less its scheme."""
-    return quote(str(path.resolve()))
+def _scoped(frame: Any, run: RunLog, F: Any) -> Any:
+    """A run's events with its name (``run``) and each event's ``scope``: the QSG for
+    a shared queue at one of its members, else the queue manager."""
+    scope = F.col("q_mgr")
+    for qsg, queues in run.scopes.shared.items():
+        members = [m for m, g in run.scopes.members.items() if g == qsg]
+        if members and queues:
+            shared = F.col("q_mgr").isin(*members) & F.col("queue").isin(*queues)
+            scope = F.when(shared, F.lit(qsg)).otherwise(scope)
+    return frame.withColumn("run", F.lit(run.run)).withColumn("scope", scope)
 
 
 def runs(ev: Events) -> Any:
@@ -120,12 +117,18 @@ def latencies(ev: Events) -> Any:
     since the message's first MQPUT anywhere in the run (a put, or a channel agent's
     delivery for a message that came across a channel)."""
     F = _functions()
-    first = ev.kind("put", "delivered").groupBy("run", "msg_id").agg(F.min("time").alias("put_at"))
-    gets = ev.kind("get").where(~F.col("browse"))
+    moves = ev.kind("put", "delivered", "get").where(~F.coalesce(F.col("browse"), F.lit(False)))
+    got = F.struct("time", "scope", "queue", "q_mgr", "size")
+    # One shuffle: a message's puts and gets meet in one group (gets are few per message).
+    per_message = moves.groupBy("run", "msg_id").agg(
+        F.min(F.when(F.col("kind") != "get", F.col("time"))).alias("put_at"),
+        F.collect_list(F.when(F.col("kind") == "get", got)).alias("gets"),
+    )
     return (
-        gets.join(first, ["run", "msg_id"])
-        .select("run", "scope", "queue", "q_mgr", "time", "size",
-                (F.col("time") - F.col("put_at")).alias("latency"))
+        per_message.where(F.col("put_at").isNotNull())
+        .select("run", "put_at", F.explode("gets").alias("g"))
+        .select("run", "g.scope", "g.queue", "g.q_mgr", "g.time", "g.size",
+                (F.col("g.time") - F.col("put_at")).alias("latency"))
     )  # fmt: skip
 
 
@@ -174,30 +177,37 @@ def depth(ev: Events) -> Any:
     return ev.kind("depth").select("run", "scope", "queue", "q_mgr", "time", "depth", "shared")
 
 
-def _puts(ev: Events) -> Any:
-    """The first MQPUT of every message: when, its size and its Expiry."""
-    F = _functions()
-    return ev.kind("put").groupBy("run", "msg_id").agg(
-        F.min("time").alias("put_at"), F.first("size").alias("put_size"),
-        F.first("expiry").alias("put_expiry"),
-    )  # fmt: skip
-
-
 def expiry(ev: Events) -> Any:
     """Expired messages discarded, per run and queue: how many, by whom (a get, a browse
     or the scan), their bytes, and their cost: how long past its expiry each still held
     its place (counted in depth, held storage) before it was discarded (``overdue``),
     and the storage that held (``held_byte_seconds``)."""
     F = _functions()
-    gone = ev.kind("discard").join(_puts(ev), ["run", "msg_id"], "left")
-    overdue = F.greatest(
-        F.lit(0.0), F.col("time") - (F.col("put_at") + F.col("put_expiry") / 10.0)
+    is_put = F.col("kind") == "put"
+    # One shuffle: a message's first put (when, size, Expiry) meets its discard.
+    per_message = (
+        ev.kind("put", "discard")
+        .groupBy("run", "msg_id")
+        .agg(
+            F.min(F.when(is_put, F.col("time"))).alias("put_at"),
+            F.max(F.when(is_put, F.col("size"))).alias("put_size"),
+            F.max(F.when(is_put, F.col("expiry"))).alias("put_expiry"),
+            F.collect_list(F.when(~is_put, F.struct("time", "scope", "queue", "by"))).alias("gone"),
+        )
     )
-    return gone.withColumn("overdue", overdue).groupBy("run", "scope", "queue").agg(
+    gone = per_message.select("run", "put_at", "put_size", "put_expiry",
+                              F.explode("gone").alias("d"))  # fmt: skip
+    overdue = F.greatest(
+        F.lit(0.0), F.col("d.time") - (F.col("put_at") + F.col("put_expiry") / 10.0)
+    )
+    by = F.col("d.by")
+    return gone.withColumn("overdue", overdue).groupBy(
+        F.col("run"), F.col("d.scope").alias("scope"), F.col("d.queue").alias("queue")
+    ).agg(
         F.count(F.lit(1)).alias("discarded"),
-        F.sum(F.when(F.col("by") == "get", 1).otherwise(0)).alias("by_get"),
-        F.sum(F.when(F.col("by") == "browse", 1).otherwise(0)).alias("by_browse"),
-        F.sum(F.when(F.col("by") == "scan", 1).otherwise(0)).alias("by_scan"),
+        F.sum(F.when(by == "get", 1).otherwise(0)).alias("by_get"),
+        F.sum(F.when(by == "browse", 1).otherwise(0)).alias("by_browse"),
+        F.sum(F.when(by == "scan", 1).otherwise(0)).alias("by_scan"),
         F.sum("put_size").alias("bytes"),
         F.mean("overdue").alias("overdue_mean"),
         F.max("overdue").alias("overdue_max"),
@@ -218,8 +228,10 @@ def reports(ev: Events) -> Any:
     """Report messages put, per run, the queue manager that put them, the queue they
     went to and their Feedback (MQFB_EXPIRATION: 258)."""
     F = _functions()
-    return ev.kind("report").groupBy("run", "q_mgr", "queue", "feedback").agg(
-        F.count(F.lit(1)).alias("reports")
+    return (
+        ev.kind("report")
+        .groupBy("run", "q_mgr", "queue", "feedback")
+        .agg(F.count(F.lit(1)).alias("reports"))
     )
 
 
@@ -234,7 +246,8 @@ def channels(ev: Events) -> Any:
         .agg(
             F.max(F.when(F.col("kind") == "batch", F.col("q_mgr"))).alias("sender"),
             F.sum(F.when(F.col("kind") == "batch", 1).otherwise(0)).alias("batches"),
-            F.sum(F.when(F.col("kind") == "batch", F.col("messages")).otherwise(0)).alias("messages"),
+            F.sum(F.when(F.col("kind") == "batch", F.col("messages")).otherwise(0))
+            .alias("messages"),
             F.sum(F.when(F.col("kind") == "batch", F.col("size")).otherwise(0)).alias("bytes"),
             F.sum(F.when(F.col("kind") == "delivered", 1).otherwise(0)).alias("delivered"),
             F.sum(F.when(F.col("kind") == "expired-in-transit", 1).otherwise(0))
@@ -337,8 +350,8 @@ def recoveries(ev: Events) -> Any:
     )  # fmt: skip
     done = peer.unionByName(cf)
     kills = ev.kind("kill").select("run", F.col("q_mgr").alias("failed"), F.col("time").alias("t"))
-    cf_fails = ev.kind("fault").where(F.col("action") == "cf_fail").select(
-        "run", F.col("time").alias("t")
+    cf_fails = (
+        ev.kind("fault").where(F.col("action") == "cf_fail").select("run", F.col("time").alias("t"))
     )
     peers = done.where(F.col("recovery") == "peer").join(kills, ["run", "failed"], "left")
     cfs = done.where(F.col("recovery") == "cf").join(cf_fails, ["run"], "left")
@@ -371,8 +384,13 @@ TABLES: dict[str, Callable[[Events], Any]] = {
 
 
 def compute(ev: Events) -> dict[str, Any]:
-    """Every table of ``TABLES`` (lazily: nothing runs until one is read or written)."""
-    return {name: make(ev) for name, make in TABLES.items()}
+    """Every table of ``TABLES`` (lazily: nothing runs until one is read or written).
+    The per-get latencies feed two tables: they are computed once and kept."""
+    tables = {name: make(ev) for name, make in TABLES.items()}
+    lat = latencies(ev).persist()
+    tables["latency"] = latency(ev, lat)
+    tables["latency_cdf"] = latency_cdf(ev, lat)
+    return tables
 
 
 def write(tables: dict[str, Any], out: str | Path) -> Path:
@@ -384,7 +402,25 @@ def write(tables: dict[str, Any], out: str | Path) -> Path:
 
 
 __all__ = [
-    "ACCURACY", "CDF_POINTS", "TABLES", "Events", "channels", "cf_usage", "compute", "depth",
-    "expiry", "failover_gaps", "faults", "latencies", "latency", "latency_cdf", "leases", "recoveries",
-    "reports", "runs", "scans", "throughput", "write",
+    "ACCURACY",
+    "CDF_POINTS",
+    "TABLES",
+    "Events",
+    "cf_usage",
+    "channels",
+    "compute",
+    "depth",
+    "expiry",
+    "failover_gaps",
+    "faults",
+    "latencies",
+    "latency",
+    "latency_cdf",
+    "leases",
+    "recoveries",
+    "reports",
+    "runs",
+    "scans",
+    "throughput",
+    "write",
 ]  # fmt: skip

@@ -70,7 +70,8 @@ def _go() -> Any:
 
 
 def _layout(fig: Any, x: str, y: str) -> Any:
-    fig.update_layout(template="plotly_white", height=420, margin={"l": 60, "r": 20, "t": 30, "b": 50},
+    margin = {"l": 60, "r": 20, "t": 30, "b": 50}
+    fig.update_layout(template="plotly_white", height=420, margin=margin,
                       xaxis_title=x, yaxis_title=y, legend={"font": {"size": 11}})  # fmt: skip
     return fig
 
@@ -79,7 +80,8 @@ def _top(series: dict[Any, list[Any]], weight: dict[Any, float]) -> list[Any]:
     return sorted(series, key=lambda k: (-weight.get(k, 0), str(k)))[:MAX_TRACES]
 
 
-def _label(run: str, scope: str, queue: str, runs: int) -> str:
+def _label(key: tuple[str, str, str], runs: int) -> str:
+    run, scope, queue = key
     name = f"{scope}/{queue}"
     return f"{run}: {name}" if runs > 1 else name
 
@@ -104,7 +106,7 @@ def _depth(tables: dict[str, Any]) -> Any:
             continue
         points = sorted(series[key])
         fig.add_trace(go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points],
-                                 mode="lines", name=_label(*key, runs)))  # fmt: skip
+                                 mode="lines", name=_label(key, runs)))  # fmt: skip
     return _layout(fig, "simulated seconds", "CURDEPTH")
 
 
@@ -121,7 +123,8 @@ def _latency_cdf(tables: dict[str, Any]) -> Any:
     for key in _top(series, sizes):
         points = sorted(series[key], key=lambda p: p[1])
         fig.add_trace(go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points],
-                                 mode="lines", line_shape="hv", name=_label(*key, runs)))  # fmt: skip
+                                 mode="lines", line_shape="hv",
+                                 name=_label(key, runs)))  # fmt: skip
     return _layout(fig, "latency (simulated seconds)", "fraction of messages")
 
 
@@ -129,8 +132,10 @@ def _throughput(tables: dict[str, Any]) -> Any:
     go = _go()
     from pyspark.sql import functions as F
 
-    per = tables["throughput"].groupBy("run", "scope", "queue", "t", "interval").agg(
-        F.sum("got").alias("got")
+    per = (
+        tables["throughput"]
+        .groupBy("run", "scope", "queue", "t", "interval")
+        .agg(F.sum("got").alias("got"))
     )
     rows = _rows(per)
     series: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
@@ -146,7 +151,7 @@ def _throughput(tables: dict[str, Any]) -> Any:
             continue
         points = _filled(series[key], rows[0]["interval"])
         fig.add_trace(go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points],
-                                 mode="lines", name=_label(*key, runs)))  # fmt: skip
+                                 mode="lines", name=_label(key, runs)))  # fmt: skip
     return _layout(fig, "simulated seconds", "messages got per second")
 
 
@@ -234,7 +239,8 @@ def _timeline(tables: dict[str, Any]) -> Any:
         shown = [f for f in faults if f["run"] == run]
         if shown:
             fig.add_trace(go.Scatter(
-                x=[f["time"] for f in shown], y=[f"{run}: faults" if len(runs) > 1 else "faults"] * len(shown),
+                x=[f["time"] for f in shown],
+                y=[f"{run}: faults" if len(runs) > 1 else "faults"] * len(shown),
                 mode="markers+text", marker={"symbol": "x", "size": 12, "color": "#c0392b"},
                 text=[f"{f['action']} {f['target']}" for f in shown], textposition="top center",
                 name="fault", showlegend=False,
@@ -255,7 +261,9 @@ def _table_html(name: str, frame: Any) -> str:
         for r in rows
     )
     title = name.replace("_", " ")
-    return f'<h3>{title}</h3><table class="summary" data-table="{name}"><tr>{head}</tr>{body}</table>'
+    return (
+        f'<h3>{title}</h3><table class="summary" data-table="{name}"><tr>{head}</tr>{body}</table>'
+    )
 
 
 def _cell(value: Any) -> str:

@@ -4,8 +4,8 @@ A run is a directory holding ``events.parquet`` (what ``qsg run --out`` and ever
 sweep point write). Its name in the pipeline's tables is its path below the directory
 given (``.`` for the directory itself). The scopes (which queue manager is in which
 QSG, the shared queues and CF structures) travel in each file's Parquet metadata;
-they are read here on the driver, from the footers alone, and become small tables
-the metrics join against.
+they are read here on the driver, from the footers alone, and become literals of
+each run's read (its name, which queues are a QSG's) and a small table of CF structures.
 """
 
 from __future__ import annotations
@@ -57,19 +57,9 @@ def _read(root: Path, path: Path) -> RunLog:
     return RunLog(name, path, scopes, int(seed) if seed is not None else None)
 
 
-def shared_queue_rows(runs: list[RunLog]) -> list[tuple[str, str, str, str]]:
-    """(run, q_mgr, qsg) for every shared queue at every member: what makes a queue
-    manager's event on that queue the QSG's."""
-    rows = []
-    for r in runs:
-        for q_mgr, qsg in r.scopes.members.items():
-            rows.extend((r.run, q_mgr, queue, qsg) for queue in r.scopes.shared.get(qsg, ()))
-    return rows
-
-
 def structure_rows(runs: list[RunLog]) -> list[tuple[str, str, str, str, int]]:
     """(run, qsg, queue, structure, size_kb) for every shared queue in a CF structure."""
-    rows = []
+    rows: list[tuple[str, str, str, str, int]] = []
     for r in runs:
         for qsg, structures in r.scopes.structures.items():
             for name, s in structures.items():
@@ -77,4 +67,4 @@ def structure_rows(runs: list[RunLog]) -> list[tuple[str, str, str, str, int]]:
     return rows
 
 
-__all__ = ["EVENTS", "RunLog", "find_runs", "shared_queue_rows", "structure_rows"]
+__all__ = ["EVENTS", "RunLog", "find_runs", "structure_rows"]

@@ -56,9 +56,19 @@ def play_point(point: Point, out: str, redis_url: str | None = None) -> PointRes
         scenario = parse_scenario(point.text, str(source), base=run_dir)
         result = run_scenario(scenario, redis_url=redis_url, seed=point.seed)
         write_run(run_dir, source, result)
-        (run_dir / "point.json").write_text(json.dumps(
-            {"run": point.run, "params": point.params, "seed": point.seed,
-             "offered_load": point.offered_load, "members": point.members}, indent=2) + "\n")
+        (run_dir / "point.json").write_text(
+            json.dumps(
+                {
+                    "run": point.run,
+                    "params": point.params,
+                    "seed": point.seed,
+                    "offered_load": point.offered_load,
+                    "members": point.members,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
         return PointResult(point.run, len(result.events), result.scenario.run.duration,
                            time.perf_counter() - began)  # fmt: skip
     except Exception as error:  # the point's failure is its result; the sweep goes on
@@ -78,7 +88,9 @@ def _with_database(url: str, database: int) -> str:
     return urlunsplit(parts._replace(path=f"/{database}"))
 
 
-def run_points(spark: Any, sweep: Sweep, out: Path, redis_url: str | None = None) -> list[PointResult]:
+def run_points(
+    spark: Any, sweep: Sweep, out: Path, redis_url: str | None = None
+) -> list[PointResult]:
     """Every point of ``sweep`` as a Spark task; their results, in point order."""
     points = sweep.points
     target = str(out.resolve())

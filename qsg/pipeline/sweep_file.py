@@ -105,7 +105,9 @@ def load_sweep(path: str | Path) -> Sweep:
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError([ScenarioProblem(str(path), 1, "", f"cannot read: {error}")]) from None
     except tomllib.TOMLDecodeError as error:
-        raise ScenarioError([ScenarioProblem(str(path), 1, "", f"not valid TOML: {error}")]) from None
+        raise ScenarioError(
+            [ScenarioProblem(str(path), 1, "", f"not valid TOML: {error}")]
+        ) from None
     lines = KeyLines(text)
     problems: list[ScenarioProblem] = []
 
@@ -119,11 +121,16 @@ def load_sweep(path: str | Path) -> Sweep:
     base_name = doc.get("scenario")
     base = path.parent / base_name if isinstance(base_name, str) else path
     if not isinstance(base_name, str):
-        problem(("scenario",) if "scenario" in doc else (), "the base scenario (a TOML file) is required")
+        problem(
+            ("scenario",) if "scenario" in doc else (),
+            "the base scenario (a TOML file) is required",
+        )
     elif not base.is_file():
         problem(("scenario",), f"no such file: {base}")
     seeds = doc.get("seeds", [0])
-    if not (isinstance(seeds, list) and seeds and all(isinstance(s, int) and s >= 0 for s in seeds)):
+    if not (
+        isinstance(seeds, list) and seeds and all(isinstance(s, int) and s >= 0 for s in seeds)
+    ):
         problem(("seeds",), "must be a non-empty array of integers >= 0")
         seeds = [0]
     objective = _objective(doc.get("objective"), problem)
@@ -159,7 +166,9 @@ def load_sweep(path: str | Path) -> Sweep:
             point_doc.setdefault("run", {})["seed"] = seed
             point_text = tomli_w.dumps(point_doc)
             run = f"p{index:03d}-s{seed}"
-            source = f"{path} point {run} ({', '.join(f'{k}={_shown(v)}' for k, v in params.items())})"
+            source = (
+                f"{path} point {run} ({', '.join(f'{k}={_shown(v)}' for k, v in params.items())})"
+            )
             try:
                 scenario = parse_scenario(point_text, source, base=base.parent)
             except ScenarioError as error:
@@ -176,7 +185,7 @@ def _objective(raw: Any, problem: Any) -> Objective:
         problem((), "objective = { p99 = SECONDS } is required (the knee's latency objective)")
         return Objective(math.inf)
     if not isinstance(raw, dict) or not isinstance(raw.get("p99"), int | float) or raw["p99"] <= 0:
-        problem(("objective",), "must be { p99 = SECONDS above 0, queue = \"NAME\" (optional) }")
+        problem(("objective",), 'must be { p99 = SECONDS above 0, queue = "NAME" (optional) }')
         return Objective(math.inf)
     unknown = set(raw) - {"p99", "queue"}
     if unknown:
@@ -270,7 +279,9 @@ def _members_to(doc: dict[str, Any], qsg: str, value: Any) -> str | None:
     gone = [m for m in old if m not in new]
     for channel in doc.get("channel", []):
         if channel.get("from") in gone or channel.get("to") in gone:
-            return f"channel {channel.get('name')} needs {channel.get('from')} and {channel.get('to')}"
+            return (
+                f"channel {channel.get('name')} needs {channel.get('from')} and {channel.get('to')}"
+            )
     workloads = [w for w in doc.get("workload", []) if w.get("qmgr") not in gone]
     qmgrs = doc.get("qmgr", {})
     for member in new:

@@ -1,0 +1,169 @@
+"""The metrics job's speed on Spark, as a ratio to a bare scan in the same session (issue 9).
+
+Writes 10 million synthetic events (10 runs of 1 million, the event log's own schema
+and metadata: puts, gets, expiry discards, depth samples, channel batches, lease
+changes) as Parquet, then on ``local[2]``:
+
+1. the bare scan: ``spark.read.parquet(files).count()``;
+2. the metrics job: every table of ``qsg.pipeline.metrics`` computed and written as
+   Parquet, as ``qsg metrics`` does.
+
+Prints events per second through the metrics job and its time as a multiple of the
+bare scan's (target: within 5x). The bare scan runs first once to warm the JVM up.
+
+    ./dev bench pipeline                  # 10 million events
+    ./dev bench pipeline --events 2000000 # a quicker look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from qsg import eventlog
+from qsg.pipeline import metrics
+from qsg.pipeline.spark import spark_session
+
+RUNS = 10
+MEMBERS = ("QM1", "QM2", "QM3")
+SCOPES = {
+    "members": {m: "QSG1" for m in MEMBERS},
+    "shared": {"QSG1": ["APP.ORDERS"]},
+    "structures": {"QSG1": {"APP1": {"size_kb": 1048576, "queues": ["APP.ORDERS"]}}},
+}
+
+
+def _column(name: str, values: pa.Array | None, n: int) -> pa.Array:
+    kind = eventlog.COLUMNS[name]
+    return values if values is not None else pa.nulls(n, kind)
+
+
+def _table(columns: dict[str, pa.Array], n: int) -> pa.Table:
+    arrays = [_column(name, columns.get(name), n) for name in eventlog.COLUMNS]
+    return pa.Table.from_arrays(arrays, schema=eventlog.SCHEMA)
+
+
+def synthetic_run(events: int, seed: int) -> pa.Table:
+    """About ``events`` events of one run: per message a put, then a get (9 in 10) or an
+    expiry discard, plus depth samples, channel batches and a few lease changes.
+    Deterministic (hash-like arithmetic on the message number, no RNG)."""
+    messages = int(events * 0.45)
+    ids = pa.array(range(seed * 10**9, seed * 10**9 + messages), pa.int64())
+    msg_id = pc.binary_join_element_wise(
+        pa.scalar(b"AMQ QM1         "),
+        pc.cast(pc.utf8_lpad(pc.cast(ids, pa.string()), 8, "0"), pa.binary()),
+        pa.scalar(b""),
+    )
+    hashed = pc.bit_wise_and(pc.multiply(ids, 2654435761), 0xFFFFFF)
+    put_time = pc.divide(pc.cast(pa.array(range(messages), pa.int64()), pa.float64()), 125.0)
+    wait = pc.divide(pc.cast(pc.bit_wise_and(hashed, 1023), pa.float64()), 4096.0)
+    member = pc.if_else(pc.equal(pc.bit_wise_and(hashed, 1), 0), "QM1", "QM2")
+    expired = pc.equal(pc.bit_wise_and(pc.shift_right(hashed, 10), 15), 0)  # ~1 in 16
+    n = messages
+    queue = pa.array(["APP.ORDERS"] * n)
+    puts = _table({
+        "kind": pa.array(["put"] * n), "time": put_time, "q_mgr": member, "queue": queue,
+        "msg_id": msg_id, "size": pa.array([1024] * n, pa.int64()),
+        "persistent": pa.array([False] * n), "syncpoint": pa.array([False] * n),
+        "expiry": pa.array([50] * n, pa.int64()),
+    }, n)  # fmt: skip
+    got_mask, gone_mask = pc.invert(expired), expired
+    g = pc.sum(pc.cast(got_mask, pa.int64())).as_py()
+    gets = _table({
+        "kind": pa.array(["get"] * g), "time": pc.filter(pc.add(put_time, wait), got_mask),
+        "q_mgr": pa.array(["QM3"] * g), "queue": pa.array(["APP.ORDERS"] * g),
+        "msg_id": pc.filter(msg_id, got_mask), "size": pa.array([1024] * g, pa.int64()),
+        "syncpoint": pa.array([False] * g), "browse": pa.array([False] * g),
+        "expiry": pa.array([40] * g, pa.int64()),
+    }, g)  # fmt: skip
+    d = n - g
+    discards = _table({
+        "kind": pa.array(["discard"] * d), "time": pc.filter(pc.add(put_time, 5.5), gone_mask),
+        "q_mgr": pa.array(["QM1"] * d), "queue": pa.array(["APP.ORDERS"] * d),
+        "msg_id": pc.filter(msg_id, gone_mask), "by": pa.array(["scan"] * d),
+    }, d)  # fmt: skip
+    rest = events - n - g - d
+    samples = max(rest // 2, 1)
+    sample_time = pc.divide(pc.cast(pa.array(range(samples), pa.int64()), pa.float64()), 40.0)
+    depths = _table({
+        "kind": pa.array(["depth"] * samples), "time": sample_time,
+        "q_mgr": pa.array(["QM1"] * samples), "queue": pa.array(["APP.ORDERS"] * samples),
+        "depth": pc.bit_wise_and(pc.cast(pa.array(range(samples)), pa.int64()), 63),
+        "shared": pa.array([True] * samples),
+    }, samples)  # fmt: skip
+    b = max(rest - samples - 2, 1)
+    batches = _table({
+        "kind": pa.array(["batch"] * b),
+        "time": pc.divide(pc.cast(pa.array(range(b), pa.int64()), pa.float64()), 40.0),
+        "q_mgr": pa.array(["QM1"] * b), "channel": pa.array(["QM1.TO.QM9"] * b),
+        "sequence": pa.array(range(b), pa.int64()), "messages": pa.array([10] * b, pa.int64()),
+        "size": pa.array([14520] * b, pa.int64()),
+    }, b)  # fmt: skip
+    leases = _table({
+        "kind": pa.array(["lease", "lease"]), "time": pa.array([0.0, 1000.0]),
+        "q_mgr": pa.array(["QM1", "QM2"]), "role": pa.array(["EXPIRY.SCAN"] * 2),
+        "token": pa.array([1, 2], pa.int64()), "previous": pa.array([None, "QM1"]),
+    }, 2)  # fmt: skip
+    table = pa.concat_tables([puts, gets, discards, depths, batches, leases])
+    metadata = {
+        b"qsg.schema_version": eventlog.SCHEMA_VERSION.encode(),
+        b"qsg.scopes": json.dumps(SCOPES).encode(),
+        b"qsg.seed": str(seed).encode(),
+    }
+    return table.replace_schema_metadata(metadata)
+
+
+def write_runs(root: Path, events: int) -> int:
+    total = 0
+    for r in range(RUNS):
+        table = synthetic_run(events // RUNS, r + 1)
+        (root / f"run{r:02d}").mkdir(parents=True)
+        pq.write_table(table, str(root / f"run{r:02d}" / "events.parquet"), compression="zstd")
+        total += table.num_rows
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--master", default="local[2]")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="qsg-bench-pipeline-"))
+    try:
+        began = time.perf_counter()
+        total = write_runs(work / "runs", args.events)
+        print(
+            f"wrote {total:,} synthetic events in {RUNS} runs ({time.perf_counter() - began:.1f} s)"
+        )
+        spark = spark_session(args.master)
+        files = [str(p) for p in sorted((work / "runs").rglob("events.parquet"))]
+        spark.read.parquet(*files).count()  # warm-up
+        began = time.perf_counter()
+        counted = spark.read.parquet(*files).count()
+        bare = time.perf_counter() - began
+        assert counted == total, (counted, total)
+        began = time.perf_counter()
+        ev = metrics.Events.load(spark, work / "runs")
+        metrics.write(metrics.compute(ev), work / "metrics")
+        job = time.perf_counter() - began
+        print(f"bare scan (spark.read.parquet(...).count()): {bare:.2f} s")
+        print(
+            f"metrics job ({len(metrics.TABLES)} tables written): {job:.2f} s, "
+            f"{total / job:,.0f} events/s"
+        )
+        print(f"metrics job / bare scan: {job / bare:.1f}x (target: <= 5x)")
+        spark.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
