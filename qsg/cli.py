@@ -41,6 +41,16 @@ def load(path: Path) -> Scenario | ScriptScenario:
     return load_scenario(path)
 
 
+def _is_sweep(path: Path) -> bool:
+    """A ``qsg sweep`` file (a base scenario and ``[vary]``) rather than a scenario."""
+    import tomllib
+
+    try:
+        return path.suffix == ".toml" and "vary" in tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # the scenario loader names the problem
+
+
 def _problems(error: ScenarioError) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     for problem in error.problems:
@@ -73,6 +83,17 @@ def validate(scenarios: tuple[Path, ...]) -> None:
     """
     failed = False
     for path in scenarios:
+        if _is_sweep(path):
+            from qsg.pipeline.sweep_file import load_sweep
+
+            try:
+                points = len(load_sweep(path).points)
+            except ScenarioError as error:
+                _problems(error)
+                failed = True
+                continue
+            click.echo(f"{path}: ok (a sweep of {points} points)")
+            continue
         try:
             scenario = load(path)
         except ScenarioError as error:

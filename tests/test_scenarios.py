@@ -9,6 +9,7 @@ one about totals, so a broken rule shows up as a named message or a wrong count.
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from actors.events import (
     ReplyReceived,
 )  # fmt: skip
 from qsg.core.events import Discarded, ReportPut
+from qsg.pipeline.sweep_file import load_sweep
 from qsg.scenario import load_scenario
 from qsg.scenario.play import RunResult, load_script, run_scenario
 
@@ -45,10 +47,17 @@ def left_at_end(result: RunResult, scope_queue: str) -> int:
     return samples[-1].depth
 
 
+def is_sweep(path: Path) -> bool:
+    return "vary" in tomllib.loads(path.read_text())
+
+
 def test_every_shipped_scenario_is_valid() -> None:
     toml = sorted(SCENARIOS.glob("*.toml"))
     assert len(toml) + len(list(SCENARIOS.glob("*.py"))) >= 6
     for path in toml:
+        if is_sweep(path):  # a qsg sweep file: its base scenario and every point load
+            assert load_sweep(path).description, f"{path.name} says what it demonstrates"
+            continue
         scenario = load_scenario(path)
         assert scenario.description, f"{path.name} says what it demonstrates"
         assert path.read_text().startswith("#"), f"{path.name} opens with what it shows"
