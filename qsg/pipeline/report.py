@@ -87,7 +87,10 @@ def _label(key: tuple[str, str, str], runs: int) -> str:
 
 
 def _run_count(tables: dict[str, Any]) -> int:
-    return int(tables["runs"].count())
+    """How many runs (counted once per report: every plot labels by it)."""
+    if "_count" not in tables:
+        tables["_count"] = int(tables["runs"].count())
+    return int(tables["_count"])
 
 
 def _depth(tables: dict[str, Any]) -> Any:
