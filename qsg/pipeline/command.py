@@ -36,8 +36,10 @@ _interval = click.option(
 
 
 def _console() -> Console:
-    console = Console(highlight=False)
-    return console if console.is_terminal else Console(highlight=False, width=150)
+    """``qsg run``'s console (wide enough for the tables when not a terminal)."""
+    from qsg.cli import _console as console
+
+    return console()
 
 
 def _fail(message: str) -> None:

@@ -383,14 +383,13 @@ TABLES: dict[str, Callable[[Events], Any]] = {
 }
 
 
-def compute(ev: Events) -> dict[str, Any]:
+def compute(ev: Events, lat: Any | None = None) -> dict[str, Any]:
     """Every table of ``TABLES`` (lazily: nothing runs until one is read or written).
-    The per-get latencies feed two tables: they are computed once and kept."""
-    tables = {name: make(ev) for name, make in TABLES.items()}
-    lat = latencies(ev).persist()
-    tables["latency"] = latency(ev, lat)
-    tables["latency_cdf"] = latency_cdf(ev, lat)
-    return tables
+    The per-get latencies (``lat``, else ``latencies(ev)``) feed two tables: they are
+    computed once and kept."""
+    lat = (latencies(ev) if lat is None else lat).persist()
+    shared = {"latency": latency(ev, lat), "latency_cdf": latency_cdf(ev, lat)}
+    return {name: shared[name] if name in shared else make(ev) for name, make in TABLES.items()}
 
 
 def write(tables: dict[str, Any], out: str | Path) -> Path:

@@ -111,7 +111,7 @@ def run_points(
     return sorted(results, key=lambda r: order[r.run])
 
 
-def points_table(spark: Any, sweep: Sweep, ev: metrics.Events) -> Any:
+def points_table(spark: Any, sweep: Sweep, ev: metrics.Events, lat: Any) -> Any:
     """A row per point: parameters (as JSON and as ``group``), seed, offered load,
     throughput, and latency p50/p99 of the objective's queue (all gets if none)."""
     from pyspark.sql import functions as F
@@ -120,8 +120,7 @@ def points_table(spark: Any, sweep: Sweep, ev: metrics.Events) -> Any:
              p.members) for p in sweep.points]  # fmt: skip
     frame = spark.createDataFrame(rows, "run string, params string, group string, seed long, "
                                         "offered_load double, members long")  # fmt: skip
-    lat = _objective_latencies(ev, sweep)
-    stats = lat.groupBy("run").agg(
+    stats = _objective_latencies(lat, sweep).groupBy("run").agg(
         F.count(F.lit(1)).alias("got"),
         F.percentile_approx("latency", [0.5, 0.99], metrics.ACCURACY).alias("q"),
     )
@@ -136,16 +135,16 @@ def points_table(spark: Any, sweep: Sweep, ev: metrics.Events) -> Any:
     )  # fmt: skip
 
 
-def _objective_latencies(ev: metrics.Events, sweep: Sweep) -> Any:
+def _objective_latencies(lat: Any, sweep: Sweep) -> Any:
+    """``metrics.latencies`` rows of the objective's queue (all of them if it has none)."""
     from pyspark.sql import functions as F
 
-    lat = metrics.latencies(ev)
     if sweep.objective.queue:
         lat = lat.where(F.col("queue") == sweep.objective.queue)
     return lat
 
 
-def knee_table(spark: Any, sweep: Sweep, ev: metrics.Events) -> Any:
+def knee_table(spark: Any, sweep: Sweep, lat: Any) -> Any:
     """Per group and offered load: p99 pooled over the seeds, whether it meets the
     objective, and ``knee`` true on the highest load where it and every lower load do."""
     from pyspark.sql import Window
@@ -153,7 +152,7 @@ def knee_table(spark: Any, sweep: Sweep, ev: metrics.Events) -> Any:
 
     rows = [(p.run, p.group, p.offered_load) for p in sweep.points]
     frame = spark.createDataFrame(rows, "run string, group string, offered_load double")
-    lat = _objective_latencies(ev, sweep).join(F.broadcast(frame), "run")
+    lat = _objective_latencies(lat, sweep).join(F.broadcast(frame), "run")
     objective = sweep.objective.p99
     by_load = Window.partitionBy("group").orderBy("offered_load")
     pooled = (
@@ -178,9 +177,11 @@ def knee_table(spark: Any, sweep: Sweep, ev: metrics.Events) -> Any:
 def aggregate(spark: Any, sweep: Sweep, out: Path, *, interval: float = 1.0) -> dict[str, Any]:
     """The metrics of every point (``OUT/metrics/``), plus ``points`` and ``knee``."""
     ev = metrics.Events.load(spark, out / "runs", interval=interval)
-    tables = metrics.compute(ev)
-    tables["points"] = points_table(spark, sweep, ev)
-    tables["knee"] = knee_table(spark, sweep, ev)
+    # The per-get latencies once, for the latency tables, the points and the knee.
+    lat = metrics.latencies(ev).persist()
+    tables = metrics.compute(ev, lat)
+    tables["points"] = points_table(spark, sweep, ev, lat)
+    tables["knee"] = knee_table(spark, sweep, lat)
     metrics.write(tables, out / "metrics")
     (out / "sweep.json").write_text(json.dumps({
         "sweep": str(sweep.path), "scenario": str(sweep.base), "seeds": sweep.seeds,
