@@ -35,10 +35,13 @@ def runs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def tables(spark: Any, runs_dir: Path) -> dict[str, list[dict[str, Any]]]:
-    ev = metrics.Events.load(spark, runs_dir)
-    return {name: [r.asDict() for r in frame.collect()]
-            for name, frame in metrics.compute(ev).items()}  # fmt: skip
+def computed(spark: Any, runs_dir: Path) -> dict[str, Any]:
+    return metrics.compute(metrics.Events.load(spark, runs_dir))
+
+
+@pytest.fixture(scope="module")
+def tables(computed: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    return {name: table.to_pylist() for name, table in computed.items()}
 
 
 def one(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
@@ -155,26 +158,40 @@ def test_the_pipeline_agrees_with_the_run_summary(tables, runs_dir: Path):
         assert (row["p50"], row["p99"]) == (q["latency_p50"], q["latency_p99"])
 
 
-def _documented() -> dict[str, list[str]]:
-    """docs/pipeline.md: each table's heading and the columns its rows name."""
+def _documented() -> dict[str, list[tuple[str, str]]]:
+    """docs/pipeline.md: each table's heading and its columns with their types, in order."""
     import re
 
     text = (Path(__file__).parent.parent / "docs" / "pipeline.md").read_text()
-    tables: dict[str, list[str]] = {}
+    tables: dict[str, list[tuple[str, str]]] = {}
     for block in re.split(r"^### ", text, flags=re.M)[1:]:
         name = re.match(r"`(\w+)`", block).group(1)
-        columns: list[str] = []
-        for row in re.findall(r"^\| (`[^|]+) \|", block, flags=re.M):
-            columns.extend(re.findall(r"`(\w+)`", row))
+        columns: list[tuple[str, str]] = []
+        for names, kind in re.findall(r"^\| (`[^|]+) \| (\w+) \|", block, flags=re.M):
+            columns.extend((c, kind) for c in re.findall(r"`(\w+)`", names))
         tables[name] = columns
     return tables
 
 
-def test_every_table_has_exactly_the_columns_docs_pipeline_md_lists(spark, runs_dir: Path):
-    ev = metrics.Events.load(spark, runs_dir)
+#: docs/pipeline.md's type names (Spark SQL's), by Arrow type.
+SQL_TYPES = {"string": "string", "int64": "bigint", "double": "double", "bool": "boolean"}
+
+
+def test_every_table_has_the_columns_and_types_docs_pipeline_md_lists(tables):
+    from qsg.pipeline.sweep import KNEE, POINTS
+
     documented = _documented()
-    for name, frame in metrics.compute(ev).items():
-        assert sorted(frame.columns) == sorted(documented[name]), name
+    schemas = {**metrics.TABLES, "points": POINTS, "knee": KNEE}
+    assert set(schemas) == set(documented)
+    for name, schema in schemas.items():
+        found = [(f.name, SQL_TYPES[str(f.type)]) for f in schema]
+        assert found == documented[name], name
+    assert set(tables) == set(metrics.TABLES)  # compute gives every table, no other
+
+
+def test_the_tables_come_back_in_their_schemas(computed):
+    for name, table in computed.items():
+        assert table.schema == metrics.TABLES[name], name
 
 
 def test_a_directory_without_event_logs_is_refused_by_name(spark, tmp_path: Path):

@@ -51,8 +51,7 @@ def _played(name: str, out: Path, spark: Any) -> dict[str, Any]:
     path = SCENARIOS / name
     write_run(out / "run", path, run_scenario(load_scenario(path)))
     tables = metrics.compute(metrics.Events.load(spark, out))
-    return {name: [r.asDict() for r in tables[name].collect()]
-            for name in ("runs", "latency", "expiry")}  # fmt: skip
+    return {name: tables[name].to_pylist() for name in ("runs", "latency", "expiry")}
 
 
 def test_an_mmc_queue_waits_as_long_as_erlang_c_says(spark, tmp_path):

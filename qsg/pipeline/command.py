@@ -120,8 +120,8 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
     if len(failed) == len(results):
         _fail("every point failed; nothing to aggregate")
     tables = aggregate(spark, loaded, out, interval=interval)
-    _print_points(console, [r.asDict() for r in tables["points"].collect()])
-    _print_knee(console, [r.asDict() for r in tables["knee"].collect()], loaded.objective.p99)
+    _print_points(console, tables["points"].to_pylist())
+    _print_knee(console, tables["knee"].to_pylist(), loaded.objective.p99)
     if report:
         from qsg.pipeline.report import write_report
 

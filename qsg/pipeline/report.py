@@ -16,6 +16,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from qsg.pipeline import metrics
 
 MAX_TRACES = 12
@@ -31,18 +34,20 @@ SHOWN: dict[str, list[str]] = {
 }  # fmt: skip
 
 
-def _tables(spark: Any, directory: Path, interval: float) -> dict[str, Any]:
+def _tables(spark: Any, directory: Path, interval: float) -> dict[str, pa.Table]:
     stored = directory / "metrics"
     if stored.is_dir() and (stored / "runs").is_dir():
-        return {p.name: spark.read.parquet(str(p)) for p in sorted(stored.iterdir()) if p.is_dir()}
+        return metrics.read(stored)
     ev = metrics.Events.load(spark, directory, interval=interval)
     return metrics.compute(ev)
 
 
-def _rows(frame: Any, *where: Any, limit: int = 200_000) -> list[dict[str, Any]]:
-    for condition in where:
-        frame = frame.where(condition)
-    return [r.asDict() for r in frame.limit(limit).collect()]
+def _rows(table: pa.Table, limit: int = 200_000, **match: Any) -> list[dict[str, Any]]:
+    """The rows of ``table`` (the first ``limit``) whose columns have these values."""
+    for column, value in match.items():
+        table = table.filter(pc.equal(table[column], value))
+    rows: list[dict[str, Any]] = table.slice(0, limit).to_pylist()
+    return rows
 
 
 def write_report(spark: Any, directory: str | Path, out: str | Path | None = None, *,
@@ -86,16 +91,13 @@ def _label(key: tuple[str, str, str], runs: int) -> str:
     return f"{run}: {name}" if runs > 1 else name
 
 
-def _run_count(tables: dict[str, Any]) -> int:
-    """How many runs (counted once per report: every plot labels by it)."""
-    if "_count" not in tables:
-        tables["_count"] = int(tables["runs"].count())
-    return int(tables["_count"])
+def _run_count(tables: dict[str, pa.Table]) -> int:
+    return int(tables["runs"].num_rows)
 
 
-def _depth(tables: dict[str, Any]) -> Any:
+def _depth(tables: dict[str, pa.Table]) -> Any:
     go = _go()
-    rows = _rows(tables["depth"].select("run", "scope", "queue", "time", "depth"))
+    rows = _rows(tables["depth"].select(["run", "scope", "queue", "time", "depth"]))
     series: dict[tuple[str, str, str], list[tuple[float, int]]] = defaultdict(list)
     peak: dict[Any, float] = defaultdict(float)
     for r in rows:
@@ -113,11 +115,11 @@ def _depth(tables: dict[str, Any]) -> Any:
     return _layout(fig, "simulated seconds", "CURDEPTH")
 
 
-def _latency_cdf(tables: dict[str, Any]) -> Any:
+def _latency_cdf(tables: dict[str, pa.Table]) -> Any:
     go = _go()
     rows = _rows(tables["latency_cdf"])
     sizes = {(r["run"], r["scope"], r["queue"]): r["messages"]
-             for r in _rows(tables["latency"], "q_mgr = '*'")}  # fmt: skip
+             for r in _rows(tables["latency"], q_mgr="*")}  # fmt: skip
     series: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
     for r in rows:
         series[(r["run"], r["scope"], r["queue"])].append((r["latency"], r["p"]))
@@ -131,16 +133,11 @@ def _latency_cdf(tables: dict[str, Any]) -> Any:
     return _layout(fig, "latency (simulated seconds)", "fraction of messages")
 
 
-def _throughput(tables: dict[str, Any]) -> Any:
+def _throughput(tables: dict[str, pa.Table]) -> Any:
     go = _go()
-    from pyspark.sql import functions as F
-
-    per = (
-        tables["throughput"]
-        .groupBy("run", "scope", "queue", "t", "interval")
-        .agg(F.sum("got").alias("got"))
-    )
-    rows = _rows(per)
+    keys = ["run", "scope", "queue", "t", "interval"]
+    per = tables["throughput"].group_by(keys).aggregate([("got", "sum")])
+    rows = _rows(per.rename_columns([*keys, "got"]))
     series: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
     total: dict[Any, float] = defaultdict(float)
     for r in rows:
@@ -165,7 +162,7 @@ def _filled(points: list[tuple[float, float]], interval: float) -> list[tuple[fl
     return [(i * interval, have.get(i, 0.0)) for i in range(first, last + 1)]
 
 
-def _load(tables: dict[str, Any]) -> Any:
+def _load(tables: dict[str, pa.Table]) -> Any:
     """Throughput (mean over seeds) and pooled p99 against offered load, per group, the
     knee marked."""
     go = _go()
@@ -213,7 +210,7 @@ def _colour(i: int) -> str:
     return palette[i % len(palette)]
 
 
-def _timeline(tables: dict[str, Any]) -> Any:
+def _timeline(tables: dict[str, pa.Table]) -> Any:
     """Lease holders as bars from each acquisition to the next (or the run's end), faults
     as markers, per run (the first few runs that have either)."""
     go = _go()
@@ -253,9 +250,10 @@ def _timeline(tables: dict[str, Any]) -> Any:
     return _layout(fig, "simulated seconds", "")
 
 
-def _table_html(name: str, frame: Any) -> str:
-    columns = [c for c in SHOWN[name] if c in frame.columns]
-    rows = _rows(frame.select(*columns).orderBy(*columns[:3]), limit=500)
+def _table_html(name: str, table: pa.Table) -> str:
+    columns = [c for c in SHOWN[name] if c in table.column_names]
+    ordered = table.select(columns).sort_by([(c, "ascending") for c in columns[:3]])
+    rows = _rows(ordered, limit=500)
     if not rows:
         return ""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
@@ -289,7 +287,7 @@ table.summary th { background: #f4f6f8; }
 """
 
 
-def _page(directory: Path, figures: list[tuple[str, Any]], tables: dict[str, Any]) -> str:
+def _page(directory: Path, figures: list[tuple[str, Any]], tables: dict[str, pa.Table]) -> str:
     parts = []
     for i, (title, fig) in enumerate(figures):
         div = fig.to_html(full_html=False, include_plotlyjs=(i == 0), div_id=f"plot-{i}",

@@ -16,17 +16,32 @@ reads every point's events, writes the metrics tables to ``OUT/metrics/``, and a
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
+from collections import defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from qsg.pipeline import metrics
+from qsg.pipeline.run_tables import latencies_of, nearest_rank
+from qsg.pipeline.runs import RunLog
 from qsg.pipeline.sweep_file import Point, Sweep
 
 #: At most this many points at once on one shared Redis (its databases 0..15).
 REDIS_DATABASES = 16
+_S, _D, _L, _B = pa.string(), pa.float64(), pa.int64(), pa.bool_()
+#: The ``points`` table's columns.
+POINTS = pa.schema([("run", _S), ("params", _S), ("group", _S), ("seed", _L),
+                    ("offered_load", _D), ("members", _L), ("got", _L), ("throughput", _D),
+                    ("latency_p50", _D), ("latency_p99", _D)])  # fmt: skip
+#: The ``knee`` table's columns.
+KNEE = pa.schema([("group", _S), ("offered_load", _D), ("got", _L), ("latency_p99", _D),
+                  ("objective_p99", _D), ("meets", _B), ("knee", _B)])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -111,77 +126,68 @@ def run_points(
     return sorted(results, key=lambda r: order[r.run])
 
 
-def points_table(spark: Any, sweep: Sweep, ev: metrics.Events, lat: Any) -> Any:
+def objective_latencies(run: RunLog, queue: str) -> pa.Array:
+    """The latencies of a run's gets from ``queue`` (all gets if it is empty), in
+    ascending order (one Spark task's work)."""
+    lat = latencies_of(run)
+    if queue:
+        lat = lat.filter(pc.equal(lat["queue"], queue))
+    return lat["latency"].combine_chunks()
+
+
+def points_table(sweep: Sweep, runs: pa.Table, lat: dict[str, pa.Array]) -> pa.Table:
     """A row per point: parameters (as JSON and as ``group``), seed, offered load,
-    throughput, and latency p50/p99 of the objective's queue (all gets if none)."""
-    from pyspark.sql import functions as F
-
-    rows = [(p.run, json.dumps(p.params, sort_keys=True), p.group, p.seed, p.offered_load,
-             p.members) for p in sweep.points]  # fmt: skip
-    frame = spark.createDataFrame(rows, "run string, params string, group string, seed long, "
-                                        "offered_load double, members long")  # fmt: skip
-    stats = _objective_latencies(lat, sweep).groupBy("run").agg(
-        F.count(F.lit(1)).alias("got"),
-        F.percentile_approx("latency", [0.5, 0.99], metrics.ACCURACY).alias("q"),
-    )
-    ends = ev.frame.groupBy("run").agg(F.max("time").alias("end"))
-    return (
-        frame.join(stats, "run", "left").join(ends, "run", "left")
-        .select("run", "params", "group", "seed", "offered_load", "members", "got",
-                (F.col("got") / F.col("end")).alias("throughput"),
-                F.col("q").getItem(0).alias("latency_p50"),
-                F.col("q").getItem(1).alias("latency_p99"))
-        .orderBy("run")
-    )  # fmt: skip
+    throughput, and latency p50/p99 of the objective's queue (all gets if none).
+    ``runs`` is the metrics' runs table (each run's end); ``lat`` each run's
+    ``objective_latencies``."""
+    ends = dict(zip(runs["run"].to_pylist(), runs["end"].to_pylist(), strict=True))
+    rows: list[dict[str, Any]] = []
+    for p in sorted(sweep.points, key=lambda p: p.run):
+        values, end = lat.get(p.run, pa.array([], pa.float64())), ends.get(p.run)
+        rows.append({
+            "run": p.run, "params": json.dumps(p.params, sort_keys=True), "group": p.group,
+            "seed": p.seed, "offered_load": p.offered_load, "members": p.members,
+            "got": len(values), "throughput": len(values) / end if end else None,
+            "latency_p50": nearest_rank(values, 0.5), "latency_p99": nearest_rank(values, 0.99),
+        })  # fmt: skip
+    return pa.Table.from_pylist(rows, schema=POINTS)
 
 
-def _objective_latencies(lat: Any, sweep: Sweep) -> Any:
-    """``metrics.latencies`` rows of the objective's queue (all of them if it has none)."""
-    from pyspark.sql import functions as F
-
-    if sweep.objective.queue:
-        lat = lat.where(F.col("queue") == sweep.objective.queue)
-    return lat
-
-
-def knee_table(spark: Any, sweep: Sweep, lat: Any) -> Any:
+def knee_table(sweep: Sweep, lat: dict[str, pa.Array]) -> pa.Table:
     """Per group and offered load: p99 pooled over the seeds, whether it meets the
     objective, and ``knee`` true on the highest load where it and every lower load do."""
-    from pyspark.sql import Window
-    from pyspark.sql import functions as F
-
-    rows = [(p.run, p.group, p.offered_load) for p in sweep.points]
-    frame = spark.createDataFrame(rows, "run string, group string, offered_load double")
-    lat = _objective_latencies(lat, sweep).join(F.broadcast(frame), "run")
+    pooled: dict[tuple[str, float], list[pa.Array]] = defaultdict(list)
+    for p in sweep.points:
+        pooled[(p.group, p.offered_load)].append(lat.get(p.run, pa.array([], pa.float64())))
     objective = sweep.objective.p99
-    by_load = Window.partitionBy("group").orderBy("offered_load")
-    pooled = (
-        lat.groupBy("group", "offered_load")
-        .agg(F.percentile_approx("latency", 0.99, metrics.ACCURACY).alias("latency_p99"),
-             F.count(F.lit(1)).alias("got"))
-        .withColumn("meets", F.col("latency_p99") <= F.lit(objective))
-        # Every load up to this one meets it: the running minimum of "meets".
-        .withColumn("all_below", F.min(F.col("meets").cast("int")).over(
-            by_load.rowsBetween(Window.unboundedPreceding, Window.currentRow)) == 1)
-    )  # fmt: skip
-    best = pooled.where("all_below").groupBy("group").agg(F.max("offered_load").alias("knee_load"))
-    return (
-        pooled.join(best, "group", "left")
-        .withColumn("knee", F.coalesce(F.col("offered_load") == F.col("knee_load"), F.lit(False)))
-        .withColumn("objective_p99", F.lit(objective))
-        .select("group", "offered_load", "got", "latency_p99", "objective_p99", "meets", "knee")
-        .orderBy("group", "offered_load")
-    )  # fmt: skip
+    rows: list[dict[str, Any]] = []
+    for (group, load), parts in sorted(pooled.items()):
+        both = pa.concat_arrays(parts)
+        ordered = pc.take(both, pc.sort_indices(both))
+        p99 = nearest_rank(ordered, 0.99)
+        # Nothing got at a load is not a load that meets the objective.
+        meets = p99 is not None and p99 <= objective
+        rows.append({"group": group, "offered_load": load, "got": len(ordered),
+                     "latency_p99": p99, "objective_p99": objective, "meets": meets,
+                     "knee": False})  # fmt: skip
+    for group in {r["group"] for r in rows}:
+        # The knee: the last load of the run of loads from the lowest that all meet it.
+        meeting = list(itertools.takewhile(lambda r: r["meets"],
+                                           (r for r in rows if r["group"] == group)))  # fmt: skip
+        if meeting:
+            meeting[-1]["knee"] = True
+    return pa.Table.from_pylist(rows, schema=KNEE)
 
 
 def aggregate(spark: Any, sweep: Sweep, out: Path, *, interval: float = 1.0) -> dict[str, Any]:
     """The metrics of every point (``OUT/metrics/``), plus ``points`` and ``knee``."""
     ev = metrics.Events.load(spark, out / "runs", interval=interval)
-    # The per-get latencies once, for the latency tables, the points and the knee.
-    lat = metrics.latencies(ev).persist()
-    tables = metrics.compute(ev, lat)
-    tables["points"] = points_table(spark, sweep, ev, lat)
-    tables["knee"] = knee_table(spark, sweep, lat)
+    tables = metrics.compute(ev)
+    queue = sweep.objective.queue or ""
+    found = ev.per_run(lambda run: (run.run, objective_latencies(run, queue)))
+    lat = dict(found)
+    tables["points"] = points_table(sweep, tables["runs"], lat)
+    tables["knee"] = knee_table(sweep, lat)
     metrics.write(tables, out / "metrics")
     (out / "sweep.json").write_text(json.dumps({
         "sweep": str(sweep.path), "scenario": str(sweep.base), "seeds": sweep.seeds,
@@ -191,5 +197,5 @@ def aggregate(spark: Any, sweep: Sweep, out: Path, *, interval: float = 1.0) -> 
     return tables
 
 
-__all__ = ["REDIS_DATABASES", "PointResult", "aggregate", "knee_table", "play_point",
-           "points_table", "run_points"]  # fmt: skip
+__all__ = ["KNEE", "POINTS", "REDIS_DATABASES", "PointResult", "aggregate", "knee_table",
+           "objective_latencies", "play_point", "points_table", "run_points"]  # fmt: skip

@@ -1,0 +1,474 @@
+"""One run's metrics tables, from its event log, in Arrow (no Spark, no I/O but the read).
+
+Every metrics table is per run: no value of one run depends on another's events. So
+the pipeline gives each run to one Spark task, and the task computes all of the run's
+tables here, vectorised (Arrow's C++ kernels), in one read of the file and without a
+shuffle. ``SCHEMAS`` fixes each table's columns and types (docs/pipeline.md lists them).
+
+Definitions are the run summary's (``qsg.scenario.summary``): latency is from a
+message's first MQPUT anywhere in the run (an application's put, or a channel agent's
+delivery) to each MQGET that returned it, browses not counted; percentiles are exact
+nearest-rank.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from qsg.pipeline.runs import RunLog
+
+#: The latency CDF's points: the 1st to the 100th percentile.
+CDF_POINTS = [p / 100 for p in range(1, 101)]
+#: Faults after which a lease holder no longer scans (the start of a failover gap).
+HOLDER_LOST = ("pause", "cf_unavailable", "kill")
+
+_S, _D, _L, _B = pa.string(), pa.float64(), pa.int64(), pa.bool_()
+
+
+def _schema(*columns: tuple[str, pa.DataType]) -> pa.Schema:
+    return pa.schema([pa.field(name, kind) for name, kind in columns])
+
+
+#: Every table's columns, in order, with their types.
+SCHEMAS: dict[str, pa.Schema] = {
+    "runs": _schema(("run", _S), ("seed", _L), ("events", _L), ("end", _D), ("put", _L),
+                    ("got", _L), ("expired", _L)),
+    "throughput": _schema(("run", _S), ("scope", _S), ("queue", _S), ("q_mgr", _S), ("t", _D),
+                          ("put", _L), ("got", _L), ("interval", _D)),
+    "latency": _schema(("run", _S), ("scope", _S), ("queue", _S), ("q_mgr", _S),
+                       ("messages", _L), ("mean", _D), ("p50", _D), ("p90", _D), ("p99", _D),
+                       ("max", _D)),
+    "latency_cdf": _schema(("run", _S), ("scope", _S), ("queue", _S), ("p", _D),
+                           ("latency", _D)),
+    "depth": _schema(("run", _S), ("scope", _S), ("queue", _S), ("q_mgr", _S), ("time", _D),
+                     ("depth", _L), ("shared", _B)),
+    "expiry": _schema(("run", _S), ("scope", _S), ("queue", _S), ("discarded", _L),
+                      ("by_get", _L), ("by_browse", _L), ("by_scan", _L), ("bytes", _L),
+                      ("overdue_mean", _D), ("overdue_max", _D), ("held_byte_seconds", _D)),
+    "scans": _schema(("run", _S), ("q_mgr", _S), ("shared", _B), ("cause", _S), ("scans", _L),
+                     ("discarded", _L)),
+    "reports": _schema(("run", _S), ("q_mgr", _S), ("queue", _S), ("feedback", _L),
+                       ("reports", _L)),
+    "channels": _schema(("run", _S), ("channel", _S), ("t", _D), ("sender", _S),
+                        ("batches", _L), ("messages", _L), ("bytes", _L), ("delivered", _L),
+                        ("expired_in_transit", _L), ("interval", _D)),
+    "cf_usage": _schema(("run", _S), ("qsg", _S), ("structure", _S), ("time", _D),
+                        ("entries", _L), ("size_kb", _L), ("used", _D)),
+    "leases": _schema(("run", _S), ("time", _D), ("role", _S), ("holder", _S), ("token", _L),
+                      ("previous", _S)),
+    "faults": _schema(("run", _S), ("time", _D), ("action", _S), ("target", _S), ("q_mgr", _S),
+                      ("detail", _S)),
+    "failover_gaps": _schema(("run", _S), ("role", _S), ("taken_at", _D), ("holder", _S),
+                             ("previous", _S), ("token", _L), ("lost_at", _D), ("gap", _D)),
+    "recoveries": _schema(("run", _S), ("recovery", _S), ("time", _D), ("q_mgr", _S),
+                          ("failed", _S), ("units", _L), ("lost", _L), ("failed_at", _D),
+                          ("duration", _D)),
+}  # fmt: skip
+
+#: The event log's columns some table reads (the others are never decoded).
+READ = ("kind", "time", "q_mgr", "queue", "msg_id", "size", "browse", "expiry", "depth",
+        "shared", "by", "cause", "discarded", "feedback", "channel", "messages", "role",
+        "token", "previous", "action", "target", "detail", "failed", "units", "lost", "qsg",
+        "structure")  # fmt: skip
+
+
+def read_events(run: RunLog) -> pa.Table:
+    """The columns of ``run``'s event log that the tables use."""
+    have = set(pq.read_schema(run.path).names)
+    # Parquet keeps ``kind`` as a dictionary already: read it so, not as a million strings.
+    return pq.read_table(run.path, columns=[c for c in READ if c in have],
+                         read_dictionary=["kind"])  # fmt: skip
+
+
+class RunEvents:
+    """One run's events with each event's ``scope`` (the QSG for a shared queue at one
+    of its members, else the queue manager), and their kinds, looked up once."""
+
+    def __init__(self, run: RunLog, events: pa.Table, interval: float = 1.0) -> None:
+        if interval <= 0:
+            raise ValueError(f"the time bucket must be above 0 s, not {interval}")
+        self.run, self.interval = run, interval
+        kind = events["kind"]
+        if not pa.types.is_dictionary(kind.type):
+            kind = pc.dictionary_encode(kind)
+        # The kind as one dictionary: "is it a put?" compares the few codes, not a
+        # million strings.
+        kind = kind.unify_dictionaries().combine_chunks()
+        self.kind = kind
+        self.codes = {k: i for i, k in enumerate(kind.dictionary.to_pylist())}
+        self.events = events.set_column(events.schema.get_field_index("kind"), "kind", kind)
+        self.events = self.events.append_column("scope", _scope(events, run))
+        self.counts: dict[str, int] = {
+            c["values"]: c["counts"] for c in pc.value_counts(kind).to_pylist()
+        }
+
+    def of(self, *kinds: str, columns: Sequence[str] | None = None) -> pa.Table:
+        """The events of these kinds, in the log's order (only ``columns``, if given)."""
+        events = self.events if columns is None else self.events.select(list(columns))
+        if sum(self.counts.get(k, 0) for k in kinds) == events.num_rows:
+            return events
+        return events.filter(self.is_kind(*kinds))
+
+    def is_kind(self, *kinds: str, among: pa.Table | None = None) -> Any:
+        """Whether each event (of ``among``, some of these events, if given) is of one
+        of these kinds."""
+        codes = pa.array([self.codes[k] for k in kinds if k in self.codes], pa.int32())
+        if among is None:
+            return pc.is_in(self.kind.indices, value_set=codes)
+        indices = [chunk.indices for chunk in among["kind"].chunks]
+        return pc.is_in(pa.chunked_array(indices, pa.int32()), value_set=codes)
+
+    def bucket(self, time: pa.ChunkedArray) -> pa.ChunkedArray:
+        """The start of the time bucket of each time."""
+        return pc.multiply(pc.floor(pc.divide(time, self.interval)), self.interval)
+
+
+def _scope(events: pa.Table, run: RunLog) -> pa.ChunkedArray:
+    scope = events["q_mgr"]
+    for qsg, queues in run.scopes.shared.items():
+        members = [m for m, g in run.scopes.members.items() if g == qsg]
+        if members and queues:
+            shared = pc.and_(pc.is_in(events["q_mgr"], value_set=pa.array(members, _S)),
+                             pc.is_in(events["queue"], value_set=pa.array(queues, _S)))
+            scope = pc.if_else(pc.fill_null(shared, False), qsg, scope)
+    return scope
+
+
+def _finish(name: str, table: pa.Table, run: str) -> pa.Table:
+    """``table`` with the run's name, as ``SCHEMAS[name]`` (its columns in order)."""
+    schema = SCHEMAS[name]
+    if "run" not in table.column_names:
+        table = table.append_column("run", pa.array([run] * table.num_rows, _S))
+    return table.select(schema.names).cast(schema)
+
+
+def _rows(name: str, rows: Sequence[dict[str, Any]]) -> pa.Table:
+    return pa.Table.from_pylist(list(rows), schema=SCHEMAS[name])
+
+
+def _count(mask: Any) -> int:
+    return int(pc.sum(pc.cast(mask, _L)).as_py() or 0)
+
+
+def _ones(mask: Any) -> pa.ChunkedArray | pa.Array:
+    """1 where ``mask`` holds, else 0 (null counts as not)."""
+    return pc.cast(pc.fill_null(mask, False), _L)
+
+
+def _not_browse(table: pa.Table) -> Any:
+    return pc.invert(pc.fill_null(table["browse"], False))
+
+
+def runs(ev: RunEvents) -> pa.Table:
+    """One row: seed, events, the last event's time, puts, gets, discards."""
+    e = ev.events
+    got = pc.and_(ev.is_kind("get"), _not_browse(e))
+    return _rows("runs", [{
+        "run": ev.run.run, "seed": ev.run.seed, "events": e.num_rows,
+        "end": pc.max(e["time"]).as_py(), "put": _count(ev.is_kind("put")),
+        "got": _count(got), "expired": _count(ev.is_kind("discard")),
+    }])  # fmt: skip
+
+
+def _moves(ev: RunEvents) -> pa.Table:
+    """Puts, channel deliveries and gets that returned a message (not browses)."""
+    moves = ev.of("put", "delivered", "get", columns=[
+        "kind", "time", "scope", "queue", "q_mgr", "msg_id", "size", "browse"])
+    return moves.filter(_not_browse(moves))
+
+
+def throughput(ev: RunEvents, moves: pa.Table) -> pa.Table:
+    """Messages put and got per time bucket, per queue and queue manager."""
+    got = ev.is_kind("get", among=moves)
+    frame = pa.table({
+        "scope": moves["scope"], "queue": moves["queue"], "q_mgr": moves["q_mgr"],
+        "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
+    })  # fmt: skip
+    keys = ["scope", "queue", "q_mgr", "t"]
+    table = frame.group_by(keys).aggregate([("put", "sum"), ("got", "sum")])
+    table = table.rename_columns([*keys, "put", "got"])
+    table = table.append_column("interval", pa.array([ev.interval] * table.num_rows, _D))
+    return _finish("throughput", table, ev.run.run)
+
+
+def latencies(ev: RunEvents, moves: pa.Table) -> pa.Table:
+    """Every MQGET that returned a message (not a browse) whose first MQPUT is in the
+    run: where, when, its size and its latency (the time since that first put); in
+    order of latency."""
+    got = ev.is_kind("get", among=moves)
+    puts, gets = moves.filter(pc.invert(got)), moves.filter(got)
+    # The log is in the order things happened: a msg_id's first index among the puts
+    # is its first MQPUT anywhere (index_in answers the first of duplicates).
+    first = pc.index_in(gets["msg_id"], value_set=puts["msg_id"].combine_chunks())
+    put_at = pc.take(puts["time"], first)
+    table = pa.table({
+        "scope": gets["scope"], "queue": gets["queue"], "q_mgr": gets["q_mgr"],
+        "time": gets["time"], "size": gets["size"], "latency": pc.subtract(gets["time"], put_at),
+    }).filter(pc.is_valid(put_at))  # fmt: skip
+    return table.take(pc.sort_indices(table["latency"]))
+
+
+def rank(p: float, n: int) -> int:
+    """The nearest rank of the ``p`` quantile (0 < p <= 1) among ``n`` values: 1-based,
+    as ``qsg.scenario.summary.percentile`` counts."""
+    return max(1, math.ceil(p * n))
+
+
+def nearest_rank(ascending: pa.Array, p: float) -> float | None:
+    """The nearest-rank ``p`` quantile of ``ascending`` values (None if none)."""
+    n = len(ascending)
+    return float(ascending[rank(p, n) - 1].as_py()) if n else None
+
+
+def _quantiles(lat: pa.Table, keys: list[str], points: Sequence[float]) -> pa.Table:
+    """Per group of ``keys``: ``messages``, ``mean`` and the nearest-rank quantile of
+    ``latency`` at each point (columns ``q0``, ``q1``, ...), from ``latencies``."""
+    # Grouped single-threaded, each group's list keeps the order of ``lat`` (by
+    # latency): each is ascending, and a rank is an index into it.
+    stats = lat.group_by(keys, use_threads=False).aggregate(
+        [("latency", "count"), ("latency", "mean"), ("latency", "list")]
+    ).rename_columns([*keys, "messages", "mean", "values"])  # fmt: skip
+    lists = stats["values"].combine_chunks()
+    counts = stats["messages"].to_pylist()
+    starts = lists.offsets.to_pylist()[:-1]
+    values = lists.values
+    for i, p in enumerate(points):
+        at = [s + rank(p, n) - 1 for s, n in zip(starts, counts, strict=True)]
+        stats = stats.append_column(f"q{i}", pc.take(values, pa.array(at, _L)))
+    return stats.drop_columns(["values"])
+
+
+def latency(ev: RunEvents, lat: pa.Table) -> pa.Table:
+    """Latency per queue: count, mean, p50, p90, p99, max (seconds); a row per queue
+    manager that got from it, and one with ``q_mgr`` ``*`` for all of them."""
+    points, names = [0.5, 0.9, 0.99, 1.0], ["p50", "p90", "p99", "max"]
+    by_member = _quantiles(lat, ["scope", "queue", "q_mgr"], points)
+    overall = _quantiles(lat, ["scope", "queue"], points)
+    overall = overall.append_column("q_mgr", pa.array(["*"] * overall.num_rows, _S))
+    both = pa.concat_tables([by_member, overall.select(by_member.column_names)])
+    both = both.rename_columns([*both.column_names[:5], *names])
+    return _finish("latency", both, ev.run.run)
+
+
+def latency_cdf(ev: RunEvents, lat: pa.Table) -> pa.Table:
+    """The latency distribution per queue: its 1st to 100th percentiles."""
+    stats = _quantiles(lat, ["scope", "queue"], CDF_POINTS).to_pylist()
+    return _rows("latency_cdf", [
+        {"run": ev.run.run, "scope": g["scope"], "queue": g["queue"], "p": p, "latency": g[f"q{i}"]}
+        for g in stats for i, p in enumerate(CDF_POINTS)
+    ])  # fmt: skip
+
+
+def depth(ev: RunEvents) -> pa.Table:
+    """The sampled CURDEPTH of every queue over time (a shared queue sampled once for
+    its QSG, by whichever member sampled it)."""
+    return _finish("depth", ev.of("depth"), ev.run.run)
+
+
+def expiry(ev: RunEvents) -> pa.Table:
+    """Expired messages discarded per queue: how many, by whom (a get, a browse or the
+    scan), their bytes, and how long past its expiry each still held its place before
+    it was discarded (``overdue``), and the storage that held (``held_byte_seconds``)."""
+    gone = ev.of("discard", columns=["time", "scope", "queue", "msg_id", "by"])
+    puts = ev.of("put", columns=["time", "msg_id", "size", "expiry"])
+    first = pc.index_in(gone["msg_id"], value_set=puts["msg_id"].combine_chunks())
+    put_at, size = pc.take(puts["time"], first), pc.take(puts["size"], first)
+    expires = pc.add(put_at, pc.divide(pc.cast(pc.take(puts["expiry"], first), _D), 10.0))
+    # A discard whose put is not in the log counts, with no bytes and no overdue.
+    overdue = pc.max_element_wise(pc.subtract(gone["time"], expires), 0.0)
+    by = gone["by"]
+    frame = pa.table({
+        "scope": gone["scope"], "queue": gone["queue"], "size": size, "overdue": overdue,
+        "get": _ones(pc.equal(by, "get")), "browse": _ones(pc.equal(by, "browse")),
+        "scan": _ones(pc.equal(by, "scan")),
+        "held": pc.multiply(overdue, pc.cast(size, _D)),
+    })  # fmt: skip
+    table = frame.group_by(["scope", "queue"]).aggregate([
+        ("overdue", "count", pc.CountOptions("all")), ("get", "sum"), ("browse", "sum"),
+        ("scan", "sum"), ("size", "sum"), ("overdue", "mean"), ("overdue", "max"),
+        ("held", "sum"),
+    ]).rename_columns(["scope", "queue", "discarded", "by_get", "by_browse", "by_scan",
+                       "bytes", "overdue_mean", "overdue_max", "held_byte_seconds"])  # fmt: skip
+    return _finish("expiry", table, ev.run.run)
+
+
+def scans(ev: RunEvents) -> pa.Table:
+    """Expiry scans per queue manager, kind (shared: of the QSG's shared queues) and
+    cause: how many, and the messages they discarded."""
+    keys = ["q_mgr", "shared", "cause"]
+    table = ev.of("scan").group_by(keys).aggregate(
+        [("kind", "count", pc.CountOptions("all")), ("discarded", "sum")]
+    ).rename_columns([*keys, "scans", "discarded"])  # fmt: skip
+    return _finish("scans", table, ev.run.run)
+
+
+def reports(ev: RunEvents) -> pa.Table:
+    """Report messages put, per queue manager that put them, the queue they went to and
+    their Feedback (MQFB_EXPIRATION: 258)."""
+    keys = ["q_mgr", "queue", "feedback"]
+    table = ev.of("report").group_by(keys).aggregate(
+        [("kind", "count", pc.CountOptions("all"))]
+    ).rename_columns([*keys, "reports"])  # fmt: skip
+    return _finish("reports", table, ev.run.run)
+
+
+def channels(ev: RunEvents) -> pa.Table:
+    """Channel throughput per channel and time bucket: batches, messages and bytes the
+    sender committed, messages the receiver delivered, and those that expired on the
+    way."""
+    moved = ev.of("batch", "delivered", "expired-in-transit")
+    batch = ev.is_kind("batch", among=moved)
+    frame = pa.table({
+        "channel": moved["channel"], "t": ev.bucket(moved["time"]),
+        "sender": pc.if_else(batch, moved["q_mgr"], pa.scalar(None, _S)),
+        "batches": _ones(batch),
+        "messages": pc.if_else(batch, pc.fill_null(moved["messages"], 0), 0),
+        "bytes": pc.if_else(batch, pc.fill_null(moved["size"], 0), 0),
+        "delivered": _ones(ev.is_kind("delivered", among=moved)),
+        "expired_in_transit": _ones(ev.is_kind("expired-in-transit", among=moved)),
+    })  # fmt: skip
+    sums = ["batches", "messages", "bytes", "delivered", "expired_in_transit"]
+    table = frame.group_by(["channel", "t"]).aggregate(
+        [("sender", "max"), *[(s, "sum") for s in sums]]
+    ).rename_columns(["channel", "t", "sender", *sums])  # fmt: skip
+    table = table.append_column("interval", pa.array([ev.interval] * table.num_rows, _D))
+    return _finish("channels", table, ev.run.run)
+
+
+def cf_usage(ev: RunEvents) -> pa.Table:
+    """CF structure usage over time: at each depth sample of a QSG, the entries (the
+    messages, expired-undiscarded included) in each structure, against its SIZE (SIZE KB
+    hold SIZE entries: ``used`` is the fraction of them)."""
+    rows = [(qsg, queue, name, int(s["size_kb"]))
+            for qsg, structures in ev.run.scopes.structures.items()
+            for name, s in structures.items() for queue in s.get("queues", ())]  # fmt: skip
+    structures = pa.table({k: pa.array([r[i] for r in rows], t) for i, (k, t) in enumerate(
+        [("scope", _S), ("queue", _S), ("structure", _S), ("size_kb", _L)])})  # fmt: skip
+    sampled = ev.of("depth", columns=["scope", "queue", "time", "depth", "shared"])
+    sampled = sampled.filter(pc.fill_null(sampled["shared"], False))
+    keys = ["scope", "structure", "time", "size_kb"]
+    table = sampled.join(structures, ["scope", "queue"], join_type="inner").group_by(
+        keys, use_threads=False).aggregate([("depth", "sum")]).rename_columns(
+        ["qsg", "structure", "time", "size_kb", "entries"])  # fmt: skip
+    used = pc.divide(pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D))
+    return _finish("cf_usage", table.append_column("used", used), ev.run.run)
+
+
+def leases(ev: RunEvents) -> pa.Table:
+    """Every lease change: when, the role, the new holder, its fencing token, the
+    previous holder."""
+    table = ev.of("lease")
+    return _finish("leases", table.rename_columns(
+        ["holder" if c == "q_mgr" else c for c in table.column_names]), ev.run.run)  # fmt: skip
+
+
+def faults(ev: RunEvents) -> pa.Table:
+    """Every fault injected or lifted: when, the action, its target, and why the world
+    refused it (``detail``, empty if it did not)."""
+    return _finish("faults", ev.of("fault"), ev.run.run)
+
+
+def _failures(ev: RunEvents) -> dict[str, list[float]]:
+    """When each queue manager stopped being able to work: killed, paused, or cut off
+    from the coupling facility."""
+    lost: dict[str, list[float]] = defaultdict(list)
+    for e in ev.of("kill", "fault").select(["kind", "q_mgr", "time", "action",
+                                            "target"]).to_pylist():  # fmt: skip
+        if e["kind"] == "kill":
+            lost[e["q_mgr"]].append(e["time"])
+        elif e["action"] in HOLDER_LOST:
+            lost[e["target"] or e["q_mgr"]].append(e["time"])
+    return lost
+
+
+def _latest(times: Iterable[float], after: float, until: float) -> float | None:
+    within = [t for t in times if after <= t <= until]
+    return max(within) if within else None
+
+
+def failover_gaps(ev: RunEvents) -> pa.Table:
+    """Each takeover of a lease from another holder, and the failover gap: the time
+    from the previous holder's failure (kill, pause, or loss of the coupling facility,
+    after it took the lease) to the takeover, with no one holding the duty. A takeover
+    with no failure before it (the holder stopped cleanly) has no gap (null)."""
+    changes = ev.of("lease").select(["time", "role", "q_mgr", "token", "previous"]).to_pylist()
+    lost = _failures(ev)
+    acquired: dict[str, float] = {}
+    rows = []
+    for c in sorted(changes, key=lambda c: (c["role"], c["time"], c["token"])):
+        since = acquired.get(c["role"])
+        acquired[c["role"]] = c["time"]
+        previous = c["previous"]
+        if not previous or previous == c["q_mgr"]:
+            continue
+        lost_at = _latest(lost.get(previous, ()), since or 0.0, c["time"])
+        rows.append({"run": ev.run.run, "role": c["role"], "taken_at": c["time"],
+                     "holder": c["q_mgr"], "token": c["token"], "previous": previous,
+                     "lost_at": lost_at,
+                     "gap": None if lost_at is None else c["time"] - lost_at})  # fmt: skip
+    return _rows("failover_gaps", rows)
+
+
+def recoveries(ev: RunEvents) -> pa.Table:
+    """Recoveries and how long after the failure each came: ``peer`` rows are a member
+    backing out a failed member's units of work (``failed``, from its kill); ``cf`` rows
+    are a CF structure recovered after the facility failed (from the ``cf_fail``)."""
+    kills: dict[str, list[float]] = defaultdict(list)
+    cf_fails: list[float] = []
+    rows = []
+    for e in ev.of("kill", "fault", "peer-recovery", "cf-recovery").to_pylist():
+        if e["kind"] == "kill":
+            kills[e["q_mgr"]].append(e["time"])
+        elif e["kind"] == "fault":
+            if e["action"] == "cf_fail":
+                cf_fails.append(e["time"])
+        elif e["kind"] == "peer-recovery":
+            rows.append({"recovery": "peer", "time": e["time"], "q_mgr": e["q_mgr"],
+                         "failed": e["failed"], "units": e["units"], "lost": None})  # fmt: skip
+        else:
+            failed = "/".join(x for x in (e["qsg"], e["structure"]) if x is not None)
+            rows.append({"recovery": "cf", "time": e["time"], "q_mgr": e["q_mgr"],
+                         "failed": failed, "units": e["units"], "lost": e["lost"]})  # fmt: skip
+    for r in rows:
+        before = kills.get(r["failed"], []) if r["recovery"] == "peer" else cf_fails
+        r["run"] = ev.run.run
+        r["failed_at"] = _latest(before, -math.inf, r["time"])
+        r["duration"] = None if r["failed_at"] is None else r["time"] - r["failed_at"]
+    return _rows("recoveries", rows)
+
+
+def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
+    """Every table of one run, by name (``SCHEMAS``' order)."""
+    moves = _moves(ev)
+    lat = latencies(ev, moves)
+    made = {
+        "runs": runs(ev), "throughput": throughput(ev, moves), "latency": latency(ev, lat),
+        "latency_cdf": latency_cdf(ev, lat), "depth": depth(ev), "expiry": expiry(ev),
+        "scans": scans(ev), "reports": reports(ev), "channels": channels(ev),
+        "cf_usage": cf_usage(ev), "leases": leases(ev), "faults": faults(ev),
+        "failover_gaps": failover_gaps(ev), "recoveries": recoveries(ev),
+    }  # fmt: skip
+    return {name: made[name] for name in SCHEMAS}
+
+
+def latencies_of(run: RunLog) -> pa.Table:
+    """``latencies`` of the run whose log is at ``run.path``."""
+    ev = RunEvents(run, read_events(run))
+    return latencies(ev, _moves(ev))
+
+
+def run_tables(run: RunLog, interval: float = 1.0) -> dict[str, pa.Table]:
+    """Every table of the run whose log is at ``run.path`` (one Spark task's work)."""
+    return tables_of(RunEvents(run, read_events(run), interval))
+
+
+__all__ = ["CDF_POINTS", "HOLDER_LOST", "READ", "SCHEMAS", "RunEvents", "latencies",
+           "latencies_of", "nearest_rank", "rank", "read_events", "run_tables",
+           "tables_of"]  # fmt: skip
