@@ -64,8 +64,27 @@ class Events:
 def compute(ev: Events) -> dict[str, pa.Table]:
     """Every table of ``TABLES``, by name: one Spark job, a task per run."""
     interval = ev.interval
-    parts = ev.per_run(lambda run: run_tables(run, interval))
-    return {name: pa.concat_tables([p[name] for p in parts]) for name in TABLES}
+    parts = ev.per_run(lambda run: pack(run_tables(run, interval)))
+    tables = [unpack(p) for p in parts]
+    return {name: pa.concat_tables([t[name] for t in tables]) for name in TABLES}
+
+
+def pack(tables: dict[str, pa.Table]) -> dict[str, bytes]:
+    """Tables as compressed Arrow IPC streams: what a task sends back to the driver (a
+    run's name and scope on each of many rows compress to next to nothing)."""
+    options = pa.ipc.IpcWriteOptions(compression="lz4")
+    packed = {}
+    for name, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema, options=options) as writer:
+            writer.write_table(table)
+        packed[name] = sink.getvalue().to_pybytes()
+    return packed
+
+
+def unpack(packed: dict[str, bytes]) -> dict[str, pa.Table]:
+    """The tables ``pack`` packed."""
+    return {name: pa.ipc.open_stream(body).read_all() for name, body in packed.items()}
 
 
 def write(tables: dict[str, pa.Table], out: str | Path) -> Path:
@@ -85,4 +104,5 @@ def read(out: str | Path) -> dict[str, pa.Table]:
     return {p.name: pq.read_table(str(p)) for p in sorted(Path(out).iterdir()) if p.is_dir()}
 
 
-__all__ = ["CDF_POINTS", "HOLDER_LOST", "PART", "TABLES", "Events", "compute", "read", "write"]
+__all__ = ["CDF_POINTS", "HOLDER_LOST", "PART", "TABLES", "Events", "compute", "pack", "read",
+           "unpack", "write"]  # fmt: skip

@@ -16,12 +16,14 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from qsg.eventlog import COLUMNS
 from qsg.pipeline.runs import RunLog
 
 #: The latency CDF's points: the 1st to the 100th percentile.
@@ -79,12 +81,37 @@ READ = ("kind", "time", "q_mgr", "queue", "msg_id", "size", "browse", "expiry", 
         "structure")  # fmt: skip
 
 
+#: Columns read as Parquet keeps them, dictionaries: a few names, not a million.
+DICTIONARIES = [c for c in READ if COLUMNS[c] == pa.string()]
+
+
 def read_events(run: RunLog) -> pa.Table:
-    """The columns of ``run``'s event log that the tables use."""
-    have = set(pq.read_schema(run.path).names)
-    # Parquet keeps ``kind`` as a dictionary already: read it so, not as a million strings.
-    return pq.read_table(run.path, columns=[c for c in READ if c in have],
-                         read_dictionary=["kind"])  # fmt: skip
+    """The columns of ``run``'s event log that the tables use. A column with no value
+    in the file (its statistics say so: most runs have no faults, say) is not decoded,
+    and one the file lacks is null: both come back as nulls."""
+    log = pq.ParquetFile(run.path, read_dictionary=DICTIONARIES)
+    schema, meta = log.schema_arrow, log.metadata
+    empty = set(schema.names) - _valued(meta)
+    read = [c for c in READ if c in schema.names and c not in empty]
+    table = log.read(columns=read)
+    for name in READ:
+        if name not in read:
+            kind = schema.field(name).type if name in schema.names else COLUMNS[name]
+            table = table.append_column(pa.field(name, kind), pa.nulls(table.num_rows, kind))
+    return table.select(list(READ))
+
+
+def _valued(meta: pq.FileMetaData) -> set[str]:
+    """The columns with a value in some row group (or no statistics to say otherwise)."""
+    valued: set[str] = set()
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for i in range(group.num_columns):
+            column = group.column(i)
+            stats = column.statistics
+            if stats is None or not stats.has_null_count or stats.null_count < group.num_rows:
+                valued.add(column.path_in_schema)
+    return valued
 
 
 class RunEvents:
@@ -95,16 +122,16 @@ class RunEvents:
         if interval <= 0:
             raise ValueError(f"the time bucket must be above 0 s, not {interval}")
         self.run, self.interval = run, interval
-        kind = events["kind"]
-        if not pa.types.is_dictionary(kind.type):
-            kind = pc.dictionary_encode(kind)
         # The kind as one dictionary: "is it a put?" compares the few codes, not a
         # million strings.
-        kind = kind.unify_dictionaries().combine_chunks()
+        kind = _dictionary(events["kind"])
         self.kind = kind
         self.codes = {k: i for i, k in enumerate(kind.dictionary.to_pylist())}
-        self.events = events.set_column(events.schema.get_field_index("kind"), "kind", kind)
-        self.events = self.events.append_column("scope", _scope(events, run))
+        q_mgr, queue = _dictionary(events["q_mgr"]), _dictionary(events["queue"])
+        events = events.set_column(events.schema.get_field_index("kind"), "kind", kind)
+        events = events.set_column(events.schema.get_field_index("q_mgr"), "q_mgr", q_mgr)
+        events = events.set_column(events.schema.get_field_index("queue"), "queue", queue)
+        self.events = events.append_column("scope", _scope(q_mgr, queue, run))
         self.counts: dict[str, int] = {
             c["values"]: c["counts"] for c in pc.value_counts(kind).to_pylist()
         }
@@ -119,26 +146,47 @@ class RunEvents:
     def is_kind(self, *kinds: str, among: pa.Table | None = None) -> Any:
         """Whether each event (of ``among``, some of these events, if given) is of one
         of these kinds."""
-        codes = pa.array([self.codes[k] for k in kinds if k in self.codes], pa.int32())
         if among is None:
-            return pc.is_in(self.kind.indices, value_set=codes)
-        indices = [chunk.indices for chunk in among["kind"].chunks]
-        return pc.is_in(pa.chunked_array(indices, pa.int32()), value_set=codes)
+            indices: Any = self.kind.indices
+        else:
+            indices = pa.chunked_array([c.indices for c in among["kind"].chunks], pa.int32())
+        # A comparison per kind asked for: cheaper than a hash lookup per event.
+        found = pc.equal(indices, pa.scalar(-1, pa.int32()))
+        for code in {self.codes[k] for k in kinds if k in self.codes}:
+            found = pc.or_(found, pc.equal(indices, pa.scalar(code, pa.int32())))
+        return found
 
     def bucket(self, time: pa.ChunkedArray) -> pa.ChunkedArray:
         """The start of the time bucket of each time."""
         return pc.multiply(pc.floor(pc.divide(time, self.interval)), self.interval)
 
 
-def _scope(events: pa.Table, run: RunLog) -> pa.ChunkedArray:
-    scope = events["q_mgr"]
-    for qsg, queues in run.scopes.shared.items():
-        members = [m for m, g in run.scopes.members.items() if g == qsg]
-        if members and queues:
-            shared = pc.and_(pc.is_in(events["q_mgr"], value_set=pa.array(members, _S)),
-                             pc.is_in(events["queue"], value_set=pa.array(queues, _S)))
-            scope = pc.if_else(pc.fill_null(shared, False), qsg, scope)
-    return scope
+def _dictionary(column: pa.ChunkedArray) -> pa.DictionaryArray:
+    """``column`` as one dictionary array (one dictionary for every chunk)."""
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column)
+    return column.unify_dictionaries().combine_chunks()
+
+
+def _scope(q_mgr: pa.DictionaryArray, queue: pa.DictionaryArray, run: RunLog) -> pa.Array:
+    """Each event's scope, worked out on the dictionaries' codes (a few comparisons of
+    integers per event, no strings)."""
+    names = q_mgr.dictionary.to_pylist()
+    codes = {name: i for i, name in enumerate(names)}
+    queues = {name: i for i, name in enumerate(queue.dictionary.to_pylist())}
+    indices = q_mgr.indices
+    for qsg, shared in run.scopes.shared.items():
+        members = [codes[m] for m, g in run.scopes.members.items() if g == qsg and m in codes]
+        here = [queues[q] for q in shared if q in queues]
+        if members and here:
+            if qsg not in codes:
+                codes[qsg] = len(names)
+                names.append(qsg)
+            mask = pc.and_(pc.is_in(q_mgr.indices, value_set=pa.array(members, pa.int32())),
+                           pc.is_in(queue.indices, value_set=pa.array(here, pa.int32())))
+            indices = pc.if_else(pc.fill_null(mask, False), pa.scalar(codes[qsg], pa.int32()),
+                                 indices)  # fmt: skip
+    return pa.DictionaryArray.from_arrays(indices, pa.array(names, _S))
 
 
 def _finish(name: str, table: pa.Table, run: str) -> pa.Table:
@@ -166,52 +214,101 @@ def _not_browse(table: pa.Table) -> Any:
     return pc.invert(pc.fill_null(table["browse"], False))
 
 
-def runs(ev: RunEvents) -> pa.Table:
+def _group(table: pa.Table, keys: list[str], aggregations: list[tuple[Any, ...]],
+           names: list[str]) -> pa.Table:  # fmt: skip
+    """``table`` grouped by ``keys``, aggregated, the aggregates called ``names``.
+
+    Single-threaded: Spark runs the runs' tasks side by side already, and so the groups
+    come out in the order they first appear. A double key (a time) is grouped by its
+    bits, their high half folded into the low: Arrow hashes a double, or its bits as
+    they are (a whole number of seconds leaves the low half zero), slowly."""
+    doubles = [k for k in keys if table.schema.field(k).type == _D]
+    for k in doubles:
+        table = table.set_column(table.schema.get_field_index(k), k, _fold(table[k]))
+    out = table.group_by(keys, use_threads=False).aggregate(aggregations)
+    out = out.rename_columns([*keys, *names])
+    for k in doubles:
+        out = out.set_column(out.schema.get_field_index(k), k, _unfold(out[k]))
+    return out
+
+
+def _fold(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Doubles as 64-bit words, the high 32 bits also XORed into the low (undone by
+    ``_unfold``: the high half is unchanged)."""
+    bits = pa.chunked_array([c.view(pa.uint64()) for c in column.chunks], pa.uint64())
+    return pc.bit_wise_xor(bits, pc.shift_right(bits, 32))
+
+
+def _unfold(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    bits = pc.bit_wise_xor(column, pc.shift_right(column, 32))
+    return pa.chunked_array([c.view(_D) for c in bits.chunks], _D)
+
+
+@dataclass(frozen=True)
+class Messages:
+    """A run's messages: their MQPUTs (applications' puts and channel agents'
+    deliveries), the MQGETs that returned one (not browses) and the expiry discards; for
+    each get and discard, the index among ``puts`` of its message's first MQPUT anywhere
+    (``got_from``, ``gone_from``: null if that put is not in the log)."""
+
+    put: Any  # which events are MQPUTs
+    got: Any  # which events are MQGETs that returned a message
+    puts: pa.Table  # time, size, expiry
+    gets: pa.Table  # scope, queue, q_mgr, time, size
+    gone: pa.Table  # time, scope, queue, by
+    got_from: pa.ChunkedArray
+    gone_from: pa.ChunkedArray
+
+    @classmethod
+    def of(cls, ev: RunEvents) -> Messages:
+        e = ev.events
+        put, got = ev.is_kind("put", "delivered"), pc.and_(ev.is_kind("get"), _not_browse(e))
+        puts = e.select(["time", "size", "expiry", "msg_id"]).filter(put)
+        gets = e.select(["scope", "queue", "q_mgr", "time", "size", "msg_id"]).filter(got)
+        gone = e.select(["time", "scope", "queue", "by", "msg_id"]).filter(ev.is_kind("discard"))
+        # One hash of the puts' msg_ids for the gets and the discards alike. The log is
+        # in the order things happened: a msg_id's first index among the puts is its
+        # first MQPUT anywhere (index_in answers the first of duplicates).
+        probe = pa.chunked_array([*gets["msg_id"].chunks, *gone["msg_id"].chunks],
+                                 e.schema.field("msg_id").type)  # fmt: skip
+        first = pc.index_in(probe, value_set=puts["msg_id"].combine_chunks())
+        n = gets.num_rows
+        return cls(put, got, puts.drop_columns(["msg_id"]), gets.drop_columns(["msg_id"]),
+                   gone.drop_columns(["msg_id"]), first.slice(0, n), first.slice(n))  # fmt: skip
+
+
+def runs(ev: RunEvents, m: Messages) -> pa.Table:
     """One row: seed, events, the last event's time, puts, gets, discards."""
     e = ev.events
-    got = pc.and_(ev.is_kind("get"), _not_browse(e))
     return _rows("runs", [{
         "run": ev.run.run, "seed": ev.run.seed, "events": e.num_rows,
-        "end": pc.max(e["time"]).as_py(), "put": _count(ev.is_kind("put")),
-        "got": _count(got), "expired": _count(ev.is_kind("discard")),
+        "end": pc.max(e["time"]).as_py(), "put": ev.counts.get("put", 0),
+        "got": m.gets.num_rows, "expired": ev.counts.get("discard", 0),
     }])  # fmt: skip
 
 
-def _moves(ev: RunEvents) -> pa.Table:
-    """Puts, channel deliveries and gets that returned a message (not browses)."""
-    moves = ev.of("put", "delivered", "get", columns=[
-        "kind", "time", "scope", "queue", "q_mgr", "msg_id", "size", "browse"])
-    return moves.filter(_not_browse(moves))
-
-
-def throughput(ev: RunEvents, moves: pa.Table) -> pa.Table:
+def throughput(ev: RunEvents, m: Messages) -> pa.Table:
     """Messages put and got per time bucket, per queue and queue manager."""
-    got = ev.is_kind("get", among=moves)
+    moving = pc.or_(m.put, m.got)
+    moves = ev.events.select(["scope", "queue", "q_mgr", "time"]).filter(moving)
+    got = pc.filter(m.got, moving)
     frame = pa.table({
         "scope": moves["scope"], "queue": moves["queue"], "q_mgr": moves["q_mgr"],
         "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
     })  # fmt: skip
     keys = ["scope", "queue", "q_mgr", "t"]
-    table = frame.group_by(keys).aggregate([("put", "sum"), ("got", "sum")])
-    table = table.rename_columns([*keys, "put", "got"])
+    table = _group(frame, keys, [("put", "sum"), ("got", "sum")], ["put", "got"])
     table = table.append_column("interval", pa.array([ev.interval] * table.num_rows, _D))
     return _finish("throughput", table, ev.run.run)
 
 
-def latencies(ev: RunEvents, moves: pa.Table) -> pa.Table:
+def latencies(m: Messages) -> pa.Table:
     """Every MQGET that returned a message (not a browse) whose first MQPUT is in the
     run: where, when, its size and its latency (the time since that first put); in
     order of latency."""
-    got = ev.is_kind("get", among=moves)
-    puts, gets = moves.filter(pc.invert(got)), moves.filter(got)
-    # The log is in the order things happened: a msg_id's first index among the puts
-    # is its first MQPUT anywhere (index_in answers the first of duplicates).
-    first = pc.index_in(gets["msg_id"], value_set=puts["msg_id"].combine_chunks())
-    put_at = pc.take(puts["time"], first)
-    table = pa.table({
-        "scope": gets["scope"], "queue": gets["queue"], "q_mgr": gets["q_mgr"],
-        "time": gets["time"], "size": gets["size"], "latency": pc.subtract(gets["time"], put_at),
-    }).filter(pc.is_valid(put_at))  # fmt: skip
+    gets, put_at = m.gets, pc.take(m.puts["time"], m.got_from)
+    table = gets.append_column("latency", pc.subtract(gets["time"], put_at))
+    table = table.filter(pc.is_valid(put_at))
     return table.take(pc.sort_indices(table["latency"]))
 
 
@@ -232,9 +329,8 @@ def _quantiles(lat: pa.Table, keys: list[str], points: Sequence[float]) -> pa.Ta
     ``latency`` at each point (columns ``q0``, ``q1``, ...), from ``latencies``."""
     # Grouped single-threaded, each group's list keeps the order of ``lat`` (by
     # latency): each is ascending, and a rank is an index into it.
-    stats = lat.group_by(keys, use_threads=False).aggregate(
-        [("latency", "count"), ("latency", "mean"), ("latency", "list")]
-    ).rename_columns([*keys, "messages", "mean", "values"])  # fmt: skip
+    stats = _group(lat, keys, [("latency", "count"), ("latency", "mean"), ("latency", "list")],
+                   ["messages", "mean", "values"])  # fmt: skip
     lists = stats["values"].combine_chunks()
     counts = stats["messages"].to_pylist()
     starts = lists.offsets.to_pylist()[:-1]
@@ -252,9 +348,10 @@ def latency(ev: RunEvents, lat: pa.Table) -> pa.Table:
     by_member = _quantiles(lat, ["scope", "queue", "q_mgr"], points)
     overall = _quantiles(lat, ["scope", "queue"], points)
     overall = overall.append_column("q_mgr", pa.array(["*"] * overall.num_rows, _S))
-    both = pa.concat_tables([by_member, overall.select(by_member.column_names)])
-    both = both.rename_columns([*both.column_names[:5], *names])
-    return _finish("latency", both, ev.run.run)
+    named = {f"q{i}": name for i, name in enumerate(names)}
+    parts = [t.rename_columns([named.get(c, c) for c in t.column_names])
+             for t in (by_member, overall)]  # fmt: skip
+    return pa.concat_tables([_finish("latency", t, ev.run.run) for t in parts])
 
 
 def latency_cdf(ev: RunEvents, lat: pa.Table) -> pa.Table:
@@ -269,18 +366,18 @@ def latency_cdf(ev: RunEvents, lat: pa.Table) -> pa.Table:
 def depth(ev: RunEvents) -> pa.Table:
     """The sampled CURDEPTH of every queue over time (a shared queue sampled once for
     its QSG, by whichever member sampled it)."""
-    return _finish("depth", ev.of("depth"), ev.run.run)
+    columns = ["scope", "queue", "q_mgr", "time", "depth", "shared"]
+    return _finish("depth", ev.of("depth", columns=columns), ev.run.run)
 
 
-def expiry(ev: RunEvents) -> pa.Table:
+def expiry(ev: RunEvents, m: Messages) -> pa.Table:
     """Expired messages discarded per queue: how many, by whom (a get, a browse or the
     scan), their bytes, and how long past its expiry each still held its place before
-    it was discarded (``overdue``), and the storage that held (``held_byte_seconds``)."""
-    gone = ev.of("discard", columns=["time", "scope", "queue", "msg_id", "by"])
-    puts = ev.of("put", columns=["time", "msg_id", "size", "expiry"])
-    first = pc.index_in(gone["msg_id"], value_set=puts["msg_id"].combine_chunks())
-    put_at, size = pc.take(puts["time"], first), pc.take(puts["size"], first)
-    expires = pc.add(put_at, pc.divide(pc.cast(pc.take(puts["expiry"], first), _D), 10.0))
+    it was discarded (``overdue``: from its first MQPUT's time plus its Expiry), and the
+    storage that held (``held_byte_seconds``)."""
+    gone, first = m.gone, m.gone_from
+    put_at, size = pc.take(m.puts["time"], first), pc.take(m.puts["size"], first)
+    expires = pc.add(put_at, pc.divide(pc.cast(pc.take(m.puts["expiry"], first), _D), 10.0))
     # A discard whose put is not in the log counts, with no bytes and no overdue.
     overdue = pc.max_element_wise(pc.subtract(gone["time"], expires), 0.0)
     by = gone["by"]
@@ -290,12 +387,12 @@ def expiry(ev: RunEvents) -> pa.Table:
         "scan": _ones(pc.equal(by, "scan")),
         "held": pc.multiply(overdue, pc.cast(size, _D)),
     })  # fmt: skip
-    table = frame.group_by(["scope", "queue"]).aggregate([
+    table = _group(frame, ["scope", "queue"], [
         ("overdue", "count", pc.CountOptions("all")), ("get", "sum"), ("browse", "sum"),
         ("scan", "sum"), ("size", "sum"), ("overdue", "mean"), ("overdue", "max"),
         ("held", "sum"),
-    ]).rename_columns(["scope", "queue", "discarded", "by_get", "by_browse", "by_scan",
-                       "bytes", "overdue_mean", "overdue_max", "held_byte_seconds"])  # fmt: skip
+    ], ["discarded", "by_get", "by_browse", "by_scan", "bytes", "overdue_mean",
+        "overdue_max", "held_byte_seconds"])  # fmt: skip
     return _finish("expiry", table, ev.run.run)
 
 
@@ -303,9 +400,8 @@ def scans(ev: RunEvents) -> pa.Table:
     """Expiry scans per queue manager, kind (shared: of the QSG's shared queues) and
     cause: how many, and the messages they discarded."""
     keys = ["q_mgr", "shared", "cause"]
-    table = ev.of("scan").group_by(keys).aggregate(
-        [("kind", "count", pc.CountOptions("all")), ("discarded", "sum")]
-    ).rename_columns([*keys, "scans", "discarded"])  # fmt: skip
+    table = _group(ev.of("scan", columns=[*keys, "discarded"]), keys,
+                   [([], "count_all"), ("discarded", "sum")], ["scans", "discarded"])
     return _finish("scans", table, ev.run.run)
 
 
@@ -313,9 +409,7 @@ def reports(ev: RunEvents) -> pa.Table:
     """Report messages put, per queue manager that put them, the queue they went to and
     their Feedback (MQFB_EXPIRATION: 258)."""
     keys = ["q_mgr", "queue", "feedback"]
-    table = ev.of("report").group_by(keys).aggregate(
-        [("kind", "count", pc.CountOptions("all"))]
-    ).rename_columns([*keys, "reports"])  # fmt: skip
+    table = _group(ev.of("report", columns=keys), keys, [([], "count_all")], ["reports"])
     return _finish("reports", table, ev.run.run)
 
 
@@ -323,7 +417,8 @@ def channels(ev: RunEvents) -> pa.Table:
     """Channel throughput per channel and time bucket: batches, messages and bytes the
     sender committed, messages the receiver delivered, and those that expired on the
     way."""
-    moved = ev.of("batch", "delivered", "expired-in-transit")
+    moved = ev.of("batch", "delivered", "expired-in-transit",
+                  columns=["kind", "channel", "time", "q_mgr", "messages", "size"])
     batch = ev.is_kind("batch", among=moved)
     frame = pa.table({
         "channel": moved["channel"], "t": ev.bucket(moved["time"]),
@@ -335,9 +430,8 @@ def channels(ev: RunEvents) -> pa.Table:
         "expired_in_transit": _ones(ev.is_kind("expired-in-transit", among=moved)),
     })  # fmt: skip
     sums = ["batches", "messages", "bytes", "delivered", "expired_in_transit"]
-    table = frame.group_by(["channel", "t"]).aggregate(
-        [("sender", "max"), *[(s, "sum") for s in sums]]
-    ).rename_columns(["channel", "t", "sender", *sums])  # fmt: skip
+    table = _group(frame, ["channel", "t"], [("sender", "max"), *[(s, "sum") for s in sums]],
+                   ["sender", *sums])
     table = table.append_column("interval", pa.array([ev.interval] * table.num_rows, _D))
     return _finish("channels", table, ev.run.run)
 
@@ -354,8 +448,8 @@ def cf_usage(ev: RunEvents) -> pa.Table:
     sampled = ev.of("depth", columns=["scope", "queue", "time", "depth", "shared"])
     sampled = sampled.filter(pc.fill_null(sampled["shared"], False))
     keys = ["scope", "structure", "time", "size_kb"]
-    table = sampled.join(structures, ["scope", "queue"], join_type="inner").group_by(
-        keys, use_threads=False).aggregate([("depth", "sum")]).rename_columns(
+    joined = sampled.join(structures, ["scope", "queue"], join_type="inner", use_threads=False)
+    table = _group(joined, keys, [("depth", "sum")], ["entries"]).rename_columns(
         ["qsg", "structure", "time", "size_kb", "entries"])  # fmt: skip
     used = pc.divide(pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D))
     return _finish("cf_usage", table.append_column("used", used), ev.run.run)
@@ -446,11 +540,11 @@ def recoveries(ev: RunEvents) -> pa.Table:
 
 def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
     """Every table of one run, by name (``SCHEMAS``' order)."""
-    moves = _moves(ev)
-    lat = latencies(ev, moves)
+    m = Messages.of(ev)
+    lat = latencies(m)
     made = {
-        "runs": runs(ev), "throughput": throughput(ev, moves), "latency": latency(ev, lat),
-        "latency_cdf": latency_cdf(ev, lat), "depth": depth(ev), "expiry": expiry(ev),
+        "runs": runs(ev, m), "throughput": throughput(ev, m), "latency": latency(ev, lat),
+        "latency_cdf": latency_cdf(ev, lat), "depth": depth(ev), "expiry": expiry(ev, m),
         "scans": scans(ev), "reports": reports(ev), "channels": channels(ev),
         "cf_usage": cf_usage(ev), "leases": leases(ev), "faults": faults(ev),
         "failover_gaps": failover_gaps(ev), "recoveries": recoveries(ev),
@@ -460,8 +554,7 @@ def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
 
 def latencies_of(run: RunLog) -> pa.Table:
     """``latencies`` of the run whose log is at ``run.path``."""
-    ev = RunEvents(run, read_events(run))
-    return latencies(ev, _moves(ev))
+    return latencies(Messages.of(RunEvents(run, read_events(run))))
 
 
 def run_tables(run: RunLog, interval: float = 1.0) -> dict[str, pa.Table]:
@@ -469,6 +562,7 @@ def run_tables(run: RunLog, interval: float = 1.0) -> dict[str, pa.Table]:
     return tables_of(RunEvents(run, read_events(run), interval))
 
 
-__all__ = ["CDF_POINTS", "HOLDER_LOST", "READ", "SCHEMAS", "RunEvents", "latencies",
+__all__ = ["CDF_POINTS", "HOLDER_LOST", "READ", "SCHEMAS", "Messages", "RunEvents",
+           "latencies",
            "latencies_of", "nearest_rank", "rank", "read_events", "run_tables",
            "tables_of"]  # fmt: skip
