@@ -89,7 +89,8 @@ def read_events(run: RunLog) -> pa.Table:
     """The columns of ``run``'s event log that the tables use. A column with no value
     in the file (its statistics say so: most runs have no faults, say) is not decoded,
     and one the file lacks is null: both come back as nulls."""
-    log = pq.ParquetFile(run.path, read_dictionary=DICTIONARIES)
+    have = set(pq.read_schema(run.path).names)
+    log = pq.ParquetFile(run.path, read_dictionary=[c for c in DICTIONARIES if c in have])
     schema, meta = log.schema_arrow, log.metadata
     empty = set(schema.names) - _valued(meta)
     read = [c for c in READ if c in schema.names and c not in empty]
@@ -236,11 +237,11 @@ def _fold(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """Doubles as 64-bit words, the high 32 bits also XORed into the low (undone by
     ``_unfold``: the high half is unchanged)."""
     bits = pa.chunked_array([c.view(pa.uint64()) for c in column.chunks], pa.uint64())
-    return pc.bit_wise_xor(bits, pc.shift_right(bits, 32))
+    return pc.bit_wise_xor(bits, pc.shift_right(bits, pa.scalar(32, pa.uint64())))
 
 
 def _unfold(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    bits = pc.bit_wise_xor(column, pc.shift_right(column, 32))
+    bits = pc.bit_wise_xor(column, pc.shift_right(column, pa.scalar(32, pa.uint64())))
     return pa.chunked_array([c.view(_D) for c in bits.chunks], _D)
 
 

@@ -1,0 +1,150 @@
+"""One run's tables in Arrow (qsg/pipeline/run_tables.py), without Spark: logs small
+enough to work out by hand, written with the event log's own writer.
+
+The rules pinned are the run summary's (qsg/scenario/summary.py), which the pipeline
+shares: latency runs from a message's first MQPUT anywhere to each MQGET that returned
+it (browses not counted); percentiles are nearest-rank; a failover gap runs from the
+old holder's failure, while it held the lease, to the takeover.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from actors.events import ChannelDelivered, LeaseChanged, MessageGot, MessagePut, QMgrKilled
+from qsg import eventlog
+from qsg.pipeline import run_tables as rt
+from qsg.pipeline.runs import find_runs
+from qsg.scenario.summary import Scopes, percentile
+
+
+def _run(tmp_path: Path, events: list[object], scopes: Scopes | None = None) -> rt.RunEvents:
+    (tmp_path / "r").mkdir(exist_ok=True)
+    eventlog.write(tmp_path / "r" / "events.parquet", events, scopes or Scopes(), seed=7)  # type: ignore[arg-type]
+    (run,) = find_runs(tmp_path)
+    return rt.RunEvents(run, rt.read_events(run))
+
+
+def _put(t: float, msg: bytes, q_mgr: str = "QM1", queue: str = "Q") -> MessagePut:
+    return MessagePut(t, q_mgr, queue, msg, 100, False, False, -1)
+
+
+def _got(t: float, msg: bytes, q_mgr: str = "QM1", queue: str = "Q", browse: bool = False
+         ) -> MessageGot:  # fmt: skip
+    return MessageGot(t, q_mgr, queue, msg, 100, False, browse, -1)
+
+
+def test_latency_counts_from_the_first_mqput_anywhere_and_not_from_a_later_one(tmp_path):
+    ev = _run(tmp_path, [
+        _put(1.0, b"A", queue="XMITQ"),  # to a remote queue: the transmission queue
+        ChannelDelivered(3.0, "QM2", "QM1.TO.QM2", "Q", b"A", 100, -1),
+        _got(5.0, b"A", q_mgr="QM2"),
+        _put(6.0, b"B"), _got(6.5, b"B", browse=True), _got(7.0, b"B"),
+        _got(8.0, b"C"),  # its put is not in the log: no latency
+    ])  # fmt: skip
+    lat = rt.latencies(rt.Messages.of(ev)).to_pylist()
+    assert [(r["q_mgr"], r["latency"]) for r in lat] == [("QM1", 1.0), ("QM2", 4.0)]
+    assert rt.runs(ev, rt.Messages.of(ev)).to_pylist()[0]["got"] == 3  # the browse is not
+
+
+def test_a_shared_queue_is_its_qsgs_whichever_member_touched_it(tmp_path):
+    scopes = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["SHARED"]})
+    ev = _run(tmp_path, [_put(0.0, b"A", "QM1", "SHARED"), _got(2.0, b"A", "QM2", "SHARED"),
+                         _put(0.0, b"B", "QM1", "LOCAL"), _got(1.0, b"B", "QM1", "LOCAL")],
+              scopes)  # fmt: skip
+    rows = {(r["scope"], r["queue"], r["q_mgr"]): r["p50"] for r in
+            rt.latency(ev, rt.latencies(rt.Messages.of(ev))).to_pylist()}  # fmt: skip
+    assert rows == {("QSG1", "SHARED", "QM2"): 2.0, ("QSG1", "SHARED", "*"): 2.0,
+                    ("QM1", "LOCAL", "QM1"): 1.0, ("QM1", "LOCAL", "*"): 1.0}  # fmt: skip
+
+
+@given(st.lists(st.floats(0, 1e6, allow_nan=False), min_size=1, max_size=60),
+       st.sampled_from(rt.CDF_POINTS))  # fmt: skip
+def test_nearest_rank_percentiles_are_the_run_summarys(values, p):
+    ascending = pa.array(sorted(values), pa.float64())
+    assert rt.nearest_rank(ascending, p) == percentile(values, p * 100)
+
+
+def test_each_group_gets_its_own_nearest_rank_percentiles(tmp_path):
+    events: list[object] = []
+    for i in range(1, 11):  # QA: latencies 1..10; QB: 100, 200, 300
+        events += [_put(0.0, b"a%d" % i, queue="QA"), _got(float(i), b"a%d" % i, queue="QA")]
+    for i in (3, 1, 2):
+        events += [_put(0.0, b"b%d" % i, queue="QB"), _got(100.0 * i, b"b%d" % i, queue="QB")]
+    ev = _run(tmp_path, events)
+    rows = {r["queue"]: r for r in rt.latency(ev, rt.latencies(rt.Messages.of(ev))).to_pylist()
+            if r["q_mgr"] == "*"}  # fmt: skip
+    assert [rows["QA"][k] for k in ("messages", "p50", "p90", "p99", "max")] == [10, 5, 9, 10, 10]
+    assert [rows["QB"][k] for k in ("messages", "p50", "p90", "max")] == [3, 200, 300, 300]
+    assert rows["QB"]["mean"] == 200.0
+
+
+def test_a_takeover_after_a_failure_outside_the_old_holders_tenure_has_no_gap(tmp_path):
+    ev = _run(tmp_path, [
+        LeaseChanged(0.0, "QM1", "EXPIRY.SCAN", 1, None),
+        QMgrKilled(10.0, "QM1"),  # QM1 dies holding it: QM2 takes over 4 s later
+        LeaseChanged(14.0, "QM2", "EXPIRY.SCAN", 2, "QM1"),
+        LeaseChanged(20.0, "QM1", "EXPIRY.SCAN", 3, "QM2"),  # QM2 stops cleanly
+        LeaseChanged(30.0, "QM2", "EXPIRY.SCAN", 4, "QM1"),  # QM1's kill was before
+    ])  # fmt: skip
+    gaps = [(r["taken_at"], r["previous"], r["lost_at"], r["gap"])
+            for r in rt.failover_gaps(ev).to_pylist()]  # fmt: skip
+    assert gaps == [(14.0, "QM1", 10.0, 4.0), (20.0, "QM2", None, None),
+                    (30.0, "QM1", None, None)]  # fmt: skip
+
+
+def test_a_column_with_no_value_in_the_log_comes_back_as_nulls_of_its_type(tmp_path):
+    ev = _run(tmp_path, [_put(1.0, b"A"), _got(2.0, b"A")])  # no faults, no channels
+    for name in ("action", "channel", "units"):
+        column = ev.events[name]
+        assert column.null_count == ev.events.num_rows
+        assert column.type in (eventlog.COLUMNS[name], pa.dictionary(pa.int32(), pa.string()))
+    assert rt.faults(ev).num_rows == 0 and rt.faults(ev).schema == rt.SCHEMAS["faults"]
+
+
+def test_a_log_without_some_column_is_read_with_that_column_null(tmp_path):
+    (tmp_path / "r").mkdir()
+    table = eventlog.to_table([_put(1.0, b"A"), _got(3.0, b"A")], Scopes())
+    kept = table.select([c for c in table.column_names if c not in ("detail", "failed")])
+    pq.write_table(kept, tmp_path / "r" / "events.parquet")
+    (run,) = find_runs(tmp_path)
+    tables = rt.run_tables(run)
+    assert tables["latency"].to_pylist()[0]["p50"] == 2.0
+    assert tables["recoveries"].num_rows == 0
+
+
+@given(st.lists(st.floats(allow_nan=False), max_size=40))
+def test_time_keys_group_by_exactly_their_own_value(times):
+    table = pa.table({"time": pa.array(times + times, pa.float64()),
+                      "n": pa.array([1] * (2 * len(times)), pa.int64())})  # fmt: skip
+    grouped = rt._group(table, ["time"], [("n", "sum")], ["n"]).to_pylist()
+    want: dict[float, int] = {}
+    for t in times:  # -0.0 and 0.0 are one value, but two keys; both count 2 apiece
+        want[t] = want.get(t, 0) + 2
+    found = {}
+    for r in grouped:
+        found[r["time"]] = found.get(r["time"], 0) + r["n"]
+    assert found == want
+
+
+def test_the_tables_are_the_schemas_even_for_an_empty_log(tmp_path):
+    tables = rt.tables_of(_run(tmp_path, []))
+    assert list(tables) == list(rt.SCHEMAS)
+    for name, table in tables.items():
+        assert table.schema == rt.SCHEMAS[name], name
+    assert tables["runs"].to_pylist()[0]["events"] == 0
+
+
+@pytest.mark.parametrize("interval", [0.0, -1.0])
+def test_a_time_bucket_of_zero_or_less_is_refused_by_value(tmp_path, interval):
+    (tmp_path / "r").mkdir()
+    eventlog.write(tmp_path / "r" / "events.parquet", [], Scopes())
+    (run,) = find_runs(tmp_path)
+    with pytest.raises(ValueError, match="above 0 s"):
+        rt.RunEvents(run, rt.read_events(run), interval)
