@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from qsg.eventlog import COLUMNS
 from qsg.pipeline.runs import RunLog
+from qsg.scenario.summary import rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
 CDF_POINTS = [p / 100 for p in range(1, 101)]
@@ -202,10 +203,6 @@ def _rows(name: str, rows: Sequence[dict[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist(list(rows), schema=SCHEMAS[name])
 
 
-def _count(mask: Any) -> int:
-    return int(pc.sum(pc.cast(mask, _L)).as_py() or 0)
-
-
 def _ones(mask: Any) -> pa.ChunkedArray | pa.Array:
     """1 where ``mask`` holds, else 0 (null counts as not)."""
     return pc.cast(pc.fill_null(mask, False), _L)
@@ -311,12 +308,6 @@ def latencies(m: Messages) -> pa.Table:
     table = gets.append_column("latency", pc.subtract(gets["time"], put_at))
     table = table.filter(pc.is_valid(put_at))
     return table.take(pc.sort_indices(table["latency"]))
-
-
-def rank(p: float, n: int) -> int:
-    """The nearest rank of the ``p`` quantile (0 < p <= 1) among ``n`` values: 1-based,
-    as ``qsg.scenario.summary.percentile`` counts."""
-    return max(1, math.ceil(p * n))
 
 
 def nearest_rank(ascending: pa.Array, p: float) -> float | None:
@@ -565,5 +556,5 @@ def run_tables(run: RunLog, interval: float = 1.0) -> dict[str, pa.Table]:
 
 __all__ = ["CDF_POINTS", "HOLDER_LOST", "READ", "SCHEMAS", "Messages", "RunEvents",
            "latencies",
-           "latencies_of", "nearest_rank", "rank", "read_events", "run_tables",
+           "latencies_of", "nearest_rank", "read_events", "run_tables",
            "tables_of"]  # fmt: skip

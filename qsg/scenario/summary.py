@@ -58,13 +58,17 @@ class Scopes:
         return q_mgr
 
 
+def rank(p: float, n: int) -> int:
+    """The nearest rank (1-based) of the ``p`` quantile (0 < p <= 1) among ``n`` values."""
+    return max(1, math.ceil(p * n))
+
+
 def percentile(values: list[float], p: float) -> float | None:
     """The nearest-rank ``p``-th percentile of ``values`` (None if there are none)."""
     if not values:
         return None
     ordered = sorted(values)
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
-    return ordered[rank - 1]
+    return ordered[rank(p / 100, len(ordered)) - 1]
 
 
 def _mean(values: list[float]) -> float | None:
@@ -252,4 +256,4 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     )  # fmt: skip
 
 
-__all__ = ["Scopes", "Summary", "percentile", "summarise"]
+__all__ = ["Scopes", "Summary", "percentile", "rank", "summarise"]
