@@ -67,7 +67,7 @@ def metrics(directory: Path, out: Path | None, master: str, interval: float) -> 
         ev = m.Events.load(spark_session(master), directory, interval=interval)
     except ValueError as error:
         _fail(str(error))
-    target = m.write(m.compute(ev), out or directory / "metrics")
+    target = m.store(ev, out or directory / "metrics")
     _console().print(f"{len(ev.runs)} run(s); {len(m.TABLES)} tables written to {target}/")
 
 

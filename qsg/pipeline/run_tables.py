@@ -171,24 +171,26 @@ def _dictionary(column: pa.ChunkedArray) -> pa.DictionaryArray:
 
 
 def _scope(q_mgr: pa.DictionaryArray, queue: pa.DictionaryArray, run: RunLog) -> pa.Array:
-    """Each event's scope, worked out on the dictionaries' codes (a few comparisons of
-    integers per event, no strings)."""
-    names = q_mgr.dictionary.to_pylist()
-    codes = {name: i for i, name in enumerate(names)}
-    queues = {name: i for i, name in enumerate(queue.dictionary.to_pylist())}
-    indices = q_mgr.indices
+    """Each event's scope, worked out on the dictionaries' codes: a table of the scope
+    of every (queue manager, queue) pair, looked up once per event (no strings)."""
+    names, queues = q_mgr.dictionary.to_pylist(), queue.dictionary.to_pylist()
+    scope = {m: m for m in names}
     for qsg, shared in run.scopes.shared.items():
-        members = [codes[m] for m, g in run.scopes.members.items() if g == qsg and m in codes]
-        here = [queues[q] for q in shared if q in queues]
-        if members and here:
-            if qsg not in codes:
-                codes[qsg] = len(names)
-                names.append(qsg)
-            mask = pc.and_(pc.is_in(q_mgr.indices, value_set=pa.array(members, pa.int32())),
-                           pc.is_in(queue.indices, value_set=pa.array(here, pa.int32())))
-            indices = pc.if_else(pc.fill_null(mask, False), pa.scalar(codes[qsg], pa.int32()),
-                                 indices)  # fmt: skip
-    return pa.DictionaryArray.from_arrays(indices, pa.array(names, _S))
+        for m, group in run.scopes.members.items():
+            if group == qsg and m in scope:
+                scope.update({(m, q): qsg for q in shared})
+    if not any(isinstance(k, tuple) for k in scope):  # no shared queue in this run
+        return q_mgr
+    out = list(dict.fromkeys([*names, *(v for k, v in scope.items() if isinstance(k, tuple))]))
+    code = {name: i for i, name in enumerate(out)}
+    # Row m, column q: the scope of queue q at queue manager m (a null name is the last).
+    lookup = [None if m is None else code[scope.get((m, q), m)]
+              for m in [*names, None] for q in [*queues, None]]  # fmt: skip
+    m_codes = pc.fill_null(q_mgr.indices, len(names)) if q_mgr.null_count else q_mgr.indices
+    q_codes = pc.fill_null(queue.indices, len(queues)) if queue.null_count else queue.indices
+    pair = pc.add(pc.multiply(m_codes, pa.scalar(len(queues) + 1, pa.int32())), q_codes)
+    indices = pc.take(pa.array(lookup, pa.int32()), pair)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(out, _S))
 
 
 def _finish(name: str, table: pa.Table, run: str) -> pa.Table:
@@ -269,10 +271,53 @@ class Messages:
         # first MQPUT anywhere (index_in answers the first of duplicates).
         probe = pa.chunked_array([*gets["msg_id"].chunks, *gone["msg_id"].chunks],
                                  e.schema.field("msg_id").type)  # fmt: skip
-        first = pc.index_in(probe, value_set=puts["msg_id"].combine_chunks())
+        first = first_index(probe.combine_chunks(), puts["msg_id"].combine_chunks())
         n = gets.num_rows
         return cls(put, got, puts.drop_columns(["msg_id"]), gets.drop_columns(["msg_id"]),
                    gone.drop_columns(["msg_id"]), first.slice(0, n), first.slice(n))  # fmt: skip
+
+
+#: MQ's MsgId: MQBYTE24.
+MSG_ID_LENGTH = 24
+_MIX = pa.scalar(0x9E3779B97F4A7C15, pa.uint64())  # odd: multiplying by it loses nothing
+
+
+def first_index(probe: pa.Array, values: pa.Array) -> pa.Array:
+    """For each of ``probe``'s byte strings, the index of its first occurrence among
+    ``values`` (null if it is not there): ``pc.index_in``, exactly.
+
+    A MsgId is 24 bytes: three 64-bit words, mixed into one integer key, hash several
+    times faster than the bytes (Arrow hashes a binary value and compares it where it
+    is stored, two cache misses a lookup). Keys can collide, so every match is checked
+    against the bytes, and any mismatch falls back to looking the bytes up."""
+    keys = _key(probe), _key(values)
+    if keys[0] is not None and keys[1] is not None:
+        first = pc.index_in(keys[0], value_set=keys[1])
+        if pc.all(pc.equal(pc.take(values, first), probe)).as_py() is not False:
+            return first
+    return pc.index_in(probe, value_set=values)
+
+
+def _key(ids: pa.Array) -> pa.Array | None:
+    """Each 24-byte value's three words mixed into one 64-bit integer (None unless
+    every value is 24 bytes long, none null)."""
+    n = len(ids)
+    if ids.null_count or not pa.types.is_binary(ids.type):
+        return None
+    if n and pc.min_max(pc.binary_length(ids)).as_py() != {
+            "min": MSG_ID_LENGTH, "max": MSG_ID_LENGTH}:  # fmt: skip
+        return None
+    # Every value the same length: the data buffer is the values back to back.
+    offsets = pa.Array.from_buffers(pa.int32(), n + 1, [None, ids.buffers()[1]], ids.offset)
+    start = offsets[0].as_py() if n else 0
+    data = ids.buffers()[2].slice(start, n * MSG_ID_LENGTH) if n else pa.py_buffer(b"")
+    fixed = pa.Array.from_buffers(pa.binary(MSG_ID_LENGTH), n, [None, data])
+    key = None
+    for at in range(0, MSG_ID_LENGTH, 8):
+        word = pc.binary_slice(fixed, at, at + 8)
+        word = pa.Array.from_buffers(pa.uint64(), n, [None, word.buffers()[1]], word.offset)
+        key = word if key is None else pc.add(pc.multiply(key, _MIX), word)
+    return key
 
 
 def runs(ev: RunEvents, m: Messages) -> pa.Table:
@@ -290,23 +335,82 @@ def throughput(ev: RunEvents, m: Messages) -> pa.Table:
     moving = pc.or_(m.put, m.got)
     moves = ev.events.select(["scope", "queue", "q_mgr", "time"]).filter(moving)
     got = pc.filter(m.got, moving)
-    frame = pa.table({
-        "scope": moves["scope"], "queue": moves["queue"], "q_mgr": moves["q_mgr"],
-        "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
-    })  # fmt: skip
     keys = ["scope", "queue", "q_mgr", "t"]
-    table = _group(frame, keys, [("put", "sum"), ("got", "sum")], ["put", "got"])
+    table = _tally(moves, ["scope", "queue", "q_mgr"], ev.interval, got)
+    if table is None:  # a key too wide to pack into one integer: group by each column
+        frame = pa.table({
+            "scope": moves["scope"], "queue": moves["queue"], "q_mgr": moves["q_mgr"],
+            "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
+        })  # fmt: skip
+        table = _group(frame, keys, [("put", "sum"), ("got", "sum")], ["put", "got"])
     table = table.append_column("interval", pa.array([ev.interval] * table.num_rows, _D))
     return _finish("throughput", table, ev.run.run)
 
 
+def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.Table | None:
+    """Per ``names`` (dictionary columns) and time bucket ``t`` of ``table``'s time: the
+    rows where ``flag`` holds (``got``) and where it does not (``put``), in the order of
+    the names' codes (their first appearance in the log), then of time. None if the key
+    does not fit one 64-bit integer.
+
+    A hash of one integer is several times cheaper than grouping by four columns, so
+    the codes of the names, the bucket's number and the flag are packed into one and
+    counted (``value_counts``), and unpacked on the few rows that come out."""
+    time = table["time"]
+    if table.num_rows == 0 or time.null_count:
+        return None
+    codes, dictionaries = zip(*(_codes(table[n]) for n in names), strict=True)
+    bucket = pc.cast(pc.floor(pc.divide(time, interval)), _L, safe=False)
+    low, high = (v.as_py() for v in pc.min_max(bucket).values())
+    widths = [len(d) for d in dictionaries] + [high - low + 1, 2]
+    if math.prod(widths) >= 2**62:
+        return None
+    key = None
+    for column, width in zip([*codes, pc.subtract(bucket, low), _ones(flag)], widths,
+                             strict=True):  # fmt: skip
+        key = column if key is None else pc.add(pc.multiply(key, width), column)
+    counted = pc.value_counts(key)
+    packed, counts = counted.field("values"), counted.field("counts")
+    flagged = pc.equal(pc.bit_wise_and(packed, 1), 1)
+    groups = pa.table({
+        "key": pc.shift_right(packed, 1),
+        "put": pc.if_else(flagged, 0, counts), "got": pc.if_else(flagged, counts, 0),
+    }).group_by("key", use_threads=False).aggregate([("put", "sum"), ("got", "sum")])
+    groups = groups.take(pc.sort_indices(groups["key"]))
+    rest = groups["key"]
+    out: dict[str, Any] = {}
+    for name, dictionary, width in reversed(list(zip([*names, "t"], [*dictionaries, None],
+                                                     widths[:-1], strict=True))):  # fmt: skip
+        quotient = pc.divide(rest, width)
+        digit = pc.subtract(rest, pc.multiply(quotient, width))
+        out[name] = (pc.multiply(pc.cast(pc.add(digit, low), _D), interval) if dictionary is None
+                     else pc.take(dictionary, digit))  # fmt: skip
+        rest = quotient
+    return pa.table({**{n: out[n] for n in [*names, "t"]},
+                     "put": groups["put_sum"], "got": groups["got_sum"]})  # fmt: skip
+
+
+def _codes(column: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.Array]:
+    """A dictionary column's codes, as int64 (a null is one code more than the
+    dictionary has), and its dictionary (with a null at that code)."""
+    if column.num_chunks > 1:
+        column = column.unify_dictionaries()
+    dictionary = (column.chunk(0).dictionary if column.num_chunks
+                  else pa.array([], column.type.value_type))  # fmt: skip
+    indices = pa.chunked_array([c.indices for c in column.chunks], column.type.index_type)
+    codes = pc.fill_null(pc.cast(indices, _L), len(dictionary))
+    return codes, pa.concat_arrays([dictionary, pa.nulls(1, dictionary.type)])
+
+
 def latencies(m: Messages) -> pa.Table:
     """Every MQGET that returned a message (not a browse) whose first MQPUT is in the
-    run: where, when, its size and its latency (the time since that first put); in
-    order of latency."""
+    run: where (scope, queue, q_mgr) and its latency (the time since that first put);
+    in order of latency."""
     gets, put_at = m.gets, pc.take(m.puts["time"], m.got_from)
-    table = gets.append_column("latency", pc.subtract(gets["time"], put_at))
-    table = table.filter(pc.is_valid(put_at))
+    table = gets.select(["scope", "queue", "q_mgr"]).append_column(
+        "latency", pc.subtract(gets["time"], put_at))
+    if put_at.null_count:
+        table = table.filter(pc.is_valid(put_at))
     return table.take(pc.sort_indices(table["latency"]))
 
 
@@ -326,29 +430,40 @@ def _quantiles(lat: pa.Table, keys: list[str], points: Sequence[float]) -> pa.Ta
     lists = stats["values"].combine_chunks()
     counts = stats["messages"].to_pylist()
     starts = lists.offsets.to_pylist()[:-1]
-    values = lists.values
-    for i, p in enumerate(points):
-        at = [s + rank(p, n) - 1 for s, n in zip(starts, counts, strict=True)]
-        stats = stats.append_column(f"q{i}", pc.take(values, pa.array(at, _L)))
-    return stats.drop_columns(["values"])
+    # One take for every point of every group: point i's values are rows i*g..i*g+g-1.
+    at = [s + rank(p, n) - 1 for p in points for s, n in zip(starts, counts, strict=True)]
+    taken = pc.take(lists.values, pa.array(at, _L))
+    stats, g = stats.drop_columns(["values"]), len(counts)
+    for i in range(len(points)):
+        stats = stats.append_column(f"q{i}", taken.slice(i * g, g))
+    return stats
 
 
-def latency(ev: RunEvents, lat: pa.Table) -> pa.Table:
+def _per_queue(lat: pa.Table) -> pa.Table:
+    """``_quantiles`` per queue (scope and queue) at every point of the CDF (the
+    latency table's p50, p90, p99 and max are among them)."""
+    return _quantiles(lat, ["scope", "queue"], CDF_POINTS)
+
+
+def latency(ev: RunEvents, lat: pa.Table, per_queue: pa.Table | None = None) -> pa.Table:
     """Latency per queue: count, mean, p50, p90, p99, max (seconds); a row per queue
-    manager that got from it, and one with ``q_mgr`` ``*`` for all of them."""
+    manager that got from it, and one with ``q_mgr`` ``*`` for all of them
+    (``per_queue``: ``_per_queue(lat)``, if already made)."""
     points, names = [0.5, 0.9, 0.99, 1.0], ["p50", "p90", "p99", "max"]
     by_member = _quantiles(lat, ["scope", "queue", "q_mgr"], points)
-    overall = _quantiles(lat, ["scope", "queue"], points)
-    overall = overall.append_column("q_mgr", pa.array(["*"] * overall.num_rows, _S))
     named = {f"q{i}": name for i, name in enumerate(names)}
-    parts = [t.rename_columns([named.get(c, c) for c in t.column_names])
-             for t in (by_member, overall)]  # fmt: skip
-    return pa.concat_tables([_finish("latency", t, ev.run.run) for t in parts])
+    by_member = by_member.rename_columns([named.get(c, c) for c in by_member.column_names])
+    overall = _per_queue(lat) if per_queue is None else per_queue
+    overall = overall.select(["scope", "queue", "messages", "mean",
+                              *[f"q{CDF_POINTS.index(p)}" for p in points]])  # fmt: skip
+    overall = overall.rename_columns(["scope", "queue", "messages", "mean", *names])
+    overall = overall.append_column("q_mgr", pa.array(["*"] * overall.num_rows, _S))
+    return pa.concat_tables([_finish("latency", t, ev.run.run) for t in (by_member, overall)])
 
 
-def latency_cdf(ev: RunEvents, lat: pa.Table) -> pa.Table:
+def latency_cdf(ev: RunEvents, lat: pa.Table, per_queue: pa.Table | None = None) -> pa.Table:
     """The latency distribution per queue: its 1st to 100th percentiles."""
-    stats = _quantiles(lat, ["scope", "queue"], CDF_POINTS).to_pylist()
+    stats = (_per_queue(lat) if per_queue is None else per_queue).to_pylist()
     return _rows("latency_cdf", [
         {"run": ev.run.run, "scope": g["scope"], "queue": g["queue"], "p": p, "latency": g[f"q{i}"]}
         for g in stats for i, p in enumerate(CDF_POINTS)
@@ -534,9 +649,10 @@ def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
     """Every table of one run, by name (``SCHEMAS``' order)."""
     m = Messages.of(ev)
     lat = latencies(m)
+    per_queue = _per_queue(lat)
     made = {
-        "runs": runs(ev, m), "throughput": throughput(ev, m), "latency": latency(ev, lat),
-        "latency_cdf": latency_cdf(ev, lat), "depth": depth(ev), "expiry": expiry(ev, m),
+        "runs": runs(ev, m), "throughput": throughput(ev, m),
+        "latency": latency(ev, lat, per_queue), "latency_cdf": latency_cdf(ev, lat, per_queue), "depth": depth(ev), "expiry": expiry(ev, m),
         "scans": scans(ev), "reports": reports(ev), "channels": channels(ev),
         "cf_usage": cf_usage(ev), "leases": leases(ev), "faults": faults(ev),
         "failover_gaps": failover_gaps(ev), "recoveries": recoveries(ev),
