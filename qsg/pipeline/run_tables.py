@@ -652,7 +652,8 @@ def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
     per_queue = _per_queue(lat)
     made = {
         "runs": runs(ev, m), "throughput": throughput(ev, m),
-        "latency": latency(ev, lat, per_queue), "latency_cdf": latency_cdf(ev, lat, per_queue), "depth": depth(ev), "expiry": expiry(ev, m),
+        "latency": latency(ev, lat, per_queue), "latency_cdf": latency_cdf(ev, lat, per_queue),
+        "depth": depth(ev), "expiry": expiry(ev, m),
         "scans": scans(ev), "reports": reports(ev), "channels": channels(ev),
         "cf_usage": cf_usage(ev), "leases": leases(ev), "faults": faults(ev),
         "failover_gaps": failover_gaps(ev), "recoveries": recoveries(ev),
