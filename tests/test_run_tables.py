@@ -9,6 +9,7 @@ old holder's failure, while it held the lease, to the takeover.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pyarrow as pa
@@ -148,3 +149,68 @@ def test_a_time_bucket_of_zero_or_less_is_refused_by_value(tmp_path, interval):
     (run,) = find_runs(tmp_path)
     with pytest.raises(ValueError, match="above 0 s"):
         rt.RunEvents(run, rt.read_events(run), interval)
+
+
+# MsgIds as a queue manager makes them (qsg/core/qmgr.py): "AMQ ", 12 bytes of name,
+# an 8-byte counter; and a few that are not 24 bytes, which the key cannot take.
+_MSG_IDS = st.one_of(
+    st.builds(lambda q, n: b"AMQ " + q.ljust(12) + n.to_bytes(8, "big"),
+              st.sampled_from([b"QM1", b"QM2", b"QMLONGNAME12"]), st.integers(0, 40)),
+    st.binary(min_size=24, max_size=24),
+)  # fmt: skip
+
+
+@given(st.lists(_MSG_IDS, max_size=30), st.lists(_MSG_IDS, max_size=30),
+       st.booleans())  # fmt: skip
+def test_each_msg_id_is_matched_to_its_first_occurrence_as_index_in_does(puts, probe, odd):
+    if odd:  # one value of another length: no integer key, the bytes are looked up
+        puts = [*puts, b"short"]
+    values, wanted = pa.array(puts, pa.binary()), pa.array(probe, pa.binary())
+    assert rt.first_index(wanted, values).to_pylist() == [
+        puts.index(m) if m in puts else None for m in probe]  # fmt: skip
+
+
+def _word(value: int) -> bytes:
+    return (value % 2**64).to_bytes(8, "little")
+
+
+def test_msg_ids_whose_keys_collide_are_told_apart_by_their_bytes():
+    # key = (w0 * MIX + w1) * MIX + w2 (mod 2**64): (0, 0, x) and (0, 1, x - MIX) collide.
+    mix, x = rt._MIX.as_py(), 12345
+    a, b = _word(0) + _word(0) + _word(x), _word(0) + _word(1) + _word(x - mix)
+    keys = rt._key(pa.array([a, b], pa.binary()))
+    assert keys is not None and keys[0] == keys[1]  # the premise: the same key
+    assert rt.first_index(pa.array([b, a], pa.binary()), pa.array([a], pa.binary())
+                          ).to_pylist() == [None, 0]  # fmt: skip
+
+
+_MOVES = st.lists(st.tuples(st.sampled_from(["put", "get"]), st.floats(0, 50),
+                            st.sampled_from(["QM1", "QM2", "QM3"]),
+                            st.sampled_from(["Q", "SHARED", "OTHER"])),
+                  max_size=40)  # fmt: skip
+
+
+@given(_MOVES, st.sampled_from([0.5, 1.0, 7.0]))
+def test_throughput_on_a_packed_key_counts_what_grouping_by_each_column_counts(moves, interval):
+    table = pa.table({
+        "scope": pa.array([m[2] for m in moves], pa.string()).dictionary_encode(),
+        "queue": pa.array([m[3] for m in moves], pa.string()).dictionary_encode(),
+        "q_mgr": pa.array([m[2] for m in moves], pa.string()).dictionary_encode(),
+        "time": pa.array([m[1] for m in moves], pa.float64()),
+    })  # fmt: skip
+    got = pa.array([m[0] == "get" for m in moves])
+    packed = rt._tally(table, ["scope", "queue", "q_mgr"], interval, got)
+    want: dict[tuple[object, ...], list[int]] = {}
+    for kind, t, q_mgr, queue in moves:
+        counts = want.setdefault((q_mgr, queue, q_mgr, math.floor(t / interval) * interval),
+                                 [0, 0])
+        counts[kind == "get"] += 1
+    if not moves:
+        assert packed is None  # nothing to pack: the grouping path says there is nothing
+        return
+    assert packed is not None
+    found = {(r["scope"], r["queue"], r["q_mgr"], r["t"]): [r["put"], r["got"]]
+             for r in packed.to_pylist()}  # fmt: skip
+    assert found == want
+    keys = [(r["scope"], r["queue"], r["q_mgr"], r["t"]) for r in packed.to_pylist()]
+    assert len(keys) == len(set(keys))  # one row a group
