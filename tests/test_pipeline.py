@@ -14,10 +14,13 @@ Each value is also what ``qsg run``'s summary says (the definitions are shared).
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from qsg.cli import write_run
 from qsg.pipeline import metrics
@@ -197,3 +200,36 @@ def test_the_tables_come_back_in_their_schemas(computed):
 def test_a_directory_without_event_logs_is_refused_by_name(spark, tmp_path: Path):
     with pytest.raises(ValueError, match=r"no events\.parquet below it"):
         metrics.Events.load(spark, tmp_path)
+
+
+def test_store_writes_a_part_per_run_that_reads_back_as_compute_gives(
+        spark, runs_dir: Path, computed, tmp_path: Path):  # fmt: skip
+    logs = tmp_path / "logs"
+    for name in ("a", "b", "c"):
+        (logs / name).mkdir(parents=True)
+        shutil.copy(runs_dir / "small" / "events.parquet", logs / name / "events.parquet")
+    out = tmp_path / "metrics"
+    metrics.store(metrics.Events.load(spark, logs), out)
+    shutil.rmtree(logs / "c")  # fewer runs the second time: no part of the first is left
+    metrics.store(metrics.Events.load(spark, logs), out)
+    for name in metrics.TABLES:
+        assert sorted(p.name for p in (out / name).iterdir()) == [
+            "part-00000.parquet", "part-00001.parquet"], name  # fmt: skip
+    stored = metrics.read(out)
+    assert set(stored) == set(metrics.TABLES)
+    for name, table in computed.items():
+        assert stored[name].schema.equals(metrics.TABLES[name]), name
+        want = [{**r, "run": run} for run in ("a", "b") for r in table.to_pylist()]
+        assert stored[name].to_pylist() == want, name
+
+
+@given(st.lists(st.integers(0, 10**6), max_size=30), st.integers(1, 8))
+def test_runs_are_dealt_largest_first_each_to_the_task_holding_least(sizes, hands):
+    dealt = metrics.deal(sizes, hands)
+    assert sorted(i for hand in dealt for i in hand) == list(range(len(sizes)))
+    assert len(dealt) == min(hands, len(sizes)) and all(dealt)
+    loads = [sum(sizes[i] for i in hand) for hand in dealt]
+    # Each hand's smallest run came last to it, when it held least: without that run it
+    # holds no more than the hand holding least at the end.
+    for hand, load in zip(dealt, loads, strict=True):
+        assert load - min(sizes[i] for i in hand) <= min(loads)
