@@ -9,9 +9,10 @@ changes) as Parquet, then on ``local[2]``:
    Parquet, as ``qsg metrics`` does (``metrics.store``).
 
 Prints events per second through the metrics job and its time as a multiple of the
-bare scan's (target: within 5x). The bare scan runs once first to warm the JVM up; the
-metrics job runs twice, and both are printed: the first also starts and warms Spark's
-Python workers (what a lone ``qsg metrics`` pays), the second is the job alone.
+bare scan's (target: within 5x). Each runs once first to warm up: the bare scan the
+JVM, the job Spark's Python workers (imports, Arrow's first use: what a lone ``qsg
+metrics`` pays, printed too). Then they take turns, ``--repeats`` times each (so that
+the machine's moods fall on both), and the ratio is of their medians.
 
     ./dev bench pipeline                  # 10 million events
     ./dev bench pipeline --events 2000000 # a quicker look
@@ -22,13 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from qsg import eventlog
 from qsg.pipeline import metrics
@@ -126,15 +127,20 @@ def write_runs(root: Path, events: int) -> int:
     for r in range(RUNS):
         table = synthetic_run(events // RUNS, r + 1)
         (root / f"run{r:02d}").mkdir(parents=True)
-        pq.write_table(table, str(root / f"run{r:02d}" / "events.parquet"), compression="zstd")
+        eventlog.write_table(table, root / f"run{r:02d}" / "events.parquet")
         total += table.num_rows
     return total
+
+
+def _spread(times: list[float]) -> str:
+    return "runs: " + ", ".join(f"{t:.2f}" for t in times)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs of each")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="qsg-bench-pipeline-"))
     try:
@@ -146,25 +152,31 @@ def main() -> None:
         spark = spark_session(args.master)
         files = [str(p) for p in sorted((work / "runs").rglob("events.parquet"))]
         spark.read.parquet(*files).count()  # warm-up
-        began = time.perf_counter()
-        counted = spark.read.parquet(*files).count()
-        bare = time.perf_counter() - began
-        assert counted == total, (counted, total)
-        # The same job twice: the first in the session also starts Spark's Python
-        # workers and warms them up (imports, Arrow's first use), as the bare scan's
-        # warm-up run did for the JVM; the second is the job alone.
-        times = []
-        for attempt in ("first", "again"):
+
+        def bare_scan() -> float:
             began = time.perf_counter()
-            ev = metrics.Events.load(spark, work / "runs")
-            metrics.store(ev, work / f"metrics-{attempt}")
-            times.append(time.perf_counter() - began)
-        cold, job = times
-        print(f"bare scan (spark.read.parquet(...).count()): {bare:.2f} s")
+            counted = spark.read.parquet(*files).count()
+            assert counted == total, (counted, total)
+            return time.perf_counter() - began
+
+        def metrics_job() -> float:
+            began = time.perf_counter()
+            metrics.store(metrics.Events.load(spark, work / "runs"), work / "metrics")
+            return time.perf_counter() - began
+
+        cold = metrics_job()
+        bare, job = [], []
+        for _ in range(args.repeats):
+            bare.append(bare_scan())
+            job.append(metrics_job())
+        b, j = statistics.median(bare), statistics.median(job)
         print(f"metrics job, first in the session ({len(metrics.TABLES)} tables written): "
-              f"{cold:.2f} s, {total / cold:,.0f} events/s, {cold / bare:.1f}x the bare scan")
-        print(f"metrics job, warm: {job:.2f} s, {total / job:,.0f} events/s")
-        print(f"metrics job (warm) / bare scan: {job / bare:.1f}x (target: <= 5x)")
+              f"{cold:.2f} s, {total / cold:,.0f} events/s, {cold / b:.1f}x the bare scan")
+        print(f"bare scan (spark.read.parquet(...).count()), {args.repeats} times: "
+              f"median {b:.2f} s ({_spread(bare)})")
+        print(f"metrics job, warm, {args.repeats} times: median {j:.2f} s ({_spread(job)}), "
+              f"{total / j:,.0f} events/s")
+        print(f"metrics job (warm) / bare scan, medians: {j / b:.1f}x (target: <= 5x)")
         spark.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -77,6 +77,11 @@ def test_a_runs_log_read_back_gives_the_same_events_and_summary(tmp_path: Path) 
     table = pq.read_table(path)
     assert table.schema.metadata[b"qsg.seed"] == b"4"
     assert table.num_rows == len(result.events)
+    # The time and the MsgIds in their own encodings (smaller, and quicker to read).
+    group = pq.ParquetFile(path).metadata.row_group(0)
+    used = {group.column(i).path_in_schema: group.column(i).encodings
+            for i in range(group.num_columns)}  # fmt: skip
+    assert "BYTE_STREAM_SPLIT" in used["time"] and "DELTA_BYTE_ARRAY" in used["msg_id"]
 
 
 def test_qsg_run_out_writes_the_scenario_seed_summary_and_events(tmp_path: Path) -> None:

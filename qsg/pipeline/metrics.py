@@ -90,11 +90,11 @@ def deal(sizes: Sequence[int], hands: int) -> list[list[int]]:
     within a hand)."""
     hands = max(1, min(hands, len(sizes)))
     dealt: list[list[int]] = [[] for _ in range(hands)]
-    held = [(0, h) for h in range(hands)]
+    held = [(0, 0, h) for h in range(hands)]  # (total, runs, hand): ties to the emptier
     for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
-        total, h = heapq.heappop(held)
+        total, count, h = heapq.heappop(held)
         dealt[h].append(i)
-        heapq.heappush(held, (total + sizes[i], h))
+        heapq.heappush(held, (total + sizes[i], count + 1, h))
     return [sorted(hand) for hand in dealt if hand]
 
 

@@ -197,8 +197,13 @@ def _finish(name: str, table: pa.Table, run: str) -> pa.Table:
     """``table`` with the run's name, as ``SCHEMAS[name]`` (its columns in order)."""
     schema = SCHEMAS[name]
     if "run" not in table.column_names:
-        table = table.append_column("run", pa.array([run] * table.num_rows, _S))
+        table = table.append_column("run", _repeat(run, _S, table.num_rows))
     return table.select(schema.names).cast(schema)
+
+
+def _repeat(value: Any, kind: pa.DataType, n: int) -> pa.Array:
+    """``value`` ``n`` times (without a Python list of them)."""
+    return pa.repeat(pa.scalar(value, kind), n)
 
 
 def _rows(name: str, rows: Sequence[dict[str, Any]]) -> pa.Table:
@@ -343,7 +348,7 @@ def throughput(ev: RunEvents, m: Messages) -> pa.Table:
             "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
         })  # fmt: skip
         table = _group(frame, keys, [("put", "sum"), ("got", "sum")], ["put", "got"])
-    table = table.append_column("interval", pa.array([ev.interval] * table.num_rows, _D))
+    table = table.append_column("interval", _repeat(ev.interval, _D, table.num_rows))
     return _finish("throughput", table, ev.run.run)
 
 
@@ -457,7 +462,7 @@ def latency(ev: RunEvents, lat: pa.Table, per_queue: pa.Table | None = None) -> 
     overall = overall.select(["scope", "queue", "messages", "mean",
                               *[f"q{CDF_POINTS.index(p)}" for p in points]])  # fmt: skip
     overall = overall.rename_columns(["scope", "queue", "messages", "mean", *names])
-    overall = overall.append_column("q_mgr", pa.array(["*"] * overall.num_rows, _S))
+    overall = overall.append_column("q_mgr", _repeat("*", _S, overall.num_rows))
     return pa.concat_tables([_finish("latency", t, ev.run.run) for t in (by_member, overall)])
 
 
@@ -539,7 +544,7 @@ def channels(ev: RunEvents) -> pa.Table:
     sums = ["batches", "messages", "bytes", "delivered", "expired_in_transit"]
     table = _group(frame, ["channel", "t"], [("sender", "max"), *[(s, "sum") for s in sums]],
                    ["sender", *sums])
-    table = table.append_column("interval", pa.array([ev.interval] * table.num_rows, _D))
+    table = table.append_column("interval", _repeat(ev.interval, _D, table.num_rows))
     return _finish("channels", table, ev.run.run)
 
 
@@ -547,15 +552,26 @@ def cf_usage(ev: RunEvents) -> pa.Table:
     """CF structure usage over time: at each depth sample of a QSG, the entries (the
     messages, expired-undiscarded included) in each structure, against its SIZE (SIZE KB
     hold SIZE entries: ``used`` is the fraction of them)."""
-    rows = [(qsg, queue, name, int(s["size_kb"]))
+    rows = {(qsg, queue): (name, int(s["size_kb"]))
             for qsg, structures in ev.run.scopes.structures.items()
-            for name, s in structures.items() for queue in s.get("queues", ())]  # fmt: skip
-    structures = pa.table({k: pa.array([r[i] for r in rows], t) for i, (k, t) in enumerate(
-        [("scope", _S), ("queue", _S), ("structure", _S), ("size_kb", _L)])})  # fmt: skip
+            for name, s in structures.items() for queue in s.get("queues", ())}  # fmt: skip
     sampled = ev.of("depth", columns=["scope", "queue", "time", "depth", "shared"])
     sampled = sampled.filter(pc.fill_null(sampled["shared"], False))
+    # Each sample's structure, looked up on the codes of its (scope, queue) pair.
+    (scope, scopes), (queue, queues) = _codes(sampled["scope"]), _codes(sampled["queue"])
+    pairs = [rows.get((s, q)) for s in scopes.to_pylist() for q in queues.to_pylist()]
+    names = sorted({p[0] for p in pairs if p is not None})
+    which = pa.array([None if p is None else names.index(p[0]) for p in pairs], pa.int32())
+    size = pa.array([None if p is None else p[1] for p in pairs], _L)
+    pair = pc.add(pc.multiply(scope, len(queues)), queue).combine_chunks()
     keys = ["scope", "structure", "time", "size_kb"]
-    joined = sampled.join(structures, ["scope", "queue"], join_type="inner", use_threads=False)
+    joined = pa.table({
+        "scope": sampled["scope"], "time": sampled["time"], "depth": sampled["depth"],
+        "structure": pa.DictionaryArray.from_arrays(pc.take(which, pair),
+                                                    pa.array(names, _S)),
+        "size_kb": pc.take(size, pair),
+    })  # fmt: skip
+    joined = joined.filter(pc.is_valid(joined["size_kb"]))
     table = _group(joined, keys, [("depth", "sum")], ["entries"]).rename_columns(
         ["qsg", "structure", "time", "size_kb", "entries"])  # fmt: skip
     used = pc.divide(pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D))
