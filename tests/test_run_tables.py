@@ -102,8 +102,9 @@ def test_a_takeover_after_a_failure_outside_the_old_holders_tenure_has_no_gap(tm
 
 def test_a_column_with_no_value_in_the_log_comes_back_as_nulls_of_its_type(tmp_path):
     ev = _run(tmp_path, [_put(1.0, b"A"), _got(2.0, b"A")])  # no faults, no channels
-    for name in ("action", "channel", "units"):
+    for name in ("action", "channel", "units", "depth", "shared", "lost"):
         column = ev.events[name]
+        column.validate(full=True)
         assert column.null_count == ev.events.num_rows
         assert column.type in (eventlog.COLUMNS[name], pa.dictionary(pa.int32(), pa.string()))
     assert rt.faults(ev).num_rows == 0 and rt.faults(ev).schema == rt.SCHEMAS["faults"]

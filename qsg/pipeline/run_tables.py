@@ -96,11 +96,25 @@ def read_events(run: RunLog) -> pa.Table:
     empty = set(schema.names) - _valued(meta)
     read = [c for c in READ if c in schema.names and c not in empty]
     table = log.read(columns=read)
+    n = table.num_rows
+    zeros = pa.py_buffer(bytes(8 * (n + 1)))  # every null column's buffers, shared
     for name in READ:
         if name not in read:
             kind = schema.field(name).type if name in schema.names else COLUMNS[name]
-            table = table.append_column(pa.field(name, kind), pa.nulls(table.num_rows, kind))
+            table = table.append_column(pa.field(name, kind), _nulls(n, kind, zeros))
     return table.select(list(READ))
+
+
+def _nulls(n: int, kind: pa.DataType, zeros: pa.Buffer) -> pa.Array:
+    """``n`` nulls of ``kind`` (a number, bool, string, binary or dictionary of them)
+    on ``zeros``, at least ``8 * (n + 1)`` zero bytes: its validity bits say null, its
+    offsets and values are zero. ``pa.nulls`` zeroes new buffers for each column."""
+    if pa.types.is_dictionary(kind):
+        indices = pa.Array.from_buffers(kind.index_type, n, [zeros, zeros], null_count=n)
+        return pa.DictionaryArray.from_arrays(indices, pa.array([], kind.value_type))
+    if pa.types.is_string(kind) or pa.types.is_binary(kind):
+        return pa.Array.from_buffers(kind, n, [zeros, zeros, zeros], null_count=n)
+    return pa.Array.from_buffers(kind, n, [zeros, zeros], null_count=n)
 
 
 def _valued(meta: pq.FileMetaData) -> set[str]:
