@@ -148,15 +148,19 @@ class RunEvents:
         events = events.set_column(events.schema.get_field_index("q_mgr"), "q_mgr", q_mgr)
         events = events.set_column(events.schema.get_field_index("queue"), "queue", queue)
         self.events = events.append_column("scope", _scope(q_mgr, queue, run))
-        self.counts: dict[str, int] = {
-            c["values"]: c["counts"] for c in pc.value_counts(kind).to_pylist()
-        }
+
+    def count(self, kind: str) -> int:
+        """How many events are of this kind."""
+        if kind not in self.codes:
+            return 0
+        found: int = pc.sum(self.is_kind(kind)).as_py() or 0
+        return found
 
     def of(self, *kinds: str, columns: Sequence[str] | None = None) -> pa.Table:
         """The events of these kinds, in the log's order (only ``columns``, if given)."""
         events = self.events if columns is None else self.events.select(list(columns))
-        if sum(self.counts.get(k, 0) for k in kinds) == events.num_rows:
-            return events
+        if not any(k in self.codes for k in kinds):  # none in the log: no pass over it
+            return events.slice(0, 0)
         return events.filter(self.is_kind(*kinds))
 
     def is_kind(self, *kinds: str, among: pa.Table | None = None) -> Any:
@@ -207,7 +211,8 @@ def _scope(q_mgr: pa.DictionaryArray, queue: pa.DictionaryArray, run: RunLog) ->
         q_codes = pc.fill_null(q_codes, _lit(len(queues), pa.int32()))
     pair = pc.add(pc.multiply(m_codes, pa.scalar(len(queues) + 1, pa.int32())), q_codes)
     indices = pc.take(pa.array(lookup, pa.int32()), pair)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(out, _S))
+    # Every code is one of ``out``'s: no need to check them all again.
+    return pa.DictionaryArray.from_arrays(indices, pa.array(out, _S), safe=False)
 
 
 def _finish(name: str, table: pa.Table, run: str) -> pa.Table:
@@ -286,7 +291,7 @@ class Messages:
     put: Any  # which events are MQPUTs
     got: Any  # which events are MQGETs that returned a message
     puts: pa.Table  # time, size, expiry
-    gets: pa.Table  # scope, queue, q_mgr, time, size
+    gets: pa.Table  # scope, queue, q_mgr, time
     gone: pa.Table  # time, scope, queue, by
     got_from: pa.ChunkedArray
     gone_from: pa.ChunkedArray
@@ -296,7 +301,7 @@ class Messages:
         e = ev.events
         put, got = ev.is_kind("put", "delivered"), pc.and_(ev.is_kind("get"), _not_browse(e))
         puts = e.select(["time", "size", "expiry", "msg_id"]).filter(put)
-        gets = e.select(["scope", "queue", "q_mgr", "time", "size", "msg_id"]).filter(got)
+        gets = e.select(["scope", "queue", "q_mgr", "time", "msg_id"]).filter(got)
         gone = e.select(["time", "scope", "queue", "by", "msg_id"]).filter(ev.is_kind("discard"))
         # One hash of the puts' msg_ids for the gets and the discards alike. The log is
         # in the order things happened: a msg_id's first index among the puts is its
@@ -357,8 +362,8 @@ def runs(ev: RunEvents, m: Messages) -> pa.Table:
     e = ev.events
     return _rows("runs", [{
         "run": ev.run.run, "seed": ev.run.seed, "events": e.num_rows,
-        "end": pc.max(e["time"]).as_py(), "put": ev.counts.get("put", 0),
-        "got": m.gets.num_rows, "expired": ev.counts.get("discard", 0),
+        "end": pc.max(e["time"]).as_py(), "put": ev.count("put"),
+        "got": m.gets.num_rows, "expired": m.gone.num_rows,
     }])  # fmt: skip
 
 
@@ -425,14 +430,16 @@ def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.
 
 
 def _codes(column: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.Array]:
-    """A dictionary column's codes, as int64 (a null is one code more than the
-    dictionary has), and its dictionary (with a null at that code)."""
+    """A dictionary column's codes (a null is one code more than the dictionary has),
+    and its dictionary (with a null at that code). The codes are the dictionary's own
+    (int32): arithmetic with an int64 makes int64s of them on the way."""
     if column.num_chunks > 1:
         column = column.unify_dictionaries()
     dictionary = (column.chunk(0).dictionary if column.num_chunks
                   else pa.array([], column.type.value_type))  # fmt: skip
-    indices = pa.chunked_array([c.indices for c in column.chunks], column.type.index_type)
-    codes = pc.fill_null(pc.cast(indices, _L), _lit(len(dictionary)))
+    codes = pa.chunked_array([c.indices for c in column.chunks], column.type.index_type)
+    if codes.null_count:
+        codes = pc.fill_null(codes, _lit(len(dictionary), column.type.index_type))
     return codes, pa.concat_arrays([dictionary, pa.nulls(1, dictionary.type)])
 
 
