@@ -396,17 +396,17 @@ def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.
     time = table["time"]
     if table.num_rows == 0 or time.null_count:
         return None
-    codes, dictionaries = zip(*(_codes(table[n]) for n in names), strict=True)
+    try:
+        key, dictionaries, widths = _pack(table, names)
+    except ValueError:
+        return None
     bucket = pc.cast(pc.floor(pc.divide(time, _lit(interval))), _L, safe=False)
     low, high = (v.as_py() for v in pc.min_max(bucket).values())
-    widths = [len(d) for d in dictionaries] + [high - low + 1, 2]
-    if math.prod(widths) >= 2**62:
+    span = high - low + 1
+    if math.prod(widths) * span * 2 >= 2**62:
         return None
-    key = None
-    for column, width in zip([*codes, pc.subtract(bucket, _lit(low)), _ones(flag)], widths,
-                             strict=True):  # fmt: skip
-        key = column if key is None else pc.add(pc.multiply(key, _lit(width)), column)
-    counted = pc.value_counts(key)
+    key = pc.add(pc.multiply(key, _lit(span)), pc.subtract(bucket, _lit(low)))
+    counted = pc.value_counts(pc.add(pc.multiply(key, _lit(2)), _ones(flag)))
     packed, counts = counted.field("values"), counted.field("counts")
     flagged = pc.equal(pc.bit_wise_and(packed, _lit(1)), _lit(1))
     groups = pa.table({
@@ -414,19 +414,13 @@ def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.
         "put": pc.if_else(flagged, _lit(0), counts), "got": pc.if_else(flagged, counts, _lit(0)),
     }).group_by("key", use_threads=False).aggregate([("put", "sum"), ("got", "sum")])
     groups = groups.take(pc.sort_indices(groups["key"]))
-    rest = groups["key"]
-    out: dict[str, Any] = {}
-    for name, dictionary, width in reversed(list(zip([*names, "t"], [*dictionaries, None],
-                                                     widths[:-1], strict=True))):  # fmt: skip
-        quotient = pc.divide(rest, _lit(width))
-        digit = pc.subtract(rest, pc.multiply(quotient, _lit(width)))
-        if dictionary is None:  # the bucket's number: its start in seconds
-            out[name] = pc.multiply(pc.cast(pc.add(digit, _lit(low)), _D), _lit(interval))
-        else:
-            out[name] = pc.take(dictionary, digit)
-        rest = quotient
-    return pa.table({**{n: out[n] for n in [*names, "t"]},
-                     "put": groups["put_sum"], "got": groups["got_sum"]})  # fmt: skip
+    named, number = pc.divide(groups["key"], _lit(span)), groups["key"]
+    number = pc.add(pc.subtract(number, pc.multiply(named, _lit(span))), _lit(low))
+    return pa.table({
+        **dict(zip(names, _unpack(named, dictionaries, widths), strict=True)),
+        "t": pc.multiply(pc.cast(number, _D), _lit(interval)),  # the bucket's start, in s
+        "put": groups["put_sum"], "got": groups["got_sum"],
+    })  # fmt: skip
 
 
 def _codes(column: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.Array]:
@@ -462,22 +456,56 @@ def nearest_rank(ascending: pa.Array, p: float) -> float | None:
 
 
 def _quantiles(lat: pa.Table, keys: list[str], points: Sequence[float]) -> pa.Table:
-    """Per group of ``keys``: ``messages``, ``mean`` and the nearest-rank quantile of
-    ``latency`` at each point (columns ``q0``, ``q1``, ...), from ``latencies``."""
-    # Grouped single-threaded, each group's list keeps the order of ``lat`` (by
-    # latency): each is ascending, and a rank is an index into it.
-    stats = _group(lat, keys, [("latency", "count"), ("latency", "mean"), ("latency", "list")],
-                   ["messages", "mean", "values"])  # fmt: skip
-    lists = stats["values"].combine_chunks()
-    counts = stats["messages"].to_pylist()
-    starts = lists.offsets.to_pylist()[:-1]
+    """Per group of ``keys`` (dictionary columns): ``messages``, ``mean`` and the
+    nearest-rank quantile of ``latency`` at each point (columns ``q0``, ``q1``, ...),
+    from ``latencies`` (ascending), the groups in the order of their names' codes."""
+    key, dictionaries, widths = _pack(lat, keys)
+    # A stable sort by group keeps each group's latencies ascending, and puts them
+    # side by side: a rank is then an offset from the group's start.
+    order = pc.sort_indices(key)
+    values = pc.take(lat["latency"], order).combine_chunks()
+    runs = pc.run_end_encode(pc.take(key, order).combine_chunks())
+    ends = runs.run_ends.to_pylist()
+    starts = [0, *ends[:-1]] if ends else []
+    counts = [e - b for b, e in zip(starts, ends, strict=True)]
     # One take for every point of every group: point i's values are rows i*g..i*g+g-1.
-    at = [s + rank(p, n) - 1 for p in points for s, n in zip(starts, counts, strict=True)]
-    taken = pc.take(lists.values, pa.array(at, _L))
-    stats, g = stats.drop_columns(["values"]), len(counts)
+    at = [b + rank(p, n) - 1 for p in points for b, n in zip(starts, counts, strict=True)]
+    taken = pc.take(values, pa.array(at, _L))
+    g = len(counts)
+    columns: dict[str, Any] = dict(zip(keys, _unpack(runs.values, dictionaries, widths),
+                                       strict=True))  # fmt: skip
+    columns["messages"] = pa.array(counts, _L)
+    columns["mean"] = pa.array([pc.mean(values.slice(b, n)).as_py()
+                                for b, n in zip(starts, counts, strict=True)], _D)  # fmt: skip
     for i in range(len(points)):
-        stats = stats.append_column(f"q{i}", taken.slice(i * g, g))
-    return stats
+        columns[f"q{i}"] = taken.slice(i * g, g)
+    return pa.table(columns)
+
+
+def _pack(table: pa.Table, names: list[str]) -> tuple[Any, list[pa.Array], list[int]]:
+    """The codes of ``names`` (dictionary columns) packed into one integer a row, with
+    each one's dictionary (a null last) and width. ValueError if they need more than 62
+    bits (a million names in each of three columns)."""
+    codes, dictionaries = zip(*(_codes(table[n]) for n in names), strict=True)
+    widths = [len(d) for d in dictionaries]
+    if math.prod(widths) >= 2**62:
+        raise ValueError(f"too many distinct {', '.join(names)} to pack: {widths}")
+    key = None
+    for column, width in zip(codes, widths, strict=True):
+        key = column if key is None else pc.add(pc.multiply(key, _lit(width)), column)
+    return key, list(dictionaries), widths
+
+
+def _unpack(packed: Any, dictionaries: list[pa.Array], widths: list[int]) -> list[Any]:
+    """Each name's values from ``_pack``'s integers (inverse of it)."""
+    out = []
+    rest = packed
+    for dictionary, width in reversed(list(zip(dictionaries, widths, strict=True))):
+        quotient = pc.divide(rest, _lit(width, rest.type))
+        out.append(pc.take(dictionary, pc.subtract(rest, pc.multiply(quotient,
+                                                                     _lit(width, rest.type)))))
+        rest = quotient
+    return out[::-1]
 
 
 def _per_queue(lat: pa.Table) -> pa.Table:
