@@ -215,3 +215,27 @@ def test_throughput_on_a_packed_key_counts_what_grouping_by_each_column_counts(m
     assert found == want
     keys = [(r["scope"], r["queue"], r["q_mgr"], r["t"]) for r in packed.to_pylist()]
     assert len(keys) == len(set(keys))  # one row a group
+
+
+@given(st.lists(st.tuples(st.sampled_from(["QA", "QB", "QC"]), st.sampled_from(["QM1", "QM2"]),
+                          st.floats(0, 1e4, allow_nan=False)), max_size=60))  # fmt: skip
+def test_each_groups_quantiles_are_the_nearest_rank_of_its_own_latencies(gets):
+    gets = sorted(gets, key=lambda g: g[2])  # as latencies() gives them: by latency
+    lat = pa.table({
+        "queue": pa.array([g[0] for g in gets], pa.string()).dictionary_encode(),
+        "q_mgr": pa.array([g[1] for g in gets], pa.string()).dictionary_encode(),
+        "latency": pa.array([g[2] for g in gets], pa.float64()),
+    })  # fmt: skip
+    points = [0.01, 0.5, 0.9, 0.99, 1.0]
+    found = {(r["queue"], r["q_mgr"]): r
+             for r in rt._quantiles(lat, ["queue", "q_mgr"], points).to_pylist()}  # fmt: skip
+    groups: dict[tuple[str, str], list[float]] = {}
+    for queue, q_mgr, latency in gets:
+        groups.setdefault((queue, q_mgr), []).append(latency)
+    assert set(found) == set(groups)
+    for group, values in groups.items():
+        row = found[group]
+        assert row["messages"] == len(values)
+        assert row["mean"] == pytest.approx(sum(values) / len(values))
+        assert [row[f"q{i}"] for i in range(len(points))] == [
+            percentile(values, p * 100) for p in points]  # fmt: skip
