@@ -192,17 +192,15 @@ def _scope(q_mgr: pa.DictionaryArray, queue: pa.DictionaryArray, run: RunLog) ->
     """Each event's scope, worked out on the dictionaries' codes: a table of the scope
     of every (queue manager, queue) pair, looked up once per event (no strings)."""
     names, queues = q_mgr.dictionary.to_pylist(), queue.dictionary.to_pylist()
-    scope = {m: m for m in names}
-    for qsg, shared in run.scopes.shared.items():
-        for m, group in run.scopes.members.items():
-            if group == qsg and m in scope:
-                scope.update({(m, q): qsg for q in shared})
-    if not any(isinstance(k, tuple) for k in scope):  # no shared queue in this run
+    shared_at = {(m, q): qsg for qsg, shared in run.scopes.shared.items()
+                 for m, group in run.scopes.members.items() if group == qsg
+                 for q in shared}  # fmt: skip
+    if not shared_at:  # no shared queue in this run: every scope is its queue manager
         return q_mgr
-    out = list(dict.fromkeys([*names, *(v for k, v in scope.items() if isinstance(k, tuple))]))
+    out = list(dict.fromkeys([*names, *shared_at.values()]))
     code = {name: i for i, name in enumerate(out)}
     # Row m, column q: the scope of queue q at queue manager m (a null name is the last).
-    lookup = [None if m is None else code[scope.get((m, q), m)]
+    lookup = [None if m is None else code[shared_at.get((m, q), m)]
               for m in [*names, None] for q in [*queues, None]]  # fmt: skip
     m_codes, q_codes = q_mgr.indices, queue.indices
     if q_mgr.null_count:
@@ -387,8 +385,8 @@ def throughput(ev: RunEvents, m: Messages) -> pa.Table:
 def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.Table | None:
     """Per ``names`` (dictionary columns) and time bucket ``t`` of ``table``'s time: the
     rows where ``flag`` holds (``got``) and where it does not (``put``), in the order of
-    the names' codes (their first appearance in the log), then of time. None if the key
-    does not fit one 64-bit integer.
+    the names' dictionary codes, then of time. None if the key does not fit one 64-bit
+    integer.
 
     A hash of one integer is several times cheaper than grouping by four columns, so
     the codes of the names, the bucket's number and the flag are packed into one and
