@@ -62,7 +62,7 @@ def synthetic_run(events: int, seed: int) -> pa.Table:
     ids = pa.array(range(seed * 10**9, seed * 10**9 + messages), pa.int64())
     # MsgIds as a queue manager makes them: "AMQ ", its name in 12 bytes, a counter.
     msg_id = pa.array([b"AMQ QM1         " + i.to_bytes(8, "big") for i in ids.to_pylist()],
-                      pa.binary())  # fmt: skip
+                      eventlog.COLUMNS["msg_id"])  # fmt: skip
     hashed = pc.bit_wise_and(pc.multiply(ids, 2654435761), 0xFFFFFF)
     put_time = pc.divide(pc.cast(pa.array(range(messages), pa.int64()), pa.float64()), 125.0)
     wait = pc.divide(pc.cast(pc.bit_wise_and(hashed, 1023), pa.float64()), 4096.0)

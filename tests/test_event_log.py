@@ -8,10 +8,11 @@ import json
 import typing
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 from click.testing import CliRunner
 
-from actors.events import WorldEvent
+from actors.events import OpCompleted, OpInvoked, WorldEvent
 from qsg import eventlog
 from qsg.cli import main
 from qsg.scenario import parse_scenario
@@ -82,6 +83,7 @@ def test_a_runs_log_read_back_gives_the_same_events_and_summary(tmp_path: Path) 
     used = {group.column(i).path_in_schema: group.column(i).encodings
             for i in range(group.num_columns)}  # fmt: skip
     assert "BYTE_STREAM_SPLIT" in used["time"] and "DELTA_BYTE_ARRAY" in used["msg_id"]
+    assert table.schema.field("msg_id").type == pa.binary(24)  # every MsgId MQ's 24 bytes
 
 
 def test_qsg_run_out_writes_the_scenario_seed_summary_and_events(tmp_path: Path) -> None:
@@ -150,3 +152,21 @@ def test_docs_events_md_lists_every_kind_and_column() -> None:
         assert f"| `{kind}` |" in doc, kind
     for column, kind in eventlog.COLUMNS.items():
         assert f"| `{column}` | {kind} |" in doc, column
+
+
+def test_msg_ids_are_24_bytes_fixed_an_empty_one_null_and_both_read_back(tmp_path: Path) -> None:
+    mq_id = b"AMQ QM1         " + (7).to_bytes(8, "big")
+    events: list[WorldEvent] = [
+        OpInvoked(1.0, "QM1", "app", "get", "Q"),  # a get names no MsgId: b""
+        OpCompleted(2.0, "QM1", "app", "get", "Q", "ok", 0, mq_id),
+    ]
+    path = tmp_path / "events.parquet"
+    eventlog.write(path, events, Scopes())
+    column = pq.read_table(path)["msg_id"]
+    assert column.type == pa.binary(24) and column.to_pylist() == [None, mq_id]
+    assert eventlog.read(path)[0] == events
+    # An application's MsgId before MQ padded it: the column keeps every byte as it was.
+    odd = [OpInvoked(1.0, "QM1", "app", "put", "Q", b"ABC"), *events]
+    eventlog.write(path, odd, Scopes())
+    assert pq.read_table(path)["msg_id"].type == pa.binary()
+    assert eventlog.read(path)[0] == odd

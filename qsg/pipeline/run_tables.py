@@ -337,16 +337,21 @@ def _key(ids: pa.Array) -> pa.Array | None:
     """Each 24-byte value's three words mixed into one 64-bit integer (None unless
     every value is 24 bytes long, none null)."""
     n = len(ids)
-    if ids.null_count or not pa.types.is_binary(ids.type):
+    if ids.null_count:
         return None
-    if n and pc.min_max(pc.binary_length(ids)).as_py() != {
-            "min": MSG_ID_LENGTH, "max": MSG_ID_LENGTH}:  # fmt: skip
+    if ids.type == pa.binary(MSG_ID_LENGTH):
+        fixed = ids
+    elif pa.types.is_binary(ids.type):
+        if n and pc.min_max(pc.binary_length(ids)).as_py() != {
+                "min": MSG_ID_LENGTH, "max": MSG_ID_LENGTH}:  # fmt: skip
+            return None
+        # Every value the same length: the data buffer is the values back to back.
+        offsets = pa.Array.from_buffers(pa.int32(), n + 1, [None, ids.buffers()[1]], ids.offset)
+        start = offsets[0].as_py() if n else 0
+        data = ids.buffers()[2].slice(start, n * MSG_ID_LENGTH) if n else pa.py_buffer(b"")
+        fixed = pa.Array.from_buffers(pa.binary(MSG_ID_LENGTH), n, [None, data])
+    else:
         return None
-    # Every value the same length: the data buffer is the values back to back.
-    offsets = pa.Array.from_buffers(pa.int32(), n + 1, [None, ids.buffers()[1]], ids.offset)
-    start = offsets[0].as_py() if n else 0
-    data = ids.buffers()[2].slice(start, n * MSG_ID_LENGTH) if n else pa.py_buffer(b"")
-    fixed = pa.Array.from_buffers(pa.binary(MSG_ID_LENGTH), n, [None, data])
     key = None
     for at in range(0, MSG_ID_LENGTH, 8):
         word = pc.binary_slice(fixed, at, at + 8)
