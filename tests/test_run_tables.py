@@ -161,12 +161,14 @@ _MSG_IDS = st.one_of(
 )  # fmt: skip
 
 
-@given(st.lists(_MSG_IDS, max_size=30), st.lists(_MSG_IDS, max_size=30),
-       st.booleans())  # fmt: skip
-def test_each_msg_id_is_matched_to_its_first_occurrence_as_index_in_does(puts, probe, odd):
+_OR_NONE = st.one_of(_MSG_IDS, _MSG_IDS, st.none())  # a null now and then
+
+
+@given(st.lists(_OR_NONE, max_size=30), st.lists(_OR_NONE, max_size=30), st.booleans())
+def test_each_msg_id_is_matched_to_its_first_occurrence_and_a_null_to_none(puts, probe, odd):
     if odd:  # one value of another length: no integer key, the bytes are looked up
         puts = [*puts, b"short"]
-    expected = [puts.index(m) if m in puts else None for m in probe]
+    expected = [puts.index(m) if m is not None and m in puts else None for m in probe]
     values, wanted = pa.array(puts, pa.binary()), pa.array(probe, pa.binary())
     assert rt.first_index(wanted, values).to_pylist() == expected
     if not odd:  # as a log of schema 2 holds them: fixed-size, 24 bytes
@@ -242,3 +244,14 @@ def test_each_groups_quantiles_are_the_nearest_rank_of_its_own_latencies(gets):
         assert row["mean"] == pytest.approx(sum(values) / len(values))
         assert [row[f"q{i}"] for i in range(len(points))] == [
             percentile(values, p * 100) for p in points]  # fmt: skip
+
+
+def test_a_log_without_msg_ids_reads_them_as_nulls_of_their_fixed_size(tmp_path):
+    (tmp_path / "r").mkdir()
+    table = eventlog.to_table([_put(1.0, b"A" * 24), _got(3.0, b"A" * 24)], Scopes())
+    pq.write_table(table.drop_columns(["msg_id"]), tmp_path / "r" / "events.parquet")
+    (run,) = find_runs(tmp_path)
+    column = rt.read_events(run)["msg_id"]
+    column.validate(full=True)
+    assert column.type == pa.binary(24) and column.null_count == 2
+    assert rt.run_tables(run)["latency"].num_rows == 0  # nothing to match a get to

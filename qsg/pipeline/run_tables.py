@@ -106,15 +106,17 @@ def read_events(run: RunLog) -> pa.Table:
 
 
 def _nulls(n: int, kind: pa.DataType, zeros: pa.Buffer) -> pa.Array:
-    """``n`` nulls of ``kind`` (a number, bool, string, binary or dictionary of them)
-    on ``zeros``, at least ``8 * (n + 1)`` zero bytes: its validity bits say null, its
-    offsets and values are zero. ``pa.nulls`` zeroes new buffers for each column."""
+    """``n`` nulls of ``kind`` on ``zeros``, at least ``8 * (n + 1)`` zero bytes (for a
+    number, bool, string, binary or dictionary of them): its validity bits say null,
+    its offsets and values are zero. ``pa.nulls`` zeroes new buffers for each column."""
     if pa.types.is_dictionary(kind):
         indices = pa.Array.from_buffers(kind.index_type, n, [zeros, zeros], null_count=n)
         return pa.DictionaryArray.from_arrays(indices, pa.array([], kind.value_type))
     if pa.types.is_string(kind) or pa.types.is_binary(kind):
         return pa.Array.from_buffers(kind, n, [zeros, zeros, zeros], null_count=n)
-    return pa.Array.from_buffers(kind, n, [zeros, zeros], null_count=n)
+    if pa.types.is_boolean(kind) or pa.types.is_integer(kind) or pa.types.is_floating(kind):
+        return pa.Array.from_buffers(kind, n, [zeros, zeros], null_count=n)
+    return pa.nulls(n, kind)  # wider than 8 bytes a value (a MsgId): its own buffers
 
 
 def _valued(meta: pq.FileMetaData) -> set[str]:
@@ -319,18 +321,20 @@ _MIX = pa.scalar(0x9E3779B97F4A7C15, pa.uint64())  # odd: multiplying by it lose
 
 def first_index(probe: pa.Array, values: pa.Array) -> pa.Array:
     """For each of ``probe``'s byte strings, the index of its first occurrence among
-    ``values`` (null if it is not there): ``pc.index_in``, exactly.
+    ``values`` (null if it is not there): ``pc.index_in`` with nulls skipped, exactly.
 
     A MsgId is 24 bytes: three 64-bit words, mixed into one integer key, hash several
     times faster than the bytes (Arrow hashes a binary value and compares it where it
     is stored, two cache misses a lookup). Keys can collide, so every match is checked
-    against the bytes, and any mismatch falls back to looking the bytes up."""
+    against the bytes, and any mismatch falls back to looking the bytes up. A null
+    matches nothing."""
     keys = _key(probe), _key(values)
     if keys[0] is not None and keys[1] is not None:
         first = pc.index_in(keys[0], value_set=keys[1])
         if pc.all(pc.equal(pc.take(values, first), probe)).as_py() is not False:
             return first
-    return pc.index_in(probe, value_set=values)
+    # A MsgId missing from an event (null) is no message's: it matches nothing.
+    return pc.index_in(probe, value_set=values, skip_nulls=True)
 
 
 def _key(ids: pa.Array) -> pa.Array | None:
