@@ -85,6 +85,7 @@ def test_the_latency_cdf_has_a_point_per_percentile_ending_at_the_maximum(tables
 
 def test_throughput_counts_each_put_and_get_in_its_second(tables):
     rows = [r for r in tables["throughput"] if r["queue"] == "APP.Q"]
+    assert {r["scope"] for r in rows} == {"QSG1"}  # a shared queue: its QSG's, both members
     puts = sorted((r["t"], r["put"]) for r in rows if r["q_mgr"] == "QM1")
     assert puts == [(1.0, 1), (2.0, 1), (3.0, 1), (4.0, 1)]
     assert one(rows, q_mgr="QM2")["got"] == 4 and one(rows, q_mgr="QM2")["t"] == 10.0

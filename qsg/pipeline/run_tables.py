@@ -400,8 +400,12 @@ def throughput(ev: RunEvents, m: Messages) -> pa.Table:
     moves = ev.events.select(["scope", "queue", "q_mgr", "time"]).filter(moving)
     got = pc.filter(m.got, moving)
     keys = ["scope", "queue", "q_mgr", "t"]
-    table = _tally(moves, ["scope", "queue", "q_mgr"], ev.interval, got)
-    if table is None:  # a key too wide to pack into one integer: group by each column
+    # Counted per queue and queue manager: the scope follows from the two.
+    table = _tally(moves, ["queue", "q_mgr"], ev.interval, got)
+    if table is not None:
+        scope = _scope(table["q_mgr"].combine_chunks(), table["queue"].combine_chunks(), ev.run)
+        table = table.add_column(0, "scope", scope)
+    else:  # a key too wide to pack into one integer: group by each column
         frame = pa.table({
             "scope": moves["scope"], "queue": moves["queue"], "q_mgr": moves["q_mgr"],
             "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
@@ -524,15 +528,21 @@ def _pack(table: pa.Table, names: list[str]) -> tuple[Any, list[pa.Array], list[
 
 
 def _unpack(packed: Any, dictionaries: list[pa.Array], widths: list[int]) -> list[Any]:
-    """Each name's values from ``_pack``'s integers (inverse of it)."""
+    """Each name's values from ``_pack``'s integers (inverse of it), as dictionary
+    arrays on its dictionary."""
     out = []
     rest = packed
     for dictionary, width in reversed(list(zip(dictionaries, widths, strict=True))):
         quotient = pc.divide(rest, _lit(width, rest.type))
-        out.append(pc.take(dictionary, pc.subtract(rest, pc.multiply(quotient,
-                                                                     _lit(width, rest.type)))))
+        digit = pc.subtract(rest, pc.multiply(quotient, _lit(width, rest.type)))
+        out.append(pa.chunked_array([pa.DictionaryArray.from_arrays(c, dictionary)
+                                     for c in _chunks(digit)]))  # fmt: skip
         rest = quotient
     return out[::-1]
+
+
+def _chunks(values: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+    return values.chunks if isinstance(values, pa.ChunkedArray) else [values]
 
 
 def _per_queue(lat: pa.Table) -> pa.Table:
