@@ -244,7 +244,7 @@ def _rows(name: str, rows: Sequence[dict[str, Any]]) -> pa.Table:
 
 def _ones(mask: Any) -> pa.ChunkedArray | pa.Array:
     """1 where ``mask`` holds, else 0 (null counts as not)."""
-    return pc.cast(pc.fill_null(mask, _lit(False)), _L)
+    return pc.cast(pc.fill_null(mask, _lit(False)) if mask.null_count else mask, _L)
 
 
 def _not_browse(table: pa.Table) -> Any:
@@ -397,7 +397,7 @@ def runs(ev: RunEvents, m: Messages) -> pa.Table:
 def throughput(ev: RunEvents, m: Messages) -> pa.Table:
     """Messages put and got per time bucket, per queue and queue manager."""
     moving = pc.or_(m.put, m.got)
-    moves = ev.events.select(["scope", "queue", "q_mgr", "time"]).filter(moving)
+    moves = ev.events.select(["queue", "q_mgr", "time"]).filter(moving)
     got = pc.filter(m.got, moving)
     keys = ["scope", "queue", "q_mgr", "t"]
     # Counted per queue and queue manager: the scope follows from the two.
@@ -407,7 +407,8 @@ def throughput(ev: RunEvents, m: Messages) -> pa.Table:
         table = table.add_column(0, "scope", scope)
     else:  # a key too wide to pack into one integer: group by each column
         frame = pa.table({
-            "scope": moves["scope"], "queue": moves["queue"], "q_mgr": moves["q_mgr"],
+            "scope": ev.events["scope"].filter(moving), "queue": moves["queue"],
+            "q_mgr": moves["q_mgr"],
             "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
         })  # fmt: skip
         table = _group(frame, keys, [("put", "sum"), ("got", "sum")], ["put", "got"])
@@ -436,7 +437,8 @@ def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.
     span = high - low + 1
     if math.prod(widths) * span * 2 >= 2**62:
         return None
-    key = pc.add(pc.multiply(key, _lit(span)), pc.subtract(bucket, _lit(low)))
+    key = pc.add(pc.multiply(key, _lit(span)),
+                 bucket if low == 0 else pc.subtract(bucket, _lit(low)))  # fmt: skip
     counted = pc.value_counts(pc.add(pc.multiply(key, _lit(2)), _ones(flag)))
     packed, counts = counted.field("values"), counted.field("counts")
     flagged = pc.equal(pc.bit_wise_and(packed, _lit(1)), _lit(1))
