@@ -67,7 +67,14 @@ def _columns() -> dict[str, pa.DataType]:
 FIXED = {"msg_id": 24}
 _LOOSE = _columns()
 COLUMNS = {name: pa.binary(FIXED[name]) if name in FIXED else t for name, t in _LOOSE.items()}
-SCHEMA = pa.schema([pa.field(name, t, nullable=name != "kind") for name, t in COLUMNS.items()])
+
+
+def _schema(columns: dict[str, pa.DataType]) -> pa.Schema:
+    return pa.schema([pa.field(name, t, nullable=name != "kind") for name, t in columns.items()])
+
+
+SCHEMA = _schema(COLUMNS)
+_LOOSE_SCHEMA = _schema(_LOOSE)  # as the records give the identifiers, before ``_fixed``
 _FIELDS = {kind: [f.name for f in dataclasses.fields(cls)] for kind, cls in RECORDS.items()}
 
 
@@ -91,8 +98,7 @@ def to_table(events: list[WorldEvent], scopes: Scopes, *, seed: int | None = Non
     }
     if seed is not None:
         metadata[b"qsg.seed"] = str(seed).encode()
-    loose = pa.schema([pa.field(n, t, nullable=n != "kind") for n, t in _LOOSE.items()])
-    table = pa.Table.from_pydict(data, schema=loose.with_metadata(metadata))
+    table = pa.Table.from_pydict(data, schema=_LOOSE_SCHEMA.with_metadata(metadata))
     for name, width in FIXED.items():
         table = _fixed(table, name, width)
     return table
