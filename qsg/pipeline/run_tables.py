@@ -350,7 +350,8 @@ def _key(ids: pa.Array) -> pa.Array | None:
                 "min": MSG_ID_LENGTH, "max": MSG_ID_LENGTH}:  # fmt: skip
             return None
         # Every value the same length: the data buffer is the values back to back.
-        offsets = pa.Array.from_buffers(pa.int32(), n + 1, [None, ids.buffers()[1]], ids.offset)
+        offsets = pa.Array.from_buffers(pa.int32(), n + 1, [None, ids.buffers()[1]],
+                                        offset=ids.offset)  # fmt: skip
         start = offsets[0].as_py() if n else 0
         data = ids.buffers()[2].slice(start, n * MSG_ID_LENGTH) if n else pa.py_buffer(b"")
         fixed = pa.Array.from_buffers(pa.binary(MSG_ID_LENGTH), n, [None, data])
@@ -359,7 +360,7 @@ def _key(ids: pa.Array) -> pa.Array | None:
     # The values as 64-bit words, three a MsgId: word j of each is at 3i + j.
     width = MSG_ID_LENGTH // 8
     words = pa.Array.from_buffers(pa.uint64(), width * n, [None, fixed.buffers()[1]],
-                                  width * fixed.offset)  # fmt: skip
+                                  offset=width * fixed.offset)  # fmt: skip
     starts = _strided(n, width)
     key = None
     for j in range(width):
