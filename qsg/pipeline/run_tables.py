@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from qsg.eventlog import COLUMNS
+from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
 from qsg.scenario.summary import rank
 
@@ -314,8 +314,8 @@ class Messages:
                    gone.drop_columns(["msg_id"]), first.slice(0, n), first.slice(n))  # fmt: skip
 
 
-#: MQ's MsgId: MQBYTE24.
-MSG_ID_LENGTH = 24
+#: MQ's MsgId: MQBYTE24, as the event log keeps it.
+MSG_ID_LENGTH = FIXED["msg_id"]
 _MIX = pa.scalar(0x9E3779B97F4A7C15, pa.uint64())  # odd: multiplying by it loses nothing
 
 
