@@ -60,6 +60,23 @@ def test_a_locked_message_is_hidden_from_other_handles_until_unlocked(qm: QMgr) 
     assert got is not None and got[0] == b"locked"
 
 
+def test_a_get_passes_over_a_message_another_handle_locked_and_leaves_it_there(
+    qm: QMgr,
+) -> None:
+    # MQGMO_LOCK: the locked message "is not available to other handles"; a get by
+    # another handle takes the next one, and the locked one stays for its locker.
+    h = qm.connect().open("Q", ALL)
+    for body in (b"locked", b"free", b"last"):
+        put(h, body, 0.0)
+    get_or_none(h, 1.0, BROWSE_FIRST | CMQC.MQGMO_LOCK)
+    other = qm.connect().open("Q", ALL)
+    got = get_or_none(other, 1.0)
+    assert got is not None and got[0] == b"free"
+    h.get(None, MD(), GMO(Options=CMQC.MQGMO_UNLOCK), now=1.0)
+    assert [get_or_none(other, 1.0)[0] for _ in range(2)] == [b"locked", b"last"]  # type: ignore[index]
+    assert qm.depth("Q") == 0
+
+
 def test_the_locking_handle_gets_its_locked_message_under_the_cursor(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     put(h, b"mine", 0.0)

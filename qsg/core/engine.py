@@ -36,6 +36,10 @@ _CONTEXT = (
 )  # fmt: skip
 _NO_CONTEXT = {name: MD._defaults[name] for name in _CONTEXT}
 _MAX_PRIORITY = 9
+# A version-1 MQMD has no group fields: what MQPUT stores for them.
+_NOT_IN_GROUP = {
+    "GroupId": CMQC.MQGI_NONE, "MsgSeqNumber": 1, "Offset": 0, "MsgFlags": CMQC.MQMF_NONE
+}  # fmt: skip
 _NONE = CMQC.MQMI_NONE  # == MQCI_NONE == MQGI_NONE
 _VALID_MSG_TYPES = frozenset(
     (CMQC.MQMT_REQUEST, CMQC.MQMT_REPLY, CMQC.MQMT_REPORT, CMQC.MQMT_DATAGRAM)
@@ -172,8 +176,11 @@ def put(
         _count_in_uow(uow, rules)
 
     desc: dict[str, Any] = md.__dict__.copy()
-    for name, length in _IDENTIFIERS:
-        if len(desc[name]) != length:
+    if (
+        len(desc["MsgId"]) != 24 or len(desc["CorrelId"]) != 24 or len(desc["GroupId"]) != 24
+        or len(desc["AccountingToken"]) != 32
+    ):  # fmt: skip
+        for name, length in _IDENTIFIERS:
             desc[name] = desc[name].ljust(length, b"\x00")
     if options & CMQC.MQPMO_NEW_MSG_ID or desc["MsgId"] == CMQC.MQMI_NONE:
         desc["MsgId"] = rules.new_msg_id()
@@ -204,7 +211,8 @@ def put(
         uow.enlist(store)
         uow.count += 1
     if state is not None:
-        state.put_group = groups.after(desc, len(body), in_uow)
+        grouped = desc["MsgFlags"] & groups.GROUPING
+        state.put_group = groups.after(desc, len(body), in_uow) if grouped else None
 
     # MQPUT's output fields: the identifiers, the group fields and the context.
     fields = md.__dict__
@@ -270,7 +278,7 @@ def _set_group_fields(
     null GroupId is generated for the first item of a group.
     """
     if version < CMQC.MQMD_VERSION_2:
-        desc.update(GroupId=CMQC.MQGI_NONE, MsgSeqNumber=1, Offset=0, MsgFlags=CMQC.MQMF_NONE)
+        desc.update(_NOT_IN_GROUP)
         return
     flags = desc["MsgFlags"]
     if flags & CMQC.MQMF_REJECT_UNSUP_MASK & ~groups.KNOWN_FLAGS:
@@ -409,7 +417,8 @@ def get(
         uow.count += 1
     if select.key is not None:
         state.locked = None
-    state.get_group = groups.after(msg.desc, len(msg.body))
+    desc = msg.desc
+    state.get_group = groups.after(desc, len(msg.body)) if desc["MsgFlags"] & groups.GROUPING else None
     return taken, None
 
 
@@ -587,8 +596,12 @@ def finish_get(
         body = xmitq.decrement_inner(body, fields["Encoding"], msg.put_time, now)
     flags = fields["MsgFlags"]
     out = gmo.__dict__
-    out["GroupStatus"] = groups.group_status(flags)
-    out["SegmentStatus"] = groups.segment_status(flags)
+    if flags & groups.GROUPING:
+        out["GroupStatus"] = groups.group_status(flags)
+        out["SegmentStatus"] = groups.segment_status(flags)
+    else:
+        out["GroupStatus"] = CMQC.MQGS_NOT_IN_GROUP
+        out["SegmentStatus"] = CMQC.MQSS_NOT_A_SEGMENT
     out["ResolvedQName"] = qdef.name.encode()
     out["ReturnedLength"] = len(body) if max_length is None else min(len(body), max_length)
     if taken.too_long:

@@ -124,9 +124,12 @@ class Handle:
             self._check(CMQC.MQOO_BROWSE, CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
         else:
             self._check(INPUT_OPTIONS, CMQC.MQRC_NOT_OPEN_FOR_INPUT)
-        via = self._current_via()
-        if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
-            raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
+        if self.via is not None:
+            via = self._current_via()
+            if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
+                raise MQMIError.failed(
+                    CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}"
+                )
         qm = self.conn.qmgr
         qm.time = now
         store = self.repository.store

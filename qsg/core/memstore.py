@@ -162,6 +162,8 @@ class MemoryStore:
         accept_truncated: bool,
     ) -> Taken:
         q = self._queues[queue]
+        # The common get, with no lock to look past: what _first_live finds is the head.
+        head = select is SELECT_ANY and not q.locks
         found, discarded = self._first_live(q, None, select, now)
         if found is None:
             return Taken(None, discarded)
@@ -176,8 +178,8 @@ class MemoryStore:
             syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
         )
         for item in keys:
-            if q.order[0] == item:
-                q.order.pop(0)
+            if head:
+                del q.order[0]
             else:
                 q.order.remove(item)
             q.depth -= 1

@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 
 from qsg import CMQC
 
+_LONG_MIN, _LONG_END = -(2**31), 2**32  # an MQLONG, signed or unsigned
+
 # A field's kind: "l" is an MQLONG (int); ("c", n) an MQCHARn, ("b", n) an MQBYTEn.
 FieldKind = str | tuple[str, int]
 
@@ -58,9 +60,16 @@ class MQOpts(metaclass=_Structure):
     _defaults: ClassVar[dict[str, Any]]
 
     def __init__(self, **kw: Any) -> None:
-        self.__dict__.update(self._defaults)
+        fields = self.__dict__
+        fields.update(self._defaults)
         if kw:
-            self.set(**kw)
+            kinds = self._kinds
+            for name, value in kw.items():
+                # The common keyword, an MQLONG given an int in range, is checked inline.
+                if kinds.get(name) == "l" and type(value) is int and _LONG_MIN <= value < _LONG_END:
+                    fields[name] = value
+                else:
+                    self.set(**{name: value})
 
     def __setattr__(self, name: str, value: Any) -> None:
         self.set(**{name: value})
@@ -105,7 +114,7 @@ def _check(struct: str, name: str, kind: FieldKind, value: Any) -> None:
     if kind == "l":
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"{struct}.{name} is an MQLONG: give an int, not {value!r}")
-        if not -(2**31) <= value < 2**32:
+        if not _LONG_MIN <= value < _LONG_END:
             raise ValueError(f"{struct}.{name}={value} does not fit in an MQLONG")
         return
     assert not isinstance(kind, str)
