@@ -417,8 +417,8 @@ def get(
         uow.count += 1
     if select.key is not None:
         state.locked = None
-    desc = msg.desc
-    state.get_group = groups.after(desc, len(msg.body)) if desc["MsgFlags"] & groups.GROUPING else None
+    grouped = msg.desc["MsgFlags"] & groups.GROUPING
+    state.get_group = groups.after(msg.desc, len(msg.body)) if grouped else None
     return taken, None
 
 
