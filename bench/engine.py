@@ -66,7 +66,7 @@ def floor_pairs(n: int, seed: int) -> float:
         md = MD(Priority=priorities[i & 1023])
         desc = md.__dict__.copy()
         desc["MsgId"] = md.__dict__["MsgId"] = prefix + next(ids).to_bytes(8, "big")
-        key = ((9 - desc["Priority"]) << 40) | next(arrivals)  # type: ignore[operator]
+        key = ((9 - desc["Priority"]) << 40) | next(arrivals)
         msgs[key] = (desc, BODY)
         heapq.heappush(heap, key)
         out = MD()
