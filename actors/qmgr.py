@@ -285,7 +285,8 @@ class QueueManager:
             if not self.world.remote:
                 now = self.rules.time = trio.current_time()
                 return call(now)
-            await greenback.ensure_portal()
+            if not greenback.has_portal():  # ensure_portal checkpoints even when it has one
+                await greenback.ensure_portal()
             with trio.CancelScope(shield=True):
                 lock = self.lock
                 # Free (and so with no one queued: trio hands it to a waiter on release),
