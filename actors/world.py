@@ -177,6 +177,11 @@ class World:
             failed = getattr(store, "failed", None)
             if failed is not None:
                 failed()
+        if self.transport is not None:
+            # The link dies with the server. Dropped here, not when the reader task next
+            # runs and meets the closed socket: a call made before that would go to
+            # the dead link after a restart, where it should connect again.
+            await self.transport.aclose()
         await trio.lowlevel.checkpoint()
 
     async def cf_restart(self) -> None:
