@@ -10,7 +10,9 @@
    bare round trip of the client in use (the trio transport). With virtual time frozen
    during I/O, a put and a get (two round trips) are the floor. Target: <= 3x the floor.
 
-Both print the speed-up over real time (simulated seconds per wall second).
+Both print the speed-up over real time (simulated seconds per wall second), and for
+context what lies outside the simulator's reach: the scenario's shape in bare trio (no MQ
+at all) beside figure 1, the server's own time per script beside figure 2.
 
     ./dev bench world                     # full: 1 simulated hour in process, 60 s on Redis
     ./dev bench world --seconds 60        # shorter runs (both parts)
@@ -19,7 +21,9 @@ Both print the speed-up over real time (simulated seconds per wall second).
 from __future__ import annotations
 
 import argparse
+import random
 import time
+from collections import deque
 
 import trio
 
@@ -98,6 +102,70 @@ def bare_jumps(jumps: int) -> float:
     return jumps / (time.perf_counter() - began)
 
 
+def bare_shape(seconds: float, seed: int = 0) -> float:
+    """Context for figure 1: the scenario's shape with no MQ in it, messages per wall
+    second. The same producers (Poisson sleeps on the virtual clock) hand each message
+    to the same consumers, each waiting on its own event and woken one at a time (as the
+    world wakes one plain waiter per message). What trio costs before any MQ work."""
+    got = [0]
+
+    async def main() -> None:
+        rng = random.Random(seed)
+        box: deque[bytes] = deque()
+        idle: deque[trio.Event] = deque()
+
+        async def produce() -> None:
+            while True:
+                await trio.sleep(rng.expovariate(RATE / len(MEMBERS)))
+                if trio.current_time() >= seconds:
+                    return
+                box.append(BODY)
+                if idle:
+                    idle.popleft().set()
+
+        async def consume() -> None:
+            while True:
+                while not box:
+                    event = trio.Event()
+                    idle.append(event)
+                    await event.wait()
+                box.popleft()
+                got[0] += 1
+
+        async with trio.open_nursery() as nursery:
+            for _ in MEMBERS:
+                nursery.start_soon(consume)
+            async with trio.open_nursery() as producers:
+                for _ in MEMBERS:
+                    producers.start_soon(produce)
+            nursery.cancel_scope.cancel()
+
+    began = time.perf_counter()
+    trio.run(main, clock=VirtualClock())
+    return got[0] / (time.perf_counter() - began)
+
+
+async def server_time_per_script(url: str) -> float | None:
+    """Microseconds the server spent per EVALSHA since its statistics were reset, from
+    its own accounting (INFO commandstats); None if the server does not say."""
+    async with TrioTransport.open(url) as transport:
+        info = await transport.acommand("INFO", "commandstats")
+    for line in bytes(info).decode().splitlines():
+        if line.startswith("cmdstat_evalsha:"):
+            fields = dict(part.split("=") for part in line.split(":", 1)[1].split(","))
+            return float(fields["usec_per_call"])
+    return None
+
+
+async def reset_server_statistics(url: str) -> bool:
+    async with TrioTransport.open(url) as transport:
+        try:
+            await transport.acommand("CONFIG", "RESETSTAT")
+        except RuntimeError:  # a managed server may refuse CONFIG
+            return False
+    return True
+
+
 async def round_trip(url: str, count: int) -> float:
     """Seconds per bare round trip (PING) through the trio transport."""
     async with TrioTransport.open(url) as transport:
@@ -125,11 +193,16 @@ def main() -> None:
     )
     print(f"   ratio: {rate / bare:.2f} of the bare rate (target >= 0.50); "
           f"speed-up over real time: {local_seconds / wall:,.0f}x")  # fmt: skip
+    shape = bare_shape(min(local_seconds, 600.0))
+    print(f"   context: the same producers and consumers with no MQ at all: {shape:,.0f} /s"
+          f" ({shape / bare:.2f} of the bare rate)")  # fmt: skip
 
     with open_server() as url:
         print(f"2. on Redis: the same scenario, {redis_seconds:.0f} simulated s")
         floor = 2 * qsg.run(round_trip, url, 5000)
+        counted = qsg.run(reset_server_statistics, url)
         got, wall = qsg.run(scenario, redis_seconds, False, url)
+        server = qsg.run(server_time_per_script, url) if counted else None
         per = wall / got
         print(f"   bare round trip x 2 (put + get floor):      {floor * 1e6:10,.0f} us")
         print(
@@ -137,6 +210,9 @@ def main() -> None:
         )
         print(f"   ratio: {per / floor:.2f} x the floor (target <= 3); "
               f"speed-up over real time: {redis_seconds / wall:,.1f}x")  # fmt: skip
+        if server is not None:
+            print(f"   context: the server's own time per script (INFO commandstats): "
+                  f"{server:,.0f} us, {2 * server:,.0f} us a message")  # fmt: skip
 
 
 if __name__ == "__main__":
