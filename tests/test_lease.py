@@ -10,15 +10,19 @@ section 4).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import coupling.store
 from coupling.lease import EXPIRY_SCAN, Grant, Lease, Refusal
+from coupling.scripts import SCAN, Script
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from qsg import CMQC, QMgr
+from qsg.core.events import Discarded, Event
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import StaleFenceError
@@ -124,6 +128,42 @@ def test_a_holder_whose_lease_ran_out_cannot_scan_even_before_a_takeover(
     paused = granted(lease(store, "QM1").acquire(0.0))
     with pytest.raises(StaleFenceError):
         qm.scan_expired(10.0, shared=True, fence=paused.fence)
+
+
+def test_a_lease_lost_between_two_batches_of_a_scan_still_accounts_for_the_first(
+    redis_store: Callable[[], RedisStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A scan proves its lease batch by batch. Taken over between two batches, it stops
+    # there; the first batch's messages are gone from the queue all the same, so their
+    # discards (and any expiration reports) must still be accounted for, not lost.
+    monkeypatch.setattr(coupling.store, "SCAN_BATCH", 2)
+    store = redis_store()
+    seen: list[Event] = []
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store), on_event=seen.append)
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    h = qm.connect().open("Q", ALL)
+    for body in (b"a", b"b", b"c", b"d", b"e"):
+        put(h, body, 0.0, Expiry=10)  # expire at 1.0
+    holder = granted(lease(store, "QM1").acquire(0.0))
+    scans = 0
+    send = store.transport.send
+
+    def taken_over_after_the_first_batch(script: Script, keys: Any, args: Any) -> Any:
+        nonlocal scans
+        if script is SCAN:
+            scans += 1
+            if scans == 2:
+                granted(lease(store, "QM2").acquire(10.0))  # QM1's lease ran out at 10.0
+        return send(script, keys, args)
+
+    monkeypatch.setattr(store.transport, "send", taken_over_after_the_first_batch)
+    with pytest.raises(StaleFenceError) as refused:
+        qm.scan_expired(5.0, shared=True, fence=holder.fence)
+    assert len(refused.value.discarded) == 2
+    discards = [e for e in seen if isinstance(e, Discarded)]
+    assert [e.msg_id for e in discards] == [m.msg_id for m in refused.value.discarded]
+    assert qm.depth("Q") == 3  # the second batch discarded nothing
 
 
 def test_the_holder_scans_with_its_current_token(scanner: tuple[QMgr, RedisStore]) -> None:

@@ -8,6 +8,8 @@ import greenback
 import pytest
 import trio
 
+import coupling.store
+from coupling import scripts
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import CFConnectionError
@@ -15,6 +17,7 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC, MQMIError, QMgr
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import Ordering
 from tests.helpers import ALL, drain, put
 
 
@@ -70,3 +73,42 @@ async def test_a_broken_link_fails_the_calls_in_flight_and_the_next_call_connect
             assert drain(h, 0.0) == [b"committed"]  # reconnected; nothing committed lost
     finally:
         server.stop()
+
+
+async def test_a_scan_in_batches_over_the_trio_transport_discards_every_expired_message(
+    cf_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The scan sends its next batch before decoding the one it has: every expired
+    # message still comes back exactly once, in expiry order, and the live one stays.
+    monkeypatch.setattr(coupling.store, "SCAN_BATCH", 3)
+    async with TrioTransport.open(cf_url) as transport:
+        await greenback.ensure_portal()
+        store = RedisStore(transport, "TRIO3")
+        qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
+        qm.define_structure(CFStructure("APP1"))
+        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+        h = qm.connect().open("Q", ALL)
+        for n in range(10):
+            put(h, b"m%d" % n, 0.0, Expiry=10 + n)
+        put(h, b"live", 0.0)
+        gone = store.scan("Q", 5.0)
+        assert [m.body for m in gone] == [b"m%d" % n for n in range(10)]
+        assert drain(h, 5.0) == [b"live"]
+        store.delete_queue("Q")
+
+
+async def test_sent_scripts_are_sent_again_when_the_server_lost_them(cf_url: str) -> None:
+    # NOSCRIPT means the server ran nothing: each pipelined call registers the scripts
+    # and is sent again, and the answers still come back in order.
+    async with TrioTransport.open(cf_url) as transport:
+        await greenback.ensure_portal()
+        store = RedisStore(transport, "TRIO4")
+        store.define_structure("APP1", size_kb=1024, cf_level=5)
+        store.create_queue("Q", Ordering.FIFO, "APP1")
+        await transport.acommand("SCRIPT", "FLUSH")
+        prefix = [store._prefix("Q"), ""]
+        first = transport.send(scripts.COUNT, prefix[:1], [0, ""])
+        second = transport.send(scripts.COUNT, prefix[:1], [0, "1"])
+        assert transport.receive(first) == [scripts.OK, 0]
+        assert transport.receive(second) == [scripts.OK, 0]
+        store.delete_queue("Q")

@@ -31,7 +31,7 @@ from qsg.core.repository import Repository
 from qsg.core.resolve import resolve
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
-from qsg.core.store import Fence, MessageStore
+from qsg.core.store import Fence, MessageStore, StaleFenceError
 from qsg.core.structs import MD, PMO
 from qsg.core.uow import UnitOfWork
 
@@ -416,13 +416,21 @@ class QMgr:
         EXPRYINT's periodic scan (pattern ``*``) and REFRESH QMGR TYPE(EXPIRY)
         NAME(pattern). Costs what expired, not the depth. Returns how many were discarded.
         A scan of shared queues carries the scan lease's ``fence``; a store that keeps
-        leases refuses a stale one (``StaleFenceError``) before discarding anything.
+        leases refuses a stale one (``StaleFenceError``), each batch before it discards
+        anything: what earlier batches discarded is accounted for before the error goes
+        on.
         """
         repo = self._scanned(shared)
         total = 0
         for name in [n for n in self.worth_scanning(now, shared=shared) if fnmatchcase(n, pattern)]:
             assert repo is not None  # there was something worth scanning
-            gone = repo.store.scan(name, now, fence)
+            try:
+                gone = repo.store.scan(name, now, fence)
+            except StaleFenceError as refused:
+                # The lease was lost between two batches: what the first ones discarded
+                # is gone all the same, and owes its events and reports.
+                self.discarded(name, refused.discarded, "scan", now)
+                raise
             self.discarded(name, gone, "scan", now)
             total += len(gone)
         return total

@@ -129,10 +129,16 @@ class Recovery:
 
 
 class StaleFenceError(Exception):
-    """The store refused a stale fencing token: the caller no longer holds the lease."""
+    """The store refused a stale fencing token: the caller no longer holds the lease.
 
-    def __init__(self, fence: Fence, current: int | None) -> None:
-        self.fence, self.current = fence, current
+    ``discarded`` holds what the same scan had discarded before the refusal (a scan goes
+    in batches, each proving the lease): those messages are gone from the queue, and
+    their discard and expiration reports are still owed."""
+
+    def __init__(
+        self, fence: Fence, current: int | None, discarded: Sequence[Message] = ()
+    ) -> None:
+        self.fence, self.current, self.discarded = fence, current, list(discarded)
         super().__init__(
             f"lease {fence.role}: token {fence.token} is stale (current token: {current})"
         )
