@@ -296,20 +296,17 @@ class RedisStore:
         each batch first proves the lease is still held with that token."""
         lease = "" if fence is None else keys.lease_key(self.qsg, fence.role)
         token = "" if fence is None else str(fence.token)
-        batch = [self._prefix(queue), lease], [repr(now), token, SCAN_BATCH]
         gone: list[Message] = []
-        sent = self._send(scripts.SCAN, *batch)
         while True:
-            reply = self._receive(sent, batch[0])
+            reply = self._run(
+                scripts.SCAN, [self._prefix(queue), lease], [repr(now), token, SCAN_BATCH]
+            )
             if reply[0] == scripts.STALE_TOKEN:
                 assert fence is not None
                 current = None if reply[1] is None else int(reply[1])
                 raise StaleFenceError(fence, current, gone)  # what went before is gone
             if reply[0] != scripts.OK:
                 raise KeyError(queue)
-            if reply[1]:
-                # The next batch goes to the server now, to run while this one is decoded.
-                sent = self._send(scripts.SCAN, *batch)
             gone.extend(_messages(reply[2]))
             if not reply[1]:
                 return gone
@@ -339,18 +336,6 @@ class RedisStore:
     def _run(self, script: scripts.Script, key_names: Sequence[str], args: Sequence[Any]) -> Any:
         try:
             return self.transport.run(script, key_names, args)
-        except CFConnectionError as error:
-            raise self._failed(key_names, error) from error
-
-    def _send(self, script: scripts.Script, key_names: Sequence[str], args: Sequence[Any]) -> Any:
-        try:
-            return self.transport.send(script, key_names, args)
-        except CFConnectionError as error:
-            raise self._failed(key_names, error) from error
-
-    def _receive(self, sent: Any, key_names: Sequence[str]) -> Any:
-        try:
-            return self.transport.receive(sent)
         except CFConnectionError as error:
             raise self._failed(key_names, error) from error
 

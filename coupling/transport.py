@@ -36,15 +36,6 @@ class Transport(Protocol):
     def command(self, *args: Arg) -> Any:
         """One plain command (a read that is atomic by itself)."""
 
-    def send(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
-        """Start ``run`` of ``script`` and return at once: the answer comes from
-        ``receive`` of what this returns. The caller works meanwhile (the server runs
-        the script as the caller decodes the previous answer); calls are answered in the
-        order sent."""
-
-    def receive(self, sent: Any) -> Any:
-        """The reply to a ``send``, as ``run`` would have returned it (or its error)."""
-
     def close(self) -> None: ...
 
 
@@ -76,19 +67,6 @@ class BlockingTransport:
         except (valkey.exceptions.ConnectionError, valkey.exceptions.TimeoutError) as error:
             self._loaded = False
             raise CFConnectionError(str(error)) from error
-
-    def send(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
-        """Runs the script now: a blocking client has nothing to overlap it with."""
-        try:
-            return (self.run(script, keys, args), None)
-        except CFConnectionError as error:
-            return (None, error)
-
-    def receive(self, sent: Any) -> Any:
-        reply, error = sent
-        if error is not None:
-            raise error
-        return reply
 
     def command(self, *args: Arg) -> Any:
         try:

@@ -50,16 +50,6 @@ class _Call:
         self.reply: Any = None
 
 
-class _Sent:
-    """A call queued by ``send``, for ``receive`` to wait on (and to send again if the
-    server had lost its scripts, which means it did not run it)."""
-
-    __slots__ = ("args", "call", "frame", "link")
-
-    def __init__(self, args: Sequence[Arg], link: _Link, frame: bytes, call: _Call) -> None:
-        self.args, self.link, self.frame, self.call = args, link, frame, call
-
-
 class _Link:
     """One connection: its stream, its reply parser and the calls awaiting replies."""
 
@@ -119,7 +109,16 @@ class TrioTransport:
         return await self.acommand("EVALSHA", script.sha, len(keys), *keys, *args)
 
     async def acommand(self, *args: Arg) -> Any:
-        return await self._areceive(await self._asend(args))
+        if self.unavailable:
+            raise CFConnectionError(self.unavailable)
+        link = await self._ensure_link()
+        reply = await self._call(link, _frame(args))
+        if isinstance(reply, hiredis.ReplyError) and str(reply).startswith("NOSCRIPT"):
+            await self._register(link)  # the server lost its scripts: nothing ran
+            reply = await self._call(link, _frame(args))
+        if isinstance(reply, hiredis.ReplyError):
+            raise RuntimeError(f"the coupling facility refused {args[0]!r}: {reply}")
+        return reply
 
     def run(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
         """The synchronous form, from a task with a greenback portal."""
@@ -128,46 +127,13 @@ class TrioTransport:
     def command(self, *args: Arg) -> Any:
         return greenback.await_(self.acommand(*args))
 
-    def send(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> _Sent:
-        """Queue ``run`` of ``script`` without waiting for it (see ``Transport.send``);
-        from a task with a greenback portal."""
-        return greenback.await_(self._asend(("EVALSHA", script.sha, len(keys), *keys, *args)))
-
-    def receive(self, sent: _Sent) -> Any:
-        return greenback.await_(self._areceive(sent))
-
-    async def _asend(self, args: Sequence[Arg]) -> _Sent:
-        if self.unavailable:
-            raise CFConnectionError(self.unavailable)
-        link = await self._ensure_link()
-        frame = _frame(args)
-        return _Sent(args, link, frame, self._queue(link, frame))
-
-    async def _areceive(self, sent: _Sent) -> Any:
-        reply = await self._wait(sent.call)
-        if isinstance(reply, hiredis.ReplyError) and str(reply).startswith("NOSCRIPT"):
-            await self._register(sent.link)  # the server lost its scripts: nothing ran
-            reply = await self._call(sent.link, sent.frame)
-        if isinstance(reply, hiredis.ReplyError):
-            raise RuntimeError(f"the coupling facility refused {sent.args[0]!r}: {reply}")
-        return reply
-
     async def _call(self, link: _Link, frame: bytes) -> Any:
-        return await self._wait(self._queue(link, frame))
-
-    @staticmethod
-    def _queue(link: _Link, frame: bytes) -> _Call:
-        """Queue ``frame`` for the writer; its reply will come to the returned call."""
         if link.broken is not None:
             raise CFConnectionError(f"the link to the coupling facility broke: {link.broken}")
         call = _Call()
         link.waiting.append(call)
         link.outbox.append(frame)
         link.queued.set()
-        return call
-
-    @staticmethod
-    async def _wait(call: _Call) -> Any:
         await call.done.wait()
         if isinstance(call.reply, CFConnectionError):
             raise call.reply

@@ -147,7 +147,7 @@ def test_a_lease_lost_between_two_batches_of_a_scan_still_accounts_for_the_first
         put(h, body, 0.0, Expiry=10)  # expire at 1.0
     holder = granted(lease(store, "QM1").acquire(0.0))
     scans = 0
-    send = store.transport.send
+    run = store.transport.run
 
     def taken_over_after_the_first_batch(script: Script, keys: Any, args: Any) -> Any:
         nonlocal scans
@@ -155,9 +155,9 @@ def test_a_lease_lost_between_two_batches_of_a_scan_still_accounts_for_the_first
             scans += 1
             if scans == 2:
                 granted(lease(store, "QM2").acquire(10.0))  # QM1's lease ran out at 10.0
-        return send(script, keys, args)
+        return run(script, keys, args)
 
-    monkeypatch.setattr(store.transport, "send", taken_over_after_the_first_batch)
+    monkeypatch.setattr(store.transport, "run", taken_over_after_the_first_batch)
     with pytest.raises(StaleFenceError) as refused:
         qm.scan_expired(5.0, shared=True, fence=holder.fence)
     assert len(refused.value.discarded) == 2

@@ -9,7 +9,6 @@ import pytest
 import trio
 
 import coupling.store
-from coupling import scripts
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import CFConnectionError
@@ -17,7 +16,6 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC, MQMIError, QMgr
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
-from qsg.core.store import Ordering
 from tests.helpers import ALL, drain, put
 
 
@@ -78,8 +76,8 @@ async def test_a_broken_link_fails_the_calls_in_flight_and_the_next_call_connect
 async def test_a_scan_in_batches_over_the_trio_transport_discards_every_expired_message(
     cf_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The scan sends its next batch before decoding the one it has: every expired
-    # message still comes back exactly once, in expiry order, and the live one stays.
+    # A scan goes batch by batch, each a round trip: every expired message comes back
+    # exactly once, in expiry order, and the live one stays.
     monkeypatch.setattr(coupling.store, "SCAN_BATCH", 3)
     async with TrioTransport.open(cf_url) as transport:
         await greenback.ensure_portal()
@@ -96,19 +94,3 @@ async def test_a_scan_in_batches_over_the_trio_transport_discards_every_expired_
         assert drain(h, 5.0) == [b"live"]
         store.delete_queue("Q")
 
-
-async def test_sent_scripts_are_sent_again_when_the_server_lost_them(cf_url: str) -> None:
-    # NOSCRIPT means the server ran nothing: each pipelined call registers the scripts
-    # and is sent again, and the answers still come back in order.
-    async with TrioTransport.open(cf_url) as transport:
-        await greenback.ensure_portal()
-        store = RedisStore(transport, "TRIO4")
-        store.define_structure("APP1", size_kb=1024, cf_level=5)
-        store.create_queue("Q", Ordering.FIFO, "APP1")
-        await transport.acommand("SCRIPT", "FLUSH")
-        prefix = [store._prefix("Q"), ""]
-        first = transport.send(scripts.COUNT, prefix[:1], [0, ""])
-        second = transport.send(scripts.COUNT, prefix[:1], [0, "1"])
-        assert transport.receive(first) == [scripts.OK, 0]
-        assert transport.receive(second) == [scripts.OK, 0]
-        store.delete_queue("Q")
