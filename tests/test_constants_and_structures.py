@@ -81,6 +81,25 @@ def test_structures_refuse_unknown_fields_and_str_for_bytes_as_pymqi_does() -> N
     assert md.Priority == 4 and md.get()["Priority"] == 4
 
 
+@pytest.mark.parametrize("how", ["keyword", "attribute"])
+def test_an_mqlong_field_takes_an_int_that_fits_in_32_bits_and_nothing_else(how: str) -> None:
+    # MQLONG is a 32-bit integer; pymqi packs it signed or unsigned, so both ranges fit.
+    def give(value: object) -> MD:
+        if how == "keyword":
+            return MD(Priority=value)
+        md = MD()
+        md.Priority = value  # type: ignore[assignment]
+        return md
+
+    assert give(-(2**31)).Priority == -(2**31) and give(2**32 - 1).Priority == 2**32 - 1
+    for value in (-(2**31) - 1, 2**32):
+        with pytest.raises(ValueError, match=r"^MD.Priority=-?\d+ does not fit in an MQLONG$"):
+            give(value)
+    for value in (True, 4.0, "4"):
+        with pytest.raises(TypeError, match=r"^MD.Priority is an MQLONG: give an int"):
+            give(value)
+
+
 def test_mqmd_packs_to_ibm_layout_of_324_and_364_bytes() -> None:
     md = MD(Expiry=600, Priority=4, MsgId=b"M" * 24, GroupId=b"G" * 24, MsgSeqNumber=7)
     v1, v2 = pack_md(md, version=1), pack_md(md, version=2)
