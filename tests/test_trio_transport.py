@@ -14,19 +14,26 @@ from coupling.store import RedisStore
 from coupling.transport import CFConnectionError
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC, MQMIError, QMgr
+from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from tests.helpers import ALL, drain, put
 
 
+def shared_queue(transport: TrioTransport, name: str) -> tuple[RedisStore, Handle]:
+    """Shared queue Q of a one-member QSG whose store is ``name`` on the facility, opened
+    for everything."""
+    store = RedisStore(transport, name)
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    return store, qm.connect().open("Q", ALL)
+
+
 async def test_a_queue_manager_runs_on_the_facility_from_a_trio_task(cf_url: str) -> None:
     async with TrioTransport.open(cf_url) as transport:
         await greenback.ensure_portal()  # the synchronous rules layer awaits through it
-        store = RedisStore(transport, "TRIO1")
-        qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
-        qm.define_structure(CFStructure("APP1"))
-        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
-        h = qm.connect().open("Q", ALL)
+        store, h = shared_queue(transport, "TRIO1")
         for n in range(3):
             put(h, b"m%d" % n, 0.0, Priority=n)
         assert drain(h, 0.0) == [b"m2", b"m1", b"m0"]
@@ -81,11 +88,7 @@ async def test_a_scan_in_batches_over_the_trio_transport_discards_every_expired_
     monkeypatch.setattr(coupling.store, "SCAN_BATCH", 3)
     async with TrioTransport.open(cf_url) as transport:
         await greenback.ensure_portal()
-        store = RedisStore(transport, "TRIO3")
-        qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
-        qm.define_structure(CFStructure("APP1"))
-        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
-        h = qm.connect().open("Q", ALL)
+        store, h = shared_queue(transport, "TRIO3")
         for n in range(10):
             put(h, b"m%d" % n, 0.0, Expiry=10 + n)
         put(h, b"live", 0.0)

@@ -30,6 +30,7 @@ _IDENTIFIERS = tuple(
     for name, kind in MD_KINDS.items()
     if not isinstance(kind, str) and kind[0] == "b"
 )
+assert dict(_IDENTIFIERS) == {"MsgId": 24, "CorrelId": 24, "AccountingToken": 32, "GroupId": 24}
 _CONTEXT = (
     "UserIdentifier", "AccountingToken", "ApplIdentityData", "PutApplType",
     "PutApplName", "PutDate", "PutTime", "ApplOriginData",
@@ -176,7 +177,7 @@ def put(
         _count_in_uow(uow, rules)
 
     desc: dict[str, Any] = md.__dict__.copy()
-    if (
+    if (  # _IDENTIFIERS, spelled out: the common put has every identifier at full length
         len(desc["MsgId"]) != 24 or len(desc["CorrelId"]) != 24 or len(desc["GroupId"]) != 24
         or len(desc["AccountingToken"]) != 32
     ):  # fmt: skip
