@@ -11,6 +11,7 @@ for the wall clock. A scenario may also be a Python script (``load_script``): it
 from __future__ import annotations
 
 import contextlib
+import math
 import runpy
 import time
 from collections import Counter
@@ -136,7 +137,12 @@ async def play(
                         await trio.sleep_until(start + duration)
             if epilogue is not None:
                 await epilogue(world)
-            await _sample_once(world)
+            # The last sample is of the end state: taken once simulated time has moved
+            # past the end, so that whatever was due at the end instant (another
+            # member's expiry scan, say) has happened, its reply from the facility in.
+            end = trio.current_time()
+            await trio.sleep_until(math.nextafter(end, math.inf))
+            await _sample_once(world, end)
             nursery.cancel_scope.cancel()
         if on_progress is not None:
             elapsed = trio.current_time() - start
@@ -190,8 +196,9 @@ async def _sample_depths(world: World, interval: float) -> None:
         await trio.sleep(interval)
 
 
-async def _sample_once(world: World) -> None:
-    now = trio.current_time()
+async def _sample_once(world: World, now: float | None = None) -> None:
+    """A DepthSampled event per application queue, at ``now`` (the current time)."""
+    now = trio.current_time() if now is None else now
     sampled: set[str] = set()
     for qm in list(world.qmgrs.values()):
         if not qm.alive:
