@@ -150,7 +150,7 @@ async def server_time_per_script(url: str) -> float | None:
     its own accounting (INFO commandstats); None if the server does not say."""
     async with TrioTransport.open(url) as transport:
         info = await transport.acommand("INFO", "commandstats")
-    for line in bytes(info).decode().splitlines():
+    for line in info.decode().splitlines():
         if line.startswith("cmdstat_evalsha:"):
             fields = dict(part.split("=") for part in line.split(":", 1)[1].split(","))
             return float(fields["usec_per_call"])

@@ -131,20 +131,18 @@ def test_a_holder_whose_lease_ran_out_cannot_scan_even_before_a_takeover(
 
 
 def test_a_lease_lost_between_two_batches_of_a_scan_still_accounts_for_the_first(
-    redis_store: Callable[[], RedisStore], monkeypatch: pytest.MonkeyPatch
+    scanner: tuple[QMgr, RedisStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A scan proves its lease batch by batch. Taken over between two batches, it stops
     # there; the first batch's messages are gone from the queue all the same, so their
     # discards (and any expiration reports) must still be accounted for, not lost.
     monkeypatch.setattr(coupling.store, "SCAN_BATCH", 2)
-    store = redis_store()
+    qm, store = scanner
     seen: list[Event] = []
-    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store), on_event=seen.append)
-    qm.define_structure(CFStructure("APP1"))
-    qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.on_event = seen.append
     h = qm.connect().open("Q", ALL)
-    for body in (b"a", b"b", b"c", b"d", b"e"):
-        put(h, body, 0.0, Expiry=10)  # expire at 1.0
+    for body in (b"b", b"c", b"d", b"e"):
+        put(h, body, 0.0, Expiry=10)  # expire at 1.0, with the scanner's own message
     holder = granted(lease(store, "QM1").acquire(0.0))
     scans = 0
     run = store.transport.run
