@@ -31,6 +31,7 @@ import qsg
 from actors.clock import VirtualClock
 from actors.world import World
 from coupling.server import open_server
+from coupling.stats import reset_statistics, script_time
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC, GMO, MD, PMO
 
@@ -145,27 +146,6 @@ def bare_shape(seconds: float, seed: int = 0) -> float:
     return got[0] / (time.perf_counter() - began)
 
 
-async def server_time_per_script(url: str) -> float | None:
-    """Microseconds the server spent per EVALSHA since its statistics were reset, from
-    its own accounting (INFO commandstats); None if the server does not say."""
-    async with TrioTransport.open(url) as transport:
-        info = await transport.acommand("INFO", "commandstats")
-    for line in info.decode().splitlines():
-        if line.startswith("cmdstat_evalsha:"):
-            fields = dict(part.split("=") for part in line.split(":", 1)[1].split(","))
-            return float(fields["usec_per_call"])
-    return None
-
-
-async def reset_server_statistics(url: str) -> bool:
-    async with TrioTransport.open(url) as transport:
-        try:
-            await transport.acommand("CONFIG", "RESETSTAT")
-        except RuntimeError:  # a managed server may refuse CONFIG
-            return False
-    return True
-
-
 async def round_trip(url: str, count: int) -> float:
     """Seconds per bare round trip (PING) through the trio transport."""
     async with TrioTransport.open(url) as transport:
@@ -200,9 +180,9 @@ def main() -> None:
     with open_server() as url:
         print(f"2. on Redis: the same scenario, {redis_seconds:.0f} simulated s")
         floor = 2 * qsg.run(round_trip, url, 5000)
-        counted = qsg.run(reset_server_statistics, url)
+        counted = qsg.run(reset_statistics, url)
         got, wall = qsg.run(scenario, redis_seconds, False, url)
-        server = qsg.run(server_time_per_script, url) if counted else None
+        scripts = qsg.run(script_time, url) if counted else None
         per = wall / got
         print(f"   bare round trip x 2 (put + get floor):      {floor * 1e6:10,.0f} us")
         print(
@@ -210,7 +190,8 @@ def main() -> None:
         )
         print(f"   ratio: {per / floor:.2f} x the floor (target <= 3); "
               f"speed-up over real time: {redis_seconds / wall:,.1f}x")  # fmt: skip
-        if server is not None:
+        if scripts is not None:
+            server = scripts[1] / scripts[0] * 1e6
             print(f"   context: the server's own time per script (INFO commandstats): "
                   f"{server:,.0f} us, {2 * server:,.0f} us a message")  # fmt: skip
 

@@ -20,8 +20,11 @@ A queue's keys (suffixes appended to its prefix):
 - ``b`` hash: message key → BackoutCount, for messages backed out at least once;
 - ``l`` hash: message key → the handle that locked it (MQGMO_LOCK);
 - ``g`` hash: ``groupid-hex:MsgSeqNumber:Offset`` → message key (the group index);
-- ``a`` hash: message key → ``expires;group-field;offloaded`` for a message with any of
-  them (most have none: then the common get and put never touch ``x``, ``f`` or ``g``).
+- ``a`` hash: message key → ``expires;group-field;offloaded;scan`` for a message with any
+  of the first three (most have none: then the common get and put never touch ``x``,
+  ``f`` or ``g``); ``scan`` is ``record-length:MsgId`` for an expiring message that asks
+  for no expiration report (what a scan hands back instead of reading the record), else
+  empty.
 """
 
 from __future__ import annotations

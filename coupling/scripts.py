@@ -72,13 +72,16 @@ local function state_of(P)
   return {ord = h[1], s = h[2] or '', nlock = tonumber(h[3] or '0'),
           nback = tonumber(h[4] or '0'), depth = tonumber(h[5]), seq = tonumber(h[6])}
 end
--- A message's fixed attributes (the a hash): its expiry time, group-index field and
--- whether its body is offloaded; false for a message with none (most of them).
+-- A message's fixed attributes (the a hash): its expiry time, group-index field, whether
+-- its body is offloaded and, for an expiring message that asks for no expiration report,
+-- what a scan hands back instead of the record (its record's length and MsgId); false for
+-- a message with none of them (most messages).
 local function attrs_of(P, key)
   local a = redis.call('HGET', P .. 'a', key)
   if not a then return false end
-  local expires, group, off = string.match(a, '^([^;]*);([^;]*);(.*)$$')
-  return {expires = tonumber(expires), group = group ~= '' and group or nil, off = off == '1'}
+  local expires, group, off, len, id = string.match(a, '^([^;]*);([^;]*);([^;]*);(%d*):?(.*)$$')
+  return {expires = tonumber(expires), group = group ~= '' and group or nil, off = off == '1',
+          len = tonumber(len), id = len ~= '' and id or nil}
 end
 local function body_length(P, key, rec)
   if rec[2] then return string.len(rec[2]) end
@@ -300,7 +303,9 @@ PUT = _script(
 -- KEYS[3] its queue manager's set of units of work (or '')
 -- ARGV[1] record; ARGV[2] unit-of-work token ('' = outside syncpoint); ARGV[3] MAXDEPTH;
 -- ARGV[4] expiry time ('' = unlimited); ARGV[5] priority (0..9); ARGV[6] group-index
--- field ('' = not in a group or segmented); ARGV[7] offloaded body ('' = none)
+-- field ('' = not in a group or segmented); ARGV[7] offloaded body ('' = none);
+-- ARGV[8] the MsgId of an expiring message that asks for no expiration report ('' = the
+-- scan reads the record back)
 -- returns {OK, key} | {FULL} | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure}
 -- | {NO_QUEUE}
 local P = KEYS[1]
@@ -322,7 +327,9 @@ if st.ord == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SH
 redis.call('HSET', P .. 'h', 'seq', seq, 'depth', st.depth + 1)
 redis.call('HSET', P .. 'm', key, record)
 if ARGV[4] ~= '' or ARGV[6] ~= '' or offloaded then
-  redis.call('HSET', P .. 'a', key, ARGV[4] .. ';' .. ARGV[6] .. ';' .. (offloaded and '1' or ''))
+  local scan = ARGV[8] ~= '' and (string.len(record) .. ':' .. ARGV[8]) or ''
+  redis.call('HSET', P .. 'a', key,
+    ARGV[4] .. ';' .. ARGV[6] .. ';' .. (offloaded and '1' or '') .. ';' .. scan)
   if offloaded then redis.call('HSET', P .. 'f', key, ARGV[7]) end
   if ARGV[4] ~= '' then redis.call('ZADD', P .. 'x', ARGV[4], key) end
   if ARGV[6] ~= '' then redis.call('HSET', P .. 'g', ARGV[6], key) end
@@ -580,8 +587,10 @@ SCAN = _script(
 -- in a unit of work stay for later, as in the in-process store.
 -- KEYS[1] the queue's prefix; KEYS[2] the scan lease ('' = unfenced)
 -- ARGV[1] now; ARGV[2] the fencing token ('' = unfenced); ARGV[3] most to discard
--- returns {OK, 1 if more may be left, {discarded...}} (four items each, as GET) or
--- {STALE_TOKEN, the current token or false}
+-- returns {OK, 1 if more may be left, {discarded...}, {MsgIds...}} or {STALE_TOKEN, the
+-- current token or false}: the discarded messages that ask for an expiration report come
+-- back whole (four items each, as GET), the others by their MsgId alone, so that a scan
+-- does not read, send and decode records that nothing needs.
 local P = KEYS[1]
 local now = tonumber(ARGV[1])
 if KEYS[2] ~= '' then
@@ -592,7 +601,7 @@ if KEYS[2] ~= '' then
 end
 local st = state_of(P)
 if not st then return {-5} end
-local limit, skipped, gone, n = tonumber(ARGV[3]), 0, {}, 0
+local limit, skipped, gone, ids, n = tonumber(ARGV[3]), 0, {}, {}, 0
 local pending = redis.call('HLEN', P .. 'u') > 0  -- nothing below changes it
 local entries, used = 0, 0
 -- Each batch of expired keys is removed with one command per hash or set, not one per
@@ -624,7 +633,13 @@ while n < limit do
       skipped = skipped + 1
     elseif n < limit then
       local at = attrs_of(P, key)
-      local len = export(P, st, key, at, gone)
+      local len
+      if at and at.id then
+        ids[#ids + 1] = at.id
+        len = at.len
+      else
+        len = export(P, st, key, at, gone)
+      end
       entries, used = entries + 1, used + elements(len)
       keys[#keys + 1] = key
       if at and at.group then groups[#groups + 1] = at.group end
@@ -638,8 +653,8 @@ if st.s ~= '' and entries > 0 then
   redis.call('HINCRBY', st.s, 'entries', -entries)
   redis.call('HINCRBY', st.s, 'elements', -used)
 end
-if n < limit then return {0, 0, gone} end
-return {0, 1, gone}
+if n < limit then return {0, 0, gone, ids} end
+return {0, 1, gone, ids}
 """,
 )
 

@@ -28,8 +28,10 @@ from coupling.transport import CFConnectionError, Transport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message, joined
+from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     MATCH_ANY,
+    Expired,
     Fence,
     Ordering,
     Recovery,
@@ -122,6 +124,9 @@ class RedisStore:
             if group_id != _NO_GROUP
             else ""
         )
+        scanned_by_id = msg.expires_at is not None and not wants_expiration_report(
+            desc["Report"]
+        )
         reply = self._run(
             scripts.PUT,
             [self._prefix(queue), *self._uow_keys(token)],
@@ -129,6 +134,8 @@ class RedisStore:
                 record, token, max_depth,
                 "" if msg.expires_at is None else repr(msg.expires_at),
                 msg.priority, group, offloaded or "",
+                # What a scan needs of a message that owes no expiration report.
+                msg.msg_id if scanned_by_id else "",
             ],
         )  # fmt: skip
         status = reply[0]
@@ -291,12 +298,12 @@ class RedisStore:
     def worth_scanning(self, queue: str, now: float) -> bool:
         return int(self._command("ZCOUNT", self._prefix(queue) + "x", "-inf", repr(now))) > 0
 
-    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Message]:
+    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
         """Discard the committed expired messages, a batch per round trip; with ``fence``,
         each batch first proves the lease is still held with that token."""
         lease = "" if fence is None else keys.lease_key(self.qsg, fence.role)
         token = "" if fence is None else str(fence.token)
-        gone: list[Message] = []
+        gone: list[Expired] = []
         while True:
             reply = self._run(
                 scripts.SCAN, [self._prefix(queue), lease], [repr(now), token, SCAN_BATCH]
@@ -307,7 +314,8 @@ class RedisStore:
                 raise StaleFenceError(fence, current, gone)  # what went before is gone
             if reply[0] != scripts.OK:
                 raise KeyError(queue)
-            gone.extend(_messages(reply[2]))
+            gone.extend(Expired(msg.msg_id, msg) for msg in _messages(reply[2]))
+            gone.extend(Expired(msg_id, None) for msg_id in reply[3])
             if not reply[1]:
                 return gone
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from qsg import CMQC, MQMIError, QMgr
-from qsg.core.events import Event, ReportLost
+from qsg.core.events import Discarded, Event, ReportLost
 from qsg.core.layouts import DLH, XQH
 from tests.helpers import drain, get, open_queue, put
 
@@ -71,6 +71,38 @@ def test_no_report_without_an_expiration_option(qm: QMgr) -> None:
     # "If none of these options is specified, no such report is generated".
     put(open_queue(qm, "APP"), BODY, 0.0, Expiry=10, ReplyToQ=b"REPLIES")
     assert qm.scan_expired(5.0) == 1 and qm.depth("REPLIES") == 0
+
+
+def test_a_scan_discards_every_expired_message_and_reports_only_those_that_asked(
+    qm: QMgr, events: list[Event]
+) -> None:
+    # The scan hands back a message whole only when its Report asks for an expiration
+    # report, the others by MsgId: each is still discarded with its event, and each
+    # report still reaches ReplyToQ correlated with its original.
+    h = open_queue(qm, "APP")
+    asking = [
+        put(h, BODY, 0.0, Expiry=10, ReplyToQ=b"REPLIES", Report=option)
+        for option in (CMQC.MQRO_EXPIRATION, CMQC.MQRO_EXPIRATION_WITH_FULL_DATA)
+    ]
+    silent = [put(h, BODY, 0.0, Expiry=10 + n, ReplyToQ=b"REPLIES") for n in range(3)]
+    assert qm.scan_expired(5.0) == 5
+    discarded = [e.msg_id for e in events if isinstance(e, Discarded)]
+    assert sorted(discarded) == sorted(d.MsgId for d in asking + silent)
+    replies = open_queue(qm, "REPLIES")
+    correlated = [get(replies, 5.0)[1].CorrelId for _ in asking]
+    assert sorted(correlated) == sorted(d.MsgId for d in asking)
+    assert qm.depth("REPLIES") == 0 and qm.depth("APP") == 0
+
+
+def test_a_stores_scan_returns_the_whole_message_only_when_a_report_is_owed(qm: QMgr) -> None:
+    h = open_queue(qm, "APP")
+    asking = put(h, BODY, 0.0, Expiry=10, ReplyToQ=b"REPLIES", Report=CMQC.MQRO_EXPIRATION)
+    silent = put(h, b"quiet", 0.0, Expiry=10, ReplyToQ=b"REPLIES")
+    gone = {e.msg_id: e.message for e in qm.local.store.scan("APP", 5.0)}
+    assert gone.keys() == {asking.MsgId, silent.MsgId}
+    whole = gone[asking.MsgId]
+    assert whole is not None and whole.body == BODY and whole.msg_id == asking.MsgId
+    assert gone[silent.MsgId] is None
 
 
 def test_a_message_asking_for_reports_without_a_reply_to_queue_is_refused(qm: QMgr) -> None:

@@ -84,16 +84,24 @@ async def test_a_scan_in_batches_over_the_trio_transport_discards_every_expired_
     cf_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A scan goes batch by batch, each a round trip: every expired message comes back
-    # exactly once, in expiry order, and the live one stays.
+    # exactly once, and the live one stays. Those whose Report asks for an expiration
+    # report come back whole, the others by MsgId alone; each kind in expiry order.
     monkeypatch.setattr(coupling.store, "SCAN_BATCH", 3)
     async with TrioTransport.open(cf_url) as transport:
         await greenback.ensure_portal()
         store, h = shared_queue(transport, "TRIO3")
-        for n in range(10):
-            put(h, b"m%d" % n, 0.0, Expiry=10 + n)
+        reporting = {"Report": CMQC.MQRO_EXPIRATION, "ReplyToQ": b"REPLIES"}
+        descs = [
+            put(h, b"m%d" % n, 0.0, Expiry=10 + n, **(reporting if n % 2 else {}))
+            for n in range(10)
+        ]
         put(h, b"live", 0.0)
         gone = store.scan("Q", 5.0)
-        assert [m.body for m in gone] == [b"m%d" % n for n in range(10)]
+        assert sorted(e.msg_id for e in gone) == sorted(d.MsgId for d in descs)
+        whole = [e.message.body for e in gone if e.message]
+        assert whole == [b"m1", b"m3", b"m5", b"m7", b"m9"]
+        by_id = [e.msg_id for e in gone if not e.message]
+        assert by_id == [descs[n].MsgId for n in (0, 2, 4, 6, 8)]
         assert drain(h, 5.0) == [b"live"]
         store.delete_queue("Q")
 

@@ -24,8 +24,10 @@ from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
 from qsg.core.message import Message, joined
+from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     SELECT_ANY,
+    Expired,
     Fence,
     Ordering,
     Recovery,
@@ -389,7 +391,7 @@ class MemoryStore:
             heapq.heappop(heap)
         return bool(heap) and heap[0][0] <= now
 
-    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Message]:
+    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
         """Discard every committed, visible message whose expiry has passed.
 
         Messages in a unit of work (uncommitted puts, held gets) are left for later: an
@@ -399,7 +401,7 @@ class MemoryStore:
         """
         q = self._queues[queue]
         heap = q.expiry
-        discarded: list[Message] = []
+        discarded: list[Expired] = []
         deferred: list[tuple[float, int]] = []
         while heap and heap[0][0] <= now:
             entry = heapq.heappop(heap)
@@ -409,7 +411,9 @@ class MemoryStore:
             if key in q.pending or key in q.held:
                 deferred.append(entry)
                 continue
-            discarded.append(q.discard(key))
+            msg = q.discard(key)
+            wanted = wants_expiration_report(msg.desc["Report"])
+            discarded.append(Expired(msg.msg_id, msg if wanted else None))
         for entry in deferred:
             heapq.heappush(heap, entry)
         return discarded

@@ -31,7 +31,7 @@ from qsg.core.repository import Repository
 from qsg.core.resolve import resolve
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
-from qsg.core.store import Fence, MessageStore, StaleFenceError
+from qsg.core.store import Expired, Fence, MessageStore, StaleFenceError
 from qsg.core.structs import MD, PMO
 from qsg.core.uow import UnitOfWork
 
@@ -312,15 +312,28 @@ class QMgr:
 
     # ---- expiry: discards, reports, scans -------------------------------------
     def discarded(self, queue: str, messages: list[Message], by: str, now: float) -> None:
-        """Account for expired messages a get, browse or scan removed: events and reports.
+        """Account for expired messages a get, browse or channel removed: events and reports.
 
         The report is put now, outside any unit of work (expiry-mqmd.txt notes 3 and 4).
         """
         for msg in messages:
-            self.emit(Discarded(now, self.name, queue, msg.msg_id, by))
-            report = expiration_report(msg, q_mgr_name=self.name, new_msg_id=self.rules.new_msg_id)
-            if report is not None:
-                self.send_report(report, msg.msg_id, now)
+            self._discarded(queue, msg.msg_id, msg, by, now)
+
+    def scanned(self, queue: str, expired: list[Expired], now: float) -> None:
+        """Account for the messages an expiry scan discarded, as ``discarded`` does."""
+        for item in expired:
+            self._discarded(queue, item.msg_id, item.message, "scan", now)
+
+    def _discarded(
+        self, queue: str, msg_id: bytes, msg: Message | None, by: str, now: float
+    ) -> None:
+        # msg is None only for a scanned message whose Report asks for no expiration report.
+        self.emit(Discarded(now, self.name, queue, msg_id, by))
+        if msg is None:
+            return
+        report = expiration_report(msg, q_mgr_name=self.name, new_msg_id=self.rules.new_msg_id)
+        if report is not None:
+            self.send_report(report, msg_id, now)
 
     def send_report(self, report: Report, original_msg_id: bytes, now: float) -> None:
         """Put a report to its ReplyToQ, else to the dead-letter queue, never in a UOW."""
@@ -429,9 +442,9 @@ class QMgr:
             except StaleFenceError as refused:
                 # The lease was lost between two batches: what the first ones discarded
                 # is gone all the same, and owes its events and reports.
-                self.discarded(name, refused.discarded, "scan", now)
+                self.scanned(name, refused.discarded, now)
                 raise
-            self.discarded(name, gone, "scan", now)
+            self.scanned(name, gone, now)
             total += len(gone)
         return total
 

@@ -105,6 +105,18 @@ class Taken(NamedTuple):
     position: int | None = None
 
 
+class Expired(NamedTuple):
+    """One message an expiry scan discarded: its MsgId, and the message itself only when
+    its Report asks for an expiration report (``reports.wants_expiration_report``).
+
+    The discard event needs only the MsgId; a scan of a deep shared queue then reads
+    back, transfers and decodes just the messages that owe a report.
+    """
+
+    msg_id: bytes
+    message: Message | None
+
+
 @dataclass(frozen=True, slots=True)
 class Fence:
     """A fencing token: the lease ``role`` was granted with ``token``. A scan of shared
@@ -136,7 +148,7 @@ class StaleFenceError(Exception):
     their discard and expiration reports are still owed."""
 
     def __init__(
-        self, fence: Fence, current: int | None, discarded: Sequence[Message] = ()
+        self, fence: Fence, current: int | None, discarded: Sequence[Expired] = ()
     ) -> None:
         self.fence, self.current, self.discarded = fence, current, list(discarded)
         super().__init__(
@@ -194,5 +206,5 @@ class MessageStore(Protocol):
 
     def worth_scanning(self, queue: str, now: float) -> bool: ...
 
-    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Message]:
+    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
         """Discard the committed expired messages; ``fence`` proves the scan lease."""
