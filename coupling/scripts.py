@@ -1,8 +1,9 @@
 """The coupling facility's atomic primitives: one Lua script each.
 
 Every script is a named constant headed by its KEYS, ARGV and return value. They share
-a prelude of helpers (``_PRELUDE``), pasted in front of each, so that each script is
-still one self-contained EVALSHA. Times are the simulator's, passed in ``ARGV`` as
+a prelude of helpers (``_PRELUDE``): each script carries, in front of it, the prelude's
+definitions it uses (and only those), so that it is still one self-contained EVALSHA.
+Times are the simulator's, passed in ``ARGV`` as
 decimal text (Python's ``repr`` of a float reads back exactly); nothing here calls
 Redis TIME or sets a TTL.
 
@@ -21,6 +22,7 @@ so a refused call changes nothing.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from string import Template
 
@@ -239,8 +241,50 @@ end
 )
 
 
+#: What a top-level line of the prelude defines: ``local function name`` or ``local a, b =``.
+_DEFINES = re.compile(r"local (?:function (\w+)|([\w, ]+?) =)")
+
+
+def _definitions(prelude: str) -> list[tuple[frozenset[str], str]]:
+    """The prelude's top-level definitions in order, each with the names it defines and
+    its text (the comment lines just above it included)."""
+    chunks: list[list[str]] = []
+    above: list[str] = []  # comment lines waiting for the definition they describe
+    for line in prelude.splitlines(keepends=True):
+        if line.startswith("--"):
+            above.append(line)
+        elif line.startswith("local "):
+            chunks.append([*above, line])
+            above = []
+        elif chunks:  # a function's body, its ``end`` or a blank line
+            chunks[-1] += [*above, line]
+            above = []
+    definitions = []
+    for chunk in chunks:
+        head = next(line for line in chunk if line.startswith("local "))
+        match = _DEFINES.match(head)
+        assert match is not None, head
+        names = [match[1]] if match[1] else [n.strip() for n in match[2].split(",")]
+        definitions.append((frozenset(names), "".join(chunk)))
+    return definitions
+
+
+_HELPERS = _definitions(_PRELUDE)
+_WORD = re.compile(r"\w+")
+
+
 def _script(name: str, body: str) -> Script:
-    return Script(name, _PRELUDE + body)
+    """The script ``body`` behind the prelude's definitions it uses, directly or through
+    another: Lua builds every ``local function`` each time a script runs, and the whole
+    prelude cost the server about 9 us a call, a fifth of a put."""
+    needed: set[str] = set()
+    words = set(_WORD.findall(body))
+    for names, text in reversed(_HELPERS):  # a definition uses only those before it
+        if names & words:
+            needed |= names
+            words |= set(_WORD.findall(text))
+    used = "".join(text for names, text in _HELPERS if names & needed)
+    return Script(name, used + body)
 
 
 DEFINE_STRUCTURE = _script(
