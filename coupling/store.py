@@ -300,7 +300,9 @@ class RedisStore:
 
     def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
         """Discard the committed expired messages, a batch per round trip; with ``fence``,
-        each batch first proves the lease is still held with that token."""
+        each batch first proves the lease is still held with that token. A message that
+        asks for no expiration report comes back by its MsgId alone (its record is not
+        read); within each batch, those come after the ones that come back whole."""
         lease = "" if fence is None else keys.lease_key(self.qsg, fence.role)
         token = "" if fence is None else str(fence.token)
         gone: list[Expired] = []

@@ -207,4 +207,5 @@ class MessageStore(Protocol):
     def worth_scanning(self, queue: str, now: float) -> bool: ...
 
     def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
-        """Discard the committed expired messages; ``fence`` proves the scan lease."""
+        """Discard the committed expired messages, each handed back as ``Expired``;
+        ``fence`` proves the scan lease."""
