@@ -3,9 +3,8 @@
 Every script is a named constant headed by its KEYS, ARGV and return value. They share
 a prelude of helpers (``_PRELUDE``): each script carries, in front of it, the prelude's
 definitions it uses (and only those), so that it is still one self-contained EVALSHA.
-Times are the simulator's, passed in ``ARGV`` as
-decimal text (Python's ``repr`` of a float reads back exactly); nothing here calls
-Redis TIME or sets a TTL.
+Times are the simulator's, passed in ``ARGV`` as decimal text (Python's ``repr`` of a
+float reads back exactly); nothing here calls Redis TIME or sets a TTL.
 
 Message keys are integers, ``(9 - priority) << 40 | seq`` on a priority queue and
 ``seq`` on a FIFO queue (below 2^53, so a Lua number and a sorted-set score hold them
