@@ -18,10 +18,11 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from qsg.scenario.errors import ScenarioError
+from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import Progress as RunProgress
 from qsg.scenario.play import RunResult, ScriptScenario, load_script, run_scenario
@@ -36,25 +37,54 @@ def load(path: Path) -> Scenario | ScriptScenario:
     """A TOML scenario, or a Python one (``.py``); ScenarioError if it has problems."""
     if path.suffix == ".py":
         return load_script(path)
+    return load_toml(path)
+
+
+def load_toml(path: Path) -> Scenario:
+    """A TOML scenario; ScenarioError if it has problems (a sweep file is one)."""
     from qsg.scenario.load import load_scenario
 
+    if _is_sweep(path):
+        raise ScenarioError([_sweep_given(path)])
     return load_scenario(path)
+
+
+def _top_keys(path: Path) -> set[str] | None:
+    """The top-level keys of a TOML file; None if it is not one (its loader names the
+    problem)."""
+    import tomllib
+
+    try:
+        return set(tomllib.loads(path.read_text("utf-8"))) if path.suffix == ".toml" else None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
 
 
 def _is_sweep(path: Path) -> bool:
     """A ``qsg sweep`` file (a base scenario and ``[vary]``) rather than a scenario."""
-    import tomllib
+    return "vary" in (_top_keys(path) or ())
 
-    try:
-        return path.suffix == ".toml" and "vary" in tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False  # the scenario loader names the problem
+
+def _is_scenario(path: Path) -> bool:
+    """A scenario file (it has ``[run]``) rather than a ``qsg sweep`` file."""
+    keys = _top_keys(path) or set()
+    return "run" in keys and "vary" not in keys
+
+
+def _sweep_given(path: Path) -> ScenarioProblem:
+    """The one problem of a sweep file given where a scenario is wanted, at its [vary]."""
+    lines = path.read_text("utf-8").splitlines()
+    line = next((i for i, text in enumerate(lines, 1) if text.strip() == "[vary]"), 1)
+    return ScenarioProblem(str(path), line, "vary",
+                           f"a sweep file, not a scenario: play it with `qsg sweep {path} "
+                           "--out DIR` (its scenario is the one `scenario` names)")  # fmt: skip
 
 
 def _problems(error: ScenarioError) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     for problem in error.problems:
-        err.print(f"[bold red]error[/] {problem}", markup=True)
+        # Escaped: a message may name a table, ``[qsg.NAME]``, which Rich reads as markup.
+        err.print(f"[bold red]error[/] {escape(str(problem))}")
     count = len(error.problems)
     err.print(f"{count} problem{'s' if count != 1 else ''}; nothing was started")
 
@@ -142,11 +172,12 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
         loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
     console = _console()
     if loaded.description:
-        console.print(f"[bold]{scenario}[/]: {loaded.description.splitlines()[0]}")
+        headline = escape(loaded.description.splitlines()[0])
+        console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
     try:
         result = _play(loaded, redis_url, seed, console if progress else None)
     except Exception as error:  # the run itself failed: say what, exit 1
-        Console(stderr=True).print(f"[bold red]the run failed:[/] {error!r}")
+        Console(stderr=True).print(f"[bold red]the run failed:[/] {escape(repr(error))}")
         raise SystemExit(1) from error
     if as_json:
         click.echo(json.dumps(result.summary.to_json(), indent=2, default=_json_default))

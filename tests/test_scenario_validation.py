@@ -161,6 +161,41 @@ def test_validate_exits_2_naming_each_problem_and_starts_nothing(tmp_path: Path)
         assert "Queues" not in done.stdout
 
 
+def test_a_problem_that_names_a_table_is_printed_whole(tmp_path: Path) -> None:
+    # The console must not read "[qsg.NAME]" in a message as markup and drop it.
+    path = tmp_path / "empty.toml"
+    path.write_text('description = "nothing in it"\n[run]\nduration = 5\n')
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "validate", str(path)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done
+    assert "add [qsg.NAME] members or a [qmgr.NAME] table" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "chaos"])
+def test_a_sweep_file_given_for_a_scenario_is_refused_saying_to_use_qsg_sweep(
+    command: str,
+) -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "sweep-capacity.toml"
+    line = path.read_text().splitlines().index("[vary]") + 1
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", command, str(path)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done
+    assert f"{path}:{line}: vary: a sweep file, not a scenario" in done.stderr
+    assert f"qsg sweep {path} --out DIR" in done.stderr
+    assert "1 problem; nothing was started" in done.stderr
+
+
+def test_sweep_given_a_scenario_says_to_play_it_with_qsg_run(tmp_path: Path) -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "sweep", str(path),
+                           "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done
+    assert f"{path}:1: a scenario, not a sweep file: play it with `qsg run {path}`" in done.stderr
+    assert "1 problem; nothing was started" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
 # ---- fuzzing ----------------------------------------------------------------------------
 LINES = GOOD.splitlines()
 JUNK = st.sampled_from(['"x"', "-1", "0", "1e400", "true", "[]", "{}", '{ dist = "no" }',

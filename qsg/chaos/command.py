@@ -64,11 +64,10 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     members' units of work not recovered, group order broken, and expiration reports
     missing or duplicated; liveness mode adds progress within --bound after the heal.
     """
-    from qsg.cli import _console, _problems
-    from qsg.scenario.load import load_scenario
+    from qsg.cli import _console, _problems, load_toml
 
     try:
-        loaded = load_scenario(scenario)
+        loaded = load_toml(scenario)
     except ScenarioError as error:
         _problems(error)
         sys.exit(2)

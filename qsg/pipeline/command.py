@@ -14,10 +14,11 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from qsg.pipeline.spark import DEFAULT_MASTER
-from qsg.scenario.errors import ScenarioError
+from qsg.scenario.errors import ScenarioError, ScenarioProblem
 
 _master = click.option(
     "--master",
@@ -43,7 +44,8 @@ def _console() -> Console:
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[bold red]error[/] {message}")
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err.print(f"[bold red]error[/] {escape(message)}")
     sys.exit(1)
 
 
@@ -98,17 +100,21 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
     docs/pipeline.md) as Spark tasks, each one simulation in virtual time; then compute
     the metrics of all of them and find the knee: per group of points, the highest
     offered load whose p99 latency stays within the objective."""
+    from qsg.cli import _is_scenario, _problems
     from qsg.pipeline.spark import spark_session
     from qsg.pipeline.sweep import aggregate, run_points
     from qsg.pipeline.sweep_file import load_sweep
 
     try:
+        if _is_scenario(sweep_file):
+            raise ScenarioError([ScenarioProblem(
+                str(sweep_file), 1, "",
+                f"a scenario, not a sweep file: play it with `qsg run {sweep_file}`; a sweep"
+                " file names its base `scenario` and has a [vary] table (docs/pipeline.md)",
+            )])  # fmt: skip
         loaded = load_sweep(sweep_file)
     except ScenarioError as error:
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
-        for problem in error.problems:
-            err.print(f"[bold red]error[/] {problem}")
-        err.print("nothing was started")
+        _problems(error)
         sys.exit(2)
     console = _console()
     console.print(f"[bold]{sweep_file}[/]: {len(loaded.points)} points on {master}")
