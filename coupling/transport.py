@@ -19,6 +19,7 @@ from valkey.backoff import NoBackoff
 from valkey.retry import Retry
 
 from coupling.scripts import ALL, Script
+from coupling.server import url_options
 
 Arg = str | bytes | int | float
 
@@ -46,6 +47,7 @@ class BlockingTransport:
     database included, as valkey-py reads them."""
 
     def __init__(self, url: str) -> None:
+        url_options(url)  # a clear error for a URL that names no server
         self.url = url
         self._client = valkey.Valkey.from_url(url, retry=Retry(NoBackoff(), 0))
         self._loaded = False

@@ -27,9 +27,10 @@ from typing import Any
 import greenback
 import hiredis
 import trio
-from valkey.connection import SSLConnection, UnixDomainSocketConnection, parse_url
+from valkey.connection import SSLConnection, UnixDomainSocketConnection
 
 from coupling.scripts import ALL, Script
+from coupling.server import url_options
 from coupling.transport import Arg, CFConnectionError
 
 
@@ -74,7 +75,7 @@ class TrioTransport:
 
     def __init__(self, url: str, nursery: trio.Nursery) -> None:
         self.url = url
-        self._options = parse_url(url)
+        self._options = url_options(url)
         self._nursery = nursery
         self._link: _Link | None = None
         self._connecting = trio.Lock()

@@ -80,6 +80,26 @@ def _sweep_given(path: Path) -> ScenarioProblem:
                            "--out DIR` (its scenario is the one `scenario` names)")  # fmt: skip
 
 
+def _causes(error: BaseException) -> list[BaseException]:
+    """The errors inside ``error``: trio's nurseries wrap a task's failure in groups."""
+    if isinstance(error, BaseExceptionGroup):
+        return [cause for inner in error.exceptions for cause in _causes(inner)]
+    return [error]
+
+
+def check_redis_url(url: str | None) -> None:
+    """``--redis`` (or ``QSG_REDIS_URL``), if given, must name a server: checked before
+    anything starts."""
+    if url is None:
+        return
+    from coupling.server import url_options
+
+    try:
+        url_options(url)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--redis / QSG_REDIS_URL") from None
+
+
 def _problems(error: ScenarioError) -> None:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     for problem in error.problems:
@@ -161,6 +181,7 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     reports, peak depth and latency p50/p99 (simulated seconds), then the expiry-scan
     lease holders and the faults.
     """
+    check_redis_url(redis_url)
     try:
         loaded = load(scenario)
     except ScenarioError as error:
@@ -177,7 +198,9 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     try:
         result = _play(loaded, redis_url, seed, console if progress else None)
     except Exception as error:  # the run itself failed: say what, exit 1
-        Console(stderr=True).print(f"[bold red]the run failed:[/] {escape(repr(error))}")
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        for cause in _causes(error):
+            err.print(f"[bold red]the run failed:[/] {escape(f'{type(cause).__name__}: {cause}')}")
         raise SystemExit(1) from error
     if as_json:
         click.echo(json.dumps(result.summary.to_json(), indent=2, default=_json_default))

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from coupling.server import EmbeddedServer
+from coupling.server import EmbeddedServer, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport, CFConnectionError
 from qsg import CMQC, GMO, MD, MQMIError, QMgr
@@ -284,3 +284,20 @@ def test_a_wrong_password_in_the_url_is_refused() -> None:
         assert BlockingTransport(server.url).command("PING")
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("url", ["bogus://qsg:s3cret@host:6379/0", "localhost:6379", "http://x/"])
+def test_a_url_that_names_no_server_is_refused_naming_the_schemes_not_the_password(
+    url: str,
+) -> None:
+    # QSG_REDIS_URL accepts redis://, rediss:// and unix:// with credentials (issue 5).
+    for connect in (url_options, BlockingTransport):
+        with pytest.raises(ValueError, match=r"redis://.*rediss://.*unix://") as refused:
+            connect(url)
+        assert "s3cret" not in str(refused.value)
+
+
+def test_the_three_url_schemes_name_a_server() -> None:
+    assert url_options("redis://qsg:pw@127.0.0.1:6380/2")["port"] == 6380
+    assert url_options("rediss://qsg:pw@cf.example:6380/0")["host"] == "cf.example"
+    assert url_options("unix://qsg:pw@/tmp/cf.sock?db=0")["path"] == "/tmp/cf.sock"

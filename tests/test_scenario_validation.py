@@ -4,6 +4,7 @@ such errors, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -194,6 +195,28 @@ def test_sweep_given_a_scenario_says_to_play_it_with_qsg_run(tmp_path: Path) -> 
     assert f"{path}:1: a scenario, not a sweep file: play it with `qsg run {path}`" in done.stderr
     assert "1 problem; nothing was started" in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_redis_url_that_names_no_server_is_refused_before_anything_starts() -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
+    env = {**os.environ, "QSG_REDIS_URL": "bogus://qsg:s3cret@h/0"}
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "run", str(path), "--no-progress"],
+                          capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
+    assert done.returncode == 2, done
+    assert "Invalid value for --redis / QSG_REDIS_URL" in done.stderr
+    assert "scheme 'bogus'" in done.stderr and "s3cret" not in done.stderr
+    assert "Queues" not in done.stdout
+
+
+def test_a_run_that_cannot_reach_its_server_says_so_in_one_line() -> None:
+    # Not trio's exception group: the error inside it.
+    path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "run", str(path), "--no-progress",
+                           "--redis", "redis://127.0.0.1:1/0"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 1, done
+    assert "the run failed: CFConnectionError: cannot reach the coupling facility" in done.stderr
+    assert "ExceptionGroup" not in done.stderr
 
 
 # ---- fuzzing ----------------------------------------------------------------------------

@@ -64,8 +64,9 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     members' units of work not recovered, group order broken, and expiration reports
     missing or duplicated; liveness mode adds progress within --bound after the heal.
     """
-    from qsg.cli import _console, _problems, load_toml
+    from qsg.cli import _console, _problems, check_redis_url, load_toml
 
+    check_redis_url(redis_url)
     try:
         loaded = load_toml(scenario)
     except ScenarioError as error:

@@ -100,11 +100,12 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
     docs/pipeline.md) as Spark tasks, each one simulation in virtual time; then compute
     the metrics of all of them and find the knee: per group of points, the highest
     offered load whose p99 latency stays within the objective."""
-    from qsg.cli import _is_scenario, _problems
+    from qsg.cli import _is_scenario, _problems, check_redis_url
     from qsg.pipeline.spark import spark_session
     from qsg.pipeline.sweep import aggregate, run_points
     from qsg.pipeline.sweep_file import load_sweep
 
+    check_redis_url(redis_url)
     try:
         if _is_scenario(sweep_file):
             raise ScenarioError([ScenarioProblem(
@@ -122,7 +123,7 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
     results = run_points(spark, loaded, out, redis_url)
     failed = [r for r in results if r.error]
     for r in failed:
-        console.print(f"[bold red]point {r.run} failed:[/] {r.error}")
+        console.print(f"[bold red]point {r.run} failed:[/] {escape(str(r.error))}")
     if len(failed) == len(results):
         _fail("every point failed; nothing to aggregate")
     tables = aggregate(spark, loaded, out, interval=interval)
