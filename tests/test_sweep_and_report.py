@@ -5,6 +5,8 @@ embedded coupling-facility server), the knee, and the report in a real browser."
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,14 @@ def test_a_report_of_a_directory_without_runs_says_so(tmp_path):
     result = CliRunner().invoke(main, ["report", str(tmp_path), "--master", "local[2]"])
     assert result.exit_code == 1
     assert "no events.parquet below it" in result.output
+
+
+@pytest.mark.parametrize("command", ["metrics", "report"])
+def test_a_directory_with_no_runs_is_named_before_spark_starts(
+    command: str, tmp_path: Path
+) -> None:
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", command, str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 1, done
+    assert f"{tmp_path}: no events.parquet below it" in done.stderr
+    assert "setLogLevel" not in done.stderr  # Spark's first words: it never started

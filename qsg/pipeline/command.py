@@ -49,6 +49,16 @@ def _fail(message: str) -> None:
     sys.exit(1)
 
 
+def _check_runs(directory: Path) -> None:
+    """Fail at once, before Spark starts (seconds, and its log), if there is no run."""
+    from qsg.pipeline.runs import find_runs
+
+    try:
+        find_runs(directory)
+    except ValueError as error:
+        _fail(str(error))
+
+
 @click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
@@ -65,6 +75,7 @@ def metrics(directory: Path, out: Path | None, master: str, interval: float) -> 
     from qsg.pipeline import metrics as m
     from qsg.pipeline.spark import spark_session
 
+    _check_runs(directory)
     try:
         ev = m.Events.load(spark_session(master), directory, interval=interval)
     except ValueError as error:
@@ -184,6 +195,7 @@ def report(directory: Path, out: Path | None, master: str, interval: float) -> N
     from qsg.pipeline.report import write_report
     from qsg.pipeline.spark import spark_session
 
+    _check_runs(directory)
     try:
         path = write_report(spark_session(master), directory, out, interval=interval)
     except ValueError as error:
