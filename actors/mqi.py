@@ -97,7 +97,7 @@ class Connection:
         now = trio.current_time()
         qm = self.qm
         syncpoint = engine.put_in_syncpoint(pmo.Options, qm.rules.rules.platform)
-        size = len(body) if isinstance(body, bytes) else len(body.encode())
+        size = len(body.encode()) if isinstance(body, str) else len(body)
         qm.world.events.emit(
             MessagePut(now, qm.name, handle.queue, md.MsgId, size,
                        handle.persistence(md) == CMQC.MQPER_PERSISTENT, syncpoint, md.Expiry)

@@ -133,6 +133,32 @@ def test_a_message_over_maxmsgl_fails_with_msg_too_big_for_q(qm: QMgr) -> None:
     put(open_queue(qm, "Q"), b"x" * 10, 0.0)
 
 
+@pytest.mark.parametrize("body", [123, None, ["x"], 1.5])
+def test_a_put_of_anything_but_bytes_or_str_fails_with_buffer_error(qm: QMgr, body: object) -> None:
+    h = open_queue(qm, "Q")
+    with pytest.raises(MQMIError, match=r"MQRC_BUFFER_ERROR \(2004\).*bytes or str, not"):
+        put(h, body, 0.0)  # type: ignore[arg-type]
+    assert qm.depth("Q") == 0
+
+
+def test_a_bytearray_or_memoryview_is_put_as_its_bytes(qm: QMgr) -> None:
+    h = qm.connect().open("Q", ALL)
+    put(h, bytearray(b"ab"), 0.0)  # type: ignore[arg-type]
+    put(h, memoryview(b"cd"), 0.0)  # type: ignore[arg-type]
+    assert drain(h, 0.0) == [b"ab", b"cd"]
+
+
+@pytest.mark.parametrize("max_length", [-1, -5, 2.5, "10"])
+def test_a_get_with_a_buffer_length_below_0_or_not_whole_fails_with_buffer_length_error(
+    qm: QMgr, max_length: object
+) -> None:
+    h = qm.connect().open("Q", ALL)
+    put(h, b"x", 0.0)
+    with pytest.raises(MQMIError, match=r"MQRC_BUFFER_LENGTH_ERROR \(2005\)"):
+        get(h, 0.0, max_length=max_length)  # type: ignore[arg-type]
+    assert drain(h, 0.0) == [b"x"]  # nothing was taken
+
+
 def test_put_and_get_inhibit_refuse_with_their_reason_codes(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL | CMQC.MQOO_SET)
     put(h, b"x", 0.0)

@@ -72,9 +72,8 @@ class Handle:
         """MQPUT. A ``str`` is sent as UTF-8 with MQFMT_STRING, as pymqi does."""
         self._check(CMQC.MQOO_OUTPUT, CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
         md = MD() if md is None else md
-        if isinstance(body, str):
-            body = body.encode()
-            md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CMQC.MQCCSI_UTF8
+        if type(body) is not bytes:
+            body = _buffer(body, md)
         qm = self.conn.qmgr
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
         engine.put(
@@ -117,6 +116,11 @@ class Handle:
         *, now: float,
     ) -> bytes:  # fmt: skip
         """MQGET (a browse with MQGMO_BROWSE_*). ``max_length`` None takes any length."""
+        if max_length is not None and (type(max_length) is not int or max_length < 0):
+            raise MQMIError.failed(
+                CMQC.MQRC_BUFFER_LENGTH_ERROR,
+                f"the buffer length must be a whole number of bytes, 0 or more: {max_length!r}",
+            )
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
         browse = gmo.Options & _BROWSE
@@ -305,6 +309,19 @@ class Handle:
             raise MQMIError.failed(CMQC.MQRC_HOBJ_ERROR, f"{self.name} is closed")
         self.conn._check_connected()
         raise MQMIError.failed(reason, f"{self.name} was not opened for that")
+
+
+def _buffer(body: object, md: MD) -> bytes:
+    """The bytes of a body that is not ``bytes``: a ``str`` as UTF-8 with MQFMT_STRING,
+    as pymqi sends it; any other buffer as its bytes; else MQRC_BUFFER_ERROR."""
+    if isinstance(body, str):
+        md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CMQC.MQCCSI_UTF8
+        return body.encode()
+    if isinstance(body, bytearray | memoryview):
+        return bytes(body)
+    raise MQMIError.failed(
+        CMQC.MQRC_BUFFER_ERROR, f"the message must be bytes or str, not {type(body).__name__}"
+    )
 
 
 __all__ = ["Handle"]
