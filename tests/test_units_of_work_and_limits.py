@@ -189,6 +189,18 @@ def test_a_handle_does_only_what_it_was_opened_for(qm: QMgr) -> None:
         put(out, b"x", 0.0)
 
 
+def test_an_open_by_something_other_than_a_name_or_od_fails_with_object_name_error(
+    qm: QMgr,
+) -> None:
+    with pytest.raises(MQMIError, match=r"MQRC_OBJECT_NAME_ERROR \(2152\).*not int"):
+        qm.connect().open(5, CMQC.MQOO_OUTPUT)  # type: ignore[arg-type]
+
+
+def test_open_options_that_are_not_an_int_fail_with_options_error(qm: QMgr) -> None:
+    with pytest.raises(MQMIError, match=r"MQRC_OPTIONS_ERROR \(2046\)"):
+        qm.connect().open("Q", "MQOO_OUTPUT")  # type: ignore[arg-type]
+
+
 def test_inquire_reports_depth_and_the_queue_attributes(qm: QMgr) -> None:
     h = open_queue(qm, "Q")
     put(h, b"x", 0.0)

@@ -50,10 +50,14 @@ class Connection:
         if od is not None:
             name = name_of(od.ObjectName).decode()
             q_mgr_name = name_of(od.ObjectQMgrName).decode()
-        else:
+        elif isinstance(target, str | bytes):
             raw = target.encode() if isinstance(target, str) else target
-            assert isinstance(raw, bytes)
             name, q_mgr_name = name_of(raw).decode(), ""
+        else:
+            raise MQMIError.failed(
+                CMQC.MQRC_OBJECT_NAME_ERROR,
+                f"open a queue by its name (str or bytes) or an OD, not {type(target).__name__}",
+            )
         _check_open_options(options)
         qm = self.qmgr
         user = self._authority_user(options, od)
@@ -203,6 +207,10 @@ class Connection:
 
 
 def _check_open_options(options: int) -> None:
+    if type(options) is not int:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, f"open options are MQOO_* flags (an int), not {options!r}"
+        )
     if not options & _ACCESS:
         raise MQMIError.failed(
             CMQC.MQRC_OPTIONS_ERROR, "open needs an input, browse, output, inquire or set option"
