@@ -142,3 +142,19 @@ def test_a_directory_with_no_runs_is_named_before_spark_starts(
     assert done.returncode == 1, done
     assert f"{tmp_path}: no events.parquet below it" in done.stderr
     assert "setLogLevel" not in done.stderr  # Spark's first words: it never started
+
+
+def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
+    # Its INFO and WARN lines and "Setting default log level" are noise to a qsg user;
+    # errors would still show (qsg/pipeline/log4j2.properties).
+    run = tmp_path / "run"
+    small = Path(__file__).parent / "data" / "pipeline-small.toml"
+    assert CliRunner().invoke(main, ["run", str(small), "--out", str(run),
+                                     "--no-progress"]).exit_code == 0  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "metrics", str(run),
+                           "--master", "local[1]"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done
+    assert "tables written" in done.stdout
+    noise = [line for line in done.stderr.splitlines() if "incubator" not in line]
+    assert noise == [], noise

@@ -2,7 +2,8 @@
 
 One builder for every entry point (``qsg metrics``, ``qsg sweep``, ``qsg report``, the
 tests and the benchmark), so they all get the same settings: no web UI, few shuffle
-partitions (the tables are small next to what Spark is sized for), UTC, quiet logs, and
+partitions (the tables are small next to what Spark is sized for), UTC, quiet logs
+(errors only, from the JVM's start: ``log4j2.properties`` beside this module), and
 the workers' Python the driver's own (a cluster's workers need the same one installed:
 see the README).
 """
@@ -11,9 +12,12 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 DEFAULT_MASTER = "local[*]"
+#: The driver's logging: errors only (see the file).
+_LOG4J = Path(__file__).with_name("log4j2.properties")
 
 
 def spark_session(master: str = DEFAULT_MASTER, *, app: str = "qsg",
@@ -39,6 +43,8 @@ def spark_session(master: str = DEFAULT_MASTER, *, app: str = "qsg",
         # Each sweep point is one task: never let Spark run one twice on its own.
         .config("spark.task.maxFailures", "1")
         .config("spark.speculation", "false")
+        # Quiet from the start: setLogLevel below comes after the JVM's start-up lines.
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_LOG4J}")
         .getOrCreate()
     )  # fmt: skip
     session.sparkContext.setLogLevel("ERROR")
