@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from qsg.options import SECONDS
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import Progress as RunProgress
@@ -165,7 +166,7 @@ def validate(scenarios: tuple[Path, ...]) -> None:
                    "events.parquet.")
 @click.option("--seed", type=int, default=None,
               help="The run's seed (default: the scenario's [run] seed).")
-@click.option("--duration", type=float, default=None,
+@click.option("--duration", type=SECONDS, default=None,
               help="Simulated seconds to run (default: the scenario's [run] duration).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show the progress bar in simulated time.")
@@ -188,8 +189,6 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
         _problems(error)
         sys.exit(2)
     if duration is not None:
-        if duration <= 0:
-            raise click.BadParameter("must be above 0", param_hint="--duration")
         loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
     console = _console()
     if loaded.description:

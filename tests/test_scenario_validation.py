@@ -219,6 +219,26 @@ def test_a_run_that_cannot_reach_its_server_says_so_in_one_line() -> None:
     assert "ExceptionGroup" not in done.stderr
 
 
+@pytest.mark.parametrize("duration", ["0", "-3", "nan", "inf"])
+def test_a_duration_that_is_not_a_finite_number_above_0_is_refused(duration: str) -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "run", str(path), "--no-progress",
+                           "--duration", duration],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done
+    assert "Invalid value for '--duration': must be a number of seconds above 0" in done.stderr
+
+
+@pytest.mark.parametrize(("command", "option"), [("chaos", "--bound"), ("metrics", "--interval")])
+def test_other_seconds_options_refuse_nan_too(command: str, option: str, tmp_path: Path) -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
+    target = str(path) if command == "chaos" else str(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", command, target, option, "nan"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done
+    assert f"Invalid value for '{option}': must be a number of seconds above 0" in done.stderr
+
+
 # ---- fuzzing ----------------------------------------------------------------------------
 LINES = GOOD.splitlines()
 JUNK = st.sampled_from(['"x"', "-1", "0", "1e400", "true", "[]", "{}", '{ dist = "no" }',

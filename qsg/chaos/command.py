@@ -21,6 +21,7 @@ from rich.table import Table
 
 from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
 from qsg.chaos.checkers import Verdict
+from qsg.options import SECONDS
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
 
@@ -36,7 +37,7 @@ from qsg.scenario.model import Scenario
                    "last until the heal, and progress within --bound after it.")
 @click.option("--replay", type=int, default=None, metavar="RUN_SEED",
               help="Run only the run with this seed (as printed for a failure), verbosely.")
-@click.option("--bound", type=float, default=None,
+@click.option("--bound", type=SECONDS, default=None,
               help="Seconds after the heal within which everything must make progress "
                    "(default: the longest lease or channel retry, plus reconnect and slack).")
 @click.option("--on-redis", is_flag=True,

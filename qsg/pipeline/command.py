@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from qsg.options import SECONDS
 from qsg.pipeline.spark import DEFAULT_MASTER
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 
@@ -29,7 +30,7 @@ _master = click.option(
 )
 _interval = click.option(
     "--interval",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=1.0,
     show_default=True,
     help="Seconds per bucket of the time series.",
