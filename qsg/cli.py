@@ -13,6 +13,7 @@ import dataclasses
 import json
 import shutil
 import sys
+from collections.abc import Sized
 from pathlib import Path
 from typing import Any
 
@@ -326,10 +327,17 @@ def _json_default(value: Any) -> Any:
 
 def _shape(scenario: Scenario | ScriptScenario) -> str:
     if isinstance(scenario, ScriptScenario):
-        return f"Python scenario, {len(scenario.topology.qmgrs)} queue managers"
-    return (f"{len(scenario.qmgrs)} queue managers, {len(scenario.qsgs)} QSGs, "
-            f"{len(scenario.channels)} channels, {len(scenario.workloads)} workloads, "
-            f"{len(scenario.faults)} faults, {scenario.run.duration:g} s")  # fmt: skip
+        return f"Python scenario, {_count(scenario.topology.qmgrs, 'queue manager')}"
+    parts = (
+        _count(scenario.qmgrs, "queue manager"), _count(scenario.qsgs, "QSG"),
+        _count(scenario.channels, "channel"), _count(scenario.workloads, "workload"),
+        _count(scenario.faults, "fault"), f"{scenario.run.duration:g} s",
+    )  # fmt: skip
+    return ", ".join(parts)
+
+
+def _count(things: Sized, noun: str) -> str:
+    return f"{len(things)} {noun}{'' if len(things) == 1 else 's'}"
 
 
 def _add_commands() -> None:

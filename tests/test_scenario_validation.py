@@ -239,6 +239,14 @@ def test_other_seconds_options_refuse_nan_too(command: str, option: str, tmp_pat
     assert f"Invalid value for '{option}': must be a number of seconds above 0" in done.stderr
 
 
+def test_validate_counts_what_a_scenario_holds_in_words() -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "chaos-processes.toml"
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "validate", str(path)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done
+    assert "(4 queue managers, 1 QSG, 1 channel, 8 workloads, 0 faults, 30 s)" in done.stdout
+
+
 # ---- fuzzing ----------------------------------------------------------------------------
 LINES = GOOD.splitlines()
 JUNK = st.sampled_from(['"x"', "-1", "0", "1e400", "true", "[]", "{}", '{ dist = "no" }',
