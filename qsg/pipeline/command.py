@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
@@ -44,10 +44,20 @@ def _console() -> Console:
     return console()
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     err.print(f"[bold red]error[/] {escape(message)}")
     sys.exit(1)
+
+
+def _spark(master: str) -> Any:
+    """The Spark session; exit 1 naming what is missing if Spark cannot start (Java)."""
+    from qsg.pipeline.spark import JavaMissingError, spark_session
+
+    try:
+        return spark_session(master)
+    except JavaMissingError as error:
+        _fail(str(error))
 
 
 def _check_runs(directory: Path) -> None:
@@ -74,11 +84,11 @@ def metrics(directory: Path, out: Path | None, master: str, interval: float) -> 
     """Compute the metrics tables of every run under DIRECTORY (each a directory with an
     events.parquet, as `qsg run --out` writes) and write them as Parquet."""
     from qsg.pipeline import metrics as m
-    from qsg.pipeline.spark import spark_session
 
     _check_runs(directory)
+    spark = _spark(master)
     try:
-        ev = m.Events.load(spark_session(master), directory, interval=interval)
+        ev = m.Events.load(spark, directory, interval=interval)
     except ValueError as error:
         _fail(str(error))
     target = m.store(ev, out or directory / "metrics")
@@ -113,7 +123,6 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
     the metrics of all of them and find the knee: per group of points, the highest
     offered load whose p99 latency stays within the objective."""
     from qsg.cli import _is_scenario, _problems, check_redis_url
-    from qsg.pipeline.spark import spark_session
     from qsg.pipeline.sweep import aggregate, run_points
     from qsg.pipeline.sweep_file import load_sweep
 
@@ -131,7 +140,7 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
         sys.exit(2)
     console = _console()
     console.print(f"[bold]{sweep_file}[/]: {len(loaded.points)} points on {master}")
-    spark = spark_session(master)
+    spark = _spark(master)
     results = run_points(spark, loaded, out, redis_url)
     failed = [r for r in results if r.error]
     for r in failed:
@@ -194,11 +203,11 @@ def report(directory: Path, out: Path | None, master: str, interval: float) -> N
     over time, latency CDFs, throughput against offered load with the knee, a timeline
     of faults and lease holders, and the summary tables."""
     from qsg.pipeline.report import write_report
-    from qsg.pipeline.spark import spark_session
 
     _check_runs(directory)
+    spark = _spark(master)
     try:
-        path = write_report(spark_session(master), directory, out, interval=interval)
+        path = write_report(spark, directory, out, interval=interval)
     except ValueError as error:
         _fail(str(error))
     _console().print(f"report written to {path}")

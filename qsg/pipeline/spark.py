@@ -11,6 +11,9 @@ see the README).
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,9 @@ def spark_session(master: str = DEFAULT_MASTER, *, app: str = "qsg",
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
+
+    if SparkSession.getActiveSession() is None:
+        check_java()
 
     if shuffle_partitions is None:
         shuffle_partitions = 2 * _local_cores(master) if master.startswith("local") else 8
@@ -51,6 +57,38 @@ def spark_session(master: str = DEFAULT_MASTER, *, app: str = "qsg",
     return session
 
 
+class JavaMissingError(RuntimeError):
+    """No Java 17 or newer to start Spark with: the message says what was found."""
+
+
+#: The oldest Java the pinned Spark runs on.
+JAVA_NEEDED = 17
+
+
+def check_java() -> None:
+    """Raise ``JavaMissingError`` unless the Java Spark would start (``$JAVA_HOME/bin/java``,
+    else ``java`` on PATH) is version 17 or newer: without it PySpark fails with a
+    traceback about its gateway."""
+    home = os.environ.get("JAVA_HOME")
+    java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    if java is None or not Path(java).exists():
+        where = f"JAVA_HOME is {home}" if home else "no java on PATH and JAVA_HOME is not set"
+        raise JavaMissingError(f"the Spark pipeline needs Java {JAVA_NEEDED} or newer: {where}")
+    try:
+        said = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        needs = f"the Spark pipeline needs Java {JAVA_NEEDED} or newer"
+        raise JavaMissingError(f"{needs}: {java} -version: {error}") from None
+    found = re.search(r'version "(\d+)(?:\.(\d+))?', said.stderr + said.stdout)
+    if found is None:
+        return  # an unusual banner: let Spark try
+    major = int(found[2]) if found[1] == "1" and found[2] else int(found[1])  # "1.8" is 8
+    if major < JAVA_NEEDED:
+        raise JavaMissingError(
+            f"the Spark pipeline needs Java {JAVA_NEEDED} or newer; {java} is Java {major}"
+        )
+
+
 def _local_cores(master: str) -> int:
     inside = master[len("local") :].strip("[]").split(",")[0]
     if inside in ("", "*"):
@@ -58,4 +96,4 @@ def _local_cores(master: str) -> int:
     return max(1, int(inside))
 
 
-__all__ = ["DEFAULT_MASTER", "spark_session"]
+__all__ = ["DEFAULT_MASTER", "JavaMissingError", "check_java", "spark_session"]
