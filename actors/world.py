@@ -34,7 +34,7 @@ from actors.reach import Reach, guard
 from actors.signals import Signals
 from coupling import keys
 from coupling.lease import Lease, LeaseBoard, LocalLease
-from coupling.server import EmbeddedServer, configured_url
+from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
@@ -435,6 +435,8 @@ async def open_world(
                 server.start()
                 stack.callback(server.stop)
                 url = server.url
+            else:
+                url_options(url)  # a URL naming no server: a plain ValueError, here
             transport = await stack.enter_async_context(TrioTransport.open(url))
             clock = current_virtual_clock()
             if clock is not None:

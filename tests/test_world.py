@@ -319,3 +319,12 @@ async def test_a_waiting_get_after_an_empty_one_still_fails_at_once_when_gets_ar
             await q.get(None, MD(), wait_gmo(1000))
         assert inhibited.value.reason == CMQC.MQRC_GET_INHIBITED
         assert trio.current_time() == 1.0  # the second get did not wait
+
+
+async def test_a_redis_url_that_names_no_server_fails_qsg_start_with_a_plain_value_error(
+    virtual_clock: VirtualClock,
+) -> None:
+    # Not wrapped in a nursery's exception group: the caller catches ValueError.
+    with pytest.raises(ValueError, match="a coupling-facility URL is redis://"):
+        async with qsg.start(qsg_and_qm3(), redis_url="bogus://qsg:s3cret@h/0"):
+            pass
