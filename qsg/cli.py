@@ -191,7 +191,7 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
         sys.exit(2)
     if duration is not None:
         loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
-    console = _console()
+    console = _console(stderr=as_json)  # with --json, stdout is the JSON alone
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
@@ -211,11 +211,12 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
         console.print(f"run written to {out}/")
 
 
-def _console() -> Console:
-    """The output console; not a terminal (a pipe, CI), wide enough for the tables."""
-    console = Console(highlight=False)
+def _console(*, stderr: bool = False) -> Console:
+    """The output console; not a terminal (a pipe, CI), wide enough for the tables.
+    ``stderr`` when standard output carries JSON alone."""
+    console = Console(highlight=False, stderr=stderr)
     if not console.is_terminal:
-        console = Console(highlight=False, width=150)
+        console = Console(highlight=False, stderr=stderr, width=150)
     return console
 
 

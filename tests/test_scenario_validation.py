@@ -4,6 +4,7 @@ such errors, never a traceback."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -245,6 +246,18 @@ def test_validate_counts_what_a_scenario_holds_in_words() -> None:
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done
     assert "(4 queue managers, 1 QSG, 1 channel, 8 workloads, 0 faults, 30 s)" in done.stdout
+
+
+@pytest.mark.parametrize("command", [["run", "--no-progress"], ["chaos", "--runs", "1"]])
+def test_json_output_is_the_json_alone_on_standard_output(command: list[str]) -> None:
+    # The headline and progress lines go to standard error, so a pipe gets JSON.
+    path = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", command[0], str(path),
+                           *command[1:], "--json"],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done
+    parsed = json.loads(done.stdout)
+    assert parsed and str(path) in done.stderr
 
 
 # ---- fuzzing ----------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     except ScenarioError as error:
         _problems(error)
         sys.exit(2)
-    console = _console()
+    console = _console(stderr=as_json)  # with --json, stdout is the JSON alone
     seeds = [replay] if replay is not None else run_seeds(seed, runs)
     if processes:
         if mode != "safety":
