@@ -59,5 +59,6 @@ def test_qsg_metrics_without_java_exits_1_in_one_line(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
     assert done.returncode == 1, done
     assert done.stderr.strip().splitlines() == [
-        f"error the Spark pipeline needs Java 17 or newer: JAVA_HOME is {tmp_path / 'none'}"
+        f"error the Spark pipeline needs Java 17 or newer: JAVA_HOME is {tmp_path / 'none'},"
+        " with no bin/java"
     ]

@@ -69,24 +69,23 @@ def check_java() -> None:
     """Raise ``JavaMissingError`` unless the Java Spark would start (``$JAVA_HOME/bin/java``,
     else ``java`` on PATH) is version 17 or newer: without it PySpark fails with a
     traceback about its gateway."""
+    needs = f"the Spark pipeline needs Java {JAVA_NEEDED} or newer"
     home = os.environ.get("JAVA_HOME")
     java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
     if java is None or not Path(java).exists():
-        where = f"JAVA_HOME is {home}" if home else "no java on PATH and JAVA_HOME is not set"
-        raise JavaMissingError(f"the Spark pipeline needs Java {JAVA_NEEDED} or newer: {where}")
+        where = f"JAVA_HOME is {home}, with no bin/java" if home else (
+            "no java on PATH and JAVA_HOME is not set")
+        raise JavaMissingError(f"{needs}: {where}")
     try:
         said = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as error:
-        needs = f"the Spark pipeline needs Java {JAVA_NEEDED} or newer"
         raise JavaMissingError(f"{needs}: {java} -version: {error}") from None
     found = re.search(r'version "(\d+)(?:\.(\d+))?', said.stderr + said.stdout)
     if found is None:
         return  # an unusual banner: let Spark try
     major = int(found[2]) if found[1] == "1" and found[2] else int(found[1])  # "1.8" is 8
     if major < JAVA_NEEDED:
-        raise JavaMissingError(
-            f"the Spark pipeline needs Java {JAVA_NEEDED} or newer; {java} is Java {major}"
-        )
+        raise JavaMissingError(f"{needs}; {java} is Java {major}")
 
 
 def _local_cores(master: str) -> int:
