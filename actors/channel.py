@@ -35,6 +35,7 @@ import msgpack
 import trio
 import trio.testing
 
+from actors import clock
 from actors.clock import current_virtual_clock
 from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, ExpiredInTransit
 from qsg import CMQC
@@ -75,16 +76,16 @@ class _RealIO:
 @contextmanager
 def _real_io() -> Iterator[None]:
     """Simulated time stands still inside: a partner in another process is answering."""
-    clock = current_virtual_clock()
-    if clock is None:
+    vclock = current_virtual_clock()
+    if vclock is None:
         yield
         return
     source = _RealIO()
-    clock.watch(source)
+    vclock.watch(source)
     try:
         yield
     finally:
-        clock.unwatch(source)
+        vclock.unwatch(source)
 
 
 class ChannelBrokenError(Exception):
@@ -165,7 +166,7 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
                     _state(qm, definition.name, "STOPPED", f"retries exhausted: {error}")
                     return
                 _state(qm, definition.name, "RETRYING", str(error))
-                await trio.sleep(wait)
+                await clock.sleep(wait)
     finally:
         with trio.CancelScope(shield=True):
             if frames is not None:
@@ -275,7 +276,7 @@ async def _send_batch(
     size = sum(len(m["data"]) for m in batch)
     transit = world.costs.transit(size)
     if transit:
-        await trio.sleep(transit)
+        await clock.sleep(transit)
     sequence = sync.next_sequence
     # The batch and its end-of-batch flow travel together: once sent, it is in doubt.
     sync.in_doubt = (sequence, [m["md"]["MsgId"] for m in batch])
@@ -319,7 +320,7 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
             await _deliver(qm, name, conn, frame["messages"], sync, sequence)
             confirm = qm.world.costs.channel_latency  # the confirmation's trip back
             if confirm:
-                await trio.sleep(confirm)
+                await clock.sleep(confirm)
             await frames.send({"t": "ok", "seq": sequence})
     except ChannelBrokenError:
         pass  # the sender went: it resynchronises when it comes back

@@ -10,15 +10,29 @@ read is pending, which is why the simulator has its own (simulation-notes.md).
 
 Sources of real I/O register with ``watch``: anything with a ``busy`` property (the
 trio transport to the coupling facility is one).
+
+The clock also keeps sleepers of its own. ``trio.sleep`` is a cancel scope with a
+deadline: when it expires, trio throws ``Cancelled`` into the task and the scope catches
+it, seven to nine checkpoints' worth of work for every simulated wait. The simulator's
+actors sleep through ``sleep`` / ``sleep_until`` / ``park`` here instead: the task is
+parked with ``wait_task_rescheduled`` and its wake-up goes on the clock's own heap; when
+trio is idle and asks the clock how long to wait, the clock moves to the earliest wake-up
+and reschedules the tasks due then. Cancellation keeps trio's semantics (a cancelled
+sleeper is aborted and its entry dropped), and at equal times trio's own deadlines go
+first, so a ``move_on_at(stop)`` still ends a loop whose next wake-up is ``stop``. Under
+any other clock (the wall clock) the same functions are trio's.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
+from itertools import count
 from typing import Protocol
 
 import trio
+from trio.lowlevel import Abort, RaiseCancelT, Task, current_task, reschedule
 
 #: How long trio may wait in real time while real I/O is in flight: the reply wakes it
 #: sooner. Bounded so a stuck source is looked at again.
@@ -32,13 +46,61 @@ class IOSource(Protocol):
     def busy(self) -> bool: ...
 
 
+class Wakeup:
+    """A parked task that is woken once: by ``wake`` or by the clock at its deadline.
+
+    ``woken`` says which: True when ``wake`` came first, False when the deadline did.
+    """
+
+    __slots__ = ("pending", "task", "woken")
+
+    def __init__(self) -> None:
+        self.task: Task | None = None
+        self.pending = False  # parked and not yet woken, cancelled or timed out
+        self.woken = False
+
+    def wake(self) -> None:
+        """Wake the parked task now (nothing if it is not parked)."""
+        if self.pending:
+            self.pending = False
+            self.woken = True
+            assert self.task is not None
+            reschedule(self.task)
+
+    def _abort(self, raise_cancel: RaiseCancelT) -> Abort:
+        self.pending = False  # the heap entry, if any, is dropped when it comes up
+        return Abort.SUCCEEDED
+
+
 class VirtualClock(trio.abc.Clock):
     """Simulated seconds, starting at ``start``; see the module's docstring."""
 
     def __init__(self, start: float = 0.0) -> None:
         self._time = start
         self._sources: list[IOSource] = []
+        # Invariant: every entry (when, order, wakeup) whose wakeup is pending is a task
+        # parked until ``when``; entries of woken or cancelled wakeups are skipped.
+        self._alarms: list[tuple[float, int, Wakeup]] = []
+        self._order = count()  # equal times wake in the order they were asked for
         self.jumps = 0  # how many times time moved: statistics for the benchmarks
+
+    async def sleep_until(self, deadline: float) -> None:
+        """Park the calling task until simulated time ``deadline``."""
+        if deadline <= self._time:
+            await trio.lowlevel.checkpoint()  # as trio.sleep_until(past): a checkpoint
+            return
+        await self.park(Wakeup(), deadline)
+
+    async def park(self, wakeup: Wakeup, deadline: float = math.inf) -> bool:
+        """Park the calling task until ``wakeup.wake()`` or ``deadline``, whichever comes
+        first; True if it was woken. Cancellable like any trio wait."""
+        wakeup.task = current_task()
+        wakeup.pending = True
+        wakeup.woken = False
+        if deadline != math.inf:
+            heapq.heappush(self._alarms, (deadline, next(self._order), wakeup))
+        await trio.lowlevel.wait_task_rescheduled(wakeup._abort)
+        return wakeup.woken
 
     def watch(self, source: IOSource) -> None:
         """Freeze time while ``source`` is busy."""
@@ -54,9 +116,25 @@ class VirtualClock(trio.abc.Clock):
         return self._time
 
     def deadline_to_sleep_time(self, deadline: float) -> float:
+        # trio asks only when no task can run: the moment to move time.
         for source in self._sources:
             if source.busy:
                 return _REAL_WAIT  # the reply ends the wait; time stands still meanwhile
+        alarms = self._alarms
+        while alarms and not alarms[0][2].pending:
+            heapq.heappop(alarms)  # woken or cancelled meanwhile
+        if alarms and alarms[0][0] < deadline:
+            when = alarms[0][0]
+            if when > self._time:
+                self._time = when
+                self.jumps += 1
+            while alarms and alarms[0][0] <= when:
+                wakeup = heapq.heappop(alarms)[2]
+                if wakeup.pending:
+                    wakeup.pending = False
+                    assert wakeup.task is not None
+                    reschedule(wakeup.task)
+            return 0.0
         if math.isinf(deadline):
             return math.inf  # nothing will ever happen: as a real program would, wait
         if deadline > self._time:
@@ -89,4 +167,27 @@ def current_virtual_clock() -> VirtualClock | None:
     return clock if isinstance(clock, VirtualClock) else None
 
 
-__all__ = ["IOSource", "SharedClock", "VirtualClock", "current_virtual_clock"]
+async def sleep_until(deadline: float) -> None:
+    """``trio.sleep_until``, kept by the virtual clock when it runs the loop."""
+    clock = trio.lowlevel.current_clock()
+    if type(clock) is VirtualClock:
+        await clock.sleep_until(deadline)
+    else:
+        await trio.sleep_until(deadline)
+
+
+async def sleep(seconds: float) -> None:
+    """``trio.sleep``, kept by the virtual clock when it runs the loop."""
+    if seconds < 0:
+        raise ValueError("sleep length must be non-negative")
+    clock = trio.lowlevel.current_clock()
+    if type(clock) is VirtualClock:
+        await clock.sleep_until(clock._time + seconds)
+    else:
+        await trio.sleep(seconds)
+
+
+__all__ = [
+    "IOSource", "SharedClock", "VirtualClock", "Wakeup", "current_virtual_clock", "sleep",
+    "sleep_until",
+]  # fmt: skip

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from actors import clock
 from actors.events import LeaseChanged
 from coupling.lease import EXPIRY_SCAN, Grant
 from coupling.transport import CFConnectionError
@@ -79,7 +80,7 @@ async def scan_periodically(
             task_status.started()
             task_status = trio.TASK_STATUS_IGNORED  # started once, after the first attempt
             # Never again in the same instant: that would spin without time passing.
-            await trio.sleep_until(max(retry, now + interval / 1000))
+            await clock.sleep_until(max(retry, now + interval / 1000))
     finally:
         # A clean stop gives the lease up; a killed member keeps it until it runs out.
         if grant is not None and qm.alive and world.stopping:

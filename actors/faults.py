@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from actors import clock
 from actors.events import FaultInjected
 from qsg import CMQC
 from qsg.core.errors import MQMIError
@@ -134,7 +135,7 @@ async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0
     up none of the others, the heal included."""
     async with trio.open_nursery() as nursery:
         for fault in sorted(faults, key=lambda f: f.at):
-            await trio.sleep_until(origin + fault.at)
+            await clock.sleep_until(origin + fault.at)
             nursery.start_soon(inject, world, fault.action, fault)
             await trio.lowlevel.checkpoint()  # in schedule order, as far as trio allows
             if fault.duration is not None:
@@ -143,7 +144,7 @@ async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0
 
 async def _undo(world: World, fault: Fault, origin: float) -> None:
     assert fault.duration is not None
-    await trio.sleep_until(origin + fault.at + fault.duration)
+    await clock.sleep_until(origin + fault.at + fault.duration)
     await inject(world, UNDO[fault.action], fault)
 
 

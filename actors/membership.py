@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from actors import clock
 from actors.events import QMgrRestarted
 from coupling import keys
 from coupling.lease import Grant, Lease, Refusal
@@ -58,7 +59,7 @@ async def join(world: World, qm: QueueManager, length: float) -> tuple[Lease, Gr
         if isinstance(answer, Grant):
             break
         assert isinstance(answer, Refusal)
-        await trio.sleep_until(answer.expires + 0.01)  # the old life's lease runs out
+        await clock.sleep_until(answer.expires + 0.01)  # the old life's lease runs out
     if answer.token > 1:  # an earlier life failed, or stopped: recover it if nobody has
         await qm.recover_peer(qm.name, answer.token - 1)
         world.events.emit(QMgrRestarted(trio.current_time(), qm.name, answer.token))
@@ -69,7 +70,7 @@ async def keep(qm: QueueManager, lease: Lease, grant: Grant,
                lost: Callable[[str], None]) -> None:  # fmt: skip
     """Renew the member lease at a third of its length; ``lost(why)`` if it is gone."""
     while True:
-        await trio.sleep(lease.length / 3)
+        await clock.sleep(lease.length / 3)
         try:
             answer = await qm.dispatch(lease.acquire, system=True)
         except (MQMIError, CFConnectionError):
@@ -90,7 +91,7 @@ async def watch(world: World, qm: QueueManager, length: float) -> None:
     group = qm.rules.qsg
     seen: set[tuple[str, int]] = set()
     while True:
-        await trio.sleep(length / 2)
+        await clock.sleep(length / 2)
         for member in group.members:
             if member == qm.name:
                 continue

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import greenback
 import trio
 
+from actors import clock
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from actors.reach import CALLER
 from coupling.lease import Grant
@@ -275,7 +276,7 @@ class QueueManager:
             cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
             if cost:
                 async with self.cpu:
-                    await trio.sleep(cost)
+                    await clock.sleep(cost)
                 if not self.alive:
                     raise MQMIError.failed(
                         CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"

@@ -23,17 +23,32 @@ import math
 
 import trio
 
+from actors.clock import VirtualClock, Wakeup
 from qsg.core.store import MessageStore
 
 _Key = tuple[int, str]
 
 
-class _Waiter:
-    __slots__ = ("event", "plain")
+class _Waiter(Wakeup):
+    """A waiting MQGET: parked on the virtual clock, or on a trio Event on the wall clock."""
+
+    __slots__ = ("event", "notified", "plain")
 
     def __init__(self, plain: bool) -> None:
-        self.event = trio.Event()
+        super().__init__()
+        self.event: trio.Event | None = None
         self.plain = plain
+        self.notified = False  # taken off the waiting list by a notification
+
+    def set(self) -> None:
+        self.notified = True
+        if self.event is not None:
+            self.event.set()
+        else:
+            self.wake()
+
+    def is_set(self) -> bool:
+        return self.notified
 
 
 class Signals:
@@ -67,13 +82,18 @@ class Signals:
         waiting = self._waiters.setdefault(key, [])
         waiting.append(waiter)
         try:
-            if deadline == math.inf:  # MQWI_UNLIMITED: no timer to set
-                await waiter.event.wait()
+            clock = trio.lowlevel.current_clock()
+            if type(clock) is VirtualClock:  # the clock's own wake-up: no cancel scope
+                await clock.park(waiter, deadline)
             else:
-                with trio.move_on_at(deadline):
+                waiter.event = trio.Event()
+                if deadline == math.inf:  # MQWI_UNLIMITED: no timer to set
                     await waiter.event.wait()
+                else:
+                    with trio.move_on_at(deadline):
+                        await waiter.event.wait()
         finally:
-            if not waiter.event.is_set():
+            if not waiter.is_set():
                 waiting.remove(waiter)
                 if not waiting and self._waiters.get(key) is waiting:
                     del self._waiters[key]
@@ -92,7 +112,7 @@ class Signals:
             if waiter.plain and plain_woken:
                 kept.append(waiter)
                 continue
-            waiter.event.set()
+            waiter.set()
             plain_woken = plain_woken or waiter.plain
         if kept:
             self._waiters[key] = kept
@@ -106,13 +126,13 @@ class Signals:
             del self._available[key]
         for key in [key for key in self._waiters if key[0] == wanted]:
             for waiter in self._waiters.pop(key):
-                waiter.event.set()
+                waiter.set()
 
     def notify_all(self) -> None:
         self._available.clear()
         for waiting in self._waiters.values():
             for waiter in waiting:
-                waiter.event.set()
+                waiter.set()
         self._waiters.clear()
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
+from actors import clock
 from actors.events import ApplicationError, ReplyReceived
 from actors.history import recorded
 from actors.mqi import Connection, Queue
@@ -113,7 +114,7 @@ class Application:
 
     async def run(self) -> None:
         w = self.w
-        await trio.sleep_until(self.origin + w.start)
+        await clock.sleep_until(self.origin + w.start)
         with trio.move_on_at(self.stop):
             await {
                 "putter": self.putter, "getter": self.getter,
@@ -132,7 +133,7 @@ class Application:
             pmo_options |= CMQC.MQPMO_LOGICAL_ORDER
         sent = 0
         while w.count is None or sent < w.count:
-            await trio.sleep(self.gap())
+            await clock.sleep(self.gap())
             queue = await self.ensure_open()
             if queue is None:
                 continue
@@ -156,7 +157,7 @@ class Application:
                 continue
             got = await self.get(queue, MD())
             if got is not None:
-                await trio.sleep(self.w.service.draw(self.rng))
+                await clock.sleep(self.w.service.draw(self.rng))
                 await self.counted()
 
     async def server(self) -> None:
@@ -169,7 +170,7 @@ class Application:
             body = await self.get(queue, request)
             if body is None or self.conn is None:
                 continue
-            await trio.sleep(w.service.draw(self.rng))
+            await clock.sleep(w.service.draw(self.rng))
             if request.MsgType == CMQC.MQMT_REQUEST and request.ReplyToQ.strip(b" \0"):
                 await self.attempt(self.reply, request, body)
             await self.counted()
@@ -196,7 +197,7 @@ class Application:
             if await self.attempt(queue.put, body, md, pmo, op="put", md=md) is not FAILED:
                 sent += 1
                 await self.await_reply(reply_queue, md.MsgId, began)
-            await trio.sleep_until(began + self.gap())
+            await clock.sleep_until(began + self.gap())
 
     # ---- pieces -----------------------------------------------------------------------
     def gap(self) -> float:
@@ -330,7 +331,7 @@ class Application:
                 self.conn = self.queue = None
                 self.in_uow = 0
             if pause or error.reason in LOST:
-                await trio.sleep(RECONNECT)
+                await clock.sleep(RECONNECT)
             return FAILED
 
 

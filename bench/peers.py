@@ -1,0 +1,145 @@
+"""qsg beside the queueing simulators a capacity planner knows, on one model (issue 30).
+
+The model is M/M/3: Poisson arrivals at 2.7 a second, three servers, exponential
+service of mean 1 s (utilisation 0.9). qsg plays it as a scenario (a putter and three
+getters on a local queue, in process, virtual time); SimPy as a planner would write it
+(a ``Resource`` of capacity 3, a process per customer); Ciw as its documentation shows
+(one node, three servers). Each is run for the same simulated time, in interleaved
+repetitions, and each one's rate is customers (messages) per wall second; the medians
+are compared. Each one's mean wait in the queue is printed beside Erlang C's.
+
+qsg does far more per message (MQPUT and MQGET with their rules, events, the history a
+chaos checker reads); the ratio says what that costs.
+
+    ./dev bench peers                  # 3 repetitions of 10,000 simulated seconds
+    ./dev bench peers --seconds 4000 --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import ciw
+import simpy
+
+from actors.events import MessageGot, MessagePut
+from qsg.pipeline.theory import mmc_mean_wait
+from qsg.scenario.load import parse_scenario
+from qsg.scenario.play import run_scenario
+
+ARRIVALS = 2.7  # a second
+SERVICE = 1.0  # mean seconds
+SERVERS = 3
+
+SCENARIO = f"""
+description = "bench: M/M/3 at utilisation 0.9"
+[run]
+duration = {{seconds}}
+seed = {{seed}}
+in_process = true
+sample_interval = 1000
+[qmgr.QM1]
+mqsc = "DEFINE QLOCAL(APP.WORK) MAXDEPTH(999999999)"
+[[workload]]
+name = "arrivals"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.WORK"
+rate = {ARRIVALS}
+arrival = "poisson"
+[[workload]]
+name = "servers"
+type = "getter"
+qmgr = "QM1"
+queue = "APP.WORK"
+apps = {SERVERS}
+service = {{{{ dist = "exponential", mean = {SERVICE} }}}}
+"""
+
+Result = tuple[int, float, float]  # customers served, wall seconds, mean wait
+
+
+def qsg_run(seconds: float, seed: int) -> Result:
+    scenario = parse_scenario(SCENARIO.format(seconds=seconds, seed=seed), "<bench>")
+    began = time.perf_counter()
+    result = run_scenario(scenario, seed=seed)
+    wall = time.perf_counter() - began
+    put = {e.msg_id: e.time for e in result.events if isinstance(e, MessagePut)}
+    waits = [e.time - put[e.msg_id] for e in result.events
+             if isinstance(e, MessageGot) and e.msg_id in put]  # fmt: skip
+    return len(waits), wall, statistics.fmean(waits)
+
+
+def simpy_run(seconds: float, seed: int) -> Result:
+    rng = random.Random(seed)
+    env = simpy.Environment()
+    servers = simpy.Resource(env, capacity=SERVERS)
+    waits: list[float] = []
+
+    def customer() -> simpy.events.ProcessGenerator:
+        arrived = env.now
+        with servers.request() as request:
+            yield request
+            waits.append(env.now - arrived)
+            yield env.timeout(rng.expovariate(1 / SERVICE))
+
+    def source() -> simpy.events.ProcessGenerator:
+        while True:
+            yield env.timeout(rng.expovariate(ARRIVALS))
+            env.process(customer())
+
+    env.process(source())
+    began = time.perf_counter()
+    env.run(until=seconds)
+    return len(waits), time.perf_counter() - began, statistics.fmean(waits)
+
+
+def ciw_run(seconds: float, seed: int) -> Result:
+    ciw.seed(seed)
+    network = ciw.create_network(
+        arrival_distributions=[ciw.dists.Exponential(rate=ARRIVALS)],
+        service_distributions=[ciw.dists.Exponential(rate=1 / SERVICE)],
+        number_of_servers=[SERVERS],
+    )
+    began = time.perf_counter()
+    sim = ciw.Simulation(network)
+    sim.simulate_until_max_time(seconds)
+    wall = time.perf_counter() - began
+    waits = [r.waiting_time for r in sim.get_all_records()]
+    return len(waits), wall, statistics.fmean(waits)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10_000.0, help="simulated seconds a run")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    runners: dict[str, Callable[[float, int], Result]] = {
+        "qsg": qsg_run, "SimPy": simpy_run, "Ciw": ciw_run,
+    }  # fmt: skip
+    rates: dict[str, list[float]] = {name: [] for name in runners}
+    waits: dict[str, list[float]] = {name: [] for name in runners}
+    for rep in range(args.repeat):  # interleaved: each repetition runs all three
+        for name, runner in runners.items():
+            served, wall, wait = runner(args.seconds, 1 + rep)
+            rates[name].append(served / wall)
+            waits[name].append(wait)
+            print(f"  rep {rep + 1} {name:<6} {served:>8,} customers in {wall:6.2f} s "
+                  f"= {served / wall:>9,.0f} /s; mean wait {wait:.3f} s")  # fmt: skip
+    erlang = mmc_mean_wait(SERVERS, ARRIVALS, 1 / SERVICE)
+    median = {name: statistics.median(r) for name, r in rates.items()}
+    print(f"M/M/{SERVERS} (arrivals {ARRIVALS}/s, mean service {SERVICE} s), "
+          f"{args.seconds:,.0f} simulated s, median of {args.repeat}:")  # fmt: skip
+    for name in runners:
+        print(f"  {name:<6} {median[name]:>9,.0f} customers per wall second; mean wait "
+              f"{statistics.fmean(waits[name]):.3f} s (Erlang C {erlang:.3f} s)")  # fmt: skip
+    print(f"  ratio qsg / SimPy {median['qsg'] / median['SimPy']:.3f}   (target >= 0.15)")
+    print(f"  ratio qsg / Ciw   {median['qsg'] / median['Ciw']:.3f}   (target >= 0.3)")
+
+
+if __name__ == "__main__":
+    main()
