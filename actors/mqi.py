@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import trio
@@ -35,6 +36,17 @@ _SELECTIVE = (
     _BROWSE | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
     | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE | CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_LOCK
 )  # fmt: skip
+
+
+@dataclass(slots=True)
+class GetPlan:
+    """An MQGET under way: whether it waits and until when, whether it takes any message
+    (``plain``), and the options its attempts are checked with."""
+
+    waits: bool
+    deadline: float
+    plain: bool
+    checked: tuple[int, int, bool]
 
 
 class Connection:
@@ -84,6 +96,9 @@ class Connection:
         await self._call(
             lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores)
         )
+        self._uow_ended(stores, committed=committed)
+
+    def _uow_ended(self, stores: list[MessageStore], *, committed: bool) -> None:
         now = trio.current_time()
         self.qm.world.events.emit(UnitOfWorkEnded(now, self.qm.name, self.conn.number, committed))
         self._wake(stores)
@@ -106,11 +121,31 @@ class Connection:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
     async def _call(self, call: Callable[[float], T], *, shared: bool = False) -> T:
+        self._check_life()
+        return await self.qm.dispatch(call, shared=shared)
+
+    def _check_life(self) -> None:
         if self.incarnation != self.qm.incarnation:
             raise MQMIError.failed(
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.qm.name} was restarted"
             )
-        return await self.qm.dispatch(call, shared=shared)
+
+    def immediate(self) -> bool:
+        """Whether an MQI call of this connection would run at once: nothing in the
+        dispatcher can make it wait (see ``QueueManager.immediate``) and the queue
+        manager is the life it connected to."""
+        return self.incarnation == self.qm.incarnation and self.qm.immediate()
+
+    def _call_now(self, call: Callable[[float], T]) -> T:
+        """``_call`` without the dispatcher's waits, when ``immediate`` said so."""
+        self._check_life()
+        return self.qm.run_now(call)
+
+    def commit_now(self) -> None:
+        """MQCMIT run at once: only when the connection is ``immediate``."""
+        stores = list(self.conn.uow.stores)
+        self._call_now(lambda now: self.conn.commit())
+        self._uow_ended(stores, committed=True)
 
 
 class Queue:
@@ -138,6 +173,12 @@ class Queue:
         )
         self.connection._put_done(handle, body, md, pmo)
 
+    def put_now(self, body: bytes | str, md: MD, pmo: PMO) -> None:
+        """MQPUT run at once: only when the connection is ``immediate``."""
+        handle = self.handle
+        self.connection._call_now(lambda now: handle.put(body, md, pmo, now=now))
+        self.connection._put_done(handle, body, md, pmo)
+
     async def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
     ) -> bytes:
@@ -146,45 +187,77 @@ class Queue:
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
         handle, connection = self.handle, self.connection
-        world = connection.qm.world
-        signals, store = world.signals, handle.repository.store
-        options = gmo.Options
-        waits = bool(options & CMQC.MQGMO_WAIT)
-        deadline = math.inf
-        if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
-            deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
-        plain = (
-            not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
-            and handle.state.locked is None
-            and engine.match_of(md, gmo) == MATCH_ANY
-        )
-        checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
+        signals, store = connection.qm.world.signals, handle.repository.store
+        plan = self.plan(md, gmo)
         while True:
-            if (
-                plain and waits and checked == self._checked
-                and signals.surely_empty(store, handle.queue)
-                and trio.current_time() < deadline and self._skippable()
-            ):  # fmt: skip
+            if self.may_skip(plan):
                 # An attempt that could only fail, with these options already checked.
-                await signals.wait(store, handle.queue, deadline, plain=True)
+                await signals.wait(store, handle.queue, plan.deadline, plain=True)
                 continue
             try:
                 body = await connection._call(
                     lambda now: handle.get(max_length, md, gmo, now=now), shared=self._shared
                 )
             except MQMIError as error:
-                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                if not self.missed(plan, error):
                     raise
-                self._checked = checked
-                if plain:
-                    signals.found_empty(store, handle.queue)
-                if not waits or trio.current_time() >= deadline:
-                    raise
-                await signals.wait(store, handle.queue, deadline, plain=plain)
+                await signals.wait(store, handle.queue, plan.deadline, plain=plan.plain)
                 continue
-            break
-        self._checked = checked
-        qm = connection.qm
+            self.got(plan, md, gmo, body)
+            return body
+
+    def get_now(self, plan: GetPlan, max_length: int | None, md: MD, gmo: GMO) -> bytes:
+        """One attempt of the MQGET ``plan`` was made for, run at once (``immediate``);
+        it raises what the attempt raised (``missed`` says whether to wait)."""
+        handle = self.handle
+        body = self.connection._call_now(lambda now: handle.get(max_length, md, gmo, now=now))
+        self.got(plan, md, gmo, body)
+        return body
+
+    # The pieces of MQGET with MQGMO_WAIT, shared by the task's call and the clock's.
+    def plan(self, md: MD, gmo: GMO) -> GetPlan:
+        """What an MQGET with ``md`` and ``gmo`` starting now waits for, and until when."""
+        options = gmo.Options
+        waits = bool(options & CMQC.MQGMO_WAIT)
+        deadline = math.inf
+        if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
+            deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
+        handle = self.handle
+        plain = (
+            not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
+            and handle.state.locked is None
+            and engine.match_of(md, gmo) == MATCH_ANY
+        )
+        checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
+        return GetPlan(waits, deadline, plain, checked)
+
+    def may_skip(self, plan: GetPlan) -> bool:
+        """Whether the next attempt could only fail, with these options already checked:
+        the get then waits without making it."""
+        return (
+            plan.plain and plan.waits and plan.checked == self._checked
+            and self.connection.qm.world.signals.surely_empty(
+                self.handle.repository.store, self.handle.queue)
+            and trio.current_time() < plan.deadline and self._skippable()
+        )  # fmt: skip
+
+    def missed(self, plan: GetPlan, error: MQMIError) -> bool:
+        """An attempt failed with ``error``: True if the get is to wait and try again."""
+        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+            return False
+        self._checked = plan.checked
+        if plan.plain:
+            self.connection.qm.world.signals.found_empty(
+                self.handle.repository.store, self.handle.queue
+            )
+        return plan.waits and trio.current_time() < plan.deadline
+
+    def got(self, plan: GetPlan, md: MD, gmo: GMO, body: bytes) -> None:
+        """An attempt returned ``body``: the signals' counts and the event."""
+        self._checked = plan.checked
+        handle, qm = self.handle, self.connection.qm
+        signals, store = qm.world.signals, handle.repository.store
+        options = gmo.Options
         browse = bool(options & _BROWSE)
         if not browse:
             signals.took(store, handle.queue)
@@ -192,13 +265,12 @@ class Queue:
             signals.notify(store, handle.queue)  # a lock moved: others may see more
         syncpoint = (
             not browse
-            and engine.get_syncpoint(gmo.Options, qm.rules.rules.platform) is not Syncpoint.NO
+            and engine.get_syncpoint(options, qm.rules.rules.platform) is not Syncpoint.NO
         )
-        world.events.emit(
+        qm.world.events.emit(
             MessageGot(trio.current_time(), qm.name, handle.queue, md.MsgId, len(body),
                        syncpoint, browse, md.Expiry)
         )  # fmt: skip
-        return body
 
     def _skippable(self) -> bool:
         """Whether a get attempt may be skipped: costs nothing in the model (so skipping
@@ -241,4 +313,4 @@ class Queue:
         self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
 
 
-__all__ = ["Connection", "Queue"]
+__all__ = ["Connection", "GetPlan", "Queue"]
