@@ -66,14 +66,19 @@ def possible(app: Application) -> bool:
 class _Drive(Wakeup):
     """One stretch of an application run by the clock, its task parked meanwhile."""
 
-    __slots__ = ("app", "cancel", "clock", "error", "handoff")
+    __slots__ = ("app", "cancel", "clock", "conn", "error", "handoff", "qm", "world")
 
     def __init__(self, app: Application) -> None:
         super().__init__()
         clock = trio.lowlevel.current_clock()
-        assert type(clock) is VirtualClock  # as ``possible`` found
+        assert type(clock) is VirtualClock  # ``possible`` said so
+        assert app.conn is not None
         self.app = app
         self.clock = clock
+        self.world = app.world
+        #: The connection of this stretch: a new one is made by the task.
+        self.conn = app.conn
+        self.qm = app.conn.qm
         self.handoff = Handoff.DUE
         self.error: BaseException | None = None
         #: Cancels the pending timer or wait (when the task is cancelled).
@@ -91,8 +96,20 @@ class _Drive(Wakeup):
             self.cancel()
         return super()._abort(raise_cancel)
 
+    def _ready(self) -> bool:
+        """``possible``, for what can change while the clock drives (the rest cannot:
+        the kind, the clock, the history, the connection of the stretch)."""
+        app, qm = self.app, self.qm
+        costs = self.world.costs
+        return (
+            app.conn is self.conn and app.queue is not None
+            and self.conn.incarnation == qm.rules.incarnation
+            and qm.alive and qm.paused is None
+            and not costs.cpu_per_call and not costs.cf_access
+        )  # fmt: skip
+
     def _at(self, when: float, step: Callable[[], None]) -> None:
-        timer = self.clock.call_at(when, Timer(lambda: self._step(step)))
+        timer = self.clock.call_at(when, _Step(self, step))
         self.cancel = timer.cancel
 
     def _step(self, step: Callable[[], None]) -> None:
@@ -109,21 +126,41 @@ class _Drive(Wakeup):
         self.wake()
 
 
+class _Step(Timer):
+    """A timer that makes one step of a drive (``_Drive._step``)."""
+
+    __slots__ = ("drive", "step")
+
+    def __init__(self, drive: _Drive, step: Callable[[], None]) -> None:
+        self.pending = False
+        self.drive = drive
+        self.step = step
+
+    def fire(self) -> None:
+        self.drive._step(self.step)
+
+
 class Putter(_Drive):
     """A putter: each arrival is an MQPUT made by a timer."""
 
-    __slots__ = ()
+    __slots__ = ("pmo",)
+
+    def __init__(self, app: Application) -> None:
+        super().__init__(app)
+        # One PMO for the stretch's puts, as an MQ program keeps one: only its output
+        # fields change from put to put.
+        self.pmo = PMO(Options=app.pmo_options)
 
     async def go(self) -> Handoff:
         return await self.run(self.arrive, self.clock.current_time() + self.app.gap())
 
     def arrive(self) -> None:
         app = self.app
-        if not possible(app):
+        if not self._ready():
             return self._back(Handoff.DUE)
         assert app.queue is not None
         body, md = app.message()
-        if app.attempt_now(app.queue.put_now, body, md, PMO(Options=app.pmo_options)):
+        if app.attempt_now(app.queue.put_now, body, md, self.pmo):
             app.sent += 1
             if not app.counted_now():
                 return self._back(Handoff.PAUSE)
@@ -147,23 +184,30 @@ class Getter(_Drive):
 
     def begin(self) -> None:
         """A new MQGET with MQGMO_WAIT."""
-        app = self.app
-        if not possible(app):
+        if not self._ready():
             return self._back(Handoff.DUE)
+        self._begin()
+
+    def _begin(self) -> None:
+        app = self.app
         assert app.queue is not None
         self.md = MD()
         self.gmo = app.get_options(self.md)
         self.plan = app.queue.plan(self.md, self.gmo)
-        self.attempt()
+        self._try()
 
     def attempt(self) -> None:
-        """One attempt of the MQGET under way (or its wait, if it could only fail)."""
-        app = self.app
-        if not possible(app):
+        """The next attempt of the MQGET under way: its wait ended."""
+        if not self._ready():
             # The rest of this get goes the task's way: a new MQGET, as the wait it was
             # in ends unseen (a get that times out is quiet).
             return self._back(Handoff.DUE)
-        queue, plan = app.queue, self.plan
+        self._try()
+
+    def _try(self) -> None:
+        """One attempt of the MQGET under way (or its wait, if it could only fail)."""
+        app, plan = self.app, self.plan
+        queue = app.queue
         assert queue is not None
         if queue.may_skip(plan):
             return self._wait()
@@ -173,7 +217,7 @@ class Getter(_Drive):
             if queue.missed(plan, error):
                 return self._wait()
             if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                return self.begin()  # the WaitInterval ran out: the getter gets again
+                return self._begin()  # the WaitInterval ran out: the getter gets again
             app.failed(error, pause=True)
             return self._back(Handoff.PAUSE)
         self._at(self.clock.current_time() + app.w.service.draw(app.rng), self.served)
@@ -190,11 +234,11 @@ class Getter(_Drive):
 
     def served(self) -> None:
         app = self.app
-        if not possible(app):
+        if not self._ready():
             return self._back(Handoff.COUNT)
         if not app.counted_now():
             return self._back(Handoff.PAUSE)
-        self.begin()
+        self._begin()
 
 
 __all__ = ["KINDS", "Getter", "Handoff", "Putter", "possible"]

@@ -9,6 +9,9 @@ wait again, while a selective waiter must look for itself. Anything that can mak
 messages available at once (a commit or backout, an unlock, peer recovery, a queue
 manager's death) wakes every waiter.
 
+A waiter is a parked task (``wait``) or, for an application the virtual clock drives
+(``actors.drive``), a function the clock calls when the wait ends (``wait_call``).
+
 Signals also keep, per queue, how many messages *may* be available to a plain get, when
 that is known: 0 once a plain get found none, one more for each notification, one less
 for each message got, unknown again after a commit, backout or recovery. Every way a

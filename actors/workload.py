@@ -63,11 +63,11 @@ def descriptor(w: Workload, rng: random.Random) -> tuple[bytes, MD]:
     report options and reply-to queue drawn or taken from the workload."""
     # Drawn values are clipped to what MQ allows: sizes to 100 MB, priorities to 0..9.
     size = min(MAX_MSG_LENGTH, max(0, round(w.size.draw(rng))))
-    md = MD(Expiry=w.expiry, Persistence=w.persistence, Report=w.report)
     priority = w.priority
-    md.Priority = (
-        CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None
-        else min(9, max(0, round(priority.draw(rng))))
+    md = MD(
+        Expiry=w.expiry, Persistence=w.persistence, Report=w.report,
+        Priority=CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None
+        else min(9, max(0, round(priority.draw(rng)))),
     )  # fmt: skip
     if w.reply_to:
         md.ReplyToQ = w.reply_to.encode()
