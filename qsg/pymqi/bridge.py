@@ -1,0 +1,217 @@
+"""The bridge from a synchronous pymqi program to the simulated world's trio run.
+
+A program under ``qsg exec`` runs as one task of the world's trio run. Its calls are
+synchronous, as pymqi's are; each one awaits the world's async MQI through greenback
+(``greenback.await_``), so while the program computes between calls nothing else runs
+and simulated time stands still, and while a call waits (an MQGET with MQGMO_WAIT, a
+``time.sleep``) the world goes on. A thread the program starts is not in the trio
+thread: its calls reach the world with ``trio.from_thread.run``, and the ``Threads``
+record keeps simulated time still while such a thread computes between calls.
+
+One program runs at a time in a process: ``bind`` makes a ``Binding`` current for the
+run, ``unbind`` ends it. Outside a binding every MQI call of the facade fails with
+MQRC_Q_MGR_NOT_AVAILABLE (there is no queue manager to reach).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import greenback
+import trio
+
+from qsg.core.errors import MQMIError as CoreError
+from qsg.pymqi import CMQC
+from qsg.pymqi.errors import MQMIError, from_core
+
+if TYPE_CHECKING:
+    from actors.clock import VirtualClock
+    from actors.mqi import Connection
+    from actors.world import World
+
+T = TypeVar("T")
+
+
+class ProgramStopped(SystemExit):
+    """Raised in a program's thread that calls the world after the run is over (the
+    program ended, or the scenario's duration did): a ``SystemExit``, so the thread
+    ends quietly, as threads end when a Python program exits."""
+
+
+@dataclass(slots=True)
+class _ThreadState:
+    """A program thread that reached the world: its open connections, and whether it
+    is inside a call (waiting on the world) or computing between calls."""
+
+    thread: threading.Thread
+    connections: int = 0
+    in_call: bool = False
+
+
+@dataclass(eq=False)
+class Threads:
+    """The program's threads that have connected, as an ``IOSource`` of the virtual
+    clock: ``busy`` while any of them computes between calls, so that simulated time
+    does not move under a thread's feet while it works, as it does not for the
+    program's main task."""
+
+    _states: dict[int, _ThreadState] = field(default_factory=dict)
+    #: Threads the program started (``threading.Thread.start`` called by its code).
+    started: weakref.WeakSet[threading.Thread] = field(default_factory=weakref.WeakSet)
+    _scopes: set[trio.CancelScope] = field(default_factory=set)
+    stopped: bool = False
+    #: Called with each thread the first time it reaches the world.
+    on_first: Callable[[threading.Thread], None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        for ident, state in list(self._states.items()):
+            if not state.thread.is_alive():
+                del self._states[ident]  # it ended without disconnecting
+            elif state.connections and not state.in_call:
+                return True
+        return False
+
+    def is_program_thread(self, thread: threading.Thread) -> bool:
+        return thread in self.started
+
+    def forget(self, thread: threading.Thread) -> None:
+        """``thread`` ended: it holds simulated time no longer."""
+        self._states.pop(thread.ident or 0, None)
+
+    async def call(
+        self, thread: threading.Thread, fn: Callable[..., Awaitable[T]], *args: Any
+    ) -> T:
+        """``fn(*args)`` for ``thread``, in the trio thread (a system task)."""
+        if self.stopped:
+            raise ProgramStopped(0)
+        ident = thread.ident or 0
+        state = self._states.get(ident)
+        if state is None:
+            state = self._states[ident] = _ThreadState(thread)
+            if self.on_first is not None:
+                self.on_first(thread)
+        # Only the trio thread flips ``in_call``: the clock reads it there, so it can
+        # never jump between a thread's request and its start.
+        state.in_call = True
+        scope = trio.CancelScope()
+        self._scopes.add(scope)
+        try:
+            with scope:
+                return await fn(*args)
+            raise ProgramStopped(0)  # the run ended during the call
+        finally:
+            self._scopes.discard(scope)
+            state.in_call = False
+
+    def connected(self, thread: threading.Thread, delta: int) -> None:
+        state = self._states.get(thread.ident or 0)
+        if state is not None:
+            state.connections = max(0, state.connections + delta)
+
+    def stop(self) -> None:
+        """The run is over: calls in flight end (``ProgramStopped`` in their thread),
+        and later ones fail the same way."""
+        self.stopped = True
+        for scope in self._scopes:
+            scope.cancel()
+        self._states.clear()
+
+
+@dataclass(eq=False)
+class Binding:
+    """A world a program's pymqi calls reach, for one run."""
+
+    world: World
+    token: trio.lowlevel.TrioToken
+    trio_thread: int
+    #: The program's main task (its synchronous code runs there, through greenback).
+    task: trio.lowlevel.Task | None = None
+    clock: VirtualClock | None = None  # the virtual clock, under --virtual
+    threads: Threads = field(default_factory=Threads)
+    #: Group attach's choice of member (seeded from the run's seed).
+    random: random.Random = field(default_factory=random.Random)
+    #: Depth of facade calls in progress in the trio thread: qsg's own code then runs
+    #: in the program's task and must see real time, not the program's clock.
+    in_facade: int = 0
+    #: The program's connections still open (ended for it when it ends).
+    connections: set[Connection] = field(default_factory=set)
+
+    def program_context(self) -> bool:
+        """Whether the running code is the program's own (its main task outside a
+        facade call, or a thread it started), for the clock patches."""
+        if threading.get_ident() == self.trio_thread:
+            try:
+                task = trio.lowlevel.current_task()
+            except RuntimeError:
+                return False
+            return task is self.task and not self.in_facade
+        return self.threads.is_program_thread(threading.current_thread())
+
+
+_binding: Binding | None = None
+
+
+def bind(binding: Binding) -> None:
+    global _binding
+    if _binding is not None:
+        raise RuntimeError("a program is already bound to a world in this process")
+    _binding = binding
+
+
+def unbind() -> None:
+    global _binding
+    _binding = None
+
+
+def current() -> Binding | None:
+    return _binding
+
+
+def binding() -> Binding:
+    """The world the facade reaches; MQRC_Q_MGR_NOT_AVAILABLE outside ``qsg exec``."""
+    found = _binding
+    if found is None:
+        raise failed(
+            CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
+            "no simulated queue manager here: run the program with `qsg exec SCENARIO -- "
+            "python PROGRAM`",
+        )
+    return found
+
+
+def failed(reason: int, detail: str = "") -> MQMIError:
+    """pymqi's MQMIError for a failed call (``detail`` says why, for the curious)."""
+    error = MQMIError(CMQC.MQCC_FAILED, reason)
+    error.detail = detail
+    return error
+
+
+def call(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Run the async ``fn(*args)`` in the world for synchronous program code: through
+    greenback in the program's task, through ``trio.from_thread`` from its threads.
+    An MQ failure comes out as pymqi's ``MQMIError``."""
+    bound = binding()
+    try:
+        if threading.get_ident() == bound.trio_thread:
+            bound.in_facade += 1
+            try:
+                return greenback.await_(fn(*args))
+            finally:
+                bound.in_facade -= 1
+        thread = threading.current_thread()
+        return trio.from_thread.run(bound.threads.call, thread, fn, *args,
+                                    trio_token=bound.token)  # fmt: skip
+    except CoreError as error:
+        raise from_core(error) from None
+    except trio.RunFinishedError:
+        raise ProgramStopped(0) from None
+
+
+__all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "current",
+           "failed", "unbind"]  # fmt: skip
