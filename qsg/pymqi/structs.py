@@ -1,0 +1,339 @@
+"""pymqi's MQI structures, as the facade hands them to programs.
+
+Exports, with pymqi's names and its lower-case aliases: ``MD``/``md``, ``GMO``/``gmo``,
+``PMO``/``pmo``, ``OD``/``od`` (subclasses of the rules layer's classes of the same name,
+so ``qsg``'s async API takes them unchanged), ``CD``/``cd``, ``SCO``/``sco``, ``CSP``
+(from ``qsg.pymqi._client``), ``SD``, ``SRO``, ``CMHO``, ``PD``, ``SMPO``, ``IMPO``,
+``TM``, ``TMC2``, ``XQH`` and ``RFH2`` (from ``qsg.pymqi.rfh2``), and ``MQOpts``, the base
+of them all (``qsg.core.structs.MQOpts``).
+
+Every structure has pymqi's fields in IBM's order, constructor keywords, ``set(**kw)``,
+``get()``, item access, ``pack()``, ``unpack(bytes)`` and ``get_length()``, with pymqi's
+formats (see ``qsg.pymqi._opts`` for what is checked when). Defaults are IBM's
+(``MQMD_DEFAULT`` and friends): where pymqi leaves an identifier or ``Format`` as ``b''``,
+the facade holds IBM's value (24 NULs, ``MQFMT_NONE``), which packs to the same bytes
+except ``Format`` (eight blanks, IBM's MQFMT_NONE, where pymqi packs eight NULs).
+
+``GMO.GroupStatus``, ``SegmentStatus`` and ``Segmentation`` read as pymqi returns them,
+integers (``ord('G')`` == ``CMQC.MQGS_MSG_IN_GROUP`` == 71 in pymqi's CMQC), and take an
+integer or a one-byte ``bytes``; the queue manager underneath keeps IBM's MQCHAR.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qsg.core import structs as core
+from qsg.core.structs import MQOpts
+from qsg.pymqi import CMQC
+from qsg.pymqi._client import CD, CSP, SCO, cd, sco
+from qsg.pymqi._opts import MQLONG, Layout, PymqiOpts
+from qsg.pymqi.rfh2 import RFH2
+
+__all__ = [
+    "CD", "CMHO", "CSP", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "RFH2", "SCO", "SD", "SMPO",
+    "SRO", "TM", "TMC2", "XQH", "MQOpts", "cd", "gmo", "md", "od", "pmo", "sco",
+]  # fmt: skip
+
+L = MQLONG
+
+
+def _vs(name: str) -> Layout:
+    """An MQCHARV: pointer, offset, buffer size, length and CCSID of a variable string."""
+    return (
+        (f"{name}VSPtr", "P", 0),
+        (f"{name}VSOffset", L, 0),
+        (f"{name}VSBufSize", L, 0),
+        (f"{name}VSLength", L, 0),
+        (f"{name}VSCCSID", L, 0),
+    )
+
+
+class MD(PymqiOpts, core.MD):
+    """MQMD, the message descriptor (IBM: "MQMD - Message descriptor"); version 2's fields
+    are always there, as in pymqi, and ``Version`` says which the queue manager reads."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQMD_STRUC_ID),
+        ("Version", L, CMQC.MQMD_VERSION_1),
+        ("Report", L, CMQC.MQRO_NONE),
+        ("MsgType", L, CMQC.MQMT_DATAGRAM),
+        ("Expiry", L, CMQC.MQEI_UNLIMITED),
+        ("Feedback", L, CMQC.MQFB_NONE),
+        ("Encoding", L, CMQC.MQENC_NATIVE),
+        ("CodedCharSetId", L, CMQC.MQCCSI_Q_MGR),
+        ("Format", "8s", CMQC.MQFMT_NONE),
+        ("Priority", L, CMQC.MQPRI_PRIORITY_AS_Q_DEF),
+        ("Persistence", L, CMQC.MQPER_PERSISTENCE_AS_Q_DEF),
+        ("MsgId", "24s", CMQC.MQMI_NONE),
+        ("CorrelId", "24s", CMQC.MQCI_NONE),
+        ("BackoutCount", L, 0),
+        ("ReplyToQ", "48s", b""),
+        ("ReplyToQMgr", "48s", b""),
+        ("UserIdentifier", "12s", b""),
+        ("AccountingToken", "32s", CMQC.MQACT_NONE),
+        ("ApplIdentityData", "32s", b""),
+        ("PutApplType", L, CMQC.MQAT_NO_CONTEXT),
+        ("PutApplName", "28s", b""),
+        ("PutDate", "8s", b""),
+        ("PutTime", "8s", b""),
+        ("ApplOriginData", "4s", b""),
+        # Version 2
+        ("GroupId", "24s", CMQC.MQGI_NONE),
+        ("MsgSeqNumber", L, 1),
+        ("Offset", L, 0),
+        ("MsgFlags", L, CMQC.MQMF_NONE),
+        ("OriginalLength", L, CMQC.MQOL_UNDEFINED),
+    )
+
+
+def _mqchar(name: str) -> property:
+    """A one-character MQGMO field read as pymqi reads it (an int, ``struct``'s ``b``)
+    over the MQCHAR the rules layer keeps."""
+
+    def read(self: Any) -> Any:
+        value = self.__dict__[name]
+        return value[0] if isinstance(value, bytes) and len(value) == 1 else value
+
+    def write(self: Any, value: Any) -> None:
+        # An int that fits is stored as IBM's MQCHAR; anything else as given, for
+        # pack() to refuse as pymqi's struct.pack would.
+        if type(value) is int and 0 <= value < 256:
+            value = bytes((value,))
+        self.__dict__[name] = value
+
+    return property(read, write, doc=f"MQGMO.{name} as pymqi returns it: an int")
+
+
+class GMO(PymqiOpts, core.GMO):
+    """MQGMO, the get-message options (IBM: "MQGMO - Get-message options")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQGMO_STRUC_ID),
+        ("Version", L, CMQC.MQGMO_VERSION_1),
+        ("Options", L, CMQC.MQGMO_NO_WAIT),
+        ("WaitInterval", L, 0),
+        ("Signal1", L, 0),
+        ("Signal2", L, 0),
+        ("ResolvedQName", "48s", b""),
+        # Version 2
+        ("MatchOptions", L, CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID),
+        ("GroupStatus", "b", b" "),
+        ("SegmentStatus", "b", b" "),
+        ("Segmentation", "b", b" "),
+        ("Reserved1", "c", b" "),
+        # Version 3
+        ("MsgToken", "16s", CMQC.MQMTOK_NONE),
+        ("ReturnedLength", L, CMQC.MQRL_UNDEFINED),
+        # Version 4
+        ("Reserved2", L, 0),
+        ("MsgHandle", "q", 0),
+    )
+
+    GroupStatus = _mqchar("GroupStatus")
+    SegmentStatus = _mqchar("SegmentStatus")
+    Segmentation = _mqchar("Segmentation")
+
+
+class PMO(PymqiOpts, core.PMO):
+    """MQPMO, the put-message options (IBM: "MQPMO - Put-message options")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQPMO_STRUC_ID),
+        ("Version", L, CMQC.MQPMO_VERSION_1),
+        ("Options", L, CMQC.MQPMO_NONE),
+        ("Timeout", L, -1),
+        ("Context", L, 0),
+        ("KnownDestCount", L, 0),
+        ("UnknownDestCount", L, 0),
+        ("InvalidDestCount", L, 0),
+        ("ResolvedQName", "48s", b""),
+        ("ResolvedQMgrName", "48s", b""),
+        # Version 2: distribution lists
+        ("RecsPresent", L, 0),
+        ("PutMsgRecFields", L, 0),
+        ("PutMsgRecOffset", L, 0),
+        ("ResponseRecOffset", L, 0),
+        ("PutMsgRecPtr", "P", 0),
+        ("ResponseRecPtr", "P", 0),
+        # Version 3: message handles
+        ("OriginalMsgHandle", "q", 0),
+        ("NewMsgHandle", "q", 0),
+        ("Action", L, 0),
+        ("PubLevel", L, 0),
+    )
+
+
+class OD(PymqiOpts, core.OD):
+    """MQOD, the object descriptor (IBM: "MQOD - Object descriptor")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQOD_STRUC_ID),
+        ("Version", L, CMQC.MQOD_VERSION_1),
+        ("ObjectType", L, CMQC.MQOT_Q),
+        ("ObjectName", "48s", b""),
+        ("ObjectQMgrName", "48s", b""),
+        ("DynamicQName", "48s", b"AMQ.*"),
+        ("AlternateUserId", "12s", b""),
+        # Version 2: distribution lists
+        ("RecsPresent", L, 0),
+        ("KnownDestCount", L, 0),
+        ("UnknownDestCount", L, 0),
+        ("InvalidDestCount", L, 0),
+        ("ObjectRecOffset", L, 0),
+        ("ResponseRecOffset", L, 0),
+        ("ObjectRecPtr", "P", 0),
+        ("ResponseRecPtr", "P", 0),
+        # Version 3
+        ("AlternateSecurityId", "40s", CMQC.MQSID_NONE),
+        ("ResolvedQName", "48s", b""),
+        ("ResolvedQMgrName", "48s", b""),
+        # Version 4: topics and selection strings
+        *_vs("ObjectString"),
+        *_vs("SelectionString"),
+        *_vs("ResObjectString"),
+        ("ResolvedType", L, CMQC.MQOT_NONE),
+    )
+
+
+class SD(PymqiOpts, MQOpts):
+    """MQSD, the subscription descriptor (IBM: "MQSD - Subscription descriptor")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQSD_STRUC_ID),
+        ("Version", L, CMQC.MQSD_VERSION_1),
+        ("Options", L, CMQC.MQSO_NON_DURABLE),
+        ("ObjectName", "48s", b""),
+        ("AlternateUserId", "12s", b""),
+        ("AlternateSecurityId", "40s", CMQC.MQSID_NONE),
+        ("SubExpiry", L, CMQC.MQEI_UNLIMITED),
+        *_vs("ObjectString"),
+        *_vs("SubName"),
+        *_vs("SubUserData"),
+        ("SubCorrelId", "24s", CMQC.MQCI_NONE),
+        ("PubPriority", L, CMQC.MQPRI_PRIORITY_AS_Q_DEF),
+        ("PubAccountingToken", "32s", CMQC.MQACT_NONE),
+        ("PubApplIdentityData", "32s", b""),
+        *_vs("SelectionString"),
+        ("SubLevel", L, 0),
+        *_vs("ResObjectString"),
+    )
+
+
+class SRO(PymqiOpts, MQOpts):
+    """MQSRO, the subscription-request options (IBM: "MQSRO - Subscription request options")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQSRO_STRUC_ID),
+        ("Version", L, CMQC.MQSRO_VERSION_1),
+        ("Options", L, CMQC.MQSRO_FAIL_IF_QUIESCING),
+        ("NumPubs", L, 0),
+    )
+
+
+class CMHO(PymqiOpts, MQOpts):
+    """MQCMHO, the create-message-handle options (IBM: "MQCMHO - Create message handle
+    options")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQCMHO_STRUC_ID),
+        ("Version", L, CMQC.MQCMHO_VERSION_1),
+        ("Options", L, CMQC.MQCMHO_DEFAULT_VALIDATION),
+    )
+
+
+class PD(PymqiOpts, MQOpts):
+    """MQPD, the property descriptor (IBM: "MQPD - Property descriptor")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQPD_STRUC_ID),
+        ("Version", L, CMQC.MQPD_VERSION_1),
+        ("Options", L, CMQC.MQPD_NONE),
+        ("Support", L, CMQC.MQPD_SUPPORT_OPTIONAL),
+        ("Context", L, CMQC.MQPD_NO_CONTEXT),
+        ("CopyOptions", L, CMQC.MQCOPY_DEFAULT),
+    )
+
+
+class SMPO(PymqiOpts, MQOpts):
+    """MQSMPO, the set-message-property options (IBM: "MQSMPO - Set message property
+    options")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQSMPO_STRUC_ID),
+        ("Version", L, CMQC.MQSMPO_VERSION_1),
+        ("Options", L, CMQC.MQSMPO_SET_FIRST),
+        ("ValueEncoding", L, CMQC.MQENC_NATIVE),
+        ("ValueCCSID", L, CMQC.MQCCSI_APPL),
+    )
+
+
+class IMPO(PymqiOpts, MQOpts):
+    """MQIMPO, the inquire-message-property options (IBM: "MQIMPO - Inquire message
+    property options")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQIMPO_STRUC_ID),
+        ("Version", L, CMQC.MQIMPO_VERSION_1),
+        ("Options", L, CMQC.MQIMPO_INQ_FIRST),
+        ("RequestedEncoding", L, CMQC.MQENC_NATIVE),
+        ("RequestedCCSID", L, CMQC.MQCCSI_APPL),
+        ("ReturnedEncoding", L, CMQC.MQENC_NATIVE),
+        ("ReturnedCCSID", L, 0),
+        ("Reserved1", L, 0),
+        *_vs("ReturnedName"),
+        ("TypeString", "8s", b""),
+    )
+
+
+class TM(PymqiOpts, MQOpts):
+    """MQTM, the trigger message (IBM: "MQTM - Trigger message")."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQTM_STRUC_ID),
+        ("Version", L, CMQC.MQTM_VERSION_1),
+        ("QName", "48s", b""),
+        ("ProcessName", "48s", b""),
+        ("TriggerData", "64s", b""),
+        ("ApplType", L, 0),
+        ("ApplId", "256s", b""),
+        ("EnvData", "128s", b""),
+        ("UserData", "128s", b""),
+    )
+
+
+class TMC2(PymqiOpts, MQOpts):
+    """MQTMC2, the trigger message in characters (IBM: "MQTMC2 - Trigger message 2
+    (character format)"): every field, even the version, is characters."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQTMC_STRUC_ID),
+        ("Version", "4s", CMQC.MQTMC_VERSION_2),
+        ("QName", "48s", b""),
+        ("ProcessName", "48s", b""),
+        ("TriggerData", "64s", b""),
+        ("ApplType", "4s", b""),
+        ("ApplId", "256s", b""),
+        ("EnvData", "128s", b""),
+        ("UserData", "128s", b""),
+        ("QMgrName", "48s", b""),
+    )
+
+
+class XQH(PymqiOpts, MQOpts):
+    """MQXQH's own fields (IBM: "MQXQH - Transmission-queue header"); the MQMD that
+    follows them is an ``MD`` of version 1, as in pymqi."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQXQH_STRUC_ID),
+        ("Version", L, CMQC.MQXQH_VERSION_1),
+        ("RemoteQName", "48s", b""),
+        ("RemoteQMgrName", "48s", b""),
+    )
+
+
+# pymqi's lower-case aliases, for programs written against its first API.
+md = MD
+gmo = GMO
+pmo = PMO
+od = OD
