@@ -7,12 +7,13 @@ QM3), and what it did is read back from the run's event log.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from actors.events import MessagePut
+from actors.events import MessageGot, MessagePut
 from qsg.cli import main
 from qsg.exec.command import run_exec
 from qsg.exec.program import CommandError, Program, parse_command
@@ -40,8 +41,9 @@ def test_qsg_exec_prints_the_programs_output_and_exits_with_its_status() -> None
         "import pymqi, sys; q = pymqi.connect('QM3');"
         " print('platform', q.inquire(pymqi.CMQC.MQIA_PLATFORM)); sys.exit(3)"
     )
-    result = runner.invoke(main, ["exec", str(SCENARIO), "--virtual", "--quiet", "--",
-                                  "python", "-c", code])
+    result = runner.invoke(
+        main, ["exec", str(SCENARIO), "--virtual", "--quiet", "--", "python", "-c", code]
+    )
     assert result.exit_code == 3, result.output
     assert "platform 3" in result.stdout
 
@@ -66,3 +68,150 @@ def test_the_cli_refuses_another_command_with_exit_status_2() -> None:
     result = CliRunner().invoke(main, ["exec", str(SCENARIO), "--", "node", "app.js"])
     assert result.exit_code == 2
     assert "is not a Python interpreter" in result.output
+
+
+def run_code(code: str, *, duration: float | None = None) -> tuple[object, list[object]]:
+    """``python -c CODE`` under qsg exec (virtual clock) from tests/programs."""
+    scenario = load_scenario(SCENARIO)
+    if duration is not None:
+        scenario = dataclasses.replace(
+            scenario, run=dataclasses.replace(scenario.run, duration=duration)
+        )
+    outcome, result = run_exec(scenario, parse_command(["python", "-c", code]), virtual=True)
+    return outcome, result.events
+
+
+def examples(*names: str) -> str:
+    """A driver running pymqi's examples, unchanged, one after the other."""
+    return "import runpy\n" + "".join(
+        f"runpy.run_path({str(PROGRAMS / name)!r}, run_name='__main__')\n" for name in names
+    )
+
+
+def test_pymqis_get_example_on_qm2_gets_what_its_put_example_put_on_qm1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outcome, events = run_code(examples("put_message.py", "get_message.py"))
+    assert outcome.exit_status == 0
+    got = [e for e in events if isinstance(e, MessageGot) and e.queue == "TEST.1"]
+    assert [(g.q_mgr, g.size) for g in got] == [("QM2", 18)]
+    assert capsys.readouterr().out == "Hello from Python!\n"
+
+
+def test_the_get_with_wait_example_waits_in_simulated_time_for_a_put_from_a_thread(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A thread of the program sleeps 3 simulated seconds, then runs the put example;
+    # meanwhile the get example waits (WaitInterval 5000) on QM2 and takes the message.
+    code = examples("get_wait_single_message.py").replace(
+        "import runpy\n",
+        "import runpy, threading, time\n"
+        "def later():\n"
+        "    time.sleep(3)\n"
+        f"    runpy.run_path({str(PROGRAMS / 'put_message.py')!r}, run_name='__main__')\n"
+        "threading.Thread(target=later).start()\n",
+    )
+    outcome, events = run_code(code)
+    assert outcome.exit_status == 0
+    got = [e for e in events if isinstance(e, MessageGot) and e.queue == "TEST.1"]
+    assert [(g.q_mgr, round(g.time, 3)) for g in got] == [("QM2", 3.0)]
+    assert capsys.readouterr().out == "Hello from Python!\n"
+
+
+def test_the_get_with_wait_example_fails_with_2033_when_nothing_comes_in_its_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outcome, events = run_code(examples("get_wait_single_message.py"))
+    assert outcome.exit_status == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert 'get_wait_single_message.py", line 26, in <module>' in err
+    assert (
+        err.rstrip().endswith(
+            "pymqi.MQMIError: MQI Error. Comp: 2, Reason 2033: FAILED: MQRC_NO_MSG_AVAILABLE"
+        )
+        or "Reason 2033: FAILED: MQRC_NO_MSG_AVAILABLE" in err.splitlines()[-1]
+    )
+    # The wait ran its 5 s interval in simulated time.
+    assert max(e.time for e in events) >= 5.0
+
+
+# The example's daemon threads end with SystemExit once the run is over, as at
+# interpreter exit; pytest's thread hook reports that as a warning.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_the_correlation_id_example_threads_answer_every_request_until_the_scenario_ends() -> None:
+    outcome, events = run_code(examples("put_get_correl_id.py"), duration=20)
+    assert outcome.stopped  # it runs for ever: the scenario's end stops it
+    events = [e for e in events if getattr(e, "q_mgr", "") == "QM3"]
+    requests = [e for e in events if isinstance(e, MessagePut) and e.queue == "REQUEST.QUEUE.1"]
+    replies = [e for e in events if isinstance(e, MessageGot) and e.queue == "REPLYTO.QUEUE.1"]
+    # One request a simulated second or so (the requester sleeps 1 s after each reply).
+    assert 10 <= len(requests) <= 21
+    assert len(replies) >= len(requests) - 1
+    reply_ids = [e.msg_id for e in events if isinstance(e, MessagePut)
+                 and e.queue == "REPLYTO.QUEUE.1"]  # fmt: skip
+    assert set(g.msg_id for g in replies) <= set(reply_ids)
+
+
+# The example's daemon threads end with SystemExit once the run is over, as at
+# interpreter exit; pytest's thread hook reports that as a warning.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_on_a_zos_member_the_correlation_id_example_never_sees_a_reply(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Written for a distributed queue manager, its responder gets and puts without
+    # saying NO_SYNCPOINT: on z/OS both are in syncpoint and never committed, so the
+    # reply stays invisible and the requester's wait ends with 2033 (the classic
+    # surprise of a program moved to z/OS).
+    source = (PROGRAMS / "put_get_correl_id.py").read_text()
+    code = source.replace("qm_name = 'QM3'", "qm_name = 'QM1'")
+    assert code != source
+    outcome, events = run_code(code, duration=5)
+    assert outcome.stopped
+    replies = [e for e in events if isinstance(e, MessagePut) and e.queue == "REPLYTO.QUEUE.1"]
+    assert replies and all(r.syncpoint and r.q_mgr == "QM1" for r in replies)
+    assert not [e for e in events if isinstance(e, MessageGot) and e.queue == "REPLYTO.QUEUE.1"]
+    assert "Reason 2033: FAILED: MQRC_NO_MSG_AVAILABLE" in capsys.readouterr().err
+
+
+def test_the_reply_to_example_answers_on_the_queue_the_request_names() -> None:
+    request = (
+        "import pymqi\n"
+        "q = pymqi.connect('QM2')\n"
+        "q.put1('TEST.1', b'ping', pymqi.MD(ReplyToQ=b'REPLYTO.QUEUE.1', "
+        "MsgType=pymqi.CMQC.MQMT_REQUEST), pymqi.PMO(Options=pymqi.CMQC.MQPMO_NO_SYNCPOINT))\n"
+    )
+    outcome, events = run_code(request + examples("reply_to_queues.py").split("\n", 1)[1]
+                               .join(["import runpy\n", ""]))  # fmt: skip
+    assert outcome.exit_status == 0
+    replies = [e for e in events if isinstance(e, MessagePut) and e.queue == "REPLYTO.QUEUE.1"]
+    assert [(r.q_mgr, r.size) for r in replies] == [("QM1", 4)]
+
+
+def test_the_dynamic_queue_example_names_its_reply_queue_from_the_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = examples("dynamic_queues.py") + (
+        "import pymqi\n"
+        "md = pymqi.MD()\n"
+        "pymqi.Queue(pymqi.connect('QM1'), 'TEST.1').get(None, md)\n"
+        "print('reply to', md.ReplyToQ.strip().decode())\n"
+    )
+    outcome, _ = run_code(code)
+    assert outcome.exit_status == 0
+    out = capsys.readouterr().out.splitlines()
+    name = out[0].removeprefix("dynamic queue ")
+    assert name.startswith("MY.REPLIES.") and out[1] == f"reply to {name}"
+
+
+def test_the_priority_example_gets_the_priority_it_put() -> None:
+    outcome, events = run_code(examples("message_priority.py"))
+    assert outcome.exit_status == 0
+    got = [e for e in events if isinstance(e, MessageGot) and e.queue == "TEST.1"]
+    assert [(g.q_mgr, g.size) for g in got] == [("QM3", 18)]
+
+
+def test_the_multiple_get_example_loops_until_the_scenario_ends() -> None:
+    outcome, events = run_code(examples("get_wait_multiple_messages.py"), duration=30)
+    assert outcome.stopped and outcome.exit_status == 0
+    assert max(e.time for e in events) >= 30.0

@@ -134,4 +134,7 @@ def _program_frames(tb: TracebackType | None) -> TracebackType | None:
     return start
 
 
-__all__ = ["ACCEPTED", "CommandError", "Program", "exit_status", "parse_command", "run"]
+__all__ = [
+    "ACCEPTED", "CommandError", "Program", "exit_status", "parse_command", "print_program_error",
+    "run",
+]  # fmt: skip

@@ -16,10 +16,12 @@ threads' calls end with ``SystemExit``, and ``Outcome.stopped`` says so.
 from __future__ import annotations
 
 import random
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 import greenback
 import trio
@@ -126,19 +128,58 @@ async def _end_connections(binding: bridge.Binding, *, commit: bool) -> None:
 @contextmanager
 def _tracking_threads(binding: bridge.Binding) -> Iterator[None]:
     """Threads started by the program's code are the program's (and so are the
-    threads they start)."""
-    real_start = threading.Thread.start
+    threads they start). The program's task joining one waits in trio (a worker
+    thread joins it), so that the world, and the joined thread's calls into it, go on."""
+    real_start, real_join = threading.Thread.start, threading.Thread.join
 
     def start(self: threading.Thread) -> None:
-        if binding.program_context():
-            binding.threads.started.add(self)
+        if not binding.program_context():
+            return real_start(self)
+        binding.threads.started.add(self)
         real_start(self)
+        # It holds simulated time from its first instruction, as the program's task does.
+        if threading.get_ident() == binding.trio_thread:
+            binding.threads.register(self)
+        else:
+            trio.from_thread.run_sync(binding.threads.register, self, trio_token=binding.token)
+        return None
+
+    def join(self: threading.Thread, timeout: float | None = None) -> None:
+        if threading.get_ident() != binding.trio_thread or not binding.program_context():
+            return real_join(self, timeout)
+
+        async def joined() -> None:
+            await trio.to_thread.run_sync(partial(real_join, self, timeout),
+                                          abandon_on_cancel=True)  # fmt: skip
+
+        bridge.call(joined)
+        return None
+
+    real_hook = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        """An exception that ends a program thread, printed as Python prints it (the
+        program's frames); SystemExit ends a thread quietly, as in Python."""
+        if args.thread not in binding.threads.started:
+            real_hook(args)
+            return None
+        if args.exc_type is not None and issubclass(args.exc_type, SystemExit):
+            return None
+        name = args.thread.name if args.thread is not None else "?"
+        print(f"Exception in thread {name}:", file=sys.stderr)
+        if args.exc_value is not None:
+            programs.print_program_error(args.exc_value)
+        return None
 
     threading.Thread.start = start  # type: ignore[method-assign]
+    threading.Thread.join = join  # type: ignore[method-assign]
+    threading.excepthook = hook
     try:
         yield
     finally:
         threading.Thread.start = real_start  # type: ignore[method-assign]
+        threading.Thread.join = real_join  # type: ignore[method-assign]
+        threading.excepthook = real_hook
 
 
 __all__ = ["Outcome", "run_program"]

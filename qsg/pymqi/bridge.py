@@ -45,20 +45,24 @@ class ProgramStopped(SystemExit):
 
 @dataclass(slots=True)
 class _ThreadState:
-    """A program thread that reached the world: its open connections, and whether it
-    is inside a call (waiting on the world) or computing between calls."""
+    """A program thread that reached the world: its open connections, whether it has
+    had one and closed them all (``retired``), and whether it is inside a call
+    (waiting on the world) or computing between calls."""
 
     thread: threading.Thread
     connections: int = 0
+    retired: bool = False
     in_call: bool = False
 
 
 @dataclass(eq=False)
 class Threads:
-    """The program's threads that have connected, as an ``IOSource`` of the virtual
+    """The program's threads that reach the world, as an ``IOSource`` of the virtual
     clock: ``busy`` while any of them computes between calls, so that simulated time
     does not move under a thread's feet while it works, as it does not for the
-    program's main task."""
+    program's main task. A thread counts from its start (or its first call, if the
+    program did not start it) until it ends or disconnects the last of its
+    connections."""
 
     _states: dict[int, _ThreadState] = field(default_factory=dict)
     #: Threads the program started (``threading.Thread.start`` called by its code).
@@ -73,7 +77,7 @@ class Threads:
         for ident, state in list(self._states.items()):
             if not state.thread.is_alive():
                 del self._states[ident]  # it ended without disconnecting
-            elif state.connections and not state.in_call:
+            elif not state.retired and not state.in_call:
                 return True
         return False
 
@@ -90,12 +94,7 @@ class Threads:
         """``fn(*args)`` for ``thread``, in the trio thread (a system task)."""
         if self.stopped:
             raise ProgramStopped(0)
-        ident = thread.ident or 0
-        state = self._states.get(ident)
-        if state is None:
-            state = self._states[ident] = _ThreadState(thread)
-            if self.on_first is not None:
-                self.on_first(thread)
+        state = self.register(thread)
         # Only the trio thread flips ``in_call``: the clock reads it there, so it can
         # never jump between a thread's request and its start.
         state.in_call = True
@@ -109,10 +108,21 @@ class Threads:
             self._scopes.discard(scope)
             state.in_call = False
 
+    def register(self, thread: threading.Thread) -> _ThreadState:
+        """``thread`` holds simulated time from now (in the trio thread only)."""
+        ident = thread.ident or 0
+        state = self._states.get(ident)
+        if state is None:
+            state = self._states[ident] = _ThreadState(thread)
+            if self.on_first is not None:
+                self.on_first(thread)
+        return state
+
     def connected(self, thread: threading.Thread, delta: int) -> None:
         state = self._states.get(thread.ident or 0)
         if state is not None:
             state.connections = max(0, state.connections + delta)
+            state.retired = state.connections == 0
 
     def stop(self) -> None:
         """The run is over: calls in flight end (``ProgramStopped`` in their thread),
