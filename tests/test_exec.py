@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from actors.events import MessageGot, MessagePut
+from actors.events import MessageGot, MessagePut, OpCompleted
+from qsg.chaos import checkers, history
 from qsg.cli import main
 from qsg.exec.command import run_exec
 from qsg.exec.program import CommandError, Program, parse_command
@@ -215,3 +216,34 @@ def test_the_multiple_get_example_loops_until_the_scenario_ends() -> None:
     outcome, events = run_code(examples("get_wait_multiple_messages.py"), duration=30)
     assert outcome.stopped and outcome.exit_status == 0
     assert max(e.time for e in events) >= 30.0
+
+
+def test_a_consumer_whose_member_is_killed_reconnects_by_group_attach_and_loses_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """scenarios/exec-failover.toml: QM1 is killed at 21.5 s under the pymqi consumer; it
+    sees 2009, connects again by QSG1's name to QM2, and the chaos checkers find every
+    committed order delivered once (the 2 it held uncommitted were backed out by QM2's
+    peer recovery and got again)."""
+    scenario = load_scenario(ROOT / "scenarios" / "exec-failover.toml")
+    consumer = parse_command(
+        ["python", str(ROOT / "scenarios" / "programs" / "consumer.py"), "QM1", "QSG1"]
+    )
+    outcome, result = run_exec(scenario, consumer, virtual=True, check=True)
+    assert outcome.exit_status == 0 and not outcome.stopped
+    assert capsys.readouterr().out.splitlines() == [
+        "connected to QM1 (asked for QM1)",
+        "lost the queue manager: MQI Error. Comp: 2, Reason 2009: FAILED: "
+        "MQRC_CONNECTION_BROKEN after 107 messages; 2 uncommitted go back to the queue",
+        "connected to QM2 (asked for QSG1)",
+        "done: 299 messages committed",
+    ]
+    verdicts = {v.name: v for v in checkers.check(history.read(result.events, result.scopes))}
+    assert all(v.ok for v in verdicts.values()), verdicts
+    queue = verdicts["queue"].counts
+    assert (queue["acknowledged"], queue["lost"], queue["duplicated"]) == (299, 0, 0)
+    assert verdicts["recovery"].counts["held_by_backed_out"] == 2
+    # The consumer's gets are in the history as its own: on QM1, then on QM2.
+    gets = [e for e in result.events if isinstance(e, OpCompleted) and e.op == "get"
+            and e.outcome == "ok" and e.app.startswith("pymqi ")]  # fmt: skip
+    assert {e.q_mgr for e in gets} == {"QM1", "QM2"} and len(gets) == 299 + 2

@@ -21,12 +21,13 @@ Which queue manager a connection reaches (``attach``):
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from actors.channel import parse_conname
 from qsg.core import structs as core
 from qsg.core.errors import MQMIError as CoreError
-from qsg.pymqi import CMQC, bridge, convert, structs
+from qsg.pymqi import CMQC, bridge, convert, history, structs
 from qsg.pymqi.bridge import failed
 from qsg.pymqi.errors import MQMIError, PYIFError
 from qsg.pymqi.qmgr_attributes import qmgr_attribute
@@ -232,11 +233,11 @@ class QueueManager:
 
     def commit(self) -> None:
         """MQCMIT."""
-        bridge.call(self._connected().commit)
+        bridge.call(partial(history.end_unit_of_work, self._connected(), commit=True))
 
     def backout(self) -> None:
         """MQBACK."""
-        bridge.call(self._connected().backout)
+        bridge.call(partial(history.end_unit_of_work, self._connected(), commit=False))
 
     # ---- MQPUT1 and MQINQ ----------------------------------------------------------------
     def put1(self, qDesc: str | bytes | Any, msg: bytes | str, *opts: Any) -> None:
@@ -248,7 +249,10 @@ class QueueManager:
         core_pmo = convert.to_core(pmo, core.PMO) if pmo is not None else core.PMO()
         target = make_q_desc(qDesc)
         core_od = convert.to_core(target, core.OD)
-        bridge.call(self._connected().put1, core_od, msg, core_md, core_pmo)
+        conn = self._connected()
+        put = partial(conn.put1, core_od, msg, core_md, core_pmo)
+        name = core_od.ObjectName.rstrip(b" \x00").decode()
+        bridge.call(history.put, conn, name, put, core_md, core_pmo)
         convert.write_back(core_md, md)
         if pmo is not None:
             convert.write_back(core_pmo, pmo)

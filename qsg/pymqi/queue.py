@@ -8,10 +8,11 @@ is in syncpoint, elsewhere it is not (the rules layer's choice, as the queue man
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from qsg.core import structs as core
-from qsg.pymqi import CMQC, bridge, convert, structs
+from qsg.pymqi import CMQC, bridge, convert, history, structs
 from qsg.pymqi.connection import QueueManager, common_q_args, make_q_desc
 from qsg.pymqi.errors import MQMIError, PYIFError
 
@@ -72,7 +73,8 @@ class Queue:
         core_md = convert.to_core(md, core.MD)
         core_pmo = core.PMO() if pmo is None else convert.to_core(pmo, core.PMO)
         handle = self._open_for(CMQC.MQOO_OUTPUT)
-        bridge.call(handle.put, body, core_md, core_pmo)
+        put = partial(handle.put, body, core_md, core_pmo)
+        bridge.call(history.put, handle.connection, handle.name, put, core_md, core_pmo)
         convert.write_back(core_md, md)
         if pmo is not None:
             convert.write_back(core_pmo, pmo)
@@ -108,7 +110,10 @@ class Queue:
         core_gmo = core.GMO() if gmo is None else convert.to_core(gmo, core.GMO)
         handle = self._open_for(CMQC.MQOO_INPUT_AS_Q_DEF)
         try:
-            body = bridge.call(handle.get, maxLength, core_md, core_gmo)
+            get = partial(handle.get, maxLength, core_md, core_gmo)
+            body: bytes = bridge.call(
+                history.get, handle.connection, handle.name, get, core_md, core_gmo
+            )
         except MQMIError as error:
             if error.comp == CMQC.MQCC_WARNING:
                 self._write_back(core_md, md, core_gmo, gmo)
