@@ -1,22 +1,21 @@
-"""The client-connection structures: ``CD`` (MQCD), ``SCO`` (MQSCO) and ``CSP`` (MQCSP).
+"""The connection structures: ``CD`` (MQCD), ``SCO`` (MQSCO), ``CSP`` (MQCSP), ``CNO`` (MQCNO).
 
-Exports ``CD``/``cd``, ``SCO``/``sco`` and ``CSP``, with pymqi's fields and defaults (a
-client-connection channel over TCP; ``CSP`` as IBM's ``ibmmq`` package has it, which
-pymqi 1.12 lacks). The simulator reads only the names and connection name from them (a
-``CD``'s ``ChannelName`` and ``ConnectionName``, a ``CSP``'s user and password); the
-other fields are kept, packed and unpacked, never acted on.
+Exports ``CD``/``cd``, ``SCO``/``sco``, ``CSP`` and ``CNO``, with pymqi's fields and
+defaults (a client-connection channel over TCP; ``CSP`` and ``CNO`` as IBM's ``ibmmq``
+package has them, which pymqi 1.12 builds in C instead). The simulator reads only names
+from them (a ``CD``'s ``ChannelName`` and ``ConnectionName``, a ``CSP``'s user and
+password); the other fields are kept, packed and unpacked, never acted on.
 """
 
 from __future__ import annotations
 
-from qsg.core.structs import MQOpts
 from qsg.pymqi import CMQC, CMQXC
-from qsg.pymqi._opts import MQLONG, PymqiOpts
+from qsg.pymqi._opts import MQLONG, MQOpts
 
 L = MQLONG
 
 
-class CD(PymqiOpts, MQOpts):
+class CD(MQOpts):
     """MQCD, the channel definition (IBM: "MQCD - Channel definition"), up to version 12
     as pymqi packs it; ``Version`` defaults to 6, as pymqi's."""
 
@@ -124,7 +123,7 @@ class CD(PymqiOpts, MQOpts):
     )
 
 
-class SCO(PymqiOpts, MQOpts):
+class SCO(MQOpts):
     """MQSCO, the SSL/TLS configuration options (IBM: "MQSCO - SSL/TLS configuration
     options"), version 5 as pymqi packs it against an MQ 8 or later client."""
 
@@ -152,7 +151,7 @@ class SCO(PymqiOpts, MQOpts):
     )
 
 
-class CSP(PymqiOpts, MQOpts):
+class CSP(MQOpts):
     """MQCSP, the security parameters of MQCONNX (IBM: "MQCSP - Security parameters"),
     version 1, with the field names of IBM's ``ibmmq`` package: ``CSPUserId`` and
     ``CSPPassword`` hold the user id and password themselves (the C structure's pointers
@@ -182,6 +181,43 @@ class CSP(PymqiOpts, MQOpts):
             values[names.index(name)] = 0
             values[names.index(name + "Length")] = len(value)
         return values
+
+
+class CNO(MQOpts):
+    """MQCNO, the connect options of MQCONNX (IBM: "MQCNO - Connect options"), up to
+    version 8; ``Version`` defaults to 5, as ``ibmmq``'s. The pointers to the MQCD, MQSCO,
+    MQCSP and MQBNO pack as numbers: the facade's ``connect_with_options`` takes those
+    structures themselves."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQCNO_STRUC_ID),
+        ("Version", L, CMQC.MQCNO_VERSION_5),
+        ("Options", L, CMQC.MQCNO_NONE),
+        # Version 2
+        ("ClientConnOffset", L, 0),
+        ("ClientConnPtr", "P", 0),
+        # Version 3
+        ("ConnTag", "128s", CMQC.MQCT_NONE),
+        # Version 4
+        ("SSLConfigPtr", "P", 0),
+        ("SSLConfigOffset", L, 0),
+        # Version 5
+        ("ConnectionId", "24s", CMQC.MQCONNID_NONE),
+        ("SecurityParmsOffset", L, 0),
+        ("SecurityParmsPtr", "P", 0),
+        # Version 6
+        ("CCDTUrlPtr", "P", 0),
+        ("CCDTUrlOffset", L, 0),
+        ("CCDTUrlLength", L, 0),
+        ("Reserved", "8s", b""),
+        # Version 7
+        ("ApplName", "28s", CMQC.MQAN_NONE),
+        ("Reserved2", "4s", b""),
+        # Version 8
+        ("BalanceParmsPtr", "P", 0),
+        ("BalanceParmsOffset", L, 0),
+        ("Reserved3", "4s", b""),
+    )
 
 
 # pymqi's lower-case aliases.

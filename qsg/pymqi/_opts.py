@@ -37,9 +37,10 @@ from __future__ import annotations
 import copy
 import ctypes
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from qsg.core import structs as core
 from qsg.core.structs import FieldKind
 
 MQLONG = "i"  # an MQLONG is a C int on every 64-bit platform MQ supports
@@ -66,6 +67,25 @@ def _kind(fmt: str) -> FieldKind:
     return fmt
 
 
+def _derived(layout: Layout) -> dict[str, Any]:
+    """What pack, unpack and set need to know of a layout, computed once."""
+    fmt = "".join(f for _, f, _ in layout)
+    if any(f[-1] in "Pq" for _, f, _ in layout):
+        # C rounds a structure holding pointers or 64-bit handles up to a multiple of 8
+        # bytes (pymqi adds a "pad" field for it); struct does so for "0P" at the end.
+        fmt += "0P"
+    struct.calcsize(fmt)  # a bad layout fails when it is declared, not on first use
+    return {
+        "_layout": layout,
+        "_format": fmt,
+        "_counts": tuple((name, _count(f)) for name, f, _ in layout),
+        "_names": frozenset(name for name, _, _ in layout),
+        "_mutable": tuple(name for name, _, default in layout if isinstance(default, list)),
+        "_sizes": {name: int(f[:-1] or 1) for name, f, _ in layout if f[-1] == "s"},
+        "_defaults": {name: default for name, _, default in layout},
+    }
+
+
 def _count(fmt: str) -> int:
     """How many values a field's format takes: ``"2i"`` two, ``"48s"`` one."""
     if fmt.endswith("s"):
@@ -84,6 +104,9 @@ class PymqiOpts:
     _names: ClassVar[frozenset[str]]
     _mutable: ClassVar[tuple[str, ...]]
     _sizes: ClassVar[dict[str, int]]
+    #: Whether assigning a name that is not a field is refused (a structure of the
+    #: facade) or makes a plain attribute (a program's own MQOpts, as in pymqi).
+    _strict: ClassVar[bool] = False
     # The rules layer's bookkeeping, rebuilt here from the layout (see __init_subclass__).
     _fields: ClassVar[tuple[tuple[str, Any, FieldKind], ...]]
     _kinds: ClassVar[dict[str, FieldKind]]
@@ -91,24 +114,19 @@ class PymqiOpts:
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        if not cls.__dict__.get("_layout"):
-            return
-        layout = cls._layout
-        cls._format = "".join(fmt for _, fmt, _ in layout)
-        if any(fmt[-1] in "Pq" for _, fmt, _ in layout):
-            # C rounds a structure holding pointers or 64-bit handles up to a multiple of
-            # 8 bytes (pymqi adds a "pad" field for it); struct does so for "0P" at the end.
-            cls._format += "0P"
-        cls._counts = tuple((name, _count(fmt)) for name, fmt, _ in layout)
-        cls._names = frozenset(name for name, _, _ in layout)
-        cls._mutable = tuple(name for name, _, default in layout if isinstance(default, list))
-        cls._sizes = {name: int(fmt[:-1] or 1) for name, fmt, _ in layout if fmt[-1] == "s"}
-        # The rules layer's metaclass saw no declared fields in the class body: give it
-        # the layout's, so its constructor fills every pymqi field with its default.
-        cls._fields = tuple((name, default, _kind(fmt)) for name, fmt, default in layout)
-        cls._kinds = {name: _kind(fmt) for name, fmt, _ in layout}
-        cls._defaults = {name: default for name, _, default in layout}
-        struct.calcsize(cls._format)  # a bad layout fails at import, not on first use
+        if cls.__dict__.get("_layout"):
+            for name, value in _derived(cls._layout).items():
+                setattr(cls, name, value)
+            # The rules layer's metaclass saw no fields declared in the class body: give
+            # it the layout's, so its bookkeeping names every pymqi field.
+            cls._fields = tuple((name, default, _kind(fmt)) for name, fmt, default in cls._layout)
+            cls._kinds = {name: _kind(fmt) for name, fmt, _ in cls._layout}
+            cls._strict = True
+
+    def _use_layout(self, layout: Layout) -> None:
+        """Give this structure a layout of its own (an RFH2 with folders, a program's
+        own MQOpts): its attributes shadow the class's."""
+        self.__dict__.update(_derived(layout))
 
     if TYPE_CHECKING:
         # Fields are made from the layout at run time; to a type checker any name is one.
@@ -143,7 +161,10 @@ class PymqiOpts:
                 fields[name] = value
 
     def __setattr__(self, name: str, value: Any) -> None:
-        self.set(**{name: value})
+        if self._strict or name in getattr(self, "_names", ()):
+            self.set(**{name: value})
+        else:  # a program's own structure keeps any attribute, as pymqi's do
+            object.__setattr__(self, name, value)
 
     def __setitem__(self, name: str, value: Any) -> None:
         self.set(**{name: value})
@@ -247,3 +268,29 @@ class PymqiOpts:
 
     def __repr__(self) -> str:
         return str(self.pack())
+
+
+class MQOpts(PymqiOpts, core.MQOpts):
+    """pymqi's ``MQOpts``: the base of the facade's structures and of a program's own.
+
+    A program defines a structure pymqi lacks as pymqi documents it::
+
+        class DLH(pymqi.MQOpts):
+            def __init__(self, **kw):
+                super().__init__([["StrucId", b"DLH ", "4s"], ["Version", 1, "i"], ...], **kw)
+
+    each member ``[name, default, format]`` or ``[name, default, format, count]`` (an
+    array: ``count`` values, a list default).
+    """
+
+    def __init__(self, memlist: Iterable[Sequence[Any]] | None = None, **kw: Any) -> None:
+        if memlist is not None:
+            layout = []
+            for member in memlist:
+                name, default, fmt = member[0], member[1], member[2]
+                count = member[3] if len(member) > 3 else 1
+                if count != 1:
+                    fmt = f"{count}{fmt}" if len(fmt) == 1 else fmt * count
+                layout.append((name, fmt, default))
+            self._use_layout(tuple(layout))
+        PymqiOpts.__init__(self, **kw)

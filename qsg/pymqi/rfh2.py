@@ -25,9 +25,8 @@ from typing import Any
 from xml.dom.minidom import parseString
 from xml.parsers.expat import ExpatError
 
-from qsg.core.structs import MQOpts
 from qsg.pymqi import CMQC
-from qsg.pymqi._opts import MQLONG, PymqiOpts, ensure_not_unicode
+from qsg.pymqi._opts import MQLONG, MQOpts, ensure_not_unicode
 from qsg.pymqi.errors import PYIFError
 
 L = MQLONG
@@ -59,7 +58,7 @@ def _folder_name(folder: bytes) -> str:
     return name
 
 
-class RFH2(PymqiOpts, MQOpts):
+class RFH2(MQOpts):
     """MQRFH2 with its NameValueData folders (see the module's docstring)."""
 
     _layout = (
@@ -75,18 +74,14 @@ class RFH2(PymqiOpts, MQOpts):
 
     def _with_folders(self, folders: list[tuple[str, int, bytes]]) -> None:
         """Give this header its own layout: the fixed part, then each folder's length
-        and data. The instance's attributes shadow the class's fixed layout."""
+        and data."""
         layout = list(type(self)._layout)
         for name, length, data in folders:
             layout += [(f"{name}Length", L, length), (name, f"{len(data)}s", data)]
-        fields = self.__dict__
-        fields["_layout"] = tuple(layout)
-        fields["_format"] = "".join(fmt for _, fmt, _ in layout)
-        fields["_counts"] = tuple((name, 1) for name, _, _ in layout)
-        fields["_names"] = frozenset(name for name, _, _ in layout)
+        self._use_layout(tuple(layout))
         for name, length, data in folders:
-            fields[f"{name}Length"] = length
-            fields[name] = data
+            self.__dict__[f"{name}Length"] = length
+            self.__dict__[name] = data
 
     def _folders(self) -> list[tuple[str, int, bytes]]:
         names = [name for name, _, _ in self._layout[len(type(self)._layout) :: 2]]

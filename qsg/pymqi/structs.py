@@ -3,9 +3,11 @@
 Exports, with pymqi's names and its lower-case aliases: ``MD``/``md``, ``GMO``/``gmo``,
 ``PMO``/``pmo``, ``OD``/``od`` (subclasses of the rules layer's classes of the same name,
 so ``qsg``'s async API takes them unchanged), ``CD``/``cd``, ``SCO``/``sco``, ``CSP``
-(from ``qsg.pymqi._client``), ``SD``, ``SRO``, ``CMHO``, ``PD``, ``SMPO``, ``IMPO``,
-``TM``, ``TMC2``, ``XQH`` and ``RFH2`` (from ``qsg.pymqi.rfh2``), and ``MQOpts``, the base
-of them all (``qsg.core.structs.MQOpts``).
+and ``CNO`` (from ``qsg.pymqi._client``), ``SD``, ``SRO``, ``CMHO``, ``PD``, ``SMPO``, ``IMPO``,
+``TM``, ``TMC2``, ``XQH``, ``DLH``, ``MDE`` (from ``qsg.pymqi._headers``), ``RFH2`` (from
+``qsg.pymqi.rfh2``),
+and ``MQOpts``, pymqi's base of them all, which a program subclasses for a structure of its
+own (``MQOpts(memlist, **kw)``); it is also the rules layer's ``qsg.core.structs.MQOpts``.
 
 Every structure has pymqi's fields in IBM's order, constructor keywords, ``set(**kw)``,
 ``get()``, item access, ``pack()``, ``unpack(bytes)`` and ``get_length()``, with pymqi's
@@ -24,15 +26,16 @@ from __future__ import annotations
 from typing import Any
 
 from qsg.core import structs as core
-from qsg.core.structs import MQOpts
 from qsg.pymqi import CMQC
-from qsg.pymqi._client import CD, CSP, SCO, cd, sco
-from qsg.pymqi._opts import MQLONG, Layout, PymqiOpts
+from qsg.pymqi._client import CD, CNO, CSP, SCO, cd, sco
+from qsg.pymqi._headers import DLH, MDE, TM, TMC2, XQH
+from qsg.pymqi._opts import MQLONG, Layout, MQOpts
 from qsg.pymqi.rfh2 import RFH2
 
 __all__ = [
-    "CD", "CMHO", "CSP", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "RFH2", "SCO", "SD", "SMPO",
-    "SRO", "TM", "TMC2", "XQH", "MQOpts", "cd", "gmo", "md", "od", "pmo", "sco",
+    "CD", "CMHO", "CNO", "CSP", "DLH", "GMO", "IMPO", "MD", "MDE", "OD", "PD", "PMO", "RFH2",
+    "SCO", "SD", "SMPO", "SRO", "TM", "TMC2", "XQH", "MQOpts", "cd", "gmo", "md", "od", "pmo",
+    "sco",
 ]  # fmt: skip
 
 L = MQLONG
@@ -49,7 +52,7 @@ def _vs(name: str) -> Layout:
     )
 
 
-class MD(PymqiOpts, core.MD):
+class MD(MQOpts, core.MD):
     """MQMD, the message descriptor (IBM: "MQMD - Message descriptor"); version 2's fields
     are always there, as in pymqi, and ``Version`` says which the queue manager reads."""
 
@@ -105,7 +108,7 @@ def _mqchar(name: str) -> property:
     return property(read, write, doc=f"MQGMO.{name} as pymqi returns it: an int")
 
 
-class GMO(PymqiOpts, core.GMO):
+class GMO(MQOpts, core.GMO):
     """MQGMO, the get-message options (IBM: "MQGMO - Get-message options")."""
 
     _layout = (
@@ -135,7 +138,7 @@ class GMO(PymqiOpts, core.GMO):
     Segmentation = _mqchar("Segmentation")
 
 
-class PMO(PymqiOpts, core.PMO):
+class PMO(MQOpts, core.PMO):
     """MQPMO, the put-message options (IBM: "MQPMO - Put-message options")."""
 
     _layout = (
@@ -164,7 +167,7 @@ class PMO(PymqiOpts, core.PMO):
     )
 
 
-class OD(PymqiOpts, core.OD):
+class OD(MQOpts, core.OD):
     """MQOD, the object descriptor (IBM: "MQOD - Object descriptor")."""
 
     _layout = (
@@ -196,7 +199,7 @@ class OD(PymqiOpts, core.OD):
     )
 
 
-class SD(PymqiOpts, MQOpts):
+class SD(MQOpts):
     """MQSD, the subscription descriptor (IBM: "MQSD - Subscription descriptor")."""
 
     _layout = (
@@ -220,7 +223,7 @@ class SD(PymqiOpts, MQOpts):
     )
 
 
-class SRO(PymqiOpts, MQOpts):
+class SRO(MQOpts):
     """MQSRO, the subscription-request options (IBM: "MQSRO - Subscription request options")."""
 
     _layout = (
@@ -231,7 +234,7 @@ class SRO(PymqiOpts, MQOpts):
     )
 
 
-class CMHO(PymqiOpts, MQOpts):
+class CMHO(MQOpts):
     """MQCMHO, the create-message-handle options (IBM: "MQCMHO - Create message handle
     options")."""
 
@@ -242,7 +245,7 @@ class CMHO(PymqiOpts, MQOpts):
     )
 
 
-class PD(PymqiOpts, MQOpts):
+class PD(MQOpts):
     """MQPD, the property descriptor (IBM: "MQPD - Property descriptor")."""
 
     _layout = (
@@ -255,7 +258,7 @@ class PD(PymqiOpts, MQOpts):
     )
 
 
-class SMPO(PymqiOpts, MQOpts):
+class SMPO(MQOpts):
     """MQSMPO, the set-message-property options (IBM: "MQSMPO - Set message property
     options")."""
 
@@ -268,7 +271,7 @@ class SMPO(PymqiOpts, MQOpts):
     )
 
 
-class IMPO(PymqiOpts, MQOpts):
+class IMPO(MQOpts):
     """MQIMPO, the inquire-message-property options (IBM: "MQIMPO - Inquire message
     property options")."""
 
@@ -283,52 +286,6 @@ class IMPO(PymqiOpts, MQOpts):
         ("Reserved1", L, 0),
         *_vs("ReturnedName"),
         ("TypeString", "8s", b""),
-    )
-
-
-class TM(PymqiOpts, MQOpts):
-    """MQTM, the trigger message (IBM: "MQTM - Trigger message")."""
-
-    _layout = (
-        ("StrucId", "4s", CMQC.MQTM_STRUC_ID),
-        ("Version", L, CMQC.MQTM_VERSION_1),
-        ("QName", "48s", b""),
-        ("ProcessName", "48s", b""),
-        ("TriggerData", "64s", b""),
-        ("ApplType", L, 0),
-        ("ApplId", "256s", b""),
-        ("EnvData", "128s", b""),
-        ("UserData", "128s", b""),
-    )
-
-
-class TMC2(PymqiOpts, MQOpts):
-    """MQTMC2, the trigger message in characters (IBM: "MQTMC2 - Trigger message 2
-    (character format)"): every field, even the version, is characters."""
-
-    _layout = (
-        ("StrucId", "4s", CMQC.MQTMC_STRUC_ID),
-        ("Version", "4s", CMQC.MQTMC_VERSION_2),
-        ("QName", "48s", b""),
-        ("ProcessName", "48s", b""),
-        ("TriggerData", "64s", b""),
-        ("ApplType", "4s", b""),
-        ("ApplId", "256s", b""),
-        ("EnvData", "128s", b""),
-        ("UserData", "128s", b""),
-        ("QMgrName", "48s", b""),
-    )
-
-
-class XQH(PymqiOpts, MQOpts):
-    """MQXQH's own fields (IBM: "MQXQH - Transmission-queue header"); the MQMD that
-    follows them is an ``MD`` of version 1, as in pymqi."""
-
-    _layout = (
-        ("StrucId", "4s", CMQC.MQXQH_STRUC_ID),
-        ("Version", L, CMQC.MQXQH_VERSION_1),
-        ("RemoteQName", "48s", b""),
-        ("RemoteQMgrName", "48s", b""),
     )
 
 
