@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import partial
 
@@ -49,10 +49,11 @@ class Outcome:
     stopped: bool = False
 
 
-async def run_program(
-    world: World, program: programs.Program, outcome: Outcome, *, virtual: bool
-) -> None:
-    """Run ``program`` in ``world`` (inside its trio run); see the module's docstring."""
+@asynccontextmanager
+async def facade_bound(world: World, *, virtual: bool = False) -> AsyncIterator[bridge.Binding]:
+    """``qsg.pymqi`` reaches ``world`` from the current task for the block: synchronous
+    pymqi code run in this task (or in threads it starts) calls the world. ``virtual``:
+    the run is on the virtual clock, and the program's clock follows it."""
     clock = current_virtual_clock() if virtual else None
     if virtual and clock is None:
         raise RuntimeError("--virtual needs the run on the virtual clock")
@@ -64,31 +65,39 @@ async def run_program(
     )  # fmt: skip
     bridge.bind(binding)
     try:
-        async with trio.open_nursery() as nursery:
-
-            def join_later(thread: threading.Thread) -> None:
-                nursery.start_soon(_forget_when_ended, binding, thread)
-
-            binding.threads.on_first = join_later
-            if clock is not None:
-                clock.watch(binding.threads)
-            try:
-                with pymqi_aliases(), program_clock(binding, virtual=virtual), \
-                        _tracking_threads(binding):  # fmt: skip
-                    try:
-                        outcome.exit_status = programs.run(program)
-                    except trio.Cancelled:
-                        outcome.stopped = True
-                        raise
-                    await _join_threads(binding)
-                await _end_connections(binding, commit=outcome.exit_status == 0)
-            finally:
-                binding.threads.stop()
-                if clock is not None:
-                    clock.unwatch(binding.threads)
-                nursery.cancel_scope.cancel()
+        yield binding
     finally:
         bridge.unbind()
+
+
+async def run_program(
+    world: World, program: programs.Program, outcome: Outcome, *, virtual: bool
+) -> None:
+    """Run ``program`` in ``world`` (inside its trio run); see the module's docstring."""
+    async with facade_bound(world, virtual=virtual) as binding, trio.open_nursery() as nursery:
+        clock = binding.clock
+
+        def join_later(thread: threading.Thread) -> None:
+            nursery.start_soon(_forget_when_ended, binding, thread)
+
+        binding.threads.on_first = join_later
+        if clock is not None:
+            clock.watch(binding.threads)
+        try:
+            with pymqi_aliases(), program_clock(binding, virtual=virtual), \
+                    _tracking_threads(binding):  # fmt: skip
+                try:
+                    outcome.exit_status = programs.run(program)
+                except trio.Cancelled:
+                    outcome.stopped = True
+                    raise
+                await _join_threads(binding)
+            await _end_connections(binding, commit=outcome.exit_status == 0)
+        finally:
+            binding.threads.stop()
+            if clock is not None:
+                clock.unwatch(binding.threads)
+            nursery.cancel_scope.cancel()
 
 
 async def _forget_when_ended(binding: bridge.Binding, thread: threading.Thread) -> None:
@@ -182,4 +191,4 @@ def _tracking_threads(binding: bridge.Binding) -> Iterator[None]:
         threading.excepthook = real_hook
 
 
-__all__ = ["Outcome", "run_program"]
+__all__ = ["Outcome", "facade_bound", "run_program"]
