@@ -163,6 +163,9 @@ def test_group_status_takes_pymqis_int_or_ibms_character() -> None:
     assert g.Segmentation == ord("A") and g.__dict__["Segmentation"] == b"A"
     g.GroupStatus = b"L"
     assert g.GroupStatus == CMQC.MQGS_LAST_MSG_IN_GROUP
+    assert GMO().unpack(GMO(SegmentStatus=-1).pack()).SegmentStatus == -1  # a signed char
+    with pytest.raises(struct.error):
+        GMO(GroupStatus=200).pack()  # beyond pymqi's "b": its struct.pack refuses it too
 
 
 # ---- binary layouts -------------------------------------------------------------
@@ -266,8 +269,6 @@ def value_for(fmt: str, default: Any) -> st.SearchStrategy[Any]:
         return st.integers(-(2**63), 2**63 - 1)
     if fmt == "P":
         return st.integers(0, 2 ** (8 * struct.calcsize("P")) - 1)
-    if fmt == "b":
-        return st.integers(0, 127)
     if fmt == "c":
         return st.binary(min_size=1, max_size=1)
     if fmt.endswith("s"):
@@ -276,8 +277,18 @@ def value_for(fmt: str, default: Any) -> st.SearchStrategy[Any]:
     return st.lists(st.integers(-(2**31), 2**31 - 1), min_size=size, max_size=size)
 
 
+# GMO's GroupStatus, SegmentStatus and Segmentation: pymqi packs them with struct's "b",
+# a signed char, and reads them back as ints.
+AS_INT = {"GroupStatus", "SegmentStatus", "Segmentation"}
+
+
 def fields_of(cls: Any) -> st.SearchStrategy[dict[str, Any]]:
-    return st.fixed_dictionaries({n: value_for(f, d) for n, f, d in cls._layout})
+    return st.fixed_dictionaries(
+        {
+            n: st.integers(-128, 127) if cls is GMO and n in AS_INT else value_for(f, d)
+            for n, f, d in cls._layout
+        }
+    )
 
 
 @pytest.mark.parametrize(
@@ -331,6 +342,11 @@ def test_a_program_defines_its_own_structure_on_mqopts_as_pymqi_documents() -> N
         p.set(Versoin=3)
     with pytest.raises(TypeError, match=UNICODE.format("x")):
         Pair(StrucId="x")
+    p.Values = [1, "y"]
+    with pytest.raises(TypeError, match=UNICODE.format("y")):
+        p.pack()
+    one = MQOpts([["Only", 5, "i"]])
+    assert one.unpack(struct.pack("=i", 9)).get() == {"Only": 9} and len(one.pack()) == 4
     assert isinstance(p, qsg.core.structs.MQOpts) and Pair().Values is not Pair().Values
 
 

@@ -1,7 +1,8 @@
 """pymqi's ``MQOpts`` behaviour on top of the rules layer's structures.
 
-Exports ``PymqiOpts`` (the mixin every facade structure puts first in its bases),
-``Layout`` (a structure's fields in IBM's order: name, ``struct`` format, default),
+Exports ``MQOpts`` (pymqi's base class: of every facade structure, and of a program's
+own, ``MQOpts(memlist, **kw)``), ``PymqiOpts`` (its accessors, as a mixin), ``Layout`` (a
+structure's fields in IBM's order: name, ``struct`` format, default),
 ``ensure_not_unicode`` (pymqi's ``str`` check, with its message) and ``MQLONG``.
 
 A facade structure is a ``qsg.core.structs.MQOpts`` (so the async API takes it as it
@@ -9,17 +10,18 @@ is) that also behaves as pymqi 1.12's ``MQOpts``:
 
 - ``pack()`` is ``struct.pack`` of every field in IBM's order with pymqi's formats,
   native byte order and alignment, as IBM's C compiler lays the structure out (MQLONG is
-  ``i``; pointers ``P``; 64-bit handles ``q``); strings are NUL-padded, and silently cut
-  to the field's length, as ``struct`` does. Like pymqi it packs every field the newest
-  version has, whatever ``Version`` says: the queue manager reads only the fields of the
-  version given.
+  ``i``; pointers ``P``; 64-bit handles ``q``; MQGMO's one-character fields ``c``, the
+  byte pymqi packs with ``b``); strings are NUL-padded, as ``struct`` does. Like pymqi
+  it packs every field the newest version has, whatever ``Version`` says: the queue
+  manager reads only the fields of the version given.
 - ``unpack(buffer)`` NUL-pads a short buffer to the structure's length (so a version-1
   MQGMO fills the version-1 fields and zeroes the rest); a longer one is
   ``struct.error``, as in pymqi.
 - Names: ``set``, ``obj[name] = v`` and assignment of a name the structure does not have
   raise ``AttributeError`` (pymqi's ``set`` and ``__setitem__`` do; its plain attribute
-  assignment would quietly add an attribute, which the facade refuses, so that a
-  misspelt field cannot be lost without a word).
+  assignment would quietly add an attribute, which the facade's structures refuse, so
+  that a misspelt field cannot be lost without a word; a program's own ``MQOpts``
+  subclass keeps plain attributes, as pymqi's do).
 - Lengths: a ``bytes`` value longer than its field is cut to the field's length when
   set, which is what pymqi's ``pack()`` gives MQ (pymqi keeps the longer value in the
   attribute until the call).
@@ -36,8 +38,10 @@ from __future__ import annotations
 
 import copy
 import ctypes
+import functools
+import operator
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from qsg.core import structs as core
@@ -79,11 +83,25 @@ def _derived(layout: Layout) -> dict[str, Any]:
         "_layout": layout,
         "_format": fmt,
         "_counts": tuple((name, _count(f)) for name, f, _ in layout),
+        "_order": tuple(name for name, _, _ in layout),
+        # A tuple of the field values from the instance's __dict__, in IBM's order.
+        "_getter": _getter(tuple(name for name, _, _ in layout)),
         "_names": frozenset(name for name, _, _ in layout),
         "_mutable": tuple(name for name, _, default in layout if isinstance(default, list)),
         "_sizes": {name: int(f[:-1] or 1) for name, f, _ in layout if f[-1] == "s"},
         "_defaults": {name: default for name, _, default in layout},
     }
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    # Not a function: kept on a class, a function would become a method.
+    if len(names) == 1:  # itemgetter of one name returns the value, not a tuple
+        return functools.partial(_one, names[0])
+    return operator.itemgetter(*names)
+
+
+def _one(name: str, fields: dict[str, Any]) -> tuple[Any, ...]:
+    return (fields[name],)
 
 
 def _count(fmt: str) -> int:
@@ -101,6 +119,8 @@ class PymqiOpts:
     _layout: ClassVar[Layout] = ()
     _format: ClassVar[str]
     _counts: ClassVar[tuple[tuple[str, int], ...]]
+    _order: ClassVar[tuple[str, ...]]
+    _getter: ClassVar[Any]  # (fields) -> values; see _getter()
     _names: ClassVar[frozenset[str]]
     _mutable: ClassVar[tuple[str, ...]]
     _sizes: ClassVar[dict[str, int]]
@@ -188,17 +208,14 @@ class PymqiOpts:
         return struct.pack(self._format, *self._values())
 
     def _values(self) -> list[Any]:
-        values: list[Any] = []
-        for name, _, _ in self._layout:
-            value = getattr(self, name)
-            if isinstance(value, list):
-                for item in value:
-                    ensure_not_unicode(item)
-                values.extend(value)
-            else:
-                ensure_not_unicode(value)
-                values.append(value)
-        return values
+        # Fields live in the instance's __dict__ (GMO's one-character fields as the
+        # MQCHAR the "c" format packs): one lookup each, one pass for pymqi's str check.
+        values: Any = self._getter(self.__dict__)
+        if self._mutable:  # arrays (CD's compression lists) pack as their items
+            values = [x for v in values for x in (v if isinstance(v, list) else (v,))]
+        if str in map(type, values):  # the common case costs one pass in C
+            raise TypeError(_UNICODE.format(next(v for v in values if type(v) is str)))
+        return list(values)
 
     def unpack(self, buff: bytes) -> Any:
         """Read the fields from IBM's binary layout; returns the structure itself."""
@@ -206,19 +223,16 @@ class PymqiOpts:
         short = self.get_length() - len(buff)
         if short > 0:
             buff = bytes(buff) + b"\x00" * short
-        values = struct.unpack(self._format, buff)
-        self._assign(values, self._counts)
+        self._assign(struct.unpack(self._format, buff))
         return self
 
-    def _assign(self, values: Iterable[Any], counts: Iterable[tuple[str, int]]) -> None:
+    def _assign(self, values: tuple[Any, ...]) -> None:
+        if not self._mutable:
+            self.__dict__.update(zip(self._order, values, strict=True))
+            return
         it = iter(values)
-        for name, count in counts:
-            value = next(it) if count == 1 else [next(it) for _ in range(count)]
-            prop = getattr(type(self), name, None)
-            if isinstance(prop, property):
-                prop.__set__(self, value)
-            else:
-                self.__dict__[name] = value
+        for name, count in self._counts:
+            self.__dict__[name] = next(it) if count == 1 else [next(it) for _ in range(count)]
 
     # ---- MQCHARV fields (ObjectString and the like) -----------------------------------
     def set_vs(

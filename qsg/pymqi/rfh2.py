@@ -115,7 +115,7 @@ class RFH2(MQOpts):
         fixed = type(self)._layout
         values = struct.unpack(order + "".join(f for _, f, _ in fixed), buff[:_FIXED])
         self._with_folders([])
-        self._assign(values, ((name, 1) for name, _, _ in fixed))
+        self._assign(values)
         length: int = self.StrucLength
         if length < 0:
             raise PYIFError('RFH2 - "StrucLength" is negative. Check numeric encoding.')

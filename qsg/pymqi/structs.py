@@ -91,18 +91,21 @@ class MD(MQOpts, core.MD):
 
 
 def _mqchar(name: str) -> property:
-    """A one-character MQGMO field read as pymqi reads it (an int, ``struct``'s ``b``)
-    over the MQCHAR the rules layer keeps."""
+    """A one-character MQGMO field read as pymqi reads it, an int (pymqi packs it with
+    ``struct``'s signed ``b``), over the MQCHAR the rules layer keeps and the ``c``
+    format packs: the same byte."""
 
     def read(self: Any) -> Any:
         value = self.__dict__[name]
-        return value[0] if isinstance(value, bytes) and len(value) == 1 else value
+        if isinstance(value, bytes) and len(value) == 1:
+            return value[0] - 256 if value[0] > 127 else value[0]
+        return value
 
     def write(self: Any, value: Any) -> None:
-        # An int that fits is stored as IBM's MQCHAR; anything else as given, for
-        # pack() to refuse as pymqi's struct.pack would.
-        if type(value) is int and 0 <= value < 256:
-            value = bytes((value,))
+        # An int pymqi could pack is stored as IBM's MQCHAR; anything else as given, for
+        # pack() to refuse (struct.error) as pymqi's struct.pack would.
+        if type(value) is int and -128 <= value < 128:
+            value = bytes((value & 0xFF,))
         self.__dict__[name] = value
 
     return property(read, write, doc=f"MQGMO.{name} as pymqi returns it: an int")
@@ -121,9 +124,9 @@ class GMO(MQOpts, core.GMO):
         ("ResolvedQName", "48s", b""),
         # Version 2
         ("MatchOptions", L, CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID),
-        ("GroupStatus", "b", b" "),
-        ("SegmentStatus", "b", b" "),
-        ("Segmentation", "b", b" "),
+        ("GroupStatus", "c", b" "),
+        ("SegmentStatus", "c", b" "),
+        ("Segmentation", "c", b" "),
         ("Reserved1", "c", b" "),
         # Version 3
         ("MsgToken", "16s", CMQC.MQMTOK_NONE),
