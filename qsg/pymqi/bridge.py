@@ -18,8 +18,9 @@ from __future__ import annotations
 import random
 import threading
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
+from threading import get_ident
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import greenback
@@ -202,16 +203,27 @@ def failed(reason: int, detail: str = "") -> MQMIError:
     return error
 
 
-def call(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
     """Run the async ``fn(*args)`` in the world for synchronous program code: through
     greenback in the program's task, through ``trio.from_thread`` from its threads.
     An MQ failure comes out as pymqi's ``MQMIError``."""
-    bound = binding()
+    bound = _binding if _binding is not None else binding()
     try:
-        if threading.get_ident() == bound.trio_thread:
+        if get_ident() == bound.trio_thread:
             bound.in_facade += 1
+            coro = fn(*args)
             try:
-                return greenback.await_(fn(*args))
+                # The first step here: most calls end in it (see ``_run_here``).
+                first = coro.send(None)
+            except StopIteration as done:
+                result: T = done.value
+                return result
+            except BaseException:
+                coro.close()
+                raise
+            else:
+                resumed: T = greenback.await_(_Resumed(coro, first))
+                return resumed
             finally:
                 bound.in_facade -= 1
         thread = threading.current_thread()
@@ -221,6 +233,39 @@ def call(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         raise from_core(error) from None
     except trio.RunFinishedError:
         raise ProgramStopped(0) from None
+
+
+class _Resumed:
+    """The rest of a coroutine that has already yielded ``first`` to its runner: as
+    ``yield from coro`` would, from that point on (values and exceptions go in).
+
+    ``call`` runs a call's first step directly in the program's task: most calls end
+    there (the in-process store never waits) and cost a coroutine step instead of a
+    trip through greenback's portal. A call that suspends (an MQGET that waits, a trip
+    to the coupling facility) is handed to ``greenback.await_`` as this, with what it
+    suspended on, and carries on in the task."""
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], first: Any) -> None:
+        self.coro, self.first = coro, first
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coro, yielded = self.coro, self.first
+        while True:
+            try:
+                sent = yield yielded
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as error:  # (cancellation, too) thrown in by the runner
+                try:
+                    yielded = coro.throw(error)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    yielded = coro.send(sent)
+                except StopIteration as done:
+                    return done.value
 
 
 __all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "current",

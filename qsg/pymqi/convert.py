@@ -33,6 +33,40 @@ def not_unicode(value: object) -> None:
         )
 
 
+def packs(structure: Any) -> None:
+    """Pack ``structure`` as pymqi packs it for the call, for its errors alone (a
+    ``struct.error`` for a value its field cannot hold). Whether a structure packs
+    depends on its values alone, so values that packed once are remembered and not
+    packed again (a program's GMO, reused unchanged, or a fresh MD)."""
+    pack = getattr(structure, "pack", None)
+    if pack is None:
+        return
+    try:
+        key = (_core_kind(structure), *structure.__dict__.values())
+        if key in _PACKED:
+            return
+    except TypeError:  # an array field (a list): not hashable, not remembered
+        pack()
+        return
+    pack()
+    if len(_PACKED) >= _REMEMBERED:
+        _PACKED.clear()
+    _PACKED.add(key)
+
+
+def _core_kind(structure: Any) -> type:
+    """The rules layer's class a structure is one of (the key ``to_core`` looks up)."""
+    for kind in type(structure).__mro__:
+        if kind.__module__ == "qsg.core.structs":
+            return kind
+    return type(structure)
+
+
+#: Values of structures that packed (at most ``_REMEMBERED``, then forgotten at once).
+_PACKED: set[tuple[Any, ...]] = set()
+_REMEMBERED = 4096
+
+
 def fields_of(structure: Any) -> dict[str, Any]:
     """A pymqi-style structure's fields: its ``get()``."""
     got = structure.get()
@@ -45,9 +79,13 @@ def to_core(structure: Any, kind: type[S]) -> S:
     """The rules layer's ``kind`` holding ``structure``'s fields (``structure`` itself if
     it is one already)."""
     if isinstance(structure, kind):
-        pack = getattr(structure, "pack", None)
-        if pack is not None:
-            pack()  # what pymqi's call packs: its TypeError or struct.error, here
+        # ``packs``, inline (this runs for every structure of every call).
+        try:
+            if (kind, *structure.__dict__.values()) in _PACKED:
+                return structure
+        except TypeError:
+            pass
+        packs(structure)
         return structure
     core = kind()
     kinds = kind._kinds
@@ -89,4 +127,4 @@ def _assign(structure: Any, values: dict[str, Any]) -> None:
         setattr(structure, name, value)
 
 
-__all__ = ["fields_of", "not_unicode", "to_core", "write_back"]
+__all__ = ["fields_of", "not_unicode", "packs", "to_core", "write_back"]

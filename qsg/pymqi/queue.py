@@ -68,15 +68,19 @@ class Queue:
     # ---- MQPUT -------------------------------------------------------------------------
     def put(self, msg: bytes | str, *opts: Any) -> None:
         """MQPUT of ``msg`` with an MD and a PMO (both optional; written back)."""
-        md, pmo = common_q_args(*opts)
-        body = self._qmgr.encode_message(msg, md)
+        md, pmo = _md_and_options(opts)
+        body = msg if type(msg) is bytes else self._qmgr.encode_message(msg, md)
         core_md = convert.to_core(md, core.MD)
         core_pmo = core.PMO() if pmo is None else convert.to_core(pmo, core.PMO)
-        handle = self._open_for(CMQC.MQOO_OUTPUT)
-        put = partial(handle.put, body, core_md, core_pmo)
-        bridge.call(history.put, handle.connection, handle.name, put, core_md, core_pmo)
-        convert.write_back(core_md, md)
-        if pmo is not None:
+        handle = self._handle or self._open_for(CMQC.MQOO_OUTPUT)
+        if handle.connection.qm.world.history:
+            put = partial(handle.put, body, core_md, core_pmo)
+            bridge.call(history.put, handle.connection, handle.name, put, core_md, core_pmo)
+        else:
+            bridge.call(handle.put, body, core_md, core_pmo)
+        if core_md is not md:
+            convert.write_back(core_md, md)
+        if pmo is not None and core_pmo is not pmo:
             convert.write_back(core_pmo, pmo)
 
     def put_rfh2(self, msg: bytes, *opts: Any) -> None:
@@ -105,20 +109,24 @@ class Queue:
         ``maxLength`` is None, else at most that many bytes (MQRC_TRUNCATED_MSG_FAILED,
         or with MQGMO_ACCEPT_TRUNCATED_MSG the start of it and _ACCEPTED, raised with
         ``message`` and ``original_length`` as pymqi does)."""
-        md, gmo = common_q_args(*opts)
+        md, gmo = _md_and_options(opts)
         core_md = convert.to_core(md, core.MD)
         core_gmo = core.GMO() if gmo is None else convert.to_core(gmo, core.GMO)
-        handle = self._open_for(CMQC.MQOO_INPUT_AS_Q_DEF)
+        handle = self._handle or self._open_for(CMQC.MQOO_INPUT_AS_Q_DEF)
         try:
-            get = partial(handle.get, maxLength, core_md, core_gmo)
-            body: bytes = bridge.call(
-                history.get, handle.connection, handle.name, get, core_md, core_gmo
-            )
+            if handle.connection.qm.world.history:
+                get = partial(handle.get, maxLength, core_md, core_gmo)
+                body: bytes = bridge.call(
+                    history.get, handle.connection, handle.name, get, core_md, core_gmo
+                )
+            else:
+                body = bridge.call(handle.get, maxLength, core_md, core_gmo)
         except MQMIError as error:
             if error.comp == CMQC.MQCC_WARNING:
                 self._write_back(core_md, md, core_gmo, gmo)
             raise
-        self._write_back(core_md, md, core_gmo, gmo)
+        if core_md is not md or (gmo is not None and core_gmo is not gmo):
+            self._write_back(core_md, md, core_gmo, gmo)
         return body
 
     @staticmethod
@@ -189,6 +197,14 @@ class Queue:
     def __repr__(self) -> str:
         name = self._handle.name if self._handle is not None else "not open"
         return f"<qsg.pymqi.Queue {name}>"
+
+
+def _md_and_options(opts: tuple[Any, ...]) -> tuple[Any, Any]:
+    """``common_q_args`` for the two calls made most (inline: each costs a little)."""
+    if len(opts) == 2:
+        md, options = opts
+        return (structs.MD() if md is None else md), options
+    return common_q_args(*opts)
 
 
 __all__ = ["Queue"]
