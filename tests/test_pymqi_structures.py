@@ -18,6 +18,7 @@ import qsg
 from qsg import QMgr
 from qsg.core import structs as core
 from qsg.pymqi import CMQC, CMQXC
+from qsg.pymqi._opts import to_string
 from qsg.pymqi.errors import PYIFError
 from qsg.pymqi.rfh2 import rfh2_get_headers, rfh2_put_body
 from qsg.pymqi.structs import (
@@ -317,11 +318,24 @@ def test_the_rules_layers_binary_headers_read_back_in_the_facades_structures() -
     assert (read.Reason, read.DestQName.rstrip(b" "), read.Format) == (2053, b"Q1", b"MQSTR   ")
     assert (read.CodedCharSetId, read.PutApplName.rstrip()) == (1208, b"qsg")
     inner = qsg.MD(Priority=4, MsgId=b"M" * 24, ReplyToQ=b"R")
-    data = qsg.XQH(b"RQ", b"QM2", inner).pack()
-    head = XQH().unpack(data[: XQH().get_length()])
+    data = qsg.XQH(b"RQ", b"QM2", inner).pack() + b"body"
+    head = XQH().get_header(data)  # ibmmq's helpers, as its hdr_browse example uses them
     assert (head.RemoteQName.rstrip(b" "), head.RemoteQMgrName.rstrip(b" ")) == (b"RQ", b"QM2")
-    m = MD().unpack(data[XQH().get_length() :])
+    m = XQH().get_embedded_md(data)
     assert (m.Version, m.Priority, m.MsgId, m.ReplyToQ) == (1, 4, b"M" * 24, b"R".ljust(48))
+    assert m.GroupId == b"\0" * 24 and m.OriginalLength == 0  # no version-2 fields in an XQH
+
+
+def test_to_string_decodes_the_character_fields_for_printing_as_ibmmq_does() -> None:
+    # ibmmq's dlq_browse example: DLH().get_header(msg) then print(dlh.to_string()).
+    msg = DLH(Reason=2053, DestQName=b"Q1", PutApplName=b"app\0junk", PutDate=b"\xff").pack()
+    dlh = DLH().get_header(msg + b"body")
+    assert dlh.to_string() is dlh
+    assert (dlh.Reason, dlh.DestQName, dlh.PutApplName) == (2053, "Q1", "app")
+    assert dlh.PutDate == b"\xff" + b"\0" * 7  # bytes that do not decode stay bytes
+    m = MD(MsgId=b"ID", ReplyToQ=b"R  ").to_string()
+    assert (m.MsgId, m.ReplyToQ) == (b"ID", "R")  # MsgId holds bytes: left as it is
+    assert (to_string(b"QM1 \0\0"), to_string(5)) == ("QM1", 5)
 
 
 def test_a_program_defines_its_own_structure_on_mqopts_as_pymqi_documents() -> None:

@@ -1,8 +1,8 @@
 """The message headers a program reads from or puts in front of message data.
 
-Exports ``TM`` and ``TMC2`` (trigger messages), ``XQH`` (the transmission-queue header's
-own fields), ``DLH`` (the dead-letter header) and ``MDE`` (the message-descriptor
-extension). pymqi has the first three; ``DLH`` and ``MDE`` are IBM's ``ibmmq`` package's
+Exports ``TM`` and ``TMC2`` (trigger messages), ``DLH`` (the dead-letter header) and
+``MDE`` (the message-descriptor extension); ``XQH``, which holds an MQMD, is with ``MD``
+in ``qsg.pymqi.structs``. pymqi has the first two; ``DLH`` and ``MDE`` are IBM's ``ibmmq`` package's
 (a pymqi program defines its own DLH on ``MQOpts``, which works too). qsg's dead-letter
 queue holds messages with IBM's MQDLH in front, so ``DLH().unpack(msg[:172])`` reads why
 a message is there.
@@ -50,20 +50,13 @@ class TMC2(MQOpts):
     )
 
 
-class XQH(MQOpts):
-    """MQXQH's own fields (IBM: "MQXQH - Transmission-queue header"); the MQMD that
-    follows them is an ``MD`` of version 1, as in pymqi."""
-
-    _layout = (
-        ("StrucId", "4s", CMQC.MQXQH_STRUC_ID),
-        ("Version", L, CMQC.MQXQH_VERSION_1),
-        ("RemoteQName", "48s", b""),
-        ("RemoteQMgrName", "48s", b""),
-    )
-
-
 class DLH(MQOpts):
     """MQDLH, the dead-letter header (IBM: "MQDLH - Dead-letter header")."""
+
+    def get_header(self, buf: bytes) -> DLH:
+        """``ibmmq``'s: this header read from the front of a whole message."""
+        self.unpack(buf[: CMQC.MQDLH_LENGTH_1])
+        return self
 
     _layout = (
         ("StrucId", "4s", CMQC.MQDLH_STRUC_ID),

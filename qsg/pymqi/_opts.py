@@ -3,7 +3,8 @@
 Exports ``MQOpts`` (pymqi's base class: of every facade structure, and of a program's
 own, ``MQOpts(memlist, **kw)``), ``PymqiOpts`` (its accessors, as a mixin), ``Layout`` (a
 structure's fields in IBM's order: name, ``struct`` format, default),
-``ensure_not_unicode`` (pymqi's ``str`` check, with its message) and ``MQLONG``.
+``ensure_not_unicode`` (pymqi's ``str`` check, with its message), ``to_string`` (IBM
+``ibmmq``'s module function of that name) and ``MQLONG``.
 
 A facade structure is a ``qsg.core.structs.MQOpts`` (so the async API takes it as it
 is) that also behaves as pymqi 1.12's ``MQOpts``:
@@ -53,6 +54,27 @@ MQLONG = "i"  # an MQLONG is a C int on every 64-bit platform MQ supports
 Layout = tuple[tuple[str, str, Any], ...]
 
 _UNICODE = "Python 3 style string (unicode) found but not allowed here: `{0}`. Convert to bytes."
+
+
+# Fields that hold bytes, never characters: ibmmq's to_string leaves them as they are.
+BINARY_FIELDS = frozenset(
+    {
+        "AccountingToken", "AlternateSecurityId", "ConnectionId", "ConnTag", "CorrelId",
+        "Facility", "GroupId", "MCASecurityId", "MsgId", "MsgToken", "PubAccountingToken",
+        "RemoteSecurityId", "SubCorrelId", "TranInstanceId",
+    }
+)  # fmt: skip
+
+
+def to_string(value: Any, encoding: str = "utf8") -> Any:
+    """IBM ``ibmmq``'s ``to_string``: MQCHAR bytes as a ``str``, cut at the first NUL and
+    stripped of blanks; anything else (or bytes that do not decode) unchanged."""
+    if isinstance(value, bytes):
+        try:
+            return value.split(b"\0", 1)[0].decode(encoding).strip()
+        except UnicodeError:
+            pass
+    return value
 
 
 def ensure_not_unicode(value: Any) -> None:
@@ -275,6 +297,16 @@ class PymqiOpts:
         held = self.__dict__.get("_vs_store", {}).get(name)
         value: bytes | None = None if held is None else held[1]
         return value
+
+    def to_string(self, encoding: str = "utf8") -> Any:
+        """IBM ``ibmmq``'s ``to_string()``: every character field (not MsgId and the other
+        byte fields) becomes a ``str``, for printing; returns the structure. As in
+        ``ibmmq`` the structure is changed: pack a copy made before, not this one."""
+        fields = self.__dict__
+        for name in self._order:
+            if name not in BINARY_FIELDS and isinstance(fields[name], bytes):
+                fields[name] = to_string(fields[name], encoding)
+        return self
 
     # ---- printing, as pymqi -------------------------------------------------------
     def __str__(self) -> str:

@@ -2,12 +2,13 @@
 
 Exports, with pymqi's names and its lower-case aliases: ``MD``/``md``, ``GMO``/``gmo``,
 ``PMO``/``pmo``, ``OD``/``od`` (subclasses of the rules layer's classes of the same name,
-so ``qsg``'s async API takes them unchanged), ``CD``/``cd``, ``SCO``/``sco``, ``CSP``
-and ``CNO`` (from ``qsg.pymqi._client``), ``SD``, ``SRO``, ``CMHO``, ``PD``, ``SMPO``, ``IMPO``,
-``TM``, ``TMC2``, ``XQH``, ``DLH``, ``MDE`` (from ``qsg.pymqi._headers``), ``RFH2`` (from
-``qsg.pymqi.rfh2``),
-and ``MQOpts``, pymqi's base of them all, which a program subclasses for a structure of its
-own (``MQOpts(memlist, **kw)``); it is also the rules layer's ``qsg.core.structs.MQOpts``.
+so ``qsg``'s async API takes them unchanged), ``CD``/``cd``, ``SCO``/``sco``, ``CSP`` and
+``CNO`` (from ``qsg.pymqi._client``), ``SD``, ``SRO``, ``CMHO``, ``PD``, ``SMPO``,
+``IMPO``, ``XQH``, ``TM``, ``TMC2``, ``DLH`` and ``MDE`` (from ``qsg.pymqi._headers``),
+``RFH2`` (from ``qsg.pymqi.rfh2``), ``to_string`` (``ibmmq``'s function of that name),
+and ``MQOpts``, pymqi's base of them all, which a program subclasses for a structure of
+its own (``MQOpts(memlist, **kw)``); it is also the rules layer's
+``qsg.core.structs.MQOpts``. ``__all__`` lists what ``pymqi`` should export from here.
 
 Every structure has pymqi's fields in IBM's order, constructor keywords, ``set(**kw)``,
 ``get()``, item access, ``pack()``, ``unpack(bytes)`` and ``get_length()``, with pymqi's
@@ -28,14 +29,14 @@ from typing import Any
 from qsg.core import structs as core
 from qsg.pymqi import CMQC
 from qsg.pymqi._client import CD, CNO, CSP, SCO, cd, sco
-from qsg.pymqi._headers import DLH, MDE, TM, TMC2, XQH
-from qsg.pymqi._opts import MQLONG, Layout, MQOpts
+from qsg.pymqi._headers import DLH, MDE, TM, TMC2
+from qsg.pymqi._opts import MQLONG, Layout, MQOpts, to_string
 from qsg.pymqi.rfh2 import RFH2
 
 __all__ = [
     "CD", "CMHO", "CNO", "CSP", "DLH", "GMO", "IMPO", "MD", "MDE", "OD", "PD", "PMO", "RFH2",
     "SCO", "SD", "SMPO", "SRO", "TM", "TMC2", "XQH", "MQOpts", "cd", "gmo", "md", "od", "pmo",
-    "sco",
+    "sco", "to_string",
 ]  # fmt: skip
 
 L = MQLONG
@@ -290,6 +291,32 @@ class IMPO(MQOpts):
         *_vs("ReturnedName"),
         ("TypeString", "8s", b""),
     )
+
+
+_XQH_OWN = CMQC.MQXQH_LENGTH_1 - CMQC.MQMD_LENGTH_1  # the MQXQH before its MQMD
+
+
+class XQH(MQOpts):
+    """MQXQH's own fields (IBM: "MQXQH - Transmission-queue header"); the MQMD that
+    follows them is an ``MD`` of version 1, as in pymqi."""
+
+    _layout = (
+        ("StrucId", "4s", CMQC.MQXQH_STRUC_ID),
+        ("Version", L, CMQC.MQXQH_VERSION_1),
+        ("RemoteQName", "48s", b""),
+        ("RemoteQMgrName", "48s", b""),
+    )
+
+    def get_header(self, buf: bytes) -> XQH:
+        """``ibmmq``'s: this header's own fields read from the front of a whole message."""
+        self.unpack(buf[:_XQH_OWN])
+        return self
+
+    def get_embedded_md(self, buf: bytes) -> MD:
+        """``ibmmq``'s: the version-1 MQMD inside the MQXQH at the front of a message."""
+        md = MD()  # a version 1: its version-2 fields stay zero (ibmmq removes them)
+        md.unpack(buf[_XQH_OWN : CMQC.MQXQH_LENGTH_1])
+        return md
 
 
 # pymqi's lower-case aliases, for programs written against its first API.
