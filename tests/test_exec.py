@@ -8,6 +8,8 @@ QM3), and what it did is read back from the run's event log.
 from __future__ import annotations
 
 import dataclasses
+import os
+import shlex
 from pathlib import Path
 
 import pytest
@@ -247,3 +249,44 @@ def test_a_consumer_whose_member_is_killed_reconnects_by_group_attach_and_loses_
     gets = [e for e in result.events if isinstance(e, OpCompleted) and e.op == "get"
             and e.outcome == "ok" and e.app.startswith("pymqi ")]  # fmt: skip
     assert {e.q_mgr for e in gets} == {"QM1", "QM2"} and len(gets) == 299 + 2
+
+
+def test_an_rfh2_put_with_put_rfh2_comes_back_from_get_rfh2_folder_by_folder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    outcome, events = run_code(examples("rfh2_put_get.py"))
+    assert outcome.exit_status == 0
+    assert capsys.readouterr().out == "1 <usr><Colour>blue</Colour></usr> the payload\n"
+    puts = [e for e in events if isinstance(e, MessagePut) and e.queue == "TEST.1"]
+    assert [p.q_mgr for p in puts] == ["QM3"] and puts[0].size > len(b"the payload") + 36
+
+
+def readme_runs() -> list[tuple[str, list[str]]]:
+    """The README's ``qsg exec`` commands shown with their output (``#   `` lines)."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## Bring your own pymqi program") :]
+    section = section[: section.index("\n## ", 1)]
+    runs: list[tuple[str, list[str]]] = []
+    for line in section.splitlines():
+        if line.startswith("qsg exec "):
+            runs.append((line, []))
+        elif line.startswith("#   ") and runs:
+            runs[-1][1].append(line.removeprefix("#   "))
+    return [(command, shown) for command, shown in runs if shown]
+
+
+@pytest.mark.parametrize(("command", "shown"), readme_runs(), ids=lambda c: str(c)[-40:])
+def test_the_readmes_qsg_exec_commands_print_what_it_shows(command: str, shown: list[str]) -> None:
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the README's paths are the repository's
+    try:
+        result = CliRunner().invoke(main, shlex.split(command)[1:])
+    finally:
+        os.chdir(cwd)
+    assert result.exit_code == 0, result.output
+    printed = result.output.splitlines()
+    for expected in shown:
+        if expected.endswith(", ..."):
+            assert any(p.startswith(expected.removesuffix(", ...")) for p in printed), printed
+        else:
+            assert expected in printed, printed
