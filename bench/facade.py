@@ -48,25 +48,24 @@ async def measure(in_process: bool, reps: int, batch: int) -> tuple[list[float],
     process's CPU seconds (the work is all ours, and the machine may be shared); on
     Redis, wall seconds (the server's work and the trips to it count too)."""
     clock = time.process_time if in_process else time.perf_counter
-    async with qsg.start(topology(), in_process=in_process) as world:
-        async with facade_bound(world):
-            async_trip = await _async_round_trip(world)
-            facade_trip = _facade_round_trip()
-            for _ in range(3):  # warm both paths
-                await async_trip()
-                facade_trip()
-            times: dict[str, list[float]] = {"async": [], "facade": []}
-            for rep in range(reps):
-                order = ("async", "facade") if rep % 2 == 0 else ("facade", "async")
-                for which in order:
-                    began = clock()
-                    if which == "async":
-                        for _ in range(batch):
-                            await async_trip()
-                    else:
-                        for _ in range(batch):
-                            facade_trip()
-                    times[which].append((clock() - began) / batch)
+    async with qsg.start(topology(), in_process=in_process) as world, facade_bound(world):
+        async_trip = await _async_round_trip(world)
+        facade_trip = _facade_round_trip()
+        for _ in range(3):  # warm both paths
+            await async_trip()
+            facade_trip()
+        times: dict[str, list[float]] = {"async": [], "facade": []}
+        for rep in range(reps):
+            order = ("async", "facade") if rep % 2 == 0 else ("facade", "async")
+            for which in order:
+                began = clock()
+                if which == "async":
+                    for _ in range(batch):
+                        await async_trip()
+                else:
+                    for _ in range(batch):
+                        facade_trip()
+                times[which].append((clock() - began) / batch)
     return times["async"], times["facade"]
 
 
