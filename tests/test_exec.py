@@ -290,3 +290,40 @@ def test_the_readmes_qsg_exec_commands_print_what_it_shows(command: str, shown: 
             assert any(p.startswith(expected.removesuffix(", ...")) for p in printed), printed
         else:
             assert expected in printed, printed
+
+
+def test_on_the_wall_clock_the_programs_sleep_lets_the_world_go_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The background workload puts on APP.NOISE twice a second (Poisson, seeded): while
+    # the program's time.sleep waits (in trio, not blocking the thread), its puts go on.
+    code = (
+        "import time\nt = time.monotonic()\ntime.sleep(1.2)\nprint(time.monotonic() - t >= 1.2)\n"
+    )
+    outcome, result = run_exec(load_scenario(SCENARIO), parse_command(["python", "-c", code]))
+    assert outcome.exit_status == 0 and capsys.readouterr().out == "True\n"
+    noise = [e for e in result.events if isinstance(e, MessagePut) and e.queue == "APP.NOISE"]
+    assert noise  # were the sleep to block the thread, no put could have happened meanwhile
+
+
+def test_the_programs_task_joining_a_thread_lets_the_threads_calls_go_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Were the join to block the trio thread, the thread's put could never run: its
+    # join(timeout=5) would come back with the thread still alive.
+    code = (
+        "import threading, time, pymqi\n"
+        "def work():\n"
+        "    time.sleep(2)\n"
+        "    q = pymqi.connect('QM3')\n"
+        "    q.put1('TEST.1', b'from a thread')\n"
+        "    q.disconnect()\n"
+        "t = threading.Thread(target=work)\n"
+        "t.start()\n"
+        "t.join(timeout=5)\n"
+        "print('alive' if t.is_alive() else 'joined')\n"
+        "print(pymqi.Queue(pymqi.connect('QM3'), 'TEST.1').get().decode())\n"
+    )
+    outcome, _ = run_code(code)
+    assert outcome.exit_status == 0
+    assert capsys.readouterr().out == "joined\nfrom a thread\n"

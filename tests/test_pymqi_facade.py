@@ -447,3 +447,26 @@ class TestImportsAndClocks:
 
 def pymqi_module() -> object:
     return sys.modules["qsg.pymqi"]
+
+
+class TestOnRedis:
+    """The facade over shared queues on the Redis coupling facility: the store awaits the
+    server inside a facade call, greenback nested in greenback."""
+
+    def test_a_put_on_one_member_is_got_on_the_other_through_the_facility(
+        self, cf_url: str
+    ) -> None:
+        async def main() -> tuple[bytes, str]:
+            async with (
+                qsg.start(topology(), redis_url=cf_url) as world,
+                facade_bound(world, virtual=True),
+            ):
+                pmo = pymqi.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+                pymqi.Queue(pymqi.connect("QM1"), QUEUE).put(MESSAGE, pymqi.MD(), pmo)
+                md = pymqi.MD()
+                gmo = pymqi.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=100)
+                body = pymqi.Queue(pymqi.connect("QM2"), QUEUE).get(None, md, gmo)
+                return body, md.PutApplName.strip().decode()
+
+        body, _ = qsg.run(main)
+        assert body == MESSAGE

@@ -91,6 +91,10 @@ async def run_program(
                 except trio.Cancelled:
                     outcome.stopped = True
                     raise
+                finally:
+                    # The task runs qsg's code from here: a thread it starts (trio's
+                    # worker for the join below) is not the program's.
+                    binding.task = None
                 await _join_threads(binding)
             await _end_connections(binding, commit=outcome.exit_status == 0)
         finally:
