@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shlex
+import socket
 from pathlib import Path
 
 import pytest
@@ -327,3 +328,44 @@ def test_the_programs_task_joining_a_thread_lets_the_threads_calls_go_on(
     outcome, _ = run_code(code)
     assert outcome.exit_status == 0
     assert capsys.readouterr().out == "joined\nfrom a thread\n"
+
+
+def test_a_client_connection_by_conname_reaches_the_listener_of_a_python_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as probe:  # a port nobody uses, for the listener
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    scenario = tmp_path / "client.py"
+    scenario.write_text(
+        '"""Two queue managers; QM2 listens for clients."""\n'
+        "import trio, qsg\n"
+        "DURATION, IN_PROCESS = 60, True\n"
+        "topology = qsg.Topology()\n"
+        "topology.add_qmgr('QM1')\n"
+        f"topology.add_qmgr('QM2', listener={port})\n"
+        "async def main(world):\n"
+        "    await trio.sleep(60)\n"
+    )
+    code = (
+        "import pymqi\n"
+        f"q = pymqi.connect('', 'DEV.APP.SVRCONN', 'localhost({port})')\n"
+        "print(q.inquire(pymqi.CMQC.MQCA_Q_MGR_NAME).strip().decode())\n"
+    )
+    result = CliRunner().invoke(main, ["exec", str(scenario), "--virtual", "--quiet", "--",
+                                       "python", "-c", code])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "QM2\n"
+
+
+def test_a_program_still_running_at_the_duration_is_stopped_and_the_run_written(
+    tmp_path: Path,
+) -> None:
+    code = "import time, pymqi\nq = pymqi.connect('QM1')\nwhile True:\n    time.sleep(1)\n"
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["exec", str(SCENARIO), "--virtual", "--duration", "5",
+                                       "--out", str(out), "--", "python", "-c", code])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "the program was stopped at the scenario's end (5 s)" in result.stderr
+    assert {p.name for p in out.iterdir()} >= {"events.parquet", "summary.json", "run.json"}
+    assert "Queues" in result.stderr  # the summary, on standard error
