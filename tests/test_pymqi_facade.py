@@ -470,3 +470,31 @@ class TestOnRedis:
 
         body, _ = qsg.run(main)
         assert body == MESSAGE
+
+
+class TestGroups:
+    """GroupStatus and SegmentStatus come back as pymqi returns them: integers."""
+
+    def test_a_group_read_in_logical_order_reports_its_status_as_pymqis_ints(self) -> None:
+        def body(world: World) -> list[tuple[bytes, int, int]]:
+            qmgr = pymqi.connect("QM3")
+            put = pymqi.Queue(qmgr, QUEUE)
+            pmo = pymqi.PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT)
+            for flags, text in ((CMQC.MQMF_MSG_IN_GROUP, b"one"),
+                                (CMQC.MQMF_LAST_MSG_IN_GROUP, b"two")):  # fmt: skip
+                put.put(text, pymqi.MD(Version=CMQC.MQMD_VERSION_2, MsgFlags=flags), pmo)
+            get = pymqi.Queue(qmgr, QUEUE)
+            gmo = pymqi.GMO(Version=CMQC.MQGMO_VERSION_2,
+                            Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)  # fmt: skip
+            out = []
+            for _ in range(2):
+                md = pymqi.MD(Version=CMQC.MQMD_VERSION_2)
+                text = get.get(None, md, gmo)
+                out.append((text, gmo.GroupStatus, gmo.SegmentStatus))
+            return out
+
+        assert in_world(body) == [
+            (b"one", CMQC.MQGS_MSG_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT),
+            (b"two", CMQC.MQGS_LAST_MSG_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT),
+        ]
+        assert ord("L") == CMQC.MQGS_LAST_MSG_IN_GROUP  # an int, as in pymqi
