@@ -13,6 +13,7 @@ import datetime
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -402,6 +403,25 @@ class TestUnsupported:
 
 class TestImportsAndClocks:
     """``import pymqi`` / ``ibmmq`` resolve to the facade; the program's clock."""
+
+    def test_a_pymqi_installed_on_the_path_is_not_found_while_the_program_runs(
+        self, tmp_path: Path
+    ) -> None:
+        installed = tmp_path / "pymqi"
+        installed.mkdir()
+        (installed / "__init__.py").write_text("REAL = True\n")
+        sys.path.insert(0, str(tmp_path))
+        try:
+            with pymqi_aliases():
+                import pymqi as aliased  # type: ignore[import-not-found]
+
+                assert aliased is pymqi_module() and not hasattr(aliased, "REAL")
+            import pymqi as real  # type: ignore[import-not-found]
+
+            assert real.REAL  # after the run, the environment's own again
+        finally:
+            sys.path.remove(str(tmp_path))
+            sys.modules.pop("pymqi", None)
 
     def test_pymqi_and_ibmmq_and_their_submodules_are_the_facade_for_the_run_only(
         self, tmp_path: object
