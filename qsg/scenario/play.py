@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -101,12 +102,15 @@ async def play(
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
     progress_every: float | None = None, history: bool = False,
     epilogue: Callable[[World], Awaitable[None]] | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None,
 ) -> RunResult:  # fmt: skip
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
     ``history``: the applications record every operation (invoke and completion);
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
-    heal, quiet period and drain)."""
+    heal, quiet period and drain). ``program`` runs alongside the scenario (``qsg
+    exec``'s program): the run ends when it returns, or at the duration, when it is
+    cancelled."""
     run = scenario.run
     seed = run.seed if seed is None else seed
     topology = scenario.topology
@@ -125,7 +129,7 @@ async def play(
                 nursery.start_soon(_report, tally, start, duration, every, on_progress)
             if isinstance(scenario, ScriptScenario):
                 with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
-                    await scenario.main(world)
+                    await _alongside(program, world, scenario.main)
             else:
                 # The applications stop by themselves at their stop (committing what
                 # they hold); faults, and their undoing, end with the run.
@@ -133,8 +137,14 @@ async def play(
                     end = start + duration
                     inner.start_soon(run_workloads, world, scenario.workloads, start, end)
                     with trio.move_on_at(start + duration):
-                        await play_faults(world, scenario.faults, start)
-                        await trio.sleep_until(start + duration)
+                        if program is None:
+                            await play_faults(world, scenario.faults, start)
+                            await trio.sleep_until(start + duration)
+                        else:
+                            await _alongside(program, world, partial(
+                                play_faults, faults=scenario.faults, origin=start))  # fmt: skip
+                    if program is not None:
+                        inner.cancel_scope.cancel()  # the program's end is the run's
             if epilogue is not None:
                 await epilogue(world)
             # The last sample is of the end state: taken once simulated time has moved
@@ -153,15 +163,32 @@ async def play(
     return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began)
 
 
+async def _alongside(
+    program: Callable[[World], Awaitable[None]] | None, world: World,
+    beside: Callable[[World], Awaitable[Any]],
+) -> None:  # fmt: skip
+    """``beside(world)``; with a program, until the program returns (``beside`` is
+    then cancelled, if it still runs)."""
+    if program is None:
+        await beside(world)
+        return
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beside, world)
+        await program(world)
+        nursery.cancel_scope.cancel()
+
+
 def run_scenario(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None,
 ) -> RunResult:  # fmt: skip
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
-        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress)
+        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
+                          program=program)  # fmt: skip
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
