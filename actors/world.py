@@ -34,6 +34,7 @@ from actors.qmgr import QueueManager
 from actors.reach import Reach, guard
 from actors.signals import Signals
 from coupling import keys
+from coupling.cleanup import adelete_group
 from coupling.lease import Lease, LeaseBoard, LocalLease
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.store import RedisStore
@@ -535,22 +536,8 @@ async def _build(world: World, only: str | None = None) -> None:
 
 
 async def _clear_namespace(transport: TrioTransport, qsg: str) -> None:
-    """A run starts with an empty coupling facility for its QSGs: their keys, and only
-    theirs, are deleted. SCAN, not KEYS: on a server others use, KEYS blocks it while
-    it walks every key; SCAN walks a batch a call."""
-    cursor: bytes | int = 0
-    while True:
-        cursor, found = await transport.acommand(
-            "SCAN", cursor, "MATCH", keys.group_prefix(qsg) + "*", "COUNT", SCAN_COUNT
-        )
-        if found:
-            await transport.acommand("UNLINK", *found)
-        if int(cursor) == 0:
-            return
-
-
-#: How many keys one SCAN call of ``_clear_namespace`` looks at.
-SCAN_COUNT = 1000
+    """A run starts with an empty coupling facility for its QSGs (their keys only)."""
+    await adelete_group(transport, qsg)
 
 
 __all__ = ["World", "open_world"]

@@ -108,6 +108,8 @@ class TrioTransport:
         self._loading = 0  # calls waiting for the server to finish loading (likewise)
         #: How many times a connection was made: a new one ends a failure of the link.
         self.connections = 0
+        #: How many times a call waited for a server that answered LOADING.
+        self.loading_waits = 0
         #: Set, the coupling facility is unavailable to this connection (a simulated
         #: outage): every call fails at once with this text and nothing reaches the
         #: server, so nothing can have happened.
@@ -117,6 +119,7 @@ class TrioTransport:
     @asynccontextmanager
     async def open(cls, url: str) -> AsyncIterator[TrioTransport]:
         """Connect (log in, select the database, register every script) for the block."""
+        url_options(url)  # a wrong URL: a plain ValueError, before any nursery opens
         failure: CFConnectionError | None = None
         async with trio.open_nursery() as nursery:
             transport = cls(url, nursery)
@@ -174,6 +177,7 @@ class TrioTransport:
                 if now - loading_since >= self.settings.loading_timeout:
                     raise still_loading(self.settings.loading_timeout)
                 registered = False  # a server that loaded has no scripts yet
+                self.loading_waits += 1
                 self._loading += 1  # real time passes; simulated time stands still
                 try:
                     await sleep_wall(pause)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from actors.clock import VirtualClock
+from coupling.cleanup import delete_group
 from coupling.server import EmbeddedServer, configured_url
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
@@ -64,9 +65,7 @@ def redis_store(cf_transport: BlockingTransport) -> Iterator[Callable[[], RedisS
 
     yield make
     for store in made:
-        stale = cf_transport.command("KEYS", f"qsg:{{{store.qsg}}}:*")
-        if stale:
-            cf_transport.command("DEL", *stale)
+        delete_group(cf_transport, store.qsg)
 
 
 @pytest.fixture(params=["memory", "redis"])
