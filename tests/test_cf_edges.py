@@ -12,7 +12,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,40 +34,6 @@ from qsg.topology import Topology
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
 BOUND = 30  # wall seconds any one of these tests may take
-
-
-@pytest.fixture
-def silent_port() -> Iterator[int]:
-    """A TCP port whose listener accepts every connection and never answers."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                accepted.append(listener.accept()[0])
-            except TimeoutError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield int(listener.getsockname()[1])
-    stop.set()
-    thread.join()
-    for conn in accepted:
-        conn.close()
-    listener.close()
-
-
-@pytest.fixture
-def tcp_server() -> Iterator[EmbeddedServer]:
-    """A private Valkey on a loopback port (no TLS)."""
-    server = EmbeddedServer(tcp=True)
-    server.start()
-    yield server
-    server.stop()
 
 
 def one_queue() -> Topology:
