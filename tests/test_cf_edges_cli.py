@@ -166,3 +166,33 @@ def test_the_server_restarted_empty_mid_run_is_recovered_and_the_run_exits_1(
     admin = BlockingTransport(tcp_server.url)  # recovered: the run used it again after
     assert admin.command("EXISTS", keys.structure_key("QSG1", "APP1"))
     admin.close()
+
+
+class _StartedError(Exception):
+    """Raised by the recording Popen: the test has what it wanted."""
+
+
+def test_chaos_processes_pass_the_url_by_environment_never_on_the_command_line(
+    tcp_server: EmbeddedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A member's command line is visible to every user of the machine (ps); its
+    # environment only to its owner.
+    from qsg.chaos import processes
+    from qsg.scenario import load_scenario
+
+    seen: list[tuple[list[str], dict[str, str]]] = []
+
+    def recording_popen(command: list[str], **options: object) -> object:
+        env = options.get("env")
+        assert isinstance(env, dict)
+        seen.append((command, env))
+        raise _StartedError
+
+    monkeypatch.setattr(processes.subprocess, "Popen", recording_popen)
+    path = ROOT / "scenarios" / "chaos-processes.toml"
+    with pytest.raises(_StartedError):
+        processes.run_processes(path, load_scenario(path), 1, [], redis_url=tcp_server.url,
+                                directory=tmp_path)  # fmt: skip
+    ((command, env),) = seen
+    assert all(tcp_server.password not in part for part in command)
+    assert env[URL_VARIABLE] == tcp_server.url
