@@ -58,7 +58,13 @@ class FacilityWatch:
         world = self.world
         transport = world.transport
         connects = transport.connections if transport is not None else 0
-        if self._open is not None and connects == self._since_connects and not structures_lost:
+        same_link = connects == self._since_connects
+        if (
+            self._open is not None
+            and same_link
+            and reason == self._open.reason
+            and (not structures_lost)
+        ):
             return  # the same failure, met again
         if self._open is not None and structures_lost and self._structures_lost:
             return

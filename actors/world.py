@@ -25,7 +25,7 @@ from functools import partial
 import trio
 
 from actors import determinism
-from actors.clock import current_virtual_clock
+from actors.clock import VirtualClock, current_virtual_clock
 from actors.costs import Costs
 from actors.events import CFRecovered, EventLog, ExpiryScanned
 from actors.facility import FacilityWatch
@@ -482,11 +482,11 @@ async def open_world(
                 url = server.url
             else:
                 url_options(url)  # a URL naming no server: a plain ValueError, here
-            transport = await stack.enter_async_context(TrioTransport.open(url))
             clock = current_virtual_clock()
-            if clock is not None:
-                clock.watch(transport)
-                stack.callback(clock.unwatch, transport)
+            watch = None
+            if clock is not None:  # watched from before it connects; unwatched after
+                watch = partial(_watch, clock, stack)
+            transport = await stack.enter_async_context(TrioTransport.open(url, watch=watch))
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
@@ -506,6 +506,12 @@ async def open_world(
             finally:
                 world.stopping = True  # a clean stop: the scanners give their leases up
                 nursery.cancel_scope.cancel()
+
+
+def _watch(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTransport) -> None:
+    """Freeze ``clock`` while ``transport`` is busy, until ``stack`` closes."""
+    clock.watch(transport)
+    stack.callback(clock.unwatch, transport)
 
 
 async def _build(world: World, only: str | None = None) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -117,12 +117,20 @@ class TrioTransport:
 
     @classmethod
     @asynccontextmanager
-    async def open(cls, url: str) -> AsyncIterator[TrioTransport]:
-        """Connect (log in, select the database, register every script) for the block."""
+    async def open(
+        cls, url: str, *, watch: Callable[[TrioTransport], object] | None = None
+    ) -> AsyncIterator[TrioTransport]:
+        """Connect (log in, select the database, register every script) for the block.
+
+        ``watch`` is given the transport before it connects: a virtual clock's ``watch``,
+        so that simulated time stands still from the first byte on (it would otherwise
+        jump to the next timer while the connection is being made)."""
         url_options(url)  # a wrong URL: a plain ValueError, before any nursery opens
         failure: CFConnectionError | None = None
         async with trio.open_nursery() as nursery:
             transport = cls(url, nursery)
+            if watch is not None:
+                watch(transport)
             try:
                 await transport._ensure_link()
             except CFConnectionError as error:  # raised alone, not in the nursery's group

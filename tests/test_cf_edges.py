@@ -21,6 +21,7 @@ import trio
 import trustme
 
 import qsg
+from actors.clock import VirtualClock
 from actors.events import CFFailed, CFRecovered
 from coupling import keys
 from coupling.errors import CFConnectionError
@@ -61,11 +62,15 @@ async def test_a_server_that_accepts_and_never_answers_fails_within_the_socket_t
 
 
 async def test_a_server_that_stops_answering_mid_run_is_mqrc_cf_struc_failed(
-    tcp_server: EmbeddedServer,
+    tcp_server: EmbeddedServer, virtual_clock: VirtualClock
 ) -> None:
-    # CLIENT PAUSE: the server holds every client's commands unanswered for a while.
+    # CLIENT PAUSE: the server holds every client's commands unanswered for 3 s. On the
+    # virtual clock simulated time stands still meanwhile: the timeout is in wall time,
+    # and the pause itself bounds the test (a missed timeout ends with no error).
     with trio.fail_after(BOUND):
-        async with TrioTransport.open(tcp_server.url + "?socket_timeout=0.5") as transport:
+        url = tcp_server.url + "?socket_timeout=0.5"
+        # Watched as a world does: simulated time stands still while a call waits.
+        async with TrioTransport.open(url, watch=virtual_clock.watch) as transport:
             await greenback.ensure_portal()
             store = RedisStore(transport, "EDGE1")
             store.define_structure("APP1", size_kb=1024, cf_level=5)

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from coupling import keys
@@ -119,7 +121,10 @@ def test_a_full_server_makes_puts_fail_with_2192_and_the_run_exit_1(
     assert "maxmemory" in line
     assert "cf_failed" in out  # the summary's faults table shows it
     written = "".join(p.read_text(errors="replace") for p in out_dir.glob("*.json"))
-    assert tcp_server.password not in out + err + written
+    events = pq.read_table(out_dir / "events.parquet")
+    texts = [str(v) for c in events.columns if pa.types.is_string(c.type) for v in c.to_pylist()]
+    assert any("maxmemory" in text for text in texts)  # the cf-failure event is there
+    assert all(tcp_server.password not in text for text in [out, err, written, *texts])
 
 
 def wait_for_the_run(server: EmbeddedServer, run: subprocess.Popen[str]) -> None:
