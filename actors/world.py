@@ -485,7 +485,7 @@ async def open_world(
             clock = current_virtual_clock()
             watch = None
             if clock is not None:  # watched from before it connects; unwatched after
-                watch = partial(_watch, clock, stack)
+                watch = partial(_watch_clock, clock, stack)
             transport = await stack.enter_async_context(TrioTransport.open(url, watch=watch))
         if events is None:
             events = EventLog(keep=keep_events)
@@ -508,7 +508,7 @@ async def open_world(
                 nursery.cancel_scope.cancel()
 
 
-def _watch(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTransport) -> None:
+def _watch_clock(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTransport) -> None:
     """Freeze ``clock`` while ``transport`` is busy, until ``stack`` closes."""
     clock.watch(transport)
     stack.callback(clock.unwatch, transport)

@@ -87,7 +87,7 @@ class _Link:
         self.stop.set()
         while self.waiting:
             call = self.waiting.popleft()
-            call.reply = self.broken
+            call.reply = CFConnectionError(str(self.broken))  # each raised in its own task
             call.done.set()
 
 
@@ -209,7 +209,7 @@ class TrioTransport:
 
     async def _call(self, link: _Link, frame: bytes) -> Any:
         if link.broken is not None:
-            raise link.broken
+            raise CFConnectionError(str(link.broken))
         call = _Call()
         link.waiting.append(call)
         link.outbox.append(frame)

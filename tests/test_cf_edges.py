@@ -280,11 +280,11 @@ async def test_a_server_restarted_empty_is_2373_then_its_structures_are_recovere
 
 
 def write_a_long_append_only_file(url: str) -> None:
-    """Structure APP1 of EDGE2, behind 300,000 other keys: an append-only file that takes
+    """Structure APP1 of EDGE2, behind 500,000 other keys: an append-only file that takes
     the server a second or so to load back."""
     admin = BlockingTransport(url)
     RedisStore(admin, "EDGE2").define_structure("APP1", size_kb=1024, cf_level=5)
-    admin.command("DEBUG", "POPULATE", 300_000, "qsg:{EDGE2}:pad", 100)
+    admin.command("DEBUG", "POPULATE", 500_000, "qsg:{EDGE2}:pad", 100)
     admin.command("BGREWRITEAOF")
     while admin.command("INFO", "persistence")["aof_rewrite_in_progress"]:
         time.sleep(0.05)
@@ -305,7 +305,8 @@ async def test_a_server_loading_its_append_only_file_is_waited_for_within_loadin
         url = f"redis://127.0.0.1:{port}/0"
         write_a_long_append_only_file(url)
         server.terminate()
-        restarting = threading.Thread(target=server.start)  # returns once it has loaded
+        # start() returns once the server has loaded: in a thread, with time to spare.
+        restarting = threading.Thread(target=server.start, kwargs={"timeout": BOUND})
         restarting.start()
         with trio.fail_after(BOUND):
             while True:  # until it listens (it answers LOADING from then on)
