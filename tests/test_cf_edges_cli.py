@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from coupling import keys
-from coupling.server import URL_VARIABLE, EmbeddedServer
+from coupling.server import URL_VARIABLE, EmbeddedServer, free_port
 from coupling.transport import BlockingTransport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +88,16 @@ def test_a_silent_server_ends_the_run_with_one_line(silent_port: int, tmp_path: 
         f"the run failed: CFConnectionError: the coupling facility at 127.0.0.1:{silent_port}"
         " did not answer within 1 s (socket_timeout)"
     )
+
+
+def test_a_server_nobody_listens_for_ends_the_run_with_one_line(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    code, _, err = ended(start_run(scenario(tmp_path), f"redis://qsg:s3cret@127.0.0.1:{port}/0"))
+    assert code == 1
+    line = the_one_line(err)
+    unreachable = f"cannot reach the coupling facility at 127.0.0.1:{port}:"
+    assert line.startswith(f"the run failed: CFConnectionError: {unreachable}")
+    assert "s3cret" not in err
 
 
 def test_rediss_to_a_server_without_tls_ends_the_run_with_one_line(
