@@ -162,6 +162,24 @@ class PeerRecovered:
 
 
 @dataclass(frozen=True, slots=True)
+class CFFailed:
+    """The coupling facility of ``qsg`` failed as a member's call met it: ``reason`` is
+    the reason code the call got (MQRC_CF_STRUC_FAILED: gone, silent or without its
+    structures; MQRC_STORAGE_MEDIUM_FULL: the server is at its maxmemory;
+    MQRC_CF_STRUC_IN_USE: still loading its data), ``detail`` why. ``scheduled``: a
+    fault of the run (``cf_fail``, ``cf_unavailable``) explains it. One event per
+    failure, not per call that met it."""
+
+    kind: ClassVar[str] = "cf-failure"
+    time: float
+    q_mgr: str
+    qsg: str
+    reason: int
+    detail: str
+    scheduled: bool
+
+
+@dataclass(frozen=True, slots=True)
 class CFRecovered:
     """The coupling facility came back after a failure and ``structure`` of ``qsg`` was
     recovered (RECOVER CFSTRUCT): its ``queues`` (comma-separated) kept their persistent
@@ -276,7 +294,7 @@ WorldEvent = (
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered | CFRecovered
-    | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
+    | CFFailed | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
     | OpInvoked | OpCompleted
 )  # fmt: skip
 
@@ -340,6 +358,7 @@ class EventLog:
 
 __all__ = [
     "ApplicationError",
+    "CFFailed",
     "CFRecovered",
     "ChannelBatch",
     "ChannelDelivered",

@@ -209,6 +209,11 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     if out is not None:
         write_run(out, scenario, result)
         console.print(f"run written to {out}/")
+    failure = result.failure()
+    if failure is not None:  # it ran to its end, but its coupling facility failed
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        err.print(f"[bold red]the run failed:[/] {escape(failure)}")
+        sys.exit(1)
 
 
 def _console(*, stderr: bool = False) -> Console:

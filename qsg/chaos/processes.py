@@ -51,8 +51,9 @@ from actors.events import (
     kind_of,
 )
 from coupling import keys
+from coupling.cleanup import delete_group
 from coupling.lease import EXPIRY_SCAN
-from coupling.server import EmbeddedServer, configured_url, free_port
+from coupling.server import URL_VARIABLE, EmbeddedServer, configured_url, free_port
 from coupling.transport import BlockingTransport
 from qsg import CMQC
 from qsg.chaos import checkers, history
@@ -94,7 +95,8 @@ class _Life:
 
 @dataclass(slots=True)
 class Layout:
-    """What a member process needs (passed to it as JSON)."""
+    """What a member process needs (passed to it as JSON, its ``redis_url`` by the
+    environment)."""
 
     scenario: str
     q_mgr: str
@@ -201,7 +203,9 @@ async def member(layout: Layout, file: BinaryIO) -> None:
 def _member_main(argv: list[str]) -> None:
     from actors.clock import SharedClock
 
-    layout = Layout(**json.loads(argv[0]))
+    # The URL (its password with it) comes by the environment, never the command line,
+    # which any user of the machine can read (ps).
+    layout = Layout(**json.loads(argv[0]), redis_url=os.environ.pop(URL_VARIABLE, ""))
     with open(layout.events, "ab", buffering=0) as file:  # every event one write
         trio.run(member, layout, file, clock=SharedClock(layout.epoch))
 
@@ -269,9 +273,7 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
                 directory: Path) -> ProcessRun:  # fmt: skip
     transport = BlockingTransport(url)
     for group in scenario.qsgs:  # a run starts with an empty coupling facility
-        stale = transport.command("KEYS", keys.group_prefix(group.name) + "*")
-        if stale:
-            transport.command("DEL", *stale)
+        delete_group(transport, group.name)
     ports = {c.to_qmgr: free_port() for c in scenario.channels}
     epoch = time.time() + STARTUP
     end = scenario.run.duration
@@ -287,10 +289,12 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
     def start(q_mgr: str, life: int) -> None:
         events = directory / f"{q_mgr}.{life}.events"
         layout = Layout(str(path), q_mgr, url, epoch, end, seed, life, ports, str(events))
-        command = [sys.executable, "-m", "qsg.chaos.processes", "member",
-                   json.dumps(dataclasses.asdict(layout))]  # fmt: skip
+        given = dataclasses.asdict(layout)
+        secret = {URL_VARIABLE: given.pop("redis_url")}  # not on the command line: ps shows it
+        command = [sys.executable, "-m", "qsg.chaos.processes", "member", json.dumps(given)]
         stderr = open(directory / f"{q_mgr}.{life}.stderr", "wb")  # noqa: SIM115
-        lives[q_mgr] = _Life(q_mgr, life, subprocess.Popen(command, stderr=stderr), events)
+        process = subprocess.Popen(command, stderr=stderr, env={**os.environ, **secret})
+        lives[q_mgr] = _Life(q_mgr, life, process, events)
         latest[q_mgr] = life
 
     # Channel partners first, listening before their senders try (a sender that finds

@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from actors.events import DepthSampled, WorldEvent, kind_of
+from actors.events import CFFailed, DepthSampled, WorldEvent, kind_of
 from actors.faults import play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
@@ -67,6 +67,18 @@ class RunResult:
     summary: Summary
     wall_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: The coupling facility's failures that no fault of the scenario scheduled.
+    cf_failures: list[CFFailed] = field(default_factory=list)
+
+    def failure(self) -> str | None:
+        """Why the run is not a success though it ran to its end, in one line (None if
+        it is one): its coupling facility failed and no fault was scheduled."""
+        if not self.cf_failures:
+            return None
+        first, more = self.cf_failures[0], len(self.cf_failures) - 1
+        also = f" ({more} more failure{'s' if more != 1 else ''} after it)" if more else ""
+        return (f"the coupling facility failed at {first.time:.3f} s and no fault was "
+                f"scheduled: reason {first.reason}: {first.detail}{also}")  # fmt: skip
 
 
 def load_script(path: str | Path) -> ScriptScenario:
@@ -159,8 +171,10 @@ async def play(
             on_progress(Progress(elapsed, duration or elapsed, tally.counts()))
         scopes = _scopes(world)
         events = list(world.events.history)
+        failures = world.watch.unscheduled if world.watch is not None else []
     summary = summarise(events, scopes)
-    return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began)
+    wall = time.perf_counter() - began
+    return RunResult(scenario, seed, events, scopes, summary, wall, cf_failures=failures)
 
 
 async def _alongside(

@@ -23,6 +23,7 @@ from typing import Any
 
 from actors.events import (
     ApplicationError,
+    CFFailed,
     ChannelBatch,
     ChannelDelivered,
     DepthSampled,
@@ -234,6 +235,12 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
         elif isinstance(e, FaultInjected):
             faults.append({"time": e.time, "action": e.action, "target": e.target,
                            "q_mgr": e.q_mgr, "detail": e.detail})  # fmt: skip
+        elif isinstance(e, CFFailed):
+            totals["cf_failures"] += 1
+            if not e.scheduled:  # a scheduled one is its fault's doing, already a row
+                faults.append({"time": e.time, "action": "cf_failed", "target": e.qsg,
+                               "q_mgr": e.q_mgr,
+                               "detail": f"not scheduled: {e.reason} {e.detail}"})  # fmt: skip
         elif isinstance(e, QMgrKilled):
             totals["kills"] += 1
         elif isinstance(e, QMgrRestarted):
