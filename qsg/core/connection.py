@@ -7,7 +7,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
-from qsg.core import trigger
+from qsg.core import mqlong, trigger
 from qsg.core.authority import open_operations
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
@@ -48,6 +48,7 @@ class Connection:
         self._check_connected()
         od = target if isinstance(target, OD) else None
         if od is not None:
+            mqlong.check_od(od)
             name = name_of(od.ObjectName).decode()
             q_mgr_name = name_of(od.ObjectQMgrName).decode()
         elif isinstance(target, str | bytes):
