@@ -49,11 +49,11 @@ class Connection:
         od = target if isinstance(target, OD) else None
         if od is not None:
             mqlong.check_od(od)
-            name = name_of(od.ObjectName).decode()
-            q_mgr_name = name_of(od.ObjectQMgrName).decode()
+            name = _decoded(od.ObjectName, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+            q_mgr_name = _decoded(od.ObjectQMgrName, CMQC.MQRC_UNKNOWN_OBJECT_Q_MGR)
         elif isinstance(target, str | bytes):
             raw = target.encode() if isinstance(target, str) else target
-            name, q_mgr_name = name_of(raw).decode(), ""
+            name, q_mgr_name = _decoded(raw, CMQC.MQRC_UNKNOWN_OBJECT_NAME), ""
         else:
             raise MQMIError.failed(
                 CMQC.MQRC_OBJECT_NAME_ERROR,
@@ -205,6 +205,14 @@ class Connection:
     def _check_connected(self) -> None:
         if not self.connected:
             raise MQMIError.failed(CMQC.MQRC_HCONN_ERROR, "the connection is disconnected")
+
+
+def _decoded(name: bytes, reason: int) -> str:
+    """An object name as text; bytes that are no text name no object MQ could have."""
+    try:
+        return name_of(name).decode()
+    except UnicodeDecodeError:
+        raise MQMIError.failed(reason, f"{name!r} is not a name MQ knows") from None
 
 
 def _check_open_options(options: int) -> None:
