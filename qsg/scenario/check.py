@@ -108,15 +108,22 @@ def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
         reader.problem((*place, "queue"), f"MQOPEN of {w.queue} on {w.qmgr}: {error}")
         return
     if w.kind == "requester":
-        od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
         try:
+            od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
             conn.open(od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        except ValueError as error:  # a name the OD cannot hold (the loader checks it too)
+            reader.problem((*place, "reply_name"), f"the reply queue cannot be made: {error}")
         except MQMIError as error:
             key = "reply_model" if error.reason != CMQC.MQRC_DYNAMIC_Q_NAME_ERROR else "reply_name"
             reader.problem((*place, key), f"the reply queue cannot be made: {error}")
     try:
         if w.kind in ("putter", "requester"):
-            body, md = descriptor(w, rng)
+            try:
+                body, md = descriptor(w, rng)
+            except ValueError as error:  # a field the MQMD cannot hold (checked at load too)
+                reader.problem(place, f"the message descriptor cannot be made: {error}")
+                conn.disconnect()
+                return
             body = bytes(round(_largest(w)))
             options = put_options(w) if w.kind == "putter" else CMQC.MQPMO_NO_SYNCPOINT
             if w.kind == "putter" and w.group_size > 1:
