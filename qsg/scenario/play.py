@@ -22,7 +22,7 @@ from typing import Any
 
 import trio
 
-from actors.events import DepthSampled, WorldEvent, kind_of
+from actors.events import DepthSampled, EventLog, WorldEvent, kind_of
 from actors.faults import play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
@@ -100,21 +100,22 @@ async def play(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
     progress_every: float | None = None, history: bool = False,
-    epilogue: Callable[[World], Awaitable[None]] | None = None,
+    epilogue: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
 ) -> RunResult:  # fmt: skip
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
     ``history``: the applications record every operation (invoke and completion);
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
-    heal, quiet period and drain)."""
+    heal, quiet period and drain); ``events`` is the log to use (a caller that must keep
+    the events of a run that fails passes its own: ``qsg.recording``)."""
     run = scenario.run
     seed = run.seed if seed is None else seed
     topology = scenario.topology
     began = time.perf_counter()
     faults = bool(getattr(scenario, "faults", ()))
     async with open_world(topology, redis_url=redis_url, seed=seed, in_process=run.in_process,
-                          faults=faults, history=history,
-                          cf_persistent=run.cf_persistent) as world:  # fmt: skip
+                          faults=faults, history=history, cf_persistent=run.cf_persistent,
+                          events=events) as world:  # fmt: skip
         start = trio.current_time()
         duration = run.duration
         every = progress_every or (duration / 200 if duration else 1.0)
@@ -148,20 +149,22 @@ async def play(
             elapsed = trio.current_time() - start
             on_progress(Progress(elapsed, duration or elapsed, tally.counts()))
         scopes = _scopes(world)
-        events = list(world.events.history)
-    summary = summarise(events, scopes)
-    return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began)
+        happened = list(world.events.history)
+    summary = summarise(happened, scopes)
+    return RunResult(scenario, seed, happened, scopes, summary, time.perf_counter() - began)
 
 
 def run_scenario(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+    events: EventLog | None = None,
 ) -> RunResult:  # fmt: skip
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
-        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress)
+        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
+                          events=events)  # fmt: skip
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
