@@ -123,7 +123,8 @@ class Frames:
                         raise ProtocolError(f"a frame that is not a channel flow: {_show(frame)}")
                     return frame
             except (ValueError, msgpack.UnpackException) as error:
-                raise ProtocolError(f"bytes that are not a frame ({error})") from None
+                why = str(error) or type(error).__name__
+                raise ProtocolError(f"bytes that are not a frame ({why})") from None
             try:
                 data = await self.stream.receive_some(1 << 16)
             except (trio.BrokenResourceError, trio.ClosedResourceError) as error:

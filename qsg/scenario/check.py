@@ -184,6 +184,13 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
                 what = "no queue manager has" if not owners else "several queue managers have"
                 message = f"{what} a sender channel {fault.channel}; name its 'qmgr'"
                 reader.problem((*place, "channel"), message)
+        elif action == "stall_scan":
+            if not scenario.qsgs:
+                reader.problem((*place, "action"), "stall_scan: the scenario has no QSG, so "
+                               "no expiry-scan lease")  # fmt: skip
+            elif fault.qmgr and fault.qmgr not in members:
+                reader.problem((*place, "qmgr"), f"{fault.qmgr} is in no QSG: it holds no "
+                               "expiry-scan lease")  # fmt: skip
         elif action in CF_ACTIONS:
             if not scenario.qsgs:
                 reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
