@@ -44,8 +44,7 @@ class Recording:
     def __init__(self, out: Path, source: Path, scenario: Scenario | ScriptScenario,
                  seed: int) -> None:  # fmt: skip
         self.out, self.source, self.scenario, self.seed = out, source, scenario, seed
-        out.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, out / f"scenario{source.suffix}")
+        _copy_scenario(source, out)
         self._run_json("running", events=0)
         (out / "events.parquet").unlink(missing_ok=True)  # an earlier run's
         (out / "summary.json").unlink(missing_ok=True)
@@ -88,9 +87,8 @@ class Recording:
 def write_run(out: Path, source: Path, result: RunResult, *, copy: bool = True) -> None:
     """A finished run's directory: the scenario file (unless ``copy`` is False: already
     there), run.json, summary.json and events.parquet."""
-    out.mkdir(parents=True, exist_ok=True)
     if copy:
-        shutil.copyfile(source, out / f"scenario{source.suffix}")
+        _copy_scenario(source, out)
     run = result.scenario.run
     (out / "run.json").write_text(json.dumps({
         "scenario": str(source), "status": "ok", "seed": result.seed,
@@ -101,6 +99,15 @@ def write_run(out: Path, source: Path, result: RunResult, *, copy: bool = True) 
         json.dumps(result.summary.to_json(), indent=2, default=_json_default) + "\n"
     )
     eventlog.write(out / "events.parquet", result.events, result.scopes, seed=result.seed)
+
+
+def _copy_scenario(source: Path, out: Path) -> None:
+    """The scenario file into ``out`` (made if need be), unless it is that file already
+    (a run of DIR/scenario.toml written to DIR again)."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"scenario{source.suffix}"
+    if not target.exists() or not target.samefile(source):
+        shutil.copyfile(source, target)
 
 
 def _json_default(value: Any) -> Any:

@@ -149,3 +149,14 @@ def test_an_earlier_runs_files_do_not_survive_a_failed_run(tmp_path: Path, kept:
     assert (out / kept).exists() == (kept == "events.parquet")  # the failed run's own
     if kept == "events.parquet":
         assert eventlog.read(out / kept)[0]
+
+
+def test_a_run_written_where_its_scenario_already_is_keeps_it(tmp_path: Path) -> None:
+    # Replaying a recorded run into its own directory: the copy is the file itself.
+    out = tmp_path / "out"
+    out.mkdir()
+    scenario = out / "scenario.toml"
+    scenario.write_text((ROOT / "scenarios" / "mm1-impatience.toml").read_text())
+    done = qsg_run(str(scenario), "--out", str(out), "--duration", "2")
+    assert done.returncode == 0, done
+    assert json.loads((out / "run.json").read_text())["status"] == "ok"
