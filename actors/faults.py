@@ -3,9 +3,10 @@
 At each fault's time it kills, pauses or restarts a queue manager, stops, starts or
 breaks a channel, makes the coupling facility unavailable to one member or to all (and
 available again), fails the facility's server process and restarts it, slows the
-facility or the channels, or skews a member's clock. A fault with a ``duration`` is
-undone after it (a killed queue manager restarts, the facility comes back). ``heal``
-lifts every fault at once, as a chaos run's end does. Every fault is a
+facility or the channels, skews a member's clock, or stalls the expiry-scan lease
+holder in the middle of a scan (``stall_scan``: the fault that tests fencing). A fault
+with a ``duration`` is undone after it (a killed queue manager restarts, the facility
+comes back). ``heal`` lifts every fault at once, as a chaos run's end does. Every fault is a
 ``FaultInjected`` event; one that the world refuses (the queue manager was already
 down, the facility is still unreachable for a restart's recovery) is reported in that
 event's ``detail`` rather than ending the run: chaos is expected.
@@ -21,11 +22,12 @@ from actors import clock
 from actors.events import FaultInjected
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.scenario.model import UNDO
+from qsg.scenario.model import UNDO, Fault
 
 if TYPE_CHECKING:
+    from actors.qmgr import QueueManager
     from actors.world import World
-    from qsg.scenario.model import Fault
+    from coupling.lease import Grant
 
 
 def channel_owner(world: World, fault: Fault) -> str:
@@ -44,14 +46,16 @@ async def inject(world: World, action: str, fault: Fault) -> None:
     q_mgr = channel_owner(world, fault) if fault.channel else fault.qmgr
     detail = ""
     try:
-        await _do(world, action, fault, q_mgr)
+        detail = await _do(world, action, fault, q_mgr) or ""
     except (MQMIError, ValueError) as error:
         detail = str(error)
     world.events.emit(FaultInjected(trio.current_time(), q_mgr, action, target, detail))
 
 
-async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
+async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> str | None:
     member = fault.qmgr or None
+    if action == "stall_scan":
+        return await stall_scan(world, fault.qmgr, fault.amount)
     if action == "kill":
         await world.kill(q_mgr)
     elif action == "restart":
@@ -86,6 +90,43 @@ async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
         await heal(world)
     else:
         raise AssertionError(action)
+    return None
+
+
+async def stall_scan(world: World, q_mgr: str, seconds: float) -> str:
+    """The expiry-scan lease holder (``q_mgr``, or whichever member holds the lease)
+    stalls for ``seconds`` in the middle of a shared-queue scan, as a process under
+    SIGSTOP or a long garbage-collection pause would: paused with the scan begun under
+    its grant's fencing token. Past its lease, a peer takes the lease over with a newer
+    token; when the holder wakes its scan goes on with the old one, which the facility
+    must refuse (``World.check_fence`` in process, the scan script on Redis)."""
+    holder = world.qmgrs.get(q_mgr) if q_mgr else _scan_holder(world)
+    grant = holder.expiry_grant if holder is not None and holder.alive else None
+    if holder is None or grant is None:
+        raise ValueError(f"{q_mgr or 'no member'} holds no expiry-scan lease to stall with")
+    await world.pause(holder.name)
+    holder.nursery.start_soon(_stalled_scan, world, holder, grant, seconds)
+    return f"{holder.name} stalled mid-scan under token {grant.token} for {seconds:g} s"
+
+
+def _scan_holder(world: World) -> QueueManager | None:
+    """A running member that believes it holds its QSG's expiry-scan lease."""
+    for qm in world.qmgrs.values():
+        if qm.alive and qm.expiry_grant is not None and qm.paused is None:
+            return qm
+    return None
+
+
+async def _stalled_scan(world: World, qm: QueueManager, grant: Grant, seconds: float) -> None:
+    """The stalled holder's scan (it waits in ``dispatch`` until the holder wakes), and
+    the wake-up after ``seconds`` (unless something else woke it first)."""
+    from actors import expiry
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(expiry.scan_shared, qm, grant, "*", "EXPRYINT")
+        await trio.sleep(seconds)
+        if qm.paused is not None:
+            await inject(world, "resume", Fault(trio.current_time(), "resume", qmgr=qm.name))
 
 
 async def heal(world: World) -> None:
@@ -148,4 +189,4 @@ async def _undo(world: World, fault: Fault, origin: float) -> None:
     await inject(world, UNDO[fault.action], fault)
 
 
-__all__ = ["channel_owner", "heal", "inject", "play_faults"]
+__all__ = ["channel_owner", "heal", "inject", "play_faults", "stall_scan"]

@@ -35,10 +35,10 @@ from actors.reach import Reach, guard
 from actors.signals import Signals
 from coupling import keys
 from coupling.cleanup import adelete_group
-from coupling.lease import Lease, LeaseBoard, LocalLease
+from coupling.lease import Lease, LeaseBoard, LocalLease, check_held
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.store import RedisStore
-from coupling.transport import BlockingTransport
+from coupling.transport import BlockingTransport, CFConnectionError
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core import bugs
@@ -414,11 +414,22 @@ class World:
         return guard(lease, self.reach)  # type: ignore[no-any-return]
 
     def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence:
-        """In process, refuse a stale fence here (the facility's scripts do it on Redis)."""
+        """Refuse a stale fence before a fenced scan: in process on the lease board; on
+        Redis in the facility (whose scan script checks each batch again), so that a
+        stale holder that finds nothing worth scanning is refused too, not taken for a
+        scan under its old token."""
         if bugs.SKIP_FENCING in bugs.ACTIVE:  # the known bug a checker must catch (tests)
             return fence
-        if self.transport is None and not self.board.current(qsg, fence, now):
-            raise StaleFenceError(fence, None)
+        if self.transport is None:
+            if not self.board.current(qsg, fence, now):
+                raise StaleFenceError(fence, None)
+            return fence
+        if self.reach is not None:
+            self.reach.check()  # a member without its CF link reaches nothing
+        try:
+            check_held(self.transport, qsg, fence, now)
+        except CFConnectionError as error:
+            raise MQMIError.failed(CMQC.MQRC_CF_STRUC_FAILED, str(error)) from None
         return fence
 
     def note_scan(

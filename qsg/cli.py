@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import sys
 from collections.abc import Sized
 from pathlib import Path
@@ -23,6 +22,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from actors.events import EventLog
 from qsg.options import SECONDS
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import Scenario
@@ -195,19 +195,32 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
+    from qsg.recording import Recording
+
+    recording = None if out is None else Recording(
+        out, scenario, loaded, loaded.run.seed if seed is None else seed)
+    events = None if recording is None else recording.events
     try:
-        result = _play(loaded, redis_url, seed, console if progress else None)
-    except Exception as error:  # the run itself failed: say what, exit 1
+        result = _play(loaded, redis_url, seed, console if progress else None, events)
+    except KeyboardInterrupt:
+        if recording is not None:
+            recording.failed(["interrupted"], status="interrupted")
+        raise
+    except Exception as error:  # the run itself failed: say what, keep its history, exit 1
         err = Console(stderr=True, highlight=False, soft_wrap=True)
-        for cause in _causes(error):
-            err.print(f"[bold red]the run failed:[/] {escape(f'{type(cause).__name__}: {cause}')}")
+        causes = [f"{type(cause).__name__}: {cause}" for cause in _causes(error)]
+        for cause in causes:
+            err.print(f"[bold red]the run failed:[/] {escape(cause)}")
+        if recording is not None:
+            recording.failed(causes)
+            err.print(f"what the run did before it failed is in {escape(str(out))}/")
         raise SystemExit(1) from error
     if as_json:
         click.echo(json.dumps(result.summary.to_json(), indent=2, default=_json_default))
     else:
         print_summary(console, result)
-    if out is not None:
-        write_run(out, scenario, result)
+    if recording is not None:
+        recording.finished(result)
         console.print(f"run written to {out}/")
     failure = result.failure()
     if failure is not None:  # it ran to its end, but its coupling facility failed
@@ -226,9 +239,9 @@ def _console(*, stderr: bool = False) -> Console:
 
 
 def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int | None,
-          console: Console | None) -> RunResult:  # fmt: skip
+          console: Console | None, events: EventLog | None = None) -> RunResult:  # fmt: skip
     if console is None:
-        return run_scenario(scenario, redis_url=redis_url, seed=seed)
+        return run_scenario(scenario, redis_url=redis_url, seed=seed, events=events)
     columns = (
         TextColumn("[bold]simulated"), BarColumn(),
         TextColumn("{task.completed:>9.1f} / {task.total:.0f} s"),
@@ -241,7 +254,8 @@ def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int 
             counts = "  ".join(f"{label} {p.counts.get(kind, 0):,}" for kind, label in SHOWN)
             bar.update(task, completed=p.now, total=p.duration, counts=counts)
 
-        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_progress=update)
+        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_progress=update,
+                            events=events)  # fmt: skip
 
 
 def _fmt(value: Any) -> str:
@@ -308,21 +322,11 @@ def print_summary(console: Console, result: RunResult) -> None:
 
 
 def write_run(out: Path, source: Path, result: RunResult) -> None:
-    """``--out``: the scenario file, run.json, summary.json and events.parquet."""
-    from qsg import eventlog
+    """``--out`` of a finished run: the scenario file, run.json, summary.json and
+    events.parquet (``qsg.recording.write_run``; pyarrow is imported only when used)."""
+    from qsg import recording
 
-    out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, out / f"scenario{source.suffix}")
-    run = result.scenario.run
-    (out / "run.json").write_text(json.dumps({
-        "scenario": str(source), "seed": result.seed, "duration": run.duration,
-        "clock": run.clock, "in_process": run.in_process, "events": len(result.events),
-        "wall_seconds": result.wall_seconds,
-    }, indent=2) + "\n")  # fmt: skip
-    (out / "summary.json").write_text(
-        json.dumps(result.summary.to_json(), indent=2, default=_json_default) + "\n"
-    )
-    eventlog.write(out / "events.parquet", result.events, result.scopes, seed=result.seed)
+    recording.write_run(out, source, result)
 
 
 def _json_default(value: Any) -> Any:

@@ -57,7 +57,8 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
 
     Every run draws its fault kinds (kill, pause, CF outage of one member or all, CF
     and channel latency spikes, channel breaks and stops, lease clock skew, REFRESH
-    QMGR) and their schedule from its seed; faults land in the first part of the run,
+    QMGR, the scan-lease holder stalled mid-scan past its lease) and their schedule
+    from its seed; faults land in the first part of the run,
     then all are healed, the applications go on, a quiet period follows and a drain
     reads every queue to empty. The checkers then look for committed persistent
     messages lost, duplicates, messages never put, expired deliveries, expiry that

@@ -50,6 +50,7 @@ from actors.events import (
     WorldEvent,
     kind_of,
 )
+from actors.membership import ROLE
 from coupling import keys
 from coupling.cleanup import delete_group
 from coupling.lease import EXPIRY_SCAN
@@ -322,6 +323,11 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
             if target not in lives:  # still down from an earlier kill
                 log.emit(FaultInjected(now(), target, "kill", target, "it is not running"))
                 continue
+            # A life killed before it joined its QSG was never up: nobody could recover
+            # it, and the recovery checker would wait for that in vain. Kill lives only.
+            if not _await_up(transport, scenario, lives[target]):
+                log.emit(FaultInjected(now(), target, "kill", target, "it never came up"))
+                continue
             victim = lives.pop(target)
             victim.process.send_signal(signal.SIGKILL)
             victim.process.wait()
@@ -370,6 +376,23 @@ def _await_listener(port: int, life: _Life, timeout: float = 60.0) -> None:
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{life.q_mgr} did not listen on port {port} within {timeout:g} s")
+
+
+def _await_up(transport: BlockingTransport, scenario: Scenario, life: _Life,
+              timeout: float = STARTUP + 60.0) -> bool:  # fmt: skip
+    """Wait until ``life`` is up: a QSG member holds its member lease (the holder is
+    its process), another queue manager is running. False if it ended or never did."""
+    group = next((q.name for q in scenario.qsgs if life.q_mgr in q.members), None)
+    if group is None:
+        return life.process.poll() is None
+    key, me = keys.lease_key(group, ROLE.format(life.q_mgr)), f"{life.q_mgr}@{life.process.pid}"
+    give_up = time.time() + timeout
+    while time.time() < give_up and life.process.poll() is None:
+        holder = transport.command("HGET", key, "holder")
+        if holder is not None and holder.decode() == me:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _scan_holder(transport: BlockingTransport, scenario: Scenario) -> str:

@@ -7,7 +7,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
-from qsg.core import engine, trigger
+from qsg.core import engine, mqlong, trigger
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
 from qsg.core.objects import AliasQueue, RemoteQueue, queue_attributes
@@ -72,6 +72,8 @@ class Handle:
         """MQPUT. A ``str`` is sent as UTF-8 with MQFMT_STRING, as pymqi does."""
         self._check(CMQC.MQOO_OUTPUT, CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
         md = MD() if md is None else md
+        pmo = PMO() if pmo is None else pmo
+        mqlong.check_put(md, pmo)
         if type(body) is not bytes:
             body = _buffer(body, md)
         qm = self.conn.qmgr
@@ -82,7 +84,7 @@ class Handle:
             qdef,
             body,
             md,
-            PMO() if pmo is None else pmo,
+            pmo,
             self.conn.uow,
             self.conn.identity,
             now,
@@ -123,6 +125,7 @@ class Handle:
             )
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
+        mqlong.check_get(md, gmo)
         browse = gmo.Options & _BROWSE
         if browse:
             self._check(CMQC.MQOO_BROWSE, CMQC.MQRC_NOT_OPEN_FOR_BROWSE)

@@ -108,15 +108,22 @@ def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
         reader.problem((*place, "queue"), f"MQOPEN of {w.queue} on {w.qmgr}: {error}")
         return
     if w.kind == "requester":
-        od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
         try:
+            od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
             conn.open(od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        except ValueError as error:  # a name the OD cannot hold (the loader checks it too)
+            reader.problem((*place, "reply_name"), f"the reply queue cannot be made: {error}")
         except MQMIError as error:
             key = "reply_model" if error.reason != CMQC.MQRC_DYNAMIC_Q_NAME_ERROR else "reply_name"
             reader.problem((*place, key), f"the reply queue cannot be made: {error}")
     try:
         if w.kind in ("putter", "requester"):
-            body, md = descriptor(w, rng)
+            try:
+                body, md = descriptor(w, rng)
+            except ValueError as error:  # a field the MQMD cannot hold (checked at load too)
+                reader.problem(place, f"the message descriptor cannot be made: {error}")
+                conn.disconnect()
+                return
             body = bytes(round(_largest(w)))
             options = put_options(w) if w.kind == "putter" else CMQC.MQPMO_NO_SYNCPOINT
             if w.kind == "putter" and w.group_size > 1:
@@ -177,6 +184,13 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
                 what = "no queue manager has" if not owners else "several queue managers have"
                 message = f"{what} a sender channel {fault.channel}; name its 'qmgr'"
                 reader.problem((*place, "channel"), message)
+        elif action == "stall_scan":
+            if not scenario.qsgs:
+                reader.problem((*place, "action"), "stall_scan: the scenario has no QSG, so "
+                               "no expiry-scan lease")  # fmt: skip
+            elif fault.qmgr and fault.qmgr not in members:
+                reader.problem((*place, "qmgr"), f"{fault.qmgr} is in no QSG: it holds no "
+                               "expiry-scan lease")  # fmt: skip
         elif action in CF_ACTIONS:
             if not scenario.qsgs:
                 reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")

@@ -376,13 +376,18 @@ class _Loader:
                 values["wait"] = self.count(p, table, "wait", 5000, low=1)
                 values["logical_order"] = r.take(p, table, "logical_order", "bool", False)
             if kind == "putter":
-                values["reply_to"] = r.take(p, table, "reply_to", "str", "")
-                values["reply_to_qmgr"] = r.take(p, table, "reply_to_qmgr", "str", "")
-                values["group_size"] = self.count(p, table, "group_size", 0, low=0)
+                values["reply_to"] = self.optional_name(p, table, "reply_to", "queue")
+                values["reply_to_qmgr"] = self.optional_name(p, table, "reply_to_qmgr",
+                                                             "queue manager")  # fmt: skip
+                # MsgSeqNumber's range at MQPUT: 1 to 999,999,999 (MQRC_MSG_SEQ_NUMBER_ERROR).
+                values["group_size"] = self.count(p, table, "group_size", 0, low=0,
+                                                  high=999_999_999)  # fmt: skip
             if kind == "requester":
-                values["reply_model"] = r.take(p, table, "reply_model", "str",
-                                               "SYSTEM.DEFAULT.MODEL.QUEUE")  # fmt: skip
-                values["reply_name"] = r.take(p, table, "reply_name", "str", "REPLY.*")
+                model = r.take(p, table, "reply_model", "str", "SYSTEM.DEFAULT.MODEL.QUEUE")
+                if not self.name((*p, "reply_model"), model, "model queue", 48):
+                    model = "SYSTEM.DEFAULT.MODEL.QUEUE"
+                values["reply_model"] = model
+                values["reply_name"] = self.dynamic_name(p, table)
                 values["timeout"] = self.count(p, table, "timeout", 10_000, low=1)
             self.places[f"workload {len(out)}"] = p
             out.append(Workload(**values))
@@ -528,6 +533,21 @@ class _Loader:
         if value > high:
             self.reader.problem((*p, key), f"must be at most {high:,}, found {value:,}")
             return default
+        return value
+
+    def optional_name(self, p: KeyPath, table: dict[str, Any], key: str, what: str) -> str:
+        """An object name that may be left out (""): 1 to 48 of MQ's characters."""
+        value: str = self.reader.take(p, table, key, "str", "")
+        if value and not self.name((*p, key), value, what, 48):
+            return ""
+        return value
+
+    def dynamic_name(self, p: KeyPath, table: dict[str, Any]) -> str:
+        """A DynamicQName: up to 48 of MQ's name characters, a trailing '*' allowed (the
+        queue manager fills it in at MQOPEN; check.py's dry run judges the rest)."""
+        value: str = self.reader.take(p, table, "reply_name", "str", "REPLY.*")
+        if not self.name((*p, "reply_name"), value.replace("*", "A"), "dynamic queue", 48):
+            return "REPLY.*"
         return value
 
     def name(self, p: KeyPath, name: str, what: str, longest: int) -> bool:

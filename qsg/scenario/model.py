@@ -117,7 +117,8 @@ class Fault:
     qmgr: str = ""  # cf_unavailable/cf_available: one member's link (all if empty)
     channel: str = ""
     duration: float | None = None  # an action of UNDO: undone after this long
-    amount: float = 0.0  # slow_cf, slow_channels: extra seconds; skew: seconds ahead
+    amount: float = 0.0  # slow_cf, slow_channels: extra seconds; skew: seconds ahead;
+    #                      stall_scan: seconds the holder stalls
 
 
 #: What a fault can do, and what it needs named ("qmgr?": a queue manager, optional).
@@ -140,6 +141,8 @@ ACTIONS: dict[str, str] = {
     "skew": "qmgr",
     "unskew": "qmgr",
     "refresh_expiry": "qmgr",
+    # The expiry-scan lease holder (or qmgr) stalls mid-scan for ``amount`` seconds.
+    "stall_scan": "amount",
     "heal": "",
 }
 #: The faults a ``duration`` undoes, and what undoes them.

@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from actors.events import CFFailed, DepthSampled, WorldEvent, kind_of
+from actors.events import CFFailed, DepthSampled, EventLog, WorldEvent, kind_of
 from actors.faults import play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
@@ -114,7 +114,7 @@ async def play(
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
     progress_every: float | None = None, history: bool = False,
     epilogue: Callable[[World], Awaitable[None]] | None = None,
-    program: Callable[[World], Awaitable[None]] | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
 ) -> RunResult:  # fmt: skip
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
@@ -122,15 +122,16 @@ async def play(
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
     heal, quiet period and drain). ``program`` runs alongside the scenario (``qsg
     exec``'s program): the run ends when it returns, or at the duration, when it is
-    cancelled."""
+    cancelled. ``events`` is the log to use (a caller that must keep the events of a run
+    that fails passes its own: ``qsg.recording``)."""
     run = scenario.run
     seed = run.seed if seed is None else seed
     topology = scenario.topology
     began = time.perf_counter()
     faults = bool(getattr(scenario, "faults", ()))
     async with open_world(topology, redis_url=redis_url, seed=seed, in_process=run.in_process,
-                          faults=faults, history=history,
-                          cf_persistent=run.cf_persistent) as world:  # fmt: skip
+                          faults=faults, history=history, cf_persistent=run.cf_persistent,
+                          events=events) as world:  # fmt: skip
         start = trio.current_time()
         duration = run.duration
         every = progress_every or (duration / 200 if duration else 1.0)
@@ -170,11 +171,11 @@ async def play(
             elapsed = trio.current_time() - start
             on_progress(Progress(elapsed, duration or elapsed, tally.counts()))
         scopes = _scopes(world)
-        events = list(world.events.history)
+        happened = list(world.events.history)
         failures = world.watch.unscheduled if world.watch is not None else []
-    summary = summarise(events, scopes)
+    summary = summarise(happened, scopes)
     wall = time.perf_counter() - began
-    return RunResult(scenario, seed, events, scopes, summary, wall, cf_failures=failures)
+    return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures)
 
 
 async def _alongside(
@@ -195,14 +196,14 @@ async def _alongside(
 def run_scenario(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
-    program: Callable[[World], Awaitable[None]] | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
 ) -> RunResult:  # fmt: skip
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
         return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
-                          program=program)  # fmt: skip
+                          program=program, events=events)  # fmt: skip
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
