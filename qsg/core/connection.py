@@ -115,10 +115,7 @@ class Connection:
         model = res.queue
         pattern = od.DynamicQName if od is not None else OD().DynamicQName
         name = dynamic_q_name(pattern, qm.new_dynamic_suffix())
-        if qm.find(name) is not None:
-            raise MQMIError.failed(
-                CMQC.MQRC_OBJECT_ALREADY_EXISTS, f"a queue named {name} already exists"
-            )
+        qm.check_name_free(name)
         shared = model.definition_type == CMQC.MQQDT_SHARED_DYNAMIC
         qdef = dataclasses.replace(
             model,
