@@ -269,11 +269,18 @@ class Handle:
             self.repository.deleting.add(self.queue)
         if self.status.logically_deleted:
             self.conn.qmgr.reap()  # the last user gone: deleted physically
-        if self.state.put_group is not None and self.state.put_group.in_group:
+        position = self.state.put_group
+        if position is not None:
+            # MQRC_INCOMPLETE_GROUP (2241): "If there is an incomplete logical message as
+            # well as an incomplete message group, reason code MQRC_INCOMPLETE_MSG is
+            # returned in preference".
+            incomplete = "logical message" if position.in_logical_message else "message group"
             raise MQMIError(
                 CMQC.MQCC_WARNING,
-                CMQC.MQRC_INCOMPLETE_GROUP,
-                f"{self.name} closed with a message group not completed",
+                CMQC.MQRC_INCOMPLETE_MSG
+                if position.in_logical_message
+                else CMQC.MQRC_INCOMPLETE_GROUP,
+                f"{self.name} closed with a {incomplete} not completed",
             )
 
     def _deletes(self, options: int) -> bool:
