@@ -118,3 +118,23 @@ def test_a_plain_get_on_a_distributed_queue_manager_is_outside_syncpoint() -> No
         assert h.conn.uow.count == int(in_uow)
         h.conn.backout()
         assert h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == int(in_uow)
+
+
+@pytest.mark.parametrize(
+    ("platform", "reason"),
+    [(CMQC.MQPL_ZOS, CMQC.MQRC_Q_DELETED), (CMQC.MQPL_UNIX, CMQC.MQRC_UNKNOWN_OBJECT_NAME)],
+)
+def test_opening_a_logically_deleted_dynamic_queue_fails_as_its_platform_says(
+    platform: int, reason: int
+) -> None:
+    # 2052 MQRC_Q_DELETED: "On z/OS, this can also occur with the MQOPEN and MQPUT1
+    # calls if a dynamic queue is being opened, but the queue is in a logically-deleted
+    # state"; elsewhere the deleted queue "cannot be accessed by applications" (MQCLOSE).
+    qm = QMgr("QM1", platform=platform)
+    deleted_but_open(qm)
+    with pytest.raises(MQMIError) as refused:
+        qm.connect().open(NAME.decode(), CMQC.MQOO_OUTPUT)
+    assert refused.value.reason == reason
+    with pytest.raises(MQMIError) as refused:
+        qm.connect().put1(NAME.decode(), b"m", MD(), PMO(), now=0.0)
+    assert refused.value.reason == reason

@@ -8,7 +8,10 @@ import pytest
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from qsg.core import expiry, reports
 from qsg.core.handle import Handle
+from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
+from qsg.core.objects import CFStructure, ProcessDefinition
+from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import load
 from tests.helpers import ALL
 
@@ -258,3 +261,61 @@ def test_a_long_queue_manager_name_is_cut_to_putapplname_s_28_characters() -> No
     name = "Q" * 48
     report = reports.expiration_report(msg, q_mgr_name=name, new_msg_id=lambda: b"N" * 24)
     assert report is not None and report.md.PutApplName.rstrip(b" \x00") == b"Q" * 28
+
+
+# ---- the end of a unit of work ---------------------------------------------------------
+class LosingStore(MemoryStore):
+    """An in-process store that can lose a unit of work, as the coupling facility's does
+    when it fails while the unit of work is in flight (its ``backed_out``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lost: dict[object, str] = {}
+
+    def backed_out(self, uow: object) -> str | None:
+        return self.lost.get(uow)
+
+
+def test_mqcmit_of_a_unit_of_work_a_store_lost_backs_it_out_everywhere_with_2003() -> None:
+    # MQCMIT: MQRC_BACKED_OUT (2003) "the unit of work has been backed out": no store
+    # commits alone, the other stores' part is backed out too.
+    lost = LosingStore()
+    group = QueueSharingGroup("QSG1", store=lost)
+    qm = QMgr("QM1", qsg=group)
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.define_queue("LOCAL")
+    conn = qm.connect()
+    shared, local = conn.open("APP.SHARED", ALL), conn.open("LOCAL", ALL)
+    put(shared, options=SYNC_PUT)
+    put(local, options=SYNC_PUT)
+    lost.lost[conn.uow.id] = "the facility failed"
+    with pytest.raises(MQMIError, match=r"MQRC_BACKED_OUT \(2003\): the facility failed"):
+        conn.commit()
+    assert qm.depth("APP.SHARED") == qm.depth("LOCAL") == 0
+    assert conn.uow.count == 0 and conn.uow.stores == []
+    put(local, options=SYNC_PUT)  # a new unit of work, which commits
+    conn.commit()
+    assert qm.depth("LOCAL") == 1
+
+
+def test_a_shared_queue_triggers_again_in_the_next_unit_of_work() -> None:
+    # A shared queue's trigger check counts committed messages: each unit of work keeps
+    # its own count of arrivals, from nothing (TRIGTYPE EVERY: one trigger each).
+    group = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=group)
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_process(ProcessDefinition("APP.PROC", appl_id="/opt/app"))
+    qm.define_queue("APP.INITQ")
+    qm.define_queue(
+        "APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1",
+        trigger_control=CMQC.MQTC_ON, trigger_type=CMQC.MQTT_EVERY,
+        process_name="APP.PROC", initiation_q_name="APP.INITQ",
+    )  # fmt: skip
+    conn = qm.connect()
+    initq = conn.open("APP.INITQ", CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
+    h = conn.open("APP.SHARED", CMQC.MQOO_OUTPUT)
+    for n in (1, 2):
+        put(h, options=SYNC_PUT)
+        conn.commit()
+        assert initq.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == n

@@ -7,7 +7,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
-from qsg.core import trigger
+from qsg.core import platforms, trigger
 from qsg.core.authority import open_operations
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
@@ -73,7 +73,8 @@ class Connection:
         status = res.repository.status[res.queue.name]
         if status.logically_deleted:
             raise MQMIError.failed(
-                CMQC.MQRC_Q_DELETED, f"dynamic queue {res.queue.name} is logically deleted"
+                platforms.opening_deleted(qm.rules.platform),
+                f"dynamic queue {res.queue.name} is logically deleted",
             )
         effective = _share(res.queue, status, options)
         handle = Handle(self, res, effective, user)

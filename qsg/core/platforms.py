@@ -30,6 +30,17 @@ def name_in_use(platform: int) -> int:
     return CMQC.MQRC_NAME_IN_USE if is_zos(platform) else CMQC.MQRC_OBJECT_ALREADY_EXISTS
 
 
+def opening_deleted(platform: int) -> int:
+    """The reason for MQOPEN (or MQPUT1) of a dynamic queue that is logically deleted.
+
+    2052 MQRC_Q_DELETED: "On z/OS, this can also occur with the MQOPEN and MQPUT1 calls
+    if a dynamic queue is being opened, but the queue is in a logically-deleted state."
+    Elsewhere (MQCLOSE usage notes) "the deleted queue cannot be accessed by
+    applications": the name opens nothing, 2085 MQRC_UNKNOWN_OBJECT_NAME.
+    """
+    return CMQC.MQRC_Q_DELETED if is_zos(platform) else CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
 def checks_index_type(platform: int) -> bool:
     """Whether the group options of MQGET need a queue indexed by GroupId.
 
@@ -52,4 +63,6 @@ def syncpoint_by_default(platform: int) -> bool:
     return is_zos(platform)
 
 
-__all__ = ["checks_index_type", "is_zos", "name_in_use", "syncpoint_by_default"]
+__all__ = [
+    "checks_index_type", "is_zos", "name_in_use", "opening_deleted", "syncpoint_by_default",
+]
