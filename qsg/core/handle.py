@@ -104,16 +104,6 @@ class Handle:
             raise
         return self.done
 
-    def persistence(self, md: MD) -> int:
-        """The Persistence a put of ``md`` through this handle has: MD's own, or, for
-        MQPER_PERSISTENCE_AS_Q_DEF, DEFPSIST of the first definition on the resolution
-        path (MQ does not write it back into the caller's MD)."""
-        if md.Persistence != CMQC.MQPER_PERSISTENCE_AS_Q_DEF:
-            return md.Persistence
-        via = self._current_via()
-        defaults = via if via is not None else self.repository.queues[self.queue]
-        return defaults.def_persistence
-
     def _current_via(self) -> AliasQueue | RemoteQueue | None:
         """The alias or remote definition as it is now: ALTER applies to open handles."""
         if self.via is None:
