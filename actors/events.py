@@ -28,8 +28,8 @@ class MessagePut:
     queue: str  # the resolved local queue (a transmission queue for a remote one)
     msg_id: bytes
     size: int
-    persistent: bool
-    syncpoint: bool
+    persistent: bool  # as the rules decided it (MQPER_PERSISTENCE_AS_Q_DEF resolved)
+    syncpoint: bool  # put in the unit of work (as the rules decided it)
     expiry: int  # the Expiry put, in tenths (-1 unlimited)
 
 
@@ -43,9 +43,10 @@ class MessageGot:
     queue: str
     msg_id: bytes
     size: int
-    syncpoint: bool
+    syncpoint: bool  # got in the unit of work (as the rules decided it)
     browse: bool
     expiry: int  # the remaining Expiry returned
+    persistent: bool = False  # the message's Persistence was MQPER_PERSISTENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +129,11 @@ class ExpiryScanned:
     kind: ClassVar[str] = "scan"
     time: float
     q_mgr: str
-    shared: bool  # the QSG's shared queues (by the lease holder) or the local ones
+    shared: bool  # the QSG's shared queues (by the lease holder; REFRESH: by its issuer)
     pattern: str
     discarded: int
     cause: str  # "EXPRYINT", "REFRESH" or "restart"
-    token: int = 0  # a shared scan: the fencing token of the lease it ran under
+    token: int = 0  # a shared EXPRYINT scan: the fencing token of its lease (REFRESH: 0)
 
 
 @dataclass(frozen=True, slots=True)

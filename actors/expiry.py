@@ -90,9 +90,9 @@ async def scan_periodically(
                 await qm.dispatch(lambda now: lease.release(held), system=True)
 
 
-async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) -> int:
+async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) -> int | None:
     """Scan the QSG's shared queues matching ``pattern`` under the lease ``grant``; the
-    facility (or, in process, the lease board) refuses a stale fence."""
+    facility (or, in process, the lease board) refuses a stale fence: then None."""
     world = qm.world
 
     def scan(now: float) -> int:
@@ -102,7 +102,7 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
     try:
         found = await qm.dispatch(scan, system=True)
     except StaleFenceError:
-        return 0  # the lease ran out meanwhile: another member scans now
+        return None  # the lease ran out meanwhile: another member scans now
     except MQMIError as error:
         if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
             raise

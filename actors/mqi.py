@@ -21,8 +21,9 @@ from qsg.core import engine
 from qsg.core.connection import Connection as RulesConnection
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
+from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
-from qsg.core.store import MATCH_ANY, MessageStore, Syncpoint
+from qsg.core.store import MATCH_ANY, MessageStore
 from qsg.core.structs import GMO, MD, OD, PMO
 
 if TYPE_CHECKING:
@@ -62,7 +63,8 @@ class Connection:
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
         handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now))
-        self._put_done(handle, body, md, pmo)
+        assert handle.done is not None  # the put completed
+        self._put_done(handle, body, md, handle.done)
 
     async def commit(self) -> None:
         """MQCMIT."""
@@ -93,16 +95,17 @@ class Connection:
         for store in stores:
             signals.notify_store(store)
 
-    def _put_done(self, handle: Handle, body: bytes | str, md: MD, pmo: PMO) -> None:
+    def _put_done(self, handle: Handle, body: bytes | str, md: MD, done: Done) -> None:
+        """A put completed: its event, with what the rules decided (``done``), and the
+        getters woken when the message is already visible."""
         now = trio.current_time()
         qm = self.qm
-        syncpoint = engine.put_in_syncpoint(pmo.Options, qm.rules.rules.platform)
         size = len(body.encode()) if isinstance(body, str) else len(body)
         qm.world.events.emit(
             MessagePut(now, qm.name, handle.queue, md.MsgId, size,
-                       handle.persistence(md) == CMQC.MQPER_PERSISTENT, syncpoint, md.Expiry)
+                       done.persistent, done.in_uow, md.Expiry)
         )  # fmt: skip
-        if not syncpoint:
+        if not done.in_uow:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
     async def _call(self, call: Callable[[float], T], *, shared: bool = False) -> T:
@@ -133,10 +136,15 @@ class Queue:
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
         handle = self.handle
-        await self.connection._call(
-            lambda now: handle.put(body, md, pmo, now=now), shared=self._shared
-        )
-        self.connection._put_done(handle, body, md, pmo)
+        try:
+            done = await self.connection._call(
+                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared
+            )
+        except MQMIError as warning:
+            if warning.done is not None:  # MQCC_WARNING: the message was put all the same
+                self.connection._put_done(handle, body, md, warning.done)
+            raise
+        self.connection._put_done(handle, body, md, done)
 
     async def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
@@ -169,10 +177,12 @@ class Queue:
                 await signals.wait(store, handle.queue, deadline, plain=True)
                 continue
             try:
-                body = await connection._call(
-                    lambda now: handle.get(max_length, md, gmo, now=now), shared=self._shared
+                body, done = await connection._call(
+                    lambda now: handle.receive(max_length, md, gmo, now=now), shared=self._shared
                 )
             except MQMIError as error:
+                if error.done is not None:  # MQCC_WARNING: a message came back all the same
+                    self._got(error.message or b"", md, gmo, error.done)
                 if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
                     raise
                 self._checked = checked
@@ -184,21 +194,23 @@ class Queue:
                 continue
             break
         self._checked = checked
-        qm = connection.qm
-        browse = bool(options & _BROWSE)
-        if not browse:
-            signals.took(store, handle.queue)
         if options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
             signals.notify(store, handle.queue)  # a lock moved: others may see more
-        syncpoint = (
-            not browse
-            and engine.get_syncpoint(gmo.Options, qm.rules.rules.platform) is not Syncpoint.NO
-        )
+        if done is not None:
+            self._got(body, md, gmo, done)
+        return body
+
+    def _got(self, body: bytes, md: MD, gmo: GMO, done: Done) -> None:
+        """A get returned a message: its event, with what the rules decided (``done``)."""
+        handle, qm = self.handle, self.connection.qm
+        world = qm.world
+        browse = bool(gmo.Options & _BROWSE)
+        if not browse:
+            world.signals.took(handle.repository.store, handle.queue)
         world.events.emit(
             MessageGot(trio.current_time(), qm.name, handle.queue, md.MsgId, len(body),
-                       syncpoint, browse, md.Expiry)
+                       done.in_uow, browse, md.Expiry, done.persistent)
         )  # fmt: skip
-        return body
 
     def _skippable(self) -> bool:
         """Whether a get attempt may be skipped: costs nothing in the model (so skipping

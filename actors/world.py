@@ -354,9 +354,13 @@ class World:
         qm.start_channels()
 
     async def refresh_expiry(self, q_mgr: str, pattern: str = "*") -> int:
-        """REFRESH QMGR TYPE(EXPIRY) NAME(pattern): scan the matching local queues now,
-        and the matching shared ones if this member holds the expiry-scan lease. Returns
-        how many expired messages were discarded."""
+        """REFRESH QMGR TYPE(EXPIRY) NAME(pattern), issued on ``q_mgr``: scan the matching
+        local queues now, and the matching shared queues of its QSG, "regardless of the
+        setting of EXPRYINT" (IBM MQ, "REFRESH QMGR") and of who holds the expiry-scan
+        lease, which allots the periodic scan only. A member that believes it holds the
+        lease scans under its fencing token, as its periodic scan does (so a stale token
+        is still refused); any other member, or one whose token proves stale, scans
+        without one. Returns how many expired messages were discarded."""
         from actors import expiry
 
         qm = self._qm(q_mgr)
@@ -364,11 +368,24 @@ class World:
         async def refresh() -> int:
             found = await qm.dispatch(lambda now: qm.rules.scan_expired(now, pattern), system=True)
             self.note_scan(qm, shared=False, pattern=pattern, discarded=found, cause="REFRESH")
+            if qm.rules.qsg is None:
+                return found
             grant = qm.expiry_grant
             # The member judges its grant by its own clock (skewed, if it is).
             if grant is not None and grant.expires > trio.current_time() + qm.skew:
-                found += await expiry.scan_shared(qm, grant, pattern, "REFRESH")
-            return found
+                fenced = await expiry.scan_shared(qm, grant, pattern, "REFRESH")
+                if fenced is not None:
+                    return found + fenced
+            try:
+                shared = await qm.dispatch(
+                    lambda now: qm.rules.scan_expired(now, pattern, shared=True), system=True
+                )
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                    raise
+                return found  # the coupling facility is unreachable: nothing scanned there
+            self.note_scan(qm, shared=True, pattern=pattern, discarded=shared, cause="REFRESH")
+            return found + shared
 
         result: int = await qm.request(refresh)
         return result

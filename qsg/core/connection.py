@@ -7,7 +7,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
-from qsg.core import mqlong, trigger
+from qsg.core import mqlong, platforms, trigger
 from qsg.core.authority import open_operations
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
@@ -74,7 +74,8 @@ class Connection:
         status = res.repository.status[res.queue.name]
         if status.logically_deleted:
             raise MQMIError.failed(
-                CMQC.MQRC_Q_DELETED, f"dynamic queue {res.queue.name} is logically deleted"
+                platforms.opening_deleted(qm.rules.platform),
+                f"dynamic queue {res.queue.name} is logically deleted",
             )
         effective = _share(res.queue, status, options)
         handle = Handle(self, res, effective, user)
@@ -116,10 +117,7 @@ class Connection:
         model = res.queue
         pattern = od.DynamicQName if od is not None else OD().DynamicQName
         name = dynamic_q_name(pattern, qm.new_dynamic_suffix())
-        if qm.find(name) is not None:
-            raise MQMIError.failed(
-                CMQC.MQRC_OBJECT_ALREADY_EXISTS, f"a queue named {name} already exists"
-            )
+        qm.check_name_free(name)
         shared = model.definition_type == CMQC.MQQDT_SHARED_DYNAMIC
         qdef = dataclasses.replace(
             model,
