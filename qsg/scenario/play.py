@@ -22,14 +22,14 @@ from typing import Any
 
 import trio
 
-from actors.events import DepthSampled, WorldEvent, kind_of
-from actors.faults import play_faults
+from actors.events import DepthSampled, FaultInjected, WorldEvent, kind_of
+from actors.faults import OnRefused, play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
 from qsg.core.errors import MQMIError
 from qsg.core.repository import Repository
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
-from qsg.scenario.model import RunSettings, Scenario
+from qsg.scenario.model import Fault, RunSettings, Scenario
 from qsg.scenario.summary import Scopes, Summary, summarise
 from qsg.topology import Topology
 
@@ -66,6 +66,9 @@ class RunResult:
     summary: Summary
     wall_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: Faults the world refused that the scenario did not mark ``expected``: the run
+    #: did not do what its file says (``qsg run`` exits 1).
+    refused: list[FaultInjected] = field(default_factory=list)
 
 
 def load_script(path: str | Path) -> ScriptScenario:
@@ -101,13 +104,23 @@ async def play(
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
     progress_every: float | None = None, history: bool = False,
     epilogue: Callable[[World], Awaitable[None]] | None = None,
+    on_refused: OnRefused | None = None,
 ) -> RunResult:  # fmt: skip
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
     ``history``: the applications record every operation (invoke and completion);
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
-    heal, quiet period and drain)."""
+    heal, quiet period and drain); ``on_refused`` hears of each fault the world refuses,
+    when it does."""
     run = scenario.run
+    refused: list[FaultInjected] = []
+
+    def refused_fault(event: FaultInjected, fault: Fault) -> None:
+        if not fault.expected:
+            refused.append(event)
+        if on_refused is not None:
+            on_refused(event, fault)
+
     seed = run.seed if seed is None else seed
     topology = scenario.topology
     began = time.perf_counter()
@@ -133,7 +146,7 @@ async def play(
                     end = start + duration
                     inner.start_soon(run_workloads, world, scenario.workloads, start, end)
                     with trio.move_on_at(start + duration):
-                        await play_faults(world, scenario.faults, start)
+                        await play_faults(world, scenario.faults, start, refused_fault)
                         await trio.sleep_until(start + duration)
             if epilogue is not None:
                 await epilogue(world)
@@ -150,18 +163,21 @@ async def play(
         scopes = _scopes(world)
         events = list(world.events.history)
     summary = summarise(events, scopes)
-    return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began)
+    return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began,
+                     refused=refused)  # fmt: skip
 
 
 def run_scenario(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+    on_refused: OnRefused | None = None,
 ) -> RunResult:  # fmt: skip
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
-        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress)
+        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
+                          on_refused=on_refused)  # fmt: skip
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
