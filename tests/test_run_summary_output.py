@@ -146,3 +146,15 @@ def test_a_channel_row_counts_what_was_delivered_but_not_yet_confirmed() -> None
                         Scopes())  # fmt: skip
     (row,) = summary.channels
     assert (row["messages"], row["delivered"], row["in_flight_at_end"]) == (2, 3, 1)
+
+
+def test_the_reports_latency_tables_show_ms_or_s_too() -> None:
+    import pyarrow as pa
+
+    from qsg.pipeline.report import _table_html
+
+    latency = pa.table({"run": ["r"], "scope": ["QSG1"], "queue": ["Q"], "q_mgr": ["*"],
+                        "messages": [10], "mean": [0.2], "p50": [0.141], "p90": [0.3],
+                        "p99": [1.234], "max": [2.0]})  # fmt: skip
+    html = _table_html("latency", latency)
+    assert "<td>141 ms</td>" in html and "<td>1.23 s</td>" in html and "<td>10</td>" in html
