@@ -246,7 +246,8 @@ class FaultInjected:
     q_mgr: str
     action: str
     target: str
-    detail: str = ""  # why it could not be done, if it could not
+    detail: str = ""  # why it could not be done, if it could not (or what it did)
+    refused: bool = False  # the world refused it: ``detail`` says why
 
 
 @dataclass(frozen=True, slots=True)

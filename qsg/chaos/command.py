@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -150,11 +151,22 @@ def _processes(console: Console, path: Path, loaded: Scenario, seeds: list[int],
             v.name for v in outcome.failed())
         kills = ", ".join(f"{f.qmgr}@{f.at:g}s" for f in outcome.faults if f.action == "kill")
         console.print(f"run {index:>4}/{len(seeds)}  seed {run_seed:>10}  kills {kills:<36} "
-                      f"{outcome.wall_seconds:5.1f} s  {mark}  {run.directory}")  # fmt: skip
+                      f"{outcome.wall_seconds:5.1f} s  {mark}"
+                      f"{tidy_run_directory(outcome, run.directory, keep=verbose)}")  # fmt: skip
         if verbose:
             _verbose(console, outcome)
     _conclude(console, outcomes, as_json, "run its kills again with",
               lambda o: replay_command(path, o, True, processes=True))
+
+
+def tidy_run_directory(outcome: Outcome, directory: Path, *, keep: bool = False) -> str:
+    """A run across processes leaves its processes' event and stderr files in a
+    temporary directory: removed once the run passed (unless ``keep``: a replay), kept
+    for a failed one. What to print about it (where it is, if kept)."""
+    if outcome.ok and not keep:
+        shutil.rmtree(directory)
+        return ""
+    return f"  files kept in {directory}"
 
 
 def verdict_table(outcomes: list[Outcome]) -> Table:
@@ -202,4 +214,4 @@ def _as_json(outcome: Outcome) -> dict[str, object]:
             "drained": outcome.drained, "verdicts": [verdict(v) for v in outcome.verdicts]}
 
 
-__all__ = ["chaos", "replay_command", "verdict_table"]
+__all__ = ["chaos", "replay_command", "tidy_run_directory", "verdict_table"]

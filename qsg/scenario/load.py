@@ -47,7 +47,7 @@ QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
-FAULT = ("at", "action", "qmgr", "channel", "duration", "amount")
+FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
 PUTS = ("rate", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
 GETS = ("service", "wait", "logical_order")
@@ -184,7 +184,10 @@ class _Loader:
         seen: dict[str, str] = {}
         for name, table in tables.items():
             p = ("qsg", name)
-            if not self.name(p, name, "queue-sharing group", 4) or not self.is_table(p, table):
+            # A bad name is one problem: its members are still read, so that nothing
+            # that names them is reported as naming no queue manager.
+            self.name(p, name, "queue-sharing group", 4)
+            if not self.is_table(p, table):
                 continue
             r.table(p, table, QSG)
             members = r.take(p, table, "members", "str-list", [], required=True)
@@ -229,7 +232,8 @@ class _Loader:
         out = {m: QMgrSettings(m, q) for m, q in member_of.items()}
         for name, table in tables.items():
             p = ("qmgr", name)
-            if not self.name(p, name, "queue manager", 48) or not self.is_table(p, table):
+            self.name(p, name, "queue manager", 48)  # one problem; the table is still read
+            if not self.is_table(p, table):
                 continue
             r.table(p, table, QMGR)
             platform = r.take(p, table, "platform", "str", "zos")
@@ -351,7 +355,13 @@ class _Loader:
             kind = r.take(p, table, "type", "str", None, required=True)
             if kind is None or not r.one_of((*p, "type"), kind, KINDS):
                 continue
-            r.table(p, table, (*WORKLOAD, *KINDS[kind]))
+            own = (*WORKLOAD, *KINDS[kind])
+            for key in table:
+                kinds = [k for k, keys in KINDS.items() if key in keys and key not in own]
+                if kinds:  # not a typo: a key of another kind of application
+                    r.problem((*p, key), f"{key!r} is a key of a {' and a '.join(kinds)}; "
+                              f"this workload is a {kind}")  # fmt: skip
+            r.table(p, {k: v for k, v in table.items() if k in own or not _kinds_key(k)}, own)
             label = r.take(p, table, "name", "str", f"{kind}-{i}")
             values: dict[str, Any] = {"label": label, "kind": kind}
             values["qmgr"] = r.take(p, table, "qmgr", "str", "", required=True)
@@ -491,6 +501,7 @@ class _Loader:
             channel = r.take(p, table, "channel", "str", "")
             duration = r.take(p, table, "duration", "number", None)
             amount = r.take(p, table, "amount", "number", 0.0)
+            expected = r.take(p, table, "expected", "bool", False)
             if at is None or not action or not r.one_of((*p, "action"), action, ACTIONS):
                 continue
             ok = r.at_least((*p, "at"), at, 0)
@@ -520,7 +531,7 @@ class _Loader:
                 self.places[f"fault {len(out)}"] = p
                 out.append(Fault(float(at), action, qmgr, channel,
                                  None if duration is None else float(duration),
-                                 float(amount)))  # fmt: skip
+                                 float(amount), expected))  # fmt: skip
         return out
 
     # ---- small checks -----------------------------------------------------------------
@@ -563,6 +574,11 @@ class _Loader:
             return True
         self.reader.problem(p, f"expected a table, found {shown(value)}")
         return False
+
+
+def _kinds_key(key: str) -> bool:
+    """Whether ``key`` belongs to some kind of workload."""
+    return any(key in keys for keys in KINDS.values())
 
 
 def _known(names: list[str]) -> str:

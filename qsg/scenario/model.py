@@ -119,6 +119,9 @@ class Fault:
     duration: float | None = None  # an action of UNDO: undone after this long
     amount: float = 0.0  # slow_cf, slow_channels: extra seconds; skew: seconds ahead;
     #                      stall_scan: seconds the holder stalls
+    #: The world may refuse it (a kill of a queue manager a chaos step already took
+    #: down): ``qsg run`` then notes it without failing the run.
+    expected: bool = False
 
 
 #: What a fault can do, and what it needs named ("qmgr?": a queue manager, optional).

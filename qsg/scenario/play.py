@@ -23,14 +23,14 @@ from typing import Any
 
 import trio
 
-from actors.events import CFFailed, DepthSampled, EventLog, WorldEvent, kind_of
-from actors.faults import play_faults
+from actors.events import CFFailed, DepthSampled, EventLog, FaultInjected, WorldEvent, kind_of
+from actors.faults import OnRefused, play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
 from qsg.core.errors import MQMIError
 from qsg.core.repository import Repository
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
-from qsg.scenario.model import RunSettings, Scenario
+from qsg.scenario.model import Fault, RunSettings, Scenario
 from qsg.scenario.summary import Scopes, Summary, summarise
 from qsg.topology import Topology
 
@@ -69,6 +69,9 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
     #: The coupling facility's failures that no fault of the scenario scheduled.
     cf_failures: list[CFFailed] = field(default_factory=list)
+    #: Faults the world refused that the scenario did not mark ``expected``: the run
+    #: did not do what its file says (``qsg run`` exits 1).
+    refused: list[FaultInjected] = field(default_factory=list)
 
     def failure(self) -> str | None:
         """Why the run is not a success though it ran to its end, in one line (None if
@@ -115,6 +118,7 @@ async def play(
     progress_every: float | None = None, history: bool = False,
     epilogue: Callable[[World], Awaitable[None]] | None = None,
     program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
+    on_refused: OnRefused | None = None,
 ) -> RunResult:  # fmt: skip
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
@@ -123,8 +127,17 @@ async def play(
     heal, quiet period and drain). ``program`` runs alongside the scenario (``qsg
     exec``'s program): the run ends when it returns, or at the duration, when it is
     cancelled. ``events`` is the log to use (a caller that must keep the events of a run
-    that fails passes its own: ``qsg.recording``)."""
+    that fails passes its own: ``qsg.recording``); ``on_refused`` hears of each fault the
+    world refuses, when it does."""
     run = scenario.run
+    refused: list[FaultInjected] = []
+
+    def refused_fault(event: FaultInjected, fault: Fault) -> None:
+        if not fault.expected:
+            refused.append(event)
+        if on_refused is not None:
+            on_refused(event, fault)
+
     seed = run.seed if seed is None else seed
     topology = scenario.topology
     began = time.perf_counter()
@@ -151,11 +164,12 @@ async def play(
                     inner.start_soon(run_workloads, world, scenario.workloads, start, end)
                     with trio.move_on_at(start + duration):
                         if program is None:
-                            await play_faults(world, scenario.faults, start)
+                            await play_faults(world, scenario.faults, start, refused_fault)
                             await trio.sleep_until(start + duration)
                         else:
                             await _alongside(program, world, partial(
-                                play_faults, faults=scenario.faults, origin=start))  # fmt: skip
+                                play_faults, faults=scenario.faults, origin=start,
+                                on_refused=refused_fault))  # fmt: skip
                     if program is not None:
                         inner.cancel_scope.cancel()  # the program's end is the run's
             if epilogue is not None:
@@ -175,7 +189,8 @@ async def play(
         failures = world.watch.unscheduled if world.watch is not None else []
     summary = summarise(happened, scopes)
     wall = time.perf_counter() - began
-    return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures)
+    return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures,
+                     refused=refused)  # fmt: skip
 
 
 async def _alongside(
@@ -197,13 +212,14 @@ def run_scenario(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
     program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
+    on_refused: OnRefused | None = None,
 ) -> RunResult:  # fmt: skip
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
         return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
-                          program=program, events=events)  # fmt: skip
+                          program=program, events=events, on_refused=on_refused)  # fmt: skip
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
