@@ -19,9 +19,9 @@ import trio
 
 from actors import clock
 from actors.events import LeaseChanged
+from coupling.errors import FACILITY_REASONS
 from coupling.lease import EXPIRY_SCAN, Grant
 from coupling.transport import CFConnectionError
-from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.store import StaleFenceError
 
@@ -104,9 +104,9 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
     except StaleFenceError:
         return None  # the lease ran out meanwhile: another member scans now
     except MQMIError as error:
-        if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+        if error.reason not in FACILITY_REASONS:
             raise
-        return 0  # the coupling facility is unreachable: the next scan tries again
+        return 0  # the coupling facility failed the scan: the next scan tries again
     world.note_scan(qm, shared=True, pattern=pattern, discarded=found, cause=cause,
                     token=grant.token)  # fmt: skip
     return found

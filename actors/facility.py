@@ -98,8 +98,10 @@ class FacilityWatch:
                 self._server_died = False
                 await self.world.cf_died()
             if self._structures_lost:
-                await self.world.recover_lost_structures()
-                self.ended()
+                if await self.world.recover_lost_structures():
+                    self.ended()
+                else:  # it failed again meanwhile: the next call that finds it out retries
+                    self._structures_lost = False
 
 
 __all__ = ["FacilityWatch"]

@@ -35,6 +35,7 @@ from actors.reach import Reach, guard
 from actors.signals import Signals
 from coupling import keys
 from coupling.cleanup import adelete_group
+from coupling.errors import FACILITY_REASONS
 from coupling.lease import Lease, LeaseBoard, LocalLease, check_held
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.store import RedisStore
@@ -123,7 +124,7 @@ class World:
             try:
                 await peer.request(partial(peer.recover_peer, failed, incarnation))
             except MQMIError as error:
-                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                if error.reason not in FACILITY_REASONS:
                     raise
                 continue  # this peer has lost the facility: the next one tries
             self._unrecovered.discard((failed, incarnation))

@@ -50,6 +50,12 @@ class CFRefusedError(CFConnectionError):
         self.reason = reason
 
 
+#: The reason codes a call gets when the facility failed it (``coupling.errors``): a
+#: system task that meets one waits for the facility rather than ending its world.
+FACILITY_REASONS = frozenset({
+    CMQC.MQRC_CF_STRUC_FAILED, CMQC.MQRC_CF_STRUC_IN_USE, CMQC.MQRC_STORAGE_MEDIUM_FULL,
+})  # fmt: skip
+
 #: The prefix of the server's error reply for a write refused at ``maxmemory``.
 OOM = "OOM"
 #: The prefix of the server's error reply while it loads its data (its append-only file).
@@ -79,4 +85,7 @@ def still_loading(seconds: float) -> CFRefusedError:
     )
 
 
-__all__ = ["LOADING", "OOM", "CFConnectionError", "CFRefusedError", "refusal", "still_loading"]
+__all__ = [
+    "FACILITY_REASONS", "LOADING", "OOM", "CFConnectionError", "CFRefusedError", "refusal",
+    "still_loading",
+]  # fmt: skip

@@ -35,6 +35,9 @@ URL_VARIABLE = "QSG_REDIS_URL"
 #: The URL schemes that name a server: plain, TLS, a unix socket.
 SCHEMES = ("redis", "rediss", "unix")
 _USER = "qsg"
+#: Seconds to wait for the embedded server to answer after starting it (a busy machine,
+#: or a long append-only file to read back, can take a while).
+START_TIMEOUT = 30.0
 
 
 def url_options(url: str) -> dict[str, Any]:
@@ -95,8 +98,9 @@ class EmbeddedServer:
         return f"unix://{_USER}:{self.password}@{self.socket_path}?db=0"
 
     def start(self) -> None:
-        """Start the process and lock it down: the ``qsg`` user with the password only."""
-        self._server.start()
+        """Start the process and lock it down: the ``qsg`` user with the password only.
+        Waits up to ``START_TIMEOUT`` for it (it may be reading its append-only file)."""
+        self._server.start(timeout=START_TIMEOUT)
         _command(
             self.socket_path, "ACL", "SETUSER", _USER, "on", f">{self.password}",
             "~*", "&*", "+@all",

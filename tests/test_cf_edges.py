@@ -222,6 +222,10 @@ async def test_a_server_at_maxmemory_refuses_puts_with_2192_and_still_lets_gette
         with trio.fail_after(BOUND), pytest.raises(MQMIError) as full:
             await fill()
         assert full.value.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
+        admin.command("CONFIG", "SET", "maxmemory", 1)  # far over it now, whatever it frees
+        with pytest.raises(MQMIError) as still_full:
+            await q.put(b"x", MD(), NO_SYNC)
+        assert still_full.value.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
         assert await q.get(None, MD(), GET) == b"x" * 4096  # a get may run at maxmemory
         (failure,) = world.events.of(CFFailed)
         assert (failure.reason, failure.scheduled) == (CMQC.MQRC_STORAGE_MEDIUM_FULL, False)
