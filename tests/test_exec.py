@@ -369,3 +369,36 @@ def test_a_program_still_running_at_the_duration_is_stopped_and_the_run_written(
     assert "the program was stopped at the scenario's end (5 s)" in result.stderr
     assert {p.name for p in out.iterdir()} >= {"events.parquet", "summary.json", "run.json"}
     assert "Queues" in result.stderr  # the summary, on standard error
+
+
+def test_a_toml_scenarios_listener_is_the_conname_a_client_program_reaches_it_by(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    scenario = tmp_path / "client.toml"
+    scenario.write_text(
+        f"[run]\nduration = 10\nin_process = true\n[qmgr.QM1]\n[qmgr.QM2]\nlistener = {port}\n"
+    )
+    code = (
+        "import pymqi\n"
+        f"q = pymqi.connect('QM2', 'DEV.APP.SVRCONN', '127.0.0.1({port})')\n"
+        "print(q.inquire(pymqi.CMQC.MQCA_Q_MGR_NAME).strip().decode())\n"
+        "try:\n"
+        f"    pymqi.connect('QM1', 'DEV.APP.SVRCONN', '127.0.0.1({port})')\n"
+        "except pymqi.MQMIError as error:\n"
+        "    print(error.reason)\n"
+    )
+    result = CliRunner().invoke(main, ["exec", str(scenario), "--virtual", "--quiet", "--",
+                                       "python", "-c", code])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "QM2\n2058\n"
+
+
+def test_a_listener_that_is_not_a_port_is_a_scenario_problem(tmp_path: Path) -> None:
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text("[run]\nduration = 10\n[qmgr.QM1]\nlistener = 70000\n")
+    result = CliRunner().invoke(main, ["validate", str(scenario)])
+    assert result.exit_code == 2
+    assert "qmgr.QM1.listener: expected a TCP port 1..65535, found 70000" in result.output
