@@ -213,7 +213,7 @@ def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
             bound.in_facade += 1
             coro = fn(*args)
             try:
-                # The first step here: most calls end in it (see ``_run_here``).
+                # The first step here: most calls end in it (see ``_Resumed``).
                 first = coro.send(None)
             except StopIteration as done:
                 result: T = done.value
