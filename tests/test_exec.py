@@ -11,6 +11,8 @@ import dataclasses
 import os
 import shlex
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -402,3 +404,50 @@ def test_a_listener_that_is_not_a_port_is_a_scenario_problem(tmp_path: Path) -> 
     result = CliRunner().invoke(main, ["validate", str(scenario)])
     assert result.exit_code == 2
     assert "qmgr.QM1.listener: expected a TCP port 1..65535, found 70000" in result.output
+
+
+def test_a_thread_pools_idle_workers_hold_no_simulated_time() -> None:
+    # An idle worker waits on its pool's queue: were it counted as computing, the
+    # program's 30-second sleep would never end in simulated time (the run would hang:
+    # hence a separate process with a deadline).
+    code = (
+        "import time, pymqi\n"
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "def put(n):\n"
+        "    q = pymqi.connect('QM3')\n"
+        "    q.put1('TEST.1', b'%d' % n)\n"
+        "pool = ThreadPoolExecutor(2)\n"
+        "list(pool.map(put, range(4)))\n"
+        "began = time.time()\n"
+        "time.sleep(30)\n"
+        "print(round(time.time() - began), pymqi.Queue(pymqi.connect('QM3'), 'TEST.1')"
+        ".inquire(pymqi.CMQC.MQIA_CURRENT_Q_DEPTH))\n"
+        "pool.shutdown()\n"
+    )
+    qsg_command = Path(sys.executable).with_name("qsg")
+    done = subprocess.run(
+        [str(qsg_command), "exec", str(SCENARIO), "--virtual", "--quiet", "--",
+         "python", "-c", code],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "30 4\n"
+
+
+def test_the_programs_task_waiting_on_an_event_waits_in_trio_and_in_simulated_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = (
+        "import threading, time, pymqi\n"
+        "done = threading.Event()\n"
+        "def work():\n"
+        "    pymqi.connect('QM3').put1('TEST.1', b'x')\n"
+        "    done.set()\n"
+        "threading.Thread(target=work).start()\n"
+        "print(done.wait())\n"  # the thread's call needs the world: it must go on
+        "began = time.time()\n"
+        "print(threading.Event().wait(timeout=10), round(time.time() - began))\n"
+    )
+    outcome, _ = run_code(code)
+    assert outcome.exit_status == 0
+    assert capsys.readouterr().out == "True\nFalse 10\n"
