@@ -11,6 +11,8 @@ import dataclasses
 import os
 import shlex
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -369,3 +371,83 @@ def test_a_program_still_running_at_the_duration_is_stopped_and_the_run_written(
     assert "the program was stopped at the scenario's end (5 s)" in result.stderr
     assert {p.name for p in out.iterdir()} >= {"events.parquet", "summary.json", "run.json"}
     assert "Queues" in result.stderr  # the summary, on standard error
+
+
+def test_a_toml_scenarios_listener_is_the_conname_a_client_program_reaches_it_by(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    scenario = tmp_path / "client.toml"
+    scenario.write_text(
+        f"[run]\nduration = 10\nin_process = true\n[qmgr.QM1]\n[qmgr.QM2]\nlistener = {port}\n"
+    )
+    code = (
+        "import pymqi\n"
+        f"q = pymqi.connect('QM2', 'DEV.APP.SVRCONN', '127.0.0.1({port})')\n"
+        "print(q.inquire(pymqi.CMQC.MQCA_Q_MGR_NAME).strip().decode())\n"
+        "try:\n"
+        f"    pymqi.connect('QM1', 'DEV.APP.SVRCONN', '127.0.0.1({port})')\n"
+        "except pymqi.MQMIError as error:\n"
+        "    print(error.reason)\n"
+    )
+    result = CliRunner().invoke(main, ["exec", str(scenario), "--virtual", "--quiet", "--",
+                                       "python", "-c", code])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "QM2\n2058\n"
+
+
+def test_a_listener_that_is_not_a_port_is_a_scenario_problem(tmp_path: Path) -> None:
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text("[run]\nduration = 10\n[qmgr.QM1]\nlistener = 70000\n")
+    result = CliRunner().invoke(main, ["validate", str(scenario)])
+    assert result.exit_code == 2
+    assert "qmgr.QM1.listener: expected a TCP port 1..65535, found 70000" in result.output
+
+
+def test_a_thread_pools_idle_workers_hold_no_simulated_time() -> None:
+    # An idle worker waits on its pool's queue: were it counted as computing, the
+    # program's 30-second sleep would never end in simulated time (the run would hang:
+    # hence a separate process with a deadline).
+    code = (
+        "import time, pymqi\n"
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "def put(n):\n"
+        "    q = pymqi.connect('QM3')\n"
+        "    q.put1('TEST.1', b'%d' % n)\n"
+        "pool = ThreadPoolExecutor(2)\n"
+        "list(pool.map(put, range(4)))\n"
+        "began = time.time()\n"
+        "time.sleep(30)\n"
+        "print(round(time.time() - began), pymqi.Queue(pymqi.connect('QM3'), 'TEST.1')"
+        ".inquire(pymqi.CMQC.MQIA_CURRENT_Q_DEPTH))\n"
+        "pool.shutdown()\n"
+    )
+    qsg_command = Path(sys.executable).with_name("qsg")
+    done = subprocess.run(
+        [str(qsg_command), "exec", str(SCENARIO), "--virtual", "--quiet", "--",
+         "python", "-c", code],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "30 4\n"
+
+
+def test_the_programs_task_waiting_on_an_event_waits_in_trio_and_in_simulated_time(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = (
+        "import threading, time, pymqi\n"
+        "done = threading.Event()\n"
+        "def work():\n"
+        "    pymqi.connect('QM3').put1('TEST.1', b'x')\n"
+        "    done.set()\n"
+        "threading.Thread(target=work).start()\n"
+        "print(done.wait())\n"  # the thread's call needs the world: it must go on
+        "began = time.time()\n"
+        "print(threading.Event().wait(timeout=10), round(time.time() - began))\n"
+    )
+    outcome, _ = run_code(code)
+    assert outcome.exit_status == 0
+    assert capsys.readouterr().out == "True\nFalse 10\n"

@@ -16,12 +16,10 @@ threads' calls end with ``SystemExit``, and ``Outcome.stopped`` says so.
 from __future__ import annotations
 
 import random
-import sys
 import threading
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
 
 import greenback
 import trio
@@ -31,6 +29,7 @@ from actors.world import World
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.exec import program as programs
+from qsg.exec import threads
 from qsg.exec.clocks import program_clock
 from qsg.exec.imports import pymqi_aliases
 from qsg.pymqi import bridge
@@ -78,14 +77,14 @@ async def run_program(
         clock = binding.clock
 
         def join_later(thread: threading.Thread) -> None:
-            nursery.start_soon(_forget_when_ended, binding, thread)
+            nursery.start_soon(threads.forget_when_ended, binding, thread)
 
         binding.threads.on_first = join_later
         if clock is not None:
             clock.watch(binding.threads)
         try:
             with pymqi_aliases(), program_clock(binding, virtual=virtual), \
-                    _tracking_threads(binding):  # fmt: skip
+                    threads.tracking(binding):  # fmt: skip
                 try:
                     outcome.exit_status = programs.run(program)
                 except trio.Cancelled:
@@ -95,29 +94,13 @@ async def run_program(
                     # The task runs qsg's code from here: a thread it starts (trio's
                     # worker for the join below) is not the program's.
                     binding.task = None
-                await _join_threads(binding)
+                await threads.join_threads(binding)
             await _end_connections(binding, commit=outcome.exit_status == 0)
         finally:
             binding.threads.stop()
             if clock is not None:
                 clock.unwatch(binding.threads)
             nursery.cancel_scope.cancel()
-
-
-async def _forget_when_ended(binding: bridge.Binding, thread: threading.Thread) -> None:
-    """Waits (in a worker thread) for a program thread to end, so the clock stops
-    waiting for it however it ended."""
-    await trio.to_thread.run_sync(thread.join, abandon_on_cancel=True)
-    binding.threads.forget(thread)
-
-
-async def _join_threads(binding: bridge.Binding) -> None:
-    """The program's non-daemon threads run to their end, as at interpreter exit."""
-    while True:
-        alive = [t for t in list(binding.threads.started) if t.is_alive() and not t.daemon]
-        if not alive:
-            return
-        await trio.to_thread.run_sync(alive[0].join, abandon_on_cancel=True)
 
 
 async def _end_connections(binding: bridge.Binding, *, commit: bool) -> None:
@@ -136,63 +119,6 @@ async def _end_connections(binding: bridge.Binding, *, commit: bool) -> None:
                                         CMQC.MQRC_Q_MGR_NOT_AVAILABLE):  # fmt: skip
                     raise
     binding.connections.clear()
-
-
-@contextmanager
-def _tracking_threads(binding: bridge.Binding) -> Iterator[None]:
-    """Threads started by the program's code are the program's (and so are the
-    threads they start). The program's task joining one waits in trio (a worker
-    thread joins it), so that the world, and the joined thread's calls into it, go on."""
-    real_start, real_join = threading.Thread.start, threading.Thread.join
-
-    def start(self: threading.Thread) -> None:
-        if not binding.program_context():
-            return real_start(self)
-        binding.threads.started.add(self)
-        real_start(self)
-        # It holds simulated time from its first instruction, as the program's task does.
-        if threading.get_ident() == binding.trio_thread:
-            binding.threads.register(self)
-        else:
-            trio.from_thread.run_sync(binding.threads.register, self, trio_token=binding.token)
-        return None
-
-    def join(self: threading.Thread, timeout: float | None = None) -> None:
-        if threading.get_ident() != binding.trio_thread or not binding.program_context():
-            return real_join(self, timeout)
-
-        async def joined() -> None:
-            await trio.to_thread.run_sync(partial(real_join, self, timeout),
-                                          abandon_on_cancel=True)  # fmt: skip
-
-        bridge.call(joined)
-        return None
-
-    real_hook = threading.excepthook
-
-    def hook(args: threading.ExceptHookArgs) -> None:
-        """An exception that ends a program thread, printed as Python prints it (the
-        program's frames); SystemExit ends a thread quietly, as in Python."""
-        if args.thread not in binding.threads.started:
-            real_hook(args)
-            return None
-        if args.exc_type is not None and issubclass(args.exc_type, SystemExit):
-            return None
-        name = args.thread.name if args.thread is not None else "?"
-        print(f"Exception in thread {name}:", file=sys.stderr)
-        if args.exc_value is not None:
-            programs.print_program_error(args.exc_value)
-        return None
-
-    threading.Thread.start = start  # type: ignore[method-assign]
-    threading.Thread.join = join  # type: ignore[method-assign]
-    threading.excepthook = hook
-    try:
-        yield
-    finally:
-        threading.Thread.start = real_start  # type: ignore[method-assign]
-        threading.Thread.join = real_join  # type: ignore[method-assign]
-        threading.excepthook = real_hook
 
 
 __all__ = ["Outcome", "facade_bound", "run_program"]

@@ -15,12 +15,16 @@ MQRC_Q_MGR_NOT_AVAILABLE (there is no queue manager to reach).
 
 from __future__ import annotations
 
+import concurrent.futures.thread
+import queue
 import random
+import sys
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from threading import get_ident
+from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import greenback
@@ -56,6 +60,18 @@ class _ThreadState:
     in_call: bool = False
 
 
+#: The modules whose frames, innermost in a thread, mean it waits on another thread (a
+#: ``Condition``, ``Event``, ``join``, a ``queue.Queue``, a thread pool's idle worker
+#: waiting for work): waiting, not computing.
+_WAITS = frozenset({threading.__file__, queue.__file__, concurrent.futures.thread.__file__})
+
+
+def _waiting(frame: FrameType | None) -> bool:
+    """Whether a thread whose innermost frame is ``frame`` waits on another thread (a
+    thread pool's idle worker, say): it then holds no simulated time."""
+    return frame is not None and frame.f_code.co_filename in _WAITS
+
+
 @dataclass(eq=False)
 class Threads:
     """The program's threads that reach the world, as an ``IOSource`` of the virtual
@@ -63,7 +79,7 @@ class Threads:
     does not move under a thread's feet while it works, as it does not for the
     program's main task. A thread counts from its start (or its first call, if the
     program did not start it) until it ends or disconnects the last of its
-    connections."""
+    connections, except while it waits on another thread (``_waiting``)."""
 
     _states: dict[int, _ThreadState] = field(default_factory=dict)
     #: Threads the program started (``threading.Thread.start`` called by its code).
@@ -75,10 +91,13 @@ class Threads:
 
     @property
     def busy(self) -> bool:
+        if not self._states:
+            return False
+        frames = sys._current_frames()
         for ident, state in list(self._states.items()):
             if not state.thread.is_alive():
                 del self._states[ident]  # it ended without disconnecting
-            elif not state.retired and not state.in_call:
+            elif not state.retired and not state.in_call and not _waiting(frames.get(ident)):
                 return True
         return False
 
@@ -213,7 +232,7 @@ def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
             bound.in_facade += 1
             coro = fn(*args)
             try:
-                # The first step here: most calls end in it (see ``_run_here``).
+                # The first step here: most calls end in it (see ``_Resumed``).
                 first = coro.send(None)
             except StopIteration as done:
                 result: T = done.value

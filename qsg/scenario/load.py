@@ -45,7 +45,7 @@ RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persist
 MODEL = ("cpu_per_call", "cpus", "cf_access", "channel_latency", "channel_bandwidth")
 QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
-QMGR = ("platform", "expryint", "mqsc", "mqsc_file")
+QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
 FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
@@ -250,8 +250,12 @@ class _Loader:
                 else:
                     expected = 'expected seconds 1..99999999 or "OFF"'
                     r.problem((*p, "expryint"), f"{expected}, found {shown(value)}")
+            listener = r.take(p, table, "listener", "int", None)
+            if listener is not None and not 1 <= listener <= 65535:
+                r.problem((*p, "listener"), f"expected a TCP port 1..65535, found {listener}")
+                listener = None
             out[name] = QMgrSettings(
-                name, member_of.get(name), PLATFORMS[platform], tuple(commands)
+                name, member_of.get(name), PLATFORMS[platform], tuple(commands), listener
             )
             if name not in self.qmgr_names:
                 self.qmgr_names.append(name)

@@ -48,12 +48,13 @@ class QSGSpec:
 @dataclass(frozen=True, slots=True)
 class QMgrSettings:
     """``[qmgr.NAME]``: a queue manager's platform and definitions (EXPRYINT among them,
-    as an ALTER QMGR command)."""
+    as an ALTER QMGR command), and the port of its TCP listener, if it has one."""
 
     name: str
     qsg: str | None = None
     platform: int = 0  # MQPL_ZOS unless a scenario says otherwise
     commands: tuple[Command, ...] = ()
+    listener: int | None = None  # a port on 127.0.0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +185,7 @@ class Scenario:
             topology.qsgs[qsg.name] = []
             topology.structures[qsg.name] = list(qsg.structures)
         for qm in self.qmgrs:
-            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform)
+            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform, listener=qm.listener)
         for qsg in self.qsgs:  # shared definitions through the first member
             topology.qmgrs[qsg.members[0]].commands += qsg.commands
         for qm in self.qmgrs:
