@@ -24,7 +24,8 @@ from functools import partial
 
 import trio
 
-from actors import determinism
+from actors import command_server, determinism
+from actors.admin import ChannelBoard
 from actors.clock import current_virtual_clock
 from actors.costs import Costs
 from actors.events import CFRecovered, EventLog, ExpiryScanned
@@ -88,6 +89,9 @@ class World:
         self._nursery: trio.Nursery | None = None
         #: Failed lives whose peer recovery could not reach the coupling facility.
         self._unrecovered: set[tuple[str, int]] = set()
+        #: Each channel agent's state and traffic, for DISPLAY CHSTATUS.
+        self.channel_board = ChannelBoard()
+        events.listeners.append(self.channel_board.saw)
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
@@ -481,6 +485,7 @@ async def _build(world: World, only: str | None = None) -> None:
         if only is not None and name != only:
             continue  # another process runs it
         listener = topology.qmgrs[name].listener
+        command_server.define_queues(rules)
         world.qmgrs[name] = QueueManager(world, rules, listener=listener)
 
 

@@ -22,14 +22,15 @@ from typing import Any
 
 import trio
 
-from actors.events import DepthSampled, WorldEvent, kind_of
+from actors import admin
+from actors.events import CommandRun, DepthSampled, WorldEvent, kind_of
 from actors.faults import play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
 from qsg.core.errors import MQMIError
 from qsg.core.repository import Repository
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
-from qsg.scenario.model import RunSettings, Scenario
+from qsg.scenario.model import AtCommand, RunSettings, Scenario
 from qsg.scenario.summary import Scopes, Summary, summarise
 from qsg.topology import Topology
 
@@ -101,12 +102,15 @@ async def play(
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
     progress_every: float | None = None, history: bool = False,
     epilogue: Callable[[World], Awaitable[None]] | None = None,
+    console: tuple[float, Callable[[World], Awaitable[None]]] | None = None,
 ) -> RunResult:  # fmt: skip
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
     ``history``: the applications record every operation (invoke and completion);
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
-    heal, quiet period and drain)."""
+    heal, quiet period and drain). ``console``: (seconds, coroutine) runs the coroutine
+    at that simulated second of the run (after the duration if later), and the run
+    ends when it returns (``qsg mqsc``)."""
     run = scenario.run
     seed = run.seed if seed is None else seed
     topology = scenario.topology
@@ -123,18 +127,16 @@ async def play(
             nursery.start_soon(_sample_depths, world, run.sample_interval)
             if on_progress is not None:
                 nursery.start_soon(_report, tally, start, duration, every, on_progress)
-            if isinstance(scenario, ScriptScenario):
-                with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
-                    await scenario.main(world)
-            else:
-                # The applications stop by themselves at their stop (committing what
-                # they hold); faults, and their undoing, end with the run.
-                async with trio.open_nursery() as inner:
-                    end = start + duration
-                    inner.start_soon(run_workloads, world, scenario.workloads, start, end)
-                    with trio.move_on_at(start + duration):
-                        await play_faults(world, scenario.faults, start)
-                        await trio.sleep_until(start + duration)
+            with trio.CancelScope() as body:
+                done = trio.Event()
+                if console is not None:
+                    nursery.start_soon(_console, world, start + console[0], console[1], body,
+                                       done)  # fmt: skip
+                if isinstance(scenario, Scenario) and scenario.commands:
+                    nursery.start_soon(run_commands, world, scenario.commands, start)
+                await _body(world, scenario, start, duration)
+                if console is not None:
+                    await done.wait()
             if epilogue is not None:
                 await epilogue(world)
             # The last sample is of the end state: taken once simulated time has moved
@@ -153,15 +155,53 @@ async def play(
     return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began)
 
 
+async def _body(world: World, scenario: Scenario | ScriptScenario, start: float,
+                duration: float) -> None:  # fmt: skip
+    if isinstance(scenario, ScriptScenario):
+        with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
+            await scenario.main(world)
+        return
+    # The applications stop by themselves at their stop (committing what they hold);
+    # faults, and their undoing, end with the run.
+    async with trio.open_nursery() as inner:
+        end = start + duration
+        inner.start_soon(run_workloads, world, scenario.workloads, start, end)
+        with trio.move_on_at(start + duration):
+            await play_faults(world, scenario.faults, start)
+            await trio.sleep_until(start + duration)
+
+
+async def _console(world: World, at: float, console: Callable[[World], Awaitable[None]],
+                   body: trio.CancelScope, done: trio.Event) -> None:  # fmt: skip
+    """Run ``console`` at simulated time ``at``, then end the run's body."""
+    await trio.sleep_until(at)
+    try:
+        await console(world)
+    finally:
+        done.set()
+        body.cancel()
+
+
+async def run_commands(world: World, commands: tuple[AtCommand, ...], start: float) -> None:
+    """``[[at]]``: each MQSC command at its time, its reply into the event log."""
+    for entry in sorted(commands, key=lambda c: c.at):
+        await trio.sleep_until(start + entry.at)
+        reply = await admin.command(world, entry.qmgr, entry.mqsc)
+        world.events.emit(CommandRun(trio.current_time(), entry.qmgr, entry.mqsc, reply.text,
+                                     not reply.failed))  # fmt: skip
+
+
 def run_scenario(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+    console: tuple[float, Callable[[World], Awaitable[None]]] | None = None,
 ) -> RunResult:  # fmt: skip
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
-        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress)
+        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
+                          console=console)  # fmt: skip
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
@@ -249,5 +289,5 @@ def structures(shared: Repository) -> dict[str, dict[str, Any]]:
 
 __all__ = [
     "Progress", "RunResult", "ScriptScenario", "application_queue", "load_script", "play",
-    "run_scenario", "structures",
+    "run_commands", "run_scenario", "structures",
 ]  # fmt: skip
