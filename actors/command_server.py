@@ -7,19 +7,20 @@ object, the last with MQCFC_LAST; a request in MQSC text (MQFMT_STRING) is answe
 with the reply's lines, one message each, after a CSQN205I count. Replies go to the
 request's ReplyToQ and ReplyToQMgr with the request's MsgId as their CorrelId.
 
-The server waits without a connection until a message arrives (a queue manager nobody
-administers runs as it did before the command server existed: no connection, no
-events), and its work, like any command's, costs no simulated time beyond the MQI
-calls' own.
+A queue manager's command server starts with the first message put to its command
+input queue (``Starter`` watches the event stream for it) and then serves that life of
+the queue manager: a world nobody administers has no command server task, so its runs
+and their event logs are what they were before the command server existed. Its work,
+like any command's, costs no simulated time beyond the MQI calls' own.
 """
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from actors import admin
-from actors.mqi import Connection, Queue
+from actors.events import MessagePut, WorldEvent
+from actors.mqi import Connection
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.objects import AliasQueue
@@ -30,6 +31,7 @@ from qsg.mqsc import pcf_commands
 
 if TYPE_CHECKING:
     from actors.qmgr import QueueManager
+    from actors.world import World
 
 COMMAND_INPUT = "SYSTEM.COMMAND.INPUT"
 ADMIN_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
@@ -48,23 +50,42 @@ def define_queues(qm: QMgr) -> None:
                                   definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC))  # fmt: skip
 
 
+class Starter:
+    """Starts each queue manager's command server, once a life, when a message is put to
+    its command input queue (an ``EventLog`` listener)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._started: dict[str, int] = {}  # queue manager -> the life it serves
+
+    def saw(self, event: WorldEvent) -> None:
+        if isinstance(event, MessagePut) and event.queue == COMMAND_INPUT:
+            qm = self.world.qmgrs.get(event.q_mgr)
+            if qm is not None:
+                self._start(qm)
+
+    def restarted(self, qm: QueueManager) -> None:
+        """A new life of ``qm``: commands left on its queue are served now."""
+        if qm.rules.local.store.depth(COMMAND_INPUT):
+            self._start(qm)
+
+    def _start(self, qm: QueueManager) -> None:
+        if not qm.alive or self._started.get(qm.name) == qm.incarnation:
+            return
+        self._started[qm.name] = qm.incarnation
+        qm.nursery.start_soon(serve, qm)
+
+
 async def serve(qm: QueueManager) -> None:
     """Serve ``qm``'s command input queue for this life of the queue manager."""
-    store = qm.rules.local.store
-    signals = qm.world.signals
-    queue: Queue | None = None
+    conn = await qm.world.connect(qm.name, user="CSQ9CMDS")
+    queue = await conn.open(COMMAND_INPUT, CMQC.MQOO_INPUT_SHARED)
     while True:
-        if queue is None:
-            if not store.depth(COMMAND_INPUT):
-                await signals.wait(store, COMMAND_INPUT, math.inf)
-                continue
-            conn = await qm.world.connect(qm.name, user="CSQ9CMDS")
-            queue = await conn.open(COMMAND_INPUT, CMQC.MQOO_INPUT_SHARED)
         md = MD()
-        gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT
-                  | CMQC.MQGMO_CONVERT, WaitInterval=CMQC.MQWI_UNLIMITED)  # fmt: skip
+        gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                  WaitInterval=CMQC.MQWI_UNLIMITED)  # fmt: skip
         body = await queue.get(None, md, gmo)
-        await _answer(qm, queue.connection, md, body)
+        await _answer(qm, conn, md, body)
 
 
 async def _answer(qm: QueueManager, conn: Connection, md: MD, body: bytes) -> None:
@@ -95,4 +116,4 @@ async def _answer(qm: QueueManager, conn: Connection, md: MD, body: bytes) -> No
             return  # the reply queue is gone or full: the reply is lost, not the server
 
 
-__all__ = ["ADMIN_QUEUE", "COMMAND_INPUT", "REPLY_MODEL", "define_queues", "serve"]
+__all__ = ["ADMIN_QUEUE", "COMMAND_INPUT", "REPLY_MODEL", "Starter", "define_queues", "serve"]

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import greenback
 import trio
 
-from actors import command_server
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from actors.reach import CALLER
 from coupling.lease import Grant
@@ -118,7 +117,6 @@ class QueueManager:
                 self.channels = {}  # the agents of an earlier life went with it
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
-                nursery.start_soon(command_server.serve, self)
                 await nursery.start(expiry.scan_periodically, self)
                 if self.listener is not None:
                     await self._listen(nursery)

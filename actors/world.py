@@ -92,6 +92,9 @@ class World:
         #: Each channel agent's state and traffic, for DISPLAY CHSTATUS.
         self.channel_board = ChannelBoard()
         events.listeners.append(self.channel_board.saw)
+        #: Starts a queue manager's command server when a command first arrives.
+        self.command_servers = command_server.Starter(self)
+        events.listeners.append(self.command_servers.saw)
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
@@ -311,6 +314,7 @@ class World:
         assert self._nursery is not None
         await self._nursery.start(qm.run)
         qm.start_channels()
+        self.command_servers.restarted(qm)
 
     async def refresh_expiry(self, q_mgr: str, pattern: str = "*") -> int:
         """REFRESH QMGR TYPE(EXPIRY) NAME(pattern): scan the matching local queues now,

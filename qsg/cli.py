@@ -261,7 +261,7 @@ def _table(title: str, rows: list[dict[str, Any]], columns: list[tuple[str, str]
 
 
 _LEFT = {"queue", "scope", "channel", "from", "queue manager", "role", "holder", "previous",
-         "action", "target", "detail", "workload"}  # fmt: skip
+         "action", "target", "detail", "workload", "command", "completion", "response"}  # fmt: skip
 _COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
            ("dead_lettered", "DLQ"), ("peak_depth", "peak depth"),
            ("latency_p50", "p50 s"), ("latency_p99", "p99 s")]  # fmt: skip
@@ -295,6 +295,13 @@ def print_summary(console: Console, result: RunResult) -> None:
         console.print(_table("Faults", summary.faults,
                              [("time", "time s"), ("action", "action"), ("target", "target"),
                               ("detail", "detail")]))  # fmt: skip
+    if summary.commands:
+        rows = [dict(row, result="NORMAL" if row["completed"] else "ABNORMAL")
+                for row in summary.commands]  # fmt: skip
+        console.print(_table("MQSC commands", rows,
+                             [("time", "time s"), ("q_mgr", "queue manager"),
+                              ("command", "command"), ("result", "completion"),
+                              ("response", "response")]))  # fmt: skip
     totals = summary.totals
     console.print(
         f"seed {result.seed}; {totals.get('end', 0):.1f} simulated seconds in "

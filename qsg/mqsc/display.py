@@ -224,7 +224,7 @@ def select(request: Request, snapshot: Snapshot) -> list[Found]:
         if any(not _compare(dict(attrs).get(k), "EQ", v) for k, v in request.selectors):
             continue
         found.append(Found(message, name, _shown(request, kind, attrs)))
-    return found
+    return sorted(found, key=lambda f: f.name)  # a member's own and shared objects mixed
 
 
 def _shown(request: Request, kind: str, attrs: A.Attributes) -> A.Attributes:

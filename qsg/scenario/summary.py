@@ -25,6 +25,7 @@ from actors.events import (
     ApplicationError,
     ChannelBatch,
     ChannelDelivered,
+    CommandRun,
     DepthSampled,
     ExpiredInTransit,
     FaultInjected,
@@ -117,7 +118,8 @@ class _Channel:
 @dataclass(slots=True)
 class Summary:
     """Tables of plain values (JSON as it is): ``queues``, ``qmgrs``, ``channels``,
-    ``leases``, ``requesters``, ``faults``, and ``totals``."""
+    ``leases``, ``requesters``, ``faults``, and ``totals``; ``commands``: the MQSC
+    commands ``[[at]]`` ran, with their replies."""
 
     queues: list[dict[str, Any]]
     qmgrs: list[dict[str, Any]]
@@ -126,6 +128,7 @@ class Summary:
     requesters: list[dict[str, Any]]
     faults: list[dict[str, Any]]
     totals: dict[str, Any]
+    commands: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -158,6 +161,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     discarded_from: dict[bytes, tuple[str, str]] = {}
     leases: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
+    commands: list[dict[str, Any]] = []
     trips: dict[str, list[float | None]] = defaultdict(list)
     totals: dict[str, Any] = defaultdict(int)
     last = 0.0
@@ -234,6 +238,9 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
         elif isinstance(e, FaultInjected):
             faults.append({"time": e.time, "action": e.action, "target": e.target,
                            "q_mgr": e.q_mgr, "detail": e.detail})  # fmt: skip
+        elif isinstance(e, CommandRun):
+            commands.append({"time": e.time, "q_mgr": e.q_mgr, "command": e.command,
+                             "completed": e.completed, "response": e.response})  # fmt: skip
         elif isinstance(e, QMgrKilled):
             totals["kills"] += 1
         elif isinstance(e, QMgrRestarted):
@@ -253,6 +260,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
         qmgrs=[row.out(q_mgr=name) for name, row in sorted(qmgrs.items())],
         channels=[c.out(name) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
+        commands=commands,
     )  # fmt: skip
 
 
