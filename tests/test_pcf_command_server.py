@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import trio
+import trio.lowlevel
 
 import qsg
 from actors.clock import VirtualClock
@@ -275,7 +276,7 @@ async def test_an_mqsc_command_in_a_string_message_is_answered_line_by_line(
         assert lines[2] == (
             "CSQM401I !QM1 QUEUE(APP.SHARED) TYPE(QLOCAL) QSGDISP(SHARED) CURDEPTH(0)")
         assert lines[3] == "CSQ9022I !QM1 CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION"
-        await trio.sleep(0)
+        await trio.lowlevel.checkpoint()
 
 
 def _topology() -> qsg.Topology:
