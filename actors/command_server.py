@@ -104,16 +104,19 @@ async def _answer(qm: QueueManager, conn: Connection, md: MD, body: bytes) -> No
         bodies = [(reply, CMQC.MQFMT_ADMIN) for reply in replies]
     if not md.ReplyToQ.strip(b" \0"):
         return  # nowhere to answer: the command ran, its reply is dropped, as MQ does
-    for data, fmt in bodies:
-        reply_md = MD(MsgType=CMQC.MQMT_REPLY, Format=fmt, CorrelId=md.MsgId,
-                      Encoding=md.Encoding, Persistence=md.Persistence,
-                      Priority=md.Priority)  # fmt: skip
-        pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
-        target = OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr)
+    try:
+        target = await conn.open(OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
+                                 CMQC.MQOO_OUTPUT)  # fmt: skip
         try:
-            await conn.put1(target, data, reply_md, pmo)
-        except MQMIError:
-            return  # the reply queue is gone or full: the reply is lost, not the server
+            for data, fmt in bodies:
+                reply_md = MD(MsgType=CMQC.MQMT_REPLY, Format=fmt, CorrelId=md.MsgId,
+                              Encoding=md.Encoding, Persistence=md.Persistence,
+                              Priority=md.Priority)  # fmt: skip
+                await target.put(data, reply_md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        finally:
+            await target.close()
+    except MQMIError:
+        return  # the reply queue is gone or full: the reply is lost, not the server
 
 
 __all__ = ["ADMIN_QUEUE", "COMMAND_INPUT", "REPLY_MODEL", "Starter", "define_queues", "serve"]
