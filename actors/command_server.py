@@ -104,6 +104,10 @@ async def _answer(qm: QueueManager, conn: Connection, md: MD, body: bytes) -> No
         bodies = [(reply, CMQC.MQFMT_ADMIN) for reply in replies]
     if not md.ReplyToQ.strip(b" \0"):
         return  # nowhere to answer: the command ran, its reply is dropped, as MQ does
+    # MQRO_PASS_DISCARD_AND_EXPIRY (pymqi's PCFExecute asks for it): a reply lives no
+    # longer than what was left of the request's Expiry.
+    passed = md.Report & CMQC.MQRO_PASS_DISCARD_AND_EXPIRY
+    expiry = md.Expiry if passed else CMQC.MQEI_UNLIMITED
     try:
         target = await conn.open(OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
                                  CMQC.MQOO_OUTPUT)  # fmt: skip
@@ -111,7 +115,7 @@ async def _answer(qm: QueueManager, conn: Connection, md: MD, body: bytes) -> No
             for data, fmt in bodies:
                 reply_md = MD(MsgType=CMQC.MQMT_REPLY, Format=fmt, CorrelId=md.MsgId,
                               Encoding=md.Encoding, Persistence=md.Persistence,
-                              Priority=md.Priority)  # fmt: skip
+                              Priority=md.Priority, Expiry=expiry)  # fmt: skip
                 await target.put(data, reply_md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
         finally:
             await target.close()

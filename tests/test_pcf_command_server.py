@@ -27,6 +27,8 @@ from tests.test_mqsc_display import busy_world
 # IBM's numbers (cmqcfc.h, cmqc.h), written out on purpose.
 MQCFT_COMMAND, MQCFT_RESPONSE, MQCFT_INTEGER, MQCFT_STRING = 1, 2, 3, 4
 MQCFT_INTEGER_LIST, MQCFT_STRING_LIST, MQCFT_BYTE_STRING = 5, 6, 9
+MQCFT_COMMAND_XR, MQCFT_XR_ITEM, MQCFT_XR_SUMMARY = 16, 18, 19
+MQRO_PASS_DISCARD_AND_EXPIRY = 0x4000
 MQCFC_LAST, MQCFC_NOT_LAST = 1, 0
 MQCMD_INQUIRE_Q_MGR, MQCMD_CHANGE_Q, MQCMD_CLEAR_Q, MQCMD_COPY_Q = 2, 8, 9, 10
 MQCMD_CREATE_Q, MQCMD_DELETE_Q, MQCMD_INQUIRE_Q, MQCMD_INQUIRE_Q_NAMES = 11, 12, 13, 18
@@ -81,7 +83,7 @@ Reply = tuple[tuple[int, ...], dict[int, object]]
 def parse(data: bytes) -> Reply:
     """(MQCFH fields, parameters by identifier), read with struct alone."""
     header = struct.unpack_from("<9i", data)
-    assert header[0] == MQCFT_RESPONSE and header[1] == 36
+    assert header[0] in (MQCFT_RESPONSE, MQCFT_XR_ITEM, MQCFT_XR_SUMMARY) and header[1] == 36
     at, params = 36, {}
     for _ in range(header[8]):
         kind, length, parameter = struct.unpack_from("<3i", data, at)
@@ -114,9 +116,11 @@ class Admin:
     def __init__(self, conn: Connection, replies: Queue) -> None:
         self.conn, self.replies = conn, replies
 
-    async def ask(self, data: bytes, fmt: bytes = CMQC.MQFMT_ADMIN) -> list[Reply]:
+    async def ask(self, data: bytes, fmt: bytes = CMQC.MQFMT_ADMIN, **md_fields: int
+                  ) -> list[Reply]:  # fmt: skip
         md = MD(Format=fmt, MsgType=CMQC.MQMT_REQUEST, ReplyToQ=self.replies.name.encode(),
-                Encoding=NATIVE)  # fmt: skip
+                Encoding=NATIVE, **md_fields)  # fmt: skip
+        self.expiries: list[int] = []
         await self.conn.put1("SYSTEM.ADMIN.COMMAND.QUEUE", data, md, NO_SYNC)
         out = []
         while True:
@@ -130,6 +134,7 @@ class Admin:
                     return out
                 continue
             assert got.Format == CMQC.MQFMT_ADMIN and got.MsgType == CMQC.MQMT_REPLY
+            self.expiries.append(got.Expiry)
             reply = parse(body)
             out.append(reply)
             if reply[0][5] == MQCFC_LAST:
@@ -201,6 +206,29 @@ async def test_status_inquiries_see_handles_channels_structures_and_the_queue_ma
             (names,) = await admin.ask(request(MQCMD_INQUIRE_Q_NAMES, cfst(MQCA_Q_NAME, "APP.*")))
             assert names[1][MQCACF_Q_NAMES] == ["APP.ALIAS", "APP.MODEL", "APP.REPLIES",
                                                 "APP.SHARED", "APP.SMALL"]  # fmt: skip
+
+
+async def test_a_command_xr_as_pymqi_sends_it_is_answered_as_z_os_answers_it(
+    virtual_clock: VirtualClock,
+) -> None:
+    # pymqi's PCFExecute: MQCFH Version 3, Type MQCFT_COMMAND_XR, Expiry and
+    # MQRO_PASS_DISCARD_AND_EXPIRY. z/OS answers an MQCFT_XR_ITEM per object and ends
+    # with an MQCFT_XR_SUMMARY (MQCFC_LAST); replies keep the request's Expiry.
+    async with busy_world({"in_process": True}) as world, admin_of(world, "QM1") as admin:
+        head = struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1, MQCFC_LAST,
+                           0, 0, 1)  # fmt: skip
+        replies = await admin.ask(head + cfst(MQCA_Q_NAME, "APP.S*"), Expiry=50,
+                                  Report=MQRO_PASS_DISCARD_AND_EXPIRY)  # fmt: skip
+        assert [(h[0], h[4], h[5]) for h, _ in replies] == [
+            (MQCFT_XR_ITEM, 1, MQCFC_NOT_LAST), (MQCFT_XR_ITEM, 2, MQCFC_NOT_LAST),
+            (MQCFT_XR_SUMMARY, 3, MQCFC_LAST),
+        ]  # fmt: skip
+        assert [p.get(MQCA_Q_NAME) for _, p in replies] == ["APP.SHARED", "APP.SMALL", None]
+        assert all(0 < e <= 50 for e in admin.expiries)
+        bad = await admin.ask(struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1,
+                                          MQCFC_LAST, 0, 0, 0))  # fmt: skip
+        assert [(h[0], h[6], h[7]) for h, _ in bad] == [
+            (MQCFT_XR_SUMMARY, CMQC.MQCC_FAILED, MQRCCF_PARM_COUNT_TOO_SMALL)]
 
 
 async def test_create_change_copy_clear_and_delete_a_queue_over_pcf(

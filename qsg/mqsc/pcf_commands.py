@@ -32,11 +32,18 @@ _Q_TYPES = {CMQC.MQQT_LOCAL: "QLOCAL", CMQC.MQQT_MODEL: "QMODEL", CMQC.MQQT_ALIA
 
 
 def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[bytes]:
-    """The reply messages to one PCF request ``data`` (its MQMD Encoding given)."""
-    command = 0
+    """The reply messages to one PCF request ``data`` (its MQMD Encoding given).
+
+    A request of type MQCFT_COMMAND is answered as the distributed platforms answer it:
+    an MQCFT_RESPONSE per object, the last with MQCFC_LAST. One of type
+    MQCFT_COMMAND_XR (what z/OS wants, and pymqi's PCFExecute sends) is answered as
+    z/OS answers it: an MQCFT_XR_ITEM per object, then an MQCFT_XR_SUMMARY with
+    MQCFC_LAST carrying the command's completion code and reason."""
+    command, extended = 0, False
     try:
         message = decode(data, encoding)
         command = message.header.command
+        extended = message.header.type == F.MQCFT_COMMAND_XR
         handler = _COMMANDS.get(command)
         if handler is None:
             raise PCFError(F.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not served")
@@ -45,12 +52,19 @@ def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[by
         extra: list[tuple[int, Value]] = []
         if error.parameter:
             extra.append((F.MQIACF_PARAMETER_ID, error.parameter))
-        header = Header(command=command, comp_code=CMQC.MQCC_FAILED, reason=error.reason)
+        kind = F.MQCFT_XR_SUMMARY if extended else F.MQCFT_RESPONSE
+        header = Header(kind, command, comp_code=CMQC.MQCC_FAILED, reason=error.reason)
         return [encode(header, extra, encoding)]
+    if extended:
+        replies = [r for r in replies if r]  # a command's empty reply is its summary
+        replies.append([])
     out = []
     for number, parameters in enumerate(replies, start=1):
-        last = F.MQCFC_LAST if number == len(replies) else F.MQCFC_NOT_LAST
-        header = Header(command=command, msg_seq_number=number, control=last)
+        last = number == len(replies)
+        kind = F.MQCFT_RESPONSE
+        if extended:
+            kind = F.MQCFT_XR_SUMMARY if last else F.MQCFT_XR_ITEM
+        header = Header(kind, command, number, F.MQCFC_LAST if last else F.MQCFC_NOT_LAST)
         out.append(encode(header, parameters, encoding, _LENGTHS))
     return out
 
