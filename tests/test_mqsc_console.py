@@ -166,3 +166,43 @@ def test_qsg_mqsc_at_a_terminal_defines_displays_reports_a_bad_command_and_ends(
     finally:
         child.close(force=True)
     assert child.exitstatus == 10  # one command failed
+
+
+def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
+    # runmqsc's 20: the console could not start; 2: the scenario has problems.
+    from click.testing import CliRunner
+
+    from qsg.cli import main
+
+    scenario = tmp_path / "admin.toml"
+    scenario.write_text(SCENARIO)
+    runner = CliRunner()
+    unknown = runner.invoke(main, ["mqsc", str(scenario), "QM9"], input="end\n")
+    assert unknown.exit_code == 20
+    assert unknown.output == f"qsg mqsc: no queue manager QM9 in {scenario} (it has QM1, QM2)\n"
+    wall = tmp_path / "wall.toml"
+    wall.write_text(SCENARIO.replace("seed = 3", 'seed = 3\nclock = "wall"'))
+    on_the_wall = runner.invoke(main, ["mqsc", str(wall), "QM1"], input="end\n")
+    assert on_the_wall.exit_code == 20
+    assert "runs on the wall clock, which a console cannot hold still" in on_the_wall.output
+    negative = runner.invoke(main, ["mqsc", str(scenario), "QM1", "--at", "-1"])
+    assert negative.exit_code == 2 and "-1 is not a number of seconds from 0 on" in negative.output
+    broken = tmp_path / "broken.toml"
+    broken.write_text(SCENARIO.replace("at = 5", "at = 500"))
+    problems = runner.invoke(main, ["mqsc", str(broken), "QM1"], input="end\n")
+    assert problems.exit_code == 2 and "is after the run ends" in problems.output
+
+
+def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from qsg.cli import main
+
+    scenario = tmp_path / "admin.toml"
+    scenario.write_text(SCENARIO)
+    done = CliRunner().invoke(main, ["mqsc", str(scenario), "QM2", "--at", "2.5"],
+                              input="DIS QLOCAL(APP.ORDERS) CURDEPTH\n")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "Starting MQSC for queue manager QM2 at simulated time 2.5 s." in done.output
+    assert "CURDEPTH(5)" in done.output  # puts at 0.5, 1.0, ... 2.5
+    assert done.output.endswith("1 MQSC command read.\nAll valid MQSC commands were processed.\n")
