@@ -106,12 +106,10 @@ async def _run(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
         return Reply((f"CSQN127E {me} QUEUE MANAGER {qm.name} IS NOT ACTIVE",), failed=True)
     if parsed.request is not None:
         return commands.answer(parsed.request, await snapshot(world, qm.name))
-    return await qm.dispatch(lambda now: commands.run(parsed, qm.rules, _no_snapshot),
-                             system=True)  # fmt: skip
-
-
-def _no_snapshot() -> Snapshot:
-    raise AssertionError("a DEFINE, ALTER or DELETE reads no snapshot")
+    # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
+    return await qm.dispatch(
+        lambda now: commands.run(parsed, qm.rules, partial(take, qm.rules, now)), system=True
+    )
 
 
 __all__ = ["ChannelBoard", "command", "responding", "snapshot"]

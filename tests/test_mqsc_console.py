@@ -36,6 +36,7 @@ description = "a QSG an administrator looks into"
 [run]
 duration = 20
 seed = 3
+in_process = true   # the same seed, the same interleaving (on Redis, I/O decides ties)
 [qsg.QSG1]
 members = ["QM1", "QM2"]
 mqsc = "DEFINE QLOCAL(APP.ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)"

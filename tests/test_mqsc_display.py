@@ -236,3 +236,16 @@ async def test_errors_are_reported_as_mqsc_reports_them_and_the_queue_manager_go
         assert value(shown[0], "MAXDEPTH") == "7"
         twice = await admin.command(world, "QM1", "DEFINE QLOCAL(APP.NEW)")
         assert twice.lines[0] == "CSQM095I !QM1 CSQMMSGP QLOCAL(APP.NEW) ALREADY EXISTS"
+
+
+async def test_a_member_that_lost_the_coupling_facility_shows_its_structures_failed(
+    virtual_clock: VirtualClock,
+) -> None:
+    # A member whose CF link failed cannot read the structure: its CFSTATUS says FAILED
+    # (and its shared queues' depths are unknown to it), the other member's ACTIVE.
+    async with qsg.start(topology(), in_process=True, faults=True) as world:
+        await world.cf_unavailable("QM2")
+        lost = objects(await run(world, "QM2", "DIS CFSTATUS(*)"))
+        kept = objects(await run(world, "QM1", "DIS CFSTATUS(*)"))
+        assert [value(line, "STATUS") for line in lost] == ["FAILED", "FAILED"]
+        assert [value(line, "STATUS") for line in kept] == ["ACTIVE", "ACTIVE"]
