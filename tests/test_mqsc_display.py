@@ -249,3 +249,26 @@ async def test_a_member_that_lost_the_coupling_facility_shows_its_structures_fai
         kept = objects(await run(world, "QM1", "DIS CFSTATUS(*)"))
         assert [value(line, "STATUS") for line in lost] == ["FAILED", "FAILED"]
         assert [value(line, "STATUS") for line in kept] == ["ACTIVE", "ACTIVE"]
+
+
+async def test_display_qmodel_qalias_and_qremote_show_each_type_its_own_attributes(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    async with busy_world(cf_mode) as world:
+        (model,) = objects(await run(world, "QM1", "DIS QMODEL(APP.*) DEFTYPE MAXDEPTH"))
+        assert model == ("CSQM401I !QM1 QUEUE(APP.MODEL) TYPE(QMODEL) QSGDISP(QMGR) "
+                         "MAXDEPTH(5000) DEFTYPE(PERMDYN)")  # fmt: skip
+        (alias,) = objects(await run(world, "QM1", "DIS QA(APP.ALIAS) ALL"))
+        assert (value(alias, "TARGET"), value(alias, "TARGTYPE"), value(alias, "GET")) == (
+            "APP.REPLIES", "QUEUE", "ENABLED")
+        remotes = objects(await run(world, "QM1", "DIS QR(TO.*) RNAME RQMNAME XMITQ"))
+        assert remotes == [
+            "CSQM401I !QM1 QUEUE(TO.NOWHERE) TYPE(QREMOTE) QSGDISP(QMGR) RNAME(NO.SUCH.QUEUE) "
+            "RQMNAME(QM3) XMITQ(QM3)",
+            "CSQM401I !QM1 QUEUE(TO.QM3) TYPE(QREMOTE) QSGDISP(QMGR) RNAME(APP.IN) "
+            "RQMNAME(QM3) XMITQ(QM3)",
+        ]
+        # A keyword another type has is no match for this one: WHERE on RNAME shows
+        # remote queues only, as MQ leaves out the types the keyword does not apply to.
+        where = objects(await run(world, "QM1", "DIS Q(*) WHERE(RNAME EQ APP.IN)"))
+        assert [value(w, "QUEUE") for w in where] == ["TO.QM3"]
