@@ -15,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from actors.events import ChannelBatch, ChannelStateChanged, WorldEvent
+from qsg import CMQC
 from qsg.core.objects import ChannelDefinition
 from qsg.mqsc import commands
 from qsg.mqsc.commands import Parsed, Reply
@@ -106,10 +107,30 @@ async def _run(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
         return Reply((f"CSQN127E {me} QUEUE MANAGER {qm.name} IS NOT ACTIVE",), failed=True)
     if parsed.request is not None:
         return commands.answer(parsed.request, await snapshot(world, qm.name))
+    if parsed.channel:
+        return await _channel(world, qm, parsed)
     # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
     return await qm.dispatch(
         lambda now: commands.run(parsed, qm.rules, partial(take, qm.rules, now)), system=True
     )
+
+
+async def _channel(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
+    """START or STOP CHANNEL: the sender's agent starts, or ends (STOPPED)."""
+    name = parsed.channel
+    definition = qm.rules.local.channels.get(name)
+    if definition is None:
+        return commands.channel_reply(qm.name, parsed, "was not found")
+    if definition.channel_type != CMQC.MQCHT_SENDER:
+        return commands.channel_reply(qm.name, parsed, "is not a sender channel")
+    try:
+        if parsed.verb.startswith("STOP"):
+            await world.stop_channel(qm.name, name)
+        else:
+            await world.start_channel(qm.name, name)
+    except ValueError as error:  # not running, say
+        return commands.channel_reply(qm.name, parsed, str(error).split(" is ", 1)[-1])
+    return commands.channel_reply(qm.name, parsed)
 
 
 __all__ = ["ChannelBoard", "command", "responding", "snapshot"]

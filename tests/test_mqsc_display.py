@@ -272,3 +272,22 @@ async def test_display_qmodel_qalias_and_qremote_show_each_type_its_own_attribut
         # remote queues only, as MQ leaves out the types the keyword does not apply to.
         where = objects(await run(world, "QM1", "DIS Q(*) WHERE(RNAME EQ APP.IN)"))
         assert [value(w, "QUEUE") for w in where] == ["TO.QM3"]
+
+
+async def test_start_and_stop_channel_from_the_console_show_in_display_chstatus(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # START CHANNEL / STOP CHANNEL: CSQM134I COMMAND ACCEPTED, then the agent's state.
+    async with busy_world(cf_mode) as world:
+        start = await run(world, "QM1", "START CHANNEL(QM1.TO.QM3)")
+        assert start[0] == "CSQM134I !QM1 CSQMSCHL START CHANNEL(QM1.TO.QM3) COMMAND ACCEPTED"
+        await trio.sleep(1)
+        (running,) = objects(await run(world, "QM1", "DIS CHSTATUS(QM1.TO.QM3) STATUS"))
+        assert value(running, "STATUS") == "RUNNING"
+        assert not (await admin.command(world, "QM1", "STOP CHANNEL(QM1.TO.QM3)")).failed
+        (stopped,) = objects(await run(world, "QM1", "DIS CHSTATUS(QM1.TO.QM3) STATUS"))
+        assert value(stopped, "STATUS") == "STOPPED"
+        again = await admin.command(world, "QM1", "STOP CHANNEL(QM1.TO.QM3)")
+        assert again.failed and "NOT RUNNING" in again.lines[0]
+        unknown = await admin.command(world, "QM1", "STOP CHANNEL(NO.SUCH)")
+        assert unknown.lines[0] == "CSQM090E !QM1 CSQMSCHL CHANNEL(NO.SUCH) WAS NOT FOUND"

@@ -29,9 +29,11 @@ from qsg.mqsc.status import Snapshot
 
 #: The module z/OS names in each completion message, by verb.
 _CSECT = {"DISPLAY": "CSQMDRTS", "DEFINE": "CSQMMSGP", "ALTER": "CSQMMSGP",
-          "DELETE": "CSQMUQLC", "GROUP": "CSQ5DQSG"}  # fmt: skip
+          "DELETE": "CSQMUQLC", "GROUP": "CSQ5DQSG", "CHANNEL": "CSQMSCHL",
+          "START": "CSQMSCHL", "STOP": "CSQMSCHL"}  # fmt: skip
 #: The verbs the console takes, with their synonyms.
-VERBS = {"DISPLAY": "DISPLAY", "DIS": "DISPLAY", "CLEAR": "CLEAR", **schema.VERBS}
+VERBS = {"DISPLAY": "DISPLAY", "DIS": "DISPLAY", "CLEAR": "CLEAR", "START": "START",
+         "STA": "START", "STOP": "STOP", **schema.VERBS}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,7 @@ class Parsed:
     commands: tuple[reader.Command, ...] = ()
     error: tuple[str, str] | None = None  # (message id, text)
     clear: str = ""  # CLEAR QLOCAL(name)
+    channel: str = ""  # START or STOP CHANNEL(name): the actors run it (``verb`` says which)
 
 
 def prefix(q_mgr: str) -> str:
@@ -91,6 +94,8 @@ def parse(text: str) -> Parsed:
         return Parsed(request.verb, request=request)
     if verb == "CLEAR":
         return _parse_clear(items)
+    if verb in ("START", "STOP"):
+        return _parse_channel(verb, items)
     try:
         commands = reader.parse(chunks[0].text, "<command>")
     except MQSCError as error:
@@ -109,6 +114,29 @@ def _parse_clear(items: list[lexer.Item]) -> Parsed:
     for item in items[2:]:
         return Parsed("CLEAR QLOCAL", error=("CSQ9001E", f"'{item.word}' IS INVALID"))
     return Parsed("CLEAR QLOCAL", clear=items[1].value)
+
+
+def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
+    """START CHANNEL(name) and STOP CHANNEL(name), of a sender channel."""
+    what = f"{verb} CHANNEL"
+    if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "CHANNEL":
+        word = items[1].word if len(items) > 1 else "CHANNEL"
+        return Parsed(what, error=("CSQ9001E", f"'{word}' IS INVALID"))
+    if not items[1].value:
+        return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'CHANNEL' IS MISSING"))
+    for item in items[2:]:
+        return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
+    return Parsed(what, channel=items[1].value)
+
+
+def channel_reply(q_mgr: str, parsed: Parsed, refused: str = "") -> Reply:
+    """The reply to START or STOP CHANNEL: accepted (CSQM134I), or ``refused`` why."""
+    me = prefix(q_mgr)
+    if refused:
+        return _failed(me, parsed.verb, f"CSQM090E {me} CSQMSCHL CHANNEL({parsed.channel}) "
+                                        f"{refused.upper()}")  # fmt: skip
+    return Reply((f"CSQM134I {me} CSQMSCHL {parsed.verb}({parsed.channel}) COMMAND ACCEPTED",
+                  _done(me, parsed.verb, "CHANNEL")))  # fmt: skip
 
 
 def clear(qm: QMgr, name: str) -> None:
@@ -274,5 +302,6 @@ def scoped(
 
 
 __all__ = [
-    "VERBS", "Parsed", "Reply", "answer", "clear", "parse", "prefix", "run", "scope", "scoped",
+    "VERBS", "Parsed", "Reply", "answer", "channel_reply", "clear", "parse", "prefix", "run",
+    "scope", "scoped",
 ]
