@@ -42,6 +42,7 @@ MQIACF_Q_ATTRS, MQIACF_ALL, MQIACF_PARAMETER_ID, MQIACF_REPLACE = 1002, 1009, 10
 MQIACF_Q_STATUS_TYPE, MQIACF_Q_HANDLE, MQIACF_OPEN_INPUT_TYPE = 1103, 1104, 1098
 MQIACF_CF_STRUC_STATUS, MQIACF_CF_STRUC_ENTRIES_MAX, MQIACF_CF_STRUC_ENTRIES_USED = 1130, 1142, 1143
 MQCACF_FROM_Q_NAME, MQCACF_TO_Q_NAME, MQCACF_Q_NAMES = 3001, 3002, 3011
+MQBACF_CONNECTION_ID = 7006
 MQCACH_CHANNEL_NAME, MQIACH_CHANNEL_TYPE, MQIACH_CHANNEL_STATUS = 3501, 1511, 1527
 MQQT_LOCAL, MQQT_ALIAS, MQQSGD_SHARED, MQQSO_SHARED, MQCHS_STOPPED = 1, 3, 2, 1, 6
 MQCFSTATUS_ACTIVE, MQCHT_SENDER, MQRP_NO = 1, 1, 0
@@ -185,6 +186,8 @@ async def test_status_inquiries_see_handles_channels_structures_and_the_queue_ma
                 MQCMD_INQUIRE_Q_STATUS, cfst(MQCA_Q_NAME, "APP.SHARED"),
                 cfin(MQIACF_Q_STATUS_TYPE, MQIACF_Q_HANDLE)))  # fmt: skip
             assert handle[1][MQIACF_OPEN_INPUT_TYPE] == MQQSO_SHARED
+            connection_id = handle[1][MQBACF_CONNECTION_ID]  # an MQCFBS
+            assert isinstance(connection_id, bytes) and len(connection_id) == 24
             (qmgr,) = await admin.ask(request(MQCMD_INQUIRE_Q_MGR, cfil(1001, [MQIACF_ALL])))
             assert (qmgr[1][MQCA_Q_MGR_NAME], qmgr[1][MQCA_QSG_NAME]) == ("QM2", "QSG1")
             assert qmgr[1][MQIA_EXPIRY_INTERVAL] == 0

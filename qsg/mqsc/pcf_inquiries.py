@@ -34,7 +34,9 @@ def _as_parameters(family: dict[str, Name], found: Found) -> list[tuple[int, Val
         name = family.get(BARE.get(keyword, keyword))
         if name is None:
             continue  # shown by MQSC only (ELEMMAX, APPLTYPE, CONN, ...)
-        if name.string:
+        if name.binary:  # CONN(hex): the connection identifier's 24 bytes
+            out.append((name.parameter, bytes.fromhex(str(value)).rjust(name.length, b"\0")))
+        elif name.string:
             out.append((name.parameter, str(value or "")))
         elif name.values is not None and value is None:
             out.append((name.parameter, name.values[keyword]))

@@ -28,10 +28,11 @@ class Name:
     parameter: int
     values: dict[str, int] | None = None
     length: int = 0
+    binary: bool = False  # an MQCFBS of ``length`` bytes (MQSC shows it in hex)
 
     @property
     def string(self) -> bool:
-        return self.length > 0
+        return self.length > 0 and not self.binary
 
 
 def _s(parameter: int, length: int) -> Name:
@@ -89,6 +90,7 @@ QSTATUS: dict[str, Name] = {
     "OPPROCS": QUEUE["OPPROCS"],
     "UNCOM": _i(F.MQIACF_UNCOMMITTED_MSGS, {"NO": F.MQQSUM_NO, "YES": F.MQQSUM_YES}),
     "APPLTAG": _s(F.MQCACF_APPL_TAG, 28), "USERID": _s(F.MQCACF_USER_IDENTIFIER, 12),
+    "CONN": Name(F.MQBACF_CONNECTION_ID, length=24, binary=True),
     "INPUT": _i(F.MQIACF_OPEN_INPUT_TYPE,
                 {"NO": F.MQQSO_NO, "SHARED": F.MQQSO_SHARED, "EXCL": F.MQQSO_EXCLUSIVE}),
     "OUTPUT": _i(F.MQIACF_OPEN_OUTPUT, _YES), "BROWSE": _i(F.MQIACF_OPEN_BROWSE, _YES),
