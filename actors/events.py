@@ -291,13 +291,27 @@ class OpCompleted:
     backout_count: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CommandRun:
+    """An MQSC command a scenario's ``[[at]]`` ran on a queue manager, and its reply
+    (the reply's lines joined by newlines); ``completed`` False when it failed (as
+    runmqsc counts failures)."""
+
+    kind: ClassVar[str] = "mqsc"
+    time: float
+    q_mgr: str
+    command: str
+    response: str
+    completed: bool
+
+
 WorldEvent = (
     Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered | CFRecovered
     | CFFailed | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
-    | OpInvoked | OpCompleted
+    | OpInvoked | OpCompleted | CommandRun
 )  # fmt: skip
 
 
@@ -323,10 +337,15 @@ class EventLog:
         #: Called with every event as it is emitted, before anything else can run: a
         #: process that may be killed at any moment writes its history there.
         self.sink = sink
+        #: Called with every event, as the sink is: the world's own books (the channel
+        #: status board DISPLAY CHSTATUS reads) keep up this way, with no task.
+        self.listeners: list[Callable[[WorldEvent], None]] = []
 
     def emit(self, event: WorldEvent) -> None:
         if self.sink is not None:
             self.sink(event)
+        for listener in self.listeners:
+            listener(event)
         if self.keep:
             self.history.append(event)
         for send in list(self._subscribers):
@@ -365,6 +384,7 @@ __all__ = [
     "ChannelBatch",
     "ChannelDelivered",
     "ChannelStateChanged",
+    "CommandRun",
     "DepthSampled",
     "EventLog",
     "ExpiredInTransit",

@@ -24,7 +24,8 @@ from functools import partial
 
 import trio
 
-from actors import determinism
+from actors import command_server, determinism
+from actors.admin import ChannelBoard
 from actors.clock import VirtualClock, current_virtual_clock
 from actors.costs import Costs
 from actors.events import CFRecovered, EventLog, ExpiryScanned
@@ -94,6 +95,12 @@ class World:
         #: The facility's failures, scheduled or not (with shared queues on a server).
         self.watch: FacilityWatch | None = FacilityWatch(self) if transport is not None else None
         self._cf_failed_by_fault = False  # cf_fail killed the server; cf_restart not yet
+        #: Each channel agent's state and traffic, for DISPLAY CHSTATUS.
+        self.channel_board = ChannelBoard()
+        events.listeners.append(self.channel_board.saw)
+        #: Starts a queue manager's command server when a command first arrives.
+        self.command_servers = command_server.Starter(self)
+        events.listeners.append(self.command_servers.saw)
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
@@ -353,6 +360,7 @@ class World:
         assert self._nursery is not None
         await self._nursery.start(qm.run)
         qm.start_channels()
+        self.command_servers.restarted(qm)
 
     async def refresh_expiry(self, q_mgr: str, pattern: str = "*") -> int:
         """REFRESH QMGR TYPE(EXPIRY) NAME(pattern), issued on ``q_mgr``: scan the matching
@@ -567,6 +575,7 @@ async def _build(world: World, only: str | None = None) -> None:
         if only is not None and name != only:
             continue  # another process runs it
         listener = topology.qmgrs[name].listener
+        command_server.define_queues(rules)
         world.qmgrs[name] = QueueManager(world, rules, listener=listener)
 
 

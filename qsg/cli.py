@@ -296,11 +296,13 @@ def _count(things: Sized, noun: str) -> str:
 
 def _add_commands() -> None:
     from qsg.chaos.command import chaos
+    from qsg.console import mqsc
     from qsg.exec.command import exec_command
     from qsg.pipeline.command import COMMANDS
 
     main.add_command(chaos)
     main.add_command(exec_command)
+    main.add_command(mqsc)
     for command in COMMANDS:
         main.add_command(command)
 

@@ -25,7 +25,8 @@ from qsg.scenario.summary import Summary
 _DURATIONS = {"latency_p50", "latency_p99", "round_trip_p50", "round_trip_p99",
               "expiry_counted_mean", "elapsed_mean", "time"}  # fmt: skip
 _LEFT = {"queue", "scope", "channel", "from", "queue manager", "role", "holder", "previous",
-         "action", "target", "detail", "workload", "errors by reason"}  # fmt: skip
+         "action", "target", "detail", "workload", "errors by reason", "command",
+         "completion", "response"}  # fmt: skip
 _COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
            ("dead_lettered", "DLQ")]  # fmt: skip
 _LATENCY = [("latency_p50", "p50"), ("latency_p99", "p99")]
@@ -120,6 +121,13 @@ def print_summary(console: Console, result: RunResult) -> None:
         console.print(table("Faults", summary.faults,
                             [("time", "time"), ("action", "action"), ("target", "target"),
                              ("refused", "refused"), ("detail", "detail")]))  # fmt: skip
+    if summary.commands:  # [[at]] MQSC
+        rows = [dict(row, result="NORMAL" if row["completed"] else "ABNORMAL")
+                for row in summary.commands]  # fmt: skip
+        console.print(table("MQSC commands", rows,
+                            [("time", "time"), ("q_mgr", "queue manager"),
+                             ("command", "command"), ("result", "completion"),
+                             ("response", "response")]))  # fmt: skip
     end = summary.totals.get("end", 0)
     # Times are from the run's start on either clock: a wall-clock run's 31 s took 31 s.
     ran = f"{end:.1f} s" if result.scenario.run.clock == "wall" else f"{end:.1f} simulated seconds"

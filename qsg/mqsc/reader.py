@@ -199,7 +199,8 @@ def apply(qm: QMgr, commands: list[Command]) -> None:
             _apply(qm, command)
         except (ValueError, MQMIError) as error:
             what = f"{command.verb} {command.object_type}"
-            raise MQSCError([command.problem(f"{what}: {error}")]) from None
+            # The cause is kept: the PCF command server answers with its reason code.
+            raise MQSCError([command.problem(f"{what}: {error}")]) from error
 
 
 def load(qm: QMgr, text: str, source: str = "<mqsc>") -> list[Command]:

@@ -21,6 +21,7 @@ from actors.costs import Costs
 from qsg import CMQC
 from qsg.core.objects import CFStructure
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
+from qsg.mqsc import commands as mqsc_commands
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command, parse
 from qsg.scenario import dist
@@ -30,6 +31,7 @@ from qsg.scenario.locate import Path as KeyPath
 from qsg.scenario.model import (
     ACTIONS,
     UNDO,
+    AtCommand,
     ChannelSpec,
     Fault,
     QMgrSettings,
@@ -40,7 +42,7 @@ from qsg.scenario.model import (
 )  # fmt: skip
 from qsg.scenario.reader import Reader, dotted, shown
 
-TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault")
+TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault", "at")
 RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persistent")
 MODEL = ("cpu_per_call", "cpus", "cf_access", "channel_latency", "channel_bandwidth")
 QSG = ("members", "structures", "mqsc", "mqsc_file")
@@ -48,6 +50,7 @@ STRUCTURE = ("size_kb", "cflevel", "recover")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
 FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected")
+AT = ("at", "qmgr", "mqsc")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
 PUTS = ("rate", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
 GETS = ("service", "wait", "logical_order")
@@ -140,11 +143,12 @@ class _Loader:
         channels = self.channels(r.take((), doc, "channel", "list", []), qmgrs)
         workloads = self.workloads(r.take((), doc, "workload", "list", []), run)
         faults = self.faults(r.take((), doc, "fault", "list", []), run)
+        commands = self.at_commands(r.take((), doc, "at", "list", []), run)
         return Scenario(
             path=None if r.source.startswith("<") else Path(r.source),
             description=description, run=run, costs=costs, qsgs=tuple(qsgs),
             qmgrs=tuple(qmgrs.values()), channels=tuple(channels), workloads=tuple(workloads),
-            faults=tuple(faults), text="\n".join(self.text),
+            faults=tuple(faults), commands=tuple(commands), text="\n".join(self.text),
         )  # fmt: skip
 
     # ---- [run] and [model] ------------------------------------------------------------
@@ -490,6 +494,37 @@ class _Loader:
             r.problem(dp, f"values above {high:g} are not allowed here")
             return dist.Fixed(float(default))
         return made
+
+    # ---- [[at]] -----------------------------------------------------------------------
+    def at_commands(self, entries: list[Any], run: RunSettings) -> list[AtCommand]:
+        """``[[at]]``: an MQSC command to run on a queue manager at a time. Its syntax
+        is checked here, as the console would read it."""
+        r, out = self.reader, list[AtCommand]()
+        for i, table in enumerate(entries):
+            p: KeyPath = ("at", i)
+            if not self.is_table(p, table):
+                continue
+            r.table(p, table, AT)
+            at = r.take(p, table, "at", "number", None, required=True)
+            qmgr = r.take(p, table, "qmgr", "str", "", required=True)
+            text = r.take(p, table, "mqsc", "str", "", required=True)
+            if at is None or not qmgr or not text:
+                continue
+            ok = r.at_least((*p, "at"), at, 0)
+            if at > run.duration:
+                r.problem((*p, "at"), f"at {at} is after the run ends (duration {run.duration:g})")
+                ok = False
+            if qmgr not in self.qmgr_names:
+                r.problem((*p, "qmgr"), f"no queue manager {qmgr} in the scenario"
+                          + _known(self.qmgr_names))  # fmt: skip
+                ok = False
+            error = mqsc_commands.parse(text).error
+            if error is not None:
+                r.problem((*p, "mqsc"), f"{error[0]} {error[1]}")
+                ok = False
+            if ok:
+                out.append(AtCommand(float(at), qmgr, text))
+        return out
 
     # ---- [[fault]] --------------------------------------------------------------------
     def faults(self, entries: list[Any], run: RunSettings) -> list[Fault]:

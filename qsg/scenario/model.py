@@ -125,6 +125,16 @@ class Fault:
     expected: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class AtCommand:
+    """``[[at]]``: at simulated time ``at``, the MQSC command ``mqsc`` on ``qmgr``; its
+    reply goes to the event log (a ``CommandRun``) and the run's summary."""
+
+    at: float
+    qmgr: str
+    mqsc: str
+
+
 #: What a fault can do, and what it needs named ("qmgr?": a queue manager, optional).
 ACTIONS: dict[str, str] = {
     "kill": "qmgr",
@@ -175,6 +185,7 @@ class Scenario:
     channels: tuple[ChannelSpec, ...] = ()
     workloads: tuple[Workload, ...] = ()
     faults: tuple[Fault, ...] = ()
+    commands: tuple[AtCommand, ...] = ()  # [[at]]: MQSC at a time
     text: str = field(default="", repr=False)  # the file as read
 
     @property
@@ -194,6 +205,6 @@ class Scenario:
 
 
 __all__ = [
-    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings",
-    "QSGSpec", "RunSettings", "Scenario", "Workload",
+    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "AtCommand", "ChannelSpec", "Fault",
+    "QMgrSettings", "QSGSpec", "RunSettings", "Scenario", "Workload",
 ]  # fmt: skip

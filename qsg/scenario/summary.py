@@ -32,6 +32,7 @@ from actors.events import (
     CFFailed,
     ChannelBatch,
     ChannelDelivered,
+    CommandRun,
     DepthSampled,
     ExpiredInTransit,
     FaultInjected,
@@ -145,7 +146,8 @@ class _Channel:
 @dataclass(slots=True)
 class Summary:
     """Tables of plain values (JSON as it is): ``queues``, ``qmgrs``, ``channels``,
-    ``leases``, ``requesters``, ``faults``, and ``totals``."""
+    ``leases``, ``requesters``, ``faults``, and ``totals``; ``commands``: the MQSC
+    commands ``[[at]]`` ran, with their replies."""
 
     queues: list[dict[str, Any]]
     qmgrs: list[dict[str, Any]]
@@ -155,6 +157,7 @@ class Summary:
     faults: list[dict[str, Any]]
     totals: dict[str, Any]
     applications: list[dict[str, Any]] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -187,6 +190,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     discarded_from: dict[bytes, tuple[str, str]] = {}
     leases: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
+    commands: list[dict[str, Any]] = []
     trips: dict[str, list[float | None]] = defaultdict(list)
     apps: dict[tuple[str, str, str], Counter[int]] = defaultdict(Counter)
     totals: dict[str, Any] = defaultdict(int)
@@ -274,6 +278,9 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
                                "q_mgr": e.q_mgr,
                                "detail": f"not scheduled: {e.reason} {e.detail}",
                                "refused": False})  # fmt: skip
+        elif isinstance(e, CommandRun):
+            commands.append({"time": e.time, "q_mgr": e.q_mgr, "command": e.command,
+                             "completed": e.completed, "response": e.response})  # fmt: skip
         elif isinstance(e, QMgrKilled):
             totals["kills"] += 1
         elif isinstance(e, QMgrRestarted):
@@ -299,6 +306,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
         channels=[c.out(name) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
         applications=applications,
+        commands=commands,
     )  # fmt: skip
 
 
