@@ -27,17 +27,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-import msgpack
 import trio
 import trio.testing
 
-from actors import clock
-from actors.clock import current_virtual_clock
+from actors import clock, wire
 from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, ExpiredInTransit
+from actors.wire import ChannelBrokenError, Frames, real_io
 from qsg import CMQC
 from qsg.core import expiry
 from qsg.core.errors import MQMIError
@@ -67,66 +64,6 @@ def parse_conname(conn_name: str) -> tuple[str, int]:
     return match.group(1), port
 
 
-class _RealIO:
-    """A source of real I/O for the virtual clock: busy while it exists."""
-
-    busy = True
-
-
-@contextmanager
-def _real_io() -> Iterator[None]:
-    """Simulated time stands still inside: a partner in another process is answering."""
-    vclock = current_virtual_clock()
-    if vclock is None:
-        yield
-        return
-    source = _RealIO()
-    vclock.watch(source)
-    try:
-        yield
-    finally:
-        vclock.unwatch(source)
-
-
-class ChannelBrokenError(Exception):
-    """The partner went away or refused the channel."""
-
-
-class _Frames:
-    """msgpack frames over a byte stream; ``remote`` when the partner is in another
-    process (so waiting for its reply is real I/O)."""
-
-    def __init__(self, stream: trio.abc.Stream, *, remote: bool = False) -> None:
-        self.stream = stream
-        self.remote = remote
-        self._unpacker = msgpack.Unpacker(raw=False)
-
-    async def reply(self) -> dict[str, Any]:
-        """The partner's answer to what was just sent."""
-        if not self.remote:
-            return await self.receive()
-        with _real_io():
-            return await self.receive()
-
-    async def send(self, frame: dict[str, Any]) -> None:
-        try:
-            await self.stream.send_all(msgpack.packb(frame, use_bin_type=True))
-        except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
-            raise ChannelBrokenError(str(error)) from error
-
-    async def receive(self) -> dict[str, Any]:
-        while True:
-            for frame in self._unpacker:
-                return frame  # type: ignore[no-any-return]
-            try:
-                data = await self.stream.receive_some(1 << 16)
-            except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
-                raise ChannelBrokenError(str(error)) from error
-            if not data:
-                raise ChannelBrokenError("the partner closed the channel")
-            self._unpacker.feed(data)
-
-
 def _state(qm: QueueManager, channel: str, state: str, detail: str = "") -> None:
     qm.world.events.emit(ChannelStateChanged(trio.current_time(), qm.name, channel, state, detail))
 
@@ -145,7 +82,7 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
     )
     _state(qm, definition.name, "BINDING")
     attempt = 0
-    frames: _Frames | None = None
+    frames: Frames | None = None
     try:
         while True:
             try:
@@ -177,7 +114,7 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
                 await qm.dispatch(lambda now: conn.terminate(), system=True)
 
 
-async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
+async def _connect(qm: QueueManager, definition: ChannelDefinition) -> Frames:
     partner = qm.world.qmgrs.get(definition.conn_name)
     if partner is None:
         frames = await _connect_tcp(definition.conn_name)
@@ -187,21 +124,21 @@ async def _connect(qm: QueueManager, definition: ChannelDefinition) -> _Frames:
     return frames
 
 
-async def _connect_tcp(conn_name: str) -> _Frames:
+async def _connect_tcp(conn_name: str) -> Frames:
     """A partner in another process, at CONNAME host(port)."""
     try:
         host, port = parse_conname(conn_name)
     except ValueError as error:
         raise ChannelBrokenError(str(error)) from None
     try:
-        with _real_io():
+        with real_io():
             stream = await trio.open_tcp_stream(host, port)
     except OSError as error:
         raise ChannelBrokenError(f"CONNAME({conn_name}): {error}") from error
-    return _Frames(stream, remote=True)
+    return Frames(stream, remote=True)
 
 
-async def _connect_in_process(partner: QueueManager, definition: ChannelDefinition) -> _Frames:
+async def _connect_in_process(partner: QueueManager, definition: ChannelDefinition) -> Frames:
     if not partner.alive:
         raise ChannelBrokenError(f"{definition.conn_name} is not running")
     ours, theirs = trio.testing.memory_stream_pair()
@@ -209,22 +146,20 @@ async def _connect_in_process(partner: QueueManager, definition: ChannelDefiniti
         partner.nursery.start_soon(run_receiver, partner, theirs)
     except RuntimeError as error:  # its life is ending (the nursery is closing)
         raise ChannelBrokenError(f"{definition.conn_name} is stopping") from error
-    return _Frames(ours)
+    return Frames(ours)
 
 
 async def _resynchronise(
-    qm: QueueManager, sync: ChannelSync, conn: Any, xmitq: Any, frames: _Frames
+    qm: QueueManager, sync: ChannelSync, conn: Any, xmitq: Any, frames: Frames
 ) -> None:
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
     it out. After a restart its gets were already backed out, so a batch the receiver
     did commit is taken off the transmission queue again by MsgId."""
-    status = await frames.reply()
-    if status["t"] != "status":
-        raise ChannelBrokenError(status.get("reason", "the receiver refused the channel"))
+    committed = wire.status(await frames.reply())
     if sync.in_doubt is None:
         return
     sequence, msg_ids = sync.in_doubt
-    delivered = status["committed"] >= sequence
+    delivered = committed >= sequence
 
     def settle(now: float) -> None:
         if conn.uow.count:  # this life's gets are still held: end them
@@ -251,7 +186,7 @@ def _remove(xmitq: Any, msg_ids: list[bytes], now: float) -> None:
 
 async def _send_batch(
     qm: QueueManager, definition: ChannelDefinition, sync: ChannelSync, conn: Any,
-    xmitq: Any, frames: _Frames,
+    xmitq: Any, frames: Frames,
 ) -> None:  # fmt: skip
     world = qm.world
     store = xmitq.repository.store
@@ -284,9 +219,7 @@ async def _send_batch(
     for message in batch:  # its age: how long since it left the transmission queue
         message["age"] = sent - message.pop("at")
     await frames.send({"t": "batch", "seq": sequence, "messages": batch})
-    reply = await frames.reply()
-    if reply.get("t") != "ok" or reply.get("seq") != sequence:
-        raise ChannelBrokenError(f"the receiver did not confirm batch {sequence}: {reply}")
+    wire.confirmed(await frames.reply(), sequence)
     await qm.dispatch(lambda now: conn.commit(), system=True)
     sync.in_doubt = None
     sync.next_sequence = sequence + 1
@@ -296,36 +229,52 @@ async def _send_batch(
 
 # ---- the receiver ------------------------------------------------------------------------
 async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
-    """The receiving MCA for one connection from a sender."""
+    """The receiving MCA for one connection from a sender (through the listener, from
+    anyone). A flow the protocol does not allow, or a batch that can be neither put nor
+    dead-lettered, ends this connection with its error line; nothing else."""
     from actors.qmgr import ChannelSync
 
-    frames = _Frames(stream)
+    frames = Frames(stream, limit=wire.HELLO_LIMIT)
+    name = ""
     try:
-        hello = await frames.receive()
-        name = hello["channel"]
+        name, _sender = wire.hello(await frames.receive())
         definition = qm.rules.local.channels.get(name)
         if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
             return
+        frames.limit = wire.FRAME_LIMIT
         sync = qm.syncq.setdefault(name, ChannelSync())
         await frames.send({"t": "status", "committed": sync.committed})
         conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
         _state(qm, name, "RUNNING")
         while True:
-            frame = await frames.receive()
+            sequence, messages = wire.batch(await frames.receive())
             arrived = trio.current_time()
-            for message in frame["messages"]:  # when it left the transmission queue
+            for message in messages:  # when it left the transmission queue
                 message["at"] = arrived - message.pop("age")
-            sequence = frame["seq"]
-            await _deliver(qm, name, conn, frame["messages"], sync, sequence)
+            await _deliver(qm, name, conn, messages, sync, sequence)
             confirm = qm.world.costs.channel_latency  # the confirmation's trip back
             if confirm:
                 await clock.sleep(confirm)
             await frames.send({"t": "ok", "seq": sequence})
+    except wire.ProtocolError as error:
+        _ended(qm, name, wire.protocol_error_line(name, frames.peer or "its sender", str(error)))
+    except _UndeliverableError as error:
+        _ended(qm, name, str(error))
     except ChannelBrokenError:
         pass  # the sender went: it resynchronises when it comes back
     finally:
         await trio.aclose_forcefully(stream)
+
+
+class _UndeliverableError(Exception):
+    """A batch the receiver could neither put nor dead-letter: it was backed out."""
+
+
+def _ended(qm: QueueManager, channel: str, line: str) -> None:
+    """A receiving agent ended by an error: its line in the log and in the events."""
+    wire.log.error("%s: %s", qm.name, line)
+    _state(qm, channel, "INACTIVE", line)
 
 
 async def _deliver(
@@ -343,13 +292,22 @@ async def _deliver(
         # resent through a newer receiving agent of the same channel.
         if sequence <= sync.committed:
             return
-        for message in batch:
-            outcome = _put_one(qm, channel, conn, message, now)
-            if isinstance(outcome, tuple):
-                touched.append(outcome[0])
-                delivered.append(outcome[1])
-            elif outcome is not None:
-                delivered.append(outcome)
+        try:
+            for message in batch:
+                outcome = _put_one(qm, channel, conn, message, now)
+                if isinstance(outcome, tuple):
+                    touched.append(outcome[0])
+                    delivered.append(outcome[1])
+                elif outcome is not None:
+                    delivered.append(outcome)
+        except MQMIError as error:  # neither put nor dead-lettered: the batch goes back
+            conn.backout()
+            touched.clear()
+            delivered.clear()
+            raise _UndeliverableError(
+                f"AMQ9544E: Messages not put to destination queue for channel '{channel}' "
+                f"(batch {sequence} backed out): {error}"
+            ) from None
         conn.commit()
         sync.committed = sequence
 
@@ -364,7 +322,7 @@ def _put_one(
     qm: QueueManager, channel: str, conn: Any, message: dict[str, Any], now: float
 ) -> tuple[tuple[Any, str], ChannelDelivered] | ExpiredInTransit | None:
     """Unwrap one message and put it where its MQXQH says, or discard or dead-letter it."""
-    outer = MD(**message["md"])
+    outer: MD = message["md"]  # checked by wire.batch, as the data's MQXQH length
     data: bytes = message["data"]
     header = XQH.unpack(data, outer.Encoding)
     md = header.MsgDesc
@@ -374,12 +332,12 @@ def _put_one(
         left = expiry.remaining(expiry.expires_at(message["at"], inner), now)
         if left <= 0:  # its lifetime ran out on the way
             msg = Message(md.get(), body, message["at"], message["at"], 0)
-            qm.rules.discarded(name_of(header.RemoteQName).decode(), [msg], "transit", now)
+            qm.rules.discarded(_name(header.RemoteQName), [msg], "transit", now)
             return ExpiredInTransit(now, qm.name, channel, md.MsgId)
         md.Expiry = left
-    target = name_of(header.RemoteQName).decode()
-    target_qmgr = name_of(header.RemoteQMgrName).decode()
-    od = OD(ObjectName=target.encode(), ObjectQMgrName=target_qmgr.encode())
+    target = _name(header.RemoteQName)
+    target_qmgr = _name(header.RemoteQMgrName)
+    od = OD(ObjectName=target.encode("latin-1"), ObjectQMgrName=target_qmgr.encode("latin-1"))
     try:
         handle = conn.open(od, CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
         try:
@@ -395,6 +353,12 @@ def _put_one(
         now, qm.name, channel, handle.queue, md.MsgId, len(body), md.Expiry
     )
     return (handle.repository.store, handle.queue), delivered
+
+
+def _name(field: bytes) -> str:
+    """A name from an MQXQH, byte for byte (latin-1): one that is not a valid MQ name
+    fails to resolve and its message is dead-lettered, as any unknown destination."""
+    return name_of(field).decode("latin-1")
 
 
 __all__ = ["DEFAULT_PORT", "ChannelBrokenError", "parse_conname", "run_receiver", "run_sender"]

@@ -213,6 +213,23 @@ def _tasks_ready() -> bool:
     return bool(runq)
 
 
+class WallClock(trio.abc.Clock):
+    """Real seconds since the clock was made: a wall-clock run's times count from its
+    start, as a virtual run's do (trio's own clock counts from an arbitrary origin)."""
+
+    def __init__(self) -> None:
+        self._origin = time.monotonic()
+
+    def start_clock(self) -> None:
+        pass
+
+    def current_time(self) -> float:
+        return time.monotonic() - self._origin
+
+    def deadline_to_sleep_time(self, deadline: float) -> float:
+        return max(0.0, deadline - self.current_time())
+
+
 class SharedClock(trio.abc.Clock):
     """Wall-clock seconds since ``epoch`` (a ``time.time()``): queue managers in separate
     processes of one machine read the same time, so an Expiry set in one and a lease
@@ -258,6 +275,6 @@ async def sleep(seconds: float) -> None:
 
 
 __all__ = [
-    "Alarm", "IOSource", "SharedClock", "Timer", "VirtualClock", "Wakeup",
+    "Alarm", "IOSource", "SharedClock", "Timer", "VirtualClock", "Wakeup", "WallClock",
     "current_virtual_clock", "sleep", "sleep_until",
 ]  # fmt: skip

@@ -214,7 +214,7 @@ class Getter(_Drive):
         try:
             queue.get_now(plan, None, self.md, self.gmo)
         except MQMIError as error:
-            if queue.missed(plan, error):
+            if queue.missed(plan, self.md, self.gmo, error):
                 return self._wait()
             if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return self._begin()  # the WaitInterval ran out: the getter gets again

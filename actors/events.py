@@ -28,8 +28,8 @@ class MessagePut:
     queue: str  # the resolved local queue (a transmission queue for a remote one)
     msg_id: bytes
     size: int
-    persistent: bool
-    syncpoint: bool
+    persistent: bool  # as the rules decided it (MQPER_PERSISTENCE_AS_Q_DEF resolved)
+    syncpoint: bool  # put in the unit of work (as the rules decided it)
     expiry: int  # the Expiry put, in tenths (-1 unlimited)
 
 
@@ -43,9 +43,10 @@ class MessageGot:
     queue: str
     msg_id: bytes
     size: int
-    syncpoint: bool
+    syncpoint: bool  # got in the unit of work (as the rules decided it)
     browse: bool
     expiry: int  # the remaining Expiry returned
+    persistent: bool = False  # the message's Persistence was MQPER_PERSISTENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +129,11 @@ class ExpiryScanned:
     kind: ClassVar[str] = "scan"
     time: float
     q_mgr: str
-    shared: bool  # the QSG's shared queues (by the lease holder) or the local ones
+    shared: bool  # the QSG's shared queues (by the lease holder; REFRESH: by its issuer)
     pattern: str
     discarded: int
     cause: str  # "EXPRYINT", "REFRESH" or "restart"
-    token: int = 0  # a shared scan: the fencing token of the lease it ran under
+    token: int = 0  # a shared EXPRYINT scan: the fencing token of its lease (REFRESH: 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +160,24 @@ class PeerRecovered:
     q_mgr: str
     failed: str
     units: int
+
+
+@dataclass(frozen=True, slots=True)
+class CFFailed:
+    """The coupling facility of ``qsg`` failed as a member's call met it: ``reason`` is
+    the reason code the call got (MQRC_CF_STRUC_FAILED: gone, silent or without its
+    structures; MQRC_STORAGE_MEDIUM_FULL: the server is at its maxmemory;
+    MQRC_CF_STRUC_IN_USE: still loading its data), ``detail`` why. ``scheduled``: a
+    fault of the run (``cf_fail``, ``cf_unavailable``) explains it. One event per
+    failure, not per call that met it."""
+
+    kind: ClassVar[str] = "cf-failure"
+    time: float
+    q_mgr: str
+    qsg: str
+    reason: int
+    detail: str
+    scheduled: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +246,8 @@ class FaultInjected:
     q_mgr: str
     action: str
     target: str
-    detail: str = ""  # why it could not be done, if it could not
+    detail: str = ""  # why it could not be done, if it could not (or what it did)
+    refused: bool = False  # the world refused it: ``detail`` says why
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,13 +291,27 @@ class OpCompleted:
     backout_count: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CommandRun:
+    """An MQSC command a scenario's ``[[at]]`` ran on a queue manager, and its reply
+    (the reply's lines joined by newlines); ``completed`` False when it failed (as
+    runmqsc counts failures)."""
+
+    kind: ClassVar[str] = "mqsc"
+    time: float
+    q_mgr: str
+    command: str
+    response: str
+    completed: bool
+
+
 WorldEvent = (
     Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered | CFRecovered
-    | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
-    | OpInvoked | OpCompleted
+    | CFFailed | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
+    | OpInvoked | OpCompleted | CommandRun
 )  # fmt: skip
 
 
@@ -303,10 +337,15 @@ class EventLog:
         #: Called with every event as it is emitted, before anything else can run: a
         #: process that may be killed at any moment writes its history there.
         self.sink = sink
+        #: Called with every event, as the sink is: the world's own books (the channel
+        #: status board DISPLAY CHSTATUS reads) keep up this way, with no task.
+        self.listeners: list[Callable[[WorldEvent], None]] = []
 
     def emit(self, event: WorldEvent) -> None:
         if self.sink is not None:
             self.sink(event)
+        for listener in self.listeners:
+            listener(event)
         if self.keep:
             self.history.append(event)
         if not self._subscribers:
@@ -342,10 +381,12 @@ class EventLog:
 
 __all__ = [
     "ApplicationError",
+    "CFFailed",
     "CFRecovered",
     "ChannelBatch",
     "ChannelDelivered",
     "ChannelStateChanged",
+    "CommandRun",
     "DepthSampled",
     "EventLog",
     "ExpiredInTransit",

@@ -19,9 +19,9 @@ import trio
 
 from actors import clock
 from actors.events import LeaseChanged
+from coupling.errors import FACILITY_REASONS
 from coupling.lease import EXPIRY_SCAN, Grant
 from coupling.transport import CFConnectionError
-from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.store import StaleFenceError
 
@@ -90,9 +90,9 @@ async def scan_periodically(
                 await qm.dispatch(lambda now: lease.release(held), system=True)
 
 
-async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) -> int:
+async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) -> int | None:
     """Scan the QSG's shared queues matching ``pattern`` under the lease ``grant``; the
-    facility (or, in process, the lease board) refuses a stale fence."""
+    facility (or, in process, the lease board) refuses a stale fence: then None."""
     world = qm.world
 
     def scan(now: float) -> int:
@@ -102,11 +102,11 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
     try:
         found = await qm.dispatch(scan, system=True)
     except StaleFenceError:
-        return 0  # the lease ran out meanwhile: another member scans now
+        return None  # the lease ran out meanwhile: another member scans now
     except MQMIError as error:
-        if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+        if error.reason not in FACILITY_REASONS:
             raise
-        return 0  # the coupling facility is unreachable: the next scan tries again
+        return 0  # the coupling facility failed the scan: the next scan tries again
     world.note_scan(qm, shared=True, pattern=pattern, discarded=found, cause=cause,
                     token=grant.token)  # fmt: skip
     return found

@@ -3,16 +3,23 @@
 At each fault's time it kills, pauses or restarts a queue manager, stops, starts or
 breaks a channel, makes the coupling facility unavailable to one member or to all (and
 available again), fails the facility's server process and restarts it, slows the
-facility or the channels, or skews a member's clock. A fault with a ``duration`` is
-undone after it (a killed queue manager restarts, the facility comes back). ``heal``
-lifts every fault at once, as a chaos run's end does. Every fault is a
+facility or the channels, skews a member's clock, or stalls the expiry-scan lease
+holder in the middle of a scan (``stall_scan``: the fault that tests fencing). A fault
+with a ``duration`` is undone after it (a killed queue manager restarts, the facility
+comes back). ``heal`` lifts every fault at once, as a chaos run's end does. Every fault is a
 ``FaultInjected`` event; one that the world refuses (the queue manager was already
 down, the facility is still unreachable for a restart's recovery) is reported in that
-event's ``detail`` rather than ending the run: chaos is expected.
+event's ``detail`` rather than ending the run, and handed to the player's ``on_refused``
+(``qsg run`` warns, and fails the run unless the fault was marked ``expected``).
+
+A channel fault acts on the queue manager that owns the channel, the one with its
+sender (STOP CHANNEL, START CHANNEL are commands of the sending end); the scenario check
+uses the same ``channel_owners`` so that what validates is what runs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import trio
@@ -21,37 +28,60 @@ from actors import clock
 from actors.events import FaultInjected
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.scenario.model import UNDO
+from qsg.scenario.model import UNDO, Fault
 
 if TYPE_CHECKING:
+    from actors.qmgr import QueueManager
     from actors.world import World
-    from qsg.scenario.model import Fault
+    from coupling.lease import Grant
+    from qsg.core.qmgr import QMgr
+
+#: Told of a fault the world refused (its event, and the fault): ``qsg run`` warns.
+OnRefused = Callable[[FaultInjected, "Fault"], None]
+
+
+def channel_owners(qmgrs: Mapping[str, QMgr], channel: str) -> list[str]:
+    """The queue managers (rules layer) that define ``channel`` as a sender: the ends a
+    STOP, START or break of it acts on."""
+    owners = []
+    for name, qm in qmgrs.items():
+        found = qm.local.channels.get(channel)
+        if found is not None and found.channel_type == CMQC.MQCHT_SENDER:
+            owners.append(name)
+    return owners
 
 
 def channel_owner(world: World, fault: Fault) -> str:
     """The queue manager whose sender channel ``fault`` names (its ``qmgr`` if given)."""
     if fault.qmgr:
         return fault.qmgr
-    for name, qm in world.qmgrs.items():
-        if fault.channel in qm.rules.local.channels:
-            return name
-    raise ValueError(f"no queue manager has channel {fault.channel}")
+    owners = channel_owners({n: qm.rules for n, qm in world.qmgrs.items()}, fault.channel)
+    if len(owners) != 1:
+        what = "no queue manager has" if not owners else "several queue managers have"
+        raise ValueError(f"{what} a sender channel {fault.channel}")
+    return owners[0]
 
 
-async def inject(world: World, action: str, fault: Fault) -> None:
-    """Do ``action`` (the fault's own, or its undoing) now, and say so in an event."""
+async def inject(world: World, action: str, fault: Fault) -> FaultInjected:
+    """Do ``action`` (the fault's own, or its undoing) now, and say so in an event (which
+    is returned: a ``detail`` says why the world refused it)."""
     target = fault.channel or fault.qmgr or "CF"
-    q_mgr = channel_owner(world, fault) if fault.channel else fault.qmgr
-    detail = ""
+    q_mgr, detail, refused = fault.qmgr, "", False
     try:
-        await _do(world, action, fault, q_mgr)
+        if fault.channel:
+            q_mgr = channel_owner(world, fault)
+        detail = await _do(world, action, fault, q_mgr) or ""
     except (MQMIError, ValueError) as error:
-        detail = str(error)
-    world.events.emit(FaultInjected(trio.current_time(), q_mgr, action, target, detail))
+        detail, refused = str(error), True
+    event = FaultInjected(trio.current_time(), q_mgr, action, target, detail, refused)
+    world.events.emit(event)
+    return event
 
 
-async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
+async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> str | None:
     member = fault.qmgr or None
+    if action == "stall_scan":
+        return await stall_scan(world, fault.qmgr, fault.amount)
     if action == "kill":
         await world.kill(q_mgr)
     elif action == "restart":
@@ -86,6 +116,43 @@ async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> None:
         await heal(world)
     else:
         raise AssertionError(action)
+    return None
+
+
+async def stall_scan(world: World, q_mgr: str, seconds: float) -> str:
+    """The expiry-scan lease holder (``q_mgr``, or whichever member holds the lease)
+    stalls for ``seconds`` in the middle of a shared-queue scan, as a process under
+    SIGSTOP or a long garbage-collection pause would: paused with the scan begun under
+    its grant's fencing token. Past its lease, a peer takes the lease over with a newer
+    token; when the holder wakes its scan goes on with the old one, which the facility
+    must refuse (``World.check_fence`` in process, the scan script on Redis)."""
+    holder = world.qmgrs.get(q_mgr) if q_mgr else _scan_holder(world)
+    grant = holder.expiry_grant if holder is not None and holder.alive else None
+    if holder is None or grant is None:
+        raise ValueError(f"{q_mgr or 'no member'} holds no expiry-scan lease to stall with")
+    await world.pause(holder.name)
+    holder.nursery.start_soon(_stalled_scan, world, holder, grant, seconds)
+    return f"{holder.name} stalled mid-scan under token {grant.token} for {seconds:g} s"
+
+
+def _scan_holder(world: World) -> QueueManager | None:
+    """A running member that believes it holds its QSG's expiry-scan lease."""
+    for qm in world.qmgrs.values():
+        if qm.alive and qm.expiry_grant is not None and qm.paused is None:
+            return qm
+    return None
+
+
+async def _stalled_scan(world: World, qm: QueueManager, grant: Grant, seconds: float) -> None:
+    """The stalled holder's scan (it waits in ``dispatch`` until the holder wakes), and
+    the wake-up after ``seconds`` (unless something else woke it first)."""
+    from actors import expiry
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(expiry.scan_shared, qm, grant, "*", "EXPRYINT")
+        await trio.sleep(seconds)
+        if qm.paused is not None:
+            await inject(world, "resume", Fault(trio.current_time(), "resume", qmgr=qm.name))
 
 
 async def heal(world: World) -> None:
@@ -128,24 +195,35 @@ async def heal(world: World) -> None:
                 note("start_channel", name, channel)
 
 
-async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0) -> None:
-    """Every fault at its time from ``origin`` (and its undoing after its duration).
+async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0,
+                      on_refused: OnRefused | None = None) -> None:  # fmt: skip
+    """Every fault at its time from ``origin`` (and its undoing after its duration);
+    ``on_refused`` hears of each one the world refused, as it happens.
 
     Each is its own task: one that waits (a REFRESH QMGR on a paused queue manager) holds
     up none of the others, the heal included."""
     async with trio.open_nursery() as nursery:
         for fault in sorted(faults, key=lambda f: f.at):
             await clock.sleep_until(origin + fault.at)
-            nursery.start_soon(inject, world, fault.action, fault)
+            nursery.start_soon(_inject, world, fault.action, fault, on_refused)
             await trio.lowlevel.checkpoint()  # in schedule order, as far as trio allows
             if fault.duration is not None:
-                nursery.start_soon(_undo, world, fault, origin)
+                nursery.start_soon(_undo, world, fault, origin, on_refused)
 
 
-async def _undo(world: World, fault: Fault, origin: float) -> None:
+async def _inject(world: World, action: str, fault: Fault, on_refused: OnRefused | None) -> None:
+    event = await inject(world, action, fault)
+    if event.refused and on_refused is not None:
+        on_refused(event, fault)
+
+
+async def _undo(world: World, fault: Fault, origin: float, on_refused: OnRefused | None) -> None:
     assert fault.duration is not None
     await clock.sleep_until(origin + fault.at + fault.duration)
-    await inject(world, UNDO[fault.action], fault)
+    await _inject(world, UNDO[fault.action], fault, on_refused)
 
 
-__all__ = ["channel_owner", "heal", "inject", "play_faults"]
+__all__ = [
+    "OnRefused", "channel_owner", "channel_owners", "heal", "inject", "play_faults",
+    "stall_scan",
+]  # fmt: skip

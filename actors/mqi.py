@@ -22,8 +22,9 @@ from qsg.core import engine
 from qsg.core.connection import Connection as RulesConnection
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
+from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
-from qsg.core.store import MATCH_ANY, MessageStore, Syncpoint
+from qsg.core.store import MATCH_ANY, MessageStore
 from qsg.core.structs import GMO, MD, OD, PMO
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ class Connection:
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
         handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now))
-        self._put_done(handle, body, md, pmo)
+        assert handle.done is not None  # the put completed
+        self._put_done(handle, body, md, handle.done)
 
     async def commit(self) -> None:
         """MQCMIT."""
@@ -108,16 +110,17 @@ class Connection:
         for store in stores:
             signals.notify_store(store)
 
-    def _put_done(self, handle: Handle, body: bytes | str, md: MD, pmo: PMO) -> None:
+    def _put_done(self, handle: Handle, body: bytes | str, md: MD, done: Done) -> None:
+        """A put completed: its event, with what the rules decided (``done``), and the
+        getters woken when the message is already visible."""
         now = trio.current_time()
         qm = self.qm
-        syncpoint = engine.put_in_syncpoint(pmo.Options, qm.rules.rules.platform)
         size = len(body.encode()) if isinstance(body, str) else len(body)
         qm.world.events.emit(
             MessagePut(now, qm.name, handle.queue, md.MsgId, size,
-                       handle.persistence(md) == CMQC.MQPER_PERSISTENT, syncpoint, md.Expiry)
+                       done.persistent, done.in_uow, md.Expiry)
         )  # fmt: skip
-        if not syncpoint:
+        if not done.in_uow:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
     async def _call(self, call: Callable[[float], T], *, shared: bool = False) -> T:
@@ -168,16 +171,26 @@ class Queue:
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
         handle = self.handle
-        await self.connection._call(
-            lambda now: handle.put(body, md, pmo, now=now), shared=self._shared
-        )
-        self.connection._put_done(handle, body, md, pmo)
+        try:
+            done = await self.connection._call(
+                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared
+            )
+        except MQMIError as warning:
+            if warning.done is not None:  # MQCC_WARNING: the message was put all the same
+                self.connection._put_done(handle, body, md, warning.done)
+            raise
+        self.connection._put_done(handle, body, md, done)
 
     def put_now(self, body: bytes | str, md: MD, pmo: PMO) -> None:
         """MQPUT run at once: only when the connection is ``immediate``."""
         handle = self.handle
-        self.connection._call_now(lambda now: handle.put(body, md, pmo, now=now))
-        self.connection._put_done(handle, body, md, pmo)
+        try:
+            done = self.connection._call_now(lambda now: handle.put(body, md, pmo, now=now))
+        except MQMIError as warning:
+            if warning.done is not None:  # MQCC_WARNING: the message was put all the same
+                self.connection._put_done(handle, body, md, warning.done)
+            raise
+        self.connection._put_done(handle, body, md, done)
 
     async def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
@@ -195,23 +208,25 @@ class Queue:
                 await signals.wait(store, handle.queue, plan.deadline, plain=True)
                 continue
             try:
-                body = await connection._call(
-                    lambda now: handle.get(max_length, md, gmo, now=now), shared=self._shared
+                body, done = await connection._call(
+                    lambda now: handle.receive(max_length, md, gmo, now=now), shared=self._shared
                 )
             except MQMIError as error:
-                if not self.missed(plan, error):
+                if not self.missed(plan, md, gmo, error):
                     raise
                 await signals.wait(store, handle.queue, plan.deadline, plain=plan.plain)
                 continue
-            self.got(plan, md, gmo, body)
+            self.got(plan, md, gmo, body, done)
             return body
 
     def get_now(self, plan: GetPlan, max_length: int | None, md: MD, gmo: GMO) -> bytes:
         """One attempt of the MQGET ``plan`` was made for, run at once (``immediate``);
         it raises what the attempt raised (``missed`` says whether to wait)."""
         handle = self.handle
-        body = self.connection._call_now(lambda now: handle.get(max_length, md, gmo, now=now))
-        self.got(plan, md, gmo, body)
+        body, done = self.connection._call_now(
+            lambda now: handle.receive(max_length, md, gmo, now=now)
+        )
+        self.got(plan, md, gmo, body, done)
         return body
 
     # The pieces of MQGET with MQGMO_WAIT, shared by the task's call and the clock's.
@@ -222,10 +237,9 @@ class Queue:
         deadline = math.inf
         if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
             deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
-        handle = self.handle
         plain = (
             not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
-            and handle.state.locked is None
+            and self.handle.state.locked is None
             and engine.match_of(md, gmo) == MATCH_ANY
         )
         checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
@@ -241,8 +255,11 @@ class Queue:
             and trio.current_time() < plan.deadline and self._skippable()
         )  # fmt: skip
 
-    def missed(self, plan: GetPlan, error: MQMIError) -> bool:
-        """An attempt failed with ``error``: True if the get is to wait and try again."""
+    def missed(self, plan: GetPlan, md: MD, gmo: GMO, error: MQMIError) -> bool:
+        """An attempt raised ``error``: True if the get is to wait and try again (else
+        the error is the call's). A warning that came with a message is its event."""
+        if error.done is not None:  # MQCC_WARNING: a message came back all the same
+            self._got(error.message or b"", md, gmo, error.done)
         if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
             return False
         self._checked = plan.checked
@@ -252,24 +269,25 @@ class Queue:
             )
         return plan.waits and trio.current_time() < plan.deadline
 
-    def got(self, plan: GetPlan, md: MD, gmo: GMO, body: bytes) -> None:
-        """An attempt returned ``body``: the signals' counts and the event."""
+    def got(self, plan: GetPlan, md: MD, gmo: GMO, body: bytes, done: Done | None) -> None:
+        """An attempt returned: the signals told, the event of the message got."""
         self._checked = plan.checked
+        if gmo.Options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
+            handle = self.handle
+            self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
+        if done is not None:
+            self._got(body, md, gmo, done)
+
+    def _got(self, body: bytes, md: MD, gmo: GMO, done: Done) -> None:
+        """A get returned a message: its event, with what the rules decided (``done``)."""
         handle, qm = self.handle, self.connection.qm
-        signals, store = qm.world.signals, handle.repository.store
-        options = gmo.Options
-        browse = bool(options & _BROWSE)
+        world = qm.world
+        browse = bool(gmo.Options & _BROWSE)
         if not browse:
-            signals.took(store, handle.queue)
-        if options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
-            signals.notify(store, handle.queue)  # a lock moved: others may see more
-        syncpoint = (
-            not browse
-            and engine.get_syncpoint(options, qm.rules.rules.platform) is not Syncpoint.NO
-        )
-        qm.world.events.emit(
+            world.signals.took(handle.repository.store, handle.queue)
+        world.events.emit(
             MessageGot(trio.current_time(), qm.name, handle.queue, md.MsgId, len(body),
-                       syncpoint, browse, md.Expiry)
+                       done.in_uow, browse, md.Expiry, done.persistent)
         )  # fmt: skip
 
     def _skippable(self) -> bool:

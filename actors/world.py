@@ -24,19 +24,23 @@ from functools import partial
 
 import trio
 
-from actors import determinism
-from actors.clock import current_virtual_clock
+from actors import command_server, determinism
+from actors.admin import ChannelBoard
+from actors.clock import VirtualClock, current_virtual_clock
 from actors.costs import Costs
 from actors.events import CFRecovered, EventLog, ExpiryScanned
+from actors.facility import FacilityWatch
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from actors.reach import Reach, guard
 from actors.signals import Signals
 from coupling import keys
-from coupling.lease import Lease, LeaseBoard, LocalLease
+from coupling.cleanup import adelete_group
+from coupling.errors import FACILITY_REASONS
+from coupling.lease import Lease, LeaseBoard, LocalLease, check_held
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.store import RedisStore
-from coupling.transport import BlockingTransport
+from coupling.transport import BlockingTransport, CFConnectionError
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core import bugs
@@ -88,6 +92,15 @@ class World:
         self._nursery: trio.Nursery | None = None
         #: Failed lives whose peer recovery could not reach the coupling facility.
         self._unrecovered: set[tuple[str, int]] = set()
+        #: The facility's failures, scheduled or not (with shared queues on a server).
+        self.watch: FacilityWatch | None = FacilityWatch(self) if transport is not None else None
+        self._cf_failed_by_fault = False  # cf_fail killed the server; cf_restart not yet
+        #: Each channel agent's state and traffic, for DISPLAY CHSTATUS.
+        self.channel_board = ChannelBoard()
+        events.listeners.append(self.channel_board.saw)
+        #: Starts a queue manager's command server when a command first arrives.
+        self.command_servers = command_server.Starter(self)
+        events.listeners.append(self.command_servers.saw)
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
@@ -118,7 +131,7 @@ class World:
             try:
                 await peer.request(partial(peer.recover_peer, failed, incarnation))
             except MQMIError as error:
-                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                if error.reason not in FACILITY_REASONS:
                     raise
                 continue  # this peer has lost the facility: the next one tries
             self._unrecovered.discard((failed, incarnation))
@@ -157,6 +170,8 @@ class World:
         undone meanwhile runs now."""
         if q_mgr is None and self.transport is not None:
             self.transport.unavailable = ""
+        if self.watch is not None:
+            self.watch.ended()
         if self.reach is not None:
             self.reach.regain(q_mgr)
         elif q_mgr is not None or self.transport is None:
@@ -172,6 +187,12 @@ class World:
         if not server.running:
             raise ValueError("the coupling facility has already failed")
         server.kill()
+        self._cf_failed_by_fault = True
+        await self.cf_died()
+
+    async def cf_died(self) -> None:
+        """The facility's server is gone (``cf_fail`` killed it, or it died unscheduled):
+        units of work in flight can no longer commit, and the link is dropped."""
         for group in self.qsgs.values():
             store = group.shared.store
             failed = getattr(store, "failed", None)
@@ -183,6 +204,15 @@ class World:
             # the dead link after a restart, where it should connect again.
             await self.transport.aclose()
         await trio.lowlevel.checkpoint()
+
+    @property
+    def cf_fault_active(self) -> bool:
+        """A fault of the run keeps the facility from the members now (``cf_fail`` not
+        yet restarted, or ``cf_unavailable`` to all or some)."""
+        reach = self.reach
+        unavailable = self.transport is not None and bool(self.transport.unavailable)
+        lost = reach is not None and bool(reach.everyone or reach.lost)
+        return self._cf_failed_by_fault or unavailable or lost
 
     async def cf_restart(self) -> None:
         """The failed coupling facility's server starts again, and the facility is
@@ -199,14 +229,37 @@ class World:
         transport = BlockingTransport(server.url)
         try:
             for name, group in self.qsgs.items():
-                self._recover_facility(name, group, RedisStore(transport, name), server)
+                self._recover_facility(name, group, RedisStore(transport, name), server.persistent)
+        finally:
+            transport.close()
+        self._cf_failed_by_fault = False
+        if self.watch is not None:
+            self.watch.ended()
+        await self._recover_left_undone()
+        self.signals.notify_all()
+
+    async def recover_lost_structures(self) -> bool:
+        """The facility is back without its structures (its server restarted empty, no
+        ``cf_restart`` of the run's): they are recovered now, as ``cf_restart`` does,
+        with nothing kept. False if the facility failed again meanwhile."""
+        assert self.transport is not None
+        transport = BlockingTransport(self.transport.url)
+        try:
+            for name, group in self.qsgs.items():
+                failed = getattr(group.shared.store, "failed", None)
+                if failed is not None:
+                    failed()  # its units of work in flight went with the structures
+                self._recover_facility(name, group, RedisStore(transport, name), False)
+        except MQMIError:
+            return False
         finally:
             transport.close()
         await self._recover_left_undone()
         self.signals.notify_all()
+        return True
 
     def _recover_facility(
-        self, name: str, group: QueueSharingGroup, store: RedisStore, server: EmbeddedServer
+        self, name: str, group: QueueSharingGroup, store: RedisStore, kept_state: bool
     ) -> None:
         """Redefine the group's structures and queues (their definitions are the
         group's, not the facility's), then RECOVER CFSTRUCT them all."""
@@ -219,7 +272,7 @@ class World:
                   if isinstance(q, QueueDefinition) and q.q_type == CMQC.MQQT_LOCAL]  # fmt: skip
         for queue in queues:
             store.create_queue(queue.name, queue.ordering, queue.cf_struct or None)
-        keep = {q.name: server.persistent and q.cf_struct in repo.structures
+        keep = {q.name: kept_state and q.cf_struct in repo.structures
                 and repo.structures[q.cf_struct].recover for q in queues}  # fmt: skip
         floors = {key: token for key, token in self.tokens.items()
                   if key.startswith(keys.group_prefix(name))}  # fmt: skip
@@ -307,11 +360,16 @@ class World:
         assert self._nursery is not None
         await self._nursery.start(qm.run)
         qm.start_channels()
+        self.command_servers.restarted(qm)
 
     async def refresh_expiry(self, q_mgr: str, pattern: str = "*") -> int:
-        """REFRESH QMGR TYPE(EXPIRY) NAME(pattern): scan the matching local queues now,
-        and the matching shared ones if this member holds the expiry-scan lease. Returns
-        how many expired messages were discarded."""
+        """REFRESH QMGR TYPE(EXPIRY) NAME(pattern), issued on ``q_mgr``: scan the matching
+        local queues now, and the matching shared queues of its QSG, "regardless of the
+        setting of EXPRYINT" (IBM MQ, "REFRESH QMGR") and of who holds the expiry-scan
+        lease, which allots the periodic scan only. A member that believes it holds the
+        lease scans under its fencing token, as its periodic scan does (so a stale token
+        is still refused); any other member, or one whose token proves stale, scans
+        without one. Returns how many expired messages were discarded."""
         from actors import expiry
 
         qm = self._qm(q_mgr)
@@ -319,11 +377,24 @@ class World:
         async def refresh() -> int:
             found = await qm.dispatch(lambda now: qm.rules.scan_expired(now, pattern), system=True)
             self.note_scan(qm, shared=False, pattern=pattern, discarded=found, cause="REFRESH")
+            if qm.rules.qsg is None:
+                return found
             grant = qm.expiry_grant
             # The member judges its grant by its own clock (skewed, if it is).
             if grant is not None and grant.expires > trio.current_time() + qm.skew:
-                found += await expiry.scan_shared(qm, grant, pattern, "REFRESH")
-            return found
+                fenced = await expiry.scan_shared(qm, grant, pattern, "REFRESH")
+                if fenced is not None:
+                    return found + fenced
+            try:
+                shared = await qm.dispatch(
+                    lambda now: qm.rules.scan_expired(now, pattern, shared=True), system=True
+                )
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                    raise
+                return found  # the coupling facility is unreachable: nothing scanned there
+            self.note_scan(qm, shared=True, pattern=pattern, discarded=shared, cause="REFRESH")
+            return found + shared
 
         result: int = await qm.request(refresh)
         return result
@@ -369,11 +440,22 @@ class World:
         return guard(lease, self.reach)  # type: ignore[no-any-return]
 
     def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence:
-        """In process, refuse a stale fence here (the facility's scripts do it on Redis)."""
+        """Refuse a stale fence before a fenced scan: in process on the lease board; on
+        Redis in the facility (whose scan script checks each batch again), so that a
+        stale holder that finds nothing worth scanning is refused too, not taken for a
+        scan under its old token."""
         if bugs.SKIP_FENCING in bugs.ACTIVE:  # the known bug a checker must catch (tests)
             return fence
-        if self.transport is None and not self.board.current(qsg, fence, now):
-            raise StaleFenceError(fence, None)
+        if self.transport is None:
+            if not self.board.current(qsg, fence, now):
+                raise StaleFenceError(fence, None)
+            return fence
+        if self.reach is not None:
+            self.reach.check()  # a member without its CF link reaches nothing
+        try:
+            check_held(self.transport, qsg, fence, now)
+        except CFConnectionError as error:
+            raise MQMIError.failed(CMQC.MQRC_CF_STRUC_FAILED, str(error)) from None
         return fence
 
     def note_scan(
@@ -437,11 +519,11 @@ async def open_world(
                 url = server.url
             else:
                 url_options(url)  # a URL naming no server: a plain ValueError, here
-            transport = await stack.enter_async_context(TrioTransport.open(url))
             clock = current_virtual_clock()
-            if clock is not None:
-                clock.watch(transport)
-                stack.callback(clock.unwatch, transport)
+            watch = None
+            if clock is not None:  # watched from before it connects; unwatched after
+                watch = partial(_watch_clock, clock, stack)
+            transport = await stack.enter_async_context(TrioTransport.open(url, watch=watch))
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
@@ -450,6 +532,8 @@ async def open_world(
         await _build(world, only)
         async with trio.open_nursery() as nursery:
             world._nursery = nursery
+            if world.watch is not None:
+                await nursery.start(world.watch.run)
             for qm in world.qmgrs.values():
                 await nursery.start(qm.run)
             for qm in world.qmgrs.values():  # every partner is up: channels start
@@ -459,6 +543,12 @@ async def open_world(
             finally:
                 world.stopping = True  # a clean stop: the scanners give their leases up
                 nursery.cancel_scope.cancel()
+
+
+def _watch_clock(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTransport) -> None:
+    """Freeze ``clock`` while ``transport`` is busy, until ``stack`` closes."""
+    clock.watch(transport)
+    stack.callback(clock.unwatch, transport)
 
 
 async def _build(world: World, only: str | None = None) -> None:
@@ -475,20 +565,23 @@ async def _build(world: World, only: str | None = None) -> None:
             await _clear_namespace(world.transport, name)
     for name in topology.qsgs:
         transport = world.transport
-        store: MessageStore = MemoryStore() if transport is None else RedisStore(transport, name)
+        store: MessageStore = MemoryStore()
+        if transport is not None:
+            store = remote = RedisStore(transport, name)
+            assert world.watch is not None
+            remote.on_failure = partial(world.watch.failed, name)
         world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach))
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
         if only is not None and name != only:
             continue  # another process runs it
         listener = topology.qmgrs[name].listener
+        command_server.define_queues(rules)
         world.qmgrs[name] = QueueManager(world, rules, listener=listener)
 
 
 async def _clear_namespace(transport: TrioTransport, qsg: str) -> None:
-    """A run starts with an empty coupling facility for its QSGs."""
-    stale = await transport.acommand("KEYS", keys.group_prefix(qsg) + "*")
-    if stale:
-        await transport.acommand("DEL", *stale)
+    """A run starts with an empty coupling facility for its QSGs (their keys only)."""
+    await adelete_group(transport, qsg)
 
 
 __all__ = ["World", "open_world"]

@@ -32,6 +32,7 @@ import hiredis
 import trio
 from valkey.connection import UnixDomainSocketConnection, parse_url
 
+from coupling.cleanup import adelete_group
 from coupling.codec import SEQ_BITS
 from coupling.server import open_server
 from coupling.stats import reset_statistics, script_time
@@ -75,7 +76,8 @@ async def in_members(url: str, members: int, work: Callable[[RedisStore, int], N
 
 async def setup(url: str, queues: list[str]) -> None:
     async with TrioTransport.open(url) as transport:
-        await transport.acommand("FLUSHALL")
+        # Only the benchmark's own keys: the server may be the user's (QSG_REDIS_URL).
+        await adelete_group(transport, QSG)
         await greenback.ensure_portal()
         store = RedisStore(transport, QSG)
         store.define_structure(STRUCTURE, size_kb=64 * 1024 * 1024, cf_level=5)

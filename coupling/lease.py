@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from coupling import keys, scripts
 from coupling.transport import Transport
-from qsg.core.store import Fence
+from qsg.core.store import Fence, StaleFenceError
 
 #: The role whose holder scans the shared queues for expired messages.
 EXPIRY_SCAN = "EXPIRY.SCAN"
@@ -91,6 +91,18 @@ class Lease:
         """Give the lease up on a clean stop; False if it was no longer this grant's."""
         reply = self.transport.run(scripts.LEASE_RELEASE, [self._key], [grant.holder, grant.token])
         return bool(reply[0])
+
+
+def check_held(transport: Transport, qsg: str, fence: Fence, now: float) -> None:
+    """Refuse ``fence`` (``StaleFenceError``) unless its token is still the current one
+    of its lease in ``qsg`` and the lease has not run out: what the scan script checks
+    before each batch, for work that may reach no script at all (a scan that finds
+    nothing worth scanning must still not be a scan under a stale token)."""
+    token, expires = transport.command("HMGET", keys.lease_key(qsg, fence.role),
+                                       "token", "expires")  # fmt: skip
+    current = None if token is None else int(token)
+    if current != fence.token or expires is None or float(expires) <= now:
+        raise StaleFenceError(fence, current)
 
 
 @dataclass(slots=True)

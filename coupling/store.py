@@ -12,19 +12,24 @@ message over 63 KB below CFLEVEL(4), offload of such messages), units of work na
 by (queue manager, connection) so that peer recovery can find a failed member's
 (``recover``), and the fencing of expiry scans by lease tokens (``coupling.lease``).
 A lost connection is MQRC_CF_STRUC_FAILED at the API; committed messages stay on the
-server.
+server. So is a facility that no longer holds the queues the store created (its server
+restarted empty: the structures are gone until RECOVER CFSTRUCT); a full server is
+MQRC_STORAGE_MEDIUM_FULL and one still loading its data MQRC_CF_STRUC_IN_USE
+(``coupling.errors``). Each such failure is also told to ``on_failure``, which the world
+uses to account for the facility's failures in the run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import msgpack
 
 from coupling import keys, scripts
 from coupling.codec import SEQ_BITS, decode, encode
-from coupling.transport import CFConnectionError, Transport
+from coupling.errors import CFConnectionError, CFRefusedError
+from coupling.transport import Transport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message, joined
@@ -66,6 +71,9 @@ class RedisStore:
         #: in an earlier epoch was backed out by the facility's recovery.
         self.epoch = 0
         self._began: dict[str, int] = {}  # unit of work with entries -> its epoch
+        #: Told of every failure of the facility a call meets: its reason code, why, and
+        #: whether the facility lost its structures (its server restarted empty).
+        self.on_failure: Callable[[int, str, bool], None] | None = None
 
     # ---- structures and queues --------------------------------------------------
     def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
@@ -107,7 +115,7 @@ class RedisStore:
             scripts.COUNT, [self._prefix(queue)], [lowest_priority, "1" if committed_only else ""]
         )
         if reply[0] == scripts.NO_QUEUE:
-            raise KeyError(queue)
+            raise self._gone(queue)
         return int(reply[1])
 
     def uncommitted(self, queue: str) -> int:
@@ -160,7 +168,7 @@ class RedisStore:
                 f"a message of {len(msg.body)} bytes is over 63 KB: CF structure "
                 f"{reply[2].decode()} of {queue} is CFLEVEL({reply[1]}), 4 or more is needed",
             )
-        raise KeyError(queue)
+        raise self._gone(queue)
 
     def get(
         self,
@@ -206,7 +214,7 @@ class RedisStore:
             ],
         )  # fmt: skip
         if reply[0] != scripts.OK:
-            raise KeyError(queue)
+            raise self._gone(queue)
         _, found, too_long, parts, gone = reply
         discarded = _messages(gone)
         if found is None:
@@ -315,7 +323,7 @@ class RedisStore:
                 current = None if reply[1] is None else int(reply[1])
                 raise StaleFenceError(fence, current, gone)  # what went before is gone
             if reply[0] != scripts.OK:
-                raise KeyError(queue)
+                raise self._gone(queue)
             gone.extend(Expired(msg.msg_id, msg) for msg in _messages(reply[2]))
             gone.extend(Expired(msg_id, None) for msg_id in reply[3])
             if not reply[1]:
@@ -355,15 +363,39 @@ class RedisStore:
         except CFConnectionError as error:
             raise self._failed(args[1:2], error) from error
 
-    def _failed(self, key_names: Sequence[str], error: Exception) -> MQMIError:
+    def _failed(self, key_names: Sequence[str], error: CFConnectionError) -> MQMIError:
         # A script names the queue's prefix; a plain command one of its keys (prefix + a
         # one-letter suffix).
         key = str(key_names[0]) if key_names else ""
         where = self._structures.get(key) or self._structures.get(key[:-1])
         name = f"CF structure {where}" if where and where != NO_STRUCTURE else "the CF"
-        return MQMIError.failed(
-            CMQC.MQRC_CF_STRUC_FAILED, f"{name} of QSG {self.qsg} is unreachable: {error}"
-        )
+        if isinstance(error, CFRefusedError):
+            return self._tell(error.reason, f"{name} of QSG {self.qsg}: {error}")
+        return self._tell(CMQC.MQRC_CF_STRUC_FAILED,
+                          f"{name} of QSG {self.qsg} is unreachable: {error}")  # fmt: skip
+
+    def _gone(self, queue: str) -> Exception:
+        """A script found no queue ``queue``, which this store created: another member
+        deleted it (KeyError, as for any unknown queue), or the facility lost its
+        structure (its server restarted without its data): MQRC_CF_STRUC_FAILED, until
+        the structure is recovered."""
+        prefix = self._prefixes.get(queue)
+        struc = self._structures.get(prefix, NO_STRUCTURE) if prefix is not None else None
+        if struc is None:
+            return KeyError(queue)
+        held = keys.structure_key(self.qsg, struc) if struc != NO_STRUCTURE else self._queues_key
+        if int(self._command("EXISTS", held)):
+            return KeyError(queue)  # the structure is there: the queue alone was deleted
+        named = f"CF structure {struc}" if struc != NO_STRUCTURE else "the CF"
+        return self._tell(CMQC.MQRC_CF_STRUC_FAILED, (
+            f"{named} of QSG {self.qsg} has failed: the coupling facility no longer holds "
+            f"it or queue {queue} (its server restarted without its data?)"
+        ), lost=True)  # fmt: skip
+
+    def _tell(self, reason: int, why: str, *, lost: bool = False) -> MQMIError:
+        if self.on_failure is not None:
+            self.on_failure(reason, why, lost)
+        return MQMIError.failed(reason, why)
 
 
 def _selection(select: Select) -> bytes:

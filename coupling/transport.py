@@ -6,28 +6,29 @@ runs the same scripts from trio tasks. Both register every script once (SCRIPT L
 connect, and again only if the server answers NOSCRIPT, which means it did not run the
 call), and neither ever retries a call that may have run: a put whose answer was lost
 may have happened, and sending it again could put it twice. Such a call fails with
-``CFConnectionError``, which the store turns into MQRC_CF_STRUC_FAILED.
+``CFConnectionError``, which the store turns into MQRC_CF_STRUC_FAILED. A call the server
+refused without running it is another matter: LOADING is sent again until the server is
+ready (within the URL's ``loading_timeout``), and a refusal with a reason of its own (a
+full server) is a ``CFRefusedError`` (``coupling.errors``). Both transports bound every
+wait by the URL's timeouts, with the defaults of ``coupling.link``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import valkey
 from valkey.backoff import NoBackoff
 from valkey.retry import Retry
 
+from coupling.errors import OOM, CFConnectionError, CFRefusedError, refusal, still_loading
+from coupling.link import LinkSettings
 from coupling.scripts import ALL, Script
 from coupling.server import url_options
 
 Arg = str | bytes | int | float
-
-
-class CFConnectionError(Exception):
-    """The coupling facility did not answer: the server is gone or the link broke.
-
-    The call's outcome is unknown (it may have run before the link broke)."""
 
 
 class Transport(Protocol):
@@ -47,9 +48,18 @@ class BlockingTransport:
     database included, as valkey-py reads them."""
 
     def __init__(self, url: str) -> None:
-        url_options(url)  # a clear error for a URL that names no server
+        options = url_options(url)  # a clear error for a URL that names no server
         self.url = url
-        self._client = valkey.Valkey.from_url(url, retry=Retry(NoBackoff(), 0))
+        tls = options.get("connection_class") is valkey.connection.SSLConnection
+        self.settings = LinkSettings.from_options(options, tls=tls)
+        options.pop("loading_timeout", None)  # qsg's own: valkey-py does not know it
+        options.setdefault("socket_connect_timeout", self.settings.connect_timeout)
+        options.setdefault("socket_timeout", self.settings.reply_timeout)
+        context = self.settings.tls
+        if context is not None and "ssl_check_hostname" not in options:  # as coupling.link
+            options["ssl_check_hostname"] = context.check_hostname
+        pool = valkey.ConnectionPool(retry=Retry(NoBackoff(), 0), **options)
+        self._client = valkey.Valkey(connection_pool=pool)
         self._loaded = False
 
     def _load(self) -> None:
@@ -58,7 +68,7 @@ class BlockingTransport:
         self._loaded = True
 
     def run(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
-        try:
+        def call() -> Any:
             if not self._loaded:
                 self._load()
             try:
@@ -66,16 +76,44 @@ class BlockingTransport:
             except valkey.exceptions.NoScriptError:
                 self._load()  # the server lost its scripts (a restart): nothing ran
                 return self._client.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)  # type: ignore[no-untyped-call]
-        except (valkey.exceptions.ConnectionError, valkey.exceptions.TimeoutError) as error:
-            self._loaded = False
-            raise CFConnectionError(str(error)) from error
+
+        return self._bounded(call)
 
     def command(self, *args: Arg) -> Any:
-        try:
-            return self._client.execute_command(*args)  # type: ignore[no-untyped-call]
-        except (valkey.exceptions.ConnectionError, valkey.exceptions.TimeoutError) as error:
-            self._loaded = False
-            raise CFConnectionError(str(error)) from error
+        return self._bounded(lambda: self._client.execute_command(*args))  # type: ignore[no-untyped-call]
+
+    def _bounded(self, call: Callable[[], Any]) -> Any:
+        """``call()``, sent again while the server answers LOADING (it ran nothing), up
+        to the loading timeout; the server's failures as ``coupling.errors`` has them."""
+        began, pause = time.monotonic(), 0.01
+        while True:
+            try:
+                return call()
+            except valkey.exceptions.BusyLoadingError as error:
+                self._loaded = False  # a server that loaded has no scripts yet
+                if time.monotonic() - began >= self.settings.loading_timeout:
+                    raise still_loading(self.settings.loading_timeout) from error
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
+            except (valkey.exceptions.ConnectionError, valkey.exceptions.TimeoutError) as error:
+                self._loaded = False
+                raise CFConnectionError(str(error)) from error
+            except valkey.exceptions.OutOfMemoryError as error:  # valkey-py cut the "OOM"
+                raise _refused(OOM) from error
+            except valkey.exceptions.ResponseError as error:
+                refused: CFRefusedError | None = refusal(str(error))
+                if refused is None:
+                    raise
+                raise refused from error
 
     def close(self) -> None:
         self._client.close()  # type: ignore[no-untyped-call]
+
+
+def _refused(reply: str) -> CFRefusedError:
+    refused = refusal(reply)
+    assert refused is not None
+    return refused
+
+
+__all__ = ["Arg", "BlockingTransport", "CFConnectionError", "Transport"]

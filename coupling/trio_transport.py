@@ -14,13 +14,22 @@ loop, while the server answers. ``arun`` and ``acommand`` are the async forms.
 As with the blocking transport, a call is never sent twice: if the link breaks, every
 call in flight fails with ``CFConnectionError`` (its outcome unknown) and the next call
 connects again.
+
+Every wait is bounded in real seconds (``coupling.link``: the URL's
+``socket_connect_timeout``, ``socket_timeout`` and ``loading_timeout``): connecting (TLS
+handshake included) runs under a wall-clock deadline, and a watchdog task per link fails
+the link when its oldest call has waited longer than the reply timeout, so a server that
+accepts and never answers ends in ``CFConnectionError``, not a hang. A server that
+answers LOADING ran nothing: the call is sent again until it is ready, within the
+loading timeout.
 """
 
 from __future__ import annotations
 
-import ssl
+import threading
+import time
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -29,9 +38,12 @@ import hiredis
 import trio
 from valkey.connection import SSLConnection, UnixDomainSocketConnection
 
+from coupling.errors import LOADING, CFConnectionError, refusal, still_loading
+from coupling.link import LinkSettings
 from coupling.scripts import ALL, Script
-from coupling.server import url_options
-from coupling.transport import Arg, CFConnectionError
+from coupling.server import url_options, where
+from coupling.transport import Arg
+from coupling.wallclock import WallTimeoutError, sleep_wall, within
 
 
 def _frame(args: Sequence[Arg]) -> bytes:
@@ -44,11 +56,12 @@ def _frame(args: Sequence[Arg]) -> bytes:
 
 
 class _Call:
-    __slots__ = ("done", "reply")
+    __slots__ = ("done", "reply", "since")
 
     def __init__(self) -> None:
         self.done = trio.Event()
         self.reply: Any = None
+        self.since = time.monotonic()  # wall time: the reply timeout counts from here
 
 
 class _Link:
@@ -60,13 +73,21 @@ class _Link:
         self.waiting: deque[_Call] = deque()
         self.outbox: list[bytes] = []
         self.queued = trio.Event()  # set when the outbox has something to send
-        self.broken: BaseException | None = None
+        self.broken: CFConnectionError | None = None
+        #: Set while the watchdog waits for a call to watch; cleared by the next call.
+        self.idle: trio.Event | None = None
+        self.stop = threading.Event()  # ends the watchdog's wall-clock sleep
 
     def fail(self, error: BaseException) -> None:
-        self.broken = error
+        if self.broken is None:
+            self.broken = (
+                error if isinstance(error, CFConnectionError)
+                else CFConnectionError(f"the link to the coupling facility broke: {error}")
+            )  # fmt: skip
+        self.stop.set()
         while self.waiting:
             call = self.waiting.popleft()
-            call.reply = CFConnectionError(f"the link to the coupling facility broke: {error}")
+            call.reply = CFConnectionError(str(self.broken))  # each raised in its own task
             call.done.set()
 
 
@@ -76,10 +97,19 @@ class TrioTransport:
     def __init__(self, url: str, nursery: trio.Nursery) -> None:
         self.url = url
         self._options = url_options(url)
+        self.settings = LinkSettings.from_options(
+            self._options, tls=self._options.get("connection_class") is SSLConnection
+        )
+        self._where = where(self._options)
         self._nursery = nursery
         self._link: _Link | None = None
         self._connecting = trio.Lock()
         self._connects = 0  # connections being made (real I/O in flight)
+        self._loading = 0  # calls waiting for the server to finish loading (likewise)
+        #: How many times a connection was made: a new one ends a failure of the link.
+        self.connections = 0
+        #: How many times a call waited for a server that answered LOADING.
+        self.loading_waits = 0
         #: Set, the coupling facility is unavailable to this connection (a simulated
         #: outage): every call fails at once with this text and nothing reaches the
         #: server, so nothing can have happened.
@@ -87,23 +117,41 @@ class TrioTransport:
 
     @classmethod
     @asynccontextmanager
-    async def open(cls, url: str) -> AsyncIterator[TrioTransport]:
-        """Connect (log in, select the database, register every script) for the block."""
+    async def open(
+        cls, url: str, *, watch: Callable[[TrioTransport], object] | None = None
+    ) -> AsyncIterator[TrioTransport]:
+        """Connect (log in, select the database, register every script) for the block.
+
+        ``watch`` is given the transport before it connects: a virtual clock's ``watch``,
+        so that simulated time stands still from the first byte on (it would otherwise
+        jump to the next timer while the connection is being made)."""
+        url_options(url)  # a wrong URL: a plain ValueError, before any nursery opens
+        failure: CFConnectionError | None = None
         async with trio.open_nursery() as nursery:
             transport = cls(url, nursery)
+            if watch is not None:
+                watch(transport)
             try:
                 await transport._ensure_link()
-                yield transport
-            finally:
-                await transport.aclose()
+            except CFConnectionError as error:  # raised alone, not in the nursery's group
+                failure = error
                 nursery.cancel_scope.cancel()
+            if failure is None:
+                try:
+                    yield transport
+                finally:
+                    await transport.aclose()
+                    nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
 
     @property
     def busy(self) -> bool:
         """A request awaits its reply (or a connection is being made): the virtual
         clock does not move meanwhile."""
         link = self._link
-        return self._connects > 0 or (link is not None and bool(link.waiting))
+        busy = self._connects > 0 or self._loading > 0
+        return busy or (link is not None and bool(link.waiting))
 
     # ---- calls ------------------------------------------------------------------------
     async def arun(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
@@ -112,13 +160,44 @@ class TrioTransport:
     async def acommand(self, *args: Arg) -> Any:
         if self.unavailable:
             raise CFConnectionError(self.unavailable)
+        frame = _frame(args)
         link = await self._ensure_link()
-        reply = await self._call(link, _frame(args))
-        if isinstance(reply, hiredis.ReplyError) and str(reply).startswith("NOSCRIPT"):
-            await self._register(link)  # the server lost its scripts: nothing ran
-            reply = await self._call(link, _frame(args))
-        if isinstance(reply, hiredis.ReplyError):
-            raise RuntimeError(f"the coupling facility refused {args[0]!r}: {reply}")
+        reply = await self._call(link, frame)
+        if not isinstance(reply, hiredis.ReplyError):
+            return reply
+        return await self._after_refusal(args, frame, reply)
+
+    async def _after_refusal(self, args: Sequence[Arg], frame: bytes, reply: Any) -> Any:
+        """A call the server refused (it ran nothing): sent again once its scripts are
+        registered again (NOSCRIPT: it restarted), or once it has loaded its data
+        (LOADING, within the loading timeout); else the refusal raised."""
+        loading_since: float | None = None
+        pause = 0.01
+        registered = False
+        while isinstance(reply, hiredis.ReplyError):
+            text = str(reply)
+            if text.startswith("NOSCRIPT") and not registered:
+                registered = True
+                await self._register(await self._ensure_link())
+            elif text.startswith(LOADING):
+                now = time.monotonic()
+                loading_since = now if loading_since is None else loading_since
+                if now - loading_since >= self.settings.loading_timeout:
+                    raise still_loading(self.settings.loading_timeout)
+                registered = False  # a server that loaded has no scripts yet
+                self.loading_waits += 1
+                self._loading += 1  # real time passes; simulated time stands still
+                try:
+                    await sleep_wall(pause)
+                finally:
+                    self._loading -= 1
+                pause = min(pause * 2, 0.5)
+            else:
+                refused = refusal(text)
+                if refused is not None:
+                    raise refused
+                raise RuntimeError(f"the coupling facility refused {args[0]!r}: {text}")
+            reply = await self._call(await self._ensure_link(), frame)
         return reply
 
     def run(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
@@ -130,11 +209,14 @@ class TrioTransport:
 
     async def _call(self, link: _Link, frame: bytes) -> Any:
         if link.broken is not None:
-            raise CFConnectionError(f"the link to the coupling facility broke: {link.broken}")
+            raise CFConnectionError(str(link.broken))
         call = _Call()
         link.waiting.append(call)
         link.outbox.append(frame)
         link.queued.set()
+        if link.idle is not None:  # the watchdog has a call to watch again
+            link.idle.set()
+            link.idle = None
         await call.done.wait()
         if isinstance(call.reply, CFConnectionError):
             raise call.reply
@@ -168,6 +250,27 @@ class TrioTransport:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
             self._drop(link, error)
 
+    async def _watch(self, link: _Link) -> None:
+        """The reply timeout: when the oldest call in flight has waited longer than
+        ``socket_timeout`` (real seconds, its write included), the link is failed and
+        closed, and every call on it fails. Asleep (in a worker thread) only while a
+        call is in flight."""
+        timeout = self.settings.reply_timeout
+        while link.broken is None:
+            if not link.waiting:
+                link.idle = trio.Event()
+                await link.idle.wait()
+                continue
+            left = link.waiting[0].since + timeout - time.monotonic()
+            if left > 0:
+                await sleep_wall(left, link.stop)
+                continue
+            self._drop(link, CFConnectionError(
+                f"the coupling facility at {self._where} did not answer within "
+                f"{timeout:g} s (socket_timeout)"
+            ))  # fmt: skip
+            await trio.aclose_forcefully(link.stream)
+
     def _drop(self, link: _Link, error: BaseException) -> None:
         link.fail(error)
         if self._link is link:
@@ -183,30 +286,55 @@ class TrioTransport:
                 self._connects += 1
                 try:
                     self._link = await self._connect()
+                    self.connections += 1
                 finally:
                     self._connects -= 1
             return self._link
 
+    async def _open_stream(self) -> trio.abc.Stream:
+        """The connection, its TLS handshake done: within the connect timeout."""
+        settings = self.settings
+        try:
+            return await within(settings.connect_timeout, self._open_stream_unbounded)
+        except WallTimeoutError:
+            raise CFConnectionError(
+                f"the coupling facility at {self._where} did not accept the connection"
+                f"{' and TLS handshake' if settings.tls else ''} within "
+                f"{settings.connect_timeout:g} s (socket_connect_timeout)"
+            ) from None
+        except OSError as error:
+            raise CFConnectionError(
+                f"cannot reach the coupling facility at {self._where}: {error}"
+            ) from error
+        except trio.BrokenResourceError as error:  # the TLS handshake failed
+            cause = error.__cause__ or error
+            raise CFConnectionError(
+                f"the TLS handshake with the coupling facility at {self._where} failed: "
+                f"{cause}"
+            ) from error
+
+    async def _open_stream_unbounded(self) -> trio.abc.Stream:
+        options = self._options
+        if options.get("connection_class") is UnixDomainSocketConnection:
+            return await trio.open_unix_socket(options["path"])
+        host = options.get("host", "localhost")
+        stream: trio.abc.Stream = await trio.open_tcp_stream(host, options.get("port", 6379))
+        if self.settings.tls is None:
+            return stream
+        secured = trio.SSLStream(stream, self.settings.tls, server_hostname=host)
+        try:
+            await secured.do_handshake()
+        except BaseException:
+            await trio.aclose_forcefully(stream)
+            raise
+        return secured
+
     async def _connect(self) -> _Link:
         options = self._options
-        cls = options.get("connection_class")
-        try:
-            if cls is UnixDomainSocketConnection:
-                stream: trio.abc.Stream = await trio.open_unix_socket(options["path"])
-            else:
-                stream = await trio.open_tcp_stream(
-                    options.get("host", "localhost"), options.get("port", 6379)
-                )
-                if cls is SSLConnection:
-                    context = ssl.create_default_context()
-                    stream = trio.SSLStream(
-                        stream, context, server_hostname=options.get("host", "localhost")
-                    )
-        except OSError as error:
-            raise CFConnectionError(f"cannot reach the coupling facility: {error}") from error
-        link = _Link(stream)
+        link = _Link(await self._open_stream())
         self._nursery.start_soon(self._read, link)
         self._nursery.start_soon(self._write, link)
+        self._nursery.start_soon(self._watch, link)
         login: list[Arg] = []
         if options.get("password"):
             login = ["AUTH", options.get("username") or "default", options["password"]]
@@ -221,13 +349,19 @@ class TrioTransport:
         return link
 
     async def _register(self, link: _Link) -> None:
+        """SCRIPT LOAD every script. A server still loading its data refuses (LOADING):
+        left for later, when a script call meets NOSCRIPT."""
         for script in ALL:
-            await self._call(link, _frame(["SCRIPT", "LOAD", script.source]))
+            reply = await self._call(link, _frame(["SCRIPT", "LOAD", script.source]))
+            if isinstance(reply, hiredis.ReplyError):
+                if str(reply).startswith(LOADING):
+                    return
+                raise RuntimeError(f"the coupling facility refused SCRIPT LOAD: {reply}")
 
     async def aclose(self) -> None:
         link, self._link = self._link, None
         if link is not None:
-            link.fail(trio.ClosedResourceError("closed"))
+            link.fail(CFConnectionError("the link to the coupling facility was closed"))
             await link.stream.aclose()
 
     def close(self) -> None:

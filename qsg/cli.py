@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 import sys
 from collections.abc import Sized
 from pathlib import Path
@@ -21,14 +20,14 @@ import click
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
+from actors.events import EventLog
 from qsg.options import SECONDS
+from qsg.run_view import print_summary, refusal_warner, refusals_line
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import Progress as RunProgress
 from qsg.scenario.play import RunResult, ScriptScenario, load_script, run_scenario
-from qsg.scenario.summary import Summary
 
 #: What the progress line counts, by event kind.
 SHOWN = (("put", "put"), ("get", "got"), ("discard", "expired"), ("report", "reports"),
@@ -180,8 +179,9 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     The run is in simulated time (the scenario's [run] clock): a second of the
     scenario costs what the simulation takes, not a second. At the end a table per
     queue and per queue manager gives messages put, got, expired and discarded,
-    reports, peak depth and latency p50/p99 (simulated seconds), then the expiry-scan
-    lease holders and the faults.
+    reports, peak depth, latency p50/p99 (ms or s) and errors by reason code, then
+    the expiry-scan lease holders and the faults. A fault the world refuses is a
+    warning when it happens, and exit code 1 unless the fault says `expected = true`.
     """
     check_redis_url(redis_url)
     try:
@@ -195,20 +195,42 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
+    from qsg.recording import Recording
+
+    recording = None if out is None else Recording(
+        out, scenario, loaded, loaded.run.seed if seed is None else seed)
+    events = None if recording is None else recording.events
     try:
-        result = _play(loaded, redis_url, seed, console if progress else None)
-    except Exception as error:  # the run itself failed: say what, exit 1
+        result = _play(loaded, redis_url, seed, console if progress else None, events)
+    except KeyboardInterrupt:
+        if recording is not None:
+            recording.failed(["interrupted"], status="interrupted")
+        raise
+    except Exception as error:  # the run itself failed: say what, keep its history, exit 1
         err = Console(stderr=True, highlight=False, soft_wrap=True)
-        for cause in _causes(error):
-            err.print(f"[bold red]the run failed:[/] {escape(f'{type(cause).__name__}: {cause}')}")
+        causes = [f"{type(cause).__name__}: {cause}" for cause in _causes(error)]
+        for cause in causes:
+            err.print(f"[bold red]the run failed:[/] {escape(cause)}")
+        if recording is not None:
+            recording.failed(causes)
+            err.print(f"what the run did before it failed is in {escape(str(out))}/")
         raise SystemExit(1) from error
     if as_json:
         click.echo(json.dumps(result.summary.to_json(), indent=2, default=_json_default))
     else:
         print_summary(console, result)
-    if out is not None:
-        write_run(out, scenario, result)
+    if recording is not None:
+        recording.finished(result)
         console.print(f"run written to {out}/")
+    failure = result.failure()
+    if failure is not None:  # it ran to its end, but its coupling facility failed
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        err.print(f"[bold red]the run failed:[/] {escape(failure)}")
+        sys.exit(1)
+    refusals = refusals_line(result)
+    if refusals is not None:  # the run did not do what its file says
+        Console(stderr=True, highlight=False, soft_wrap=True).print(escape(refusals))
+        sys.exit(1)
 
 
 def _console(*, stderr: bool = False) -> Console:
@@ -221,9 +243,12 @@ def _console(*, stderr: bool = False) -> Console:
 
 
 def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int | None,
-          console: Console | None) -> RunResult:  # fmt: skip
+          console: Console | None, events: EventLog | None = None) -> RunResult:  # fmt: skip
+    # Refused faults are told as they happen: above the progress bar, else on stderr.
+    warn = refusal_warner(console or Console(stderr=True, highlight=False, soft_wrap=True))
     if console is None:
-        return run_scenario(scenario, redis_url=redis_url, seed=seed)
+        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_refused=warn,
+                            events=events)  # fmt: skip
     columns = (
         TextColumn("[bold]simulated"), BarColumn(),
         TextColumn("{task.completed:>9.1f} / {task.total:.0f} s"),
@@ -236,88 +261,16 @@ def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int 
             counts = "  ".join(f"{label} {p.counts.get(kind, 0):,}" for kind, label in SHOWN)
             bar.update(task, completed=p.now, total=p.duration, counts=counts)
 
-        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_progress=update)
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3f}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return str(value)
-
-
-def _table(title: str, rows: list[dict[str, Any]], columns: list[tuple[str, str]]) -> Table:
-    table = Table(title=title, title_justify="left", title_style="bold")
-    for _, header in columns:
-        table.add_column(header, justify="left" if header in _LEFT else "right")
-    for row in rows:
-        if row.get("_hide"):
-            continue
-        table.add_row(*(_fmt(row.get(key)) for key, _ in columns))
-    return table
-
-
-_LEFT = {"queue", "scope", "channel", "from", "queue manager", "role", "holder", "previous",
-         "action", "target", "detail", "workload"}  # fmt: skip
-_COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
-           ("dead_lettered", "DLQ"), ("peak_depth", "peak depth"),
-           ("latency_p50", "p50 s"), ("latency_p99", "p99 s")]  # fmt: skip
-
-
-def print_summary(console: Console, result: RunResult) -> None:
-    """The run's summary as tables."""
-    summary: Summary = result.summary
-    quiet = [dict(row, _hide=not any(row.get(k) for k, _ in _COUNTS)) for row in summary.queues]
-    console.print(_table("Queues", quiet,
-                         [("scope", "scope"), ("queue", "queue"), *_COUNTS]))  # fmt: skip
-    console.print(_table("Queue managers", summary.qmgrs,
-                         [("q_mgr", "queue manager"), *_COUNTS, ("errors", "errors")]))  # fmt: skip
-    if summary.channels:
-        columns = [("channel", "channel"), ("sender", "from"), ("batches", "batches"),
-                   ("messages", "messages"), ("bytes", "bytes"), ("delivered", "delivered"),
-                   ("expired_in_transit", "expired in transit"),
-                   ("expiry_counted_mean", "Expiry counted mean s"),
-                   ("elapsed_mean", "elapsed mean s")]  # fmt: skip
-        console.print(_table("Channels", summary.channels, columns))
-    if summary.leases:
-        console.print(_table("Lease holders", summary.leases,
-                             [("time", "time s"), ("role", "role"), ("holder", "holder"),
-                              ("token", "token"), ("previous", "previous")]))  # fmt: skip
-    if summary.requesters:
-        columns = [("workload", "workload"), ("requests", "requests"), ("replies", "replies"),
-                   ("timeouts", "timeouts"), ("round_trip_p50", "p50 s"),
-                   ("round_trip_p99", "p99 s")]  # fmt: skip
-        console.print(_table("Request/reply", summary.requesters, columns))
-    if summary.faults:
-        console.print(_table("Faults", summary.faults,
-                             [("time", "time s"), ("action", "action"), ("target", "target"),
-                              ("detail", "detail")]))  # fmt: skip
-    totals = summary.totals
-    console.print(
-        f"seed {result.seed}; {totals.get('end', 0):.1f} simulated seconds in "
-        f"{result.wall_seconds:.1f} s; {len(result.events):,} events"
-    )
+        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_progress=update,
+                            on_refused=warn, events=events)  # fmt: skip
 
 
 def write_run(out: Path, source: Path, result: RunResult) -> None:
-    """``--out``: the scenario file, run.json, summary.json and events.parquet."""
-    from qsg import eventlog
+    """``--out`` of a finished run: the scenario file, run.json, summary.json and
+    events.parquet (``qsg.recording.write_run``; pyarrow is imported only when used)."""
+    from qsg import recording
 
-    out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, out / f"scenario{source.suffix}")
-    run = result.scenario.run
-    (out / "run.json").write_text(json.dumps({
-        "scenario": str(source), "seed": result.seed, "duration": run.duration,
-        "clock": run.clock, "in_process": run.in_process, "events": len(result.events),
-        "wall_seconds": result.wall_seconds,
-    }, indent=2) + "\n")  # fmt: skip
-    (out / "summary.json").write_text(
-        json.dumps(result.summary.to_json(), indent=2, default=_json_default) + "\n"
-    )
-    eventlog.write(out / "events.parquet", result.events, result.scopes, seed=result.seed)
+    recording.write_run(out, source, result)
 
 
 def _json_default(value: Any) -> Any:
@@ -343,9 +296,13 @@ def _count(things: Sized, noun: str) -> str:
 
 def _add_commands() -> None:
     from qsg.chaos.command import chaos
+    from qsg.console import mqsc
+    from qsg.exec.command import exec_command
     from qsg.pipeline.command import COMMANDS
 
     main.add_command(chaos)
+    main.add_command(exec_command)
+    main.add_command(mqsc)
     for command in COMMANDS:
         main.add_command(command)
 

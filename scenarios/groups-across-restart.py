@@ -29,6 +29,8 @@ from actors.world import World
 from qsg import CMQC, GMO, MD, PMO, MQMIError
 
 TOTAL, PER_UOW = 12, 4
+# At most: the run ends when main returns (at about 19 s, the group read back), and
+# is cut off here only if main were still running.
 DURATION = 120
 SEED = 1
 IN_PROCESS = True  # one queue manager, no coupling facility needed

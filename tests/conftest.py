@@ -8,11 +8,14 @@ stops at the end. Each test gets its own QSG namespace on it and leaves it empty
 from __future__ import annotations
 
 import itertools
+import socket
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from actors.clock import VirtualClock
+from coupling.cleanup import delete_group
 from coupling.server import EmbeddedServer, configured_url
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
@@ -64,9 +67,7 @@ def redis_store(cf_transport: BlockingTransport) -> Iterator[Callable[[], RedisS
 
     yield make
     for store in made:
-        stale = cf_transport.command("KEYS", f"qsg:{{{store.qsg}}}:*")
-        if stale:
-            cf_transport.command("DEL", *stale)
+        delete_group(cf_transport, store.qsg)
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -107,3 +108,37 @@ def spark() -> Iterator[object]:
     session = spark_session("local[2]")
     yield session
     session.stop()
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A TCP port whose listener accepts every connection and never answers."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield int(listener.getsockname()[1])
+    stop.set()
+    thread.join()
+    for conn in accepted:
+        conn.close()
+    listener.close()
+
+
+@pytest.fixture
+def tcp_server() -> Iterator[EmbeddedServer]:
+    """A private Valkey on a loopback port (no TLS)."""
+    server = EmbeddedServer(tcp=True)
+    server.start()
+    yield server
+    server.stop()

@@ -32,7 +32,7 @@ from actors.events import (
 from qsg import CMQC
 from qsg.chaos import checkers, history
 from qsg.chaos.campaign import Plan, chaos_scenario, expectations, run_one, run_seeds
-from qsg.chaos.nemesis import draw, targets
+from qsg.chaos.nemesis import LATER, draw, targets
 from qsg.core import bugs
 from qsg.scenario import load_scenario
 from qsg.scenario.model import Fault, Scenario
@@ -212,6 +212,53 @@ def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario: Sce
     assert draw(t, 42, 50.0) == draw(t, 42, 50.0)
 
 
+def test_kinds_added_later_leave_every_earlier_schedule_as_it_was(scenario: Scenario) -> None:
+    # A seed named in a regression test replays the faults it always had: the later
+    # kinds come from a stream of their own and only add faults.
+    t = targets(scenario)
+    without = dataclasses.replace(t, scanning=())  # no scanning QSG: no later kinds
+    assert without.kinds() == t.kinds() and not without.later_kinds()
+    for seed in run_seeds(4, 40):
+        kinds, faults = draw(t, seed, 49.0)
+        earlier = tuple(f for f in faults if f.action != "stall_scan")
+        assert draw(without, seed, 49.0) == ([k for k in kinds if k not in LATER], earlier)
+
+
+def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario) -> None:
+    t = targets(scenario)
+    stalls = [f for seed in run_seeds(6, 40) for f in draw(t, seed, 49.0)[1]
+              if f.action == "stall_scan"]  # fmt: skip
+    assert stalls and all(f.qmgr == "" and f.duration is None for f in stalls)
+    assert all(1.1 * t.lease <= f.amount <= 2 * t.lease for f in stalls)
+
+
+@pytest.mark.slow
+def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
+    # DESIGN.md: a scan carries its token and the facility refuses a stale one. The first
+    # run of campaign seed 1 that draws stall_scan: clean without the bug, caught with it.
+    plan = Plan.of(scenario)
+    seed = next(s for s in run_seeds(1, 30) if "stall_scan" in draw(plan.targets, s,
+                                                                     plan.window)[0])
+    clean = run_one(scenario, seed, plan=plan)
+    assert clean.ok, [(v.name, v.involved[:3]) for v in clean.failed()]
+    with bugs.injected(bugs.SKIP_FENCING):
+        broken = run_one(scenario, seed, plan=plan)
+    scans = verdict(broken.verdicts, "scan-lease")
+    assert not scans.ok and scans.counts["stale_token"] > 0
+    assert [v.name for v in broken.failed()] == ["scan-lease"]
+
+
+def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
+    from qsg.scenario import ScenarioError, parse_scenario
+
+    base = ('[run]\nduration = 60\n[qmgr.QM1]\nmqsc = "DEFINE QLOCAL(APP.Q)"\n'
+            '[[fault]]\nat = 5\naction = "stall_scan"\n')  # fmt: skip
+    for extra, problem in (("", "fault.0..amount: must be above 0"),
+                           ("amount = 20\n", "stall_scan: the scenario has no QSG")):
+        with pytest.raises(ScenarioError, match=problem):
+            parse_scenario(base + extra, "s.toml")
+
+
 # ---- campaigns ------------------------------------------------------------------------------
 def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
@@ -222,7 +269,8 @@ def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
         kinds.update(outcome.kinds)
         failed += [(seed, v.name, v.involved[:3]) for v in outcome.failed()]
     assert failed == []
-    assert kinds == set(plan.targets.kinds())  # every kind was exercised
+    # Every kind was exercised (stall_scan among them, the fault that tests fencing).
+    assert kinds == set(plan.targets.kinds()) | set(plan.targets.later_kinds())
 
 
 def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -> None:

@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from actors.events import LeaseChanged, OpCompleted, OpInvoked, PeerRecovered, QMgrRestarted
+from actors.events import (
+    FaultInjected,
+    LeaseChanged,
+    OpCompleted,
+    OpInvoked,
+    PeerRecovered,
+    QMgrRestarted,
+)
 from coupling.lease import EXPIRY_SCAN
 from qsg import CMQC
 from qsg.chaos import processes
@@ -101,3 +108,19 @@ def test_processes_mode_needs_a_wall_clock_scenario(tmp_path: Path) -> None:
     virtual.write_text(SCENARIO.read_text().replace('clock = "wall"', 'clock = "virtual"'))
     done = CliRunner().invoke(main, ["chaos", str(virtual), "--processes", "--runs", "1"])
     assert done.exit_code == 2 and "wall" in done.output
+
+
+@pytest.mark.slow
+def test_a_kill_due_before_the_member_is_up_waits_until_it_is() -> None:
+    # Issue 26: a member SIGKILLed before it had joined its QSG was never up, so no peer
+    # could recover it and the recovery checker reported it "unrecovered", a false
+    # alarm. The nemesis now kills only a life that holds its member lease.
+    scenario = load_scenario(SCENARIO)
+    kills = [processes.Kill(-processes.STARTUP + 0.1, "QM3", 4.0)]  # as the processes start
+    _, run = processes.run_one(SCENARIO, scenario, 3, kills=kills)
+    (kill,) = [e for e in run.events if isinstance(e, FaultInjected) and e.action == "kill"]
+    assert kill.q_mgr == "QM3" and kill.detail == ""  # it was killed, once it was up
+    assert [e.q_mgr for e in run.events if e.kind == "kill"] == ["QM3"]
+    recovery = next(v for v in processes.judge(run) if v.name == "recovery")
+    assert recovery.ok and recovery.counts["unrecovered_members"] == 0, recovery.involved
+    assert any(isinstance(e, PeerRecovered) and e.failed == "QM3" for e in run.events)

@@ -21,7 +21,9 @@ def test_every_prelude_definition_a_script_names_is_in_it(script: Script) -> Non
     # refuses only when that line runs: a missing helper would fail on a rare path, not
     # when the script is loaded. A definition can use only those above it.
     included = [text for _, text in _HELPERS if text in script.source]
-    body = script.source.removeprefix("".join(included))
+    shebang, _, source = script.source.partition("\n")
+    assert shebang.startswith("#!lua")
+    body = source.removeprefix("".join(included))
     for i, (names, text) in enumerate(_HELPERS):
         later = [t for _, t in _HELPERS[i + 1 :] if t in included]
         if names & _words(body, *later):

@@ -14,6 +14,7 @@ from actors.events import ExpiryScanned, LeaseChanged, QMgrKilled, WorldEvent
 from actors.expiry import LEASE_INTERVALS
 from qsg import CMQC, MD, PMO
 from qsg.core.events import Discarded
+from qsg.topology import Topology
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -110,3 +111,44 @@ async def test_expiry_is_processed_for_every_queue_at_restart(
         await world.restart("QM3")
         restart_scans = [e for e in world.events.of(ExpiryScanned) if e.cause == "restart"]  # type: ignore[union-attr]
         assert [(e.q_mgr, e.discarded) for e in restart_scans] == [("QM3", 1)]  # type: ignore[union-attr]
+
+
+async def test_refresh_qmgr_type_expiry_scans_a_shared_queue_from_a_member_without_the_lease(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # REFRESH QMGR TYPE(EXPIRY) is an explicit request: it scans "regardless of the
+    # setting of EXPRYINT", and the scan lease allots the periodic scan only. QM1 holds
+    # the lease (EXPRYINT 5); QM2 (EXPRYINT OFF) asks at t=2, before QM1's next scan.
+    async with qsg.start(qsg_and_qm3(qm2_expiry=None), **cf_mode) as world:  # type: ignore[arg-type]
+        conn = await world.connect("QM2")
+        q = await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE)
+        await q.put(b"x", MD(Expiry=10), NO_SYNC)  # 1 s
+        await trio.sleep(2)
+        assert world.qmgrs["QM2"].expiry_grant is None
+        assert await world.refresh_expiry("QM2", "APP.*") == 1
+        assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
+        shared = [(e.q_mgr, e.discarded, e.cause, e.token) for e in world.events.of(ExpiryScanned)
+                  if e.shared]  # type: ignore[union-attr]  # fmt: skip
+        assert shared == [("QM1", 0, "EXPRYINT", 1), ("QM2", 1, "REFRESH", 0)]
+        assert [(e.q_mgr, e.by) for e in world.events.of(Discarded)] == [("QM2", "scan")]  # type: ignore[union-attr]
+
+
+async def test_refresh_qmgr_type_expiry_scans_shared_queues_when_no_member_has_expryint(
+    virtual_clock: VirtualClock,
+) -> None:
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.mqsc("QM1", """
+        DEFINE CFSTRUCT(APP1)
+        DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)
+    """)  # fmt: skip
+    async with qsg.start(topology, in_process=True) as world:
+        conn = await world.connect("QM2")
+        q = await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE)
+        await q.put(b"x", MD(Expiry=10), NO_SYNC)
+        await trio.sleep(60)
+        assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 1  # nobody scans periodically
+        assert await world.refresh_expiry("QM2", "OTHER.*") == 0
+        assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 1
+        assert await world.refresh_expiry("QM2") == 1
+        assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0

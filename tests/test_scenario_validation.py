@@ -312,3 +312,39 @@ def test_a_mutated_scenario_gives_clean_errors_or_a_scenario(text: str) -> None:
 @given(st.text(alphabet=st.sampled_from(list('[]{}="\'#.,\n abc123_-+')), max_size=200))
 def test_malformed_toml_gives_clean_errors(text: str) -> None:
     only_clean_errors(text)
+
+
+# ---- MQ's length and range limits on workload keys (issue 26) ---------------------------
+REQUESTER = GOOD.replace('type = "getter"', 'type = "requester"\nrate = 1', 1)
+TOO_LONG = "R" * 49  # MQ names hold at most 48 characters
+
+
+@pytest.mark.parametrize(("base", "key", "value", "message"), [
+    (GOOD, "reply_to", f'"{TOO_LONG}"', "a queue name has 1 to 48 characters"),
+    (GOOD, "reply_to", '"A B"', "queue name 'A B' has characters MQ does not allow"),
+    (GOOD, "reply_to_qmgr", f'"{TOO_LONG}"', "a queue manager name has 1 to 48 characters"),
+    (GOOD, "group_size", "1000000000", "must be at most 999,999,999, found 1,000,000,000"),
+    (REQUESTER, "reply_name", f'"{TOO_LONG}*"', "a dynamic queue name has 1 to 48 characters"),
+    (REQUESTER, "reply_model", f'"{TOO_LONG}"', "a model queue name has 1 to 48 characters"),
+])  # fmt: skip
+def test_a_workload_name_or_number_beyond_mqs_limits_is_a_problem_with_its_line(
+    base: str, key: str, value: str, message: str, tmp_path: Path
+) -> None:
+    anchor = "rate = 5" if base is GOOD else "rate = 1"
+    text = base.replace(anchor, f"{anchor}\n{key} = {value}", 1)
+    line = text.splitlines().index(f"{key} = {value}") + 1
+    workload = 0 if base is GOOD else 1
+    (found,) = problems_of(text, tmp_path)
+    assert found.startswith(f"broken.toml:{line}: workload[{workload}].{key}: {message}"), found
+
+
+def test_validate_of_a_reply_to_longer_than_48_exits_2_in_one_line(tmp_path: Path) -> None:
+    # It printed a ValueError traceback and exited 1.
+    path = tmp_path / "long.toml"
+    path.write_text(GOOD.replace("rate = 5", f'rate = 5\nreply_to = "{TOO_LONG}"', 1))
+    done = subprocess.run([sys.executable, "-m", "qsg.cli", "validate", str(path)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    line = GOOD.splitlines().index("rate = 5") + 2
+    assert f"{path}:{line}: workload[0].reply_to: a queue name has 1 to 48" in done.stderr

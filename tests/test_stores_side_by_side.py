@@ -27,6 +27,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from coupling.cleanup import delete_group
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
@@ -87,9 +88,7 @@ class SideBySide(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if hasattr(self, "redis"):
-            stale = self.transport.command("KEYS", f"qsg:{{{self.redis.qsg}}}:*")
-            if stale:
-                self.transport.command("DEL", *stale)
+            delete_group(self.transport, self.redis.qsg)
 
     def both(self, act: Any) -> None:
         """Do the same thing on both sides and demand the same answer."""

@@ -124,7 +124,11 @@ def check_scans(history: History) -> Verdict:
     for event in history.events:
         if isinstance(event, LeaseChanged) and event.role == EXPIRY_SCAN:
             grants[members.get(event.q_mgr, "")].append((event.time, event.token))
-        elif isinstance(event, ExpiryScanned) and event.shared:
+        elif isinstance(event, ExpiryScanned) and event.shared and (
+            event.token or event.cause != "REFRESH"
+        ):
+            # (Left out: REFRESH QMGR TYPE(EXPIRY) by a member without the lease, with
+            # no token: an explicit request, which the lease does not govern.)
             scans += 1
             qsg = members.get(event.q_mgr, "")
             scanners[qsg, event.token].add(event.q_mgr)
@@ -241,7 +245,7 @@ def check_liveness(history: History, healed: float, bound: float, expect: Expect
         if isinstance(event, OpCompleted) and event.outcome != "unknown" \
                 and event.reason not in LOST:
             served.add(event.q_mgr)
-        elif isinstance(event, ExpiryScanned) and event.shared:
+        elif isinstance(event, ExpiryScanned) and event.shared and event.cause != "REFRESH":
             scanned.add(history.scopes.members.get(event.q_mgr, "") if history.scopes else "")
     stalled = [f"queue manager {q}" for q in sorted(expect.busy - served)]
     stalled += [f"channel {c} ({state.get(c, 'RUNNING')})" for q, cs in expect.senders.items()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -57,7 +58,8 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
 
     Every run draws its fault kinds (kill, pause, CF outage of one member or all, CF
     and channel latency spikes, channel breaks and stops, lease clock skew, REFRESH
-    QMGR) and their schedule from its seed; faults land in the first part of the run,
+    QMGR, the scan-lease holder stalled mid-scan past its lease) and their schedule
+    from its seed; faults land in the first part of the run,
     then all are healed, the applications go on, a quiet period follows and a drain
     reads every queue to empty. The checkers then look for committed persistent
     messages lost, duplicates, messages never put, expired deliveries, expiry that
@@ -149,11 +151,22 @@ def _processes(console: Console, path: Path, loaded: Scenario, seeds: list[int],
             v.name for v in outcome.failed())
         kills = ", ".join(f"{f.qmgr}@{f.at:g}s" for f in outcome.faults if f.action == "kill")
         console.print(f"run {index:>4}/{len(seeds)}  seed {run_seed:>10}  kills {kills:<36} "
-                      f"{outcome.wall_seconds:5.1f} s  {mark}  {run.directory}")  # fmt: skip
+                      f"{outcome.wall_seconds:5.1f} s  {mark}"
+                      f"{tidy_run_directory(outcome, run.directory, keep=verbose)}")  # fmt: skip
         if verbose:
             _verbose(console, outcome)
     _conclude(console, outcomes, as_json, "run its kills again with",
               lambda o: replay_command(path, o, True, processes=True))
+
+
+def tidy_run_directory(outcome: Outcome, directory: Path, *, keep: bool = False) -> str:
+    """A run across processes leaves its processes' event and stderr files in a
+    temporary directory: removed once the run passed (unless ``keep``: a replay), kept
+    for a failed one. What to print about it (where it is, if kept)."""
+    if outcome.ok and not keep:
+        shutil.rmtree(directory)
+        return ""
+    return f"  files kept in {directory}"
 
 
 def verdict_table(outcomes: list[Outcome]) -> Table:
@@ -201,4 +214,4 @@ def _as_json(outcome: Outcome) -> dict[str, object]:
             "drained": outcome.drained, "verdicts": [verdict(v) for v in outcome.verdicts]}
 
 
-__all__ = ["chaos", "replay_command", "verdict_table"]
+__all__ = ["chaos", "replay_command", "tidy_run_directory", "verdict_table"]

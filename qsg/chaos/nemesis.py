@@ -5,6 +5,10 @@ seed first draws which kinds are on (each with even odds, at least one), then ho
 of each and when, where and for how long. Runs that leave a kind out explore
 interleavings a blanket schedule would drown. The faults are the scenario format's
 (``qsg.scenario.model.Fault``), so a drawn schedule can be pasted into a scenario file.
+
+Kinds added after the first campaigns (``LATER``) are drawn from a stream of their own
+(the run's seed, salted): a seed that leaves them out keeps the schedule it always had,
+so a run seed named in a regression test or in bench/RESULTS.md replays as before.
 """
 
 from __future__ import annotations
@@ -29,7 +33,10 @@ KINDS: dict[str, str] = {
     "slow_channels": "channel latency spike",
     "skew": "skew a member's lease clock",
     "refresh": "REFRESH QMGR TYPE(EXPIRY) on a member",
+    "stall_scan": "the expiry-scan lease holder stalls mid-scan past its lease, then scans",
 }
+#: Kinds drawn from their own stream (see the module's docstring), in the order drawn.
+LATER = ("stall_scan",)
 #: Kinds that may last until the heal in liveness mode (no duration).
 LASTING = frozenset({"kill", "pause", "cf_member", "cf_all", "cf_fail", "stop_channel"})
 
@@ -55,6 +62,11 @@ class Targets:
         if self.senders:
             kinds += ["break_channel", "stop_channel", "slow_channels"]
         return kinds
+
+    def later_kinds(self) -> list[str]:
+        """The ``LATER`` kinds this scenario offers a target for: a stall needs a QSG
+        with a member that scans, so that there is a lease to hold and to lose."""
+        return ["stall_scan"] if self.scanning and self.lease else []
 
 
 def targets(scenario: Scenario, *, server: bool = False) -> Targets:
@@ -94,6 +106,13 @@ def draw(targets: Targets, seed: int, window: float, *, lasting: bool = False,
             if lasting and kind in LASTING and rng.random() < 0.5:
                 duration = None
             faults.append(_fault(kind, rng, targets, at, duration))
+    later = random.Random(f"{seed}:later")
+    for kind in targets.later_kinds():
+        if later.random() < 0.5:
+            kinds.append(kind)
+            for _ in range(later.randint(1, 2)):
+                at = round(later.uniform(0.0, window * 0.9), 3)
+                faults.append(_fault(kind, later, targets, at, None))
     return kinds, tuple(sorted(faults, key=lambda f: f.at))
 
 
@@ -121,7 +140,9 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
         return Fault(at, "skew", qmgr=rng.choice(t.members), duration=duration, amount=amount)
     if kind == "refresh":
         return Fault(at, "refresh_expiry", qmgr=rng.choice(t.members))
+    if kind == "stall_scan":  # past the lease, so that a peer takes it over meanwhile
+        return Fault(at, "stall_scan", amount=round(rng.uniform(1.1 * t.lease, 2 * t.lease), 3))
     raise AssertionError(kind)
 
 
-__all__ = ["KINDS", "LASTING", "Targets", "draw", "targets"]
+__all__ = ["KINDS", "LASTING", "LATER", "Targets", "draw", "targets"]

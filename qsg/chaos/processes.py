@@ -50,9 +50,11 @@ from actors.events import (
     WorldEvent,
     kind_of,
 )
+from actors.membership import ROLE
 from coupling import keys
+from coupling.cleanup import delete_group
 from coupling.lease import EXPIRY_SCAN
-from coupling.server import EmbeddedServer, configured_url, free_port
+from coupling.server import URL_VARIABLE, EmbeddedServer, configured_url, free_port
 from coupling.transport import BlockingTransport
 from qsg import CMQC
 from qsg.chaos import checkers, history
@@ -94,7 +96,8 @@ class _Life:
 
 @dataclass(slots=True)
 class Layout:
-    """What a member process needs (passed to it as JSON)."""
+    """What a member process needs (passed to it as JSON, its ``redis_url`` by the
+    environment)."""
 
     scenario: str
     q_mgr: str
@@ -201,7 +204,9 @@ async def member(layout: Layout, file: BinaryIO) -> None:
 def _member_main(argv: list[str]) -> None:
     from actors.clock import SharedClock
 
-    layout = Layout(**json.loads(argv[0]))
+    # The URL (its password with it) comes by the environment, never the command line,
+    # which any user of the machine can read (ps).
+    layout = Layout(**json.loads(argv[0]), redis_url=os.environ.pop(URL_VARIABLE, ""))
     with open(layout.events, "ab", buffering=0) as file:  # every event one write
         trio.run(member, layout, file, clock=SharedClock(layout.epoch))
 
@@ -269,9 +274,7 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
                 directory: Path) -> ProcessRun:  # fmt: skip
     transport = BlockingTransport(url)
     for group in scenario.qsgs:  # a run starts with an empty coupling facility
-        stale = transport.command("KEYS", keys.group_prefix(group.name) + "*")
-        if stale:
-            transport.command("DEL", *stale)
+        delete_group(transport, group.name)
     ports = {c.to_qmgr: free_port() for c in scenario.channels}
     epoch = time.time() + STARTUP
     end = scenario.run.duration
@@ -287,10 +290,12 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
     def start(q_mgr: str, life: int) -> None:
         events = directory / f"{q_mgr}.{life}.events"
         layout = Layout(str(path), q_mgr, url, epoch, end, seed, life, ports, str(events))
-        command = [sys.executable, "-m", "qsg.chaos.processes", "member",
-                   json.dumps(dataclasses.asdict(layout))]  # fmt: skip
+        given = dataclasses.asdict(layout)
+        secret = {URL_VARIABLE: given.pop("redis_url")}  # not on the command line: ps shows it
+        command = [sys.executable, "-m", "qsg.chaos.processes", "member", json.dumps(given)]
         stderr = open(directory / f"{q_mgr}.{life}.stderr", "wb")  # noqa: SIM115
-        lives[q_mgr] = _Life(q_mgr, life, subprocess.Popen(command, stderr=stderr), events)
+        process = subprocess.Popen(command, stderr=stderr, env={**os.environ, **secret})
+        lives[q_mgr] = _Life(q_mgr, life, process, events)
         latest[q_mgr] = life
 
     # Channel partners first, listening before their senders try (a sender that finds
@@ -317,6 +322,11 @@ def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], ur
             target = kill.qmgr or _scan_holder(transport, scenario) or killable(scenario)[0]
             if target not in lives:  # still down from an earlier kill
                 log.emit(FaultInjected(now(), target, "kill", target, "it is not running"))
+                continue
+            # A life killed before it joined its QSG was never up: nobody could recover
+            # it, and the recovery checker would wait for that in vain. Kill lives only.
+            if not _await_up(transport, scenario, lives[target]):
+                log.emit(FaultInjected(now(), target, "kill", target, "it never came up"))
                 continue
             victim = lives.pop(target)
             victim.process.send_signal(signal.SIGKILL)
@@ -366,6 +376,23 @@ def _await_listener(port: int, life: _Life, timeout: float = 60.0) -> None:
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{life.q_mgr} did not listen on port {port} within {timeout:g} s")
+
+
+def _await_up(transport: BlockingTransport, scenario: Scenario, life: _Life,
+              timeout: float = STARTUP + 60.0) -> bool:  # fmt: skip
+    """Wait until ``life`` is up: a QSG member holds its member lease (the holder is
+    its process), another queue manager is running. False if it ended or never did."""
+    group = next((q.name for q in scenario.qsgs if life.q_mgr in q.members), None)
+    if group is None:
+        return life.process.poll() is None
+    key, me = keys.lease_key(group, ROLE.format(life.q_mgr)), f"{life.q_mgr}@{life.process.pid}"
+    give_up = time.time() + timeout
+    while time.time() < give_up and life.process.poll() is None:
+        holder = transport.command("HGET", key, "holder")
+        if holder is not None and holder.decode() == me:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _scan_holder(transport: BlockingTransport, scenario: Scenario) -> str:

@@ -7,7 +7,8 @@ unit of work), ``DELIVER_EXPIRED`` (MQGET returns a message whose expiry has pas
 instead of discarding it) and ``SKIP_FENCING`` (a shared-queue scan under a stale
 fencing token is accepted), ``LOSE_ON_CF_RECOVERY`` (the coupling facility's recovery
 after a failure drops the persistent messages it should keep). Nothing outside the
-tests turns one on; with ``ACTIVE`` empty every check costs one set lookup, and only on
+tests (and ``bench/chaos_catches.py``, which counts how often a random campaign catches
+each) turns one on; with ``ACTIVE`` empty every check costs one set lookup, and only on
 a path already out of the common case.
 """
 

@@ -7,7 +7,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
-from qsg.core import trigger
+from qsg.core import mqlong, platforms, trigger
 from qsg.core.authority import open_operations
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
@@ -48,11 +48,12 @@ class Connection:
         self._check_connected()
         od = target if isinstance(target, OD) else None
         if od is not None:
-            name = name_of(od.ObjectName).decode()
-            q_mgr_name = name_of(od.ObjectQMgrName).decode()
+            mqlong.check_od(od)
+            name = _decoded(od.ObjectName, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+            q_mgr_name = _decoded(od.ObjectQMgrName, CMQC.MQRC_UNKNOWN_OBJECT_Q_MGR)
         elif isinstance(target, str | bytes):
             raw = target.encode() if isinstance(target, str) else target
-            name, q_mgr_name = name_of(raw).decode(), ""
+            name, q_mgr_name = _decoded(raw, CMQC.MQRC_UNKNOWN_OBJECT_NAME), ""
         else:
             raise MQMIError.failed(
                 CMQC.MQRC_OBJECT_NAME_ERROR,
@@ -73,7 +74,8 @@ class Connection:
         status = res.repository.status[res.queue.name]
         if status.logically_deleted:
             raise MQMIError.failed(
-                CMQC.MQRC_Q_DELETED, f"dynamic queue {res.queue.name} is logically deleted"
+                platforms.opening_deleted(qm.rules.platform),
+                f"dynamic queue {res.queue.name} is logically deleted",
             )
         effective = _share(res.queue, status, options)
         handle = Handle(self, res, effective, user)
@@ -115,10 +117,7 @@ class Connection:
         model = res.queue
         pattern = od.DynamicQName if od is not None else OD().DynamicQName
         name = dynamic_q_name(pattern, qm.new_dynamic_suffix())
-        if qm.find(name) is not None:
-            raise MQMIError.failed(
-                CMQC.MQRC_OBJECT_ALREADY_EXISTS, f"a queue named {name} already exists"
-            )
+        qm.check_name_free(name)
         shared = model.definition_type == CMQC.MQQDT_SHARED_DYNAMIC
         qdef = dataclasses.replace(
             model,
@@ -204,6 +203,14 @@ class Connection:
     def _check_connected(self) -> None:
         if not self.connected:
             raise MQMIError.failed(CMQC.MQRC_HCONN_ERROR, "the connection is disconnected")
+
+
+def _decoded(name: bytes, reason: int) -> str:
+    """An object name as text; bytes that are no text name no object MQ could have."""
+    try:
+        return name_of(name).decode()
+    except UnicodeDecodeError:
+        raise MQMIError.failed(reason, f"{name!r} is not a name MQ knows") from None
 
 
 def _check_open_options(options: int) -> None:

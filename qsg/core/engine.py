@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from qsg import CMQC
-from qsg.core import expiry, groups, xmitq
+from qsg.core import expiry, groups, platforms, xmitq
 from qsg.core.errors import MQMIError
 from qsg.core.groups import GroupPosition, HandleState
 from qsg.core.message import Message
+from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
 from qsg.core.store import MATCH_ANY, SELECT_ANY, Match, MessageStore, Select, Syncpoint, Taken
 from qsg.core.structs import GMO, MD, MD_KINDS, PMO
@@ -117,8 +118,9 @@ def put(
     via: PutDefaults | None = None,
     remote: tuple[str, str] | None = None,
     stored: Callable[[Message, bool], None] | None = None,
-) -> None:
-    """MQPUT to a local queue: validate, store, and write the output fields back.
+) -> Done:
+    """MQPUT to a local queue: validate, store, and write the output fields back; what
+    it decided comes back as ``Done``.
 
     ``uow`` is the connection's unit of work, used when the put is in syncpoint.
     ``via`` is the first definition on the resolution path when it is not ``qdef`` (an
@@ -127,8 +129,11 @@ def put(
     remote queue: the message is stored wrapped in an MQXQH (expiry-mqmd.txt note 9).
     ``stored`` is told of the message once it is on the queue, and whether the put is
     in syncpoint (the queue manager's trigger check). Completes with
-    MQMIError(MQCC_WARNING, MQRC_PRIORITY_EXCEEDS_MAXIMUM) after storing a message whose
-    Priority is above 9, as pymqi raises for warnings.
+    MQMIError(MQCC_WARNING, ...) after storing the message, as pymqi raises for
+    warnings: MQRC_INCONSISTENT_UOW or MQRC_INCONSISTENT_PERSISTENCE for a message of a
+    group put without LOGICAL_ORDER right after a put with it, disagreeing with the
+    group (the reason code pages of 2245 and 2185), else MQRC_PRIORITY_EXCEEDS_MAXIMUM
+    for a Priority above 9.
     """
     options = pmo.Options
     if options & CMQC.MQPMO_SYNCPOINT and options & CMQC.MQPMO_NO_SYNCPOINT:
@@ -190,7 +195,9 @@ def put(
     desc["Persistence"] = persistence
     desc["Priority"] = priority
     desc["BackoutCount"] = 0
-    _set_group_fields(desc, md.Version, logical, state, in_uow, rules)
+    persistent = persistence == CMQC.MQPER_PERSISTENT
+    _set_group_fields(desc, md.Version, logical, state, in_uow, persistent, rules)
+    warning = None if logical else _inconsistent_put(desc, state, in_uow, persistent)
     _set_context(desc, options, identity, rules.stamp(now))
     if (
         desc["ReplyToQ"]
@@ -214,6 +221,7 @@ def put(
     if state is not None:
         grouped = desc["MsgFlags"] & groups.GROUPING
         state.put_group = groups.after(desc, len(body), in_uow) if grouped else None
+        state.put_logical = logical
 
     # MQPUT's output fields: the identifiers, the group fields and the context.
     fields = md.__dict__
@@ -231,12 +239,41 @@ def put(
     pmo.__dict__["ResolvedQMgrName"] = resolved[1].encode()
     if stored is not None:
         stored(message, in_uow)
-    if priority > _MAX_PRIORITY:
-        raise MQMIError(
+    done = Done(in_uow, persistent)
+    if warning is None and priority > _MAX_PRIORITY:
+        warning = MQMIError(
             CMQC.MQCC_WARNING,
             CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM,
             f"Priority {priority} was put at the maximum, {_MAX_PRIORITY}",
         )
+    if warning is not None:
+        warning.done = done
+        raise warning
+    return done
+
+
+def _inconsistent_put(
+    desc: dict[str, Any], state: HandleState | None, in_uow: bool, persistent: bool
+) -> MQMIError | None:
+    """The warning for a put without LOGICAL_ORDER right after one with it, of a message
+    of a group or logical message, that disagrees with the handle's group position
+    about the unit of work (2245) or persistence (2185); None when there is none."""
+    if state is None or not state.put_logical or not desc["MsgFlags"] & groups.GROUPING:
+        return None
+    position = state.put_group
+    if position is None:
+        return None
+    if position.syncpoint != in_uow:
+        return MQMIError(
+            CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+            "put in and outside the unit of work within one group or logical message",
+        )  # fmt: skip
+    if position.persistent != persistent:
+        return MQMIError(
+            CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+            "persistent and nonpersistent messages within one group or logical message",
+        )  # fmt: skip
+    return None
 
 
 def check_descriptor(md: MD, enforce_max_expiry: bool) -> None:
@@ -269,6 +306,7 @@ def _set_group_fields(
     logical: bool,
     state: HandleState | None,
     in_uow: bool,
+    persistent: bool,
     rules: QMgrRules,
 ) -> None:
     """GroupId, MsgSeqNumber and Offset as MQPUT stores them.
@@ -309,10 +347,18 @@ def _set_group_fields(
         raise MQMIError.failed(
             CMQC.MQRC_INCOMPLETE_MSG, "the logical message is not complete: put its next segment"
         )
+    # MQRC_INCONSISTENT_UOW (2245) and MQRC_INCONSISTENT_PERSISTENCE (2185): with
+    # LOGICAL_ORDER "the call fails" when the syncpoint choice, given or defaulted, or
+    # the persistence, given or defaulted, disagrees with the group's.
     if position.syncpoint != in_uow:
         raise MQMIError.failed(
             CMQC.MQRC_INCONSISTENT_UOW,
             "a group put in logical order must be all in syncpoint or all outside",
+        )
+    if position.persistent != persistent:
+        raise MQMIError.failed(
+            CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+            "a group put in logical order must be all persistent or all nonpersistent",
         )
     desc["GroupId"] = position.group_id
     desc["MsgSeqNumber"], desc["Offset"] = position.msg_seq_number, position.offset
@@ -323,7 +369,7 @@ def put_in_syncpoint(options: int, platform: int) -> bool:
         return True
     if options & CMQC.MQPMO_NO_SYNCPOINT:
         return False
-    return platform == CMQC.MQPL_ZOS  # z/OS puts in syncpoint unless told otherwise
+    return platforms.syncpoint_by_default(platform)
 
 
 def _set_context(
@@ -364,15 +410,17 @@ def get(
     state: HandleState,
     handle: object,
     now: float,
-) -> tuple[Taken, MQMIError | None]:
+) -> tuple[Taken, MQMIError | None, Done | None]:
     """MQGET (or browse) from a local queue, without the output fields.
 
     ``state`` is the handle's remembered position (browse cursor, groups); ``handle``
     identifies it for locks. Returns the store's answer (the message or None, the
-    expired messages discarded on the way, the key it was at) and the error to raise
-    once those discards are accounted for: discards happen whatever the outcome,
-    outside any unit of work (expiry-mqmd.txt note 4), so they must never be lost to an
-    exception. ``finish_get`` then sets the output fields and raises what MQ raises.
+    expired messages discarded on the way, the key it was at), the error to raise once
+    those discards are accounted for (discards happen whatever the outcome, outside any
+    unit of work, so they must never be lost to an exception), and, when a message came
+    back, what was decided for it (``Done``). The error is MQCC_FAILED, or a warning to
+    raise with the message (MQRC_INCONSISTENT_UOW). ``finish_get`` then sets the output
+    fields and raises what MQ raises.
     """
     options = gmo.Options
     # Only unusual options need the full check; the common get skips it.
@@ -380,7 +428,9 @@ def get(
     if qdef.inhibit_get == CMQC.MQQA_GET_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {qdef.name}")
     if options & _NEEDS_GROUP_INDEX and (
-        qdef.qsg_disp == CMQC.MQQSGD_SHARED and qdef.index_type != CMQC.MQIT_GROUP_ID
+        qdef.qsg_disp == CMQC.MQQSGD_SHARED
+        and qdef.index_type != CMQC.MQIT_GROUP_ID
+        and platforms.checks_index_type(rules.platform)
     ):
         raise MQMIError.failed(
             CMQC.MQRC_Q_INDEX_TYPE_ERROR,
@@ -389,11 +439,24 @@ def get(
     if options & CMQC.MQGMO_UNLOCK and not browse:
         store.unlock(qdef.name, handle)
         state.locked = None
-        return Taken(None, ()), None
+        return Taken(None, ()), None, None
     if browse:
-        return _browse(store, qdef, md, gmo, state, handle, now)
+        taken, error = _browse(store, qdef, md, gmo, state, handle, now)
+        seen = taken.message
+        return taken, error, None if seen is None else Done(False, seen.persistent)
     select = _select_for_get(md, gmo, state, handle)
     syncpoint = get_syncpoint(options, rules.platform)
+    logical = bool(options & CMQC.MQGMO_LOGICAL_ORDER)
+    position = state.get_group
+    if logical and position is not None and _in_uow(syncpoint, position.persistent) != (
+        position.syncpoint
+    ):
+        # MQRC_INCONSISTENT_UOW (2245): "If the current call specifies
+        # MQGMO_LOGICAL_ORDER, the call fails" (nothing is got).
+        raise MQMIError.failed(
+            CMQC.MQRC_INCONSISTENT_UOW,
+            "a group got in logical order must be all in syncpoint or all outside",
+        )
     if syncpoint is not Syncpoint.NO:
         if uow is None:
             raise MQMIError.failed(CMQC.MQRC_SYNCPOINT_NOT_AVAILABLE, "no unit of work here")
@@ -409,18 +472,36 @@ def get(
     )
     msg = taken.message
     if msg is None:
-        return taken, _explain_missing(store, qdef, select, gmo, handle, now)
+        return taken, _explain_missing(store, qdef, select, gmo, handle, now), None
     if taken.too_long:
-        return taken, None
-    in_uow = syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
+        return taken, None, None
+    in_uow = _in_uow(syncpoint, msg.persistent)
     if uow is not None and in_uow:
         uow.enlist(store)
         uow.count += 1
     if select.key is not None:
         state.locked = None
     grouped = msg.desc["MsgFlags"] & groups.GROUPING
-    state.get_group = groups.after(msg.desc, len(msg.body)) if grouped else None
-    return taken, None
+    warning = None
+    if not logical and state.get_logical and grouped and position is not None and (
+        position.syncpoint != in_uow
+    ):
+        # 2245: "If the current call does not specify MQGMO_LOGICAL_ORDER, but the
+        # previous MQGET call for the queue handle did, the call succeeds with
+        # completion code MQCC_WARNING."
+        warning = MQMIError(
+            CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+            "got in and outside the unit of work within one group or logical message",
+        )  # fmt: skip
+    state.get_group = groups.after(msg.desc, len(msg.body), in_uow) if grouped else None
+    state.get_logical = logical
+    return taken, warning, Done(in_uow, msg.persistent)
+
+
+def _in_uow(syncpoint: Syncpoint, persistent: bool) -> bool:
+    """Whether a get with this syncpoint choice takes a message (persistent or not) in
+    the unit of work."""
+    return syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and persistent)
 
 
 def _select_for_get(md: MD, gmo: GMO, state: HandleState, handle: object) -> Select:
@@ -707,5 +788,4 @@ def get_syncpoint(options: int, platform: int) -> Syncpoint:
         return Syncpoint.NO
     if options & CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT:
         return Syncpoint.IF_PERSISTENT
-    # z/OS gets in syncpoint unless told otherwise; other platforms do not.
-    return Syncpoint.YES if platform == CMQC.MQPL_ZOS else Syncpoint.NO
+    return Syncpoint.YES if platforms.syncpoint_by_default(platform) else Syncpoint.NO

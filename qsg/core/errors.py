@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from qsg import CMQC
+from qsg.core.outcome import Done
 
 
 @cache
@@ -38,6 +39,8 @@ class MQMIError(Exception):
     #: For MQRC_TRUNCATED_MSG_*: the full length, and (when accepted) the truncated data.
     original_length: int | None = None
     message: bytes | None = None
+    #: For a warning from MQPUT or MQGET: what the call, which did complete, decided.
+    done: Done | None = None
 
     def __init__(self, comp: int, reason: int, detail: str = "") -> None:
         self.comp = comp

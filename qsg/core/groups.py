@@ -26,7 +26,9 @@ class GroupPosition:
     """The item a handle expects next: this group, this logical message, this offset.
 
     ``in_group`` is False for a segmented logical message that is not in a group.
-    ``syncpoint`` records whether the group's puts were in syncpoint (they must agree).
+    ``syncpoint`` records whether the item was put or got in the unit of work, and
+    ``persistent`` whether it was persistent: every item of a group or logical message
+    must agree on both (MQRC_INCONSISTENT_UOW, MQRC_INCONSISTENT_PERSISTENCE).
     """
 
     group_id: bytes
@@ -35,6 +37,7 @@ class GroupPosition:
     in_group: bool
     in_logical_message: bool
     syncpoint: bool = False
+    persistent: bool = False
 
 
 def is_first_item(desc: dict[str, Any]) -> bool:
@@ -48,10 +51,13 @@ def after(desc: dict[str, Any], length: int, syncpoint: bool = False) -> GroupPo
     flags = desc["MsgFlags"]
     group_id, seq, offset = desc["GroupId"], desc["MsgSeqNumber"], desc["Offset"]
     in_group = bool(flags & IN_GROUP)
+    persistent = desc["Persistence"] == CMQC.MQPER_PERSISTENT
     if flags & CMQC.MQMF_SEGMENT and not flags & CMQC.MQMF_LAST_SEGMENT:
-        return GroupPosition(group_id, seq, offset + length, in_group, True, syncpoint)
+        return GroupPosition(
+            group_id, seq, offset + length, in_group, True, syncpoint, persistent
+        )
     if flags & CMQC.MQMF_MSG_IN_GROUP and not flags & CMQC.MQMF_LAST_MSG_IN_GROUP:
-        return GroupPosition(group_id, seq + 1, 0, True, False, syncpoint)
+        return GroupPosition(group_id, seq + 1, 0, True, False, syncpoint, persistent)
     return None
 
 
@@ -84,6 +90,11 @@ class HandleState:
 
     put_group: GroupPosition | None = None
     get_group: GroupPosition | None = None
+    #: Whether the last MQPUT, and the last destructive MQGET, on the handle had
+    #: LOGICAL_ORDER: a call without it right after one with it completes with a warning
+    #: where the two disagree (MQRC_INCONSISTENT_UOW, MQRC_INCONSISTENT_PERSISTENCE).
+    put_logical: bool = False
+    get_logical: bool = False
     browse_position: int | None = None  # the key under the browse cursor
     browse_logical: bool | None = None  # LOGICAL_ORDER of the last BROWSE_FIRST
     browse_group: GroupPosition | None = None

@@ -7,10 +7,11 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from qsg import CMQC
-from qsg.core import engine, trigger
+from qsg.core import engine, mqlong, trigger
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
 from qsg.core.objects import AliasQueue, RemoteQueue, queue_attributes
+from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
 from qsg.core.resolve import Resolution
 from qsg.core.structs import GMO, INPUT_OPTIONS, MD, PMO
@@ -61,6 +62,9 @@ class Handle:
         self.user = user  # the user the open was checked for
         self.open = True
         self.state = HandleState()
+        #: What the handle's last MQPUT or MQGET that moved a message decided (MQPUT1
+        #: returns its closed handle: this says how its put went).
+        self.done: Done | None = None
         #: The handle's name in a shared store (its locks): queue manager first, so that
         #: peer recovery can release a failed member's.
         self.store_token = f"{conn.qmgr.name}/{conn.number}/{id(self):x}"
@@ -68,39 +72,39 @@ class Handle:
     # ---- MQPUT ----------------------------------------------------------------
     def put(
         self, body: bytes | str, md: MD | None = None, pmo: PMO | None = None, *, now: float
-    ) -> None:
-        """MQPUT. A ``str`` is sent as UTF-8 with MQFMT_STRING, as pymqi does."""
+    ) -> Done:
+        """MQPUT. A ``str`` is sent as UTF-8 with MQFMT_STRING, as pymqi does. Returns
+        what the put decided (in the unit of work or not, persistent or not); a warning
+        carries it as ``MQMIError.done``."""
         self._check(CMQC.MQOO_OUTPUT, CMQC.MQRC_NOT_OPEN_FOR_OUTPUT)
         md = MD() if md is None else md
+        pmo = PMO() if pmo is None else pmo
+        mqlong.check_put(md, pmo)
         if type(body) is not bytes:
             body = _buffer(body, md)
         qm = self.conn.qmgr
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
-        engine.put(
-            qm.rules,
-            self.repository.store,
-            qdef,
-            body,
-            md,
-            PMO() if pmo is None else pmo,
-            self.conn.uow,
-            self.conn.identity,
-            now,
-            self.state,
-            via=None if self.via is None else self._current_via(),
-            remote=self.remote,
-            stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now),
-        )
-
-    def persistence(self, md: MD) -> int:
-        """The Persistence a put of ``md`` through this handle has: MD's own, or, for
-        MQPER_PERSISTENCE_AS_Q_DEF, DEFPSIST of the first definition on the resolution
-        path (MQ does not write it back into the caller's MD)."""
-        if md.Persistence != CMQC.MQPER_PERSISTENCE_AS_Q_DEF:
-            return md.Persistence
-        via = self._current_via()
-        defaults = via if via is not None else self.repository.queues[self.queue]
-        return defaults.def_persistence
+        self.done = None
+        try:
+            self.done = engine.put(
+                qm.rules,
+                self.repository.store,
+                qdef,
+                body,
+                md,
+                pmo,
+                self.conn.uow,
+                self.conn.identity,
+                now,
+                self.state,
+                via=None if self.via is None else self._current_via(),
+                remote=self.remote,
+                stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now),
+            )
+        except MQMIError as warning:
+            self.done = warning.done
+            raise
+        return self.done
 
     def _current_via(self) -> AliasQueue | RemoteQueue | None:
         """The alias or remote definition as it is now: ALTER applies to open handles."""
@@ -116,6 +120,16 @@ class Handle:
         *, now: float,
     ) -> bytes:  # fmt: skip
         """MQGET (a browse with MQGMO_BROWSE_*). ``max_length`` None takes any length."""
+        return self.receive(max_length, md, gmo, now=now)[0]
+
+    def receive(
+        self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None,
+        *, now: float,
+    ) -> tuple[bytes, Done | None]:  # fmt: skip
+        """MQGET as ``get``, with what it decided for the message (in the unit of work or
+        not, persistent or not; None for MQGMO_UNLOCK, which returns none). A warning
+        carries it as ``MQMIError.done``, and the data as ``MQMIError.message``."""
+        self.done = None
         if max_length is not None and (type(max_length) is not int or max_length < 0):
             raise MQMIError.failed(
                 CMQC.MQRC_BUFFER_LENGTH_ERROR,
@@ -123,6 +137,7 @@ class Handle:
             )
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
+        mqlong.check_get(md, gmo)
         browse = gmo.Options & _BROWSE
         if browse:
             self._check(CMQC.MQOO_BROWSE, CMQC.MQRC_NOT_OPEN_FOR_BROWSE)
@@ -138,16 +153,25 @@ class Handle:
         qm.time = now
         store = self.repository.store
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
-        taken, error = engine.get(
+        taken, error, done = engine.get(
             qm.rules, store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
         )
         if taken.discarded:
             qm.discarded(self.queue, list(taken.discarded), "browse" if browse else "get", now)
-        if error is not None:
+        self.done = done
+        if error is not None and error.comp == CMQC.MQCC_FAILED:
             raise error
         if gmo.Options & CMQC.MQGMO_UNLOCK and not browse:
-            return b""
-        return engine.finish_get(taken, md, gmo, max_length, qdef, now)
+            return b"", None
+        try:
+            body = engine.finish_get(taken, md, gmo, max_length, qdef, now)
+        except MQMIError as truncated:
+            truncated.done = done if truncated.comp == CMQC.MQCC_WARNING else None
+            raise
+        if error is not None:  # a warning: the message is the caller's all the same
+            error.message, error.done = body, done
+            raise error
+        return body, done
 
     # ---- MQINQ and MQSET ------------------------------------------------------
     def inquire(self, selector: int) -> int | bytes:
@@ -238,11 +262,18 @@ class Handle:
             self.repository.deleting.add(self.queue)
         if self.status.logically_deleted:
             self.conn.qmgr.reap()  # the last user gone: deleted physically
-        if self.state.put_group is not None and self.state.put_group.in_group:
+        position = self.state.put_group
+        if position is not None:
+            # MQRC_INCOMPLETE_GROUP (2241): "If there is an incomplete logical message as
+            # well as an incomplete message group, reason code MQRC_INCOMPLETE_MSG is
+            # returned in preference".
+            incomplete = "logical message" if position.in_logical_message else "message group"
             raise MQMIError(
                 CMQC.MQCC_WARNING,
-                CMQC.MQRC_INCOMPLETE_GROUP,
-                f"{self.name} closed with a message group not completed",
+                CMQC.MQRC_INCOMPLETE_MSG
+                if position.in_logical_message
+                else CMQC.MQRC_INCOMPLETE_GROUP,
+                f"{self.name} closed with a {incomplete} not completed",
             )
 
     def _deletes(self, options: int) -> bool:

@@ -1,6 +1,8 @@
 """IBM's binary layouts: MQMD version 1 and 2, MQXQH, MQDLH and MQTM.
 
-Offsets and lengths are IBM's (cmqc.h: 324, 364, 428, 172 and 684 bytes). Integers follow
+Offsets and lengths are IBM's (cmqc.h: 324, 364, 428, 172 and 684 bytes). Data too short
+for a layout is refused with the structure's own reason code (MQRC_MD_ERROR,
+MQRC_XQH_ERROR, MQRC_DLH_ERROR, MQRC_TM_ERROR), never a ``struct.error``. Integers follow
 the ``Encoding`` given (MQENC_NATIVE on x86 is little-endian, "reversed"); character
 fields are blank-padded and byte fields NUL-padded, as MQ writes them.
 """
@@ -11,6 +13,7 @@ import struct
 from dataclasses import dataclass
 
 from qsg import CMQC
+from qsg.core.errors import MQMIError
 from qsg.core.structs import MD, MD_FIELDS
 
 # MQMD version 1, then the five fields version 2 adds.
@@ -55,16 +58,35 @@ def pack_md(md: MD, version: int | None = None, encoding: int | None = None) -> 
         elif name in _MD_CHAR:
             value = value.ljust(_char_len(name), b" ")
         values.append(value)
-    return _struct(fmt, enc).pack(*values)
+    try:
+        return _struct(fmt, enc).pack(*values)
+    except struct.error as error:  # an MQLONG the structure holds but the layout cannot
+        raise MQMIError.failed(CMQC.MQRC_MD_ERROR, f"MQMD cannot be packed: {error}") from None
 
 
-def unpack_md(data: bytes, encoding: int = CMQC.MQENC_NATIVE) -> MD:
-    """An MD from IBM's layout; the version (1 or 2) is read from the data."""
+def unpack_md(data: bytes, encoding: int = CMQC.MQENC_NATIVE, *, version: int | None = None,
+              ) -> MD:  # fmt: skip
+    """An MD from IBM's layout; the version (1 or 2) is read from the data unless given
+    (an MQXQH holds a version-1 layout whatever its Version field says).
+
+    MQRC_MD_ERROR for data too short for the version, or a version that is neither.
+    """
     if len(data) < CMQC.MQMD_LENGTH_1:
-        raise ValueError(f"an MQMD needs at least {CMQC.MQMD_LENGTH_1} bytes, got {len(data)}")
+        raise MQMIError.failed(
+            CMQC.MQRC_MD_ERROR,
+            f"an MQMD needs at least {CMQC.MQMD_LENGTH_1} bytes, got {len(data)}",
+        )
     order = byte_order(encoding)
-    version = struct.unpack_from(order + "i", data, 4)[0]
-    fmt = _MD1 + (_MD2_EXTRA if version >= 2 else "")
+    if version is None:
+        version = struct.unpack_from(order + "i", data, 4)[0]
+    if version not in (CMQC.MQMD_VERSION_1, CMQC.MQMD_VERSION_2):
+        raise MQMIError.failed(CMQC.MQRC_MD_ERROR, f"MQMD.Version={version}: it is 1 or 2")
+    if version == CMQC.MQMD_VERSION_2 and len(data) < CMQC.MQMD_LENGTH_2:
+        raise MQMIError.failed(
+            CMQC.MQRC_MD_ERROR,
+            f"a version-2 MQMD needs {CMQC.MQMD_LENGTH_2} bytes, got {len(data)}",
+        )
+    fmt = _MD1 + (_MD2_EXTRA if version == CMQC.MQMD_VERSION_2 else "")
     values = struct.unpack_from(order + fmt, data)
     md = MD()
     for name, value in zip(MD_FIELDS, values, strict=False):
@@ -99,10 +121,16 @@ class XQH:
 
     @classmethod
     def unpack(cls, data: bytes, encoding: int = CMQC.MQENC_NATIVE) -> XQH:
+        """MQRC_XQH_ERROR for data too short to hold an MQXQH. The embedded descriptor
+        is an MQMD1 (IBM: "MsgDesc (MQMD1)"): it is read as one even when its Version
+        field claims 2, as a sender that copied an application's MQMD2 may write it."""
         if len(data) < CMQC.MQXQH_LENGTH_1:
-            raise ValueError(f"an MQXQH needs {CMQC.MQXQH_LENGTH_1} bytes, got {len(data)}")
+            raise MQMIError.failed(
+                CMQC.MQRC_XQH_ERROR, f"an MQXQH needs {CMQC.MQXQH_LENGTH_1} bytes, got {len(data)}"
+            )
         strucid, version, rq, rqm = _struct(_XQH_HEAD, encoding).unpack_from(data)
-        inner = unpack_md(data[XQH_MSGDESC_OFFSET : CMQC.MQXQH_LENGTH_1], encoding)
+        inner = unpack_md(data[XQH_MSGDESC_OFFSET : CMQC.MQXQH_LENGTH_1], encoding,
+                          version=CMQC.MQMD_VERSION_1)  # fmt: skip
         inner.Version = CMQC.MQMD_VERSION_1
         return cls(rq, rqm, inner, strucid, version)
 
@@ -135,6 +163,11 @@ class DLH:
 
     @classmethod
     def unpack(cls, data: bytes, encoding: int = CMQC.MQENC_NATIVE) -> DLH:
+        """MQRC_DLH_ERROR for data too short to hold an MQDLH."""
+        if len(data) < CMQC.MQDLH_LENGTH_1:
+            raise MQMIError.failed(
+                CMQC.MQRC_DLH_ERROR, f"an MQDLH needs {CMQC.MQDLH_LENGTH_1} bytes, got {len(data)}"
+            )
         (sid, ver, reason, dq, dqm, enc, ccsid, fmt, pat, pan, pd, pt) = _struct(
             _DLH, encoding
         ).unpack_from(data)
@@ -167,7 +200,9 @@ class TM:
     @classmethod
     def unpack(cls, data: bytes, encoding: int = CMQC.MQENC_NATIVE) -> TM:
         if len(data) < CMQC.MQTM_LENGTH_1:
-            raise ValueError(f"an MQTM needs {CMQC.MQTM_LENGTH_1} bytes, got {len(data)}")
+            raise MQMIError.failed(
+                CMQC.MQRC_TM_ERROR, f"an MQTM needs {CMQC.MQTM_LENGTH_1} bytes, got {len(data)}"
+            )
         (sid, ver, q, process, tdata, atype, appl, env, user) = _struct(
             _TM, encoding
         ).unpack_from(data)

@@ -95,18 +95,39 @@ class MemoryStore:
         self._queues: dict[str, _Queue] = {}
         self._uows: dict[Hashable, list[tuple[str, int, int]]] = {}
         self._recovered: dict[tuple[str, int], str] = {}  # (failed, incarnation) -> by
+        self._structure_of: dict[str, str] = {}  # queue -> its CF structure
+        self._sizes: dict[str, int] = {}  # CF structure -> SIZE in KB
 
     # ---- queues ---------------------------------------------------------------
     def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
-        """No coupling facility in process: structures have no limits here."""
+        """No coupling facility in process: structures have no limits here, only the
+        size their use is reported against."""
+        self._sizes[name] = size_kb
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         if queue in self._queues:
             raise ValueError(f"queue {queue!r} already exists in this store")
         self._queues[queue] = _Queue(ordering)
+        if structure:
+            self._structure_of[queue] = structure
+
+    def structure_usage(self, name: str) -> dict[str, int]:
+        """A structure's entries and elements in use and their maxima, counted as the
+        coupling facility counts them: an entry per message, an element per 256 bytes
+        of its record (here its body and an MQMD's 364 bytes)."""
+        entries = elements = 0
+        for queue, structure in self._structure_of.items():
+            if structure == name and queue in self._queues:
+                for msg in self._queues[queue].msgs.values():
+                    entries += 1
+                    elements += -(-(len(msg.body) + 364) // 256)
+        size = self._sizes.get(name, 0)
+        return {"entries": entries, "elements": elements, "max_entries": size,
+                "max_elements": 4 * size}  # fmt: skip
 
     def delete_queue(self, queue: str) -> None:
         del self._queues[queue]
+        self._structure_of.pop(queue, None)
 
     def depth(self, queue: str) -> int:
         return self._queues[queue].depth

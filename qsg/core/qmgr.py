@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from qsg import CMQC
-from qsg.core import engine, trigger
+from qsg.core import engine, platforms, trigger
 from qsg.core.authority import Authority
 from qsg.core.connection import Connection
 from qsg.core.engine import PutIdentity, QMgrRules
@@ -145,10 +145,35 @@ class QMgr:
         for other in self.repositories:
             if other is not repo and obj.name in other.queues:
                 raise ValueError(f"queue {obj.name} is already defined with another QSGDISP")
+        status = repo.status.get(obj.name)
+        if status is not None and status.logically_deleted:
+            self._refuse_deleted_name(obj.name)
         if isinstance(obj, QueueDefinition):
             self._check_structure(obj)
         repo.add_queue(obj, replace=replace)
         return obj
+
+    def check_name_free(self, name: str) -> None:
+        """MQOPEN of a model queue creating ``name``: MQRC_OBJECT_ALREADY_EXISTS if a
+        queue has the name, MQRC_NAME_IN_USE (on z/OS) if that queue is logically
+        deleted but still open."""
+        found = self.find(name)
+        if found is None:
+            return
+        status = found[0].status.get(name)
+        if status is not None and status.logically_deleted:
+            self._refuse_deleted_name(name)
+        raise MQMIError.failed(
+            CMQC.MQRC_OBJECT_ALREADY_EXISTS, f"a queue named {name} already exists"
+        )
+
+    def _refuse_deleted_name(self, name: str) -> None:
+        """A logically deleted queue keeps its name until its last handle closes."""
+        raise MQMIError.failed(
+            platforms.name_in_use(self.rules.platform),
+            f"{name} is a deleted dynamic queue still open: its name is free once the "
+            "last handle to it closes",
+        )
 
     def define_queue(self, name: str, **attributes: Any) -> QueueDefinition:
         """DEFINE QLOCAL: a local queue with the attributes of ``QueueDefinition``."""

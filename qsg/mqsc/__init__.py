@@ -6,6 +6,12 @@ CFSTRUCT/CHANNEL/PROCESS, ALTER, DELETE, ALTER QMGR).
 ``schema`` knows each command's keywords and their values; ``reader`` checks a file
 and applies it to a queue manager. Every problem is reported with its file, line and
 column, all of them at once, and nothing is applied from a file that has one.
+
+The administrator's side (docs/mqsc.md): ``commands`` is a queue manager's command
+processor, one command at a time with z/OS's reply lines; ``display`` answers DISPLAY
+from a ``status`` snapshot, each object shown by ``attributes``; ``pcf`` is the PCF
+codec, ``pcf_names`` maps MQSC keywords to PCF parameters, and ``pcf_commands`` serves
+the PCF commands on the same processor.
 """
 
 from qsg.mqsc.errors import MQSCError, Problem

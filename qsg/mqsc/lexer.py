@@ -112,7 +112,10 @@ def items(command: Chars, source: str) -> tuple[list[Item], list[Problem]]:
             out.append(Item(word, None, False, line, col, col))
             i = j
             continue
-        value, quoted, end, problem = _value(text, k + 1)
+        if word == "WHERE":  # WHERE(keyword op value): blanks inside, kept as written
+            value, quoted, end, problem = _condition(text, k + 1)
+        else:
+            value, quoted, end, problem = _value(text, k + 1)
         value_col = place(k + 1)[1]
         if problem:
             problems.append(Problem(source, *place(min(end, n - 1)), f"{word}: {problem}"))
@@ -157,3 +160,18 @@ def _value(text: str, i: int) -> tuple[str, bool, int, str]:
     if k >= n or text[k] != ")":
         return "", False, k, "expected ')' to close the value"
     return value.upper(), False, k + 1, ""
+
+
+def _condition(text: str, i: int) -> tuple[str, bool, int, str]:
+    """WHERE's condition from ``i`` to its ')': the text as written (a quoted value's
+    case and blanks kept), for the DISPLAY reader to split."""
+    n, j, quoted = len(text), i, False
+    while j < n and (quoted or text[j] != ")"):
+        if text[j] == "'":
+            quoted = not quoted
+        j += 1
+    if quoted:
+        return "", True, n, "a quoted value has no closing quote"
+    if j >= n:
+        return "", False, n, "expected ')' to close the value"
+    return text[i:j].strip(), False, j + 1, ""

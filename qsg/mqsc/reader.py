@@ -10,6 +10,7 @@ before it having been applied.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,7 +125,8 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
             bare = _bare(item.word, verb, object_type)
             if bare is None:
                 hint = f"{item.word}(value)" if item.word in keywords else "a known keyword"
-                problem(item, f"{item.word!r} is not a keyword of {what}: expected {hint}")
+                near = _did_you_mean(item.word, [*keywords, *_bare_words(verb, object_type)])
+                problem(item, f"{item.word!r} is not a keyword of {what}: expected {hint}{near}")
             else:
                 key, value = bare
                 (options if key in options else attributes)[key] = value
@@ -137,7 +139,8 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
             continue
         keyword = keywords.get(item.word) if verb != "DELETE" else None
         if keyword is None:
-            problem(item, f"{item.word!r} is not a keyword of {what}")
+            near = _did_you_mean(item.word, list(keywords)) if verb != "DELETE" else ""
+            problem(item, f"{item.word!r} is not a keyword of {what}{near}")
             continue
         try:
             value = keyword.parse(item.value, item.quoted)
@@ -164,6 +167,19 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
     )
 
 
+def _did_you_mean(word: str, known: list[str]) -> str:
+    """`` (did you mean MAXDEPTH?)`` for a misspelt keyword, or nothing."""
+    near = difflib.get_close_matches(word, known, n=1, cutoff=0.7)
+    return f" (did you mean {near[0]}?)" if near else ""
+
+
+def _bare_words(verb: str, object_type: str) -> list[str]:
+    """The keywords ``_bare`` knows for this command."""
+    words = [w for w in ("REPLACE", "NOREPLACE", "PURGE", "NOPURGE", *schema.FLAGS)
+             if _bare(w, verb, object_type) is not None]  # fmt: skip
+    return words
+
+
 def _bare(word: str, verb: str, object_type: str) -> tuple[str, Any] | None:
     """A keyword written without a value: (what it sets, value), or None if unknown."""
     if verb == "DEFINE" and word in ("REPLACE", "NOREPLACE"):
@@ -183,7 +199,8 @@ def apply(qm: QMgr, commands: list[Command]) -> None:
             _apply(qm, command)
         except (ValueError, MQMIError) as error:
             what = f"{command.verb} {command.object_type}"
-            raise MQSCError([command.problem(f"{what}: {error}")]) from None
+            # The cause is kept: the PCF command server answers with its reason code.
+            raise MQSCError([command.problem(f"{what}: {error}")]) from error
 
 
 def load(qm: QMgr, text: str, source: str = "<mqsc>") -> list[Command]:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from qsg.display import duration
 from qsg.options import SECONDS
 from qsg.pipeline.spark import DEFAULT_MASTER
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
@@ -173,18 +174,20 @@ def _print_points(console: Console, rows: list[dict[str, Any]]) -> None:
     for c in columns:
         table.add_column(c.replace("_", " "), justify="left" if c in ("run", "group") else "right")
     for row in rows:
-        table.add_row(*(_fmt(row[c]) for c in columns))
+        table.add_row(*(duration(row[c]) if c.startswith("latency") else _fmt(row[c])
+                        for c in columns))  # fmt: skip
     console.print(table)
 
 
 def _print_knee(console: Console, rows: list[dict[str, Any]], objective: float) -> None:
     table = Table(title=f"Knee (objective: p99 <= {objective:g} s)", title_justify="left",
                   title_style="bold")  # fmt: skip
-    for c in ("group", "offered load", "p99 s", "meets", "knee"):
+    for c in ("group", "offered load", "p99", "meets", "knee"):
         table.add_column(c, justify="left" if c == "group" else "right")
     for row in rows:
-        table.add_row(row["group"] or "(all)", _fmt(row["offered_load"]), _fmt(row["latency_p99"]),
-                      "yes" if row["meets"] else "no", "◀ knee" if row["knee"] else "")  # fmt: skip
+        table.add_row(row["group"] or "(all)", _fmt(row["offered_load"]),
+                      duration(row["latency_p99"]), "yes" if row["meets"] else "no",
+                      "◀ knee" if row["knee"] else "")  # fmt: skip
     console.print(table)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from qsg.display import duration
 from qsg.pipeline import metrics
 
 MAX_TRACES = 12
@@ -32,6 +33,11 @@ SHOWN: dict[str, list[str]] = {
     "recoveries": ["run", "recovery", "q_mgr", "failed", "failed_at", "time", "duration", "units"],
     "knee": ["group", "offered_load", "got", "latency_p99", "objective_p99", "meets", "knee"],
 }  # fmt: skip
+#: Columns in seconds, shown in ms or s to three significant digits (as ``qsg run``).
+DURATIONS: dict[str, tuple[str, ...]] = {
+    "latency": ("mean", "p50", "p90", "p99", "max"),
+    "knee": ("latency_p99", "objective_p99"),
+}
 
 
 def _tables(spark: Any, directory: Path, interval: float) -> dict[str, pa.Table]:
@@ -257,8 +263,10 @@ def _table_html(name: str, table: pa.Table) -> str:
     if not rows:
         return ""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    durations = DURATIONS.get(name, ())
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_cell(r[c]))}</td>" for c in columns) + "</tr>"
+        "<tr>" + "".join(f"<td>{html.escape(_cell(r[c], c in durations))}</td>" for c in columns)
+        + "</tr>"
         for r in rows
     )
     title = name.replace("_", " ")
@@ -267,9 +275,11 @@ def _table_html(name: str, table: pa.Table) -> str:
     )
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, is_duration: bool = False) -> str:
     if value is None:
         return "–"
+    if is_duration and isinstance(value, int | float) and not isinstance(value, bool):
+        return duration(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):

@@ -11,12 +11,17 @@ problem comes back with the file, line and key it belongs to.
 
 from __future__ import annotations
 
+import difflib
 import math
 import random
+from typing import Any
 
+from actors.faults import channel_owners
 from actors.workload import descriptor, get_options, open_options, put_options
+from coupling.codec import OFFLOAD_THRESHOLD, encode
 from qsg import CMQC
 from qsg.core.errors import MQMIError
+from qsg.core.message import Message
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
@@ -27,6 +32,9 @@ from qsg.scenario.errors import ScenarioProblem
 from qsg.scenario.locate import Path
 from qsg.scenario.model import ACTIONS, CF_ACTIONS, SERVER_ACTIONS, UNDO, Scenario, Workload
 from qsg.scenario.reader import Reader
+
+#: Bytes in one element of a CF list structure (what a message's record is counted in).
+ELEMENT_BYTES = 256
 
 
 def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[ScenarioProblem]:
@@ -44,7 +52,7 @@ def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[S
     commands = {name: spec.commands for name, spec in topology.qmgrs.items()}
     _channels(qmgrs, commands, reader, places)
     for i, w in enumerate(scenario.workloads):
-        _workload(qmgrs[w.qmgr], w, reader, places[f"workload {i}"])
+        _workload(qmgrs, w, reader, places[f"workload {i}"])
     _faults(scenario, qmgrs, reader, places)
     return reader.problems
 
@@ -98,8 +106,10 @@ class _ChannelPlace:
         self.reader.problems.append(ScenarioProblem(source, line, key, message))
 
 
-def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
-    """Open the workload's queue as it will, and put or get one message with its options."""
+def _workload(qmgrs: dict[str, QMgr], w: Workload, reader: Reader, place: Path) -> None:
+    """Open the workload's queue as it will, and put or get one message with its options;
+    a put must also fit where it ends up (its CF structure, the remote queue)."""
+    qm = qmgrs[w.qmgr]
     rng = random.Random(0)
     conn = qm.connect(user=w.label)
     try:
@@ -108,15 +118,22 @@ def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
         reader.problem((*place, "queue"), f"MQOPEN of {w.queue} on {w.qmgr}: {error}")
         return
     if w.kind == "requester":
-        od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
         try:
+            od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
             conn.open(od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        except ValueError as error:  # a name the OD cannot hold (the loader checks it too)
+            reader.problem((*place, "reply_name"), f"the reply queue cannot be made: {error}")
         except MQMIError as error:
             key = "reply_model" if error.reason != CMQC.MQRC_DYNAMIC_Q_NAME_ERROR else "reply_name"
             reader.problem((*place, key), f"the reply queue cannot be made: {error}")
     try:
         if w.kind in ("putter", "requester"):
-            body, md = descriptor(w, rng)
+            try:
+                body, md = descriptor(w, rng)
+            except ValueError as error:  # a field the MQMD cannot hold (checked at load too)
+                reader.problem(place, f"the message descriptor cannot be made: {error}")
+                conn.disconnect()
+                return
             body = bytes(round(_largest(w)))
             options = put_options(w) if w.kind == "putter" else CMQC.MQPMO_NO_SYNCPOINT
             if w.kind == "putter" and w.group_size > 1:
@@ -124,6 +141,8 @@ def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
                 md.MsgFlags = CMQC.MQMF_MSG_IN_GROUP
                 options |= CMQC.MQPMO_LOGICAL_ORDER
             handle.put(body, md, PMO(Options=options), now=0.0)
+            _fits_structure(handle, body, md, reader, (*place, "size"))
+            _fits_remote(qmgrs, handle, body, reader, (*place, "size"))
         else:
             md, gmo = MD(), GMO(Options=get_options(w) & ~CMQC.MQGMO_WAIT)
             if w.logical_order:
@@ -135,6 +154,45 @@ def _workload(qm: QMgr, w: Workload, reader: Reader, place: Path) -> None:
             reader.problem((*place, "queue"), f"{verb} {w.queue} on {w.qmgr}: {error}")
     conn.backout()
     conn.disconnect()
+
+
+def _fits_structure(handle: Any, body: bytes, md: MD, reader: Reader, place: Path) -> None:
+    """A message on a shared queue takes elements of its CF structure (one per 256 bytes
+    of its record); a structure with fewer than one message needs can take none: every
+    put would fail with MQRC_STORAGE_MEDIUM_FULL. (The dry run keeps shared queues in
+    process, where structures have no limits, so this is reckoned here.)"""
+    queue = handle.repository.queues.get(handle.queue)
+    name = getattr(queue, "cf_struct", "")
+    structure = handle.repository.structures.get(name) if name else None
+    if structure is None or len(body) > OFFLOAD_THRESHOLD:  # offloaded: control info only
+        return
+    desc = {field: getattr(md, field) for field, _, _ in MD._fields}
+    record, _ = encode(Message(desc, body, 0.0, None if md.Expiry < 0 else 0.0, 0))
+    needed, room = math.ceil(len(record) / ELEMENT_BYTES), 4 * structure.size_kb
+    if needed > room:
+        reader.problem(place, f"a message of {len(body):,} bytes needs {needed} elements of "
+                       f"CF structure {name} (its record is {len(record):,} bytes) and SIZE "
+                       f"{structure.size_kb} KB holds {room}: every put to {handle.queue} "
+                       "would fail with MQRC_STORAGE_MEDIUM_FULL (2192)")  # fmt: skip
+
+
+def _fits_remote(qmgrs: dict[str, QMgr], handle: Any, body: bytes, reader: Reader,
+                 place: Path) -> None:  # fmt: skip
+    """A message for a remote queue of the scenario must fit that queue: one over its
+    MAXMSGL (or its queue manager's) would be dead-lettered on arrival, every time."""
+    if handle.remote is None or handle.remote[1] not in qmgrs:
+        return
+    name, q_mgr = handle.remote
+    conn = qmgrs[q_mgr].connect(user="qsg-check")
+    try:
+        conn.open(name, CMQC.MQOO_OUTPUT).put(
+            body, MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    except MQMIError as error:
+        if error.reason in (CMQC.MQRC_MSG_TOO_BIG_FOR_Q, CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR):
+            reader.problem(place, f"every message would be dead-lettered at {q_mgr}: {error}")
+    finally:
+        conn.backout()
+        conn.disconnect()
 
 
 def _largest(w: Workload) -> float:
@@ -169,14 +227,30 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
                 reader.problem(place, f"restart {fault.qmgr} at {at:g}: it is not down")
             down.pop(fault.qmgr, None)
         elif ACTIONS[action] == "channel":
-            owners = [n for n, qm in qmgrs.items() if _is_sender(qm, fault.channel)]
+            owners = channel_owners(qmgrs, fault.channel)
             if fault.qmgr and fault.qmgr not in owners:
-                reader.problem((*place, "channel"),
-                               f"{fault.qmgr} has no sender channel {fault.channel}")  # fmt: skip
-            elif not fault.qmgr and len(owners) != 1:
-                what = "no queue manager has" if not owners else "several queue managers have"
-                message = f"{what} a sender channel {fault.channel}; name its 'qmgr'"
+                hint = _did_you_mean(fault.channel, _senders(qmgrs, fault.qmgr))
+                reader.problem((*place, "channel"), f"{fault.qmgr} has no sender channel "
+                               f"{fault.channel}{hint}")  # fmt: skip
+            elif not fault.qmgr and not owners:
+                hint = _did_you_mean(fault.channel, _senders(qmgrs))
+                receivers = [n for n, qm in qmgrs.items() if fault.channel in qm.local.channels]
+                if receivers:  # only a receiver: the fault acts on the sending end
+                    hint = (f" ({', '.join(receivers)} has only its receiver; a channel fault "
+                            "acts on the sending end)")  # fmt: skip
+                message = f"no queue manager has a sender channel {fault.channel}{hint}"
                 reader.problem((*place, "channel"), message)
+            elif not fault.qmgr and len(owners) > 1:
+                message = (f"several queue managers ({', '.join(owners)}) have a sender "
+                           f"channel {fault.channel}; name its 'qmgr'")  # fmt: skip
+                reader.problem((*place, "channel"), message)
+        elif action == "stall_scan":
+            if not scenario.qsgs:
+                reader.problem((*place, "action"), "stall_scan: the scenario has no QSG, so "
+                               "no expiry-scan lease")  # fmt: skip
+            elif fault.qmgr and fault.qmgr not in members:
+                reader.problem((*place, "qmgr"), f"{fault.qmgr} is in no QSG: it holds no "
+                               "expiry-scan lease")  # fmt: skip
         elif action in CF_ACTIONS:
             if not scenario.qsgs:
                 reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
@@ -188,9 +262,16 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
                                f"{fault.qmgr} is in no QSG: it has no CF link to lose")  # fmt: skip
 
 
-def _is_sender(qm: QMgr, channel: str) -> bool:
-    found = qm.local.channels.get(channel)
-    return found is not None and found.channel_type == CMQC.MQCHT_SENDER
+def _senders(qmgrs: dict[str, QMgr], only: str | None = None) -> list[str]:
+    """The sender channels of the scenario (of queue manager ``only``)."""
+    return sorted({c.name for n, qm in qmgrs.items() if only in (None, n)
+                   for c in qm.local.channels.values()
+                   if c.channel_type == CMQC.MQCHT_SENDER})  # fmt: skip
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    near = difflib.get_close_matches(name, known, n=1)
+    return f" (did you mean {near[0]}?)" if near else ""
 
 
 __all__ = ["check"]

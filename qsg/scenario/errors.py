@@ -21,10 +21,14 @@ class ScenarioProblem:
 
 
 class ScenarioError(ValueError):
-    """A scenario that cannot be played; ``problems`` lists them all, in file order."""
+    """A scenario that cannot be played; ``problems`` lists them all, each once, in file
+    order."""
 
     def __init__(self, problems: list[ScenarioProblem]) -> None:
-        self.problems = sorted(problems, key=lambda p: (p.source, p.line))
+        # A problem found twice (a channel fault and its undoing name the same channel)
+        # is told once.
+        unique = list(dict.fromkeys(problems))
+        self.problems = sorted(unique, key=lambda p: (p.source, p.line))
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

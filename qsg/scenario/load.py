@@ -21,6 +21,7 @@ from actors.costs import Costs
 from qsg import CMQC
 from qsg.core.objects import CFStructure
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
+from qsg.mqsc import commands as mqsc_commands
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command, parse
 from qsg.scenario import dist
@@ -30,6 +31,7 @@ from qsg.scenario.locate import Path as KeyPath
 from qsg.scenario.model import (
     ACTIONS,
     UNDO,
+    AtCommand,
     ChannelSpec,
     Fault,
     QMgrSettings,
@@ -40,14 +42,15 @@ from qsg.scenario.model import (
 )  # fmt: skip
 from qsg.scenario.reader import Reader, dotted, shown
 
-TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault")
+TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault", "at")
 RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persistent")
 MODEL = ("cpu_per_call", "cpus", "cf_access", "channel_latency", "channel_bandwidth")
 QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
-QMGR = ("platform", "expryint", "mqsc", "mqsc_file")
+QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
-FAULT = ("at", "action", "qmgr", "channel", "duration", "amount")
+FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected")
+AT = ("at", "qmgr", "mqsc")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
 PUTS = ("rate", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
 GETS = ("service", "wait", "logical_order")
@@ -140,11 +143,12 @@ class _Loader:
         channels = self.channels(r.take((), doc, "channel", "list", []), qmgrs)
         workloads = self.workloads(r.take((), doc, "workload", "list", []), run)
         faults = self.faults(r.take((), doc, "fault", "list", []), run)
+        commands = self.at_commands(r.take((), doc, "at", "list", []), run)
         return Scenario(
             path=None if r.source.startswith("<") else Path(r.source),
             description=description, run=run, costs=costs, qsgs=tuple(qsgs),
             qmgrs=tuple(qmgrs.values()), channels=tuple(channels), workloads=tuple(workloads),
-            faults=tuple(faults), text="\n".join(self.text),
+            faults=tuple(faults), commands=tuple(commands), text="\n".join(self.text),
         )  # fmt: skip
 
     # ---- [run] and [model] ------------------------------------------------------------
@@ -184,7 +188,10 @@ class _Loader:
         seen: dict[str, str] = {}
         for name, table in tables.items():
             p = ("qsg", name)
-            if not self.name(p, name, "queue-sharing group", 4) or not self.is_table(p, table):
+            # A bad name is one problem: its members are still read, so that nothing
+            # that names them is reported as naming no queue manager.
+            self.name(p, name, "queue-sharing group", 4)
+            if not self.is_table(p, table):
                 continue
             r.table(p, table, QSG)
             members = r.take(p, table, "members", "str-list", [], required=True)
@@ -229,7 +236,8 @@ class _Loader:
         out = {m: QMgrSettings(m, q) for m, q in member_of.items()}
         for name, table in tables.items():
             p = ("qmgr", name)
-            if not self.name(p, name, "queue manager", 48) or not self.is_table(p, table):
+            self.name(p, name, "queue manager", 48)  # one problem; the table is still read
+            if not self.is_table(p, table):
                 continue
             r.table(p, table, QMGR)
             platform = r.take(p, table, "platform", "str", "zos")
@@ -246,8 +254,12 @@ class _Loader:
                 else:
                     expected = 'expected seconds 1..99999999 or "OFF"'
                     r.problem((*p, "expryint"), f"{expected}, found {shown(value)}")
+            listener = r.take(p, table, "listener", "int", None)
+            if listener is not None and not 1 <= listener <= 65535:
+                r.problem((*p, "listener"), f"expected a TCP port 1..65535, found {listener}")
+                listener = None
             out[name] = QMgrSettings(
-                name, member_of.get(name), PLATFORMS[platform], tuple(commands)
+                name, member_of.get(name), PLATFORMS[platform], tuple(commands), listener
             )
             if name not in self.qmgr_names:
                 self.qmgr_names.append(name)
@@ -351,7 +363,13 @@ class _Loader:
             kind = r.take(p, table, "type", "str", None, required=True)
             if kind is None or not r.one_of((*p, "type"), kind, KINDS):
                 continue
-            r.table(p, table, (*WORKLOAD, *KINDS[kind]))
+            own = (*WORKLOAD, *KINDS[kind])
+            for key in table:
+                kinds = [k for k, keys in KINDS.items() if key in keys and key not in own]
+                if kinds:  # not a typo: a key of another kind of application
+                    r.problem((*p, key), f"{key!r} is a key of a {' and a '.join(kinds)}; "
+                              f"this workload is a {kind}")  # fmt: skip
+            r.table(p, {k: v for k, v in table.items() if k in own or not _kinds_key(k)}, own)
             label = r.take(p, table, "name", "str", f"{kind}-{i}")
             values: dict[str, Any] = {"label": label, "kind": kind}
             values["qmgr"] = r.take(p, table, "qmgr", "str", "", required=True)
@@ -376,13 +394,18 @@ class _Loader:
                 values["wait"] = self.count(p, table, "wait", 5000, low=1)
                 values["logical_order"] = r.take(p, table, "logical_order", "bool", False)
             if kind == "putter":
-                values["reply_to"] = r.take(p, table, "reply_to", "str", "")
-                values["reply_to_qmgr"] = r.take(p, table, "reply_to_qmgr", "str", "")
-                values["group_size"] = self.count(p, table, "group_size", 0, low=0)
+                values["reply_to"] = self.optional_name(p, table, "reply_to", "queue")
+                values["reply_to_qmgr"] = self.optional_name(p, table, "reply_to_qmgr",
+                                                             "queue manager")  # fmt: skip
+                # MsgSeqNumber's range at MQPUT: 1 to 999,999,999 (MQRC_MSG_SEQ_NUMBER_ERROR).
+                values["group_size"] = self.count(p, table, "group_size", 0, low=0,
+                                                  high=999_999_999)  # fmt: skip
             if kind == "requester":
-                values["reply_model"] = r.take(p, table, "reply_model", "str",
-                                               "SYSTEM.DEFAULT.MODEL.QUEUE")  # fmt: skip
-                values["reply_name"] = r.take(p, table, "reply_name", "str", "REPLY.*")
+                model = r.take(p, table, "reply_model", "str", "SYSTEM.DEFAULT.MODEL.QUEUE")
+                if not self.name((*p, "reply_model"), model, "model queue", 48):
+                    model = "SYSTEM.DEFAULT.MODEL.QUEUE"
+                values["reply_model"] = model
+                values["reply_name"] = self.dynamic_name(p, table)
                 values["timeout"] = self.count(p, table, "timeout", 10_000, low=1)
             self.places[f"workload {len(out)}"] = p
             out.append(Workload(**values))
@@ -472,6 +495,37 @@ class _Loader:
             return dist.Fixed(float(default))
         return made
 
+    # ---- [[at]] -----------------------------------------------------------------------
+    def at_commands(self, entries: list[Any], run: RunSettings) -> list[AtCommand]:
+        """``[[at]]``: an MQSC command to run on a queue manager at a time. Its syntax
+        is checked here, as the console would read it."""
+        r, out = self.reader, list[AtCommand]()
+        for i, table in enumerate(entries):
+            p: KeyPath = ("at", i)
+            if not self.is_table(p, table):
+                continue
+            r.table(p, table, AT)
+            at = r.take(p, table, "at", "number", None, required=True)
+            qmgr = r.take(p, table, "qmgr", "str", "", required=True)
+            text = r.take(p, table, "mqsc", "str", "", required=True)
+            if at is None or not qmgr or not text:
+                continue
+            ok = r.at_least((*p, "at"), at, 0)
+            if at > run.duration:
+                r.problem((*p, "at"), f"at {at} is after the run ends (duration {run.duration:g})")
+                ok = False
+            if qmgr not in self.qmgr_names:
+                r.problem((*p, "qmgr"), f"no queue manager {qmgr} in the scenario"
+                          + _known(self.qmgr_names))  # fmt: skip
+                ok = False
+            error = mqsc_commands.parse(text).error
+            if error is not None:
+                r.problem((*p, "mqsc"), f"{error[0]} {error[1]}")
+                ok = False
+            if ok:
+                out.append(AtCommand(float(at), qmgr, text))
+        return out
+
     # ---- [[fault]] --------------------------------------------------------------------
     def faults(self, entries: list[Any], run: RunSettings) -> list[Fault]:
         r, out = self.reader, list[Fault]()
@@ -486,6 +540,7 @@ class _Loader:
             channel = r.take(p, table, "channel", "str", "")
             duration = r.take(p, table, "duration", "number", None)
             amount = r.take(p, table, "amount", "number", 0.0)
+            expected = r.take(p, table, "expected", "bool", False)
             if at is None or not action or not r.one_of((*p, "action"), action, ACTIONS):
                 continue
             ok = r.at_least((*p, "at"), at, 0)
@@ -515,7 +570,7 @@ class _Loader:
                 self.places[f"fault {len(out)}"] = p
                 out.append(Fault(float(at), action, qmgr, channel,
                                  None if duration is None else float(duration),
-                                 float(amount)))  # fmt: skip
+                                 float(amount), expected))  # fmt: skip
         return out
 
     # ---- small checks -----------------------------------------------------------------
@@ -528,6 +583,21 @@ class _Loader:
         if value > high:
             self.reader.problem((*p, key), f"must be at most {high:,}, found {value:,}")
             return default
+        return value
+
+    def optional_name(self, p: KeyPath, table: dict[str, Any], key: str, what: str) -> str:
+        """An object name that may be left out (""): 1 to 48 of MQ's characters."""
+        value: str = self.reader.take(p, table, key, "str", "")
+        if value and not self.name((*p, key), value, what, 48):
+            return ""
+        return value
+
+    def dynamic_name(self, p: KeyPath, table: dict[str, Any]) -> str:
+        """A DynamicQName: up to 48 of MQ's name characters, a trailing '*' allowed (the
+        queue manager fills it in at MQOPEN; check.py's dry run judges the rest)."""
+        value: str = self.reader.take(p, table, "reply_name", "str", "REPLY.*")
+        if not self.name((*p, "reply_name"), value.replace("*", "A"), "dynamic queue", 48):
+            return "REPLY.*"
         return value
 
     def name(self, p: KeyPath, name: str, what: str, longest: int) -> bool:
@@ -543,6 +613,11 @@ class _Loader:
             return True
         self.reader.problem(p, f"expected a table, found {shown(value)}")
         return False
+
+
+def _kinds_key(key: str) -> bool:
+    """Whether ``key`` belongs to some kind of workload."""
+    return any(key in keys for keys in KINDS.values())
 
 
 def _known(names: list[str]) -> str:

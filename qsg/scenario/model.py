@@ -48,12 +48,13 @@ class QSGSpec:
 @dataclass(frozen=True, slots=True)
 class QMgrSettings:
     """``[qmgr.NAME]``: a queue manager's platform and definitions (EXPRYINT among them,
-    as an ALTER QMGR command)."""
+    as an ALTER QMGR command), and the port of its TCP listener, if it has one."""
 
     name: str
     qsg: str | None = None
     platform: int = 0  # MQPL_ZOS unless a scenario says otherwise
     commands: tuple[Command, ...] = ()
+    listener: int | None = None  # a port on 127.0.0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +118,21 @@ class Fault:
     qmgr: str = ""  # cf_unavailable/cf_available: one member's link (all if empty)
     channel: str = ""
     duration: float | None = None  # an action of UNDO: undone after this long
-    amount: float = 0.0  # slow_cf, slow_channels: extra seconds; skew: seconds ahead
+    amount: float = 0.0  # slow_cf, slow_channels: extra seconds; skew: seconds ahead;
+    #                      stall_scan: seconds the holder stalls
+    #: The world may refuse it (a kill of a queue manager a chaos step already took
+    #: down): ``qsg run`` then notes it without failing the run.
+    expected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AtCommand:
+    """``[[at]]``: at simulated time ``at``, the MQSC command ``mqsc`` on ``qmgr``; its
+    reply goes to the event log (a ``CommandRun``) and the run's summary."""
+
+    at: float
+    qmgr: str
+    mqsc: str
 
 
 #: What a fault can do, and what it needs named ("qmgr?": a queue manager, optional).
@@ -140,6 +155,8 @@ ACTIONS: dict[str, str] = {
     "skew": "qmgr",
     "unskew": "qmgr",
     "refresh_expiry": "qmgr",
+    # The expiry-scan lease holder (or qmgr) stalls mid-scan for ``amount`` seconds.
+    "stall_scan": "amount",
     "heal": "",
 }
 #: The faults a ``duration`` undoes, and what undoes them.
@@ -168,6 +185,7 @@ class Scenario:
     channels: tuple[ChannelSpec, ...] = ()
     workloads: tuple[Workload, ...] = ()
     faults: tuple[Fault, ...] = ()
+    commands: tuple[AtCommand, ...] = ()  # [[at]]: MQSC at a time
     text: str = field(default="", repr=False)  # the file as read
 
     @property
@@ -178,7 +196,7 @@ class Scenario:
             topology.qsgs[qsg.name] = []
             topology.structures[qsg.name] = list(qsg.structures)
         for qm in self.qmgrs:
-            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform)
+            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform, listener=qm.listener)
         for qsg in self.qsgs:  # shared definitions through the first member
             topology.qmgrs[qsg.members[0]].commands += qsg.commands
         for qm in self.qmgrs:
@@ -187,6 +205,6 @@ class Scenario:
 
 
 __all__ = [
-    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "ChannelSpec", "Fault", "QMgrSettings",
-    "QSGSpec", "RunSettings", "Scenario", "Workload",
+    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "AtCommand", "ChannelSpec", "Fault",
+    "QMgrSettings", "QSGSpec", "RunSettings", "Scenario", "Workload",
 ]  # fmt: skip

@@ -17,19 +17,29 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from actors.events import DepthSampled, WorldEvent, kind_of
-from actors.faults import play_faults
+from actors import admin
+from actors.events import (
+    CFFailed,
+    CommandRun,
+    DepthSampled,
+    EventLog,
+    FaultInjected,
+    WorldEvent,
+    kind_of,
+)  # fmt: skip
+from actors.faults import OnRefused, play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
 from qsg.core.errors import MQMIError
 from qsg.core.repository import Repository
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
-from qsg.scenario.model import RunSettings, Scenario
+from qsg.scenario.model import AtCommand, Fault, RunSettings, Scenario
 from qsg.scenario.summary import Scopes, Summary, summarise
 from qsg.topology import Topology
 
@@ -66,6 +76,21 @@ class RunResult:
     summary: Summary
     wall_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: The coupling facility's failures that no fault of the scenario scheduled.
+    cf_failures: list[CFFailed] = field(default_factory=list)
+    #: Faults the world refused that the scenario did not mark ``expected``: the run
+    #: did not do what its file says (``qsg run`` exits 1).
+    refused: list[FaultInjected] = field(default_factory=list)
+
+    def failure(self) -> str | None:
+        """Why the run is not a success though it ran to its end, in one line (None if
+        it is one): its coupling facility failed and no fault was scheduled."""
+        if not self.cf_failures:
+            return None
+        first, more = self.cf_failures[0], len(self.cf_failures) - 1
+        also = f" ({more} more failure{'s' if more != 1 else ''} after it)" if more else ""
+        return (f"the coupling facility failed at {first.time:.3f} s and no fault was "
+                f"scheduled: reason {first.reason}: {first.detail}{also}")  # fmt: skip
 
 
 def load_script(path: str | Path) -> ScriptScenario:
@@ -101,20 +126,37 @@ async def play(
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
     progress_every: float | None = None, history: bool = False,
     epilogue: Callable[[World], Awaitable[None]] | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
+    on_refused: OnRefused | None = None,
+    console: tuple[float, Callable[[World], Awaitable[None]]] | None = None,
 ) -> RunResult:  # fmt: skip
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
     ``history``: the applications record every operation (invoke and completion);
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
-    heal, quiet period and drain)."""
+    heal, quiet period and drain). ``program`` runs alongside the scenario (``qsg
+    exec``'s program): the run ends when it returns, or at the duration, when it is
+    cancelled. ``events`` is the log to use (a caller that must keep the events of a run
+    that fails passes its own: ``qsg.recording``); ``on_refused`` hears of each fault the
+    world refuses, when it does. ``console``: (seconds, coroutine) runs the
+    coroutine at that simulated second of the run (after the duration if later), and the
+    run ends when it returns (``qsg mqsc``)."""
     run = scenario.run
+    refused: list[FaultInjected] = []
+
+    def refused_fault(event: FaultInjected, fault: Fault) -> None:
+        if not fault.expected:
+            refused.append(event)
+        if on_refused is not None:
+            on_refused(event, fault)
+
     seed = run.seed if seed is None else seed
     topology = scenario.topology
     began = time.perf_counter()
     faults = bool(getattr(scenario, "faults", ()))
     async with open_world(topology, redis_url=redis_url, seed=seed, in_process=run.in_process,
-                          faults=faults, history=history,
-                          cf_persistent=run.cf_persistent) as world:  # fmt: skip
+                          faults=faults, history=history, cf_persistent=run.cf_persistent,
+                          events=events) as world:  # fmt: skip
         start = trio.current_time()
         duration = run.duration
         every = progress_every or (duration / 200 if duration else 1.0)
@@ -123,18 +165,16 @@ async def play(
             nursery.start_soon(_sample_depths, world, run.sample_interval)
             if on_progress is not None:
                 nursery.start_soon(_report, tally, start, duration, every, on_progress)
-            if isinstance(scenario, ScriptScenario):
-                with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
-                    await scenario.main(world)
-            else:
-                # The applications stop by themselves at their stop (committing what
-                # they hold); faults, and their undoing, end with the run.
-                async with trio.open_nursery() as inner:
-                    end = start + duration
-                    inner.start_soon(run_workloads, world, scenario.workloads, start, end)
-                    with trio.move_on_at(start + duration):
-                        await play_faults(world, scenario.faults, start)
-                        await trio.sleep_until(start + duration)
+            with trio.CancelScope() as body:
+                done = trio.Event()
+                if console is not None:
+                    nursery.start_soon(_console, world, start + console[0], console[1], body,
+                                       done)  # fmt: skip
+                if isinstance(scenario, Scenario) and scenario.commands:
+                    nursery.start_soon(run_commands, world, scenario.commands, start)
+                await _body(world, scenario, start, duration, program, refused_fault)
+                if console is not None:
+                    await done.wait()
             if epilogue is not None:
                 await epilogue(world)
             # The last sample is of the end state: taken once simulated time has moved
@@ -148,20 +188,87 @@ async def play(
             elapsed = trio.current_time() - start
             on_progress(Progress(elapsed, duration or elapsed, tally.counts()))
         scopes = _scopes(world)
-        events = list(world.events.history)
-    summary = summarise(events, scopes)
-    return RunResult(scenario, seed, events, scopes, summary, time.perf_counter() - began)
+        happened = list(world.events.history)
+        failures = world.watch.unscheduled if world.watch is not None else []
+    summary = summarise(happened, scopes)
+    wall = time.perf_counter() - began
+    return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures,
+                     refused=refused)  # fmt: skip
+
+
+async def _alongside(
+    program: Callable[[World], Awaitable[None]] | None, world: World,
+    beside: Callable[[World], Awaitable[Any]],
+) -> None:  # fmt: skip
+    """``beside(world)``; with a program, until the program returns (``beside`` is
+    then cancelled, if it still runs)."""
+    if program is None:
+        await beside(world)
+        return
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beside, world)
+        await program(world)
+        nursery.cancel_scope.cancel()
+
+
+async def _body(world: World, scenario: Scenario | ScriptScenario, start: float,
+                duration: float, program: Callable[[World], Awaitable[None]] | None,
+                on_refused: OnRefused) -> None:  # fmt: skip
+    if isinstance(scenario, ScriptScenario):
+        with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
+            await _alongside(program, world, scenario.main)
+        return
+    # The applications stop by themselves at their stop (committing what they hold);
+    # faults, and their undoing, end with the run.
+    async with trio.open_nursery() as inner:
+        end = start + duration
+        inner.start_soon(run_workloads, world, scenario.workloads, start, end)
+        with trio.move_on_at(start + duration):
+            if program is None:
+                await play_faults(world, scenario.faults, start, on_refused)
+                await trio.sleep_until(start + duration)
+            else:
+                await _alongside(program, world, partial(
+                    play_faults, faults=scenario.faults, origin=start,
+                    on_refused=on_refused))  # fmt: skip
+        if program is not None:
+            inner.cancel_scope.cancel()  # the program's end is the run's
+
+
+async def _console(world: World, at: float, console: Callable[[World], Awaitable[None]],
+                   body: trio.CancelScope, done: trio.Event) -> None:  # fmt: skip
+    """Run ``console`` at simulated time ``at``, then end the run's body."""
+    await trio.sleep_until(at)
+    try:
+        await console(world)
+    finally:
+        done.set()
+        body.cancel()
+
+
+async def run_commands(world: World, commands: tuple[AtCommand, ...], start: float) -> None:
+    """``[[at]]``: each MQSC command at its time, its reply into the event log."""
+    for entry in sorted(commands, key=lambda c: c.at):
+        await trio.sleep_until(start + entry.at)
+        reply = await admin.command(world, entry.qmgr, entry.mqsc)
+        world.events.emit(CommandRun(trio.current_time(), entry.qmgr, entry.mqsc, reply.text,
+                                     not reply.failed))  # fmt: skip
 
 
 def run_scenario(
     scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
     seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
+    on_refused: OnRefused | None = None,
+    console: tuple[float, Callable[[World], Awaitable[None]]] | None = None,
 ) -> RunResult:  # fmt: skip
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
-        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress)
+        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
+                          program=program, events=events, on_refused=on_refused,
+                          console=console)  # fmt: skip
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
@@ -249,5 +356,5 @@ def structures(shared: Repository) -> dict[str, dict[str, Any]]:
 
 __all__ = [
     "Progress", "RunResult", "ScriptScenario", "application_queue", "load_script", "play",
-    "run_scenario", "structures",
+    "run_commands", "run_scenario", "structures",
 ]  # fmt: skip

@@ -7,24 +7,32 @@ queue, the reports that arrived on it), got
 (MQGETs that returned a message, browses not counted: a get backed out and got again
 counts twice), expired and discarded, expiration reports, dead-lettered, errors, the
 peak of the sampled depth, and the latency from the message's first MQPUT anywhere to
-its MQGET, as p50 and p99 in simulated seconds (nearest-rank percentiles). Then the
-channels (batches, messages, bytes, deliveries, expiries in transit, and how much the
-Expiry of delivered messages counted down against the time that passed), the lease
-holders in order, the requesters' round trips, and the faults.
+its MQGET, as p50 and p99 in simulated seconds (nearest-rank percentiles). A queue where
+nothing happened (no message, no depth, no error) has no row. A queue manager's peak
+depth is of its local queues (``peak_local_depth``): a shared queue's depth is the
+QSG's, in its own row. Errors are counted and, in ``error_reasons``, broken down by
+reason code with IBM's name, per queue manager and per application (``applications``:
+each workload that had errors). Then the channels (batches, messages, bytes,
+deliveries, expiries in transit, how many messages the receiver had delivered whose
+batch the sender had not yet seen confirmed when the run ended, and how much the Expiry
+of delivered messages counted down against the time that passed), the lease holders in
+order, the requesters' round trips, and the faults (``refused``: the world said no).
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from actors.events import (
     ApplicationError,
+    CFFailed,
     ChannelBatch,
     ChannelDelivered,
+    CommandRun,
     DepthSampled,
     ExpiredInTransit,
     FaultInjected,
@@ -36,6 +44,7 @@ from actors.events import (
     ReplyReceived,
     WorldEvent,
 )  # fmt: skip
+from qsg.core.errors import reason_name
 from qsg.core.events import DeadLettered, Discarded, ReportPut
 
 
@@ -75,10 +84,20 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def _counts(row: _Row | _Channel, lists: tuple[str, ...]) -> dict[str, Any]:
-    """A row's fields but its lists of samples (``asdict`` would deep-copy them, a
-    float at a time: a twentieth of a long run's wall time)."""
-    return {f.name: getattr(row, f.name) for f in fields(row) if f.name not in lists}
+def _counts(row: _Row | _Channel, skip: tuple[str, ...]) -> dict[str, Any]:
+    """A row's fields but those in ``skip`` (``asdict`` would deep-copy the lists of
+    samples, a float at a time: a twentieth of a long run's wall time)."""
+    return {f.name: getattr(row, f.name) for f in fields(row) if f.name not in skip}
+
+
+def error_reasons(reasons: Counter[int]) -> list[dict[str, Any]]:
+    """Counts of errors by reason code, most frequent first, each with IBM's name."""
+    return [{"reason": reason, "name": reason_name(reason), "count": count}
+            for reason, count in sorted(reasons.items(), key=lambda rc: (-rc[1], rc[0]))]
+
+
+#: The counts that make a queue's row worth having.
+_ACTIVITY = ("put", "got", "expired", "reports", "dead_lettered", "errors", "peak_depth")
 
 
 @dataclass(slots=True)
@@ -91,11 +110,16 @@ class _Row:
     errors: int = 0
     peak_depth: int = 0
     latencies: list[float] = field(default_factory=list)
+    reasons: Counter[int] = field(default_factory=Counter)
+
+    def active(self) -> bool:
+        return any(getattr(self, name) for name in _ACTIVITY)
 
     def out(self, **names: Any) -> dict[str, Any]:
-        row = {**names, **_counts(self, ("latencies",))}
+        row = {**names, **_counts(self, ("latencies", "reasons"))}
         row["latency_p50"] = percentile(self.latencies, 50)
         row["latency_p99"] = percentile(self.latencies, 99)
+        row["error_reasons"] = error_reasons(self.reasons)
         return row
 
 
@@ -115,6 +139,10 @@ class _Channel:
     def out(self, name: str) -> dict[str, Any]:
         row = _counts(self, ("counted", "elapsed"))
         row = {"channel": name, **row}
+        # The receiver emits its deliveries when it commits a batch; the sender counts
+        # the batch's messages only when the receiver's confirmation is back. What the
+        # run's end caught in between was delivered but not yet confirmed.
+        row["in_flight_at_end"] = max(0, self.delivered + self.expired_in_transit - self.messages)
         row["expiry_counted_mean"] = _mean(self.counted)
         row["elapsed_mean"] = _mean(self.elapsed)
         return row
@@ -123,7 +151,8 @@ class _Channel:
 @dataclass(slots=True)
 class Summary:
     """Tables of plain values (JSON as it is): ``queues``, ``qmgrs``, ``channels``,
-    ``leases``, ``requesters``, ``faults``, and ``totals``."""
+    ``leases``, ``requesters``, ``faults``, and ``totals``; ``commands``: the MQSC
+    commands ``[[at]]`` ran, with their replies."""
 
     queues: list[dict[str, Any]]
     qmgrs: list[dict[str, Any]]
@@ -132,6 +161,8 @@ class Summary:
     requesters: list[dict[str, Any]]
     faults: list[dict[str, Any]]
     totals: dict[str, Any]
+    applications: list[dict[str, Any]] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -164,7 +195,9 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     discarded_from: dict[bytes, tuple[str, str]] = {}
     leases: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
+    commands: list[dict[str, Any]] = []
     trips: dict[str, list[float | None]] = defaultdict(list)
+    apps: dict[tuple[str, str, str], Counter[int]] = defaultdict(Counter)
     totals: dict[str, Any] = defaultdict(int)
     last = 0.0
     for e in events:
@@ -225,6 +258,8 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
             totals["dead_lettered"] += 1
         elif isinstance(e, ApplicationError):
             qmgrs[e.q_mgr].errors += 1
+            qmgrs[e.q_mgr].reasons[e.reason] += 1
+            apps[(e.app.rsplit("#", 1)[0], e.q_mgr, e.queue)][e.reason] += 1
             totals["errors"] += 1
         elif isinstance(e, DepthSampled):
             key = (e.q_mgr if not e.shared else scopes.members.get(e.q_mgr, e.q_mgr), e.queue)
@@ -239,7 +274,18 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
             trips[e.app.rsplit("#", 1)[0]].append(e.round_trip)
         elif isinstance(e, FaultInjected):
             faults.append({"time": e.time, "action": e.action, "target": e.target,
-                           "q_mgr": e.q_mgr, "detail": e.detail})  # fmt: skip
+                           "q_mgr": e.q_mgr, "detail": e.detail,
+                           "refused": e.refused})  # fmt: skip
+        elif isinstance(e, CFFailed):
+            totals["cf_failures"] += 1
+            if not e.scheduled:  # a scheduled one is its fault's doing, already a row
+                faults.append({"time": e.time, "action": "cf_failed", "target": e.qsg,
+                               "q_mgr": e.q_mgr,
+                               "detail": f"not scheduled: {e.reason} {e.detail}",
+                               "refused": False})  # fmt: skip
+        elif isinstance(e, CommandRun):
+            commands.append({"time": e.time, "q_mgr": e.q_mgr, "command": e.command,
+                             "completed": e.completed, "response": e.response})  # fmt: skip
         elif isinstance(e, QMgrKilled):
             totals["kills"] += 1
         elif isinstance(e, QMgrRestarted):
@@ -253,13 +299,25 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
             "timeouts": len(values) - len(done),
             "round_trip_p50": percentile(done, 50), "round_trip_p99": percentile(done, 99),
         })  # fmt: skip
+    applications = [
+        {"workload": app, "q_mgr": q_mgr, "queue": queue, "errors": sum(reasons.values()),
+         "error_reasons": error_reasons(reasons)}
+        for (app, q_mgr, queue), reasons in sorted(apps.items())
+    ]  # fmt: skip
     return Summary(
         queues=[row.out(scope=s, queue=q, shared=s in scopes.shared)
-                for (s, q), row in sorted(queues.items())],
-        qmgrs=[row.out(q_mgr=name) for name, row in sorted(qmgrs.items())],
+                for (s, q), row in sorted(queues.items()) if row.active()],
+        qmgrs=[_local_depth(row.out(q_mgr=name)) for name, row in sorted(qmgrs.items())],
         channels=[c.out(name) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
+        applications=applications,
+        commands=commands,
     )  # fmt: skip
 
 
-__all__ = ["Scopes", "Summary", "percentile", "rank", "summarise"]
+def _local_depth(row: dict[str, Any]) -> dict[str, Any]:
+    """A queue manager's row: its peak depth is of its local queues, and says so."""
+    return {("peak_local_depth" if k == "peak_depth" else k): v for k, v in row.items()}
+
+
+__all__ = ["Scopes", "Summary", "error_reasons", "percentile", "rank", "summarise"]

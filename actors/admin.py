@@ -1,0 +1,136 @@
+"""The administrator's view of a running world: snapshots and MQSC commands.
+
+A command runs at the simulated moment it is entered and costs no simulated time (it is
+the queue manager's own work, dispatched as ``system``). ``snapshot`` takes one queue
+manager's ``qsg.mqsc.status.Snapshot``: the rules layer's objects and depths, with what
+only the actors know: each channel agent's state (``ChannelBoard``, kept from the event
+stream), which members of the QSG are up, how full each CF structure is. ``command``
+runs one MQSC command on a queue manager, spreading a CMDSCOPE(*) or CMDSCOPE(name)
+DISPLAY over the QSG's members, each answering for itself as z/OS does.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from actors.events import ChannelBatch, ChannelStateChanged, WorldEvent
+from qsg import CMQC
+from qsg.core.objects import ChannelDefinition
+from qsg.mqsc import commands
+from qsg.mqsc.commands import Parsed, Reply
+from qsg.mqsc.status import ChannelView, Snapshot, Usage, take
+
+if TYPE_CHECKING:
+    from actors.qmgr import QueueManager
+    from actors.world import World
+
+
+class ChannelBoard:
+    """Each channel agent's latest state and traffic, by (queue manager, channel): what
+    DISPLAY CHSTATUS shows. It listens to the event stream (``EventLog.listeners``)."""
+
+    def __init__(self) -> None:
+        self._state: dict[tuple[str, str], tuple[str, str]] = {}
+        self._traffic: dict[tuple[str, str], tuple[int, int]] = {}
+
+    def saw(self, event: WorldEvent) -> None:
+        if isinstance(event, ChannelStateChanged):
+            key = (event.q_mgr, event.channel)
+            self._state[key] = (event.state, event.detail)
+            if event.state == "STOPPED":
+                self._traffic.pop(key, None)  # MSGS and BATCHES count from the start
+        elif isinstance(event, ChannelBatch):
+            key = (event.q_mgr, event.channel)
+            messages, batches = self._traffic.get(key, (0, 0))
+            self._traffic[key] = (messages + event.messages, batches + 1)
+
+    def view(self, q_mgr: str, definition: ChannelDefinition) -> ChannelView:
+        key = (q_mgr, definition.name)
+        state, detail = self._state.get(key, ("INACTIVE", ""))
+        messages, batches = self._traffic.get(key, (0, 0))
+        return ChannelView(definition, state, messages, batches, detail)
+
+
+def responding(qm: QueueManager) -> bool:
+    """Whether ``qm`` can answer a command now: running and not paused."""
+    return qm.alive and qm.paused is None
+
+
+async def snapshot(world: World, q_mgr: str) -> Snapshot:
+    """``q_mgr``'s snapshot at the current simulated time."""
+    qm = world.qmgrs[q_mgr]
+    rules = qm.rules
+    board = world.channel_board
+    channels = {name: board.view(q_mgr, d) for name, d in rules.local.channels.items()}
+    members: dict[str, str] = {}
+    usage: Usage | None = None
+    if rules.qsg is not None:
+        for member in rules.qsg.members:
+            peer = world.qmgrs.get(member)
+            members[member] = "ACTIVE" if peer is None or peer.alive else "FAILED"
+        usage = getattr(rules.qsg.shared.store, "structure_usage", None)
+    make = partial(take, rules, channels=channels, members=members, usage=usage)
+    return await qm.dispatch(make, system=True)
+
+
+async def command(world: World, q_mgr: str, text: str) -> Reply:
+    """Run one MQSC command on ``q_mgr``, as its console would."""
+    parsed = commands.parse(text)
+    cmdscope = commands.scope(parsed)
+    qm = world.qmgrs[q_mgr]
+    if not cmdscope or parsed.request is None:
+        return await _run(world, qm, parsed)
+    group = qm.rules.qsg
+    if group is None:
+        me = commands.prefix(q_mgr)
+        return Reply((f"CSQN102I {me} CMDSCOPE IS NOT ALLOWED: {q_mgr} IS NOT IN A QSG",
+                      f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION"),
+                     failed=True)  # fmt: skip
+    targets = list(group.members) if cmdscope == "*" else [cmdscope]
+    if cmdscope != "*" and cmdscope not in group.members:
+        me = commands.prefix(q_mgr)
+        return Reply((f"CSQN102I {me} CMDSCOPE({cmdscope}) IS NOT A MEMBER OF {group.name}",
+                      f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION"),
+                     failed=True)  # fmt: skip
+    replies: dict[str, Reply | None] = {}
+    for member in targets:
+        peer = world.qmgrs.get(member)
+        replies[member] = None if peer is None or not responding(peer) else (
+            await _run(world, peer, parsed))  # fmt: skip
+    return commands.scoped(q_mgr, parsed.verb, cmdscope, replies)
+
+
+async def _run(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
+    if not responding(qm):
+        me = commands.prefix(qm.name)
+        return Reply((f"CSQN127E {me} QUEUE MANAGER {qm.name} IS NOT ACTIVE",), failed=True)
+    if parsed.request is not None:
+        return commands.answer(parsed.request, await snapshot(world, qm.name))
+    if parsed.channel:
+        return await _channel(world, qm, parsed)
+    # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
+    return await qm.dispatch(
+        lambda now: commands.run(parsed, qm.rules, partial(take, qm.rules, now)), system=True
+    )
+
+
+async def _channel(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
+    """START or STOP CHANNEL: the sender's agent starts, or ends (STOPPED)."""
+    name = parsed.channel
+    definition = qm.rules.local.channels.get(name)
+    if definition is None:
+        return commands.channel_reply(qm.name, parsed, "was not found")
+    if definition.channel_type != CMQC.MQCHT_SENDER:
+        return commands.channel_reply(qm.name, parsed, "is not a sender channel")
+    try:
+        if parsed.verb.startswith("STOP"):
+            await world.stop_channel(qm.name, name)
+        else:
+            await world.start_channel(qm.name, name)
+    except ValueError as error:  # not running, say
+        return commands.channel_reply(qm.name, parsed, str(error).split(" is ", 1)[-1])
+    return commands.channel_reply(qm.name, parsed)
+
+
+__all__ = ["ChannelBoard", "command", "responding", "snapshot"]

@@ -1,0 +1,55 @@
+"""What the MQLONG range checks at the MQI cost a put+get pair (issue 26).
+
+The engine bench's loop (1 KB bodies, priorities 0-9, no syncpoint) through the rules
+layer with the checks of ``qsg.core.mqlong`` on, and again with them switched off in
+the same invocation (interleaved repetitions, medians): the ratio is pairs per second
+with the checks over pairs per second without. Target: at least 0.95.
+
+    ./dev bench mqlong                 # 7 repetitions of 50,000 pairs each way
+    ./dev bench mqlong --pairs 10000 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from qsg.core import handle, mqlong
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engine import engine_pairs  # the engine bench's loop, as it is
+
+
+class _Unchecked:
+    """``mqlong`` with its checks switched off, for the reference."""
+
+    @staticmethod
+    def check_put(*_: object) -> None:
+        pass
+
+    @staticmethod
+    def check_get(*_: object) -> None:
+        pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=50_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    checked: list[float] = []
+    unchecked: list[float] = []
+    for seed in range(args.repeat):
+        vars(handle)["mqlong"] = _Unchecked  # what MQPUT and MQGET call, switched off
+        unchecked.append(engine_pairs(args.pairs, seed))
+        vars(handle)["mqlong"] = mqlong
+        checked.append(engine_pairs(args.pairs, seed))
+    on, off = statistics.median(checked), statistics.median(unchecked)
+    print(f"put+get pairs/s, median of {args.repeat} x {args.pairs:,}: with the MQLONG checks "
+          f"{on:,.0f}, without {off:,.0f}; ratio {on / off:.3f} (target >= 0.95)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,307 @@
+"""A queue manager's MQSC command processor: one command's text in, its reply lines out.
+
+The reply reads as IBM MQ for z/OS writes it: a line per object (``CSQM401I !QM1
+QUEUE(APP.IN) TYPE(QLOCAL) QSGDISP(QMGR) CURDEPTH(3)``), then ``CSQ9022I ... NORMAL
+COMPLETION``; a command that fails ends with ``CSQ9023E ... ABNORMAL COMPLETION`` after
+the reason (a CSQ9 syntax message, CSQM125I for an object that is not there). A failed
+command never ends the console: the caller counts it, as runmqsc does.
+
+DEFINE, ALTER and DELETE go through the MQSC reader (``qsg.mqsc.reader``) to the rules
+layer's queue manager; DISPLAY reads a ``Snapshot`` (``qsg.mqsc.display``). CMDSCOPE is
+the caller's (the actors know which members are up): ``scope`` says what a command asks
+for and ``scoped`` wraps the members' replies in the CSQN137I/CSQN121I/CSQN122I lines of
+a command sent across the queue-sharing group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.qmgr import QMgr
+from qsg.core.queue import QueueDefinition
+from qsg.mqsc import display, lexer, reader, schema
+from qsg.mqsc.display import DisplayError, Request
+from qsg.mqsc.errors import MQSCError
+from qsg.mqsc.status import Snapshot
+
+#: The module z/OS names in each completion message, by verb.
+_CSECT = {"DISPLAY": "CSQMDRTS", "DEFINE": "CSQMMSGP", "ALTER": "CSQMMSGP",
+          "DELETE": "CSQMUQLC", "GROUP": "CSQ5DQSG", "CHANNEL": "CSQMSCHL",
+          "START": "CSQMSCHL", "STOP": "CSQMSCHL"}  # fmt: skip
+#: The verbs the console takes, with their synonyms.
+VERBS = {"DISPLAY": "DISPLAY", "DIS": "DISPLAY", "CLEAR": "CLEAR", "START": "START",
+         "STA": "START", "STOP": "STOP", **schema.VERBS}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a command answered, line by line, and whether it failed."""
+
+    lines: tuple[str, ...]
+    failed: bool = False
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A command read: a DISPLAY ``request``, DEFINE/ALTER/DELETE ``commands``, or the
+    ``error`` reply of a command that cannot be read. ``verb`` is what CSQ9022I quotes."""
+
+    verb: str
+    request: Request | None = None
+    commands: tuple[reader.Command, ...] = ()
+    error: tuple[str, str] | None = None  # (message id, text)
+    clear: str = ""  # CLEAR QLOCAL(name)
+    channel: str = ""  # START or STOP CHANNEL(name): the actors run it (``verb`` says which)
+
+
+def prefix(q_mgr: str) -> str:
+    """The command prefix string a queue manager's messages carry: ``!QM1``."""
+    return f"!{q_mgr}"
+
+
+def parse(text: str) -> Parsed:
+    """Read one command (continuation lines joined); ``Parsed.error`` if it is wrong."""
+    chunks, problems = lexer.commands(text, "<command>")
+    if problems:
+        return Parsed("", error=("CSQ9002E", "THE COMMAND ENDS WITH A CONTINUATION CHARACTER"))
+    if len(chunks) != 1:
+        return Parsed("", error=("CSQ9001E", "ONE COMMAND AT A TIME"))
+    items, problems = lexer.items(chunks[0], "<command>")
+    if not items and not problems:
+        return Parsed("", error=("CSQ9001E", "NO COMMAND"))
+    head = items[0].word if items else text.split()[0].upper()
+    verb = VERBS.get(head, "")
+    if problems:
+        return Parsed(verb, error=_lexical(problems[0].message))
+    if not verb or items[0].value is not None:
+        return Parsed(head, error=("CSQ9001E", f"'{head}' IS INVALID"))
+    word = items[1].word if len(items) > 1 else ""
+    noun = display.OBJECTS.get(word) or schema.OBJECT_TYPES.get(word) or word
+    what = f"{verb} {noun}".strip()
+    if verb == "DISPLAY":
+        words = [(i.word, i.value, i.quoted) for i in items[1:]]
+        try:
+            request = display.parse(words)
+        except DisplayError as error:
+            return Parsed(what, error=(error.message, error.text))
+        return Parsed(request.verb, request=request)
+    if verb == "CLEAR":
+        return _parse_clear(items)
+    if verb in ("START", "STOP"):
+        return _parse_channel(verb, items)
+    try:
+        commands = reader.parse(chunks[0].text, "<command>")
+    except MQSCError as error:
+        return Parsed(what, error=_syntax(error.problems[0].message))
+    object_type = commands[0].object_type if commands else ""
+    return Parsed(f"{verb} {object_type}", commands=tuple(commands))
+
+
+def _parse_clear(items: list[lexer.Item]) -> Parsed:
+    """CLEAR QLOCAL(name): the only form z/OS has."""
+    if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "QLOCAL":
+        word = items[1].word if len(items) > 1 else "QLOCAL"
+        return Parsed("CLEAR", error=("CSQ9001E", f"'{word}' IS INVALID"))
+    if not items[1].value:
+        return Parsed("CLEAR QLOCAL", error=("CSQ9010E", "REQUIRED PARAMETER 'QLOCAL' IS MISSING"))
+    for item in items[2:]:
+        return Parsed("CLEAR QLOCAL", error=("CSQ9001E", f"'{item.word}' IS INVALID"))
+    return Parsed("CLEAR QLOCAL", clear=items[1].value)
+
+
+def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
+    """START CHANNEL(name) and STOP CHANNEL(name), of a sender channel."""
+    what = f"{verb} CHANNEL"
+    if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "CHANNEL":
+        word = items[1].word if len(items) > 1 else "CHANNEL"
+        return Parsed(what, error=("CSQ9001E", f"'{word}' IS INVALID"))
+    if not items[1].value:
+        return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'CHANNEL' IS MISSING"))
+    for item in items[2:]:
+        return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
+    return Parsed(what, channel=items[1].value)
+
+
+def channel_reply(q_mgr: str, parsed: Parsed, refused: str = "") -> Reply:
+    """The reply to START or STOP CHANNEL: accepted (CSQM134I), or ``refused`` why."""
+    me = prefix(q_mgr)
+    if refused:
+        return _failed(me, parsed.verb, f"CSQM090E {me} CSQMSCHL CHANNEL({parsed.channel}) "
+                                        f"{refused.upper()}")  # fmt: skip
+    return Reply((f"CSQM134I {me} CSQMSCHL {parsed.verb}({parsed.channel}) COMMAND ACCEPTED",
+                  _done(me, parsed.verb, "CHANNEL")))  # fmt: skip
+
+
+def clear(qm: QMgr, name: str) -> None:
+    """CLEAR QLOCAL: every committed message of a local queue gone. Refused while the
+    queue is open or has uncommitted work (MQRC_OBJECT_IN_USE), and for a queue that is
+    not local (MQRC_Q_TYPE_ERROR) or not there (MQRC_UNKNOWN_OBJECT_NAME)."""
+    found = qm.find(name)
+    if found is None:
+        raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"no queue {name} on {qm.name}")
+    repo, obj = found
+    if not isinstance(obj, QueueDefinition) or obj.q_type != CMQC.MQQT_LOCAL:
+        raise MQMIError.failed(CMQC.MQRC_Q_TYPE_ERROR, f"{name} is not a local queue")
+    if repo.status[name].handles or repo.store.uncommitted(name):
+        raise MQMIError.failed(CMQC.MQRC_OBJECT_IN_USE, f"queue {name} is in use")
+    repo.store.delete_queue(name)
+    repo.store.create_queue(name, obj.ordering, obj.cf_struct or None)
+
+
+def _lexical(message: str) -> tuple[str, str]:
+    word = message.split(":")[0] if ":" in message else ""
+    if "quote" in message:
+        return "CSQ9003E", f"'{word}' PARAMETER CONTAINS UNBALANCED APOSTROPHES"
+    return "CSQ9002E", f"UNBALANCED PARENTHESES FOLLOWING '{word}'"
+
+
+def _syntax(message: str) -> tuple[str, str]:
+    """A reader's problem as the CSQ9 message z/OS gives for it."""
+    quoted = message.split("'")
+    word = quoted[1] if len(quoted) > 2 else ""
+    if "given twice" in message:
+        return "CSQ9000E", f"'{message.split()[0]}' APPEARS MORE THAN ONCE"
+    if "is not a keyword" in message or "unknown" in message:
+        return "CSQ9001E", f"'{word}' IS INVALID"
+    return "CSQ9017E", f"FAILURE WHILE PROCESSING THE COMMAND: {message}"
+
+
+def scope(parsed: Parsed) -> str:
+    """The CMDSCOPE a command asks for: "" (this queue manager), "*" or a name."""
+    return parsed.request.cmdscope if parsed.request is not None else ""
+
+
+def run(parsed: Parsed, qm: QMgr, snapshot: Callable[[], Snapshot]) -> Reply:
+    """Run a command read by ``parse`` on ``qm`` (``snapshot`` gives its state now)."""
+    me = prefix(qm.name)
+    if parsed.error is not None:
+        message, text = parsed.error
+        return _failed(me, parsed.verb or "COMMAND", f"{message} {me} {text}")
+    if parsed.request is not None:
+        return answer(parsed.request, snapshot())
+    if parsed.clear:
+        return _clear(qm, parsed.clear)
+    return _change(qm, parsed)
+
+
+def _clear(qm: QMgr, name: str) -> Reply:
+    me = prefix(qm.name)
+    try:
+        clear(qm, name)
+    except MQMIError as error:
+        if error.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME:
+            reason = f"CSQM125I {me} CSQMUQLC QLOCAL({name}) WAS NOT FOUND"
+        elif error.reason == CMQC.MQRC_OBJECT_IN_USE:
+            reason = f"CSQM115I {me} CSQMUQLC QLOCAL({name}) IS IN USE, IT CANNOT BE CLEARED"
+        else:
+            reason = f"CSQM090E {me} CSQMUQLC QLOCAL({name}): {error}"
+        return _failed(me, "CLEAR QLOCAL", reason)
+    return Reply((_done(me, "CLEAR QLOCAL", "DELETE"),))
+
+
+def answer(request: Request, snap: Snapshot) -> Reply:
+    """A DISPLAY's reply from one queue manager's snapshot."""
+    me = prefix(snap.q_mgr)
+    if request.object_type == "GROUP":
+        return _group(snap)
+    found = display.select(request, snap)
+    lines: list[str] = []
+    noun = request.object_type
+    if not found:
+        if request.generic or request.object_type in display.UNNAMED or request.where:
+            lines.append(f"CSQM297I {me} CSQMDRTS NO {noun} FOUND MATCHING REQUEST CRITERIA")
+        else:
+            return _failed(me, request.verb,
+                           f"CSQM125I {me} CSQMDRTS {noun}({request.name}) WAS NOT FOUND",
+                           f"CSQM090E {me} CSQMDRTS FAILURE REASON CODE X'00D44002'")  # fmt: skip
+    else:
+        lines.append(f"CSQM293I {me} CSQMDRTC {len(found)} {noun} FOUND MATCHING REQUEST CRITERIA")
+        lines += [f"{f.message} {me} {display.render(f.attributes)}" for f in found]
+    lines.append(_done(me, request.verb))
+    return Reply(tuple(lines))
+
+
+def _group(snap: Snapshot) -> Reply:
+    me = prefix(snap.q_mgr)
+    if not snap.qsg:
+        return _failed(me, "DISPLAY GROUP", f"CSQ5112E {me} CSQ5DQSG QUEUE MANAGER IS NOT IN A QSG")
+    lines = [f"CSQ5100I {me} CSQ5DQSG DISPLAY GROUP REPORT FOLLOWS -",
+             f"CSQ5102I {me} CSQ5DQSG QUEUE MANAGERS IN GROUP {snap.qsg}",
+             " NAME     NUM PREFIX   STATUS",
+             " -------- --- -------- --------"]  # fmt: skip
+    for number, (name, state) in enumerate(snap.members.items(), start=1):
+        lines.append(f" {name:<8} {number:>3} {prefix(name):<8} {state}")
+    lines += [f"CSQ5103I {me} CSQ5DQSG END OF QUEUE MANAGERS REPORT",
+              _done(me, "DISPLAY GROUP", "GROUP")]  # fmt: skip
+    return Reply(tuple(lines))
+
+
+def _change(qm: QMgr, parsed: Parsed) -> Reply:
+    me = prefix(qm.name)
+    for command in parsed.commands:
+        try:
+            reader.apply(qm, [command])
+        except MQSCError as error:
+            cause = error.problems[0].message.split(": ", 1)[-1]
+            return _failed(me, parsed.verb, *_refused(me, command, cause))
+    verb = parsed.commands[0].verb if parsed.commands else "DEFINE"
+    return Reply((_done(me, parsed.verb, verb),))
+
+
+def _refused(me: str, command: reader.Command, cause: str) -> tuple[str, ...]:
+    """Why the queue manager refused a DEFINE, ALTER or DELETE, as CSQM messages."""
+    csect = _CSECT.get(command.verb, "CSQMMSGP")
+    what = f"{command.object_type}({command.name})" if command.name else command.object_type
+    if "already defined" in cause:
+        return (f"CSQM095I {me} {csect} {what} ALREADY EXISTS",)
+    if "there is no" in cause or "no queue" in cause:
+        return (f"CSQM125I {me} {csect} {what} WAS NOT FOUND",
+                f"CSQM090E {me} {csect} FAILURE REASON CODE X'00D44002'")  # fmt: skip
+    return (f"CSQM090E {me} {csect} {what}: {cause}",)
+
+
+def _done(me: str, verb: str, family: str = "DISPLAY") -> str:
+    return f"CSQ9022I {me} {_CSECT.get(family, 'CSQMMSGP')} ' {verb}' NORMAL COMPLETION"
+
+
+def _failed(me: str, verb: str, *reasons: str) -> Reply:
+    csect = _CSECT.get(verb.split()[0] if verb else "", "CSQ9SCND")
+    ending = f"CSQ9023E {me} {csect} ' {verb}' ABNORMAL COMPLETION"
+    return Reply((*reasons, ending), failed=True)
+
+
+def scoped(
+    q_mgr: str, verb: str, cmdscope: str, replies: Mapping[str, Reply | None]
+) -> Reply:  # fmt: skip
+    """The reply of a command sent with CMDSCOPE to ``replies``' queue managers (None
+    for one that is not active), as the queue manager ``q_mgr`` it was entered on
+    gathers it."""
+    me = prefix(q_mgr)
+    lines = [f"CSQN137I {me} '{verb}' COMMAND ACCEPTED FOR CMDSCOPE({cmdscope}), "
+             f"SENT TO {len(replies)}"]  # fmt: skip
+    failed = False
+    for name, reply in replies.items():
+        if reply is None:
+            lines.append(f"CSQN127E {me} '{verb}' COMMAND FOR CMDSCOPE({name}) FAILED: "
+                         f"{name} IS NOT ACTIVE")  # fmt: skip
+            failed = True
+            continue
+        lines.append(f"CSQN121I {me} '{verb}' COMMAND RESPONSES FROM {name}")
+        lines += reply.lines
+        failed = failed or reply.failed
+    ending = "ABNORMAL" if failed else "NORMAL"
+    lines.append(f"CSQN122I {me} '{verb}' COMMAND FOR CMDSCOPE({cmdscope}) {ending} COMPLETION")
+    return Reply(tuple(lines), failed)
+
+
+__all__ = [
+    "VERBS", "Parsed", "Reply", "answer", "channel_reply", "clear", "parse", "prefix", "run",
+    "scope", "scoped",
+]

@@ -1,0 +1,144 @@
+"""The PCF commands that change queues, run as the MQSC they stand for.
+
+CREATE_Q and CHANGE_Q are DEFINE and ALTER with the attributes given as parameters,
+COPY_Q a DEFINE LIKE, DELETE_Q a DELETE (PURGE with MQPO_YES); each is written as MQSC
+and run through the MQSC reader, so both doors of the queue manager apply one set of
+rules. A refusal is answered with the reason a queue manager gives for it.
+"""
+
+from __future__ import annotations
+
+from qsg import CMQC
+from qsg import CMQCFC as F
+from qsg.core.errors import MQMIError
+from qsg.core.qmgr import QMgr
+from qsg.mqsc import commands, reader, schema
+from qsg.mqsc.errors import MQSCError
+from qsg.mqsc.pcf import Message, PCFError, Value
+from qsg.mqsc.pcf_names import QUEUE, keyword_of
+from qsg.mqsc.pcf_parameters import Q_TYPES, Parameters, Reply, id_error, queue_type, scope
+from qsg.mqsc.status import Snapshot
+
+
+def _attributes(left: dict[int, Value], object_type: str) -> list[str]:
+    """CREATE_Q's and CHANGE_Q's attribute parameters as MQSC words."""
+    allowed = schema.KEYWORDS[object_type]
+    words = []
+    for parameter, value in left.items():
+        keyword = keyword_of("QUEUE", parameter)
+        name = QUEUE.get(keyword or "")
+        if keyword is None or name is None or (
+            keyword not in allowed and keyword not in ("SHARE", "TRIGGER")
+        ):  # fmt: skip
+            raise PCFError(id_error(value), f"{object_type} takes no parameter {parameter}",
+                           parameter)  # fmt: skip
+        if name.string and isinstance(value, str):
+            words.append(f"{keyword}('{value.replace(chr(39), chr(39) * 2)}')")
+        elif name.values is not None and isinstance(value, int):
+            text = [w for w, v in name.values.items() if v == value]
+            if not text:
+                raise PCFError(F.MQRCCF_ATTR_VALUE_ERROR, f"{keyword} {value}", parameter)
+            words.append(text[0] if keyword in ("SHARE", "TRIGGER") else f"{keyword}({text[0]})")
+        elif name.values is None and not name.string and isinstance(value, int):
+            words.append(f"{keyword}({value})")
+        else:
+            raise PCFError(id_error(value), f"{keyword}: wrong type of value", parameter)
+    return words
+
+
+def _run_mqsc(qm: QMgr, text: str) -> Reply:
+    parsed = commands.parse(text)
+    if parsed.error is not None:
+        raise PCFError(F.MQRCCF_ATTR_VALUE_ERROR, " ".join(parsed.error))
+    for command in parsed.commands:
+        try:
+            reader.apply(qm, [command])
+        except MQSCError as error:
+            raise PCFError(_refusal(error), str(error)) from None
+    return [[]]
+
+
+def _refusal(error: MQSCError) -> int:
+    """The reason a PCF reply gives for a change the queue manager refused."""
+    cause = error.__cause__
+    if isinstance(cause, MQMIError):
+        return {CMQC.MQRC_OBJECT_IN_USE: F.MQRCCF_OBJECT_OPEN}.get(cause.reason, cause.reason)
+    text = str(error)
+    if "already defined with another type" in text:
+        return F.MQRCCF_OBJECT_WRONG_TYPE
+    if "already defined" in text:
+        return F.MQRCCF_OBJECT_ALREADY_EXISTS
+    if "there is no" in text or "names no" in text:
+        return CMQC.MQRC_UNKNOWN_OBJECT_NAME
+    return F.MQRCCF_ATTR_VALUE_ERROR
+
+
+def create_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _define(message, qm, "DEFINE")
+
+
+def change_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _define(message, qm, "ALTER")
+
+
+def _define(message: Message, qm: QMgr, verb: str) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    q_type = p.integer(CMQC.MQIA_Q_TYPE, required=True)
+    replace = p.integer(F.MQIACF_REPLACE) if verb == "DEFINE" else None
+    scope(p, qm)
+    object_type = queue_type(q_type if q_type is not None else 0)
+    words = _attributes(p.rest(), object_type)
+    if replace == F.MQRP_YES:
+        words.append("REPLACE")
+    return _run_mqsc(qm, f"{verb} {object_type}('{name}') {' '.join(words)}")
+
+
+def copy_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    source = p.string(F.MQCACF_FROM_Q_NAME, required=True) or ""
+    target = p.string(F.MQCACF_TO_Q_NAME, required=True) or ""
+    q_type = p.integer(CMQC.MQIA_Q_TYPE, required=True)
+    replace = p.integer(F.MQIACF_REPLACE)
+    scope(p, qm)
+    object_type = queue_type(q_type if q_type is not None else 0)
+    words = _attributes(p.rest(), object_type)
+    if replace == F.MQRP_YES:
+        words.append("REPLACE")
+    return _run_mqsc(qm, f"DEFINE {object_type}('{target}') LIKE('{source}') {' '.join(words)}")
+
+
+def delete_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    q_type = p.integer(CMQC.MQIA_Q_TYPE)
+    purge = p.integer(F.MQIACF_PURGE)
+    scope(p, qm)
+    p.done()
+    found = qm.find(name)
+    if found is None:
+        raise PCFError(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"no queue {name}")
+    if q_type is not None and q_type != CMQC.MQQT_ALL and found[1].q_type != q_type:
+        raise PCFError(F.MQRCCF_OBJECT_WRONG_TYPE, f"{name} is another type of queue")
+    object_type = Q_TYPES[found[1].q_type]
+    extra = " PURGE" if purge == F.MQPO_YES and object_type == "QLOCAL" else ""
+    return _run_mqsc(qm, f"DELETE {object_type}('{name}'){extra}")
+
+
+def clear_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    scope(p, qm)
+    p.done()
+    try:
+        commands.clear(qm, name)
+    except MQMIError as error:
+        reasons = {CMQC.MQRC_OBJECT_IN_USE: F.MQRCCF_OBJECT_OPEN,
+                   CMQC.MQRC_Q_TYPE_ERROR: F.MQRCCF_Q_WRONG_TYPE}  # fmt: skip
+        raise PCFError(reasons.get(error.reason, error.reason), str(error)) from None
+    return [[]]
+
+
+__all__ = [
+    "change_q", "clear_q", "copy_q", "create_q", "delete_q",
+]  # fmt: skip

@@ -1,0 +1,89 @@
+"""The PCF commands a queue manager's command server serves, on the MQSC processor.
+
+Each inquiry becomes a DISPLAY ``Request`` (``qsg.mqsc.display``) answered from the same
+snapshot the console reads, its objects turned into parameters (``qsg.mqsc.pcf_names``):
+one reply message per object, MsgSeqNumber counting from 1, the last with MQCFC_LAST.
+CREATE_Q, CHANGE_Q, COPY_Q and DELETE_Q become the MQSC DEFINE, ALTER, DEFINE LIKE and
+DELETE they stand for, and run through the MQSC reader; CLEAR_Q clears a local queue as
+CLEAR QLOCAL does. So one implementation serves MQSC and PCF.
+
+A request that is not well-formed PCF, or that names a parameter the command does not
+take, is answered with a single MQCFT_RESPONSE of MQCC_FAILED and the MQRCCF_* reason
+(and MQIACF_PARAMETER_ID naming the parameter at fault), never an exception.
+"""
+
+from __future__ import annotations
+
+from qsg import CMQC
+from qsg import CMQCFC as F
+from qsg.core.qmgr import QMgr
+from qsg.mqsc import pcf_changes as changes
+from qsg.mqsc import pcf_inquiries as inquiries
+from qsg.mqsc.pcf import Header, PCFError, Value, decode, encode
+from qsg.mqsc.pcf_names import FAMILIES
+from qsg.mqsc.pcf_parameters import Handler
+from qsg.mqsc.status import Snapshot
+
+
+def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[bytes]:
+    """The reply messages to one PCF request ``data`` (its MQMD Encoding given).
+
+    A request of type MQCFT_COMMAND is answered as the distributed platforms answer it:
+    an MQCFT_RESPONSE per object, the last with MQCFC_LAST. One of type
+    MQCFT_COMMAND_XR (what z/OS wants, and pymqi's PCFExecute sends) is answered as
+    z/OS answers it: an MQCFT_XR_ITEM per object, then an MQCFT_XR_SUMMARY with
+    MQCFC_LAST carrying the command's completion code and reason."""
+    command, extended = 0, False
+    try:
+        message = decode(data, encoding)
+        command = message.header.command
+        extended = message.header.type == F.MQCFT_COMMAND_XR
+        handler = _COMMANDS.get(command)
+        if handler is None:
+            raise PCFError(F.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not served")
+        replies = handler(message, qm, snapshot)
+    except PCFError as error:
+        extra: list[tuple[int, Value]] = []
+        if error.parameter:
+            extra.append((F.MQIACF_PARAMETER_ID, error.parameter))
+        kind = F.MQCFT_XR_SUMMARY if extended else F.MQCFT_RESPONSE
+        header = Header(kind, command, comp_code=CMQC.MQCC_FAILED, reason=error.reason)
+        return [encode(header, extra, encoding)]
+    if extended:
+        replies = [r for r in replies if r]  # a command's empty reply is its summary
+        replies.append([])
+    out = []
+    for number, parameters in enumerate(replies, start=1):
+        last = number == len(replies)
+        kind = F.MQCFT_RESPONSE
+        if extended:
+            kind = F.MQCFT_XR_SUMMARY if last else F.MQCFT_XR_ITEM
+        header = Header(kind, command, number, F.MQCFC_LAST if last else F.MQCFC_NOT_LAST)
+        out.append(encode(header, parameters, encoding, _LENGTHS))
+    return out
+
+
+#: Each string parameter's padded length, from the families' tables.
+_LENGTHS = {n.parameter: n.length for family in FAMILIES.values() for n in family.values()
+            if n.string}  # fmt: skip
+_LENGTHS[F.MQCACF_Q_NAMES] = 48
+
+
+_COMMANDS: dict[int, Handler] = {
+    F.MQCMD_INQUIRE_Q: inquiries.inquire_q,
+    F.MQCMD_INQUIRE_Q_NAMES: inquiries.inquire_q_names,
+    F.MQCMD_INQUIRE_Q_STATUS: inquiries.inquire_q_status,
+    F.MQCMD_INQUIRE_CHANNEL: inquiries.inquire_channel,
+    F.MQCMD_INQUIRE_CHANNEL_STATUS: inquiries.inquire_channel_status,
+    F.MQCMD_INQUIRE_Q_MGR: inquiries.inquire_q_mgr,
+    F.MQCMD_INQUIRE_CF_STRUC: inquiries.inquire_cf_struc,
+    F.MQCMD_INQUIRE_CF_STRUC_STATUS: inquiries.inquire_cf_struc_status,
+    F.MQCMD_PING_Q_MGR: inquiries.ping,
+    F.MQCMD_CREATE_Q: changes.create_q,
+    F.MQCMD_CHANGE_Q: changes.change_q,
+    F.MQCMD_COPY_Q: changes.copy_q,
+    F.MQCMD_DELETE_Q: changes.delete_q,
+    F.MQCMD_CLEAR_Q: changes.clear_q,
+}  # fmt: skip
+
+__all__ = ["process"]

@@ -1,0 +1,167 @@
+"""The PCF inquiries, answered as the DISPLAY they stand for.
+
+Each builds a ``qsg.mqsc.display.Request`` from its parameters, selects the objects of
+the queue manager's snapshot that answer it, and turns each into a reply's parameters
+with ``qsg.mqsc.pcf_names``: one reply message per object. Nothing found is
+MQRC_UNKNOWN_OBJECT_NAME (MQRCCF_CHANNEL_NOT_FOUND, MQRCCF_CHL_STATUS_NOT_FOUND for
+channels).
+"""
+
+from __future__ import annotations
+
+from qsg import CMQC
+from qsg import CMQCFC as F
+from qsg.core.qmgr import QMgr
+from qsg.mqsc import display
+from qsg.mqsc.display import Found, Request
+from qsg.mqsc.pcf import Message, PCFError, Value
+from qsg.mqsc.pcf_names import BARE, FAMILIES, Name
+from qsg.mqsc.pcf_parameters import Parameters, Reply, attributes_wanted, queue_type, scope
+from qsg.mqsc.status import Snapshot
+
+
+def _objects(request: Request, snapshot: Snapshot, missing: int) -> Reply:
+    found = display.select(request, snapshot)
+    if not found:
+        raise PCFError(missing, f"nothing matches {request.name}")
+    family = FAMILIES[request.kind]
+    return [_as_parameters(family, f) for f in found]
+
+
+def _as_parameters(family: dict[str, Name], found: Found) -> list[tuple[int, Value]]:
+    out: list[tuple[int, Value]] = []
+    for keyword, value in found.attributes:
+        name = family.get(BARE.get(keyword, keyword))
+        if name is None:
+            continue  # shown by MQSC only (ELEMMAX, APPLTYPE, CONN, ...)
+        if name.binary:  # CONN(hex): the connection identifier's 24 bytes
+            out.append((name.parameter, bytes.fromhex(str(value)).rjust(name.length, b"\0")))
+        elif name.string:
+            out.append((name.parameter, str(value or "")))
+        elif name.values is not None and value is None:
+            out.append((name.parameter, name.values[keyword]))
+        elif name.values is not None and isinstance(value, str) and value in name.values:
+            out.append((name.parameter, name.values[value]))
+        elif isinstance(value, int):
+            out.append((name.parameter, value))
+    return out
+
+
+def inquire_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    q_type = p.integer(CMQC.MQIA_Q_TYPE)
+    everything, wanted = attributes_wanted("QUEUE", p.integers(F.MQIACF_Q_ATTRS))
+    structure = p.string(CMQC.MQCA_CF_STRUC_NAME)
+    p.integer(CMQC.MQIA_QSG_DISP)  # every disposition a member sees is answered
+    scope(p, qm)
+    p.done()
+    object_type = "QUEUE" if q_type in (None, CMQC.MQQT_ALL) else queue_type(q_type)
+    selectors = (("CFSTRUCT", structure),) if structure else ()
+    request = Request(object_type, name, everything, wanted, selectors=selectors)
+    return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def inquire_q_names(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    q_type = p.integer(CMQC.MQIA_Q_TYPE)
+    p.integer(CMQC.MQIA_QSG_DISP)
+    scope(p, qm)
+    p.done()
+    object_type = "QUEUE" if q_type in (None, CMQC.MQQT_ALL) else queue_type(q_type)
+    found = display.select(Request(object_type, name, everything=True), snapshot)
+    names = [f.name for f in found]
+    types = [snapshot.queues[n].obj.q_type for n in names]
+    disps = [snapshot.queues[n].obj.qsg_disp for n in names]
+    return [[(F.MQCACF_Q_NAMES, names), (F.MQIACF_Q_TYPES, types), (F.MQIACF_QSG_DISPS, disps)]]
+
+
+def inquire_q_status(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    kind = p.integer(F.MQIACF_Q_STATUS_TYPE)
+    everything, wanted = attributes_wanted("QSTATUS", p.integers(F.MQIACF_Q_STATUS_ATTRS))
+    scope(p, qm)
+    p.done()
+    if kind not in (None, F.MQIACF_Q_STATUS, F.MQIACF_Q_HANDLE):
+        raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"StatusType {kind}", F.MQIACF_Q_STATUS_TYPE)
+    status_type = "HANDLE" if kind == F.MQIACF_Q_HANDLE else "QUEUE"
+    request = Request("QSTATUS", name, everything, wanted, type=status_type)
+    return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def inquire_channel(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(F.MQCACH_CHANNEL_NAME, required=True) or ""
+    channel_type = p.integer(F.MQIACH_CHANNEL_TYPE)
+    everything, wanted = attributes_wanted("CHANNEL", p.integers(F.MQIACF_CHANNEL_ATTRS))
+    scope(p, qm)
+    p.done()
+    selectors: tuple[tuple[str, str], ...] = ()
+    if channel_type not in (None, F.MQCHT_ALL):
+        names = FAMILIES["CHANNEL"]["CHLTYPE"].values or {}
+        words = [w for w, v in names.items() if v == channel_type]
+        if not words:
+            raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"ChannelType {channel_type}",
+                           F.MQIACH_CHANNEL_TYPE)  # fmt: skip
+        selectors = (("CHLTYPE", words[0]),)
+    request = Request("CHANNEL", name, everything, wanted, selectors=selectors)
+    return _objects(request, snapshot, F.MQRCCF_CHANNEL_NOT_FOUND)
+
+
+def inquire_channel_status(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(F.MQCACH_CHANNEL_NAME, required=True) or ""
+    instance = p.integer(F.MQIACH_CHANNEL_INSTANCE_TYPE)
+    everything, wanted = attributes_wanted("CHSTATUS", p.integers(F.MQIACH_CHANNEL_INSTANCE_ATTRS))
+    scope(p, qm)
+    p.done()
+    if instance not in (None, F.MQOT_CURRENT_CHANNEL):
+        raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, "only current channel status is kept",
+                       F.MQIACH_CHANNEL_INSTANCE_TYPE)  # fmt: skip
+    request = Request("CHSTATUS", name, everything, wanted)
+    return _objects(request, snapshot, F.MQRCCF_CHL_STATUS_NOT_FOUND)
+
+
+def inquire_q_mgr(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    everything, wanted = attributes_wanted("QMGR", p.integers(F.MQIACF_Q_MGR_ATTRS))
+    scope(p, qm)
+    p.done()
+    return _objects(Request("QMGR", "*", everything, wanted), snapshot, F.MQRCCF_NONE_FOUND)
+
+
+def inquire_cf_struc(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_CF_STRUC_NAME, required=True) or ""
+    everything, wanted = attributes_wanted("CFSTRUCT", p.integers(F.MQIACF_CF_STRUC_ATTRS))
+    scope(p, qm)
+    p.done()
+    request = Request("CFSTRUCT", name, everything, wanted)
+    return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def inquire_cf_struc_status(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    name = p.string(CMQC.MQCA_CF_STRUC_NAME, required=True) or ""
+    kind = p.integer(F.MQIACF_CF_STATUS_TYPE)
+    scope(p, qm)
+    p.done()
+    if kind not in (None, F.MQIACF_CF_STATUS_SUMMARY):
+        raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, "only TYPE(SUMMARY) is kept",
+                       F.MQIACF_CF_STATUS_TYPE)  # fmt: skip
+    request = Request("CFSTATUS", name, everything=True)
+    return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def ping(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    p = Parameters(message)
+    p.done()
+    return [[]]
+
+
+__all__ = [
+    "inquire_cf_struc", "inquire_cf_struc_status", "inquire_channel", "inquire_channel_status",
+    "inquire_q", "inquire_q_mgr", "inquire_q_names", "inquire_q_status", "ping",
+]  # fmt: skip

@@ -1,0 +1,186 @@
+"""What a queue manager's command processor reads: a snapshot of its objects and their
+status at one moment of simulated time.
+
+DISPLAY and the PCF inquiries answer from a ``Snapshot`` taken at the command's virtual
+time, so that one command sees one consistent state (as MQ's command processor does,
+holding its latches while it builds the reply). ``take`` builds it from a rules-layer
+``QMgr``; what the rules layer does not know (a channel agent's state, which members of
+the QSG are up, how full a CF structure is) comes in from the caller, the actors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.handle import Handle
+from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
+from qsg.core.qmgr import QMgr
+from qsg.core.queue import QueueDefinition
+
+
+@dataclass(frozen=True, slots=True)
+class HandleView:
+    """One open handle of a queue (DISPLAY QSTATUS TYPE(HANDLE))."""
+
+    queue: str
+    q_mgr: str
+    connection: int
+    user: str
+    appl_tag: str
+    options: int  # the MQOO_* it was opened with
+
+    @property
+    def input(self) -> str:
+        """OPENTYPE's input part as MQSC spells it: SHARED, EXCL or NO."""
+        if self.options & CMQC.MQOO_INPUT_EXCLUSIVE:
+            return "EXCL"
+        if self.options & (CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_AS_Q_DEF):
+            return "SHARED"
+        return "NO"
+
+
+@dataclass(frozen=True, slots=True)
+class QueueView:
+    """A queue's definition and, for a local queue, its status on this queue manager."""
+
+    obj: QueueObject
+    depth: int = 0  # CURDEPTH
+    uncommitted: int = 0  # UNCOM: puts and gets in units of work not yet ended
+    handles: tuple[HandleView, ...] = ()
+
+    @property
+    def local(self) -> bool:
+        return isinstance(self.obj, QueueDefinition) and self.obj.q_type == CMQC.MQQT_LOCAL
+
+    @property
+    def ipprocs(self) -> int:
+        return sum(1 for h in self.handles if h.input != "NO")
+
+    @property
+    def opprocs(self) -> int:
+        return sum(1 for h in self.handles if h.options & CMQC.MQOO_OUTPUT)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelView:
+    """A channel's definition and its agent's status (INACTIVE when no agent ran)."""
+
+    definition: ChannelDefinition
+    status: str = "INACTIVE"  # RUNNING, RETRYING, STOPPED, BINDING, INACTIVE
+    messages: int = 0  # MSGS: messages sent (or received) since the channel started
+    batches: int = 0  # BATCHES
+    detail: str = ""  # why it stopped or retries
+
+
+@dataclass(frozen=True, slots=True)
+class StructureView:
+    """A CF application structure and its use (DISPLAY CFSTATUS TYPE(SUMMARY))."""
+
+    definition: CFStructure
+    status: str = "ACTIVE"  # ACTIVE, FAILED
+    entries: int = 0
+    max_entries: int = 0
+    elements: int = 0
+    max_elements: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One queue manager's objects and status at simulated time ``time``."""
+
+    q_mgr: str
+    qsg: str
+    time: float
+    platform: int
+    attributes: Mapping[str, object]  # the queue manager's own: DESCR, DEADQ, ...
+    queues: Mapping[str, QueueView]
+    channels: Mapping[str, ChannelView]
+    structures: Mapping[str, StructureView] = field(default_factory=dict)
+    #: The QSG's members in order and their state (ACTIVE or FAILED); empty outside one.
+    members: Mapping[str, str] = field(default_factory=dict)
+
+
+#: A CF structure's use: entries, elements, max_entries, max_elements.
+Usage = Callable[[str], Mapping[str, int]]
+
+
+def take(
+    qm: QMgr, now: float, *, channels: Mapping[str, ChannelView] | None = None,
+    members: Mapping[str, str] | None = None, usage: Usage | None = None,
+) -> Snapshot:  # fmt: skip
+    """The snapshot of ``qm`` at ``now``. ``channels``: the agents' status by channel
+    name (a channel missing from it is INACTIVE); ``members``: the QSG's members and
+    their state; ``usage``: how full each CF structure is (None: unknown, all 0). A
+    coupling facility that cannot be reached leaves its queues' depths at 0 and its
+    structures FAILED."""
+    queues: dict[str, QueueView] = {}
+    failed = False
+    for repo in qm.repositories:
+        for name, obj in sorted(repo.queues.items()):
+            if not (isinstance(obj, QueueDefinition) and obj.q_type == CMQC.MQQT_LOCAL):
+                queues[name] = QueueView(obj)
+                continue
+            status = repo.status[name]
+            handles = tuple(
+                _handle(name, h, options) for h, options in status.handles.items()
+                if _owner(h) in ("", qm.name)
+            )  # fmt: skip
+            try:
+                depth, uncommitted = repo.store.depth(name), repo.store.uncommitted(name)
+            except MQMIError:  # the coupling facility is out of reach
+                depth, uncommitted, failed = 0, 0, True
+            queues[name] = QueueView(obj, depth, uncommitted, handles)
+    structures: dict[str, StructureView] = {}
+    if qm.qsg is not None:
+        for name, definition in sorted(qm.qsg.shared.structures.items()):
+            structures[name] = _structure(definition, usage, failed)
+    given = channels or {}
+    views = {
+        name: given.get(name, ChannelView(definition))
+        for name, definition in sorted(qm.local.channels.items())
+    }
+    attributes = {
+        "DESCR": qm.description, "DEADQ": qm.dead_letter_queue or "",
+        "DEFXMITQ": qm.def_xmit_q_name, "EXPRYINT": qm.expiry_interval or 0,
+        "MAXUMSGS": qm.rules.max_uncommitted_msgs, "TRIGINT": qm.trigger_interval,
+        "MAXMSGL": qm.rules.max_msg_length,
+    }  # fmt: skip
+    return Snapshot(qm.name, qm.qsg_name, now, qm.rules.platform, attributes, queues, views,
+                    structures, dict(members or {}))  # fmt: skip
+
+
+def _structure(definition: CFStructure, usage: Usage | None, failed: bool) -> StructureView:
+    if failed:
+        return StructureView(definition, "FAILED", max_entries=definition.size_kb,
+                             max_elements=4 * definition.size_kb)  # fmt: skip
+    if usage is None:
+        return StructureView(definition, max_entries=definition.size_kb,
+                             max_elements=4 * definition.size_kb)  # fmt: skip
+    try:
+        used = usage(definition.name)
+    except MQMIError:
+        return StructureView(definition, "FAILED")
+    return StructureView(definition, "ACTIVE", used.get("entries", 0),
+                         used.get("max_entries", 0), used.get("elements", 0),
+                         used.get("max_elements", 0))  # fmt: skip
+
+
+def _owner(handle: Hashable) -> str:
+    """The queue manager a handle was opened through ("" for another kind of opener)."""
+    return handle.conn.qmgr.name if isinstance(handle, Handle) else ""
+
+
+def _handle(queue: str, handle: Hashable, options: int) -> HandleView:
+    if not isinstance(handle, Handle):
+        return HandleView(queue, "", 0, "", "", options)
+    conn = handle.conn
+    tag = conn.identity.appl_name.decode(errors="replace").rstrip()
+    return HandleView(queue, conn.qmgr.name, conn.number, handle.user or conn.user, tag, options)
+
+
+__all__ = [
+    "ChannelView", "HandleView", "QueueView", "Snapshot", "StructureView", "Usage", "take",
+]  # fmt: skip

@@ -1,0 +1,57 @@
+"""``qsg.pymqi``: pymqi's API over the simulated world, for programs run by ``qsg exec``.
+
+A program written for pymqi (or for IBM's ``ibmmq``, the same API) runs unchanged:
+under ``qsg exec`` its ``import pymqi`` and ``import ibmmq`` are this module. The
+layout follows pymqi's: ``connect``, ``QueueManager`` and ``Queue`` (``connection``,
+``queue``), the structures (``structs``), the constant modules (``CMQC``, ``CMQCFC``,
+``CMQXC``, ``CMQZC``), the errors (``MQMIError``, ``PYIFError``), and the classes of
+what the simulator does not model, which fail with IBM's reason codes
+(``unsupported``). ``bridge`` carries each call into the world's trio run.
+docs/pymqi.md says what is supported and what is not.
+"""
+
+from __future__ import annotations
+
+from qsg.pymqi import CMQC, CMQCFC, CMQXC, CMQZC
+from qsg.pymqi.connection import QueueManager, common_q_args, connect, make_q_desc
+from qsg.pymqi.errors import Error, MQMIError, PYIFError
+from qsg.pymqi.queue import Queue
+from qsg.pymqi.structs import (
+    CD,
+    CMHO,
+    CSP,
+    GMO,
+    IMPO,
+    MD,
+    OD,
+    PD,
+    PMO,
+    RFH2,
+    SCO,
+    SD,
+    SMPO,
+    SRO,
+    TM,
+    TMC2,
+    XQH,
+    MQOpts,
+    cd,
+    gmo,
+    md,
+    od,
+    pmo,
+    sco,
+)  # fmt: skip
+from qsg.pymqi.unsupported import MessageHandle, PCFExecute, Subscription, Topic
+
+# pymqi's camel-case names for the same things.
+makeQDesc = make_q_desc
+commonQArgs = common_q_args
+
+__all__ = [
+    "CD", "CMHO", "CMQC", "CMQCFC", "CMQXC", "CMQZC", "CSP", "GMO", "IMPO", "MD", "OD", "PD",
+    "PMO", "RFH2", "SCO", "SD", "SMPO", "SRO", "TM", "TMC2", "XQH", "Error", "MQMIError",
+    "MQOpts", "MessageHandle", "PCFExecute", "PYIFError", "Queue", "QueueManager",
+    "Subscription", "Topic", "cd", "commonQArgs", "common_q_args", "connect", "gmo",
+    "makeQDesc", "make_q_desc", "md", "od", "pmo", "sco",
+]  # fmt: skip

@@ -1,0 +1,291 @@
+"""The bridge from a synchronous pymqi program to the simulated world's trio run.
+
+A program under ``qsg exec`` runs as one task of the world's trio run. Its calls are
+synchronous, as pymqi's are; each one awaits the world's async MQI through greenback
+(``greenback.await_``), so while the program computes between calls nothing else runs
+and simulated time stands still, and while a call waits (an MQGET with MQGMO_WAIT, a
+``time.sleep``) the world goes on. A thread the program starts is not in the trio
+thread: its calls reach the world with ``trio.from_thread.run``, and the ``Threads``
+record keeps simulated time still while such a thread computes between calls.
+
+One program runs at a time in a process: ``bind`` makes a ``Binding`` current for the
+run, ``unbind`` ends it. Outside a binding every MQI call of the facade fails with
+MQRC_Q_MGR_NOT_AVAILABLE (there is no queue manager to reach).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures.thread
+import queue
+import random
+import sys
+import threading
+import weakref
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from dataclasses import dataclass, field
+from threading import get_ident
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import greenback
+import trio
+
+from qsg.core.errors import MQMIError as CoreError
+from qsg.pymqi import CMQC
+from qsg.pymqi.errors import MQMIError, from_core
+
+if TYPE_CHECKING:
+    from actors.clock import VirtualClock
+    from actors.mqi import Connection
+    from actors.world import World
+
+T = TypeVar("T")
+
+
+class ProgramStopped(SystemExit):
+    """Raised in a program's thread that calls the world after the run is over (the
+    program ended, or the scenario's duration did): a ``SystemExit``, so the thread
+    ends quietly, as threads end when a Python program exits."""
+
+
+@dataclass(slots=True)
+class _ThreadState:
+    """A program thread that reached the world: its open connections, whether it has
+    had one and closed them all (``retired``), and whether it is inside a call
+    (waiting on the world) or computing between calls."""
+
+    thread: threading.Thread
+    connections: int = 0
+    retired: bool = False
+    in_call: bool = False
+
+
+#: The modules whose frames, innermost in a thread, mean it waits on another thread (a
+#: ``Condition``, ``Event``, ``join``, a ``queue.Queue``, a thread pool's idle worker
+#: waiting for work): waiting, not computing.
+_WAITS = frozenset({threading.__file__, queue.__file__, concurrent.futures.thread.__file__})
+
+
+def _waiting(frame: FrameType | None) -> bool:
+    """Whether a thread whose innermost frame is ``frame`` waits on another thread (a
+    thread pool's idle worker, say): it then holds no simulated time."""
+    return frame is not None and frame.f_code.co_filename in _WAITS
+
+
+@dataclass(eq=False)
+class Threads:
+    """The program's threads that reach the world, as an ``IOSource`` of the virtual
+    clock: ``busy`` while any of them computes between calls, so that simulated time
+    does not move under a thread's feet while it works, as it does not for the
+    program's main task. A thread counts from its start (or its first call, if the
+    program did not start it) until it ends or disconnects the last of its
+    connections, except while it waits on another thread (``_waiting``)."""
+
+    _states: dict[int, _ThreadState] = field(default_factory=dict)
+    #: Threads the program started (``threading.Thread.start`` called by its code).
+    started: weakref.WeakSet[threading.Thread] = field(default_factory=weakref.WeakSet)
+    _scopes: set[trio.CancelScope] = field(default_factory=set)
+    stopped: bool = False
+    #: Called with each thread the first time it reaches the world.
+    on_first: Callable[[threading.Thread], None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        if not self._states:
+            return False
+        frames = sys._current_frames()
+        for ident, state in list(self._states.items()):
+            if not state.thread.is_alive():
+                del self._states[ident]  # it ended without disconnecting
+            elif not state.retired and not state.in_call and not _waiting(frames.get(ident)):
+                return True
+        return False
+
+    def is_program_thread(self, thread: threading.Thread) -> bool:
+        return thread in self.started
+
+    def forget(self, thread: threading.Thread) -> None:
+        """``thread`` ended: it holds simulated time no longer."""
+        self._states.pop(thread.ident or 0, None)
+
+    async def call(
+        self, thread: threading.Thread, fn: Callable[..., Awaitable[T]], *args: Any
+    ) -> T:
+        """``fn(*args)`` for ``thread``, in the trio thread (a system task)."""
+        if self.stopped:
+            raise ProgramStopped(0)
+        state = self.register(thread)
+        # Only the trio thread flips ``in_call``: the clock reads it there, so it can
+        # never jump between a thread's request and its start.
+        state.in_call = True
+        scope = trio.CancelScope()
+        self._scopes.add(scope)
+        try:
+            with scope:
+                return await fn(*args)
+            raise ProgramStopped(0)  # the run ended during the call
+        finally:
+            self._scopes.discard(scope)
+            state.in_call = False
+
+    def register(self, thread: threading.Thread) -> _ThreadState:
+        """``thread`` holds simulated time from now (in the trio thread only)."""
+        ident = thread.ident or 0
+        state = self._states.get(ident)
+        if state is None:
+            state = self._states[ident] = _ThreadState(thread)
+            if self.on_first is not None:
+                self.on_first(thread)
+        return state
+
+    def connected(self, thread: threading.Thread, delta: int) -> None:
+        state = self._states.get(thread.ident or 0)
+        if state is not None:
+            state.connections = max(0, state.connections + delta)
+            state.retired = state.connections == 0
+
+    def stop(self) -> None:
+        """The run is over: calls in flight end (``ProgramStopped`` in their thread),
+        and later ones fail the same way."""
+        self.stopped = True
+        for scope in self._scopes:
+            scope.cancel()
+        self._states.clear()
+
+
+@dataclass(eq=False)
+class Binding:
+    """A world a program's pymqi calls reach, for one run."""
+
+    world: World
+    token: trio.lowlevel.TrioToken
+    trio_thread: int
+    #: The program's main task (its synchronous code runs there, through greenback).
+    task: trio.lowlevel.Task | None = None
+    clock: VirtualClock | None = None  # the virtual clock, under --virtual
+    threads: Threads = field(default_factory=Threads)
+    #: Group attach's choice of member (seeded from the run's seed).
+    random: random.Random = field(default_factory=random.Random)
+    #: Depth of facade calls in progress in the trio thread: qsg's own code then runs
+    #: in the program's task and must see real time, not the program's clock.
+    in_facade: int = 0
+    #: The program's connections still open (ended for it when it ends).
+    connections: set[Connection] = field(default_factory=set)
+
+    def program_context(self) -> bool:
+        """Whether the running code is the program's own (its main task outside a
+        facade call, or a thread it started), for the clock patches."""
+        if threading.get_ident() == self.trio_thread:
+            try:
+                task = trio.lowlevel.current_task()
+            except RuntimeError:
+                return False
+            return task is self.task and not self.in_facade
+        return self.threads.is_program_thread(threading.current_thread())
+
+
+_binding: Binding | None = None
+
+
+def bind(binding: Binding) -> None:
+    global _binding
+    if _binding is not None:
+        raise RuntimeError("a program is already bound to a world in this process")
+    _binding = binding
+
+
+def unbind() -> None:
+    global _binding
+    _binding = None
+
+
+def current() -> Binding | None:
+    return _binding
+
+
+def binding() -> Binding:
+    """The world the facade reaches; MQRC_Q_MGR_NOT_AVAILABLE outside ``qsg exec``."""
+    found = _binding
+    if found is None:
+        raise failed(
+            CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
+            "no simulated queue manager here: run the program with `qsg exec SCENARIO -- "
+            "python PROGRAM`",
+        )
+    return found
+
+
+def failed(reason: int, detail: str = "") -> MQMIError:
+    """pymqi's MQMIError for a failed call (``detail`` says why, for the curious)."""
+    error = MQMIError(CMQC.MQCC_FAILED, reason)
+    error.detail = detail
+    return error
+
+
+def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+    """Run the async ``fn(*args)`` in the world for synchronous program code: through
+    greenback in the program's task, through ``trio.from_thread`` from its threads.
+    An MQ failure comes out as pymqi's ``MQMIError``."""
+    bound = _binding if _binding is not None else binding()
+    try:
+        if get_ident() == bound.trio_thread:
+            bound.in_facade += 1
+            coro = fn(*args)
+            try:
+                # The first step here: most calls end in it (see ``_Resumed``).
+                first = coro.send(None)
+            except StopIteration as done:
+                result: T = done.value
+                return result
+            except BaseException:
+                coro.close()
+                raise
+            else:
+                resumed: T = greenback.await_(_Resumed(coro, first))
+                return resumed
+            finally:
+                bound.in_facade -= 1
+        thread = threading.current_thread()
+        return trio.from_thread.run(bound.threads.call, thread, fn, *args,
+                                    trio_token=bound.token)  # fmt: skip
+    except CoreError as error:
+        raise from_core(error) from None
+    except trio.RunFinishedError:
+        raise ProgramStopped(0) from None
+
+
+class _Resumed:
+    """The rest of a coroutine that has already yielded ``first`` to its runner: as
+    ``yield from coro`` would, from that point on (values and exceptions go in).
+
+    ``call`` runs a call's first step directly in the program's task: most calls end
+    there (the in-process store never waits) and cost a coroutine step instead of a
+    trip through greenback's portal. A call that suspends (an MQGET that waits, a trip
+    to the coupling facility) is handed to ``greenback.await_`` as this, with what it
+    suspended on, and carries on in the task."""
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], first: Any) -> None:
+        self.coro, self.first = coro, first
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coro, yielded = self.coro, self.first
+        while True:
+            try:
+                sent = yield yielded
+            except GeneratorExit:
+                coro.close()
+                raise
+            except BaseException as error:  # (cancellation, too) thrown in by the runner
+                try:
+                    yielded = coro.throw(error)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    yielded = coro.send(sent)
+                except StopIteration as done:
+                    return done.value
+
+
+__all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "current",
+           "failed", "unbind"]  # fmt: skip

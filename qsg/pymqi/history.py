@@ -1,0 +1,100 @@
+"""The program's MQI calls in a chaos run's history (``qsg exec --check``).
+
+When the world keeps a history (``World.history``), the scenario's applications record
+each put, get, commit and backout as an invocation and a completion, so that the chaos
+checkers can judge what became of every message. The program's calls are recorded the
+same way, each connection as one application (``pymqi QM1#3``: its queue manager and
+connection number), so that a pymqi consumer's gets count as deliveries and its
+commits as their end.
+
+A put names its MsgId before the call when the program chose one; when the queue
+manager makes it (MQMI_NONE, the usual case), the invocation is recorded once the put
+has returned it. A put that fails without a MsgId records only the failure (which, for
+a lost connection, abandons the unit of work, as it does for the scenario's own
+applications).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
+
+import trio
+
+from actors.events import OpCompleted, OpInvoked
+from actors.history import UNKNOWN, recorded
+from qsg.core import engine
+from qsg.core.errors import MQMIError
+from qsg.core.store import Syncpoint
+from qsg.core.structs import GMO, MD, PMO
+from qsg.pymqi import CMQC
+
+if TYPE_CHECKING:
+    from actors.mqi import Connection
+
+T = TypeVar("T")
+
+_BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+
+
+def app_name(conn: Connection) -> str:
+    """The application a connection is in the history."""
+    return f"pymqi {conn.q_mgr_name}#{conn.conn.number}"
+
+
+async def put(
+    conn: Connection, queue: str, call: Callable[[], Awaitable[T]], md: MD, pmo: PMO
+) -> T:
+    """``call()`` (an MQPUT or MQPUT1 of ``md``), recorded if the world keeps a history."""
+    world = conn.qm.world
+    if not world.history:
+        return await call()
+    platform = conn.qm.rules.rules.platform
+    syncpoint = engine.put_in_syncpoint(pmo.Options, platform)
+    q_mgr, app = conn.q_mgr_name, app_name(conn)
+    if md.MsgId != CMQC.MQMI_NONE:
+        return await recorded(world, call, q_mgr=q_mgr, app=app, op="put", queue=queue,
+                              md=md, syncpoint=syncpoint)  # fmt: skip
+    emit = world.events.emit
+    try:
+        result = await call()
+    except MQMIError as error:
+        now = trio.current_time()
+        emit(OpInvoked(now, q_mgr, app, "put", queue, syncpoint=syncpoint))
+        outcome = "unknown" if error.reason in UNKNOWN else "fail"
+        emit(OpCompleted(now, q_mgr, app, "put", queue, outcome, error.reason))
+        raise
+    now = trio.current_time()
+    persistent = md.Persistence == CMQC.MQPER_PERSISTENT
+    emit(OpInvoked(now, q_mgr, app, "put", queue, md.MsgId, persistent, md.Expiry, md.Report,
+                   syncpoint))  # fmt: skip
+    emit(OpCompleted(now, q_mgr, app, "put", queue, "ok"))
+    return result
+
+
+async def get(
+    conn: Connection, queue: str, call: Callable[[], Awaitable[T]], md: MD, gmo: GMO
+) -> T:
+    """``call()`` (an MQGET into ``md``), recorded if the world keeps a history; a
+    browse is not a delivery and is not recorded."""
+    world = conn.qm.world
+    if not world.history or gmo.Options & _BROWSE:
+        return await call()
+    platform = conn.qm.rules.rules.platform
+    syncpoint = engine.get_syncpoint(gmo.Options, platform) is not Syncpoint.NO
+    return await recorded(world, call, q_mgr=conn.q_mgr_name, app=app_name(conn), op="get",
+                          queue=queue, md=md, syncpoint=syncpoint)  # fmt: skip
+
+
+async def end_unit_of_work(conn: Connection, *, commit: bool) -> None:
+    """MQCMIT or MQBACK, recorded if the world keeps a history."""
+    call = conn.commit if commit else conn.backout
+    world = conn.qm.world
+    if not world.history:
+        await call()
+        return
+    await recorded(world, call, q_mgr=conn.q_mgr_name, app=app_name(conn),
+                   op="commit" if commit else "backout", queue="")  # fmt: skip
+
+
+__all__ = ["app_name", "end_unit_of_work", "get", "put"]

@@ -1,0 +1,138 @@
+"""What ``qsg run`` shows a person: a warning line when the world refuses a fault, as
+it happens, and the summary tables at the end.
+
+The tables show exactly the rows of the run's ``summary.json`` (the summary leaves out
+queues where nothing happened; the tables hide nothing), latencies in milliseconds or
+seconds to three significant digits, and errors by reason code with IBM's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from actors.events import FaultInjected
+from qsg.display import duration, reasons
+from qsg.scenario.model import Fault
+from qsg.scenario.play import RunResult
+from qsg.scenario.summary import Summary
+
+#: Columns shown as durations (seconds in the summary).
+_DURATIONS = {"latency_p50", "latency_p99", "round_trip_p50", "round_trip_p99",
+              "expiry_counted_mean", "elapsed_mean", "time"}  # fmt: skip
+_LEFT = {"queue", "scope", "channel", "from", "queue manager", "role", "holder", "previous",
+         "action", "target", "detail", "workload", "errors by reason", "command",
+         "completion", "response"}  # fmt: skip
+_COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
+           ("dead_lettered", "DLQ")]  # fmt: skip
+_LATENCY = [("latency_p50", "p50"), ("latency_p99", "p99")]
+
+
+def refusal_warner(console: Console) -> Callable[[FaultInjected, Fault], None]:
+    """What to tell ``console`` when the world refuses a fault: a warning (a note if the
+    scenario marked the fault ``expected``), as it happens."""
+
+    def warn(event: FaultInjected, fault: Fault) -> None:
+        what = f"{event.action} {event.target} at {event.time:.1f} s was refused"
+        if fault.expected:
+            console.print(f"[dim]note: {escape(what)} (expected): {escape(event.detail)}[/]")
+        else:
+            console.print(f"[bold yellow]warning:[/] {escape(what)}: {escape(event.detail)}")
+
+    return warn
+
+
+def refusals_line(result: RunResult) -> str | None:
+    """The run's last word when faults it did not expect were refused (None if none)."""
+    count = len(result.refused)
+    if not count:
+        return None
+    faults = "fault was" if count == 1 else "faults were"
+    return (f"{count} {faults} refused (see the warnings above); mark a fault "
+            "`expected = true` if the scenario means it")
+
+
+def _cell(key: str, value: Any) -> str:
+    if key in _DURATIONS and (value is None or isinstance(value, int | float)):
+        return duration(value) if key != "time" else f"{value:.1f} s"
+    if key == "error_reasons":
+        return reasons(value or [])
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def table(title: str, rows: list[dict[str, Any]], columns: list[tuple[str, str]]) -> Table:
+    """A titled table of ``rows``, one column per (key, header)."""
+    out = Table(title=title, title_justify="left", title_style="bold")
+    for _, header in columns:
+        out.add_column(header, justify="left" if header in _LEFT else "right")
+    for row in rows:
+        out.add_row(*(_cell(key, row.get(key)) for key, _ in columns))
+    return out
+
+
+def print_summary(console: Console, result: RunResult) -> None:
+    """The run's summary as tables."""
+    summary: Summary = result.summary
+    console.print(table("Queues", summary.queues,
+                        [("scope", "scope"), ("queue", "queue"), *_COUNTS,
+                         ("peak_depth", "peak depth"), *_LATENCY]))  # fmt: skip
+    console.print(table("Queue managers", summary.qmgrs,
+                        [("q_mgr", "queue manager"), *_COUNTS,
+                         ("peak_local_depth", "peak local depth"), *_LATENCY,
+                         ("errors", "errors"), ("error_reasons", "errors by reason")]))  # fmt: skip
+    if summary.applications:
+        console.print(table("Application errors", summary.applications,
+                            [("workload", "workload"), ("q_mgr", "queue manager"),
+                             ("queue", "queue"), ("errors", "errors"),
+                             ("error_reasons", "errors by reason")]))  # fmt: skip
+    if summary.channels:
+        columns = [("channel", "channel"), ("sender", "from"), ("batches", "batches"),
+                   ("messages", "messages"), ("bytes", "bytes"), ("delivered", "delivered"),
+                   ("expired_in_transit", "expired in transit"),
+                   ("in_flight_at_end", "in flight at end"),
+                   ("expiry_counted_mean", "Expiry counted mean"),
+                   ("elapsed_mean", "elapsed mean")]  # fmt: skip
+        console.print(table("Channels", summary.channels, columns))
+        if any(row.get("in_flight_at_end") for row in summary.channels):
+            console.print("in flight at end: delivered by the receiver, its batch not yet "
+                          "confirmed to the sender (counted in messages once it is)")
+    if summary.leases:
+        console.print(table("Lease holders", summary.leases,
+                            [("time", "time"), ("role", "role"), ("holder", "holder"),
+                             ("token", "token"), ("previous", "previous")]))  # fmt: skip
+    if summary.requesters:
+        columns = [("workload", "workload"), ("requests", "requests"), ("replies", "replies"),
+                   ("timeouts", "timeouts"), ("round_trip_p50", "p50"),
+                   ("round_trip_p99", "p99")]  # fmt: skip
+        console.print(table("Request/reply", summary.requesters, columns))
+    if summary.faults:
+        console.print(table("Faults", summary.faults,
+                            [("time", "time"), ("action", "action"), ("target", "target"),
+                             ("refused", "refused"), ("detail", "detail")]))  # fmt: skip
+    if summary.commands:  # [[at]] MQSC
+        rows = [dict(row, result="NORMAL" if row["completed"] else "ABNORMAL")
+                for row in summary.commands]  # fmt: skip
+        console.print(table("MQSC commands", rows,
+                            [("time", "time"), ("q_mgr", "queue manager"),
+                             ("command", "command"), ("result", "completion"),
+                             ("response", "response")]))  # fmt: skip
+    end = summary.totals.get("end", 0)
+    # Times are from the run's start on either clock: a wall-clock run's 31 s took 31 s.
+    ran = f"{end:.1f} s" if result.scenario.run.clock == "wall" else f"{end:.1f} simulated seconds"
+    console.print(f"seed {result.seed}; {ran} in {result.wall_seconds:.1f} s; "
+                  f"{len(result.events):,} events")
+
+
+__all__ = ["print_summary", "refusal_warner", "refusals_line", "table"]

@@ -1,0 +1,52 @@
+"""The README's quick start from a fresh clone in a new directory ends with ``qsg``
+usable as the README says: ``./dev run`` sets the clone up and plays the shipped
+scenario, then the README's "on your PATH" block (``source .venv/bin/activate``,
+``qsg --version``, ``./dev qsg ...``) runs. Slow: it makes a new .venv (pip, from the
+machine's wheel cache or index) and plays a scenario.
+
+What is cloned is the repository's committed HEAD, as a user would get it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.test_readme import README, ROOT, blocks
+
+
+def quick_start() -> list[str]:
+    """The quick start's commands: the README's first shell block, but ``./dev test``
+    (this suite)."""
+    first = next(b for b in blocks(README) if b.lang == "sh")
+    lines = [line.split("#")[0].strip() for line in first.code.splitlines()]
+    return [line for line in lines if line and line != "./dev test"]
+
+
+def test_the_quick_start_is_dev_run() -> None:
+    assert quick_start() == ["./dev run"]
+
+
+@pytest.mark.slow
+def test_a_fresh_clone_set_up_by_the_quick_start_has_qsg_as_the_readme_says(
+    tmp_path: Path,
+) -> None:
+    clone = tmp_path / "a new directory" / "qsg"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "QSG_REDIS_URL")}
+    for command in quick_start():
+        done = subprocess.run(["bash", "-c", command], cwd=clone, env=env, capture_output=True,
+                              text=True, timeout=2400)  # fmt: skip
+        assert done.returncode == 0, (command, done.stdout[-3000:], done.stderr[-3000:])
+        assert "Queues" in done.stdout  # ./dev run played the shipped scenario
+    assert (clone / ".venv" / "bin" / "qsg").exists()
+    (on_path,) = [b for b in blocks(clone / "README.md")
+                  if b.runnable and "source .venv/bin/activate" in b.code]  # fmt: skip
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", on_path.code], cwd=clone,
+                          env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
+    assert "qsg, version" in done.stdout
+    assert "scenarios/capacity.toml: ok" in done.stdout

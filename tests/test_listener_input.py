@@ -1,0 +1,227 @@
+"""A channel listener never trusts its input (issue 26).
+
+A malformed, truncated or oversized frame sent to a receiving channel ends that
+connection only, with the error line a channel initiator writes, AMQ9504E "A protocol
+error was detected for channel" (IBM MQ messages, AMQ9xxx); a batch that can be neither
+put nor dead-lettered is backed out with AMQ9544E "Messages not put to destination
+queue". The listener and every queue manager of the process live on, and a real sender
+still delivers across the channel afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgpack
+import pytest
+import trio
+import trio.testing
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import qsg
+from actors import wire
+from actors.channel import run_receiver
+from actors.events import ChannelStateChanged
+from actors.world import World
+from coupling.server import free_port
+from qsg import CMQC, GMO, MD, PMO, XQH
+
+RCVR_MQSC = """
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(RCVR) TRPTYPE(TCP)
+"""
+
+
+def two_listeners(port: int) -> qsg.Topology:
+    """QM1 sends to QM3's listener at 127.0.0.1(port); QM1 listens too, on a port of its
+    own, with no receiving channel defined."""
+    top = qsg.Topology()
+    top.add_qmgr("QM1", listener=0)
+    top.add_qmgr("QM3", listener=port)
+    top.mqsc("QM1", f"""
+        DEFINE QLOCAL(QM3) USAGE(XMITQ)
+        DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3)
+        DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('127.0.0.1({port})') +
+               XMITQ(QM3) SHORTRTY(50) SHORTTMR(1)
+    """)  # fmt: skip
+    top.mqsc("QM3", RCVR_MQSC)
+    return top
+
+
+def frame(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+HELLO = frame({"t": "hello", "channel": "QM1.TO.QM3", "from": "QM9"})
+XQH_DATA = XQH(b"APP.IN", b"QM3", MD()).pack() + b"body"
+
+
+def batch_of(message: Any, seq: Any = 1) -> bytes:
+    return frame({"t": "batch", "seq": seq, "messages": [message]})
+
+
+#: What an unlucky network or a hostile client sends, each on a connection of its own.
+GARBAGE: dict[str, bytes] = {
+    "not msgpack": b"\xc1\xc1\xc1 GET / HTTP/1.1\r\n\r\n",
+    "not a map": frame([1, 2, 3]),
+    "a map with no flow type": frame({"channel": "QM1.TO.QM3"}),
+    "a list as a map key": b"\x81\x91\x01\x02",
+    "hello with a number for a channel": frame({"t": "hello", "channel": 7, "from": "QM9"}),
+    "hello naming a 300-character channel": frame(
+        {"t": "hello", "channel": "C" * 300, "from": "QM9"}
+    ),
+    "an oversized hello": frame({"t": "hello", "channel": "X" * (wire.HELLO_LIMIT + 10)}),
+    "a batch before the hello": batch_of({"md": {}, "data": XQH_DATA, "age": 0}),
+    "a truncated hello": HELLO[:-3],
+    "a batch whose messages are not a list": HELLO
+    + frame({"t": "batch", "seq": 1, "messages": 5}),
+    "a message shorter than an MQXQH": HELLO + batch_of({"md": {}, "data": b"XQH ", "age": 0}),
+    "an MQMD field MQ does not have": HELLO + batch_of({"md": {"Colour": 1},
+                                                        "data": XQH_DATA, "age": 0}),
+    "an MQLONG out of range": HELLO
+    + batch_of({"md": {"Expiry": 2**40}, "data": XQH_DATA, "age": 0}),
+    "a negative age": HELLO + batch_of({"md": {}, "data": XQH_DATA, "age": -5.0}),
+    "a batch numbered 0": HELLO + batch_of({"md": {}, "data": XQH_DATA, "age": 0}, seq=0),
+    "a truncated batch": (HELLO + batch_of({"md": {}, "data": XQH_DATA, "age": 0}))[:-10],
+}
+
+
+async def _send_and_wait_for_close(conname: str, payload: bytes) -> bytes:
+    """Connect to a listener, send ``payload``, and read until the listener closes (or,
+    for a truncated frame, until it has read what it was given: then we close)."""
+    host, port = conname.rstrip(")").split("(")
+    stream = await trio.open_tcp_stream(host, int(port))
+    received = b""
+    async with stream:
+        try:
+            await stream.send_all(payload)
+        except trio.BrokenResourceError:
+            return received  # closed on us mid-send: what an oversized frame earns
+        with trio.move_on_after(0.5):
+            try:
+                while chunk := await stream.receive_some(1 << 16):
+                    received += chunk
+            except trio.BrokenResourceError:
+                pass  # reset rather than closed: the same end
+            return received
+    return received
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    async with qsg.start(two_listeners(free_port()), in_process=True) as world:
+        yield world
+
+
+async def _put_and_get_across(world: World, body: bytes) -> bytes:
+    conn = await world.connect("QM1")
+    remote = await conn.open("TO.QM3", CMQC.MQOO_OUTPUT)
+    await remote.put(body, MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+    target = await (await world.connect("QM3")).open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+    gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=20_000)
+    return await target.get(None, MD(), gmo)  # type: ignore[no-any-return]
+
+
+async def test_garbage_sent_to_every_listener_ends_only_its_connection(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR, logger="qsg.channels")
+    with trio.fail_after(60):
+        assert await _put_and_get_across(world, b"before") == b"before"
+        for name in ("QM1", "QM3"):
+            for payload in GARBAGE.values():
+                await _send_and_wait_for_close(world.conname(name), payload)
+        assert all(qm.alive for qm in world.qmgrs.values())
+        assert await _put_and_get_across(world, b"after") == b"after"
+    lines = [r.getMessage() for r in caplog.records]
+    protocol = [line for line in lines if "AMQ9504E" in line]
+    # Every malformed payload earned its own line, naming where it came from; a truncated
+    # one ends when we close, as a sender that went (no line); QM1 has no receiving
+    # channel, so it refuses a hello (no line) before the junk that follows it.
+    truncated = 2
+    after_hello = sum(p.startswith(HELLO) for p in GARBAGE.values()) - 1
+    assert sum(line.startswith("QM3: ") for line in protocol) == len(GARBAGE) - truncated
+    assert sum(line.startswith("QM1: ") for line in protocol) == (
+        len(GARBAGE) - after_hello - truncated)
+    assert all("from 127.0.0.1(" in line for line in protocol)
+    assert any("a frame of more than 65536 bytes" in line for line in protocol)
+    assert any("'QM1.TO.QM3'" in line and "MQXQH" in line for line in protocol)
+    ended = [e for e in world.events.of(ChannelStateChanged) if e.state == "INACTIVE"]
+    assert len(ended) == len(protocol)
+
+
+async def test_a_batch_neither_put_nor_dead_lettered_is_backed_out_with_amq9544e(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    # QM3 has no dead-letter queue named for a queue it does not have: the batch's first
+    # message lands, its second cannot, and both go back (nothing of the batch stays).
+    caplog.set_level(logging.ERROR, logger="qsg.channels")
+    qm3 = world.qmgrs["QM3"]
+    qm3.rules.dead_letter_queue = ""
+    nowhere = XQH(b"NO.SUCH.Q", b"QM3", MD()).pack() + b"lost"
+    payload = HELLO + frame({"t": "batch", "seq": 1, "messages": [
+        {"md": {}, "data": XQH_DATA, "age": 0}, {"md": {}, "data": nowhere, "age": 0}]})
+    with trio.fail_after(30):
+        await _send_and_wait_for_close(world.conname("QM3"), payload)
+        assert qm3.alive and qm3.rules.depth("APP.IN") == 0
+        assert await _put_and_get_across(world, b"after") == b"after"
+    (line,) = [r.getMessage() for r in caplog.records if "AMQ9544E" in r.getMessage()]
+    assert "channel 'QM1.TO.QM3' (batch 1 backed out)" in line
+    assert "MQRC_UNKNOWN_OBJECT_NAME (2085)" in line
+
+
+# ---- random input to the receiving agent --------------------------------------------------
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**64) + 1, 2**64 - 1),
+                     st.floats(), st.text(max_size=30), st.binary(max_size=500))  # fmt: skip
+_values = st.recursive(_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)),
+    max_leaves=12)  # fmt: skip
+_md_fields = st.dictionaries(
+    st.sampled_from(["Expiry", "Priority", "Encoding", "Persistence", "MsgId", "Format",
+                     "MsgType", "Version", "Junk"]), _scalars, max_size=4)  # fmt: skip
+_xqh_data = st.builds(
+    lambda q, head, body: XQH(q, b"QM3", MD()).pack()[: len(head)] + head + body,
+    st.sampled_from([b"APP.IN", b"NO.SUCH", b"\xff\xfe", b""]), st.binary(max_size=440),
+    st.binary(max_size=20))  # fmt: skip
+_messages = st.fixed_dictionaries(
+    {"md": _md_fields, "data": st.one_of(_xqh_data, st.binary(max_size=40)),
+     "age": st.one_of(st.floats(), st.integers(-5, 5))})  # fmt: skip
+_flows = st.one_of(
+    st.binary(max_size=200),
+    _values.map(frame),
+    st.builds(lambda seq, ms: frame({"t": "batch", "seq": seq, "messages": ms}),
+              st.integers(-3, 2**64 - 1), st.lists(_messages, max_size=3)),
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hello=st.booleans(), flows=st.lists(_flows, max_size=4))
+def test_random_bytes_to_a_receiving_agent_raise_nothing_and_the_queue_manager_lives(
+    hello: bool, flows: list[bytes]
+) -> None:
+    async def main() -> None:
+        top = qsg.Topology()
+        top.add_qmgr("QM3")
+        top.mqsc("QM3", RCVR_MQSC)
+        async with qsg.start(top, in_process=True) as world:
+            qm = world.qmgrs["QM3"]
+            ours, theirs = trio.testing.memory_stream_pair()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(run_receiver, qm, theirs)  # its failure fails the test
+                for flow in ([HELLO] if hello else []) + flows:
+                    try:
+                        await ours.send_all(flow)
+                    except trio.BrokenResourceError:
+                        break  # the agent closed the connection
+                await trio.sleep(1)
+                await ours.aclose()
+            assert qm.alive
+            conn = await world.connect("QM3")
+            q = await conn.open("APP.IN", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+            await q.put(b"alive", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+            assert await q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)) == b"alive"
+
+    qsg.run(main)
