@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 import trio
 
-from actors import drive
+from actors import clock, drive
 from actors.clock import VirtualClock
 from actors.events import ApplicationError, MessageGot, MessagePut, WorldEvent
+from actors.signals import Signals
 from qsg import CMQC
+from qsg.core.memstore import MemoryStore
 from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
@@ -225,3 +227,32 @@ def test_a_clock_driven_mmc_queue_takes_far_fewer_task_steps_than_messages() -> 
     # A task per application would take at least two steps a message (the putter's and
     # the getter's); driven by the clock, only start-up, sampling and the end take any.
     assert steps.steps < puts / 10
+
+
+def test_a_waiter_whose_wait_ran_out_cannot_take_a_later_getters_wake_up() -> None:
+    # One new message wakes one plain waiter (signals.py). A plain waiter kept waiting by
+    # one notification and timed out later must leave the waiting list it is on now,
+    # else the next notification goes to it, and a getter waiting since then sleeps on
+    # to the end of its WaitInterval with a message on its queue.
+    signals, store = Signals(), MemoryStore()
+    woke: dict[str, float] = {}
+
+    async def waiter(name: str, start: float, deadline: float) -> None:
+        await clock.sleep_until(start)
+        await signals.wait(store, "Q", deadline, plain=True)
+        woke[name] = trio.current_time()
+
+    async def notifier() -> None:
+        for at in (0.5, 3.0):
+            await clock.sleep_until(at)
+            signals.notify(store, "Q")
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(waiter, "first", 0.0, 10.0)
+            nursery.start_soon(waiter, "timed-out", 0.1, 1.0)
+            nursery.start_soon(waiter, "later", 2.0, 10.0)
+            nursery.start_soon(notifier)
+
+    trio.run(main, clock=VirtualClock())
+    assert woke == {"first": 0.5, "timed-out": 1.0, "later": 3.0}
