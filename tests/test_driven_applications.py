@@ -164,11 +164,14 @@ def _events(scenario: Scenario, monkeypatch: pytest.MonkeyPatch, *, driven: bool
 
 
 def _shortened(name: str, seconds: float) -> Scenario:
+    """A shipped scenario, shorter, in process (on Redis the clock drives nothing)."""
     scenario = load_scenario(SCENARIOS / name)
     assert isinstance(scenario, Scenario)
-    return dataclasses.replace(scenario, run=dataclasses.replace(scenario.run, duration=seconds))
+    run = dataclasses.replace(scenario.run, duration=seconds, in_process=True)
+    return dataclasses.replace(scenario, run=run)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "scenario",
     [_shortened("mmc-erlang-c.toml", 300), _shortened("mm1-impatience.toml", 600),
@@ -183,6 +186,7 @@ def test_clock_driven_applications_make_the_same_events_as_tasks(
     assert driven == _events(scenario, monkeypatch, driven=False)
 
 
+@pytest.mark.slow
 def test_applications_handed_between_clock_and_task_by_faults_carry_on_as_tasks_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
