@@ -117,6 +117,9 @@ class _Drive(Wakeup):
         try:
             step()
         except BaseException as error:  # it is the task's to raise
+            if self.cancel is not None:  # nothing of this stretch may run after it
+                self.cancel()
+                self.cancel = None
             self.error = error
             self.wake()
 

@@ -18,9 +18,11 @@ import trio
 from actors import clock, drive
 from actors.clock import VirtualClock
 from actors.events import ApplicationError, MessageGot, MessagePut, WorldEvent
+from actors.mqi import Queue
 from actors.signals import Signals
 from qsg import CMQC
 from qsg.core.memstore import MemoryStore
+from qsg.core.structs import MD, PMO
 from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
@@ -260,3 +262,23 @@ def test_a_waiter_whose_wait_ran_out_cannot_take_a_later_getters_wake_up() -> No
 
     trio.run(main, clock=VirtualClock())
     assert woke == {"first": 0.5, "timed-out": 1.0, "later": 3.0}
+
+
+def test_a_failure_inside_a_clock_driven_step_ends_the_run_as_a_task_failure_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A timer must not raise into trio's loop: the step's exception goes to the
+    # application's task, and the world ends with it (nothing fails quietly).
+    calls = [0]
+    put_now = Queue.put_now
+
+    def failing(self: Queue, body: bytes | str, md: MD, pmo: PMO) -> None:
+        calls[0] += 1
+        if calls[0] == 50:
+            raise RuntimeError("a bug in the put")
+        put_now(self, body, md, pmo)
+
+    monkeypatch.setattr(Queue, "put_now", failing)
+    with pytest.RaisesGroup(RuntimeError, allow_unwrapped=True, flatten_subgroups=True):
+        run_scenario(_shortened("mmc-erlang-c.toml", 60))
+    assert calls[0] == 50
