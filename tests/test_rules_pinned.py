@@ -203,6 +203,10 @@ def test_one_tenth_of_a_second_left_is_reported_as_one_tenth() -> None:
     # once it has passed.
     assert expiry.remaining(10.1, 10.0) == 1
     assert expiry.remaining(10.05, 10.0) == 1
+    assert expiry.remaining(10.004, 10.0) == 1  # a twenty-fifth of a tenth: still 1
+    # Rounded to a millionth of a tenth first (float error is far smaller), then up.
+    assert expiry.remaining(0.1000000051, 0.0) == 1
+    assert expiry.remaining(0.100000051, 0.0) == 2
     assert expiry.remaining(10.0, 10.0) == 0
     assert expiry.remaining(9.0, 10.0) == 0
     assert expiry.remaining(None, 10.0) == CMQC.MQEI_UNLIMITED
