@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from qsg import CMQC, MD, OD, PMO, MQMIError, QMgr
+from qsg import CMQC, GMO, MD, OD, PMO, MQMIError, QMgr
 from qsg.core.authority import Authority
+from qsg.core.events import Discarded
 from qsg.core.handle import Handle
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import load
@@ -178,3 +179,77 @@ def test_mqclose_with_delete_says_why_it_cannot_delete() -> None:
         r"APP.P has uncommitted gets or puts outstanding$",
     ):
         creator.close(CMQC.MQCO_DELETE_PURGE)
+
+
+def test_calls_on_a_closed_or_deleted_handle_or_one_not_opened_for_them_say_so() -> None:
+    qm, h = queue()
+    out = qm.connect().open("Q", CMQC.MQOO_OUTPUT)
+    with pytest.raises(
+        MQMIError,
+        match=r"^MQCC_FAILED: MQRC_NOT_OPEN_FOR_INPUT \(2037\): Q was not opened for that$",
+    ):
+        out.get(None, MD(), GMO(), now=0.0)
+    h.close()
+    with pytest.raises(MQMIError, match=r"^MQCC_FAILED: MQRC_HOBJ_ERROR \(2019\): Q is closed$"):
+        h.put(b"m", MD(), PMO(), now=0.0)
+    model = OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"T")
+    creator = qm.connect().open(model, ALL)
+    other = qm.connect().open("T", CMQC.MQOO_OUTPUT)
+    other.close()  # not the creator: the queue stays
+    other = qm.connect().open("T", CMQC.MQOO_OUTPUT)
+    creator.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    creator.close()  # the creator: the queue is deleted, logically while T is open
+    with pytest.raises(
+        MQMIError, match=r"^MQCC_FAILED: MQRC_Q_DELETED \(2052\): dynamic queue T has been deleted$"
+    ):
+        other.put(b"m", MD(), PMO(), now=0.0)
+
+
+def test_mqget_names_a_buffer_length_not_valid_and_an_alias_that_inhibits_gets() -> None:
+    qm, h = queue()
+    with pytest.raises(
+        MQMIError,
+        match=r"^MQCC_FAILED: MQRC_BUFFER_LENGTH_ERROR \(2005\): "
+        r"the buffer length must be a whole number of bytes, 0 or more: -1$",
+    ):
+        h.get(-1, MD(), GMO(), now=0.0)
+    load(qm, "DEFINE QALIAS(A) TARGET(Q)")
+    alias = qm.connect().open("A", ALL)
+    alias.put(b"m", None, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)  # default MD
+    alias.put(b"n", MD(), None, now=0.0)  # default PMO (z/OS: in syncpoint)
+    alias.conn.commit()
+    assert alias.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"m"
+    load(qm, "ALTER QALIAS(A) GET(DISABLED)")
+    with pytest.raises(
+        MQMIError, match=r"^MQCC_FAILED: MQRC_GET_INHIBITED \(2016\): gets are inhibited on A$"
+    ):
+        alias.get(None, MD(), GMO(), now=0.0)
+
+
+def test_a_get_that_discards_expired_messages_names_the_queue_and_how() -> None:
+    # Discards on MQGET and on browse are events with the queue and `by`.
+    events: list[object] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    for _ in range(2):
+        h.put(b"m", MD(Expiry=1), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    with pytest.raises(MQMIError, match="MQRC_NO_MSG_AVAILABLE"):
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0 + 1.0)
+    discards = [(e.queue, e.by) for e in events if isinstance(e, Discarded)]  # type: ignore[attr-defined]
+    assert discards == [("Q", "browse"), ("Q", "browse")]
+    h.put(b"m", MD(Expiry=1), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=2.0)
+    with pytest.raises(MQMIError, match="MQRC_NO_MSG_AVAILABLE"):
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=3.0)
+    assert [(e.queue, e.by) for e in events if isinstance(e, Discarded)][-1] == ("Q", "get")  # type: ignore[attr-defined]
+
+
+def test_mqgmo_unlock_returns_no_data_and_a_truncation_warning_carries_the_decision() -> None:
+    _, h = queue()
+    h.put(b"data", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=0.0)
+    assert h.receive(None, MD(), GMO(Options=CMQC.MQGMO_UNLOCK), now=0.0) == (b"", None)
+    options = CMQC.MQGMO_ACCEPT_TRUNCATED_MSG | CMQC.MQGMO_SYNCPOINT
+    with pytest.raises(MQMIError, match="MQRC_TRUNCATED_MSG_ACCEPTED") as warned:
+        h.get(2, MD(), GMO(Options=options), now=0.0)
+    assert warned.value.done is not None and warned.value.done.in_uow
