@@ -15,6 +15,7 @@ from qsg.core import structs as core
 from qsg.pymqi import CMQC, bridge, convert, history, structs
 from qsg.pymqi.connection import QueueManager, common_q_args, make_q_desc
 from qsg.pymqi.errors import MQMIError, PYIFError
+from qsg.pymqi.rfh2 import rfh2_get_headers, rfh2_put_body
 
 if TYPE_CHECKING:
     from actors.mqi import Queue as QueueHandle
@@ -88,18 +89,7 @@ class Queue:
         the encoding of the structure before it (the MD's for the first)."""
         convert.not_unicode(msg)
         if len(opts) >= 3:
-            headers = opts[2]
-            if headers is not None:
-                if not isinstance(headers, list):
-                    raise TypeError("Third item of opts should be a list.")
-                encoding = opts[0]["Encoding"] if opts[0] is not None else CMQC.MQENC_NATIVE
-                packed = b""
-                for header in headers:
-                    if header is not None:
-                        packed += header.pack(encoding)
-                        encoding = header["Encoding"]
-                msg = packed + msg
-            self.put(msg, *opts[0:2])
+            self.put(rfh2_put_body(msg, opts[0], opts[2]), *opts[0:2])
         else:
             self.put(msg, *opts)
 
@@ -157,16 +147,7 @@ class Queue:
         if not isinstance(headers, list):
             raise TypeError("Third item of opts should be a list.")
         msg = self.get(max_length, *opts[0:2])
-        found = []
-        fmt = opts[0]["Format"]
-        while fmt == CMQC.MQFMT_RF_HEADER_2:
-            header = structs.RFH2()
-            header.unpack(msg)
-            found.append(header)
-            msg = msg[header["StrucLength"] :]
-            fmt = header["Format"]
-        headers.extend(found)
-        return msg
+        return rfh2_get_headers(msg, opts[0], headers)
 
     # ---- MQINQ, MQSET, MQCLOSE -----------------------------------------------------------
     def inquire(self, attribute: int) -> int | bytes:
