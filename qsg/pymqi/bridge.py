@@ -235,10 +235,18 @@ def failed(reason: int, detail: str = "") -> MQMIError:
 
 
 def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
-    """Run the async ``fn(*args)`` in the world for synchronous program code: through
-    greenback in the program's task, through ``trio.from_thread`` from its threads.
-    An MQ failure comes out as pymqi's ``MQMIError``."""
-    bound = _binding if _binding is not None else binding()
+    """Run the async ``fn(*args)`` in the current binding's world; see ``call_on``."""
+    return call_on(_binding if _binding is not None else binding(), fn, *args)
+
+
+def call_on(bound: Binding, fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+    """Run the async ``fn(*args)`` in ``bound``'s world for synchronous program code:
+    through greenback in the program's task, through ``trio.from_thread`` from its
+    threads. An MQ failure comes out as pymqi's ``MQMIError``. A call on a binding
+    whose run is over (a daemon thread of an earlier program, still going) is
+    ``ProgramStopped``: it never reaches another run's world."""
+    if bound is not _binding:
+        raise ProgramStopped(0)
     try:
         if get_ident() == bound.trio_thread:
             bound.in_facade += 1
@@ -299,5 +307,5 @@ class _Resumed:
                     return done.value
 
 
-__all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "current",
-           "failed", "unbind"]  # fmt: skip
+__all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "call_on",
+           "current", "failed", "unbind"]  # fmt: skip
