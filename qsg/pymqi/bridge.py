@@ -16,7 +16,7 @@ MQRC_Q_MGR_NOT_AVAILABLE (there is no queue manager to reach).
 from __future__ import annotations
 
 import concurrent.futures.thread
-import queue
+import inspect
 import random
 import sys
 import threading
@@ -60,16 +60,28 @@ class _ThreadState:
     in_call: bool = False
 
 
-#: The modules whose frames, innermost in a thread, mean it waits on another thread (a
-#: ``Condition``, ``Event``, ``join``, a ``queue.Queue``, a thread pool's idle worker
-#: waiting for work): waiting, not computing.
-_WAITS = frozenset({threading.__file__, queue.__file__, concurrent.futures.thread.__file__})
+def _blocking_lines(function: Any, *calls: str) -> set[tuple[str, int]]:
+    """The (file, line) pairs where ``function`` makes one of the blocking ``calls``."""
+    lines, first = inspect.getsourcelines(function)
+    file = inspect.getsourcefile(function) or ""
+    return {(file, first + i) for i, text in enumerate(lines) if any(c in text for c in calls)}
+
+
+#: Where a thread blocks waiting on another thread: a ``Condition`` (and so ``Event``,
+#: ``queue.Queue``, ``Semaphore``, ``Barrier``, futures), a ``join``, a thread pool's
+#: idle worker waiting for work. A thread whose innermost frame stands at one of these
+#: lines waits, and does not compute.
+_WAIT_LINES = frozenset(
+    _blocking_lines(threading.Condition.wait, "waiter.acquire(")
+    | _blocking_lines(threading.Thread._wait_for_tstate_lock, "lock.acquire(")  # type: ignore[attr-defined]
+    | _blocking_lines(concurrent.futures.thread._worker, "work_queue.get(")
+)
 
 
 def _waiting(frame: FrameType | None) -> bool:
-    """Whether a thread whose innermost frame is ``frame`` waits on another thread (a
-    thread pool's idle worker, say): it then holds no simulated time."""
-    return frame is not None and frame.f_code.co_filename in _WAITS
+    """Whether a thread whose innermost frame is ``frame`` waits on another thread: it
+    then holds no simulated time."""
+    return frame is not None and (frame.f_code.co_filename, frame.f_lineno) in _WAIT_LINES
 
 
 @dataclass(eq=False)
@@ -223,10 +235,18 @@ def failed(reason: int, detail: str = "") -> MQMIError:
 
 
 def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
-    """Run the async ``fn(*args)`` in the world for synchronous program code: through
-    greenback in the program's task, through ``trio.from_thread`` from its threads.
-    An MQ failure comes out as pymqi's ``MQMIError``."""
-    bound = _binding if _binding is not None else binding()
+    """Run the async ``fn(*args)`` in the current binding's world; see ``call_on``."""
+    return call_on(_binding if _binding is not None else binding(), fn, *args)
+
+
+def call_on(bound: Binding, fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+    """Run the async ``fn(*args)`` in ``bound``'s world for synchronous program code:
+    through greenback in the program's task, through ``trio.from_thread`` from its
+    threads. An MQ failure comes out as pymqi's ``MQMIError``. A call on a binding
+    whose run is over (a daemon thread of an earlier program, still going) is
+    ``ProgramStopped``: it never reaches another run's world."""
+    if bound is not _binding:
+        raise ProgramStopped(0)
     try:
         if get_ident() == bound.trio_thread:
             bound.in_facade += 1
@@ -287,5 +307,5 @@ class _Resumed:
                     return done.value
 
 
-__all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "current",
-           "failed", "unbind"]  # fmt: skip
+__all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "call_on",
+           "current", "failed", "unbind"]  # fmt: skip
