@@ -49,8 +49,8 @@ def campaign_on_spark(spark: Any, scenario: Scenario, seeds: list[int], mode: st
     naming the first seed whose run could not be played)."""
     rows: list[dict[str, Any]] = [{"run": f"seed {s}", "seed": s} for s in seeds]
     dealt = frames.dealt(spark, rows, SEEDS, [1] * len(seeds))
-    job, marked = frames.settle(frames.packed(dealt, run_task(scenario, mode, plan, redis_url,
-                                                              in_process)))  # fmt: skip
+    task = run_task(scenario, mode, plan, redis_url, in_process)
+    job, marked = frames.settle(frames.packed(dealt, task, {}))
     job.unpersist()
     errors = sorted((run, part.decode()) for table, run, part in marked if table == ERROR)
     if errors:

@@ -7,23 +7,25 @@ the same on ``local[*]``, a cluster, or over Spark Connect (which has no RDDs):
 1. ``dealt``: the work items as a DataFrame, each in the hand ``deal`` gives it (by
    expected cost), joined to ``spark.range(hands)`` split a hand per partition. The
    items are broadcast, so each task holds exactly its hand and nothing moves again.
-2. ``packed``: ``mapInArrow`` runs a Python function on each item, which yields rows
-   ``(table, run, part)``: ``part`` is one run's rows of one table as a compressed
-   Arrow IPC stream (aggregates: per bucket, per queue, per sample, never events).
-   An item that fails yields an ``ERROR`` row with its message instead; a sweep point
-   also yields a ``RESULT`` row (its JSON). The job's result is persisted, and the
-   rows whose table starts with ``!`` (one or two per item) are all the driver sees.
-3. ``unpacked``: one table's rows as a DataFrame of that table's schema, and
-   ``write_tables``: each table through ``DataFrameWriter.parquet`` (Spark's output
-   committer: a table is all there or not at all; ``mode`` overwrite or
-   errorifexists), the tables written side by side from threads of the driver.
+2. ``packed``: ``mapInArrow`` runs a Python function on each item, which yields each
+   of its tables (aggregates: per bucket, per queue, per sample, never events). They
+   travel as one wide DataFrame (``wide``): a ``table`` column naming each row's
+   table, then every column of every table (no two tables give one name two types),
+   null where a row's table has no such column. An item that fails yields an
+   ``ERROR`` row with its message in ``part`` instead; a sweep point also yields a
+   ``RESULT`` row (its JSON). The job's result is persisted, and the rows whose table
+   starts with ``!`` (one or two per item) are all the driver sees.
+3. ``unpacked``: one table's rows and columns of it, a plain ``where`` and ``select``
+   in the JVM, and ``write_tables``: each table through ``DataFrameWriter.parquet``
+   (Spark's output committer: a table is all there or not at all; ``mode`` overwrite
+   or errorifexists), the tables written side by side from threads of the driver.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -32,8 +34,6 @@ import pyarrow as pa
 from qsg.pipeline.spark import parallelism
 from qsg.pipeline.where import child
 
-#: The packed job's rows: which table, which run, and the run's part of it.
-PACKED = pa.schema([("table", pa.string()), ("run", pa.string()), ("part", pa.binary())])
 #: The ``table`` of a row saying that an item failed (``part``: the message, UTF-8).
 ERROR = "!error"
 #: The ``table`` of a sweep point's result row (``part``: its JSON).
@@ -42,7 +42,6 @@ RESULT = "!result"
 MODES = ("overwrite", "errorifexists")
 _DDL = {pa.string(): "string", pa.int64(): "bigint", pa.float64(): "double",
         pa.bool_(): "boolean", pa.binary(): "binary"}  # fmt: skip
-_IPC = pa.ipc.IpcWriteOptions(compression="lz4")
 
 
 class JobError(RuntimeError):
@@ -87,36 +86,48 @@ def dealt(spark: Any, rows: list[dict[str, Any]], schema: pa.Schema, costs: Sequ
     return joined.sortWithinPartitions("order").drop("order")
 
 
-def pack(table: pa.Table) -> bytes:
-    """A table as a compressed Arrow IPC stream (a run's name and scope on each of many
-    rows compress to next to nothing)."""
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema, options=_IPC) as writer:
-        writer.write_table(table)
-    return bytes(sink.getvalue().to_pybytes())
+def wide(schemas: Mapping[str, pa.Schema]) -> pa.Schema:
+    """The packed job's rows: ``table``, every column of ``schemas`` (the first type a
+    name has: ValueError if another table gives it another), and ``part``."""
+    fields: dict[str, pa.DataType] = {"table": pa.string()}
+    for name, schema in schemas.items():
+        for f in schema:
+            if fields.setdefault(f.name, f.type) != f.type:
+                raise ValueError(f"{name}.{f.name} is {f.type}, elsewhere {fields[f.name]}")
+    fields["part"] = pa.binary()
+    return pa.schema(list(fields.items()))
 
 
-def unpack(body: bytes) -> pa.Table:
-    """The table ``pack`` packed."""
-    return pa.ipc.open_stream(body).read_all()
+Rows = Iterator[tuple[str, str, "pa.Table | bytes"]]
 
 
-Rows = Iterator[tuple[str, str, bytes]]
-
-
-def packed(frame: Any, task: Callable[[dict[str, Any]], Rows]) -> Any:
-    """``task`` of every row of ``frame`` (``mapInArrow``): each yields ``PACKED`` rows."""
+def packed(frame: Any, task: Callable[[dict[str, Any]], Rows],
+           schemas: Mapping[str, pa.Schema]) -> Any:  # fmt: skip
+    """``task`` of every row of ``frame`` (``mapInArrow``): each yields ``(table, run,
+    rows)``, ``rows`` a table of ``schemas[table]`` or, for a ``!`` table, bytes."""
+    schema = wide(schemas)
 
     def each(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for row in batch.to_pylist():
-                made = list(task(row))
-                yield pa.RecordBatch.from_arrays(
-                    [pa.array([m[c] for m in made], f.type) for c, f in enumerate(PACKED)],
-                    schema=PACKED,
-                )
+                for table, run, rows in task(row):
+                    yield _widened(schema, table, run, rows)
 
-    return frame.mapInArrow(each, ddl(PACKED))
+    return frame.mapInArrow(each, ddl(schema))
+
+
+def _widened(schema: pa.Schema, table: str, run: str, rows: pa.Table | bytes) -> pa.RecordBatch:
+    if isinstance(rows, bytes):
+        marked = {"table": pa.array([table]), "run": pa.array([run]),
+                  "part": pa.array([rows], pa.binary())}  # fmt: skip
+        return pa.RecordBatch.from_arrays(
+            [marked.get(f.name, pa.nulls(1, f.type)) for f in schema], schema=schema)
+    n = rows.num_rows
+    have = set(rows.column_names)
+    columns = [pa.repeat(pa.scalar(table), n) if f.name == "table"
+               else rows[f.name].combine_chunks().cast(f.type) if f.name in have
+               else pa.nulls(n, f.type) for f in schema]  # fmt: skip
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
 def settle(frame: Any) -> tuple[Any, list[tuple[str, str, bytes]]]:
@@ -127,7 +138,8 @@ def settle(frame: Any) -> tuple[Any, list[tuple[str, str, bytes]]]:
 
     frame = frame.persist()
     try:
-        marked = frame.where(F.col("table").startswith("!")).collect()
+        marked = frame.where(F.col("table").startswith("!")).select("table", "run",
+                                                                    "part").collect()
     except Exception as error:
         frame.unpersist()
         raise JobError(one_line(error)) from None
@@ -138,30 +150,21 @@ def unpacked(frame: Any, name: str, schema: pa.Schema) -> Any:
     """Table ``name``'s rows of a packed frame, as a DataFrame of ``schema``."""
     from pyspark.sql import functions as F
 
-    def each(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        for batch in batches:
-            for body in batch.column(0).to_pylist():
-                yield from unpack(body).cast(schema).to_batches()
-
-    parts = frame.where(F.col("table") == name).select("part")
-    return parts.mapInArrow(each, ddl(schema))
+    return frame.where(F.col("table") == name).select(*[F.col(c) for c in schema.names])
 
 
 def gather(frame: Any, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
-    """Every table of a packed frame on the driver, by name (in run order: each run's
+    """Every table of a packed frame on the driver, by name, in run order (each run's
     rows in the order its task made them)."""
+    import pyarrow.compute as pc
     from pyspark.sql import functions as F
 
-    rows = frame.where(~F.col("table").startswith("!")).collect()
-    parts: dict[str, list[tuple[str, pa.Table]]] = {name: [] for name in schemas}
-    for r in rows:
-        parts[r["table"]].append((r["run"], unpack(bytes(r["part"]))))
-    return {name: _in_run_order(parts[name], schema) for name, schema in schemas.items()}
-
-
-def _in_run_order(parts: list[tuple[str, pa.Table]], schema: pa.Schema) -> pa.Table:
-    ordered = [t.cast(schema) for _, t in sorted(parts, key=lambda p: p[0])]
-    return pa.concat_tables(ordered) if ordered else schema.empty_table()
+    rows = frame.where(~F.col("table").startswith("!")).toArrow()
+    found = {}
+    for name, schema in schemas.items():
+        mine = rows.filter(pc.equal(rows["table"], name)).select(schema.names).cast(schema)
+        found[name] = mine.take(pc.sort_indices(mine["run"])) if "run" in schema.names else mine
+    return found
 
 
 def write_tables(spark: Any, frames: dict[str, Any], out: str, mode: str = "overwrite") -> None:
@@ -218,6 +221,6 @@ def one_line(error: BaseException) -> str:
     return (lines[0] if lines else type(error).__name__)[:500]
 
 
-__all__ = ["ERROR", "MODES", "PACKED", "RESULT", "JobError", "Rows", "ddl", "deal", "dealt",
-           "exists", "gather", "one_line", "pack", "packed", "settle", "unpack", "unpacked",
+__all__ = ["ERROR", "MODES", "RESULT", "JobError", "Rows", "ddl", "deal", "dealt", "exists",
+           "gather", "one_line", "packed", "settle", "unpacked", "wide",
            "write_tables"]  # fmt: skip

@@ -69,12 +69,12 @@ class Events:
         """The job, not yet run: every run's tables, packed (``frames.packed``)."""
         rows = [{"run": r.run, "uri": r.uri, "size": r.size} for r in self.runs]
         dealt = frames.dealt(self.spark, rows, RUNS, [r.size for r in self.runs])
-        return frames.packed(dealt, tables_task(self.interval))
+        return frames.packed(dealt, tables_task(self.interval), TABLES)
 
 
 def tables_task(interval: float) -> Callable[[dict[str, Any]], Rows]:
-    """What a task does with one run (a row of ``RUNS``): every table, packed; or one
-    ``ERROR`` row saying why it could not."""
+    """What a task does with one run (a row of ``RUNS``): every table; or one ``ERROR``
+    row saying why it could not."""
 
     def task(row: dict[str, Any]) -> Rows:
         try:
@@ -83,7 +83,7 @@ def tables_task(interval: float) -> Callable[[dict[str, Any]], Rows]:
             yield ERROR, row["run"], f"{type(error).__name__}: {error}".encode()
             return
         for name, table in made.items():
-            yield name, row["run"], frames.pack(table)
+            yield name, row["run"], table
 
     return task
 

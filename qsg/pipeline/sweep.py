@@ -170,7 +170,7 @@ def point_task(out: str, interval: float, queue: str,
                     result = PointResult(point.run, result.events, result.simulated,
                                          result.wall_seconds, f"{type(error).__name__}: {error}")
         for name, table in made.items():
-            yield name, point.run, frames.pack(table)
+            yield name, point.run, table
         yield RESULT, point.run, json.dumps(asdict(result)).encode()
 
     return task
@@ -202,8 +202,8 @@ def run_sweep(spark: Any, sweep: Sweep, out: str | Path, redis_url: str | None =
     dealt = frames.dealt(spark, rows, POINT_ROWS, [expected_cost(p) for p in points],
                          hands=hands)  # fmt: skip
     queue = sweep.objective.queue or ""
-    job, marked = frames.settle(frames.packed(dealt, point_task(target, interval, queue,
-                                                                redis_url)))  # fmt: skip
+    task = point_task(target, interval, queue, redis_url)
+    job, marked = frames.settle(frames.packed(dealt, task, {**TABLES, _LATENCY: LATENCIES}))
     try:
         done = {run: PointResult(**json.loads(part)) for table, run, part in marked
                 if table == RESULT}  # fmt: skip
