@@ -2,7 +2,7 @@
 
 The checkers are proven able to fail: each known bug behind the test-only switch
 (``qsg.core.bugs``) makes the checker meant for it report a violation, and the same run
-without the bug reports none. DESIGN.md, "chaos / failover testing": no committed
+without the bug reports none. README, "Chaos and failover testing": no committed
 message lost or duplicated, no expired message delivered, exactly one queue manager
 scanning shared queues for expiry at any time.
 """
@@ -68,7 +68,7 @@ def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> No
 
 
 def test_an_expired_message_delivered_is_caught(scenario: Scenario) -> None:
-    # expiry-mqmd.txt: an expired message is never returned by MQGET.
+    # "Expiry (MQLONG)": an expired message is never returned by MQGET.
     clean = run_one(scenario, SEED)
     assert verdict(clean.verdicts, "expiry").ok
     with bugs.injected(bugs.DELIVER_EXPIRED):
@@ -110,7 +110,7 @@ SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
 def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
     virtual_clock: VirtualClock,
 ) -> None:
-    # DESIGN.md: a scan carries its token and the facility refuses a stale one.
+    # docs/architecture.md: a scan carries its token and the facility refuses a stale one.
     events = trio.run(_stale_refresh, clock=virtual_clock)
     holders = [(e.q_mgr, e.token) for e in events if isinstance(e, LeaseChanged)]
     assert holders[:2] == [("QM1", 1), ("QM2", 2)]
@@ -177,7 +177,7 @@ def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
 
 
 def test_remaining_expiry_that_grew_is_caught() -> None:
-    # expiry-mqmd.txt: the remaining lifetime only decreases.
+    # "Expiry (MQLONG)": the remaining lifetime only decreases.
     a = b"A" * 24
     put = [OpInvoked(0, "QM1", "p", "put", "Q", a, True, 100, 0, False), _op(0, "p", "put")]
     got = OpCompleted(5, "QM1", "g", "get", "Q", "ok", 0, a, 50)
@@ -234,7 +234,7 @@ def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario)
 
 @pytest.mark.slow
 def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
-    # DESIGN.md: a scan carries its token and the facility refuses a stale one. The first
+    # docs/architecture.md: a scan carries its token and the facility refuses a stale one. The first
     # run of campaign seed 1 that draws stall_scan: clean without the bug, caught with it.
     plan = Plan.of(scenario)
     seed = next(s for s in run_seeds(1, 30) if "stall_scan" in draw(plan.targets, s,
@@ -362,7 +362,7 @@ CF_FAIL_SEED = 1634154403
 def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # mq-reference.md section 4: on CF failure persistent messages are recoverable
+    # IBM, "Managing shared queues": on CF failure persistent messages are recoverable
     # (RECOVER(YES)); the scenario's server keeps an append-only file.
     monkeypatch.delenv("QSG_REDIS_URL", raising=False)  # the run starts its own server
     clean = run_one(scenario, CF_FAIL_SEED, in_process=False, keep=True)
@@ -378,7 +378,7 @@ def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
 
 def test_messages_a_cf_failure_could_not_recover_are_lost_as_mq_allows_not_a_violation(
 ) -> None:  # fmt: skip
-    # mq-reference.md section 4: only RECOVER(YES) structures can be recovered.
+    # IBM, "DEFINE CFSTRUCT": only RECOVER(YES) structures can be recovered.
     scopes = Scopes(members={"QM1": "QSG1"}, shared={"QSG1": ["APP.WORK"]})
 
     def events(recovered: bool) -> list[WorldEvent]:
