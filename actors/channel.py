@@ -26,7 +26,6 @@ are not the same clock.
 from __future__ import annotations
 
 import math
-import re
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -37,6 +36,7 @@ from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, E
 from actors.wire import ChannelBrokenError, Frames, real_io
 from qsg import CMQC
 from qsg.core import expiry
+from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError
 from qsg.core.layouts import XQH, read_inner_expiry
 from qsg.core.message import Message
@@ -48,20 +48,6 @@ if TYPE_CHECKING:
 
 _GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
 _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
-#: MQ's default port, for a CONNAME without one.
-DEFAULT_PORT = 1414
-_CONNAME = re.compile(r"^\s*([^()\s]+)\s*(?:\(\s*(\d+)\s*\))?\s*$")
-
-
-def parse_conname(conn_name: str) -> tuple[str, int]:
-    """CONNAME('host(port)') as (host, port); the port defaults to 1414."""
-    match = _CONNAME.match(conn_name)
-    if match is None:
-        raise ValueError(f"CONNAME({conn_name}) is not host or host(port)")
-    port = int(match.group(2)) if match.group(2) else DEFAULT_PORT
-    if not 0 <= port <= 65535:
-        raise ValueError(f"CONNAME({conn_name}): port {port} is out of range")
-    return match.group(1), port
 
 
 def _state(qm: QueueManager, channel: str, state: str, detail: str = "") -> None:

@@ -67,7 +67,9 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     members' units of work not recovered, group order broken, and expiration reports
     missing or duplicated; liveness mode adds progress within --bound after the heal.
     """
-    from qsg.cli import _console, _problems, check_redis_url, load_toml
+    from qsg.command_helpers import check_redis_url, load_toml
+    from qsg.command_helpers import console as _console
+    from qsg.command_helpers import print_problems as _problems
 
     check_redis_url(redis_url)
     try:

@@ -40,7 +40,7 @@ _interval = click.option(
 
 def _console() -> Console:
     """``qsg run``'s console (wide enough for the tables when not a terminal)."""
-    from qsg.cli import _console as console
+    from qsg.command_helpers import console
 
     return console()
 
@@ -123,7 +123,9 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
     docs/pipeline.md) as Spark tasks, each one simulation in virtual time; then compute
     the metrics of all of them and find the knee: per group of points, the highest
     offered load whose p99 latency stays within the objective."""
-    from qsg.cli import _is_scenario, _problems, check_redis_url
+    from qsg.command_helpers import check_redis_url
+    from qsg.command_helpers import is_scenario as _is_scenario
+    from qsg.command_helpers import print_problems as _problems
     from qsg.pipeline.sweep import aggregate, run_points
     from qsg.pipeline.sweep_file import load_sweep
 

@@ -58,7 +58,7 @@ class PointResult:
 
 def play_point(point: Point, out: str, redis_url: str | None = None) -> PointResult:
     """Play one point and write its run below ``out`` (runs on a Spark worker)."""
-    from qsg.cli import write_run
+    from qsg.command_helpers import write_run
     from qsg.scenario.load import parse_scenario
     from qsg.scenario.play import run_scenario
 

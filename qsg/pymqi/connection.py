@@ -24,8 +24,8 @@ import threading
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from actors.channel import parse_conname
 from qsg.core import structs as core
+from qsg.core.conname import parse_conname
 from qsg.core.errors import MQMIError as CoreError
 from qsg.pymqi import CMQC, bridge, convert, history, structs
 from qsg.pymqi.bridge import failed
