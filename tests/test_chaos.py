@@ -56,6 +56,7 @@ def verdict(outcome_verdicts: list[checkers.Verdict], name: str) -> checkers.Ver
 
 
 # ---- the checkers catch the bugs they exist for -------------------------------------------
+@pytest.mark.slow
 def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> None:
     clean = run_one(scenario, SEED)
     assert verdict(clean.verdicts, "queue").ok
@@ -67,6 +68,7 @@ def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> No
     assert queue.info["lost_fraction"] > 0
 
 
+@pytest.mark.slow
 def test_an_expired_message_delivered_is_caught(scenario: Scenario) -> None:
     # "Expiry (MQLONG)": an expired message is never returned by MQGET.
     clean = run_one(scenario, SEED)
@@ -260,6 +262,7 @@ def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
 
 
 # ---- campaigns ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     failed = []
@@ -273,6 +276,7 @@ def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     assert kinds == set(plan.targets.kinds()) | set(plan.targets.later_kinds())
 
 
+@pytest.mark.slow
 def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -> None:
     for seed in run_seeds(11, 4):
         outcome = run_one(scenario, seed, "liveness")
@@ -280,6 +284,7 @@ def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -
         assert verdict(outcome.verdicts, "liveness").counts["stalled"] == 0
 
 
+@pytest.mark.slow
 def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     stop = Fault(5.0, "stop_channel", qmgr="QM1", channel="QM1.TO.QM4")
@@ -295,6 +300,7 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
         assert states[-1] == ("RUNNING" if heal else "STOPPED")
 
 
+@pytest.mark.slow
 def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None:
     first = run_one(scenario, SEED, keep=True)
     again = run_one(scenario, SEED, keep=True)
@@ -304,6 +310,7 @@ def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None
     assert any(isinstance(e, OpCompleted) and e.outcome == "unknown" for e in first.result.events)
 
 
+@pytest.mark.slow
 def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     _, chaotic = chaos_scenario(scenario, plan, SEED, "safety")
@@ -316,6 +323,7 @@ def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     assert outcome.drained == sum(e.outcome == "ok" for e in drains)
 
 
+@pytest.mark.slow
 def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> None:
     from click.testing import CliRunner
 
@@ -345,6 +353,7 @@ def test_qsg_chaos_refuses_a_scenario_too_short_for_its_bound(tmp_path: Path) ->
     assert "too short for a chaos run whose recovery bound is 71 s" in done.output
 
 
+@pytest.mark.slow
 def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
     scenario: Scenario, cf_url: str
 ) -> None:
@@ -359,6 +368,7 @@ def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
 CF_FAIL_SEED = 1634154403
 
 
+@pytest.mark.slow
 def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -408,6 +418,7 @@ FOUND = {
 
 
 @pytest.mark.parametrize("seed", sorted(FOUND))
+@pytest.mark.slow
 def test_a_run_that_once_found_a_bug_passes(scenario: Scenario, seed: int) -> None:
     # A regression may be a hang: then the process stops with every thread's stack.
     import faulthandler
