@@ -26,6 +26,7 @@ are not the same clock.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -44,7 +45,18 @@ from qsg.core.objects import ChannelDefinition
 from qsg.core.structs import GMO, MD, OD, PMO, name_of
 
 if TYPE_CHECKING:
-    from actors.qmgr import ChannelSync, QueueManager
+    from actors.qmgr import QueueManager
+
+
+@dataclass(slots=True)
+class ChannelSync:
+    """What MQ keeps in SYSTEM.CHANNEL.SYNCQ for one channel, surviving restarts: the
+    sender's next batch number and its batch in doubt, the receiver's last committed."""
+
+    next_sequence: int = 1
+    in_doubt: tuple[int, list[bytes]] | None = None  # (batch, its MsgIds)
+    committed: int = 0
+
 
 _GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
 _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
@@ -59,8 +71,6 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
     """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
     send batches. When the partner cannot be reached or the link breaks, retry after
     SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop."""
-    from actors.qmgr import ChannelSync
-
     sync = qm.syncq.setdefault(definition.name, ChannelSync())
     conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
     xmitq = await qm.dispatch(
@@ -218,8 +228,6 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
     anyone). A flow the protocol does not allow, or a batch that can be neither put nor
     dead-lettered, ends this connection with its error line; nothing else."""
-    from actors.qmgr import ChannelSync
-
     frames = Frames(stream, limit=wire.HELLO_LIMIT)
     name = ""
     try:
@@ -347,4 +355,11 @@ def _name(field: bytes) -> str:
     return name_of(field).decode("latin-1")
 
 
-__all__ = ["DEFAULT_PORT", "ChannelBrokenError", "parse_conname", "run_receiver", "run_sender"]
+__all__ = [
+    "DEFAULT_PORT",
+    "ChannelBrokenError",
+    "ChannelSync",
+    "parse_conname",
+    "run_receiver",
+    "run_sender",
+]
