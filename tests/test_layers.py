@@ -51,7 +51,7 @@ def copy(tmp_path: Path) -> Path:
 def test_the_repository_keeps_its_layers(copy: Path) -> None:
     result = _lint_imports(copy)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 2 kept, 0 broken." in result.stdout
+    assert "Contracts: 3 kept, 0 broken." in result.stdout
 
 
 def test_a_rules_module_importing_the_actors_breaks_the_contract(copy: Path) -> None:
@@ -77,3 +77,10 @@ def test_a_part_of_an_actor_importing_the_world_at_run_time_breaks_the_contract(
     result = _lint_imports(copy)
     assert result.returncode == 1
     assert "actors.signals -> actors.world" in result.stdout
+
+
+def test_triggering_importing_a_handle_breaks_the_rules_contract(copy: Path) -> None:
+    _plant(copy / "qsg" / "core" / "trigger.py", "from qsg.core import handle  # planted")
+    result = _lint_imports(copy)
+    assert result.returncode == 1
+    assert "qsg.core.trigger is not allowed to import qsg.core.handle" in result.stdout
