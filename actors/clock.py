@@ -6,7 +6,7 @@ next deadline, so ``trio.sleep(3600)`` costs no wall time. It refuses to jump wh
 I/O the simulator started is in flight (a request to Redis): simulated time stands still
 until the reply is read, so a remote call costs no simulated time and a timer can never
 fire "during" it. trio's own ``MockClock(autojump_threshold=0)`` jumps while a socket
-read is pending, which is why the simulator has its own (simulation-notes.md).
+read is pending, which is why the simulator has its own (docs/architecture.md, "Time").
 
 Sources of real I/O register with ``watch``: anything with a ``busy`` property (the
 trio transport to the coupling facility is one).

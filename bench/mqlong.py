@@ -13,13 +13,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
-from pathlib import Path
 
+from bench.engine import engine_pairs  # the engine bench's loop, as it is
 from qsg.core import handle, mqlong
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from engine import engine_pairs  # the engine bench's loop, as it is
 
 
 class _Unchecked:

@@ -1,5 +1,5 @@
 """The virtual clock: simulated time jumps to the next timer when every task is idle,
-and never while a request to Redis is in flight (DESIGN, "Time")."""
+and never while a request to Redis is in flight (docs/architecture.md, "Time")."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_qsg_run_uses_the_virtual_clock() -> None:
 
 
 def test_the_same_world_runs_in_real_time_in_wall_clock_mode() -> None:
-    # DESIGN: "A wall-clock mode runs the same code in real time."
+    # docs/architecture.md, "Time": the wall clock runs the same code.
     from qsg import CMQC, GMO, MD, MQMIError
     from tests.worlds import qsg_and_qm3
 

@@ -73,7 +73,9 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     With --master or --remote the runs are one Spark job: each executor plays and
     judges its runs and sends back only their verdicts (docs/pipeline.md).
     """
-    from qsg.cli import _console, _problems, check_redis_url, load_toml
+    from qsg.command_helpers import check_redis_url, load_toml
+    from qsg.command_helpers import console as _console
+    from qsg.command_helpers import print_problems as _problems
 
     check_redis_url(redis_url)
     try:

@@ -1,5 +1,5 @@
 """MQOPEN's object handle: put, get, browse, inquire, set and close on the queue an
-open resolved to, with dynamic-queue deletion at close (dynamic-queues.txt)."""
+open resolved to, with dynamic-queue deletion at close (IBM: "Dynamic queues")."""
 
 from __future__ import annotations
 
@@ -236,7 +236,7 @@ class Handle:
 
     # ---- MQCLOSE --------------------------------------------------------------
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
-        """MQCLOSE, deleting a dynamic queue as dynamic-queues.txt says.
+        """MQCLOSE, deleting a dynamic queue as IBM's "Dynamic queues" says.
 
         The creating handle's close deletes a temporary dynamic queue whatever the
         options. MQCO_DELETE / MQCO_DELETE_PURGE delete a permanent dynamic queue: the

@@ -84,7 +84,7 @@ class Location(click.ParamType):  # type: ignore[type-arg]
 
 def _console() -> Console:
     """``qsg run``'s console (wide enough for the tables when not a terminal)."""
-    from qsg.cli import _console as console
+    from qsg.command_helpers import console
 
     return console()
 
@@ -194,7 +194,9 @@ def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
     docs/pipeline.md) as one Spark job, each point one simulation in virtual time on an
     executor; compute the metrics of all of them and find the knee: per group of points,
     the highest offered load whose p99 latency stays within the objective."""
-    from qsg.cli import _is_scenario, _problems, check_redis_url
+    from qsg.command_helpers import check_redis_url
+    from qsg.command_helpers import is_scenario as _is_scenario
+    from qsg.command_helpers import print_problems as _problems
     from qsg.pipeline.sweep import run_sweep
     from qsg.pipeline.sweep_file import load_sweep
 

@@ -90,7 +90,7 @@ class Swept:
 
 def play_point(point: Point, run_dir: Path, redis_url: str | None = None) -> PointResult:
     """Play one point and write its run to ``run_dir`` (runs on an executor)."""
-    from qsg.cli import write_run
+    from qsg.command_helpers import write_run
     from qsg.scenario.load import parse_scenario
     from qsg.scenario.play import run_scenario
 

@@ -25,8 +25,8 @@ from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from actors.channel import parse_conname
 from qsg.core import structs as core
+from qsg.core.conname import parse_conname
 from qsg.core.errors import MQMIError as CoreError
 from qsg.pymqi import CMQC, bridge, convert, history, structs
 from qsg.pymqi.bridge import failed
