@@ -26,7 +26,7 @@ are not the same clock.
 from __future__ import annotations
 
 import math
-import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -37,6 +37,7 @@ from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, E
 from actors.wire import ChannelBrokenError, Frames, real_io
 from qsg import CMQC
 from qsg.core import expiry
+from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError
 from qsg.core.layouts import XQH, read_inner_expiry
 from qsg.core.message import Message
@@ -44,24 +45,21 @@ from qsg.core.objects import ChannelDefinition
 from qsg.core.structs import GMO, MD, OD, PMO, name_of
 
 if TYPE_CHECKING:
-    from actors.qmgr import ChannelSync, QueueManager
+    from actors.qmgr import QueueManager
+
+
+@dataclass(slots=True)
+class ChannelSync:
+    """What MQ keeps in SYSTEM.CHANNEL.SYNCQ for one channel, surviving restarts: the
+    sender's next batch number and its batch in doubt, the receiver's last committed."""
+
+    next_sequence: int = 1
+    in_doubt: tuple[int, list[bytes]] | None = None  # (batch, its MsgIds)
+    committed: int = 0
+
 
 _GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
 _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
-#: MQ's default port, for a CONNAME without one.
-DEFAULT_PORT = 1414
-_CONNAME = re.compile(r"^\s*([^()\s]+)\s*(?:\(\s*(\d+)\s*\))?\s*$")
-
-
-def parse_conname(conn_name: str) -> tuple[str, int]:
-    """CONNAME('host(port)') as (host, port); the port defaults to 1414."""
-    match = _CONNAME.match(conn_name)
-    if match is None:
-        raise ValueError(f"CONNAME({conn_name}) is not host or host(port)")
-    port = int(match.group(2)) if match.group(2) else DEFAULT_PORT
-    if not 0 <= port <= 65535:
-        raise ValueError(f"CONNAME({conn_name}): port {port} is out of range")
-    return match.group(1), port
 
 
 def _state(qm: QueueManager, channel: str, state: str, detail: str = "") -> None:
@@ -73,8 +71,6 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
     """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
     send batches. When the partner cannot be reached or the link breaks, retry after
     SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop."""
-    from actors.qmgr import ChannelSync
-
     sync = qm.syncq.setdefault(definition.name, ChannelSync())
     conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
     xmitq = await qm.dispatch(
@@ -232,8 +228,6 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
     anyone). A flow the protocol does not allow, or a batch that can be neither put nor
     dead-lettered, ends this connection with its error line; nothing else."""
-    from actors.qmgr import ChannelSync
-
     frames = Frames(stream, limit=wire.HELLO_LIMIT)
     name = ""
     try:
@@ -361,4 +355,11 @@ def _name(field: bytes) -> str:
     return name_of(field).decode("latin-1")
 
 
-__all__ = ["DEFAULT_PORT", "ChannelBrokenError", "parse_conname", "run_receiver", "run_sender"]
+__all__ = [
+    "DEFAULT_PORT",
+    "ChannelBrokenError",
+    "ChannelSync",
+    "parse_conname",
+    "run_receiver",
+    "run_sender",
+]

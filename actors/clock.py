@@ -6,7 +6,7 @@ next deadline, so ``trio.sleep(3600)`` costs no wall time. It refuses to jump wh
 I/O the simulator started is in flight (a request to Redis): simulated time stands still
 until the reply is read, so a remote call costs no simulated time and a timer can never
 fire "during" it. trio's own ``MockClock(autojump_threshold=0)`` jumps while a socket
-read is pending, which is why the simulator has its own (simulation-notes.md).
+read is pending, which is why the simulator has its own (docs/architecture.md, "Time").
 
 Sources of real I/O register with ``watch``: anything with a ``busy`` property (the
 trio transport to the coupling facility is one).
@@ -126,11 +126,21 @@ class VirtualClock(trio.abc.Clock):
         # Invariant: every entry (when, order, wakeup) whose wakeup is pending is a task
         # parked until ``when``; entries of woken or cancelled wakeups are skipped.
         self._alarms: list[tuple[float, int, Alarm]] = []
+        #: Wake-ups at the end of their instant (``sleep_until(..., late=True)``): due
+        #: only once no other wake-up of the same time is left and no task can run.
+        self._late: list[tuple[float, int, Alarm]] = []
         self._order = count()  # equal times wake in the order they were asked for
         self.jumps = 0  # how many times time moved: statistics for the benchmarks
 
-    async def sleep_until(self, deadline: float) -> None:
-        """Park the calling task until simulated time ``deadline``."""
+    async def sleep_until(self, deadline: float, *, late: bool = False) -> None:
+        """Park the calling task until simulated time ``deadline``. ``late``: at the end
+        of that instant, once everything else due then has run (an operator's command at
+        t sees the puts of t)."""
+        if late and deadline >= self._time:
+            wakeup = Wakeup()
+            heapq.heappush(self._late, (deadline, next(self._order), wakeup))
+            await self.park(wakeup)
+            return
         if deadline <= self._time:
             await trio.lowlevel.checkpoint()  # as trio.sleep_until(past): a checkpoint
             return
@@ -172,18 +182,22 @@ class VirtualClock(trio.abc.Clock):
         for source in self._sources:
             if source.busy:
                 return _REAL_WAIT  # the reply ends the wait; time stands still meanwhile
-        alarms = self._alarms
+        alarms, late = self._alarms, self._late
         for _ in range(_BATCH):
             while alarms and not alarms[0][2].pending:
                 heapq.heappop(alarms)  # woken or cancelled meanwhile
-            if not alarms or alarms[0][0] >= deadline:
+            while late and not late[0][2].pending:
+                heapq.heappop(late)
+            first = alarms[0][0] if alarms else math.inf
+            when = min(first, late[0][0] if late else math.inf)
+            if when >= deadline:
                 break
-            when = alarms[0][0]
             if when > self._time:
                 self._time = when
                 self.jumps += 1
-            while alarms and alarms[0][0] <= when:
-                alarm = heapq.heappop(alarms)[2]
+            due = late if first > when else alarms  # late ones once the instant's are done
+            while due and due[0][0] <= when:
+                alarm = heapq.heappop(due)[2]
                 if alarm.pending:
                     alarm.pending = False
                     alarm.fire()
@@ -192,8 +206,6 @@ class VirtualClock(trio.abc.Clock):
                 return 0.0
         else:
             return 0.0  # a batch done: trio looks at its I/O, then asks again
-        if alarms and alarms[0][0] < deadline:
-            return 0.0
         if math.isinf(deadline):
             return math.inf  # nothing will ever happen: as a real program would, wait
         if deadline > self._time:
@@ -254,11 +266,12 @@ def current_virtual_clock() -> VirtualClock | None:
     return clock if isinstance(clock, VirtualClock) else None
 
 
-async def sleep_until(deadline: float) -> None:
-    """``trio.sleep_until``, kept by the virtual clock when it runs the loop."""
+async def sleep_until(deadline: float, *, late: bool = False) -> None:
+    """``trio.sleep_until``, kept by the virtual clock when it runs the loop (``late``:
+    see ``VirtualClock.sleep_until``; on the wall clock instants do not repeat)."""
     clock = trio.lowlevel.current_clock()
     if type(clock) is VirtualClock:
-        await clock.sleep_until(deadline)
+        await clock.sleep_until(deadline, late=late)
     else:
         await trio.sleep_until(deadline)
 

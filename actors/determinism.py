@@ -2,7 +2,7 @@
 
 trio runs each batch of ready tasks in an order it draws from a module-level
 ``random.Random`` (reversed or not, at random), so two runs with the same seed can
-interleave differently (simulation-notes.md: 20 runs, 20 orders). trio's hypothesis
+interleave differently (measured: 20 runs, 20 orders). trio's hypothesis
 plugin switches on a mode in which each batch is sorted by task creation and then
 shuffled with that generator; seeding it from the run's seed makes the interleaving a
 function of the seed. The mode is private API (``trio._core._run``): if trio drops it,

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import greenback
 import trio
 
-from actors import clock
+from actors import channel, clock, expiry
+from actors.channel import ChannelSync
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from actors.reach import CALLER
 from coupling.lease import Grant
@@ -36,16 +37,6 @@ if TYPE_CHECKING:
     from actors.world import World
 
 T = TypeVar("T")
-
-
-@dataclass(slots=True)
-class ChannelSync:
-    """What MQ keeps in SYSTEM.CHANNEL.SYNCQ for one channel, surviving restarts: the
-    sender's next batch number and its batch in doubt, the receiver's last committed."""
-
-    next_sequence: int = 1
-    in_doubt: tuple[int, list[bytes]] | None = None  # (batch, its MsgIds)
-    committed: int = 0
 
 
 @dataclass(slots=True)
@@ -107,8 +98,6 @@ class QueueManager:
     # ---- a life -----------------------------------------------------------------------
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """One life of the queue manager, until it is killed or the world stops."""
-        from actors import expiry  # it needs this module's classes
-
         send, receive = trio.open_memory_channel[_Request](64)
         over = self._life_over = trio.Event()
         with trio.CancelScope() as scope:
@@ -129,8 +118,6 @@ class QueueManager:
     async def _listen(self, nursery: trio.Nursery) -> None:
         """The channel listener (START LISTENER TRPTYPE(TCP)): a receiving agent for each
         sender that connects. A restart listens on the port the first life bound."""
-        from actors import channel
-
         assert self.listener is not None
         host, port = self.listener
         serve = partial(trio.serve_tcp, partial(channel.run_receiver, self), port, host=host)
@@ -146,8 +133,6 @@ class QueueManager:
 
     def start_channel(self, name: str) -> None:
         """START CHANNEL(name): run its sending agent in this life's nursery."""
-        from actors import channel
-
         definition = self.rules.local.channels.get(name)
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{self.name} has no sender channel {name}")

@@ -404,7 +404,7 @@ GET = _script(
     "GET",
     r"""
 -- The first visible selected live message, discarding the expired selected ones passed
--- on the way (a get discards exactly what it would have returned: expiry-mqmd.txt).
+-- on the way (a get discards exactly what it would have returned: IBM's "Expiry (MQLONG)").
 -- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list (or '');
 -- KEYS[3] its queue manager's set of units of work (or '')
 -- ARGV[1] now; ARGV[2] unit-of-work token or ''; ARGV[3] syncpoint (0 no, 1 yes,

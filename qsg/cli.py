@@ -22,92 +22,21 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from actors.events import EventLog
+from qsg.command_helpers import causes as _causes
+from qsg.command_helpers import check_redis_url, load, write_run
+from qsg.command_helpers import console as _console
+from qsg.command_helpers import is_sweep as _is_sweep
+from qsg.command_helpers import print_problems as _problems
 from qsg.options import SECONDS
 from qsg.run_view import print_summary, refusal_warner, refusals_line
-from qsg.scenario.errors import ScenarioError, ScenarioProblem
+from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import Progress as RunProgress
-from qsg.scenario.play import RunResult, ScriptScenario, load_script, run_scenario
+from qsg.scenario.play import RunResult, ScriptScenario, run_scenario
 
 #: What the progress line counts, by event kind.
 SHOWN = (("put", "put"), ("get", "got"), ("discard", "expired"), ("report", "reports"),
          ("app-error", "errors"))  # fmt: skip
-
-
-def load(path: Path) -> Scenario | ScriptScenario:
-    """A TOML scenario, or a Python one (``.py``); ScenarioError if it has problems."""
-    if path.suffix == ".py":
-        return load_script(path)
-    return load_toml(path)
-
-
-def load_toml(path: Path) -> Scenario:
-    """A TOML scenario; ScenarioError if it has problems (a sweep file is one)."""
-    from qsg.scenario.load import load_scenario
-
-    if _is_sweep(path):
-        raise ScenarioError([_sweep_given(path)])
-    return load_scenario(path)
-
-
-def _top_keys(path: Path) -> set[str] | None:
-    """The top-level keys of a TOML file; None if it is not one (its loader names the
-    problem)."""
-    import tomllib
-
-    try:
-        return set(tomllib.loads(path.read_text("utf-8"))) if path.suffix == ".toml" else None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return None
-
-
-def _is_sweep(path: Path) -> bool:
-    """A ``qsg sweep`` file (a base scenario and ``[vary]``) rather than a scenario."""
-    return "vary" in (_top_keys(path) or ())
-
-
-def _is_scenario(path: Path) -> bool:
-    """A scenario file (it has ``[run]``) rather than a ``qsg sweep`` file."""
-    keys = _top_keys(path) or set()
-    return "run" in keys and "vary" not in keys
-
-
-def _sweep_given(path: Path) -> ScenarioProblem:
-    """The one problem of a sweep file given where a scenario is wanted, at its [vary]."""
-    lines = path.read_text("utf-8").splitlines()
-    line = next((i for i, text in enumerate(lines, 1) if text.strip() == "[vary]"), 1)
-    return ScenarioProblem(str(path), line, "vary",
-                           f"a sweep file, not a scenario: play it with `qsg sweep {path} "
-                           "--out DIR` (its scenario is the one `scenario` names)")  # fmt: skip
-
-
-def _causes(error: BaseException) -> list[BaseException]:
-    """The errors inside ``error``: trio's nurseries wrap a task's failure in groups."""
-    if isinstance(error, BaseExceptionGroup):
-        return [cause for inner in error.exceptions for cause in _causes(inner)]
-    return [error]
-
-
-def check_redis_url(url: str | None) -> None:
-    """``--redis`` (or ``QSG_REDIS_URL``), if given, must name a server: checked before
-    anything starts."""
-    if url is None:
-        return
-    from coupling.server import url_options
-
-    try:
-        url_options(url)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--redis / QSG_REDIS_URL") from None
-
-
-def _problems(error: ScenarioError) -> None:
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    for problem in error.problems:
-        # Escaped: a message may name a table, ``[qsg.NAME]``, which Rich reads as markup.
-        err.print(f"[bold red]error[/] {escape(str(problem))}")
-    count = len(error.problems)
-    err.print(f"{count} problem{'s' if count != 1 else ''}; nothing was started")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -233,15 +162,6 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
         sys.exit(1)
 
 
-def _console(*, stderr: bool = False) -> Console:
-    """The output console; not a terminal (a pipe, CI), wide enough for the tables.
-    ``stderr`` when standard output carries JSON alone."""
-    console = Console(highlight=False, stderr=stderr)
-    if not console.is_terminal:
-        console = Console(highlight=False, stderr=stderr, width=150)
-    return console
-
-
 def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int | None,
           console: Console | None, events: EventLog | None = None) -> RunResult:  # fmt: skip
     # Refused faults are told as they happen: above the progress bar, else on stderr.
@@ -263,14 +183,6 @@ def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int 
 
         return run_scenario(scenario, redis_url=redis_url, seed=seed, on_progress=update,
                             on_refused=warn, events=events)  # fmt: skip
-
-
-def write_run(out: Path, source: Path, result: RunResult) -> None:
-    """``--out`` of a finished run: the scenario file, run.json, summary.json and
-    events.parquet (``qsg.recording.write_run``; pyarrow is imported only when used)."""
-    from qsg import recording
-
-    recording.write_run(out, source, result)
 
 
 def _json_default(value: Any) -> Any:

@@ -58,7 +58,7 @@ def refusals_line(result: RunResult) -> str | None:
 
 def _cell(key: str, value: Any) -> str:
     if key in _DURATIONS and (value is None or isinstance(value, int | float)):
-        return duration(value) if key != "time" else f"{value:.1f} s"
+        return duration(value) if key != "time" else f"{value:,.3f} s"
     if key == "error_reasons":
         return reasons(value or [])
     if value is None:

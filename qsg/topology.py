@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from actors.channel import parse_conname
 from actors.costs import Costs
+from qsg.core.conname import parse_conname
 from qsg.core.events import EventSink
 from qsg.core.objects import CFStructure
 from qsg.core.qmgr import QMgr

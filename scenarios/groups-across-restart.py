@@ -1,13 +1,13 @@
 """Message groups across units of work, with a queue-manager restart in the middle.
 
-What it shows: the pattern of retrieval-order-groups.txt, "Putting and getting a group
+What it shows: the pattern of IBM's "Putting and getting a group
 that spans units of work", run against a live queue manager. An application puts a
 group of 12 persistent messages on APP.GROUPS in units of work of 4 (MQPMO_LOGICAL_ORDER
 | MQPMO_SYNCPOINT) and, in each unit of work, replaces its status (GroupId and
 MsgSeqNumber of its last put) on the STATUS queue. QM1 is killed at t=10, in the middle
 of the third unit of work: the queue manager backs that unit of work out at its restart
 (t=15), so the group's first 8 messages and the status after message 8 are committed,
-and the 9th is gone. The application starts again with the seed's restart processing:
+and the 9th is gone. The application starts again with IBM's restart processing:
 it reads the status, puts message 9 with the GroupId and MsgSeqNumber from it (not in
 logical order: the queue manager has no group state for it any more), and goes on in
 logical order. A reader then gets the group with MQGMO_LOGICAL_ORDER.
@@ -60,7 +60,7 @@ async def get_or_none(queue: Queue, md: MD | None = None) -> bytes | None:
 
 
 async def put_group(world: World) -> str:
-    """The seed's put side with its restart processing; one message a second. Returns
+    """IBM's put side with its restart processing; one message a second. Returns
     how it ended: "complete", or the reason a kill broke it off."""
     conn = await world.connect("QM1")
     app = await conn.open("APP.GROUPS", CMQC.MQOO_OUTPUT)
@@ -133,7 +133,7 @@ async def main(world: World) -> None:
     print("group as read:", " ".join(bodies), f"({len(group_ids)} GroupId)")
     print("STATUS depth:", status_depth)
     if bodies != [f"m{s}" for s in range(1, TOTAL + 1)] or len(group_ids) != 1 or status_depth:
-        raise AssertionError("the group is not whole: the seed's pattern was broken")
+        raise AssertionError("the group is not whole: IBM's pattern was broken")
 
 
 if __name__ == "__main__":  # also runs on its own: python scenarios/groups-across-restart.py

@@ -1,5 +1,5 @@
-"""Browse cursors, locks, and puts in logical order (retrieval-order-groups.txt;
-expiry-mqmd.txt note 6)."""
+"""Browse cursors, locks, and puts in logical order (IBM: "Logical and physical ordering";
+"Expiry (MQLONG)" note 6)."""
 
 from __future__ import annotations
 

@@ -80,6 +80,7 @@ def the_one_line(err: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_silent_server_ends_the_run_with_one_line(silent_port: int, tmp_path: Path) -> None:
     url = f"redis://127.0.0.1:{silent_port}/0?socket_timeout=1&socket_connect_timeout=1"
     code, _, err = ended(start_run(scenario(tmp_path), url))
@@ -90,6 +91,7 @@ def test_a_silent_server_ends_the_run_with_one_line(silent_port: int, tmp_path: 
     )
 
 
+@pytest.mark.slow
 def test_a_server_nobody_listens_for_ends_the_run_with_one_line(tmp_path: Path) -> None:
     port = free_port()  # nothing listens there
     code, _, err = ended(start_run(scenario(tmp_path), f"redis://qsg:s3cret@127.0.0.1:{port}/0"))
@@ -100,6 +102,7 @@ def test_a_server_nobody_listens_for_ends_the_run_with_one_line(tmp_path: Path) 
     assert "s3cret" not in err
 
 
+@pytest.mark.slow
 def test_rediss_to_a_server_without_tls_ends_the_run_with_one_line(
     tcp_server: EmbeddedServer,
     tmp_path: Path,
@@ -113,6 +116,7 @@ def test_rediss_to_a_server_without_tls_ends_the_run_with_one_line(
     assert tcp_server.password not in out + err
 
 
+@pytest.mark.slow
 def test_a_full_server_makes_puts_fail_with_2192_and_the_run_exit_1(
     tcp_server: EmbeddedServer,
     tmp_path: Path,

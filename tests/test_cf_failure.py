@@ -1,9 +1,10 @@
 """The coupling facility's server itself fails and restarts (the real process, SIGKILL).
 
-mq-reference.md section 4: "On CF failure nonpersistent messages are lost; persistent
-ones are recoverable with BACKUP/RECOVER CFSTRUCT", and "Only CF structures with
-RECOVER(YES) ... can be backed up and recovered". While the facility is down, calls on
-shared queues fail with MQRC_CF_STRUC_FAILED (2373). The server's append-only file plays
+IBM ("Managing shared queues", "DEFINE CFSTRUCT"): "On CF failure nonpersistent messages
+are lost; persistent ones are recoverable with BACKUP/RECOVER CFSTRUCT", and "Only CF
+structures with RECOVER(YES) ... can be backed up and recovered".
+While the facility is down, calls on shared queues fail with MQRC_CF_STRUC_FAILED
+(2373). The server's append-only file plays
 the part of the backups and logs: without it nothing can be recovered. Units of work in
 flight at the failure are backed out (MQCMIT answers MQRC_BACKED_OUT, 2003), and fencing
 tokens keep increasing even when the facility forgot every lease.

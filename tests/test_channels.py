@@ -34,7 +34,7 @@ def waiting(ms: int) -> GMO:
 async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the_rest_on_arrival(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
-    # expiry-mqmd.txt: Expiry is "decremented by time on the destination queue, on
+    # "Expiry (MQLONG)": Expiry is "decremented by time on the destination queue, on
     # transmission queues and in transit through channels"; note 9: a put to a remote
     # queue wraps the data in an MQXQH whose two Expiry fields are equal, and a get from
     # any queue decrements both.
@@ -68,7 +68,7 @@ async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the
 async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_its_report(
     virtual_clock: VirtualClock,
 ) -> None:
-    # expiry-mqmd.txt: an expired message is never delivered; the expiration report is
+    # "Expiry (MQLONG)": an expired message is never delivered; the expiration report is
     # made at discard. No route back to QM1 from QM3: the report goes to QM3's
     # dead-letter queue (MQRC_UNKNOWN_REMOTE_Q_MGR).
     async with qsg.start(qsg_and_qm3(LATENCY), in_process=True) as world:
@@ -90,7 +90,7 @@ async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_it
 async def test_an_undeliverable_message_goes_to_the_dead_letter_queue_keeping_its_remaining_expiry(
     virtual_clock: VirtualClock,
 ) -> None:
-    # expiry-mqmd.txt note 7: dead-letter puts keep and keep decrementing the expiry.
+    # "Expiry (MQLONG)" note 7: dead-letter puts keep and keep decrementing the expiry.
     async with qsg.start(qsg_and_qm3(LATENCY), in_process=True) as world:
         qm1 = await world.connect("QM1")
         nowhere = await qm1.open("TO.NOWHERE", CMQC.MQOO_OUTPUT)

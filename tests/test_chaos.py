@@ -2,7 +2,7 @@
 
 The checkers are proven able to fail: each known bug behind the test-only switch
 (``qsg.core.bugs``) makes the checker meant for it report a violation, and the same run
-without the bug reports none. DESIGN.md, "chaos / failover testing": no committed
+without the bug reports none. README, "Chaos and failover testing": no committed
 message lost or duplicated, no expired message delivered, exactly one queue manager
 scanning shared queues for expiry at any time.
 """
@@ -56,6 +56,7 @@ def verdict(outcome_verdicts: list[checkers.Verdict], name: str) -> checkers.Ver
 
 
 # ---- the checkers catch the bugs they exist for -------------------------------------------
+@pytest.mark.slow
 def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> None:
     clean = run_one(scenario, SEED)
     assert verdict(clean.verdicts, "queue").ok
@@ -67,8 +68,9 @@ def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> No
     assert queue.info["lost_fraction"] > 0
 
 
+@pytest.mark.slow
 def test_an_expired_message_delivered_is_caught(scenario: Scenario) -> None:
-    # expiry-mqmd.txt: an expired message is never returned by MQGET.
+    # "Expiry (MQLONG)": an expired message is never returned by MQGET.
     clean = run_one(scenario, SEED)
     assert verdict(clean.verdicts, "expiry").ok
     with bugs.injected(bugs.DELIVER_EXPIRED):
@@ -110,7 +112,7 @@ SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
 def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
     virtual_clock: VirtualClock,
 ) -> None:
-    # DESIGN.md: a scan carries its token and the facility refuses a stale one.
+    # docs/architecture.md: a scan carries its token and the facility refuses a stale one.
     events = trio.run(_stale_refresh, clock=virtual_clock)
     holders = [(e.q_mgr, e.token) for e in events if isinstance(e, LeaseChanged)]
     assert holders[:2] == [("QM1", 1), ("QM2", 2)]
@@ -177,7 +179,7 @@ def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
 
 
 def test_remaining_expiry_that_grew_is_caught() -> None:
-    # expiry-mqmd.txt: the remaining lifetime only decreases.
+    # "Expiry (MQLONG)": the remaining lifetime only decreases.
     a = b"A" * 24
     put = [OpInvoked(0, "QM1", "p", "put", "Q", a, True, 100, 0, False), _op(0, "p", "put")]
     got = OpCompleted(5, "QM1", "g", "get", "Q", "ok", 0, a, 50)
@@ -234,7 +236,7 @@ def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario)
 
 @pytest.mark.slow
 def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
-    # DESIGN.md: a scan carries its token and the facility refuses a stale one. The first
+    # docs/architecture.md: a scan carries its token and the facility refuses a stale one. The first
     # run of campaign seed 1 that draws stall_scan: clean without the bug, caught with it.
     plan = Plan.of(scenario)
     seed = next(s for s in run_seeds(1, 30) if "stall_scan" in draw(plan.targets, s,
@@ -260,6 +262,7 @@ def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
 
 
 # ---- campaigns ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     failed = []
@@ -273,6 +276,7 @@ def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     assert kinds == set(plan.targets.kinds()) | set(plan.targets.later_kinds())
 
 
+@pytest.mark.slow
 def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -> None:
     for seed in run_seeds(11, 4):
         outcome = run_one(scenario, seed, "liveness")
@@ -280,6 +284,7 @@ def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -
         assert verdict(outcome.verdicts, "liveness").counts["stalled"] == 0
 
 
+@pytest.mark.slow
 def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     stop = Fault(5.0, "stop_channel", qmgr="QM1", channel="QM1.TO.QM4")
@@ -295,6 +300,7 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
         assert states[-1] == ("RUNNING" if heal else "STOPPED")
 
 
+@pytest.mark.slow
 def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None:
     first = run_one(scenario, SEED, keep=True)
     again = run_one(scenario, SEED, keep=True)
@@ -304,6 +310,7 @@ def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None
     assert any(isinstance(e, OpCompleted) and e.outcome == "unknown" for e in first.result.events)
 
 
+@pytest.mark.slow
 def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     _, chaotic = chaos_scenario(scenario, plan, SEED, "safety")
@@ -316,6 +323,7 @@ def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     assert outcome.drained == sum(e.outcome == "ok" for e in drains)
 
 
+@pytest.mark.slow
 def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> None:
     from click.testing import CliRunner
 
@@ -345,6 +353,7 @@ def test_qsg_chaos_refuses_a_scenario_too_short_for_its_bound(tmp_path: Path) ->
     assert "too short for a chaos run whose recovery bound is 71 s" in done.output
 
 
+@pytest.mark.slow
 def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
     scenario: Scenario, cf_url: str
 ) -> None:
@@ -359,10 +368,11 @@ def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
 CF_FAIL_SEED = 1634154403
 
 
+@pytest.mark.slow
 def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # mq-reference.md section 4: on CF failure persistent messages are recoverable
+    # IBM, "Managing shared queues": on CF failure persistent messages are recoverable
     # (RECOVER(YES)); the scenario's server keeps an append-only file.
     monkeypatch.delenv("QSG_REDIS_URL", raising=False)  # the run starts its own server
     clean = run_one(scenario, CF_FAIL_SEED, in_process=False, keep=True)
@@ -378,7 +388,7 @@ def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
 
 def test_messages_a_cf_failure_could_not_recover_are_lost_as_mq_allows_not_a_violation(
 ) -> None:  # fmt: skip
-    # mq-reference.md section 4: only RECOVER(YES) structures can be recovered.
+    # IBM, "DEFINE CFSTRUCT": only RECOVER(YES) structures can be recovered.
     scopes = Scopes(members={"QM1": "QSG1"}, shared={"QSG1": ["APP.WORK"]})
 
     def events(recovered: bool) -> list[WorldEvent]:
@@ -408,6 +418,7 @@ FOUND = {
 
 
 @pytest.mark.parametrize("seed", sorted(FOUND))
+@pytest.mark.slow
 def test_a_run_that_once_found_a_bug_passes(scenario: Scenario, seed: int) -> None:
     # A regression may be a hang: then the process stops with every thread's stack.
     import faulthandler

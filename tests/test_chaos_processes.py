@@ -1,6 +1,6 @@
 """Chaos across OS processes (issue 8): queue managers as processes, a real SIGKILL.
 
-mq-reference.md section 4, peer recovery: surviving members "all attempt to initiate
+IBM, "Peer recovery": surviving members "all attempt to initiate
 peer recovery... Only one ... initiates ... successfully"; expiry scanning: "If this
 queue manager terminates, another queue manager ... takes over". Here the member holding
 the expiry-scan lease is killed with SIGKILL; a peer must learn it from its lapsed member

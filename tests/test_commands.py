@@ -24,6 +24,6 @@ def test_the_demo_runs_and_shows_expiry_at_work() -> None:
 
 
 def test_the_engine_benchmark_prints_each_of_its_ratios() -> None:
-    out = run("bench/engine.py", "--quick")
+    out = run("-m", "bench.engine", "--quick")  # as ./dev bench engine runs it
     assert "ratio engine / SimPy" in out and "ratio big / small depth" in out
     assert "ratio logical / FIFO" in out

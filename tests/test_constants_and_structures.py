@@ -9,7 +9,7 @@ import pytest
 from qsg import CMQC, DLH, GMO, MD, OD, PMO, XQH, MQMIError
 from qsg.core.layouts import pack_md, unpack_md
 
-# A sample of the reference table (../shared/reference/mq-reference.md §2).
+# A sample of the reference table (IBM's values, as cmqc.h has them).
 REFERENCE = {
     "MQRC_BACKED_OUT": 2003, "MQRC_CONNECTION_BROKEN": 2009, "MQRC_EXPIRY_ERROR": 2013,
     "MQRC_GET_INHIBITED": 2016, "MQRC_SYNCPOINT_LIMIT_REACHED": 2024,

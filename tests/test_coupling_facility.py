@@ -1,5 +1,5 @@
 """The coupling facility on a real Redis-protocol server: members sharing queues, peer
-recovery, CF structure limits, connection loss (issue 5; mq-reference.md section 4).
+recovery, CF structure limits, connection loss (issue 5; docs/mq-rules.md).
 
 Each member here has its own ``RedisStore`` and its own connection, over one QSG
 namespace on the server, as members in separate processes would.
@@ -92,7 +92,7 @@ def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     members: Callable[..., QMgr],
 ) -> None:
     # "Surviving connected queue managers all attempt to initiate peer recovery ...
-    # only one ... initiates successfully" (mq-reference.md section 4).
+    # only one ... initiates successfully" (IBM, "Peer recovery").
     qm1, qm2, qm3 = members("QM1"), members("QM2"), members("QM3")
     _fail_with_work_in_flight(qm1)
     assert store_of(qm2).in_flight("QM1") == 1

@@ -1,5 +1,5 @@
 """Dynamic queues: one test per bullet of the two property lists of
-dynamic-queues.txt, then the naming rules of OD.DynamicQName."""
+IBM's "Dynamic queues", then the naming rules of OD.DynamicQName."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The queue engine against a reference model of a queue, driven by hypothesis.
 
-The model is a plain list with the seed rules written as directly as possible. The
+The model is a plain list with the MQ rules written as directly as possible. The
 machine puts (any priority, expiry, in or out of syncpoint, from two connections), gets,
 browses, commits, backs out, advances the clock and scans, and demands the engine's
 answers equal the model's. Invariants (issue 2): no expired message is ever returned;

@@ -1,4 +1,4 @@
-"""Expiration reports: what they carry and where they go (expiry-mqmd.txt, reports)."""
+"""Expiration reports: what they carry and where they go ("Expiry (MQLONG)", reports)."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ def test_a_report_with_nowhere_to_go_is_recorded_as_lost(events: list[Event]) ->
 
 
 def test_a_report_to_another_queue_manager_goes_on_its_transmission_queue(qm: QMgr) -> None:
-    # expiry-mqmd.txt: the report goes to ReplyToQ at ReplyToQMgr; a queue manager puts
+    # "Expiry (MQLONG)": the report goes to ReplyToQ at ReplyToQMgr; a queue manager puts
     # it as MQPUT1 would, resolving ReplyToQMgr to the transmission queue of that name.
     qm.define_queue("QM3", usage=CMQC.MQUS_TRANSMISSION)
     h = open_queue(qm, "APP")

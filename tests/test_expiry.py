@@ -1,4 +1,4 @@
-"""Every expiry rule of the seeds expiry-mqmd.txt, expiry-mdexp-ibmi.txt, expiry-mqmd-zh.txt.
+"""Every expiry rule of IBM's "Expiry (MQLONG)" and "MDEXP (10-digit signed integer)".
 
 Each test quotes the line it pins. Time is simulated seconds; Expiry is in tenths.
 """

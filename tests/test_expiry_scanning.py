@@ -1,8 +1,8 @@
 """EXPRYINT in a running world: each queue manager scans its own queues; the shared
 queues are scanned by the holder of the QSG's expiry-scan lease only, and a survivor
-takes the lease over when the holder dies (expiry-mqmd-zh.txt, DESIGN: "a shared queue
-is scanned by exactly one queue manager of the QSG, the lease holder; on its failure
-another takes over")."""
+takes the lease over when the holder dies (IBM, "Expired messages on z/OS"; docs/mq-rules.md:
+a shared queue is scanned by exactly one queue manager of the QSG, the lease holder; on
+its failure another takes over)."""
 
 from __future__ import annotations
 

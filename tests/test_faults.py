@@ -1,7 +1,7 @@
 """The faults a scenario schedules: the coupling facility unavailable and back, and the
 fault injector reporting what the world refused instead of ending the run.
 
-mq-reference.md: losing the coupling facility gives MQRC_CF_STRUC_FAILED at the API and
+IBM ("2373 MQRC_CF_STRUC_FAILED"): losing the facility gives MQRC_CF_STRUC_FAILED at the API and
 loses nothing committed; peer recovery of a failed member runs when a peer can reach the
 structure again.
 """
@@ -172,7 +172,7 @@ def test_a_cf_outage_of_a_queue_manager_outside_any_qsg_is_refused_before_it_sta
 async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
     virtual_clock: VirtualClock,
 ) -> None:
-    # DESIGN.md: exactly one queue manager scans shared queues; a member that paused
+    # docs/mq-rules.md: exactly one queue manager scans shared queues; a member that paused
     # past its lease wakes to find it taken, and scans nothing under the old token.
     async with qsg.start(qsg_and_qm3(), in_process=True, faults=True) as world:
         await trio.sleep(1)

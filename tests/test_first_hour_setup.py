@@ -32,7 +32,7 @@ def test_dev_names_its_qsg_job_in_its_usage() -> None:
     done = subprocess.run([str(ROOT / "dev"), "nothing"], capture_output=True, text=True,
                           timeout=600)  # fmt: skip
     assert done.returncode == 2
-    assert "usage: ./dev {run|qsg ARGS...|test|lint|bench NAME}" in done.stderr
+    assert "usage: ./dev {run|qsg ARGS...|test|lint|bench NAME|mutate [MODULE...]}" in done.stderr
 
 
 @pytest.mark.parametrize("path", ["runs/cap/summary.json", "sweeps/cap/report.html"])

@@ -1,9 +1,9 @@
 """Groups that span units of work, with a STATUS queue and restart processing.
 
-retrieval-order-groups.txt, "Putting and getting a group that spans units of work":
-the seed's put-side and get-side pseudo-code, run as written, interrupted before the
+IBM's "Putting and getting a group that spans units of work":
+IBM's put-side and get-side pseudo-code, run as written, interrupted before the
 commit of each unit of work (the application ends abnormally, so the queue manager backs
-its unit of work out) and restarted with the seed's restart processing.
+its unit of work out) and restarted with IBM's restart processing.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def qm() -> QMgr:
 
 # ---- the putting application ---------------------------------------------------------
 def putter(qm: QMgr, crash_in_uow: int | None) -> None:
-    """The seed's put side, restart processing first; raises AbnormalEndError mid-way if told."""
+    """IBM's put side, restart processing first; raises AbnormalEndError mid-way if told."""
     conn = qm.connect()
     app, status = conn.open("APP", CMQC.MQOO_OUTPUT), conn.open("STATUS", INPUT_OUTPUT)
     try:
@@ -114,7 +114,7 @@ def put_group(qm: QMgr) -> None:
 
 
 def getter(qm: QMgr, processed: list[bytes], crash_in_uow: int | None) -> None:
-    """The seed's get side with its restart processing; ``processed`` receives the bodies
+    """IBM's get side with its restart processing; ``processed`` receives the bodies
     of committed units of work only."""
     conn = qm.connect()
     app, status = conn.open("APP", CMQC.MQOO_INPUT_AS_Q_DEF), conn.open("STATUS", INPUT_OUTPUT)

@@ -1,4 +1,4 @@
-"""Groups, segments and logical order (retrieval-order-groups.txt)."""
+"""Groups, segments and logical order (IBM: "Logical and physical ordering")."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def put_item(
 
 
 def seed_example(h: Handle) -> None:
-    """The seed's physical order: A, Y1, Z2, Y2, Y3s1, Y3s2, Z1, B."""
+    """IBM's example's physical order: A, Y1, Z2, Y2, Y3s1, Y3s2, Z1, B."""
     put_item(h, b"A")
     y = put_item(h, b"Y1", IN).GroupId
     z = put_item(h, b"Z2", LAST, seq=2).GroupId

@@ -1,6 +1,6 @@
 """Groups and segments under hypothesis: a logical-order reader (and browser) must see
 each group contiguously and in sequence, whatever the interleaving of puts, commits and
-backouts (issue 3; retrieval-order-groups.txt, "Logical and physical ordering")."""
+backouts (issue 3; IBM, "Logical and physical ordering")."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 One holder at a time; a renewal keeps the token and any acquisition raises it; takeover
 once the holder stops renewing; release on a clean stop; a paused holder that wakes
 after its lease ran out is refused when it scans (its token is stale). Shared queues
-"are scanned by only one queue manager in a queue sharing group" (mq-reference.md
-section 4).
+"are scanned by only one queue manager in a queue sharing group" (IBM, "Expired
+messages on z/OS").
 """
 
 from __future__ import annotations

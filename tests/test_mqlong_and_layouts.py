@@ -196,3 +196,16 @@ def test_the_header_parsers_raise_only_their_documented_errors_on_random_bytes(
         except MQMIError as error:
             reasons.append(error.reason)
     assert set(reasons) <= DOCUMENTED
+
+
+def test_a_field_set_back_in_range_makes_the_structure_usable_again(qm: QMgr) -> None:
+    h = qm.connect().open("APP.LOCAL", CMQC.MQOO_OUTPUT)
+    md = MD()
+    md.Expiry = BIG  # the unsigned half, as pymqi allows: the structure holds it
+    md["Priority"] = BIG
+    with pytest.raises(MQMIError):
+        h.put(b"x", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md.Expiry, md.Priority = 600, 4
+    h.put(b"x", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    assert qm.depth("APP.LOCAL") == 1 and md.get()["Expiry"] == 600
+    assert MD(Expiry=BIG) != MD() and MD(Expiry=600) == MD(Expiry=600)

@@ -1,6 +1,6 @@
 """What MQOPEN's names resolve to: local, alias and remote queues, queue-manager
 aliases and transmission queues, with IBM's open-time reason codes ("Name resolution"
-in IBM MQ's Application Programming guide; expiry-mqmd.txt note 9 for the MQXQH)."""
+in IBM MQ's Application Programming guide; "Expiry (MQLONG)" note 9, the MQXQH)."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_an_alias_whose_base_is_missing_or_not_a_queue_fails_to_open(qm: QMgr) -
 
 # ---- remote queues and transmission queues --------------------------------------------
 def test_a_put_to_a_remote_queue_goes_to_its_transmission_queue_inside_an_mqxqh(qm: QMgr) -> None:
-    # expiry-mqmd.txt note 9: "the queue manager places the message initially on a local
+    # "Expiry (MQLONG)" note 9: "the queue manager places the message initially on a local
     # transmission queue, and prefixes the application message data with an MQXQH
     # structure. The queue manager sets the values of the two Expiry fields to be the same".
     od = OD(ObjectName=b"TO.QM3")

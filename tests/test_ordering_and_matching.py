@@ -1,4 +1,5 @@
-"""Retrieval order and matching (retrieval-order-groups.txt, "Priority"; pymqi's defaults)."""
+"""Retrieval order and matching (IBM: "The order in which messages are retrieved from a
+queue", "Priority"; pymqi's defaults)."""
 
 from __future__ import annotations
 

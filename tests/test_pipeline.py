@@ -203,7 +203,7 @@ def test_a_directory_without_event_logs_is_refused_by_name(spark, tmp_path: Path
         metrics.Events.load(spark, tmp_path)
 
 
-def test_store_writes_a_part_per_run_that_reads_back_as_compute_gives(
+def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_gives(
         spark, runs_dir: Path, computed, tmp_path: Path):  # fmt: skip
     logs = tmp_path / "logs"
     for name in ("a", "b", "c"):
@@ -211,17 +211,40 @@ def test_store_writes_a_part_per_run_that_reads_back_as_compute_gives(
         shutil.copy(runs_dir / "small" / "events.parquet", logs / name / "events.parquet")
     out = tmp_path / "metrics"
     metrics.store(metrics.Events.load(spark, logs), out)
-    shutil.rmtree(logs / "c")  # fewer runs the second time: no part of the first is left
+    shutil.rmtree(logs / "c")  # fewer runs the second time: no row of the first is left
     metrics.store(metrics.Events.load(spark, logs), out)
     for name in metrics.TABLES:
-        assert sorted(p.name for p in (out / name).iterdir()) == [
-            "part-00000.parquet", "part-00001.parquet"], name  # fmt: skip
+        assert (out / name / "_SUCCESS").exists(), name  # Spark's committer finished it
     stored = metrics.read(out)
     assert set(stored) == set(metrics.TABLES)
     for name, table in computed.items():
         assert stored[name].schema.equals(metrics.TABLES[name]), name
         want = [{**r, "run": run} for run in ("a", "b") for r in table.to_pylist()]
         assert stored[name].to_pylist() == want, name
+    # Spark reads each table back with the documented columns, in order.
+    assert spark.read.parquet(str(out / "latency")).columns == metrics.TABLES["latency"].names
+
+
+def test_store_in_mode_errorifexists_refuses_existing_tables_and_writes_none(
+        spark, runs_dir: Path, tmp_path: Path):  # fmt: skip
+    out = tmp_path / "metrics"
+    (out / "faults").mkdir(parents=True)  # one table of the fourteen is there already
+    with pytest.raises(metrics.JobError, match=r"/faults already exists \(mode errorifexists\)$"):
+        metrics.store(metrics.Events.load(spark, runs_dir), out, mode="errorifexists")
+    assert [p.name for p in out.iterdir()] == ["faults"]
+
+
+def test_a_run_that_cannot_be_read_fails_the_job_naming_it_before_any_table_is_written(
+        spark, runs_dir: Path, tmp_path: Path):  # fmt: skip
+    logs = tmp_path / "logs"
+    shutil.copytree(runs_dir / "small", logs / "good")
+    (logs / "torn").mkdir()
+    (logs / "torn" / "events.parquet").write_bytes(b"PAR1 cut short")
+    out = tmp_path / "metrics"
+    with pytest.raises(metrics.JobError, match=r"^run torn: ValueError: .*torn/events\.parquet: "
+                                               r"not a readable Parquet event log"):
+        metrics.store(metrics.Events.load(spark, logs), out)
+    assert not out.exists()
 
 
 @given(st.lists(st.integers(0, 10**6), max_size=30), st.integers(1, 8))
@@ -234,3 +257,50 @@ def test_runs_are_dealt_largest_first_each_to_the_task_holding_least(sizes, hand
     # holds no more than the hand holding least at the end.
     for hand, load in zip(dealt, loads, strict=True):
         assert load - min(sizes[i] for i in hand) <= min(loads)
+
+
+def test_a_fault_mid_write_through_hadoops_filesystem_leaves_no_partial_table(spark, tmp_path):
+    from qsg.pipeline import frames
+
+    def second_part_fails(batches):
+        from pyspark import TaskContext
+
+        yield from batches  # its rows go to the task's file first
+        if TaskContext.get().partitionId() == 1:
+            raise OSError("disk gone mid-write")
+
+    torn = spark.range(0, 1000, 1, 2).mapInArrow(second_part_fails, "id long")
+    out = (tmp_path / "tables").as_uri()  # file:///...: written by Hadoop's FileSystem API
+    assert out.startswith("file:///")
+    with pytest.raises(frames.JobError, match=r"^OSError: disk gone mid-write$"):
+        frames.write_tables(spark, {"torn": torn}, out)
+    # Spark's output committer: neither task's part reached the table, nor _SUCCESS.
+    left = [p.name for p in (tmp_path / "tables").rglob("*") if p.is_file()]
+    assert not [n for n in left if n.startswith(("part-", "_SUCCESS"))], left
+
+
+@pytest.mark.parametrize(("location", "uri"), [
+    ("runs", "file://{cwd}/runs"),
+    ("file:/data/runs", "file:///data/runs"),
+    ("s3a://bucket/runs/", "s3a://bucket/runs"),
+    ("abfss://c@acct.dfs.core.windows.net/runs", "abfss://c@acct.dfs.core.windows.net/runs"),
+])  # fmt: skip
+def test_a_path_option_becomes_an_absolute_uri_on_the_driver(location, uri, tmp_path, monkeypatch):
+    from qsg.pipeline.where import to_uri
+
+    monkeypatch.chdir(tmp_path)
+    assert to_uri(location) == uri.format(cwd=tmp_path.resolve())
+
+
+def test_runs_below_a_uri_are_listed_by_spark_as_a_local_walk_finds_them(spark, runs_dir, tmp_path):
+    from qsg.pipeline.runs import list_runs
+
+    logs = tmp_path / "logs"
+    for name in ("a", "b/c"):
+        (logs / name).mkdir(parents=True)
+        shutil.copy(runs_dir / "small" / "events.parquet", logs / name / "events.parquet")
+    walked = list_runs(spark, logs)
+    # As Spark lists an s3a:// or hdfs:// URI: through Hadoop's FileSystem.
+    listed = list_runs(spark, logs, by_spark=True)
+    assert [r.run for r in walked] == ["a", "b/c"]
+    assert [(r.run, r.uri, r.size) for r in listed] == [(r.run, r.uri, r.size) for r in walked]

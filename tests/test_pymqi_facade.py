@@ -360,6 +360,22 @@ class TestQueue:
         assert in_world(body).startswith(b"MY.REPLIES.")
 
 
+class TestRFH2:
+    """put_rfh2 / get_rfh2's argument checks, as pymqi's."""
+
+    def test_the_headers_must_be_a_list_and_get_rfh2s_not_none(self) -> None:
+        def body(world: World) -> None:
+            queue = pymqi.Queue(pymqi.connect("QM3"), QUEUE)
+            with pytest.raises(TypeError, match=r"^Third item of opts should be a list\.$"):
+                queue.put_rfh2(MESSAGE, pymqi.MD(), pymqi.PMO(), pymqi.RFH2())
+            with pytest.raises(TypeError, match=r"^Python 3 style string \(unicode\) found"):
+                queue.put_rfh2("text", pymqi.MD(), pymqi.PMO(), [])  # type: ignore[arg-type]
+            with pytest.raises(AttributeError, match=r"^get_opts cannot be None if passed\.$"):
+                queue.get_rfh2(None, pymqi.MD(), pymqi.GMO(), None)
+
+        in_world(body)
+
+
 class TestPlatforms:
     """The connected queue manager's platform decides what the program leaves unsaid."""
 

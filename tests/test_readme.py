@@ -80,7 +80,7 @@ RUNNABLE = {path: [b for b in blocks(path) if b.runnable] for path in DOCS}
 def commands(block: Block) -> list[list[str]]:
     """Each simple command of a shell block, as words (comments and ``;`` split off)."""
     out = []
-    for line in block.code.splitlines():
+    for line in block.code.replace("\\\n", " ").splitlines():  # continued lines joined
         lexer = shlex.shlex(line, posix=True, punctuation_chars=";|&<>")
         lexer.whitespace_split, lexer.commenters = True, "#"
         command: list[str] = []

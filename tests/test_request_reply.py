@@ -1,7 +1,7 @@
-"""The request/reply pattern of dynamic-queues.txt ("Uses of dynamic queues"): a client
+"""The request/reply pattern of IBM's "Dynamic queues" ("Uses of dynamic queues"): a client
 creates a dynamic reply-to queue, names it in ReplyToQ, a server replies to it, and the
 client closes it with the delete option. The reply copies the request's remaining
-expiry, as expiry-mqmd.txt note 7 allows."""
+expiry, as "Expiry (MQLONG)" note 7 allows."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The rules layer is synchronous and I/O-free (DESIGN.md, "Layers"): it imports neither
-trio nor redis nor anything that reads a clock or touches the network."""
+"""The rules layer is synchronous and I/O-free (docs/architecture.md, "The layers"): it
+imports neither trio nor redis nor anything that reads a clock or touches the network."""
 
 from __future__ import annotations
 

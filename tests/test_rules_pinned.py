@@ -203,6 +203,10 @@ def test_one_tenth_of_a_second_left_is_reported_as_one_tenth() -> None:
     # once it has passed.
     assert expiry.remaining(10.1, 10.0) == 1
     assert expiry.remaining(10.05, 10.0) == 1
+    assert expiry.remaining(10.004, 10.0) == 1  # a twenty-fifth of a tenth: still 1
+    # Rounded to a millionth of a tenth first (float error is far smaller), then up.
+    assert expiry.remaining(0.1000000051, 0.0) == 1
+    assert expiry.remaining(0.100000051, 0.0) == 2
     assert expiry.remaining(10.0, 10.0) == 0
     assert expiry.remaining(9.0, 10.0) == 0
     assert expiry.remaining(None, 10.0) == CMQC.MQEI_UNLIMITED
@@ -319,3 +323,16 @@ def test_a_shared_queue_triggers_again_in_the_next_unit_of_work() -> None:
         put(h, options=SYNC_PUT)
         conn.commit()
         assert initq.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == n
+
+
+def test_logical_order_puts_number_the_segments_and_messages_of_a_group() -> None:
+    # MQPMO_LOGICAL_ORDER: the queue manager sets GroupId, MsgSeqNumber and Offset
+    # itself: one GroupId for the group, segments of one logical message at growing
+    # offsets, the next logical message at MsgSeqNumber + 1 and Offset 0.
+    h = queue()
+    options = NO_SYNC_PUT | CMQC.MQPMO_LOGICAL_ORDER
+    items = [(b"ab", IN | SEG), (b"cde", IN | LAST_SEG), (b"f", LAST)]
+    mds = [put(h, body, options, MsgFlags=flags) for body, flags in items]
+    assert mds[0].GroupId != CMQC.MQGI_NONE
+    assert {md.GroupId for md in mds} == {mds[0].GroupId}
+    assert [(md.MsgSeqNumber, md.Offset) for md in mds] == [(1, 0), (1, 2), (2, 0)]

@@ -150,6 +150,7 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     assert [p.split(": ")[1] for p in found] == ["run.seed", "workload[0].rate", "workload[1].type"]
 
 
+@pytest.mark.slow
 def test_validate_exits_2_naming_each_problem_and_starts_nothing(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text(GOOD.replace("rate = 5", 'rate = "fast"'))
@@ -187,6 +188,7 @@ def test_a_sweep_file_given_for_a_scenario_is_refused_saying_to_use_qsg_sweep(
     assert "1 problem; nothing was started" in done.stderr
 
 
+@pytest.mark.slow
 def test_sweep_given_a_scenario_says_to_play_it_with_qsg_run(tmp_path: Path) -> None:
     path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
     done = subprocess.run([sys.executable, "-m", "qsg.cli", "sweep", str(path),
@@ -209,6 +211,7 @@ def test_a_redis_url_that_names_no_server_is_refused_before_anything_starts() ->
     assert "Queues" not in done.stdout
 
 
+@pytest.mark.slow
 def test_a_run_that_cannot_reach_its_server_says_so_in_one_line() -> None:
     # Not trio's exception group: the error inside it.
     path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
@@ -248,6 +251,7 @@ def test_validate_counts_what_a_scenario_holds_in_words() -> None:
     assert "(4 queue managers, 1 QSG, 1 channel, 8 workloads, 0 faults, 30 s)" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["run", "--no-progress"], ["chaos", "--runs", "1"]])
 def test_json_output_is_the_json_alone_on_standard_output(command: list[str]) -> None:
     # The headline and progress lines go to standard error, so a pipe gets JSON.

@@ -63,10 +63,11 @@ def test_every_shipped_scenario_is_valid() -> None:
         assert path.read_text().startswith("#"), f"{path.name} opens with what it shows"
 
 
+@pytest.mark.slow
 def test_shared_queue_expiry_expires_exactly_the_messages_no_getter_reached_in_time(
     cf_url: str,
 ) -> None:
-    # expiry-mqmd.txt: an expired message is never returned; it is discarded by the get
+    # "Expiry (MQLONG)": an expired message is never returned; it is discarded by the get
     # or browse that meets it or by the scan, and a report is made for each discard.
     result = play("shared-queue-expiry.toml", cf_url, duration=40)
     puts = {e.msg_id: e for e in result.events
@@ -90,6 +91,7 @@ def test_shared_queue_expiry_expires_exactly_the_messages_no_getter_reached_in_t
     assert [lease["holder"] for lease in result.summary.leases] == ["QM1"]
 
 
+@pytest.mark.slow
 def test_request_reply_answers_every_request_through_dynamic_reply_queues(cf_url: str) -> None:
     result = play("request-reply.toml", cf_url, duration=15)
     (row,) = result.summary.requesters
@@ -105,8 +107,9 @@ def test_request_reply_answers_every_request_through_dynamic_reply_queues(cf_url
     assert sent > 0 and sent - 10 <= delivered <= sent
 
 
+@pytest.mark.slow
 def test_remote_queue_expiry_arrives_counted_down_by_the_time_on_the_way(cf_url: str) -> None:
-    # expiry-mqmd.txt note 9: both Expiry fields of a message on a transmission queue are
+    # "Expiry (MQLONG)" note 9: both Expiry fields of a message on a transmission queue are
     # decremented; the one that arrives is the put Expiry less the time spent.
     result = play("remote-queue-expiry.toml", cf_url, duration=90)
     put = {e.msg_id: e for e in result.events if isinstance(e, MessagePut)}
@@ -126,8 +129,9 @@ def test_remote_queue_expiry_arrives_counted_down_by_the_time_on_the_way(cf_url:
     assert result.summary.queue("QM3", "APP.IN")["latency_p99"] < 20.0
 
 
+@pytest.mark.slow
 def test_expiry_scan_failover_has_one_scanner_at_a_time_and_a_new_token(cf_url: str) -> None:
-    # mq-reference.md: shared queues are scanned by only one queue manager of the QSG;
+    # "Expired messages on z/OS": shared queues are scanned by only one queue manager of the QSG;
     # if it terminates, another takes over.
     result = play("expiry-scan-failover.toml", cf_url)
     leases = [e for e in result.events if isinstance(e, LeaseChanged)]
@@ -143,6 +147,7 @@ def test_expiry_scan_failover_has_one_scanner_at_a_time_and_a_new_token(cf_url: 
     assert result.summary.totals["kills"] == result.summary.totals["restarts"] == 1
 
 
+@pytest.mark.slow
 def test_the_capacity_run_balances_puts_and_gets_across_members(cf_url: str) -> None:
     result = play("capacity.toml", cf_url, duration=20)
     rows = {row["q_mgr"]: row for row in result.summary.qmgrs}
@@ -159,8 +164,9 @@ def test_the_capacity_run_balances_puts_and_gets_across_members(cf_url: str) -> 
 def test_the_groups_script_resumes_the_group_after_the_restart(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # retrieval-order-groups.txt: "If all the units of work have been committed, the
-    # entire group has been put successfully, and the STATUS queue is empty."
+    # IBM, "Putting and getting a group that spans units of work": "If all the units of
+    # work have been committed, the entire group has been put successfully, and the STATUS
+    # queue is empty."
     result = run_scenario(load_script(SCENARIOS / "groups-across-restart.py"))
     out = capsys.readouterr().out
     assert "group as read: m1 m2 m3 m4 m5 m6 m7 m8 m9 m10 m11 m12 (1 GroupId)" in out
@@ -183,6 +189,7 @@ def test_a_seeded_in_process_run_repeats_exactly() -> None:
 
 
 
+@pytest.mark.slow
 def test_a_wall_clock_scenario_runs_its_workloads_from_its_own_start() -> None:
     # In wall-clock mode trio's clock does not start at 0: start, stop and fault times
     # count from the run's own beginning.

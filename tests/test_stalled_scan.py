@@ -1,8 +1,8 @@
 """A lease holder that stalls mid-scan and wakes after its lease moved is refused, in
 process and on Redis, even when it finds nothing to discard (issue 26).
 
-DESIGN.md: "a scan carries its token and the script refuses a stale one"; shared queues
-are scanned by one member per lease (mq-reference.md section 4). The ``stall_scan``
+docs/architecture.md: a scan carries its token and the script refuses a stale one; shared queues
+are scanned by one member per lease ("Expired messages on z/OS"). The ``stall_scan``
 fault pauses the expiry-scan lease holder with its scan begun; a peer takes the lease
 over; the holder's scan then runs with the old token. On Redis the facility's scan
 script fenced each queue it scanned, but a scan that found no queue worth scanning ran

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -158,3 +159,38 @@ def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
     assert "tables written" in done.stdout
     noise = [line for line in done.stderr.splitlines() if "incubator" not in line]
     assert noise == [], noise
+
+
+@pytest.mark.slow
+def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
+        spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from pyspark.sql.classic.dataframe import DataFrame
+
+    from qsg.pipeline.frames import RESULT
+    from qsg.pipeline.sweep import run_sweep
+
+    tiny = tmp_path / "tiny.toml"
+    rates = ", ".join(str(r) for r in range(1, 101))
+    tiny.write_text(f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nduration = 1\n'
+                    f'seeds = [1, 2]\nobjective = {{ p99 = 0.1 }}\n[vary]\n'
+                    f'"workload.*.rate" = [{rates}]\n')  # fmt: skip
+    sweep = load_sweep(tiny)
+    assert len(sweep.points) == 200
+    collected: list[tuple[list[str], list[Any]]] = []
+    for method in ("collect", "toArrow", "toPandas", "toLocalIterator", "take", "tail"):
+        original = getattr(DataFrame, method)
+
+        def spy(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            got = _original(self, *args, **kwargs)
+            collected.append((self.columns, got))
+            return got
+
+        monkeypatch.setattr(DataFrame, method, spy)
+    swept = run_sweep(spark, sweep, tmp_path / "out")
+    assert not [r for r in swept.results if r.error]
+    assert swept.points.num_rows == 200
+    # Spark handed the driver one result row a point: no table, no latency, no event.
+    (columns, rows), *others = collected
+    assert columns == ["table", "run", "part"] and others == []
+    assert len(rows) == 200 and {r["table"] for r in rows} == {RESULT}
+    assert max(len(r["part"]) for r in rows) < 200  # a point's result: a line of JSON

@@ -1,6 +1,6 @@
 """Channels over TCP to a partner queue manager in another process (the issue's "a TCP
 stream when the partner runs in another process"): the same frames, batches and expiry
-rules as in process (expiry-mqmd.txt note 9: both Expiry fields decremented at each
+rules as in process ("Expiry (MQLONG)" note 9: both Expiry fields decremented at each
 hop), the sender's simulated time standing still while the partner answers."""
 
 from __future__ import annotations

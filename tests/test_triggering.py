@@ -1,5 +1,5 @@
 """Triggering: trigger events, trigger messages and their MQTM (qsg/core/trigger.py's
-conditions 1-10; expiry-mqmd.txt note 2 on depth triggering and note 8 on the expiry of
+conditions 1-10; "Expiry (MQLONG)" note 2 on depth triggering and note 8 on the expiry of
 trigger messages)."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def test_a_first_message_on_an_empty_queue_writes_one_trigger_message_with_its_m
 
 
 def test_trigger_messages_are_always_generated_with_unlimited_expiry() -> None:
-    """expiry-mqmd.txt note 8, even when the message that caused it expires."""
+    """"Expiry (MQLONG)" note 8, even when the message that caused it expires."""
     qm = triggered_qm()
     initq = monitor(qm)
     put(open_queue(qm, "APP.Q", OUT), b"short-lived", 0.0, Expiry=5)
@@ -128,7 +128,7 @@ def test_depth_fires_at_trigdpth_and_then_turns_triggering_off() -> None:
 
 
 def test_expired_messages_not_yet_discarded_count_for_depth_triggering() -> None:
-    """expiry-mqmd.txt note 2: they count "for all purposes, including depth triggering"."""
+    """"Expiry (MQLONG)" note 2: they count "for all purposes, including depth triggering"."""
     qm = triggered_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=3)
     initq = monitor(qm)
     app = open_queue(qm, "APP.Q", OUT)

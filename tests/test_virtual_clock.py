@@ -1,5 +1,5 @@
 """The virtual clock: simulated time jumps to the next timer when every task is idle,
-and never while a request to Redis is in flight (DESIGN, "Time")."""
+and never while a request to Redis is in flight (docs/architecture.md, "Time")."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_qsg_run_uses_the_virtual_clock() -> None:
 
 
 def test_the_same_world_runs_in_real_time_in_wall_clock_mode() -> None:
-    # DESIGN: "A wall-clock mode runs the same code in real time."
+    # docs/architecture.md, "Time": the wall clock runs the same code.
     from qsg import CMQC, GMO, MD, MQMIError
     from tests.worlds import qsg_and_qm3
 
@@ -91,3 +91,39 @@ def test_the_same_world_runs_in_real_time_in_wall_clock_mode() -> None:
 
     waited = qsg.run(main, wall_clock=True)
     assert 0.2 <= waited < 5.0  # real seconds went by
+
+
+async def test_the_clocks_own_sleepers_wake_at_their_time_and_a_late_one_after_the_instant(
+    virtual_clock: VirtualClock,
+) -> None:
+    # A late wake-up (an operator's command at t) comes after every other wake-up due at
+    # t, and after what those woke do at t; a trio deadline at t comes before the
+    # clock's own sleepers (a move_on_at(stop) still ends a loop whose next wake is stop).
+    from actors import clock
+
+    order: list[tuple[str, float]] = []
+
+    async def sleeper(name: str, seconds: float, late: bool = False) -> None:
+        if late:
+            await clock.sleep_until(seconds, late=True)
+        else:
+            await clock.sleep(seconds)
+            if name == "chain":  # woken at 2.0, it does one more step at 2.0
+                await clock.sleep(0)
+        order.append((name, trio.current_time()))
+
+    async def cut_off() -> None:
+        with trio.move_on_at(2.0):
+            await clock.sleep(2.0)
+            order.append(("not cancelled", trio.current_time()))
+        order.append(("cancelled", trio.current_time()))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(sleeper, "late", 2.0, True)
+        nursery.start_soon(cut_off)
+        nursery.start_soon(sleeper, "chain", 2.0)
+        nursery.start_soon(sleeper, "early", 1.5)
+    assert order[0] == ("early", 1.5)
+    assert order[1] == ("cancelled", 2.0)
+    assert order[2] == ("chain", 2.0)
+    assert order[3] == ("late", 2.0)

@@ -36,7 +36,7 @@ def wait_gmo(ms: int, options: int = CMQC.MQGMO_NO_SYNCPOINT) -> GMO:
 async def test_a_message_put_on_qm1_to_a_shared_queue_is_got_on_qm2_with_its_expiry_counted_down(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
-    # expiry-mqmd.txt: "decremented by time on the destination queue"; DESIGN: shared
+    # "Expiry (MQLONG)": "decremented by time on the destination queue"; shared
     # queues visible from every member.
     async with qsg.start(qsg_and_qm3(), **cf_mode) as world:  # type: ignore[arg-type]
         qm1 = await world.connect("QM1")
@@ -113,8 +113,8 @@ async def test_a_message_put_in_syncpoint_wakes_a_waiting_getter_only_when_commi
 async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_backout_count_raised(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
-    # DESIGN (QSG): "a unit of work of a failed member is recovered by a peer (its
-    # uncommitted gets return to the queue, its uncommitted puts vanish)".
+    # IBM, "Peer recovery": a unit of work of a failed member is recovered by a peer (its
+    # uncommitted gets return to the queue, its uncommitted puts vanish).
     async with qsg.start(qsg_and_qm3(), **cf_mode) as world:  # type: ignore[arg-type]
         qm1 = await world.connect("QM1")
         out = await qm1.open("APP.SHARED", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
@@ -181,7 +181,7 @@ async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent
 async def test_temporary_dynamic_queues_are_gone_after_a_restart(
     virtual_clock: VirtualClock,
 ) -> None:
-    # dynamic-queues.txt: a temporary dynamic queue is "deleted when the queue manager
+    # "Dynamic queues": a temporary dynamic queue is "deleted when the queue manager
     # is started"; a permanent one survives.
     async with qsg.start(qsg_and_qm3(), in_process=True) as world:
         conn = await world.connect("QM3")

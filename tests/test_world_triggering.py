@@ -1,6 +1,6 @@
 """Triggering in the running world: a trigger monitor waiting on its initiation queue
 is woken by the trigger message at the simulated moment the trigger event happens, and
-starts a server for the queue (qsg/core/trigger.py; expiry-mqmd.txt note 8)."""
+starts a server for the queue (qsg/core/trigger.py; "Expiry (MQLONG)" note 8)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ async def test_a_trigger_monitor_starts_a_server_for_each_burst_of_requests(
                 md = MD()
                 body = await initq.get(None, md, gmo)
                 assert md.Format == CMQC.MQFMT_TRIGGER
-                assert md.Expiry == CMQC.MQEI_UNLIMITED  # expiry-mqmd.txt note 8
+                assert md.Expiry == CMQC.MQEI_UNLIMITED  # "Expiry (MQLONG)" note 8
                 nursery.start_soon(serve, TM.unpack(body))
 
         async with trio.open_nursery() as nursery:

@@ -1,4 +1,4 @@
-"""The two Expiry fields of a message that carries an MQXQH (expiry-mqmd.txt note 9)."""
+"""The two Expiry fields of a message that carries an MQXQH ("Expiry (MQLONG)" note 9)."""
 
 from __future__ import annotations
 

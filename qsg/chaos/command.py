@@ -23,6 +23,7 @@ from rich.table import Table
 from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
 from qsg.chaos.checkers import Verdict
 from qsg.options import SECONDS
+from qsg.pipeline.command import on_spark
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
 
@@ -51,9 +52,11 @@ from qsg.scenario.model import Scenario
                    "Redis server, channels over loopback TCP; the nemesis SIGKILLs QSG "
                    "members (safety mode; runs take the scenario's duration in real time).")
 @click.option("--json", "as_json", is_flag=True, help="Print every run's verdicts as JSON.")
+@on_spark
 def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
           bound: float | None, on_redis: bool, redis_url: str | None, processes: bool,
-          as_json: bool) -> None:  # fmt: skip
+          as_json: bool, master: str | None, remote: str | None,
+          conf: tuple[str, ...]) -> None:  # fmt: skip
     """Chaos-test SCENARIO: RUNS seeded runs under a random nemesis, judged by checkers.
 
     Every run draws its fault kinds (kill, pause, CF outage of one member or all, CF
@@ -66,8 +69,13 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     grew, two expiry scanners in one lease epoch or a stale fencing token, failed
     members' units of work not recovered, group order broken, and expiration reports
     missing or duplicated; liveness mode adds progress within --bound after the heal.
+
+    With --master or --remote the runs are one Spark job: each executor plays and
+    judges its runs and sends back only their verdicts (docs/pipeline.md).
     """
-    from qsg.cli import _console, _problems, check_redis_url, load_toml
+    from qsg.command_helpers import check_redis_url, load_toml
+    from qsg.command_helpers import console as _console
+    from qsg.command_helpers import print_problems as _problems
 
     check_redis_url(redis_url)
     try:
@@ -89,20 +97,36 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     where = "Redis" if on_redis else "in process"
     console.print(f"[bold]{scenario}[/]: {len(seeds)} {mode} run(s), faults in the first "
                   f"{plan.window:g} s, heal, bound {plan.bound:g} s; shared queues {where}")
+    if master is not None or remote is not None:
+        from qsg.pipeline.chaos import campaign_on_spark
+        from qsg.pipeline.command import run_job, start_spark
+
+        spark = start_spark(master, remote, conf)
+        played: list[Outcome] = run_job(lambda: campaign_on_spark(
+            spark, loaded, seeds, mode, plan, redis_url=redis_url, in_process=not on_redis))
+        for index, outcome in enumerate(played, 1):
+            _line(console, index, len(seeds), outcome)
+        _conclude(console, played, as_json, "replay it with",
+                  lambda o: replay_command(scenario, o, on_redis))
+        return
     outcomes: list[Outcome] = []
     for index, run_seed in enumerate(seeds, 1):
         outcome = run_one(loaded, run_seed, mode, plan=plan, redis_url=redis_url,
                           in_process=not on_redis)  # fmt: skip
         outcomes.append(outcome)
-        mark = "[green]ok[/]" if outcome.ok else "[bold red]FAIL[/] " + ", ".join(
-            v.name for v in outcome.failed())
-        console.print(f"run {index:>4}/{len(seeds)}  seed {run_seed:>10}  "
-                      f"{len(outcome.faults) - 1:>2} faults  {','.join(outcome.kinds):<48} "
-                      f"{outcome.wall_seconds:5.1f} s  {mark}")  # fmt: skip
+        _line(console, index, len(seeds), outcome)
         if replay is not None:
             _verbose(console, outcome)
     _conclude(console, outcomes, as_json, "replay it with",
               lambda o: replay_command(scenario, o, on_redis))
+
+
+def _line(console: Console, index: int, runs: int, outcome: Outcome) -> None:
+    mark = "[green]ok[/]" if outcome.ok else "[bold red]FAIL[/] " + ", ".join(
+        v.name for v in outcome.failed())
+    console.print(f"run {index:>4}/{runs}  seed {outcome.seed:>10}  "
+                  f"{len(outcome.faults) - 1:>2} faults  {','.join(outcome.kinds):<48} "
+                  f"{outcome.wall_seconds:5.1f} s  {mark}")  # fmt: skip
 
 
 def _conclude(console: Console, outcomes: list[Outcome], as_json: bool, how: str,

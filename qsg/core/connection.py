@@ -176,7 +176,7 @@ class Connection:
 
     def terminate(self) -> None:
         """The application ended abnormally: its unit of work is backed out and its
-        handles closed (dynamic-queues.txt: "when the application ... terminates")."""
+        handles closed ("Dynamic queues": "when the application ... terminates")."""
         if self.connected:
             self.uow.backout()
             self._end()

@@ -126,7 +126,7 @@ def put(
     ``via`` is the first definition on the resolution path when it is not ``qdef`` (an
     alias or a remote queue): its DEFPRTY and DEFPSIST apply, and its PUT(DISABLED).
     ``remote`` is (RNAME, RQMNAME) when ``qdef`` is the transmission queue towards a
-    remote queue: the message is stored wrapped in an MQXQH (expiry-mqmd.txt note 9).
+    remote queue: the message is stored wrapped in an MQXQH ("Expiry (MQLONG)" note 9).
     ``stored`` is told of the message once it is on the queue, and whether the put is
     in syncpoint (the queue manager's trigger check). Completes with
     MQMIError(MQCC_WARNING, ...) after storing the message, as pymqi raises for
@@ -541,7 +541,7 @@ def _logical_select(
 ) -> Select:
     """In logical order: inside a group only its next item; outside, only first items.
 
-    ALL_MSGS_AVAILABLE counts only for the first message of a group (the seed: "the
+    ALL_MSGS_AVAILABLE counts only for the first message of a group (IBM: "the
     option is ignored for subsequent messages within the group").
     """
     if position is None:
@@ -564,7 +564,7 @@ def _explain_missing(
     """The reason MQ gives when a cursor or a group's next item is not there.
 
     MQRC_NO_MSG_UNDER_CURSOR for a message under the cursor that is gone (or expired,
-    expiry-mqmd.txt note 6); MQRC_MATCH_OPTIONS_ERROR when in a group the next item is
+    "Expiry (MQLONG)" note 6); MQRC_MATCH_OPTIONS_ERROR when in a group the next item is
     there but the MsgId/CorrelId asked for differ. Otherwise the caller's
     MQRC_NO_MSG_AVAILABLE stands (None).
     """

@@ -1,6 +1,6 @@
 """Expiry arithmetic: MQMD.Expiry is a lifetime in tenths of a second.
 
-Seeds: expiry-mqmd.txt, expiry-mdexp-ibmi.txt, expiry-mqmd-zh.txt. Time is the
+IBM: "Expiry (MQLONG)", "MDEXP (10-digit signed integer)" (IBM i). Time is the
 simulator's ``now`` in seconds, passed in; nothing here reads a clock.
 """
 

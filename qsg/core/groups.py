@@ -1,6 +1,7 @@
 """Message groups and segments: where a handle stands inside a group or logical message.
 
-retrieval-order-groups.txt: a group is identified by GroupId; its logical messages by
+IBM, "The order in which messages are retrieved from a queue": a group is identified
+by GroupId; its logical messages by
 MsgSeqNumber (from 1); a logical message's segments by Offset (from 0). The queue
 manager keeps, per queue handle, the position reached by puts and by gets, and apart
 from those the position reached by browsing. ``GroupPosition`` is that state; ``after``
@@ -83,7 +84,7 @@ def segment_status(flags: int) -> bytes:
 class HandleState:
     """What the queue manager remembers per queue handle between calls.
 
-    Destructive gets, puts and browses each have their own group position (the seed:
+    Destructive gets, puts and browses each have their own group position (IBM:
     "The group and segment information that the queue manager retains for MQGET calls
     that browse messages ... is separate from [that] for MQGET calls that remove").
     """

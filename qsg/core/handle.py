@@ -1,5 +1,5 @@
 """MQOPEN's object handle: put, get, browse, inquire, set and close on the queue an
-open resolved to, with dynamic-queue deletion at close (dynamic-queues.txt)."""
+open resolved to, with dynamic-queue deletion at close (IBM: "Dynamic queues")."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class Handle:
         self.user = user  # the user the open was checked for
         self.open = True
         self.state = HandleState()
-        #: What the handle's last MQPUT or MQGET that moved a message decided (MQPUT1
+        #: What the handle's last MQPUT that completed with MQCC_OK decided (MQPUT1
         #: returns its closed handle: this says how its put went).
         self.done: Done | None = None
         #: The handle's name in a shared store (its locks): queue manager first, so that
@@ -85,25 +85,21 @@ class Handle:
         qm = self.conn.qmgr
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
         self.done = None
-        try:
-            self.done = engine.put(
-                qm.rules,
-                self.repository.store,
-                qdef,
-                body,
-                md,
-                pmo,
-                self.conn.uow,
-                self.conn.identity,
-                now,
-                self.state,
-                via=None if self.via is None else self._current_via(),
-                remote=self.remote,
-                stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now),
-            )
-        except MQMIError as warning:
-            self.done = warning.done
-            raise
+        self.done = engine.put(
+            qm.rules,
+            self.repository.store,
+            qdef,
+            body,
+            md,
+            pmo,
+            self.conn.uow,
+            self.conn.identity,
+            now,
+            self.state,
+            via=None if self.via is None else self._current_via(),
+            remote=self.remote,
+            stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now),
+        )
         return self.done
 
     def _current_via(self) -> AliasQueue | RemoteQueue | None:
@@ -129,7 +125,6 @@ class Handle:
         """MQGET as ``get``, with what it decided for the message (in the unit of work or
         not, persistent or not; None for MQGMO_UNLOCK, which returns none). A warning
         carries it as ``MQMIError.done``, and the data as ``MQMIError.message``."""
-        self.done = None
         if max_length is not None and (type(max_length) is not int or max_length < 0):
             raise MQMIError.failed(
                 CMQC.MQRC_BUFFER_LENGTH_ERROR,
@@ -158,7 +153,6 @@ class Handle:
         )
         if taken.discarded:
             qm.discarded(self.queue, list(taken.discarded), "browse" if browse else "get", now)
-        self.done = done
         if error is not None and error.comp == CMQC.MQCC_FAILED:
             raise error
         if gmo.Options & CMQC.MQGMO_UNLOCK and not browse:
@@ -242,7 +236,7 @@ class Handle:
 
     # ---- MQCLOSE --------------------------------------------------------------
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
-        """MQCLOSE, deleting a dynamic queue as dynamic-queues.txt says.
+        """MQCLOSE, deleting a dynamic queue as IBM's "Dynamic queues" says.
 
         The creating handle's close deletes a temporary dynamic queue whatever the
         options. MQCO_DELETE / MQCO_DELETE_PURGE delete a permanent dynamic queue: the

@@ -231,7 +231,7 @@ class MemoryStore:
         """The first visible selected unexpired message after ``after`` in queue order.
 
         Expired selected messages met on the way are discarded: a get or browse discards
-        exactly the expired messages it would have returned (expiry-mqmd.txt), so on a
+        exactly the expired messages it would have returned ("Expiry (MQLONG)"), so on a
         FIFO queue every expired message before the first live one, and on a priority
         queue those of higher priority and of equal priority that arrived earlier.
         """

@@ -68,7 +68,7 @@ class CFStructure:
     """DEFINE CFSTRUCT: a coupling-facility application structure of the QSG.
 
     CFLEVEL 3 is needed for persistent messages (with RECOVER(YES)) and INDXTYPE(GROUPID),
-    4 for messages over 63 KB, 5 for OFFLOAD (mq-reference.md section 4).
+    4 for messages over 63 KB, 5 for OFFLOAD (IBM: "DEFINE CFSTRUCT").
     """
 
     name: str

@@ -317,7 +317,7 @@ class QMgr:
     def restart(self, incarnation: int | None = None) -> None:
         """Queue-manager start after a failure or stop: the connections of before are gone
         without close processing, their units of work backed out, and every temporary
-        dynamic queue is deleted (dynamic-queues.txt: "deleted when the queue manager is
+        dynamic queue is deleted ("Dynamic queues": "deleted when the queue manager is
         started"). A new ``incarnation`` (a life of the queue manager) keeps the MsgIds
         and dynamic-queue names it generates apart from the earlier lives'."""
         if incarnation is not None:
@@ -339,7 +339,7 @@ class QMgr:
     def discarded(self, queue: str, messages: list[Message], by: str, now: float) -> None:
         """Account for expired messages a get, browse or channel removed: events and reports.
 
-        The report is put now, outside any unit of work (expiry-mqmd.txt notes 3 and 4).
+        The report is put now, outside any unit of work ("Expiry (MQLONG)" notes 3, 4).
         """
         for msg in messages:
             self._discarded(queue, msg.msg_id, msg, by, now)
@@ -386,7 +386,7 @@ class QMgr:
         ``original_msg_id``: for a report, the message it reports on.
 
         The descriptor keeps the remaining Expiry it has, which goes on decrementing on
-        the dead-letter queue (expiry-mqmd.txt note 7).
+        the dead-letter queue ("Expiry (MQLONG)" note 7).
         """
         if not self.dead_letter_queue:
             return False

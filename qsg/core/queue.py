@@ -26,7 +26,7 @@ class QueueDefinition:
     """DEFINE QLOCAL's (and QMODEL's) attributes, with MQSC keyword and default.
 
     A model queue is the same record with ``q_type`` MQQT_MODEL: MQOPEN of it makes a
-    local queue with these attributes (dynamic-queues.txt, first paragraph). Frozen:
+    local queue with these attributes (IBM: "Dynamic queues", first paragraph). Frozen:
     ALTER makes a new definition (``dataclasses.replace``), so a call in flight sees one
     consistent set of attributes.
     """

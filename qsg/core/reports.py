@@ -1,6 +1,6 @@
 """Report messages the queue manager makes: the expiration report.
 
-expiry-mqmd.txt: "A report is generated when an expired message is discarded, if the
+IBM, "Expiry (MQLONG)": "A report is generated when an expired message is discarded, if the
 message specified one of the MQRO_EXPIRATION_* report options"; it is made at discard,
 not at eligibility (note 3), and is never part of a unit of work (note 4).
 """

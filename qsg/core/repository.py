@@ -8,7 +8,7 @@ every type share one namespace, as in MQ; CF structures, channels and processes 
 Besides definitions a repository knows each local queue's status: the handles that have
 it open, the handle that created it (a dynamic queue), and whether it is logically
 deleted, waiting for its last user to close and its last unit of work to end
-(dynamic-queues.txt).
+(IBM: "Dynamic queues").
 """
 
 from __future__ import annotations

@@ -16,6 +16,11 @@ from typing import Any, ClassVar
 from qsg import CMQC
 
 _LONG_MIN, _LONG_END = -(2**31), 2**32  # an MQLONG, signed or unsigned
+_LONG_MAX = 2**31 - 1  # the largest a call accepts
+#: A key no field has, in a structure's ``__dict__`` while some MQLONG field may hold a
+#: value above ``_LONG_MAX`` (the unsigned half pymqi allows): the MQI calls look for it
+#: (one dict lookup) and check the fields only then (``qsg.core.mqlong``).
+WIDE = "\0wide"
 
 # A field's kind: "l" is an MQLONG (int); ("c", n) an MQCHARn, ("b", n) an MQBYTEn.
 FieldKind = str | tuple[str, int]
@@ -65,8 +70,10 @@ class MQOpts(metaclass=_Structure):
         if kw:
             kinds = self._kinds
             for name, value in kw.items():
-                # The common keyword, an MQLONG given an int in range, is checked inline.
-                if kinds.get(name) == "l" and type(value) is int and _LONG_MIN <= value < _LONG_END:
+                # The common keyword, an MQLONG given an int a call takes, is checked inline.
+                if kinds.get(name) == "l" and type(value) is int and (
+                    _LONG_MIN <= value <= _LONG_MAX
+                ):
                     fields[name] = value
                 else:
                     self.set(**{name: value})
@@ -83,6 +90,8 @@ class MQOpts(metaclass=_Structure):
                 raise AttributeError(f"{type(self).__name__} has no field {name!r}")
             _check(type(self).__name__, name, kind, value)
             fields[name] = value
+            if kind == "l" and value > _LONG_MAX:
+                fields[WIDE] = True
 
     def get(self) -> dict[str, Any]:
         """Every field and its value, in IBM's field order."""

@@ -8,7 +8,7 @@ IBM's conditions for a trigger event, as this module numbers them:
    TRIGTYPE(FIRST), anything for EVERY, TRIGDPTH - 1 for DEPTH. A local queue counts
    committed and uncommitted messages, a shared queue committed ones only; expired
    messages not yet discarded count "for all purposes, including depth triggering"
-   (expiry-mqmd.txt note 2);
+   ("Expiry (MQLONG)" note 2);
 4. for FIRST and DEPTH, nobody has the queue open for input (IPPROCS is 0);
 5. PROCESS names a defined process (a transmission queue may leave it blank);
 6. INITQ names a local queue of this queue manager ...
@@ -25,7 +25,7 @@ DEPTH when the last input handle of the queue closes, when triggering is turned 
 MQSET or ALTER, and when a trigger monitor opens the initiation queue.
 
 A trigger message is a nonpersistent datagram of format MQFMT_TRIGGER holding an MQTM,
-always with MQEI_UNLIMITED expiry (expiry-mqmd.txt note 8), at the initiation queue's
+always with MQEI_UNLIMITED expiry ("Expiry (MQLONG)" note 8), at the initiation queue's
 default priority. Caused by a put in syncpoint, it is part of that unit of work and
 made available when the unit of work ends, committed or backed out. A trigger message
 that cannot be put goes to the dead-letter queue.
@@ -201,7 +201,7 @@ def trigger_message(
     md = MD(
         Format=CMQC.MQFMT_TRIGGER,
         MsgType=CMQC.MQMT_DATAGRAM,
-        Expiry=CMQC.MQEI_UNLIMITED,  # expiry-mqmd.txt note 8
+        Expiry=CMQC.MQEI_UNLIMITED,  # "Expiry (MQLONG)" note 8
         Persistence=CMQC.MQPER_NOT_PERSISTENT,
         Priority=CMQC.MQPRI_PRIORITY_AS_Q_DEF,
         PutApplType=CMQC.MQAT_QMGR,

@@ -1,6 +1,6 @@
 """Messages that carry an MQXQH: the transmission-queue header and its second Expiry.
 
-expiry-mqmd.txt note 9 (and the z/OS and IBM i variants): a put to a remote queue wraps
+IBM's "Expiry (MQLONG)" note 9 (and its z/OS and IBM i forms): a put to a remote queue wraps
 the data in an MQXQH whose embedded MQMD has the same Expiry as the outer one; a direct
 put to a transmission queue must already start with a valid MQXQH and have format
 MQFMT_XMIT_Q_HEADER; on MQGET from any queue both Expiry fields are decremented; short

@@ -81,7 +81,9 @@ def exec_command(scenario: Path, command: tuple[str, ...], virtual: bool, seed: 
     group attach, or by a listener's CONNAME), and the scenario's workloads, faults
     and channels run around it. Also: python -m MODULE [ARGS], python -c CODE [ARGS].
     """
-    from qsg.cli import _causes, _problems, check_redis_url, load, print_summary, write_run
+    from qsg.command_helpers import causes as _causes
+    from qsg.command_helpers import check_redis_url, load, print_summary, write_run
+    from qsg.command_helpers import print_problems as _problems
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:

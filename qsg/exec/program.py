@@ -105,9 +105,15 @@ def exit_status(end: SystemExit) -> int:
 
 def print_program_error(error: BaseException) -> None:
     """``error``'s traceback as Python prints it for the program: from the program's
-    first frame, and down to the pymqi call it was in."""
+    first frame, and down to the pymqi call it was in; pymqi's exceptions named as the
+    program imported them (``pymqi.MQMIError``, not the facade module's name)."""
     error.__traceback__ = _program_frames(error.__traceback__)
-    traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
+    lines = traceback.format_exception(type(error), error, error.__traceback__)
+    kind = type(error)
+    if kind.__module__.startswith("qsg.pymqi") and lines:
+        lines[-1] = lines[-1].replace(f"{kind.__module__}.{kind.__qualname__}",
+                                      f"pymqi.{kind.__qualname__}", 1)  # fmt: skip
+    sys.stderr.write("".join(lines))
 
 
 def _runner_frame(filename: str) -> bool:

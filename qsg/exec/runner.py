@@ -79,7 +79,7 @@ async def run_program(
         def join_later(thread: threading.Thread) -> None:
             nursery.start_soon(threads.forget_when_ended, binding, thread)
 
-        binding.threads.on_first = join_later
+        binding.threads.on_running = join_later
         if clock is not None:
             clock.watch(binding.threads)
         try:

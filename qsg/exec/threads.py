@@ -61,12 +61,17 @@ def tracking(binding: bridge.Binding) -> Iterator[None]:
         if not binding.program_context():
             return real_start(self)
         binding.threads.started.add(self)
-        real_start(self)
-        # It holds simulated time from its first instruction, as the program's task does.
-        if threading.get_ident() == binding.trio_thread:
-            binding.threads.register(self)
-        else:
-            trio.from_thread.run_sync(binding.threads.register, self, trio_token=binding.token)
+        # It holds simulated time from its first instruction, as the program's task
+        # does: registered before it starts (Thread.start itself waits for it to run,
+        # a wait in trio, where the clock could otherwise jump meanwhile).
+        in_trio = threading.get_ident() == binding.trio_thread
+        _in_trio(binding, in_trio, binding.threads.register, self)
+        try:
+            real_start(self)
+        except BaseException:
+            _in_trio(binding, in_trio, binding.threads.forget, self)
+            raise
+        _in_trio(binding, in_trio, binding.threads.running, self)
         return None
 
     def join(self: threading.Thread, timeout: float | None = None) -> None:
@@ -114,6 +119,14 @@ def tracking(binding: bridge.Binding) -> Iterator[None]:
         threading.excepthook = real_hook
 
 
+def _in_trio(binding: bridge.Binding, in_trio: bool, fn: Any, thread: threading.Thread) -> None:
+    """``fn(thread)`` in the trio thread (the thread records are the clock's)."""
+    if in_trio:
+        fn(thread)
+    else:
+        trio.from_thread.run_sync(fn, thread, trio_token=binding.token)
+
+
 def _wait_in_trio(condition: Any, timeout: float | None) -> bool:
     """``Condition.wait`` as CPython does it (a waiter lock that ``notify`` releases),
     but with the wait for the waiter done by a trio worker thread and the timeout kept
@@ -146,8 +159,6 @@ async def _acquired(waiter: Any, seconds: float | None) -> bool:
     with contextlib.suppress(RuntimeError):
         waiter.release()
     return False
-
-
 
 
 __all__ = ["forget_when_ended", "join_threads", "tracking"]

@@ -1,10 +1,13 @@
 """The data pipeline on Spark (PySpark): metrics, capacity sweeps and the report.
 
-- ``spark``: the one SparkSession builder (``local[*]`` by default, any master URL).
-- ``runs``: finding runs' event logs under a directory, and their scopes.
+- ``spark``: the one SparkSession builder (``local[*]`` by default, any master URL, or
+  Spark Connect).
+- ``where``: paths and URIs (``file://``, ``s3a://``, ``hdfs://``...), resolved on the driver.
+- ``runs``: finding runs' event logs under a directory or URI, and their scopes.
+- ``frames``: the jobs' DataFrames: work dealt to tasks, tables packed, written.
 - ``metrics``: the metrics tables from the event logs (docs/pipeline.md).
 - ``theory``: queueing closed forms the simulator is validated against.
-- ``sweep_file`` / ``sweep``: a sweep file's points, played as Spark tasks; the knee.
+- ``sweep_file`` / ``sweep``: a sweep file's points, played as one Spark job; the knee.
 - ``report``: the self-contained HTML report.
 - ``command``: ``qsg metrics``, ``qsg sweep``, ``qsg report``.
 

@@ -1,16 +1,21 @@
 """``qsg metrics``, ``qsg sweep`` and ``qsg report``: the data pipeline's commands.
 
 ``metrics DIR`` turns the runs under DIR into the tables of docs/pipeline.md;
-``sweep SWEEP.toml`` plays a sweep's points as Spark tasks, then does the same and
-finds the knee; ``report DIR`` renders a run's, runs' or sweep's tables as one HTML
-file. Exit codes: 0 done, 1 a point or the job failed, 2 the sweep file has problems.
+``sweep SWEEP.toml`` plays a sweep's points as one Spark job, computes their tables
+and finds the knee; ``report DIR`` renders a run's, runs' or sweep's tables as one
+HTML file. Spark is ``local[*]``, ``--master URL`` or ``--remote sc://...`` (Spark
+Connect; ``SPARK_REMOTE``), with ``--conf KEY=VALUE``; every DIR and ``--out`` is a
+path or a URI (``file://``, ``s3a://``, ``hdfs://``, ``abfss://``), a relative path
+being the driver's. Exit codes: 0 done, 1 a point or the job failed (one line saying
+which and why), 2 the sweep file has problems.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -19,16 +24,32 @@ from rich.table import Table
 
 from qsg.display import duration
 from qsg.options import SECONDS
+from qsg.pipeline.frames import MODES
 from qsg.pipeline.spark import DEFAULT_MASTER
+from qsg.pipeline.where import is_local, local_path, to_uri
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 
-_master = click.option(
-    "--master",
-    default=DEFAULT_MASTER,
-    show_default=True,
-    metavar="URL",
-    help="The Spark master: local[N], spark://host:7077, yarn, k8s://...",
-)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def on_spark(command: F) -> F:
+    """``--master``, ``--remote`` and ``--conf``: the options every pipeline command takes."""
+    command = click.option(
+        "--conf", "conf", multiple=True, metavar="KEY=VALUE",
+        help="A Spark setting (repeatable), over spark-defaults.conf and qsg's own.",
+    )(command)  # fmt: skip
+    command = click.option(
+        "--remote", default=None, metavar="sc://HOST:PORT",
+        help="A Spark Connect server instead of a master (default: $SPARK_REMOTE if set).",
+    )(command)  # fmt: skip
+    command = click.option(
+        "--master", default=None, metavar="URL",
+        help=f"The Spark master: local[N], spark://host:7077, yarn, k8s://... (metrics, "
+        f"sweep and report default to {DEFAULT_MASTER}, unless --remote or $SPARK_REMOTE).",
+    )(command)
+    return command
+
+
 _interval = click.option(
     "--interval",
     type=SECONDS,
@@ -36,11 +57,34 @@ _interval = click.option(
     show_default=True,
     help="Seconds per bucket of the time series.",
 )
+_mode = click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="overwrite",
+    show_default=True,
+    help="Tables already at the output: replace them, or refuse (nothing written).",
+)
+
+
+class Location(click.ParamType):  # type: ignore[type-arg]
+    """A path or a URI (``scheme://...``): a local path must exist if ``exists``."""
+
+    name = "location"
+
+    def __init__(self, *, exists: bool = False) -> None:
+        self.exists = exists
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> str:  # fmt: skip
+        text = str(value)
+        if self.exists and is_local(text) and not local_path(text).is_dir():
+            self.fail(f"{text}: no such directory", param, ctx)
+        return text
 
 
 def _console() -> Console:
     """``qsg run``'s console (wide enough for the tables when not a terminal)."""
-    from qsg.cli import _console as console
+    from qsg.command_helpers import console
 
     return console()
 
@@ -51,80 +95,109 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def _spark(master: str) -> Any:
-    """The Spark session; exit 1 naming what is missing if Spark cannot start (Java)."""
-    from qsg.pipeline.spark import JavaMissingError, spark_session
+def start_spark(master: str | None, remote: str | None, conf: tuple[str, ...]) -> Any:
+    """The Spark session; exit 1 in one line if Spark cannot start (no Java, a bad
+    --conf, no Connect server at --remote)."""
+    from qsg.pipeline.frames import one_line
+    from qsg.pipeline.spark import JavaMissingError, parse_conf, spark_session
 
+    if master is not None and remote is not None:
+        _fail("--master and --remote name two Sparks: give one")
     try:
-        return spark_session(master)
-    except JavaMissingError as error:
+        settings = parse_conf(conf)
+        return spark_session(master, remote=remote, conf=settings)
+    except (JavaMissingError, ValueError) as error:
         _fail(str(error))
+    except Exception as error:  # PySpark's and gRPC's errors: the first line says it
+        _fail(f"Spark did not start ({remote or master or DEFAULT_MASTER}): {one_line(error)}")
 
 
-def _check_runs(directory: Path) -> None:
-    """Fail at once, before Spark starts (seconds, and its log), if there is no run."""
+def _where(spark: Any) -> str:
+    from qsg.pipeline.spark import is_connect
+
+    return "Spark Connect" if is_connect(spark) else str(spark.sparkContext.master)
+
+
+def _check_runs(directory: str) -> None:
+    """Fail at once, before Spark starts (seconds, and its log), if a local directory
+    holds no run (a URI is listed by Spark)."""
     from qsg.pipeline.runs import find_runs
 
+    if not is_local(directory):
+        return
     try:
-        find_runs(directory)
+        find_runs(local_path(directory))
     except ValueError as error:
         _fail(str(error))
+
+
+def run_job(action: Callable[[], Any]) -> Any:
+    """``action()``, a Spark job: its failure as one line (exit 1), not a traceback."""
+    from qsg.pipeline.frames import JobError, one_line
+
+    try:
+        return action()
+    except (JobError, ValueError) as error:
+        _fail(str(error))
+    except Exception as error:  # PySpark's own (a worker without qsg, a lost executor)
+        _fail(one_line(error))
 
 
 @click.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Where the tables go (default: DIRECTORY/metrics).",
-)
-@_master
+@click.argument("directory", type=Location(exists=True))
+@click.option("--out", type=Location(), default=None,
+              help="Where the tables go, a path or URI (default: DIRECTORY/metrics).")
+@on_spark
 @_interval
-def metrics(directory: Path, out: Path | None, master: str, interval: float) -> None:
-    """Compute the metrics tables of every run under DIRECTORY (each a directory with an
-    events.parquet, as `qsg run --out` writes) and write them as Parquet."""
+@_mode
+def metrics(directory: str, out: str | None, master: str | None, remote: str | None,
+            conf: tuple[str, ...], interval: float, mode: str) -> None:  # fmt: skip
+    """Compute the metrics tables of every run under DIRECTORY (a path or URI; each run
+    a directory with an events.parquet, as `qsg run --out` writes) and write them as
+    Parquet through Spark."""
     from qsg.pipeline import metrics as m
+    from qsg.pipeline.where import child
 
     _check_runs(directory)
-    spark = _spark(master)
-    try:
-        ev = m.Events.load(spark, directory, interval=interval)
-    except ValueError as error:
-        _fail(str(error))
-    target = m.store(ev, out or directory / "metrics")
-    _console().print(f"{len(ev.runs)} run(s); {len(m.TABLES)} tables written to {target}/")
+    source = to_uri(directory)
+    target = to_uri(out) if out is not None else child(source, "metrics")
+    spark = start_spark(master, remote, conf)
+    ev = run_job(lambda: m.Events.load(spark, source, interval=interval))
+    written = run_job(lambda: m.store(ev, target, mode=mode))
+    _console().print(f"{len(ev.runs)} run(s); {len(m.TABLES)} tables written to {written}/")
 
 
 @click.command()
 @click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    required=True,
-    help="The sweep's directory: runs/POINT/ per point, metrics/, sweep.json.",
-)
-@_master
+@click.option("--out", type=Location(), required=True,
+              help="The sweep's directory, a path or URI: runs/POINT/ per point, metrics/, "
+              "sweep.json.")  # fmt: skip
+@on_spark
 @click.option(
     "--redis",
     "redis_url",
     metavar="URL",
     default=None,
-    help="Play every point on this Redis server (a database per concurrent point) "
+    help="Play every point on this Redis server (a database per concurrent task) "
     "instead of an embedded server per point.",
 )
 @_interval
+@_mode
 @click.option(
-    "--report/--no-report", default=True, show_default=True, help="Also write OUT/report.html."
-)
-def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, interval: float,
+    "--report/--no-report", default=True, show_default=True,
+    help="Also write OUT/report.html (OUT local) or ./report.html (OUT a URI).",
+)  # fmt: skip
+def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
+          conf: tuple[str, ...], redis_url: str | None, interval: float, mode: str,
           report: bool) -> None:  # fmt: skip
     """Play the points of SWEEP (a base scenario and the parameters to vary, see
-    docs/pipeline.md) as Spark tasks, each one simulation in virtual time; then compute
-    the metrics of all of them and find the knee: per group of points, the highest
-    offered load whose p99 latency stays within the objective."""
-    from qsg.cli import _is_scenario, _problems, check_redis_url
-    from qsg.pipeline.sweep import aggregate, run_points
+    docs/pipeline.md) as one Spark job, each point one simulation in virtual time on an
+    executor; compute the metrics of all of them and find the knee: per group of points,
+    the highest offered load whose p99 latency stays within the objective."""
+    from qsg.command_helpers import check_redis_url
+    from qsg.command_helpers import is_scenario as _is_scenario
+    from qsg.command_helpers import print_problems as _problems
+    from qsg.pipeline.sweep import run_sweep
     from qsg.pipeline.sweep_file import load_sweep
 
     check_redis_url(redis_url)
@@ -139,23 +212,25 @@ def sweep(sweep_file: Path, out: Path, master: str, redis_url: str | None, inter
     except ScenarioError as error:
         _problems(error)
         sys.exit(2)
+    target = to_uri(out)
     console = _console()
-    console.print(f"[bold]{sweep_file}[/]: {len(loaded.points)} points on {master}")
-    spark = _spark(master)
-    results = run_points(spark, loaded, out, redis_url)
-    failed = [r for r in results if r.error]
+    spark = start_spark(master, remote, conf)
+    console.print(f"[bold]{sweep_file}[/]: {len(loaded.points)} points on {_where(spark)}")
+    swept = run_job(lambda: run_sweep(spark, loaded, target, redis_url, interval=interval,
+                                   mode=mode))  # fmt: skip
+    failed = [r for r in swept.results if r.error]
     for r in failed:
         console.print(f"[bold red]point {r.run} failed:[/] {escape(str(r.error))}")
-    if len(failed) == len(results):
+    if len(failed) == len(swept.results):
         _fail("every point failed; nothing to aggregate")
-    tables = aggregate(spark, loaded, out, interval=interval)
-    _print_points(console, tables["points"].to_pylist())
-    _print_knee(console, tables["knee"].to_pylist(), loaded.objective.p99)
+    _print_points(console, swept.points.to_pylist())
+    _print_knee(console, swept.knee.to_pylist(), loaded.objective.p99)
     if report:
         from qsg.pipeline.report import write_report
 
-        console.print(f"report: {write_report(spark, out)}")
-    console.print(f"metrics written to {out}/metrics/")
+        page = Path("report.html") if not is_local(target) else None
+        console.print(f"report: {run_job(lambda: write_report(spark, target, page))}")
+    console.print(f"metrics written to {target}/metrics/")
     if failed:
         sys.exit(1)
 
@@ -192,30 +267,28 @@ def _print_knee(console: Console, rows: list[dict[str, Any]], objective: float) 
 
 
 @click.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="The HTML file (default: DIRECTORY/report.html).",
-)
-@_master
+@click.argument("directory", type=Location(exists=True))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The HTML file, local (default: DIRECTORY/report.html, or ./report.html "
+              "when DIRECTORY is a URI).")  # fmt: skip
+@on_spark
 @_interval
-def report(directory: Path, out: Path | None, master: str, interval: float) -> None:
-    """Render the runs (or sweep) under DIRECTORY as one self-contained HTML file: depth
-    over time, latency CDFs, throughput against offered load with the knee, a timeline
-    of faults and lease holders, and the summary tables."""
+def report(directory: str, out: Path | None, master: str | None, remote: str | None,
+           conf: tuple[str, ...], interval: float) -> None:  # fmt: skip
+    """Render the runs (or sweep) under DIRECTORY (a path or URI) as one self-contained
+    HTML file: depth over time, latency CDFs, throughput against offered load with the
+    knee, a timeline of faults and lease holders, and the summary tables."""
     from qsg.pipeline.report import write_report
 
     _check_runs(directory)
-    spark = _spark(master)
-    try:
-        path = write_report(spark, directory, out, interval=interval)
-    except ValueError as error:
-        _fail(str(error))
+    spark = start_spark(master, remote, conf)
+    if out is None and not is_local(directory):
+        out = Path("report.html")
+    path = run_job(lambda: write_report(spark, to_uri(directory), out, interval=interval))
     _console().print(f"report written to {path}")
 
 
 COMMANDS = (metrics, sweep, report)
 
-__all__ = ["COMMANDS", "metrics", "report", "sweep"]
+__all__ = ["COMMANDS", "Location", "metrics", "on_spark", "report", "run_job", "start_spark",
+           "sweep"]

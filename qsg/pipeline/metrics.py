@@ -1,19 +1,19 @@
 """Metrics from runs' event logs: every table of docs/pipeline.md, as one Spark job.
 
-``Events.load(spark, DIR)`` finds every run's ``events.parquet`` below DIR (reading
-only their footers, on the driver). ``store`` computes every table and writes it as
-Parquet (``OUT/NAME/``, a part per run), as ``qsg metrics`` does; ``compute`` gives the
-tables to the driver instead, as Arrow tables by name, and ``write`` stores tables the
-driver holds.
+``Events.load(spark, DIR)`` finds every run's ``events.parquet`` below DIR (a path or
+any URI Spark reaches: only the listing, on the driver). ``store`` computes every
+table and writes it through Spark's ``DataFrameWriter`` (``OUT/NAME/``, Parquet), as
+``qsg metrics`` does; ``compute`` gives the tables to the driver instead, as Arrow
+tables by name, and ``write`` stores tables the driver holds.
 
-No table mixes runs: each is per run. So the job is one Spark job, each of whose tasks
-takes some runs and computes all of each run's tables at once
+No table mixes runs: each is per run. So the job is one Spark job (``qsg.pipeline
+.frames``): the runs, as a DataFrame, are dealt to as many tasks as Spark runs at once,
+largest first (a task costs Spark about 30 ms of its own, a tenth of a run of a
+million events), and ``mapInArrow`` computes all of each run's tables at once
 (``qsg.pipeline.run_tables``: one read of the log, Arrow's vectorised kernels, no
-shuffle). The runs are dealt to as many tasks as Spark has cores, largest first: a task
-costs Spark about 30 ms of its own, a tenth of a run of a million events. What a task
-hands on — written from the task, or sent to the driver — is aggregates (per bucket,
-per queue, per sample), never the events. Tables that pool runs (a sweep's knee, over
-seeds) are built from these.
+shuffle). What a task hands on is aggregates (per bucket, per queue, per sample),
+never the events; the driver sees one row a run unless a run fails. Tables that pool
+runs (a sweep's points and knee) are Spark SQL over these (``qsg.pipeline.sweep``).
 
 Definitions are the run summary's (``qsg.scenario.summary``), so a table and ``qsg
 run``'s summary agree: latency is from a message's first MQPUT anywhere (put or
@@ -23,126 +23,104 @@ exact nearest-rank.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from qsg.pipeline import frames
+from qsg.pipeline.frames import ERROR, JobError, Rows, deal
 from qsg.pipeline.run_tables import CDF_POINTS, HOLDER_LOST, SCHEMAS, run_tables
-from qsg.pipeline.runs import RunLog, find_runs
-
-T = TypeVar("T")
+from qsg.pipeline.runs import RunFile, list_runs, read_log
+from qsg.pipeline.where import to_uri
 
 #: Every table, by the name it is written under (each one's columns and types).
 TABLES: dict[str, pa.Schema] = SCHEMAS
-#: The file a table is written as, in its directory, by ``write`` (``store`` writes a
-#: part per run, numbered in run order: ``part-00000.parquet``, ``part-00001.parquet``...).
-#: Spark and pyarrow read the directory as one table.
+#: The file a table is written as, in its directory, by ``write``. Spark names the
+#: parts it writes ``part-NNNNN-...parquet``; Spark, pyarrow and DuckDB read a
+#: table's directory as one table.
 PART = "part-00000.parquet"
+#: The runs' DataFrame: a row a run.
+RUNS = pa.schema([("run", pa.string()), ("uri", pa.string()), ("size", pa.int64())])
 
 
 @dataclass(frozen=True)
 class Events:
-    """Some runs' event logs (``runs``: found, their footers read) and the time bucket
-    of the time series, with the Spark session that computes their tables."""
+    """Some runs' event logs (``runs``: found, with their sizes) and the time bucket of
+    the time series, with the Spark session that computes their tables."""
 
-    runs: list[RunLog]
+    runs: list[RunFile]
     spark: Any
     interval: float = 1.0
 
     @classmethod
     def load(cls, spark: Any, root: str | Path, *, interval: float = 1.0) -> Events:
-        """The runs under ``root`` (ValueError if there are none)."""
+        """The runs under ``root``, a path or URI (ValueError if there are none)."""
         if interval <= 0:
             raise ValueError(f"the time bucket must be above 0 s, not {interval}")
-        return cls(find_runs(root), spark, interval)
+        return cls(list_runs(spark, root), spark, interval)
 
-    def per_run(self, task: Callable[[RunLog], T]) -> list[T]:
-        """``task`` of every run (in run order), as one Spark job whose tasks each take
-        some of the runs (``deal``)."""
-        runs = self.runs
-        hands = deal([_size(r) for r in runs], self.spark.sparkContext.defaultParallelism)
-
-        def play(hand: Iterable[list[int]]) -> Iterator[tuple[int, T]]:
-            for i in itertools.chain.from_iterable(hand):
-                yield i, task(runs[i])
-
-        done = self.spark.sparkContext.parallelize(hands, len(hands)).mapPartitions(play)
-        return [result for _, result in sorted(done.collect(), key=lambda d: d[0])]
+    def packed(self) -> Any:
+        """The job, not yet run: every run's tables, packed (``frames.packed``)."""
+        rows = [{"run": r.run, "uri": r.uri, "size": r.size} for r in self.runs]
+        dealt = frames.dealt(self.spark, rows, RUNS, [r.size for r in self.runs])
+        return frames.packed(dealt, tables_task(self.interval), TABLES)
 
 
-def _size(run: RunLog) -> int:
+def tables_task(interval: float) -> Callable[[dict[str, Any]], Rows]:
+    """What a task does with one run (a row of ``RUNS``): every table; or one ``ERROR``
+    row saying why it could not."""
+
+    def task(row: dict[str, Any]) -> Rows:
+        try:
+            made = run_tables(read_log(row["run"], row["uri"]), interval)
+        except Exception as error:  # the run's failure is its row: the driver names it
+            yield ERROR, row["run"], f"{type(error).__name__}: {error}".encode()
+            return
+        for name, table in made.items():
+            yield name, row["run"], table
+
+    return task
+
+
+def failed(marked: list[tuple[str, str, bytes]], noun: str = "run") -> None:
+    """Raise JobError naming the first item that failed, and how many others did."""
+    errors = [(run, part.decode()) for table, run, part in marked if table == ERROR]
+    if errors:
+        run, message = sorted(errors)[0]
+        more = f" (and {len(errors) - 1} more {noun}s failed)" if len(errors) > 1 else ""
+        raise JobError(f"{noun} {run}: {message}{more}")
+
+
+def store(ev: Events, out: str | Path, *, mode: str = "overwrite") -> str:
+    """Every table of ``TABLES`` computed and written as Parquet under ``out`` (a path
+    or URI: ``out/NAME/``) through Spark's ``DataFrameWriter``, replacing what was there
+    (``mode="errorifexists"``: refusing to). The URI written to is returned. A run that
+    cannot be read fails the job before any table is touched (JobError naming it)."""
+    target = to_uri(out)
+    job, marked = frames.settle(ev.packed())
     try:
-        return run.path.stat().st_size
-    except OSError:  # gone since it was found: its task will say so
-        return 0
-
-
-def deal(sizes: Sequence[int], hands: int) -> list[list[int]]:
-    """The indices of ``sizes`` dealt into at most ``hands`` hands of about the same
-    total: the largest first, each to the hand holding least so far (in index order
-    within a hand)."""
-    hands = max(1, min(hands, len(sizes)))
-    dealt: list[list[int]] = [[] for _ in range(hands)]
-    held = [(0, 0, h) for h in range(hands)]  # (total, runs, hand): ties to the emptier
-    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
-        total, count, h = heapq.heappop(held)
-        dealt[h].append(i)
-        heapq.heappush(held, (total + sizes[i], count + 1, h))
-    return [sorted(hand) for hand in dealt if hand]
-
-
-def store(ev: Events, out: str | Path) -> Path:
-    """Every table of ``TABLES`` computed and written as Parquet under ``out``
-    (``out/NAME/part-NNNNN.parquet``, a part per run, in run order), replacing what was
-    there: one Spark job, its tasks writing their runs' tables themselves (on a
-    cluster, ``out`` must be a directory every worker sees)."""
-    out = Path(out)
-    for name in TABLES:
-        where = out / name
-        shutil.rmtree(where, ignore_errors=True)
-        where.mkdir(parents=True)
-    interval = ev.interval
-    parts = {r.run: f"part-{i:05d}.parquet" for i, r in enumerate(ev.runs)}
-
-    def task(run: RunLog) -> None:
-        for name, table in run_tables(run, interval).items():
-            write_part(table, out / name / parts[run.run])
-
-    ev.per_run(task)
-    return out
+        failed(marked)
+        tables = {name: frames.unpacked(job, name, schema) for name, schema in TABLES.items()}
+        frames.write_tables(ev.spark, tables, target, mode)
+    finally:
+        job.unpersist()
+    return target
 
 
 def compute(ev: Events) -> dict[str, pa.Table]:
     """Every table of ``TABLES``, by name, on the driver: one Spark job."""
-    interval = ev.interval
-    parts = ev.per_run(lambda run: pack(run_tables(run, interval)))
-    tables = [unpack(p) for p in parts]
-    return {name: pa.concat_tables([t[name] for t in tables]) for name in TABLES}
-
-
-def pack(tables: dict[str, pa.Table]) -> dict[str, bytes]:
-    """Tables as compressed Arrow IPC streams: what a task sends back to the driver (a
-    run's name and scope on each of many rows compress to next to nothing)."""
-    options = pa.ipc.IpcWriteOptions(compression="lz4")
-    packed = {}
-    for name, table in tables.items():
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, table.schema, options=options) as writer:
-            writer.write_table(table)
-        packed[name] = sink.getvalue().to_pybytes()
-    return packed
-
-
-def unpack(packed: dict[str, bytes]) -> dict[str, pa.Table]:
-    """The tables ``pack`` packed."""
-    return {name: pa.ipc.open_stream(body).read_all() for name, body in packed.items()}
+    job, marked = frames.settle(ev.packed())
+    try:
+        failed(marked)
+        return frames.gather(job, TABLES)
+    finally:
+        job.unpersist()
 
 
 def write(tables: dict[str, pa.Table], out: str | Path) -> Path:
@@ -166,17 +144,24 @@ def write_part(table: pa.Table, path: Path) -> None:
 
 
 def read(out: str | Path) -> dict[str, pa.Table]:
-    """The tables ``store`` or ``write`` (or a sweep) stored under ``out``, by name
-    (each one's parts in order)."""
-    return {p.name: _read_parts(p) for p in sorted(Path(out).iterdir()) if p.is_dir()}
+    """The tables ``store`` or ``write`` (or a sweep) stored under the local directory
+    ``out``, by name, in run order (each run's rows in the order they were made)."""
+    return {p.name: read_table(p) for p in sorted(Path(out).iterdir()) if p.is_dir()}
 
 
-def _read_parts(where: Path) -> pa.Table:
+def read_table(where: Path) -> pa.Table:
+    """One table ``store``, ``write`` or a sweep stored in the local directory
+    ``where``, its parts in run order."""
     parts = sorted(where.glob("part-*.parquet"))
     if not parts:
         raise ValueError(f"{where}: no part-*.parquet in it (not a table qsg wrote)")
-    return pa.concat_tables([pq.read_table(str(p)) for p in parts])
+    table = pa.concat_tables([pq.read_table(str(p)).replace_schema_metadata(None)
+                              for p in parts])  # fmt: skip
+    if "run" not in table.column_names:
+        return table
+    return table.take(pc.sort_indices(table["run"]))  # a stable sort: runs' rows in order
 
 
-__all__ = ["CDF_POINTS", "HOLDER_LOST", "PART", "TABLES", "Events", "compute", "deal", "pack",
-           "read", "store", "unpack", "write", "write_part"]  # fmt: skip
+__all__ = ["CDF_POINTS", "HOLDER_LOST", "PART", "RUNS", "TABLES", "Events", "JobError",
+           "compute", "deal", "failed", "read", "read_table", "store", "tables_task", "write",
+           "write_part"]  # fmt: skip

@@ -21,6 +21,9 @@ import pyarrow.compute as pc
 
 from qsg.display import duration
 from qsg.pipeline import metrics
+from qsg.pipeline.frames import exists
+from qsg.pipeline.sweep import KNEE, POINTS
+from qsg.pipeline.where import child, is_local, local_path, to_uri
 
 MAX_TRACES = 12
 #: Tables shown as tables, with the columns shown.
@@ -40,12 +43,27 @@ DURATIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _tables(spark: Any, directory: Path, interval: float) -> dict[str, pa.Table]:
-    stored = directory / "metrics"
-    if stored.is_dir() and (stored / "runs").is_dir():
-        return metrics.read(stored)
+def _tables(spark: Any, directory: str, interval: float) -> dict[str, pa.Table]:
+    """The tables of ``DIR/metrics`` if a sweep or ``qsg metrics`` wrote them (a local
+    directory read here; a URI through Spark), else computed from the runs below DIR."""
+    stored = child(directory, "metrics")
+    if is_local(stored):
+        if (local_path(stored) / "runs").is_dir():
+            return metrics.read(local_path(stored))
+    elif exists(spark, child(stored, "runs")):
+        schemas = {**metrics.TABLES, "points": POINTS, "knee": KNEE}
+        return {name: _read(spark, child(stored, name), schema)
+                for name, schema in schemas.items() if exists(spark, child(stored, name))}
     ev = metrics.Events.load(spark, directory, interval=interval)
     return metrics.compute(ev)
+
+
+def _read(spark: Any, location: str, schema: pa.Schema) -> pa.Table:
+    """A stored table through Spark (aggregates: small), in its schema and run order."""
+    table = spark.read.parquet(location).toArrow().select(schema.names).cast(schema)
+    if "run" in schema.names:
+        table = table.take(pc.sort_indices(table["run"]))
+    return table
 
 
 def _rows(table: pa.Table, limit: int = 200_000, **match: Any) -> list[dict[str, Any]]:
@@ -58,9 +76,12 @@ def _rows(table: pa.Table, limit: int = 200_000, **match: Any) -> list[dict[str,
 
 def write_report(spark: Any, directory: str | Path, out: str | Path | None = None, *,
                  interval: float = 1.0) -> Path:  # fmt: skip
-    """Render the report of ``directory`` to ``out`` (default ``directory/report.html``)."""
-    directory = Path(directory)
-    target = Path(out) if out is not None else directory / "report.html"
+    """Render the report of ``directory`` (a path or URI) to the local file ``out``
+    (default ``directory/report.html``, which needs ``directory`` local)."""
+    directory = to_uri(directory)
+    if out is None and not is_local(directory):
+        raise ValueError(f"{directory}: not local: say where the report goes (--out FILE)")
+    target = Path(out) if out is not None else local_path(directory) / "report.html"
     tables = _tables(spark, directory, interval)
     figures = [
         ("Depth over time", _depth(tables)),
@@ -297,7 +318,7 @@ table.summary th { background: #f4f6f8; }
 """
 
 
-def _page(directory: Path, figures: list[tuple[str, Any]], tables: dict[str, pa.Table]) -> str:
+def _page(directory: str, figures: list[tuple[str, Any]], tables: dict[str, pa.Table]) -> str:
     parts = []
     for i, (title, fig) in enumerate(figures):
         div = fig.to_html(full_html=False, include_plotlyjs=(i == 0), div_id=f"plot-{i}",
@@ -305,10 +326,12 @@ def _page(directory: Path, figures: list[tuple[str, Any]], tables: dict[str, pa.
         parts.append(f"<h2>{html.escape(title)}</h2>{div}")
     summary = "".join(_table_html(n, tables[n]) for n in SHOWN if n in tables)
     made = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    shown = str(local_path(directory)) if is_local(directory) else directory
+    name = shown.rstrip("/").rsplit("/", 1)[-1]
     return (
         f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>qsg report: "
-        f"{html.escape(directory.name)}</title><style>{_STYLE}</style></head><body>"
-        f"<h1>qsg report: {html.escape(str(directory))}</h1>"
+        f"{html.escape(name)}</title><style>{_STYLE}</style></head><body>"
+        f"<h1>qsg report: {html.escape(shown)}</h1>"
         f"<p class='note'>{_run_count(tables)} run(s); times are simulated seconds; "
         f"made {made}.</p>{''.join(parts)}<h2>Summary</h2>{summary}</body></html>"
     )

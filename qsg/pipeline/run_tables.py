@@ -17,6 +17,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -25,6 +26,7 @@ import pyarrow.parquet as pq
 
 from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
+from qsg.pipeline.where import arrow_fs
 from qsg.scenario.summary import rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
@@ -90,8 +92,12 @@ def read_events(run: RunLog) -> pa.Table:
     """The columns of ``run``'s event log that the tables use. A column with no value
     in the file (its statistics say so: most runs have no faults, say) is not decoded,
     and one the file lacks is null: both come back as nulls."""
-    have = set(pq.read_schema(run.path).names)
-    log = pq.ParquetFile(run.path, read_dictionary=[c for c in DICTIONARIES if c in have])
+    source: Any = run.path
+    if not isinstance(source, Path):  # a URI: through its pyarrow filesystem
+        filesystem, path = arrow_fs(source)
+        source = filesystem.open_input_file(path)
+    have = set(pq.read_schema(source).names)
+    log = pq.ParquetFile(source, read_dictionary=[c for c in DICTIONARIES if c in have])
     schema, meta = log.schema_arrow, log.metadata
     empty = set(schema.names) - _valued(meta)
     read = [c for c in READ if c in schema.names and c not in empty]

@@ -1,11 +1,13 @@
-"""Finding runs' event logs under a directory, and what each says of itself.
+"""Finding runs' event logs under a directory or URI, and what each says of itself.
 
 A run is a directory holding ``events.parquet`` (what ``qsg run --out`` and every
 sweep point write). Its name in the pipeline's tables is its path below the directory
-given (``.`` for the directory itself). The scopes (which queue manager is in which
-QSG, the shared queues and CF structures) travel in each file's Parquet metadata;
-they are read here on the driver, from the footers alone, and become literals of
-each run's read (its name, which queues are a QSG's) and a small table of CF structures.
+given (``.`` for the directory itself). ``list_runs`` finds them on the driver: in a
+local directory by walking it, elsewhere through Spark's own listing (Hadoop's
+FileSystem: whatever Spark reaches, over Spark Connect too), with their sizes. The
+scopes (which queue manager is in which QSG, the shared queues and CF structures)
+travel in each file's Parquet metadata; ``read_log`` reads them from the footer alone,
+in the task that computes the run's tables.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from qsg.pipeline.where import arrow_fs, is_local, local_path, relative, to_uri
 from qsg.scenario.summary import Scopes
 
 EVENTS = "events.parquet"
@@ -24,12 +27,81 @@ EVENTS = "events.parquet"
 
 @dataclass(frozen=True, slots=True)
 class RunLog:
-    """One run's event log: its name, file, scopes and seed (None if not recorded)."""
+    """One run's event log: its name, file (a path or URI), scopes and seed (None if
+    not recorded)."""
 
     run: str
-    path: Path
+    path: Path | str
     scopes: Scopes
     seed: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RunFile:
+    """A run found by ``list_runs``: its name, its log's URI and size in bytes."""
+
+    run: str
+    uri: str
+    size: int
+
+
+def list_runs(spark: Any, root: str | Path, *, by_spark: bool | None = None) -> list[RunFile]:
+    """Every run below ``root`` (a path or URI), sorted by name; ValueError naming
+    ``root`` if there is none. A local directory is walked here (unless ``by_spark``);
+    any other URI is listed by Spark."""
+    uri = to_uri(root)
+    if is_local(uri) and not by_spark:
+        base = local_path(uri)
+        if base.is_file() and base.name == EVENTS:
+            base = base.parent
+        return [RunFile(p.parent.relative_to(base).as_posix(), p.as_uri(), p.stat().st_size)
+                for p in _logs(base)]  # fmt: skip
+    if uri.endswith("/" + EVENTS):
+        uri = uri[: -len(EVENTS) - 1]
+    try:
+        listed = (spark.read.format("binaryFile").option("recursiveFileLookup", "true")
+                  .option("pathGlobFilter", EVENTS).load(uri).select("path", "length")
+                  .collect())  # fmt: skip
+    except Exception as error:
+        if "PATH_NOT_FOUND" in str(error) or "does not exist" in str(error):
+            raise ValueError(f"{uri}: no such directory") from None
+        raise
+    if not listed:
+        raise ValueError(f"{uri}: no {EVENTS} below it (write runs with qsg run --out DIR)")
+    found = [RunFile(relative(r["path"], uri).removesuffix(EVENTS).rstrip("/") or ".",
+                     _spelled(r["path"]), int(r["length"])) for r in listed]  # fmt: skip
+    return sorted(found, key=lambda r: r.run)
+
+
+def _spelled(uri: str) -> str:
+    """A URI as ``to_uri`` spells it (Hadoop writes ``file:/x`` for ``file:///x``)."""
+    return to_uri(uri)
+
+
+def _logs(root: Path) -> list[Path]:
+    """The event logs below a local ``root``, sorted (ValueError naming it if none)."""
+    if not root.is_dir():
+        raise ValueError(f"{root}: no such directory")
+    found = sorted(root.rglob(EVENTS))
+    if not found:
+        raise ValueError(f"{root}: no {EVENTS} below it (write runs with qsg run --out DIR)")
+    return found
+
+
+def read_log(run: str, location: str | Path) -> RunLog:
+    """The run named ``run`` whose log is at ``location`` (a path or URI): its scopes
+    and seed, from the footer (ValueError naming the file if it is not a log)."""
+    filesystem, path = arrow_fs(location)
+    try:
+        with filesystem.open_input_file(path) as f:
+            metadata = pq.read_schema(f).metadata or {}
+    except Exception as error:  # pyarrow's errors have no common root of their own
+        raise ValueError(f"{location}: not a readable Parquet event log: {error}") from None
+    raw: dict[str, Any] = json.loads(metadata.get(b"qsg.scopes", b"{}"))
+    scopes = Scopes(raw.get("members", {}), raw.get("shared", {}), raw.get("structures", {}))
+    seed = metadata.get(b"qsg.seed")
+    where: Path | str = local_path(location) if is_local(location) else str(location)
+    return RunLog(run, where, scopes, int(seed) if seed is not None else None)
 
 
 def find_runs(root: str | Path) -> list[RunLog]:
@@ -37,24 +109,11 @@ def find_runs(root: str | Path) -> list[RunLog]:
     root = Path(root)
     if root.is_file() and root.name == EVENTS:
         root = root.parent
-    if not root.is_dir():
-        raise ValueError(f"{root}: no such directory")
-    found = sorted(root.rglob(EVENTS))
-    if not found:
-        raise ValueError(f"{root}: no {EVENTS} below it (write runs with qsg run --out DIR)")
-    return [_read(root, path) for path in found]
+    return [_read(root, path) for path in _logs(root)]
 
 
 def _read(root: Path, path: Path) -> RunLog:
-    try:
-        metadata = pq.read_schema(path).metadata or {}
-    except Exception as error:  # pyarrow's errors have no common root of their own
-        raise ValueError(f"{path}: not a readable Parquet event log: {error}") from None
-    raw: dict[str, Any] = json.loads(metadata.get(b"qsg.scopes", b"{}"))
-    scopes = Scopes(raw.get("members", {}), raw.get("shared", {}), raw.get("structures", {}))
-    seed = metadata.get(b"qsg.seed")
-    name = path.parent.relative_to(root).as_posix()
-    return RunLog(name, path, scopes, int(seed) if seed is not None else None)
+    return read_log(path.parent.relative_to(root).as_posix(), path)
 
 
 def structure_rows(runs: list[RunLog]) -> list[tuple[str, str, str, str, int]]:
@@ -67,4 +126,4 @@ def structure_rows(runs: list[RunLog]) -> list[tuple[str, str, str, str, int]]:
     return rows
 
 
-__all__ = ["EVENTS", "RunLog", "find_runs", "structure_rows"]
+__all__ = ["EVENTS", "RunFile", "RunLog", "find_runs", "list_runs", "read_log", "structure_rows"]

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,25 @@ DEFAULT_MASTER = "local[*]"
 _LOG4J = Path(__file__).with_name("log4j2.properties")
 
 
-def spark_session(master: str = DEFAULT_MASTER, *, app: str = "qsg",
+def spark_session(master: str | None = None, *, remote: str | None = None,
+                  conf: Mapping[str, str] | None = None, app: str = "qsg",
                   shuffle_partitions: int | None = None) -> Any:  # fmt: skip
-    """A SparkSession on ``master`` (any Spark master URL), started if need be.
+    """A SparkSession on ``master`` (any Spark master URL; ``local[*]`` if neither it
+    nor ``remote`` is given), or a Spark Connect session on ``remote``
+    (``sc://host:port``; ``SPARK_REMOTE`` when neither is given), started if need be.
 
-    ``shuffle_partitions`` defaults to twice the cores of a ``local[N]`` master (8
-    otherwise): the metrics' shuffles are of runs and queues, not of billions of rows.
+    ``conf`` (``--conf k=v``) is set last, over everything. qsg's own settings give way
+    to ``spark-defaults.conf`` (``$SPARK_CONF_DIR`` or ``$SPARK_HOME/conf``), which
+    spark-submit reads as usual. ``shuffle_partitions`` defaults to twice the cores of
+    a ``local[N]`` master (8 otherwise): the shuffles are of runs and points, not of
+    billions of rows.
     """
+    conf = dict(conf or {})
+    if master is None and remote is None:
+        remote = os.environ.get("SPARK_REMOTE") or None
+    if remote is not None:
+        return _connect(remote, conf, app, shuffle_partitions)
+    master = master or DEFAULT_MASTER
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -39,22 +52,94 @@ def spark_session(master: str = DEFAULT_MASTER, *, app: str = "qsg",
 
     if shuffle_partitions is None:
         shuffle_partitions = 2 * _local_cores(master) if master.startswith("local") else 8
-    session = (
-        SparkSession.builder.master(master).appName(app)
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.adaptive.enabled", "true")
-        # Each sweep point is one task: never let Spark run one twice on its own.
-        .config("spark.task.maxFailures", "1")
-        .config("spark.speculation", "false")
+    ours = {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": str(shuffle_partitions),
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.adaptive.enabled": "true",
+        # Each run or sweep point is one task's: never let Spark run one twice on its own.
+        "spark.task.maxFailures": "1",
+        "spark.speculation": "false",
         # Quiet from the start: setLogLevel below comes after the JVM's start-up lines.
-        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_LOG4J}")
-        .getOrCreate()
-    )  # fmt: skip
+        "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={_LOG4J}",
+    }
+    builder = SparkSession.builder.master(master).appName(app)
+    defaults = spark_defaults()
+    for key, value in ours.items():
+        if key not in defaults:
+            builder = builder.config(key, value)
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def _connect(remote: str, conf: dict[str, str], app: str,
+             shuffle_partitions: int | None) -> Any:  # fmt: skip
+    """A Spark Connect session: only runtime SQL settings can be set from here (the
+    server was started with the rest)."""
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.remote(remote).appName(app)
+    ours = {"spark.sql.session.timeZone": "UTC"}
+    if shuffle_partitions is not None:
+        ours["spark.sql.shuffle.partitions"] = str(shuffle_partitions)
+    for key, value in {**ours, **conf}.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
+
+
+def spark_defaults() -> dict[str, str]:
+    """The settings of ``spark-defaults.conf`` (``$SPARK_CONF_DIR``, else
+    ``$SPARK_HOME/conf``): a key, blanks, its value, a line each; ``#`` comments."""
+    where = os.environ.get("SPARK_CONF_DIR") or (
+        str(Path(os.environ["SPARK_HOME"]) / "conf") if os.environ.get("SPARK_HOME") else "")
+    path = Path(where) / "spark-defaults.conf" if where else None
+    if path is None or not path.is_file():
+        return {}
+    found: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        setting = _PROPERTY.match(line.strip())
+        if setting and not setting[1].startswith(("#", "!")):
+            found[setting[1]] = setting[2].strip()
+    return found
+
+
+#: A line of a Java properties file (as Spark reads spark-defaults.conf): the key, then
+#: ``=``, ``:`` or blanks, then the value.
+_PROPERTY = re.compile(r"^([^\s=:]+)\s*[=:\s]\s*(.*)$")
+
+
+def parse_conf(settings: Iterable[str]) -> dict[str, str]:
+    """``--conf`` values, ``KEY=VALUE`` each, as a dict (ValueError naming the first
+    that is not)."""
+    found: dict[str, str] = {}
+    for setting in settings:
+        key, equals, value = setting.partition("=")
+        if not equals or not key.strip():
+            raise ValueError(f"--conf {setting}: expected KEY=VALUE (spark.executor.memory=2g)")
+        found[key.strip()] = value
+    return found
+
+
+def is_connect(spark: Any) -> bool:
+    """Whether ``spark`` is a Spark Connect session (no SparkContext, no JVM here)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def parallelism(spark: Any) -> int:
+    """How many tasks Spark runs at once: the cores of a classic session's executors;
+    over Spark Connect, the server's ``spark.default.parallelism`` if set, else its
+    shuffle partitions."""
+    if not is_connect(spark):
+        return int(spark.sparkContext.defaultParallelism)
+    for key in ("spark.default.parallelism", "spark.sql.shuffle.partitions"):
+        value = spark.conf.get(key, None)
+        if value:
+            return max(1, int(value))
+    return 2
 
 
 class JavaMissingError(RuntimeError):
@@ -95,4 +180,5 @@ def _local_cores(master: str) -> int:
     return max(1, int(inside))
 
 
-__all__ = ["DEFAULT_MASTER", "JavaMissingError", "check_java", "spark_session"]
+__all__ = ["DEFAULT_MASTER", "JavaMissingError", "check_java", "is_connect", "parallelism",
+           "parse_conf", "spark_defaults", "spark_session"]

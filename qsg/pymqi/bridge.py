@@ -16,7 +16,7 @@ MQRC_Q_MGR_NOT_AVAILABLE (there is no queue manager to reach).
 from __future__ import annotations
 
 import concurrent.futures.thread
-import queue
+import inspect
 import random
 import sys
 import threading
@@ -42,10 +42,12 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class ProgramStopped(SystemExit):
-    """Raised in a program's thread that calls the world after the run is over (the
-    program ended, or the scenario's duration did): a ``SystemExit``, so the thread
-    ends quietly, as threads end when a Python program exits."""
+def program_stopped() -> SystemExit:
+    """What a program's thread gets when it calls the world after the run is over (the
+    program ended, or the scenario's duration did): ``SystemExit`` itself (not a
+    subclass, which ``threading``'s hook would print), so the thread ends quietly, as
+    threads end when a Python program exits."""
+    return SystemExit(0)
 
 
 @dataclass(slots=True)
@@ -60,16 +62,28 @@ class _ThreadState:
     in_call: bool = False
 
 
-#: The modules whose frames, innermost in a thread, mean it waits on another thread (a
-#: ``Condition``, ``Event``, ``join``, a ``queue.Queue``, a thread pool's idle worker
-#: waiting for work): waiting, not computing.
-_WAITS = frozenset({threading.__file__, queue.__file__, concurrent.futures.thread.__file__})
+def _blocking_lines(function: Any, *calls: str) -> set[tuple[str, int]]:
+    """The (file, line) pairs where ``function`` makes one of the blocking ``calls``."""
+    lines, first = inspect.getsourcelines(function)
+    file = inspect.getsourcefile(function) or ""
+    return {(file, first + i) for i, text in enumerate(lines) if any(c in text for c in calls)}
+
+
+#: Where a thread blocks waiting on another thread: a ``Condition`` (and so ``Event``,
+#: ``queue.Queue``, ``Semaphore``, ``Barrier``, futures), a ``join``, a thread pool's
+#: idle worker waiting for work. A thread whose innermost frame stands at one of these
+#: lines waits, and does not compute.
+_WAIT_LINES = frozenset(
+    _blocking_lines(threading.Condition.wait, "waiter.acquire(")
+    | _blocking_lines(threading.Thread._wait_for_tstate_lock, "lock.acquire(")  # type: ignore[attr-defined]
+    | _blocking_lines(concurrent.futures.thread._worker, "work_queue.get(")
+)
 
 
 def _waiting(frame: FrameType | None) -> bool:
-    """Whether a thread whose innermost frame is ``frame`` waits on another thread (a
-    thread pool's idle worker, say): it then holds no simulated time."""
-    return frame is not None and frame.f_code.co_filename in _WAITS
+    """Whether a thread whose innermost frame is ``frame`` waits on another thread: it
+    then holds no simulated time."""
+    return frame is not None and (frame.f_code.co_filename, frame.f_lineno) in _WAIT_LINES
 
 
 @dataclass(eq=False)
@@ -81,23 +95,29 @@ class Threads:
     program did not start it) until it ends or disconnects the last of its
     connections, except while it waits on another thread (``_waiting``)."""
 
-    _states: dict[int, _ThreadState] = field(default_factory=dict)
+    _states: dict[threading.Thread, _ThreadState] = field(default_factory=dict)
     #: Threads the program started (``threading.Thread.start`` called by its code).
     started: weakref.WeakSet[threading.Thread] = field(default_factory=weakref.WeakSet)
     _scopes: set[trio.CancelScope] = field(default_factory=set)
     stopped: bool = False
-    #: Called with each thread the first time it reaches the world.
-    on_first: Callable[[threading.Thread], None] | None = None
+    #: Called with each thread once it runs and holds simulated time (to learn when it
+    #: ends, however it ends).
+    on_running: Callable[[threading.Thread], None] | None = None
 
     @property
     def busy(self) -> bool:
         if not self._states:
             return False
         frames = sys._current_frames()
-        for ident, state in list(self._states.items()):
-            if not state.thread.is_alive():
-                del self._states[ident]  # it ended without disconnecting
-            elif not state.retired and not state.in_call and not _waiting(frames.get(ident)):
+        for thread, state in list(self._states.items()):
+            if thread.ident is None:
+                return True  # being started: it computes from its first instruction
+            if not thread.is_alive():
+                del self._states[thread]  # it ended without disconnecting
+            elif (
+                not state.retired and not state.in_call
+                and not _waiting(frames.get(thread.ident))
+            ):  # fmt: skip
                 return True
         return False
 
@@ -105,15 +125,15 @@ class Threads:
         return thread in self.started
 
     def forget(self, thread: threading.Thread) -> None:
-        """``thread`` ended: it holds simulated time no longer."""
-        self._states.pop(thread.ident or 0, None)
+        """``thread`` ended (or never started): it holds simulated time no longer."""
+        self._states.pop(thread, None)
 
     async def call(
         self, thread: threading.Thread, fn: Callable[..., Awaitable[T]], *args: Any
     ) -> T:
         """``fn(*args)`` for ``thread``, in the trio thread (a system task)."""
         if self.stopped:
-            raise ProgramStopped(0)
+            raise program_stopped()
         state = self.register(thread)
         # Only the trio thread flips ``in_call``: the clock reads it there, so it can
         # never jump between a thread's request and its start.
@@ -123,29 +143,34 @@ class Threads:
         try:
             with scope:
                 return await fn(*args)
-            raise ProgramStopped(0)  # the run ended during the call
+            raise program_stopped()  # the run ended during the call
         finally:
             self._scopes.discard(scope)
             state.in_call = False
 
     def register(self, thread: threading.Thread) -> _ThreadState:
-        """``thread`` holds simulated time from now (in the trio thread only)."""
-        ident = thread.ident or 0
-        state = self._states.get(ident)
+        """``thread`` holds simulated time from now (in the trio thread only): from
+        before its start, for a thread the program starts."""
+        state = self._states.get(thread)
         if state is None:
-            state = self._states[ident] = _ThreadState(thread)
-            if self.on_first is not None:
-                self.on_first(thread)
+            state = self._states[thread] = _ThreadState(thread)
+            if thread.ident is not None:
+                self.running(thread)
         return state
 
+    def running(self, thread: threading.Thread) -> None:
+        """``thread`` (registered) now runs."""
+        if self.on_running is not None:
+            self.on_running(thread)
+
     def connected(self, thread: threading.Thread, delta: int) -> None:
-        state = self._states.get(thread.ident or 0)
+        state = self._states.get(thread)
         if state is not None:
             state.connections = max(0, state.connections + delta)
             state.retired = state.connections == 0
 
     def stop(self) -> None:
-        """The run is over: calls in flight end (``ProgramStopped`` in their thread),
+        """The run is over: calls in flight end (``SystemExit`` in their thread),
         and later ones fail the same way."""
         self.stopped = True
         for scope in self._scopes:
@@ -223,10 +248,18 @@ def failed(reason: int, detail: str = "") -> MQMIError:
 
 
 def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
-    """Run the async ``fn(*args)`` in the world for synchronous program code: through
-    greenback in the program's task, through ``trio.from_thread`` from its threads.
-    An MQ failure comes out as pymqi's ``MQMIError``."""
-    bound = _binding if _binding is not None else binding()
+    """Run the async ``fn(*args)`` in the current binding's world; see ``call_on``."""
+    return call_on(_binding if _binding is not None else binding(), fn, *args)
+
+
+def call_on(bound: Binding, fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+    """Run the async ``fn(*args)`` in ``bound``'s world for synchronous program code:
+    through greenback in the program's task, through ``trio.from_thread`` from its
+    threads. An MQ failure comes out as pymqi's ``MQMIError``. A call on a binding
+    whose run is over (a daemon thread of an earlier program, still going) is
+    ``SystemExit``: it never reaches another run's world."""
+    if bound is not _binding:
+        raise program_stopped()
     try:
         if get_ident() == bound.trio_thread:
             bound.in_facade += 1
@@ -251,7 +284,7 @@ def call(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
     except CoreError as error:
         raise from_core(error) from None
     except trio.RunFinishedError:
-        raise ProgramStopped(0) from None
+        raise program_stopped() from None
 
 
 class _Resumed:
@@ -287,5 +320,5 @@ class _Resumed:
                     return done.value
 
 
-__all__ = ["Binding", "ProgramStopped", "Threads", "bind", "binding", "call", "current",
-           "failed", "unbind"]  # fmt: skip
+__all__ = ["Binding", "Threads", "bind", "binding", "call", "call_on",
+           "current", "failed", "program_stopped", "unbind"]  # fmt: skip

@@ -21,11 +21,12 @@ Which queue manager a connection reaches (``attach``):
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Coroutine
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from actors.channel import parse_conname
 from qsg.core import structs as core
+from qsg.core.conname import parse_conname
 from qsg.core.errors import MQMIError as CoreError
 from qsg.pymqi import CMQC, bridge, convert, history, structs
 from qsg.pymqi.bridge import failed
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from actors.mqi import Connection
     from actors.qmgr import QueueManager as QueueManagerActor
     from actors.world import World
+
+T = TypeVar("T")
 
 #: pymqi's defaults for a ``str`` message: encoded so, and marked with this CCSID.
 BYTES_ENCODING = "utf8"
@@ -115,6 +118,7 @@ class QueueManager:
         bytes_encoding: str = BYTES_ENCODING, default_ccsid: int = DEFAULT_CCSID,
     ) -> None:  # fmt: skip
         self._conn: Connection | None = None
+        self._bound: bridge.Binding | None = None  # the run its connection is in
         self._name = name
         self._client = False  # connected as a client (through a channel)
         self._thread: threading.Thread | None = None
@@ -184,7 +188,8 @@ class QueueManager:
                 binding.threads.connected(thread, +1)
             return conn
 
-        self._conn = bridge.call(attach)
+        self._conn = bridge.call_on(binding, attach)
+        self._bound = binding
         self._name = self._conn.q_mgr_name
         self._client = client
         self._thread = thread if in_thread else None
@@ -207,7 +212,7 @@ class QueueManager:
                 # The queue manager is gone: the connection is over all the same.
 
         self._conn = None
-        bridge.call(disc)
+        self._call(disc)
 
     def get_handle(self) -> int:
         """The connection handle (Hconn)."""
@@ -228,16 +233,16 @@ class QueueManager:
                 CMQC.MQRC_ENVIRONMENT_ERROR,
                 "MQBEGIN is for distributed queue managers in bindings mode",
             )
-        bridge.call(_checked, conn)
+        self._call(_checked, conn)
         raise MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_NO_EXTERNAL_PARTICIPANTS)
 
     def commit(self) -> None:
         """MQCMIT."""
-        bridge.call(partial(history.end_unit_of_work, self._connected(), commit=True))
+        self._call(partial(history.end_unit_of_work, self._connected(), commit=True))
 
     def backout(self) -> None:
         """MQBACK."""
-        bridge.call(partial(history.end_unit_of_work, self._connected(), commit=False))
+        self._call(partial(history.end_unit_of_work, self._connected(), commit=False))
 
     # ---- MQPUT1 and MQINQ ----------------------------------------------------------------
     def put1(self, qDesc: str | bytes | Any, msg: bytes | str, *opts: Any) -> None:
@@ -252,7 +257,7 @@ class QueueManager:
         conn = self._connected()
         put = partial(conn.put1, core_od, msg, core_md, core_pmo)
         name = core_od.ObjectName.rstrip(b" \x00").decode()
-        bridge.call(history.put, conn, name, put, core_md, core_pmo)
+        self._call(history.put, conn, name, put, core_md, core_pmo)
         convert.write_back(core_md, md)
         if pmo is not None:
             convert.write_back(core_pmo, pmo)
@@ -266,7 +271,7 @@ class QueueManager:
             await _checked(conn)
             return qmgr_attribute(conn.qm.rules, attribute)
 
-        return bridge.call(inq)
+        return self._call(inq)
 
     @property
     def is_connected(self) -> bool:
@@ -275,12 +280,17 @@ class QueueManager:
         if conn is None:
             return False
         try:
-            bridge.call(_checked, conn)
+            self._call(_checked, conn)
         except MQMIError:
             return False
         return True
 
     # ---- for Queue ---------------------------------------------------------------------
+    def _call(self, fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+        """``fn(*args)`` in the world of this connection's run."""
+        bound = self._bound
+        return bridge.call_on(bound, fn, *args) if bound is not None else bridge.call(fn, *args)
+
     def _connected(self) -> Connection:
         if self._conn is None:
             raise PYIFError("not connected")

@@ -12,9 +12,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from qsg.core import structs as core
-from qsg.pymqi import CMQC, bridge, convert, history, structs
+from qsg.pymqi import CMQC, convert, history, structs
 from qsg.pymqi.connection import QueueManager, common_q_args, make_q_desc
 from qsg.pymqi.errors import MQMIError, PYIFError
+from qsg.pymqi.rfh2 import rfh2_get_headers, rfh2_put_body
 
 if TYPE_CHECKING:
     from actors.mqi import Queue as QueueHandle
@@ -28,6 +29,7 @@ class Queue:
     def __init__(self, qMgr: QueueManager, *opts: Any) -> None:
         self._qmgr = qMgr
         self._handle: QueueHandle | None = None
+        self._recorded = False
         self._desc: Any = None
         self._options: int | None = None
         if len(opts) > 2:
@@ -44,7 +46,9 @@ class Queue:
         conn = self._qmgr._connected()
         od = convert.to_core(self._desc, core.OD)
         options = self._options
-        self._handle = bridge.call(conn.open, od, options)
+        self._handle = self._qmgr._call(conn.open, od, options)
+        #: Whether the world keeps a chaos history (the calls are then recorded).
+        self._recorded = conn.qm.world.history
         convert.write_back(od, self._desc)
 
     def open(self, qDesc: Any, *opts: Any) -> None:
@@ -73,11 +77,11 @@ class Queue:
         core_md = convert.to_core(md, core.MD)
         core_pmo = core.PMO() if pmo is None else convert.to_core(pmo, core.PMO)
         handle = self._handle or self._open_for(CMQC.MQOO_OUTPUT)
-        if handle.connection.qm.world.history:
+        if self._recorded:
             put = partial(handle.put, body, core_md, core_pmo)
-            bridge.call(history.put, handle.connection, handle.name, put, core_md, core_pmo)
+            self._qmgr._call(history.put, handle.connection, handle.name, put, core_md, core_pmo)
         else:
-            bridge.call(handle.put, body, core_md, core_pmo)
+            self._qmgr._call(handle.put, body, core_md, core_pmo)
         if core_md is not md:
             convert.write_back(core_md, md)
         if pmo is not None and core_pmo is not pmo:
@@ -88,18 +92,7 @@ class Queue:
         the encoding of the structure before it (the MD's for the first)."""
         convert.not_unicode(msg)
         if len(opts) >= 3:
-            headers = opts[2]
-            if headers is not None:
-                if not isinstance(headers, list):
-                    raise TypeError("Third item of opts should be a list.")
-                encoding = opts[0]["Encoding"] if opts[0] is not None else CMQC.MQENC_NATIVE
-                packed = b""
-                for header in headers:
-                    if header is not None:
-                        packed += header.pack(encoding)
-                        encoding = header["Encoding"]
-                msg = packed + msg
-            self.put(msg, *opts[0:2])
+            self.put(rfh2_put_body(msg, opts[0], opts[2]), *opts[0:2])
         else:
             self.put(msg, *opts)
 
@@ -114,13 +107,13 @@ class Queue:
         core_gmo = core.GMO() if gmo is None else convert.to_core(gmo, core.GMO)
         handle = self._handle or self._open_for(CMQC.MQOO_INPUT_AS_Q_DEF)
         try:
-            if handle.connection.qm.world.history:
+            if self._recorded:
                 get = partial(handle.get, maxLength, core_md, core_gmo)
-                body: bytes = bridge.call(
+                body: bytes = self._qmgr._call(
                     history.get, handle.connection, handle.name, get, core_md, core_gmo
                 )
             else:
-                body = bridge.call(handle.get, maxLength, core_md, core_gmo)
+                body = self._qmgr._call(handle.get, maxLength, core_md, core_gmo)
         except MQMIError as error:
             if error.comp == CMQC.MQCC_WARNING:
                 self._write_back(core_md, md, core_gmo, gmo)
@@ -157,34 +150,25 @@ class Queue:
         if not isinstance(headers, list):
             raise TypeError("Third item of opts should be a list.")
         msg = self.get(max_length, *opts[0:2])
-        found = []
-        fmt = opts[0]["Format"]
-        while fmt == CMQC.MQFMT_RF_HEADER_2:
-            header = structs.RFH2()
-            header.unpack(msg)
-            found.append(header)
-            msg = msg[header["StrucLength"] :]
-            fmt = header["Format"]
-        headers.extend(found)
-        return msg
+        return rfh2_get_headers(msg, opts[0], headers)
 
     # ---- MQINQ, MQSET, MQCLOSE -----------------------------------------------------------
     def inquire(self, attribute: int) -> int | bytes:
         """MQINQ of one attribute of the queue (opened for MQOO_INQUIRE if not open)."""
         handle = self._open_for(CMQC.MQOO_INQUIRE)
-        return bridge.call(handle.inquire, attribute)
+        return self._qmgr._call(handle.inquire, attribute)
 
     def set(self, attribute: int, arg: int | bytes) -> None:
         """MQSET of one attribute (opened for MQOO_SET if not open)."""
         convert.not_unicode(arg)
         handle = self._open_for(CMQC.MQOO_SET)
-        bridge.call(handle.set, attribute, arg)
+        self._qmgr._call(handle.set, attribute, arg)
 
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         """MQCLOSE (MQCO_DELETE / MQCO_DELETE_PURGE for a permanent dynamic queue)."""
         if self._handle is None:
             raise PYIFError("not open")
-        bridge.call(self._handle.close, options)
+        self._qmgr._call(self._handle.close, options)
         self._handle = self._desc = self._options = None
 
     def get_handle(self) -> QueueHandle | None:
@@ -193,6 +177,7 @@ class Queue:
 
     def set_handle(self, queue_handle: QueueHandle) -> None:
         self._handle = queue_handle
+        self._recorded = queue_handle.connection.qm.world.history
 
     def __repr__(self) -> str:
         name = self._handle.name if self._handle is not None else "not open"

@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from actors import admin
+from actors import admin, clock
 from actors.events import (
     CFFailed,
     CommandRun,
@@ -237,8 +237,9 @@ async def _body(world: World, scenario: Scenario | ScriptScenario, start: float,
 
 async def _console(world: World, at: float, console: Callable[[World], Awaitable[None]],
                    body: trio.CancelScope, done: trio.Event) -> None:  # fmt: skip
-    """Run ``console`` at simulated time ``at``, then end the run's body."""
-    await trio.sleep_until(at)
+    """Run ``console`` at simulated time ``at`` (once everything else due then has
+    run), then end the run's body."""
+    await clock.sleep_until(at, late=True)
     try:
         await console(world)
     finally:
@@ -249,7 +250,7 @@ async def _console(world: World, at: float, console: Callable[[World], Awaitable
 async def run_commands(world: World, commands: tuple[AtCommand, ...], start: float) -> None:
     """``[[at]]``: each MQSC command at its time, its reply into the event log."""
     for entry in sorted(commands, key=lambda c: c.at):
-        await trio.sleep_until(start + entry.at)
+        await clock.sleep_until(start + entry.at, late=True)  # it sees what happened then
         reply = await admin.command(world, entry.qmgr, entry.mqsc)
         world.events.emit(CommandRun(trio.current_time(), entry.qmgr, entry.mqsc, reply.text,
                                      not reply.failed))  # fmt: skip

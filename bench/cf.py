@@ -15,6 +15,10 @@
 
     ./dev bench coupling             # full run (several minutes: 1,000,000 messages)
     ./dev bench coupling --quick     # a smoke run with small numbers
+    python -m bench.cf --quick       # the same, without ./dev
+
+The module is ``cf``, not ``coupling``: a file named like the package it measures
+would shadow it when run as a script; ``./dev bench coupling`` is kept as its name.
 
 The server is the embedded one unless ``QSG_REDIS_URL`` names another.
 """

@@ -1,0 +1,105 @@
+"""A sweep as one Spark job against the same points one after another (issue 33).
+
+A 48-point sweep of ``scenarios/sweep-base.toml`` (4 loads x 3 member counts x 4
+seeds, ``--duration`` simulated seconds each) two ways, in one process:
+
+1. in sequence: each point played and its metrics tables computed, one after another
+   (``qsg.pipeline.sweep.play_point`` and ``run_tables``: a point's whole work, no
+   Spark);
+2. the sweep: ``qsg.pipeline.sweep.run_sweep`` on ``--master`` (``local[2]``): the
+   points dealt to tasks by expected cost, played and measured on the executors, the
+   tables, ``points`` and ``knee`` written through Spark.
+
+Each runs once first to warm up (Spark's Python workers; the imports). Then they take
+turns, ``--repeats`` times each, and the speed-up is the ratio of their medians
+(target: at least 1.6x on 2 cores).
+
+    ./dev bench sweep
+    ./dev bench sweep --duration 2 --repeats 1   # a quicker look
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from qsg.pipeline.run_tables import run_tables
+from qsg.pipeline.runs import EVENTS, read_log
+from qsg.pipeline.spark import spark_session
+from qsg.pipeline.sweep import play_point, run_sweep
+from qsg.pipeline.sweep_file import Sweep, load_sweep
+
+BASE = Path(__file__).resolve().parent.parent / "scenarios" / "sweep-base.toml"
+
+
+def sweep_file(where: Path, duration: float) -> Sweep:
+    path = where / "bench-sweep.toml"
+    path.write_text(f'scenario = "{BASE}"\nduration = {duration}\nseeds = [1, 2, 3, 4]\n'
+                    'objective = { p99 = 0.1, queue = "APP.ORDERS" }\n[vary]\n'
+                    '"workload.*.rate" = [20, 40, 60, 80]\n'
+                    '"qsg.QSG1.members" = [2, 3, 4]\n')  # fmt: skip
+    sweep = load_sweep(path)
+    assert len(sweep.points) == 48, len(sweep.points)
+    return sweep
+
+
+def in_sequence(sweep: Sweep, out: Path) -> float:
+    began = time.perf_counter()
+    for point in sweep.points:
+        run_dir = out / "runs" / point.run
+        result = play_point(point, run_dir)
+        assert not result.error, result.error
+        run_tables(read_log(point.run, run_dir / EVENTS))
+    return time.perf_counter() - began
+
+
+def as_spark_job(spark: object, sweep: Sweep, out: Path) -> float:
+    began = time.perf_counter()
+    swept = run_sweep(spark, sweep, out)
+    assert not [r for r in swept.results if r.error]
+    return time.perf_counter() - began
+
+
+def _spread(times: list[float]) -> str:
+    return ", ".join(f"{t:.1f}" for t in times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--duration", type=float, default=5.0)
+    parser.add_argument("--repeats", type=int, default=2, help="timed runs of each")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="qsg-bench-sweep-"))
+    try:
+        sweep = sweep_file(work, args.duration)
+        spark = spark_session(args.master)
+        cores = spark.sparkContext.defaultParallelism
+        made = iter(range(10**6))
+
+        def fresh() -> Path:
+            return work / f"out{next(made)}"
+
+        as_spark_job(spark, sweep, fresh())  # warm-up
+        in_sequence(sweep, fresh())
+        alone, job = [], []
+        for _ in range(args.repeats):
+            alone.append(in_sequence(sweep, fresh()))
+            job.append(as_spark_job(spark, sweep, fresh()))
+        a, j = statistics.median(alone), statistics.median(job)
+        print(f"48 points of {args.duration:g} simulated s, {args.repeats} timed runs each")
+        print(f"one after another in one process: median {a:.1f} s ({_spread(alone)})")
+        print(f"one Spark job on {args.master} ({cores} cores): median {j:.1f} s "
+              f"({_spread(job)})")  # fmt: skip
+        print(f"speed-up, medians: {a / j:.2f}x (target: >= 1.6x on 2 cores)")
+        spark.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

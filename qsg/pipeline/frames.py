@@ -1,0 +1,226 @@
+"""The pipeline's Spark jobs as DataFrames: work dealt to tasks, tables packed, written.
+
+Both jobs (``qsg metrics``: a task per hand of runs; ``qsg sweep``: a task per hand of
+points) have one shape, built here from DataFrame operations alone, so that they run
+the same on ``local[*]``, a cluster, or over Spark Connect (which has no RDDs):
+
+1. ``dealt``: the work items as a DataFrame, each in the hand ``deal`` gives it (by
+   expected cost), joined to ``spark.range(hands)`` split a hand per partition. The
+   items are broadcast, so each task holds exactly its hand and nothing moves again.
+2. ``packed``: ``mapInArrow`` runs a Python function on each item, which yields each
+   of its tables (aggregates: per bucket, per queue, per sample, never events). They
+   travel as one wide DataFrame (``wide``): a ``table`` column naming each row's
+   table, then every column of every table (no two tables give one name two types),
+   null where a row's table has no such column. An item that fails yields an
+   ``ERROR`` row with its message in ``part`` instead; a sweep point also yields a
+   ``RESULT`` row (its JSON). The job's result is persisted, and the rows whose table
+   starts with ``!`` (one or two per item) are all the driver sees.
+3. ``unpacked``: one table's rows and columns of it, a plain ``where`` and ``select``
+   in the JVM, and ``write_tables``: each table through ``DataFrameWriter.parquet``
+   (Spark's output committer: a table is all there or not at all; ``mode`` overwrite
+   or errorifexists), the tables written side by side from threads of the driver.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pyarrow as pa
+
+from qsg.pipeline.spark import parallelism
+from qsg.pipeline.where import child
+
+#: The ``table`` of a row saying that an item failed (``part``: the message, UTF-8).
+ERROR = "!error"
+#: The ``table`` of a sweep point's result row (``part``: its JSON).
+RESULT = "!result"
+#: How a job's output may meet existing tables: Spark's save modes.
+MODES = ("overwrite", "errorifexists")
+_DDL = {pa.string(): "string", pa.int64(): "bigint", pa.float64(): "double",
+        pa.bool_(): "boolean", pa.binary(): "binary"}  # fmt: skip
+
+
+class JobError(RuntimeError):
+    """A run or point (or the job) failed on an executor: one line, naming which and why."""
+
+
+def deal(sizes: Sequence[int], hands: int) -> list[list[int]]:
+    """The indices of ``sizes`` dealt into at most ``hands`` hands of about the same
+    total: the largest first, each to the hand holding least so far (in index order
+    within a hand)."""
+    hands = max(1, min(hands, len(sizes)))
+    dealt: list[list[int]] = [[] for _ in range(hands)]
+    held = [(0, 0, h) for h in range(hands)]  # (total, items, hand): ties to the emptier
+    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
+        total, count, h = heapq.heappop(held)
+        dealt[h].append(i)
+        heapq.heappush(held, (total + sizes[i], count + 1, h))
+    return [sorted(hand) for hand in dealt if hand]
+
+
+def ddl(schema: pa.Schema) -> str:
+    """``schema`` as Spark's DDL (names quoted: ``group``, ``end`` are SQL words)."""
+    return ", ".join(f"`{f.name}` {_DDL[f.type]}" for f in schema)
+
+
+def dealt(spark: Any, rows: list[dict[str, Any]], schema: pa.Schema, costs: Sequence[int],
+          *, hands: int | None = None) -> Any:  # fmt: skip
+    """``rows`` as a DataFrame of ``schema`` whose partition ``h`` holds exactly hand
+    ``h`` of ``deal(costs, hands)`` (default: as many hands as Spark runs tasks at
+    once), each hand's rows in their order in ``rows``; column ``hand`` is added."""
+    from pyspark.sql import functions as F
+
+    split = deal(costs, hands or parallelism(spark))
+    hand_of = {i: h for h, hand in enumerate(split) for i in hand}
+    items = pa.Table.from_pylist(
+        [{**row, "hand": hand_of[i], "order": i} for i, row in enumerate(rows)],
+        schema=schema.append(pa.field("hand", pa.int64())).append(pa.field("order", pa.int64())),
+    )
+    # The range keeps its split (a hand a partition) through a broadcast join.
+    frame = spark.range(0, len(split), 1, len(split)).withColumnRenamed("id", "hand")
+    joined = frame.join(F.broadcast(spark.createDataFrame(items)), "hand")
+    return joined.sortWithinPartitions("order").drop("order")
+
+
+def wide(schemas: Mapping[str, pa.Schema]) -> pa.Schema:
+    """The packed job's rows: ``table``, every column of ``schemas`` (the first type a
+    name has: ValueError if another table gives it another), and ``part``."""
+    fields: dict[str, pa.DataType] = {"table": pa.string()}
+    for name, schema in schemas.items():
+        for f in schema:
+            if fields.setdefault(f.name, f.type) != f.type:
+                raise ValueError(f"{name}.{f.name} is {f.type}, elsewhere {fields[f.name]}")
+    fields["part"] = pa.binary()
+    return pa.schema(list(fields.items()))
+
+
+Rows = Iterator[tuple[str, str, "pa.Table | bytes"]]
+
+
+def packed(frame: Any, task: Callable[[dict[str, Any]], Rows],
+           schemas: Mapping[str, pa.Schema]) -> Any:  # fmt: skip
+    """``task`` of every row of ``frame`` (``mapInArrow``): each yields ``(table, run,
+    rows)``, ``rows`` a table of ``schemas[table]`` or, for a ``!`` table, bytes."""
+    schema = wide(schemas)
+
+    def each(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for row in batch.to_pylist():
+                for table, run, rows in task(row):
+                    yield _widened(schema, table, run, rows)
+
+    return frame.mapInArrow(each, ddl(schema))
+
+
+def _widened(schema: pa.Schema, table: str, run: str, rows: pa.Table | bytes) -> pa.RecordBatch:
+    if isinstance(rows, bytes):
+        marked = {"table": pa.array([table]), "run": pa.array([run]),
+                  "part": pa.array([rows], pa.binary())}  # fmt: skip
+        return pa.RecordBatch.from_arrays(
+            [marked.get(f.name, pa.nulls(1, f.type)) for f in schema], schema=schema)
+    n = rows.num_rows
+    have = set(rows.column_names)
+    columns = [pa.repeat(pa.scalar(table), n) if f.name == "table"
+               else rows[f.name].combine_chunks().cast(f.type) if f.name in have
+               else pa.nulls(n, f.type) for f in schema]  # fmt: skip
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def settle(frame: Any) -> tuple[Any, list[tuple[str, str, bytes]]]:
+    """Run the packed job once (persisting its rows) and bring back only its ``!`` rows
+    (errors and results: one or two per item). The persisted frame is for
+    ``unpacked``; ``unpersist`` it when its tables are written."""
+    from pyspark.sql import functions as F
+
+    frame = frame.persist()
+    try:
+        marked = frame.where(F.col("table").startswith("!")).select("table", "run",
+                                                                    "part").collect()
+    except Exception as error:
+        frame.unpersist()
+        raise JobError(one_line(error)) from None
+    return frame, [(r["table"], r["run"], bytes(r["part"])) for r in marked]
+
+
+def unpacked(frame: Any, name: str, schema: pa.Schema) -> Any:
+    """Table ``name``'s rows of a packed frame, as a DataFrame of ``schema``."""
+    from pyspark.sql import functions as F
+
+    return frame.where(F.col("table") == name).select(*[F.col(c) for c in schema.names])
+
+
+def gather(frame: Any, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
+    """Every table of a packed frame on the driver, by name, in run order (each run's
+    rows in the order its task made them)."""
+    import pyarrow.compute as pc
+    from pyspark.sql import functions as F
+
+    rows = frame.where(~F.col("table").startswith("!")).toArrow()
+    found = {}
+    for name, schema in schemas.items():
+        mine = rows.filter(pc.equal(rows["table"], name)).select(schema.names).cast(schema)
+        found[name] = mine.take(pc.sort_indices(mine["run"])) if "run" in schema.names else mine
+    return found
+
+
+def write_tables(spark: Any, frames: dict[str, Any], out: str, mode: str = "overwrite") -> None:
+    """Each DataFrame as table ``out/NAME`` (Parquet), side by side. ``errorifexists``:
+    JobError naming the first that exists before any is written."""
+    if mode not in MODES:
+        raise ValueError(f"mode {mode!r}: one of {', '.join(MODES)}")
+    if mode == "errorifexists":
+        for name in frames:
+            if exists(spark, child(out, name)):
+                raise JobError(f"{child(out, name)} already exists (mode errorifexists)")
+
+    def write(item: tuple[str, Any]) -> None:
+        name, frame = item
+        frame.write.mode(mode).parquet(child(out, name))
+
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            list(pool.map(write, frames.items()))
+    except JobError:
+        raise
+    except Exception as error:
+        raise JobError(one_line(error)) from None
+
+
+def exists(spark: Any, location: str) -> bool:
+    """Whether ``location`` exists, as Spark's filesystem sees it."""
+    try:
+        spark.read.format("binaryFile").load(location).columns  # noqa: B018 (analysed)
+    except Exception as error:
+        if "PATH_NOT_FOUND" in str(error) or "does not exist" in str(error):
+            return False
+        raise
+    return True
+
+
+#: A "SomeError: message" line of a traceback (the name possibly dotted).
+_RAISED = re.compile(r"^([\w.]+(?:Error|Exception|Exit|Interrupt)): (.+)$", re.M)
+#: Exceptions that only carry another's message: Spark's and Py4J's wrappers, and any
+#: JVM class (a Java package before the name).
+_WRAPPERS = re.compile(r"^(?:org|java|javax|scala|io|py4j|pyspark)\.|^(?:PythonException|"
+                       r"Py4JJavaError|SparkException|AnalysisException)$")  # fmt: skip
+
+
+def one_line(error: BaseException) -> str:
+    """What went wrong in a Spark job, in one line: the last exception a Python worker
+    raised (as its traceback ends), else the first line of Spark's own message."""
+    text = str(error)
+    python = [(k, m) for k, m in _RAISED.findall(text) if not _WRAPPERS.search(k)]
+    if python:
+        kind, message = python[-1]
+        return f"{kind.rsplit('.', 1)[-1]}: {message.strip()}"
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return (lines[0] if lines else type(error).__name__)[:500]
+
+
+__all__ = ["ERROR", "MODES", "RESULT", "JobError", "Rows", "ddl", "deal", "dealt", "exists",
+           "gather", "one_line", "packed", "settle", "unpacked", "wide",
+           "write_tables"]  # fmt: skip

@@ -1,0 +1,86 @@
+"""The layers are a checked contract: ``pyproject.toml``'s ``[tool.importlinter]`` is the
+one picture of them (docs/architecture.md, "The layers"), and ``lint-imports`` (run by
+``./dev lint``) fails when a module imports a layer above its own.
+
+The check runs on a temporary copy of the packages, so that an upward import can be
+planted without touching the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+PACKAGES = ("qsg", "actors", "coupling")
+
+
+def _copy(tmp_path: Path) -> Path:
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def _lint_imports(where: Path) -> subprocess.CompletedProcess[str]:
+    """lint-imports on the packages at ``where`` (first on the path, ahead of the
+    repository's editable install)."""
+    env = {**os.environ, "PYTHONPATH": str(where)}
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--config", str(where / "pyproject.toml")],
+        cwd=where, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def _plant(module: Path, line: str) -> None:
+    module.write_text(module.read_text() + f"\n{line}\n")
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    return _copy(tmp_path)
+
+
+def test_the_repository_keeps_its_layers(copy: Path) -> None:
+    result = _lint_imports(copy)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 3 kept, 0 broken." in result.stdout
+
+
+def test_a_rules_module_importing_the_actors_breaks_the_contract(copy: Path) -> None:
+    _plant(copy / "qsg" / "core" / "errors.py", "import actors.world  # planted")
+    result = _lint_imports(copy)
+    assert result.returncode == 1
+    assert "qsg.core is not allowed to import actors" in result.stdout
+    assert "qsg.core.errors -> actors.world" in result.stdout
+
+
+def test_an_actor_importing_a_command_breaks_the_contract(copy: Path) -> None:
+    _plant(copy / "actors" / "signals.py", "from qsg import cli  # planted")
+    result = _lint_imports(copy)
+    assert result.returncode == 1
+    assert "actors is not allowed to import qsg.cli" in result.stdout
+
+
+def test_a_part_of_an_actor_importing_the_world_at_run_time_breaks_the_contract(
+    copy: Path,
+) -> None:
+    # The listed exceptions are for the imports named; a new one is caught.
+    _plant(copy / "actors" / "signals.py", "import actors.world  # planted")
+    result = _lint_imports(copy)
+    assert result.returncode == 1
+    assert "actors.signals -> actors.world" in result.stdout
+
+
+def test_triggering_importing_a_handle_breaks_the_rules_contract(copy: Path) -> None:
+    _plant(copy / "qsg" / "core" / "trigger.py", "from qsg.core import handle  # planted")
+    result = _lint_imports(copy)
+    assert result.returncode == 1
+    assert "qsg.core.trigger is not allowed to import qsg.core.handle" in result.stdout

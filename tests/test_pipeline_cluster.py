@@ -1,0 +1,130 @@
+"""``qsg metrics``, ``qsg sweep`` and ``qsg report`` on a real Spark standalone cluster
+(a master and two one-core workers on 127.0.0.1) and over Spark Connect (a server on
+``local[2]``), both started from the pyspark package's own scripts: the same tables as
+``local[2]`` in this process. Paths are given relative, as a user types them: the
+driver resolves them (each executor's working directory is its own). A run that cannot
+be read is one line naming it, not an executor's traceback."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qsg.cli import write_run
+from qsg.pipeline import metrics
+from qsg.scenario import load_scenario
+from qsg.scenario.play import run_scenario
+from tests.spark_cluster import connect_server, standalone
+
+pytestmark = pytest.mark.slow
+
+SMALL = Path(__file__).parent / "data" / "pipeline-small.toml"
+BASE = Path(__file__).parent.parent / "scenarios" / "sweep-base.toml"
+
+
+def qsg(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "qsg.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=1800)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two runs of the small scenario (seeds 11 and 12), one nested a level deeper."""
+    out = tmp_path_factory.mktemp("runs")
+    scenario = load_scenario(SMALL)
+    write_run(out / "a", SMALL, run_scenario(scenario))
+    write_run(out / "b" / "c", SMALL, run_scenario(scenario, seed=12))
+    return out
+
+
+@pytest.fixture(scope="module")
+def sweep_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four short points: two loads x two member counts, one seed."""
+    path = tmp_path_factory.mktemp("sweep") / "tiny.toml"
+    path.write_text(f'scenario = "{BASE}"\nduration = 5\nseeds = [3]\n'
+                    'objective = { p99 = 0.1, queue = "APP.ORDERS" }\n[vary]\n'
+                    '"workload.*.rate" = [20, 90]\n"qsg.QSG1.members" = [2, 3]\n')  # fmt: skip
+    return path
+
+
+@pytest.fixture(scope="module")
+def local(spark: Any, runs: Path, sweep_file: Path,
+          tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:  # fmt: skip
+    """What local[2] gives: the runs' tables, the sweep's tables, the runs' report."""
+    work = tmp_path_factory.mktemp("local")
+    swept = qsg("sweep", str(sweep_file), "--out", "sweep", "--master", "local[2]",
+                "--no-report", cwd=work)  # fmt: skip
+    assert swept.returncode == 0, swept.stderr
+    reported = qsg("report", str(runs), "--out", "report.html", "--master", "local[2]", cwd=work)
+    assert reported.returncode == 0, reported.stderr
+    return {
+        "tables": metrics.compute(metrics.Events.load(spark, runs)),
+        "sweep": metrics.read(work / "sweep" / "metrics"),
+        "report": _summary(work / "report.html"),
+    }
+
+
+@pytest.fixture(scope="module", params=["standalone", "connect"])
+def spark_at(request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:  # fmt: skip
+    """The options that name the Spark: ``--master spark://...`` or ``--remote sc://...``."""
+    logs = tmp_path_factory.mktemp(request.param)
+    if request.param == "standalone":
+        with standalone(logs) as url:
+            yield ["--master", url]
+    else:
+        with connect_server(logs) as url:
+            yield ["--remote", url]
+
+
+def _summary(report: Path) -> str:
+    """The report's summary tables (what follows its "Summary" heading)."""
+    return report.read_text().split("<h2>Summary</h2>", 1)[1]
+
+
+def _rows(tables: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    return {name: table.to_pylist() for name, table in tables.items()}
+
+
+def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_path):
+    shutil.copytree(runs, tmp_path / "runs")
+    done = qsg("metrics", "runs", "--out", "out", *spark_at, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "2 run(s); 14 tables written to file:///" in done.stdout
+    assert _rows(metrics.read(tmp_path / "out")) == _rows(local["tables"])
+
+
+def test_qsg_sweep_there_gives_the_local_points_and_knee(spark_at, sweep_file, local, tmp_path):
+    done = qsg("sweep", str(sweep_file), "--out", "sweep", "--no-report", *spark_at,
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    there = metrics.read(tmp_path / "sweep" / "metrics")
+    assert set(there) == set(local["sweep"])
+    for name in ("points", "knee", "latency", "runs"):
+        assert there[name].to_pylist() == local["sweep"][name].to_pylist(), name
+    assert len(list((tmp_path / "sweep" / "runs").glob("*/events.parquet"))) == 4
+
+
+def test_qsg_report_there_shows_the_local_summary_tables(spark_at, runs, local, tmp_path):
+    done = qsg("report", str(runs), "--out", "report.html", *spark_at, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert _summary(tmp_path / "report.html") == local["report"]
+
+
+def test_a_run_an_executor_cannot_read_is_one_line_naming_it(spark_at, runs, tmp_path):
+    shutil.copytree(runs, tmp_path / "runs")
+    (tmp_path / "runs" / "torn").mkdir()
+    (tmp_path / "runs" / "torn" / "events.parquet").write_bytes(b"PAR1 cut short")
+    done = qsg("metrics", "runs", *spark_at, cwd=tmp_path)
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert re.match(r"^error run torn: ValueError: file:///.*/runs/torn/events\.parquet: "
+                    r"not a readable Parquet event log", line), line  # fmt: skip
+    assert not (tmp_path / "runs" / "metrics").exists()
