@@ -275,3 +275,31 @@ def test_mqdisc_deletes_the_temporary_dynamic_queue_its_connection_created() -> 
     conn.disconnect()
     with pytest.raises(MQMIError, match=r"MQRC_Q_DELETED \(2052\)"):
         other.put(b"m", MD(), PMO(), now=0.0)
+
+
+def test_a_handle_is_named_by_the_queue_it_resolved_to_and_takes_default_structures() -> None:
+    # A remote queue's handle names the queue at its queue manager (RNAME); a local
+    # queue's its own name. MQGET with no MD or GMO uses the defaults.
+    qm = QMgr("QM1")
+    load(qm, """
+        DEFINE QLOCAL(Q)
+        DEFINE QLOCAL(QM2) USAGE(XMITQ)
+        DEFINE QREMOTE(R) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)
+    """)  # fmt: skip
+    conn = qm.connect()
+    assert conn.open("R", CMQC.MQOO_OUTPUT).name == "APP.IN"
+    h = conn.open("Q", ALL)
+    assert h.name == "Q"
+    h.put(b"m", None, None, now=0.0)
+    conn.commit()
+    assert h.get(None, None, None, now=0.0) == b"m"
+
+
+def test_a_put_with_expiry_not_valid_names_the_field_and_value() -> None:
+    _, h = queue()
+    with pytest.raises(
+        MQMIError,
+        match=r"^MQCC_FAILED: MQRC_EXPIRY_ERROR \(2013\): "
+        r"MQMD.Expiry=0: must be > 0 or MQEI_UNLIMITED \(-1\)$",
+    ):
+        h.put(b"m", MD(Expiry=0), PMO(), now=0.0)
