@@ -187,7 +187,7 @@ async def play(
         scopes = _scopes(world)
         happened = list(world.events.history)
         failures = world.watch.unscheduled if world.watch is not None else []
-    summary = summarise(happened, scopes)
+    summary = summarise(happened, scopes, since=start + run.warmup, warmup=run.warmup)
     wall = time.perf_counter() - began
     return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures,
                      refused=refused)  # fmt: skip

@@ -7,7 +7,7 @@ queue, the reports that arrived on it), got
 (MQGETs that returned a message, browses not counted: a get backed out and got again
 counts twice), expired and discarded, expiration reports, dead-lettered, errors, the
 peak of the sampled depth, and the latency from the message's first MQPUT anywhere to
-its MQGET, as p50 and p99 in simulated seconds (nearest-rank percentiles). A queue where
+its MQGET, as the mean, p50 and p99 in simulated seconds (nearest-rank percentiles). A queue where
 nothing happened (no message, no depth, no error) has no row. A queue manager's peak
 depth is of its local queues (``peak_local_depth``): a shared queue's depth is the
 QSG's, in its own row. Errors are counted and, in ``error_reasons``, broken down by
@@ -17,6 +17,14 @@ deliveries, expiries in transit, how many messages the receiver had delivered wh
 batch the sender had not yet seen confirmed when the run ended, and how much the Expiry
 of delivered messages counted down against the time that passed), the lease holders in
 order, the requesters' round trips, and the faults (``refused``: the world said no).
+
+A warm-up (``[run] warmup``: ``since``, the trio time it ends) keeps the start-up
+transient out of every statistic: a put, get, expiry, report, error, depth sample,
+channel batch or reply before it is not counted, and a latency counts only for a
+message put after it (the steady state's waits, not the empty queue's). The events
+are still in the run's event log, at their times; the lease holders and the faults are
+listed whenever they happened (they are the run's record, not statistics), and
+``totals.warmup`` says how many seconds were left out.
 """
 
 from __future__ import annotations
@@ -89,6 +97,9 @@ def error_reasons(reasons: Counter[int]) -> list[dict[str, Any]]:
             for reason, count in sorted(reasons.items(), key=lambda rc: (-rc[1], rc[0]))]
 
 
+#: Events that are the run's record, listed whenever they happened (a warm-up or not).
+_RECORDS = (LeaseChanged, FaultInjected, CFFailed, QMgrKilled, QMgrRestarted)
+
 #: The counts that make a queue's row worth having.
 _ACTIVITY = ("put", "got", "expired", "reports", "dead_lettered", "errors", "peak_depth")
 
@@ -111,6 +122,7 @@ class _Row:
     def out(self, **names: Any) -> dict[str, Any]:
         skip = ("latencies", "reasons")
         row = {**names, **{k: v for k, v in asdict(self).items() if k not in skip}}
+        row["latency_mean"] = _mean(self.latencies)
         row["latency_p50"] = percentile(self.latencies, 50)
         row["latency_p99"] = percentile(self.latencies, 99)
         row["error_reasons"] = error_reasons(self.reasons)
@@ -177,8 +189,10 @@ class Summary:
         raise KeyError(name)
 
 
-def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
-    """The summary of a run's ``events`` (in the order they happened)."""
+def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math.inf,
+              warmup: float = 0.0) -> Summary:  # fmt: skip
+    """The summary of a run's ``events`` (in the order they happened), counting only
+    what happened from ``since`` on (the end of a ``warmup`` of that many seconds)."""
     queues: dict[tuple[str, str], _Row] = defaultdict(_Row)
     qmgrs: dict[str, _Row] = defaultdict(_Row)
     first_put: dict[bytes, float] = {}
@@ -193,6 +207,13 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     last = 0.0
     for e in events:
         last = max(last, e.time)
+        if e.time < since and not isinstance(e, _RECORDS):
+            # Its time is kept: a latency is counted only from a put after the warm-up.
+            if isinstance(e, MessagePut | ChannelDelivered):
+                first_put.setdefault(e.msg_id, e.time)
+            if isinstance(e, MessagePut):
+                put_expiry.setdefault(e.msg_id, e.expiry)
+            continue
         if isinstance(e, MessagePut | ChannelDelivered):
             key = (scopes.scope(e.q_mgr, e.queue), e.queue)
             queues[key].put += 1
@@ -223,7 +244,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
             qmgrs[e.q_mgr].got += 1
             totals["got"] += 1
             began = first_put.get(e.msg_id)
-            if began is not None:
+            if began is not None and began >= since:
                 queues[key].latencies.append(e.time - began)
                 qmgrs[e.q_mgr].latencies.append(e.time - began)
         elif isinstance(e, Discarded):
@@ -279,6 +300,8 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
         elif isinstance(e, QMgrRestarted):
             totals["restarts"] += 1
     totals["end"] = last
+    if warmup:
+        totals["warmup"] = warmup
     requesters = []
     for app, values in sorted(trips.items()):
         done = [v for v in values if v is not None]
