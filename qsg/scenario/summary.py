@@ -16,7 +16,9 @@ each workload that had errors). Then the channels (batches, messages, bytes,
 deliveries, expiries in transit, how many messages the receiver had delivered whose
 batch the sender had not yet seen confirmed when the run ended, and how much the Expiry
 of delivered messages counted down against the time that passed), the lease holders in
-order, the requesters' round trips, and the faults (``refused``: the world said no).
+order, the requesters' round trips, the faults (``refused``: the world said no), and
+each CF structure's peak usage, time to full and how long it lasts in an outage
+(``structures``: ``qsg.scenario.sizing``).
 
 A warm-up (``[run] warmup``: ``since``, the trio time it ends) keeps the start-up
 transient out of every statistic: a put, get, expiry, report, error, depth sample,
@@ -53,6 +55,7 @@ from actors.events import (
 )  # fmt: skip
 from qsg.core.errors import reason_name
 from qsg.core.events import DeadLettered, Discarded, ReportPut
+from qsg.scenario.sizing import sized
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,8 @@ class Summary:
     faults: list[dict[str, Any]]
     totals: dict[str, Any]
     applications: list[dict[str, Any]] = field(default_factory=list)
+    #: Each CF structure's peak usage, time to full and outages (``qsg.scenario.sizing``).
+    structures: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -205,6 +210,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
     apps: dict[tuple[str, str, str], Counter[int]] = defaultdict(Counter)
     totals: dict[str, Any] = defaultdict(int)
     last = 0.0
+    events = list(events)
     for e in events:
         last = max(last, e.time)
         if e.time < since and not isinstance(e, _RECORDS):
@@ -322,6 +328,8 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
         channels=[c.out(name) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
         applications=applications,
+        structures=sized([e for e in events if e.time >= since or isinstance(e, _RECORDS)],
+                         scopes),
     )  # fmt: skip
 
 
