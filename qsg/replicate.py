@@ -51,9 +51,10 @@ _T975_TAIL = ((40.0, 2.021), (60.0, 2.000), (120.0, 1.980), (math.inf, 1.960))
 #: Replications before ``--precision`` may stop: fewer give no useful interval.
 MIN_FOR_PRECISION = 3
 #: Keys of a row that name it (its identity across replications), not figures.
-_NAMES = ("scope", "queue", "q_mgr", "channel", "sender", "workload", "name", "shared")
+_NAMES = ("scope", "queue", "q_mgr", "qsg", "structure", "channel", "sender", "workload",
+          "name", "action", "target", "shared")
 #: The summary's tables that are combined; ``faults`` is copied, ``leases`` left out.
-_TABLES = ("queues", "qmgrs", "channels", "requesters", "applications")
+_TABLES = ("queues", "qmgrs", "channels", "requesters", "applications", "structures")
 
 
 def t975(df: int) -> float:

@@ -91,6 +91,15 @@ def print_summary(console: Console, result: RunResult) -> None:
                         [("q_mgr", "queue manager"), *_COUNTS,
                          ("peak_local_depth", "peak local depth"), *_LATENCY,
                          ("errors", "errors"), ("error_reasons", "errors by reason")]))  # fmt: skip
+    busy = [{**r, "cpu_busy": f"{100 * r['cpu_busy']:.1f}%"} for r in summary.qmgrs
+            if "cpu_busy" in r]  # fmt: skip
+    if busy:
+        console.print(table("Utilisation (per second, SMF 115 message manager statistics)", busy,
+                            [("q_mgr", "queue manager"), ("cpu_busy", "CPU busy"),
+                             ("mqput_per_second", "MQPUT"), ("mqput1_per_second", "MQPUT1"),
+                             ("mqget_per_second", "MQGET"), ("mqcmit_per_second", "MQCMIT"),
+                             ("mqopen_per_second", "MQOPEN"), ("other_per_second", "other"),
+                             ("cf_accesses_per_second", "CF accesses")]))  # fmt: skip
     if summary.applications:
         console.print(table("Application errors", summary.applications,
                             [("workload", "workload"), ("q_mgr", "queue manager"),

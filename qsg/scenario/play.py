@@ -146,6 +146,8 @@ async def play(
                           faults=faults, history=history, cf_persistent=run.cf_persistent,
                           events=events) as world:  # fmt: skip
         start = trio.current_time()
+        for qm in world.qmgrs.values():  # the statistics' first interval starts here
+            qm.statistics.take(start, qm.name, world.costs.cpus)
         duration = run.duration
         every = progress_every or (duration / 200 if duration else 1.0)
         tally = _Tally(world)
@@ -257,6 +259,8 @@ async def _sample_depths(world: World, interval: float) -> None:
 async def _sample_once(world: World, now: float | None = None) -> None:
     """A DepthSampled event per application queue, at ``now`` (the current time)."""
     now = trio.current_time() if now is None else now
+    for qm in list(world.qmgrs.values()):  # every member's interval, up or down
+        world.events.emit(qm.statistics.take(now, qm.name, world.costs.cpus))
     sampled: set[str] = set()
     for qm in list(world.qmgrs.values()):
         if not qm.alive:

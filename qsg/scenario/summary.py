@@ -50,9 +50,11 @@ from actors.events import (
     MessagePut,
     QMgrKilled,
     QMgrRestarted,
+    QMgrStatistics,
     ReplyReceived,
     WorldEvent,
 )  # fmt: skip
+from actors.statistics import VERBS
 from qsg.core.errors import reason_name
 from qsg.core.events import DeadLettered, Discarded, ReportPut
 from qsg.scenario.sizing import sized
@@ -209,6 +211,8 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
     trips: dict[str, list[float | None]] = defaultdict(list)
     apps: dict[tuple[str, str, str], Counter[int]] = defaultdict(Counter)
     totals: dict[str, Any] = defaultdict(int)
+    work: dict[str, Counter[str]] = defaultdict(Counter)  # the QMgrStatistics, summed
+    cpus: dict[str, int] = {}
     last = 0.0
     events = list(events)
     for e in events:
@@ -301,6 +305,10 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
                                "q_mgr": e.q_mgr,
                                "detail": f"not scheduled: {e.reason} {e.detail}",
                                "refused": False})  # fmt: skip
+        elif isinstance(e, QMgrStatistics):
+            cpus[e.q_mgr] = e.cpus
+            for name in _STATISTICS:
+                work[e.q_mgr][name] += getattr(e, name)
         elif isinstance(e, QMgrKilled):
             totals["kills"] += 1
         elif isinstance(e, QMgrRestarted):
@@ -324,13 +332,33 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
     return Summary(
         queues=[row.out(scope=s, queue=q, shared=s in scopes.shared)
                 for (s, q), row in sorted(queues.items()) if row.active()],
-        qmgrs=[_local_depth(row.out(q_mgr=name)) for name, row in sorted(qmgrs.items())],
+        qmgrs=[_utilisation(_local_depth(row.out(q_mgr=name)), work.get(name), cpus.get(name))
+               for name, row in sorted(qmgrs.items())],
         channels=[c.out(name) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
         applications=applications,
         structures=sized([e for e in events if e.time >= since or isinstance(e, _RECORDS)],
                          scopes),
     )  # fmt: skip
+
+
+#: The fields of QMgrStatistics that are summed over a run's intervals.
+_STATISTICS = ("interval", "cpu_seconds", *VERBS, "cf_accesses")
+
+
+def _utilisation(row: dict[str, Any], work: Counter[str] | None, cpus: int | None,
+                 ) -> dict[str, Any]:  # fmt: skip
+    """A queue manager's row with its utilisation: ``cpu_busy``, the fraction of its
+    processors' time the calls cost (cpu_seconds / (seconds x cpus)), calls a second by
+    verb (``mqput_per_second``...) and CF accesses a second."""
+    if not work or not work["interval"] or not cpus:
+        return row
+    seconds = work["interval"]
+    row["cpu_busy"] = work["cpu_seconds"] / (seconds * cpus)
+    for verb in VERBS:
+        row[f"{verb}_per_second"] = work[verb] / seconds
+    row["cf_accesses_per_second"] = work["cf_accesses"] / seconds
+    return row
 
 
 def _local_depth(row: dict[str, Any]) -> dict[str, Any]:
