@@ -25,7 +25,8 @@ from qsg.scenario.summary import Summary
 _DURATIONS = {"latency_p50", "latency_p99", "round_trip_p50", "round_trip_p99",
               "expiry_counted_mean", "elapsed_mean", "time"}  # fmt: skip
 _LEFT = {"queue", "scope", "channel", "from", "queue manager", "role", "holder", "previous",
-         "action", "target", "detail", "workload", "errors by reason"}  # fmt: skip
+         "action", "target", "detail", "workload", "errors by reason", "QSG",
+         "structure"}  # fmt: skip
 _COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
            ("dead_lettered", "DLQ")]  # fmt: skip
 _LATENCY = [("latency_p50", "p50"), ("latency_p99", "p99")]
@@ -91,7 +92,7 @@ def print_summary(console: Console, result: RunResult) -> None:
                         [("q_mgr", "queue manager"), *_COUNTS,
                          ("peak_local_depth", "peak local depth"), *_LATENCY,
                          ("errors", "errors"), ("error_reasons", "errors by reason")]))  # fmt: skip
-    busy = [{**r, "cpu_busy": f"{100 * r['cpu_busy']:.1f}%"} for r in summary.qmgrs
+    busy = [{**r, "cpu_busy": f"{100 * r['cpu_busy']:.3g}%"} for r in summary.qmgrs
             if "cpu_busy" in r]  # fmt: skip
     if busy:
         console.print(table("Utilisation (per second, SMF 115 message manager statistics)", busy,
