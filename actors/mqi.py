@@ -52,7 +52,7 @@ class Connection:
 
     async def open(self, target: str | bytes | OD, options: int) -> Queue:
         """MQOPEN: a queue by name or OD, with MQOO_* options."""
-        handle = await self._call(lambda now: self.conn.open(target, options))
+        handle = await self._call(lambda now: self.conn.open(target, options), verb="mqopen")
         return Queue(self, handle)
 
     async def put1(
@@ -62,7 +62,8 @@ class Connection:
         """MQPUT1: open, put one message, close."""
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
-        handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now))
+        handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now),
+                                  verb="mqput1")  # fmt: skip
         assert handle.done is not None  # the put completed
         self._put_done(handle, body, md, handle.done)
 
@@ -84,8 +85,9 @@ class Connection:
         stores = list(self.conn.uow.stores)
         end = self.conn.commit if committed else self.conn.backout
         await self._call(
-            lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores)
-        )
+            lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores),
+            verb="mqcmit" if committed else "mqback",
+        )  # fmt: skip
         now = trio.current_time()
         self.qm.world.events.emit(UnitOfWorkEnded(now, self.qm.name, self.conn.number, committed))
         self._wake(stores)
@@ -108,12 +110,13 @@ class Connection:
         if not done.in_uow:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
-    async def _call(self, call: Callable[[float], T], *, shared: bool = False) -> T:
+    async def _call(self, call: Callable[[float], T], *, shared: bool = False,
+                    verb: str = "other") -> T:  # fmt: skip
         if self.incarnation != self.qm.incarnation:
             raise MQMIError.failed(
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.qm.name} was restarted"
             )
-        return await self.qm.dispatch(call, shared=shared)
+        return await self.qm.dispatch(call, shared=shared, verb=verb)
 
 
 class Queue:
@@ -138,7 +141,7 @@ class Queue:
         handle = self.handle
         try:
             done = await self.connection._call(
-                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared
+                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared, verb="mqput"
             )
         except MQMIError as warning:
             if warning.done is not None:  # MQCC_WARNING: the message was put all the same
@@ -178,8 +181,9 @@ class Queue:
                 continue
             try:
                 body, done = await connection._call(
-                    lambda now: handle.receive(max_length, md, gmo, now=now), shared=self._shared
-                )
+                    lambda now: handle.receive(max_length, md, gmo, now=now),
+                    shared=self._shared, verb="mqget",
+                )  # fmt: skip
             except MQMIError as error:
                 if error.done is not None:  # MQCC_WARNING: a message came back all the same
                     self._got(error.message or b"", md, gmo, error.done)
@@ -237,19 +241,19 @@ class Queue:
         """MQINQ of one attribute (MQIA_CURRENT_Q_DEPTH, MQIA_MAX_Q_DEPTH, ...)."""
         handle = self.handle
         value = await self.connection._call(
-            lambda now: handle.inquire(selector), shared=self._shared
+            lambda now: handle.inquire(selector), shared=self._shared, verb="mqinq"
         )
         return value
 
     async def set(self, selector: int, value: int) -> None:
         """MQSET of MQIA_INHIBIT_PUT or MQIA_INHIBIT_GET."""
         handle = self.handle
-        await self.connection._call(lambda now: handle.set(selector, value))
+        await self.connection._call(lambda now: handle.set(selector, value), verb="mqset")
 
     async def close(self, options: int = CMQC.MQCO_NONE) -> None:
         """MQCLOSE (MQCO_DELETE / MQCO_DELETE_PURGE for a permanent dynamic queue)."""
         handle = self.handle
-        await self.connection._call(lambda now: handle.close(options))
+        await self.connection._call(lambda now: handle.close(options), verb="mqclose")
         self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
 
 
