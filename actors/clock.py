@@ -21,6 +21,13 @@ and reschedules the tasks due then. Cancellation keeps trio's semantics (a cance
 sleeper is aborted and its entry dropped), and at equal times trio's own deadlines go
 first, so a ``move_on_at(stop)`` still ends a loop whose next wake-up is ``stop``. Under
 any other clock (the wall clock) the same functions are trio's.
+
+Besides tasks, the heap holds ``Timer``s: a function the clock calls itself at its time,
+outside any task. The built-in applications use them to run MQI calls that nothing can
+make wait (``actors.drive``): an arrival then costs no task switch at all. A timer's
+function must not raise (it hands its failures to a task) and must not block. While no
+task is ready and no real I/O is in flight, the clock goes on from one instant to the
+next in the same call, up to ``_BATCH`` instants, instead of a pass of trio's loop each.
 """
 
 from __future__ import annotations
@@ -28,15 +35,20 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from collections.abc import Callable
 from itertools import count
 from typing import Protocol
 
 import trio
+from trio._core._run import GLOBAL_RUN_CONTEXT as _RUN_CONTEXT
 from trio.lowlevel import Abort, RaiseCancelT, Task, current_task, reschedule
 
 #: How long trio may wait in real time while real I/O is in flight: the reply wakes it
 #: sooner. Bounded so a stuck source is looked at again.
 _REAL_WAIT = 60.0
+#: How many instants of timers the clock runs in one call before trio's loop looks at
+#: its I/O and signals again.
+_BATCH = 1000
 
 
 class IOSource(Protocol):
@@ -46,18 +58,51 @@ class IOSource(Protocol):
     def busy(self) -> bool: ...
 
 
-class Wakeup:
+class Alarm:
+    """An entry of the clock's heap: ``fire`` is called at its time while ``pending``."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self) -> None:
+        self.pending = False
+
+    def fire(self) -> None:
+        raise NotImplementedError
+
+
+class Timer(Alarm):
+    """``function()`` called by the clock at a simulated time, outside any task; set
+    ``pending`` False (``cancel``) to drop it."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, function: Callable[[], None]) -> None:
+        super().__init__()
+        self.function = function
+
+    def cancel(self) -> None:
+        self.pending = False
+
+    def fire(self) -> None:
+        self.function()
+
+
+class Wakeup(Alarm):
     """A parked task that is woken once: by ``wake`` or by the clock at its deadline.
 
     ``woken`` says which: True when ``wake`` came first, False when the deadline did.
     """
 
-    __slots__ = ("pending", "task", "woken")
+    __slots__ = ("task", "woken")
 
     def __init__(self) -> None:
+        super().__init__()
         self.task: Task | None = None
-        self.pending = False  # parked and not yet woken, cancelled or timed out
         self.woken = False
+
+    def fire(self) -> None:  # the deadline came first
+        assert self.task is not None
+        reschedule(self.task)
 
     def wake(self) -> None:
         """Wake the parked task now (nothing if it is not parked)."""
@@ -80,10 +125,10 @@ class VirtualClock(trio.abc.Clock):
         self._sources: list[IOSource] = []
         # Invariant: every entry (when, order, wakeup) whose wakeup is pending is a task
         # parked until ``when``; entries of woken or cancelled wakeups are skipped.
-        self._alarms: list[tuple[float, int, Wakeup]] = []
+        self._alarms: list[tuple[float, int, Alarm]] = []
         #: Wake-ups at the end of their instant (``sleep_until(..., late=True)``): due
         #: only once no other wake-up of the same time is left and no task can run.
-        self._late: list[tuple[float, int, Wakeup]] = []
+        self._late: list[tuple[float, int, Alarm]] = []
         self._order = count()  # equal times wake in the order they were asked for
         self.jumps = 0  # how many times time moved: statistics for the benchmarks
 
@@ -112,6 +157,13 @@ class VirtualClock(trio.abc.Clock):
         await trio.lowlevel.wait_task_rescheduled(wakeup._abort)
         return wakeup.woken
 
+    def call_at(self, when: float, timer: Timer) -> Timer:
+        """Have the clock call ``timer`` at simulated time ``when`` (now if it is past:
+        after what is already due now)."""
+        timer.pending = True
+        heapq.heappush(self._alarms, (max(when, self._time), next(self._order), timer))
+        return timer
+
     def watch(self, source: IOSource) -> None:
         """Freeze time while ``source`` is busy."""
         self._sources.append(source)
@@ -131,31 +183,46 @@ class VirtualClock(trio.abc.Clock):
             if source.busy:
                 return _REAL_WAIT  # the reply ends the wait; time stands still meanwhile
         alarms, late = self._alarms, self._late
-        while alarms and not alarms[0][2].pending:
-            heapq.heappop(alarms)  # woken or cancelled meanwhile
-        while late and not late[0][2].pending:
-            heapq.heappop(late)
-        first = alarms[0][0] if alarms else math.inf
-        when = min(first, late[0][0] if late else math.inf)
-        if when < deadline:
+        for _ in range(_BATCH):
+            while alarms and not alarms[0][2].pending:
+                heapq.heappop(alarms)  # woken or cancelled meanwhile
+            while late and not late[0][2].pending:
+                heapq.heappop(late)
+            first = alarms[0][0] if alarms else math.inf
+            when = min(first, late[0][0] if late else math.inf)
+            if when >= deadline:
+                break
             if when > self._time:
                 self._time = when
                 self.jumps += 1
-            if first > when:  # only the instant's late wake-ups are left
-                alarms = late
-            while alarms and alarms[0][0] <= when:
-                wakeup = heapq.heappop(alarms)[2]
-                if wakeup.pending:
-                    wakeup.pending = False
-                    assert wakeup.task is not None
-                    reschedule(wakeup.task)
-            return 0.0
+            due = late if first > when else alarms  # late ones once the instant's are done
+            while due and due[0][0] <= when:
+                alarm = heapq.heappop(due)[2]
+                if alarm.pending:
+                    alarm.pending = False
+                    alarm.fire()
+            # Timers alone ran (no task is ready, no I/O started): on to the next instant.
+            if _tasks_ready() or any(source.busy for source in self._sources):
+                return 0.0
+        else:
+            return 0.0  # a batch done: trio looks at its I/O, then asks again
         if math.isinf(deadline):
             return math.inf  # nothing will ever happen: as a real program would, wait
         if deadline > self._time:
             self._time = deadline
             self.jumps += 1
         return 0.0
+
+
+def _tasks_ready() -> bool:
+    """Whether a task is ready to run: trio's run queue, read directly (the public
+    ``current_statistics`` builds a record of the I/O manager's state as well, which
+    costs more than a simulated instant of timers); trio's statistics if the run queue
+    is not where this trio keeps it."""
+    runq = getattr(getattr(_RUN_CONTEXT, "runner", None), "runq", None)
+    if runq is None:
+        return trio.lowlevel.current_statistics().tasks_runnable > 0
+    return bool(runq)
 
 
 class WallClock(trio.abc.Clock):
@@ -221,6 +288,6 @@ async def sleep(seconds: float) -> None:
 
 
 __all__ = [
-    "IOSource", "SharedClock", "VirtualClock", "Wakeup", "WallClock", "current_virtual_clock",
-    "sleep", "sleep_until",
+    "Alarm", "IOSource", "SharedClock", "Timer", "VirtualClock", "Wakeup", "WallClock",
+    "current_virtual_clock", "sleep", "sleep_until",
 ]  # fmt: skip

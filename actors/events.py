@@ -375,7 +375,9 @@ class EventLog:
             listener(event)
         if self.keep:
             self.history.append(event)
-        for send in list(self._subscribers):
+        if not self._subscribers:
+            return
+        for send in list(self._subscribers):  # a copy: a closed one is taken off
             try:
                 send.send_nowait(event)
             except (trio.BrokenResourceError, trio.ClosedResourceError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import trio
@@ -36,6 +37,17 @@ _SELECTIVE = (
     _BROWSE | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
     | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE | CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_LOCK
 )  # fmt: skip
+
+
+@dataclass(slots=True)
+class GetPlan:
+    """An MQGET under way: whether it waits and until when, whether it takes any message
+    (``plain``), and the options its attempts are checked with."""
+
+    waits: bool
+    deadline: float
+    plain: bool
+    checked: tuple[int, int, bool]
 
 
 class Connection:
@@ -88,6 +100,9 @@ class Connection:
             lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores),
             verb="mqcmit" if committed else "mqback",
         )  # fmt: skip
+        self._uow_ended(stores, committed=committed)
+
+    def _uow_ended(self, stores: list[MessageStore], *, committed: bool) -> None:
         now = trio.current_time()
         self.qm.world.events.emit(UnitOfWorkEnded(now, self.qm.name, self.conn.number, committed))
         self._wake(stores)
@@ -112,11 +127,33 @@ class Connection:
 
     async def _call(self, call: Callable[[float], T], *, shared: bool = False,
                     verb: str = "other") -> T:  # fmt: skip
+        self._check_life()
+        return await self.qm.dispatch(call, shared=shared, verb=verb)
+
+    def _check_life(self) -> None:
         if self.incarnation != self.qm.incarnation:
             raise MQMIError.failed(
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.qm.name} was restarted"
             )
-        return await self.qm.dispatch(call, shared=shared, verb=verb)
+
+    def immediate(self) -> bool:
+        """Whether an MQI call of this connection would run at once: nothing in the
+        dispatcher can make it wait (see ``QueueManager.immediate``) and the queue
+        manager is the life it connected to."""
+        return self.incarnation == self.qm.incarnation and self.qm.immediate()
+
+    def _call_now(self, call: Callable[[float], T], *, shared: bool = False,
+                  verb: str = "other") -> T:  # fmt: skip
+        """``_call`` without the dispatcher's waits, when ``immediate`` said so."""
+        self._check_life()
+        return self.qm.run_now(call, shared=shared, verb=verb)
+
+    def commit_now(self) -> None:
+        """MQCMIT run at once: only when the connection is ``immediate``."""
+        stores = list(self.conn.uow.stores)
+        shared = any(s is not self.qm.rules.store for s in stores)
+        self._call_now(lambda now: self.conn.commit(), shared=shared, verb="mqcmit")
+        self._uow_ended(stores, committed=True)
 
 
 class Queue:
@@ -149,6 +186,19 @@ class Queue:
             raise
         self.connection._put_done(handle, body, md, done)
 
+    def put_now(self, body: bytes | str, md: MD, pmo: PMO) -> None:
+        """MQPUT run at once: only when the connection is ``immediate``."""
+        handle = self.handle
+        try:
+            done = self.connection._call_now(
+                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared, verb="mqput"
+            )
+        except MQMIError as warning:
+            if warning.done is not None:  # MQCC_WARNING: the message was put all the same
+                self.connection._put_done(handle, body, md, warning.done)
+            raise
+        self.connection._put_done(handle, body, md, done)
+
     async def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
     ) -> bytes:
@@ -157,27 +207,12 @@ class Queue:
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
         handle, connection = self.handle, self.connection
-        world = connection.qm.world
-        signals, store = world.signals, handle.repository.store
-        options = gmo.Options
-        waits = bool(options & CMQC.MQGMO_WAIT)
-        deadline = math.inf
-        if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
-            deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
-        plain = (
-            not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
-            and handle.state.locked is None
-            and engine.match_of(md, gmo) == MATCH_ANY
-        )
-        checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
+        signals, store = connection.qm.world.signals, handle.repository.store
+        plan = self.plan(md, gmo)
         while True:
-            if (
-                plain and waits and checked == self._checked
-                and signals.surely_empty(store, handle.queue)
-                and trio.current_time() < deadline and self._skippable()
-            ):  # fmt: skip
+            if self.may_skip(plan):
                 # An attempt that could only fail, with these options already checked.
-                await signals.wait(store, handle.queue, deadline, plain=True)
+                await signals.wait(store, handle.queue, plan.deadline, plain=True)
                 continue
             try:
                 body, done = await connection._call(
@@ -185,24 +220,72 @@ class Queue:
                     shared=self._shared, verb="mqget",
                 )  # fmt: skip
             except MQMIError as error:
-                if error.done is not None:  # MQCC_WARNING: a message came back all the same
-                    self._got(error.message or b"", md, gmo, error.done)
-                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                if not self.missed(plan, md, gmo, error):
                     raise
-                self._checked = checked
-                if plain:
-                    signals.found_empty(store, handle.queue)
-                if not waits or trio.current_time() >= deadline:
-                    raise
-                await signals.wait(store, handle.queue, deadline, plain=plain)
+                await signals.wait(store, handle.queue, plan.deadline, plain=plan.plain)
                 continue
-            break
-        self._checked = checked
-        if options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
-            signals.notify(store, handle.queue)  # a lock moved: others may see more
+            self.got(plan, md, gmo, body, done)
+            return body
+
+    def get_now(self, plan: GetPlan, max_length: int | None, md: MD, gmo: GMO) -> bytes:
+        """One attempt of the MQGET ``plan`` was made for, run at once (``immediate``);
+        it raises what the attempt raised (``missed`` says whether to wait)."""
+        handle = self.handle
+        body, done = self.connection._call_now(
+            lambda now: handle.receive(max_length, md, gmo, now=now),
+            shared=self._shared, verb="mqget",
+        )  # fmt: skip
+        self.got(plan, md, gmo, body, done)
+        return body
+
+    # The pieces of MQGET with MQGMO_WAIT, shared by the task's call and the clock's.
+    def plan(self, md: MD, gmo: GMO) -> GetPlan:
+        """What an MQGET with ``md`` and ``gmo`` starting now waits for, and until when."""
+        options = gmo.Options
+        waits = bool(options & CMQC.MQGMO_WAIT)
+        deadline = math.inf
+        if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
+            deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
+        plain = (
+            not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
+            and self.handle.state.locked is None
+            and engine.match_of(md, gmo) == MATCH_ANY
+        )
+        checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
+        return GetPlan(waits, deadline, plain, checked)
+
+    def may_skip(self, plan: GetPlan) -> bool:
+        """Whether the next attempt could only fail, with these options already checked:
+        the get then waits without making it."""
+        return (
+            plan.plain and plan.waits and plan.checked == self._checked
+            and self.connection.qm.world.signals.surely_empty(
+                self.handle.repository.store, self.handle.queue)
+            and trio.current_time() < plan.deadline and self._skippable()
+        )  # fmt: skip
+
+    def missed(self, plan: GetPlan, md: MD, gmo: GMO, error: MQMIError) -> bool:
+        """An attempt raised ``error``: True if the get is to wait and try again (else
+        the error is the call's). A warning that came with a message is its event."""
+        if error.done is not None:  # MQCC_WARNING: a message came back all the same
+            self._got(error.message or b"", md, gmo, error.done)
+        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+            return False
+        self._checked = plan.checked
+        if plan.plain:
+            self.connection.qm.world.signals.found_empty(
+                self.handle.repository.store, self.handle.queue
+            )
+        return plan.waits and trio.current_time() < plan.deadline
+
+    def got(self, plan: GetPlan, md: MD, gmo: GMO, body: bytes, done: Done | None) -> None:
+        """An attempt returned: the signals told, the event of the message got."""
+        self._checked = plan.checked
+        if gmo.Options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
+            handle = self.handle
+            self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
         if done is not None:
             self._got(body, md, gmo, done)
-        return body
 
     def _got(self, body: bytes, md: MD, gmo: GMO, done: Done) -> None:
         """A get returned a message: its event, with what the rules decided (``done``)."""
@@ -257,4 +340,4 @@ class Queue:
         self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
 
 
-__all__ = ["Connection", "Queue"]
+__all__ = ["Connection", "GetPlan", "Queue"]

@@ -295,6 +295,28 @@ class QueueManager:
         finally:
             CALLER.reset(caller)
 
+    def immediate(self) -> bool:
+        """Whether an MQI call would run at once, without a checkpoint: the queue manager
+        is up and not paused, its calls cost no simulated time and its coupling facility
+        is in process (``dispatch`` has nothing to wait for)."""
+        costs = self.world.costs
+        return (
+            self.alive and self.paused is None and not self.world.remote
+            and not costs.cpu_per_call and not costs.cf_access
+        )  # fmt: skip
+
+    def run_now(self, call: Callable[[float], T], *, shared: bool = False,
+                verb: str = "other") -> T:  # fmt: skip
+        """``call(now)`` at once, as ``dispatch`` runs it when ``immediate``: from a
+        task or from a timer of the virtual clock (counted as ``dispatch`` counts it)."""
+        self.statistics.count(verb, 0.0, shared)
+        caller = CALLER.set(self.name)
+        try:
+            now = self.rules.time = trio.current_time()
+            return call(now)
+        finally:
+            CALLER.reset(caller)
+
     def wake(self) -> None:
         """End a pause: the calls waiting in ``dispatch`` go on."""
         paused, self.paused = self.paused, None

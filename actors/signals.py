@@ -9,6 +9,9 @@ wait again, while a selective waiter must look for itself. Anything that can mak
 messages available at once (a commit or backout, an unlock, peer recovery, a queue
 manager's death) wakes every waiter.
 
+A waiter is a parked task (``wait``) or, for an application the virtual clock drives
+(``actors.drive``), a function the clock calls when the wait ends (``wait_call``).
+
 Signals also keep, per queue, how many messages *may* be available to a plain get, when
 that is known: 0 once a plain get found none, one more for each notification, one less
 for each message got, unknown again after a commit, backout or recovery. Every way a
@@ -20,10 +23,11 @@ costs only an attempt.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import trio
 
-from actors.clock import VirtualClock, Wakeup
+from actors.clock import Timer, VirtualClock, Wakeup
 from qsg.core.store import MessageStore
 
 _Key = tuple[int, str]
@@ -51,11 +55,44 @@ class _Waiter(Wakeup):
         return self.notified
 
 
+class _Call:
+    """A waiting MQGET of a clock-driven application (``Signals.wait_call``)."""
+
+    __slots__ = ("clock", "key", "notified", "plain", "signals", "then", "timer")
+
+    def __init__(self, key: _Key, plain: bool, then: Callable[[], None], signals: Signals,
+                 clock: VirtualClock) -> None:  # fmt: skip
+        self.key = key
+        self.plain = plain
+        self.then = then
+        self.signals = signals
+        self.clock = clock
+        self.notified = False
+        self.timer = Timer(self._timed_out)
+
+    def _timed_out(self) -> None:
+        self.signals._drop(self.key, self)
+        self.then()
+
+    def set(self) -> None:
+        self.notified = True
+        self.timer.cancel()
+        self.timer = self.clock.call_at(self.clock.current_time(), Timer(self.then))
+
+    def is_set(self) -> bool:
+        return self.notified
+
+    def cancel(self) -> None:
+        self.timer.cancel()
+        if not self.notified:
+            self.signals._drop(self.key, self)
+
+
 class Signals:
     """The waiters of one world's queues, first come first woken."""
 
     def __init__(self) -> None:
-        self._waiters: dict[_Key, list[_Waiter]] = {}
+        self._waiters: dict[_Key, list[_Waiter | _Call]] = {}
         self._available: dict[_Key, int] = {}  # where known: see the module docstring
 
     def found_empty(self, store: MessageStore, queue: str) -> None:
@@ -79,8 +116,7 @@ class Signals:
         """Sleep until ``queue`` of ``store`` is notified or ``deadline`` passes."""
         key = (id(store), queue)
         waiter = _Waiter(plain)
-        waiting = self._waiters.setdefault(key, [])
-        waiting.append(waiter)
+        self._waiters.setdefault(key, []).append(waiter)
         try:
             clock = trio.lowlevel.current_clock()
             if type(clock) is VirtualClock:  # the clock's own wake-up: no cancel scope
@@ -94,9 +130,29 @@ class Signals:
                         await waiter.event.wait()
         finally:
             if not waiter.is_set():
-                waiting.remove(waiter)
-                if not waiting and self._waiters.get(key) is waiting:
-                    del self._waiters[key]
+                self._drop(key, waiter)
+
+    def wait_call(
+        self, store: MessageStore, queue: str, deadline: float, then: Callable[[], None], *,
+        plain: bool, clock: VirtualClock,
+    ) -> Callable[[], None]:  # fmt: skip
+        """``wait`` for a timer of the virtual clock rather than a task: ``then()`` is
+        called by the clock when ``queue`` is notified (at that instant, after what is
+        already due) or at ``deadline``. Returns the function that cancels the wait."""
+        waiter = _Call((id(store), queue), plain, then, self, clock)
+        self._waiters.setdefault(waiter.key, []).append(waiter)
+        if deadline != math.inf:
+            clock.call_at(deadline, waiter.timer)
+        return waiter.cancel
+
+    def _drop(self, key: _Key, waiter: _Waiter | _Call) -> None:
+        """Take a waiter that timed out or was cancelled off the waiting list. (The list
+        of the key as it is now: a notification may have replaced the one it joined.)"""
+        waiting = self._waiters.get(key)
+        if waiting is not None and waiter in waiting:
+            waiting.remove(waiter)
+            if not waiting:
+                del self._waiters[key]
 
     def notify(self, store: MessageStore, queue: str) -> None:
         """One message may have become available on ``queue``."""
@@ -106,7 +162,7 @@ class Signals:
         waiting = self._waiters.get(key)
         if not waiting:
             return
-        kept: list[_Waiter] = []
+        kept: list[_Waiter | _Call] = []
         plain_woken = False
         for waiter in waiting:
             if waiter.plain and plain_woken:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
-from actors import arrivals, clock
+from actors import arrivals, clock, drive
 from actors.events import ApplicationError, ReplyReceived
 from actors.history import recorded
 from actors.mqi import Connection, Queue
@@ -63,11 +63,11 @@ def descriptor(w: Workload, rng: random.Random) -> tuple[bytes, MD]:
     report options and reply-to queue drawn or taken from the workload."""
     # Drawn values are clipped to what MQ allows: sizes to 100 MB, priorities to 0..9.
     size = min(MAX_MSG_LENGTH, max(0, round(w.size.draw(rng))))
-    md = MD(Expiry=w.expiry, Persistence=w.persistence, Report=w.report)
     priority = w.priority
-    md.Priority = (
-        CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None
-        else min(9, max(0, round(priority.draw(rng))))
+    md = MD(
+        Expiry=w.expiry, Persistence=w.persistence, Report=w.report,
+        Priority=CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None
+        else min(9, max(0, round(priority.draw(rng)))),
     )  # fmt: skip
     if w.reply_to:
         md.ReplyToQ = w.reply_to.encode()
@@ -111,6 +111,13 @@ class Application:
         #: A connection lost with a unit of work in flight, to back out before the next.
         self.stale: Connection | None = None
         self.in_uow = 0  # messages in the current unit of work
+        self.sent = 0  # messages a putter has put
+        self.pmo_options = put_options(w)
+        if w.group_size > 1:
+            self.pmo_options |= CMQC.MQPMO_LOGICAL_ORDER
+        #: A call made by the clock failed as one after which the application waits
+        #: RECONNECT seconds: the task is to wait them (``attempt_now``).
+        self.resting = False
 
     async def run(self) -> None:
         w = self.w
@@ -126,32 +133,39 @@ class Application:
 
     # ---- the four kinds ---------------------------------------------------------------
     async def putter(self) -> None:
-        w, rng = self.w, self.rng
-        pmo_options = put_options(w)
-        group = w.group_size if w.group_size > 1 else 0
-        if group:
-            pmo_options |= CMQC.MQPMO_LOGICAL_ORDER
-        sent = 0
-        while w.count is None or sent < w.count:
-            await clock.sleep(self.gap())
+        w = self.w
+        while w.count is None or self.sent < w.count:
+            if drive.possible(self):  # the clock makes the arrivals while it can
+                handoff = await drive.Putter(self).go()
+                if handoff is drive.Handoff.DONE:
+                    break
+                if handoff is drive.Handoff.PAUSE:
+                    await clock.sleep(RECONNECT)
+                    continue
+                # DUE: this arrival is the task's to make, now
+            else:
+                await clock.sleep(self.gap())
             queue = await self.ensure_open()
             if queue is None:
                 continue
-            body, md = descriptor(w, rng)
-            if group:
-                md.Version = CMQC.MQMD_VERSION_2
-                last = (sent + 1) % group == 0
-                md.MsgFlags = CMQC.MQMF_LAST_MSG_IN_GROUP if last else CMQC.MQMF_MSG_IN_GROUP
-            if self.world.history:
-                md.MsgId = self.world.new_msg_id()
-            put = await self.attempt(queue.put, body, md, PMO(Options=pmo_options), op="put",
-                                     md=md, syncpoint=bool(w.syncpoint))  # fmt: skip
+            body, md = self.message()
+            put = await self.attempt(queue.put, body, md, PMO(Options=self.pmo_options),
+                                     op="put", md=md, syncpoint=bool(w.syncpoint))  # fmt: skip
             if put is not FAILED:
-                sent += 1
+                self.sent += 1
                 await self.counted()
 
     async def getter(self) -> None:
         while True:
+            if drive.possible(self):  # the clock makes the gets while it can
+                handoff = await drive.Getter(self).go()
+                if handoff is drive.Handoff.PAUSE:
+                    await clock.sleep(RECONNECT)
+                    continue
+                if handoff is drive.Handoff.COUNT:
+                    await self.counted()
+                    continue
+                # DUE: the next MQGET is the task's to make
             queue = await self.ensure_open()
             if queue is None:
                 continue
@@ -200,6 +214,19 @@ class Application:
             await clock.sleep_until(began + self.gap(began))
 
     # ---- pieces -----------------------------------------------------------------------
+    def message(self) -> tuple[bytes, MD]:
+        """The putter's next message: its body and MQMD (in its group, if it puts
+        groups; with a MsgId chosen beforehand if the world keeps a history)."""
+        body, md = descriptor(self.w, self.rng)
+        group = self.w.group_size
+        if group > 1:
+            md.Version = CMQC.MQMD_VERSION_2
+            last = (self.sent + 1) % group == 0
+            md.MsgFlags = CMQC.MQMF_LAST_MSG_IN_GROUP if last else CMQC.MQMF_MSG_IN_GROUP
+        if self.world.history:
+            md.MsgId = self.world.new_msg_id()
+        return body, md
+
     def gap(self, since: float | None = None) -> float:
         """The time to the next message (from ``since``, a trio time; now if None), from
         the workload's arrival process at its rate or its load shape."""
@@ -255,8 +282,9 @@ class Application:
         opened = await self.attempt(conn.open, od, CMQC.MQOO_INPUT_EXCLUSIVE, pause=True)
         return None if opened is FAILED else opened
 
-    async def get(self, queue: Queue, md: MD) -> bytes | None:
-        """One waiting MQGET (not past the workload's stop); None if nothing came."""
+    def get_options(self, md: MD) -> GMO:
+        """The GMO of a waiting MQGET starting now (not waiting past the workload's
+        stop); ``md`` is made ready for it."""
         w = self.w
         left_ms = (self.stop - trio.current_time()) * 1000
         # At least a millisecond: a get that cannot wait would spin in simulated time.
@@ -265,6 +293,12 @@ class Application:
         if w.logical_order:
             md.Version = CMQC.MQMD_VERSION_2
             gmo.Version = CMQC.MQGMO_VERSION_2
+        return gmo
+
+    async def get(self, queue: Queue, md: MD) -> bytes | None:
+        """One waiting MQGET (not past the workload's stop); None if nothing came."""
+        w = self.w
+        gmo = self.get_options(md)
         got = await self.attempt(queue.get, None, md, gmo, quiet=NO_MSG, pause=True, op="get",
                                  md=md, syncpoint=bool(w.syncpoint))  # fmt: skip
         return None if got is FAILED else got
@@ -305,6 +339,19 @@ class Application:
             if await self.attempt(conn.commit, op="commit") is not FAILED:
                 self.in_uow = 0
 
+    def counted_now(self) -> bool:
+        """``counted`` made by the clock (the connection is immediate); False if its
+        commit failed as one after which the application waits RECONNECT seconds."""
+        if not self.w.syncpoint or self.conn is None:
+            return True
+        self.in_uow += 1
+        if self.in_uow >= self.w.syncpoint:
+            if self.attempt_now(self.conn.commit_now):
+                self.in_uow = 0
+            elif self.resting:
+                return False
+        return True
+
     async def record(self, call: Callable[[], Awaitable[T]], op: str, queue: str,
                      md: MD | None = None, syncpoint: bool = False) -> T:  # fmt: skip
         """``call()``, recorded in the world's history if it keeps one."""
@@ -325,18 +372,36 @@ class Application:
                 return await self.record(partial(call, *args), op, self.w.queue, md, syncpoint)
             return await call(*args)
         except MQMIError as error:
-            if error.reason in quiet:
-                return FAILED
-            w, now = self.w, trio.current_time()
-            self.world.events.emit(ApplicationError(now, w.qmgr, self.name, w.queue, error.reason))
-            if error.reason in LOST:
-                if self.w.syncpoint and self.conn is not None:
-                    self.stale = self.conn
-                self.conn = self.queue = None
-                self.in_uow = 0
-            if pause or error.reason in LOST:
+            if self.failed(error, quiet, pause):
                 await clock.sleep(RECONNECT)
             return FAILED
+
+    def attempt_now(self, call: Callable[..., object], *args: Any) -> bool:
+        """``attempt`` of a call made at once by the clock (never with a history): True
+        if it succeeded; a failure after which the task would wait RECONNECT seconds
+        sets ``resting``."""
+        self.resting = False
+        try:
+            call(*args)
+        except MQMIError as error:
+            self.resting = self.failed(error)
+            return False
+        return True
+
+    def failed(self, error: MQMIError, quiet: frozenset[int] = frozenset(),
+               pause: bool = False) -> bool:  # fmt: skip
+        """Note a failed MQI call (see ``attempt``); True if the application is now to
+        wait RECONNECT seconds."""
+        if error.reason in quiet:
+            return False
+        w, now = self.w, trio.current_time()
+        self.world.events.emit(ApplicationError(now, w.qmgr, self.name, w.queue, error.reason))
+        if error.reason in LOST:
+            if self.w.syncpoint and self.conn is not None:
+                self.stale = self.conn
+            self.conn = self.queue = None
+            self.in_uow = 0
+        return pause or error.reason in LOST
 
 
 async def run_workloads(world: World, workloads: tuple[Workload, ...], origin: float = 0.0,

@@ -1,0 +1,284 @@
+"""Built-in putters and getters driven by the virtual clock's timers (actors.drive).
+
+While nothing can make an MQI call wait, the clock makes a built-in application's calls
+itself, without a task switch per message; the moment something can (a pause, a kill, a
+cost, a coupling-facility outage), the application's task takes over, and gives the
+calls back to the clock when it can. Either way the application is the same MQ program:
+the same seed gives the same events, call for call, as tasks alone give.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+import trio
+
+from actors import clock, drive
+from actors.clock import VirtualClock
+from actors.events import ApplicationError, MessageGot, MessagePut, WorldEvent
+from actors.mqi import Queue
+from actors.signals import Signals
+from qsg import CMQC
+from qsg.core.memstore import MemoryStore
+from qsg.core.structs import MD, PMO
+from qsg.scenario import load_scenario
+from qsg.scenario.load import parse_scenario
+from qsg.scenario.model import Scenario
+from qsg.scenario.play import play, run_scenario
+
+SCENARIOS = Path(__file__).parent.parent / "scenarios"
+
+#: A QSG under faults that hand the applications to their tasks and back: a pause, a
+#: kill and restart, a coupling-facility outage of one member, a slow CF (a cost).
+#: Units of work, expiry, priorities, a count, getters competing for each message.
+FAULTED = """
+description = "driven applications under faults"
+[run]
+duration = 120
+seed = 7
+in_process = true
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = '''
+DEFINE CFSTRUCT(APP1) CFLEVEL(5)
+DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
+'''
+[qmgr.QM1]
+[qmgr.QM2]
+[[workload]]
+name = "entry"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+apps = 2
+rate = 20
+syncpoint = 4
+expiry = 30
+priority = { dist = "choice", values = [9, 4, 0], weights = [1, 6, 3] }
+[[workload]]
+name = "counted"
+type = "putter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+rate = 5
+count = 300
+[[workload]]
+name = "work"
+type = "getter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+apps = 3
+syncpoint = 5
+wait = 700
+service = { dist = "exponential", mean = 0.1 }
+[[workload]]
+name = "more-work"
+type = "getter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+stop = 100
+service = { dist = "exponential", mean = 0.05 }
+[[fault]]
+at = 10
+action = "pause"
+qmgr = "QM2"
+duration = 3
+[[fault]]
+at = 30
+action = "kill"
+qmgr = "QM1"
+duration = 10
+[[fault]]
+at = 55
+action = "cf_unavailable"
+qmgr = "QM2"
+duration = 5
+[[fault]]
+at = 80
+action = "slow_cf"
+amount = 0.01
+duration = 10
+"""
+
+
+#: Groups put and read in logical order, in units of work, with syncpoint gets; expiry
+#: and uniform arrivals: one putter and one getter per queue, so no two calls race.
+GROUPS = """
+description = "driven applications: groups in logical order"
+[run]
+duration = 300
+seed = 11
+in_process = true
+[qmgr.QM1]
+mqsc = '''
+DEFINE QLOCAL(APP.GROUPS) INDXTYPE(GROUPID) MAXDEPTH(999999)
+DEFINE QLOCAL(APP.BATCH) MAXDEPTH(999999)
+'''
+[[workload]]
+name = "grouped"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.GROUPS"
+rate = 10
+group_size = 3
+syncpoint = 6
+size = { dist = "uniform", min = 10, max = 5000 }
+[[workload]]
+name = "groups"
+type = "getter"
+qmgr = "QM1"
+queue = "APP.GROUPS"
+logical_order = true
+syncpoint = 3
+service = { dist = "exponential", mean = 0.08 }
+[[workload]]
+name = "batches"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.BATCH"
+rate = 4
+arrival = "uniform"
+count = 500
+expiry = 5
+[[workload]]
+name = "batch"
+type = "getter"
+qmgr = "QM1"
+queue = "APP.BATCH"
+wait = 300
+start = 20
+service = { dist = "exponential", mean = 0.3 }
+"""
+
+
+def _events(scenario: Scenario, monkeypatch: pytest.MonkeyPatch, *, driven: bool,
+            ) -> list[WorldEvent]:  # fmt: skip
+    """The run's events; those of one instant in a fixed order (which of two calls at
+    the same simulated instant goes first is the scheduler's choice, for tasks and
+    timers alike: each is deterministic, not the same)."""
+    with monkeypatch.context() as patch:
+        if not driven:
+            patch.setattr(drive, "KINDS", frozenset())  # no kind is driven: tasks alone
+        events = list(run_scenario(scenario).events)
+    return sorted(events, key=lambda e: (e.time, repr(e)))
+
+
+def _shortened(name: str, seconds: float) -> Scenario:
+    """A shipped scenario, shorter, in process (on Redis the clock drives nothing)."""
+    scenario = load_scenario(SCENARIOS / name)
+    assert isinstance(scenario, Scenario)
+    run = dataclasses.replace(scenario.run, duration=seconds, in_process=True)
+    return dataclasses.replace(scenario, run=run)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "scenario",
+    [_shortened("mmc-erlang-c.toml", 300), _shortened("mm1-impatience.toml", 600),
+     _shortened("shared-queue-expiry.toml", 120), parse_scenario(GROUPS, "<groups>")],
+    ids=["mmc-erlang-c", "mm1-impatience", "shared-queue-expiry", "groups"],
+)  # fmt: skip
+def test_clock_driven_applications_make_the_same_events_as_tasks(
+    scenario: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    driven = _events(scenario, monkeypatch, driven=True)
+    assert any(isinstance(e, MessageGot) for e in driven)
+    assert driven == _events(scenario, monkeypatch, driven=False)
+
+
+@pytest.mark.slow
+def test_applications_handed_between_clock_and_task_by_faults_carry_on_as_tasks_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A pause, a kill, a CF outage and a cost each hand the calls to the tasks (MQ's
+    # failures included) and back. Getters woken together by a commit race for its
+    # messages, and which wins is the scheduler's choice: the runs differ in detail,
+    # each repeats exactly, and each serves the same load through the same faults.
+    scenario = parse_scenario(FAULTED, "<faulted>")
+    driven = _events(scenario, monkeypatch, driven=True)
+    assert driven == _events(scenario, monkeypatch, driven=True)
+    tasks = _events(scenario, monkeypatch, driven=False)
+    reasons = {e.reason for e in driven if isinstance(e, ApplicationError)}
+    assert reasons == {e.reason for e in tasks if isinstance(e, ApplicationError)}
+    assert {CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_CF_STRUC_FAILED} <= reasons
+    for kind in (MessagePut, MessageGot):
+        ours, theirs = (sum(isinstance(e, kind) for e in run) for run in (driven, tasks))
+        assert abs(ours - theirs) <= 0.03 * theirs, (kind.__name__, ours, theirs)
+    # Each member's getters are back at work after each fault ends.
+    for q_mgr, back in (("QM2", 13), ("QM1", 40), ("QM2", 60), ("QM1", 90), ("QM2", 90)):
+        assert any(isinstance(e, MessageGot) and e.q_mgr == q_mgr and back < e.time < back + 2
+                   for e in driven), (q_mgr, back)  # fmt: skip
+
+
+class _Steps(trio.abc.Instrument):
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        self.steps += 1
+
+
+def test_a_clock_driven_mmc_queue_takes_far_fewer_task_steps_than_messages() -> None:
+    scenario = _shortened("mmc-erlang-c.toml", 300)
+    steps = _Steps()
+
+    async def main() -> int:
+        result = await play(scenario)
+        return sum(isinstance(e, MessagePut) for e in result.events)
+
+    puts = trio.run(main, clock=VirtualClock(), instruments=[steps])
+    assert puts > 5000
+    # A task per application would take at least two steps a message (the putter's and
+    # the getter's); driven by the clock, only start-up, sampling and the end take any.
+    assert steps.steps < puts / 10
+
+
+def test_a_waiter_whose_wait_ran_out_cannot_take_a_later_getters_wake_up() -> None:
+    # One new message wakes one plain waiter (signals.py). A plain waiter kept waiting by
+    # one notification and timed out later must leave the waiting list it is on now,
+    # else the next notification goes to it, and a getter waiting since then sleeps on
+    # to the end of its WaitInterval with a message on its queue.
+    signals, store = Signals(), MemoryStore()
+    woke: dict[str, float] = {}
+
+    async def waiter(name: str, start: float, deadline: float) -> None:
+        await clock.sleep_until(start)
+        await signals.wait(store, "Q", deadline, plain=True)
+        woke[name] = trio.current_time()
+
+    async def notifier() -> None:
+        for at in (0.5, 3.0):
+            await clock.sleep_until(at)
+            signals.notify(store, "Q")
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(waiter, "first", 0.0, 10.0)
+            nursery.start_soon(waiter, "timed-out", 0.1, 1.0)
+            nursery.start_soon(waiter, "later", 2.0, 10.0)
+            nursery.start_soon(notifier)
+
+    trio.run(main, clock=VirtualClock())
+    assert woke == {"first": 0.5, "timed-out": 1.0, "later": 3.0}
+
+
+def test_a_failure_inside_a_clock_driven_step_ends_the_run_as_a_task_failure_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A timer must not raise into trio's loop: the step's exception goes to the
+    # application's task, and the world ends with it (nothing fails quietly).
+    calls = [0]
+    put_now = Queue.put_now
+
+    def failing(self: Queue, body: bytes | str, md: MD, pmo: PMO) -> None:
+        calls[0] += 1
+        if calls[0] == 50:
+            raise RuntimeError("a bug in the put")
+        put_now(self, body, md, pmo)
+
+    monkeypatch.setattr(Queue, "put_now", failing)
+    with pytest.RaisesGroup(RuntimeError, allow_unwrapped=True, flatten_subgroups=True):
+        run_scenario(_shortened("mmc-erlang-c.toml", 60))
+    assert calls[0] == 50
