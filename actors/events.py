@@ -212,6 +212,33 @@ class DepthSampled:
 
 
 @dataclass(frozen=True, slots=True)
+class QMgrStatistics:
+    """A queue manager's work over the last ``interval`` seconds, as its SMF 115 message
+    manager statistics record it at each STATIME interval (here each sample interval):
+    MQI calls by verb (``other``: MQCONN, MQDISC), the processor seconds they cost
+    (``cpu_per_call`` each, plus ``cf_access`` for a call on a shared queue) on its
+    ``cpus`` processors, and the accesses to the coupling facility."""
+
+    kind: ClassVar[str] = "qmgr-statistics"
+    time: float
+    q_mgr: str
+    interval: float
+    cpus: int
+    cpu_seconds: float
+    mqopen: int
+    mqclose: int
+    mqget: int
+    mqput: int
+    mqput1: int
+    mqinq: int
+    mqset: int
+    mqcmit: int
+    mqback: int
+    other: int
+    cf_accesses: int
+
+
+@dataclass(frozen=True, slots=True)
 class ApplicationError:
     """An MQI call of a scenario's application failed with ``reason`` (MQRC_*)."""
 
@@ -310,8 +337,8 @@ WorldEvent = (
     | MessagePut | MessageGot | UnitOfWorkEnded
     | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
     | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered | CFRecovered
-    | CFFailed | DepthSampled | ApplicationError | ReplyReceived | FaultInjected
-    | OpInvoked | OpCompleted | CommandRun
+    | CFFailed | DepthSampled | QMgrStatistics | ApplicationError | ReplyReceived
+    | FaultInjected | OpInvoked | OpCompleted | CommandRun
 )  # fmt: skip
 
 
@@ -400,6 +427,7 @@ __all__ = [
     "PeerRecovered",
     "QMgrKilled",
     "QMgrRestarted",
+    "QMgrStatistics",
     "ReplyReceived",
     "UnitOfWorkEnded",
     "WorldEvent",

@@ -64,7 +64,7 @@ class Connection:
 
     async def open(self, target: str | bytes | OD, options: int) -> Queue:
         """MQOPEN: a queue by name or OD, with MQOO_* options."""
-        handle = await self._call(lambda now: self.conn.open(target, options))
+        handle = await self._call(lambda now: self.conn.open(target, options), verb="mqopen")
         return Queue(self, handle)
 
     async def put1(
@@ -74,7 +74,8 @@ class Connection:
         """MQPUT1: open, put one message, close."""
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
-        handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now))
+        handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now),
+                                  verb="mqput1")  # fmt: skip
         assert handle.done is not None  # the put completed
         self._put_done(handle, body, md, handle.done)
 
@@ -96,8 +97,9 @@ class Connection:
         stores = list(self.conn.uow.stores)
         end = self.conn.commit if committed else self.conn.backout
         await self._call(
-            lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores)
-        )
+            lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores),
+            verb="mqcmit" if committed else "mqback",
+        )  # fmt: skip
         self._uow_ended(stores, committed=committed)
 
     def _uow_ended(self, stores: list[MessageStore], *, committed: bool) -> None:
@@ -123,9 +125,10 @@ class Connection:
         if not done.in_uow:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
-    async def _call(self, call: Callable[[float], T], *, shared: bool = False) -> T:
+    async def _call(self, call: Callable[[float], T], *, shared: bool = False,
+                    verb: str = "other") -> T:  # fmt: skip
         self._check_life()
-        return await self.qm.dispatch(call, shared=shared)
+        return await self.qm.dispatch(call, shared=shared, verb=verb)
 
     def _check_life(self) -> None:
         if self.incarnation != self.qm.incarnation:
@@ -139,15 +142,17 @@ class Connection:
         manager is the life it connected to."""
         return self.incarnation == self.qm.incarnation and self.qm.immediate()
 
-    def _call_now(self, call: Callable[[float], T]) -> T:
+    def _call_now(self, call: Callable[[float], T], *, shared: bool = False,
+                  verb: str = "other") -> T:  # fmt: skip
         """``_call`` without the dispatcher's waits, when ``immediate`` said so."""
         self._check_life()
-        return self.qm.run_now(call)
+        return self.qm.run_now(call, shared=shared, verb=verb)
 
     def commit_now(self) -> None:
         """MQCMIT run at once: only when the connection is ``immediate``."""
         stores = list(self.conn.uow.stores)
-        self._call_now(lambda now: self.conn.commit())
+        shared = any(s is not self.qm.rules.store for s in stores)
+        self._call_now(lambda now: self.conn.commit(), shared=shared, verb="mqcmit")
         self._uow_ended(stores, committed=True)
 
 
@@ -173,7 +178,7 @@ class Queue:
         handle = self.handle
         try:
             done = await self.connection._call(
-                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared
+                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared, verb="mqput"
             )
         except MQMIError as warning:
             if warning.done is not None:  # MQCC_WARNING: the message was put all the same
@@ -185,7 +190,9 @@ class Queue:
         """MQPUT run at once: only when the connection is ``immediate``."""
         handle = self.handle
         try:
-            done = self.connection._call_now(lambda now: handle.put(body, md, pmo, now=now))
+            done = self.connection._call_now(
+                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared, verb="mqput"
+            )
         except MQMIError as warning:
             if warning.done is not None:  # MQCC_WARNING: the message was put all the same
                 self.connection._put_done(handle, body, md, warning.done)
@@ -209,8 +216,9 @@ class Queue:
                 continue
             try:
                 body, done = await connection._call(
-                    lambda now: handle.receive(max_length, md, gmo, now=now), shared=self._shared
-                )
+                    lambda now: handle.receive(max_length, md, gmo, now=now),
+                    shared=self._shared, verb="mqget",
+                )  # fmt: skip
             except MQMIError as error:
                 if not self.missed(plan, md, gmo, error):
                     raise
@@ -224,8 +232,9 @@ class Queue:
         it raises what the attempt raised (``missed`` says whether to wait)."""
         handle = self.handle
         body, done = self.connection._call_now(
-            lambda now: handle.receive(max_length, md, gmo, now=now)
-        )
+            lambda now: handle.receive(max_length, md, gmo, now=now),
+            shared=self._shared, verb="mqget",
+        )  # fmt: skip
         self.got(plan, md, gmo, body, done)
         return body
 
@@ -315,19 +324,19 @@ class Queue:
         """MQINQ of one attribute (MQIA_CURRENT_Q_DEPTH, MQIA_MAX_Q_DEPTH, ...)."""
         handle = self.handle
         value = await self.connection._call(
-            lambda now: handle.inquire(selector), shared=self._shared
+            lambda now: handle.inquire(selector), shared=self._shared, verb="mqinq"
         )
         return value
 
     async def set(self, selector: int, value: int) -> None:
         """MQSET of MQIA_INHIBIT_PUT or MQIA_INHIBIT_GET."""
         handle = self.handle
-        await self.connection._call(lambda now: handle.set(selector, value))
+        await self.connection._call(lambda now: handle.set(selector, value), verb="mqset")
 
     async def close(self, options: int = CMQC.MQCO_NONE) -> None:
         """MQCLOSE (MQCO_DELETE / MQCO_DELETE_PURGE for a permanent dynamic queue)."""
         handle = self.handle
-        await self.connection._call(lambda now: handle.close(options))
+        await self.connection._call(lambda now: handle.close(options), verb="mqclose")
         self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
 
 

@@ -28,6 +28,7 @@ from actors import channel, clock, expiry
 from actors.channel import ChannelSync
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from actors.reach import CALLER
+from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
 from qsg import CMQC
 from qsg.core.errors import MQMIError
@@ -70,6 +71,8 @@ class QueueManager:
         self.alive = False
         self.lock = trio.Lock()
         self.cpu = trio.CapacityLimiter(world.costs.cpus)
+        #: Its MQI calls by verb and their cost, taken at each sample interval.
+        self.statistics = MessageManagerStatistics()
         self.syncq: dict[str, ChannelSync] = {}
         self.expiry_grant: Grant | None = None  # the expiry-scan lease, while held
         self.channels: dict[str, _Agent] = {}  # the sender agents of this life
@@ -245,8 +248,9 @@ class QueueManager:
 
     # ---- the dispatcher ---------------------------------------------------------------
     async def dispatch(
-        self, call: Callable[[float], T], *, system: bool = False, shared: bool = False
-    ) -> T:
+        self, call: Callable[[float], T], *, system: bool = False, shared: bool = False,
+        verb: str = "other",
+    ) -> T:  # fmt: skip
         """Run a rules-layer ``call(now)`` for this queue manager; see the module's
         docstring. ``system`` work (scans, recovery, restart) is charged nothing. While
         the queue manager is paused, every call waits here."""
@@ -259,6 +263,7 @@ class QueueManager:
                 )
             costs = self.world.costs
             cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
+            self.statistics.count(verb, cost, shared)
             if cost:
                 async with self.cpu:
                     await clock.sleep(cost)
@@ -300,9 +305,11 @@ class QueueManager:
             and not costs.cpu_per_call and not costs.cf_access
         )  # fmt: skip
 
-    def run_now(self, call: Callable[[float], T]) -> T:
+    def run_now(self, call: Callable[[float], T], *, shared: bool = False,
+                verb: str = "other") -> T:  # fmt: skip
         """``call(now)`` at once, as ``dispatch`` runs it when ``immediate``: from a
-        task or from a timer of the virtual clock."""
+        task or from a timer of the virtual clock (counted as ``dispatch`` counts it)."""
+        self.statistics.count(verb, 0.0, shared)
         caller = CALLER.set(self.name)
         try:
             now = self.rules.time = trio.current_time()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
-from actors import clock, drive
+from actors import arrivals, clock, drive
 from actors.events import ApplicationError, ReplyReceived
 from actors.history import recorded
 from actors.mqi import Connection, Queue
@@ -211,7 +211,7 @@ class Application:
             if await self.attempt(queue.put, body, md, pmo, op="put", md=md) is not FAILED:
                 sent += 1
                 await self.await_reply(reply_queue, md.MsgId, began)
-            await clock.sleep_until(began + self.gap())
+            await clock.sleep_until(began + self.gap(began))
 
     # ---- pieces -----------------------------------------------------------------------
     def message(self) -> tuple[bytes, MD]:
@@ -227,9 +227,13 @@ class Application:
             md.MsgId = self.world.new_msg_id()
         return body, md
 
-    def gap(self) -> float:
-        """The time to the next message, from the workload's arrival process."""
+    def gap(self, since: float | None = None) -> float:
+        """The time to the next message (from ``since``, a trio time; now if None), from
+        the workload's arrival process at its rate or its load shape."""
         rate, arrival = self.w.rate, self.w.arrival
+        if self.w.profile is not None:
+            at = trio.current_time() if since is None else since
+            return arrivals.gap(self.w.profile, arrival, at - self.origin, self.rng)
         if arrival == "constant":
             return 1.0 / rate
         if arrival == "uniform":

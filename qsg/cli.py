@@ -100,9 +100,16 @@ def validate(scenarios: tuple[Path, ...]) -> None:
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show the progress bar in simulated time.")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print the summary as JSON instead of tables.")  # fmt: skip
+              help="Print the summary as JSON instead of tables.")
+@click.option("--replications", type=click.IntRange(1, 10_000), default=None,
+              help="Play N seeds (the seed, seed+1, ...) in processes, as many at once as "
+                   "there are cores, and give each figure as mean ± 95% half-width.")
+@click.option("--precision", type=click.FloatRange(0, 1, min_open=True), default=None,
+              help="With --replications N: stop once every figure's 95% half-width is "
+                   "within this fraction of its mean (N at most).")  # fmt: skip
 def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | None,
-        duration: float | None, progress: bool, as_json: bool) -> None:  # fmt: skip
+        duration: float | None, progress: bool, as_json: bool, replications: int | None,
+        precision: float | None) -> None:  # fmt: skip
     """Play SCENARIO and summarise it.
 
     The run is in simulated time (the scenario's [run] clock): a second of the
@@ -111,8 +118,13 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     reports, peak depth, latency p50/p99 (ms or s) and errors by reason code, then
     the expiry-scan lease holders and the faults. A fault the world refuses is a
     warning when it happens, and exit code 1 unless the fault says `expected = true`.
+    With --replications, every figure is a mean ± 95% half-width over the seeds.
     """
     check_redis_url(redis_url)
+    if precision is not None and replications is None:
+        raise click.UsageError("--precision needs --replications N (the most to play)")
+    if replications is not None and out is not None:
+        raise click.UsageError("--out keeps one run; --replications plays several")
     try:
         loaded = load(scenario)
     except ScenarioError as error:
@@ -121,6 +133,11 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     if duration is not None:
         loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
     console = _console(stderr=as_json)  # with --json, stdout is the JSON alone
+    if replications is not None:
+        from qsg.replicate import run_replications
+
+        sys.exit(run_replications(console, scenario, loaded, redis_url, seed, duration,
+                                  replications, precision, as_json))  # fmt: skip
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")

@@ -26,7 +26,7 @@ _DURATIONS = {"latency_p50", "latency_p99", "round_trip_p50", "round_trip_p99",
               "expiry_counted_mean", "elapsed_mean", "time"}  # fmt: skip
 _LEFT = {"queue", "scope", "channel", "from", "queue manager", "role", "holder", "previous",
          "action", "target", "detail", "workload", "errors by reason", "command",
-         "completion", "response"}  # fmt: skip
+         "completion", "response", "QSG", "structure"}  # fmt: skip
 _COUNTS = [("put", "put"), ("got", "got"), ("expired", "expired"), ("reports", "reports"),
            ("dead_lettered", "DLQ")]  # fmt: skip
 _LATENCY = [("latency_p50", "p50"), ("latency_p99", "p99")]
@@ -92,6 +92,15 @@ def print_summary(console: Console, result: RunResult) -> None:
                         [("q_mgr", "queue manager"), *_COUNTS,
                          ("peak_local_depth", "peak local depth"), *_LATENCY,
                          ("errors", "errors"), ("error_reasons", "errors by reason")]))  # fmt: skip
+    busy = [{**r, "cpu_busy": f"{100 * r['cpu_busy']:.3g}%"} for r in summary.qmgrs
+            if "cpu_busy" in r]  # fmt: skip
+    if busy:
+        console.print(table("Utilisation (per second, SMF 115 message manager statistics)", busy,
+                            [("q_mgr", "queue manager"), ("cpu_busy", "CPU busy"),
+                             ("mqput_per_second", "MQPUT"), ("mqput1_per_second", "MQPUT1"),
+                             ("mqget_per_second", "MQGET"), ("mqcmit_per_second", "MQCMIT"),
+                             ("mqopen_per_second", "MQOPEN"), ("other_per_second", "other"),
+                             ("cf_accesses_per_second", "CF accesses")]))  # fmt: skip
     if summary.applications:
         console.print(table("Application errors", summary.applications,
                             [("workload", "workload"), ("q_mgr", "queue manager"),
@@ -117,6 +126,8 @@ def print_summary(console: Console, result: RunResult) -> None:
                    ("timeouts", "timeouts"), ("round_trip_p50", "p50"),
                    ("round_trip_p99", "p99")]  # fmt: skip
         console.print(table("Request/reply", summary.requesters, columns))
+    if summary.structures:
+        print_structures(console, summary.structures)
     if summary.faults:
         console.print(table("Faults", summary.faults,
                             [("time", "time"), ("action", "action"), ("target", "target"),
@@ -135,4 +146,39 @@ def print_summary(console: Console, result: RunResult) -> None:
                   f"{len(result.events):,} events")
 
 
-__all__ = ["print_summary", "refusal_warner", "refusals_line", "table"]
+def print_structures(console: Console, rows: list[dict[str, Any]]) -> None:
+    """Each CF structure's peak and time to full; then each outage it rode out (or not)."""
+    columns = [("qsg", "QSG"), ("structure", "structure"), ("size_kb", "SIZE (KB)"),
+               ("peak_entries", "peak entries"), ("peak_elements", "peak elements"),
+               ("peak_percent_full", "peak % full"), ("high_water_time", "at"),
+               ("time_to_full_min", "soonest full in")]  # fmt: skip
+    shown = [{**r, "high_water_time": f"{r['high_water_time']:.0f} s",
+              "peak_percent_full": f"{r['peak_percent_full']:.1f}%",
+              "time_to_full_min": _seconds(r["time_to_full_min"])} for r in rows]  # fmt: skip
+    console.print(table("CF structures", shown, columns))
+    for r in rows:
+        for o in r["outages"]:
+            if o["full_at"] is not None:
+                said = f"it was full at {o['full_at']:.0f} s, {_seconds(o['lasts'])} in"
+            elif o["lasts"] is not None:
+                said = f"at {o['fill_rate']:.4f}% a second it would last {_seconds(o['lasts'])}"
+            else:
+                said = "it did not fill"
+            console.print(f"{escape(r['structure'])} during {escape(o['action'])} "
+                          f"{escape(o['target'])} ({o['at']:.0f} s to {o['until']:.0f} s): "
+                          f"{said}")  # fmt: skip
+
+
+def _seconds(value: float | None) -> str:
+    """A long duration as a planner reads it: 2 h 05 min, 12 min 30 s, 45 s."""
+    if value is None:
+        return "-"
+    whole = round(value)
+    hours, rest = divmod(whole, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
+
+
+__all__ = ["print_structures", "print_summary", "refusal_warner", "refusals_line", "table"]

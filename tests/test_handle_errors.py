@@ -101,6 +101,9 @@ def test_mqset_of_trigger_data_keeps_leading_blanks_and_takes_up_to_64_character
     _, h = queue()
     h.set(CMQC.MQCA_TRIGGER_DATA, b"  data  ")
     assert bytes(h.inquire(CMQC.MQCA_TRIGGER_DATA)).rstrip() == b"  data"
+    # Trailing blanks and NULs are padding; every other character is data.
+    h.set(CMQC.MQCA_TRIGGER_DATA, b"  dataX\x00 \x00")
+    assert bytes(h.inquire(CMQC.MQCA_TRIGGER_DATA)).rstrip() == b"  dataX"
     h.set(CMQC.MQCA_TRIGGER_DATA, b"x" * 64)
     with pytest.raises(MQMIError, match=r"MQRC_CHAR_ATTR_LENGTH_ERROR \(2006\)"):
         h.set(CMQC.MQCA_TRIGGER_DATA, b"x" * 65)
@@ -253,3 +256,50 @@ def test_mqgmo_unlock_returns_no_data_and_a_truncation_warning_carries_the_decis
     with pytest.raises(MQMIError, match="MQRC_TRUNCATED_MSG_ACCEPTED") as warned:
         h.get(2, MD(), GMO(Options=options), now=0.0)
     assert warned.value.done is not None and warned.value.done.in_uow
+
+
+def test_mqdisc_deletes_the_temporary_dynamic_queue_its_connection_created() -> None:
+    # MQDISC closes the handles still open with MQCO_NONE: the creator's close of a
+    # temporary dynamic queue deletes it, at once when no other handle has it open.
+    qm = QMgr("QM1")
+    conn = qm.connect()
+    model = OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"T")
+    conn.open(model, ALL).put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    conn.disconnect()
+    assert qm.find("T") is None
+    # With another handle open, the disconnect deletes it logically: that handle's
+    # calls fail with MQRC_Q_DELETED.
+    conn = qm.connect()
+    conn.open(OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"T"), ALL)
+    other = qm.connect().open("T", CMQC.MQOO_OUTPUT)
+    conn.disconnect()
+    with pytest.raises(MQMIError, match=r"MQRC_Q_DELETED \(2052\)"):
+        other.put(b"m", MD(), PMO(), now=0.0)
+
+
+def test_a_handle_is_named_by_the_queue_it_resolved_to_and_takes_default_structures() -> None:
+    # A remote queue's handle names the queue at its queue manager (RNAME); a local
+    # queue's its own name. MQGET with no MD or GMO uses the defaults.
+    qm = QMgr("QM1")
+    load(qm, """
+        DEFINE QLOCAL(Q)
+        DEFINE QLOCAL(QM2) USAGE(XMITQ)
+        DEFINE QREMOTE(R) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)
+    """)  # fmt: skip
+    conn = qm.connect()
+    assert conn.open("R", CMQC.MQOO_OUTPUT).name == "APP.IN"
+    h = conn.open("Q", ALL)
+    assert h.name == "Q"
+    h.put(b"m", None, None, now=0.0)
+    conn.commit()
+    assert h.get(None, None, None, now=0.0) == b"m"
+
+
+def test_a_put_with_expiry_not_valid_names_the_field_and_value() -> None:
+    _, h = queue()
+    with pytest.raises(
+        MQMIError,
+        match=r"^MQCC_FAILED: MQRC_EXPIRY_ERROR \(2013\): "
+        r"MQMD.Expiry=0: must be > 0 or MQEI_UNLIMITED \(-1\)$",
+    ):
+        h.put(b"m", MD(Expiry=0), PMO(), now=0.0)

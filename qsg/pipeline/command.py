@@ -121,12 +121,12 @@ def _where(spark: Any) -> str:
 def _check_runs(directory: str) -> None:
     """Fail at once, before Spark starts (seconds, and its log), if a local directory
     holds no run (a URI is listed by Spark)."""
-    from qsg.pipeline.runs import find_runs
+    from qsg.pipeline.runs import list_runs
 
     if not is_local(directory):
         return
     try:
-        find_runs(local_path(directory))
+        list_runs(None, directory)  # a walk: the logs themselves are the executors' to read
     except ValueError as error:
         _fail(str(error))
 

@@ -87,9 +87,9 @@ def dealt(spark: Any, rows: list[dict[str, Any]], schema: pa.Schema, costs: Sequ
 
 
 def wide(schemas: Mapping[str, pa.Schema]) -> pa.Schema:
-    """The packed job's rows: ``table``, every column of ``schemas`` (the first type a
-    name has: ValueError if another table gives it another), and ``part``."""
-    fields: dict[str, pa.DataType] = {"table": pa.string()}
+    """The packed job's rows: ``table``, ``run``, every column of ``schemas`` (the first
+    type a name has: ValueError if another table gives it another), and ``part``."""
+    fields: dict[str, pa.DataType] = {"table": pa.string(), "run": pa.string()}
     for name, schema in schemas.items():
         for f in schema:
             if fields.setdefault(f.name, f.type) != f.type:

@@ -41,9 +41,10 @@ from qsg.scenario.model import (
     Workload,
 )  # fmt: skip
 from qsg.scenario.reader import Reader, dotted, shown
+from qsg.scenario.shape import read_rate
 
 TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault", "at")
-RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persistent")
+RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persistent", "warmup")
 MODEL = ("cpu_per_call", "cpus", "cf_access", "channel_latency", "channel_bandwidth")
 QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
@@ -52,7 +53,7 @@ CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
 FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected")
 AT = ("at", "qmgr", "mqsc")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
-PUTS = ("rate", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
+PUTS = ("rate", "burst", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
 GETS = ("service", "wait", "logical_order")
 #: The keys each kind of workload takes, beyond ``WORKLOAD``'s.
 KINDS: dict[str, tuple[str, ...]] = {
@@ -166,7 +167,15 @@ class _Loader:
             sample = 1.0
         in_process = r.take(p, table, "in_process", "bool", False)
         cf_persistent = r.take(p, table, "cf_persistent", "bool", False)
-        return RunSettings(float(duration), seed, clock, float(sample), in_process, cf_persistent)
+        warmup = r.take(p, table, "warmup", "number", 0.0)
+        if not r.at_least((*p, "warmup"), warmup, 0):
+            warmup = 0.0
+        elif warmup >= duration:
+            r.problem((*p, "warmup"), f"the warm-up ({warmup:g} s) must end before the run "
+                      f"does (duration {duration:g})")  # fmt: skip
+            warmup = 0.0
+        return RunSettings(float(duration), seed, clock, float(sample), in_process, cf_persistent,
+                           float(warmup))  # fmt: skip
 
     def model(self, table: dict[str, Any]) -> Costs:
         r, p = self.reader, ("model",)
@@ -413,9 +422,7 @@ class _Loader:
 
     def puts(self, p: KeyPath, table: dict[str, Any], values: dict[str, Any]) -> None:
         r = self.reader
-        rate = r.take(p, table, "rate", "number", None, required=True)
-        good = rate is not None and r.at_least((*p, "rate"), rate, 0, above=True)
-        values["rate"] = float(rate) if good else 1.0
+        values["rate"], values["profile"] = read_rate(r, p, table, self.base)
         arrival = r.take(p, table, "arrival", "str", "poisson")
         values["arrival"] = arrival if r.one_of((*p, "arrival"), arrival, ARRIVALS) else "poisson"
         if "count" in table:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from actors.arrivals import RateProfile
 from actors.costs import Costs
 from qsg.core.objects import CFStructure
 from qsg.mqsc.reader import Command
@@ -32,6 +33,8 @@ class RunSettings:
     #: The embedded CF server keeps an append-only file: after cf_fail and cf_restart,
     #: RECOVER(YES) structures get their persistent messages back.
     cf_persistent: bool = False
+    #: Simulated seconds at the start left out of every statistic of the summary.
+    warmup: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,10 @@ class Workload:
     start: float = 0.0
     stop: float | None = None  # the end of the run
     # Putters and requesters:
-    rate: float = 0.0  # messages per second per application
+    rate: float = 0.0  # messages per second per application (with a profile: its peak)
+    #: A load shape (``rate = { profile = ... }`` or ``{ file = ... }``, or a ``burst``):
+    #: the rate over the run's time; None: ``rate`` throughout.
+    profile: RateProfile | None = None
     arrival: str = "poisson"  # or "constant" or "uniform"
     count: int | None = None  # messages per application, then it stops putting
     size: Distribution = ONE_KB

@@ -158,6 +158,8 @@ async def play(
                           faults=faults, history=history, cf_persistent=run.cf_persistent,
                           events=events) as world:  # fmt: skip
         start = trio.current_time()
+        for qm in world.qmgrs.values():  # the statistics' first interval starts here
+            qm.statistics.take(start, qm.name, world.costs.cpus)
         duration = run.duration
         every = progress_every or (duration / 200 if duration else 1.0)
         tally = _Tally(world)
@@ -190,7 +192,7 @@ async def play(
         scopes = _scopes(world)
         happened = list(world.events.history)
         failures = world.watch.unscheduled if world.watch is not None else []
-    summary = summarise(happened, scopes)
+    summary = summarise(happened, scopes, since=start + run.warmup, warmup=run.warmup)
     wall = time.perf_counter() - began
     return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures,
                      refused=refused)  # fmt: skip
@@ -307,6 +309,8 @@ async def _sample_depths(world: World, interval: float) -> None:
 async def _sample_once(world: World, now: float | None = None) -> None:
     """A DepthSampled event per application queue, at ``now`` (the current time)."""
     now = trio.current_time() if now is None else now
+    for qm in list(world.qmgrs.values()):  # every member's interval, up or down
+        world.events.emit(qm.statistics.take(now, qm.name, world.costs.cpus))
     sampled: set[str] = set()
     for qm in list(world.qmgrs.values()):
         if not qm.alive:

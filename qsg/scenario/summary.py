@@ -7,7 +7,7 @@ queue, the reports that arrived on it), got
 (MQGETs that returned a message, browses not counted: a get backed out and got again
 counts twice), expired and discarded, expiration reports, dead-lettered, errors, the
 peak of the sampled depth, and the latency from the message's first MQPUT anywhere to
-its MQGET, as p50 and p99 in simulated seconds (nearest-rank percentiles). A queue where
+its MQGET, as the mean, p50 and p99 in simulated seconds (nearest-rank percentiles). A queue where
 nothing happened (no message, no depth, no error) has no row. A queue manager's peak
 depth is of its local queues (``peak_local_depth``): a shared queue's depth is the
 QSG's, in its own row. Errors are counted and, in ``error_reasons``, broken down by
@@ -16,7 +16,17 @@ each workload that had errors). Then the channels (batches, messages, bytes,
 deliveries, expiries in transit, how many messages the receiver had delivered whose
 batch the sender had not yet seen confirmed when the run ended, and how much the Expiry
 of delivered messages counted down against the time that passed), the lease holders in
-order, the requesters' round trips, and the faults (``refused``: the world said no).
+order, the requesters' round trips, the faults (``refused``: the world said no), and
+each CF structure's peak usage, time to full and how long it lasts in an outage
+(``structures``: ``qsg.scenario.sizing``).
+
+A warm-up (``[run] warmup``: ``since``, the trio time it ends) keeps the start-up
+transient out of every statistic: a put, get, expiry, report, error, depth sample,
+channel batch or reply before it is not counted, and a latency counts only for a
+message put after it (the steady state's waits, not the empty queue's). The events
+are still in the run's event log, at their times; the lease holders and the faults are
+listed whenever they happened (they are the run's record, not statistics), and
+``totals.warmup`` says how many seconds were left out.
 """
 
 from __future__ import annotations
@@ -41,11 +51,14 @@ from actors.events import (
     MessagePut,
     QMgrKilled,
     QMgrRestarted,
+    QMgrStatistics,
     ReplyReceived,
     WorldEvent,
 )  # fmt: skip
+from actors.statistics import VERBS
 from qsg.core.errors import reason_name
 from qsg.core.events import DeadLettered, Discarded, ReportPut
+from qsg.scenario.sizing import sized
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +109,9 @@ def error_reasons(reasons: Counter[int]) -> list[dict[str, Any]]:
             for reason, count in sorted(reasons.items(), key=lambda rc: (-rc[1], rc[0]))]
 
 
+#: Events that are the run's record, listed whenever they happened (a warm-up or not).
+_RECORDS = (LeaseChanged, FaultInjected, CFFailed, QMgrKilled, QMgrRestarted)
+
 #: The counts that make a queue's row worth having.
 _ACTIVITY = ("put", "got", "expired", "reports", "dead_lettered", "errors", "peak_depth")
 
@@ -117,6 +133,7 @@ class _Row:
 
     def out(self, **names: Any) -> dict[str, Any]:
         row = {**names, **_counts(self, ("latencies", "reasons"))}
+        row["latency_mean"] = _mean(self.latencies)
         row["latency_p50"] = percentile(self.latencies, 50)
         row["latency_p99"] = percentile(self.latencies, 99)
         row["error_reasons"] = error_reasons(self.reasons)
@@ -163,6 +180,8 @@ class Summary:
     totals: dict[str, Any]
     applications: list[dict[str, Any]] = field(default_factory=list)
     commands: list[dict[str, Any]] = field(default_factory=list)
+    #: Each CF structure's peak usage, time to full and outages (``qsg.scenario.sizing``).
+    structures: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -185,8 +204,10 @@ class Summary:
         raise KeyError(name)
 
 
-def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
-    """The summary of a run's ``events`` (in the order they happened)."""
+def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math.inf,
+              warmup: float = 0.0) -> Summary:  # fmt: skip
+    """The summary of a run's ``events`` (in the order they happened), counting only
+    what happened from ``since`` on (the end of a ``warmup`` of that many seconds)."""
     queues: dict[tuple[str, str], _Row] = defaultdict(_Row)
     qmgrs: dict[str, _Row] = defaultdict(_Row)
     first_put: dict[bytes, float] = {}
@@ -199,9 +220,19 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     trips: dict[str, list[float | None]] = defaultdict(list)
     apps: dict[tuple[str, str, str], Counter[int]] = defaultdict(Counter)
     totals: dict[str, Any] = defaultdict(int)
+    work: dict[str, Counter[str]] = defaultdict(Counter)  # the QMgrStatistics, summed
+    cpus: dict[str, int] = {}
     last = 0.0
+    events = list(events)
     for e in events:
         last = max(last, e.time)
+        if e.time < since and not isinstance(e, _RECORDS):
+            # Its time is kept: a latency is counted only from a put after the warm-up.
+            if isinstance(e, MessagePut | ChannelDelivered):
+                first_put.setdefault(e.msg_id, e.time)
+            if isinstance(e, MessagePut):
+                put_expiry.setdefault(e.msg_id, e.expiry)
+            continue
         if isinstance(e, MessagePut | ChannelDelivered):
             key = (scopes.scope(e.q_mgr, e.queue), e.queue)
             queues[key].put += 1
@@ -232,7 +263,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
             qmgrs[e.q_mgr].got += 1
             totals["got"] += 1
             began = first_put.get(e.msg_id)
-            if began is not None:
+            if began is not None and began >= since:
                 queues[key].latencies.append(e.time - began)
                 qmgrs[e.q_mgr].latencies.append(e.time - began)
         elif isinstance(e, Discarded):
@@ -286,11 +317,17 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
         elif isinstance(e, CommandRun):
             commands.append({"time": e.time, "q_mgr": e.q_mgr, "command": e.command,
                              "completed": e.completed, "response": e.response})  # fmt: skip
+        elif isinstance(e, QMgrStatistics):
+            cpus[e.q_mgr] = e.cpus
+            for name in _STATISTICS:
+                work[e.q_mgr][name] += getattr(e, name)
         elif isinstance(e, QMgrKilled):
             totals["kills"] += 1
         elif isinstance(e, QMgrRestarted):
             totals["restarts"] += 1
     totals["end"] = last
+    if warmup:
+        totals["warmup"] = warmup
     requesters = []
     for app, values in sorted(trips.items()):
         done = [v for v in values if v is not None]
@@ -307,12 +344,34 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes) -> Summary:
     return Summary(
         queues=[row.out(scope=s, queue=q, shared=s in scopes.shared)
                 for (s, q), row in sorted(queues.items()) if row.active()],
-        qmgrs=[_local_depth(row.out(q_mgr=name)) for name, row in sorted(qmgrs.items())],
+        qmgrs=[_utilisation(_local_depth(row.out(q_mgr=name)), work.get(name), cpus.get(name))
+               for name, row in sorted(qmgrs.items())],
         channels=[c.out(name) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
         applications=applications,
         commands=commands,
+        structures=sized([e for e in events if e.time >= since or isinstance(e, _RECORDS)],
+                         scopes),
     )  # fmt: skip
+
+
+#: The fields of QMgrStatistics that are summed over a run's intervals.
+_STATISTICS = ("interval", "cpu_seconds", *VERBS, "cf_accesses")
+
+
+def _utilisation(row: dict[str, Any], work: Counter[str] | None, cpus: int | None,
+                 ) -> dict[str, Any]:  # fmt: skip
+    """A queue manager's row with its utilisation: ``cpu_busy``, the fraction of its
+    processors' time the calls cost (cpu_seconds / (seconds x cpus)), calls a second by
+    verb (``mqput_per_second``...) and CF accesses a second."""
+    if not work or not work["interval"] or not cpus:
+        return row
+    seconds = work["interval"]
+    row["cpu_busy"] = work["cpu_seconds"] / (seconds * cpus)
+    for verb in VERBS:
+        row[f"{verb}_per_second"] = work[verb] / seconds
+    row["cf_accesses_per_second"] = work["cf_accesses"] / seconds
+    return row
 
 
 def _local_depth(row: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,47 @@
+"""A queue manager's message manager statistics: its MQI calls by verb and what they cost.
+
+Counted by the queue manager's dispatcher for every application call (system work,
+scans and recovery, is not counted, as it is charged nothing) and taken, with the
+counters reset, at each sample interval as a ``QMgrStatistics`` event: the interval
+records of SMF 115's message manager statistics (QMSTOPEN, QMSTCLOS, QMSTGET, QMSTPUT,
+QMSTPUT1, QMSTINQ, QMSTSET), with commits, backouts, the processor seconds charged
+and the coupling facility accesses beside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from actors.events import QMgrStatistics
+
+#: The verbs counted, as the event's fields name them.
+VERBS = ("mqopen", "mqclose", "mqget", "mqput", "mqput1", "mqinq", "mqset", "mqcmit",
+         "mqback", "other")  # fmt: skip
+
+
+@dataclass(slots=True)
+class MessageManagerStatistics:
+    """Counters since ``since`` (the last interval's end)."""
+
+    since: float = 0.0
+    cpu_seconds: float = 0.0
+    cf_accesses: int = 0
+    calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERBS, 0))
+
+    def count(self, verb: str, cost: float, shared: bool) -> None:
+        """One application call of ``verb`` that cost ``cost`` processor seconds."""
+        self.calls[verb] += 1
+        self.cpu_seconds += cost
+        self.cf_accesses += shared
+
+    def take(self, now: float, q_mgr: str, cpus: int) -> QMgrStatistics:
+        """The interval's record, the counters reset for the next."""
+        calls = self.calls
+        record = QMgrStatistics(now, q_mgr, now - self.since, cpus, self.cpu_seconds,
+                                **calls, cf_accesses=self.cf_accesses)  # fmt: skip
+        self.since, self.cpu_seconds, self.cf_accesses = now, 0.0, 0
+        self.calls = dict.fromkeys(VERBS, 0)
+        return record
+
+
+__all__ = ["VERBS", "MessageManagerStatistics"]

@@ -1,0 +1,154 @@
+"""The CF structures, sized: how full each got, when, and how long it lasts in an outage.
+
+The accounting is the coupling facility's as qsg models it (``docs/capacity.md``, "The
+CF structure, sized"): a message on a shared queue takes one list entry and one
+256-byte element per 256 bytes of its record (its body, up to the 63 KB a
+CFLEVEL(4)+ structure keeps in the CF, plus ``RECORD_OVERHEAD`` bytes of descriptor);
+a structure of SIZE KB holds SIZE entries and 4 x SIZE elements. Entries in use are
+the depths of the structure's queues at each depth sample (``[run] sample_interval``);
+elements are entries times the mean elements of the messages put to those queues.
+
+From that series: the peak (entries, elements, percent full: the fuller of the two,
+and when: the high-water mark), the time to full at each sample (at the net put rate
+since the previous sample, when it is rising), and, for each fault with a duration
+(a kill, a pause, a CF link lost...), how fast the structure filled while it lasted and
+how long the structure lasted or, at that rate, would last.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from actors.events import DepthSampled, FaultInjected, MessagePut, WorldEvent
+from qsg.scenario.model import UNDO
+
+#: Bytes of a message's record beyond its body: the MQMD fields that differ from the
+#: default, put time, expiry and priority (a 1 KB message's record is about 1.2 KB).
+RECORD_OVERHEAD = 200
+#: A CF list-structure element holds 256 bytes.
+ELEMENT = 256
+#: The longest body a structure keeps in the CF; a longer one is offloaded (CFLEVEL(4)+).
+IN_CF = 63 * 1024
+
+
+def elements_of(size: int) -> int:
+    """The elements one message of ``size`` body bytes takes in the structure."""
+    body = size if size <= IN_CF else 0  # an offloaded body is not in the structure
+    return math.ceil((body + RECORD_OVERHEAD) / ELEMENT)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A structure at one depth sample."""
+
+    time: float
+    entries: int
+    elements: int
+    percent_full: float
+    #: Seconds until full at the net rate since the previous sample (None: not rising).
+    time_to_full: float | None
+
+
+def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], list[Usage]]:
+    """Each structure's usage over time, keyed by (QSG, structure)."""
+    where: dict[tuple[str, str], tuple[str, str]] = {}  # (qsg, queue) -> (qsg, structure)
+    for qsg, structures in scopes.structures.items():
+        for name, info in structures.items():
+            for queue in info["queues"]:
+                where[(qsg, queue)] = (qsg, name)
+    sizes: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # messages, elements
+    # (qsg, structure) -> time -> queue -> depth: a queue sampled twice at one instant
+    # (the periodic sample and the end's) counts once.
+    depth: dict[tuple[str, str], dict[float, dict[str, int]]] = defaultdict(
+        lambda: defaultdict(dict)
+    )
+    for e in events:
+        if isinstance(e, MessagePut):
+            key = where.get((scopes.members.get(e.q_mgr, ""), e.queue))
+            if key is not None:
+                sizes[key][0] += 1
+                sizes[key][1] += elements_of(e.size)
+        elif isinstance(e, DepthSampled) and e.shared:
+            key = where.get((scopes.members.get(e.q_mgr, ""), e.queue))
+            if key is not None:
+                depth[key][e.time][e.queue] = e.depth
+    out: dict[tuple[str, str], list[Usage]] = {}
+    for key, samples in sorted(depth.items()):
+        size_kb = scopes.structures[key[0]][key[1]]["size_kb"]
+        count, elements = sizes.get(key, (0, 0))
+        per = elements / count if count else elements_of(1024)
+        rows: list[Usage] = []
+        for time, queues in sorted(samples.items()):
+            entries = sum(queues.values())
+            used = round(entries * per)
+            full = 100 * max(entries / size_kb, used / (4 * size_kb))
+            ttf = None
+            if rows and time > rows[-1].time and full > rows[-1].percent_full:
+                rate = (full - rows[-1].percent_full) / (time - rows[-1].time)
+                ttf = max(0.0, (100 - full) / rate)
+            rows.append(Usage(time, entries, used, full, ttf))
+        out[key] = rows
+    return out
+
+
+def _outages(events: list[WorldEvent], end: float) -> list[tuple[FaultInjected, float]]:
+    """Each fault with an undoing, and when it was undone (the run's end if never)."""
+    out = []
+    for i, e in enumerate(events):
+        if isinstance(e, FaultInjected) and e.action in UNDO and not e.refused:
+            undoings = (u.time for u in events[i + 1 :] if isinstance(u, FaultInjected)
+                        and u.action == UNDO[e.action] and u.target == e.target)  # fmt: skip
+            undone = next(undoings, end)
+            out.append((e, undone))
+    return out
+
+
+def sized(events: list[WorldEvent], scopes: Any) -> list[dict[str, Any]]:
+    """The summary's ``structures`` rows: each structure's peak and its outages."""
+    end = max((e.time for e in events), default=0.0)
+    faults = _outages(events, end)
+    rows = []
+    for (qsg, name), usage in series(events, scopes).items():
+        size_kb = scopes.structures[qsg][name]["size_kb"]
+        peak = max(usage, key=lambda u: u.percent_full)
+        soonest = min((u for u in usage if u.time_to_full is not None),
+                      key=lambda u: u.time_to_full or 0.0, default=None)  # fmt: skip
+        rows.append({
+            "qsg": qsg, "structure": name, "size_kb": size_kb,
+            "max_entries": size_kb, "max_elements": 4 * size_kb,
+            "peak_entries": max(u.entries for u in usage),
+            "peak_elements": max(u.elements for u in usage),
+            "peak_percent_full": peak.percent_full, "high_water_time": peak.time,
+            "time_to_full_min": None if soonest is None else soonest.time_to_full,
+            "time_to_full_at": None if soonest is None else soonest.time,
+            "outages": [_outage(usage, fault, undone) for fault, undone in faults],
+        })  # fmt: skip
+    return rows
+
+
+def _outage(usage: list[Usage], fault: FaultInjected, undone: float) -> dict[str, Any]:
+    """How the structure fared while ``fault`` lasted: the fill rate (percent a second),
+    and how long it lasted (it filled) or would have lasted at that rate."""
+    during = [u for u in usage if fault.time <= u.time <= undone]
+    row: dict[str, Any] = {"action": fault.action, "target": fault.target, "at": fault.time,
+                           "until": undone, "fill_rate": None, "full_at": None,
+                           "lasts": None}  # fmt: skip
+    if len(during) < 2:
+        return row
+    first, last = during[0], during[-1]
+    rate = (last.percent_full - first.percent_full) / (last.time - first.time)
+    row["fill_rate"] = rate
+    full = next((u for u in during if u.percent_full >= 100), None)
+    if full is not None:
+        row["full_at"] = full.time
+        row["lasts"] = full.time - fault.time
+    elif rate > 0:
+        row["lasts"] = (100 - first.percent_full) / rate + (first.time - fault.time)
+    return row
+
+
+__all__ = ["ELEMENT", "RECORD_OVERHEAD", "Usage", "elements_of", "series", "sized"]
