@@ -46,11 +46,15 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def sweep_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Four short points: two loads x two member counts, one seed."""
+    """Four short points: two loads x two member counts, one seed. In process: a seed
+    then repeats its run exactly, so each member's share of a shared queue's gets is the
+    same wherever the point is played (on a Redis server it depends on which member's
+    request reaches the server first, and the per-member tables differ run to run)."""
     path = tmp_path_factory.mktemp("sweep") / "tiny.toml"
     path.write_text(f'scenario = "{BASE}"\nduration = 5\nseeds = [3]\n'
                     'objective = { p99 = 0.1, queue = "APP.ORDERS" }\n[vary]\n'
-                    '"workload.*.rate" = [20, 90]\n"qsg.QSG1.members" = [2, 3]\n')  # fmt: skip
+                    '"workload.*.rate" = [20, 90]\n"qsg.QSG1.members" = [2, 3]\n'
+                    '"run.in_process" = [true]\n')  # fmt: skip
     return path
 
 
