@@ -330,6 +330,26 @@ def test_the_programs_task_joining_a_thread_lets_the_threads_calls_go_on(
     assert capsys.readouterr().out == "joined\nfrom a thread\n"
 
 
+def test_under_virtual_a_joins_timeout_is_simulated_seconds_as_its_sleep_is(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The thread sleeps 10 simulated seconds; the join gives up after 5 of them, as
+    # Thread.join(timeout=5) does, and the program's clock says 5 seconds went by.
+    code = (
+        "import threading, time\n"
+        "t = threading.Thread(target=time.sleep, args=(10,))\n"
+        "start = time.monotonic()\n"
+        "t.start()\n"
+        "t.join(timeout=5)\n"
+        "print(t.is_alive(), round(time.monotonic() - start, 3))\n"
+        "t.join()\n"
+        "print(t.is_alive(), round(time.monotonic() - start, 3))\n"
+    )
+    outcome, _ = run_code(code)
+    assert outcome.exit_status == 0
+    assert capsys.readouterr().out == "True 5.0\nFalse 10.0\n"
+
+
 def test_a_client_connection_by_conname_reaches_the_listener_of_a_python_scenario(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

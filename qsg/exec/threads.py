@@ -21,7 +21,6 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
 from typing import Any
 
 import trio
@@ -79,8 +78,14 @@ def tracking(binding: bridge.Binding) -> Iterator[None]:
             return real_join(self, timeout)
 
         async def joined() -> None:
-            await trio.to_thread.run_sync(partial(real_join, self, timeout),
-                                          abandon_on_cancel=True)  # fmt: skip
+            # The timeout is the program's clock's (simulated seconds under --virtual),
+            # as its time.sleep is; the worker thread's join has none of its own.
+            binding.threads.joined.add(self)
+            try:
+                with trio.move_on_after(math.inf if timeout is None else max(timeout, 0.0)):
+                    await trio.to_thread.run_sync(real_join, self, abandon_on_cancel=True)
+            finally:
+                binding.threads.joined.discard(self)
 
         bridge.call(joined)
         return None

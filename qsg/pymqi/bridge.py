@@ -103,9 +103,19 @@ class Threads:
     #: Called with each thread once it runs and holds simulated time (to learn when it
     #: ends, however it ends).
     on_running: Callable[[threading.Thread], None] | None = None
+    #: Threads the program's main task is joining (``Thread.join``).
+    joined: set[threading.Thread] = field(default_factory=set)
 
     @property
     def busy(self) -> bool:
+        # A thread the program's task joins holds time once it no longer computes for
+        # itself (retired, or ended): its last instructions run, and the join must
+        # report before the clock moves on, else the clock would jump, maybe to the
+        # run's end, while the join's worker thread has yet to wake the task.
+        for thread in self.joined:
+            state = self._states.get(thread)
+            if not thread.is_alive() or (state is not None and state.retired):
+                return True
         if not self._states:
             return False
         frames = sys._current_frames()
