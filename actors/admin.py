@@ -69,7 +69,7 @@ async def snapshot(world: World, q_mgr: str) -> Snapshot:
         for member in rules.qsg.members:
             peer = world.qmgrs.get(member)
             members[member] = "ACTIVE" if peer is None or peer.alive else "FAILED"
-        usage = getattr(rules.qsg.shared.store, "structure_usage", None)
+        usage = rules.qsg.shared.store.structure_usage
     make = partial(take, rules, channels=channels, members=members, usage=usage)
     return await qm.dispatch(make, system=True)
 

@@ -56,8 +56,7 @@ class FacilityWatch:
     def failed(self, qsg: str, reason: int, why: str, structures_lost: bool) -> None:
         """A store call of ``qsg`` met a failed facility (from the store; synchronous)."""
         world = self.world
-        transport = world.transport
-        connects = transport.connections if transport is not None else 0
+        connects = world.link.connections
         same_link = connects == self._since_connects
         if (
             self._open is not None

@@ -170,9 +170,7 @@ async def heal(world: World) -> None:
     if world.server is not None and not world.server.running:
         await world.cf_restart()
         note("cf_restart", "", "CF")
-    if (reach is not None and (reach.everyone or reach.lost)) or (
-        world.transport is not None and world.transport.unavailable
-    ):
+    if (reach is not None and (reach.everyone or reach.lost)) or world.link.cut_off:
         await world.cf_available()
         note("cf_available", "", "CF")
     for name, qm in world.qmgrs.items():

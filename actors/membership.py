@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING
 import trio
 
 from actors import clock
+from actors.cflink import OnServer
 from actors.events import QMgrRestarted
 from coupling import keys
-from coupling.lease import Grant, Lease, Refusal
+from coupling.lease import Grant, Refusal
 from coupling.transport import CFConnectionError
 from qsg.core.errors import MQMIError
+from qsg.core.lease import MemberLease
 
 if TYPE_CHECKING:
     from actors.qmgr import QueueManager
@@ -41,16 +43,15 @@ if TYPE_CHECKING:
 ROLE = "MEMBER.{}"
 
 
-def _lease(world: World, qm: QueueManager, length: float) -> Lease:
-    assert world.transport is not None, "member leases live in a shared coupling facility"
+def _lease(world: World, qm: QueueManager, length: float) -> MemberLease:
     qsg = qm.rules.qsg_name
     assert qsg is not None
     # The holder is this process, not the name: a new life must not renew the old one's.
     holder = f"{qm.name}@{os.getpid()}"
-    return Lease(world.transport, qsg, ROLE.format(qm.name), holder, length)
+    return world.cf_stores[qsg].lease(ROLE.format(qm.name), holder, length)
 
 
-async def join(world: World, qm: QueueManager, length: float) -> tuple[Lease, Grant]:
+async def join(world: World, qm: QueueManager, length: float) -> tuple[MemberLease, Grant]:
     """Take ``qm``'s member lease for this life, once its previous life's has run out,
     and see that life recovered (by a peer, or here). The grant's token is the life."""
     lease = _lease(world, qm, length)
@@ -66,7 +67,7 @@ async def join(world: World, qm: QueueManager, length: float) -> tuple[Lease, Gr
     return lease, answer
 
 
-async def keep(qm: QueueManager, lease: Lease, grant: Grant,
+async def keep(qm: QueueManager, lease: MemberLease, grant: Grant,
                lost: Callable[[str], None]) -> None:  # fmt: skip
     """Renew the member lease at a third of its length; ``lost(why)`` if it is gone."""
     while True:
@@ -86,7 +87,7 @@ async def keep(qm: QueueManager, lease: Lease, grant: Grant,
 async def watch(world: World, qm: QueueManager, length: float) -> None:
     """Every half lease, look at the other members' leases; recover each life whose
     lease ran out without being given up (every watcher tries; one succeeds)."""
-    assert world.transport is not None
+    assert isinstance(world.link, OnServer), "members in processes of their own share a server"
     assert qm.rules.qsg is not None
     group = qm.rules.qsg
     seen: set[tuple[str, int]] = set()
@@ -97,7 +98,7 @@ async def watch(world: World, qm: QueueManager, length: float) -> None:
                 continue
             key = keys.lease_key(group.name, ROLE.format(member))
             try:
-                holder, expires, token = await world.transport.acommand(
+                holder, expires, token = await world.link.transport.acommand(
                     "HMGET", key, "holder", "expires", "token"
                 )
             except CFConnectionError:
@@ -113,7 +114,7 @@ async def watch(world: World, qm: QueueManager, length: float) -> None:
                 seen.add(life)
 
 
-async def leave(qm: QueueManager, lease: Lease, grant: Grant) -> None:
+async def leave(qm: QueueManager, lease: MemberLease, grant: Grant) -> None:
     """Give the member lease up at a clean stop: peers must not recover a clean end."""
     await qm.dispatch(lambda now: lease.release(grant), system=True)
 

@@ -193,13 +193,9 @@ class QueueManager:
 
         def restart(now: float) -> int:
             if shared is not None:
-                recover = getattr(shared, "recover", None)
-                if recover is not None:
-                    recover(self.name, old, self.name)
+                shared.recover(self.name, old, self.name)
             rules.restart(incarnation=old + 1)
-            lose = getattr(rules.store, "lose_nonpersistent", None)
-            if lose is not None:
-                lose()
+            rules.store.lose_nonpersistent()
             return rules.scan_expired(now)
 
         discarded = await self.dispatch(restart, system=True)
@@ -236,10 +232,8 @@ class QueueManager:
         """Peer recovery of a failed member's units of work on the QSG's shared queues."""
         assert self.rules.qsg is not None
         store = self.rules.qsg.shared.store
-        recover = getattr(store, "recover")  # noqa: B009  # both stores have it
-
         outcome = await self.dispatch(
-            lambda now: recover(failed, incarnation, self.name), system=True
+            lambda now: store.recover(failed, incarnation, self.name), system=True
         )
         if outcome.ran:
             now = trio.current_time()

@@ -11,10 +11,12 @@ each rules-layer call; a call from no member (the world's own) is never refused.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from qsg import CMQC
 from qsg.core.errors import MQMIError
+
+T = TypeVar("T")
 
 #: The queue manager whose rules-layer call is running in this task.
 CALLER: ContextVar[str] = ContextVar("qsg_caller", default="")
@@ -74,9 +76,11 @@ class Guarded:
         return guarded
 
 
-def guard(inner: Any, reach: Reach | None) -> Any:
-    """``inner`` guarded by ``reach``, or ``inner`` itself when there is no ``reach``."""
-    return inner if reach is None else Guarded(inner, reach)
+def guard(inner: T, reach: Reach | None) -> T:
+    """``inner`` guarded by ``reach``, or ``inner`` itself when there is no ``reach``.
+    Typed as ``inner``: ``Guarded`` has each of its methods (its callers see the store's
+    or the lease's interface, checked by mypy)."""
+    return inner if reach is None else cast(T, Guarded(inner, reach))
 
 
 __all__ = ["CALLER", "Guarded", "Reach", "guard"]

@@ -26,6 +26,7 @@ import trio
 
 from actors import command_server, determinism
 from actors.admin import ChannelBoard
+from actors.cflink import CFLink, InProcess, OnServer
 from actors.clock import VirtualClock, current_virtual_clock
 from actors.costs import Costs
 from actors.events import CFRecovered, EventLog, ExpiryScanned
@@ -35,21 +36,19 @@ from actors.qmgr import QueueManager
 from actors.reach import Reach, guard
 from actors.signals import Signals
 from coupling import keys
-from coupling.cleanup import adelete_group
 from coupling.errors import FACILITY_REASONS
-from coupling.lease import Lease, LeaseBoard, LocalLease, check_held
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.store import RedisStore
-from coupling.transport import BlockingTransport, CFConnectionError
+from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Event, ReportPut, TriggerMessagePut
-from qsg.core.memstore import MemoryStore
+from qsg.core.lease import MemberLease
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
-from qsg.core.store import Fence, MessageStore, StaleFenceError
+from qsg.core.store import Fence, MessageStore
 from qsg.topology import Topology
 
 
@@ -58,7 +57,7 @@ class World:
 
     def __init__(
         self, topology: Topology, *, seed: int, events: EventLog,
-        transport: TrioTransport | None, faults: bool = False, history: bool = False,
+        link: CFLink, faults: bool = False, history: bool = False,
         server: EmbeddedServer | None = None,
     ) -> None:  # fmt: skip
         self.topology = topology
@@ -78,22 +77,25 @@ class World:
         self.random = random.Random(seed)
         self.events = events
         self.signals = Signals()
-        self.transport = transport
-        self.remote = transport is not None  # shared queues on a Redis server
+        #: The coupling facility: in process, or on a server (``remote``).
+        self.link = link
+        self.remote = link.remote
         #: The coupling facility's server, when the world started it (it can fail it).
         self.server = server
         #: The highest fencing token seen per lease key: a facility that comes back
         #: without its state restarts its tokens above these.
         self.tokens: dict[str, int] = {}
-        self.board = LeaseBoard()
         self.stopping = False
         self.qsgs: dict[str, QueueSharingGroup] = {}
+        #: Each QSG's store in its coupling facility, as the world itself calls it (the
+        #: groups' own are guarded by ``reach``).
+        self.cf_stores: dict[str, MessageStore] = {}
         self.qmgrs: dict[str, QueueManager] = {}
         self._nursery: trio.Nursery | None = None
         #: Failed lives whose peer recovery could not reach the coupling facility.
         self._unrecovered: set[tuple[str, int]] = set()
-        #: The facility's failures, scheduled or not (with shared queues on a server).
-        self.watch: FacilityWatch | None = FacilityWatch(self) if transport is not None else None
+        #: The facility's failures, scheduled or not (only a server fails on its own).
+        self.watch = FacilityWatch(self)
         self._cf_failed_by_fault = False  # cf_fail killed the server; cf_restart not yet
         #: Each channel agent's state and traffic, for DISPLAY CHSTATUS.
         self.channel_board = ChannelBoard()
@@ -153,8 +155,8 @@ class World:
         failed) or to every member: their calls on shared queues fail with
         MQRC_CF_STRUC_FAILED (2373), and nothing of them reaches the facility, until
         ``cf_available``. Committed messages stay in the facility."""
-        if q_mgr is None and self.transport is not None:
-            self.transport.unavailable = "the coupling facility is unavailable"
+        if q_mgr is None and self.link.cut("the coupling facility is unavailable"):
+            pass  # cut off at the link: every call fails, the world's own too
         elif self.reach is None:
             raise ValueError("this outage needs a world started with faults=True "
                              "(a scenario or chaos run with CF faults has one)")  # fmt: skip
@@ -168,13 +170,11 @@ class World:
     async def cf_available(self, q_mgr: str | None = None) -> None:
         """The coupling facility is back (for ``q_mgr``, or for all); peer recovery left
         undone meanwhile runs now."""
-        if q_mgr is None and self.transport is not None:
-            self.transport.unavailable = ""
-        if self.watch is not None:
-            self.watch.ended()
+        mended = q_mgr is None and self.link.cut("")
+        self.watch.ended()
         if self.reach is not None:
             self.reach.regain(q_mgr)
-        elif q_mgr is not None or self.transport is None:
+        elif not mended:
             raise ValueError("this outage needs a world started with faults=True")
         await self._recover_left_undone()
         self.signals.notify_all()
@@ -194,15 +194,11 @@ class World:
         """The facility's server is gone (``cf_fail`` killed it, or it died unscheduled):
         units of work in flight can no longer commit, and the link is dropped."""
         for group in self.qsgs.values():
-            store = group.shared.store
-            failed = getattr(store, "failed", None)
-            if failed is not None:
-                failed()
-        if self.transport is not None:
-            # The link dies with the server. Dropped here, not when the reader task next
-            # runs and meets the closed socket: a call made before that would go to
-            # the dead link after a restart, where it should connect again.
-            await self.transport.aclose()
+            group.shared.store.failed()
+        # The link dies with the server. Dropped here, not when the reader task next
+        # runs and meets the closed socket: a call made before that would go to the
+        # dead link after a restart, where it should connect again.
+        await self.link.drop()
         await trio.lowlevel.checkpoint()
 
     @property
@@ -210,7 +206,7 @@ class World:
         """A fault of the run keeps the facility from the members now (``cf_fail`` not
         yet restarted, or ``cf_unavailable`` to all or some)."""
         reach = self.reach
-        unavailable = self.transport is not None and bool(self.transport.unavailable)
+        unavailable = bool(self.link.cut_off)
         lost = reach is not None and bool(reach.everyone or reach.lost)
         return self._cf_failed_by_fault or unavailable or lost
 
@@ -233,8 +229,7 @@ class World:
         finally:
             transport.close()
         self._cf_failed_by_fault = False
-        if self.watch is not None:
-            self.watch.ended()
+        self.watch.ended()
         await self._recover_left_undone()
         self.signals.notify_all()
 
@@ -242,13 +237,10 @@ class World:
         """The facility is back without its structures (its server restarted empty, no
         ``cf_restart`` of the run's): they are recovered now, as ``cf_restart`` does,
         with nothing kept. False if the facility failed again meanwhile."""
-        assert self.transport is not None
-        transport = BlockingTransport(self.transport.url)
+        transport = BlockingTransport(self.link.url)  # only a server loses them
         try:
             for name, group in self.qsgs.items():
-                failed = getattr(group.shared.store, "failed", None)
-                if failed is not None:
-                    failed()  # its units of work in flight went with the structures
+                group.shared.store.failed()  # its units of work in flight went with them
                 self._recover_facility(name, group, RedisStore(transport, name), False)
         except MQMIError:
             return False
@@ -428,34 +420,19 @@ class World:
             if found is not None:
                 self.signals.notify(found[0].store, event.queue)
 
-    def lease(self, qm: QueueManager, role: str, length: float) -> Lease | LocalLease:
-        """``qm``'s view of the lease on ``role`` in its QSG."""
-        qsg = qm.rules.qsg_name
-        if self.transport is not None:
-            lease: Lease | LocalLease = Lease(
-                self.transport, qsg, role, qm.name, length, on_token=self.note_token
-            )
-        else:
-            lease = LocalLease(self.board, qsg, role, qm.name, length)
-        return guard(lease, self.reach)  # type: ignore[no-any-return]
+    def lease(self, qm: QueueManager, role: str, length: float) -> MemberLease:
+        """``qm``'s view of the lease on ``role`` in its QSG, kept by the QSG's store."""
+        store = self.cf_stores[qm.rules.qsg_name]
+        return guard(store.lease(role, qm.name, length, on_token=self.note_token), self.reach)
 
     def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence:
-        """Refuse a stale fence before a fenced scan: in process on the lease board; on
-        Redis in the facility (whose scan script checks each batch again), so that a
-        stale holder that finds nothing worth scanning is refused too, not taken for a
-        scan under its old token."""
+        """Refuse a stale fence before a fenced scan, in the QSG's store (on Redis, the
+        scan script checks each batch again), so that a stale holder that finds nothing
+        worth scanning is refused too, not taken for a scan under its old token. A
+        member without its CF link reaches nothing (the store is guarded)."""
         if bugs.SKIP_FENCING in bugs.ACTIVE:  # the known bug a checker must catch (tests)
             return fence
-        if self.transport is None:
-            if not self.board.current(qsg, fence, now):
-                raise StaleFenceError(fence, None)
-            return fence
-        if self.reach is not None:
-            self.reach.check()  # a member without its CF link reaches nothing
-        try:
-            check_held(self.transport, qsg, fence, now)
-        except CFConnectionError as error:
-            raise MQMIError.failed(CMQC.MQRC_CF_STRUC_FAILED, str(error)) from None
+        self.qsgs[qsg].shared.store.check_fence(fence, now)
         return fence
 
     def note_scan(
@@ -509,7 +486,8 @@ async def open_world(
     """
     async with AsyncExitStack() as stack:
         stack.enter_context(determinism.seeded_scheduling(seed))
-        transport, server = None, None
+        server = None
+        link: CFLink = InProcess()
         if topology.qsgs and not in_process:
             url = redis_url or configured_url()
             if url is None:
@@ -523,16 +501,16 @@ async def open_world(
             watch = None
             if clock is not None:  # watched from before it connects; unwatched after
                 watch = partial(_watch_clock, clock, stack)
-            transport = await stack.enter_async_context(TrioTransport.open(url, watch=watch))
+            link = OnServer(await stack.enter_async_context(TrioTransport.open(url, watch=watch)))
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
-        world = World(topology, seed=seed, events=events, transport=transport, faults=faults,
+        world = World(topology, seed=seed, events=events, link=link, faults=faults,
                       history=history, server=server)  # fmt: skip
         await _build(world, only)
         async with trio.open_nursery() as nursery:
             world._nursery = nursery
-            if world.watch is not None:
+            if world.link.remote:  # only a server fails on its own: in process, no watch
                 await nursery.start(world.watch.run)
             for qm in world.qmgrs.values():
                 await nursery.start(qm.run)
@@ -557,19 +535,10 @@ async def _build(world: World, only: str | None = None) -> None:
     topology = world.topology
     if only is not None and only not in topology.qmgrs:
         raise ValueError(f"no queue manager {only} in the topology")
-    if world.transport is not None:
-        import greenback
-
-        await greenback.ensure_portal()
-        for name in topology.qsgs if only is None else ():
-            await _clear_namespace(world.transport, name)
+    await world.link.open(list(topology.qsgs), clear=only is None)
     for name in topology.qsgs:
-        transport = world.transport
-        store: MessageStore = MemoryStore()
-        if transport is not None:
-            store = remote = RedisStore(transport, name)
-            assert world.watch is not None
-            remote.on_failure = partial(world.watch.failed, name)
+        store = world.link.store(name, world.watch.failed)
+        world.cf_stores[name] = store
         world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach))
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
         if only is not None and name != only:
@@ -577,11 +546,6 @@ async def _build(world: World, only: str | None = None) -> None:
         listener = topology.qmgrs[name].listener
         command_server.define_queues(rules)
         world.qmgrs[name] = QueueManager(world, rules, listener=listener)
-
-
-async def _clear_namespace(transport: TrioTransport, qsg: str) -> None:
-    """A run starts with an empty coupling facility for its QSGs (their keys only)."""
-    await adelete_group(transport, qsg)
 
 
 __all__ = ["World", "open_world"]

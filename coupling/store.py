@@ -29,6 +29,7 @@ import msgpack
 from coupling import keys, scripts
 from coupling.codec import SEQ_BITS, decode, encode
 from coupling.errors import CFConnectionError, CFRefusedError
+from coupling.lease import Lease, check_held
 from coupling.transport import Transport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
@@ -38,6 +39,7 @@ from qsg.core.store import (
     MATCH_ANY,
     Expired,
     Fence,
+    MessageStore,
     Ordering,
     Recovery,
     Select,
@@ -298,6 +300,11 @@ class RedisStore:
         reply = self._run(scripts.CF_RECOVER, [keys.group_prefix(self.qsg), self._queues_key], args)
         return int(reply[0]), {n: int(v) for n, v in zip(names, reply[1:], strict=True)}
 
+    def lose_nonpersistent(self) -> int:
+        """A member's restart loses nothing here: the facility keeps the nonpersistent
+        messages of shared queues while it runs."""
+        return 0
+
     def in_flight(self, q_mgr: str) -> int:
         """How many units of work ``q_mgr`` has with uncommitted work on shared queues."""
         return int(self._command("SCARD", keys.uows_key(self.qsg, q_mgr)))
@@ -328,6 +335,20 @@ class RedisStore:
             gone.extend(Expired(msg_id, None) for msg_id in reply[3])
             if not reply[1]:
                 return gone
+
+    # ---- leases ---------------------------------------------------------------
+    def lease(
+        self, role: str, member: str, length: float,
+        on_token: Callable[[str, int], None] | None = None,
+    ) -> Lease:  # fmt: skip
+        """``member``'s lease on ``role`` in this QSG (``coupling.lease``)."""
+        return Lease(self.transport, self.qsg, role, member, length, on_token=on_token)
+
+    def check_fence(self, fence: Fence, now: float) -> None:
+        try:
+            check_held(self.transport, self.qsg, fence, now)
+        except CFConnectionError as error:
+            raise MQMIError.failed(CMQC.MQRC_CF_STRUC_FAILED, str(error)) from None
 
     # ---- structures -------------------------------------------------------------
     def structure_usage(self, name: str) -> dict[str, int]:
@@ -427,3 +448,7 @@ def _messages(flat: list[Any]) -> list[Message]:
         decode(int(flat[i]), flat[i + 1], flat[i + 2], int(flat[i + 3]))
         for i in range(0, len(flat), 4)
     ]
+
+
+def _conforms(store: RedisStore) -> MessageStore:
+    return store  # mypy --strict checks here that RedisStore is a MessageStore

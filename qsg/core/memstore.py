@@ -14,7 +14,7 @@ deletion, so a scan costs what expired, not the depth.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
 from sortedcontainers import SortedList
@@ -23,15 +23,18 @@ from qsg import CMQC
 from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
+from qsg.core.lease import Held, LocalLease
 from qsg.core.message import Message, joined
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     SELECT_ANY,
     Expired,
     Fence,
+    MessageStore,
     Ordering,
     Recovery,
     Select,
+    StaleFenceError,
     Syncpoint,
     Taken,
     UowId,
@@ -97,6 +100,7 @@ class MemoryStore:
         self._recovered: dict[tuple[str, int], str] = {}  # (failed, incarnation) -> by
         self._structure_of: dict[str, str] = {}  # queue -> its CF structure
         self._sizes: dict[str, int] = {}  # CF structure -> SIZE in KB
+        self._leases: dict[str, Held] = {}  # role -> its lease (a QSG's shared store)
 
     # ---- queues ---------------------------------------------------------------
     def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
@@ -404,6 +408,29 @@ class MemoryStore:
                 lost += 1
         return lost
 
+    def failed(self) -> None:
+        """Nothing to do: an in-process store has no server to lose (a fault that fails
+        the coupling facility needs the Redis one)."""
+
+    def backed_out(self, uow: UowId) -> str | None:
+        """Never: the in-process store does not fail under a unit of work."""
+        return None
+
+    # ---- leases ---------------------------------------------------------------
+    def lease(
+        self, role: str, member: str, length: float,
+        on_token: Callable[[str, int], None] | None = None,
+    ) -> LocalLease:  # fmt: skip
+        """``member``'s lease on ``role``, kept here. ``on_token`` is not told: the
+        tokens are there to restart above after a facility lost its state, which an
+        in-process store never does."""
+        return LocalLease(self._leases.setdefault(role, Held()), role, member, length)
+
+    def check_fence(self, fence: Fence, now: float) -> None:
+        held = self._leases.get(fence.role, Held())
+        if not held.fence_holds(fence, now):
+            raise StaleFenceError(fence, held.token or None)
+
     # ---- expiry scan ----------------------------------------------------------
     def worth_scanning(self, queue: str, now: float) -> bool:
         q = self._queues[queue]
@@ -417,8 +444,9 @@ class MemoryStore:
 
         Messages in a unit of work (uncommitted puts, held gets) are left for later: an
         uncommitted put is discarded after its commit, a held get after its backout.
-        ``fence`` is not checked: one process, one scanner; leases live in the coupling
-        facility.
+        ``fence`` is not checked again here: its holder checks it first
+        (``check_fence``) in the same synchronous call, and in one process no other
+        member can take the lease over in between.
         """
         q = self._queues[queue]
         heap = q.expiry
@@ -445,3 +473,7 @@ class MemoryStore:
         # when they outnumber the live ones, so memory follows the depth.
         q.expiry = [(m.expires_at, k) for k, m in q.msgs.items() if m.expires_at is not None]
         heapq.heapify(q.expiry)
+
+
+def _conforms(store: MemoryStore) -> MessageStore:
+    return store  # mypy --strict checks here that MemoryStore is a MessageStore

@@ -14,10 +14,12 @@ validation); it keeps order, visibility, depth and units of work consistent.
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from qsg.core.lease import Fence as Fence  # re-exported: the stores' callers name it here
+from qsg.core.lease import MemberLease
 from qsg.core.message import Message
 
 #: A unit of work's identity in a store: (queue manager, connection number).
@@ -118,16 +120,6 @@ class Expired(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Fence:
-    """A fencing token: the lease ``role`` was granted with ``token``. A scan of shared
-    queues carries it, and a store that keeps leases refuses it once a later grant (or
-    the lease's expiry) made it stale."""
-
-    role: str
-    token: int
-
-
-@dataclass(frozen=True, slots=True)
 class Recovery:
     """The outcome of a peer-recovery attempt: ``ran`` is True for the one member that
     ran it, and ``by`` names that member in every answer."""
@@ -209,3 +201,44 @@ class MessageStore(Protocol):
     def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
         """Discard the committed expired messages, each handed back as ``Expired``;
         ``fence`` proves the scan lease."""
+
+    # ---- the coupling facility's part -----------------------------------------------
+    # Every store has these, so that nothing above asks which store it holds: the
+    # in-process store answers them as a facility that never fails would.
+
+    def structure_usage(self, name: str) -> dict[str, int]:
+        """CF structure ``name``'s entries and elements in use and their maxima
+        (``entries``, ``elements``, ``max_entries``, ``max_elements``)."""
+
+    def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
+        """Peer recovery of queue manager ``failed`` (in its life ``incarnation``), run by
+        member ``by``: its units of work backed out, its handles' locks released. Once
+        per failed life; later callers learn who ran it (``Recovery.by``)."""
+
+    def lose_nonpersistent(self) -> int:
+        """The owning queue manager restarts: its nonpersistent messages are gone from
+        its own queues (a coupling facility keeps those of shared queues: 0). Returns
+        how many were lost."""
+
+    def failed(self) -> None:
+        """The facility behind the store failed (its server is gone): units of work in
+        flight can no longer commit (``backed_out``)."""
+
+    def backed_out(self, uow: UowId) -> str | None:
+        """Why ``uow`` can no longer commit, if it cannot (the facility failed while it
+        was in flight, and its recovery backed it out); None if it can. A unit of work
+        asks every store it touched before any of them commits."""
+
+    def lease(
+        self, role: str, member: str, length: float,
+        on_token: Callable[[str, int], None] | None = None,
+    ) -> MemberLease:  # fmt: skip
+        """``member``'s view of the lease on ``role`` (``qsg.core.lease``): a grant or
+        renewal lasts ``length`` simulated seconds; ``on_token`` hears each token seen,
+        with the lease's name in the store."""
+
+    def check_fence(self, fence: Fence, now: float) -> None:
+        """Refuse ``fence`` (``StaleFenceError``) unless it still holds its lease
+        (``qsg.core.lease.fence_holds``): for holder-only work that may reach no scan at
+        all (a scan that finds nothing worth scanning must not pass for one made under a
+        stale token)."""

@@ -39,8 +39,7 @@ class UnitOfWork:
         coupling facility failed while it was in flight): then it is backed out in all
         of them, and MQRC_BACKED_OUT says so. Asked first, so no store commits alone."""
         for store in self.stores:
-            lost = getattr(store, "backed_out", None)
-            why = lost(self.id) if lost is not None else None
+            why = store.backed_out(self.id)
             if why is not None:
                 self.backout()
                 raise MQMIError.failed(CMQC.MQRC_BACKED_OUT, why)

@@ -191,7 +191,7 @@ async def play(
             on_progress(Progress(elapsed, duration or elapsed, tally.counts()))
         scopes = _scopes(world)
         happened = list(world.events.history)
-        failures = world.watch.unscheduled if world.watch is not None else []
+        failures = world.watch.unscheduled
     summary = summarise(happened, scopes, since=start + run.warmup, warmup=run.warmup)
     wall = time.perf_counter() - began
     return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures,

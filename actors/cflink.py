@@ -1,0 +1,132 @@
+"""The world's link to its coupling facility: in process, or a Redis-protocol server.
+
+The world asks its link for each QSG's store and for what a fault does to the facility;
+it never asks which link it holds. The two differ where the facilities differ: a server
+is reached by real I/O (``remote``: a queue manager's synchronous rules call it through
+greenback), can be cut off as a whole (``cut``: every call fails, the world's own too,
+as when the sysplex loses its coupling facility), counts its connections, and its link
+dies with its server (``drop``). In process there is no link to cut or drop: an outage
+there is the world's ``Reach``, which fails the members' calls only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import greenback
+
+from coupling.cleanup import adelete_group
+from coupling.store import RedisStore
+from coupling.trio_transport import TrioTransport
+from qsg.core.memstore import MemoryStore
+from qsg.core.store import MessageStore
+
+#: Told of each failure of the facility a store call meets: QSG, reason code, why, and
+#: whether the facility lost its structures.
+OnFailure = Callable[[str, int, str, bool], None]
+
+
+class CFLink(Protocol):
+    """What the world uses of its coupling facility; see the module docstring."""
+
+    #: The facility is a server: its calls are real I/O.
+    remote: bool
+
+    @property
+    def url(self) -> str:
+        """The server's URL ('' in process)."""
+
+    @property
+    def connections(self) -> int:
+        """How many times the link has connected to the facility (0 in process)."""
+
+    @property
+    def cut_off(self) -> str:
+        """Why every call to the facility fails now ('' when none does)."""
+
+    async def open(self, qsgs: Sequence[str], *, clear: bool) -> None:
+        """Ready for the stores of ``qsgs``, emptied first if ``clear`` (a run's start)."""
+
+    def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
+        """``qsg``'s store in the facility; ``on_failure`` hears each failure it meets."""
+
+    def cut(self, why: str) -> bool:
+        """Fail every call to the facility with ``why`` ('' ends it); False if this link
+        cannot be cut (in process)."""
+
+    async def drop(self) -> None:
+        """The facility's server died: the link goes with it (the next call connects
+        again, to the restarted server)."""
+
+
+class InProcess:
+    """Shared queues in process: one ``MemoryStore`` per QSG."""
+
+    remote = False
+    url = ""
+    connections = 0
+    cut_off = ""
+
+    async def open(self, qsgs: Sequence[str], *, clear: bool) -> None:
+        return None  # every store is made new, empty
+
+    def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
+        return MemoryStore()  # it never fails: nothing to tell
+
+    def cut(self, why: str) -> bool:
+        return False
+
+    async def drop(self) -> None:
+        return None
+
+
+class OnServer:
+    """Shared queues on a Redis-protocol server, through one trio transport."""
+
+    remote = True
+
+    def __init__(self, transport: TrioTransport) -> None:
+        self.transport = transport
+
+    @property
+    def url(self) -> str:
+        return self.transport.url
+
+    @property
+    def connections(self) -> int:
+        return self.transport.connections
+
+    @property
+    def cut_off(self) -> str:
+        return self.transport.unavailable
+
+    async def open(self, qsgs: Sequence[str], *, clear: bool) -> None:
+        # The stores' calls are synchronous (the rules layer's): made from trio through
+        # greenback, whose portal the task needs first.
+        await greenback.ensure_portal()
+        for name in qsgs if clear else ():
+            await adelete_group(self.transport, name)
+
+    def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
+        store = RedisStore(self.transport, qsg)
+
+        def failed(reason: int, why: str, structures_lost: bool) -> None:
+            on_failure(qsg, reason, why, structures_lost)
+
+        store.on_failure = failed
+        return store
+
+    def cut(self, why: str) -> bool:
+        self.transport.unavailable = why
+        return True
+
+    async def drop(self) -> None:
+        await self.transport.aclose()
+
+
+def _conforms(in_process: InProcess, on_server: OnServer) -> tuple[CFLink, CFLink]:
+    return in_process, on_server  # mypy --strict checks here that both are CFLinks
+
+
+__all__ = ["CFLink", "InProcess", "OnFailure", "OnServer"]
