@@ -1,0 +1,148 @@
+"""The faults the world can take (a part of ``World``): the API a fault injector uses.
+
+A queue manager killed, paused, its clock skewed; the coupling facility unreachable (to
+one member or all), or its server killed and restarted; a latency spike; a channel's
+link dropped. Each is what the named fault does to a real queue-sharing group; the
+recovery that follows is ``actors.world_cf``'s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import trio
+
+from actors.world_cf import CFRecovery
+from coupling.server import EmbeddedServer
+from coupling.store import RedisStore
+from coupling.transport import BlockingTransport
+
+
+class FaultInjection(CFRecovery):
+    """The faults; see the module's docstring."""
+
+    async def kill(self, q_mgr: str) -> None:
+        """The queue manager fails: its tasks stop at once, its connections are broken,
+        its units of work on shared queues are recovered by a peer, and its local
+        in-flight work and nonpersistent messages wait for its restart."""
+        qm = self._qm(q_mgr)
+        qm.kill()
+        await trio.lowlevel.checkpoint()  # let the cancelled tasks go
+        await self._recover(qm.name, qm.incarnation)
+
+    async def cf_unavailable(self, q_mgr: str | None = None) -> None:
+        """The coupling facility becomes unreachable, to ``q_mgr`` alone (its CF link
+        failed) or to every member: their calls on shared queues fail with
+        MQRC_CF_STRUC_FAILED (2373), and nothing of them reaches the facility, until
+        ``cf_available``. Committed messages stay in the facility."""
+        if q_mgr is None and self.link.cut("the coupling facility is unavailable"):
+            pass  # cut off at the link: every call fails, the world's own too
+        elif self.reach is None:
+            raise ValueError("this outage needs a world started with faults=True "
+                             "(a scenario or chaos run with CF faults has one)")  # fmt: skip
+        else:
+            if q_mgr is not None:
+                self._qm(q_mgr)
+            where = f" to {q_mgr}" if q_mgr else ""
+            self.reach.lose(q_mgr, f"the coupling facility is unavailable{where}")
+        await trio.lowlevel.checkpoint()
+
+    async def cf_available(self, q_mgr: str | None = None) -> None:
+        """The coupling facility is back (for ``q_mgr``, or for all); peer recovery left
+        undone meanwhile runs now."""
+        mended = q_mgr is None and self.link.cut("")
+        self.watch.ended()
+        if self.reach is not None:
+            self.reach.regain(q_mgr)
+        elif not mended:
+            raise ValueError("this outage needs a world started with faults=True")
+        await self._recover_left_undone()
+        self.signals.notify_all()
+
+    async def cf_fail(self) -> None:
+        """The coupling facility fails: its server process is killed (SIGKILL). Every
+        call on shared queues fails with MQRC_CF_STRUC_FAILED, and a unit of work in
+        flight can no longer commit (MQRC_BACKED_OUT), until ``cf_restart``."""
+        server = self._own_server()
+        if not server.running:
+            raise ValueError("the coupling facility has already failed")
+        server.kill()
+        self._cf_failed_by_fault = True
+        await self.cf_died()
+
+    async def cf_restart(self) -> None:
+        """The failed coupling facility's server starts again, and the facility is
+        recovered (RECOVER CFSTRUCT) before any member uses it: units of work in flight
+        at the failure backed out, locks released, and each shared queue keeps its
+        persistent messages if its structure is RECOVER(YES) and the server kept its
+        state (``persistent``: an append-only file), nothing otherwise. Nonpersistent
+        messages are always lost. One ``CFRecovered`` event per structure says what."""
+        server = self._own_server()
+        if server.running:
+            raise ValueError("the coupling facility has not failed")
+        # Blocking on purpose: no member runs between the restart and the recovery.
+        server.restart()
+        transport = BlockingTransport(server.url)
+        try:
+            for name, group in self.qsgs.items():
+                self._recover_facility(name, group, RedisStore(transport, name), server.persistent)
+        finally:
+            transport.close()
+        self._cf_failed_by_fault = False
+        self.watch.ended()
+        await self._recover_left_undone()
+        self.signals.notify_all()
+
+    def _own_server(self) -> EmbeddedServer:
+        if self.server is None:
+            raise ValueError("failing the coupling facility needs the embedded server the "
+                             "run starts itself (not in process, not QSG_REDIS_URL)")  # fmt: skip
+        return self.server
+
+    async def pause(self, q_mgr: str) -> None:
+        """The queue manager stops (as under SIGSTOP or a long GC pause): every call it
+        would run waits, its expiry scanner stops renewing its lease, until ``resume``."""
+        qm = self._running(q_mgr)
+        if qm.paused is None:
+            qm.paused = trio.Event()
+        await trio.lowlevel.checkpoint()
+
+    async def resume(self, q_mgr: str) -> None:
+        """The paused queue manager wakes and carries on where it stopped."""
+        qm = self._qm(q_mgr)
+        if qm.paused is None:
+            raise ValueError(f"queue manager {q_mgr} is not paused")
+        qm.wake()
+        await trio.lowlevel.checkpoint()
+        await self._recover_left_undone()
+
+    def skew(self, q_mgr: str, seconds: float) -> None:
+        """``q_mgr``'s clock runs ``seconds`` ahead (behind, if negative) of the others'
+        for its lease: it renews, judges its own grant and fences its scans by it."""
+        self._qm(q_mgr).skew = seconds
+
+    def slow(self, *, cf_access: float | None = None, channel_latency: float | None = None) -> None:
+        """A latency spike: this many more seconds per CF access, or per channel trip,
+        on top of the model's costs (0 ends it; None leaves that one as it is)."""
+        if cf_access is not None:
+            self._extra["cf_access"] = cf_access
+        if channel_latency is not None:
+            self._extra["channel_latency"] = channel_latency
+        base, extra = self.base_costs, self._extra
+        self.costs = dataclasses.replace(
+            base, cf_access=base.cf_access + extra["cf_access"],
+            channel_latency=base.channel_latency + extra["channel_latency"],
+        )  # fmt: skip
+
+    async def break_channel(self, q_mgr: str, channel: str) -> None:
+        """The network link of ``q_mgr``'s sender ``channel`` drops, mid-batch if a batch
+        is on its way: both agents see it broken, the sender retries (RETRYING) and
+        resynchronises the batch in doubt."""
+        qm = self._running(q_mgr)
+        link = qm.links.get(channel)
+        if link is None:
+            raise ValueError(f"channel {channel} of {q_mgr} has no link up")
+        await trio.aclose_forcefully(link)
+
+
+__all__ = ["FaultInjection"]
