@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 import trio
 
 from actors import clock
+from actors.config import UNDO, Fault
 from actors.events import FaultInjected
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.scenario.model import UNDO, Fault
 
 if TYPE_CHECKING:
     from actors.qmgr import QueueManager

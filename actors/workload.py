@@ -32,8 +32,8 @@ from qsg.core.structs import GMO, MD, OD, PMO
 if TYPE_CHECKING:
     import random
 
+    from actors.config import Workload
     from actors.world import World
-    from qsg.scenario.model import Workload
 
 T = TypeVar("T")
 

@@ -17,6 +17,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from actors import dist
 from actors.costs import Costs
 from qsg import CMQC
 from qsg.core.objects import CFStructure
@@ -24,7 +25,6 @@ from qsg.core.queue import MAX_MSG_LENGTH, check_name
 from qsg.mqsc import commands as mqsc_commands
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command, parse
-from qsg.scenario import dist
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.locate import KeyLines
 from qsg.scenario.locate import Path as KeyPath
@@ -454,7 +454,7 @@ class _Loader:
     def distribution(self, p: KeyPath, table: dict[str, Any], key: str, default: float,
                      *, low: float | None = None, high: float | None = None,
                      ) -> dist.Distribution:  # fmt: skip
-        """A number, or a ``{ dist = ... }`` table (see ``qsg.scenario.dist``)."""
+        """A number, or a ``{ dist = ... }`` table (see ``actors.dist``)."""
         r, dp = self.reader, (*p, key)
         value = table.get(key, default)
         if isinstance(value, int | float) and not isinstance(value, bool):

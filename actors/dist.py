@@ -1,4 +1,4 @@
-"""Distributions a scenario draws from: message sizes, priorities, service and
+"""Distributions the applications draw from: message sizes, priorities, service and
 inter-arrival times. Each draws from the run's one ``random.Random``, so a seed
 replays a run exactly.
 
