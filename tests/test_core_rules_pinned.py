@@ -1,0 +1,230 @@
+"""Rules of qsg/core's smaller modules that surviving mutants of ``./dev mutate`` showed
+no test pinned (issue 27): each test is named by the rule and the IBM documentation it
+comes from, and fails when the rule is broken."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import pytest
+
+from qsg import CMQC, GMO, MD, PMO, XQH, MQMIError, QMgr
+from qsg.core import mqlong
+from qsg.core.authority import OPERATIONS, Authority
+from qsg.core.conname import DEFAULT_PORT, parse_conname
+from qsg.core.errors import completion_name, reason_name
+from qsg.core.handle import Handle
+from qsg.core.message import Message, joined
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.stamp import PutStamp
+from tests.helpers import ALL
+
+# ---- CONNAME ----------------------------------------------------------------------
+
+
+def test_a_conname_without_a_port_reaches_mq_s_default_port_1414() -> None:
+    # DEFINE CHANNEL, CONNAME: "If you do not specify a port, 1414 is assumed".
+    assert DEFAULT_PORT == 1414
+    assert parse_conname("mvs1.example.com") == ("mvs1.example.com", 1414)
+
+
+def test_a_conname_s_port_in_parentheses_is_the_port_blanks_aside() -> None:
+    # DEFINE CHANNEL, CONNAME: host name or address, then (port).
+    assert parse_conname("10.0.0.7(1415)") == ("10.0.0.7", 1415)
+    assert parse_conname(" host ( 2414 ) ") == ("host", 2414)
+
+
+@pytest.mark.parametrize("port", [0, 65535])
+def test_a_conname_port_may_be_any_tcp_port_from_0_to_65535(port: int) -> None:
+    assert parse_conname(f"host({port})") == ("host", port)
+
+
+@pytest.mark.parametrize("conn_name", ["host(65536)", "host(99999)"])
+def test_a_conname_port_beyond_65535_is_refused_naming_the_port(conn_name: str) -> None:
+    with pytest.raises(ValueError, match=r"port \d+ is out of range"):
+        parse_conname(conn_name)
+
+
+@pytest.mark.parametrize("conn_name", ["", "host(", "host(x)", "a b", "(1414)"])
+def test_a_conname_that_is_not_host_or_host_port_is_refused(conn_name: str) -> None:
+    with pytest.raises(ValueError, match="is not host or host"):
+        parse_conname(conn_name)
+
+
+# ---- PutDate and PutTime ----------------------------------------------------------
+
+
+def test_put_date_and_put_time_are_yyyymmdd_and_hhmmssth_of_the_simulated_clock() -> None:
+    # MQMD PutDate "YYYYMMDD" and PutTime "HHMMSSTH" (hundredths of a second), GMT.
+    stamp = PutStamp(datetime(2026, 11, 23, 10, 0, 0))
+    assert stamp(3723.5) == (b"20261123", b"11020350")
+    assert stamp(0.004) == (b"20261123", b"10000000")
+    assert stamp(0.006) == (b"20261123", b"10000001")
+    assert stamp(59.99) == (b"20261123", b"10005999")
+
+
+def test_put_time_rounds_to_the_hundredth_and_repeats_within_one() -> None:
+    stamp = PutStamp(datetime(2026, 1, 1, 0, 0, 0, 250_000))  # epoch at .25 s
+    assert stamp(1.0) == (b"20260101", b"00000125")
+    assert stamp(1.001) == (b"20260101", b"00000125")
+    assert stamp(1.01) == (b"20260101", b"00000126")
+    assert stamp(1.0) == (b"20260101", b"00000125")
+
+
+def test_put_date_moves_on_at_simulated_midnight_and_back_before_it() -> None:
+    stamp = PutStamp(datetime(2026, 12, 31, 23, 59, 59))
+    assert stamp(0.0) == (b"20261231", b"23595900")
+    assert stamp(1.0) == (b"20270101", b"00000000")
+    assert stamp(86_400.0 + 3601.0) == (b"20270102", b"01000000")
+    assert stamp(0.5) == (b"20261231", b"23595950")
+
+
+def test_put_time_counts_from_the_epoch_s_own_midnight_to_the_hundredth() -> None:
+    # The first put may fall in the first hundredth of the day; the day starts at
+    # 00:00:00.00 exactly, so a time half a hundredth past rounds up.
+    stamp = PutStamp(datetime(2026, 1, 1))
+    assert stamp(0.01) == (b"20260101", b"00000001")
+    assert stamp(0.01500005) == (b"20260101", b"00000002")
+
+
+# ---- Authority ----------------------------------------------------------------------
+
+
+def test_setmqaut_all_grants_every_operation_on_the_profile() -> None:
+    # setmqaut +all: "all the authorizations that apply to the object type".
+    auth = Authority(superusers=())
+    auth.grant("app", "APP.*", "all")
+    assert all(auth.allowed("app", "APP.IN", operation) for operation in OPERATIONS)
+    assert not auth.allowed("app", "OTHER.IN", "put")
+    assert not auth.allowed("someone", "APP.IN", "put")
+
+
+def test_an_unknown_setmqaut_operation_is_refused_naming_it_and_the_known_ones() -> None:
+    auth = Authority()
+    known = re.escape(str(sorted(OPERATIONS)))
+    with pytest.raises(ValueError, match=rf"unknown operations \['fly'\]; known: {known}$"):
+        auth.grant("app", "*", "put", "fly")
+
+
+# ---- Messages -----------------------------------------------------------------------
+
+
+def test_mqget_keeps_the_callers_mqmd_version_while_filling_its_fields() -> None:
+    # MQGET fills the descriptor's output fields; its Version is the caller's input.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(Version=2, Priority=4), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD(Version=1)
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.Version == 1 and md.Priority == 4
+
+
+def _segment(flags: int, body: bytes, n: int) -> Message:
+    desc = MD(MsgFlags=flags, Offset=n * 10, MsgSeqNumber=1, Priority=n, MsgId=bytes([n]) * 24)
+    return Message(desc.get(), body, float(n), 100.0 + n, n, seq=n, backout_count=n)
+
+
+def test_a_logical_message_made_whole_is_its_first_segment_with_every_segment_s_data() -> None:
+    # MQGMO_COMPLETE_MSG: the whole message is returned with the MQMD of its first
+    # segment, the segment flags cleared, and MQMF_LAST_MSG_IN_GROUP if the last segment
+    # is the last message of its group.
+    group = CMQC.MQMF_MSG_IN_GROUP
+    parts = [
+        _segment(group | CMQC.MQMF_SEGMENT, b"ab", 1),
+        _segment(group | CMQC.MQMF_SEGMENT, b"cd", 2),
+        _segment(CMQC.MQMF_LAST_MSG_IN_GROUP | CMQC.MQMF_LAST_SEGMENT, b"e", 3),
+    ]
+    whole = joined(parts)
+    assert whole.body == b"abcde"
+    assert whole.desc["MsgFlags"] == group | CMQC.MQMF_LAST_MSG_IN_GROUP
+    assert whole.desc["MsgId"] == parts[0].msg_id and whole.desc["Offset"] == 10
+    assert (whole.put_time, whole.expires_at, whole.priority) == (1.0, 101.0, 1)
+    assert (whole.seq, whole.backout_count) == (1, 1)
+
+
+# ---- Completion and reason codes --------------------------------------------------
+
+
+def test_an_error_names_its_completion_and_reason_code_by_ibm_s_mnemonic() -> None:
+    error = MQMIError.failed(CMQC.MQRC_NO_MSG_AVAILABLE)
+    assert str(error) == "MQCC_FAILED: MQRC_NO_MSG_AVAILABLE (2033)" and error.detail == ""
+    error = MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, "12 of 20 bytes")
+    assert str(error) == "MQCC_WARNING: MQRC_TRUNCATED_MSG_ACCEPTED (2079): 12 of 20 bytes"
+    assert error.detail == "12 of 20 bytes"
+
+
+def test_a_code_ibm_has_no_mnemonic_for_is_named_unknown_with_its_number() -> None:
+    assert reason_name(1999) == "MQRC_UNKNOWN_1999"
+    assert completion_name(7) == "MQCC_UNKNOWN_7"
+
+
+# ---- Queue-sharing groups ---------------------------------------------------------
+
+
+def test_a_queue_sharing_group_name_has_at_most_four_characters() -> None:
+    # "Queue-sharing groups": a QSG name is up to 4 characters.
+    assert QueueSharingGroup("QSG1").name == "QSG1"
+    with pytest.raises(ValueError, match="a queue-sharing group name has 1 to 4 characters"):
+        QueueSharingGroup("QSG12")
+
+
+def test_a_queue_manager_joins_a_queue_sharing_group_once() -> None:
+    qsg = QueueSharingGroup("QSG1")
+    qsg.join("QM1")
+    qsg.join("QM2")
+    assert qsg.members == ["QM1", "QM2"]
+    with pytest.raises(ValueError, match=r"^QM1 is already a member of QSG1$"):
+        qsg.join("QM1")
+
+
+# ---- MQLONG range checks ----------------------------------------------------------
+
+BIG = 3_000_000_000  # fits the structure (< 2**32), not an MQLONG
+
+
+def test_every_mqlong_field_of_the_mqmd_is_range_checked_with_its_own_reason_or_md_error() -> None:
+    # "MQPUT - Put message": each MQMD field with a reason code of its own (Expiry 2013,
+    # Priority 2050, ...) fails with it; the others with MQRC_MD_ERROR (2026).
+    check = mqlong._Checker(MD, mqlong.MD_REASONS, CMQC.MQRC_MD_ERROR)  # as the module's
+    longs = [name for name, _, kind in MD._fields if kind == "l"]
+    assert check.fields == tuple(longs) and "Expiry" in longs and "MsgId" not in longs
+    for name in longs:
+        md = MD(**{name: BIG})
+        with pytest.raises(MQMIError, match=rf"MQMD\.{name}={BIG} is outside") as raised:
+            check(md)
+        assert raised.value.reason == mqlong.MD_REASONS.get(name, CMQC.MQRC_MD_ERROR)
+    md = MD(Expiry=BIG)
+    md.Expiry = 100
+    check(md)  # back in range: no error, and the structure is usable as it is
+
+
+# ---- Transmission queues ----------------------------------------------------------
+
+
+def _xmit_qm(**options: object) -> tuple[QMgr, Handle]:
+    qm = QMgr("QM1", **options)  # type: ignore[arg-type]
+    qm.define_queue("QM3", usage=CMQC.MQUS_TRANSMISSION)
+    return qm, qm.connect().open("QM3", ALL)
+
+
+def _put_xmit(h: Handle, outer: int, inner: int, data: bytes = b"") -> None:
+    body = XQH(b"APP.IN", b"QM3", MD(Expiry=inner)).pack() + data
+    desc = MD(Format=CMQC.MQFMT_XMIT_Q_HEADER, Expiry=outer)
+    h.put(body, desc, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+
+
+def test_a_direct_put_to_a_transmission_queue_may_be_an_mqxqh_with_no_data_after_it() -> None:
+    # The data must begin with an MQXQH; nothing says anything must follow it.
+    qm, h = _xmit_qm()
+    _put_xmit(h, 100, 100)
+    assert qm.depth("QM3") == 1
+
+
+def test_a_direct_put_s_inner_expiry_above_the_maximum_fails_when_the_maximum_is_enforced() -> None:
+    # The queue manager "checks that the Expiry field within the MQXQH contains a valid
+    # value": with AMQ_ENFORCE_MAX_EXPIRY_ERROR, above 999 999 999 is not valid.
+    _, h = _xmit_qm(enforce_max_expiry=True)
+    with pytest.raises(MQMIError, match=r"\(2013\): MQXQH\.MsgDesc\.Expiry=1000000000: above"):
+        _put_xmit(h, 100, 1_000_000_000)
