@@ -15,7 +15,12 @@ from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
 from qsg.core.handle import Handle
+from qsg.core.layouts import read_inner_expiry
+from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message, joined
+from qsg.core.objects import AliasQueue
+from qsg.core.queue import QueueDefinition
+from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
 from tests.helpers import ALL
@@ -196,7 +201,7 @@ def test_every_mqlong_field_of_the_mqmd_is_range_checked_with_its_own_reason_or_
             check(md)
         assert raised.value.reason == mqlong.MD_REASONS.get(name, CMQC.MQRC_MD_ERROR)
     md = MD(Expiry=BIG)
-    md.Expiry = 100
+    md.Expiry, md.Feedback = mqlong.MQLONG_MAX, mqlong.MQLONG_MIN  # an MQLONG's edges
     check(md)  # back in range: no error, and the structure is usable as it is
 
 
@@ -228,3 +233,134 @@ def test_a_direct_put_s_inner_expiry_above_the_maximum_fails_when_the_maximum_is
     _, h = _xmit_qm(enforce_max_expiry=True)
     with pytest.raises(MQMIError, match=r"\(2013\): MQXQH\.MsgDesc\.Expiry=1000000000: above"):
         _put_xmit(h, 100, 1_000_000_000)
+
+
+def test_an_inner_expiry_of_one_tenth_that_ran_out_reads_zero_though_the_outer_did_not() -> None:
+    # "Expiry (MQLONG)" note 9: on MQGET from any queue both Expiry fields are
+    # decremented; an inner Expiry that ran out while the outer did not is set to zero.
+    qm = QMgr("QM1")
+    qm.define_queue("NORMAL")
+    h = qm.connect().open("NORMAL", ALL)
+    body = XQH(b"APP.IN", b"QM3", MD(Expiry=1)).pack() + b"data"
+    desc = MD(Format=CMQC.MQFMT_XMIT_Q_HEADER, Expiry=100)
+    h.put(body, desc, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    got = h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert md.Expiry == 90 and read_inner_expiry(got, md.Encoding) == 0
+
+
+# ---- Repositories -----------------------------------------------------------------
+
+
+def test_define_without_replace_of_a_queue_that_exists_fails() -> None:
+    # DEFINE QLOCAL: NOREPLACE is the default; the command fails if the object exists.
+    repo = Repository(MemoryStore())
+    repo.add_queue(QueueDefinition("Q"))
+    with pytest.raises(ValueError, match=r"^queue Q is already defined$"):
+        repo.add_queue(QueueDefinition("Q"))
+
+
+def test_define_replace_of_a_queue_of_another_type_fails_naming_the_type() -> None:
+    # DEFINE ... REPLACE replaces an object of the same type only.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    with pytest.raises(ValueError, match=r"already defined with another type \(1\)$"):
+        qm.define(AliasQueue("Q", target="OTHER"), replace=True)
+
+
+def test_a_model_queue_is_a_template_with_no_messages_or_status_of_its_own() -> None:
+    # "Dynamic queues": a model queue is a template; only the queues made from it hold
+    # messages, and MQINQ of its depth or a get from it names no local queue.
+    qm = QMgr("QM1")
+    model = QueueDefinition(
+        "APP.MODEL", q_type=CMQC.MQQT_MODEL, definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC
+    )
+    qm.define(model)
+    assert "APP.MODEL" not in qm.local.status
+    with pytest.raises(MQMIError, match=r"^MQCC_FAILED: MQRC_UNKNOWN_OBJECT_NAME \(2085\): "
+                       r"no local queue APP.MODEL$"):  # fmt: skip
+        qm.depth("APP.MODEL")
+    qm.delete_queue("APP.MODEL")
+    assert qm.find("APP.MODEL") is None
+
+
+# ---- Queue definitions --------------------------------------------------------------
+
+LOCAL = CMQC.MQQT_LOCAL
+MODEL = {"q_type": CMQC.MQQT_MODEL, "definition_type": CMQC.MQQDT_PERMANENT_DYNAMIC}
+
+
+@pytest.mark.parametrize(
+    "attributes",
+    [
+        {"def_priority": 0}, {"def_priority": 9}, {"def_persistence": CMQC.MQPER_PERSISTENT},
+        {"msg_delivery_sequence": CMQC.MQMDS_FIFO}, {"max_depth": 0},
+        {"max_depth": 999_999_999}, {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
+        {"trigger_type": CMQC.MQTT_NONE}, {"trigger_type": CMQC.MQTT_DEPTH},
+        {"trigger_type": CMQC.MQTT_EVERY}, {"trigger_depth": 1},
+        {"trigger_depth": 999_999_999}, {"trigger_msg_priority": 9}, {"trigger_data": "t" * 64},
+        MODEL, {**MODEL, "definition_type": CMQC.MQQDT_SHARED_DYNAMIC, "cf_struct": "APP1"},
+    ],
+)  # fmt: skip
+def test_define_qlocal_accepts_every_attribute_at_the_edges_of_its_range(
+    attributes: dict[str, object],
+) -> None:
+    # DEFINE QLOCAL/QMODEL: DEFPRTY 0-9, MAXDEPTH 0-999999999, TRIGDPTH 1-999999999,
+    # TRIGMPRI 0-9, TRIGDATA up to 64 characters.
+    QueueDefinition("APP.Q", **attributes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("attributes", "error"),
+    [
+        ({"def_priority": -1}, "DEFPRTY must be 0..9, not -1"),
+        ({"def_priority": 10}, "DEFPRTY must be 0..9, not 10"),
+        ({"def_persistence": 2}, "DEFPSIST must be NO or YES"),
+        ({"msg_delivery_sequence": 2}, "MSGDLVSQ must be PRIORITY or FIFO"),
+        ({"max_depth": -1}, "MAXDEPTH must be 0..999999999"),
+        ({"max_depth": 1_000_000_000}, "MAXDEPTH must be 0..999999999"),
+        ({"qsg_disp": CMQC.MQQSGD_SHARED}, "QSGDISP(SHARED) needs a CFSTRUCT"),
+        ({"trigger_type": 4}, "TRIGTYPE must be NONE, FIRST, EVERY or DEPTH"),
+        ({"trigger_depth": 0}, "TRIGDPTH must be 1..999999999"),
+        ({"trigger_depth": 1_000_000_000}, "TRIGDPTH must be 1..999999999"),
+        ({"trigger_msg_priority": -1}, "TRIGMPRI must be 0..9"),
+        ({"trigger_msg_priority": 10}, "TRIGMPRI must be 0..9"),
+        ({"trigger_data": "t" * 65}, "TRIGDATA has at most 64 characters"),
+    ],
+)
+def test_define_qlocal_refuses_an_attribute_out_of_its_range_naming_its_keyword(
+    attributes: dict[str, object], error: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(f'queue APP.Q: {error}')}$"):
+        QueueDefinition("APP.Q", **attributes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("attributes", "error"),
+    [
+        ({"definition_type": CMQC.MQQDT_PREDEFINED}, "DEFTYPE must be dynamic"),
+        ({**MODEL, "qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
+         "a model is never QSGDISP(SHARED)"),
+        ({"definition_type": CMQC.MQQDT_SHARED_DYNAMIC}, "DEFTYPE(SHAREDYN) needs a CFSTRUCT"),
+    ],
+)  # fmt: skip
+def test_define_qmodel_refuses_a_predefined_or_shared_model_and_sharedyn_without_cfstruct(
+    attributes: dict[str, object], error: str
+) -> None:
+    # DEFINE QMODEL: DEFTYPE(TEMPDYN|PERMDYN|SHAREDYN), SHAREDYN on a CF structure.
+    attributes = {"q_type": CMQC.MQQT_MODEL, **attributes}
+    with pytest.raises(ValueError, match=f"^{re.escape(f'model queue APP.M: {error}')}$"):
+        QueueDefinition("APP.M", **attributes)  # type: ignore[arg-type]
+
+
+def test_an_mq_object_name_is_1_to_48_of_a_z_0_9_dot_slash_underscore_percent() -> None:
+    # "Rules for naming IBM MQ objects": up to 48 characters of A-Z, a-z, 0-9, . / _ %.
+    QueueDefinition("a./_%Z9" + "Q" * 41)
+    with pytest.raises(ValueError, match=r"^a queue name has 1 to 48 characters: 'Q{49}'$"):
+        QueueDefinition("Q" * 49)
+    with pytest.raises(ValueError, match=r"^a queue name has 1 to 48 characters: ''$"):
+        QueueDefinition("")
+    with pytest.raises(
+        ValueError, match=r"^queue name 'A-B C' has characters MQ does not allow: \[' ', '-'\]$"
+    ):
+        QueueDefinition("A-B C")
