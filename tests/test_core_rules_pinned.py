@@ -18,7 +18,7 @@ from qsg.core.handle import Handle
 from qsg.core.layouts import read_inner_expiry
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message, joined
-from qsg.core.objects import AliasQueue
+from qsg.core.objects import AliasQueue, CFStructure
 from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
@@ -364,3 +364,33 @@ def test_an_mq_object_name_is_1_to_48_of_a_z_0_9_dot_slash_underscore_percent() 
         ValueError, match=r"^queue name 'A-B C' has characters MQ does not allow: \[' ', '-'\]$"
     ):
         QueueDefinition("A-B C")
+
+
+def test_a_shared_queue_s_messages_use_its_cf_structure_also_after_msgdlvsq_changes() -> None:
+    # A shared queue's messages are held in the list structure its CFSTRUCT names: each
+    # takes an entry, and an element per 256 bytes (DISPLAY CFSTATUS's ENTSUSED and
+    # ELEMUSED). ALTER QLOCAL MSGDLVSQ of an empty queue keeps it on its structure.
+    group = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=group)
+    qm.define_structure(CFStructure("APP1", size_kb=100))
+    qm.define_queue("APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.alter_queue("APP.SHARED", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+    h = qm.connect().open("APP.SHARED", ALL)
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    h.put(b"low", MD(Priority=1), no_sync, now=0.0)
+    h.put(b"high", MD(Priority=8), no_sync, now=0.0)
+    usage = group.shared.store.structure_usage("APP1")  # type: ignore[attr-defined]
+    assert usage == {"entries": 2, "elements": 4, "max_entries": 100, "max_elements": 400}
+    # MSGDLVSQ(FIFO): the first put first, whatever its priority.
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"low"
+
+
+def test_alter_msgdlvsq_of_an_empty_local_queue_orders_it_afresh() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+    qm.alter_queue("Q", msg_delivery_sequence=CMQC.MQMDS_PRIORITY)
+    h = qm.connect().open("Q", ALL)
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    h.put(b"low", MD(Priority=1), no_sync, now=0.0)
+    h.put(b"high", MD(Priority=8), no_sync, now=0.0)
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"high"
