@@ -18,11 +18,19 @@ from qsg.core.handle import Handle
 from qsg.core.layouts import read_inner_expiry
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message, joined
-from qsg.core.objects import AliasQueue, CFStructure
+from qsg.core.objects import (
+    AliasQueue,
+    CFStructure,
+    ChannelDefinition,
+    ProcessDefinition,
+    RemoteQueue,
+    queue_attributes,
+)
 from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
+from qsg.core.store import Expired, Fence, StaleFenceError
 from tests.helpers import ALL
 
 # ---- CONNAME ----------------------------------------------------------------------
@@ -293,15 +301,24 @@ MODEL = {"q_type": CMQC.MQQT_MODEL, "definition_type": CMQC.MQQDT_PERMANENT_DYNA
 @pytest.mark.parametrize(
     "attributes",
     [
-        {"def_priority": 0}, {"def_priority": 9}, {"def_persistence": CMQC.MQPER_PERSISTENT},
-        {"msg_delivery_sequence": CMQC.MQMDS_FIFO}, {"max_depth": 0},
-        {"max_depth": 999_999_999}, {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
-        {"trigger_type": CMQC.MQTT_NONE}, {"trigger_type": CMQC.MQTT_DEPTH},
-        {"trigger_type": CMQC.MQTT_EVERY}, {"trigger_depth": 1},
-        {"trigger_depth": 999_999_999}, {"trigger_msg_priority": 9}, {"trigger_data": "t" * 64},
-        MODEL, {**MODEL, "definition_type": CMQC.MQQDT_SHARED_DYNAMIC, "cf_struct": "APP1"},
+        {"def_priority": 0},
+        {"def_priority": 9},
+        {"def_persistence": CMQC.MQPER_PERSISTENT},
+        {"msg_delivery_sequence": CMQC.MQMDS_FIFO},
+        {"max_depth": 0},
+        {"max_depth": 999_999_999},
+        {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
+        {"trigger_type": CMQC.MQTT_NONE},
+        {"trigger_type": CMQC.MQTT_DEPTH},
+        {"trigger_type": CMQC.MQTT_EVERY},
+        {"trigger_depth": 1},
+        {"trigger_depth": 999_999_999},
+        {"trigger_msg_priority": 9},
+        {"trigger_data": "t" * 64},
+        MODEL,
+        {**MODEL, "definition_type": CMQC.MQQDT_SHARED_DYNAMIC, "cf_struct": "APP1"},
     ],
-)  # fmt: skip
+)
 def test_define_qlocal_accepts_every_attribute_at_the_edges_of_its_range(
     attributes: dict[str, object],
 ) -> None:
@@ -339,11 +356,13 @@ def test_define_qlocal_refuses_an_attribute_out_of_its_range_naming_its_keyword(
     ("attributes", "error"),
     [
         ({"definition_type": CMQC.MQQDT_PREDEFINED}, "DEFTYPE must be dynamic"),
-        ({**MODEL, "qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
-         "a model is never QSGDISP(SHARED)"),
+        (
+            {**MODEL, "qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
+            "a model is never QSGDISP(SHARED)",
+        ),
         ({"definition_type": CMQC.MQQDT_SHARED_DYNAMIC}, "DEFTYPE(SHAREDYN) needs a CFSTRUCT"),
     ],
-)  # fmt: skip
+)
 def test_define_qmodel_refuses_a_predefined_or_shared_model_and_sharedyn_without_cfstruct(
     attributes: dict[str, object], error: str
 ) -> None:
@@ -394,3 +413,72 @@ def test_alter_msgdlvsq_of_an_empty_local_queue_orders_it_afresh() -> None:
     h.put(b"low", MD(Priority=1), no_sync, now=0.0)
     h.put(b"high", MD(Priority=8), no_sync, now=0.0)
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"high"
+
+
+# ---- Channels, processes and what MQINQ returns -------------------------------------
+
+
+def test_define_channel_takes_names_of_up_to_20_characters_and_batchsz_1_to_9999() -> None:
+    # DEFINE CHANNEL: a channel name has up to 20 characters; BATCHSZ is 1 through 9999.
+    for batch in (1, 9999):
+        ChannelDefinition("C" * 20, CMQC.MQCHT_RECEIVER, batch_size=batch)
+    with pytest.raises(ValueError, match=r"^a channel name has 1 to 20 characters: 'C{21}'$"):
+        ChannelDefinition("C" * 21, CMQC.MQCHT_RECEIVER)
+    for batch in (0, 10_000):
+        with pytest.raises(ValueError, match=r"^channel TO\.QM2: BATCHSZ must be 1\.\.9999$"):
+            ChannelDefinition("TO.QM2", CMQC.MQCHT_RECEIVER, batch_size=batch)
+
+
+@pytest.mark.parametrize("channel_type", [CMQC.MQCHT_SENDER, CMQC.MQCHT_SERVER])
+def test_a_sender_or_server_channel_needs_an_xmitq(channel_type: int) -> None:
+    # DEFINE CHANNEL: XMITQ is required for CHLTYPE(SDR) and CHLTYPE(SVR).
+    with pytest.raises(
+        ValueError, match=r"^channel TO\.QM2: a sender or server channel needs an XMITQ$"
+    ):
+        ChannelDefinition("TO.QM2", channel_type)
+
+
+def test_a_channel_retries_shortrty_times_shorttmr_apart_then_longrty_times_longtmr_apart() -> None:
+    # SHORTRTY/SHORTTMR, then LONGRTY/LONGTMR; then the channel stops (STATUS(STOPPED)).
+    channel = ChannelDefinition(
+        "TO.QM2", CMQC.MQCHT_SENDER, xmit_q_name="QM2", short_retry_count=2,
+        short_retry_interval=5, long_retry_count=3, long_retry_interval=60,
+    )  # fmt: skip
+    intervals = [channel.retry_interval(attempt) for attempt in range(1, 8)]
+    assert intervals == [5, 5, 60, 60, 60, None, None]
+
+
+@pytest.mark.parametrize(
+    ("field", "keyword", "longest"),
+    [("appl_id", "APPLICID", 256), ("env_data", "ENVRDATA", 128), ("user_data", "USERDATA", 128)],
+)
+def test_define_process_fields_hold_ibm_s_lengths(field: str, keyword: str, longest: int) -> None:
+    # DEFINE PROCESS: APPLICID up to 256 characters, ENVRDATA and USERDATA up to 128.
+    ProcessDefinition("APP.PROC", **{field: "x" * longest})  # type: ignore[arg-type]
+    error = f"^process APP\\.PROC: {keyword} has at most {longest} characters$"
+    with pytest.raises(ValueError, match=error):
+        ProcessDefinition("APP.PROC", **{field: "x" * (longest + 1)})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^a process name has 1 to 48 characters: ''$"):
+        ProcessDefinition("")
+
+
+def test_mqinq_character_attributes_are_blank_padded_to_their_length() -> None:
+    # MQINQ: character attributes are returned padded with blanks to the attribute's
+    # length (MQ_Q_DESC_LENGTH 64, MQ_Q_NAME_LENGTH 48, MQ_CF_STRUC_NAME_LENGTH 12).
+    remote = RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2",
+                         xmit_q_name="QM2.XMIT", description="to QM2")  # fmt: skip
+    values = queue_attributes(remote, "QM1")
+    assert values[CMQC.MQCA_Q_DESC] == b"to QM2" + b" " * 58
+    assert values[CMQC.MQCA_Q_MGR_NAME] == b"QM1" + b" " * 45
+    assert values[CMQC.MQCA_REMOTE_Q_NAME] == b"APP.IN" + b" " * 42
+    assert values[CMQC.MQCA_REMOTE_Q_MGR_NAME] == b"QM2" + b" " * 45
+    assert values[CMQC.MQCA_XMIT_Q_NAME] == b"QM2.XMIT" + b" " * 40
+    local = QueueDefinition("APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    assert queue_attributes(local, "QM1")[CMQC.MQCA_CF_STRUC_NAME] == b"APP1" + b" " * 8
+
+
+def test_a_stale_fencing_token_is_refused_naming_the_lease_and_both_tokens() -> None:
+    gone = [Expired(b"m" * 24, None)]
+    error = StaleFenceError(Fence("expiry-scan", 3), 5, gone)
+    assert (error.fence, error.current, error.discarded) == (Fence("expiry-scan", 3), 5, gone)
+    assert str(error) == "lease expiry-scan: token 3 is stale (current token: 5)"
