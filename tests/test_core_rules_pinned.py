@@ -9,7 +9,7 @@ from datetime import datetime
 
 import pytest
 
-from qsg import CMQC, GMO, MD, PMO, XQH, MQMIError, QMgr
+from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
 from qsg.core import mqlong
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
@@ -482,3 +482,100 @@ def test_a_stale_fencing_token_is_refused_naming_the_lease_and_both_tokens() -> 
     error = StaleFenceError(Fence("expiry-scan", 3), 5, gone)
     assert (error.fence, error.current, error.discarded) == (Fence("expiry-scan", 3), 5, gone)
     assert str(error) == "lease expiry-scan: token 3 is stale (current token: 5)"
+
+
+# ---- Name resolution ----------------------------------------------------------------
+
+OUT = CMQC.MQOO_OUTPUT
+
+
+def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "") -> QMgr:
+    qm = QMgr("QM1", qsg=qsg, def_xmit_q_name=def_xmit_q_name)
+    qm.define_queue("APP.LOCAL")
+    qm.define_queue("QM2", usage=CMQC.MQUS_TRANSMISSION)
+    qm.define(AliasQueue("APP.ALIAS", target="APP.LOCAL"))
+    qm.define(RemoteQueue("QM2.ALIAS", remote_q_mgr_name="QM2", def_priority=6))
+    qm.define(RemoteQueue("SELF.ALIAS"))
+    qm.define(RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2"))
+    qm.define(RemoteQueue("TO.NOWHERE", remote_name="APP.IN"))
+    qm.define(RemoteQueue("TO.BADXMIT", "APP.IN", "QM5", xmit_q_name="NOPE"))
+    qm.define(RemoteQueue("TO.NOTXMIT", "APP.IN", "QM5", xmit_q_name="APP.LOCAL"))
+    qm.define(
+        QueueDefinition("QM6", q_type=CMQC.MQQT_MODEL, definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC)
+    )
+    return qm
+
+
+@pytest.mark.parametrize(
+    ("name", "q_mgr_name", "options", "def_xmitq", "reason", "why"),
+    [
+        ("NONE", "", OUT, "", CMQC.MQRC_UNKNOWN_OBJECT_NAME, "no queue NONE on QM1"),
+        ("APP.IN", "TO.APP", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+         "ObjectQMgrName TO.APP is a remote queue, not a queue-manager alias"),
+        ("QM2.ALIAS", "", OUT, "", CMQC.MQRC_REMOTE_Q_NAME_ERROR,
+         "QM2.ALIAS is a queue-manager alias (RNAME blank), not a queue to open"),
+        ("TO.NOWHERE", "", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+         "remote queue TO.NOWHERE: RQMNAME names no remote queue manager"),
+        ("TO.APP", "", CMQC.MQOO_INPUT_SHARED, "", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+         "queue APP.IN at QM2 is remote: open it for output or inquire only"),
+        ("APP.IN", "QM2", CMQC.MQOO_INQUIRE, "", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+         "queue APP.IN at QM2 has no local definition to inquire on"),
+        ("TO.BADXMIT", "", OUT, "", CMQC.MQRC_UNKNOWN_XMIT_Q, "XMITQ NOPE is not defined"),
+        ("TO.NOTXMIT", "", OUT, "", CMQC.MQRC_XMIT_Q_USAGE_ERROR,
+         "APP.LOCAL is not a USAGE(XMITQ) queue"),
+        ("APP.IN", "QM6", OUT, "", CMQC.MQRC_XMIT_Q_TYPE_ERROR, "QM6 is not a local queue"),
+        ("APP.IN", "QM9", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+         "no route to queue manager QM9: no transmission queue of that name and no DEFXMITQ"),
+        ("APP.IN", "QM9", OUT, "NOPE.DEF", CMQC.MQRC_UNKNOWN_DEF_XMIT_Q,
+         "DEFXMITQ NOPE.DEF is not defined"),
+        ("APP.IN", "QM9", OUT, "APP.ALIAS", CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR,
+         "APP.ALIAS is not a local queue"),
+        ("APP.IN", "QM9", OUT, "APP.LOCAL", CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR,
+         "APP.LOCAL is not a USAGE(XMITQ) queue"),
+    ],
+)  # fmt: skip
+def test_each_name_resolution_failure_gives_ibm_s_reason_and_says_why(
+    name: str, q_mgr_name: str, options: int, def_xmitq: str, reason: int, why: str
+) -> None:
+    # "Name resolution" and the MQOPEN reason codes: 2085, 2087, 2184, 2045, 2196,
+    # 2091/2092 (a transmission queue named) and 2197/2198/2199 (the default one).
+    qm = _resolving_qm(def_xmit_q_name=def_xmitq)
+    od = OD(ObjectName=name.encode(), ObjectQMgrName=q_mgr_name.encode())
+    expected = f"MQCC_FAILED: {reason_name(reason)} ({reason}): {why}"
+    with pytest.raises(MQMIError, match=f"^{re.escape(expected)}$"):
+        qm.connect().open(od, options)
+
+
+def _landed(qm: QMgr, od: OD) -> MD:
+    """Put one message through ``od``; the descriptor it has on the QM2 xmitq."""
+    h = qm.connect().open(od, OUT)
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    xmitq = qm.connect().open("QM2", ALL)
+    xmitq.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    return md
+
+
+def test_a_member_of_a_qsg_sends_to_another_queue_manager_by_its_name() -> None:
+    # ObjectQMgrName is local when blank, this queue manager's name or its QSG's name;
+    # any other name (here QM2) is a remote queue manager, reached by its xmitq.
+    qm = _resolving_qm(qsg=QueueSharingGroup("QSG1"))
+    od = OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2")
+    assert _landed(qm, od).Format == CMQC.MQFMT_XMIT_Q_HEADER
+    assert od.ResolvedQMgrName == b"QM2"
+
+
+def test_a_queue_manager_alias_to_this_queue_manager_resolves_the_name_here() -> None:
+    # A queue-manager alias whose RQMNAME is blank names this queue manager: ObjectName
+    # is then resolved locally, here to a remote queue definition.
+    od = OD(ObjectName=b"TO.APP", ObjectQMgrName=b"SELF.ALIAS")
+    _landed(_resolving_qm(), od)
+    assert (od.ResolvedQName, od.ResolvedQMgrName) == (b"APP.IN", b"QM2")
+
+
+def test_a_queue_manager_alias_reaches_rqmname_by_its_xmitq_with_the_alias_defprty() -> None:
+    # A queue-manager alias with XMITQ blank: the transmission queue named as RQMNAME;
+    # a put through it takes DEFPRTY from it, the first definition on the path.
+    od = OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2.ALIAS")
+    assert _landed(_resolving_qm(), od).Priority == 6
+    assert od.ResolvedQMgrName == b"QM2"
