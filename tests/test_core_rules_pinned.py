@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -579,3 +580,30 @@ def test_a_queue_manager_alias_reaches_rqmname_by_its_xmitq_with_the_alias_defpr
     od = OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2.ALIAS")
     assert _landed(_resolving_qm(), od).Priority == 6
     assert od.ResolvedQMgrName == b"QM2"
+
+
+def test_an_alias_or_remote_queue_name_and_an_alias_target_are_mq_object_names() -> None:
+    for define in (lambda name: AliasQueue(name, target="APP.Q"), RemoteQueue):
+        with pytest.raises(ValueError, match=r"^a queue name has 1 to 48 characters: ''$"):
+            define("")
+    with pytest.raises(ValueError, match=r"^a TARGET queue name has 1 to 48 characters: ''$"):
+        AliasQueue("APP.ALIAS", target="")
+
+
+def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or_db2() -> None:
+    # DEFINE CFSTRUCT: a name of up to 12 characters, CFLEVEL(1..5), OFFLOAD(SMDS|DB2);
+    # the CFRM policy's SIZE is at least 1 KB.
+    good: list[dict[str, Any]] = [{"cf_level": 1}, {"cf_level": 5}, {"offload": "DB2"}]
+    for attributes in [*good, {"size_kb": 1}]:
+        CFStructure("S" * 12, **attributes)
+    with pytest.raises(ValueError, match=r"^a CF structure name has 1 to 12 characters: 'S{13}'$"):
+        CFStructure("S" * 13)
+    bad: list[tuple[dict[str, Any], str]] = [
+        ({"size_kb": 0}, "SIZE must be at least 1 KB"),
+        ({"cf_level": 0}, "CFLEVEL must be 1..5"),
+        ({"cf_level": 6}, "CFLEVEL must be 1..5"),
+        ({"offload": "db2"}, "OFFLOAD must be SMDS or DB2"),
+    ]
+    for attributes, error in bad:
+        with pytest.raises(ValueError, match=f"^CF structure APP1: {re.escape(error)}$"):
+            CFStructure("APP1", **attributes)
