@@ -34,6 +34,8 @@ from qsg.core.stamp import PutStamp
 from qsg.core.store import Expired, Fence, StaleFenceError
 from tests.helpers import ALL
 
+OUT = CMQC.MQOO_OUTPUT
+
 # ---- CONNAME ----------------------------------------------------------------------
 
 
@@ -394,13 +396,15 @@ def test_a_shared_queue_s_messages_use_its_cf_structure_also_after_msgdlvsq_chan
     qm = QMgr("QM1", qsg=group)
     qm.define_structure(CFStructure("APP1", size_kb=100))
     qm.define_queue("APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.define_queue("APP.OTHER", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
     qm.alter_queue("APP.SHARED", msg_delivery_sequence=CMQC.MQMDS_FIFO)
     h = qm.connect().open("APP.SHARED", ALL)
     no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
     h.put(b"low", MD(Priority=1), no_sync, now=0.0)
     h.put(b"high", MD(Priority=8), no_sync, now=0.0)
+    qm.connect().open("APP.OTHER", OUT).put(b"x" * 300, MD(), no_sync, now=0.0)
     usage = group.shared.store.structure_usage("APP1")  # type: ignore[attr-defined]
-    assert usage == {"entries": 2, "elements": 4, "max_entries": 100, "max_elements": 400}
+    assert usage == {"entries": 3, "elements": 7, "max_entries": 100, "max_elements": 400}
     # MSGDLVSQ(FIFO): the first put first, whatever its priority.
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"low"
 
@@ -487,14 +491,15 @@ def test_a_stale_fencing_token_is_refused_naming_the_lease_and_both_tokens() -> 
 
 # ---- Name resolution ----------------------------------------------------------------
 
-OUT = CMQC.MQOO_OUTPUT
-
 
 def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "") -> QMgr:
     qm = QMgr("QM1", qsg=qsg, def_xmit_q_name=def_xmit_q_name)
     qm.define_queue("APP.LOCAL")
     qm.define_queue("QM2", usage=CMQC.MQUS_TRANSMISSION)
     qm.define(AliasQueue("APP.ALIAS", target="APP.LOCAL"))
+    qm.define(AliasQueue("NO.BASE", target="NOWHERE"))
+    qm.define(AliasQueue("ALIAS.OF.ALIAS", target="APP.ALIAS"))
+    qm.define(AliasQueue("REMOTE.ALIAS", target="TO.APP", def_priority=3))
     qm.define(RemoteQueue("QM2.ALIAS", remote_q_mgr_name="QM2", def_priority=6))
     qm.define(RemoteQueue("SELF.ALIAS"))
     qm.define(RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2"))
@@ -511,6 +516,10 @@ def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "
     ("name", "q_mgr_name", "options", "def_xmitq", "reason", "why"),
     [
         ("NONE", "", OUT, "", CMQC.MQRC_UNKNOWN_OBJECT_NAME, "no queue NONE on QM1"),
+        ("NO.BASE", "", OUT, "", CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q,
+         "alias NO.BASE: its TARGET NOWHERE is not defined"),
+        ("ALIAS.OF.ALIAS", "", OUT, "", CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR,
+         "alias ALIAS.OF.ALIAS: its TARGET APP.ALIAS is not a local or remote queue"),
         ("APP.IN", "TO.APP", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
          "ObjectQMgrName TO.APP is a remote queue, not a queue-manager alias"),
         ("QM2.ALIAS", "", OUT, "", CMQC.MQRC_REMOTE_Q_NAME_ERROR,
@@ -538,7 +547,7 @@ def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "
 def test_each_name_resolution_failure_gives_ibm_s_reason_and_says_why(
     name: str, q_mgr_name: str, options: int, def_xmitq: str, reason: int, why: str
 ) -> None:
-    # "Name resolution" and the MQOPEN reason codes: 2085, 2087, 2184, 2045, 2196,
+    # "Name resolution" and the MQOPEN reason codes: 2085, 2082, 2001, 2087, 2184, 2045, 2196,
     # 2091/2092 (a transmission queue named) and 2197/2198/2199 (the default one).
     qm = _resolving_qm(def_xmit_q_name=def_xmitq)
     od = OD(ObjectName=name.encode(), ObjectQMgrName=q_mgr_name.encode())
@@ -607,3 +616,16 @@ def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or
     for attributes, error in bad:
         with pytest.raises(ValueError, match=f"^CF structure APP1: {re.escape(error)}$"):
             CFStructure("APP1", **attributes)
+
+
+def test_an_alias_of_a_remote_queue_sends_with_the_alias_defprty_and_inquires_the_alias() -> None:
+    # An alias's TARGET may be a local definition of a remote queue: a put goes to its
+    # transmission queue with the alias's defaults (the first definition on the path);
+    # MQINQ answers for the alias itself.
+    qm = _resolving_qm()
+    od = OD(ObjectName=b"REMOTE.ALIAS")
+    assert _landed(qm, od).Priority == 3
+    assert (od.ResolvedQName, od.ResolvedQMgrName) == (b"APP.IN", b"QM2")
+    h = qm.connect().open("REMOTE.ALIAS", CMQC.MQOO_INQUIRE)
+    assert h.inquire(CMQC.MQIA_Q_TYPE) == CMQC.MQQT_ALIAS
+    assert h.inquire(CMQC.MQCA_BASE_Q_NAME) == b"TO.APP".ljust(48)
