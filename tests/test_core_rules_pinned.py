@@ -32,6 +32,7 @@ from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
 from qsg.core.store import Expired, Fence, StaleFenceError
+from qsg.core.structs import MQOpts, b, c, field
 from tests.helpers import ALL
 
 OUT = CMQC.MQOO_OUTPUT
@@ -629,3 +630,41 @@ def test_an_alias_of_a_remote_queue_sends_with_the_alias_defprty_and_inquires_th
     h = qm.connect().open("REMOTE.ALIAS", CMQC.MQOO_INQUIRE)
     assert h.inquire(CMQC.MQIA_Q_TYPE) == CMQC.MQQT_ALIAS
     assert h.inquire(CMQC.MQCA_BASE_Q_NAME) == b"TO.APP".ljust(48)
+
+
+# ---- Structures -----------------------------------------------------------------------
+
+
+def test_a_structure_declares_ibm_fields_in_order_with_defaults_and_kinds() -> None:
+    # A structure's fields are IBM's, in IBM's order, each with its MQ*_DEFAULT value: an
+    # MQLONG, an MQCHARn (character) or an MQBYTEn (byte string) of n bytes.
+    class Probe(MQOpts):
+        StrucId: bytes = field(b"PRB ", c(4))
+        Token: bytes = field(b"\0\0", b(2))
+        Count: int = field(7, "l")
+
+    assert Probe._fields == (
+        ("StrucId", b"PRB ", ("c", 4)), ("Token", b"\0\0", ("b", 2)), ("Count", 7, "l"),
+    )  # fmt: skip
+    probe = Probe()
+    assert (probe.StrucId, probe.Token, probe.Count) == (b"PRB ", b"\0\0", 7)
+    with pytest.raises(TypeError, match=r"^Probe\.StrucId is a character field: give bytes"):
+        probe.StrucId = "PRB "  # type: ignore[assignment]
+    with pytest.raises(TypeError, match=r"^Probe\.Token is a byte field: give bytes, not str$"):
+        probe.Token = "xy"  # type: ignore[assignment]
+    with pytest.raises(ValueError, match=r"^Probe\.Token holds at most 2 bytes, got 3$"):
+        probe.Token = b"xyz"
+
+
+def test_a_structure_s_fields_are_items_too_and_an_unknown_item_is_an_attribute_error() -> None:
+    # pymqi: md["MsgId"] is md.MsgId; a name that is no field of the structure is refused.
+    md = MD(Priority=4)
+    assert md["Priority"] == 4 and md["MsgId"] == CMQC.MQMI_NONE
+    with pytest.raises(AttributeError, match=r"^MD has no field 'Priorty'$"):
+        md["Priorty"]
+
+
+def test_a_structure_s_repr_names_the_fields_that_differ_from_their_defaults() -> None:
+    assert repr(MD()) == "MD()"
+    assert repr(MD(Priority=5, Persistence=1)) == "MD(Priority=5, Persistence=1)"
+    assert repr(GMO(Options=CMQC.MQGMO_WAIT)) == "GMO(Options=1)"
