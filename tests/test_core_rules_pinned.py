@@ -4,6 +4,7 @@ comes from, and fails when the rule is broken."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime
 from typing import Any
@@ -11,12 +12,13 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import mqlong
+from qsg.core import mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
+from qsg.core.events import Event, TriggerMessagePut
 from qsg.core.handle import Handle
-from qsg.core.layouts import read_inner_expiry
+from qsg.core.layouts import DLH, read_inner_expiry
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message, joined
 from qsg.core.objects import (
@@ -668,3 +670,234 @@ def test_a_structure_s_repr_names_the_fields_that_differ_from_their_defaults() -
     assert repr(MD()) == "MD()"
     assert repr(MD(Priority=5, Persistence=1)) == "MD(Priority=5, Persistence=1)"
     assert repr(GMO(Options=CMQC.MQGMO_WAIT)) == "GMO(Options=1)"
+
+
+# ---- Triggering -----------------------------------------------------------------------
+# Conditions as qsg/core/trigger.py numbers them from IBM's "Conditions for a trigger
+# event"; TRIGINT from "Controlling trigger events" (trigger type FIRST).
+
+
+def _trigger_qm(
+    *, process: bool = True, events: list[Event] | None = None, name: str = "QM1", **queue: object
+) -> QMgr:
+    """``name`` with APP.INITQ (DEFPSIST YES), and APP.Q triggered as asked (FIRST unless
+    told) by process APP.PROC, defined only if ``process``."""
+    qm = QMgr(name, on_event=None if events is None else events.append)
+    if process:
+        qm.define_process(ProcessDefinition("APP.PROC"))
+    qm.define_queue("APP.INITQ", def_persistence=CMQC.MQPER_PERSISTENT)
+    attributes: dict[str, Any] = {
+        "trigger_control": CMQC.MQTC_ON, "process_name": "APP.PROC",
+        "initiation_q_name": "APP.INITQ", **queue,
+    }  # fmt: skip
+    qm.define_queue("APP.Q", **attributes)
+    return qm
+
+
+def _serve(qm: QMgr) -> Handle:
+    """A trigger monitor: APP.INITQ open for input."""
+    return qm.connect().open("APP.INITQ", CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
+
+
+def _put_app(qm: QMgr, now: float, count: int = 1) -> None:
+    h = qm.connect().open("APP.Q", OUT)
+    for _ in range(count):
+        h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=now)
+
+
+def _take(h: Handle, now: float = 0.0) -> list[MD]:
+    """Every message on ``h``'s queue, got; their descriptors."""
+    got = []
+    while h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH):
+        md = MD()
+        h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=now)
+        got.append(md)
+    return got
+
+
+def test_a_trigger_message_is_nonpersistent_whatever_the_initiation_queue_s_defpsist() -> None:
+    # "Format of trigger messages": MQMD Persistence MQPER_NOT_PERSISTENT.
+    qm = _trigger_qm()
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    [md] = _take(initq)
+    assert md.Persistence == CMQC.MQPER_NOT_PERSISTENT and md.Format == CMQC.MQFMT_TRIGGER
+
+
+def test_first_after_trigint_fires_on_a_non_empty_queue_not_a_millisecond_before() -> None:
+    # TRIGINT (milliseconds): a message arriving on a non-empty queue makes a new FIRST
+    # trigger message once TRIGINT has passed since the last one.
+    qm = _trigger_qm()
+    qm.trigger_interval = 1000
+    initq = _serve(qm)
+    _put_app(qm, 10.0)
+    assert len(_take(initq)) == 1
+    _put_app(qm, 10.9995)
+    assert _take(initq) == []
+    _put_app(qm, 11.0)
+    assert len(_take(initq)) == 1
+
+
+def test_first_fires_again_on_an_emptied_queue_within_trigint() -> None:
+    # Condition 3 for FIRST: the queue was empty; TRIGINT matters only when it was not.
+    qm = _trigger_qm()
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    app = qm.connect().open("APP.Q", ALL)
+    _take(app)
+    app.close()  # no server left (condition 4)
+    assert len(_take(initq)) == 1
+    _put_app(qm, 1.0)
+    assert len(_take(initq)) == 1
+
+
+def test_first_on_a_queue_never_triggered_fires_once_its_process_is_defined() -> None:
+    # Condition 5 failed for the first message (no process); the next arrival, on a queue
+    # never triggered, fires: no trigger message was ever written, so TRIGINT has passed.
+    qm = _trigger_qm(process=False)
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    assert _take(initq) == []
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    _put_app(qm, 1.0)
+    assert len(_take(initq)) == 1
+
+
+def test_depth_fires_when_the_count_reaches_trigdpth_not_when_it_passes_it() -> None:
+    # TRIGTYPE(DEPTH): the event is the count reaching TRIGDPTH.
+    qm = _trigger_qm(process=False, trigger_type=CMQC.MQTT_DEPTH, trigger_depth=2)
+    initq = _serve(qm)
+    _put_app(qm, 0.0, count=2)  # reaches 2, but condition 5 fails
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    _put_app(qm, 1.0)  # 2 -> 3: passes TRIGDPTH, does not reach it
+    assert _take(initq) == []
+
+
+@pytest.mark.parametrize(
+    ("trigger_type", "depth", "waiting", "fires"),
+    [
+        (CMQC.MQTT_DEPTH, 3, 1, False), (CMQC.MQTT_DEPTH, 3, 3, True),
+        (CMQC.MQTT_FIRST, 5, 1, True),
+    ],
+)  # fmt: skip
+def test_a_trigger_monitor_opening_the_initq_finds_a_standing_condition_by_trigtype(
+    trigger_type: int, depth: int, waiting: int, fires: bool
+) -> None:
+    # A trigger monitor opening the initiation queue: a trigger message for each queue
+    # whose condition stands: TRIGDPTH messages for DEPTH, one for FIRST.
+    qm = _trigger_qm(trigger_type=trigger_type, trigger_depth=depth)
+    _put_app(qm, 0.0, count=waiting)
+    assert len(_take(_serve(qm))) == int(fires)
+
+
+def _shared_trigger_qm(**queue: object) -> QMgr:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    qm.define_queue("APP.INITQ")
+    attributes: dict[str, Any] = {
+        "qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1", "trigger_control": CMQC.MQTC_ON,
+        "process_name": "APP.PROC", "initiation_q_name": "APP.INITQ", **queue,
+    }  # fmt: skip
+    qm.define_queue("APP.Q", **attributes)
+    return qm
+
+
+def _commit_puts(qm: QMgr, count: int) -> None:
+    conn = qm.connect()
+    h = conn.open("APP.Q", OUT)
+    for _ in range(count):
+        h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT), now=0.0)
+    conn.commit()
+
+
+def test_a_shared_queue_s_standing_condition_counts_committed_messages_only() -> None:
+    # Condition 3 on a shared queue counts committed messages only.
+    qm = _shared_trigger_qm()
+    conn = qm.connect()
+    conn.open("APP.Q", OUT).put(b"m", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT), now=0.0)
+    assert _take(_serve(qm)) == []
+
+
+@pytest.mark.parametrize(
+    ("queue", "puts", "triggers"),
+    [
+        ({"trigger_type": CMQC.MQTT_EVERY}, 3, 3),
+        ({"trigger_type": CMQC.MQTT_DEPTH, "trigger_depth": 2}, 2, 1),
+    ],
+)
+def test_a_commit_of_several_puts_to_a_shared_queue_triggers_as_their_arrivals_do(
+    queue: dict[str, object], puts: int, triggers: int
+) -> None:
+    # EVERY: a trigger message per message; DEPTH: one when the count reaches TRIGDPTH.
+    qm = _shared_trigger_qm(**queue)
+    initq = _serve(qm)
+    _commit_puts(qm, puts)
+    assert len(_take(initq)) == triggers
+
+
+def test_a_shared_queue_emptied_and_refilled_in_one_unit_of_work_triggers_first_again() -> None:
+    # FIRST: the queue was empty before the unit of work's puts (committed count 0 -> 2),
+    # though a trigger message was written for it a moment before, within TRIGINT.
+    qm = _shared_trigger_qm()
+    initq = _serve(qm)
+    _commit_puts(qm, 1)
+    app = qm.connect().open("APP.Q", ALL)
+    _take(app)
+    app.close()  # no server left (condition 4)
+    assert len(_take(initq)) == 1
+    _commit_puts(qm, 2)
+    assert len(_take(initq)) == 1
+
+
+def test_fire_writes_a_trigger_message_only_when_conditions_4_to_10_hold() -> None:
+    qm = _trigger_qm()
+    qdef, repo = qm.queue("APP.Q"), qm.local
+    assert not trigger.fire(qm, repo, qdef, 0.0)  # condition 8: no trigger monitor
+    initq = _serve(qm)
+    server = qm.connect().open("APP.Q", CMQC.MQOO_INPUT_SHARED)
+    assert not trigger.fire(qm, repo, qdef, 0.0)  # condition 4: a server is at work
+    server.close()
+    _take(initq)
+    off = dataclasses.replace(qdef, trigger_control=CMQC.MQTC_OFF)
+    assert not trigger.fire(qm, repo, off, 0.0)  # condition 9
+    assert not trigger.standing(qm, repo, off, 0.0)
+    assert not trigger.fire(qm, repo, dataclasses.replace(qdef, process_name="NONE"), 0.0)
+    assert trigger.fire(qm, repo, qdef, 0.0)
+    assert len(_take(initq)) == 1
+
+
+def test_an_initq_that_is_a_model_queue_gets_no_trigger_message() -> None:
+    # Condition 6: INITQ names a local queue.
+    qm = _trigger_qm(initiation_q_name="APP.MODEL")
+    qm.define(QueueDefinition("APP.MODEL", **MODEL))  # type: ignore[arg-type]
+    _put_app(qm, 0.0)
+    assert qm.depth("APP.INITQ") == 0
+
+
+def test_a_trigger_message_names_its_queue_manager_in_putapplname_and_its_event() -> None:
+    # "Format of trigger messages": PutApplName is the queue manager's name, cut to
+    # MQ_PUT_APPL_NAME_LENGTH (28); the event carries the trigger message's MsgId.
+    events: list[Event] = []
+    name = "QM.WITH.A.NAME.LONGER.THAN.28.CHARS"
+    qm = _trigger_qm(events=events, name=name)
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    [md] = _take(initq)
+    assert md.PutApplName == name.encode()[:28]
+    [event] = [e for e in events if isinstance(e, TriggerMessagePut)]
+    assert event.msg_id == md.MsgId
+
+
+def test_a_trigger_message_that_cannot_be_put_is_dead_lettered_for_this_queue_manager() -> None:
+    qm = _trigger_qm()
+    _serve(qm)
+    qm.alter_queue("APP.INITQ", max_depth=0)
+    _put_app(qm, 0.0)
+    body = (
+        qm.connect()
+        .open("SYSTEM.DEAD.LETTER.QUEUE", ALL)
+        .get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    )
+    header = DLH.unpack(body)
+    assert (header.DestQName.rstrip(), header.DestQMgrName.rstrip()) == (b"APP.INITQ", b"QM1")
