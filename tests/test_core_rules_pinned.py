@@ -1,0 +1,903 @@
+"""Rules of qsg/core's smaller modules that surviving mutants of ``./dev mutate`` showed
+no test pinned (issue 27): each test is named by the rule and the IBM documentation it
+comes from, and fails when the rule is broken."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
+from qsg.core import mqlong, trigger
+from qsg.core.authority import OPERATIONS, Authority
+from qsg.core.conname import DEFAULT_PORT, parse_conname
+from qsg.core.errors import completion_name, reason_name
+from qsg.core.events import Event, TriggerMessagePut
+from qsg.core.handle import Handle
+from qsg.core.layouts import DLH, read_inner_expiry
+from qsg.core.memstore import MemoryStore
+from qsg.core.message import Message, joined
+from qsg.core.objects import (
+    AliasQueue,
+    CFStructure,
+    ChannelDefinition,
+    ProcessDefinition,
+    RemoteQueue,
+    queue_attributes,
+)
+from qsg.core.queue import QueueDefinition
+from qsg.core.repository import Repository
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.stamp import PutStamp
+from qsg.core.store import Expired, Fence, StaleFenceError
+from qsg.core.structs import MQOpts, b, c, field
+from tests.helpers import ALL
+
+OUT = CMQC.MQOO_OUTPUT
+
+# ---- CONNAME ----------------------------------------------------------------------
+
+
+def test_a_conname_without_a_port_reaches_mq_s_default_port_1414() -> None:
+    # DEFINE CHANNEL, CONNAME: "If you do not specify a port, 1414 is assumed".
+    assert DEFAULT_PORT == 1414
+    assert parse_conname("mvs1.example.com") == ("mvs1.example.com", 1414)
+
+
+def test_a_conname_s_port_in_parentheses_is_the_port_blanks_aside() -> None:
+    # DEFINE CHANNEL, CONNAME: host name or address, then (port).
+    assert parse_conname("10.0.0.7(1415)") == ("10.0.0.7", 1415)
+    assert parse_conname(" host ( 2414 ) ") == ("host", 2414)
+
+
+@pytest.mark.parametrize("port", [0, 65535])
+def test_a_conname_port_may_be_any_tcp_port_from_0_to_65535(port: int) -> None:
+    assert parse_conname(f"host({port})") == ("host", port)
+
+
+@pytest.mark.parametrize("conn_name", ["host(65536)", "host(99999)"])
+def test_a_conname_port_beyond_65535_is_refused_naming_the_port(conn_name: str) -> None:
+    with pytest.raises(ValueError, match=r"port \d+ is out of range"):
+        parse_conname(conn_name)
+
+
+@pytest.mark.parametrize("conn_name", ["", "host(", "host(x)", "a b", "(1414)"])
+def test_a_conname_that_is_not_host_or_host_port_is_refused(conn_name: str) -> None:
+    with pytest.raises(ValueError, match="is not host or host"):
+        parse_conname(conn_name)
+
+
+# ---- PutDate and PutTime ----------------------------------------------------------
+
+
+def test_put_date_and_put_time_are_yyyymmdd_and_hhmmssth_of_the_simulated_clock() -> None:
+    # MQMD PutDate "YYYYMMDD" and PutTime "HHMMSSTH" (hundredths of a second), GMT.
+    stamp = PutStamp(datetime(2026, 11, 23, 10, 0, 0))
+    assert stamp(3723.5) == (b"20261123", b"11020350")
+    assert stamp(0.004) == (b"20261123", b"10000000")
+    assert stamp(0.006) == (b"20261123", b"10000001")
+    assert stamp(59.99) == (b"20261123", b"10005999")
+
+
+def test_put_time_rounds_to_the_hundredth_and_repeats_within_one() -> None:
+    stamp = PutStamp(datetime(2026, 1, 1, 0, 0, 0, 250_000))  # epoch at .25 s
+    assert stamp(1.0) == (b"20260101", b"00000125")
+    assert stamp(1.001) == (b"20260101", b"00000125")
+    assert stamp(1.01) == (b"20260101", b"00000126")
+    assert stamp(1.0) == (b"20260101", b"00000125")
+
+
+def test_put_date_moves_on_at_simulated_midnight_and_back_before_it() -> None:
+    stamp = PutStamp(datetime(2026, 12, 31, 23, 59, 59))
+    assert stamp(0.0) == (b"20261231", b"23595900")
+    assert stamp(1.0) == (b"20270101", b"00000000")
+    assert stamp(86_400.0 + 3601.0) == (b"20270102", b"01000000")
+    assert stamp(0.5) == (b"20261231", b"23595950")
+
+
+def test_put_time_counts_from_the_epoch_s_own_midnight_to_the_hundredth() -> None:
+    # The first put may fall in the first hundredth of the day; the day starts at
+    # 00:00:00.00 exactly, so a time half a hundredth past rounds up.
+    stamp = PutStamp(datetime(2026, 1, 1))
+    assert stamp(0.01) == (b"20260101", b"00000001")
+    assert stamp(0.01500005) == (b"20260101", b"00000002")
+
+
+# ---- Authority ----------------------------------------------------------------------
+
+
+def test_setmqaut_all_grants_every_operation_on_the_profile() -> None:
+    # setmqaut +all: "all the authorizations that apply to the object type".
+    auth = Authority(superusers=())
+    auth.grant("app", "APP.*", "all")
+    assert all(auth.allowed("app", "APP.IN", operation) for operation in OPERATIONS)
+    assert not auth.allowed("app", "OTHER.IN", "put")
+    assert not auth.allowed("someone", "APP.IN", "put")
+
+
+def test_an_unknown_setmqaut_operation_is_refused_naming_it_and_the_known_ones() -> None:
+    auth = Authority()
+    known = re.escape(str(sorted(OPERATIONS)))
+    with pytest.raises(ValueError, match=rf"unknown operations \['fly'\]; known: {known}$"):
+        auth.grant("app", "*", "put", "fly")
+
+
+# ---- Messages -----------------------------------------------------------------------
+
+
+def test_mqget_keeps_the_callers_mqmd_version_while_filling_its_fields() -> None:
+    # MQGET fills the descriptor's output fields; its Version is the caller's input.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(Version=2, Priority=4), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD(Version=1)
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.Version == 1 and md.Priority == 4
+
+
+def _segment(flags: int, body: bytes, n: int) -> Message:
+    desc = MD(MsgFlags=flags, Offset=n * 10, MsgSeqNumber=1, Priority=n, MsgId=bytes([n]) * 24)
+    return Message(desc.get(), body, float(n), 100.0 + n, n, seq=n, backout_count=n)
+
+
+def test_a_logical_message_made_whole_is_its_first_segment_with_every_segment_s_data() -> None:
+    # MQGMO_COMPLETE_MSG: the whole message is returned with the MQMD of its first
+    # segment, the segment flags cleared, and MQMF_LAST_MSG_IN_GROUP if the last segment
+    # is the last message of its group.
+    group = CMQC.MQMF_MSG_IN_GROUP
+    parts = [
+        _segment(group | CMQC.MQMF_SEGMENT, b"ab", 1),
+        _segment(group | CMQC.MQMF_SEGMENT, b"cd", 2),
+        _segment(CMQC.MQMF_LAST_MSG_IN_GROUP | CMQC.MQMF_LAST_SEGMENT, b"e", 3),
+    ]
+    whole = joined(parts)
+    assert whole.body == b"abcde"
+    assert whole.desc["MsgFlags"] == group | CMQC.MQMF_LAST_MSG_IN_GROUP
+    assert whole.desc["MsgId"] == parts[0].msg_id and whole.desc["Offset"] == 10
+    assert (whole.put_time, whole.expires_at, whole.priority) == (1.0, 101.0, 1)
+    assert (whole.seq, whole.backout_count) == (1, 1)
+
+
+# ---- Completion and reason codes --------------------------------------------------
+
+
+def test_an_error_names_its_completion_and_reason_code_by_ibm_s_mnemonic() -> None:
+    error = MQMIError.failed(CMQC.MQRC_NO_MSG_AVAILABLE)
+    assert str(error) == "MQCC_FAILED: MQRC_NO_MSG_AVAILABLE (2033)" and error.detail == ""
+    error = MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, "12 of 20 bytes")
+    assert str(error) == "MQCC_WARNING: MQRC_TRUNCATED_MSG_ACCEPTED (2079): 12 of 20 bytes"
+    assert error.detail == "12 of 20 bytes"
+
+
+def test_a_code_ibm_has_no_mnemonic_for_is_named_unknown_with_its_number() -> None:
+    assert reason_name(1999) == "MQRC_UNKNOWN_1999"
+    assert completion_name(7) == "MQCC_UNKNOWN_7"
+
+
+# ---- Queue-sharing groups ---------------------------------------------------------
+
+
+def test_a_queue_sharing_group_name_has_at_most_four_characters() -> None:
+    # "Queue-sharing groups": a QSG name is up to 4 characters.
+    assert QueueSharingGroup("QSG1").name == "QSG1"
+    with pytest.raises(ValueError, match="a queue-sharing group name has 1 to 4 characters"):
+        QueueSharingGroup("QSG12")
+
+
+def test_a_queue_manager_joins_a_queue_sharing_group_once() -> None:
+    qsg = QueueSharingGroup("QSG1")
+    qsg.join("QM1")
+    qsg.join("QM2")
+    assert qsg.members == ["QM1", "QM2"]
+    with pytest.raises(ValueError, match=r"^QM1 is already a member of QSG1$"):
+        qsg.join("QM1")
+
+
+# ---- MQLONG range checks ----------------------------------------------------------
+
+BIG = 3_000_000_000  # fits the structure (< 2**32), not an MQLONG
+
+
+def test_every_mqlong_field_of_the_mqmd_is_range_checked_with_its_own_reason_or_md_error() -> None:
+    # "MQPUT - Put message": each MQMD field with a reason code of its own (Expiry 2013,
+    # Priority 2050, ...) fails with it; the others with MQRC_MD_ERROR (2026).
+    check = mqlong._Checker(MD, mqlong.MD_REASONS, CMQC.MQRC_MD_ERROR)  # as the module's
+    longs = [name for name, _, kind in MD._fields if kind == "l"]
+    assert check.fields == tuple(longs) and "Expiry" in longs and "MsgId" not in longs
+    for name in longs:
+        md = MD(**{name: BIG})
+        with pytest.raises(MQMIError, match=rf"MQMD\.{name}={BIG} is outside") as raised:
+            check(md)
+        assert raised.value.reason == mqlong.MD_REASONS.get(name, CMQC.MQRC_MD_ERROR)
+    md = MD(Expiry=BIG)
+    md.Expiry, md.Feedback = mqlong.MQLONG_MAX, mqlong.MQLONG_MIN  # an MQLONG's edges
+    check(md)  # back in range: no error, and the structure is usable as it is
+
+
+# ---- Transmission queues ----------------------------------------------------------
+
+
+def _xmit_qm(**options: object) -> tuple[QMgr, Handle]:
+    qm = QMgr("QM1", **options)  # type: ignore[arg-type]
+    qm.define_queue("QM3", usage=CMQC.MQUS_TRANSMISSION)
+    return qm, qm.connect().open("QM3", ALL)
+
+
+def _put_xmit(h: Handle, outer: int, inner: int, data: bytes = b"") -> None:
+    body = XQH(b"APP.IN", b"QM3", MD(Expiry=inner)).pack() + data
+    desc = MD(Format=CMQC.MQFMT_XMIT_Q_HEADER, Expiry=outer)
+    h.put(body, desc, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+
+
+def test_a_direct_put_to_a_transmission_queue_may_be_an_mqxqh_with_no_data_after_it() -> None:
+    # The data must begin with an MQXQH; nothing says anything must follow it.
+    qm, h = _xmit_qm()
+    _put_xmit(h, 100, 100)
+    assert qm.depth("QM3") == 1
+
+
+def test_a_direct_put_s_inner_expiry_above_the_maximum_fails_when_the_maximum_is_enforced() -> None:
+    # The queue manager "checks that the Expiry field within the MQXQH contains a valid
+    # value": with AMQ_ENFORCE_MAX_EXPIRY_ERROR, above 999 999 999 is not valid.
+    _, h = _xmit_qm(enforce_max_expiry=True)
+    with pytest.raises(MQMIError, match=r"\(2013\): MQXQH\.MsgDesc\.Expiry=1000000000: above"):
+        _put_xmit(h, 100, 1_000_000_000)
+
+
+def test_an_inner_expiry_of_one_tenth_that_ran_out_reads_zero_though_the_outer_did_not() -> None:
+    # "Expiry (MQLONG)" note 9: on MQGET from any queue both Expiry fields are
+    # decremented; an inner Expiry that ran out while the outer did not is set to zero.
+    qm = QMgr("QM1")
+    qm.define_queue("NORMAL")
+    h = qm.connect().open("NORMAL", ALL)
+    body = XQH(b"APP.IN", b"QM3", MD(Expiry=1)).pack() + b"data"
+    desc = MD(Format=CMQC.MQFMT_XMIT_Q_HEADER, Expiry=100)
+    h.put(body, desc, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    got = h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert md.Expiry == 90 and read_inner_expiry(got, md.Encoding) == 0
+
+
+# ---- Repositories -----------------------------------------------------------------
+
+
+def test_define_without_replace_of_a_queue_that_exists_fails() -> None:
+    # DEFINE QLOCAL: NOREPLACE is the default; the command fails if the object exists.
+    repo = Repository(MemoryStore())
+    repo.add_queue(QueueDefinition("Q"))
+    with pytest.raises(ValueError, match=r"^queue Q is already defined$"):
+        repo.add_queue(QueueDefinition("Q"))
+
+
+def test_define_replace_of_a_queue_of_another_type_fails_naming_the_type() -> None:
+    # DEFINE ... REPLACE replaces an object of the same type only.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    with pytest.raises(ValueError, match=r"already defined with another type \(1\)$"):
+        qm.define(AliasQueue("Q", target="OTHER"), replace=True)
+
+
+def test_a_model_queue_is_a_template_with_no_messages_or_status_of_its_own() -> None:
+    # "Dynamic queues": a model queue is a template; only the queues made from it hold
+    # messages, and MQINQ of its depth or a get from it names no local queue.
+    qm = QMgr("QM1")
+    model = QueueDefinition(
+        "APP.MODEL", q_type=CMQC.MQQT_MODEL, definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC
+    )
+    qm.define(model)
+    assert "APP.MODEL" not in qm.local.status
+    with pytest.raises(MQMIError, match=r"^MQCC_FAILED: MQRC_UNKNOWN_OBJECT_NAME \(2085\): "
+                       r"no local queue APP.MODEL$"):  # fmt: skip
+        qm.depth("APP.MODEL")
+    qm.delete_queue("APP.MODEL")
+    assert qm.find("APP.MODEL") is None
+
+
+# ---- Queue definitions --------------------------------------------------------------
+
+LOCAL = CMQC.MQQT_LOCAL
+MODEL = {"q_type": CMQC.MQQT_MODEL, "definition_type": CMQC.MQQDT_PERMANENT_DYNAMIC}
+
+
+@pytest.mark.parametrize(
+    "attributes",
+    [
+        {"def_priority": 0},
+        {"def_priority": 9},
+        {"def_persistence": CMQC.MQPER_PERSISTENT},
+        {"msg_delivery_sequence": CMQC.MQMDS_FIFO},
+        {"max_depth": 0},
+        {"max_depth": 999_999_999},
+        {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
+        {"trigger_type": CMQC.MQTT_NONE},
+        {"trigger_type": CMQC.MQTT_DEPTH},
+        {"trigger_type": CMQC.MQTT_EVERY},
+        {"trigger_depth": 1},
+        {"trigger_depth": 999_999_999},
+        {"trigger_msg_priority": 9},
+        {"trigger_data": "t" * 64},
+        MODEL,
+        {**MODEL, "definition_type": CMQC.MQQDT_SHARED_DYNAMIC, "cf_struct": "APP1"},
+    ],
+)
+def test_define_qlocal_accepts_every_attribute_at_the_edges_of_its_range(
+    attributes: dict[str, object],
+) -> None:
+    # DEFINE QLOCAL/QMODEL: DEFPRTY 0-9, MAXDEPTH 0-999999999, TRIGDPTH 1-999999999,
+    # TRIGMPRI 0-9, TRIGDATA up to 64 characters.
+    QueueDefinition("APP.Q", **attributes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("attributes", "error"),
+    [
+        ({"def_priority": -1}, "DEFPRTY must be 0..9, not -1"),
+        ({"def_priority": 10}, "DEFPRTY must be 0..9, not 10"),
+        ({"def_persistence": 2}, "DEFPSIST must be NO or YES"),
+        ({"msg_delivery_sequence": 2}, "MSGDLVSQ must be PRIORITY or FIFO"),
+        ({"max_depth": -1}, "MAXDEPTH must be 0..999999999"),
+        ({"max_depth": 1_000_000_000}, "MAXDEPTH must be 0..999999999"),
+        ({"qsg_disp": CMQC.MQQSGD_SHARED}, "QSGDISP(SHARED) needs a CFSTRUCT"),
+        ({"trigger_type": 4}, "TRIGTYPE must be NONE, FIRST, EVERY or DEPTH"),
+        ({"trigger_depth": 0}, "TRIGDPTH must be 1..999999999"),
+        ({"trigger_depth": 1_000_000_000}, "TRIGDPTH must be 1..999999999"),
+        ({"trigger_msg_priority": -1}, "TRIGMPRI must be 0..9"),
+        ({"trigger_msg_priority": 10}, "TRIGMPRI must be 0..9"),
+        ({"trigger_data": "t" * 65}, "TRIGDATA has at most 64 characters"),
+    ],
+)
+def test_define_qlocal_refuses_an_attribute_out_of_its_range_naming_its_keyword(
+    attributes: dict[str, object], error: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(f'queue APP.Q: {error}')}$"):
+        QueueDefinition("APP.Q", **attributes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("attributes", "error"),
+    [
+        ({"definition_type": CMQC.MQQDT_PREDEFINED}, "DEFTYPE must be dynamic"),
+        (
+            {**MODEL, "qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"},
+            "a model is never QSGDISP(SHARED)",
+        ),
+        ({"definition_type": CMQC.MQQDT_SHARED_DYNAMIC}, "DEFTYPE(SHAREDYN) needs a CFSTRUCT"),
+    ],
+)
+def test_define_qmodel_refuses_a_predefined_or_shared_model_and_sharedyn_without_cfstruct(
+    attributes: dict[str, object], error: str
+) -> None:
+    # DEFINE QMODEL: DEFTYPE(TEMPDYN|PERMDYN|SHAREDYN), SHAREDYN on a CF structure.
+    attributes = {"q_type": CMQC.MQQT_MODEL, **attributes}
+    with pytest.raises(ValueError, match=f"^{re.escape(f'model queue APP.M: {error}')}$"):
+        QueueDefinition("APP.M", **attributes)  # type: ignore[arg-type]
+
+
+def test_an_mq_object_name_is_1_to_48_of_a_z_0_9_dot_slash_underscore_percent() -> None:
+    # "Rules for naming IBM MQ objects": up to 48 characters of A-Z, a-z, 0-9, . / _ %.
+    QueueDefinition("a./_%Z9" + "Q" * 41)
+    with pytest.raises(ValueError, match=r"^a queue name has 1 to 48 characters: 'Q{49}'$"):
+        QueueDefinition("Q" * 49)
+    with pytest.raises(ValueError, match=r"^a queue name has 1 to 48 characters: ''$"):
+        QueueDefinition("")
+    with pytest.raises(
+        ValueError, match=r"^queue name 'A-B C' has characters MQ does not allow: \[' ', '-'\]$"
+    ):
+        QueueDefinition("A-B C")
+
+
+def test_a_shared_queue_s_messages_use_its_cf_structure_also_after_msgdlvsq_changes() -> None:
+    # A shared queue's messages are held in the list structure its CFSTRUCT names: each
+    # takes an entry, and an element per 256 bytes (DISPLAY CFSTATUS's ENTSUSED and
+    # ELEMUSED). ALTER QLOCAL MSGDLVSQ of an empty queue keeps it on its structure.
+    group = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=group)
+    qm.define_structure(CFStructure("APP1", size_kb=100))
+    qm.define_queue("APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.define_queue("APP.OTHER", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.alter_queue("APP.SHARED", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+    h = qm.connect().open("APP.SHARED", ALL)
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    h.put(b"low", MD(Priority=1), no_sync, now=0.0)
+    h.put(b"high", MD(Priority=8), no_sync, now=0.0)
+    qm.connect().open("APP.OTHER", OUT).put(b"x" * 300, MD(), no_sync, now=0.0)
+    usage = group.shared.store.structure_usage("APP1")  # type: ignore[attr-defined]
+    assert usage == {"entries": 3, "elements": 7, "max_entries": 100, "max_elements": 400}
+    # MSGDLVSQ(FIFO): the first put first, whatever its priority.
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"low"
+
+
+def test_alter_msgdlvsq_of_an_empty_local_queue_orders_it_afresh() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+    qm.alter_queue("Q", msg_delivery_sequence=CMQC.MQMDS_PRIORITY)
+    h = qm.connect().open("Q", ALL)
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    h.put(b"low", MD(Priority=1), no_sync, now=0.0)
+    h.put(b"high", MD(Priority=8), no_sync, now=0.0)
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"high"
+
+
+# ---- Channels, processes and what MQINQ returns -------------------------------------
+
+
+def test_define_channel_takes_names_of_up_to_20_characters_and_batchsz_1_to_9999() -> None:
+    # DEFINE CHANNEL: a channel name has up to 20 characters; BATCHSZ is 1 through 9999.
+    for batch in (1, 9999):
+        ChannelDefinition("C" * 20, CMQC.MQCHT_RECEIVER, batch_size=batch)
+    with pytest.raises(ValueError, match=r"^a channel name has 1 to 20 characters: 'C{21}'$"):
+        ChannelDefinition("C" * 21, CMQC.MQCHT_RECEIVER)
+    for batch in (0, 10_000):
+        with pytest.raises(ValueError, match=r"^channel TO\.QM2: BATCHSZ must be 1\.\.9999$"):
+            ChannelDefinition("TO.QM2", CMQC.MQCHT_RECEIVER, batch_size=batch)
+
+
+@pytest.mark.parametrize("channel_type", [CMQC.MQCHT_SENDER, CMQC.MQCHT_SERVER])
+def test_a_sender_or_server_channel_needs_an_xmitq(channel_type: int) -> None:
+    # DEFINE CHANNEL: XMITQ is required for CHLTYPE(SDR) and CHLTYPE(SVR).
+    with pytest.raises(
+        ValueError, match=r"^channel TO\.QM2: a sender or server channel needs an XMITQ$"
+    ):
+        ChannelDefinition("TO.QM2", channel_type)
+
+
+def test_a_channel_retries_shortrty_times_shorttmr_apart_then_longrty_times_longtmr_apart() -> None:
+    # SHORTRTY/SHORTTMR, then LONGRTY/LONGTMR; then the channel stops (STATUS(STOPPED)).
+    channel = ChannelDefinition(
+        "TO.QM2", CMQC.MQCHT_SENDER, xmit_q_name="QM2", short_retry_count=2,
+        short_retry_interval=5, long_retry_count=3, long_retry_interval=60,
+    )  # fmt: skip
+    intervals = [channel.retry_interval(attempt) for attempt in range(1, 8)]
+    assert intervals == [5, 5, 60, 60, 60, None, None]
+
+
+@pytest.mark.parametrize(
+    ("field", "keyword", "longest"),
+    [("appl_id", "APPLICID", 256), ("env_data", "ENVRDATA", 128), ("user_data", "USERDATA", 128)],
+)
+def test_define_process_fields_hold_ibm_s_lengths(field: str, keyword: str, longest: int) -> None:
+    # DEFINE PROCESS: APPLICID up to 256 characters, ENVRDATA and USERDATA up to 128.
+    ProcessDefinition("APP.PROC", **{field: "x" * longest})  # type: ignore[arg-type]
+    error = f"^process APP\\.PROC: {keyword} has at most {longest} characters$"
+    with pytest.raises(ValueError, match=error):
+        ProcessDefinition("APP.PROC", **{field: "x" * (longest + 1)})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^a process name has 1 to 48 characters: ''$"):
+        ProcessDefinition("")
+
+
+def test_mqinq_character_attributes_are_blank_padded_to_their_length() -> None:
+    # MQINQ: character attributes are returned padded with blanks to the attribute's
+    # length (MQ_Q_DESC_LENGTH 64, MQ_Q_NAME_LENGTH 48, MQ_CF_STRUC_NAME_LENGTH 12).
+    remote = RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2",
+                         xmit_q_name="QM2.XMIT", description="to QM2")  # fmt: skip
+    values = queue_attributes(remote, "QM1")
+    assert values[CMQC.MQCA_Q_DESC] == b"to QM2" + b" " * 58
+    assert values[CMQC.MQCA_Q_MGR_NAME] == b"QM1" + b" " * 45
+    assert values[CMQC.MQCA_REMOTE_Q_NAME] == b"APP.IN" + b" " * 42
+    assert values[CMQC.MQCA_REMOTE_Q_MGR_NAME] == b"QM2" + b" " * 45
+    assert values[CMQC.MQCA_XMIT_Q_NAME] == b"QM2.XMIT" + b" " * 40
+    local = QueueDefinition("APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    assert queue_attributes(local, "QM1")[CMQC.MQCA_CF_STRUC_NAME] == b"APP1" + b" " * 8
+
+
+def test_a_stale_fencing_token_is_refused_naming_the_lease_and_both_tokens() -> None:
+    gone = [Expired(b"m" * 24, None)]
+    error = StaleFenceError(Fence("expiry-scan", 3), 5, gone)
+    assert (error.fence, error.current, error.discarded) == (Fence("expiry-scan", 3), 5, gone)
+    assert str(error) == "lease expiry-scan: token 3 is stale (current token: 5)"
+
+
+# ---- Name resolution ----------------------------------------------------------------
+
+
+def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "") -> QMgr:
+    qm = QMgr("QM1", qsg=qsg, def_xmit_q_name=def_xmit_q_name)
+    qm.define_queue("APP.LOCAL")
+    qm.define_queue("QM2", usage=CMQC.MQUS_TRANSMISSION)
+    qm.define(AliasQueue("APP.ALIAS", target="APP.LOCAL"))
+    qm.define(AliasQueue("NO.BASE", target="NOWHERE"))
+    qm.define(AliasQueue("ALIAS.OF.ALIAS", target="APP.ALIAS"))
+    qm.define(AliasQueue("REMOTE.ALIAS", target="TO.APP", def_priority=3))
+    qm.define(RemoteQueue("QM2.ALIAS", remote_q_mgr_name="QM2", def_priority=6))
+    qm.define(RemoteQueue("SELF.ALIAS"))
+    qm.define(RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2"))
+    qm.define(RemoteQueue("TO.NOWHERE", remote_name="APP.IN"))
+    qm.define(RemoteQueue("TO.BADXMIT", "APP.IN", "QM5", xmit_q_name="NOPE"))
+    qm.define(RemoteQueue("TO.NOTXMIT", "APP.IN", "QM5", xmit_q_name="APP.LOCAL"))
+    qm.define(
+        QueueDefinition("QM6", q_type=CMQC.MQQT_MODEL, definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC)
+    )
+    return qm
+
+
+@pytest.mark.parametrize(
+    ("name", "q_mgr_name", "options", "def_xmitq", "reason", "why"),
+    [
+        ("NONE", "", OUT, "", CMQC.MQRC_UNKNOWN_OBJECT_NAME, "no queue NONE on QM1"),
+        ("NO.BASE", "", OUT, "", CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q,
+         "alias NO.BASE: its TARGET NOWHERE is not defined"),
+        ("ALIAS.OF.ALIAS", "", OUT, "", CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR,
+         "alias ALIAS.OF.ALIAS: its TARGET APP.ALIAS is not a local or remote queue"),
+        ("APP.IN", "TO.APP", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+         "ObjectQMgrName TO.APP is a remote queue, not a queue-manager alias"),
+        ("QM2.ALIAS", "", OUT, "", CMQC.MQRC_REMOTE_Q_NAME_ERROR,
+         "QM2.ALIAS is a queue-manager alias (RNAME blank), not a queue to open"),
+        ("TO.NOWHERE", "", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+         "remote queue TO.NOWHERE: RQMNAME names no remote queue manager"),
+        ("TO.APP", "", CMQC.MQOO_INPUT_SHARED, "", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+         "queue APP.IN at QM2 is remote: open it for output or inquire only"),
+        ("APP.IN", "QM2", CMQC.MQOO_INQUIRE, "", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+         "queue APP.IN at QM2 has no local definition to inquire on"),
+        ("TO.BADXMIT", "", OUT, "", CMQC.MQRC_UNKNOWN_XMIT_Q, "XMITQ NOPE is not defined"),
+        ("TO.NOTXMIT", "", OUT, "", CMQC.MQRC_XMIT_Q_USAGE_ERROR,
+         "APP.LOCAL is not a USAGE(XMITQ) queue"),
+        ("APP.IN", "QM6", OUT, "", CMQC.MQRC_XMIT_Q_TYPE_ERROR, "QM6 is not a local queue"),
+        ("APP.IN", "QM9", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+         "no route to queue manager QM9: no transmission queue of that name and no DEFXMITQ"),
+        ("APP.IN", "QM9", OUT, "NOPE.DEF", CMQC.MQRC_UNKNOWN_DEF_XMIT_Q,
+         "DEFXMITQ NOPE.DEF is not defined"),
+        ("APP.IN", "QM9", OUT, "APP.ALIAS", CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR,
+         "APP.ALIAS is not a local queue"),
+        ("APP.IN", "QM9", OUT, "APP.LOCAL", CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR,
+         "APP.LOCAL is not a USAGE(XMITQ) queue"),
+    ],
+)  # fmt: skip
+def test_each_name_resolution_failure_gives_ibm_s_reason_and_says_why(
+    name: str, q_mgr_name: str, options: int, def_xmitq: str, reason: int, why: str
+) -> None:
+    # "Name resolution" and the MQOPEN reason codes: 2085, 2082, 2001, 2087, 2184, 2045, 2196,
+    # 2091/2092 (a transmission queue named) and 2197/2198/2199 (the default one).
+    qm = _resolving_qm(def_xmit_q_name=def_xmitq)
+    od = OD(ObjectName=name.encode(), ObjectQMgrName=q_mgr_name.encode())
+    expected = f"MQCC_FAILED: {reason_name(reason)} ({reason}): {why}"
+    with pytest.raises(MQMIError, match=f"^{re.escape(expected)}$"):
+        qm.connect().open(od, options)
+
+
+def _landed(qm: QMgr, od: OD) -> MD:
+    """Put one message through ``od``; the descriptor it has on the QM2 xmitq."""
+    h = qm.connect().open(od, OUT)
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    xmitq = qm.connect().open("QM2", ALL)
+    xmitq.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    return md
+
+
+def test_a_member_of_a_qsg_sends_to_another_queue_manager_by_its_name() -> None:
+    # ObjectQMgrName is local when blank, this queue manager's name or its QSG's name;
+    # any other name (here QM2) is a remote queue manager, reached by its xmitq.
+    qm = _resolving_qm(qsg=QueueSharingGroup("QSG1"))
+    od = OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2")
+    assert _landed(qm, od).Format == CMQC.MQFMT_XMIT_Q_HEADER
+    assert od.ResolvedQMgrName == b"QM2"
+
+
+def test_a_queue_manager_alias_to_this_queue_manager_resolves_the_name_here() -> None:
+    # A queue-manager alias whose RQMNAME is blank names this queue manager: ObjectName
+    # is then resolved locally, here to a remote queue definition.
+    od = OD(ObjectName=b"TO.APP", ObjectQMgrName=b"SELF.ALIAS")
+    _landed(_resolving_qm(), od)
+    assert (od.ResolvedQName, od.ResolvedQMgrName) == (b"APP.IN", b"QM2")
+
+
+def test_a_queue_manager_alias_reaches_rqmname_by_its_xmitq_with_the_alias_defprty() -> None:
+    # A queue-manager alias with XMITQ blank: the transmission queue named as RQMNAME;
+    # a put through it takes DEFPRTY from it, the first definition on the path.
+    od = OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2.ALIAS")
+    assert _landed(_resolving_qm(), od).Priority == 6
+    assert od.ResolvedQMgrName == b"QM2"
+
+
+def test_an_alias_or_remote_queue_name_and_an_alias_target_are_mq_object_names() -> None:
+    for define in (lambda name: AliasQueue(name, target="APP.Q"), RemoteQueue):
+        with pytest.raises(ValueError, match=r"^a queue name has 1 to 48 characters: ''$"):
+            define("")
+    with pytest.raises(ValueError, match=r"^a TARGET queue name has 1 to 48 characters: ''$"):
+        AliasQueue("APP.ALIAS", target="")
+
+
+def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or_db2() -> None:
+    # DEFINE CFSTRUCT: a name of up to 12 characters, CFLEVEL(1..5), OFFLOAD(SMDS|DB2);
+    # the CFRM policy's SIZE is at least 1 KB.
+    good: list[dict[str, Any]] = [{"cf_level": 1}, {"cf_level": 5}, {"offload": "DB2"}]
+    for attributes in [*good, {"size_kb": 1}]:
+        CFStructure("S" * 12, **attributes)
+    with pytest.raises(ValueError, match=r"^a CF structure name has 1 to 12 characters: 'S{13}'$"):
+        CFStructure("S" * 13)
+    bad: list[tuple[dict[str, Any], str]] = [
+        ({"size_kb": 0}, "SIZE must be at least 1 KB"),
+        ({"cf_level": 0}, "CFLEVEL must be 1..5"),
+        ({"cf_level": 6}, "CFLEVEL must be 1..5"),
+        ({"offload": "db2"}, "OFFLOAD must be SMDS or DB2"),
+    ]
+    for attributes, error in bad:
+        with pytest.raises(ValueError, match=f"^CF structure APP1: {re.escape(error)}$"):
+            CFStructure("APP1", **attributes)
+
+
+def test_an_alias_of_a_remote_queue_sends_with_the_alias_defprty_and_inquires_the_alias() -> None:
+    # An alias's TARGET may be a local definition of a remote queue: a put goes to its
+    # transmission queue with the alias's defaults (the first definition on the path);
+    # MQINQ answers for the alias itself.
+    qm = _resolving_qm()
+    od = OD(ObjectName=b"REMOTE.ALIAS")
+    assert _landed(qm, od).Priority == 3
+    assert (od.ResolvedQName, od.ResolvedQMgrName) == (b"APP.IN", b"QM2")
+    h = qm.connect().open("REMOTE.ALIAS", CMQC.MQOO_INQUIRE)
+    assert h.inquire(CMQC.MQIA_Q_TYPE) == CMQC.MQQT_ALIAS
+    assert h.inquire(CMQC.MQCA_BASE_Q_NAME) == b"TO.APP".ljust(48)
+
+
+# ---- Structures -----------------------------------------------------------------------
+
+
+def test_a_structure_declares_ibm_fields_in_order_with_defaults_and_kinds() -> None:
+    # A structure's fields are IBM's, in IBM's order, each with its MQ*_DEFAULT value: an
+    # MQLONG, an MQCHARn (character) or an MQBYTEn (byte string) of n bytes.
+    class Probe(MQOpts):
+        StrucId: bytes = field(b"PRB ", c(4))
+        Token: bytes = field(b"\0\0", b(2))
+        Count: int = field(7, "l")
+
+    assert Probe._fields == (
+        ("StrucId", b"PRB ", ("c", 4)), ("Token", b"\0\0", ("b", 2)), ("Count", 7, "l"),
+    )  # fmt: skip
+    probe = Probe()
+    assert (probe.StrucId, probe.Token, probe.Count) == (b"PRB ", b"\0\0", 7)
+    with pytest.raises(TypeError, match=r"^Probe\.StrucId is a character field: give bytes"):
+        probe.StrucId = "PRB "  # type: ignore[assignment]
+    with pytest.raises(TypeError, match=r"^Probe\.Token is a byte field: give bytes, not str$"):
+        probe.Token = "xy"  # type: ignore[assignment]
+    with pytest.raises(ValueError, match=r"^Probe\.Token holds at most 2 bytes, got 3$"):
+        probe.Token = b"xyz"
+
+
+def test_a_structure_s_fields_are_items_too_and_an_unknown_item_is_an_attribute_error() -> None:
+    # pymqi: md["MsgId"] is md.MsgId; a name that is no field of the structure is refused.
+    md = MD(Priority=4)
+    assert md["Priority"] == 4 and md["MsgId"] == CMQC.MQMI_NONE
+    with pytest.raises(AttributeError, match=r"^MD has no field 'Priorty'$"):
+        md["Priorty"]
+
+
+def test_a_structure_s_repr_names_the_fields_that_differ_from_their_defaults() -> None:
+    assert repr(MD()) == "MD()"
+    assert repr(MD(Priority=5, Persistence=1)) == "MD(Priority=5, Persistence=1)"
+    assert repr(GMO(Options=CMQC.MQGMO_WAIT)) == "GMO(Options=1)"
+
+
+# ---- Triggering -----------------------------------------------------------------------
+# Conditions as qsg/core/trigger.py numbers them from IBM's "Conditions for a trigger
+# event"; TRIGINT from "Controlling trigger events" (trigger type FIRST).
+
+
+def _trigger_qm(
+    *, process: bool = True, events: list[Event] | None = None, name: str = "QM1", **queue: object
+) -> QMgr:
+    """``name`` with APP.INITQ (DEFPSIST YES), and APP.Q triggered as asked (FIRST unless
+    told) by process APP.PROC, defined only if ``process``."""
+    qm = QMgr(name, on_event=None if events is None else events.append)
+    if process:
+        qm.define_process(ProcessDefinition("APP.PROC"))
+    qm.define_queue("APP.INITQ", def_persistence=CMQC.MQPER_PERSISTENT)
+    attributes: dict[str, Any] = {
+        "trigger_control": CMQC.MQTC_ON, "process_name": "APP.PROC",
+        "initiation_q_name": "APP.INITQ", **queue,
+    }  # fmt: skip
+    qm.define_queue("APP.Q", **attributes)
+    return qm
+
+
+def _serve(qm: QMgr) -> Handle:
+    """A trigger monitor: APP.INITQ open for input."""
+    return qm.connect().open("APP.INITQ", CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
+
+
+def _put_app(qm: QMgr, now: float, count: int = 1) -> None:
+    h = qm.connect().open("APP.Q", OUT)
+    for _ in range(count):
+        h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=now)
+
+
+def _take(h: Handle, now: float = 0.0) -> list[MD]:
+    """Every message on ``h``'s queue, got; their descriptors."""
+    got = []
+    while h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH):
+        md = MD()
+        h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=now)
+        got.append(md)
+    return got
+
+
+def test_a_trigger_message_is_nonpersistent_whatever_the_initiation_queue_s_defpsist() -> None:
+    # "Format of trigger messages": MQMD Persistence MQPER_NOT_PERSISTENT.
+    qm = _trigger_qm()
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    [md] = _take(initq)
+    assert md.Persistence == CMQC.MQPER_NOT_PERSISTENT and md.Format == CMQC.MQFMT_TRIGGER
+
+
+def test_first_after_trigint_fires_on_a_non_empty_queue_not_a_millisecond_before() -> None:
+    # TRIGINT (milliseconds): a message arriving on a non-empty queue makes a new FIRST
+    # trigger message once TRIGINT has passed since the last one.
+    qm = _trigger_qm()
+    qm.trigger_interval = 1000
+    initq = _serve(qm)
+    _put_app(qm, 10.0)
+    assert len(_take(initq)) == 1
+    _put_app(qm, 10.9995)
+    assert _take(initq) == []
+    _put_app(qm, 11.0)
+    assert len(_take(initq)) == 1
+
+
+def test_first_fires_again_on_an_emptied_queue_within_trigint() -> None:
+    # Condition 3 for FIRST: the queue was empty; TRIGINT matters only when it was not.
+    qm = _trigger_qm()
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    app = qm.connect().open("APP.Q", ALL)
+    _take(app)
+    app.close()  # no server left (condition 4)
+    assert len(_take(initq)) == 1
+    _put_app(qm, 1.0)
+    assert len(_take(initq)) == 1
+
+
+def test_first_on_a_queue_never_triggered_fires_once_its_process_is_defined() -> None:
+    # Condition 5 failed for the first message (no process); the next arrival, on a queue
+    # never triggered, fires: no trigger message was ever written, so TRIGINT has passed.
+    qm = _trigger_qm(process=False)
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    assert _take(initq) == []
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    _put_app(qm, 1.0)
+    assert len(_take(initq)) == 1
+
+
+def test_depth_fires_when_the_count_reaches_trigdpth_not_when_it_passes_it() -> None:
+    # TRIGTYPE(DEPTH): the event is the count reaching TRIGDPTH.
+    qm = _trigger_qm(process=False, trigger_type=CMQC.MQTT_DEPTH, trigger_depth=2)
+    initq = _serve(qm)
+    _put_app(qm, 0.0, count=2)  # reaches 2, but condition 5 fails
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    _put_app(qm, 1.0)  # 2 -> 3: passes TRIGDPTH, does not reach it
+    assert _take(initq) == []
+
+
+@pytest.mark.parametrize(
+    ("trigger_type", "depth", "waiting", "fires"),
+    [
+        (CMQC.MQTT_DEPTH, 3, 1, False), (CMQC.MQTT_DEPTH, 3, 3, True),
+        (CMQC.MQTT_FIRST, 5, 1, True),
+    ],
+)  # fmt: skip
+def test_a_trigger_monitor_opening_the_initq_finds_a_standing_condition_by_trigtype(
+    trigger_type: int, depth: int, waiting: int, fires: bool
+) -> None:
+    # A trigger monitor opening the initiation queue: a trigger message for each queue
+    # whose condition stands: TRIGDPTH messages for DEPTH, one for FIRST.
+    qm = _trigger_qm(trigger_type=trigger_type, trigger_depth=depth)
+    _put_app(qm, 0.0, count=waiting)
+    assert len(_take(_serve(qm))) == int(fires)
+
+
+def _shared_trigger_qm(**queue: object) -> QMgr:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    qm.define_queue("APP.INITQ")
+    attributes: dict[str, Any] = {
+        "qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1", "trigger_control": CMQC.MQTC_ON,
+        "process_name": "APP.PROC", "initiation_q_name": "APP.INITQ", **queue,
+    }  # fmt: skip
+    qm.define_queue("APP.Q", **attributes)
+    return qm
+
+
+def _commit_puts(qm: QMgr, count: int) -> None:
+    conn = qm.connect()
+    h = conn.open("APP.Q", OUT)
+    for _ in range(count):
+        h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT), now=0.0)
+    conn.commit()
+
+
+def test_a_shared_queue_s_standing_condition_counts_committed_messages_only() -> None:
+    # Condition 3 on a shared queue counts committed messages only.
+    qm = _shared_trigger_qm()
+    conn = qm.connect()
+    conn.open("APP.Q", OUT).put(b"m", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT), now=0.0)
+    assert _take(_serve(qm)) == []
+
+
+@pytest.mark.parametrize(
+    ("queue", "puts", "triggers"),
+    [
+        ({"trigger_type": CMQC.MQTT_EVERY}, 3, 3),
+        ({"trigger_type": CMQC.MQTT_DEPTH, "trigger_depth": 2}, 2, 1),
+    ],
+)
+def test_a_commit_of_several_puts_to_a_shared_queue_triggers_as_their_arrivals_do(
+    queue: dict[str, object], puts: int, triggers: int
+) -> None:
+    # EVERY: a trigger message per message; DEPTH: one when the count reaches TRIGDPTH.
+    qm = _shared_trigger_qm(**queue)
+    initq = _serve(qm)
+    _commit_puts(qm, puts)
+    assert len(_take(initq)) == triggers
+
+
+def test_a_shared_queue_emptied_and_refilled_in_one_unit_of_work_triggers_first_again() -> None:
+    # FIRST: the queue was empty before the unit of work's puts (committed count 0 -> 2),
+    # though a trigger message was written for it a moment before, within TRIGINT.
+    qm = _shared_trigger_qm()
+    initq = _serve(qm)
+    _commit_puts(qm, 1)
+    app = qm.connect().open("APP.Q", ALL)
+    _take(app)
+    app.close()  # no server left (condition 4)
+    assert len(_take(initq)) == 1
+    _commit_puts(qm, 2)
+    assert len(_take(initq)) == 1
+
+
+def test_fire_writes_a_trigger_message_only_when_conditions_4_to_10_hold() -> None:
+    qm = _trigger_qm()
+    qdef, repo = qm.queue("APP.Q"), qm.local
+    assert not trigger.fire(qm, repo, qdef, 0.0)  # condition 8: no trigger monitor
+    initq = _serve(qm)
+    server = qm.connect().open("APP.Q", CMQC.MQOO_INPUT_SHARED)
+    assert not trigger.fire(qm, repo, qdef, 0.0)  # condition 4: a server is at work
+    server.close()
+    _take(initq)
+    off = dataclasses.replace(qdef, trigger_control=CMQC.MQTC_OFF)
+    assert not trigger.fire(qm, repo, off, 0.0)  # condition 9
+    assert not trigger.standing(qm, repo, off, 0.0)
+    assert not trigger.fire(qm, repo, dataclasses.replace(qdef, process_name="NONE"), 0.0)
+    assert trigger.fire(qm, repo, qdef, 0.0)
+    assert len(_take(initq)) == 1
+
+
+def test_an_initq_that_is_a_model_queue_gets_no_trigger_message() -> None:
+    # Condition 6: INITQ names a local queue.
+    qm = _trigger_qm(initiation_q_name="APP.MODEL")
+    qm.define(QueueDefinition("APP.MODEL", **MODEL))  # type: ignore[arg-type]
+    _put_app(qm, 0.0)
+    assert qm.depth("APP.INITQ") == 0
+
+
+def test_a_trigger_message_names_its_queue_manager_in_putapplname_and_its_event() -> None:
+    # "Format of trigger messages": PutApplName is the queue manager's name, cut to
+    # MQ_PUT_APPL_NAME_LENGTH (28); the event carries the trigger message's MsgId.
+    events: list[Event] = []
+    name = "QM.WITH.A.NAME.LONGER.THAN.28.CHARS"
+    qm = _trigger_qm(events=events, name=name)
+    initq = _serve(qm)
+    _put_app(qm, 0.0)
+    [md] = _take(initq)
+    assert md.PutApplName == name.encode()[:28]
+    [event] = [e for e in events if isinstance(e, TriggerMessagePut)]
+    assert event.msg_id == md.MsgId
+
+
+def test_a_trigger_message_that_cannot_be_put_is_dead_lettered_for_this_queue_manager() -> None:
+    qm = _trigger_qm()
+    _serve(qm)
+    qm.alter_queue("APP.INITQ", max_depth=0)
+    _put_app(qm, 0.0)
+    body = (
+        qm.connect()
+        .open("SYSTEM.DEAD.LETTER.QUEUE", ALL)
+        .get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    )
+    header = DLH.unpack(body)
+    assert (header.DestQName.rstrip(), header.DestQMgrName.rstrip()) == (b"APP.INITQ", b"QM1")
