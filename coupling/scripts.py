@@ -13,9 +13,17 @@ the prefixes in ``KEYS`` (the layout is in ``coupling.keys``): a unit of work ca
 queues, and a scan walks them, so not every key can be named in advance. That is fine
 on one server; the QSG hash tag keeps a group in one slot on a cluster.
 
-Reason codes come back as negative status values (``FULL``, ``STORAGE_FULL``,
-``CF_LEVEL``) for the store to raise as MQ errors; a script never raises them itself,
-so a refused call changes nothing.
+Reason codes come back as negative status values (``coupling.status``: ``FULL``,
+``STORAGE_FULL``, ``CF_LEVEL``) for the store to raise as MQ errors; a script never
+raises them itself, so a refused call changes nothing.
+
+What a script costs the server (measured with callgrind on Valkey 9, whose Lua calls
+commands through its module API): about 10,000 instructions for each ``redis.call``
+beyond the command itself (its arguments made into server strings and freed, the call,
+its reply turned back into Lua values), more with each argument; about 15,000 for the
+script call itself (KEYS and ARGV built, the reply converted) and its share of Lua's
+garbage collection. The Lua between the calls is a small part. So what makes a script
+cheap is fewer calls with fewer arguments, not leaner Lua; docs/speed.md has the figures.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from dataclasses import dataclass, field
 from string import Template
 
 from coupling.codec import FIELD_TAGS, SEQ_BITS
+from coupling.status import Status, lua_constants
 from qsg import CMQC
 
 
@@ -41,10 +50,11 @@ class Script:
         object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
 
 
-#: Status values the scripts return first.
-OK, FULL, STORAGE_FULL, CF_LEVEL, STALE_TOKEN, NO_QUEUE = 0, -1, -2, -3, -4, -5
+#: Status values the scripts return first (``coupling.status``), under their old names.
+OK, FULL, STORAGE_FULL, CF_LEVEL = Status.OK, Status.FULL, Status.STORAGE_FULL, Status.CF_LEVEL
+STALE_TOKEN, NO_QUEUE = Status.STALE_TOKEN, Status.NO_QUEUE
 
-_PRELUDE = Template(r"""
+_PRELUDE = Template(r"""$STATUS
 local T_MSGID, T_CORRELID, T_GROUPID = $T_MSGID, $T_CORRELID, $T_GROUPID
 local T_SEQ, T_OFFSET, T_FLAGS, T_PERSISTENCE = $T_SEQ, $T_OFFSET, $T_FLAGS, $T_PERSISTENCE
 local IN_GROUP, LAST_IN_GROUP = $IN_GROUP, $LAST_IN_GROUP
@@ -225,6 +235,7 @@ local function release_locks(P, owner)
   return n
 end
 """).substitute(
+    STATUS=lua_constants().rstrip("\n"),
     T_MSGID=FIELD_TAGS["MsgId"],
     T_CORRELID=FIELD_TAGS["CorrelId"],
     T_GROUPID=FIELD_TAGS["GroupId"],
@@ -307,7 +318,7 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1], 'cflevel', ARGV[2], 'size_kb', size
            'max_entries', size, 'max_elements', 4 * size)
 redis.call('HSETNX', KEYS[1], 'entries', 0)
 redis.call('HSETNX', KEYS[1], 'elements', 0)
-return {0}
+return {OK}
 """,
     grows=True
 )
@@ -321,13 +332,13 @@ CREATE_QUEUE = _script(
 local P = KEYS[1]
 local have = redis.call('HGET', P .. 'h', 'ord')
 if have then
-  if have ~= ARGV[1] then return {-5, tonumber(have)} end
-  return {0, 0}
+  if have ~= ARGV[1] then return {NO_QUEUE, tonumber(have)} end
+  return {OK, 0}
 end
 redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2],
            'nlock', 0, 'nback', 0)
 redis.call('SADD', KEYS[2], P)
-return {0, 1}
+return {OK, 1}
 """,
     grows=True
 )
@@ -339,14 +350,14 @@ DELETE_QUEUE = _script(
 -- returns {OK, how many messages went with it}
 local P = KEYS[1]
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local keys = redis.call('HKEYS', P .. 'm')
 for _, key in ipairs(keys) do forget(P, st, key) end
 for _, s in ipairs({'h', 'o', 'm', 'a', 'f', 'x', 'u', 'b', 'l', 'g'}) do
   redis.call('DEL', P .. s)
 end
 redis.call('SREM', KEYS[2], P)
-return {0, #keys}
+return {OK, #keys}
 """,
 )
 
@@ -364,15 +375,15 @@ PUT = _script(
 -- | {NO_QUEUE}
 local P = KEYS[1]
 local st = state_of(P)
-if not st then return {-5} end
-if st.depth >= tonumber(ARGV[3]) then return {-1} end
+if not st then return {NO_QUEUE} end
+if st.depth >= tonumber(ARGV[3]) then return {FULL} end
 local record, offloaded = ARGV[1], ARGV[7] ~= ''
 if st.s ~= '' then
   local c = redis.call('HMGET', st.s, 'entries', 'elements', 'max_entries', 'max_elements',
     'cflevel', 'name')
-  if offloaded and tonumber(c[5]) < 4 then return {-3, tonumber(c[5]), c[6]} end
+  if offloaded and tonumber(c[5]) < 4 then return {CF_LEVEL, tonumber(c[5]), c[6]} end
   local entries, used = tonumber(c[1]) + 1, tonumber(c[2]) + elements(string.len(record))
-  if entries > tonumber(c[3]) or used > tonumber(c[4]) then return {-2, c[6]} end
+  if entries > tonumber(c[3]) or used > tonumber(c[4]) then return {STORAGE_FULL, c[6]} end
   redis.call('HSET', st.s, 'entries', entries, 'elements', used)
 end
 local seq = st.seq + 1
@@ -395,7 +406,7 @@ else
   redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. key)
   redis.call('SADD', KEYS[3], ARGV[2])
 end
-return {0, key}
+return {OK, key}
 """,
     grows=True
 )
@@ -422,7 +433,7 @@ local max_length, accept_truncated = tonumber(ARGV[4]), ARGV[5] == '1'
 local browse, after, handle = ARGV[6] == '1', ARGV[7], ARGV[9]
 local sel = ARGV[8] ~= '' and cmsgpack.unpack(ARGV[8]) or {}
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local gone, found, rec, at = {}, nil, nil, nil
 local popped = false  -- the found message is already out of the visible order
 
@@ -499,7 +510,7 @@ else
   end
   for _, key in ipairs(expired) do discard(P, st, key, nil, gone) end
 end
-if not found then return {0, false, 0, {}, gone} end
+if not found then return {OK, false, 0, {}, gone} end
 
 -- The record is decoded only when an option needs it: the common get never does.
 local function found_record()
@@ -524,10 +535,10 @@ if max_length >= 0 and not accept_truncated then
   end
   if total > max_length then
     if popped then redis.call('ZADD', P .. 'o', found, found) end
-    return {0, found, 1, parts, gone}
+    return {OK, found, 1, parts, gone}
   end
 end
-if browse then return {0, found, 0, parts, gone} end
+if browse then return {OK, found, 0, parts, gone} end
 local in_uow = uow ~= '' and (syncpoint == 1 or
   (syncpoint == 2 and dfield(found_record(), T_PERSISTENCE, 2) == 1))
 for i, key in ipairs(keys) do
@@ -545,7 +556,7 @@ for i, key in ipairs(keys) do
   end
 end
 redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
-return {0, found, 0, parts, gone}
+return {OK, found, 0, parts, gone}
 """,
 )
 
@@ -561,9 +572,9 @@ if ARGV[1] ~= '' and redis.call('HEXISTS', P .. 'm', ARGV[1]) == 1 then
   if redis.call('HSET', P .. 'l', ARGV[1], ARGV[2]) == 1 then
     redis.call('HINCRBY', P .. 'h', 'nlock', 1)
   end
-  return {0, 1}
+  return {OK, 1}
 end
-return {0, 0}
+return {OK, 0}
 """,
 )
 
@@ -578,7 +589,7 @@ COUNT = _script(
 -- returns {OK, count} | {NO_QUEUE}
 local P = KEYS[1]
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local lowest = tonumber(ARGV[1])
 local function priority(key)
   if st.ord ~= '1' then return 9 - math.floor(tonumber(key) / SHIFT) end
@@ -601,7 +612,7 @@ if ARGV[2] ~= '1' then
     if string.sub(held[i + 1], 1, 1) == 'P' and priority(held[i]) >= lowest then n = n + 1 end
   end
 end
-return {0, n}
+return {OK, n}
 """,
 )
 
@@ -619,7 +630,7 @@ for _, entry in ipairs(entries) do
 end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
-return {0, #entries}
+return {OK, #entries}
 """,
 )
 
@@ -630,7 +641,7 @@ BACKOUT = _script(
 -- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
 -- ARGV[1] the unit-of-work token
 -- returns {OK, how many entries were backed out}
-return {0, backout_uow(KEYS[1], KEYS[2], ARGV[1])}
+return {OK, backout_uow(KEYS[1], KEYS[2], ARGV[1])}
 """,
 )
 
@@ -651,11 +662,11 @@ local now = tonumber(ARGV[1])
 if KEYS[2] ~= '' then
   local lease = redis.call('HMGET', KEYS[2], 'token', 'expires')
   if lease[1] ~= ARGV[2] or not lease[2] or tonumber(lease[2]) <= now then
-    return {-4, lease[1]}
+    return {STALE_TOKEN, lease[1]}
   end
 end
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local limit, skipped, gone, ids, n = tonumber(ARGV[3]), 0, {}, {}, 0
 local pending = redis.call('HLEN', P .. 'u') > 0  -- nothing below changes it
 local entries, used = 0, 0
@@ -708,8 +719,8 @@ if st.s ~= '' and entries > 0 then
   redis.call('HINCRBY', st.s, 'entries', -entries)
   redis.call('HINCRBY', st.s, 'elements', -used)
 end
-if n < limit then return {0, 0, gone, ids} end
-return {0, 1, gone, ids}
+if n < limit then return {OK, 0, gone, ids} end
+return {OK, 1, gone, ids}
 """,
 )
 
