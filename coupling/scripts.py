@@ -17,13 +17,13 @@ Reason codes come back as negative status values (``coupling.status``: ``FULL``,
 ``STORAGE_FULL``, ``CF_LEVEL``) for the store to raise as MQ errors; a script never
 raises them itself, so a refused call changes nothing.
 
-What a script costs the server (measured with callgrind on Valkey 9, whose Lua calls
-commands through its module API): about 10,000 instructions for each ``redis.call``
-beyond the command itself (its arguments made into server strings and freed, the call,
-its reply turned back into Lua values), more with each argument; about 15,000 for the
-script call itself (KEYS and ARGV built, the reply converted) and its share of Lua's
-garbage collection. The Lua between the calls is a small part. So what makes a script
-cheap is fewer calls with fewer arguments, not leaner Lua; docs/speed.md has the figures.
+What a script costs the server, in instructions (``./dev bench cf_instructions``, on
+Valkey 9, whose Lua reaches commands through its module API): a put+get pair is about
+330,000, of which the 14 ``redis.call``s take about 143,000 (some 10,000 each: the
+arguments made into server strings and freed, the call, the reply turned back into Lua
+values; the commands themselves are 57,000 of it), the Lua around them about 86,000,
+the two script calls' own set-up and replies about 58,000 and Lua's garbage collector
+about 19,000. docs/speed.md says what was tried and what would cut it further.
 """
 
 from __future__ import annotations
