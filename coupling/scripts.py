@@ -77,11 +77,13 @@ local function record_of(P, key) return cmsgpack.unpack(redis.call('HGET', P .. 
 local function elements(len) return math.ceil(len / ELEMENT) end
 -- The queue's state in one read: nil if there is no such queue. nlock and nback count
 -- the entries of the l and b hashes, so that the common paths skip them when empty.
+-- (Only what the scripts after a put need: each field read costs the server a string
+-- made, looked up and handed to Lua. A put reads its own.)
 local function state_of(P)
-  local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'nlock', 'nback', 'depth', 'seq')
+  local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'nlock', 'nback')
   if not h[1] then return nil end
   return {ord = h[1], s = h[2] or '', nlock = tonumber(h[3] or '0'),
-          nback = tonumber(h[4] or '0'), depth = tonumber(h[5]), seq = tonumber(h[6])}
+          nback = tonumber(h[4] or '0')}
 end
 -- A message's fixed attributes (the a hash): its expiry time, group-index field, whether
 -- its body is offloaded and, for an expiring message that asks for no expiration report,
@@ -364,40 +366,46 @@ return {OK, #keys}
 PUT = _script(
     "PUT",
     r"""
--- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list (or '');
--- KEYS[3] its queue manager's set of units of work (or '')
+-- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list and KEYS[3] its
+-- queue manager's set of units of work (both only with a unit-of-work token)
 -- ARGV[1] record; ARGV[2] unit-of-work token ('' = outside syncpoint); ARGV[3] MAXDEPTH;
 -- ARGV[4] expiry time ('' = unlimited); ARGV[5] priority (0..9); ARGV[6] group-index
 -- field ('' = not in a group or segmented); ARGV[7] offloaded body ('' = none);
 -- ARGV[8] the MsgId of an expiring message that asks for no expiration report ('' = the
--- scan reads the record back)
+-- scan reads the record back); trailing empty ARGVs may be left out
 -- returns {OK, key} | {FULL} | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure}
 -- | {NO_QUEUE}
 local P = KEYS[1]
-local st = state_of(P)
-if not st then return {NO_QUEUE} end
-if st.depth >= tonumber(ARGV[3]) then return {FULL} end
-local record, offloaded = ARGV[1], ARGV[7] ~= ''
-if st.s ~= '' then
-  local c = redis.call('HMGET', st.s, 'entries', 'elements', 'max_entries', 'max_elements',
-    'cflevel', 'name')
-  if offloaded and tonumber(c[5]) < 4 then return {CF_LEVEL, tonumber(c[5]), c[6]} end
-  local entries, used = tonumber(c[1]) + 1, tonumber(c[2]) + elements(string.len(record))
-  if entries > tonumber(c[3]) or used > tonumber(c[4]) then return {STORAGE_FULL, c[6]} end
-  redis.call('HSET', st.s, 'entries', entries, 'elements', used)
+local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'depth', 'seq')
+if not h[1] then return {NO_QUEUE} end
+local depth, S = tonumber(h[3]), h[2]
+if depth >= tonumber(ARGV[3]) then return {FULL} end
+local expiry, group, body, scan_id = ARGV[4], ARGV[6] or '', ARGV[7] or '', ARGV[8] or ''
+local record, offloaded = ARGV[1], body ~= ''
+if S ~= '' then
+  if offloaded then  -- read the level only when it matters
+    local c = redis.call('HMGET', S, 'cflevel', 'name')
+    if tonumber(c[1]) < 4 then return {CF_LEVEL, tonumber(c[1]), c[2]} end
+  end
+  local c = redis.call('HMGET', S, 'entries', 'elements', 'max_entries', 'max_elements')
+  local entries, used = tonumber(c[1]) + 1, tonumber(c[2]) + elements(#record)
+  if entries > tonumber(c[3]) or used > tonumber(c[4]) then
+    return {STORAGE_FULL, redis.call('HGET', S, 'name')}
+  end
+  redis.call('HSET', S, 'entries', entries, 'elements', used)
 end
-local seq = st.seq + 1
+local seq = tonumber(h[4]) + 1
 local key
-if st.ord == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
-redis.call('HSET', P .. 'h', 'seq', seq, 'depth', st.depth + 1)
+if h[1] == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
+redis.call('HSET', P .. 'h', 'seq', seq, 'depth', depth + 1)
 redis.call('HSET', P .. 'm', key, record)
-if ARGV[4] ~= '' or ARGV[6] ~= '' or offloaded then
-  local scan = ARGV[8] ~= '' and (string.len(record) .. ':' .. ARGV[8]) or ''
+if expiry ~= '' or group ~= '' or offloaded then
+  local scan = scan_id ~= '' and (#record .. ':' .. scan_id) or ''
   redis.call('HSET', P .. 'a', key,
-    ARGV[4] .. ';' .. ARGV[6] .. ';' .. (offloaded and '1' or '') .. ';' .. scan)
-  if offloaded then redis.call('HSET', P .. 'f', key, ARGV[7]) end
-  if ARGV[4] ~= '' then redis.call('ZADD', P .. 'x', ARGV[4], key) end
-  if ARGV[6] ~= '' then redis.call('HSET', P .. 'g', ARGV[6], key) end
+    expiry .. ';' .. group .. ';' .. (offloaded and '1' or '') .. ';' .. scan)
+  if offloaded then redis.call('HSET', P .. 'f', key, body) end
+  if expiry ~= '' then redis.call('ZADD', P .. 'x', expiry, key) end
+  if group ~= '' then redis.call('HSET', P .. 'g', group, key) end
 end
 if ARGV[2] == '' then
   redis.call('ZADD', P .. 'o', key, key)
@@ -416,28 +424,30 @@ GET = _script(
     r"""
 -- The first visible selected live message, discarding the expired selected ones passed
 -- on the way (a get discards exactly what it would have returned: IBM's "Expiry (MQLONG)").
--- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list (or '');
--- KEYS[3] its queue manager's set of units of work (or '')
+-- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list and KEYS[3] its
+-- queue manager's set of units of work (both only with a unit-of-work token)
 -- ARGV[1] now; ARGV[2] unit-of-work token or ''; ARGV[3] syncpoint (0 no, 1 yes,
 -- 2 if persistent); ARGV[4] longest body accepted (-1 = any); ARGV[5] '1' to accept a
 -- truncated message; ARGV[6] '1' to browse (take nothing); ARGV[7] browse cursor ('' =
 -- from the start; exclusive); ARGV[8] selection, msgpack [MsgId, CorrelId, GroupId,
 -- group hex, MsgSeqNumber, Offset, first_items, whole_group, whole_message, complete,
--- key], nil for any ('' = the common get: the head); ARGV[9] the asking handle ('' none)
+-- key], nil for any ('' = the common get: the head); ARGV[9] the asking handle ('' none);
+-- trailing empty ARGVs may be left out
 -- returns {OK, key or false, too_long 0/1, {parts...}, {discarded...}} where each part
 -- and discard is four items: key, record, offloaded body or false, BackoutCount
 local P = KEYS[1]
 local now = tonumber(ARGV[1])
 local uow, syncpoint = ARGV[2], tonumber(ARGV[3])
 local max_length, accept_truncated = tonumber(ARGV[4]), ARGV[5] == '1'
-local browse, after, handle = ARGV[6] == '1', ARGV[7], ARGV[9]
-local sel = ARGV[8] ~= '' and cmsgpack.unpack(ARGV[8]) or {}
+local browse, after, handle = ARGV[6] == '1', ARGV[7] or '', ARGV[9] or ''
+local selection = ARGV[8] or ''
+local sel = selection ~= '' and cmsgpack.unpack(selection) or {}
 local st = state_of(P)
 if not st then return {NO_QUEUE} end
 local gone, found, rec, at = {}, nil, nil, nil
 local popped = false  -- the found message is already out of the visible order
 
-if ARGV[8] == '' and after == '' and st.nlock == 0 then
+if selection == '' and after == '' and st.nlock == 0 then
   -- The common get: the head of the queue, discarding expired heads.
   while true do
     local top

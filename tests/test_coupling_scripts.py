@@ -33,7 +33,9 @@ def test_every_prelude_definition_a_script_names_is_in_it(script: Script) -> Non
 
 def test_a_script_carries_only_the_prelude_definitions_it_uses() -> None:
     # Lua builds every ``local function`` each time a script runs.
-    assert "local function state_of" in scripts.PUT.source
+    assert "local function fmt" in scripts.PUT.source
+    assert "local function state_of" not in scripts.PUT.source  # a put reads its own state
+    assert "local function state_of" in scripts.GET.source
     assert "local function segments" not in scripts.PUT.source
     assert "local function segments" in scripts.GET.source
     assert "local function" not in scripts.LEASE_RELEASE.source
