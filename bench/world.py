@@ -202,7 +202,9 @@ def main() -> None:
           f"{local_seconds:.0f} simulated s")  # fmt: skip
     bares, rates, trio_rates = [], [], []
     for _ in range(args.repeat):  # interleaved, so a change of the machine's load hits all
-        bares.append(bare_jumps(100_000))
+        # As many jumps as the world has messages (twice), so each measure lasts about
+        # as long as the other and a change of load falls on both alike.
+        bares.append(bare_jumps(min(200_000, max(10_000, int(2 * RATE * local_seconds)))))
         got, wall = qsg.run(scenario, local_seconds, True, None)
         rates.append(got / wall)
         trio_got, trio_wall = qsg.run(scenario, local_seconds, True, None, trio.sleep)
