@@ -4,11 +4,16 @@
    200 messages/s of 1 KB (a producer per member, Poisson arrivals from the run's
    seeded RNG), 3 consumers (one per member, MQGET with MQGMO_WAIT), 1 simulated hour.
    Messages per wall second, beside the rate at which a bare trio program on the same
-   virtual clock sleeps from one timer to the next (the loop's limit).
-   Target: >= 50% of the bare rate.
+   virtual clock sleeps from one timer to the next (``trio.sleep``: the loop's limit).
+   Target: >= 50% of the bare rate. The producers sleep with ``qsg.sleep``, the
+   simulator's own (the virtual clock's wake-up heap, as every actor of the simulator
+   sleeps); for context the same run with producers on ``trio.sleep`` (a cancel scope
+   per wait) is printed beside it.
 2. The same scenario with the shared queue on Redis: wall time per message, beside the
    bare round trip of the client in use (the trio transport). With virtual time frozen
    during I/O, a put and a get (two round trips) are the floor. Target: <= 3x the floor.
+   And beside a blocking trivial EVALSHA round trip (valkey-py, ``return 1``) on the
+   same server (issue 30). Target: <= 12x.
 
 Both print the speed-up over real time (simulated seconds per wall second), and for
 context what lies outside the simulator's reach: the scenario's shape in bare trio (no MQ
@@ -16,14 +21,22 @@ at all) beside figure 1, the server's own time per script beside figure 2.
 
     ./dev bench world                     # full: 1 simulated hour in process, 60 s on Redis
     ./dev bench world --seconds 60        # shorter runs (both parts)
+    ./dev bench world --seconds 60 --repeat 5   # 5 interleaved repetitions of each part
+
+Each part runs its measures in interleaved repetitions (3 by default) and prints their
+medians (the ratios as medians of each repetition's ratio): part 1 the bare jumps, the
+world with ``qsg.sleep`` and the world with ``trio.sleep``; part 2 the two round trips
+and the scenario. On a shared machine the load moves within seconds.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -32,6 +45,7 @@ from actors.clock import VirtualClock
 from actors.world import World
 from coupling.server import open_server
 from coupling.stats import reset_statistics, script_time
+from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC, GMO, MD, PMO
 
@@ -53,14 +67,17 @@ def topology() -> qsg.Topology:
     return top
 
 
-async def producer(world: World, member: str, seconds: float) -> None:
+Sleep = Callable[[float], Awaitable[None]]
+
+
+async def producer(world: World, member: str, seconds: float, sleep: Sleep) -> None:
     conn = await world.connect(member)
     q = await conn.open("APP.WORK", CMQC.MQOO_OUTPUT)
     pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
     rate = RATE / len(MEMBERS)
     rng = world.random
     while True:
-        await trio.sleep(rng.expovariate(rate))
+        await sleep(rng.expovariate(rate))
         if trio.current_time() >= seconds:
             return
         await q.put(BODY, MD(Expiry=6000), pmo)
@@ -75,8 +92,10 @@ async def consumer(world: World, member: str, got: list[int]) -> None:
         got[0] += 1
 
 
-async def scenario(seconds: float, in_process: bool, url: str | None) -> tuple[int, float]:
-    """Messages got, wall seconds."""
+async def scenario(
+    seconds: float, in_process: bool, url: str | None, sleep: Sleep = qsg.sleep
+) -> tuple[int, float]:
+    """Messages got, wall seconds; the producers wait with ``sleep``."""
     got = [0]
     began = time.perf_counter()
     start = qsg.start(topology(), keep_events=False, in_process=in_process, redis_url=url)
@@ -85,7 +104,7 @@ async def scenario(seconds: float, in_process: bool, url: str | None) -> tuple[i
             nursery.start_soon(consumer, world, member, got)
         async with trio.open_nursery() as producers:
             for member in MEMBERS:
-                producers.start_soon(producer, world, member, seconds)
+                producers.start_soon(producer, world, member, seconds, sleep)
         await trio.sleep(1)  # the last ones are got
         nursery.cancel_scope.cancel()
     return got[0], time.perf_counter() - began
@@ -146,6 +165,22 @@ def bare_shape(seconds: float, seed: int = 0) -> float:
     return got[0] / (time.perf_counter() - began)
 
 
+def blocking_evalsha(url: str, count: int) -> float:
+    """Seconds per blocking round trip of a trivial script (EVALSHA of ``return 1``)."""
+    transport = BlockingTransport(url)
+    client = transport._client  # the bare client: no store, no qsg script
+    try:
+        sha = client.execute_command("SCRIPT", "LOAD", "return 1")  # type: ignore[no-untyped-call]
+        call = ("EVALSHA", sha, 0)
+        client.execute_command(*call)  # type: ignore[no-untyped-call]
+        began = time.perf_counter()
+        for _ in range(count):
+            client.execute_command(*call)  # type: ignore[no-untyped-call]
+        return (time.perf_counter() - began) / count
+    finally:
+        transport.close()
+
+
 async def round_trip(url: str, count: int) -> float:
     """Seconds per bare round trip (PING) through the trio transport."""
     async with TrioTransport.open(url) as transport:
@@ -158,38 +193,66 @@ async def round_trip(url: str, count: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=None, help="simulated seconds")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions of each part")
     args = parser.parse_args()
     local_seconds = args.seconds or 3600.0
     redis_seconds = args.seconds or 60.0
 
     print(f"1. in process: {len(MEMBERS)} members, {RATE:.0f} msg/s of 1 KB, "
           f"{local_seconds:.0f} simulated s")  # fmt: skip
-    bare = bare_jumps(200_000)
-    got, wall = qsg.run(scenario, local_seconds, True, None)
-    rate = got / wall
+    bares, rates, trio_rates = [], [], []
+    for _ in range(args.repeat):  # interleaved, so a change of the machine's load hits all
+        # As many jumps as the world has messages (twice), so each measure lasts about
+        # as long as the other and a change of load falls on both alike.
+        bares.append(bare_jumps(min(200_000, max(10_000, int(2 * RATE * local_seconds)))))
+        got, wall = qsg.run(scenario, local_seconds, True, None)
+        rates.append(got / wall)
+        trio_got, trio_wall = qsg.run(scenario, local_seconds, True, None, trio.sleep)
+        trio_rates.append(trio_got / trio_wall)
+    bare, rate = statistics.median(bares), statistics.median(rates)
+    ratio = statistics.median(r / b for r, b in zip(rates, bares, strict=True))
+    wall = got / rate  # the median run's wall seconds, for the speed-up
+    trio_rate = statistics.median(trio_rates)
+    print(f"   (medians of {args.repeat} interleaved repetitions; world/bare each:"
+          f" {', '.join(f'{r / b:.2f}' for r, b in zip(rates, bares, strict=True))})")
     print(f"   bare trio timer jumps on the virtual clock: {bare:10,.0f} /s")
     print(
         f"   messages through the world:                 {rate:10,.0f} /s ({got:,} in {wall:.1f} s)"
     )
-    print(f"   ratio: {rate / bare:.2f} of the bare rate (target >= 0.50); "
+    print(f"   ratio: {ratio:.2f} of the bare rate (median of the repetitions; target >= 0.50); "
           f"speed-up over real time: {local_seconds / wall:,.0f}x")  # fmt: skip
+    print(f"   context: producers on trio.sleep instead of qsg.sleep: {trio_rate:,.0f}"
+          f" /s ({trio_rate / bare:.2f} of the bare rate)")  # fmt: skip
     shape = bare_shape(min(local_seconds, 600.0))
     print(f"   context: the same producers and consumers with no MQ at all: {shape:,.0f} /s"
           f" ({shape / bare:.2f} of the bare rate)")  # fmt: skip
 
     with open_server() as url:
         print(f"2. on Redis: the same scenario, {redis_seconds:.0f} simulated s")
-        floor = 2 * qsg.run(round_trip, url, 5000)
-        counted = qsg.run(reset_statistics, url)
-        got, wall = qsg.run(scenario, redis_seconds, False, url)
-        scripts = qsg.run(script_time, url) if counted else None
-        per = wall / got
+        floors, evalshas, pers = [], [], []
+        scripts: tuple[int, float] | None = (0, 0.0)
+        for _ in range(args.repeat):  # interleaved: references and scenario, each time
+            floors.append(2 * qsg.run(round_trip, url, 2000))
+            evalshas.append(blocking_evalsha(url, 2000))
+            counted = qsg.run(reset_statistics, url)  # the scenario's scripts only
+            got, wall = qsg.run(scenario, redis_seconds, False, url)
+            pers.append(wall / got)
+            ran = qsg.run(script_time, url) if counted else None
+            scripts = None if ran is None or scripts is None else (
+                scripts[0] + ran[0], scripts[1] + ran[1]
+            )  # fmt: skip
+        floor, evalsha, per = (statistics.median(x) for x in (floors, evalshas, pers))
+        to_floor = statistics.median(p / f for p, f in zip(pers, floors, strict=True))
+        to_evalsha = statistics.median(p / e for p, e in zip(pers, evalshas, strict=True))
+        print(f"   (medians of {args.repeat} interleaved repetitions)")
         print(f"   bare round trip x 2 (put + get floor):      {floor * 1e6:10,.0f} us")
         print(
             f"   wall time per message:                      {per * 1e6:10,.0f} us ({got:,} msgs)"
         )
-        print(f"   ratio: {per / floor:.2f} x the floor (target <= 3); "
-              f"speed-up over real time: {redis_seconds / wall:,.1f}x")  # fmt: skip
+        print(f"   ratio: {to_floor:.2f} x the floor (target <= 3); "
+              f"speed-up over real time: {redis_seconds / (per * got):,.1f}x")  # fmt: skip
+        print(f"   blocking trivial EVALSHA round trip:        {evalsha * 1e6:10,.0f} us")
+        print(f"   ratio: {to_evalsha:.2f} x that round trip (target <= 12)")
         if scripts is not None:
             server = scripts[1] / scripts[0] * 1e6
             print(f"   context: the server's own time per script (INFO commandstats): "

@@ -13,9 +13,17 @@ the prefixes in ``KEYS`` (the layout is in ``coupling.keys``): a unit of work ca
 queues, and a scan walks them, so not every key can be named in advance. That is fine
 on one server; the QSG hash tag keeps a group in one slot on a cluster.
 
-Reason codes come back as negative status values (``FULL``, ``STORAGE_FULL``,
-``CF_LEVEL``) for the store to raise as MQ errors; a script never raises them itself,
-so a refused call changes nothing.
+Reason codes come back as negative status values (``coupling.status``: ``FULL``,
+``STORAGE_FULL``, ``CF_LEVEL``) for the store to raise as MQ errors; a script never
+raises them itself, so a refused call changes nothing.
+
+What a script costs the server, in instructions (``./dev bench cf_instructions``, on
+Valkey 9, whose Lua reaches commands through its module API): a put+get pair is about
+330,000, of which the 14 ``redis.call``s take about 143,000 (some 10,000 each: the
+arguments made into server strings and freed, the call, the reply turned back into Lua
+values; the commands themselves are 57,000 of it), the Lua around them about 86,000,
+the two script calls' own set-up and replies about 58,000 and Lua's garbage collector
+about 19,000. docs/speed.md says what was tried and what would cut it further.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from dataclasses import dataclass, field
 from string import Template
 
 from coupling.codec import FIELD_TAGS, SEQ_BITS
+from coupling.status import Status, lua_constants
 from qsg import CMQC
 
 
@@ -41,10 +50,11 @@ class Script:
         object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
 
 
-#: Status values the scripts return first.
-OK, FULL, STORAGE_FULL, CF_LEVEL, STALE_TOKEN, NO_QUEUE = 0, -1, -2, -3, -4, -5
+#: Status values the scripts return first (``coupling.status``), under their old names.
+OK, FULL, STORAGE_FULL, CF_LEVEL = Status.OK, Status.FULL, Status.STORAGE_FULL, Status.CF_LEVEL
+STALE_TOKEN, NO_QUEUE = Status.STALE_TOKEN, Status.NO_QUEUE
 
-_PRELUDE = Template(r"""
+_PRELUDE = Template(r"""$STATUS
 local T_MSGID, T_CORRELID, T_GROUPID = $T_MSGID, $T_CORRELID, $T_GROUPID
 local T_SEQ, T_OFFSET, T_FLAGS, T_PERSISTENCE = $T_SEQ, $T_OFFSET, $T_FLAGS, $T_PERSISTENCE
 local IN_GROUP, LAST_IN_GROUP = $IN_GROUP, $LAST_IN_GROUP
@@ -67,11 +77,13 @@ local function record_of(P, key) return cmsgpack.unpack(redis.call('HGET', P .. 
 local function elements(len) return math.ceil(len / ELEMENT) end
 -- The queue's state in one read: nil if there is no such queue. nlock and nback count
 -- the entries of the l and b hashes, so that the common paths skip them when empty.
+-- (Only what the scripts after a put need: each field read costs the server a string
+-- made, looked up and handed to Lua. A put reads its own.)
 local function state_of(P)
-  local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'nlock', 'nback', 'depth', 'seq')
+  local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'nlock', 'nback')
   if not h[1] then return nil end
   return {ord = h[1], s = h[2] or '', nlock = tonumber(h[3] or '0'),
-          nback = tonumber(h[4] or '0'), depth = tonumber(h[5]), seq = tonumber(h[6])}
+          nback = tonumber(h[4] or '0')}
 end
 -- A message's fixed attributes (the a hash): its expiry time, group-index field, whether
 -- its body is offloaded and, for an expiring message that asks for no expiration report,
@@ -225,6 +237,7 @@ local function release_locks(P, owner)
   return n
 end
 """).substitute(
+    STATUS=lua_constants().rstrip("\n"),
     T_MSGID=FIELD_TAGS["MsgId"],
     T_CORRELID=FIELD_TAGS["CorrelId"],
     T_GROUPID=FIELD_TAGS["GroupId"],
@@ -307,7 +320,7 @@ redis.call('HSET', KEYS[1], 'name', ARGV[1], 'cflevel', ARGV[2], 'size_kb', size
            'max_entries', size, 'max_elements', 4 * size)
 redis.call('HSETNX', KEYS[1], 'entries', 0)
 redis.call('HSETNX', KEYS[1], 'elements', 0)
-return {0}
+return {OK}
 """,
     grows=True
 )
@@ -321,13 +334,13 @@ CREATE_QUEUE = _script(
 local P = KEYS[1]
 local have = redis.call('HGET', P .. 'h', 'ord')
 if have then
-  if have ~= ARGV[1] then return {-5, tonumber(have)} end
-  return {0, 0}
+  if have ~= ARGV[1] then return {NO_QUEUE, tonumber(have)} end
+  return {OK, 0}
 end
 redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2],
            'nlock', 0, 'nback', 0)
 redis.call('SADD', KEYS[2], P)
-return {0, 1}
+return {OK, 1}
 """,
     grows=True
 )
@@ -339,54 +352,60 @@ DELETE_QUEUE = _script(
 -- returns {OK, how many messages went with it}
 local P = KEYS[1]
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local keys = redis.call('HKEYS', P .. 'm')
 for _, key in ipairs(keys) do forget(P, st, key) end
 for _, s in ipairs({'h', 'o', 'm', 'a', 'f', 'x', 'u', 'b', 'l', 'g'}) do
   redis.call('DEL', P .. s)
 end
 redis.call('SREM', KEYS[2], P)
-return {0, #keys}
+return {OK, #keys}
 """,
 )
 
 PUT = _script(
     "PUT",
     r"""
--- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list (or '');
--- KEYS[3] its queue manager's set of units of work (or '')
+-- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list and KEYS[3] its
+-- queue manager's set of units of work (both only with a unit-of-work token)
 -- ARGV[1] record; ARGV[2] unit-of-work token ('' = outside syncpoint); ARGV[3] MAXDEPTH;
 -- ARGV[4] expiry time ('' = unlimited); ARGV[5] priority (0..9); ARGV[6] group-index
 -- field ('' = not in a group or segmented); ARGV[7] offloaded body ('' = none);
 -- ARGV[8] the MsgId of an expiring message that asks for no expiration report ('' = the
--- scan reads the record back)
+-- scan reads the record back); trailing empty ARGVs may be left out
 -- returns {OK, key} | {FULL} | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure}
 -- | {NO_QUEUE}
 local P = KEYS[1]
-local st = state_of(P)
-if not st then return {-5} end
-if st.depth >= tonumber(ARGV[3]) then return {-1} end
-local record, offloaded = ARGV[1], ARGV[7] ~= ''
-if st.s ~= '' then
-  local c = redis.call('HMGET', st.s, 'entries', 'elements', 'max_entries', 'max_elements',
-    'cflevel', 'name')
-  if offloaded and tonumber(c[5]) < 4 then return {-3, tonumber(c[5]), c[6]} end
-  local entries, used = tonumber(c[1]) + 1, tonumber(c[2]) + elements(string.len(record))
-  if entries > tonumber(c[3]) or used > tonumber(c[4]) then return {-2, c[6]} end
-  redis.call('HSET', st.s, 'entries', entries, 'elements', used)
+local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'depth', 'seq')
+if not h[1] then return {NO_QUEUE} end
+local depth, S = tonumber(h[3]), h[2]
+if depth >= tonumber(ARGV[3]) then return {FULL} end
+local expiry, group, body, scan_id = ARGV[4], ARGV[6] or '', ARGV[7] or '', ARGV[8] or ''
+local record, offloaded = ARGV[1], body ~= ''
+if S ~= '' then
+  if offloaded then  -- read the level only when it matters
+    local c = redis.call('HMGET', S, 'cflevel', 'name')
+    if tonumber(c[1]) < 4 then return {CF_LEVEL, tonumber(c[1]), c[2]} end
+  end
+  local c = redis.call('HMGET', S, 'entries', 'elements', 'max_entries', 'max_elements')
+  local entries, used = tonumber(c[1]) + 1, tonumber(c[2]) + elements(#record)
+  if entries > tonumber(c[3]) or used > tonumber(c[4]) then
+    return {STORAGE_FULL, redis.call('HGET', S, 'name')}
+  end
+  redis.call('HSET', S, 'entries', entries, 'elements', used)
 end
-local seq = st.seq + 1
+local seq = tonumber(h[4]) + 1
 local key
-if st.ord == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
-redis.call('HSET', P .. 'h', 'seq', seq, 'depth', st.depth + 1)
+if h[1] == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
+redis.call('HSET', P .. 'h', 'seq', seq, 'depth', depth + 1)
 redis.call('HSET', P .. 'm', key, record)
-if ARGV[4] ~= '' or ARGV[6] ~= '' or offloaded then
-  local scan = ARGV[8] ~= '' and (string.len(record) .. ':' .. ARGV[8]) or ''
+if expiry ~= '' or group ~= '' or offloaded then
+  local scan = scan_id ~= '' and (#record .. ':' .. scan_id) or ''
   redis.call('HSET', P .. 'a', key,
-    ARGV[4] .. ';' .. ARGV[6] .. ';' .. (offloaded and '1' or '') .. ';' .. scan)
-  if offloaded then redis.call('HSET', P .. 'f', key, ARGV[7]) end
-  if ARGV[4] ~= '' then redis.call('ZADD', P .. 'x', ARGV[4], key) end
-  if ARGV[6] ~= '' then redis.call('HSET', P .. 'g', ARGV[6], key) end
+    expiry .. ';' .. group .. ';' .. (offloaded and '1' or '') .. ';' .. scan)
+  if offloaded then redis.call('HSET', P .. 'f', key, body) end
+  if expiry ~= '' then redis.call('ZADD', P .. 'x', expiry, key) end
+  if group ~= '' then redis.call('HSET', P .. 'g', group, key) end
 end
 if ARGV[2] == '' then
   redis.call('ZADD', P .. 'o', key, key)
@@ -395,7 +414,7 @@ else
   redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. key)
   redis.call('SADD', KEYS[3], ARGV[2])
 end
-return {0, key}
+return {OK, key}
 """,
     grows=True
 )
@@ -405,28 +424,30 @@ GET = _script(
     r"""
 -- The first visible selected live message, discarding the expired selected ones passed
 -- on the way (a get discards exactly what it would have returned: IBM's "Expiry (MQLONG)").
--- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list (or '');
--- KEYS[3] its queue manager's set of units of work (or '')
+-- KEYS[1] the queue's prefix; KEYS[2] the unit of work's entry list and KEYS[3] its
+-- queue manager's set of units of work (both only with a unit-of-work token)
 -- ARGV[1] now; ARGV[2] unit-of-work token or ''; ARGV[3] syncpoint (0 no, 1 yes,
 -- 2 if persistent); ARGV[4] longest body accepted (-1 = any); ARGV[5] '1' to accept a
 -- truncated message; ARGV[6] '1' to browse (take nothing); ARGV[7] browse cursor ('' =
 -- from the start; exclusive); ARGV[8] selection, msgpack [MsgId, CorrelId, GroupId,
 -- group hex, MsgSeqNumber, Offset, first_items, whole_group, whole_message, complete,
--- key], nil for any ('' = the common get: the head); ARGV[9] the asking handle ('' none)
+-- key], nil for any ('' = the common get: the head); ARGV[9] the asking handle ('' none);
+-- trailing empty ARGVs may be left out
 -- returns {OK, key or false, too_long 0/1, {parts...}, {discarded...}} where each part
 -- and discard is four items: key, record, offloaded body or false, BackoutCount
 local P = KEYS[1]
 local now = tonumber(ARGV[1])
 local uow, syncpoint = ARGV[2], tonumber(ARGV[3])
 local max_length, accept_truncated = tonumber(ARGV[4]), ARGV[5] == '1'
-local browse, after, handle = ARGV[6] == '1', ARGV[7], ARGV[9]
-local sel = ARGV[8] ~= '' and cmsgpack.unpack(ARGV[8]) or {}
+local browse, after, handle = ARGV[6] == '1', ARGV[7] or '', ARGV[9] or ''
+local selection = ARGV[8] or ''
+local sel = selection ~= '' and cmsgpack.unpack(selection) or {}
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local gone, found, rec, at = {}, nil, nil, nil
 local popped = false  -- the found message is already out of the visible order
 
-if ARGV[8] == '' and after == '' and st.nlock == 0 then
+if selection == '' and after == '' and st.nlock == 0 then
   -- The common get: the head of the queue, discarding expired heads.
   while true do
     local top
@@ -499,7 +520,7 @@ else
   end
   for _, key in ipairs(expired) do discard(P, st, key, nil, gone) end
 end
-if not found then return {0, false, 0, {}, gone} end
+if not found then return {OK, false, 0, {}, gone} end
 
 -- The record is decoded only when an option needs it: the common get never does.
 local function found_record()
@@ -524,10 +545,10 @@ if max_length >= 0 and not accept_truncated then
   end
   if total > max_length then
     if popped then redis.call('ZADD', P .. 'o', found, found) end
-    return {0, found, 1, parts, gone}
+    return {OK, found, 1, parts, gone}
   end
 end
-if browse then return {0, found, 0, parts, gone} end
+if browse then return {OK, found, 0, parts, gone} end
 local in_uow = uow ~= '' and (syncpoint == 1 or
   (syncpoint == 2 and dfield(found_record(), T_PERSISTENCE, 2) == 1))
 for i, key in ipairs(keys) do
@@ -545,7 +566,7 @@ for i, key in ipairs(keys) do
   end
 end
 redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
-return {0, found, 0, parts, gone}
+return {OK, found, 0, parts, gone}
 """,
 )
 
@@ -561,9 +582,9 @@ if ARGV[1] ~= '' and redis.call('HEXISTS', P .. 'm', ARGV[1]) == 1 then
   if redis.call('HSET', P .. 'l', ARGV[1], ARGV[2]) == 1 then
     redis.call('HINCRBY', P .. 'h', 'nlock', 1)
   end
-  return {0, 1}
+  return {OK, 1}
 end
-return {0, 0}
+return {OK, 0}
 """,
 )
 
@@ -578,7 +599,7 @@ COUNT = _script(
 -- returns {OK, count} | {NO_QUEUE}
 local P = KEYS[1]
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local lowest = tonumber(ARGV[1])
 local function priority(key)
   if st.ord ~= '1' then return 9 - math.floor(tonumber(key) / SHIFT) end
@@ -601,7 +622,7 @@ if ARGV[2] ~= '1' then
     if string.sub(held[i + 1], 1, 1) == 'P' and priority(held[i]) >= lowest then n = n + 1 end
   end
 end
-return {0, n}
+return {OK, n}
 """,
 )
 
@@ -619,7 +640,7 @@ for _, entry in ipairs(entries) do
 end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
-return {0, #entries}
+return {OK, #entries}
 """,
 )
 
@@ -630,7 +651,7 @@ BACKOUT = _script(
 -- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
 -- ARGV[1] the unit-of-work token
 -- returns {OK, how many entries were backed out}
-return {0, backout_uow(KEYS[1], KEYS[2], ARGV[1])}
+return {OK, backout_uow(KEYS[1], KEYS[2], ARGV[1])}
 """,
 )
 
@@ -651,11 +672,11 @@ local now = tonumber(ARGV[1])
 if KEYS[2] ~= '' then
   local lease = redis.call('HMGET', KEYS[2], 'token', 'expires')
   if lease[1] ~= ARGV[2] or not lease[2] or tonumber(lease[2]) <= now then
-    return {-4, lease[1]}
+    return {STALE_TOKEN, lease[1]}
   end
 end
 local st = state_of(P)
-if not st then return {-5} end
+if not st then return {NO_QUEUE} end
 local limit, skipped, gone, ids, n = tonumber(ARGV[3]), 0, {}, {}, 0
 local pending = redis.call('HLEN', P .. 'u') > 0  -- nothing below changes it
 local entries, used = 0, 0
@@ -708,8 +729,8 @@ if st.s ~= '' and entries > 0 then
   redis.call('HINCRBY', st.s, 'entries', -entries)
   redis.call('HINCRBY', st.s, 'elements', -used)
 end
-if n < limit then return {0, 0, gone, ids} end
-return {0, 1, gone, ids}
+if n < limit then return {OK, 0, gone, ids} end
+return {OK, 1, gone, ids}
 """,
 )
 

@@ -140,13 +140,13 @@ class RedisStore:
         reply = self._run(
             scripts.PUT,
             [self._prefix(queue), *self._uow_keys(token)],
-            [
+            _trimmed([
                 record, token, max_depth,
                 "" if msg.expires_at is None else repr(msg.expires_at),
                 msg.priority, group, offloaded or "",
                 # What a scan needs of a message that owes no expiration report.
                 msg.msg_id if scanned_by_id else "",
-            ],
+            ]),
         )  # fmt: skip
         status = reply[0]
         if status == scripts.OK:
@@ -209,11 +209,11 @@ class RedisStore:
         reply = self._run(
             scripts.GET,
             [self._prefix(queue), *self._uow_keys(token)],
-            [
+            _trimmed([
                 repr(now), token, syncpoint, -1 if max_length is None else max_length,
                 "1" if accept_truncated else "", "1" if browse else "",
                 "" if after is None else after, _selection(select), handle,
-            ],
+            ]),
         )  # fmt: skip
         if reply[0] != scripts.OK:
             raise self._gone(queue)
@@ -369,7 +369,7 @@ class RedisStore:
 
     def _uow_keys(self, token: str) -> list[str]:
         if not token:
-            return ["", ""]
+            return []  # outside syncpoint the scripts name no unit of work (fewer arguments)
         return [keys.uow_key(self.qsg, token), keys.uows_key(self.qsg, keys.owner_of(token))]
 
     def _run(self, script: scripts.Script, key_names: Sequence[str], args: Sequence[Any]) -> Any:
@@ -417,6 +417,16 @@ class RedisStore:
         if self.on_failure is not None:
             self.on_failure(reason, why, lost)
         return MQMIError.failed(reason, why)
+
+
+def _trimmed(args: list[Any]) -> list[Any]:
+    """A script's ARGV without its trailing empty strings, which the PUT and GET scripts
+    read as empty: every argument costs the server a string made and freed, and the
+    common put and get leave most of theirs empty."""
+    end = len(args)
+    while end and (args[end - 1] == "" or args[end - 1] == b""):
+        end -= 1
+    return args[:end]
 
 
 def _selection(select: Select) -> bytes:

@@ -22,6 +22,7 @@ __all__ = [
 
 
 if TYPE_CHECKING:
+    from actors.clock import sleep, sleep_until
     from qsg.runtime import run, start
     from qsg.scenario import load_scenario
     from qsg.topology import Topology
@@ -34,6 +35,12 @@ def __getattr__(name: str) -> Any:
         from qsg import runtime
 
         return getattr(runtime, name)
+    if name in ("sleep", "sleep_until"):
+        # trio's, kept by the virtual clock's own heap when it runs the loop: a program's
+        # simulated wait then costs no cancel scope (docs/speed.md).
+        from actors import clock
+
+        return getattr(clock, name)
     if name == "events":
         import importlib
 
@@ -49,4 +56,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'qsg' has no attribute {name!r}")
 
 
-__all__ += ["Topology", "load_scenario", "run", "start"]
+__all__ += ["Topology", "load_scenario", "run", "sleep", "sleep_until", "start"]

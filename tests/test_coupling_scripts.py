@@ -9,6 +9,7 @@ import pytest
 
 from coupling import scripts
 from coupling.scripts import _HELPERS, ALL, Script
+from coupling.status import Status, lua_constants
 
 
 def _words(*texts: str) -> set[str]:
@@ -32,7 +33,25 @@ def test_every_prelude_definition_a_script_names_is_in_it(script: Script) -> Non
 
 def test_a_script_carries_only_the_prelude_definitions_it_uses() -> None:
     # Lua builds every ``local function`` each time a script runs.
-    assert "local function state_of" in scripts.PUT.source
+    assert "local function fmt" in scripts.PUT.source
+    assert "local function state_of" not in scripts.PUT.source  # a put reads its own state
+    assert "local function state_of" in scripts.GET.source
     assert "local function segments" not in scripts.PUT.source
     assert "local function segments" in scripts.GET.source
     assert "local function" not in scripts.LEASE_RELEASE.source
+
+
+def test_the_scripts_name_their_status_replies_as_the_store_reads_them() -> None:
+    # A status is a number on the wire and a name on both sides (coupling.status): a
+    # script that wrote -5 where the store reads NO_QUEUE would drift unseen.
+    assert (
+        lua_constants()
+        == "local OK, FULL, STORAGE_FULL, CF_LEVEL, STALE_TOKEN, NO_QUEUE = 0, -1, -2, -3, -4, -5\n"
+    )
+    for script in ALL:
+        assert not re.search(r"return \{-\d", script.source), script.name
+        if re.search(
+            r"return \{(OK|FULL|STORAGE_FULL|CF_LEVEL|STALE_TOKEN|NO_QUEUE)\b", script.source
+        ):
+            assert lua_constants() in script.source, script.name
+    assert scripts.NO_QUEUE == Status.NO_QUEUE == -5

@@ -127,3 +127,33 @@ async def test_the_clocks_own_sleepers_wake_at_their_time_and_a_late_one_after_t
     assert order[1] == ("cancelled", 2.0)
     assert order[2] == ("chain", 2.0)
     assert order[3] == ("late", 2.0)
+
+
+def test_qsg_sleep_is_kept_by_the_virtual_clocks_own_heap_and_is_trios_on_the_wall_clock() -> None:
+    # docs/speed.md: a program that sleeps with qsg.sleep costs the simulator no cancel
+    # scope per wait; its wake-up is one entry of the virtual clock's heap.
+    heap: list[int] = []
+
+    async def main() -> float:
+        clock = trio.lowlevel.current_clock()
+        assert isinstance(clock, VirtualClock)
+
+        async def watch() -> None:
+            await trio.sleep(1.0)  # halfway through the other task's sleep
+            heap.append(len(clock._alarms))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch)
+            await qsg.sleep(2.5)
+            await qsg.sleep_until(3.0)
+        return trio.current_time()
+
+    assert qsg.run(main) == 3.0
+    assert heap == [1]  # the sleeper parked on the clock's heap, not on a trio deadline
+
+    async def on_the_wall() -> float:
+        began = trio.current_time()
+        await qsg.sleep(0.01)
+        return trio.current_time() - began
+
+    assert qsg.run(on_the_wall, wall_clock=True) >= 0.01
