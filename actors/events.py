@@ -62,7 +62,9 @@ class UnitOfWorkEnded:
 
 @dataclass(frozen=True, slots=True)
 class ChannelBatch:
-    """A channel committed a batch on both sides: ``messages`` moved, ``size`` bytes."""
+    """A channel committed a batch on both sides: ``messages`` moved, ``size`` bytes;
+    ``busy``: the seconds the sending MCA spent on it, from its first MQGET of the
+    transmission queue to its commit (the batch's trip and confirmation included)."""
 
     kind: ClassVar[str] = "batch"
     time: float
@@ -71,6 +73,7 @@ class ChannelBatch:
     sequence: int
     messages: int
     size: int
+    busy: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -108,12 +108,15 @@ def print_summary(console: Console, result: RunResult) -> None:
                              ("error_reasons", "errors by reason")]))  # fmt: skip
     if summary.channels:
         columns = [("channel", "channel"), ("sender", "from"), ("batches", "batches"),
-                   ("messages", "messages"), ("bytes", "bytes"), ("delivered", "delivered"),
+                   ("messages", "messages"), ("average_batch_size", "msgs/batch"),
+                   ("busy", "busy"), ("bytes", "bytes"), ("delivered", "delivered"),
                    ("expired_in_transit", "expired in transit"),
                    ("in_flight_at_end", "in flight at end"),
                    ("expiry_counted_mean", "Expiry counted mean"),
                    ("elapsed_mean", "elapsed mean")]  # fmt: skip
-        console.print(table("Channels", summary.channels, columns))
+        shown = [{**r, "busy": None if r.get("busy") is None else f"{100 * r['busy']:.3g}%"}
+                 for r in summary.channels]  # fmt: skip
+        console.print(table("Channels", shown, columns))
         if any(row.get("in_flight_at_end") for row in summary.channels):
             console.print("in flight at end: delivered by the receiver, its batch not yet "
                           "confirmed to the sender (counted in messages once it is)")

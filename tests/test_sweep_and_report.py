@@ -110,9 +110,12 @@ def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
 
     seen = load(out / "report.html", screenshot=tmp_path / "report.png")
     assert seen.errors == []
-    assert seen.plots == seen.drawn == 5  # depth, latency CDF, throughput, load, timeline
+    # load, latency CDF, depth, throughput, CF structure usage, utilisation, timeline
+    assert seen.plots == seen.drawn == 7
+    assert all(n > 0 for n in seen.paths), seen.paths
     assert seen.traces >= 12
-    assert {"runs", "latency", "knee"} <= set(seen.tables)
+    assert {"answer-knee", "answer-structures", "answer-busiest", "runs", "latency",
+            "knee"} <= set(seen.tables)  # fmt: skip
 
 
 def test_the_report_of_one_run_loads_in_a_browser_with_its_plots(tmp_path):
@@ -124,7 +127,7 @@ def test_the_report_of_one_run_loads_in_a_browser_with_its_plots(tmp_path):
     assert result.exit_code == 0, result.output
     seen = load(run / "report.html")
     assert seen.errors == []
-    assert seen.plots == seen.drawn == 4  # no sweep: no load plot
+    assert seen.plots == seen.drawn == 6  # no sweep: no load plot
     assert {"runs", "latency", "expiry", "failover_gaps", "recoveries"} <= set(seen.tables)
 
 

@@ -148,14 +148,21 @@ class _Channel:
     bytes: int = 0
     delivered: int = 0
     expired_in_transit: int = 0
+    #: Seconds the sending MCA spent on its batches (first MQGET to commit).
+    busy_seconds: float = 0.0
     #: Per delivered message with an Expiry: seconds its Expiry counted down between
     #: its MQPUT and its delivery, and the simulated seconds that passed meanwhile.
     counted: list[float] = field(default_factory=list)
     elapsed: list[float] = field(default_factory=list)
 
-    def out(self, name: str) -> dict[str, Any]:
+    def out(self, name: str, seconds: float) -> dict[str, Any]:
+        """The channel's row; ``seconds``: the run's length counted (after a warm-up)."""
         row = _counts(self, ("counted", "elapsed"))
         row = {"channel": name, **row}
+        # AverageBatchSize, as MQ's channel statistics name it; the sender's busy
+        # fraction: its batches' time over the run's (MQ has no one field for it).
+        row["average_batch_size"] = self.messages / self.batches if self.batches else None
+        row["busy"] = self.busy_seconds / seconds if seconds > 0 else None
         # The receiver emits its deliveries when it commits a batch; the sender counts
         # the batch's messages only when the receiver's confirmation is back. What the
         # run's end caught in between was delivered but not yet confirmed.
@@ -255,6 +262,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
             channel.batches += 1
             channel.messages += e.messages
             channel.bytes += e.size
+            channel.busy_seconds += e.busy
         elif isinstance(e, MessageGot):
             if e.browse:
                 continue
@@ -346,7 +354,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
                 for (s, q), row in sorted(queues.items()) if row.active()],
         qmgrs=[_utilisation(_local_depth(row.out(q_mgr=name)), work.get(name), cpus.get(name))
                for name, row in sorted(qmgrs.items())],
-        channels=[c.out(name) for name, c in sorted(channels.items())],
+        channels=[c.out(name, last - max(since, 0.0)) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
         applications=applications,
         commands=commands,
