@@ -18,7 +18,9 @@ batch the sender had not yet seen confirmed when the run ended, and how much the
 of delivered messages counted down against the time that passed), the lease holders in
 order, the requesters' round trips, the faults (``refused``: the world said no), and
 each CF structure's peak usage, time to full and how long it lasts in an outage
-(``structures``: ``qsg.scenario.sizing``).
+(``structures``: ``qsg.scenario.sizing``), and each workload's own figures on each
+queue it put to or got from, for queues several classes of application share
+(``classes``: ``qsg.scenario.classes``).
 
 A warm-up (``[run] warmup``: ``since``, the trio time it ends) keeps the start-up
 transient out of every statistic: a put, get, expiry, report, error, depth sample,
@@ -58,6 +60,7 @@ from actors.events import (
 from actors.statistics import VERBS
 from qsg.core.errors import reason_name
 from qsg.core.events import DeadLettered, Discarded, ReportPut
+from qsg.scenario.classes import tally
 from qsg.scenario.sizing import sized
 
 
@@ -189,6 +192,9 @@ class Summary:
     commands: list[dict[str, Any]] = field(default_factory=list)
     #: Each CF structure's peak usage, time to full and outages (``qsg.scenario.sizing``).
     structures: list[dict[str, Any]] = field(default_factory=list)
+    #: Each workload's own figures on each queue it put to or got from
+    #: (``qsg.scenario.classes``).
+    classes: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -360,6 +366,14 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
         commands=commands,
         structures=sized([e for e in events if e.time >= since or isinstance(e, _RECORDS)],
                          scopes),
+        classes=[{"scope": where, "queue": queue, "role": role, "workload": app,
+                  "messages": c.messages,
+                  "size_mean": c.bytes / c.messages if c.messages else None,
+                  "persistent": c.persistent / c.messages if c.messages else None,
+                  "latency_mean": _mean(c.latencies),
+                  "latency_p50": percentile(c.latencies, 50),
+                  "latency_p99": percentile(c.latencies, 99)}
+                 for (role, app, where, queue), c in tally(events, scopes.scope, since).items()],
     )  # fmt: skip
 
 
