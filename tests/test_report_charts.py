@@ -90,6 +90,18 @@ def test_the_knees_interval_is_student_t_over_each_seeds_own_knee():
     assert "±" in page and "knee" in page
 
 
+def test_a_sweep_points_figures_are_intervals_over_its_seeds_leaving_failures_out():
+    tables = _sweep({1: [0.01, 0.05], 2: [0.02, 0.07], 3: [0.03, 0.09]}, [50.0, 100.0])
+    points = tables["points"].to_pylist()
+    points[-1]["error"] = "RuntimeError: it broke"  # seed 3 at 100/s failed
+    low, high = answer.point_intervals(points)
+    assert (low["params"], low["offered_load"], low["seeds"]) == ({"rate": 50.0}, 50.0, [1, 2, 3])
+    assert low["latency_p99"] == pytest.approx(interval([0.01, 0.02, 0.03]))
+    assert high["seeds"] == [1, 2]
+    assert high["latency_p99"] == pytest.approx(interval([0.05, 0.07]))
+    assert high["throughput"] == pytest.approx(interval([100.0, 100.0]))
+
+
 def test_a_structures_peak_is_the_fullest_sample_of_any_run_and_time_to_full_the_soonest():
     usage = [
         # run a: 10% at 10 s, 30% at 20 s (2% a second: 35 s to full from 30%)

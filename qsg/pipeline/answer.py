@@ -144,6 +144,29 @@ def knees(tables: dict[str, pa.Table]) -> list[Knee]:
     return out
 
 
+#: The figures of a sweep's point given as intervals over its seeds.
+POINT_FIGURES = ("throughput", "latency_p50", "latency_p99")
+
+
+def point_intervals(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each point of a sweep (its parameters: its seeds pooled) with its offered load
+    and each of ``POINT_FIGURES`` as ``{"mean", "half_width", "n"}`` over the seeds
+    that played it (95%, Student t: ``qsg run --replications``' intervals); points
+    that failed are left out of their point's figures."""
+    by: dict[tuple[str, float, str], list[dict[str, Any]]] = defaultdict(list)
+    for p in points:
+        if not p.get("error"):
+            by[(p["group"] or "", p["offered_load"] or 0.0, p["params"])].append(p)
+    out = []
+    for (group, load, params), mine in sorted(by.items()):
+        row: dict[str, Any] = {"params": json.loads(params) if params else {}, "group": group,
+                               "offered_load": load, "seeds": sorted(p["seed"] for p in mine)}
+        for name in POINT_FIGURES:
+            row[name] = interval([p[name] for p in mine if p[name] is not None])
+        out.append(row)
+    return out
+
+
 @dataclass(frozen=True)
 class StructurePeak:
     """A CF structure's fullest moment over the runs, and its soonest time to full."""
@@ -236,5 +259,5 @@ def busiest(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> list[
     return out
 
 
-__all__ = ["Busiest", "Knee", "StructurePeak", "busiest", "configurations", "crossing",
-           "knees", "rows", "structures"]  # fmt: skip
+__all__ = ["POINT_FIGURES", "Busiest", "Knee", "StructurePeak", "busiest", "configurations",
+           "crossing", "knees", "point_intervals", "rows", "structures"]  # fmt: skip

@@ -160,6 +160,27 @@ def _html_table(name: str, head: list[str], body: list[list[str]]) -> str:
     return f'<table class="summary answer" data-table="{name}"><tr>{cells}</tr>{lines}</table>'
 
 
+def _intervals_html(tables: dict[str, pa.Table]) -> str:
+    """A sweep's points with their figures as mean ± half-width over their seeds."""
+    rows = answer.point_intervals(answer.rows(tables.get("points")))
+    if not rows or max(len(r["seeds"]) for r in rows) < 2:
+        return ""
+    body = []
+    for r in rows:
+        line = [", ".join(f"{k}={v}" for k, v in r["params"].items()), f"{r['offered_load']:g}"]
+        for name in answer.POINT_FIGURES:
+            ci = r[name]
+            shown = duration if name.startswith("latency") else (lambda v: f"{v:,.4g}")
+            text = "–" if ci["mean"] is None else shown(ci["mean"])
+            if ci["half_width"] is not None:
+                text += f" ± {shown(ci['half_width'])}"
+            line.append(f"{text} (n = {ci['n']})")
+        body.append(line)
+    head = ["point", "offered load", *[n.replace("_", " ") for n in answer.POINT_FIGURES]]
+    return ("<h3>points: mean ± 95% half-width over their seeds</h3>"
+            + _html_table("point-intervals", head, body))  # fmt: skip
+
+
 def answer_html(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> str:
     """The report's opening: the knees, the structures' peaks, the busiest members."""
     parts = []
@@ -240,7 +261,8 @@ def _page(directory: str, tables: dict[str, pa.Table]) -> str:
                                    div_id=f"plot-{i}", config={"displaylogo": False})
         notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in chart.notes)
         parts.append(f"<h2>{html.escape(title)}</h2>{div}{notes}")
-    raw = "".join(_table_html(n, tables[n]) for n in SHOWN if n in tables)
+    raw = _intervals_html(tables) + "".join(_table_html(n, tables[n]) for n in SHOWN
+                                            if n in tables)  # fmt: skip
     made = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     shown = str(local_path(directory)) if is_local(directory) else directory
     name = shown.rstrip("/").rsplit("/", 1)[-1]
