@@ -39,7 +39,8 @@ def test_a_sweep_has_a_point_per_combination_and_seed():
 def test_replications_play_that_many_seeds_a_point_from_the_first_seed(tmp_path):
     sweep = tmp_path / "r.toml"
     sweep.write_text(f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nreplications = 3\n'
-                     'objective = { p99 = 0.1 }\n[vary]\n"workload.*.rate" = [10, 20]\n')  # fmt: skip
+                     'objective = { p99 = 0.1 }\n'
+                     '[vary]\n"workload.*.rate" = [10, 20]\n')  # fmt: skip
     loaded = load_sweep(sweep)
     # The base scenario's [run] seed is 1: seeds 1, 2 and 3, each point three times.
     assert loaded.seeds == [1, 2, 3]
