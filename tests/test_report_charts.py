@@ -231,3 +231,20 @@ def test_the_report_of_several_seeds_draws_every_chart_in_a_browser(tmp_path):
     assert all(n > 0 for n in seen.paths), seen.paths  # every chart drew some data
     assert {"answer-structures", "answer-busiest", "runs"} <= set(seen.tables)
     assert (tmp_path / "report.png").stat().st_size > 0
+
+
+def test_a_chart_with_nothing_to_draw_is_its_title_and_note_and_plotly_comes_once(tmp_path):
+    # One run with throughput but no depth, no structure, no statistics, no lease.
+    moves = [{"run": "r", "scope": "QM1", "queue": "Q", "q_mgr": "QM1", "t": float(t),
+              "put": 2, "got": 2, "interval": 1.0} for t in range(5)]  # fmt: skip
+    cdf = [{"run": "r", "scope": "QM1", "queue": "Q", "p": p, "latency": p / 10}
+           for p in rt.CDF_POINTS]  # fmt: skip
+    tables = {name: _table(name, []) for name in rt.SCHEMAS}
+    tables.update(runs=_table("runs", [{"run": "r", "seed": 1, "end": 5.0}]),
+                  throughput=_table("throughput", moves), latency_cdf=_table("latency_cdf", cdf))
+    metrics.write(tables, tmp_path / "metrics")
+    page = write_report(None, tmp_path).read_text()
+    assert page.count("window.PlotlyConfig") == 1  # plotly.js inlined once, with the first
+    assert page.count('class="plotly-graph-div"') == 2  # the CDF and throughput
+    assert "nothing to show: no run has any queues with a value above 0" in page
+    assert "no lease changed hands and no fault was injected in any run" in page

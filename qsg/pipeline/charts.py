@@ -134,8 +134,8 @@ def panels(configs: dict[str, list[str]], gather: Gather, weight: Callable[[Seri
     fig.update_layout(template="plotly_white", height=max(320, 280 * lines),
                       margin={"l": 60, "r": 20, "t": 40, "b": 50},
                       legend={"font": {"size": 11}})  # fmt: skip
-    if not any(fig.data):
-        notes.append("nothing to show: no run has any")
+    if not fig.data:
+        notes.append(f"nothing to show: no run has any {what} with a value above 0")
     return Chart(fig, notes)
 
 
@@ -316,7 +316,9 @@ def timeline(tables: dict[str, pa.Table]) -> Chart:
     runs = having[:MAX_TIMELINE_RUNS]
     notes = []
     quiet = [r for r in all_runs if r not in having]
-    if quiet:
+    if not having:
+        notes.append("no lease changed hands and no fault was injected in any run")
+    elif quiet:
         notes.append(f"{len(quiet)} run(s) with no lease change or fault, so no row: "
                      f"{', '.join(quiet[:20])}{' ...' if len(quiet) > 20 else ''}")  # fmt: skip
     if len(having) > len(runs):

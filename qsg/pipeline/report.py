@@ -255,10 +255,13 @@ table.summary th { background: #f4f6f8; }
 
 
 def _page(directory: str, tables: dict[str, pa.Table]) -> str:
-    parts = []
-    for i, (title, chart) in enumerate(figures(tables)):
-        div = chart.figure.to_html(full_html=False, include_plotlyjs=(i == 0),
-                                   div_id=f"plot-{i}", config={"displaylogo": False})
+    parts, drawn = [], 0
+    for title, chart in figures(tables):
+        div = ""
+        if chart.figure.data:  # a chart with nothing to draw is its title and notes
+            div = chart.figure.to_html(full_html=False, include_plotlyjs=drawn == 0,
+                                       div_id=f"plot-{drawn}", config={"displaylogo": False})
+            drawn += 1
         notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in chart.notes)
         parts.append(f"<h2>{html.escape(title)}</h2>{div}{notes}")
     raw = _intervals_html(tables) + "".join(_table_html(n, tables[n]) for n in SHOWN
