@@ -205,6 +205,7 @@ async def _send_batch(
             continue
         batch.append({"md": md.get(), "data": data, "at": trio.current_time()})
     size = sum(len(m["data"]) for m in batch)
+    began = batch[0]["at"]
     transit = world.costs.transit(size)
     if transit:
         await clock.sleep(transit)
@@ -220,7 +221,8 @@ async def _send_batch(
     sync.in_doubt = None
     sync.next_sequence = sequence + 1
     now = trio.current_time()
-    world.events.emit(ChannelBatch(now, qm.name, definition.name, sequence, len(batch), size))
+    world.events.emit(ChannelBatch(now, qm.name, definition.name, sequence, len(batch), size,
+                                   now - began))  # fmt: skip
 
 
 # ---- the receiver ------------------------------------------------------------------------

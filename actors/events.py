@@ -31,6 +31,7 @@ class MessagePut:
     persistent: bool  # as the rules decided it (MQPER_PERSISTENCE_AS_Q_DEF resolved)
     syncpoint: bool  # put in the unit of work (as the rules decided it)
     expiry: int  # the Expiry put, in tenths (-1 unlimited)
+    app: str = ""  # the putting application: its connection's user (a workload's name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ class MessageGot:
     browse: bool
     expiry: int  # the remaining Expiry returned
     persistent: bool = False  # the message's Persistence was MQPER_PERSISTENT
+    app: str = ""  # the getting application: its connection's user (a workload's name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,9 @@ class UnitOfWorkEnded:
 
 @dataclass(frozen=True, slots=True)
 class ChannelBatch:
-    """A channel committed a batch on both sides: ``messages`` moved, ``size`` bytes."""
+    """A channel committed a batch on both sides: ``messages`` moved, ``size`` bytes;
+    ``busy``: the seconds the sending MCA spent on it, from its first MQGET of the
+    transmission queue to its commit (the batch's trip and confirmation included)."""
 
     kind: ClassVar[str] = "batch"
     time: float
@@ -71,6 +75,7 @@ class ChannelBatch:
     sequence: int
     messages: int
     size: int
+    busy: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

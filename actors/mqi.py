@@ -120,7 +120,7 @@ class Connection:
         size = len(body.encode()) if isinstance(body, str) else len(body)
         qm.world.events.emit(
             MessagePut(now, qm.name, handle.queue, md.MsgId, size,
-                       done.persistent, done.in_uow, md.Expiry)
+                       done.persistent, done.in_uow, md.Expiry, self.conn.user)
         )  # fmt: skip
         if not done.in_uow:
             qm.world.signals.notify(handle.repository.store, handle.queue)
@@ -296,7 +296,8 @@ class Queue:
             world.signals.took(handle.repository.store, handle.queue)
         world.events.emit(
             MessageGot(trio.current_time(), qm.name, handle.queue, md.MsgId, len(body),
-                       done.in_uow, browse, md.Expiry, done.persistent)
+                       done.in_uow, browse, md.Expiry, done.persistent,
+                       self.connection.conn.user)
         )  # fmt: skip
 
     def _skippable(self) -> bool:

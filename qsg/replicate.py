@@ -52,9 +52,10 @@ _T975_TAIL = ((40.0, 2.021), (60.0, 2.000), (120.0, 1.980), (math.inf, 1.960))
 MIN_FOR_PRECISION = 3
 #: Keys of a row that name it (its identity across replications), not figures.
 _NAMES = ("scope", "queue", "q_mgr", "qsg", "structure", "channel", "sender", "workload",
-          "name", "action", "target", "shared")
+          "name", "action", "target", "shared", "role")
 #: The summary's tables that are combined; ``faults`` is copied, ``leases`` left out.
-_TABLES = ("queues", "qmgrs", "channels", "requesters", "applications", "structures")
+_TABLES = ("queues", "qmgrs", "channels", "requesters", "applications", "structures",
+           "classes")
 
 
 def t975(df: int) -> float:

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from actors.events import FaultInjected
 from qsg.display import duration, reasons
+from qsg.scenario.classes import shared_by_several
 from qsg.scenario.model import Fault
 from qsg.scenario.play import RunResult
 from qsg.scenario.summary import Summary
@@ -101,6 +102,15 @@ def print_summary(console: Console, result: RunResult) -> None:
                              ("mqget_per_second", "MQGET"), ("mqcmit_per_second", "MQCMIT"),
                              ("mqopen_per_second", "MQOPEN"), ("other_per_second", "other"),
                              ("cf_accesses_per_second", "CF accesses")]))  # fmt: skip
+    if shared_by_several(summary.classes):
+        shown = [{**r, "size_mean": None if r["size_mean"] is None else round(r["size_mean"]),
+                  "persistent": None if r["persistent"] is None
+                  else f"{100 * r['persistent']:.3g}%"} for r in summary.classes]  # fmt: skip
+        console.print(table("Classes (each workload's own messages on a queue)", shown,
+                            [("scope", "scope"), ("queue", "queue"), ("role", "role"),
+                             ("workload", "workload"), ("messages", "messages"),
+                             ("size_mean", "mean size"), ("persistent", "persistent"),
+                             *_LATENCY]))  # fmt: skip
     if summary.applications:
         console.print(table("Application errors", summary.applications,
                             [("workload", "workload"), ("q_mgr", "queue manager"),
@@ -108,12 +118,15 @@ def print_summary(console: Console, result: RunResult) -> None:
                              ("error_reasons", "errors by reason")]))  # fmt: skip
     if summary.channels:
         columns = [("channel", "channel"), ("sender", "from"), ("batches", "batches"),
-                   ("messages", "messages"), ("bytes", "bytes"), ("delivered", "delivered"),
+                   ("messages", "messages"), ("average_batch_size", "msgs/batch"),
+                   ("busy", "busy"), ("bytes", "bytes"), ("delivered", "delivered"),
                    ("expired_in_transit", "expired in transit"),
                    ("in_flight_at_end", "in flight at end"),
                    ("expiry_counted_mean", "Expiry counted mean"),
                    ("elapsed_mean", "elapsed mean")]  # fmt: skip
-        console.print(table("Channels", summary.channels, columns))
+        shown = [{**r, "busy": None if r.get("busy") is None else f"{100 * r['busy']:.3g}%"}
+                 for r in summary.channels]  # fmt: skip
+        console.print(table("Channels", shown, columns))
         if any(row.get("in_flight_at_end") for row in summary.channels):
             console.print("in flight at end: delivered by the receiver, its batch not yet "
                           "confirmed to the sender (counted in messages once it is)")

@@ -32,6 +32,9 @@ class Loaded:
     tables: list[str]
     errors: list[str] = field(default_factory=list)
     traces: int = 0
+    #: Per plot, in the page's order: the SVG paths of its data drawn with a shape
+    #: (a line, a band, a bar, a marker: a ``d`` longer than a bare move).
+    paths: list[int] = field(default_factory=list)
 
 
 def load(report: Path, screenshot: Path | None = None) -> Loaded:
@@ -57,11 +60,16 @@ def load(report: Path, screenshot: Path | None = None) -> Loaded:
                 "Array.from(document.querySelectorAll('.js-plotly-plot'))"
                 ".reduce((n, d) => n + d.data.length, 0)"
             )
+            paths = page.evaluate(
+                "Array.from(document.querySelectorAll('.js-plotly-plot')).map(d =>"
+                " Array.from(d.querySelectorAll('.scatterlayer path, .barlayer path'))"
+                ".filter(p => (p.getAttribute('d') || '').length > 3).length)"
+            )
             tables = page.eval_on_selector_all(
                 "table.summary", "ts => ts.map(t => t.dataset.table)"
             )
             if screenshot is not None:
                 page.screenshot(path=str(screenshot), full_page=True)
-            return Loaded(divs, drawn, tables, errors, traces)
+            return Loaded(divs, drawn, tables, errors, traces, paths)
         finally:
             browser.close()

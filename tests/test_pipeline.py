@@ -230,7 +230,7 @@ def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_giv
 def test_store_in_mode_errorifexists_refuses_existing_tables_and_writes_none(
         spark, runs_dir: Path, tmp_path: Path):  # fmt: skip
     out = tmp_path / "metrics"
-    (out / "faults").mkdir(parents=True)  # one table of the fourteen is there already
+    (out / "faults").mkdir(parents=True)  # one table of the fifteen is there already
     with pytest.raises(metrics.JobError, match=r"/faults already exists \(mode errorifexists\)$"):
         metrics.store(metrics.Events.load(spark, runs_dir), out, mode="errorifexists")
     assert [p.name for p in out.iterdir()] == ["faults"]

@@ -101,7 +101,7 @@ def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_pat
     shutil.copytree(runs, tmp_path / "runs")
     done = qsg("metrics", "runs", "--out", "out", *spark_at, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "2 run(s); 14 tables written to file:///" in done.stdout
+    assert "2 run(s); 15 tables written to file:///" in done.stdout
     assert _rows(metrics.read(tmp_path / "out")) == _rows(local["tables"])
 
 

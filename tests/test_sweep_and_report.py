@@ -36,6 +36,30 @@ def test_a_sweep_has_a_point_per_combination_and_seed():
     assert four.group == "qsg.QSG1.members=4"  # rates are the load axis, not a group
 
 
+def test_replications_play_that_many_seeds_a_point_from_the_first_seed(tmp_path):
+    sweep = tmp_path / "r.toml"
+    sweep.write_text(f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nreplications = 3\n'
+                     'objective = { p99 = 0.1 }\n'
+                     '[vary]\n"workload.*.rate" = [10, 20]\n')  # fmt: skip
+    loaded = load_sweep(sweep)
+    # The base scenario's [run] seed is 1: seeds 1, 2 and 3, each point three times.
+    assert loaded.seeds == [1, 2, 3]
+    assert [p.run for p in loaded.points] == [f"p00{i}-s{s}" for i in (1, 2) for s in (1, 2, 3)]
+    assert load_sweep(SWEEP, replications=4).seeds == [1, 2, 3, 4]  # from its seeds' first
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("seeds = [1]\nreplications = 2\n", r"r\.toml:3: replications: give seeds or replications"),
+    ("replications = 0\n", r"r\.toml:2: replications: replications must be an integer from 1"),
+])  # fmt: skip
+def test_bad_replications_are_refused_at_their_line(tmp_path, text, message):
+    sweep = tmp_path / "r.toml"
+    sweep.write_text(f'scenario = "{SCENARIOS / "sweep-base.toml"}"\n{text}'
+                     'objective = { p99 = 0.1 }\n[vary]\n"workload.*.rate" = [10]\n')  # fmt: skip
+    with pytest.raises(ScenarioError, match=message):
+        load_sweep(sweep)
+
+
 def test_a_sweep_naming_what_the_scenario_lacks_is_refused_at_its_line(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text(
@@ -105,14 +129,23 @@ def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     for name in ("points", "knee"):
         columns = spark.read.parquet(str(out / "metrics" / name)).columns
         assert columns == [c for c, _ in documented[name]], name  # Spark reads them back
-    assert json.loads((out / "sweep.json").read_text())["points"] == 12
+    described = json.loads((out / "sweep.json").read_text())
+    assert described["points"] == 12
+    # Each of the 6 points' figures over its 2 seeds (Student t with 1 degree of freedom).
+    assert len(described["intervals"]) == 6
+    assert all(r["throughput"]["n"] == 2 and r["throughput"]["half_width"] is not None
+               for r in described["intervals"])  # fmt: skip
+    assert "mean ± 95% half-width over 2 seeds" in result.output
     assert len(list((out / "runs").glob("*/events.parquet"))) == 12
 
     seen = load(out / "report.html", screenshot=tmp_path / "report.png")
     assert seen.errors == []
-    assert seen.plots == seen.drawn == 5  # depth, latency CDF, throughput, load, timeline
+    # load, latency CDF, depth, throughput, CF structure usage, utilisation, timeline
+    assert seen.plots == seen.drawn == 7
+    assert all(n > 0 for n in seen.paths), seen.paths
     assert seen.traces >= 12
-    assert {"runs", "latency", "knee"} <= set(seen.tables)
+    assert {"answer-knee", "answer-structures", "answer-busiest", "runs", "latency",
+            "knee"} <= set(seen.tables)  # fmt: skip
 
 
 def test_the_report_of_one_run_loads_in_a_browser_with_its_plots(tmp_path):
@@ -124,7 +157,7 @@ def test_the_report_of_one_run_loads_in_a_browser_with_its_plots(tmp_path):
     assert result.exit_code == 0, result.output
     seen = load(run / "report.html")
     assert seen.errors == []
-    assert seen.plots == seen.drawn == 4  # no sweep: no load plot
+    assert seen.plots == seen.drawn == 6  # no sweep: no load plot
     assert {"runs", "latency", "expiry", "failover_gaps", "recoveries"} <= set(seen.tables)
 
 

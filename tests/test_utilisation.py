@@ -6,7 +6,9 @@ on one of its ``cpus`` processors; the statistics count the calls by verb at eac
 interval (SMF 115's message manager statistics), and the summary's ``cpu_busy`` is the
 processor seconds over the seconds times the processors. Validated against theory: a
 queue manager serving λ calls a second of S seconds each on c processors is busy
-λ·S/c of the time.
+λ·S/c of the time. A channel's sending MCA is one server (c = 1) whose service is a
+batch's cycle (its trip, with each message's MQXQH, and the confirmation back): its
+``busy`` is the batches' cycles over the run, λ·S when each batch is one message.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from actors.events import QMgrStatistics
+from qsg import CMQC
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
 
@@ -74,3 +77,62 @@ def test_statistics_come_every_interval_and_a_warm_up_leaves_the_first_out():
         sum(r.mqput for r in kept) / sum(r.interval for r in kept)
     )
     assert row["mqopen_per_second"] == 0  # the MQOPENs were in the warm-up
+
+
+CHANNEL = """\
+[run]
+duration = 100
+seed = 2
+in_process = true
+
+[model]
+channel_latency = 0.1
+channel_bandwidth = 1_000_000
+
+[qmgr.QM1]
+mqsc = "DEFINE QREMOTE(TO.QM2) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)"
+
+[qmgr.QM2]
+mqsc = "DEFINE QLOCAL(APP.IN) MAXDEPTH(100000)"
+
+[[channel]]
+name = "QM1.TO.QM2"
+from = "QM1"
+to = "QM2"
+
+[[workload]]
+type = "putter"
+qmgr = "QM1"
+queue = "TO.QM2"
+rate = {rate}
+arrival = "{arrival}"
+size = 10000
+"""
+
+
+def test_a_channels_busy_fraction_is_lambda_times_its_batch_time():
+    # One message every 0.5 s; a batch takes its trip (0.1 s, and 10,000 bytes with
+    # their 428-byte MQXQH at 1 MB/s) and the confirmation's trip back (0.1 s): S =
+    # 0.210428 s, each batch one message (the next arrives after it is done), one
+    # sending MCA (c = 1): busy = lambda x S / c = 2 x 0.210428.
+    service = 0.2 + (10_000 + CMQC.MQXQH_LENGTH_1) / 1_000_000
+    result = run_scenario(parse_scenario(CHANNEL.format(rate=2, arrival="constant")))
+    (row,) = result.summary.channels
+    assert row["average_batch_size"] == 1.0
+    assert row["batches"] == pytest.approx(200, abs=2)
+    assert row["busy"] == pytest.approx(row["batches"] * service / 100, rel=1e-6)
+    assert row["busy"] == pytest.approx(2 * service / 1, rel=0.01)
+
+
+def test_a_busy_channel_batches_what_arrived_during_the_batch_before():
+    # Poisson arrivals at 8 a second and a 0.21 s batch cycle: messages wait while a
+    # batch is out and go together in the next, so there are fewer batches than
+    # messages, and the MCA is busy less than 8 x 0.21 (a batch of n costs one cycle).
+    result = run_scenario(parse_scenario(CHANNEL.format(rate=8, arrival="poisson")))
+    (row,) = result.summary.channels
+    assert row["average_batch_size"] == pytest.approx(row["messages"] / row["batches"])
+    assert row["average_batch_size"] > 1.2
+    # Each batch's cycle is 0.2 s plus its bytes at 1 MB/s (each message's with its MQXQH).
+    each = (10_000 + CMQC.MQXQH_LENGTH_1) / 1_000_000
+    cycle = (0.2 * row["batches"] + each * row["messages"]) / 100
+    assert row["busy"] == pytest.approx(cycle, rel=0.01)

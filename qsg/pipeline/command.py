@@ -187,9 +187,14 @@ def metrics(directory: str, out: str | None, master: str | None, remote: str | N
     "--report/--no-report", default=True, show_default=True,
     help="Also write OUT/report.html (OUT local) or ./report.html (OUT a URI).",
 )  # fmt: skip
+@click.option(
+    "--replications", type=click.IntRange(1, 1000), default=None, metavar="N",
+    help="Play each point with N seeds (from the sweep's first seed) instead of its "
+    "seeds, and give each point's figures as mean ± 95% half-width.",
+)  # fmt: skip
 def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
           conf: tuple[str, ...], redis_url: str | None, interval: float, mode: str,
-          report: bool) -> None:  # fmt: skip
+          report: bool, replications: int | None) -> None:  # fmt: skip
     """Play the points of SWEEP (a base scenario and the parameters to vary, see
     docs/pipeline.md) as one Spark job, each point one simulation in virtual time on an
     executor; compute the metrics of all of them and find the knee: per group of points,
@@ -208,7 +213,7 @@ def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
                 f"a scenario, not a sweep file: play it with `qsg run {sweep_file}`; a sweep"
                 " file names its base `scenario` and has a [vary] table (docs/pipeline.md)",
             )])  # fmt: skip
-        loaded = load_sweep(sweep_file)
+        loaded = load_sweep(sweep_file, replications)
     except ScenarioError as error:
         _problems(error)
         sys.exit(2)
@@ -223,7 +228,10 @@ def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
         console.print(f"[bold red]point {r.run} failed:[/] {escape(str(r.error))}")
     if len(failed) == len(swept.results):
         _fail("every point failed; nothing to aggregate")
-    _print_points(console, swept.points.to_pylist())
+    if len(loaded.seeds) > 1:
+        _print_intervals(console, swept.points.to_pylist(), len(loaded.seeds))
+    else:
+        _print_points(console, swept.points.to_pylist())
     _print_knee(console, swept.knee.to_pylist(), loaded.objective.p99)
     if report:
         from qsg.pipeline.report import write_report
@@ -251,6 +259,27 @@ def _print_points(console: Console, rows: list[dict[str, Any]]) -> None:
     for row in rows:
         table.add_row(*(duration(row[c]) if c.startswith("latency") else _fmt(row[c])
                         for c in columns))  # fmt: skip
+    console.print(table)
+
+
+def _print_intervals(console: Console, rows: list[dict[str, Any]], seeds: int) -> None:
+    from qsg.pipeline.answer import POINT_FIGURES, point_intervals
+
+    table = Table(title=f"Points (mean ± 95% half-width over {seeds} seeds)",
+                  title_justify="left", title_style="bold")  # fmt: skip
+    for c in ("parameters", "offered load", *[c.replace("_", " ") for c in POINT_FIGURES]):
+        table.add_column(c, justify="left" if c == "parameters" else "right")
+    for row in point_intervals(rows):
+        shown = [", ".join(f"{k}={v}" for k, v in row["params"].items()),
+                 _fmt(row["offered_load"])]
+        for name in POINT_FIGURES:
+            ci = row[name]
+            value = duration if name.startswith("latency") else _fmt
+            figure = "-" if ci["mean"] is None else value(ci["mean"])
+            if ci["half_width"] is not None:
+                figure += f" ± {value(ci['half_width'])}"
+            shown.append(f"{figure} (n={ci['n']})")
+        table.add_row(*shown)
     console.print(table)
 
 

@@ -1,18 +1,21 @@
 """``qsg report DIR``: one self-contained HTML file of a run's, runs' or sweep's metrics.
 
-The plots are plotly's (plotly.js inlined once, so the file opens anywhere, offline):
-depth over time, latency CDFs, throughput over time, throughput and p99 against
-offered load with the knee marked (sweeps), and a timeline of lease holders and
-faults; then the summary tables. The tables come from ``DIR/metrics`` when a sweep or
-``qsg metrics`` wrote them, else they are computed from the runs under DIR. Only small
-aggregates reach the driver: a plot shows at most ``MAX_TRACES`` series.
+It opens with the answers (``qsg.pipeline.answer``): the knee per group of a sweep's
+points with its confidence interval, each CF structure's peak and time to full, each
+configuration's busiest member. Then the plots, plotly's (plotly.js inlined once, so
+the file opens anywhere, offline; ``qsg.pipeline.charts``): throughput and p99
+against offered load with the knee (sweeps), and per configuration, as small
+multiples of the median and 5-95% band across its seeds, latency CDFs, depth,
+throughput, CF structure usage and processor utilisation over time; a timeline of
+lease holders and faults; the raw tables last, folded. The tables come from
+``DIR/metrics`` when a sweep or ``qsg metrics`` wrote them, else they are computed
+from the runs under DIR: only aggregates reach the driver.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import html
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +23,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from qsg.display import duration
-from qsg.pipeline import metrics
+from qsg.pipeline import answer, charts, metrics
 from qsg.pipeline.frames import exists
 from qsg.pipeline.sweep import KNEE, POINTS
 from qsg.pipeline.where import child, is_local, local_path, to_uri
 
-MAX_TRACES = 12
 #: Tables shown as tables, with the columns shown.
 SHOWN: dict[str, list[str]] = {
     "runs": ["run", "seed", "events", "end", "put", "got", "expired"],
@@ -35,11 +37,14 @@ SHOWN: dict[str, list[str]] = {
     "failover_gaps": ["run", "role", "previous", "holder", "lost_at", "taken_at", "gap"],
     "recoveries": ["run", "recovery", "q_mgr", "failed", "failed_at", "time", "duration", "units"],
     "knee": ["group", "offered_load", "got", "latency_p99", "objective_p99", "meets", "knee"],
+    "points": ["run", "group", "offered_load", "seed", "throughput", "latency_p50",
+               "latency_p99", "error"],
 }  # fmt: skip
 #: Columns in seconds, shown in ms or s to three significant digits (as ``qsg run``).
 DURATIONS: dict[str, tuple[str, ...]] = {
     "latency": ("mean", "p50", "p90", "p99", "max"),
     "knee": ("latency_p99", "objective_p99"),
+    "points": ("latency_p50", "latency_p99"),
 }
 
 
@@ -83,198 +88,129 @@ def write_report(spark: Any, directory: str | Path, out: str | Path | None = Non
         raise ValueError(f"{directory}: not local: say where the report goes (--out FILE)")
     target = Path(out) if out is not None else local_path(directory) / "report.html"
     tables = _tables(spark, directory, interval)
-    figures = [
-        ("Depth over time", _depth(tables)),
-        ("Latency CDF (first MQPUT to MQGET)", _latency_cdf(tables)),
-        ("Throughput over time", _throughput(tables)),
-    ]
-    if "points" in tables:
-        figures.append(("Throughput and p99 against offered load", _load(tables)))
-    figures.append(("Lease holders and faults", _timeline(tables)))
-    target.write_text(_page(directory, figures, tables), encoding="utf-8")
+    target.write_text(_page(directory, tables), encoding="utf-8")
     return target
 
 
-def _go() -> Any:
-    import plotly.graph_objects as go
-
-    return go
-
-
-def _layout(fig: Any, x: str, y: str) -> Any:
-    margin = {"l": 60, "r": 20, "t": 30, "b": 50}
-    fig.update_layout(template="plotly_white", height=420, margin=margin,
-                      xaxis_title=x, yaxis_title=y, legend={"font": {"size": 11}})  # fmt: skip
-    return fig
-
-
-def _top(series: dict[Any, list[Any]], weight: dict[Any, float]) -> list[Any]:
-    return sorted(series, key=lambda k: (-weight.get(k, 0), str(k)))[:MAX_TRACES]
-
-
-def _label(key: tuple[str, str, str], runs: int) -> str:
-    run, scope, queue = key
-    name = f"{scope}/{queue}"
-    return f"{run}: {name}" if runs > 1 else name
-
-
-def _run_count(tables: dict[str, pa.Table]) -> int:
-    return int(tables["runs"].num_rows)
+def figures(tables: dict[str, pa.Table]) -> list[tuple[str, charts.Chart]]:
+    """The report's charts, titled, in the order shown (a chart only if some run has
+    what it shows)."""
+    configs = answer.configurations(tables)
+    out = []
+    if "points" in tables:
+        out.append(("Throughput and p99 against offered load",
+                    charts.load(tables, answer.knees(tables))))  # fmt: skip
+    out += [
+        ("Latency CDF (first MQPUT to MQGET)", charts.latency_cdf(tables, configs)),
+        ("Depth over time", charts.depth(tables, configs)),
+        ("Throughput over time", charts.throughput(tables, configs)),
+    ]
+    if answer.rows(tables.get("cf_usage")):
+        out.append(("CF structure usage over time", charts.cf_usage(tables, configs)))
+    if answer.rows(tables.get("qmgr_statistics")):
+        out.append(("Utilisation over time: processors and channels",
+                    charts.utilisation(tables, configs)))  # fmt: skip
+    out.append(("Lease holders and faults", charts.timeline(tables)))
+    return out
 
 
-def _depth(tables: dict[str, pa.Table]) -> Any:
-    go = _go()
-    rows = _rows(tables["depth"].select(["run", "scope", "queue", "time", "depth"]))
-    series: dict[tuple[str, str, str], list[tuple[float, int]]] = defaultdict(list)
-    peak: dict[Any, float] = defaultdict(float)
+def _interval(ci: dict[str, Any], unit: str = "") -> str:
+    if ci["mean"] is None:
+        return "–"
+    if ci["half_width"] is None:
+        return f"{ci['mean']:.4g}{unit} (n = {ci['n']})"
+    return f"{ci['mean']:.4g} ± {ci['half_width']:.2g}{unit} (n = {ci['n']})"
+
+
+def _knee_row(k: answer.Knee) -> list[str]:
+    if k.bound == "below":
+        pooled = f"below {k.tested[0]:g} (the lowest load tested is past the objective)"
+    elif k.bound == "above":
+        pooled = f"above {k.tested[1]:g} (every load tested meets the objective)"
+    else:
+        pooled = f"{k.load:.4g}"
+    ci = _interval(k.interval, " msg/s")
+    if k.censored:
+        beyond = ", ".join(f"seed {s}: {b}" for s, b in sorted(k.censored.items()))
+        ci = f"– (no knee within the loads tested for {beyond})"
+    met = "–" if k.highest_met is None else f"{k.highest_met:g}"
+    return [k.group or "all points", pooled, ci, met, duration(k.objective)]
+
+
+def _structure_row(s: answer.StructurePeak) -> list[str]:
+    ttf = "–" if s.time_to_full is None else (
+        f"{duration(s.time_to_full)} (at {s.time_to_full_at:g} s)")  # fmt: skip
+    median = f"; median of {s.runs} runs {s.median_peak:.3g}%" if s.runs > 1 else ""
+    return [f"{s.qsg}/{s.structure}", f"{s.size_kb:,}",
+            f"{s.peak_percent_full:.3g}% at {s.high_water_time:g} s ({s.peak_run}){median}",
+            f"{s.peak_entries:,} / {s.size_kb:,}", f"{s.peak_elements:,} / {4 * s.size_kb:,}",
+            ttf]  # fmt: skip
+
+
+def _busiest_row(b: answer.Busiest) -> list[str]:
+    ci = {k: (100 * v if isinstance(v, float) else v) for k, v in b.busy.items()}
+    return [b.configuration, b.q_mgr, _interval(ci, "%"),
+            f"{100 * b.peak:.3g}% at {b.peak_at:g} s ({b.peak_run})"]
+
+
+def _html_table(name: str, head: list[str], body: list[list[str]]) -> str:
+    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    lines = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                    for row in body)  # fmt: skip
+    return f'<table class="summary answer" data-table="{name}"><tr>{cells}</tr>{lines}</table>'
+
+
+def _intervals_html(tables: dict[str, pa.Table]) -> str:
+    """A sweep's points with their figures as mean ± half-width over their seeds."""
+    rows = answer.point_intervals(answer.rows(tables.get("points")))
+    if not rows or max(len(r["seeds"]) for r in rows) < 2:
+        return ""
+    body = []
     for r in rows:
-        key = (r["run"], r["scope"], r["queue"])
-        series[key].append((r["time"], r["depth"]))
-        peak[key] = max(peak[key], r["depth"])
-    fig = go.Figure()
-    runs = _run_count(tables)
-    for key in _top(series, peak):
-        if not peak[key]:
-            continue
-        points = sorted(series[key])
-        fig.add_trace(go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points],
-                                 mode="lines", name=_label(key, runs)))  # fmt: skip
-    return _layout(fig, "simulated seconds", "CURDEPTH")
+        line = [", ".join(f"{k}={v}" for k, v in r["params"].items()), f"{r['offered_load']:g}"]
+        for name in answer.POINT_FIGURES:
+            ci = r[name]
+            shown = duration if name.startswith("latency") else (lambda v: f"{v:,.4g}")
+            text = "–" if ci["mean"] is None else shown(ci["mean"])
+            if ci["half_width"] is not None:
+                text += f" ± {shown(ci['half_width'])}"
+            line.append(f"{text} (n = {ci['n']})")
+        body.append(line)
+    head = ["point", "offered load", *[n.replace("_", " ") for n in answer.POINT_FIGURES]]
+    return ("<h3>points: mean ± 95% half-width over their seeds</h3>"
+            + _html_table("point-intervals", head, body))  # fmt: skip
 
 
-def _latency_cdf(tables: dict[str, pa.Table]) -> Any:
-    go = _go()
-    rows = _rows(tables["latency_cdf"])
-    sizes = {(r["run"], r["scope"], r["queue"]): r["messages"]
-             for r in _rows(tables["latency"], q_mgr="*")}  # fmt: skip
-    series: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
-    for r in rows:
-        series[(r["run"], r["scope"], r["queue"])].append((r["latency"], r["p"]))
-    fig = go.Figure()
-    runs = _run_count(tables)
-    for key in _top(series, sizes):
-        points = sorted(series[key], key=lambda p: p[1])
-        fig.add_trace(go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points],
-                                 mode="lines", line_shape="hv",
-                                 name=_label(key, runs)))  # fmt: skip
-    return _layout(fig, "latency (simulated seconds)", "fraction of messages")
-
-
-def _throughput(tables: dict[str, pa.Table]) -> Any:
-    go = _go()
-    keys = ["run", "scope", "queue", "t", "interval"]
-    per = tables["throughput"].group_by(keys).aggregate([("got", "sum")])
-    rows = _rows(per.rename_columns([*keys, "got"]))
-    series: dict[tuple[str, str, str], list[tuple[float, float]]] = defaultdict(list)
-    total: dict[Any, float] = defaultdict(float)
-    for r in rows:
-        key = (r["run"], r["scope"], r["queue"])
-        series[key].append((r["t"], r["got"] / r["interval"]))
-        total[key] += r["got"]
-    fig = go.Figure()
-    runs = _run_count(tables)
-    for key in _top(series, total):
-        if not total[key]:
-            continue
-        points = _filled(series[key], rows[0]["interval"])
-        fig.add_trace(go.Scatter(x=[p[0] for p in points], y=[p[1] for p in points],
-                                 mode="lines", name=_label(key, runs)))  # fmt: skip
-    return _layout(fig, "simulated seconds", "messages got per second")
-
-
-def _filled(points: list[tuple[float, float]], interval: float) -> list[tuple[float, float]]:
-    """The buckets with no event in them, as zero (the table only has the others)."""
-    have = {round(t / interval): v for t, v in points}
-    first, last = min(have), max(have)
-    return [(i * interval, have.get(i, 0.0)) for i in range(first, last + 1)]
-
-
-def _load(tables: dict[str, pa.Table]) -> Any:
-    """Throughput (mean over seeds) and pooled p99 against offered load, per group, the
-    knee marked."""
-    go = _go()
-    from plotly.subplots import make_subplots
-
-    points = _rows(tables["points"])
-    knee = _rows(tables["knee"])
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("throughput", "p99 latency"))
-    groups = sorted({p["group"] for p in points})
-    for i, group in enumerate(groups):
-        label = group or "all points"
-        mine = [p for p in points if p["group"] == group and p["throughput"] is not None]
-        by_load: dict[float, list[float]] = defaultdict(list)
-        for p in mine:
-            by_load[p["offered_load"]].append(p["throughput"])
-        loads = sorted(by_load)
-        colour = _colour(i)
-        fig.add_trace(go.Scatter(x=loads, y=[sum(by_load[x]) / len(by_load[x]) for x in loads],
-                                 mode="lines+markers", name=label, legendgroup=label,
-                                 line={"color": colour}), row=1, col=1)  # fmt: skip
-        rows = sorted((k for k in knee if k["group"] == group), key=lambda k: k["offered_load"])
-        fig.add_trace(go.Scatter(x=[k["offered_load"] for k in rows],
-                                 y=[k["latency_p99"] for k in rows], mode="lines+markers",
-                                 name=f"{label} p99", legendgroup=label, showlegend=False,
-                                 line={"color": colour}), row=1, col=2)  # fmt: skip
-        for k in rows:
-            if k["knee"]:
-                fig.add_trace(go.Scatter(
-                    x=[k["offered_load"]], y=[k["latency_p99"]], mode="markers+text",
-                    marker={"symbol": "star", "size": 16, "color": colour},
-                    text=["knee"], textposition="top center", name=f"{label}: knee",
-                    legendgroup=label), row=1, col=2)  # fmt: skip
-    if knee:
-        fig.add_hline(y=knee[0]["objective_p99"], line_dash="dash", line_color="#c0392b",
-                      annotation_text="objective", row=1, col=2)  # fmt: skip
-    fig.update_xaxes(title_text="offered load (messages/s)")
-    fig.update_yaxes(title_text="messages got per second", row=1, col=1)
-    fig.update_yaxes(title_text="seconds", row=1, col=2)
-    fig.update_layout(template="plotly_white", height=440, margin={"t": 40})
-    return fig
-
-
-def _colour(i: int) -> str:
-    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
-    return palette[i % len(palette)]
-
-
-def _timeline(tables: dict[str, pa.Table]) -> Any:
-    """Lease holders as bars from each acquisition to the next (or the run's end), faults
-    as markers, per run (the first few runs that have either)."""
-    go = _go()
-    ends = {r["run"]: r["end"] or 0.0 for r in _rows(tables["runs"])}
-    leases = sorted(_rows(tables["leases"]), key=lambda r: (r["run"], r["role"], r["time"]))
-    faults = _rows(tables["faults"])
-    runs = sorted({r["run"] for r in leases} | {f["run"] for f in faults})[:4]
-    fig = go.Figure()
-    holders: dict[str, int] = {}
-    for run in runs:
-        mine = [r for r in leases if r["run"] == run]
-        for i, r in enumerate(mine):
-            later = [n for n in mine[i + 1 :] if n["role"] == r["role"]]
-            end = later[0]["time"] if later else ends.get(run, r["time"])
-            holder = r["holder"]
-            first = holder not in holders
-            holders.setdefault(holder, len(holders))
-            fig.add_trace(go.Bar(
-                y=[f"{run}: {r['role']}" if len(runs) > 1 else r["role"]],
-                x=[max(end - r["time"], 1e-9)], base=[r["time"]], orientation="h",
-                name=holder, legendgroup=holder, showlegend=first,
-                marker={"color": _colour(holders[holder])},
-                text=[f"{holder} (token {r['token']})"], textposition="inside",
-                hovertemplate=f"{holder} holds {r['role']} from %{{base:.1f}} s<extra></extra>",
-            ))  # fmt: skip
-        shown = [f for f in faults if f["run"] == run]
-        if shown:
-            fig.add_trace(go.Scatter(
-                x=[f["time"] for f in shown],
-                y=[f"{run}: faults" if len(runs) > 1 else "faults"] * len(shown),
-                mode="markers+text", marker={"symbol": "x", "size": 12, "color": "#c0392b"},
-                text=[f"{f['action']} {f['target']}" for f in shown], textposition="top center",
-                name="fault", showlegend=False,
-            ))  # fmt: skip
-    fig.update_layout(barmode="overlay")
-    fig.update_yaxes(automargin=True)
-    return _layout(fig, "simulated seconds", "")
+def answer_html(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> str:
+    """The report's opening: the knees, the structures' peaks, the busiest members."""
+    parts = []
+    knees = answer.knees(tables)
+    if knees:
+        parts.append("<h3>The knee: the most load before p99 passes the objective</h3>"
+                     + _html_table("answer-knee", [
+                         "configuration", "knee (pooled p99, msg/s)",
+                         "95% interval across seeds", "highest load tested that meets it",
+                         "p99 objective"], [_knee_row(k) for k in knees])
+                     + "<p class='note'>Interpolated linearly between the highest load "
+                     "tested whose p99 (and every lower load's) meets the objective and "
+                     "the next load; the interval is Student t over each seed's own "
+                     "knee.</p>")  # fmt: skip
+    peaks = answer.structures(tables)
+    if peaks:
+        parts.append("<h3>CF structures: how full, and how soon full</h3>" + _html_table(
+            "answer-structures", ["structure", "SIZE (KB)", "peak % full (high-water mark)",
+                                  "entries at peak / max", "elements at peak / max",
+                                  "soonest time to full"],
+            [_structure_row(s) for s in peaks]))  # fmt: skip
+    busy = answer.busiest(tables, configs)
+    if busy:
+        parts.append("<h3>The busiest member's processors</h3>" + _html_table(
+            "answer-busiest", ["configuration", "queue manager",
+                               "busy over the run (95% interval across seeds)",
+                               "busiest interval"], [_busiest_row(b) for b in busy]))
+    if not parts:
+        return ""
+    return "<h2>The answer</h2>" + "".join(parts)
 
 
 def _table_html(name: str, table: pa.Table) -> str:
@@ -318,23 +254,32 @@ table.summary th { background: #f4f6f8; }
 """
 
 
-def _page(directory: str, figures: list[tuple[str, Any]], tables: dict[str, pa.Table]) -> str:
-    parts = []
-    for i, (title, fig) in enumerate(figures):
-        div = fig.to_html(full_html=False, include_plotlyjs=(i == 0), div_id=f"plot-{i}",
-                          config={"displaylogo": False})  # fmt: skip
-        parts.append(f"<h2>{html.escape(title)}</h2>{div}")
-    summary = "".join(_table_html(n, tables[n]) for n in SHOWN if n in tables)
+def _page(directory: str, tables: dict[str, pa.Table]) -> str:
+    parts, drawn = [], 0
+    for title, chart in figures(tables):
+        div = ""
+        if chart.figure.data:  # a chart with nothing to draw is its title and notes
+            div = chart.figure.to_html(full_html=False, include_plotlyjs=drawn == 0,
+                                       div_id=f"plot-{drawn}", config={"displaylogo": False})
+            drawn += 1
+        notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in chart.notes)
+        parts.append(f"<h2>{html.escape(title)}</h2>{div}{notes}")
+    raw = _intervals_html(tables) + "".join(_table_html(n, tables[n]) for n in SHOWN
+                                            if n in tables)  # fmt: skip
     made = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     shown = str(local_path(directory)) if is_local(directory) else directory
     name = shown.rstrip("/").rsplit("/", 1)[-1]
+    configs = answer.configurations(tables)
     return (
         f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>qsg report: "
         f"{html.escape(name)}</title><style>{_STYLE}</style></head><body>"
         f"<h1>qsg report: {html.escape(shown)}</h1>"
-        f"<p class='note'>{_run_count(tables)} run(s); times are simulated seconds; "
-        f"made {made}.</p>{''.join(parts)}<h2>Summary</h2>{summary}</body></html>"
+        f"<p class='note'>{tables['runs'].num_rows} run(s) in {len(configs)} configuration(s); "
+        f"times are simulated seconds; made {made}.</p>"
+        f"{answer_html(tables, configs)}{''.join(parts)}"
+        f"<h2>Tables</h2><details id='raw'><summary>The summary tables, every run "
+        f"(click to open)</summary>{raw}</details></body></html>"
     )
 
 
-__all__ = ["MAX_TRACES", "write_report"]
+__all__ = ["answer_html", "figures", "write_report"]

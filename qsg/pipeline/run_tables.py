@@ -24,9 +24,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from actors.statistics import VERBS
 from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
 from qsg.pipeline.where import arrow_fs
+from qsg.scenario.sizing import ELEMENT, IN_CF, RECORD_OVERHEAD
 from qsg.scenario.summary import rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
@@ -63,9 +65,14 @@ SCHEMAS: dict[str, pa.Schema] = {
                        ("reports", _L)),
     "channels": _schema(("run", _S), ("channel", _S), ("t", _D), ("sender", _S),
                         ("batches", _L), ("messages", _L), ("bytes", _L), ("delivered", _L),
-                        ("expired_in_transit", _L), ("interval", _D)),
+                        ("expired_in_transit", _L), ("interval", _D), ("busy_seconds", _D)),
     "cf_usage": _schema(("run", _S), ("qsg", _S), ("structure", _S), ("time", _D),
-                        ("entries", _L), ("size_kb", _L), ("used", _D)),
+                        ("entries", _L), ("size_kb", _L), ("used", _D), ("elements", _L),
+                        ("max_elements", _L), ("percent_full", _D)),
+    "qmgr_statistics": _schema(("run", _S), ("q_mgr", _S), ("time", _D), ("interval", _D),
+                               ("cpus", _L), ("cpu_seconds", _D), ("cpu_busy", _D),
+                               *[(verb, _L) for verb in VERBS], ("cf_accesses", _L),
+                               ("calls_per_second", _D), ("cf_accesses_per_second", _D)),
     "leases": _schema(("run", _S), ("time", _D), ("role", _S), ("holder", _S), ("token", _L),
                       ("previous", _S)),
     "faults": _schema(("run", _S), ("time", _D), ("action", _S), ("target", _S), ("q_mgr", _S),
@@ -81,7 +88,8 @@ SCHEMAS: dict[str, pa.Schema] = {
 READ = ("kind", "time", "q_mgr", "queue", "msg_id", "size", "browse", "expiry", "depth",
         "shared", "by", "cause", "discarded", "feedback", "channel", "messages", "role",
         "token", "previous", "action", "target", "detail", "failed", "units", "lost", "qsg",
-        "structure")  # fmt: skip
+        "structure", "interval", "cpus", "cpu_seconds", *VERBS, "cf_accesses",
+        "busy")  # fmt: skip
 
 
 #: Columns read as Parquet keeps them, dictionaries: a few names, not a million.
@@ -637,10 +645,10 @@ def reports(ev: RunEvents) -> pa.Table:
 
 def channels(ev: RunEvents) -> pa.Table:
     """Channel throughput per channel and time bucket: batches, messages and bytes the
-    sender committed, messages the receiver delivered, and those that expired on the
-    way."""
+    sender committed, messages the receiver delivered, those that expired on the way,
+    and the seconds the sender spent on the batches it committed in the bucket."""
     moved = ev.of("batch", "delivered", "expired-in-transit",
-                  columns=["kind", "channel", "time", "q_mgr", "messages", "size"])
+                  columns=["kind", "channel", "time", "q_mgr", "messages", "size", "busy"])
     batch = ev.is_kind("batch", among=moved)
     frame = pa.table({
         "channel": moved["channel"], "t": ev.bucket(moved["time"]),
@@ -650,8 +658,9 @@ def channels(ev: RunEvents) -> pa.Table:
         "bytes": pc.if_else(batch, pc.fill_null(moved["size"], _lit(0)), _lit(0)),
         "delivered": _ones(ev.is_kind("delivered", among=moved)),
         "expired_in_transit": _ones(ev.is_kind("expired-in-transit", among=moved)),
+        "busy_seconds": pc.if_else(batch, pc.fill_null(moved["busy"], _lit(0.0)), _lit(0.0)),
     })  # fmt: skip
-    sums = ["batches", "messages", "bytes", "delivered", "expired_in_transit"]
+    sums = ["batches", "messages", "bytes", "delivered", "expired_in_transit", "busy_seconds"]
     table = _group(frame, ["channel", "t"], [("sender", "max"), *[(s, "sum") for s in sums]],
                    ["sender", *sums])
     table = table.append_column("interval", _repeat(ev.interval, _D, table.num_rows))
@@ -684,8 +693,74 @@ def cf_usage(ev: RunEvents) -> pa.Table:
     joined = joined.filter(pc.is_valid(joined["size_kb"]))
     table = _group(joined, keys, [("depth", "sum")], ["entries"]).rename_columns(
         ["qsg", "structure", "time", "size_kb", "entries"])  # fmt: skip
-    used = pc.divide(pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D))
-    return _finish("cf_usage", table.append_column("used", used), ev.run.run)
+    entries, size = pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D)
+    per = _elements_per_message(ev, rows)
+    mean = pa.array([per.get((q, s), _elements(1024))
+                     for q, s in zip(table["qsg"].to_pylist(), table["structure"].to_pylist(),
+                                     strict=True)], _D)  # fmt: skip
+    elements = pc.cast(pc.round(pc.multiply(entries, mean)), _L)
+    most = pc.multiply(table["size_kb"], _lit(4))
+    full = pc.multiply(pc.max_element_wise(pc.divide(entries, size),
+                                           pc.divide(pc.cast(elements, _D),
+                                                     pc.cast(most, _D))), _lit(100.0))  # fmt: skip
+    table = (table.append_column("used", pc.divide(entries, size))
+             .append_column("elements", elements).append_column("max_elements", most)
+             .append_column("percent_full", full))  # fmt: skip
+    return _finish("cf_usage", table, ev.run.run)
+
+
+def _elements(size: int) -> float:
+    """The elements a message of ``size`` body bytes takes (``qsg.scenario.sizing``)."""
+    body = size if size <= IN_CF else 0
+    return float(math.ceil((body + RECORD_OVERHEAD) / ELEMENT))
+
+
+def _elements_per_message(ev: RunEvents, rows: dict[tuple[str, str], tuple[str, int]],
+                          ) -> dict[tuple[str, str], float]:  # fmt: skip
+    """The mean elements of the messages put to each structure's queues, by (QSG,
+    structure): as the run's summary sizes it, from every MQPUT's own size."""
+    puts = ev.of("put", columns=["scope", "queue", "size"])
+    if not rows or not puts.num_rows:
+        return {}
+    size = pc.fill_null(puts["size"], _lit(0))
+    body = pc.if_else(pc.less_equal(size, _lit(IN_CF)), size, _lit(0))
+    record = pc.cast(pc.add(body, _lit(RECORD_OVERHEAD)), _D)
+    each = pc.ceil(pc.divide(record, _lit(float(ELEMENT))))
+    frame = pa.table({"scope": pc.cast(puts["scope"], _S), "queue": pc.cast(puts["queue"], _S),
+                      "elements": each})  # fmt: skip
+    means = frame.group_by(["scope", "queue"], use_threads=False).aggregate(
+        [("elements", "sum"), ("elements", "count")]).to_pylist()  # fmt: skip
+    sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for r in means:
+        where = rows.get((r["scope"], r["queue"]))
+        if where is not None:
+            sums[(r["scope"], where[0])][0] += r["elements_sum"]
+            sums[(r["scope"], where[0])][1] += r["elements_count"]
+    return {key: total / count for key, (total, count) in sums.items() if count}
+
+
+def qmgr_statistics(ev: RunEvents) -> pa.Table:
+    """Each queue manager's message manager statistics at each interval (SMF 115's
+    QMST* counts by verb), its processor busy fraction over the interval (processor
+    seconds charged / (interval x CPUs)) and its calls and CF accesses a second."""
+    columns = ["q_mgr", "time", "interval", "cpus", "cpu_seconds", *VERBS, "cf_accesses"]
+    table = ev.of("qmgr-statistics", columns=columns)
+    seconds = table["interval"]
+    capacity = pc.multiply(seconds, pc.cast(table["cpus"], _D))
+    calls = table[VERBS[0]]
+    for verb in VERBS[1:]:
+        calls = pc.add(calls, table[verb])
+    # An interval of no length (the end's sample at the instant of the last) has no rate.
+    empty = pc.less_equal(seconds, _lit(0.0))
+    none = pa.scalar(None, _D)
+    table = (table
+             .append_column("cpu_busy", pc.if_else(empty, none,
+                                                   pc.divide(table["cpu_seconds"], capacity)))
+             .append_column("calls_per_second", pc.if_else(empty, none,
+                                                           pc.divide(pc.cast(calls, _D), seconds)))
+             .append_column("cf_accesses_per_second", pc.if_else(
+                 empty, none, pc.divide(pc.cast(table["cf_accesses"], _D), seconds))))  # fmt: skip
+    return _finish("qmgr_statistics", table, ev.run.run)
 
 
 def leases(ev: RunEvents) -> pa.Table:
@@ -781,7 +856,8 @@ def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
         "latency": latency(ev, lat, per_queue), "latency_cdf": latency_cdf(ev, lat, per_queue),
         "depth": depth(ev), "expiry": expiry(ev, m),
         "scans": scans(ev), "reports": reports(ev), "channels": channels(ev),
-        "cf_usage": cf_usage(ev), "leases": leases(ev), "faults": faults(ev),
+        "cf_usage": cf_usage(ev), "qmgr_statistics": qmgr_statistics(ev),
+        "leases": leases(ev), "faults": faults(ev),
         "failover_gaps": failover_gaps(ev), "recoveries": recoveries(ev),
     }  # fmt: skip
     return {name: made[name] for name in SCHEMAS}

@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from qsg.pipeline import frames
+from qsg.pipeline.answer import point_intervals
 from qsg.pipeline.frames import RESULT, Rows
 from qsg.pipeline.metrics import TABLES, read_table
 from qsg.pipeline.run_tables import latencies_of, run_tables
@@ -221,12 +222,13 @@ def run_sweep(spark: Any, sweep: Sweep, out: str | Path, redis_url: str | None =
         frames.write_tables(spark, tables, metrics_uri, mode)
     finally:
         job.unpersist()
+    shown = {name: _read_back(spark, child(metrics_uri, name), schema)
+             for name, schema in (("points", POINTS), ("knee", KNEE))}  # fmt: skip
     _write_text(child(target, "sweep.json"), json.dumps({
         "sweep": str(sweep.path), "scenario": str(sweep.base), "seeds": sweep.seeds,
         "vary": sweep.vary, "objective": asdict(sweep.objective), "points": len(points),
+        "intervals": point_intervals(shown["points"].to_pylist()),
     }, indent=2) + "\n")  # fmt: skip
-    shown = {name: _read_back(spark, child(metrics_uri, name), schema)
-             for name, schema in (("points", POINTS), ("knee", KNEE))}  # fmt: skip
     return Swept(results, shown["points"], shown["knee"], target)
 
 

@@ -4,6 +4,7 @@
 scenario = "capacity.toml"            # the base scenario, relative to this file
 duration = 60                          # optional: each point's simulated seconds
 seeds = [1, 2]                         # every combination runs once per seed
+# replications = 5                     # or: seeds from the base's [run] seed on, 5 of them
 objective = { p99 = 0.5, queue = "APP.PAYMENTS" }   # p99 latency (s); queue optional
 
 [vary]
@@ -41,7 +42,9 @@ from qsg.scenario.load import parse_scenario
 from qsg.scenario.locate import KeyLines
 from qsg.scenario.model import Scenario
 
-TOP = ("scenario", "duration", "seeds", "objective", "vary", "description")
+TOP = ("scenario", "duration", "seeds", "replications", "objective", "vary", "description")
+#: The most replications (seeds) a sweep's point may have.
+MAX_REPLICATIONS = 1000
 #: Parameters that set the offered load: the knee is looked for along them (member
 #: counts, CF costs and the rest make the groups a knee is found in).
 LOAD_KEYS = ("rate",)
@@ -95,9 +98,11 @@ def _shown(value: Any) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def load_sweep(path: str | Path) -> Sweep:
+def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
     """The sweep in ``path``; ScenarioError lists every problem (file, line, key), of the
-    sweep file and of any point whose scenario would not load."""
+    sweep file and of any point whose scenario would not load. ``replications`` (``qsg
+    sweep --replications``) plays that many seeds a point instead of the file's, from
+    its first seed on."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -133,6 +138,14 @@ def load_sweep(path: str | Path) -> Sweep:
     ):
         problem(("seeds",), "must be a non-empty array of integers >= 0")
         seeds = [0]
+    count = replications if replications is not None else doc.get("replications")
+    if "replications" in doc and "seeds" in doc:
+        problem(("replications",), "give seeds or replications, not both")
+    if count is not None and not (isinstance(count, int) and not isinstance(count, bool)
+                                  and 1 <= count <= MAX_REPLICATIONS):  # fmt: skip
+        problem(("replications",) if "replications" in doc else (),
+                f"replications must be an integer from 1 to {MAX_REPLICATIONS}, not {count!r}")
+        count = None
     objective = _objective(doc.get("objective"), problem)
     duration = doc.get("duration")
     if duration is not None and not (isinstance(duration, int | float) and duration > 0):
@@ -150,6 +163,10 @@ def load_sweep(path: str | Path) -> Sweep:
                   description=str(doc.get("description", "")))  # fmt: skip
     base_text = base.read_text(encoding="utf-8")
     base_doc = _inline_mqsc(tomllib.loads(base_text), base.parent)
+    if count is not None:  # from the file's first seed, else the base scenario's own
+        own = base_doc.get("run", {}).get("seed", 0)
+        first = seeds[0] if "seeds" in doc else own if isinstance(own, int) else 0
+        sweep.seeds = seeds = list(range(first, first + count))
     if duration is not None:
         base_doc.setdefault("run", {})["duration"] = duration
     combos = list(itertools.product(*vary.values())) if vary else [()]

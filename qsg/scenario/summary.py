@@ -18,7 +18,9 @@ batch the sender had not yet seen confirmed when the run ended, and how much the
 of delivered messages counted down against the time that passed), the lease holders in
 order, the requesters' round trips, the faults (``refused``: the world said no), and
 each CF structure's peak usage, time to full and how long it lasts in an outage
-(``structures``: ``qsg.scenario.sizing``).
+(``structures``: ``qsg.scenario.sizing``), and each workload's own figures on each
+queue it put to or got from, for queues several classes of application share
+(``classes``: ``qsg.scenario.classes``).
 
 A warm-up (``[run] warmup``: ``since``, the trio time it ends) keeps the start-up
 transient out of every statistic: a put, get, expiry, report, error, depth sample,
@@ -58,6 +60,7 @@ from actors.events import (
 from actors.statistics import VERBS
 from qsg.core.errors import reason_name
 from qsg.core.events import DeadLettered, Discarded, ReportPut
+from qsg.scenario.classes import tally
 from qsg.scenario.sizing import sized
 
 
@@ -148,14 +151,21 @@ class _Channel:
     bytes: int = 0
     delivered: int = 0
     expired_in_transit: int = 0
+    #: Seconds the sending MCA spent on its batches (first MQGET to commit).
+    busy_seconds: float = 0.0
     #: Per delivered message with an Expiry: seconds its Expiry counted down between
     #: its MQPUT and its delivery, and the simulated seconds that passed meanwhile.
     counted: list[float] = field(default_factory=list)
     elapsed: list[float] = field(default_factory=list)
 
-    def out(self, name: str) -> dict[str, Any]:
+    def out(self, name: str, seconds: float) -> dict[str, Any]:
+        """The channel's row; ``seconds``: the run's length counted (after a warm-up)."""
         row = _counts(self, ("counted", "elapsed"))
         row = {"channel": name, **row}
+        # AverageBatchSize, as MQ's channel statistics name it; the sender's busy
+        # fraction: its batches' time over the run's (MQ has no one field for it).
+        row["average_batch_size"] = self.messages / self.batches if self.batches else None
+        row["busy"] = self.busy_seconds / seconds if seconds > 0 else None
         # The receiver emits its deliveries when it commits a batch; the sender counts
         # the batch's messages only when the receiver's confirmation is back. What the
         # run's end caught in between was delivered but not yet confirmed.
@@ -182,6 +192,9 @@ class Summary:
     commands: list[dict[str, Any]] = field(default_factory=list)
     #: Each CF structure's peak usage, time to full and outages (``qsg.scenario.sizing``).
     structures: list[dict[str, Any]] = field(default_factory=list)
+    #: Each workload's own figures on each queue it put to or got from
+    #: (``qsg.scenario.classes``).
+    classes: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -255,6 +268,7 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
             channel.batches += 1
             channel.messages += e.messages
             channel.bytes += e.size
+            channel.busy_seconds += e.busy
         elif isinstance(e, MessageGot):
             if e.browse:
                 continue
@@ -346,12 +360,20 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
                 for (s, q), row in sorted(queues.items()) if row.active()],
         qmgrs=[_utilisation(_local_depth(row.out(q_mgr=name)), work.get(name), cpus.get(name))
                for name, row in sorted(qmgrs.items())],
-        channels=[c.out(name) for name, c in sorted(channels.items())],
+        channels=[c.out(name, last - max(since, 0.0)) for name, c in sorted(channels.items())],
         leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
         applications=applications,
         commands=commands,
         structures=sized([e for e in events if e.time >= since or isinstance(e, _RECORDS)],
                          scopes),
+        classes=[{"scope": where, "queue": queue, "role": role, "workload": app,
+                  "messages": c.messages,
+                  "size_mean": c.bytes / c.messages if c.messages else None,
+                  "persistent": c.persistent / c.messages if c.messages else None,
+                  "latency_mean": _mean(c.latencies),
+                  "latency_p50": percentile(c.latencies, 50),
+                  "latency_p99": percentile(c.latencies, 99)}
+                 for (role, app, where, queue), c in tally(events, scopes.scope, since).items()],
     )  # fmt: skip
 
 

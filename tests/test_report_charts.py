@@ -1,0 +1,250 @@
+"""The planner's report (qsg/pipeline/answer.py, charts.py, report.py): the answers it
+opens with, worked out by hand from small tables in the metrics' own schemas, the
+charts' bands across seeds with every run in them, and, in a real browser, every
+chart drawn.
+
+The rules pinned: the knee is interpolated linearly between the highest tested load
+that meets the p99 objective (with every lower one) and the next; its interval is
+Student t over the seeds' own knees (Law, *Simulation Modeling and Analysis*, ch. 9),
+none when a seed's knee is outside the loads tested; a band is the 5th to 95th
+percentile across a configuration's runs, and a chart names what it leaves out.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from click.testing import CliRunner
+
+from actors.statistics import VERBS
+from qsg.cli import main
+from qsg.pipeline import answer, charts, metrics
+from qsg.pipeline import run_tables as rt
+from qsg.pipeline.report import answer_html, write_report
+from qsg.pipeline.runs import find_runs
+from qsg.pipeline.sweep import KNEE, POINTS
+from qsg.replicate import interval
+
+SCENARIOS = Path(__file__).parent.parent / "scenarios"
+SCHEMAS = {**rt.SCHEMAS, "points": POINTS, "knee": KNEE}
+
+
+def _table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
+    schema = SCHEMAS[name]
+    return pa.Table.from_pylist([{c: r.get(c) for c in schema.names} for r in rows], schema)
+
+
+def _sweep(p99: dict[int, list[float]], loads: list[float], objective: float = 0.1,
+           ) -> dict[str, pa.Table]:  # fmt: skip
+    """Points of one group, a seed's p99 at each load, and the knee table pooled as the
+    seeds' mean (the pooling does not matter to the interpolation)."""
+    points, runs = [], []
+    for seed, values in p99.items():
+        for i, (load, value) in enumerate(zip(loads, values, strict=True)):
+            run = f"p{i:03d}-s{seed}"
+            runs.append({"run": run, "seed": seed})
+            points.append({"run": run, "params": json.dumps({"rate": load}), "group": "",
+                           "seed": seed, "offered_load": load, "throughput": load,
+                           "latency_p99": value})  # fmt: skip
+    pooled = [sum(v[i] for v in p99.values()) / len(p99) for i in range(len(loads))]
+    meets = [all(p <= objective for p in pooled[: i + 1]) for i in range(len(loads))]
+    knee = [{"group": "", "offered_load": load, "latency_p99": p, "objective_p99": objective,
+             "meets": m, "knee": m and (i + 1 == len(loads) or not meets[i + 1])}
+            for i, (load, p, m) in enumerate(zip(loads, pooled, meets, strict=True))]  # fmt: skip
+    return {"runs": _table("runs", runs), "points": _table("points", points),
+            "knee": _table("knee", knee)}  # fmt: skip
+
+
+def test_the_knee_is_interpolated_between_the_last_load_meeting_the_objective_and_the_next():
+    # p99 0.05 at 100/s, 0.25 at 200/s: 0.1 is a quarter of the way, at 125/s.
+    assert answer.crossing([(200.0, 0.25), (100.0, 0.05), (50.0, 0.01)], 0.1) == (125.0, "")
+    # A load past the objective below one meeting it: the first one past it counts.
+    assert answer.crossing([(50.0, 0.2), (100.0, 0.05)], 0.1) == (None, "below")
+    assert answer.crossing([(50.0, 0.01), (100.0, 0.05)], 0.1) == (100.0, "above")
+    # Nothing got at 200/s (no p99): the knee is put at the load below it.
+    assert answer.crossing([(100.0, 0.05), (200.0, None)], 0.1) == (100.0, "")
+
+
+def test_the_knees_interval_is_student_t_over_each_seeds_own_knee():
+    tables = _sweep({1: [0.01, 0.05, 0.25], 2: [0.01, 0.06, 0.16], 3: [0.02, 0.04, 0.10]},
+                    [50.0, 100.0, 200.0])  # fmt: skip
+    (knee,) = answer.knees(tables)
+    # Seed 1: 100 + 100 x 0.05/0.20 = 125; seed 2: 100 + 100 x 0.04/0.10 = 140; seed 3
+    # meets it exactly at 200/s (its p99 0.10 is within it): every load meets, no knee.
+    assert knee.seeds == {1: pytest.approx(125.0), 2: pytest.approx(140.0)}
+    assert knee.censored == {3: "above"}
+    assert knee.interval["half_width"] is None  # a seed without a knee: no interval
+    # Pooled: 0.05 at 100/s, 0.17 at 200/s: 100 + 100 x 0.05/0.12.
+    assert knee.load == pytest.approx(100 + 100 * 0.05 / 0.12)
+    assert knee.highest_met == 100.0 and knee.tested == (50.0, 200.0)
+    tables = _sweep({1: [0.01, 0.05, 0.25], 2: [0.01, 0.06, 0.16], 3: [0.02, 0.04, 0.16]},
+                    [50.0, 100.0, 200.0])  # fmt: skip
+    (knee,) = answer.knees(tables)
+    assert knee.censored == {}
+    assert knee.interval == pytest.approx(interval([125.0, 140.0, 100 + 100 * 0.06 / 0.12]))
+    page = answer_html(tables, answer.configurations(tables))
+    assert "±" in page and "knee" in page
+
+
+def test_a_sweep_points_figures_are_intervals_over_its_seeds_leaving_failures_out():
+    tables = _sweep({1: [0.01, 0.05], 2: [0.02, 0.07], 3: [0.03, 0.09]}, [50.0, 100.0])
+    points = tables["points"].to_pylist()
+    points[-1]["error"] = "RuntimeError: it broke"  # seed 3 at 100/s failed
+    low, high = answer.point_intervals(points)
+    assert (low["params"], low["offered_load"], low["seeds"]) == ({"rate": 50.0}, 50.0, [1, 2, 3])
+    assert low["latency_p99"] == pytest.approx(interval([0.01, 0.02, 0.03]))
+    assert high["seeds"] == [1, 2]
+    assert high["latency_p99"] == pytest.approx(interval([0.05, 0.07]))
+    assert high["throughput"] == pytest.approx(interval([100.0, 100.0]))
+
+
+def test_a_structures_peak_is_the_fullest_sample_of_any_run_and_time_to_full_the_soonest():
+    usage = [
+        # run a: 10% at 10 s, 30% at 20 s (2% a second: 35 s to full from 30%)
+        {"run": "a", "time": 10.0, "entries": 100, "elements": 400, "percent_full": 10.0},
+        {"run": "a", "time": 20.0, "entries": 300, "elements": 1200, "percent_full": 30.0},
+        # run b: 50% at 10 s, 60% at 30 s (0.5% a second: 80 s to full from 60%)
+        {"run": "b", "time": 10.0, "entries": 500, "elements": 2000, "percent_full": 50.0},
+        {"run": "b", "time": 30.0, "entries": 600, "elements": 2400, "percent_full": 60.0},
+    ]
+    for r in usage:
+        r.update(qsg="QSG1", structure="S1", size_kb=1000, used=r["entries"] / 1000,
+                 max_elements=4000)  # fmt: skip
+    (peak,) = answer.structures({"cf_usage": _table("cf_usage", usage)})
+    assert (peak.peak_percent_full, peak.peak_run, peak.high_water_time) == (60.0, "b", 30.0)
+    assert (peak.peak_entries, peak.peak_elements, peak.runs) == (600, 2400, 2)
+    assert peak.median_peak == pytest.approx(45.0)
+    assert peak.time_to_full == pytest.approx(35.0) and peak.time_to_full_at == 20.0
+
+
+def _statistics(run: str, q_mgr: str, busy: list[float]) -> list[dict[str, Any]]:
+    return [{"run": run, "q_mgr": q_mgr, "time": float(i + 1), "interval": 1.0, "cpus": 2,
+             "cpu_seconds": 2 * b, "cpu_busy": b} for i, b in enumerate(busy)]  # fmt: skip
+
+
+def test_the_busiest_member_is_the_one_with_most_processor_time_over_its_runs():
+    stats = [*_statistics("r1", "QM1", [0.2, 0.4]), *_statistics("r1", "QM2", [0.5, 0.1]),
+             *_statistics("r2", "QM1", [0.3, 0.5]), *_statistics("r2", "QM2", [0.1, 0.1])]
+    tables = {"qmgr_statistics": _table("qmgr_statistics", stats)}
+    (busy,) = answer.busiest(tables, {"both": ["r1", "r2"]})
+    # QM1: 0.3 and 0.4 over the runs; QM2: 0.3 and 0.1.
+    assert busy.q_mgr == "QM1"
+    assert busy.busy == pytest.approx(interval([0.3, 0.4]))
+    assert (busy.peak, busy.peak_at, busy.peak_run) == (0.5, 2.0, "r2")
+
+
+def test_a_sweeps_configurations_are_its_points_seeds_and_otherwise_each_run():
+    tables = _sweep({1: [0.01, 0.2], 2: [0.01, 0.2]}, [50.0, 100.0])
+    assert answer.configurations(tables) == {"rate=50": ["p000-s1", "p000-s2"],
+                                             "rate=100": ["p001-s1", "p001-s2"]}
+    alone = {"runs": _table("runs", [{"run": "x"}, {"run": "y"}])}
+    assert answer.configurations(alone) == {"x": ["x"], "y": ["y"]}
+
+
+def test_a_band_is_the_median_and_5_to_95_percent_of_every_run_at_each_time():
+    assert charts.quantile([1.0, 2.0, 3.0, 4.0, 5.0], 0.5) == 3.0
+    assert charts.quantile([0.0, 10.0], 0.05) == pytest.approx(0.5)
+    depths = [{"run": run, "scope": "QSG1", "queue": "Q", "q_mgr": "QM1", "time": t,
+               "depth": d * k, "shared": True}
+              for run, k in (("a", 1), ("b", 2), ("c", 3)) for t, d in ((1.0, 10), (2.0, 20))]
+    tables = {"depth": _table("depth", depths)}
+    chart = charts.depth(tables, {"abc": ["a", "b", "c"]})
+    fill, line = chart.figure.data
+    assert list(line.x) == [1.0, 2.0] and list(line.y) == [20.0, 40.0]  # the medians
+    # The band's polygon: the 95th percentiles out, the 5th back.
+    assert list(fill.y) == pytest.approx([29.0, 58.0, 22.0, 11.0])
+    assert chart.notes == []
+
+
+def test_a_chart_names_the_configurations_and_series_it_leaves_out():
+    depths = [{"run": f"r{i:02d}", "scope": "QM1", "queue": f"Q{j}", "q_mgr": "QM1",
+               "time": 1.0, "depth": 1 + j, "shared": False}
+              for i in range(charts.MAX_PANELS + 1) for j in range(charts.MAX_SERIES + 2)]
+    configs = {f"r{i:02d}": [f"r{i:02d}"] for i in range(charts.MAX_PANELS + 1)}
+    chart = charts.depth({"depth": _table("depth", depths)}, configs)
+    assert len(chart.figure.data) == charts.MAX_PANELS * charts.MAX_SERIES
+    assert any(f"r{charts.MAX_PANELS:02d}" in n and "not shown" in n for n in chart.notes)
+    assert any("QM1/Q0, QM1/Q1" in n for n in chart.notes)  # the shallowest two
+
+
+def test_the_timeline_has_a_row_for_every_run_with_a_lease_or_fault_and_names_the_others():
+    leases = [{"run": f"p{i:02d}", "time": 0.0, "role": "EXPIRY.SCAN", "holder": "QM1",
+               "token": 1} for i in range(12)]  # fmt: skip
+    runs = [{"run": f"p{i:02d}", "end": 10.0} for i in range(13)]
+    chart = charts.timeline({"runs": _table("runs", runs), "leases": _table("leases", leases),
+                             "faults": _table("faults", [])})  # fmt: skip
+    assert {y for t in chart.figure.data for y in t.y} == {
+        f"p{i:02d}: EXPIRY.SCAN" for i in range(12)}  # fmt: skip
+    assert chart.notes == ["1 run(s) with no lease change or fault, so no row: p12"]
+
+
+def _runs(tmp_path: Path, seeds: list[int]) -> Path:
+    root = tmp_path / "runs"
+    # The sweep's order queue near saturation (90% busy getters): it has a depth.
+    base = tmp_path / "busy.toml"
+    text = (SCENARIOS / "sweep-base.toml").read_text().replace("rate = 20", "rate = 90")
+    base.write_text(text)
+    for seed in seeds:
+        done = CliRunner().invoke(main, [
+            "run", str(base), "--seed", str(seed), "--duration", "3", "--out",
+            str(root / f"s{seed}"), "--no-progress"])  # fmt: skip
+        assert done.exit_code == 0, done.output
+    return root
+
+
+def test_the_tables_give_each_members_processor_busy_and_each_structures_elements(tmp_path):
+    root = _runs(tmp_path, [1])
+    (run,) = find_runs(root)
+    made = rt.run_tables(run)
+    summary = json.loads((root / "s1" / "summary.json").read_text())
+    stats = made["qmgr_statistics"].to_pylist()
+    for row in summary["qmgrs"]:  # the pipeline's busy fraction is the summary's
+        mine = [s for s in stats if s["q_mgr"] == row["q_mgr"]]
+        busy = sum(s["cpu_seconds"] for s in mine) / sum(s["interval"] * s["cpus"] for s in mine)
+        assert busy == pytest.approx(row["cpu_busy"])
+        calls = sum(s["calls_per_second"] * s["interval"] for s in mine if s["interval"])
+        assert calls == pytest.approx(sum(s[v] for s in mine for v in VERBS))
+    usage = made["cf_usage"].to_pylist()
+    (sized,) = summary["structures"]
+    assert max(u["entries"] for u in usage) == sized["peak_entries"]
+    assert max(u["elements"] for u in usage) == sized["peak_elements"]
+    assert max(u["percent_full"] for u in usage) == pytest.approx(sized["peak_percent_full"])
+
+
+@pytest.mark.slow
+def test_the_report_of_several_seeds_draws_every_chart_in_a_browser(tmp_path):
+    from tests.browser import load
+
+    root = _runs(tmp_path, [1, 2])
+    parts = [rt.run_tables(r) for r in find_runs(root)]
+    metrics.write({n: pa.concat_tables([p[n] for p in parts]) for n in rt.SCHEMAS},
+                  root / "metrics")  # fmt: skip
+    page = write_report(None, root)  # the stored tables: no Spark
+    seen = load(page, screenshot=tmp_path / "report.png")
+    assert seen.errors == []
+    # latency CDF, depth, throughput, CF structure usage, utilisation, timeline
+    assert seen.plots == seen.drawn == 6
+    assert all(n > 0 for n in seen.paths), seen.paths  # every chart drew some data
+    assert {"answer-structures", "answer-busiest", "runs"} <= set(seen.tables)
+    assert (tmp_path / "report.png").stat().st_size > 0
+
+
+def test_a_chart_with_nothing_to_draw_is_its_title_and_note_and_plotly_comes_once(tmp_path):
+    # One run with throughput but no depth, no structure, no statistics, no lease.
+    moves = [{"run": "r", "scope": "QM1", "queue": "Q", "q_mgr": "QM1", "t": float(t),
+              "put": 2, "got": 2, "interval": 1.0} for t in range(5)]  # fmt: skip
+    cdf = [{"run": "r", "scope": "QM1", "queue": "Q", "p": p, "latency": p / 10}
+           for p in rt.CDF_POINTS]  # fmt: skip
+    tables = {name: _table(name, []) for name in rt.SCHEMAS}
+    tables.update(runs=_table("runs", [{"run": "r", "seed": 1, "end": 5.0}]),
+                  throughput=_table("throughput", moves), latency_cdf=_table("latency_cdf", cdf))
+    metrics.write(tables, tmp_path / "metrics")
+    page = write_report(None, tmp_path).read_text()
+    assert page.count("window.PlotlyConfig") == 1  # plotly.js inlined once, with the first
+    assert page.count('class="plotly-graph-div"') == 2  # the CDF and throughput
+    assert "nothing to show: no run has any queues with a value above 0" in page
+    assert "no lease changed hands and no fault was injected in any run" in page
