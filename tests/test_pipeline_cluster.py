@@ -75,11 +75,16 @@ def local(spark: Any, runs: Path, sweep_file: Path,
     }
 
 
+#: Where each Spark keeps its logs (and the standalone workers their work directories).
+LOGS: dict[str, Path] = {}
+
+
 @pytest.fixture(scope="module", params=["standalone", "connect"])
 def spark_at(request: pytest.FixtureRequest,
              tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:  # fmt: skip
     """The options that name the Spark: ``--master spark://...`` or ``--remote sc://...``."""
     logs = tmp_path_factory.mktemp(request.param)
+    LOGS[request.param] = logs
     if request.param == "standalone":
         with standalone(logs) as url:
             yield ["--master", url]
@@ -103,6 +108,9 @@ def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_pat
     assert done.returncode == 0, done.stderr
     assert "2 run(s); 15 tables written to file:///" in done.stdout
     assert _rows(metrics.read(tmp_path / "out")) == _rows(local["tables"])
+    if spark_at[0] == "--master":  # docs/pipeline.md's cluster: the job ran on its workers
+        ran = list(LOGS["standalone"].glob("work*/app-*/*/stderr"))
+        assert ran, "no executor of the job ran on a worker"
 
 
 def test_qsg_sweep_there_gives_the_local_points_and_knee(spark_at, sweep_file, local, tmp_path):
