@@ -42,14 +42,17 @@ async def scan_periodically(
         task_status.started()
         return  # EXPRYINT(OFF): no periodic scan (REFRESH QMGR still scans)
     world = qm.world
-    lease = world.lease(qm, EXPIRY_SCAN, LEASE_INTERVALS * interval)
+    # Only a QSG member shares a scan (and so holds a lease on it).
+    lease = None
+    if qm.rules.qsg is not None:
+        lease = world.lease(qm, EXPIRY_SCAN, LEASE_INTERVALS * interval)
     next_local = trio.current_time() + interval
     grant: Grant | None = None
     try:
         while True:
             now = trio.current_time()
             retry = next_local
-            if qm.rules.qsg is not None:
+            if lease is not None:
                 try:
                     # The lease is judged by the member's own clock (skewed, if it is).
                     outcome = await qm.dispatch(
@@ -83,7 +86,7 @@ async def scan_periodically(
             await clock.sleep_until(max(retry, now + interval / 1000))
     finally:
         # A clean stop gives the lease up; a killed member keeps it until it runs out.
-        if grant is not None and qm.alive and world.stopping:
+        if lease is not None and grant is not None and qm.alive and world.stopping:
             held = grant
             # An unreachable facility: the lease runs out by itself.
             with trio.CancelScope(shield=True), contextlib.suppress(CFConnectionError):

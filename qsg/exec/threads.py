@@ -144,10 +144,15 @@ def _wait_in_trio(condition: Any, timeout: float | None) -> bool:
     condition._waiters.append(waiter)
     saved = condition._release_save()
     got = False
+    binding = bridge.current()
+    if binding is not None:
+        binding.threads.waits[waiter] = condition
     try:
         got = bridge.call(_acquired, waiter, timeout)
         return got
     finally:
+        if binding is not None:
+            binding.threads.waits.pop(waiter, None)
         condition._acquire_restore(saved)
         if not got:
             with contextlib.suppress(ValueError):

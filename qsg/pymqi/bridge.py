@@ -105,6 +105,9 @@ class Threads:
     on_running: Callable[[threading.Thread], None] | None = None
     #: Threads the program's main task is joining (``Thread.join``).
     joined: set[threading.Thread] = field(default_factory=set)
+    #: The waits of the program's main task on a condition (``Condition.wait``): each
+    #: condition with the waiter lock its ``notify`` releases.
+    waits: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def busy(self) -> bool:
@@ -115,6 +118,12 @@ class Threads:
         for thread in self.joined:
             state = self._states.get(thread)
             if not thread.is_alive() or (state is not None and state.retired):
+                return True
+        # Likewise a condition the program's task waits on, once notified: the worker
+        # thread that waits for its waiter lock has yet to wake the task (Thread.start
+        # waits so for the new thread, which may meanwhile go to sleep in simulated time).
+        for waiter, condition in list(self.waits.items()):
+            if not waiter.locked() or waiter not in condition._waiters:
                 return True
         if not self._states:
             return False
