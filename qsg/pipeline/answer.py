@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from qsg.replicate import interval
 
@@ -235,27 +236,35 @@ class Busiest:
 
 
 def busiest(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> list[Busiest]:
-    """Each configuration's busiest member (``qmgr_statistics``; none without it)."""
-    charged: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    peaks: dict[tuple[str, str], tuple[float, float]] = {}
-    for r in rows(tables.get("qmgr_statistics")):
-        key = (r["run"], r["q_mgr"])
-        charged[key][0] += r["cpu_seconds"]
-        charged[key][1] += r["interval"] * r["cpus"]
-        if r["cpu_busy"] is not None and r["cpu_busy"] > peaks.get(key, (-1.0, 0.0))[0]:
-            peaks[key] = (r["cpu_busy"], r["time"])
+    """Each configuration's busiest member (``qmgr_statistics``; none without it).
+    Summed in Arrow: a long sweep's statistics are a row per member per interval."""
+    stats = tables.get("qmgr_statistics")
+    if stats is None or not stats.num_rows:
+        return []
+    capacity = pc.multiply(stats["interval"], pc.cast(stats["cpus"], pa.float64()))
+    frame = pa.table({"run": stats["run"], "q_mgr": stats["q_mgr"], "time": stats["time"],
+                      "cpu_seconds": stats["cpu_seconds"], "capacity": capacity,
+                      "cpu_busy": stats["cpu_busy"]})  # fmt: skip
+    sums = frame.select(["run", "q_mgr", "cpu_seconds", "capacity", "cpu_busy"]).group_by(
+        ["run", "q_mgr"], use_threads=False).aggregate(
+        [("cpu_seconds", "sum"), ("capacity", "sum"), ("cpu_busy", "max")]).to_pylist()
     out = []
     for label, runs in configs.items():
+        mine = [r for r in sums if r["run"] in set(runs) and r["capacity_sum"] > 0]
         per: dict[str, list[float]] = defaultdict(list)
-        for (run, q_mgr), (seconds, capacity) in charged.items():
-            if run in runs and capacity > 0:
-                per[q_mgr].append(seconds / capacity)
+        for r in mine:
+            per[r["q_mgr"]].append(r["cpu_seconds_sum"] / r["capacity_sum"])
         if not per:
             continue
         q_mgr = max(sorted(per), key=lambda m: statistics.fmean(per[m]))
-        peak, at, where = max(((*peaks.get((run, q_mgr), (0.0, 0.0)), run) for run in runs),
-                              key=lambda p: p[0])  # fmt: skip
-        out.append(Busiest(label, q_mgr, interval(per[q_mgr]), peak, at, where))
+        top = max((r for r in mine if r["q_mgr"] == q_mgr),
+                  key=lambda r: (r["cpu_busy_max"] or 0.0, r["run"]))  # fmt: skip
+        peak = top["cpu_busy_max"] or 0.0
+        at = frame.filter(pc.and_(pc.equal(frame["run"], top["run"]),
+                                  pc.equal(frame["q_mgr"], q_mgr)))  # fmt: skip
+        at = at.filter(pc.equal(at["cpu_busy"], peak))
+        when = at["time"][0].as_py() if at.num_rows else 0.0
+        out.append(Busiest(label, q_mgr, interval(per[q_mgr]), peak, when, top["run"]))
     return out
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from qsg.pipeline.answer import Knee, rows
 
@@ -139,9 +140,22 @@ def panels(configs: dict[str, list[str]], gather: Gather, weight: Callable[[Seri
     return Chart(fig, notes)
 
 
-def _per_run(table: pa.Table | None, runs: Iterable[str]) -> list[dict[str, Any]]:
-    wanted = set(runs)
-    return [r for r in rows(table) if r["run"] in wanted]
+class _ByRun:
+    """A table's rows by run, only the runs of the panels shown, taken out of Arrow
+    once (each panel then reads its own runs': a 200-point sweep's time series are
+    a million rows)."""
+
+    def __init__(self, table: pa.Table | None, configs: dict[str, list[str]]) -> None:
+        self.rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        if table is None or not table.num_rows:
+            return
+        wanted = [run for c in list(configs)[:MAX_PANELS] for run in configs[c]]
+        table = table.filter(pc.is_in(table["run"], value_set=pa.array(wanted, pa.string())))
+        for r in table.to_pylist():
+            self.rows[r["run"]].append(r)
+
+    def of(self, runs: Iterable[str]) -> list[dict[str, Any]]:
+        return [r for run in runs for r in self.rows.get(run, ())]
 
 
 def _peak(series: Series) -> float:
@@ -155,9 +169,11 @@ def _total(series: Series) -> float:
 def depth(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Chart:
     """CURDEPTH over time, per queue."""
 
+    by = _ByRun(tables.get("depth"), configs)
+
     def gather(runs: list[str]) -> dict[str, Series]:
         out: dict[str, Series] = defaultdict(lambda: defaultdict(list))
-        for r in _per_run(tables.get("depth"), runs):
+        for r in by.of(runs):
             out[f"{r['scope']}/{r['queue']}"][r["time"]].append(r["depth"])
         return {k: v for k, v in out.items() if _peak(v) > 0}
 
@@ -167,15 +183,17 @@ def depth(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Chart:
 def throughput(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Chart:
     """Messages got a second, per queue (a bucket with no get in a run counts 0)."""
 
+    by = _ByRun(tables.get("throughput"), configs)
+    step = next((r[0]["interval"] for r in by.rows.values()), 1.0)
+
     def gather(runs: list[str]) -> dict[str, Series]:
         got: dict[str, dict[str, dict[float, float]]] = defaultdict(lambda: defaultdict(dict))
         span: dict[str, tuple[float, float]] = {}
-        for r in _per_run(tables.get("throughput"), runs):
+        for r in by.of(runs):
             per = got[f"{r['scope']}/{r['queue']}"][r["run"]]
             per[r["t"]] = per.get(r["t"], 0.0) + r["got"] / r["interval"]
             low, high = span.get(r["run"], (r["t"], r["t"]))
             span[r["run"]] = (min(low, r["t"]), max(high, r["t"]))
-        step = next((r["interval"] for r in rows(tables.get("throughput"))), 1.0)
         out: dict[str, Series] = {}
         for name, by_run in got.items():
             series: Series = defaultdict(list)
@@ -198,9 +216,11 @@ def latency_cdf(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> C
     """The latency distribution per queue: at each percentile, the median latency
     across runs and the band (the CDF drawn latency across, fraction up)."""
 
+    by = _ByRun(tables.get("latency_cdf"), configs)
+
     def gather(runs: list[str]) -> dict[str, Series]:
         out: dict[str, Series] = defaultdict(lambda: defaultdict(list))
-        for r in _per_run(tables.get("latency_cdf"), runs):
+        for r in by.of(runs):
             out[f"{r['scope']}/{r['queue']}"][r["p"]].append(r["latency"])
         return out
 
@@ -214,9 +234,11 @@ def cf_usage(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Char
     holds (SIZE entries, 4 x SIZE elements), 100% marked: a full structure refuses
     MQPUT with MQRC_STORAGE_MEDIUM_FULL (2192)."""
 
+    by = _ByRun(tables.get("cf_usage"), configs)
+
     def gather(runs: list[str]) -> dict[str, Series]:
         out: dict[str, Series] = defaultdict(lambda: defaultdict(list))
-        for r in _per_run(tables.get("cf_usage"), runs):
+        for r in by.of(runs):
             name = f"{r['qsg']}/{r['structure']}"
             out[f"{name} entries"][r["time"]].append(100 * r["entries"] / r["size_kb"])
             if r.get("elements") is not None:
@@ -236,12 +258,15 @@ def utilisation(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> C
     """Each queue manager's processor busy percent at each statistics interval, and
     each channel's sender busy percent in each time bucket it committed batches in."""
 
+    statistics, channels = (_ByRun(tables.get(name), configs)
+                            for name in ("qmgr_statistics", "channels"))  # fmt: skip
+
     def gather(runs: list[str]) -> dict[str, Series]:
         out: dict[str, Series] = defaultdict(lambda: defaultdict(list))
-        for r in _per_run(tables.get("qmgr_statistics"), runs):
+        for r in statistics.of(runs):
             if r["cpu_busy"] is not None:
                 out[r["q_mgr"]][r["time"]].append(100 * r["cpu_busy"])
-        for r in _per_run(tables.get("channels"), runs):
+        for r in channels.of(runs):
             if r.get("busy_seconds") is not None:  # a table from before it was counted
                 out[f"channel {r['channel']}"][r["t"]].append(
                     100 * r["busy_seconds"] / r["interval"])  # fmt: skip

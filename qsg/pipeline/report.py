@@ -92,6 +92,10 @@ def write_report(spark: Any, directory: str | Path, out: str | Path | None = Non
     return target
 
 
+def _has_rows(tables: dict[str, pa.Table], name: str) -> bool:
+    return name in tables and tables[name].num_rows > 0
+
+
 def figures(tables: dict[str, pa.Table]) -> list[tuple[str, charts.Chart]]:
     """The report's charts, titled, in the order shown (a chart only if some run has
     what it shows)."""
@@ -105,9 +109,9 @@ def figures(tables: dict[str, pa.Table]) -> list[tuple[str, charts.Chart]]:
         ("Depth over time", charts.depth(tables, configs)),
         ("Throughput over time", charts.throughput(tables, configs)),
     ]
-    if answer.rows(tables.get("cf_usage")):
+    if _has_rows(tables, "cf_usage"):
         out.append(("CF structure usage over time", charts.cf_usage(tables, configs)))
-    if answer.rows(tables.get("qmgr_statistics")):
+    if _has_rows(tables, "qmgr_statistics"):
         out.append(("Utilisation over time: processors and channels",
                     charts.utilisation(tables, configs)))  # fmt: skip
     out.append(("Lease holders and faults", charts.timeline(tables)))
