@@ -89,6 +89,28 @@ async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9
     assert f"QM1: {line}" in [r.getMessage() for r in caplog.records if r.name == "qsg.channels"]
 
 
+async def test_a_connect_that_never_completes_is_given_up_after_the_connect_timeout(
+    virtual_clock: VirtualClock,
+) -> None:
+    # A listener whose backlog is full: the kernel drops further SYNs, so a connect to
+    # it neither completes nor fails, as to a host that has gone from the network.
+    with socket.create_server(("127.0.0.1", 0), backlog=0) as full:
+        port = full.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)):  # fills the backlog
+
+            async def run() -> list[tuple[str, str]]:
+                async with qsg.start(sender(f"127.0.0.1({port})"), in_process=True) as world:
+                    await trio.sleep(1)
+                    return states(world)
+
+            found = await within(BOUND, run)
+    assert [state for state, _ in found] == ["BINDING", "STOPPED"]
+    assert found[1][1] == (
+        f"retries exhausted: AMQ9202E: Remote host '127.0.0.1({port})' not available, "
+        "retry later (no connection within 1 s, the connect timeout)"
+    )
+
+
 async def test_a_receiver_paused_past_the_receive_timeout_ends_the_batch_then_it_resumes(
     virtual_clock: VirtualClock,
 ) -> None:
