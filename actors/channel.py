@@ -135,7 +135,12 @@ async def _connect(qm: QueueManager, definition: ChannelDefinition) -> Frames:
     frames.timeout = qm.connect_timeout
     hello = {"t": "hello", "channel": definition.name, "from": qm.name,
              "hbint": definition.heartbeat_interval}  # fmt: skip
-    await frames.send(hello)
+    try:
+        await frames.send(hello)
+    except BaseException:  # killed or stopped before it said hello: the link goes now,
+        # not at the partner's connect timeout (its agent would wait for the hello).
+        await trio.aclose_forcefully(frames.stream)
+        raise
     return frames
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -25,8 +26,9 @@ from actors.events import ChannelDelivered, ChannelStateChanged
 from actors.wire import negotiated_hbint, receive_timeout
 from coupling.wallclock import within
 from qsg import CMQC, GMO, MD, PMO
+from qsg.chaos.campaign import run_one
 from qsg.mqsc.errors import MQSCError
-from qsg.scenario import ScenarioError, parse_scenario
+from qsg.scenario import ScenarioError, load_scenario, parse_scenario
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 #: The most any test here may take in wall seconds, though its bounds are 1 or 2 seconds.
@@ -269,3 +271,19 @@ def test_hbint_is_a_channel_attribute_of_0_to_999999_seconds() -> None:
     bad.add_qmgr("QM1")
     with pytest.raises(MQSCError, match=r"HBINT\(1000000\): 1000000 is not in 0\.\.999999"):
         bad.mqsc("QM1", "DEFINE CHANNEL(X) CHLTYPE(RCVR) HBINT(1000000)")
+
+
+@pytest.mark.slow
+def test_a_sender_killed_before_its_hello_leaves_no_receiver_waiting_for_it() -> None:
+    # Campaign seed 1's run 107 (bench/RESULTS.md, issue 26): QM1 restarted and was
+    # killed at the same instant, its channel's in-process link made but its hello not
+    # sent; QM4's receiving agent waited for the hello until its connect timeout and
+    # ended with AMQ9259E. The link now goes with the sender that never spoke on it.
+    scenario = load_scenario(
+        Path(__file__).resolve().parent.parent / "scenarios" / "chaos-qsg.toml"
+    )
+    outcome = run_one(scenario, 1817195120, keep=True)
+    assert outcome.ok and outcome.result is not None
+    timed_out = [e for e in outcome.result.events
+                 if isinstance(e, ChannelStateChanged) and "AMQ9259E" in e.detail]  # fmt: skip
+    assert timed_out == []
