@@ -21,6 +21,14 @@ on both. Over TCP the sender's simulated time stands still while it connects and
 a batch awaits its confirmation (real I/O in flight, as for the coupling facility), and
 each message travels with its age rather than a time stamp: the two processes' clocks
 are not the same clock.
+
+No wait on the partner is unbounded (docs/channels.md). Connecting and the channel's
+start (the sender's hello answered by the receiver's status) take at most the queue
+manager's connect timeout; from then on each end waits at most the receive timeout that
+the agreed heartbeat interval (HBINT) gives, and a sender with nothing to send keeps the
+link alive with a heartbeat flow every HBINT, answered by the receiver. A partner that
+answers nothing for that long ends the channel with an AMQ9259E line: the sender retries
+as after any broken link (RETRYING, then STOPPED), the receiver's agent ends (INACTIVE).
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ import trio.testing
 
 from actors import clock, wire
 from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, ExpiredInTransit
-from actors.wire import ChannelBrokenError, Frames, real_io
+from actors.wire import ChannelBrokenError, ChannelTimeoutError, Frames, real_io
+from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC
 from qsg.core import expiry
 from qsg.core.conname import DEFAULT_PORT, parse_conname
@@ -84,21 +93,26 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
             try:
                 frames = await _connect(qm, definition)
                 qm.links[definition.name] = frames.stream
-                await _resynchronise(qm, sync, conn, xmitq, frames)
+                hbint = await _resynchronise(qm, sync, conn, xmitq, frames, definition)
+                frames.timeout = wire.receive_timeout(hbint)
                 attempt = 0
                 _state(qm, definition.name, "RUNNING")
                 while True:
-                    await _send_batch(qm, definition, sync, conn, xmitq, frames)
+                    await _send_batch(qm, definition, sync, conn, xmitq, frames, hbint)
             except ChannelBrokenError as error:
                 qm.links.pop(definition.name, None)
                 if sync.in_doubt is None:  # nothing sent for good: the batch goes back
                     await qm.dispatch(lambda now: conn.backout(), system=True)
+                why = str(error)
+                if isinstance(error, ChannelTimeoutError):
+                    why = wire.timeout_line(definition.name, definition.conn_name, error)
+                    wire.log.error("%s: %s", qm.name, why)
                 attempt += 1
                 wait = definition.retry_interval(attempt)
                 if wait is None:
-                    _state(qm, definition.name, "STOPPED", f"retries exhausted: {error}")
+                    _state(qm, definition.name, "STOPPED", f"retries exhausted: {why}")
                     return
-                _state(qm, definition.name, "RETRYING", str(error))
+                _state(qm, definition.name, "RETRYING", why)
                 await clock.sleep(wait)
     finally:
         with trio.CancelScope(shield=True):
@@ -111,24 +125,45 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
 
 
 async def _connect(qm: QueueManager, definition: ChannelDefinition) -> Frames:
+    """The link to the partner, the hello sent: the start (the receiver's status) is
+    awaited within the connect timeout."""
     partner = qm.world.qmgrs.get(definition.conn_name)
     if partner is None:
-        frames = await _connect_tcp(definition.conn_name)
+        frames = await _connect_tcp(definition.conn_name, qm.connect_timeout)
     else:
         frames = await _connect_in_process(partner, definition)
-    await frames.send({"t": "hello", "channel": definition.name, "from": qm.name})
+    frames.timeout = qm.connect_timeout
+    hello = {"t": "hello", "channel": definition.name, "from": qm.name,
+             "hbint": definition.heartbeat_interval}  # fmt: skip
+    try:
+        await frames.send(hello)
+    except BaseException:  # killed or stopped before it said hello: the link goes now,
+        # not at the partner's connect timeout (its agent would wait for the hello).
+        await trio.aclose_forcefully(frames.stream)
+        raise
     return frames
 
 
-async def _connect_tcp(conn_name: str) -> Frames:
-    """A partner in another process, at CONNAME host(port)."""
+async def _connect_tcp(conn_name: str, seconds: float) -> Frames:
+    """A partner in another process, at CONNAME host(port), within ``seconds``
+    of wall time; a connect that fails is AMQ9202E ("Remote host not available, retry
+    later"), as a channel writes it."""
     try:
         host, port = parse_conname(conn_name)
     except ValueError as error:
         raise ChannelBrokenError(str(error)) from None
+
+    async def connect() -> trio.SocketStream:
+        return await trio.open_tcp_stream(host, port)
+
     try:
         with real_io():
-            stream = await trio.open_tcp_stream(host, port)
+            stream = await within(seconds, connect)
+    except WallTimeoutError:
+        raise ChannelBrokenError(
+            f"AMQ9202E: Remote host '{conn_name}' not available, retry later "
+            f"(no connection within {seconds:g} s, the connect timeout)"
+        ) from None
     except OSError as error:
         raise ChannelBrokenError(f"CONNAME({conn_name}): {error}") from error
     return Frames(stream, remote=True)
@@ -146,14 +181,17 @@ async def _connect_in_process(partner: QueueManager, definition: ChannelDefiniti
 
 
 async def _resynchronise(
-    qm: QueueManager, sync: ChannelSync, conn: Any, xmitq: Any, frames: Frames
-) -> None:
+    qm: QueueManager, sync: ChannelSync, conn: Any, xmitq: Any, frames: Frames,
+    definition: ChannelDefinition,
+) -> int:  # fmt: skip
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
     it out. After a restart its gets were already backed out, so a batch the receiver
-    did commit is taken off the transmission queue again by MsgId."""
-    committed = wire.status(await frames.reply())
+    did commit is taken off the transmission queue again by MsgId. Returns the
+    heartbeat interval the receiver agreed (this end's, if it said none)."""
+    committed, agreed = wire.status(await frames.reply())
+    hbint = definition.heartbeat_interval if agreed is None else agreed
     if sync.in_doubt is None:
-        return
+        return hbint
     sequence, msg_ids = sync.in_doubt
     delivered = committed >= sequence
 
@@ -167,6 +205,7 @@ async def _resynchronise(
     if delivered:
         sync.next_sequence = sequence + 1
     sync.in_doubt = None
+    return hbint
 
 
 def _remove(xmitq: Any, msg_ids: list[bytes], now: float) -> None:
@@ -182,7 +221,7 @@ def _remove(xmitq: Any, msg_ids: list[bytes], now: float) -> None:
 
 async def _send_batch(
     qm: QueueManager, definition: ChannelDefinition, sync: ChannelSync, conn: Any,
-    xmitq: Any, frames: Frames,
+    xmitq: Any, frames: Frames, hbint: int,
 ) -> None:  # fmt: skip
     world = qm.world
     store = xmitq.repository.store
@@ -201,7 +240,10 @@ async def _send_batch(
                 raise
             if batch:
                 break
-            await world.signals.wait(store, xmitq.queue, math.inf)
+            deadline = trio.current_time() + hbint if hbint else math.inf
+            await world.signals.wait(store, xmitq.queue, deadline)
+            if trio.current_time() >= deadline:  # nothing to send for HBINT
+                await _heartbeat(qm, frames)
             continue
         batch.append({"md": md.get(), "data": data, "at": trio.current_time()})
     size = sum(len(m["data"]) for m in batch)
@@ -225,26 +267,44 @@ async def _send_batch(
                                    now - began))  # fmt: skip
 
 
+async def _heartbeat(qm: QueueManager, frames: Frames) -> None:
+    """A heartbeat flow, answered by the receiver: the link is alive. A paused queue
+    manager (stopped, as under SIGSTOP) sends none until it wakes."""
+    while qm.paused is not None:
+        await qm.paused.wait()
+    await frames.send({"t": "heartbeat"})
+    wire.heartbeat(await frames.reply())
+
+
 # ---- the receiver ------------------------------------------------------------------------
 async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
     anyone). A flow the protocol does not allow, or a batch that can be neither put nor
     dead-lettered, ends this connection with its error line; nothing else."""
-    frames = Frames(stream, limit=wire.HELLO_LIMIT)
+    frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     try:
-        name, _sender = wire.hello(await frames.receive())
+        name, _sender, theirs = wire.hello(await frames.receive())
         definition = qm.rules.local.channels.get(name)
         if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
             return
         frames.limit = wire.FRAME_LIMIT
+        ours = definition.heartbeat_interval
+        hbint = wire.negotiated_hbint(ours, ours if theirs is None else theirs)
         sync = qm.syncq.setdefault(name, ChannelSync())
-        await frames.send({"t": "status", "committed": sync.committed})
+        await frames.send({"t": "status", "committed": sync.committed, "hbint": hbint})
+        frames.timeout = wire.receive_timeout(hbint)
         conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
         _state(qm, name, "RUNNING")
         while True:
-            sequence, messages = wire.batch(await frames.receive())
+            frame = await frames.receive()
+            if frame["t"] == "heartbeat":  # answered as the queue manager can
+                while qm.paused is not None:
+                    await qm.paused.wait()
+                await frames.send({"t": "heartbeat"})
+                continue
+            sequence, messages = wire.batch(frame)
             arrived = trio.current_time()
             for message in messages:  # when it left the transmission queue
                 message["at"] = arrived - message.pop("age")
@@ -255,6 +315,8 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
             await frames.send({"t": "ok", "seq": sequence})
     except wire.ProtocolError as error:
         _ended(qm, name, wire.protocol_error_line(name, frames.peer or "its sender", str(error)))
+    except ChannelTimeoutError as error:
+        _ended(qm, name, wire.timeout_line(name, frames.peer or "its sender", error))
     except _UndeliverableError as error:
         _ended(qm, name, str(error))
     except ChannelBrokenError:

@@ -35,6 +35,17 @@ if TYPE_CHECKING:
     from actors.world import World
 
 
+def failure_line(failures: list[CFFailed]) -> str | None:
+    """Why a run whose facility failed unscheduled is not a success, in one line (None
+    if no failure is given): the first failure, and how many came after it."""
+    if not failures:
+        return None
+    first, more = failures[0], len(failures) - 1
+    also = f" ({more} more failure{'s' if more != 1 else ''} after it)" if more else ""
+    return (f"the coupling facility failed at {first.time:.3f} s and no fault was "
+            f"scheduled: reason {first.reason}: {first.detail}{also}")  # fmt: skip
+
+
 class FacilityWatch:
     """See the module's docstring; one per world with a coupling facility on a server."""
 
@@ -103,4 +114,4 @@ class FacilityWatch:
                     self._structures_lost = False
 
 
-__all__ = ["FacilityWatch"]
+__all__ = ["FacilityWatch", "failure_line"]

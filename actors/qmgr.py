@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import greenback
 import trio
 
-from actors import channel, clock, expiry
+from actors import channel, clock, expiry, wire
 from actors.channel import ChannelSync
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from actors.reach import CALLER
@@ -60,12 +60,15 @@ class QueueManager:
     """A queue manager of a running world (``rules`` is its rules-layer ``QMgr``)."""
 
     def __init__(
-        self, world: World, rules: QMgr, *, listener: tuple[str, int] | None = None
-    ) -> None:
+        self, world: World, rules: QMgr, *, listener: tuple[str, int] | None = None,
+        connect_timeout: float | None = None,
+    ) -> None:  # fmt: skip
         self.world = world
         #: Where its channel listener accepts TCP connections from senders in other
         #: processes: (host, port), port 0 until the first life binds one.
         self.listener = listener
+        #: Seconds a channel may take to connect and start, either end (docs/channels.md).
+        self.connect_timeout = wire.CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
         self.rules = rules
         self.name = rules.name
         self.alive = False

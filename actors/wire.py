@@ -12,6 +12,14 @@ z/OS); the listener and its queue manager go on, and a real sender retries.
 
 The limits: until the sender has named its channel a frame may hold ``HELLO_LIMIT``
 bytes; after that ``FRAME_LIMIT`` (a batch of up to BATCHSZ messages).
+
+Every wait on the partner is bounded (``Frames.timeout``): a partner that stops answering
+ends the channel with ``ChannelTimeoutError``, modelled on AMQ9259E "Connection timed out
+from host" (CSQX259E on z/OS). How long is MQ's receive timeout, reckoned from the heartbeat
+interval the two ends agreed (``receive_timeout``); the start of a channel is bounded by
+the queue manager's connect timeout. Over TCP the bounds are wall-clock seconds (the
+simulated clock stands still while a partner in another process answers, and the two
+processes' clocks are not one clock); in process they are simulated seconds.
 """
 
 from __future__ import annotations
@@ -19,13 +27,14 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import msgpack
 import trio
 
 from actors.clock import current_virtual_clock
+from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC
 from qsg.core.structs import MD
 
@@ -35,6 +44,13 @@ HELLO_LIMIT = 64 * 1024
 FRAME_LIMIT = 1 << 30
 #: BATCHSZ's largest value: no batch holds more messages.
 MAX_BATCH = 9999
+#: How long (seconds) connecting to a partner and starting the channel may take, unless
+#: the queue manager says otherwise (``Topology.add_qmgr(..., connect_timeout=)``): the
+#: part of qm.ini's TCP stanza ``Connect_Timeout`` that qsg models.
+CONNECT_TIMEOUT = 30.0
+#: HBINT's default (seconds), and the largest heartbeat interval MQ accepts.
+DEFAULT_HBINT = 300
+MAX_HBINT = 999_999
 #: Where the channel initiator's error lines go (and so, with no handler configured,
 #: to standard error): one line per connection ended.
 log = logging.getLogger("qsg.channels")
@@ -46,6 +62,39 @@ class ChannelBrokenError(Exception):
 
 class ProtocolError(ChannelBrokenError):
     """The partner sent what the channel protocol does not allow."""
+
+
+class ChannelTimeoutError(ChannelBrokenError):
+    """The partner took nothing, or sent nothing, for longer than the bound: ``seconds``
+    and what was awaited (``doing``: "received" or "sent")."""
+
+    def __init__(self, seconds: float, doing: str) -> None:
+        super().__init__(f"nothing {doing} for {seconds:g} s")
+        self.seconds = seconds
+        self.doing = doing
+
+
+def negotiated_hbint(ours: int, theirs: int) -> int:
+    """The heartbeat interval two ends of a channel agree: the larger of the two, or 0
+    (no heartbeats) when either end says 0 ("HeartbeatInterval (MQLONG)", MQCD)."""
+    return 0 if not ours or not theirs else max(ours, theirs)
+
+
+def receive_timeout(hbint: int) -> float | None:
+    """How long a channel waits for its partner once the heartbeat interval is agreed:
+    twice HBINT below 60 seconds, HBINT plus 60 seconds from there ("Checking that the
+    other end of the channel is still available", receive timeout); None (no bound) for
+    HBINT(0), as in MQ, where only TCP keepalive would end such a channel."""
+    if hbint <= 0:
+        return None
+    return 2.0 * hbint if hbint < 60 else hbint + 60.0
+
+
+def timeout_line(channel: str, host: str, error: ChannelTimeoutError) -> str:
+    """AMQ9259E as a channel initiator writes it: the channel, the partner, and what
+    the wait was for."""
+    return (f"AMQ9259E: Connection timed out from host '{host}' for channel "
+            f"'{channel or '?'}': {error}")  # fmt: skip
 
 
 def protocol_error_line(channel: str, remote: str, problem: str) -> str:
@@ -79,13 +128,17 @@ def real_io() -> Iterator[None]:
 class Frames:
     """msgpack frames over a byte stream; ``remote`` when the partner is in another
     process (so waiting for its reply is real I/O). ``limit`` is the most one frame may
-    hold; a receiver raises it from ``HELLO_LIMIT`` once the channel is known."""
+    hold; a receiver raises it from ``HELLO_LIMIT`` once the channel is known.
+    ``timeout``: the most a send or a receive may take (None: no bound), in wall seconds
+    over a TCP socket, in simulated seconds over an in-process stream."""
 
     def __init__(self, stream: trio.abc.Stream, *, remote: bool = False,
-                 limit: int = FRAME_LIMIT) -> None:  # fmt: skip
+                 limit: int = FRAME_LIMIT, timeout: float | None = None) -> None:  # fmt: skip
         self.stream = stream
         self.remote = remote
         self.limit = limit
+        self.timeout = timeout
+        self.wall = isinstance(stream, trio.SocketStream)
         self._unpacker = msgpack.Unpacker(raw=False, max_buffer_size=FRAME_LIMIT)
         self._fed = 0  # bytes fed to the unpacker; ``tell()`` is how many it consumed
 
@@ -109,13 +162,42 @@ class Frames:
             return await self.receive()
 
     async def send(self, frame: dict[str, Any]) -> None:
+        """Send ``frame``; ``ChannelTimeoutError`` if the partner takes none of it within
+        ``timeout`` (over TCP: an in-process stream never holds a sender back). To a
+        partner in another process it is real I/O: simulated time stands still meanwhile."""
+        data = msgpack.packb(frame, use_bin_type=True)
+
+        async def send_all() -> None:
+            try:
+                await self.stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
+                raise ChannelBrokenError(str(error)) from error
+
+        if self.timeout is None or not self.wall:
+            await send_all()
+            return
         try:
-            await self.stream.send_all(msgpack.packb(frame, use_bin_type=True))
-        except (trio.BrokenResourceError, trio.ClosedResourceError) as error:
-            raise ChannelBrokenError(str(error)) from error
+            with real_io() if self.remote else nullcontext():
+                await within(self.timeout, send_all)
+        except WallTimeoutError:
+            raise ChannelTimeoutError(self.timeout, "sent") from None
 
     async def receive(self) -> dict[str, Any]:
-        """The next frame: a map with a string ``t``, else a ``ProtocolError``."""
+        """The next frame: a map with a string ``t``, else a ``ProtocolError``;
+        ``ChannelTimeoutError`` if none comes within ``timeout``."""
+        timeout = self.timeout
+        if timeout is None:
+            return await self._receive()
+        if self.wall:
+            try:
+                return await within(timeout, self._receive)
+            except WallTimeoutError:
+                raise ChannelTimeoutError(timeout, "received") from None
+        with trio.move_on_after(timeout):
+            return await self._receive()
+        raise ChannelTimeoutError(timeout, "received")
+
+    async def _receive(self) -> dict[str, Any]:
         while True:
             try:
                 for frame in self._unpacker:
@@ -151,20 +233,22 @@ def _field(frame: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> A
 
 
 # ---- each flow, checked ------------------------------------------------------------------
-def hello(frame: dict[str, Any]) -> tuple[str, str]:
-    """The sender's first flow: (its channel, its queue manager)."""
+def hello(frame: dict[str, Any]) -> tuple[str, str, int | None]:
+    """The sender's first flow: (its channel, its queue manager, its HBINT if it said)."""
     if frame["t"] != "hello":
         raise ProtocolError(f"a {_show(frame['t'])} flow where the channel start was due")
     channel = _field(frame, "channel", str)
     sender = _field(frame, "from", str)
     if not 0 < len(channel) <= 20 or len(sender) > 48:
         raise ProtocolError(f"hello flow: channel {_show(channel)} from {_show(sender)}")
-    return channel, sender
+    hbint = _hbint(frame) if "hbint" in frame else None
+    return channel, sender, hbint
 
 
-def status(frame: dict[str, Any]) -> int:
-    """The receiver's answer to the hello: the last batch it committed. A refusal is
-    the channel refused (not a protocol error): the sender retries."""
+def status(frame: dict[str, Any]) -> tuple[int, int | None]:
+    """The receiver's answer to the hello: the last batch it committed, and the
+    heartbeat interval agreed (if it said). A refusal is the channel refused (not a
+    protocol error): the sender retries."""
     if frame["t"] == "refused":
         reason = frame.get("reason")
         raise ChannelBrokenError(reason if isinstance(reason, str) else "the receiver refused")
@@ -173,7 +257,20 @@ def status(frame: dict[str, Any]) -> int:
     committed: int = _field(frame, "committed", int)
     if committed < 0:
         raise ProtocolError(f"status flow: committed {committed}")
-    return committed
+    return committed, _hbint(frame) if "hbint" in frame else None
+
+
+def _hbint(frame: dict[str, Any]) -> int:
+    hbint: int = _field(frame, "hbint", int)
+    if not 0 <= hbint <= MAX_HBINT:
+        raise ProtocolError(f"{frame['t']} flow: hbint {hbint}")
+    return hbint
+
+
+def heartbeat(frame: dict[str, Any]) -> None:
+    """The receiver's answer to a heartbeat flow: a heartbeat."""
+    if frame["t"] != "heartbeat":
+        raise ProtocolError(f"a {_show(frame['t'])} flow where a heartbeat was due")
 
 
 def confirmed(frame: dict[str, Any], sequence: int) -> None:
@@ -215,6 +312,8 @@ def _message(message: object) -> dict[str, Any]:
 
 
 __all__ = [
-    "FRAME_LIMIT", "HELLO_LIMIT", "MAX_BATCH", "ChannelBrokenError", "Frames", "ProtocolError",
-    "batch", "confirmed", "hello", "log", "protocol_error_line", "real_io", "status",
+    "CONNECT_TIMEOUT", "DEFAULT_HBINT", "FRAME_LIMIT", "HELLO_LIMIT", "MAX_BATCH", "MAX_HBINT",
+    "ChannelBrokenError", "ChannelTimeoutError", "Frames", "ProtocolError", "batch", "confirmed",
+    "heartbeat", "hello", "log", "negotiated_hbint", "protocol_error_line", "real_io",
+    "receive_timeout", "status", "timeout_line",
 ]  # fmt: skip

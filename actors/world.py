@@ -216,9 +216,10 @@ async def _build(world: World, only: str | None = None) -> None:
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
         if only is not None and name != only:
             continue  # another process runs it
-        listener = topology.qmgrs[name].listener
+        spec = topology.qmgrs[name]
         command_server.define_queues(rules)
-        world.qmgrs[name] = QueueManager(world, rules, listener=listener)
+        world.qmgrs[name] = QueueManager(world, rules, listener=spec.listener,
+                                         connect_timeout=spec.connect_timeout)  # fmt: skip
 
 
 __all__ = ["World", "open_world"]

@@ -15,6 +15,7 @@ the run starts itself, so fewer runs: ``--cf-runs``).
 
     ./dev bench chaos_catches                      # 20 runs of campaign seed 1
     ./dev bench chaos_catches --runs 40 --cf-runs 8 --seed 3
+    ./dev bench chaos_catches --scenario scenarios/chaos-lean.toml --runs 50
 """
 
 from __future__ import annotations
@@ -45,10 +46,11 @@ def main() -> None:
     parser.add_argument("--cf-runs", type=int, default=6,
                         help="runs on Redis that drew cf_fail (each starts a server)")
     parser.add_argument("--seed", type=int, default=1, help="the campaign's seed")
+    parser.add_argument("--scenario", type=Path, default=SCENARIO, help="the chaos scenario")
     args = parser.parse_args()
     os.environ.pop("QSG_REDIS_URL", None)  # cf_fail needs the server the run starts
-    scenario = load_scenario(SCENARIO)
-    print(f"{SCENARIO.name}, campaign seed {args.seed}: each bug's runs, clean and broken")
+    scenario = load_scenario(args.scenario)
+    print(f"{args.scenario.name}, campaign seed {args.seed}: each bug's runs, clean and broken")
     print(f"{'bug':<22} {'checker':<11} {'runs':>5} {'clean ok':>9} {'caught':>7} "
           f"{'caught/runs':>11} {'wall s':>7}")  # fmt: skip
     for bug, (checker, kind, in_process) in BUGS.items():

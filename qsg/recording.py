@@ -90,8 +90,10 @@ def write_run(out: Path, source: Path, result: RunResult, *, copy: bool = True) 
     if copy:
         _copy_scenario(source, out)
     run = result.scenario.run
+    failure = result.failure()  # it ran to its end, but its coupling facility failed
+    ended = {"status": "ok"} if failure is None else {"status": "failed", "error": [failure]}
     (out / "run.json").write_text(json.dumps({
-        "scenario": str(source), "status": "ok", "seed": result.seed,
+        "scenario": str(source), **ended, "seed": result.seed,
         "duration": run.duration, "clock": run.clock, "in_process": run.in_process,
         "events": len(result.events), "wall_seconds": result.wall_seconds,
     }, indent=2) + "\n")  # fmt: skip

@@ -30,6 +30,8 @@ class QMgrSpec:
     options: dict[str, Any] = field(default_factory=dict)
     commands: list[Command] = field(default_factory=list)
     listener: tuple[str, int] | None = None  # (host, port) of its TCP channel listener
+    #: Seconds a channel may take to connect and start (None: the default, 30).
+    connect_timeout: float | None = None
 
 
 class Topology:
@@ -62,13 +64,17 @@ class Topology:
 
     def add_qmgr(
         self, name: str, *, qsg: str | None = None, listener: int | str | None = None,
-        **options: Any,
+        connect_timeout: float | None = None, **options: Any,
     ) -> None:  # fmt: skip
         """A queue manager; ``options`` are ``qsg.QMgr``'s (``platform``, ``authority``,
         ``enforce_max_expiry``...). ``listener`` gives it a TCP channel listener, so
         senders in other processes reach it at CONNAME('host(port)'): a port on
-        127.0.0.1 (0: any free one, see ``World.conname``), or ``"host(port)"``."""
+        127.0.0.1 (0: any free one, see ``World.conname``), or ``"host(port)"``.
+        ``connect_timeout``: seconds its channels may take to connect and start, as
+        sender or receiver (30 unless given; docs/channels.md)."""
         check_name(name, "queue manager")
+        if connect_timeout is not None and not 0 < connect_timeout < float("inf"):
+            raise ValueError(f"queue manager {name}: connect_timeout must be a positive number")
         where: tuple[str, int] | None = None
         if isinstance(listener, int):
             where = ("127.0.0.1", listener)
@@ -78,7 +84,8 @@ class Topology:
             raise ValueError(f"queue manager {name} is already in the topology")
         if qsg is not None and qsg not in self.qsgs:
             raise ValueError(f"queue manager {name}: no queue-sharing group {qsg} (add_qsg first)")
-        self.qmgrs[name] = QMgrSpec(name, qsg, dict(options), listener=where)
+        self.qmgrs[name] = QMgrSpec(name, qsg, dict(options), listener=where,
+                                    connect_timeout=connect_timeout)  # fmt: skip
         if qsg is not None:
             self.qsgs[qsg].append(name)
 

@@ -2,7 +2,9 @@
 
 ``python -m tests.partner N`` starts a world with QM3 listening for channels on a free
 port of 127.0.0.1, prints its CONNAME as the first line, then prints each of the first
-N messages that arrive on APP.IN as a JSON line (body, Expiry, PutApplName) and ends.
+N messages that arrive on APP.IN as a JSON line (body, Expiry, PutApplName), and ends when
+its standard input does: the test closes it once its sender has had every batch
+confirmed (ending at the last message would race the receiver's confirmation of it).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ async def main(count: int) -> None:
             body = await q.get(None, md, gmo)
             line = {"body": body.decode(), "expiry": md.Expiry, "at": trio.current_time()}
             print(json.dumps(line), flush=True)
+        await trio.to_thread.run_sync(sys.stdin.read)
 
 
 if __name__ == "__main__":

@@ -197,6 +197,7 @@ def run_one(scenario: Scenario, seed: int, mode: str = "safety", *, plan: Plan |
     result = run_trio(main)
     verdicts = judge(result, mode, plan, scenario)
     verdicts.append(Verdict("drain", not stuck, {"drained": drained, "stuck": int(stuck)}))
+    verdicts.append(checkers.check_facility(result.failure(), len(result.cf_failures)))
     return Outcome(seed, mode, kinds, chaotic.faults, verdicts, len(result.events), drained,
                    time.perf_counter() - began, result if keep else None)  # fmt: skip
 

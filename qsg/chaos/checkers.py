@@ -57,6 +57,14 @@ def _fraction(part: int, whole: int) -> float:
     return round(part / whole, 6) if whole else 0.0
 
 
+def check_facility(failure: str | None, failures: int) -> Verdict:
+    """The run's coupling facility failed with no fault scheduled (``failure``: the
+    run's one line saying so, ``RunResult.failure``): the run did not test what the
+    campaign meant it to, so it is not a pass."""
+    return Verdict("facility", failure is None, {"unscheduled_failures": failures},
+                   [failure] if failure is not None else [])  # fmt: skip
+
+
 def check_queue(history: History) -> Verdict:
     """Jepsen's total queue: lost (acknowledged persistent, never delivered, never
     expired, and not lost as MQ allows with a coupling facility that failed without

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
@@ -141,6 +142,8 @@ def _conclude(console: Console, outcomes: list[Outcome], as_json: bool, how: str
         console.print(f"[bold red]seed {outcome.seed}[/] failed "
                       f"{', '.join(v.name for v in outcome.failed())}; {how}:\n  "
                       + command(outcome))  # fmt: skip
+        for line in (line for v in outcome.failed() if v.name == "facility" for line in v.involved):
+            console.print(f"  [bold red]the run failed:[/] {escape(line)}")
     console.print(f"{len(outcomes) - len(failed)} of {len(outcomes)} runs without a violation")
     sys.exit(1 if failed else 0)
 

@@ -50,6 +50,7 @@ from actors.events import (
     WorldEvent,
     kind_of,
 )
+from actors.facility import failure_line
 from actors.membership import ROLE
 from coupling import keys
 from coupling.cleanup import delete_group
@@ -160,9 +161,10 @@ def process_topology(scenario: Scenario, ports: dict[str, int]) -> Topology:
     return topology
 
 
-async def member(layout: Layout, file: BinaryIO) -> None:
+async def member(layout: Layout, file: BinaryIO) -> str | None:
     """One queue manager's life, from its start to its drain (or its SIGKILL); its events
-    go to ``file`` (unbuffered)."""
+    go to ``file`` (unbuffered). Returns why the life failed though it ran to its end
+    (its coupling facility failed unscheduled), or None."""
     from actors import membership
     from actors.workload import run_workloads
     from actors.world import open_world
@@ -199,6 +201,9 @@ async def member(layout: Layout, file: BinaryIO) -> None:
             if lease is not None and grant is not None:
                 await membership.leave(qm, lease, grant)
             nursery.cancel_scope.cancel()
+    # Its coupling facility failed with no fault scheduled (the coordinator kills
+    # members, never the facility): the member's life is not a success.
+    return failure_line(world.watch.unscheduled) if world.watch is not None else None
 
 
 def _member_main(argv: list[str]) -> None:
@@ -208,7 +213,10 @@ def _member_main(argv: list[str]) -> None:
     # which any user of the machine can read (ps).
     layout = Layout(**json.loads(argv[0]), redis_url=os.environ.pop(URL_VARIABLE, ""))
     with open(layout.events, "ab", buffering=0) as file:  # every event one write
-        trio.run(member, layout, file, clock=SharedClock(layout.epoch))
+        failure = trio.run(member, layout, file, clock=SharedClock(layout.epoch))
+    if failure is not None:  # one line on its stderr (the run's files keep it), exit 1
+        print(f"{layout.q_mgr}: the run failed: {failure}", file=sys.stderr, flush=True)
+        sys.exit(1)
 
 
 # ---- the coordinator --------------------------------------------------------------------
@@ -409,9 +417,20 @@ def judge(run: ProcessRun) -> list[Verdict]:
     and drained its queues."""
     verdicts = checkers.check(history.read(run.events, run.scopes))
     failed = {q: code for q, code in run.exits.items() if code != 0}
-    verdicts.append(Verdict("processes", not failed, {"failed_exits": len(failed)},
-                            [f"{q} exit {c}" for q, c in sorted(failed.items())]))  # fmt: skip
+    named = [f"{q} exit {c}{_last_line(run.directory, q)}" for q, c in sorted(failed.items())]
+    verdicts.append(Verdict("processes", not failed, {"failed_exits": len(failed)}, named))
     return verdicts
+
+
+def _last_line(directory: Path, q_mgr: str) -> str:
+    """': ' and the last line its latest life wrote to stderr (what it said as it
+    ended), or '' if it wrote nothing."""
+    files = sorted(directory.glob(f"{q_mgr}.*.stderr"),
+                   key=lambda p: int(p.name.removesuffix(".stderr").rsplit(".", 1)[1]))  # fmt: skip
+    if not files:
+        return ""
+    lines = files[-1].read_text(errors="replace").strip().splitlines()
+    return f": {lines[-1]}" if lines else ""
 
 
 def run_one(path: Path, scenario: Scenario, seed: int, *, redis_url: str | None = None,

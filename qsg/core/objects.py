@@ -106,9 +106,12 @@ class ChannelDefinition:
     short_retry_interval: int = 60  # SHORTTMR, seconds
     long_retry_count: int = 999_999_999  # LONGRTY
     long_retry_interval: int = 1200  # LONGTMR, seconds
+    heartbeat_interval: int = 300  # HBINT, seconds (0: no heartbeats, no receive timeout)
 
     def __post_init__(self) -> None:
         check_name(self.name, "channel", longest=20)
+        if not 0 <= self.heartbeat_interval <= 999_999:
+            raise ValueError(f"channel {self.name}: HBINT must be 0..999999")
         if self.channel_type in (CMQC.MQCHT_SENDER, CMQC.MQCHT_SERVER) and not self.xmit_q_name:
             raise ValueError(f"channel {self.name}: a sender or server channel needs an XMITQ")
         if not 1 <= self.batch_size <= 9999:

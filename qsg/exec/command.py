@@ -5,8 +5,8 @@ task of the same run (``qsg.exec.runner``), its ``import pymqi`` and ``import ib
 resolving to ``qsg.pymqi``. The run ends when the program does (or at the scenario's
 duration). Standard output is the program's: qsg's headline, summary and notes go to
 standard error. The exit status is the program's; 2 when the scenario or the command
-has a problem (nothing was started); 1 when the run itself failed, or with ``--check``
-when a checker found a violation.
+has a problem (nothing was started); 1 when the run itself failed (its coupling facility
+among it, with no fault scheduled), or with ``--check`` when a checker found a violation.
 """
 
 from __future__ import annotations
@@ -115,6 +115,10 @@ def exec_command(scenario: Path, command: tuple[str, ...], virtual: bool, seed: 
         print_summary(_console(), result)
     if check and not _judge(err, result) and status == 0:
         status = 1
+    failure = result.failure()
+    if failure is not None:  # it ran to its end, but its coupling facility failed
+        err.print(f"[bold red]the run failed:[/] {escape(failure)}")
+        status = status or 1
     if out is not None:
         write_run(out, scenario, result)
         err.print(f"run written to {out}/")

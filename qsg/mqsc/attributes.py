@@ -108,7 +108,7 @@ def channel(view: ChannelView) -> Attributes:
         ("TRPTYPE", "TCP"), ("DESCR", d.description), ("CONNAME", d.conn_name),
         ("XMITQ", d.xmit_q_name), ("BATCHSZ", d.batch_size), ("SHORTRTY", d.short_retry_count),
         ("SHORTTMR", d.short_retry_interval), ("LONGRTY", d.long_retry_count),
-        ("LONGTMR", d.long_retry_interval),
+        ("LONGTMR", d.long_retry_interval), ("HBINT", d.heartbeat_interval),
     ]  # fmt: skip
 
 

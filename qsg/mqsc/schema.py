@@ -194,6 +194,7 @@ CHANNEL = {
     "SHORTTMR": Keyword("short_retry_interval", integer(0, 999_999_999)),
     "LONGRTY": Keyword("long_retry_count", integer(0, 999_999_999)),
     "LONGTMR": Keyword("long_retry_interval", integer(0, 999_999_999)),
+    "HBINT": Keyword("heartbeat_interval", integer(0, 999_999)),
     "TRPTYPE": Keyword("", choice(TCP=None)),
 }
 PROCESS = {

@@ -178,8 +178,10 @@ def metrics(directory: str, out: str | None, master: str | None, remote: str | N
     "redis_url",
     metavar="URL",
     default=None,
+    envvar="QSG_SWEEP_REDIS_URL",
     help="Play every point on this Redis server (a database per concurrent task) "
-    "instead of an embedded server per point.",
+    "instead of an embedded server per point (default: $QSG_SWEEP_REDIS_URL, where a "
+    "password is out of sight of ps).",
 )
 @_interval
 @_mode

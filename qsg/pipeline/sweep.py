@@ -107,8 +107,10 @@ def play_point(point: Point, run_dir: Path, redis_url: str | None = None) -> Poi
             "run": point.run, "params": point.params, "seed": point.seed,
             "offered_load": point.offered_load, "members": point.members,
         }, indent=2) + "\n")  # fmt: skip
+        # Its coupling facility failed unscheduled: its run is kept, but it measured a
+        # failure, not the point's capacity, and the sweep says so (and exits 1).
         return PointResult(point.run, len(result.events), result.scenario.run.duration,
-                           time.perf_counter() - began)  # fmt: skip
+                           time.perf_counter() - began, result.failure() or "")  # fmt: skip
     except Exception as error:  # the point's failure is its result; the sweep goes on
         return PointResult(point.run, wall_seconds=time.perf_counter() - began,
                            error=f"{type(error).__name__}: {error}")  # fmt: skip

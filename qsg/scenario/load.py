@@ -48,7 +48,7 @@ RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persist
 MODEL = ("cpu_per_call", "cpus", "cf_access", "channel_latency", "channel_bandwidth")
 QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
-QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener")
+QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener", "connect_timeout")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
 FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected")
 AT = ("at", "qmgr", "mqsc")
@@ -267,8 +267,14 @@ class _Loader:
             if listener is not None and not 1 <= listener <= 65535:
                 r.problem((*p, "listener"), f"expected a TCP port 1..65535, found {listener}")
                 listener = None
+            connect_timeout = r.take(p, table, "connect_timeout", "number", None)
+            if connect_timeout is not None and not r.at_least(
+                (*p, "connect_timeout"), connect_timeout, 0, above=True
+            ):
+                connect_timeout = None
             out[name] = QMgrSettings(
-                name, member_of.get(name), PLATFORMS[platform], tuple(commands), listener
+                name, member_of.get(name), PLATFORMS[platform], tuple(commands), listener,
+                connect_timeout,
             )
             if name not in self.qmgr_names:
                 self.qmgr_names.append(name)

@@ -57,6 +57,7 @@ class QMgrSettings:
     platform: int = 0  # MQPL_ZOS unless a scenario says otherwise
     commands: tuple[Command, ...] = ()
     listener: int | None = None  # a port on 127.0.0.1
+    connect_timeout: float | None = None  # seconds its channels may take to start
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +105,8 @@ class Scenario:
             topology.qsgs[qsg.name] = []
             topology.structures[qsg.name] = list(qsg.structures)
         for qm in self.qmgrs:
-            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform, listener=qm.listener)
+            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform, listener=qm.listener,
+                              connect_timeout=qm.connect_timeout)  # fmt: skip
         for qsg in self.qsgs:  # shared definitions through the first member
             topology.qmgrs[qsg.members[0]].commands += qsg.commands
         for qm in self.qmgrs:

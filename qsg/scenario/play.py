@@ -33,6 +33,7 @@ from actors.events import (
     WorldEvent,
     kind_of,
 )  # fmt: skip
+from actors.facility import failure_line
 from actors.faults import OnRefused, play_faults
 from actors.workload import run_workloads
 from actors.world import World, open_world
@@ -85,12 +86,7 @@ class RunResult:
     def failure(self) -> str | None:
         """Why the run is not a success though it ran to its end, in one line (None if
         it is one): its coupling facility failed and no fault was scheduled."""
-        if not self.cf_failures:
-            return None
-        first, more = self.cf_failures[0], len(self.cf_failures) - 1
-        also = f" ({more} more failure{'s' if more != 1 else ''} after it)" if more else ""
-        return (f"the coupling facility failed at {first.time:.3f} s and no fault was "
-                f"scheduled: reason {first.reason}: {first.detail}{also}")  # fmt: skip
+        return failure_line(self.cf_failures)
 
 
 def load_script(path: str | Path) -> ScriptScenario:

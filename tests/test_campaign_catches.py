@@ -1,0 +1,71 @@
+"""Every bug switch of ``qsg.core.bugs`` is caught by a random chaos campaign, not only by a
+targeted test (issue 26): a short campaign (2 runs of campaign seed 2) of a lean
+scenario (scenarios/chaos-lean.toml), once clean and once with each switch on. Without a
+switch the campaign finds nothing; with one, some run of it fails the checker meant for
+that bug.
+
+Campaign seed 2's runs draw, among other kinds, ``stall_scan`` in process (the expiry-scan
+lease holder stalled past its lease, the fault that exercises fencing) and ``cf_fail`` on
+Redis (the CF's server killed and restarted from its append-only file), which the
+skipped-fencing and lost-on-CF-recovery bugs need.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qsg.chaos.campaign import Outcome, Plan, campaign, run_seeds
+from qsg.chaos.nemesis import draw
+from qsg.core import bugs
+from qsg.scenario import load_scenario
+from qsg.scenario.model import Scenario
+
+SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "chaos-lean.toml"
+CAMPAIGN_SEED = 2
+RUNS = 2
+#: bug -> (the checker that must catch it, whether its campaign runs in process)
+CATCHES = {
+    bugs.DROP_ON_COMMIT: ("queue", True),
+    bugs.DELIVER_EXPIRED: ("expiry", True),
+    bugs.SKIP_FENCING: ("scan-lease", True),
+    bugs.LOSE_ON_CF_RECOVERY: ("queue", False),
+}
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    return load_scenario(SCENARIO)
+
+
+def play(scenario: Scenario, in_process: bool) -> list[Outcome]:
+    return list(campaign(scenario, RUNS, CAMPAIGN_SEED, in_process=in_process))
+
+
+def test_every_known_bug_has_a_campaign_here() -> None:
+    assert set(CATCHES) == bugs.KNOWN
+
+
+@pytest.mark.slow
+def test_the_lean_campaign_finds_nothing_without_a_bug(scenario: Scenario) -> None:
+    outcomes = play(scenario, in_process=True)
+    assert all(o.ok for o in outcomes), [(o.seed, o.failed()) for o in outcomes]
+    assert all("stall_scan" in o.kinds for o in outcomes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bug", sorted(CATCHES))
+def test_a_short_random_campaign_catches_the_bug(
+    scenario: Scenario, bug: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checker, in_process = CATCHES[bug]
+    if not in_process:  # cf_fail needs the server the runs start themselves
+        monkeypatch.delenv("QSG_REDIS_URL", raising=False)
+        plan = Plan.of(scenario, server=True)
+        seeds = run_seeds(CAMPAIGN_SEED, RUNS)
+        assert any("cf_fail" in draw(plan.targets, s, plan.window)[0] for s in seeds)
+    with bugs.injected(bug):
+        outcomes = play(scenario, in_process=in_process)
+    caught = [o.seed for o in outcomes if checker in [v.name for v in o.failed()]]
+    assert caught, f"{bug}: no run of the campaign failed {checker}"
