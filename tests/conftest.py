@@ -142,3 +142,16 @@ def tcp_server() -> Iterator[EmbeddedServer]:
     server.start()
     yield server
     server.stop()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files with the most slow tests first (each file's own order kept): spread
+    over the cores by file (``./dev test``), the longest start first and the short ones
+    fill in around them, so no long file is left to run alone at the end."""
+    files = [item.nodeid.split("::")[0] for item in items]
+    order = {path: n for n, path in enumerate(dict.fromkeys(files))}
+    slow = dict.fromkeys(order, 0)
+    for path, item in zip(files, items, strict=True):
+        slow[path] += item.get_closest_marker("slow") is not None
+    key = {id(item): (-slow[path], order[path]) for path, item in zip(files, items, strict=True)}
+    items.sort(key=lambda item: key[id(item)])
