@@ -224,7 +224,42 @@ def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_giv
         want = [{**r, "run": run} for run in ("a", "b") for r in table.to_pylist()]
         assert stored[name].to_pylist() == want, name
     # Spark reads each table back with the documented columns, in order.
-    assert spark.read.parquet(str(out / "latency")).columns == metrics.TABLES["latency"].names
+    assert metrics.load(spark, str(out / "latency"), metrics.TABLES["latency"]).columns == \
+        metrics.TABLES["latency"].names
+
+
+def test_each_runs_rows_of_a_table_are_the_partition_directory_named_by_the_run(
+        spark, runs_dir: Path, computed, tmp_path: Path):  # fmt: skip
+    import pyarrow.parquet as pq
+
+    logs = tmp_path / "logs"
+    for name in ("007", "b/c"):  # a name that looks like a number; one with a slash
+        (logs / name).mkdir(parents=True)
+        shutil.copy(runs_dir / "small" / "events.parquet", logs / name / "events.parquet")
+    out = tmp_path / "metrics"
+    metrics.store(metrics.Events.load(spark, logs), out)
+    empty = [n for n, t in computed.items() if t.num_rows == 0]
+    for name in metrics.TABLES:
+        found = sorted(p.name for p in (out / name).iterdir() if p.is_dir())
+        assert found == ([] if name in empty else ["run=007", "run=b%2Fc"]), name
+    # The run is the directory, not a column of the parts (as partitionBy("run") lays it).
+    (part,) = (out / "latency" / "run=b%2Fc").glob("part-*.parquet")
+    assert "run" not in pq.read_schema(part).names
+    # Read back whole by pyarrow here, by Spark anywhere: the run a string, "007" kept.
+    stored = metrics.read(out)
+    for name, table in computed.items():
+        want = [{**r, "run": run} for run in ("007", "b/c") for r in table.to_pylist()]
+        assert stored[name].to_pylist() == want, name
+    runs = metrics.load(spark, str(out / "runs"), metrics.TABLES["runs"]).toArrow()
+    assert sorted(runs["run"].to_pylist()) == ["007", "b/c"]
+    assert sorted(r["run"] for r in spark.read.parquet(str(out / "runs")).collect()) == \
+        ["007", "b/c"]  # the session's partitions are not typed by their look
+    # write lays out tables the driver holds as Spark does, and read reads them the same.
+    metrics.write(stored, tmp_path / "again")
+    for name in metrics.TABLES:
+        assert sorted(p.name for p in (tmp_path / "again" / name).iterdir() if p.is_dir()) == \
+            sorted(p.name for p in (out / name).iterdir() if p.is_dir()), name
+    assert metrics.read(tmp_path / "again") == stored
 
 
 def test_store_in_mode_errorifexists_refuses_existing_tables_and_writes_none(

@@ -18,14 +18,15 @@ the same on ``local[*]``, a cluster, or over Spark Connect (which has no RDDs):
 3. ``unpacked``: one table's rows and columns of it, a plain ``where`` and ``select``
    in the JVM, and ``write_tables``: each table through ``DataFrameWriter.parquet``
    (Spark's output committer: a table is all there or not at all; ``mode`` overwrite
-   or errorifexists), the tables written side by side from threads of the driver.
+   or errorifexists), the tables written side by side from threads of the driver; a
+   per-run table ``partitionBy("run")``, a directory ``run=NAME`` a run.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -167,9 +168,11 @@ def gather(frame: Any, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
     return found
 
 
-def write_tables(spark: Any, frames: dict[str, Any], out: str, mode: str = "overwrite") -> None:
-    """Each DataFrame as table ``out/NAME`` (Parquet), side by side. ``errorifexists``:
-    JobError naming the first that exists before any is written."""
+def write_tables(spark: Any, frames: dict[str, Any], out: str, mode: str = "overwrite", *,
+                 partitioned: Collection[str] = ()) -> None:  # fmt: skip
+    """Each DataFrame as table ``out/NAME`` (Parquet), side by side; a table named in
+    ``partitioned`` partitioned by run (``out/NAME/run=RUN/``, ``partitionBy("run")``).
+    ``errorifexists``: JobError naming the first that exists before any is written."""
     if mode not in MODES:
         raise ValueError(f"mode {mode!r}: one of {', '.join(MODES)}")
     if mode == "errorifexists":
@@ -179,7 +182,10 @@ def write_tables(spark: Any, frames: dict[str, Any], out: str, mode: str = "over
 
     def write(item: tuple[str, Any]) -> None:
         name, frame = item
-        frame.write.mode(mode).parquet(child(out, name))
+        writer = frame.write.mode(mode)
+        if name in partitioned:
+            writer = writer.partitionBy("run")
+        writer.parquet(child(out, name))
 
     try:
         with ThreadPoolExecutor(max_workers=4) as pool:

@@ -2,9 +2,10 @@
 
 ``Events.load(spark, DIR)`` finds every run's ``events.parquet`` below DIR (a path or
 any URI Spark reaches: only the listing, on the driver). ``store`` computes every
-table and writes it through Spark's ``DataFrameWriter`` (``OUT/NAME/``, Parquet), as
-``qsg metrics`` does; ``compute`` gives the tables to the driver instead, as Arrow
-tables by name, and ``write`` stores tables the driver holds.
+table and writes it through Spark's ``DataFrameWriter`` (``OUT/NAME/run=RUN/``:
+Parquet, partitioned by run), as ``qsg metrics`` does; ``compute`` gives the tables to
+the driver instead, as Arrow tables by name, and ``write`` stores tables the driver
+holds.
 
 No table mixes runs: each is per run. So the job is one Spark job (``qsg.pipeline
 .frames``): the runs, as a DataFrame, are dealt to as many tasks as Spark runs at once,
@@ -23,6 +24,7 @@ exact nearest-rank.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,10 +43,17 @@ from qsg.pipeline.where import to_uri
 
 #: Every table, by the name it is written under (each one's columns and types).
 TABLES: dict[str, pa.Schema] = SCHEMAS
-#: The file a table is written as, in its directory, by ``write``. Spark names the
-#: parts it writes ``part-NNNNN-...parquet``; Spark, pyarrow and DuckDB read a
-#: table's directory as one table.
+#: The file a table (or a run's partition of it) is written as, in its directory, by
+#: ``write``. Spark names the parts it writes ``part-NNNNN-...parquet``; Spark,
+#: pyarrow and DuckDB read a table's directory as one table.
 PART = "part-00000.parquet"
+#: The column every table of ``TABLES`` is partitioned by: ``NAME/run=RUN/part-*``, as
+#: ``DataFrameWriter.partitionBy("run")`` writes it (the column is the directory's
+#: name, not in the parts). A query of some runs reads only their directories.
+PARTITION = "run"
+#: Characters Spark escapes (``%XX``) in a partition directory's value (its
+#: ``ExternalCatalogUtils.escapePathName``): so ``write`` names them as Spark does.
+_ESCAPED = frozenset([*map(chr, range(1, 32)), *'"#%\'*/:=?\\\x7f{[]^'])
 #: The runs' DataFrame: a row a run.
 RUNS = pa.schema([("run", pa.string()), ("uri", pa.string()), ("size", pa.int64())])
 
@@ -107,7 +116,7 @@ def store(ev: Events, out: str | Path, *, mode: str = "overwrite") -> str:
     try:
         failed(marked)
         tables = {name: frames.unpacked(job, name, schema) for name, schema in TABLES.items()}
-        frames.write_tables(ev.spark, tables, target, mode)
+        frames.write_tables(ev.spark, tables, target, mode, partitioned=TABLES)
     finally:
         job.unpersist()
     return target
@@ -124,14 +133,22 @@ def compute(ev: Events) -> dict[str, pa.Table]:
 
 
 def write(tables: dict[str, pa.Table], out: str | Path) -> Path:
-    """Each table as Parquet under ``out`` (``out/NAME/part-00000.parquet``), replacing
-    what was there."""
+    """Each table as Parquet under ``out``, replacing what was there: a table of
+    ``TABLES`` partitioned by run (``out/NAME/run=RUN/part-00000.parquet``), any other
+    as ``out/NAME/part-00000.parquet``; each with ``_SUCCESS``, as Spark lays them out."""
     out = Path(out)
     for name, table in tables.items():
         where = out / name
         shutil.rmtree(where, ignore_errors=True)
         where.mkdir(parents=True)
-        write_part(table, where / PART)
+        if name in TABLES:
+            for run in pc.unique(table[PARTITION]).to_pylist():
+                mine = table.filter(pc.equal(table[PARTITION], run)).drop_columns([PARTITION])
+                (where / partition_dir(run)).mkdir()
+                write_part(mine, where / partition_dir(run) / PART)
+        else:
+            write_part(table, where / PART)
+        (where / "_SUCCESS").touch()
     return out
 
 
@@ -143,25 +160,55 @@ def write_part(table: pa.Table, path: Path) -> None:
     pq.write_table(table, str(path), use_dictionary=strings)
 
 
+def partition_dir(run: str) -> str:
+    """The directory of ``run``'s partition of a table: ``run=NAME``, escaped as Spark
+    escapes it (``b/c``: ``run=b%2Fc``)."""
+    return PARTITION + "=" + "".join(f"%{ord(c):02X}" if c in _ESCAPED else c for c in run)
+
+
+def partition_of(directory: str) -> str:
+    """The run whose partition ``directory`` (``run=NAME``) holds: NAME unescaped."""
+    return re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m[1], 16)),
+                  directory.removeprefix(PARTITION + "="))  # fmt: skip
+
+
 def read(out: str | Path) -> dict[str, pa.Table]:
     """The tables ``store`` or ``write`` (or a sweep) stored under the local directory
     ``out``, by name, in run order (each run's rows in the order they were made)."""
-    return {p.name: read_table(p) for p in sorted(Path(out).iterdir()) if p.is_dir()}
+    return {p.name: read_table(p, TABLES.get(p.name))
+            for p in sorted(Path(out).iterdir()) if p.is_dir()}  # fmt: skip
 
 
-def read_table(where: Path) -> pa.Table:
+def read_table(where: Path, schema: pa.Schema | None = None) -> pa.Table:
     """One table ``store``, ``write`` or a sweep stored in the local directory
-    ``where``, its parts in run order."""
-    parts = sorted(where.glob("part-*.parquet"))
+    ``where`` (partitioned by run or not), in run order, in ``schema`` if given
+    (which a table with no rows needs: Spark writes no part of it)."""
+    parts: list[tuple[str | None, Path]] = [(None, p) for p in sorted(where.glob("part-*.parquet"))]
+    runs = sorted((partition_of(d.name), d) for d in where.glob(PARTITION + "=*") if d.is_dir())
+    parts += [(run, p) for run, d in runs for p in sorted(d.glob("part-*.parquet"))]
     if not parts:
+        if schema is not None and (where / "_SUCCESS").exists():
+            return schema.empty_table()
         raise ValueError(f"{where}: no part-*.parquet in it (not a table qsg wrote)")
-    table = pa.concat_tables([pq.read_table(str(p)).replace_schema_metadata(None)
-                              for p in parts])  # fmt: skip
-    if "run" not in table.column_names:
+    tables = []
+    for run, path in parts:
+        table = pq.read_table(str(path)).replace_schema_metadata(None)
+        if run is not None:
+            table = table.add_column(0, PARTITION, pa.repeat(pa.scalar(run), table.num_rows))
+        tables.append(table if schema is None else table.select(schema.names).cast(schema))
+    table = pa.concat_tables(tables)
+    if PARTITION not in table.column_names:
         return table
-    return table.take(pc.sort_indices(table["run"]))  # a stable sort: runs' rows in order
+    return table.take(pc.sort_indices(table[PARTITION]))  # a stable sort: runs' rows in order
 
 
-__all__ = ["CDF_POINTS", "HOLDER_LOST", "PART", "RUNS", "TABLES", "Events", "JobError",
-           "compute", "deal", "failed", "read", "read_table", "store", "tables_task", "write",
-           "write_part"]  # fmt: skip
+def load(spark: Any, location: str, schema: pa.Schema) -> Any:
+    """A stored table (a URI, partitioned by run or not) as a DataFrame of ``schema``,
+    its columns in order: the schema given, so that ``run`` is a string whatever the
+    runs are named, and a table with no rows (no part) reads as empty."""
+    return spark.read.schema(frames.ddl(schema)).parquet(location).select(*schema.names)
+
+
+__all__ = ["CDF_POINTS", "HOLDER_LOST", "PART", "PARTITION", "RUNS", "TABLES", "Events",
+           "JobError", "compute", "deal", "failed", "load", "partition_dir", "partition_of",
+           "read", "read_table", "store", "tables_task", "write", "write_part"]  # fmt: skip

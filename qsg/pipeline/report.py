@@ -65,7 +65,7 @@ def _tables(spark: Any, directory: str, interval: float) -> dict[str, pa.Table]:
 
 def _read(spark: Any, location: str, schema: pa.Schema) -> pa.Table:
     """A stored table through Spark (aggregates: small), in its schema and run order."""
-    table = spark.read.parquet(location).toArrow().select(schema.names).cast(schema)
+    table = metrics.load(spark, location, schema).toArrow().cast(schema)
     if "run" in schema.names:
         table = table.take(pc.sort_indices(table["run"]))
     return table

@@ -58,6 +58,8 @@ def spark_session(master: str | None = None, *, remote: str | None = None,
         "spark.sql.shuffle.partitions": str(shuffle_partitions),
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.adaptive.enabled": "true",
+        # A table's partition directories (run=NAME) name runs: strings, even "007".
+        "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
         # Each run or sweep point is one task's: never let Spark run one twice on its own.
         "spark.task.maxFailures": "1",
         "spark.speculation": "false",
@@ -83,7 +85,8 @@ def _connect(remote: str, conf: dict[str, str], app: str,
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.remote(remote).appName(app)
-    ours = {"spark.sql.session.timeZone": "UTC"}
+    ours = {"spark.sql.session.timeZone": "UTC",
+            "spark.sql.sources.partitionColumnTypeInference.enabled": "false"}
     if shuffle_partitions is not None:
         ours["spark.sql.shuffle.partitions"] = str(shuffle_partitions)
     for key, value in {**ours, **conf}.items():

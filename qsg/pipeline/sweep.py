@@ -11,7 +11,8 @@ the point's metrics tables and its objective's latencies there and then. A point
 fails is a row with its error; the others carry on. Then, in the same job graph, with
 no event on the driver:
 
-- the metrics tables, written to ``OUT/metrics/`` through ``DataFrameWriter``;
+- the metrics tables, written to ``OUT/metrics/`` through ``DataFrameWriter``, each
+  partitioned by point (its run: ``OUT/metrics/NAME/run=POINT/``);
 - ``points`` (Spark SQL): a row per point: its parameters, seed, offered load
   (messages/s), throughput (gets/s), latency p50/p99 (the objective's queue, or all
   gets: ``percentile_disc``, which is nearest-rank), and its error if it failed;
@@ -221,7 +222,7 @@ def run_sweep(spark: Any, sweep: Sweep, out: str | Path, redis_url: str | None =
         tables["points"] = points_frame(played, tables["runs"], lat)
         tables["knee"] = knee_frame(played, lat, sweep.objective.p99)
         metrics_uri = child(target, "metrics")
-        frames.write_tables(spark, tables, metrics_uri, mode)
+        frames.write_tables(spark, tables, metrics_uri, mode, partitioned=TABLES)
     finally:
         job.unpersist()
     shown = {name: _read_back(spark, child(metrics_uri, name), schema)
