@@ -18,7 +18,14 @@ from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
 from qsg.core.events import Event, TriggerMessagePut
 from qsg.core.handle import Handle
-from qsg.core.layouts import DLH, read_inner_expiry
+from qsg.core.layouts import (
+    DLH,
+    TM,
+    pack_md,
+    read_inner_expiry,
+    unpack_md,
+    write_inner_expiry,
+)
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message, joined
 from qsg.core.objects import (
@@ -901,3 +908,92 @@ def test_a_trigger_message_that_cannot_be_put_is_dead_lettered_for_this_queue_ma
     )
     header = DLH.unpack(body)
     assert (header.DestQName.rstrip(), header.DestQMgrName.rstrip()) == (b"APP.INITQ", b"QM1")
+
+
+# ---- IBM's binary layouts -------------------------------------------------------------
+
+BIG_ENDIAN = CMQC.MQENC_INTEGER_NORMAL  # "MQENC_INTEGER_NORMAL": most significant byte first
+
+
+def test_an_mqdlh_reads_back_every_field_it_was_written_with_blank_padded() -> None:
+    # MQDLH: character fields are blank-padded to their lengths (48, 48, 8, 28, 8, 8).
+    dlh = DLH(
+        CMQC.MQRC_Q_FULL, b"APP.Q", b"QM1", CMQC.MQENC_NATIVE, 1208, CMQC.MQFMT_STRING,
+        PutApplType=CMQC.MQAT_UNIX, PutApplName=b"app", PutDate=b"2026", PutTime=b"1200",
+        StrucId=b"DLH ", Version=1,
+    )  # fmt: skip
+    back = DLH.unpack(dlh.pack(BIG_ENDIAN), BIG_ENDIAN)
+    assert back == DLH(
+        CMQC.MQRC_Q_FULL, b"APP.Q".ljust(48), b"QM1".ljust(48), CMQC.MQENC_NATIVE, 1208,
+        CMQC.MQFMT_STRING, CMQC.MQAT_UNIX, b"app".ljust(28), b"2026    ", b"1200    ",
+        b"DLH ", 1,
+    )  # fmt: skip
+
+
+def test_an_mqtm_reads_back_every_field_it_was_written_with_blank_padded() -> None:
+    tm = TM(b"APP.Q", b"APP.PROC", b"data", CMQC.MQAT_UNIX, b"/bin/app", b"env", b"user")
+    back = TM.unpack(tm.pack(BIG_ENDIAN), BIG_ENDIAN)
+    assert back == TM(
+        b"APP.Q".ljust(48), b"APP.PROC".ljust(48), b"data".ljust(64), CMQC.MQAT_UNIX,
+        b"/bin/app".ljust(256), b"env".ljust(128), b"user".ljust(128), b"TM  ", 1,
+    )  # fmt: skip
+
+
+def test_an_mqxqh_holds_an_mqmd1_in_the_header_s_encoding_whatever_the_mqmd_s_own() -> None:
+    # MQXQH.MsgDesc is an MQMD1 (324 bytes), so the header is 428 bytes; its integers are
+    # in the encoding the header is written in.
+    inner = MD(Version=2, Expiry=600, ReplyToQ=b"R", Encoding=CMQC.MQENC_NATIVE)
+    data = XQH(b"APP.IN", b"QM2", inner).pack(BIG_ENDIAN)
+    assert len(data) == CMQC.MQXQH_LENGTH_1 == 428
+    assert read_inner_expiry(data, BIG_ENDIAN) == 600
+    back = XQH.unpack(data, BIG_ENDIAN)
+    assert (back.StrucId, back.Version) == (CMQC.MQXQH_STRUC_ID, CMQC.MQXQH_VERSION_1)
+    assert back.RemoteQName == b"APP.IN".ljust(48) and back.MsgDesc.Expiry == 600
+    assert back.MsgDesc.ReplyToQ == b"R".ljust(48) and back.MsgDesc.Version == 1
+
+
+def test_an_mqmd_is_packed_at_the_version_asked_for_with_blank_padded_characters() -> None:
+    md = MD(Version=2, ReplyToQ=b"R")
+    assert len(pack_md(md)) == CMQC.MQMD_LENGTH_2
+    assert len(pack_md(md, version=1)) == CMQC.MQMD_LENGTH_1
+    assert unpack_md(pack_md(md)).ReplyToQ == b"R".ljust(48)
+    with pytest.raises(ValueError, match=r"^MQMD version must be 1 or 2, not 3$"):
+        pack_md(md, version=3)
+    with pytest.raises(MQMIError, match=r"\(2026\): MQMD cannot be packed: "):
+        pack_md(MD(Expiry=BIG))
+
+
+@pytest.mark.parametrize(
+    ("parse", "needed", "what"),
+    [
+        (unpack_md, CMQC.MQMD_LENGTH_1, "an MQMD needs at least"),
+        (XQH.unpack, CMQC.MQXQH_LENGTH_1, "an MQXQH needs"),
+        (DLH.unpack, CMQC.MQDLH_LENGTH_1, "an MQDLH needs"),
+        (TM.unpack, CMQC.MQTM_LENGTH_1, "an MQTM needs"),
+    ],
+)
+def test_data_short_of_a_layout_says_how_many_bytes_it_needs_and_got(
+    parse: Any, needed: int, what: str
+) -> None:
+    with pytest.raises(MQMIError, match=rf": {what} {needed} bytes, got {needed - 1}$"):
+        parse(b"\0" * (needed - 1))
+
+
+def test_an_mqmd_version_is_a_signed_mqlong() -> None:
+    data = bytearray(pack_md(MD(), encoding=BIG_ENDIAN))
+    data[4:8] = b"\xff\xff\xff\xff"
+    with pytest.raises(MQMIError, match=r"MQMD\.Version=-1: it is 1 or 2$"):
+        unpack_md(bytes(data), BIG_ENDIAN)
+
+
+def test_the_inner_expiry_is_read_and_written_only_when_the_data_holds_it() -> None:
+    # The inner Expiry is the 4 bytes at offset 120 of an MQXQH (104 + MQMD's 16).
+    data = XQH(b"Q", b"QM2", MD(Expiry=600)).pack()
+    full, short = data[:124], data[:123]
+    assert read_inner_expiry(full, CMQC.MQENC_NATIVE) == 600
+    assert read_inner_expiry(short, CMQC.MQENC_NATIVE) is None
+    assert read_inner_expiry(data[:119], CMQC.MQENC_NATIVE) is None
+    assert write_inner_expiry(short, CMQC.MQENC_NATIVE, 5) == short
+    assert write_inner_expiry(data[:119], CMQC.MQENC_NATIVE, 5) == data[:119]
+    unlimited = write_inner_expiry(full, CMQC.MQENC_NATIVE, CMQC.MQEI_UNLIMITED)
+    assert read_inner_expiry(unlimited, CMQC.MQENC_NATIVE) == CMQC.MQEI_UNLIMITED
