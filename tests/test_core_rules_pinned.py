@@ -41,7 +41,7 @@ from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
 from qsg.core.store import Expired, Fence, StaleFenceError
-from qsg.core.structs import MQOpts, b, c, field
+from qsg.core.structs import MQOpts, b, c, field, name_of
 from tests.helpers import ALL
 
 OUT = CMQC.MQOO_OUTPUT
@@ -997,3 +997,14 @@ def test_the_inner_expiry_is_read_and_written_only_when_the_data_holds_it() -> N
     assert write_inner_expiry(data[:119], CMQC.MQENC_NATIVE, 5) == data[:119]
     unlimited = write_inner_expiry(full, CMQC.MQENC_NATIVE, CMQC.MQEI_UNLIMITED)
     assert read_inner_expiry(unlimited, CMQC.MQENC_NATIVE) == CMQC.MQEI_UNLIMITED
+
+
+def test_an_object_name_in_a_structure_ends_before_its_trailing_blanks_or_nuls() -> None:
+    # MQCHAR48 names are blank-padded (a C program's may end in NULs): the padding is not
+    # part of the name; leading characters and any X are.
+    assert name_of(b"APP.BOX \x00 \x00") == b"APP.BOX"
+    assert name_of(b" APP") == b" APP"
+    qm = QMgr("QM1")
+    qm.define_queue("APP.BOX")
+    od = OD(ObjectName=b"APP.BOX\x00\x00\x00")
+    assert qm.connect().open(od, OUT).name == "APP.BOX"
