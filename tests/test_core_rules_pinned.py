@@ -1008,3 +1008,86 @@ def test_an_object_name_in_a_structure_ends_before_its_trailing_blanks_or_nuls()
     qm.define_queue("APP.BOX")
     od = OD(ObjectName=b"APP.BOX\x00\x00\x00")
     assert qm.connect().open(od, OUT).name == "APP.BOX"
+
+
+# ---- Connections: dynamic queue names, MQPUT1, a queue manager restarted ------------
+
+
+def _model_qm() -> QMgr:
+    qm = QMgr("QM1")
+    qm.define(QueueDefinition("APP.MODEL", **MODEL))  # type: ignore[arg-type]
+    return qm
+
+
+@pytest.mark.parametrize(
+    ("pattern", "prefix", "suffixed"),
+    [
+        (b"APP.DYNX", "APP.DYNX", False), (b"APP.DYNX   ", "APP.DYNX", False),
+        (b"APP.*\x00x*\x00y", "APP.", True), (b"*", "", True),
+    ],
+)  # fmt: skip
+def test_dynamicqname_ends_at_a_nul_or_its_trailing_blanks_and_its_last_star_takes_the_suffix(
+    pattern: bytes, prefix: str, suffixed: bool
+) -> None:
+    # OD.DynamicQName: "If the last nonblank character in the name is an asterisk, the
+    # queue manager replaces the asterisk with a string of characters"; a C string ends
+    # at its NUL. Without an asterisk, the name is the queue's name as it is.
+    qm = _model_qm()
+    od = OD(ObjectName=b"APP.MODEL", DynamicQName=pattern)
+    name = qm.connect().open(od, OUT).name
+    assert name == prefix + ("0000000000000001" if suffixed else "")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        (b"   ", "DynamicQName is blank"),
+        (b"APP.*.*", "DynamicQName 'APP.*.*' has characters after its asterisk"),
+        (b"*A", "DynamicQName '*A' has characters after its asterisk"),
+        (b"APP.*\t", "DynamicQName 'APP.*\\t' has characters after its asterisk"),
+        (
+            b"APP.\xe9*",
+            "dynamic queue name 'APP.\ufffd0000000000000001' has characters MQ does"
+            " not allow: ['\ufffd']",
+        ),
+    ],
+)
+def test_a_dynamicqname_that_makes_no_queue_name_is_dynamic_q_name_error_saying_why(
+    pattern: bytes, why: str
+) -> None:
+    qm = _model_qm()
+    od = OD(ObjectName=b"APP.MODEL", DynamicQName=pattern)
+    with pytest.raises(MQMIError, match=r"MQRC_DYNAMIC_Q_NAME_ERROR \(2011\): " + re.escape(why)):
+        qm.connect().open(od, OUT)
+
+
+def test_a_model_queue_opened_by_name_alone_makes_an_amq_dynamic_queue() -> None:
+    # MQOD's default DynamicQName is "AMQ.*".
+    name = _model_qm().connect().open("APP.MODEL", OUT).name
+    assert name.startswith("AMQ.") and len(name) == 4 + 16
+
+
+def test_mqput1_with_logical_order_is_options_error_saying_it_needs_an_open_handle() -> None:
+    # MQPMO_LOGICAL_ORDER keeps state in the handle; MQPUT1 has none.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    pmo = PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT)
+    expected = "(2046): MQPMO_LOGICAL_ORDER needs an open handle (not MQPUT1)"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect().put1("Q", b"m", MD(Version=2), pmo, now=0.0)
+
+
+def test_a_restarted_queue_manager_forgets_the_connections_and_handles_of_before() -> None:
+    # The connections of before are gone: their handles are no longer valid, and the
+    # queues they had open are open no longer.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conn = qm.connect()
+    h = conn.open("Q", ALL)
+    qm.restart()
+    with pytest.raises(MQMIError, match=r"MQRC_HOBJ_ERROR \(2019\)"):
+        h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    with pytest.raises(MQMIError, match=r"MQRC_HCONN_ERROR \(2018\)"):
+        conn.open("Q", OUT)
+    assert conn.number not in qm.connections
+    qm.delete_queue("Q")  # nobody has it open
