@@ -1091,3 +1091,45 @@ def test_a_restarted_queue_manager_forgets_the_connections_and_handles_of_before
         conn.open("Q", OUT)
     assert conn.number not in qm.connections
     qm.delete_queue("Q")  # nobody has it open
+
+
+def test_alternate_user_authority_needs_an_alternate_user_id_and_the_altusr_authority() -> None:
+    # MQOO_ALTERNATE_USER_AUTHORITY: the check is made for OD.AlternateUserId, which the
+    # connection's own user must be allowed to use (setmqaut +altusr).
+    auth = Authority()
+    auth.grant("bob", "*", "put")
+    qm = QMgr("QM1", authority=auth)
+    qm.define_queue("Q")
+    options = OUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
+    expected = "(2046): MQOO_ALTERNATE_USER_AUTHORITY needs OD.AlternateUserId"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect(user="bob").open("Q", options)
+    od = OD(ObjectName=b"Q", AlternateUserId=b"alice")
+    with pytest.raises(MQMIError, match=r"\(2035\): user bob may not use alternate user ids$"):
+        qm.connect(user="bob").open(od, options)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [
+        (CMQC.MQOO_INPUT_EXCLUSIVE, CMQC.MQOO_INPUT_SHARED, "exclusively"),
+        (CMQC.MQOO_INPUT_SHARED, CMQC.MQOO_INPUT_EXCLUSIVE, "by another handle"),
+    ],
+)
+def test_an_exclusive_input_open_excludes_every_other_input_open_saying_which(
+    first: int, second: int, why: str
+) -> None:
+    # MQOO_INPUT_EXCLUSIVE: "the call fails with reason code MQRC_OBJECT_IN_USE if the
+    # queue is currently open by this or another application for input of any type".
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.connect().open("Q", first)
+    with pytest.raises(MQMIError, match=rf"\(2042\): Q is open for input {why}$"):
+        qm.connect().open("Q", second)
+
+
+def test_mqdisc_ends_the_connection_for_the_queue_manager() -> None:
+    qm = QMgr("QM1")
+    conn = qm.connect()
+    conn.disconnect()
+    assert conn.number not in qm.connections
