@@ -1133,3 +1133,66 @@ def test_mqdisc_ends_the_connection_for_the_queue_manager() -> None:
     conn = qm.connect()
     conn.disconnect()
     assert conn.number not in qm.connections
+
+
+@pytest.mark.parametrize(
+    ("options", "why"),
+    [
+        (CMQC.MQOO_FAIL_IF_QUIESCING, "open needs an input, browse, output, inquire or set option"),
+        (CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE, "more than one MQOO_INPUT_* option"),
+        ("8", "open options are MQOO_* flags (an int), not '8'"),
+    ],
+)  # fmt: skip
+def test_mqopen_options_that_open_for_nothing_or_for_input_twice_are_options_error(
+    options: Any, why: str
+) -> None:
+    # MQOPEN: at least one of the access options; at most one of MQOO_INPUT_AS_Q_DEF,
+    # MQOO_INPUT_SHARED and MQOO_INPUT_EXCLUSIVE (MQRC_OPTIONS_ERROR, 2046).
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    with pytest.raises(MQMIError, match=rf"\(2046\): {re.escape(why)}$"):
+        qm.connect().open("Q", options)
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        (OD(ObjectName=b"\xff\xfe"), CMQC.MQRC_UNKNOWN_OBJECT_NAME),
+        (b"\xff\xfe", CMQC.MQRC_UNKNOWN_OBJECT_NAME),
+        (OD(ObjectName=b"Q", ObjectQMgrName=b"\xff\xfe"), CMQC.MQRC_UNKNOWN_OBJECT_Q_MGR),
+    ],
+)
+def test_an_object_or_queue_manager_name_that_is_no_text_names_nothing(
+    target: Any, reason: int
+) -> None:
+    # 2085 MQRC_UNKNOWN_OBJECT_NAME, 2086 MQRC_UNKNOWN_OBJECT_Q_MGR.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    expected = f"({reason}): b'\\xff\\xfe' is not a name MQ knows"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect().open(target, OUT)
+
+
+def test_mqopen_of_an_alias_checks_authority_on_the_alias_not_its_base() -> None:
+    # "Name resolution" and the OAM: the authority checked at MQOPEN is the one for the
+    # object named (an alias), not for the queue it resolves to.
+    auth = Authority()
+    auth.grant("bob", "APP.ALIAS", "put")
+    qm = QMgr("QM1", authority=auth)
+    qm.define_queue("APP.LOCAL")
+    qm.define(AliasQueue("APP.ALIAS", target="APP.LOCAL"))
+    qm.connect(user="bob").open("APP.ALIAS", OUT)
+    with pytest.raises(MQMIError, match=r"\(2035\): user bob may not get APP\.ALIAS$"):
+        qm.connect(user="bob").open("APP.ALIAS", CMQC.MQOO_INPUT_SHARED)
+
+
+def test_opening_a_logically_deleted_dynamic_queue_names_it_in_the_error() -> None:
+    qm = QMgr("QM1", platform=CMQC.MQPL_ZOS)
+    name = b"APP.REPLY.FIXED"
+    model = OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=name)
+    creator = qm.connect().open(model, ALL)
+    qm.connect().open(name.decode(), OUT)
+    creator.close()  # logically deleted: another handle has it open
+    expected = "(2052): dynamic queue APP.REPLY.FIXED is logically deleted"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect().open(name.decode(), OUT)
