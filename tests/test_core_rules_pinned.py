@@ -918,24 +918,25 @@ BIG_ENDIAN = CMQC.MQENC_INTEGER_NORMAL  # "MQENC_INTEGER_NORMAL": most significa
 def test_an_mqdlh_reads_back_every_field_it_was_written_with_blank_padded() -> None:
     # MQDLH: character fields are blank-padded to their lengths (48, 48, 8, 28, 8, 8).
     dlh = DLH(
-        CMQC.MQRC_Q_FULL, b"APP.Q", b"QM1", CMQC.MQENC_NATIVE, 1208, CMQC.MQFMT_STRING,
+        CMQC.MQRC_Q_FULL, b"APP.Q", b"QM1", CMQC.MQENC_NATIVE, 1208, b"APPFMT",
         PutApplType=CMQC.MQAT_UNIX, PutApplName=b"app", PutDate=b"2026", PutTime=b"1200",
-        StrucId=b"DLH ", Version=1,
+        StrucId=b"DLH ", Version=2,
     )  # fmt: skip
     back = DLH.unpack(dlh.pack(BIG_ENDIAN), BIG_ENDIAN)
     assert back == DLH(
         CMQC.MQRC_Q_FULL, b"APP.Q".ljust(48), b"QM1".ljust(48), CMQC.MQENC_NATIVE, 1208,
-        CMQC.MQFMT_STRING, CMQC.MQAT_UNIX, b"app".ljust(28), b"2026    ", b"1200    ",
-        b"DLH ", 1,
+        b"APPFMT  ", CMQC.MQAT_UNIX, b"app".ljust(28), b"2026    ", b"1200    ",
+        b"DLH ", 2,
     )  # fmt: skip
 
 
 def test_an_mqtm_reads_back_every_field_it_was_written_with_blank_padded() -> None:
-    tm = TM(b"APP.Q", b"APP.PROC", b"data", CMQC.MQAT_UNIX, b"/bin/app", b"env", b"user")
+    tm = TM(b"APP.Q", b"APP.PROC", b"data", CMQC.MQAT_UNIX, b"/bin/app", b"env", b"user",
+            Version=2)  # fmt: skip
     back = TM.unpack(tm.pack(BIG_ENDIAN), BIG_ENDIAN)
     assert back == TM(
         b"APP.Q".ljust(48), b"APP.PROC".ljust(48), b"data".ljust(64), CMQC.MQAT_UNIX,
-        b"/bin/app".ljust(256), b"env".ljust(128), b"user".ljust(128), b"TM  ", 1,
+        b"/bin/app".ljust(256), b"env".ljust(128), b"user".ljust(128), b"TM  ", 2,
     )  # fmt: skip
 
 
@@ -943,11 +944,11 @@ def test_an_mqxqh_holds_an_mqmd1_in_the_header_s_encoding_whatever_the_mqmd_s_ow
     # MQXQH.MsgDesc is an MQMD1 (324 bytes), so the header is 428 bytes; its integers are
     # in the encoding the header is written in.
     inner = MD(Version=2, Expiry=600, ReplyToQ=b"R", Encoding=CMQC.MQENC_NATIVE)
-    data = XQH(b"APP.IN", b"QM2", inner).pack(BIG_ENDIAN)
+    data = XQH(b"APP.IN", b"QM2", inner, Version=2).pack(BIG_ENDIAN)
     assert len(data) == CMQC.MQXQH_LENGTH_1 == 428
     assert read_inner_expiry(data, BIG_ENDIAN) == 600
     back = XQH.unpack(data, BIG_ENDIAN)
-    assert (back.StrucId, back.Version) == (CMQC.MQXQH_STRUC_ID, CMQC.MQXQH_VERSION_1)
+    assert (back.StrucId, back.Version) == (CMQC.MQXQH_STRUC_ID, 2)  # as written
     assert back.RemoteQName == b"APP.IN".ljust(48) and back.MsgDesc.Expiry == 600
     assert back.MsgDesc.ReplyToQ == b"R".ljust(48) and back.MsgDesc.Version == 1
 
@@ -1087,9 +1088,11 @@ def test_a_restarted_queue_manager_forgets_the_connections_and_handles_of_before
     qm.restart()
     with pytest.raises(MQMIError, match=r"MQRC_HOBJ_ERROR \(2019\)"):
         h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
-    with pytest.raises(MQMIError, match=r"MQRC_HCONN_ERROR \(2018\)"):
+    with pytest.raises(
+        MQMIError, match=r"MQRC_HCONN_ERROR \(2018\): the connection is disconnected$"
+    ):
         conn.open("Q", OUT)
-    assert conn.number not in qm.connections
+    assert conn not in qm.connections.values()
     qm.delete_queue("Q")  # nobody has it open
 
 
@@ -1132,7 +1135,7 @@ def test_mqdisc_ends_the_connection_for_the_queue_manager() -> None:
     qm = QMgr("QM1")
     conn = qm.connect()
     conn.disconnect()
-    assert conn.number not in qm.connections
+    assert conn not in qm.connections.values()
 
 
 @pytest.mark.parametrize(
@@ -1196,3 +1199,43 @@ def test_opening_a_logically_deleted_dynamic_queue_names_it_in_the_error() -> No
     expected = "(2052): dynamic queue APP.REPLY.FIXED is logically deleted"
     with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
         qm.connect().open(name.decode(), OUT)
+
+
+def test_the_context_of_a_put_cuts_the_user_to_12_and_the_application_to_28_characters() -> None:
+    # MQMD UserIdentifier is MQCHAR12, PutApplName MQCHAR28.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect(user="a.very.long.user", appl_name="an application name of 34 chars").open(
+        "Q", ALL
+    )
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.UserIdentifier == b"a.very.long."
+    assert md.PutApplName == b"an application name of 34 chars"[:28]
+
+
+def test_a_second_trigger_monitor_on_a_served_initq_writes_no_trigger_message_again() -> None:
+    # The standing conditions are looked at when the initiation queue gets its first
+    # server; another one opening it finds the trigger message already written.
+    qm = _trigger_qm()
+    _put_app(qm, 0.0)
+    initq = _serve(qm)
+    assert qm.depth("APP.INITQ") == 1
+    _serve(qm)
+    qm.connect().open("APP.INITQ", OUT)
+    assert len(_take(initq)) == 1
+
+
+def test_a_model_queue_s_trigger_attributes_are_a_template_and_never_trigger() -> None:
+    qm = _trigger_qm()
+    model = {**MODEL, "trigger_control": CMQC.MQTC_ON, "initiation_q_name": "APP.INITQ"}
+    qm.define(QueueDefinition("APP.MODEL", process_name="APP.PROC", **model))  # type: ignore[arg-type]
+    _put_app(qm, 0.0)
+    assert len(_take(_serve(qm))) == 1  # for APP.Q only
+
+
+def test_a_standing_condition_not_met_writes_no_trigger_message() -> None:
+    qm = _trigger_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=2)
+    _serve(qm)
+    assert not trigger.standing(qm, qm.local, qm.queue("APP.Q"), 0.0)
