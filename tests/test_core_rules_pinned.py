@@ -40,7 +40,15 @@ from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
-from qsg.core.store import Expired, Fence, StaleFenceError
+from qsg.core.store import (
+    SELECT_ANY,
+    Expired,
+    Fence,
+    Ordering,
+    Recovery,
+    StaleFenceError,
+    Syncpoint,
+)
 from qsg.core.structs import MQOpts, b, c, field, name_of
 from tests.helpers import ALL
 
@@ -1239,3 +1247,52 @@ def test_a_standing_condition_not_met_writes_no_trigger_message() -> None:
     qm = _trigger_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=2)
     _serve(qm)
     assert not trigger.standing(qm, qm.local, qm.queue("APP.Q"), 0.0)
+
+
+# ---- The in-process store: peer recovery and a restart --------------------------------
+
+
+class _Owner:
+    """A handle as the store sees one: its lock token names its queue manager."""
+
+    def __init__(self, token: str) -> None:
+        self.store_token = token
+
+
+def _msg(persistent: bool = False) -> Message:
+    desc = MD(Persistence=int(persistent), MsgId=b"m" * 24).get()
+    return Message(desc, b"x", 0.0, None, 0)
+
+
+def test_peer_recovery_backs_out_the_failed_members_units_and_frees_its_locks_once() -> None:
+    # "Peer recovery": a surviving member backs out the failed queue manager's units of
+    # work on shared queues and releases what it held; only one member does it.
+    store = MemoryStore()
+    store.create_queue("Q", Ordering.FIFO)
+    store.put("Q", _msg(), None, 100)
+    store.put("Q", _msg(), None, 100)
+    store.put("Q", _msg(), ("QM1", 1), 100)
+    store.put("Q", _msg(), ("QM1", 2), 100)
+    store.put("Q", _msg(), ("QM2", 1), 100)
+    taken = store.get("Q", SELECT_ANY, 0.0, ("QM1", 1), Syncpoint.YES, None, False)
+    assert taken.message is not None
+    store.lock("Q", 2, _Owner("QM1/7"))
+    assert store.depth("Q") == 4 and store.uncommitted("Q") == 4
+    recovery = store.recover("QM1", 3, by="QM3")
+    assert recovery == Recovery("QM1", "QM3", True, units=2, entries=3, locks=1)
+    assert store.depth("Q") == 3 and store.uncommitted("Q") == 1  # QM2's put is left
+    assert store.recover("QM1", 3, by="QM2") == Recovery("QM1", "QM3", False)
+    assert store.recover("QM1", 4, by="QM2").ran  # the next life's failure is new
+    taken = store.get("Q", SELECT_ANY, 0.0, None, Syncpoint.NO, None, False)
+    assert taken.message is not None and taken.message.backout_count == 1
+
+
+def test_a_restart_loses_the_nonpersistent_messages_of_every_queue_and_counts_them() -> None:
+    # Nonpersistent messages do not survive a queue-manager restart; persistent ones do.
+    store = MemoryStore()
+    for queue in ("A", "B"):
+        store.create_queue(queue, Ordering.PRIORITY)
+        for persistent in (True, False, False):
+            store.put(queue, _msg(persistent), None, 100)
+    assert store.lose_nonpersistent() == 4
+    assert store.depth("A") == store.depth("B") == 1
