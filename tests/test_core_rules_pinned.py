@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import mqlong, trigger
+from qsg.core import bugs, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
@@ -46,6 +46,7 @@ from qsg.core.store import (
     Fence,
     Ordering,
     Recovery,
+    Select,
     StaleFenceError,
     Syncpoint,
 )
@@ -1296,3 +1297,102 @@ def test_a_restart_loses_the_nonpersistent_messages_of_every_queue_and_counts_th
             store.put(queue, _msg(persistent), None, 100)
     assert store.lose_nonpersistent() == 4
     assert store.depth("A") == store.depth("B") == 1
+
+
+def _store(*queues: str, ordering: Ordering = Ordering.FIFO) -> MemoryStore:
+    store = MemoryStore()
+    for queue in queues:
+        store.create_queue(queue, ordering)
+    return store
+
+
+def _got(store: MemoryStore, queue: str, handle: object = None) -> Message | None:
+    select = Select(handle=handle) if handle is not None else SELECT_ANY
+    return store.get(queue, select, 0.0, None, Syncpoint.NO, None, False).message
+
+
+def test_the_known_bug_drop_on_commit_loses_exactly_the_first_put_of_the_unit() -> None:
+    # The chaos checkers' proof (qsg/core/bugs.py): MQCMIT loses the first message put.
+    store = _store("Q")
+    first, second = _msg(), _msg()
+    store.put("Q", first, "uow", 100)
+    store.put("Q", second, "uow", 100)
+    with bugs.injected(bugs.DROP_ON_COMMIT):
+        store.commit("uow")
+    assert store.depth("Q") == 1 and _got(store, "Q") is second
+
+
+@pytest.mark.parametrize(("committed", "depth"), [(True, 2), (False, 0)])
+def test_the_end_of_a_unit_of_work_passes_over_a_queue_deleted_meanwhile(
+    committed: bool, depth: int
+) -> None:
+    store = _store("GONE", "Q")
+    store.commit("none")  # a unit of work with nothing in it
+    store.backout("none")
+    store.put("Q", _msg(), "uow", 100)
+    store.put("GONE", _msg(), "uow", 100)
+    store.put("Q", _msg(), "uow", 100)
+    store.delete_queue("GONE")
+    (store.commit if committed else store.backout)("uow")
+    assert store.depth("Q") == depth and store.uncommitted("Q") == 0
+
+
+def test_uncommitted_counts_puts_and_gets_of_units_of_work() -> None:
+    store = _store("Q")
+    store.put("Q", _msg(), None, 100)
+    store.put("Q", _msg(), "uow", 100)
+    store.get("Q", SELECT_ANY, 0.0, "uow", Syncpoint.YES, None, False)
+    assert store.uncommitted("Q") == 2
+
+
+@pytest.mark.parametrize("committed_only", [True, False])
+def test_depth_at_least_counts_messages_of_that_priority_and_above(committed_only: bool) -> None:
+    store = _store("Q", ordering=Ordering.PRIORITY)
+    for priority in (3, 4, 5):
+        store.put("Q", Message(_msg().desc, b"", 0.0, None, priority), None, 100)
+        store.put("Q", Message(_msg().desc, b"", 0.0, None, priority), "uow", 100)
+    assert store.depth_at_least("Q", 4, committed_only) == (2 if committed_only else 4)
+
+
+def test_a_cf_structure_counts_its_own_queues_messages_by_entry_and_256_byte_element() -> None:
+    store = _store()
+    store.define_structure("S1", size_kb=10, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.create_queue("B", Ordering.FIFO, "S2")
+    store.create_queue("C", Ordering.FIFO, "S1")
+    store.delete_queue("C")
+    store.create_queue("C", Ordering.FIFO)  # no structure now
+    for queue, size in (("A", 148), ("A", 150), ("B", 1), ("C", 1)):
+        store.put(queue, Message(_msg().desc, b"x" * size, 0.0, None, 0), None, 100)
+    # 148 + 364 = 512 bytes: 2 elements; 150 + 364: 3.
+    assert store.structure_usage("S1") == {
+        "entries": 2, "elements": 5, "max_entries": 10, "max_elements": 40,
+    }  # fmt: skip
+    assert store.structure_usage("S2")["max_entries"] == 0  # defined nowhere
+
+
+def test_a_handle_holds_one_lock_at_a_time() -> None:
+    # MQGMO_LOCK: a new lock releases the one the handle held.
+    store = _store("Q")
+    msgs = [_msg() for _ in range(3)]
+    for msg in msgs:
+        store.put("Q", msg, None, 100)
+    holder, other = object(), object()
+    store.lock("Q", msgs[0].seq, holder)
+    store.lock("Q", msgs[1].seq, holder)
+    assert _got(store, "Q", other) is msgs[0]
+
+
+def test_an_expiry_scan_passes_over_messages_already_gone_and_waits_for_uncommitted_ones() -> None:
+    store = _store("Q")
+    gone, expired, pending = (Message(_msg().desc, b"", 0.0, 1.0, 0) for _ in range(3))
+    store.put("Q", gone, None, 100)
+    store.put("Q", expired, None, 100)
+    store.put("Q", pending, "uow", 100)
+    assert _got(store, "Q") is gone  # got before it expired: its entry stays behind
+    assert [e.message for e in store.scan("Q", 2.0)] == [None]
+    assert store.depth("Q") == 1  # the uncommitted put is left for later
+    store.commit("uow")
+    assert store.worth_scanning("Q", 2.0)
+    assert len(store.scan("Q", 2.0)) == 1 and store.depth("Q") == 0
+    assert not store.worth_scanning("Q", 3.0)
