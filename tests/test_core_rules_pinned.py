@@ -1314,12 +1314,13 @@ def _got(store: MemoryStore, queue: str, handle: object = None) -> Message | Non
 def test_the_known_bug_drop_on_commit_loses_exactly_the_first_put_of_the_unit() -> None:
     # The chaos checkers' proof (qsg/core/bugs.py): MQCMIT loses the first message put.
     store = _store("Q")
-    first, second = _msg(), _msg()
-    store.put("Q", first, "uow", 100)
-    store.put("Q", second, "uow", 100)
+    msgs = [_msg() for _ in range(3)]
+    for msg in msgs:
+        store.put("Q", msg, "uow", 100)
     with bugs.injected(bugs.DROP_ON_COMMIT):
         store.commit("uow")
-    assert store.depth("Q") == 1 and _got(store, "Q") is second
+    assert store.depth("Q") == 2
+    assert [_got(store, "Q"), _got(store, "Q")] == msgs[1:]
 
 
 @pytest.mark.parametrize(("committed", "depth"), [(True, 2), (False, 0)])
@@ -1385,14 +1386,63 @@ def test_a_handle_holds_one_lock_at_a_time() -> None:
 
 def test_an_expiry_scan_passes_over_messages_already_gone_and_waits_for_uncommitted_ones() -> None:
     store = _store("Q")
-    gone, expired, pending = (Message(_msg().desc, b"", 0.0, 1.0, 0) for _ in range(3))
+    pending, gone, expired = (Message(_msg().desc, b"", 0.0, 1.0, 0) for _ in range(3))
+    store.put("Q", pending, "uow", 100)
     store.put("Q", gone, None, 100)
     store.put("Q", expired, None, 100)
-    store.put("Q", pending, "uow", 100)
     assert _got(store, "Q") is gone  # got before it expired: its entry stays behind
+    assert store.worth_scanning("Q", 2.0)
     assert [e.message for e in store.scan("Q", 2.0)] == [None]
     assert store.depth("Q") == 1  # the uncommitted put is left for later
     store.commit("uow")
     assert store.worth_scanning("Q", 2.0)
     assert len(store.scan("Q", 2.0)) == 1 and store.depth("Q") == 0
     assert not store.worth_scanning("Q", 3.0)
+
+
+def test_the_expiry_index_is_rebuilt_once_got_messages_outnumber_the_live_ones() -> None:
+    # A deep queue's got messages leave entries behind; the index is compacted, and the
+    # messages still on the queue expire as before.
+    store = _store("Q")
+    for _ in range(70):
+        store.put("Q", Message(_msg().desc, b"", 0.0, 5.0, 0), None, 100)
+    for _ in range(70):
+        _got(store, "Q")
+    store.put("Q", Message(_msg().desc, b"", 0.0, 1.0, 0), None, 100)  # compacts
+    store.put("Q", Message(_msg().desc, b"", 0.0, None, 0), None, 100)
+    assert len(store.scan("Q", 2.0)) == 1 and store.depth("Q") == 1
+
+
+def test_a_store_refuses_a_second_queue_of_a_name_and_a_put_beyond_maxdepth() -> None:
+    store = _store("Q")
+    with pytest.raises(ValueError, match=r"^queue 'Q' already exists in this store$"):
+        store.create_queue("Q", Ordering.FIFO)
+    with pytest.raises(MQMIError, match=r"\(2053\): queue Q is at its MAXDEPTH of 0$"):
+        store.put("Q", _msg(), None, 0)
+
+
+def test_peer_recovery_frees_every_lock_of_the_failed_member_and_no_other() -> None:
+    store = _store("Q")
+    msgs = [_msg() for _ in range(4)]
+    for msg in msgs:
+        store.put("Q", msg, None, 100)
+    owners = [_Owner("QM1/1"), _Owner("QM1/2"), _Owner("QM2/1"), object()]
+    for msg, owner in zip(msgs, owners, strict=True):
+        store.lock("Q", msg.seq, owner)
+    assert store.recover("QM1", 0, by="QM2").locks == 2
+    assert _got(store, "Q", object()) is msgs[0]
+
+
+def test_a_get_that_fails_as_too_long_still_reports_the_expired_messages_it_passed() -> None:
+    # The expired messages a get passes are discarded (and reported) whatever the get's
+    # outcome, MQRC_TRUNCATED_MSG_FAILED included.
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("Q", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+    h = qm.connect().open("Q", ALL)
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    h.put(b"old", MD(Expiry=1), no_sync, now=0.0)
+    h.put(b"a longer message", MD(), no_sync, now=0.0)
+    with pytest.raises(MQMIError, match=r"MQRC_TRUNCATED_MSG_FAILED"):
+        h.get(4, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert [e.kind for e in events] == ["discard"]
