@@ -16,7 +16,7 @@ from qsg.core import bugs, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
-from qsg.core.events import Event, TriggerMessagePut
+from qsg.core.events import DeadLettered, Event, TriggerMessagePut
 from qsg.core.handle import Handle
 from qsg.core.layouts import (
     DLH,
@@ -1446,3 +1446,92 @@ def test_a_get_that_fails_as_too_long_still_reports_the_expired_messages_it_pass
     with pytest.raises(MQMIError, match=r"MQRC_TRUNCATED_MSG_FAILED"):
         h.get(4, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
     assert [e.kind for e in events] == ["discard"]
+
+
+# ---- The queue manager: restarts, dead letters, definitions -----------------------------
+
+
+def test_a_new_life_of_a_queue_manager_numbers_msgids_and_dynamic_queues_afresh() -> None:
+    # MsgIds and dynamic-queue names stay unique across the queue manager's lives: each
+    # life (incarnation) numbers from incarnation << 40, dynamic queues from 1.
+    qm = _model_qm()
+    qm.define_queue("Q")
+    qm.connect().open("APP.MODEL", OUT)
+    qm.restart(incarnation=3)
+    assert qm.incarnation == 3
+    name = qm.connect().open("APP.MODEL", OUT).name
+    assert name == "AMQ." + f"{(3 << 40) | 1:016X}"
+    md = MD()
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    assert md.MsgId[-8:] == (3 << 40).to_bytes(8, "big")
+
+
+def test_a_dead_lettered_message_gets_an_mqdlh_naming_its_destination_and_an_event() -> None:
+    # MQDLH: DestQName and DestQMgrName (this queue manager when none is given),
+    # PutApplName the queue manager's; the event names the dead-letter queue.
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    md = MD(MsgId=b"d" * 24)
+    assert qm.dead_letter(md, b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 5.0)
+    assert qm.dead_letter(MD(MsgId=b"e" * 24), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "QM9", 6.0)
+    dlq = qm.connect().open("SYSTEM.DEAD.LETTER.QUEUE", ALL)
+    headers = [DLH.unpack(body) for body in (_body(dlq), _body(dlq))]
+    assert [h.DestQMgrName.rstrip() for h in headers] == [b"QM1", b"QM9"]
+    assert headers[0].DestQName.rstrip() == b"APP.Q" and headers[0].PutApplName.rstrip() == b"QM1"
+    assert events[0] == DeadLettered(5.0, "QM1", "SYSTEM.DEAD.LETTER.QUEUE", b"d" * 24, 2053)
+
+
+def _body(h: Handle) -> bytes:
+    return h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+
+
+def test_without_a_dead_letter_queue_a_message_cannot_be_dead_lettered() -> None:
+    qm = QMgr("QM1", dead_letter_queue=None)
+    assert not qm.dead_letter(MD(), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 0.0)
+
+
+def test_delete_qlocal_refuses_an_unknown_an_open_or_a_non_empty_queue_saying_which() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    with pytest.raises(MQMIError, match=r"\(2085\): no queue NONE on QM1$"):
+        qm.delete_queue("NONE")
+    h = qm.connect().open("Q", ALL)
+    with pytest.raises(MQMIError, match=r"\(2042\): queue Q is open$"):
+        qm.delete_queue("Q")
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    h.close()
+    with pytest.raises(MQMIError, match=r"\(2055\): queue Q is not empty$"):
+        qm.delete_queue("Q")
+
+
+def test_define_channel_without_replace_of_a_channel_that_exists_fails() -> None:
+    qm = QMgr("QM1")
+    channel = ChannelDefinition("TO.QM2", CMQC.MQCHT_RECEIVER)
+    qm.define_channel(channel)
+    with pytest.raises(ValueError, match=r"^channel TO\.QM2 is already defined$"):
+        qm.define_channel(channel)
+    qm.define_channel(channel, replace=True)
+
+
+def test_a_name_still_held_by_a_deleted_open_queue_says_when_it_is_free() -> None:
+    qm = QMgr("QM1", platform=CMQC.MQPL_ZOS)
+    name = b"APP.REPLY.FIXED"
+    model = OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=name)
+    creator = qm.connect().open(model, ALL)
+    qm.connect().open(name.decode(), OUT)
+    creator.close()
+    expected = (
+        "(2201): APP.REPLY.FIXED is a deleted dynamic queue still open: its name is free once"
+        " the last handle to it closes"
+    )
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.define_queue(name.decode())
+
+
+def test_alter_of_a_queue_not_triggered_writes_no_trigger_message() -> None:
+    # Triggering changed, but off: no trigger message, though the conditions stand.
+    qm = _trigger_qm(trigger_control=CMQC.MQTC_OFF)
+    _serve(qm)
+    _put_app(qm, 0.0)
+    qm.alter_queue("APP.Q", trigger_type=CMQC.MQTT_EVERY)
+    assert qm.depth("APP.INITQ") == 0
