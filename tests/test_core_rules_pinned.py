@@ -16,7 +16,14 @@ from qsg.core import bugs, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
-from qsg.core.events import DeadLettered, Event, TriggerMessagePut
+from qsg.core.events import (
+    DeadLettered,
+    Discarded,
+    Event,
+    ReportLost,
+    ReportPut,
+    TriggerMessagePut,
+)
 from qsg.core.handle import Handle
 from qsg.core.layouts import (
     DLH,
@@ -1535,3 +1542,79 @@ def test_alter_of_a_queue_not_triggered_writes_no_trigger_message() -> None:
     _put_app(qm, 0.0)
     qm.alter_queue("APP.Q", trigger_type=CMQC.MQTT_EVERY)
     assert qm.depth("APP.INITQ") == 0
+
+
+def test_an_expiry_scan_of_shared_queues_leaves_the_queue_manager_s_own() -> None:
+    # EXPRYINT's scan of a member's own queues, and of the shared queues (by the holder
+    # of the scan lease); a member of no QSG has no shared queues to scan.
+    events: list[Event] = []
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"), on_event=events.append)
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("LOCAL")
+    qm.define_queue("SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    for name in ("LOCAL", "SHARED"):
+        qm.connect().open(name, OUT).put(b"m", MD(Expiry=10), no_sync, now=0.0)
+    assert list(qm.worth_scanning(2.0, shared=True)) == ["SHARED"]
+    assert qm.scan_expired(2.0, shared=True) == 1 and qm.depth("LOCAL") == 1
+    assert [(e.time, e.queue, e.by) for e in events if isinstance(e, Discarded)] == [
+        (2.0, "SHARED", "scan")
+    ]
+    assert list(QMgr("QM2").worth_scanning(2.0, shared=True)) == []
+    assert QMgr("QM2").scan_expired(2.0, shared=True) == 0
+
+
+def test_an_expiration_report_is_an_event_naming_the_message_it_reports_on() -> None:
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("Q")
+    qm.define_queue("REPLY")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    [report] = [e for e in events if isinstance(e, ReportPut)]
+    assert (report.time, report.q_mgr, report.queue) == (2.0, "QM1", "REPLY")
+    assert report.original_msg_id == md.MsgId and report.feedback == CMQC.MQFB_EXPIRATION
+    reply = MD()
+    qm.connect().open("REPLY", ALL).get(None, reply, GMO(), now=2.0)
+    assert report.msg_id == reply.MsgId
+
+
+def test_a_report_that_can_go_nowhere_is_lost_as_an_event() -> None:
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append, dead_letter_queue=None)
+    qm.define_queue("Q")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"NOWHERE")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    [lost] = [e for e in events if isinstance(e, ReportLost)]
+    assert lost == ReportLost(2.0, "QM1", "NOWHERE", md.MsgId, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def test_a_report_dead_lettered_names_its_destination_and_the_message_it_reports_on() -> None:
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("Q")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"NOWHERE", ReplyToQMgr=b"QM1")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    [dead] = [e for e in events if isinstance(e, DeadLettered)]
+    assert dead.original_msg_id == md.MsgId and dead.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_define_process_without_replace_of_a_process_that_exists_fails() -> None:
+    qm = QMgr("QM1")
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    with pytest.raises(ValueError, match=r"^process APP\.PROC is already defined$"):
+        qm.define_process(ProcessDefinition("APP.PROC"))
+    qm.define_process(ProcessDefinition("APP.PROC", appl_id="x"), replace=True)
+
+
+def test_a_dynamic_queue_named_like_an_existing_queue_is_object_already_exists() -> None:
+    qm = _model_qm()
+    qm.define_queue("APP.FIXED")
+    od = OD(ObjectName=b"APP.MODEL", DynamicQName=b"APP.FIXED")
+    with pytest.raises(MQMIError, match=r"\(2100\): a queue named APP\.FIXED already exists$"):
+        qm.connect().open(od, OUT)
+    with pytest.raises(MQMIError, match=r"\(2085\): no queue NONE on QM1$"):
+        qm.depth("NONE")
