@@ -1557,8 +1557,8 @@ def test_an_expiry_scan_of_shared_queues_leaves_the_queue_manager_s_own() -> Non
         qm.connect().open(name, OUT).put(b"m", MD(Expiry=10), no_sync, now=0.0)
     assert list(qm.worth_scanning(2.0, shared=True)) == ["SHARED"]
     assert qm.scan_expired(2.0, shared=True) == 1 and qm.depth("LOCAL") == 1
-    assert [(e.time, e.queue, e.by) for e in events if isinstance(e, Discarded)] == [
-        (2.0, "SHARED", "scan")
+    assert [(e.time, e.q_mgr, e.queue, e.by) for e in events if isinstance(e, Discarded)] == [
+        (2.0, "QM1", "SHARED", "scan")
     ]
     assert list(QMgr("QM2").worth_scanning(2.0, shared=True)) == []
     assert QMgr("QM2").scan_expired(2.0, shared=True) == 0
@@ -1618,3 +1618,47 @@ def test_a_dynamic_queue_named_like_an_existing_queue_is_object_already_exists()
         qm.connect().open(od, OUT)
     with pytest.raises(MQMIError, match=r"\(2085\): no queue NONE on QM1$"):
         qm.depth("NONE")
+
+
+def test_a_system_put_keeps_a_putdate_it_has_and_is_stamped_otherwise() -> None:
+    qm = QMgr("QM1", epoch=datetime(2026, 1, 1))
+    qm.define_queue("Q")
+    qm.put_system("Q", MD(PutDate=b"20200101", PutTime=b"12000000"), b"old", 5.0)
+    qm.put_system("Q", MD(), b"new", 5.0)
+    h = qm.connect().open("Q", ALL)
+    dates = []
+    for _ in range(2):
+        md = MD()
+        h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=5.0)
+        dates.append((md.PutDate, md.PutTime))
+    assert dates == [(b"20200101", b"12000000"), (b"20260101", b"00000500")]
+
+
+def test_a_message_the_queue_manager_puts_to_a_model_queue_names_no_queue() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define(QueueDefinition("APP.MODEL", **MODEL))  # type: ignore[arg-type]
+    with pytest.raises(MQMIError, match=r"\(2085\): no local queue APP\.MODEL$"):
+        qm.put_system("APP.MODEL", MD(), b"m", 0.0)
+    with pytest.raises(MQMIError, match=r"\(2085\): APP\.MODEL is a model queue$"):
+        qm.put_system("APP.MODEL", MD(), b"m", 0.0, q_mgr="QSG1")
+
+
+def test_a_report_arriving_on_a_triggered_queue_triggers_as_any_message() -> None:
+    # Trigger conditions hold for every message put, the queue manager's own included.
+    qm = _trigger_qm(trigger_type=CMQC.MQTT_EVERY)
+    initq = _serve(qm)
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"APP.Q")
+    qm.define_queue("Q")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    assert len(_take(initq)) == 1
+
+
+def test_a_connection_without_a_user_puts_as_user_qsg() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.UserIdentifier == b"qsg"
