@@ -1662,3 +1662,75 @@ def test_a_connection_without_a_user_puts_as_user_qsg() -> None:
     md = MD()
     h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
     assert md.UserIdentifier == b"qsg"
+
+
+def test_a_queue_manager_s_msgids_are_amq_its_name_and_a_counter_from_its_life() -> None:
+    # MQ's generated MsgId: "AMQ ", the queue manager's name (12 characters, blank
+    # padded), then a unique number; here the number starts at incarnation << 40.
+    ids = []
+    for qm in (QMgr("QM1"), QMgr("QM.NAME.LONGER.THAN.12", incarnation=2)):
+        qm.define_queue("Q")
+        md = MD()
+        qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+        ids.append(md.MsgId)
+    assert ids == [
+        b"AMQ QM1         " + (0).to_bytes(8, "big"),
+        b"AMQ QM.NAME.LONG" + (2 << 40).to_bytes(8, "big"),
+    ]
+
+
+def test_a_new_queue_manager_has_mq_s_defaults_and_the_store_it_is_given() -> None:
+    # TRIGINT 999999999, EXPRYINT OFF, DESCR blank; connections numbered from 1.
+    store = MemoryStore()
+    epoch = datetime(2026, 2, 1)
+    qm = QMgr("QM1", store=store, epoch=epoch)
+    assert qm.local.store is store and qm.epoch == epoch and qm.time == 0.0
+    assert (qm.trigger_interval, qm.expiry_interval, qm.description) == (999_999_999, None, "")
+    assert qm.connect().number == 1
+    with pytest.raises(ValueError, match=r"^a queue manager name has 1 to 48 characters: ''$"):
+        QMgr("")
+
+
+def test_two_connections_have_units_of_work_of_their_own() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conns = [qm.connect(), qm.connect()]
+    for conn in conns:
+        conn.open("Q", OUT).put(b"m", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT), now=0.0)
+    conns[0].commit()
+    assert qm.local.store.uncommitted("Q") == 1
+
+
+def test_a_connection_without_an_application_name_puts_as_application_qsg() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.PutApplName == b"qsg"
+
+
+def test_define_of_shared_objects_refuses_what_qsg_does_not_simulate_saying_why() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    with pytest.raises(
+        ValueError, match=r"^queue Q: only QSGDISP\(QMGR\) and SHARED are simulated$"
+    ):
+        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_COPY)
+    with pytest.raises(ValueError, match=r"^queue A: only a local queue can be QSGDISP\(SHARED\)$"):
+        qm.define(AliasQueue("A", target="Q", qsg_disp=CMQC.MQQSGD_SHARED))
+    with pytest.raises(ValueError, match=r"^CFSTRUCT\(APP1\): QM2 is in no QSG$"):
+        QMgr("QM2").define_structure(CFStructure("APP1"))
+    qm.define_structure(CFStructure("APP1", cf_level=3))
+    with pytest.raises(ValueError, match=r"^CF structure APP1 is already defined$"):
+        qm.define_structure(CFStructure("APP1"))
+    qm.define_structure(CFStructure("APP1", cf_level=4), replace=True)
+    qm.define_queue("Q")
+    with pytest.raises(ValueError, match=r"^queue Q is already defined$"):
+        qm.define(QueueDefinition("Q"))
+
+
+def test_a_sharedyn_model_needs_its_queue_manager_in_a_qsg() -> None:
+    model = {**MODEL, "definition_type": CMQC.MQQDT_SHARED_DYNAMIC, "cf_struct": "APP1"}
+    with pytest.raises(ValueError, match=r"^queue M: QM1 is in no queue-sharing group$"):
+        QMgr("QM1").define(QueueDefinition("M", **model))  # type: ignore[arg-type]
