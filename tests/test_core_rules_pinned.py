@@ -1734,3 +1734,29 @@ def test_a_sharedyn_model_needs_its_queue_manager_in_a_qsg() -> None:
     model = {**MODEL, "definition_type": CMQC.MQQDT_SHARED_DYNAMIC, "cf_struct": "APP1"}
     with pytest.raises(ValueError, match=r"^queue M: QM1 is in no queue-sharing group$"):
         QMgr("QM1").define(QueueDefinition("M", **model))  # type: ignore[arg-type]
+
+
+def test_a_queue_manager_s_dead_letter_queue_and_maxumsgs_have_mq_s_defaults() -> None:
+    # SYSTEM.DEAD.LETTER.QUEUE with MAXDEPTH 999999999; MAXUMSGS 10000.
+    qm = QMgr("QM1")
+    dlq = qm.connect().open("SYSTEM.DEAD.LETTER.QUEUE", CMQC.MQOO_INQUIRE)
+    assert dlq.inquire(CMQC.MQIA_MAX_Q_DEPTH) == 999_999_999
+    assert dlq.inquire(CMQC.MQIA_MAX_UNCOMMITTED_MSGS) == 10_000
+
+
+def test_a_dead_letter_queue_that_cannot_take_the_message_loses_it() -> None:
+    qm = QMgr("QM1")
+    qm.alter_queue("SYSTEM.DEAD.LETTER.QUEUE", max_depth=0)
+    assert not qm.dead_letter(MD(), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 0.0)
+
+
+def test_a_dead_letter_header_cuts_a_long_queue_manager_name_to_putapplname_s_28() -> None:
+    name = "QM.WITH.A.NAME.LONGER.THAN.28.CHARS"
+    qm = QMgr(name)
+    assert qm.dead_letter(MD(), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 0.0)
+    body = (
+        qm.connect()
+        .open("SYSTEM.DEAD.LETTER.QUEUE", ALL)
+        .get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    )
+    assert DLH.unpack(body).PutApplName == name.encode()[:28]
