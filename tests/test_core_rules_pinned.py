@@ -51,6 +51,7 @@ from qsg.core.store import (
     SELECT_ANY,
     Expired,
     Fence,
+    Match,
     Ordering,
     Recovery,
     Select,
@@ -1760,3 +1761,22 @@ def test_a_dead_letter_header_cuts_a_long_queue_manager_name_to_putapplname_s_28
         .get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
     )
     assert DLH.unpack(body).PutApplName == name.encode()[:28]
+
+
+def test_a_get_by_group_sequence_and_offset_finds_only_a_committed_item_of_a_known_group() -> None:
+    # MQMO_MATCH_GROUP_ID with MQMO_MATCH_MSG_SEQ_NUMBER and MQMO_MATCH_OFFSET: one item;
+    # an unknown group or an item still uncommitted matches nothing.
+    store = _store("Q")
+    items = []
+    for seq in (1, 2, 3):
+        desc = MD(GroupId=b"G" * 24, MsgSeqNumber=seq, MsgFlags=CMQC.MQMF_MSG_IN_GROUP).get()
+        items.append(Message(desc, b"", 0.0, None, 0))
+        store.put("Q", items[-1], "uow" if seq == 3 else None, 100)
+
+    def find(group: bytes, seq: int) -> Message | None:
+        select = Select(match=Match(group_id=group, msg_seq_number=seq, offset=0))
+        return store.get("Q", select, 0.0, None, Syncpoint.NO, None, False).message
+
+    assert find(b"H" * 24, 1) is None
+    assert find(b"G" * 24, 3) is None
+    assert find(b"G" * 24, 2) is items[1]
