@@ -12,13 +12,27 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import mqlong, trigger
+from qsg.core import bugs, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
-from qsg.core.events import Event, TriggerMessagePut
+from qsg.core.events import (
+    DeadLettered,
+    Discarded,
+    Event,
+    ReportLost,
+    ReportPut,
+    TriggerMessagePut,
+)
 from qsg.core.handle import Handle
-from qsg.core.layouts import DLH, read_inner_expiry
+from qsg.core.layouts import (
+    DLH,
+    TM,
+    pack_md,
+    read_inner_expiry,
+    unpack_md,
+    write_inner_expiry,
+)
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message, joined
 from qsg.core.objects import (
@@ -33,8 +47,18 @@ from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
-from qsg.core.store import Expired, Fence, StaleFenceError
-from qsg.core.structs import MQOpts, b, c, field
+from qsg.core.store import (
+    SELECT_ANY,
+    Expired,
+    Fence,
+    Match,
+    Ordering,
+    Recovery,
+    Select,
+    StaleFenceError,
+    Syncpoint,
+)
+from qsg.core.structs import MQOpts, b, c, field, name_of
 from tests.helpers import ALL
 
 OUT = CMQC.MQOO_OUTPUT
@@ -901,3 +925,858 @@ def test_a_trigger_message_that_cannot_be_put_is_dead_lettered_for_this_queue_ma
     )
     header = DLH.unpack(body)
     assert (header.DestQName.rstrip(), header.DestQMgrName.rstrip()) == (b"APP.INITQ", b"QM1")
+
+
+# ---- IBM's binary layouts -------------------------------------------------------------
+
+BIG_ENDIAN = CMQC.MQENC_INTEGER_NORMAL  # "MQENC_INTEGER_NORMAL": most significant byte first
+
+
+def test_an_mqdlh_reads_back_every_field_it_was_written_with_blank_padded() -> None:
+    # MQDLH: character fields are blank-padded to their lengths (48, 48, 8, 28, 8, 8).
+    dlh = DLH(
+        CMQC.MQRC_Q_FULL, b"APP.Q", b"QM1", CMQC.MQENC_NATIVE, 1208, b"APPFMT",
+        PutApplType=CMQC.MQAT_UNIX, PutApplName=b"app", PutDate=b"2026", PutTime=b"1200",
+        StrucId=b"DLH ", Version=2,
+    )  # fmt: skip
+    back = DLH.unpack(dlh.pack(BIG_ENDIAN), BIG_ENDIAN)
+    assert back == DLH(
+        CMQC.MQRC_Q_FULL, b"APP.Q".ljust(48), b"QM1".ljust(48), CMQC.MQENC_NATIVE, 1208,
+        b"APPFMT  ", CMQC.MQAT_UNIX, b"app".ljust(28), b"2026    ", b"1200    ",
+        b"DLH ", 2,
+    )  # fmt: skip
+
+
+def test_an_mqtm_reads_back_every_field_it_was_written_with_blank_padded() -> None:
+    tm = TM(b"APP.Q", b"APP.PROC", b"data", CMQC.MQAT_UNIX, b"/bin/app", b"env", b"user",
+            Version=2)  # fmt: skip
+    back = TM.unpack(tm.pack(BIG_ENDIAN), BIG_ENDIAN)
+    assert back == TM(
+        b"APP.Q".ljust(48), b"APP.PROC".ljust(48), b"data".ljust(64), CMQC.MQAT_UNIX,
+        b"/bin/app".ljust(256), b"env".ljust(128), b"user".ljust(128), b"TM  ", 2,
+    )  # fmt: skip
+
+
+def test_an_mqxqh_holds_an_mqmd1_in_the_header_s_encoding_whatever_the_mqmd_s_own() -> None:
+    # MQXQH.MsgDesc is an MQMD1 (324 bytes), so the header is 428 bytes; its integers are
+    # in the encoding the header is written in.
+    inner = MD(Version=2, Expiry=600, ReplyToQ=b"R", Encoding=CMQC.MQENC_NATIVE)
+    data = XQH(b"APP.IN", b"QM2", inner, Version=2).pack(BIG_ENDIAN)
+    assert len(data) == CMQC.MQXQH_LENGTH_1 == 428
+    assert read_inner_expiry(data, BIG_ENDIAN) == 600
+    back = XQH.unpack(data, BIG_ENDIAN)
+    assert (back.StrucId, back.Version) == (CMQC.MQXQH_STRUC_ID, 2)  # as written
+    assert back.RemoteQName == b"APP.IN".ljust(48) and back.MsgDesc.Expiry == 600
+    assert back.MsgDesc.ReplyToQ == b"R".ljust(48) and back.MsgDesc.Version == 1
+
+
+def test_an_mqmd_is_packed_at_the_version_asked_for_with_blank_padded_characters() -> None:
+    md = MD(Version=2, ReplyToQ=b"R")
+    assert len(pack_md(md)) == CMQC.MQMD_LENGTH_2
+    assert len(pack_md(md, version=1)) == CMQC.MQMD_LENGTH_1
+    assert unpack_md(pack_md(md)).ReplyToQ == b"R".ljust(48)
+    with pytest.raises(ValueError, match=r"^MQMD version must be 1 or 2, not 3$"):
+        pack_md(md, version=3)
+    with pytest.raises(MQMIError, match=r"\(2026\): MQMD cannot be packed: "):
+        pack_md(MD(Expiry=BIG))
+
+
+@pytest.mark.parametrize(
+    ("parse", "needed", "what"),
+    [
+        (unpack_md, CMQC.MQMD_LENGTH_1, "an MQMD needs at least"),
+        (XQH.unpack, CMQC.MQXQH_LENGTH_1, "an MQXQH needs"),
+        (DLH.unpack, CMQC.MQDLH_LENGTH_1, "an MQDLH needs"),
+        (TM.unpack, CMQC.MQTM_LENGTH_1, "an MQTM needs"),
+    ],
+)
+def test_data_short_of_a_layout_says_how_many_bytes_it_needs_and_got(
+    parse: Any, needed: int, what: str
+) -> None:
+    with pytest.raises(MQMIError, match=rf": {what} {needed} bytes, got {needed - 1}$"):
+        parse(b"\0" * (needed - 1))
+
+
+def test_an_mqmd_version_is_a_signed_mqlong() -> None:
+    data = bytearray(pack_md(MD(), encoding=BIG_ENDIAN))
+    data[4:8] = b"\xff\xff\xff\xff"
+    with pytest.raises(MQMIError, match=r"MQMD\.Version=-1: it is 1 or 2$"):
+        unpack_md(bytes(data), BIG_ENDIAN)
+
+
+def test_the_inner_expiry_is_read_and_written_only_when_the_data_holds_it() -> None:
+    # The inner Expiry is the 4 bytes at offset 120 of an MQXQH (104 + MQMD's 16).
+    data = XQH(b"Q", b"QM2", MD(Expiry=600)).pack()
+    full, short = data[:124], data[:123]
+    assert read_inner_expiry(full, CMQC.MQENC_NATIVE) == 600
+    assert read_inner_expiry(short, CMQC.MQENC_NATIVE) is None
+    assert read_inner_expiry(data[:119], CMQC.MQENC_NATIVE) is None
+    assert write_inner_expiry(short, CMQC.MQENC_NATIVE, 5) == short
+    assert write_inner_expiry(data[:119], CMQC.MQENC_NATIVE, 5) == data[:119]
+    unlimited = write_inner_expiry(full, CMQC.MQENC_NATIVE, CMQC.MQEI_UNLIMITED)
+    assert read_inner_expiry(unlimited, CMQC.MQENC_NATIVE) == CMQC.MQEI_UNLIMITED
+
+
+def test_an_object_name_in_a_structure_ends_before_its_trailing_blanks_or_nuls() -> None:
+    # MQCHAR48 names are blank-padded (a C program's may end in NULs): the padding is not
+    # part of the name; leading characters and any X are.
+    assert name_of(b"APP.BOX \x00 \x00") == b"APP.BOX"
+    assert name_of(b" APP") == b" APP"
+    qm = QMgr("QM1")
+    qm.define_queue("APP.BOX")
+    od = OD(ObjectName=b"APP.BOX\x00\x00\x00")
+    assert qm.connect().open(od, OUT).name == "APP.BOX"
+
+
+# ---- Connections: dynamic queue names, MQPUT1, a queue manager restarted ------------
+
+
+def _model_qm() -> QMgr:
+    qm = QMgr("QM1")
+    qm.define(QueueDefinition("APP.MODEL", **MODEL))  # type: ignore[arg-type]
+    return qm
+
+
+@pytest.mark.parametrize(
+    ("pattern", "prefix", "suffixed"),
+    [
+        (b"APP.DYNX", "APP.DYNX", False), (b"APP.DYNX   ", "APP.DYNX", False),
+        (b"APP.*\x00x*\x00y", "APP.", True), (b"*", "", True),
+    ],
+)  # fmt: skip
+def test_dynamicqname_ends_at_a_nul_or_its_trailing_blanks_and_its_last_star_takes_the_suffix(
+    pattern: bytes, prefix: str, suffixed: bool
+) -> None:
+    # OD.DynamicQName: "If the last nonblank character in the name is an asterisk, the
+    # queue manager replaces the asterisk with a string of characters"; a C string ends
+    # at its NUL. Without an asterisk, the name is the queue's name as it is.
+    qm = _model_qm()
+    od = OD(ObjectName=b"APP.MODEL", DynamicQName=pattern)
+    name = qm.connect().open(od, OUT).name
+    assert name == prefix + ("0000000000000001" if suffixed else "")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        (b"   ", "DynamicQName is blank"),
+        (b"APP.*.*", "DynamicQName 'APP.*.*' has characters after its asterisk"),
+        (b"*A", "DynamicQName '*A' has characters after its asterisk"),
+        (b"APP.*\t", "DynamicQName 'APP.*\\t' has characters after its asterisk"),
+        (
+            b"APP.\xe9*",
+            "dynamic queue name 'APP.\ufffd0000000000000001' has characters MQ does"
+            " not allow: ['\ufffd']",
+        ),
+    ],
+)
+def test_a_dynamicqname_that_makes_no_queue_name_is_dynamic_q_name_error_saying_why(
+    pattern: bytes, why: str
+) -> None:
+    qm = _model_qm()
+    od = OD(ObjectName=b"APP.MODEL", DynamicQName=pattern)
+    with pytest.raises(MQMIError, match=r"MQRC_DYNAMIC_Q_NAME_ERROR \(2011\): " + re.escape(why)):
+        qm.connect().open(od, OUT)
+
+
+def test_a_model_queue_opened_by_name_alone_makes_an_amq_dynamic_queue() -> None:
+    # MQOD's default DynamicQName is "AMQ.*".
+    name = _model_qm().connect().open("APP.MODEL", OUT).name
+    assert name.startswith("AMQ.") and len(name) == 4 + 16
+
+
+def test_mqput1_with_logical_order_is_options_error_saying_it_needs_an_open_handle() -> None:
+    # MQPMO_LOGICAL_ORDER keeps state in the handle; MQPUT1 has none.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    pmo = PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT)
+    expected = "(2046): MQPMO_LOGICAL_ORDER needs an open handle (not MQPUT1)"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect().put1("Q", b"m", MD(Version=2), pmo, now=0.0)
+
+
+def test_a_restarted_queue_manager_forgets_the_connections_and_handles_of_before() -> None:
+    # The connections of before are gone: their handles are no longer valid, and the
+    # queues they had open are open no longer.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conn = qm.connect()
+    h = conn.open("Q", ALL)
+    qm.restart()
+    with pytest.raises(MQMIError, match=r"MQRC_HOBJ_ERROR \(2019\)"):
+        h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    with pytest.raises(
+        MQMIError, match=r"MQRC_HCONN_ERROR \(2018\): the connection is disconnected$"
+    ):
+        conn.open("Q", OUT)
+    assert conn not in qm.connections.values()
+    qm.delete_queue("Q")  # nobody has it open
+
+
+def test_alternate_user_authority_needs_an_alternate_user_id_and_the_altusr_authority() -> None:
+    # MQOO_ALTERNATE_USER_AUTHORITY: the check is made for OD.AlternateUserId, which the
+    # connection's own user must be allowed to use (setmqaut +altusr).
+    auth = Authority()
+    auth.grant("bob", "*", "put")
+    qm = QMgr("QM1", authority=auth)
+    qm.define_queue("Q")
+    options = OUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
+    expected = "(2046): MQOO_ALTERNATE_USER_AUTHORITY needs OD.AlternateUserId"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect(user="bob").open("Q", options)
+    od = OD(ObjectName=b"Q", AlternateUserId=b"alice")
+    with pytest.raises(MQMIError, match=r"\(2035\): user bob may not use alternate user ids$"):
+        qm.connect(user="bob").open(od, options)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [
+        (CMQC.MQOO_INPUT_EXCLUSIVE, CMQC.MQOO_INPUT_SHARED, "exclusively"),
+        (CMQC.MQOO_INPUT_SHARED, CMQC.MQOO_INPUT_EXCLUSIVE, "by another handle"),
+    ],
+)
+def test_an_exclusive_input_open_excludes_every_other_input_open_saying_which(
+    first: int, second: int, why: str
+) -> None:
+    # MQOO_INPUT_EXCLUSIVE: "the call fails with reason code MQRC_OBJECT_IN_USE if the
+    # queue is currently open by this or another application for input of any type".
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.connect().open("Q", first)
+    with pytest.raises(MQMIError, match=rf"\(2042\): Q is open for input {why}$"):
+        qm.connect().open("Q", second)
+
+
+def test_mqdisc_ends_the_connection_for_the_queue_manager() -> None:
+    qm = QMgr("QM1")
+    conn = qm.connect()
+    conn.disconnect()
+    assert conn not in qm.connections.values()
+
+
+@pytest.mark.parametrize(
+    ("options", "why"),
+    [
+        (CMQC.MQOO_FAIL_IF_QUIESCING, "open needs an input, browse, output, inquire or set option"),
+        (CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE, "more than one MQOO_INPUT_* option"),
+        ("8", "open options are MQOO_* flags (an int), not '8'"),
+    ],
+)  # fmt: skip
+def test_mqopen_options_that_open_for_nothing_or_for_input_twice_are_options_error(
+    options: Any, why: str
+) -> None:
+    # MQOPEN: at least one of the access options; at most one of MQOO_INPUT_AS_Q_DEF,
+    # MQOO_INPUT_SHARED and MQOO_INPUT_EXCLUSIVE (MQRC_OPTIONS_ERROR, 2046).
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    with pytest.raises(MQMIError, match=rf"\(2046\): {re.escape(why)}$"):
+        qm.connect().open("Q", options)
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        (OD(ObjectName=b"\xff\xfe"), CMQC.MQRC_UNKNOWN_OBJECT_NAME),
+        (b"\xff\xfe", CMQC.MQRC_UNKNOWN_OBJECT_NAME),
+        (OD(ObjectName=b"Q", ObjectQMgrName=b"\xff\xfe"), CMQC.MQRC_UNKNOWN_OBJECT_Q_MGR),
+    ],
+)
+def test_an_object_or_queue_manager_name_that_is_no_text_names_nothing(
+    target: Any, reason: int
+) -> None:
+    # 2085 MQRC_UNKNOWN_OBJECT_NAME, 2086 MQRC_UNKNOWN_OBJECT_Q_MGR.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    expected = f"({reason}): b'\\xff\\xfe' is not a name MQ knows"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect().open(target, OUT)
+
+
+def test_mqopen_of_an_alias_checks_authority_on_the_alias_not_its_base() -> None:
+    # "Name resolution" and the OAM: the authority checked at MQOPEN is the one for the
+    # object named (an alias), not for the queue it resolves to.
+    auth = Authority()
+    auth.grant("bob", "APP.ALIAS", "put")
+    qm = QMgr("QM1", authority=auth)
+    qm.define_queue("APP.LOCAL")
+    qm.define(AliasQueue("APP.ALIAS", target="APP.LOCAL"))
+    qm.connect(user="bob").open("APP.ALIAS", OUT)
+    with pytest.raises(MQMIError, match=r"\(2035\): user bob may not get APP\.ALIAS$"):
+        qm.connect(user="bob").open("APP.ALIAS", CMQC.MQOO_INPUT_SHARED)
+
+
+def test_opening_a_logically_deleted_dynamic_queue_names_it_in_the_error() -> None:
+    qm = QMgr("QM1", platform=CMQC.MQPL_ZOS)
+    name = b"APP.REPLY.FIXED"
+    model = OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=name)
+    creator = qm.connect().open(model, ALL)
+    qm.connect().open(name.decode(), OUT)
+    creator.close()  # logically deleted: another handle has it open
+    expected = "(2052): dynamic queue APP.REPLY.FIXED is logically deleted"
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.connect().open(name.decode(), OUT)
+
+
+def test_the_context_of_a_put_cuts_the_user_to_12_and_the_application_to_28_characters() -> None:
+    # MQMD UserIdentifier is MQCHAR12, PutApplName MQCHAR28.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect(user="a.very.long.user", appl_name="an application name of 34 chars").open(
+        "Q", ALL
+    )
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.UserIdentifier == b"a.very.long."
+    assert md.PutApplName == b"an application name of 34 chars"[:28]
+
+
+def test_a_second_trigger_monitor_on_a_served_initq_writes_no_trigger_message_again() -> None:
+    # The standing conditions are looked at when the initiation queue gets its first
+    # server; another one opening it finds the trigger message already written.
+    qm = _trigger_qm()
+    _put_app(qm, 0.0)
+    initq = _serve(qm)
+    assert qm.depth("APP.INITQ") == 1
+    _serve(qm)
+    qm.connect().open("APP.INITQ", OUT)
+    assert len(_take(initq)) == 1
+
+
+def test_a_model_queue_s_trigger_attributes_are_a_template_and_never_trigger() -> None:
+    qm = _trigger_qm()
+    model = {**MODEL, "trigger_control": CMQC.MQTC_ON, "initiation_q_name": "APP.INITQ"}
+    qm.define(QueueDefinition("APP.MODEL", process_name="APP.PROC", **model))  # type: ignore[arg-type]
+    _put_app(qm, 0.0)
+    assert len(_take(_serve(qm))) == 1  # for APP.Q only
+
+
+def test_a_standing_condition_not_met_writes_no_trigger_message() -> None:
+    qm = _trigger_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=2)
+    _serve(qm)
+    assert not trigger.standing(qm, qm.local, qm.queue("APP.Q"), 0.0)
+
+
+# ---- The in-process store: peer recovery and a restart --------------------------------
+
+
+class _Owner:
+    """A handle as the store sees one: its lock token names its queue manager."""
+
+    def __init__(self, token: str) -> None:
+        self.store_token = token
+
+
+def _msg(persistent: bool = False) -> Message:
+    desc = MD(Persistence=int(persistent), MsgId=b"m" * 24).get()
+    return Message(desc, b"x", 0.0, None, 0)
+
+
+def test_peer_recovery_backs_out_the_failed_members_units_and_frees_its_locks_once() -> None:
+    # "Peer recovery": a surviving member backs out the failed queue manager's units of
+    # work on shared queues and releases what it held; only one member does it.
+    store = MemoryStore()
+    store.create_queue("Q", Ordering.FIFO)
+    store.put("Q", _msg(), None, 100)
+    store.put("Q", _msg(), None, 100)
+    store.put("Q", _msg(), ("QM1", 1), 100)
+    store.put("Q", _msg(), ("QM1", 2), 100)
+    store.put("Q", _msg(), ("QM2", 1), 100)
+    taken = store.get("Q", SELECT_ANY, 0.0, ("QM1", 1), Syncpoint.YES, None, False)
+    assert taken.message is not None
+    store.lock("Q", 2, _Owner("QM1/7"))
+    assert store.depth("Q") == 4 and store.uncommitted("Q") == 4
+    recovery = store.recover("QM1", 3, by="QM3")
+    assert recovery == Recovery("QM1", "QM3", True, units=2, entries=3, locks=1)
+    assert store.depth("Q") == 3 and store.uncommitted("Q") == 1  # QM2's put is left
+    assert store.recover("QM1", 3, by="QM2") == Recovery("QM1", "QM3", False)
+    assert store.recover("QM1", 4, by="QM2").ran  # the next life's failure is new
+    taken = store.get("Q", SELECT_ANY, 0.0, None, Syncpoint.NO, None, False)
+    assert taken.message is not None and taken.message.backout_count == 1
+
+
+def test_a_restart_loses_the_nonpersistent_messages_of_every_queue_and_counts_them() -> None:
+    # Nonpersistent messages do not survive a queue-manager restart; persistent ones do.
+    store = MemoryStore()
+    for queue in ("A", "B"):
+        store.create_queue(queue, Ordering.PRIORITY)
+        for persistent in (True, False, False):
+            store.put(queue, _msg(persistent), None, 100)
+    assert store.lose_nonpersistent() == 4
+    assert store.depth("A") == store.depth("B") == 1
+
+
+def _store(*queues: str, ordering: Ordering = Ordering.FIFO) -> MemoryStore:
+    store = MemoryStore()
+    for queue in queues:
+        store.create_queue(queue, ordering)
+    return store
+
+
+def _got(store: MemoryStore, queue: str, handle: object = None) -> Message | None:
+    select = Select(handle=handle) if handle is not None else SELECT_ANY
+    return store.get(queue, select, 0.0, None, Syncpoint.NO, None, False).message
+
+
+def test_the_known_bug_drop_on_commit_loses_exactly_the_first_put_of_the_unit() -> None:
+    # The chaos checkers' proof (qsg/core/bugs.py): MQCMIT loses the first message put.
+    store = _store("Q")
+    msgs = [_msg() for _ in range(3)]
+    for msg in msgs:
+        store.put("Q", msg, "uow", 100)
+    with bugs.injected(bugs.DROP_ON_COMMIT):
+        store.commit("uow")
+    assert store.depth("Q") == 2
+    assert [_got(store, "Q"), _got(store, "Q")] == msgs[1:]
+
+
+@pytest.mark.parametrize(("committed", "depth"), [(True, 2), (False, 0)])
+def test_the_end_of_a_unit_of_work_passes_over_a_queue_deleted_meanwhile(
+    committed: bool, depth: int
+) -> None:
+    store = _store("GONE", "Q")
+    store.commit("none")  # a unit of work with nothing in it
+    store.backout("none")
+    store.put("Q", _msg(), "uow", 100)
+    store.put("GONE", _msg(), "uow", 100)
+    store.put("Q", _msg(), "uow", 100)
+    store.delete_queue("GONE")
+    (store.commit if committed else store.backout)("uow")
+    assert store.depth("Q") == depth and store.uncommitted("Q") == 0
+
+
+def test_uncommitted_counts_puts_and_gets_of_units_of_work() -> None:
+    store = _store("Q")
+    store.put("Q", _msg(), None, 100)
+    store.put("Q", _msg(), "uow", 100)
+    store.get("Q", SELECT_ANY, 0.0, "uow", Syncpoint.YES, None, False)
+    assert store.uncommitted("Q") == 2
+
+
+@pytest.mark.parametrize("committed_only", [True, False])
+def test_depth_at_least_counts_messages_of_that_priority_and_above(committed_only: bool) -> None:
+    store = _store("Q", ordering=Ordering.PRIORITY)
+    for priority in (3, 4, 5):
+        store.put("Q", Message(_msg().desc, b"", 0.0, None, priority), None, 100)
+        store.put("Q", Message(_msg().desc, b"", 0.0, None, priority), "uow", 100)
+    assert store.depth_at_least("Q", 4, committed_only) == (2 if committed_only else 4)
+
+
+def test_a_cf_structure_counts_its_own_queues_messages_by_entry_and_256_byte_element() -> None:
+    store = _store()
+    store.define_structure("S1", size_kb=10, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.create_queue("B", Ordering.FIFO, "S2")
+    store.create_queue("C", Ordering.FIFO, "S1")
+    store.delete_queue("C")
+    store.create_queue("C", Ordering.FIFO)  # no structure now
+    for queue, size in (("A", 148), ("A", 150), ("B", 1), ("C", 1)):
+        store.put(queue, Message(_msg().desc, b"x" * size, 0.0, None, 0), None, 100)
+    # 148 + 364 = 512 bytes: 2 elements; 150 + 364: 3.
+    assert store.structure_usage("S1") == {
+        "entries": 2, "elements": 5, "max_entries": 10, "max_elements": 40,
+    }  # fmt: skip
+    assert store.structure_usage("S2")["max_entries"] == 0  # defined nowhere
+
+
+def test_a_handle_holds_one_lock_at_a_time() -> None:
+    # MQGMO_LOCK: a new lock releases the one the handle held.
+    store = _store("Q")
+    msgs = [_msg() for _ in range(3)]
+    for msg in msgs:
+        store.put("Q", msg, None, 100)
+    holder, other = object(), object()
+    store.lock("Q", msgs[0].seq, holder)
+    store.lock("Q", msgs[1].seq, holder)
+    assert _got(store, "Q", other) is msgs[0]
+
+
+def test_an_expiry_scan_passes_over_messages_already_gone_and_waits_for_uncommitted_ones() -> None:
+    store = _store("Q")
+    pending, gone, expired = (Message(_msg().desc, b"", 0.0, 1.0, 0) for _ in range(3))
+    store.put("Q", pending, "uow", 100)
+    store.put("Q", gone, None, 100)
+    store.put("Q", expired, None, 100)
+    assert _got(store, "Q") is gone  # got before it expired: its entry stays behind
+    assert store.worth_scanning("Q", 2.0)
+    assert [e.message for e in store.scan("Q", 2.0)] == [None]
+    assert store.depth("Q") == 1  # the uncommitted put is left for later
+    store.commit("uow")
+    assert store.worth_scanning("Q", 2.0)
+    assert len(store.scan("Q", 2.0)) == 1 and store.depth("Q") == 0
+    assert not store.worth_scanning("Q", 3.0)
+
+
+def test_the_expiry_index_is_rebuilt_once_got_messages_outnumber_the_live_ones() -> None:
+    # A deep queue's got messages leave entries behind; the index is compacted, and the
+    # messages still on the queue expire as before.
+    store = _store("Q")
+    for _ in range(70):
+        store.put("Q", Message(_msg().desc, b"", 0.0, 5.0, 0), None, 100)
+    for _ in range(70):
+        _got(store, "Q")
+    store.put("Q", Message(_msg().desc, b"", 0.0, 1.0, 0), None, 100)  # compacts
+    store.put("Q", Message(_msg().desc, b"", 0.0, None, 0), None, 100)
+    assert len(store.scan("Q", 2.0)) == 1 and store.depth("Q") == 1
+
+
+def test_a_store_refuses_a_second_queue_of_a_name_and_a_put_beyond_maxdepth() -> None:
+    store = _store("Q")
+    with pytest.raises(ValueError, match=r"^queue 'Q' already exists in this store$"):
+        store.create_queue("Q", Ordering.FIFO)
+    with pytest.raises(MQMIError, match=r"\(2053\): queue Q is at its MAXDEPTH of 0$"):
+        store.put("Q", _msg(), None, 0)
+
+
+def test_peer_recovery_frees_every_lock_of_the_failed_member_and_no_other() -> None:
+    store = _store("Q")
+    msgs = [_msg() for _ in range(4)]
+    for msg in msgs:
+        store.put("Q", msg, None, 100)
+    owners = [_Owner("QM1/1"), _Owner("QM1/2"), _Owner("QM2/1"), object()]
+    for msg, owner in zip(msgs, owners, strict=True):
+        store.lock("Q", msg.seq, owner)
+    assert store.recover("QM1", 0, by="QM2").locks == 2
+    assert _got(store, "Q", object()) is msgs[0]
+
+
+def test_a_get_that_fails_as_too_long_still_reports_the_expired_messages_it_passed() -> None:
+    # The expired messages a get passes are discarded (and reported) whatever the get's
+    # outcome, MQRC_TRUNCATED_MSG_FAILED included.
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("Q", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+    h = qm.connect().open("Q", ALL)
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    h.put(b"old", MD(Expiry=1), no_sync, now=0.0)
+    h.put(b"a longer message", MD(), no_sync, now=0.0)
+    with pytest.raises(MQMIError, match=r"MQRC_TRUNCATED_MSG_FAILED"):
+        h.get(4, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert [e.kind for e in events] == ["discard"]
+
+
+# ---- The queue manager: restarts, dead letters, definitions -----------------------------
+
+
+def test_a_new_life_of_a_queue_manager_numbers_msgids_and_dynamic_queues_afresh() -> None:
+    # MsgIds and dynamic-queue names stay unique across the queue manager's lives: each
+    # life (incarnation) numbers from incarnation << 40, dynamic queues from 1.
+    qm = _model_qm()
+    qm.define_queue("Q")
+    qm.connect().open("APP.MODEL", OUT)
+    qm.restart(incarnation=3)
+    assert qm.incarnation == 3
+    name = qm.connect().open("APP.MODEL", OUT).name
+    assert name == "AMQ." + f"{(3 << 40) | 1:016X}"
+    md = MD()
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    assert md.MsgId[-8:] == (3 << 40).to_bytes(8, "big")
+
+
+def test_a_dead_lettered_message_gets_an_mqdlh_naming_its_destination_and_an_event() -> None:
+    # MQDLH: DestQName and DestQMgrName (this queue manager when none is given),
+    # PutApplName the queue manager's; the event names the dead-letter queue.
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    md = MD(MsgId=b"d" * 24)
+    assert qm.dead_letter(md, b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 5.0)
+    assert qm.dead_letter(MD(MsgId=b"e" * 24), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "QM9", 6.0)
+    dlq = qm.connect().open("SYSTEM.DEAD.LETTER.QUEUE", ALL)
+    headers = [DLH.unpack(body) for body in (_body(dlq), _body(dlq))]
+    assert [h.DestQMgrName.rstrip() for h in headers] == [b"QM1", b"QM9"]
+    assert headers[0].DestQName.rstrip() == b"APP.Q" and headers[0].PutApplName.rstrip() == b"QM1"
+    assert events[0] == DeadLettered(5.0, "QM1", "SYSTEM.DEAD.LETTER.QUEUE", b"d" * 24, 2053)
+
+
+def _body(h: Handle) -> bytes:
+    return h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+
+
+def test_without_a_dead_letter_queue_a_message_cannot_be_dead_lettered() -> None:
+    qm = QMgr("QM1", dead_letter_queue=None)
+    assert not qm.dead_letter(MD(), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 0.0)
+
+
+def test_delete_qlocal_refuses_an_unknown_an_open_or_a_non_empty_queue_saying_which() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    with pytest.raises(MQMIError, match=r"\(2085\): no queue NONE on QM1$"):
+        qm.delete_queue("NONE")
+    h = qm.connect().open("Q", ALL)
+    with pytest.raises(MQMIError, match=r"\(2042\): queue Q is open$"):
+        qm.delete_queue("Q")
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    h.close()
+    with pytest.raises(MQMIError, match=r"\(2055\): queue Q is not empty$"):
+        qm.delete_queue("Q")
+
+
+def test_define_channel_without_replace_of_a_channel_that_exists_fails() -> None:
+    qm = QMgr("QM1")
+    channel = ChannelDefinition("TO.QM2", CMQC.MQCHT_RECEIVER)
+    qm.define_channel(channel)
+    with pytest.raises(ValueError, match=r"^channel TO\.QM2 is already defined$"):
+        qm.define_channel(channel)
+    qm.define_channel(channel, replace=True)
+
+
+def test_a_name_still_held_by_a_deleted_open_queue_says_when_it_is_free() -> None:
+    qm = QMgr("QM1", platform=CMQC.MQPL_ZOS)
+    name = b"APP.REPLY.FIXED"
+    model = OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=name)
+    creator = qm.connect().open(model, ALL)
+    qm.connect().open(name.decode(), OUT)
+    creator.close()
+    expected = (
+        "(2201): APP.REPLY.FIXED is a deleted dynamic queue still open: its name is free once"
+        " the last handle to it closes"
+    )
+    with pytest.raises(MQMIError, match=re.escape(expected) + "$"):
+        qm.define_queue(name.decode())
+
+
+def test_alter_of_a_queue_not_triggered_writes_no_trigger_message() -> None:
+    # Triggering changed, but off: no trigger message, though the conditions stand.
+    qm = _trigger_qm(trigger_control=CMQC.MQTC_OFF)
+    _serve(qm)
+    _put_app(qm, 0.0)
+    qm.alter_queue("APP.Q", trigger_type=CMQC.MQTT_EVERY)
+    assert qm.depth("APP.INITQ") == 0
+
+
+def test_an_expiry_scan_of_shared_queues_leaves_the_queue_manager_s_own() -> None:
+    # EXPRYINT's scan of a member's own queues, and of the shared queues (by the holder
+    # of the scan lease); a member of no QSG has no shared queues to scan.
+    events: list[Event] = []
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"), on_event=events.append)
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("LOCAL")
+    qm.define_queue("SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    no_sync = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    for name in ("LOCAL", "SHARED"):
+        qm.connect().open(name, OUT).put(b"m", MD(Expiry=10), no_sync, now=0.0)
+    assert list(qm.worth_scanning(2.0, shared=True)) == ["SHARED"]
+    assert qm.scan_expired(2.0, shared=True) == 1 and qm.depth("LOCAL") == 1
+    assert [(e.time, e.q_mgr, e.queue, e.by) for e in events if isinstance(e, Discarded)] == [
+        (2.0, "QM1", "SHARED", "scan")
+    ]
+    assert list(QMgr("QM2").worth_scanning(2.0, shared=True)) == []
+    assert QMgr("QM2").scan_expired(2.0, shared=True) == 0
+
+
+def test_an_expiration_report_is_an_event_naming_the_message_it_reports_on() -> None:
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("Q")
+    qm.define_queue("REPLY")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    [report] = [e for e in events if isinstance(e, ReportPut)]
+    assert (report.time, report.q_mgr, report.queue) == (2.0, "QM1", "REPLY")
+    assert report.original_msg_id == md.MsgId and report.feedback == CMQC.MQFB_EXPIRATION
+    reply = MD()
+    qm.connect().open("REPLY", ALL).get(None, reply, GMO(), now=2.0)
+    assert report.msg_id == reply.MsgId
+
+
+def test_a_report_that_can_go_nowhere_is_lost_as_an_event() -> None:
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append, dead_letter_queue=None)
+    qm.define_queue("Q")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"NOWHERE")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    [lost] = [e for e in events if isinstance(e, ReportLost)]
+    assert lost == ReportLost(2.0, "QM1", "NOWHERE", md.MsgId, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def test_a_report_dead_lettered_names_its_destination_and_the_message_it_reports_on() -> None:
+    events: list[Event] = []
+    qm = QMgr("QM1", on_event=events.append)
+    qm.define_queue("Q")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"NOWHERE", ReplyToQMgr=b"QM1")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    [dead] = [e for e in events if isinstance(e, DeadLettered)]
+    assert dead.original_msg_id == md.MsgId and dead.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_define_process_without_replace_of_a_process_that_exists_fails() -> None:
+    qm = QMgr("QM1")
+    qm.define_process(ProcessDefinition("APP.PROC"))
+    with pytest.raises(ValueError, match=r"^process APP\.PROC is already defined$"):
+        qm.define_process(ProcessDefinition("APP.PROC"))
+    qm.define_process(ProcessDefinition("APP.PROC", appl_id="x"), replace=True)
+
+
+def test_a_dynamic_queue_named_like_an_existing_queue_is_object_already_exists() -> None:
+    qm = _model_qm()
+    qm.define_queue("APP.FIXED")
+    od = OD(ObjectName=b"APP.MODEL", DynamicQName=b"APP.FIXED")
+    with pytest.raises(MQMIError, match=r"\(2100\): a queue named APP\.FIXED already exists$"):
+        qm.connect().open(od, OUT)
+    with pytest.raises(MQMIError, match=r"\(2085\): no queue NONE on QM1$"):
+        qm.depth("NONE")
+
+
+def test_a_system_put_keeps_a_putdate_it_has_and_is_stamped_otherwise() -> None:
+    qm = QMgr("QM1", epoch=datetime(2026, 1, 1))
+    qm.define_queue("Q")
+    qm.put_system("Q", MD(PutDate=b"20200101", PutTime=b"12000000"), b"old", 5.0)
+    qm.put_system("Q", MD(), b"new", 5.0)
+    h = qm.connect().open("Q", ALL)
+    dates = []
+    for _ in range(2):
+        md = MD()
+        h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=5.0)
+        dates.append((md.PutDate, md.PutTime))
+    assert dates == [(b"20200101", b"12000000"), (b"20260101", b"00000500")]
+
+
+def test_a_message_the_queue_manager_puts_to_a_model_queue_names_no_queue() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define(QueueDefinition("APP.MODEL", **MODEL))  # type: ignore[arg-type]
+    with pytest.raises(MQMIError, match=r"\(2085\): no local queue APP\.MODEL$"):
+        qm.put_system("APP.MODEL", MD(), b"m", 0.0)
+    with pytest.raises(MQMIError, match=r"\(2085\): APP\.MODEL is a model queue$"):
+        qm.put_system("APP.MODEL", MD(), b"m", 0.0, q_mgr="QSG1")
+
+
+def test_a_report_arriving_on_a_triggered_queue_triggers_as_any_message() -> None:
+    # Trigger conditions hold for every message put, the queue manager's own included.
+    qm = _trigger_qm(trigger_type=CMQC.MQTT_EVERY)
+    initq = _serve(qm)
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"APP.Q")
+    qm.define_queue("Q")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    assert len(_take(initq)) == 1
+
+
+def test_a_connection_without_a_user_puts_as_user_qsg() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.UserIdentifier == b"qsg"
+
+
+def test_a_queue_manager_s_msgids_are_amq_its_name_and_a_counter_from_its_life() -> None:
+    # MQ's generated MsgId: "AMQ ", the queue manager's name (12 characters, blank
+    # padded), then a unique number; here the number starts at incarnation << 40.
+    ids = []
+    for qm in (QMgr("QM1"), QMgr("QM.NAME.LONGER.THAN.12", incarnation=2)):
+        qm.define_queue("Q")
+        md = MD()
+        qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+        ids.append(md.MsgId)
+    assert ids == [
+        b"AMQ QM1         " + (0).to_bytes(8, "big"),
+        b"AMQ QM.NAME.LONG" + (2 << 40).to_bytes(8, "big"),
+    ]
+
+
+def test_a_new_queue_manager_has_mq_s_defaults_and_the_store_it_is_given() -> None:
+    # TRIGINT 999999999, EXPRYINT OFF, DESCR blank; connections numbered from 1.
+    store = MemoryStore()
+    epoch = datetime(2026, 2, 1)
+    qm = QMgr("QM1", store=store, epoch=epoch)
+    assert qm.local.store is store and qm.epoch == epoch and qm.time == 0.0
+    assert (qm.trigger_interval, qm.expiry_interval, qm.description) == (999_999_999, None, "")
+    assert qm.connect().number == 1
+    with pytest.raises(ValueError, match=r"^a queue manager name has 1 to 48 characters: ''$"):
+        QMgr("")
+
+
+def test_two_connections_have_units_of_work_of_their_own() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conns = [qm.connect(), qm.connect()]
+    for conn in conns:
+        conn.open("Q", OUT).put(b"m", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT), now=0.0)
+    conns[0].commit()
+    assert qm.local.store.uncommitted("Q") == 1
+
+
+def test_a_connection_without_an_application_name_puts_as_application_qsg() -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.PutApplName == b"qsg"
+
+
+def test_define_of_shared_objects_refuses_what_qsg_does_not_simulate_saying_why() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    with pytest.raises(
+        ValueError, match=r"^queue Q: only QSGDISP\(QMGR\) and SHARED are simulated$"
+    ):
+        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_COPY)
+    with pytest.raises(ValueError, match=r"^queue A: only a local queue can be QSGDISP\(SHARED\)$"):
+        qm.define(AliasQueue("A", target="Q", qsg_disp=CMQC.MQQSGD_SHARED))
+    with pytest.raises(ValueError, match=r"^CFSTRUCT\(APP1\): QM2 is in no QSG$"):
+        QMgr("QM2").define_structure(CFStructure("APP1"))
+    qm.define_structure(CFStructure("APP1", cf_level=3))
+    with pytest.raises(ValueError, match=r"^CF structure APP1 is already defined$"):
+        qm.define_structure(CFStructure("APP1"))
+    qm.define_structure(CFStructure("APP1", cf_level=4), replace=True)
+    qm.define_queue("Q")
+    with pytest.raises(ValueError, match=r"^queue Q is already defined$"):
+        qm.define(QueueDefinition("Q"))
+
+
+def test_a_sharedyn_model_needs_its_queue_manager_in_a_qsg() -> None:
+    model = {**MODEL, "definition_type": CMQC.MQQDT_SHARED_DYNAMIC, "cf_struct": "APP1"}
+    with pytest.raises(ValueError, match=r"^queue M: QM1 is in no queue-sharing group$"):
+        QMgr("QM1").define(QueueDefinition("M", **model))  # type: ignore[arg-type]
+
+
+def test_a_queue_manager_s_dead_letter_queue_and_maxumsgs_have_mq_s_defaults() -> None:
+    # SYSTEM.DEAD.LETTER.QUEUE with MAXDEPTH 999999999; MAXUMSGS 10000.
+    qm = QMgr("QM1")
+    dlq = qm.connect().open("SYSTEM.DEAD.LETTER.QUEUE", CMQC.MQOO_INQUIRE)
+    assert dlq.inquire(CMQC.MQIA_MAX_Q_DEPTH) == 999_999_999
+    assert dlq.inquire(CMQC.MQIA_MAX_UNCOMMITTED_MSGS) == 10_000
+
+
+def test_a_dead_letter_queue_that_cannot_take_the_message_loses_it() -> None:
+    qm = QMgr("QM1")
+    qm.alter_queue("SYSTEM.DEAD.LETTER.QUEUE", max_depth=0)
+    assert not qm.dead_letter(MD(), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 0.0)
+
+
+def test_a_dead_letter_header_cuts_a_long_queue_manager_name_to_putapplname_s_28() -> None:
+    name = "QM.WITH.A.NAME.LONGER.THAN.28.CHARS"
+    qm = QMgr(name)
+    assert qm.dead_letter(MD(), b"data", CMQC.MQRC_Q_FULL, "APP.Q", "", 0.0)
+    body = (
+        qm.connect()
+        .open("SYSTEM.DEAD.LETTER.QUEUE", ALL)
+        .get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    )
+    assert DLH.unpack(body).PutApplName == name.encode()[:28]
+
+
+def test_a_get_by_group_sequence_and_offset_finds_only_a_committed_item_of_a_known_group() -> None:
+    # MQMO_MATCH_GROUP_ID with MQMO_MATCH_MSG_SEQ_NUMBER and MQMO_MATCH_OFFSET: one item;
+    # an unknown group or an item still uncommitted matches nothing.
+    store = _store("Q")
+    items = []
+    for seq in (1, 2, 3):
+        desc = MD(GroupId=b"G" * 24, MsgSeqNumber=seq, MsgFlags=CMQC.MQMF_MSG_IN_GROUP).get()
+        items.append(Message(desc, b"", 0.0, None, 0))
+        store.put("Q", items[-1], "uow" if seq == 3 else None, 100)
+
+    def find(group: bytes, seq: int) -> Message | None:
+        select = Select(match=Match(group_id=group, msg_seq_number=seq, offset=0))
+        return store.get("Q", select, 0.0, None, Syncpoint.NO, None, False).message
+
+    assert find(b"H" * 24, 1) is None
+    assert find(b"G" * 24, 3) is None
+    assert find(b"G" * 24, 2) is items[1]
