@@ -84,20 +84,29 @@ async def command(world: World, q_mgr: str, text: str) -> Reply:
     group = qm.rules.qsg
     if group is None:
         me = commands.prefix(q_mgr)
-        return Reply((f"CSQN102I {me} CMDSCOPE IS NOT ALLOWED: {q_mgr} IS NOT IN A QSG",
-                      f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION"),
-                     failed=True)  # fmt: skip
+        return Reply(
+            (
+                f"CSQN102I {me} CMDSCOPE IS NOT ALLOWED: {q_mgr} IS NOT IN A QSG",
+                f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION",
+            ),
+            failed=True,
+        )
     targets = list(group.members) if cmdscope == "*" else [cmdscope]
     if cmdscope != "*" and cmdscope not in group.members:
         me = commands.prefix(q_mgr)
-        return Reply((f"CSQN102I {me} CMDSCOPE({cmdscope}) IS NOT A MEMBER OF {group.name}",
-                      f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION"),
-                     failed=True)  # fmt: skip
+        return Reply(
+            (
+                f"CSQN102I {me} CMDSCOPE({cmdscope}) IS NOT A MEMBER OF {group.name}",
+                f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION",
+            ),
+            failed=True,
+        )
     replies: dict[str, Reply | None] = {}
     for member in targets:
         peer = world.qmgrs.get(member)
-        replies[member] = None if peer is None or not responding(peer) else (
-            await _run(world, peer, parsed))  # fmt: skip
+        replies[member] = (
+            None if peer is None or not responding(peer) else (await _run(world, peer, parsed))
+        )
     return commands.scoped(q_mgr, parsed.verb, cmdscope, replies)
 
 

@@ -80,8 +80,9 @@ class RateProfile:
 
     def peak(self) -> float:
         """The highest rate the profile reaches (or comes as close to as it likes)."""
-        return max(max(ra, ra + slope * (b - a)) if slope else ra
-                   for a, b, ra, slope in self.pieces(0.0))  # fmt: skip
+        return max(
+            max(ra, ra + slope * (b - a)) if slope else ra for a, b, ra, slope in self.pieces(0.0)
+        )
 
     def expected(self, start: float, end: float) -> float:
         """The expected number of arrivals on [start, end): the integral of the rate."""

@@ -133,8 +133,12 @@ async def _connect(qm: QueueManager, definition: ChannelDefinition) -> Frames:
     else:
         frames = await _connect_in_process(partner, definition)
     frames.timeout = qm.connect_timeout
-    hello = {"t": "hello", "channel": definition.name, "from": qm.name,
-             "hbint": definition.heartbeat_interval}  # fmt: skip
+    hello = {
+        "t": "hello",
+        "channel": definition.name,
+        "from": qm.name,
+        "hbint": definition.heartbeat_interval,
+    }
     try:
         await frames.send(hello)
     except BaseException:  # killed or stopped before it said hello: the link goes now,
@@ -181,9 +185,13 @@ async def _connect_in_process(partner: QueueManager, definition: ChannelDefiniti
 
 
 async def _resynchronise(
-    qm: QueueManager, sync: ChannelSync, conn: Any, xmitq: Any, frames: Frames,
+    qm: QueueManager,
+    sync: ChannelSync,
+    conn: Any,
+    xmitq: Any,
+    frames: Frames,
     definition: ChannelDefinition,
-) -> int:  # fmt: skip
+) -> int:
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
     it out. After a restart its gets were already backed out, so a batch the receiver
     did commit is taken off the transmission queue again by MsgId. Returns the
@@ -220,9 +228,14 @@ def _remove(xmitq: Any, msg_ids: list[bytes], now: float) -> None:
 
 
 async def _send_batch(
-    qm: QueueManager, definition: ChannelDefinition, sync: ChannelSync, conn: Any,
-    xmitq: Any, frames: Frames, hbint: int,
-) -> None:  # fmt: skip
+    qm: QueueManager,
+    definition: ChannelDefinition,
+    sync: ChannelSync,
+    conn: Any,
+    xmitq: Any,
+    frames: Frames,
+    hbint: int,
+) -> None:
     world = qm.world
     store = xmitq.repository.store
     batch: list[dict[str, Any]] = []
@@ -263,8 +276,9 @@ async def _send_batch(
     sync.in_doubt = None
     sync.next_sequence = sequence + 1
     now = trio.current_time()
-    world.events.emit(ChannelBatch(now, qm.name, definition.name, sequence, len(batch), size,
-                                   now - began))  # fmt: skip
+    world.events.emit(
+        ChannelBatch(now, qm.name, definition.name, sequence, len(batch), size, now - began)
+    )
 
 
 async def _heartbeat(qm: QueueManager, frames: Frames) -> None:
@@ -336,9 +350,13 @@ def _ended(qm: QueueManager, channel: str, line: str) -> None:
 
 
 async def _deliver(
-    qm: QueueManager, channel: str, conn: Any, batch: list[dict[str, Any]], sync: ChannelSync,
+    qm: QueueManager,
+    channel: str,
+    conn: Any,
+    batch: list[dict[str, Any]],
+    sync: ChannelSync,
     sequence: int,
-) -> None:  # fmt: skip
+) -> None:
     """Put a batch to its destinations and commit it, as one step of the queue manager
     (so no kill can land inside it); then record it committed."""
     delivered: list[ChannelDelivered | ExpiredInTransit] = []

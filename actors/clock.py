@@ -288,6 +288,14 @@ async def sleep(seconds: float) -> None:
 
 
 __all__ = [
-    "Alarm", "IOSource", "SharedClock", "Timer", "VirtualClock", "Wakeup", "WallClock",
-    "current_virtual_clock", "sleep", "sleep_until",
-]  # fmt: skip
+    "Alarm",
+    "IOSource",
+    "SharedClock",
+    "Timer",
+    "VirtualClock",
+    "Wakeup",
+    "WallClock",
+    "current_virtual_clock",
+    "sleep",
+    "sleep_until",
+]

@@ -46,8 +46,11 @@ def define_queues(qm: QMgr) -> None:
     if qm.find(ADMIN_QUEUE) is None:
         qm.define(AliasQueue(ADMIN_QUEUE, COMMAND_INPUT))
     if qm.find(REPLY_MODEL) is None:
-        qm.define(QueueDefinition(REPLY_MODEL, q_type=CMQC.MQQT_MODEL,
-                                  definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC))  # fmt: skip
+        qm.define(
+            QueueDefinition(
+                REPLY_MODEL, q_type=CMQC.MQQT_MODEL, definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC
+            )
+        )
 
 
 class Starter:
@@ -82,8 +85,9 @@ async def serve(qm: QueueManager) -> None:
     queue = await conn.open(COMMAND_INPUT, CMQC.MQOO_INPUT_SHARED)
     while True:
         md = MD()
-        gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
-                  WaitInterval=CMQC.MQWI_UNLIMITED)  # fmt: skip
+        gmo = GMO(
+            Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=CMQC.MQWI_UNLIMITED
+        )
         body = await queue.get(None, md, gmo)
         await _answer(qm, conn, md, body)
 
@@ -109,13 +113,20 @@ async def _answer(qm: QueueManager, conn: Connection, md: MD, body: bytes) -> No
     passed = md.Report & CMQC.MQRO_PASS_DISCARD_AND_EXPIRY
     expiry = md.Expiry if passed else CMQC.MQEI_UNLIMITED
     try:
-        target = await conn.open(OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr),
-                                 CMQC.MQOO_OUTPUT)  # fmt: skip
+        target = await conn.open(
+            OD(ObjectName=md.ReplyToQ, ObjectQMgrName=md.ReplyToQMgr), CMQC.MQOO_OUTPUT
+        )
         try:
             for data, fmt in bodies:
-                reply_md = MD(MsgType=CMQC.MQMT_REPLY, Format=fmt, CorrelId=md.MsgId,
-                              Encoding=md.Encoding, Persistence=md.Persistence,
-                              Priority=md.Priority, Expiry=expiry)  # fmt: skip
+                reply_md = MD(
+                    MsgType=CMQC.MQMT_REPLY,
+                    Format=fmt,
+                    CorrelId=md.MsgId,
+                    Encoding=md.Encoding,
+                    Persistence=md.Persistence,
+                    Priority=md.Priority,
+                    Expiry=expiry,
+                )
                 await target.put(data, reply_md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
         finally:
             await target.close()

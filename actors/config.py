@@ -103,17 +103,30 @@ ACTIONS: dict[str, str] = {
 }
 #: The faults a ``duration`` undoes, and what undoes them.
 UNDO = {
-    "kill": "restart", "pause": "resume", "stop_channel": "start_channel",
-    "cf_unavailable": "cf_available", "cf_fail": "cf_restart", "slow_cf": "normal_cf",
-    "slow_channels": "normal_channels", "skew": "unskew",
-}  # fmt: skip
+    "kill": "restart",
+    "pause": "resume",
+    "stop_channel": "start_channel",
+    "cf_unavailable": "cf_available",
+    "cf_fail": "cf_restart",
+    "slow_cf": "normal_cf",
+    "slow_channels": "normal_channels",
+    "skew": "unskew",
+}
 #: Actions on the coupling facility: they need a QSG.
-CF_ACTIONS = frozenset({"cf_unavailable", "cf_available", "slow_cf", "normal_cf",
-                        "cf_fail", "cf_restart"})  # fmt: skip
+CF_ACTIONS = frozenset(
+    {"cf_unavailable", "cf_available", "slow_cf", "normal_cf", "cf_fail", "cf_restart"}
+)
 #: Actions on the coupling facility's server process: they need the embedded one.
 SERVER_ACTIONS = frozenset({"cf_fail", "cf_restart"})
 
 
 __all__ = [
-    "ACTIONS", "AT_ONCE", "CF_ACTIONS", "ONE_KB", "SERVER_ACTIONS", "UNDO", "Fault", "Workload",
-]  # fmt: skip
+    "ACTIONS",
+    "AT_ONCE",
+    "CF_ACTIONS",
+    "ONE_KB",
+    "SERVER_ACTIONS",
+    "UNDO",
+    "Fault",
+    "Workload",
+]

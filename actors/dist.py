@@ -109,6 +109,7 @@ KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 def make(kind: str, spec: dict[str, object]) -> Distribution:
     """The distribution ``kind`` from its (already type-checked) keys; ValueError if the
     numbers make no sense."""
+
     def num(key: str) -> float:
         value = spec[key]
         assert isinstance(value, int | float)

@@ -102,11 +102,14 @@ class _Drive(Wakeup):
         app, qm = self.app, self.qm
         costs = self.world.costs
         return (
-            app.conn is self.conn and app.queue is not None
+            app.conn is self.conn
+            and app.queue is not None
             and self.conn.incarnation == qm.rules.incarnation
-            and qm.alive and qm.paused is None
-            and not costs.cpu_per_call and not costs.cf_access
-        )  # fmt: skip
+            and qm.alive
+            and qm.paused is None
+            and not costs.cpu_per_call
+            and not costs.cf_access
+        )
 
     def _at(self, when: float, step: Callable[[], None]) -> None:
         timer = self.clock.call_at(when, _Step(self, step))
@@ -231,9 +234,13 @@ class Getter(_Drive):
         handle = queue.handle
         signals = self.app.world.signals
         self.cancel = signals.wait_call(
-            handle.repository.store, handle.queue, plan.deadline,
-            lambda: self._step(self.attempt), plain=plan.plain, clock=self.clock,
-        )  # fmt: skip
+            handle.repository.store,
+            handle.queue,
+            plan.deadline,
+            lambda: self._step(self.attempt),
+            plain=plan.plain,
+            clock=self.clock,
+        )
 
     def served(self) -> None:
         app = self.app

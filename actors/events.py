@@ -338,13 +338,34 @@ class CommandRun:
 
 
 WorldEvent = (
-    Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
-    | MessagePut | MessageGot | UnitOfWorkEnded
-    | ChannelBatch | ChannelDelivered | ExpiredInTransit | ChannelStateChanged
-    | LeaseChanged | ExpiryScanned | QMgrKilled | QMgrRestarted | PeerRecovered | CFRecovered
-    | CFFailed | DepthSampled | QMgrStatistics | ApplicationError | ReplyReceived
-    | FaultInjected | OpInvoked | OpCompleted | CommandRun
-)  # fmt: skip
+    Discarded
+    | ReportPut
+    | DeadLettered
+    | ReportLost
+    | TriggerMessagePut
+    | MessagePut
+    | MessageGot
+    | UnitOfWorkEnded
+    | ChannelBatch
+    | ChannelDelivered
+    | ExpiredInTransit
+    | ChannelStateChanged
+    | LeaseChanged
+    | ExpiryScanned
+    | QMgrKilled
+    | QMgrRestarted
+    | PeerRecovered
+    | CFRecovered
+    | CFFailed
+    | DepthSampled
+    | QMgrStatistics
+    | ApplicationError
+    | ReplyReceived
+    | FaultInjected
+    | OpInvoked
+    | OpCompleted
+    | CommandRun
+)
 
 
 def kind_of(event: WorldEvent) -> str:
@@ -437,4 +458,4 @@ __all__ = [
     "UnitOfWorkEnded",
     "WorldEvent",
     "kind_of",
-]  # fmt: skip
+]

@@ -110,8 +110,9 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
         if error.reason not in FACILITY_REASONS:
             raise
         return 0  # the coupling facility failed the scan: the next scan tries again
-    world.note_scan(qm, shared=True, pattern=pattern, discarded=found, cause=cause,
-                    token=grant.token)  # fmt: skip
+    world.note_scan(
+        qm, shared=True, pattern=pattern, discarded=found, cause=cause, token=grant.token
+    )
     return found
 
 

@@ -42,8 +42,10 @@ def failure_line(failures: list[CFFailed]) -> str | None:
         return None
     first, more = failures[0], len(failures) - 1
     also = f" ({more} more failure{'s' if more != 1 else ''} after it)" if more else ""
-    return (f"the coupling facility failed at {first.time:.3f} s and no fault was "
-            f"scheduled: reason {first.reason}: {first.detail}{also}")  # fmt: skip
+    return (
+        f"the coupling facility failed at {first.time:.3f} s and no fault was "
+        f"scheduled: reason {first.reason}: {first.detail}{also}"
+    )
 
 
 class FacilityWatch:

@@ -193,8 +193,12 @@ async def heal(world: World) -> None:
                 note("start_channel", name, channel)
 
 
-async def play_faults(world: World, faults: tuple[Fault, ...], origin: float = 0.0,
-                      on_refused: OnRefused | None = None) -> None:  # fmt: skip
+async def play_faults(
+    world: World,
+    faults: tuple[Fault, ...],
+    origin: float = 0.0,
+    on_refused: OnRefused | None = None,
+) -> None:
     """Every fault at its time from ``origin`` (and its undoing after its duration);
     ``on_refused`` hears of each one the world refused, as it happens.
 
@@ -222,6 +226,11 @@ async def _undo(world: World, fault: Fault, origin: float, on_refused: OnRefused
 
 
 __all__ = [
-    "OnRefused", "channel_owner", "channel_owners", "heal", "inject", "play_faults",
+    "OnRefused",
+    "channel_owner",
+    "channel_owners",
+    "heal",
+    "inject",
+    "play_faults",
     "stall_scan",
-]  # fmt: skip
+]

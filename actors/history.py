@@ -31,23 +31,36 @@ UNKNOWN = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_CF_STRUC_FAILED})
 
 
 async def recorded(
-    world: World, call: Callable[[], Awaitable[T]], *, q_mgr: str, app: str, op: str,
-    queue: str, md: MD | None = None, syncpoint: bool = False,
-) -> T:  # fmt: skip
+    world: World,
+    call: Callable[[], Awaitable[T]],
+    *,
+    q_mgr: str,
+    app: str,
+    op: str,
+    queue: str,
+    md: MD | None = None,
+    syncpoint: bool = False,
+) -> T:
     """``await call()``, recorded in the history when the world keeps one. ``md`` is the
     put's descriptor (read before the call) or the get's (read after it)."""
     if not world.history:
         return await call()
     emit = world.events.emit
     put = op == "put" and md is not None
-    emit(OpInvoked(
-        trio.current_time(), q_mgr, app, op, queue,
-        md.MsgId if put and md is not None else b"",
-        put and md is not None and md.Persistence == CMQC.MQPER_PERSISTENT,
-        md.Expiry if put and md is not None else -1,
-        md.Report if put and md is not None else 0,
-        syncpoint,
-    ))  # fmt: skip
+    emit(
+        OpInvoked(
+            trio.current_time(),
+            q_mgr,
+            app,
+            op,
+            queue,
+            md.MsgId if put and md is not None else b"",
+            put and md is not None and md.Persistence == CMQC.MQPER_PERSISTENT,
+            md.Expiry if put and md is not None else -1,
+            md.Report if put and md is not None else 0,
+            syncpoint,
+        )
+    )
     try:
         result = await call()
     except MQMIError as error:
@@ -61,8 +74,22 @@ async def recorded(
     if md is None:
         emit(OpCompleted(now, q_mgr, app, op, queue, "ok"))
     else:
-        emit(OpCompleted(now, q_mgr, app, op, queue, "ok", 0, md.MsgId, md.Expiry,
-                         md.GroupId, md.MsgSeqNumber, md.BackoutCount))  # fmt: skip
+        emit(
+            OpCompleted(
+                now,
+                q_mgr,
+                app,
+                op,
+                queue,
+                "ok",
+                0,
+                md.MsgId,
+                md.Expiry,
+                md.GroupId,
+                md.MsgSeqNumber,
+                md.BackoutCount,
+            )
+        )
     return result
 
 

@@ -67,8 +67,9 @@ async def join(world: World, qm: QueueManager, length: float) -> tuple[MemberLea
     return lease, answer
 
 
-async def keep(qm: QueueManager, lease: MemberLease, grant: Grant,
-               lost: Callable[[str], None]) -> None:  # fmt: skip
+async def keep(
+    qm: QueueManager, lease: MemberLease, grant: Grant, lost: Callable[[str], None]
+) -> None:
     """Renew the member lease at a third of its length; ``lost(why)`` if it is gone."""
     while True:
         await clock.sleep(lease.length / 3)

@@ -34,9 +34,13 @@ T = TypeVar("T")
 _BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
 # A waiting get with any of these looks for particular messages (it is not "plain").
 _SELECTIVE = (
-    _BROWSE | CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
-    | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE | CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_LOCK
-)  # fmt: skip
+    _BROWSE
+    | CMQC.MQGMO_LOGICAL_ORDER
+    | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+    | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+    | CMQC.MQGMO_COMPLETE_MSG
+    | CMQC.MQGMO_LOCK
+)
 
 
 @dataclass(slots=True)
@@ -68,14 +72,18 @@ class Connection:
         return Queue(self, handle)
 
     async def put1(
-        self, target: str | bytes | OD, body: bytes | str, md: MD | None = None,
+        self,
+        target: str | bytes | OD,
+        body: bytes | str,
+        md: MD | None = None,
         pmo: PMO | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """MQPUT1: open, put one message, close."""
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
-        handle = await self._call(lambda now: self.conn.put1(target, body, md, pmo, now=now),
-                                  verb="mqput1")  # fmt: skip
+        handle = await self._call(
+            lambda now: self.conn.put1(target, body, md, pmo, now=now), verb="mqput1"
+        )
         assert handle.done is not None  # the put completed
         self._put_done(handle, body, md, handle.done)
 
@@ -97,9 +105,10 @@ class Connection:
         stores = list(self.conn.uow.stores)
         end = self.conn.commit if committed else self.conn.backout
         await self._call(
-            lambda now: end(), shared=any(s is not self.qm.rules.store for s in stores),
+            lambda now: end(),
+            shared=any(s is not self.qm.rules.store for s in stores),
             verb="mqcmit" if committed else "mqback",
-        )  # fmt: skip
+        )
         self._uow_ended(stores, committed=committed)
 
     def _uow_ended(self, stores: list[MessageStore], *, committed: bool) -> None:
@@ -119,14 +128,24 @@ class Connection:
         qm = self.qm
         size = len(body.encode()) if isinstance(body, str) else len(body)
         qm.world.events.emit(
-            MessagePut(now, qm.name, handle.queue, md.MsgId, size,
-                       done.persistent, done.in_uow, md.Expiry, self.conn.user)
-        )  # fmt: skip
+            MessagePut(
+                now,
+                qm.name,
+                handle.queue,
+                md.MsgId,
+                size,
+                done.persistent,
+                done.in_uow,
+                md.Expiry,
+                self.conn.user,
+            )
+        )
         if not done.in_uow:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
-    async def _call(self, call: Callable[[float], T], *, shared: bool = False,
-                    verb: str = "other") -> T:  # fmt: skip
+    async def _call(
+        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
+    ) -> T:
         self._check_life()
         return await self.qm.dispatch(call, shared=shared, verb=verb)
 
@@ -142,8 +161,9 @@ class Connection:
         manager is the life it connected to."""
         return self.incarnation == self.qm.incarnation and self.qm.immediate()
 
-    def _call_now(self, call: Callable[[float], T], *, shared: bool = False,
-                  verb: str = "other") -> T:  # fmt: skip
+    def _call_now(
+        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
+    ) -> T:
         """``_call`` without the dispatcher's waits, when ``immediate`` said so."""
         self._check_life()
         return self.qm.run_now(call, shared=shared, verb=verb)
@@ -217,8 +237,9 @@ class Queue:
             try:
                 body, done = await connection._call(
                     lambda now: handle.receive(max_length, md, gmo, now=now),
-                    shared=self._shared, verb="mqget",
-                )  # fmt: skip
+                    shared=self._shared,
+                    verb="mqget",
+                )
             except MQMIError as error:
                 if not self.missed(plan, md, gmo, error):
                     raise
@@ -233,8 +254,9 @@ class Queue:
         handle = self.handle
         body, done = self.connection._call_now(
             lambda now: handle.receive(max_length, md, gmo, now=now),
-            shared=self._shared, verb="mqget",
-        )  # fmt: skip
+            shared=self._shared,
+            verb="mqget",
+        )
         self.got(plan, md, gmo, body, done)
         return body
 
@@ -258,11 +280,15 @@ class Queue:
         """Whether the next attempt could only fail, with these options already checked:
         the get then waits without making it."""
         return (
-            plan.plain and plan.waits and plan.checked == self._checked
+            plan.plain
+            and plan.waits
+            and plan.checked == self._checked
             and self.connection.qm.world.signals.surely_empty(
-                self.handle.repository.store, self.handle.queue)
-            and trio.current_time() < plan.deadline and self._skippable()
-        )  # fmt: skip
+                self.handle.repository.store, self.handle.queue
+            )
+            and trio.current_time() < plan.deadline
+            and self._skippable()
+        )
 
     def missed(self, plan: GetPlan, md: MD, gmo: GMO, error: MQMIError) -> bool:
         """An attempt raised ``error``: True if the get is to wait and try again (else
@@ -295,10 +321,19 @@ class Queue:
         if not browse:
             world.signals.took(handle.repository.store, handle.queue)
         world.events.emit(
-            MessageGot(trio.current_time(), qm.name, handle.queue, md.MsgId, len(body),
-                       done.in_uow, browse, md.Expiry, done.persistent,
-                       self.connection.conn.user)
-        )  # fmt: skip
+            MessageGot(
+                trio.current_time(),
+                qm.name,
+                handle.queue,
+                md.MsgId,
+                len(body),
+                done.in_uow,
+                browse,
+                md.Expiry,
+                done.persistent,
+                self.connection.conn.user,
+            )
+        )
 
     def _skippable(self) -> bool:
         """Whether a get attempt may be skipped: costs nothing in the model (so skipping

@@ -60,9 +60,13 @@ class QueueManager:
     """A queue manager of a running world (``rules`` is its rules-layer ``QMgr``)."""
 
     def __init__(
-        self, world: World, rules: QMgr, *, listener: tuple[str, int] | None = None,
+        self,
+        world: World,
+        rules: QMgr,
+        *,
+        listener: tuple[str, int] | None = None,
         connect_timeout: float | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.world = world
         #: Where its channel listener accepts TCP connections from senders in other
         #: processes: (host, port), port 0 until the first life binds one.
@@ -245,9 +249,13 @@ class QueueManager:
 
     # ---- the dispatcher ---------------------------------------------------------------
     async def dispatch(
-        self, call: Callable[[float], T], *, system: bool = False, shared: bool = False,
+        self,
+        call: Callable[[float], T],
+        *,
+        system: bool = False,
+        shared: bool = False,
         verb: str = "other",
-    ) -> T:  # fmt: skip
+    ) -> T:
         """Run a rules-layer ``call(now)`` for this queue manager; see the module's
         docstring. ``system`` work (scans, recovery, restart) is charged nothing. While
         the queue manager is paused, every call waits here."""
@@ -298,12 +306,16 @@ class QueueManager:
         is in process (``dispatch`` has nothing to wait for)."""
         costs = self.world.costs
         return (
-            self.alive and self.paused is None and not self.world.remote
-            and not costs.cpu_per_call and not costs.cf_access
-        )  # fmt: skip
+            self.alive
+            and self.paused is None
+            and not self.world.remote
+            and not costs.cpu_per_call
+            and not costs.cf_access
+        )
 
-    def run_now(self, call: Callable[[float], T], *, shared: bool = False,
-                verb: str = "other") -> T:  # fmt: skip
+    def run_now(
+        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
+    ) -> T:
         """``call(now)`` at once, as ``dispatch`` runs it when ``immediate``: from a
         task or from a timer of the virtual clock (counted as ``dispatch`` counts it)."""
         self.statistics.count(verb, 0.0, shared)

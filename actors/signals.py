@@ -60,8 +60,14 @@ class _Call:
 
     __slots__ = ("clock", "key", "notified", "plain", "signals", "then", "timer")
 
-    def __init__(self, key: _Key, plain: bool, then: Callable[[], None], signals: Signals,
-                 clock: VirtualClock) -> None:  # fmt: skip
+    def __init__(
+        self,
+        key: _Key,
+        plain: bool,
+        then: Callable[[], None],
+        signals: Signals,
+        clock: VirtualClock,
+    ) -> None:
         self.key = key
         self.plain = plain
         self.then = then
@@ -133,9 +139,15 @@ class Signals:
                 self._drop(key, waiter)
 
     def wait_call(
-        self, store: MessageStore, queue: str, deadline: float, then: Callable[[], None], *,
-        plain: bool, clock: VirtualClock,
-    ) -> Callable[[], None]:  # fmt: skip
+        self,
+        store: MessageStore,
+        queue: str,
+        deadline: float,
+        then: Callable[[], None],
+        *,
+        plain: bool,
+        clock: VirtualClock,
+    ) -> Callable[[], None]:
         """``wait`` for a timer of the virtual clock rather than a task: ``then()`` is
         called by the clock when ``queue`` is notified (at that instant, after what is
         already due) or at ``deadline``. Returns the function that cancels the wait."""

@@ -15,8 +15,18 @@ from dataclasses import dataclass, field
 from actors.events import QMgrStatistics
 
 #: The verbs counted, as the event's fields name them.
-VERBS = ("mqopen", "mqclose", "mqget", "mqput", "mqput1", "mqinq", "mqset", "mqcmit",
-         "mqback", "other")  # fmt: skip
+VERBS = (
+    "mqopen",
+    "mqclose",
+    "mqget",
+    "mqput",
+    "mqput1",
+    "mqinq",
+    "mqset",
+    "mqcmit",
+    "mqback",
+    "other",
+)
 
 
 @dataclass(slots=True)
@@ -37,8 +47,15 @@ class MessageManagerStatistics:
     def take(self, now: float, q_mgr: str, cpus: int) -> QMgrStatistics:
         """The interval's record, the counters reset for the next."""
         calls = self.calls
-        record = QMgrStatistics(now, q_mgr, now - self.since, cpus, self.cpu_seconds,
-                                **calls, cf_accesses=self.cf_accesses)  # fmt: skip
+        record = QMgrStatistics(
+            now,
+            q_mgr,
+            now - self.since,
+            cpus,
+            self.cpu_seconds,
+            **calls,
+            cf_accesses=self.cf_accesses,
+        )
         self.since, self.cpu_seconds, self.cf_accesses = now, 0.0, 0
         self.calls = dict.fromkeys(VERBS, 0)
         return record

@@ -93,15 +93,18 @@ def receive_timeout(hbint: int) -> float | None:
 def timeout_line(channel: str, host: str, error: ChannelTimeoutError) -> str:
     """AMQ9259E as a channel initiator writes it: the channel, the partner, and what
     the wait was for."""
-    return (f"AMQ9259E: Connection timed out from host '{host}' for channel "
-            f"'{channel or '?'}': {error}")  # fmt: skip
+    return (
+        f"AMQ9259E: Connection timed out from host '{host}' for channel '{channel or '?'}': {error}"
+    )
 
 
 def protocol_error_line(channel: str, remote: str, problem: str) -> str:
     """AMQ9504E as a channel initiator writes it, naming the channel (or, before the
     sender named one, '?'), the remote end and what was wrong."""
-    return (f"AMQ9504E: A protocol error was detected for channel '{channel or '?'}' "
-            f"from {remote}: {problem}")  # fmt: skip
+    return (
+        f"AMQ9504E: A protocol error was detected for channel '{channel or '?'}' "
+        f"from {remote}: {problem}"
+    )
 
 
 class _RealIO:
@@ -132,8 +135,14 @@ class Frames:
     ``timeout``: the most a send or a receive may take (None: no bound), in wall seconds
     over a TCP socket, in simulated seconds over an in-process stream."""
 
-    def __init__(self, stream: trio.abc.Stream, *, remote: bool = False,
-                 limit: int = FRAME_LIMIT, timeout: float | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        *,
+        remote: bool = False,
+        limit: int = FRAME_LIMIT,
+        timeout: float | None = None,
+    ) -> None:
         self.stream = stream
         self.remote = remote
         self.limit = limit
@@ -312,8 +321,25 @@ def _message(message: object) -> dict[str, Any]:
 
 
 __all__ = [
-    "CONNECT_TIMEOUT", "DEFAULT_HBINT", "FRAME_LIMIT", "HELLO_LIMIT", "MAX_BATCH", "MAX_HBINT",
-    "ChannelBrokenError", "ChannelTimeoutError", "Frames", "ProtocolError", "batch", "confirmed",
-    "heartbeat", "hello", "log", "negotiated_hbint", "protocol_error_line", "real_io",
-    "receive_timeout", "status", "timeout_line",
-]  # fmt: skip
+    "CONNECT_TIMEOUT",
+    "DEFAULT_HBINT",
+    "FRAME_LIMIT",
+    "HELLO_LIMIT",
+    "MAX_BATCH",
+    "MAX_HBINT",
+    "ChannelBrokenError",
+    "ChannelTimeoutError",
+    "Frames",
+    "ProtocolError",
+    "batch",
+    "confirmed",
+    "heartbeat",
+    "hello",
+    "log",
+    "negotiated_hbint",
+    "protocol_error_line",
+    "real_io",
+    "receive_timeout",
+    "status",
+    "timeout_line",
+]

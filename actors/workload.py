@@ -48,14 +48,23 @@ NO_MSG = frozenset({CMQC.MQRC_NO_MSG_AVAILABLE})
 #: Seconds an application waits before connecting again after losing its queue manager.
 RECONNECT = 1.0
 #: Reasons after which an application reconnects rather than carrying on.
-LOST = frozenset({
-    CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_CF_STRUC_FAILED,
-    CMQC.MQRC_HCONN_ERROR, CMQC.MQRC_HOBJ_ERROR,
-})  # fmt: skip
+LOST = frozenset(
+    {
+        CMQC.MQRC_CONNECTION_BROKEN,
+        CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
+        CMQC.MQRC_CF_STRUC_FAILED,
+        CMQC.MQRC_HCONN_ERROR,
+        CMQC.MQRC_HOBJ_ERROR,
+    }
+)
 #: Reasons that say the connection is gone with its queue manager's life.
-GONE = frozenset({
-    CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE, CMQC.MQRC_HCONN_ERROR,
-})  # fmt: skip
+GONE = frozenset(
+    {
+        CMQC.MQRC_CONNECTION_BROKEN,
+        CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
+        CMQC.MQRC_HCONN_ERROR,
+    }
+)
 
 
 def descriptor(w: Workload, rng: random.Random) -> tuple[bytes, MD]:
@@ -65,10 +74,13 @@ def descriptor(w: Workload, rng: random.Random) -> tuple[bytes, MD]:
     size = min(MAX_MSG_LENGTH, max(0, round(w.size.draw(rng))))
     priority = w.priority
     md = MD(
-        Expiry=w.expiry, Persistence=w.persistence, Report=w.report,
-        Priority=CMQC.MQPRI_PRIORITY_AS_Q_DEF if priority is None
+        Expiry=w.expiry,
+        Persistence=w.persistence,
+        Report=w.report,
+        Priority=CMQC.MQPRI_PRIORITY_AS_Q_DEF
+        if priority is None
         else min(9, max(0, round(priority.draw(rng)))),
-    )  # fmt: skip
+    )
     if w.reply_to:
         md.ReplyToQ = w.reply_to.encode()
         md.ReplyToQMgr = w.reply_to_qmgr.encode()
@@ -96,8 +108,9 @@ def open_options(w: Workload) -> int:
 class Application:
     """One instance (``index``) of a workload, with its connection and open queue."""
 
-    def __init__(self, world: World, w: Workload, index: int, origin: float = 0.0,
-                 end: float = math.inf) -> None:  # fmt: skip
+    def __init__(
+        self, world: World, w: Workload, index: int, origin: float = 0.0, end: float = math.inf
+    ) -> None:
         self.world = world
         #: The trio time the run began: the workload's start and stop count from it.
         self.origin = origin
@@ -124,9 +137,11 @@ class Application:
         await clock.sleep_until(self.origin + w.start)
         with trio.move_on_at(self.stop):
             await {
-                "putter": self.putter, "getter": self.getter,
-                "requester": self.requester, "server": self.server,
-            }[w.kind]()  # fmt: skip
+                "putter": self.putter,
+                "getter": self.getter,
+                "requester": self.requester,
+                "server": self.server,
+            }[w.kind]()
         # A syncpoint application commits what it holds, a get not yet counted included.
         if self.conn is not None and self.w.syncpoint:
             await self.attempt(self.conn.commit, op="commit")
@@ -149,8 +164,15 @@ class Application:
             if queue is None:
                 continue
             body, md = self.message()
-            put = await self.attempt(queue.put, body, md, PMO(Options=self.pmo_options),
-                                     op="put", md=md, syncpoint=bool(w.syncpoint))  # fmt: skip
+            put = await self.attempt(
+                queue.put,
+                body,
+                md,
+                PMO(Options=self.pmo_options),
+                op="put",
+                md=md,
+                syncpoint=bool(w.syncpoint),
+            )
             if put is not FAILED:
                 self.sent += 1
                 await self.counted()
@@ -299,8 +321,17 @@ class Application:
         """One waiting MQGET (not past the workload's stop); None if nothing came."""
         w = self.w
         gmo = self.get_options(md)
-        got = await self.attempt(queue.get, None, md, gmo, quiet=NO_MSG, pause=True, op="get",
-                                 md=md, syncpoint=bool(w.syncpoint))  # fmt: skip
+        got = await self.attempt(
+            queue.get,
+            None,
+            md,
+            gmo,
+            quiet=NO_MSG,
+            pause=True,
+            op="get",
+            md=md,
+            syncpoint=bool(w.syncpoint),
+        )
         return None if got is FAILED else got
 
     async def reply(self, request: MD, body: bytes) -> None:
@@ -308,26 +339,44 @@ class Application:
         report options say (MQRO_COPY_MSG_ID_TO_CORREL_ID unless MQRO_PASS_CORREL_ID)."""
         assert self.conn is not None
         correl = request.CorrelId if request.Report & CMQC.MQRO_PASS_CORREL_ID else request.MsgId
-        md = MD(MsgType=CMQC.MQMT_REPLY, CorrelId=correl, Persistence=request.Persistence,
-                Expiry=request.Expiry)  # fmt: skip
+        md = MD(
+            MsgType=CMQC.MQMT_REPLY,
+            CorrelId=correl,
+            Persistence=request.Persistence,
+            Expiry=request.Expiry,
+        )
         od = OD(ObjectName=request.ReplyToQ, ObjectQMgrName=request.ReplyToQMgr)
         options = CMQC.MQPMO_SYNCPOINT if self.w.syncpoint else CMQC.MQPMO_NO_SYNCPOINT
         if self.world.history:
             md.MsgId = self.world.new_msg_id()
-        await self.record(partial(self.conn.put1, od, body, md, PMO(Options=options)), "put",
-                          request.ReplyToQ.decode().strip(), md, bool(self.w.syncpoint))
+        await self.record(
+            partial(self.conn.put1, od, body, md, PMO(Options=options)),
+            "put",
+            request.ReplyToQ.decode().strip(),
+            md,
+            bool(self.w.syncpoint),
+        )
 
     async def await_reply(self, reply_queue: Queue, msg_id: bytes, began: float) -> None:
         w = self.w
         md = MD(CorrelId=msg_id)
-        gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=w.timeout,
-                  MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)  # fmt: skip
+        gmo = GMO(
+            Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+            WaitInterval=w.timeout,
+            MatchOptions=CMQC.MQMO_MATCH_CORREL_ID,
+        )
         got = await self.attempt(reply_queue.get, None, md, gmo, quiet=NO_MSG, op="get", md=md)
         now = trio.current_time()
-        self.world.events.emit(ReplyReceived(
-            now, w.qmgr, self.name, reply_queue.name, msg_id,
-            None if got is FAILED else now - began,
-        ))  # fmt: skip
+        self.world.events.emit(
+            ReplyReceived(
+                now,
+                w.qmgr,
+                self.name,
+                reply_queue.name,
+                msg_id,
+                None if got is FAILED else now - began,
+            )
+        )
 
     async def counted(self) -> None:
         """One more message in the unit of work: commit every ``syncpoint`` of them."""
@@ -352,16 +401,36 @@ class Application:
                 return False
         return True
 
-    async def record(self, call: Callable[[], Awaitable[T]], op: str, queue: str,
-                     md: MD | None = None, syncpoint: bool = False) -> T:  # fmt: skip
+    async def record(
+        self,
+        call: Callable[[], Awaitable[T]],
+        op: str,
+        queue: str,
+        md: MD | None = None,
+        syncpoint: bool = False,
+    ) -> T:
         """``call()``, recorded in the world's history if it keeps one."""
-        return await recorded(self.world, call, q_mgr=self.w.qmgr, app=self.name, op=op,
-                              queue=queue, md=md, syncpoint=syncpoint)  # fmt: skip
+        return await recorded(
+            self.world,
+            call,
+            q_mgr=self.w.qmgr,
+            app=self.name,
+            op=op,
+            queue=queue,
+            md=md,
+            syncpoint=syncpoint,
+        )
 
-    async def attempt(self, call: Callable[..., Awaitable[T]], *args: Any,
-                      quiet: frozenset[int] = frozenset(), pause: bool = False, op: str = "",
-                      md: MD | None = None, syncpoint: bool = False,
-                      ) -> T | _Failed:  # fmt: skip
+    async def attempt(
+        self,
+        call: Callable[..., Awaitable[T]],
+        *args: Any,
+        quiet: frozenset[int] = frozenset(),
+        pause: bool = False,
+        op: str = "",
+        md: MD | None = None,
+        syncpoint: bool = False,
+    ) -> T | _Failed:
         """Run one MQI step; on MQMIError note it (unless ``quiet``) and, if the queue
         manager or the CF is lost, drop the connection and wait RECONNECT seconds before
         the next try (with ``pause``, after any failure: a loop that is not paced by its
@@ -388,8 +457,9 @@ class Application:
             return False
         return True
 
-    def failed(self, error: MQMIError, quiet: frozenset[int] = frozenset(),
-               pause: bool = False) -> bool:  # fmt: skip
+    def failed(
+        self, error: MQMIError, quiet: frozenset[int] = frozenset(), pause: bool = False
+    ) -> bool:
         """Note a failed MQI call (see ``attempt``); True if the application is now to
         wait RECONNECT seconds."""
         if error.reason in quiet:
@@ -404,8 +474,9 @@ class Application:
         return pause or error.reason in LOST
 
 
-async def run_workloads(world: World, workloads: tuple[Workload, ...], origin: float = 0.0,
-                        end: float = math.inf) -> None:  # fmt: skip
+async def run_workloads(
+    world: World, workloads: tuple[Workload, ...], origin: float = 0.0, end: float = math.inf
+) -> None:
     """Every application of ``workloads``, until each has reached its stop (times count
     from ``origin``, the trio time the run began; none goes on past ``end``)."""
     async with trio.open_nursery() as nursery:
@@ -414,5 +485,11 @@ async def run_workloads(world: World, workloads: tuple[Workload, ...], origin: f
                 nursery.start_soon(Application(world, w, index, origin, end).run)
 
 
-__all__ = ["Application", "descriptor", "get_options", "open_options", "put_options",
-           "run_workloads"]  # fmt: skip
+__all__ = [
+    "Application",
+    "descriptor",
+    "get_options",
+    "open_options",
+    "put_options",
+    "run_workloads",
+]

@@ -45,12 +45,25 @@ class World(FaultInjection):
     faults ``actors.world_faults``'s; here is the API a scenario uses."""
 
     def __init__(
-        self, topology: Topology, *, seed: int, events: EventLog,
-        link: CFLink, faults: bool = False, history: bool = False,
+        self,
+        topology: Topology,
+        *,
+        seed: int,
+        events: EventLog,
+        link: CFLink,
+        faults: bool = False,
+        history: bool = False,
         server: EmbeddedServer | None = None,
-    ) -> None:  # fmt: skip
-        super().__init__(topology, seed=seed, events=events, link=link, faults=faults,
-                         history=history, server=server)  # fmt: skip
+    ) -> None:
+        super().__init__(
+            topology,
+            seed=seed,
+            events=events,
+            link=link,
+            faults=faults,
+            history=history,
+            server=server,
+        )
         self.watch = FacilityWatch(self)
         self.channel_board = ChannelBoard()
         events.listeners.append(self.channel_board.saw)
@@ -138,11 +151,18 @@ class World(FaultInjection):
 
 @asynccontextmanager
 async def open_world(
-    topology: Topology, *, redis_url: str | None = None, seed: int = 0,
-    in_process: bool = False, keep_events: bool = True, faults: bool = False,
-    history: bool = False, cf_persistent: bool = False, only: str | None = None,
+    topology: Topology,
+    *,
+    redis_url: str | None = None,
+    seed: int = 0,
+    in_process: bool = False,
+    keep_events: bool = True,
+    faults: bool = False,
+    history: bool = False,
+    cf_persistent: bool = False,
+    only: str | None = None,
     events: EventLog | None = None,
-) -> AsyncIterator[World]:  # fmt: skip
+) -> AsyncIterator[World]:
     """Start ``topology``'s world for the block (``qsg.start``).
 
     Shared queues live on a Redis server: ``redis_url``, else ``QSG_REDIS_URL``'s, else a
@@ -178,8 +198,15 @@ async def open_world(
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
-        world = World(topology, seed=seed, events=events, link=link, faults=faults,
-                      history=history, server=server)  # fmt: skip
+        world = World(
+            topology,
+            seed=seed,
+            events=events,
+            link=link,
+            faults=faults,
+            history=history,
+            server=server,
+        )
         await _build(world, only)
         async with trio.open_nursery() as nursery:
             world._nursery = nursery
@@ -218,8 +245,9 @@ async def _build(world: World, only: str | None = None) -> None:
             continue  # another process runs it
         spec = topology.qmgrs[name]
         command_server.define_queues(rules)
-        world.qmgrs[name] = QueueManager(world, rules, listener=spec.listener,
-                                         connect_timeout=spec.connect_timeout)  # fmt: skip
+        world.qmgrs[name] = QueueManager(
+            world, rules, listener=spec.listener, connect_timeout=spec.connect_timeout
+        )
 
 
 __all__ = ["World", "open_world"]

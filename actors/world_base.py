@@ -46,10 +46,16 @@ class WorldBase:
     command_servers: Starter
 
     def __init__(
-        self, topology: Topology, *, seed: int, events: EventLog,
-        link: CFLink, faults: bool = False, history: bool = False,
+        self,
+        topology: Topology,
+        *,
+        seed: int,
+        events: EventLog,
+        link: CFLink,
+        faults: bool = False,
+        history: bool = False,
         server: EmbeddedServer | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.topology = topology
         #: The model costs now (a latency spike raises them for a while) and as set.
         self.costs: Costs = topology.costs
@@ -86,7 +92,6 @@ class WorldBase:
         self._unrecovered: set[tuple[str, int]] = set()
         self._cf_failed_by_fault = False  # cf_fail killed the server; cf_restart not yet
 
-
     # ---- for the actors ---------------------------------------------------------------
     def rules_event(self, event: Event) -> None:
         """What a queue manager's rules report: into the event stream; and a message the
@@ -99,9 +104,15 @@ class WorldBase:
                 self.signals.notify(found[0].store, event.queue)
 
     def note_scan(
-        self, qm: QueueManager, *, shared: bool, pattern: str, discarded: int, cause: str,
+        self,
+        qm: QueueManager,
+        *,
+        shared: bool,
+        pattern: str,
+        discarded: int,
+        cause: str,
         token: int = 0,
-    ) -> None:  # fmt: skip
+    ) -> None:
         now = trio.current_time()
         self.events.emit(ExpiryScanned(now, qm.name, shared, pattern, discarded, cause, token))
 

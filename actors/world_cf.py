@@ -107,14 +107,24 @@ class CFRecovery(WorldBase):
             store.define_structure(
                 structure.name, size_kb=structure.size_kb, cf_level=structure.cf_level
             )
-        queues = [q for q in repo.queues.values()
-                  if isinstance(q, QueueDefinition) and q.q_type == CMQC.MQQT_LOCAL]  # fmt: skip
+        queues = [
+            q
+            for q in repo.queues.values()
+            if isinstance(q, QueueDefinition) and q.q_type == CMQC.MQQT_LOCAL
+        ]
         for queue in queues:
             store.create_queue(queue.name, queue.ordering, queue.cf_struct or None)
-        keep = {q.name: kept_state and q.cf_struct in repo.structures
-                and repo.structures[q.cf_struct].recover for q in queues}  # fmt: skip
-        floors = {key: token for key, token in self.tokens.items()
-                  if key.startswith(keys.group_prefix(name))}  # fmt: skip
+        keep = {
+            q.name: kept_state
+            and q.cf_struct in repo.structures
+            and repo.structures[q.cf_struct].recover
+            for q in queues
+        }
+        floors = {
+            key: token
+            for key, token in self.tokens.items()
+            if key.startswith(keys.group_prefix(name))
+        }
         if bugs.LOSE_ON_CF_RECOVERY in bugs.ACTIVE:  # the known bug a checker must catch
             units, lost = store.recover_failure(group.members, dict.fromkeys(keep, False), floors)
         else:
@@ -125,10 +135,18 @@ class CFRecovery(WorldBase):
             by_structure.setdefault(queue.cf_struct, []).append(queue.name)
         for struc, names in sorted(by_structure.items()):
             recovered = all(keep[q] for q in names)
-            self.events.emit(CFRecovered(
-                now, "", name, struc, ",".join(sorted(names)), recovered,
-                sum(lost[q] for q in names), units,
-            ))  # fmt: skip
+            self.events.emit(
+                CFRecovered(
+                    now,
+                    "",
+                    name,
+                    struc,
+                    ",".join(sorted(names)),
+                    recovered,
+                    sum(lost[q] for q in names),
+                    units,
+                )
+            )
             units = 0  # counted once, with the first structure
 
     def note_token(self, key: str, token: int) -> None:

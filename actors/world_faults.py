@@ -38,8 +38,10 @@ class FaultInjection(CFRecovery):
         if q_mgr is None and self.link.cut("the coupling facility is unavailable"):
             pass  # cut off at the link: every call fails, the world's own too
         elif self.reach is None:
-            raise ValueError("this outage needs a world started with faults=True "
-                             "(a scenario or chaos run with CF faults has one)")  # fmt: skip
+            raise ValueError(
+                "this outage needs a world started with faults=True "
+                "(a scenario or chaos run with CF faults has one)"
+            )
         else:
             if q_mgr is not None:
                 self._qm(q_mgr)
@@ -95,8 +97,10 @@ class FaultInjection(CFRecovery):
 
     def _own_server(self) -> EmbeddedServer:
         if self.server is None:
-            raise ValueError("failing the coupling facility needs the embedded server the "
-                             "run starts itself (not in process, not QSG_REDIS_URL)")  # fmt: skip
+            raise ValueError(
+                "failing the coupling facility needs the embedded server the "
+                "run starts itself (not in process, not QSG_REDIS_URL)"
+            )
         return self.server
 
     async def pause(self, q_mgr: str) -> None:
@@ -130,9 +134,10 @@ class FaultInjection(CFRecovery):
             self._extra["channel_latency"] = channel_latency
         base, extra = self.base_costs, self._extra
         self.costs = dataclasses.replace(
-            base, cf_access=base.cf_access + extra["cf_access"],
+            base,
+            cf_access=base.cf_access + extra["cf_access"],
             channel_latency=base.channel_latency + extra["channel_latency"],
-        )  # fmt: skip
+        )
 
     async def break_channel(self, q_mgr: str, channel: str) -> None:
         """The network link of ``q_mgr``'s sender ``channel`` drops, mid-batch if a batch

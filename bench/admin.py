@@ -38,8 +38,10 @@ def topology(queues: int) -> qsg.Topology:
     top.add_qsg("BNCH", members=["QM1", "QM2"])
     lines = ["DEFINE CFSTRUCT(APP1)"]
     lines += [f"DEFINE QLOCAL(APP.LOCAL.{i:05d})" for i in range(queues)]
-    lines += [f"DEFINE QLOCAL(APP.SHARED.{i:05d}) QSGDISP(SHARED) CFSTRUCT(APP1)"
-              for i in range(max(1, queues // 10))]  # fmt: skip
+    lines += [
+        f"DEFINE QLOCAL(APP.SHARED.{i:05d}) QSGDISP(SHARED) CFSTRUCT(APP1)"
+        for i in range(max(1, queues // 10))
+    ]
     top.mqsc("QM1", "\n".join(lines))
     return top
 
@@ -47,8 +49,11 @@ def topology(queues: int) -> qsg.Topology:
 def inquire_q_status() -> bytes:
     """MQCMD_INQUIRE_Q_STATUS (41) of QName '*', little-endian (MQENC_NATIVE)."""
     name = b"*   "
-    return struct.pack("<9i", 1, 36, 1, 41, 1, 1, 0, 0, 1) + struct.pack(
-        "<5i", 4, 20 + len(name), 2016, 0, 1) + name  # fmt: skip
+    return (
+        struct.pack("<9i", 1, 36, 1, 41, 1, 1, 0, 0, 1)
+        + struct.pack("<5i", 4, 20 + len(name), 2016, 0, 1)
+        + name
+    )
 
 
 async def measure(queues: int, repeat: int) -> dict[str, list[float]]:
@@ -85,8 +90,12 @@ async def pcf_round_trip(world: World, conn: object, replies: object) -> int:
 
     assert isinstance(conn, Connection)
     assert isinstance(replies, Queue)
-    md = MD(Format=CMQC.MQFMT_ADMIN, MsgType=CMQC.MQMT_REQUEST,
-            ReplyToQ=replies.name.encode(), Encoding=0x222)  # fmt: skip
+    md = MD(
+        Format=CMQC.MQFMT_ADMIN,
+        MsgType=CMQC.MQMT_REQUEST,
+        ReplyToQ=replies.name.encode(),
+        Encoding=0x222,
+    )
     await conn.put1("SYSTEM.ADMIN.COMMAND.QUEUE", inquire_q_status(), md, NO_SYNC)
     count = 0
     gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=5000)
@@ -105,17 +114,23 @@ def main() -> None:
     times = qsg.run(lambda: measure(args.queues, args.repeat))
     shown = int(times["shown"][0])
     display, pcf, pair = (statistics.median(times[k]) for k in ("display", "pcf", "pair"))
-    print(f"qsg admin benchmark: {shown} queues shown, {args.repeat} interleaved repetitions, "
-          "medians")  # fmt: skip
-    print(f"  DISPLAY QSTATUS(*) ALL        {display * 1e3:9.2f} ms  "
-          f"({display / shown * 1e6:.1f} us a queue)")
-    print(f"  PCF INQUIRE_Q_STATUS *        {pcf * 1e3:9.2f} ms  "
-          f"({pcf / shown * 1e6:.1f} us a queue)")
+    print(
+        f"qsg admin benchmark: {shown} queues shown, {args.repeat} interleaved repetitions, medians"
+    )
+    print(
+        f"  DISPLAY QSTATUS(*) ALL        {display * 1e3:9.2f} ms  "
+        f"({display / shown * 1e6:.1f} us a queue)"
+    )
+    print(
+        f"  PCF INQUIRE_Q_STATUS *        {pcf * 1e3:9.2f} ms  ({pcf / shown * 1e6:.1f} us a queue)"
+    )
     print(f"  MQPUT+MQGET pair (reference)  {pair * 1e6:9.1f} us")
     print(f"  ratio DISPLAY per queue / pair   {display / shown / pair:6.2f}   (target <= 1)")
     floor = display / shown + pair
-    print(f"  ratio PCF per queue / (DISPLAY per queue + pair) {pcf / shown / floor:6.2f}   "
-          "(target <= 1.5)")
+    print(
+        f"  ratio PCF per queue / (DISPLAY per queue + pair) {pcf / shown / floor:6.2f}   "
+        "(target <= 1.5)"
+    )
 
 
 if __name__ == "__main__":

@@ -237,8 +237,10 @@ async def run(args: argparse.Namespace, url: str) -> None:
     if scripts is not None:
         calls, seconds = scripts
         per_pair = 2 * seconds / calls  # a put and a get: a script each
-        say(f"  context: the server's own time per pair (its two scripts) {per_pair * 1e6:.0f}"
-            f" us: one server core tops out at {1 / per_pair:,.0f} pairs/s")
+        say(
+            f"  context: the server's own time per pair (its two scripts) {per_pair * 1e6:.0f}"
+            f" us: one server core tops out at {1 / per_pair:,.0f} pairs/s"
+        )
     await fill(url, "SMALL", 1_000)
     small = await cost_at_depth(url, "SMALL", args.samples)
     await fill(url, "BIG", args.depth, expiring_every=100, reporting=True)
@@ -253,8 +255,10 @@ async def run(args: argparse.Namespace, url: str) -> None:
     say(f"  scan of {args.depth:,} with {gone:,} expired  {scan:10.3f} s")
     say(f"  deleting those {len(ref_keys):,} directly         {direct:10.3f} s")
     say(f"  ratio scan / direct                   {scan / direct:8.2f}   (target <= 2)")
-    say(f"  context: a scan of {owed:,} that each ask for an expiration report {reported:.3f} s"
-        f" ({reported / direct:.2f} x direct)")
+    say(
+        f"  context: a scan of {owed:,} that each ask for an expiration report {reported:.3f} s"
+        f" ({reported / direct:.2f} x direct)"
+    )
     per = await memory_per_message(url, args.memory)
     say(f"  server memory per 1 KB message        {per:8.0f} bytes (target <= 1,536)")
 
@@ -271,8 +275,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.pairs, args.raw, args.depth, args.samples, args.memory = (
-            4_000, 20_000, 20_000, 1_000, 5_000
-        )  # fmt: skip
+            4_000,
+            20_000,
+            20_000,
+            1_000,
+            5_000,
+        )
     with open_server() as url:
         trio.run(run, args, url)
 

@@ -69,11 +69,23 @@ def profile(pairs: int, expiring: bool, out: Path) -> tuple[dict[str, int], int,
     with tempfile.TemporaryDirectory(prefix="qsg-cg-") as data:
         sock = Path(data) / "s.sock"
         server = subprocess.Popen(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-             str(server_binary()), "--port", "0", "--unixsocket", str(sock), "--save", "",
-             "--dir", data],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                str(server_binary()),
+                "--port",
+                "0",
+                "--unixsocket",
+                str(sock),
+                "--save",
+                "",
+                "--dir",
+                data,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             for _ in range(600):
                 if sock.exists():
@@ -116,8 +128,10 @@ def _inclusive(dump: Path) -> dict[str, int]:
     """The inclusive instructions of ``PARTS`` in a callgrind dump, and its ``total``."""
     text = subprocess.run(
         ["callgrind_annotate", "--inclusive=yes", str(dump)],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     found: dict[str, int] = {}
     for line in text.splitlines():
         match = re.match(r"\s*([\d,]+) \([^)]*\)\s+(.*)", line)
@@ -151,13 +165,17 @@ def main() -> None:
         print(f"  {label:<42} {found.get(name, 0) / n:>10,.0f}")
     calls = commands / n
     glue = (found.get("VM_CallArgv", 0) - found.get("call'2", 0)) / n
-    print(f"  redis.calls per pair {calls:.1f}: {glue / calls:,.0f} instructions each in the"
-          f" module API beyond the command")  # fmt: skip
+    print(
+        f"  redis.calls per pair {calls:.1f}: {glue / calls:,.0f} instructions each in the"
+        f" module API beyond the command"
+    )
     one_call = (ten - empty) / (10 * CALIBRATION_RUNS)
     print(f"  calibration: an empty script call, whole server {empty / CALIBRATION_RUNS:>10,.0f}")
     print(f"  calibration: one redis.call of HGET, all told  {one_call:>10,.0f}")
-    print(f"  so the pair's {calls:.0f} calls cost about {calls * one_call:,.0f} of its"
-          f" {found.get('total', 0) / n:,.0f}")  # fmt: skip
+    print(
+        f"  so the pair's {calls:.0f} calls cost about {calls * one_call:,.0f} of its"
+        f" {found.get('total', 0) / n:,.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -43,16 +43,22 @@ BUGS = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="runs in process")
-    parser.add_argument("--cf-runs", type=int, default=6,
-                        help="runs on Redis that drew cf_fail (each starts a server)")
+    parser.add_argument(
+        "--cf-runs",
+        type=int,
+        default=6,
+        help="runs on Redis that drew cf_fail (each starts a server)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="the campaign's seed")
     parser.add_argument("--scenario", type=Path, default=SCENARIO, help="the chaos scenario")
     args = parser.parse_args()
     os.environ.pop("QSG_REDIS_URL", None)  # cf_fail needs the server the run starts
     scenario = load_scenario(args.scenario)
     print(f"{args.scenario.name}, campaign seed {args.seed}: each bug's runs, clean and broken")
-    print(f"{'bug':<22} {'checker':<11} {'runs':>5} {'clean ok':>9} {'caught':>7} "
-          f"{'caught/runs':>11} {'wall s':>7}")  # fmt: skip
+    print(
+        f"{'bug':<22} {'checker':<11} {'runs':>5} {'clean ok':>9} {'caught':>7} "
+        f"{'caught/runs':>11} {'wall s':>7}"
+    )
     for bug, (checker, kind, in_process) in BUGS.items():
         plan = Plan.of(scenario, server=not in_process)
         wanted = args.runs if in_process else args.cf_runs
@@ -70,8 +76,10 @@ def main() -> None:
                 broken = run_one(scenario, seed, plan=plan, in_process=in_process)
             caught += any(v.name == checker for v in broken.failed())
         wall = time.perf_counter() - began
-        print(f"{bug:<22} {checker:<11} {len(seeds):>5} {clean:>9} {caught:>7} "
-              f"{caught / max(1, len(seeds)):>11.2f} {wall:>7.0f}")  # fmt: skip
+        print(
+            f"{bug:<22} {checker:<11} {len(seeds):>5} {clean:>9} {caught:>7} "
+            f"{caught / max(1, len(seeds)):>11.2f} {wall:>7.0f}"
+        )
 
 
 if __name__ == "__main__":

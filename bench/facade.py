@@ -101,9 +101,11 @@ def report(label: str, async_times: list[float], facade_times: list[float]) -> f
     a, f = statistics.median(async_times), statistics.median(facade_times)
     ratio = a / f
     verdict = "ok" if ratio >= TARGET else "BELOW TARGET"
-    print(f"{label}: async API {a * 1e6:8.1f} us a round trip ({1 / a:9,.0f}/s); "
-          f"facade {f * 1e6:8.1f} us ({1 / f:9,.0f}/s); facade / async {ratio:.2f} "
-          f"(target >= {TARGET}) {verdict}")  # fmt: skip
+    print(
+        f"{label}: async API {a * 1e6:8.1f} us a round trip ({1 / a:9,.0f}/s); "
+        f"facade {f * 1e6:8.1f} us ({1 / f:9,.0f}/s); facade / async {ratio:.2f} "
+        f"(target >= {TARGET}) {verdict}"
+    )
     return ratio
 
 
@@ -113,8 +115,10 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=200, help="round trips a batch (200)")
     parser.add_argument("--only", choices=("memory", "redis"), help="one store only")
     args = parser.parse_args()
-    print(f"put + get of {len(BODY)} bytes on a shared queue, {args.reps} interleaved "
-          f"batches of {args.batch} round trips each; medians")  # fmt: skip
+    print(
+        f"put + get of {len(BODY)} bytes on a shared queue, {args.reps} interleaved "
+        f"batches of {args.batch} round trips each; medians"
+    )
     for label, in_process in (("in process", True), ("on Redis  ", False)):
         if args.only and (args.only == "memory") != in_process:
             continue

@@ -48,8 +48,10 @@ def main() -> None:
             (unchecked if switched_off else checked).append(engine_pairs(args.pairs, seed))
         vars(handle)["mqlong"] = mqlong
     on, off = statistics.median(checked), statistics.median(unchecked)
-    print(f"put+get pairs/s, median of {args.repeat} x {args.pairs:,}: with the MQLONG checks "
-          f"{on:,.0f}, without {off:,.0f}; ratio {on / off:.3f} (target >= 0.95)")  # fmt: skip
+    print(
+        f"put+get pairs/s, median of {args.repeat} x {args.pairs:,}: with the MQLONG checks "
+        f"{on:,.0f}, without {off:,.0f}; ratio {on / off:.3f} (target >= 0.95)"
+    )
     # The checks alone, timed in the same invocation: closer than the ratio can say.
     md, pmo, gmo = MD(), PMO(), GMO()
     calls = 200_000
@@ -59,8 +61,10 @@ def main() -> None:
         mqlong.check_get(md, gmo)
 
     each = min(timeit.repeat(both, number=calls, repeat=5)) / calls
-    print(f"the checks of one put and one get: {each * 1e6:.2f} us, against "
-          f"{1e6 / off:.1f} us a pair without them ({each * off:.2%})")
+    print(
+        f"the checks of one put and one get: {each * 1e6:.2f} us, against "
+        f"{1e6 / off:.1f} us a pair without them ({each * off:.2%})"
+    )
 
 
 if __name__ == "__main__":

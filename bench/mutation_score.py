@@ -70,8 +70,10 @@ def score(modules: list[str], show_survivors: bool) -> int:
         for i, value in enumerate((mutants, killed, equivalent, unchecked, judged)):
             totals[i] += value
     if totals[4]:
-        print(f"| all | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} "
-              f"| {100 * totals[1] / totals[4]:.1f}% |")  # fmt: skip
+        print(
+            f"| all | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} "
+            f"| {100 * totals[1] / totals[4]:.1f}% |"
+        )
     stale = [name for name in known if name not in seen and not modules]
     for name in stale:
         print(f"listed as equivalent, but no such mutant now: {name}", file=sys.stderr)

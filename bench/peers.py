@@ -73,8 +73,11 @@ def qsg_run(seconds: float, seed: int) -> Result:
     result = run_scenario(scenario, seed=seed)
     wall = time.perf_counter() - began
     put = {e.msg_id: e.time for e in result.events if isinstance(e, MessagePut)}
-    waits = [e.time - put[e.msg_id] for e in result.events
-             if isinstance(e, MessageGot) and e.msg_id in put]  # fmt: skip
+    waits = [
+        e.time - put[e.msg_id]
+        for e in result.events
+        if isinstance(e, MessageGot) and e.msg_id in put
+    ]
     return len(waits), wall, statistics.fmean(waits)
 
 
@@ -132,8 +135,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     runners: dict[str, Callable[[float, int], Result]] = {
-        "qsg": qsg_run, "tasks": qsg_tasks_run, "SimPy": simpy_run, "Ciw": ciw_run,
-    }  # fmt: skip
+        "qsg": qsg_run,
+        "tasks": qsg_tasks_run,
+        "SimPy": simpy_run,
+        "Ciw": ciw_run,
+    }
     rates: dict[str, list[float]] = {name: [] for name in runners}
     waits: dict[str, list[float]] = {name: [] for name in runners}
     for rep in range(args.repeat):  # interleaved: each repetition runs all three
@@ -141,15 +147,21 @@ def main() -> None:
             served, wall, wait = runner(args.seconds, 1 + rep)
             rates[name].append(served / wall)
             waits[name].append(wait)
-            print(f"  rep {rep + 1} {name:<6} {served:>8,} customers in {wall:6.2f} s "
-                  f"= {served / wall:>9,.0f} /s; mean wait {wait:.3f} s")  # fmt: skip
+            print(
+                f"  rep {rep + 1} {name:<6} {served:>8,} customers in {wall:6.2f} s "
+                f"= {served / wall:>9,.0f} /s; mean wait {wait:.3f} s"
+            )
     erlang = mmc_mean_wait(SERVERS, ARRIVALS, 1 / SERVICE)
     median = {name: statistics.median(r) for name, r in rates.items()}
-    print(f"M/M/{SERVERS} (arrivals {ARRIVALS}/s, mean service {SERVICE} s), "
-          f"{args.seconds:,.0f} simulated s, median of {args.repeat}:")  # fmt: skip
+    print(
+        f"M/M/{SERVERS} (arrivals {ARRIVALS}/s, mean service {SERVICE} s), "
+        f"{args.seconds:,.0f} simulated s, median of {args.repeat}:"
+    )
     for name in runners:
-        print(f"  {name:<6} {median[name]:>9,.0f} customers per wall second; mean wait "
-              f"{statistics.fmean(waits[name]):.3f} s (Erlang C {erlang:.3f} s)")  # fmt: skip
+        print(
+            f"  {name:<6} {median[name]:>9,.0f} customers per wall second; mean wait "
+            f"{statistics.fmean(waits[name]):.3f} s (Erlang C {erlang:.3f} s)"
+        )
     print(f"  ratio qsg / SimPy {median['qsg'] / median['SimPy']:.3f}   (target >= 0.15)")
     print(f"  ratio qsg / Ciw   {median['qsg'] / median['Ciw']:.3f}   (target >= 0.3)")
     print(f"  ratio qsg / qsg with a task per application {median['qsg'] / median['tasks']:.2f}")

@@ -64,8 +64,10 @@ def synthetic_run(events: int, seed: int) -> pa.Table:
     messages = int(events * 0.45)
     ids = pa.array(range(seed * 10**9, seed * 10**9 + messages), pa.int64())
     # MsgIds as a queue manager makes them: "AMQ ", its name in 12 bytes, a counter.
-    msg_id = pa.array([b"AMQ QM1         " + i.to_bytes(8, "big") for i in ids.to_pylist()],
-                      eventlog.COLUMNS["msg_id"])  # fmt: skip
+    msg_id = pa.array(
+        [b"AMQ QM1         " + i.to_bytes(8, "big") for i in ids.to_pylist()],
+        eventlog.COLUMNS["msg_id"],
+    )
     hashed = pc.bit_wise_and(pc.multiply(ids, 2654435761), 0xFFFFFF)
     put_time = pc.divide(pc.cast(pa.array(range(messages), pa.int64()), pa.float64()), 125.0)
     wait = pc.divide(pc.cast(pc.bit_wise_and(hashed, 1023), pa.float64()), 4096.0)
@@ -73,49 +75,86 @@ def synthetic_run(events: int, seed: int) -> pa.Table:
     expired = pc.equal(pc.bit_wise_and(pc.shift_right(hashed, 10), 15), 0)  # ~1 in 16
     n = messages
     queue = pa.array(["APP.ORDERS"] * n)
-    puts = _table({
-        "kind": pa.array(["put"] * n), "time": put_time, "q_mgr": member, "queue": queue,
-        "msg_id": msg_id, "size": pa.array([1024] * n, pa.int64()),
-        "persistent": pa.array([False] * n), "syncpoint": pa.array([False] * n),
-        "expiry": pa.array([50] * n, pa.int64()),
-    }, n)  # fmt: skip
+    puts = _table(
+        {
+            "kind": pa.array(["put"] * n),
+            "time": put_time,
+            "q_mgr": member,
+            "queue": queue,
+            "msg_id": msg_id,
+            "size": pa.array([1024] * n, pa.int64()),
+            "persistent": pa.array([False] * n),
+            "syncpoint": pa.array([False] * n),
+            "expiry": pa.array([50] * n, pa.int64()),
+        },
+        n,
+    )
     got_mask, gone_mask = pc.invert(expired), expired
     g = pc.sum(pc.cast(got_mask, pa.int64())).as_py()
-    gets = _table({
-        "kind": pa.array(["get"] * g), "time": pc.filter(pc.add(put_time, wait), got_mask),
-        "q_mgr": pa.array(["QM3"] * g), "queue": pa.array(["APP.ORDERS"] * g),
-        "msg_id": pc.filter(msg_id, got_mask), "size": pa.array([1024] * g, pa.int64()),
-        "syncpoint": pa.array([False] * g), "browse": pa.array([False] * g),
-        "expiry": pa.array([40] * g, pa.int64()),
-    }, g)  # fmt: skip
+    gets = _table(
+        {
+            "kind": pa.array(["get"] * g),
+            "time": pc.filter(pc.add(put_time, wait), got_mask),
+            "q_mgr": pa.array(["QM3"] * g),
+            "queue": pa.array(["APP.ORDERS"] * g),
+            "msg_id": pc.filter(msg_id, got_mask),
+            "size": pa.array([1024] * g, pa.int64()),
+            "syncpoint": pa.array([False] * g),
+            "browse": pa.array([False] * g),
+            "expiry": pa.array([40] * g, pa.int64()),
+        },
+        g,
+    )
     d = n - g
-    discards = _table({
-        "kind": pa.array(["discard"] * d), "time": pc.filter(pc.add(put_time, 5.5), gone_mask),
-        "q_mgr": pa.array(["QM1"] * d), "queue": pa.array(["APP.ORDERS"] * d),
-        "msg_id": pc.filter(msg_id, gone_mask), "by": pa.array(["scan"] * d),
-    }, d)  # fmt: skip
+    discards = _table(
+        {
+            "kind": pa.array(["discard"] * d),
+            "time": pc.filter(pc.add(put_time, 5.5), gone_mask),
+            "q_mgr": pa.array(["QM1"] * d),
+            "queue": pa.array(["APP.ORDERS"] * d),
+            "msg_id": pc.filter(msg_id, gone_mask),
+            "by": pa.array(["scan"] * d),
+        },
+        d,
+    )
     rest = events - n - g - d
     samples = max(rest // 2, 1)
     sample_time = pc.divide(pc.cast(pa.array(range(samples), pa.int64()), pa.float64()), 40.0)
-    depths = _table({
-        "kind": pa.array(["depth"] * samples), "time": sample_time,
-        "q_mgr": pa.array(["QM1"] * samples), "queue": pa.array(["APP.ORDERS"] * samples),
-        "depth": pc.bit_wise_and(pc.cast(pa.array(range(samples)), pa.int64()), 63),
-        "shared": pa.array([True] * samples),
-    }, samples)  # fmt: skip
+    depths = _table(
+        {
+            "kind": pa.array(["depth"] * samples),
+            "time": sample_time,
+            "q_mgr": pa.array(["QM1"] * samples),
+            "queue": pa.array(["APP.ORDERS"] * samples),
+            "depth": pc.bit_wise_and(pc.cast(pa.array(range(samples)), pa.int64()), 63),
+            "shared": pa.array([True] * samples),
+        },
+        samples,
+    )
     b = max(rest - samples - 2, 1)
-    batches = _table({
-        "kind": pa.array(["batch"] * b),
-        "time": pc.divide(pc.cast(pa.array(range(b), pa.int64()), pa.float64()), 40.0),
-        "q_mgr": pa.array(["QM1"] * b), "channel": pa.array(["QM1.TO.QM9"] * b),
-        "sequence": pa.array(range(b), pa.int64()), "messages": pa.array([10] * b, pa.int64()),
-        "size": pa.array([14520] * b, pa.int64()),
-    }, b)  # fmt: skip
-    leases = _table({
-        "kind": pa.array(["lease", "lease"]), "time": pa.array([0.0, 1000.0]),
-        "q_mgr": pa.array(["QM1", "QM2"]), "role": pa.array(["EXPIRY.SCAN"] * 2),
-        "token": pa.array([1, 2], pa.int64()), "previous": pa.array([None, "QM1"]),
-    }, 2)  # fmt: skip
+    batches = _table(
+        {
+            "kind": pa.array(["batch"] * b),
+            "time": pc.divide(pc.cast(pa.array(range(b), pa.int64()), pa.float64()), 40.0),
+            "q_mgr": pa.array(["QM1"] * b),
+            "channel": pa.array(["QM1.TO.QM9"] * b),
+            "sequence": pa.array(range(b), pa.int64()),
+            "messages": pa.array([10] * b, pa.int64()),
+            "size": pa.array([14520] * b, pa.int64()),
+        },
+        b,
+    )
+    leases = _table(
+        {
+            "kind": pa.array(["lease", "lease"]),
+            "time": pa.array([0.0, 1000.0]),
+            "q_mgr": pa.array(["QM1", "QM2"]),
+            "role": pa.array(["EXPIRY.SCAN"] * 2),
+            "token": pa.array([1, 2], pa.int64()),
+            "previous": pa.array([None, "QM1"]),
+        },
+        2,
+    )
     table = pa.concat_tables([puts, gets, discards, depths, batches, leases])
     metadata = {
         b"qsg.schema_version": eventlog.SCHEMA_VERSION.encode(),
@@ -173,12 +212,14 @@ def main() -> None:
             computed = time.perf_counter()
             metrics.failed(marked)
             tables = {n: frames.unpacked(job, n, s) for n, s in metrics.TABLES.items()}
-            frames.write_tables(spark, tables, to_uri(work / "metrics"),
-                                partitioned=metrics.TABLES)  # fmt: skip
+            frames.write_tables(spark, tables, to_uri(work / "metrics"), partitioned=metrics.TABLES)
             job.unpersist()
             done = time.perf_counter()
-            for name, took in (("list", listed - began), ("compute", computed - listed),
-                               ("write", done - computed)):  # fmt: skip
+            for name, took in (
+                ("list", listed - began),
+                ("compute", computed - listed),
+                ("write", done - computed),
+            ):
                 phases[name].append(took)
             return done - began
 
@@ -188,14 +229,24 @@ def main() -> None:
             bare.append(bare_scan())
             job.append(metrics_job())
         b, j = statistics.median(bare), statistics.median(job)
-        print(f"metrics job, first in the session ({len(metrics.TABLES)} tables written): "
-              f"{cold:.2f} s, {total / cold:,.0f} events/s, {cold / b:.1f}x the bare scan")
-        print(f"bare scan (spark.read.parquet(...).count()), {args.repeats} times: "
-              f"median {b:.2f} s ({_spread(bare)})")
-        print(f"metrics job, warm, {args.repeats} times: median {j:.2f} s ({_spread(job)}), "
-              f"{total / j:,.0f} events/s")
-        print("where the warm job's time went, medians: " + ", ".join(
-            f"{name} {statistics.median(times[1:]):.2f} s" for name, times in phases.items()))
+        print(
+            f"metrics job, first in the session ({len(metrics.TABLES)} tables written): "
+            f"{cold:.2f} s, {total / cold:,.0f} events/s, {cold / b:.1f}x the bare scan"
+        )
+        print(
+            f"bare scan (spark.read.parquet(...).count()), {args.repeats} times: "
+            f"median {b:.2f} s ({_spread(bare)})"
+        )
+        print(
+            f"metrics job, warm, {args.repeats} times: median {j:.2f} s ({_spread(job)}), "
+            f"{total / j:,.0f} events/s"
+        )
+        print(
+            "where the warm job's time went, medians: "
+            + ", ".join(
+                f"{name} {statistics.median(times[1:]):.2f} s" for name, times in phases.items()
+            )
+        )
         print(f"metrics job (warm) / bare scan, medians: {j / b:.1f}x (target: <= 5x)")
         spark.stop()
     finally:

@@ -27,9 +27,23 @@ QSG = [sys.executable, "-m", "qsg.cli"]
 
 def replicated(scenario: str, duration: str, count: int, seed: int) -> float:
     began = time.perf_counter()
-    subprocess.run([*QSG, "run", scenario, "--duration", duration, "--seed", str(seed),
-                    "--replications", str(count), "--json"], cwd=ROOT, check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [
+            *QSG,
+            "run",
+            scenario,
+            "--duration",
+            duration,
+            "--seed",
+            str(seed),
+            "--replications",
+            str(count),
+            "--json",
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     return time.perf_counter() - began
 
 
@@ -40,10 +54,24 @@ def separate(scenario: str, duration: str, count: int, seed: int, cores: int) ->
     while pending or running:
         while pending and len(running) < cores:
             s = pending.pop(0)
-            running.append(subprocess.Popen(
-                [*QSG, "run", scenario, "--duration", duration, "--seed", str(s), "--json",
-                 "--no-progress"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL))  # fmt: skip
+            running.append(
+                subprocess.Popen(
+                    [
+                        *QSG,
+                        "run",
+                        scenario,
+                        "--duration",
+                        duration,
+                        "--seed",
+                        str(s),
+                        "--json",
+                        "--no-progress",
+                    ],
+                    cwd=ROOT,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         done = running.pop(0)
         if done.wait() != 0:
             raise SystemExit(f"qsg run exited {done.returncode}")
@@ -65,9 +93,11 @@ def main() -> None:
         theirs.append(separate(args.scenario, args.duration, args.count, seed, cores))
         ours.append(replicated(args.scenario, args.duration, args.count, seed))
     mine, ref = statistics.median(ours), statistics.median(theirs)
-    print(f"{args.count} seeds of {args.scenario} ({args.duration} s), {cores} cores, median "
-          f"of {args.repeat}: --replications {mine:.1f} s, separate runs {ref:.1f} s; "
-          f"ratio {mine / ref:.3f} (target <= 1.1)")  # fmt: skip
+    print(
+        f"{args.count} seeds of {args.scenario} ({args.duration} s), {cores} cores, median "
+        f"of {args.repeat}: --replications {mine:.1f} s, separate runs {ref:.1f} s; "
+        f"ratio {mine / ref:.3f} (target <= 1.1)"
+    )
 
 
 if __name__ == "__main__":

@@ -38,10 +38,12 @@ BASE = Path(__file__).resolve().parent.parent / "scenarios" / "sweep-base.toml"
 
 def sweep_file(where: Path, duration: float) -> Sweep:
     path = where / "bench-sweep.toml"
-    path.write_text(f'scenario = "{BASE}"\nduration = {duration}\nseeds = [1, 2, 3, 4]\n'
-                    'objective = { p99 = 0.1, queue = "APP.ORDERS" }\n[vary]\n'
-                    '"workload.*.rate" = [20, 40, 60, 80]\n'
-                    '"qsg.QSG1.members" = [2, 3, 4]\n')  # fmt: skip
+    path.write_text(
+        f'scenario = "{BASE}"\nduration = {duration}\nseeds = [1, 2, 3, 4]\n'
+        'objective = { p99 = 0.1, queue = "APP.ORDERS" }\n[vary]\n'
+        '"workload.*.rate" = [20, 40, 60, 80]\n'
+        '"qsg.QSG1.members" = [2, 3, 4]\n'
+    )
     sweep = load_sweep(path)
     assert len(sweep.points) == 48, len(sweep.points)
     return sweep
@@ -93,8 +95,7 @@ def main() -> None:
         a, j = statistics.median(alone), statistics.median(job)
         print(f"48 points of {args.duration:g} simulated s, {args.repeats} timed runs each")
         print(f"one after another in one process: median {a:.1f} s ({_spread(alone)})")
-        print(f"one Spark job on {args.master} ({cores} cores): median {j:.1f} s "
-              f"({_spread(job)})")  # fmt: skip
+        print(f"one Spark job on {args.master} ({cores} cores): median {j:.1f} s ({_spread(job)})")
         print(f"speed-up, medians: {a / j:.2f}x (target: >= 1.6x on 2 cores)")
         spark.stop()
     finally:

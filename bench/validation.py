@@ -35,17 +35,24 @@ def main() -> None:
     for seed in args.seeds:
         result = run_scenario(mmc, seed=seed)
         put = {e.msg_id: e.time for e in result.events if isinstance(e, MessagePut)}
-        waits = [e.time - put[e.msg_id] for e in result.events
-                 if isinstance(e, MessageGot) and not e.browse and e.msg_id in put]  # fmt: skip
+        waits = [
+            e.time - put[e.msg_id]
+            for e in result.events
+            if isinstance(e, MessageGot) and not e.browse and e.msg_id in put
+        ]
         mean = sum(waits) / len(waits)
-        print(f"M/M/3   seed {seed}: mean wait {mean:.5f} s over {len(waits):,} messages; "
-              f"Erlang C {wq:.5f} s; error {mean / wq - 1:+.2%}")  # fmt: skip
+        print(
+            f"M/M/3   seed {seed}: mean wait {mean:.5f} s over {len(waits):,} messages; "
+            f"Erlang C {wq:.5f} s; error {mean / wq - 1:+.2%}"
+        )
     for seed in args.seeds:
         result = run_scenario(mm1, seed=seed)
         row = result.summary.queue("QM1", "APP.WORK")
         fraction = row["expired"] / row["put"]
-        print(f"M/M/1+D seed {seed}: expired {fraction:.4f} of {row['put']:,}; "
-              f"closed form {abandon:.4f}; error {fraction / abandon - 1:+.2%}")  # fmt: skip
+        print(
+            f"M/M/1+D seed {seed}: expired {fraction:.4f} of {row['put']:,}; "
+            f"closed form {abandon:.4f}; error {fraction / abandon - 1:+.2%}"
+        )
 
 
 if __name__ == "__main__":

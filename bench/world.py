@@ -198,8 +198,10 @@ def main() -> None:
     local_seconds = args.seconds or 3600.0
     redis_seconds = args.seconds or 60.0
 
-    print(f"1. in process: {len(MEMBERS)} members, {RATE:.0f} msg/s of 1 KB, "
-          f"{local_seconds:.0f} simulated s")  # fmt: skip
+    print(
+        f"1. in process: {len(MEMBERS)} members, {RATE:.0f} msg/s of 1 KB, "
+        f"{local_seconds:.0f} simulated s"
+    )
     bares, rates, trio_rates = [], [], []
     for _ in range(args.repeat):  # interleaved, so a change of the machine's load hits all
         # As many jumps as the world has messages (twice), so each measure lasts about
@@ -213,19 +215,27 @@ def main() -> None:
     ratio = statistics.median(r / b for r, b in zip(rates, bares, strict=True))
     wall = got / rate  # the median run's wall seconds, for the speed-up
     trio_rate = statistics.median(trio_rates)
-    print(f"   (medians of {args.repeat} interleaved repetitions; world/bare each:"
-          f" {', '.join(f'{r / b:.2f}' for r, b in zip(rates, bares, strict=True))})")
+    print(
+        f"   (medians of {args.repeat} interleaved repetitions; world/bare each:"
+        f" {', '.join(f'{r / b:.2f}' for r, b in zip(rates, bares, strict=True))})"
+    )
     print(f"   bare trio timer jumps on the virtual clock: {bare:10,.0f} /s")
     print(
         f"   messages through the world:                 {rate:10,.0f} /s ({got:,} in {wall:.1f} s)"
     )
-    print(f"   ratio: {ratio:.2f} of the bare rate (median of the repetitions; target >= 0.50); "
-          f"speed-up over real time: {local_seconds / wall:,.0f}x")  # fmt: skip
-    print(f"   context: producers on trio.sleep instead of qsg.sleep: {trio_rate:,.0f}"
-          f" /s ({trio_rate / bare:.2f} of the bare rate)")  # fmt: skip
+    print(
+        f"   ratio: {ratio:.2f} of the bare rate (median of the repetitions; target >= 0.50); "
+        f"speed-up over real time: {local_seconds / wall:,.0f}x"
+    )
+    print(
+        f"   context: producers on trio.sleep instead of qsg.sleep: {trio_rate:,.0f}"
+        f" /s ({trio_rate / bare:.2f} of the bare rate)"
+    )
     shape = bare_shape(min(local_seconds, 600.0))
-    print(f"   context: the same producers and consumers with no MQ at all: {shape:,.0f} /s"
-          f" ({shape / bare:.2f} of the bare rate)")  # fmt: skip
+    print(
+        f"   context: the same producers and consumers with no MQ at all: {shape:,.0f} /s"
+        f" ({shape / bare:.2f} of the bare rate)"
+    )
 
     with open_server() as url:
         print(f"2. on Redis: the same scenario, {redis_seconds:.0f} simulated s")
@@ -238,9 +248,11 @@ def main() -> None:
             got, wall = qsg.run(scenario, redis_seconds, False, url)
             pers.append(wall / got)
             ran = qsg.run(script_time, url) if counted else None
-            scripts = None if ran is None or scripts is None else (
-                scripts[0] + ran[0], scripts[1] + ran[1]
-            )  # fmt: skip
+            scripts = (
+                None
+                if ran is None or scripts is None
+                else (scripts[0] + ran[0], scripts[1] + ran[1])
+            )
         floor, evalsha, per = (statistics.median(x) for x in (floors, evalshas, pers))
         to_floor = statistics.median(p / f for p, f in zip(pers, floors, strict=True))
         to_evalsha = statistics.median(p / e for p, e in zip(pers, evalshas, strict=True))
@@ -249,14 +261,18 @@ def main() -> None:
         print(
             f"   wall time per message:                      {per * 1e6:10,.0f} us ({got:,} msgs)"
         )
-        print(f"   ratio: {to_floor:.2f} x the floor (target <= 3); "
-              f"speed-up over real time: {redis_seconds / (per * got):,.1f}x")  # fmt: skip
+        print(
+            f"   ratio: {to_floor:.2f} x the floor (target <= 3); "
+            f"speed-up over real time: {redis_seconds / (per * got):,.1f}x"
+        )
         print(f"   blocking trivial EVALSHA round trip:        {evalsha * 1e6:10,.0f} us")
         print(f"   ratio: {to_evalsha:.2f} x that round trip (target <= 12)")
         if scripts is not None:
             server = scripts[1] / scripts[0] * 1e6
-            print(f"   context: the server's own time per script (INFO commandstats): "
-                  f"{server:,.0f} us, {2 * server:,.0f} us a message")  # fmt: skip
+            print(
+                f"   context: the server's own time per script (INFO commandstats): "
+                f"{server:,.0f} us, {2 * server:,.0f} us a message"
+            )
 
 
 if __name__ == "__main__":

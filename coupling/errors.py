@@ -52,9 +52,13 @@ class CFRefusedError(CFConnectionError):
 
 #: The reason codes a call gets when the facility failed it (``coupling.errors``): a
 #: system task that meets one waits for the facility rather than ending its world.
-FACILITY_REASONS = frozenset({
-    CMQC.MQRC_CF_STRUC_FAILED, CMQC.MQRC_CF_STRUC_IN_USE, CMQC.MQRC_STORAGE_MEDIUM_FULL,
-})  # fmt: skip
+FACILITY_REASONS = frozenset(
+    {
+        CMQC.MQRC_CF_STRUC_FAILED,
+        CMQC.MQRC_CF_STRUC_IN_USE,
+        CMQC.MQRC_STORAGE_MEDIUM_FULL,
+    }
+)
 
 #: The prefix of the server's error reply for a write refused at ``maxmemory``.
 OOM = "OOM"
@@ -69,8 +73,7 @@ def refusal(reply: str) -> CFRefusedError | None:
     if reply.startswith(OOM):
         return CFRefusedError(
             CMQC.MQRC_STORAGE_MEDIUM_FULL,
-            "the coupling facility is full: its server is at its maxmemory and refuses "
-            "writes",
+            "the coupling facility is full: its server is at its maxmemory and refuses writes",
         )
     return None
 
@@ -86,6 +89,11 @@ def still_loading(seconds: float) -> CFRefusedError:
 
 
 __all__ = [
-    "FACILITY_REASONS", "LOADING", "OOM", "CFConnectionError", "CFRefusedError", "refusal",
+    "FACILITY_REASONS",
+    "LOADING",
+    "OOM",
+    "CFConnectionError",
+    "CFRefusedError",
+    "refusal",
     "still_loading",
-]  # fmt: skip
+]

@@ -37,9 +37,14 @@ class Lease:
     member sees (the highest is what a facility that lost its state restarts above)."""
 
     def __init__(
-        self, transport: Transport, qsg: str, role: str, member: str, length: float,
+        self,
+        transport: Transport,
+        qsg: str,
+        role: str,
+        member: str,
+        length: float,
         on_token: Callable[[str, int], None] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.transport = transport
         self.role = role
         self.member = member
@@ -58,9 +63,13 @@ class Lease:
         if reply[0] == 1:
             previous = reply[3].decode() if reply[3] else None
             return Grant(
-                self.role, self.member, int(reply[1]), now + self.length,
-                reply[2] == b"acquired", previous,
-            )  # fmt: skip
+                self.role,
+                self.member,
+                int(reply[1]),
+                now + self.length,
+                reply[2] == b"acquired",
+                previous,
+            )
         return Refusal(self.role, reply[2].decode(), int(reply[1]), float(reply[3]))
 
     def release(self, grant: Grant) -> bool:
@@ -74,8 +83,7 @@ def check_held(transport: Transport, qsg: str, fence: Fence, now: float) -> None
     (``fence_holds``, the rule the scan script applies before each batch), for work that
     may reach no script at all (a scan that finds nothing worth scanning must still not
     be a scan under a stale token)."""
-    token, expires = transport.command("HMGET", keys.lease_key(qsg, fence.role),
-                                       "token", "expires")  # fmt: skip
+    token, expires = transport.command("HMGET", keys.lease_key(qsg, fence.role), "token", "expires")
     current = None if token is None else int(token)
     if not fence_holds(fence, current, None if expires is None else float(expires), now):
         raise StaleFenceError(fence, current)

@@ -324,7 +324,7 @@ redis.call('HSETNX', KEYS[1], 'entries', 0)
 redis.call('HSETNX', KEYS[1], 'elements', 0)
 return {OK}
 """,
-    grows=True
+    grows=True,
 )
 
 CREATE_QUEUE = _script(
@@ -344,7 +344,7 @@ redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2],
 redis.call('SADD', KEYS[2], P)
 return {OK, 1}
 """,
-    grows=True
+    grows=True,
 )
 
 DELETE_QUEUE = _script(
@@ -418,7 +418,7 @@ else
 end
 return {OK, key}
 """,
-    grows=True
+    grows=True,
 )
 
 GET = _script(
@@ -858,6 +858,17 @@ return {1}
 
 ALL = (
     DEFINE_STRUCTURE,
-    CREATE_QUEUE, DELETE_QUEUE, PUT, GET, LOCK, COUNT, COMMIT, BACKOUT, SCAN, RECOVER,
-    CF_RECOVER, LEASE_ACQUIRE, LEASE_RELEASE,
-)  # fmt: skip
+    CREATE_QUEUE,
+    DELETE_QUEUE,
+    PUT,
+    GET,
+    LOCK,
+    COUNT,
+    COMMIT,
+    BACKOUT,
+    SCAN,
+    RECOVER,
+    CF_RECOVER,
+    LEASE_ACQUIRE,
+    LEASE_RELEASE,
+)

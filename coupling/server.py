@@ -83,9 +83,12 @@ class EmbeddedServer:
         self.socket_path = self._dir / "cf.sock"
         self.password = secrets.token_urlsafe(24)
         self._server = ValkeyServer(
-            port=free_port() if tcp else 0, data_dir=self._dir, persist=data_dir is not None,
-            unix_socket_path=self.socket_path, **config,
-        )  # fmt: skip
+            port=free_port() if tcp else 0,
+            data_dir=self._dir,
+            persist=data_dir is not None,
+            unix_socket_path=self.socket_path,
+            **config,
+        )
         self.persistent = persistent
         self.tcp = tcp
         self._own_dir = data_dir is None
@@ -102,9 +105,16 @@ class EmbeddedServer:
         Waits up to ``START_TIMEOUT`` for it (it may be reading its append-only file)."""
         self._server.start(timeout=START_TIMEOUT)
         _command(
-            self.socket_path, "ACL", "SETUSER", _USER, "on", f">{self.password}",
-            "~*", "&*", "+@all",
-        )  # fmt: skip
+            self.socket_path,
+            "ACL",
+            "SETUSER",
+            _USER,
+            "on",
+            f">{self.password}",
+            "~*",
+            "&*",
+            "+@all",
+        )
         _command(self.socket_path, "ACL", "SETUSER", "default", "on", "nopass", "-@all", "+ping")
 
     def stop(self) -> None:

@@ -134,20 +134,24 @@ class RedisStore:
             if group_id != _NO_GROUP
             else ""
         )
-        scanned_by_id = msg.expires_at is not None and not wants_expiration_report(
-            desc["Report"]
-        )
+        scanned_by_id = msg.expires_at is not None and not wants_expiration_report(desc["Report"])
         reply = self._run(
             scripts.PUT,
             [self._prefix(queue), *self._uow_keys(token)],
-            _trimmed([
-                record, token, max_depth,
-                "" if msg.expires_at is None else repr(msg.expires_at),
-                msg.priority, group, offloaded or "",
-                # What a scan needs of a message that owes no expiration report.
-                msg.msg_id if scanned_by_id else "",
-            ]),
-        )  # fmt: skip
+            _trimmed(
+                [
+                    record,
+                    token,
+                    max_depth,
+                    "" if msg.expires_at is None else repr(msg.expires_at),
+                    msg.priority,
+                    group,
+                    offloaded or "",
+                    # What a scan needs of a message that owes no expiration report.
+                    msg.msg_id if scanned_by_id else "",
+                ]
+            ),
+        )
         status = reply[0]
         if status == scripts.OK:
             msg.seq = int(reply[1]) & ((1 << SEQ_BITS) - 1)
@@ -209,12 +213,20 @@ class RedisStore:
         reply = self._run(
             scripts.GET,
             [self._prefix(queue), *self._uow_keys(token)],
-            _trimmed([
-                repr(now), token, syncpoint, -1 if max_length is None else max_length,
-                "1" if accept_truncated else "", "1" if browse else "",
-                "" if after is None else after, _selection(select), handle,
-            ]),
-        )  # fmt: skip
+            _trimmed(
+                [
+                    repr(now),
+                    token,
+                    syncpoint,
+                    -1 if max_length is None else max_length,
+                    "1" if accept_truncated else "",
+                    "1" if browse else "",
+                    "" if after is None else after,
+                    _selection(select),
+                    handle,
+                ]
+            ),
+        )
         if reply[0] != scripts.OK:
             raise self._gone(queue)
         _, found, too_long, parts, gone = reply
@@ -256,8 +268,10 @@ class RedisStore:
         began = self._began.get(keys.uow_token(uow))
         if began is None or began == self.epoch:
             return None
-        return (f"the coupling facility of QSG {self.qsg} failed while the unit of work was "
-                "in flight: its recovery backed it out")  # fmt: skip
+        return (
+            f"the coupling facility of QSG {self.qsg} failed while the unit of work was "
+            "in flight: its recovery backed it out"
+        )
 
     def failed(self) -> None:
         """The facility failed (its server is gone): units of work in flight cannot
@@ -338,9 +352,12 @@ class RedisStore:
 
     # ---- leases ---------------------------------------------------------------
     def lease(
-        self, role: str, member: str, length: float,
+        self,
+        role: str,
+        member: str,
+        length: float,
         on_token: Callable[[str, int], None] | None = None,
-    ) -> Lease:  # fmt: skip
+    ) -> Lease:
         """``member``'s lease on ``role`` in this QSG (``coupling.lease``)."""
         return Lease(self.transport, self.qsg, role, member, length, on_token=on_token)
 
@@ -354,9 +371,13 @@ class RedisStore:
     def structure_usage(self, name: str) -> dict[str, int]:
         """A structure's entries and elements in use and their maxima."""
         values = self._command(
-            "HMGET", keys.structure_key(self.qsg, name),
-            "entries", "elements", "max_entries", "max_elements",
-        )  # fmt: skip
+            "HMGET",
+            keys.structure_key(self.qsg, name),
+            "entries",
+            "elements",
+            "max_entries",
+            "max_elements",
+        )
         names = ("entries", "elements", "max_entries", "max_elements")
         return {n: int(v or 0) for n, v in zip(names, values, strict=True)}
 
@@ -392,8 +413,9 @@ class RedisStore:
         name = f"CF structure {where}" if where and where != NO_STRUCTURE else "the CF"
         if isinstance(error, CFRefusedError):
             return self._tell(error.reason, f"{name} of QSG {self.qsg}: {error}")
-        return self._tell(CMQC.MQRC_CF_STRUC_FAILED,
-                          f"{name} of QSG {self.qsg} is unreachable: {error}")  # fmt: skip
+        return self._tell(
+            CMQC.MQRC_CF_STRUC_FAILED, f"{name} of QSG {self.qsg} is unreachable: {error}"
+        )
 
     def _gone(self, queue: str) -> Exception:
         """A script found no queue ``queue``, which this store created: another member
@@ -408,10 +430,14 @@ class RedisStore:
         if int(self._command("EXISTS", held)):
             return KeyError(queue)  # the structure is there: the queue alone was deleted
         named = f"CF structure {struc}" if struc != NO_STRUCTURE else "the CF"
-        return self._tell(CMQC.MQRC_CF_STRUC_FAILED, (
-            f"{named} of QSG {self.qsg} has failed: the coupling facility no longer holds "
-            f"it or queue {queue} (its server restarted without its data?)"
-        ), lost=True)  # fmt: skip
+        return self._tell(
+            CMQC.MQRC_CF_STRUC_FAILED,
+            (
+                f"{named} of QSG {self.qsg} has failed: the coupling facility no longer holds "
+                f"it or queue {queue} (its server restarted without its data?)"
+            ),
+            lost=True,
+        )
 
     def _tell(self, reason: int, why: str, *, lost: bool = False) -> MQMIError:
         if self.on_failure is not None:
@@ -442,13 +468,20 @@ def _selection(select: Select) -> bytes:
     group_hex = None if match.group_id is None else match.group_id.hex()
     packed: bytes = msgpack.packb(
         [
-            match.msg_id, match.correl_id, match.group_id, group_hex,
-            match.msg_seq_number, match.offset, select.first_items, select.whole_group,
-            select.whole_message, select.complete,
+            match.msg_id,
+            match.correl_id,
+            match.group_id,
+            group_hex,
+            match.msg_seq_number,
+            match.offset,
+            select.first_items,
+            select.whole_group,
+            select.whole_message,
+            select.complete,
             None if select.key is None else str(select.key),
         ],
         use_bin_type=False,  # Lua's cmsgpack reads raw strings, not bin
-    )  # fmt: skip
+    )
     return packed
 
 

@@ -81,9 +81,10 @@ class _Link:
     def fail(self, error: BaseException) -> None:
         if self.broken is None:
             self.broken = (
-                error if isinstance(error, CFConnectionError)
+                error
+                if isinstance(error, CFConnectionError)
                 else CFConnectionError(f"the link to the coupling facility broke: {error}")
-            )  # fmt: skip
+            )
         self.stop.set()
         while self.waiting:
             call = self.waiting.popleft()
@@ -265,10 +266,13 @@ class TrioTransport:
             if left > 0:
                 await sleep_wall(left, link.stop)
                 continue
-            self._drop(link, CFConnectionError(
-                f"the coupling facility at {self._where} did not answer within "
-                f"{timeout:g} s (socket_timeout)"
-            ))  # fmt: skip
+            self._drop(
+                link,
+                CFConnectionError(
+                    f"the coupling facility at {self._where} did not answer within "
+                    f"{timeout:g} s (socket_timeout)"
+                ),
+            )
             await trio.aclose_forcefully(link.stream)
 
     def _drop(self, link: _Link, error: BaseException) -> None:
@@ -309,8 +313,7 @@ class TrioTransport:
         except trio.BrokenResourceError as error:  # the TLS handshake failed
             cause = error.__cause__ or error
             raise CFConnectionError(
-                f"the TLS handshake with the coupling facility at {self._where} failed: "
-                f"{cause}"
+                f"the TLS handshake with the coupling facility at {self._where} failed: {cause}"
             ) from error
 
     async def _open_stream_unbounded(self) -> trio.abc.Stream:

@@ -16,9 +16,20 @@ from qsg.core.qmgr import QMgr
 from qsg.core.structs import GMO, MD, OD, PMO, gmo, md, od, pmo
 
 __all__ = [
-    "CMQC", "DLH", "GMO", "MD", "OD", "PMO", "XQH", "MQMIError", "QMgr",
-    "gmo", "md", "od", "pmo",
-]  # fmt: skip
+    "CMQC",
+    "DLH",
+    "GMO",
+    "MD",
+    "OD",
+    "PMO",
+    "XQH",
+    "MQMIError",
+    "QMgr",
+    "gmo",
+    "md",
+    "od",
+    "pmo",
+]
 
 
 if TYPE_CHECKING:

@@ -35,8 +35,13 @@ from qsg.scenario.play import Progress as RunProgress
 from qsg.scenario.play import RunResult, ScriptScenario, run_scenario
 
 #: What the progress line counts, by event kind.
-SHOWN = (("put", "put"), ("get", "got"), ("discard", "expired"), ("report", "reports"),
-         ("app-error", "errors"))  # fmt: skip
+SHOWN = (
+    ("put", "put"),
+    ("get", "got"),
+    ("discard", "expired"),
+    ("report", "reports"),
+    ("app-error", "errors"),
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -52,8 +57,9 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("scenarios", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))  # fmt: skip
+@click.argument(
+    "scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path)
+)
 def validate(scenarios: tuple[Path, ...]) -> None:
     """Check SCENARIOS without running them.
 
@@ -87,29 +93,63 @@ def validate(scenarios: tuple[Path, ...]) -> None:
 
 @main.command()
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--redis", "redis_url", metavar="URL", envvar="QSG_REDIS_URL",
-              help="The coupling facility: a Redis server's redis://, rediss:// or unix:// "
-                   "URL (default: $QSG_REDIS_URL, else a private server started for the run).")
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path),
-              help="Write the run here: the scenario, run.json (seed...), summary.json and "
-                   "events.parquet.")
-@click.option("--seed", type=int, default=None,
-              help="The run's seed (default: the scenario's [run] seed).")
-@click.option("--duration", type=SECONDS, default=None,
-              help="Simulated seconds to run (default: the scenario's [run] duration).")
-@click.option("--progress/--no-progress", default=True, show_default=True,
-              help="Show the progress bar in simulated time.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the summary as JSON instead of tables.")
-@click.option("--replications", type=click.IntRange(1, 10_000), default=None,
-              help="Play N seeds (the seed, seed+1, ...) in processes, as many at once as "
-                   "there are cores, and give each figure as mean ± 95% half-width.")
-@click.option("--precision", type=click.FloatRange(0, 1, min_open=True), default=None,
-              help="With --replications N: stop once every figure's 95% half-width is "
-                   "within this fraction of its mean (N at most).")  # fmt: skip
-def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | None,
-        duration: float | None, progress: bool, as_json: bool, replications: int | None,
-        precision: float | None) -> None:  # fmt: skip
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    envvar="QSG_REDIS_URL",
+    help="The coupling facility: a Redis server's redis://, rediss:// or unix:// "
+    "URL (default: $QSG_REDIS_URL, else a private server started for the run).",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write the run here: the scenario, run.json (seed...), summary.json and events.parquet.",
+)
+@click.option(
+    "--seed", type=int, default=None, help="The run's seed (default: the scenario's [run] seed)."
+)
+@click.option(
+    "--duration",
+    type=SECONDS,
+    default=None,
+    help="Simulated seconds to run (default: the scenario's [run] duration).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=True,
+    show_default=True,
+    help="Show the progress bar in simulated time.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables."
+)
+@click.option(
+    "--replications",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Play N seeds (the seed, seed+1, ...) in processes, as many at once as "
+    "there are cores, and give each figure as mean ± 95% half-width.",
+)
+@click.option(
+    "--precision",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    help="With --replications N: stop once every figure's 95% half-width is "
+    "within this fraction of its mean (N at most).",
+)
+def run(
+    scenario: Path,
+    redis_url: str | None,
+    out: Path | None,
+    seed: int | None,
+    duration: float | None,
+    progress: bool,
+    as_json: bool,
+    replications: int | None,
+    precision: float | None,
+) -> None:
     """Play SCENARIO and summarise it.
 
     The run is in simulated time (the scenario's [run] clock): a second of the
@@ -136,15 +176,29 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
     if replications is not None:
         from qsg.replicate import run_replications
 
-        sys.exit(run_replications(console, scenario, loaded, redis_url, seed, duration,
-                                  replications, precision, as_json))  # fmt: skip
+        sys.exit(
+            run_replications(
+                console,
+                scenario,
+                loaded,
+                redis_url,
+                seed,
+                duration,
+                replications,
+                precision,
+                as_json,
+            )
+        )
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
     from qsg.recording import Recording
 
-    recording = None if out is None else Recording(
-        out, scenario, loaded, loaded.run.seed if seed is None else seed)
+    recording = (
+        None
+        if out is None
+        else Recording(out, scenario, loaded, loaded.run.seed if seed is None else seed)
+    )
     events = None if recording is None else recording.events
     try:
         result = _play(loaded, redis_url, seed, console if progress else None, events)
@@ -179,18 +233,26 @@ def run(scenario: Path, redis_url: str | None, out: Path | None, seed: int | Non
         sys.exit(1)
 
 
-def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int | None,
-          console: Console | None, events: EventLog | None = None) -> RunResult:  # fmt: skip
+def _play(
+    scenario: Scenario | ScriptScenario,
+    redis_url: str | None,
+    seed: int | None,
+    console: Console | None,
+    events: EventLog | None = None,
+) -> RunResult:
     # Refused faults are told as they happen: above the progress bar, else on stderr.
     warn = refusal_warner(console or Console(stderr=True, highlight=False, soft_wrap=True))
     if console is None:
-        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_refused=warn,
-                            events=events)  # fmt: skip
+        return run_scenario(
+            scenario, redis_url=redis_url, seed=seed, on_refused=warn, events=events
+        )
     columns = (
-        TextColumn("[bold]simulated"), BarColumn(),
+        TextColumn("[bold]simulated"),
+        BarColumn(),
         TextColumn("{task.completed:>9.1f} / {task.total:.0f} s"),
-        TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
-    )  # fmt: skip
+        TextColumn("{task.fields[counts]}"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=console, refresh_per_second=8) as bar:
         task: TaskID = bar.add_task("run", total=scenario.run.duration or None, counts="")
 
@@ -198,8 +260,14 @@ def _play(scenario: Scenario | ScriptScenario, redis_url: str | None, seed: int 
             counts = "  ".join(f"{label} {p.counts.get(kind, 0):,}" for kind, label in SHOWN)
             bar.update(task, completed=p.now, total=p.duration, counts=counts)
 
-        return run_scenario(scenario, redis_url=redis_url, seed=seed, on_progress=update,
-                            on_refused=warn, events=events)  # fmt: skip
+        return run_scenario(
+            scenario,
+            redis_url=redis_url,
+            seed=seed,
+            on_progress=update,
+            on_refused=warn,
+            events=events,
+        )
 
 
 def _json_default(value: Any) -> Any:
@@ -212,10 +280,13 @@ def _shape(scenario: Scenario | ScriptScenario) -> str:
     if isinstance(scenario, ScriptScenario):
         return f"Python scenario, {_count(scenario.topology.qmgrs, 'queue manager')}"
     parts = (
-        _count(scenario.qmgrs, "queue manager"), _count(scenario.qsgs, "QSG"),
-        _count(scenario.channels, "channel"), _count(scenario.workloads, "workload"),
-        _count(scenario.faults, "fault"), f"{scenario.run.duration:g} s",
-    )  # fmt: skip
+        _count(scenario.qmgrs, "queue manager"),
+        _count(scenario.qsgs, "QSG"),
+        _count(scenario.channels, "channel"),
+        _count(scenario.workloads, "workload"),
+        _count(scenario.faults, "fault"),
+        f"{scenario.run.duration:g} s",
+    )
     return ", ".join(parts)
 
 

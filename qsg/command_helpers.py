@@ -63,9 +63,13 @@ def _sweep_given(path: Path) -> ScenarioProblem:
     """The one problem of a sweep file given where a scenario is wanted, at its [vary]."""
     lines = path.read_text("utf-8").splitlines()
     line = next((i for i, text in enumerate(lines, 1) if text.strip() == "[vary]"), 1)
-    return ScenarioProblem(str(path), line, "vary",
-                           f"a sweep file, not a scenario: play it with `qsg sweep {path} "
-                           "--out DIR` (its scenario is the one `scenario` names)")  # fmt: skip
+    return ScenarioProblem(
+        str(path),
+        line,
+        "vary",
+        f"a sweep file, not a scenario: play it with `qsg sweep {path} "
+        "--out DIR` (its scenario is the one `scenario` names)",
+    )
 
 
 def causes(error: BaseException) -> list[BaseException]:
@@ -94,9 +98,11 @@ def check_redis_url(url: str | None) -> None:
     if ctx.get_parameter_source("redis_url") is not ParameterSource.COMMANDLINE:
         return
     envvar = next((p.envvar for p in ctx.command.params if p.name == "redis_url"), None)
-    click.echo("warning: --redis gives a password on the command line, where any user of "
-               f"this machine can read it (ps); give the URL in {envvar} instead",
-               err=True)  # fmt: skip
+    click.echo(
+        "warning: --redis gives a password on the command line, where any user of "
+        f"this machine can read it (ps); give the URL in {envvar} instead",
+        err=True,
+    )
 
 
 def print_problems(error: ScenarioError) -> None:

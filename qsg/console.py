@@ -121,8 +121,9 @@ async def session(world: World, q_mgr: str, lines: Lines, out: TextIO, tally: Ta
             break
         tally.read += 1
         if lines.echo:
-            shown = " ".join(part.rstrip()[:-1] if _continues(part) else part
-                             for part in text.split("\n"))  # fmt: skip
+            shown = " ".join(
+                part.rstrip()[:-1] if _continues(part) else part for part in text.split("\n")
+            )
             out.write(f"{tally.read:>6} : {' '.join(shown.split())}\n")
         reply = await admin.command(world, q_mgr, text)
         tally.failed += reply.failed
@@ -130,8 +131,9 @@ async def session(world: World, q_mgr: str, lines: Lines, out: TextIO, tally: Ta
         out.flush()
     out.write(f"{tally.read} MQSC command{'s' if tally.read != 1 else ''} read.\n")
     if tally.failed:
-        out.write(f"{tally.failed} command{'s' if tally.failed != 1 else ''} "
-                  "could not be processed.\n")  # fmt: skip
+        out.write(
+            f"{tally.failed} command{'s' if tally.failed != 1 else ''} could not be processed.\n"
+        )
     else:
         out.write("All valid MQSC commands were processed.\n")
     out.flush()
@@ -146,13 +148,24 @@ def _at(ctx: click.Context, param: click.Parameter, value: float) -> float:
 @click.command()
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("q_mgr", metavar="QMNAME")
-@click.option("--at", "at", type=float, default=0.0, callback=_at, show_default=True,
-              help="Run the scenario to this simulated second before the console opens.")
-@click.option("--redis", "redis_url", metavar="URL", envvar="QSG_REDIS_URL",
-              help="The coupling facility's Redis URL (default: a private server).")
+@click.option(
+    "--at",
+    "at",
+    type=float,
+    default=0.0,
+    callback=_at,
+    show_default=True,
+    help="Run the scenario to this simulated second before the console opens.",
+)
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    envvar="QSG_REDIS_URL",
+    help="The coupling facility's Redis URL (default: a private server).",
+)
 @click.option("--seed", type=int, default=None, help="The run's seed (default: the scenario's).")
-def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None,
-         seed: int | None) -> None:  # fmt: skip
+def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None, seed: int | None) -> None:
     """A runmqsc console on queue manager QMNAME of SCENARIO, running in simulated time.
 
     Type MQSC commands (DISPLAY QSTATUS(*), DEFINE QLOCAL(...), ...) and `end`; or
@@ -173,12 +186,17 @@ def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None,
         sys.exit(2)
     names = sorted(loaded.topology.qmgrs)
     if q_mgr not in names:
-        click.echo(f"qsg mqsc: no queue manager {q_mgr} in {scenario} "
-                   f"(it has {', '.join(names)})", err=True)  # fmt: skip
+        click.echo(
+            f"qsg mqsc: no queue manager {q_mgr} in {scenario} (it has {', '.join(names)})",
+            err=True,
+        )
         sys.exit(NOT_STARTED)
     if loaded.run.clock == "wall":
-        click.echo(f"qsg mqsc: {scenario} runs on the wall clock, which a console cannot "
-                   "hold still; use [run] clock = \"virtual\"", err=True)  # fmt: skip
+        click.echo(
+            f"qsg mqsc: {scenario} runs on the wall clock, which a console cannot "
+            'hold still; use [run] clock = "virtual"',
+            err=True,
+        )
         sys.exit(NOT_STARTED)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     lines = terminal_lines(q_mgr) if interactive else file_lines(sys.stdin)

@@ -38,15 +38,22 @@ def main() -> None:
     load(qm, DEFINITIONS, source="demo.mqsc")
     print(f"MQSC: {DEFINITIONS.strip().count(chr(10)) + 1} commands defined QM1's objects")
     conn = qm.connect(user="demo", appl_name="qsg demo")
-    orders = conn.open("APP.ORDERS", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
-                       | CMQC.MQOO_INQUIRE)  # fmt: skip
+    orders = conn.open("APP.ORDERS", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
 
     print("t=0s    put 4 orders: priority 9 expires in 2s (asks for an expiration report),")
     print("        priority 5 unlimited, priority 5 expires in 60s, priority 1 unlimited")
-    for body, priority, expiry in [(b"urgent", 9, 20), (b"normal-a", 5, -1),
-                                   (b"normal-b", 5, 600), (b"bulk", 1, -1)]:  # fmt: skip
-        md = MD(Priority=priority, Expiry=expiry, ReplyToQ=b"APP.REPLIES",
-                Report=CMQC.MQRO_EXPIRATION_WITH_DATA if expiry == 20 else 0)  # fmt: skip
+    for body, priority, expiry in [
+        (b"urgent", 9, 20),
+        (b"normal-a", 5, -1),
+        (b"normal-b", 5, 600),
+        (b"bulk", 1, -1),
+    ]:
+        md = MD(
+            Priority=priority,
+            Expiry=expiry,
+            ReplyToQ=b"APP.REPLIES",
+            Report=CMQC.MQRO_EXPIRATION_WITH_DATA if expiry == 20 else 0,
+        )
         orders.put(body, md, NO_SYNC, now=0.0)
     print(f"        CURDEPTH {curdepth(orders)}")
 

@@ -31,7 +31,11 @@ from qsg.scenario.summary import Scopes
 #: 2: ``msg_id`` is fixed-size binary (24 bytes; an event's empty MsgId is null).
 SCHEMA_VERSION = "2"
 _TYPES: dict[Any, pa.DataType] = {
-    float: pa.float64(), int: pa.int64(), str: pa.string(), bytes: pa.binary(), bool: pa.bool_(),
+    float: pa.float64(),
+    int: pa.int64(),
+    str: pa.string(),
+    bytes: pa.binary(),
+    bool: pa.bool_(),
 }
 
 #: Every event record, by its ``kind``.
@@ -57,8 +61,10 @@ def _columns() -> dict[str, pa.DataType]:
             wanted = _arrow_type(hints[f.name])
             known = columns.setdefault(f.name, wanted)
             if known != wanted:
-                raise TypeError(f"event field {f.name!r} of {cls.__name__} is {wanted}, "
-                                f"elsewhere {known}: one column needs one type")  # fmt: skip
+                raise TypeError(
+                    f"event field {f.name!r} of {cls.__name__} is {wanted}, "
+                    f"elsewhere {known}: one column needs one type"
+                )
     return columns
 
 
@@ -114,8 +120,9 @@ def _fixed(table: pa.Table, name: str, width: int) -> pa.Table:
     if not pc.all(fits).as_py():
         return table
     fixed = pc.if_else(empty, pa.scalar(None, column.type), column).cast(pa.binary(width))
-    return table.set_column(table.schema.get_field_index(name),
-                            pa.field(name, pa.binary(width)), fixed)  # fmt: skip
+    return table.set_column(
+        table.schema.get_field_index(name), pa.field(name, pa.binary(width)), fixed
+    )
 
 
 #: Columns written with an encoding of their own rather than a dictionary: the time
@@ -125,8 +132,9 @@ def _fixed(table: pa.Table, name: str, width: int) -> pa.Table:
 ENCODINGS = {"time": "BYTE_STREAM_SPLIT", "msg_id": "DELTA_BYTE_ARRAY"}
 
 
-def write(path: str | Path, events: list[WorldEvent], scopes: Scopes, *,
-          seed: int | None = None) -> None:  # fmt: skip
+def write(
+    path: str | Path, events: list[WorldEvent], scopes: Scopes, *, seed: int | None = None
+) -> None:
     """Write the event log of a run to ``path`` (Parquet)."""
     write_table(to_table(events, scopes, seed=seed), path)
 
@@ -134,9 +142,13 @@ def write(path: str | Path, events: list[WorldEvent], scopes: Scopes, *,
 def write_table(table: pa.Table, path: str | Path) -> None:
     """Write a table of ``SCHEMA`` (``to_table``'s) as an event log at ``path``: zstd,
     and ``ENCODINGS``."""
-    pq.write_table(table, str(path), compression="zstd",
-                   use_dictionary=[c for c in table.column_names if c not in ENCODINGS],
-                   column_encoding=ENCODINGS)  # fmt: skip
+    pq.write_table(
+        table,
+        str(path),
+        compression="zstd",
+        use_dictionary=[c for c in table.column_names if c not in ENCODINGS],
+        column_encoding=ENCODINGS,
+    )
 
 
 def read(path: str | Path) -> tuple[list[WorldEvent], Scopes]:
@@ -158,5 +170,15 @@ def read(path: str | Path) -> tuple[list[WorldEvent], Scopes]:
     return events, scopes
 
 
-__all__ = ["COLUMNS", "ENCODINGS", "FIXED", "RECORDS", "SCHEMA", "SCHEMA_VERSION", "read",
-           "to_table", "write", "write_table"]
+__all__ = [
+    "COLUMNS",
+    "ENCODINGS",
+    "FIXED",
+    "RECORDS",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "read",
+    "to_table",
+    "write",
+    "write_table",
+]

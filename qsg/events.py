@@ -60,4 +60,4 @@ __all__ = [
     "UnitOfWorkEnded",
     "WorldEvent",
     "kind_of",
-]  # fmt: skip
+]

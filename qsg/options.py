@@ -14,8 +14,9 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
 
     name = "seconds"
 
-    def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:  # fmt: skip
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
         try:
             number = float(value)  # type: ignore[arg-type]
         except (TypeError, ValueError):

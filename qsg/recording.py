@@ -41,8 +41,9 @@ _BUFFER = 8192
 class Recording:
     """The directory ``out`` of one run of ``scenario`` (read from ``source``)."""
 
-    def __init__(self, out: Path, source: Path, scenario: Scenario | ScriptScenario,
-                 seed: int) -> None:  # fmt: skip
+    def __init__(
+        self, out: Path, source: Path, scenario: Scenario | ScriptScenario, seed: int
+    ) -> None:
         self.out, self.source, self.scenario, self.seed = out, source, scenario, seed
         _copy_scenario(source, out)
         self._run_json("running", events=0)
@@ -66,8 +67,9 @@ class Recording:
         """The run failed (or was interrupted): the events it has, and why it ended."""
         self._close()
         history = self.events.history
-        eventlog.write(self.out / "events.parquet", history, static_scopes(self.scenario),
-                       seed=self.seed)  # fmt: skip
+        eventlog.write(
+            self.out / "events.parquet", history, static_scopes(self.scenario), seed=self.seed
+        )
         self._run_json(status, events=len(history), error=errors)
         (self.out / JOURNAL).unlink(missing_ok=True)
 
@@ -78,9 +80,15 @@ class Recording:
 
     def _run_json(self, status: str, **extra: Any) -> None:
         run = self.scenario.run
-        fields = {"scenario": str(self.source), "status": status, "seed": self.seed,
-                  "duration": run.duration, "clock": run.clock, "in_process": run.in_process,
-                  **extra}  # fmt: skip
+        fields = {
+            "scenario": str(self.source),
+            "status": status,
+            "seed": self.seed,
+            "duration": run.duration,
+            "clock": run.clock,
+            "in_process": run.in_process,
+            **extra,
+        }
         (self.out / "run.json").write_text(json.dumps(fields, indent=2) + "\n")
 
 
@@ -92,11 +100,22 @@ def write_run(out: Path, source: Path, result: RunResult, *, copy: bool = True) 
     run = result.scenario.run
     failure = result.failure()  # it ran to its end, but its coupling facility failed
     ended = {"status": "ok"} if failure is None else {"status": "failed", "error": [failure]}
-    (out / "run.json").write_text(json.dumps({
-        "scenario": str(source), **ended, "seed": result.seed,
-        "duration": run.duration, "clock": run.clock, "in_process": run.in_process,
-        "events": len(result.events), "wall_seconds": result.wall_seconds,
-    }, indent=2) + "\n")  # fmt: skip
+    (out / "run.json").write_text(
+        json.dumps(
+            {
+                "scenario": str(source),
+                **ended,
+                "seed": result.seed,
+                "duration": run.duration,
+                "clock": run.clock,
+                "in_process": run.in_process,
+                "events": len(result.events),
+                "wall_seconds": result.wall_seconds,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     (out / "summary.json").write_text(
         json.dumps(result.summary.to_json(), indent=2, default=_json_default) + "\n"
     )

@@ -42,20 +42,59 @@ from qsg.scenario.play import ScriptScenario, load_script, run_scenario
 
 #: t(0.975, df) for df = 1..30 (the two-sided 95% point of Student's t).
 _T975 = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-)  # fmt: skip
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 #: Beyond 30: t at 40, 60, 120 and the normal's 1.960, interpolated in 1/df.
 _T975_TAIL = ((40.0, 2.021), (60.0, 2.000), (120.0, 1.980), (math.inf, 1.960))
 #: Replications before ``--precision`` may stop: fewer give no useful interval.
 MIN_FOR_PRECISION = 3
 #: Keys of a row that name it (its identity across replications), not figures.
-_NAMES = ("scope", "queue", "q_mgr", "qsg", "structure", "channel", "sender", "workload",
-          "name", "action", "target", "shared", "role")
+_NAMES = (
+    "scope",
+    "queue",
+    "q_mgr",
+    "qsg",
+    "structure",
+    "channel",
+    "sender",
+    "workload",
+    "name",
+    "action",
+    "target",
+    "shared",
+    "role",
+)
 #: The summary's tables that are combined; ``faults`` is copied, ``leases`` left out.
-_TABLES = ("queues", "qmgrs", "channels", "requesters", "applications", "structures",
-           "classes")
+_TABLES = ("queues", "qmgrs", "channels", "requesters", "applications", "structures", "classes")
 
 
 def t975(df: int) -> float:
@@ -163,8 +202,9 @@ class Replicated:
 Play = Callable[[int], tuple[dict[str, Any], str | None]]
 
 
-def replicate(play: Play, seed: int, count: int, *, precision: float | None = None,
-              workers: int | None = None) -> Replicated:  # fmt: skip
+def replicate(
+    play: Play, seed: int, count: int, *, precision: float | None = None, workers: int | None = None
+) -> Replicated:
     """``count`` replications of ``play`` from ``seed`` on, ``workers`` at a time (in
     processes; 1: in this process); with ``precision``, stopped once precise enough."""
     workers = max(1, min(count, workers or os.cpu_count() or 1))
@@ -192,13 +232,17 @@ def replicate(play: Play, seed: int, count: int, *, precision: float | None = No
     return Replicated(combine(summaries), seeds, failures)
 
 
-def play_file(path: str, duration: float | None, redis_url: str | None, seed: int,
-              ) -> tuple[dict[str, Any], str | None]:  # fmt: skip
+def play_file(
+    path: str,
+    duration: float | None,
+    redis_url: str | None,
+    seed: int,
+) -> tuple[dict[str, Any], str | None]:
     """One replication of the scenario file ``path`` (in a worker process): its summary
     and, if it ran but failed, why."""
     loaded: Scenario | ScriptScenario = (
         load_script(path) if path.endswith(".py") else load_scenario(Path(path))
-    )  # fmt: skip
+    )
     if duration is not None:
         loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
     result = run_scenario(loaded, redis_url=redis_url, seed=seed)
@@ -216,23 +260,41 @@ def _shown(key: str, value: float | None) -> str:
 def print_replicated(console: Console, replicated: Replicated) -> None:
     """Every figure of ``replicated`` as mean ± 95% half-width, with its n."""
     seeds = replicated.seeds
-    title = (f"{len(seeds)} replications (seeds {seeds[0]}..{seeds[-1]}): "
-             "mean ± 95% half-width (Student t)")  # fmt: skip
+    title = (
+        f"{len(seeds)} replications (seeds {seeds[0]}..{seeds[-1]}): "
+        "mean ± 95% half-width (Student t)"
+    )
     out = Table(title=title, title_justify="left")
-    for name, justify in (("figure", "left"), ("mean", "right"), ("± 95%", "right"),
-                          ("n", "right")):  # fmt: skip
+    for name, justify in (
+        ("figure", "left"),
+        ("mean", "right"),
+        ("± 95%", "right"),
+        ("n", "right"),
+    ):
         out.add_column(name, justify=justify)  # type: ignore[arg-type]
     for name, value in figures(replicated.summary):
         if value["mean"] is None:
             continue
-        out.add_row(escape(name), _shown(name, value["mean"]),
-                    _shown(name, value["half_width"]), str(value["n"]))  # fmt: skip
+        out.add_row(
+            escape(name),
+            _shown(name, value["mean"]),
+            _shown(name, value["half_width"]),
+            str(value["n"]),
+        )
     console.print(out)
 
 
-def run_replications(console: Console, path: Path, loaded: Scenario | ScriptScenario,
-                     redis_url: str | None, seed: int | None, duration: float | None,
-                     count: int, precision: float | None, as_json: bool) -> int:  # fmt: skip
+def run_replications(
+    console: Console,
+    path: Path,
+    loaded: Scenario | ScriptScenario,
+    redis_url: str | None,
+    seed: int | None,
+    duration: float | None,
+    count: int,
+    precision: float | None,
+    as_json: bool,
+) -> int:
     """``qsg run --replications``: play, print (tables or JSON), and the exit code."""
     first = loaded.run.seed if seed is None else seed
     play = functools.partial(play_file, str(path), duration, redis_url)
@@ -243,24 +305,37 @@ def run_replications(console: Console, path: Path, loaded: Scenario | ScriptScen
     except Exception as error:  # a replication failed to run: one line, exit 1
         Console(stderr=True, highlight=False, soft_wrap=True).print(
             f"[bold red]a replication failed:[/] {escape(type(error).__name__)}: "
-            f"{escape(str(error))}")  # fmt: skip
+            f"{escape(str(error))}"
+        )
         return 1
     if as_json:
         print(json.dumps(replicated.summary, indent=2))
     else:
         print_replicated(console, replicated)
-    if precision is not None and len(replicated.seeds) == count and not precise(
-        replicated.summary, precision
+    if (
+        precision is not None
+        and len(replicated.seeds) == count
+        and not precise(replicated.summary, precision)
     ):
-        console.print(f"[yellow]note:[/] {count} replications did not reach a precision "
-                      f"of {precision:g} for every figure")  # fmt: skip
+        console.print(
+            f"[yellow]note:[/] {count} replications did not reach a precision "
+            f"of {precision:g} for every figure"
+        )
     for failure in replicated.failures:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"[bold red]the run failed:[/] {escape(failure)}")
+            f"[bold red]the run failed:[/] {escape(failure)}"
+        )
     return 1 if replicated.failures else 0
 
 
 __all__ = [
-    "Replicated", "combine", "interval", "play_file", "precise", "print_replicated",
-    "replicate", "run_replications", "t975",
-]  # fmt: skip
+    "Replicated",
+    "combine",
+    "interval",
+    "play_file",
+    "precise",
+    "print_replicated",
+    "replicate",
+    "run_replications",
+    "t975",
+]

@@ -23,9 +23,11 @@ start = open_world
 
 
 def run(
-    main: Callable[..., Awaitable[T]], *args: Any, wall_clock: bool = False,
+    main: Callable[..., Awaitable[T]],
+    *args: Any,
+    wall_clock: bool = False,
     clock: VirtualClock | None = None,
-) -> T:  # fmt: skip
+) -> T:
     """Run ``main(*args)`` under trio with the virtual clock (or the wall clock)."""
     if wall_clock:
         return trio.run(main, *args, clock=WallClock())

@@ -63,9 +63,14 @@ class Topology:
             self.add_qmgr(member, qsg=name, **options)
 
     def add_qmgr(
-        self, name: str, *, qsg: str | None = None, listener: int | str | None = None,
-        connect_timeout: float | None = None, **options: Any,
-    ) -> None:  # fmt: skip
+        self,
+        name: str,
+        *,
+        qsg: str | None = None,
+        listener: int | str | None = None,
+        connect_timeout: float | None = None,
+        **options: Any,
+    ) -> None:
         """A queue manager; ``options`` are ``qsg.QMgr``'s (``platform``, ``authority``,
         ``enforce_max_expiry``...). ``listener`` gives it a TCP channel listener, so
         senders in other processes reach it at CONNAME('host(port)'): a port on
@@ -84,8 +89,9 @@ class Topology:
             raise ValueError(f"queue manager {name} is already in the topology")
         if qsg is not None and qsg not in self.qsgs:
             raise ValueError(f"queue manager {name}: no queue-sharing group {qsg} (add_qsg first)")
-        self.qmgrs[name] = QMgrSpec(name, qsg, dict(options), listener=where,
-                                    connect_timeout=connect_timeout)  # fmt: skip
+        self.qmgrs[name] = QMgrSpec(
+            name, qsg, dict(options), listener=where, connect_timeout=connect_timeout
+        )
         if qsg is not None:
             self.qsgs[qsg].append(name)
 
@@ -104,8 +110,11 @@ class Topology:
             raise ValueError(f"CF structure {structure.name}: no queue-sharing group {qsg}")
         self.structures.setdefault(qsg, []).append(structure)
 
-    def build(self, groups: dict[str, QueueSharingGroup], on_event: EventSink | None = None,
-              ) -> dict[str, QMgr]:  # fmt: skip
+    def build(
+        self,
+        groups: dict[str, QueueSharingGroup],
+        on_event: EventSink | None = None,
+    ) -> dict[str, QMgr]:
         """The rules-layer queue managers of this topology, joined to ``groups`` (one per
         QSG, holding its store), with their structures and MQSC applied; MQSCError names
         the first command refused."""

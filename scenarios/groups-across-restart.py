@@ -37,10 +37,13 @@ IN_PROCESS = True  # one queue manager, no coupling facility needed
 
 topology = qsg.Topology()
 topology.add_qmgr("QM1")
-topology.mqsc("QM1", """
+topology.mqsc(
+    "QM1",
+    """
     DEFINE QLOCAL(APP.GROUPS) DEFPSIST(YES) MSGDLVSQ(FIFO)
     DEFINE QLOCAL(STATUS) DEFPSIST(YES)
-""")
+""",
+)
 IN_GROUP, LAST = CMQC.MQMF_MSG_IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP
 SYNC = CMQC.MQPMO_SYNCPOINT
 
@@ -137,6 +140,7 @@ async def main(world: World) -> None:
 
 
 if __name__ == "__main__":  # also runs on its own: python scenarios/groups-across-restart.py
+
     async def standalone() -> None:
         async with qsg.start(topology, seed=SEED, in_process=True) as world:
             await main(world)

@@ -9,16 +9,23 @@ from pathlib import Path
 
 #: What the machine notes say Chromium needs on a machine with a closed network.
 FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found is None:
-        raise RuntimeError("no chromium on PATH: the report tests need a real browser "
-                           "(./dev test installs Debian's chromium package)")  # fmt: skip
+        raise RuntimeError(
+            "no chromium on PATH: the report tests need a real browser "
+            "(./dev test installs Debian's chromium package)"
+        )
     return found
 
 

@@ -28,9 +28,13 @@ def put(
 
 
 def get(
-    h: Handle, now: float, options: int = CMQC.MQGMO_NO_SYNCPOINT, md: MD | None = None,
-    max_length: int | None = None, **gmo: Any,
-) -> tuple[bytes, MD]:  # fmt: skip
+    h: Handle,
+    now: float,
+    options: int = CMQC.MQGMO_NO_SYNCPOINT,
+    md: MD | None = None,
+    max_length: int | None = None,
+    **gmo: Any,
+) -> tuple[bytes, MD]:
     desc = MD() if md is None else md
     body = h.get(max_length, desc, GMO(Options=options, **gmo), now=now)
     return body, desc

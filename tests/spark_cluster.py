@@ -32,17 +32,22 @@ def free_port() -> int:
 
 def _env(log_dir: Path) -> dict[str, str]:
     env = dict(os.environ)
-    env.update(SPARK_HOME=str(SPARK_HOME), PYSPARK_PYTHON=sys.executable,
-               SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(log_dir),
-               SPARK_WORKER_DIR=str(log_dir / "work"))  # fmt: skip
+    env.update(
+        SPARK_HOME=str(SPARK_HOME),
+        PYSPARK_PYTHON=sys.executable,
+        SPARK_LOCAL_IP="127.0.0.1",
+        SPARK_LOG_DIR=str(log_dir),
+        SPARK_WORKER_DIR=str(log_dir / "work"),
+    )
     return env
 
 
 @contextmanager
 def _process(args: list[str], log: Path, env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
     with log.open("wb") as out:
-        process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                   start_new_session=True)  # fmt: skip
+        process = subprocess.Popen(
+            args, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
     try:
         yield process
     finally:
@@ -78,8 +83,16 @@ def standalone(log_dir: Path, workers: int = 2) -> Iterator[str]:
     spark_class = str(SPARK_HOME / "bin" / "spark-class")
     url = f"spark://127.0.0.1:{port}"
     with ExitStack() as stack:
-        args = [spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-                "--port", str(port), "--webui-port", str(ui)]  # fmt: skip
+        args = [
+            spark_class,
+            "org.apache.spark.deploy.master.Master",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--webui-port",
+            str(ui),
+        ]
         master = stack.enter_context(_process(args, log_dir / "master.log", env))
 
         def alive() -> int:
@@ -89,10 +102,27 @@ def standalone(log_dir: Path, workers: int = 2) -> Iterator[str]:
         _wait(lambda: alive() >= 0, "the master", log_dir / "master.log", master)
         for i in range(workers):
             log = log_dir / f"worker{i}.log"
-            worker = stack.enter_context(_process(
-                [spark_class, "org.apache.spark.deploy.worker.Worker", url, "--host",
-                 "127.0.0.1", "--cores", "1", "--memory", "1g", "--webui-port",
-                 str(free_port()), "--work-dir", str(log_dir / f"work{i}")], log, env))  # fmt: skip
+            worker = stack.enter_context(
+                _process(
+                    [
+                        spark_class,
+                        "org.apache.spark.deploy.worker.Worker",
+                        url,
+                        "--host",
+                        "127.0.0.1",
+                        "--cores",
+                        "1",
+                        "--memory",
+                        "1g",
+                        "--webui-port",
+                        str(free_port()),
+                        "--work-dir",
+                        str(log_dir / f"work{i}"),
+                    ],
+                    log,
+                    env,
+                )
+            )
             _wait(lambda i=i: alive() >= i + 1, f"worker {i}", log, worker)
         yield url
 
@@ -103,13 +133,24 @@ def connect_server(log_dir: Path) -> Iterator[str]:
     log_dir.mkdir(parents=True, exist_ok=True)
     port = free_port()
     log = log_dir / "connect.log"
-    args = [str(SPARK_HOME / "bin" / "spark-submit"), "--class",
-            "org.apache.spark.sql.connect.service.SparkConnectServer", "--master", "local[2]",
-            "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
-            "--conf", f"spark.connect.grpc.binding.port={port}",
-            "--conf", "spark.ui.enabled=false", "--conf", "spark.task.maxFailures=1",
-            "--conf", f"spark.pyspark.python={sys.executable}",
-            "spark-internal"]  # fmt: skip
+    args = [
+        str(SPARK_HOME / "bin" / "spark-submit"),
+        "--class",
+        "org.apache.spark.sql.connect.service.SparkConnectServer",
+        "--master",
+        "local[2]",
+        "--conf",
+        "spark.connect.grpc.binding.address=127.0.0.1",
+        "--conf",
+        f"spark.connect.grpc.binding.port={port}",
+        "--conf",
+        "spark.ui.enabled=false",
+        "--conf",
+        "spark.task.maxFailures=1",
+        "--conf",
+        f"spark.pyspark.python={sys.executable}",
+        "spark-internal",
+    ]
     with _process(args, log, _env(log_dir)) as server:
 
         def listening() -> bool:

@@ -136,8 +136,12 @@ def test_browsing_past_a_group_end_without_logical_order_can_loop_forever(qm: QM
         h.get(None, first, v2(options, CMQC.MQMO_MATCH_MSG_SEQ_NUMBER), now=1.0)
         seen.append(first.GroupId)
         rest = MD(Version=2, GroupId=first.GroupId, MsgSeqNumber=2)
-        h.get(None, rest, v2(BROWSE_FIRST, CMQC.MQMO_MATCH_GROUP_ID
-                             | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER), now=1.0)  # fmt: skip
+        h.get(
+            None,
+            rest,
+            v2(BROWSE_FIRST, CMQC.MQMO_MATCH_GROUP_ID | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER),
+            now=1.0,
+        )
         options = BROWSE_NEXT  # "the first message of the next group"
     assert len(set(seen)) == 1  # group X again and again: group Y is never reached
 
@@ -190,8 +194,10 @@ def test_logical_order_puts_get_their_group_fields_from_the_queue_manager(qm: QM
 
 def test_logical_order_puts_give_segments_their_offsets(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
-    offsets = [logical_put(h, body, flags).Offset
-               for body, flags in [(b"abc", SEG), (b"de", SEG), (b"f", LAST_SEG)]]  # fmt: skip
+    offsets = [
+        logical_put(h, body, flags).Offset
+        for body, flags in [(b"abc", SEG), (b"de", SEG), (b"f", LAST_SEG)]
+    ]
     assert offsets == [0, 3, 5]
 
 
@@ -213,8 +219,9 @@ def test_a_group_put_in_logical_order_keeps_to_one_syncpoint_choice(qm: QMgr) ->
 
 def test_put1_cannot_use_logical_order(qm: QMgr) -> None:
     with pytest.raises(MQMIError, match=r"MQRC_OPTIONS_ERROR \(2046\)"):
-        qm.connect().put1("Q", b"x", MD(Version=2, MsgFlags=IN),
-                          PMO(Options=CMQC.MQPMO_LOGICAL_ORDER), now=0.0)  # fmt: skip
+        qm.connect().put1(
+            "Q", b"x", MD(Version=2, MsgFlags=IN), PMO(Options=CMQC.MQPMO_LOGICAL_ORDER), now=0.0
+        )
 
 
 def test_closing_a_handle_mid_group_warns_of_the_incomplete_group(qm: QMgr) -> None:
@@ -235,9 +242,12 @@ def test_a_version_1_md_has_no_group(qm: QMgr) -> None:
 
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
-    [("MsgFlags", 0x20, "MQRC_MSG_FLAGS_ERROR"), ("MsgSeqNumber", 0, "MQRC_MSG_SEQ_NUMBER_ERROR"),
-     ("Offset", -1, "MQRC_OFFSET_ERROR")],
-)  # fmt: skip
+    [
+        ("MsgFlags", 0x20, "MQRC_MSG_FLAGS_ERROR"),
+        ("MsgSeqNumber", 0, "MQRC_MSG_SEQ_NUMBER_ERROR"),
+        ("Offset", -1, "MQRC_OFFSET_ERROR"),
+    ],
+)
 def test_bad_group_fields_are_refused_with_their_reason_codes(
     qm: QMgr, field: str, value: int, reason: str
 ) -> None:

@@ -40,10 +40,14 @@ BOUND = 30  # wall seconds any one of these tests may take
 def one_queue() -> Topology:
     topology = Topology()
     topology.add_qsg("QSG1", members=["QM1", "QM2"])
-    topology.mqsc("QM1", """
+    topology.mqsc(
+        "QM1",
+        """
         DEFINE CFSTRUCT(APP1) CFLEVEL(5)
         DEFINE QLOCAL(APP.PAYMENTS) QSGDISP(SHARED) CFSTRUCT(APP1)
-    """, source="qm1.mqsc")  # fmt: skip
+    """,
+        source="qm1.mqsc",
+    )
     return topology
 
 

@@ -49,22 +49,33 @@ size = 4096
 """
 
 
-def scenario(tmp_path: Path, *, duration: float = 20, clock: str = "virtual",
-             rate: int = 50) -> Path:  # fmt: skip
+def scenario(
+    tmp_path: Path, *, duration: float = 20, clock: str = "virtual", rate: int = 50
+) -> Path:
     path = tmp_path / "payments.toml"
     path.write_text(SCENARIO.format(duration=duration, clock=clock, rate=rate))
     return path
 
 
 def start_run(path: Path, url: str, out: Path | None = None) -> subprocess.Popen[str]:
-    command = [sys.executable, "-c", "from qsg.cli import main; main()", "run", str(path),
-               "--no-progress"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-c",
+        "from qsg.cli import main; main()",
+        "run",
+        str(path),
+        "--no-progress",
+    ]
     if out is not None:
         command += ["--out", str(out)]
     return subprocess.Popen(
-        command, cwd=ROOT, env={**os.environ, URL_VARIABLE: url}, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        command,
+        cwd=ROOT,
+        env={**os.environ, URL_VARIABLE: url},
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def ended(run: subprocess.Popen[str]) -> tuple[int, str, str]:
@@ -210,8 +221,9 @@ def test_chaos_processes_pass_the_url_by_environment_never_on_the_command_line(
     monkeypatch.setattr(processes.subprocess, "Popen", recording_popen)
     path = ROOT / "scenarios" / "chaos-processes.toml"
     with pytest.raises(_StartedError):
-        processes.run_processes(path, load_scenario(path), 1, [], redis_url=tcp_server.url,
-                                directory=tmp_path)  # fmt: skip
+        processes.run_processes(
+            path, load_scenario(path), 1, [], redis_url=tcp_server.url, directory=tmp_path
+        )
     ((command, env),) = seen
     assert all(tcp_server.password not in part for part in command)
     assert env[URL_VARIABLE] == tcp_server.url

@@ -20,8 +20,11 @@ from qsg.scenario.play import run_scenario
 from qsg.scenario.sizing import elements_of, series, sized
 from qsg.scenario.summary import Scopes
 
-SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["Q"]},
-                {"QSG1": {"APP1": {"size_kb": 100, "queues": ["Q"]}}})  # fmt: skip
+SCOPES = Scopes(
+    {"QM1": "QSG1", "QM2": "QSG1"},
+    {"QSG1": ["Q"]},
+    {"QSG1": {"APP1": {"size_kb": 100, "queues": ["Q"]}}},
+)
 
 
 def test_a_message_takes_an_element_per_256_bytes_of_its_record_and_an_offloaded_body_none():
@@ -91,8 +94,11 @@ def test_a_structure_fed_at_a_known_net_rate_fills_at_the_predicted_time(cf_url:
     # accounting refuses the next put with MQRC_STORAGE_MEDIUM_FULL; qsg's sizing says
     # full at the same time, within 3%.
     result = run_scenario(parse_scenario(FILL), redis_url=cf_url)
-    refused = [e for e in result.events if isinstance(e, ApplicationError)
-               and e.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL]  # fmt: skip
+    refused = [
+        e
+        for e in result.events
+        if isinstance(e, ApplicationError) and e.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
+    ]
     assert refused, "the facility never filled"
     assert refused[0].time == pytest.approx(160.0, rel=0.03)
     (row,) = result.summary.structures

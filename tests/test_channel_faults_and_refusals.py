@@ -58,12 +58,15 @@ duration = 5
 """
 
 #: A second STOP CHANNEL while it is stopped: the dry run cannot know, the world refuses.
-TWICE = CHANNEL.replace("duration = 5\n", "") + """
+TWICE = (
+    CHANNEL.replace("duration = 5\n", "")
+    + """
 [[fault]]
 at = 6
 action = "stop_channel"
 channel = "QM4.TO.QM1"
 """
+)
 
 
 def line_of(text: str, needle: str) -> int:
@@ -78,8 +81,9 @@ def problems(text: str) -> list[str]:
 
 def test_a_channel_fault_without_qmgr_acts_on_the_queue_manager_with_the_sender() -> None:
     result = run_scenario(parse_scenario(CHANNEL, "s.toml"))
-    faults = [(f.time, f.action, f.q_mgr, f.detail) for f in result.events
-              if isinstance(f, FaultInjected)]  # fmt: skip
+    faults = [
+        (f.time, f.action, f.q_mgr, f.detail) for f in result.events if isinstance(f, FaultInjected)
+    ]
     assert faults == [(5.0, "stop_channel", "QM4", ""), (10.0, "start_channel", "QM4", "")]
     assert result.refused == []
 
@@ -107,9 +111,11 @@ def test_a_channel_only_received_somewhere_is_named_as_such() -> None:
     )
     (found,) = problems(text)
     line = line_of(text, 'channel = "QM1.TO.QM4"')
-    assert found == (f"s.toml:{line}: fault[0].channel: no queue manager has a sender channel "
-                     "QM1.TO.QM4 (QM5 has only its receiver; a channel fault acts on the "
-                     "sending end)")
+    assert found == (
+        f"s.toml:{line}: fault[0].channel: no queue manager has a sender channel "
+        "QM1.TO.QM4 (QM5 has only its receiver; a channel fault acts on the "
+        "sending end)"
+    )
 
 
 def test_a_refused_fault_is_told_when_it_happens_and_listed_as_refused() -> None:
@@ -132,8 +138,12 @@ def test_a_fault_marked_expected_is_refused_without_failing_the_run() -> None:
 
 
 def qsg_run(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "qsg.cli", "run", str(path), "--no-progress"],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "qsg.cli", "run", str(path), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_qsg_run_warns_of_a_refused_fault_and_exits_1(tmp_path: Path) -> None:
@@ -141,8 +151,10 @@ def test_qsg_run_warns_of_a_refused_fault_and_exits_1(tmp_path: Path) -> None:
     path.write_text(TWICE)
     done = qsg_run(path)
     assert done.returncode == 1, done
-    warning = ("warning: stop_channel QM4.TO.QM1 at 6.0 s was refused: channel QM4.TO.QM1 of "
-               "QM4 is not running")  # fmt: skip
+    warning = (
+        "warning: stop_channel QM4.TO.QM1 at 6.0 s was refused: channel QM4.TO.QM1 of "
+        "QM4 is not running"
+    )
     assert warning in done.stderr
     # The warning comes as it happens, before the summary's tables.
     assert "Queues" in done.stdout

@@ -35,16 +35,24 @@ NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 BOUND = 30.0
 
 
-def sender(conname: str, *, hbint: int = 1, retries: str = "SHORTRTY(0) LONGRTY(0)",
-           connect_timeout: float = 1.0) -> qsg.Topology:  # fmt: skip
+def sender(
+    conname: str,
+    *,
+    hbint: int = 1,
+    retries: str = "SHORTRTY(0) LONGRTY(0)",
+    connect_timeout: float = 1.0,
+) -> qsg.Topology:
     top = qsg.Topology()
     top.add_qmgr("QM1", connect_timeout=connect_timeout)
-    top.mqsc("QM1", f"""
+    top.mqsc(
+        "QM1",
+        f"""
         DEFINE QLOCAL(QM3) USAGE(XMITQ)
         DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3)
         DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('{conname}') +
                XMITQ(QM3) HBINT({hbint}) {retries} SHORTTMR(5)
-    """)  # fmt: skip
+    """,
+    )
     return top
 
 
@@ -55,15 +63,20 @@ def free_port() -> int:
 
 
 def states(world: qsg.World) -> list[tuple[str, str]]:
-    return [(e.state, e.detail) for e in world.events.of(ChannelStateChanged)
-            if e.q_mgr == "QM1"]  # fmt: skip
+    return [(e.state, e.detail) for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"]
 
 
 @pytest.mark.parametrize(
     ("ours", "theirs", "agreed", "timeout"),
-    [(300, 300, 300, 360.0), (1, 30, 30, 60.0), (59, 5, 59, 118.0), (60, 1, 60, 120.0),
-     (0, 300, 0, None), (300, 0, 0, None)],
-)  # fmt: skip
+    [
+        (300, 300, 300, 360.0),
+        (1, 30, 30, 60.0),
+        (59, 5, 59, 118.0),
+        (60, 1, 60, 120.0),
+        (0, 300, 0, None),
+        (300, 0, 0, None),
+    ],
+)
 def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_receive_timeout(
     ours: int, theirs: int, agreed: int, timeout: float | None
 ) -> None:
@@ -85,8 +98,10 @@ async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9
 
     found = await within(BOUND, run)
     assert [state for state, _ in found] == ["BINDING", "STOPPED"]
-    line = (f"AMQ9259E: Connection timed out from host '{conname}' for channel "
-            f"'QM1.TO.QM3': nothing received for 1 s")  # fmt: skip
+    line = (
+        f"AMQ9259E: Connection timed out from host '{conname}' for channel "
+        f"'QM1.TO.QM3': nothing received for 1 s"
+    )
     assert found[1][1] == f"retries exhausted: {line}"
     assert f"QM1: {line}" in [r.getMessage() for r in caplog.records if r.name == "qsg.channels"]
 
@@ -201,12 +216,15 @@ def in_process_pair(hbint: int) -> qsg.Topology:
     top = qsg.Topology()
     top.add_qmgr("QM1")
     top.add_qmgr("QM3")
-    top.mqsc("QM1", f"""
+    top.mqsc(
+        "QM1",
+        f"""
         DEFINE QLOCAL(QM3) USAGE(XMITQ)
         DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3)
         DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) CONNAME(QM3) XMITQ(QM3) HBINT({hbint}) +
                SHORTTMR(5)
-    """)  # fmt: skip
+    """,
+    )
     top.mqsc(
         "QM3", f"DEFINE QLOCAL(APP.IN)\nDEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(RCVR) HBINT({hbint})"
     )
@@ -284,6 +302,9 @@ def test_a_sender_killed_before_its_hello_leaves_no_receiver_waiting_for_it() ->
     )
     outcome = run_one(scenario, 1817195120, keep=True)
     assert outcome.ok and outcome.result is not None
-    timed_out = [e for e in outcome.result.events
-                 if isinstance(e, ChannelStateChanged) and "AMQ9259E" in e.detail]  # fmt: skip
+    timed_out = [
+        e
+        for e in outcome.result.events
+        if isinstance(e, ChannelStateChanged) and "AMQ9259E" in e.detail
+    ]
     assert timed_out == []

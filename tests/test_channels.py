@@ -181,9 +181,10 @@ async def test_a_channel_to_a_partner_that_is_down_retries_at_shorttmr_then_deli
         ids = await _put_numbered(world, 1)
         await trio.sleep(400)
         retries = [
-            e.time for e in world.events.of(ChannelStateChanged)
+            e.time
+            for e in world.events.of(ChannelStateChanged)
             if e.q_mgr == "QM1" and e.state == "RETRYING"
-        ]  # fmt: skip
+        ]
         start = retries[0]
         assert [t - start for t in retries[:4]] == [0, 30, 60, 360]
         await world.restart("QM3")

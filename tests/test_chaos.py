@@ -85,11 +85,14 @@ def _skewed_holder() -> Topology:
     QM2 (EXPRYINT 5) tries for it every 5 s."""
     topology = Topology()
     topology.add_qsg("QSG1", members=["QM1", "QM2"])
-    topology.mqsc("QM1", """
+    topology.mqsc(
+        "QM1",
+        """
         ALTER QMGR EXPRYINT(100)
         DEFINE CFSTRUCT(APP1)
         DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)
-    """)  # fmt: skip
+    """,
+    )
     topology.mqsc("QM2", "ALTER QMGR EXPRYINT(5)")
     return topology
 
@@ -126,16 +129,18 @@ def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
 
 
 def test_a_switch_names_only_known_bugs() -> None:
-    with pytest.raises(ValueError, match="no known bug 'lose-everything'"), bugs.injected(
-        "lose-everything"
+    with (
+        pytest.raises(ValueError, match="no known bug 'lose-everything'"),
+        bugs.injected("lose-everything"),
     ):
         pass
     assert not bugs.ACTIVE
 
 
 # ---- the history ------------------------------------------------------------------------
-def _op(t: float, app: str, op: str, outcome: str = "ok", msg_id: bytes = b"",
-        reason: int = 0) -> OpCompleted:  # fmt: skip
+def _op(
+    t: float, app: str, op: str, outcome: str = "ok", msg_id: bytes = b"", reason: int = 0
+) -> OpCompleted:
     return OpCompleted(t, "QM1", app, op, "Q", outcome, reason, msg_id)
 
 
@@ -143,17 +148,24 @@ def test_history_judges_units_of_work_and_unknown_outcomes() -> None:
     a, b, c = b"A" * 24, b"B" * 24, b"C" * 24
     events = [
         # A: put in a unit of work whose MQCMIT was cut off: unknown; it came out.
-        OpInvoked(1, "QM1", "p", "put", "Q", a, True, -1, 0, True), _op(1, "p", "put"),
-        OpInvoked(2, "QM1", "p", "commit", "Q"), _op(2, "p", "commit", "unknown", reason=2009),
+        OpInvoked(1, "QM1", "p", "put", "Q", a, True, -1, 0, True),
+        _op(1, "p", "put"),
+        OpInvoked(2, "QM1", "p", "commit", "Q"),
+        _op(2, "p", "commit", "unknown", reason=2009),
         # B: put in a unit of work the application abandoned after a lost connection.
-        OpInvoked(3, "QM1", "p", "put", "Q", b, True, -1, 0, True), _op(3, "p", "put"),
+        OpInvoked(3, "QM1", "p", "put", "Q", b, True, -1, 0, True),
+        _op(3, "p", "put"),
         OpInvoked(4, "QM1", "p", "put", "Q", c, True, -1, 0, True),
         _op(4, "p", "put", "unknown", reason=CMQC.MQRC_CONNECTION_BROKEN),
-        OpInvoked(5, "QM1", "drain", "get", "Q"), _op(5, "drain", "get", msg_id=a),
-    ]  # fmt: skip
+        OpInvoked(5, "QM1", "drain", "get", "Q"),
+        _op(5, "drain", "get", msg_id=a),
+    ]
     h = history.read(events)
     assert (h.messages[a].fate, h.messages[b].fate, h.messages[c].fate) == (
-        "unknown", "failed", "failed")
+        "unknown",
+        "failed",
+        "failed",
+    )
     queue = checkers.check_queue(h)
     assert queue.ok and queue.counts["recovered"] == 1 and queue.counts["acknowledged"] == 0
     # B coming out after all would be a message that never was: unexpected.
@@ -165,13 +177,17 @@ def test_history_judges_units_of_work_and_unknown_outcomes() -> None:
 def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
     a = b"A" * 24
     events = [
-        OpInvoked(1, "QM1", "p", "put", "Q", a, True, -1, 0, False), _op(1, "p", "put"),
+        OpInvoked(1, "QM1", "p", "put", "Q", a, True, -1, 0, False),
+        _op(1, "p", "put"),
         MessagePut(1, "QM1", "Q", a, 10, True, False, -1),
         # A get in a unit of work backed out, then got again: one delivery.
-        OpInvoked(2, "QM1", "g", "get", "Q", syncpoint=True), _op(2, "g", "get", msg_id=a),
-        OpInvoked(3, "QM1", "g", "backout", "Q"), _op(3, "g", "backout"),
-        OpInvoked(4, "QM1", "g", "get", "Q"), _op(4, "g", "get", msg_id=a),
-    ]  # fmt: skip
+        OpInvoked(2, "QM1", "g", "get", "Q", syncpoint=True),
+        _op(2, "g", "get", msg_id=a),
+        OpInvoked(3, "QM1", "g", "backout", "Q"),
+        _op(3, "g", "backout"),
+        OpInvoked(4, "QM1", "g", "get", "Q"),
+        _op(4, "g", "get", msg_id=a),
+    ]
     assert checkers.check_queue(history.read(events)).ok
     events += [OpInvoked(5, "QM1", "h", "get", "Q"), _op(5, "h", "get", msg_id=a)]
     queue = checkers.check_queue(history.read(events))
@@ -193,11 +209,14 @@ def test_group_order_broken_for_a_reader_is_caught() -> None:
     group = b"G" * 24
     events: list[qsg.events.WorldEvent] = []
     for seq, msg_id in ((1, b"1" * 24), (3, b"3" * 24), (2, b"2" * 24)):
-        events += [OpInvoked(seq, "QM1", "p", "put", "Q", msg_id, True, -1, 0, False),
-                   _op(seq, "p", "put")]  # fmt: skip
+        events += [
+            OpInvoked(seq, "QM1", "p", "put", "Q", msg_id, True, -1, 0, False),
+            _op(seq, "p", "put"),
+        ]
     for t, seq in ((10, 1), (11, 3), (12, 2)):
-        events.append(OpCompleted(t, "QM1", "r", "get", "Q", "ok", 0, b"%d" % seq * 24, -1,
-                                  group, seq))  # fmt: skip
+        events.append(
+            OpCompleted(t, "QM1", "r", "get", "Q", "ok", 0, b"%d" % seq * 24, -1, group, seq)
+        )
     groups = checkers.check_groups(history.read(events))
     assert not groups.ok and groups.counts["out_of_order"] == 2  # 3 skips 2; 2 after 3
 
@@ -228,8 +247,9 @@ def test_kinds_added_later_leave_every_earlier_schedule_as_it_was(scenario: Scen
 
 def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario) -> None:
     t = targets(scenario)
-    stalls = [f for seed in run_seeds(6, 40) for f in draw(t, seed, 49.0)[1]
-              if f.action == "stall_scan"]  # fmt: skip
+    stalls = [
+        f for seed in run_seeds(6, 40) for f in draw(t, seed, 49.0)[1] if f.action == "stall_scan"
+    ]
     assert stalls and all(f.qmgr == "" and f.duration is None for f in stalls)
     assert all(1.1 * t.lease <= f.amount <= 2 * t.lease for f in stalls)
 
@@ -239,8 +259,9 @@ def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
     # docs/architecture.md: a scan carries its token and the facility refuses a stale one. The first
     # run of campaign seed 1 that draws stall_scan: clean without the bug, caught with it.
     plan = Plan.of(scenario)
-    seed = next(s for s in run_seeds(1, 30) if "stall_scan" in draw(plan.targets, s,
-                                                                     plan.window)[0])
+    seed = next(
+        s for s in run_seeds(1, 30) if "stall_scan" in draw(plan.targets, s, plan.window)[0]
+    )
     clean = run_one(scenario, seed, plan=plan)
     assert clean.ok, [(v.name, v.involved[:3]) for v in clean.failed()]
     with bugs.injected(bugs.SKIP_FENCING):
@@ -253,10 +274,14 @@ def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
 def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
     from qsg.scenario import ScenarioError, parse_scenario
 
-    base = ('[run]\nduration = 60\n[qmgr.QM1]\nmqsc = "DEFINE QLOCAL(APP.Q)"\n'
-            '[[fault]]\nat = 5\naction = "stall_scan"\n')  # fmt: skip
-    for extra, problem in (("", "fault.0..amount: must be above 0"),
-                           ("amount = 20\n", "stall_scan: the scenario has no QSG")):
+    base = (
+        '[run]\nduration = 60\n[qmgr.QM1]\nmqsc = "DEFINE QLOCAL(APP.Q)"\n'
+        '[[fault]]\nat = 5\naction = "stall_scan"\n'
+    )
+    for extra, problem in (
+        ("", "fault.0..amount: must be above 0"),
+        ("amount = 20\n", "stall_scan: the scenario has no QSG"),
+    ):
         with pytest.raises(ScenarioError, match=problem):
             parse_scenario(base + extra, "s.toml")
 
@@ -292,11 +317,18 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
         faults = (stop, Fault(plan.window, "heal")) if heal else (stop,)
         run = dataclasses.replace(scenario, faults=faults)
         result = qsg.runtime.run(partial(play, run, history=True))
-        live = checkers.check_liveness(history.read(result.events, result.scopes), plan.window,
-                                       plan.bound, expectations(scenario, plan))  # fmt: skip
+        live = checkers.check_liveness(
+            history.read(result.events, result.scopes),
+            plan.window,
+            plan.bound,
+            expectations(scenario, plan),
+        )
         assert live.involved == stalled
-        states = [e.state for e in result.events if isinstance(e, ChannelStateChanged)
-                  and e.channel == "QM1.TO.QM4"]  # fmt: skip
+        states = [
+            e.state
+            for e in result.events
+            if isinstance(e, ChannelStateChanged) and e.channel == "QM1.TO.QM4"
+        ]
         assert states[-1] == ("RUNNING" if heal else "STOPPED")
 
 
@@ -386,8 +418,7 @@ def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     assert not queue.ok and queue.counts["lost"] > 0
 
 
-def test_messages_a_cf_failure_could_not_recover_are_lost_as_mq_allows_not_a_violation(
-) -> None:  # fmt: skip
+def test_messages_a_cf_failure_could_not_recover_are_lost_as_mq_allows_not_a_violation() -> None:
     # IBM, "DEFINE CFSTRUCT": only RECOVER(YES) structures can be recovered.
     scopes = Scopes(members={"QM1": "QSG1"}, shared={"QSG1": ["APP.WORK"]})
 

@@ -24,8 +24,13 @@ def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts(tmp_path: Path) 
     words = ["chaos", str(SCENARIO), "--runs", "4", "--seed", "5", "--json"]
     local = CliRunner().invoke(main, words)
     assert local.exit_code in (0, 1), local.output
-    done = subprocess.run([sys.executable, "-m", "qsg.cli", *words, "--master", "local[2]"],
-                          capture_output=True, text=True, timeout=1800, cwd=tmp_path)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.cli", *words, "--master", "local[2]"],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=tmp_path,
+    )
     assert done.returncode == local.exit_code, done.stderr
     assert _verdicts(done.stdout) == _verdicts(local.stdout)
     assert "runs without a violation" in done.stderr  # the same table and summary

@@ -45,8 +45,9 @@ def test_a_sigkilled_member_is_recovered_by_exactly_one_peer_and_comes_back(
 ) -> None:
     run, _ = killed_holder
     (killed,) = [e for e in run.events if e.kind == "kill"]
-    recoveries = [e for e in run.events
-                  if isinstance(e, PeerRecovered) and e.failed == killed.q_mgr]  # fmt: skip
+    recoveries = [
+        e for e in run.events if isinstance(e, PeerRecovered) and e.failed == killed.q_mgr
+    ]
     by_peer = [e for e in recoveries if e.q_mgr != killed.q_mgr]
     assert len(by_peer) == 1  # one peer ran it; the others found it done
     assert killed.time < by_peer[0].time < killed.time + 2 * processes.MEMBER_LEASE
@@ -78,8 +79,9 @@ def test_the_checkers_judge_the_merged_history_of_every_process_and_find_nothing
     assert queue.counts["acknowledged"] > 300  # every process's applications are in it
     apps = {e.q_mgr for e in run.events if isinstance(e, OpInvoked)}
     assert apps == {"QM1", "QM2", "QM3", "QM4"}
-    drained = {e.q_mgr for e in run.events
-               if isinstance(e, OpCompleted) and e.app.startswith("drain@")}  # fmt: skip
+    drained = {
+        e.q_mgr for e in run.events if isinstance(e, OpCompleted) and e.app.startswith("drain@")
+    }
     assert drained == {"QM1", "QM2", "QM3", "QM4"}  # each process drained its queues
     times = [e.time for e in run.events]
     assert times == sorted(times)  # merged in the time the processes share
@@ -92,7 +94,11 @@ def test_operations_a_killed_process_left_in_flight_complete_unknown() -> None:
     completed = OpCompleted(1.1, "QM2", "workers2#0", "get", "APP.WORK", "ok")
     (closed,) = processes.close_in_flight([invoked, done, completed], 2.0)
     assert (closed.app, closed.outcome, closed.reason, closed.time) == (
-        "orders2#0", "unknown", CMQC.MQRC_CONNECTION_BROKEN, 2.0)
+        "orders2#0",
+        "unknown",
+        CMQC.MQRC_CONNECTION_BROKEN,
+        2.0,
+    )
 
 
 def test_the_nemesis_kills_only_members_that_own_no_channel() -> None:

@@ -113,8 +113,9 @@ def test_replications_give_each_class_its_interval():
     one = run_scenario(parse_scenario(MIXED.format(warmup=""))).summary.to_json()
     two = run_scenario(parse_scenario(MIXED.format(warmup="")), seed=6).summary.to_json()
     combined = combine([one, two])["classes"]
-    assert {(r["role"], r["workload"]) for r in combined} == set(_rows(
-        run_scenario(parse_scenario(MIXED.format(warmup=""))).summary))  # fmt: skip
+    assert {(r["role"], r["workload"]) for r in combined} == set(
+        _rows(run_scenario(parse_scenario(MIXED.format(warmup=""))).summary)
+    )
     assert all(r["messages"]["n"] == 2 for r in combined)
 
 

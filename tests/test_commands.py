@@ -11,9 +11,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(*args: str) -> str:
     done = subprocess.run(
-        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300,
+        [sys.executable, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
         check=True,
-    )  # fmt: skip
+    )
     return done.stdout
 
 

@@ -315,8 +315,11 @@ def test_a_model_queue_is_a_template_with_no_messages_or_status_of_its_own() -> 
     )
     qm.define(model)
     assert "APP.MODEL" not in qm.local.status
-    with pytest.raises(MQMIError, match=r"^MQCC_FAILED: MQRC_UNKNOWN_OBJECT_NAME \(2085\): "
-                       r"no local queue APP.MODEL$"):  # fmt: skip
+    with pytest.raises(
+        MQMIError,
+        match=r"^MQCC_FAILED: MQRC_UNKNOWN_OBJECT_NAME \(2085\): "
+        r"no local queue APP.MODEL$",
+    ):
         qm.depth("APP.MODEL")
     qm.delete_queue("APP.MODEL")
     assert qm.find("APP.MODEL") is None
@@ -473,9 +476,14 @@ def test_a_sender_or_server_channel_needs_an_xmitq(channel_type: int) -> None:
 def test_a_channel_retries_shortrty_times_shorttmr_apart_then_longrty_times_longtmr_apart() -> None:
     # SHORTRTY/SHORTTMR, then LONGRTY/LONGTMR; then the channel stops (STATUS(STOPPED)).
     channel = ChannelDefinition(
-        "TO.QM2", CMQC.MQCHT_SENDER, xmit_q_name="QM2", short_retry_count=2,
-        short_retry_interval=5, long_retry_count=3, long_retry_interval=60,
-    )  # fmt: skip
+        "TO.QM2",
+        CMQC.MQCHT_SENDER,
+        xmit_q_name="QM2",
+        short_retry_count=2,
+        short_retry_interval=5,
+        long_retry_count=3,
+        long_retry_interval=60,
+    )
     intervals = [channel.retry_interval(attempt) for attempt in range(1, 8)]
     assert intervals == [5, 5, 60, 60, 60, None, None]
 
@@ -497,8 +505,13 @@ def test_define_process_fields_hold_ibm_s_lengths(field: str, keyword: str, long
 def test_mqinq_character_attributes_are_blank_padded_to_their_length() -> None:
     # MQINQ: character attributes are returned padded with blanks to the attribute's
     # length (MQ_Q_DESC_LENGTH 64, MQ_Q_NAME_LENGTH 48, MQ_CF_STRUC_NAME_LENGTH 12).
-    remote = RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2",
-                         xmit_q_name="QM2.XMIT", description="to QM2")  # fmt: skip
+    remote = RemoteQueue(
+        "TO.APP",
+        remote_name="APP.IN",
+        remote_q_mgr_name="QM2",
+        xmit_q_name="QM2.XMIT",
+        description="to QM2",
+    )
     values = queue_attributes(remote, "QM1")
     assert values[CMQC.MQCA_Q_DESC] == b"to QM2" + b" " * 58
     assert values[CMQC.MQCA_Q_MGR_NAME] == b"QM1" + b" " * 45
@@ -543,34 +556,106 @@ def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "
     ("name", "q_mgr_name", "options", "def_xmitq", "reason", "why"),
     [
         ("NONE", "", OUT, "", CMQC.MQRC_UNKNOWN_OBJECT_NAME, "no queue NONE on QM1"),
-        ("NO.BASE", "", OUT, "", CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q,
-         "alias NO.BASE: its TARGET NOWHERE is not defined"),
-        ("ALIAS.OF.ALIAS", "", OUT, "", CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR,
-         "alias ALIAS.OF.ALIAS: its TARGET APP.ALIAS is not a local or remote queue"),
-        ("APP.IN", "TO.APP", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
-         "ObjectQMgrName TO.APP is a remote queue, not a queue-manager alias"),
-        ("QM2.ALIAS", "", OUT, "", CMQC.MQRC_REMOTE_Q_NAME_ERROR,
-         "QM2.ALIAS is a queue-manager alias (RNAME blank), not a queue to open"),
-        ("TO.NOWHERE", "", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
-         "remote queue TO.NOWHERE: RQMNAME names no remote queue manager"),
-        ("TO.APP", "", CMQC.MQOO_INPUT_SHARED, "", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
-         "queue APP.IN at QM2 is remote: open it for output or inquire only"),
-        ("APP.IN", "QM2", CMQC.MQOO_INQUIRE, "", CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
-         "queue APP.IN at QM2 has no local definition to inquire on"),
+        (
+            "NO.BASE",
+            "",
+            OUT,
+            "",
+            CMQC.MQRC_UNKNOWN_ALIAS_BASE_Q,
+            "alias NO.BASE: its TARGET NOWHERE is not defined",
+        ),
+        (
+            "ALIAS.OF.ALIAS",
+            "",
+            OUT,
+            "",
+            CMQC.MQRC_ALIAS_BASE_Q_TYPE_ERROR,
+            "alias ALIAS.OF.ALIAS: its TARGET APP.ALIAS is not a local or remote queue",
+        ),
+        (
+            "APP.IN",
+            "TO.APP",
+            OUT,
+            "",
+            CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+            "ObjectQMgrName TO.APP is a remote queue, not a queue-manager alias",
+        ),
+        (
+            "QM2.ALIAS",
+            "",
+            OUT,
+            "",
+            CMQC.MQRC_REMOTE_Q_NAME_ERROR,
+            "QM2.ALIAS is a queue-manager alias (RNAME blank), not a queue to open",
+        ),
+        (
+            "TO.NOWHERE",
+            "",
+            OUT,
+            "",
+            CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+            "remote queue TO.NOWHERE: RQMNAME names no remote queue manager",
+        ),
+        (
+            "TO.APP",
+            "",
+            CMQC.MQOO_INPUT_SHARED,
+            "",
+            CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+            "queue APP.IN at QM2 is remote: open it for output or inquire only",
+        ),
+        (
+            "APP.IN",
+            "QM2",
+            CMQC.MQOO_INQUIRE,
+            "",
+            CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
+            "queue APP.IN at QM2 has no local definition to inquire on",
+        ),
         ("TO.BADXMIT", "", OUT, "", CMQC.MQRC_UNKNOWN_XMIT_Q, "XMITQ NOPE is not defined"),
-        ("TO.NOTXMIT", "", OUT, "", CMQC.MQRC_XMIT_Q_USAGE_ERROR,
-         "APP.LOCAL is not a USAGE(XMITQ) queue"),
+        (
+            "TO.NOTXMIT",
+            "",
+            OUT,
+            "",
+            CMQC.MQRC_XMIT_Q_USAGE_ERROR,
+            "APP.LOCAL is not a USAGE(XMITQ) queue",
+        ),
         ("APP.IN", "QM6", OUT, "", CMQC.MQRC_XMIT_Q_TYPE_ERROR, "QM6 is not a local queue"),
-        ("APP.IN", "QM9", OUT, "", CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
-         "no route to queue manager QM9: no transmission queue of that name and no DEFXMITQ"),
-        ("APP.IN", "QM9", OUT, "NOPE.DEF", CMQC.MQRC_UNKNOWN_DEF_XMIT_Q,
-         "DEFXMITQ NOPE.DEF is not defined"),
-        ("APP.IN", "QM9", OUT, "APP.ALIAS", CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR,
-         "APP.ALIAS is not a local queue"),
-        ("APP.IN", "QM9", OUT, "APP.LOCAL", CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR,
-         "APP.LOCAL is not a USAGE(XMITQ) queue"),
+        (
+            "APP.IN",
+            "QM9",
+            OUT,
+            "",
+            CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+            "no route to queue manager QM9: no transmission queue of that name and no DEFXMITQ",
+        ),
+        (
+            "APP.IN",
+            "QM9",
+            OUT,
+            "NOPE.DEF",
+            CMQC.MQRC_UNKNOWN_DEF_XMIT_Q,
+            "DEFXMITQ NOPE.DEF is not defined",
+        ),
+        (
+            "APP.IN",
+            "QM9",
+            OUT,
+            "APP.ALIAS",
+            CMQC.MQRC_DEF_XMIT_Q_TYPE_ERROR,
+            "APP.ALIAS is not a local queue",
+        ),
+        (
+            "APP.IN",
+            "QM9",
+            OUT,
+            "APP.LOCAL",
+            CMQC.MQRC_DEF_XMIT_Q_USAGE_ERROR,
+            "APP.LOCAL is not a USAGE(XMITQ) queue",
+        ),
     ],
-)  # fmt: skip
+)
 def test_each_name_resolution_failure_gives_ibm_s_reason_and_says_why(
     name: str, q_mgr_name: str, options: int, def_xmitq: str, reason: int, why: str
 ) -> None:
@@ -670,8 +755,10 @@ def test_a_structure_declares_ibm_fields_in_order_with_defaults_and_kinds() -> N
         Count: int = field(7, "l")
 
     assert Probe._fields == (
-        ("StrucId", b"PRB ", ("c", 4)), ("Token", b"\0\0", ("b", 2)), ("Count", 7, "l"),
-    )  # fmt: skip
+        ("StrucId", b"PRB ", ("c", 4)),
+        ("Token", b"\0\0", ("b", 2)),
+        ("Count", 7, "l"),
+    )
     probe = Probe()
     assert (probe.StrucId, probe.Token, probe.Count) == (b"PRB ", b"\0\0", 7)
     with pytest.raises(TypeError, match=r"^Probe\.StrucId is a character field: give bytes"):
@@ -711,9 +798,11 @@ def _trigger_qm(
         qm.define_process(ProcessDefinition("APP.PROC"))
     qm.define_queue("APP.INITQ", def_persistence=CMQC.MQPER_PERSISTENT)
     attributes: dict[str, Any] = {
-        "trigger_control": CMQC.MQTC_ON, "process_name": "APP.PROC",
-        "initiation_q_name": "APP.INITQ", **queue,
-    }  # fmt: skip
+        "trigger_control": CMQC.MQTC_ON,
+        "process_name": "APP.PROC",
+        "initiation_q_name": "APP.INITQ",
+        **queue,
+    }
     qm.define_queue("APP.Q", **attributes)
     return qm
 
@@ -800,10 +889,11 @@ def test_depth_fires_when_the_count_reaches_trigdpth_not_when_it_passes_it() -> 
 @pytest.mark.parametrize(
     ("trigger_type", "depth", "waiting", "fires"),
     [
-        (CMQC.MQTT_DEPTH, 3, 1, False), (CMQC.MQTT_DEPTH, 3, 3, True),
+        (CMQC.MQTT_DEPTH, 3, 1, False),
+        (CMQC.MQTT_DEPTH, 3, 3, True),
         (CMQC.MQTT_FIRST, 5, 1, True),
     ],
-)  # fmt: skip
+)
 def test_a_trigger_monitor_opening_the_initq_finds_a_standing_condition_by_trigtype(
     trigger_type: int, depth: int, waiting: int, fires: bool
 ) -> None:
@@ -820,9 +910,13 @@ def _shared_trigger_qm(**queue: object) -> QMgr:
     qm.define_process(ProcessDefinition("APP.PROC"))
     qm.define_queue("APP.INITQ")
     attributes: dict[str, Any] = {
-        "qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1", "trigger_control": CMQC.MQTC_ON,
-        "process_name": "APP.PROC", "initiation_q_name": "APP.INITQ", **queue,
-    }  # fmt: skip
+        "qsg_disp": CMQC.MQQSGD_SHARED,
+        "cf_struct": "APP1",
+        "trigger_control": CMQC.MQTC_ON,
+        "process_name": "APP.PROC",
+        "initiation_q_name": "APP.INITQ",
+        **queue,
+    }
     qm.define_queue("APP.Q", **attributes)
     return qm
 
@@ -935,26 +1029,50 @@ BIG_ENDIAN = CMQC.MQENC_INTEGER_NORMAL  # "MQENC_INTEGER_NORMAL": most significa
 def test_an_mqdlh_reads_back_every_field_it_was_written_with_blank_padded() -> None:
     # MQDLH: character fields are blank-padded to their lengths (48, 48, 8, 28, 8, 8).
     dlh = DLH(
-        CMQC.MQRC_Q_FULL, b"APP.Q", b"QM1", CMQC.MQENC_NATIVE, 1208, b"APPFMT",
-        PutApplType=CMQC.MQAT_UNIX, PutApplName=b"app", PutDate=b"2026", PutTime=b"1200",
-        StrucId=b"DLH ", Version=2,
-    )  # fmt: skip
+        CMQC.MQRC_Q_FULL,
+        b"APP.Q",
+        b"QM1",
+        CMQC.MQENC_NATIVE,
+        1208,
+        b"APPFMT",
+        PutApplType=CMQC.MQAT_UNIX,
+        PutApplName=b"app",
+        PutDate=b"2026",
+        PutTime=b"1200",
+        StrucId=b"DLH ",
+        Version=2,
+    )
     back = DLH.unpack(dlh.pack(BIG_ENDIAN), BIG_ENDIAN)
     assert back == DLH(
-        CMQC.MQRC_Q_FULL, b"APP.Q".ljust(48), b"QM1".ljust(48), CMQC.MQENC_NATIVE, 1208,
-        b"APPFMT  ", CMQC.MQAT_UNIX, b"app".ljust(28), b"2026    ", b"1200    ",
-        b"DLH ", 2,
-    )  # fmt: skip
+        CMQC.MQRC_Q_FULL,
+        b"APP.Q".ljust(48),
+        b"QM1".ljust(48),
+        CMQC.MQENC_NATIVE,
+        1208,
+        b"APPFMT  ",
+        CMQC.MQAT_UNIX,
+        b"app".ljust(28),
+        b"2026    ",
+        b"1200    ",
+        b"DLH ",
+        2,
+    )
 
 
 def test_an_mqtm_reads_back_every_field_it_was_written_with_blank_padded() -> None:
-    tm = TM(b"APP.Q", b"APP.PROC", b"data", CMQC.MQAT_UNIX, b"/bin/app", b"env", b"user",
-            Version=2)  # fmt: skip
+    tm = TM(b"APP.Q", b"APP.PROC", b"data", CMQC.MQAT_UNIX, b"/bin/app", b"env", b"user", Version=2)
     back = TM.unpack(tm.pack(BIG_ENDIAN), BIG_ENDIAN)
     assert back == TM(
-        b"APP.Q".ljust(48), b"APP.PROC".ljust(48), b"data".ljust(64), CMQC.MQAT_UNIX,
-        b"/bin/app".ljust(256), b"env".ljust(128), b"user".ljust(128), b"TM  ", 2,
-    )  # fmt: skip
+        b"APP.Q".ljust(48),
+        b"APP.PROC".ljust(48),
+        b"data".ljust(64),
+        CMQC.MQAT_UNIX,
+        b"/bin/app".ljust(256),
+        b"env".ljust(128),
+        b"user".ljust(128),
+        b"TM  ",
+        2,
+    )
 
 
 def test_an_mqxqh_holds_an_mqmd1_in_the_header_s_encoding_whatever_the_mqmd_s_own() -> None:
@@ -1040,10 +1158,12 @@ def _model_qm() -> QMgr:
 @pytest.mark.parametrize(
     ("pattern", "prefix", "suffixed"),
     [
-        (b"APP.DYNX", "APP.DYNX", False), (b"APP.DYNX   ", "APP.DYNX", False),
-        (b"APP.*\x00x*\x00y", "APP.", True), (b"*", "", True),
+        (b"APP.DYNX", "APP.DYNX", False),
+        (b"APP.DYNX   ", "APP.DYNX", False),
+        (b"APP.*\x00x*\x00y", "APP.", True),
+        (b"*", "", True),
     ],
-)  # fmt: skip
+)
 def test_dynamicqname_ends_at_a_nul_or_its_trailing_blanks_and_its_last_star_takes_the_suffix(
     pattern: bytes, prefix: str, suffixed: bool
 ) -> None:
@@ -1162,7 +1282,7 @@ def test_mqdisc_ends_the_connection_for_the_queue_manager() -> None:
         (CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE, "more than one MQOO_INPUT_* option"),
         ("8", "open options are MQOO_* flags (an int), not '8'"),
     ],
-)  # fmt: skip
+)
 def test_mqopen_options_that_open_for_nothing_or_for_input_twice_are_options_error(
     options: Any, why: str
 ) -> None:
@@ -1375,8 +1495,11 @@ def test_a_cf_structure_counts_its_own_queues_messages_by_entry_and_256_byte_ele
         store.put(queue, Message(_msg().desc, b"x" * size, 0.0, None, 0), None, 100)
     # 148 + 364 = 512 bytes: 2 elements; 150 + 364: 3.
     assert store.structure_usage("S1") == {
-        "entries": 2, "elements": 5, "max_entries": 10, "max_elements": 40,
-    }  # fmt: skip
+        "entries": 2,
+        "elements": 5,
+        "max_entries": 10,
+        "max_elements": 40,
+    }
     assert store.structure_usage("S2")["max_entries"] == 0  # defined nowhere
 
 

@@ -68,9 +68,7 @@ def test_every_message_got_row_says_what_the_get_decided_about_its_unit_of_work(
         assert [in_uow for _, in_uow in calls] == [
             p == CMQC.MQPER_PERSISTENT for p in PERSISTENCES
         ]  # what the calls did: persistent ones in the unit of work, backed out
-        persistent_ids = {
-            row["msg_id"] for row in rows(path, MessagePut.kind) if row["persistent"]
-        }
+        persistent_ids = {row["msg_id"] for row in rows(path, MessagePut.kind) if row["persistent"]}
         got = [row for row in rows(path, MessageGot.kind) if row["syncpoint"] is not None]
         first = got[: len(calls)]
         assert [row["msg_id"] for row in first] == [msg_id for msg_id, _ in calls]
@@ -79,7 +77,7 @@ def test_every_message_got_row_says_what_the_get_decided_about_its_unit_of_work(
             assert row["persistent"] is (msg_id in persistent_ids), row
             assert row["browse"] is False
         # The gets after the backout were outside syncpoint, whatever they got.
-        assert all(row["syncpoint"] is False for row in got[len(calls):])
+        assert all(row["syncpoint"] is False for row in got[len(calls) :])
         assert len(got) == len(calls) + sum(in_uow for _, in_uow in calls)
 
 

@@ -153,8 +153,12 @@ service = { dist = "exponential", mean = 0.3 }
 """
 
 
-def _events(scenario: Scenario, monkeypatch: pytest.MonkeyPatch, *, driven: bool,
-            ) -> list[WorldEvent]:  # fmt: skip
+def _events(
+    scenario: Scenario,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    driven: bool,
+) -> list[WorldEvent]:
     """The run's events; those of one instant in a fixed order (which of two calls at
     the same simulated instant goes first is the scheduler's choice, for tasks and
     timers alike: each is deterministic, not the same)."""
@@ -176,10 +180,14 @@ def _shortened(name: str, seconds: float) -> Scenario:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "scenario",
-    [_shortened("mmc-erlang-c.toml", 300), _shortened("mm1-impatience.toml", 600),
-     _shortened("shared-queue-expiry.toml", 120), parse_scenario(GROUPS, "<groups>")],
+    [
+        _shortened("mmc-erlang-c.toml", 300),
+        _shortened("mm1-impatience.toml", 600),
+        _shortened("shared-queue-expiry.toml", 120),
+        parse_scenario(GROUPS, "<groups>"),
+    ],
     ids=["mmc-erlang-c", "mm1-impatience", "shared-queue-expiry", "groups"],
-)  # fmt: skip
+)
 def test_clock_driven_applications_make_the_same_events_as_tasks(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -208,8 +216,10 @@ def test_applications_handed_between_clock_and_task_by_faults_carry_on_as_tasks_
         assert abs(ours - theirs) <= 0.03 * theirs, (kind.__name__, ours, theirs)
     # Each member's getters are back at work after each fault ends.
     for q_mgr, back in (("QM2", 13), ("QM1", 40), ("QM2", 60), ("QM1", 90), ("QM2", 90)):
-        assert any(isinstance(e, MessageGot) and e.q_mgr == q_mgr and back < e.time < back + 2
-                   for e in driven), (q_mgr, back)  # fmt: skip
+        assert any(
+            isinstance(e, MessageGot) and e.q_mgr == q_mgr and back < e.time < back + 2
+            for e in driven
+        ), (q_mgr, back)
 
 
 class _Steps(trio.abc.Instrument):

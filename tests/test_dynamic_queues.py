@@ -58,8 +58,13 @@ def test_temporary_dynamic_queues_cannot_be_shared_queues() -> None:
     assert h.inquire(CMQC.MQIA_QSG_DISP) == CMQC.MQQSGD_Q_MGR
     assert qm2.find(h.name) is None
     with pytest.raises(ValueError, match="never QSGDISP"):
-        QueueDefinition("M", q_type=CMQC.MQQT_MODEL, qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="A",
-                        definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC)  # fmt: skip
+        QueueDefinition(
+            "M",
+            q_type=CMQC.MQQT_MODEL,
+            qsg_disp=CMQC.MQQSGD_SHARED,
+            cf_struct="A",
+            definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC,
+        )
 
 
 @pytest.mark.parametrize("via_queue_default", [False, True])
@@ -70,11 +75,13 @@ def test_temporary_dynamic_queues_hold_nonpersistent_messages_only(
     if via_queue_default:
         qm.define(
             QueueDefinition(
-                TEMP, q_type=CMQC.MQQT_MODEL, definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC,
+                TEMP,
+                q_type=CMQC.MQQT_MODEL,
+                definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC,
                 def_persistence=CMQC.MQPER_PERSISTENT,
             ),
             replace=True,
-        )  # fmt: skip
+        )
         persistence = CMQC.MQPER_PERSISTENCE_AS_Q_DEF
     else:
         persistence = CMQC.MQPER_PERSISTENT
@@ -423,10 +430,12 @@ def test_a_shared_dynamic_model_makes_a_permanent_queue_every_member_sees() -> N
     qm1.define_structure(CFStructure("APP1"))
     qm1.define(
         QueueDefinition(
-            "SHARED.MODEL", q_type=CMQC.MQQT_MODEL,
-            definition_type=CMQC.MQQDT_SHARED_DYNAMIC, cf_struct="APP1",
+            "SHARED.MODEL",
+            q_type=CMQC.MQQT_MODEL,
+            definition_type=CMQC.MQQDT_SHARED_DYNAMIC,
+            cf_struct="APP1",
         )
-    )  # fmt: skip
+    )
     h = create(qm1.connect(), "SHARED.MODEL", b"SHARED.REPLY.*")
     put(h, b"from QM1", 0.0)
     h.close()

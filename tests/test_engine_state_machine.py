@@ -45,8 +45,9 @@ class EngineMachine(RuleBasedStateMachine):
         self.events: list[Event] = []
         self.qm = QMgr("QM1", on_event=self.events.append)
         self.fifo = fifo
-        self.qm.define_queue("Q", msg_delivery_sequence=CMQC.MQMDS_FIFO if fifo else 0,
-                             max_depth=10_000)  # fmt: skip
+        self.qm.define_queue(
+            "Q", msg_delivery_sequence=CMQC.MQMDS_FIFO if fifo else 0, max_depth=10_000
+        )
         self.conns: list[Connection] = [self.qm.connect(), self.qm.connect()]
         self.handles: list[Handle] = [c.open("Q", ALL) for c in self.conns]
         self.cursor: list[tuple[int, int] | None] = [None, None]
@@ -179,6 +180,5 @@ class EngineMachine(RuleBasedStateMachine):
         assert self.committed_puts == self.committed_gets + discarded + on_queue
 
 
-EngineMachine.TestCase.settings = settings(max_examples=150, stateful_step_count=40,
-                                           deadline=None)  # fmt: skip
+EngineMachine.TestCase.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
 test_engine_agrees_with_the_reference_model = EngineMachine.TestCase

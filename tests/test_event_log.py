@@ -67,8 +67,13 @@ def test_every_field_of_every_event_record_is_a_column_of_one_type() -> None:
 def test_a_runs_log_read_back_gives_the_same_events_and_summary(tmp_path: Path) -> None:
     result = run_scenario(parse_scenario(SMALL, "small.toml"))
     assert {type(e).__name__ for e in result.events} >= {
-        "MessagePut", "MessageGot", "Discarded", "ReportPut", "DepthSampled", "ExpiryScanned",
-    }  # fmt: skip
+        "MessagePut",
+        "MessageGot",
+        "Discarded",
+        "ReportPut",
+        "DepthSampled",
+        "ExpiryScanned",
+    }
     path = tmp_path / "events.parquet"
     eventlog.write(path, result.events, result.scopes, seed=result.seed)
     events, scopes = eventlog.read(path)
@@ -80,8 +85,9 @@ def test_a_runs_log_read_back_gives_the_same_events_and_summary(tmp_path: Path) 
     assert table.num_rows == len(result.events)
     # The time and the MsgIds in their own encodings (smaller, and quicker to read).
     group = pq.ParquetFile(path).metadata.row_group(0)
-    used = {group.column(i).path_in_schema: group.column(i).encodings
-            for i in range(group.num_columns)}  # fmt: skip
+    used = {
+        group.column(i).path_in_schema: group.column(i).encodings for i in range(group.num_columns)
+    }
     assert "BYTE_STREAM_SPLIT" in used["time"] and "DELTA_BYTE_ARRAY" in used["msg_id"]
     assert table.schema.field("msg_id").type == pa.binary(24)  # every MsgId MQ's 24 bytes
 
@@ -90,12 +96,16 @@ def test_qsg_run_out_writes_the_scenario_seed_summary_and_events(tmp_path: Path)
     scenario = tmp_path / "small.toml"
     scenario.write_text(SMALL)
     out = tmp_path / "run"
-    done = CliRunner().invoke(main, ["run", str(scenario), "--out", str(out), "--seed", "9",
-                                     "--no-progress"])  # fmt: skip
+    done = CliRunner().invoke(
+        main, ["run", str(scenario), "--out", str(out), "--seed", "9", "--no-progress"]
+    )
     assert done.exit_code == 0, done.output
     assert sorted(p.name for p in out.iterdir()) == [
-        "events.parquet", "run.json", "scenario.toml", "summary.json",
-    ]  # fmt: skip
+        "events.parquet",
+        "run.json",
+        "scenario.toml",
+        "summary.json",
+    ]
     assert (out / "scenario.toml").read_text() == SMALL
     assert json.loads((out / "run.json").read_text())["seed"] == 9
     written = json.loads((out / "summary.json").read_text())

@@ -152,8 +152,9 @@ def test_the_correlation_id_example_threads_answer_every_request_until_the_scena
     # One request a simulated second or so (the requester sleeps 1 s after each reply).
     assert 10 <= len(requests) <= 21
     assert len(replies) >= len(requests) - 1
-    reply_ids = [e.msg_id for e in events if isinstance(e, MessagePut)
-                 and e.queue == "REPLYTO.QUEUE.1"]  # fmt: skip
+    reply_ids = [
+        e.msg_id for e in events if isinstance(e, MessagePut) and e.queue == "REPLYTO.QUEUE.1"
+    ]
     assert set(g.msg_id for g in replies) <= set(reply_ids)
 
 
@@ -185,8 +186,9 @@ def test_the_reply_to_example_answers_on_the_queue_the_request_names() -> None:
         "q.put1('TEST.1', b'ping', pymqi.MD(ReplyToQ=b'REPLYTO.QUEUE.1', "
         "MsgType=pymqi.CMQC.MQMT_REQUEST), pymqi.PMO(Options=pymqi.CMQC.MQPMO_NO_SYNCPOINT))\n"
     )
-    outcome, events = run_code(request + examples("reply_to_queues.py").split("\n", 1)[1]
-                               .join(["import runpy\n", ""]))  # fmt: skip
+    outcome, events = run_code(
+        request + examples("reply_to_queues.py").split("\n", 1)[1].join(["import runpy\n", ""])
+    )
     assert outcome.exit_status == 0
     replies = [e for e in events if isinstance(e, MessagePut) and e.queue == "REPLYTO.QUEUE.1"]
     assert [(r.q_mgr, r.size) for r in replies] == [("QM1", 4)]
@@ -247,8 +249,14 @@ def test_a_consumer_whose_member_is_killed_reconnects_by_group_attach_and_loses_
     assert (queue["acknowledged"], queue["lost"], queue["duplicated"]) == (299, 0, 0)
     assert verdicts["recovery"].counts["held_by_backed_out"] == 2
     # The consumer's gets are in the history as its own: on QM1, then on QM2.
-    gets = [e for e in result.events if isinstance(e, OpCompleted) and e.op == "get"
-            and e.outcome == "ok" and e.app.startswith("pymqi ")]  # fmt: skip
+    gets = [
+        e
+        for e in result.events
+        if isinstance(e, OpCompleted)
+        and e.op == "get"
+        and e.outcome == "ok"
+        and e.app.startswith("pymqi ")
+    ]
     assert {e.q_mgr for e in gets} == {"QM1", "QM2"} and len(gets) == 299 + 2
 
 
@@ -372,8 +380,9 @@ def test_a_client_connection_by_conname_reaches_the_listener_of_a_python_scenari
         f"q = pymqi.connect('', 'DEV.APP.SVRCONN', 'localhost({port})')\n"
         "print(q.inquire(pymqi.CMQC.MQCA_Q_MGR_NAME).strip().decode())\n"
     )
-    result = CliRunner().invoke(main, ["exec", str(scenario), "--virtual", "--quiet", "--",
-                                       "python", "-c", code])  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["exec", str(scenario), "--virtual", "--quiet", "--", "python", "-c", code]
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout == "QM2\n"
 
@@ -383,8 +392,22 @@ def test_a_program_still_running_at_the_duration_is_stopped_and_the_run_written(
 ) -> None:
     code = "import time, pymqi\nq = pymqi.connect('QM1')\nwhile True:\n    time.sleep(1)\n"
     out = tmp_path / "run"
-    result = CliRunner().invoke(main, ["exec", str(SCENARIO), "--virtual", "--duration", "5",
-                                       "--out", str(out), "--", "python", "-c", code])  # fmt: skip
+    result = CliRunner().invoke(
+        main,
+        [
+            "exec",
+            str(SCENARIO),
+            "--virtual",
+            "--duration",
+            "5",
+            "--out",
+            str(out),
+            "--",
+            "python",
+            "-c",
+            code,
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "the program was stopped at the scenario's end (5 s)" in result.stderr
     assert {p.name for p in out.iterdir()} >= {"events.parquet", "summary.json", "run.json"}
@@ -410,8 +433,9 @@ def test_a_toml_scenarios_listener_is_the_conname_a_client_program_reaches_it_by
         "except pymqi.MQMIError as error:\n"
         "    print(error.reason)\n"
     )
-    result = CliRunner().invoke(main, ["exec", str(scenario), "--virtual", "--quiet", "--",
-                                       "python", "-c", code])  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["exec", str(scenario), "--virtual", "--quiet", "--", "python", "-c", code]
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout == "QM2\n2058\n"
 
@@ -444,10 +468,22 @@ def test_a_thread_pools_idle_workers_hold_no_simulated_time() -> None:
     )
     qsg_command = Path(sys.executable).with_name("qsg")
     done = subprocess.run(
-        [str(qsg_command), "exec", str(SCENARIO), "--virtual", "--quiet", "--",
-         "python", "-c", code],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [
+            str(qsg_command),
+            "exec",
+            str(SCENARIO),
+            "--virtual",
+            "--quiet",
+            "--",
+            "python",
+            "-c",
+            code,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "30 4\n"
 

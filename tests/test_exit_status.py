@@ -62,9 +62,13 @@ def full_server(tcp_server: EmbeddedServer) -> Iterator[EmbeddedServer]:
 
 def qsg_command(*args: str, url: str) -> tuple[int, str, str]:
     run = subprocess.run(
-        [sys.executable, "-c", "from qsg.cli import main; main()", *args], cwd=ROOT,
-        env={**os.environ, URL_VARIABLE: url}, text=True, capture_output=True, timeout=BOUND,
-    )  # fmt: skip
+        [sys.executable, "-c", "from qsg.cli import main; main()", *args],
+        cwd=ROOT,
+        env={**os.environ, URL_VARIABLE: url},
+        text=True,
+        capture_output=True,
+        timeout=BOUND,
+    )
     return run.returncode, run.stdout, run.stderr
 
 
@@ -79,8 +83,9 @@ def test_qsg_chaos_on_a_full_facility_fails_the_facility_check_and_exits_1(
 ) -> None:
     path = tmp_path / "payments.toml"
     path.write_text(SCENARIO)
-    code, out, err = qsg_command("chaos", str(path), "--on-redis", "--runs", "1",
-                                 url=full_server.url)  # fmt: skip
+    code, out, err = qsg_command(
+        "chaos", str(path), "--on-redis", "--runs", "1", url=full_server.url
+    )
     assert code == 1, out + err
     (line,) = failure_lines(out)
     assert "no fault was scheduled: reason 2192: " in line
@@ -95,16 +100,27 @@ def test_qsg_exec_on_a_full_facility_exits_1_with_one_line_though_the_program_en
     path = tmp_path / "payments.toml"
     path.write_text(SCENARIO.replace("duration = 30", "duration = 3"))
     program = "import time; time.sleep(2); print('done')"  # while the payer puts
-    code, out, err = qsg_command("exec", str(path), "--virtual", "--out", str(tmp_path / "run"),
-                                 "--", "python", "-c", program, url=full_server.url)  # fmt: skip
+    code, out, err = qsg_command(
+        "exec",
+        str(path),
+        "--virtual",
+        "--out",
+        str(tmp_path / "run"),
+        "--",
+        "python",
+        "-c",
+        program,
+        url=full_server.url,
+    )
     assert code == 1, err
     assert out == "done\n"
     (line,) = failure_lines(err)
     assert line.startswith("the run failed: the coupling facility failed at ")
     assert "no fault was scheduled: reason 2192: " in line
     written = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert written["status"] == "failed" and written["error"] == [line.removeprefix(
-        "the run failed: ")]  # fmt: skip
+    assert written["status"] == "failed" and written["error"] == [
+        line.removeprefix("the run failed: ")
+    ]
 
 
 @pytest.mark.slow

@@ -52,8 +52,9 @@ def test_an_expiration_report_carries_none_the_first_100_bytes_or_all_of_the_dat
 def test_an_expiration_report_is_a_report_with_expiration_feedback_correlated_by_msgid(
     qm: QMgr,
 ) -> None:
-    _, (original, rmd) = expire_with(qm, CMQC.MQRO_EXPIRATION, Priority=6,
-                                     Persistence=CMQC.MQPER_PERSISTENT)  # fmt: skip
+    _, (original, rmd) = expire_with(
+        qm, CMQC.MQRO_EXPIRATION, Priority=6, Persistence=CMQC.MQPER_PERSISTENT
+    )
     assert (rmd.MsgType, rmd.Feedback) == (CMQC.MQMT_REPORT, CMQC.MQFB_EXPIRATION)
     assert rmd.CorrelId == original.MsgId and rmd.MsgId != original.MsgId  # the defaults
     assert (rmd.Priority, rmd.Persistence) == (6, CMQC.MQPER_PERSISTENT)
@@ -113,8 +114,7 @@ def test_a_message_asking_for_reports_without_a_reply_to_queue_is_refused(qm: QM
 def test_a_report_that_cannot_be_delivered_goes_to_the_dead_letter_queue(qm: QMgr) -> None:
     h = open_queue(qm, "APP")
     put(h, b"x", 0.0, Expiry=10, ReplyToQ=b"NO.SUCH.Q", Report=CMQC.MQRO_EXPIRATION)
-    put(h, b"y", 0.0, Expiry=10, ReplyToQ=b"Q", ReplyToQMgr=b"FARAWAY",
-        Report=CMQC.MQRO_EXPIRATION)  # fmt: skip
+    put(h, b"y", 0.0, Expiry=10, ReplyToQ=b"Q", ReplyToQMgr=b"FARAWAY", Report=CMQC.MQRO_EXPIRATION)
     qm.scan_expired(5.0)
     dlq = open_queue(qm, "SYSTEM.DEAD.LETTER.QUEUE")
     reasons = [DLH.unpack(body).Reason for body in drain(dlq, 5.0)]
@@ -124,8 +124,7 @@ def test_a_report_that_cannot_be_delivered_goes_to_the_dead_letter_queue(qm: QMg
 def test_a_report_with_nowhere_to_go_is_recorded_as_lost(events: list[Event]) -> None:
     qm = QMgr("QM1", dead_letter_queue=None, on_event=events.append)
     qm.define_queue("APP")
-    put(open_queue(qm, "APP"), b"x", 0.0, Expiry=10, ReplyToQ=b"GONE",
-        Report=CMQC.MQRO_EXPIRATION)  # fmt: skip
+    put(open_queue(qm, "APP"), b"x", 0.0, Expiry=10, ReplyToQ=b"GONE", Report=CMQC.MQRO_EXPIRATION)
     qm.scan_expired(5.0)
     lost = [e for e in events if isinstance(e, ReportLost)]
     assert len(lost) == 1 and lost[0].reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
@@ -136,8 +135,15 @@ def test_a_report_to_another_queue_manager_goes_on_its_transmission_queue(qm: QM
     # it as MQPUT1 would, resolving ReplyToQMgr to the transmission queue of that name.
     qm.define_queue("QM3", usage=CMQC.MQUS_TRANSMISSION)
     h = open_queue(qm, "APP")
-    original = put(h, BODY, 0.0, Expiry=10, ReplyToQ=b"REPLIES", ReplyToQMgr=b"QM3",
-                   Report=CMQC.MQRO_EXPIRATION)  # fmt: skip
+    original = put(
+        h,
+        BODY,
+        0.0,
+        Expiry=10,
+        ReplyToQ=b"REPLIES",
+        ReplyToQMgr=b"QM3",
+        Report=CMQC.MQRO_EXPIRATION,
+    )
     qm.scan_expired(5.0)
     assert qm.depth("REPLIES") == 0 and qm.depth(qm.dead_letter_queue) == 0
     body, md = get(open_queue(qm, "QM3"), 5.0)

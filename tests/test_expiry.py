@@ -225,8 +225,9 @@ def test_a_syncpoint_put_that_expires_before_commit_is_discarded_after_it_not_re
     # message is discarded some time after the commit operation and is not returned to an
     # application in response to an MQGET operation."
     conn = qm.connect()
-    msg_id = put(conn.open("PRIO", CMQC.MQOO_OUTPUT), b"x", 0.0, CMQC.MQPMO_SYNCPOINT,
-                 Expiry=10).MsgId  # fmt: skip
+    msg_id = put(
+        conn.open("PRIO", CMQC.MQOO_OUTPUT), b"x", 0.0, CMQC.MQPMO_SYNCPOINT, Expiry=10
+    ).MsgId
     assert qm.scan_expired(5.0) == 0  # in the unit of work: left alone
     conn.commit()
     with pytest.raises(MQMIError, match=r"MQRC_NO_MSG_AVAILABLE"):

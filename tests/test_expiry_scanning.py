@@ -73,12 +73,16 @@ async def test_each_queue_manager_scans_its_own_local_queues_every_expryint(
         await q.put(b"x", MD(Expiry=70), NO_SYNC)  # 7 s
         await trio.sleep(11)
         local = [
-            (e.q_mgr, e.time, e.discarded) for e in world.events.of(ExpiryScanned)
+            (e.q_mgr, e.time, e.discarded)
+            for e in world.events.of(ExpiryScanned)
             if not e.shared  # type: ignore[union-attr]
-        ]  # fmt: skip
+        ]
         assert sorted(local, key=lambda s: (s[1], s[0])) == [
-            ("QM1", 5.0, 0), ("QM2", 5.0, 0), ("QM1", 10.0, 1), ("QM2", 10.0, 0)
-        ]  # fmt: skip
+            ("QM1", 5.0, 0),
+            ("QM2", 5.0, 0),
+            ("QM1", 10.0, 1),
+            ("QM2", 10.0, 0),
+        ]
         assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
 
 
@@ -94,8 +98,11 @@ async def test_refresh_qmgr_type_expiry_scans_the_matching_queues_at_once(
         assert await world.refresh_expiry("QM3", "OTHER.*") == 0
         assert await world.refresh_expiry("QM3", "APP.*") == 1
         assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
-        scans = [(e.pattern, e.discarded, e.cause) for e in world.events.of(ExpiryScanned)
-                 if e.q_mgr == "QM3"]  # type: ignore[union-attr]  # fmt: skip
+        scans = [
+            (e.pattern, e.discarded, e.cause)
+            for e in world.events.of(ExpiryScanned)
+            if e.q_mgr == "QM3"
+        ]  # type: ignore[union-attr]
         assert scans == [("OTHER.*", 0, "REFRESH"), ("APP.*", 1, "REFRESH")]
 
 
@@ -127,8 +134,11 @@ async def test_refresh_qmgr_type_expiry_scans_a_shared_queue_from_a_member_witho
         assert world.qmgrs["QM2"].expiry_grant is None
         assert await world.refresh_expiry("QM2", "APP.*") == 1
         assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
-        shared = [(e.q_mgr, e.discarded, e.cause, e.token) for e in world.events.of(ExpiryScanned)
-                  if e.shared]  # type: ignore[union-attr]  # fmt: skip
+        shared = [
+            (e.q_mgr, e.discarded, e.cause, e.token)
+            for e in world.events.of(ExpiryScanned)
+            if e.shared
+        ]  # type: ignore[union-attr]
         assert shared == [("QM1", 0, "EXPRYINT", 1), ("QM2", 1, "REFRESH", 0)]
         assert [(e.q_mgr, e.by) for e in world.events.of(Discarded)] == [("QM2", "scan")]  # type: ignore[union-attr]
 
@@ -138,10 +148,13 @@ async def test_refresh_qmgr_type_expiry_scans_shared_queues_when_no_member_has_e
 ) -> None:
     topology = Topology()
     topology.add_qsg("QSG1", members=["QM1", "QM2"])
-    topology.mqsc("QM1", """
+    topology.mqsc(
+        "QM1",
+        """
         DEFINE CFSTRUCT(APP1)
         DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)
-    """)  # fmt: skip
+    """,
+    )
     async with qsg.start(topology, in_process=True) as world:
         conn = await world.connect("QM2")
         q = await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE)

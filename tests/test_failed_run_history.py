@@ -46,8 +46,13 @@ async def main(world):
 
 
 def qsg_run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "qsg.cli", "run", *args, "--no-progress"],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "qsg.cli", "run", *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
 
 
 def test_a_run_that_fails_at_t5_leaves_its_scenario_error_and_events(tmp_path: Path) -> None:
@@ -106,8 +111,10 @@ def test_a_killed_run_leaves_its_journal_which_salvage_makes_an_event_log(
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "qsg.cli", "run", str(path), "--out", str(out), "--no-progress"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         journal = out / JOURNAL
         deadline = time.monotonic() + 120  # a bound against a hang, not a timing claim
@@ -130,8 +137,9 @@ def test_a_killed_run_leaves_its_journal_which_salvage_makes_an_event_log(
 def test_a_journal_cut_mid_record_gives_the_records_before_the_cut(tmp_path: Path) -> None:
     from qsg.recording import _record
 
-    events = [MessagePut(float(n), "QM1", "APP.Q", b"%024d" % n, 10, False, False, -1)
-              for n in range(3)]  # fmt: skip
+    events = [
+        MessagePut(float(n), "QM1", "APP.Q", b"%024d" % n, 10, False, False, -1) for n in range(3)
+    ]
     data = b"".join(_record(e) for e in events)
     path = tmp_path / JOURNAL
     path.write_bytes(data[:-7])

@@ -44,8 +44,10 @@ async def test_an_unavailable_cf_fails_shared_calls_with_2373_and_loses_nothing_
             await q.put(b"kept %d" % n, MD(), SYNC)
         await conn.commit()
         await world.cf_unavailable()
-        for call in (lambda: q.put(b"lost", MD(), NO_SYNC),
-                     lambda: q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))):  # fmt: skip
+        for call in (
+            lambda: q.put(b"lost", MD(), NO_SYNC),
+            lambda: q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)),
+        ):
             with pytest.raises(MQMIError) as caught:
                 await call()
             assert caught.value.reason == CMQC.MQRC_CF_STRUC_FAILED
@@ -73,8 +75,9 @@ async def test_a_member_killed_while_the_cf_is_unavailable_is_recovered_when_it_
         (recovered,) = world.events.of(PeerRecovered)
         assert (recovered.q_mgr, recovered.failed, recovered.units) == ("QM2", "QM1", 1)
         assert recovered.time == 5
-        depth = await (await (await world.connect("QM2")).open(
-            "APP.SHARED", CMQC.MQOO_INQUIRE)).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)  # fmt: skip
+        depth = await (
+            await (await world.connect("QM2")).open("APP.SHARED", CMQC.MQOO_INQUIRE)
+        ).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
         assert depth == 0  # the uncommitted put vanished
 
 
@@ -152,7 +155,8 @@ def test_a_cf_outage_in_process_makes_applications_fail_and_resume_as_on_redis()
 def test_one_members_cf_outage_fails_only_that_members_calls() -> None:
     # z/OS: one LPAR's CF link fails; the other members carry on with the structure.
     text = OUTAGE.replace("seed = 8", "seed = 8\nin_process = true").replace(
-        'action = "cf_unavailable"', 'action = "cf_unavailable"\nqmgr = "QM1"')
+        'action = "cf_unavailable"', 'action = "cf_unavailable"\nqmgr = "QM1"'
+    )
     text += '[[workload]]\ntype = "putter"\nqmgr = "QM2"\nqueue = "APP.SHARED"\nrate = 5\n'
     result = run_scenario(parse_scenario(text, "o.toml"))
     errors = [e for e in result.events if isinstance(e, ApplicationError)]
@@ -178,8 +182,7 @@ async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
         await trio.sleep(1)
         await world.pause("QM1")  # the holder (EXPRYINT 5: a 10 s lease)
         conn = await world.connect("QM2")  # QM2 still serves its applications
-        await (await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT)).put(b"x", MD(Expiry=10),
-                                                                    PMO())  # fmt: skip
+        await (await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT)).put(b"x", MD(Expiry=10), PMO())
         await conn.commit()
         await trio.sleep(30)
         await world.resume("QM1")
@@ -187,10 +190,11 @@ async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
         holders = [(e.q_mgr, e.token) for e in world.events.of(LeaseChanged)]
         assert holders == [("QM1", 1), ("QM2", 2)]
         scans = [(e.q_mgr, e.token) for e in world.events.of(ExpiryScanned) if e.shared]
-        assert ("QM2", 2) in scans and all(
-            token == 1 for q, token in scans if q == "QM1")  # fmt: skip
-        assert max(e.time for e in world.events.of(ExpiryScanned)
-                   if e.shared and e.q_mgr == "QM1") < 10  # fmt: skip
+        assert ("QM2", 2) in scans and all(token == 1 for q, token in scans if q == "QM1")
+        assert (
+            max(e.time for e in world.events.of(ExpiryScanned) if e.shared and e.q_mgr == "QM1")
+            < 10
+        )
 
 
 async def test_a_broken_channel_link_retries_and_loses_nothing(
@@ -209,8 +213,9 @@ async def test_a_broken_channel_link_retries_and_loses_nothing(
         await trio.sleep(200)  # SHORTTMR is 60 s
         states = [e.state for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"]
         assert "RETRYING" in states and states[-1] == "RUNNING"
-        got = await (await (await world.connect("QM3")).open(
-            "APP.IN", CMQC.MQOO_INQUIRE)).inquire(CMQC.MQIA_CURRENT_Q_DEPTH)  # fmt: skip
+        got = await (await (await world.connect("QM3")).open("APP.IN", CMQC.MQOO_INQUIRE)).inquire(
+            CMQC.MQIA_CURRENT_Q_DEPTH
+        )
         assert got == 20
         delivered = [e.msg_id for e in world.events.of(ChannelDelivered)]
         assert len(delivered) == len(set(delivered)) == 20

@@ -22,15 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_dev_qsg_passes_its_arguments_to_qsg() -> None:
-    done = subprocess.run([str(ROOT / "dev"), "qsg", "--version"], capture_output=True,
-                          text=True, timeout=600)  # fmt: skip
+    done = subprocess.run(
+        [str(ROOT / "dev"), "qsg", "--version"], capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done
     assert done.stdout.strip() == "qsg, version 0.1.0"
 
 
 def test_dev_names_its_qsg_job_in_its_usage() -> None:
-    done = subprocess.run([str(ROOT / "dev"), "nothing"], capture_output=True, text=True,
-                          timeout=600)  # fmt: skip
+    done = subprocess.run(
+        [str(ROOT / "dev"), "nothing"], capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 2
     assert "usage: ./dev {run|qsg ARGS...|test|lint|bench NAME|mutate [MODULE...]}" in done.stderr
 
@@ -46,8 +48,10 @@ def test_the_shipped_mqsc_file_loads_as_its_header_says() -> None:
     assert 'mqsc_file = "qsg1-qm1.mqsc" under [qmgr.QM1]' in " ".join(
         line.lstrip("* ") for line in header.splitlines()
     )
-    text = ('[run]\nduration = 5\n[qsg.QSG1]\nmembers = ["QM1", "QM2"]\n'
-            '[qmgr.QM1]\nmqsc_file = "qsg1-qm1.mqsc"\n[qmgr.QM3]\n')  # fmt: skip
+    text = (
+        '[run]\nduration = 5\n[qsg.QSG1]\nmembers = ["QM1", "QM2"]\n'
+        '[qmgr.QM1]\nmqsc_file = "qsg1-qm1.mqsc"\n[qmgr.QM3]\n'
+    )
     scenario = parse_scenario(text, "header.toml", base=ROOT / "scenarios")
     assert "ORDERS.IN" in {c.name for qm in scenario.qmgrs for c in qm.commands}
 
@@ -68,8 +72,7 @@ async def main(world):
 '''
 
 
-@pytest.mark.parametrize(("sleep", "duration", "end"), [(5, 60, 5.0), (100, 10, 10.0),
-                                                        (7, 0, 7.0)])  # fmt: skip
+@pytest.mark.parametrize(("sleep", "duration", "end"), [(5, 60, 5.0), (100, 10, 10.0), (7, 0, 7.0)])
 def test_a_python_scenario_runs_until_main_returns_or_duration_whichever_first(
     sleep: float, duration: float, end: float, tmp_path: Path
 ) -> None:
@@ -107,15 +110,20 @@ def test_a_passed_process_runs_files_are_removed_and_a_failed_ones_kept_and_name
     assert tidy_run_directory(outcome(True), failed, keep=True) == f"  files kept in {failed}"
 
 
-@pytest.mark.parametrize(("on_redis", "processes", "flags"), [
-    (False, False, []), (True, False, ["--on-redis"]),
-    (True, True, ["--on-redis", "--processes"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("on_redis", "processes", "flags"),
+    [
+        (False, False, []),
+        (True, False, ["--on-redis"]),
+        (True, True, ["--on-redis", "--processes"]),
+    ],
+)
 def test_the_replay_command_carries_the_flags_the_schedule_depends_on(
     on_redis: bool, processes: bool, flags: list[str]
 ) -> None:
-    command = replay_command(Path("scenarios/chaos-qsg.toml"), outcome(False), on_redis,
-                             processes=processes)  # fmt: skip
+    command = replay_command(
+        Path("scenarios/chaos-qsg.toml"), outcome(False), on_redis, processes=processes
+    )
     words = ["qsg", "chaos", "scenarios/chaos-qsg.toml", "--mode", "safety", "--replay", "7"]
     assert command.split() == [*words, *flags]
     readme = " ".join((ROOT / "README.md").read_text().split())

@@ -38,15 +38,30 @@ def test_a_fresh_clone_set_up_by_the_quick_start_has_qsg_as_the_readme_says(
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, timeout=300)
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "QSG_REDIS_URL")}
     for command in quick_start():
-        done = subprocess.run(["bash", "-c", command], cwd=clone, env=env, capture_output=True,
-                              text=True, timeout=2400)  # fmt: skip
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=clone,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=2400,
+        )
         assert done.returncode == 0, (command, done.stdout[-3000:], done.stderr[-3000:])
         assert "Queues" in done.stdout  # ./dev run played the shipped scenario
     assert (clone / ".venv" / "bin" / "qsg").exists()
-    (on_path,) = [b for b in blocks(clone / "README.md")
-                  if b.runnable and "source .venv/bin/activate" in b.code]  # fmt: skip
-    done = subprocess.run(["bash", "-euo", "pipefail", "-c", on_path.code], cwd=clone,
-                          env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
+    (on_path,) = [
+        b
+        for b in blocks(clone / "README.md")
+        if b.runnable and "source .venv/bin/activate" in b.code
+    ]
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", on_path.code],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-3000:])
     assert "qsg, version" in done.stdout
     assert "scenarios/capacity.toml: ok" in done.stdout

@@ -53,8 +53,7 @@ def test_a_logical_order_put_that_leaves_the_unit_of_work_mid_group_fails_with_2
     assert depth(h) == 2
 
 
-def test_a_logical_order_put_with_the_default_syncpoint_counts_as_its_platforms_choice(
-) -> None:
+def test_a_logical_order_put_with_the_default_syncpoint_counts_as_its_platforms_choice() -> None:
     # "the value specified or defaulted": on z/OS the default is in syncpoint, so a
     # group begun with MQPMO_NO_SYNCPOINT cannot go on with neither option.
     qm = QMgr("QM1")
@@ -102,8 +101,9 @@ def test_a_logical_order_put_whose_persistence_differs_within_a_group_fails_with
     assert depth(h) == 2
 
 
-def test_persistence_as_the_queues_default_is_compared_as_resolved_within_a_segmented_message(
-) -> None:
+def test_persistence_as_the_queues_default_is_compared_as_resolved_within_a_segmented_message() -> (
+    None
+):
     # "the value specified or defaulted for the Persistence field": AS_Q_DEF on a
     # DEFPSIST(YES) queue is persistent, like an explicit MQPER_PERSISTENT.
     qm = QMgr("QM1")

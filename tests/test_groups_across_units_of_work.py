@@ -69,8 +69,9 @@ def putter(qm: QMgr, crash_in_uow: int | None) -> None:
                     app.put(b"m%d" % s, last_md, PMO(Options=SYNC), now=0.0)
                 else:
                     last_md = MD(Version=2, MsgFlags=flags)
-                    app.put(b"m%d" % s, last_md,
-                            PMO(Options=SYNC | CMQC.MQPMO_LOGICAL_ORDER), now=0.0)  # fmt: skip
+                    app.put(
+                        b"m%d" % s, last_md, PMO(Options=SYNC | CMQC.MQPMO_LOGICAL_ORDER), now=0.0
+                    )
                 seq = s + 1
             if (not status_held and uow > 1) or (resume and uow > 1):
                 get_or_none(status, 0.0, CMQC.MQGMO_SYNCPOINT)  # the old status
@@ -109,8 +110,12 @@ def test_a_group_put_across_units_of_work_is_whole_after_every_interruption(
 def put_group(qm: QMgr) -> None:
     h = qm.connect().open("APP", CMQC.MQOO_OUTPUT)
     for s in range(1, TOTAL + 1):
-        h.put(b"m%d" % s, MD(Version=2, MsgFlags=LAST if s == TOTAL else IN),
-              PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT), now=0.0)  # fmt: skip
+        h.put(
+            b"m%d" % s,
+            MD(Version=2, MsgFlags=LAST if s == TOTAL else IN),
+            PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT),
+            now=0.0,
+        )
 
 
 def getter(qm: QMgr, processed: list[bytes], crash_in_uow: int | None) -> None:
@@ -142,9 +147,11 @@ def getter(qm: QMgr, processed: list[bytes], crash_in_uow: int | None) -> None:
         group_status = gmo.GroupStatus if found else CMQC.MQGS_MSG_IN_GROUP
         status_in_uow = found is not None
         while group_status == CMQC.MQGS_MSG_IN_GROUP:
-            gmo = GMO(Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_NONE,
-                      Options=CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_SYNCPOINT
-                      | CMQC.MQGMO_LOGICAL_ORDER)  # fmt: skip
+            gmo = GMO(
+                Version=CMQC.MQGMO_VERSION_2,
+                MatchOptions=CMQC.MQMO_NONE,
+                Options=CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_LOGICAL_ORDER,
+            )
             while msgs < GET_UOW:
                 last = MD(Version=2)
                 get(gmo, last)

@@ -204,8 +204,12 @@ def test_logical_order_in_a_group_refuses_a_msgid_that_is_not_the_next_message(
     put_item(h, b"2", LAST, g, seq=2)
     get_or_none(h, 1.0, CMQC.MQGMO_NO_SYNCPOINT | LOGICAL)
     with pytest.raises(MQMIError, match=r"MQRC_MATCH_OPTIONS_ERROR \(2247\)"):
-        h.get(None, MD(MsgId=b"SOMETHING-ELSE"), GMO(Options=LOGICAL | CMQC.MQGMO_NO_SYNCPOINT),
-              now=1.0)  # fmt: skip
+        h.get(
+            None,
+            MD(MsgId=b"SOMETHING-ELSE"),
+            GMO(Options=LOGICAL | CMQC.MQGMO_NO_SYNCPOINT),
+            now=1.0,
+        )
 
 
 def test_logical_order_on_a_shared_queue_needs_a_groupid_index() -> None:
@@ -252,8 +256,12 @@ def test_get_matches_by_group_id_msg_seq_number_and_offset(qm: QMgr) -> None:
     put_item(h, b"s1", SEG, first.GroupId, offset=2)
     put_item(h, b"s2", LAST_SEG, first.GroupId, offset=4)
     md = MD(Version=2, GroupId=first.GroupId, MsgSeqNumber=1, Offset=4)
-    gmo = GMO(Version=2, Options=CMQC.MQGMO_NO_SYNCPOINT,
-              MatchOptions=CMQC.MQMO_MATCH_GROUP_ID | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER
-              | CMQC.MQMO_MATCH_OFFSET)  # fmt: skip
+    gmo = GMO(
+        Version=2,
+        Options=CMQC.MQGMO_NO_SYNCPOINT,
+        MatchOptions=CMQC.MQMO_MATCH_GROUP_ID
+        | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER
+        | CMQC.MQMO_MATCH_OFFSET,
+    )
     assert h.get(None, md, gmo, now=1.0) == b"s2"
     assert gmo.SegmentStatus == CMQC.MQSS_LAST_SEGMENT

@@ -102,8 +102,9 @@ class GroupMachine(RuleBasedStateMachine):
             return
         md = MD(Version=2)
         body = self.body()
-        self.putters[p].put(body, md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT
-                                          | CMQC.MQPMO_LOGICAL_ORDER), now=0.0)  # fmt: skip
+        self.putters[p].put(
+            body, md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_LOGICAL_ORDER), now=0.0
+        )
         self.put_items[identity(md)] = body
 
     @rule(p=st.integers(0, 1))
@@ -156,6 +157,5 @@ class GroupMachine(RuleBasedStateMachine):
             expected = next_expected(item)
 
 
-GroupMachine.TestCase.settings = settings(max_examples=120, stateful_step_count=50,
-                                          deadline=None)  # fmt: skip
+GroupMachine.TestCase.settings = settings(max_examples=120, stateful_step_count=50, deadline=None)
 test_groups_are_read_contiguously_and_in_sequence = GroupMachine.TestCase

@@ -281,11 +281,14 @@ def test_a_handle_is_named_by_the_queue_it_resolved_to_and_takes_default_structu
     # A remote queue's handle names the queue at its queue manager (RNAME); a local
     # queue's its own name. MQGET with no MD or GMO uses the defaults.
     qm = QMgr("QM1")
-    load(qm, """
+    load(
+        qm,
+        """
         DEFINE QLOCAL(Q)
         DEFINE QLOCAL(QM2) USAGE(XMITQ)
         DEFINE QREMOTE(R) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)
-    """)  # fmt: skip
+    """,
+    )
     conn = qm.connect()
     assert conn.open("R", CMQC.MQOO_OUTPUT).name == "APP.IN"
     h = conn.open("Q", ALL)

@@ -23,8 +23,9 @@ PACKAGES = ("qsg", "actors", "coupling")
 
 def _copy(tmp_path: Path) -> Path:
     for package in PACKAGES:
-        shutil.copytree(ROOT / package, tmp_path / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 
@@ -35,8 +36,13 @@ def _lint_imports(where: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(where)}
     return subprocess.run(
         [str(LINT_IMPORTS), "--no-cache", "--config", str(where / "pyproject.toml")],
-        cwd=where, env=env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _plant(module: Path, line: str) -> None:

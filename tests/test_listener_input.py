@@ -41,12 +41,15 @@ def two_listeners(port: int) -> qsg.Topology:
     top = qsg.Topology()
     top.add_qmgr("QM1", listener=0)
     top.add_qmgr("QM3", listener=port)
-    top.mqsc("QM1", f"""
+    top.mqsc(
+        "QM1",
+        f"""
         DEFINE QLOCAL(QM3) USAGE(XMITQ)
         DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3)
         DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('127.0.0.1({port})') +
                XMITQ(QM3) SHORTRTY(50) SHORTTMR(1)
-    """)  # fmt: skip
+    """,
+    )
     top.mqsc("QM3", RCVR_MQSC)
     return top
 
@@ -76,11 +79,10 @@ GARBAGE: dict[str, bytes] = {
     "an oversized hello": frame({"t": "hello", "channel": "X" * (wire.HELLO_LIMIT + 10)}),
     "a batch before the hello": batch_of({"md": {}, "data": XQH_DATA, "age": 0}),
     "a truncated hello": HELLO[:-3],
-    "a batch whose messages are not a list": HELLO
-    + frame({"t": "batch", "seq": 1, "messages": 5}),
+    "a batch whose messages are not a list": HELLO + frame({"t": "batch", "seq": 1, "messages": 5}),
     "a message shorter than an MQXQH": HELLO + batch_of({"md": {}, "data": b"XQH ", "age": 0}),
-    "an MQMD field MQ does not have": HELLO + batch_of({"md": {"Colour": 1},
-                                                        "data": XQH_DATA, "age": 0}),
+    "an MQMD field MQ does not have": HELLO
+    + batch_of({"md": {"Colour": 1}, "data": XQH_DATA, "age": 0}),
     "an MQLONG out of range": HELLO
     + batch_of({"md": {"Expiry": 2**40}, "data": XQH_DATA, "age": 0}),
     "a negative age": HELLO + batch_of({"md": {}, "data": XQH_DATA, "age": -5.0}),
@@ -145,7 +147,8 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     after_hello = sum(p.startswith(HELLO) for p in GARBAGE.values()) - 1
     assert sum(line.startswith("QM3: ") for line in protocol) == len(GARBAGE) - truncated
     assert sum(line.startswith("QM1: ") for line in protocol) == (
-        len(GARBAGE) - after_hello - truncated)
+        len(GARBAGE) - after_hello - truncated
+    )
     assert all("from 127.0.0.1(" in line for line in protocol)
     assert any("a frame of more than 65536 bytes" in line for line in protocol)
     assert any("'QM1.TO.QM3'" in line and "MQXQH" in line for line in protocol)
@@ -162,8 +165,16 @@ async def test_a_batch_neither_put_nor_dead_lettered_is_backed_out_with_amq9544e
     qm3 = world.qmgrs["QM3"]
     qm3.rules.dead_letter_queue = ""
     nowhere = XQH(b"NO.SUCH.Q", b"QM3", MD()).pack() + b"lost"
-    payload = HELLO + frame({"t": "batch", "seq": 1, "messages": [
-        {"md": {}, "data": XQH_DATA, "age": 0}, {"md": {}, "data": nowhere, "age": 0}]})
+    payload = HELLO + frame(
+        {
+            "t": "batch",
+            "seq": 1,
+            "messages": [
+                {"md": {}, "data": XQH_DATA, "age": 0},
+                {"md": {}, "data": nowhere, "age": 0},
+            ],
+        }
+    )
     with trio.fail_after(30):
         await _send_and_wait_for_close(world.conname("QM3"), payload)
         assert qm3.alive and qm3.rules.depth("APP.IN") == 0
@@ -174,27 +185,60 @@ async def test_a_batch_neither_put_nor_dead_lettered_is_backed_out_with_amq9544e
 
 
 # ---- random input to the receiving agent --------------------------------------------------
-_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1),
-                     st.floats(), st.text(max_size=30), st.binary(max_size=500))  # fmt: skip
-_values = st.recursive(_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)),
-    max_leaves=12)  # fmt: skip
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**63), 2**64 - 1),
+    st.floats(),
+    st.text(max_size=30),
+    st.binary(max_size=500),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 _md_fields = st.dictionaries(
-    st.sampled_from(["Expiry", "Priority", "Encoding", "Persistence", "MsgId", "Format",
-                     "MsgType", "Version", "Junk"]), _scalars, max_size=4)  # fmt: skip
+    st.sampled_from(
+        [
+            "Expiry",
+            "Priority",
+            "Encoding",
+            "Persistence",
+            "MsgId",
+            "Format",
+            "MsgType",
+            "Version",
+            "Junk",
+        ]
+    ),
+    _scalars,
+    max_size=4,
+)
 _xqh_data = st.builds(
     lambda q, head, body: XQH(q, b"QM3", MD()).pack()[: len(head)] + head + body,
-    st.sampled_from([b"APP.IN", b"NO.SUCH", b"\xff\xfe", b""]), st.binary(max_size=440),
-    st.binary(max_size=20))  # fmt: skip
+    st.sampled_from([b"APP.IN", b"NO.SUCH", b"\xff\xfe", b""]),
+    st.binary(max_size=440),
+    st.binary(max_size=20),
+)
 _messages = st.fixed_dictionaries(
-    {"md": _md_fields, "data": st.one_of(_xqh_data, st.binary(max_size=40)),
-     "age": st.one_of(st.floats(), st.integers(-5, 5))})  # fmt: skip
+    {
+        "md": _md_fields,
+        "data": st.one_of(_xqh_data, st.binary(max_size=40)),
+        "age": st.one_of(st.floats(), st.integers(-5, 5)),
+    }
+)
 _flows = st.one_of(
     st.binary(max_size=200),
     _values.map(frame),
-    st.builds(lambda seq, ms: frame({"t": "batch", "seq": seq, "messages": ms}),
-              st.integers(-3, 2**64 - 1), st.lists(_messages, max_size=3)),
-)  # fmt: skip
+    st.builds(
+        lambda seq, ms: frame({"t": "batch", "seq": seq, "messages": ms}),
+        st.integers(-3, 2**64 - 1),
+        st.lists(_messages, max_size=3),
+    ),
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

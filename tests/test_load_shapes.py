@@ -23,8 +23,9 @@ from qsg.pipeline.theory import mmc_mean_wait
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
 from qsg.scenario.play import run_scenario
 
-DAY = RateProfile((0.0, 100.0, 200.0, 300.0), (2.0, 10.0, 0.0, 5.0), "linear",
-                  Burst(250.0, 20.0, 4.0))  # fmt: skip
+DAY = RateProfile(
+    (0.0, 100.0, 200.0, 300.0), (2.0, 10.0, 0.0, 5.0), "linear", Burst(250.0, 20.0, 4.0)
+)
 
 
 def test_a_step_profile_holds_each_rate_until_the_next_point():
@@ -105,41 +106,62 @@ queue = "APP.WORK"
 
 
 def test_a_profile_and_a_burst_are_read_from_the_scenario():
-    text = SCENARIO.format(rate='rate = { profile = [[0, 2], [50, 8]], shape = "linear" }\n'
-                                'burst = { at = 10, for = 5, factor = 3 }')  # fmt: skip
+    text = SCENARIO.format(
+        rate='rate = { profile = [[0, 2], [50, 8]], shape = "linear" }\n'
+        "burst = { at = 10, for = 5, factor = 3 }"
+    )
     (w,) = parse_scenario(text).workloads
     assert w.profile == RateProfile((0.0, 50.0), (2.0, 8.0), "linear", Burst(10.0, 5.0, 3.0))
     assert w.rate == pytest.approx(3 * 3.8)  # the peak: the burst, as it ends at 15 s
 
 
 def test_a_burst_on_a_constant_rate_is_a_profile():
-    (w,) = parse_scenario(SCENARIO.format(rate="rate = 4\nburst = { at = 1, for = 2, "
-                                                "factor = 5 }")).workloads  # fmt: skip
+    (w,) = parse_scenario(
+        SCENARIO.format(rate="rate = 4\nburst = { at = 1, for = 2, factor = 5 }")
+    ).workloads
     assert w.profile is not None and w.profile.rate_at(2) == 20 and w.profile.rate_at(3) == 4
 
 
 @pytest.mark.parametrize(
     ("rate", "expected"),
     [
-        ("rate = { profile = [[5, 2]] }",
-         ":12: workload[0].rate.profile[0]: the first point must be at time 0, found 5"),
-        ("rate = { profile = [[0, 2], [10, 3], [10, 4]] }",
-         ":12: workload[0].rate.profile[2]: times must increase: 10 after 10"),
-        ("rate = { profile = [[0, 2], [10, -3]] }",
-         ":12: workload[0].rate.profile[1]: a rate must be at least 0, found -3"),
-        ("rate = { profile = [[0, 0]] }",
-         ":12: workload[0].rate.profile[0]: every rate is 0: the workload would put nothing"),
-        ('rate = { profile = [[0, "x"]] }',
-         ":12: workload[0].rate.profile[0]: expected [time, rate], two finite numbers, "
-         "found array [0, 'x']"),
-        ('rate = { profile = [[0, 1]], shape = "smooth" }',
-         ":12: workload[0].rate.shape: must be one of 'step', 'linear', found 'smooth'"),
-        ('rate = { profile = [[0, 1]], file = "d.csv" }',
-         ":12: workload[0].rate: give one of 'profile' (an array of [time, rate]) or 'file'"),
-        ("rate = 3\nburst = { at = 1, for = 0, factor = 2 }",
-         ":13: workload[0].burst.for: must be above 0, found 0"),
-        ("rate = 3\nburst = { at = 1, factor = 2 }",
-         ":13: workload[0].burst: missing key 'for' (a number)"),
+        (
+            "rate = { profile = [[5, 2]] }",
+            ":12: workload[0].rate.profile[0]: the first point must be at time 0, found 5",
+        ),
+        (
+            "rate = { profile = [[0, 2], [10, 3], [10, 4]] }",
+            ":12: workload[0].rate.profile[2]: times must increase: 10 after 10",
+        ),
+        (
+            "rate = { profile = [[0, 2], [10, -3]] }",
+            ":12: workload[0].rate.profile[1]: a rate must be at least 0, found -3",
+        ),
+        (
+            "rate = { profile = [[0, 0]] }",
+            ":12: workload[0].rate.profile[0]: every rate is 0: the workload would put nothing",
+        ),
+        (
+            'rate = { profile = [[0, "x"]] }',
+            ":12: workload[0].rate.profile[0]: expected [time, rate], two finite numbers, "
+            "found array [0, 'x']",
+        ),
+        (
+            'rate = { profile = [[0, 1]], shape = "smooth" }',
+            ":12: workload[0].rate.shape: must be one of 'step', 'linear', found 'smooth'",
+        ),
+        (
+            'rate = { profile = [[0, 1]], file = "d.csv" }',
+            ":12: workload[0].rate: give one of 'profile' (an array of [time, rate]) or 'file'",
+        ),
+        (
+            "rate = 3\nburst = { at = 1, for = 0, factor = 2 }",
+            ":13: workload[0].burst.for: must be above 0, found 0",
+        ),
+        (
+            "rate = 3\nburst = { at = 1, factor = 2 }",
+            ":13: workload[0].burst: missing key 'for' (a number)",
+        ),
     ],
 )
 def test_a_bad_profile_is_named_by_file_line_and_key(rate: str, expected: str, tmp_path: Path):
@@ -162,8 +184,11 @@ def test_a_bad_line_of_a_rate_file_is_named_by_the_files_own_line(tmp_path: Path
     (tmp_path / "day.csv").write_text("time,rate\n0,20\n3600,lots\n")
     path = tmp_path / "s.toml"
     path.write_text(SCENARIO.format(rate='rate = { file = "day.csv" }'))
-    with pytest.raises(ScenarioError, match=r"day\.csv:3: expected two numbers, time and rate, "
-                                            r"found \['3600', 'lots'\]$"):  # fmt: skip
+    with pytest.raises(
+        ScenarioError,
+        match=r"day\.csv:3: expected two numbers, time and rate, "
+        r"found \['3600', 'lots'\]$",
+    ):
         load_scenario(path)
 
 
@@ -208,8 +233,11 @@ def test_an_mtmc_queue_reaches_the_new_erlang_c_wait_after_a_step_in_rate():
     step, settle, duration = 200, 100, 3200
     result = run_scenario(parse_scenario(STEP.format(duration=duration, seed=3, step=step)))
     put = {e.msg_id: e.time for e in result.events if isinstance(e, MessagePut)}
-    waits = [(put[e.msg_id], e.time - put[e.msg_id]) for e in result.events
-             if isinstance(e, MessageGot) and not e.browse]  # fmt: skip
+    waits = [
+        (put[e.msg_id], e.time - put[e.msg_id])
+        for e in result.events
+        if isinstance(e, MessageGot) and not e.browse
+    ]
     before = [w for t, w in waits if 20 <= t < step]
     after = [w for t, w in waits if step + settle <= t < duration - 10]
     assert len(after) > 55_000

@@ -91,11 +91,16 @@ def test_the_edges_of_an_mqlong_pass_the_range_check() -> None:
         mqlong.check_md(MD(Feedback=mqlong.MQLONG_MAX + 1))
 
 
-@pytest.mark.parametrize(("field", "reason"), [
-    ("Options", CMQC.MQRC_OPTIONS_ERROR), ("Context", CMQC.MQRC_CONTEXT_HANDLE_ERROR),
-    ("Timeout", CMQC.MQRC_PMO_ERROR), ("KnownDestCount", CMQC.MQRC_PMO_ERROR),
-    ("Version", CMQC.MQRC_PMO_ERROR),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("field", "reason"),
+    [
+        ("Options", CMQC.MQRC_OPTIONS_ERROR),
+        ("Context", CMQC.MQRC_CONTEXT_HANDLE_ERROR),
+        ("Timeout", CMQC.MQRC_PMO_ERROR),
+        ("KnownDestCount", CMQC.MQRC_PMO_ERROR),
+        ("Version", CMQC.MQRC_PMO_ERROR),
+    ],
+)
 def test_an_mqpmo_integer_out_of_range_is_refused_at_mqput(
     qm: QMgr, field: str, reason: int
 ) -> None:
@@ -105,12 +110,18 @@ def test_an_mqpmo_integer_out_of_range_is_refused_at_mqput(
     assert caught.value.reason == reason and f"MQPMO.{field}" in str(caught.value)
 
 
-@pytest.mark.parametrize(("field", "reason"), [
-    ("Options", CMQC.MQRC_OPTIONS_ERROR), ("WaitInterval", CMQC.MQRC_WAIT_INTERVAL_ERROR),
-    ("Signal1", CMQC.MQRC_SIGNAL1_ERROR), ("MatchOptions", CMQC.MQRC_MATCH_OPTIONS_ERROR),
-    ("MsgHandle", CMQC.MQRC_HMSG_ERROR), ("Signal2", CMQC.MQRC_GMO_ERROR),
-    ("Version", CMQC.MQRC_GMO_ERROR),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("field", "reason"),
+    [
+        ("Options", CMQC.MQRC_OPTIONS_ERROR),
+        ("WaitInterval", CMQC.MQRC_WAIT_INTERVAL_ERROR),
+        ("Signal1", CMQC.MQRC_SIGNAL1_ERROR),
+        ("MatchOptions", CMQC.MQRC_MATCH_OPTIONS_ERROR),
+        ("MsgHandle", CMQC.MQRC_HMSG_ERROR),
+        ("Signal2", CMQC.MQRC_GMO_ERROR),
+        ("Version", CMQC.MQRC_GMO_ERROR),
+    ],
+)
 def test_an_mqgmo_integer_out_of_range_is_refused_at_mqget(
     qm: QMgr, field: str, reason: int
 ) -> None:
@@ -150,12 +161,15 @@ def test_an_mqxqh_whose_inner_mqmd_claims_version_2_parses_as_the_mqmd1_it_holds
     assert header.MsgDesc.Version == CMQC.MQMD_VERSION_1  # the layout it is held in
 
 
-@pytest.mark.parametrize(("parse", "size", "reason"), [
-    (XQH.unpack, CMQC.MQXQH_LENGTH_1, CMQC.MQRC_XQH_ERROR),
-    (DLH.unpack, CMQC.MQDLH_LENGTH_1, CMQC.MQRC_DLH_ERROR),
-    (TM.unpack, CMQC.MQTM_LENGTH_1, CMQC.MQRC_TM_ERROR),
-    (unpack_md, CMQC.MQMD_LENGTH_1, CMQC.MQRC_MD_ERROR),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("parse", "size", "reason"),
+    [
+        (XQH.unpack, CMQC.MQXQH_LENGTH_1, CMQC.MQRC_XQH_ERROR),
+        (DLH.unpack, CMQC.MQDLH_LENGTH_1, CMQC.MQRC_DLH_ERROR),
+        (TM.unpack, CMQC.MQTM_LENGTH_1, CMQC.MQRC_TM_ERROR),
+        (unpack_md, CMQC.MQMD_LENGTH_1, CMQC.MQRC_MD_ERROR),
+    ],
+)
 def test_data_one_byte_short_of_a_layout_is_its_structures_error(
     parse: object, size: int, reason: int
 ) -> None:
@@ -184,8 +198,10 @@ PARSERS = [XQH.unpack, DLH.unpack, TM.unpack, unpack_md]
 DOCUMENTED = {CMQC.MQRC_XQH_ERROR, CMQC.MQRC_DLH_ERROR, CMQC.MQRC_TM_ERROR, CMQC.MQRC_MD_ERROR}
 
 
-@given(data=st.binary(max_size=800), encoding=st.sampled_from([
-    CMQC.MQENC_NATIVE, CMQC.MQENC_INTEGER_NORMAL, 0, -1]))  # fmt: skip
+@given(
+    data=st.binary(max_size=800),
+    encoding=st.sampled_from([CMQC.MQENC_NATIVE, CMQC.MQENC_INTEGER_NORMAL, 0, -1]),
+)
 def test_the_header_parsers_raise_only_their_documented_errors_on_random_bytes(
     data: bytes, encoding: int
 ) -> None:

@@ -116,19 +116,24 @@ def test_at_entries_run_mqsc_at_their_time_into_the_event_log_and_the_summary() 
     scenario = parse_scenario(SCENARIO, "admin.toml")
     result = run_scenario(scenario, redis_url=None)
     runs = [e for e in result.events if isinstance(e, CommandRun)]
-    assert [(e.time, e.q_mgr, e.completed) for e in runs] == [(5.0, "QM2", True),
-                                                             (6.0, "QM1", False)]  # fmt: skip
+    assert [(e.time, e.q_mgr, e.completed) for e in runs] == [
+        (5.0, "QM2", True),
+        (6.0, "QM1", False),
+    ]
     # QM2 put nothing and got nothing: the depth it shows is every put QM1 made before
     # the command ran (nobody gets from APP.ORDERS).
-    puts_before = sum(1 for e in result.events[: result.events.index(runs[0])]
-                      if isinstance(e, MessagePut))  # fmt: skip
+    puts_before = sum(
+        1 for e in result.events[: result.events.index(runs[0])] if isinstance(e, MessagePut)
+    )
     assert puts_before == 10
     assert f"QUEUE(APP.ORDERS) TYPE(QLOCAL) QSGDISP(SHARED) CURDEPTH({puts_before})" in (
-        runs[0].response)
+        runs[0].response
+    )
     assert "CSQM125I !QM1 CSQMDRTS QLOCAL(NO.SUCH.QUEUE) WAS NOT FOUND" in runs[1].response
     assert [(c["q_mgr"], c["completed"]) for c in result.summary.commands] == [
-        ("QM2", True), ("QM1", False)
-    ]  # fmt: skip
+        ("QM2", True),
+        ("QM1", False),
+    ]
 
 
 def test_an_at_entry_with_a_bad_command_is_a_scenario_problem_with_its_line() -> None:
@@ -146,8 +151,14 @@ def test_qsg_mqsc_at_a_terminal_defines_displays_reports_a_bad_command_and_ends(
     scenario = tmp_path / "admin.toml"
     scenario.write_text(SCENARIO)
     env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", COLUMNS="200")
-    child = pexpect.spawn(QSG_COMMAND, ["mqsc", str(scenario), "QM1", "--at", "3"],
-                          env=env, encoding="utf-8", timeout=60, dimensions=(40, 200))  # fmt: skip
+    child = pexpect.spawn(
+        QSG_COMMAND,
+        ["mqsc", str(scenario), "QM1", "--at", "3"],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 200),
+    )
     try:
         child.expect("Starting MQSC for queue manager QM1 at simulated time 3 s.")
         child.expect("QM1>")
@@ -205,8 +216,11 @@ def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -
 
     scenario = tmp_path / "admin.toml"
     scenario.write_text(SCENARIO)
-    done = CliRunner().invoke(main, ["mqsc", str(scenario), "QM2", "--at", "2.5"],
-                              input="DIS QLOCAL(APP.ORDERS) CURDEPTH\n")  # fmt: skip
+    done = CliRunner().invoke(
+        main,
+        ["mqsc", str(scenario), "QM2", "--at", "2.5"],
+        input="DIS QLOCAL(APP.ORDERS) CURDEPTH\n",
+    )
     assert done.exit_code == 0, done.output
     assert "Starting MQSC for queue manager QM2 at simulated time 2.5 s." in done.output
     assert "CURDEPTH(5)" in done.output  # puts at 0.5, 1.0, ... 2.5

@@ -101,15 +101,17 @@ async def test_cmdscope_star_answers_from_each_member_with_its_own_view(
     # itself (CSQN121I), the shared depth the same, the handles its own.
     async with busy_world(cf_mode) as world:
         lines = await run(world, "QM1", "DIS QSTATUS(APP.SHARED) CMDSCOPE(*)")
-        assert lines[0] == ("CSQN137I !QM1 'DISPLAY QSTATUS' COMMAND ACCEPTED FOR CMDSCOPE(*), "
-                            "SENT TO 2")  # fmt: skip
+        assert lines[0] == (
+            "CSQN137I !QM1 'DISPLAY QSTATUS' COMMAND ACCEPTED FOR CMDSCOPE(*), SENT TO 2"
+        )
         assert "CSQN121I !QM1 'DISPLAY QSTATUS' COMMAND RESPONSES FROM QM2" in lines
         found = objects(lines, "CSQM420I")
         assert [line.split()[1] for line in found] == ["!QM1", "!QM2"]
         assert [value(line, "CURDEPTH") for line in found] == ["3", "3"]
         assert [(value(line, "IPPROCS"), value(line, "OPPROCS")) for line in found] == [
-            ("0", "1"), ("1", "0")
-        ]  # fmt: skip
+            ("0", "1"),
+            ("1", "0"),
+        ]
         assert lines[-1].endswith("'DISPLAY QSTATUS' COMMAND FOR CMDSCOPE(*) NORMAL COMPLETION")
         one = await run(world, "QM1", "DIS QLOCAL(APP.REPLIES) CMDSCOPE(QM2)")
         assert "CSQM125I !QM2 CSQMDRTS QLOCAL(APP.REPLIES) WAS NOT FOUND" in one  # QM1's own
@@ -150,8 +152,9 @@ async def test_display_chstatus_shows_the_stopped_channel_and_display_channel_it
         assert value(status[0], "CHSTATUS") == "QM1.TO.QM3"
         assert (value(status[0], "STATUS"), value(status[0], "CHLTYPE")) == ("STOPPED", "SDR")
         definition = objects(await run(world, "QM1", "DIS CHANNEL(QM1.*) ALL"))
-        assert [(value(d, "CHLTYPE"), value(d, "XMITQ"), value(d, "BATCHSZ"))
-                for d in definition] == [("SDR", "QM3", "10")]  # fmt: skip
+        assert [
+            (value(d, "CHLTYPE"), value(d, "XMITQ"), value(d, "BATCHSZ")) for d in definition
+        ] == [("SDR", "QM3", "10")]
         receiver = objects(await run(world, "QM3", "DIS CHANNEL(*) CHLTYPE"))
         assert value(receiver[0], "CHLTYPE") == "RCVR"
 
@@ -165,8 +168,10 @@ async def test_display_cfstatus_shows_a_structure_nearly_full(
         assert len(lines) == 1
         small = lines[0]
         assert (value(small, "STATUS"), value(small, "ENTSMAX"), value(small, "ENTSUSED")) == (
-            "ACTIVE", "4", "3"
-        )  # fmt: skip
+            "ACTIVE",
+            "4",
+            "3",
+        )
         assert 0 < int(value(small, "ELEMUSED")) <= int(value(small, "ELEMMAX")) == 16
         structure = objects(await run(world, "QM1", "DIS CFSTRUCT(*) ALL"))
         assert [value(s, "CFSTRUCT") for s in structure] == ["APP1", "SMALL"]
@@ -178,17 +183,22 @@ async def test_display_qmgr_and_display_group_and_a_failed_member(
     async with busy_world(cf_mode) as world:
         qmgr = objects(await run(world, "QM1", "DIS QMGR"))[0]
         assert (value(qmgr, "QMNAME"), value(qmgr, "QSGNAME"), value(qmgr, "EXPRYINT")) == (
-            "QM1", "QSG1", "5"
-        )  # fmt: skip
+            "QM1",
+            "QSG1",
+            "5",
+        )
         assert value(objects(await run(world, "QM2", "DIS QMGR EXPRYINT"))[0], "EXPRYINT") == "OFF"
         await world.kill("QM2")
         group = await run(world, "QM1", "DIS GROUP")
         assert [line.split()[::3] for line in group if line.startswith(" QM")] == [
-            ["QM1", "ACTIVE"], ["QM2", "FAILED"]
-        ]  # fmt: skip
+            ["QM1", "ACTIVE"],
+            ["QM2", "FAILED"],
+        ]
         scoped = await run(world, "QM1", "DIS QLOCAL(APP.SHARED) CMDSCOPE(*)")
-        assert any(line.startswith("CSQN127E !QM1 'DISPLAY QLOCAL' COMMAND FOR CMDSCOPE(QM2)")
-                   for line in scoped)  # fmt: skip
+        assert any(
+            line.startswith("CSQN127E !QM1 'DISPLAY QLOCAL' COMMAND FOR CMDSCOPE(QM2)")
+            for line in scoped
+        )
         assert scoped[-1].endswith("ABNORMAL COMPLETION")
 
 
@@ -202,13 +212,15 @@ async def test_generic_names_types_and_where_filter_which_objects_are_shown(
         assert names == ["APP.ALIAS", "APP.MODEL", "APP.REPLIES", "APP.SHARED", "APP.SMALL"]
         deep = objects(await run(world, "QM1", "DIS QL(*) WHERE(CURDEPTH GE 3)"))
         assert [(value(d, "QUEUE"), value(d, "CURDEPTH")) for d in deep] == [
-            ("APP.SHARED", "3"), ("APP.SMALL", "3")
-        ]  # fmt: skip
+            ("APP.SHARED", "3"),
+            ("APP.SMALL", "3"),
+        ]
         described = objects(await run(world, "QM1", "DIS Q(*) WHERE(DESCR LK 'nearly*')"))
         assert [value(d, "QUEUE") for d in described] == ["APP.SMALL"]
         aliases = objects(await run(world, "QM1", "DIS QUEUE(APP.*) TYPE(QALIAS) TARGET"))
-        assert aliases == ["CSQM401I !QM1 QUEUE(APP.ALIAS) TYPE(QALIAS) QSGDISP(QMGR) "
-                           "TARGET(APP.REPLIES)"]  # fmt: skip
+        assert aliases == [
+            "CSQM401I !QM1 QUEUE(APP.ALIAS) TYPE(QALIAS) QSGDISP(QMGR) TARGET(APP.REPLIES)"
+        ]
         shared = objects(await run(world, "QM1", "DIS QL(*) WHERE(QSGDISP EQ SHARED)"))
         assert [value(s, "QUEUE") for s in shared] == ["APP.SHARED", "APP.SMALL"]
         none = await run(world, "QM1", "DIS QL(NO.SUCH.*)")
@@ -229,7 +241,8 @@ async def test_errors_are_reported_as_mqsc_reports_them_and_the_queue_manager_go
         )
         missing = await admin.command(world, "QM1", "DISPLAY QLOCAL(NO.SUCH.QUEUE)")
         assert missing.failed and missing.lines[0] == (
-            "CSQM125I !QM1 CSQMDRTS QLOCAL(NO.SUCH.QUEUE) WAS NOT FOUND")
+            "CSQM125I !QM1 CSQMDRTS QLOCAL(NO.SUCH.QUEUE) WAS NOT FOUND"
+        )
         defined = await admin.command(world, "QM1", "DEFINE QLOCAL(APP.NEW) MAXDEPTH(7)")
         assert not defined.failed
         shown = objects(await run(world, "QM1", "DIS QL(APP.NEW) MAXDEPTH"))
@@ -256,11 +269,16 @@ async def test_display_qmodel_qalias_and_qremote_show_each_type_its_own_attribut
 ) -> None:
     async with busy_world(cf_mode) as world:
         (model,) = objects(await run(world, "QM1", "DIS QMODEL(APP.*) DEFTYPE MAXDEPTH"))
-        assert model == ("CSQM401I !QM1 QUEUE(APP.MODEL) TYPE(QMODEL) QSGDISP(QMGR) "
-                         "MAXDEPTH(5000) DEFTYPE(PERMDYN)")  # fmt: skip
+        assert model == (
+            "CSQM401I !QM1 QUEUE(APP.MODEL) TYPE(QMODEL) QSGDISP(QMGR) "
+            "MAXDEPTH(5000) DEFTYPE(PERMDYN)"
+        )
         (alias,) = objects(await run(world, "QM1", "DIS QA(APP.ALIAS) ALL"))
         assert (value(alias, "TARGET"), value(alias, "TARGTYPE"), value(alias, "GET")) == (
-            "APP.REPLIES", "QUEUE", "ENABLED")
+            "APP.REPLIES",
+            "QUEUE",
+            "ENABLED",
+        )
         remotes = objects(await run(world, "QM1", "DIS QR(TO.*) RNAME RQMNAME XMITQ"))
         assert remotes == [
             "CSQM401I !QM1 QUEUE(TO.NOWHERE) TYPE(QREMOTE) QSGDISP(QMGR) RNAME(NO.SUCH.QUEUE) "

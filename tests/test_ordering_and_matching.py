@@ -107,8 +107,11 @@ def test_get_matches_by_msgid_and_by_correlid(qm: QMgr) -> None:
     body, _ = get(h, 1.0, md=MD(MsgId=target.MsgId))
     assert body == b"b"
     put(h, b"c", 0.0, CorrelId=b"C".ljust(24, b"\0"))
-    gmo = GMO(Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID,
-              Options=CMQC.MQGMO_NO_SYNCPOINT)  # fmt: skip
+    gmo = GMO(
+        Version=CMQC.MQGMO_VERSION_2,
+        MatchOptions=CMQC.MQMO_MATCH_CORREL_ID,
+        Options=CMQC.MQGMO_NO_SYNCPOINT,
+    )
     assert h.get(None, MD(CorrelId=b"C"), gmo, now=1.0) == b"c"
 
 

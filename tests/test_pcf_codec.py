@@ -51,9 +51,12 @@ def _structure(kind: int, length: int, fields: list[int], tail: bytes) -> bytes:
 
 
 _PARAMETERS = st.builds(
-    _structure, st.sampled_from([3, 4, 5, 6, 9, 13, 0]), st.integers(-4, 64),
-    st.lists(st.integers(-3, 3020), max_size=5), st.binary(max_size=24),
-)  # fmt: skip
+    _structure,
+    st.sampled_from([3, 4, 5, 6, 9, 13, 0]),
+    st.integers(-4, 64),
+    st.lists(st.integers(-3, 3020), max_size=5),
+    st.binary(max_size=24),
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -71,12 +74,18 @@ def test_a_good_header_with_any_parameter_structures_gets_a_response(
 @given(
     command=st.sampled_from(COMMANDS),
     parameters=st.lists(
-        st.tuples(st.integers(1, 8000),
-                  st.one_of(st.integers(-5, 2000), st.text("APQ.*M1", max_size=20),
-                            st.lists(st.integers(0, 3000), max_size=4))),
-        max_size=5, unique_by=lambda p: p[0],
+        st.tuples(
+            st.integers(1, 8000),
+            st.one_of(
+                st.integers(-5, 2000),
+                st.text("APQ.*M1", max_size=20),
+                st.lists(st.integers(0, 3000), max_size=4),
+            ),
+        ),
+        max_size=5,
+        unique_by=lambda p: p[0],
     ),
-)  # fmt: skip
+)
 def test_any_well_formed_command_is_answered_whatever_its_parameters(
     command: int, parameters: list[tuple[int, int | str | list[int]]]
 ) -> None:

@@ -98,8 +98,10 @@ def parse(data: bytes) -> Reply:
             params[parameter] = list(struct.unpack_from(f"<{count}i", data, at + 16))
         elif kind == MQCFT_STRING_LIST:
             count, size = struct.unpack_from("<2i", data, at + 16)
-            params[parameter] = [data[at + 24 + i * size : at + 24 + (i + 1) * size]
-                                 .decode().rstrip(" ") for i in range(count)]  # fmt: skip
+            params[parameter] = [
+                data[at + 24 + i * size : at + 24 + (i + 1) * size].decode().rstrip(" ")
+                for i in range(count)
+            ]
         elif kind == MQCFT_BYTE_STRING:
             size = struct.unpack_from("<i", data, at + 12)[0]
             params[parameter] = data[at + 16 : at + 16 + size]
@@ -117,18 +119,30 @@ class Admin:
     def __init__(self, conn: Connection, replies: Queue) -> None:
         self.conn, self.replies = conn, replies
 
-    async def ask(self, data: bytes, fmt: bytes = CMQC.MQFMT_ADMIN, **md_fields: int
-                  ) -> list[Reply]:  # fmt: skip
-        md = MD(Format=fmt, MsgType=CMQC.MQMT_REQUEST, ReplyToQ=self.replies.name.encode(),
-                Encoding=NATIVE, **md_fields)  # fmt: skip
+    async def ask(
+        self, data: bytes, fmt: bytes = CMQC.MQFMT_ADMIN, **md_fields: int
+    ) -> list[Reply]:
+        md = MD(
+            Format=fmt,
+            MsgType=CMQC.MQMT_REQUEST,
+            ReplyToQ=self.replies.name.encode(),
+            Encoding=NATIVE,
+            **md_fields,
+        )
         self.expiries: list[int] = []
         await self.conn.put1("SYSTEM.ADMIN.COMMAND.QUEUE", data, md, NO_SYNC)
         out = []
         while True:
             got = MD(CorrelId=md.MsgId)
-            body = await self.replies.get(None, got, GMO(
-                Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=5000,
-                MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))  # fmt: skip
+            body = await self.replies.get(
+                None,
+                got,
+                GMO(
+                    Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+                    WaitInterval=5000,
+                    MatchOptions=CMQC.MQMO_MATCH_CORREL_ID,
+                ),
+            )
             if fmt == CMQC.MQFMT_STRING:
                 out.append(((), {0: body.decode()}))
                 if body.startswith((b"CSQ9022I", b"CSQ9023E")):
@@ -154,20 +168,34 @@ async def test_inquire_q_answers_one_message_per_queue_the_last_with_mqcfc_last(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
     async with busy_world(cf_mode) as world, admin_of(world, "QM1") as admin:
-        replies = await admin.ask(request(
-            MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "APP.S*"),
-            cfil(MQIACF_Q_ATTRS, [MQIA_CURRENT_Q_DEPTH, MQIA_QSG_DISP])))  # fmt: skip
+        replies = await admin.ask(
+            request(
+                MQCMD_INQUIRE_Q,
+                cfst(MQCA_Q_NAME, "APP.S*"),
+                cfil(MQIACF_Q_ATTRS, [MQIA_CURRENT_Q_DEPTH, MQIA_QSG_DISP]),
+            )
+        )
         assert [(h[3], h[4], h[5], h[6], h[7]) for h, _ in replies] == [
-            (MQCMD_INQUIRE_Q, 1, MQCFC_NOT_LAST, 0, 0), (MQCMD_INQUIRE_Q, 2, MQCFC_LAST, 0, 0)
-        ]  # fmt: skip
+            (MQCMD_INQUIRE_Q, 1, MQCFC_NOT_LAST, 0, 0),
+            (MQCMD_INQUIRE_Q, 2, MQCFC_LAST, 0, 0),
+        ]
         assert [p for _, p in replies] == [
-            {MQCA_Q_NAME: "APP.SHARED", MQIA_Q_TYPE: MQQT_LOCAL, MQIA_QSG_DISP: MQQSGD_SHARED,
-             MQIA_CURRENT_Q_DEPTH: 3},
-            {MQCA_Q_NAME: "APP.SMALL", MQIA_Q_TYPE: MQQT_LOCAL, MQIA_QSG_DISP: MQQSGD_SHARED,
-             MQIA_CURRENT_Q_DEPTH: 3},
-        ]  # fmt: skip
-        alias = await admin.ask(request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "APP.*"),
-                                        cfin(MQIA_Q_TYPE, MQQT_ALIAS)))  # fmt: skip
+            {
+                MQCA_Q_NAME: "APP.SHARED",
+                MQIA_Q_TYPE: MQQT_LOCAL,
+                MQIA_QSG_DISP: MQQSGD_SHARED,
+                MQIA_CURRENT_Q_DEPTH: 3,
+            },
+            {
+                MQCA_Q_NAME: "APP.SMALL",
+                MQIA_Q_TYPE: MQQT_LOCAL,
+                MQIA_QSG_DISP: MQQSGD_SHARED,
+                MQIA_CURRENT_Q_DEPTH: 3,
+            },
+        ]
+        alias = await admin.ask(
+            request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "APP.*"), cfin(MQIA_Q_TYPE, MQQT_ALIAS))
+        )
         assert [p[MQCA_Q_NAME] for _, p in alias] == ["APP.ALIAS"]
         none = await admin.ask(request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "NO.SUCH.Q")))
         assert [(h[6], h[7]) for h, _ in none] == [(CMQC.MQCC_FAILED, MQRC_UNKNOWN_OBJECT_NAME)]
@@ -178,37 +206,58 @@ async def test_status_inquiries_see_handles_channels_structures_and_the_queue_ma
 ) -> None:
     async with busy_world(cf_mode) as world:
         async with admin_of(world, "QM2") as admin:
-            (status,) = await admin.ask(request(MQCMD_INQUIRE_Q_STATUS,
-                                                cfst(MQCA_Q_NAME, "APP.SHARED")))  # fmt: skip
-            assert (status[1][MQIA_CURRENT_Q_DEPTH], status[1][MQIA_OPEN_INPUT_COUNT],
-                    status[1][MQIA_OPEN_OUTPUT_COUNT]) == (3, 1, 0)  # fmt: skip
-            (handle,) = await admin.ask(request(
-                MQCMD_INQUIRE_Q_STATUS, cfst(MQCA_Q_NAME, "APP.SHARED"),
-                cfin(MQIACF_Q_STATUS_TYPE, MQIACF_Q_HANDLE)))  # fmt: skip
+            (status,) = await admin.ask(
+                request(MQCMD_INQUIRE_Q_STATUS, cfst(MQCA_Q_NAME, "APP.SHARED"))
+            )
+            assert (
+                status[1][MQIA_CURRENT_Q_DEPTH],
+                status[1][MQIA_OPEN_INPUT_COUNT],
+                status[1][MQIA_OPEN_OUTPUT_COUNT],
+            ) == (3, 1, 0)
+            (handle,) = await admin.ask(
+                request(
+                    MQCMD_INQUIRE_Q_STATUS,
+                    cfst(MQCA_Q_NAME, "APP.SHARED"),
+                    cfin(MQIACF_Q_STATUS_TYPE, MQIACF_Q_HANDLE),
+                )
+            )
             assert handle[1][MQIACF_OPEN_INPUT_TYPE] == MQQSO_SHARED
             connection_id = handle[1][MQBACF_CONNECTION_ID]  # an MQCFBS
             assert isinstance(connection_id, bytes) and len(connection_id) == 24
             (qmgr,) = await admin.ask(request(MQCMD_INQUIRE_Q_MGR, cfil(1001, [MQIACF_ALL])))
             assert (qmgr[1][MQCA_Q_MGR_NAME], qmgr[1][MQCA_QSG_NAME]) == ("QM2", "QSG1")
             assert qmgr[1][MQIA_EXPIRY_INTERVAL] == 0
-            (cf,) = await admin.ask(request(MQCMD_INQUIRE_CF_STRUC_STATUS,
-                                            cfst(MQCA_CF_STRUC_NAME, "SMALL")))  # fmt: skip
-            assert (cf[1][MQIACF_CF_STRUC_STATUS], cf[1][MQIACF_CF_STRUC_ENTRIES_MAX],
-                    cf[1][MQIACF_CF_STRUC_ENTRIES_USED]) == (MQCFSTATUS_ACTIVE, 4, 3)  # fmt: skip
-            structures = await admin.ask(request(MQCMD_INQUIRE_CF_STRUC,
-                                                 cfst(MQCA_CF_STRUC_NAME, "*")))  # fmt: skip
+            (cf,) = await admin.ask(
+                request(MQCMD_INQUIRE_CF_STRUC_STATUS, cfst(MQCA_CF_STRUC_NAME, "SMALL"))
+            )
+            assert (
+                cf[1][MQIACF_CF_STRUC_STATUS],
+                cf[1][MQIACF_CF_STRUC_ENTRIES_MAX],
+                cf[1][MQIACF_CF_STRUC_ENTRIES_USED],
+            ) == (MQCFSTATUS_ACTIVE, 4, 3)
+            structures = await admin.ask(
+                request(MQCMD_INQUIRE_CF_STRUC, cfst(MQCA_CF_STRUC_NAME, "*"))
+            )
             assert [p[MQCA_CF_STRUC_NAME] for _, p in structures] == ["APP1", "SMALL"]
         async with admin_of(world, "QM1") as admin:
-            (channel,) = await admin.ask(request(MQCMD_INQUIRE_CHANNEL,
-                                                 cfst(MQCACH_CHANNEL_NAME, "*")))  # fmt: skip
+            (channel,) = await admin.ask(
+                request(MQCMD_INQUIRE_CHANNEL, cfst(MQCACH_CHANNEL_NAME, "*"))
+            )
             assert (channel[1][MQCACH_CHANNEL_NAME], channel[1][MQIACH_CHANNEL_TYPE]) == (
-                "QM1.TO.QM3", MQCHT_SENDER)
+                "QM1.TO.QM3",
+                MQCHT_SENDER,
+            )
             channel_name = cfst(MQCACH_CHANNEL_NAME, "QM1.TO.QM3")
             (state,) = await admin.ask(request(MQCMD_INQUIRE_CHANNEL_STATUS, channel_name))
             assert state[1][MQIACH_CHANNEL_STATUS] == MQCHS_STOPPED
             (names,) = await admin.ask(request(MQCMD_INQUIRE_Q_NAMES, cfst(MQCA_Q_NAME, "APP.*")))
-            assert names[1][MQCACF_Q_NAMES] == ["APP.ALIAS", "APP.MODEL", "APP.REPLIES",
-                                                "APP.SHARED", "APP.SMALL"]  # fmt: skip
+            assert names[1][MQCACF_Q_NAMES] == [
+                "APP.ALIAS",
+                "APP.MODEL",
+                "APP.REPLIES",
+                "APP.SHARED",
+                "APP.SMALL",
+            ]
 
 
 async def test_a_command_xr_as_pymqi_sends_it_is_answered_as_z_os_answers_it(
@@ -218,20 +267,23 @@ async def test_a_command_xr_as_pymqi_sends_it_is_answered_as_z_os_answers_it(
     # MQRO_PASS_DISCARD_AND_EXPIRY. z/OS answers an MQCFT_XR_ITEM per object and ends
     # with an MQCFT_XR_SUMMARY (MQCFC_LAST); replies keep the request's Expiry.
     async with busy_world({"in_process": True}) as world, admin_of(world, "QM1") as admin:
-        head = struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1, MQCFC_LAST,
-                           0, 0, 1)  # fmt: skip
-        replies = await admin.ask(head + cfst(MQCA_Q_NAME, "APP.S*"), Expiry=50,
-                                  Report=MQRO_PASS_DISCARD_AND_EXPIRY)  # fmt: skip
+        head = struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1, MQCFC_LAST, 0, 0, 1)
+        replies = await admin.ask(
+            head + cfst(MQCA_Q_NAME, "APP.S*"), Expiry=50, Report=MQRO_PASS_DISCARD_AND_EXPIRY
+        )
         assert [(h[0], h[4], h[5]) for h, _ in replies] == [
-            (MQCFT_XR_ITEM, 1, MQCFC_NOT_LAST), (MQCFT_XR_ITEM, 2, MQCFC_NOT_LAST),
+            (MQCFT_XR_ITEM, 1, MQCFC_NOT_LAST),
+            (MQCFT_XR_ITEM, 2, MQCFC_NOT_LAST),
             (MQCFT_XR_SUMMARY, 3, MQCFC_LAST),
-        ]  # fmt: skip
+        ]
         assert [p.get(MQCA_Q_NAME) for _, p in replies] == ["APP.SHARED", "APP.SMALL", None]
         assert all(0 < e <= 50 for e in admin.expiries)
-        bad = await admin.ask(struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1,
-                                          MQCFC_LAST, 0, 0, 0))  # fmt: skip
+        bad = await admin.ask(
+            struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1, MQCFC_LAST, 0, 0, 0)
+        )
         assert [(h[0], h[6], h[7]) for h, _ in bad] == [
-            (MQCFT_XR_SUMMARY, CMQC.MQCC_FAILED, MQRCCF_PARM_COUNT_TOO_SMALL)]
+            (MQCFT_XR_SUMMARY, CMQC.MQCC_FAILED, MQRCCF_PARM_COUNT_TOO_SMALL)
+        ]
 
 
 async def test_create_change_copy_clear_and_delete_a_queue_over_pcf(
@@ -244,18 +296,45 @@ async def test_create_change_copy_clear_and_delete_a_queue_over_pcf(
             return [(h[6], h[7]) for h, _ in await admin.ask(data)]
 
         name = cfst(MQCA_Q_NAME, "APP.PCF")
-        assert await do(request(MQCMD_CREATE_Q, name, cfin(MQIA_Q_TYPE, MQQT_LOCAL),
-                                cfin(MQIA_MAX_Q_DEPTH, 7))) == ok  # fmt: skip
-        assert await do(request(MQCMD_CREATE_Q, name, cfin(MQIA_Q_TYPE, MQQT_LOCAL),
-                                cfin(MQIACF_REPLACE, MQRP_NO))) == [
-            (CMQC.MQCC_FAILED, MQRCCF_OBJECT_ALREADY_EXISTS)]  # fmt: skip
-        assert await do(request(MQCMD_CHANGE_Q, name, cfin(MQIA_Q_TYPE, MQQT_LOCAL),
-                                cfin(MQIA_MAX_Q_DEPTH, 9))) == ok  # fmt: skip
-        assert await do(request(MQCMD_COPY_Q, cfst(MQCACF_FROM_Q_NAME, "APP.PCF"),
-                                cfst(MQCACF_TO_Q_NAME, "APP.PCF.COPY"),
-                                cfin(MQIA_Q_TYPE, MQQT_LOCAL))) == ok  # fmt: skip
-        (copy,) = await admin.ask(request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "APP.PCF.COPY"),
-                                          cfil(MQIACF_Q_ATTRS, [MQIA_MAX_Q_DEPTH])))  # fmt: skip
+        assert (
+            await do(
+                request(
+                    MQCMD_CREATE_Q, name, cfin(MQIA_Q_TYPE, MQQT_LOCAL), cfin(MQIA_MAX_Q_DEPTH, 7)
+                )
+            )
+            == ok
+        )
+        assert await do(
+            request(
+                MQCMD_CREATE_Q, name, cfin(MQIA_Q_TYPE, MQQT_LOCAL), cfin(MQIACF_REPLACE, MQRP_NO)
+            )
+        ) == [(CMQC.MQCC_FAILED, MQRCCF_OBJECT_ALREADY_EXISTS)]
+        assert (
+            await do(
+                request(
+                    MQCMD_CHANGE_Q, name, cfin(MQIA_Q_TYPE, MQQT_LOCAL), cfin(MQIA_MAX_Q_DEPTH, 9)
+                )
+            )
+            == ok
+        )
+        assert (
+            await do(
+                request(
+                    MQCMD_COPY_Q,
+                    cfst(MQCACF_FROM_Q_NAME, "APP.PCF"),
+                    cfst(MQCACF_TO_Q_NAME, "APP.PCF.COPY"),
+                    cfin(MQIA_Q_TYPE, MQQT_LOCAL),
+                )
+            )
+            == ok
+        )
+        (copy,) = await admin.ask(
+            request(
+                MQCMD_INQUIRE_Q,
+                cfst(MQCA_Q_NAME, "APP.PCF.COPY"),
+                cfil(MQIACF_Q_ATTRS, [MQIA_MAX_Q_DEPTH]),
+            )
+        )
         assert copy[1][MQIA_MAX_Q_DEPTH] == 9
         for _ in range(4):
             await admin.conn.put1("APP.PCF", b"x", MD(), NO_SYNC)
@@ -265,7 +344,8 @@ async def test_create_change_copy_clear_and_delete_a_queue_over_pcf(
         assert await do(request(MQCMD_DELETE_Q, name)) == ok
         assert world.qmgrs["QM1"].rules.find("APP.PCF") is None
         assert await do(request(MQCMD_DELETE_Q, name)) == [
-            (CMQC.MQCC_FAILED, MQRC_UNKNOWN_OBJECT_NAME)]  # fmt: skip
+            (CMQC.MQCC_FAILED, MQRC_UNKNOWN_OBJECT_NAME)
+        ]
 
 
 async def test_malformed_requests_get_the_mqrccf_reason_and_the_server_keeps_serving(
@@ -281,17 +361,23 @@ async def test_malformed_requests_get_the_mqrccf_reason_and_the_server_keeps_ser
 
         failed = CMQC.MQCC_FAILED
         assert await reason(cfh(MQCMD_PING_Q_MGR, 0, kind=MQCFT_RESPONSE)) == (
-            failed, MQRCCF_CFH_TYPE_ERROR, {})
+            failed,
+            MQRCCF_CFH_TYPE_ERROR,
+            {},
+        )
         assert (await reason(cfh(MQCMD_PING_Q_MGR, 0, length=40)))[1] == MQRCCF_CFH_LENGTH_ERROR
         assert (await reason(cfh(MQCMD_INQUIRE_Q, 2) + cfst(MQCA_Q_NAME, "*")))[1] == (
-            MQRCCF_CFH_PARM_COUNT_ERROR)
+            MQRCCF_CFH_PARM_COUNT_ERROR
+        )
         assert (await reason(cfh(9999, 0)))[1] == MQRCCF_CFH_COMMAND_ERROR
         long_cfin = struct.pack("<5i", MQCFT_INTEGER, 20, MQIA_Q_TYPE, 1, 0)
         assert (await reason(cfh(MQCMD_INQUIRE_Q, 1) + long_cfin))[1] == MQRCCF_CFIN_LENGTH_ERROR
         assert (await reason(b"not pcf"))[1] == MQRCCF_MSG_LENGTH_ERROR
-        assert await reason(request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "*"),
-                                    cfin(4242, 1))) == (
-            failed, MQRCCF_CFIN_PARM_ID_ERROR, {MQIACF_PARAMETER_ID: 4242})  # fmt: skip
+        assert await reason(request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "*"), cfin(4242, 1))) == (
+            failed,
+            MQRCCF_CFIN_PARM_ID_ERROR,
+            {MQIACF_PARAMETER_ID: 4242},
+        )
         assert (await reason(request(MQCMD_INQUIRE_Q)))[1] == MQRCCF_PARM_COUNT_TOO_SMALL
         assert await reason(request(MQCMD_PING_Q_MGR)) == (0, 0, {})
 
@@ -305,7 +391,8 @@ async def test_an_mqsc_command_in_a_string_message_is_answered_line_by_line(
         lines = [str(p[0]) for _, p in replies]
         assert lines[0].startswith("CSQN205I   COUNT=     4, RETURN=00000000")
         assert lines[2] == (
-            "CSQM401I !QM1 QUEUE(APP.SHARED) TYPE(QLOCAL) QSGDISP(SHARED) CURDEPTH(0)")
+            "CSQM401I !QM1 QUEUE(APP.SHARED) TYPE(QLOCAL) QSGDISP(SHARED) CURDEPTH(0)"
+        )
         assert lines[3] == "CSQ9022I !QM1 CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION"
         await trio.lowlevel.checkpoint()
 

@@ -56,8 +56,9 @@ def one(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
 def test_a_run_is_named_by_its_directory_and_counts_its_puts_gets_and_discards(tables):
     # 206 events: 164 of the run's work and 42 qmgr-statistics records (one per queue
     # manager at each depth sample).
-    assert tables["runs"] == [{"run": "small", "seed": 11, "events": 206, "end": 60.0,
-                               "put": 9, "got": 6, "expired": 3}]  # fmt: skip
+    assert tables["runs"] == [
+        {"run": "small", "seed": 11, "events": 206, "end": 60.0, "put": 9, "got": 6, "expired": 3}
+    ]
 
 
 def test_latency_runs_from_the_first_put_to_the_get_with_nearest_rank_percentiles(tables):
@@ -206,7 +207,8 @@ def test_a_directory_without_event_logs_is_refused_by_name(spark, tmp_path: Path
 
 
 def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_gives(
-        spark, runs_dir: Path, computed, tmp_path: Path):  # fmt: skip
+    spark, runs_dir: Path, computed, tmp_path: Path
+):
     logs = tmp_path / "logs"
     for name in ("a", "b", "c"):
         (logs / name).mkdir(parents=True)
@@ -224,12 +226,15 @@ def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_giv
         want = [{**r, "run": run} for run in ("a", "b") for r in table.to_pylist()]
         assert stored[name].to_pylist() == want, name
     # Spark reads each table back with the documented columns, in order.
-    assert metrics.load(spark, str(out / "latency"), metrics.TABLES["latency"]).columns == \
-        metrics.TABLES["latency"].names
+    assert (
+        metrics.load(spark, str(out / "latency"), metrics.TABLES["latency"]).columns
+        == metrics.TABLES["latency"].names
+    )
 
 
 def test_each_runs_rows_of_a_table_are_the_partition_directory_named_by_the_run(
-        spark, runs_dir: Path, computed, tmp_path: Path):  # fmt: skip
+    spark, runs_dir: Path, computed, tmp_path: Path
+):
     import pyarrow.parquet as pq
 
     logs = tmp_path / "logs"
@@ -252,18 +257,22 @@ def test_each_runs_rows_of_a_table_are_the_partition_directory_named_by_the_run(
         assert stored[name].to_pylist() == want, name
     runs = metrics.load(spark, str(out / "runs"), metrics.TABLES["runs"]).toArrow()
     assert sorted(runs["run"].to_pylist()) == ["007", "b/c"]
-    assert sorted(r["run"] for r in spark.read.parquet(str(out / "runs")).collect()) == \
-        ["007", "b/c"]  # the session's partitions are not typed by their look
+    assert sorted(r["run"] for r in spark.read.parquet(str(out / "runs")).collect()) == [
+        "007",
+        "b/c",
+    ]  # the session's partitions are not typed by their look
     # write lays out tables the driver holds as Spark does, and read reads them the same.
     metrics.write(stored, tmp_path / "again")
     for name in metrics.TABLES:
-        assert sorted(p.name for p in (tmp_path / "again" / name).iterdir() if p.is_dir()) == \
-            sorted(p.name for p in (out / name).iterdir() if p.is_dir()), name
+        assert sorted(
+            p.name for p in (tmp_path / "again" / name).iterdir() if p.is_dir()
+        ) == sorted(p.name for p in (out / name).iterdir() if p.is_dir()), name
     assert metrics.read(tmp_path / "again") == stored
 
 
 def test_store_in_mode_errorifexists_refuses_existing_tables_and_writes_none(
-        spark, runs_dir: Path, tmp_path: Path):  # fmt: skip
+    spark, runs_dir: Path, tmp_path: Path
+):
     out = tmp_path / "metrics"
     (out / "faults").mkdir(parents=True)  # one table of the fifteen is there already
     with pytest.raises(metrics.JobError, match=r"/faults already exists \(mode errorifexists\)$"):
@@ -272,14 +281,18 @@ def test_store_in_mode_errorifexists_refuses_existing_tables_and_writes_none(
 
 
 def test_a_run_that_cannot_be_read_fails_the_job_naming_it_before_any_table_is_written(
-        spark, runs_dir: Path, tmp_path: Path):  # fmt: skip
+    spark, runs_dir: Path, tmp_path: Path
+):
     logs = tmp_path / "logs"
     shutil.copytree(runs_dir / "small", logs / "good")
     (logs / "torn").mkdir()
     (logs / "torn" / "events.parquet").write_bytes(b"PAR1 cut short")
     out = tmp_path / "metrics"
-    with pytest.raises(metrics.JobError, match=r"^run torn: ValueError: .*torn/events\.parquet: "
-                                               r"not a readable Parquet event log"):
+    with pytest.raises(
+        metrics.JobError,
+        match=r"^run torn: ValueError: .*torn/events\.parquet: "
+        r"not a readable Parquet event log",
+    ):
         metrics.store(metrics.Events.load(spark, logs), out)
     assert not out.exists()
 
@@ -316,12 +329,15 @@ def test_a_fault_mid_write_through_hadoops_filesystem_leaves_no_partial_table(sp
     assert not [n for n in left if n.startswith(("part-", "_SUCCESS"))], left
 
 
-@pytest.mark.parametrize(("location", "uri"), [
-    ("runs", "file://{cwd}/runs"),
-    ("file:/data/runs", "file:///data/runs"),
-    ("s3a://bucket/runs/", "s3a://bucket/runs"),
-    ("abfss://c@acct.dfs.core.windows.net/runs", "abfss://c@acct.dfs.core.windows.net/runs"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("location", "uri"),
+    [
+        ("runs", "file://{cwd}/runs"),
+        ("file:/data/runs", "file:///data/runs"),
+        ("s3a://bucket/runs/", "s3a://bucket/runs"),
+        ("abfss://c@acct.dfs.core.windows.net/runs", "abfss://c@acct.dfs.core.windows.net/runs"),
+    ],
+)
 def test_a_path_option_becomes_an_absolute_uri_on_the_driver(location, uri, tmp_path, monkeypatch):
     from qsg.pipeline.where import to_uri
 

@@ -30,8 +30,13 @@ BASE = Path(__file__).parent.parent / "scenarios" / "sweep-base.toml"
 
 
 def qsg(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "qsg.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=1800)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "qsg.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -51,20 +56,24 @@ def sweep_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     same wherever the point is played (on a Redis server it depends on which member's
     request reaches the server first, and the per-member tables differ run to run)."""
     path = tmp_path_factory.mktemp("sweep") / "tiny.toml"
-    path.write_text(f'scenario = "{BASE}"\nduration = 5\nseeds = [3]\n'
-                    'objective = { p99 = 0.1, queue = "APP.ORDERS" }\n[vary]\n'
-                    '"workload.*.rate" = [20, 90]\n"qsg.QSG1.members" = [2, 3]\n'
-                    '"run.in_process" = [true]\n')  # fmt: skip
+    path.write_text(
+        f'scenario = "{BASE}"\nduration = 5\nseeds = [3]\n'
+        'objective = { p99 = 0.1, queue = "APP.ORDERS" }\n[vary]\n'
+        '"workload.*.rate" = [20, 90]\n"qsg.QSG1.members" = [2, 3]\n'
+        '"run.in_process" = [true]\n'
+    )
     return path
 
 
 @pytest.fixture(scope="module")
-def local(spark: Any, runs: Path, sweep_file: Path,
-          tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:  # fmt: skip
+def local(
+    spark: Any, runs: Path, sweep_file: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
     """What local[2] gives: the runs' tables, the sweep's tables, the runs' report."""
     work = tmp_path_factory.mktemp("local")
-    swept = qsg("sweep", str(sweep_file), "--out", "sweep", "--master", "local[2]",
-                "--no-report", cwd=work)  # fmt: skip
+    swept = qsg(
+        "sweep", str(sweep_file), "--out", "sweep", "--master", "local[2]", "--no-report", cwd=work
+    )
     assert swept.returncode == 0, swept.stderr
     reported = qsg("report", str(runs), "--out", "report.html", "--master", "local[2]", cwd=work)
     assert reported.returncode == 0, reported.stderr
@@ -80,8 +89,9 @@ LOGS: dict[str, Path] = {}
 
 
 @pytest.fixture(scope="module", params=["standalone", "connect"])
-def spark_at(request: pytest.FixtureRequest,
-             tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:  # fmt: skip
+def spark_at(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[str]]:
     """The options that name the Spark: ``--master spark://...`` or ``--remote sc://...``."""
     logs = tmp_path_factory.mktemp(request.param)
     LOGS[request.param] = logs
@@ -114,8 +124,7 @@ def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_pat
 
 
 def test_qsg_sweep_there_gives_the_local_points_and_knee(spark_at, sweep_file, local, tmp_path):
-    done = qsg("sweep", str(sweep_file), "--out", "sweep", "--no-report", *spark_at,
-               cwd=tmp_path)  # fmt: skip
+    done = qsg("sweep", str(sweep_file), "--out", "sweep", "--no-report", *spark_at, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     there = metrics.read(tmp_path / "sweep" / "metrics")
     assert set(there) == set(local["sweep"])
@@ -138,6 +147,9 @@ def test_a_run_an_executor_cannot_read_is_one_line_naming_it(spark_at, runs, tmp
     assert done.returncode == 1
     # The JVM's own banner (the incubating vector module) is not qsg's to silence.
     (line,) = [x for x in done.stderr.strip().splitlines() if "incubator" not in x]
-    assert re.match(r"^error run torn: ValueError: file:///.*/runs/torn/events\.parquet: "
-                    r"not a readable Parquet event log", line), line  # fmt: skip
+    assert re.match(
+        r"^error run torn: ValueError: file:///.*/runs/torn/events\.parquet: "
+        r"not a readable Parquet event log",
+        line,
+    ), line
     assert not (tmp_path / "runs" / "metrics").exists()

@@ -516,12 +516,16 @@ class TestGroups:
             qmgr = pymqi.connect("QM3")
             put = pymqi.Queue(qmgr, QUEUE)
             pmo = pymqi.PMO(Options=CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT)
-            for flags, text in ((CMQC.MQMF_MSG_IN_GROUP, b"one"),
-                                (CMQC.MQMF_LAST_MSG_IN_GROUP, b"two")):  # fmt: skip
+            for flags, text in (
+                (CMQC.MQMF_MSG_IN_GROUP, b"one"),
+                (CMQC.MQMF_LAST_MSG_IN_GROUP, b"two"),
+            ):
                 put.put(text, pymqi.MD(Version=CMQC.MQMD_VERSION_2, MsgFlags=flags), pmo)
             get = pymqi.Queue(qmgr, QUEUE)
-            gmo = pymqi.GMO(Version=CMQC.MQGMO_VERSION_2,
-                            Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)  # fmt: skip
+            gmo = pymqi.GMO(
+                Version=CMQC.MQGMO_VERSION_2,
+                Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT,
+            )
             out = []
             for _ in range(2):
                 md = pymqi.MD(Version=CMQC.MQMD_VERSION_2)

@@ -49,11 +49,29 @@ from qsg.pymqi.structs import (
     od,
     pmo,
     sco,
-)  # fmt: skip
+)
 
 ALL_STRUCTURES = [
-    MD, GMO, PMO, OD, CD, SCO, CSP, CNO, SD, SRO, CMHO, PD, SMPO, IMPO, TM, TMC2, XQH, DLH, MDE,
-]  # fmt: skip
+    MD,
+    GMO,
+    PMO,
+    OD,
+    CD,
+    SCO,
+    CSP,
+    CNO,
+    SD,
+    SRO,
+    CMHO,
+    PD,
+    SMPO,
+    IMPO,
+    TM,
+    TMC2,
+    XQH,
+    DLH,
+    MDE,
+]
 UNICODE = (
     r"^Python 3 style string \(unicode\) found but not allowed here: `{}`\. Convert to bytes\.$"
 )
@@ -98,14 +116,18 @@ def test_cd_is_a_tcp_client_connection_of_version_6_as_pymqis() -> None:
 
 def test_sco_csp_and_the_small_structures_have_ibms_ids_and_versions() -> None:
     assert (SCO().StrucId, SCO().Version, SCO().EncryptionPolicySuiteB) == (
-        b"SCO ", 5, [1, 0, 0, 0],
-    )  # fmt: skip
+        b"SCO ",
+        5,
+        [1, 0, 0, 0],
+    )
     assert (CSP().StrucId, CSP().AuthenticationType) == (b"CSP ", CMQC.MQCSP_AUTH_NONE)
     assert (CMHO().StrucId, CMHO().Options) == (b"CMHO", CMQC.MQCMHO_DEFAULT_VALIDATION)
     assert (SD().StrucId, SD().Options, SD().SubExpiry) == (b"SD  ", CMQC.MQSO_NON_DURABLE, -1)
     assert (SRO().Options, PD().Support, SMPO().Options) == (
-        CMQC.MQSRO_FAIL_IF_QUIESCING, CMQC.MQPD_SUPPORT_OPTIONAL, CMQC.MQSMPO_SET_FIRST,
-    )  # fmt: skip
+        CMQC.MQSRO_FAIL_IF_QUIESCING,
+        CMQC.MQPD_SUPPORT_OPTIONAL,
+        CMQC.MQSMPO_SET_FIRST,
+    )
     assert (IMPO().Options, TM().StrucId, TMC2().Version) == (
         CMQC.MQIMPO_INQ_FIRST,
         b"TM  ",
@@ -175,16 +197,28 @@ def test_group_status_takes_pymqis_int_or_ibms_character() -> None:
 @pytest.mark.parametrize(
     ("cls", "length"),
     [
-        (MD, CMQC.MQMD_LENGTH_2), (GMO, CMQC.MQGMO_LENGTH_4), (PMO, CMQC.MQPMO_LENGTH_3),
-        (OD, CMQC.MQOD_LENGTH_4), (CD, CMQXC.MQCD_LENGTH_12), (SCO, CMQC.MQSCO_LENGTH_5),
-        (CSP, CMQC.MQCSP_LENGTH_1), (SD, CMQC.MQSD_LENGTH_1), (SRO, CMQC.MQSRO_LENGTH_1),
-        (CMHO, CMQC.MQCMHO_LENGTH_1), (PD, CMQC.MQPD_LENGTH_1), (SMPO, CMQC.MQSMPO_LENGTH_1),
-        (IMPO, CMQC.MQIMPO_LENGTH_1), (TM, CMQC.MQTM_LENGTH_1), (TMC2, CMQC.MQTMC2_LENGTH_2),
-        (XQH, CMQC.MQXQH_LENGTH_1 - CMQC.MQMD_LENGTH_1), (DLH, CMQC.MQDLH_LENGTH_1),
-        (MDE, CMQC.MQMDE_LENGTH_2), (CNO, CMQC.MQCNO_LENGTH_8),
+        (MD, CMQC.MQMD_LENGTH_2),
+        (GMO, CMQC.MQGMO_LENGTH_4),
+        (PMO, CMQC.MQPMO_LENGTH_3),
+        (OD, CMQC.MQOD_LENGTH_4),
+        (CD, CMQXC.MQCD_LENGTH_12),
+        (SCO, CMQC.MQSCO_LENGTH_5),
+        (CSP, CMQC.MQCSP_LENGTH_1),
+        (SD, CMQC.MQSD_LENGTH_1),
+        (SRO, CMQC.MQSRO_LENGTH_1),
+        (CMHO, CMQC.MQCMHO_LENGTH_1),
+        (PD, CMQC.MQPD_LENGTH_1),
+        (SMPO, CMQC.MQSMPO_LENGTH_1),
+        (IMPO, CMQC.MQIMPO_LENGTH_1),
+        (TM, CMQC.MQTM_LENGTH_1),
+        (TMC2, CMQC.MQTMC2_LENGTH_2),
+        (XQH, CMQC.MQXQH_LENGTH_1 - CMQC.MQMD_LENGTH_1),
+        (DLH, CMQC.MQDLH_LENGTH_1),
+        (MDE, CMQC.MQMDE_LENGTH_2),
+        (CNO, CMQC.MQCNO_LENGTH_8),
     ],
     ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
-)  # fmt: skip
+)
 def test_pack_gives_ibms_length_of_the_newest_version_pymqi_packs(cls: Any, length: int) -> None:
     # pymqi packs every field whatever Version says; the queue manager reads Version's.
     assert len(cls().pack()) == cls().get_length() == length
@@ -197,15 +231,35 @@ VERSION_STARTS: dict[Any, dict[int, str]] = {
     GMO: {2: "MatchOptions", 3: "MsgToken", 4: "Reserved2"},
     PMO: {2: "RecsPresent", 3: "OriginalMsgHandle"},
     OD: {2: "RecsPresent", 3: "AlternateSecurityId", 4: "ObjectStringVSPtr"},
-    SCO: {2: "KeyResetCount", 3: "EncryptionPolicySuiteB", 4: "CertificateValPolicy",
-          5: "CertificateLabel"},
-    CNO: {2: "ClientConnOffset", 3: "ConnTag", 4: "SSLConfigPtr", 5: "ConnectionId",
-          6: "CCDTUrlPtr", 7: "ApplName", 8: "BalanceParmsPtr"},
-    CD: {2: "UserIdentifier", 3: "MsgRetryExit", 4: "HeartbeatInterval", 5: "ClusterPtr",
-         6: "LongMCAUserIdLength", 7: "SSLCipherSpec", 8: "HdrCompList",
-         9: "SharingConversations", 10: "BatchDataLimit", 11: "CertificateLabel",
-         12: "SPLProtection"},
-}  # fmt: skip
+    SCO: {
+        2: "KeyResetCount",
+        3: "EncryptionPolicySuiteB",
+        4: "CertificateValPolicy",
+        5: "CertificateLabel",
+    },
+    CNO: {
+        2: "ClientConnOffset",
+        3: "ConnTag",
+        4: "SSLConfigPtr",
+        5: "ConnectionId",
+        6: "CCDTUrlPtr",
+        7: "ApplName",
+        8: "BalanceParmsPtr",
+    },
+    CD: {
+        2: "UserIdentifier",
+        3: "MsgRetryExit",
+        4: "HeartbeatInterval",
+        5: "ClusterPtr",
+        6: "LongMCAUserIdLength",
+        7: "SSLCipherSpec",
+        8: "HdrCompList",
+        9: "SharingConversations",
+        10: "BatchDataLimit",
+        11: "CertificateLabel",
+        12: "SPLProtection",
+    },
+}
 
 
 def offset_of(cls: Any, name: str) -> int:
@@ -218,8 +272,14 @@ def offset_of(cls: Any, name: str) -> int:
 
 def ibm_length(cls: Any, version: int) -> int:
     prefix = {
-        MD: "MQMD", GMO: "MQGMO", PMO: "MQPMO", OD: "MQOD", SCO: "MQSCO", CD: "MQCD", CNO: "MQCNO",
-    }[cls]  # fmt: skip
+        MD: "MQMD",
+        GMO: "MQGMO",
+        PMO: "MQPMO",
+        OD: "MQOD",
+        SCO: "MQSCO",
+        CD: "MQCD",
+        CNO: "MQCNO",
+    }[cls]
     module = CMQXC if cls is CD else CMQC
     value: int = getattr(module, f"{prefix}_LENGTH_{version}", None) or getattr(
         CMQC, f"{prefix}_LENGTH_{version}"
@@ -444,9 +504,15 @@ JMS = b"<jms><Dst>queue:///Q1</Dst><Pri>4</Pri></jms>"  # 45 bytes: padded to 48
 def test_rfh2_defaults_are_the_fixed_36_bytes_of_version_2() -> None:
     r = RFH2()
     assert list(r.get()) == [
-        "StrucId", "Version", "StrucLength", "Encoding", "CodedCharSetId", "Format", "Flags",
+        "StrucId",
+        "Version",
+        "StrucLength",
+        "Encoding",
+        "CodedCharSetId",
+        "Format",
+        "Flags",
         "NameValueCCSID",
-    ]  # fmt: skip
+    ]
     assert (r.StrucId, r.Version, r.Format) == (b"RFH ", 2, CMQC.MQFMT_NONE)
     assert len(r.pack()) == CMQC.MQRFH_STRUC_LENGTH_FIXED_2 == 36
 
@@ -473,11 +539,14 @@ def test_an_rfh2_packed_in_either_byte_order_unpacks_to_the_same_header() -> Non
 @settings(deadline=None)
 @given(
     folders=st.lists(
-        st.tuples(st.from_regex(r"[a-z][a-zA-Z0-9]{0,10}", fullmatch=True),
-                  st.text(alphabet="abcdefgh 0123456789", max_size=40)),
-        max_size=4, unique_by=lambda f: f[0],
+        st.tuples(
+            st.from_regex(r"[a-z][a-zA-Z0-9]{0,10}", fullmatch=True),
+            st.text(alphabet="abcdefgh 0123456789", max_size=40),
+        ),
+        max_size=4,
+        unique_by=lambda f: f[0],
     ),
-)  # fmt: skip
+)
 def test_rfh2_folders_survive_pack_and_unpack(folders: list[tuple[str, str]]) -> None:
     r = RFH2()
     for name, text in folders:

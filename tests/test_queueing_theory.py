@@ -43,8 +43,9 @@ def test_impatience_has_the_limits_theory_says():
     assert mm1_abandonment(0.5, 1.0, 1e3) == pytest.approx(0.0, abs=1e-12)
     assert mm1_abandonment(1.25, 1.0, 1e3) == pytest.approx(1 - 1 / 1.25)
     # At rho = 1 the closed form's limit joins its neighbours.
-    assert mm1_abandonment(1.0, 1.0, 2.0) == pytest.approx(mm1_abandonment(1.0001, 1.0, 2.0),
-                                                            rel=1e-3)  # fmt: skip
+    assert mm1_abandonment(1.0, 1.0, 2.0) == pytest.approx(
+        mm1_abandonment(1.0001, 1.0, 2.0), rel=1e-3
+    )
 
 
 def _played(name: str, out: Path, spark: Any) -> dict[str, Any]:

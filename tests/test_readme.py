@@ -67,8 +67,7 @@ def blocks(path: Path) -> list[Block]:
         while i < len(lines) and lines[i] != "```":
             i += 1
         runnable = start > 0 and lines[start - 1].strip() == "<!-- runnable -->"
-        found.append(Block(path, start + 1, lang, "\n".join(lines[start + 1 : i]) + "\n",
-                           runnable))  # fmt: skip
+        found.append(Block(path, start + 1, lang, "\n".join(lines[start + 1 : i]) + "\n", runnable))
         i += 1
     return found
 
@@ -158,8 +157,16 @@ def test_the_parser_catches_an_option_that_does_not_exist() -> None:
 def _copy(tmp_path: Path) -> Path:
     """The repository as a fresh clone has it (plus this environment's .venv, linked)."""
     copy = tmp_path / "repo"
-    ignore = shutil.ignore_patterns(".venv", ".git", "runs", "sweeps", "__pycache__",
-                                    ".pytest_cache", ".mypy_cache", ".ruff_cache")  # fmt: skip
+    ignore = shutil.ignore_patterns(
+        ".venv",
+        ".git",
+        "runs",
+        "sweeps",
+        "__pycache__",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+    )
     shutil.copytree(ROOT, copy, ignore=ignore)
     (copy / ".venv").symlink_to(ROOT / ".venv")
     return copy
@@ -173,13 +180,13 @@ def run_block(block: Block, where: Path) -> subprocess.CompletedProcess[str]:
         argv = [sys.executable, "-c", block.code]
     else:
         argv = ["bash", "-euo", "pipefail", "-c", block.code]
-    return subprocess.run(argv, cwd=where, env=env, capture_output=True, text=True,
-                          timeout=1800)  # fmt: skip
+    return subprocess.run(argv, cwd=where, env=env, capture_output=True, text=True, timeout=1800)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [p for p in DOCS if RUNNABLE[p]],
-                         ids=lambda p: str(p.relative_to(ROOT)))  # fmt: skip
+@pytest.mark.parametrize(
+    "path", [p for p in DOCS if RUNNABLE[p]], ids=lambda p: str(p.relative_to(ROOT))
+)
 def test_the_runnable_blocks_run_in_order_on_a_copy_of_the_repository(
     path: Path, tmp_path: Path
 ) -> None:

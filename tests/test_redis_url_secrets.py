@@ -17,8 +17,9 @@ WITH_PASSWORD = "redis://app:s3cret@127.0.0.1:1/0"
 
 
 def invoke(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:
-    result = CliRunner().invoke(main, args, env={"QSG_REDIS_URL": "", "QSG_SWEEP_REDIS_URL": "",
-                                                 **(env or {})})  # fmt: skip
+    result = CliRunner().invoke(
+        main, args, env={"QSG_REDIS_URL": "", "QSG_SWEEP_REDIS_URL": "", **(env or {})}
+    )
     return result.exit_code, result.stderr
 
 
@@ -64,5 +65,12 @@ def test_qsg_sweep_names_its_own_variable(tmp_path: Path) -> None:
         "warning: --redis gives a password on the command line, where any user of this "
         "machine can read it (ps); give the URL in QSG_SWEEP_REDIS_URL instead"
     ]
-    assert warnings(invoke(["sweep", str(scenario), "--out", str(tmp_path / "out")],
-                           env={"QSG_SWEEP_REDIS_URL": WITH_PASSWORD})[1]) == []  # fmt: skip
+    assert (
+        warnings(
+            invoke(
+                ["sweep", str(scenario), "--out", str(tmp_path / "out")],
+                env={"QSG_SWEEP_REDIS_URL": WITH_PASSWORD},
+            )[1]
+        )
+        == []
+    )

@@ -44,7 +44,8 @@ def test_every_doc_a_source_cites_exists() -> None:
 
 
 def test_the_check_knows_a_citation_from_outside() -> None:
-    assert outside_citations("# expiry-mqmd.txt note 9; DESIGN.md, \"Time\"") == [
-        "expiry-mqmd.txt", "DESIGN.md",
+    assert outside_citations('# expiry-mqmd.txt note 9; DESIGN.md, "Time"') == [
+        "expiry-mqmd.txt",
+        "DESIGN.md",
     ]
     assert outside_citations('# IBM, "Expiry (MQLONG)" note 9; docs/architecture.md') == []

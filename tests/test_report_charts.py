@@ -38,8 +38,11 @@ def _table(name: str, rows: list[dict[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist([{c: r.get(c) for c in schema.names} for r in rows], schema)
 
 
-def _sweep(p99: dict[int, list[float]], loads: list[float], objective: float = 0.1,
-           ) -> dict[str, pa.Table]:  # fmt: skip
+def _sweep(
+    p99: dict[int, list[float]],
+    loads: list[float],
+    objective: float = 0.1,
+) -> dict[str, pa.Table]:
     """Points of one group, a seed's p99 at each load, and the knee table pooled as the
     seeds' mean (the pooling does not matter to the interpolation)."""
     points, runs = [], []
@@ -47,16 +50,35 @@ def _sweep(p99: dict[int, list[float]], loads: list[float], objective: float = 0
         for i, (load, value) in enumerate(zip(loads, values, strict=True)):
             run = f"p{i:03d}-s{seed}"
             runs.append({"run": run, "seed": seed})
-            points.append({"run": run, "params": json.dumps({"rate": load}), "group": "",
-                           "seed": seed, "offered_load": load, "throughput": load,
-                           "latency_p99": value})  # fmt: skip
+            points.append(
+                {
+                    "run": run,
+                    "params": json.dumps({"rate": load}),
+                    "group": "",
+                    "seed": seed,
+                    "offered_load": load,
+                    "throughput": load,
+                    "latency_p99": value,
+                }
+            )
     pooled = [sum(v[i] for v in p99.values()) / len(p99) for i in range(len(loads))]
     meets = [all(p <= objective for p in pooled[: i + 1]) for i in range(len(loads))]
-    knee = [{"group": "", "offered_load": load, "latency_p99": p, "objective_p99": objective,
-             "meets": m, "knee": m and (i + 1 == len(loads) or not meets[i + 1])}
-            for i, (load, p, m) in enumerate(zip(loads, pooled, meets, strict=True))]  # fmt: skip
-    return {"runs": _table("runs", runs), "points": _table("points", points),
-            "knee": _table("knee", knee)}  # fmt: skip
+    knee = [
+        {
+            "group": "",
+            "offered_load": load,
+            "latency_p99": p,
+            "objective_p99": objective,
+            "meets": m,
+            "knee": m and (i + 1 == len(loads) or not meets[i + 1]),
+        }
+        for i, (load, p, m) in enumerate(zip(loads, pooled, meets, strict=True))
+    ]
+    return {
+        "runs": _table("runs", runs),
+        "points": _table("points", points),
+        "knee": _table("knee", knee),
+    }
 
 
 def test_the_knee_is_interpolated_between_the_last_load_meeting_the_objective_and_the_next():
@@ -70,8 +92,9 @@ def test_the_knee_is_interpolated_between_the_last_load_meeting_the_objective_an
 
 
 def test_the_knees_interval_is_student_t_over_each_seeds_own_knee():
-    tables = _sweep({1: [0.01, 0.05, 0.25], 2: [0.01, 0.06, 0.16], 3: [0.02, 0.04, 0.10]},
-                    [50.0, 100.0, 200.0])  # fmt: skip
+    tables = _sweep(
+        {1: [0.01, 0.05, 0.25], 2: [0.01, 0.06, 0.16], 3: [0.02, 0.04, 0.10]}, [50.0, 100.0, 200.0]
+    )
     (knee,) = answer.knees(tables)
     # Seed 1: 100 + 100 x 0.05/0.20 = 125; seed 2: 100 + 100 x 0.04/0.10 = 140; seed 3
     # meets it exactly at 200/s (its p99 0.10 is within it): every load meets, no knee.
@@ -81,8 +104,9 @@ def test_the_knees_interval_is_student_t_over_each_seeds_own_knee():
     # Pooled: 0.05 at 100/s, 0.17 at 200/s: 100 + 100 x 0.05/0.12.
     assert knee.load == pytest.approx(100 + 100 * 0.05 / 0.12)
     assert knee.highest_met == 100.0 and knee.tested == (50.0, 200.0)
-    tables = _sweep({1: [0.01, 0.05, 0.25], 2: [0.01, 0.06, 0.16], 3: [0.02, 0.04, 0.16]},
-                    [50.0, 100.0, 200.0])  # fmt: skip
+    tables = _sweep(
+        {1: [0.01, 0.05, 0.25], 2: [0.01, 0.06, 0.16], 3: [0.02, 0.04, 0.16]}, [50.0, 100.0, 200.0]
+    )
     (knee,) = answer.knees(tables)
     assert knee.censored == {}
     assert knee.interval == pytest.approx(interval([125.0, 140.0, 100 + 100 * 0.06 / 0.12]))
@@ -112,8 +136,9 @@ def test_a_structures_peak_is_the_fullest_sample_of_any_run_and_time_to_full_the
         {"run": "b", "time": 30.0, "entries": 600, "elements": 2400, "percent_full": 60.0},
     ]
     for r in usage:
-        r.update(qsg="QSG1", structure="S1", size_kb=1000, used=r["entries"] / 1000,
-                 max_elements=4000)  # fmt: skip
+        r.update(
+            qsg="QSG1", structure="S1", size_kb=1000, used=r["entries"] / 1000, max_elements=4000
+        )
     (peak,) = answer.structures({"cf_usage": _table("cf_usage", usage)})
     assert (peak.peak_percent_full, peak.peak_run, peak.high_water_time) == (60.0, "b", 30.0)
     assert (peak.peak_entries, peak.peak_elements, peak.runs) == (600, 2400, 2)
@@ -122,13 +147,27 @@ def test_a_structures_peak_is_the_fullest_sample_of_any_run_and_time_to_full_the
 
 
 def _statistics(run: str, q_mgr: str, busy: list[float]) -> list[dict[str, Any]]:
-    return [{"run": run, "q_mgr": q_mgr, "time": float(i + 1), "interval": 1.0, "cpus": 2,
-             "cpu_seconds": 2 * b, "cpu_busy": b} for i, b in enumerate(busy)]  # fmt: skip
+    return [
+        {
+            "run": run,
+            "q_mgr": q_mgr,
+            "time": float(i + 1),
+            "interval": 1.0,
+            "cpus": 2,
+            "cpu_seconds": 2 * b,
+            "cpu_busy": b,
+        }
+        for i, b in enumerate(busy)
+    ]
 
 
 def test_the_busiest_member_is_the_one_with_most_processor_time_over_its_runs():
-    stats = [*_statistics("r1", "QM1", [0.2, 0.4]), *_statistics("r1", "QM2", [0.5, 0.1]),
-             *_statistics("r2", "QM1", [0.3, 0.5]), *_statistics("r2", "QM2", [0.1, 0.1])]
+    stats = [
+        *_statistics("r1", "QM1", [0.2, 0.4]),
+        *_statistics("r1", "QM2", [0.5, 0.1]),
+        *_statistics("r2", "QM1", [0.3, 0.5]),
+        *_statistics("r2", "QM2", [0.1, 0.1]),
+    ]
     tables = {"qmgr_statistics": _table("qmgr_statistics", stats)}
     (busy,) = answer.busiest(tables, {"both": ["r1", "r2"]})
     # QM1: 0.3 and 0.4 over the runs; QM2: 0.3 and 0.1.
@@ -139,8 +178,10 @@ def test_the_busiest_member_is_the_one_with_most_processor_time_over_its_runs():
 
 def test_a_sweeps_configurations_are_its_points_seeds_and_otherwise_each_run():
     tables = _sweep({1: [0.01, 0.2], 2: [0.01, 0.2]}, [50.0, 100.0])
-    assert answer.configurations(tables) == {"rate=50": ["p000-s1", "p000-s2"],
-                                             "rate=100": ["p001-s1", "p001-s2"]}
+    assert answer.configurations(tables) == {
+        "rate=50": ["p000-s1", "p000-s2"],
+        "rate=100": ["p001-s1", "p001-s2"],
+    }
     alone = {"runs": _table("runs", [{"run": "x"}, {"run": "y"}])}
     assert answer.configurations(alone) == {"x": ["x"], "y": ["y"]}
 
@@ -148,9 +189,19 @@ def test_a_sweeps_configurations_are_its_points_seeds_and_otherwise_each_run():
 def test_a_band_is_the_median_and_5_to_95_percent_of_every_run_at_each_time():
     assert charts.quantile([1.0, 2.0, 3.0, 4.0, 5.0], 0.5) == 3.0
     assert charts.quantile([0.0, 10.0], 0.05) == pytest.approx(0.5)
-    depths = [{"run": run, "scope": "QSG1", "queue": "Q", "q_mgr": "QM1", "time": t,
-               "depth": d * k, "shared": True}
-              for run, k in (("a", 1), ("b", 2), ("c", 3)) for t, d in ((1.0, 10), (2.0, 20))]
+    depths = [
+        {
+            "run": run,
+            "scope": "QSG1",
+            "queue": "Q",
+            "q_mgr": "QM1",
+            "time": t,
+            "depth": d * k,
+            "shared": True,
+        }
+        for run, k in (("a", 1), ("b", 2), ("c", 3))
+        for t, d in ((1.0, 10), (2.0, 20))
+    ]
     tables = {"depth": _table("depth", depths)}
     chart = charts.depth(tables, {"abc": ["a", "b", "c"]})
     fill, line = chart.figure.data
@@ -161,9 +212,19 @@ def test_a_band_is_the_median_and_5_to_95_percent_of_every_run_at_each_time():
 
 
 def test_a_chart_names_the_configurations_and_series_it_leaves_out():
-    depths = [{"run": f"r{i:02d}", "scope": "QM1", "queue": f"Q{j}", "q_mgr": "QM1",
-               "time": 1.0, "depth": 1 + j, "shared": False}
-              for i in range(charts.MAX_PANELS + 1) for j in range(charts.MAX_SERIES + 2)]
+    depths = [
+        {
+            "run": f"r{i:02d}",
+            "scope": "QM1",
+            "queue": f"Q{j}",
+            "q_mgr": "QM1",
+            "time": 1.0,
+            "depth": 1 + j,
+            "shared": False,
+        }
+        for i in range(charts.MAX_PANELS + 1)
+        for j in range(charts.MAX_SERIES + 2)
+    ]
     configs = {f"r{i:02d}": [f"r{i:02d}"] for i in range(charts.MAX_PANELS + 1)}
     chart = charts.depth({"depth": _table("depth", depths)}, configs)
     assert len(chart.figure.data) == charts.MAX_PANELS * charts.MAX_SERIES
@@ -172,13 +233,21 @@ def test_a_chart_names_the_configurations_and_series_it_leaves_out():
 
 
 def test_the_timeline_has_a_row_for_every_run_with_a_lease_or_fault_and_names_the_others():
-    leases = [{"run": f"p{i:02d}", "time": 0.0, "role": "EXPIRY.SCAN", "holder": "QM1",
-               "token": 1} for i in range(12)]  # fmt: skip
+    leases = [
+        {"run": f"p{i:02d}", "time": 0.0, "role": "EXPIRY.SCAN", "holder": "QM1", "token": 1}
+        for i in range(12)
+    ]
     runs = [{"run": f"p{i:02d}", "end": 10.0} for i in range(13)]
-    chart = charts.timeline({"runs": _table("runs", runs), "leases": _table("leases", leases),
-                             "faults": _table("faults", [])})  # fmt: skip
+    chart = charts.timeline(
+        {
+            "runs": _table("runs", runs),
+            "leases": _table("leases", leases),
+            "faults": _table("faults", []),
+        }
+    )
     assert {y for t in chart.figure.data for y in t.y} == {
-        f"p{i:02d}: EXPIRY.SCAN" for i in range(12)}  # fmt: skip
+        f"p{i:02d}: EXPIRY.SCAN" for i in range(12)
+    }
     assert chart.notes == ["1 run(s) with no lease change or fault, so no row: p12"]
 
 
@@ -189,9 +258,20 @@ def _runs(tmp_path: Path, seeds: list[int]) -> Path:
     text = (SCENARIOS / "sweep-base.toml").read_text().replace("rate = 20", "rate = 90")
     base.write_text(text)
     for seed in seeds:
-        done = CliRunner().invoke(main, [
-            "run", str(base), "--seed", str(seed), "--duration", "3", "--out",
-            str(root / f"s{seed}"), "--no-progress"])  # fmt: skip
+        done = CliRunner().invoke(
+            main,
+            [
+                "run",
+                str(base),
+                "--seed",
+                str(seed),
+                "--duration",
+                "3",
+                "--out",
+                str(root / f"s{seed}"),
+                "--no-progress",
+            ],
+        )
         assert done.exit_code == 0, done.output
     return root
 
@@ -221,8 +301,9 @@ def test_the_report_of_several_seeds_draws_every_chart_in_a_browser(tmp_path):
 
     root = _runs(tmp_path, [1, 2])
     parts = [rt.run_tables(r) for r in find_runs(root)]
-    metrics.write({n: pa.concat_tables([p[n] for p in parts]) for n in rt.SCHEMAS},
-                  root / "metrics")  # fmt: skip
+    metrics.write(
+        {n: pa.concat_tables([p[n] for p in parts]) for n in rt.SCHEMAS}, root / "metrics"
+    )
     page = write_report(None, root)  # the stored tables: no Spark
     seen = load(page, screenshot=tmp_path / "report.png")
     assert seen.errors == []
@@ -235,13 +316,28 @@ def test_the_report_of_several_seeds_draws_every_chart_in_a_browser(tmp_path):
 
 def test_a_chart_with_nothing_to_draw_is_its_title_and_note_and_plotly_comes_once(tmp_path):
     # One run with throughput but no depth, no structure, no statistics, no lease.
-    moves = [{"run": "r", "scope": "QM1", "queue": "Q", "q_mgr": "QM1", "t": float(t),
-              "put": 2, "got": 2, "interval": 1.0} for t in range(5)]  # fmt: skip
-    cdf = [{"run": "r", "scope": "QM1", "queue": "Q", "p": p, "latency": p / 10}
-           for p in rt.CDF_POINTS]  # fmt: skip
+    moves = [
+        {
+            "run": "r",
+            "scope": "QM1",
+            "queue": "Q",
+            "q_mgr": "QM1",
+            "t": float(t),
+            "put": 2,
+            "got": 2,
+            "interval": 1.0,
+        }
+        for t in range(5)
+    ]
+    cdf = [
+        {"run": "r", "scope": "QM1", "queue": "Q", "p": p, "latency": p / 10} for p in rt.CDF_POINTS
+    ]
     tables = {name: _table(name, []) for name in rt.SCHEMAS}
-    tables.update(runs=_table("runs", [{"run": "r", "seed": 1, "end": 5.0}]),
-                  throughput=_table("throughput", moves), latency_cdf=_table("latency_cdf", cdf))
+    tables.update(
+        runs=_table("runs", [{"run": "r", "seed": 1, "end": 5.0}]),
+        throughput=_table("throughput", moves),
+        latency_cdf=_table("latency_cdf", cdf),
+    )
     metrics.write(tables, tmp_path / "metrics")
     page = write_report(None, tmp_path).read_text()
     assert page.count("window.PlotlyConfig") == 1  # plotly.js inlined once, with the first

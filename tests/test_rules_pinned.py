@@ -142,9 +142,7 @@ def test_the_group_status_of_a_segment_not_in_a_group_is_not_in_group() -> None:
     _, gmo = get(h, CMQC.MQGMO_NO_SYNCPOINT)
     assert (gmo.GroupStatus, gmo.SegmentStatus) == (CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_SEGMENT)
     _, gmo = get(h, CMQC.MQGMO_NO_SYNCPOINT)
-    assert (gmo.GroupStatus, gmo.SegmentStatus) == (
-        CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_LAST_SEGMENT
-    )  # fmt: skip
+    assert (gmo.GroupStatus, gmo.SegmentStatus) == (CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_LAST_SEGMENT)
 
 
 # ---- handles -------------------------------------------------------------------------
@@ -153,12 +151,15 @@ def test_an_alter_of_an_alias_or_remote_queue_reaches_handles_already_open_throu
     # alias makes the next MQPUT fail with MQRC_PUT_INHIBITED; DEFPSIST(YES) on a remote
     # queue definition makes the next AS_Q_DEF put persistent.
     qm = QMgr("QM1")
-    load(qm, """
+    load(
+        qm,
+        """
         DEFINE QLOCAL(Q)
         DEFINE QALIAS(A) TARGET(Q)
         DEFINE QLOCAL(QM2) USAGE(XMITQ)
         DEFINE QREMOTE(R) RNAME(IN) RQMNAME(QM2) XMITQ(QM2)
-    """)  # fmt: skip
+    """,
+    )
     conn = qm.connect()
     alias, remote = conn.open("A", CMQC.MQOO_OUTPUT), conn.open("R", CMQC.MQOO_OUTPUT)
     load(qm, "ALTER QALIAS(A) PUT(DISABLED)")
@@ -214,11 +215,23 @@ def test_one_tenth_of_a_second_left_is_reported_as_one_tenth() -> None:
 
 def expired(options: int, body: bytes = b"x" * 150) -> Message:
     desc = MD(
-        Version=2, Report=options, Encoding=785, CodedCharSetId=500, Format=b"MYFMT   ",
-        ReplyToQ=b"REPLIES", ReplyToQMgr=b"QM9", PutApplName=b"the putter", Priority=3,
-        Persistence=CMQC.MQPER_PERSISTENT, GroupId=b"G" * 24, MsgSeqNumber=4, Offset=8,
-        MsgFlags=IN | SEG, MsgId=b"M" * 24, CorrelId=b"C" * 24,
-    ).__dict__.copy()  # fmt: skip
+        Version=2,
+        Report=options,
+        Encoding=785,
+        CodedCharSetId=500,
+        Format=b"MYFMT   ",
+        ReplyToQ=b"REPLIES",
+        ReplyToQMgr=b"QM9",
+        PutApplName=b"the putter",
+        Priority=3,
+        Persistence=CMQC.MQPER_PERSISTENT,
+        GroupId=b"G" * 24,
+        MsgSeqNumber=4,
+        Offset=8,
+        MsgFlags=IN | SEG,
+        MsgId=b"M" * 24,
+        CorrelId=b"C" * 24,
+    ).__dict__.copy()
     return Message(desc=desc, body=body, put_time=0.0, expires_at=1.0, priority=3)
 
 
@@ -234,26 +247,28 @@ def test_every_field_of_an_expiration_report_is_as_ibm_describes() -> None:
     assert (report.reply_to_q, report.reply_to_q_mgr) == ("REPLIES", "QM9")
     assert report.body == b"x" * reports.WITH_DATA_LENGTH
     assert (md.MsgType, md.Feedback, md.Expiry) == (
-        CMQC.MQMT_REPORT, CMQC.MQFB_EXPIRATION, CMQC.MQEI_UNLIMITED
-    )  # fmt: skip
+        CMQC.MQMT_REPORT,
+        CMQC.MQFB_EXPIRATION,
+        CMQC.MQEI_UNLIMITED,
+    )
     assert (md.Priority, md.Persistence) == (3, CMQC.MQPER_PERSISTENT)
     assert (md.Encoding, md.CodedCharSetId, md.Format) == (785, 500, b"MYFMT   ")
     assert (md.MsgId, md.CorrelId) == (b"N" * 24, b"M" * 24)
     assert md.ReplyToQMgr.rstrip(b" \x00") == b"QMX"
     assert (md.PutApplType, md.PutApplName.rstrip(b" \x00")) == (CMQC.MQAT_QMGR, b"QMX")
-    assert (md.GroupId, md.MsgSeqNumber, md.Offset, md.MsgFlags) == (
-        b"G" * 24, 4, 8, IN | SEG
-    )  # fmt: skip
+    assert (md.GroupId, md.MsgSeqNumber, md.Offset, md.MsgFlags) == (b"G" * 24, 4, 8, IN | SEG)
     assert md.OriginalLength == 150
     full = reports.expiration_report(
-        expired(CMQC.MQRO_EXPIRATION_WITH_FULL_DATA), q_mgr_name="QMX",
+        expired(CMQC.MQRO_EXPIRATION_WITH_FULL_DATA),
+        q_mgr_name="QMX",
         new_msg_id=lambda: b"N" * 24,
-    )  # fmt: skip
+    )
     assert full is not None and full.body == b"x" * 150 and full.md.Format == b"MYFMT   "
     bare = reports.expiration_report(
         expired(CMQC.MQRO_EXPIRATION | CMQC.MQRO_PASS_MSG_ID | CMQC.MQRO_PASS_CORREL_ID),
-        q_mgr_name="QMX", new_msg_id=lambda: b"N" * 24,
-    )  # fmt: skip
+        q_mgr_name="QMX",
+        new_msg_id=lambda: b"N" * 24,
+    )
     assert bare is not None and bare.body == b"" and bare.md.Format == CMQC.MQFMT_NONE
     assert (bare.md.MsgId, bare.md.CorrelId) == (b"M" * 24, b"C" * 24)
     assert bare.md.OriginalLength == 150
@@ -312,10 +327,14 @@ def test_a_shared_queue_triggers_again_in_the_next_unit_of_work() -> None:
     qm.define_process(ProcessDefinition("APP.PROC", appl_id="/opt/app"))
     qm.define_queue("APP.INITQ")
     qm.define_queue(
-        "APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1",
-        trigger_control=CMQC.MQTC_ON, trigger_type=CMQC.MQTT_EVERY,
-        process_name="APP.PROC", initiation_q_name="APP.INITQ",
-    )  # fmt: skip
+        "APP.SHARED",
+        qsg_disp=CMQC.MQQSGD_SHARED,
+        cf_struct="APP1",
+        trigger_control=CMQC.MQTC_ON,
+        trigger_type=CMQC.MQTT_EVERY,
+        process_name="APP.PROC",
+        initiation_q_name="APP.INITQ",
+    )
     conn = qm.connect()
     initq = conn.open("APP.INITQ", CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
     h = conn.open("APP.SHARED", CMQC.MQOO_OUTPUT)

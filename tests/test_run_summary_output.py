@@ -61,11 +61,24 @@ def table_rows(text: str, title: str) -> list[list[str]]:
     return rows
 
 
-@pytest.mark.parametrize(("seconds", "text"), [
-    (None, "-"), (0.0, "0 ms"), (0.141, "141 ms"), (0.0025, "2.50 ms"), (0.00012345, "0.123 ms"),
-    (0.49, "490 ms"), (0.99949, "999 ms"), (0.9996, "1.00 s"), (1.234, "1.23 s"),
-    (12.345, "12.3 s"), (123.45, "123 s"), (999.6, "1,000 s"), (4321.0, "4,321 s"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (None, "-"),
+        (0.0, "0 ms"),
+        (0.141, "141 ms"),
+        (0.0025, "2.50 ms"),
+        (0.00012345, "0.123 ms"),
+        (0.49, "490 ms"),
+        (0.99949, "999 ms"),
+        (0.9996, "1.00 s"),
+        (1.234, "1.23 s"),
+        (12.345, "12.3 s"),
+        (123.45, "123 s"),
+        (999.6, "1,000 s"),
+        (4321.0, "4,321 s"),
+    ],
+)
 def test_a_latency_is_shown_in_ms_or_s_to_three_significant_digits(
     seconds: float | None, text: str
 ) -> None:
@@ -81,20 +94,28 @@ def test_errors_are_counted_by_reason_code_per_queue_manager_and_application(
     count = summary.qmgr("QM1")["errors"]
     assert reason == {"reason": 2192, "name": "MQRC_STORAGE_MEDIUM_FULL", "count": count}
     assert count > 50  # 20 a second for 5 s, six of them fitted
-    assert summary.applications == [{
-        "workload": "orders", "q_mgr": "QM1", "queue": "APP.SHARED", "errors": count,
-        "error_reasons": [reason],
-    }]  # fmt: skip
+    assert summary.applications == [
+        {
+            "workload": "orders",
+            "q_mgr": "QM1",
+            "queue": "APP.SHARED",
+            "errors": count,
+            "error_reasons": [reason],
+        }
+    ]
     text = shown(result)
     want = f"2192 STORAGE_MEDIUM_FULL × {count:,}"
     assert want in table_rows(text, "Queue managers")[0]
-    assert table_rows(text, "Application errors") == [["orders", "QM1", "APP.SHARED",
-                                                       f"{count:,}", want]]  # fmt: skip
+    assert table_rows(text, "Application errors") == [
+        ["orders", "QM1", "APP.SHARED", f"{count:,}", want]
+    ]
 
 
 def test_reasons_are_listed_most_frequent_first_one_a_line() -> None:
-    rows = [{"reason": 2009, "name": "MQRC_CONNECTION_BROKEN", "count": 1_200},
-            {"reason": 2059, "name": "MQRC_Q_MGR_NOT_AVAILABLE", "count": 3}]  # fmt: skip
+    rows = [
+        {"reason": 2009, "name": "MQRC_CONNECTION_BROKEN", "count": 1_200},
+        {"reason": 2059, "name": "MQRC_Q_MGR_NOT_AVAILABLE", "count": 3},
+    ]
     assert reasons(rows) == "2009 CONNECTION_BROKEN × 1,200\n2059 Q_MGR_NOT_AVAILABLE × 3"
 
 
@@ -140,10 +161,10 @@ def test_a_wall_clock_run_reports_times_from_its_start() -> None:
 def test_a_channel_row_counts_what_was_delivered_but_not_yet_confirmed() -> None:
     # The receiver delivers a batch of 3 and commits; the run ends before the sender
     # hears the confirmation: 3 delivered, 0 in confirmed batches.
-    delivered = [ChannelDelivered(1.0, "QM3", "QM1.TO.QM3", "APP.IN", b"%024d" % n, 10, -1)
-                 for n in range(3)]  # fmt: skip
-    summary = summarise([ChannelBatch(0.5, "QM1", "QM1.TO.QM3", 1, 2, 20), *delivered],
-                        Scopes())  # fmt: skip
+    delivered = [
+        ChannelDelivered(1.0, "QM3", "QM1.TO.QM3", "APP.IN", b"%024d" % n, 10, -1) for n in range(3)
+    ]
+    summary = summarise([ChannelBatch(0.5, "QM1", "QM1.TO.QM3", 1, 2, 20), *delivered], Scopes())
     (row,) = summary.channels
     assert (row["messages"], row["delivered"], row["in_flight_at_end"]) == (2, 3, 1)
 
@@ -153,8 +174,19 @@ def test_the_reports_latency_tables_show_ms_or_s_too() -> None:
 
     from qsg.pipeline.report import _table_html
 
-    latency = pa.table({"run": ["r"], "scope": ["QSG1"], "queue": ["Q"], "q_mgr": ["*"],
-                        "messages": [10], "mean": [0.2], "p50": [0.141], "p90": [0.3],
-                        "p99": [1.234], "max": [2.0]})  # fmt: skip
+    latency = pa.table(
+        {
+            "run": ["r"],
+            "scope": ["QSG1"],
+            "queue": ["Q"],
+            "q_mgr": ["*"],
+            "messages": [10],
+            "mean": [0.2],
+            "p50": [0.141],
+            "p90": [0.3],
+            "p99": [1.234],
+            "max": [2.0],
+        }
+    )
     html = _table_html("latency", latency)
     assert "<td>141 ms</td>" in html and "<td>1.23 s</td>" in html and "<td>10</td>" in html

@@ -36,19 +36,25 @@ def _put(t: float, msg: bytes, q_mgr: str = "QM1", queue: str = "Q") -> MessageP
     return MessagePut(t, q_mgr, queue, msg, 100, False, False, -1)
 
 
-def _got(t: float, msg: bytes, q_mgr: str = "QM1", queue: str = "Q", browse: bool = False
-         ) -> MessageGot:  # fmt: skip
+def _got(
+    t: float, msg: bytes, q_mgr: str = "QM1", queue: str = "Q", browse: bool = False
+) -> MessageGot:
     return MessageGot(t, q_mgr, queue, msg, 100, False, browse, -1)
 
 
 def test_latency_counts_from_the_first_mqput_anywhere_and_not_from_a_later_one(tmp_path):
-    ev = _run(tmp_path, [
-        _put(1.0, b"A", queue="XMITQ"),  # to a remote queue: the transmission queue
-        ChannelDelivered(3.0, "QM2", "QM1.TO.QM2", "Q", b"A", 100, -1),
-        _got(5.0, b"A", q_mgr="QM2"),
-        _put(6.0, b"B"), _got(6.5, b"B", browse=True), _got(7.0, b"B"),
-        _got(8.0, b"C"),  # its put is not in the log: no latency
-    ])  # fmt: skip
+    ev = _run(
+        tmp_path,
+        [
+            _put(1.0, b"A", queue="XMITQ"),  # to a remote queue: the transmission queue
+            ChannelDelivered(3.0, "QM2", "QM1.TO.QM2", "Q", b"A", 100, -1),
+            _got(5.0, b"A", q_mgr="QM2"),
+            _put(6.0, b"B"),
+            _got(6.5, b"B", browse=True),
+            _got(7.0, b"B"),
+            _got(8.0, b"C"),  # its put is not in the log: no latency
+        ],
+    )
     lat = rt.latencies(rt.Messages.of(ev)).to_pylist()
     assert [(r["q_mgr"], r["latency"]) for r in lat] == [("QM1", 1.0), ("QM2", 4.0)]
     assert rt.runs(ev, rt.Messages.of(ev)).to_pylist()[0]["got"] == 3  # the browse is not
@@ -56,17 +62,32 @@ def test_latency_counts_from_the_first_mqput_anywhere_and_not_from_a_later_one(t
 
 def test_a_shared_queue_is_its_qsgs_whichever_member_touched_it(tmp_path):
     scopes = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["SHARED"]})
-    ev = _run(tmp_path, [_put(0.0, b"A", "QM1", "SHARED"), _got(2.0, b"A", "QM2", "SHARED"),
-                         _put(0.0, b"B", "QM1", "LOCAL"), _got(1.0, b"B", "QM1", "LOCAL")],
-              scopes)  # fmt: skip
-    rows = {(r["scope"], r["queue"], r["q_mgr"]): r["p50"] for r in
-            rt.latency(ev, rt.latencies(rt.Messages.of(ev))).to_pylist()}  # fmt: skip
-    assert rows == {("QSG1", "SHARED", "QM2"): 2.0, ("QSG1", "SHARED", "*"): 2.0,
-                    ("QM1", "LOCAL", "QM1"): 1.0, ("QM1", "LOCAL", "*"): 1.0}  # fmt: skip
+    ev = _run(
+        tmp_path,
+        [
+            _put(0.0, b"A", "QM1", "SHARED"),
+            _got(2.0, b"A", "QM2", "SHARED"),
+            _put(0.0, b"B", "QM1", "LOCAL"),
+            _got(1.0, b"B", "QM1", "LOCAL"),
+        ],
+        scopes,
+    )
+    rows = {
+        (r["scope"], r["queue"], r["q_mgr"]): r["p50"]
+        for r in rt.latency(ev, rt.latencies(rt.Messages.of(ev))).to_pylist()
+    }
+    assert rows == {
+        ("QSG1", "SHARED", "QM2"): 2.0,
+        ("QSG1", "SHARED", "*"): 2.0,
+        ("QM1", "LOCAL", "QM1"): 1.0,
+        ("QM1", "LOCAL", "*"): 1.0,
+    }
 
 
-@given(st.lists(st.floats(0, 1e6, allow_nan=False), min_size=1, max_size=60),
-       st.sampled_from(rt.CDF_POINTS))  # fmt: skip
+@given(
+    st.lists(st.floats(0, 1e6, allow_nan=False), min_size=1, max_size=60),
+    st.sampled_from(rt.CDF_POINTS),
+)
 def test_nearest_rank_percentiles_are_the_run_summarys(values, p):
     ascending = pa.array(sorted(values), pa.float64())
     assert rt.nearest_rank(ascending, p) == percentile(values, p * 100)
@@ -79,25 +100,32 @@ def test_each_group_gets_its_own_nearest_rank_percentiles(tmp_path):
     for i in (3, 1, 2):
         events += [_put(0.0, b"b%d" % i, queue="QB"), _got(100.0 * i, b"b%d" % i, queue="QB")]
     ev = _run(tmp_path, events)
-    rows = {r["queue"]: r for r in rt.latency(ev, rt.latencies(rt.Messages.of(ev))).to_pylist()
-            if r["q_mgr"] == "*"}  # fmt: skip
+    rows = {
+        r["queue"]: r
+        for r in rt.latency(ev, rt.latencies(rt.Messages.of(ev))).to_pylist()
+        if r["q_mgr"] == "*"
+    }
     assert [rows["QA"][k] for k in ("messages", "p50", "p90", "p99", "max")] == [10, 5, 9, 10, 10]
     assert [rows["QB"][k] for k in ("messages", "p50", "p90", "max")] == [3, 200, 300, 300]
     assert rows["QB"]["mean"] == 200.0
 
 
 def test_a_takeover_after_a_failure_outside_the_old_holders_tenure_has_no_gap(tmp_path):
-    ev = _run(tmp_path, [
-        LeaseChanged(0.0, "QM1", "EXPIRY.SCAN", 1, None),
-        QMgrKilled(10.0, "QM1"),  # QM1 dies holding it: QM2 takes over 4 s later
-        LeaseChanged(14.0, "QM2", "EXPIRY.SCAN", 2, "QM1"),
-        LeaseChanged(20.0, "QM1", "EXPIRY.SCAN", 3, "QM2"),  # QM2 stops cleanly
-        LeaseChanged(30.0, "QM2", "EXPIRY.SCAN", 4, "QM1"),  # QM1's kill was before
-    ])  # fmt: skip
-    gaps = [(r["taken_at"], r["previous"], r["lost_at"], r["gap"])
-            for r in rt.failover_gaps(ev).to_pylist()]  # fmt: skip
-    assert gaps == [(14.0, "QM1", 10.0, 4.0), (20.0, "QM2", None, None),
-                    (30.0, "QM1", None, None)]  # fmt: skip
+    ev = _run(
+        tmp_path,
+        [
+            LeaseChanged(0.0, "QM1", "EXPIRY.SCAN", 1, None),
+            QMgrKilled(10.0, "QM1"),  # QM1 dies holding it: QM2 takes over 4 s later
+            LeaseChanged(14.0, "QM2", "EXPIRY.SCAN", 2, "QM1"),
+            LeaseChanged(20.0, "QM1", "EXPIRY.SCAN", 3, "QM2"),  # QM2 stops cleanly
+            LeaseChanged(30.0, "QM2", "EXPIRY.SCAN", 4, "QM1"),  # QM1's kill was before
+        ],
+    )
+    gaps = [
+        (r["taken_at"], r["previous"], r["lost_at"], r["gap"])
+        for r in rt.failover_gaps(ev).to_pylist()
+    ]
+    assert gaps == [(14.0, "QM1", 10.0, 4.0), (20.0, "QM2", None, None), (30.0, "QM1", None, None)]
 
 
 def test_a_column_with_no_value_in_the_log_comes_back_as_nulls_of_its_type(tmp_path):
@@ -123,8 +151,12 @@ def test_a_log_without_some_column_is_read_with_that_column_null(tmp_path):
 
 @given(st.lists(st.floats(allow_nan=False), max_size=40))
 def test_time_keys_group_by_exactly_their_own_value(times):
-    table = pa.table({"time": pa.array(times + times, pa.float64()),
-                      "n": pa.array([1] * (2 * len(times)), pa.int64())})  # fmt: skip
+    table = pa.table(
+        {
+            "time": pa.array(times + times, pa.float64()),
+            "n": pa.array([1] * (2 * len(times)), pa.int64()),
+        }
+    )
     grouped = rt._group(table, ["time"], [("n", "sum")], ["n"]).to_pylist()
     want: dict[float, int] = {}
     for t in times:  # -0.0 and 0.0 are one value, but two keys; both count 2 apiece
@@ -155,10 +187,13 @@ def test_a_time_bucket_of_zero_or_less_is_refused_by_value(tmp_path, interval):
 # MsgIds as a queue manager makes them (qsg/core/qmgr.py): "AMQ ", 12 bytes of name,
 # an 8-byte counter; and a few that are not 24 bytes, which the key cannot take.
 _MSG_IDS = st.one_of(
-    st.builds(lambda q, n: b"AMQ " + q.ljust(12) + n.to_bytes(8, "big"),
-              st.sampled_from([b"QM1", b"QM2", b"QMLONGNAME12"]), st.integers(0, 40)),
+    st.builds(
+        lambda q, n: b"AMQ " + q.ljust(12) + n.to_bytes(8, "big"),
+        st.sampled_from([b"QM1", b"QM2", b"QMLONGNAME12"]),
+        st.integers(0, 40),
+    ),
     st.binary(min_size=24, max_size=24),
-)  # fmt: skip
+)
 
 
 _OR_NONE = st.one_of(_MSG_IDS, _MSG_IDS, st.none())  # a null now and then
@@ -185,54 +220,75 @@ def test_msg_ids_whose_keys_collide_are_told_apart_by_their_bytes():
     a, b = _word(0) + _word(0) + _word(x), _word(0) + _word(1) + _word(x - mix)
     keys = rt._key(pa.array([a, b], pa.binary()))
     assert keys is not None and keys[0] == keys[1]  # the premise: the same key
-    assert rt.first_index(pa.array([b, a], pa.binary()), pa.array([a], pa.binary())
-                          ).to_pylist() == [None, 0]  # fmt: skip
+    assert rt.first_index(
+        pa.array([b, a], pa.binary()), pa.array([a], pa.binary())
+    ).to_pylist() == [None, 0]
 
 
-_MOVES = st.lists(st.tuples(st.sampled_from(["put", "get"]), st.floats(0, 50),
-                            st.sampled_from(["QM1", "QM2", "QM3"]),
-                            st.sampled_from(["Q", "SHARED", "OTHER"])),
-                  max_size=40)  # fmt: skip
+_MOVES = st.lists(
+    st.tuples(
+        st.sampled_from(["put", "get"]),
+        st.floats(0, 50),
+        st.sampled_from(["QM1", "QM2", "QM3"]),
+        st.sampled_from(["Q", "SHARED", "OTHER"]),
+    ),
+    max_size=40,
+)
 
 
 @given(_MOVES, st.sampled_from([0.5, 1.0, 7.0]))
 def test_throughput_on_a_packed_key_counts_what_grouping_by_each_column_counts(moves, interval):
-    table = pa.table({
-        "scope": pa.array([m[2] for m in moves], pa.string()).dictionary_encode(),
-        "queue": pa.array([m[3] for m in moves], pa.string()).dictionary_encode(),
-        "q_mgr": pa.array([m[2] for m in moves], pa.string()).dictionary_encode(),
-        "time": pa.array([m[1] for m in moves], pa.float64()),
-    })  # fmt: skip
+    table = pa.table(
+        {
+            "scope": pa.array([m[2] for m in moves], pa.string()).dictionary_encode(),
+            "queue": pa.array([m[3] for m in moves], pa.string()).dictionary_encode(),
+            "q_mgr": pa.array([m[2] for m in moves], pa.string()).dictionary_encode(),
+            "time": pa.array([m[1] for m in moves], pa.float64()),
+        }
+    )
     got = pa.array([m[0] == "get" for m in moves])
     packed = rt._tally(table, ["scope", "queue", "q_mgr"], interval, got)
     want: dict[tuple[object, ...], list[int]] = {}
     for kind, t, q_mgr, queue in moves:
-        counts = want.setdefault((q_mgr, queue, q_mgr, math.floor(t / interval) * interval),
-                                 [0, 0])
+        counts = want.setdefault((q_mgr, queue, q_mgr, math.floor(t / interval) * interval), [0, 0])
         counts[kind == "get"] += 1
     if not moves:
         assert packed is None  # nothing to pack: the grouping path says there is nothing
         return
     assert packed is not None
-    found = {(r["scope"], r["queue"], r["q_mgr"], r["t"]): [r["put"], r["got"]]
-             for r in packed.to_pylist()}  # fmt: skip
+    found = {
+        (r["scope"], r["queue"], r["q_mgr"], r["t"]): [r["put"], r["got"]]
+        for r in packed.to_pylist()
+    }
     assert found == want
     keys = [(r["scope"], r["queue"], r["q_mgr"], r["t"]) for r in packed.to_pylist()]
     assert len(keys) == len(set(keys))  # one row a group
 
 
-@given(st.lists(st.tuples(st.sampled_from(["QA", "QB", "QC"]), st.sampled_from(["QM1", "QM2"]),
-                          st.floats(0, 1e4, allow_nan=False)), max_size=60))  # fmt: skip
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["QA", "QB", "QC"]),
+            st.sampled_from(["QM1", "QM2"]),
+            st.floats(0, 1e4, allow_nan=False),
+        ),
+        max_size=60,
+    )
+)
 def test_each_groups_quantiles_are_the_nearest_rank_of_its_own_latencies(gets):
     gets = sorted(gets, key=lambda g: g[2])  # as latencies() gives them: by latency
-    lat = pa.table({
-        "queue": pa.array([g[0] for g in gets], pa.string()).dictionary_encode(),
-        "q_mgr": pa.array([g[1] for g in gets], pa.string()).dictionary_encode(),
-        "latency": pa.array([g[2] for g in gets], pa.float64()),
-    })  # fmt: skip
+    lat = pa.table(
+        {
+            "queue": pa.array([g[0] for g in gets], pa.string()).dictionary_encode(),
+            "q_mgr": pa.array([g[1] for g in gets], pa.string()).dictionary_encode(),
+            "latency": pa.array([g[2] for g in gets], pa.float64()),
+        }
+    )
     points = [0.01, 0.5, 0.9, 0.99, 1.0]
-    found = {(r["queue"], r["q_mgr"]): r
-             for r in rt._quantiles(lat, ["queue", "q_mgr"], points).to_pylist()}  # fmt: skip
+    found = {
+        (r["queue"], r["q_mgr"]): r
+        for r in rt._quantiles(lat, ["queue", "q_mgr"], points).to_pylist()
+    }
     groups: dict[tuple[str, str], list[float]] = {}
     for queue, q_mgr, latency in gets:
         groups.setdefault((queue, q_mgr), []).append(latency)
@@ -242,7 +298,8 @@ def test_each_groups_quantiles_are_the_nearest_rank_of_its_own_latencies(gets):
         assert row["messages"] == len(values)
         assert row["mean"] == pytest.approx(sum(values) / len(values))
         assert [row[f"q{i}"] for i in range(len(points))] == [
-            percentile(values, p * 100) for p in points]  # fmt: skip
+            percentile(values, p * 100) for p in points
+        ]
 
 
 def test_a_log_without_msg_ids_reads_them_as_nulls_of_their_fixed_size(tmp_path):

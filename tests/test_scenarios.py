@@ -21,7 +21,7 @@ from actors.events import (
     MessageGot,
     MessagePut,
     ReplyReceived,
-)  # fmt: skip
+)
 from qsg.core.events import Discarded, ReportPut
 from qsg.pipeline.sweep_file import load_sweep
 from qsg.scenario import load_scenario
@@ -70,12 +70,19 @@ def test_shared_queue_expiry_expires_exactly_the_messages_no_getter_reached_in_t
     # "Expiry (MQLONG)": an expired message is never returned; it is discarded by the get
     # or browse that meets it or by the scan, and a report is made for each discard.
     result = play("shared-queue-expiry.toml", cf_url, duration=40)
-    puts = {e.msg_id: e for e in result.events
-            if isinstance(e, MessagePut) and e.queue == "APP.ORDERS"}  # fmt: skip
-    got = {e.msg_id: e.time for e in result.events
-           if isinstance(e, MessageGot) and e.queue == "APP.ORDERS"}  # fmt: skip
-    expired = {e.msg_id: e.time for e in result.events
-               if isinstance(e, Discarded) and e.queue == "APP.ORDERS"}  # fmt: skip
+    puts = {
+        e.msg_id: e for e in result.events if isinstance(e, MessagePut) and e.queue == "APP.ORDERS"
+    }
+    got = {
+        e.msg_id: e.time
+        for e in result.events
+        if isinstance(e, MessageGot) and e.queue == "APP.ORDERS"
+    }
+    expired = {
+        e.msg_id: e.time
+        for e in result.events
+        if isinstance(e, Discarded) and e.queue == "APP.ORDERS"
+    }
     assert expired, "some orders expired: the getter is slower than the putter"
     for msg_id, time in got.items():
         assert time < puts[msg_id].time + 3.0 + 1e-9, f"{msg_id!r} was got after it expired"
@@ -186,7 +193,6 @@ def test_a_seeded_in_process_run_repeats_exactly() -> None:
     assert first.events == second.events and first.summary == second.summary
     other = run_scenario(scenario, seed=99)
     assert other.events != first.events
-
 
 
 @pytest.mark.slow

@@ -23,10 +23,13 @@ def fake_java(tmp_path: Path, banner: str) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize(("banner", "major"), [
-    ('java version "1.8.0_292"', 8),
-    ('openjdk version "11.0.2" 2019-01-15', 11),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("banner", "major"),
+    [
+        ('java version "1.8.0_292"', 8),
+        ('openjdk version "11.0.2" 2019-01-15', 11),
+    ],
+)
 def test_a_java_older_than_17_is_named_with_its_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, banner: str, major: int
 ) -> None:
@@ -53,10 +56,17 @@ def test_qsg_metrics_without_java_exits_1_in_one_line(tmp_path: Path) -> None:
     env = {"PATH": str(Path(sys.executable).parent), "JAVA_HOME": str(tmp_path / "none")}
     run = tmp_path / "run"
     small = Path(__file__).parent / "data" / "pipeline-small.toml"
-    assert CliRunner().invoke(main, ["run", str(small), "--out", str(run),
-                                     "--no-progress"]).exit_code == 0  # fmt: skip
-    done = subprocess.run([sys.executable, "-m", "qsg.cli", "metrics", str(run)],
-                          capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
+    assert (
+        CliRunner().invoke(main, ["run", str(small), "--out", str(run), "--no-progress"]).exit_code
+        == 0
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.cli", "metrics", str(run)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert done.returncode == 1, done
     assert done.stderr.strip().splitlines() == [
         f"error the Spark pipeline needs Java 17 or newer: JAVA_HOME is {tmp_path / 'none'},"

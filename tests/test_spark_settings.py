@@ -14,7 +14,10 @@ from qsg.pipeline.spark import parse_conf, spark_defaults
 
 def test_conf_settings_are_key_equals_value_and_the_value_may_hold_equals_signs():
     assert parse_conf(["spark.executor.memory=2g", "spark.a.b=x=y", "spark.empty="]) == {
-        "spark.executor.memory": "2g", "spark.a.b": "x=y", "spark.empty": ""}  # fmt: skip
+        "spark.executor.memory": "2g",
+        "spark.a.b": "x=y",
+        "spark.empty": "",
+    }
 
 
 @pytest.mark.parametrize("setting", ["spark.executor.memory", "=2g"])
@@ -24,7 +27,8 @@ def test_a_conf_setting_without_a_key_and_value_is_refused_by_name(setting):
 
 
 def test_spark_defaults_conf_is_read_from_spark_conf_dir_as_spark_submit_reads_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # fmt: skip
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     (tmp_path / "spark-defaults.conf").write_text(
         "# a comment\n"
         "spark.sql.shuffle.partitions   64\n"
@@ -33,8 +37,11 @@ def test_spark_defaults_conf_is_read_from_spark_conf_dir_as_spark_submit_reads_i
         "\n"
     )
     monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path))
-    assert spark_defaults() == {"spark.sql.shuffle.partitions": "64",
-                                "spark.executor.memory": "4g", "spark.ui.enabled": "true"}
+    assert spark_defaults() == {
+        "spark.sql.shuffle.partitions": "64",
+        "spark.executor.memory": "4g",
+        "spark.ui.enabled": "true",
+    }
     monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path / "none"))
     assert spark_defaults() == {}
 
@@ -42,13 +49,17 @@ def test_spark_defaults_conf_is_read_from_spark_conf_dir_as_spark_submit_reads_i
 def test_a_bad_conf_or_two_sparks_is_one_line_before_spark_starts(tmp_path: Path):
     run = tmp_path / "run"
     small = Path(__file__).parent / "data" / "pipeline-small.toml"
-    assert CliRunner().invoke(main, ["run", str(small), "--out", str(run),
-                                     "--no-progress"]).exit_code == 0  # fmt: skip
+    assert (
+        CliRunner().invoke(main, ["run", str(small), "--out", str(run), "--no-progress"]).exit_code
+        == 0
+    )
     bad = CliRunner().invoke(main, ["metrics", str(run), "--conf", "spark.executor.memory"])
     assert bad.exit_code == 1
     assert bad.output.strip() == (
-        "error --conf spark.executor.memory: expected KEY=VALUE (spark.executor.memory=2g)")
-    both = CliRunner().invoke(main, ["report", str(run), "--master", "local[1]",
-                                     "--remote", "sc://localhost:15002"])  # fmt: skip
+        "error --conf spark.executor.memory: expected KEY=VALUE (spark.executor.memory=2g)"
+    )
+    both = CliRunner().invoke(
+        main, ["report", str(run), "--master", "local[1]", "--remote", "sc://localhost:15002"]
+    )
     assert both.exit_code == 1
     assert both.output.strip() == "error --master and --remote name two Sparks: give one"

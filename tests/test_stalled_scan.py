@@ -32,18 +32,22 @@ def _topology() -> qsg.Topology:
     scans too. APP.SHARED is empty: no queue is ever worth scanning."""
     topology = qsg.Topology()
     topology.add_qsg("QSG1", members=["QM1", "QM2"])
-    topology.mqsc("QM1", """
+    topology.mqsc(
+        "QM1",
+        """
         ALTER QMGR EXPRYINT(5)
         DEFINE CFSTRUCT(APP1)
         DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)
-    """)  # fmt: skip
+    """,
+    )
     topology.mqsc("QM2", "ALTER QMGR EXPRYINT(5)")
     return topology
 
 
 async def _stall(redis_url: str | None) -> list[qsg.events.WorldEvent]:
-    async with qsg.start(_topology(), in_process=redis_url is None, redis_url=redis_url,
-                         faults=True) as world:  # fmt: skip
+    async with qsg.start(
+        _topology(), in_process=redis_url is None, redis_url=redis_url, faults=True
+    ) as world:
         await trio.sleep(3)
         await inject(world, "stall_scan", Fault(3.0, "stall_scan", amount=20.0))
         await trio.sleep(30)

@@ -37,8 +37,17 @@ from qsg.core.memstore import MemoryStore
 
 QUEUES = ("PRIO", "FIFO")
 IDS = (b"A" * 24, b"B" * 24, b"C" * 24)
-GETS = ("plain", "sync", "sync", "sync", "if_persistent", "msgid", "correlid", "logical",
-        "all_msgs")  # fmt: skip
+GETS = (
+    "plain",
+    "sync",
+    "sync",
+    "sync",
+    "if_persistent",
+    "msgid",
+    "correlid",
+    "logical",
+    "all_msgs",
+)
 GETS = (
     "plain",
     "sync",
@@ -51,8 +60,20 @@ GETS = (
     "all_msgs",
 )
 _namespaces = itertools.count(1)
-_ANSWERED = ("MsgId", "CorrelId", "Priority", "Persistence", "Expiry", "BackoutCount",
-             "GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "PutDate", "PutTime")  # fmt: skip
+_ANSWERED = (
+    "MsgId",
+    "CorrelId",
+    "Priority",
+    "Persistence",
+    "Expiry",
+    "BackoutCount",
+    "GroupId",
+    "MsgSeqNumber",
+    "Offset",
+    "MsgFlags",
+    "PutDate",
+    "PutTime",
+)
 
 
 def _answer(call: Any) -> Any:
@@ -108,8 +129,17 @@ class SideBySide(RuleBasedStateMachine):
         msg_id=st.sampled_from((None, *IDS)),
         correl_id=st.sampled_from((None, *IDS)),
     )
-    def put(self, conn: int, queue: str, priority: int, expiry: int, sync: bool,
-            persistent: bool, msg_id: bytes | None, correl_id: bytes | None) -> None:  # fmt: skip
+    def put(
+        self,
+        conn: int,
+        queue: str,
+        priority: int,
+        expiry: int,
+        sync: bool,
+        persistent: bool,
+        msg_id: bytes | None,
+        correl_id: bytes | None,
+    ) -> None:
         self.n += 1
         body = b"m%d" % self.n
 
@@ -254,7 +284,9 @@ def test_the_two_stores_give_the_same_answers_and_depths(cf_transport: BlockingT
     run_state_machine_as_test(
         SideBySide,
         settings=settings(
-            max_examples=150, stateful_step_count=40, deadline=None,
+            max_examples=150,
+            stateful_step_count=40,
+            deadline=None,
             suppress_health_check=[HealthCheck.too_slow],
         ),
-    )  # fmt: skip
+    )

@@ -27,8 +27,11 @@ def test_a_sweep_has_a_point_per_combination_and_seed():
     sweep = load_sweep(SWEEP)
     assert len(sweep.points) == 12
     assert {p.seed for p in sweep.points} == {1, 2}
-    four = next(p for p in sweep.points if p.params["qsg.QSG1.members"] == 4
-                and p.params["workload.*.rate"] == 60)  # fmt: skip
+    four = next(
+        p
+        for p in sweep.points
+        if p.params["qsg.QSG1.members"] == 4 and p.params["workload.*.rate"] == 60
+    )
     # Two members more, named like the first, each with copies of QM1's applications.
     assert four.members == 4 and four.offered_load == 4 * 60
     assert 'members = [\n    "QM1",\n    "QM2",\n    "QM3",\n    "QM4",\n]' in four.text
@@ -38,9 +41,11 @@ def test_a_sweep_has_a_point_per_combination_and_seed():
 
 def test_replications_play_that_many_seeds_a_point_from_the_first_seed(tmp_path):
     sweep = tmp_path / "r.toml"
-    sweep.write_text(f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nreplications = 3\n'
-                     'objective = { p99 = 0.1 }\n'
-                     '[vary]\n"workload.*.rate" = [10, 20]\n')  # fmt: skip
+    sweep.write_text(
+        f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nreplications = 3\n'
+        "objective = { p99 = 0.1 }\n"
+        '[vary]\n"workload.*.rate" = [10, 20]\n'
+    )
     loaded = load_sweep(sweep)
     # The base scenario's [run] seed is 1: seeds 1, 2 and 3, each point three times.
     assert loaded.seeds == [1, 2, 3]
@@ -48,14 +53,19 @@ def test_replications_play_that_many_seeds_a_point_from_the_first_seed(tmp_path)
     assert load_sweep(SWEEP, replications=4).seeds == [1, 2, 3, 4]  # from its seeds' first
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("seeds = [1]\nreplications = 2\n", r"r\.toml:3: replications: give seeds or replications"),
-    ("replications = 0\n", r"r\.toml:2: replications: replications must be an integer from 1"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("seeds = [1]\nreplications = 2\n", r"r\.toml:3: replications: give seeds or replications"),
+        ("replications = 0\n", r"r\.toml:2: replications: replications must be an integer from 1"),
+    ],
+)
 def test_bad_replications_are_refused_at_their_line(tmp_path, text, message):
     sweep = tmp_path / "r.toml"
-    sweep.write_text(f'scenario = "{SCENARIOS / "sweep-base.toml"}"\n{text}'
-                     'objective = { p99 = 0.1 }\n[vary]\n"workload.*.rate" = [10]\n')  # fmt: skip
+    sweep.write_text(
+        f'scenario = "{SCENARIOS / "sweep-base.toml"}"\n{text}'
+        'objective = { p99 = 0.1 }\n[vary]\n"workload.*.rate" = [10]\n'
+    )
     with pytest.raises(ScenarioError, match=message):
         load_sweep(sweep)
 
@@ -96,8 +106,9 @@ def test_a_sweep_point_the_scenario_checks_refuse_is_reported_before_anything_ru
 
 def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     out = tmp_path / "sweep"
-    result = CliRunner().invoke(main, ["sweep", str(SWEEP), "--out", str(out),
-                                       "--master", "local[2]"])  # fmt: skip
+    result = CliRunner().invoke(
+        main, ["sweep", str(SWEEP), "--out", str(out), "--master", "local[2]"]
+    )
     assert result.exit_code == 0, result.output
     points = [r.asDict() for r in spark.read.parquet(str(out / "metrics" / "points")).collect()]
     assert len(points) == 12
@@ -133,8 +144,10 @@ def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     assert described["points"] == 12
     # Each of the 6 points' figures over its 2 seeds (Student t with 1 degree of freedom).
     assert len(described["intervals"]) == 6
-    assert all(r["throughput"]["n"] == 2 and r["throughput"]["half_width"] is not None
-               for r in described["intervals"])  # fmt: skip
+    assert all(
+        r["throughput"]["n"] == 2 and r["throughput"]["half_width"] is not None
+        for r in described["intervals"]
+    )
     assert "mean ± 95% half-width over 2 seeds" in result.output
     assert len(list((out / "runs").glob("*/events.parquet"))) == 12
 
@@ -144,15 +157,18 @@ def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     assert seen.plots == seen.drawn == 7
     assert all(n > 0 for n in seen.paths), seen.paths
     assert seen.traces >= 12
-    assert {"answer-knee", "answer-structures", "answer-busiest", "runs", "latency",
-            "knee"} <= set(seen.tables)  # fmt: skip
+    assert {"answer-knee", "answer-structures", "answer-busiest", "runs", "latency", "knee"} <= set(
+        seen.tables
+    )
 
 
 def test_the_report_of_one_run_loads_in_a_browser_with_its_plots(tmp_path):
     run = tmp_path / "run"
     small = Path(__file__).parent / "data" / "pipeline-small.toml"
-    assert CliRunner().invoke(main, ["run", str(small), "--out", str(run),
-                                     "--no-progress"]).exit_code == 0  # fmt: skip
+    assert (
+        CliRunner().invoke(main, ["run", str(small), "--out", str(run), "--no-progress"]).exit_code
+        == 0
+    )
     result = CliRunner().invoke(main, ["report", str(run), "--master", "local[2]"])
     assert result.exit_code == 0, result.output
     seen = load(run / "report.html")
@@ -171,8 +187,12 @@ def test_a_report_of_a_directory_without_runs_says_so(tmp_path):
 def test_a_directory_with_no_runs_is_named_before_spark_starts(
     command: str, tmp_path: Path
 ) -> None:
-    done = subprocess.run([sys.executable, "-m", "qsg.cli", command, str(tmp_path)],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.cli", command, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1, done
     assert f"{tmp_path}: no events.parquet below it" in done.stderr
     assert "setLogLevel" not in done.stderr  # Spark's first words: it never started
@@ -183,11 +203,16 @@ def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
     # errors would still show (qsg/pipeline/log4j2.properties).
     run = tmp_path / "run"
     small = Path(__file__).parent / "data" / "pipeline-small.toml"
-    assert CliRunner().invoke(main, ["run", str(small), "--out", str(run),
-                                     "--no-progress"]).exit_code == 0  # fmt: skip
-    done = subprocess.run([sys.executable, "-m", "qsg.cli", "metrics", str(run),
-                           "--master", "local[1]"],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert (
+        CliRunner().invoke(main, ["run", str(small), "--out", str(run), "--no-progress"]).exit_code
+        == 0
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.cli", "metrics", str(run), "--master", "local[1]"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done
     assert "tables written" in done.stdout
     noise = [line for line in done.stderr.splitlines() if "incubator" not in line]
@@ -196,7 +221,8 @@ def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
-        spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pyspark.sql.classic.dataframe import DataFrame
 
     from qsg.pipeline.frames import RESULT
@@ -204,9 +230,11 @@ def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
 
     tiny = tmp_path / "tiny.toml"
     rates = ", ".join(str(r) for r in range(1, 101))
-    tiny.write_text(f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nduration = 1\n'
-                    f'seeds = [1, 2]\nobjective = {{ p99 = 0.1 }}\n[vary]\n'
-                    f'"workload.*.rate" = [{rates}]\n')  # fmt: skip
+    tiny.write_text(
+        f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nduration = 1\n'
+        f"seeds = [1, 2]\nobjective = {{ p99 = 0.1 }}\n[vary]\n"
+        f'"workload.*.rate" = [{rates}]\n'
+    )
     sweep = load_sweep(tiny)
     assert len(sweep.points) == 200
     collected: list[tuple[list[str], list[Any]]] = []

@@ -43,9 +43,12 @@ def partner() -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """QM3 in another process (tests/partner.py), waiting for three messages."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.partner", "3"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-    )  # fmt: skip
+    )
     assert proc.stdout is not None
     conname = proc.stdout.readline().strip()
     if not conname:

@@ -30,9 +30,12 @@ def triggered_qm(events: list[Event] | None = None, **queue: object) -> QMgr:
     triggered as asked (TRIGTYPE FIRST unless told)."""
     qm = QMgr("QM1", on_event=None if events is None else events.append)
     process = ProcessDefinition(
-        "APP.PROC", appl_type=CMQC.MQAT_UNIX, appl_id="/opt/app/server",
-        env_data="ENV=1", user_data="user data",
-    )  # fmt: skip
+        "APP.PROC",
+        appl_type=CMQC.MQAT_UNIX,
+        appl_id="/opt/app/server",
+        env_data="ENV=1",
+        user_data="user data",
+    )
     qm.define_process(process)
     qm.define_queue("APP.INITQ", def_priority=4)
     attributes: dict[str, object] = {
@@ -82,7 +85,7 @@ def test_a_first_message_on_an_empty_queue_writes_one_trigger_message_with_its_m
 
 
 def test_trigger_messages_are_always_generated_with_unlimited_expiry() -> None:
-    """"Expiry (MQLONG)" note 8, even when the message that caused it expires."""
+    """ "Expiry (MQLONG)" note 8, even when the message that caused it expires."""
     qm = triggered_qm()
     initq = monitor(qm)
     put(open_queue(qm, "APP.Q", OUT), b"short-lived", 0.0, Expiry=5)
@@ -99,9 +102,14 @@ def test_the_mqtm_is_684_bytes_in_ibm_layout() -> None:
     assert struct.unpack_from("<i", data, 168)[0] == 6
     assert data[172:173] == b"A" and data[428:429] == b"E" and data[556:557] == b"U"
     assert TM.unpack(data) == TM(
-        b"Q".ljust(48), b"P".ljust(48), b"D".ljust(64), 6, b"A".ljust(256),
-        b"E".ljust(128), b"U".ljust(128),
-    )  # fmt: skip
+        b"Q".ljust(48),
+        b"P".ljust(48),
+        b"D".ljust(64),
+        6,
+        b"A".ljust(256),
+        b"E".ljust(128),
+        b"U".ljust(128),
+    )
 
 
 def test_every_writes_a_trigger_message_for_each_message() -> None:
@@ -128,7 +136,7 @@ def test_depth_fires_at_trigdpth_and_then_turns_triggering_off() -> None:
 
 
 def test_expired_messages_not_yet_discarded_count_for_depth_triggering() -> None:
-    """"Expiry (MQLONG)" note 2: they count "for all purposes, including depth triggering"."""
+    """ "Expiry (MQLONG)" note 2: they count "for all purposes, including depth triggering"."""
     qm = triggered_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=3)
     initq = monitor(qm)
     app = open_queue(qm, "APP.Q", OUT)
@@ -153,9 +161,11 @@ def test_messages_below_trigmpri_neither_trigger_nor_count() -> None:
 def test_uncommitted_puts_count_on_a_local_queue_by_priority(ordering: int) -> None:
     """Condition 3 on a local queue: committed and uncommitted messages count."""
     qm = triggered_qm(
-        trigger_type=CMQC.MQTT_DEPTH, trigger_depth=3, trigger_msg_priority=5,
+        trigger_type=CMQC.MQTT_DEPTH,
+        trigger_depth=3,
+        trigger_msg_priority=5,
         msg_delivery_sequence=ordering,
-    )  # fmt: skip
+    )
     initq = monitor(qm)
     app = open_queue(qm, "APP.Q", OUT)
     put(app, b"uncommitted, high", 0.0, options=SYNC_PUT, Priority=7)
@@ -339,8 +349,11 @@ def test_every_trigger_message_is_an_event_naming_the_application_queue() -> Non
     put(open_queue(qm, "APP.Q", OUT), b"m", 3.0)
     [event] = [e for e in events if isinstance(e, TriggerMessagePut)]
     assert (event.time, event.q_mgr, event.queue, event.app_queue) == (
-        3.0, "QM1", "APP.INITQ", "APP.Q",
-    )  # fmt: skip
+        3.0,
+        "QM1",
+        "APP.INITQ",
+        "APP.Q",
+    )
     assert event.trigger_type == CMQC.MQTT_EVERY
 
 
@@ -352,9 +365,13 @@ def shared_member() -> QMgr:
     member.define_process(ProcessDefinition("APP.PROC"))
     member.define_queue("APP.INITQ")
     member.define_queue(
-        "APP.SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1",
-        trigger_control=CMQC.MQTC_ON, process_name="APP.PROC", initiation_q_name="APP.INITQ",
-    )  # fmt: skip
+        "APP.SHARED",
+        qsg_disp=CMQC.MQQSGD_SHARED,
+        cf_struct="APP1",
+        trigger_control=CMQC.MQTC_ON,
+        process_name="APP.PROC",
+        initiation_q_name="APP.INITQ",
+    )
     return member
 
 
@@ -395,15 +412,23 @@ def test_mqsc_defines_processes_and_triggered_queues() -> None:
     )
     process = qm.local.processes["APP.PROC"]
     assert (process.appl_type, process.appl_id, process.env_data, process.user_data) == (
-        CMQC.MQAT_CICS, "TRN1", "env", "user",
-    )  # fmt: skip
+        CMQC.MQAT_CICS,
+        "TRN1",
+        "env",
+        "user",
+    )
     q = qm.queue("APP.Q")
     assert (q.trigger_control, q.trigger_type, q.trigger_depth, q.trigger_msg_priority) == (
-        CMQC.MQTC_ON, CMQC.MQTT_DEPTH, 5, 2,
-    )  # fmt: skip
+        CMQC.MQTC_ON,
+        CMQC.MQTT_DEPTH,
+        5,
+        2,
+    )
     assert (q.trigger_data, q.process_name, q.initiation_q_name) == (
-        "data", "APP.PROC", "APP.INITQ",
-    )  # fmt: skip
+        "data",
+        "APP.PROC",
+        "APP.INITQ",
+    )
     assert qm.trigger_interval == 60_000
     mqsc.load(qm, "ALTER QLOCAL(APP.Q) NOTRIGGER")
     assert qm.queue("APP.Q").trigger_control == CMQC.MQTC_OFF

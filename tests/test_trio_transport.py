@@ -104,4 +104,3 @@ async def test_a_scan_in_batches_over_the_trio_transport_discards_every_expired_
         assert by_id == [descs[n].MsgId for n in (0, 2, 4, 6, 8)]
         assert drain(h, 5.0) == [b"live"]
         store.delete_queue("Q")
-

@@ -97,14 +97,17 @@ def test_a_message_over_the_remote_queues_maxmsgl_is_refused_at_the_putter() -> 
 
 
 def test_a_message_over_the_local_queues_maxmsgl_is_refused() -> None:
-    text = BASE.replace('queue = "APP.S"\nrate = 5\nsize = 2000', 'queue = "APP.S"\nrate = 5\n'
-                        "size = 5000000")  # fmt: skip
+    text = BASE.replace(
+        'queue = "APP.S"\nrate = 5\nsize = 2000', 'queue = "APP.S"\nrate = 5\nsize = 5000000'
+    )
     (found,) = problems(text)
     assert "workload[0].queue: MQPUT to APP.S on QM1: MQCC_FAILED: MQRC_MSG_TOO_BIG_FOR_Q" in found
 
 
-@pytest.mark.parametrize(("written", "meant"), [("MAXDPTH(10)", "MAXDEPTH"),
-                                                ("DESC('x')", "DESCR"), ("TRIGGR", "TRIGGER")])
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("MAXDPTH(10)", "MAXDEPTH"), ("DESC('x')", "DESCR"), ("TRIGGR", "TRIGGER")],
+)
 def test_a_misspelt_mqsc_keyword_suggests_the_keyword_meant(written: str, meant: str) -> None:
     text = BASE.replace("MAXMSGL(4096)", f"MAXMSGL(4096) {written}")
     (found,) = problems(text)
@@ -113,7 +116,7 @@ def test_a_misspelt_mqsc_keyword_suggests_the_keyword_meant(written: str, meant:
 
 
 def test_a_key_of_another_kind_of_workload_says_whose_it_is() -> None:
-    text = BASE + "rate = 5\nreply_model = \"M\"\n"  # on the getter
+    text = BASE + 'rate = 5\nreply_model = "M"\n'  # on the getter
     getter = line_of(text, 'type = "getter"')
     assert problems(text) == [
         f"s.toml:{line_of(text, 'rate = 5', after=getter)}: workload[2].rate: 'rate' is a key of a "
@@ -132,7 +135,8 @@ def test_a_bad_qsg_name_is_one_problem_not_followed_by_its_members_unknown() -> 
 
 def test_the_same_problem_is_told_once() -> None:
     # A channel fault and its undoing (duration) both name the channel.
-    text = BASE + ('[[fault]]\nat = 5\naction = "stop_channel"\nchannel = "QM4.TO.QM9"\n'
-                   "duration = 5\n")  # fmt: skip
+    text = BASE + (
+        '[[fault]]\nat = 5\naction = "stop_channel"\nchannel = "QM4.TO.QM9"\nduration = 5\n'
+    )
     (found,) = problems(text)
     assert "no queue manager has a sender channel QM4.TO.QM9 (did you mean QM4.TO.QM3?)" in found

@@ -63,11 +63,14 @@ def _got(time: float, msg_id: bytes) -> MessageGot:
 
 def test_a_warm_up_leaves_its_events_out_of_every_statistic_but_not_out_of_the_record():
     events = [
-        _put(1.0, b"a"), _got(4.0, b"a"),  # both in the warm-up
-        _put(5.0, b"b"), _got(12.0, b"b"),  # put in it: got counted, its latency not
-        _put(11.0, b"c"), _got(11.5, b"c"),  # after it: counted, latency 0.5
+        _put(1.0, b"a"),
+        _got(4.0, b"a"),  # both in the warm-up
+        _put(5.0, b"b"),
+        _got(12.0, b"b"),  # put in it: got counted, its latency not
+        _put(11.0, b"c"),
+        _got(11.5, b"c"),  # after it: counted, latency 0.5
         FaultInjected(2.0, "kill", "QM1", "QM1", "", False),
-    ]  # fmt: skip
+    ]
     summary = summarise(events, Scopes(), since=10.0, warmup=10.0)
     (row,) = summary.queues
     assert (row["put"], row["got"], row["latency_mean"]) == (1, 2, 0.5)
@@ -78,8 +81,11 @@ def test_a_warm_up_leaves_its_events_out_of_every_statistic_but_not_out_of_the_r
 
 
 def test_a_warm_up_that_lasts_the_whole_run_is_a_problem_at_its_line():
-    with pytest.raises(ScenarioError, match=r"^<scenario>:3: run\.warmup: the warm-up \(50 s\) "
-                                            r"must end before the run does \(duration 50\)$"):
+    with pytest.raises(
+        ScenarioError,
+        match=r"^<scenario>:3: run\.warmup: the warm-up \(50 s\) "
+        r"must end before the run does \(duration 50\)$",
+    ):
         parse_scenario(MM1.format(duration=50, warmup=50))
 
 
@@ -105,13 +111,21 @@ def test_an_interval_is_the_mean_and_t_times_the_standard_error():
 
 def test_replications_are_matched_by_name_and_a_missing_figure_lowers_n():
     runs: list[dict[str, Any]] = [
-        {"queues": [{"scope": "QM1", "queue": "A", "shared": False, "got": got, "p99": p99}],
-         "qmgrs": [], "channels": [], "requesters": [], "applications": [], "faults": [],
-         "leases": [{"holder": "QM1"}], "totals": {"put": got}}
+        {
+            "queues": [{"scope": "QM1", "queue": "A", "shared": False, "got": got, "p99": p99}],
+            "qmgrs": [],
+            "channels": [],
+            "requesters": [],
+            "applications": [],
+            "faults": [],
+            "leases": [{"holder": "QM1"}],
+            "totals": {"put": got},
+        }
         for got, p99 in ((10, 1.0), (20, None), (30, 3.0))
-    ]  # fmt: skip
-    runs[1]["queues"].insert(0, {"scope": "QM2", "queue": "A", "shared": False, "got": 7,
-                                 "p99": 0.5})  # fmt: skip
+    ]
+    runs[1]["queues"].insert(
+        0, {"scope": "QM2", "queue": "A", "shared": False, "got": 7, "p99": 0.5}
+    )
     combined = combine(runs)
     a = next(r for r in combined["queues"] if r["scope"] == "QM1")
     assert a["got"] == interval([10.0, 20.0, 30.0])
@@ -164,8 +178,9 @@ def test_qsg_run_precision_stops_once_every_figure_is_precise_enough(tmp_path):
     # Constant arrivals and service: every seed gives the same figures, precise at once.
     text = MM1.format(duration=30, warmup=5).replace("rate = 5", 'rate = 5\narrival = "constant"')
     path.write_text(text.replace('{ dist = "exponential", mean = 0.1 }', "0.1"))
-    done = CliRunner().invoke(main, ["run", str(path), "--replications", "40",
-                                     "--precision", "0.5", "--json"])  # fmt: skip
+    done = CliRunner().invoke(
+        main, ["run", str(path), "--replications", "40", "--precision", "0.5", "--json"]
+    )
     assert done.exit_code == 0, done.output
     assert json.loads(done.stdout)["replications"] < 40
 

@@ -52,8 +52,9 @@ async def test_a_message_put_on_qm1_to_a_shared_queue_is_got_on_qm2_with_its_exp
         assert trio.current_time() == 12.5
         puts, gets = world.events.of(MessagePut), world.events.of(MessageGot)
         assert [(e.q_mgr, e.queue) for e in puts + gets] == [
-            ("QM1", "APP.SHARED"), ("QM2", "APP.SHARED")
-        ]  # fmt: skip
+            ("QM1", "APP.SHARED"),
+            ("QM2", "APP.SHARED"),
+        ]
 
 
 async def test_a_waiting_get_is_woken_by_a_put_from_another_member_at_that_simulated_moment(
@@ -124,8 +125,9 @@ async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_bac
         await trio.sleep(1)
         await world.kill("QM1")
         assert [type(e) for e in world.events.of(QMgrKilled, PeerRecovered)] == [
-            QMgrKilled, PeerRecovered
-        ]  # fmt: skip
+            QMgrKilled,
+            PeerRecovered,
+        ]
         recovered = world.events.of(PeerRecovered)[0]
         assert (recovered.q_mgr, recovered.failed, recovered.units) == ("QM2", "QM1", 1)
         q2 = await (await world.connect("QM2")).open("APP.SHARED", CMQC.MQOO_INPUT_SHARED)
@@ -300,9 +302,12 @@ async def test_consecutive_waiting_gets_find_every_message_of_a_burst_at_once(
             await trio.sleep(5)
             await committer.commit()  # two messages at once, through a commit
     assert got == [
-        (5.0, b"burst 0"), (5.0, b"burst 1"), (5.0, b"burst 2"),
-        (15.0, b"in a unit of work 1"), (15.0, b"in a unit of work 2"),
-    ]  # fmt: skip
+        (5.0, b"burst 0"),
+        (5.0, b"burst 1"),
+        (5.0, b"burst 2"),
+        (15.0, b"in a unit of work 1"),
+        (15.0, b"in a unit of work 2"),
+    ]
 
 
 async def test_a_waiting_get_after_an_empty_one_still_fails_at_once_when_gets_are_inhibited(

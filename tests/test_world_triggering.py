@@ -82,5 +82,6 @@ async def test_a_trigger_monitor_starts_a_server_for_each_burst_of_requests(
     assert started == [10.0, 30.0]
     assert [t for t, _ in served] == [10.0, 10.1, pytest.approx(10.2), 30.0]
     assert [(e.time, e.queue, e.app_queue) for e in triggers] == [
-        (10.0, "APP.INITQ", "APP.REQUESTS"), (30.0, "APP.INITQ", "APP.REQUESTS"),
-    ]  # fmt: skip
+        (10.0, "APP.INITQ", "APP.REQUESTS"),
+        (30.0, "APP.INITQ", "APP.REQUESTS"),
+    ]

@@ -52,8 +52,13 @@ class Plan:
     quiet: float  # after the scenario's end, before the drain
 
     @classmethod
-    def of(cls, scenario: Scenario, bound: float | None = None, *, server: bool = False,
-           ) -> Plan:  # fmt: skip
+    def of(
+        cls,
+        scenario: Scenario,
+        bound: float | None = None,
+        *,
+        server: bool = False,
+    ) -> Plan:
         """``server``: the runs start the CF's server themselves, so the nemesis may
         fail it (``owns_server``)."""
         t = targets(scenario, server=server)
@@ -103,8 +108,9 @@ def run_seeds(seed: int, runs: int) -> list[int]:
     return [rng.randrange(1, 2**31) for _ in range(runs)]
 
 
-def chaos_scenario(scenario: Scenario, plan: Plan, seed: int, mode: str,
-                   *, in_process: bool = True) -> tuple[list[str], Scenario]:  # fmt: skip
+def chaos_scenario(
+    scenario: Scenario, plan: Plan, seed: int, mode: str, *, in_process: bool = True
+) -> tuple[list[str], Scenario]:
     """``scenario`` with the faults of run ``seed`` (and the heal) in place of its own."""
     if mode not in MODES:
         raise ValueError(f"mode {mode!r}: it is one of {', '.join(MODES)}")
@@ -136,8 +142,13 @@ async def drain(world: World, app: str = "drain") -> int:
     return count
 
 
-async def _drain_queue(world: World, conn: Connection, q_mgr: str, name: str, app: str,
-                       ) -> int:  # fmt: skip
+async def _drain_queue(
+    world: World,
+    conn: Connection,
+    q_mgr: str,
+    name: str,
+    app: str,
+) -> int:
     try:
         queue = await conn.open(name, CMQC.MQOO_INPUT_SHARED)
     except MQMIError:  # in use exclusively (a requester's reply queue), or gone
@@ -147,8 +158,15 @@ async def _drain_queue(world: World, conn: Connection, q_mgr: str, name: str, ap
         md = MD()
         gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT)
         try:
-            await recorded(world, partial(queue.get, None, md, gmo), q_mgr=q_mgr, app=app,
-                           op="get", queue=name, md=md)  # fmt: skip
+            await recorded(
+                world,
+                partial(queue.get, None, md, gmo),
+                q_mgr=q_mgr,
+                app=app,
+                op="get",
+                queue=name,
+                md=md,
+            )
         except MQMIError as error:
             if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
                 return count
@@ -160,18 +178,29 @@ def expectations(scenario: Scenario, plan: Plan) -> Expectations:
     """What must make progress after the heal: queue managers whose applications are
     still at work then, every sender channel, every QSG with a scanning member."""
     after = plan.window + plan.bound
-    busy = frozenset(w.qmgr for w in scenario.workloads
-                     if w.start < plan.window and (w.stop is None or w.stop >= after))  # fmt: skip
+    busy = frozenset(
+        w.qmgr
+        for w in scenario.workloads
+        if w.start < plan.window and (w.stop is None or w.stop >= after)
+    )
     senders: dict[str, set[str]] = {}
     for q_mgr, channel in plan.targets.senders:
         senders.setdefault(q_mgr, set()).add(channel)
-    return Expectations(busy, {q: frozenset(c) for q, c in senders.items()},
-                        frozenset(plan.targets.scanning))  # fmt: skip
+    return Expectations(
+        busy, {q: frozenset(c) for q, c in senders.items()}, frozenset(plan.targets.scanning)
+    )
 
 
-def run_one(scenario: Scenario, seed: int, mode: str = "safety", *, plan: Plan | None = None,
-            redis_url: str | None = None, in_process: bool = True,
-            keep: bool = False) -> Outcome:  # fmt: skip
+def run_one(
+    scenario: Scenario,
+    seed: int,
+    mode: str = "safety",
+    *,
+    plan: Plan | None = None,
+    redis_url: str | None = None,
+    in_process: bool = True,
+    keep: bool = False,
+) -> Outcome:
     """One chaos run of ``scenario`` with seed ``seed``, judged."""
     from qsg.runtime import run as run_trio
 
@@ -198,8 +227,17 @@ def run_one(scenario: Scenario, seed: int, mode: str = "safety", *, plan: Plan |
     verdicts = judge(result, mode, plan, scenario)
     verdicts.append(Verdict("drain", not stuck, {"drained": drained, "stuck": int(stuck)}))
     verdicts.append(checkers.check_facility(result.failure(), len(result.cf_failures)))
-    return Outcome(seed, mode, kinds, chaotic.faults, verdicts, len(result.events), drained,
-                   time.perf_counter() - began, result if keep else None)  # fmt: skip
+    return Outcome(
+        seed,
+        mode,
+        kinds,
+        chaotic.faults,
+        verdicts,
+        len(result.events),
+        drained,
+        time.perf_counter() - began,
+        result if keep else None,
+    )
 
 
 def judge(result: RunResult, mode: str, plan: Plan, scenario: Scenario) -> list[Verdict]:
@@ -209,20 +247,38 @@ def judge(result: RunResult, mode: str, plan: Plan, scenario: Scenario) -> list[
     if mode == "liveness":
         healed = checkers.healed_at(h)
         assert healed is not None
-        verdicts.append(checkers.check_liveness(h, healed, plan.bound,
-                                                expectations(scenario, plan)))  # fmt: skip
+        verdicts.append(
+            checkers.check_liveness(h, healed, plan.bound, expectations(scenario, plan))
+        )
     return verdicts
 
 
-def campaign(scenario: Scenario, runs: int, seed: int, mode: str = "safety", *,
-             bound: float | None = None, redis_url: str | None = None,
-             in_process: bool = True) -> Iterator[Outcome]:  # fmt: skip
+def campaign(
+    scenario: Scenario,
+    runs: int,
+    seed: int,
+    mode: str = "safety",
+    *,
+    bound: float | None = None,
+    redis_url: str | None = None,
+    in_process: bool = True,
+) -> Iterator[Outcome]:
     """The ``runs`` runs of a campaign, one after another, as each ends."""
     plan = Plan.of(scenario, bound, server=owns_server(redis_url, in_process))
     for run_seed in run_seeds(seed, runs):
-        yield run_one(scenario, run_seed, mode, plan=plan, redis_url=redis_url,
-                      in_process=in_process)  # fmt: skip
+        yield run_one(
+            scenario, run_seed, mode, plan=plan, redis_url=redis_url, in_process=in_process
+        )
 
 
-__all__ = ["MODES", "Outcome", "Plan", "campaign", "chaos_scenario", "drain", "judge",
-           "run_one", "run_seeds"]  # fmt: skip
+__all__ = [
+    "MODES",
+    "Outcome",
+    "Plan",
+    "campaign",
+    "chaos_scenario",
+    "drain",
+    "judge",
+    "run_one",
+    "run_seeds",
+]

@@ -61,8 +61,12 @@ def check_facility(failure: str | None, failures: int) -> Verdict:
     """The run's coupling facility failed with no fault scheduled (``failure``: the
     run's one line saying so, ``RunResult.failure``): the run did not test what the
     campaign meant it to, so it is not a pass."""
-    return Verdict("facility", failure is None, {"unscheduled_failures": failures},
-                   [failure] if failure is not None else [])  # fmt: skip
+    return Verdict(
+        "facility",
+        failure is None,
+        {"unscheduled_failures": failures},
+        [failure] if failure is not None else [],
+    )
 
 
 def check_queue(history: History) -> Verdict:
@@ -85,14 +89,24 @@ def check_queue(history: History) -> Verdict:
     involved = _ids(lost) + _ids(phantoms) + _ids(duplicated)
     involved += [msg_id.decode("ascii", "replace") for msg_id, _ in history.strangers]
     return Verdict(
-        "queue", not (lost or unexpected or duplicated),
-        {"attempted": len(msgs), "acknowledged": len(acked), "lost": len(lost),
-         "unexpected": unexpected, "duplicated": len(duplicated), "recovered": len(recovered)},
+        "queue",
+        not (lost or unexpected or duplicated),
+        {
+            "attempted": len(msgs),
+            "acknowledged": len(acked),
+            "lost": len(lost),
+            "unexpected": unexpected,
+            "duplicated": len(duplicated),
+            "recovered": len(recovered),
+        },
         involved,
-        {"lost_fraction": _fraction(len(lost), len(acked)),
-         "nonpersistent_gone": len(gone_np), "lost_to_cf_failure": len(to_cf),
-         "unknown": len([m for m in msgs if m.fate == "unknown"])},
-    )  # fmt: skip
+        {
+            "lost_fraction": _fraction(len(lost), len(acked)),
+            "nonpersistent_gone": len(gone_np),
+            "lost_to_cf_failure": len(to_cf),
+            "unknown": len([m for m in msgs if m.fate == "unknown"]),
+        },
+    )
 
 
 def check_expiry(history: History) -> Verdict:
@@ -112,10 +126,13 @@ def check_expiry(history: History) -> Verdict:
         if any(left > m.expiry - (t - m.started) * 10 + ROUNDING for t, left in m.remaining):
             grew.append(m)
     delivered = sum(1 for m in history.messages.values() if m.final)
-    return Verdict("expiry", not (expired or grew),
-                   {"expired_delivered": len(expired), "expiry_grew": len(grew)},
-                   _ids(expired) + _ids(grew),
-                   {"expired_fraction": _fraction(len(expired), delivered)})  # fmt: skip
+    return Verdict(
+        "expiry",
+        not (expired or grew),
+        {"expired_delivered": len(expired), "expiry_grew": len(grew)},
+        _ids(expired) + _ids(grew),
+        {"expired_fraction": _fraction(len(expired), delivered)},
+    )
 
 
 def check_scans(history: History) -> Verdict:
@@ -132,8 +149,10 @@ def check_scans(history: History) -> Verdict:
     for event in history.events:
         if isinstance(event, LeaseChanged) and event.role == EXPIRY_SCAN:
             grants[members.get(event.q_mgr, "")].append((event.time, event.token))
-        elif isinstance(event, ExpiryScanned) and event.shared and (
-            event.token or event.cause != "REFRESH"
+        elif (
+            isinstance(event, ExpiryScanned)
+            and event.shared
+            and (event.token or event.cause != "REFRESH")
         ):
             # (Left out: REFRESH QMGR TYPE(EXPIRY) by a member without the lease, with
             # no token: an explicit request, which the lease does not govern.)
@@ -143,12 +162,22 @@ def check_scans(history: History) -> Verdict:
             before = max((t for when, t in grants[qsg] if when < event.time), default=0)
             if not event.token or event.token < before:
                 stale.append(f"{event.q_mgr}@{event.time:g} token {event.token}")
-    shared_epochs = [f"{qsg} token {t}: {', '.join(sorted(who))}"
-                     for (qsg, t), who in scanners.items() if len(who) > 1]  # fmt: skip
-    return Verdict("scan-lease", not (stale or shared_epochs),
-                   {"shared_scans": scans, "epochs": len(scanners),
-                    "two_scanners": len(shared_epochs), "stale_token": len(stale)},
-                   shared_epochs + stale)  # fmt: skip
+    shared_epochs = [
+        f"{qsg} token {t}: {', '.join(sorted(who))}"
+        for (qsg, t), who in scanners.items()
+        if len(who) > 1
+    ]
+    return Verdict(
+        "scan-lease",
+        not (stale or shared_epochs),
+        {
+            "shared_scans": scans,
+            "epochs": len(scanners),
+            "two_scanners": len(shared_epochs),
+            "stale_token": len(stale),
+        },
+        shared_epochs + stale,
+    )
 
 
 def check_recovery(history: History) -> Verdict:
@@ -163,15 +192,26 @@ def check_recovery(history: History) -> Verdict:
             pending.pop(event.failed, None)
         elif isinstance(event, QMgrRestarted):
             pending.pop(event.q_mgr, None)
-    stuck = [m for m in history.messages.values()
-             if m.returned and (m.persistent or _shared(history, m))
-             and not any(d.time > m.returned[-1].time for d in m.final + m.maybe)
-             and not m.discarded and not history.lost_to_cf(m)]  # fmt: skip
+    stuck = [
+        m
+        for m in history.messages.values()
+        if m.returned
+        and (m.persistent or _shared(history, m))
+        and not any(d.time > m.returned[-1].time for d in m.final + m.maybe)
+        and not m.discarded
+        and not history.lost_to_cf(m)
+    ]
     held = sum(1 for m in history.messages.values() if m.returned)
-    return Verdict("recovery", not (pending or stuck),
-                   {"unrecovered_members": len(pending), "held_by_backed_out": held,
-                    "never_came_back": len(stuck)},
-                   sorted(pending) + _ids(stuck))  # fmt: skip
+    return Verdict(
+        "recovery",
+        not (pending or stuck),
+        {
+            "unrecovered_members": len(pending),
+            "held_by_backed_out": held,
+            "never_came_back": len(stuck),
+        },
+        sorted(pending) + _ids(stuck),
+    )
 
 
 def _shared(history: History, m: Message) -> bool:
@@ -195,13 +235,20 @@ def check_groups(history: History) -> Verdict:
         key = (d.app, d.group_id)
         last = seen.get(key, 0)
         skipped = range(last + 1, d.seq)
-        ok_gap = all(s in by_group[d.group_id] and by_group[d.group_id][s].discarded
-                     for s in skipped) if last else True  # fmt: skip
+        ok_gap = (
+            all(s in by_group[d.group_id] and by_group[d.group_id][s].discarded for s in skipped)
+            if last
+            else True
+        )
         if d.seq <= last or not ok_gap:
             broken.append(f"{d.app} group {d.group_id.hex()[:12]} seq {d.seq} after {last}")
         seen[key] = max(last, d.seq)
-    return Verdict("group-order", not broken, {"groups_read": len({g for _, g in seen}),
-                                               "out_of_order": len(broken)}, broken)
+    return Verdict(
+        "group-order",
+        not broken,
+        {"groups_read": len({g for _, g in seen}), "out_of_order": len(broken)},
+        broken,
+    )
 
 
 def check_reports(history: History) -> Verdict:
@@ -225,14 +272,21 @@ def check_reports(history: History) -> Verdict:
         elif count and not m.discarded:
             unasked.append(m)
     asked = sum(1 for m in history.messages.values() if m.report & CMQC.MQRO_EXPIRATION)
-    return Verdict("expiry-reports", not (missing or twice or unasked),
-                   {"asked": asked, "reports": sum(reports.values()), "missing": len(missing),
-                    "duplicated": len(twice), "without_discard": len(unasked)},
-                   _ids(missing) + _ids(twice) + _ids(unasked))  # fmt: skip
+    return Verdict(
+        "expiry-reports",
+        not (missing or twice or unasked),
+        {
+            "asked": asked,
+            "reports": sum(reports.values()),
+            "missing": len(missing),
+            "duplicated": len(twice),
+            "without_discard": len(unasked),
+        },
+        _ids(missing) + _ids(twice) + _ids(unasked),
+    )
 
 
-def check_liveness(history: History, healed: float, bound: float, expect: Expectations
-                   ) -> Verdict:  # fmt: skip
+def check_liveness(history: History, healed: float, bound: float, expect: Expectations) -> Verdict:
     """Within ``bound`` seconds of ``healed``: every queue manager with applications
     served one successfully, every sender channel is RUNNING, and the QSG's shared
     queues were scanned (if a member has EXPRYINT)."""
@@ -250,17 +304,23 @@ def check_liveness(history: History, healed: float, bound: float, expect: Expect
         if event.time < healed:
             continue
         # Served: MQ answered (a get with nothing to get, MQRC_NO_MSG_AVAILABLE, counts).
-        if isinstance(event, OpCompleted) and event.outcome != "unknown" \
-                and event.reason not in LOST:
+        if (
+            isinstance(event, OpCompleted)
+            and event.outcome != "unknown"
+            and event.reason not in LOST
+        ):
             served.add(event.q_mgr)
         elif isinstance(event, ExpiryScanned) and event.shared and event.cause != "REFRESH":
             scanned.add(history.scopes.members.get(event.q_mgr, "") if history.scopes else "")
     stalled = [f"queue manager {q}" for q in sorted(expect.busy - served)]
-    stalled += [f"channel {c} ({state.get(c, 'RUNNING')})" for q, cs in expect.senders.items()
-                for c in cs if state.get(c, "RUNNING") != "RUNNING"]  # fmt: skip
+    stalled += [
+        f"channel {c} ({state.get(c, 'RUNNING')})"
+        for q, cs in expect.senders.items()
+        for c in cs
+        if state.get(c, "RUNNING") != "RUNNING"
+    ]
     stalled += [f"expiry scan of {g}" for g in sorted(expect.scanning - scanned)]
-    return Verdict("liveness", not stalled, {"stalled": len(stalled)}, stalled,
-                   {"bound_s": bound})  # fmt: skip
+    return Verdict("liveness", not stalled, {"stalled": len(stalled)}, stalled, {"bound_s": bound})
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +335,12 @@ class Expectations:
 
 #: The checkers every chaos run gets.
 SAFETY: tuple[Callable[[History], Verdict], ...] = (
-    check_queue, check_expiry, check_scans, check_recovery, check_groups, check_reports,
+    check_queue,
+    check_expiry,
+    check_scans,
+    check_recovery,
+    check_groups,
+    check_reports,
 )
 
 
@@ -293,7 +358,16 @@ def healed_at(history: History) -> float | None:
 
 
 __all__ = [
-    "SAFETY", "Expectations", "Verdict", "check", "check_expiry", "check_groups",
-    "check_liveness", "check_queue", "check_recovery", "check_reports", "check_scans",
+    "SAFETY",
+    "Expectations",
+    "Verdict",
+    "check",
+    "check_expiry",
+    "check_groups",
+    "check_liveness",
+    "check_queue",
+    "check_recovery",
+    "check_reports",
+    "check_scans",
     "healed_at",
-]  # fmt: skip
+]

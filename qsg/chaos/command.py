@@ -31,33 +31,79 @@ from qsg.scenario.model import Scenario
 
 @click.command()
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--runs", type=click.IntRange(min=1), default=30, show_default=True,
-              help="How many seeded runs.")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="The campaign's seed: it draws every run's own seed.")
-@click.option("--mode", type=click.Choice(MODES), default="safety", show_default=True,
-              help="safety: transient faults, the safety checkers. liveness: faults that may "
-                   "last until the heal, and progress within --bound after it.")
-@click.option("--replay", type=int, default=None, metavar="RUN_SEED",
-              help="Run only the run with this seed (as printed for a failure), verbosely.")
-@click.option("--bound", type=SECONDS, default=None,
-              help="Seconds after the heal within which everything must make progress "
-                   "(default: the longest lease or channel retry, plus reconnect and slack).")
-@click.option("--on-redis", is_flag=True,
-              help="Keep shared queues on the Redis server (embedded, or --redis) instead of "
-                   "in process; a replay then repeats the faults but not every interleaving.")
-@click.option("--redis", "redis_url", metavar="URL", envvar="QSG_REDIS_URL",
-              help="With --on-redis: the Redis server's URL (default: a private one).")
-@click.option("--processes", is_flag=True,
-              help="Each queue manager an OS process on a shared wall clock, the CF on the "
-                   "Redis server, channels over loopback TCP; the nemesis SIGKILLs QSG "
-                   "members (safety mode; runs take the scenario's duration in real time).")
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=30,
+    show_default=True,
+    help="How many seeded runs.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="The campaign's seed: it draws every run's own seed.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="safety",
+    show_default=True,
+    help="safety: transient faults, the safety checkers. liveness: faults that may "
+    "last until the heal, and progress within --bound after it.",
+)
+@click.option(
+    "--replay",
+    type=int,
+    default=None,
+    metavar="RUN_SEED",
+    help="Run only the run with this seed (as printed for a failure), verbosely.",
+)
+@click.option(
+    "--bound",
+    type=SECONDS,
+    default=None,
+    help="Seconds after the heal within which everything must make progress "
+    "(default: the longest lease or channel retry, plus reconnect and slack).",
+)
+@click.option(
+    "--on-redis",
+    is_flag=True,
+    help="Keep shared queues on the Redis server (embedded, or --redis) instead of "
+    "in process; a replay then repeats the faults but not every interleaving.",
+)
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    envvar="QSG_REDIS_URL",
+    help="With --on-redis: the Redis server's URL (default: a private one).",
+)
+@click.option(
+    "--processes",
+    is_flag=True,
+    help="Each queue manager an OS process on a shared wall clock, the CF on the "
+    "Redis server, channels over loopback TCP; the nemesis SIGKILLs QSG "
+    "members (safety mode; runs take the scenario's duration in real time).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print every run's verdicts as JSON.")
 @on_spark
-def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
-          bound: float | None, on_redis: bool, redis_url: str | None, processes: bool,
-          as_json: bool, master: str | None, remote: str | None,
-          conf: tuple[str, ...]) -> None:  # fmt: skip
+def chaos(
+    scenario: Path,
+    runs: int,
+    seed: int,
+    mode: str,
+    replay: int | None,
+    bound: float | None,
+    on_redis: bool,
+    redis_url: str | None,
+    processes: bool,
+    as_json: bool,
+    master: str | None,
+    remote: str | None,
+    conf: tuple[str, ...],
+) -> None:
     """Chaos-test SCENARIO: RUNS seeded runs under a random nemesis, judged by checkers.
 
     Every run draws its fault kinds (kill, pause, CF outage of one member or all, CF
@@ -96,42 +142,68 @@ def chaos(scenario: Path, runs: int, seed: int, mode: str, replay: int | None,
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="SCENARIO") from error
     where = "Redis" if on_redis else "in process"
-    console.print(f"[bold]{scenario}[/]: {len(seeds)} {mode} run(s), faults in the first "
-                  f"{plan.window:g} s, heal, bound {plan.bound:g} s; shared queues {where}")
+    console.print(
+        f"[bold]{scenario}[/]: {len(seeds)} {mode} run(s), faults in the first "
+        f"{plan.window:g} s, heal, bound {plan.bound:g} s; shared queues {where}"
+    )
     if master is not None or remote is not None:
         from qsg.pipeline.chaos import campaign_on_spark
         from qsg.pipeline.command import run_job, start_spark
 
         spark = start_spark(master, remote, conf)
-        played: list[Outcome] = run_job(lambda: campaign_on_spark(
-            spark, loaded, seeds, mode, plan, redis_url=redis_url, in_process=not on_redis))
+        played: list[Outcome] = run_job(
+            lambda: campaign_on_spark(
+                spark, loaded, seeds, mode, plan, redis_url=redis_url, in_process=not on_redis
+            )
+        )
         for index, outcome in enumerate(played, 1):
             _line(console, index, len(seeds), outcome)
-        _conclude(console, played, as_json, "replay it with",
-                  lambda o: replay_command(scenario, o, on_redis))
+        _conclude(
+            console,
+            played,
+            as_json,
+            "replay it with",
+            lambda o: replay_command(scenario, o, on_redis),
+        )
         return
     outcomes: list[Outcome] = []
     for index, run_seed in enumerate(seeds, 1):
-        outcome = run_one(loaded, run_seed, mode, plan=plan, redis_url=redis_url,
-                          in_process=not on_redis)  # fmt: skip
+        outcome = run_one(
+            loaded, run_seed, mode, plan=plan, redis_url=redis_url, in_process=not on_redis
+        )
         outcomes.append(outcome)
         _line(console, index, len(seeds), outcome)
         if replay is not None:
             _verbose(console, outcome)
-    _conclude(console, outcomes, as_json, "replay it with",
-              lambda o: replay_command(scenario, o, on_redis))
+    _conclude(
+        console,
+        outcomes,
+        as_json,
+        "replay it with",
+        lambda o: replay_command(scenario, o, on_redis),
+    )
 
 
 def _line(console: Console, index: int, runs: int, outcome: Outcome) -> None:
-    mark = "[green]ok[/]" if outcome.ok else "[bold red]FAIL[/] " + ", ".join(
-        v.name for v in outcome.failed())
-    console.print(f"run {index:>4}/{runs}  seed {outcome.seed:>10}  "
-                  f"{len(outcome.faults) - 1:>2} faults  {','.join(outcome.kinds):<48} "
-                  f"{outcome.wall_seconds:5.1f} s  {mark}")  # fmt: skip
+    mark = (
+        "[green]ok[/]"
+        if outcome.ok
+        else "[bold red]FAIL[/] " + ", ".join(v.name for v in outcome.failed())
+    )
+    console.print(
+        f"run {index:>4}/{runs}  seed {outcome.seed:>10}  "
+        f"{len(outcome.faults) - 1:>2} faults  {','.join(outcome.kinds):<48} "
+        f"{outcome.wall_seconds:5.1f} s  {mark}"
+    )
 
 
-def _conclude(console: Console, outcomes: list[Outcome], as_json: bool, how: str,
-              command: Callable[[Outcome], str]) -> None:  # fmt: skip
+def _conclude(
+    console: Console,
+    outcomes: list[Outcome],
+    as_json: bool,
+    how: str,
+    command: Callable[[Outcome], str],
+) -> None:
     """The verdict table (or JSON), each failure's replay command, and the exit status."""
     if as_json:
         click.echo(json.dumps([_as_json(o) for o in outcomes], indent=2))
@@ -139,17 +211,19 @@ def _conclude(console: Console, outcomes: list[Outcome], as_json: bool, how: str
         console.print(verdict_table(outcomes))
     failed = [o for o in outcomes if not o.ok]
     for outcome in failed:
-        console.print(f"[bold red]seed {outcome.seed}[/] failed "
-                      f"{', '.join(v.name for v in outcome.failed())}; {how}:\n  "
-                      + command(outcome))  # fmt: skip
+        console.print(
+            f"[bold red]seed {outcome.seed}[/] failed "
+            f"{', '.join(v.name for v in outcome.failed())}; {how}:\n  " + command(outcome)
+        )
         for line in (line for v in outcome.failed() if v.name == "facility" for line in v.involved):
             console.print(f"  [bold red]the run failed:[/] {escape(line)}")
     console.print(f"{len(outcomes) - len(failed)} of {len(outcomes)} runs without a violation")
     sys.exit(1 if failed else 0)
 
 
-def replay_command(scenario: Path, outcome: Outcome, on_redis: bool,
-                   processes: bool = False) -> str:  # fmt: skip
+def replay_command(
+    scenario: Path, outcome: Outcome, on_redis: bool, processes: bool = False
+) -> str:
     """The command that runs exactly ``outcome``'s run again (across processes: the same
     kills, not the same interleaving)."""
     words = ["qsg", "chaos", str(scenario), "--mode", outcome.mode, "--replay", str(outcome.seed)]
@@ -160,30 +234,51 @@ def replay_command(scenario: Path, outcome: Outcome, on_redis: bool,
     return shlex.join(words)
 
 
-def _processes(console: Console, path: Path, loaded: Scenario, seeds: list[int],
-               redis_url: str | None, as_json: bool, verbose: bool) -> None:  # fmt: skip
+def _processes(
+    console: Console,
+    path: Path,
+    loaded: Scenario,
+    seeds: list[int],
+    redis_url: str | None,
+    as_json: bool,
+    verbose: bool,
+) -> None:
     """``qsg chaos --processes``: each run across OS processes, then the same report."""
     from qsg.chaos import processes
 
     if loaded.run.clock != "wall":
-        raise click.BadParameter("--processes needs a scenario on the wall clock "
-                                 "([run] clock = \"wall\")", param_hint="SCENARIO")  # fmt: skip
-    console.print(f"[bold]{path}[/]: {len(seeds)} run(s) across processes, "
-                  f"{loaded.run.duration:g} s each in real time")
+        raise click.BadParameter(
+            '--processes needs a scenario on the wall clock ([run] clock = "wall")',
+            param_hint="SCENARIO",
+        )
+    console.print(
+        f"[bold]{path}[/]: {len(seeds)} run(s) across processes, "
+        f"{loaded.run.duration:g} s each in real time"
+    )
     outcomes = []
     for index, run_seed in enumerate(seeds, 1):
         outcome, run = processes.run_one(path, loaded, run_seed, redis_url=redis_url)
         outcomes.append(outcome)
-        mark = "[green]ok[/]" if outcome.ok else "[bold red]FAIL[/] " + ", ".join(
-            v.name for v in outcome.failed())
+        mark = (
+            "[green]ok[/]"
+            if outcome.ok
+            else "[bold red]FAIL[/] " + ", ".join(v.name for v in outcome.failed())
+        )
         kills = ", ".join(f"{f.qmgr}@{f.at:g}s" for f in outcome.faults if f.action == "kill")
-        console.print(f"run {index:>4}/{len(seeds)}  seed {run_seed:>10}  kills {kills:<36} "
-                      f"{outcome.wall_seconds:5.1f} s  {mark}"
-                      f"{tidy_run_directory(outcome, run.directory, keep=verbose)}")  # fmt: skip
+        console.print(
+            f"run {index:>4}/{len(seeds)}  seed {run_seed:>10}  kills {kills:<36} "
+            f"{outcome.wall_seconds:5.1f} s  {mark}"
+            f"{tidy_run_directory(outcome, run.directory, keep=verbose)}"
+        )
         if verbose:
             _verbose(console, outcome)
-    _conclude(console, outcomes, as_json, "run its kills again with",
-              lambda o: replay_command(path, o, True, processes=True))
+    _conclude(
+        console,
+        outcomes,
+        as_json,
+        "run its kills again with",
+        lambda o: replay_command(path, o, True, processes=True),
+    )
 
 
 def tidy_run_directory(outcome: Outcome, directory: Path, *, keep: bool = False) -> str:
@@ -211,8 +306,12 @@ def verdict_table(outcomes: list[Outcome]) -> Table:
             totals.update(v.counts)
         ok = sum(v.ok for v in verdicts)
         failed = len(verdicts) - ok
-        table.add_row(name, str(ok), f"[bold red]{failed}[/]" if failed else "0",
-                      ", ".join(f"{k} {n:,}" for k, n in totals.items()))  # fmt: skip
+        table.add_row(
+            name,
+            str(ok),
+            f"[bold red]{failed}[/]" if failed else "0",
+            ", ".join(f"{k} {n:,}" for k, n in totals.items()),
+        )
     return table
 
 
@@ -233,12 +332,24 @@ def _fault_text(fault: object) -> str:
 
 def _as_json(outcome: Outcome) -> dict[str, object]:
     def verdict(v: Verdict) -> dict[str, object]:
-        return {"name": v.name, "ok": v.ok, "counts": v.counts, "info": v.info,
-                "involved": v.involved}  # fmt: skip
+        return {
+            "name": v.name,
+            "ok": v.ok,
+            "counts": v.counts,
+            "info": v.info,
+            "involved": v.involved,
+        }
 
-    return {"seed": outcome.seed, "mode": outcome.mode, "ok": outcome.ok, "kinds": outcome.kinds,
-            "faults": [_fault_text(f) for f in outcome.faults], "events": outcome.events,
-            "drained": outcome.drained, "verdicts": [verdict(v) for v in outcome.verdicts]}
+    return {
+        "seed": outcome.seed,
+        "mode": outcome.mode,
+        "ok": outcome.ok,
+        "kinds": outcome.kinds,
+        "faults": [_fault_text(f) for f in outcome.faults],
+        "events": outcome.events,
+        "drained": outcome.drained,
+        "verdicts": [verdict(v) for v in outcome.verdicts],
+    }
 
 
 __all__ = ["chaos", "replay_command", "tidy_run_directory", "verdict_table"]

@@ -104,10 +104,13 @@ class History:
         if scopes is None or scopes.scope(m.q_mgr, m.queue) == m.q_mgr:
             return False
         for cf in self.cf_recoveries:
-            if (cf.qsg == scopes.members.get(m.q_mgr) and m.queue in cf.queues.split(",")
-                    and m.started < cf.time
-                    and not any(d.time < cf.time for d in m.final)
-                    and (not m.persistent or not cf.recovered)):  # fmt: skip
+            if (
+                cf.qsg == scopes.members.get(m.q_mgr)
+                and m.queue in cf.queues.split(",")
+                and m.started < cf.time
+                and not any(d.time < cf.time for d in m.final)
+                and (not m.persistent or not cf.recovered)
+            ):
                 return True
         return False
 
@@ -139,8 +142,16 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
         if isinstance(event, OpInvoked):
             invoked[event.app] = event
             if event.op == "put" and event.msg_id:
-                msg = Message(event.msg_id, event.app, event.q_mgr, event.queue, event.time,
-                              event.persistent, event.expiry, event.report)  # fmt: skip
+                msg = Message(
+                    event.msg_id,
+                    event.app,
+                    event.q_mgr,
+                    event.queue,
+                    event.time,
+                    event.persistent,
+                    event.expiry,
+                    event.report,
+                )
                 messages.setdefault(event.msg_id, msg)
                 if event.syncpoint:
                     uows.setdefault(event.app, _Uow()).puts.append(msg)
@@ -160,9 +171,16 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
                 elif not syncpoint:
                     msg.fate = "ok"
             elif event.op == "get" and event.outcome == "ok":
-                delivery = Delivery(event.time, event.app, event.q_mgr, event.queue,
-                                    event.expiry, event.group_id, event.seq,
-                                    event.time if began is None else began.time)  # fmt: skip
+                delivery = Delivery(
+                    event.time,
+                    event.app,
+                    event.q_mgr,
+                    event.queue,
+                    event.expiry,
+                    event.group_id,
+                    event.seq,
+                    event.time if began is None else began.time,
+                )
                 found = messages.get(event.msg_id)
                 if found is None and event.msg_id not in history.system:
                     history.strangers.append((event.msg_id, delivery))
@@ -173,8 +191,14 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
                 elif found is not None:
                     found.final.append(delivery)
             elif event.op == "commit":
-                end(event.app, True if event.outcome == "ok" else None
-                    if event.outcome == "unknown" else False)  # fmt: skip
+                end(
+                    event.app,
+                    True
+                    if event.outcome == "ok"
+                    else None
+                    if event.outcome == "unknown"
+                    else False,
+                )
             elif event.op == "backout":
                 end(event.app, False)
             if event.outcome != "ok" and event.reason in LOST and event.op != "commit":
@@ -194,8 +218,10 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
             moved = messages.get(event.msg_id)
             if moved is not None:
                 moved.remaining.append((event.time, event.expiry))
-        elif (isinstance(event, ReportPut | TriggerMessagePut | DeadLettered)
-              and event.msg_id not in messages):  # a dead letter keeps a client's MsgId
+        elif (
+            isinstance(event, ReportPut | TriggerMessagePut | DeadLettered)
+            and event.msg_id not in messages
+        ):  # a dead letter keeps a client's MsgId
             history.system.add(event.msg_id)
     for app in list(uows):  # a unit of work still open at the end was never committed
         end(app, False)

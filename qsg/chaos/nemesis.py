@@ -82,14 +82,27 @@ def targets(scenario: Scenario, *, server: bool = False) -> Targets:
                 senders.append((name, channel.name))
                 retry = max(retry, float(channel.retry_interval(1) or 0))
     intervals = [qmgrs[m].expiry_interval or 0 for m in members]
-    scanning = tuple(q.name for q in scenario.qsgs
-                     if any(qmgrs[m].expiry_interval for m in q.members))  # fmt: skip
-    return Targets(tuple(qmgrs), members, tuple(senders), 2.0 * max(intervals, default=0),
-                   retry, scanning, server and bool(members))  # fmt: skip
+    scanning = tuple(
+        q.name for q in scenario.qsgs if any(qmgrs[m].expiry_interval for m in q.members)
+    )
+    return Targets(
+        tuple(qmgrs),
+        members,
+        tuple(senders),
+        2.0 * max(intervals, default=0),
+        retry,
+        scanning,
+        server and bool(members),
+    )
 
 
-def draw(targets: Targets, seed: int, window: float, *, lasting: bool = False,
-         ) -> tuple[list[str], tuple[Fault, ...]]:  # fmt: skip
+def draw(
+    targets: Targets,
+    seed: int,
+    window: float,
+    *,
+    lasting: bool = False,
+) -> tuple[list[str], tuple[Fault, ...]]:
     """The kinds switched on and the faults of one run, all within ``window`` seconds.
 
     Every fault is undone inside the window (transient), except, with ``lasting``, some
@@ -116,8 +129,7 @@ def draw(targets: Targets, seed: int, window: float, *, lasting: bool = False,
     return kinds, tuple(sorted(faults, key=lambda f: f.at))
 
 
-def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float | None
-           ) -> Fault:  # fmt: skip
+def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float | None) -> Fault:
     if kind in ("kill", "pause"):
         return Fault(at, kind, qmgr=rng.choice(t.qmgrs), duration=duration)
     if kind in ("cf_member", "cf_all"):
@@ -132,8 +144,13 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
         return Fault(at, "slow_channels", duration=duration, amount=amount)
     if kind in ("break_channel", "stop_channel"):
         q_mgr, channel = rng.choice(t.senders)
-        return Fault(at, kind, qmgr=q_mgr, channel=channel,
-                     duration=duration if kind == "stop_channel" else None)  # fmt: skip
+        return Fault(
+            at,
+            kind,
+            qmgr=q_mgr,
+            channel=channel,
+            duration=duration if kind == "stop_channel" else None,
+        )
     if kind == "skew":
         spread = max(1.0, 2 * t.lease)
         amount = round(rng.uniform(-spread, spread), 3)

@@ -140,8 +140,10 @@ def close_in_flight(events: list[WorldEvent], at: float) -> list[WorldEvent]:
             open_ops[event.app] = event
         elif isinstance(event, OpCompleted):
             open_ops.pop(event.app, None)
-    return [OpCompleted(at, op.q_mgr, op.app, op.op, op.queue, "unknown",
-                        CMQC.MQRC_CONNECTION_BROKEN) for op in open_ops.values()]  # fmt: skip
+    return [
+        OpCompleted(at, op.q_mgr, op.app, op.op, op.queue, "unknown", CMQC.MQRC_CONNECTION_BROKEN)
+        for op in open_ops.values()
+    ]
 
 
 # ---- one member process -----------------------------------------------------------------
@@ -153,11 +155,17 @@ def process_topology(scenario: Scenario, ports: dict[str, int]) -> Topology:
         topology.qmgrs[name].listener = ("127.0.0.1", port)
     for spec in topology.qmgrs.values():
         spec.commands = [
-            dataclasses.replace(c, attributes={
-                **c.attributes, "conn_name": f"127.0.0.1({ports[c.attributes['conn_name']]})"})
-            if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in ports else c
+            dataclasses.replace(
+                c,
+                attributes={
+                    **c.attributes,
+                    "conn_name": f"127.0.0.1({ports[c.attributes['conn_name']]})",
+                },
+            )
+            if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in ports
+            else c
             for c in spec.commands
-        ]  # fmt: skip
+        ]
     return topology
 
 
@@ -181,8 +189,14 @@ async def member(layout: Layout, file: BinaryIO) -> str | None:
         events.emit(FaultInjected(now, name, "fenced", name, why))
         os._exit(70)  # at once: peers may already be recovering this life's work
 
-    async with open_world(topology, redis_url=layout.redis_url, seed=layout.seed + life,
-                          only=name, history=True, events=events) as world:  # fmt: skip
+    async with open_world(
+        topology,
+        redis_url=layout.redis_url,
+        seed=layout.seed + life,
+        only=name,
+        history=True,
+        events=events,
+    ) as world:
         world.msg_id_stem = f"{name[:3]:_<3}{life % 1000:03d}".encode()
         qm = world.qmgrs[name]
         lease = grant = None
@@ -193,8 +207,9 @@ async def member(layout: Layout, file: BinaryIO) -> str | None:
                 nursery.start_soon(membership.watch, world, qm, layout.lease)
             apps = tuple(
                 w if life == 1 else dataclasses.replace(w, label=f"{w.label}@{life}")
-                for w in scenario.workloads if w.qmgr == name
-            )  # fmt: skip
+                for w in scenario.workloads
+                if w.qmgr == name
+            )
             await run_workloads(world, apps, 0.0, layout.end)
             await trio.sleep_until(layout.end + layout.quiet)
             await drain(world, app=f"drain@{name}.{life}")
@@ -261,9 +276,15 @@ class ProcessRun:
     exits: dict[str, int] = field(default_factory=dict)
 
 
-def run_processes(path: Path, scenario: Scenario, seed: int, kills: list[Kill], *,
-                  redis_url: str | None = None, directory: Path | None = None,
-                  ) -> ProcessRun:  # fmt: skip
+def run_processes(
+    path: Path,
+    scenario: Scenario,
+    seed: int,
+    kills: list[Kill],
+    *,
+    redis_url: str | None = None,
+    directory: Path | None = None,
+) -> ProcessRun:
     """One multi-process run of ``scenario`` with ``kills``; see the module docstring."""
     directory = directory or Path(tempfile.mkdtemp(prefix="qsg-processes-"))
     url, server = redis_url or configured_url(), None
@@ -278,8 +299,9 @@ def run_processes(path: Path, scenario: Scenario, seed: int, kills: list[Kill], 
             server.stop()
 
 
-def _coordinate(path: Path, scenario: Scenario, seed: int, kills: list[Kill], url: str,
-                directory: Path) -> ProcessRun:  # fmt: skip
+def _coordinate(
+    path: Path, scenario: Scenario, seed: int, kills: list[Kill], url: str, directory: Path
+) -> ProcessRun:
     transport = BlockingTransport(url)
     for group in scenario.qsgs:  # a run starts with an empty coupling facility
         delete_group(transport, group.name)
@@ -386,8 +408,9 @@ def _await_listener(port: int, life: _Life, timeout: float = 60.0) -> None:
     raise RuntimeError(f"{life.q_mgr} did not listen on port {port} within {timeout:g} s")
 
 
-def _await_up(transport: BlockingTransport, scenario: Scenario, life: _Life,
-              timeout: float = STARTUP + 60.0) -> bool:  # fmt: skip
+def _await_up(
+    transport: BlockingTransport, scenario: Scenario, life: _Life, timeout: float = STARTUP + 60.0
+) -> bool:
     """Wait until ``life`` is up: a QSG member holds its member lease (the holder is
     its process), another queue manager is running. False if it ended or never did."""
     group = next((q.name for q in scenario.qsgs if life.q_mgr in q.members), None)
@@ -425,16 +448,24 @@ def judge(run: ProcessRun) -> list[Verdict]:
 def _last_line(directory: Path, q_mgr: str) -> str:
     """': ' and the last line its latest life wrote to stderr (what it said as it
     ended), or '' if it wrote nothing."""
-    files = sorted(directory.glob(f"{q_mgr}.*.stderr"),
-                   key=lambda p: int(p.name.removesuffix(".stderr").rsplit(".", 1)[1]))  # fmt: skip
+    files = sorted(
+        directory.glob(f"{q_mgr}.*.stderr"),
+        key=lambda p: int(p.name.removesuffix(".stderr").rsplit(".", 1)[1]),
+    )
     if not files:
         return ""
     lines = files[-1].read_text(errors="replace").strip().splitlines()
     return f": {lines[-1]}" if lines else ""
 
 
-def run_one(path: Path, scenario: Scenario, seed: int, *, redis_url: str | None = None,
-            kills: list[Kill] | None = None) -> tuple[Outcome, ProcessRun]:  # fmt: skip
+def run_one(
+    path: Path,
+    scenario: Scenario,
+    seed: int,
+    *,
+    redis_url: str | None = None,
+    kills: list[Kill] | None = None,
+) -> tuple[Outcome, ProcessRun]:
     """One judged multi-process run with ``seed``'s kills (or the ones given)."""
     began = time.perf_counter()
     window = scenario.run.duration - 2 * MEMBER_LEASE - 10.0
@@ -442,12 +473,25 @@ def run_one(path: Path, scenario: Scenario, seed: int, *, redis_url: str | None 
         kills = draw_kills(scenario, seed, window)
     run = run_processes(path, scenario, seed, kills, redis_url=redis_url)
     verdicts = judge(run)
-    drained = sum(1 for e in run.events if isinstance(e, OpCompleted)
-                  and e.app.startswith("drain@") and e.outcome == "ok")  # fmt: skip
-    faults = tuple(Fault(k.at, "kill", qmgr=k.qmgr or "(scan-lease holder)", duration=k.downtime)
-                   for k in kills)  # fmt: skip
-    outcome = Outcome(seed, "safety", ["kill"], (*faults, Fault(window, "heal")), verdicts,
-                      len(run.events), drained, time.perf_counter() - began)  # fmt: skip
+    drained = sum(
+        1
+        for e in run.events
+        if isinstance(e, OpCompleted) and e.app.startswith("drain@") and e.outcome == "ok"
+    )
+    faults = tuple(
+        Fault(k.at, "kill", qmgr=k.qmgr or "(scan-lease holder)", duration=k.downtime)
+        for k in kills
+    )
+    outcome = Outcome(
+        seed,
+        "safety",
+        ["kill"],
+        (*faults, Fault(window, "heal")),
+        verdicts,
+        len(run.events),
+        drained,
+        time.perf_counter() - began,
+    )
     return outcome, run
 
 
@@ -455,5 +499,14 @@ if __name__ == "__main__" and sys.argv[1:2] == ["member"]:
     _member_main(sys.argv[2:])
 
 
-__all__ = ["Kill", "Layout", "ProcessRun", "draw_kills", "judge", "killable",
-           "member", "run_one", "run_processes"]  # fmt: skip
+__all__ = [
+    "Kill",
+    "Layout",
+    "ProcessRun",
+    "draw_kills",
+    "judge",
+    "killable",
+    "member",
+    "run_one",
+    "run_processes",
+]

@@ -40,6 +40,11 @@ def injected(bug: str) -> Iterator[None]:
 
 
 __all__ = [
-    "ACTIVE", "DELIVER_EXPIRED", "DROP_ON_COMMIT", "KNOWN", "LOSE_ON_CF_RECOVERY",
-    "SKIP_FENCING", "injected",
-]  # fmt: skip
+    "ACTIVE",
+    "DELIVER_EXPIRED",
+    "DROP_ON_COMMIT",
+    "KNOWN",
+    "LOSE_ON_CF_RECOVERY",
+    "SKIP_FENCING",
+    "injected",
+]

@@ -134,9 +134,14 @@ class Connection:
 
     # ---- MQPUT1 ---------------------------------------------------------------
     def put1(
-        self, target: str | bytes | OD, body: bytes | str, md: MD | None, pmo: PMO | None, *,
+        self,
+        target: str | bytes | OD,
+        body: bytes | str,
+        md: MD | None,
+        pmo: PMO | None,
+        *,
         now: float,
-    ) -> Handle:  # fmt: skip
+    ) -> Handle:
         """MQPUT1: open for output, put one message, close. Returns the (closed) handle,
         which tells where the message went.
 

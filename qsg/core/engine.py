@@ -33,38 +33,59 @@ _IDENTIFIERS = tuple(
 )
 assert dict(_IDENTIFIERS) == {"MsgId": 24, "CorrelId": 24, "AccountingToken": 32, "GroupId": 24}
 _CONTEXT = (
-    "UserIdentifier", "AccountingToken", "ApplIdentityData", "PutApplType",
-    "PutApplName", "PutDate", "PutTime", "ApplOriginData",
-)  # fmt: skip
+    "UserIdentifier",
+    "AccountingToken",
+    "ApplIdentityData",
+    "PutApplType",
+    "PutApplName",
+    "PutDate",
+    "PutTime",
+    "ApplOriginData",
+)
 _NO_CONTEXT = {name: MD._defaults[name] for name in _CONTEXT}
 _MAX_PRIORITY = 9
 # A version-1 MQMD has no group fields: what MQPUT stores for them.
 _NOT_IN_GROUP = {
-    "GroupId": CMQC.MQGI_NONE, "MsgSeqNumber": 1, "Offset": 0, "MsgFlags": CMQC.MQMF_NONE
-}  # fmt: skip
+    "GroupId": CMQC.MQGI_NONE,
+    "MsgSeqNumber": 1,
+    "Offset": 0,
+    "MsgFlags": CMQC.MQMF_NONE,
+}
 _NONE = CMQC.MQMI_NONE  # == MQCI_NONE == MQGI_NONE
 _VALID_MSG_TYPES = frozenset(
     (CMQC.MQMT_REQUEST, CMQC.MQMT_REPLY, CMQC.MQMT_REPORT, CMQC.MQMT_DATAGRAM)
 )
 # Report options that ask for a message back, so need somewhere to send it.
 _NEEDS_REPLY_TO = (
-    CMQC.MQRO_EXPIRATION | CMQC.MQRO_EXCEPTION | CMQC.MQRO_COA | CMQC.MQRO_COD
-    | CMQC.MQRO_PAN | CMQC.MQRO_NAN
-)  # fmt: skip
+    CMQC.MQRO_EXPIRATION
+    | CMQC.MQRO_EXCEPTION
+    | CMQC.MQRO_COA
+    | CMQC.MQRO_COD
+    | CMQC.MQRO_PAN
+    | CMQC.MQRO_NAN
+)
 _ALL_MATCH_OPTIONS = (
-    CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID | CMQC.MQMO_MATCH_GROUP_ID
-    | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER | CMQC.MQMO_MATCH_OFFSET | CMQC.MQMO_MATCH_MSG_TOKEN
-)  # fmt: skip
+    CMQC.MQMO_MATCH_MSG_ID
+    | CMQC.MQMO_MATCH_CORREL_ID
+    | CMQC.MQMO_MATCH_GROUP_ID
+    | CMQC.MQMO_MATCH_MSG_SEQ_NUMBER
+    | CMQC.MQMO_MATCH_OFFSET
+    | CMQC.MQMO_MATCH_MSG_TOKEN
+)
 _BROWSE_OPTIONS = (
-    CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+    CMQC.MQGMO_BROWSE_FIRST
+    | CMQC.MQGMO_BROWSE_NEXT
+    | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
     | CMQC.MQGMO_MSG_UNDER_CURSOR
-)  # fmt: skip
+)
 _SEGMENT_OPTIONS = CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
 # Options z/OS allows on a shared queue only with INDXTYPE(GROUPID).
 _NEEDS_GROUP_INDEX = (
-    CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_ALL_MSGS_AVAILABLE
-    | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE | CMQC.MQGMO_COMPLETE_MSG
-)  # fmt: skip
+    CMQC.MQGMO_LOGICAL_ORDER
+    | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+    | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+    | CMQC.MQGMO_COMPLETE_MSG
+)
 
 
 class PutDefaults(Protocol):
@@ -183,9 +204,11 @@ def put(
 
     desc: dict[str, Any] = md.__dict__.copy()
     if (  # _IDENTIFIERS, spelled out: the common put has every identifier at full length
-        len(desc["MsgId"]) != 24 or len(desc["CorrelId"]) != 24 or len(desc["GroupId"]) != 24
+        len(desc["MsgId"]) != 24
+        or len(desc["CorrelId"]) != 24
+        or len(desc["GroupId"]) != 24
         or len(desc["AccountingToken"]) != 32
-    ):  # fmt: skip
+    ):
         for name, length in _IDENTIFIERS:
             desc[name] = desc[name].ljust(length, b"\x00")
     if options & CMQC.MQPMO_NEW_MSG_ID or desc["MsgId"] == CMQC.MQMI_NONE:
@@ -265,14 +288,16 @@ def _inconsistent_put(
         return None
     if position.syncpoint != in_uow:
         return MQMIError(
-            CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+            CMQC.MQCC_WARNING,
+            CMQC.MQRC_INCONSISTENT_UOW,
             "put in and outside the unit of work within one group or logical message",
-        )  # fmt: skip
+        )
     if position.persistent != persistent:
         return MQMIError(
-            CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+            CMQC.MQCC_WARNING,
+            CMQC.MQRC_INCONSISTENT_PERSISTENCE,
             "persistent and nonpersistent messages within one group or logical message",
-        )  # fmt: skip
+        )
     return None
 
 
@@ -448,8 +473,10 @@ def get(
     syncpoint = get_syncpoint(options, rules.platform)
     logical = bool(options & CMQC.MQGMO_LOGICAL_ORDER)
     position = state.get_group
-    if logical and position is not None and _in_uow(syncpoint, position.persistent) != (
-        position.syncpoint
+    if (
+        logical
+        and position is not None
+        and _in_uow(syncpoint, position.persistent) != (position.syncpoint)
     ):
         # MQRC_INCONSISTENT_UOW (2245): "If the current call specifies
         # MQGMO_LOGICAL_ORDER, the call fails" (nothing is got).
@@ -483,16 +510,21 @@ def get(
         state.locked = None
     grouped = msg.desc["MsgFlags"] & groups.GROUPING
     warning = None
-    if not logical and state.get_logical and grouped and position is not None and (
-        position.syncpoint != in_uow
+    if (
+        not logical
+        and state.get_logical
+        and grouped
+        and position is not None
+        and (position.syncpoint != in_uow)
     ):
         # 2245: "If the current call does not specify MQGMO_LOGICAL_ORDER, but the
         # previous MQGET call for the queue handle did, the call succeeds with
         # completion code MQCC_WARNING."
         warning = MQMIError(
-            CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+            CMQC.MQCC_WARNING,
+            CMQC.MQRC_INCONSISTENT_UOW,
             "got in and outside the unit of work within one group or logical message",
-        )  # fmt: skip
+        )
     state.get_group = groups.after(msg.desc, len(msg.body), in_uow) if grouped else None
     state.get_logical = logical
     return taken, warning, Done(in_uow, msg.persistent)
@@ -547,9 +579,12 @@ def _logical_select(
     if position is None:
         return Select(match, first_items=True, whole_group=whole, handle=handle)
     nxt = Match(
-        match.msg_id, match.correl_id, position.group_id, position.msg_seq_number,
+        match.msg_id,
+        match.correl_id,
+        position.group_id,
+        position.msg_seq_number,
         position.offset,
-    )  # fmt: skip
+    )
     return Select(nxt, handle=handle)
 
 
@@ -744,9 +779,13 @@ def match_of(md: MD, gmo: GMO) -> Match:
 
 
 _CHECKED_GET_OPTIONS = (
-    _BROWSE_OPTIONS | CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
-    | CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK
-)  # fmt: skip
+    _BROWSE_OPTIONS
+    | CMQC.MQGMO_WAIT
+    | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
+    | CMQC.MQGMO_SYNCPOINT
+    | CMQC.MQGMO_LOCK
+    | CMQC.MQGMO_UNLOCK
+)
 
 
 def _identifier(value: bytes) -> bytes | None:

@@ -54,9 +54,7 @@ def after(desc: dict[str, Any], length: int, syncpoint: bool = False) -> GroupPo
     in_group = bool(flags & IN_GROUP)
     persistent = desc["Persistence"] == CMQC.MQPER_PERSISTENT
     if flags & CMQC.MQMF_SEGMENT and not flags & CMQC.MQMF_LAST_SEGMENT:
-        return GroupPosition(
-            group_id, seq, offset + length, in_group, True, syncpoint, persistent
-        )
+        return GroupPosition(group_id, seq, offset + length, in_group, True, syncpoint, persistent)
     if flags & CMQC.MQMF_MSG_IN_GROUP and not flags & CMQC.MQMF_LAST_MSG_IN_GROUP:
         return GroupPosition(group_id, seq + 1, 0, True, False, syncpoint, persistent)
     return None

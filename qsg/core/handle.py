@@ -32,15 +32,17 @@ _QUEUE_SELECTORS = frozenset(
 _INHIBITS = {CMQC.MQIA_INHIBIT_PUT: "inhibit_put", CMQC.MQIA_INHIBIT_GET: "inhibit_get"}
 # The triggering attributes MQSET changes: field, the values allowed, the reason if not.
 _TRIGGERING = {
-    CMQC.MQIA_TRIGGER_CONTROL: (
-        "trigger_control", range(2), CMQC.MQRC_TRIGGER_CONTROL_ERROR
-    ),
+    CMQC.MQIA_TRIGGER_CONTROL: ("trigger_control", range(2), CMQC.MQRC_TRIGGER_CONTROL_ERROR),
     CMQC.MQIA_TRIGGER_TYPE: ("trigger_type", range(4), CMQC.MQRC_TRIGGER_TYPE_ERROR),
     CMQC.MQIA_TRIGGER_DEPTH: (
-        "trigger_depth", range(1, 1_000_000_000), CMQC.MQRC_TRIGGER_DEPTH_ERROR
+        "trigger_depth",
+        range(1, 1_000_000_000),
+        CMQC.MQRC_TRIGGER_DEPTH_ERROR,
     ),
     CMQC.MQIA_TRIGGER_MSG_PRIORITY: (
-        "trigger_msg_priority", range(10), CMQC.MQRC_TRIGGER_MSG_PRIORITY_ERR
+        "trigger_msg_priority",
+        range(10),
+        CMQC.MQRC_TRIGGER_MSG_PRIORITY_ERR,
     ),
 }
 
@@ -112,16 +114,24 @@ class Handle:
 
     # ---- MQGET ----------------------------------------------------------------
     def get(
-        self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None,
-        *, now: float,
-    ) -> bytes:  # fmt: skip
+        self,
+        max_length: int | None = None,
+        md: MD | None = None,
+        gmo: GMO | None = None,
+        *,
+        now: float,
+    ) -> bytes:
         """MQGET (a browse with MQGMO_BROWSE_*). ``max_length`` None takes any length."""
         return self.receive(max_length, md, gmo, now=now)[0]
 
     def receive(
-        self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None,
-        *, now: float,
-    ) -> tuple[bytes, Done | None]:  # fmt: skip
+        self,
+        max_length: int | None = None,
+        md: MD | None = None,
+        gmo: GMO | None = None,
+        *,
+        now: float,
+    ) -> tuple[bytes, Done | None]:
         """MQGET as ``get``, with what it decided for the message (in the unit of work or
         not, persistent or not; None for MQGMO_UNLOCK, which returns none). A warning
         carries it as ``MQMIError.done``, and the data as ``MQMIError.message``."""
@@ -141,9 +151,7 @@ class Handle:
         if self.via is not None:
             via = self._current_via()
             if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
-                raise MQMIError.failed(
-                    CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}"
-                )
+                raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
         qm = self.conn.qmgr
         qm.time = now
         store = self.repository.store

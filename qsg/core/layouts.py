@@ -64,8 +64,12 @@ def pack_md(md: MD, version: int | None = None, encoding: int | None = None) -> 
         raise MQMIError.failed(CMQC.MQRC_MD_ERROR, f"MQMD cannot be packed: {error}") from None
 
 
-def unpack_md(data: bytes, encoding: int = CMQC.MQENC_NATIVE, *, version: int | None = None,
-              ) -> MD:  # fmt: skip
+def unpack_md(
+    data: bytes,
+    encoding: int = CMQC.MQENC_NATIVE,
+    *,
+    version: int | None = None,
+) -> MD:
     """An MD from IBM's layout; the version (1 or 2) is read from the data unless given
     (an MQXQH holds a version-1 layout whatever its Version field says).
 
@@ -129,8 +133,9 @@ class XQH:
                 CMQC.MQRC_XQH_ERROR, f"an MQXQH needs {CMQC.MQXQH_LENGTH_1} bytes, got {len(data)}"
             )
         strucid, version, rq, rqm = _struct(_XQH_HEAD, encoding).unpack_from(data)
-        inner = unpack_md(data[XQH_MSGDESC_OFFSET : CMQC.MQXQH_LENGTH_1], encoding,
-                          version=CMQC.MQMD_VERSION_1)  # fmt: skip
+        inner = unpack_md(
+            data[XQH_MSGDESC_OFFSET : CMQC.MQXQH_LENGTH_1], encoding, version=CMQC.MQMD_VERSION_1
+        )
         inner.Version = CMQC.MQMD_VERSION_1
         return cls(rq, rqm, inner, strucid, version)
 
@@ -154,12 +159,19 @@ class DLH:
 
     def pack(self, encoding: int = CMQC.MQENC_NATIVE) -> bytes:
         return _struct(_DLH, encoding).pack(
-            self.StrucId, self.Version, self.Reason,
-            self.DestQName.ljust(48, b" "), self.DestQMgrName.ljust(48, b" "),
-            self.Encoding, self.CodedCharSetId, self.Format.ljust(8, b" "),
-            self.PutApplType, self.PutApplName.ljust(28, b" "),
-            self.PutDate.ljust(8, b" "), self.PutTime.ljust(8, b" "),
-        )  # fmt: skip
+            self.StrucId,
+            self.Version,
+            self.Reason,
+            self.DestQName.ljust(48, b" "),
+            self.DestQMgrName.ljust(48, b" "),
+            self.Encoding,
+            self.CodedCharSetId,
+            self.Format.ljust(8, b" "),
+            self.PutApplType,
+            self.PutApplName.ljust(28, b" "),
+            self.PutDate.ljust(8, b" "),
+            self.PutTime.ljust(8, b" "),
+        )
 
     @classmethod
     def unpack(cls, data: bytes, encoding: int = CMQC.MQENC_NATIVE) -> DLH:
@@ -191,11 +203,16 @@ class TM:
 
     def pack(self, encoding: int = CMQC.MQENC_NATIVE) -> bytes:
         return _struct(_TM, encoding).pack(
-            self.StrucId, self.Version, self.QName.ljust(48, b" "),
-            self.ProcessName.ljust(48, b" "), self.TriggerData.ljust(64, b" "),
-            self.ApplType, self.ApplId.ljust(256, b" "), self.EnvData.ljust(128, b" "),
+            self.StrucId,
+            self.Version,
+            self.QName.ljust(48, b" "),
+            self.ProcessName.ljust(48, b" "),
+            self.TriggerData.ljust(64, b" "),
+            self.ApplType,
+            self.ApplId.ljust(256, b" "),
+            self.EnvData.ljust(128, b" "),
             self.UserData.ljust(128, b" "),
-        )  # fmt: skip
+        )
 
     @classmethod
     def unpack(cls, data: bytes, encoding: int = CMQC.MQENC_NATIVE) -> TM:
@@ -203,9 +220,9 @@ class TM:
             raise MQMIError.failed(
                 CMQC.MQRC_TM_ERROR, f"an MQTM needs {CMQC.MQTM_LENGTH_1} bytes, got {len(data)}"
             )
-        (sid, ver, q, process, tdata, atype, appl, env, user) = _struct(
-            _TM, encoding
-        ).unpack_from(data)
+        (sid, ver, q, process, tdata, atype, appl, env, user) = _struct(_TM, encoding).unpack_from(
+            data
+        )
         return cls(q, process, tdata, atype, appl, env, user, sid, ver)
 
 

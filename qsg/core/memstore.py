@@ -126,8 +126,12 @@ class MemoryStore:
                     entries += 1
                     elements += -(-(len(msg.body) + 364) // 256)
         size = self._sizes.get(name, 0)
-        return {"entries": entries, "elements": elements, "max_entries": size,
-                "max_elements": 4 * size}  # fmt: skip
+        return {
+            "entries": entries,
+            "elements": elements,
+            "max_entries": size,
+            "max_elements": 4 * size,
+        }
 
     def delete_queue(self, queue: str) -> None:
         del self._queues[queue]
@@ -418,9 +422,12 @@ class MemoryStore:
 
     # ---- leases ---------------------------------------------------------------
     def lease(
-        self, role: str, member: str, length: float,
+        self,
+        role: str,
+        member: str,
+        length: float,
         on_token: Callable[[str, int], None] | None = None,
-    ) -> LocalLease:  # fmt: skip
+    ) -> LocalLease:
         """``member``'s lease on ``role``, kept here. ``on_token`` is not told: the
         tokens are there to restart above after a facility lost its state, which an
         in-process store never does."""

@@ -59,5 +59,6 @@ def joined(parts: list[Message]) -> Message:
     flags = desc["MsgFlags"] & ~_SEGMENTED
     desc["MsgFlags"] = flags | (last.desc["MsgFlags"] & CMQC.MQMF_LAST_MSG_IN_GROUP)
     body = b"".join(part.body for part in parts)
-    return Message(desc, body, first.put_time, first.expires_at, first.priority,
-                   first.seq, first.backout_count)  # fmt: skip
+    return Message(
+        desc, body, first.put_time, first.expires_at, first.priority, first.seq, first.backout_count
+    )

@@ -143,9 +143,10 @@ class ProcessDefinition:
     def __post_init__(self) -> None:
         check_name(self.name, "process")
         for value, keyword, longest in (
-            (self.appl_id, "APPLICID", 256), (self.env_data, "ENVRDATA", 128),
+            (self.appl_id, "APPLICID", 256),
+            (self.env_data, "ENVRDATA", 128),
             (self.user_data, "USERDATA", 128),
-        ):  # fmt: skip
+        ):
             if len(value) > longest:
                 raise ValueError(f"process {self.name}: {keyword} has at most {longest} characters")
 

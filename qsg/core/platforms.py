@@ -64,5 +64,9 @@ def syncpoint_by_default(platform: int) -> bool:
 
 
 __all__ = [
-    "checks_index_type", "is_zos", "name_in_use", "opening_deleted", "syncpoint_by_default",
+    "checks_index_type",
+    "is_zos",
+    "name_in_use",
+    "opening_deleted",
+    "syncpoint_by_default",
 ]

@@ -374,14 +374,22 @@ class QMgr:
                 )
             )
             return
-        if not self.dead_letter(report.md, report.body, reason, dest, dest_qmgr, now,
-                                original_msg_id=original_msg_id):  # fmt: skip
+        if not self.dead_letter(
+            report.md, report.body, reason, dest, dest_qmgr, now, original_msg_id=original_msg_id
+        ):
             self.emit(ReportLost(now, self.name, dest, original_msg_id, reason))
 
     def dead_letter(
-        self, md: MD, body: bytes, reason: int, dest_q: str, dest_q_mgr: str, now: float,
-        *, original_msg_id: bytes = b"",
-    ) -> bool:  # fmt: skip
+        self,
+        md: MD,
+        body: bytes,
+        reason: int,
+        dest_q: str,
+        dest_q_mgr: str,
+        now: float,
+        *,
+        original_msg_id: bytes = b"",
+    ) -> bool:
         """Put a message to the dead-letter queue behind an MQDLH; False if that failed.
         ``original_msg_id``: for a report, the message it reports on.
 
@@ -405,8 +413,9 @@ class QMgr:
             self.put_system(self.dead_letter_queue, dl_md, header.pack(md.Encoding) + body, now)
         except MQMIError:
             return False
-        self.emit(DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason,
-                               original_msg_id))  # fmt: skip
+        self.emit(
+            DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason, original_msg_id)
+        )
         return True
 
     def put_system(self, queue: str, md: MD, body: bytes, now: float, *, q_mgr: str = "") -> str:
@@ -427,9 +436,18 @@ class QMgr:
                 raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"{queue} is a model queue")
             repo, qdef, remote = res.repository, res.queue, res.remote
         engine.put(
-            self.rules, repo.store, qdef, body, md, pmo, None, self._identity, now,
-            remote=remote, stored=self.trigger_check(repo, qdef, None, now),
-        )  # fmt: skip
+            self.rules,
+            repo.store,
+            qdef,
+            body,
+            md,
+            pmo,
+            None,
+            self._identity,
+            now,
+            remote=remote,
+            stored=self.trigger_check(repo, qdef, None, now),
+        )
         return qdef.name
 
     def worth_scanning(self, now: float, *, shared: bool = False) -> Iterator[str]:
@@ -480,9 +498,13 @@ class QMgr:
 
 def _trigger_fields(qdef: QueueDefinition) -> tuple[object, ...]:
     return (
-        qdef.trigger_control, qdef.trigger_type, qdef.trigger_depth,
-        qdef.trigger_msg_priority, qdef.initiation_q_name, qdef.process_name,
-    )  # fmt: skip
+        qdef.trigger_control,
+        qdef.trigger_type,
+        qdef.trigger_depth,
+        qdef.trigger_msg_priority,
+        qdef.initiation_q_name,
+        qdef.process_name,
+    )
 
 
 __all__ = ["QMgr"]

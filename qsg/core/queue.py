@@ -69,8 +69,11 @@ class QueueDefinition:
         if self.qsg_disp == CMQC.MQQSGD_SHARED and not self.cf_struct:
             raise ValueError(f"queue {self.name}: QSGDISP(SHARED) needs a CFSTRUCT")
         if self.trigger_type not in (
-            CMQC.MQTT_NONE, CMQC.MQTT_FIRST, CMQC.MQTT_EVERY, CMQC.MQTT_DEPTH
-        ):  # fmt: skip
+            CMQC.MQTT_NONE,
+            CMQC.MQTT_FIRST,
+            CMQC.MQTT_EVERY,
+            CMQC.MQTT_DEPTH,
+        ):
             raise ValueError(f"queue {self.name}: TRIGTYPE must be NONE, FIRST, EVERY or DEPTH")
         if not 1 <= self.trigger_depth <= 999_999_999:
             raise ValueError(f"queue {self.name}: TRIGDPTH must be 1..999999999")

@@ -21,9 +21,12 @@ from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 
 _LOCAL_ONLY = (
-    CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
-    | CMQC.MQOO_BROWSE | CMQC.MQOO_SET
-)  # fmt: skip
+    CMQC.MQOO_INPUT_AS_Q_DEF
+    | CMQC.MQOO_INPUT_SHARED
+    | CMQC.MQOO_INPUT_EXCLUSIVE
+    | CMQC.MQOO_BROWSE
+    | CMQC.MQOO_SET
+)
 
 
 class Directory(Protocol):

@@ -230,9 +230,12 @@ class MessageStore(Protocol):
         asks every store it touched before any of them commits."""
 
     def lease(
-        self, role: str, member: str, length: float,
+        self,
+        role: str,
+        member: str,
+        length: float,
         on_token: Callable[[str, int], None] | None = None,
-    ) -> MemberLease:  # fmt: skip
+    ) -> MemberLease:
         """``member``'s view of the lease on ``role`` (``qsg.core.lease``): a grant or
         renewal lasts ``length`` simulated seconds; ``on_token`` hears each token seen,
         with the lease's name in the store."""

@@ -71,8 +71,10 @@ class MQOpts(metaclass=_Structure):
             kinds = self._kinds
             for name, value in kw.items():
                 # The common keyword, an MQLONG given an int a call takes, is checked inline.
-                if kinds.get(name) == "l" and type(value) is int and (
-                    _LONG_MIN <= value <= _LONG_MAX
+                if (
+                    kinds.get(name) == "l"
+                    and type(value) is int
+                    and (_LONG_MIN <= value <= _LONG_MAX)
                 ):
                     fields[name] = value
                 else:

@@ -70,9 +70,13 @@ def input_count(repo: Repository, queue: str) -> int:
 
 
 def after_put(
-    qm: QMgr, repo: Repository, qdef: QueueDefinition, msg: Message, uow: UnitOfWork | None,
+    qm: QMgr,
+    repo: Repository,
+    qdef: QueueDefinition,
+    msg: Message,
+    uow: UnitOfWork | None,
     now: float,
-) -> None:  # fmt: skip
+) -> None:
     """A message is on ``qdef`` (``uow``: put in that unit of work): a trigger event?"""
     if msg.priority < qdef.trigger_msg_priority:  # condition 2
         return
@@ -98,9 +102,15 @@ def _after_commit(qm: QMgr, repo: Repository, name: str, arrivals: int) -> None:
 
 
 def _arrivals(
-    qm: QMgr, repo: Repository, qdef: QueueDefinition, before: int, after: int,
-    arrivals: int, uow: UnitOfWork | None, now: float,
-) -> None:  # fmt: skip
+    qm: QMgr,
+    repo: Repository,
+    qdef: QueueDefinition,
+    before: int,
+    after: int,
+    arrivals: int,
+    uow: UnitOfWork | None,
+    now: float,
+) -> None:
     """``arrivals`` messages took the count from ``before`` to ``after`` (condition 3)."""
     kind = qdef.trigger_type
     if kind == CMQC.MQTT_FIRST:
@@ -140,9 +150,14 @@ def initiation_queue_opened(qm: QMgr, initq: str, now: float) -> None:
 
 
 def fire(
-    qm: QMgr, repo: Repository, qdef: QueueDefinition, now: float, *,
-    uow: UnitOfWork | None = None, times: int = 1,
-) -> bool:  # fmt: skip
+    qm: QMgr,
+    repo: Repository,
+    qdef: QueueDefinition,
+    now: float,
+    *,
+    uow: UnitOfWork | None = None,
+    times: int = 1,
+) -> bool:
     """Write the trigger message(s) if conditions 4 to 10 hold; True if written."""
     if not triggered(qdef):
         return False
@@ -183,9 +198,7 @@ def _initiation_queue(qm: QMgr, qdef: QueueDefinition) -> str | None:
     return initq.name
 
 
-def trigger_message(
-    qdef: QueueDefinition, process: ProcessDefinition | None
-) -> tuple[MD, bytes]:
+def trigger_message(qdef: QueueDefinition, process: ProcessDefinition | None) -> tuple[MD, bytes]:
     """The trigger message for ``qdef``: its MQMD and its MQTM (``process`` None: the
     process fields blank, for a transmission queue that names none)."""
     tm = TM(QName=qdef.name.encode(), TriggerData=qdef.trigger_data.encode())
@@ -220,6 +233,11 @@ def _deliver(qm: QMgr, initq: str, qdef: QueueDefinition, md: MD, body: bytes, n
 
 
 __all__ = [
-    "after_put", "fire", "initiation_queue_opened", "standing", "trigger_count",
-    "trigger_message", "triggered",
-]  # fmt: skip
+    "after_put",
+    "fire",
+    "initiation_queue_opened",
+    "standing",
+    "trigger_count",
+    "trigger_message",
+    "triggered",
+]

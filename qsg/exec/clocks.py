@@ -35,9 +35,16 @@ _real_datetime = _datetime_module.datetime
 _real_date = _datetime_module.date
 _REAL_TIME = {
     name: getattr(time, name)
-    for name in ("sleep", "time", "time_ns", "monotonic", "monotonic_ns", "perf_counter",
-                 "perf_counter_ns")
-}  # fmt: skip
+    for name in (
+        "sleep",
+        "time",
+        "time_ns",
+        "monotonic",
+        "monotonic_ns",
+        "perf_counter",
+        "perf_counter_ns",
+    )
+}
 
 
 class _SimulatedNow:
@@ -143,22 +150,24 @@ def program_clock(binding: bridge.Binding, *, virtual: bool) -> Iterator[None]:
     patched: dict[tuple[Any, str], Any] = {(time, "sleep"): _sleep(binding, virtual)}
     if virtual:
         now = _SimulatedNow(binding)
-        patched.update({
-            (time, "time"): _reader(binding, "time", lambda: now.epoch + now.seconds()),
-            (time, "time_ns"): _reader(binding, "time_ns", lambda: now.epoch + now.seconds()),
-            (time, "monotonic"): _reader(
-                binding, "monotonic", lambda: now.monotonic_base + now.seconds()
-            ),
-            (time, "monotonic_ns"): _reader(
-                binding, "monotonic_ns", lambda: now.monotonic_base + now.seconds()
-            ),
-            (time, "perf_counter"): _reader(
-                binding, "perf_counter", lambda: now.perf_base + now.seconds()
-            ),
-            (time, "perf_counter_ns"): _reader(
-                binding, "perf_counter_ns", lambda: now.perf_base + now.seconds()
-            ),
-        })  # fmt: skip
+        patched.update(
+            {
+                (time, "time"): _reader(binding, "time", lambda: now.epoch + now.seconds()),
+                (time, "time_ns"): _reader(binding, "time_ns", lambda: now.epoch + now.seconds()),
+                (time, "monotonic"): _reader(
+                    binding, "monotonic", lambda: now.monotonic_base + now.seconds()
+                ),
+                (time, "monotonic_ns"): _reader(
+                    binding, "monotonic_ns", lambda: now.monotonic_base + now.seconds()
+                ),
+                (time, "perf_counter"): _reader(
+                    binding, "perf_counter", lambda: now.perf_base + now.seconds()
+                ),
+                (time, "perf_counter_ns"): _reader(
+                    binding, "perf_counter_ns", lambda: now.perf_base + now.seconds()
+                ),
+            }
+        )
         date, datetime = _date_classes(binding)
         patched[(_datetime_module, "date")] = date
         patched[(_datetime_module, "datetime")] = datetime

@@ -70,10 +70,18 @@ from qsg.scenario.play import RunResult, ScriptScenario, play
     help="Record the history and judge it with qsg chaos's checkers at the end "
     "(exit 1 if one finds a violation).",
 )
-@click.option("--quiet", is_flag=True, help="No summary at the end.")  # fmt: skip
-def exec_command(scenario: Path, command: tuple[str, ...], virtual: bool, seed: int | None,
-                 duration: float | None, out: Path | None, redis_url: str | None,
-                 check: bool, quiet: bool) -> None:  # fmt: skip
+@click.option("--quiet", is_flag=True, help="No summary at the end.")
+def exec_command(
+    scenario: Path,
+    command: tuple[str, ...],
+    virtual: bool,
+    seed: int | None,
+    duration: float | None,
+    out: Path | None,
+    redis_url: str | None,
+    check: bool,
+    quiet: bool,
+) -> None:
     """Run a pymqi program inside SCENARIO: qsg exec SCENARIO -- python app.py [ARGS].
 
     The program runs unchanged: `import pymqi` and `import ibmmq` are qsg's pymqi,
@@ -102,8 +110,9 @@ def exec_command(scenario: Path, command: tuple[str, ...], virtual: bool, seed: 
         settings = dataclasses.replace(settings, duration=duration)
     loaded = dataclasses.replace(loaded, run=settings)
     try:
-        outcome, result = run_exec(loaded, program, virtual=virtual, redis_url=redis_url,
-                                   seed=seed, check=check)  # fmt: skip
+        outcome, result = run_exec(
+            loaded, program, virtual=virtual, redis_url=redis_url, seed=seed, check=check
+        )
     except Exception as error:
         for cause in _causes(error):
             err.print(f"[bold red]the run failed:[/] {escape(f'{type(cause).__name__}: {cause}')}")
@@ -131,9 +140,14 @@ def _console() -> Console:
 
 
 def run_exec(
-    scenario: Scenario | ScriptScenario, program: Program, *, virtual: bool = False,
-    redis_url: str | None = None, seed: int | None = None, check: bool = False,
-) -> tuple[Outcome, RunResult]:  # fmt: skip
+    scenario: Scenario | ScriptScenario,
+    program: Program,
+    *,
+    virtual: bool = False,
+    redis_url: str | None = None,
+    seed: int | None = None,
+    check: bool = False,
+) -> tuple[Outcome, RunResult]:
     """Play ``scenario`` with ``program`` inside it (``qsg exec`` without the printing):
     how the program ended, and the run. ``check`` records the history the chaos
     checkers judge."""
@@ -143,8 +157,9 @@ def run_exec(
         await run_program(world, program, outcome, virtual=virtual)
 
     async def main() -> RunResult:
-        return await play(scenario, redis_url=redis_url, seed=seed, history=check,
-                          program=the_program)  # fmt: skip
+        return await play(
+            scenario, redis_url=redis_url, seed=seed, history=check, program=the_program
+        )
 
     return outcome, run_trio(main, wall_clock=not virtual)
 

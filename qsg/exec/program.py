@@ -111,8 +111,9 @@ def print_program_error(error: BaseException) -> None:
     lines = traceback.format_exception(type(error), error, error.__traceback__)
     kind = type(error)
     if kind.__module__.startswith("qsg.pymqi") and lines:
-        lines[-1] = lines[-1].replace(f"{kind.__module__}.{kind.__qualname__}",
-                                      f"pymqi.{kind.__qualname__}", 1)  # fmt: skip
+        lines[-1] = lines[-1].replace(
+            f"{kind.__module__}.{kind.__qualname__}", f"pymqi.{kind.__qualname__}", 1
+        )
     sys.stderr.write("".join(lines))
 
 
@@ -141,6 +142,11 @@ def _program_frames(tb: TracebackType | None) -> TracebackType | None:
 
 
 __all__ = [
-    "ACCEPTED", "CommandError", "Program", "exit_status", "parse_command", "print_program_error",
+    "ACCEPTED",
+    "CommandError",
+    "Program",
+    "exit_status",
+    "parse_command",
+    "print_program_error",
     "run",
-]  # fmt: skip
+]

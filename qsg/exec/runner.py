@@ -58,10 +58,13 @@ async def facade_bound(world: World, *, virtual: bool = False) -> AsyncIterator[
         raise RuntimeError("--virtual needs the run on the virtual clock")
     await greenback.ensure_portal()
     binding = bridge.Binding(
-        world, trio.lowlevel.current_trio_token(), threading.get_ident(),
-        trio.lowlevel.current_task(), clock=clock,
+        world,
+        trio.lowlevel.current_trio_token(),
+        threading.get_ident(),
+        trio.lowlevel.current_task(),
+        clock=clock,
         random=random.Random(f"qsg exec group attach {world.seed}"),
-    )  # fmt: skip
+    )
     bridge.bind(binding)
     try:
         yield binding
@@ -83,8 +86,11 @@ async def run_program(
         if clock is not None:
             clock.watch(binding.threads)
         try:
-            with pymqi_aliases(), program_clock(binding, virtual=virtual), \
-                    threads.tracking(binding):  # fmt: skip
+            with (
+                pymqi_aliases(),
+                program_clock(binding, virtual=virtual),
+                threads.tracking(binding),
+            ):
                 try:
                     outcome.exit_status = programs.run(program)
                 except trio.Cancelled:
@@ -115,8 +121,7 @@ async def _end_connections(binding: bridge.Binding, *, commit: bool) -> None:
                     await conn.backout()
                 await conn.disconnect()
             except MQMIError as error:
-                if error.reason not in (CMQC.MQRC_CONNECTION_BROKEN,
-                                        CMQC.MQRC_Q_MGR_NOT_AVAILABLE):  # fmt: skip
+                if error.reason not in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE):
                     raise
     binding.connections.clear()
 

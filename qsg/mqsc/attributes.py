@@ -17,19 +17,43 @@ from qsg.mqsc.status import ChannelView, HandleView, QueueView, Snapshot, Struct
 Value = str | int | None
 Attributes = list[tuple[str, Value]]
 
-QSGDISP = {CMQC.MQQSGD_Q_MGR: "QMGR", CMQC.MQQSGD_SHARED: "SHARED",
-           CMQC.MQQSGD_GROUP: "GROUP", CMQC.MQQSGD_COPY: "COPY"}  # fmt: skip
-QUEUE_TYPES = {CMQC.MQQT_LOCAL: "QLOCAL", CMQC.MQQT_MODEL: "QMODEL",
-               CMQC.MQQT_ALIAS: "QALIAS", CMQC.MQQT_REMOTE: "QREMOTE"}  # fmt: skip
-CHANNEL_TYPES = {CMQC.MQCHT_SENDER: "SDR", CMQC.MQCHT_SERVER: "SVR",
-                 CMQC.MQCHT_RECEIVER: "RCVR", CMQC.MQCHT_REQUESTER: "RQSTR"}  # fmt: skip
-_DEFTYPE = {CMQC.MQQDT_PREDEFINED: "PREDEFINED", CMQC.MQQDT_PERMANENT_DYNAMIC: "PERMDYN",
-            CMQC.MQQDT_TEMPORARY_DYNAMIC: "TEMPDYN",
-            CMQC.MQQDT_SHARED_DYNAMIC: "SHAREDYN"}  # fmt: skip
-_INDXTYPE = {CMQC.MQIT_NONE: "NONE", CMQC.MQIT_MSG_ID: "MSGID", CMQC.MQIT_CORREL_ID: "CORRELID",
-             CMQC.MQIT_GROUP_ID: "GROUPID", CMQC.MQIT_MSG_TOKEN: "MSGTOKEN"}  # fmt: skip
-_TRIGTYPE = {CMQC.MQTT_NONE: "NONE", CMQC.MQTT_FIRST: "FIRST", CMQC.MQTT_EVERY: "EVERY",
-             CMQC.MQTT_DEPTH: "DEPTH"}  # fmt: skip
+QSGDISP = {
+    CMQC.MQQSGD_Q_MGR: "QMGR",
+    CMQC.MQQSGD_SHARED: "SHARED",
+    CMQC.MQQSGD_GROUP: "GROUP",
+    CMQC.MQQSGD_COPY: "COPY",
+}
+QUEUE_TYPES = {
+    CMQC.MQQT_LOCAL: "QLOCAL",
+    CMQC.MQQT_MODEL: "QMODEL",
+    CMQC.MQQT_ALIAS: "QALIAS",
+    CMQC.MQQT_REMOTE: "QREMOTE",
+}
+CHANNEL_TYPES = {
+    CMQC.MQCHT_SENDER: "SDR",
+    CMQC.MQCHT_SERVER: "SVR",
+    CMQC.MQCHT_RECEIVER: "RCVR",
+    CMQC.MQCHT_REQUESTER: "RQSTR",
+}
+_DEFTYPE = {
+    CMQC.MQQDT_PREDEFINED: "PREDEFINED",
+    CMQC.MQQDT_PERMANENT_DYNAMIC: "PERMDYN",
+    CMQC.MQQDT_TEMPORARY_DYNAMIC: "TEMPDYN",
+    CMQC.MQQDT_SHARED_DYNAMIC: "SHAREDYN",
+}
+_INDXTYPE = {
+    CMQC.MQIT_NONE: "NONE",
+    CMQC.MQIT_MSG_ID: "MSGID",
+    CMQC.MQIT_CORREL_ID: "CORRELID",
+    CMQC.MQIT_GROUP_ID: "GROUPID",
+    CMQC.MQIT_MSG_TOKEN: "MSGTOKEN",
+}
+_TRIGTYPE = {
+    CMQC.MQTT_NONE: "NONE",
+    CMQC.MQTT_FIRST: "FIRST",
+    CMQC.MQTT_EVERY: "EVERY",
+    CMQC.MQTT_DEPTH: "DEPTH",
+}
 
 
 def _enabled(inhibited: int) -> str:
@@ -43,84 +67,123 @@ def _yes(flag: bool) -> str:
 def queue(view: QueueView) -> Attributes:
     """DISPLAY QUEUE: QUEUE, TYPE and QSGDISP first, then the type's own attributes."""
     obj = view.obj
-    out: Attributes = [("QUEUE", obj.name), ("TYPE", QUEUE_TYPES[obj.q_type]),
-                       ("QSGDISP", QSGDISP[obj.qsg_disp])]  # fmt: skip
+    out: Attributes = [
+        ("QUEUE", obj.name),
+        ("TYPE", QUEUE_TYPES[obj.q_type]),
+        ("QSGDISP", QSGDISP[obj.qsg_disp]),
+    ]
     if isinstance(obj, QueueDefinition):
         out += [("CFSTRUCT", obj.cf_struct)]
-    out += [("DESCR", obj.description), ("PUT", _enabled(obj.inhibit_put)),
-            ("DEFPRTY", obj.def_priority),
-            ("DEFPSIST", _yes(obj.def_persistence == CMQC.MQPER_PERSISTENT))]  # fmt: skip
+    out += [
+        ("DESCR", obj.description),
+        ("PUT", _enabled(obj.inhibit_put)),
+        ("DEFPRTY", obj.def_priority),
+        ("DEFPSIST", _yes(obj.def_persistence == CMQC.MQPER_PERSISTENT)),
+    ]
     if isinstance(obj, AliasQueue):
-        out += [("GET", _enabled(obj.inhibit_get)), ("TARGET", obj.target),
-                ("TARGTYPE", "QUEUE")]  # fmt: skip
+        out += [("GET", _enabled(obj.inhibit_get)), ("TARGET", obj.target), ("TARGTYPE", "QUEUE")]
     elif isinstance(obj, RemoteQueue):
-        out += [("RNAME", obj.remote_name), ("RQMNAME", obj.remote_q_mgr_name),
-                ("XMITQ", obj.xmit_q_name)]  # fmt: skip
+        out += [
+            ("RNAME", obj.remote_name),
+            ("RQMNAME", obj.remote_q_mgr_name),
+            ("XMITQ", obj.xmit_q_name),
+        ]
     else:
         out += [
-            ("GET", _enabled(obj.inhibit_get)), ("MAXDEPTH", obj.max_depth),
+            ("GET", _enabled(obj.inhibit_get)),
+            ("MAXDEPTH", obj.max_depth),
             ("MAXMSGL", obj.max_msg_length),
             ("MSGDLVSQ", "FIFO" if obj.msg_delivery_sequence == CMQC.MQMDS_FIFO else "PRIORITY"),
             ("USAGE", "XMITQ" if obj.is_transmission_queue else "NORMAL"),
-            ("INDXTYPE", _INDXTYPE[obj.index_type]), ("DEFTYPE", _DEFTYPE[obj.definition_type]),
+            ("INDXTYPE", _INDXTYPE[obj.index_type]),
+            ("DEFTYPE", _DEFTYPE[obj.definition_type]),
             ("SHARE" if obj.shareability == CMQC.MQQA_SHAREABLE else "NOSHARE", None),
-            ("DEFSOPT", "EXCL" if obj.def_input_open_option == CMQC.MQOO_INPUT_EXCLUSIVE
-             else "SHARED"),
+            (
+                "DEFSOPT",
+                "EXCL" if obj.def_input_open_option == CMQC.MQOO_INPUT_EXCLUSIVE else "SHARED",
+            ),
             ("TRIGGER" if obj.trigger_control == CMQC.MQTC_ON else "NOTRIGGER", None),
-            ("TRIGTYPE", _TRIGTYPE[obj.trigger_type]), ("TRIGDPTH", obj.trigger_depth),
-            ("TRIGMPRI", obj.trigger_msg_priority), ("TRIGDATA", obj.trigger_data),
-            ("PROCESS", obj.process_name), ("INITQ", obj.initiation_q_name),
-        ]  # fmt: skip
+            ("TRIGTYPE", _TRIGTYPE[obj.trigger_type]),
+            ("TRIGDPTH", obj.trigger_depth),
+            ("TRIGMPRI", obj.trigger_msg_priority),
+            ("TRIGDATA", obj.trigger_data),
+            ("PROCESS", obj.process_name),
+            ("INITQ", obj.initiation_q_name),
+        ]
         if view.local:
-            out += [("CURDEPTH", view.depth), ("IPPROCS", view.ipprocs),
-                    ("OPPROCS", view.opprocs)]  # fmt: skip
+            out += [("CURDEPTH", view.depth), ("IPPROCS", view.ipprocs), ("OPPROCS", view.opprocs)]
     return out
 
 
 def queue_status(view: QueueView) -> Attributes:
     """DISPLAY QSTATUS TYPE(QUEUE): the queue's status on this queue manager. UNCOM is
     YES or NO, as z/OS gives it."""
-    return [("QSTATUS", view.obj.name), ("TYPE", "QUEUE"),
-            ("QSGDISP", QSGDISP[view.obj.qsg_disp]), ("CURDEPTH", view.depth),
-            ("IPPROCS", view.ipprocs), ("OPPROCS", view.opprocs),
-            ("UNCOM", _yes(view.uncommitted > 0))]  # fmt: skip
+    return [
+        ("QSTATUS", view.obj.name),
+        ("TYPE", "QUEUE"),
+        ("QSGDISP", QSGDISP[view.obj.qsg_disp]),
+        ("CURDEPTH", view.depth),
+        ("IPPROCS", view.ipprocs),
+        ("OPPROCS", view.opprocs),
+        ("UNCOM", _yes(view.uncommitted > 0)),
+    ]
 
 
 def handle_status(view: QueueView, handle: HandleView) -> Attributes:
     """DISPLAY QSTATUS TYPE(HANDLE): one open handle of the queue."""
     options = handle.options
     return [
-        ("QSTATUS", view.obj.name), ("TYPE", "HANDLE"), ("QSGDISP", QSGDISP[view.obj.qsg_disp]),
-        ("APPLTAG", handle.appl_tag), ("APPLTYPE", "USER"), ("CONN", f"{handle.connection:016X}"),
-        ("USERID", handle.user), ("INPUT", handle.input),
+        ("QSTATUS", view.obj.name),
+        ("TYPE", "HANDLE"),
+        ("QSGDISP", QSGDISP[view.obj.qsg_disp]),
+        ("APPLTAG", handle.appl_tag),
+        ("APPLTYPE", "USER"),
+        ("CONN", f"{handle.connection:016X}"),
+        ("USERID", handle.user),
+        ("INPUT", handle.input),
         ("OUTPUT", _yes(bool(options & CMQC.MQOO_OUTPUT))),
         ("BROWSE", _yes(bool(options & CMQC.MQOO_BROWSE))),
         ("INQUIRE", _yes(bool(options & CMQC.MQOO_INQUIRE))),
         ("SET", _yes(bool(options & CMQC.MQOO_SET))),
-    ]  # fmt: skip
+    ]
 
 
 def channel(view: ChannelView) -> Attributes:
     """DISPLAY CHANNEL."""
     d = view.definition
     return [
-        ("CHANNEL", d.name), ("CHLTYPE", CHANNEL_TYPES[d.channel_type]), ("QSGDISP", "QMGR"),
-        ("TRPTYPE", "TCP"), ("DESCR", d.description), ("CONNAME", d.conn_name),
-        ("XMITQ", d.xmit_q_name), ("BATCHSZ", d.batch_size), ("SHORTRTY", d.short_retry_count),
-        ("SHORTTMR", d.short_retry_interval), ("LONGRTY", d.long_retry_count),
-        ("LONGTMR", d.long_retry_interval), ("HBINT", d.heartbeat_interval),
-    ]  # fmt: skip
+        ("CHANNEL", d.name),
+        ("CHLTYPE", CHANNEL_TYPES[d.channel_type]),
+        ("QSGDISP", "QMGR"),
+        ("TRPTYPE", "TCP"),
+        ("DESCR", d.description),
+        ("CONNAME", d.conn_name),
+        ("XMITQ", d.xmit_q_name),
+        ("BATCHSZ", d.batch_size),
+        ("SHORTRTY", d.short_retry_count),
+        ("SHORTTMR", d.short_retry_interval),
+        ("LONGRTY", d.long_retry_count),
+        ("LONGTMR", d.long_retry_interval),
+        ("HBINT", d.heartbeat_interval),
+    ]
 
 
 def channel_status(view: ChannelView) -> Attributes:
     """DISPLAY CHSTATUS: the current status of a channel instance."""
     d = view.definition
     return [
-        ("CHSTATUS", d.name), ("CHLDISP", "PRIVATE"), ("XMITQ", d.xmit_q_name),
-        ("CONNAME", d.conn_name), ("CURRENT", None), ("CHLTYPE", CHANNEL_TYPES[d.channel_type]),
-        ("STATUS", view.status), ("STOPREQ", "NO"), ("MSGS", view.messages),
-        ("BATCHES", view.batches), ("BATCHSZ", d.batch_size),
-    ]  # fmt: skip
+        ("CHSTATUS", d.name),
+        ("CHLDISP", "PRIVATE"),
+        ("XMITQ", d.xmit_q_name),
+        ("CONNAME", d.conn_name),
+        ("CURRENT", None),
+        ("CHLTYPE", CHANNEL_TYPES[d.channel_type]),
+        ("STATUS", view.status),
+        ("STOPREQ", "NO"),
+        ("MSGS", view.messages),
+        ("BATCHES", view.batches),
+        ("BATCHSZ", d.batch_size),
+    ]
 
 
 def qmgr(snapshot: Snapshot) -> Attributes:
@@ -128,14 +191,18 @@ def qmgr(snapshot: Snapshot) -> Attributes:
     a = snapshot.attributes
     expiry = a.get("EXPRYINT") or 0
     return [
-        ("QMNAME", snapshot.q_mgr), ("QSGNAME", snapshot.qsg),
+        ("QMNAME", snapshot.q_mgr),
+        ("QSGNAME", snapshot.qsg),
         ("PLATFORM", "MVS" if snapshot.platform == CMQC.MQPL_ZOS else "UNIX"),
-        ("COMMANDQ", "SYSTEM.COMMAND.INPUT"), ("DESCR", str(a.get("DESCR", ""))),
-        ("DEADQ", str(a.get("DEADQ", ""))), ("DEFXMITQ", str(a.get("DEFXMITQ", ""))),
+        ("COMMANDQ", "SYSTEM.COMMAND.INPUT"),
+        ("DESCR", str(a.get("DESCR", ""))),
+        ("DEADQ", str(a.get("DEADQ", ""))),
+        ("DEFXMITQ", str(a.get("DEFXMITQ", ""))),
         ("EXPRYINT", int(str(expiry)) if expiry else "OFF"),
-        ("MAXUMSGS", _int(a.get("MAXUMSGS"))), ("MAXMSGL", _int(a.get("MAXMSGL"))),
+        ("MAXUMSGS", _int(a.get("MAXUMSGS"))),
+        ("MAXMSGL", _int(a.get("MAXMSGL"))),
         ("TRIGINT", _int(a.get("TRIGINT"))),
-    ]  # fmt: skip
+    ]
 
 
 def _int(value: object) -> int:
@@ -145,8 +212,13 @@ def _int(value: object) -> int:
 def cf_structure(view: StructureView) -> Attributes:
     """DISPLAY CFSTRUCT."""
     d = view.definition
-    return [("CFSTRUCT", d.name), ("CFLEVEL", d.cf_level), ("DESCR", d.description),
-            ("RECOVER", _yes(d.recover)), ("OFFLOAD", d.offload)]  # fmt: skip
+    return [
+        ("CFSTRUCT", d.name),
+        ("CFLEVEL", d.cf_level),
+        ("DESCR", d.description),
+        ("RECOVER", _yes(d.recover)),
+        ("OFFLOAD", d.offload),
+    ]
 
 
 def cf_status(view: StructureView) -> Attributes:
@@ -155,15 +227,31 @@ def cf_status(view: StructureView) -> Attributes:
     (one a message); ELEMMAX and ELEMUSED, the elements, are this simulator's own."""
     used = view.elements * 100 // view.max_elements if view.max_elements else 0
     return [
-        ("CFSTATUS", view.definition.name), ("TYPE", "SUMMARY"), ("CFTYPE", "APPL"),
-        ("STATUS", view.status), ("SIZEMAX", view.definition.size_kb), ("SIZEUSED", used),
-        ("ENTSMAX", view.max_entries), ("ENTSUSED", view.entries),
-        ("ELEMMAX", view.max_elements), ("ELEMUSED", view.elements),
-    ]  # fmt: skip
+        ("CFSTATUS", view.definition.name),
+        ("TYPE", "SUMMARY"),
+        ("CFTYPE", "APPL"),
+        ("STATUS", view.status),
+        ("SIZEMAX", view.definition.size_kb),
+        ("SIZEUSED", used),
+        ("ENTSMAX", view.max_entries),
+        ("ENTSUSED", view.entries),
+        ("ELEMMAX", view.max_elements),
+        ("ELEMUSED", view.elements),
+    ]
 
 
 __all__ = [
-    "CHANNEL_TYPES", "QSGDISP", "QUEUE_TYPES", "Attributes", "Value", "cf_status",
-    "cf_structure", "channel", "channel_status", "handle_status", "qmgr", "queue",
+    "CHANNEL_TYPES",
+    "QSGDISP",
+    "QUEUE_TYPES",
+    "Attributes",
+    "Value",
+    "cf_status",
+    "cf_structure",
+    "channel",
+    "channel_status",
+    "handle_status",
+    "qmgr",
+    "queue",
     "queue_status",
-]  # fmt: skip
+]

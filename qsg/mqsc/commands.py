@@ -28,12 +28,26 @@ from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.status import Snapshot
 
 #: The module z/OS names in each completion message, by verb.
-_CSECT = {"DISPLAY": "CSQMDRTS", "DEFINE": "CSQMMSGP", "ALTER": "CSQMMSGP",
-          "DELETE": "CSQMUQLC", "GROUP": "CSQ5DQSG", "CHANNEL": "CSQMSCHL",
-          "START": "CSQMSCHL", "STOP": "CSQMSCHL"}  # fmt: skip
+_CSECT = {
+    "DISPLAY": "CSQMDRTS",
+    "DEFINE": "CSQMMSGP",
+    "ALTER": "CSQMMSGP",
+    "DELETE": "CSQMUQLC",
+    "GROUP": "CSQ5DQSG",
+    "CHANNEL": "CSQMSCHL",
+    "START": "CSQMSCHL",
+    "STOP": "CSQMSCHL",
+}
 #: The verbs the console takes, with their synonyms.
-VERBS = {"DISPLAY": "DISPLAY", "DIS": "DISPLAY", "CLEAR": "CLEAR", "START": "START",
-         "STA": "START", "STOP": "STOP", **schema.VERBS}  # fmt: skip
+VERBS = {
+    "DISPLAY": "DISPLAY",
+    "DIS": "DISPLAY",
+    "CLEAR": "CLEAR",
+    "START": "START",
+    "STA": "START",
+    "STOP": "STOP",
+    **schema.VERBS,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +147,15 @@ def channel_reply(q_mgr: str, parsed: Parsed, refused: str = "") -> Reply:
     """The reply to START or STOP CHANNEL: accepted (CSQM134I), or ``refused`` why."""
     me = prefix(q_mgr)
     if refused:
-        return _failed(me, parsed.verb, f"CSQM090E {me} CSQMSCHL CHANNEL({parsed.channel}) "
-                                        f"{refused.upper()}")  # fmt: skip
-    return Reply((f"CSQM134I {me} CSQMSCHL {parsed.verb}({parsed.channel}) COMMAND ACCEPTED",
-                  _done(me, parsed.verb, "CHANNEL")))  # fmt: skip
+        return _failed(
+            me, parsed.verb, f"CSQM090E {me} CSQMSCHL CHANNEL({parsed.channel}) {refused.upper()}"
+        )
+    return Reply(
+        (
+            f"CSQM134I {me} CSQMSCHL {parsed.verb}({parsed.channel}) COMMAND ACCEPTED",
+            _done(me, parsed.verb, "CHANNEL"),
+        )
+    )
 
 
 def clear(qm: QMgr, name: str) -> None:
@@ -218,9 +237,12 @@ def answer(request: Request, snap: Snapshot) -> Reply:
         if request.generic or request.object_type in display.UNNAMED or request.where:
             lines.append(f"CSQM297I {me} CSQMDRTS NO {noun} FOUND MATCHING REQUEST CRITERIA")
         else:
-            return _failed(me, request.verb,
-                           f"CSQM125I {me} CSQMDRTS {noun}({request.name}) WAS NOT FOUND",
-                           f"CSQM090E {me} CSQMDRTS FAILURE REASON CODE X'00D44002'")  # fmt: skip
+            return _failed(
+                me,
+                request.verb,
+                f"CSQM125I {me} CSQMDRTS {noun}({request.name}) WAS NOT FOUND",
+                f"CSQM090E {me} CSQMDRTS FAILURE REASON CODE X'00D44002'",
+            )
     else:
         lines.append(f"CSQM293I {me} CSQMDRTC {len(found)} {noun} FOUND MATCHING REQUEST CRITERIA")
         lines += [f"{f.message} {me} {display.render(f.attributes)}" for f in found]
@@ -232,14 +254,18 @@ def _group(snap: Snapshot) -> Reply:
     me = prefix(snap.q_mgr)
     if not snap.qsg:
         return _failed(me, "DISPLAY GROUP", f"CSQ5112E {me} CSQ5DQSG QUEUE MANAGER IS NOT IN A QSG")
-    lines = [f"CSQ5100I {me} CSQ5DQSG DISPLAY GROUP REPORT FOLLOWS -",
-             f"CSQ5102I {me} CSQ5DQSG QUEUE MANAGERS IN GROUP {snap.qsg}",
-             " NAME     NUM PREFIX   STATUS",
-             " -------- --- -------- --------"]  # fmt: skip
+    lines = [
+        f"CSQ5100I {me} CSQ5DQSG DISPLAY GROUP REPORT FOLLOWS -",
+        f"CSQ5102I {me} CSQ5DQSG QUEUE MANAGERS IN GROUP {snap.qsg}",
+        " NAME     NUM PREFIX   STATUS",
+        " -------- --- -------- --------",
+    ]
     for number, (name, state) in enumerate(snap.members.items(), start=1):
         lines.append(f" {name:<8} {number:>3} {prefix(name):<8} {state}")
-    lines += [f"CSQ5103I {me} CSQ5DQSG END OF QUEUE MANAGERS REPORT",
-              _done(me, "DISPLAY GROUP", "GROUP")]  # fmt: skip
+    lines += [
+        f"CSQ5103I {me} CSQ5DQSG END OF QUEUE MANAGERS REPORT",
+        _done(me, "DISPLAY GROUP", "GROUP"),
+    ]
     return Reply(tuple(lines))
 
 
@@ -262,8 +288,10 @@ def _refused(me: str, command: reader.Command, cause: str) -> tuple[str, ...]:
     if "already defined" in cause:
         return (f"CSQM095I {me} {csect} {what} ALREADY EXISTS",)
     if "there is no" in cause or "no queue" in cause:
-        return (f"CSQM125I {me} {csect} {what} WAS NOT FOUND",
-                f"CSQM090E {me} {csect} FAILURE REASON CODE X'00D44002'")  # fmt: skip
+        return (
+            f"CSQM125I {me} {csect} {what} WAS NOT FOUND",
+            f"CSQM090E {me} {csect} FAILURE REASON CODE X'00D44002'",
+        )
     return (f"CSQM090E {me} {csect} {what}: {cause}",)
 
 
@@ -277,20 +305,20 @@ def _failed(me: str, verb: str, *reasons: str) -> Reply:
     return Reply((*reasons, ending), failed=True)
 
 
-def scoped(
-    q_mgr: str, verb: str, cmdscope: str, replies: Mapping[str, Reply | None]
-) -> Reply:  # fmt: skip
+def scoped(q_mgr: str, verb: str, cmdscope: str, replies: Mapping[str, Reply | None]) -> Reply:
     """The reply of a command sent with CMDSCOPE to ``replies``' queue managers (None
     for one that is not active), as the queue manager ``q_mgr`` it was entered on
     gathers it."""
     me = prefix(q_mgr)
-    lines = [f"CSQN137I {me} '{verb}' COMMAND ACCEPTED FOR CMDSCOPE({cmdscope}), "
-             f"SENT TO {len(replies)}"]  # fmt: skip
+    lines = [
+        f"CSQN137I {me} '{verb}' COMMAND ACCEPTED FOR CMDSCOPE({cmdscope}), SENT TO {len(replies)}"
+    ]
     failed = False
     for name, reply in replies.items():
         if reply is None:
-            lines.append(f"CSQN127E {me} '{verb}' COMMAND FOR CMDSCOPE({name}) FAILED: "
-                         f"{name} IS NOT ACTIVE")  # fmt: skip
+            lines.append(
+                f"CSQN127E {me} '{verb}' COMMAND FOR CMDSCOPE({name}) FAILED: {name} IS NOT ACTIVE"
+            )
             failed = True
             continue
         lines.append(f"CSQN121I {me} '{verb}' COMMAND RESPONSES FROM {name}")
@@ -302,6 +330,15 @@ def scoped(
 
 
 __all__ = [
-    "VERBS", "Parsed", "Reply", "answer", "channel_reply", "clear", "parse", "prefix", "run",
-    "scope", "scoped",
+    "VERBS",
+    "Parsed",
+    "Reply",
+    "answer",
+    "channel_reply",
+    "clear",
+    "parse",
+    "prefix",
+    "run",
+    "scope",
+    "scoped",
 ]

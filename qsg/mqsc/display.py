@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from operator import ge, gt, le, lt
 
 from qsg.core.objects import AliasQueue, CFStructure, ChannelDefinition, RemoteQueue
 from qsg.core.queue import QueueDefinition
@@ -23,20 +24,40 @@ from qsg.mqsc.status import ChannelView, HandleView, QueueView, Snapshot, Struct
 
 #: DISPLAY's object types and their synonyms.
 OBJECTS = {
-    "QUEUE": "QUEUE", "Q": "QUEUE", "QLOCAL": "QLOCAL", "QL": "QLOCAL",
-    "QMODEL": "QMODEL", "QM": "QMODEL", "QALIAS": "QALIAS", "QA": "QALIAS",
-    "QREMOTE": "QREMOTE", "QR": "QREMOTE", "QSTATUS": "QSTATUS", "QS": "QSTATUS",
-    "CHANNEL": "CHANNEL", "CHL": "CHANNEL", "CHSTATUS": "CHSTATUS", "CHS": "CHSTATUS",
-    "QMGR": "QMGR", "CFSTRUCT": "CFSTRUCT", "CFSTATUS": "CFSTATUS", "GROUP": "GROUP",
-}  # fmt: skip
+    "QUEUE": "QUEUE",
+    "Q": "QUEUE",
+    "QLOCAL": "QLOCAL",
+    "QL": "QLOCAL",
+    "QMODEL": "QMODEL",
+    "QM": "QMODEL",
+    "QALIAS": "QALIAS",
+    "QA": "QALIAS",
+    "QREMOTE": "QREMOTE",
+    "QR": "QREMOTE",
+    "QSTATUS": "QSTATUS",
+    "QS": "QSTATUS",
+    "CHANNEL": "CHANNEL",
+    "CHL": "CHANNEL",
+    "CHSTATUS": "CHSTATUS",
+    "CHS": "CHSTATUS",
+    "QMGR": "QMGR",
+    "CFSTRUCT": "CFSTRUCT",
+    "CFSTATUS": "CFSTATUS",
+    "GROUP": "GROUP",
+}
 #: The object types DISPLAY names without a value in parentheses.
 UNNAMED = frozenset({"QMGR", "GROUP"})
 #: The reply message of each object type (CSQM401I and CSQM409I are IBM's own).
 MESSAGES = {
-    "QUEUE": "CSQM401I", "CHANNEL": "CSQM406I", "QMGR": "CSQM409I",
-    "QSTATUS": "CSQM420I", "HANDLE": "CSQM421I", "CHSTATUS": "CSQM422I",
-    "CFSTRUCT": "CSQM440I", "CFSTATUS": "CSQM442I",
-}  # fmt: skip
+    "QUEUE": "CSQM401I",
+    "CHANNEL": "CSQM406I",
+    "QMGR": "CSQM409I",
+    "QSTATUS": "CSQM420I",
+    "HANDLE": "CSQM421I",
+    "CHSTATUS": "CSQM422I",
+    "CFSTRUCT": "CSQM440I",
+    "CFSTATUS": "CSQM442I",
+}
 #: TYPE(...) each object type takes, the first being the default.
 TYPES = {
     "QUEUE": ("ALL", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
@@ -45,8 +66,13 @@ TYPES = {
 }
 OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL")
 #: Keywords shown bare, and the keyword their filter reads (SHARE and NOSHARE are one).
-_BARE = {"SHARE": "SHARE", "NOSHARE": "SHARE", "TRIGGER": "TRIGGER", "NOTRIGGER": "TRIGGER",
-         "CURRENT": "CURRENT"}  # fmt: skip
+_BARE = {
+    "SHARE": "SHARE",
+    "NOSHARE": "SHARE",
+    "TRIGGER": "TRIGGER",
+    "NOTRIGGER": "TRIGGER",
+    "CURRENT": "CURRENT",
+}
 
 
 class DisplayError(ValueError):
@@ -157,8 +183,9 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
                 selectors.append((word, val))
         else:
             raise DisplayError("CSQ9001E", f"'{word}' IS INVALID")
-    return Request(object_type, name, everything, tuple(wanted), where, kind_type, cmdscope,
-                   tuple(selectors))  # fmt: skip
+    return Request(
+        object_type, name, everything, tuple(wanted), where, kind_type, cmdscope, tuple(selectors)
+    )
 
 
 def _kind(object_type: str) -> str:
@@ -207,8 +234,11 @@ def _compare(shown: A.Value, operator: str, wanted: str) -> bool:
         return left != right
     if isinstance(left, str) or isinstance(right, str):  # ordering compares numbers only
         left, right = str(left), str(right)
-    return {"LT": left < right, "GT": left > right,  # type: ignore[operator]
-            "LE": left <= right, "GE": left >= right}[operator]  # type: ignore[operator]
+    return bool(_ORDER[operator](left, right))
+
+
+#: WHERE's ordering operators.
+_ORDER = {"LT": lt, "GT": gt, "LE": le, "GE": ge}
 
 
 # ---- answering ---------------------------------------------------------------------
@@ -240,7 +270,7 @@ def _shown(request: Request, kind: str, attrs: A.Attributes) -> A.Attributes:
     wanted |= {k for k, _ in request.selectors}
     return attrs[:fixed] + [
         (k, v) for k, v in attrs[fixed:] if k in wanted or _BARE.get(k) in wanted
-    ]  # fmt: skip
+    ]
 
 
 def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.Attributes]]:
@@ -287,8 +317,11 @@ def _samples() -> dict[str, frozenset[str]]:
     structure = StructureView(CFStructure("X"))
     snap = Snapshot("X", "", 0.0, 0, {}, {}, {})
     return {
-        "QUEUE": _keywords(A.queue(local), A.queue(QueueView(AliasQueue("X", "Y"))),
-                           A.queue(QueueView(RemoteQueue("X")))),
+        "QUEUE": _keywords(
+            A.queue(local),
+            A.queue(QueueView(AliasQueue("X", "Y"))),
+            A.queue(QueueView(RemoteQueue("X"))),
+        ),
         "QSTATUS": _keywords(A.queue_status(local), A.handle_status(local, _SAMPLE_HANDLE)),
         "CHANNEL": _keywords(A.channel(channel)),
         "CHSTATUS": _keywords(A.channel_status(channel)),
@@ -296,15 +329,23 @@ def _samples() -> dict[str, frozenset[str]]:
         "CFSTRUCT": _keywords(A.cf_structure(structure)),
         "CFSTATUS": _keywords(A.cf_status(structure)),
         "GROUP": frozenset(),
-    }  # fmt: skip
+    }
 
 
 _SAMPLE_HANDLE = HandleView("X", "", 0, "", "", 0)
 #: The attribute keywords each object type displays (and WHERE may test).
 KEYWORDS: dict[str, frozenset[str]] = _samples()
 #: How many leading keywords identify an object and are always shown.
-FIXED = {"QUEUE": 3, "QSTATUS": 3, "CHANNEL": 3, "CHSTATUS": 2, "QMGR": 1, "CFSTRUCT": 1,
-         "CFSTATUS": 2, "GROUP": 0}  # fmt: skip
+FIXED = {
+    "QUEUE": 3,
+    "QSTATUS": 3,
+    "CHANNEL": 3,
+    "CHSTATUS": 2,
+    "QMGR": 1,
+    "CFSTRUCT": 1,
+    "CFSTATUS": 2,
+    "GROUP": 0,
+}
 #: What shows every attribute when none is named: status displays, and DISPLAY QMGR.
 _ALL_BY_DEFAULT = frozenset({"QSTATUS", "CHSTATUS", "CFSTATUS", "QMGR"})
 
@@ -321,7 +362,18 @@ def _text(value: str | int) -> str:
         return "'" + text.replace("'", "''") + "'"
     return text
 
+
 __all__ = [
-    "FIXED", "KEYWORDS", "MESSAGES", "OBJECTS", "OPERATORS", "DisplayError", "Found",
-    "Request", "Where", "parse", "render", "select",
-]  # fmt: skip
+    "FIXED",
+    "KEYWORDS",
+    "MESSAGES",
+    "OBJECTS",
+    "OPERATORS",
+    "DisplayError",
+    "Found",
+    "Request",
+    "Where",
+    "parse",
+    "render",
+    "select",
+]

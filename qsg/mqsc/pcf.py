@@ -28,11 +28,13 @@ from qsg import CMQCFC as F
 #: MQCFBS bytes.
 Value = int | str | bytes | list[int] | list[str]
 
-_DUPLICATE = {F.MQCFT_INTEGER: F.MQRCCF_CFIN_DUPLICATE_PARM,
-              F.MQCFT_STRING: F.MQRCCF_CFST_DUPLICATE_PARM,
-              F.MQCFT_INTEGER_LIST: F.MQRCCF_CFIN_DUPLICATE_PARM,
-              F.MQCFT_STRING_LIST: F.MQRCCF_CFSL_DUPLICATE_PARM,
-              F.MQCFT_BYTE_STRING: F.MQRCCF_CFBS_DUPLICATE_PARM}  # fmt: skip
+_DUPLICATE = {
+    F.MQCFT_INTEGER: F.MQRCCF_CFIN_DUPLICATE_PARM,
+    F.MQCFT_STRING: F.MQRCCF_CFST_DUPLICATE_PARM,
+    F.MQCFT_INTEGER_LIST: F.MQRCCF_CFIN_DUPLICATE_PARM,
+    F.MQCFT_STRING_LIST: F.MQRCCF_CFSL_DUPLICATE_PARM,
+    F.MQCFT_BYTE_STRING: F.MQRCCF_CFBS_DUPLICATE_PARM,
+}
 
 
 class PCFError(ValueError):
@@ -96,29 +98,35 @@ def decode(data: bytes, encoding: int) -> Message:
     at = F.MQCFH_STRUC_LENGTH
     for _ in range(count):
         if at + 8 > len(data):
-            raise PCFError(F.MQRCCF_CFH_PARM_COUNT_ERROR,
-                           f"ParameterCount {count}: the message ends after "
-                           f"{len(parameters)} parameters")  # fmt: skip
+            raise PCFError(
+                F.MQRCCF_CFH_PARM_COUNT_ERROR,
+                f"ParameterCount {count}: the message ends after {len(parameters)} parameters",
+            )
         kind, length = struct.unpack_from(order + "2i", data, at)
         if length < 8 or at + length > len(data):
-            raise PCFError(_LENGTH_ERRORS.get(kind, F.MQRCCF_STRUCTURE_TYPE_ERROR),
-                           f"a parameter's StrucLength {length} runs past the message")  # fmt: skip
+            raise PCFError(
+                _LENGTH_ERRORS.get(kind, F.MQRCCF_STRUCTURE_TYPE_ERROR),
+                f"a parameter's StrucLength {length} runs past the message",
+            )
         parameter, value = _parameter(data[at : at + length], kind, order)
         if parameter in parameters:
             raise PCFError(_DUPLICATE[kind], f"parameter {parameter} is given twice", parameter)
         parameters[parameter] = value
         at += length
     if at != len(data):
-        raise PCFError(F.MQRCCF_MSG_LENGTH_ERROR,
-                       f"{len(data) - at} bytes follow the last parameter")  # fmt: skip
+        raise PCFError(
+            F.MQRCCF_MSG_LENGTH_ERROR, f"{len(data) - at} bytes follow the last parameter"
+        )
     return Message(header, parameters)
 
 
-_LENGTH_ERRORS = {F.MQCFT_INTEGER: F.MQRCCF_CFIN_LENGTH_ERROR,
-                  F.MQCFT_STRING: F.MQRCCF_CFST_LENGTH_ERROR,
-                  F.MQCFT_INTEGER_LIST: F.MQRCCF_CFIL_LENGTH_ERROR,
-                  F.MQCFT_STRING_LIST: F.MQRCCF_CFSL_LENGTH_ERROR,
-                  F.MQCFT_BYTE_STRING: F.MQRCCF_CFBS_LENGTH_ERROR}  # fmt: skip
+_LENGTH_ERRORS = {
+    F.MQCFT_INTEGER: F.MQRCCF_CFIN_LENGTH_ERROR,
+    F.MQCFT_STRING: F.MQRCCF_CFST_LENGTH_ERROR,
+    F.MQCFT_INTEGER_LIST: F.MQRCCF_CFIL_LENGTH_ERROR,
+    F.MQCFT_STRING_LIST: F.MQRCCF_CFSL_LENGTH_ERROR,
+    F.MQCFT_BYTE_STRING: F.MQRCCF_CFBS_LENGTH_ERROR,
+}
 
 
 def _parameter(raw: bytes, kind: int, order: str) -> tuple[int, Value]:
@@ -135,8 +143,11 @@ def _parameter(raw: bytes, kind: int, order: str) -> tuple[int, Value]:
             raise PCFError(F.MQRCCF_CFST_LENGTH_ERROR, f"MQCFST StrucLength {length} is wrong")
         _, _, parameter, _ccsid, size = struct.unpack_from(order + "5i", raw)
         if size < 0 or fixed + size > length:
-            raise PCFError(F.MQRCCF_CFST_STRING_LENGTH_ERR,
-                           f"MQCFST StringLength {size} does not fit", parameter)  # fmt: skip
+            raise PCFError(
+                F.MQRCCF_CFST_STRING_LENGTH_ERR,
+                f"MQCFST StringLength {size} does not fit",
+                parameter,
+            )
         return parameter, _text(raw[fixed : fixed + size])
     if kind == F.MQCFT_INTEGER_LIST:
         fixed = F.MQCFIL_STRUC_LENGTH_FIXED
@@ -146,8 +157,11 @@ def _parameter(raw: bytes, kind: int, order: str) -> tuple[int, Value]:
         if count < 0:
             raise PCFError(F.MQRCCF_CFIL_COUNT_ERROR, f"MQCFIL Count {count} < 0", parameter)
         if length != fixed + 4 * count:
-            raise PCFError(F.MQRCCF_CFIL_LENGTH_ERROR,
-                           f"MQCFIL StrucLength {length}: {count} values", parameter)  # fmt: skip
+            raise PCFError(
+                F.MQRCCF_CFIL_LENGTH_ERROR,
+                f"MQCFIL StrucLength {length}: {count} values",
+                parameter,
+            )
         return parameter, list(struct.unpack_from(order + f"{count}i", raw, fixed))
     if kind == F.MQCFT_STRING_LIST:
         fixed = F.MQCFSL_STRUC_LENGTH_FIXED
@@ -157,11 +171,15 @@ def _parameter(raw: bytes, kind: int, order: str) -> tuple[int, Value]:
         if count < 0:
             raise PCFError(F.MQRCCF_CFSL_COUNT_ERROR, f"MQCFSL Count {count} < 0", parameter)
         if size < 0:
-            raise PCFError(F.MQRCCF_CFSL_STRING_LENGTH_ERR, f"MQCFSL StringLength {size}",
-                           parameter)  # fmt: skip
+            raise PCFError(
+                F.MQRCCF_CFSL_STRING_LENGTH_ERR, f"MQCFSL StringLength {size}", parameter
+            )
         if fixed + count * size > length:
-            raise PCFError(F.MQRCCF_CFSL_TOTAL_LENGTH_ERROR,
-                           f"MQCFSL: {count} strings of {size} do not fit", parameter)  # fmt: skip
+            raise PCFError(
+                F.MQRCCF_CFSL_TOTAL_LENGTH_ERROR,
+                f"MQCFSL: {count} strings of {size} do not fit",
+                parameter,
+            )
         strings = [_text(raw[fixed + i * size : fixed + (i + 1) * size]) for i in range(count)]
         return parameter, strings
     if kind == F.MQCFT_BYTE_STRING:
@@ -170,8 +188,11 @@ def _parameter(raw: bytes, kind: int, order: str) -> tuple[int, Value]:
             raise PCFError(F.MQRCCF_CFBS_LENGTH_ERROR, f"MQCFBS StrucLength {length} is wrong")
         _, _, parameter, size = struct.unpack_from(order + "4i", raw)
         if size < 0 or fixed + size > length:
-            raise PCFError(F.MQRCCF_CFBS_STRING_LENGTH_ERR,
-                           f"MQCFBS StringLength {size} does not fit", parameter)  # fmt: skip
+            raise PCFError(
+                F.MQRCCF_CFBS_STRING_LENGTH_ERR,
+                f"MQCFBS StringLength {size} does not fit",
+                parameter,
+            )
         return parameter, raw[fixed : fixed + size]
     raise PCFError(F.MQRCCF_STRUCTURE_TYPE_ERROR, f"parameter structure Type {kind} is unknown")
 
@@ -186,44 +207,89 @@ def _pad(data: bytes) -> bytes:
     return data + b"\0" * (-len(data) % 4)
 
 
-def encode(header: Header, parameters: list[tuple[int, Value]], encoding: int,
-           lengths: dict[int, int] | None = None) -> bytes:  # fmt: skip
+def encode(
+    header: Header,
+    parameters: list[tuple[int, Value]],
+    encoding: int,
+    lengths: dict[int, int] | None = None,
+) -> bytes:
     """A PCF message. A str becomes an MQCFST, blank-padded to ``lengths[parameter]``
     when given (MQ's fixed field lengths); a list of str an MQCFSL; a list of int an
     MQCFIL; bytes an MQCFBS; an int an MQCFIN."""
     order = byte_order(encoding)
     lengths = lengths or {}
     body = b"".join(_encode_one(p, v, order, lengths.get(p, 0)) for p, v in parameters)
-    head = struct.pack(order + "9i", header.type, F.MQCFH_STRUC_LENGTH, header.version,
-                       header.command, header.msg_seq_number, header.control,
-                       header.comp_code, header.reason, len(parameters))  # fmt: skip
+    head = struct.pack(
+        order + "9i",
+        header.type,
+        F.MQCFH_STRUC_LENGTH,
+        header.version,
+        header.command,
+        header.msg_seq_number,
+        header.control,
+        header.comp_code,
+        header.reason,
+        len(parameters),
+    )
     return head + body
 
 
 def _encode_one(parameter: int, value: Value, order: str, width: int) -> bytes:
     if isinstance(value, bool | int):
-        return struct.pack(order + "4i", F.MQCFT_INTEGER, F.MQCFIN_STRUC_LENGTH, parameter,
-                           int(value))  # fmt: skip
+        return struct.pack(
+            order + "4i", F.MQCFT_INTEGER, F.MQCFIN_STRUC_LENGTH, parameter, int(value)
+        )
     if isinstance(value, str):
         text = value.encode("latin-1", "replace").ljust(width)
         data = _pad(text)
-        return struct.pack(order + "5i", F.MQCFT_STRING, F.MQCFST_STRUC_LENGTH_FIXED + len(data),
-                           parameter, F.MQCCSI_DEFAULT, len(text)) + data  # fmt: skip
+        return (
+            struct.pack(
+                order + "5i",
+                F.MQCFT_STRING,
+                F.MQCFST_STRUC_LENGTH_FIXED + len(data),
+                parameter,
+                F.MQCCSI_DEFAULT,
+                len(text),
+            )
+            + data
+        )
     if isinstance(value, bytes):
         data = _pad(value)
-        return struct.pack(order + "4i", F.MQCFT_BYTE_STRING,
-                           F.MQCFBS_STRUC_LENGTH_FIXED + len(data), parameter,
-                           len(value)) + data  # fmt: skip
+        return (
+            struct.pack(
+                order + "4i",
+                F.MQCFT_BYTE_STRING,
+                F.MQCFBS_STRUC_LENGTH_FIXED + len(data),
+                parameter,
+                len(value),
+            )
+            + data
+        )
     if all(isinstance(v, int) for v in value):
         numbers = [int(v) for v in value]
-        return struct.pack(order + f"4i{len(numbers)}i", F.MQCFT_INTEGER_LIST,
-                           F.MQCFIL_STRUC_LENGTH_FIXED + 4 * len(numbers), parameter,
-                           len(numbers), *numbers)  # fmt: skip
+        return struct.pack(
+            order + f"4i{len(numbers)}i",
+            F.MQCFT_INTEGER_LIST,
+            F.MQCFIL_STRUC_LENGTH_FIXED + 4 * len(numbers),
+            parameter,
+            len(numbers),
+            *numbers,
+        )
     strings = [str(v).encode("latin-1", "replace") for v in value]
     size = max([width, *(len(s) for s in strings)]) if strings else width
     data = _pad(b"".join(s.ljust(size) for s in strings))
-    return struct.pack(order + "6i", F.MQCFT_STRING_LIST, F.MQCFSL_STRUC_LENGTH_FIXED + len(data),
-                       parameter, F.MQCCSI_DEFAULT, len(strings), size) + data  # fmt: skip
+    return (
+        struct.pack(
+            order + "6i",
+            F.MQCFT_STRING_LIST,
+            F.MQCFSL_STRUC_LENGTH_FIXED + len(data),
+            parameter,
+            F.MQCCSI_DEFAULT,
+            len(strings),
+            size,
+        )
+        + data
+    )
 
 
 __all__ = ["Header", "Message", "PCFError", "Value", "byte_order", "decode", "encode"]

@@ -27,11 +27,14 @@ def _attributes(left: dict[int, Value], object_type: str) -> list[str]:
     for parameter, value in left.items():
         keyword = keyword_of("QUEUE", parameter)
         name = QUEUE.get(keyword or "")
-        if keyword is None or name is None or (
-            keyword not in allowed and keyword not in ("SHARE", "TRIGGER")
-        ):  # fmt: skip
-            raise PCFError(id_error(value), f"{object_type} takes no parameter {parameter}",
-                           parameter)  # fmt: skip
+        if (
+            keyword is None
+            or name is None
+            or (keyword not in allowed and keyword not in ("SHARE", "TRIGGER"))
+        ):
+            raise PCFError(
+                id_error(value), f"{object_type} takes no parameter {parameter}", parameter
+            )
         if name.string and isinstance(value, str):
             words.append(f"{keyword}('{value.replace(chr(39), chr(39) * 2)}')")
         elif name.values is not None and isinstance(value, int):
@@ -133,12 +136,18 @@ def clear_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     try:
         commands.clear(qm, name)
     except MQMIError as error:
-        reasons = {CMQC.MQRC_OBJECT_IN_USE: F.MQRCCF_OBJECT_OPEN,
-                   CMQC.MQRC_Q_TYPE_ERROR: F.MQRCCF_Q_WRONG_TYPE}  # fmt: skip
+        reasons = {
+            CMQC.MQRC_OBJECT_IN_USE: F.MQRCCF_OBJECT_OPEN,
+            CMQC.MQRC_Q_TYPE_ERROR: F.MQRCCF_Q_WRONG_TYPE,
+        }
         raise PCFError(reasons.get(error.reason, error.reason), str(error)) from None
     return [[]]
 
 
 __all__ = [
-    "change_q", "clear_q", "copy_q", "create_q", "delete_q",
-]  # fmt: skip
+    "change_q",
+    "clear_q",
+    "copy_q",
+    "create_q",
+    "delete_q",
+]

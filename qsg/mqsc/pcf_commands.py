@@ -64,8 +64,9 @@ def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[by
 
 
 #: Each string parameter's padded length, from the families' tables.
-_LENGTHS = {n.parameter: n.length for family in FAMILIES.values() for n in family.values()
-            if n.string}  # fmt: skip
+_LENGTHS = {
+    n.parameter: n.length for family in FAMILIES.values() for n in family.values() if n.string
+}
 _LENGTHS[F.MQCACF_Q_NAMES] = 48
 
 
@@ -84,6 +85,6 @@ _COMMANDS: dict[int, Handler] = {
     F.MQCMD_COPY_Q: changes.copy_q,
     F.MQCMD_DELETE_Q: changes.delete_q,
     F.MQCMD_CLEAR_Q: changes.clear_q,
-}  # fmt: skip
+}
 
 __all__ = ["process"]

@@ -103,8 +103,9 @@ def inquire_channel(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
         names = FAMILIES["CHANNEL"]["CHLTYPE"].values or {}
         words = [w for w, v in names.items() if v == channel_type]
         if not words:
-            raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"ChannelType {channel_type}",
-                           F.MQIACH_CHANNEL_TYPE)  # fmt: skip
+            raise PCFError(
+                F.MQRCCF_CFIN_PARM_ID_ERROR, f"ChannelType {channel_type}", F.MQIACH_CHANNEL_TYPE
+            )
         selectors = (("CHLTYPE", words[0]),)
     request = Request("CHANNEL", name, everything, wanted, selectors=selectors)
     return _objects(request, snapshot, F.MQRCCF_CHANNEL_NOT_FOUND)
@@ -118,8 +119,11 @@ def inquire_channel_status(message: Message, qm: QMgr, snapshot: Snapshot) -> Re
     scope(p, qm)
     p.done()
     if instance not in (None, F.MQOT_CURRENT_CHANNEL):
-        raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, "only current channel status is kept",
-                       F.MQIACH_CHANNEL_INSTANCE_TYPE)  # fmt: skip
+        raise PCFError(
+            F.MQRCCF_CFIN_PARM_ID_ERROR,
+            "only current channel status is kept",
+            F.MQIACH_CHANNEL_INSTANCE_TYPE,
+        )
     request = Request("CHSTATUS", name, everything, wanted)
     return _objects(request, snapshot, F.MQRCCF_CHL_STATUS_NOT_FOUND)
 
@@ -149,8 +153,9 @@ def inquire_cf_struc_status(message: Message, qm: QMgr, snapshot: Snapshot) -> R
     scope(p, qm)
     p.done()
     if kind not in (None, F.MQIACF_CF_STATUS_SUMMARY):
-        raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, "only TYPE(SUMMARY) is kept",
-                       F.MQIACF_CF_STATUS_TYPE)  # fmt: skip
+        raise PCFError(
+            F.MQRCCF_CFIN_PARM_ID_ERROR, "only TYPE(SUMMARY) is kept", F.MQIACF_CF_STATUS_TYPE
+        )
     request = Request("CFSTATUS", name, everything=True)
     return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
 
@@ -162,6 +167,13 @@ def ping(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
 
 
 __all__ = [
-    "inquire_cf_struc", "inquire_cf_struc_status", "inquire_channel", "inquire_channel_status",
-    "inquire_q", "inquire_q_mgr", "inquire_q_names", "inquire_q_status", "ping",
-]  # fmt: skip
+    "inquire_cf_struc",
+    "inquire_cf_struc_status",
+    "inquire_channel",
+    "inquire_channel_status",
+    "inquire_q",
+    "inquire_q_mgr",
+    "inquire_q_names",
+    "inquire_q_status",
+    "ping",
+]

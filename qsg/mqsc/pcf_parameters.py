@@ -19,8 +19,12 @@ from qsg.mqsc.pcf_names import keyword_of
 from qsg.mqsc.status import Snapshot
 
 #: MQQT_* and the MQSC object type of each.
-Q_TYPES = {CMQC.MQQT_LOCAL: "QLOCAL", CMQC.MQQT_MODEL: "QMODEL", CMQC.MQQT_ALIAS: "QALIAS",
-            CMQC.MQQT_REMOTE: "QREMOTE"}  # fmt: skip
+Q_TYPES = {
+    CMQC.MQQT_LOCAL: "QLOCAL",
+    CMQC.MQQT_MODEL: "QMODEL",
+    CMQC.MQQT_ALIAS: "QALIAS",
+    CMQC.MQQT_REMOTE: "QREMOTE",
+}
 
 
 #: A command's answer: the parameters of each reply message.
@@ -70,8 +74,11 @@ class Parameters:
     def _take(self, parameter: int, required: bool) -> Value | None:
         if parameter not in self._left:
             if required:
-                raise PCFError(F.MQRCCF_PARM_COUNT_TOO_SMALL,
-                               f"required parameter {parameter} is missing", parameter)  # fmt: skip
+                raise PCFError(
+                    F.MQRCCF_PARM_COUNT_TOO_SMALL,
+                    f"required parameter {parameter} is missing",
+                    parameter,
+                )
             return None
         return self._left.pop(parameter)
 
@@ -92,13 +99,14 @@ def scope(p: Parameters, qm: QMgr) -> None:
     """CommandScope: only this queue manager's own is served over PCF."""
     scope = p.string(F.MQCACF_COMMAND_SCOPE)
     if scope not in (None, "", qm.name):
-        raise PCFError(F.MQRCCF_COMMAND_FAILED,
-                       f"CommandScope {scope!r}: only {qm.name} answers here",
-                       F.MQCACF_COMMAND_SCOPE)  # fmt: skip
+        raise PCFError(
+            F.MQRCCF_COMMAND_FAILED,
+            f"CommandScope {scope!r}: only {qm.name} answers here",
+            F.MQCACF_COMMAND_SCOPE,
+        )
 
 
-def attributes_wanted(family: str, selectors: list[int] | None
-                      ) -> tuple[bool, tuple[str, ...]]:  # fmt: skip
+def attributes_wanted(family: str, selectors: list[int] | None) -> tuple[bool, tuple[str, ...]]:
     """(ALL?, keywords) from an attribute selector list (MQIACF_ALL or identifiers)."""
     if selectors is None or F.MQIACF_ALL in selectors:
         return True, ()
@@ -114,6 +122,12 @@ def queue_type(value: int) -> str:
 
 
 __all__ = [
-    "Q_TYPES", "Handler", "Parameters", "Reply", "attributes_wanted", "id_error", "queue_type",
+    "Q_TYPES",
+    "Handler",
+    "Parameters",
+    "Reply",
+    "attributes_wanted",
+    "id_error",
+    "queue_type",
     "scope",
-]  # fmt: skip
+]

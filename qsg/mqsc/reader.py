@@ -149,8 +149,10 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
             continue
         if keyword.field:
             attributes[keyword.field] = value
-    required = {"CHANNEL": ("channel_type", "CHLTYPE(SDR|SVR|RCVR|RQSTR)"),
-                "QALIAS": ("target", "TARGET(queue)")}.get(object_type)  # fmt: skip
+    required = {
+        "CHANNEL": ("channel_type", "CHLTYPE(SDR|SVR|RCVR|RQSTR)"),
+        "QALIAS": ("target", "TARGET(queue)"),
+    }.get(object_type)
     if required and verb == "DEFINE" and not options["like"] and required[0] not in attributes:
         problem(type_item, f"DEFINE {object_type} needs {required[1]}")
     if len(problems) > count:
@@ -175,8 +177,11 @@ def _did_you_mean(word: str, known: list[str]) -> str:
 
 def _bare_words(verb: str, object_type: str) -> list[str]:
     """The keywords ``_bare`` knows for this command."""
-    words = [w for w in ("REPLACE", "NOREPLACE", "PURGE", "NOPURGE", *schema.FLAGS)
-             if _bare(w, verb, object_type) is not None]  # fmt: skip
+    words = [
+        w
+        for w in ("REPLACE", "NOREPLACE", "PURGE", "NOPURGE", *schema.FLAGS)
+        if _bare(w, verb, object_type) is not None
+    ]
     return words
 
 

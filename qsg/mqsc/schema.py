@@ -134,9 +134,14 @@ FLAGS: dict[str, tuple[str, Any]] = {
     "NOTRIGGER": ("trigger_control", CMQC.MQTC_OFF),
 }
 _APPL_TYPES = {
-    "CICS": CMQC.MQAT_CICS, "MVS": CMQC.MQAT_ZOS, "IMS": CMQC.MQAT_IMS,
-    "UNIX": CMQC.MQAT_UNIX, "WINDOWS": 9, "WINDOWSNT": 11, "OS400": 8,
-}  # fmt: skip
+    "CICS": CMQC.MQAT_CICS,
+    "MVS": CMQC.MQAT_ZOS,
+    "IMS": CMQC.MQAT_IMS,
+    "UNIX": CMQC.MQAT_UNIX,
+    "WINDOWS": 9,
+    "WINDOWSNT": 11,
+    "OS400": 8,
+}
 
 
 def appl_type(value: str, quoted: bool) -> int:
@@ -144,6 +149,7 @@ def appl_type(value: str, quoted: bool) -> int:
     if value.upper() in _APPL_TYPES:
         return _APPL_TYPES[value.upper()]
     return integer(0, 999_999_999)(value, quoted)  # type: ignore[no-any-return]
+
 
 QLOCAL = _LOCAL_QUEUE
 QMODEL = {
@@ -215,15 +221,21 @@ QMGR = {
 
 #: Object types and their abbreviations, as MQSC accepts them.
 OBJECT_TYPES = {
-    "QLOCAL": "QLOCAL", "QL": "QLOCAL",
-    "QMODEL": "QMODEL", "QM": "QMODEL",
-    "QALIAS": "QALIAS", "QA": "QALIAS",
-    "QREMOTE": "QREMOTE", "QR": "QREMOTE",
+    "QLOCAL": "QLOCAL",
+    "QL": "QLOCAL",
+    "QMODEL": "QMODEL",
+    "QM": "QMODEL",
+    "QALIAS": "QALIAS",
+    "QA": "QALIAS",
+    "QREMOTE": "QREMOTE",
+    "QR": "QREMOTE",
     "CFSTRUCT": "CFSTRUCT",
-    "CHANNEL": "CHANNEL", "CHL": "CHANNEL",
-    "PROCESS": "PROCESS", "PRO": "PROCESS",
+    "CHANNEL": "CHANNEL",
+    "CHL": "CHANNEL",
+    "PROCESS": "PROCESS",
+    "PRO": "PROCESS",
     "QMGR": "QMGR",
-}  # fmt: skip
+}
 VERBS = {"DEFINE": "DEFINE", "DEF": "DEFINE", "ALTER": "ALTER", "ALT": "ALTER", "DELETE": "DELETE"}
 KEYWORDS: dict[str, dict[str, Keyword]] = {
     "QLOCAL": QLOCAL,

@@ -108,9 +108,13 @@ Usage = Callable[[str], Mapping[str, int]]
 
 
 def take(
-    qm: QMgr, now: float, *, channels: Mapping[str, ChannelView] | None = None,
-    members: Mapping[str, str] | None = None, usage: Usage | None = None,
-) -> Snapshot:  # fmt: skip
+    qm: QMgr,
+    now: float,
+    *,
+    channels: Mapping[str, ChannelView] | None = None,
+    members: Mapping[str, str] | None = None,
+    usage: Usage | None = None,
+) -> Snapshot:
     """The snapshot of ``qm`` at ``now``. ``channels``: the agents' status by channel
     name (a channel missing from it is INACTIVE); ``members``: the QSG's members and
     their state; ``usage``: how full each CF structure is (None: unknown, all 0). A
@@ -125,9 +129,10 @@ def take(
                 continue
             status = repo.status[name]
             handles = tuple(
-                _handle(name, h, options) for h, options in status.handles.items()
+                _handle(name, h, options)
+                for h, options in status.handles.items()
                 if _owner(h) in ("", qm.name)
-            )  # fmt: skip
+            )
             try:
                 depth, uncommitted = repo.store.depth(name), repo.store.uncommitted(name)
             except MQMIError:  # the coupling facility is out of reach
@@ -143,29 +148,51 @@ def take(
         for name, definition in sorted(qm.local.channels.items())
     }
     attributes = {
-        "DESCR": qm.description, "DEADQ": qm.dead_letter_queue or "",
-        "DEFXMITQ": qm.def_xmit_q_name, "EXPRYINT": qm.expiry_interval or 0,
-        "MAXUMSGS": qm.rules.max_uncommitted_msgs, "TRIGINT": qm.trigger_interval,
+        "DESCR": qm.description,
+        "DEADQ": qm.dead_letter_queue or "",
+        "DEFXMITQ": qm.def_xmit_q_name,
+        "EXPRYINT": qm.expiry_interval or 0,
+        "MAXUMSGS": qm.rules.max_uncommitted_msgs,
+        "TRIGINT": qm.trigger_interval,
         "MAXMSGL": qm.rules.max_msg_length,
-    }  # fmt: skip
-    return Snapshot(qm.name, qm.qsg_name, now, qm.rules.platform, attributes, queues, views,
-                    structures, dict(members or {}))  # fmt: skip
+    }
+    return Snapshot(
+        qm.name,
+        qm.qsg_name,
+        now,
+        qm.rules.platform,
+        attributes,
+        queues,
+        views,
+        structures,
+        dict(members or {}),
+    )
 
 
 def _structure(definition: CFStructure, usage: Usage | None, failed: bool) -> StructureView:
     if failed:
-        return StructureView(definition, "FAILED", max_entries=definition.size_kb,
-                             max_elements=4 * definition.size_kb)  # fmt: skip
+        return StructureView(
+            definition,
+            "FAILED",
+            max_entries=definition.size_kb,
+            max_elements=4 * definition.size_kb,
+        )
     if usage is None:
-        return StructureView(definition, max_entries=definition.size_kb,
-                             max_elements=4 * definition.size_kb)  # fmt: skip
+        return StructureView(
+            definition, max_entries=definition.size_kb, max_elements=4 * definition.size_kb
+        )
     try:
         used = usage(definition.name)
     except MQMIError:
         return StructureView(definition, "FAILED")
-    return StructureView(definition, "ACTIVE", used.get("entries", 0),
-                         used.get("max_entries", 0), used.get("elements", 0),
-                         used.get("max_elements", 0))  # fmt: skip
+    return StructureView(
+        definition,
+        "ACTIVE",
+        used.get("entries", 0),
+        used.get("max_entries", 0),
+        used.get("elements", 0),
+        used.get("max_elements", 0),
+    )
 
 
 def _owner(handle: Hashable) -> str:
@@ -182,5 +209,11 @@ def _handle(queue: str, handle: Hashable, options: int) -> HandleView:
 
 
 __all__ = [
-    "ChannelView", "HandleView", "QueueView", "Snapshot", "StructureView", "Usage", "take",
-]  # fmt: skip
+    "ChannelView",
+    "HandleView",
+    "QueueView",
+    "Snapshot",
+    "StructureView",
+    "Usage",
+    "take",
+]

@@ -72,8 +72,10 @@ def _short(keys: set[str]) -> dict[str, str]:
     return {k: k if v in clash else v for k, v in last.items()}
 
 
-def crossing(loads: Sequence[tuple[float, float | None]], objective: float,
-             ) -> tuple[float | None, str]:  # fmt: skip
+def crossing(
+    loads: Sequence[tuple[float, float | None]],
+    objective: float,
+) -> tuple[float | None, str]:
     """The load at which p99 reaches ``objective``, interpolated between the highest
     load meeting it (every lower load meeting it too) and the next: ``(load, "")``; or
     ``(None, "below")`` if the lowest load is past it already, ``(highest, "above")``
@@ -140,8 +142,9 @@ def knees(tables: dict[str, pa.Table]) -> list[Knee]:
             else:
                 seeds[seed] = found
         tested = (min(k["offered_load"] for k in mine), max(k["offered_load"] for k in mine))
-        out.append(Knee(group, objective, load, bound, met[0] if met else None, tested,
-                        seeds, censored))  # fmt: skip
+        out.append(
+            Knee(group, objective, load, bound, met[0] if met else None, tested, seeds, censored)
+        )
     return out
 
 
@@ -160,8 +163,12 @@ def point_intervals(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
             by[(p["group"] or "", p["offered_load"] or 0.0, p["params"])].append(p)
     out = []
     for (group, load, params), mine in sorted(by.items()):
-        row: dict[str, Any] = {"params": json.loads(params) if params else {}, "group": group,
-                               "offered_load": load, "seeds": sorted(p["seed"] for p in mine)}
+        row: dict[str, Any] = {
+            "params": json.loads(params) if params else {},
+            "group": group,
+            "offered_load": load,
+            "seeds": sorted(p["seed"] for p in mine),
+        }
         for name in POINT_FIGURES:
             row[name] = interval([p[name] for p in mine if p[name] is not None])
         out.append(row)
@@ -191,7 +198,8 @@ def structures(tables: dict[str, pa.Table]) -> list[StructurePeak]:
     median of the runs' peaks; and the soonest time to full at the net rate between
     consecutive samples while it filled."""
     by: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = defaultdict(
-        lambda: defaultdict(list))  # fmt: skip
+        lambda: defaultdict(list)
+    )
     for r in rows(tables.get("cf_usage")):
         by[(r["qsg"], r["structure"])][r["run"]].append(r)
     out = []
@@ -208,11 +216,22 @@ def structures(tables: dict[str, pa.Table]) -> list[StructurePeak]:
                     soonest = min(soonest, (left, now["time"]), key=lambda s: s[0])
         full, run, at = max(peaks, key=lambda p: p[0])
         per_peak = [max(_full(s) for s in samples) for samples in per_run.values()]
-        out.append(StructurePeak(
-            qsg, name, at["size_kb"], full, run, at["time"], at["entries"],
-            at.get("elements") or 0, statistics.median(per_peak), len(per_run),
-            None if soonest[1] is None else soonest[0], soonest[1],
-        ))  # fmt: skip
+        out.append(
+            StructurePeak(
+                qsg,
+                name,
+                at["size_kb"],
+                full,
+                run,
+                at["time"],
+                at["entries"],
+                at.get("elements") or 0,
+                statistics.median(per_peak),
+                len(per_run),
+                None if soonest[1] is None else soonest[0],
+                soonest[1],
+            )
+        )
     return out
 
 
@@ -242,12 +261,22 @@ def busiest(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> list[
     if stats is None or not stats.num_rows:
         return []
     capacity = pc.multiply(stats["interval"], pc.cast(stats["cpus"], pa.float64()))
-    frame = pa.table({"run": stats["run"], "q_mgr": stats["q_mgr"], "time": stats["time"],
-                      "cpu_seconds": stats["cpu_seconds"], "capacity": capacity,
-                      "cpu_busy": stats["cpu_busy"]})  # fmt: skip
-    sums = frame.select(["run", "q_mgr", "cpu_seconds", "capacity", "cpu_busy"]).group_by(
-        ["run", "q_mgr"], use_threads=False).aggregate(
-        [("cpu_seconds", "sum"), ("capacity", "sum"), ("cpu_busy", "max")]).to_pylist()
+    frame = pa.table(
+        {
+            "run": stats["run"],
+            "q_mgr": stats["q_mgr"],
+            "time": stats["time"],
+            "cpu_seconds": stats["cpu_seconds"],
+            "capacity": capacity,
+            "cpu_busy": stats["cpu_busy"],
+        }
+    )
+    sums = (
+        frame.select(["run", "q_mgr", "cpu_seconds", "capacity", "cpu_busy"])
+        .group_by(["run", "q_mgr"], use_threads=False)
+        .aggregate([("cpu_seconds", "sum"), ("capacity", "sum"), ("cpu_busy", "max")])
+        .to_pylist()
+    )
     out = []
     for label, runs in configs.items():
         mine = [r for r in sums if r["run"] in set(runs) and r["capacity_sum"] > 0]
@@ -257,16 +286,30 @@ def busiest(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> list[
         if not per:
             continue
         q_mgr = max(sorted(per), key=lambda m: statistics.fmean(per[m]))
-        top = max((r for r in mine if r["q_mgr"] == q_mgr),
-                  key=lambda r: (r["cpu_busy_max"] or 0.0, r["run"]))  # fmt: skip
+        top = max(
+            (r for r in mine if r["q_mgr"] == q_mgr),
+            key=lambda r: (r["cpu_busy_max"] or 0.0, r["run"]),
+        )
         peak = top["cpu_busy_max"] or 0.0
-        at = frame.filter(pc.and_(pc.equal(frame["run"], top["run"]),
-                                  pc.equal(frame["q_mgr"], q_mgr)))  # fmt: skip
+        at = frame.filter(
+            pc.and_(pc.equal(frame["run"], top["run"]), pc.equal(frame["q_mgr"], q_mgr))
+        )
         at = at.filter(pc.equal(at["cpu_busy"], peak))
         when = at["time"][0].as_py() if at.num_rows else 0.0
         out.append(Busiest(label, q_mgr, interval(per[q_mgr]), peak, when, top["run"]))
     return out
 
 
-__all__ = ["POINT_FIGURES", "Busiest", "Knee", "StructurePeak", "busiest", "configurations",
-           "crossing", "knees", "point_intervals", "rows", "structures"]  # fmt: skip
+__all__ = [
+    "POINT_FIGURES",
+    "Busiest",
+    "Knee",
+    "StructurePeak",
+    "busiest",
+    "configurations",
+    "crossing",
+    "knees",
+    "point_intervals",
+    "rows",
+    "structures",
+]

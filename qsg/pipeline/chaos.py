@@ -26,14 +26,16 @@ from qsg.scenario.model import Scenario
 SEEDS = pa.schema([("run", pa.string()), ("seed", pa.int64())])
 
 
-def run_task(scenario: Scenario, mode: str, plan: Plan, redis_url: str | None,
-             in_process: bool) -> Callable[[dict[str, Any]], Rows]:  # fmt: skip
+def run_task(
+    scenario: Scenario, mode: str, plan: Plan, redis_url: str | None, in_process: bool
+) -> Callable[[dict[str, Any]], Rows]:
     """What a task does with one seed: the run, judged; its Outcome, pickled."""
 
     def task(row: dict[str, Any]) -> Rows:
         try:
-            outcome = run_one(scenario, row["seed"], mode, plan=plan, redis_url=redis_url,
-                              in_process=in_process)  # fmt: skip
+            outcome = run_one(
+                scenario, row["seed"], mode, plan=plan, redis_url=redis_url, in_process=in_process
+            )
         except Exception as error:  # a run that could not be played: named on the driver
             yield ERROR, row["run"], f"{type(error).__name__}: {error}".encode()
             return
@@ -42,9 +44,16 @@ def run_task(scenario: Scenario, mode: str, plan: Plan, redis_url: str | None,
     return task
 
 
-def campaign_on_spark(spark: Any, scenario: Scenario, seeds: list[int], mode: str, plan: Plan,
-                      *, redis_url: str | None = None,
-                      in_process: bool = True) -> list[Outcome]:  # fmt: skip
+def campaign_on_spark(
+    spark: Any,
+    scenario: Scenario,
+    seeds: list[int],
+    mode: str,
+    plan: Plan,
+    *,
+    redis_url: str | None = None,
+    in_process: bool = True,
+) -> list[Outcome]:
     """Every seed's run on Spark's executors; their outcomes, in seed order (JobError
     naming the first seed whose run could not be played)."""
     rows: list[dict[str, Any]] = [{"run": f"seed {s}", "seed": s} for s in seeds]

@@ -38,8 +38,18 @@ class Chart:
 
 
 def colour(i: int) -> str:
-    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-               "#17becf", "#bcbd22", "#7f7f7f"]  # fmt: skip
+    palette = [
+        "#1f77b4",
+        "#ff7f0e",
+        "#2ca02c",
+        "#d62728",
+        "#9467bd",
+        "#8c564b",
+        "#e377c2",
+        "#17becf",
+        "#bcbd22",
+        "#7f7f7f",
+    ]
     return palette[i % len(palette)]
 
 
@@ -61,12 +71,17 @@ def quantile(values: list[float], q: float) -> float:
 def band(series: Series) -> tuple[list[float], list[float], list[float], list[float]]:
     """The x values, and at each the median, 5th and 95th percentile across runs."""
     xs = sorted(series)
-    return (xs, [quantile(series[x], 0.5) for x in xs], [quantile(series[x], 0.05) for x in xs],
-            [quantile(series[x], 0.95) for x in xs])  # fmt: skip
+    return (
+        xs,
+        [quantile(series[x], 0.5) for x in xs],
+        [quantile(series[x], 0.05) for x in xs],
+        [quantile(series[x], 0.95) for x in xs],
+    )
 
 
-def band_traces(series: Series, name: str, hue: str, *, shown: bool, runs: int,
-                transpose: bool = False) -> list[Any]:  # fmt: skip
+def band_traces(
+    series: Series, name: str, hue: str, *, shown: bool, runs: int, transpose: bool = False
+) -> list[Any]:
     """The median line and, across two runs or more, the 5-95% band as a filled
     polygon (``transpose``: the series' x values are plotted on y, as a CDF is)."""
     import plotly.graph_objects as go
@@ -77,22 +92,49 @@ def band_traces(series: Series, name: str, hue: str, *, shown: bool, runs: int,
         edge_x, edge_y = xs + xs[::-1], high + low[::-1]
         if transpose:
             edge_x, edge_y = edge_y, edge_x
-        out.append(go.Scatter(x=edge_x, y=edge_y, fill="toself", mode="lines",
-                              line={"width": 0}, fillcolor=_rgba(hue, 0.2),
-                              hoverinfo="skip", legendgroup=name, showlegend=False,
-                              name=f"{name} 5-95%"))  # fmt: skip
+        out.append(
+            go.Scatter(
+                x=edge_x,
+                y=edge_y,
+                fill="toself",
+                mode="lines",
+                line={"width": 0},
+                fillcolor=_rgba(hue, 0.2),
+                hoverinfo="skip",
+                legendgroup=name,
+                showlegend=False,
+                name=f"{name} 5-95%",
+            )
+        )
     line_x, line_y = (mid, xs) if transpose else (xs, mid)
     label = f"{name} (median of {runs})" if runs > 1 and shown else name
-    out.append(go.Scatter(x=line_x, y=line_y, mode="lines", line={"color": hue, "width": 1.6},
-                          name=label, legendgroup=name, showlegend=shown))  # fmt: skip
+    out.append(
+        go.Scatter(
+            x=line_x,
+            y=line_y,
+            mode="lines",
+            line={"color": hue, "width": 1.6},
+            name=label,
+            legendgroup=name,
+            showlegend=shown,
+        )
+    )
     return out
 
 
 Gather = Callable[[list[str]], dict[str, Series]]
 
 
-def panels(configs: dict[str, list[str]], gather: Gather, weight: Callable[[Series], float],
-           x: str, y: str, what: str, *, transpose: bool = False) -> Chart:  # fmt: skip
+def panels(
+    configs: dict[str, list[str]],
+    gather: Gather,
+    weight: Callable[[Series], float],
+    x: str,
+    y: str,
+    what: str,
+    *,
+    transpose: bool = False,
+) -> Chart:
     """Small multiples: a panel a configuration (``gather(runs)``: its series by name),
     each series' median and band; at most ``MAX_PANELS`` panels and ``MAX_SERIES``
     series a panel (the heaviest by ``weight``), the rest named in the chart's notes
@@ -102,12 +144,17 @@ def panels(configs: dict[str, list[str]], gather: Gather, weight: Callable[[Seri
     shown = list(configs)[:MAX_PANELS]
     cols = min(COLUMNS, max(1, len(shown)))
     lines = max(1, math.ceil(len(shown) / cols))
-    titles = [f"{c} ({len(configs[c])} run{'s' if len(configs[c]) != 1 else ''})"
-              for c in shown]  # fmt: skip
+    titles = [f"{c} ({len(configs[c])} run{'s' if len(configs[c]) != 1 else ''})" for c in shown]
     # One scale for every panel: configurations are compared by eye.
-    fig = make_subplots(rows=lines, cols=cols, subplot_titles=titles or None,
-                        shared_xaxes="all", shared_yaxes="all", horizontal_spacing=0.04,
-                        vertical_spacing=min(0.12, 0.3 / lines))  # fmt: skip
+    fig = make_subplots(
+        rows=lines,
+        cols=cols,
+        subplot_titles=titles or None,
+        shared_xaxes="all",
+        shared_yaxes="all",
+        horizontal_spacing=0.04,
+        vertical_spacing=min(0.12, 0.3 / lines),
+    )
     hues: dict[str, str] = {}
     notes: list[str] = []
     dropped: set[str] = set()
@@ -118,23 +165,31 @@ def panels(configs: dict[str, list[str]], gather: Gather, weight: Callable[[Seri
         for name in sorted(kept):
             first = name not in hues
             hue = hues.setdefault(name, colour(len(hues)))
-            for trace in band_traces(series[name], name, hue, shown=first,
-                                     runs=len(configs[config]), transpose=transpose):
+            for trace in band_traces(
+                series[name], name, hue, shown=first, runs=len(configs[config]), transpose=transpose
+            ):
                 fig.add_trace(trace, row=i // cols + 1, col=i % cols + 1)
     if len(configs) > len(shown):
         left = list(configs)[len(shown) :]
-        notes.append(f"{len(left)} configuration(s) of {len(configs)} not shown (at most "
-                     f"{MAX_PANELS} panels): {', '.join(left[:20])}"
-                     f"{' ...' if len(left) > 20 else ''}")  # fmt: skip
+        notes.append(
+            f"{len(left)} configuration(s) of {len(configs)} not shown (at most "
+            f"{MAX_PANELS} panels): {', '.join(left[:20])}"
+            f"{' ...' if len(left) > 20 else ''}"
+        )
     if dropped:
-        notes.append(f"{what} left out (at most {MAX_SERIES} a panel, the largest kept): "
-                     f"{', '.join(sorted(dropped))}")  # fmt: skip
+        notes.append(
+            f"{what} left out (at most {MAX_SERIES} a panel, the largest kept): "
+            f"{', '.join(sorted(dropped))}"
+        )
     fig.update_annotations(font_size=12)  # the panels' titles
     fig.update_xaxes(title_text=x, row=lines)
     fig.update_yaxes(title_text=y, col=1)
-    fig.update_layout(template="plotly_white", height=max(320, 280 * lines),
-                      margin={"l": 60, "r": 20, "t": 40, "b": 50},
-                      legend={"font": {"size": 11}})  # fmt: skip
+    fig.update_layout(
+        template="plotly_white",
+        height=max(320, 280 * lines),
+        margin={"l": 60, "r": 20, "t": 40, "b": 50},
+        legend={"font": {"size": 11}},
+    )
     if not fig.data:
         notes.append(f"nothing to show: no run has any {what} with a value above 0")
     return Chart(fig, notes)
@@ -208,8 +263,7 @@ def throughput(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Ch
                 out[name] = series
         return out
 
-    return panels(configs, gather, _total, "simulated seconds", "messages got per second",
-                  "queues")  # fmt: skip
+    return panels(configs, gather, _total, "simulated seconds", "messages got per second", "queues")
 
 
 def latency_cdf(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Chart:
@@ -225,8 +279,15 @@ def latency_cdf(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> C
         return out
 
     # The queues kept in a crowded panel: the slowest (their largest latency).
-    return panels(configs, gather, _peak, "latency (simulated seconds)",
-                  "fraction of messages", "queues", transpose=True)  # fmt: skip
+    return panels(
+        configs,
+        gather,
+        _peak,
+        "latency (simulated seconds)",
+        "fraction of messages",
+        "queues",
+        transpose=True,
+    )
 
 
 def cf_usage(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Chart:
@@ -242,15 +303,14 @@ def cf_usage(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Char
             name = f"{r['qsg']}/{r['structure']}"
             out[f"{name} entries"][r["time"]].append(100 * r["entries"] / r["size_kb"])
             if r.get("elements") is not None:
-                out[f"{name} elements"][r["time"]].append(
-                    100 * r["elements"] / r["max_elements"])  # fmt: skip
+                out[f"{name} elements"][r["time"]].append(100 * r["elements"] / r["max_elements"])
         return out
 
-    chart = panels(configs, gather, _peak, "simulated seconds", "% of SIZE in use",
-                   "structures")  # fmt: skip
+    chart = panels(configs, gather, _peak, "simulated seconds", "% of SIZE in use", "structures")
     if chart.figure.data:
-        chart.figure.add_hline(y=100, line_dash="dash", line_color="#c0392b",
-                               annotation_text="full (2192)")  # fmt: skip
+        chart.figure.add_hline(
+            y=100, line_dash="dash", line_color="#c0392b", annotation_text="full (2192)"
+        )
     return chart
 
 
@@ -258,8 +318,9 @@ def utilisation(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> C
     """Each queue manager's processor busy percent at each statistics interval, and
     each channel's sender busy percent in each time bucket it committed batches in."""
 
-    statistics, channels = (_ByRun(tables.get(name), configs)
-                            for name in ("qmgr_statistics", "channels"))  # fmt: skip
+    statistics, channels = (
+        _ByRun(tables.get(name), configs) for name in ("qmgr_statistics", "channels")
+    )
 
     def gather(runs: list[str]) -> dict[str, Series]:
         out: dict[str, Series] = defaultdict(lambda: defaultdict(list))
@@ -269,11 +330,13 @@ def utilisation(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> C
         for r in channels.of(runs):
             if r.get("busy_seconds") is not None:  # a table from before it was counted
                 out[f"channel {r['channel']}"][r["t"]].append(
-                    100 * r["busy_seconds"] / r["interval"])  # fmt: skip
+                    100 * r["busy_seconds"] / r["interval"]
+                )
         return out
 
-    return panels(configs, gather, _total, "simulated seconds", "busy %",
-                  "queue managers and channels")  # fmt: skip
+    return panels(
+        configs, gather, _total, "simulated seconds", "busy %", "queue managers and channels"
+    )
 
 
 def load(tables: dict[str, pa.Table], knees: list[Knee]) -> Chart:
@@ -305,18 +368,37 @@ def load(tables: dict[str, pa.Table], knees: list[Knee]) -> Chart:
         knee = next((k for k in knees if k.group == group), None)
         if knee is not None and knee.load is not None:
             ci = knee.interval
-            error = ({"type": "data", "array": [ci["half_width"]], "visible": True}
-                     if ci["half_width"] is not None else None)  # fmt: skip
+            error = (
+                {"type": "data", "array": [ci["half_width"]], "visible": True}
+                if ci["half_width"] is not None
+                else None
+            )
             where = f"{'at least ' if knee.bound == 'above' else ''}{knee.load:.4g}"
-            fig.add_trace(go.Scatter(
-                x=[knee.load if ci["mean"] is None else ci["mean"]], y=[knee.objective],
-                error_x=error, mode="markers+text", text=[f"knee {where}"],
-                textposition="top center", legendgroup=label, showlegend=False,
-                marker={"symbol": "star", "size": 14, "color": hue}, name=f"{label}: knee",
-            ), row=1, col=2)  # fmt: skip
+            fig.add_trace(
+                go.Scatter(
+                    x=[knee.load if ci["mean"] is None else ci["mean"]],
+                    y=[knee.objective],
+                    error_x=error,
+                    mode="markers+text",
+                    text=[f"knee {where}"],
+                    textposition="top center",
+                    legendgroup=label,
+                    showlegend=False,
+                    marker={"symbol": "star", "size": 14, "color": hue},
+                    name=f"{label}: knee",
+                ),
+                row=1,
+                col=2,
+            )
     if knees:
-        fig.add_hline(y=knees[0].objective, line_dash="dash", line_color="#c0392b",
-                      annotation_text="objective", row=1, col=2)  # fmt: skip
+        fig.add_hline(
+            y=knees[0].objective,
+            line_dash="dash",
+            line_color="#c0392b",
+            annotation_text="objective",
+            row=1,
+            col=2,
+        )
     fig.update_xaxes(title_text="offered load (messages/s)")
     fig.update_yaxes(title_text="messages got per second", row=1, col=1)
     fig.update_yaxes(title_text="seconds", row=1, col=2)
@@ -344,11 +426,15 @@ def timeline(tables: dict[str, pa.Table]) -> Chart:
     if not having:
         notes.append("no lease changed hands and no fault was injected in any run")
     elif quiet:
-        notes.append(f"{len(quiet)} run(s) with no lease change or fault, so no row: "
-                     f"{', '.join(quiet[:20])}{' ...' if len(quiet) > 20 else ''}")  # fmt: skip
+        notes.append(
+            f"{len(quiet)} run(s) with no lease change or fault, so no row: "
+            f"{', '.join(quiet[:20])}{' ...' if len(quiet) > 20 else ''}"
+        )
     if len(having) > len(runs):
-        notes.append(f"{len(having) - len(runs)} run(s) left out (at most "
-                     f"{MAX_TIMELINE_RUNS}): {', '.join(having[len(runs) :][:20])}")  # fmt: skip
+        notes.append(
+            f"{len(having) - len(runs)} run(s) left out (at most "
+            f"{MAX_TIMELINE_RUNS}): {', '.join(having[len(runs) :][:20])}"
+        )
     fig = go.Figure()
     holders: dict[str, int] = {}
     lanes = 0
@@ -361,31 +447,61 @@ def timeline(tables: dict[str, pa.Table]) -> Chart:
             holder = r["holder"]
             first = holder not in holders
             holders.setdefault(holder, len(holders))
-            fig.add_trace(go.Bar(
-                y=[f"{run}: {r['role']}" if len(all_runs) > 1 else r["role"]],
-                x=[max(end - r["time"], 1e-9)], base=[r["time"]], orientation="h",
-                name=holder, legendgroup=holder, showlegend=first,
-                marker={"color": colour(holders[holder])},
-                text=[f"{holder} (token {r['token']})"], textposition="inside",
-                hovertemplate=f"{holder} holds {r['role']} from %{{base:.1f}} s<extra></extra>",
-            ))  # fmt: skip
+            fig.add_trace(
+                go.Bar(
+                    y=[f"{run}: {r['role']}" if len(all_runs) > 1 else r["role"]],
+                    x=[max(end - r["time"], 1e-9)],
+                    base=[r["time"]],
+                    orientation="h",
+                    name=holder,
+                    legendgroup=holder,
+                    showlegend=first,
+                    marker={"color": colour(holders[holder])},
+                    text=[f"{holder} (token {r['token']})"],
+                    textposition="inside",
+                    hovertemplate=f"{holder} holds {r['role']} from %{{base:.1f}} s<extra></extra>",
+                )
+            )
         shown = [f for f in faults if f["run"] == run]
         if shown:
-            fig.add_trace(go.Scatter(
-                x=[f["time"] for f in shown],
-                y=[f"{run}: faults" if len(all_runs) > 1 else "faults"] * len(shown),
-                mode="markers+text", marker={"symbol": "x", "size": 12, "color": "#c0392b"},
-                text=[f"{f['action']} {f['target']}" for f in shown], textposition="top center",
-                name="fault", showlegend=False,
-            ))  # fmt: skip
-    fig.update_layout(barmode="overlay", template="plotly_white",
-                      height=max(300, 60 + 28 * lanes),
-                      margin={"l": 60, "r": 20, "t": 30, "b": 50})  # fmt: skip
+            fig.add_trace(
+                go.Scatter(
+                    x=[f["time"] for f in shown],
+                    y=[f"{run}: faults" if len(all_runs) > 1 else "faults"] * len(shown),
+                    mode="markers+text",
+                    marker={"symbol": "x", "size": 12, "color": "#c0392b"},
+                    text=[f"{f['action']} {f['target']}" for f in shown],
+                    textposition="top center",
+                    name="fault",
+                    showlegend=False,
+                )
+            )
+    fig.update_layout(
+        barmode="overlay",
+        template="plotly_white",
+        height=max(300, 60 + 28 * lanes),
+        margin={"l": 60, "r": 20, "t": 30, "b": 50},
+    )
     fig.update_yaxes(automargin=True)
     fig.update_xaxes(title_text="simulated seconds")
     return Chart(fig, notes)
 
 
-__all__ = ["MAX_PANELS", "MAX_SERIES", "MAX_TIMELINE_RUNS", "Chart", "band", "band_traces",
-           "cf_usage", "colour", "depth", "latency_cdf", "load", "panels", "quantile",
-           "throughput", "timeline", "utilisation"]  # fmt: skip
+__all__ = [
+    "MAX_PANELS",
+    "MAX_SERIES",
+    "MAX_TIMELINE_RUNS",
+    "Chart",
+    "band",
+    "band_traces",
+    "cf_usage",
+    "colour",
+    "depth",
+    "latency_cdf",
+    "load",
+    "panels",
+    "quantile",
+    "throughput",
+    "timeline",
+    "utilisation",
+]

@@ -35,15 +35,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 def on_spark(command: F) -> F:
     """``--master``, ``--remote`` and ``--conf``: the options every pipeline command takes."""
     command = click.option(
-        "--conf", "conf", multiple=True, metavar="KEY=VALUE",
+        "--conf",
+        "conf",
+        multiple=True,
+        metavar="KEY=VALUE",
         help="A Spark setting (repeatable), over spark-defaults.conf and qsg's own.",
-    )(command)  # fmt: skip
+    )(command)
     command = click.option(
-        "--remote", default=None, metavar="sc://HOST:PORT",
+        "--remote",
+        default=None,
+        metavar="sc://HOST:PORT",
         help="A Spark Connect server instead of a master (default: $SPARK_REMOTE if set).",
-    )(command)  # fmt: skip
+    )(command)
     command = click.option(
-        "--master", default=None, metavar="URL",
+        "--master",
+        default=None,
+        metavar="URL",
         help=f"The Spark master: local[N], spark://host:7077, yarn, k8s://... (metrics, "
         f"sweep and report default to {DEFAULT_MASTER}, unless --remote or $SPARK_REMOTE).",
     )(command)
@@ -74,8 +81,9 @@ class Location(click.ParamType):  # type: ignore[type-arg]
     def __init__(self, *, exists: bool = False) -> None:
         self.exists = exists
 
-    def convert(self, value: object, param: click.Parameter | None,
-                ctx: click.Context | None) -> str:  # fmt: skip
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
         text = str(value)
         if self.exists and is_local(text) and not local_path(text).is_dir():
             self.fail(f"{text}: no such directory", param, ctx)
@@ -145,13 +153,24 @@ def run_job(action: Callable[[], Any]) -> Any:
 
 @click.command()
 @click.argument("directory", type=Location(exists=True))
-@click.option("--out", type=Location(), default=None,
-              help="Where the tables go, a path or URI (default: DIRECTORY/metrics).")
+@click.option(
+    "--out",
+    type=Location(),
+    default=None,
+    help="Where the tables go, a path or URI (default: DIRECTORY/metrics).",
+)
 @on_spark
 @_interval
 @_mode
-def metrics(directory: str, out: str | None, master: str | None, remote: str | None,
-            conf: tuple[str, ...], interval: float, mode: str) -> None:  # fmt: skip
+def metrics(
+    directory: str,
+    out: str | None,
+    master: str | None,
+    remote: str | None,
+    conf: tuple[str, ...],
+    interval: float,
+    mode: str,
+) -> None:
     """Compute the metrics tables of every run under DIRECTORY (a path or URI; each run
     a directory with an events.parquet, as `qsg run --out` writes) and write them as
     Parquet through Spark."""
@@ -169,9 +188,12 @@ def metrics(directory: str, out: str | None, master: str | None, remote: str | N
 
 @click.command()
 @click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", type=Location(), required=True,
-              help="The sweep's directory, a path or URI: runs/POINT/ per point, metrics/, "
-              "sweep.json.")  # fmt: skip
+@click.option(
+    "--out",
+    type=Location(),
+    required=True,
+    help="The sweep's directory, a path or URI: runs/POINT/ per point, metrics/, sweep.json.",
+)
 @on_spark
 @click.option(
     "--redis",
@@ -186,17 +208,31 @@ def metrics(directory: str, out: str | None, master: str | None, remote: str | N
 @_interval
 @_mode
 @click.option(
-    "--report/--no-report", default=True, show_default=True,
+    "--report/--no-report",
+    default=True,
+    show_default=True,
     help="Also write OUT/report.html (OUT local) or ./report.html (OUT a URI).",
-)  # fmt: skip
+)
 @click.option(
-    "--replications", type=click.IntRange(1, 1000), default=None, metavar="N",
+    "--replications",
+    type=click.IntRange(1, 1000),
+    default=None,
+    metavar="N",
     help="Play each point with N seeds (from the sweep's first seed) instead of its "
     "seeds, and give each point's figures as mean ± 95% half-width.",
-)  # fmt: skip
-def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
-          conf: tuple[str, ...], redis_url: str | None, interval: float, mode: str,
-          report: bool, replications: int | None) -> None:  # fmt: skip
+)
+def sweep(
+    sweep_file: Path,
+    out: str,
+    master: str | None,
+    remote: str | None,
+    conf: tuple[str, ...],
+    redis_url: str | None,
+    interval: float,
+    mode: str,
+    report: bool,
+    replications: int | None,
+) -> None:
     """Play the points of SWEEP (a base scenario and the parameters to vary, see
     docs/pipeline.md) as one Spark job, each point one simulation in virtual time on an
     executor; compute the metrics of all of them and find the knee: per group of points,
@@ -210,11 +246,18 @@ def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
     check_redis_url(redis_url)
     try:
         if _is_scenario(sweep_file):
-            raise ScenarioError([ScenarioProblem(
-                str(sweep_file), 1, "",
-                f"a scenario, not a sweep file: play it with `qsg run {sweep_file}`; a sweep"
-                " file names its base `scenario` and has a [vary] table (docs/pipeline.md)",
-            )])  # fmt: skip
+            raise ScenarioError(
+                [
+                    ScenarioProblem(
+                        str(sweep_file),
+                        1,
+                        "",
+                        f"a scenario, not a sweep file: play it with `qsg run {sweep_file}`;"
+                        " a sweep file names its base `scenario` and has a [vary] table"
+                        " (docs/pipeline.md)",
+                    )
+                ]
+            )
         loaded = load_sweep(sweep_file, replications)
     except ScenarioError as error:
         _problems(error)
@@ -223,8 +266,9 @@ def sweep(sweep_file: Path, out: str, master: str | None, remote: str | None,
     console = _console()
     spark = start_spark(master, remote, conf)
     console.print(f"[bold]{sweep_file}[/]: {len(loaded.points)} points on {_where(spark)}")
-    swept = run_job(lambda: run_sweep(spark, loaded, target, redis_url, interval=interval,
-                                   mode=mode))  # fmt: skip
+    swept = run_job(
+        lambda: run_sweep(spark, loaded, target, redis_url, interval=interval, mode=mode)
+    )
     failed = [r for r in swept.results if r.error]
     for r in failed:
         console.print(f"[bold red]point {r.run} failed:[/] {escape(str(r.error))}")
@@ -259,21 +303,24 @@ def _print_points(console: Console, rows: list[dict[str, Any]]) -> None:
     for c in columns:
         table.add_column(c.replace("_", " "), justify="left" if c in ("run", "group") else "right")
     for row in rows:
-        table.add_row(*(duration(row[c]) if c.startswith("latency") else _fmt(row[c])
-                        for c in columns))  # fmt: skip
+        table.add_row(
+            *(duration(row[c]) if c.startswith("latency") else _fmt(row[c]) for c in columns)
+        )
     console.print(table)
 
 
 def _print_intervals(console: Console, rows: list[dict[str, Any]], seeds: int) -> None:
     from qsg.pipeline.answer import POINT_FIGURES, point_intervals
 
-    table = Table(title=f"Points (mean ± 95% half-width over {seeds} seeds)",
-                  title_justify="left", title_style="bold")  # fmt: skip
+    table = Table(
+        title=f"Points (mean ± 95% half-width over {seeds} seeds)",
+        title_justify="left",
+        title_style="bold",
+    )
     for c in ("parameters", "offered load", *[c.replace("_", " ") for c in POINT_FIGURES]):
         table.add_column(c, justify="left" if c == "parameters" else "right")
     for row in point_intervals(rows):
-        shown = [", ".join(f"{k}={v}" for k, v in row["params"].items()),
-                 _fmt(row["offered_load"])]
+        shown = [", ".join(f"{k}={v}" for k, v in row["params"].items()), _fmt(row["offered_load"])]
         for name in POINT_FIGURES:
             ci = row[name]
             value = duration if name.startswith("latency") else _fmt
@@ -286,26 +333,41 @@ def _print_intervals(console: Console, rows: list[dict[str, Any]], seeds: int) -
 
 
 def _print_knee(console: Console, rows: list[dict[str, Any]], objective: float) -> None:
-    table = Table(title=f"Knee (objective: p99 <= {objective:g} s)", title_justify="left",
-                  title_style="bold")  # fmt: skip
+    table = Table(
+        title=f"Knee (objective: p99 <= {objective:g} s)", title_justify="left", title_style="bold"
+    )
     for c in ("group", "offered load", "p99", "meets", "knee"):
         table.add_column(c, justify="left" if c == "group" else "right")
     for row in rows:
-        table.add_row(row["group"] or "(all)", _fmt(row["offered_load"]),
-                      duration(row["latency_p99"]), "yes" if row["meets"] else "no",
-                      "◀ knee" if row["knee"] else "")  # fmt: skip
+        table.add_row(
+            row["group"] or "(all)",
+            _fmt(row["offered_load"]),
+            duration(row["latency_p99"]),
+            "yes" if row["meets"] else "no",
+            "◀ knee" if row["knee"] else "",
+        )
     console.print(table)
 
 
 @click.command()
 @click.argument("directory", type=Location(exists=True))
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The HTML file, local (default: DIRECTORY/report.html, or ./report.html "
-              "when DIRECTORY is a URI).")  # fmt: skip
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The HTML file, local (default: DIRECTORY/report.html, or ./report.html "
+    "when DIRECTORY is a URI).",
+)
 @on_spark
 @_interval
-def report(directory: str, out: Path | None, master: str | None, remote: str | None,
-           conf: tuple[str, ...], interval: float) -> None:  # fmt: skip
+def report(
+    directory: str,
+    out: Path | None,
+    master: str | None,
+    remote: str | None,
+    conf: tuple[str, ...],
+    interval: float,
+) -> None:
     """Render the runs (or sweep) under DIRECTORY (a path or URI) as one self-contained
     HTML file: depth over time, latency CDFs, throughput against offered load with the
     knee, a timeline of faults and lease holders, and the summary tables."""
@@ -321,5 +383,13 @@ def report(directory: str, out: Path | None, master: str | None, remote: str | N
 
 COMMANDS = (metrics, sweep, report)
 
-__all__ = ["COMMANDS", "Location", "metrics", "on_spark", "report", "run_job", "start_spark",
-           "sweep"]
+__all__ = [
+    "COMMANDS",
+    "Location",
+    "metrics",
+    "on_spark",
+    "report",
+    "run_job",
+    "start_spark",
+    "sweep",
+]

@@ -41,8 +41,13 @@ ERROR = "!error"
 RESULT = "!result"
 #: How a job's output may meet existing tables: Spark's save modes.
 MODES = ("overwrite", "errorifexists")
-_DDL = {pa.string(): "string", pa.int64(): "bigint", pa.float64(): "double",
-        pa.bool_(): "boolean", pa.binary(): "binary"}  # fmt: skip
+_DDL = {
+    pa.string(): "string",
+    pa.int64(): "bigint",
+    pa.float64(): "double",
+    pa.bool_(): "boolean",
+    pa.binary(): "binary",
+}
 
 
 class JobError(RuntimeError):
@@ -68,8 +73,14 @@ def ddl(schema: pa.Schema) -> str:
     return ", ".join(f"`{f.name}` {_DDL[f.type]}" for f in schema)
 
 
-def dealt(spark: Any, rows: list[dict[str, Any]], schema: pa.Schema, costs: Sequence[int],
-          *, hands: int | None = None) -> Any:  # fmt: skip
+def dealt(
+    spark: Any,
+    rows: list[dict[str, Any]],
+    schema: pa.Schema,
+    costs: Sequence[int],
+    *,
+    hands: int | None = None,
+) -> Any:
     """``rows`` as a DataFrame of ``schema`` whose partition ``h`` holds exactly hand
     ``h`` of ``deal(costs, hands)`` (default: as many hands as Spark runs tasks at
     once), each hand's rows in their order in ``rows``; column ``hand`` is added."""
@@ -102,8 +113,9 @@ def wide(schemas: Mapping[str, pa.Schema]) -> pa.Schema:
 Rows = Iterator[tuple[str, str, "pa.Table | bytes"]]
 
 
-def packed(frame: Any, task: Callable[[dict[str, Any]], Rows],
-           schemas: Mapping[str, pa.Schema]) -> Any:  # fmt: skip
+def packed(
+    frame: Any, task: Callable[[dict[str, Any]], Rows], schemas: Mapping[str, pa.Schema]
+) -> Any:
     """``task`` of every row of ``frame`` (``mapInArrow``): each yields ``(table, run,
     rows)``, ``rows`` a table of ``schemas[table]`` or, for a ``!`` table, bytes."""
     schema = wide(schemas)
@@ -119,15 +131,24 @@ def packed(frame: Any, task: Callable[[dict[str, Any]], Rows],
 
 def _widened(schema: pa.Schema, table: str, run: str, rows: pa.Table | bytes) -> pa.RecordBatch:
     if isinstance(rows, bytes):
-        marked = {"table": pa.array([table]), "run": pa.array([run]),
-                  "part": pa.array([rows], pa.binary())}  # fmt: skip
+        marked = {
+            "table": pa.array([table]),
+            "run": pa.array([run]),
+            "part": pa.array([rows], pa.binary()),
+        }
         return pa.RecordBatch.from_arrays(
-            [marked.get(f.name, pa.nulls(1, f.type)) for f in schema], schema=schema)
+            [marked.get(f.name, pa.nulls(1, f.type)) for f in schema], schema=schema
+        )
     n = rows.num_rows
     have = set(rows.column_names)
-    columns = [pa.repeat(pa.scalar(table), n) if f.name == "table"
-               else rows[f.name].combine_chunks().cast(f.type) if f.name in have
-               else pa.nulls(n, f.type) for f in schema]  # fmt: skip
+    columns = [
+        pa.repeat(pa.scalar(table), n)
+        if f.name == "table"
+        else rows[f.name].combine_chunks().cast(f.type)
+        if f.name in have
+        else pa.nulls(n, f.type)
+        for f in schema
+    ]
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
@@ -139,8 +160,9 @@ def settle(frame: Any) -> tuple[Any, list[tuple[str, str, bytes]]]:
 
     frame = frame.persist()
     try:
-        marked = frame.where(F.col("table").startswith("!")).select("table", "run",
-                                                                    "part").collect()
+        marked = (
+            frame.where(F.col("table").startswith("!")).select("table", "run", "part").collect()
+        )
     except Exception as error:
         frame.unpersist()
         raise JobError(one_line(error)) from None
@@ -168,8 +190,14 @@ def gather(frame: Any, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
     return found
 
 
-def write_tables(spark: Any, frames: dict[str, Any], out: str, mode: str = "overwrite", *,
-                 partitioned: Collection[str] = ()) -> None:  # fmt: skip
+def write_tables(
+    spark: Any,
+    frames: dict[str, Any],
+    out: str,
+    mode: str = "overwrite",
+    *,
+    partitioned: Collection[str] = (),
+) -> None:
     """Each DataFrame as table ``out/NAME`` (Parquet), side by side; a table named in
     ``partitioned`` partitioned by run (``out/NAME/run=RUN/``, ``partitionBy("run")``).
     ``errorifexists``: JobError naming the first that exists before any is written."""
@@ -211,8 +239,10 @@ def exists(spark: Any, location: str) -> bool:
 _RAISED = re.compile(r"^([\w.]+(?:Error|Exception|Exit|Interrupt)): (.+)$", re.M)
 #: Exceptions that only carry another's message: Spark's and Py4J's wrappers, and any
 #: JVM class (a Java package before the name).
-_WRAPPERS = re.compile(r"^(?:org|java|javax|scala|io|py4j|pyspark)\.|^(?:PythonException|"
-                       r"Py4JJavaError|SparkException|AnalysisException)$")  # fmt: skip
+_WRAPPERS = re.compile(
+    r"^(?:org|java|javax|scala|io|py4j|pyspark)\.|^(?:PythonException|"
+    r"Py4JJavaError|SparkException|AnalysisException)$"
+)
 
 
 def one_line(error: BaseException) -> str:
@@ -227,6 +257,21 @@ def one_line(error: BaseException) -> str:
     return (lines[0] if lines else type(error).__name__)[:500]
 
 
-__all__ = ["ERROR", "MODES", "RESULT", "JobError", "Rows", "ddl", "deal", "dealt", "exists",
-           "gather", "one_line", "packed", "settle", "unpacked", "wide",
-           "write_tables"]  # fmt: skip
+__all__ = [
+    "ERROR",
+    "MODES",
+    "RESULT",
+    "JobError",
+    "Rows",
+    "ddl",
+    "deal",
+    "dealt",
+    "exists",
+    "gather",
+    "one_line",
+    "packed",
+    "settle",
+    "unpacked",
+    "wide",
+    "write_tables",
+]

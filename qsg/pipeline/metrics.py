@@ -53,7 +53,7 @@ PART = "part-00000.parquet"
 PARTITION = "run"
 #: Characters Spark escapes (``%XX``) in a partition directory's value (its
 #: ``ExternalCatalogUtils.escapePathName``): so ``write`` names them as Spark does.
-_ESCAPED = frozenset([*map(chr, range(1, 32)), *'"#%\'*/:=?\\\x7f{[]^'])
+_ESCAPED = frozenset([*map(chr, range(1, 32)), *"\"#%'*/:=?\\\x7f{[]^"])
 #: The runs' DataFrame: a row a run.
 RUNS = pa.schema([("run", pa.string()), ("uri", pa.string()), ("size", pa.int64())])
 
@@ -168,15 +168,17 @@ def partition_dir(run: str) -> str:
 
 def partition_of(directory: str) -> str:
     """The run whose partition ``directory`` (``run=NAME``) holds: NAME unescaped."""
-    return re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m[1], 16)),
-                  directory.removeprefix(PARTITION + "="))  # fmt: skip
+    return re.sub(
+        r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m[1], 16)), directory.removeprefix(PARTITION + "=")
+    )
 
 
 def read(out: str | Path) -> dict[str, pa.Table]:
     """The tables ``store`` or ``write`` (or a sweep) stored under the local directory
     ``out``, by name, in run order (each run's rows in the order they were made)."""
-    return {p.name: read_table(p, TABLES.get(p.name))
-            for p in sorted(Path(out).iterdir()) if p.is_dir()}  # fmt: skip
+    return {
+        p.name: read_table(p, TABLES.get(p.name)) for p in sorted(Path(out).iterdir()) if p.is_dir()
+    }
 
 
 def read_table(where: Path, schema: pa.Schema | None = None) -> pa.Table:
@@ -209,6 +211,25 @@ def load(spark: Any, location: str, schema: pa.Schema) -> Any:
     return spark.read.schema(frames.ddl(schema)).parquet(location).select(*schema.names)
 
 
-__all__ = ["CDF_POINTS", "HOLDER_LOST", "PART", "PARTITION", "RUNS", "TABLES", "Events",
-           "JobError", "compute", "deal", "failed", "load", "partition_dir", "partition_of",
-           "read", "read_table", "store", "tables_task", "write", "write_part"]  # fmt: skip
+__all__ = [
+    "CDF_POINTS",
+    "HOLDER_LOST",
+    "PART",
+    "PARTITION",
+    "RUNS",
+    "TABLES",
+    "Events",
+    "JobError",
+    "compute",
+    "deal",
+    "failed",
+    "load",
+    "partition_dir",
+    "partition_of",
+    "read",
+    "read_table",
+    "store",
+    "tables_task",
+    "write",
+    "write_part",
+]

@@ -32,14 +32,31 @@ from qsg.pipeline.where import child, is_local, local_path, to_uri
 SHOWN: dict[str, list[str]] = {
     "runs": ["run", "seed", "events", "end", "put", "got", "expired"],
     "latency": ["run", "scope", "queue", "q_mgr", "messages", "mean", "p50", "p90", "p99", "max"],
-    "expiry": ["run", "scope", "queue", "discarded", "by_get", "by_browse", "by_scan",
-               "overdue_mean", "held_byte_seconds"],
+    "expiry": [
+        "run",
+        "scope",
+        "queue",
+        "discarded",
+        "by_get",
+        "by_browse",
+        "by_scan",
+        "overdue_mean",
+        "held_byte_seconds",
+    ],
     "failover_gaps": ["run", "role", "previous", "holder", "lost_at", "taken_at", "gap"],
     "recoveries": ["run", "recovery", "q_mgr", "failed", "failed_at", "time", "duration", "units"],
     "knee": ["group", "offered_load", "got", "latency_p99", "objective_p99", "meets", "knee"],
-    "points": ["run", "group", "offered_load", "seed", "throughput", "latency_p50",
-               "latency_p99", "error"],
-}  # fmt: skip
+    "points": [
+        "run",
+        "group",
+        "offered_load",
+        "seed",
+        "throughput",
+        "latency_p50",
+        "latency_p99",
+        "error",
+    ],
+}
 #: Columns in seconds, shown in ms or s to three significant digits (as ``qsg run``).
 DURATIONS: dict[str, tuple[str, ...]] = {
     "latency": ("mean", "p50", "p90", "p99", "max"),
@@ -57,8 +74,11 @@ def _tables(spark: Any, directory: str, interval: float) -> dict[str, pa.Table]:
             return metrics.read(local_path(stored))
     elif exists(spark, child(stored, "runs")):
         schemas = {**metrics.TABLES, "points": POINTS, "knee": KNEE}
-        return {name: _read(spark, child(stored, name), schema)
-                for name, schema in schemas.items() if exists(spark, child(stored, name))}
+        return {
+            name: _read(spark, child(stored, name), schema)
+            for name, schema in schemas.items()
+            if exists(spark, child(stored, name))
+        }
     ev = metrics.Events.load(spark, directory, interval=interval)
     return metrics.compute(ev)
 
@@ -79,8 +99,9 @@ def _rows(table: pa.Table, limit: int = 200_000, **match: Any) -> list[dict[str,
     return rows
 
 
-def write_report(spark: Any, directory: str | Path, out: str | Path | None = None, *,
-                 interval: float = 1.0) -> Path:  # fmt: skip
+def write_report(
+    spark: Any, directory: str | Path, out: str | Path | None = None, *, interval: float = 1.0
+) -> Path:
     """Render the report of ``directory`` (a path or URI) to the local file ``out``
     (default ``directory/report.html``, which needs ``directory`` local)."""
     directory = to_uri(directory)
@@ -102,8 +123,9 @@ def figures(tables: dict[str, pa.Table]) -> list[tuple[str, charts.Chart]]:
     configs = answer.configurations(tables)
     out = []
     if "points" in tables:
-        out.append(("Throughput and p99 against offered load",
-                    charts.load(tables, answer.knees(tables))))  # fmt: skip
+        out.append(
+            ("Throughput and p99 against offered load", charts.load(tables, answer.knees(tables)))
+        )
     out += [
         ("Latency CDF (first MQPUT to MQGET)", charts.latency_cdf(tables, configs)),
         ("Depth over time", charts.depth(tables, configs)),
@@ -112,8 +134,9 @@ def figures(tables: dict[str, pa.Table]) -> list[tuple[str, charts.Chart]]:
     if _has_rows(tables, "cf_usage"):
         out.append(("CF structure usage over time", charts.cf_usage(tables, configs)))
     if _has_rows(tables, "qmgr_statistics"):
-        out.append(("Utilisation over time: processors and channels",
-                    charts.utilisation(tables, configs)))  # fmt: skip
+        out.append(
+            ("Utilisation over time: processors and channels", charts.utilisation(tables, configs))
+        )
     out.append(("Lease holders and faults", charts.timeline(tables)))
     return out
 
@@ -142,25 +165,37 @@ def _knee_row(k: answer.Knee) -> list[str]:
 
 
 def _structure_row(s: answer.StructurePeak) -> list[str]:
-    ttf = "–" if s.time_to_full is None else (
-        f"{duration(s.time_to_full)} (at {s.time_to_full_at:g} s)")  # fmt: skip
+    ttf = (
+        "–"
+        if s.time_to_full is None
+        else (f"{duration(s.time_to_full)} (at {s.time_to_full_at:g} s)")
+    )
     median = f"; median of {s.runs} runs {s.median_peak:.3g}%" if s.runs > 1 else ""
-    return [f"{s.qsg}/{s.structure}", f"{s.size_kb:,}",
-            f"{s.peak_percent_full:.3g}% at {s.high_water_time:g} s ({s.peak_run}){median}",
-            f"{s.peak_entries:,} / {s.size_kb:,}", f"{s.peak_elements:,} / {4 * s.size_kb:,}",
-            ttf]  # fmt: skip
+    return [
+        f"{s.qsg}/{s.structure}",
+        f"{s.size_kb:,}",
+        f"{s.peak_percent_full:.3g}% at {s.high_water_time:g} s ({s.peak_run}){median}",
+        f"{s.peak_entries:,} / {s.size_kb:,}",
+        f"{s.peak_elements:,} / {4 * s.size_kb:,}",
+        ttf,
+    ]
 
 
 def _busiest_row(b: answer.Busiest) -> list[str]:
     ci = {k: (100 * v if isinstance(v, float) else v) for k, v in b.busy.items()}
-    return [b.configuration, b.q_mgr, _interval(ci, "%"),
-            f"{100 * b.peak:.3g}% at {b.peak_at:g} s ({b.peak_run})"]
+    return [
+        b.configuration,
+        b.q_mgr,
+        _interval(ci, "%"),
+        f"{100 * b.peak:.3g}% at {b.peak_at:g} s ({b.peak_run})",
+    ]
 
 
 def _html_table(name: str, head: list[str], body: list[list[str]]) -> str:
     cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    lines = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
-                    for row in body)  # fmt: skip
+    lines = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in body
+    )
     return f'<table class="summary answer" data-table="{name}"><tr>{cells}</tr>{lines}</table>'
 
 
@@ -181,8 +216,9 @@ def _intervals_html(tables: dict[str, pa.Table]) -> str:
             line.append(f"{text} (n = {ci['n']})")
         body.append(line)
     head = ["point", "offered load", *[n.replace("_", " ") for n in answer.POINT_FIGURES]]
-    return ("<h3>points: mean ± 95% half-width over their seeds</h3>"
-            + _html_table("point-intervals", head, body))  # fmt: skip
+    return "<h3>points: mean ± 95% half-width over their seeds</h3>" + _html_table(
+        "point-intervals", head, body
+    )
 
 
 def answer_html(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> str:
@@ -190,28 +226,56 @@ def answer_html(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> s
     parts = []
     knees = answer.knees(tables)
     if knees:
-        parts.append("<h3>The knee: the most load before p99 passes the objective</h3>"
-                     + _html_table("answer-knee", [
-                         "configuration", "knee (pooled p99, msg/s)",
-                         "95% interval across seeds", "highest load tested that meets it",
-                         "p99 objective"], [_knee_row(k) for k in knees])
-                     + "<p class='note'>Interpolated linearly between the highest load "
-                     "tested whose p99 (and every lower load's) meets the objective and "
-                     "the next load; the interval is Student t over each seed's own "
-                     "knee.</p>")  # fmt: skip
+        parts.append(
+            "<h3>The knee: the most load before p99 passes the objective</h3>"
+            + _html_table(
+                "answer-knee",
+                [
+                    "configuration",
+                    "knee (pooled p99, msg/s)",
+                    "95% interval across seeds",
+                    "highest load tested that meets it",
+                    "p99 objective",
+                ],
+                [_knee_row(k) for k in knees],
+            )
+            + "<p class='note'>Interpolated linearly between the highest load "
+            "tested whose p99 (and every lower load's) meets the objective and "
+            "the next load; the interval is Student t over each seed's own "
+            "knee.</p>"
+        )
     peaks = answer.structures(tables)
     if peaks:
-        parts.append("<h3>CF structures: how full, and how soon full</h3>" + _html_table(
-            "answer-structures", ["structure", "SIZE (KB)", "peak % full (high-water mark)",
-                                  "entries at peak / max", "elements at peak / max",
-                                  "soonest time to full"],
-            [_structure_row(s) for s in peaks]))  # fmt: skip
+        parts.append(
+            "<h3>CF structures: how full, and how soon full</h3>"
+            + _html_table(
+                "answer-structures",
+                [
+                    "structure",
+                    "SIZE (KB)",
+                    "peak % full (high-water mark)",
+                    "entries at peak / max",
+                    "elements at peak / max",
+                    "soonest time to full",
+                ],
+                [_structure_row(s) for s in peaks],
+            )
+        )
     busy = answer.busiest(tables, configs)
     if busy:
-        parts.append("<h3>The busiest member's processors</h3>" + _html_table(
-            "answer-busiest", ["configuration", "queue manager",
-                               "busy over the run (95% interval across seeds)",
-                               "busiest interval"], [_busiest_row(b) for b in busy]))
+        parts.append(
+            "<h3>The busiest member's processors</h3>"
+            + _html_table(
+                "answer-busiest",
+                [
+                    "configuration",
+                    "queue manager",
+                    "busy over the run (95% interval across seeds)",
+                    "busiest interval",
+                ],
+                [_busiest_row(b) for b in busy],
+            )
+        )
     if not parts:
         return ""
     return "<h2>The answer</h2>" + "".join(parts)
@@ -226,7 +290,8 @@ def _table_html(name: str, table: pa.Table) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     durations = DURATIONS.get(name, ())
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_cell(r[c], c in durations))}</td>" for c in columns)
+        "<tr>"
+        + "".join(f"<td>{html.escape(_cell(r[c], c in durations))}</td>" for c in columns)
         + "</tr>"
         for r in rows
     )
@@ -263,13 +328,16 @@ def _page(directory: str, tables: dict[str, pa.Table]) -> str:
     for title, chart in figures(tables):
         div = ""
         if chart.figure.data:  # a chart with nothing to draw is its title and notes
-            div = chart.figure.to_html(full_html=False, include_plotlyjs=drawn == 0,
-                                       div_id=f"plot-{drawn}", config={"displaylogo": False})
+            div = chart.figure.to_html(
+                full_html=False,
+                include_plotlyjs=drawn == 0,
+                div_id=f"plot-{drawn}",
+                config={"displaylogo": False},
+            )
             drawn += 1
         notes = "".join(f"<p class='note'>{html.escape(n)}</p>" for n in chart.notes)
         parts.append(f"<h2>{html.escape(title)}</h2>{div}{notes}")
-    raw = _intervals_html(tables) + "".join(_table_html(n, tables[n]) for n in SHOWN
-                                            if n in tables)  # fmt: skip
+    raw = _intervals_html(tables) + "".join(_table_html(n, tables[n]) for n in SHOWN if n in tables)
     made = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     shown = str(local_path(directory)) if is_local(directory) else directory
     name = shown.rstrip("/").rsplit("/", 1)[-1]

@@ -45,51 +45,169 @@ def _schema(*columns: tuple[str, pa.DataType]) -> pa.Schema:
 
 #: Every table's columns, in order, with their types.
 SCHEMAS: dict[str, pa.Schema] = {
-    "runs": _schema(("run", _S), ("seed", _L), ("events", _L), ("end", _D), ("put", _L),
-                    ("got", _L), ("expired", _L)),
-    "throughput": _schema(("run", _S), ("scope", _S), ("queue", _S), ("q_mgr", _S), ("t", _D),
-                          ("put", _L), ("got", _L), ("interval", _D)),
-    "latency": _schema(("run", _S), ("scope", _S), ("queue", _S), ("q_mgr", _S),
-                       ("messages", _L), ("mean", _D), ("p50", _D), ("p90", _D), ("p99", _D),
-                       ("max", _D)),
-    "latency_cdf": _schema(("run", _S), ("scope", _S), ("queue", _S), ("p", _D),
-                           ("latency", _D)),
-    "depth": _schema(("run", _S), ("scope", _S), ("queue", _S), ("q_mgr", _S), ("time", _D),
-                     ("depth", _L), ("shared", _B)),
-    "expiry": _schema(("run", _S), ("scope", _S), ("queue", _S), ("discarded", _L),
-                      ("by_get", _L), ("by_browse", _L), ("by_scan", _L), ("bytes", _L),
-                      ("overdue_mean", _D), ("overdue_max", _D), ("held_byte_seconds", _D)),
-    "scans": _schema(("run", _S), ("q_mgr", _S), ("shared", _B), ("cause", _S), ("scans", _L),
-                     ("discarded", _L)),
-    "reports": _schema(("run", _S), ("q_mgr", _S), ("queue", _S), ("feedback", _L),
-                       ("reports", _L)),
-    "channels": _schema(("run", _S), ("channel", _S), ("t", _D), ("sender", _S),
-                        ("batches", _L), ("messages", _L), ("bytes", _L), ("delivered", _L),
-                        ("expired_in_transit", _L), ("interval", _D), ("busy_seconds", _D)),
-    "cf_usage": _schema(("run", _S), ("qsg", _S), ("structure", _S), ("time", _D),
-                        ("entries", _L), ("size_kb", _L), ("used", _D), ("elements", _L),
-                        ("max_elements", _L), ("percent_full", _D)),
-    "qmgr_statistics": _schema(("run", _S), ("q_mgr", _S), ("time", _D), ("interval", _D),
-                               ("cpus", _L), ("cpu_seconds", _D), ("cpu_busy", _D),
-                               *[(verb, _L) for verb in VERBS], ("cf_accesses", _L),
-                               ("calls_per_second", _D), ("cf_accesses_per_second", _D)),
-    "leases": _schema(("run", _S), ("time", _D), ("role", _S), ("holder", _S), ("token", _L),
-                      ("previous", _S)),
-    "faults": _schema(("run", _S), ("time", _D), ("action", _S), ("target", _S), ("q_mgr", _S),
-                      ("detail", _S)),
-    "failover_gaps": _schema(("run", _S), ("role", _S), ("taken_at", _D), ("holder", _S),
-                             ("previous", _S), ("token", _L), ("lost_at", _D), ("gap", _D)),
-    "recoveries": _schema(("run", _S), ("recovery", _S), ("time", _D), ("q_mgr", _S),
-                          ("failed", _S), ("units", _L), ("lost", _L), ("failed_at", _D),
-                          ("duration", _D)),
-}  # fmt: skip
+    "runs": _schema(
+        ("run", _S),
+        ("seed", _L),
+        ("events", _L),
+        ("end", _D),
+        ("put", _L),
+        ("got", _L),
+        ("expired", _L),
+    ),
+    "throughput": _schema(
+        ("run", _S),
+        ("scope", _S),
+        ("queue", _S),
+        ("q_mgr", _S),
+        ("t", _D),
+        ("put", _L),
+        ("got", _L),
+        ("interval", _D),
+    ),
+    "latency": _schema(
+        ("run", _S),
+        ("scope", _S),
+        ("queue", _S),
+        ("q_mgr", _S),
+        ("messages", _L),
+        ("mean", _D),
+        ("p50", _D),
+        ("p90", _D),
+        ("p99", _D),
+        ("max", _D),
+    ),
+    "latency_cdf": _schema(("run", _S), ("scope", _S), ("queue", _S), ("p", _D), ("latency", _D)),
+    "depth": _schema(
+        ("run", _S),
+        ("scope", _S),
+        ("queue", _S),
+        ("q_mgr", _S),
+        ("time", _D),
+        ("depth", _L),
+        ("shared", _B),
+    ),
+    "expiry": _schema(
+        ("run", _S),
+        ("scope", _S),
+        ("queue", _S),
+        ("discarded", _L),
+        ("by_get", _L),
+        ("by_browse", _L),
+        ("by_scan", _L),
+        ("bytes", _L),
+        ("overdue_mean", _D),
+        ("overdue_max", _D),
+        ("held_byte_seconds", _D),
+    ),
+    "scans": _schema(
+        ("run", _S), ("q_mgr", _S), ("shared", _B), ("cause", _S), ("scans", _L), ("discarded", _L)
+    ),
+    "reports": _schema(
+        ("run", _S), ("q_mgr", _S), ("queue", _S), ("feedback", _L), ("reports", _L)
+    ),
+    "channels": _schema(
+        ("run", _S),
+        ("channel", _S),
+        ("t", _D),
+        ("sender", _S),
+        ("batches", _L),
+        ("messages", _L),
+        ("bytes", _L),
+        ("delivered", _L),
+        ("expired_in_transit", _L),
+        ("interval", _D),
+        ("busy_seconds", _D),
+    ),
+    "cf_usage": _schema(
+        ("run", _S),
+        ("qsg", _S),
+        ("structure", _S),
+        ("time", _D),
+        ("entries", _L),
+        ("size_kb", _L),
+        ("used", _D),
+        ("elements", _L),
+        ("max_elements", _L),
+        ("percent_full", _D),
+    ),
+    "qmgr_statistics": _schema(
+        ("run", _S),
+        ("q_mgr", _S),
+        ("time", _D),
+        ("interval", _D),
+        ("cpus", _L),
+        ("cpu_seconds", _D),
+        ("cpu_busy", _D),
+        *[(verb, _L) for verb in VERBS],
+        ("cf_accesses", _L),
+        ("calls_per_second", _D),
+        ("cf_accesses_per_second", _D),
+    ),
+    "leases": _schema(
+        ("run", _S), ("time", _D), ("role", _S), ("holder", _S), ("token", _L), ("previous", _S)
+    ),
+    "faults": _schema(
+        ("run", _S), ("time", _D), ("action", _S), ("target", _S), ("q_mgr", _S), ("detail", _S)
+    ),
+    "failover_gaps": _schema(
+        ("run", _S),
+        ("role", _S),
+        ("taken_at", _D),
+        ("holder", _S),
+        ("previous", _S),
+        ("token", _L),
+        ("lost_at", _D),
+        ("gap", _D),
+    ),
+    "recoveries": _schema(
+        ("run", _S),
+        ("recovery", _S),
+        ("time", _D),
+        ("q_mgr", _S),
+        ("failed", _S),
+        ("units", _L),
+        ("lost", _L),
+        ("failed_at", _D),
+        ("duration", _D),
+    ),
+}
 
 #: The event log's columns some table reads (the others are never decoded).
-READ = ("kind", "time", "q_mgr", "queue", "msg_id", "size", "browse", "expiry", "depth",
-        "shared", "by", "cause", "discarded", "feedback", "channel", "messages", "role",
-        "token", "previous", "action", "target", "detail", "failed", "units", "lost", "qsg",
-        "structure", "interval", "cpus", "cpu_seconds", *VERBS, "cf_accesses",
-        "busy")  # fmt: skip
+READ = (
+    "kind",
+    "time",
+    "q_mgr",
+    "queue",
+    "msg_id",
+    "size",
+    "browse",
+    "expiry",
+    "depth",
+    "shared",
+    "by",
+    "cause",
+    "discarded",
+    "feedback",
+    "channel",
+    "messages",
+    "role",
+    "token",
+    "previous",
+    "action",
+    "target",
+    "detail",
+    "failed",
+    "units",
+    "lost",
+    "qsg",
+    "structure",
+    "interval",
+    "cpus",
+    "cpu_seconds",
+    *VERBS,
+    "cf_accesses",
+    "busy",
+)
 
 
 #: Columns read as Parquet keeps them, dictionaries: a few names, not a million.
@@ -208,16 +326,23 @@ def _scope(q_mgr: pa.DictionaryArray, queue: pa.DictionaryArray, run: RunLog) ->
     """Each event's scope, worked out on the dictionaries' codes: a table of the scope
     of every (queue manager, queue) pair, looked up once per event (no strings)."""
     names, queues = q_mgr.dictionary.to_pylist(), queue.dictionary.to_pylist()
-    shared_at = {(m, q): qsg for qsg, shared in run.scopes.shared.items()
-                 for m, group in run.scopes.members.items() if group == qsg
-                 for q in shared}  # fmt: skip
+    shared_at = {
+        (m, q): qsg
+        for qsg, shared in run.scopes.shared.items()
+        for m, group in run.scopes.members.items()
+        if group == qsg
+        for q in shared
+    }
     if not shared_at:  # no shared queue in this run: every scope is its queue manager
         return q_mgr
     out = list(dict.fromkeys([*names, *shared_at.values()]))
     code = {name: i for i, name in enumerate(out)}
     # Row m, column q: the scope of queue q at queue manager m (a null name is the last).
-    lookup = [None if m is None else code[shared_at.get((m, q), m)]
-              for m in [*names, None] for q in [*queues, None]]  # fmt: skip
+    lookup = [
+        None if m is None else code[shared_at.get((m, q), m)]
+        for m in [*names, None]
+        for q in [*queues, None]
+    ]
     m_codes, q_codes = q_mgr.indices, queue.indices
     if q_mgr.null_count:
         m_codes = pc.fill_null(m_codes, _lit(len(names), pa.int32()))
@@ -265,8 +390,9 @@ def _not_browse(table: pa.Table) -> Any:
     return pc.invert(pc.fill_null(table["browse"], _lit(False)))
 
 
-def _group(table: pa.Table, keys: list[str], aggregations: list[tuple[Any, ...]],
-           names: list[str]) -> pa.Table:  # fmt: skip
+def _group(
+    table: pa.Table, keys: list[str], aggregations: list[tuple[Any, ...]], names: list[str]
+) -> pa.Table:
     """``table`` grouped by ``keys``, aggregated, the aggregates called ``names``.
 
     Single-threaded: Spark runs the runs' tasks side by side already, and so the groups
@@ -320,12 +446,20 @@ class Messages:
         # One hash of the puts' msg_ids for the gets and the discards alike. The log is
         # in the order things happened: a msg_id's first index among the puts is its
         # first MQPUT anywhere (index_in answers the first of duplicates).
-        probe = pa.chunked_array([*gets["msg_id"].chunks, *gone["msg_id"].chunks],
-                                 e.schema.field("msg_id").type)  # fmt: skip
+        probe = pa.chunked_array(
+            [*gets["msg_id"].chunks, *gone["msg_id"].chunks], e.schema.field("msg_id").type
+        )
         first = first_index(probe.combine_chunks(), puts["msg_id"].combine_chunks())
         n = gets.num_rows
-        return cls(put, got, puts.drop_columns(["msg_id"]), gets.drop_columns(["msg_id"]),
-                   gone.drop_columns(["msg_id"]), first.slice(0, n), first.slice(n))  # fmt: skip
+        return cls(
+            put,
+            got,
+            puts.drop_columns(["msg_id"]),
+            gets.drop_columns(["msg_id"]),
+            gone.drop_columns(["msg_id"]),
+            first.slice(0, n),
+            first.slice(n),
+        )
 
 
 #: MQ's MsgId: MQBYTE24, as the event log keeps it.
@@ -361,11 +495,14 @@ def _key(ids: pa.Array) -> pa.Array | None:
         fixed = ids
     elif pa.types.is_binary(ids.type):
         if n and pc.min_max(pc.binary_length(ids)).as_py() != {
-                "min": MSG_ID_LENGTH, "max": MSG_ID_LENGTH}:  # fmt: skip
+            "min": MSG_ID_LENGTH,
+            "max": MSG_ID_LENGTH,
+        }:
             return None
         # Every value the same length: the data buffer is the values back to back.
-        offsets = pa.Array.from_buffers(pa.int32(), n + 1, [None, ids.buffers()[1]],
-                                        offset=ids.offset)  # fmt: skip
+        offsets = pa.Array.from_buffers(
+            pa.int32(), n + 1, [None, ids.buffers()[1]], offset=ids.offset
+        )
         start = offsets[0].as_py() if n else 0
         data = ids.buffers()[2].slice(start, n * MSG_ID_LENGTH) if n else pa.py_buffer(b"")
         fixed = pa.Array.from_buffers(pa.binary(MSG_ID_LENGTH), n, [None, data])
@@ -373,8 +510,9 @@ def _key(ids: pa.Array) -> pa.Array | None:
         return None
     # The values as 64-bit words, three a MsgId: word j of each is at 3i + j.
     width = MSG_ID_LENGTH // 8
-    words = pa.Array.from_buffers(pa.uint64(), width * n, [None, fixed.buffers()[1]],
-                                  offset=width * fixed.offset)  # fmt: skip
+    words = pa.Array.from_buffers(
+        pa.uint64(), width * n, [None, fixed.buffers()[1]], offset=width * fixed.offset
+    )
     starts = _strided(n, width)
     key = None
     for j in range(width):
@@ -402,11 +540,20 @@ def _strided(n: int, width: int) -> pa.Array:
 def runs(ev: RunEvents, m: Messages) -> pa.Table:
     """One row: seed, events, the last event's time, puts, gets, discards."""
     e = ev.events
-    return _rows("runs", [{
-        "run": ev.run.run, "seed": ev.run.seed, "events": e.num_rows,
-        "end": pc.max(e["time"]).as_py(), "put": ev.count("put"),
-        "got": m.gets.num_rows, "expired": m.gone.num_rows,
-    }])  # fmt: skip
+    return _rows(
+        "runs",
+        [
+            {
+                "run": ev.run.run,
+                "seed": ev.run.seed,
+                "events": e.num_rows,
+                "end": pc.max(e["time"]).as_py(),
+                "put": ev.count("put"),
+                "got": m.gets.num_rows,
+                "expired": m.gone.num_rows,
+            }
+        ],
+    )
 
 
 def throughput(ev: RunEvents, m: Messages) -> pa.Table:
@@ -421,11 +568,16 @@ def throughput(ev: RunEvents, m: Messages) -> pa.Table:
         scope = _scope(table["q_mgr"].combine_chunks(), table["queue"].combine_chunks(), ev.run)
         table = table.add_column(0, "scope", scope)
     else:  # a key too wide to pack into one integer: group by each column
-        frame = pa.table({
-            "scope": ev.events["scope"].filter(moving), "queue": moves["queue"],
-            "q_mgr": moves["q_mgr"],
-            "t": ev.bucket(moves["time"]), "put": _ones(pc.invert(got)), "got": _ones(got),
-        })  # fmt: skip
+        frame = pa.table(
+            {
+                "scope": ev.events["scope"].filter(moving),
+                "queue": moves["queue"],
+                "q_mgr": moves["q_mgr"],
+                "t": ev.bucket(moves["time"]),
+                "put": _ones(pc.invert(got)),
+                "got": _ones(got),
+            }
+        )
         table = _group(frame, keys, [("put", "sum"), ("got", "sum")], ["put", "got"])
     table = table.append_column("interval", _repeat(ev.interval, _D, table.num_rows))
     return _finish("throughput", table, ev.run.run)
@@ -452,23 +604,34 @@ def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.
     span = high - low + 1
     if math.prod(widths) * span * 2 >= 2**62:
         return None
-    key = pc.add(pc.multiply(key, _lit(span)),
-                 bucket if low == 0 else pc.subtract(bucket, _lit(low)))  # fmt: skip
+    key = pc.add(
+        pc.multiply(key, _lit(span)), bucket if low == 0 else pc.subtract(bucket, _lit(low))
+    )
     counted = pc.value_counts(pc.add(pc.multiply(key, _lit(2)), _ones(flag)))
     packed, counts = counted.field("values"), counted.field("counts")
     flagged = pc.equal(pc.bit_wise_and(packed, _lit(1)), _lit(1))
-    groups = pa.table({
-        "key": pc.shift_right(packed, _lit(1)),
-        "put": pc.if_else(flagged, _lit(0), counts), "got": pc.if_else(flagged, counts, _lit(0)),
-    }).group_by("key", use_threads=False).aggregate([("put", "sum"), ("got", "sum")])
+    groups = (
+        pa.table(
+            {
+                "key": pc.shift_right(packed, _lit(1)),
+                "put": pc.if_else(flagged, _lit(0), counts),
+                "got": pc.if_else(flagged, counts, _lit(0)),
+            }
+        )
+        .group_by("key", use_threads=False)
+        .aggregate([("put", "sum"), ("got", "sum")])
+    )
     groups = groups.take(pc.sort_indices(groups["key"]))
     named, number = pc.divide(groups["key"], _lit(span)), groups["key"]
     number = pc.add(pc.subtract(number, pc.multiply(named, _lit(span))), _lit(low))
-    return pa.table({
-        **dict(zip(names, _unpack(named, dictionaries, widths), strict=True)),
-        "t": pc.multiply(pc.cast(number, _D), _lit(interval)),  # the bucket's start, in s
-        "put": groups["put_sum"], "got": groups["got_sum"],
-    })  # fmt: skip
+    return pa.table(
+        {
+            **dict(zip(names, _unpack(named, dictionaries, widths), strict=True)),
+            "t": pc.multiply(pc.cast(number, _D), _lit(interval)),  # the bucket's start, in s
+            "put": groups["put_sum"],
+            "got": groups["got_sum"],
+        }
+    )
 
 
 def _codes(column: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.Array]:
@@ -477,8 +640,9 @@ def _codes(column: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.Array]:
     (int32): arithmetic with an int64 makes int64s of them on the way."""
     if column.num_chunks > 1:
         column = column.unify_dictionaries()
-    dictionary = (column.chunk(0).dictionary if column.num_chunks
-                  else pa.array([], column.type.value_type))  # fmt: skip
+    dictionary = (
+        column.chunk(0).dictionary if column.num_chunks else pa.array([], column.type.value_type)
+    )
     codes = pa.chunked_array([c.indices for c in column.chunks], column.type.index_type)
     if codes.null_count:
         codes = pc.fill_null(codes, _lit(len(dictionary), column.type.index_type))
@@ -491,7 +655,8 @@ def latencies(m: Messages) -> pa.Table:
     in order of latency."""
     gets, put_at = m.gets, pc.take(m.puts["time"], m.got_from)
     table = gets.select(["scope", "queue", "q_mgr"]).append_column(
-        "latency", pc.subtract(gets["time"], put_at))
+        "latency", pc.subtract(gets["time"], put_at)
+    )
     if put_at.null_count:
         table = table.filter(pc.is_valid(put_at))
     return table.take(pc.sort_indices(table["latency"]))
@@ -520,11 +685,13 @@ def _quantiles(lat: pa.Table, keys: list[str], points: Sequence[float]) -> pa.Ta
     at = [b + rank(p, n) - 1 for p in points for b, n in zip(starts, counts, strict=True)]
     taken = pc.take(values, pa.array(at, _L))
     g = len(counts)
-    columns: dict[str, Any] = dict(zip(keys, _unpack(runs.values, dictionaries, widths),
-                                       strict=True))  # fmt: skip
+    columns: dict[str, Any] = dict(
+        zip(keys, _unpack(runs.values, dictionaries, widths), strict=True)
+    )
     columns["messages"] = pa.array(counts, _L)
-    columns["mean"] = pa.array([pc.mean(values.slice(b, n)).as_py()
-                                for b, n in zip(starts, counts, strict=True)], _D)  # fmt: skip
+    columns["mean"] = pa.array(
+        [pc.mean(values.slice(b, n)).as_py() for b, n in zip(starts, counts, strict=True)], _D
+    )
     for i in range(len(points)):
         columns[f"q{i}"] = taken.slice(i * g, g)
     return pa.table(columns)
@@ -552,8 +719,11 @@ def _unpack(packed: Any, dictionaries: list[pa.Array], widths: list[int]) -> lis
     for dictionary, width in reversed(list(zip(dictionaries, widths, strict=True))):
         quotient = pc.divide(rest, _lit(width, rest.type))
         digit = pc.subtract(rest, pc.multiply(quotient, _lit(width, rest.type)))
-        out.append(pa.chunked_array([pa.DictionaryArray.from_arrays(c, dictionary)
-                                     for c in _chunks(digit)]))  # fmt: skip
+        out.append(
+            pa.chunked_array(
+                [pa.DictionaryArray.from_arrays(c, dictionary) for c in _chunks(digit)]
+            )
+        )
         rest = quotient
     return out[::-1]
 
@@ -577,8 +747,9 @@ def latency(ev: RunEvents, lat: pa.Table, per_queue: pa.Table | None = None) -> 
     named = {f"q{i}": name for i, name in enumerate(names)}
     by_member = by_member.rename_columns([named.get(c, c) for c in by_member.column_names])
     overall = _per_queue(lat) if per_queue is None else per_queue
-    overall = overall.select(["scope", "queue", "messages", "mean",
-                              *[f"q{CDF_POINTS.index(p)}" for p in points]])  # fmt: skip
+    overall = overall.select(
+        ["scope", "queue", "messages", "mean", *[f"q{CDF_POINTS.index(p)}" for p in points]]
+    )
     overall = overall.rename_columns(["scope", "queue", "messages", "mean", *names])
     overall = overall.append_column("q_mgr", _repeat("*", _S, overall.num_rows))
     return pa.concat_tables([_finish("latency", t, ev.run.run) for t in (by_member, overall)])
@@ -587,10 +758,20 @@ def latency(ev: RunEvents, lat: pa.Table, per_queue: pa.Table | None = None) -> 
 def latency_cdf(ev: RunEvents, lat: pa.Table, per_queue: pa.Table | None = None) -> pa.Table:
     """The latency distribution per queue: its 1st to 100th percentiles."""
     stats = (_per_queue(lat) if per_queue is None else per_queue).to_pylist()
-    return _rows("latency_cdf", [
-        {"run": ev.run.run, "scope": g["scope"], "queue": g["queue"], "p": p, "latency": g[f"q{i}"]}
-        for g in stats for i, p in enumerate(CDF_POINTS)
-    ])  # fmt: skip
+    return _rows(
+        "latency_cdf",
+        [
+            {
+                "run": ev.run.run,
+                "scope": g["scope"],
+                "queue": g["queue"],
+                "p": p,
+                "latency": g[f"q{i}"],
+            }
+            for g in stats
+            for i, p in enumerate(CDF_POINTS)
+        ],
+    )
 
 
 def depth(ev: RunEvents) -> pa.Table:
@@ -611,18 +792,42 @@ def expiry(ev: RunEvents, m: Messages) -> pa.Table:
     # A discard whose put is not in the log counts, with no bytes and no overdue.
     overdue = pc.max_element_wise(pc.subtract(gone["time"], expires), _lit(0.0))
     by = gone["by"]
-    frame = pa.table({
-        "scope": gone["scope"], "queue": gone["queue"], "size": size, "overdue": overdue,
-        "get": _ones(pc.equal(by, _lit("get"))), "browse": _ones(pc.equal(by, _lit("browse"))),
-        "scan": _ones(pc.equal(by, _lit("scan"))),
-        "held": pc.multiply(overdue, pc.cast(size, _D)),
-    })  # fmt: skip
-    table = _group(frame, ["scope", "queue"], [
-        ("overdue", "count", pc.CountOptions("all")), ("get", "sum"), ("browse", "sum"),
-        ("scan", "sum"), ("size", "sum"), ("overdue", "mean"), ("overdue", "max"),
-        ("held", "sum"),
-    ], ["discarded", "by_get", "by_browse", "by_scan", "bytes", "overdue_mean",
-        "overdue_max", "held_byte_seconds"])  # fmt: skip
+    frame = pa.table(
+        {
+            "scope": gone["scope"],
+            "queue": gone["queue"],
+            "size": size,
+            "overdue": overdue,
+            "get": _ones(pc.equal(by, _lit("get"))),
+            "browse": _ones(pc.equal(by, _lit("browse"))),
+            "scan": _ones(pc.equal(by, _lit("scan"))),
+            "held": pc.multiply(overdue, pc.cast(size, _D)),
+        }
+    )
+    table = _group(
+        frame,
+        ["scope", "queue"],
+        [
+            ("overdue", "count", pc.CountOptions("all")),
+            ("get", "sum"),
+            ("browse", "sum"),
+            ("scan", "sum"),
+            ("size", "sum"),
+            ("overdue", "mean"),
+            ("overdue", "max"),
+            ("held", "sum"),
+        ],
+        [
+            "discarded",
+            "by_get",
+            "by_browse",
+            "by_scan",
+            "bytes",
+            "overdue_mean",
+            "overdue_max",
+            "held_byte_seconds",
+        ],
+    )
     return _finish("expiry", table, ev.run.run)
 
 
@@ -630,8 +835,12 @@ def scans(ev: RunEvents) -> pa.Table:
     """Expiry scans per queue manager, kind (shared: of the QSG's shared queues) and
     cause: how many, and the messages they discarded."""
     keys = ["q_mgr", "shared", "cause"]
-    table = _group(ev.of("scan", columns=[*keys, "discarded"]), keys,
-                   [([], "count_all"), ("discarded", "sum")], ["scans", "discarded"])
+    table = _group(
+        ev.of("scan", columns=[*keys, "discarded"]),
+        keys,
+        [([], "count_all"), ("discarded", "sum")],
+        ["scans", "discarded"],
+    )
     return _finish("scans", table, ev.run.run)
 
 
@@ -647,22 +856,30 @@ def channels(ev: RunEvents) -> pa.Table:
     """Channel throughput per channel and time bucket: batches, messages and bytes the
     sender committed, messages the receiver delivered, those that expired on the way,
     and the seconds the sender spent on the batches it committed in the bucket."""
-    moved = ev.of("batch", "delivered", "expired-in-transit",
-                  columns=["kind", "channel", "time", "q_mgr", "messages", "size", "busy"])
+    moved = ev.of(
+        "batch",
+        "delivered",
+        "expired-in-transit",
+        columns=["kind", "channel", "time", "q_mgr", "messages", "size", "busy"],
+    )
     batch = ev.is_kind("batch", among=moved)
-    frame = pa.table({
-        "channel": moved["channel"], "t": ev.bucket(moved["time"]),
-        "sender": pc.if_else(batch, moved["q_mgr"], pa.scalar(None, _S)),
-        "batches": _ones(batch),
-        "messages": pc.if_else(batch, pc.fill_null(moved["messages"], _lit(0)), _lit(0)),
-        "bytes": pc.if_else(batch, pc.fill_null(moved["size"], _lit(0)), _lit(0)),
-        "delivered": _ones(ev.is_kind("delivered", among=moved)),
-        "expired_in_transit": _ones(ev.is_kind("expired-in-transit", among=moved)),
-        "busy_seconds": pc.if_else(batch, pc.fill_null(moved["busy"], _lit(0.0)), _lit(0.0)),
-    })  # fmt: skip
+    frame = pa.table(
+        {
+            "channel": moved["channel"],
+            "t": ev.bucket(moved["time"]),
+            "sender": pc.if_else(batch, moved["q_mgr"], pa.scalar(None, _S)),
+            "batches": _ones(batch),
+            "messages": pc.if_else(batch, pc.fill_null(moved["messages"], _lit(0)), _lit(0)),
+            "bytes": pc.if_else(batch, pc.fill_null(moved["size"], _lit(0)), _lit(0)),
+            "delivered": _ones(ev.is_kind("delivered", among=moved)),
+            "expired_in_transit": _ones(ev.is_kind("expired-in-transit", among=moved)),
+            "busy_seconds": pc.if_else(batch, pc.fill_null(moved["busy"], _lit(0.0)), _lit(0.0)),
+        }
+    )
     sums = ["batches", "messages", "bytes", "delivered", "expired_in_transit", "busy_seconds"]
-    table = _group(frame, ["channel", "t"], [("sender", "max"), *[(s, "sum") for s in sums]],
-                   ["sender", *sums])
+    table = _group(
+        frame, ["channel", "t"], [("sender", "max"), *[(s, "sum") for s in sums]], ["sender", *sums]
+    )
     table = table.append_column("interval", _repeat(ev.interval, _D, table.num_rows))
     return _finish("channels", table, ev.run.run)
 
@@ -671,9 +888,12 @@ def cf_usage(ev: RunEvents) -> pa.Table:
     """CF structure usage over time: at each depth sample of a QSG, the entries (the
     messages, expired-undiscarded included) in each structure, against its SIZE (SIZE KB
     hold SIZE entries: ``used`` is the fraction of them)."""
-    rows = {(qsg, queue): (name, int(s["size_kb"]))
-            for qsg, structures in ev.run.scopes.structures.items()
-            for name, s in structures.items() for queue in s.get("queues", ())}  # fmt: skip
+    rows = {
+        (qsg, queue): (name, int(s["size_kb"]))
+        for qsg, structures in ev.run.scopes.structures.items()
+        for name, s in structures.items()
+        for queue in s.get("queues", ())
+    }
     sampled = ev.of("depth", columns=["scope", "queue", "time", "depth", "shared"])
     sampled = sampled.filter(pc.fill_null(sampled["shared"], _lit(False)))
     # Each sample's structure, looked up on the codes of its (scope, queue) pair.
@@ -684,28 +904,42 @@ def cf_usage(ev: RunEvents) -> pa.Table:
     size = pa.array([None if p is None else p[1] for p in pairs], _L)
     pair = pc.add(pc.multiply(scope, _lit(len(queues))), queue).combine_chunks()
     keys = ["scope", "structure", "time", "size_kb"]
-    joined = pa.table({
-        "scope": sampled["scope"], "time": sampled["time"], "depth": sampled["depth"],
-        "structure": pa.DictionaryArray.from_arrays(pc.take(which, pair),
-                                                    pa.array(names, _S)),
-        "size_kb": pc.take(size, pair),
-    })  # fmt: skip
+    joined = pa.table(
+        {
+            "scope": sampled["scope"],
+            "time": sampled["time"],
+            "depth": sampled["depth"],
+            "structure": pa.DictionaryArray.from_arrays(pc.take(which, pair), pa.array(names, _S)),
+            "size_kb": pc.take(size, pair),
+        }
+    )
     joined = joined.filter(pc.is_valid(joined["size_kb"]))
     table = _group(joined, keys, [("depth", "sum")], ["entries"]).rename_columns(
-        ["qsg", "structure", "time", "size_kb", "entries"])  # fmt: skip
+        ["qsg", "structure", "time", "size_kb", "entries"]
+    )
     entries, size = pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D)
     per = _elements_per_message(ev, rows)
-    mean = pa.array([per.get((q, s), _elements(1024))
-                     for q, s in zip(table["qsg"].to_pylist(), table["structure"].to_pylist(),
-                                     strict=True)], _D)  # fmt: skip
+    mean = pa.array(
+        [
+            per.get((q, s), _elements(1024))
+            for q, s in zip(table["qsg"].to_pylist(), table["structure"].to_pylist(), strict=True)
+        ],
+        _D,
+    )
     elements = pc.cast(pc.round(pc.multiply(entries, mean)), _L)
     most = pc.multiply(table["size_kb"], _lit(4))
-    full = pc.multiply(pc.max_element_wise(pc.divide(entries, size),
-                                           pc.divide(pc.cast(elements, _D),
-                                                     pc.cast(most, _D))), _lit(100.0))  # fmt: skip
-    table = (table.append_column("used", pc.divide(entries, size))
-             .append_column("elements", elements).append_column("max_elements", most)
-             .append_column("percent_full", full))  # fmt: skip
+    full = pc.multiply(
+        pc.max_element_wise(
+            pc.divide(entries, size), pc.divide(pc.cast(elements, _D), pc.cast(most, _D))
+        ),
+        _lit(100.0),
+    )
+    table = (
+        table.append_column("used", pc.divide(entries, size))
+        .append_column("elements", elements)
+        .append_column("max_elements", most)
+        .append_column("percent_full", full)
+    )
     return _finish("cf_usage", table, ev.run.run)
 
 
@@ -715,8 +949,10 @@ def _elements(size: int) -> float:
     return float(math.ceil((body + RECORD_OVERHEAD) / ELEMENT))
 
 
-def _elements_per_message(ev: RunEvents, rows: dict[tuple[str, str], tuple[str, int]],
-                          ) -> dict[tuple[str, str], float]:  # fmt: skip
+def _elements_per_message(
+    ev: RunEvents,
+    rows: dict[tuple[str, str], tuple[str, int]],
+) -> dict[tuple[str, str], float]:
     """The mean elements of the messages put to each structure's queues, by (QSG,
     structure): as the run's summary sizes it, from every MQPUT's own size."""
     puts = ev.of("put", columns=["scope", "queue", "size"])
@@ -726,10 +962,14 @@ def _elements_per_message(ev: RunEvents, rows: dict[tuple[str, str], tuple[str, 
     body = pc.if_else(pc.less_equal(size, _lit(IN_CF)), size, _lit(0))
     record = pc.cast(pc.add(body, _lit(RECORD_OVERHEAD)), _D)
     each = pc.ceil(pc.divide(record, _lit(float(ELEMENT))))
-    frame = pa.table({"scope": pc.cast(puts["scope"], _S), "queue": pc.cast(puts["queue"], _S),
-                      "elements": each})  # fmt: skip
-    means = frame.group_by(["scope", "queue"], use_threads=False).aggregate(
-        [("elements", "sum"), ("elements", "count")]).to_pylist()  # fmt: skip
+    frame = pa.table(
+        {"scope": pc.cast(puts["scope"], _S), "queue": pc.cast(puts["queue"], _S), "elements": each}
+    )
+    means = (
+        frame.group_by(["scope", "queue"], use_threads=False)
+        .aggregate([("elements", "sum"), ("elements", "count")])
+        .to_pylist()
+    )
     sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
     for r in means:
         where = rows.get((r["scope"], r["queue"]))
@@ -753,13 +993,18 @@ def qmgr_statistics(ev: RunEvents) -> pa.Table:
     # An interval of no length (the end's sample at the instant of the last) has no rate.
     empty = pc.less_equal(seconds, _lit(0.0))
     none = pa.scalar(None, _D)
-    table = (table
-             .append_column("cpu_busy", pc.if_else(empty, none,
-                                                   pc.divide(table["cpu_seconds"], capacity)))
-             .append_column("calls_per_second", pc.if_else(empty, none,
-                                                           pc.divide(pc.cast(calls, _D), seconds)))
-             .append_column("cf_accesses_per_second", pc.if_else(
-                 empty, none, pc.divide(pc.cast(table["cf_accesses"], _D), seconds))))  # fmt: skip
+    table = (
+        table.append_column(
+            "cpu_busy", pc.if_else(empty, none, pc.divide(table["cpu_seconds"], capacity))
+        )
+        .append_column(
+            "calls_per_second", pc.if_else(empty, none, pc.divide(pc.cast(calls, _D), seconds))
+        )
+        .append_column(
+            "cf_accesses_per_second",
+            pc.if_else(empty, none, pc.divide(pc.cast(table["cf_accesses"], _D), seconds)),
+        )
+    )
     return _finish("qmgr_statistics", table, ev.run.run)
 
 
@@ -767,8 +1012,11 @@ def leases(ev: RunEvents) -> pa.Table:
     """Every lease change: when, the role, the new holder, its fencing token, the
     previous holder."""
     table = ev.of("lease")
-    return _finish("leases", table.rename_columns(
-        ["holder" if c == "q_mgr" else c for c in table.column_names]), ev.run.run)  # fmt: skip
+    return _finish(
+        "leases",
+        table.rename_columns(["holder" if c == "q_mgr" else c for c in table.column_names]),
+        ev.run.run,
+    )
 
 
 def faults(ev: RunEvents) -> pa.Table:
@@ -781,8 +1029,9 @@ def _failures(ev: RunEvents) -> dict[str, list[float]]:
     """When each queue manager stopped being able to work: killed, paused, or cut off
     from the coupling facility."""
     lost: dict[str, list[float]] = defaultdict(list)
-    for e in ev.of("kill", "fault").select(["kind", "q_mgr", "time", "action",
-                                            "target"]).to_pylist():  # fmt: skip
+    for e in (
+        ev.of("kill", "fault").select(["kind", "q_mgr", "time", "action", "target"]).to_pylist()
+    ):
         if e["kind"] == "kill":
             lost[e["q_mgr"]].append(e["time"])
         elif e["action"] in HOLDER_LOST:
@@ -811,10 +1060,18 @@ def failover_gaps(ev: RunEvents) -> pa.Table:
         if not previous or previous == c["q_mgr"]:
             continue
         lost_at = _latest(lost.get(previous, ()), since or 0.0, c["time"])
-        rows.append({"run": ev.run.run, "role": c["role"], "taken_at": c["time"],
-                     "holder": c["q_mgr"], "token": c["token"], "previous": previous,
-                     "lost_at": lost_at,
-                     "gap": None if lost_at is None else c["time"] - lost_at})  # fmt: skip
+        rows.append(
+            {
+                "run": ev.run.run,
+                "role": c["role"],
+                "taken_at": c["time"],
+                "holder": c["q_mgr"],
+                "token": c["token"],
+                "previous": previous,
+                "lost_at": lost_at,
+                "gap": None if lost_at is None else c["time"] - lost_at,
+            }
+        )
     return _rows("failover_gaps", rows)
 
 
@@ -832,12 +1089,28 @@ def recoveries(ev: RunEvents) -> pa.Table:
             if e["action"] == "cf_fail":
                 cf_fails.append(e["time"])
         elif e["kind"] == "peer-recovery":
-            rows.append({"recovery": "peer", "time": e["time"], "q_mgr": e["q_mgr"],
-                         "failed": e["failed"], "units": e["units"], "lost": None})  # fmt: skip
+            rows.append(
+                {
+                    "recovery": "peer",
+                    "time": e["time"],
+                    "q_mgr": e["q_mgr"],
+                    "failed": e["failed"],
+                    "units": e["units"],
+                    "lost": None,
+                }
+            )
         else:
             failed = "/".join(x for x in (e["qsg"], e["structure"]) if x is not None)
-            rows.append({"recovery": "cf", "time": e["time"], "q_mgr": e["q_mgr"],
-                         "failed": failed, "units": e["units"], "lost": e["lost"]})  # fmt: skip
+            rows.append(
+                {
+                    "recovery": "cf",
+                    "time": e["time"],
+                    "q_mgr": e["q_mgr"],
+                    "failed": failed,
+                    "units": e["units"],
+                    "lost": e["lost"],
+                }
+            )
     for r in rows:
         before = kills.get(r["failed"], []) if r["recovery"] == "peer" else cf_fails
         r["run"] = ev.run.run
@@ -852,14 +1125,22 @@ def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
     lat = latencies(m)
     per_queue = _per_queue(lat)
     made = {
-        "runs": runs(ev, m), "throughput": throughput(ev, m),
-        "latency": latency(ev, lat, per_queue), "latency_cdf": latency_cdf(ev, lat, per_queue),
-        "depth": depth(ev), "expiry": expiry(ev, m),
-        "scans": scans(ev), "reports": reports(ev), "channels": channels(ev),
-        "cf_usage": cf_usage(ev), "qmgr_statistics": qmgr_statistics(ev),
-        "leases": leases(ev), "faults": faults(ev),
-        "failover_gaps": failover_gaps(ev), "recoveries": recoveries(ev),
-    }  # fmt: skip
+        "runs": runs(ev, m),
+        "throughput": throughput(ev, m),
+        "latency": latency(ev, lat, per_queue),
+        "latency_cdf": latency_cdf(ev, lat, per_queue),
+        "depth": depth(ev),
+        "expiry": expiry(ev, m),
+        "scans": scans(ev),
+        "reports": reports(ev),
+        "channels": channels(ev),
+        "cf_usage": cf_usage(ev),
+        "qmgr_statistics": qmgr_statistics(ev),
+        "leases": leases(ev),
+        "faults": faults(ev),
+        "failover_gaps": failover_gaps(ev),
+        "recoveries": recoveries(ev),
+    }
     return {name: made[name] for name in SCHEMAS}
 
 
@@ -873,7 +1154,17 @@ def run_tables(run: RunLog, interval: float = 1.0) -> dict[str, pa.Table]:
     return tables_of(RunEvents(run, read_events(run), interval))
 
 
-__all__ = ["CDF_POINTS", "HOLDER_LOST", "READ", "SCHEMAS", "Messages", "RunEvents",
-           "latencies",
-           "latencies_of", "nearest_rank", "read_events", "run_tables",
-           "tables_of"]  # fmt: skip
+__all__ = [
+    "CDF_POINTS",
+    "HOLDER_LOST",
+    "READ",
+    "SCHEMAS",
+    "Messages",
+    "RunEvents",
+    "latencies",
+    "latencies_of",
+    "nearest_rank",
+    "read_events",
+    "run_tables",
+    "tables_of",
+]

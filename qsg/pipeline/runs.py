@@ -54,22 +54,35 @@ def list_runs(spark: Any, root: str | Path, *, by_spark: bool | None = None) -> 
         base = local_path(uri)
         if base.is_file() and base.name == EVENTS:
             base = base.parent
-        return [RunFile(p.parent.relative_to(base).as_posix(), p.as_uri(), p.stat().st_size)
-                for p in _logs(base)]  # fmt: skip
+        return [
+            RunFile(p.parent.relative_to(base).as_posix(), p.as_uri(), p.stat().st_size)
+            for p in _logs(base)
+        ]
     if uri.endswith("/" + EVENTS):
         uri = uri[: -len(EVENTS) - 1]
     try:
-        listed = (spark.read.format("binaryFile").option("recursiveFileLookup", "true")
-                  .option("pathGlobFilter", EVENTS).load(uri).select("path", "length")
-                  .collect())  # fmt: skip
+        listed = (
+            spark.read.format("binaryFile")
+            .option("recursiveFileLookup", "true")
+            .option("pathGlobFilter", EVENTS)
+            .load(uri)
+            .select("path", "length")
+            .collect()
+        )
     except Exception as error:
         if "PATH_NOT_FOUND" in str(error) or "does not exist" in str(error):
             raise ValueError(f"{uri}: no such directory") from None
         raise
     if not listed:
         raise ValueError(f"{uri}: no {EVENTS} below it (write runs with qsg run --out DIR)")
-    found = [RunFile(relative(r["path"], uri).removesuffix(EVENTS).rstrip("/") or ".",
-                     _spelled(r["path"]), int(r["length"])) for r in listed]  # fmt: skip
+    found = [
+        RunFile(
+            relative(r["path"], uri).removesuffix(EVENTS).rstrip("/") or ".",
+            _spelled(r["path"]),
+            int(r["length"]),
+        )
+        for r in listed
+    ]
     return sorted(found, key=lambda r: r.run)
 
 

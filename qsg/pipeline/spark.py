@@ -24,9 +24,14 @@ DEFAULT_MASTER = "local[*]"
 _LOG4J = Path(__file__).with_name("log4j2.properties")
 
 
-def spark_session(master: str | None = None, *, remote: str | None = None,
-                  conf: Mapping[str, str] | None = None, app: str = "qsg",
-                  shuffle_partitions: int | None = None) -> Any:  # fmt: skip
+def spark_session(
+    master: str | None = None,
+    *,
+    remote: str | None = None,
+    conf: Mapping[str, str] | None = None,
+    app: str = "qsg",
+    shuffle_partitions: int | None = None,
+) -> Any:
     """A SparkSession on ``master`` (any Spark master URL; ``local[*]`` if neither it
     nor ``remote`` is given), or a Spark Connect session on ``remote``
     (``sc://host:port``; ``SPARK_REMOTE`` when neither is given), started if need be.
@@ -78,15 +83,16 @@ def spark_session(master: str | None = None, *, remote: str | None = None,
     return session
 
 
-def _connect(remote: str, conf: dict[str, str], app: str,
-             shuffle_partitions: int | None) -> Any:  # fmt: skip
+def _connect(remote: str, conf: dict[str, str], app: str, shuffle_partitions: int | None) -> Any:
     """A Spark Connect session: only runtime SQL settings can be set from here (the
     server was started with the rest)."""
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.remote(remote).appName(app)
-    ours = {"spark.sql.session.timeZone": "UTC",
-            "spark.sql.sources.partitionColumnTypeInference.enabled": "false"}
+    ours = {
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
+    }
     if shuffle_partitions is not None:
         ours["spark.sql.shuffle.partitions"] = str(shuffle_partitions)
     for key, value in {**ours, **conf}.items():
@@ -98,7 +104,8 @@ def spark_defaults() -> dict[str, str]:
     """The settings of ``spark-defaults.conf`` (``$SPARK_CONF_DIR``, else
     ``$SPARK_HOME/conf``): a key, blanks, its value, a line each; ``#`` comments."""
     where = os.environ.get("SPARK_CONF_DIR") or (
-        str(Path(os.environ["SPARK_HOME"]) / "conf") if os.environ.get("SPARK_HOME") else "")
+        str(Path(os.environ["SPARK_HOME"]) / "conf") if os.environ.get("SPARK_HOME") else ""
+    )
     path = Path(where) / "spark-defaults.conf" if where else None
     if path is None or not path.is_file():
         return {}
@@ -161,8 +168,11 @@ def check_java() -> None:
     home = os.environ.get("JAVA_HOME")
     java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
     if java is None or not Path(java).exists():
-        where = f"JAVA_HOME is {home}, with no bin/java" if home else (
-            "no java on PATH and JAVA_HOME is not set")
+        where = (
+            f"JAVA_HOME is {home}, with no bin/java"
+            if home
+            else ("no java on PATH and JAVA_HOME is not set")
+        )
         raise JavaMissingError(f"{needs}: {where}")
     try:
         said = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
@@ -183,5 +193,13 @@ def _local_cores(master: str) -> int:
     return max(1, int(inside))
 
 
-__all__ = ["DEFAULT_MASTER", "JavaMissingError", "check_java", "is_connect", "parallelism",
-           "parse_conf", "spark_defaults", "spark_session"]
+__all__ = [
+    "DEFAULT_MASTER",
+    "JavaMissingError",
+    "check_java",
+    "is_connect",
+    "parallelism",
+    "parse_conf",
+    "spark_defaults",
+    "spark_session",
+]

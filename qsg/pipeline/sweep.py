@@ -52,15 +52,45 @@ from qsg.pipeline.where import arrow_fs, child, is_local, local_path, to_uri
 REDIS_DATABASES = 16
 _S, _D, _L, _B = pa.string(), pa.float64(), pa.int64(), pa.bool_()
 #: The ``points`` table's columns.
-POINTS = pa.schema([("run", _S), ("params", _S), ("group", _S), ("seed", _L),
-                    ("offered_load", _D), ("members", _L), ("got", _L), ("throughput", _D),
-                    ("latency_p50", _D), ("latency_p99", _D), ("error", _S)])  # fmt: skip
+POINTS = pa.schema(
+    [
+        ("run", _S),
+        ("params", _S),
+        ("group", _S),
+        ("seed", _L),
+        ("offered_load", _D),
+        ("members", _L),
+        ("got", _L),
+        ("throughput", _D),
+        ("latency_p50", _D),
+        ("latency_p99", _D),
+        ("error", _S),
+    ]
+)
 #: The ``knee`` table's columns.
-KNEE = pa.schema([("group", _S), ("offered_load", _D), ("got", _L), ("latency_p99", _D),
-                  ("objective_p99", _D), ("meets", _B), ("knee", _B)])  # fmt: skip
+KNEE = pa.schema(
+    [
+        ("group", _S),
+        ("offered_load", _D),
+        ("got", _L),
+        ("latency_p99", _D),
+        ("objective_p99", _D),
+        ("meets", _B),
+        ("knee", _B),
+    ]
+)
 #: The points' DataFrame: what a task needs to play one.
-POINT_ROWS = pa.schema([("run", _S), ("text", _S), ("seed", _L), ("params", _S), ("group", _S),
-                        ("offered_load", _D), ("members", _L)])  # fmt: skip
+POINT_ROWS = pa.schema(
+    [
+        ("run", _S),
+        ("text", _S),
+        ("seed", _L),
+        ("params", _S),
+        ("group", _S),
+        ("offered_load", _D),
+        ("members", _L),
+    ]
+)
 #: A point's latencies on the objective's queue: a packed table of its own, which
 #: stays on the executors (``points`` and ``knee`` are made from it there).
 LATENCIES = pa.schema([("run", _S), ("latency", _D)])
@@ -104,17 +134,34 @@ def play_point(point: Point, run_dir: Path, redis_url: str | None = None) -> Poi
         scenario = parse_scenario(point.text, str(source), base=run_dir)
         result = run_scenario(scenario, redis_url=redis_url, seed=point.seed)
         write_run(run_dir, source, result)
-        (run_dir / "point.json").write_text(json.dumps({
-            "run": point.run, "params": point.params, "seed": point.seed,
-            "offered_load": point.offered_load, "members": point.members,
-        }, indent=2) + "\n")  # fmt: skip
+        (run_dir / "point.json").write_text(
+            json.dumps(
+                {
+                    "run": point.run,
+                    "params": point.params,
+                    "seed": point.seed,
+                    "offered_load": point.offered_load,
+                    "members": point.members,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
         # Its coupling facility failed unscheduled: its run is kept, but it measured a
         # failure, not the point's capacity, and the sweep says so (and exits 1).
-        return PointResult(point.run, len(result.events), result.scenario.run.duration,
-                           time.perf_counter() - began, result.failure() or "")  # fmt: skip
+        return PointResult(
+            point.run,
+            len(result.events),
+            result.scenario.run.duration,
+            time.perf_counter() - began,
+            result.failure() or "",
+        )
     except Exception as error:  # the point's failure is its result; the sweep goes on
-        return PointResult(point.run, wall_seconds=time.perf_counter() - began,
-                           error=f"{type(error).__name__}: {error}")  # fmt: skip
+        return PointResult(
+            point.run,
+            wall_seconds=time.perf_counter() - began,
+            error=f"{type(error).__name__}: {error}",
+        )
 
 
 def _with_database(url: str, database: int) -> str:
@@ -146,14 +193,21 @@ def expected_cost(point: Point) -> int:
     return max(1, round((point.offered_load + point.members) * duration))
 
 
-def point_task(out: str, interval: float, queue: str,
-               redis_url: str | None) -> Callable[[dict[str, Any]], Rows]:  # fmt: skip
+def point_task(
+    out: str, interval: float, queue: str, redis_url: str | None
+) -> Callable[[dict[str, Any]], Rows]:
     """What a task does with one point (a row of ``POINT_ROWS``): play it, write its
     run below ``out``, and hand on its tables and latencies, packed, and its result."""
 
     def task(row: dict[str, Any]) -> Rows:
-        point = Point(row["run"], json.loads(row["params"]), row["seed"], row["text"],
-                      row["offered_load"], row["members"])  # fmt: skip
+        point = Point(
+            row["run"],
+            json.loads(row["params"]),
+            row["seed"],
+            row["text"],
+            row["offered_load"],
+            row["members"],
+        )
         url = _with_database(redis_url, row["hand"] % REDIS_DATABASES) if redis_url else None
         with tempfile.TemporaryDirectory(prefix="qsg-point-") as scratch:
             local = is_local(out)
@@ -165,14 +219,21 @@ def point_task(out: str, interval: float, queue: str,
                     log = read_log(point.run, run_dir / EVENTS)
                     made = run_tables(log, interval)
                     values = objective_latencies(log, queue)
-                    made[_LATENCY] = pa.table({"run": pa.repeat(point.run, len(values)),
-                                               "latency": values}, schema=LATENCIES)  # fmt: skip
+                    made[_LATENCY] = pa.table(
+                        {"run": pa.repeat(point.run, len(values)), "latency": values},
+                        schema=LATENCIES,
+                    )
                     if not local:
                         _upload(run_dir, child(out, "runs", point.run))
                 except Exception as error:  # its run is unreadable or unwritable: say so
                     made = {}
-                    result = PointResult(point.run, result.events, result.simulated,
-                                         result.wall_seconds, f"{type(error).__name__}: {error}")
+                    result = PointResult(
+                        point.run,
+                        result.events,
+                        result.simulated,
+                        result.wall_seconds,
+                        f"{type(error).__name__}: {error}",
+                    )
         for name, table in made.items():
             yield name, point.run, table
         yield RESULT, point.run, json.dumps(asdict(result)).encode()
@@ -186,52 +247,88 @@ def _upload(run_dir: Path, target: str) -> None:
 
     filesystem, path = arrow_fs(target)
     filesystem.create_dir(path, recursive=True)
-    fs.copy_files(str(run_dir), path, source_filesystem=fs.LocalFileSystem(),
-                  destination_filesystem=filesystem)  # fmt: skip
+    fs.copy_files(
+        str(run_dir),
+        path,
+        source_filesystem=fs.LocalFileSystem(),
+        destination_filesystem=filesystem,
+    )
 
 
-def run_sweep(spark: Any, sweep: Sweep, out: str | Path, redis_url: str | None = None, *,
-              interval: float = 1.0, mode: str = "overwrite") -> Swept:  # fmt: skip
+def run_sweep(
+    spark: Any,
+    sweep: Sweep,
+    out: str | Path,
+    redis_url: str | None = None,
+    *,
+    interval: float = 1.0,
+    mode: str = "overwrite",
+) -> Swept:
     """Every point of ``sweep`` played, their tables with ``points`` and ``knee`` written
     to ``out/metrics`` (a path or URI) and ``out/sweep.json``: one Spark job of the
     points, then the tables' writes. JobError if Spark itself failed."""
     target = to_uri(out)
     points = sweep.points
-    rows: list[dict[str, Any]] = [{"run": p.run, "text": p.text, "seed": p.seed,
-             "params": json.dumps(p.params, sort_keys=True), "group": p.group,
-             "offered_load": p.offered_load, "members": p.members} for p in points]  # fmt: skip
+    rows: list[dict[str, Any]] = [
+        {
+            "run": p.run,
+            "text": p.text,
+            "seed": p.seed,
+            "params": json.dumps(p.params, sort_keys=True),
+            "group": p.group,
+            "offered_load": p.offered_load,
+            "members": p.members,
+        }
+        for p in points
+    ]
     hands = None
     if redis_url is not None:  # a database each: at most 16 tasks
         hands = min(REDIS_DATABASES, parallelism(spark))
-    dealt = frames.dealt(spark, rows, POINT_ROWS, [expected_cost(p) for p in points],
-                         hands=hands)  # fmt: skip
+    dealt = frames.dealt(spark, rows, POINT_ROWS, [expected_cost(p) for p in points], hands=hands)
     queue = sweep.objective.queue or ""
     task = point_task(target, interval, queue, redis_url)
     job, marked = frames.settle(frames.packed(dealt, task, {**TABLES, _LATENCY: LATENCIES}))
     try:
-        done = {run: PointResult(**json.loads(part)) for table, run, part in marked
-                if table == RESULT}  # fmt: skip
+        done = {
+            run: PointResult(**json.loads(part)) for table, run, part in marked if table == RESULT
+        }
         results = [done[p.run] for p in points]
         if all(r.error for r in results):
             return Swept(results, POINTS.empty_table(), KNEE.empty_table(), target)
         tables = {name: frames.unpacked(job, name, schema) for name, schema in TABLES.items()}
         lat = frames.unpacked(job, _LATENCY, LATENCIES)
-        played = spark.createDataFrame(pa.Table.from_pylist(
-            [{**row, "error": done[row["run"]].error or None} for row in rows],
-            schema=POINT_ROWS.append(pa.field("error", _S))).drop_columns(["text"]))  # fmt: skip
+        played = spark.createDataFrame(
+            pa.Table.from_pylist(
+                [{**row, "error": done[row["run"]].error or None} for row in rows],
+                schema=POINT_ROWS.append(pa.field("error", _S)),
+            ).drop_columns(["text"])
+        )
         tables["points"] = points_frame(played, tables["runs"], lat)
         tables["knee"] = knee_frame(played, lat, sweep.objective.p99)
         metrics_uri = child(target, "metrics")
         frames.write_tables(spark, tables, metrics_uri, mode, partitioned=TABLES)
     finally:
         job.unpersist()
-    shown = {name: _read_back(spark, child(metrics_uri, name), schema)
-             for name, schema in (("points", POINTS), ("knee", KNEE))}  # fmt: skip
-    _write_text(child(target, "sweep.json"), json.dumps({
-        "sweep": str(sweep.path), "scenario": str(sweep.base), "seeds": sweep.seeds,
-        "vary": sweep.vary, "objective": asdict(sweep.objective), "points": len(points),
-        "intervals": point_intervals(shown["points"].to_pylist()),
-    }, indent=2) + "\n")  # fmt: skip
+    shown = {
+        name: _read_back(spark, child(metrics_uri, name), schema)
+        for name, schema in (("points", POINTS), ("knee", KNEE))
+    }
+    _write_text(
+        child(target, "sweep.json"),
+        json.dumps(
+            {
+                "sweep": str(sweep.path),
+                "scenario": str(sweep.base),
+                "seeds": sweep.seeds,
+                "vary": sweep.vary,
+                "objective": asdict(sweep.objective),
+                "points": len(points),
+                "intervals": point_intervals(shown["points"].to_pylist()),
+            },
+            indent=2,
+        )
+        + "\n",
+    )
     return Swept(results, shown["points"], shown["knee"], target)
 
 
@@ -249,8 +346,17 @@ def points_frame(played: Any, runs: Any, lat: Any) -> Any:
     got = F.coalesce(F.col("got"), F.lit(0)).cast("bigint")
     throughput = F.when(F.col("end") > 0, got / F.col("end"))
     return joined.select(
-        "run", "params", "group", "seed", "offered_load", "members", got.alias("got"),
-        throughput.cast("double").alias("throughput"), "latency_p50", "latency_p99", "error",
+        "run",
+        "params",
+        "group",
+        "seed",
+        "offered_load",
+        "members",
+        got.alias("got"),
+        throughput.cast("double").alias("throughput"),
+        "latency_p50",
+        "latency_p99",
+        "error",
     ).orderBy("run")
 
 
@@ -262,9 +368,13 @@ def knee_frame(played: Any, lat: Any, objective: float) -> Any:
     from pyspark.sql import functions as F
 
     loads = played.select("run", "group", "offered_load")
-    pooled = lat.join(loads, "run").groupBy("group", "offered_load").agg(
-        F.count("*").alias("got"),
-        F.expr("percentile_disc(0.99) WITHIN GROUP (ORDER BY latency)").alias("latency_p99"),
+    pooled = (
+        lat.join(loads, "run")
+        .groupBy("group", "offered_load")
+        .agg(
+            F.count("*").alias("got"),
+            F.expr("percentile_disc(0.99) WITHIN GROUP (ORDER BY latency)").alias("latency_p99"),
+        )
     )
     every = loads.select("group", "offered_load").distinct()
     rows = every.join(pooled, ["group", "offered_load"], "left")
@@ -277,8 +387,12 @@ def knee_frame(played: Any, lat: Any, objective: float) -> Any:
     after = F.coalesce(F.lead("all_meet").over(by_load), F.lit(0))
     knee = (F.col("all_meet") == 1) & (after == 0)
     return rows.select(
-        "group", "offered_load", F.coalesce(F.col("got"), F.lit(0)).cast("bigint").alias("got"),
-        "latency_p99", F.lit(objective).cast("double").alias("objective_p99"), "meets",
+        "group",
+        "offered_load",
+        F.coalesce(F.col("got"), F.lit(0)).cast("bigint").alias("got"),
+        "latency_p99",
+        F.lit(objective).cast("double").alias("objective_p99"),
+        "meets",
         knee.alias("knee"),
     ).orderBy("group", "offered_load")
 
@@ -301,6 +415,19 @@ def _write_text(location: str, text: str) -> None:
         f.write(text.encode())
 
 
-__all__ = ["KNEE", "LATENCIES", "POINTS", "POINT_ROWS", "REDIS_DATABASES", "PointResult",
-           "Swept", "expected_cost", "knee_frame", "objective_latencies", "play_point",
-           "point_task", "points_frame", "run_sweep"]  # fmt: skip
+__all__ = [
+    "KNEE",
+    "LATENCIES",
+    "POINTS",
+    "POINT_ROWS",
+    "REDIS_DATABASES",
+    "PointResult",
+    "Swept",
+    "expected_cost",
+    "knee_frame",
+    "objective_latencies",
+    "play_point",
+    "point_task",
+    "points_frame",
+    "run_sweep",
+]

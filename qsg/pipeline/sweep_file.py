@@ -141,10 +141,13 @@ def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
     count = replications if replications is not None else doc.get("replications")
     if "replications" in doc and "seeds" in doc:
         problem(("replications",), "give seeds or replications, not both")
-    if count is not None and not (isinstance(count, int) and not isinstance(count, bool)
-                                  and 1 <= count <= MAX_REPLICATIONS):  # fmt: skip
-        problem(("replications",) if "replications" in doc else (),
-                f"replications must be an integer from 1 to {MAX_REPLICATIONS}, not {count!r}")
+    if count is not None and not (
+        isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= MAX_REPLICATIONS
+    ):
+        problem(
+            ("replications",) if "replications" in doc else (),
+            f"replications must be an integer from 1 to {MAX_REPLICATIONS}, not {count!r}",
+        )
         count = None
     objective = _objective(doc.get("objective"), problem)
     duration = doc.get("duration")
@@ -159,8 +162,9 @@ def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
             problem(("vary", key), "must be a non-empty array of values")
     if problems:
         raise ScenarioError(problems)
-    sweep = Sweep(path, base, objective, list(seeds), dict(vary),
-                  description=str(doc.get("description", "")))  # fmt: skip
+    sweep = Sweep(
+        path, base, objective, list(seeds), dict(vary), description=str(doc.get("description", ""))
+    )
     base_text = base.read_text(encoding="utf-8")
     base_doc = _inline_mqsc(tomllib.loads(base_text), base.parent)
     if count is not None:  # from the file's first seed, else the base scenario's own
@@ -190,8 +194,9 @@ def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
                 scenario = parse_scenario(point_text, source, base=base.parent)
             except ScenarioError as error:
                 raise ScenarioError(error.problems) from None
-            sweep.points.append(Point(run, params, seed, point_text, offered_load(scenario),
-                                      _members(scenario)))  # fmt: skip
+            sweep.points.append(
+                Point(run, params, seed, point_text, offered_load(scenario), _members(scenario))
+            )
     if problems:
         raise ScenarioError(problems)
     return sweep
@@ -258,8 +263,10 @@ def apply(doc: dict[str, Any], key: str, value: Any) -> str | None:
         for entry in chosen:
             entry[parts[2]] = value
         return None
-    return ("not a parameter: use run.K, model.K, qmgr.NAME.K, workload.NAME.K, "
-            "channel.NAME.K, qsg.NAME.K or qsg.NAME.members")  # fmt: skip
+    return (
+        "not a parameter: use run.K, model.K, qmgr.NAME.K, workload.NAME.K, "
+        "channel.NAME.K, qsg.NAME.K or qsg.NAME.members"
+    )
 
 
 def _qmgr_names(doc: dict[str, Any]) -> list[str]:

@@ -81,9 +81,6 @@ else:
     MQSTS_LENGTH_2 = 272
 
 
-
-
-
 ##################################################################
 # Values related to MQAIR Structure                              #
 ##################################################################
@@ -139,9 +136,9 @@ MQBNO_BALTYPE_REQREP = 0x00000001
 MQBNO_BALTYPE_RA_MANAGED = 0x00010000
 
 # MQ Balancing Timeout
-MQBNO_TIMEOUT_AS_DEFAULT = (-1)
+MQBNO_TIMEOUT_AS_DEFAULT = -1
 MQBNO_TIMEOUT_IMMEDIATE = 0
-MQBNO_TIMEOUT_NEVER = (-2)
+MQBNO_TIMEOUT_NEVER = -2
 
 
 ##################################################################
@@ -230,7 +227,7 @@ MQCS_SUSPENDED = 3
 MQCS_STOPPED = 4
 
 # Reconnect Delay
-MQRD_NO_RECONNECT = (-1)
+MQRD_NO_RECONNECT = -1
 MQRD_NO_DELAY = 0
 
 
@@ -267,7 +264,7 @@ MQCBT_MESSAGE_CONSUMER = 0x00000001
 MQCBT_EVENT_HANDLER = 0x00000002
 
 # Buffer size values
-MQCBD_FULL_MSG_LENGTH = (-1)
+MQCBD_FULL_MSG_LENGTH = -1
 
 
 ##################################################################
@@ -275,7 +272,7 @@ MQCBD_FULL_MSG_LENGTH = (-1)
 ##################################################################
 
 # Variable String Length
-MQVS_NULL_TERMINATED = (-1)
+MQVS_NULL_TERMINATED = -1
 
 
 ##################################################################
@@ -329,14 +326,14 @@ MQCUOWC_COMMIT = 0x00000100
 MQCUOWC_BACKOUT = 0x00001100
 
 # Get Wait Interval
-MQCGWI_DEFAULT = (-2)
+MQCGWI_DEFAULT = -2
 
 # Link Types
 MQCLT_PROGRAM = 1
 MQCLT_TRANSACTION = 2
 
 # Output Data Length
-MQCODL_AS_INPUT = (-1)
+MQCODL_AS_INPUT = -1
 
 # ADS Descriptors
 MQCADSD_NONE = 0x00000000
@@ -549,50 +546,214 @@ MQCNO_ACTIVITY_TRACE_DISABLED = 0x10000000
 MQCNO_NONE = 0x00000000
 
 # Queue Manager Connection Tag
-MQCT_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+MQCT_NONE = (
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+)
 
 # Queue Manager Connection Tag (array form)
-MQCT_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQCT_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Connection Identifier
-MQCONNID_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0"\
-                b"\0\0\0\0\0\0\0\0\0\0\0\0"
+MQCONNID_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Connection Identifier (array form)
-MQCONNID_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                       b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                       b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQCONNID_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Application Name
 MQAN_NONE = b"                            "
 
 # Application Name (array form)
-MQAN_NONE_ARRAY = [b" ", b" ", b" ", b" ", b" ", b" ", b" ", b" ",
-                   b" ", b" ", b" ", b" ", b" ", b" ", b" ", b" ",
-                   b" ", b" ", b" ", b" ", b" ", b" ", b" ", b" ",
-                   b" ", b" ", b" ", b" "]
+MQAN_NONE_ARRAY = [
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+    b" ",
+]
 
 
 ##################################################################
@@ -743,7 +904,7 @@ MQGMO_BROWSE_HANDLE = MQGMO_BROWSE_FIRST | MQGMO_UNMARKED_BROWSE_MSG | MQGMO_MAR
 MQGMO_BROWSE_CO_OP = MQGMO_BROWSE_FIRST | MQGMO_UNMARKED_BROWSE_MSG | MQGMO_MARK_BROWSE_CO_OP
 
 # Wait Interval
-MQWI_UNLIMITED = (-1)
+MQWI_UNLIMITED = -1
 
 # Signal Values
 MQEC_MSG_ARRIVED = 2
@@ -779,11 +940,27 @@ MQSEG_ALLOWED = ord("A")
 MQMTOK_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Message Token (array form)
-MQMTOK_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                     b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQMTOK_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Returned Length
-MQRL_UNDEFINED = (-1)
+MQRL_UNDEFINED = -1
 
 
 ##################################################################
@@ -818,8 +995,24 @@ MQIAUT_NONE_ARRAY = [b" ", b" ", b" ", b" ", b" ", b" ", b" ", b" "]
 MQITII_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Transaction Instance Identifier (array form)
-MQITII_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                     b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQITII_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Transaction States
 MQITS_IN_CONVERSATION = b"C"
@@ -926,7 +1119,7 @@ MQMT_APPL_FIRST = 65536
 MQMT_APPL_LAST = 999999999
 
 # Expiry
-MQEI_UNLIMITED = (-1)
+MQEI_UNLIMITED = -1
 
 # Feedback Values
 MQFB_NONE = 0
@@ -1020,16 +1213,16 @@ MQENC_NORMAL = MQENC_FLOAT_IEEE_NORMAL | MQENC_DECIMAL_NORMAL | MQENC_INTEGER_NO
 MQENC_REVERSED = MQENC_FLOAT_IEEE_REVERSED | MQENC_DECIMAL_REVERSED | MQENC_INTEGER_REVERSED
 MQENC_S390 = MQENC_FLOAT_S390 | MQENC_DECIMAL_NORMAL | MQENC_INTEGER_NORMAL
 MQENC_TNS = MQENC_FLOAT_TNS | MQENC_DECIMAL_NORMAL | MQENC_INTEGER_NORMAL
-MQENC_AS_PUBLISHED = (-1)
+MQENC_AS_PUBLISHED = -1
 
 # Coded Character Set Identifiers
 MQCCSI_UNDEFINED = 0
 MQCCSI_DEFAULT = 0
 MQCCSI_Q_MGR = 0
-MQCCSI_INHERIT = (-2)
-MQCCSI_EMBEDDED = (-1)
-MQCCSI_APPL = (-3)
-MQCCSI_AS_PUBLISHED = (-4)
+MQCCSI_INHERIT = -2
+MQCCSI_EMBEDDED = -1
+MQCCSI_APPL = -3
+MQCCSI_AS_PUBLISHED = -4
 
 # Formats
 MQFMT_NONE = b"        "
@@ -1082,13 +1275,13 @@ MQFMT_WORK_INFO_HEADER_ARRAY = [b"M", b"Q", b"H", b"W", b"I", b"H", b" ", b" "]
 MQFMT_XMIT_Q_HEADER_ARRAY = [b"M", b"Q", b"X", b"M", b"I", b"T", b" ", b" "]
 
 # Priority
-MQPRI_PRIORITY_AS_Q_DEF = (-1)
-MQPRI_PRIORITY_AS_PARENT = (-2)
-MQPRI_PRIORITY_AS_PUBLISHED = (-3)
-MQPRI_PRIORITY_AS_TOPIC_DEF = (-1)
+MQPRI_PRIORITY_AS_Q_DEF = -1
+MQPRI_PRIORITY_AS_PARENT = -2
+MQPRI_PRIORITY_AS_PUBLISHED = -3
+MQPRI_PRIORITY_AS_TOPIC_DEF = -1
 
 # Persistence Values
-MQPER_PERSISTENCE_AS_PARENT = (-1)
+MQPER_PERSISTENCE_AS_PARENT = -1
 MQPER_NOT_PERSISTENT = 0
 MQPER_PERSISTENT = 1
 MQPER_PERSISTENCE_AS_Q_DEF = 2
@@ -1103,40 +1296,135 @@ MQPRT_ASYNC_RESPONSE = 2
 MQMI_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Message Identifier (array form)
-MQMI_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQMI_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Correlation Identifier
-MQCI_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0"\
-            b"\0\0\0\0\0\0\0\0\0\0\0\0"
+MQCI_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
-MQCI_NEW_SESSION = b"\x41\x4D\x51\x21\x4E\x45\x57\x5F"\
-                   b"\x53\x45\x53\x53\x49\x4F\x4E\x5F"\
-                   b"\x43\x4F\x52\x52\x45\x4C\x49\x44"
+MQCI_NEW_SESSION = (
+    b"\x41\x4d\x51\x21\x4e\x45\x57\x5f"
+    b"\x53\x45\x53\x53\x49\x4f\x4e\x5f"
+    b"\x43\x4f\x52\x52\x45\x4c\x49\x44"
+)
 
 # Correlation Identifier (array form)
-MQCI_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQCI_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
-MQCI_NEW_SESSION_ARRAY = [b"\x41", b"\x4D", b"\x51", b"\x21",
-                          b"\x4E", b"\x45", b"\x57", b"\x5F",
-                          b"\x53", b"\x45", b"\x53", b"\x53",
-                          b"\x49", b"\x4F", b"\x4E", b"\x5F",
-                          b"\x43", b"\x4F", b"\x52", b"\x52",
-                          b"\x45", b"\x4C", b"\x49", b"\x44"]
+MQCI_NEW_SESSION_ARRAY = [
+    b"\x41",
+    b"\x4d",
+    b"\x51",
+    b"\x21",
+    b"\x4e",
+    b"\x45",
+    b"\x57",
+    b"\x5f",
+    b"\x53",
+    b"\x45",
+    b"\x53",
+    b"\x53",
+    b"\x49",
+    b"\x4f",
+    b"\x4e",
+    b"\x5f",
+    b"\x43",
+    b"\x4f",
+    b"\x52",
+    b"\x52",
+    b"\x45",
+    b"\x4c",
+    b"\x49",
+    b"\x44",
+]
 
 # Accounting Token
-MQACT_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-             b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+MQACT_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Accounting Token (array form)
-MQACT_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQACT_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Accounting Token Types
 MQACTT_UNKNOWN = b"\x00"
@@ -1146,13 +1434,13 @@ MQACTT_DOS_DEFAULT = b"\x05"
 MQACTT_UNIX_NUMERIC_ID = b"\x06"
 MQACTT_OS400_ACCOUNT_TOKEN = b"\x08"
 MQACTT_WINDOWS_DEFAULT = b"\x09"
-MQACTT_NT_SECURITY_ID = b"\x0B"
-MQACTT_AZUREAD_SECURITY_ID = b"\x0C"
-MQACTT_MS_ACC_AUTH_SECURITY_ID = b"\x0D"
+MQACTT_NT_SECURITY_ID = b"\x0b"
+MQACTT_AZUREAD_SECURITY_ID = b"\x0c"
+MQACTT_MS_ACC_AUTH_SECURITY_ID = b"\x0d"
 MQACTT_USER = b"\x19"
 
 # Put Application Types
-MQAT_UNKNOWN = (-1)
+MQAT_UNKNOWN = -1
 MQAT_NO_CONTEXT = 0
 MQAT_CICS = 1
 MQAT_MVS = 2
@@ -1200,9 +1488,32 @@ MQAT_USER_LAST = 999999999
 MQGI_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Group Identifier (array form)
-MQGI_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                   b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQGI_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Message Flags
 MQMF_SEGMENTATION_INHIBITED = 0x00000000
@@ -1219,8 +1530,7 @@ MQMF_ACCEPT_UNSUP_MASK = 0xFFF00000
 MQMF_ACCEPT_UNSUP_IF_XMIT_MASK = 0x000FF000
 
 # Original Length
-MQOL_UNDEFINED = (-1)
-
+MQOL_UNDEFINED = -1
 
 
 ##################################################################
@@ -1530,9 +1840,32 @@ MQRMHF_NOT_LAST = 0x00000000
 MQOII_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Object Instance Identifier (array form)
-MQOII_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                    b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                    b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQOII_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 
 ##################################################################
@@ -1554,15 +1887,51 @@ MQSD_CURRENT_VERSION = 1
 MQSD_CURRENT_LENGTH = MQSD_LENGTH_1
 
 # Security Identifier
-MQSID_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-             b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+MQSID_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Security Identifier (array form)
-MQSID_NONE_ARRAY = [b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                    b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                    b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                    b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0",
-                    b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0", b"\0"]
+MQSID_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Security Identifier Types
 MQSIDT_NONE = b"\x00"
@@ -1732,8 +2101,8 @@ MQXQH_CURRENT_LENGTH = 428
 
 # Connection Handles
 MQHC_DEF_HCONN = 0
-MQHC_UNUSABLE_HCONN = (-1)
-MQHC_UNASSOCIATED_HCONN = (-3)
+MQHC_UNUSABLE_HCONN = -1
+MQHC_UNASSOCIATED_HCONN = -3
 
 # String Lengths
 MQ_OPERATOR_MESSAGE_LENGTH = 4
@@ -1897,7 +2266,7 @@ MQ_CERT_LABEL_LENGTH = 64
 MQCC_OK = 0
 MQCC_WARNING = 1
 MQCC_FAILED = 2
-MQCC_UNKNOWN = (-1)
+MQCC_UNKNOWN = -1
 
 # Reason Codes
 MQRC_NONE = 0
@@ -2556,7 +2925,7 @@ MQBND_BIND_NOT_FIXED = 1
 MQBND_BIND_ON_GROUP = 2
 
 # Queue Sharing Group Dispositions
-MQQSGD_ALL = (-1)
+MQQSGD_ALL = -1
 MQQSGD_Q_MGR = 0
 MQQSGD_COPY = 1
 MQQSGD_SHARED = 2
@@ -2569,7 +2938,7 @@ MQREORG_DISABLED = 0
 MQREORG_ENABLED = 1
 
 # Max queue file size values
-MQQFS_DEFAULT = (-1)
+MQQFS_DEFAULT = -1
 
 # Read Ahead Values
 MQREADA_NO = 0
@@ -2658,7 +3027,7 @@ MQCHAD_ENABLED = 1
 # Cluster Workload
 MQCLWL_USEQ_LOCAL = 0
 MQCLWL_USEQ_ANY = 1
-MQCLWL_USEQ_AS_Q_MGR = (-3)
+MQCLWL_USEQ_AS_Q_MGR = -3
 
 # Command Levels
 MQCMDL_LEVEL_1 = 100
@@ -2737,12 +3106,12 @@ MQIPADDR_IPV4 = 0
 MQIPADDR_IPV6 = 1
 
 # Message Mark-Browse Interval
-MQMMBI_UNLIMITED = (-1)
+MQMMBI_UNLIMITED = -1
 
 # Monitoring Values
-MQMON_NOT_AVAILABLE = (-1)
-MQMON_NONE = (-1)
-MQMON_Q_MGR = (-3)
+MQMON_NOT_AVAILABLE = -1
+MQMON_NONE = -1
+MQMON_Q_MGR = -3
 MQMON_OFF = 0
 MQMON_ON = 1
 MQMON_DISABLED = 0
@@ -2785,7 +3154,7 @@ MQPL_APPLIANCE = 28
 MQPL_NATIVE = 3  # MQPL_UNIX: the value of IBM's header on Linux (pymqi's, from Windows, is 11)
 
 # Maximum Properties Length
-MQPROP_UNRESTRICTED_LENGTH = (-1)
+MQPROP_UNRESTRICTED_LENGTH = -1
 
 # Pub/Sub Mode
 MQPSM_DISABLED = 0
@@ -2941,7 +3310,7 @@ MQRU_PUBLISH_ON_REQUEST = 1
 MQRU_PUBLISH_ALL = 2
 
 # Durable Subscriptions
-MQSUB_DURABLE_ALL = (-1)
+MQSUB_DURABLE_ALL = -1
 MQSUB_DURABLE_YES = 1
 MQSUB_DURABLE_NO = 2
 
@@ -3016,7 +3385,7 @@ MQ_SSL_KEY_PASSPHRASE_LENGTH = 1024
 ##################################################################
 
 # Object Handle
-MQHO_UNUSABLE_HOBJ = (-1)
+MQHO_UNUSABLE_HOBJ = -1
 MQHO_NONE = 0
 
 # Close Options
@@ -3052,7 +3421,7 @@ MQOP_RESUME = 0x00020000
 ##################################################################
 
 # Message handle
-MQHM_UNUSABLE_HMSG = (-1)
+MQHM_UNUSABLE_HMSG = -1
 MQHM_NONE = 0
 
 
@@ -3443,8 +3812,8 @@ MQIA_WILDCARD_OPERATION = 216
 MQIA_XR_CAPABILITY = 243
 
 # Integer Attribute Values
-MQIAV_NOT_APPLICABLE = (-1)
-MQIAV_UNDEFINED = (-2)
+MQIAV_NOT_APPLICABLE = -1
+MQIAV_UNDEFINED = -2
 
 # CommInfo Bridge
 MQMCB_DISABLED = 0
@@ -3452,7 +3821,7 @@ MQMCB_ENABLED = 1
 
 # Key Reuse Count
 MQKEY_REUSE_DISABLED = 0
-MQKEY_REUSE_UNLIMITED = (-1)
+MQKEY_REUSE_UNLIMITED = -1
 
 # Group Attribute Selectors
 MQGA_FIRST = 8001
@@ -3465,7 +3834,7 @@ MQGA_LAST = 9000
 
 # Not 100% sure on how to handle these in Python. Advice sought.
 
-#/* Inquire on all properties -  "%" */
+# /* Inquire on all properties -  "%" */
 # #define MQPROP_INQUIRE_ALL     (MQPTR)(char*)"%",\
 #                                 0,\
 #                                 0,\
@@ -3530,7 +3899,7 @@ MQTYPE_FLOAT64 = 0x00000200
 MQTYPE_STRING = 0x00000400
 
 # Property value lengths
-MQVL_NULL_TERMINATED = (-1)
+MQVL_NULL_TERMINATED = -1
 MQVL_EMPTY_STRING = 0
 
 
@@ -3648,7 +4017,7 @@ MQNPMS_FAST = 2
 
 MQCXP_STRUC_ID = b"CXP "
 
-MQCXP_STRUC_ID_ARRAY = [b'C', b'X', b'P', b' ']
+MQCXP_STRUC_ID_ARRAY = [b"C", b"X", b"P", b" "]
 
 MQCXP_VERSION_1 = 1
 MQCXP_VERSION_2 = 2
@@ -3671,7 +4040,7 @@ MQCF_DIST_LISTS = 0x00000001
 
 MQDXP_STRUC_ID = b"DXP "
 
-MQDXP_STRUC_ID_ARRAY = [b'D', b'X', b'P', b' ']
+MQDXP_STRUC_ID_ARRAY = [b"D", b"X", b"P", b" "]
 
 MQDXP_VERSION_1 = 1
 MQDXP_CURRENT_VERSION = 1
@@ -3681,7 +4050,7 @@ MQXDR_CONVERSION_FAILED = 1
 
 MQPXP_STRUC_ID = b"PXP "
 
-MQPXP_STRUC_ID_ARRAY = [b'P', b'X', b'P', b' ']
+MQPXP_STRUC_ID_ARRAY = [b"P", b"X", b"P", b" "]
 
 MQPXP_VERSION_1 = 1
 MQPXP_CURRENT_VERSION = 1
@@ -3692,7 +4061,7 @@ MQDT_BROKER = 2
 
 MQWDR_STRUC_ID = b"WDR "
 
-MQWDR_STRUC_ID_ARRAY = [b'W', b'D', b'R', b' ']
+MQWDR_STRUC_ID_ARRAY = [b"W", b"D", b"R", b" "]
 
 MQWDR_VERSION_1 = 1
 MQWDR_CURRENT_VERSION = 1
@@ -3708,7 +4077,7 @@ MQQMF_AVAILABLE = 0x00000020
 
 MQWQR_STRUC_ID = b"WQR "
 
-MQWQR_STRUC_ID_ARRAY = [b'W', b'Q', b'R', b' ']
+MQWQR_STRUC_ID_ARRAY = [b"W", b"Q", b"R", b" "]
 
 MQWQR_VERSION_1 = 1
 MQWQR_CURRENT_VERSION = 1
@@ -3720,7 +4089,7 @@ MQQF_LOCAL_Q = 0x00000001
 
 MQWXP_STRUC_ID = b"WXP "
 
-MQWXP_STRUC_ID_ARRAY = [b'W', b'X', b'P', b' ']
+MQWXP_STRUC_ID_ARRAY = [b"W", b"X", b"P", b" "]
 
 MQWXP_VERSION_1 = 1
 MQWXP_CURRENT_VERSION = 1
@@ -3760,8 +4129,24 @@ MQXCC_CLOSE_CHANNEL = -6
 
 MQXUA_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
-MQXUA_NONE_ARRAY = [b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                    b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0']
+MQXUA_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 
 MQDCC_DEFAULT_CONVERSION = 0x00000001
@@ -3776,8 +4161,8 @@ MQDCC_TARGET_ENC_REVERSED = 0x00000200
 MQDCC_TARGET_ENC_UNDEFINED = 0x00000000
 MQDCC_NONE = 0x00000000
 
-MQDCC_SOURCE_ENC_MASK = 0x000000f0
-MQDCC_TARGET_ENC_MASK = 0x00000f00
+MQDCC_SOURCE_ENC_MASK = 0x000000F0
+MQDCC_TARGET_ENC_MASK = 0x00000F00
 MQDCC_SOURCE_ENC_FACTOR = 16
 MQDCC_TARGET_ENC_FACTOR = 256
 
@@ -3821,8 +4206,8 @@ MQ_LONG_USER_ID_LENGTH = 1024
 MQRC_TOKEN_TIMESTAMP_NOT_VALID = 2064
 MQRC_MSG_LENGTH_ERROR = 2491
 MQRC_HTTPS_KEYSTORE_ERROR = 2604
-MQCEX_NOLIMIT = (-1)
-MQCEX_AS_PARENT = (-2)
+MQCEX_NOLIMIT = -1
+MQCEX_AS_PARENT = -2
 MQOTEL_TRACE_QMGR = 0
 MQOTEL_TRACE_OFF = 1
 MQOTEL_TRACE_ON = 2

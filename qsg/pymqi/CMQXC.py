@@ -136,7 +136,7 @@ MQCHT_MQTT = 10
 MQCHT_AMQP = 11
 
 # Channel Compression
-MQCOMPRESS_NOT_AVAILABLE = (-1)
+MQCOMPRESS_NOT_AVAILABLE = -1
 MQCOMPRESS_NONE = 0
 MQCOMPRESS_RLE = 1
 MQCOMPRESS_ZLIBFAST = 2
@@ -145,7 +145,7 @@ MQCOMPRESS_SYSTEM = 8
 MQCOMPRESS_ANY = 0x0FFFFFFF
 
 # Transport Types
-MQXPT_ALL = (-1)
+MQXPT_ALL = -1
 MQXPT_LOCAL = 0
 MQXPT_LU62 = 1
 MQXPT_TCP = 2
@@ -178,7 +178,7 @@ MQSCA_OPTIONAL = 1
 MQSCA_NEVER_REQUIRED = 2
 
 # KeepAlive Interval
-MQKAI_AUTO = (-1)
+MQKAI_AUTO = -1
 
 # Connection Affinity Values
 MQCAFTY_NONE = 0
@@ -216,7 +216,7 @@ MQSPL_AS_POLICY = 2
 MQACH_STRUC_ID = b"ACH "
 
 # Structure Identifier (array form)
-MQACH_STRUC_ID_ARRAY = [b'A', b'C', b'H', b' ']
+MQACH_STRUC_ID_ARRAY = [b"A", b"C", b"H", b" "]
 
 # Structure Version Number
 MQACH_VERSION_1 = 1
@@ -233,7 +233,7 @@ MQACH_CURRENT_LENGTH = MQACH_LENGTH_1
 MQAXC_STRUC_ID = b"AXC "
 
 # Structure Identifier (array form)
-MQAXC_STRUC_ID_ARRAY = [b'A', b'X', b'C', b' ']
+MQAXC_STRUC_ID_ARRAY = [b"A", b"X", b"C", b" "]
 
 # Structure Version Number
 MQAXC_VERSION_1 = 1
@@ -259,7 +259,7 @@ MQXE_MCA_CLNTCONN = 5
 MQAXP_STRUC_ID = b"AXP "
 
 # Structure Identifier (array form)
-MQAXP_STRUC_ID_ARRAY = [b'A', b'X', b'P', b' ']
+MQAXP_STRUC_ID_ARRAY = [b"A", b"X", b"P", b" "]
 
 # Structure Version Number
 MQAXP_VERSION_1 = 1
@@ -274,19 +274,79 @@ MQXACT_EXTERNAL = 1
 MQXACT_INTERNAL = 2
 
 # Problem Determination Area
-MQXPDA_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-              b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"\
-              b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+MQXPDA_NONE = (
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+)
 
 # Problem Determination Area (array form)
-MQXPDA_NONE_ARRAY = [b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                     b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                     b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                     b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                     b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                     b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                     b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                     b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0']
+MQXPDA_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # API Function Identifiers
 MQXF_INIT = 1
@@ -332,7 +392,7 @@ MQXF_AXUNREG = 35
 MQCXP_STRUC_ID = b"CXP "
 
 # Structure Identifier (array form)
-MQCXP_STRUC_ID_ARRAY = [b'C', b'X', b'P', b' ']
+MQCXP_STRUC_ID_ARRAY = [b"C", b"X", b"P", b" "]
 
 # Structure Version Number
 MQCXP_VERSION_1 = 1
@@ -376,7 +436,7 @@ MQCF_DIST_LISTS = 0x00000001
 MQDXP_STRUC_ID = b"DXP "
 
 # Structure Identifier (array form)
-MQDXP_STRUC_ID_ARRAY = [b'D', b'X', b'P', b' ']
+MQDXP_STRUC_ID_ARRAY = [b"D", b"X", b"P", b" "]
 
 # Structure Version Number
 MQDXP_VERSION_1 = 1
@@ -399,7 +459,7 @@ MQXDR_CONVERSION_FAILED = 1
 MQNXP_STRUC_ID = b"NXP "
 
 # Structure Identifier (array form)
-MQNXP_STRUC_ID_ARRAY = [b'N', b'X', b'P', b' ']
+MQNXP_STRUC_ID_ARRAY = [b"N", b"X", b"P", b" "]
 
 # Structure Version Number
 MQNXP_VERSION_1 = 1
@@ -417,7 +477,7 @@ MQNXP_CURRENT_LENGTH = MQNXP_LENGTH_2
 MQPBC_STRUC_ID = b"PBC "
 
 # Structure Identifier (array form)
-MQPBC_STRUC_ID_ARRAY = [b'P', b'B', b'C', b' ']
+MQPBC_STRUC_ID_ARRAY = [b"P", b"B", b"C", b" "]
 
 # Structure Version Number
 MQPBC_VERSION_1 = 1
@@ -435,7 +495,7 @@ MQPBC_CURRENT_LENGTH = MQPBC_LENGTH_2
 MQPSXP_STRUC_ID = b"PSXP"
 
 # Structure Identifier (array form)
-MQPSXP_STRUC_ID_ARRAY = [b'P', b'S', b'X', b'P']
+MQPSXP_STRUC_ID_ARRAY = [b"P", b"S", b"X", b"P"]
 
 # Structure Version Number
 MQPSXP_VERSION_1 = 1
@@ -453,7 +513,7 @@ MQPSXP_CURRENT_LENGTH = MQPSXP_LENGTH_2
 MQSBC_STRUC_ID = b"SBC "
 
 # Structure Identifier (array form)
-MQSBC_STRUC_ID_ARRAY = [b'S', b'B', b'C', b' ']
+MQSBC_STRUC_ID_ARRAY = [b"S", b"B", b"C", b" "]
 
 # Structure Version Number
 MQSBC_VERSION_1 = 1
@@ -470,7 +530,7 @@ MQSBC_CURRENT_LENGTH = MQSBC_LENGTH_1
 MQWDR_STRUC_ID = b"WDR "
 
 # Structure Identifier (array form)
-MQWDR_STRUC_ID_ARRAY = [b'W', b'D', b'R', b' ']
+MQWDR_STRUC_ID_ARRAY = [b"W", b"D", b"R", b" "]
 
 # Structure Version Number
 MQWDR_VERSION_1 = 1
@@ -513,7 +573,7 @@ MQWDR2_CURRENT_LENGTH = 136
 MQWQR_STRUC_ID = b"WQR "
 
 # Structure Identifier (array form)
-MQWQR_STRUC_ID_ARRAY = [b'W', b'Q', b'R', b' ']
+MQWQR_STRUC_ID_ARRAY = [b"W", b"Q", b"R", b" "]
 
 # Structure Version Number
 MQWQR_VERSION_1 = 1
@@ -567,7 +627,7 @@ MQWQR3_CURRENT_LENGTH = 212
 MQWXP_STRUC_ID = b"WXP "
 
 # Structure Identifier (array form)
-MQWXP_STRUC_ID_ARRAY = [b'W', b'X', b'P', b' ']
+MQWXP_STRUC_ID_ARRAY = [b"W", b"X", b"P", b" "]
 
 # Structure Version Number
 MQWXP_VERSION_1 = 1
@@ -618,7 +678,7 @@ MQWXP4_CURRENT_LENGTH = MQWXP4_LENGTH_4
 MQXEPO_STRUC_ID = b"XEPO"
 
 # Structure Identifier (array form)
-MQXEPO_STRUC_ID_ARRAY = [b'X', b'E', b'P', b'O']
+MQXEPO_STRUC_ID_ARRAY = [b"X", b"E", b"P", b"O"]
 
 # Structure Version Number
 MQXEPO_VERSION_1 = 1
@@ -677,21 +737,37 @@ MQXR_PRECONNECT = 31
 
 # Exit Responses
 MQXCC_OK = 0
-MQXCC_SUPPRESS_FUNCTION = (-1)
-MQXCC_SKIP_FUNCTION = (-2)
-MQXCC_SEND_AND_REQUEST_SEC_MSG = (-3)
-MQXCC_SEND_SEC_MSG = (-4)
-MQXCC_SUPPRESS_EXIT = (-5)
-MQXCC_CLOSE_CHANNEL = (-6)
-MQXCC_REQUEST_ACK = (-7)
-MQXCC_FAILED = (-8)
+MQXCC_SUPPRESS_FUNCTION = -1
+MQXCC_SKIP_FUNCTION = -2
+MQXCC_SEND_AND_REQUEST_SEC_MSG = -3
+MQXCC_SEND_SEC_MSG = -4
+MQXCC_SUPPRESS_EXIT = -5
+MQXCC_CLOSE_CHANNEL = -6
+MQXCC_REQUEST_ACK = -7
+MQXCC_FAILED = -8
 
 # Exit User Area Value
 MQXUA_NONE = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
 # Exit User Area Value (array form)
-MQXUA_NONE_ARRAY = [b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0',
-                    b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0', b'\0']
+MQXUA_NONE_ARRAY = [
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+    b"\0",
+]
 
 # Cluster Cache Types
 MQCLCT_STATIC = 0
@@ -761,7 +837,7 @@ MQCD_VERSION_13 = 13
 MQCD_LENGTH_13 = 2000
 MQCOMPRESS_LZ4FAST = 16
 MQCOMPRESS_LZ4HIGH = 32
-MQQS_UNKNOWN = (-1)
+MQQS_UNKNOWN = -1
 MQQS_UNPROTECTED = 0
 MQQS_HYBMLKEM = 1
 MQQS_MLKEM = 2

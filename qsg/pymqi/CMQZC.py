@@ -34,7 +34,7 @@ else:
 MQZED_STRUC_ID = b"ZED "
 
 # Structure Identifier (array form)
-MQZED_STRUC_ID_ARRAY = [b'Z', b'E', b'D', b' ']
+MQZED_STRUC_ID_ARRAY = [b"Z", b"E", b"D", b" "]
 
 # Structure Version Number
 MQZED_VERSION_1 = 1
@@ -52,7 +52,7 @@ MQZED_CURRENT_LENGTH = MQZED_LENGTH_2
 MQZAC_STRUC_ID = b"ZAC "
 
 # Structure Identifier (array form)
-MQZAC_STRUC_ID_ARRAY = [b'Z', b'A', b'C', b' ']
+MQZAC_STRUC_ID_ARRAY = [b"Z", b"A", b"C", b" "]
 
 # Structure Version Number
 MQZAC_VERSION_1 = 1
@@ -74,7 +74,7 @@ MQZAT_CHANGE_CONTEXT = 1
 MQZAD_STRUC_ID = b"ZAD "
 
 # Structure Identifier (array form)
-MQZAD_STRUC_ID_ARRAY = [b'Z', b'A', b'D', b' ']
+MQZAD_STRUC_ID_ARRAY = [b"Z", b"A", b"D", b" "]
 
 # Structure Version Number
 MQZAD_VERSION_1 = 1
@@ -92,7 +92,7 @@ MQZAD_CURRENT_LENGTH = MQZAD_LENGTH_2
 MQZFP_STRUC_ID = b"ZFP "
 
 # Structure Identifier (array form)
-MQZFP_STRUC_ID_ARRAY = [b'Z', b'F', b'P', b' ']
+MQZFP_STRUC_ID_ARRAY = [b"Z", b"F", b"P", b" "]
 
 # Structure Version Number
 MQZFP_VERSION_1 = 1
@@ -109,7 +109,7 @@ MQZFP_CURRENT_LENGTH = MQZFP_LENGTH_1
 MQZIC_STRUC_ID = b"ZIC "
 
 # Structure Identifier (array form)
-MQZIC_STRUC_ID_ARRAY = [b'Z', b'I', b'C', b' ']
+MQZIC_STRUC_ID_ARRAY = [b"Z", b"I", b"C", b" "]
 
 # Structure Version Number
 MQZIC_VERSION_1 = 1

@@ -41,7 +41,7 @@ from qsg.pymqi.structs import (
     od,
     pmo,
     sco,
-)  # fmt: skip
+)
 from qsg.pymqi.unsupported import MessageHandle, PCFExecute, Subscription, Topic
 
 # pymqi's camel-case names for the same things.
@@ -49,9 +49,46 @@ makeQDesc = make_q_desc
 commonQArgs = common_q_args
 
 __all__ = [
-    "CD", "CMHO", "CMQC", "CMQCFC", "CMQXC", "CMQZC", "CSP", "GMO", "IMPO", "MD", "OD", "PD",
-    "PMO", "RFH2", "SCO", "SD", "SMPO", "SRO", "TM", "TMC2", "XQH", "Error", "MQMIError",
-    "MQOpts", "MessageHandle", "PCFExecute", "PYIFError", "Queue", "QueueManager",
-    "Subscription", "Topic", "cd", "commonQArgs", "common_q_args", "connect", "gmo",
-    "makeQDesc", "make_q_desc", "md", "od", "pmo", "sco",
-]  # fmt: skip
+    "CD",
+    "CMHO",
+    "CMQC",
+    "CMQCFC",
+    "CMQXC",
+    "CMQZC",
+    "CSP",
+    "GMO",
+    "IMPO",
+    "MD",
+    "OD",
+    "PD",
+    "PMO",
+    "RFH2",
+    "SCO",
+    "SD",
+    "SMPO",
+    "SRO",
+    "TM",
+    "TMC2",
+    "XQH",
+    "Error",
+    "MQMIError",
+    "MQOpts",
+    "MessageHandle",
+    "PCFExecute",
+    "PYIFError",
+    "Queue",
+    "QueueManager",
+    "Subscription",
+    "Topic",
+    "cd",
+    "commonQArgs",
+    "common_q_args",
+    "connect",
+    "gmo",
+    "makeQDesc",
+    "make_q_desc",
+    "md",
+    "od",
+    "pmo",
+    "sco",
+]

@@ -59,11 +59,22 @@ _UNICODE = "Python 3 style string (unicode) found but not allowed here: `{0}`. C
 # Fields that hold bytes, never characters: ibmmq's to_string leaves them as they are.
 BINARY_FIELDS = frozenset(
     {
-        "AccountingToken", "AlternateSecurityId", "ConnectionId", "ConnTag", "CorrelId",
-        "Facility", "GroupId", "MCASecurityId", "MsgId", "MsgToken", "PubAccountingToken",
-        "RemoteSecurityId", "SubCorrelId", "TranInstanceId",
+        "AccountingToken",
+        "AlternateSecurityId",
+        "ConnectionId",
+        "ConnTag",
+        "CorrelId",
+        "Facility",
+        "GroupId",
+        "MCASecurityId",
+        "MsgId",
+        "MsgToken",
+        "PubAccountingToken",
+        "RemoteSecurityId",
+        "SubCorrelId",
+        "TranInstanceId",
     }
-)  # fmt: skip
+)
 
 
 def to_string(value: Any, encoding: str = "utf8") -> Any:

@@ -133,10 +133,7 @@ class Threads:
                 return True  # being started: it computes from its first instruction
             if not thread.is_alive():
                 del self._states[thread]  # it ended without disconnecting
-            elif (
-                not state.retired and not state.in_call
-                and not _waiting(frames.get(thread.ident))
-            ):  # fmt: skip
+            elif not state.retired and not state.in_call and not _waiting(frames.get(thread.ident)):
                 return True
         return False
 
@@ -298,8 +295,7 @@ def call_on(bound: Binding, fn: Callable[..., Coroutine[Any, Any, T]], *args: An
             finally:
                 bound.in_facade -= 1
         thread = threading.current_thread()
-        return trio.from_thread.run(bound.threads.call, thread, fn, *args,
-                                    trio_token=bound.token)  # fmt: skip
+        return trio.from_thread.run(bound.threads.call, thread, fn, *args, trio_token=bound.token)
     except CoreError as error:
         raise from_core(error) from None
     except trio.RunFinishedError:
@@ -339,5 +335,15 @@ class _Resumed:
                     return done.value
 
 
-__all__ = ["Binding", "Threads", "bind", "binding", "call", "call_on",
-           "current", "failed", "program_stopped", "unbind"]  # fmt: skip
+__all__ = [
+    "Binding",
+    "Threads",
+    "bind",
+    "binding",
+    "call",
+    "call_on",
+    "current",
+    "failed",
+    "program_stopped",
+    "unbind",
+]

@@ -114,9 +114,12 @@ class QueueManager:
     by ``connect``, ``connect_with_options`` or ``connect_tcp_client``)."""
 
     def __init__(
-        self, name: str | bytes | None = "", disconnect_on_exit: bool = True,
-        bytes_encoding: str = BYTES_ENCODING, default_ccsid: int = DEFAULT_CCSID,
-    ) -> None:  # fmt: skip
+        self,
+        name: str | bytes | None = "",
+        disconnect_on_exit: bool = True,
+        bytes_encoding: str = BYTES_ENCODING,
+        default_ccsid: int = DEFAULT_CCSID,
+    ) -> None:
         self._conn: Connection | None = None
         self._bound: bridge.Binding | None = None  # the run its connection is in
         self._name = name
@@ -158,9 +161,14 @@ class QueueManager:
     connectWithOptions = connect_with_options
 
     def connect_tcp_client(
-        self, name: str | bytes, cd: Any, channel: str | bytes, conn_name: str | bytes,
-        user: str | bytes | None = None, password: str | bytes | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        name: str | bytes,
+        cd: Any,
+        channel: str | bytes,
+        conn_name: str | bytes,
+        user: str | bytes | None = None,
+        password: str | bytes | None = None,
+    ) -> None:
         """MQCONNX as a TCP client through ``channel`` to ``conn_name`` (host(port))."""
         cd.ChannelName = _as_bytes(channel)
         cd.ConnectionName = _as_bytes(conn_name)
@@ -347,17 +355,22 @@ def new_od(**fields: Any) -> Any:
 
 
 def connect(
-    queue_manager: str | bytes | None, channel: str | bytes | None = None,
-    conn_info: str | bytes | None = None, user: str | bytes | None = None,
-    password: str | bytes | None = None, disconnect_on_exit: bool = True,
-    bytes_encoding: str = BYTES_ENCODING, default_ccsid: int = DEFAULT_CCSID,
-) -> QueueManager:  # fmt: skip
+    queue_manager: str | bytes | None,
+    channel: str | bytes | None = None,
+    conn_info: str | bytes | None = None,
+    user: str | bytes | None = None,
+    password: str | bytes | None = None,
+    disconnect_on_exit: bool = True,
+    bytes_encoding: str = BYTES_ENCODING,
+    default_ccsid: int = DEFAULT_CCSID,
+) -> QueueManager:
     """pymqi's ``connect``: as a client when ``channel`` and ``conn_info`` are given,
     else in bindings mode to ``queue_manager``."""
     if channel and conn_info:
         qmgr = QueueManager(None, disconnect_on_exit, bytes_encoding, default_ccsid)
-        qmgr.connect_tcp_client(queue_manager or "", structs.CD(), channel, conn_info,
-                                user, password)  # fmt: skip
+        qmgr.connect_tcp_client(
+            queue_manager or "", structs.CD(), channel, conn_info, user, password
+        )
         return qmgr
     if queue_manager:
         return QueueManager(queue_manager, disconnect_on_exit, bytes_encoding, default_ccsid)

@@ -53,8 +53,9 @@ async def put(
     syncpoint = engine.put_in_syncpoint(pmo.Options, platform)
     q_mgr, app = conn.q_mgr_name, app_name(conn)
     if md.MsgId != CMQC.MQMI_NONE:
-        return await recorded(world, call, q_mgr=q_mgr, app=app, op="put", queue=queue,
-                              md=md, syncpoint=syncpoint)  # fmt: skip
+        return await recorded(
+            world, call, q_mgr=q_mgr, app=app, op="put", queue=queue, md=md, syncpoint=syncpoint
+        )
     emit = world.events.emit
     try:
         result = await call()
@@ -66,8 +67,11 @@ async def put(
         raise
     now = trio.current_time()
     persistent = md.Persistence == CMQC.MQPER_PERSISTENT
-    emit(OpInvoked(now, q_mgr, app, "put", queue, md.MsgId, persistent, md.Expiry, md.Report,
-                   syncpoint))  # fmt: skip
+    emit(
+        OpInvoked(
+            now, q_mgr, app, "put", queue, md.MsgId, persistent, md.Expiry, md.Report, syncpoint
+        )
+    )
     emit(OpCompleted(now, q_mgr, app, "put", queue, "ok"))
     return result
 
@@ -82,8 +86,16 @@ async def get(
         return await call()
     platform = conn.qm.rules.rules.platform
     syncpoint = engine.get_syncpoint(gmo.Options, platform) is not Syncpoint.NO
-    return await recorded(world, call, q_mgr=conn.q_mgr_name, app=app_name(conn), op="get",
-                          queue=queue, md=md, syncpoint=syncpoint)  # fmt: skip
+    return await recorded(
+        world,
+        call,
+        q_mgr=conn.q_mgr_name,
+        app=app_name(conn),
+        op="get",
+        queue=queue,
+        md=md,
+        syncpoint=syncpoint,
+    )
 
 
 async def end_unit_of_work(conn: Connection, *, commit: bool) -> None:
@@ -93,8 +105,14 @@ async def end_unit_of_work(conn: Connection, *, commit: bool) -> None:
     if not world.history:
         await call()
         return
-    await recorded(world, call, q_mgr=conn.q_mgr_name, app=app_name(conn),
-                   op="commit" if commit else "backout", queue="")  # fmt: skip
+    await recorded(
+        world,
+        call,
+        q_mgr=conn.q_mgr_name,
+        app=app_name(conn),
+        op="commit" if commit else "backout",
+        queue="",
+    )
 
 
 __all__ = ["app_name", "end_unit_of_work", "get", "put"]

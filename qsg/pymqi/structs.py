@@ -34,10 +34,35 @@ from qsg.pymqi._opts import MQLONG, Layout, MQOpts, to_string
 from qsg.pymqi.rfh2 import RFH2
 
 __all__ = [
-    "CD", "CMHO", "CNO", "CSP", "DLH", "GMO", "IMPO", "MD", "MDE", "OD", "PD", "PMO", "RFH2",
-    "SCO", "SD", "SMPO", "SRO", "TM", "TMC2", "XQH", "MQOpts", "cd", "gmo", "md", "od", "pmo",
-    "sco", "to_string",
-]  # fmt: skip
+    "CD",
+    "CMHO",
+    "CNO",
+    "CSP",
+    "DLH",
+    "GMO",
+    "IMPO",
+    "MD",
+    "MDE",
+    "OD",
+    "PD",
+    "PMO",
+    "RFH2",
+    "SCO",
+    "SD",
+    "SMPO",
+    "SRO",
+    "TM",
+    "TMC2",
+    "XQH",
+    "MQOpts",
+    "cd",
+    "gmo",
+    "md",
+    "od",
+    "pmo",
+    "sco",
+    "to_string",
+]
 
 L = MQLONG
 

@@ -31,8 +31,14 @@ def _pubsub(what: str) -> MQMIError:
 class Topic:
     """pymqi's ``Topic``: MQRC_PUBSUB_INHIBITED when opened or published to."""
 
-    def __init__(self, queue_manager: Any, topic_name: Any = None, topic_string: Any = None,
-                 topic_desc: Any = None, open_opts: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        queue_manager: Any,
+        topic_name: Any = None,
+        topic_string: Any = None,
+        topic_desc: Any = None,
+        open_opts: Any = None,
+    ) -> None:
         self.queue_manager = queue_manager
         if open_opts is not None:
             raise _pubsub("MQOPEN of a topic")
@@ -56,9 +62,16 @@ class Topic:
 class Subscription:
     """pymqi's ``Subscription``: MQRC_PUBSUB_INHIBITED when it subscribes."""
 
-    def __init__(self, queue_manager: Any, sub_desc: Any = None, sub_name: Any = None,
-                 sub_queue: Any = None, sub_opts: Any = None, topic_name: Any = None,
-                 topic_string: Any = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        queue_manager: Any,
+        sub_desc: Any = None,
+        sub_name: Any = None,
+        sub_queue: Any = None,
+        sub_opts: Any = None,
+        topic_name: Any = None,
+        topic_string: Any = None,
+    ) -> None:
         self.queue_manager = queue_manager
         if sub_desc is not None:
             raise _pubsub("MQSUB")

@@ -57,8 +57,12 @@ def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[S
     return reader.problems
 
 
-def _channels(qmgrs: dict[str, QMgr], commands: dict[str, list[Command]], reader: Reader,
-              places: dict[str, Path]) -> None:  # fmt: skip
+def _channels(
+    qmgrs: dict[str, QMgr],
+    commands: dict[str, list[Command]],
+    reader: Reader,
+    places: dict[str, Path],
+) -> None:
     """Each sender channel: its transmission queue exists, and so does its partner."""
     for name, qm in qmgrs.items():
         for channel in qm.local.channels.values():
@@ -71,27 +75,37 @@ def _channels(qmgrs: dict[str, QMgr], commands: dict[str, list[Command]], reader
             found = qm.find(channel.xmit_q_name)
             xmitq = found[1] if found is not None else None
             if not (isinstance(xmitq, QueueDefinition) and xmitq.is_transmission_queue):
-                problem(f"channel {channel.name} of {name}: XMITQ({channel.xmit_q_name}) is not "
-                        "a local queue with USAGE(XMITQ)", "xmitq")  # fmt: skip
+                problem(
+                    f"channel {channel.name} of {name}: XMITQ({channel.xmit_q_name}) is not "
+                    "a local queue with USAGE(XMITQ)",
+                    "xmitq",
+                )
             partner = qmgrs.get(channel.conn_name)
             if partner is None:
                 if "(" not in channel.conn_name:
-                    problem(f"channel {channel.name} of {name}: CONNAME('{channel.conn_name}') "
-                            "names no queue manager of the scenario (a partner in another "
-                            "process is host(port))", "to")  # fmt: skip
+                    problem(
+                        f"channel {channel.name} of {name}: CONNAME('{channel.conn_name}') "
+                        "names no queue manager of the scenario (a partner in another "
+                        "process is host(port))",
+                        "to",
+                    )
                 continue
             receiver = partner.local.channels.get(channel.name)
             if receiver is None or receiver.channel_type != CMQC.MQCHT_RECEIVER:
-                problem(f"channel {channel.name} of {name}: {partner.name} has no RCVR "
-                        f"channel {channel.name}", "to")  # fmt: skip
+                problem(
+                    f"channel {channel.name} of {name}: {partner.name} has no RCVR "
+                    f"channel {channel.name}",
+                    "to",
+                )
 
 
 class _ChannelPlace:
     """Where a channel's problem is reported: its [[channel]] entry, else the MQSC
     command that defined it."""
 
-    def __init__(self, reader: Reader, place: Path | None, commands: list[Command],
-                 channel: str) -> None:  # fmt: skip
+    def __init__(
+        self, reader: Reader, place: Path | None, commands: list[Command], channel: str
+    ) -> None:
         self.reader, self.place, self.commands, self.channel = reader, place, commands, channel
 
     def problem(self, message: str, key: str = "") -> None:
@@ -170,14 +184,18 @@ def _fits_structure(handle: Any, body: bytes, md: MD, reader: Reader, place: Pat
     record, _ = encode(Message(desc, body, 0.0, None if md.Expiry < 0 else 0.0, 0))
     needed, room = math.ceil(len(record) / ELEMENT_BYTES), 4 * structure.size_kb
     if needed > room:
-        reader.problem(place, f"a message of {len(body):,} bytes needs {needed} elements of "
-                       f"CF structure {name} (its record is {len(record):,} bytes) and SIZE "
-                       f"{structure.size_kb} KB holds {room}: every put to {handle.queue} "
-                       "would fail with MQRC_STORAGE_MEDIUM_FULL (2192)")  # fmt: skip
+        reader.problem(
+            place,
+            f"a message of {len(body):,} bytes needs {needed} elements of "
+            f"CF structure {name} (its record is {len(record):,} bytes) and SIZE "
+            f"{structure.size_kb} KB holds {room}: every put to {handle.queue} "
+            "would fail with MQRC_STORAGE_MEDIUM_FULL (2192)",
+        )
 
 
-def _fits_remote(qmgrs: dict[str, QMgr], handle: Any, body: bytes, reader: Reader,
-                 place: Path) -> None:  # fmt: skip
+def _fits_remote(
+    qmgrs: dict[str, QMgr], handle: Any, body: bytes, reader: Reader, place: Path
+) -> None:
     """A message for a remote queue of the scenario must fit that queue: one over its
     MAXMSGL (or its queue manager's) would be dead-lettered on arrival, every time."""
     if handle.remote is None or handle.remote[1] not in qmgrs:
@@ -186,7 +204,8 @@ def _fits_remote(qmgrs: dict[str, QMgr], handle: Any, body: bytes, reader: Reade
     conn = qmgrs[q_mgr].connect(user="qsg-check")
     try:
         conn.open(name, CMQC.MQOO_OUTPUT).put(
-            body, MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+            body, MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0
+        )
     except MQMIError as error:
         if error.reason in (CMQC.MQRC_MSG_TOO_BIG_FOR_Q, CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR):
             reader.problem(place, f"every message would be dead-lettered at {q_mgr}: {error}")
@@ -202,8 +221,9 @@ def _largest(w: Workload) -> float:
     return min(top if math.isfinite(top) else 5 * w.size.mean, MAX_MSG_LENGTH)
 
 
-def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
-            places: dict[str, Path]) -> None:  # fmt: skip
+def _faults(
+    scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader, places: dict[str, Path]
+) -> None:
     """Walk the schedule in time order: a queue manager is killed or paused only while
     up and restarted only while down; a channel fault names a sender channel; a fault of
     the coupling facility needs one (a QSG), and one member's outage names a member."""
@@ -230,27 +250,35 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
             owners = channel_owners(qmgrs, fault.channel)
             if fault.qmgr and fault.qmgr not in owners:
                 hint = _did_you_mean(fault.channel, _senders(qmgrs, fault.qmgr))
-                reader.problem((*place, "channel"), f"{fault.qmgr} has no sender channel "
-                               f"{fault.channel}{hint}")  # fmt: skip
+                reader.problem(
+                    (*place, "channel"), f"{fault.qmgr} has no sender channel {fault.channel}{hint}"
+                )
             elif not fault.qmgr and not owners:
                 hint = _did_you_mean(fault.channel, _senders(qmgrs))
                 receivers = [n for n, qm in qmgrs.items() if fault.channel in qm.local.channels]
                 if receivers:  # only a receiver: the fault acts on the sending end
-                    hint = (f" ({', '.join(receivers)} has only its receiver; a channel fault "
-                            "acts on the sending end)")  # fmt: skip
+                    hint = (
+                        f" ({', '.join(receivers)} has only its receiver; a channel fault "
+                        "acts on the sending end)"
+                    )
                 message = f"no queue manager has a sender channel {fault.channel}{hint}"
                 reader.problem((*place, "channel"), message)
             elif not fault.qmgr and len(owners) > 1:
-                message = (f"several queue managers ({', '.join(owners)}) have a sender "
-                           f"channel {fault.channel}; name its 'qmgr'")  # fmt: skip
+                message = (
+                    f"several queue managers ({', '.join(owners)}) have a sender "
+                    f"channel {fault.channel}; name its 'qmgr'"
+                )
                 reader.problem((*place, "channel"), message)
         elif action == "stall_scan":
             if not scenario.qsgs:
-                reader.problem((*place, "action"), "stall_scan: the scenario has no QSG, so "
-                               "no expiry-scan lease")  # fmt: skip
+                reader.problem(
+                    (*place, "action"),
+                    "stall_scan: the scenario has no QSG, so no expiry-scan lease",
+                )
             elif fault.qmgr and fault.qmgr not in members:
-                reader.problem((*place, "qmgr"), f"{fault.qmgr} is in no QSG: it holds no "
-                               "expiry-scan lease")  # fmt: skip
+                reader.problem(
+                    (*place, "qmgr"), f"{fault.qmgr} is in no QSG: it holds no expiry-scan lease"
+                )
         elif action in CF_ACTIONS:
             if not scenario.qsgs:
                 reader.problem((*place, "action"), f"{action}: the scenario has no QSG, no CF")
@@ -258,15 +286,22 @@ def _faults(scenario: Scenario, qmgrs: dict[str, QMgr], reader: Reader,
                 why = "the CF's server process fails and restarts, so the run needs it"
                 reader.problem((*place, "action"), f"{action}: {why}: drop [run] in_process")
             elif fault.qmgr and fault.qmgr not in members:
-                reader.problem((*place, "qmgr"),
-                               f"{fault.qmgr} is in no QSG: it has no CF link to lose")  # fmt: skip
+                reader.problem(
+                    (*place, "qmgr"), f"{fault.qmgr} is in no QSG: it has no CF link to lose"
+                )
 
 
 def _senders(qmgrs: dict[str, QMgr], only: str | None = None) -> list[str]:
     """The sender channels of the scenario (of queue manager ``only``)."""
-    return sorted({c.name for n, qm in qmgrs.items() if only in (None, n)
-                   for c in qm.local.channels.values()
-                   if c.channel_type == CMQC.MQCHT_SENDER})  # fmt: skip
+    return sorted(
+        {
+            c.name
+            for n, qm in qmgrs.items()
+            if only in (None, n)
+            for c in qm.local.channels.values()
+            if c.channel_type == CMQC.MQCHT_SENDER
+        }
+    )
 
 
 def _did_you_mean(name: str, known: list[str]) -> str:

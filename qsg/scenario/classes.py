@@ -45,8 +45,9 @@ class Class:
 Key = tuple[str, str, str, str]  # role, workload, scope, queue
 
 
-def tally(events: Iterable[WorldEvent], scope: Callable[[str, str], str],
-          since: float = -math.inf) -> dict[Key, Class]:  # fmt: skip
+def tally(
+    events: Iterable[WorldEvent], scope: Callable[[str, str], str], since: float = -math.inf
+) -> dict[Key, Class]:
     """Each class's messages and latencies (``scope(q_mgr, queue)``: a queue's scope),
     in the order to show them: by queue, its putters before its getters."""
     classes: dict[Key, Class] = defaultdict(Class)

@@ -39,7 +39,7 @@ from qsg.scenario.model import (
     RunSettings,
     Scenario,
     Workload,
-)  # fmt: skip
+)
 from qsg.scenario.reader import Reader, dotted, shown
 from qsg.scenario.shape import read_rate
 
@@ -147,10 +147,17 @@ class _Loader:
         commands = self.at_commands(r.take((), doc, "at", "list", []), run)
         return Scenario(
             path=None if r.source.startswith("<") else Path(r.source),
-            description=description, run=run, costs=costs, qsgs=tuple(qsgs),
-            qmgrs=tuple(qmgrs.values()), channels=tuple(channels), workloads=tuple(workloads),
-            faults=tuple(faults), commands=tuple(commands), text="\n".join(self.text),
-        )  # fmt: skip
+            description=description,
+            run=run,
+            costs=costs,
+            qsgs=tuple(qsgs),
+            qmgrs=tuple(qmgrs.values()),
+            channels=tuple(channels),
+            workloads=tuple(workloads),
+            faults=tuple(faults),
+            commands=tuple(commands),
+            text="\n".join(self.text),
+        )
 
     # ---- [run] and [model] ------------------------------------------------------------
     def run(self, table: dict[str, Any]) -> RunSettings:
@@ -171,11 +178,14 @@ class _Loader:
         if not r.at_least((*p, "warmup"), warmup, 0):
             warmup = 0.0
         elif warmup >= duration:
-            r.problem((*p, "warmup"), f"the warm-up ({warmup:g} s) must end before the run "
-                      f"does (duration {duration:g})")  # fmt: skip
+            r.problem(
+                (*p, "warmup"),
+                f"the warm-up ({warmup:g} s) must end before the run does (duration {duration:g})",
+            )
             warmup = 0.0
-        return RunSettings(float(duration), seed, clock, float(sample), in_process, cf_persistent,
-                           float(warmup))  # fmt: skip
+        return RunSettings(
+            float(duration), seed, clock, float(sample), in_process, cf_persistent, float(warmup)
+        )
 
     def model(self, table: dict[str, Any]) -> Costs:
         r, p = self.reader, ("model",)
@@ -255,8 +265,11 @@ class _Loader:
             commands = self.mqsc(p, table)
             if "expryint" in table:
                 value = table["expryint"]
-                if value == "OFF" or (isinstance(value, int) and not isinstance(value, bool)
-                                      and 1 <= value <= 99_999_999):  # fmt: skip
+                if value == "OFF" or (
+                    isinstance(value, int)
+                    and not isinstance(value, bool)
+                    and 1 <= value <= 99_999_999
+                ):
                     commands[:0] = self.commands(
                         f"ALTER QMGR EXPRYINT({value})", (*p, "expryint"), same_line=True
                     )
@@ -273,7 +286,11 @@ class _Loader:
             ):
                 connect_timeout = None
             out[name] = QMgrSettings(
-                name, member_of.get(name), PLATFORMS[platform], tuple(commands), listener,
+                name,
+                member_of.get(name),
+                PLATFORMS[platform],
+                tuple(commands),
+                listener,
                 connect_timeout,
             )
             if name not in self.qmgr_names:
@@ -299,8 +316,9 @@ class _Loader:
                 commands += self.commands(body, (*p, "mqsc_file"), source=str(path))
         return commands
 
-    def commands(self, text: str, p: KeyPath, *, source: str | None = None,
-                 same_line: bool = False) -> list[Command]:  # fmt: skip
+    def commands(
+        self, text: str, p: KeyPath, *, source: str | None = None, same_line: bool = False
+    ) -> list[Command]:
         """MQSC ``text`` parsed; inline (no ``source``), its lines are the file's."""
         r = self.reader
         if source is None:
@@ -310,10 +328,14 @@ class _Loader:
             return parse(text, source or r.source)
         except MQSCError as error:
             for problem in error.problems:
-                r.problems.append(ScenarioProblem(
-                    problem.source, problem.line, dotted(p),
-                    f"MQSC (column {problem.column}): {problem.message}",
-                ))  # fmt: skip
+                r.problems.append(
+                    ScenarioProblem(
+                        problem.source,
+                        problem.line,
+                        dotted(p),
+                        f"MQSC (column {problem.column}): {problem.message}",
+                    )
+                )
             return []
 
     def _starts_below(self, line: int) -> bool:
@@ -347,8 +369,10 @@ class _Loader:
             for key, qm in (("from", source), ("to", target)):
                 if qm and qm not in qmgrs:
                     ok = False
-                    r.problem((*p, key), f"no queue manager {qm} in the scenario"
-                              + _known(self.qmgr_names))  # fmt: skip
+                    r.problem(
+                        (*p, key),
+                        f"no queue manager {qm} in the scenario" + _known(self.qmgr_names),
+                    )
             if not ok:
                 continue
             self.places[f"channel {name}"] = p
@@ -361,8 +385,10 @@ class _Loader:
                 sender += self.commands(xmitq_command, here, same_line=True)
             sender += self.commands(
                 f"DEFINE CHANNEL({name}) CHLTYPE(SDR) CONNAME('{target}') XMITQ({xmitq}) "
-                f"BATCHSZ({batch})", here, same_line=True,
-            )  # fmt: skip
+                f"BATCHSZ({batch})",
+                here,
+                same_line=True,
+            )
             receiver = self.commands(f"DEFINE CHANNEL({name}) CHLTYPE(RCVR)", here, same_line=True)
             qmgrs[source] = _with(qmgrs[source], sender)
             qmgrs[target] = _with(qmgrs[target], receiver)
@@ -382,15 +408,19 @@ class _Loader:
             for key in table:
                 kinds = [k for k, keys in KINDS.items() if key in keys and key not in own]
                 if kinds:  # not a typo: a key of another kind of application
-                    r.problem((*p, key), f"{key!r} is a key of a {' and a '.join(kinds)}; "
-                              f"this workload is a {kind}")  # fmt: skip
+                    r.problem(
+                        (*p, key),
+                        f"{key!r} is a key of a {' and a '.join(kinds)}; this workload is a {kind}",
+                    )
             r.table(p, {k: v for k, v in table.items() if k in own or not _kinds_key(k)}, own)
             label = r.take(p, table, "name", "str", f"{kind}-{i}")
             values: dict[str, Any] = {"label": label, "kind": kind}
             values["qmgr"] = r.take(p, table, "qmgr", "str", "", required=True)
             if values["qmgr"] and values["qmgr"] not in self.qmgr_names:
-                r.problem((*p, "qmgr"), f"no queue manager {values['qmgr']} in the scenario"
-                          + _known(self.qmgr_names))  # fmt: skip
+                r.problem(
+                    (*p, "qmgr"),
+                    f"no queue manager {values['qmgr']} in the scenario" + _known(self.qmgr_names),
+                )
             values["queue"] = r.take(p, table, "queue", "str", "", required=True)
             values["apps"] = self.count(p, table, "apps", 1, low=1, high=MAX_APPS)
             values["syncpoint"] = self.count(p, table, "syncpoint", 0, low=0)
@@ -398,8 +428,10 @@ class _Loader:
             stop = r.take(p, table, "stop", "number", None)  # None: at the run's end
             last = run.duration if stop is None else stop
             if r.at_least((*p, "start"), start, 0) and start >= last:
-                r.problem((*p, "stop" if stop is not None else "start"),
-                          f"the workload would stop ({last:g}) before it starts ({start:g})")
+                r.problem(
+                    (*p, "stop" if stop is not None else "start"),
+                    f"the workload would stop ({last:g}) before it starts ({start:g})",
+                )
             values["start"] = float(start)
             values["stop"] = None if stop is None else float(stop)
             if kind in ("putter", "requester"):
@@ -410,11 +442,13 @@ class _Loader:
                 values["logical_order"] = r.take(p, table, "logical_order", "bool", False)
             if kind == "putter":
                 values["reply_to"] = self.optional_name(p, table, "reply_to", "queue")
-                values["reply_to_qmgr"] = self.optional_name(p, table, "reply_to_qmgr",
-                                                             "queue manager")  # fmt: skip
+                values["reply_to_qmgr"] = self.optional_name(
+                    p, table, "reply_to_qmgr", "queue manager"
+                )
                 # MsgSeqNumber's range at MQPUT: 1 to 999,999,999 (MQRC_MSG_SEQ_NUMBER_ERROR).
-                values["group_size"] = self.count(p, table, "group_size", 0, low=0,
-                                                  high=999_999_999)  # fmt: skip
+                values["group_size"] = self.count(
+                    p, table, "group_size", 0, low=0, high=999_999_999
+                )
             if kind == "requester":
                 model = r.take(p, table, "reply_model", "str", "SYSTEM.DEFAULT.MODEL.QUEUE")
                 if not self.name((*p, "reply_model"), model, "model queue", 48):
@@ -446,8 +480,11 @@ class _Loader:
             elif type(expiry) is int and 0 < expiry <= MQLONG_MAX:
                 values["expiry"] = expiry
             else:
-                r.problem((*p, "expiry"), "expected tenths of a second (1 to 2,147,483,647) or "
-                          f"\"unlimited\", found {shown(expiry)}")  # fmt: skip
+                r.problem(
+                    (*p, "expiry"),
+                    "expected tenths of a second (1 to 2,147,483,647) or "
+                    f'"unlimited", found {shown(expiry)}',
+                )
         persistence = r.take(p, table, "persistence", "str", "as_q_def")
         if r.one_of((*p, "persistence"), persistence, PERSISTENCE):
             values["persistence"] = PERSISTENCE[persistence]
@@ -457,9 +494,16 @@ class _Loader:
                 report |= REPORTS[name]
         values["report"] = report
 
-    def distribution(self, p: KeyPath, table: dict[str, Any], key: str, default: float,
-                     *, low: float | None = None, high: float | None = None,
-                     ) -> dist.Distribution:  # fmt: skip
+    def distribution(
+        self,
+        p: KeyPath,
+        table: dict[str, Any],
+        key: str,
+        default: float,
+        *,
+        low: float | None = None,
+        high: float | None = None,
+    ) -> dist.Distribution:
         """A number, or a ``{ dist = ... }`` table (see ``actors.dist``)."""
         r, dp = self.reader, (*p, key)
         value = table.get(key, default)
@@ -528,8 +572,10 @@ class _Loader:
                 r.problem((*p, "at"), f"at {at} is after the run ends (duration {run.duration:g})")
                 ok = False
             if qmgr not in self.qmgr_names:
-                r.problem((*p, "qmgr"), f"no queue manager {qmgr} in the scenario"
-                          + _known(self.qmgr_names))  # fmt: skip
+                r.problem(
+                    (*p, "qmgr"),
+                    f"no queue manager {qmgr} in the scenario" + _known(self.qmgr_names),
+                )
                 ok = False
             error = mqsc_commands.parse(text).error
             if error is not None:
@@ -568,27 +614,47 @@ class _Loader:
                 r.problem(p, f"{action} needs 'channel'")
                 ok = False
             if qmgr and qmgr not in self.qmgr_names:
-                r.problem((*p, "qmgr"), f"no queue manager {qmgr} in the scenario"
-                          + _known(self.qmgr_names))  # fmt: skip
+                r.problem(
+                    (*p, "qmgr"),
+                    f"no queue manager {qmgr} in the scenario" + _known(self.qmgr_names),
+                )
                 ok = False
             if needs == "amount":
                 ok &= r.at_least((*p, "amount"), amount, 0, above=True)
             if duration is not None:
                 if action not in UNDO:
-                    r.problem((*p, "duration"), f"{action} takes no duration; only "
-                              + ", ".join(UNDO) + " do")  # fmt: skip
+                    r.problem(
+                        (*p, "duration"),
+                        f"{action} takes no duration; only " + ", ".join(UNDO) + " do",
+                    )
                     ok = False
                 ok &= r.at_least((*p, "duration"), duration, 0, above=True)
             if ok:
                 self.places[f"fault {len(out)}"] = p
-                out.append(Fault(float(at), action, qmgr, channel,
-                                 None if duration is None else float(duration),
-                                 float(amount), expected))  # fmt: skip
+                out.append(
+                    Fault(
+                        float(at),
+                        action,
+                        qmgr,
+                        channel,
+                        None if duration is None else float(duration),
+                        float(amount),
+                        expected,
+                    )
+                )
         return out
 
     # ---- small checks -----------------------------------------------------------------
-    def count(self, p: KeyPath, table: dict[str, Any], key: str, default: int, *, low: int,
-              high: int = MQLONG_MAX) -> int:  # fmt: skip
+    def count(
+        self,
+        p: KeyPath,
+        table: dict[str, Any],
+        key: str,
+        default: int,
+        *,
+        low: int,
+        high: int = MQLONG_MAX,
+    ) -> int:
         """An integer from ``low`` to ``high`` (by default, what fits in an MQLONG)."""
         value: int = self.reader.take(p, table, key, "int", default)
         if not self.reader.at_least((*p, key), value, low):

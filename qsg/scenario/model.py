@@ -105,8 +105,13 @@ class Scenario:
             topology.qsgs[qsg.name] = []
             topology.structures[qsg.name] = list(qsg.structures)
         for qm in self.qmgrs:
-            topology.add_qmgr(qm.name, qsg=qm.qsg, platform=qm.platform, listener=qm.listener,
-                              connect_timeout=qm.connect_timeout)  # fmt: skip
+            topology.add_qmgr(
+                qm.name,
+                qsg=qm.qsg,
+                platform=qm.platform,
+                listener=qm.listener,
+                connect_timeout=qm.connect_timeout,
+            )
         for qsg in self.qsgs:  # shared definitions through the first member
             topology.qmgrs[qsg.members[0]].commands += qsg.commands
         for qm in self.qmgrs:
@@ -115,6 +120,16 @@ class Scenario:
 
 
 __all__ = [
-    "ACTIONS", "CF_ACTIONS", "SERVER_ACTIONS", "UNDO", "AtCommand", "ChannelSpec", "Fault",
-    "QMgrSettings", "QSGSpec", "RunSettings", "Scenario", "Workload",
-]  # fmt: skip
+    "ACTIONS",
+    "CF_ACTIONS",
+    "SERVER_ACTIONS",
+    "UNDO",
+    "AtCommand",
+    "ChannelSpec",
+    "Fault",
+    "QMgrSettings",
+    "QSGSpec",
+    "RunSettings",
+    "Scenario",
+    "Workload",
+]

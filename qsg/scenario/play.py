@@ -32,7 +32,7 @@ from actors.events import (
     FaultInjected,
     WorldEvent,
     kind_of,
-)  # fmt: skip
+)
 from actors.facility import failure_line
 from actors.faults import OnRefused, play_faults
 from actors.workload import run_workloads
@@ -95,8 +95,9 @@ def load_script(path: str | Path) -> ScriptScenario:
     try:
         namespace = runpy.run_path(str(path), run_name="qsg_scenario")
     except Exception as error:  # the script's own failure: name it, with its place
-        raise ScenarioError([ScenarioProblem(str(path), 1, "", f"the script failed: {error!r}")]
-                            ) from error  # fmt: skip
+        raise ScenarioError(
+            [ScenarioProblem(str(path), 1, "", f"the script failed: {error!r}")]
+        ) from error
     problems = []
     topology = namespace.get("topology")
     if callable(topology):
@@ -111,21 +112,29 @@ def load_script(path: str | Path) -> ScriptScenario:
         raise ScenarioError([ScenarioProblem(str(path), 1, "", p) for p in problems])
     assert isinstance(topology, Topology)
     assert main is not None
-    run = RunSettings(float(duration), int(namespace.get("SEED", 0)),
-                      in_process=bool(namespace.get("IN_PROCESS", False)))  # fmt: skip
+    run = RunSettings(
+        float(duration),
+        int(namespace.get("SEED", 0)),
+        in_process=bool(namespace.get("IN_PROCESS", False)),
+    )
     description = (namespace.get("__doc__") or "").strip()
     return ScriptScenario(path, description, run, topology, main, path.read_text("utf-8"))
 
 
 async def play(
-    scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
-    seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
-    progress_every: float | None = None, history: bool = False,
+    scenario: Scenario | ScriptScenario,
+    *,
+    redis_url: str | None = None,
+    seed: int | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    progress_every: float | None = None,
+    history: bool = False,
     epilogue: Callable[[World], Awaitable[None]] | None = None,
-    program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None,
+    events: EventLog | None = None,
     on_refused: OnRefused | None = None,
     console: tuple[float, Callable[[World], Awaitable[None]]] | None = None,
-) -> RunResult:  # fmt: skip
+) -> RunResult:
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
     ``history``: the applications record every operation (invoke and completion);
@@ -150,9 +159,16 @@ async def play(
     topology = scenario.topology
     began = time.perf_counter()
     faults = bool(getattr(scenario, "faults", ()))
-    async with open_world(topology, redis_url=redis_url, seed=seed, in_process=run.in_process,
-                          faults=faults, history=history, cf_persistent=run.cf_persistent,
-                          events=events) as world:  # fmt: skip
+    async with open_world(
+        topology,
+        redis_url=redis_url,
+        seed=seed,
+        in_process=run.in_process,
+        faults=faults,
+        history=history,
+        cf_persistent=run.cf_persistent,
+        events=events,
+    ) as world:
         start = trio.current_time()
         for qm in world.qmgrs.values():  # the statistics' first interval starts here
             qm.statistics.take(start, qm.name, world.costs.cpus)
@@ -166,8 +182,7 @@ async def play(
             with trio.CancelScope() as body:
                 done = trio.Event()
                 if console is not None:
-                    nursery.start_soon(_console, world, start + console[0], console[1], body,
-                                       done)  # fmt: skip
+                    nursery.start_soon(_console, world, start + console[0], console[1], body, done)
                 if isinstance(scenario, Scenario) and scenario.commands:
                     nursery.start_soon(run_commands, world, scenario.commands, start)
                 await _body(world, scenario, start, duration, program, refused_fault)
@@ -190,14 +205,16 @@ async def play(
         failures = world.watch.unscheduled
     summary = summarise(happened, scopes, since=start + run.warmup, warmup=run.warmup)
     wall = time.perf_counter() - began
-    return RunResult(scenario, seed, happened, scopes, summary, wall, cf_failures=failures,
-                     refused=refused)  # fmt: skip
+    return RunResult(
+        scenario, seed, happened, scopes, summary, wall, cf_failures=failures, refused=refused
+    )
 
 
 async def _alongside(
-    program: Callable[[World], Awaitable[None]] | None, world: World,
+    program: Callable[[World], Awaitable[None]] | None,
+    world: World,
     beside: Callable[[World], Awaitable[Any]],
-) -> None:  # fmt: skip
+) -> None:
     """``beside(world)``; with a program, until the program returns (``beside`` is
     then cancelled, if it still runs)."""
     if program is None:
@@ -209,9 +226,14 @@ async def _alongside(
         nursery.cancel_scope.cancel()
 
 
-async def _body(world: World, scenario: Scenario | ScriptScenario, start: float,
-                duration: float, program: Callable[[World], Awaitable[None]] | None,
-                on_refused: OnRefused) -> None:  # fmt: skip
+async def _body(
+    world: World,
+    scenario: Scenario | ScriptScenario,
+    start: float,
+    duration: float,
+    program: Callable[[World], Awaitable[None]] | None,
+    on_refused: OnRefused,
+) -> None:
     if isinstance(scenario, ScriptScenario):
         with trio.move_on_at(start + duration) if duration else contextlib.nullcontext():
             await _alongside(program, world, scenario.main)
@@ -226,15 +248,24 @@ async def _body(world: World, scenario: Scenario | ScriptScenario, start: float,
                 await play_faults(world, scenario.faults, start, on_refused)
                 await trio.sleep_until(start + duration)
             else:
-                await _alongside(program, world, partial(
-                    play_faults, faults=scenario.faults, origin=start,
-                    on_refused=on_refused))  # fmt: skip
+                await _alongside(
+                    program,
+                    world,
+                    partial(
+                        play_faults, faults=scenario.faults, origin=start, on_refused=on_refused
+                    ),
+                )
         if program is not None:
             inner.cancel_scope.cancel()  # the program's end is the run's
 
 
-async def _console(world: World, at: float, console: Callable[[World], Awaitable[None]],
-                   body: trio.CancelScope, done: trio.Event) -> None:  # fmt: skip
+async def _console(
+    world: World,
+    at: float,
+    console: Callable[[World], Awaitable[None]],
+    body: trio.CancelScope,
+    done: trio.Event,
+) -> None:
     """Run ``console`` at simulated time ``at`` (once everything else due then has
     run), then end the run's body."""
     await clock.sleep_until(at, late=True)
@@ -250,24 +281,36 @@ async def run_commands(world: World, commands: tuple[AtCommand, ...], start: flo
     for entry in sorted(commands, key=lambda c: c.at):
         await clock.sleep_until(start + entry.at, late=True)  # it sees what happened then
         reply = await admin.command(world, entry.qmgr, entry.mqsc)
-        world.events.emit(CommandRun(trio.current_time(), entry.qmgr, entry.mqsc, reply.text,
-                                     not reply.failed))  # fmt: skip
+        world.events.emit(
+            CommandRun(trio.current_time(), entry.qmgr, entry.mqsc, reply.text, not reply.failed)
+        )
 
 
 def run_scenario(
-    scenario: Scenario | ScriptScenario, *, redis_url: str | None = None,
-    seed: int | None = None, on_progress: Callable[[Progress], None] | None = None,
-    program: Callable[[World], Awaitable[None]] | None = None, events: EventLog | None = None,
+    scenario: Scenario | ScriptScenario,
+    *,
+    redis_url: str | None = None,
+    seed: int | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    program: Callable[[World], Awaitable[None]] | None = None,
+    events: EventLog | None = None,
     on_refused: OnRefused | None = None,
     console: tuple[float, Callable[[World], Awaitable[None]]] | None = None,
-) -> RunResult:  # fmt: skip
+) -> RunResult:
     """``play`` from synchronous code, on the clock the scenario asks for."""
     from qsg.runtime import run as run_trio
 
     async def main() -> RunResult:
-        return await play(scenario, redis_url=redis_url, seed=seed, on_progress=on_progress,
-                          program=program, events=events, on_refused=on_refused,
-                          console=console)  # fmt: skip
+        return await play(
+            scenario,
+            redis_url=redis_url,
+            seed=seed,
+            on_progress=on_progress,
+            program=program,
+            events=events,
+            on_refused=on_refused,
+            console=console,
+        )
 
     return run_trio(main, wall_clock=scenario.run.clock == "wall")
 
@@ -288,8 +331,13 @@ class _Tally:
         return dict(self.totals)
 
 
-async def _report(tally: _Tally, start: float, duration: float, every: float,
-                  on_progress: Callable[[Progress], None]) -> None:  # fmt: skip
+async def _report(
+    tally: _Tally,
+    start: float,
+    duration: float,
+    every: float,
+    on_progress: Callable[[Progress], None],
+) -> None:
     while True:
         on_progress(Progress(trio.current_time() - start, duration, tally.counts()))
         await trio.sleep(every)
@@ -356,6 +404,13 @@ def structures(shared: Repository) -> dict[str, dict[str, Any]]:
 
 
 __all__ = [
-    "Progress", "RunResult", "ScriptScenario", "application_queue", "load_script", "play",
-    "run_commands", "run_scenario", "structures",
-]  # fmt: skip
+    "Progress",
+    "RunResult",
+    "ScriptScenario",
+    "application_queue",
+    "load_script",
+    "play",
+    "run_commands",
+    "run_scenario",
+    "structures",
+]

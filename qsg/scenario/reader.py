@@ -62,8 +62,14 @@ def _is(value: Any, kind: str) -> bool:
 
 def shown(value: Any) -> str:
     """A value as the problem quotes it (short)."""
-    kind = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array",
-            dict: "table"}.get(type(value), type(value).__name__)  # fmt: skip
+    kind = {
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "array",
+        dict: "table",
+    }.get(type(value), type(value).__name__)
     text = repr(value)
     if len(text) > 40:
         text = text[:37] + "..."
@@ -92,8 +98,17 @@ class Reader:
                 hint = f" (did you mean {near[0]!r}?)" if near else ""
                 self.problem((*path, key), f"unknown key {key!r}{hint}")
 
-    def take(self, path: Path, table: dict[str, Any], key: str, kind: str, default: T,
-             *, required: bool = False, finite: bool = True) -> Any:  # fmt: skip
+    def take(
+        self,
+        path: Path,
+        table: dict[str, Any],
+        key: str,
+        kind: str,
+        default: T,
+        *,
+        required: bool = False,
+        finite: bool = True,
+    ) -> Any:
         """``table[key]`` if it is of ``kind`` (and, ``required``, not empty); else a
         problem and ``default``."""
         if key not in table:

@@ -29,8 +29,12 @@ RATE_TABLE = ("profile", "file", "shape")
 BURST = ("at", "for", "factor")
 
 
-def read_rate(r: Reader, p: KeyPath, table: dict[str, Any], base: Path,
-              ) -> tuple[float, RateProfile | None]:  # fmt: skip
+def read_rate(
+    r: Reader,
+    p: KeyPath,
+    table: dict[str, Any],
+    base: Path,
+) -> tuple[float, RateProfile | None]:
     """``rate`` and ``burst`` of the workload ``table`` at ``p``: the rate (a profile's
     peak) and the profile (None for a constant rate without a burst)."""
     value = table.get("rate")
@@ -43,8 +47,11 @@ def read_rate(r: Reader, p: KeyPath, table: dict[str, Any], base: Path,
         if not r.one_of((*rp, "shape"), shape, SHAPES):
             shape = "step"
         if ("profile" in value) == ("file" in value):
-            r.problem(rp, "give one of 'profile' (an array of [time, rate]) or 'file' (a CSV "
-                      "file of time,rate lines)")  # fmt: skip
+            r.problem(
+                rp,
+                "give one of 'profile' (an array of [time, rate]) or 'file' (a CSV "
+                "file of time,rate lines)",
+            )
             return 1.0, None
         if "profile" in value:
             points = _points(r, (*rp, "profile"), value["profile"])
@@ -103,9 +110,11 @@ def _csv(r: Reader, path: Path) -> list[tuple[float, float]] | None:
         except ValueError:
             if header:
                 continue  # "time,rate" or the like
-            r.problems.append(ScenarioProblem(
-                where, number, "", f"expected two numbers, time and rate, found {row!r}"
-            ))  # fmt: skip
+            r.problems.append(
+                ScenarioProblem(
+                    where, number, "", f"expected two numbers, time and rate, found {row!r}"
+                )
+            )
             return None
         if not (math.isfinite(time) and math.isfinite(rate)):
             r.problems.append(ScenarioProblem(where, number, "", "expected finite numbers"))

@@ -100,8 +100,13 @@ def _outages(events: list[WorldEvent], end: float) -> list[tuple[FaultInjected, 
     out = []
     for i, e in enumerate(events):
         if isinstance(e, FaultInjected) and e.action in UNDO and not e.refused:
-            undoings = (u.time for u in events[i + 1 :] if isinstance(u, FaultInjected)
-                        and u.action == UNDO[e.action] and u.target == e.target)  # fmt: skip
+            undoings = (
+                u.time
+                for u in events[i + 1 :]
+                if isinstance(u, FaultInjected)
+                and u.action == UNDO[e.action]
+                and u.target == e.target
+            )
             undone = next(undoings, end)
             out.append((e, undone))
     return out
@@ -115,18 +120,27 @@ def sized(events: list[WorldEvent], scopes: Any) -> list[dict[str, Any]]:
     for (qsg, name), usage in series(events, scopes).items():
         size_kb = scopes.structures[qsg][name]["size_kb"]
         peak = max(usage, key=lambda u: u.percent_full)
-        soonest = min((u for u in usage if u.time_to_full is not None),
-                      key=lambda u: u.time_to_full or 0.0, default=None)  # fmt: skip
-        rows.append({
-            "qsg": qsg, "structure": name, "size_kb": size_kb,
-            "max_entries": size_kb, "max_elements": 4 * size_kb,
-            "peak_entries": max(u.entries for u in usage),
-            "peak_elements": max(u.elements for u in usage),
-            "peak_percent_full": peak.percent_full, "high_water_time": peak.time,
-            "time_to_full_min": None if soonest is None else soonest.time_to_full,
-            "time_to_full_at": None if soonest is None else soonest.time,
-            "outages": [_outage(usage, fault, undone) for fault, undone in faults],
-        })  # fmt: skip
+        soonest = min(
+            (u for u in usage if u.time_to_full is not None),
+            key=lambda u: u.time_to_full or 0.0,
+            default=None,
+        )
+        rows.append(
+            {
+                "qsg": qsg,
+                "structure": name,
+                "size_kb": size_kb,
+                "max_entries": size_kb,
+                "max_elements": 4 * size_kb,
+                "peak_entries": max(u.entries for u in usage),
+                "peak_elements": max(u.elements for u in usage),
+                "peak_percent_full": peak.percent_full,
+                "high_water_time": peak.time,
+                "time_to_full_min": None if soonest is None else soonest.time_to_full,
+                "time_to_full_at": None if soonest is None else soonest.time,
+                "outages": [_outage(usage, fault, undone) for fault, undone in faults],
+            }
+        )
     return rows
 
 
@@ -134,9 +148,15 @@ def _outage(usage: list[Usage], fault: FaultInjected, undone: float) -> dict[str
     """How the structure fared while ``fault`` lasted: the fill rate (percent a second),
     and how long it lasted (it filled) or would have lasted at that rate."""
     during = [u for u in usage if fault.time <= u.time <= undone]
-    row: dict[str, Any] = {"action": fault.action, "target": fault.target, "at": fault.time,
-                           "until": undone, "fill_rate": None, "full_at": None,
-                           "lasts": None}  # fmt: skip
+    row: dict[str, Any] = {
+        "action": fault.action,
+        "target": fault.target,
+        "at": fault.time,
+        "until": undone,
+        "fill_rate": None,
+        "full_at": None,
+        "lasts": None,
+    }
     if len(during) < 2:
         return row
     first, last = during[0], during[-1]

@@ -56,7 +56,7 @@ from actors.events import (
     QMgrStatistics,
     ReplyReceived,
     WorldEvent,
-)  # fmt: skip
+)
 from actors.statistics import VERBS
 from qsg.core.errors import reason_name
 from qsg.core.events import DeadLettered, Discarded, ReportPut
@@ -108,8 +108,10 @@ def _counts(row: _Row | _Channel, skip: tuple[str, ...]) -> dict[str, Any]:
 
 def error_reasons(reasons: Counter[int]) -> list[dict[str, Any]]:
     """Counts of errors by reason code, most frequent first, each with IBM's name."""
-    return [{"reason": reason, "name": reason_name(reason), "count": count}
-            for reason, count in sorted(reasons.items(), key=lambda rc: (-rc[1], rc[0]))]
+    return [
+        {"reason": reason, "name": reason_name(reason), "count": count}
+        for reason, count in sorted(reasons.items(), key=lambda rc: (-rc[1], rc[0]))
+    ]
 
 
 #: Events that are the run's record, listed whenever they happened (a warm-up or not).
@@ -217,8 +219,9 @@ class Summary:
         raise KeyError(name)
 
 
-def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math.inf,
-              warmup: float = 0.0) -> Summary:  # fmt: skip
+def summarise(
+    events: Iterable[WorldEvent], scopes: Scopes, since: float = -math.inf, warmup: float = 0.0
+) -> Summary:
     """The summary of a run's ``events`` (in the order they happened), counting only
     what happened from ``since`` on (the end of a ``warmup`` of that many seconds)."""
     queues: dict[tuple[str, str], _Row] = defaultdict(_Row)
@@ -313,24 +316,51 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
             if not e.shared:
                 qmgrs[e.q_mgr].peak_depth = max(qmgrs[e.q_mgr].peak_depth, e.depth)
         elif isinstance(e, LeaseChanged):
-            leases.append({"time": e.time, "role": e.role, "holder": e.q_mgr, "token": e.token,
-                           "previous": e.previous})  # fmt: skip
+            leases.append(
+                {
+                    "time": e.time,
+                    "role": e.role,
+                    "holder": e.q_mgr,
+                    "token": e.token,
+                    "previous": e.previous,
+                }
+            )
         elif isinstance(e, ReplyReceived):
             trips[e.app.rsplit("#", 1)[0]].append(e.round_trip)
         elif isinstance(e, FaultInjected):
-            faults.append({"time": e.time, "action": e.action, "target": e.target,
-                           "q_mgr": e.q_mgr, "detail": e.detail,
-                           "refused": e.refused})  # fmt: skip
+            faults.append(
+                {
+                    "time": e.time,
+                    "action": e.action,
+                    "target": e.target,
+                    "q_mgr": e.q_mgr,
+                    "detail": e.detail,
+                    "refused": e.refused,
+                }
+            )
         elif isinstance(e, CFFailed):
             totals["cf_failures"] += 1
             if not e.scheduled:  # a scheduled one is its fault's doing, already a row
-                faults.append({"time": e.time, "action": "cf_failed", "target": e.qsg,
-                               "q_mgr": e.q_mgr,
-                               "detail": f"not scheduled: {e.reason} {e.detail}",
-                               "refused": False})  # fmt: skip
+                faults.append(
+                    {
+                        "time": e.time,
+                        "action": "cf_failed",
+                        "target": e.qsg,
+                        "q_mgr": e.q_mgr,
+                        "detail": f"not scheduled: {e.reason} {e.detail}",
+                        "refused": False,
+                    }
+                )
         elif isinstance(e, CommandRun):
-            commands.append({"time": e.time, "q_mgr": e.q_mgr, "command": e.command,
-                             "completed": e.completed, "response": e.response})  # fmt: skip
+            commands.append(
+                {
+                    "time": e.time,
+                    "q_mgr": e.q_mgr,
+                    "command": e.command,
+                    "completed": e.completed,
+                    "response": e.response,
+                }
+            )
         elif isinstance(e, QMgrStatistics):
             cpus[e.q_mgr] = e.cpus
             for name in _STATISTICS:
@@ -345,44 +375,71 @@ def summarise(events: Iterable[WorldEvent], scopes: Scopes, since: float = -math
     requesters = []
     for app, values in sorted(trips.items()):
         done = [v for v in values if v is not None]
-        requesters.append({
-            "workload": app, "requests": len(values), "replies": len(done),
-            "timeouts": len(values) - len(done),
-            "round_trip_p50": percentile(done, 50), "round_trip_p99": percentile(done, 99),
-        })  # fmt: skip
+        requesters.append(
+            {
+                "workload": app,
+                "requests": len(values),
+                "replies": len(done),
+                "timeouts": len(values) - len(done),
+                "round_trip_p50": percentile(done, 50),
+                "round_trip_p99": percentile(done, 99),
+            }
+        )
     applications = [
-        {"workload": app, "q_mgr": q_mgr, "queue": queue, "errors": sum(reasons.values()),
-         "error_reasons": error_reasons(reasons)}
+        {
+            "workload": app,
+            "q_mgr": q_mgr,
+            "queue": queue,
+            "errors": sum(reasons.values()),
+            "error_reasons": error_reasons(reasons),
+        }
         for (app, q_mgr, queue), reasons in sorted(apps.items())
-    ]  # fmt: skip
+    ]
     return Summary(
-        queues=[row.out(scope=s, queue=q, shared=s in scopes.shared)
-                for (s, q), row in sorted(queues.items()) if row.active()],
-        qmgrs=[_utilisation(_local_depth(row.out(q_mgr=name)), work.get(name), cpus.get(name))
-               for name, row in sorted(qmgrs.items())],
+        queues=[
+            row.out(scope=s, queue=q, shared=s in scopes.shared)
+            for (s, q), row in sorted(queues.items())
+            if row.active()
+        ],
+        qmgrs=[
+            _utilisation(_local_depth(row.out(q_mgr=name)), work.get(name), cpus.get(name))
+            for name, row in sorted(qmgrs.items())
+        ],
         channels=[c.out(name, last - max(since, 0.0)) for name, c in sorted(channels.items())],
-        leases=leases, requesters=requesters, faults=faults, totals=dict(sorted(totals.items())),
+        leases=leases,
+        requesters=requesters,
+        faults=faults,
+        totals=dict(sorted(totals.items())),
         applications=applications,
         commands=commands,
-        structures=sized([e for e in events if e.time >= since or isinstance(e, _RECORDS)],
-                         scopes),
-        classes=[{"scope": where, "queue": queue, "role": role, "workload": app,
-                  "messages": c.messages,
-                  "size_mean": c.bytes / c.messages if c.messages else None,
-                  "persistent": c.persistent / c.messages if c.messages else None,
-                  "latency_mean": _mean(c.latencies),
-                  "latency_p50": percentile(c.latencies, 50),
-                  "latency_p99": percentile(c.latencies, 99)}
-                 for (role, app, where, queue), c in tally(events, scopes.scope, since).items()],
-    )  # fmt: skip
+        structures=sized([e for e in events if e.time >= since or isinstance(e, _RECORDS)], scopes),
+        classes=[
+            {
+                "scope": where,
+                "queue": queue,
+                "role": role,
+                "workload": app,
+                "messages": c.messages,
+                "size_mean": c.bytes / c.messages if c.messages else None,
+                "persistent": c.persistent / c.messages if c.messages else None,
+                "latency_mean": _mean(c.latencies),
+                "latency_p50": percentile(c.latencies, 50),
+                "latency_p99": percentile(c.latencies, 99),
+            }
+            for (role, app, where, queue), c in tally(events, scopes.scope, since).items()
+        ],
+    )
 
 
 #: The fields of QMgrStatistics that are summed over a run's intervals.
 _STATISTICS = ("interval", "cpu_seconds", *VERBS, "cf_accesses")
 
 
-def _utilisation(row: dict[str, Any], work: Counter[str] | None, cpus: int | None,
-                 ) -> dict[str, Any]:  # fmt: skip
+def _utilisation(
+    row: dict[str, Any],
+    work: Counter[str] | None,
+    cpus: int | None,
+) -> dict[str, Any]:
     """A queue manager's row with its utilisation: ``cpu_busy``, the fraction of its
     processors' time the calls cost (cpu_seconds / (seconds x cpus)), calls a second by
     verb (``mqput_per_second``...) and CF accesses a second."""

@@ -38,8 +38,12 @@ def main():
     queue_name = sys.argv[3] if len(sys.argv) > 3 else "APP.ORDERS"
     qmgr = connect(first)
     queue = pymqi.Queue(qmgr, queue_name, pymqi.CMQC.MQOO_INPUT_SHARED)
-    gmo = pymqi.GMO(Options=pymqi.CMQC.MQGMO_WAIT | pymqi.CMQC.MQGMO_SYNCPOINT
-                    | pymqi.CMQC.MQGMO_FAIL_IF_QUIESCING, WaitInterval=2000)
+    gmo = pymqi.GMO(
+        Options=pymqi.CMQC.MQGMO_WAIT
+        | pymqi.CMQC.MQGMO_SYNCPOINT
+        | pymqi.CMQC.MQGMO_FAIL_IF_QUIESCING,
+        WaitInterval=2000,
+    )
     got = committed = in_unit = 0
     last = time.time()
     while time.time() - last < IDLE:
@@ -61,8 +65,11 @@ def main():
                 continue
             if error.reason not in LOST:
                 raise
-            print(f"lost the queue manager: {error} after {got} messages; "
-                  f"{in_unit} uncommitted go back to the queue", flush=True)
+            print(
+                f"lost the queue manager: {error} after {got} messages; "
+                f"{in_unit} uncommitted go back to the queue",
+                flush=True,
+            )
             in_unit = 0
             qmgr = connect(group)
             queue = pymqi.Queue(qmgr, queue_name, pymqi.CMQC.MQOO_INPUT_SHARED)
