@@ -59,7 +59,7 @@ from qsg.core.store import (
     Syncpoint,
 )
 from qsg.core.structs import MQOpts, b, c, field, name_of
-from tests.helpers import ALL
+from tests.helpers import ALL, NO_SYNC_PUT
 
 OUT = CMQC.MQOO_OUTPUT
 
@@ -1780,3 +1780,179 @@ def test_a_get_by_group_sequence_and_offset_finds_only_a_committed_item_of_a_kno
     assert find(b"H" * 24, 1) is None
     assert find(b"G" * 24, 3) is None
     assert find(b"G" * 24, 2) is items[1]
+
+
+# ---- MQGET: options MQ refuses, each with its reason and what was wrong (engine) -------
+
+_REFUSED_GETS = [
+    (
+        CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_SYNCPOINT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "MQGMO_SYNCPOINT and MQGMO_NO_SYNCPOINT together",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "more than one browse option",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_MSG_UNDER_CURSOR,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "more than one browse option",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "MQGMO_LOCK and MQGMO_UNLOCK together",
+    ),
+    (CMQC.MQGMO_LOCK, 0, CMQC.MQRC_OPTIONS_ERROR, "MQGMO_LOCK is for a browse"),
+    (
+        CMQC.MQGMO_LOCK | CMQC.MQGMO_MSG_UNDER_CURSOR,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "MQGMO_LOCK is for a browse",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_SYNCPOINT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "a browse cannot be in syncpoint",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "a browse cannot be in syncpoint",
+    ),
+    (
+        CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+        -5,
+        CMQC.MQRC_WAIT_INTERVAL_ERROR,
+        "WaitInterval=-5",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "wait", "reason", "detail"), _REFUSED_GETS)
+def test_mqget_refuses_option_combinations_mq_refuses_with_2046_naming_them(
+    options: int, wait: int, reason: int, detail: str
+) -> None:
+    # MQGMO Options: "MQRC_OPTIONS_ERROR (2046)" for SYNCPOINT with NO_SYNCPOINT, two
+    # browse options, LOCK with UNLOCK, LOCK without a browse, a browse in syncpoint;
+    # WaitInterval: a negative value other than MQWI_UNLIMITED is 2090 with MQGMO_WAIT.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    with pytest.raises(MQMIError) as refused:
+        h.get(None, MD(), GMO(Options=options, WaitInterval=wait), now=0.0)
+    assert (refused.value.comp, refused.value.reason) == (CMQC.MQCC_FAILED, reason)
+    assert refused.value.detail == detail
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"m"
+
+
+@pytest.mark.parametrize(
+    ("options", "wait"),
+    [(CMQC.MQGMO_NO_SYNCPOINT, -5), (CMQC.MQGMO_SYNCPOINT, -5),
+     (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, 0),
+     (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, CMQC.MQWI_UNLIMITED)],
+)  # fmt: skip
+def test_wait_interval_is_checked_only_with_mqgmo_wait_and_0_or_unlimited_is_valid(
+    options: int, wait: int
+) -> None:
+    # WaitInterval: "ignored if MQGMO_WAIT is not specified"; 0 and MQWI_UNLIMITED are
+    # valid waits. The rules layer never waits: an empty queue answers 2033.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    with pytest.raises(MQMIError) as missing:
+        h.get(None, MD(), GMO(Options=options, WaitInterval=wait), now=0.0)
+    assert missing.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+
+
+def _refusal(h: Handle, md: MD, options: int, **gmo: Any) -> tuple[int, int, str]:
+    with pytest.raises(MQMIError) as refused:
+        h.get(None, md, GMO(Options=options, **gmo), now=0.0)
+    return refused.value.comp, refused.value.reason, refused.value.detail
+
+
+def test_a_browse_or_a_get_under_a_cursor_not_yet_set_is_2034_naming_the_cursor() -> None:
+    # MQRC_NO_MSG_UNDER_CURSOR (2034): BROWSE_MSG_UNDER_CURSOR or MSG_UNDER_CURSOR
+    # "without a previous successful browse"; and when the message there is gone.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    no_cursor = (CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_UNDER_CURSOR, "no browse cursor yet")
+    assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR) == no_cursor
+    assert _refusal(h, MD(), CMQC.MQGMO_MSG_UNDER_CURSOR | CMQC.MQGMO_NO_SYNCPOINT) == no_cursor
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"m"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"m"
+    assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_UNDER_CURSOR,
+        "the message under the cursor is no longer there",
+    )  # fmt: skip
+
+
+def test_browse_next_switching_logical_order_from_its_browse_first_is_inconsistent_browse() -> None:
+    # MQRC_INCONSISTENT_BROWSE (2259): MQGMO_BROWSE_NEXT with LOGICAL_ORDER differing
+    # from the preceding BROWSE_FIRST's.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    h.put(b"n", MD(), NO_SYNC_PUT, now=0.0)
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"m"
+    assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_LOGICAL_ORDER) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_INCONSISTENT_BROWSE,
+        "BROWSE_NEXT must use LOGICAL_ORDER exactly when its BROWSE_FIRST did",
+    )  # fmt: skip
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_NEXT), now=0.0) == b"n"
+
+
+def test_match_options_mq_does_not_know_or_qsg_does_not_simulate_are_2247_naming_them() -> None:
+    # MQGMO MatchOptions (version 2): unknown bits are MQRC_MATCH_OPTIONS_ERROR (2247);
+    # MQMO_MATCH_MSG_TOKEN (z/OS workload manager) is not simulated: refused the same.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    v2 = {"Version": CMQC.MQGMO_VERSION_2}
+    assert _refusal(h, MD(), CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=0x4000, **v2) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_MATCH_OPTIONS_ERROR,
+        "MatchOptions=0x4000",
+    )
+    token = _refusal(h, MD(), CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_TOKEN, **v2)
+    assert token == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_MATCH_OPTIONS_ERROR,
+        "MQMO_MATCH_MSG_TOKEN is not supported",
+    )
+
+
+def test_a_version_2_mqgmo_matches_only_the_fields_its_match_options_name() -> None:
+    # MatchOptions: "MQMO_MATCH_CORREL_ID ... MQMO_MATCH_GROUP_ID ... MQMO_MATCH_OFFSET":
+    # a field whose option is absent is not matched, whatever the MQMD holds; one
+    # option alone (GroupId, or Offset) selects on that field alone.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    h.put(b"plain", MD(MsgId=b"A" * 24, CorrelId=b"C" * 24), NO_SYNC_PUT, now=0.0)
+    v2md = {"Version": CMQC.MQMD_VERSION_2}
+    grouped = MD(GroupId=b"G" * 24, MsgFlags=CMQC.MQMF_MSG_IN_GROUP, **v2md)
+    h.put(b"grouped", grouped, NO_SYNC_PUT, now=0.0)
+    h.put(b"segment", MD(Offset=10, MsgFlags=CMQC.MQMF_SEGMENT, **v2md), NO_SYNC_PUT, now=0.0)
+
+    def browse(md: MD, match: int) -> bytes:
+        gmo = GMO(Options=CMQC.MQGMO_BROWSE_FIRST, Version=CMQC.MQGMO_VERSION_2, MatchOptions=match)
+        return h.get(None, md, gmo, now=0.0)
+
+    other = {"CorrelId": b"X" * 24, "GroupId": b"H" * 24}
+    assert browse(MD(MsgId=b"A" * 24, **other), CMQC.MQMO_MATCH_MSG_ID) == b"plain"
+    assert browse(MD(**other), CMQC.MQMO_NONE) == b"plain"
+    assert browse(MD(GroupId=b"G" * 24), CMQC.MQMO_MATCH_GROUP_ID) == b"grouped"
+    assert browse(MD(Offset=10), CMQC.MQMO_MATCH_OFFSET) == b"segment"
