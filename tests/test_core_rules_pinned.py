@@ -1956,3 +1956,195 @@ def test_a_version_2_mqgmo_matches_only_the_fields_its_match_options_name() -> N
     assert browse(MD(**other), CMQC.MQMO_NONE) == b"plain"
     assert browse(MD(GroupId=b"G" * 24), CMQC.MQMO_MATCH_GROUP_ID) == b"grouped"
     assert browse(MD(Offset=10), CMQC.MQMO_MATCH_OFFSET) == b"segment"
+
+
+# ---- MQPUT: MQMD fields MQ refuses, each with its reason and the field (engine) --------
+
+_NO_REPLY_TO = "a request, or a message asking for reports, needs MQMD.ReplyToQ"
+
+
+@pytest.mark.parametrize(
+    ("md", "pmo", "reason", "detail"),
+    [
+        (MD(Priority=-2), 0, CMQC.MQRC_PRIORITY_ERROR, "MQMD.Priority=-2"),
+        (MD(Persistence=3), 0, CMQC.MQRC_PERSISTENCE_ERROR, "MQMD.Persistence=3"),
+        (MD(MsgType=7), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=7"),
+        (MD(MsgType=65535), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=65535"),
+        (MD(MsgType=1_000_000_000), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=1000000000"),
+        (MD(MsgType=CMQC.MQMT_REQUEST), 0, CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
+        (MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"\x00" * 48), 0,
+         CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
+        (MD(Report=CMQC.MQRO_COA), 0, CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
+        (MD(), CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NO_SYNCPOINT,
+         CMQC.MQRC_OPTIONS_ERROR, "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together"),
+    ],
+)  # fmt: skip
+def test_mqput_refuses_an_mqmd_field_out_of_range_with_its_reason_naming_the_field(
+    md: MD, pmo: int, reason: int, detail: str
+) -> None:
+    # MQMD Priority (2050), Persistence (2047), MsgType (2029: MQMT_* or an application
+    # type 65536 to 999 999 999), ReplyToQ "must not be blank" for a request or a report
+    # request (2027); MQPMO SYNCPOINT with NO_SYNCPOINT (2046). Nothing is put.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    with pytest.raises(MQMIError) as refused:
+        h.put(b"m", md, PMO(Options=pmo or CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    assert (refused.value.comp, refused.value.reason) == (CMQC.MQCC_FAILED, reason)
+    assert refused.value.detail == detail
+    assert h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
+
+
+@pytest.mark.parametrize(
+    "md",
+    [MD(MsgType=65536), MD(MsgType=999_999_999),
+     MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"XX"), MD(Report=CMQC.MQRO_COA, ReplyToQ=b"R")],
+)  # fmt: skip
+def test_application_message_types_at_both_ends_and_any_named_reply_queue_are_put(md: MD) -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.connect().open("Q", ALL).put(b"m", md, NO_SYNC_PUT, now=0.0)
+
+
+# ---- MQGET: the MQGMO output fields (engine.finish_get) ----------------------------------
+
+
+def test_mqget_sets_group_and_segment_status_resolved_queue_and_returned_length() -> None:
+    # MQGMO GroupStatus/SegmentStatus: MQGS_NOT_IN_GROUP and MQSS_NOT_A_SEGMENT for a
+    # message not in a group (set again by each get, whatever the MQGMO held);
+    # ResolvedQName the local queue an alias resolved to; ReturnedLength the bytes
+    # returned (the buffer's length when MQGMO_ACCEPT_TRUNCATED_MSG cut the message).
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    qm.define(AliasQueue("A", "Q"))
+    h = qm.connect().open("A", ALL)
+    last = CMQC.MQMF_LAST_MSG_IN_GROUP | CMQC.MQMF_LAST_SEGMENT
+    h.put(b"group", MD(Version=2, GroupId=b"G" * 24, MsgFlags=last), NO_SYNC_PUT, now=0.0)
+    h.put(b"plain", MD(), NO_SYNC_PUT, now=0.0)
+    gmo = GMO(Version=CMQC.MQGMO_VERSION_3, Options=CMQC.MQGMO_NO_SYNCPOINT)
+    assert h.get(None, MD(Version=2), gmo, now=0.0) == b"group"
+    assert (gmo.GroupStatus, gmo.SegmentStatus) == (
+        CMQC.MQGS_LAST_MSG_IN_GROUP, CMQC.MQSS_LAST_SEGMENT
+    )  # fmt: skip
+    assert h.get(None, MD(Version=2), gmo, now=0.0) == b"plain"
+    assert (gmo.GroupStatus, gmo.SegmentStatus) == (
+        CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT
+    )  # fmt: skip
+    assert (gmo.ResolvedQName.rstrip(b" \x00"), gmo.ReturnedLength) == (b"Q", 5)
+    h.put(b"longer", MD(), NO_SYNC_PUT, now=0.0)
+    gmo.Options |= CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
+    with pytest.raises(MQMIError) as cut:
+        h.get(2, MD(), gmo, now=0.0)
+    assert (cut.value.reason, cut.value.detail) == (
+        CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, "6 bytes truncated to 2"
+    )  # fmt: skip
+    assert gmo.ReturnedLength == 2
+    h.put(b"longest", MD(), NO_SYNC_PUT, now=0.0)
+    with pytest.raises(MQMIError) as refused:
+        h.get(3, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert (refused.value.reason, refused.value.detail) == (
+        CMQC.MQRC_TRUNCATED_MSG_FAILED, "the message is 7 bytes, the buffer 3"
+    )  # fmt: skip
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"longest"
+    with pytest.raises(MQMIError) as empty:
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert (empty.value.reason, empty.value.detail) == (
+        CMQC.MQRC_NO_MSG_AVAILABLE, "no matching message on Q"
+    )  # fmt: skip
+
+
+# ---- MQPUT: group and segment fields (engine._set_group_fields) -------------------------
+
+_IN_GROUP = CMQC.MQMF_MSG_IN_GROUP
+_LOGICAL_PUT = CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT
+
+
+def _put_refusal(h: Handle, md: MD, options: int) -> tuple[int, int, str]:
+    with pytest.raises(MQMIError) as refused:
+        h.put(b"m", md, PMO(Options=options), now=0.0)
+    return refused.value.comp, refused.value.reason, refused.value.detail
+
+
+def test_mqput_refuses_bad_group_fields_and_a_logical_order_put_that_breaks_its_group() -> None:
+    # MQMD MsgFlags (2249 for a flag in MQMF_REJECT_UNSUP_MASK it does not know),
+    # MsgSeqNumber (2250, 1 or more), Offset (2251, 0 or more); with LOGICAL_ORDER,
+    # MQRC_INCOMPLETE_GROUP (2241), MQRC_INCOMPLETE_MSG (2242), 2245 for the unit of work
+    # and 2185 for the persistence of the group, each saying what was wrong.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    conn = qm.connect()
+    h = conn.open("Q", ALL)
+    fail = CMQC.MQCC_FAILED
+    v2 = {"Version": CMQC.MQMD_VERSION_2}
+    assert _put_refusal(h, MD(MsgFlags=0x800, **v2), CMQC.MQPMO_NO_SYNCPOINT) == (
+        fail,
+        CMQC.MQRC_MSG_FLAGS_ERROR,
+        "MQMD.MsgFlags=0x800",
+    )
+    assert _put_refusal(h, MD(MsgSeqNumber=0, **v2), CMQC.MQPMO_NO_SYNCPOINT) == (
+        fail,
+        CMQC.MQRC_MSG_SEQ_NUMBER_ERROR,
+        "MQMD.MsgSeqNumber=0",
+    )
+    assert _put_refusal(h, MD(Offset=-1, **v2), CMQC.MQPMO_NO_SYNCPOINT) == (
+        fail,
+        CMQC.MQRC_OFFSET_ERROR,
+        "MQMD.Offset=-1",
+    )
+    h.put(
+        b"1", MD(MsgFlags=_IN_GROUP | CMQC.MQMF_SEGMENT, **v2), PMO(Options=_LOGICAL_PUT), now=0.0
+    )
+    assert _put_refusal(h, MD(**v2), _LOGICAL_PUT) == (
+        fail,
+        CMQC.MQRC_INCOMPLETE_GROUP,
+        "the handle's group is not complete: put its next message",
+    )
+    assert _put_refusal(h, MD(MsgFlags=_IN_GROUP, **v2), _LOGICAL_PUT) == (
+        fail,
+        CMQC.MQRC_INCOMPLETE_MSG,
+        "the logical message is not complete: put its next segment",
+    )
+    segment = {"MsgFlags": _IN_GROUP | CMQC.MQMF_LAST_SEGMENT, **v2}
+    in_uow = CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_SYNCPOINT
+    assert _put_refusal(h, MD(**segment), in_uow) == (
+        fail, CMQC.MQRC_INCONSISTENT_UOW,
+        "a group put in logical order must be all in syncpoint or all outside",
+    )  # fmt: skip
+    persistent = MD(Persistence=CMQC.MQPER_PERSISTENT, **segment)
+    assert _put_refusal(h, persistent, _LOGICAL_PUT) == (
+        fail, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+        "a group put in logical order must be all persistent or all nonpersistent",
+    )  # fmt: skip
+    # Without LOGICAL_ORDER right after it: the call succeeds with MQCC_WARNING.
+    md = MD(**v2)
+    h.get(None, md, GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0)
+    nxt = {"GroupId": md.GroupId, "MsgSeqNumber": 1, "Offset": 1, **segment}
+    assert _put_refusal(h, MD(**nxt), CMQC.MQPMO_SYNCPOINT) == (
+        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+        "put in and outside the unit of work within one group or logical message",
+    )  # fmt: skip
+    h2 = conn.open("Q", ALL)
+    h2.put(b"1", MD(MsgFlags=_IN_GROUP, **v2), PMO(Options=_LOGICAL_PUT), now=0.0)
+    h2.get(None, md, GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0)
+    nxt = {**nxt, "GroupId": md.GroupId, "Persistence": CMQC.MQPER_PERSISTENT}
+    nxt["MsgFlags"] = CMQC.MQMF_LAST_MSG_IN_GROUP
+    assert _put_refusal(h2, MD(**nxt), CMQC.MQPMO_NO_SYNCPOINT) == (
+        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+        "persistent and nonpersistent messages within one group or logical message",
+    )  # fmt: skip
+
+
+def test_a_message_not_in_a_group_gets_no_group_id_and_logical_order_numbers_it_1_at_0() -> None:
+    # MQPMO_LOGICAL_ORDER: the queue manager sets GroupId, MsgSeqNumber and Offset: a
+    # message not in a group has MQGI_NONE, sequence number 1 and offset 0, whatever
+    # the MQMD held; without it, only a group's first item with a null GroupId gets one.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    v2 = {"Version": CMQC.MQMD_VERSION_2}
+    h.put(b"logical", MD(MsgSeqNumber=5, Offset=3, **v2), PMO(Options=_LOGICAL_PUT), now=0.0)
+    h.put(b"plain", MD(**v2), NO_SYNC_PUT, now=0.0)
+    for body in (b"logical", b"plain"):
+        md = MD(**v2)
+        assert h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == body
+        assert (md.GroupId, md.MsgSeqNumber, md.Offset) == (CMQC.MQGI_NONE, 1, 0)
