@@ -43,6 +43,7 @@ from qsg.core.objects import (
     RemoteQueue,
     queue_attributes,
 )
+from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
@@ -2042,7 +2043,8 @@ def test_mqget_sets_group_and_segment_status_resolved_queue_and_returned_length(
     h.put(b"longest", MD(), NO_SYNC_PUT, now=0.0)
     with pytest.raises(MQMIError) as refused:
         h.get(3, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
-    assert (refused.value.reason, refused.value.detail) == (
+    assert (refused.value.comp, refused.value.reason, refused.value.detail) == (
+        CMQC.MQCC_FAILED,
         CMQC.MQRC_TRUNCATED_MSG_FAILED, "the message is 7 bytes, the buffer 3"
     )  # fmt: skip
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"longest"
@@ -2148,3 +2150,148 @@ def test_a_message_not_in_a_group_gets_no_group_id_and_logical_order_numbers_it_
         md = MD(**v2)
         assert h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == body
         assert (md.GroupId, md.MsgSeqNumber, md.Offset) == (CMQC.MQGI_NONE, 1, 0)
+
+
+def test_mqput_context_default_sets_identity_and_origin_and_no_context_clears_them() -> None:
+    # MQPMO_DEFAULT_CONTEXT: the queue manager sets the identity context (UserIdentifier,
+    # AccountingToken, ApplIdentityData blank) and the origin context (ApplOriginData
+    # blank); MQPMO_SET_IDENTITY_CONTEXT keeps the application's identity fields;
+    # MQPMO_NO_CONTEXT clears every context field.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect(user="alice").open("Q", ALL)
+    mine = {"UserIdentifier": b"bob", "ApplIdentityData": b"id", "ApplOriginData": b"orig"}
+    for options in (0, CMQC.MQPMO_SET_IDENTITY_CONTEXT, CMQC.MQPMO_NO_CONTEXT):
+        h.put(b"m", MD(**mine), PMO(Options=options | CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    got = []
+    for _ in range(3):
+        md = MD()
+        h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+        got.append((md.UserIdentifier.rstrip(), md.ApplIdentityData.rstrip(),
+                    md.ApplOriginData.rstrip(), md.PutApplName.rstrip()))  # fmt: skip
+    assert got[0][:3] == (b"alice", b"", b"") and got[0][3]
+    assert got[1][:3] == (b"bob", b"id", b"")
+    assert got[2] == (b"", b"", b"", b"")
+
+
+def test_a_get_in_syncpoint_beyond_maxumsgs_is_2024_naming_the_limit() -> None:
+    # MQRC_SYNCPOINT_LIMIT_REACHED (2024): "would cause the unit of work to exceed the
+    # limit defined for the queue manager (see MaxUncommittedMsgs)".
+    qm = QMgr("QM1", max_uncommitted_msgs=1)
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"1", MD(), NO_SYNC_PUT, now=0.0)
+    h.put(b"2", MD(), NO_SYNC_PUT, now=0.0)
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=0.0) == b"1"
+    assert _refusal(h, MD(), CMQC.MQGMO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_SYNCPOINT_LIMIT_REACHED,
+        "the unit of work already holds MAXUMSGS=1 messages",
+    )  # fmt: skip
+
+
+def test_a_message_a_handle_locked_stays_visible_to_that_handle_however_it_gets() -> None:
+    # MQGMO_LOCK: the locked message "is not available to other handles"; the locking
+    # handle can still get it, by any selection (first available, MsgId, logical order).
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    conn = qm.connect()
+    h, other = conn.open("Q", ALL), conn.open("Q", ALL)
+    lock = GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
+    ways = [
+        (MD(), CMQC.MQGMO_NO_SYNCPOINT),
+        (MD(MsgId=b"M" * 24), CMQC.MQGMO_NO_SYNCPOINT),
+        (MD(), CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_LOGICAL_ORDER),
+    ]
+    for md, options in ways:
+        h.put(b"m", MD(MsgId=b"M" * 24), NO_SYNC_PUT, now=0.0)
+        assert h.get(None, MD(), lock, now=0.0) == b"m"
+        assert _refusal(other, MD(), CMQC.MQGMO_NO_SYNCPOINT)[1] == CMQC.MQRC_NO_MSG_AVAILABLE
+        assert h.get(None, md, GMO(Options=options), now=0.0) == b"m"
+
+
+def test_a_browse_under_the_cursor_locks_only_with_mqgmo_lock_and_sees_its_own_lock() -> None:
+    # MQGMO_BROWSE_MSG_UNDER_CURSOR with MQGMO_LOCK locks the message under the cursor
+    # (hidden from other handles, not from this one); without MQGMO_LOCK nothing is locked.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conn = qm.connect()
+    h, other = conn.open("Q", ALL), conn.open("Q", ALL)
+    h.put(b"1", MD(Expiry=1000), NO_SYNC_PUT, now=0.0)
+    h.put(b"2", MD(), NO_SYNC_PUT, now=0.0)
+    under = CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"1"
+    assert h.get(None, MD(), GMO(Options=under), now=0.0) == b"1"
+    assert other.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"1"
+    assert h.get(None, MD(), GMO(Options=under | CMQC.MQGMO_LOCK), now=0.0) == b"1"
+    assert h.get(None, MD(), GMO(Options=under), now=0.0) == b"1"
+    assert other.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"2"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"1"
+
+
+def test_all_msgs_available_skips_an_incomplete_group_for_a_message_not_in_one() -> None:
+    # MQGMO_ALL_MSGS_AVAILABLE: "Messages in a group are not available for retrieval
+    # until all of the messages in the group are available."
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    first = MD(Version=2, GroupId=b"G" * 24, MsgFlags=_IN_GROUP)
+    h.put(b"group", first, NO_SYNC_PUT, now=0.0)
+    h.put(b"plain", MD(), NO_SYNC_PUT, now=0.0)
+    whole = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_ALL_MSGS_AVAILABLE)
+    assert h.get(None, MD(), whole, now=0.0) == b"plain"
+
+
+def test_mqget_refusals_of_the_queue_say_which_queue_and_why() -> None:
+    # MQRC_GET_INHIBITED (2016) names the queue; MQRC_Q_INDEX_TYPE_ERROR (2394, z/OS) for
+    # a group option on a shared queue not indexed by GROUPID says what it needs.
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.define_queue("LOCAL", inhibit_get=CMQC.MQQA_GET_INHIBITED)
+    conn = qm.connect()
+    assert _refusal(conn.open("LOCAL", ALL), MD(), CMQC.MQGMO_NO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_GET_INHIBITED, "gets are inhibited on LOCAL"
+    )  # fmt: skip
+    shared = conn.open("SHARED", ALL)
+    assert _refusal(shared, MD(), CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_Q_INDEX_TYPE_ERROR,
+        "SHARED needs INDXTYPE(GROUPID) for logical order and group options",
+    )  # fmt: skip
+
+
+def test_a_group_got_in_logical_order_must_stay_in_or_out_of_the_unit_of_work() -> None:
+    # MQRC_INCONSISTENT_UOW (2245) on MQGET: with LOGICAL_ORDER the call fails; without
+    # it, right after a call with it, the call succeeds with MQCC_WARNING and the message.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    for flags in (_IN_GROUP, _IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP):
+        h.put(b"m", MD(Version=2, MsgFlags=flags), PMO(Options=_LOGICAL_PUT), now=0.0)
+    logical = CMQC.MQGMO_LOGICAL_ORDER
+    h.get(None, MD(Version=2), GMO(Options=logical | CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert _refusal(h, MD(Version=2), logical | CMQC.MQGMO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_INCONSISTENT_UOW,
+        "a group got in logical order must be all in syncpoint or all outside",
+    )  # fmt: skip
+    with pytest.raises(MQMIError) as warned:
+        h.get(None, MD(Version=2), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=0.0)
+    assert (warned.value.comp, warned.value.reason, warned.value.detail) == (
+        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+        "got in and outside the unit of work within one group or logical message",
+    )  # fmt: skip
+    assert warned.value.message == b"m" and warned.value.done == Done(True, False)
+
+
+def test_mqget_says_what_it_decided_a_browse_is_never_in_the_unit_of_work() -> None:
+    # A browse takes nothing: outside any unit of work whatever the message; a get with
+    # MQGMO_SYNCPOINT_IF_PERSISTENT takes a persistent message in the unit of work.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"p", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC_PUT, now=0.0)
+    h.put(b"n", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC_PUT, now=0.0)
+    browse = GMO(Options=CMQC.MQGMO_BROWSE_FIRST)
+    assert h.receive(None, MD(), browse, now=0.0) == (b"p", Done(False, True))
+    if_persistent = GMO(Options=CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT)
+    assert h.receive(None, MD(), if_persistent, now=0.0) == (b"p", Done(True, True))
+    assert h.receive(None, MD(), if_persistent, now=0.0) == (b"n", Done(False, False))
