@@ -2295,3 +2295,50 @@ def test_mqget_says_what_it_decided_a_browse_is_never_in_the_unit_of_work() -> N
     if_persistent = GMO(Options=CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT)
     assert h.receive(None, MD(), if_persistent, now=0.0) == (b"p", Done(True, True))
     assert h.receive(None, MD(), if_persistent, now=0.0) == (b"n", Done(False, False))
+
+
+def _next_in_group(
+    items: list[tuple[bytes, int, int, int]], *, lock: bool = False, logical: bool = True
+) -> tuple[int, str]:
+    """Put ``items`` (GroupId, MsgSeqNumber, Offset, MsgFlags), get group G's first
+    message in logical order, then ask for the next with a MsgId none has."""
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    for group, seq, offset, flags in items:
+        md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, Offset=offset, MsgFlags=flags)
+        h.put(b"m", md, NO_SYNC_PUT, now=0.0)
+    first = GMO(Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)
+    if logical:
+        h.get(None, MD(Version=2), first, now=0.0)
+    if lock:
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=0.0)
+    options = CMQC.MQGMO_NO_SYNCPOINT | (CMQC.MQGMO_LOGICAL_ORDER if logical else 0)
+    gmo = {"Version": CMQC.MQGMO_VERSION_2}
+    if not logical:
+        gmo["MatchOptions"] = CMQC.MQMO_MATCH_GROUP_ID | CMQC.MQMO_MATCH_MSG_ID
+    _, reason, detail = _refusal(
+        h, MD(Version=2, MsgId=b"X" * 24, GroupId=b"G" * 24), options, **gmo
+    )
+    return reason, detail
+
+
+def test_in_logical_order_a_msgid_not_the_group_s_next_message_s_is_2247_else_2033() -> None:
+    # MQGMO_LOGICAL_ORDER within a group: MsgId/CorrelId must match the group's next
+    # message, MQRC_MATCH_OPTIONS_ERROR (2247) when it is there but differs; when the
+    # group's next message (this group, this sequence number, this offset) is not there,
+    # the call finds nothing: MQRC_NO_MSG_AVAILABLE (2033). Without LOGICAL_ORDER a
+    # MsgId that matches nothing is 2033 alone.
+    g, in_group = b"G", CMQC.MQMF_MSG_IN_GROUP
+    mismatch = (
+        CMQC.MQRC_MATCH_OPTIONS_ERROR,
+        "in a group, MsgId/CorrelId must match the group's next message",
+    )
+    assert _next_in_group([(g, 1, 0, in_group), (g, 2, 0, in_group)]) == mismatch
+    assert _next_in_group([(g, 1, 0, in_group), (g, 2, 0, in_group)], lock=True) == mismatch
+    nothing = CMQC.MQRC_NO_MSG_AVAILABLE
+    assert _next_in_group([(g, 1, 0, in_group), (b"H", 2, 0, in_group)])[0] == nothing
+    assert _next_in_group([(g, 1, 0, in_group), (g, 3, 0, in_group)])[0] == nothing
+    segment = in_group | CMQC.MQMF_SEGMENT
+    assert _next_in_group([(g, 1, 0, in_group), (g, 2, 5, segment)])[0] == nothing
+    assert _next_in_group([(g, 1, 0, in_group)], logical=False)[0] == nothing
