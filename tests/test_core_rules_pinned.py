@@ -2342,3 +2342,30 @@ def test_in_logical_order_a_msgid_not_the_group_s_next_message_s_is_2247_else_20
     segment = in_group | CMQC.MQMF_SEGMENT
     assert _next_in_group([(g, 1, 0, in_group), (g, 2, 5, segment)])[0] == nothing
     assert _next_in_group([(g, 1, 0, in_group)], logical=False)[0] == nothing
+
+
+def test_a_handle_s_own_lock_hides_nothing_from_its_browses_and_logical_order_gets() -> None:
+    # MQGMO_LOCK hides the message from other handles only: this handle's BROWSE_FIRST
+    # finds it again, and in logical order a group's first or next item it locked is
+    # the one it gets; the group's first item is chosen by MsgId and CorrelId as asked.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    last = CMQC.MQMF_LAST_MSG_IN_GROUP
+    items = [(b"G", 1, b"A", b"C", _IN_GROUP), (b"H", 1, b"B", b"C", _IN_GROUP),
+             (b"H", 2, b"E", b"D", last), (b"G", 2, b"F", b"C", _IN_GROUP)]  # fmt: skip
+    for group, seq, msg_id, correl_id, flags in items:
+        md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, MsgId=msg_id * 24,
+                CorrelId=correl_id * 24, MsgFlags=flags)  # fmt: skip
+        h.put(group + str(seq).encode(), md, NO_SYNC_PUT, now=0.0)
+    lock = GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
+    assert h.get(None, MD(), lock, now=0.0) == b"G1"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"G1"
+    logical = GMO(Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)
+    assert h.get(None, MD(Version=2, MsgId=b"B" * 24), logical, now=0.0) == b"H1"
+    wrong_correl = MD(Version=2, CorrelId=b"C" * 24)
+    assert _refusal(h, wrong_correl, logical.Options)[1] == CMQC.MQRC_MATCH_OPTIONS_ERROR
+    h.get(None, MD(Version=2), logical, now=0.0)  # H2
+    assert h.get(None, MD(Version=2), logical, now=0.0) == b"G1"
+    assert h.get(None, MD(), lock, now=0.0) == b"G2"
+    assert h.get(None, MD(Version=2), logical, now=0.0) == b"G2"
