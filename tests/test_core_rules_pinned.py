@@ -2307,6 +2307,7 @@ def _next_in_group(
     h = qm.connect().open("Q", ALL)
     for group, seq, offset, flags in items:
         md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, Offset=offset, MsgFlags=flags)
+        md.Expiry = 10_000  # a message that can expire: the peek must be given the time
         h.put(b"m", md, NO_SYNC_PUT, now=0.0)
     first = GMO(Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)
     if logical:
@@ -2369,3 +2370,17 @@ def test_a_handle_s_own_lock_hides_nothing_from_its_browses_and_logical_order_ge
     assert h.get(None, MD(Version=2), logical, now=0.0) == b"G1"
     assert h.get(None, MD(), lock, now=0.0) == b"G2"
     assert h.get(None, MD(Version=2), logical, now=0.0) == b"G2"
+
+
+def test_a_get_of_a_message_not_in_a_group_never_warns_of_a_group_s_unit_of_work() -> None:
+    # 2245 on MQGET without LOGICAL_ORDER after a call with it concerns "a message of a
+    # group or a segment of a logical message": a message in neither gets no warning.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    h.put(b"g", MD(Version=2, MsgFlags=_IN_GROUP), PMO(Options=_LOGICAL_PUT), now=0.0)
+    h.put(b"p", MD(MsgId=b"P" * 24), NO_SYNC_PUT, now=0.0)
+    logical = GMO(Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)
+    assert h.get(None, MD(Version=2), logical, now=0.0) == b"g"
+    plain = GMO(Options=CMQC.MQGMO_SYNCPOINT)
+    assert h.receive(None, MD(MsgId=b"P" * 24), plain, now=0.0) == (b"p", Done(True, False))
