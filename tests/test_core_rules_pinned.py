@@ -2384,3 +2384,33 @@ def test_a_get_of_a_message_not_in_a_group_never_warns_of_a_group_s_unit_of_work
     assert h.get(None, MD(Version=2), logical, now=0.0) == b"g"
     plain = GMO(Options=CMQC.MQGMO_SYNCPOINT)
     assert h.receive(None, MD(MsgId=b"P" * 24), plain, now=0.0) == (b"p", Done(True, False))
+
+
+def test_a_logical_order_browse_follows_a_group_wherever_its_items_stand() -> None:
+    # MQGMO_LOGICAL_ORDER with BROWSE_NEXT: inside a group the cursor goes to the group's
+    # next item, even one that stands before the first on the queue; a browse that found
+    # nothing starts from the beginning; ALL_MSGS_AVAILABLE passes an incomplete group;
+    # the handle's own lock hides nothing from it.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    logical = CMQC.MQGMO_LOGICAL_ORDER
+
+    def browse(options: int) -> bytes | None:
+        try:
+            return h.get(None, MD(Version=2), GMO(Options=options | logical), now=0.0)
+        except MQMIError as missing:
+            if missing.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                raise
+            return None
+
+    assert browse(CMQC.MQGMO_BROWSE_FIRST) is None
+    items = [(b"H", 1, _IN_GROUP), (b"G", 2, CMQC.MQMF_LAST_MSG_IN_GROUP), (b"G", 1, _IN_GROUP)]
+    for group, seq, flags in items:
+        md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, MsgFlags=flags)
+        h.put(group + str(seq).encode(), md, NO_SYNC_PUT, now=0.0)
+    assert browse(CMQC.MQGMO_BROWSE_NEXT) == b"H1"
+    assert browse(CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_ALL_MSGS_AVAILABLE) == b"G1"
+    assert browse(CMQC.MQGMO_BROWSE_NEXT) == b"G2"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=0.0)
+    assert browse(CMQC.MQGMO_BROWSE_FIRST) == b"H1"
