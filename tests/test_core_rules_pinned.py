@@ -43,6 +43,7 @@ from qsg.core.objects import (
     RemoteQueue,
     queue_attributes,
 )
+from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
@@ -59,7 +60,7 @@ from qsg.core.store import (
     Syncpoint,
 )
 from qsg.core.structs import MQOpts, b, c, field, name_of
-from tests.helpers import ALL
+from tests.helpers import ALL, NO_SYNC_PUT
 
 OUT = CMQC.MQOO_OUTPUT
 
@@ -1903,3 +1904,636 @@ def test_a_get_by_group_sequence_and_offset_finds_only_a_committed_item_of_a_kno
     assert find(b"H" * 24, 1) is None
     assert find(b"G" * 24, 3) is None
     assert find(b"G" * 24, 2) is items[1]
+
+
+# ---- MQGET: options MQ refuses, each with its reason and what was wrong (engine) -------
+
+_REFUSED_GETS = [
+    (
+        CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_NO_SYNCPOINT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "MQGMO_SYNCPOINT and MQGMO_NO_SYNCPOINT together",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "more than one browse option",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_MSG_UNDER_CURSOR,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "more than one browse option",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "MQGMO_LOCK and MQGMO_UNLOCK together",
+    ),
+    (CMQC.MQGMO_LOCK, 0, CMQC.MQRC_OPTIONS_ERROR, "MQGMO_LOCK is for a browse"),
+    (
+        CMQC.MQGMO_LOCK | CMQC.MQGMO_MSG_UNDER_CURSOR,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "MQGMO_LOCK is for a browse",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_SYNCPOINT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "a browse cannot be in syncpoint",
+    ),
+    (
+        CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT,
+        0,
+        CMQC.MQRC_OPTIONS_ERROR,
+        "a browse cannot be in syncpoint",
+    ),
+    (
+        CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
+        -5,
+        CMQC.MQRC_WAIT_INTERVAL_ERROR,
+        "WaitInterval=-5",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "wait", "reason", "detail"), _REFUSED_GETS)
+def test_mqget_refuses_option_combinations_mq_refuses_with_2046_naming_them(
+    options: int, wait: int, reason: int, detail: str
+) -> None:
+    # MQGMO Options: "MQRC_OPTIONS_ERROR (2046)" for SYNCPOINT with NO_SYNCPOINT, two
+    # browse options, LOCK with UNLOCK, LOCK without a browse, a browse in syncpoint;
+    # WaitInterval: a negative value other than MQWI_UNLIMITED is 2090 with MQGMO_WAIT.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    with pytest.raises(MQMIError) as refused:
+        h.get(None, MD(), GMO(Options=options, WaitInterval=wait), now=0.0)
+    assert (refused.value.comp, refused.value.reason) == (CMQC.MQCC_FAILED, reason)
+    assert refused.value.detail == detail
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"m"
+
+
+@pytest.mark.parametrize(
+    ("options", "wait"),
+    [(CMQC.MQGMO_NO_SYNCPOINT, -5), (CMQC.MQGMO_SYNCPOINT, -5),
+     (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, 0),
+     (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, CMQC.MQWI_UNLIMITED)],
+)  # fmt: skip
+def test_wait_interval_is_checked_only_with_mqgmo_wait_and_0_or_unlimited_is_valid(
+    options: int, wait: int
+) -> None:
+    # WaitInterval: "ignored if MQGMO_WAIT is not specified"; 0 and MQWI_UNLIMITED are
+    # valid waits. The rules layer never waits: an empty queue answers 2033.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    with pytest.raises(MQMIError) as missing:
+        h.get(None, MD(), GMO(Options=options, WaitInterval=wait), now=0.0)
+    assert missing.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+
+
+def _refusal(h: Handle, md: MD, options: int, **gmo: Any) -> tuple[int, int, str]:
+    with pytest.raises(MQMIError) as refused:
+        h.get(None, md, GMO(Options=options, **gmo), now=0.0)
+    return refused.value.comp, refused.value.reason, refused.value.detail
+
+
+def test_a_browse_or_a_get_under_a_cursor_not_yet_set_is_2034_naming_the_cursor() -> None:
+    # MQRC_NO_MSG_UNDER_CURSOR (2034): BROWSE_MSG_UNDER_CURSOR or MSG_UNDER_CURSOR
+    # "without a previous successful browse"; and when the message there is gone.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    no_cursor = (CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_UNDER_CURSOR, "no browse cursor yet")
+    assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR) == no_cursor
+    assert _refusal(h, MD(), CMQC.MQGMO_MSG_UNDER_CURSOR | CMQC.MQGMO_NO_SYNCPOINT) == no_cursor
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"m"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"m"
+    assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_UNDER_CURSOR,
+        "the message under the cursor is no longer there",
+    )  # fmt: skip
+
+
+def test_browse_next_switching_logical_order_from_its_browse_first_is_inconsistent_browse() -> None:
+    # MQRC_INCONSISTENT_BROWSE (2259): MQGMO_BROWSE_NEXT with LOGICAL_ORDER differing
+    # from the preceding BROWSE_FIRST's.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    h.put(b"n", MD(), NO_SYNC_PUT, now=0.0)
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"m"
+    assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_LOGICAL_ORDER) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_INCONSISTENT_BROWSE,
+        "BROWSE_NEXT must use LOGICAL_ORDER exactly when its BROWSE_FIRST did",
+    )  # fmt: skip
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_NEXT), now=0.0) == b"n"
+
+
+def test_match_options_mq_does_not_know_or_qsg_does_not_simulate_are_2247_naming_them() -> None:
+    # MQGMO MatchOptions (version 2): unknown bits are MQRC_MATCH_OPTIONS_ERROR (2247);
+    # MQMO_MATCH_MSG_TOKEN (z/OS workload manager) is not simulated: refused the same.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    v2 = {"Version": CMQC.MQGMO_VERSION_2}
+    assert _refusal(h, MD(), CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=0x4000, **v2) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_MATCH_OPTIONS_ERROR,
+        "MatchOptions=0x4000",
+    )
+    token = _refusal(h, MD(), CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_TOKEN, **v2)
+    assert token == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_MATCH_OPTIONS_ERROR,
+        "MQMO_MATCH_MSG_TOKEN is not supported",
+    )
+
+
+def test_a_version_2_mqgmo_matches_only_the_fields_its_match_options_name() -> None:
+    # MatchOptions: "MQMO_MATCH_CORREL_ID ... MQMO_MATCH_GROUP_ID ... MQMO_MATCH_OFFSET":
+    # a field whose option is absent is not matched, whatever the MQMD holds; one
+    # option alone (GroupId, or Offset) selects on that field alone.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    h.put(b"plain", MD(MsgId=b"A" * 24, CorrelId=b"C" * 24), NO_SYNC_PUT, now=0.0)
+    v2md = {"Version": CMQC.MQMD_VERSION_2}
+    grouped = MD(GroupId=b"G" * 24, MsgFlags=CMQC.MQMF_MSG_IN_GROUP, **v2md)
+    h.put(b"grouped", grouped, NO_SYNC_PUT, now=0.0)
+    h.put(b"segment", MD(Offset=10, MsgFlags=CMQC.MQMF_SEGMENT, **v2md), NO_SYNC_PUT, now=0.0)
+
+    def browse(md: MD, match: int) -> bytes:
+        gmo = GMO(Options=CMQC.MQGMO_BROWSE_FIRST, Version=CMQC.MQGMO_VERSION_2, MatchOptions=match)
+        return h.get(None, md, gmo, now=0.0)
+
+    other = {"CorrelId": b"X" * 24, "GroupId": b"H" * 24}
+    assert browse(MD(MsgId=b"A" * 24, **other), CMQC.MQMO_MATCH_MSG_ID) == b"plain"
+    assert browse(MD(**other), CMQC.MQMO_NONE) == b"plain"
+    assert browse(MD(GroupId=b"G" * 24), CMQC.MQMO_MATCH_GROUP_ID) == b"grouped"
+    assert browse(MD(Offset=10), CMQC.MQMO_MATCH_OFFSET) == b"segment"
+
+
+# ---- MQPUT: MQMD fields MQ refuses, each with its reason and the field (engine) --------
+
+_NO_REPLY_TO = "a request, or a message asking for reports, needs MQMD.ReplyToQ"
+
+
+@pytest.mark.parametrize(
+    ("md", "pmo", "reason", "detail"),
+    [
+        (MD(Priority=-2), 0, CMQC.MQRC_PRIORITY_ERROR, "MQMD.Priority=-2"),
+        (MD(Persistence=3), 0, CMQC.MQRC_PERSISTENCE_ERROR, "MQMD.Persistence=3"),
+        (MD(MsgType=7), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=7"),
+        (MD(MsgType=65535), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=65535"),
+        (MD(MsgType=1_000_000_000), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=1000000000"),
+        (MD(MsgType=CMQC.MQMT_REQUEST), 0, CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
+        (MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"\x00" * 48), 0,
+         CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
+        (MD(Report=CMQC.MQRO_COA), 0, CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
+        (MD(), CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NO_SYNCPOINT,
+         CMQC.MQRC_OPTIONS_ERROR, "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together"),
+    ],
+)  # fmt: skip
+def test_mqput_refuses_an_mqmd_field_out_of_range_with_its_reason_naming_the_field(
+    md: MD, pmo: int, reason: int, detail: str
+) -> None:
+    # MQMD Priority (2050), Persistence (2047), MsgType (2029: MQMT_* or an application
+    # type 65536 to 999 999 999), ReplyToQ "must not be blank" for a request or a report
+    # request (2027); MQPMO SYNCPOINT with NO_SYNCPOINT (2046). Nothing is put.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    with pytest.raises(MQMIError) as refused:
+        h.put(b"m", md, PMO(Options=pmo or CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    assert (refused.value.comp, refused.value.reason) == (CMQC.MQCC_FAILED, reason)
+    assert refused.value.detail == detail
+    assert h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
+
+
+@pytest.mark.parametrize(
+    "md",
+    [MD(MsgType=65536), MD(MsgType=999_999_999),
+     MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"XX"), MD(Report=CMQC.MQRO_COA, ReplyToQ=b"R")],
+)  # fmt: skip
+def test_application_message_types_at_both_ends_and_any_named_reply_queue_are_put(md: MD) -> None:
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.connect().open("Q", ALL).put(b"m", md, NO_SYNC_PUT, now=0.0)
+
+
+# ---- MQGET: the MQGMO output fields (engine.finish_get) ----------------------------------
+
+
+def test_mqget_sets_group_and_segment_status_resolved_queue_and_returned_length() -> None:
+    # MQGMO GroupStatus/SegmentStatus: MQGS_NOT_IN_GROUP and MQSS_NOT_A_SEGMENT for a
+    # message not in a group (set again by each get, whatever the MQGMO held);
+    # ResolvedQName the local queue an alias resolved to; ReturnedLength the bytes
+    # returned (the buffer's length when MQGMO_ACCEPT_TRUNCATED_MSG cut the message).
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    qm.define(AliasQueue("A", "Q"))
+    h = qm.connect().open("A", ALL)
+    last = CMQC.MQMF_LAST_MSG_IN_GROUP | CMQC.MQMF_LAST_SEGMENT
+    h.put(b"group", MD(Version=2, GroupId=b"G" * 24, MsgFlags=last), NO_SYNC_PUT, now=0.0)
+    h.put(b"plain", MD(), NO_SYNC_PUT, now=0.0)
+    gmo = GMO(Version=CMQC.MQGMO_VERSION_3, Options=CMQC.MQGMO_NO_SYNCPOINT)
+    assert h.get(None, MD(Version=2), gmo, now=0.0) == b"group"
+    assert (gmo.GroupStatus, gmo.SegmentStatus) == (
+        CMQC.MQGS_LAST_MSG_IN_GROUP, CMQC.MQSS_LAST_SEGMENT
+    )  # fmt: skip
+    assert h.get(None, MD(Version=2), gmo, now=0.0) == b"plain"
+    assert (gmo.GroupStatus, gmo.SegmentStatus) == (
+        CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT
+    )  # fmt: skip
+    assert (gmo.ResolvedQName.rstrip(b" \x00"), gmo.ReturnedLength) == (b"Q", 5)
+    h.put(b"longer", MD(), NO_SYNC_PUT, now=0.0)
+    gmo.Options |= CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
+    with pytest.raises(MQMIError) as cut:
+        h.get(2, MD(), gmo, now=0.0)
+    assert (cut.value.reason, cut.value.detail) == (
+        CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, "6 bytes truncated to 2"
+    )  # fmt: skip
+    assert gmo.ReturnedLength == 2
+    h.put(b"longest", MD(), NO_SYNC_PUT, now=0.0)
+    with pytest.raises(MQMIError) as refused:
+        h.get(3, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert (refused.value.comp, refused.value.reason, refused.value.detail) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_TRUNCATED_MSG_FAILED, "the message is 7 bytes, the buffer 3"
+    )  # fmt: skip
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"longest"
+    with pytest.raises(MQMIError) as empty:
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert (empty.value.reason, empty.value.detail) == (
+        CMQC.MQRC_NO_MSG_AVAILABLE, "no matching message on Q"
+    )  # fmt: skip
+
+
+# ---- MQPUT: group and segment fields (engine._set_group_fields) -------------------------
+
+_IN_GROUP = CMQC.MQMF_MSG_IN_GROUP
+_LOGICAL_PUT = CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_NO_SYNCPOINT
+
+
+def _put_refusal(h: Handle, md: MD, options: int) -> tuple[int, int, str]:
+    with pytest.raises(MQMIError) as refused:
+        h.put(b"m", md, PMO(Options=options), now=0.0)
+    return refused.value.comp, refused.value.reason, refused.value.detail
+
+
+def test_mqput_refuses_bad_group_fields_and_a_logical_order_put_that_breaks_its_group() -> None:
+    # MQMD MsgFlags (2249 for a flag in MQMF_REJECT_UNSUP_MASK it does not know),
+    # MsgSeqNumber (2250, 1 or more), Offset (2251, 0 or more); with LOGICAL_ORDER,
+    # MQRC_INCOMPLETE_GROUP (2241), MQRC_INCOMPLETE_MSG (2242), 2245 for the unit of work
+    # and 2185 for the persistence of the group, each saying what was wrong.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    conn = qm.connect()
+    h = conn.open("Q", ALL)
+    fail = CMQC.MQCC_FAILED
+    v2 = {"Version": CMQC.MQMD_VERSION_2}
+    assert _put_refusal(h, MD(MsgFlags=0x800, **v2), CMQC.MQPMO_NO_SYNCPOINT) == (
+        fail,
+        CMQC.MQRC_MSG_FLAGS_ERROR,
+        "MQMD.MsgFlags=0x800",
+    )
+    assert _put_refusal(h, MD(MsgSeqNumber=0, **v2), CMQC.MQPMO_NO_SYNCPOINT) == (
+        fail,
+        CMQC.MQRC_MSG_SEQ_NUMBER_ERROR,
+        "MQMD.MsgSeqNumber=0",
+    )
+    assert _put_refusal(h, MD(Offset=-1, **v2), CMQC.MQPMO_NO_SYNCPOINT) == (
+        fail,
+        CMQC.MQRC_OFFSET_ERROR,
+        "MQMD.Offset=-1",
+    )
+    h.put(
+        b"1", MD(MsgFlags=_IN_GROUP | CMQC.MQMF_SEGMENT, **v2), PMO(Options=_LOGICAL_PUT), now=0.0
+    )
+    assert _put_refusal(h, MD(**v2), _LOGICAL_PUT) == (
+        fail,
+        CMQC.MQRC_INCOMPLETE_GROUP,
+        "the handle's group is not complete: put its next message",
+    )
+    assert _put_refusal(h, MD(MsgFlags=_IN_GROUP, **v2), _LOGICAL_PUT) == (
+        fail,
+        CMQC.MQRC_INCOMPLETE_MSG,
+        "the logical message is not complete: put its next segment",
+    )
+    segment = {"MsgFlags": _IN_GROUP | CMQC.MQMF_LAST_SEGMENT, **v2}
+    in_uow = CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_SYNCPOINT
+    assert _put_refusal(h, MD(**segment), in_uow) == (
+        fail, CMQC.MQRC_INCONSISTENT_UOW,
+        "a group put in logical order must be all in syncpoint or all outside",
+    )  # fmt: skip
+    persistent = MD(Persistence=CMQC.MQPER_PERSISTENT, **segment)
+    assert _put_refusal(h, persistent, _LOGICAL_PUT) == (
+        fail, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+        "a group put in logical order must be all persistent or all nonpersistent",
+    )  # fmt: skip
+    # Without LOGICAL_ORDER right after it: the call succeeds with MQCC_WARNING.
+    md = MD(**v2)
+    h.get(None, md, GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0)
+    nxt = {"GroupId": md.GroupId, "MsgSeqNumber": 1, "Offset": 1, **segment}
+    assert _put_refusal(h, MD(**nxt), CMQC.MQPMO_SYNCPOINT) == (
+        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+        "put in and outside the unit of work within one group or logical message",
+    )  # fmt: skip
+    h2 = conn.open("Q", ALL)
+    h2.put(b"1", MD(MsgFlags=_IN_GROUP, **v2), PMO(Options=_LOGICAL_PUT), now=0.0)
+    h2.get(None, md, GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0)
+    nxt = {**nxt, "GroupId": md.GroupId, "Persistence": CMQC.MQPER_PERSISTENT}
+    nxt["MsgFlags"] = CMQC.MQMF_LAST_MSG_IN_GROUP
+    assert _put_refusal(h2, MD(**nxt), CMQC.MQPMO_NO_SYNCPOINT) == (
+        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+        "persistent and nonpersistent messages within one group or logical message",
+    )  # fmt: skip
+
+
+def test_a_message_not_in_a_group_gets_no_group_id_and_logical_order_numbers_it_1_at_0() -> None:
+    # MQPMO_LOGICAL_ORDER: the queue manager sets GroupId, MsgSeqNumber and Offset: a
+    # message not in a group has MQGI_NONE, sequence number 1 and offset 0, whatever
+    # the MQMD held; without it, only a group's first item with a null GroupId gets one.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    v2 = {"Version": CMQC.MQMD_VERSION_2}
+    h.put(b"logical", MD(MsgSeqNumber=5, Offset=3, **v2), PMO(Options=_LOGICAL_PUT), now=0.0)
+    h.put(b"plain", MD(**v2), NO_SYNC_PUT, now=0.0)
+    for body in (b"logical", b"plain"):
+        md = MD(**v2)
+        assert h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == body
+        assert (md.GroupId, md.MsgSeqNumber, md.Offset) == (CMQC.MQGI_NONE, 1, 0)
+
+
+def test_mqput_context_default_sets_identity_and_origin_and_no_context_clears_them() -> None:
+    # MQPMO_DEFAULT_CONTEXT: the queue manager sets the identity context (UserIdentifier,
+    # AccountingToken, ApplIdentityData blank) and the origin context (ApplOriginData
+    # blank); MQPMO_SET_IDENTITY_CONTEXT keeps the application's identity fields;
+    # MQPMO_NO_CONTEXT clears every context field.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect(user="alice").open("Q", ALL)
+    mine = {"UserIdentifier": b"bob", "ApplIdentityData": b"id", "ApplOriginData": b"orig"}
+    for options in (0, CMQC.MQPMO_SET_IDENTITY_CONTEXT, CMQC.MQPMO_NO_CONTEXT):
+        h.put(b"m", MD(**mine), PMO(Options=options | CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    got = []
+    for _ in range(3):
+        md = MD()
+        h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+        got.append((md.UserIdentifier.rstrip(), md.ApplIdentityData.rstrip(),
+                    md.ApplOriginData.rstrip(), md.PutApplName.rstrip()))  # fmt: skip
+    assert got[0][:3] == (b"alice", b"", b"") and got[0][3]
+    assert got[1][:3] == (b"bob", b"id", b"")
+    assert got[2] == (b"", b"", b"", b"")
+
+
+def test_a_get_in_syncpoint_beyond_maxumsgs_is_2024_naming_the_limit() -> None:
+    # MQRC_SYNCPOINT_LIMIT_REACHED (2024): "would cause the unit of work to exceed the
+    # limit defined for the queue manager (see MaxUncommittedMsgs)".
+    qm = QMgr("QM1", max_uncommitted_msgs=1)
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"1", MD(), NO_SYNC_PUT, now=0.0)
+    h.put(b"2", MD(), NO_SYNC_PUT, now=0.0)
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=0.0) == b"1"
+    assert _refusal(h, MD(), CMQC.MQGMO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_SYNCPOINT_LIMIT_REACHED,
+        "the unit of work already holds MAXUMSGS=1 messages",
+    )  # fmt: skip
+
+
+def test_a_message_a_handle_locked_stays_visible_to_that_handle_however_it_gets() -> None:
+    # MQGMO_LOCK: the locked message "is not available to other handles"; the locking
+    # handle can still get it, by any selection (first available, MsgId, logical order).
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    conn = qm.connect()
+    h, other = conn.open("Q", ALL), conn.open("Q", ALL)
+    lock = GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
+    ways = [
+        (MD(), CMQC.MQGMO_NO_SYNCPOINT),
+        (MD(MsgId=b"M" * 24), CMQC.MQGMO_NO_SYNCPOINT),
+        (MD(), CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_LOGICAL_ORDER),
+    ]
+    for md, options in ways:
+        h.put(b"m", MD(MsgId=b"M" * 24), NO_SYNC_PUT, now=0.0)
+        assert h.get(None, MD(), lock, now=0.0) == b"m"
+        assert _refusal(other, MD(), CMQC.MQGMO_NO_SYNCPOINT)[1] == CMQC.MQRC_NO_MSG_AVAILABLE
+        assert h.get(None, md, GMO(Options=options), now=0.0) == b"m"
+
+
+def test_a_browse_under_the_cursor_locks_only_with_mqgmo_lock_and_sees_its_own_lock() -> None:
+    # MQGMO_BROWSE_MSG_UNDER_CURSOR with MQGMO_LOCK locks the message under the cursor
+    # (hidden from other handles, not from this one); without MQGMO_LOCK nothing is locked.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conn = qm.connect()
+    h, other = conn.open("Q", ALL), conn.open("Q", ALL)
+    h.put(b"1", MD(Expiry=1000), NO_SYNC_PUT, now=0.0)
+    h.put(b"2", MD(), NO_SYNC_PUT, now=0.0)
+    under = CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"1"
+    assert h.get(None, MD(), GMO(Options=under), now=0.0) == b"1"
+    assert other.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"1"
+    assert h.get(None, MD(), GMO(Options=under | CMQC.MQGMO_LOCK), now=0.0) == b"1"
+    assert h.get(None, MD(), GMO(Options=under), now=0.0) == b"1"
+    assert other.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"2"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"1"
+
+
+def test_all_msgs_available_skips_an_incomplete_group_for_a_message_not_in_one() -> None:
+    # MQGMO_ALL_MSGS_AVAILABLE: "Messages in a group are not available for retrieval
+    # until all of the messages in the group are available."
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    first = MD(Version=2, GroupId=b"G" * 24, MsgFlags=_IN_GROUP)
+    h.put(b"group", first, NO_SYNC_PUT, now=0.0)
+    h.put(b"plain", MD(), NO_SYNC_PUT, now=0.0)
+    whole = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_ALL_MSGS_AVAILABLE)
+    assert h.get(None, MD(), whole, now=0.0) == b"plain"
+
+
+def test_mqget_refusals_of_the_queue_say_which_queue_and_why() -> None:
+    # MQRC_GET_INHIBITED (2016) names the queue; MQRC_Q_INDEX_TYPE_ERROR (2394, z/OS) for
+    # a group option on a shared queue not indexed by GROUPID says what it needs.
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    qm.define_queue("LOCAL", inhibit_get=CMQC.MQQA_GET_INHIBITED)
+    conn = qm.connect()
+    assert _refusal(conn.open("LOCAL", ALL), MD(), CMQC.MQGMO_NO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_GET_INHIBITED, "gets are inhibited on LOCAL"
+    )  # fmt: skip
+    shared = conn.open("SHARED", ALL)
+    assert _refusal(shared, MD(), CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_Q_INDEX_TYPE_ERROR,
+        "SHARED needs INDXTYPE(GROUPID) for logical order and group options",
+    )  # fmt: skip
+
+
+def test_a_group_got_in_logical_order_must_stay_in_or_out_of_the_unit_of_work() -> None:
+    # MQRC_INCONSISTENT_UOW (2245) on MQGET: with LOGICAL_ORDER the call fails; without
+    # it, right after a call with it, the call succeeds with MQCC_WARNING and the message.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    for flags in (_IN_GROUP, _IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP):
+        h.put(b"m", MD(Version=2, MsgFlags=flags), PMO(Options=_LOGICAL_PUT), now=0.0)
+    logical = CMQC.MQGMO_LOGICAL_ORDER
+    h.get(None, MD(Version=2), GMO(Options=logical | CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert _refusal(h, MD(Version=2), logical | CMQC.MQGMO_SYNCPOINT) == (
+        CMQC.MQCC_FAILED, CMQC.MQRC_INCONSISTENT_UOW,
+        "a group got in logical order must be all in syncpoint or all outside",
+    )  # fmt: skip
+    with pytest.raises(MQMIError) as warned:
+        h.get(None, MD(Version=2), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=0.0)
+    assert (warned.value.comp, warned.value.reason, warned.value.detail) == (
+        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+        "got in and outside the unit of work within one group or logical message",
+    )  # fmt: skip
+    assert warned.value.message == b"m" and warned.value.done == Done(True, False)
+
+
+def test_mqget_says_what_it_decided_a_browse_is_never_in_the_unit_of_work() -> None:
+    # A browse takes nothing: outside any unit of work whatever the message; a get with
+    # MQGMO_SYNCPOINT_IF_PERSISTENT takes a persistent message in the unit of work.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"p", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC_PUT, now=0.0)
+    h.put(b"n", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC_PUT, now=0.0)
+    browse = GMO(Options=CMQC.MQGMO_BROWSE_FIRST)
+    assert h.receive(None, MD(), browse, now=0.0) == (b"p", Done(False, True))
+    if_persistent = GMO(Options=CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT)
+    assert h.receive(None, MD(), if_persistent, now=0.0) == (b"p", Done(True, True))
+    assert h.receive(None, MD(), if_persistent, now=0.0) == (b"n", Done(False, False))
+
+
+def _next_in_group(
+    items: list[tuple[bytes, int, int, int]], *, lock: bool = False, logical: bool = True
+) -> tuple[int, str]:
+    """Put ``items`` (GroupId, MsgSeqNumber, Offset, MsgFlags), get group G's first
+    message in logical order, then ask for the next with a MsgId none has."""
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    for group, seq, offset, flags in items:
+        md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, Offset=offset, MsgFlags=flags)
+        md.Expiry = 10_000  # a message that can expire: the peek must be given the time
+        h.put(b"m", md, NO_SYNC_PUT, now=0.0)
+    first = GMO(Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)
+    if logical:
+        h.get(None, MD(Version=2), first, now=0.0)
+    if lock:
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=0.0)
+    options = CMQC.MQGMO_NO_SYNCPOINT | (CMQC.MQGMO_LOGICAL_ORDER if logical else 0)
+    gmo = {"Version": CMQC.MQGMO_VERSION_2}
+    if not logical:
+        gmo["MatchOptions"] = CMQC.MQMO_MATCH_GROUP_ID | CMQC.MQMO_MATCH_MSG_ID
+    _, reason, detail = _refusal(
+        h, MD(Version=2, MsgId=b"X" * 24, GroupId=b"G" * 24), options, **gmo
+    )
+    return reason, detail
+
+
+def test_in_logical_order_a_msgid_not_the_group_s_next_message_s_is_2247_else_2033() -> None:
+    # MQGMO_LOGICAL_ORDER within a group: MsgId/CorrelId must match the group's next
+    # message, MQRC_MATCH_OPTIONS_ERROR (2247) when it is there but differs; when the
+    # group's next message (this group, this sequence number, this offset) is not there,
+    # the call finds nothing: MQRC_NO_MSG_AVAILABLE (2033). Without LOGICAL_ORDER a
+    # MsgId that matches nothing is 2033 alone.
+    g, in_group = b"G", CMQC.MQMF_MSG_IN_GROUP
+    mismatch = (
+        CMQC.MQRC_MATCH_OPTIONS_ERROR,
+        "in a group, MsgId/CorrelId must match the group's next message",
+    )
+    assert _next_in_group([(g, 1, 0, in_group), (g, 2, 0, in_group)]) == mismatch
+    assert _next_in_group([(g, 1, 0, in_group), (g, 2, 0, in_group)], lock=True) == mismatch
+    nothing = CMQC.MQRC_NO_MSG_AVAILABLE
+    assert _next_in_group([(g, 1, 0, in_group), (b"H", 2, 0, in_group)])[0] == nothing
+    assert _next_in_group([(g, 1, 0, in_group), (g, 3, 0, in_group)])[0] == nothing
+    segment = in_group | CMQC.MQMF_SEGMENT
+    assert _next_in_group([(g, 1, 0, in_group), (g, 2, 5, segment)])[0] == nothing
+    assert _next_in_group([(g, 1, 0, in_group)], logical=False)[0] == nothing
+
+
+def test_a_handle_s_own_lock_hides_nothing_from_its_browses_and_logical_order_gets() -> None:
+    # MQGMO_LOCK hides the message from other handles only: this handle's BROWSE_FIRST
+    # finds it again, and in logical order a group's first or next item it locked is
+    # the one it gets; the group's first item is chosen by MsgId and CorrelId as asked.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    last = CMQC.MQMF_LAST_MSG_IN_GROUP
+    items = [(b"G", 1, b"A", b"C", _IN_GROUP), (b"H", 1, b"B", b"C", _IN_GROUP),
+             (b"H", 2, b"E", b"D", last), (b"G", 2, b"F", b"C", _IN_GROUP)]  # fmt: skip
+    for group, seq, msg_id, correl_id, flags in items:
+        md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, MsgId=msg_id * 24,
+                CorrelId=correl_id * 24, MsgFlags=flags)  # fmt: skip
+        h.put(group + str(seq).encode(), md, NO_SYNC_PUT, now=0.0)
+    lock = GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
+    assert h.get(None, MD(), lock, now=0.0) == b"G1"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"G1"
+    logical = GMO(Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)
+    assert h.get(None, MD(Version=2, MsgId=b"B" * 24), logical, now=0.0) == b"H1"
+    wrong_correl = MD(Version=2, CorrelId=b"C" * 24)
+    assert _refusal(h, wrong_correl, logical.Options)[1] == CMQC.MQRC_MATCH_OPTIONS_ERROR
+    h.get(None, MD(Version=2), logical, now=0.0)  # H2
+    assert h.get(None, MD(Version=2), logical, now=0.0) == b"G1"
+    assert h.get(None, MD(), lock, now=0.0) == b"G2"
+    assert h.get(None, MD(Version=2), logical, now=0.0) == b"G2"
+
+
+def test_a_get_of_a_message_not_in_a_group_never_warns_of_a_group_s_unit_of_work() -> None:
+    # 2245 on MQGET without LOGICAL_ORDER after a call with it concerns "a message of a
+    # group or a segment of a logical message": a message in neither gets no warning.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    h.put(b"g", MD(Version=2, MsgFlags=_IN_GROUP), PMO(Options=_LOGICAL_PUT), now=0.0)
+    h.put(b"p", MD(MsgId=b"P" * 24), NO_SYNC_PUT, now=0.0)
+    logical = GMO(Options=CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT)
+    assert h.get(None, MD(Version=2), logical, now=0.0) == b"g"
+    plain = GMO(Options=CMQC.MQGMO_SYNCPOINT)
+    assert h.receive(None, MD(MsgId=b"P" * 24), plain, now=0.0) == (b"p", Done(True, False))
+
+
+def test_a_logical_order_browse_follows_a_group_wherever_its_items_stand() -> None:
+    # MQGMO_LOGICAL_ORDER with BROWSE_NEXT: inside a group the cursor goes to the group's
+    # next item, even one that stands before the first on the queue; a browse that found
+    # nothing starts from the beginning; ALL_MSGS_AVAILABLE passes an incomplete group;
+    # the handle's own lock hides nothing from it.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    logical = CMQC.MQGMO_LOGICAL_ORDER
+
+    def browse(options: int) -> bytes | None:
+        try:
+            return h.get(None, MD(Version=2), GMO(Options=options | logical), now=0.0)
+        except MQMIError as missing:
+            if missing.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                raise
+            return None
+
+    assert browse(CMQC.MQGMO_BROWSE_FIRST) is None
+    items = [(b"H", 1, _IN_GROUP), (b"G", 2, CMQC.MQMF_LAST_MSG_IN_GROUP), (b"G", 1, _IN_GROUP)]
+    for group, seq, flags in items:
+        md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, MsgFlags=flags)
+        h.put(group + str(seq).encode(), md, NO_SYNC_PUT, now=0.0)
+    assert browse(CMQC.MQGMO_BROWSE_NEXT) == b"H1"
+    assert browse(CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_ALL_MSGS_AVAILABLE) == b"G1"
+    assert browse(CMQC.MQGMO_BROWSE_NEXT) == b"G2"
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=0.0)
+    assert browse(CMQC.MQGMO_BROWSE_FIRST) == b"H1"
