@@ -1981,10 +1981,13 @@ def test_mqget_refuses_option_combinations_mq_refuses_with_2046_naming_them(
 
 @pytest.mark.parametrize(
     ("options", "wait"),
-    [(CMQC.MQGMO_NO_SYNCPOINT, -5), (CMQC.MQGMO_SYNCPOINT, -5),
-     (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, 0),
-     (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, CMQC.MQWI_UNLIMITED)],
-)  # fmt: skip
+    [
+        (CMQC.MQGMO_NO_SYNCPOINT, -5),
+        (CMQC.MQGMO_SYNCPOINT, -5),
+        (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, 0),
+        (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, CMQC.MQWI_UNLIMITED),
+    ],
+)
 def test_wait_interval_is_checked_only_with_mqgmo_wait_and_0_or_unlimited_is_valid(
     options: int, wait: int
 ) -> None:
@@ -2017,9 +2020,10 @@ def test_a_browse_or_a_get_under_a_cursor_not_yet_set_is_2034_naming_the_cursor(
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"m"
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"m"
     assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR) == (
-        CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_UNDER_CURSOR,
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_NO_MSG_UNDER_CURSOR,
         "the message under the cursor is no longer there",
-    )  # fmt: skip
+    )
 
 
 def test_browse_next_switching_logical_order_from_its_browse_first_is_inconsistent_browse() -> None:
@@ -2032,9 +2036,10 @@ def test_browse_next_switching_logical_order_from_its_browse_first_is_inconsiste
     h.put(b"n", MD(), NO_SYNC_PUT, now=0.0)
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0) == b"m"
     assert _refusal(h, MD(), CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_LOGICAL_ORDER) == (
-        CMQC.MQCC_FAILED, CMQC.MQRC_INCONSISTENT_BROWSE,
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_INCONSISTENT_BROWSE,
         "BROWSE_NEXT must use LOGICAL_ORDER exactly when its BROWSE_FIRST did",
-    )  # fmt: skip
+    )
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_NEXT), now=0.0) == b"n"
 
 
@@ -2096,13 +2101,21 @@ _NO_REPLY_TO = "a request, or a message asking for reports, needs MQMD.ReplyToQ"
         (MD(MsgType=65535), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=65535"),
         (MD(MsgType=1_000_000_000), 0, CMQC.MQRC_MSG_TYPE_ERROR, "MQMD.MsgType=1000000000"),
         (MD(MsgType=CMQC.MQMT_REQUEST), 0, CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
-        (MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"\x00" * 48), 0,
-         CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
+        (
+            MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"\x00" * 48),
+            0,
+            CMQC.MQRC_MISSING_REPLY_TO_Q,
+            _NO_REPLY_TO,
+        ),
         (MD(Report=CMQC.MQRO_COA), 0, CMQC.MQRC_MISSING_REPLY_TO_Q, _NO_REPLY_TO),
-        (MD(), CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NO_SYNCPOINT,
-         CMQC.MQRC_OPTIONS_ERROR, "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together"),
+        (
+            MD(),
+            CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_NO_SYNCPOINT,
+            CMQC.MQRC_OPTIONS_ERROR,
+            "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together",
+        ),
     ],
-)  # fmt: skip
+)
 def test_mqput_refuses_an_mqmd_field_out_of_range_with_its_reason_naming_the_field(
     md: MD, pmo: int, reason: int, detail: str
 ) -> None:
@@ -2121,9 +2134,13 @@ def test_mqput_refuses_an_mqmd_field_out_of_range_with_its_reason_naming_the_fie
 
 @pytest.mark.parametrize(
     "md",
-    [MD(MsgType=65536), MD(MsgType=999_999_999),
-     MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"XX"), MD(Report=CMQC.MQRO_COA, ReplyToQ=b"R")],
-)  # fmt: skip
+    [
+        MD(MsgType=65536),
+        MD(MsgType=999_999_999),
+        MD(MsgType=CMQC.MQMT_REQUEST, ReplyToQ=b"XX"),
+        MD(Report=CMQC.MQRO_COA, ReplyToQ=b"R"),
+    ],
+)
 def test_application_message_types_at_both_ends_and_any_named_reply_queue_are_put(md: MD) -> None:
     qm = QMgr("QM1")
     qm.define_queue("Q")
@@ -2148,34 +2165,36 @@ def test_mqget_sets_group_and_segment_status_resolved_queue_and_returned_length(
     gmo = GMO(Version=CMQC.MQGMO_VERSION_3, Options=CMQC.MQGMO_NO_SYNCPOINT)
     assert h.get(None, MD(Version=2), gmo, now=0.0) == b"group"
     assert (gmo.GroupStatus, gmo.SegmentStatus) == (
-        CMQC.MQGS_LAST_MSG_IN_GROUP, CMQC.MQSS_LAST_SEGMENT
-    )  # fmt: skip
+        CMQC.MQGS_LAST_MSG_IN_GROUP,
+        CMQC.MQSS_LAST_SEGMENT,
+    )
     assert h.get(None, MD(Version=2), gmo, now=0.0) == b"plain"
-    assert (gmo.GroupStatus, gmo.SegmentStatus) == (
-        CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT
-    )  # fmt: skip
+    assert (gmo.GroupStatus, gmo.SegmentStatus) == (CMQC.MQGS_NOT_IN_GROUP, CMQC.MQSS_NOT_A_SEGMENT)
     assert (gmo.ResolvedQName.rstrip(b" \x00"), gmo.ReturnedLength) == (b"Q", 5)
     h.put(b"longer", MD(), NO_SYNC_PUT, now=0.0)
     gmo.Options |= CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
     with pytest.raises(MQMIError) as cut:
         h.get(2, MD(), gmo, now=0.0)
     assert (cut.value.reason, cut.value.detail) == (
-        CMQC.MQRC_TRUNCATED_MSG_ACCEPTED, "6 bytes truncated to 2"
-    )  # fmt: skip
+        CMQC.MQRC_TRUNCATED_MSG_ACCEPTED,
+        "6 bytes truncated to 2",
+    )
     assert gmo.ReturnedLength == 2
     h.put(b"longest", MD(), NO_SYNC_PUT, now=0.0)
     with pytest.raises(MQMIError) as refused:
         h.get(3, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
     assert (refused.value.comp, refused.value.reason, refused.value.detail) == (
         CMQC.MQCC_FAILED,
-        CMQC.MQRC_TRUNCATED_MSG_FAILED, "the message is 7 bytes, the buffer 3"
-    )  # fmt: skip
+        CMQC.MQRC_TRUNCATED_MSG_FAILED,
+        "the message is 7 bytes, the buffer 3",
+    )
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"longest"
     with pytest.raises(MQMIError) as empty:
         h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
     assert (empty.value.reason, empty.value.detail) == (
-        CMQC.MQRC_NO_MSG_AVAILABLE, "no matching message on Q"
-    )  # fmt: skip
+        CMQC.MQRC_NO_MSG_AVAILABLE,
+        "no matching message on Q",
+    )
 
 
 # ---- MQPUT: group and segment fields (engine._set_group_fields) -------------------------
@@ -2232,31 +2251,35 @@ def test_mqput_refuses_bad_group_fields_and_a_logical_order_put_that_breaks_its_
     segment = {"MsgFlags": _IN_GROUP | CMQC.MQMF_LAST_SEGMENT, **v2}
     in_uow = CMQC.MQPMO_LOGICAL_ORDER | CMQC.MQPMO_SYNCPOINT
     assert _put_refusal(h, MD(**segment), in_uow) == (
-        fail, CMQC.MQRC_INCONSISTENT_UOW,
+        fail,
+        CMQC.MQRC_INCONSISTENT_UOW,
         "a group put in logical order must be all in syncpoint or all outside",
-    )  # fmt: skip
+    )
     persistent = MD(Persistence=CMQC.MQPER_PERSISTENT, **segment)
     assert _put_refusal(h, persistent, _LOGICAL_PUT) == (
-        fail, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+        fail,
+        CMQC.MQRC_INCONSISTENT_PERSISTENCE,
         "a group put in logical order must be all persistent or all nonpersistent",
-    )  # fmt: skip
+    )
     # Without LOGICAL_ORDER right after it: the call succeeds with MQCC_WARNING.
     md = MD(**v2)
     h.get(None, md, GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0)
     nxt = {"GroupId": md.GroupId, "MsgSeqNumber": 1, "Offset": 1, **segment}
     assert _put_refusal(h, MD(**nxt), CMQC.MQPMO_SYNCPOINT) == (
-        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+        CMQC.MQCC_WARNING,
+        CMQC.MQRC_INCONSISTENT_UOW,
         "put in and outside the unit of work within one group or logical message",
-    )  # fmt: skip
+    )
     h2 = conn.open("Q", ALL)
     h2.put(b"1", MD(MsgFlags=_IN_GROUP, **v2), PMO(Options=_LOGICAL_PUT), now=0.0)
     h2.get(None, md, GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=0.0)
     nxt = {**nxt, "GroupId": md.GroupId, "Persistence": CMQC.MQPER_PERSISTENT}
     nxt["MsgFlags"] = CMQC.MQMF_LAST_MSG_IN_GROUP
     assert _put_refusal(h2, MD(**nxt), CMQC.MQPMO_NO_SYNCPOINT) == (
-        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_PERSISTENCE,
+        CMQC.MQCC_WARNING,
+        CMQC.MQRC_INCONSISTENT_PERSISTENCE,
         "persistent and nonpersistent messages within one group or logical message",
-    )  # fmt: skip
+    )
 
 
 def test_a_message_not_in_a_group_gets_no_group_id_and_logical_order_numbers_it_1_at_0() -> None:
@@ -2290,8 +2313,14 @@ def test_mqput_context_default_sets_identity_and_origin_and_no_context_clears_th
     for _ in range(3):
         md = MD()
         h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
-        got.append((md.UserIdentifier.rstrip(), md.ApplIdentityData.rstrip(),
-                    md.ApplOriginData.rstrip(), md.PutApplName.rstrip()))  # fmt: skip
+        got.append(
+            (
+                md.UserIdentifier.rstrip(),
+                md.ApplIdentityData.rstrip(),
+                md.ApplOriginData.rstrip(),
+                md.PutApplName.rstrip(),
+            )
+        )
     assert got[0][:3] == (b"alice", b"", b"") and got[0][3]
     assert got[1][:3] == (b"bob", b"id", b"")
     assert got[2] == (b"", b"", b"", b"")
@@ -2307,9 +2336,10 @@ def test_a_get_in_syncpoint_beyond_maxumsgs_is_2024_naming_the_limit() -> None:
     h.put(b"2", MD(), NO_SYNC_PUT, now=0.0)
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=0.0) == b"1"
     assert _refusal(h, MD(), CMQC.MQGMO_SYNCPOINT) == (
-        CMQC.MQCC_FAILED, CMQC.MQRC_SYNCPOINT_LIMIT_REACHED,
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_SYNCPOINT_LIMIT_REACHED,
         "the unit of work already holds MAXUMSGS=1 messages",
-    )  # fmt: skip
+    )
 
 
 def test_a_message_a_handle_locked_stays_visible_to_that_handle_however_it_gets() -> None:
@@ -2373,13 +2403,16 @@ def test_mqget_refusals_of_the_queue_say_which_queue_and_why() -> None:
     qm.define_queue("LOCAL", inhibit_get=CMQC.MQQA_GET_INHIBITED)
     conn = qm.connect()
     assert _refusal(conn.open("LOCAL", ALL), MD(), CMQC.MQGMO_NO_SYNCPOINT) == (
-        CMQC.MQCC_FAILED, CMQC.MQRC_GET_INHIBITED, "gets are inhibited on LOCAL"
-    )  # fmt: skip
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_GET_INHIBITED,
+        "gets are inhibited on LOCAL",
+    )
     shared = conn.open("SHARED", ALL)
     assert _refusal(shared, MD(), CMQC.MQGMO_LOGICAL_ORDER | CMQC.MQGMO_NO_SYNCPOINT) == (
-        CMQC.MQCC_FAILED, CMQC.MQRC_Q_INDEX_TYPE_ERROR,
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_Q_INDEX_TYPE_ERROR,
         "SHARED needs INDXTYPE(GROUPID) for logical order and group options",
-    )  # fmt: skip
+    )
 
 
 def test_a_group_got_in_logical_order_must_stay_in_or_out_of_the_unit_of_work() -> None:
@@ -2393,15 +2426,17 @@ def test_a_group_got_in_logical_order_must_stay_in_or_out_of_the_unit_of_work() 
     logical = CMQC.MQGMO_LOGICAL_ORDER
     h.get(None, MD(Version=2), GMO(Options=logical | CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
     assert _refusal(h, MD(Version=2), logical | CMQC.MQGMO_SYNCPOINT) == (
-        CMQC.MQCC_FAILED, CMQC.MQRC_INCONSISTENT_UOW,
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_INCONSISTENT_UOW,
         "a group got in logical order must be all in syncpoint or all outside",
-    )  # fmt: skip
+    )
     with pytest.raises(MQMIError) as warned:
         h.get(None, MD(Version=2), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=0.0)
     assert (warned.value.comp, warned.value.reason, warned.value.detail) == (
-        CMQC.MQCC_WARNING, CMQC.MQRC_INCONSISTENT_UOW,
+        CMQC.MQCC_WARNING,
+        CMQC.MQRC_INCONSISTENT_UOW,
         "got in and outside the unit of work within one group or logical message",
-    )  # fmt: skip
+    )
     assert warned.value.message == b"m" and warned.value.done == Done(True, False)
 
 
@@ -2476,11 +2511,21 @@ def test_a_handle_s_own_lock_hides_nothing_from_its_browses_and_logical_order_ge
     qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
     h = qm.connect().open("Q", ALL)
     last = CMQC.MQMF_LAST_MSG_IN_GROUP
-    items = [(b"G", 1, b"A", b"C", _IN_GROUP), (b"H", 1, b"B", b"C", _IN_GROUP),
-             (b"H", 2, b"E", b"D", last), (b"G", 2, b"F", b"C", _IN_GROUP)]  # fmt: skip
+    items = [
+        (b"G", 1, b"A", b"C", _IN_GROUP),
+        (b"H", 1, b"B", b"C", _IN_GROUP),
+        (b"H", 2, b"E", b"D", last),
+        (b"G", 2, b"F", b"C", _IN_GROUP),
+    ]
     for group, seq, msg_id, correl_id, flags in items:
-        md = MD(Version=2, GroupId=group * 24, MsgSeqNumber=seq, MsgId=msg_id * 24,
-                CorrelId=correl_id * 24, MsgFlags=flags)  # fmt: skip
+        md = MD(
+            Version=2,
+            GroupId=group * 24,
+            MsgSeqNumber=seq,
+            MsgId=msg_id * 24,
+            CorrelId=correl_id * 24,
+            MsgFlags=flags,
+        )
         h.put(group + str(seq).encode(), md, NO_SYNC_PUT, now=0.0)
     lock = GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
     assert h.get(None, MD(), lock, now=0.0) == b"G1"
