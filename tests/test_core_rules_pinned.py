@@ -2582,3 +2582,47 @@ def test_a_logical_order_browse_follows_a_group_wherever_its_items_stand() -> No
     assert browse(CMQC.MQGMO_BROWSE_NEXT) == b"G2"
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=0.0)
     assert browse(CMQC.MQGMO_BROWSE_FIRST) == b"H1"
+
+
+def test_a_lock_outlives_a_get_of_another_message_by_the_locking_handle() -> None:
+    # MQGMO_LOCK: the locked message "becomes invisible to any other handle open for the
+    # queue" until the handle unlocks it, locks another, closes, or removes it; a
+    # destructive MQGET of a different message (here by MsgId) leaves the lock alone, so
+    # the message stays hidden from the other handle and the locking handle still gets it.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conn = qm.connect()
+    h, other = conn.open("Q", ALL), conn.open("Q", ALL)
+    h.put(b"A", MD(MsgId=b"A" * 24), NO_SYNC_PUT, now=0.0)
+    h.put(b"B", MD(MsgId=b"B" * 24), NO_SYNC_PUT, now=0.0)
+    lock = GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
+    assert h.get(None, MD(), lock, now=0.0) == b"A"
+    by_id = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+    assert h.get(None, MD(MsgId=b"B" * 24), by_id, now=0.0) == b"B"
+    assert _refusal(other, MD(), CMQC.MQGMO_NO_SYNCPOINT)[1] == CMQC.MQRC_NO_MSG_AVAILABLE
+    assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"A"
+
+
+def test_a_logical_browse_matching_a_group_id_ends_after_that_group_s_last_item() -> None:
+    # MQGMO_LOGICAL_ORDER with MQMO_MATCH_GROUP_ID: BROWSE_NEXT goes on from the cursor;
+    # after the group's last item the next browse looks past the group for another first
+    # item with that GroupId, and finding none fails with MQRC_NO_MSG_AVAILABLE (2033)
+    # rather than starting the same group again.
+    qm = QMgr("QM1")
+    qm.define_queue("Q", index_type=CMQC.MQIT_GROUP_ID)
+    h = qm.connect().open("Q", ALL)
+    items = [(1, _IN_GROUP), (2, CMQC.MQMF_LAST_MSG_IN_GROUP)]
+    for seq, flags in items:
+        md = MD(Version=2, GroupId=b"G" * 24, MsgSeqNumber=seq, MsgFlags=flags)
+        h.put(b"G" + str(seq).encode(), md, NO_SYNC_PUT, now=0.0)
+    browse = CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_LOGICAL_ORDER
+
+    def matched() -> tuple[MD, GMO]:
+        gmo = GMO(Version=2, Options=browse, MatchOptions=CMQC.MQMO_MATCH_GROUP_ID)
+        return MD(Version=2, GroupId=b"G" * 24), gmo
+
+    assert h.get(None, *matched(), now=0.0) == b"G1"
+    assert h.get(None, *matched(), now=0.0) == b"G2"
+    with pytest.raises(MQMIError) as ended:
+        h.get(None, *matched(), now=0.0)
+    assert ended.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
