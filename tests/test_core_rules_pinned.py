@@ -2626,3 +2626,191 @@ def test_a_logical_browse_matching_a_group_id_ends_after_that_group_s_last_item(
     with pytest.raises(MQMIError) as ended:
         h.get(None, *matched(), now=0.0)
     assert ended.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+
+
+# ---- MQPUT's checks and output fields (engine.put's survivors) ----------------------
+
+
+def _refused_put(h: Handle, body: bytes, md: MD | None = None) -> tuple[int, int, str]:
+    with pytest.raises(MQMIError) as refused:
+        h.put(body, md or MD(), NO_SYNC_PUT, now=0.0)
+    return refused.value.comp, refused.value.reason, refused.value.detail
+
+
+def test_put_inhibited_names_the_alias_or_the_queue_whose_put_is_disabled() -> None:
+    # MQRC_PUT_INHIBITED (2051): "MQPUT and MQPUT1 calls are currently inhibited for the
+    # queue, or for the queue to which this queue resolves" — the detail says which.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.define(AliasQueue("VIA", target="Q", inhibit_put=CMQC.MQQA_PUT_INHIBITED))
+    qm.define_queue("SHUT", inhibit_put=CMQC.MQQA_PUT_INHIBITED)
+    conn = qm.connect()
+    assert _refused_put(conn.open("VIA", OUT), b"m") == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_PUT_INHIBITED,
+        "puts are inhibited on VIA",
+    )
+    assert _refused_put(conn.open("SHUT", OUT), b"m") == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_PUT_INHIBITED,
+        "puts are inhibited on SHUT",
+    )
+
+
+def test_a_persistent_put_to_a_temporary_dynamic_queue_says_it_holds_nonpersistent_only() -> None:
+    # MQRC_PERSISTENT_NOT_ALLOWED (2048): a temporary dynamic queue cannot hold
+    # persistent messages.
+    qm = QMgr("QM1")
+    qm.define(
+        QueueDefinition(
+            "APP.TMODEL", q_type=CMQC.MQQT_MODEL, definition_type=CMQC.MQQDT_TEMPORARY_DYNAMIC
+        )
+    )
+    h = qm.connect().open("APP.TMODEL", OUT | CMQC.MQOO_INPUT_SHARED)
+    comp, reason, detail = _refused_put(h, b"m", MD(Persistence=CMQC.MQPER_PERSISTENT))
+    assert (comp, reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_PERSISTENT_NOT_ALLOWED)
+    assert detail == f"{h.queue} is a temporary dynamic queue: it holds nonpersistent messages only"
+
+
+def test_a_message_for_a_remote_queue_counts_its_mqxqh_against_the_xmitq_s_maxmsgl() -> None:
+    # A message for a remote queue is stored on the transmission queue with an MQXQH in
+    # front (MQXQH_LENGTH_1, 428 bytes): body and header together must fit the
+    # transmission queue's MAXMSGL, else MQRC_MSG_TOO_BIG_FOR_Q (2030).
+    qm = QMgr("QM1")
+    qm.define_queue("QM2", usage=CMQC.MQUS_TRANSMISSION, max_msg_length=1000)
+    qm.define(RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2"))
+    h = qm.connect().open("TO.APP", OUT)
+    fits = 1000 - CMQC.MQXQH_LENGTH_1
+    h.put(b"x" * fits, MD(), NO_SYNC_PUT, now=0.0)
+    assert _refused_put(h, b"x" * (fits + 1)) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_MSG_TOO_BIG_FOR_Q,
+        "1001 bytes is over MAXMSGL 1000 of QM2",
+    )
+    assert qm.depth("QM2") == 1
+
+
+def test_a_message_over_the_queue_manager_s_maxmsgl_is_2031_and_one_at_it_is_put() -> None:
+    # MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031): the message is longer than the queue manager's
+    # MaxMsgLength, though the queue's own MAXMSGL would take it.
+    qm = QMgr("QM1", max_msg_length=100)
+    qm.define_queue("Q", max_msg_length=1000)
+    h = qm.connect().open("Q", ALL)
+    h.put(b"x" * 100, MD(), NO_SYNC_PUT, now=0.0)
+    assert _refused_put(h, b"x" * 101) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_MSG_TOO_BIG_FOR_Q_MGR,
+        "101 bytes is over the queue manager's MAXMSGL 100",
+    )
+    assert qm.depth("Q") == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "short", "length"),
+    [("MsgId", b"A", 24), ("GroupId", b"G", 24), ("AccountingToken", b"T", 32)],
+)
+def test_a_short_identifier_is_stored_padded_with_nulls_to_its_mqmd_length(
+    field: str, short: bytes, length: int
+) -> None:
+    # MQMD: MsgId and GroupId are MQBYTE24, AccountingToken MQBYTE32: a shorter value
+    # given by the application is the leading bytes of the field, the rest nulls.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_IDENTITY_CONTEXT)
+    h.put(b"m", MD(Version=2, **{field: short}), pmo, now=0.0)
+    md = MD(Version=2)
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert getattr(md, field) == short.ljust(length, b"\x00")
+
+
+def test_mqput_sets_backout_count_to_zero_whatever_the_application_gave() -> None:
+    # MQMD BackoutCount: "This is an output field for the MQGET call. It is ignored for
+    # the MQPUT and MQPUT1 calls" — a message starts with no backouts.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(BackoutCount=5), NO_SYNC_PUT, now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.BackoutCount == 0
+    # The MQMD a message for a remote queue carries in its MQXQH is the stored one, too.
+    qm.define_queue("QM2", usage=CMQC.MQUS_TRANSMISSION)
+    qm.define(RemoteQueue("TO.APP", remote_name="APP.IN", remote_q_mgr_name="QM2"))
+    qm.connect().open("TO.APP", OUT).put(b"m", MD(BackoutCount=5), NO_SYNC_PUT, now=0.0)
+    xmitq = qm.connect().open("QM2", ALL)
+    wrapped = xmitq.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert XQH.unpack(wrapped).MsgDesc.BackoutCount == 0
+
+
+def test_a_put_without_logical_order_agreeing_with_its_group_gets_no_warning() -> None:
+    # 2245/2185 on MQPUT without LOGICAL_ORDER after a put with it are for a message that
+    # disagrees with the group; one agreeing in unit of work and persistence is put
+    # cleanly.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    first = MD(Version=2, MsgFlags=_IN_GROUP)
+    h.put(b"1", first, PMO(Options=_LOGICAL_PUT), now=0.0)
+    nxt = MD(
+        Version=2,
+        GroupId=first.GroupId,
+        MsgSeqNumber=2,
+        MsgFlags=CMQC.MQMF_LAST_MSG_IN_GROUP,
+    )
+    h.put(b"2", nxt, NO_SYNC_PUT, now=0.0)  # a warning would raise MQMIError
+    assert qm.depth("Q") == 2
+
+
+@pytest.mark.parametrize(
+    ("reply_to_q", "reply_to_q_mgr", "expected"),
+    [
+        (b"\x00" * 48, b"", b""),  # no ReplyToQ (nulls): nothing to fill in
+        (b"X", b"", b"QM1"),  # a ReplyToQ of one letter X is a name
+        (b"REPLY", b"\x00" * 48, b"QM1"),  # ReplyToQMgr of nulls is blank
+        (b"REPLY", b"X", b"X"),  # a ReplyToQMgr of one letter X is a name
+    ],
+)
+def test_a_reply_to_queue_without_its_queue_manager_gets_the_local_queue_manager_s_name(
+    reply_to_q: bytes, reply_to_q_mgr: bytes, expected: bytes
+) -> None:
+    # MQMD ReplyToQMgr: "If ReplyToQ is nonblank and ReplyToQMgr is blank, the queue
+    # manager fills in the name of the local queue manager"; blanks and nulls alike.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(ReplyToQ=reply_to_q, ReplyToQMgr=reply_to_q_mgr), NO_SYNC_PUT, now=0.0)
+    md = MD()
+    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    assert md.ReplyToQMgr.strip(b" \x00") == expected
+
+
+def test_mqput_writes_the_context_it_set_back_into_the_callers_mqmd() -> None:
+    # MQPUT's MQMD output fields: with MQPMO_DEFAULT_CONTEXT the queue manager's identity
+    # and origin context are returned in the caller's MQMD, as the message holds them.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect(user="alice", appl_name="PAYROLL").open("Q", ALL)
+    put = MD()
+    h.put(b"m", put, NO_SYNC_PUT, now=0.0)
+    got = MD()
+    h.get(None, got, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    for name in ("UserIdentifier", "AccountingToken", "PutApplType", "PutApplName"):
+        assert getattr(put, name) == getattr(got, name), name
+    assert put.PutDate == got.PutDate and put.PutTime == got.PutTime
+    assert put.UserIdentifier.rstrip() == b"alice"
+
+
+def test_a_priority_above_9_warns_naming_the_priority_and_the_maximum() -> None:
+    # MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049, warning): "The message has been put with the
+    # maximum priority supported by the queue manager".
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    with pytest.raises(MQMIError) as warned:
+        h.put(b"m", MD(Priority=12), NO_SYNC_PUT, now=0.0)
+    assert (warned.value.comp, warned.value.reason) == (
+        CMQC.MQCC_WARNING,
+        CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM,
+    )
+    assert warned.value.detail == "Priority 12 was put at the maximum, 9"
