@@ -13,26 +13,37 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import coupling.store
-from coupling.lease import EXPIRY_SCAN, Grant, Lease, Refusal
+from coupling.lease import EXPIRY_SCAN, Grant, Refusal
 from coupling.scripts import SCAN, Script
 from coupling.store import RedisStore
-from coupling.transport import BlockingTransport
 from qsg import CMQC, QMgr
 from qsg.core.events import Discarded, Event
+from qsg.core.lease import MemberLease
+from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
-from qsg.core.store import StaleFenceError
+from qsg.core.store import MessageStore, StaleFenceError
 from tests.helpers import ALL, put
 
 LENGTH = 10.0
 
 
-def lease(store: RedisStore, member: str, role: str = EXPIRY_SCAN) -> Lease:
-    return Lease(store.transport, store.qsg, role, member, LENGTH)
+def lease(store: MessageStore, member: str, role: str = EXPIRY_SCAN) -> MemberLease:
+    return store.lease(role, member, LENGTH)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def a_store(request: pytest.FixtureRequest) -> Callable[[], MessageStore]:
+    """The election's rules are the same whichever store keeps the lease: each test runs
+    on the in-process store (``qsg.core.lease.LocalLease``) and on the facility's."""
+    if request.param == "memory":
+        return MemoryStore
+    make: Callable[[], MessageStore] = request.getfixturevalue("redis_store")
+    return make
 
 
 def granted(answer: Grant | Refusal) -> Grant:
@@ -40,8 +51,8 @@ def granted(answer: Grant | Refusal) -> Grant:
     return answer
 
 
-def test_one_holder_at_a_time(redis_store: Callable[[], RedisStore]) -> None:
-    store = redis_store()
+def test_one_holder_at_a_time(a_store: Callable[[], MessageStore]) -> None:
+    store = a_store()
     a, b = lease(store, "QM1"), lease(store, "QM2")
     first = granted(a.acquire(0.0))
     assert first.acquired and first.token == 1 and first.previous is None
@@ -51,18 +62,18 @@ def test_one_holder_at_a_time(redis_store: Callable[[], RedisStore]) -> None:
 
 
 def test_a_renewal_keeps_the_token_and_moves_the_expiry(
-    redis_store: Callable[[], RedisStore],
+    a_store: Callable[[], MessageStore],
 ) -> None:
-    a = lease(redis_store(), "QM1")
+    a = lease(a_store(), "QM1")
     granted(a.acquire(0.0))
     renewed = granted(a.acquire(8.0))
     assert not renewed.acquired and renewed.token == 1 and renewed.expires == 18.0
 
 
 def test_another_member_takes_over_once_the_holder_stops_renewing(
-    redis_store: Callable[[], RedisStore],
+    a_store: Callable[[], MessageStore],
 ) -> None:
-    store = redis_store()
+    store = a_store()
     a, b = lease(store, "QM1"), lease(store, "QM2")
     granted(a.acquire(0.0))
     assert isinstance(b.acquire(9.9), Refusal)
@@ -71,18 +82,18 @@ def test_another_member_takes_over_once_the_holder_stops_renewing(
 
 
 def test_the_old_holder_gets_a_new_token_after_its_lease_ran_out(
-    redis_store: Callable[[], RedisStore],
+    a_store: Callable[[], MessageStore],
 ) -> None:
-    a = lease(redis_store(), "QM1")
+    a = lease(a_store(), "QM1")
     granted(a.acquire(0.0))
     again = granted(a.acquire(30.0))
     assert again.acquired and again.token == 2
 
 
 def test_a_clean_stop_releases_the_lease_for_the_next_member_at_once(
-    redis_store: Callable[[], RedisStore],
+    a_store: Callable[[], MessageStore],
 ) -> None:
-    store = redis_store()
+    store = a_store()
     a, b = lease(store, "QM1"), lease(store, "QM2")
     grant = granted(a.acquire(0.0))
     assert a.release(grant)
@@ -91,8 +102,8 @@ def test_a_clean_stop_releases_the_lease_for_the_next_member_at_once(
     assert not a.release(grant)  # no longer QM1's to give up
 
 
-def test_roles_are_independent(redis_store: Callable[[], RedisStore]) -> None:
-    store = redis_store()
+def test_roles_are_independent(a_store: Callable[[], MessageStore]) -> None:
+    store = a_store()
     granted(lease(store, "QM1").acquire(0.0))
     other = granted(lease(store, "QM2", role="CHANNEL.INITIATOR").acquire(0.0))
     assert other.token == 1
@@ -171,7 +182,12 @@ def test_the_holder_scans_with_its_current_token(scanner: tuple[QMgr, RedisStore
     assert qm.depth("Q") == 0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(
+    max_examples=40,
+    deadline=None,
+    # a_store is a factory: each example makes its own store, nothing carries over.
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(
     steps=st.lists(
         st.tuples(
@@ -183,11 +199,9 @@ def test_the_holder_scans_with_its_current_token(scanner: tuple[QMgr, RedisStore
     )
 )
 def test_at_most_one_holder_and_tokens_only_grow(
-    cf_transport: BlockingTransport, steps: list[tuple[str, str, float]]
+    a_store: Callable[[], MessageStore], steps: list[tuple[str, str, float]]
 ) -> None:
-    store = RedisStore(cf_transport, "LEASEPROP")
-    key = "qsg:{LEASEPROP}:lease:" + EXPIRY_SCAN
-    cf_transport.command("DEL", key)
+    store = a_store()  # a fresh one for every example
     now, holder, expires, token = 0.0, None, 0.0, 0
     grants: dict[str, Grant] = {}
     for member, action, advance in steps:
@@ -207,4 +221,14 @@ def test_at_most_one_holder_and_tokens_only_grow(
             grants[member] = answer
         else:
             assert answer.holder == holder and answer.expires > now
-    cf_transport.command("DEL", key)
+
+
+@pytest.mark.parametrize("length", [0.0, -1.0])
+def test_a_lease_s_length_must_be_positive_in_either_store(
+    a_store: Callable[[], MessageStore], length: float
+) -> None:
+    # A lease that runs out the moment it is granted could never be renewed: refused
+    # when the member's lease is made, naming the role and the length.
+    with pytest.raises(ValueError, match=f"lease {EXPIRY_SCAN}: its length must be positive"):
+        a_store().lease(EXPIRY_SCAN, "QM1", length)
+    assert a_store().lease(EXPIRY_SCAN, "QM1", 0.5).length == 0.5
