@@ -2705,6 +2705,17 @@ def test_a_message_over_the_queue_manager_s_maxmsgl_is_2031_and_one_at_it_is_put
     assert qm.depth("Q") == 1
 
 
+def _round_trip(md: MD, put_options: int = CMQC.MQPMO_NO_SYNCPOINT) -> MD:
+    """The MQMD an MQGET returns for a message put on QM1 with ``md``."""
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", md, PMO(Options=put_options), now=0.0)
+    got = MD(Version=md.Version)
+    h.get(None, got, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    return got
+
+
 @pytest.mark.parametrize(
     ("field", "short", "length"),
     [("MsgId", b"A", 24), ("GroupId", b"G", 24), ("AccountingToken", b"T", 32)],
@@ -2714,13 +2725,8 @@ def test_a_short_identifier_is_stored_padded_with_nulls_to_its_mqmd_length(
 ) -> None:
     # MQMD: MsgId and GroupId are MQBYTE24, AccountingToken MQBYTE32: a shorter value
     # given by the application is the leading bytes of the field, the rest nulls.
-    qm = QMgr("QM1")
-    qm.define_queue("Q")
-    h = qm.connect().open("Q", ALL)
-    pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_IDENTITY_CONTEXT)
-    h.put(b"m", MD(Version=2, **{field: short}), pmo, now=0.0)
-    md = MD(Version=2)
-    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    options = CMQC.MQPMO_NO_SYNCPOINT | CMQC.MQPMO_SET_IDENTITY_CONTEXT
+    md = _round_trip(MD(Version=2, **{field: short}), options)
     assert getattr(md, field) == short.ljust(length, b"\x00")
 
 
@@ -2776,12 +2782,7 @@ def test_a_reply_to_queue_without_its_queue_manager_gets_the_local_queue_manager
 ) -> None:
     # MQMD ReplyToQMgr: "If ReplyToQ is nonblank and ReplyToQMgr is blank, the queue
     # manager fills in the name of the local queue manager"; blanks and nulls alike.
-    qm = QMgr("QM1")
-    qm.define_queue("Q")
-    h = qm.connect().open("Q", ALL)
-    h.put(b"m", MD(ReplyToQ=reply_to_q, ReplyToQMgr=reply_to_q_mgr), NO_SYNC_PUT, now=0.0)
-    md = MD()
-    h.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0)
+    md = _round_trip(MD(ReplyToQ=reply_to_q, ReplyToQMgr=reply_to_q_mgr))
     assert md.ReplyToQMgr.strip(b" \x00") == expected
 
 
