@@ -19,13 +19,16 @@ raises them itself, so a refused call changes nothing.
 
 What a script costs the server, in instructions (``./dev bench cf_instructions``, on
 Valkey 9, whose Lua reaches commands through its module API): a plain put+get pair is
-about 296,000, of which the 14 ``redis.call``s take about 132,000 (some 9,000 each: the
+about 273,000, of which the 12 ``redis.call``s take about 73,000 (some 6,000 each: the
 arguments made into server strings and freed, the call, the reply turned back into Lua
-values; the commands themselves are 53,000 of it), the Lua around them about 78,000,
-the two script calls' own set-up and replies about 55,000 and Lua's garbage collector
-about 18,000. Every argument and every field an ``HMGET`` names costs 1,500 to 2,500,
-so the scripts read only the fields they use and the store leaves out trailing empty
-ARGVs. docs/speed.md says what was tried and what would cut it further.
+values; the commands themselves are 46,000 of it), the Lua around them about 117,000,
+the two script calls' own set-up and replies about 32,000 and Lua's garbage collector
+about 15,000. Every argument and every field an ``HMGET`` names costs 1,500 to 2,500,
+and every number Lua prints (``string.format``) a ``sprintf`` of about 2,300, so the
+scripts read only the fields they use, hand numbers to ``redis.call`` as numbers (the
+server prints an integral one as an integer) and keep a message's attributes in its
+record's field and a structure's usage in one counter (``coupling.keys`` has the
+layout). docs/speed.md says what was tried and what would cut it further.
 """
 
 from __future__ import annotations
