@@ -8,23 +8,30 @@ hash tag: a group's keys would stay in one slot, as Lua scripts need.
 
 A queue's keys (suffixes appended to its prefix):
 
-- ``h`` hash: ``seq`` (arrival counter), ``depth`` (CURDEPTH), ``ord`` (0 priority,
-  1 FIFO), ``s`` (its structure's accounting key, empty for none), ``nlock`` and
-  ``nback`` (entries in ``l`` and ``b``, so the common paths skip them when empty);
+- ``h`` hash: ``seq`` (arrival counter), ``depth`` (CURDEPTH), ``k`` (the ordering,
+  ``0`` priority or ``1`` FIFO, followed by its structure's accounting key, none for a
+  queue without one: one field where a script would read two), ``nlock`` and ``nback``
+  (entries in ``l`` and ``b``, so the common paths skip them when empty);
 - ``o`` sorted set: the visible messages, member and score both the message key;
-- ``m`` hash: message key → the msgpack record (``coupling.codec``);
+- ``m`` hash: message key → the msgpack record (``coupling.codec``), or, for a message
+  with fixed attributes, ``#``, their length, ``:``, the attributes and the record (a
+  record never starts with ``#``). The attributes are ``expires;group-field;offloaded;
+  msgid``: expiry time, group-index field, ``1`` for an offloaded body, and the MsgId of
+  an expiring message that asks for no expiration report (what a scan hands back
+  instead of the record). Most messages have none: then the common get and put never
+  touch ``x``, ``f`` or ``g``, and a get reads a message in one call;
 - ``f`` hash: message key → the body of an offloaded message (over 63 KB);
 - ``x`` sorted set: the expiry index, message key scored by its expiry time;
 - ``u`` hash: message key → ``P:`` or ``G:`` (an uncommitted put or get) and the unit
   of work holding it;
 - ``b`` hash: message key → BackoutCount, for messages backed out at least once;
 - ``l`` hash: message key → the handle that locked it (MQGMO_LOCK);
-- ``g`` hash: ``groupid-hex:MsgSeqNumber:Offset`` → message key (the group index);
-- ``a`` hash: message key → ``expires;group-field;offloaded;scan`` for a message with any
-  of the first three (most have none: then the common get and put never touch ``x``,
-  ``f`` or ``g``); ``scan`` is ``record-length:MsgId`` for an expiring message that asks
-  for no expiration report (what a scan hands back instead of reading the record), else
-  empty.
+- ``g`` hash: ``groupid-hex:MsgSeqNumber:Offset`` → message key (the group index).
+
+A CF structure's key (``structure_key``) is a hash: ``name``, ``cflevel``, ``size_kb``,
+``max_entries``, ``max_elements``, and its usage and maxima as one number each, ``use`` and
+``max``: entries x 10^10 + elements (a put counts both in one ``HINCRBY``, a get frees
+both in one).
 """
 
 from __future__ import annotations

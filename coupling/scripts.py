@@ -19,13 +19,16 @@ raises them itself, so a refused call changes nothing.
 
 What a script costs the server, in instructions (``./dev bench cf_instructions``, on
 Valkey 9, whose Lua reaches commands through its module API): a plain put+get pair is
-about 296,000, of which the 14 ``redis.call``s take about 132,000 (some 9,000 each: the
+about 273,000, of which the 12 ``redis.call``s take about 73,000 (some 6,000 each: the
 arguments made into server strings and freed, the call, the reply turned back into Lua
-values; the commands themselves are 53,000 of it), the Lua around them about 78,000,
-the two script calls' own set-up and replies about 55,000 and Lua's garbage collector
-about 18,000. Every argument and every field an ``HMGET`` names costs 1,500 to 2,500,
-so the scripts read only the fields they use and the store leaves out trailing empty
-ARGVs. docs/speed.md says what was tried and what would cut it further.
+values; the commands themselves are 46,000 of it), the Lua around them about 117,000,
+the two script calls' own set-up and replies about 32,000 and Lua's garbage collector
+about 15,000. Every argument and every field an ``HMGET`` names costs 1,500 to 2,500,
+and every number Lua prints (``string.format``) a ``sprintf`` of about 2,300, so the
+scripts read only the fields they use, hand numbers to ``redis.call`` as numbers (the
+server prints an integral one as an integer) and keep a message's attributes in its
+record's field and a structure's usage in one counter (``coupling.keys`` has the
+layout). docs/speed.md says what was tried and what would cut it further.
 """
 
 from __future__ import annotations
@@ -52,6 +55,12 @@ class Script:
         object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
 
 
+#: A structure's usage is kept as one counter, entries x USAGE_BASE + elements: the
+#: server's 64-bit integer holds it exactly while entries stay under 9 x 10^8, hence a
+#: structure's largest SIZE, ``MAX_SIZE_KB`` (SIZE KB hold SIZE entries and 4 x SIZE
+#: elements, fewer than USAGE_BASE).
+USAGE_BASE = 10**10
+
 #: Status values the scripts return first (``coupling.status``), under their old names.
 OK, FULL, STORAGE_FULL, CF_LEVEL = Status.OK, Status.FULL, Status.STORAGE_FULL, Status.CF_LEVEL
 STALE_TOKEN, NO_QUEUE = Status.STALE_TOKEN, Status.NO_QUEUE
@@ -61,8 +70,9 @@ local T_MSGID, T_CORRELID, T_GROUPID = $T_MSGID, $T_CORRELID, $T_GROUPID
 local T_SEQ, T_OFFSET, T_FLAGS, T_PERSISTENCE = $T_SEQ, $T_OFFSET, $T_FLAGS, $T_PERSISTENCE
 local IN_GROUP, LAST_IN_GROUP = $IN_GROUP, $LAST_IN_GROUP
 local SEGMENT, LAST_SEGMENT = $SEGMENT, $LAST_SEGMENT
-local NONE24 = string.rep('\0', 24)
-local SHIFT = 2 ^ $SEQ_BITS
+-- (Constants written out: the script's constants are made once, when it is loaded.)
+local NONE24 = '$NONE24'
+local SHIFT = $SHIFT
 local ELEMENT = 256  -- a CF list-structure element holds 256 bytes
 
 local function fmt(n) return string.format('%.0f', n) end
@@ -75,51 +85,86 @@ local function dfield(rec, tag, default)
   if v == nil then return default end
   return v
 end
-local function record_of(P, key) return cmsgpack.unpack(redis.call('HGET', P .. 'm', key)) end
-local function elements(len) return math.ceil(len / ELEMENT) end
--- The queue's state in one read: nil if there is no such queue. nlock and nback count
--- the entries of the l and b hashes, so that the common paths skip them when empty.
--- (Only what the scripts after a put need: each field read costs the server a string
--- made, looked up and handed to Lua. A put reads its own.)
-local function state_of(P)
-  local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'nlock', 'nback')
-  if not h[1] then return nil end
-  return {ord = h[1], s = h[2] or '', nlock = tonumber(h[3] or '0'),
-          nback = tonumber(h[4] or '0')}
+-- A message's entry in the m hash: its record alone (most messages), or, for a message
+-- with fixed attributes, '#', their length, ':', the attributes and the record (a record
+-- is a msgpack array, which never starts with '#'). The attributes are its expiry time,
+-- group-index field, whether its body is offloaded and, for an expiring message that
+-- asks for no expiration report, its MsgId (what a scan hands back instead of the
+-- record). One read gives both: a get makes one call where a hash of its own made two.
+-- Answers the record and the attributes (false for none; hlen is the head's length).
+local function unwrap(v)
+  if string.byte(v, 1) ~= 35 then return v, false end
+  local n, from = string.match(v, '^#(%d+):()')
+  local stop = from + tonumber(n)
+  local expires, group, off, id = string.match(string.sub(v, from, stop - 1),
+    '^([^;]*);([^;]*);([^;]*);(.*)$$')
+  return string.sub(v, stop), {expires = tonumber(expires), group = group ~= '' and group or nil,
+    off = off == '1', id = id ~= '' and id or nil, hlen = stop - 1}
 end
--- A message's fixed attributes (the a hash): its expiry time, group-index field, whether
--- its body is offloaded and, for an expiring message that asks for no expiration report,
--- what a scan hands back instead of the record (its record's length and MsgId); false for
--- a message with none of them (most messages).
+local function record_of(P, key)
+  return cmsgpack.unpack((unwrap(redis.call('HGET', P .. 'm', key))))
+end
+-- A message's attributes (false for none) and record (nil if there is no such message).
 local function attrs_of(P, key)
-  local a = redis.call('HGET', P .. 'a', key)
-  if not a then return false end
-  local expires, group, off, len, id = string.match(a, '^([^;]*);([^;]*);([^;]*);(%d*):?(.*)$$')
-  return {expires = tonumber(expires), group = group ~= '' and group or nil, off = off == '1',
-          len = tonumber(len), id = len ~= '' and id or nil}
+  local v = redis.call('HGET', P .. 'm', key)
+  if not v then return false, nil end
+  local record, at = unwrap(v)
+  return at, record
+end
+local function elements(len) return math.ceil(len / ELEMENT) end
+-- The queue's state in one read: nil if there is no such queue. k is its ordering
+-- ('0' priority, '1' FIFO) followed by its structure's accounting key (none: empty).
+-- nlock and nback count the entries of the l and b hashes, so that the common paths skip
+-- them when empty. (Only what the scripts after a put need: each field read costs the
+-- server a string made, looked up and handed to Lua. A put reads its own.)
+local function state_of(P)
+  local h = redis.call('HMGET', P .. 'h', 'k', 'nlock', 'nback')
+  if not h[1] then return nil end
+  local nlock, nback = h[2], h[3]
+  return {k = h[1], s = string.sub(h[1], 2),
+          nlock = (nlock == '0' or not nlock) and 0 or tonumber(nlock),
+          nback = (nback == '0' or not nback) and 0 or tonumber(nback)}
+end
+-- A structure's usage is one counter, entries x 10^10 + elements (exact in the server's
+-- 64-bit integers and, read as text, in Lua): a put counts both in one HINCRBY, a get
+-- frees both in one. (A number handed to redis.call is printed by the server, as an
+-- integer when it is one, which costs less than Lua's own string.format.)
+local USE = $USAGE_BASE
+local function free(S, entries, used) redis.call('HINCRBY', S, 'use', -(entries * USE + used)) end
+-- The usage counter's text for entries and elements, and back (elements < 10^10).
+local function usage(entries, used)
+  if entries == 0 then return string.format('%.0f', used) end
+  return string.format('%.0f%010.0f', entries, used)
+end
+local function usage_of(text)
+  return tonumber(string.sub(text, 1, -11)) or 0, tonumber(string.sub(text, -10))
 end
 local function body_length(P, key, rec)
   if rec[2] then return string.len(rec[2]) end
   return redis.call('HSTRLEN', P .. 'f', key)
 end
 -- What a get or browse returns for one message: key, record, offloaded body, BackoutCount.
--- Answers the record's length.
-local function export(P, st, key, at, out)
-  local record = redis.call('HGET', P .. 'm', key)
+-- record and at: the message's (nil: read them). Answers the record's length and at.
+local function export(P, st, key, at, out, record)
+  if record == nil then at, record = attrs_of(P, key) end
   out[#out + 1] = key
   out[#out + 1] = record
   out[#out + 1] = at and at.off and redis.call('HGET', P .. 'f', key) or false
   out[#out + 1] = st.nback > 0 and tonumber(redis.call('HGET', P .. 'b', key) or '0') or 0
-  return string.len(record)
+  return string.len(record), at
 end
 -- Remove a message for good; it is already out of the visible order. len is its record's
 -- length; at its attributes (nil: look them up).
 local function forget(P, st, key, len, at)
-  if at == nil then at = attrs_of(P, key) end
-  if not len then len = redis.call('HSTRLEN', P .. 'm', key) end
+  if at == nil then
+    local record
+    at, record = attrs_of(P, key)
+    len = record and string.len(record) or 0
+  elseif not len then
+    len = redis.call('HSTRLEN', P .. 'm', key) - (at and at.hlen or 0)
+  end
   redis.call('HDEL', P .. 'm', key)
   if at then
-    redis.call('HDEL', P .. 'a', key)
     if at.expires then redis.call('ZREM', P .. 'x', key) end
     if at.off then redis.call('HDEL', P .. 'f', key) end
     if at.group then redis.call('HDEL', P .. 'g', at.group) end
@@ -132,14 +177,12 @@ local function forget(P, st, key, len, at)
     st.nlock = st.nlock - 1
     redis.call('HINCRBY', P .. 'h', 'nlock', -1)
   end
-  if st.s ~= '' then
-    redis.call('HINCRBY', st.s, 'entries', -1)
-    redis.call('HINCRBY', st.s, 'elements', -elements(len))
-  end
+  if st.s ~= '' then free(st.s, 1, elements(len)) end
 end
 -- Remove a visible message (an expired one): out of the order, the depth and the store.
 local function discard(P, st, key, at, out)
-  local len = export(P, st, key, at, out)
+  local len
+  len, at = export(P, st, key, at, out)
   redis.call('ZREM', P .. 'o', key)
   redis.call('HINCRBY', P .. 'h', 'depth', -1)
   forget(P, st, key, len, at)
@@ -251,7 +294,9 @@ end
     LAST_IN_GROUP=CMQC.MQMF_LAST_MSG_IN_GROUP,
     SEGMENT=CMQC.MQMF_SEGMENT,
     LAST_SEGMENT=CMQC.MQMF_LAST_SEGMENT,
-    SEQ_BITS=SEQ_BITS,
+    NONE24="\\0" * 24,
+    SHIFT=2**SEQ_BITS,
+    USAGE_BASE=USAGE_BASE,
 )
 
 
@@ -314,14 +359,14 @@ DEFINE_STRUCTURE = _script(
     "DEFINE_STRUCTURE",
     r"""
 -- A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements; redefining keeps
--- what it holds and its usage.
+-- what it holds and its usage. use and max are the usage and the maxima as one number
+-- each, entries x 10^10 + elements (see free): a put reads both in one HMGET.
 -- KEYS[1] the structure's key; ARGV[1] name; ARGV[2] CFLEVEL; ARGV[3] SIZE in KB
 -- returns {OK}
 local size = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'name', ARGV[1], 'cflevel', ARGV[2], 'size_kb', size,
-           'max_entries', size, 'max_elements', 4 * size)
-redis.call('HSETNX', KEYS[1], 'entries', 0)
-redis.call('HSETNX', KEYS[1], 'elements', 0)
+           'max_entries', size, 'max_elements', 4 * size, 'max', usage(size, 4 * size))
+redis.call('HSETNX', KEYS[1], 'use', 0)
 return {OK}
 """,
     grows=True,
@@ -334,13 +379,13 @@ CREATE_QUEUE = _script(
 -- ARGV[1] ordering (0 priority, 1 FIFO); ARGV[2] the structure's accounting key or ''
 -- returns {OK, 1 if created / 0 if it was there} or {NO_QUEUE, ordering it has}
 local P = KEYS[1]
-local have = redis.call('HGET', P .. 'h', 'ord')
+local have = redis.call('HGET', P .. 'h', 'k')
 if have then
+  have = string.sub(have, 1, 1)
   if have ~= ARGV[1] then return {NO_QUEUE, tonumber(have)} end
   return {OK, 0}
 end
-redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'ord', ARGV[1], 's', ARGV[2],
-           'nlock', 0, 'nback', 0)
+redis.call('HSET', P .. 'h', 'seq', 0, 'depth', 0, 'k', ARGV[1] .. ARGV[2], 'nlock', 0, 'nback', 0)
 redis.call('SADD', KEYS[2], P)
 return {OK, 1}
 """,
@@ -357,7 +402,7 @@ local st = state_of(P)
 if not st then return {NO_QUEUE} end
 local keys = redis.call('HKEYS', P .. 'm')
 for _, key in ipairs(keys) do forget(P, st, key) end
-for _, s in ipairs({'h', 'o', 'm', 'a', 'f', 'x', 'u', 'b', 'l', 'g'}) do
+for _, s in ipairs({'h', 'o', 'm', 'f', 'x', 'u', 'b', 'l', 'g'}) do
   redis.call('DEL', P .. s)
 end
 redis.call('SREM', KEYS[2], P)
@@ -378,9 +423,10 @@ PUT = _script(
 -- returns {OK, key} | {FULL} | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure}
 -- | {NO_QUEUE}
 local P = KEYS[1]
-local h = redis.call('HMGET', P .. 'h', 'ord', 's', 'depth', 'seq')
+local PH = P .. 'h'
+local h = redis.call('HMGET', PH, 'k', 'depth', 'seq')
 if not h[1] then return {NO_QUEUE} end
-local depth, S = tonumber(h[3]), h[2]
+local depth, S = tonumber(h[2]), string.sub(h[1], 2)
 if depth >= tonumber(ARGV[3]) then return {FULL} end
 local expiry, group, body, scan_id = ARGV[4], ARGV[6] or '', ARGV[7] or '', ARGV[8] or ''
 local record, offloaded = ARGV[1], body ~= ''
@@ -389,31 +435,35 @@ if S ~= '' then
     local c = redis.call('HMGET', S, 'cflevel', 'name')
     if tonumber(c[1]) < 4 then return {CF_LEVEL, tonumber(c[1]), c[2]} end
   end
-  local c = redis.call('HMGET', S, 'entries', 'elements', 'max_entries', 'max_elements')
-  local entries, used = tonumber(c[1]) + 1, tonumber(c[2]) + elements(#record)
-  if entries > tonumber(c[3]) or used > tonumber(c[4]) then
+  local c = redis.call('HMGET', S, 'use', 'max')
+  local entries, used = usage_of(c[1])
+  local max_entries, max_elements = usage_of(c[2])
+  local more = elements(#record)
+  if entries + 1 > max_entries or used + more > max_elements then
     return {STORAGE_FULL, redis.call('HGET', S, 'name')}
   end
-  redis.call('HSET', S, 'entries', entries, 'elements', used)
+  redis.call('HINCRBY', S, 'use', USE + more)
 end
-local seq = tonumber(h[4]) + 1
+-- The key stays a number (below 2^53, exact): redis.call prints it, and the reply
+-- carries it as an integer.
+local seq = tonumber(h[3]) + 1
 local key
-if h[1] == '1' then key = fmt(seq) else key = fmt((9 - tonumber(ARGV[5])) * SHIFT + seq) end
-redis.call('HSET', P .. 'h', 'seq', seq, 'depth', depth + 1)
-redis.call('HSET', P .. 'm', key, record)
+if string.byte(h[1], 1) == 49 then key = seq else key = (9 - tonumber(ARGV[5])) * SHIFT + seq end
+redis.call('HSET', PH, 'seq', seq, 'depth', depth + 1)
 if expiry ~= '' or group ~= '' or offloaded then
-  local scan = scan_id ~= '' and (#record .. ':' .. scan_id) or ''
-  redis.call('HSET', P .. 'a', key,
-    expiry .. ';' .. group .. ';' .. (offloaded and '1' or '') .. ';' .. scan)
+  local a = expiry .. ';' .. group .. ';' .. (offloaded and '1' or '') .. ';' .. scan_id
+  redis.call('HSET', P .. 'm', key, '#' .. #a .. ':' .. a .. record)
   if offloaded then redis.call('HSET', P .. 'f', key, body) end
   if expiry ~= '' then redis.call('ZADD', P .. 'x', expiry, key) end
   if group ~= '' then redis.call('HSET', P .. 'g', group, key) end
+else
+  redis.call('HSET', P .. 'm', key, record)
 end
 if ARGV[2] == '' then
   redis.call('ZADD', P .. 'o', key, key)
 else
   redis.call('HSET', P .. 'u', key, 'P:' .. ARGV[2])
-  redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. key)
+  redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. fmt(key))
   redis.call('SADD', KEYS[3], ARGV[2])
 end
 return {OK, key}
@@ -438,15 +488,16 @@ GET = _script(
 -- returns {OK, key or false, too_long 0/1, {parts...}, {discarded...}} where each part
 -- and discard is four items: key, record, offloaded body or false, BackoutCount
 local P = KEYS[1]
-local now = tonumber(ARGV[1])
-local uow, syncpoint = ARGV[2], tonumber(ARGV[3])
-local max_length, accept_truncated = tonumber(ARGV[4]), ARGV[5] == '1'
+-- (ARGV[1], now, is read as a number only for a message with an expiry: every tonumber
+-- is a strtod, and most messages have none.)
+local uow, syncpoint = ARGV[2], ARGV[3]
+local max_length, accept_truncated = ARGV[4] == '-1' and -1 or tonumber(ARGV[4]), ARGV[5] == '1'
 local browse, after, handle = ARGV[6] == '1', ARGV[7] or '', ARGV[9] or ''
 local selection = ARGV[8] or ''
-local sel = selection ~= '' and cmsgpack.unpack(selection) or {}
+local sel = selection ~= '' and cmsgpack.unpack(selection) or nil
 local st = state_of(P)
 if not st then return {NO_QUEUE} end
-local gone, found, rec, at = {}, nil, nil, nil
+local gone, found, rec, at, raw = {}, nil, nil, nil, nil  -- raw: found's record, read
 local popped = false  -- the found message is already out of the visible order
 
 if selection == '' and after == '' and st.nlock == 0 then
@@ -457,24 +508,26 @@ if selection == '' and after == '' and st.nlock == 0 then
     else top = redis.call('ZPOPMIN', P .. 'o') end
     if #top == 0 then break end
     local key = top[1]
-    local a = attrs_of(P, key)
-    if a and a.expires and a.expires <= now then
-      local len = export(P, st, key, a, gone)
+    local a, record = attrs_of(P, key)
+    if a and a.expires and a.expires <= tonumber(ARGV[1]) then
+      local len = export(P, st, key, a, gone, record)
       if browse then redis.call('ZREM', P .. 'o', key) end
       redis.call('HINCRBY', P .. 'h', 'depth', -1)
       forget(P, st, key, len, a)
     else
-      found, at, popped = key, a, not browse
+      found, at, raw, popped = key, a, record, not browse
       break
     end
   end
 else
   -- Expired candidates are discarded after the search, as the in-process store does,
   -- so that they still count while later candidates' groups are checked.
+  sel = sel or {}
   local expired = {}
   local function consider(key)
     if not visible(P, st, key, handle) then return nil end
-    local r = record_of(P, key)
+    local a, record = attrs_of(P, key)
+    local r = cmsgpack.unpack(record)
     local d = r[1]
     if sel[1] and (d[T_MSGID] or NONE24) ~= sel[1] then return nil end
     if sel[2] and (d[T_CORRELID] or NONE24) ~= sel[2] then return nil end
@@ -488,10 +541,11 @@ else
       if sel[10] and dfield(r, T_OFFSET, 0) ~= 0 then return nil end
       if not segments(P, st, r, handle) then return nil end
     end
-    if r[4] and r[4] <= now then
+    if r[4] and r[4] <= tonumber(ARGV[1]) then
       expired[#expired + 1] = key
       return nil
     end
+    at, raw = a, record
     return r
   end
   if sel[11] then
@@ -526,24 +580,31 @@ if not found then return {OK, false, 0, {}, gone} end
 
 -- The record is decoded only when an option needs it: the common get never does.
 local function found_record()
-  if not rec then rec = record_of(P, found) end
+  if not rec then rec = cmsgpack.unpack(raw) end
   return rec
 end
-local keys, ats = {found}, {}
-if sel[10] and bit.band(dfield(found_record(), T_FLAGS, 0), SEGMENT + LAST_SEGMENT) ~= 0 then
-  keys = segments(P, st, rec, handle) or keys
+-- keys: every segment of a whole logical message (MQGMO_COMPLETE_MSG), in offset order;
+-- nil for the one message found (no tables for the common get).
+local keys = nil
+if sel and sel[10]
+    and bit.band(dfield(found_record(), T_FLAGS, 0), SEGMENT + LAST_SEGMENT) ~= 0 then
+  keys = segments(P, st, rec, handle)
+  if keys and #keys == 1 then keys = nil end
 end
-local parts, lens = {}, {}
-for i, key in ipairs(keys) do
-  if i == 1 and at ~= nil then ats[i] = at else ats[i] = attrs_of(P, key) end
-  lens[i] = export(P, st, key, ats[i], parts)
+local parts, lens, ats = {}, nil, nil
+local len, at1 = export(P, st, found, at, parts, raw)
+if keys then
+  lens, ats = {len}, {at1}
+  for i = 2, #keys do lens[i], ats[i] = export(P, st, keys[i], nil, parts) end
 end
 if max_length >= 0 and not accept_truncated then
   local total = 0
-  if #keys > 1 or (ats[1] and ats[1].off) or lens[1] > max_length then
+  if keys then
     for i, key in ipairs(keys) do
       total = total + body_length(P, key, i == 1 and found_record() or record_of(P, key))
     end
+  elseif (at1 and at1.off) or len > max_length then
+    total = body_length(P, found, found_record())
   end
   if total > max_length then
     if popped then redis.call('ZADD', P .. 'o', found, found) end
@@ -551,10 +612,10 @@ if max_length >= 0 and not accept_truncated then
   end
 end
 if browse then return {OK, found, 0, parts, gone} end
-local in_uow = uow ~= '' and (syncpoint == 1 or
-  (syncpoint == 2 and dfield(found_record(), T_PERSISTENCE, 2) == 1))
-for i, key in ipairs(keys) do
-  if not (popped and i == 1) then redis.call('ZREM', P .. 'o', key) end
+local in_uow = uow ~= '' and (syncpoint == '1' or
+  (syncpoint == '2' and dfield(found_record(), T_PERSISTENCE, 2) == 1))
+local function take(key, visible, len, at)
+  if visible then redis.call('ZREM', P .. 'o', key) end
   if st.nlock > 0 and redis.call('HDEL', P .. 'l', key) == 1 then
     st.nlock = st.nlock - 1
     redis.call('HINCRBY', P .. 'h', 'nlock', -1)
@@ -564,10 +625,16 @@ for i, key in ipairs(keys) do
     redis.call('RPUSH', KEYS[2], 'G|' .. P .. '|' .. key)
     redis.call('SADD', KEYS[3], uow)
   else
-    forget(P, st, key, lens[i], ats[i])
+    forget(P, st, key, len, at)
   end
 end
-redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
+if keys then
+  for i, key in ipairs(keys) do take(key, not (popped and i == 1), lens[i], ats[i]) end
+  redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
+else
+  take(found, not popped, len, at1)
+  redis.call('HINCRBY', P .. 'h', 'depth', -1)
+end
 return {OK, found, 0, parts, gone}
 """,
 )
@@ -604,13 +671,13 @@ local st = state_of(P)
 if not st then return {NO_QUEUE} end
 local lowest = tonumber(ARGV[1])
 local function priority(key)
-  if st.ord ~= '1' then return 9 - math.floor(tonumber(key) / SHIFT) end
+  if string.byte(st.k, 1) ~= 49 then return 9 - math.floor(tonumber(key) / SHIFT) end
   return record_of(P, key)[5]
 end
 local n
 if lowest == 0 then
   n = redis.call('ZCARD', P .. 'o')
-elseif st.ord ~= '1' then  -- the key orders by priority first
+elseif string.byte(st.k, 1) ~= 49 then  -- the key orders by priority first
   n = redis.call('ZCOUNT', P .. 'o', '-inf', '(' .. fmt((10 - lowest) * SHIFT))
 else
   n = 0
@@ -689,7 +756,6 @@ local function remove(keys, groups, offloaded)
   redis.call('ZREM', P .. 'o', unpack(keys))
   redis.call('ZREM', P .. 'x', unpack(keys))
   redis.call('HDEL', P .. 'm', unpack(keys))
-  redis.call('HDEL', P .. 'a', unpack(keys))
   if #groups > 0 then redis.call('HDEL', P .. 'g', unpack(groups)) end
   if #offloaded > 0 then redis.call('HDEL', P .. 'f', unpack(offloaded)) end
   if st.nback > 0 then
@@ -710,13 +776,12 @@ while n < limit do
     if pending and redis.call('HEXISTS', P .. 'u', key) == 1 then
       skipped = skipped + 1
     elseif n < limit then
-      local at = attrs_of(P, key)
-      local len
+      local at, record = attrs_of(P, key)
+      local len = string.len(record)
       if at and at.id then
         ids[#ids + 1] = at.id
-        len = at.len
       else
-        len = export(P, st, key, at, gone)
+        export(P, st, key, at, gone, record)
       end
       entries, used = entries + 1, used + elements(len)
       keys[#keys + 1] = key
@@ -727,10 +792,7 @@ while n < limit do
   end
   remove(keys, groups, offloaded)
 end
-if st.s ~= '' and entries > 0 then
-  redis.call('HINCRBY', st.s, 'entries', -entries)
-  redis.call('HINCRBY', st.s, 'elements', -used)
-end
+if st.s ~= '' and entries > 0 then free(st.s, entries, used) end
 if n < limit then return {OK, 0, gone, ids} end
 return {OK, 1, gone, ids}
 """,

@@ -370,16 +370,18 @@ class RedisStore:
     # ---- structures -------------------------------------------------------------
     def structure_usage(self, name: str) -> dict[str, int]:
         """A structure's entries and elements in use and their maxima."""
-        values = self._command(
-            "HMGET",
-            keys.structure_key(self.qsg, name),
-            "entries",
-            "elements",
-            "max_entries",
-            "max_elements",
+        use, max_entries, max_elements = self._command(
+            "HMGET", keys.structure_key(self.qsg, name), "use", "max_entries", "max_elements"
         )
-        names = ("entries", "elements", "max_entries", "max_elements")
-        return {n: int(v or 0) for n, v in zip(names, values, strict=True)}
+        # One counter, entries x 10^10 + elements (coupling.scripts: a get frees both in
+        # one call).
+        entries, elements = divmod(int(use or 0), scripts.USAGE_BASE)
+        return {
+            "entries": entries,
+            "elements": elements,
+            "max_entries": int(max_entries or 0),
+            "max_elements": int(max_elements or 0),
+        }
 
     # ---- plumbing -----------------------------------------------------------------
     def _prefix(self, queue: str) -> str:

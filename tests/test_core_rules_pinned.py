@@ -714,14 +714,16 @@ def test_an_alias_or_remote_queue_name_and_an_alias_target_are_mq_object_names()
 
 def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or_db2() -> None:
     # DEFINE CFSTRUCT: a name of up to 12 characters, CFLEVEL(1..5), OFFLOAD(SMDS|DB2);
-    # the CFRM policy's SIZE is at least 1 KB.
+    # the CFRM policy's SIZE is at least 1 KB (and at most what the simulator's CF
+    # usage counter holds exactly).
     good: list[dict[str, Any]] = [{"cf_level": 1}, {"cf_level": 5}, {"offload": "DB2"}]
-    for attributes in [*good, {"size_kb": 1}]:
+    for attributes in [*good, {"size_kb": 1}, {"size_kb": 900_000_000}]:
         CFStructure("S" * 12, **attributes)
     with pytest.raises(ValueError, match=r"^a CF structure name has 1 to 12 characters: 'S{13}'$"):
         CFStructure("S" * 13)
     bad: list[tuple[dict[str, Any], str]] = [
         ({"size_kb": 0}, "SIZE must be at least 1 KB"),
+        ({"size_kb": 900_000_001}, "SIZE must be at most 900000000 KB"),
         ({"cf_level": 0}, "CFLEVEL must be 1..5"),
         ({"cf_level": 6}, "CFLEVEL must be 1..5"),
         ({"offload": "db2"}, "OFFLOAD must be SMDS or DB2"),

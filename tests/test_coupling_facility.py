@@ -11,11 +11,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from coupling import keys, scripts
 from coupling.server import EmbeddedServer, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport, CFConnectionError
 from qsg import CMQC, GMO, MD, MQMIError, QMgr
-from qsg.core.objects import CFStructure
+from qsg.core.objects import MAX_SIZE_KB, CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from tests.helpers import ALL, drain, get, put
 
@@ -191,6 +192,52 @@ def test_small_messages_run_out_of_entries_before_elements(
     assert full.value.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
     usage = store_of(qm).structure_usage("APP1")
     assert usage["entries"] == 4 and usage["elements"] < usage["max_elements"]
+
+
+def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
+    members: Callable[..., QMgr],
+) -> None:
+    # 2192: full "if either all ENTRYs or all ELEMENTs are in use": the put that uses the
+    # last element succeeds, the next one is refused (the usage counter is exact).
+    qm = members("QM1", size_kb=4)  # 4 entries, 16 elements of 256 bytes
+    h = qm.connect().open("Q", ALL)
+    put(h, b"x" * 256 * 14, 0.0)  # 3.5 KB and its descriptor: 15 elements
+    assert store_of(qm).structure_usage("APP1")["elements"] == 15
+    put(h, b"s", 0.0)  # the 16th element, the second of 4 entries
+    with pytest.raises(MQMIError) as full:
+        put(h, b"s", 0.0)
+    assert full.value.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
+    usage = store_of(qm).structure_usage("APP1")
+    assert (usage["entries"], usage["elements"]) == (2, 16)
+    get(h, 0.0)  # the 15 elements come back: room again
+    put(h, b"s", 0.0)
+    usage = store_of(qm).structure_usage("APP1")
+    assert (usage["entries"], usage["elements"]) == (2, 2)
+
+
+def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
+    members: Callable[..., QMgr],
+) -> None:
+    # The usage counter (entries x 10^10 + elements, one 64-bit integer) near its top:
+    # a structure of the largest SIZE with all but one entry and five elements in use
+    # (set directly: nobody puts 900 million messages in a test) takes a 1 KB message
+    # (one entry, five elements) and refuses the next; a get gives them back.
+    qm = members("QM1", size_kb=MAX_SIZE_KB)
+    store = store_of(qm)
+    top = MAX_SIZE_KB * scripts.USAGE_BASE + 4 * MAX_SIZE_KB
+    store.transport.command(
+        "HSET", keys.structure_key(store.qsg, "APP1"), "use", top - scripts.USAGE_BASE - 5
+    )
+    h = qm.connect().open("Q", ALL)
+    put(h, b"x" * 1024, 0.0)
+    usage = store.structure_usage("APP1")
+    assert (usage["entries"], usage["elements"]) == (MAX_SIZE_KB, 4 * MAX_SIZE_KB)
+    with pytest.raises(MQMIError) as full:
+        put(h, b"s", 0.0)
+    assert full.value.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
+    get(h, 0.0)
+    usage = store.structure_usage("APP1")
+    assert (usage["entries"], usage["elements"]) == (MAX_SIZE_KB - 1, 4 * MAX_SIZE_KB - 5)
 
 
 def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:

@@ -63,6 +63,12 @@ class RemoteQueue:
         return not self.remote_name
 
 
+#: The largest SIZE the simulator models (about 858 GB): the coupling facility's store
+#: keeps a structure's usage as one 64-bit counter of entries x 10^10 + elements
+#: (``coupling.scripts``), which holds SIZE entries exactly up to here.
+MAX_SIZE_KB = 900_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class CFStructure:
     """DEFINE CFSTRUCT: a coupling-facility application structure of the QSG.
@@ -86,6 +92,8 @@ class CFStructure:
         check_name(self.name, "CF structure", longest=12)
         if self.size_kb < 1:
             raise ValueError(f"CF structure {self.name}: SIZE must be at least 1 KB")
+        if self.size_kb > MAX_SIZE_KB:
+            raise ValueError(f"CF structure {self.name}: SIZE must be at most {MAX_SIZE_KB} KB")
         if not 1 <= self.cf_level <= 5:
             raise ValueError(f"CF structure {self.name}: CFLEVEL must be 1..5")
         if self.offload not in ("SMDS", "DB2"):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -81,6 +81,19 @@ class Scopes:
         if qsg is not None and queue in self.shared.get(qsg, ()):
             return qsg
         return q_mgr
+
+    def scoper(self) -> Callable[[str, str], str]:
+        """``scope``, remembering each answer: a summary asks it for every message's put
+        and get, of a handful of queues (the shared lists are searched once each)."""
+        known: dict[tuple[str, str], str] = {}
+
+        def scope(q_mgr: str, queue: str) -> str:
+            where = known.get((q_mgr, queue))
+            if where is None:
+                where = known[(q_mgr, queue)] = self.scope(q_mgr, queue)
+            return where
+
+        return scope
 
 
 def rank(p: float, n: int) -> int:
@@ -240,6 +253,7 @@ def summarise(
     cpus: dict[str, int] = {}
     last = 0.0
     events = list(events)
+    scope = scopes.scoper()
     for e in events:
         last = max(last, e.time)
         if e.time < since and not isinstance(e, _RECORDS):
@@ -250,7 +264,7 @@ def summarise(
                 put_expiry.setdefault(e.msg_id, e.expiry)
             continue
         if isinstance(e, MessagePut | ChannelDelivered):
-            key = (scopes.scope(e.q_mgr, e.queue), e.queue)
+            key = (scope(e.q_mgr, e.queue), e.queue)
             queues[key].put += 1
             qmgrs[e.q_mgr].put += 1
             first_put.setdefault(e.msg_id, e.time)
@@ -275,7 +289,7 @@ def summarise(
         elif isinstance(e, MessageGot):
             if e.browse:
                 continue
-            key = (scopes.scope(e.q_mgr, e.queue), e.queue)
+            key = (scope(e.q_mgr, e.queue), e.queue)
             queues[key].got += 1
             qmgrs[e.q_mgr].got += 1
             totals["got"] += 1
@@ -284,7 +298,7 @@ def summarise(
                 queues[key].latencies.append(e.time - began)
                 qmgrs[e.q_mgr].latencies.append(e.time - began)
         elif isinstance(e, Discarded):
-            key = (scopes.scope(e.q_mgr, e.queue), e.queue)
+            key = (scope(e.q_mgr, e.queue), e.queue)
             queues[key].expired += 1
             qmgrs[e.q_mgr].expired += 1
             discarded_from[e.msg_id] = key
@@ -294,14 +308,14 @@ def summarise(
             qmgrs[e.q_mgr].expired += 1
             totals["expired_in_transit"] += 1
         elif isinstance(e, ReportPut):
-            queues[(scopes.scope(e.q_mgr, e.queue), e.queue)].put += 1  # it arrives there
+            queues[(scope(e.q_mgr, e.queue), e.queue)].put += 1  # it arrives there
             qmgrs[e.q_mgr].reports += 1
             origin = discarded_from.get(e.original_msg_id)
             if origin is not None:
                 queues[origin].reports += 1
             totals["reports"] += 1
         elif isinstance(e, DeadLettered):
-            queues[(scopes.scope(e.q_mgr, e.queue), e.queue)].dead_lettered += 1
+            queues[(scope(e.q_mgr, e.queue), e.queue)].dead_lettered += 1
             qmgrs[e.q_mgr].dead_lettered += 1
             totals["dead_lettered"] += 1
         elif isinstance(e, ApplicationError):
@@ -426,7 +440,7 @@ def summarise(
                 "latency_p50": percentile(c.latencies, 50),
                 "latency_p99": percentile(c.latencies, 99),
             }
-            for (role, app, where, queue), c in tally(events, scopes.scope, since).items()
+            for (role, app, where, queue), c in tally(events, scope, since).items()
         ],
     )
 
