@@ -157,6 +157,11 @@ def test_a_server_nobody_listens_for_is_unreachable_at_once() -> None:
         DirectTransport.open(f"redis://qsg:s3cret@127.0.0.1:{port}/0").__enter__()
 
 
+def test_a_wrong_timeout_in_the_url_is_named_before_anything_is_sent() -> None:
+    with pytest.raises(ValueError, match=r"^the URL's socket_timeout is 0\.0: it must be more"):
+        DirectTransport("redis://127.0.0.1:1/0?socket_timeout=0")
+
+
 def test_a_server_that_stops_answering_mid_run_is_2373_and_the_next_call_connects_again(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:
