@@ -2,11 +2,13 @@
 
 The world asks its link for each QSG's store and for what a fault does to the facility;
 it never asks which link it holds. The two differ where the facilities differ: a server
-is reached by real I/O (``remote``: a queue manager's synchronous rules call it through
-greenback), can be cut off as a whole (``cut``: every call fails, the world's own too,
-as when the sysplex loses its coupling facility), counts its connections, and its link
-dies with its server (``drop``). In process there is no link to cut or drop: an outage
-there is the world's ``Reach``, which fails the members' calls only.
+is reached by real I/O (``remote``: under the virtual clock by blocking calls from the
+trio thread, ``coupling.direct``; under the wall clock through the trio transport,
+which a queue manager's synchronous rules reach through greenback: ``bridged``), can be
+cut off as a whole (``cut``: every call fails, the world's own too, as when the sysplex
+loses its coupling facility), counts its connections, and its link dies with its server
+(``drop``). In process there is no link to cut or drop: an outage there is the world's
+``Reach``, which fails the members' calls only.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Protocol
 import greenback
 
 from coupling.cleanup import adelete_group
+from coupling.direct import DirectTransport
 from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport
 from qsg.core.memstore import MemoryStore
@@ -32,6 +35,11 @@ class CFLink(Protocol):
 
     #: The facility is a server: its calls are real I/O.
     remote: bool
+    #: Its calls go through the trio transport, which the synchronous store reaches
+    #: through greenback (the calling task needs a portal, and other tasks run while
+    #: it waits); False when they block the trio thread (``coupling.direct``) or stay
+    #: in process.
+    bridged: bool
 
     @property
     def url(self) -> str:
@@ -64,6 +72,7 @@ class InProcess:
     """Shared queues in process: one ``MemoryStore`` per QSG."""
 
     remote = False
+    bridged = False
     url = ""
     connections = 0
     cut_off = ""
@@ -82,12 +91,14 @@ class InProcess:
 
 
 class OnServer:
-    """Shared queues on a Redis-protocol server, through one trio transport."""
+    """Shared queues on a Redis-protocol server, through one transport: a blocking one
+    under the virtual clock, the trio transport under the wall clock (``actors.world``)."""
 
     remote = True
 
-    def __init__(self, transport: TrioTransport) -> None:
+    def __init__(self, transport: TrioTransport | DirectTransport) -> None:
         self.transport = transport
+        self.bridged = isinstance(transport, TrioTransport)
 
     @property
     def url(self) -> str:
@@ -102,9 +113,10 @@ class OnServer:
         return self.transport.unavailable
 
     async def open(self, qsgs: Sequence[str], *, clear: bool) -> None:
-        # The stores' calls are synchronous (the rules layer's): made from trio through
-        # greenback, whose portal the task needs first.
-        await greenback.ensure_portal()
+        # The stores' calls are synchronous (the rules layer's): through the trio
+        # transport they are made through greenback, whose portal the task needs first.
+        if self.bridged:
+            await greenback.ensure_portal()
         for name in qsgs if clear else ():
             await adelete_group(self.transport, name)
 

@@ -1,7 +1,8 @@
 """Built-in applications driven by the virtual clock's timers, not by a task per step.
 
 A putter's arrival or a getter's next MQGET is one MQI call that, most of the time,
-nothing can make wait: the coupling facility is in process, the model charges no CPU
+nothing can make wait: the coupling facility is in process (or on a server reached by
+blocking calls, ``coupling.direct``, during which nothing else runs), the model charges no CPU
 or CF time, the queue manager is up and not paused, and no history is being recorded.
 Such a call needs no task of its own. While that holds, the application's task parks
 once and the clock's timers make its calls: the arrival at its time, the get when its

@@ -9,9 +9,11 @@ MQI calls run in the calling application's task, not in the mailbox's, as on z/O
 where an MQ call runs under the caller's TCB in the queue manager's address space.
 ``dispatch`` is that entry: it checks the queue manager is up, charges the model's CPU
 (and CF access) cost in simulated time, and runs the rules. With the coupling facility
-on Redis a rules call can wait for the server, so calls of one queue manager are taken
-one at a time (the dispatcher lock) and shielded: a kill lands between MQ calls, never
-inside one, as a store primitive is atomic anyway.
+on Redis through the trio transport (under the wall clock) a rules call can wait for the
+server while other tasks run, so calls of one queue manager are taken one at a time (the
+dispatcher lock) and shielded: a kill lands between MQ calls, never inside one, as a
+store primitive is atomic anyway. Under the virtual clock the facility's calls block the
+trio thread (``coupling.direct``): a rules call then runs whole, as in process.
 """
 
 from __future__ import annotations
@@ -225,7 +227,7 @@ class QueueManager:
         return request.result
 
     async def _serve(self, receive: trio.MemoryReceiveChannel[_Request]) -> None:
-        if self.world.remote:
+        if self.world.link.bridged:
             await greenback.ensure_portal()
         async for request in receive:
             try:
@@ -278,7 +280,7 @@ class QueueManager:
                     )
         caller = CALLER.set(self.name)  # whose link to the coupling facility is used
         try:
-            if not self.world.remote:
+            if not self.world.link.bridged:  # in process, or a blocking call: no await
                 now = self.rules.time = trio.current_time()
                 return call(now)
             if not greenback.has_portal():  # ensure_portal checkpoints even when it has one
@@ -303,12 +305,13 @@ class QueueManager:
     def immediate(self) -> bool:
         """Whether an MQI call would run at once, without a checkpoint: the queue manager
         is up and not paused, its calls cost no simulated time and its coupling facility
-        is in process (``dispatch`` has nothing to wait for)."""
+        is in process or called by blocking calls (``dispatch`` has nothing to wait for:
+        simulated time stands still during the call, as no other task runs)."""
         costs = self.world.costs
         return (
             self.alive
             and self.paused is None
-            and not self.world.remote
+            and not self.world.link.bridged
             and not costs.cpu_per_call
             and not costs.cf_access
         )

@@ -15,6 +15,7 @@ the same seed gives the same interleaving and the same events.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from functools import partial
@@ -31,6 +32,7 @@ from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from actors.reach import guard
 from actors.world_faults import FaultInjection
+from coupling.direct import DirectTransport
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
@@ -190,11 +192,7 @@ async def open_world(
                 url = server.url
             else:
                 url_options(url)  # a URL naming no server: a plain ValueError, here
-            clock = current_virtual_clock()
-            watch = None
-            if clock is not None:  # watched from before it connects; unwatched after
-                watch = partial(_watch_clock, clock, stack)
-            link = OnServer(await stack.enter_async_context(TrioTransport.open(url, watch=watch)))
+            link = OnServer(await _transport(url, stack))
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
@@ -221,6 +219,29 @@ async def open_world(
             finally:
                 world.stopping = True  # a clean stop: the scanners give their leases up
                 nursery.cancel_scope.cancel()
+
+
+async def _transport(url: str, stack: AsyncExitStack) -> TrioTransport | DirectTransport:
+    """The world's transport to the facility, open until ``stack`` closes.
+
+    Under the virtual clock, blocking calls from the trio thread (``coupling.direct``):
+    simulated time stands still during a call anyway, so nothing is lost by holding the
+    thread, and the trio transport's tasks and greenback cost more than the round trip.
+    Under the wall clock (multi-process runs, ``--wall-clock``) a blocking call would
+    hold every other task back while the server answers (a whole ``socket_timeout``
+    when it is silent): the trio transport then, whose calls suspend only their task."""
+    clock = current_virtual_clock()
+    if clock is not None and os.environ.get(TRANSPORT_VARIABLE, "") != "trio":
+        return stack.enter_context(DirectTransport.open(url))
+    watch = None
+    if clock is not None:  # watched from before it connects; unwatched after
+        watch = partial(_watch_clock, clock, stack)
+    return await stack.enter_async_context(TrioTransport.open(url, watch=watch))
+
+
+#: Set to ``trio``, the world takes the trio transport under the virtual clock too: the
+#: benchmarks' reference, and the tests that pin both transports.
+TRANSPORT_VARIABLE = "QSG_CF_TRANSPORT"
 
 
 def _watch_clock(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTransport) -> None:
@@ -250,4 +271,4 @@ async def _build(world: World, only: str | None = None) -> None:
         )
 
 
-__all__ = ["World", "open_world"]
+__all__ = ["TRANSPORT_VARIABLE", "World", "open_world"]

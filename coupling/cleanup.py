@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from coupling import keys
 
 if TYPE_CHECKING:
+    from coupling.direct import DirectTransport
     from coupling.transport import Transport
     from coupling.trio_transport import TrioTransport
 
@@ -35,7 +36,7 @@ def delete_group(transport: Transport, qsg: str) -> int:
             return deleted
 
 
-async def adelete_group(transport: TrioTransport, qsg: str) -> int:
+async def adelete_group(transport: TrioTransport | DirectTransport, qsg: str) -> int:
     """``delete_group`` from a trio task."""
     cursor, deleted = 0, 0
     while True:
