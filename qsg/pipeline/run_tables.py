@@ -25,10 +25,11 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from actors.statistics import VERBS
+from qsg.core.offload import ALWAYS_OFFLOADED
 from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
 from qsg.pipeline.where import arrow_fs
-from qsg.scenario.sizing import ELEMENT, IN_CF, RECORD_OVERHEAD
+from qsg.scenario.sizing import ELEMENT, RECORD_OVERHEAD
 from qsg.scenario.summary import rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
@@ -944,8 +945,9 @@ def cf_usage(ev: RunEvents) -> pa.Table:
 
 
 def _elements(size: int) -> float:
-    """The elements a message of ``size`` body bytes takes (``qsg.scenario.sizing``)."""
-    body = size if size <= IN_CF else 0
+    """The elements a message of ``size`` body bytes takes (``qsg.scenario.sizing``; the
+    table applies only the 63 KB rule, not a structure's OFFLDnTH/OFFLDnSZ rules)."""
+    body = size if size <= ALWAYS_OFFLOADED else 0
     return float(math.ceil((body + RECORD_OVERHEAD) / ELEMENT))
 
 
@@ -959,7 +961,7 @@ def _elements_per_message(
     if not rows or not puts.num_rows:
         return {}
     size = pc.fill_null(puts["size"], _lit(0))
-    body = pc.if_else(pc.less_equal(size, _lit(IN_CF)), size, _lit(0))
+    body = pc.if_else(pc.less_equal(size, _lit(ALWAYS_OFFLOADED)), size, _lit(0))
     record = pc.cast(pc.add(body, _lit(RECORD_OVERHEAD)), _D)
     each = pc.ceil(pc.divide(record, _lit(float(ELEMENT))))
     frame = pa.table(

@@ -392,9 +392,11 @@ def _scopes(world: World) -> Scopes:
 
 
 def structures(shared: Repository) -> dict[str, dict[str, Any]]:
-    """A QSG's CF structures: SIZE and the shared queues in each (for ``Scopes``)."""
+    """A QSG's CF structures: SIZE, the offload rules applied and the shared queues in
+    each (for ``Scopes``)."""
     out: dict[str, dict[str, Any]] = {
-        name: {"size_kb": s.size_kb, "queues": []} for name, s in sorted(shared.structures.items())
+        name: {"size_kb": s.size_kb, "rules": s.offload_rules, "queues": []}
+        for name, s in sorted(shared.structures.items())
     }
     for name, obj in sorted(shared.queues.items()):
         structure = getattr(obj, "cf_struct", "")
