@@ -166,7 +166,8 @@ def read(path: str | Path) -> tuple[list[WorldEvent], Scopes]:
         for name in FIXED:  # an empty identifier is written as null
             if row[name] is None:
                 row[name] = b""
-        events.append(cls(**{name: row[name] for name in _FIELDS[kind]}))
+        # A column a log written before a field was added lacks: the field's default.
+        events.append(cls(**{name: row[name] for name in _FIELDS[kind] if name in row}))
     return events, scopes
 
 

@@ -141,6 +141,8 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("cpu_busy", _D),
         *[(verb, _L) for verb in VERBS],
         ("cf_accesses", _L),
+        ("smds_writes", _L),
+        ("smds_reads", _L),
         ("calls_per_second", _D),
         ("cf_accesses_per_second", _D),
     ),
@@ -207,6 +209,8 @@ READ = (
     "cpu_seconds",
     *VERBS,
     "cf_accesses",
+    "smds_writes",
+    "smds_reads",
     "busy",
 )
 
@@ -985,7 +989,17 @@ def qmgr_statistics(ev: RunEvents) -> pa.Table:
     """Each queue manager's message manager statistics at each interval (SMF 115's
     QMST* counts by verb), its processor busy fraction over the interval (processor
     seconds charged / (interval x CPUs)) and its calls and CF accesses a second."""
-    columns = ["q_mgr", "time", "interval", "cpus", "cpu_seconds", *VERBS, "cf_accesses"]
+    columns = [
+        "q_mgr",
+        "time",
+        "interval",
+        "cpus",
+        "cpu_seconds",
+        *VERBS,
+        "cf_accesses",
+        "smds_writes",
+        "smds_reads",
+    ]
     table = ev.of("qmgr-statistics", columns=columns)
     seconds = table["interval"]
     capacity = pc.multiply(seconds, pc.cast(table["cpus"], _D))

@@ -395,7 +395,7 @@ def structures(shared: Repository) -> dict[str, dict[str, Any]]:
     """A QSG's CF structures: SIZE, the offload rules applied and the shared queues in
     each (for ``Scopes``)."""
     out: dict[str, dict[str, Any]] = {
-        name: {"size_kb": s.size_kb, "rules": s.offload_rules, "queues": []}
+        name: {"size_kb": s.size_kb, "rules": [list(r) for r in s.offload_rules], "queues": []}
         for name, s in sorted(shared.structures.items())
     }
     for name, obj in sorted(shared.queues.items()):

@@ -432,7 +432,7 @@ def summarise(
 
 
 #: The fields of QMgrStatistics that are summed over a run's intervals.
-_STATISTICS = ("interval", "cpu_seconds", *VERBS, "cf_accesses")
+_STATISTICS = ("interval", "cpu_seconds", *VERBS, "cf_accesses", "smds_writes", "smds_reads")
 
 
 def _utilisation(
@@ -442,7 +442,8 @@ def _utilisation(
 ) -> dict[str, Any]:
     """A queue manager's row with its utilisation: ``cpu_busy``, the fraction of its
     processors' time the calls cost (cpu_seconds / (seconds x cpus)), calls a second by
-    verb (``mqput_per_second``...) and CF accesses a second."""
+    verb (``mqput_per_second``...), CF accesses a second and SMDS accesses a second
+    (offloaded messages written and read)."""
     if not work or not work["interval"] or not cpus:
         return row
     seconds = work["interval"]
@@ -450,6 +451,8 @@ def _utilisation(
     for verb in VERBS:
         row[f"{verb}_per_second"] = work[verb] / seconds
     row["cf_accesses_per_second"] = work["cf_accesses"] / seconds
+    row["smds_writes_per_second"] = work["smds_writes"] / seconds
+    row["smds_reads_per_second"] = work["smds_reads"] / seconds
     return row
 
 
