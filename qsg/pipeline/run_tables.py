@@ -30,7 +30,7 @@ from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
 from qsg.pipeline.where import arrow_fs
 from qsg.scenario.sizing import ELEMENT, RECORD_OVERHEAD
-from qsg.scenario.summary import rank
+from qsg.scenario.summary import RECORD_KINDS, rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
 CDF_POINTS = [p / 100 for p in range(1, 101)]
@@ -49,6 +49,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "runs": _schema(
         ("run", _S),
         ("seed", _L),
+        ("warmup", _D),
         ("events", _L),
         ("end", _D),
         ("put", _L),
@@ -271,12 +272,22 @@ def _valued(meta: pq.FileMetaData) -> set[str]:
 
 class RunEvents:
     """One run's events with each event's ``scope`` (the QSG for a shared queue at one
-    of its members, else the queue manager), and their kinds, looked up once."""
+    of its members, else the queue manager), and their kinds, looked up once.
+
+    A run with a warm-up (``[run] warmup``) keeps, as its summary does, only the events
+    from its end on, but for the run's record (lease changes, faults, kills, restarts,
+    the facility's failures): every table then leaves the warm-up out of its rows and
+    its statistics, and a latency is one of a message put after it.
+    """
 
     def __init__(self, run: RunLog, events: pa.Table, interval: float = 1.0) -> None:
         if interval <= 0:
             raise ValueError(f"the time bucket must be above 0 s, not {interval}")
         self.run, self.interval = run, interval
+        if run.warmup_until is not None:
+            after = pc.greater_equal(events["time"], _lit(float(run.warmup_until)))
+            record = pc.is_in(events["kind"], pa.array(RECORD_KINDS, pa.string()))
+            events = events.filter(pc.or_(after, record))
         # The kind as one dictionary: "is it a put?" compares the few codes, not a
         # million strings.
         kind = _dictionary(events["kind"])
@@ -543,7 +554,8 @@ def _strided(n: int, width: int) -> pa.Array:
 
 
 def runs(ev: RunEvents, m: Messages) -> pa.Table:
-    """One row: seed, events, the last event's time, puts, gets, discards."""
+    """One row: seed, warm-up left out, events, the last event's time, puts, gets,
+    discards."""
     e = ev.events
     return _rows(
         "runs",
@@ -551,6 +563,7 @@ def runs(ev: RunEvents, m: Messages) -> pa.Table:
             {
                 "run": ev.run.run,
                 "seed": ev.run.seed,
+                "warmup": ev.run.warmup,
                 "events": e.num_rows,
                 "end": pc.max(e["time"]).as_py(),
                 "put": ev.count("put"),

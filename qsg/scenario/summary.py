@@ -116,6 +116,8 @@ def error_reasons(reasons: Counter[int]) -> list[dict[str, Any]]:
 
 #: Events that are the run's record, listed whenever they happened (a warm-up or not).
 _RECORDS = (LeaseChanged, FaultInjected, CFFailed, QMgrKilled, QMgrRestarted)
+#: Their kinds in the event log: what a warm-up leaves in (the run's record, not statistics).
+RECORD_KINDS: tuple[str, ...] = tuple(c.kind for c in _RECORDS)
 
 #: The counts that make a queue's row worth having.
 _ACTIVITY = ("put", "got", "expired", "reports", "dead_lettered", "errors", "peak_depth")
@@ -461,4 +463,4 @@ def _local_depth(row: dict[str, Any]) -> dict[str, Any]:
     return {("peak_local_depth" if k == "peak_depth" else k): v for k, v in row.items()}
 
 
-__all__ = ["Scopes", "Summary", "error_reasons", "percentile", "rank", "summarise"]
+__all__ = ["RECORD_KINDS", "Scopes", "Summary", "error_reasons", "percentile", "rank", "summarise"]
