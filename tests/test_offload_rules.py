@@ -21,7 +21,7 @@ from qsg.core.objects import CFStructure
 from qsg.core.offload import DEFAULT_RULES, offloaded, parse_size, percent_full, rules
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
-from qsg.mqsc import attributes, pcf_names
+from qsg.mqsc import attributes, commands, pcf_names, status
 from qsg.mqsc.display import Found
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.pcf_inquiries import _as_parameters
@@ -125,6 +125,20 @@ def test_display_cfstruct_and_pcf_show_the_rules() -> None:
     pcf = dict(_as_parameters(pcf_names.CFSTRUCT, Found("", "APP1", shown)))
     assert pcf[CMQC.MQIA_CF_OFFLOAD_THRESHOLD1] == 70 == pcf[225]  # IBM's numbers
     assert pcf[3180] == "8K" and pcf[227] == 90  # MQCACF_CF_OFFLOAD_SIZE2, ..._THRESHOLD3
+
+
+def test_the_console_alters_a_rule_and_display_cfstruct_shows_it() -> None:
+    qm = _qm()
+
+    def console(text: str) -> str:
+        return commands.run(commands.parse(text), qm, lambda: status.take(qm, 0.0)).text
+
+    assert "CSQ9022I" in console("ALTER CFSTRUCT(APP1) OFFLD1TH(65) OFFLD1SZ(16K)")
+    shown = console("DISPLAY CFSTRUCT(APP1) ALL")
+    for rule in ("OFFLD1TH(65)", "OFFLD1SZ(16K)", "OFFLD2TH(80)", "OFFLD2SZ(4K)", "OFFLD3SZ(0K)"):
+        assert rule in shown
+    refused = console("ALTER CFSTRUCT(APP1) OFFLD2SZ(99K)")
+    assert "CSQ9017E" in refused and "OFFLD2SZ(99K): '99K' is not in 0K..64K" in refused
 
 
 def test_a_size_reads_as_ibm_writes_it() -> None:
