@@ -30,12 +30,12 @@ def members(cf_url: str, redis_store: Callable[[], RedisStore]) -> Iterator[Call
     namespace = redis_store().qsg  # a fresh namespace, cleaned up afterwards
     transports: list[BlockingTransport] = []
 
-    def member(name: str, size_kb: int = 1024, cf_level: int = 5) -> QMgr:
+    def member(name: str, size_kb: int = 1024, cf_level: int = 5, **rules: int) -> QMgr:
         transport = BlockingTransport(cf_url)
         transports.append(transport)
         group = QueueSharingGroup("QSG1", store=RedisStore(transport, namespace))
         qm = QMgr(name, qsg=group)
-        qm.define_structure(CFStructure("APP1", size_kb=size_kb, cf_level=cf_level))
+        qm.define_structure(CFStructure("APP1", size_kb=size_kb, cf_level=cf_level, **rules))
         qm.define_queue("Q", max_depth=100_000, **SHARED)
         return qm
 
@@ -165,7 +165,9 @@ def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_fi
 ) -> None:
     # 2192: "A coupling-facility structure is full ... if either all ENTRYs or all
     # ELEMENTs are in use"; "the failing call's queue need not be the one that filled it".
-    qm = members("QM1", size_kb=8)  # 8 entries, 32 elements
+    # 8 entries, 32 elements; no offload rules (OFFLD3SZ(0K) would offload the 7th
+    # message, put at 94% full, and it would fit: tests/test_offload_rules.py)
+    qm = members("QM1", size_kb=8, offload_size3=64)
     qm.define_queue("OTHER", **SHARED)
     h = qm.connect().open("Q", ALL)
     for _ in range(6):  # a 1 KB message takes one entry and five elements
@@ -221,8 +223,9 @@ def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     # The usage counter (entries x 10^10 + elements, one 64-bit integer) near its top:
     # a structure of the largest SIZE with all but one entry and five elements in use
     # (set directly: nobody puts 900 million messages in a test) takes a 1 KB message
-    # (one entry, five elements) and refuses the next; a get gives them back.
-    qm = members("QM1", size_kb=MAX_SIZE_KB)
+    # (one entry, five elements) and refuses the next; a get gives them back. No offload
+    # rules: OFFLD3SZ(0K) would offload the message at 99% full and it would take one.
+    qm = members("QM1", size_kb=MAX_SIZE_KB, offload_size3=64)
     store = store_of(qm)
     top = MAX_SIZE_KB * scripts.USAGE_BASE + 4 * MAX_SIZE_KB
     store.transport.command(
