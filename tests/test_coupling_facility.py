@@ -243,6 +243,34 @@ def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     assert (usage["entries"], usage["elements"]) == (MAX_SIZE_KB - 1, 4 * MAX_SIZE_KB - 5)
 
 
+def test_the_largest_structure_99_percent_full_offloads_by_rule_into_the_offload_hash(
+    members: Callable[..., QMgr],
+) -> None:
+    # "OFFLD3TH(90) OFFLD3SZ(0K)" (IBM's defaults, DEFINE CFSTRUCT): once the structure is
+    # 90% full every message is offloaded and keeps only its control information. The
+    # per cent full is read from the one usage counter split at its tenth digit, so a
+    # structure of the largest SIZE, 99% full in entries, still decides exactly; the data
+    # goes where any offloaded body goes (the f hash, flagged in the record's head).
+    qm = members("QM1", size_kb=MAX_SIZE_KB)
+    store = store_of(qm)
+    entries = MAX_SIZE_KB * 99 // 100
+    key = keys.structure_key(store.qsg, "APP1")
+    store.transport.command("HSET", key, "use", entries * scripts.USAGE_BASE + entries)
+    h = qm.connect().open("Q", ALL)
+    data = b"d" * 20 * 1024  # 80 elements if it stayed in the structure
+    put(h, data, 0.0)
+    usage = store.structure_usage("APP1")
+    assert usage["entries"] == entries + 1 and usage["elements"] - entries <= 2
+    prefix = keys.queue_prefix(store.qsg, "APP1", "Q")
+    (field,) = store.transport.command("HKEYS", prefix + "f")
+    assert store.transport.command("HGET", prefix + "f", field) == data
+    assert store.transport.command("HGET", prefix + "m", field).startswith(b"#")
+    assert get(h, 0.0)[0] == data
+    usage = store.structure_usage("APP1")
+    assert (usage["entries"], usage["elements"]) == (entries, entries)
+    assert store.transport.command("HLEN", prefix + "f") == 0
+
+
 def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:
     # "Putting a message over 63 KB to a queue whose structure is below CFLEVEL 4 fails
     # with MQRC_WRONG_CF_LEVEL 2366."
