@@ -18,7 +18,10 @@ class Costs:
     manager has ``cpus`` processors, so calls beyond that queue for one. ``cf_access``:
     one access to the coupling facility (added to a call on a shared queue).
     ``channel_latency`` and ``channel_bandwidth``: a batch's one-way trip on a channel
-    takes the latency plus its size over the bandwidth.
+    takes the latency plus its size over the bandwidth. ``smds_write`` and ``smds_read``:
+    one access to a shared message data set, writing an offloaded message's data (its
+    MQPUT) or reading it back (MQGET or browse); added to the call that made it, after
+    the call (``qsg.core.offload`` says which messages are offloaded).
     """
 
     cpu_per_call: float = 0.0
@@ -26,15 +29,22 @@ class Costs:
     cf_access: float = 0.0
     channel_latency: float = 0.0
     channel_bandwidth: float = math.inf
+    smds_write: float = 0.0
+    smds_read: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("cpu_per_call", "cf_access", "channel_latency"):
+        for name in ("cpu_per_call", "cf_access", "channel_latency", "smds_write", "smds_read"):
             if getattr(self, name) < 0:
                 raise ValueError(f"cost {name} must not be negative: {getattr(self, name)}")
         if self.channel_bandwidth <= 0:
             raise ValueError(f"channel_bandwidth must be positive: {self.channel_bandwidth}")
         if self.cpus < 1:
             raise ValueError(f"cpus must be at least 1: {self.cpus}")
+
+    @property
+    def per_call(self) -> bool:
+        """Whether an MQI call may cost simulated time (so it cannot run at once)."""
+        return bool(self.cpu_per_call or self.cf_access or self.smds_write or self.smds_read)
 
     def transit(self, size: int) -> float:
         """The one-way time of ``size`` bytes on a channel."""

@@ -108,8 +108,7 @@ class _Drive(Wakeup):
             and self.conn.incarnation == qm.rules.incarnation
             and qm.alive
             and qm.paused is None
-            and not costs.cpu_per_call
-            and not costs.cf_access
+            and not costs.per_call
         )
 
     def _at(self, when: float, step: Callable[[], None]) -> None:

@@ -222,7 +222,8 @@ class QMgrStatistics:
     manager statistics record it at each STATIME interval (here each sample interval):
     MQI calls by verb (``other``: MQCONN, MQDISC), the processor seconds they cost
     (``cpu_per_call`` each, plus ``cf_access`` for a call on a shared queue) on its
-    ``cpus`` processors, and the accesses to the coupling facility."""
+    ``cpus`` processors, the accesses to the coupling facility, and those to shared
+    message data sets: offloaded messages written (put) and read (got or browsed)."""
 
     kind: ClassVar[str] = "qmgr-statistics"
     time: float
@@ -241,6 +242,8 @@ class QMgrStatistics:
     mqback: int
     other: int
     cf_accesses: int
+    smds_writes: int = 0
+    smds_reads: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,6 +278,35 @@ class QueueManager:
                     raise MQMIError.failed(
                         CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
                     )
+            if shared and self.rules.qsg is not None:  # only shared messages are offloaded
+                store = self.rules.qsg.shared.store
+                accesses = [0, 0]
+
+                def counted(now: float) -> T:
+                    # Measured inside the call: another task's call cannot come between.
+                    writes, reads = store.smds_writes, store.smds_reads
+                    try:
+                        return call(now)
+                    finally:
+                        accesses[:] = store.smds_writes - writes, store.smds_reads - reads
+
+                result = await self._run(counted)
+                await self._smds(*accesses)
+                return result
+        return await self._run(call)
+
+    async def _smds(self, writes: int, reads: int) -> None:
+        """Count, and charge the model's SMDS costs for, a call's accesses to shared
+        message data sets (an I/O wait after the call, not processor time)."""
+        if writes or reads:
+            self.statistics.smds(writes, reads)
+            costs = self.world.costs
+            cost = writes * costs.smds_write + reads * costs.smds_read
+            if cost:
+                await clock.sleep(cost)
+
+    async def _run(self, call: Callable[[float], T]) -> T:
+        """``call(now)`` with this queue manager's link to the coupling facility."""
         caller = CALLER.set(self.name)  # whose link to the coupling facility is used
         try:
             if not self.world.link.bridged:  # in process, or a blocking call: no await
@@ -312,8 +341,7 @@ class QueueManager:
             self.alive
             and self.paused is None
             and not self.world.link.bridged
-            and not costs.cpu_per_call
-            and not costs.cf_access
+            and not costs.per_call  # CPU, CF access or SMDS costs
         )
 
     def run_now(
@@ -322,18 +350,26 @@ class QueueManager:
         """``call(now)`` at once, as ``dispatch`` runs it when ``immediate``: from a
         task or from a timer of the virtual clock (counted as ``dispatch`` counts it)."""
         self.statistics.count(verb, 0.0, shared)
-        now = self.rules.time = trio.current_time()
-        reach = self.world.reach
-        if reach is None or not (reach.everyone or reach.lost):
-            # Only a lost coupling facility link reads CALLER (``Reach.check``), and none
-            # can be lost during this call, which runs to its end without a checkpoint:
-            # a context variable's set and reset were a twentieth of a driven message.
-            return call(now)
-        caller = CALLER.set(self.name)
+        store = self.rules.qsg.shared.store if shared and self.rules.qsg is not None else None
+        before = (store.smds_writes, store.smds_reads) if store is not None else (0, 0)
         try:
-            return call(now)
+            now = self.rules.time = trio.current_time()
+            reach = self.world.reach
+            if reach is None or not (reach.everyone or reach.lost):
+                # Only a lost coupling facility link reads CALLER (``Reach.check``), and none
+                # can be lost during this call, which runs to its end without a checkpoint:
+                # a context variable's set and reset were a twentieth of a driven message.
+                return call(now)
+            caller = CALLER.set(self.name)
+            try:
+                return call(now)
+            finally:
+                CALLER.reset(caller)
         finally:
-            CALLER.reset(caller)
+            if store is not None:  # free here (``immediate``): counted, not charged
+                writes, reads = store.smds_writes - before[0], store.smds_reads - before[1]
+                if writes or reads:
+                    self.statistics.smds(writes, reads)
 
     def wake(self) -> None:
         """End a pause: the calls waiting in ``dispatch`` go on."""

@@ -105,7 +105,10 @@ class CFRecovery(WorldBase):
         repo = group.shared
         for structure in repo.structures.values():
             store.define_structure(
-                structure.name, size_kb=structure.size_kb, cf_level=structure.cf_level
+                structure.name,
+                size_kb=structure.size_kb,
+                cf_level=structure.cf_level,
+                offload=structure.offload_rules,
             )
         queues = [
             q

@@ -4,8 +4,10 @@ A record is ``[descriptor, body, put_time, expires_at, priority]``. The descript
 keeps only the MQMD fields that differ from ``MQMD_DEFAULT``, keyed by the field's
 position in the MQMD (``FIELD_TAGS``): a 1 KB message then costs about 1.2 KB, not the
 1.5 KB a descriptor with every field named would. The Lua scripts read fields by the
-same tags (``coupling.scripts`` takes them from here). The body of an offloaded message
-(over 63 KB, ``OFFLOAD_THRESHOLD``) is kept apart and the record's body is nil.
+same tags (``coupling.scripts`` takes them from here). The body of a message over
+63 KB (``qsg.core.offload.ALWAYS_OFFLOADED``) is kept apart and the record's body is nil;
+a smaller one the structure's offload rules offload is cut out of the record by the put
+script, which alone knows how full the structure is.
 
 BackoutCount and the arrival number are not in the record: the first changes in place
 (the ``b`` hash) and the second is part of the message key, so Lua never rewrites a
@@ -19,6 +21,7 @@ from typing import Any
 import msgpack
 
 from qsg.core.message import Message
+from qsg.core.offload import ALWAYS_OFFLOADED
 from qsg.core.structs import MD
 
 #: A field's tag: its position in the MQMD.
@@ -27,8 +30,8 @@ _NAMES = {i: name for name, i in FIELD_TAGS.items()}
 _DEFAULTS: dict[str, Any] = dict(MD._defaults)
 
 #: The CF entry limit: a message whose body is longer lives outside the structure
-#: (offloaded to SMDS or Db2) and needs CFLEVEL(4) or more.
-OFFLOAD_THRESHOLD = 63 * 1024
+#: (offloaded to SMDS or Db2) and needs CFLEVEL(4) or more (the offload rules' own).
+OFFLOAD_THRESHOLD = ALWAYS_OFFLOADED
 
 #: Bits of a message key below the priority: ``(9 - priority) << 40 | seq``.
 SEQ_BITS = 40

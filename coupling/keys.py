@@ -31,7 +31,11 @@ A queue's keys (suffixes appended to its prefix):
 A CF structure's key (``structure_key``) is a hash: ``name``, ``cflevel``, ``size_kb``,
 ``max_entries``, ``max_elements``, and its usage and maxima as one number each, ``use`` and
 ``max``: entries x 10^10 + elements (a put counts both in one ``HINCRBY``, a get frees
-both in one).
+both in one), and ``offld``, its CFLEVEL(5) offload rules (``threshold:bytes,...``,
+lowest threshold first; absent when it has none), which the put reads with ``use`` and
+``max`` and applies only once the structure is as full as the lowest threshold: the data
+of a message they offload goes to the queue's ``f`` hash, as an offloaded body always
+does, and its record keeps only its control information.
 """
 
 from __future__ import annotations

@@ -361,11 +361,14 @@ DEFINE_STRUCTURE = _script(
 -- A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements; redefining keeps
 -- what it holds and its usage. use and max are the usage and the maxima as one number
 -- each, entries x 10^10 + elements (see free): a put reads both in one HMGET.
--- KEYS[1] the structure's key; ARGV[1] name; ARGV[2] CFLEVEL; ARGV[3] SIZE in KB
+-- KEYS[1] the structure's key; ARGV[1] name; ARGV[2] CFLEVEL; ARGV[3] SIZE in KB;
+-- ARGV[4] its offload rules, 'threshold:bytes,...' lowest threshold first ('' = none)
 -- returns {OK}
 local size = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], 'name', ARGV[1], 'cflevel', ARGV[2], 'size_kb', size,
            'max_entries', size, 'max_elements', 4 * size, 'max', usage(size, 4 * size))
+if (ARGV[4] or '') ~= '' then redis.call('HSET', KEYS[1], 'offld', ARGV[4])
+else redis.call('HDEL', KEYS[1], 'offld') end
 redis.call('HSETNX', KEYS[1], 'use', 0)
 return {OK}
 """,
@@ -420,8 +423,8 @@ PUT = _script(
 -- field ('' = not in a group or segmented); ARGV[7] offloaded body ('' = none);
 -- ARGV[8] the MsgId of an expiring message that asks for no expiration report ('' = the
 -- scan reads the record back); trailing empty ARGVs may be left out
--- returns {OK, key} | {FULL} | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure}
--- | {NO_QUEUE}
+-- returns {OK, key} ({OK, key, 1} when its data is offloaded) | {FULL}
+-- | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure} | {NO_QUEUE}
 local P = KEYS[1]
 local PH = P .. 'h'
 local h = redis.call('HMGET', PH, 'k', 'depth', 'seq')
@@ -435,9 +438,26 @@ if S ~= '' then
     local c = redis.call('HMGET', S, 'cflevel', 'name')
     if tonumber(c[1]) < 4 then return {CF_LEVEL, tonumber(c[1]), c[2]} end
   end
-  local c = redis.call('HMGET', S, 'use', 'max')
+  local c = redis.call('HMGET', S, 'use', 'max', 'offld')
   local entries, used = usage_of(c[1])
   local max_entries, max_elements = usage_of(c[2])
+  -- The structure's offload rules (qsg.core.offload): looked at only once it is as full
+  -- as the lowest threshold; an offloaded message keeps its control information here
+  -- and its data goes where any offloaded body goes (the f hash, flagged in its head).
+  if c[3] and not offloaded then
+    local full = 100 * math.max(entries / max_entries, used / max_elements)
+    if full >= tonumber(string.match(c[3], '^%d+')) then
+      local from = cmsgpack.unpack_one(record, 1)  -- past the descriptor: the data
+      local to, data = cmsgpack.unpack_one(record, from)
+      for th, size in string.gmatch(c[3], '(%d+):(%d+)') do
+        if full >= tonumber(th) and #data > tonumber(size) then
+          body, offloaded = data, true
+          record = string.sub(record, 1, from) .. '\192' .. string.sub(record, to + 1)
+          break
+        end
+      end
+    end
+  end
   local more = elements(#record)
   if entries + 1 > max_entries or used + more > max_elements then
     return {STORAGE_FULL, redis.call('HGET', S, 'name')}
@@ -466,6 +486,7 @@ else
   redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. fmt(key))
   redis.call('SADD', KEYS[3], ARGV[2])
 end
+if offloaded then return {OK, key, 1} end
 return {OK, key}
 """,
     grows=True,

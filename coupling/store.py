@@ -34,6 +34,7 @@ from coupling.transport import Transport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message, joined
+from qsg.core.offload import Rule
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     MATCH_ANY,
@@ -76,14 +77,22 @@ class RedisStore:
         #: Told of every failure of the facility a call meets: its reason code, why, and
         #: whether the facility lost its structures (its server restarted empty).
         self.on_failure: Callable[[int, str, bool], None] | None = None
+        #: Accesses to shared message data sets by this member: offloaded messages it
+        #: put (written) and got or browsed (read), for the model's SMDS costs.
+        self.smds_writes = self.smds_reads = 0
 
     # ---- structures and queues --------------------------------------------------
-    def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
-        """A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements of 256 bytes.
+    def define_structure(
+        self, name: str, *, size_kb: int, cf_level: int, offload: tuple[Rule, ...] = ()
+    ) -> None:
+        """A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements of 256 bytes,
+        and the offload rules its puts apply (``qsg.core.offload``, lowest threshold
+        first, as the put script expects them).
 
         Redefining keeps what the structure holds and its usage."""
         key = keys.structure_key(self.qsg, name)
-        self._run(scripts.DEFINE_STRUCTURE, [key], [name, cf_level, size_kb])
+        rules = ",".join(f"{threshold}:{size}" for threshold, size in sorted(offload))
+        self._run(scripts.DEFINE_STRUCTURE, [key], [name, cf_level, size_kb, rules])
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         """A shared queue on ``structure``; another member's existing queue is joined."""
@@ -155,6 +164,8 @@ class RedisStore:
         status = reply[0]
         if status == scripts.OK:
             msg.seq = int(reply[1]) & ((1 << SEQ_BITS) - 1)
+            if len(reply) > 2:  # its data went to the structure's SMDS
+                self.smds_writes += 1
             if token:
                 self._began.setdefault(token, self.epoch)
             return
@@ -235,6 +246,8 @@ class RedisStore:
             return Taken(None, discarded, False, after)
         pieces = _messages(parts)
         msg = pieces[0] if len(pieces) == 1 else joined(pieces)
+        if not too_long:
+            self.smds_reads += sum(1 for data in parts[2::4] if data)
         return Taken(msg, discarded, bool(too_long), int(found))
 
     # ---- browse locks -----------------------------------------------------------

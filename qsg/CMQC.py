@@ -376,6 +376,10 @@ MQTT_DEPTH = 3
 MQCFOFFLD_NONE = 0
 MQCFOFFLD_SMDS = 1
 MQCFOFFLD_DB2 = 2
+# CFSTRUCT's offload rules (OFFLD1TH..OFFLD3TH; their sizes are MQCACF_CF_OFFLOAD_SIZE*)
+MQIA_CF_OFFLOAD_THRESHOLD1 = 225
+MQIA_CF_OFFLOAD_THRESHOLD2 = 226
+MQIA_CF_OFFLOAD_THRESHOLD3 = 227
 
 # ---- object types and platforms --------------------------------------------------
 MQOT_Q = 1

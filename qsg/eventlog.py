@@ -84,8 +84,15 @@ _LOOSE_SCHEMA = _schema(_LOOSE)  # as the records give the identifiers, before `
 _FIELDS = {kind: [f.name for f in dataclasses.fields(cls)] for kind, cls in RECORDS.items()}
 
 
-def to_table(events: list[WorldEvent], scopes: Scopes, *, seed: int | None = None) -> pa.Table:
-    """The events as one Arrow table of ``SCHEMA``, the scopes in its metadata. An
+def to_table(
+    events: list[WorldEvent],
+    scopes: Scopes,
+    *,
+    seed: int | None = None,
+    warmup: tuple[float, float] | None = None,
+) -> pa.Table:
+    """The events as one Arrow table of ``SCHEMA``, the scopes in its metadata (and the
+    seed, and a warm-up as its seconds and the event time it ends at). An
     event's empty identifier (``b""``: an ``invoke`` of a get has no MsgId) is null; if
     some identifier is of another length than MQ's (an application's descriptor
     before the put padded it), that column stays variable-length binary."""
@@ -104,6 +111,8 @@ def to_table(events: list[WorldEvent], scopes: Scopes, *, seed: int | None = Non
     }
     if seed is not None:
         metadata[b"qsg.seed"] = str(seed).encode()
+    if warmup is not None:
+        metadata[b"qsg.warmup"] = json.dumps(list(warmup)).encode()
     table = pa.Table.from_pydict(data, schema=_LOOSE_SCHEMA.with_metadata(metadata))
     for name, width in FIXED.items():
         table = _fixed(table, name, width)
@@ -133,10 +142,16 @@ ENCODINGS = {"time": "BYTE_STREAM_SPLIT", "msg_id": "DELTA_BYTE_ARRAY"}
 
 
 def write(
-    path: str | Path, events: list[WorldEvent], scopes: Scopes, *, seed: int | None = None
+    path: str | Path,
+    events: list[WorldEvent],
+    scopes: Scopes,
+    *,
+    seed: int | None = None,
+    warmup: tuple[float, float] | None = None,
 ) -> None:
-    """Write the event log of a run to ``path`` (Parquet)."""
-    write_table(to_table(events, scopes, seed=seed), path)
+    """Write the event log of a run to ``path`` (Parquet): ``warmup`` is (its seconds,
+    the event time it ends at), for ``qsg metrics`` to leave it out as the summary does."""
+    write_table(to_table(events, scopes, seed=seed, warmup=warmup), path)
 
 
 def write_table(table: pa.Table, path: str | Path) -> None:
@@ -166,7 +181,8 @@ def read(path: str | Path) -> tuple[list[WorldEvent], Scopes]:
         for name in FIXED:  # an empty identifier is written as null
             if row[name] is None:
                 row[name] = b""
-        events.append(cls(**{name: row[name] for name in _FIELDS[kind]}))
+        # A column a log written before a field was added lacks: the field's default.
+        events.append(cls(**{name: row[name] for name in _FIELDS[kind] if name in row}))
     return events, scopes
 
 

@@ -119,7 +119,13 @@ def write_run(out: Path, source: Path, result: RunResult, *, copy: bool = True) 
     (out / "summary.json").write_text(
         json.dumps(result.summary.to_json(), indent=2, default=_json_default) + "\n"
     )
-    eventlog.write(out / "events.parquet", result.events, result.scopes, seed=result.seed)
+    eventlog.write(
+        out / "events.parquet",
+        result.events,
+        result.scopes,
+        seed=result.seed,
+        warmup=result.warmup,
+    )
 
 
 def _copy_scenario(source: Path, out: Path) -> None:

@@ -162,6 +162,8 @@ def print_summary(console: Console, result: RunResult) -> None:
                     ("mqopen_per_second", "MQOPEN"),
                     ("other_per_second", "other"),
                     ("cf_accesses_per_second", "CF accesses"),
+                    ("smds_writes_per_second", "SMDS writes"),
+                    ("smds_reads_per_second", "SMDS reads"),
                 ],
             )
         )

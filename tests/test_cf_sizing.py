@@ -88,12 +88,19 @@ size = 1024
 """
 
 
+#: The offload rules switched off (a size of 64K), so only the 63 KB rule applies.
+NO_RULES = 'mqsc = """DEFINE QLOCAL(APP.FILL) QSGDISP(SHARED) CFSTRUCT(FILL) MAXDEPTH(999999)\n' + (
+    'ALTER CFSTRUCT(FILL) OFFLD1SZ(64K) OFFLD2SZ(64K) OFFLD3SZ(64K)"""'
+)
+
+
 def test_a_structure_fed_at_a_known_net_rate_fills_at_the_predicted_time(cf_url: str):
     # 2,000 KB: 2,000 entries and 8,000 elements; 1 KB messages take 5 elements each, so
     # 1,600 messages fill it: at 10 a second, at 160 s. The real facility's own
     # accounting refuses the next put with MQRC_STORAGE_MEDIUM_FULL; qsg's sizing says
-    # full at the same time, within 3%.
-    result = run_scenario(parse_scenario(FILL), redis_url=cf_url)
+    # full at the same time, within 3%. (No offload rules here: see the next test.)
+    text = FILL.replace(FILL.splitlines()[7], NO_RULES)
+    result = run_scenario(parse_scenario(text), redis_url=cf_url)
     refused = [
         e
         for e in result.events
@@ -107,3 +114,20 @@ def test_a_structure_fed_at_a_known_net_rate_fills_at_the_predicted_time(cf_url:
     early = series(result.events, result.scopes)[("SZQ", "FILL")]
     at_100 = next(u for u in early if u.time >= 100)
     assert at_100.time + at_100.time_to_full == pytest.approx(160.0, rel=0.03)  # type: ignore[operator]
+
+
+def test_with_ibms_default_rules_the_same_feed_lasts_until_the_entries_run_out(cf_url: str):
+    # OFFLD3TH(90) OFFLD3SZ(0K), IBM's default: from 90% full (7,200 elements, 1,440
+    # messages, 144 s) every message is offloaded and keeps only its control
+    # information in the structure (one element): the 2,000 entries run out instead,
+    # at 200 s. The facility refuses then, and qsg's sizing puts the high-water mark there.
+    result = run_scenario(parse_scenario(FILL), redis_url=cf_url)
+    refused = [
+        e
+        for e in result.events
+        if isinstance(e, ApplicationError) and e.reason == CMQC.MQRC_STORAGE_MEDIUM_FULL
+    ]
+    assert refused[0].time == pytest.approx(200.0, rel=0.03)
+    (row,) = result.summary.structures
+    assert row["peak_percent_full"] >= 99.0
+    assert row["high_water_time"] == pytest.approx(200.0, rel=0.03)

@@ -30,12 +30,12 @@ def members(cf_url: str, redis_store: Callable[[], RedisStore]) -> Iterator[Call
     namespace = redis_store().qsg  # a fresh namespace, cleaned up afterwards
     transports: list[BlockingTransport] = []
 
-    def member(name: str, size_kb: int = 1024, cf_level: int = 5) -> QMgr:
+    def member(name: str, size_kb: int = 1024, cf_level: int = 5, **rules: int) -> QMgr:
         transport = BlockingTransport(cf_url)
         transports.append(transport)
         group = QueueSharingGroup("QSG1", store=RedisStore(transport, namespace))
         qm = QMgr(name, qsg=group)
-        qm.define_structure(CFStructure("APP1", size_kb=size_kb, cf_level=cf_level))
+        qm.define_structure(CFStructure("APP1", size_kb=size_kb, cf_level=cf_level, **rules))
         qm.define_queue("Q", max_depth=100_000, **SHARED)
         return qm
 
@@ -165,7 +165,9 @@ def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_fi
 ) -> None:
     # 2192: "A coupling-facility structure is full ... if either all ENTRYs or all
     # ELEMENTs are in use"; "the failing call's queue need not be the one that filled it".
-    qm = members("QM1", size_kb=8)  # 8 entries, 32 elements
+    # 8 entries, 32 elements; no offload rules (OFFLD3SZ(0K) would offload the 7th
+    # message, put at 94% full, and it would fit: tests/test_offload_rules.py)
+    qm = members("QM1", size_kb=8, offload_size3=64)
     qm.define_queue("OTHER", **SHARED)
     h = qm.connect().open("Q", ALL)
     for _ in range(6):  # a 1 KB message takes one entry and five elements
@@ -221,8 +223,9 @@ def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     # The usage counter (entries x 10^10 + elements, one 64-bit integer) near its top:
     # a structure of the largest SIZE with all but one entry and five elements in use
     # (set directly: nobody puts 900 million messages in a test) takes a 1 KB message
-    # (one entry, five elements) and refuses the next; a get gives them back.
-    qm = members("QM1", size_kb=MAX_SIZE_KB)
+    # (one entry, five elements) and refuses the next; a get gives them back. No offload
+    # rules: OFFLD3SZ(0K) would offload the message at 99% full and it would take one.
+    qm = members("QM1", size_kb=MAX_SIZE_KB, offload_size3=64)
     store = store_of(qm)
     top = MAX_SIZE_KB * scripts.USAGE_BASE + 4 * MAX_SIZE_KB
     store.transport.command(
@@ -238,6 +241,34 @@ def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     get(h, 0.0)
     usage = store.structure_usage("APP1")
     assert (usage["entries"], usage["elements"]) == (MAX_SIZE_KB - 1, 4 * MAX_SIZE_KB - 5)
+
+
+def test_the_largest_structure_99_percent_full_offloads_by_rule_into_the_offload_hash(
+    members: Callable[..., QMgr],
+) -> None:
+    # "OFFLD3TH(90) OFFLD3SZ(0K)" (IBM's defaults, DEFINE CFSTRUCT): once the structure is
+    # 90% full every message is offloaded and keeps only its control information. The
+    # per cent full is read from the one usage counter split at its tenth digit, so a
+    # structure of the largest SIZE, 99% full in entries, still decides exactly; the data
+    # goes where any offloaded body goes (the f hash, flagged in the record's head).
+    qm = members("QM1", size_kb=MAX_SIZE_KB)
+    store = store_of(qm)
+    entries = MAX_SIZE_KB * 99 // 100
+    key = keys.structure_key(store.qsg, "APP1")
+    store.transport.command("HSET", key, "use", entries * scripts.USAGE_BASE + entries)
+    h = qm.connect().open("Q", ALL)
+    data = b"d" * 20 * 1024  # 80 elements if it stayed in the structure
+    put(h, data, 0.0)
+    usage = store.structure_usage("APP1")
+    assert usage["entries"] == entries + 1 and usage["elements"] - entries <= 2
+    prefix = keys.queue_prefix(store.qsg, "APP1", "Q")
+    (field,) = store.transport.command("HKEYS", prefix + "f")
+    assert store.transport.command("HGET", prefix + "f", field) == data
+    assert store.transport.command("HGET", prefix + "m", field).startswith(b"#")
+    assert get(h, 0.0)[0] == data
+    usage = store.structure_usage("APP1")
+    assert (usage["entries"], usage["elements"]) == (entries, entries)
+    assert store.transport.command("HLEN", prefix + "f") == 0
 
 
 def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:

@@ -57,7 +57,16 @@ def test_a_run_is_named_by_its_directory_and_counts_its_puts_gets_and_discards(t
     # 206 events: 164 of the run's work and 42 qmgr-statistics records (one per queue
     # manager at each depth sample).
     assert tables["runs"] == [
-        {"run": "small", "seed": 11, "events": 206, "end": 60.0, "put": 9, "got": 6, "expired": 3}
+        {
+            "run": "small",
+            "seed": 11,
+            "warmup": 0.0,
+            "events": 206,
+            "end": 60.0,
+            "put": 9,
+            "got": 6,
+            "expired": 3,
+        }
     ]
 
 

@@ -25,6 +25,7 @@ from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
 from qsg.core.lease import Held, LocalLease
 from qsg.core.message import Message, joined
+from qsg.core.offload import ALWAYS_OFFLOADED, Rule, offloaded, percent_full
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     SELECT_ANY,
@@ -44,6 +45,23 @@ _PRIORITY_SHIFT = 40
 _PUT, _GET = 0, 1
 _NO_GROUP = CMQC.MQGI_NONE
 _SEGMENTED = CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT
+#: What a message's control information (an MQMD) takes in a structure, in bytes.
+_CONTROL = 364
+_ELEMENT = 256  # bytes a CF list-structure element holds
+
+
+@dataclass(slots=True)
+class _Structure:
+    """A CF structure's accounting: its entries and elements in use, kept as messages
+    come and go, so that a put knows how full it is (its offload rules need that)."""
+
+    size_kb: int
+    rules: tuple[Rule, ...] = ()
+    entries: int = 0
+    elements: int = 0
+
+    def full(self) -> float:
+        return percent_full(self.entries, self.elements, self.size_kb, 4 * self.size_kb)
 
 
 @dataclass(slots=True)
@@ -58,6 +76,9 @@ class _Queue:
     expiry: list[tuple[float, int]] = field(default_factory=list)  # heap
     depth: int = 0  # CURDEPTH: + put, + get backout, - get, - put backout, - discard
     next_seq: int = 0
+    structure: _Structure | None = None  # a shared queue's CF structure
+    charged: dict[int, int] = field(default_factory=dict)  # key -> its elements in it
+    offloaded: set[int] = field(default_factory=set)  # keys whose data is offloaded
 
     def key_of(self, msg: Message) -> int:
         if self.ordering is Ordering.FIFO:
@@ -68,6 +89,11 @@ class _Queue:
         """Remove a message for good (it is already out of the visible order)."""
         msg = self.msgs.pop(key)
         self.locks.pop(key, None)
+        structure = self.structure
+        if structure is not None:
+            structure.entries -= 1
+            structure.elements -= self.charged.pop(key)
+            self.offloaded.discard(key)
         group_id = msg.desc["GroupId"]
         if group_id != _NO_GROUP:
             members = self.groups[group_id]
@@ -98,44 +124,50 @@ class MemoryStore:
         self._queues: dict[str, _Queue] = {}
         self._uows: dict[Hashable, list[tuple[str, int, int]]] = {}
         self._recovered: dict[tuple[str, int], str] = {}  # (failed, incarnation) -> by
-        self._structure_of: dict[str, str] = {}  # queue -> its CF structure
-        self._sizes: dict[str, int] = {}  # CF structure -> SIZE in KB
+        self._structures: dict[str, _Structure] = {}  # CF structure name -> accounting
         self._leases: dict[str, Held] = {}  # role -> its lease (a QSG's shared store)
+        #: Accesses to shared message data sets: offloaded messages written (put) and
+        #: read (got or browsed), for the model's SMDS costs and statistics.
+        self.smds_writes = self.smds_reads = 0
 
     # ---- queues ---------------------------------------------------------------
-    def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
+    def define_structure(
+        self, name: str, *, size_kb: int, cf_level: int, offload: tuple[Rule, ...] = ()
+    ) -> None:
         """No coupling facility in process: structures have no limits here, only the
-        size their use is reported against."""
-        self._sizes[name] = size_kb
+        size their use is reported against and the offload rules their puts apply.
+        Redefining keeps the usage."""
+        known = self._structures.get(name)
+        if known is None:
+            self._structures[name] = _Structure(size_kb, offload)
+        else:
+            known.size_kb, known.rules = size_kb, offload
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         if queue in self._queues:
             raise ValueError(f"queue {queue!r} already exists in this store")
-        self._queues[queue] = _Queue(ordering)
+        q = self._queues[queue] = _Queue(ordering)
         if structure:
-            self._structure_of[queue] = structure
+            q.structure = self._structures.setdefault(structure, _Structure(0))
 
     def structure_usage(self, name: str) -> dict[str, int]:
         """A structure's entries and elements in use and their maxima, counted as the
         coupling facility counts them: an entry per message, an element per 256 bytes
-        of its record (here its body and an MQMD's 364 bytes)."""
-        entries = elements = 0
-        for queue, structure in self._structure_of.items():
-            if structure == name and queue in self._queues:
-                for msg in self._queues[queue].msgs.values():
-                    entries += 1
-                    elements += -(-(len(msg.body) + 364) // 256)
-        size = self._sizes.get(name, 0)
+        of its record (here its body and an MQMD's 364 bytes; an offloaded message's
+        record is its control information only)."""
+        structure = self._structures.get(name, _Structure(0))
         return {
-            "entries": entries,
-            "elements": elements,
-            "max_entries": size,
-            "max_elements": 4 * size,
+            "entries": structure.entries,
+            "elements": structure.elements,
+            "max_entries": structure.size_kb,
+            "max_elements": 4 * structure.size_kb,
         }
 
     def delete_queue(self, queue: str) -> None:
-        del self._queues[queue]
-        self._structure_of.pop(queue, None)
+        q = self._queues.pop(queue)
+        if q.structure is not None:
+            q.structure.entries -= len(q.charged)
+            q.structure.elements -= sum(q.charged.values())
 
     def depth(self, queue: str) -> int:
         return self._queues[queue].depth
@@ -168,6 +200,20 @@ class MemoryStore:
         key = q.key_of(msg)
         q.msgs[key] = msg
         q.depth += 1
+        structure = q.structure
+        if structure is not None:
+            size = len(msg.body)
+            # The rules need how full the structure is: worked out only when it has some.
+            if size > ALWAYS_OFFLOADED or (
+                structure.rules and offloaded(size, structure.full(), structure.rules)
+            ):
+                q.offloaded.add(key)
+                self.smds_writes += 1
+                size = 0
+            elements = -(-(size + _CONTROL) // _ELEMENT)
+            q.charged[key] = elements
+            structure.entries += 1
+            structure.elements += elements
         group_id = msg.desc["GroupId"]
         if group_id != _NO_GROUP:
             item = (msg.desc["MsgSeqNumber"], msg.desc["Offset"])
@@ -208,6 +254,8 @@ class MemoryStore:
         in_uow = uow is not None and (
             syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and msg.persistent)
         )
+        if q.offloaded:
+            self.smds_reads += sum(1 for item in keys if item in q.offloaded)
         for item in keys:
             if head:
                 del q.order[0]
@@ -231,6 +279,10 @@ class MemoryStore:
         if select.complete and msg.desc["MsgFlags"] & _SEGMENTED:
             keys = self._segments(q, msg, select.handle) or [key]
             msg = joined([q.msgs[k] for k in keys])
+            if q.offloaded:
+                self.smds_reads += sum(1 for item in keys if item in q.offloaded)
+        elif key in q.offloaded:
+            self.smds_reads += 1
         return Taken(msg, discarded, False, key)
 
     def _first_live(

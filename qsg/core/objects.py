@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qsg import CMQC
+from qsg.core.offload import Rule, check_rules, rules
 from qsg.core.queue import QueueDefinition, check_name
 
 
@@ -74,7 +75,8 @@ class CFStructure:
     """DEFINE CFSTRUCT: a coupling-facility application structure of the QSG.
 
     CFLEVEL 3 is needed for persistent messages (with RECOVER(YES)) and INDXTYPE(GROUPID),
-    4 for messages over 63 KB, 5 for OFFLOAD (IBM: "DEFINE CFSTRUCT").
+    4 for messages over 63 KB, 5 for OFFLOAD and its rules OFFLDnTH/OFFLDnSZ (IBM:
+    "DEFINE CFSTRUCT"; ``qsg.core.offload`` applies them).
     """
 
     name: str
@@ -87,9 +89,16 @@ class CFStructure:
     #: and one element per 256 bytes of its record; SIZE KB hold SIZE entries and
     #: 4 x SIZE elements. The default is 1 GB.
     size_kb: int = 1024 * 1024
+    offload_threshold1: int = 70  # OFFLD1TH, per cent
+    offload_size1: int = 32  # OFFLD1SZ, KB
+    offload_threshold2: int = 80  # OFFLD2TH
+    offload_size2: int = 4  # OFFLD2SZ
+    offload_threshold3: int = 90  # OFFLD3TH
+    offload_size3: int = 0  # OFFLD3SZ
 
     def __post_init__(self) -> None:
         check_name(self.name, "CF structure", longest=12)
+        check_rules(self.name, self.offload_thresholds, self.offload_sizes)
         if self.size_kb < 1:
             raise ValueError(f"CF structure {self.name}: SIZE must be at least 1 KB")
         if self.size_kb > MAX_SIZE_KB:
@@ -98,6 +107,19 @@ class CFStructure:
             raise ValueError(f"CF structure {self.name}: CFLEVEL must be 1..5")
         if self.offload not in ("SMDS", "DB2"):
             raise ValueError(f"CF structure {self.name}: OFFLOAD must be SMDS or DB2")
+
+    @property
+    def offload_thresholds(self) -> tuple[int, int, int]:
+        return self.offload_threshold1, self.offload_threshold2, self.offload_threshold3
+
+    @property
+    def offload_sizes(self) -> tuple[int, int, int]:
+        return self.offload_size1, self.offload_size2, self.offload_size3
+
+    @property
+    def offload_rules(self) -> tuple[Rule, ...]:
+        """The rules the stores apply (none below CFLEVEL(5)): ``offload.rules``."""
+        return rules(self.cf_level, self.offload_thresholds, self.offload_sizes)
 
 
 @dataclass(frozen=True, slots=True)

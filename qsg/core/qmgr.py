@@ -217,7 +217,10 @@ class QMgr:
             raise ValueError(f"CF structure {structure.name} is already defined")
         known[structure.name] = structure
         self.qsg.shared.store.define_structure(
-            structure.name, size_kb=structure.size_kb, cf_level=structure.cf_level
+            structure.name,
+            size_kb=structure.size_kb,
+            cf_level=structure.cf_level,
+            offload=structure.offload_rules,
         )
 
     def define_channel(self, channel: ChannelDefinition, *, replace: bool = False) -> None:

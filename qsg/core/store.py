@@ -21,6 +21,7 @@ from typing import NamedTuple, Protocol
 from qsg.core.lease import Fence as Fence  # re-exported: the stores' callers name it here
 from qsg.core.lease import MemberLease
 from qsg.core.message import Message
+from qsg.core.offload import Rule
 
 #: A unit of work's identity in a store: (queue manager, connection number).
 UowId = Hashable
@@ -151,8 +152,16 @@ class StaleFenceError(Exception):
 class MessageStore(Protocol):
     """The primitives; see the module docstring. ``now`` is the simulator's time."""
 
-    def define_structure(self, name: str, *, size_kb: int, cf_level: int) -> None:
-        """A CF structure queues can be created on (a store without limits ignores it)."""
+    #: Accesses to shared message data sets through this store: offloaded messages
+    #: put (written) and got or browsed (read); the model charges SMDS costs by them.
+    smds_writes: int
+    smds_reads: int
+
+    def define_structure(
+        self, name: str, *, size_kb: int, cf_level: int, offload: tuple[Rule, ...] = ()
+    ) -> None:
+        """A CF structure queues can be created on, with the offload rules its puts
+        apply (``qsg.core.offload``: a message over 63 KB is offloaded whatever they say)."""
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         """A new empty queue (on ``structure``, for a shared queue)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from qsg import CMQC
 from qsg.core.objects import AliasQueue, RemoteQueue
+from qsg.core.offload import format_size
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc.status import ChannelView, HandleView, QueueView, Snapshot, StructureView
 
@@ -210,7 +211,7 @@ def _int(value: object) -> int:
 
 
 def cf_structure(view: StructureView) -> Attributes:
-    """DISPLAY CFSTRUCT."""
+    """DISPLAY CFSTRUCT, with the offload rules as MQSC writes them (``OFFLD1SZ(32K)``)."""
     d = view.definition
     return [
         ("CFSTRUCT", d.name),
@@ -218,6 +219,12 @@ def cf_structure(view: StructureView) -> Attributes:
         ("DESCR", d.description),
         ("RECOVER", _yes(d.recover)),
         ("OFFLOAD", d.offload),
+        ("OFFLD1TH", d.offload_threshold1),
+        ("OFFLD1SZ", format_size(d.offload_size1)),
+        ("OFFLD2TH", d.offload_threshold2),
+        ("OFFLD2SZ", format_size(d.offload_size2)),
+        ("OFFLD3TH", d.offload_threshold3),
+        ("OFFLD3SZ", format_size(d.offload_size3)),
     ]
 
 

@@ -262,6 +262,10 @@ def _cf_structure(qm: QMgr, command: Command) -> None:
     known = qm.qsg.shared.structures if qm.qsg is not None else {}
     record = _record(known, command, CFStructure)
     if record is not None:
+        rules = sorted(k for k in command.attributes if k.startswith("offload_"))
+        if rules and record.cf_level < 5:
+            keyword = "OFFLD" + rules[0][-1] + ("SZ" if "size" in rules[0] else "TH")
+            raise ValueError(f"{keyword} needs CFLEVEL(5), not CFLEVEL({record.cf_level})")
         qm.define_structure(record, replace=command.replace or command.verb == "ALTER")
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qsg import CMQC
+from qsg.core.offload import parse_size
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
 
 Parse = Callable[[str, bool], Any]
@@ -54,6 +55,13 @@ def choice(**choices: Any) -> Parse:
         return choices[value]
 
     return parse
+
+
+def offload_size(value: str, quoted: bool) -> int:
+    """OFFLDnSZ: a size in K, 0K..64K (``32K``), as KB."""
+    if quoted:
+        raise ValueError(f"{value!r} is not a size in K (0K..64K), such as 32K")
+    return parse_size(value)
 
 
 def text(longest: int) -> Parse:
@@ -181,6 +189,13 @@ CFSTRUCT = {
     "CFLEVEL": Keyword("cf_level", integer(1, 5)),
     "RECOVER": Keyword("recover", choice(NO=False, YES=True)),
     "OFFLOAD": Keyword("offload", choice(SMDS="SMDS", DB2="DB2")),
+    # The offload rules (CFLEVEL(5)): OFFLDnTH a per cent 0..100, OFFLDnSZ 0K..64K.
+    "OFFLD1TH": Keyword("offload_threshold1", integer(0, 100)),
+    "OFFLD1SZ": Keyword("offload_size1", offload_size),
+    "OFFLD2TH": Keyword("offload_threshold2", integer(0, 100)),
+    "OFFLD2SZ": Keyword("offload_size2", offload_size),
+    "OFFLD3TH": Keyword("offload_threshold3", integer(0, 100)),
+    "OFFLD3SZ": Keyword("offload_size3", offload_size),
 }
 CHANNEL = {
     "DESCR": Keyword("description", text(64)),

@@ -25,11 +25,12 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from actors.statistics import VERBS
+from qsg.core.offload import ALWAYS_OFFLOADED
 from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
 from qsg.pipeline.where import arrow_fs
-from qsg.scenario.sizing import ELEMENT, IN_CF, RECORD_OVERHEAD
-from qsg.scenario.summary import rank
+from qsg.scenario.sizing import ELEMENT, RECORD_OVERHEAD
+from qsg.scenario.summary import RECORD_KINDS, rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
 CDF_POINTS = [p / 100 for p in range(1, 101)]
@@ -48,6 +49,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "runs": _schema(
         ("run", _S),
         ("seed", _L),
+        ("warmup", _D),
         ("events", _L),
         ("end", _D),
         ("put", _L),
@@ -140,6 +142,8 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("cpu_busy", _D),
         *[(verb, _L) for verb in VERBS],
         ("cf_accesses", _L),
+        ("smds_writes", _L),
+        ("smds_reads", _L),
         ("calls_per_second", _D),
         ("cf_accesses_per_second", _D),
     ),
@@ -206,6 +210,8 @@ READ = (
     "cpu_seconds",
     *VERBS,
     "cf_accesses",
+    "smds_writes",
+    "smds_reads",
     "busy",
 )
 
@@ -266,12 +272,22 @@ def _valued(meta: pq.FileMetaData) -> set[str]:
 
 class RunEvents:
     """One run's events with each event's ``scope`` (the QSG for a shared queue at one
-    of its members, else the queue manager), and their kinds, looked up once."""
+    of its members, else the queue manager), and their kinds, looked up once.
+
+    A run with a warm-up (``[run] warmup``) keeps, as its summary does, only the events
+    from its end on, but for the run's record (lease changes, faults, kills, restarts,
+    the facility's failures): every table then leaves the warm-up out of its rows and
+    its statistics, and a latency is one of a message put after it.
+    """
 
     def __init__(self, run: RunLog, events: pa.Table, interval: float = 1.0) -> None:
         if interval <= 0:
             raise ValueError(f"the time bucket must be above 0 s, not {interval}")
         self.run, self.interval = run, interval
+        if run.warmup_until is not None:
+            after = pc.greater_equal(events["time"], _lit(float(run.warmup_until)))
+            record = pc.is_in(events["kind"], pa.array(RECORD_KINDS, pa.string()))
+            events = events.filter(pc.or_(after, record))
         # The kind as one dictionary: "is it a put?" compares the few codes, not a
         # million strings.
         kind = _dictionary(events["kind"])
@@ -538,7 +554,8 @@ def _strided(n: int, width: int) -> pa.Array:
 
 
 def runs(ev: RunEvents, m: Messages) -> pa.Table:
-    """One row: seed, events, the last event's time, puts, gets, discards."""
+    """One row: seed, warm-up left out, events, the last event's time, puts, gets,
+    discards."""
     e = ev.events
     return _rows(
         "runs",
@@ -546,6 +563,7 @@ def runs(ev: RunEvents, m: Messages) -> pa.Table:
             {
                 "run": ev.run.run,
                 "seed": ev.run.seed,
+                "warmup": ev.run.warmup,
                 "events": e.num_rows,
                 "end": pc.max(e["time"]).as_py(),
                 "put": ev.count("put"),
@@ -944,8 +962,9 @@ def cf_usage(ev: RunEvents) -> pa.Table:
 
 
 def _elements(size: int) -> float:
-    """The elements a message of ``size`` body bytes takes (``qsg.scenario.sizing``)."""
-    body = size if size <= IN_CF else 0
+    """The elements a message of ``size`` body bytes takes (``qsg.scenario.sizing``; the
+    table applies only the 63 KB rule, not a structure's OFFLDnTH/OFFLDnSZ rules)."""
+    body = size if size <= ALWAYS_OFFLOADED else 0
     return float(math.ceil((body + RECORD_OVERHEAD) / ELEMENT))
 
 
@@ -959,7 +978,7 @@ def _elements_per_message(
     if not rows or not puts.num_rows:
         return {}
     size = pc.fill_null(puts["size"], _lit(0))
-    body = pc.if_else(pc.less_equal(size, _lit(IN_CF)), size, _lit(0))
+    body = pc.if_else(pc.less_equal(size, _lit(ALWAYS_OFFLOADED)), size, _lit(0))
     record = pc.cast(pc.add(body, _lit(RECORD_OVERHEAD)), _D)
     each = pc.ceil(pc.divide(record, _lit(float(ELEMENT))))
     frame = pa.table(
@@ -983,7 +1002,17 @@ def qmgr_statistics(ev: RunEvents) -> pa.Table:
     """Each queue manager's message manager statistics at each interval (SMF 115's
     QMST* counts by verb), its processor busy fraction over the interval (processor
     seconds charged / (interval x CPUs)) and its calls and CF accesses a second."""
-    columns = ["q_mgr", "time", "interval", "cpus", "cpu_seconds", *VERBS, "cf_accesses"]
+    columns = [
+        "q_mgr",
+        "time",
+        "interval",
+        "cpus",
+        "cpu_seconds",
+        *VERBS,
+        "cf_accesses",
+        "smds_writes",
+        "smds_reads",
+    ]
     table = ev.of("qmgr-statistics", columns=columns)
     seconds = table["interval"]
     capacity = pc.multiply(seconds, pc.cast(table["cpus"], _D))

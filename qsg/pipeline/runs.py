@@ -28,12 +28,14 @@ EVENTS = "events.parquet"
 @dataclass(frozen=True, slots=True)
 class RunLog:
     """One run's event log: its name, file (a path or URI), scopes and seed (None if
-    not recorded)."""
+    not recorded), and its warm-up: seconds, and the event time it ends at (None: none)."""
 
     run: str
     path: Path | str
     scopes: Scopes
     seed: int | None
+    warmup: float = 0.0
+    warmup_until: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +116,8 @@ def read_log(run: str, location: str | Path) -> RunLog:
     scopes = Scopes(raw.get("members", {}), raw.get("shared", {}), raw.get("structures", {}))
     seed = metadata.get(b"qsg.seed")
     where: Path | str = local_path(location) if is_local(location) else str(location)
-    return RunLog(run, where, scopes, int(seed) if seed is not None else None)
+    warmup, until = json.loads(metadata.get(b"qsg.warmup", b"[0.0, null]"))
+    return RunLog(run, where, scopes, int(seed) if seed is not None else None, warmup, until)
 
 
 def find_runs(root: str | Path) -> list[RunLog]:

@@ -18,10 +18,11 @@ from typing import Any
 
 from actors.faults import channel_owners
 from actors.workload import descriptor, get_options, open_options, put_options
-from coupling.codec import OFFLOAD_THRESHOLD, encode
+from coupling.codec import encode
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message
+from qsg.core.offload import offloaded
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
@@ -178,7 +179,8 @@ def _fits_structure(handle: Any, body: bytes, md: MD, reader: Reader, place: Pat
     queue = handle.repository.queues.get(handle.queue)
     name = getattr(queue, "cf_struct", "")
     structure = handle.repository.structures.get(name) if name else None
-    if structure is None or len(body) > OFFLOAD_THRESHOLD:  # offloaded: control info only
+    # Offloaded into an empty structure (IBM's rules): only control information in it.
+    if structure is None or offloaded(len(body), 0.0, structure.offload_rules):
         return
     desc = {field: getattr(md, field) for field, _, _ in MD._fields}
     record, _ = encode(Message(desc, body, 0.0, None if md.Expiry < 0 else 0.0, 0))

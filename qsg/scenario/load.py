@@ -45,7 +45,15 @@ from qsg.scenario.shape import read_rate
 
 TOP = ("description", "run", "model", "qsg", "qmgr", "channel", "workload", "fault", "at")
 RUN = ("duration", "seed", "clock", "sample_interval", "in_process", "cf_persistent", "warmup")
-MODEL = ("cpu_per_call", "cpus", "cf_access", "channel_latency", "channel_bandwidth")
+MODEL = (
+    "cpu_per_call",
+    "cpus",
+    "cf_access",
+    "channel_latency",
+    "channel_bandwidth",
+    "smds_write",
+    "smds_read",
+)
 QSG = ("members", "structures", "mqsc", "mqsc_file")
 STRUCTURE = ("size_kb", "cflevel", "recover")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener", "connect_timeout")
@@ -191,7 +199,7 @@ class _Loader:
         r, p = self.reader, ("model",)
         r.table(p, table, MODEL)
         values: dict[str, Any] = {}
-        for key in ("cpu_per_call", "cf_access", "channel_latency"):
+        for key in ("cpu_per_call", "cf_access", "channel_latency", "smds_write", "smds_read"):
             value = r.take(p, table, key, "number", 0.0)
             values[key] = float(value) if r.at_least((*p, key), value, 0) else 0.0
         values["cpus"] = self.count(p, table, "cpus", 1, low=1, high=1024)

@@ -82,6 +82,8 @@ class RunResult:
     #: Faults the world refused that the scenario did not mark ``expected``: the run
     #: did not do what its file says (``qsg run`` exits 1).
     refused: list[FaultInjected] = field(default_factory=list)
+    #: ``[run] warmup``: its seconds and the event time it ends at (None: no warm-up).
+    warmup: tuple[float, float] | None = None
 
     def failure(self) -> str | None:
         """Why the run is not a success though it ran to its end, in one line (None if
@@ -206,7 +208,15 @@ async def play(
     summary = summarise(happened, scopes, since=start + run.warmup, warmup=run.warmup)
     wall = time.perf_counter() - began
     return RunResult(
-        scenario, seed, happened, scopes, summary, wall, cf_failures=failures, refused=refused
+        scenario,
+        seed,
+        happened,
+        scopes,
+        summary,
+        wall,
+        cf_failures=failures,
+        refused=refused,
+        warmup=(run.warmup, start + run.warmup) if run.warmup else None,
     )
 
 
@@ -392,9 +402,11 @@ def _scopes(world: World) -> Scopes:
 
 
 def structures(shared: Repository) -> dict[str, dict[str, Any]]:
-    """A QSG's CF structures: SIZE and the shared queues in each (for ``Scopes``)."""
+    """A QSG's CF structures: SIZE, the offload rules applied and the shared queues in
+    each (for ``Scopes``)."""
     out: dict[str, dict[str, Any]] = {
-        name: {"size_kb": s.size_kb, "queues": []} for name, s in sorted(shared.structures.items())
+        name: {"size_kb": s.size_kb, "rules": [list(r) for r in s.offload_rules], "queues": []}
+        for name, s in sorted(shared.structures.items())
     }
     for name, obj in sorted(shared.queues.items()):
         structure = getattr(obj, "cf_struct", "")

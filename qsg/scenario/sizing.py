@@ -2,11 +2,14 @@
 
 The accounting is the coupling facility's as qsg models it (``docs/capacity.md``, "The
 CF structure, sized"): a message on a shared queue takes one list entry and one
-256-byte element per 256 bytes of its record (its body, up to the 63 KB a
-CFLEVEL(4)+ structure keeps in the CF, plus ``RECORD_OVERHEAD`` bytes of descriptor);
-a structure of SIZE KB holds SIZE entries and 4 x SIZE elements. Entries in use are
-the depths of the structure's queues at each depth sample (``[run] sample_interval``);
-elements are entries times the mean elements of the messages put to those queues.
+256-byte element per 256 bytes of its record (its body, unless the body is offloaded,
+plus ``RECORD_OVERHEAD`` bytes of descriptor); a structure of SIZE KB holds SIZE entries
+and 4 x SIZE elements. Whether a body is offloaded is IBM's rule
+(``qsg.core.offload``): over 63 KB always, and at CFLEVEL(5) by the structure's
+OFFLDnTH/OFFLDnSZ rules, applied to how full the structure was at the previous sample.
+Entries in use are the depths of the structure's queues at each depth sample
+(``[run] sample_interval``); elements are entries times the mean elements of the
+messages put to those queues so far.
 
 From that series: the peak (entries, elements, percent full: the fuller of the two,
 and when: the high-water mark), the time to full at each sample (at the net put rate
@@ -19,11 +22,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from actors.events import DepthSampled, FaultInjected, MessagePut, WorldEvent
+from qsg.core.offload import Rule, offloaded
 from qsg.scenario.model import UNDO
 
 #: Bytes of a message's record beyond its body: the MQMD fields that differ from the
@@ -31,13 +35,12 @@ from qsg.scenario.model import UNDO
 RECORD_OVERHEAD = 200
 #: A CF list-structure element holds 256 bytes.
 ELEMENT = 256
-#: The longest body a structure keeps in the CF; a longer one is offloaded (CFLEVEL(4)+).
-IN_CF = 63 * 1024
 
 
-def elements_of(size: int) -> int:
-    """The elements one message of ``size`` body bytes takes in the structure."""
-    body = size if size <= IN_CF else 0  # an offloaded body is not in the structure
+def elements_of(size: int, full: float = 0.0, rules: Sequence[Rule] = ()) -> int:
+    """The elements one message of ``size`` body bytes takes in the structure, put
+    while it is ``full`` per cent full under offload ``rules`` (``qsg.core.offload``)."""
+    body = 0 if offloaded(size, full, rules) else size  # an offloaded body is not in it
     return math.ceil((body + RECORD_OVERHEAD) / ELEMENT)
 
 
@@ -60,7 +63,7 @@ def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], l
         for name, info in structures.items():
             for queue in info["queues"]:
                 where[(qsg, queue)] = (qsg, name)
-    sizes: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # messages, elements
+    puts: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)  # (time, size)
     # (qsg, structure) -> time -> queue -> depth: a queue sampled twice at one instant
     # (the periodic sample and the end's) counts once.
     depth: dict[tuple[str, str], dict[float, dict[str, int]]] = defaultdict(
@@ -70,19 +73,24 @@ def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], l
         if isinstance(e, MessagePut):
             key = where.get((scopes.members.get(e.q_mgr, ""), e.queue))
             if key is not None:
-                sizes[key][0] += 1
-                sizes[key][1] += elements_of(e.size)
+                puts[key].append((e.time, e.size))
         elif isinstance(e, DepthSampled) and e.shared:
             key = where.get((scopes.members.get(e.q_mgr, ""), e.queue))
             if key is not None:
                 depth[key][e.time][e.queue] = e.depth
     out: dict[tuple[str, str], list[Usage]] = {}
     for key, samples in sorted(depth.items()):
-        size_kb = scopes.structures[key[0]][key[1]]["size_kb"]
-        count, elements = sizes.get(key, (0, 0))
-        per = elements / count if count else elements_of(1024)
+        info = scopes.structures[key[0]][key[1]]
+        size_kb, rules = info["size_kb"], tuple(map(tuple, info.get("rules", ())))
+        put, taken, count, elements, full = puts.get(key, []), 0, 0, 0, 0.0
         rows: list[Usage] = []
         for time, queues in sorted(samples.items()):
+            # The puts up to this sample, offloaded or not by how full the last one was.
+            while taken < len(put) and put[taken][0] <= time:
+                count += 1
+                elements += elements_of(put[taken][1], full, rules)
+                taken += 1
+            per = elements / count if count else elements_of(1024)
             entries = sum(queues.values())
             used = round(entries * per)
             full = 100 * max(entries / size_kb, used / (4 * size_kb))

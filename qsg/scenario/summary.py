@@ -129,6 +129,8 @@ def error_reasons(reasons: Counter[int]) -> list[dict[str, Any]]:
 
 #: Events that are the run's record, listed whenever they happened (a warm-up or not).
 _RECORDS = (LeaseChanged, FaultInjected, CFFailed, QMgrKilled, QMgrRestarted)
+#: Their kinds in the event log: what a warm-up leaves in (the run's record, not statistics).
+RECORD_KINDS: tuple[str, ...] = tuple(c.kind for c in _RECORDS)
 
 #: The counts that make a queue's row worth having.
 _ACTIVITY = ("put", "got", "expired", "reports", "dead_lettered", "errors", "peak_depth")
@@ -446,7 +448,7 @@ def summarise(
 
 
 #: The fields of QMgrStatistics that are summed over a run's intervals.
-_STATISTICS = ("interval", "cpu_seconds", *VERBS, "cf_accesses")
+_STATISTICS = ("interval", "cpu_seconds", *VERBS, "cf_accesses", "smds_writes", "smds_reads")
 
 
 def _utilisation(
@@ -456,7 +458,8 @@ def _utilisation(
 ) -> dict[str, Any]:
     """A queue manager's row with its utilisation: ``cpu_busy``, the fraction of its
     processors' time the calls cost (cpu_seconds / (seconds x cpus)), calls a second by
-    verb (``mqput_per_second``...) and CF accesses a second."""
+    verb (``mqput_per_second``...), CF accesses a second and SMDS accesses a second
+    (offloaded messages written and read)."""
     if not work or not work["interval"] or not cpus:
         return row
     seconds = work["interval"]
@@ -464,6 +467,8 @@ def _utilisation(
     for verb in VERBS:
         row[f"{verb}_per_second"] = work[verb] / seconds
     row["cf_accesses_per_second"] = work["cf_accesses"] / seconds
+    row["smds_writes_per_second"] = work["smds_writes"] / seconds
+    row["smds_reads_per_second"] = work["smds_reads"] / seconds
     return row
 
 
@@ -472,4 +477,4 @@ def _local_depth(row: dict[str, Any]) -> dict[str, Any]:
     return {("peak_local_depth" if k == "peak_depth" else k): v for k, v in row.items()}
 
 
-__all__ = ["Scopes", "Summary", "error_reasons", "percentile", "rank", "summarise"]
+__all__ = ["RECORD_KINDS", "Scopes", "Summary", "error_reasons", "percentile", "rank", "summarise"]

@@ -1,0 +1,260 @@
+"""Offload rules of a CF structure, as IBM defines them for CFLEVEL(5) (issue 32).
+
+IBM ("DEFINE CFSTRUCT", "Specifying offload options for shared messages"): a message
+over 63 KB is always offloaded; at CFLEVEL(5) rule n (OFFLDnTH, OFFLDnSZ) also offloads a
+message larger than OFFLDnSZ once the structure's usage (entries or elements, the fuller)
+has reached OFFLDnTH per cent; the defaults are 70%/32K, 80%/4K and 90%/0K; an offloaded
+message keeps only its control information in the structure. Each store test runs on the
+in-process store and on the coupling facility's (a real server the suite starts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from coupling.store import RedisStore
+from qsg import CMQC, QMgr
+from qsg.core.memstore import MemoryStore
+from qsg.core.objects import CFStructure
+from qsg.core.offload import DEFAULT_RULES, offloaded, parse_size, percent_full, rules
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import MessageStore
+from qsg.mqsc import attributes, commands, pcf_names, status
+from qsg.mqsc.display import Found
+from qsg.mqsc.errors import MQSCError
+from qsg.mqsc.pcf_inquiries import _as_parameters
+from qsg.mqsc.reader import load
+from qsg.mqsc.status import StructureView
+from qsg.scenario.sizing import elements_of
+from tests.helpers import ALL, get, put
+
+KB = 1024
+SHARED = {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1", "max_depth": 1000}
+APPLIED = rules(5, [t for t, _ in DEFAULT_RULES], [s for _, s in DEFAULT_RULES])
+
+
+# ---- the rule itself -----------------------------------------------------------------
+def test_the_defaults_are_ibms_70_percent_32k_80_percent_4k_and_90_percent_0k() -> None:
+    s = CFStructure("APP1")
+    assert (s.cf_level, s.offload) == (5, "SMDS")
+    assert s.offload_thresholds == (70, 80, 90) and s.offload_sizes == (32, 4, 0)
+    assert s.offload_rules == ((70, 32 * KB), (80, 4 * KB), (90, 0))
+
+
+def test_a_40_kb_message_is_offloaded_once_the_structure_is_70_percent_full() -> None:
+    assert not offloaded(40 * KB, 69.99, APPLIED)
+    assert offloaded(40 * KB, 70.0, APPLIED)
+    assert not offloaded(32 * KB, 75.0, APPLIED)  # OFFLD1SZ(32K): larger than 32 KB only
+
+
+def test_a_5_kb_message_at_80_percent_and_any_message_at_90_percent() -> None:
+    assert not offloaded(5 * KB, 79.9, APPLIED) and offloaded(5 * KB, 80.0, APPLIED)
+    assert not offloaded(1, 89.9, APPLIED) and offloaded(1, 90.0, APPLIED)
+
+
+def test_a_message_over_63_kb_is_always_offloaded_and_cflevel_4_applies_no_rules() -> None:
+    assert offloaded(63 * KB + 1, 0.0, ()) and not offloaded(63 * KB, 99.0, ())
+    assert CFStructure("APP1", cf_level=4).offload_rules == ()
+
+
+def test_a_64k_size_switches_a_rule_off() -> None:
+    assert rules(5, [70, 80, 90], [64, 4, 64]) == ((80, 4 * KB),)
+
+
+def test_usage_is_the_fuller_of_entries_and_elements() -> None:
+    assert percent_full(10, 300, 100, 400) == pytest.approx(75.0)
+    assert percent_full(90, 0, 100, 400) == pytest.approx(90.0)
+
+
+def test_sizing_keeps_an_offloaded_body_out_of_the_structure() -> None:
+    assert elements_of(40 * KB, 69.0, APPLIED) == 161
+    assert elements_of(40 * KB, 70.0, APPLIED) == 1  # control information only
+
+
+# ---- MQSC and PCF --------------------------------------------------------------------
+def _qm(store: MessageStore | None = None) -> QMgr:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store or MemoryStore()))
+    load(qm, "DEFINE CFSTRUCT(APP1)")
+    return qm
+
+
+def _structure(qm: QMgr) -> CFStructure:
+    assert qm.qsg is not None
+    return qm.qsg.shared.structures["APP1"]
+
+
+def test_define_and_alter_cfstruct_take_the_rules_in_mqsc_syntax() -> None:
+    qm = _qm()
+    load(qm, "ALTER CFSTRUCT(APP1) OFFLD1TH(60) OFFLD1SZ(16K) OFFLD2SZ(8K) OFFLD3TH(95)")
+    s = _structure(qm)
+    assert s.offload_thresholds == (60, 80, 95) and s.offload_sizes == (16, 8, 0)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ALTER CFSTRUCT(APP1) OFFLD1TH(101)", "101 is not in 0..100"),
+        ("ALTER CFSTRUCT(APP1) OFFLD1SZ(65K)", "'65K' is not in 0K..64K"),
+        ("ALTER CFSTRUCT(APP1) OFFLD2SZ(4M)", "'4M' is not a size in K"),
+        ("ALTER CFSTRUCT(APP1) OFFLD3SZ('4K')", "is not a size in K"),
+        ("DEFINE CFSTRUCT(OLD) CFLEVEL(4) OFFLD1TH(50)", "OFFLD1TH needs CFLEVEL(5)"),
+    ],
+)
+def test_a_bad_offload_rule_is_refused_with_mqscs_error(text: str, message: str) -> None:
+    qm = _qm()
+    with pytest.raises(MQSCError, match=r"<mqsc>:1:\d+: ") as refused:
+        load(qm, text)
+    assert message in str(refused.value)
+    assert _structure(qm).offload_sizes == (32, 4, 0)  # nothing applied
+
+
+def test_display_cfstruct_and_pcf_show_the_rules() -> None:
+    qm = _qm()
+    load(qm, "ALTER CFSTRUCT(APP1) OFFLD2SZ(8K)")
+    shown = attributes.cf_structure(StructureView(_structure(qm)))
+    assert [kv for kv in shown if kv[0].startswith("OFFLD")] == [
+        ("OFFLD1TH", 70),
+        ("OFFLD1SZ", "32K"),
+        ("OFFLD2TH", 80),
+        ("OFFLD2SZ", "8K"),
+        ("OFFLD3TH", 90),
+        ("OFFLD3SZ", "0K"),
+    ]
+    pcf = dict(_as_parameters(pcf_names.CFSTRUCT, Found("", "APP1", shown)))
+    assert pcf[CMQC.MQIA_CF_OFFLOAD_THRESHOLD1] == 70 == pcf[225]  # IBM's numbers
+    assert pcf[3180] == "8K" and pcf[227] == 90  # MQCACF_CF_OFFLOAD_SIZE2, ..._THRESHOLD3
+
+
+def test_the_console_alters_a_rule_and_display_cfstruct_shows_it() -> None:
+    qm = _qm()
+
+    def console(text: str) -> str:
+        return commands.run(commands.parse(text), qm, lambda: status.take(qm, 0.0)).text
+
+    assert "CSQ9022I" in console("ALTER CFSTRUCT(APP1) OFFLD1TH(65) OFFLD1SZ(16K)")
+    shown = console("DISPLAY CFSTRUCT(APP1) ALL")
+    for rule in ("OFFLD1TH(65)", "OFFLD1SZ(16K)", "OFFLD2TH(80)", "OFFLD2SZ(4K)", "OFFLD3SZ(0K)"):
+        assert rule in shown
+    refused = console("ALTER CFSTRUCT(APP1) OFFLD2SZ(99K)")
+    assert "CSQ9017E" in refused and "OFFLD2SZ(99K): '99K' is not in 0K..64K" in refused
+
+
+def test_a_size_reads_as_ibm_writes_it() -> None:
+    assert parse_size("32K") == 32 and parse_size("0k") == 0 and parse_size("64") == 64
+
+
+# ---- the stores apply it -------------------------------------------------------------
+@pytest.fixture(params=["memory", "redis"])
+def make_store(request: pytest.FixtureRequest) -> Callable[[], MessageStore]:
+    if request.param == "redis":
+        make: Callable[[], MessageStore] = request.getfixturevalue("redis_store")
+        return make
+    return MemoryStore
+
+
+class Probe:
+    """A structure of 100 entries (and 400 elements) with a fill queue and a probe queue:
+    empty fill messages (never offloaded) set how full it is by entries; a probe message
+    is put, seen offloaded or not, and got back whole."""
+
+    def __init__(self, store: MessageStore, mqsc: str = "") -> None:
+        self.qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
+        self.store = store
+        load(self.qm, "DEFINE CFSTRUCT(APP1) " + mqsc)
+        self.qm.define_structure(
+            CFStructure("APP1", size_kb=100, **_fields(_structure(self.qm))), replace=True
+        )
+        self.qm.define_queue("FILL", **SHARED)  # type: ignore[arg-type]
+        self.qm.define_queue("PROBE", **SHARED)  # type: ignore[arg-type]
+        conn = self.qm.connect()
+        self.fill, self.probe = conn.open("FILL", ALL), conn.open("PROBE", ALL)
+        self.depth = 0
+
+    def fill_to(self, percent: int) -> None:
+        while self.depth < percent:
+            put(self.fill, b"", 0.0)
+            self.depth += 1
+
+    def offloads(self, size: int) -> bool:
+        body = bytes(i % 251 for i in range(size))
+        writes, reads = self.store.smds_writes, self.store.smds_reads
+        put(self.probe, body, 0.0)
+        wrote = self.store.smds_writes - writes
+        assert get(self.probe, 0.0)[0] == body  # whole, offloaded or not
+        assert self.store.smds_reads - reads == wrote  # read back from SMDS if written
+        return bool(wrote)
+
+
+def _fields(s: CFStructure) -> dict[str, int]:
+    return {
+        "cf_level": s.cf_level,
+        "offload_threshold1": s.offload_threshold1,
+        "offload_size1": s.offload_size1,
+        "offload_threshold2": s.offload_threshold2,
+        "offload_size2": s.offload_size2,
+        "offload_threshold3": s.offload_threshold3,
+        "offload_size3": s.offload_size3,
+    }
+
+
+def test_a_store_offloads_40_kb_from_70_percent_5_kb_from_80_and_any_size_from_90(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    p = Probe(make_store())
+    p.fill_to(69)
+    assert not p.offloads(40 * KB)
+    p.fill_to(70)
+    assert p.offloads(40 * KB) and not p.offloads(5 * KB)
+    p.fill_to(80)
+    assert p.offloads(5 * KB) and not p.offloads(KB)
+    p.fill_to(89)
+    assert not p.offloads(KB)
+    p.fill_to(90)
+    assert p.offloads(KB) and p.offloads(1)
+
+
+def test_cflevel_4_keeps_only_the_63_kb_rule(make_store: Callable[[], MessageStore]) -> None:
+    p = Probe(make_store(), "CFLEVEL(4)")
+    p.fill_to(95)
+    assert not p.offloads(40 * KB) and not p.offloads(63 * KB)
+    assert p.offloads(63 * KB + 1)
+
+
+def test_alter_offld2sz_changes_the_decision(make_store: Callable[[], MessageStore]) -> None:
+    p = Probe(make_store())
+    p.fill_to(85)
+    assert p.offloads(5 * KB)
+    load(p.qm, "ALTER CFSTRUCT(APP1) OFFLD2SZ(8K)")
+    assert not p.offloads(5 * KB) and p.offloads(9 * KB)
+
+
+def test_an_offloaded_message_keeps_only_control_information_in_the_structure(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    p = Probe(make_store())
+    p.fill_to(90)
+    before = p.store.structure_usage("APP1")
+    put(p.probe, b"x" * 20 * KB, 0.0)
+    after = p.store.structure_usage("APP1")
+    assert after["entries"] == before["entries"] + 1
+    assert after["elements"] - before["elements"] <= 2  # not the 80 elements of its data
+    get(p.probe, 0.0)
+    assert p.store.structure_usage("APP1") == before
+
+
+def test_the_redis_store_and_the_in_process_store_make_the_same_decisions(
+    redis_store: Callable[[], RedisStore],
+) -> None:
+    sizes = [0, 1, 4 * KB, 4 * KB + 1, 32 * KB, 32 * KB + 1, 40 * KB, 63 * KB, 63 * KB + 1]
+    decisions: dict[str, list[bool]] = {}
+    for kind, store in (("memory", MemoryStore()), ("redis", redis_store())):
+        p = Probe(store, "OFFLD1TH(30) OFFLD2TH(55)")
+        seen = decisions[kind] = []
+        for level in range(0, 100, 5):
+            p.fill_to(level)
+            seen += [p.offloads(size) for size in sizes]
+    applied = rules(5, [30, 55, 90], [32, 4, 0])
+    expected = [offloaded(s, float(level), applied) for level in range(0, 100, 5) for s in sizes]
+    assert decisions["memory"] == decisions["redis"] == expected
