@@ -17,6 +17,7 @@ inside one, as a store primitive is atomic anyway.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import Token
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -318,19 +319,31 @@ class QueueManager:
     ) -> T:
         """``call(now)`` at once, as ``dispatch`` runs it when ``immediate``: from a
         task or from a timer of the virtual clock (counted as ``dispatch`` counts it)."""
-        self.statistics.count(verb, 0.0, shared)
-        now = self.rules.time = trio.current_time()
+        now = trio.current_time()
+        caller = self.enter_now(verb, shared, now)
+        try:
+            return call(now)
+        finally:
+            if caller is not None:
+                CALLER.reset(caller)
+
+    def enter_now(self, verb: str, shared: bool, now: float) -> Token[str] | None:
+        """What ``run_now`` does before its call, for the clock's MQPUT and MQGET that
+        make the rules' call themselves (no closure a message): the call counted as
+        ``dispatch`` counts it, the rules' time set to ``now``, and ``CALLER`` set when
+        a coupling facility link can be lost (the token to reset after the call; None
+        when it was not set)."""
+        statistics = self.statistics  # ``MessageManagerStatistics.count`` of a free call
+        statistics.calls[verb] += 1
+        statistics.cf_accesses += shared
+        self.rules.time = now
         reach = self.world.reach
         if reach is None or not (reach.everyone or reach.lost):
             # Only a lost coupling facility link reads CALLER (``Reach.check``), and none
             # can be lost during this call, which runs to its end without a checkpoint:
             # a context variable's set and reset were a twentieth of a driven message.
-            return call(now)
-        caller = CALLER.set(self.name)
-        try:
-            return call(now)
-        finally:
-            CALLER.reset(caller)
+            return None
+        return CALLER.set(self.name)
 
     def wake(self) -> None:
         """End a pause: the calls waiting in ``dispatch`` go on."""

@@ -282,11 +282,11 @@ def test_a_failure_inside_a_clock_driven_step_ends_the_run_as_a_task_failure_doe
     calls = [0]
     put_now = Queue.put_now
 
-    def failing(self: Queue, body: bytes | str, md: MD, pmo: PMO) -> None:
+    def failing(self: Queue, body: bytes | str, md: MD, pmo: PMO, now: float) -> None:
         calls[0] += 1
         if calls[0] == 50:
             raise RuntimeError("a bug in the put")
-        put_now(self, body, md, pmo)
+        put_now(self, body, md, pmo, now)
 
     monkeypatch.setattr(Queue, "put_now", failing)
     with pytest.RaisesGroup(RuntimeError, allow_unwrapped=True, flatten_subgroups=True):
