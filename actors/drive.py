@@ -188,7 +188,7 @@ class Putter(_Drive):
         now = self.clock._time
         if app.attempt_now(app.queue.put_now, body, md, self.pmo, now):
             app.sent += 1
-            if not app.counted_now():
+            if app.w.syncpoint and not app.counted_now():  # (nothing to count without)
                 return self._back(Handoff.PAUSE)
         elif app.resting:
             return self._back(Handoff.PAUSE)
@@ -217,9 +217,10 @@ class Getter(_Drive):
     def _begin(self) -> None:
         app = self.app
         assert app.queue is not None
+        now = self.clock._time
         self.md = MD()
-        self.gmo = app.get_options(self.md)
-        self.plan = app.queue.plan(self.md, self.gmo, self.clock._time)
+        self.gmo = app.get_options(self.md, now)
+        self.plan = app.queue.plan(self.md, self.gmo, now)
         self._try()
 
     def attempt(self) -> None:
@@ -267,7 +268,7 @@ class Getter(_Drive):
         app = self.app
         if not self._ready():
             return self._back(Handoff.COUNT)
-        if not app.counted_now():
+        if app.w.syncpoint and not app.counted_now():  # (nothing to count without)
             return self._back(Handoff.PAUSE)
         self._begin()
 

@@ -290,10 +290,12 @@ class Queue:
                 now = trio.current_time()
             wait = gmo.WaitInterval
             deadline = now + (wait if wait > 0 else 0) / 1000
+        # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
+        # dataclass's ``__eq__``.
         plain = (
             not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
             and self.handle.state.locked is None
-            and engine.match_of(md, gmo) == MATCH_ANY
+            and ((match := engine.match_of(md, gmo)) is MATCH_ANY or match == MATCH_ANY)
         )
         checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
         return GetPlan(waits, deadline, plain, checked)

@@ -21,6 +21,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from actors.events import DepthSampled, FaultInjected, MessagePut, WorldEvent
@@ -60,6 +61,8 @@ def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], l
         for name, info in structures.items():
             for queue in info["queues"]:
                 where[(qsg, queue)] = (qsg, name)
+    if not where:
+        return {}  # no shared queue: no event to read
     sizes: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # messages, elements
     # (qsg, structure) -> time -> queue -> depth: a queue sampled twice at one instant
     # (the periodic sample and the end's) counts once.
@@ -95,6 +98,9 @@ def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], l
     return out
 
 
+_time = attrgetter("time")  # an event's time, without a Python call per event
+
+
 def _outages(events: list[WorldEvent], end: float) -> list[tuple[FaultInjected, float]]:
     """Each fault with an undoing, and when it was undone (the run's end if never)."""
     out = []
@@ -114,7 +120,7 @@ def _outages(events: list[WorldEvent], end: float) -> list[tuple[FaultInjected, 
 
 def sized(events: list[WorldEvent], scopes: Any) -> list[dict[str, Any]]:
     """The summary's ``structures`` rows: each structure's peak and its outages."""
-    end = max((e.time for e in events), default=0.0)
+    end = max(map(_time, events), default=0.0)
     faults = _outages(events, end)
     rows = []
     for (qsg, name), usage in series(events, scopes).items():
