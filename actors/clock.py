@@ -191,8 +191,9 @@ class VirtualClock(trio.abc.Clock):
                 heapq.heappop(alarms)  # woken or cancelled meanwhile
             while late and not late[0][2].pending:
                 heapq.heappop(late)
-            first = alarms[0][0] if alarms else math.inf
-            when = min(first, late[0][0] if late else math.inf)
+            when = first = alarms[0][0] if alarms else math.inf
+            if late and late[0][0] < when:
+                when = late[0][0]
             if when >= deadline:
                 break
             if when > self._time:

@@ -260,7 +260,8 @@ def summarise(
     events = list(events)
     scope = scopes.scoper()
     for e in events:
-        last = max(last, e.time)
+        if e.time > last:
+            last = e.time
         if e.time < since and not isinstance(e, _RECORDS):
             # Its time is kept: a latency is counted only from a put after the warm-up.
             if isinstance(e, MessagePut | ChannelDelivered):
