@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 class ChannelBoard:
     """Each channel agent's latest state and traffic, by (queue manager, channel): what
-    DISPLAY CHSTATUS shows. It listens to the event stream (``EventLog.listeners``)."""
+    DISPLAY CHSTATUS shows. It listens to the event stream (``EventLog.listen``)."""
 
     def __init__(self) -> None:
         self._state: dict[tuple[str, str], tuple[str, str]] = {}

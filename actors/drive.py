@@ -67,7 +67,7 @@ def possible(app: Application) -> bool:
 class _Drive(Wakeup):
     """One stretch of an application run by the clock, its task parked meanwhile."""
 
-    __slots__ = ("app", "cancel", "clock", "conn", "error", "handoff", "qm", "world")
+    __slots__ = ("app", "cancel", "clock", "conn", "error", "handoff", "qm", "timer", "world")
 
     def __init__(self, app: Application) -> None:
         super().__init__()
@@ -82,8 +82,12 @@ class _Drive(Wakeup):
         self.qm = app.conn.qm
         self.handoff = Handoff.DUE
         self.error: BaseException | None = None
-        #: Cancels the pending timer or wait (when the task is cancelled).
+        #: Cancels the pending wait on a queue's signals (when the task is cancelled).
         self.cancel: Callable[[], None] | None = None
+        #: The stretch's one timer, armed again for each step: a stretch has at most one
+        #: timer or wait pending, and a timer is off the heap once it has fired, so no
+        #: timer object or bound method is made per message.
+        self.timer = _Step(self)
 
     async def run(self, first: Callable[[], None], when: float) -> Handoff:
         self._at(when, first)
@@ -93,9 +97,15 @@ class _Drive(Wakeup):
         return self.handoff
 
     def _abort(self, raise_cancel: RaiseCancelT) -> Abort:
+        self._drop()
+        return super()._abort(raise_cancel)
+
+    def _drop(self) -> None:
+        """Cancel the pending timer or wait: nothing of this stretch may run after it."""
+        self.timer.pending = False
         if self.cancel is not None:
             self.cancel()
-        return super()._abort(raise_cancel)
+            self.cancel = None
 
     def _ready(self) -> bool:
         """``possible``, for what can change while the clock drives (the rest cannot:
@@ -112,19 +122,21 @@ class _Drive(Wakeup):
         )
 
     def _at(self, when: float, step: Callable[[], None]) -> None:
-        timer = self.clock.call_at(when, _Step(self, step))
-        self.cancel = timer.cancel
+        timer = self.timer
+        timer.step = step
+        self.clock.call_at(when, timer)
 
     def _step(self, step: Callable[[], None]) -> None:
         self.cancel = None
         try:
             step()
         except BaseException as error:  # it is the task's to raise
-            if self.cancel is not None:  # nothing of this stretch may run after it
-                self.cancel()
-                self.cancel = None
-            self.error = error
-            self.wake()
+            self._failed(error)
+
+    def _failed(self, error: BaseException) -> None:
+        self._drop()
+        self.error = error
+        self.wake()
 
     def _back(self, handoff: Handoff) -> None:
         """Hand the application back to its task."""
@@ -133,17 +145,24 @@ class _Drive(Wakeup):
 
 
 class _Step(Timer):
-    """A timer that makes one step of a drive (``_Drive._step``)."""
+    """The timer that makes a drive's steps (``step``, then the next one it arms)."""
 
     __slots__ = ("drive", "step")
 
-    def __init__(self, drive: _Drive, step: Callable[[], None]) -> None:
+    def __init__(self, drive: _Drive) -> None:
         self.pending = False
         self.drive = drive
-        self.step = step
+        self.step: Callable[[], None] = _nothing
 
     def fire(self) -> None:
-        self.drive._step(self.step)
+        try:
+            self.step()
+        except BaseException as error:  # it is the task's to raise
+            self.drive._failed(error)
+
+
+def _nothing() -> None:
+    pass
 
 
 class Putter(_Drive):
@@ -166,15 +185,16 @@ class Putter(_Drive):
             return self._back(Handoff.DUE)
         assert app.queue is not None
         body, md = app.message()
-        if app.attempt_now(app.queue.put_now, body, md, self.pmo):
+        now = self.clock._time
+        if app.attempt_now(app.queue.put_now, body, md, self.pmo, now):
             app.sent += 1
-            if not app.counted_now():
+            if app.w.syncpoint and not app.counted_now():  # (nothing to count without)
                 return self._back(Handoff.PAUSE)
         elif app.resting:
             return self._back(Handoff.PAUSE)
         if app.w.count is not None and app.sent >= app.w.count:
             return self._back(Handoff.DONE)
-        self._at(self.clock.current_time() + app.gap(), self.arrive)
+        self._at(now + app.gap(), self.arrive)
 
 
 class Getter(_Drive):
@@ -197,9 +217,10 @@ class Getter(_Drive):
     def _begin(self) -> None:
         app = self.app
         assert app.queue is not None
+        now = self.clock._time
         self.md = MD()
-        self.gmo = app.get_options(self.md)
-        self.plan = app.queue.plan(self.md, self.gmo)
+        self.gmo = app.get_options(self.md, now)
+        self.plan = app.queue.plan(self.md, self.gmo, now)
         self._try()
 
     def attempt(self) -> None:
@@ -217,8 +238,9 @@ class Getter(_Drive):
         assert queue is not None
         if queue.may_skip(plan):
             return self._wait()
+        now = self.clock._time
         try:
-            queue.get_now(plan, None, self.md, self.gmo)
+            queue.get_now(plan, self.md, self.gmo, now)
         except MQMIError as error:
             if queue.missed(plan, self.md, self.gmo, error):
                 return self._wait()
@@ -226,7 +248,7 @@ class Getter(_Drive):
                 return self._begin()  # the WaitInterval ran out: the getter gets again
             app.failed(error, pause=True)
             return self._back(Handoff.PAUSE)
-        self._at(self.clock.current_time() + app.w.service.draw(app.rng), self.served)
+        self._at(now + app.w.service.draw(app.rng), self.served)
 
     def _wait(self) -> None:
         queue, plan = self.app.queue, self.plan
@@ -246,7 +268,7 @@ class Getter(_Drive):
         app = self.app
         if not self._ready():
             return self._back(Handoff.COUNT)
-        if not app.counted_now():
+        if app.w.syncpoint and not app.counted_now():  # (nothing to count without)
             return self._back(Handoff.PAUSE)
         self._begin()
 

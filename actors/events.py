@@ -396,12 +396,25 @@ class EventLog:
         #: Called with every event, as the sink is: the world's own books (the channel
         #: status board DISPLAY CHSTATUS reads) keep up this way, with no task.
         self.listeners: list[Callable[[WorldEvent], None]] = []
+        #: Listeners of some kinds of event only, by the event's class (``listen``).
+        self._listeners_of: dict[type, list[Callable[[WorldEvent], None]]] = {}
+
+    def listen(self, listener: Callable[[WorldEvent], None], *kinds: type) -> None:
+        """Call ``listener`` with every event of exactly these classes, as ``listeners``
+        are called: a book that reads two kinds of event is not called for every
+        message put and got (the world's events have no subclasses)."""
+        for kind in kinds:
+            self._listeners_of.setdefault(kind, []).append(listener)
 
     def emit(self, event: WorldEvent) -> None:
         if self.sink is not None:
             self.sink(event)
         for listener in self.listeners:
             listener(event)
+        chosen = self._listeners_of.get(type(event))
+        if chosen is not None:
+            for listener in chosen:
+                listener(event)
         if self.keep:
             self.history.append(event)
         if not self._subscribers:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 import trio
 
 from actors.events import MessageGot, MessagePut, UnitOfWorkEnded
+from actors.reach import CALLER
 from qsg import CMQC
 from qsg.core import engine
 from qsg.core.connection import Connection as RulesConnection
@@ -121,10 +122,14 @@ class Connection:
         for store in stores:
             signals.notify_store(store)
 
-    def _put_done(self, handle: Handle, body: bytes | str, md: MD, done: Done) -> None:
+    def _put_done(
+        self, handle: Handle, body: bytes | str, md: MD, done: Done, now: float | None = None
+    ) -> None:
         """A put completed: its event, with what the rules decided (``done``), and the
-        getters woken when the message is already visible."""
-        now = trio.current_time()
+        getters woken when the message is already visible (``now``: the time, if the
+        caller has it)."""
+        if now is None:
+            now = trio.current_time()
         qm = self.qm
         size = len(body.encode()) if isinstance(body, str) else len(body)
         qm.world.events.emit(
@@ -206,18 +211,29 @@ class Queue:
             raise
         self.connection._put_done(handle, body, md, done)
 
-    def put_now(self, body: bytes | str, md: MD, pmo: PMO) -> None:
-        """MQPUT run at once: only when the connection is ``immediate``."""
-        handle = self.handle
+    def put_now(self, body: bytes | str, md: MD, pmo: PMO, now: float) -> None:
+        """MQPUT run at once at ``now`` by the virtual clock (the connection is
+        ``immediate``): ``put`` without the dispatcher, and without a closure per call."""
+        handle, connection = self.handle, self.connection
+        qm = connection.qm
+        if connection.incarnation != qm.rules.incarnation:
+            connection._check_life()
+        mark = qm.smds_mark(True) if self._shared else None
+        caller = qm.enter_now("mqput", self._shared, now)
         try:
-            done = self.connection._call_now(
-                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared, verb="mqput"
-            )
-        except MQMIError as warning:
-            if warning.done is not None:  # MQCC_WARNING: the message was put all the same
-                self.connection._put_done(handle, body, md, warning.done)
-            raise
-        self.connection._put_done(handle, body, md, done)
+            done: Done | None = handle.put(body, md, pmo, now=now)
+            warning = None
+        except MQMIError as error:
+            done, warning = error.done, error  # MQCC_WARNING: the message was put all the same
+        finally:
+            if caller is not None:
+                CALLER.reset(caller)
+            if mark is not None:
+                qm.smds_count(mark)
+        if done is not None:
+            connection._put_done(handle, body, md, done, now)
+        if warning is not None:
+            raise warning
 
     async def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
@@ -248,30 +264,44 @@ class Queue:
             self.got(plan, md, gmo, body, done)
             return body
 
-    def get_now(self, plan: GetPlan, max_length: int | None, md: MD, gmo: GMO) -> bytes:
-        """One attempt of the MQGET ``plan`` was made for, run at once (``immediate``);
-        it raises what the attempt raised (``missed`` says whether to wait)."""
-        handle = self.handle
-        body, done = self.connection._call_now(
-            lambda now: handle.receive(max_length, md, gmo, now=now),
-            shared=self._shared,
-            verb="mqget",
-        )
-        self.got(plan, md, gmo, body, done)
+    def get_now(self, plan: GetPlan, md: MD, gmo: GMO, now: float) -> bytes:
+        """One attempt, at ``now``, of the MQGET ``plan`` was made for, run at once by
+        the virtual clock (``immediate``), without a closure per call; it raises what the
+        attempt raised (``missed`` says whether to wait)."""
+        handle, connection = self.handle, self.connection
+        qm = connection.qm
+        if connection.incarnation != qm.rules.incarnation:
+            connection._check_life()
+        mark = qm.smds_mark(True) if self._shared else None
+        caller = qm.enter_now("mqget", self._shared, now)
+        try:
+            body, done = handle.receive(None, md, gmo, now=now)
+        finally:
+            if caller is not None:
+                CALLER.reset(caller)
+            if mark is not None:
+                qm.smds_count(mark)
+        self.got(plan, md, gmo, body, done, now)
         return body
 
     # The pieces of MQGET with MQGMO_WAIT, shared by the task's call and the clock's.
-    def plan(self, md: MD, gmo: GMO) -> GetPlan:
-        """What an MQGET with ``md`` and ``gmo`` starting now waits for, and until when."""
+    def plan(self, md: MD, gmo: GMO, now: float | None = None) -> GetPlan:
+        """What an MQGET with ``md`` and ``gmo`` starting ``now`` (None: the current
+        time) waits for, and until when."""
         options = gmo.Options
         waits = bool(options & CMQC.MQGMO_WAIT)
         deadline = math.inf
         if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
-            deadline = trio.current_time() + max(gmo.WaitInterval, 0) / 1000
+            if now is None:
+                now = trio.current_time()
+            wait = gmo.WaitInterval
+            deadline = now + (wait if wait > 0 else 0) / 1000
+        # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
+        # dataclass's ``__eq__``.
         plain = (
             not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
             and self.handle.state.locked is None
-            and engine.match_of(md, gmo) == MATCH_ANY
+            and ((match := engine.match_of(md, gmo)) is MATCH_ANY or match == MATCH_ANY)
         )
         checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
         return GetPlan(waits, deadline, plain, checked)
@@ -304,16 +334,25 @@ class Queue:
             )
         return plan.waits and trio.current_time() < plan.deadline
 
-    def got(self, plan: GetPlan, md: MD, gmo: GMO, body: bytes, done: Done | None) -> None:
-        """An attempt returned: the signals told, the event of the message got."""
+    def got(
+        self,
+        plan: GetPlan,
+        md: MD,
+        gmo: GMO,
+        body: bytes,
+        done: Done | None,
+        now: float | None = None,
+    ) -> None:
+        """An attempt returned: the signals told, the event of the message got (``now``:
+        the time, if the caller has it)."""
         self._checked = plan.checked
         if gmo.Options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
             handle = self.handle
             self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
         if done is not None:
-            self._got(body, md, gmo, done)
+            self._got(body, md, gmo, done, now)
 
-    def _got(self, body: bytes, md: MD, gmo: GMO, done: Done) -> None:
+    def _got(self, body: bytes, md: MD, gmo: GMO, done: Done, now: float | None = None) -> None:
         """A get returned a message: its event, with what the rules decided (``done``)."""
         handle, qm = self.handle, self.connection.qm
         world = qm.world
@@ -322,7 +361,7 @@ class Queue:
             world.signals.took(handle.repository.store, handle.queue)
         world.events.emit(
             MessageGot(
-                trio.current_time(),
+                trio.current_time() if now is None else now,
                 qm.name,
                 handle.queue,
                 md.MsgId,

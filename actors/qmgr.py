@@ -19,6 +19,7 @@ trio thread (``coupling.direct``): a rules call then runs whole, as in process.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import Token
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -349,27 +350,51 @@ class QueueManager:
     ) -> T:
         """``call(now)`` at once, as ``dispatch`` runs it when ``immediate``: from a
         task or from a timer of the virtual clock (counted as ``dispatch`` counts it)."""
-        self.statistics.count(verb, 0.0, shared)
-        store = self.rules.qsg.shared.store if shared and self.rules.qsg is not None else None
-        before = (store.smds_writes, store.smds_reads) if store is not None else (0, 0)
+        now = trio.current_time()
+        mark = self.smds_mark(shared)
+        caller = self.enter_now(verb, shared, now)
         try:
-            now = self.rules.time = trio.current_time()
-            reach = self.world.reach
-            if reach is None or not (reach.everyone or reach.lost):
-                # Only a lost coupling facility link reads CALLER (``Reach.check``), and none
-                # can be lost during this call, which runs to its end without a checkpoint:
-                # a context variable's set and reset were a twentieth of a driven message.
-                return call(now)
-            caller = CALLER.set(self.name)
-            try:
-                return call(now)
-            finally:
-                CALLER.reset(caller)
+            return call(now)
         finally:
-            if store is not None:  # free here (``immediate``): counted, not charged
-                writes, reads = store.smds_writes - before[0], store.smds_reads - before[1]
-                if writes or reads:
-                    self.statistics.smds(writes, reads)
+            if caller is not None:
+                CALLER.reset(caller)
+            if mark is not None:
+                self.smds_count(mark)
+
+    def enter_now(self, verb: str, shared: bool, now: float) -> Token[str] | None:
+        """What ``run_now`` does before its call, for the clock's MQPUT and MQGET that
+        make the rules' call themselves (no closure a message): the call counted as
+        ``dispatch`` counts it, the rules' time set to ``now``, and ``CALLER`` set when
+        a coupling facility link can be lost (the token to reset after the call; None
+        when it was not set)."""
+        statistics = self.statistics  # ``MessageManagerStatistics.count`` of a free call
+        statistics.calls[verb] += 1
+        statistics.cf_accesses += shared
+        self.rules.time = now
+        reach = self.world.reach
+        if reach is None or not (reach.everyone or reach.lost):
+            # Only a lost coupling facility link reads CALLER (``Reach.check``), and none
+            # can be lost during this call, which runs to its end without a checkpoint:
+            # a context variable's set and reset were a twentieth of a driven message.
+            return None
+        return CALLER.set(self.name)
+
+    def smds_mark(self, shared: bool) -> tuple[int, int] | None:
+        """Before a call that runs at once: the shared store's SMDS access counts (None
+        for a call on no shared queue: only shared messages are offloaded)."""
+        if not shared or self.rules.qsg is None:
+            return None
+        store = self.rules.qsg.shared.store
+        return store.smds_writes, store.smds_reads
+
+    def smds_count(self, mark: tuple[int, int]) -> None:
+        """After it: the call's SMDS accesses counted (free here, as ``immediate`` says:
+        counted, not charged)."""
+        assert self.rules.qsg is not None
+        store = self.rules.qsg.shared.store
+        writes, reads = store.smds_writes - mark[0], store.smds_reads - mark[1]
+        if writes or reads:
+            self.statistics.smds(writes, reads)
 
     def wake(self) -> None:
         """End a pause: the calls waiting in ``dispatch`` go on."""

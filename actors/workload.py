@@ -304,11 +304,11 @@ class Application:
         opened = await self.attempt(conn.open, od, CMQC.MQOO_INPUT_EXCLUSIVE, pause=True)
         return None if opened is FAILED else opened
 
-    def get_options(self, md: MD) -> GMO:
-        """The GMO of a waiting MQGET starting now (not waiting past the workload's
-        stop); ``md`` is made ready for it."""
+    def get_options(self, md: MD, now: float | None = None) -> GMO:
+        """The GMO of a waiting MQGET starting ``now`` (None: the current time), not
+        waiting past the workload's stop; ``md`` is made ready for it."""
         w = self.w
-        left_ms = (self.stop - trio.current_time()) * 1000
+        left_ms = (self.stop - (trio.current_time() if now is None else now)) * 1000
         # At least a millisecond: a get that cannot wait would spin in simulated time.
         wait = max(1, min(w.wait, math.ceil(left_ms)))
         gmo = GMO(Options=get_options(w), WaitInterval=wait)

@@ -26,7 +26,7 @@ from actors import command_server, determinism
 from actors.admin import ChannelBoard
 from actors.cflink import CFLink, InProcess, OnServer
 from actors.clock import VirtualClock, current_virtual_clock
-from actors.events import EventLog
+from actors.events import ChannelBatch, ChannelStateChanged, EventLog, MessagePut
 from actors.facility import FacilityWatch
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
@@ -68,9 +68,9 @@ class World(FaultInjection):
         )
         self.watch = FacilityWatch(self)
         self.channel_board = ChannelBoard()
-        events.listeners.append(self.channel_board.saw)
+        events.listen(self.channel_board.saw, ChannelStateChanged, ChannelBatch)
         self.command_servers = command_server.Starter(self)
-        events.listeners.append(self.command_servers.saw)
+        events.listen(self.command_servers.saw, MessagePut)
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:

@@ -17,7 +17,7 @@ import trio
 
 from actors import clock, drive
 from actors.clock import VirtualClock
-from actors.events import ApplicationError, MessageGot, MessagePut, WorldEvent
+from actors.events import ApplicationError, EventLog, MessageGot, MessagePut, WorldEvent
 from actors.mqi import Queue
 from actors.signals import Signals
 from qsg import CMQC
@@ -282,13 +282,31 @@ def test_a_failure_inside_a_clock_driven_step_ends_the_run_as_a_task_failure_doe
     calls = [0]
     put_now = Queue.put_now
 
-    def failing(self: Queue, body: bytes | str, md: MD, pmo: PMO) -> None:
+    def failing(self: Queue, body: bytes | str, md: MD, pmo: PMO, now: float) -> None:
         calls[0] += 1
         if calls[0] == 50:
             raise RuntimeError("a bug in the put")
-        put_now(self, body, md, pmo)
+        put_now(self, body, md, pmo, now)
 
     monkeypatch.setattr(Queue, "put_now", failing)
     with pytest.RaisesGroup(RuntimeError, allow_unwrapped=True, flatten_subgroups=True):
         run_scenario(_shortened("mmc-erlang-c.toml", 60))
     assert calls[0] == 50
+
+
+def test_a_listener_of_some_kinds_hears_only_events_of_those_classes_in_order() -> None:
+    # EventLog.listen: the world's books that read a few kinds of event (the channel
+    # status board, the command server's starter) are not called for every message.
+    log = EventLog()
+    heard: list[WorldEvent] = []
+    everything: list[WorldEvent] = []
+    log.listen(heard.append, MessageGot, ApplicationError)
+    log.listeners.append(everything.append)
+    put = MessagePut(1.0, "QM1", "Q", b"1", 10, False, False, -1)
+    got = MessageGot(2.0, "QM1", "Q", b"1", 10, False, False, -1, False)
+    error = ApplicationError(3.0, "QM1", "app#1", "Q", CMQC.MQRC_NO_MSG_AVAILABLE)
+    for event in (put, got, error):
+        log.emit(event)
+    assert heard == [got, error]
+    assert everything == [put, got, error]
+    assert log.history == [put, got, error]

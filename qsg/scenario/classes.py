@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,9 +46,11 @@ Key = tuple[str, str, str, str]  # role, workload, scope, queue
 
 
 def tally(
-    events: Iterable[WorldEvent], scope: Callable[[str, str], str], since: float = -math.inf
+    events: Iterable[WorldEvent],
+    scope: Mapping[tuple[str, str], str],
+    since: float = -math.inf,
 ) -> dict[Key, Class]:
-    """Each class's messages and latencies (``scope(q_mgr, queue)``: a queue's scope),
+    """Each class's messages and latencies (``scope[q_mgr, queue]``: a queue's scope),
     in the order to show them: by queue, its putters before its getters."""
     classes: dict[Key, Class] = defaultdict(Class)
     put_by: dict[bytes, tuple[float, Key | None]] = {}
@@ -56,16 +58,21 @@ def tally(
         if isinstance(e, MessagePut):
             if e.msg_id in put_by:  # not its first MQPUT (a backed-out one put again)
                 continue
-            key = ("put", e.app, scope(e.q_mgr, e.queue), e.queue) if e.app else None
+            key = ("put", e.app, scope[e.q_mgr, e.queue], e.queue) if e.app else None
             put_by[e.msg_id] = (e.time, key)
             if key is not None and e.time >= since:
-                classes[key].count(e.size, e.persistent)
+                put = classes[key]  # ``Class.count``, inline: this runs for every message
+                put.messages += 1
+                put.bytes += e.size
+                put.persistent += e.persistent
         elif isinstance(e, MessageGot) and not e.browse and e.time >= since:
             began, putter = put_by.get(e.msg_id, (None, None))
             waited = None if began is None or began < since else e.time - began
             if e.app:
-                got = classes[("get", e.app, scope(e.q_mgr, e.queue), e.queue)]
-                got.count(e.size, e.persistent)
+                got = classes[("get", e.app, scope[e.q_mgr, e.queue], e.queue)]
+                got.messages += 1
+                got.bytes += e.size
+                got.persistent += e.persistent
                 if waited is not None:
                     got.latencies.append(waited)
             if putter is not None and waited is not None:

@@ -24,6 +24,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from actors.events import DepthSampled, FaultInjected, MessagePut, WorldEvent
@@ -63,6 +64,8 @@ def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], l
         for name, info in structures.items():
             for queue in info["queues"]:
                 where[(qsg, queue)] = (qsg, name)
+    if not where:
+        return {}  # no shared queue: no event to read
     puts: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)  # (time, size)
     # (qsg, structure) -> time -> queue -> depth: a queue sampled twice at one instant
     # (the periodic sample and the end's) counts once.
@@ -103,6 +106,9 @@ def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], l
     return out
 
 
+_time = attrgetter("time")  # an event's time, without a Python call per event
+
+
 def _outages(events: list[WorldEvent], end: float) -> list[tuple[FaultInjected, float]]:
     """Each fault with an undoing, and when it was undone (the run's end if never)."""
     out = []
@@ -122,7 +128,7 @@ def _outages(events: list[WorldEvent], end: float) -> list[tuple[FaultInjected, 
 
 def sized(events: list[WorldEvent], scopes: Any) -> list[dict[str, Any]]:
     """The summary's ``structures`` rows: each structure's peak and its outages."""
-    end = max((e.time for e in events), default=0.0)
+    end = max(map(_time, events), default=0.0)
     faults = _outages(events, end)
     rows = []
     for (qsg, name), usage in series(events, scopes).items():

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -82,18 +82,23 @@ class Scopes:
             return qsg
         return q_mgr
 
-    def scoper(self) -> Callable[[str, str], str]:
-        """``scope``, remembering each answer: a summary asks it for every message's put
-        and get, of a handful of queues (the shared lists are searched once each)."""
-        known: dict[tuple[str, str], str] = {}
+    def scoper(self) -> dict[tuple[str, str], str]:
+        """``scope`` by ``(q_mgr, queue)``, each answer remembered: a summary asks for
+        every message's put and get, of a handful of queues (the shared lists are
+        searched once each, and a known answer is a dict lookup, not a call)."""
+        return _Scoped(self)
 
-        def scope(q_mgr: str, queue: str) -> str:
-            where = known.get((q_mgr, queue))
-            if where is None:
-                where = known[(q_mgr, queue)] = self.scope(q_mgr, queue)
-            return where
 
-        return scope
+class _Scoped(dict[tuple[str, str], str]):
+    """``Scopes.scoper``'s memory: a key not yet asked is answered by ``scope``."""
+
+    def __init__(self, scopes: Scopes) -> None:
+        super().__init__()
+        self.scopes = scopes
+
+    def __missing__(self, key: tuple[str, str]) -> str:
+        where = self[key] = self.scopes.scope(*key)
+        return where
 
 
 def rank(p: float, n: int) -> int:
@@ -257,7 +262,8 @@ def summarise(
     events = list(events)
     scope = scopes.scoper()
     for e in events:
-        last = max(last, e.time)
+        if e.time > last:
+            last = e.time
         if e.time < since and not isinstance(e, _RECORDS):
             # Its time is kept: a latency is counted only from a put after the warm-up.
             if isinstance(e, MessagePut | ChannelDelivered):
@@ -266,7 +272,7 @@ def summarise(
                 put_expiry.setdefault(e.msg_id, e.expiry)
             continue
         if isinstance(e, MessagePut | ChannelDelivered):
-            key = (scope(e.q_mgr, e.queue), e.queue)
+            key = (scope[e.q_mgr, e.queue], e.queue)
             queues[key].put += 1
             qmgrs[e.q_mgr].put += 1
             first_put.setdefault(e.msg_id, e.time)
@@ -291,7 +297,7 @@ def summarise(
         elif isinstance(e, MessageGot):
             if e.browse:
                 continue
-            key = (scope(e.q_mgr, e.queue), e.queue)
+            key = (scope[e.q_mgr, e.queue], e.queue)
             queues[key].got += 1
             qmgrs[e.q_mgr].got += 1
             totals["got"] += 1
@@ -300,7 +306,7 @@ def summarise(
                 queues[key].latencies.append(e.time - began)
                 qmgrs[e.q_mgr].latencies.append(e.time - began)
         elif isinstance(e, Discarded):
-            key = (scope(e.q_mgr, e.queue), e.queue)
+            key = (scope[e.q_mgr, e.queue], e.queue)
             queues[key].expired += 1
             qmgrs[e.q_mgr].expired += 1
             discarded_from[e.msg_id] = key
@@ -310,14 +316,14 @@ def summarise(
             qmgrs[e.q_mgr].expired += 1
             totals["expired_in_transit"] += 1
         elif isinstance(e, ReportPut):
-            queues[(scope(e.q_mgr, e.queue), e.queue)].put += 1  # it arrives there
+            queues[(scope[e.q_mgr, e.queue], e.queue)].put += 1  # it arrives there
             qmgrs[e.q_mgr].reports += 1
             origin = discarded_from.get(e.original_msg_id)
             if origin is not None:
                 queues[origin].reports += 1
             totals["reports"] += 1
         elif isinstance(e, DeadLettered):
-            queues[(scope(e.q_mgr, e.queue), e.queue)].dead_lettered += 1
+            queues[(scope[e.q_mgr, e.queue], e.queue)].dead_lettered += 1
             qmgrs[e.q_mgr].dead_lettered += 1
             totals["dead_lettered"] += 1
         elif isinstance(e, ApplicationError):
