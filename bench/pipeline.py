@@ -7,8 +7,8 @@ changes) as Parquet, then on ``local[2]``:
 1. the bare scan: ``spark.read.parquet(files).count()``;
 2. the metrics job: every table of ``qsg.pipeline.metrics`` computed and written as
    Parquet, partitioned by run, as ``qsg metrics`` does (``metrics.store``'s steps,
-   each timed: listing the runs, the Python tasks computing every run's tables, the
-   writes of the fifteen tables in the JVM).
+   each timed: listing the runs; the job, whose Python tasks compute every run's
+   tables and write their parts into the staging directory; the driver's commit).
 
 Prints events per second through the metrics job and its time as a multiple of the
 bare scan's (target: within 5x). Each runs once first to warm up: the bare scan the
@@ -36,6 +36,7 @@ import pyarrow.compute as pc
 from qsg import eventlog
 from qsg.pipeline import frames, metrics
 from qsg.pipeline.spark import spark_session
+from qsg.pipeline.staging import Stage
 from qsg.pipeline.where import to_uri
 
 RUNS = 10
@@ -201,24 +202,25 @@ def main() -> None:
             assert counted == total, (counted, total)
             return time.perf_counter() - began
 
-        phases: dict[str, list[float]] = {"list": [], "compute": [], "write": []}
+        phases: dict[str, list[float]] = {"list": [], "job": [], "commit": []}
 
         def metrics_job() -> float:
             # metrics.store's steps, each timed: where the job's time goes.
             began = time.perf_counter()
             ev = metrics.Events.load(spark, work / "runs")
             listed = time.perf_counter()
-            job, marked = frames.settle(ev.packed())  # the Python tasks: every run's tables
-            computed = time.perf_counter()
+            stage = Stage.begin(to_uri(work / "metrics"), metrics.TABLES, "overwrite")
+            assert stage is not None  # a local directory: staged by the tasks
+            _, marked = frames.settle(ev.packed(stage.uri), persist=False)
+            computed = time.perf_counter()  # the tasks: every run's tables, written
             metrics.failed(marked)
-            tables = {n: frames.unpacked(job, n, s) for n, s in metrics.TABLES.items()}
-            frames.write_tables(spark, tables, to_uri(work / "metrics"), partitioned=metrics.TABLES)
-            job.unpersist()
+            stage.commit()
+            stage.discard()
             done = time.perf_counter()
             for name, took in (
                 ("list", listed - began),
-                ("compute", computed - listed),
-                ("write", done - computed),
+                ("job", computed - listed),
+                ("commit", done - computed),
             ):
                 phases[name].append(took)
             return done - began

@@ -27,10 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from qsg.pipeline.frames import deal
 from qsg.pipeline.run_tables import run_tables
 from qsg.pipeline.runs import EVENTS, read_log
 from qsg.pipeline.spark import spark_session
-from qsg.pipeline.sweep import play_point, run_sweep
+from qsg.pipeline.sweep import expected_cost, play_point, run_sweep
 from qsg.pipeline.sweep_file import Sweep, load_sweep
 
 BASE = Path(__file__).resolve().parent.parent / "scenarios" / "sweep-base.toml"
@@ -59,11 +60,21 @@ def in_sequence(sweep: Sweep, out: Path) -> float:
     return time.perf_counter() - began
 
 
-def as_spark_job(spark: object, sweep: Sweep, out: Path) -> float:
+def as_spark_job(
+    spark: object, sweep: Sweep, out: Path, tasks: int, shares: list[dict[str, float]]
+) -> float:
+    """The sweep's wall time; in ``shares``, where it went: the points' own wall time
+    in the tasks (summed, and the busiest task's, dealt as ``run_sweep`` deals them)
+    and the rest (Spark's start of the job, the tables' reads and writes)."""
     began = time.perf_counter()
     swept = run_sweep(spark, sweep, out)
+    took = time.perf_counter() - began
     assert not [r for r in swept.results if r.error]
-    return time.perf_counter() - began
+    walls = [r.wall_seconds for r in swept.results]
+    hands = deal([expected_cost(p) for p in sweep.points], tasks)
+    busiest = max(sum(walls[i] for i in hand) for hand in hands)
+    shares.append({"points": sum(walls), "busiest": busiest, "rest": took - busiest})
+    return took
 
 
 def _spread(times: list[float]) -> str:
@@ -86,16 +97,25 @@ def main() -> None:
         def fresh() -> Path:
             return work / f"out{next(made)}"
 
-        as_spark_job(spark, sweep, fresh())  # warm-up
+        shares: list[dict[str, float]] = []
+        as_spark_job(spark, sweep, fresh(), cores, shares)  # warm-up
         in_sequence(sweep, fresh())
         alone, job = [], []
+        del shares[:]
         for _ in range(args.repeats):
             alone.append(in_sequence(sweep, fresh()))
-            job.append(as_spark_job(spark, sweep, fresh()))
+            job.append(as_spark_job(spark, sweep, fresh(), cores, shares))
         a, j = statistics.median(alone), statistics.median(job)
         print(f"48 points of {args.duration:g} simulated s, {args.repeats} timed runs each")
         print(f"one after another in one process: median {a:.1f} s ({_spread(alone)})")
         print(f"one Spark job on {args.master} ({cores} cores): median {j:.1f} s ({_spread(job)})")
+        share = {k: statistics.median(s[k] for s in shares) for k in shares[0]}
+        print(
+            f"where the Spark job's time went, medians: the points played in its tasks "
+            f"{share['points']:.1f} s summed ({share['points'] / a:.2f}x their time in "
+            f"sequence), the busiest task's {share['busiest']:.1f} s; the rest (Spark, "
+            f"the tables) {share['rest']:.1f} s"
+        )
         print(f"speed-up, medians: {a / j:.2f}x (target: >= 1.6x on 2 cores)")
         spark.stop()
     finally:

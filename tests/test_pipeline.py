@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from qsg.cli import write_run
 from qsg.pipeline import metrics
+from qsg.pipeline.where import local_path, to_uri
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
 
@@ -227,7 +228,8 @@ def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_giv
     shutil.rmtree(logs / "c")  # fewer runs the second time: no row of the first is left
     metrics.store(metrics.Events.load(spark, logs), out)
     for name in metrics.TABLES:
-        assert (out / name / "_SUCCESS").exists(), name  # Spark's committer finished it
+        assert (out / name / "_SUCCESS").exists(), name  # the driver's commit finished it
+    assert sorted(p.name for p in out.iterdir()) == sorted(metrics.TABLES)  # no staging left
     stored = metrics.read(out)
     assert set(stored) == set(metrics.TABLES)
     for name, table in computed.items():
@@ -338,6 +340,48 @@ def test_a_fault_mid_write_through_hadoops_filesystem_leaves_no_partial_table(sp
     assert not [n for n in left if n.startswith(("part-", "_SUCCESS"))], left
 
 
+def test_a_task_failing_after_staging_its_parts_leaves_the_tables_as_they_were(spark, tmp_path):
+    # The tasks write their parts into the job's staging directory; only the driver's
+    # commit, once every task succeeded, moves them: a failed job leaves no part.
+    import pyarrow as pa
+
+    from qsg.pipeline import frames
+    from qsg.pipeline.staging import Stage, partition_dir
+
+    schema = pa.schema([("run", pa.string()), ("x", pa.int64())])
+    out = tmp_path / "tables"
+    metrics.write({"t": pa.table({"run": ["old"], "x": [7]})}, out)  # there before the job
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+
+    def task(row):
+        yield "t", row["run"], pa.table({"run": [row["run"]], "x": [1]}, schema=schema)
+        if row["run"] == "b":  # its part is staged: then the task fails
+            raise OSError("disk gone mid-write")
+
+    stage = Stage.begin(to_uri(out), ["t"], "overwrite")
+    assert stage is not None
+    dealt = frames.dealt(
+        spark, [{"run": "a"}, {"run": "b"}], pa.schema([("run", pa.string())]), [1, 1], hands=2
+    )
+    with pytest.raises(frames.JobError, match=r"^OSError: disk gone mid-write$"):
+        frames.settle(frames.packed(dealt, task, {"t": schema}, stage=stage.uri), persist=False)
+    staged = local_path(stage.table("t"))
+    assert (staged / partition_dir("b") / "part-00000.parquet").exists()  # written, not committed
+    stage.discard()
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert metrics.read_table(out / "t").to_pylist() == [{"run": "old", "x": 7}]
+
+
+def test_a_job_refused_or_failed_leaves_no_directory_it_made(tmp_path):
+    from qsg.pipeline.staging import Stage
+
+    out = to_uri(tmp_path / "new" / "metrics")
+    stage = Stage.begin(out, ["latency"], "errorifexists")
+    assert stage is not None and (tmp_path / "new" / "metrics" / "_temporary").is_dir()
+    stage.discard()  # as a failed job does: OUT was not there, so it goes too
+    assert [p.name for p in (tmp_path / "new").iterdir()] == []
+
+
 @pytest.mark.parametrize(
     ("location", "uri"),
     [
@@ -348,8 +392,6 @@ def test_a_fault_mid_write_through_hadoops_filesystem_leaves_no_partial_table(sp
     ],
 )
 def test_a_path_option_becomes_an_absolute_uri_on_the_driver(location, uri, tmp_path, monkeypatch):
-    from qsg.pipeline.where import to_uri
-
     monkeypatch.chdir(tmp_path)
     assert to_uri(location) == uri.format(cwd=tmp_path.resolve())
 

@@ -15,6 +15,10 @@ the same on ``local[*]``, a cluster, or over Spark Connect (which has no RDDs):
    ``ERROR`` row with its message in ``part`` instead; a sweep point also yields a
    ``RESULT`` row (its JSON). The job's result is persisted, and the rows whose table
    starts with ``!`` (one or two per item) are all the driver sees.
+   Given a staging directory (``packed(..., stage=URI)``, ``qsg.pipeline.staging``),
+   the tasks write the tables' parts there themselves and only the ``!`` rows travel:
+   no persist, no write job, the driver commits by renaming. What follows is the
+   path for a URI pyarrow cannot open.
 3. ``unpacked``: one table's rows and columns of it, a plain ``where`` and ``select``
    in the JVM, and ``write_tables``: each table through ``DataFrameWriter.parquet``
    (Spark's output committer: a table is all there or not at all; ``mode`` overwrite
@@ -32,6 +36,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from qsg.pipeline import staging
 from qsg.pipeline.spark import parallelism
 from qsg.pipeline.where import child
 
@@ -40,7 +45,7 @@ ERROR = "!error"
 #: The ``table`` of a sweep point's result row (``part``: its JSON).
 RESULT = "!result"
 #: How a job's output may meet existing tables: Spark's save modes.
-MODES = ("overwrite", "errorifexists")
+MODES = staging.MODES
 _DDL = {
     pa.string(): "string",
     pa.int64(): "bigint",
@@ -114,17 +119,26 @@ Rows = Iterator[tuple[str, str, "pa.Table | bytes"]]
 
 
 def packed(
-    frame: Any, task: Callable[[dict[str, Any]], Rows], schemas: Mapping[str, pa.Schema]
+    frame: Any,
+    task: Callable[[dict[str, Any]], Rows],
+    schemas: Mapping[str, pa.Schema],
+    *,
+    stage: str | None = None,
 ) -> Any:
     """``task`` of every row of ``frame`` (``mapInArrow``): each yields ``(table, run,
-    rows)``, ``rows`` a table of ``schemas[table]`` or, for a ``!`` table, bytes."""
-    schema = wide(schemas)
+    rows)``, ``rows`` a table of ``schemas[table]`` or, for a ``!`` table, bytes.
+    Given ``stage`` (a staging directory, ``qsg.pipeline.staging``), the tables' rows
+    are written there by the task and only the ``!`` rows travel."""
+    schema = wide(schemas if stage is None else {})
 
     def each(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for row in batch.to_pylist():
                 for table, run, rows in task(row):
-                    yield _widened(schema, table, run, rows)
+                    if stage is not None and isinstance(rows, pa.Table):
+                        staging.put(stage, table, run, rows)
+                    else:
+                        yield _widened(schema, table, run, rows)
 
     return frame.mapInArrow(each, ddl(schema))
 
@@ -152,13 +166,15 @@ def _widened(schema: pa.Schema, table: str, run: str, rows: pa.Table | bytes) ->
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
-def settle(frame: Any) -> tuple[Any, list[tuple[str, str, bytes]]]:
-    """Run the packed job once (persisting its rows) and bring back only its ``!`` rows
-    (errors and results: one or two per item). The persisted frame is for
-    ``unpacked``; ``unpersist`` it when its tables are written."""
+def settle(frame: Any, *, persist: bool = True) -> tuple[Any, list[tuple[str, str, bytes]]]:
+    """Run the packed job once (persisting its rows unless told not to: a staged job's
+    rows are all ``!`` rows) and bring back only its ``!`` rows (errors and results:
+    one or two per item). The persisted frame is for ``unpacked``; ``unpersist`` it
+    when its tables are written."""
     from pyspark.sql import functions as F
 
-    frame = frame.persist()
+    if persist:
+        frame = frame.persist()
     try:
         marked = (
             frame.where(F.col("table").startswith("!")).select("table", "run", "part").collect()

@@ -39,21 +39,11 @@ from qsg.pipeline import frames
 from qsg.pipeline.frames import ERROR, JobError, Rows, deal
 from qsg.pipeline.run_tables import CDF_POINTS, HOLDER_LOST, SCHEMAS, run_tables
 from qsg.pipeline.runs import RunFile, list_runs, read_log
+from qsg.pipeline.staging import PART, PARTITION, Stage, TableExistsError, partition_dir, write_part
 from qsg.pipeline.where import to_uri
 
 #: Every table, by the name it is written under (each one's columns and types).
 TABLES: dict[str, pa.Schema] = SCHEMAS
-#: The file a table (or a run's partition of it) is written as, in its directory, by
-#: ``write``. Spark names the parts it writes ``part-NNNNN-...parquet``; Spark,
-#: pyarrow and DuckDB read a table's directory as one table.
-PART = "part-00000.parquet"
-#: The column every table of ``TABLES`` is partitioned by: ``NAME/run=RUN/part-*``, as
-#: ``DataFrameWriter.partitionBy("run")`` writes it (the column is the directory's
-#: name, not in the parts). A query of some runs reads only their directories.
-PARTITION = "run"
-#: Characters Spark escapes (``%XX``) in a partition directory's value (its
-#: ``ExternalCatalogUtils.escapePathName``): so ``write`` names them as Spark does.
-_ESCAPED = frozenset([*map(chr, range(1, 32)), *"\"#%'*/:=?\\\x7f{[]^"])
 #: The runs' DataFrame: a row a run.
 RUNS = pa.schema([("run", pa.string()), ("uri", pa.string()), ("size", pa.int64())])
 
@@ -74,11 +64,12 @@ class Events:
             raise ValueError(f"the time bucket must be above 0 s, not {interval}")
         return cls(list_runs(spark, root), spark, interval)
 
-    def packed(self) -> Any:
-        """The job, not yet run: every run's tables, packed (``frames.packed``)."""
+    def packed(self, stage: str | None = None) -> Any:
+        """The job, not yet run: every run's tables, packed (``frames.packed``), or
+        written by the tasks below ``stage`` (``qsg.pipeline.staging``)."""
         rows = [{"run": r.run, "uri": r.uri, "size": r.size} for r in self.runs]
         dealt = frames.dealt(self.spark, rows, RUNS, [r.size for r in self.runs])
-        return frames.packed(dealt, tables_task(self.interval), TABLES)
+        return frames.packed(dealt, tables_task(self.interval), TABLES, stage=stage)
 
 
 def tables_task(interval: float) -> Callable[[dict[str, Any]], Rows]:
@@ -110,8 +101,29 @@ def store(ev: Events, out: str | Path, *, mode: str = "overwrite") -> str:
     """Every table of ``TABLES`` computed and written as Parquet under ``out`` (a path
     or URI: ``out/NAME/``) through Spark's ``DataFrameWriter``, replacing what was there
     (``mode="errorifexists"``: refusing to). The URI written to is returned. A run that
-    cannot be read fails the job before any table is touched (JobError naming it)."""
+    cannot be read fails the job before any table is touched (JobError naming it).
+
+    One Spark job: its tasks write the tables' parts, the driver commits them
+    (``qsg.pipeline.staging``); where pyarrow cannot reach ``out``, the tables' rows
+    go to Spark's writers instead (``frames.write_tables``)."""
     target = to_uri(out)
+    try:
+        stage = Stage.begin(target, TABLES, mode)
+    except TableExistsError as error:
+        raise JobError(str(error)) from None
+    if stage is None:
+        return _store_through_spark(ev, target, mode)
+    try:
+        _, marked = frames.settle(ev.packed(stage.uri), persist=False)
+        failed(marked)
+        stage.commit()
+    finally:
+        stage.discard()
+    return target
+
+
+def _store_through_spark(ev: Events, target: str, mode: str) -> str:
+    """``store`` by Spark's ``DataFrameWriter``: a persisted wide frame, a write a table."""
     job, marked = frames.settle(ev.packed())
     try:
         failed(marked)
@@ -145,25 +157,11 @@ def write(tables: dict[str, pa.Table], out: str | Path) -> Path:
             for run in pc.unique(table[PARTITION]).to_pylist():
                 mine = table.filter(pc.equal(table[PARTITION], run)).drop_columns([PARTITION])
                 (where / partition_dir(run)).mkdir()
-                write_part(mine, where / partition_dir(run) / PART)
+                write_part(mine, str(where / partition_dir(run) / PART))
         else:
-            write_part(table, where / PART)
+            write_part(table, str(where / PART))
         (where / "_SUCCESS").touch()
     return out
-
-
-def write_part(table: pa.Table, path: Path) -> None:
-    """One table (or a run's part of it) as a Parquet file: names (strings) as
-    dictionaries, numbers as they are (a dictionary of times or counts is as big as
-    they are, and Arrow hashes doubles slowly: a third of the time it took to write)."""
-    strings = [f.name for f in table.schema if f.type == pa.string()]
-    pq.write_table(table, str(path), use_dictionary=strings)
-
-
-def partition_dir(run: str) -> str:
-    """The directory of ``run``'s partition of a table: ``run=NAME``, escaped as Spark
-    escapes it (``b/c``: ``run=b%2Fc``)."""
-    return PARTITION + "=" + "".join(f"%{ord(c):02X}" if c in _ESCAPED else c for c in run)
 
 
 def partition_of(directory: str) -> str:
@@ -177,7 +175,9 @@ def read(out: str | Path) -> dict[str, pa.Table]:
     """The tables ``store`` or ``write`` (or a sweep) stored under the local directory
     ``out``, by name, in run order (each run's rows in the order they were made)."""
     return {
-        p.name: read_table(p, TABLES.get(p.name)) for p in sorted(Path(out).iterdir()) if p.is_dir()
+        p.name: read_table(p, TABLES.get(p.name))
+        for p in sorted(Path(out).iterdir())
+        if p.is_dir() and not p.name.startswith(("_", "."))  # a job's staging: not a table
     }
 
 

@@ -652,6 +652,11 @@ def _tally(table: pa.Table, names: list[str], interval: float, flag: Any) -> pa.
     )
 
 
+def _encoded(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """``column`` dictionary-encoded (as it is, if it is already)."""
+    return column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
+
+
 def _codes(column: pa.ChunkedArray) -> tuple[pa.ChunkedArray, pa.Array]:
     """A dictionary column's codes (a null is one code more than the dictionary has),
     and its dictionary (with a null at that code). The codes are the dictionary's own
@@ -937,13 +942,13 @@ def cf_usage(ev: RunEvents) -> pa.Table:
     )
     entries, size = pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D)
     per = _elements_per_message(ev, rows)
-    mean = pa.array(
-        [
-            per.get((q, s), _elements(1024))
-            for q, s in zip(table["qsg"].to_pylist(), table["structure"].to_pylist(), strict=True)
-        ],
-        _D,
-    )
+    # Each row's mean, looked up on the codes of its (QSG, structure) pair: a handful
+    # of pairs, so no Python per row (that was half of a big run's time here).
+    (qsg, qsgs), (struct, structs) = (_codes(_encoded(table[c])) for c in ("qsg", "structure"))
+    means = [
+        per.get((q, s), _elements(1024)) for q in qsgs.to_pylist() for s in structs.to_pylist()
+    ]
+    mean = pc.take(pa.array(means, _D), pc.add(pc.multiply(qsg, _lit(len(structs))), struct))
     elements = pc.cast(pc.round(pc.multiply(entries, mean)), _L)
     most = pc.multiply(table["size_kb"], _lit(4))
     full = pc.multiply(

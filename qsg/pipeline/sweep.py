@@ -31,6 +31,7 @@ import tempfile
 import time
 import tomllib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -40,11 +41,12 @@ import pyarrow.compute as pc
 
 from qsg.pipeline import frames
 from qsg.pipeline.answer import point_intervals
-from qsg.pipeline.frames import RESULT, Rows
-from qsg.pipeline.metrics import TABLES, read_table
+from qsg.pipeline.frames import RESULT, JobError, Rows
+from qsg.pipeline.metrics import TABLES, load, read_table
 from qsg.pipeline.run_tables import latencies_of, run_tables
 from qsg.pipeline.runs import EVENTS, RunLog, read_log
 from qsg.pipeline.spark import parallelism
+from qsg.pipeline.staging import Stage, TableExistsError
 from qsg.pipeline.sweep_file import Point, Sweep
 from qsg.pipeline.where import arrow_fs, child, is_local, local_path, to_uri
 
@@ -287,7 +289,16 @@ def run_sweep(
     dealt = frames.dealt(spark, rows, POINT_ROWS, [expected_cost(p) for p in points], hands=hands)
     queue = sweep.objective.queue or ""
     task = point_task(target, interval, queue, redis_url)
-    job, marked = frames.settle(frames.packed(dealt, task, {**TABLES, _LATENCY: LATENCIES}))
+    metrics_uri = child(target, "metrics")
+    try:
+        stage = Stage.begin(metrics_uri, [*TABLES, "points", "knee"], mode, scratch=[_LATENCY])
+    except TableExistsError as error:
+        raise JobError(str(error)) from None
+    schemas = {**TABLES, _LATENCY: LATENCIES}
+    job, marked = frames.settle(
+        frames.packed(dealt, task, schemas, stage=stage.uri if stage else None),
+        persist=stage is None,
+    )
     try:
         done = {
             run: PointResult(**json.loads(part)) for table, run, part in marked if table == RESULT
@@ -295,20 +306,46 @@ def run_sweep(
         results = [done[p.run] for p in points]
         if all(r.error for r in results):
             return Swept(results, POINTS.empty_table(), KNEE.empty_table(), target)
-        tables = {name: frames.unpacked(job, name, schema) for name, schema in TABLES.items()}
-        lat = frames.unpacked(job, _LATENCY, LATENCIES)
+        # ``points`` and ``knee`` need two of the tables: the runs (their ends) and the
+        # objective's latencies. Staged, Spark reads them where they wait (each read
+        # lists a directory a point: 0.4 s a table on local[2], so only these two).
+        needed = {"runs": TABLES["runs"], _LATENCY: LATENCIES}
+        if stage is not None:
+            tables = {name: load(spark, stage.table(name), s) for name, s in needed.items()}
+        else:
+            tables = {name: frames.unpacked(job, name, s) for name, s in schemas.items()}
+        lat = tables.pop(_LATENCY)
         played = spark.createDataFrame(
             pa.Table.from_pylist(
                 [{**row, "error": done[row["run"]].error or None} for row in rows],
                 schema=POINT_ROWS.append(pa.field("error", _S)),
             ).drop_columns(["text"])
         )
-        tables["points"] = points_frame(played, tables["runs"], lat)
-        tables["knee"] = knee_frame(played, lat, sweep.objective.p99)
-        metrics_uri = child(target, "metrics")
-        frames.write_tables(spark, tables, metrics_uri, mode, partitioned=TABLES)
+        summaries = {
+            "points": points_frame(played, tables["runs"], lat),
+            "knee": knee_frame(played, lat, sweep.objective.p99),
+        }
+        if stage is not None:  # the two small tables' jobs side by side
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                list(
+                    pool.map(
+                        lambda i: i[1].write.parquet(stage.table(i[0]), mode="overwrite"),
+                        summaries.items(),
+                    )
+                )
+            stage.commit()
+        else:
+            frames.write_tables(
+                spark, {**tables, **summaries}, metrics_uri, mode, partitioned=TABLES
+            )
+    except JobError:
+        raise
+    except Exception as error:  # Spark's, reading or writing the summaries: one line
+        raise JobError(frames.one_line(error)) from None
     finally:
         job.unpersist()
+        if stage is not None:
+            stage.discard()
     shown = {
         name: _read_back(spark, child(metrics_uri, name), schema)
         for name, schema in (("points", POINTS), ("knee", KNEE))

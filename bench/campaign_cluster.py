@@ -1,0 +1,98 @@
+"""A chaos campaign on Spark against two local campaigns side by side (issue 33).
+
+The issue's claim: a campaign of 2,000 seeds on ``local[2]`` costs no more than two
+local campaigns of 1,000 run side by side. Both sides are the commands a user types,
+each timed from start to exit (so the Spark side pays its JVM's start, as a user does):
+
+1. ``qsg chaos SCENARIO --runs 2N --seed 1 --master local[2]``: one Spark job, the
+   seeds dealt to two tasks, each playing and judging its runs;
+2. ``qsg chaos SCENARIO --runs N --seed 1`` and ``... --seed 2``, started together,
+   timed until the later one ends (two processes on two cores, no Spark).
+
+They take turns, ``--repeats`` times each (the order alternating, so that the machine's
+moods fall on both), and the ratio is of the medians (target: at most 1.0x).
+
+    ./dev bench campaign_cluster                       # 2 x 100 runs of chaos-lean.toml
+    ./dev bench campaign_cluster --runs 1000           # the issue's 2,000 seeds
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QSG = [sys.executable, "-m", "qsg.cli"]
+
+
+def _campaign(scenario: Path, runs: int, seed: int, master: str | None) -> list[str]:
+    command = [*QSG, "chaos", str(scenario), "--runs", str(runs), "--seed", str(seed)]
+    return command + (["--master", master] if master else [])
+
+
+def _finished(process: subprocess.Popen[str], command: list[str]) -> None:
+    _out, err = process.communicate()
+    # Exit 1 is a campaign that found a violation: still a campaign played in full.
+    if process.returncode not in (0, 1) or "Traceback" in err:
+        raise SystemExit(f"{' '.join(command)}: exit {process.returncode}\n{err[-2000:]}")
+
+
+def timed(commands: list[list[str]]) -> float:
+    """Wall seconds from starting ``commands`` together until the last one exits."""
+    began = time.perf_counter()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    running = [
+        (
+            subprocess.Popen(
+                c, cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            ),
+            c,
+        )
+        for c in commands
+    ]
+    for process, command in running:
+        _finished(process, command)
+    return time.perf_counter() - began
+
+
+def _spread(times: list[float]) -> str:
+    return ", ".join(f"{t:.1f}" for t in times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", type=Path, default=ROOT / "scenarios" / "chaos-lean.toml")
+    parser.add_argument("--runs", type=int, default=100, help="runs of each local campaign")
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--repeats", type=int, default=2, help="timed runs of each")
+    args = parser.parse_args()
+    n = args.runs
+    on_spark = [_campaign(args.scenario, 2 * n, 1, args.master)]
+    side_by_side = [_campaign(args.scenario, n, 1, None), _campaign(args.scenario, n, 2, None)]
+    spark: list[float] = []
+    local: list[float] = []
+    for repeat in range(args.repeats):
+        turns = [(on_spark, spark), (side_by_side, local)]
+        for commands, times in turns if repeat % 2 == 0 else reversed(turns):
+            times.append(timed(commands))
+    s, b = statistics.median(spark), statistics.median(local)
+    name = args.scenario.name
+    print(f"{name}, {args.repeats} timed runs of each")
+    print(
+        f"one campaign of {2 * n} runs on {args.master}: median {s:.1f} s ({_spread(spark)}), "
+        f"{2 * n / s:.2f} runs/s"
+    )
+    print(
+        f"two local campaigns of {n} runs side by side: median {b:.1f} s ({_spread(local)}), "
+        f"{2 * n / b:.2f} runs/s"
+    )
+    print(f"on Spark / side by side, medians: {s / b:.2f}x (target: <= 1.0x)")
+
+
+if __name__ == "__main__":
+    main()
