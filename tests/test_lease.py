@@ -22,7 +22,7 @@ from coupling.scripts import SCAN, Script
 from coupling.store import RedisStore
 from qsg import CMQC, QMgr
 from qsg.core.events import Discarded, Event
-from qsg.core.lease import MemberLease
+from qsg.core.lease import Fence, MemberLease
 from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
@@ -232,3 +232,54 @@ def test_a_lease_s_length_must_be_positive_in_either_store(
     with pytest.raises(ValueError, match=f"lease {EXPIRY_SCAN}: its length must be positive"):
         a_store().lease(EXPIRY_SCAN, "QM1", length)
     assert a_store().lease(EXPIRY_SCAN, "QM1", 0.5).length == 0.5
+
+
+def test_a_grant_and_a_refusal_name_the_role_and_a_renewal_is_no_acquisition(
+    a_store: Callable[[], MessageStore],
+) -> None:
+    # A renewal keeps the holder's token and is not a new acquisition (acquired False,
+    # the previous holder the member itself); a refusal names the role and its holder.
+    store = a_store()
+    a, b = lease(store, "QM1"), lease(store, "QM2")
+    granted(a.acquire(0.0))
+    renewed = granted(a.acquire(1.0))
+    assert (renewed.role, renewed.acquired, renewed.previous) == (EXPIRY_SCAN, False, "QM1")
+    refused = b.acquire(2.0)
+    assert isinstance(refused, Refusal) and refused.role == EXPIRY_SCAN
+
+
+def test_a_grant_from_before_a_lapse_cannot_release_the_member_s_new_lease(
+    a_store: Callable[[], MessageStore],
+) -> None:
+    # Release gives up the lease only for the grant that holds it now: the same member's
+    # grant from before its lease ran out (an older token) releases nothing.
+    store = a_store()
+    a, b = lease(store, "QM1"), lease(store, "QM2")
+    old = granted(a.acquire(0.0))
+    new = granted(a.acquire(30.0))  # ran out at 10.0: a new token
+    assert new.token == old.token + 1
+    assert not a.release(old)
+    assert isinstance(b.acquire(31.0), Refusal)
+
+
+def test_a_fence_of_a_role_never_leased_is_stale_with_no_current_token(
+    a_store: Callable[[], MessageStore],
+) -> None:
+    # A fence is good only against its lease as it stands: for a role nobody ever held
+    # the store refuses it, and says there is no current token.
+    store = a_store()
+    with pytest.raises(StaleFenceError) as stale:
+        store.check_fence(Fence("NEVER.HELD", 1), 0.0)
+    assert stale.value.current is None
+
+
+def test_a_stale_fence_s_refusal_names_the_current_token(
+    a_store: Callable[[], MessageStore],
+) -> None:
+    # After a takeover the old holder's fence is refused naming the new grant's token.
+    store = a_store()
+    old = granted(lease(store, "QM1").acquire(0.0))
+    new = granted(lease(store, "QM2").acquire(12.0))
+    with pytest.raises(StaleFenceError) as stale:
+        store.check_fence(old.fence, 12.0)
+    assert stale.value.current == new.token == 2
