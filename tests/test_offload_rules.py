@@ -258,3 +258,91 @@ def test_the_redis_store_and_the_in_process_store_make_the_same_decisions(
     applied = rules(5, [30, 55, 90], [32, 4, 0])
     expected = [offloaded(s, float(level), applied) for level in range(0, 100, 5) for s in sizes]
     assert decisions["memory"] == decisions["redis"] == expected
+
+
+@pytest.mark.parametrize(
+    ("attributes", "refusal"),
+    [
+        ({"offload_threshold1": -1}, "OFFLD1TH must be 0..100, not -1"),
+        ({"offload_threshold2": 101}, "OFFLD2TH must be 0..100, not 101"),
+        ({"offload_size3": 65}, "OFFLD3SZ must be 0K..64K, not 65K"),
+        ({"offload_size1": -1}, "OFFLD1SZ must be 0K..64K, not -1K"),
+    ],
+)
+def test_a_structure_refuses_an_offload_rule_out_of_range_naming_it(
+    attributes: dict[str, int], refusal: str
+) -> None:
+    # DEFINE CFSTRUCT: OFFLDnTH is a percentage 0-100 and OFFLDnSZ 0K-64K; the refusal
+    # names the structure and the rule, numbered as MQSC numbers them.
+    with pytest.raises(ValueError, match=f"^CF structure APP1: {refusal}$"):
+        CFStructure("APP1", **attributes)  # type: ignore[arg-type]
+
+
+def test_the_ends_of_each_offload_range_are_accepted() -> None:
+    # 0 and 100 per cent, 0K and 64K (64K: the rule never offloads) are all valid.
+    s = CFStructure("APP1", offload_threshold1=0, offload_threshold2=100, offload_size1=64)
+    assert s.offload_thresholds == (0, 100, 90) and s.offload_sizes == (64, 4, 0)
+
+
+def test_a_structure_with_no_maxima_yet_counts_as_empty() -> None:
+    assert percent_full(0, 0, 0, 0) == 0.0
+
+
+# ---- the in-process store's accounting (the facility's: test_coupling_facility.py) ----
+def _shared(qm: QMgr) -> MemoryStore:
+    load(qm, "DEFINE QLOCAL(Q) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    assert qm.qsg is not None
+    store = qm.qsg.shared.store
+    assert isinstance(store, MemoryStore)
+    return store
+
+
+def test_a_browse_of_an_offloaded_message_is_an_smds_read_and_of_one_in_the_cf_none() -> None:
+    # An offloaded message's data lies in the SMDS: reading it, for a browse as for a
+    # get, is an SMDS access; a message kept whole in the structure needs none.
+    qm = _qm()
+    store = _shared(qm)
+    h = qm.connect().open("Q", ALL)
+    put(h, b"x" * (70 * KB), 0.0)  # over 63 KB: always offloaded
+    put(h, b"y" * KB, 0.0)
+    browse = CMQC.MQGMO_BROWSE_FIRST
+    assert len(get(h, 0.0, browse)[0]) == 70 * KB and store.smds_reads == 1
+    assert get(h, 0.0, CMQC.MQGMO_BROWSE_NEXT)[0] == b"y" * KB and store.smds_reads == 1
+
+
+def test_deleting_a_shared_queue_gives_its_structure_back_its_entries_and_elements() -> None:
+    qm = _qm()
+    store = _shared(qm)
+    h = qm.connect().open("Q", ALL)
+    put(h, b"x" * KB, 0.0)
+    put(h, b"y" * KB, 0.0)
+    assert store.structure_usage("APP1")["entries"] == 2
+    h.close()
+    qm.delete_queue("Q", purge=True)
+    usage = store.structure_usage("APP1")
+    assert (usage["entries"], usage["elements"]) == (0, 0)
+
+
+def test_elements_alone_can_make_a_structure_full_enough_to_offload() -> None:
+    # SIZE 10 KB: 10 entries and 40 elements. Three 2 KB messages (10 elements each) use
+    # 30% of the entries but 75% of the elements: past OFFLD1TH(70) with OFFLD1SZ(0K),
+    # the fourth message is offloaded, by the rules the structure was defined with.
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=MemoryStore()))
+    qm.define_structure(CFStructure("APP1", size_kb=10, offload_size1=0))
+    store = _shared(qm)
+    h = qm.connect().open("Q", ALL)
+    for _ in range(3):
+        put(h, b"x" * 2048, 0.0)
+    assert store.smds_writes == 0
+    assert store.structure_usage("APP1")["elements"] == 30
+    put(h, b"x" * 2048, 0.0)
+    assert store.smds_writes == 1
+
+
+def test_an_unknown_structure_s_usage_is_all_zeros() -> None:
+    assert MemoryStore().structure_usage("NONE") == {
+        "entries": 0,
+        "elements": 0,
+        "max_entries": 0,
+        "max_elements": 0,
+    }
