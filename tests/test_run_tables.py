@@ -22,6 +22,9 @@ from actors.events import ChannelDelivered, LeaseChanged, MessageGot, MessagePut
 from qsg import eventlog
 from qsg.pipeline import run_tables as rt
 from qsg.pipeline.runs import find_runs
+from qsg.scenario import parse_scenario
+from qsg.scenario.play import run_scenario
+from qsg.scenario.sizing import elements_of, series
 from qsg.scenario.summary import Scopes, percentile
 
 
@@ -311,3 +314,47 @@ def test_a_log_without_msg_ids_reads_them_as_nulls_of_their_fixed_size(tmp_path)
     column.validate(full=True)
     assert column.type == pa.binary(24) and column.null_count == 2
     assert rt.run_tables(run)["latency"].num_rows == 0  # nothing to match a get to
+
+
+#: A structure of 100 KB (100 entries, 400 elements) fed a 40 KB message a second at
+#: CFLEVEL(5) with IBM's default rules: two messages (161 elements each) make it 80.5%
+#: full, past OFFLD1TH(70) OFFLD1SZ(32K), so from the third on each body is offloaded.
+OFFLOADING = """\
+[run]
+duration = 8
+seed = 1
+sample_interval = 1
+
+[qsg.OFQ]
+members = ["QM1"]
+mqsc = "DEFINE QLOCAL(APP.OFF) QSGDISP(SHARED) CFSTRUCT(OFF) MAXDEPTH(999999)"
+
+[qsg.OFQ.structures.OFF]
+size_kb = 100
+
+[[workload]]
+type = "putter"
+qmgr = "QM1"
+queue = "APP.OFF"
+rate = 1
+arrival = "constant"
+size = 40960
+"""
+
+
+def test_cf_usage_gives_the_summarys_elements_and_percent_full_under_the_offload_rules(tmp_path):
+    # CFLEVEL(5)'s OFFLDnTH/OFFLDnSZ rules, per put, at the previous sample's fullness:
+    # the metrics table and the run's summary size a structure by the one accounting.
+    result = run_scenario(parse_scenario(OFFLOADING))
+    ev = _run(tmp_path, list(result.events), result.scopes)
+    table = sorted(
+        (r["time"], r["entries"], r["elements"], r["percent_full"])
+        for r in rt.cf_usage(ev).to_pylist()
+    )
+    summary = [
+        (u.time, u.entries, u.elements, u.percent_full)
+        for u in series(result.events, result.scopes)[("OFQ", "OFF")]
+    ]
+    assert table == summary
+    assert max(r[3] for r in table) > 70.0  # it passed OFFLD1TH, so the rules applied
+    assert table[-1][2] < table[-1][1] * elements_of(40960)  # offloaded bodies are not in it

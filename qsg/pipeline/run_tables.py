@@ -25,11 +25,10 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from actors.statistics import VERBS
-from qsg.core.offload import ALWAYS_OFFLOADED
 from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
 from qsg.pipeline.where import arrow_fs
-from qsg.scenario.sizing import ELEMENT, RECORD_OVERHEAD
+from qsg.scenario.sizing import usage
 from qsg.scenario.summary import RECORD_KINDS, rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
@@ -910,7 +909,9 @@ def channels(ev: RunEvents) -> pa.Table:
 def cf_usage(ev: RunEvents) -> pa.Table:
     """CF structure usage over time: at each depth sample of a QSG, the entries (the
     messages, expired-undiscarded included) in each structure, against its SIZE (SIZE KB
-    hold SIZE entries: ``used`` is the fraction of them)."""
+    hold SIZE entries: ``used`` is the fraction of them), and its elements and percent
+    full as the run's summary gives them (``qsg.scenario.sizing.usage``: the 63 KB rule
+    and the structure's OFFLDnTH/OFFLDnSZ rules, per put)."""
     rows = {
         (qsg, queue): (name, int(s["size_kb"]))
         for qsg, structures in ev.run.scopes.structures.items()
@@ -919,88 +920,97 @@ def cf_usage(ev: RunEvents) -> pa.Table:
     }
     sampled = ev.of("depth", columns=["scope", "queue", "time", "depth", "shared"])
     sampled = sampled.filter(pc.fill_null(sampled["shared"], _lit(False)))
-    # Each sample's structure, looked up on the codes of its (scope, queue) pair.
-    (scope, scopes), (queue, queues) = _codes(sampled["scope"]), _codes(sampled["queue"])
-    pairs = [rows.get((s, q)) for s in scopes.to_pylist() for q in queues.to_pylist()]
-    names = sorted({p[0] for p in pairs if p is not None})
-    which = pa.array([None if p is None else names.index(p[0]) for p in pairs], pa.int32())
-    size = pa.array([None if p is None else p[1] for p in pairs], _L)
-    pair = pc.add(pc.multiply(scope, _lit(len(queues))), queue).combine_chunks()
+    names, which, size, pair = _structure_of(sampled, rows)
     keys = ["scope", "structure", "time", "size_kb"]
     joined = pa.table(
         {
             "scope": sampled["scope"],
             "time": sampled["time"],
+            "queue": sampled["queue"],
             "depth": sampled["depth"],
             "structure": pa.DictionaryArray.from_arrays(pc.take(which, pair), pa.array(names, _S)),
             "size_kb": pc.take(size, pair),
         }
     )
     joined = joined.filter(pc.is_valid(joined["size_kb"]))
+    # A queue sampled twice at one instant (the periodic sample and the end's) counts
+    # once, its last depth, as in the summary.
+    joined = _group(joined, [*keys, "queue"], [("depth", "last")], ["depth"])
     table = _group(joined, keys, [("depth", "sum")], ["entries"]).rename_columns(
         ["qsg", "structure", "time", "size_kb", "entries"]
     )
-    entries, size = pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D)
-    per = _elements_per_message(ev, rows)
-    # Each row's mean, looked up on the codes of its (QSG, structure) pair: a handful
-    # of pairs, so no Python per row (that was half of a big run's time here).
-    (qsg, qsgs), (struct, structs) = (_codes(_encoded(table[c])) for c in ("qsg", "structure"))
-    means = [
-        per.get((q, s), _elements(1024)) for q in qsgs.to_pylist() for s in structs.to_pylist()
-    ]
-    mean = pc.take(pa.array(means, _D), pc.add(pc.multiply(qsg, _lit(len(structs))), struct))
-    elements = pc.cast(pc.round(pc.multiply(entries, mean)), _L)
-    most = pc.multiply(table["size_kb"], _lit(4))
-    full = pc.multiply(
-        pc.max_element_wise(
-            pc.divide(entries, size), pc.divide(pc.cast(elements, _D), pc.cast(most, _D))
-        ),
-        _lit(100.0),
-    )
+    puts = _puts_by_structure(ev, rows)
+    # One structure's samples at a time, in time order: a Python step per sample, as
+    # the summary takes (the per-put offload decision depends on the previous sample).
+    qsgs, structs = (pc.cast(table[c], _S).to_pylist() for c in ("qsg", "structure"))
+    times, entries = table["time"].to_pylist(), table["entries"].to_pylist()
+    sizes = table["size_kb"].to_pylist()
+    each: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, key in enumerate(zip(qsgs, structs, strict=True)):
+        each[key].append(i)
+    elements, full = [0] * table.num_rows, [0.0] * table.num_rows
+    for key, indices in each.items():
+        indices.sort(key=times.__getitem__)
+        rules = ev.run.scopes.structures[key[0]][key[1]].get("rules", ())
+        samples = [(times[i], entries[i]) for i in indices]
+        sized = usage(samples, puts.get(key, []), sizes[indices[0]], rules)
+        for row, u in zip(indices, sized, strict=True):
+            elements[row], full[row] = u.elements, u.percent_full
     table = (
-        table.append_column("used", pc.divide(entries, size))
-        .append_column("elements", elements)
-        .append_column("max_elements", most)
-        .append_column("percent_full", full)
+        table.append_column(
+            "used", pc.divide(pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D))
+        )
+        .append_column("elements", pa.array(elements, _L))
+        .append_column("max_elements", pc.multiply(table["size_kb"], _lit(4)))
+        .append_column("percent_full", pa.array(full, _D))
     )
     return _finish("cf_usage", table, ev.run.run)
 
 
-def _elements(size: int) -> float:
-    """The elements a message of ``size`` body bytes takes (``qsg.scenario.sizing``; the
-    table applies only the 63 KB rule, not a structure's OFFLDnTH/OFFLDnSZ rules)."""
-    body = size if size <= ALWAYS_OFFLOADED else 0
-    return float(math.ceil((body + RECORD_OVERHEAD) / ELEMENT))
+def _structure_of(
+    table: pa.Table, rows: dict[tuple[str, str], tuple[str, int]]
+) -> tuple[list[str], pa.Array, pa.Array, pa.ChunkedArray]:
+    """The structures' names, and each (scope, queue) code pair's structure (an index
+    into the names) and SIZE, with each row's pair: looked up on the dictionaries' codes,
+    a handful of pairs, not a Python step per row."""
+    (scope, scopes), (queue, queues) = _codes(table["scope"]), _codes(table["queue"])
+    pairs = [rows.get((s, q)) for s in scopes.to_pylist() for q in queues.to_pylist()]
+    names = sorted({p[0] for p in pairs if p is not None})
+    which = pa.array([None if p is None else names.index(p[0]) for p in pairs], pa.int32())
+    size = pa.array([None if p is None else p[1] for p in pairs], _L)
+    pair = pc.add(pc.multiply(scope, _lit(len(queues))), queue).combine_chunks()
+    return names, which, size, pair
 
 
-def _elements_per_message(
-    ev: RunEvents,
-    rows: dict[tuple[str, str], tuple[str, int]],
-) -> dict[tuple[str, str], float]:
-    """The mean elements of the messages put to each structure's queues, by (QSG,
-    structure): as the run's summary sizes it, from every MQPUT's own size."""
-    puts = ev.of("put", columns=["scope", "queue", "size"])
+def _puts_by_structure(
+    ev: RunEvents, rows: dict[tuple[str, str], tuple[str, int]]
+) -> dict[tuple[str, str], list[tuple[float, int]]]:
+    """The (time, body size) of every MQPUT to each structure's queues, in time order,
+    by (QSG, structure): what ``sizing.usage`` sizes them from."""
+    puts = ev.of("put", columns=["scope", "queue", "time", "size"])
     if not rows or not puts.num_rows:
         return {}
-    size = pc.fill_null(puts["size"], _lit(0))
-    body = pc.if_else(pc.less_equal(size, _lit(ALWAYS_OFFLOADED)), size, _lit(0))
-    record = pc.cast(pc.add(body, _lit(RECORD_OVERHEAD)), _D)
-    each = pc.ceil(pc.divide(record, _lit(float(ELEMENT))))
+    names, which, _, pair = _structure_of(puts, rows)
     frame = pa.table(
-        {"scope": pc.cast(puts["scope"], _S), "queue": pc.cast(puts["queue"], _S), "elements": each}
+        {
+            "qsg": pc.cast(puts["scope"], _S),
+            "structure": pc.take(which, pair),
+            "time": puts["time"],
+            "size": pc.fill_null(puts["size"], _lit(0)),
+        }
     )
-    means = (
-        frame.group_by(["scope", "queue"], use_threads=False)
-        .aggregate([("elements", "sum"), ("elements", "count")])
-        .to_pylist()
-    )
-    sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for r in means:
-        where = rows.get((r["scope"], r["queue"]))
-        if where is not None:
-            sums[(r["scope"], where[0])][0] += r["elements_sum"]
-            sums[(r["scope"], where[0])][1] += r["elements_count"]
-    return {key: total / count for key, (total, count) in sums.items() if count}
+    frame = frame.filter(pc.is_valid(frame["structure"]))
+    frame = frame.take(pc.sort_indices(frame["time"]))  # stable: the log's order at a tie
+    out: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
+    for qsg, index, time, size in zip(
+        frame["qsg"].to_pylist(),
+        frame["structure"].to_pylist(),
+        frame["time"].to_pylist(),
+        frame["size"].to_pylist(),
+        strict=True,
+    ):
+        out[(qsg, names[index])].append((time, size))
+    return out
 
 
 def qmgr_statistics(ev: RunEvents) -> pa.Table:

@@ -84,26 +84,38 @@ def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], l
     out: dict[tuple[str, str], list[Usage]] = {}
     for key, samples in sorted(depth.items()):
         info = scopes.structures[key[0]][key[1]]
-        size_kb, rules = info["size_kb"], tuple(map(tuple, info.get("rules", ())))
-        put, taken, count, elements, full = puts.get(key, []), 0, 0, 0, 0.0
-        rows: list[Usage] = []
-        for time, queues in sorted(samples.items()):
-            # The puts up to this sample, offloaded or not by how full the last one was.
-            while taken < len(put) and put[taken][0] <= time:
-                count += 1
-                elements += elements_of(put[taken][1], full, rules)
-                taken += 1
-            per = elements / count if count else elements_of(1024)
-            entries = sum(queues.values())
-            used = round(entries * per)
-            full = 100 * max(entries / size_kb, used / (4 * size_kb))
-            ttf = None
-            if rows and time > rows[-1].time and full > rows[-1].percent_full:
-                rate = (full - rows[-1].percent_full) / (time - rows[-1].time)
-                ttf = max(0.0, (100 - full) / rate)
-            rows.append(Usage(time, entries, used, full, ttf))
-        out[key] = rows
+        entries = [(time, sum(queues.values())) for time, queues in sorted(samples.items())]
+        out[key] = usage(entries, puts.get(key, []), info["size_kb"], info.get("rules", ()))
     return out
+
+
+def usage(
+    samples: Sequence[tuple[float, int]],
+    puts: Sequence[tuple[float, int]],
+    size_kb: int,
+    rules: Iterable[Sequence[int]] = (),
+) -> list[Usage]:
+    """One structure's usage at each of its depth ``samples`` ((time, entries), by
+    time), from the ``puts`` to its queues ((time, body size), by time): the one
+    accounting the run's summary and the metrics table ``cf_usage`` both give."""
+    applied: tuple[Rule, ...] = tuple((int(r[0]), int(r[1])) for r in rules)
+    taken, count, elements, full = 0, 0, 0, 0.0
+    rows: list[Usage] = []
+    for time, entries in samples:
+        # The puts up to this sample, offloaded or not by how full the last one was.
+        while taken < len(puts) and puts[taken][0] <= time:
+            count += 1
+            elements += elements_of(puts[taken][1], full, applied)
+            taken += 1
+        per = elements / count if count else elements_of(1024)
+        used = round(entries * per)
+        full = 100 * max(entries / size_kb, used / (4 * size_kb))
+        ttf = None
+        if rows and time > rows[-1].time and full > rows[-1].percent_full:
+            rate = (full - rows[-1].percent_full) / (time - rows[-1].time)
+            ttf = max(0.0, (100 - full) / rate)
+        rows.append(Usage(time, entries, used, full, ttf))
+    return rows
 
 
 _time = attrgetter("time")  # an event's time, without a Python call per event
@@ -185,4 +197,4 @@ def _outage(usage: list[Usage], fault: FaultInjected, undone: float) -> dict[str
     return row
 
 
-__all__ = ["ELEMENT", "RECORD_OVERHEAD", "Usage", "elements_of", "series", "sized"]
+__all__ = ["ELEMENT", "RECORD_OVERHEAD", "Usage", "elements_of", "series", "sized", "usage"]
