@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -28,7 +29,7 @@ from actors.statistics import VERBS
 from qsg.eventlog import COLUMNS, FIXED
 from qsg.pipeline.runs import RunLog
 from qsg.pipeline.where import arrow_fs
-from qsg.scenario.sizing import usage
+from qsg.scenario.sizing import usage_arrays
 from qsg.scenario.summary import RECORD_KINDS, rank
 
 #: The latency CDF's points: the 1st to the 100th percentile.
@@ -940,22 +941,33 @@ def cf_usage(ev: RunEvents) -> pa.Table:
         ["qsg", "structure", "time", "size_kb", "entries"]
     )
     puts = _puts_by_structure(ev, rows)
-    # One structure's samples at a time, in time order: a Python step per sample, as
-    # the summary takes (the per-put offload decision depends on the previous sample).
-    qsgs, structs = (pc.cast(table[c], _S).to_pylist() for c in ("qsg", "structure"))
-    times, entries = table["time"].to_pylist(), table["entries"].to_pylist()
-    sizes = table["size_kb"].to_pylist()
-    each: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for i, key in enumerate(zip(qsgs, structs, strict=True)):
-        each[key].append(i)
-    elements, full = [0] * table.num_rows, [0.0] * table.num_rows
-    for key, indices in each.items():
-        indices.sort(key=times.__getitem__)
-        rules = ev.run.scopes.structures[key[0]][key[1]].get("rules", ())
-        samples = [(times[i], entries[i]) for i in indices]
-        sized = usage(samples, puts.get(key, []), sizes[indices[0]], rules)
-        for row, u in zip(indices, sized, strict=True):
-            elements[row], full[row] = u.elements, u.percent_full
+    # One structure's samples at a time, in time order, as the summary sizes them
+    # (``sizing.usage_arrays``: arrays, no Python step per row while no rule fires).
+    elements = np.zeros(table.num_rows, np.int64)
+    full = np.zeros(table.num_rows, np.float64)
+    qsg_codes, qsg_names = _codes(_encoded(table["qsg"]))
+    struct_codes, struct_names = _codes(_encoded(table["structure"]))
+    qsg_of, struct_of = qsg_codes.to_numpy(), struct_codes.to_numpy()
+    times, counts = table["time"].to_numpy(), table["entries"].to_numpy()
+    sizes = table["size_kb"].to_numpy()
+    for q, qsg in enumerate(qsg_names.to_pylist()):
+        for t, name in enumerate(struct_names.to_pylist()):
+            rows_here = np.flatnonzero((qsg_of == q) & (struct_of == t))
+            if not rows_here.size:
+                continue
+            rows_here = rows_here[np.argsort(times[rows_here], kind="stable")]
+            put_times, put_sizes = puts.get(
+                (qsg, name), (np.zeros(0, np.float64), np.zeros(0, np.int64))
+            )
+            rules = ev.run.scopes.structures[qsg][name].get("rules", ())
+            elements[rows_here], full[rows_here] = usage_arrays(
+                times[rows_here],
+                counts[rows_here],
+                put_times,
+                put_sizes,
+                int(sizes[rows_here[0]]),
+                rules,
+            )
     table = (
         table.append_column(
             "used", pc.divide(pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D))
@@ -984,9 +996,10 @@ def _structure_of(
 
 def _puts_by_structure(
     ev: RunEvents, rows: dict[tuple[str, str], tuple[str, int]]
-) -> dict[tuple[str, str], list[tuple[float, int]]]:
-    """The (time, body size) of every MQPUT to each structure's queues, in time order,
-    by (QSG, structure): what ``sizing.usage`` sizes them from."""
+) -> dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]:
+    """The times and body sizes of every MQPUT to each structure's queues, in time
+    order, by (QSG, structure): what ``sizing.usage`` sizes them from (arrays: no Python
+    step per put)."""
     puts = ev.of("put", columns=["scope", "queue", "time", "size"])
     if not rows or not puts.num_rows:
         return {}
@@ -995,21 +1008,24 @@ def _puts_by_structure(
         {
             "qsg": pc.cast(puts["scope"], _S),
             "structure": pc.take(which, pair),
-            "time": puts["time"],
-            "size": pc.fill_null(puts["size"], _lit(0)),
+            "time": pc.cast(puts["time"], _D),
+            "size": pc.cast(pc.fill_null(puts["size"], _lit(0)), _L),
         }
     )
     frame = frame.filter(pc.is_valid(frame["structure"]))
     frame = frame.take(pc.sort_indices(frame["time"]))  # stable: the log's order at a tie
-    out: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
-    for qsg, index, time, size in zip(
-        frame["qsg"].to_pylist(),
-        frame["structure"].to_pylist(),
-        frame["time"].to_pylist(),
-        frame["size"].to_pylist(),
-        strict=True,
-    ):
-        out[(qsg, names[index])].append((time, size))
+    out: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+    for group in frame.group_by(["qsg", "structure"], use_threads=False).aggregate([]).to_pylist():
+        mine = frame.filter(
+            pc.and_(
+                pc.equal(frame["qsg"], _lit(group["qsg"])),
+                pc.equal(frame["structure"], _lit(group["structure"])),
+            )
+        )
+        out[(group["qsg"], names[group["structure"]])] = (
+            mine["time"].to_numpy(),
+            mine["size"].to_numpy(),
+        )
     return out
 
 

@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
+import numpy as np
+
 from actors.events import DepthSampled, FaultInjected, MessagePut, WorldEvent
-from qsg.core.offload import Rule, offloaded
+from qsg.core.offload import ALWAYS_OFFLOADED, Rule, offloaded
 from qsg.scenario.model import UNDO
 
 #: Bytes of a message's record beyond its body: the MQMD fields that differ from the
@@ -97,25 +99,80 @@ def usage(
 ) -> list[Usage]:
     """One structure's usage at each of its depth ``samples`` ((time, entries), by
     time), from the ``puts`` to its queues ((time, body size), by time): the one
-    accounting the run's summary and the metrics table ``cf_usage`` both give."""
-    applied: tuple[Rule, ...] = tuple((int(r[0]), int(r[1])) for r in rules)
-    taken, count, elements, full = 0, 0, 0, 0.0
+    accounting the run's summary and the metrics table ``cf_usage`` both give
+    (``usage_arrays``), with the time to full at each sample."""
+    pairs = np.asarray(puts, dtype=float).reshape(-1, 2)
+    times = np.asarray([time for time, _ in samples], dtype=float)
+    entries = np.asarray([count for _, count in samples], dtype=np.int64)
+    elements, full = usage_arrays(
+        times, entries, pairs[:, 0], pairs[:, 1].astype(np.int64), size_kb, rules
+    )
     rows: list[Usage] = []
-    for time, entries in samples:
-        # The puts up to this sample, offloaded or not by how full the last one was.
-        while taken < len(puts) and puts[taken][0] <= time:
-            count += 1
-            elements += elements_of(puts[taken][1], full, applied)
-            taken += 1
-        per = elements / count if count else elements_of(1024)
-        used = round(entries * per)
-        full = 100 * max(entries / size_kb, used / (4 * size_kb))
+    for time, count, used, percent in zip(
+        times.tolist(), entries.tolist(), elements.tolist(), full.tolist(), strict=True
+    ):
         ttf = None
-        if rows and time > rows[-1].time and full > rows[-1].percent_full:
-            rate = (full - rows[-1].percent_full) / (time - rows[-1].time)
-            ttf = max(0.0, (100 - full) / rate)
-        rows.append(Usage(time, entries, used, full, ttf))
+        if rows and time > rows[-1].time and percent > rows[-1].percent_full:
+            rate = (percent - rows[-1].percent_full) / (time - rows[-1].time)
+            ttf = max(0.0, (100 - percent) / rate)
+        rows.append(Usage(time, count, used, percent, ttf))
     return rows
+
+
+def usage_arrays(
+    times: np.ndarray,
+    entries: np.ndarray,
+    put_times: np.ndarray,
+    put_sizes: np.ndarray,
+    size_kb: int,
+    rules: Iterable[Sequence[int]] = (),
+) -> tuple[np.ndarray, np.ndarray]:
+    """Elements in use and per cent full at each sample (``times`` sorted, ``entries``
+    the messages then), from the puts to the structure's queues (``put_times`` sorted).
+
+    Each put's elements follow ``qsg.core.offload.offloaded`` at the fullness of the
+    sample before it, and the mean elements of the puts so far size the entries. While
+    no sample reaches the lowest OFFLDnTH, no rule fires and the whole series is a
+    cumulative sum (offloading only lowers usage, so the series without rules bounds the
+    one with them); past it, a step per sample."""
+    applied: tuple[Rule, ...] = tuple((int(r[0]), int(r[1])) for r in rules)
+    kept = np.ceil((put_sizes + RECORD_OVERHEAD) / ELEMENT).astype(np.int64)  # body in
+    control = elements_of(ALWAYS_OFFLOADED + 1)  # offloaded: its control information only
+    ends = np.searchsorted(put_times, times, side="right")
+    plain = np.where(put_sizes > ALWAYS_OFFLOADED, control, kept)
+    counted = np.concatenate(([0], np.cumsum(plain)))[ends]
+    elements, full = _sized(entries, counted, ends, size_kb)
+    lowest = min((threshold for threshold, _ in applied), default=None)
+    if lowest is None or not np.any(full[:-1] >= lowest):
+        return elements, full
+    taken, count, total, percent = 0, 0, 0, 0.0
+    for i, end in enumerate(ends.tolist()):
+        if end > taken:
+            limit = _offload_limit(percent, applied)
+            total += int(np.where(put_sizes[taken:end] > limit, control, kept[taken:end]).sum())
+            count, taken = end, end
+        used, fullness = _sized(entries[i : i + 1], np.array([total]), np.array([count]), size_kb)
+        elements[i], full[i] = used[0], fullness[0]
+        percent = float(fullness[0])
+    return elements, full
+
+
+def _sized(
+    entries: np.ndarray, elements: np.ndarray, count: np.ndarray, size_kb: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The elements of ``entries`` messages at the mean of the ``count`` puts so far
+    (a 1 KB message's before any), and the per cent full of entries or elements."""
+    mean = np.where(count > 0, elements / np.maximum(count, 1), elements_of(1024))
+    used = np.rint(entries * mean).astype(np.int64)  # round half to even, as round()
+    full = 100 * np.maximum(entries / size_kb, used / (4 * size_kb))
+    return used, full
+
+
+def _offload_limit(full: float, applied: Sequence[Rule]) -> int:
+    """The body size above which a message put at ``full`` per cent is offloaded:
+    ``offloaded(size, full, applied)`` is ``size > _offload_limit(full, applied)``
+    (over 63 KB always; else over the smallest OFFLDnSZ whose OFFLDnTH is reached)."""
+    return min([ALWAYS_OFFLOADED, *(limit for threshold, limit in applied if full >= threshold)])
 
 
 _time = attrgetter("time")  # an event's time, without a Python call per event
