@@ -11,13 +11,14 @@ at the time predicted, and is refused with MQRC_STORAGE_MEDIUM_FULL (2192) then.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from actors.events import ApplicationError, DepthSampled, FaultInjected, MessagePut
 from qsg import CMQC
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
-from qsg.scenario.sizing import elements_of, series, sized
+from qsg.scenario.sizing import elements_of, series, sized, usage_arrays
 from qsg.scenario.summary import Scopes
 
 SCOPES = Scopes(
@@ -131,3 +132,12 @@ def test_with_ibms_default_rules_the_same_feed_lasts_until_the_entries_run_out(c
     (row,) = result.summary.structures
     assert row["peak_percent_full"] >= 99.0
     assert row["high_water_time"] == pytest.approx(200.0, rel=0.03)
+
+
+def test_an_offload_threshold_of_0_offloads_from_the_first_put_even_with_one_sample() -> None:
+    # OFFLDnTH(0) is reached at once: every put before the first depth sample is already
+    # offloaded (its control information only, one element), not sized whole.
+    puts = np.array([1.0, 2.0, 3.0]), np.array([1024, 1024, 1024])
+    offloaded, _ = usage_arrays(np.array([10.0]), np.array([3]), *puts, 100, ((0, 0),))
+    whole, _ = usage_arrays(np.array([10.0]), np.array([3]), *puts, 100, ())
+    assert (offloaded.tolist(), whole.tolist()) == ([3], [15])

@@ -143,7 +143,9 @@ def usage_arrays(
     counted = np.concatenate(([0], np.cumsum(plain)))[ends]
     elements, full = _sized(entries, counted, ends, size_kb)
     lowest = min((threshold for threshold, _ in applied), default=None)
-    if lowest is None or not np.any(full[:-1] >= lowest):
+    # The puts before the first sample are decided at 0% full, the others at the sample
+    # before them: an OFFLDnTH(0) fires from the start.
+    if lowest is None or (lowest > 0 and not np.any(full[:-1] >= lowest)):
         return elements, full
     taken, count, total, percent = 0, 0, 0, 0.0
     for i, end in enumerate(ends.tolist()):
