@@ -60,9 +60,14 @@ def percent_full(entries: int, elements: int, max_entries: int, max_elements: in
 def offloaded(size: int, full: float, applied: Sequence[Rule]) -> bool:
     """Whether a message with ``size`` bytes of data, put while its structure is
     ``full`` per cent full, is offloaded under ``applied`` (``rules``)."""
-    if size > ALWAYS_OFFLOADED:
-        return True
-    return any(full >= threshold and size > limit for threshold, limit in applied)
+    return size > offload_limit(full, applied)
+
+
+def offload_limit(full: float, applied: Sequence[Rule]) -> int:
+    """The largest data kept in the structure at ``full`` per cent: over 63 KB always
+    offloaded, else over the smallest OFFLDnSZ whose OFFLDnTH is reached (a sizing of
+    many puts compares their sizes with it at once)."""
+    return min([ALWAYS_OFFLOADED, *(limit for threshold, limit in applied if full >= threshold)])
 
 
 def parse_size(text: str) -> int:
@@ -99,6 +104,7 @@ __all__ = [
     "Rule",
     "check_rules",
     "format_size",
+    "offload_limit",
     "offloaded",
     "parse_size",
     "percent_full",

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from actors.events import DepthSampled, FaultInjected, MessagePut, WorldEvent
-from qsg.core.offload import ALWAYS_OFFLOADED, Rule, offloaded
+from qsg.core.offload import ALWAYS_OFFLOADED, Rule, offload_limit, offloaded
 from qsg.scenario.model import UNDO
 
 #: Bytes of a message's record beyond its body: the MQMD fields that differ from the
@@ -150,7 +150,7 @@ def usage_arrays(
     taken, count, total, percent = 0, 0, 0, 0.0
     for i, end in enumerate(ends.tolist()):
         if end > taken:
-            limit = _offload_limit(percent, applied)
+            limit = offload_limit(percent, applied)
             total += int(np.where(put_sizes[taken:end] > limit, control, kept[taken:end]).sum())
             count, taken = end, end
         used, fullness = _sized(entries[i : i + 1], np.array([total]), np.array([count]), size_kb)
@@ -168,13 +168,6 @@ def _sized(
     used = np.rint(entries * mean).astype(np.int64)  # round half to even, as round()
     full = 100 * np.maximum(entries / size_kb, used / (4 * size_kb))
     return used, full
-
-
-def _offload_limit(full: float, applied: Sequence[Rule]) -> int:
-    """The body size above which a message put at ``full`` per cent is offloaded:
-    ``offloaded(size, full, applied)`` is ``size > _offload_limit(full, applied)``
-    (over 63 KB always; else over the smallest OFFLDnSZ whose OFFLDnTH is reached)."""
-    return min([ALWAYS_OFFLOADED, *(limit for threshold, limit in applied if full >= threshold)])
 
 
 _time = attrgetter("time")  # an event's time, without a Python call per event
