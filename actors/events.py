@@ -396,15 +396,29 @@ class EventLog:
         #: Called with every event, as the sink is: the world's own books (the channel
         #: status board DISPLAY CHSTATUS reads) keep up this way, with no task.
         self.listeners: list[Callable[[WorldEvent], None]] = []
-        #: Listeners of some kinds of event only, by the event's class (``listen``).
-        self._listeners_of: dict[type, list[Callable[[WorldEvent], None]]] = {}
+        #: Listeners of some kinds of event only, by the event's class, each with the
+        #: one queue it reads those events of, or None for all (``listen``).
+        self._listeners_of: dict[type, list[tuple[Callable[[WorldEvent], None], str | None]]] = {}
 
-    def listen(self, listener: Callable[[WorldEvent], None], *kinds: type) -> None:
-        """Call ``listener`` with every event of exactly these classes, as ``listeners``
-        are called: a book that reads two kinds of event is not called for every
-        message put and got (the world's events have no subclasses)."""
+    def listen(
+        self, listener: Callable[[WorldEvent], None], *kinds: type, queue: str | None = None
+    ) -> None:
+        """Call ``listener`` with every event of exactly these classes (of ``queue`` only,
+        when named: the events must have a ``queue``), as ``listeners`` are called: a
+        book that reads two kinds of event is not called for every message put and got
+        (the world's events have no subclasses)."""
         for kind in kinds:
-            self._listeners_of.setdefault(kind, []).append(listener)
+            self._listeners_of.setdefault(kind, []).append((listener, queue))
+
+    def wanted(self, kind: type, queue: str) -> bool:
+        """Whether an event of class ``kind`` about ``queue`` would reach anyone: kept in
+        the history, written to the sink, or heard by a listener or a subscriber. A
+        world that keeps no history and that nobody watches makes no record of each
+        message put and got (a tenth of a message's cost in process)."""
+        if self.keep or self.sink is not None or self.listeners or self._subscribers:
+            return True
+        chosen = self._listeners_of.get(kind)
+        return chosen is not None and any(q is None or q == queue for _, q in chosen)
 
     def emit(self, event: WorldEvent) -> None:
         if self.sink is not None:
@@ -413,8 +427,9 @@ class EventLog:
             listener(event)
         chosen = self._listeners_of.get(type(event))
         if chosen is not None:
-            for listener in chosen:
-                listener(event)
+            for listener, queue in chosen:
+                if queue is None or queue == getattr(event, "queue", None):
+                    listener(event)
         if self.keep:
             self.history.append(event)
         if not self._subscribers:

@@ -128,23 +128,23 @@ class Connection:
         """A put completed: its event, with what the rules decided (``done``), and the
         getters woken when the message is already visible (``now``: the time, if the
         caller has it)."""
-        if now is None:
-            now = trio.current_time()
         qm = self.qm
-        size = len(body.encode()) if isinstance(body, str) else len(body)
-        qm.world.events.emit(
-            MessagePut(
-                now,
-                qm.name,
-                handle.queue,
-                md.MsgId,
-                size,
-                done.persistent,
-                done.in_uow,
-                md.Expiry,
-                self.conn.user,
+        events = qm.world.events
+        if events.wanted(MessagePut, handle.queue):
+            size = len(body.encode()) if isinstance(body, str) else len(body)
+            events.emit(
+                MessagePut(
+                    trio.current_time() if now is None else now,
+                    qm.name,
+                    handle.queue,
+                    md.MsgId,
+                    size,
+                    done.persistent,
+                    done.in_uow,
+                    md.Expiry,
+                    self.conn.user,
+                )
             )
-        )
         if not done.in_uow:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
@@ -200,6 +200,12 @@ class Queue:
         """MQPUT; output fields are written back into ``md`` and ``pmo``."""
         md = MD() if md is None else md
         pmo = PMO() if pmo is None else pmo
+        connection = self.connection
+        if connection.immediate():
+            # Nothing in the dispatcher could make the call wait: it runs here and now,
+            # as the dispatcher would run it, without a closure and its frames.
+            self.put_now(body, md, pmo, trio.current_time())
+            return
         handle = self.handle
         try:
             done = await self.connection._call(
@@ -251,6 +257,8 @@ class Queue:
                 await signals.wait(store, handle.queue, plan.deadline, plain=True)
                 continue
             try:
+                if connection.immediate():  # as in ``put``: the dispatcher has no wait
+                    return self.get_now(plan, md, gmo, trio.current_time(), max_length)
                 body, done = await connection._call(
                     lambda now: handle.receive(max_length, md, gmo, now=now),
                     shared=self._shared,
@@ -264,7 +272,9 @@ class Queue:
             self.got(plan, md, gmo, body, done)
             return body
 
-    def get_now(self, plan: GetPlan, md: MD, gmo: GMO, now: float) -> bytes:
+    def get_now(
+        self, plan: GetPlan, md: MD, gmo: GMO, now: float, max_length: int | None = None
+    ) -> bytes:
         """One attempt, at ``now``, of the MQGET ``plan`` was made for, run at once by
         the virtual clock (``immediate``), without a closure per call; it raises what the
         attempt raised (``missed`` says whether to wait)."""
@@ -275,7 +285,7 @@ class Queue:
         mark = qm.smds_mark(True) if self._shared else None
         caller = qm.enter_now("mqget", self._shared, now)
         try:
-            body, done = handle.receive(None, md, gmo, now=now)
+            body, done = handle.receive(max_length, md, gmo, now=now)
         finally:
             if caller is not None:
                 CALLER.reset(caller)
@@ -359,6 +369,8 @@ class Queue:
         browse = bool(gmo.Options & _BROWSE)
         if not browse:
             world.signals.took(handle.repository.store, handle.queue)
+        if not world.events.wanted(MessageGot, handle.queue):
+            return
         world.events.emit(
             MessageGot(
                 trio.current_time() if now is None else now,

@@ -70,7 +70,7 @@ class World(FaultInjection):
         self.channel_board = ChannelBoard()
         events.listen(self.channel_board.saw, ChannelStateChanged, ChannelBatch)
         self.command_servers = command_server.Starter(self)
-        events.listen(self.command_servers.saw, MessagePut)
+        events.listen(self.command_servers.saw, MessagePut, queue=command_server.COMMAND_INPUT)
 
     # ---- the public API ---------------------------------------------------------------
     async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
