@@ -376,6 +376,9 @@ def kind_of(event: WorldEvent) -> str:
     return getattr(event, "kind", type(event).__name__.lower())
 
 
+_NO_QUEUE: frozenset[str] = frozenset()
+
+
 class EventLog:
     """The events of one run, in the order they happened.
 
@@ -399,6 +402,8 @@ class EventLog:
         #: Listeners of some kinds of event only, by the event's class, each with the
         #: one queue it reads those events of, or None for all (``listen``).
         self._listeners_of: dict[type, list[tuple[Callable[[WorldEvent], None], str | None]]] = {}
+        #: The queues whose events of a class some listener hears (None: every queue).
+        self._heard: dict[type, frozenset[str] | None] = {}
 
     def listen(
         self, listener: Callable[[WorldEvent], None], *kinds: type, queue: str | None = None
@@ -409,6 +414,8 @@ class EventLog:
         (the world's events have no subclasses)."""
         for kind in kinds:
             self._listeners_of.setdefault(kind, []).append((listener, queue))
+            heard = self._heard.get(kind, frozenset())
+            self._heard[kind] = None if heard is None or queue is None else heard | {queue}
 
     def wanted(self, kind: type, queue: str) -> bool:
         """Whether an event of class ``kind`` about ``queue`` would reach anyone: kept in
@@ -417,8 +424,8 @@ class EventLog:
         message put and got (a tenth of a message's cost in process)."""
         if self.keep or self.sink is not None or self.listeners or self._subscribers:
             return True
-        chosen = self._listeners_of.get(kind)
-        return chosen is not None and any(q is None or q == queue for _, q in chosen)
+        heard = self._heard.get(kind, _NO_QUEUE)
+        return heard is None or queue in heard
 
     def emit(self, event: WorldEvent) -> None:
         if self.sink is not None:

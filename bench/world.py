@@ -45,7 +45,7 @@ from collections.abc import Awaitable, Callable
 import trio
 
 import qsg
-from actors.clock import VirtualClock
+from actors.clock import VirtualClock, Wakeup
 from actors.world import TRANSPORT_VARIABLE, World
 from coupling.server import open_server
 from coupling.stats import reset_statistics, script_time
@@ -126,33 +126,47 @@ def bare_jumps(jumps: int) -> float:
     return jumps / (time.perf_counter() - began)
 
 
-def bare_shape(seconds: float, seed: int = 0) -> float:
+def bare_shape(seconds: float, seed: int = 0, *, own: bool = False) -> float:
     """Context for figure 1: the scenario's shape with no MQ in it, messages per wall
     second. The same producers (Poisson sleeps on the virtual clock) hand each message
     to the same consumers, each waiting on its own event and woken one at a time (as the
-    world wakes one plain waiter per message). What trio costs before any MQ work."""
+    world wakes one plain waiter per message). What trio costs before any MQ work:
+    ``own`` False on trio's primitives (``trio.sleep``, ``trio.Event``), True on the
+    ones the world uses (``qsg.sleep``, a consumer parked on the virtual clock's heap
+    as a waiting MQGET is): the ceiling of figure 1 with MQ's work taken out."""
     got = [0]
 
     async def main() -> None:
         rng = random.Random(seed)
         box: deque[bytes] = deque()
-        idle: deque[trio.Event] = deque()
+        idle: deque[Callable[[], None]] = deque()
+        clock = trio.lowlevel.current_clock()
+        assert isinstance(clock, VirtualClock)
 
         async def produce() -> None:
             while True:
-                await trio.sleep(rng.expovariate(RATE / len(MEMBERS)))
+                pause = rng.expovariate(RATE / len(MEMBERS))
+                if own:
+                    await qsg.sleep(pause)
+                else:
+                    await trio.sleep(pause)
                 if trio.current_time() >= seconds:
                     return
                 box.append(BODY)
                 if idle:
-                    idle.popleft().set()
+                    idle.popleft()()
 
         async def consume() -> None:
             while True:
                 while not box:
-                    event = trio.Event()
-                    idle.append(event)
-                    await event.wait()
+                    if own:
+                        wakeup = Wakeup()
+                        idle.append(wakeup.wake)
+                        await clock.park(wakeup)
+                    else:
+                        event = trio.Event()
+                        idle.append(event.set)
+                        await event.wait()
                 box.popleft()
                 got[0] += 1
 
@@ -243,9 +257,15 @@ def in_process(local_seconds: float, repeat: int) -> None:
         f" /s ({trio_rate / bare:.2f} of the bare rate)"
     )
     shape = bare_shape(min(local_seconds, 600.0))
+    own = bare_shape(min(local_seconds, 600.0), own=True)
     print(
         f"   context: the same producers and consumers with no MQ at all: {shape:,.0f} /s"
-        f" ({shape / bare:.2f} of the bare rate)"
+        f" ({shape / bare:.2f} of the bare rate) on trio.sleep and trio.Event, {own:,.0f} /s"
+        f" ({own / bare:.2f}) on qsg.sleep and the clock's parking, as the world waits"
+    )
+    print(
+        f"   context: a message's time: {1e6 / rate:.1f} us in the world, {1e6 / own:.1f} us"
+        f" of it the shape's own waits; {2e6 / bare:.1f} us a message would be 0.50"
     )
 
 

@@ -44,6 +44,8 @@ def test_a_listener_of_one_queue_hears_that_queues_puts_only() -> None:
     log.emit(UnitOfWorkEnded(1.0, "QM1", 1, True))
     assert [e.queue for e in heard if isinstance(e, MessagePut)] == ["SYSTEM.COMMAND.INPUT"]
     assert len(heard) == 1
+    log.listen(heard.append, MessagePut)  # a listener of every queue's puts
+    assert log.wanted(MessagePut, "APP.LOCAL")
 
 
 async def test_a_subscriber_of_a_world_that_keeps_no_history_sees_every_put_and_get(
