@@ -28,7 +28,7 @@ from coupling.server import URL_VARIABLE, EmbeddedServer, free_port
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
-from qsg import CMQC, MD, MQMIError, QMgr
+from qsg import CMQC, MD, PMO, MQMIError, QMgr
 from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
@@ -391,3 +391,30 @@ def test_a_server_loading_its_append_only_file_is_waited_for_within_loading_time
         restarting.join()
     finally:
         server.stop()
+
+
+# ---- one round trip a verb ------------------------------------------------------------------------
+def test_a_put_an_mqput1_and_a_get_that_discards_expired_messages_are_one_script_call_each(
+    tcp_server: EmbeddedServer, admin: BlockingTransport
+) -> None:
+    # Issue 30's batching: MQPUT1's open and close touch nothing in the facility, and a get
+    # that meets expired messages discards them in its own script and brings back their
+    # records, from which the queue manager makes the expiration reports ("Expiry
+    # (MQLONG)": a report is put when an expired message is discarded) with no second call.
+    with DirectTransport.open(tcp_server.url) as transport:
+        store, h = shared_queue(transport, "BATCH1")
+        qm = h.conn.qmgr
+        qm.define_queue("REPLIES")  # a local queue: the reports cost the facility nothing
+        replies = qm.connect().open("REPLIES", ALL)
+        before = evalsha_calls(admin)
+        for n in range(3):
+            put(h, b"old%d" % n, 0.0, Expiry=1, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLIES")
+        assert evalsha_calls(admin) - before == 3
+        before = evalsha_calls(admin)
+        qm.connect().put1("Q", b"new", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=1.0)
+        assert evalsha_calls(admin) - before == 1
+        before = evalsha_calls(admin)
+        assert drain(h, 5.0) == [b"new"]  # the get, then the attempt that finds none
+        assert evalsha_calls(admin) - before == 2
+        assert len(drain(replies, 5.0)) == 3  # the three reports, from the get's one reply
+        store.delete_queue("Q")
