@@ -393,7 +393,7 @@ def test_a_server_loading_its_append_only_file_is_waited_for_within_loading_time
         server.stop()
 
 
-# ---- one round trip a verb ------------------------------------------------------------------------
+# ---- one round trip a verb ---------------------------------------------------------------------
 def test_a_put_an_mqput1_and_a_get_that_discards_expired_messages_are_one_script_call_each(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:
