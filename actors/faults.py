@@ -150,7 +150,7 @@ async def _stalled_scan(world: World, qm: QueueManager, grant: Grant, seconds: f
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(expiry.scan_shared, qm, grant, "*", "EXPRYINT")
-        await trio.sleep(seconds)
+        await clock.sleep(seconds)
         if qm.paused is not None:
             await inject(world, "resume", Fault(trio.current_time(), "resume", qmgr=qm.name))
 
