@@ -128,7 +128,7 @@ class Stage:
             target = f"{out}/{name}"
             if _exists(filesystem, target):
                 filesystem.delete_dir(target)
-            filesystem.move(f"{staged}/{name}", target)
+            _move_tree(filesystem, f"{staged}/{name}", target)
             with filesystem.open_output_stream(f"{target}/_SUCCESS"):
                 pass
 
@@ -142,6 +142,30 @@ class Stage:
         for path, made in ((f"{out}/{STAGING}", True), (out, not self.existed)):
             if made and _exists(filesystem, path) and not _listing(filesystem, path):
                 filesystem.delete_dir(path)
+
+
+def _move_tree(filesystem: Any, source: str, target: str) -> None:
+    """The directory ``source`` moved to ``target``: one rename on a filesystem that has
+    directories; file by file on an object store, which has only keys (pyarrow's S3
+    and GCS filesystems refuse to move a "directory": it is a prefix of many keys).
+    There the table appears a file at a time, and its ``_SUCCESS``, written after, is
+    what says it is whole, as with Hadoop's own committers on S3."""
+    from pyarrow import fs
+
+    if isinstance(filesystem, fs.LocalFileSystem):
+        filesystem.move(source, target)
+        return
+    files = [
+        info.path
+        for info in filesystem.get_file_info(fs.FileSelector(source, recursive=True))
+        if info.type == fs.FileType.File
+    ]
+    for path in files:
+        moved = f"{target}/{path[len(source) + 1 :]}"
+        filesystem.create_dir(moved.rsplit("/", 1)[0], recursive=True)
+        filesystem.move(path, moved)
+    if _exists(filesystem, source):
+        filesystem.delete_dir(source)
 
 
 def _listing(filesystem: Any, path: str) -> list[Any]:
