@@ -255,3 +255,35 @@ def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
     assert columns == ["table", "run", "part"] and others == []
     assert len(rows) == 200 and {r["table"] for r in rows} == {RESULT}
     assert max(len(r["part"]) for r in rows) < 200  # a point's result: a line of JSON
+
+
+def test_a_point_that_fails_on_its_executor_is_a_row_with_its_error_and_the_rest_are_kept(
+    spark, tmp_path: Path
+) -> None:
+    # Issue 33: "A point that fails is a row with its error, not a lost job." Point
+    # p002-s1's run directory cannot be made (a file holds its name): its executor's
+    # work fails there, the other points play, and the sweep says so and exits 1.
+    sweep = tmp_path / "three.toml"
+    sweep.write_text(
+        f'scenario = "{SCENARIOS / "sweep-base.toml"}"\nduration = 2\n'
+        'seeds = [1]\nobjective = { p99 = 0.1 }\n[vary]\n"workload.*.rate" = [5, 10, 15]\n'
+    )
+    out = tmp_path / "out"
+    (out / "runs").mkdir(parents=True)
+    (out / "runs" / "p002-s1").write_text("not a directory")
+    result = CliRunner().invoke(
+        main, ["sweep", str(sweep), "--out", str(out), "--master", "local[2]"]
+    )
+    assert result.exit_code == 1, result.output
+    failed = [line for line in result.output.splitlines() if "failed" in line]
+    assert len(failed) == 1 and failed[0].startswith("point p002-s1 failed: FileExistsError")
+    points = {
+        r["run"]: r.asDict()
+        for r in spark.read.parquet(str(out / "metrics" / "points")).collect()
+    }
+    assert sorted(points) == ["p001-s1", "p002-s1", "p003-s1"]
+    assert points["p002-s1"]["error"].startswith("FileExistsError")
+    assert points["p002-s1"]["got"] in (None, 0)
+    for kept in ("p001-s1", "p003-s1"):
+        assert points[kept]["error"] is None and points[kept]["got"] > 0
+        assert (out / "runs" / kept / "events.parquet").exists()
