@@ -7,6 +7,7 @@ be read is one line naming it, not an executor's traceback."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -153,3 +154,25 @@ def test_a_run_an_executor_cannot_read_is_one_line_naming_it(spark_at, runs, tmp
         line,
     ), line
     assert not (tmp_path / "runs" / "metrics").exists()
+
+
+def test_spark_remote_in_the_environment_is_used_unless_an_option_names_a_spark(
+    spark_at, runs, local, tmp_path
+):
+    # docs/pipeline.md, "Where Spark is": SPARK_REMOTE names a Spark Connect server when
+    # neither --master nor --remote is given; an option on the command line wins.
+    shutil.copytree(runs, tmp_path / "runs")
+    if spark_at[0] == "--remote":
+        words, remote = [], spark_at[1]  # the server named by the environment alone
+    else:
+        words, remote = spark_at, "sc://127.0.0.1:9"  # nobody listens there: --master wins
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.cli", "metrics", "runs", "--out", "out", *words],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={**os.environ, "SPARK_REMOTE": remote},
+    )
+    assert done.returncode == 0, done.stderr
+    assert _rows(metrics.read(tmp_path / "out")) == _rows(local["tables"])

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +66,32 @@ def test_a_bad_conf_or_two_sparks_is_one_line_before_spark_starts(tmp_path: Path
     )
     assert both.exit_code == 1
     assert both.output.strip() == "error --master and --remote name two Sparks: give one"
+
+
+def test_spark_defaults_conf_wins_over_qsgs_settings_and_conf_wins_over_both(tmp_path: Path):
+    # spark-submit reads $SPARK_CONF_DIR/spark-defaults.conf; qsg's own settings give way
+    # to it, and a --conf given on the command line is set last, over everything. In a
+    # process of its own: a session, once made, is every later getOrCreate's.
+    (tmp_path / "spark-defaults.conf").write_text(
+        "spark.sql.shuffle.partitions 5\nspark.sql.session.timeZone Europe/Paris\n"
+    )
+    program = (
+        "from qsg.pipeline.spark import parse_conf, spark_session\n"
+        "s = spark_session('local[1]', conf=parse_conf(['spark.sql.session.timeZone=Asia/Tokyo',"
+        " 'spark.sql.ansi.enabled=false']))\n"
+        "print(s.conf.get('spark.sql.shuffle.partitions'), s.conf.get('spark.sql.session.timeZone'),"
+        " s.conf.get('spark.sql.ansi.enabled'), s.conf.get('spark.ui.showConsoleProgress'))\n"
+        "s.stop()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "SPARK_CONF_DIR": str(tmp_path)},
+        cwd=Path(__file__).parent.parent,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    # shuffle partitions: the file's 5 over qsg's 2; the time zone: --conf over the file;
+    # a setting neither names: qsg's own (no progress bar).
+    assert done.stdout.split() == ["5", "Asia/Tokyo", "false", "false"]

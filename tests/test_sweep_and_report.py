@@ -278,8 +278,7 @@ def test_a_point_that_fails_on_its_executor_is_a_row_with_its_error_and_the_rest
     failed = [line for line in result.output.splitlines() if "failed" in line]
     assert len(failed) == 1 and failed[0].startswith("point p002-s1 failed: FileExistsError")
     points = {
-        r["run"]: r.asDict()
-        for r in spark.read.parquet(str(out / "metrics" / "points")).collect()
+        r["run"]: r.asDict() for r in spark.read.parquet(str(out / "metrics" / "points")).collect()
     }
     assert sorted(points) == ["p001-s1", "p002-s1", "p003-s1"]
     assert points["p002-s1"]["error"].startswith("FileExistsError")
@@ -287,3 +286,21 @@ def test_a_point_that_fails_on_its_executor_is_a_row_with_its_error_and_the_rest
     for kept in ("p001-s1", "p003-s1"):
         assert points[kept]["error"] is None and points[kept]["got"] > 0
         assert (out / "runs" / kept / "events.parquet").exists()
+
+
+def test_a_report_of_a_file_uri_is_the_report_of_its_path(spark, tmp_path: Path) -> None:
+    # Issue 33: every path option accepts a URI; the report reads from one. A file://
+    # URI is the same directory as its path, and so the same report.
+    run = tmp_path / "run"
+    small = Path(__file__).parent / "data" / "pipeline-small.toml"
+    done = CliRunner().invoke(main, ["run", str(small), "--out", str(run), "--no-progress"])
+    assert done.exit_code == 0, done.output
+    pages = {}
+    for name, where in (("path", str(run)), ("uri", run.as_uri())):
+        page = tmp_path / f"{name}.html"
+        result = CliRunner().invoke(
+            main, ["report", where, "--out", str(page), "--master", "local[2]"]
+        )
+        assert result.exit_code == 0, result.output
+        pages[name] = page.read_text().split("<h2>Tables</h2>", 1)[1]
+    assert pages["uri"] == pages["path"] and "<table" in pages["uri"]
