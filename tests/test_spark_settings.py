@@ -79,8 +79,9 @@ def test_spark_defaults_conf_wins_over_qsgs_settings_and_conf_wins_over_both(tmp
         "from qsg.pipeline.spark import parse_conf, spark_session\n"
         "s = spark_session('local[1]', conf=parse_conf(['spark.sql.session.timeZone=Asia/Tokyo',"
         " 'spark.sql.ansi.enabled=false']))\n"
-        "print(s.conf.get('spark.sql.shuffle.partitions'), s.conf.get('spark.sql.session.timeZone'),"
-        " s.conf.get('spark.sql.ansi.enabled'), s.conf.get('spark.ui.showConsoleProgress'))\n"
+        "keys = ['spark.sql.shuffle.partitions', 'spark.sql.session.timeZone',"
+        " 'spark.sql.ansi.enabled', 'spark.ui.showConsoleProgress']\n"
+        "print(*[s.conf.get(k) for k in keys])\n"
         "s.stop()\n"
     )
     done = subprocess.run(

@@ -48,6 +48,10 @@ def spark_session(
     if remote is not None:
         return _connect(remote, conf, app, shuffle_partitions)
     master = master or DEFAULT_MASTER
+    # A master named on the command line wins over SPARK_REMOTE in the environment, as
+    # an option wins over a variable; PySpark itself would refuse the two together
+    # (CANNOT_CONFIGURE_SPARK_CONNECT_MASTER).
+    os.environ.pop("SPARK_REMOTE", None)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
