@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qsg.cli import write_run
+from qsg.cli import main, write_run
 from qsg.pipeline import metrics
 from qsg.pipeline.where import local_path, to_uri
 from qsg.scenario import load_scenario
@@ -408,3 +409,41 @@ def test_runs_below_a_uri_are_listed_by_spark_as_a_local_walk_finds_them(spark, 
     listed = list_runs(spark, logs, by_spark=True)
     assert [r.run for r in walked] == ["a", "b/c"]
     assert [(r.run, r.uri, r.size) for r in listed] == [(r.run, r.uri, r.size) for r in walked]
+
+
+def test_runs_below_a_glob_are_named_below_its_fixed_part_walked_or_listed_by_spark(
+    spark, runs_dir, tmp_path
+):
+    # Issue 33: DIR is "a directory or a glob". runs/day-* takes day-1's and day-2's runs
+    # (named day-1/a, day-2/b/c), not other/'s; Spark's listing (an s3a:// or hdfs://
+    # pattern's) finds the same runs under the same names.
+    from qsg.pipeline.runs import list_runs
+
+    logs = tmp_path / "logs"
+    for name in ("day-1/a", "day-2/b/c", "other/d"):
+        (logs / name).mkdir(parents=True)
+        shutil.copy(runs_dir / "small" / "events.parquet", logs / name / "events.parquet")
+    walked = list_runs(spark, logs / "day-*")
+    listed = list_runs(spark, logs / "day-*", by_spark=True)
+    assert [r.run for r in walked] == ["day-1/a", "day-2/b/c"]
+    assert [(r.run, r.uri, r.size) for r in listed] == [(r.run, r.uri, r.size) for r in walked]
+    assert [r.run for r in list_runs(spark, logs / "day-[2]" / "b")] == ["day-2/b/c"]
+    with pytest.raises(ValueError, match=r"nights-\*: no events\.parquet below what it matches"):
+        list_runs(spark, logs / "nights-*")
+
+
+def test_qsg_metrics_of_a_glob_writes_its_runs_tables_where_told(runs_dir, tmp_path):
+    logs = tmp_path / "logs"
+    for name in ("day-1/a", "day-2/a", "other/a"):
+        (logs / name).mkdir(parents=True)
+        shutil.copy(runs_dir / "small" / "events.parquet", logs / name / "events.parquet")
+    told = CliRunner().invoke(main, ["metrics", str(logs / "day-*"), "--master", "local[2]"])
+    assert told.exit_code == 1 and "is a pattern: say where the tables go (--out DIR)" in (
+        told.output
+    )
+    done = CliRunner().invoke(
+        main,
+        ["metrics", str(logs / "day-*"), "--out", str(tmp_path / "m"), "--master", "local[2]"],
+    )
+    assert done.exit_code == 0, done.output
+    assert sorted(metrics.read(tmp_path / "m")["runs"]["run"].to_pylist()) == ["day-1/a", "day-2/a"]

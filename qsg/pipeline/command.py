@@ -26,7 +26,7 @@ from qsg.display import duration
 from qsg.options import SECONDS
 from qsg.pipeline.frames import MODES
 from qsg.pipeline.spark import DEFAULT_MASTER
-from qsg.pipeline.where import is_local, local_path, to_uri
+from qsg.pipeline.where import is_glob, is_local, local_path, to_uri
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -85,7 +85,7 @@ class Location(click.ParamType):  # type: ignore[type-arg]
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
     ) -> str:
         text = str(value)
-        if self.exists and is_local(text) and not local_path(text).is_dir():
+        if self.exists and is_local(text) and not is_glob(text) and not local_path(text).is_dir():
             self.fail(f"{text}: no such directory", param, ctx)
         return text
 
@@ -157,7 +157,8 @@ def run_job(action: Callable[[], Any]) -> Any:
     "--out",
     type=Location(),
     default=None,
-    help="Where the tables go, a path or URI (default: DIRECTORY/metrics).",
+    help="Where the tables go, a path or URI (default: DIRECTORY/metrics; needed when "
+    "DIRECTORY is a pattern).",
 )
 @on_spark
 @_interval
@@ -179,6 +180,8 @@ def metrics(
 
     _check_runs(directory)
     source = to_uri(directory)
+    if out is None and is_glob(directory):
+        _fail(f"{directory} is a pattern: say where the tables go (--out DIR)")
     target = to_uri(out) if out is not None else child(source, "metrics")
     spark = start_spark(master, remote, conf)
     ev = run_job(lambda: m.Events.load(spark, source, interval=interval))
@@ -375,7 +378,7 @@ def report(
 
     _check_runs(directory)
     spark = start_spark(master, remote, conf)
-    if out is None and not is_local(directory):
+    if out is None and (not is_local(directory) or is_glob(directory)):
         out = Path("report.html")
     path = run_job(lambda: write_report(spark, to_uri(directory), out, interval=interval))
     _console().print(f"report written to {path}")

@@ -26,7 +26,7 @@ from qsg.display import duration
 from qsg.pipeline import answer, charts, metrics
 from qsg.pipeline.frames import exists
 from qsg.pipeline.sweep import KNEE, POINTS
-from qsg.pipeline.where import child, is_local, local_path, to_uri
+from qsg.pipeline.where import child, is_glob, is_local, local_path, to_uri
 
 #: Tables shown as tables, with the columns shown.
 SHOWN: dict[str, list[str]] = {
@@ -105,8 +105,8 @@ def write_report(
     """Render the report of ``directory`` (a path or URI) to the local file ``out``
     (default ``directory/report.html``, which needs ``directory`` local)."""
     directory = to_uri(directory)
-    if out is None and not is_local(directory):
-        raise ValueError(f"{directory}: not local: say where the report goes (--out FILE)")
+    if out is None and (not is_local(directory) or is_glob(str(local_path(directory)))):
+        raise ValueError(f"{directory}: not one local directory: say where the report goes")
     target = Path(out) if out is not None else local_path(directory) / "report.html"
     tables = _tables(spark, directory, interval)
     target.write_text(_page(directory, tables), encoding="utf-8")

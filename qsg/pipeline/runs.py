@@ -12,6 +12,7 @@ in the task that computes the run's tables.
 
 from __future__ import annotations
 
+import glob
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,15 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from qsg.pipeline.where import arrow_fs, is_local, local_path, relative, to_uri
+from qsg.pipeline.where import (
+    arrow_fs,
+    glob_base,
+    is_glob,
+    is_local,
+    local_path,
+    relative,
+    to_uri,
+)
 from qsg.scenario.summary import Scopes
 
 EVENTS = "events.parquet"
@@ -54,12 +63,16 @@ def list_runs(spark: Any, root: str | Path, *, by_spark: bool | None = None) -> 
     uri = to_uri(root)
     if is_local(uri) and not by_spark:
         base = local_path(uri)
+        if is_glob(str(base)):
+            return _globbed(base)
         if base.is_file() and base.name == EVENTS:
             base = base.parent
         return [
             RunFile(p.parent.relative_to(base).as_posix(), p.as_uri(), p.stat().st_size)
             for p in _logs(base)
         ]
+    if is_local(uri):  # Hadoop's globs are the pattern as typed, not percent-encoded
+        uri = "file://" + local_path(uri).as_posix()
     if uri.endswith("/" + EVENTS):
         uri = uri[: -len(EVENTS) - 1]
     try:
@@ -77,15 +90,38 @@ def list_runs(spark: Any, root: str | Path, *, by_spark: bool | None = None) -> 
         raise
     if not listed:
         raise ValueError(f"{uri}: no {EVENTS} below it (write runs with qsg run --out DIR)")
+    # Runs are named below the pattern's fixed part: runs/day-* names day-1/a, day-2/a.
+    named_from = to_uri(glob_base(uri)) if is_glob(uri) else uri
     found = [
         RunFile(
-            relative(r["path"], uri).removesuffix(EVENTS).rstrip("/") or ".",
+            relative(r["path"], named_from).removesuffix(EVENTS).rstrip("/") or ".",
             _spelled(r["path"]),
             int(r["length"]),
         )
         for r in listed
     ]
     return sorted(found, key=lambda r: r.run)
+
+
+def _globbed(pattern: Path) -> list[RunFile]:
+    """The runs below every directory (or event log) a local ``pattern`` matches, named
+    below its fixed part; ValueError naming the pattern if it matches no run."""
+    base = Path(glob_base(pattern.as_posix()))
+    if "{" in pattern.as_posix():
+        raise ValueError(f"{pattern}: a local pattern takes *, ? and [...] (not {{a,b}})")
+    logs = set()
+    for match in glob.glob(pattern.as_posix()):
+        where = Path(match)
+        if where.is_file() and where.name == EVENTS:
+            logs.add(where)
+        elif where.is_dir():
+            logs.update(where.rglob(EVENTS))
+    if not logs:
+        raise ValueError(f"{pattern}: no {EVENTS} below what it matches")
+    return [
+        RunFile(p.parent.relative_to(base).as_posix(), p.as_uri(), p.stat().st_size)
+        for p in sorted(logs)
+    ]
 
 
 def _spelled(uri: str) -> str:

@@ -100,4 +100,29 @@ def arrow_fs(location: str | Path) -> tuple[Any, str]:
     return filesystem, path
 
 
-__all__ = ["arrow_fs", "child", "is_local", "local_path", "relative", "scheme", "to_uri"]
+#: A path segment with a glob in it (Hadoop's and Python's alike: ``*``, ``?``, ``[``, ``{``).
+_GLOB = re.compile(r"[*?\[{]")
+
+
+def is_glob(location: str) -> bool:
+    """Whether ``location`` (a path or URI) is a pattern rather than one directory."""
+    return bool(_GLOB.search(location))
+
+
+def glob_base(location: str) -> str:
+    """The directories of ``location`` before its first segment with a glob in it."""
+    head, _, _ = location.partition(_GLOB.search(location)[0])  # type: ignore[index]
+    return head.rsplit("/", 1)[0] or "/"
+
+
+__all__ = [
+    "arrow_fs",
+    "child",
+    "glob_base",
+    "is_glob",
+    "is_local",
+    "local_path",
+    "relative",
+    "scheme",
+    "to_uri",
+]
