@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -304,3 +305,19 @@ def test_a_report_of_a_file_uri_is_the_report_of_its_path(spark, tmp_path: Path)
         assert result.exit_code == 0, result.output
         pages[name] = page.read_text().split("<h2>Tables</h2>", 1)[1]
     assert pages["uri"] == pages["path"] and "<table" in pages["uri"]
+
+
+def test_a_points_expected_cost_is_its_messages_and_samples_so_the_heavy_ones_are_dealt_apart():
+    # docs/pipeline.md: points are dealt to tasks by (offered load + members) x duration.
+    from qsg.pipeline.frames import deal
+    from qsg.pipeline.sweep import expected_cost
+
+    points = {p.run: p for p in load_sweep(SWEEP).points}
+    costs = {run: expected_cost(p) for run, p in points.items()}
+    for run, p in points.items():
+        duration = float(tomllib.loads(p.text).get("run", {}).get("duration", 60))
+        assert costs[run] == round((p.offered_load + p.members) * duration)
+    heaviest = sorted(costs, key=costs.__getitem__)[-2:]
+    runs = list(costs)
+    hands = deal([costs[r] for r in runs], 2)
+    assert [runs.index(r) in hands[0] for r in heaviest].count(True) == 1  # one each
