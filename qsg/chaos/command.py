@@ -14,7 +14,9 @@ import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -147,23 +149,19 @@ def chaos(
         f"{plan.window:g} s, heal, bound {plan.bound:g} s; shared queues {where}"
     )
     if master is not None or remote is not None:
-        from qsg.pipeline.chaos import campaign_on_spark
-        from qsg.pipeline.command import run_job, start_spark
-
-        spark = start_spark(master, remote, conf)
-        played: list[Outcome] = run_job(
-            lambda: campaign_on_spark(
-                spark, loaded, seeds, mode, plan, redis_url=redis_url, in_process=not on_redis
-            )
-        )
-        for index, outcome in enumerate(played, 1):
-            _line(console, index, len(seeds), outcome)
-        _conclude(
+        _on_spark(
             console,
-            played,
+            scenario,
+            loaded,
+            seeds,
+            mode,
+            plan,
+            redis_url,
+            on_redis,
             as_json,
-            "replay it with",
-            lambda o: replay_command(scenario, o, on_redis),
+            master,
+            remote,
+            conf,
         )
         return
     outcomes: list[Outcome] = []
@@ -181,6 +179,57 @@ def chaos(
         as_json,
         "replay it with",
         lambda o: replay_command(scenario, o, on_redis),
+    )
+
+
+def _on_spark(
+    console: Console,
+    path: Path,
+    loaded: Scenario,
+    seeds: list[int],
+    mode: str,
+    plan: Plan,
+    redis_url: str | None,
+    on_redis: bool,
+    as_json: bool,
+    master: str | None,
+    remote: str | None,
+    conf: tuple[str, ...],
+) -> None:
+    """``qsg chaos --master/--remote``: the first seeds in a child while Spark starts
+    (lean, on a local master), the rest as one Spark job; then the same report."""
+    from qsg.pipeline.chaos import campaign_on_spark, head_started
+    from qsg.pipeline.command import run_job, start_spark
+    from qsg.pipeline.jvm import LeanJvm, lean_jvm
+
+    leans: list[LeanJvm] = []
+    sessions: list[Any] = []
+
+    def start() -> Any:  # while the child plays: the Java checks too
+        leans.append(lean_jvm(master, remote, conf))
+        sessions.append(start_spark(master, remote, conf, leans[0].options))
+        return sessions[0]
+
+    def rest(spark: Any, later: list[int]) -> list[Outcome]:
+        return campaign_on_spark(
+            spark, loaded, later, mode, plan, redis_url=redis_url, in_process=not on_redis
+        )
+
+    play = partial(
+        run_one, loaded, mode=mode, plan=plan, redis_url=redis_url, in_process=not on_redis
+    )
+    played: list[Outcome] = run_job(lambda: head_started(seeds, play, start, rest))
+    for index, outcome in enumerate(played, 1):
+        _line(console, index, len(seeds), outcome)
+    if leans and leans[0].making is not None:
+        console.print(f"saving Spark's classes for a faster start (once): {leans[0].making}")
+        leans[0].finish(sessions[0])
+    _conclude(
+        console,
+        played,
+        as_json,
+        "replay it with",
+        lambda o: replay_command(path, o, on_redis),
     )
 
 
