@@ -1,36 +1,246 @@
-"""``qsg chaos --master``: a campaign's runs as one Spark job, each run played and judged
-on an executor, give the verdicts a local campaign gives (a run is its seed's), and
-the driver prints the same table and replay commands."""
+"""``qsg chaos --master`` (issue 33): a campaign's runs as one Spark job, each run played
+and judged on an executor, give the verdicts a local campaign gives (a run is its
+seed's), and the driver prints the same table and replay commands. The seeds go to
+tasks in chunks that shrink, so that the cores finish together; the first seeds are
+played by a child of the driver while Spark starts; every seed is played once."""
 
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from qsg.chaos.campaign import run_seeds
 from qsg.cli import main
+from qsg.pipeline.chaos import chunks, head_started, outcomes
+from qsg.pipeline.frames import JobError
+from qsg.pipeline.head_start import HeadStart
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
+LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
 
 def _verdicts(text: str) -> list[dict[str, object]]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts(tmp_path: Path) -> None:
-    words = ["chaos", str(SCENARIO), "--runs", "4", "--seed", "5", "--json"]
-    local = CliRunner().invoke(main, words)
-    assert local.exit_code in (0, 1), local.output
-    done = subprocess.run(
+def _on_spark(words: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", "qsg.cli", *words, "--master", "local[2]"],
         capture_output=True,
         text=True,
         timeout=1800,
-        cwd=tmp_path,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent), **env},
     )
-    assert done.returncode == local.exit_code, done.stderr
-    assert _verdicts(done.stdout) == _verdicts(local.stdout)
-    assert "runs without a violation" in done.stderr  # the same table and summary
+
+
+@pytest.mark.slow
+def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts_first_and_with_its_archive(
+    tmp_path: Path,
+) -> None:
+    # The first campaign on a local master makes the lean JVM's class archive as its JVM
+    # exits; the second starts from it. Both give the local campaign's verdicts, table.
+    words = ["chaos", str(SCENARIO), "--runs", "4", "--seed", "5", "--json"]
+    local = CliRunner().invoke(main, words)
+    assert local.exit_code in (0, 1), local.output
+    cache = {"QSG_CACHE_DIR": str(tmp_path / "cache")}
+    first = _on_spark(words, tmp_path, cache)
+    assert first.returncode == local.exit_code, first.stderr
+    assert _verdicts(first.stdout) == _verdicts(local.stdout)  # stdout: the JSON alone
+    assert "runs without a violation" in first.stderr  # the same table and summary
+    assert "saving Spark's classes" in first.stderr
+    made = sorted(p.name for p in (tmp_path / "cache").iterdir())
+    assert [m for m in made if m.endswith((".jsa", ".ok"))] == [made[0], made[0] + ".ok"]
+    again = _on_spark(words, tmp_path, cache)
+    assert again.returncode == local.exit_code, again.stderr
+    assert _verdicts(again.stdout) == _verdicts(local.stdout)
+    assert "saving Spark's classes" not in again.stderr
+
+
+@pytest.mark.slow
+def test_a_run_that_raises_on_an_executor_is_one_line_naming_its_seed(tmp_path: Path) -> None:
+    # Nothing listens on port 1: every run raises (in the driver's child first, which
+    # leaves its seeds to Spark, where the first is named).
+    words = ["chaos", str(LEAN), "--runs", "3", "--on-redis", "--redis", "redis://127.0.0.1:1"]
+    done = _on_spark(words, tmp_path, {"QSG_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.returncode == 1
+    first = run_seeds(1, 3)[0]
+    lines = [line for line in done.stderr.splitlines() if line.startswith("error")]
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"error seed {first}: CFConnectionError: cannot reach")
+    assert lines[0].endswith("(and 2 more runs failed)")
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("count", "cores"), [(2000, 2), (200, 2), (7, 4), (1, 2), (64, 1)])
+def test_the_chunks_shrink_and_cover_every_seed_once_in_order(count: int, cores: int) -> None:
+    cut = chunks(count, cores)
+    assert [i for chunk in cut for i in chunk] == list(range(count))
+    sizes = [len(chunk) for chunk in cut]
+    assert sizes == sorted(sizes, reverse=True)
+    assert min(sizes) == 1
+    # Each about what remains over twice the cores: no core is left a long last task.
+    assert sizes[0] == -(-count // (2 * cores))
+
+
+def test_two_thousand_seeds_on_two_cores_are_a_few_dozen_tasks() -> None:
+    sizes = [len(c) for c in chunks(2000, 2)]
+    assert sizes[:4] == [500, 375, 282, 211]
+    assert 15 <= len(sizes) <= 30
+
+
+def test_the_jobs_rows_come_back_in_seed_order_whatever_order_they_arrive_in() -> None:
+    seeds = [11, 22, 33]
+    rows = [
+        {"index": i, "outcome": pickle.dumps(f"run {s}"), "error": None}
+        for i, s in enumerate(seeds)
+    ]
+    assert outcomes(seeds, rows[::-1]) == ["run 11", "run 22", "run 33"]  # type: ignore[comparison-overlap]
+
+
+def test_the_first_seed_whose_run_raised_is_named_and_the_others_counted() -> None:
+    rows = [
+        {"index": 2, "outcome": None, "error": "ValueError: late"},
+        {"index": 0, "outcome": pickle.dumps("fine"), "error": None},
+        {"index": 1, "outcome": None, "error": "KeyError: 'QM9'"},
+    ]
+    with pytest.raises(JobError, match=r"^seed 22: KeyError: 'QM9' \(and 1 more runs failed\)$"):
+        outcomes([11, 22, 33], rows)
+
+
+def test_a_job_that_lost_a_seeds_row_is_an_error_not_a_short_table() -> None:
+    rows = [{"index": 0, "outcome": pickle.dumps("fine"), "error": None}]
+    with pytest.raises(JobError, match=r"^the job gave 1 of 2 runs' outcomes$"):
+        outcomes([11, 22], rows)
+
+
+class _Played:
+    """A stand-in for a run: each seed played appends a line to a file (the child's
+    runs are in another process), and the outcome is the seed's."""
+
+    def __init__(self, log: Path, raises_at: int | None = None) -> None:
+        self.log = log
+        self.raises_at = raises_at
+
+    def __call__(self, seed: int) -> int:
+        if seed == self.raises_at:
+            with self.log.open("a") as log:
+                log.write("raised\n")
+            raise RuntimeError(f"seed {seed} cannot be played")
+        with self.log.open("a") as log:
+            log.write(f"{seed}\n")
+        return seed * 10
+
+    def lines(self) -> list[str]:
+        return self.log.read_text().split() if self.log.exists() else []
+
+
+def _after(played: _Played, lines: int) -> None:
+    """Spark 'starts' once the child has played ``lines`` seeds (polled: the child is
+    another process; no assertion on how long it takes)."""
+    while len(played.lines()) < lines:
+        time.sleep(0.005)
+
+
+@pytest.mark.parametrize("ready_after", [0, 1, 5, 20])
+def test_the_childs_seeds_and_the_jobs_are_every_seed_once_in_order_whenever_spark_is_ready(
+    tmp_path: Path, ready_after: int
+) -> None:
+    seeds = list(range(100, 140))
+    played = _Played(tmp_path / "played")
+    given: list[list[int]] = []
+
+    def rest(spark: object, later: list[int]) -> list[int]:
+        assert spark == "spark"
+        given.append(later)
+        return [s * 10 for s in later]
+
+    def start() -> str:
+        _after(played, ready_after)
+        return "spark"
+
+    got = head_started(seeds, played, start, rest)  # type: ignore[arg-type]
+    assert got == [s * 10 for s in seeds]
+    [later] = given
+    child = seeds[: len(seeds) - len(later)]
+    assert later == seeds[len(child) :]
+    # The child stopped after the run it was in: it played exactly its share, in order.
+    assert played.lines() == [str(s) for s in child]
+    assert ready_after <= len(child) <= len(seeds) // 2  # Spark plays the last half at least
+
+
+def test_a_child_whose_run_raises_leaves_that_seed_and_the_rest_to_spark(tmp_path: Path) -> None:
+    seeds = list(range(100, 140))
+    played = _Played(tmp_path / "played", raises_at=103)
+    given: list[list[int]] = []
+
+    def start() -> str:
+        _after(played, 4)  # 100, 101, 102, then the run that raised
+        return "spark"
+
+    def rest(spark: object, later: list[int]) -> list[int]:
+        given.append(later)
+        return [s * 10 for s in later]
+
+    got = head_started(seeds, played, start, rest)  # type: ignore[arg-type]
+    assert got == [s * 10 for s in seeds]
+    assert given == [seeds[3:]]
+
+
+def test_a_child_that_dies_leaves_its_seeds_to_spark(tmp_path: Path) -> None:
+    seeds = list(range(100, 140))
+    log = tmp_path / "played"
+
+    def dies(seed: int) -> int:
+        if seed == 102:
+            os._exit(3)  # killed mid-run, as by the OOM killer
+        with log.open("a") as f:
+            f.write(f"{seed}\n")
+        return seed * 10
+
+    def start() -> str:
+        while not log.exists() or len(log.read_text().split()) < 2:
+            time.sleep(0.005)
+        return "spark"
+
+    got = head_started(seeds, dies, start, lambda spark, later: [s * 10 for s in later])
+    assert got == [s * 10 for s in seeds]
+
+
+def test_spark_plays_every_seed_if_it_is_ready_before_the_child_finishes_one(
+    tmp_path: Path,
+) -> None:
+    seeds = [1, 2, 3, 4]
+    got = head_started(
+        seeds, lambda s: s * 10, lambda: "spark", lambda spark, later: [s * 10 for s in later]
+    )
+    assert got == [10, 20, 30, 40]
+
+
+def test_the_child_stops_after_the_run_it_is_in_and_that_run_is_kept(tmp_path: Path) -> None:
+    log = tmp_path / "played"
+
+    def gated(seed: int) -> int:
+        with log.open("a") as f:
+            f.write(f"start-{seed}\n")
+        if seed == 103:  # the run in progress when Spark is ready
+            while not (tmp_path / "go").exists():
+                time.sleep(0.005)
+        return seed * 10
+
+    head = HeadStart(gated, list(range(100, 120)))
+    head.start()
+    while "start-103" not in (log.read_text().split() if log.exists() else []):
+        time.sleep(0.005)
+    head.request_stop()
+    (tmp_path / "go").touch()
+    assert head.stop() == [1000, 1010, 1020, 1030]
+    assert log.read_text().split()[-1] == "start-103"

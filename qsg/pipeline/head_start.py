@@ -63,11 +63,15 @@ class HeadStart(Generic[T]):
         the first ones, in order."""
         if self._child is None:
             return []
-        self._stopping.set()
+        self.request_stop()
         assert self._reader is not None
         self._reader.join()
         self._child.join()
         return list(self._done)
+
+    def request_stop(self) -> None:
+        """Ask the child to stop after its current run (``stop`` asks, then waits)."""
+        self._stopping.set()
 
     def _read(self, pipe: Connection) -> None:
         with pipe:
