@@ -16,10 +16,11 @@ chapters "Class Data Sharing" and "HotSpot Virtual Machine Performance Enhanceme
 Measured on 2 cores (a session and a first job): 12.8 s as Spark ships, 4.2 s lean.
 
 An archive is made under a lock (two campaigns starting together: the second runs
-without one), into ``NAME.part``, moved into place once ``java -version`` maps it (a
-truncated archive crashes the JVM that maps it, SIGBUS). One that fails is deleted and
-made again; a ``.part`` left by a maker that died is checked the same way. An archive
-whose size and time are not those checked (``NAME.ok``) is checked again.
+without one), into ``NAME.part``, moved into place once ``java -Xshare:on -version``
+maps it (``sound``: a truncated archive crashes the JVM that maps it, SIGBUS). One
+that fails is deleted and made again; a ``.part`` left by a maker that died is checked
+the same way. An archive whose size and time are not those checked (``NAME.ok``) is
+checked again.
 ``spark.driver.extraJavaOptions`` given in ``--conf`` or ``spark-defaults.conf`` wins:
 then qsg adds nothing.
 """
@@ -70,7 +71,8 @@ class LeanJvm:
             return None
         try:
             _stop_jvm(spark)
-            return _adopt(self.java, _part(self.making), self.making)
+            made = _adopt(self.java, _part(self.making), self.making)
+            return self.making if made else None
         finally:
             self.release()
 
@@ -152,14 +154,19 @@ def archive_options(java: str, archive: Path) -> LeanJvm:
 
 
 def sound(java: str, archive: Path) -> bool:
-    """Whether ``java`` maps ``archive`` (a half-written one crashes it: exit 134)."""
-    checks = ["-XX:ErrorFile=/dev/null", "-Xlog:disable", "-version"]  # no hs_err file
+    """Whether ``java`` maps ``archive`` whole. ``-Xshare:on`` makes any archive it
+    cannot use an error (a bad header: exit 1; a truncated body: a crash, exit 134);
+    ``-version`` runs without Spark's class path, so an archive that maps and only then
+    finds the class path not its own ("shared class paths mismatch") is sound."""
+    checks = ["-XX:ErrorFile=/dev/null", "-version"]  # no hs_err file where we are
     said = subprocess.run(
-        [java, f"-XX:SharedArchiveFile={archive}", *checks],
+        [java, "-Xshare:on", f"-XX:SharedArchiveFile={archive}", *checks],
         capture_output=True,
+        text=True,
         timeout=60,
     )
-    return said.returncode == 0
+    mismatch = "shared class paths mismatch" in said.stdout + said.stderr
+    return said.returncode == 0 or (said.returncode == 1 and mismatch)
 
 
 def _mapping(java: str, archive: Path) -> LeanJvm:
@@ -215,9 +222,8 @@ def _locked(archive: Path) -> IO[bytes] | None:
 def _stop_jvm(spark: Any) -> None:
     """Stop ``spark`` and its JVM, and wait for the JVM to exit (writing its archive).
     PySpark's gateway JVM exits when its stdin closes (``PythonGatewayServer``)."""
-    from pyspark import SparkContext
-
-    gateway = SparkContext._gateway
+    # PySpark's own handle on its JVM (no public one): this session's, never another's.
+    gateway = getattr(getattr(spark, "sparkContext", None), "_gateway", None)
     spark.stop()
     process = getattr(gateway, "proc", None)
     if process is None:
