@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -99,7 +100,7 @@ def test_two_thousand_seeds_on_two_cores_are_a_few_dozen_tasks() -> None:
 
 def test_the_jobs_rows_come_back_in_seed_order_whatever_order_they_arrive_in() -> None:
     seeds = [11, 22, 33]
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"index": i, "outcome": pickle.dumps(f"run {s}"), "error": None}
         for i, s in enumerate(seeds)
     ]
@@ -107,7 +108,7 @@ def test_the_jobs_rows_come_back_in_seed_order_whatever_order_they_arrive_in() -
 
 
 def test_the_first_seed_whose_run_raised_is_named_and_the_others_counted() -> None:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"index": 2, "outcome": None, "error": "ValueError: late"},
         {"index": 0, "outcome": pickle.dumps("fine"), "error": None},
         {"index": 1, "outcome": None, "error": "KeyError: 'QM9'"},
@@ -167,7 +168,7 @@ def test_the_childs_seeds_and_the_jobs_are_every_seed_once_in_order_whenever_spa
         _after(played, ready_after)
         return "spark"
 
-    got = head_started(seeds, played, start, rest)  # type: ignore[arg-type]
+    got = head_started(seeds, played, start, rest)
     assert got == [s * 10 for s in seeds]
     [later] = given
     child = seeds[: len(seeds) - len(later)]
@@ -190,7 +191,7 @@ def test_a_child_whose_run_raises_leaves_that_seed_and_the_rest_to_spark(tmp_pat
         given.append(later)
         return [s * 10 for s in later]
 
-    got = head_started(seeds, played, start, rest)  # type: ignore[arg-type]
+    got = head_started(seeds, played, start, rest)
     assert got == [s * 10 for s in seeds]
     assert given == [seeds[3:]]
 

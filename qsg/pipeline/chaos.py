@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
@@ -31,6 +31,7 @@ from qsg.pipeline.head_start import HeadStart
 from qsg.pipeline.spark import parallelism
 from qsg.scenario.model import Scenario
 
+T = TypeVar("T")
 #: A row of the job: a seed's index in the campaign, its Outcome pickled, or why not.
 PLAYED = pa.schema([("index", pa.int64()), ("outcome", pa.binary()), ("error", pa.string())])
 
@@ -112,10 +113,10 @@ def outcomes(seeds: Sequence[int], rows: list[dict[str, Any]]) -> list[Outcome]:
 
 def head_started(
     seeds: Sequence[int],
-    play: Callable[[int], Outcome],
+    play: Callable[[int], T],
     start: Callable[[], Any],
-    rest: Callable[[Any, list[int]], list[Outcome]],
-) -> list[Outcome]:
+    rest: Callable[[Any, list[int]], list[T]],
+) -> list[T]:
     """Every seed's outcome, in seed order: a child process ``play``s the first seeds
     while ``start()`` starts Spark; then ``rest(spark, seeds)`` plays those the child
     did not finish (at least the last half: a campaign on Spark is one, even a small one
