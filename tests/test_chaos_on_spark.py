@@ -12,6 +12,7 @@ import pickle
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,9 @@ from click.testing import CliRunner
 
 from qsg.chaos.campaign import run_seeds
 from qsg.cli import main
-from qsg.pipeline.chaos import chunks, head_started, outcomes
+from qsg.pipeline.chaos import by_index, chunks, head_started, in_seed_order
 from qsg.pipeline.frames import JobError
-from qsg.pipeline.head_start import HeadStart
+from qsg.pipeline.head_start import Claims, HeadStart, claims_on
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
@@ -104,7 +105,7 @@ def test_the_jobs_rows_come_back_in_seed_order_whatever_order_they_arrive_in() -
         {"index": i, "outcome": pickle.dumps(f"run {s}"), "error": None}
         for i, s in enumerate(seeds)
     ]
-    assert outcomes(seeds, rows[::-1]) == ["run 11", "run 22", "run 33"]  # type: ignore[comparison-overlap]
+    assert in_seed_order(seeds, by_index(seeds, rows[::-1])) == ["run 11", "run 22", "run 33"]
 
 
 def test_the_first_seed_whose_run_raised_is_named_and_the_others_counted() -> None:
@@ -114,13 +115,12 @@ def test_the_first_seed_whose_run_raised_is_named_and_the_others_counted() -> No
         {"index": 1, "outcome": None, "error": "KeyError: 'QM9'"},
     ]
     with pytest.raises(JobError, match=r"^seed 22: KeyError: 'QM9' \(and 1 more runs failed\)$"):
-        outcomes([11, 22, 33], rows)
+        by_index([11, 22, 33], rows)
 
 
-def test_a_job_that_lost_a_seeds_row_is_an_error_not_a_short_table() -> None:
-    rows = [{"index": 0, "outcome": pickle.dumps("fine"), "error": None}]
+def test_a_campaign_that_lost_a_seeds_outcome_is_an_error_not_a_short_table() -> None:
     with pytest.raises(JobError, match=r"^the job gave 1 of 2 runs' outcomes$"):
-        outcomes([11, 22], rows)
+        in_seed_order([11, 22], {1: "fine"})
 
 
 class _Played:
@@ -151,49 +151,106 @@ def _after(played: _Played, lines: int) -> None:
         time.sleep(0.005)
 
 
+class _Job:
+    """A stand-in for the Spark job: plays the seeds at the indices it is given (those
+    it can claim, given claims), and notes what it was given and what it played."""
+
+    def __init__(self, seeds: list[int], before: Callable[[], None] = lambda: None) -> None:
+        self.seeds = seeds
+        self.before = before
+        self.given: list[tuple[list[int], bool]] = []
+        self.played: list[int] = []
+
+    def __call__(self, spark: object, indices: list[int], claims: Claims | None) -> dict[int, int]:
+        assert spark == "spark"
+        self.given.append((indices, claims is not None))
+        self.before()
+        mine = [i for i in indices if claims is None or claims.claim(i)]
+        self.played += mine
+        return {i: self.seeds[i] * 10 for i in mine}
+
+
 @pytest.mark.parametrize("ready_after", [0, 1, 5, 20])
 def test_the_childs_seeds_and_the_jobs_are_every_seed_once_in_order_whenever_spark_is_ready(
     tmp_path: Path, ready_after: int
 ) -> None:
     seeds = list(range(100, 140))
     played = _Played(tmp_path / "played")
-    given: list[list[int]] = []
-
-    def rest(spark: object, later: list[int]) -> list[int]:
-        assert spark == "spark"
-        given.append(later)
-        return [s * 10 for s in later]
+    job = _Job(seeds)
 
     def start() -> str:
         _after(played, ready_after)
         return "spark"
 
-    got = head_started(seeds, played, start, rest)
-    assert got == [s * 10 for s in seeds]
-    [later] = given
+    assert head_started(seeds, played, start, job) == [s * 10 for s in seeds]
+    [(later, claimed)] = job.given
+    assert not claimed
     child = seeds[: len(seeds) - len(later)]
-    assert later == seeds[len(child) :]
+    assert later == list(range(len(child), len(seeds)))
     # The child stopped after the run it was in: it played exactly its share, in order.
     assert played.lines() == [str(s) for s in child]
     assert ready_after <= len(child) <= len(seeds) // 2  # Spark plays the last half at least
 
 
+@pytest.mark.parametrize("ready_after", [0, 3])
+def test_with_claims_the_child_plays_on_until_the_job_claims_and_every_seed_is_played_once(
+    tmp_path: Path, ready_after: int
+) -> None:
+    seeds = list(range(100, 140))
+    played = _Played(tmp_path / "played")
+    # The job's tasks start some runs after Spark is up: the child plays on meanwhile.
+    job = _Job(seeds, before=lambda: _after(played, ready_after + 3))
+
+    def start() -> str:
+        _after(played, ready_after)
+        return "spark"
+
+    with claims_on(True) as claims:
+        assert head_started(seeds, played, start, job, claims) == [s * 10 for s in seeds]
+        assert claims is not None
+        directory = Path(claims.directory)
+        assert sorted(int(p.name) for p in directory.iterdir()) == list(range(len(seeds)))
+    assert not directory.exists()
+    [(later, claimed)] = job.given
+    assert claimed
+    assert later == list(range(later[0], len(seeds)))
+    child = [int(line) for line in played.lines()]
+    assert len(child) >= ready_after + 3  # on past Spark's start, into the job's
+    assert child == seeds[: len(child)]  # the first ones, in order
+    assert later[0] <= len(child)  # the job starts where the child was when Spark was up
+    assert sorted(child + [seeds[i] for i in job.played]) == seeds  # each once
+
+
 def test_a_child_whose_run_raises_leaves_that_seed_and_the_rest_to_spark(tmp_path: Path) -> None:
     seeds = list(range(100, 140))
     played = _Played(tmp_path / "played", raises_at=103)
-    given: list[list[int]] = []
+    job = _Job(seeds)
 
     def start() -> str:
         _after(played, 4)  # 100, 101, 102, then the run that raised
         return "spark"
 
-    def rest(spark: object, later: list[int]) -> list[int]:
-        given.append(later)
-        return [s * 10 for s in later]
+    assert head_started(seeds, played, start, job) == [s * 10 for s in seeds]
+    assert job.given == [(list(range(3, 40)), False)]
 
-    got = head_started(seeds, played, start, rest)
-    assert got == [s * 10 for s in seeds]
-    assert given == [seeds[3:]]
+
+def test_with_claims_a_seed_the_child_took_and_did_not_finish_is_played_by_a_second_job(
+    tmp_path: Path,
+) -> None:
+    seeds = list(range(100, 140))
+    played = _Played(tmp_path / "played", raises_at=103)
+    job = _Job(seeds)
+
+    def start() -> str:
+        _after(played, 4)  # it claimed 103 (index 3), and its run raised
+        return "spark"
+
+    with claims_on(True) as claims:
+        assert head_started(seeds, played, start, job, claims) == [s * 10 for s in seeds]
+    [(later, claimed), again] = job.given
+    # The job is given the seeds from the child's place as the driver last heard it.
+    assert claimed and later == list(range(later[0], 40)) and later[0] <= 3
+    assert again == ([3], False)  # seed 103, claimed by the child: named there if it raises
 
 
 def test_a_child_that_dies_leaves_its_seeds_to_spark(tmp_path: Path) -> None:
@@ -212,18 +269,15 @@ def test_a_child_that_dies_leaves_its_seeds_to_spark(tmp_path: Path) -> None:
             time.sleep(0.005)
         return "spark"
 
-    got = head_started(seeds, dies, start, lambda spark, later: [s * 10 for s in later])
-    assert got == [s * 10 for s in seeds]
+    for local in (False, True):
+        log.unlink(missing_ok=True)
+        with claims_on(local) as claims:
+            assert head_started(seeds, dies, start, _Job(seeds), claims) == [s * 10 for s in seeds]
 
 
-def test_spark_plays_every_seed_if_it_is_ready_before_the_child_finishes_one(
-    tmp_path: Path,
-) -> None:
+def test_spark_plays_every_seed_if_it_is_ready_before_the_child_finishes_one() -> None:
     seeds = [1, 2, 3, 4]
-    got = head_started(
-        seeds, lambda s: s * 10, lambda: "spark", lambda spark, later: [s * 10 for s in later]
-    )
-    assert got == [10, 20, 30, 40]
+    assert head_started(seeds, lambda s: s * 10, lambda: "spark", _Job(seeds)) == [10, 20, 30, 40]
 
 
 def test_the_child_stops_after_the_run_it_is_in_and_that_run_is_kept(tmp_path: Path) -> None:
@@ -245,3 +299,10 @@ def test_the_child_stops_after_the_run_it_is_in_and_that_run_is_kept(tmp_path: P
     (tmp_path / "go").touch()
     assert head.stop() == [1000, 1010, 1020, 1030]
     assert log.read_text().split()[-1] == "start-103"
+
+
+def test_a_seed_is_claimed_once_whoever_asks_first(tmp_path: Path) -> None:
+    claims = Claims(str(tmp_path))
+    assert claims.claim(7)
+    assert not claims.claim(7)
+    assert claims.claim(8)

@@ -198,8 +198,9 @@ def _on_spark(
 ) -> None:
     """``qsg chaos --master/--remote``: the first seeds in a child while Spark starts
     (lean, on a local master), the rest as one Spark job; then the same report."""
-    from qsg.pipeline.chaos import campaign_on_spark, head_started
+    from qsg.pipeline.chaos import Job, head_started
     from qsg.pipeline.command import run_job, start_spark
+    from qsg.pipeline.head_start import Claims, claims_on
     from qsg.pipeline.jvm import LeanJvm, lean_jvm
 
     leans: list[LeanJvm] = []
@@ -210,15 +211,18 @@ def _on_spark(
         sessions.append(start_spark(master, remote, conf, leans[0].options))
         return sessions[0]
 
-    def rest(spark: Any, later: list[int]) -> list[Outcome]:
-        return campaign_on_spark(
-            spark, loaded, later, mode, plan, redis_url=redis_url, in_process=not on_redis
-        )
+    job = Job(loaded, mode, plan, redis_url, not on_redis)
+
+    def rest(spark: Any, indices: list[int], claims: Claims | None) -> dict[int, Outcome]:
+        return job.played(spark, seeds, indices, claims)
 
     play = partial(
         run_one, loaded, mode=mode, plan=plan, redis_url=redis_url, in_process=not on_redis
     )
-    played: list[Outcome] = run_job(lambda: head_started(seeds, play, start, rest))
+    # The child and the tasks share claims where they share a machine: a local master.
+    local = remote is None and master is not None and master.startswith("local")
+    with claims_on(local) as claims:
+        played: list[Outcome] = run_job(lambda: head_started(seeds, play, start, rest, claims))
     for index, outcome in enumerate(played, 1):
         _line(console, index, len(seeds), outcome)
     if leans and leans[0].making is not None:

@@ -14,20 +14,22 @@ prints the same table and replay commands as a local campaign: a replay is local
 in process, as any run of a seed repeats.
 
 While Spark starts, the driver's own core plays the first seeds (``head_started``,
-``qsg.pipeline.head_start``); the job plays the rest.
+``qsg.pipeline.head_start``: on a local master, on through the job's own start, the
+child and the tasks claiming each seed before they play it); the job plays the rest.
 """
 
 from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import pyarrow as pa
 
 from qsg.chaos.campaign import Outcome, Plan, run_one
 from qsg.pipeline.frames import JobError, one_line
-from qsg.pipeline.head_start import HeadStart
+from qsg.pipeline.head_start import Claims, HeadStart
 from qsg.pipeline.spark import parallelism
 from qsg.scenario.model import Scenario
 
@@ -50,87 +52,111 @@ def chunks(count: int, cores: int) -> list[range]:
     return cut
 
 
-def campaign_on_spark(
-    spark: Any,
-    scenario: Scenario,
-    seeds: Sequence[int],
-    mode: str,
-    plan: Plan,
-    *,
-    redis_url: str | None = None,
-    in_process: bool = True,
-) -> list[Outcome]:
-    """Every seed's run on Spark's executors; their outcomes, in seed order (JobError
-    naming the first seed whose run could not be played)."""
-    seeds = list(seeds)
-    if not seeds:
-        return []
-    parts = chunks(len(seeds), parallelism(spark))
+@dataclass(frozen=True, slots=True)
+class Job:
+    """How each seed of a campaign is played on an executor (``run_one``'s words)."""
 
-    def play(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        for batch in batches:
-            for chunk in batch.column(0).to_pylist():
-                rows: list[dict[str, Any]] = []
-                for index in parts[chunk]:
-                    try:
-                        outcome = run_one(
-                            scenario,
-                            seeds[index],
-                            mode,
-                            plan=plan,
-                            redis_url=redis_url,
-                            in_process=in_process,
-                        )
-                    except Exception as error:  # a run that could not be played: named
-                        rows.append({"index": index, "error": f"{type(error).__name__}: {error}"})
-                    else:
-                        rows.append({"index": index, "outcome": pickle.dumps(outcome)})
-                yield pa.RecordBatch.from_pylist(rows, schema=PLAYED)
+    scenario: Scenario
+    mode: str
+    plan: Plan
+    redis_url: str | None = None
+    in_process: bool = True
 
-    job = spark.range(0, len(parts), 1, len(parts)).mapInArrow(
-        play, "index bigint, outcome binary, error string"
-    )
-    try:
-        table = job.toArrow()
-    except Exception as error:
-        raise JobError(one_line(error)) from None
-    return outcomes(seeds, table.to_pylist())
+    def played(
+        self,
+        spark: Any,
+        seeds: Sequence[int],
+        indices: Sequence[int],
+        claims: Claims | None = None,
+    ) -> dict[int, Outcome]:
+        """The runs of the seeds at ``indices`` (of ``seeds``, the campaign's), one Spark
+        job; given ``claims``, only of those no other player claimed first. By index;
+        JobError naming the first seed whose run raised."""
+        seeds, indices = list(seeds), list(indices)
+        if not indices:
+            return {}
+        parts = chunks(len(indices), parallelism(spark))
+
+        def play(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+            for batch in batches:
+                for chunk in batch.column(0).to_pylist():
+                    mine = [indices[i] for i in parts[chunk]]
+                    rows = [
+                        self._row(i, seeds[i]) for i in mine if claims is None or claims.claim(i)
+                    ]
+                    yield pa.RecordBatch.from_pylist(rows, schema=PLAYED)
+
+        job = spark.range(0, len(parts), 1, len(parts)).mapInArrow(
+            play, "index bigint, outcome binary, error string"
+        )
+        try:
+            rows = job.toArrow().to_pylist()
+        except Exception as error:
+            raise JobError(one_line(error)) from None
+        return by_index(seeds, rows)
+
+    def _row(self, index: int, seed: int) -> dict[str, Any]:
+        try:
+            outcome = run_one(
+                self.scenario,
+                seed,
+                self.mode,
+                plan=self.plan,
+                redis_url=self.redis_url,
+                in_process=self.in_process,
+            )
+        except Exception as error:  # a run that could not be played: named on the driver
+            return {"index": index, "error": f"{type(error).__name__}: {error}"}
+        return {"index": index, "outcome": pickle.dumps(outcome)}
 
 
-def outcomes(seeds: Sequence[int], rows: list[dict[str, Any]]) -> list[Outcome]:
-    """The job's rows as the seeds' outcomes in seed order; JobError naming the first
-    seed whose run raised (and how many more did)."""
+def by_index(seeds: Sequence[int], rows: list[dict[str, Any]]) -> dict[int, Any]:
+    """The job's rows (``PLAYED``) as outcomes by index; JobError naming the first seed
+    whose run raised (and how many more did)."""
     errors = sorted((r["index"], r["error"]) for r in rows if r["error"] is not None)
     if errors:
         more = f" (and {len(errors) - 1} more runs failed)" if len(errors) > 1 else ""
         raise JobError(f"seed {seeds[errors[0][0]]}: {errors[0][1]}{more}")
     # Outcomes pickled by this same qsg on the executors: a Spark job of our own making.
-    done = {r["index"]: pickle.loads(r["outcome"]) for r in rows}
-    if sorted(done) != list(range(len(seeds))):
-        raise JobError(f"the job gave {len(done)} of {len(seeds)} runs' outcomes")
-    return [done[i] for i in range(len(seeds))]
+    return {r["index"]: pickle.loads(r["outcome"]) for r in rows}
+
+
+def in_seed_order(seeds: Sequence[int], played: dict[int, T]) -> list[T]:
+    """Each seed's outcome, by its index, as a list in seed order (JobError if one is
+    missing: no short table)."""
+    if sorted(played) != list(range(len(seeds))):
+        raise JobError(f"the job gave {len(played)} of {len(seeds)} runs' outcomes")
+    return [played[i] for i in range(len(seeds))]
 
 
 def head_started(
     seeds: Sequence[int],
     play: Callable[[int], T],
     start: Callable[[], Any],
-    rest: Callable[[Any, list[int]], list[T]],
+    rest: Callable[[Any, list[int], Claims | None], dict[int, T]],
+    claims: Claims | None = None,
 ) -> list[T]:
     """Every seed's outcome, in seed order: a child process ``play``s the first seeds
-    while ``start()`` starts Spark; then ``rest(spark, seeds)`` plays those the child
-    did not finish (at least the last half: a campaign on Spark is one, even a small one
-    that the child could finish alone). A child that fails leaves its seeds to ``rest``.
-    """
+    while ``start()`` starts Spark; ``rest(spark, indices, claims)`` plays those of
+    ``indices`` the child does not (at least the last half: a campaign on Spark is one,
+    even a small one that the child could finish alone). Without ``claims`` the child
+    stops when Spark is up; with them it plays on until the job claims a seed it wants.
+    A seed the child took and did not finish (a run that raised, a child that died) is
+    played by a second ``rest``."""
     seeds = list(seeds)
-    head = HeadStart(play, seeds[: len(seeds) // 2])
+    head = HeadStart(play, seeds[: len(seeds) // 2], claims)
     head.start()
+    played: dict[int, T] = {}
     try:
         spark = start()
+        first = len(head.stop()) if claims is None else head.finished()
+        played.update(rest(spark, list(range(first, len(seeds))), claims))
     finally:
-        done = head.stop()
-    later = seeds[len(done) :]
-    return done + (rest(spark, later) if later else [])
+        played.update(enumerate(head.stop()))
+    missing = [i for i in range(len(seeds)) if i not in played]
+    if missing:
+        played.update(rest(spark, missing, None))
+    return in_seed_order(seeds, played)
 
 
-__all__ = ["PLAYED", "campaign_on_spark", "chunks", "head_started", "outcomes"]
+__all__ = ["PLAYED", "Job", "by_index", "chunks", "head_started", "in_seed_order"]

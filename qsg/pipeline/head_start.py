@@ -5,10 +5,16 @@ driver's core would wait. ``HeadStart`` forks a child (``nice`` 19: Spark's star
 comes first) that plays the campaign's seeds in order and sends each outcome back
 as it ends; a thread of the driver reads them as they come (a pipe holds only so
 much). ``stop`` asks the child to stop after its current run, waits for it, and
-returns the outcomes it finished: always the first ``k`` seeds, in order, so that the
-job plays ``seeds[k:]`` and every seed is played once. A run that raises in the child,
-or a child that dies, ends its share there: the seeds it did not finish are the job's
-(where a run that raises is named, as any run on Spark is).
+returns the outcomes it finished: always the first ``k`` seeds, in order. A run that
+raises in the child, or a child that dies, ends its share there.
+
+Where the child and the job's tasks share a filesystem (a local master), they share
+``Claims`` too: a file per seed, made with ``O_EXCL`` by whoever plays that seed
+first. The job is then given the seeds from the child's place when Spark came up, and
+the child plays on, through the job's own start (its Python workers), until a task
+claims a seed the child wants next: from then on the tasks have the cores. Every seed
+is played once; a seed the child claimed and did not finish (its run raised, or it
+died) is played again by the job, where an error is named.
 
 The child is forked before Spark starts, while the driver has no threads (a fork
 copies only the thread that forks), and plays with what the driver has imported.
@@ -19,9 +25,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import shutil
 import sys
+import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
@@ -30,11 +40,49 @@ T = TypeVar("T")
 _END = b""
 
 
-class HeadStart(Generic[T]):
-    """``play(seed)`` of ``seeds``' first ones, in a child process, until ``stop``."""
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """Who plays which seed of a campaign: the first to make the seed's file (by its
+    index in the campaign) in ``directory``, which every player sees."""
 
-    def __init__(self, play: Callable[[int], T], seeds: Sequence[int]) -> None:
+    directory: str
+
+    def claim(self, index: int) -> bool:
+        """Whether the caller now holds seed ``index`` (False: another player does)."""
+        try:
+            made = os.open(os.path.join(self.directory, str(index)), _EXCLUSIVE, 0o600)
+        except FileExistsError:
+            return False
+        os.close(made)
+        return True
+
+
+_EXCLUSIVE = os.O_CREAT | os.O_EXCL | os.O_WRONLY
+
+
+@contextmanager
+def claims_on(local: bool) -> Iterator[Claims | None]:
+    """Claims in a private temporary directory if the players share this machine
+    (``local``: a local master), removed after; else None."""
+    if not local:
+        yield None
+        return
+    directory = tempfile.mkdtemp(prefix="qsg-claims-")
+    try:
+        yield Claims(directory)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+class HeadStart(Generic[T]):
+    """``play(seed)`` of ``seeds``' first ones, in a child process, until ``stop`` (or,
+    given ``claims``, until another player claims the seed it wants next)."""
+
+    def __init__(
+        self, play: Callable[[int], T], seeds: Sequence[int], claims: Claims | None = None
+    ) -> None:
         self._play = play
+        self._claims = claims
         self._seeds = list(seeds)
         self._done: list[T] = []
         self._context = multiprocessing.get_context("fork")
@@ -51,7 +99,9 @@ class HeadStart(Generic[T]):
         sys.stderr.flush()
         ours, theirs = self._context.Pipe(duplex=False)
         self._child = self._context.Process(
-            target=_child, args=(self._play, self._seeds, self._stopping, theirs), daemon=True
+            target=_child,
+            args=(self._play, self._seeds, self._claims, self._stopping, theirs),
+            daemon=True,
         )
         self._child.start()
         theirs.close()  # the child's end: its exit is our end of file
@@ -69,6 +119,10 @@ class HeadStart(Generic[T]):
         self._child.join()
         return list(self._done)
 
+    def finished(self) -> int:
+        """How many seeds the child has finished so far (it may be playing the next)."""
+        return len(self._done)
+
     def request_stop(self) -> None:
         """Ask the child to stop after its current run (``stop`` asks, then waits)."""
         self._stopping.set()
@@ -85,11 +139,17 @@ class HeadStart(Generic[T]):
                 self._done.append(pickle.loads(message))
 
 
-def _child(play: Callable[[int], Any], seeds: list[int], stopping: Any, pipe: Connection) -> None:
+def _child(
+    play: Callable[[int], Any],
+    seeds: list[int],
+    claims: Claims | None,
+    stopping: Any,
+    pipe: Connection,
+) -> None:
     os.nice(19)
     with pipe:
-        for seed in seeds:
-            if stopping.is_set():
+        for index, seed in enumerate(seeds):
+            if stopping.is_set() or (claims is not None and not claims.claim(index)):
                 break
             try:
                 outcome = play(seed)
@@ -99,4 +159,4 @@ def _child(play: Callable[[int], Any], seeds: list[int], stopping: Any, pipe: Co
         pipe.send_bytes(_END)
 
 
-__all__ = ["HeadStart"]
+__all__ = ["Claims", "HeadStart", "claims_on"]
