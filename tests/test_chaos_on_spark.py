@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from qsg.chaos.campaign import run_seeds
 from qsg.cli import main
-from qsg.pipeline.chaos import by_index, chunks, head_started, in_seed_order
+from qsg.pipeline.chaos import Raised, by_index, chunks, head_started, in_seed_order
 from qsg.pipeline.frames import JobError
 from qsg.pipeline.head_start import Claims, HeadStart, claims_on
 
@@ -105,7 +105,7 @@ def test_the_jobs_rows_come_back_in_seed_order_whatever_order_they_arrive_in() -
         {"index": i, "outcome": pickle.dumps(f"run {s}"), "error": None}
         for i, s in enumerate(seeds)
     ]
-    assert in_seed_order(seeds, by_index(seeds, rows[::-1])) == ["run 11", "run 22", "run 33"]
+    assert in_seed_order(seeds, by_index(rows[::-1])) == ["run 11", "run 22", "run 33"]
 
 
 def test_the_first_seed_whose_run_raised_is_named_and_the_others_counted() -> None:
@@ -114,8 +114,10 @@ def test_the_first_seed_whose_run_raised_is_named_and_the_others_counted() -> No
         {"index": 0, "outcome": pickle.dumps("fine"), "error": None},
         {"index": 1, "outcome": None, "error": "KeyError: 'QM9'"},
     ]
+    played = by_index(rows)
+    assert played[1] == Raised("KeyError: 'QM9'")
     with pytest.raises(JobError, match=r"^seed 22: KeyError: 'QM9' \(and 1 more runs failed\)$"):
-        by_index([11, 22, 33], rows)
+        in_seed_order([11, 22, 33], played)
 
 
 def test_a_campaign_that_lost_a_seeds_outcome_is_an_error_not_a_short_table() -> None:

@@ -198,7 +198,7 @@ def _on_spark(
 ) -> None:
     """``qsg chaos --master/--remote``: the first seeds in a child while Spark starts
     (lean, on a local master), the rest as one Spark job; then the same report."""
-    from qsg.pipeline.chaos import Job, head_started
+    from qsg.pipeline.chaos import Job, Raised, head_started
     from qsg.pipeline.command import run_job, start_spark
     from qsg.pipeline.head_start import Claims, claims_on
     from qsg.pipeline.jvm import LeanJvm, lean_jvm
@@ -213,7 +213,7 @@ def _on_spark(
 
     job = Job(loaded, mode, plan, redis_url, not on_redis)
 
-    def rest(spark: Any, indices: list[int], claims: Claims | None) -> dict[int, Outcome]:
+    def rest(spark: Any, indices: list[int], claims: Claims | None) -> dict[int, Outcome | Raised]:
         return job.played(spark, seeds, indices, claims)
 
     play = partial(

@@ -21,7 +21,7 @@ child and the tasks claiming each seed before they play it); the job plays the r
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -68,10 +68,10 @@ class Job:
         seeds: Sequence[int],
         indices: Sequence[int],
         claims: Claims | None = None,
-    ) -> dict[int, Outcome]:
+    ) -> dict[int, Outcome | Raised]:
         """The runs of the seeds at ``indices`` (of ``seeds``, the campaign's), one Spark
-        job; given ``claims``, only of those no other player claimed first. By index;
-        JobError naming the first seed whose run raised."""
+        job; given ``claims``, only of those no other player claimed first. By index,
+        each its outcome or what its run raised (JobError if the job itself failed)."""
         seeds, indices = list(seeds), list(indices)
         if not indices:
             return {}
@@ -93,7 +93,7 @@ class Job:
             rows = job.toArrow().to_pylist()
         except Exception as error:
             raise JobError(one_line(error)) from None
-        return by_index(seeds, rows)
+        return by_index(rows)
 
     def _row(self, index: int, seed: int) -> dict[str, Any]:
         try:
@@ -110,30 +110,41 @@ class Job:
         return {"index": index, "outcome": pickle.dumps(outcome)}
 
 
-def by_index(seeds: Sequence[int], rows: list[dict[str, Any]]) -> dict[int, Any]:
-    """The job's rows (``PLAYED``) as outcomes by index; JobError naming the first seed
-    whose run raised (and how many more did)."""
-    errors = sorted((r["index"], r["error"]) for r in rows if r["error"] is not None)
-    if errors:
-        more = f" (and {len(errors) - 1} more runs failed)" if len(errors) > 1 else ""
-        raise JobError(f"seed {seeds[errors[0][0]]}: {errors[0][1]}{more}")
+@dataclass(frozen=True, slots=True)
+class Raised:
+    """A run that could not be played: what it raised, in one line."""
+
+    message: str
+
+
+def by_index(rows: list[dict[str, Any]]) -> dict[int, Any]:
+    """The job's rows (``PLAYED``) by index: each an Outcome, or ``Raised``."""
     # Outcomes pickled by this same qsg on the executors: a Spark job of our own making.
-    return {r["index"]: pickle.loads(r["outcome"]) for r in rows}
+    return {
+        r["index"]: Raised(r["error"]) if r["error"] is not None else pickle.loads(r["outcome"])
+        for r in rows
+    }
 
 
-def in_seed_order(seeds: Sequence[int], played: dict[int, T]) -> list[T]:
-    """Each seed's outcome, by its index, as a list in seed order (JobError if one is
-    missing: no short table)."""
+def in_seed_order(seeds: Sequence[int], played: Mapping[int, T | Raised]) -> list[T]:
+    """Each seed's outcome, by its index, as a list in seed order. JobError naming the
+    first seed whose run raised (and how many more did), or if one is missing (no short
+    table)."""
     if sorted(played) != list(range(len(seeds))):
         raise JobError(f"the job gave {len(played)} of {len(seeds)} runs' outcomes")
-    return [played[i] for i in range(len(seeds))]
+    ordered = [played[i] for i in range(len(seeds))]
+    raised = [(seeds[i], p.message) for i, p in enumerate(ordered) if isinstance(p, Raised)]
+    if raised:
+        more = f" (and {len(raised) - 1} more runs failed)" if len(raised) > 1 else ""
+        raise JobError(f"seed {raised[0][0]}: {raised[0][1]}{more}")
+    return [p for p in ordered if not isinstance(p, Raised)]
 
 
 def head_started(
     seeds: Sequence[int],
     play: Callable[[int], T],
     start: Callable[[], Any],
-    rest: Callable[[Any, list[int], Claims | None], dict[int, T]],
+    rest: Callable[[Any, list[int], Claims | None], Mapping[int, T | Raised]],
     claims: Claims | None = None,
 ) -> list[T]:
     """Every seed's outcome, in seed order: a child process ``play``s the first seeds
@@ -142,11 +153,11 @@ def head_started(
     even a small one that the child could finish alone). Without ``claims`` the child
     stops when Spark is up; with them it plays on until the job claims a seed it wants.
     A seed the child took and did not finish (a run that raised, a child that died) is
-    played by a second ``rest``."""
+    played by a second ``rest``. JobError naming the first seed whose run raised."""
     seeds = list(seeds)
     head = HeadStart(play, seeds[: len(seeds) // 2], claims)
     head.start()
-    played: dict[int, T] = {}
+    played: dict[int, T | Raised] = {}
     try:
         spark = start()
         first = len(head.stop()) if claims is None else head.finished()
@@ -159,4 +170,4 @@ def head_started(
     return in_seed_order(seeds, played)
 
 
-__all__ = ["PLAYED", "Job", "by_index", "chunks", "head_started", "in_seed_order"]
+__all__ = ["PLAYED", "Job", "Raised", "by_index", "chunks", "head_started", "in_seed_order"]
