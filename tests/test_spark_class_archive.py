@@ -193,3 +193,11 @@ def test_a_cache_dir_comes_from_qsg_cache_dir_else_the_users_cache(
     monkeypatch.delenv("QSG_CACHE_DIR")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert jvm.cache_dir() == tmp_path / "home" / ".cache" / "qsg"
+
+
+def test_a_cache_that_cannot_be_written_costs_the_archive_not_the_campaign(tmp_path: Path) -> None:
+    java = fake_java(tmp_path)
+    (tmp_path / "cache").write_text("a file where the cache directory would be")
+    lean = archive_options(java, tmp_path / "cache" / "spark.jsa")
+    assert lean.making is None
+    assert lean.options == f"{TIERED} {jvm.QUIET}"

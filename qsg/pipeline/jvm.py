@@ -72,9 +72,11 @@ class LeanJvm:
         try:
             _stop_jvm(spark)
             made = _adopt(self.java, _part(self.making), self.making)
-            return self.making if made else None
+        except (OSError, subprocess.SubprocessError):  # the campaign's report comes first
+            return None
         finally:
             self.release()
+        return self.making if made else None
 
     def release(self) -> None:
         """Let another campaign make the archive (the lock goes; idempotent)."""
@@ -133,10 +135,18 @@ def lean_jvm(
 
 def archive_options(java: str, archive: Path) -> LeanJvm:
     """The options that map ``archive`` if it is there and sound; else, if no other
-    campaign holds its lock, the options that make it (``LeanJvm.making``); else C1 only.
+    campaign holds its lock, the options that make it (``LeanJvm.making``); else C1 only
+    (also when the cache cannot be written: a campaign never fails for its cache).
     """
     if any(c.isspace() for c in str(archive)):  # Spark splits the options at blanks
         return LeanJvm(f"{TIERED} {QUIET}", java=java)
+    try:
+        return _archive_options(java, archive)
+    except (OSError, subprocess.SubprocessError):
+        return LeanJvm(f"{TIERED} {QUIET}", java=java)
+
+
+def _archive_options(java: str, archive: Path) -> LeanJvm:
     if _checked(archive):
         return _mapping(java, archive)
     lock = _locked(archive)
