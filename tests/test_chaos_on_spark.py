@@ -308,3 +308,21 @@ def test_a_seed_is_claimed_once_whoever_asks_first(tmp_path: Path) -> None:
     assert claims.claim(7)
     assert not claims.claim(7)
     assert claims.claim(8)
+
+
+class _Unreadable:
+    """An outcome the driver cannot unpickle (as if the child's qsg were another)."""
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (_refuse, ())
+
+
+def _refuse() -> None:
+    raise RuntimeError("this outcome cannot be read here")
+
+
+def test_an_outcome_the_driver_cannot_read_is_raised_by_stop_not_lost_in_a_thread() -> None:
+    head = HeadStart(lambda seed: _Unreadable(), [1, 2, 3])
+    head.start()
+    with pytest.raises(RuntimeError, match=r"^this outcome cannot be read here$"):
+        head.stop()

@@ -89,6 +89,7 @@ class HeadStart(Generic[T]):
         self._stopping = self._context.Event()
         self._child: Any = None
         self._reader: threading.Thread | None = None
+        self._failed: BaseException | None = None  # the reader's, raised by stop
 
     def start(self) -> None:
         """Fork the child and start reading what it sends (nothing if no seeds)."""
@@ -116,6 +117,10 @@ class HeadStart(Generic[T]):
         self.request_stop()
         assert self._reader is not None
         self._reader.join()
+        if self._failed is not None:  # nobody reads the child any more: it may be stuck
+            self._child.kill()
+            self._child.join()
+            raise self._failed
         self._child.join()
         return list(self._done)
 
@@ -128,15 +133,18 @@ class HeadStart(Generic[T]):
         self._stopping.set()
 
     def _read(self, pipe: Connection) -> None:
-        with pipe:
-            while True:
-                try:
-                    message = pipe.recv_bytes()
-                except EOFError:  # the child died: what it finished is kept
-                    return
-                if message == _END:
-                    return
-                self._done.append(pickle.loads(message))
+        try:
+            with pipe:
+                while True:
+                    try:
+                        message = pipe.recv_bytes()
+                    except EOFError:  # the child died: what it finished is kept
+                        return
+                    if message == _END:
+                        return
+                    self._done.append(pickle.loads(message))
+        except BaseException as error:  # the driver hears of it in stop()
+            self._failed = error
 
 
 def _child(
