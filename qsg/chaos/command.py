@@ -120,7 +120,10 @@ def chaos(
     missing or duplicated; liveness mode adds progress within --bound after the heal.
 
     With --master or --remote the runs are one Spark job: each executor plays and
-    judges its runs and sends back only their verdicts (docs/pipeline.md).
+    judges its runs and sends back only their verdicts, while this process plays the
+    first runs as Spark starts. On a local master Spark's JVM starts lean, from a class
+    archive the first such campaign writes to $QSG_CACHE_DIR (default ~/.cache/qsg;
+    docs/pipeline.md, "Chaos campaigns on Spark").
     """
     from qsg.command_helpers import check_redis_url, load_toml
     from qsg.command_helpers import console as _console
