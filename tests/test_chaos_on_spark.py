@@ -321,8 +321,18 @@ def _refuse() -> None:
     raise RuntimeError("this outcome cannot be read here")
 
 
-def test_an_outcome_the_driver_cannot_read_is_raised_by_stop_not_lost_in_a_thread() -> None:
-    head = HeadStart(lambda seed: _Unreadable(), [1, 2, 3])
+def test_an_outcome_the_driver_cannot_read_is_raised_by_stop_not_lost_in_a_thread(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "played"
+
+    def unreadable(seed: int) -> _Unreadable:
+        log.write_text("played")  # then its outcome is sent, whenever stop is asked
+        return _Unreadable()
+
+    head = HeadStart(unreadable, [1, 2, 3])
     head.start()
+    while not log.exists():
+        time.sleep(0.005)
     with pytest.raises(RuntimeError, match=r"^this outcome cannot be read here$"):
         head.stop()
