@@ -1,12 +1,14 @@
-"""``qsg metrics``, ``qsg sweep`` and ``qsg report`` on a real Spark standalone cluster
-(a master and two one-core workers on 127.0.0.1) and over Spark Connect (a server on
-``local[2]``), both started from the pyspark package's own scripts: the same tables as
-``local[2]`` in this process. Paths are given relative, as a user types them: the
-driver resolves them (each executor's working directory is its own). A run that cannot
-be read is one line naming it, not an executor's traceback."""
+"""``qsg metrics``, ``qsg sweep``, ``qsg report`` and ``qsg chaos`` on a real Spark
+standalone cluster (a master and two one-core workers on 127.0.0.1) and over Spark
+Connect (a server on ``local[2]``), both started from the pyspark package's own
+scripts: the same tables (and verdicts) as ``local[2]`` in this process. Paths are
+given relative, as a user types them: the driver resolves them (each executor's
+working directory is its own). A run that cannot be read is one line naming it, not an
+executor's traceback."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -28,6 +30,7 @@ pytestmark = pytest.mark.slow
 
 SMALL = Path(__file__).parent / "data" / "pipeline-small.toml"
 BASE = Path(__file__).parent.parent / "scenarios" / "sweep-base.toml"
+CHAOS = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
 
 def qsg(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -138,6 +141,19 @@ def test_qsg_report_there_shows_the_local_summary_tables(spark_at, runs, local, 
     done = qsg("report", str(runs), "--out", "report.html", *spark_at, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert _summary(tmp_path / "report.html") == local["report"]
+
+
+def test_qsg_chaos_there_gives_the_local_campaigns_verdicts(spark_at, tmp_path):
+    # Neither is a local master: the driver's child stops when Spark is up (no claims),
+    # the JVMs are Spark's own (no lean options), and the job's rows come back over
+    # Spark Connect as over a classic session.
+    words = ["chaos", str(CHAOS), "--runs", "6", "--seed", "3", "--json"]
+    local = qsg(*words, cwd=tmp_path)
+    assert local.returncode in (0, 1), local.stderr
+    there = qsg(*words, *spark_at, cwd=tmp_path)
+    assert there.returncode == local.returncode, there.stderr
+    assert json.loads(there.stdout) == json.loads(local.stdout)
+    assert "saving Spark's classes" not in there.stderr
 
 
 def test_a_run_an_executor_cannot_read_is_one_line_naming_it(spark_at, runs, tmp_path):

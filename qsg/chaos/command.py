@@ -14,7 +14,9 @@ import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -118,7 +120,10 @@ def chaos(
     missing or duplicated; liveness mode adds progress within --bound after the heal.
 
     With --master or --remote the runs are one Spark job: each executor plays and
-    judges its runs and sends back only their verdicts (docs/pipeline.md).
+    judges its runs and sends back only their verdicts, while this process plays the
+    first runs as Spark starts. On a local master Spark's JVM starts lean, from a class
+    archive the first such campaign writes to $QSG_CACHE_DIR (default ~/.cache/qsg;
+    docs/pipeline.md, "Chaos campaigns on Spark").
     """
     from qsg.command_helpers import check_redis_url, load_toml
     from qsg.command_helpers import console as _console
@@ -147,23 +152,19 @@ def chaos(
         f"{plan.window:g} s, heal, bound {plan.bound:g} s; shared queues {where}"
     )
     if master is not None or remote is not None:
-        from qsg.pipeline.chaos import campaign_on_spark
-        from qsg.pipeline.command import run_job, start_spark
-
-        spark = start_spark(master, remote, conf)
-        played: list[Outcome] = run_job(
-            lambda: campaign_on_spark(
-                spark, loaded, seeds, mode, plan, redis_url=redis_url, in_process=not on_redis
-            )
-        )
-        for index, outcome in enumerate(played, 1):
-            _line(console, index, len(seeds), outcome)
-        _conclude(
+        _on_spark(
             console,
-            played,
+            scenario,
+            loaded,
+            seeds,
+            mode,
+            plan,
+            redis_url,
+            on_redis,
             as_json,
-            "replay it with",
-            lambda o: replay_command(scenario, o, on_redis),
+            master,
+            remote,
+            conf,
         )
         return
     outcomes: list[Outcome] = []
@@ -181,6 +182,61 @@ def chaos(
         as_json,
         "replay it with",
         lambda o: replay_command(scenario, o, on_redis),
+    )
+
+
+def _on_spark(
+    console: Console,
+    path: Path,
+    loaded: Scenario,
+    seeds: list[int],
+    mode: str,
+    plan: Plan,
+    redis_url: str | None,
+    on_redis: bool,
+    as_json: bool,
+    master: str | None,
+    remote: str | None,
+    conf: tuple[str, ...],
+) -> None:
+    """``qsg chaos --master/--remote``: the first seeds in a child while Spark starts
+    (lean, on a local master), the rest as one Spark job; then the same report."""
+    from qsg.pipeline.chaos import Job, Raised, head_started
+    from qsg.pipeline.command import run_job, start_spark
+    from qsg.pipeline.head_start import Claims, claims_on
+    from qsg.pipeline.jvm import LeanJvm, lean_jvm
+
+    leans: list[LeanJvm] = []
+    sessions: list[Any] = []
+
+    def start() -> Any:  # while the child plays: the Java checks too
+        leans.append(lean_jvm(master, remote, conf))
+        sessions.append(start_spark(master, remote, conf, leans[0].options))
+        return sessions[0]
+
+    job = Job(loaded, mode, plan, redis_url, not on_redis)
+
+    def rest(spark: Any, indices: list[int], claims: Claims | None) -> dict[int, Outcome | Raised]:
+        return job.played(spark, seeds, indices, claims)
+
+    play = partial(
+        run_one, loaded, mode=mode, plan=plan, redis_url=redis_url, in_process=not on_redis
+    )
+    # The child and the tasks share claims where they share a machine: a local master.
+    local = remote is None and master is not None and master.startswith("local")
+    with claims_on(local) as claims:
+        played: list[Outcome] = run_job(lambda: head_started(seeds, play, start, rest, claims))
+    for index, outcome in enumerate(played, 1):
+        _line(console, index, len(seeds), outcome)
+    if leans and leans[0].making is not None:
+        console.print(f"saving Spark's classes for a faster start (once): {leans[0].making}")
+        leans[0].finish(sessions[0])
+    _conclude(
+        console,
+        played,
+        as_json,
+        "replay it with",
+        lambda o: replay_command(path, o, on_redis),
     )
 
 

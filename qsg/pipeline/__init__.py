@@ -9,6 +9,9 @@
 - ``theory``: queueing closed forms the simulator is validated against.
 - ``sweep_file`` / ``sweep``: a sweep file's points, played as one Spark job; the knee.
 - ``report``: the self-contained HTML report.
+- ``chaos``, ``head_start``, ``jvm``: ``qsg chaos --master``: a campaign's seeds in
+  chunks that shrink, the driver's child playing the first ones while Spark starts, a
+  lean driver JVM (and its class archive) on a local master.
 - ``command``: ``qsg metrics``, ``qsg sweep``, ``qsg report``.
 
 Spark is imported only when a session is asked for: the rest of qsg never needs Java.

@@ -103,9 +103,12 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
-def start_spark(master: str | None, remote: str | None, conf: tuple[str, ...]) -> Any:
-    """The Spark session; exit 1 in one line if Spark cannot start (no Java, a bad
-    --conf, no Connect server at --remote)."""
+def start_spark(
+    master: str | None, remote: str | None, conf: tuple[str, ...], java_options: str = ""
+) -> Any:
+    """The Spark session (``java_options``: for the driver's JVM, ``spark_session``); exit 1
+    in one line if Spark cannot start (no Java, a bad --conf, no Connect server at
+    --remote)."""
     from qsg.pipeline.frames import one_line
     from qsg.pipeline.spark import JavaMissingError, parse_conf, spark_session
 
@@ -113,7 +116,7 @@ def start_spark(master: str | None, remote: str | None, conf: tuple[str, ...]) -
         _fail("--master and --remote name two Sparks: give one")
     try:
         settings = parse_conf(conf)
-        return spark_session(master, remote=remote, conf=settings)
+        return spark_session(master, remote=remote, conf=settings, java_options=java_options)
     except (JavaMissingError, ValueError) as error:
         _fail(str(error))
     except Exception as error:  # PySpark's and gRPC's errors: the first line says it

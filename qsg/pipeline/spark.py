@@ -10,6 +10,7 @@ see the README).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -31,6 +32,7 @@ def spark_session(
     conf: Mapping[str, str] | None = None,
     app: str = "qsg",
     shuffle_partitions: int | None = None,
+    java_options: str = "",
 ) -> Any:
     """A SparkSession on ``master`` (any Spark master URL; ``local[*]`` if neither it
     nor ``remote`` is given), or a Spark Connect session on ``remote``
@@ -40,7 +42,8 @@ def spark_session(
     to ``spark-defaults.conf`` (``$SPARK_CONF_DIR`` or ``$SPARK_HOME/conf``), which
     spark-submit reads as usual. ``shuffle_partitions`` defaults to twice the cores of
     a ``local[N]`` master (8 otherwise): the shuffles are of runs and points, not of
-    billions of rows.
+    billions of rows. ``java_options`` go into the driver JVM's options after qsg's own
+    (``qsg.pipeline.jvm``: a lean JVM for a local ``qsg chaos``), and give way with them.
     """
     conf = dict(conf or {})
     if master is None and remote is None:
@@ -61,6 +64,7 @@ def spark_session(
 
     if shuffle_partitions is None:
         shuffle_partitions = 2 * _local_cores(master) if master.startswith("local") else 8
+    log4j = f"-Dlog4j2.configurationFile={_LOG4J}"
     ours = {
         "spark.ui.enabled": "false",
         "spark.ui.showConsoleProgress": "false",
@@ -73,7 +77,7 @@ def spark_session(
         "spark.task.maxFailures": "1",
         "spark.speculation": "false",
         # Quiet from the start: setLogLevel below comes after the JVM's start-up lines.
-        "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={_LOG4J}",
+        "spark.driver.extraJavaOptions": " ".join(filter(None, [log4j, java_options])),
     }
     builder = SparkSession.builder.master(master).appName(app)
     defaults = spark_defaults()
@@ -164,14 +168,22 @@ class JavaMissingError(RuntimeError):
 JAVA_NEEDED = 17
 
 
-def check_java() -> None:
-    """Raise ``JavaMissingError`` unless the Java Spark would start (``$JAVA_HOME/bin/java``,
-    else ``java`` on PATH) is version 17 or newer: without it PySpark fails with a
-    traceback about its gateway."""
-    needs = f"the Spark pipeline needs Java {JAVA_NEEDED} or newer"
+def java_path() -> str | None:
+    """The java Spark would start: ``$JAVA_HOME/bin/java``, else ``java`` on PATH (None if
+    there is none)."""
     home = os.environ.get("JAVA_HOME")
     java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
-    if java is None or not Path(java).exists():
+    return java if java is not None and Path(java).exists() else None
+
+
+def check_java() -> str:
+    """Java's version (``17.0.15``; empty for an unusual banner); ``JavaMissingError``
+    unless the Java Spark would start (``java_path``) is version 17 or newer: without it
+    PySpark fails with a traceback about its gateway."""
+    needs = f"the Spark pipeline needs Java {JAVA_NEEDED} or newer"
+    home = os.environ.get("JAVA_HOME")
+    java = java_path()
+    if java is None:
         where = (
             f"JAVA_HOME is {home}, with no bin/java"
             if home
@@ -179,15 +191,24 @@ def check_java() -> None:
         )
         raise JavaMissingError(f"{needs}: {where}")
     try:
-        said = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+        banner = _banner(java)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise JavaMissingError(f"{needs}: {java} -version: {error}") from None
-    found = re.search(r'version "(\d+)(?:\.(\d+))?', said.stderr + said.stdout)
+    found = re.search(r'version "((\d+)(?:\.(\d+))?[^"]*)"', banner)
     if found is None:
-        return  # an unusual banner: let Spark try
-    major = int(found[2]) if found[1] == "1" and found[2] else int(found[1])  # "1.8" is 8
+        return ""  # an unusual banner: let Spark try
+    major = int(found[3]) if found[2] == "1" and found[3] else int(found[2])  # "1.8" is 8
     if major < JAVA_NEEDED:
         raise JavaMissingError(f"{needs}; {java} is Java {major}")
+    return found[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _banner(java: str) -> str:
+    """``java -version``'s words, asked once per java a process (``qsg chaos`` on a local
+    master asks twice: for the lean JVM's archive name, then before Spark starts)."""
+    said = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+    return said.stderr + said.stdout
 
 
 def _local_cores(master: str) -> int:
@@ -202,6 +223,7 @@ __all__ = [
     "JavaMissingError",
     "check_java",
     "is_connect",
+    "java_path",
     "parallelism",
     "parse_conf",
     "spark_defaults",
