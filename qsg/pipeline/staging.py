@@ -144,15 +144,20 @@ class Stage:
                 filesystem.delete_dir(path)
 
 
+#: pyarrow's filesystems that have keys, not directories (their ``type_name``).
+_OBJECT_STORES = frozenset({"s3", "gcs"})
+
+
 def _move_tree(filesystem: Any, source: str, target: str) -> None:
     """The directory ``source`` moved to ``target``: one rename on a filesystem that has
-    directories; file by file on an object store, which has only keys (pyarrow's S3
-    and GCS filesystems refuse to move a "directory": it is a prefix of many keys).
-    There the table appears a file at a time, and its ``_SUCCESS``, written after, is
-    what says it is whole, as with Hadoop's own committers on S3."""
+    directories (local, HDFS, Azure's with a hierarchical namespace); file by file on
+    an object store, which has only keys (pyarrow's S3 and GCS filesystems refuse to
+    move a "directory": it is a prefix of many keys). There the table appears a file at
+    a time, and its ``_SUCCESS``, written after, is what says it is whole, as with
+    Hadoop's own committers on S3."""
     from pyarrow import fs
 
-    if isinstance(filesystem, fs.LocalFileSystem):
+    if filesystem.type_name not in _OBJECT_STORES:
         filesystem.move(source, target)
         return
     files = [
