@@ -430,6 +430,10 @@ def test_runs_below_a_glob_are_named_below_its_fixed_part_walked_or_listed_by_sp
     assert [r.run for r in list_runs(spark, logs / "day-[2]" / "b")] == ["day-2/b/c"]
     with pytest.raises(ValueError, match=r"nights-\*: no events\.parquet below what it matches"):
         list_runs(spark, logs / "nights-*")
+    # A directory that exists as written is that directory, whatever its name holds.
+    odd = tmp_path / "runs[1]"
+    shutil.copytree(logs / "day-1", odd / "day-1")
+    assert [r.run for r in list_runs(spark, odd)] == ["day-1/a"]
 
 
 def test_qsg_metrics_of_a_glob_writes_its_runs_tables_where_told(runs_dir, tmp_path):

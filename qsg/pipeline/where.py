@@ -104,9 +104,14 @@ def arrow_fs(location: str | Path) -> tuple[Any, str]:
 _GLOB = re.compile(r"[*?\[{]")
 
 
-def is_glob(location: str) -> bool:
-    """Whether ``location`` (a path or URI) is a pattern rather than one directory."""
-    return bool(_GLOB.search(location))
+def is_glob(location: str | Path) -> bool:
+    """Whether ``location`` (a path or URI) is a pattern rather than one directory: it
+    has a glob character, and is not, as written, a local path that exists (a directory
+    may be called ``runs[1]``)."""
+    text = str(location)
+    if not _GLOB.search(text):
+        return False
+    return not (is_local(text) and local_path(text).exists())
 
 
 def glob_base(location: str) -> str:
