@@ -16,7 +16,6 @@ import pyarrow.parquet as pq
 import pytest
 from pyarrow import fs
 
-from coupling.server import free_port
 from qsg.pipeline.staging import Stage, TableExistsError, put
 
 BUCKET = "qsg-tables"
@@ -29,9 +28,11 @@ def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[fs.S3FileSystem]:
     environment variables, as a user points it at theirs."""
     from moto.server import ThreadedMotoServer
 
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    # Port 0: the server binds a free port itself and says which (no other test's
+    # server can take it between a choice and a bind).
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
+    port = server.get_host_and_port()[1]
     # moto keeps its buckets in the process: each test starts from none.
     urllib.request.urlopen(
         urllib.request.Request(f"http://127.0.0.1:{port}/moto-api/reset", method="POST")
