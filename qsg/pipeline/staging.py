@@ -165,10 +165,8 @@ def _move_tree(filesystem: Any, source: str, target: str) -> None:
         for info in filesystem.get_file_info(fs.FileSelector(source, recursive=True))
         if info.type == fs.FileType.File
     ]
-    for path in files:
-        moved = f"{target}/{path[len(source) + 1 :]}"
-        filesystem.create_dir(moved.rsplit("/", 1)[0], recursive=True)
-        filesystem.move(path, moved)
+    for path in files:  # a key needs no parent made first: a prefix is no object
+        filesystem.move(path, f"{target}/{path[len(source) + 1 :]}")
     if _exists(filesystem, source):
         filesystem.delete_dir(source)
 
