@@ -82,6 +82,29 @@ def test_a_run_that_raises_on_an_executor_is_one_line_naming_its_seed(tmp_path: 
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
+def test_workers_whose_daemon_could_not_import_the_run_path_still_play_every_seed(
+    tmp_path: Path,
+) -> None:
+    # The daemon (qsg.pipeline.worker_daemon) imports a run's modules ahead of the
+    # workers; one it cannot import is the workers' own to import, as without it. No
+    # archive made (driver options of our own): this test is of the workers.
+    words = ["chaos", str(LEAN), "--runs", "6", "--seed", "3", "--json"]
+    local = CliRunner().invoke(main, words)
+    assert local.exit_code in (0, 1), local.output
+    lean = ["--conf", "spark.driver.extraJavaOptions=-XX:TieredStopAtLevel=1"]
+    env = {"QSG_CACHE_DIR": str(tmp_path / "cache"), "QSG_WORKER_PRELOAD": "qsg.no_such_module"}
+    done = _on_spark([*words, *lean], tmp_path, env)
+    assert done.returncode == local.exit_code, done.stderr
+    assert _verdicts(done.stdout) == _verdicts(local.stdout)
+    said = [line for line in done.stderr.splitlines() if "not imported ahead" in line]
+    assert said == [
+        "qsg worker daemon: not imported ahead: qsg.no_such_module: "
+        "ModuleNotFoundError: No module named 'qsg.no_such_module'"
+    ]
+    assert "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize(("count", "cores"), [(2000, 2), (200, 2), (7, 4), (1, 2), (64, 1)])
 def test_the_chunks_shrink_and_cover_every_seed_once_in_order(count: int, cores: int) -> None:
     cut = chunks(count, cores)

@@ -205,13 +205,16 @@ def _on_spark(
     from qsg.pipeline.command import run_job, start_spark
     from qsg.pipeline.head_start import Claims, claims_on
     from qsg.pipeline.jvm import LeanJvm, lean_jvm
+    from qsg.pipeline.worker_daemon import daemon_conf
 
     leans: list[LeanJvm] = []
     sessions: list[Any] = []
 
     def start() -> Any:  # while the child plays: the Java checks too
         leans.append(lean_jvm(master, remote, conf))
-        sessions.append(start_spark(master, remote, conf, leans[0].options))
+        # The workers' daemon ahead of the user's own settings, which win.
+        settings = (*daemon_conf(master, remote, conf), *conf)
+        sessions.append(start_spark(master, remote, settings, leans[0].options))
         return sessions[0]
 
     job = Job(loaded, mode, plan, redis_url, not on_redis)

@@ -12,6 +12,8 @@
 - ``chaos``, ``head_start``, ``jvm``: ``qsg chaos --master``: a campaign's seeds in
   chunks that shrink, the driver's child playing the first ones while Spark starts, a
   lean driver JVM (and its class archive) on a local master.
+- ``worker_daemon``: on a local master, the Python workers forked from a daemon that has
+  imported a run's modules and frozen them out of the collector's reach.
 - ``command``: ``qsg metrics``, ``qsg sweep``, ``qsg report``.
 
 Spark is imported only when a session is asked for: the rest of qsg never needs Java.

@@ -1,0 +1,135 @@
+"""Spark's Python workers for ``qsg chaos`` on a local master (issue 33): forked from a
+daemon (``qsg.pipeline.worker_daemon``) that has imported a run's modules and frozen
+them out of the collector's reach, so that no worker imports qsg again and the
+collection after each task skips what the imports made. A module the daemon cannot
+import is the workers' to import, as without it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qsg.pipeline import worker_daemon
+from qsg.pipeline.worker_daemon import (
+    DAEMON_SETTING,
+    MODULE,
+    PRELOAD,
+    PRELOAD_ENV,
+    daemon_conf,
+    preload,
+    preloaded_names,
+)
+
+ROOT = Path(__file__).parent.parent
+
+#: A job of one task on local[1], with the daemon named by argv[1] (or Spark's own):
+#: what its worker had imported and frozen before the task's function ran. The
+#: function is this script's (pickled by value): it imports nothing of qsg itself.
+_WORKER_SEES = """
+import json, sys
+import pyarrow as pa
+from qsg.pipeline.spark import spark_session
+
+conf = {"spark.python.daemon.module": sys.argv[1]} if sys.argv[1] else {}
+spark = spark_session("local[1]", conf=conf)
+
+def seen(batches):
+    import gc, sys
+    for _ in batches:
+        yield pa.RecordBatch.from_pylist(
+            [{"qsg": "qsg.chaos.campaign" in sys.modules, "frozen": gc.get_freeze_count()}]
+        )
+
+row = spark.range(1).mapInArrow(seen, "qsg boolean, frozen bigint").toArrow().to_pylist()[0]
+print(json.dumps(row))
+"""
+
+
+def _worker_sees(daemon: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _WORKER_SEES, daemon],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@pytest.mark.slow
+def test_a_worker_forked_from_qsgs_daemon_has_the_run_path_imported_and_frozen() -> None:
+    # Spark's own daemon (the control): the worker has imported nothing of qsg's.
+    assert _worker_sees("") == {"qsg": False, "frozen": 0}
+    seen = _worker_sees(MODULE)
+    assert seen["qsg"] is True
+    assert isinstance(seen["frozen"], int) and seen["frozen"] > 10_000
+
+
+@pytest.mark.slow
+def test_a_daemon_that_cannot_import_a_module_still_serves_workers() -> None:
+    # Spark passes the executor's environment on to the daemon it starts.
+    seen = _worker_sees(MODULE, {PRELOAD_ENV: "qsg.no_such_module"})
+    assert seen["qsg"] is False  # nothing of the run path imported ahead...
+    assert isinstance(seen["frozen"], int) and seen["frozen"] > 0  # ...the rest frozen
+
+
+def test_a_module_that_fails_to_import_is_named_with_why_and_the_others_imported() -> None:
+    failed = preload(["json", "qsg.no_such_module", "qsg.chaos.campaign"])
+    assert failed == [
+        "qsg.no_such_module: ModuleNotFoundError: No module named 'qsg.no_such_module'"
+    ]
+    assert "qsg.chaos.campaign" in sys.modules
+
+
+def test_the_modules_preloaded_are_the_run_path_unless_the_environment_names_others() -> None:
+    assert preloaded_names({}) == PRELOAD
+    assert "qsg.chaos.campaign" in PRELOAD
+    assert preloaded_names({PRELOAD_ENV: " json, ,csv "}) == ("json", "csv")
+    assert preloaded_names({PRELOAD_ENV: ""}) == ()
+
+
+def test_the_daemon_preloads_neither_pyarrow_nor_pandas_which_start_threads() -> None:
+    # pyspark.daemon imports its worker after the fork for that reason: a fork copies
+    # only the thread that forks. The run path must not pull them in either.
+    probe = "import sys, qsg.pipeline.worker_daemon as d; d.preload(d.PRELOAD); " + (
+        "print(sorted(m for m in ('pyarrow', 'pandas') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_daemon_module_is_named_as_spark_will_run_it() -> None:
+    assert worker_daemon.__name__ == MODULE
+    assert daemon_conf("local[2]", None) == (f"{DAEMON_SETTING}={MODULE}",)
+
+
+@pytest.mark.parametrize(
+    ("master", "remote", "conf"),
+    [
+        ("local[2]", None, [f"{DAEMON_SETTING}=pyspark.daemon"]),
+        ("spark://head:7077", None, []),
+        ("yarn", None, []),
+        (None, "sc://head:15002", []),
+    ],
+)
+def test_a_daemon_of_the_users_or_a_spark_not_local_get_nothing_from_qsg(
+    master: str | None, remote: str | None, conf: list[str]
+) -> None:
+    assert daemon_conf(master, remote, conf) == ()
+
+
+def test_a_daemon_named_in_spark_defaults_conf_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "spark-defaults.conf").write_text(f"{DAEMON_SETTING} my.daemon\n")
+    monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path))
+    assert daemon_conf("local[*]", None) == ()
