@@ -21,7 +21,17 @@ from click.testing import CliRunner
 
 from qsg.chaos.campaign import run_seeds
 from qsg.cli import main
-from qsg.pipeline.chaos import Raised, by_index, chunks, head_started, in_seed_order
+from qsg.pipeline.chaos import (
+    Raised,
+    RowsOf,
+    by_index,
+    chunks,
+    each_chunk,
+    head_started,
+    in_arrow,
+    in_seed_order,
+    on_rdd,
+)
 from qsg.pipeline.frames import JobError
 from qsg.pipeline.head_start import Claims, HeadStart, claims_on
 
@@ -103,6 +113,25 @@ def test_workers_whose_daemon_could_not_import_the_run_path_still_play_every_see
         "ModuleNotFoundError: No module named 'qsg.no_such_module'"
     ]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("job", [on_rdd, in_arrow])
+def test_each_chunks_rows_come_back_once_in_chunk_order_on_an_rdd_and_in_arrow_alike(
+    spark: Any, job: Callable[[Any, int, RowsOf], list[dict[str, Any]]]
+) -> None:
+    # A classic session's job is an RDD of the chunks' numbers (no SQL plan, no Arrow
+    # on the workers); Spark Connect's, which has no RDDs, is mapInArrow: same rows.
+    def rows_of(chunk: int) -> list[dict[str, Any]]:
+        return [
+            {"index": 10 * chunk + k, "outcome": bytes([chunk]), "error": None}
+            for k in range((chunk + 1) % 3)  # chunk 2: its seeds claimed by others, no rows
+        ] + ([{"index": 999, "outcome": None, "error": "E: 5"}] if chunk == 5 else [])
+
+    rows = job(spark, 7, rows_of)
+    expected = [row for chunk in range(7) for row in rows_of(chunk)]
+    assert rows == expected
+    assert each_chunk(spark, 7, rows_of) == expected  # a classic session's: the RDD's
 
 
 @pytest.mark.parametrize(("count", "cores"), [(2000, 2), (200, 2), (7, 4), (1, 2), (64, 1)])

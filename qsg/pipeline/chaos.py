@@ -1,8 +1,9 @@
 """``qsg chaos --master/--remote``: a chaos campaign's seeded runs as one Spark job.
 
-The job is ``spark.range(chunks).mapInArrow(...)``: partition ``i`` is chunk ``i`` of
-the seeds (consecutive ones), and the seeds and the scenario travel in the function's
-closure, so no DataFrame of seeds is made or shipped. The chunks shrink (guided
+The job is one task a chunk (``each_chunk``: an RDD of the chunks' numbers on a classic
+session, ``spark.range(chunks).mapInArrow(...)`` over Spark Connect): partition ``i`` is
+chunk ``i`` of the seeds (consecutive ones), and the seeds and the scenario travel in
+the function's closure, so no DataFrame of seeds is made or shipped. The chunks shrink (guided
 self-scheduling, ``chunks``): the first are large, the last a seed or two, and Spark
 hands them out in order as cores come free, so the cores finish together however the
 runs' costs fall. A task plays its runs one after another exactly as a local campaign
@@ -30,7 +31,7 @@ import pyarrow as pa
 from qsg.chaos.campaign import Outcome, Plan, run_one
 from qsg.pipeline.frames import JobError, one_line
 from qsg.pipeline.head_start import Claims, HeadStart
-from qsg.pipeline.spark import parallelism
+from qsg.pipeline.spark import is_connect, parallelism
 from qsg.scenario.model import Scenario
 
 T = TypeVar("T")
@@ -77,20 +78,12 @@ class Job:
             return {}
         parts = chunks(len(indices), parallelism(spark))
 
-        def play(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-            for batch in batches:
-                for chunk in batch.column(0).to_pylist():
-                    mine = [indices[i] for i in parts[chunk]]
-                    rows = [
-                        self._row(i, seeds[i]) for i in mine if claims is None or claims.claim(i)
-                    ]
-                    yield pa.RecordBatch.from_pylist(rows, schema=PLAYED)
+        def rows_of(chunk: int) -> list[dict[str, Any]]:
+            mine = [indices[i] for i in parts[chunk]]
+            return [self._row(i, seeds[i]) for i in mine if claims is None or claims.claim(i)]
 
-        job = spark.range(0, len(parts), 1, len(parts)).mapInArrow(
-            play, "index bigint, outcome binary, error string"
-        )
         try:
-            rows = job.toArrow().to_pylist()
+            rows = each_chunk(spark, len(parts), rows_of)
         except Exception as error:
             raise JobError(one_line(error)) from None
         return by_index(rows)
@@ -106,8 +99,42 @@ class Job:
                 in_process=self.in_process,
             )
         except Exception as error:  # a run that could not be played: named on the driver
-            return {"index": index, "error": f"{type(error).__name__}: {error}"}
-        return {"index": index, "outcome": pickle.dumps(outcome)}
+            return {"index": index, "outcome": None, "error": f"{type(error).__name__}: {error}"}
+        return {"index": index, "outcome": pickle.dumps(outcome), "error": None}
+
+
+#: A chunk's rows: ``rows_of(chunk)``, each a row of ``PLAYED`` as a dict.
+RowsOf = Callable[[int], list[dict[str, Any]]]
+
+
+def each_chunk(spark: Any, count: int, rows_of: RowsOf) -> list[dict[str, Any]]:
+    """The rows of chunks ``0 .. count - 1``, one Spark task a chunk, handed out in order
+    as cores come free: ``on_rdd`` on a classic session, ``in_arrow`` over Spark Connect
+    (which has no RDDs)."""
+    return in_arrow(spark, count, rows_of) if is_connect(spark) else on_rdd(spark, count, rows_of)
+
+
+def on_rdd(spark: Any, count: int, rows_of: RowsOf) -> list[dict[str, Any]]:
+    """An RDD of the chunks' numbers, a partition each: no SQL plan, no Arrow, and no
+    pyarrow or pandas imported on the workers. On 2 cores its first job starts about
+    1.5 s sooner than ``in_arrow``'s and costs Spark's JVM 1 s of CPU less."""
+    rdd = spark.sparkContext.parallelize(range(count), count)
+    return rdd.flatMap(rows_of).collect()  # type: ignore[no-any-return]
+
+
+def in_arrow(spark: Any, count: int, rows_of: RowsOf) -> list[dict[str, Any]]:
+    """``spark.range(count)``, a row a partition, and ``mapInArrow``: the same tasks as
+    ``on_rdd``, over Spark Connect as over a classic session."""
+
+    def play(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for chunk in batch.column(0).to_pylist():
+                yield pa.RecordBatch.from_pylist(rows_of(chunk), schema=PLAYED)
+
+    job = spark.range(0, count, 1, count).mapInArrow(
+        play, "index bigint, outcome binary, error string"
+    )
+    return job.toArrow().to_pylist()  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,4 +197,16 @@ def head_started(
     return in_seed_order(seeds, played)
 
 
-__all__ = ["PLAYED", "Job", "Raised", "by_index", "chunks", "head_started", "in_seed_order"]
+__all__ = [
+    "PLAYED",
+    "Job",
+    "Raised",
+    "RowsOf",
+    "by_index",
+    "chunks",
+    "each_chunk",
+    "head_started",
+    "in_arrow",
+    "in_seed_order",
+    "on_rdd",
+]
