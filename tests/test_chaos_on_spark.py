@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 import time
@@ -43,6 +44,13 @@ def _verdicts(text: str) -> list[dict[str, object]]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
+def _lines(text: str) -> list[str]:
+    """A campaign's line a run, its wall seconds (which vary) left out."""
+    return [
+        re.sub(r" +\d+\.\d s ", " ", line) for line in text.splitlines() if line.startswith("run ")
+    ]
+
+
 def _on_spark(words: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "qsg.cli", *words, "--master", "local[2]"],
@@ -68,6 +76,7 @@ def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts_first_and_with_i
     assert first.returncode == local.exit_code, first.stderr
     assert _verdicts(first.stdout) == _verdicts(local.stdout)  # stdout: the JSON alone
     assert "runs without a violation" in first.stderr  # the same table and summary
+    assert _lines(first.stderr) == _lines(local.stderr) != []  # and the same lines
     assert "saving Spark's classes" in first.stderr
     made = sorted(p.name for p in (tmp_path / "cache").iterdir())
     assert [m for m in made if m.endswith((".jsa", ".ok"))] == [made[0], made[0] + ".ok"]
