@@ -116,6 +116,7 @@ def test_the_daemon_module_is_named_as_spark_will_run_it() -> None:
     ("master", "remote", "conf"),
     [
         ("local[2]", None, [f"{DAEMON_SETTING}=pyspark.daemon"]),
+        ("local[2]", None, ["spark.pyspark.python=/opt/other/bin/python3"]),
         ("spark://head:7077", None, []),
         ("yarn", None, []),
         (None, "sc://head:15002", []),
@@ -125,6 +126,14 @@ def test_a_daemon_of_the_users_or_a_spark_not_local_get_nothing_from_qsg(
     master: str | None, remote: str | None, conf: list[str]
 ) -> None:
     assert daemon_conf(master, remote, conf) == ()
+
+
+def test_workers_of_another_python_keep_sparks_own_daemon() -> None:
+    # Another Python may not hold qsg: a daemon it cannot import fails the whole job.
+    other = {"PYSPARK_PYTHON": "/opt/other/bin/python3"}
+    assert daemon_conf("local[2]", None, environ=other) == ()
+    assert daemon_conf("local[2]", None, environ={"PYSPARK_PYTHON": sys.executable}) != ()
+    assert daemon_conf("local[2]", None, environ={}) != ()
 
 
 def test_a_daemon_named_in_spark_defaults_conf_is_left_alone(

@@ -46,6 +46,8 @@ PRELOAD_ENV = "QSG_WORKER_PRELOAD"
 MODULE = "qsg.pipeline.worker_daemon"
 #: The Spark setting that names the daemon's module.
 DAEMON_SETTING = "spark.python.daemon.module"
+#: The Spark setting that names the workers' Python (over ``$PYSPARK_PYTHON``).
+PYTHON_SETTING = "spark.pyspark.python"
 
 
 def preload(names: Iterable[str]) -> list[str]:
@@ -68,19 +70,25 @@ def preloaded_names(environ: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def daemon_conf(
-    master: str | None, remote: str | None, conf: Iterable[str] = ()
+    master: str | None,
+    remote: str | None,
+    conf: Iterable[str] = (),
+    environ: Mapping[str, str] = os.environ,
 ) -> tuple[str, ...]:
     """The ``--conf`` settings that make this module the workers' daemon: for a local
     master only (a cluster's executors are not ours to set up: their Python may not
-    hold qsg where the daemon starts), and not if ``--conf`` or ``spark-defaults.conf``
-    names a daemon of its own."""
+    hold qsg where the daemon starts), whose workers run this very Python (not another
+    named by ``$PYSPARK_PYTHON`` or ``spark.pyspark.python``: a daemon that cannot be
+    imported is a job that cannot start), and not if ``--conf`` or
+    ``spark-defaults.conf`` names a daemon of its own."""
     given = {setting.partition("=")[0].strip() for setting in conf}
+    defaults = spark_defaults()
     if (
         remote is not None
         or master is None
         or not master.startswith("local")
-        or DAEMON_SETTING in given
-        or DAEMON_SETTING in spark_defaults()
+        or environ.get("PYSPARK_PYTHON", sys.executable) != sys.executable
+        or any(key in given or key in defaults for key in (DAEMON_SETTING, PYTHON_SETTING))
     ):
         return ()
     return (f"{DAEMON_SETTING}={MODULE}",)
