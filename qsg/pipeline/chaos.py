@@ -3,8 +3,8 @@
 The job is one task a chunk (``each_chunk``: an RDD of the chunks' numbers on a classic
 session, ``spark.range(chunks).mapInArrow(...)`` over Spark Connect): partition ``i`` is
 chunk ``i`` of the seeds (consecutive ones), and the seeds and the scenario travel in
-the function's closure, so no DataFrame of seeds is made or shipped. The chunks shrink (guided
-self-scheduling, ``chunks``): the first are large, the last a seed or two, and Spark
+the function's closure, so no DataFrame of seeds is made or shipped. The chunks shrink
+(guided self-scheduling, ``chunks``): the first are large, the last a seed or two, and Spark
 hands them out in order as cores come free, so the cores finish together however the
 runs' costs fall. A task plays its runs one after another exactly as a local campaign
 does (``qsg.chaos.campaign.run_one``: in process, or with its own embedded CF server

@@ -100,6 +100,7 @@ def main() -> None:
         print(f"qsg worker daemon: not imported ahead: {failure}", file=sys.stderr, flush=True)
     gc.collect()  # no garbage of the imports frozen with the rest
     gc.freeze()
+    # Here, not at the top: the driver imports this module only for ``daemon_conf``.
     from pyspark import daemon
 
     daemon.manager()
