@@ -25,7 +25,7 @@ from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
 from qsg.core.lease import Held, LocalLease
 from qsg.core.message import Message, joined
-from qsg.core.offload import ALWAYS_OFFLOADED, Rule, offloaded, percent_full
+from qsg.core.offload import ALWAYS_OFFLOADED, Rule, first_reached, offloaded, percent_full
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     SELECT_ANY,
@@ -59,9 +59,24 @@ class _Structure:
     rules: tuple[Rule, ...] = ()
     entries: int = 0
     elements: int = 0
+    #: The entries and the elements in use at which the first rule applies
+    #: (``offload.first_reached``): below both, a put skips the rules.
+    calm: tuple[float, float] = (0, 0)
+
+    def __post_init__(self) -> None:
+        self.define(self.size_kb, self.rules)
+
+    def define(self, size_kb: int, rules: tuple[Rule, ...]) -> None:
+        self.size_kb, self.rules = size_kb, rules
+        self.calm = first_reached(rules, size_kb, 4 * size_kb)
 
     def full(self) -> float:
         return percent_full(self.entries, self.elements, self.size_kb, 4 * self.size_kb)
+
+    def rules_may_apply(self) -> bool:
+        """Whether the structure is full enough for one of its offload rules to apply."""
+        entries, elements = self.calm
+        return self.entries >= entries or self.elements >= elements
 
 
 @dataclass(slots=True)
@@ -141,7 +156,7 @@ class MemoryStore:
         if known is None:
             self._structures[name] = _Structure(size_kb, offload)
         else:
-            known.size_kb, known.rules = size_kb, offload
+            known.define(size_kb, offload)
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         if queue in self._queues:
@@ -205,7 +220,8 @@ class MemoryStore:
             size = len(msg.body)
             # The rules need how full the structure is: worked out only when it has some.
             if size > ALWAYS_OFFLOADED or (
-                structure.rules and offloaded(size, structure.full(), structure.rules)
+                structure.rules_may_apply()
+                and offloaded(size, structure.full(), structure.rules)
             ):
                 q.offloaded.add(key)
                 self.smds_writes += 1
