@@ -114,6 +114,13 @@ def test_put_time_rounds_to_the_hundredth_and_repeats_within_one() -> None:
     assert stamp(1.001) == (b"20260101", b"00000125")
     assert stamp(1.01) == (b"20260101", b"00000126")
     assert stamp(1.0) == (b"20260101", b"00000125")
+    # Within a second only the hundredths change; a new second (or an earlier one) and
+    # its hundredths are both new.
+    assert stamp(8.80) == (b"20260101", b"00000905")
+    assert stamp(9.74) == (b"20260101", b"00000999")
+    assert stamp(9.75) == (b"20260101", b"00001000")
+    assert stamp(9.70) == (b"20260101", b"00000995")
+    assert stamp(3600.0) == (b"20260101", b"01000025")
 
 
 def test_put_date_moves_on_at_simulated_midnight_and_back_before_it() -> None:
