@@ -1967,6 +1967,12 @@ _REFUSED_GETS = [
         CMQC.MQRC_WAIT_INTERVAL_ERROR,
         "WaitInterval=-5",
     ),
+    (  # the same check where the other options are checked too
+        CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT,
+        -2,
+        CMQC.MQRC_WAIT_INTERVAL_ERROR,
+        "WaitInterval=-2",
+    ),
 ]
 
 

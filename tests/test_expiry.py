@@ -305,7 +305,7 @@ def test_a_scan_discards_only_what_expired_and_knows_when_a_queue_is_worth_scann
 def test_the_remaining_expiry_is_the_tenths_left_rounded_up_after_rounding_to_a_millionth(
     expires: float, now: float, nudge: float
 ) -> None:
-    """"Expiry (MQLONG)": MQGET returns the remaining lifetime in tenths of a second. The
+    """ "Expiry (MQLONG)": MQGET returns the remaining lifetime in tenths of a second. The
     tenths are rounded to 1e-6 and then up (so 60.1 - 0.1 is 600 tenths, not 601); the
     shortcut that skips the rounding away from a whole tenth gives the same answer."""
     expires += nudge

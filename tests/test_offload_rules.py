@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from coupling.store import RedisStore
 from qsg import CMQC, QMgr
 from qsg.core.memstore import MemoryStore, _Structure
-from qsg.core.objects import CFStructure
 from qsg.core.message import Message
+from qsg.core.objects import CFStructure
 from qsg.core.offload import (
     DEFAULT_RULES,
     first_reached,
@@ -369,7 +369,7 @@ def test_an_unknown_structure_s_usage_is_all_zeros() -> None:
 def test_below_the_first_threshold_reached_no_rule_applies_and_from_it_one_does(
     thresholds: list[int], size_kb: int, entries: int, elements: int
 ) -> None:
-    """"rule n applies once the structure's usage ... has reached OFFLDnTH per cent": the
+    """ "rule n applies once the structure's usage ... has reached OFFLDnTH per cent": the
     put's shortcut (``first_reached``: the fewest entries and elements at which the lowest
     OFFLDnTH is reached) says a rule may apply exactly when ``percent_full`` says so."""
     applied = tuple((threshold, 0) for threshold in thresholds)
@@ -398,10 +398,14 @@ def test_a_store_with_rules_offloads_from_the_first_threshold_and_not_one_entry_
     store = MemoryStore()
     store.define_structure("APP1", size_kb=1000, cf_level=5, offload=DEFAULT_RULES)
     store.create_queue("Q", Ordering.FIFO, structure="APP1")
-    small = b"x" * 10
-    for n in range(699):
-        store.put("Q", Message({"GroupId": CMQC.MQGI_NONE}, small, 0.0, None, 0), None, 10**9)
-    store.put("Q", Message({"GroupId": CMQC.MQGI_NONE}, b"y" * 40 * 1024, 0.0, None, 0), None, 10**9)
+
+    def put(size: int) -> None:
+        message = Message({"GroupId": CMQC.MQGI_NONE}, b"x" * size, 0.0, None, 0)
+        store.put("Q", message, None, 10**9)
+
+    for _ in range(699):
+        put(10)
+    put(40 * KB)
     assert store.smds_writes == 0
-    store.put("Q", Message({"GroupId": CMQC.MQGI_NONE}, b"y" * 40 * 1024, 0.0, None, 0), None, 10**9)
+    put(40 * KB)
     assert store.smds_writes == 1

@@ -18,6 +18,7 @@ from qsg.core.errors import MQMIError
 from qsg.core.groups import GroupPosition, HandleState
 from qsg.core.message import Message
 from qsg.core.outcome import Done
+from qsg.core.outcome import done as decided
 from qsg.core.queue import QueueDefinition
 from qsg.core.store import MATCH_ANY, SELECT_ANY, Match, MessageStore, Select, Syncpoint, Taken
 from qsg.core.structs import GMO, MD, MD_KINDS, PMO
@@ -230,12 +231,12 @@ def put(
         desc["ReplyToQMgr"] = rules.name.encode()
     if remote is not None:
         desc, body = xmitq.wrap_descriptor(desc, body, *remote)
-    message = Message(
-        desc=desc,
-        body=bytes(body),
-        put_time=now,
-        expires_at=expiry.expires_at(now, md.Expiry),
-        priority=min(priority, _MAX_PRIORITY),
+    message = Message(  # desc, body, put_time, expires_at, priority
+        desc,
+        bytes(body),
+        now,
+        expiry.expires_at(now, md.Expiry),
+        priority if priority < _MAX_PRIORITY else _MAX_PRIORITY,
     )
     store.put(qdef.name, message, uow.id if in_uow and uow else None, qdef.max_depth)
     if in_uow and uow is not None:
@@ -258,11 +259,12 @@ def put(
         fields[name] = desc[name]
     fields["ReplyToQMgr"] = desc["ReplyToQMgr"]
     resolved = (qdef.name, rules.name) if remote is None else remote
-    pmo.__dict__["ResolvedQName"] = resolved[0].encode()
-    pmo.__dict__["ResolvedQMgrName"] = resolved[1].encode()
+    out = pmo.__dict__
+    out["ResolvedQName"] = _encoded(resolved[0])
+    out["ResolvedQMgrName"] = _encoded(resolved[1])
     if stored is not None:
         stored(message, in_uow)
-    done = Done(in_uow, persistent)
+    done = decided(in_uow, persistent)
     if warning is None and priority > _MAX_PRIORITY:
         warning = MQMIError(
             CMQC.MQCC_WARNING,
@@ -448,8 +450,13 @@ def get(
     fields and raises what MQ raises.
     """
     options = gmo.Options
-    # Only unusual options need the full check; the common get skips it.
-    browse = _check_get_options(gmo) if options & _CHECKED_GET_OPTIONS else False
+    # Only unusual options need the full check; the common get skips it, and a waiting
+    # get checks only its WaitInterval.
+    browse = False
+    if options & _CHECKED_GET_OPTIONS:
+        browse = _check_get_options(gmo)
+    elif options & CMQC.MQGMO_WAIT:
+        _check_wait_interval(gmo)
     if qdef.inhibit_get == CMQC.MQQA_GET_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {qdef.name}")
     if options & _NEEDS_GROUP_INDEX and (
@@ -468,7 +475,7 @@ def get(
     if browse:
         taken, error = _browse(store, qdef, md, gmo, state, handle, now)
         seen = taken.message
-        return taken, error, None if seen is None else Done(False, seen.persistent)
+        return taken, error, None if seen is None else decided(False, seen.persistent)
     select = _select_for_get(md, gmo, state, handle)
     syncpoint = get_syncpoint(options, rules.platform)
     logical = bool(options & CMQC.MQGMO_LOGICAL_ORDER)
@@ -527,7 +534,7 @@ def get(
         )
     state.get_group = groups.after(msg.desc, len(msg.body), in_uow) if grouped else None
     state.get_logical = logical
-    return taken, warning, Done(in_uow, msg.persistent)
+    return taken, warning, decided(in_uow, msg.persistent)
 
 
 def _in_uow(syncpoint: Syncpoint, persistent: bool) -> bool:
@@ -719,7 +726,7 @@ def finish_get(
     else:
         out["GroupStatus"] = CMQC.MQGS_NOT_IN_GROUP
         out["SegmentStatus"] = CMQC.MQSS_NOT_A_SEGMENT
-    out["ResolvedQName"] = qdef.name.encode()
+    out["ResolvedQName"] = _encoded(qdef.name)
     out["ReturnedLength"] = len(body) if max_length is None else min(len(body), max_length)
     if taken.too_long:
         error = MQMIError(
@@ -780,7 +787,6 @@ def match_of(md: MD, gmo: GMO) -> Match:
 
 _CHECKED_GET_OPTIONS = (
     _BROWSE_OPTIONS
-    | CMQC.MQGMO_WAIT
     | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
     | CMQC.MQGMO_SYNCPOINT
     | CMQC.MQGMO_LOCK
@@ -811,13 +817,28 @@ def _check_get_options(gmo: GMO) -> bool:
     browse = bool(browse_options & ~CMQC.MQGMO_MSG_UNDER_CURSOR)
     if browse and options & (CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT):
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "a browse cannot be in syncpoint")
-    if (
-        options & CMQC.MQGMO_WAIT
-        and gmo.WaitInterval < 0
-        and gmo.WaitInterval != CMQC.MQWI_UNLIMITED
-    ):
-        raise MQMIError.failed(CMQC.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval={gmo.WaitInterval}")
+    if options & CMQC.MQGMO_WAIT:
+        _check_wait_interval(gmo)
     return browse
+
+
+def _check_wait_interval(gmo: GMO) -> None:
+    if gmo.WaitInterval < 0 and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
+        raise MQMIError.failed(CMQC.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval={gmo.WaitInterval}")
+
+
+_ENCODED: dict[str, bytes] = {}
+
+
+def _encoded(name: str) -> bytes:
+    """A queue or queue manager name as an output field holds it, each encoded once
+    (a run's names are few; dynamic queues' can be many: the table then starts again)."""
+    encoded = _ENCODED.get(name)
+    if encoded is None:
+        if len(_ENCODED) >= 4096:
+            _ENCODED.clear()
+        encoded = _ENCODED[name] = name.encode()
+    return encoded
 
 
 def get_syncpoint(options: int, platform: int) -> Syncpoint:

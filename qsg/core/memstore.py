@@ -220,8 +220,7 @@ class MemoryStore:
             size = len(msg.body)
             # The rules need how full the structure is: worked out only when it has some.
             if size > ALWAYS_OFFLOADED or (
-                structure.rules_may_apply()
-                and offloaded(size, structure.full(), structure.rules)
+                structure.rules_may_apply() and offloaded(size, structure.full(), structure.rules)
             ):
                 q.offloaded.add(key)
                 self.smds_writes += 1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-
 _HUNDREDTHS = tuple(b"%02d" % n for n in range(100))
 
 
