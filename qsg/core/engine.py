@@ -305,7 +305,11 @@ def _inconsistent_put(
 
 def check_descriptor(md: MD, enforce_max_expiry: bool) -> None:
     """The MQMD checks of MQPUT and MQPUT1 that do not depend on the queue."""
-    expiry.check_expiry(md.Expiry, enforce_max=enforce_max_expiry)
+    lifetime = md.Expiry
+    if (lifetime <= 0 and lifetime != CMQC.MQEI_UNLIMITED) or (
+        enforce_max_expiry and lifetime > expiry.MAX_EXPIRY
+    ):  # what check_expiry refuses (the common put has nothing to refuse: no call)
+        expiry.check_expiry(lifetime, enforce_max=enforce_max_expiry)
     if md.Priority < CMQC.MQPRI_PRIORITY_AS_Q_DEF:
         raise MQMIError.failed(CMQC.MQRC_PRIORITY_ERROR, f"MQMD.Priority={md.Priority}")
     if md.Persistence not in (

@@ -211,8 +211,9 @@ class MemoryStore:
                 CMQC.MQRC_Q_FULL, f"queue {queue} is at its MAXDEPTH of {max_depth}"
             )
         q.next_seq += 1
-        msg.seq = q.next_seq
-        key = q.key_of(msg)
+        key = msg.seq = q.next_seq
+        if q.ordering is not Ordering.FIFO:  # q.key_of(msg), inlined: every put
+            key |= (9 - msg.priority) << _PRIORITY_SHIFT
         q.msgs[key] = msg
         q.depth += 1
         structure = q.structure
