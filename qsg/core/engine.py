@@ -513,7 +513,9 @@ def get(
         return taken, _explain_missing(store, qdef, select, gmo, handle, now), None
     if taken.too_long:
         return taken, None, None
-    in_uow = _in_uow(syncpoint, msg.persistent)
+    persistent = msg.desc["Persistence"] == CMQC.MQPER_PERSISTENT  # msg.persistent
+    # _in_uow(syncpoint, persistent), inlined: every get.
+    in_uow = syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and persistent)
     if uow is not None and in_uow:
         uow.enlist(store)
         uow.count += 1
@@ -538,7 +540,7 @@ def get(
         )
     state.get_group = groups.after(msg.desc, len(msg.body), in_uow) if grouped else None
     state.get_logical = logical
-    return taken, warning, decided(in_uow, msg.persistent)
+    return taken, warning, decided(in_uow, persistent)
 
 
 def _in_uow(syncpoint: Syncpoint, persistent: bool) -> bool:

@@ -274,7 +274,7 @@ class MemoryStore:
             self.smds_reads += sum(1 for item in keys if item in q.offloaded)
         for item in keys:
             if head:
-                del q.order[0]
+                q.order.pop(0)  # SortedList's quickest way to drop the head
             else:
                 q.order.remove(item)
             q.depth -= 1
