@@ -17,8 +17,6 @@ import heapq
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
-from sortedcontainers import SortedList
-
 from qsg import CMQC
 from qsg.core import bugs
 from qsg.core.errors import MQMIError
@@ -26,6 +24,7 @@ from qsg.core.expiry import is_expired
 from qsg.core.lease import Held, LocalLease
 from qsg.core.message import Message, joined
 from qsg.core.offload import ALWAYS_OFFLOADED, Rule, first_reached, offloaded, percent_full
+from qsg.core.order import Order
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     SELECT_ANY,
@@ -82,7 +81,7 @@ class _Structure:
 @dataclass(slots=True)
 class _Queue:
     ordering: Ordering
-    order: SortedList = field(default_factory=SortedList)  # visible keys
+    order: Order = field(default_factory=Order)  # visible keys
     msgs: dict[int, Message] = field(default_factory=dict)  # every message, by key
     pending: dict[int, Hashable] = field(default_factory=dict)  # uncommitted puts
     held: dict[int, Hashable] = field(default_factory=dict)  # uncommitted gets
@@ -274,7 +273,7 @@ class MemoryStore:
             self.smds_reads += sum(1 for item in keys if item in q.offloaded)
         for item in keys:
             if head:
-                q.order.pop(0)  # SortedList's quickest way to drop the head
+                q.order.pop(0)
             else:
                 q.order.remove(item)
             q.depth -= 1
