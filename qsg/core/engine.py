@@ -80,6 +80,13 @@ _BROWSE_OPTIONS = (
     | CMQC.MQGMO_MSG_UNDER_CURSOR
 )
 _SEGMENT_OPTIONS = CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+# Options with which a destructive get selects more than the first message it may see.
+_SELECTING_GET_OPTIONS = (
+    CMQC.MQGMO_MSG_UNDER_CURSOR
+    | CMQC.MQGMO_LOGICAL_ORDER
+    | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+    | _SEGMENT_OPTIONS
+)
 # Options z/OS allows on a shared queue only with INDXTYPE(GROUPID).
 _NEEDS_GROUP_INDEX = (
     CMQC.MQGMO_LOGICAL_ORDER
@@ -221,7 +228,11 @@ def put(
     desc["BackoutCount"] = 0
     persistent = persistence == CMQC.MQPER_PERSISTENT
     _set_group_fields(desc, md.Version, logical, state, in_uow, persistent, rules)
-    warning = None if logical else _inconsistent_put(desc, state, in_uow, persistent)
+    warning = (  # _inconsistent_put's first test, inlined: the common put calls nothing
+        None
+        if logical or state is None or not state.put_logical
+        else _inconsistent_put(desc, state, in_uow, persistent)
+    )
     _set_context(desc, options, identity, rules.stamp(now))
     if (
         desc["ReplyToQ"]
@@ -480,7 +491,14 @@ def get(
         taken, error = _browse(store, qdef, md, gmo, state, handle, now)
         seen = taken.message
         return taken, error, None if seen is None else decided(False, seen.persistent)
-    select = _select_for_get(md, gmo, state, handle)
+    if (
+        not options & _SELECTING_GET_OPTIONS
+        and state.locked is None
+        and match_of(md, gmo) is MATCH_ANY
+    ):
+        select = SELECT_ANY  # what _select_for_get decides for the common get
+    else:
+        select = _select_for_get(md, gmo, state, handle)
     syncpoint = get_syncpoint(options, rules.platform)
     logical = bool(options & CMQC.MQGMO_LOGICAL_ORDER)
     position = state.get_group
