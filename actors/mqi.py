@@ -164,7 +164,8 @@ class Connection:
         """Whether an MQI call of this connection would run at once: nothing in the
         dispatcher can make it wait (see ``QueueManager.immediate``) and the queue
         manager is the life it connected to."""
-        return self.incarnation == self.qm.incarnation and self.qm.immediate()
+        qm = self.qm
+        return self.incarnation == qm.rules.incarnation and qm.immediate()
 
     def _call_now(
         self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
@@ -403,7 +404,7 @@ class Queue:
         qdef = handle.repository.queues.get(handle.queue)
         return (
             qm.alive
-            and connection.incarnation == qm.incarnation
+            and connection.incarnation == qm.rules.incarnation
             and handle.open
             and handle.conn.connected
             and handle.via is None

@@ -271,8 +271,8 @@ def put(
     fields["ReplyToQMgr"] = desc["ReplyToQMgr"]
     resolved = (qdef.name, rules.name) if remote is None else remote
     out = pmo.__dict__
-    out["ResolvedQName"] = _encoded(resolved[0])
-    out["ResolvedQMgrName"] = _encoded(resolved[1])
+    out["ResolvedQName"] = _ENCODED.get(resolved[0]) or _encoded(resolved[0])
+    out["ResolvedQMgrName"] = _ENCODED.get(resolved[1]) or _encoded(resolved[1])
     if stored is not None:
         stored(message, in_uow)
     done = decided(in_uow, persistent)
@@ -750,7 +750,7 @@ def finish_get(
     else:
         out["GroupStatus"] = CMQC.MQGS_NOT_IN_GROUP
         out["SegmentStatus"] = CMQC.MQSS_NOT_A_SEGMENT
-    out["ResolvedQName"] = _encoded(qdef.name)
+    out["ResolvedQName"] = _ENCODED.get(qdef.name) or _encoded(qdef.name)
     out["ReturnedLength"] = len(body) if max_length is None else min(len(body), max_length)
     if taken.too_long:
         error = MQMIError(

@@ -28,11 +28,14 @@ class Order:
     """Sorted integer keys: ``SortedList``'s ``add``, ``remove``, ``pop(0)``, ``[0]``,
     ``bisect_left``, ``bisect_right``, ``islice``, membership, iteration and length."""
 
-    __slots__ = ("_sorted", "_tail")
+    __slots__ = ("_in_sorted", "_sorted", "_tail")
 
     def __init__(self) -> None:
         self._sorted: SortedList = SortedList()
         self._tail: deque[int] = deque()
+        # len(self._sorted), kept here: SortedList's own __len__ is a Python call, and
+        # the head's moves ask it every time.
+        self._in_sorted = 0
 
     def add(self, key: int) -> None:
         tail = self._tail
@@ -43,24 +46,27 @@ class Order:
             if key > tail[0]:
                 self._settle()  # inside the tail's range: keep the tail's invariant
             self._sorted.add(key)
+            self._in_sorted += 1
             return
-        if not self._sorted or key > self._sorted[-1]:
+        if not self._in_sorted or key > self._sorted[-1]:
             tail.append(key)
         else:
             self._sorted.add(key)
+            self._in_sorted += 1
 
     def pop(self, index: int) -> int:
         """Remove and return the first key (``index`` 0: the only one offered)."""
         if index != 0:
             raise IndexError("Order.pop takes only the head (index 0)")
-        if self._sorted:
+        if self._in_sorted:
+            self._in_sorted -= 1
             key: int = self._sorted.pop(0)
             return key
         return self._tail.popleft()
 
     def __getitem__(self, index: int) -> int:
         sorted_keys = self._sorted
-        if index == 0 and not sorted_keys:
+        if index == 0 and not self._in_sorted:
             return self._tail[0]
         if index != 0:
             self._settle()
@@ -75,6 +81,7 @@ class Order:
             return
         self._settle()
         self._sorted.remove(key)
+        self._in_sorted -= 1
 
     def bisect_left(self, key: int) -> int:
         self._settle()
@@ -100,15 +107,16 @@ class Order:
         return iter(self._sorted)
 
     def __len__(self) -> int:
-        return len(self._sorted) + len(self._tail)
+        return self._in_sorted + len(self._tail)
 
     def __bool__(self) -> bool:
-        return bool(self._tail) or bool(self._sorted)
+        return bool(self._tail) or self._in_sorted > 0
 
     def _settle(self) -> None:
         """Move the tail into the sorted list (each key is moved at most once)."""
         if self._tail:
             self._sorted.update(self._tail)
+            self._in_sorted += len(self._tail)
             self._tail.clear()
 
 
