@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import bugs, mqlong, trigger
+from qsg.core import bugs, engine, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
@@ -2222,6 +2222,24 @@ def _put_refusal(h: Handle, md: MD, options: int) -> tuple[int, int, str]:
     with pytest.raises(MQMIError) as refused:
         h.put(b"m", md, PMO(Options=options), now=0.0)
     return refused.value.comp, refused.value.reason, refused.value.detail
+
+
+def test_resolved_names_are_the_queue_and_queue_manager_the_first_time_a_name_is_seen() -> None:
+    # MQPMO ResolvedQName/ResolvedQMgrName and MQGMO ResolvedQName name the queue and
+    # queue manager the call resolved to. engine keeps each name encoded once, in a table
+    # that starts again when full: the answer must not depend on what the table holds,
+    # so it is emptied before each call here (a name it has never seen).
+    qm = QMgr("QMFIRST")
+    qm.define_queue("FIRST.SEEN")
+    h = qm.connect().open("FIRST.SEEN", ALL)
+    pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    engine._ENCODED.clear()
+    h.put(b"m", MD(), pmo, now=0.0)
+    assert (pmo.ResolvedQName, pmo.ResolvedQMgrName) == (b"FIRST.SEEN", b"QMFIRST")
+    gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+    engine._ENCODED.clear()
+    assert h.get(None, MD(), gmo, now=0.0) == b"m"
+    assert gmo.ResolvedQName.rstrip(b" \x00") == b"FIRST.SEEN"
 
 
 def test_mqput_refuses_bad_group_fields_and_a_logical_order_put_that_breaks_its_group() -> None:
