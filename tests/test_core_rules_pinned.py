@@ -1525,6 +1525,24 @@ def test_a_handle_holds_one_lock_at_a_time() -> None:
     assert _got(store, "Q", other) is msgs[0]
 
 
+def test_a_handle_gets_whole_a_logical_message_whose_first_segment_it_locked() -> None:
+    # MQGMO_COMPLETE_MSG with MQGMO_LOCK: a message the handle locked is visible to it
+    # (a lock hides a message from other handles only), so its own lock on the first
+    # segment does not hide that segment when the logical message is made whole.
+    store = _store("Q")
+    segments = []
+    for flags, offset, body in ((CMQC.MQMF_SEGMENT, 0, b"ab"), (CMQC.MQMF_LAST_SEGMENT, 2, b"cd")):
+        desc = MD(Version=2, GroupId=b"G" * 24, MsgFlags=flags, Offset=offset).get()
+        segments.append(Message(desc, body, 0.0, None, 0))
+        store.put("Q", segments[-1], None, 100)
+    holder = object()
+    store.lock("Q", segments[0].seq, holder)
+    select = Select(handle=holder, complete=True)
+    taken = store.get("Q", select, 0.0, None, Syncpoint.NO, None, False)
+    assert taken.message is not None and taken.message.body == b"abcd"
+    assert store.depth("Q") == 0
+
+
 def test_an_expiry_scan_passes_over_messages_already_gone_and_waits_for_uncommitted_ones() -> None:
     store = _store("Q")
     pending, gone, expired = (Message(_msg().desc, b"", 0.0, 1.0, 0) for _ in range(3))
