@@ -96,7 +96,7 @@ class Wakeup(Alarm):
     __slots__ = ("task", "woken")
 
     def __init__(self) -> None:
-        super().__init__()
+        self.pending = False  # Alarm's, set here: one frame less for every wait
         self.task: Task | None = None
         self.woken = False
 

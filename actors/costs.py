@@ -7,7 +7,7 @@ cost is zero unless a scenario sets it; a nonzero cost is a timer per call.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +31,13 @@ class Costs:
     channel_bandwidth: float = math.inf
     smds_write: float = 0.0
     smds_read: float = 0.0
+    #: Whether an MQI call may cost simulated time (so it cannot run at once): asked
+    #: on every call, so worked out once.
+    per_call: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        per_call = bool(self.cpu_per_call or self.cf_access or self.smds_write or self.smds_read)
+        object.__setattr__(self, "per_call", per_call)
         for name in ("cpu_per_call", "cf_access", "channel_latency", "smds_write", "smds_read"):
             if getattr(self, name) < 0:
                 raise ValueError(f"cost {name} must not be negative: {getattr(self, name)}")
@@ -40,11 +45,6 @@ class Costs:
             raise ValueError(f"channel_bandwidth must be positive: {self.channel_bandwidth}")
         if self.cpus < 1:
             raise ValueError(f"cpus must be at least 1: {self.cpus}")
-
-    @property
-    def per_call(self) -> bool:
-        """Whether an MQI call may cost simulated time (so it cannot run at once)."""
-        return bool(self.cpu_per_call or self.cf_access or self.smds_write or self.smds_read)
 
     def transit(self, size: int) -> float:
         """The one-way time of ``size`` bytes on a channel."""

@@ -164,7 +164,8 @@ class Connection:
         """Whether an MQI call of this connection would run at once: nothing in the
         dispatcher can make it wait (see ``QueueManager.immediate``) and the queue
         manager is the life it connected to."""
-        return self.incarnation == self.qm.incarnation and self.qm.immediate()
+        qm = self.qm
+        return self.incarnation == qm.rules.incarnation and qm.immediate()
 
     def _call_now(
         self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
@@ -224,7 +225,10 @@ class Queue:
         qm = connection.qm
         if connection.incarnation != qm.rules.incarnation:
             connection._check_life()
-        mark = qm.smds_mark(True) if self._shared else None
+        # qm.smds_mark and qm.smds_count, inlined: the shared store's SMDS accesses.
+        smds = handle.repository.store if self._shared else None
+        if smds is not None:
+            writes, reads = smds.smds_writes, smds.smds_reads
         caller = qm.enter_now("mqput", self._shared, now)
         try:
             done: Done | None = handle.put(body, md, pmo, now=now)
@@ -234,8 +238,8 @@ class Queue:
         finally:
             if caller is not None:
                 CALLER.reset(caller)
-            if mark is not None:
-                qm.smds_count(mark)
+            if smds is not None and (smds.smds_writes != writes or smds.smds_reads != reads):
+                qm.statistics.smds(smds.smds_writes - writes, smds.smds_reads - reads)
         if done is not None:
             connection._put_done(handle, body, md, done, now)
         if warning is not None:
@@ -282,15 +286,17 @@ class Queue:
         qm = connection.qm
         if connection.incarnation != qm.rules.incarnation:
             connection._check_life()
-        mark = qm.smds_mark(True) if self._shared else None
+        smds = handle.repository.store if self._shared else None  # as in ``put_now``
+        if smds is not None:
+            writes, reads = smds.smds_writes, smds.smds_reads
         caller = qm.enter_now("mqget", self._shared, now)
         try:
             body, done = handle.receive(max_length, md, gmo, now=now)
         finally:
             if caller is not None:
                 CALLER.reset(caller)
-            if mark is not None:
-                qm.smds_count(mark)
+            if smds is not None and (smds.smds_writes != writes or smds.smds_reads != reads):
+                qm.statistics.smds(smds.smds_writes - writes, smds.smds_reads - reads)
         self.got(plan, md, gmo, body, done, now)
         return body
 
@@ -326,7 +332,7 @@ class Queue:
             and self.connection.qm.world.signals.surely_empty(
                 self.handle.repository.store, self.handle.queue
             )
-            and trio.current_time() < plan.deadline
+            and (plan.deadline == math.inf or trio.current_time() < plan.deadline)
             and self._skippable()
         )
 
@@ -398,7 +404,7 @@ class Queue:
         qdef = handle.repository.queues.get(handle.queue)
         return (
             qm.alive
-            and connection.incarnation == qm.incarnation
+            and connection.incarnation == qm.rules.incarnation
             and handle.open
             and handle.conn.connected
             and handle.via is None

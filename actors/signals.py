@@ -39,7 +39,10 @@ class _Waiter(Wakeup):
     __slots__ = ("event", "notified", "plain")
 
     def __init__(self, plain: bool) -> None:
-        super().__init__()
+        # Wakeup's fields, set here: one frame less for every waiting MQGET.
+        self.pending = False
+        self.task = None
+        self.woken = False
         self.event: trio.Event | None = None
         self.plain = plain
         self.notified = False  # taken off the waiting list by a notification
@@ -99,6 +102,9 @@ class Signals:
 
     def __init__(self) -> None:
         self._waiters: dict[_Key, list[_Waiter | _Call]] = {}
+        #: How many of a key's waiters are selective (keys with none are absent): with
+        #: none, a notification wakes the first waiter and looks at no other.
+        self._selective: dict[_Key, int] = {}
         self._available: dict[_Key, int] = {}  # where known: see the module docstring
 
     def found_empty(self, store: MessageStore, queue: str) -> None:
@@ -122,7 +128,7 @@ class Signals:
         """Sleep until ``queue`` of ``store`` is notified or ``deadline`` passes."""
         key = (id(store), queue)
         waiter = _Waiter(plain)
-        self._waiters.setdefault(key, []).append(waiter)
+        self._join(key, waiter)
         try:
             clock = trio.lowlevel.current_clock()
             if type(clock) is VirtualClock:  # the clock's own wake-up: no cancel scope
@@ -152,10 +158,15 @@ class Signals:
         called by the clock when ``queue`` is notified (at that instant, after what is
         already due) or at ``deadline``. Returns the function that cancels the wait."""
         waiter = _Call((id(store), queue), plain, then, self, clock)
-        self._waiters.setdefault(waiter.key, []).append(waiter)
+        self._join(waiter.key, waiter)
         if deadline != math.inf:
             clock.call_at(deadline, waiter.timer)
         return waiter.cancel
+
+    def _join(self, key: _Key, waiter: _Waiter | _Call) -> None:
+        self._waiters.setdefault(key, []).append(waiter)
+        if not waiter.plain:
+            self._selective[key] = self._selective.get(key, 0) + 1
 
     def _drop(self, key: _Key, waiter: _Waiter | _Call) -> None:
         """Take a waiter that timed out or was cancelled off the waiting list. (The list
@@ -165,6 +176,12 @@ class Signals:
             waiting.remove(waiter)
             if not waiting:
                 del self._waiters[key]
+            if not waiter.plain:
+                left = self._selective[key] - 1
+                if left:
+                    self._selective[key] = left
+                else:
+                    del self._selective[key]
 
     def notify(self, store: MessageStore, queue: str) -> None:
         """One message may have become available on ``queue``."""
@@ -174,6 +191,13 @@ class Signals:
         waiting = self._waiters.get(key)
         if not waiting:
             return
+        if key not in self._selective:  # plain waiters only: the longest-waiting one
+            waiter = waiting.pop(0)
+            if not waiting:
+                del self._waiters[key]
+            waiter.set()
+            return
+        del self._selective[key]  # every selective waiter is woken
         kept: list[_Waiter | _Call] = []
         plain_woken = False
         for waiter in waiting:
@@ -193,11 +217,13 @@ class Signals:
         for key in [key for key in self._available if key[0] == wanted]:
             del self._available[key]
         for key in [key for key in self._waiters if key[0] == wanted]:
+            self._selective.pop(key, None)
             for waiter in self._waiters.pop(key):
                 waiter.set()
 
     def notify_all(self) -> None:
         self._available.clear()
+        self._selective.clear()
         for waiting in self._waiters.values():
             for waiter in waiting:
                 waiter.set()

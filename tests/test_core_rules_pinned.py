@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import bugs, mqlong, trigger
+from qsg.core import bugs, engine, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import completion_name, reason_name
@@ -114,6 +114,13 @@ def test_put_time_rounds_to_the_hundredth_and_repeats_within_one() -> None:
     assert stamp(1.001) == (b"20260101", b"00000125")
     assert stamp(1.01) == (b"20260101", b"00000126")
     assert stamp(1.0) == (b"20260101", b"00000125")
+    # Within a second only the hundredths change; a new second (or an earlier one) and
+    # its hundredths are both new.
+    assert stamp(8.80) == (b"20260101", b"00000905")
+    assert stamp(9.74) == (b"20260101", b"00000999")
+    assert stamp(9.75) == (b"20260101", b"00001000")
+    assert stamp(9.70) == (b"20260101", b"00000995")
+    assert stamp(3600.0) == (b"20260101", b"01000025")
 
 
 def test_put_date_moves_on_at_simulated_midnight_and_back_before_it() -> None:
@@ -1518,6 +1525,24 @@ def test_a_handle_holds_one_lock_at_a_time() -> None:
     assert _got(store, "Q", other) is msgs[0]
 
 
+def test_a_handle_gets_whole_a_logical_message_whose_first_segment_it_locked() -> None:
+    # MQGMO_COMPLETE_MSG with MQGMO_LOCK: a message the handle locked is visible to it
+    # (a lock hides a message from other handles only), so its own lock on the first
+    # segment does not hide that segment when the logical message is made whole.
+    store = _store("Q")
+    segments = []
+    for flags, offset, body in ((CMQC.MQMF_SEGMENT, 0, b"ab"), (CMQC.MQMF_LAST_SEGMENT, 2, b"cd")):
+        desc = MD(Version=2, GroupId=b"G" * 24, MsgFlags=flags, Offset=offset).get()
+        segments.append(Message(desc, body, 0.0, None, 0))
+        store.put("Q", segments[-1], None, 100)
+    holder = object()
+    store.lock("Q", segments[0].seq, holder)
+    select = Select(handle=holder, complete=True)
+    taken = store.get("Q", select, 0.0, None, Syncpoint.NO, None, False)
+    assert taken.message is not None and taken.message.body == b"abcd"
+    assert store.depth("Q") == 0
+
+
 def test_an_expiry_scan_passes_over_messages_already_gone_and_waits_for_uncommitted_ones() -> None:
     store = _store("Q")
     pending, gone, expired = (Message(_msg().desc, b"", 0.0, 1.0, 0) for _ in range(3))
@@ -1960,6 +1985,12 @@ _REFUSED_GETS = [
         CMQC.MQRC_WAIT_INTERVAL_ERROR,
         "WaitInterval=-5",
     ),
+    (  # the same check where the other options are checked too
+        CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT,
+        -2,
+        CMQC.MQRC_WAIT_INTERVAL_ERROR,
+        "WaitInterval=-2",
+    ),
 ]
 
 
@@ -2209,6 +2240,24 @@ def _put_refusal(h: Handle, md: MD, options: int) -> tuple[int, int, str]:
     with pytest.raises(MQMIError) as refused:
         h.put(b"m", md, PMO(Options=options), now=0.0)
     return refused.value.comp, refused.value.reason, refused.value.detail
+
+
+def test_resolved_names_are_the_queue_and_queue_manager_the_first_time_a_name_is_seen() -> None:
+    # MQPMO ResolvedQName/ResolvedQMgrName and MQGMO ResolvedQName name the queue and
+    # queue manager the call resolved to. engine keeps each name encoded once, in a table
+    # that starts again when full: the answer must not depend on what the table holds,
+    # so it is emptied before each call here (a name it has never seen).
+    qm = QMgr("QMFIRST")
+    qm.define_queue("FIRST.SEEN")
+    h = qm.connect().open("FIRST.SEEN", ALL)
+    pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    engine._ENCODED.clear()
+    h.put(b"m", MD(), pmo, now=0.0)
+    assert (pmo.ResolvedQName, pmo.ResolvedQMgrName) == (b"FIRST.SEEN", b"QMFIRST")
+    gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+    engine._ENCODED.clear()
+    assert h.get(None, MD(), gmo, now=0.0) == b"m"
+    assert gmo.ResolvedQName.rstrip(b" \x00") == b"FIRST.SEEN"
 
 
 def test_mqput_refuses_bad_group_fields_and_a_logical_order_put_that_breaks_its_group() -> None:

@@ -5,9 +5,14 @@ Each test quotes the line it pins. Time is simulated seconds; Expiry is in tenth
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qsg import CMQC, MD, PMO, MQMIError, QMgr
+from qsg.core import expiry
 from qsg.core.events import Discarded, Event
 from tests.helpers import ALL, browse_first, drain, get, open_queue, put
 
@@ -289,3 +294,20 @@ def test_a_scan_discards_only_what_expired_and_knows_when_a_queue_is_worth_scann
     assert qm.scan_expired(1.0, pattern="PR*") == 3
     assert sorted(discards(events)) == sorted(soon)
     assert qm.depth("PRIO") == 2 and list(qm.worth_scanning(1.0)) == []
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    expires=st.floats(0, 1e7, allow_nan=False) | st.integers(0, 10**7).map(lambda n: n / 10),
+    now=st.floats(0, 1e7, allow_nan=False) | st.integers(0, 10**7).map(lambda n: n / 10),
+    nudge=st.sampled_from([0.0, 1e-8, -1e-8, 4e-8, -4e-8, 6e-8, -6e-8, 1e-7, -1e-7, 2e-7]),
+)
+def test_the_remaining_expiry_is_the_tenths_left_rounded_up_after_rounding_to_a_millionth(
+    expires: float, now: float, nudge: float
+) -> None:
+    """ "Expiry (MQLONG)": MQGET returns the remaining lifetime in tenths of a second. The
+    tenths are rounded to 1e-6 and then up (so 60.1 - 0.1 is 600 tenths, not 601); the
+    shortcut that skips the rounding away from a whole tenth gives the same answer."""
+    expires += nudge
+    exact = math.ceil(round((expires - now) * 10, 6))
+    assert expiry.remaining(expires, now) == (exact if exact > 0 else 0)

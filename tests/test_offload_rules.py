@@ -10,17 +10,28 @@ in-process store and on the coupling facility's (a real server the suite starts)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coupling.store import RedisStore
 from qsg import CMQC, QMgr
-from qsg.core.memstore import MemoryStore
+from qsg.core.memstore import MemoryStore, _Structure
+from qsg.core.message import Message
 from qsg.core.objects import CFStructure
-from qsg.core.offload import DEFAULT_RULES, offloaded, parse_size, percent_full, rules
+from qsg.core.offload import (
+    DEFAULT_RULES,
+    first_reached,
+    offloaded,
+    parse_size,
+    percent_full,
+    rules,
+)
 from qsg.core.sharing import QueueSharingGroup
-from qsg.core.store import MessageStore
+from qsg.core.store import MessageStore, Ordering
 from qsg.mqsc import attributes, commands, pcf_names, status
 from qsg.mqsc.display import Found
 from qsg.mqsc.errors import MQSCError
@@ -346,3 +357,55 @@ def test_an_unknown_structure_s_usage_is_all_zeros() -> None:
         "max_entries": 0,
         "max_elements": 0,
     }
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    thresholds=st.lists(st.integers(0, 100), min_size=1, max_size=3),
+    size_kb=st.integers(0, 5000),
+    entries=st.integers(0, 6000),
+    elements=st.integers(0, 24000),
+)
+def test_below_the_first_threshold_reached_no_rule_applies_and_from_it_one_does(
+    thresholds: list[int], size_kb: int, entries: int, elements: int
+) -> None:
+    """ "rule n applies once the structure's usage ... has reached OFFLDnTH per cent": the
+    put's shortcut (``first_reached``: the fewest entries and elements at which the lowest
+    OFFLDnTH is reached) says a rule may apply exactly when ``percent_full`` says so."""
+    applied = tuple((threshold, 0) for threshold in thresholds)
+    fewest_entries, fewest_elements = first_reached(applied, size_kb, 4 * size_kb)
+    full = percent_full(entries, elements, size_kb, 4 * size_kb)
+    reached = entries >= fewest_entries or elements >= fewest_elements
+    assert reached == (full >= min(thresholds))
+    assert reached == offloaded(1, full, applied)
+    structure = _Structure(size_kb, applied, entries, elements)
+    assert structure.rules_may_apply() == reached
+    # At each bound and one short of it (where the shortcut could be off by one).
+    for count in (fewest_entries, fewest_elements):
+        if count == math.inf:
+            continue
+        for entries, elements in ((count, 0), (0, count), (count - 1, 0), (0, count - 1)):
+            if entries < 0 or elements < 0:
+                continue
+            full = percent_full(int(entries), int(elements), size_kb, 4 * size_kb)
+            structure = _Structure(size_kb, applied, int(entries), int(elements))
+            assert structure.rules_may_apply() == (full >= min(thresholds))
+
+
+def test_a_store_with_rules_offloads_from_the_first_threshold_and_not_one_entry_before() -> None:
+    """The shortcut in the store's put: at 69.9% of a 1,000-entry structure a 40 KB message
+    stays in the CF, at 70% (the 700th entry in use) it is offloaded (OFFLD1TH 70, 32K)."""
+    store = MemoryStore()
+    store.define_structure("APP1", size_kb=1000, cf_level=5, offload=DEFAULT_RULES)
+    store.create_queue("Q", Ordering.FIFO, structure="APP1")
+
+    def put(size: int) -> None:
+        message = Message({"GroupId": CMQC.MQGI_NONE}, b"x" * size, 0.0, None, 0)
+        store.put("Q", message, None, 10**9)
+
+    for _ in range(699):
+        put(10)
+    put(40 * KB)
+    assert store.smds_writes == 0
+    put(40 * KB)
+    assert store.smds_writes == 1

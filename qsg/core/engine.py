@@ -18,6 +18,7 @@ from qsg.core.errors import MQMIError
 from qsg.core.groups import GroupPosition, HandleState
 from qsg.core.message import Message
 from qsg.core.outcome import Done
+from qsg.core.outcome import done as decided
 from qsg.core.queue import QueueDefinition
 from qsg.core.store import MATCH_ANY, SELECT_ANY, Match, MessageStore, Select, Syncpoint, Taken
 from qsg.core.structs import GMO, MD, MD_KINDS, PMO
@@ -79,6 +80,13 @@ _BROWSE_OPTIONS = (
     | CMQC.MQGMO_MSG_UNDER_CURSOR
 )
 _SEGMENT_OPTIONS = CMQC.MQGMO_COMPLETE_MSG | CMQC.MQGMO_ALL_SEGMENTS_AVAILABLE
+# Options with which a destructive get selects more than the first message it may see.
+_SELECTING_GET_OPTIONS = (
+    CMQC.MQGMO_MSG_UNDER_CURSOR
+    | CMQC.MQGMO_LOGICAL_ORDER
+    | CMQC.MQGMO_ALL_MSGS_AVAILABLE
+    | _SEGMENT_OPTIONS
+)
 # Options z/OS allows on a shared queue only with INDXTYPE(GROUPID).
 _NEEDS_GROUP_INDEX = (
     CMQC.MQGMO_LOGICAL_ORDER
@@ -220,7 +228,11 @@ def put(
     desc["BackoutCount"] = 0
     persistent = persistence == CMQC.MQPER_PERSISTENT
     _set_group_fields(desc, md.Version, logical, state, in_uow, persistent, rules)
-    warning = None if logical else _inconsistent_put(desc, state, in_uow, persistent)
+    warning = (  # _inconsistent_put's first test, inlined: the common put calls nothing
+        None
+        if logical or state is None or not state.put_logical
+        else _inconsistent_put(desc, state, in_uow, persistent)
+    )
     _set_context(desc, options, identity, rules.stamp(now))
     if (
         desc["ReplyToQ"]
@@ -230,12 +242,12 @@ def put(
         desc["ReplyToQMgr"] = rules.name.encode()
     if remote is not None:
         desc, body = xmitq.wrap_descriptor(desc, body, *remote)
-    message = Message(
-        desc=desc,
-        body=bytes(body),
-        put_time=now,
-        expires_at=expiry.expires_at(now, md.Expiry),
-        priority=min(priority, _MAX_PRIORITY),
+    message = Message(  # desc, body, put_time, expires_at, priority
+        desc,
+        bytes(body),
+        now,
+        expiry.expires_at(now, md.Expiry),
+        priority if priority < _MAX_PRIORITY else _MAX_PRIORITY,
     )
     store.put(qdef.name, message, uow.id if in_uow and uow else None, qdef.max_depth)
     if in_uow and uow is not None:
@@ -258,11 +270,12 @@ def put(
         fields[name] = desc[name]
     fields["ReplyToQMgr"] = desc["ReplyToQMgr"]
     resolved = (qdef.name, rules.name) if remote is None else remote
-    pmo.__dict__["ResolvedQName"] = resolved[0].encode()
-    pmo.__dict__["ResolvedQMgrName"] = resolved[1].encode()
+    out = pmo.__dict__
+    out["ResolvedQName"] = _ENCODED.get(resolved[0]) or _encoded(resolved[0])
+    out["ResolvedQMgrName"] = _ENCODED.get(resolved[1]) or _encoded(resolved[1])
     if stored is not None:
         stored(message, in_uow)
-    done = Done(in_uow, persistent)
+    done = decided(in_uow, persistent)
     if warning is None and priority > _MAX_PRIORITY:
         warning = MQMIError(
             CMQC.MQCC_WARNING,
@@ -303,7 +316,11 @@ def _inconsistent_put(
 
 def check_descriptor(md: MD, enforce_max_expiry: bool) -> None:
     """The MQMD checks of MQPUT and MQPUT1 that do not depend on the queue."""
-    expiry.check_expiry(md.Expiry, enforce_max=enforce_max_expiry)
+    lifetime = md.Expiry
+    if (lifetime <= 0 and lifetime != CMQC.MQEI_UNLIMITED) or (
+        enforce_max_expiry and lifetime > expiry.MAX_EXPIRY
+    ):  # what check_expiry refuses (the common put has nothing to refuse: no call)
+        expiry.check_expiry(lifetime, enforce_max=enforce_max_expiry)
     if md.Priority < CMQC.MQPRI_PRIORITY_AS_Q_DEF:
         raise MQMIError.failed(CMQC.MQRC_PRIORITY_ERROR, f"MQMD.Priority={md.Priority}")
     if md.Persistence not in (
@@ -448,8 +465,13 @@ def get(
     fields and raises what MQ raises.
     """
     options = gmo.Options
-    # Only unusual options need the full check; the common get skips it.
-    browse = _check_get_options(gmo) if options & _CHECKED_GET_OPTIONS else False
+    # Only unusual options need the full check; the common get skips it, and a waiting
+    # get checks only its WaitInterval.
+    browse = False
+    if options & _CHECKED_GET_OPTIONS:
+        browse = _check_get_options(gmo)
+    elif options & CMQC.MQGMO_WAIT:
+        _check_wait_interval(gmo)
     if qdef.inhibit_get == CMQC.MQQA_GET_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {qdef.name}")
     if options & _NEEDS_GROUP_INDEX and (
@@ -468,8 +490,15 @@ def get(
     if browse:
         taken, error = _browse(store, qdef, md, gmo, state, handle, now)
         seen = taken.message
-        return taken, error, None if seen is None else Done(False, seen.persistent)
-    select = _select_for_get(md, gmo, state, handle)
+        return taken, error, None if seen is None else decided(False, seen.persistent)
+    if (
+        not options & _SELECTING_GET_OPTIONS
+        and state.locked is None
+        and match_of(md, gmo) is MATCH_ANY
+    ):
+        select = SELECT_ANY  # what _select_for_get decides for the common get
+    else:
+        select = _select_for_get(md, gmo, state, handle)
     syncpoint = get_syncpoint(options, rules.platform)
     logical = bool(options & CMQC.MQGMO_LOGICAL_ORDER)
     position = state.get_group
@@ -502,7 +531,9 @@ def get(
         return taken, _explain_missing(store, qdef, select, gmo, handle, now), None
     if taken.too_long:
         return taken, None, None
-    in_uow = _in_uow(syncpoint, msg.persistent)
+    persistent = msg.desc["Persistence"] == CMQC.MQPER_PERSISTENT  # msg.persistent
+    # _in_uow(syncpoint, persistent), inlined: every get.
+    in_uow = syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and persistent)
     if uow is not None and in_uow:
         uow.enlist(store)
         uow.count += 1
@@ -527,7 +558,7 @@ def get(
         )
     state.get_group = groups.after(msg.desc, len(msg.body), in_uow) if grouped else None
     state.get_logical = logical
-    return taken, warning, Done(in_uow, msg.persistent)
+    return taken, warning, decided(in_uow, persistent)
 
 
 def _in_uow(syncpoint: Syncpoint, persistent: bool) -> bool:
@@ -719,7 +750,7 @@ def finish_get(
     else:
         out["GroupStatus"] = CMQC.MQGS_NOT_IN_GROUP
         out["SegmentStatus"] = CMQC.MQSS_NOT_A_SEGMENT
-    out["ResolvedQName"] = qdef.name.encode()
+    out["ResolvedQName"] = _ENCODED.get(qdef.name) or _encoded(qdef.name)
     out["ReturnedLength"] = len(body) if max_length is None else min(len(body), max_length)
     if taken.too_long:
         error = MQMIError(
@@ -780,7 +811,6 @@ def match_of(md: MD, gmo: GMO) -> Match:
 
 _CHECKED_GET_OPTIONS = (
     _BROWSE_OPTIONS
-    | CMQC.MQGMO_WAIT
     | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT
     | CMQC.MQGMO_SYNCPOINT
     | CMQC.MQGMO_LOCK
@@ -811,13 +841,28 @@ def _check_get_options(gmo: GMO) -> bool:
     browse = bool(browse_options & ~CMQC.MQGMO_MSG_UNDER_CURSOR)
     if browse and options & (CMQC.MQGMO_SYNCPOINT | CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT):
         raise MQMIError.failed(CMQC.MQRC_OPTIONS_ERROR, "a browse cannot be in syncpoint")
-    if (
-        options & CMQC.MQGMO_WAIT
-        and gmo.WaitInterval < 0
-        and gmo.WaitInterval != CMQC.MQWI_UNLIMITED
-    ):
-        raise MQMIError.failed(CMQC.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval={gmo.WaitInterval}")
+    if options & CMQC.MQGMO_WAIT:
+        _check_wait_interval(gmo)
     return browse
+
+
+def _check_wait_interval(gmo: GMO) -> None:
+    if gmo.WaitInterval < 0 and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
+        raise MQMIError.failed(CMQC.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval={gmo.WaitInterval}")
+
+
+_ENCODED: dict[str, bytes] = {}
+
+
+def _encoded(name: str) -> bytes:
+    """A queue or queue manager name as an output field holds it, each encoded once
+    (a run's names are few; dynamic queues' can be many: the table then starts again)."""
+    encoded = _ENCODED.get(name)
+    if encoded is None:
+        if len(_ENCODED) >= 4096:
+            _ENCODED.clear()
+        encoded = _ENCODED[name] = name.encode()
+    return encoded
 
 
 def get_syncpoint(options: int, platform: int) -> Syncpoint:

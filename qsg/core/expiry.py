@@ -55,5 +55,11 @@ def remaining(expires: float | None, now: float) -> int:
     """
     if expires is None:
         return CMQC.MQEI_UNLIMITED
-    left = math.ceil(round((expires - now) * 10, 6))
+    tenths = (expires - now) * 10
+    left = math.ceil(tenths)
+    if tenths - (left - 1) < 1e-6:
+        # Just over a whole tenth, where rounding decides. Elsewhere rounding to 1e-6
+        # cannot change the ceiling (``round`` with digits was a thirtieth of a world
+        # message's time).
+        left = math.ceil(round(tenths, 6))
     return left if left > 0 else 0

@@ -85,6 +85,7 @@ class Handle:
         if type(body) is not bytes:
             body = _buffer(body, md)
         qm = self.conn.qmgr
+        qm.time = now
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
         self.done = None
         self.done = engine.put(
@@ -100,7 +101,11 @@ class Handle:
             self.state,
             via=None if self.via is None else self._current_via(),
             remote=self.remote,
-            stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now),
+            # The trigger check's hook, only for a queue that triggers at all (what
+            # ``trigger_check`` decides first): the common put calls nothing.
+            stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now)
+            if qdef.trigger_control == CMQC.MQTC_ON
+            else None,
         )
         return self.done
 

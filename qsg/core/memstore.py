@@ -17,15 +17,14 @@ import heapq
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
-from sortedcontainers import SortedList
-
 from qsg import CMQC
 from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
 from qsg.core.lease import Held, LocalLease
 from qsg.core.message import Message, joined
-from qsg.core.offload import ALWAYS_OFFLOADED, Rule, offloaded, percent_full
+from qsg.core.offload import ALWAYS_OFFLOADED, Rule, first_reached, offloaded, percent_full
+from qsg.core.order import Order
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     SELECT_ANY,
@@ -59,15 +58,30 @@ class _Structure:
     rules: tuple[Rule, ...] = ()
     entries: int = 0
     elements: int = 0
+    #: The entries and the elements in use at which the first rule applies
+    #: (``offload.first_reached``): below both, a put skips the rules.
+    calm: tuple[float, float] = (0, 0)
+
+    def __post_init__(self) -> None:
+        self.define(self.size_kb, self.rules)
+
+    def define(self, size_kb: int, rules: tuple[Rule, ...]) -> None:
+        self.size_kb, self.rules = size_kb, rules
+        self.calm = first_reached(rules, size_kb, 4 * size_kb)
 
     def full(self) -> float:
         return percent_full(self.entries, self.elements, self.size_kb, 4 * self.size_kb)
+
+    def rules_may_apply(self) -> bool:
+        """Whether the structure is full enough for one of its offload rules to apply."""
+        entries, elements = self.calm
+        return self.entries >= entries or self.elements >= elements
 
 
 @dataclass(slots=True)
 class _Queue:
     ordering: Ordering
-    order: SortedList = field(default_factory=SortedList)  # visible keys
+    order: Order = field(default_factory=Order)  # visible keys
     msgs: dict[int, Message] = field(default_factory=dict)  # every message, by key
     pending: dict[int, Hashable] = field(default_factory=dict)  # uncommitted puts
     held: dict[int, Hashable] = field(default_factory=dict)  # uncommitted gets
@@ -141,7 +155,7 @@ class MemoryStore:
         if known is None:
             self._structures[name] = _Structure(size_kb, offload)
         else:
-            known.size_kb, known.rules = size_kb, offload
+            known.define(size_kb, offload)
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         if queue in self._queues:
@@ -196,8 +210,9 @@ class MemoryStore:
                 CMQC.MQRC_Q_FULL, f"queue {queue} is at its MAXDEPTH of {max_depth}"
             )
         q.next_seq += 1
-        msg.seq = q.next_seq
-        key = q.key_of(msg)
+        key = msg.seq = q.next_seq
+        if q.ordering is not Ordering.FIFO:  # q.key_of(msg), inlined: every put
+            key |= (9 - msg.priority) << _PRIORITY_SHIFT
         q.msgs[key] = msg
         q.depth += 1
         structure = q.structure
@@ -205,7 +220,7 @@ class MemoryStore:
             size = len(msg.body)
             # The rules need how full the structure is: worked out only when it has some.
             if size > ALWAYS_OFFLOADED or (
-                structure.rules and offloaded(size, structure.full(), structure.rules)
+                structure.rules_may_apply() and offloaded(size, structure.full(), structure.rules)
             ):
                 q.offloaded.add(key)
                 self.smds_writes += 1
@@ -258,7 +273,7 @@ class MemoryStore:
             self.smds_reads += sum(1 for item in keys if item in q.offloaded)
         for item in keys:
             if head:
-                del q.order[0]
+                q.order.pop(0)
             else:
                 q.order.remove(item)
             q.depth -= 1

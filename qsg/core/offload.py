@@ -20,7 +20,8 @@ capacity sizing applies it to the usage it projects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 #: The CF entry limit: a message whose data is longer is always offloaded.
 ALWAYS_OFFLOADED = 63 * 1024
@@ -70,6 +71,36 @@ def offload_limit(full: float, applied: Sequence[Rule]) -> int:
     return min([ALWAYS_OFFLOADED, *(limit for threshold, limit in applied if full >= threshold)])
 
 
+def first_reached(
+    applied: Sequence[Rule], max_entries: int, max_elements: int
+) -> tuple[float, float]:
+    """The fewest entries in use, and the fewest elements, at which a structure with these
+    maxima is ``full`` enough for the lowest OFFLDnTH of ``applied`` (``math.inf``: never).
+    Below both, no rule applies and ``offload_limit`` is ALWAYS_OFFLOADED, so a put need
+    not work out how full the structure is. Found with ``percent_full`` itself (fullness
+    is the fuller of the two, each rising with its count), so the shortcut agrees with
+    the rules to the last bit of the floating-point arithmetic."""
+    if not applied:
+        return math.inf, math.inf
+    lowest = min(threshold for threshold, _ in applied)
+
+    def fewest(full: Callable[[int], float], maximum: int) -> float:
+        if full(0) >= lowest:
+            return 0
+        if not maximum:
+            return math.inf  # this count makes nothing full
+        # Just below the exact answer, then up to the first count the rules call full.
+        count = max(0, lowest * maximum // 100 - 1)
+        while full(count) < lowest:
+            count += 1
+        return count
+
+    return (
+        fewest(lambda entries: percent_full(entries, 0, max_entries, 0), max_entries),
+        fewest(lambda elements: percent_full(0, elements, 0, max_elements), max_elements),
+    )
+
+
 def parse_size(text: str) -> int:
     """OFFLDnSZ as MQSC and PCF write it, ``32K`` (or a bare ``32``), in KB; ValueError
     naming what is wrong otherwise."""
@@ -103,6 +134,7 @@ __all__ = [
     "LARGEST_SIZE_KB",
     "Rule",
     "check_rules",
+    "first_reached",
     "format_size",
     "offload_limit",
     "offloaded",

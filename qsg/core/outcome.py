@@ -22,4 +22,18 @@ class Done:
     persistent: bool
 
 
-__all__ = ["Done"]
+# Four decisions in all: each call that moves a message returns one of these (a frozen
+# dataclass is slow to build, and every MQPUT and MQGET needs one).
+_DONE = {
+    (in_uow, persistent): Done(in_uow, persistent)
+    for in_uow in (False, True)
+    for persistent in (False, True)
+}
+
+
+def done(in_uow: bool, persistent: bool) -> Done:
+    """The ``Done`` of a call in the unit of work or not, of a persistent message or not."""
+    return _DONE[in_uow, persistent]
+
+
+__all__ = ["Done", "done"]
