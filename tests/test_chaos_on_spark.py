@@ -24,14 +24,11 @@ from qsg.chaos.campaign import run_seeds
 from qsg.cli import main
 from qsg.pipeline.chaos import (
     Raised,
-    RowsOf,
     by_index,
     chunks,
     each_chunk,
     head_started,
-    in_arrow,
     in_seed_order,
-    on_rdd,
 )
 from qsg.pipeline.frames import JobError
 from qsg.pipeline.head_start import Claims, HeadStart, claims_on
@@ -125,22 +122,17 @@ def test_workers_whose_daemon_could_not_import_the_run_path_still_play_every_see
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("job", [on_rdd, in_arrow])
-def test_each_chunks_rows_come_back_once_in_chunk_order_on_an_rdd_and_in_arrow_alike(
-    spark: Any, job: Callable[[Any, int, RowsOf], list[dict[str, Any]]]
-) -> None:
-    # A classic session's job is an RDD of the chunks' numbers (no SQL plan, no Arrow
-    # on the workers); Spark Connect's, which has no RDDs, is mapInArrow: same rows.
+def test_each_chunks_rows_come_back_once_in_chunk_order(spark: Any) -> None:
+    # One task a chunk (mapInArrow over spark.range): every row of every chunk, in
+    # chunk order, whatever a chunk yields (none when other players claimed its seeds).
     def rows_of(chunk: int) -> list[dict[str, Any]]:
         return [
             {"index": 10 * chunk + k, "outcome": bytes([chunk]), "error": None}
             for k in range((chunk + 1) % 3)  # chunk 2: its seeds claimed by others, no rows
         ] + ([{"index": 999, "outcome": None, "error": "E: 5"}] if chunk == 5 else [])
 
-    rows = job(spark, 7, rows_of)
     expected = [row for chunk in range(7) for row in rows_of(chunk)]
-    assert rows == expected
-    assert each_chunk(spark, 7, rows_of) == expected  # a classic session's: the RDD's
+    assert each_chunk(spark, 7, rows_of) == expected
 
 
 @pytest.mark.parametrize(("count", "cores"), [(2000, 2), (200, 2), (7, 4), (1, 2), (64, 1)])

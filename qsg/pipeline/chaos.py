@@ -1,9 +1,9 @@
 """``qsg chaos --master/--remote``: a chaos campaign's seeded runs as one Spark job.
 
-The job is one task a chunk (``each_chunk``: an RDD of the chunks' numbers on a classic
-session, ``spark.range(chunks).mapInArrow(...)`` over Spark Connect): partition ``i`` is
-chunk ``i`` of the seeds (consecutive ones), and the seeds and the scenario travel in
-the function's closure, so no DataFrame of seeds is made or shipped. The chunks shrink
+The job is one task a chunk (``each_chunk``: ``spark.range(chunks).mapInArrow(...)``,
+on a classic session as over Spark Connect): partition ``i`` is chunk ``i`` of the seeds
+(consecutive ones), and the seeds and the scenario travel in the function's closure, so
+no DataFrame of seeds is made or shipped. The chunks shrink
 (guided self-scheduling, ``chunks``): the first are large, the last a seed or two, and Spark
 hands them out in order as cores come free, so the cores finish together however the
 runs' costs fall. A task plays its runs one after another exactly as a local campaign
@@ -31,7 +31,7 @@ import pyarrow as pa
 from qsg.chaos.campaign import Outcome, Plan, run_one
 from qsg.pipeline.frames import JobError, one_line
 from qsg.pipeline.head_start import Claims, HeadStart
-from qsg.pipeline.spark import is_connect, parallelism
+from qsg.pipeline.spark import parallelism
 from qsg.scenario.model import Scenario
 
 T = TypeVar("T")
@@ -109,22 +109,10 @@ RowsOf = Callable[[int], list[dict[str, Any]]]
 
 def each_chunk(spark: Any, count: int, rows_of: RowsOf) -> list[dict[str, Any]]:
     """The rows of chunks ``0 .. count - 1``, one Spark task a chunk, handed out in order
-    as cores come free: ``on_rdd`` on a classic session, ``in_arrow`` over Spark Connect
-    (which has no RDDs)."""
-    return in_arrow(spark, count, rows_of) if is_connect(spark) else on_rdd(spark, count, rows_of)
-
-
-def on_rdd(spark: Any, count: int, rows_of: RowsOf) -> list[dict[str, Any]]:
-    """An RDD of the chunks' numbers, a partition each: no SQL plan, no Arrow, and no
-    pyarrow or pandas imported on the workers. On 2 cores its first job starts about
-    1.5 s sooner than ``in_arrow``'s and costs Spark's JVM 1 s of CPU less."""
-    rdd = spark.sparkContext.parallelize(range(count), count)
-    return rdd.flatMap(rows_of).collect()  # type: ignore[no-any-return]
-
-
-def in_arrow(spark: Any, count: int, rows_of: RowsOf) -> list[dict[str, Any]]:
-    """``spark.range(count)``, a row a partition, and ``mapInArrow``: the same tasks as
-    ``on_rdd``, over Spark Connect as over a classic session."""
+    as cores come free: ``spark.range(count)``, a row a partition, and ``mapInArrow``.
+    (An RDD of the chunks' numbers measured about 1.5 s quicker to its first seed on 2
+    cores, with no SQL plan or pandas on the workers; the pipeline keeps to DataFrames,
+    which Spark Connect has too, so that one job serves every kind of session.)"""
 
     def play(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
@@ -206,7 +194,5 @@ __all__ = [
     "chunks",
     "each_chunk",
     "head_started",
-    "in_arrow",
     "in_seed_order",
-    "on_rdd",
 ]
