@@ -531,9 +531,8 @@ def get(
         return taken, _explain_missing(store, qdef, select, gmo, handle, now), None
     if taken.too_long:
         return taken, None, None
-    persistent = msg.desc["Persistence"] == CMQC.MQPER_PERSISTENT  # msg.persistent
-    # _in_uow(syncpoint, persistent), inlined: every get.
-    in_uow = syncpoint is Syncpoint.YES or (syncpoint is Syncpoint.IF_PERSISTENT and persistent)
+    persistent = msg.persistent
+    in_uow = _in_uow(syncpoint, persistent)
     if uow is not None and in_uow:
         uow.enlist(store)
         uow.count += 1
