@@ -94,11 +94,6 @@ class _Queue:
     charged: dict[int, int] = field(default_factory=dict)  # key -> its elements in it
     offloaded: set[int] = field(default_factory=set)  # keys whose data is offloaded
 
-    def key_of(self, msg: Message) -> int:
-        if self.ordering is Ordering.FIFO:
-            return msg.seq
-        return ((9 - msg.priority) << _PRIORITY_SHIFT) | msg.seq
-
     def forget(self, key: int) -> Message:
         """Remove a message for good (it is already out of the visible order)."""
         msg = self.msgs.pop(key)
@@ -211,7 +206,7 @@ class MemoryStore:
             )
         q.next_seq += 1
         key = msg.seq = q.next_seq
-        if q.ordering is not Ordering.FIFO:  # q.key_of(msg), inlined: every put
+        if q.ordering is not Ordering.FIFO:  # the key: see the module's docstring
             key |= (9 - msg.priority) << _PRIORITY_SHIFT
         q.msgs[key] = msg
         q.depth += 1
