@@ -23,15 +23,19 @@ from click.testing import CliRunner
 from qsg.chaos.campaign import run_seeds
 from qsg.cli import main
 from qsg.pipeline.chaos import (
+    INTERPRETED,
     Raised,
     by_index,
     chunks,
     each_chunk,
     head_started,
     in_seed_order,
+    job_conf,
 )
 from qsg.pipeline.frames import JobError
 from qsg.pipeline.head_start import Claims, HeadStart, claims_on
+from qsg.pipeline.spark import parse_conf
+from qsg.pipeline.worker_daemon import DAEMON_SETTING, MODULE
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
@@ -133,6 +137,55 @@ def test_each_chunks_rows_come_back_once_in_chunk_order(spark: Any) -> None:
 
     expected = [row for chunk in range(7) for row in rows_of(chunk)]
     assert each_chunk(spark, 7, rows_of) == expected
+
+
+def _compilations(spark: Any) -> int:
+    """How many classes Spark's code generation has compiled in this JVM (Janino)."""
+    metrics = spark.sparkContext._jvm.org.apache.spark.metrics.source.CodegenMetrics
+    return int(metrics.METRIC_COMPILATION_TIME().getCount())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("interpreted", [True, False])
+def test_a_campaigns_job_is_interpreted_with_its_settings_and_compiled_without(
+    spark: Any, interpreted: bool
+) -> None:
+    # The campaign's plan is a few dozen rows: Spark's code generation (Janino) costs
+    # more than it saves, so job_conf turns it off. Without the settings the same job
+    # compiles (the control: a count in the plan no other test uses, so nothing cached).
+    settings = dict(s.split("=", 1) for s in INTERPRETED)
+    before = {key: spark.conf.get(key) for key in settings}
+    count = 11 + int(interpreted)
+
+    def rows_of(chunk: int) -> list[dict[str, Any]]:
+        return [{"index": chunk, "outcome": b"x", "error": None}]
+
+    try:
+        if interpreted:
+            for key, value in settings.items():
+                spark.conf.set(key, value)
+        compiled = _compilations(spark)
+        rows = each_chunk(spark, count, lambda c: rows_of(c * 7919 % count))
+        compiled = _compilations(spark) - compiled
+    finally:
+        for key, value in before.items():
+            spark.conf.set(key, value)
+    assert sorted(r["index"] for r in rows) == list(range(count))
+    assert (compiled == 0) is interpreted
+
+
+def test_a_campaigns_spark_interprets_its_plan_and_the_users_own_settings_win() -> None:
+    on_local = parse_conf(job_conf("local[2]", None))
+    assert on_local[DAEMON_SETTING] == MODULE
+    assert on_local["spark.sql.codegen.factoryMode"] == "NO_CODEGEN"
+    assert on_local["spark.sql.codegen.wholeStage"] == "false"
+    over_connect = parse_conf(job_conf(None, "sc://localhost:15002"))
+    assert DAEMON_SETTING not in over_connect
+    assert over_connect["spark.sql.codegen.factoryMode"] == "NO_CODEGEN"
+    mine = ("spark.sql.codegen.wholeStage=true", "spark.sql.codegen.factoryMode=FALLBACK")
+    theirs = parse_conf(job_conf("local[2]", None, mine))
+    assert theirs["spark.sql.codegen.wholeStage"] == "true"
+    assert theirs["spark.sql.codegen.factoryMode"] == "FALLBACK"
 
 
 @pytest.mark.parametrize(("count", "cores"), [(2000, 2), (200, 2), (7, 4), (1, 2), (64, 1)])

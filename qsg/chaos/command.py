@@ -201,19 +201,17 @@ def _on_spark(
 ) -> None:
     """``qsg chaos --master/--remote``: the first seeds in a child while Spark starts
     (lean, on a local master), the rest as one Spark job; then the same report."""
-    from qsg.pipeline.chaos import Job, Raised, head_started
+    from qsg.pipeline.chaos import Job, Raised, head_started, job_conf
     from qsg.pipeline.command import run_job, start_spark
     from qsg.pipeline.head_start import Claims, claims_on
     from qsg.pipeline.jvm import LeanJvm, lean_jvm
-    from qsg.pipeline.worker_daemon import daemon_conf
 
     leans: list[LeanJvm] = []
     sessions: list[Any] = []
 
     def start() -> Any:  # while the child plays: the Java checks too
         leans.append(lean_jvm(master, remote, conf))
-        # The workers' daemon ahead of the user's own settings, which win.
-        settings = (*daemon_conf(master, remote, conf), *conf)
+        settings = job_conf(master, remote, conf)  # the user's own settings win
         sessions.append(start_spark(master, remote, settings, leans[0].options))
         return sessions[0]
 

@@ -32,11 +32,27 @@ from qsg.chaos.campaign import Outcome, Plan, run_one
 from qsg.pipeline.frames import JobError, one_line
 from qsg.pipeline.head_start import Claims, HeadStart
 from qsg.pipeline.spark import parallelism
+from qsg.pipeline.worker_daemon import daemon_conf
 from qsg.scenario.model import Scenario
 
 T = TypeVar("T")
+#: The job's plan is a range of chunk numbers and a Python function, a few dozen rows:
+#: interpreted, not compiled. Spark's code generation (Java source for the plan, compiled
+#: by Janino when the job starts, some 500 classes loaded from Janino's jar, the JVM's
+#: quick compiler then at work on them) cost a campaign's JVM about 0.5 s of a core more
+#: than it saved (2 cores, 2026-11-27: 3.9-4.4 s of JVM CPU against 4.5-4.9 s).
+#: ``spark.sql.codegen.factoryMode`` is a setting Spark marks internal: NO_CODEGEN is
+#: the interpreted path it otherwise falls back to when generated code fails to compile.
+INTERPRETED = ("spark.sql.codegen.wholeStage=false", "spark.sql.codegen.factoryMode=NO_CODEGEN")
 #: A row of the job: a seed's index in the campaign, its Outcome pickled, or why not.
 PLAYED = pa.schema([("index", pa.int64()), ("outcome", pa.binary()), ("error", pa.string())])
+
+
+def job_conf(master: str | None, remote: str | None, conf: Sequence[str] = ()) -> tuple[str, ...]:
+    """The ``--conf`` settings of a campaign's Spark: the workers' daemon (on a local
+    master, ``qsg.pipeline.worker_daemon``), the plan interpreted (``INTERPRETED``), then
+    the user's own ``conf``, last, so that they win."""
+    return (*daemon_conf(master, remote, conf), *INTERPRETED, *conf)
 
 
 def chunks(count: int, cores: int) -> list[range]:
@@ -186,6 +202,7 @@ def head_started(
 
 
 __all__ = [
+    "INTERPRETED",
     "PLAYED",
     "Job",
     "Raised",
@@ -195,4 +212,5 @@ __all__ = [
     "each_chunk",
     "head_started",
     "in_seed_order",
+    "job_conf",
 ]
