@@ -16,8 +16,15 @@ untimed campaign of 4 runs on Spark: a user's first campaign on a local master w
 the lean JVM's class archive as it exits (once, some 15 s; ``qsg.pipeline.jvm``), and
 every later one starts from it; the warm-up says how long it took.
 
+With ``--connect`` the Spark side is a campaign over Spark Connect instead
+(``--remote``), on a server on ``local[2]`` that the benchmark starts once, before the
+warm-up, as the tests start theirs (``tests.spark_cluster``), and stops at the end: a
+Spark that is already running when the campaign starts, as a team's cluster is, so
+that no campaign pays a JVM's start. ``--remote URL`` names a running server instead.
+
     ./dev bench campaign_cluster                       # 2 x 100 runs of chaos-lean.toml
     ./dev bench campaign_cluster --runs 1000           # the issue's 2,000 seeds
+    ./dev bench campaign_cluster --runs 1000 --connect # on a Spark already running
 """
 
 from __future__ import annotations
@@ -37,9 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 QSG = [sys.executable, "-m", "qsg.cli"]
 
 
-def _campaign(scenario: Path, runs: int, seed: int, master: str | None) -> list[str]:
-    command = [*QSG, "chaos", str(scenario), "--runs", str(runs), "--seed", str(seed)]
-    return command + (["--master", master] if master else [])
+def _campaign(scenario: Path, runs: int, seed: int, where: list[str]) -> list[str]:
+    """``qsg chaos`` with ``where`` (``--master M``, ``--remote URL``, or nothing: local)."""
+    return [*QSG, "chaos", str(scenario), "--runs", str(runs), "--seed", str(seed), *where]
 
 
 def _finished(process: subprocess.Popen[bytes], command: list[str], err_file: IO[bytes]) -> None:
@@ -85,14 +92,30 @@ def main() -> None:
     parser.add_argument("--scenario", type=Path, default=ROOT / "scenarios" / "chaos-lean.toml")
     parser.add_argument("--runs", type=int, default=100, help="runs of each local campaign")
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--remote", help="a running Spark Connect server (sc://HOST:PORT)")
+    parser.add_argument(
+        "--connect", action="store_true", help="start a Spark Connect server on local[2]"
+    )
     parser.add_argument("--repeats", type=int, default=2, help="timed runs of each")
     args = parser.parse_args()
+    with ExitStack() as stack:
+        if args.connect:
+            from tests.spark_cluster import connect_server
+
+            logs = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            args.remote = stack.enter_context(connect_server(logs))
+        _compare(args)
+
+
+def _compare(args: argparse.Namespace) -> None:
     n = args.runs
-    on_spark = [_campaign(args.scenario, 2 * n, 1, args.master)]
-    side_by_side = [_campaign(args.scenario, n, 1, None), _campaign(args.scenario, n, 2, None)]
+    where = ["--remote", args.remote] if args.remote else ["--master", args.master]
+    spark_name = f"Spark Connect at {args.remote}" if args.remote else args.master
+    on_spark = [_campaign(args.scenario, 2 * n, 1, where)]
+    side_by_side = [_campaign(args.scenario, n, 1, []), _campaign(args.scenario, n, 2, [])]
     began_load = os.getloadavg()
-    warm_up = timed([_campaign(args.scenario, 4, 1, args.master)])
-    print(f"warm-up: a campaign of 4 runs on {args.master} took {warm_up:.1f} s (untimed)")
+    warm_up = timed([_campaign(args.scenario, 4, 1, where)])
+    print(f"warm-up: a campaign of 4 runs on {spark_name} took {warm_up:.1f} s (untimed)")
     spark: list[float] = []
     local: list[float] = []
     for repeat in range(args.repeats):
@@ -103,7 +126,7 @@ def main() -> None:
     name = args.scenario.name
     print(f"{name}, {args.repeats} timed runs of each")
     print(
-        f"one campaign of {2 * n} runs on {args.master}: median {s:.1f} s ({_spread(spark)}), "
+        f"one campaign of {2 * n} runs on {spark_name}: median {s:.1f} s ({_spread(spark)}), "
         f"{2 * n / s:.2f} runs/s"
     )
     print(
