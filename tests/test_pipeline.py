@@ -15,6 +15,7 @@ Each value is also what ``qsg run``'s summary says (the definitions are shared).
 from __future__ import annotations
 
 import shutil
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -409,6 +410,50 @@ def test_runs_below_a_uri_are_listed_by_spark_as_a_local_walk_finds_them(spark, 
     listed = list_runs(spark, logs, by_spark=True)
     assert [r.run for r in walked] == ["a", "b/c"]
     assert [(r.run, r.uri, r.size) for r in listed] == [(r.run, r.uri, r.size) for r in walked]
+
+
+def _mounted(spark: Any, directory: Path) -> str:
+    """``directory`` as a ``viewfs://`` URI: Hadoop's ViewFs, a mount table over it (a
+    table of its own, so that no FileSystem cached by another test answers)."""
+    table = f"qsg{uuid.uuid4().hex[:12]}"
+    hadoop = spark.sparkContext._jsc.hadoopConfiguration()
+    hadoop.set(f"fs.viewfs.mounttable.{table}.link./logs", directory.as_uri())
+    return f"viewfs://{table}/logs"
+
+
+def test_runs_on_a_filesystem_only_spark_reaches_are_read_by_spark_into_the_same_tables(
+    spark, runs_dir, tmp_path
+):
+    # Runs are read "on any filesystem Spark reaches" (issue 33): viewfs:// is one Spark
+    # reaches and pyarrow does not (as abfss:// or hdfs:// without libhdfs), so the logs
+    # come to the tasks through Spark's binaryFile source, and the tables are the same.
+    from qsg.pipeline.where import arrow_opens
+
+    logs = tmp_path / "logs"
+    for name in ("a", "b/c"):
+        (logs / name).mkdir(parents=True)
+        shutil.copy(runs_dir / "small" / "events.parquet", logs / name / "events.parquet")
+    uri = _mounted(spark, logs)
+    assert not arrow_opens(uri)
+    by_spark = metrics.Events.load(spark, uri)
+    assert by_spark.through_spark and [r.run for r in by_spark.runs] == ["a", "b/c"]
+    by_pyarrow = metrics.Events.load(spark, logs)
+    assert not by_pyarrow.through_spark
+    assert metrics.compute(by_spark) == metrics.compute(by_pyarrow)
+    stored = metrics.store(by_spark, tmp_path / "tables")  # staged by the tasks as ever
+    assert metrics.read(local_path(stored)) == metrics.compute(by_pyarrow)
+
+
+def test_a_log_spark_read_that_is_not_parquet_fails_the_job_naming_its_run(spark, tmp_path):
+    logs = tmp_path / "logs"
+    (logs / "torn").mkdir(parents=True)
+    (logs / "torn" / "events.parquet").write_bytes(b"PAR1 cut short")
+    with pytest.raises(
+        metrics.JobError,
+        match=r"^run torn: ValueError: viewfs://qsg\w+/logs/torn/events\.parquet: "
+        r"not a readable Parquet event log",
+    ):
+        metrics.compute(metrics.Events.load(spark, _mounted(spark, logs)))
 
 
 def test_runs_below_a_glob_are_named_below_its_fixed_part_walked_or_listed_by_spark(

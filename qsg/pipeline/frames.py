@@ -141,15 +141,43 @@ def packed(
     def each(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
             for h in batch.column(0).to_pylist():
-                for row in hands[h]:
-                    for table, run, rows in task(row):
-                        if stage is not None and isinstance(rows, pa.Table):
-                            staging.put(stage, table, run, rows)
-                        else:
-                            yield _widened(schema, table, run, rows)
+                yield from _tasks(hands[h], task, schema, stage)
 
     n = len(hands)
     return work.spark.range(0, n, 1, max(n, 1)).mapInArrow(each, ddl(schema))
+
+
+def packed_rows(
+    frame: Any,
+    task: Callable[[dict[str, Any]], Rows],
+    schemas: Mapping[str, pa.Schema],
+    *,
+    stage: str | None = None,
+) -> Any:
+    """``packed``, of the rows of a DataFrame ``frame`` in its own partitions (rows read
+    by Spark: ``binaryFile``'s files, say) rather than of hands in the job's function."""
+    schema = wide(schemas if stage is None else {})
+
+    def each(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            yield from _tasks(batch.to_pylist(), task, schema, stage)
+
+    return frame.mapInArrow(each, ddl(schema))
+
+
+def _tasks(
+    rows: list[dict[str, Any]],
+    task: Callable[[dict[str, Any]], Rows],
+    schema: pa.Schema,
+    stage: str | None,
+) -> Iterator[pa.RecordBatch]:
+    """``task`` of each row: its tables staged (given ``stage``) or widened, in order."""
+    for row in rows:
+        for table, run, made in task(row):
+            if stage is not None and isinstance(made, pa.Table):
+                staging.put(stage, table, run, made)
+            else:
+                yield _widened(schema, table, run, made)
 
 
 def _widened(schema: pa.Schema, table: str, run: str, rows: pa.Table | bytes) -> pa.RecordBatch:
@@ -296,6 +324,7 @@ __all__ = [
     "gather",
     "one_line",
     "packed",
+    "packed_rows",
     "settle",
     "unpacked",
     "wide",

@@ -40,7 +40,7 @@ from qsg.pipeline.frames import ERROR, JobError, Rows, deal
 from qsg.pipeline.run_tables import CDF_POINTS, HOLDER_LOST, SCHEMAS, run_tables
 from qsg.pipeline.runs import RunFile, list_runs, read_log
 from qsg.pipeline.staging import PART, PARTITION, Stage, TableExistsError, partition_dir, write_part
-from qsg.pipeline.where import to_uri
+from qsg.pipeline.where import arrow_opens, to_uri
 
 #: Every table, by the name it is written under (each one's columns and types).
 TABLES: dict[str, pa.Schema] = SCHEMAS
@@ -56,29 +56,55 @@ class Events:
     runs: list[RunFile]
     spark: Any
     interval: float = 1.0
+    #: The logs read by Spark (``binaryFile``), not by pyarrow where each task runs:
+    #: for a filesystem pyarrow cannot open here (``viewfs://``; ``hdfs://`` without
+    #: libhdfs; ``abfss://`` in a pyarrow without Azure's filesystem).
+    through_spark: bool = False
 
     @classmethod
     def load(cls, spark: Any, root: str | Path, *, interval: float = 1.0) -> Events:
         """The runs under ``root``, a path or URI (ValueError if there are none)."""
         if interval <= 0:
             raise ValueError(f"the time bucket must be above 0 s, not {interval}")
-        return cls(list_runs(spark, root), spark, interval)
+        runs = list_runs(spark, root)
+        return cls(runs, spark, interval, through_spark=not arrow_opens(runs[0].uri))
 
     def packed(self, stage: str | None = None) -> Any:
         """The job, not yet run: every run's tables, packed (``frames.packed``), or
         written by the tasks below ``stage`` (``qsg.pipeline.staging``)."""
+        if self.through_spark:
+            return frames.packed_rows(self._files(), self._file_task(), TABLES, stage=stage)
         rows = [{"run": r.run, "uri": r.uri, "size": r.size} for r in self.runs]
         dealt = frames.dealt(self.spark, rows, RUNS, [r.size for r in self.runs])
         return frames.packed(dealt, tables_task(self.interval), TABLES, stage=stage)
 
+    def _files(self) -> Any:
+        """The logs as Spark reads them: a row a file, its ``path`` and ``content``
+        (Spark's file partitions group them by size, as ``deal`` would)."""
+        files = self.spark.read.format("binaryFile").load([r.uri for r in self.runs])
+        return files.select("path", "content")
+
+    def _file_task(self) -> Callable[[dict[str, Any]], Rows]:
+        """``tables_task`` of a file's row: its run found by its path, as Spark spells it."""
+        names = {r.uri: r.run for r in self.runs}
+        each_run = tables_task(self.interval)
+
+        def task(row: dict[str, Any]) -> Rows:
+            uri = to_uri(row["path"])
+            yield from each_run({"run": names[uri], "uri": uri, "content": row["content"]})
+
+        return task
+
 
 def tables_task(interval: float) -> Callable[[dict[str, Any]], Rows]:
-    """What a task does with one run (a row of ``RUNS``): every table; or one ``ERROR``
-    row saying why it could not."""
+    """What a task does with one run (a row of ``RUNS``, or one with the log's
+    ``content`` read by Spark): every table; or one ``ERROR`` row saying why it could
+    not."""
 
     def task(row: dict[str, Any]) -> Rows:
         try:
-            made = run_tables(read_log(row["run"], row["uri"]), interval)
+            log = read_log(row["run"], row["uri"], row.get("content"))
+            made = run_tables(log, interval)
         except Exception as error:  # the run's failure is its row: the driver names it
             yield ERROR, row["run"], f"{type(error).__name__}: {error}".encode()
             return

@@ -225,7 +225,9 @@ def read_events(run: RunLog) -> pa.Table:
     in the file (its statistics say so: most runs have no faults, say) is not decoded,
     and one the file lacks is null: both come back as nulls."""
     source: Any = run.path
-    if not isinstance(source, Path):  # a URI: through its pyarrow filesystem
+    if run.content is not None:  # read by Spark: the bytes, not the file
+        source = pa.BufferReader(run.content)
+    elif not isinstance(source, Path):  # a URI: through its pyarrow filesystem
         filesystem, path = arrow_fs(source)
         source = filesystem.open_input_file(path)
     have = set(pq.read_schema(source).names)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from qsg.pipeline.where import (
@@ -37,7 +38,9 @@ EVENTS = "events.parquet"
 @dataclass(frozen=True, slots=True)
 class RunLog:
     """One run's event log: its name, file (a path or URI), scopes and seed (None if
-    not recorded), and its warm-up: seconds, and the event time it ends at (None: none)."""
+    not recorded), and its warm-up: seconds, and the event time it ends at (None: none).
+    ``content``: the file's bytes, when Spark read them (a filesystem pyarrow cannot
+    open: ``read_log``); the file is then not opened again."""
 
     run: str
     path: Path | str
@@ -45,6 +48,7 @@ class RunLog:
     seed: int | None
     warmup: float = 0.0
     warmup_until: float | None = None
+    content: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,13 +143,18 @@ def _logs(root: Path) -> list[Path]:
     return found
 
 
-def read_log(run: str, location: str | Path) -> RunLog:
+def read_log(run: str, location: str | Path, content: bytes | None = None) -> RunLog:
     """The run named ``run`` whose log is at ``location`` (a path or URI): its scopes
-    and seed, from the footer (ValueError naming the file if it is not a log)."""
-    filesystem, path = arrow_fs(location)
+    and seed, from the footer (ValueError naming the file if it is not a log). Given
+    the file's ``content`` (read by Spark), from those bytes instead of the file."""
+    source: Any = None if content is None else pa.BufferReader(content)
+    if source is None:
+        filesystem, path = arrow_fs(location)  # ValueError naming a URI it cannot open
     try:
-        with filesystem.open_input_file(path) as f:
-            metadata = pq.read_schema(f).metadata or {}
+        if source is None:
+            source = filesystem.open_input_file(path)
+        with source:
+            metadata = pq.read_schema(source).metadata or {}
     except Exception as error:  # pyarrow's errors have no common root of their own
         raise ValueError(f"{location}: not a readable Parquet event log: {error}") from None
     raw: dict[str, Any] = json.loads(metadata.get(b"qsg.scopes", b"{}"))
@@ -153,7 +162,8 @@ def read_log(run: str, location: str | Path) -> RunLog:
     seed = metadata.get(b"qsg.seed")
     where: Path | str = local_path(location) if is_local(location) else str(location)
     warmup, until = json.loads(metadata.get(b"qsg.warmup", b"[0.0, null]"))
-    return RunLog(run, where, scopes, int(seed) if seed is not None else None, warmup, until)
+    seed_value = int(seed) if seed is not None else None
+    return RunLog(run, where, scopes, seed_value, warmup, until, content)
 
 
 def find_runs(root: str | Path) -> list[RunLog]:

@@ -96,8 +96,18 @@ def arrow_fs(location: str | Path) -> tuple[Any, str]:
     try:
         filesystem, path = fs.FileSystem.from_uri(text)
     except Exception as error:  # pyarrow's errors share no root: say which URI and why
-        raise ValueError(f"{location}: pyarrow cannot open it: {error}") from None
+        why = (str(error).splitlines() or [type(error).__name__])[0]  # not libhdfs's search
+        raise ValueError(f"{location}: pyarrow cannot open it: {why}") from None
     return filesystem, path
+
+
+def arrow_opens(location: str | Path) -> bool:
+    """Whether pyarrow opens ``location`` here (``arrow_fs`` finds its filesystem)."""
+    try:
+        arrow_fs(location)
+    except ValueError:
+        return False
+    return True
 
 
 #: A path segment with a glob in it (Hadoop's and Python's alike: ``*``, ``?``, ``[``, ``{``).
@@ -122,6 +132,7 @@ def glob_base(location: str) -> str:
 
 __all__ = [
     "arrow_fs",
+    "arrow_opens",
     "child",
     "glob_base",
     "is_glob",
