@@ -444,6 +444,26 @@ def test_runs_on_a_filesystem_only_spark_reaches_are_read_by_spark_into_the_same
     assert metrics.read(local_path(stored)) == metrics.compute(by_pyarrow)
 
 
+def test_tables_for_a_filesystem_only_spark_reaches_are_written_by_spark_whole(
+    spark, runs_dir, tmp_path
+):
+    # Out to viewfs:// too: pyarrow cannot stage there, so Spark's DataFrameWriter writes
+    # each table (its committer: _SUCCESS once whole), the same rows as a local store.
+    logs = tmp_path / "logs"
+    (logs / "a").mkdir(parents=True)
+    shutil.copy(runs_dir / "small" / "events.parquet", logs / "a" / "events.parquet")
+    (tmp_path / "out").mkdir()
+    runs, out = _mounted(spark, logs), _mounted(spark, tmp_path / "out") + "/tables"
+    assert metrics.store(metrics.Events.load(spark, runs), out) == out
+    expected = metrics.compute(metrics.Events.load(spark, logs))
+    for name in ("latency", "throughput", "runs"):
+        assert (tmp_path / "out" / "tables" / name / "_SUCCESS").exists()
+        written = metrics.load(spark, f"{out}/{name}", metrics.TABLES[name]).toArrow()
+        assert sorted(map(repr, written.to_pylist())) == sorted(
+            map(repr, expected[name].to_pylist())
+        )
+
+
 def test_a_log_spark_read_that_is_not_parquet_fails_the_job_naming_its_run(spark, tmp_path):
     logs = tmp_path / "logs"
     (logs / "torn").mkdir(parents=True)
