@@ -221,6 +221,35 @@ def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_sweep_out_pyarrow_cannot_write_is_named_before_spark_starts(tmp_path: Path) -> None:
+    # Each task writes its point's run with pyarrow: an OUT only Spark reaches (Hadoop's
+    # viewfs://, here) would fail every point after playing it; it is refused first.
+    out = "viewfs://qsgnowhere/sweeps/cap"
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.cli", "sweep", str(SWEEP), "--out", out],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done
+    assert f"{out}: pyarrow cannot open it" in done.stderr
+    assert "write each point's run with pyarrow" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "setLogLevel" not in done.stderr  # Spark's first words: it never started
+
+
+def test_run_sweep_refuses_an_out_pyarrow_cannot_write_before_playing_a_point(
+    spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from qsg.pipeline import sweep as sweeping
+
+    played: list[str] = []
+    monkeypatch.setattr(sweeping, "play_point", lambda point, *_: played.append(point.run))
+    with pytest.raises(ValueError, match=r"^viewfs://qsgnowhere/x: pyarrow cannot open it"):
+        sweeping.run_sweep(spark, load_sweep(SWEEP), "viewfs://qsgnowhere/x")
+    assert played == []
+
+
 def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
     spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -246,7 +246,7 @@ def sweep(
     from qsg.command_helpers import check_redis_url
     from qsg.command_helpers import is_scenario as _is_scenario
     from qsg.command_helpers import print_problems as _problems
-    from qsg.pipeline.sweep import run_sweep
+    from qsg.pipeline.sweep import check_out, run_sweep
     from qsg.pipeline.sweep_file import load_sweep
 
     check_redis_url(redis_url)
@@ -269,6 +269,10 @@ def sweep(
         _problems(error)
         sys.exit(2)
     target = to_uri(out)
+    try:
+        check_out(target)  # before Spark starts: seconds, and its log
+    except ValueError as error:
+        _fail(str(error))
     console = _console()
     spark = start_spark(master, remote, conf)
     console.print(f"[bold]{sweep_file}[/]: {len(loaded.points)} points on {_where(spark)}")

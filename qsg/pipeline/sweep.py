@@ -257,6 +257,19 @@ def _upload(run_dir: Path, target: str) -> None:
     )
 
 
+def check_out(target: str) -> None:
+    """ValueError naming ``target`` (a URI) if a sweep cannot write there: each task
+    writes its point's run with pyarrow (Spark's writers take tables, not a run's
+    files), so OUT must be a path or a URI pyarrow opens where the tasks run."""
+    try:
+        arrow_fs(target)
+    except ValueError as error:
+        raise ValueError(
+            f"{error}; a sweep's tasks write each point's run with pyarrow: give --out "
+            "as a path, or an s3a://, gs://, abfss:// or hdfs:// (with libhdfs) URI"
+        ) from None
+
+
 def run_sweep(
     spark: Any,
     sweep: Sweep,
@@ -270,6 +283,7 @@ def run_sweep(
     to ``out/metrics`` (a path or URI) and ``out/sweep.json``: one Spark job of the
     points, then the tables' writes. JobError if Spark itself failed."""
     target = to_uri(out)
+    check_out(target)  # before any point is played
     points = sweep.points
     rows: list[dict[str, Any]] = [
         {
@@ -460,6 +474,7 @@ __all__ = [
     "REDIS_DATABASES",
     "PointResult",
     "Swept",
+    "check_out",
     "expected_cost",
     "knee_frame",
     "objective_latencies",
