@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from qsg.cli import main
-from qsg.pipeline.spark import parse_conf, spark_defaults
+from qsg.pipeline.spark import check_master, parse_conf, spark_defaults
+
+LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
 
 def test_conf_settings_are_key_equals_value_and_the_value_may_hold_equals_signs():
@@ -96,3 +99,83 @@ def test_spark_defaults_conf_wins_over_qsgs_settings_and_conf_wins_over_both(tmp
     # shuffle partitions: the file's 5 over qsg's 2; the time zone: --conf over the file;
     # a setting neither names: qsg's own (no progress bar).
     assert done.stdout.split() == ["5", "Asia/Tokyo", "false", "false"]
+
+
+@pytest.mark.parametrize("master", ["lcoal[2]", "local[x]", "local[0]", "localhost:7077", "spark"])
+@pytest.mark.parametrize("command", ["metrics", "chaos"])
+def test_a_master_spark_would_not_take_is_a_usage_error_naming_it(
+    master: str, command: str, tmp_path: Path
+):
+    # Spark's "Master URLs": else its JVM prints a Java stack trace, then PySpark says
+    # the gateway exited (or qsg's own int() of local[x] fails).
+    target = str(tmp_path) if command == "metrics" else str(LEAN)
+    done = CliRunner().invoke(main, [command, target, "--master", master])
+    assert done.exit_code == 2
+    assert f"{master}: not a Spark master URL" in done.output
+
+
+@pytest.mark.parametrize(
+    "master",
+    [
+        "local",
+        "local[2]",
+        "local[*]",
+        "local[2,3]",
+        "local[*,4]",
+        "local-cluster[2,1,1024]",
+        "spark://127.0.0.1:7077",
+        "spark://a:7077,b:7077",
+        "yarn",
+        "k8s://https://10.0.0.1:6443",
+    ],
+)
+def test_every_kind_of_master_url_spark_takes_is_taken(master: str):
+    check_master(master)
+
+
+def test_a_remote_that_is_not_an_sc_url_is_a_usage_error(tmp_path: Path):
+    # PySpark would take "localhost:15002" for a local master and start a JVM.
+    done = CliRunner().invoke(main, ["metrics", str(tmp_path), "--remote", "localhost:15002"])
+    assert done.exit_code == 2
+    assert "localhost:15002: a Spark Connect URL is sc://HOST:PORT" in done.output
+
+
+def test_a_connect_server_that_refuses_is_one_line_not_minutes_of_retries(tmp_path: Path):
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    run = _small_run(tmp_path)
+    url = f"sc://127.0.0.1:{port}"
+    done = CliRunner().invoke(main, ["metrics", str(run), "--remote", url])
+    assert done.exit_code == 1
+    assert done.output.strip().startswith(f"error cannot reach Spark Connect at {url}: ")
+    assert len(done.output.strip().splitlines()) == 1
+
+
+def test_a_report_of_a_directory_holding_only_stored_tables_is_not_refused_as_runless(
+    tmp_path: Path,
+):
+    from qsg.pipeline.command import _check_runs
+
+    (tmp_path / "nov" / "metrics" / "runs").mkdir(parents=True)  # qsg metrics --out nov/metrics
+    _check_runs(str(tmp_path / "nov"), stored=True)  # qsg report nov: read what is stored
+    with pytest.raises(SystemExit):
+        _check_runs(str(tmp_path / "nov"))  # qsg metrics nov: no run to compute from
+
+
+def test_a_report_out_in_a_missing_directory_is_one_line_before_spark_starts(tmp_path: Path):
+    run = _small_run(tmp_path)
+    done = CliRunner().invoke(main, ["report", str(run), "--out", str(tmp_path / "no" / "r.html")])
+    assert done.exit_code == 1
+    assert (
+        done.output.strip()
+        == f"error --out {tmp_path / 'no' / 'r.html'}: no directory {tmp_path / 'no'}"
+    )
+
+
+def _small_run(tmp_path: Path) -> Path:
+    run = tmp_path / "run"
+    small = Path(__file__).parent / "data" / "pipeline-small.toml"
+    played = CliRunner().invoke(main, ["run", str(small), "--out", str(run), "--no-progress"])
+    assert played.exit_code == 0
+    return run

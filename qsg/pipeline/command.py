@@ -45,16 +45,38 @@ def on_spark(command: F) -> F:
         "--remote",
         default=None,
         metavar="sc://HOST:PORT",
+        callback=_remote_url,
         help="A Spark Connect server instead of a master (default: $SPARK_REMOTE if set).",
     )(command)
     command = click.option(
         "--master",
         default=None,
         metavar="URL",
+        callback=_master_url,
         help=f"The Spark master: local[N], spark://host:7077, yarn, k8s://... (metrics, "
         f"sweep and report default to {DEFAULT_MASTER}, unless --remote or $SPARK_REMOTE).",
     )(command)
     return command
+
+
+def _master_url(_context: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """``--master`` as Spark takes it, or a usage error naming it (before anything starts)."""
+    from qsg.pipeline.spark import check_master
+
+    if value is not None:
+        try:
+            check_master(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error).removeprefix("--master ")) from None
+    return value
+
+
+def _remote_url(_context: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """``--remote`` an ``sc://`` URL, or a usage error naming it (its server is reached
+    when the session starts: ``check_remote``)."""
+    if value is not None and not value.startswith("sc://"):
+        raise click.BadParameter(f"{value}: a Spark Connect URL is sc://HOST:PORT")
+    return value
 
 
 _interval = click.option(
@@ -129,12 +151,15 @@ def _where(spark: Any) -> str:
     return "Spark Connect" if is_connect(spark) else str(spark.sparkContext.master)
 
 
-def _check_runs(directory: str) -> None:
+def _check_runs(directory: str, *, stored: bool = False) -> None:
     """Fail at once, before Spark starts (seconds, and its log), if a local directory
-    holds no run (a URI is listed by Spark)."""
+    holds no run (a URI is listed by Spark); given ``stored``, tables a sweep or ``qsg
+    metrics`` wrote (``DIR/metrics/runs``, what ``qsg report`` reads first) do too."""
     from qsg.pipeline.runs import list_runs
 
     if not is_local(directory):
+        return
+    if stored and not is_glob(directory) and (local_path(directory) / "metrics" / "runs").is_dir():
         return
     try:
         list_runs(None, directory)  # a walk: the logs themselves are the executors' to read
@@ -383,7 +408,9 @@ def report(
     knee, a timeline of faults and lease holders, and the summary tables."""
     from qsg.pipeline.report import write_report
 
-    _check_runs(directory)
+    _check_runs(directory, stored=True)
+    if out is not None and not out.parent.is_dir():  # before the job, not after it
+        _fail(f"--out {out}: no directory {out.parent}")
     spark = start_spark(master, remote, conf)
     if out is None and (not is_local(directory) or is_glob(directory)):
         out = Path("report.html")

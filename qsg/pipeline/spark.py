@@ -14,11 +14,13 @@ import functools
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 DEFAULT_MASTER = "local[*]"
 #: The driver's logging: errors only (see the file).
@@ -51,6 +53,7 @@ def spark_session(
     if remote is not None:
         return _connect(remote, conf, app, shuffle_partitions)
     master = master or DEFAULT_MASTER
+    check_master(master)
     # A master named on the command line wins over SPARK_REMOTE in the environment, as
     # an option wins over a variable; PySpark itself would refuse the two together
     # (CANNOT_CONFIGURE_SPARK_CONNECT_MASTER).
@@ -91,10 +94,48 @@ def spark_session(
     return session
 
 
+#: A master URL Spark takes (its "Master URLs" in "Submitting Applications"): local,
+#: local[N], local[*], local[N,F], local-cluster[N,C,M], spark://, yarn, k8s://.
+_MASTER = re.compile(
+    r"local(\[(\*|[1-9]\d*)(,[1-9]\d*)?\])?|local-cluster\[\d+,\d+,\d+\]"
+    r"|spark://\S+|yarn|k8s://\S+"
+)
+#: Seconds to wait for a Spark Connect server's port to accept a connection.
+CONNECT_SECONDS = 10.0
+
+
+def check_master(master: str) -> None:
+    """ValueError naming ``master`` unless Spark takes it as a master URL (before its
+    JVM starts: else a Java stack trace and a gateway error say it)."""
+    if not _MASTER.fullmatch(master):
+        raise ValueError(
+            f"--master {master}: not a Spark master URL "
+            "(local, local[N], local[*], spark://HOST:PORT, yarn, k8s://URL)"
+        )
+
+
+def check_remote(remote: str, seconds: float = CONNECT_SECONDS) -> None:
+    """ValueError naming ``remote`` unless it is an ``sc://HOST[:PORT]`` URL whose port
+    (15002 unless given) accepts a connection within ``seconds``: the Connect client
+    itself retries a refused connection for minutes, silently."""
+    parts = urlsplit(remote)
+    if parts.scheme != "sc" or not parts.hostname:
+        raise ValueError(f"--remote {remote}: a Spark Connect URL is sc://HOST:PORT")
+    try:
+        port = parts.port or 15002
+        with socket.create_connection((parts.hostname, port), timeout=seconds):
+            pass
+    except (OSError, ValueError) as error:
+        why = "no answer" if isinstance(error, TimeoutError) else str(error) or "unreachable"
+        raise ValueError(f"cannot reach Spark Connect at {remote}: {why}") from None
+
+
 def _connect(remote: str, conf: dict[str, str], app: str, shuffle_partitions: int | None) -> Any:
     """A Spark Connect session: only runtime SQL settings can be set from here (the
     server was started with the rest)."""
     from pyspark.sql import SparkSession
+
+    check_remote(remote)
 
     builder = SparkSession.builder.remote(remote).appName(app)
     ours = {
@@ -222,6 +263,8 @@ __all__ = [
     "DEFAULT_MASTER",
     "JavaMissingError",
     "check_java",
+    "check_master",
+    "check_remote",
     "is_connect",
     "java_path",
     "parallelism",
