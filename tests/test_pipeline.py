@@ -464,6 +464,40 @@ def test_tables_for_a_filesystem_only_spark_reaches_are_written_by_spark_whole(
         )
 
 
+def test_a_filesystem_spark_cannot_reach_is_one_line_naming_the_java_cause(spark, tmp_path):
+    # py4j's first line names the call ("An error occurred while calling o45.load."):
+    # the line a user reads is the Java exception below it, its class's simple name.
+    from qsg.pipeline.frames import one_line
+    from qsg.pipeline.runs import list_runs
+
+    for uri, said in [
+        ("foo://x/runs", 'UnsupportedFileSystemException: No FileSystem for scheme "foo"'),
+        (
+            f"viewfs://qsg{uuid.uuid4().hex[:12]}/runs",  # a ViewFs with no mount table
+            "IOException: ViewFs: Cannot initialize: Empty Mount table in config for viewfs://",
+        ),
+    ]:
+        with pytest.raises(Exception, match="An error occurred while calling") as raised:
+            list_runs(spark, uri)
+        assert one_line(raised.value).startswith(said)
+
+
+def test_a_wrapped_java_error_is_named_by_its_innermost_cause():
+    from qsg.pipeline.frames import one_line
+
+    text = (
+        "Error while instantiating 'org.apache.spark.sql.internal.SessionStateBuilder':\n"
+        ": java.lang.reflect.InvocationTargetException\n"
+        "\tat jdk.internal.reflect.X.newInstance(X.java:1)\n"
+        'Caused by: java.lang.NumberFormatException: For input string: "abc"\n'
+        "\tat java.lang.Integer.parseInt(Integer.java:2)\n"
+    )
+    assert one_line(RuntimeError(text)) == 'NumberFormatException: For input string: "abc"'
+    assert one_line(RuntimeError("Spark's own first line\n: java.io.IOException: x")) == (
+        "Spark's own first line"  # a first line that says something is kept
+    )
+
+
 def test_a_log_spark_read_that_is_not_parquet_fails_the_job_naming_its_run(spark, tmp_path):
     logs = tmp_path / "logs"
     (logs / "torn").mkdir(parents=True)

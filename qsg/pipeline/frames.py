@@ -307,7 +307,23 @@ def one_line(error: BaseException) -> str:
         kind, message = python[-1]
         return f"{kind.rsplit('.', 1)[-1]}: {message.strip()}"
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if lines and (_PY4J_CALL.match(lines[0]) or lines[0].endswith(":")):
+        # py4j's first line names the call, and a wrapped error's ends where its cause
+        # starts: the cause is the Java exception below (the innermost "Caused by").
+        causes = [found for line in lines[1:] if (found := _JAVA_CAUSE.match(line))]
+        if causes:
+            cause = next((c for c in reversed(causes) if c[0].startswith("Caused")), causes[0])
+            return f"{cause['kind']}: {cause['message']}".rstrip(": ")[:500]
     return (lines[0] if lines else type(error).__name__)[:500]
+
+
+#: py4j's first line of a Java exception: the call it was in, not what went wrong.
+_PY4J_CALL = re.compile(r"^An error occurred while calling \S+$")
+#: A Java exception's line in py4j's text (``: java.io.IOException: msg``, ``Caused by:
+#: ...``): its class's simple name and its message.
+_JAVA_CAUSE = re.compile(
+    r"^(?::|Caused by:) (?:[\w$]+\.)*(?P<kind>[\w$]*(?:Exception|Error))(?::\s*(?P<message>.*))?$"
+)
 
 
 __all__ = [
