@@ -40,7 +40,7 @@ T = TypeVar("T")
 #: interpreted, not compiled. Spark's code generation (Java source for the plan, compiled
 #: by Janino when the job starts, some 500 classes loaded from Janino's jar, the JVM's
 #: quick compiler then at work on them) cost a campaign's JVM about 0.5 s of a core more
-#: than it saved (2 cores, 2026-11-27: 3.9-4.4 s of JVM CPU against 4.5-4.9 s).
+#: than it saved (2 cores, 2026-11-26: 3.9-4.4 s of JVM CPU against 4.5-4.9 s).
 #: ``spark.sql.codegen.factoryMode`` is a setting Spark marks internal: NO_CODEGEN is
 #: the interpreted path it otherwise falls back to when generated code fails to compile.
 INTERPRETED = ("spark.sql.codegen.wholeStage=false", "spark.sql.codegen.factoryMode=NO_CODEGEN")
