@@ -464,6 +464,26 @@ def test_tables_for_a_filesystem_only_spark_reaches_are_written_by_spark_whole(
         )
 
 
+@pytest.mark.parametrize("is_sweep", [True, False])
+def test_metrics_of_a_sweeps_directory_name_its_runs_as_its_points_are_named(
+    spark, runs_dir, tmp_path, is_sweep
+):
+    # A sweep's OUT holds runs/POINT/ and its points and knee name each point p001-s1:
+    # tables recomputed there (another --interval, say) keep those names, so that the
+    # report still joins them. Any other directory names its runs by their paths below it.
+    out = tmp_path / "cap"
+    for point in ("p001-s1", "p002-s1"):
+        (out / "runs" / point).mkdir(parents=True)
+        shutil.copy(runs_dir / "small" / "events.parquet", out / "runs" / point)
+    if is_sweep:
+        (out / "sweep.json").write_text("{}\n")
+    done = CliRunner().invoke(main, ["metrics", str(out), "--interval", "2"])
+    assert done.exit_code == 0, done.output
+    parts = sorted(p.name for p in (out / "metrics" / "runs").iterdir() if p.is_dir())
+    named = ["p001-s1", "p002-s1"] if is_sweep else ["runs/p001-s1", "runs/p002-s1"]
+    assert parts == [f"run={n.replace('/', '%2F')}" for n in named]
+
+
 def test_a_filesystem_spark_cannot_reach_is_one_line_naming_the_java_cause(spark, tmp_path):
     # py4j's first line names the call ("An error occurred while calling o45.load."):
     # the line a user reads is the Java exception below it, its class's simple name.

@@ -167,6 +167,11 @@ def _check_runs(directory: str, *, stored: bool = False) -> None:
         _fail(str(error))
 
 
+def _is_sweep(directory: Path) -> bool:
+    """Whether ``directory`` is a sweep's OUT (``sweep.json`` and ``runs/``)."""
+    return (directory / "sweep.json").is_file() and (directory / "runs").is_dir()
+
+
 def run_job(action: Callable[[], Any]) -> Any:
     """``action()``, a Spark job: its failure as one line (exit 1), not a traceback."""
     from qsg.pipeline.frames import JobError, one_line
@@ -211,6 +216,10 @@ def metrics(
     if out is None and is_glob(directory):
         _fail(f"{directory} is a pattern: say where the tables go (--out DIR)")
     target = to_uri(out) if out is not None else child(source, "metrics")
+    if is_local(directory) and not is_glob(directory) and _is_sweep(local_path(directory)):
+        # A sweep's own directory: its runs named as its points (p001-s1, not
+        # runs/p001-s1), so that the tables still match its points and knee.
+        source = child(source, "runs")
     spark = start_spark(master, remote, conf)
     ev = run_job(lambda: m.Events.load(spark, source, interval=interval))
     written = run_job(lambda: m.store(ev, target, mode=mode))
