@@ -173,6 +173,16 @@ def test_a_report_out_in_a_missing_directory_is_one_line_before_spark_starts(tmp
     )
 
 
+def test_metrics_out_that_is_a_file_is_one_line_before_spark_starts(tmp_path: Path):
+    run = _small_run(tmp_path)
+    (tmp_path / "capacity.toml").write_text("")
+    done = CliRunner().invoke(main, ["metrics", str(run), "--out", str(tmp_path / "capacity.toml")])
+    assert done.exit_code == 1
+    assert done.output.strip() == (
+        f"error --out {tmp_path / 'capacity.toml'}: a file, not a directory for the tables"
+    )
+
+
 def _small_run(tmp_path: Path) -> Path:
     run = tmp_path / "run"
     small = Path(__file__).parent / "data" / "pipeline-small.toml"
