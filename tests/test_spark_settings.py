@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from qsg.cli import main
-from qsg.pipeline.spark import check_master, parse_conf, spark_defaults
+from qsg.pipeline.spark import check_master, check_remote, parse_conf, spark_defaults
 
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
@@ -150,6 +150,17 @@ def test_a_connect_server_that_refuses_is_one_line_not_minutes_of_retries(tmp_pa
     assert done.exit_code == 1
     assert done.output.strip().startswith(f"error cannot reach Spark Connect at {url}: ")
     assert len(done.output.strip().splitlines()) == 1
+
+
+def test_a_connect_server_that_accepts_and_never_answers_is_one_line_after_its_seconds(
+    silent_port: int,
+):
+    # A port that takes the connection and says nothing back (a wrong service, a hung
+    # server): PySpark's client would retry for ten minutes; a gRPC server answers the
+    # HTTP/2 preface with its SETTINGS at once (the cluster tests start a real one).
+    url = f"sc://127.0.0.1:{silent_port}"
+    with pytest.raises(ValueError, match=rf"^cannot reach Spark Connect at {url}: no answer"):
+        check_remote(url, seconds=0.5)
 
 
 def test_a_report_of_a_directory_holding_only_stored_tables_is_not_refused_as_runless(

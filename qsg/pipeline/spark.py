@@ -114,19 +114,32 @@ def check_master(master: str) -> None:
         )
 
 
+#: What an HTTP/2 client says first (RFC 9113, "HTTP/2 Connection Preface"): the
+#: preface, then an empty SETTINGS frame. A gRPC server (Spark Connect's) answers with
+#: its own SETTINGS frame at once.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
 def check_remote(remote: str, seconds: float = CONNECT_SECONDS) -> None:
     """ValueError naming ``remote`` unless it is an ``sc://HOST[:PORT]`` URL whose port
-    (15002 unless given) accepts a connection within ``seconds``: the Connect client
-    itself retries a refused connection for minutes, silently."""
+    (15002 unless given) accepts a connection and answers HTTP/2 within ``seconds``
+    (over TLS, ``use_ssl=true`` or a ``token``: accepts). The Connect client itself
+    retries a server that refuses or stays silent for ten minutes, saying nothing."""
     parts = urlsplit(remote)
     if parts.scheme != "sc" or not parts.hostname:
         raise ValueError(f"--remote {remote}: a Spark Connect URL is sc://HOST:PORT")
+    tls = any(p in remote.lower() for p in (";use_ssl=true", ";token="))
     try:
         port = parts.port or 15002
-        with socket.create_connection((parts.hostname, port), timeout=seconds):
-            pass
+        with socket.create_connection((parts.hostname, port), timeout=seconds) as server:
+            if not tls:
+                server.sendall(_HTTP2_PREFACE)
+                if not server.recv(9):
+                    raise ConnectionError("it closed the connection (not a gRPC server?)")
     except (OSError, ValueError) as error:
-        why = "no answer" if isinstance(error, TimeoutError) else str(error) or "unreachable"
+        why = str(error) or "unreachable"
+        if isinstance(error, TimeoutError):
+            why = f"no answer within {seconds:g} s"
         raise ValueError(f"cannot reach Spark Connect at {remote}: {why}") from None
 
 
