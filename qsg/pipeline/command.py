@@ -217,7 +217,8 @@ def metrics(
         _fail(f"{directory} is a pattern: say where the tables go (--out DIR)")
     target = to_uri(out) if out is not None else child(source, "metrics")
     if is_local(target) and local_path(target).is_file():
-        _fail(f"--out {out}: a file, not a directory for the tables")
+        named = f"--out {out}" if out is not None else target  # DIR/metrics, a file
+        _fail(f"{named}: a file, not a directory for the tables")
     if is_local(directory) and not is_glob(directory) and _is_sweep(local_path(directory)):
         # A sweep's own directory: its runs named as its points (p001-s1, not
         # runs/p001-s1), so that the tables still match its points and knee.
