@@ -74,8 +74,13 @@ def _master_url(_context: click.Context, _param: click.Parameter, value: str | N
 def _remote_url(_context: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """``--remote`` an ``sc://`` URL, or a usage error naming it (its server is reached
     when the session starts: ``check_remote``)."""
-    if value is not None and not value.startswith("sc://"):
-        raise click.BadParameter(f"{value}: a Spark Connect URL is sc://HOST:PORT")
+    from qsg.pipeline.spark import check_remote_url
+
+    if value is not None:
+        try:
+            check_remote_url(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error).removeprefix("--remote ")) from None
     return value
 
 

@@ -120,14 +120,20 @@ def check_master(master: str) -> None:
 _HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 
 
+def check_remote_url(remote: str) -> None:
+    """ValueError naming ``remote`` unless it is an ``sc://HOST[:PORT]`` URL."""
+    parts = urlsplit(remote)
+    if parts.scheme != "sc" or not parts.hostname:
+        raise ValueError(f"--remote {remote}: a Spark Connect URL is sc://HOST:PORT")
+
+
 def check_remote(remote: str, seconds: float = CONNECT_SECONDS) -> None:
     """ValueError naming ``remote`` unless it is an ``sc://HOST[:PORT]`` URL whose port
     (15002 unless given) accepts a connection and answers HTTP/2 within ``seconds``
     (over TLS, ``use_ssl=true`` or a ``token``: accepts). The Connect client itself
     retries a server that refuses or stays silent for ten minutes, saying nothing."""
+    check_remote_url(remote)
     parts = urlsplit(remote)
-    if parts.scheme != "sc" or not parts.hostname:
-        raise ValueError(f"--remote {remote}: a Spark Connect URL is sc://HOST:PORT")
     tls = any(p in remote.lower() for p in (";use_ssl=true", ";token="))
     try:
         port = parts.port or 15002
@@ -278,6 +284,7 @@ __all__ = [
     "check_java",
     "check_master",
     "check_remote",
+    "check_remote_url",
     "is_connect",
     "java_path",
     "parallelism",
