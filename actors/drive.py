@@ -33,7 +33,7 @@ from trio.lowlevel import Abort, RaiseCancelT
 from actors.clock import Timer, VirtualClock, Wakeup
 from actors.config import Workload
 from actors.mqi import Connection, Queue
-from actors.program import Await, Delay, Instruction, Program, Wait
+from actors.program import Await, Delay, Instruction, Next, Program, Rest, Wait
 
 #: The kinds the clock can drive (requesters and servers keep their tasks).
 KINDS = frozenset({"putter", "getter"})
@@ -116,16 +116,16 @@ class Drive(Wakeup):
             and conn.immediate()
         )
 
-    async def drive(self, program: Program[Any], delay: Delay) -> Drive:
-        """Run ``program`` from ``delay`` by the clock, the task parked, until the clock
-        hands it back (this drive says how: ``finished``, ``value``, ``due``)."""
+    async def drive(self, program: Program[Any], step: Next) -> Drive:
+        """Run ``program`` from its next ``step`` by the clock, the task parked, until
+        the clock hands it back (this drive says how: ``finished``, ``value``, ``due``)."""
         clock = trio.lowlevel.current_clock()
         assert type(clock) is VirtualClock  # ``possible`` said so
         self.clock = clock
         self.program = program
         self.conn = self.app.conn
         self.finished, self.value, self.due, self.error = False, None, None, None
-        self._at(delay.until)
+        self._at(clock._time if step.at is None else step.at)
         await clock.park(self)
         if self.error is not None:
             error, self.error = self.error, None
@@ -167,16 +167,22 @@ class Drive(Wakeup):
                 self.finished, self.value = True, stop.value
                 return self._back(None)
             value = error = None
-            if type(instruction) is Delay:
+            if type(instruction) is Next:
+                if instruction.at is not None:
+                    return self._at(instruction.at)
+            elif type(instruction) is Delay:
                 return self._at(instruction.until)
-            if type(instruction) is Wait:
+            elif type(instruction) is Wait:
                 return self._wait(instruction)
-            if type(instruction) is Await or not instruction.immediate():
-                return self._back(instruction)
-            try:
-                value = instruction.perform_now(now)
-            except BaseException as raised:  # the program's to handle, as in its task
-                error = raised
+            elif type(instruction) is Rest or type(instruction) is Await:
+                return self._back(instruction)  # the task's
+            elif instruction.immediate():
+                try:
+                    value = instruction.perform_now(now)
+                except BaseException as raised:  # the program's to handle, as in its task
+                    error = raised
+            else:
+                return self._back(instruction)  # a call that could wait: the task's
 
     def _at(self, when: float) -> None:
         assert self.clock is not None

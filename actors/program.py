@@ -6,9 +6,12 @@ are generators that yield what they need done and are sent its result:
 
 - an MQI call (``Call``: ``actors.mqi``'s ``Put``, ``GetAttempt``, ``Commit``, ...): its
   result is sent back, or the MQMIError it raised is thrown in at the ``yield``;
-- ``Delay(until)``: simulated time to pass;
+- ``Delay(until)``: simulated time to pass (a service time, a requester's pacing);
 - ``Wait(...)``: a wait on a queue's signals, until it is notified or a deadline passes
   (MQGET with MQGMO_WAIT);
+- ``Next(at)``: the application's next step (a putter's arrival, a getter's next MQGET)
+  is due at ``at`` (None: now): where its task may hand it to the clock;
+- ``Rest(until)``: the wait after a failed call before the next try, in the task;
 - ``Await(function)``: anything else, which only a task can do (connect and open, a call
   recorded in a chaos run's history).
 
@@ -16,10 +19,11 @@ Two interpreters run them. ``run`` is a task's: it awaits each instruction, the 
 through its queue manager's dispatcher, which may wait (a pause, the model's costs).
 The clock's (``actors.drive``) makes at once the calls that nothing can make wait, arms
 a timer for a delay and a signals' call for a wait, and hands the program back to its
-task at the very instruction it cannot make. The generator holds the program's state
-(where it is, its local variables), so the two can pass it between them at any
-``yield`` for nothing; either way the program makes the same calls in the same order
-with the same random draws.
+task at the very instruction it cannot make (a call that could wait, a rest, an
+``Await``), or when a delay or wait ends and it could no longer go on. The generator
+holds the program's state (where it is, its local variables), so the two can pass it
+between them at any ``yield`` for nothing; either way the program makes the same calls
+in the same order with the same random draws.
 """
 
 from __future__ import annotations
@@ -57,6 +61,26 @@ class Delay:
 
 @final
 @dataclass(slots=True)
+class Next:
+    """The application's next step is due at ``at`` (None: now, with no wait): a
+    putter's next arrival, a getter's next MQGET. Where the task hands the program to
+    the clock, when it could make what follows (``Driver.possible``)."""
+
+    at: float | None
+
+
+@final
+@dataclass(slots=True)
+class Rest:
+    """Wait until ``until`` after a failed MQI call, before trying again (RECONNECT
+    seconds): a failure is the task's to recover from, so the clock hands the program
+    back here."""
+
+    until: float
+
+
+@final
+@dataclass(slots=True)
 class Wait:
     """Wait until ``queue`` of ``store`` is notified (``Signals``) or ``deadline``
     passes; ``plain``: the waiting get takes any message."""
@@ -76,7 +100,7 @@ class Await:
     function: Callable[[], Awaitable[Any]]
 
 
-Instruction = Delay | Wait | Await | Call[Any]
+Instruction = Delay | Wait | Next | Rest | Await | Call[Any]
 #: A program that returns a ``T``: it yields instructions and is sent their results.
 Program = Generator[Instruction, Any, T]
 
@@ -107,16 +131,17 @@ class Driver(Protocol):
         """Whether the clock could make the program's next calls now."""
         ...
 
-    async def drive(self, program: Program[Any], delay: Delay) -> Handback:
-        """Run ``program`` from ``delay`` by the clock's timers, the task parked, until
-        the clock hands it back."""
+    async def drive(self, program: Program[Any], step: Next) -> Handback:
+        """Run ``program`` from its next ``step`` by the clock's timers, the task
+        parked, until the clock hands it back."""
         ...
 
 
 async def run(program: Program[T], driver: Driver | None = None) -> T:
     """Run ``program`` in the calling task: each instruction awaited, its result or
-    error sent back. With a ``driver``, each ``Delay`` that the clock could take over
-    (``Driver.possible``) is handed to it with the program, until it hands it back."""
+    error sent back. With a ``driver``, the program is handed to the clock at each
+    ``Next`` that the clock could take over (``Driver.possible``), until it hands it
+    back."""
     value: Any = None
     error: BaseException | None = None
     pending: Instruction | None = None
@@ -130,15 +155,17 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
         instruction, pending = pending, None
         value = error = None
         try:
-            if type(instruction) is Delay:
+            if type(instruction) is Delay or type(instruction) is Rest:
+                await clock.sleep_until(instruction.until)
+            elif type(instruction) is Next:
                 if driver is not None and driver.possible():
                     back = await driver.drive(program, instruction)
                     if back.finished:
                         result = back.value
                         return result
-                    pending = back.due  # None: the program goes on from the delay
-                else:
-                    await clock.sleep_until(instruction.until)
+                    pending = back.due  # None: the program goes on from where it is
+                elif instruction.at is not None:
+                    await clock.sleep_until(instruction.at)
             elif type(instruction) is Wait:
                 await instruction.signals.wait(
                     instruction.store,
@@ -161,7 +188,9 @@ __all__ = [
     "Driver",
     "Handback",
     "Instruction",
+    "Next",
     "Program",
+    "Rest",
     "Wait",
     "awaiting",
     "run",

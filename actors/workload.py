@@ -30,7 +30,7 @@ from actors.config import Workload
 from actors.events import ApplicationError, EventLog, ReplyReceived
 from actors.history import recorded
 from actors.mqi import Commit, Connection, MQICall, Put, Queue
-from actors.program import Await, Delay, Program, awaiting
+from actors.program import Await, Delay, Next, Program, Rest, awaiting
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.queue import MAX_MSG_LENGTH
@@ -180,7 +180,7 @@ class Application:
     def putter(self) -> Program[None]:
         w = self.w
         while w.count is None or self.sent < w.count:
-            yield Delay(trio.current_time() + self.gap())
+            yield Next(trio.current_time() + self.gap())  # the next arrival
             queue = self.queue
             if queue is None:
                 queue = yield from self.ensure_open()
@@ -198,6 +198,7 @@ class Application:
     def getter(self) -> Program[None]:
         w = self.w
         while True:
+            yield Next(None)  # the next MQGET, at once
             queue = self.queue
             if queue is None:
                 queue = yield from self.ensure_open()
@@ -445,7 +446,7 @@ class Application:
             return (yield from work)
         except MQMIError as error:
             if self.failed(error, quiet, pause):
-                yield Delay(trio.current_time() + RECONNECT)
+                yield Rest(trio.current_time() + RECONNECT)
             return FAILED
 
     def failed(
