@@ -134,11 +134,11 @@ class Drive(Wakeup):
 
     # ---- the stretch ------------------------------------------------------------------
     def _ready(self) -> bool:
-        """``possible``, for what can change while the clock drives (the rest cannot:
-        the kind, the clock, the history)."""
+        """Whether the program is still the clock's to go on with: the application has
+        kept the connection and queue of the stretch. (Whether a call can be made at
+        once is each call's to say: ``Call.immediate``.)"""
         app = self.app
-        conn = self.conn
-        return app.conn is conn and app.queue is not None and conn is not None and conn.immediate()
+        return app.conn is self.conn and app.queue is not None
 
     def _resume(self) -> None:
         """A delay or wait ended: the program goes on, by the clock if it still can,

@@ -21,8 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-import trio
-
 from actors import program
 from actors.costs import Costs
 from actors.events import EventLog, MessageGot, MessagePut, UnitOfWorkEnded
@@ -133,10 +131,10 @@ class MQICall(Generic[T]):
         """The call, made by a task: admitted by the dispatcher (which may wait)."""
         connection = self.connection
         if connection.immediate():  # the dispatcher has nothing to wait for
-            return self.perform_now(trio.current_time())
+            return self.perform_now(program.now())
         connection._check_life()
         await connection.qm.dispatch(self, shared=self.shared, verb=self.verb)
-        return self.done(trio.current_time())
+        return self.done(program.now())
 
     def perform_now(self, now: float) -> T:
         """The call made at once, at ``now``: only when ``immediate``."""
@@ -178,11 +176,13 @@ class Put(MQICall[None]):
             raise self.warning
 
 
-class GetAttempt(MQICall[bytes]):
+class GetAttempt(MQICall["bytes | MQMIError"]):
     """One attempt of the MQGET ``plan`` was made for (``Queue.getting``): the message,
-    or the attempt's MQMIError (``Queue.missed`` says whether the get waits)."""
+    or the MQMIError the rules answered with, handed back rather than raised: the get
+    judges it (``Queue.missed``: wait and try again, or fail). An error of the
+    dispatcher's (the queue manager is down) is raised, as any call's."""
 
-    __slots__ = ("body", "gmo", "max_length", "md", "outcome", "plan", "queue")
+    __slots__ = ("body", "error", "gmo", "max_length", "md", "outcome", "plan", "queue")
 
     def __init__(
         self, queue: Queue, plan: GetPlan, md: MD, gmo: GMO, max_length: int | None
@@ -197,13 +197,21 @@ class GetAttempt(MQICall[bytes]):
         self.max_length = max_length
         self.body = b""
         self.outcome: Done | None = None
+        self.error: MQMIError | None = None
 
     def __call__(self, now: float) -> None:
-        self.body, self.outcome = self.queue.handle.receive(
-            self.max_length, self.md, self.gmo, now=now
-        )
+        try:
+            self.body, self.outcome = self.queue.handle.receive(
+                self.max_length, self.md, self.gmo, now=now
+            )
+        except MQMIError as error:
+            self.error = error
 
-    def done(self, now: float) -> bytes:
+    def done(self, now: float) -> bytes | MQMIError:
+        error = self.error
+        if error is not None:
+            self.error = None  # the attempt object is the get's, for its next attempt
+            return error
         self.queue.got(self.plan, self.md, self.gmo, self.body, self.outcome, now)
         return self.body
 
@@ -303,7 +311,7 @@ class Connection:
             lambda now: self.conn.put1(target, body, md, pmo, now=now), verb="mqput1"
         )
         assert handle.done is not None  # the put completed
-        self._put_done(handle, body, md, handle.done, trio.current_time())
+        self._put_done(handle, body, md, handle.done, program.now())
 
     async def commit(self) -> None:
         """MQCMIT."""
@@ -409,12 +417,12 @@ class Queue:
             if self.may_skip(plan):
                 yield Wait(signals, store, queue, plan.deadline, True)
                 continue
-            try:
-                body: bytes = yield attempt
-                return body
-            except MQMIError as error:
-                if not self.missed(plan, md, gmo, error):
-                    raise
+            got: bytes | MQMIError = yield attempt
+            if type(got) is bytes:
+                return got
+            assert isinstance(got, MQMIError)
+            if not self.missed(plan, md, gmo, got):
+                raise got
             yield Wait(signals, store, queue, plan.deadline, plan.plain)
 
     # The pieces of MQGET with MQGMO_WAIT (``getting``).
@@ -425,7 +433,7 @@ class Queue:
         deadline = math.inf
         if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
             wait = gmo.WaitInterval
-            deadline = trio.current_time() + (wait if wait > 0 else 0) / 1000
+            deadline = program.now() + (wait if wait > 0 else 0) / 1000
         # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
         # dataclass's ``__eq__``.
         plain = (
@@ -446,7 +454,7 @@ class Queue:
             and self.connection.qm.world.signals.surely_empty(
                 self.handle.repository.store, self.handle.queue
             )
-            and (plan.deadline == math.inf or trio.current_time() < plan.deadline)
+            and (plan.deadline == math.inf or program.now() < plan.deadline)
             and self._skippable()
         )
 
@@ -462,7 +470,7 @@ class Queue:
             self.connection.qm.world.signals.found_empty(
                 self.handle.repository.store, self.handle.queue
             )
-        return plan.waits and trio.current_time() < plan.deadline
+        return plan.waits and program.now() < plan.deadline
 
     def got(
         self,
@@ -493,7 +501,7 @@ class Queue:
             return
         world.events.emit(
             MessageGot(
-                trio.current_time() if now is None else now,
+                program.now() if now is None else now,
                 qm.name,
                 handle.queue,
                 md.MsgId,

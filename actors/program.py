@@ -32,7 +32,10 @@ from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, final
 
+from trio._core._run import GLOBAL_RUN_CONTEXT as _RUN_CONTEXT
+
 from actors import clock
+from actors.clock import VirtualClock
 from actors.signals import Signals
 from qsg.core.store import MessageStore
 
@@ -103,6 +106,14 @@ class Await:
 Instruction = Delay | Wait | Next | Rest | Await | Call[Any]
 #: A program that returns a ``T``: it yields instructions and is sent their results.
 Program = Generator[Instruction, Any, T]
+
+
+def now() -> float:
+    """``trio.current_time()`` in one call: the virtual clock's time read directly, as
+    ``actors.clock`` reads trio's run queue (a program asks for the time a few times a
+    message, and trio's function is three calls deep)."""
+    running = _RUN_CONTEXT.runner.clock
+    return running._time if type(running) is VirtualClock else running.current_time()
 
 
 def awaiting(function: Callable[[], Awaitable[T]]) -> Program[T]:
@@ -193,5 +204,6 @@ __all__ = [
     "Rest",
     "Wait",
     "awaiting",
+    "now",
     "run",
 ]

@@ -62,6 +62,8 @@ class _Failed(enum.Enum):
 #: What ``Application.attempt`` returns when the MQI call failed.
 FAILED = _Failed.FAILED
 NO_MSG = frozenset({CMQC.MQRC_NO_MSG_AVAILABLE})
+#: A getter's next MQGET is due at once (one instruction for every get).
+NEXT_NOW = Next(None)
 #: Seconds an application waits before connecting again after losing its queue manager.
 RECONNECT = 1.0
 #: Reasons after which an application reconnects rather than carrying on.
@@ -180,7 +182,7 @@ class Application:
     def putter(self) -> Program[None]:
         w = self.w
         while w.count is None or self.sent < w.count:
-            yield Next(trio.current_time() + self.gap())  # the next arrival
+            yield Next(program.now() + self.gap())  # the next arrival
             queue = self.queue
             if queue is None:
                 queue = yield from self.ensure_open()
@@ -198,15 +200,15 @@ class Application:
     def getter(self) -> Program[None]:
         w = self.w
         while True:
-            yield Next(None)  # the next MQGET, at once
+            yield NEXT_NOW  # the next MQGET
             queue = self.queue
             if queue is None:
                 queue = yield from self.ensure_open()
                 if queue is None:
                     continue
             got = yield from self.get(queue, MD())
-            if got is not None:
-                yield Delay(trio.current_time() + w.service.draw(self.rng))
+            if got is not FAILED:
+                yield Delay(program.now() + w.service.draw(self.rng))
                 if w.syncpoint:
                     yield from self.counted()
 
@@ -218,9 +220,9 @@ class Application:
                 continue
             request = MD()
             body = yield from self.get(queue, request)
-            if body is None or self.conn is None:
+            if body is FAILED or self.conn is None:
                 continue
-            yield Delay(trio.current_time() + w.service.draw(self.rng))
+            yield Delay(program.now() + w.service.draw(self.rng))
             if request.MsgType == CMQC.MQMT_REQUEST and request.ReplyToQ.strip(b" \0"):
                 yield from self.attempt(self.reply(request, body))
             yield from self.counted()
@@ -230,7 +232,7 @@ class Application:
         sent = 0
         reply_queue: Queue | None = None
         while w.count is None or sent < w.count:
-            began = trio.current_time()
+            began = program.now()
             queue = yield from self.ensure_open()
             if queue is None:
                 continue
@@ -269,7 +271,7 @@ class Application:
         the workload's arrival process at its rate or its load shape."""
         rate, arrival = self.w.rate, self.w.arrival
         if self.w.profile is not None:
-            at = trio.current_time() if since is None else since
+            at = program.now() if since is None else since
             return arrivals.gap(self.w.profile, arrival, at - self.origin, self.rng)
         if arrival == "constant":
             return 1.0 / rate
@@ -323,7 +325,7 @@ class Application:
         """The GMO of a waiting MQGET starting now, not waiting past the workload's stop;
         ``md`` is made ready for it."""
         w = self.w
-        left_ms = (self.stop - trio.current_time()) * 1000
+        left_ms = (self.stop - program.now()) * 1000
         # At least a millisecond: a get that cannot wait would spin in simulated time.
         wait = max(1, min(w.wait, math.ceil(left_ms)))
         gmo = GMO(Options=get_options(w), WaitInterval=wait)
@@ -332,10 +334,11 @@ class Application:
             gmo.Version = CMQC.MQGMO_VERSION_2
         return gmo
 
-    def get(self, queue: Queue, md: MD) -> Program[bytes | None]:
-        """One waiting MQGET (not past the workload's stop); None if nothing came."""
+    def get(self, queue: Queue, md: MD) -> Program[bytes | _Failed]:
+        """One waiting MQGET (not past the workload's stop); FAILED if nothing came.
+        (It hands back the attempt's program itself: a generator less a message.)"""
         gmo = self.get_options(md)
-        got = yield from self.attempt(
+        return self.attempt(
             queue.getting(None, md, gmo),
             quiet=NO_MSG,
             pause=True,
@@ -343,7 +346,6 @@ class Application:
             md=md,
             syncpoint=bool(self.w.syncpoint),
         )
-        return None if got is FAILED else got
 
     def reply(self, request: MD, body: bytes) -> Program[None]:
         """The server's reply: to ReplyToQ at ReplyToQMgr, CorrelId as the request's
@@ -375,7 +377,7 @@ class Application:
         got = yield from self.attempt(
             reply_queue.getting(None, md, gmo), quiet=NO_MSG, op="get", md=md
         )
-        now = trio.current_time()
+        now = program.now()
         self.world.events.emit(
             ReplyReceived(
                 now,
@@ -446,7 +448,7 @@ class Application:
             return (yield from work)
         except MQMIError as error:
             if self.failed(error, quiet, pause):
-                yield Rest(trio.current_time() + RECONNECT)
+                yield Rest(program.now() + RECONNECT)
             return FAILED
 
     def failed(
@@ -456,7 +458,7 @@ class Application:
         wait RECONNECT seconds."""
         if error.reason in quiet:
             return False
-        w, now = self.w, trio.current_time()
+        w, now = self.w, program.now()
         self.world.events.emit(ApplicationError(now, w.qmgr, self.name, w.queue, error.reason))
         if error.reason in LOST:
             if self.w.syncpoint and self.conn is not None:
