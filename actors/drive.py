@@ -33,7 +33,7 @@ from trio.lowlevel import Abort, RaiseCancelT
 from actors.clock import Timer, VirtualClock, Wakeup
 from actors.config import Workload
 from actors.mqi import Connection, Queue
-from actors.program import Await, Delay, Instruction, Next, Program, Rest, Wait
+from actors.program import Call, Delay, Instruction, Next, Program, Wait
 
 #: The kinds the clock can drive (requesters and servers keep their tasks).
 KINDS = frozenset({"putter", "getter"})
@@ -125,7 +125,7 @@ class Drive(Wakeup):
         self.program = program
         self.conn = self.app.conn
         self.finished, self.value, self.due, self.error = False, None, None, None
-        self._at(clock._time if step.at is None else step.at)
+        self._at(clock._time if step.after is None else clock._time + step.after)
         await clock.park(self)
         if self.error is not None:
             error, self.error = self.error, None
@@ -167,22 +167,22 @@ class Drive(Wakeup):
                 self.finished, self.value = True, stop.value
                 return self._back(None)
             value = error = None
-            if type(instruction) is Next:
-                if instruction.at is not None:
-                    return self._at(instruction.at)
-            elif type(instruction) is Delay:
-                return self._at(instruction.until)
-            elif type(instruction) is Wait:
-                return self._wait(instruction)
-            elif type(instruction) is Rest or type(instruction) is Await:
-                return self._back(instruction)  # the task's
-            elif instruction.immediate():
+            if isinstance(instruction, Call):  # the commonest: checked first
+                if not instruction.immediate():
+                    return self._back(instruction)  # a call that could wait: the task's
                 try:
                     value = instruction.perform_now(now)
                 except BaseException as raised:  # the program's to handle, as in its task
                     error = raised
+            elif type(instruction) is Next:
+                if instruction.after is not None:
+                    return self._at(now + instruction.after)
+            elif type(instruction) is Delay:
+                return self._at(now + instruction.seconds)
+            elif type(instruction) is Wait:
+                return self._wait(instruction)
             else:
-                return self._back(instruction)  # a call that could wait: the task's
+                return self._back(instruction)  # a rest, an Await: the task's
 
     def _at(self, when: float) -> None:
         assert self.clock is not None

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from actors import program
 from actors.costs import Costs
@@ -85,22 +84,11 @@ class ConnectedQueueManager(Protocol):
         self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
     ) -> T: ...
     def dispatch_now(
-        self, call: Callable[[float], T], now: float, shared: bool, verb: str
+        self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
     ) -> T: ...
 
 
-@dataclass(slots=True)
-class GetPlan:
-    """An MQGET under way: whether it waits and until when, whether it takes any message
-    (``plain``), and the options its attempts are checked with."""
-
-    waits: bool
-    deadline: float
-    plain: bool
-    checked: tuple[int, int, bool]
-
-
-class MQICall(Generic[T]):
+class MQICall(program.Call[T]):
     """One MQI call of ``connection``, made once: the step (``__call__``, the rules'
     call at ``now``), what it counts as (``verb``, on a ``shared`` queue or not) and
     ``done`` (what follows it: its event, the getters woken; the call's result).
@@ -176,28 +164,54 @@ class Put(MQICall[None]):
             raise self.warning
 
 
-class GetAttempt(MQICall["bytes | MQMIError"]):
-    """One attempt of the MQGET ``plan`` was made for (``Queue.getting``): the message,
-    or the MQMIError the rules answered with, handed back rather than raised: the get
-    judges it (``Queue.missed``: wait and try again, or fail). An error of the
-    dispatcher's (the queue manager is down) is raised, as any call's."""
+class Get(MQICall["bytes | MQMIError"]):
+    """MQGET on ``queue`` into ``md`` with ``gmo``, under way (``Queue.getting``, which
+    waits between its attempts): whether it waits and until when (``deadline``), whether
+    it takes any message (``plain``), and the options its attempts are checked with.
+    Each time it is made is one attempt: the message, or the MQMIError the rules
+    answered with, handed back rather than raised, for the get to judge (``missed``:
+    wait and try again, or fail). An error of the dispatcher's (the queue manager is
+    down) is raised, as any call's."""
 
-    __slots__ = ("body", "error", "gmo", "max_length", "md", "outcome", "plan", "queue")
+    __slots__ = (
+        "body",
+        "checked",
+        "deadline",
+        "error",
+        "gmo",
+        "max_length",
+        "md",
+        "outcome",
+        "plain",
+        "queue",
+        "waits",
+    )
 
-    def __init__(
-        self, queue: Queue, plan: GetPlan, md: MD, gmo: GMO, max_length: int | None
-    ) -> None:
+    def __init__(self, queue: Queue, md: MD, gmo: GMO, max_length: int | None) -> None:
         self.connection = queue.connection
         self.verb = "mqget"
         self.shared = queue._shared
         self.queue = queue
-        self.plan = plan
         self.md = md
         self.gmo = gmo
         self.max_length = max_length
         self.body = b""
         self.outcome: Done | None = None
         self.error: MQMIError | None = None
+        options = gmo.Options
+        self.waits = waits = bool(options & CMQC.MQGMO_WAIT)
+        self.deadline = math.inf
+        if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
+            wait = gmo.WaitInterval
+            self.deadline = program.now() + (wait if wait > 0 else 0) / 1000
+        # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
+        # dataclass's ``__eq__``.
+        self.plain = bool(
+            not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
+            and queue.handle.state.locked is None
+            and ((match := engine.match_of(md, gmo)) is MATCH_ANY or match == MATCH_ANY)
+        )
+        self.checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
 
     def __call__(self, now: float) -> None:
         try:
@@ -210,10 +224,44 @@ class GetAttempt(MQICall["bytes | MQMIError"]):
     def done(self, now: float) -> bytes | MQMIError:
         error = self.error
         if error is not None:
-            self.error = None  # the attempt object is the get's, for its next attempt
+            self.error = None  # for the next attempt
             return error
-        self.queue.got(self.plan, self.md, self.gmo, self.body, self.outcome, now)
+        queue = self.queue
+        queue._checked = self.checked
+        if self.gmo.Options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
+            handle = queue.handle
+            self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
+        if self.outcome is not None:
+            queue._got(self.body, self.md, self.gmo, self.outcome, now)
         return self.body
+
+    def may_skip(self) -> bool:
+        """Whether the next attempt could only fail, with these options already checked:
+        the get then waits without making it."""
+        queue = self.queue
+        handle = queue.handle
+        return (
+            self.plain
+            and self.waits
+            and self.checked == queue._checked
+            and self.connection.qm.world.signals.surely_empty(handle.repository.store, handle.queue)
+            and (self.deadline == math.inf or program.now() < self.deadline)
+            and queue._skippable()
+        )
+
+    def missed(self, error: MQMIError) -> bool:
+        """An attempt answered ``error``: True if the get is to wait and try again (else
+        the error is the call's). A warning that came with a message is its event."""
+        queue = self.queue
+        if error.done is not None:  # MQCC_WARNING: a message came back all the same
+            queue._got(error.message or b"", self.md, self.gmo, error.done)
+        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+            return False
+        queue._checked = self.checked
+        if self.plain:
+            handle = queue.handle
+            self.connection.qm.world.signals.found_empty(handle.repository.store, handle.queue)
+        return self.waits and program.now() < self.deadline
 
 
 class _EndUnitOfWork(MQICall[None]):
@@ -406,89 +454,23 @@ class Queue:
 
     def getting(self, max_length: int | None, md: MD, gmo: GMO) -> Program[bytes]:
         """MQGET as a program (``actors.program``): its attempts, and its waits for a
-        message while it may wait (``plan``). An attempt that could only fail, with these
-        options already checked, is not made: the get waits instead (``may_skip``)."""
+        message while it may wait. An attempt that could only fail, with these options
+        already checked, is not made: the get waits instead (``Get.may_skip``)."""
         handle = self.handle
         signals = self.connection.qm.world.signals
         store, queue = handle.repository.store, handle.queue
-        plan = self.plan(md, gmo)
-        attempt = GetAttempt(self, plan, md, gmo, max_length)
+        get = Get(self, md, gmo, max_length)
         while True:
-            if self.may_skip(plan):
-                yield Wait(signals, store, queue, plan.deadline, True)
+            if get.may_skip():
+                yield Wait(signals, store, queue, get.deadline, True)
                 continue
-            got: bytes | MQMIError = yield attempt
+            got: bytes | MQMIError = yield get
             if type(got) is bytes:
                 return got
             assert isinstance(got, MQMIError)
-            if not self.missed(plan, md, gmo, got):
+            if not get.missed(got):
                 raise got
-            yield Wait(signals, store, queue, plan.deadline, plan.plain)
-
-    # The pieces of MQGET with MQGMO_WAIT (``getting``).
-    def plan(self, md: MD, gmo: GMO) -> GetPlan:
-        """What an MQGET with ``md`` and ``gmo`` starting now waits for, and until when."""
-        options = gmo.Options
-        waits = bool(options & CMQC.MQGMO_WAIT)
-        deadline = math.inf
-        if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
-            wait = gmo.WaitInterval
-            deadline = program.now() + (wait if wait > 0 else 0) / 1000
-        # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
-        # dataclass's ``__eq__``.
-        plain = (
-            not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
-            and self.handle.state.locked is None
-            and ((match := engine.match_of(md, gmo)) is MATCH_ANY or match == MATCH_ANY)
-        )
-        checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
-        return GetPlan(waits, deadline, plain, checked)
-
-    def may_skip(self, plan: GetPlan) -> bool:
-        """Whether the next attempt could only fail, with these options already checked:
-        the get then waits without making it."""
-        return (
-            plan.plain
-            and plan.waits
-            and plan.checked == self._checked
-            and self.connection.qm.world.signals.surely_empty(
-                self.handle.repository.store, self.handle.queue
-            )
-            and (plan.deadline == math.inf or program.now() < plan.deadline)
-            and self._skippable()
-        )
-
-    def missed(self, plan: GetPlan, md: MD, gmo: GMO, error: MQMIError) -> bool:
-        """An attempt raised ``error``: True if the get is to wait and try again (else
-        the error is the call's). A warning that came with a message is its event."""
-        if error.done is not None:  # MQCC_WARNING: a message came back all the same
-            self._got(error.message or b"", md, gmo, error.done)
-        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
-            return False
-        self._checked = plan.checked
-        if plan.plain:
-            self.connection.qm.world.signals.found_empty(
-                self.handle.repository.store, self.handle.queue
-            )
-        return plan.waits and program.now() < plan.deadline
-
-    def got(
-        self,
-        plan: GetPlan,
-        md: MD,
-        gmo: GMO,
-        body: bytes,
-        done: Done | None,
-        now: float,
-    ) -> None:
-        """An attempt returned at ``now``: the signals told, the event of the message
-        got."""
-        self._checked = plan.checked
-        if gmo.Options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
-            handle = self.handle
-            self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
-        if done is not None:
-            self._got(body, md, gmo, done, now)
+            yield Wait(signals, store, queue, get.deadline, get.plain)
 
     def _got(self, body: bytes, md: MD, gmo: GMO, done: Done, now: float | None = None) -> None:
         """A get returned a message: its event, with what the rules decided (``done``)."""
@@ -561,8 +543,7 @@ __all__ = [
     "Commit",
     "ConnectedQueueManager",
     "Connection",
-    "GetAttempt",
-    "GetPlan",
+    "Get",
     "MQICall",
     "Put",
     "Queue",

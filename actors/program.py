@@ -4,14 +4,15 @@ by the virtual clock.
 A built-in application (``actors.workload``) and MQGET with MQGMO_WAIT (``actors.mqi``)
 are generators that yield what they need done and are sent its result:
 
-- an MQI call (``Call``: ``actors.mqi``'s ``Put``, ``GetAttempt``, ``Commit``, ...): its
+- an MQI call (``Call``: ``actors.mqi``'s ``Put``, ``Get``, ``Commit``, ...): its
   result is sent back, or the MQMIError it raised is thrown in at the ``yield``;
-- ``Delay(until)``: simulated time to pass (a service time, a requester's pacing);
+- ``Delay(seconds)``: simulated time to pass (a service time);
 - ``Wait(...)``: a wait on a queue's signals, until it is notified or a deadline passes
   (MQGET with MQGMO_WAIT);
-- ``Next(at)``: the application's next step (a putter's arrival, a getter's next MQGET)
-  is due at ``at`` (None: now): where its task may hand it to the clock;
-- ``Rest(until)``: the wait after a failed call before the next try, in the task;
+- ``Next(after)``: the application's next step (a putter's arrival, a getter's next
+  MQGET) is due ``after`` seconds from now (None: now, without a wait): where its task
+  may hand it to the clock;
+- ``Rest(seconds)``: the wait after a failed call before the next try, in the task;
 - ``Await(function)``: anything else, which only a task can do (connect and open, a call
   recorded in a chaos run's history).
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, final
+from typing import Any, Generic, Protocol, TypeVar, final
 
 from trio._core._run import GLOBAL_RUN_CONTEXT as _RUN_CONTEXT
 
@@ -43,43 +44,49 @@ T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
 
-class Call(Protocol[T_co]):
+class Call(Generic[T_co]):
     """An MQI call as an instruction (``actors.mqi.MQICall``): made by a task, admitted
     by the dispatcher (``perform``), or at once (``perform_now``) when ``immediate``
     says nothing could make it wait."""
 
-    def immediate(self) -> bool: ...
-    async def perform(self) -> T_co: ...
-    def perform_now(self, now: float) -> T_co: ...
+    __slots__ = ()
+
+    def immediate(self) -> bool:
+        raise NotImplementedError
+
+    async def perform(self) -> T_co:
+        raise NotImplementedError
+
+    def perform_now(self, now: float) -> T_co:
+        raise NotImplementedError
 
 
 @final
 @dataclass(slots=True)
 class Delay:
-    """Let simulated time pass until ``until`` (a service time, an inter-arrival gap,
-    the wait before reconnecting)."""
+    """Let ``seconds`` of simulated time pass (a service time)."""
 
-    until: float
+    seconds: float
 
 
 @final
 @dataclass(slots=True)
 class Next:
-    """The application's next step is due at ``at`` (None: now, with no wait): a
-    putter's next arrival, a getter's next MQGET. Where the task hands the program to
-    the clock, when it could make what follows (``Driver.possible``)."""
+    """The application's next step is due ``after`` seconds from now (None: now, with
+    no wait at all): a putter's next arrival, a getter's next MQGET. Where the task
+    hands the program to the clock, when it could make what follows
+    (``Driver.possible``)."""
 
-    at: float | None
+    after: float | None
 
 
 @final
 @dataclass(slots=True)
 class Rest:
-    """Wait until ``until`` after a failed MQI call, before trying again (RECONNECT
-    seconds): a failure is the task's to recover from, so the clock hands the program
-    back here."""
+    """Wait ``seconds`` after a failed MQI call, before trying again (RECONNECT): a
+    failure is the task's to recover from, so the clock hands the program back here."""
 
-    until: float
+    seconds: float
 
 
 @final
@@ -166,8 +173,14 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
         instruction, pending = pending, None
         value = error = None
         try:
-            if type(instruction) is Delay or type(instruction) is Rest:
-                await clock.sleep_until(instruction.until)
+            if isinstance(instruction, Call):  # the commonest: checked first
+                if instruction.immediate():  # nothing could make it wait: no coroutine
+                    value = instruction.perform_now(now())
+                else:
+                    value = await instruction.perform()
+            elif type(instruction) is Wait:
+                wait = instruction
+                await wait.signals.wait(wait.store, wait.queue, wait.deadline, plain=wait.plain)
             elif type(instruction) is Next:
                 if driver is not None and driver.possible():
                     back = await driver.drive(program, instruction)
@@ -175,19 +188,12 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
                         result = back.value
                         return result
                     pending = back.due  # None: the program goes on from where it is
-                elif instruction.at is not None:
-                    await clock.sleep_until(instruction.at)
-            elif type(instruction) is Wait:
-                await instruction.signals.wait(
-                    instruction.store,
-                    instruction.queue,
-                    instruction.deadline,
-                    plain=instruction.plain,
-                )
-            elif type(instruction) is Await:
-                value = await instruction.function()
+                elif instruction.after is not None:
+                    await clock.sleep(instruction.after)
+            elif type(instruction) is Delay or type(instruction) is Rest:
+                await clock.sleep(instruction.seconds)
             else:
-                value = await instruction.perform()
+                value = await instruction.function()
         except BaseException as raised:  # the program's to handle: a cancellation too
             error = raised
 

@@ -78,6 +78,9 @@ class QueueManager:
         self.rules = rules
         self.name = rules.name
         self.alive = False
+        #: Its rules' calls reach the coupling facility through the trio transport, and
+        #: so may wait for it (``CFLink.bridged``; the world's link is fixed for its life).
+        self.bridged = world.link.bridged
         self.lock = trio.Lock()
         self.cpu = trio.CapacityLimiter(world.costs.cpus)
         #: Its MQI calls by verb and their cost, taken at each sample interval.
@@ -230,7 +233,7 @@ class QueueManager:
         return request.result
 
     async def _serve(self, receive: trio.MemoryReceiveChannel[_Request]) -> None:
-        if self.world.link.bridged:
+        if self.bridged:
             await greenback.ensure_portal()
         async for request in receive:
             try:
@@ -254,8 +257,9 @@ class QueueManager:
 
     # ---- the dispatcher ---------------------------------------------------------------
     # An MQI call is an admission, a step and, after it, the charge of its SMDS accesses.
-    # ``dispatch`` is the one that may wait; ``dispatch_now`` is the same call when
-    # ``immediate`` says the admission has nothing to wait for. Both run ``step``.
+    # ``dispatch`` admits it (it may wait), then makes the step (``dispatch_now``); when
+    # ``immediate`` says the admission has nothing to wait for, ``dispatch_now`` is the
+    # whole call.
     async def dispatch(
         self,
         call: Callable[[float], T],
@@ -271,20 +275,13 @@ class QueueManager:
             await self.paused.wait()
         if not system:
             await self._admit(verb, shared)
-        if self.world.link.bridged:
+        if self.bridged:
             result = await self._bridged(call, shared)
         else:
-            result = self.step(call, trio.current_time(), shared)
+            result = self.dispatch_now(call, trio.current_time(), shared, None)
         if self.smds_owed:
             await self._charge_smds()
         return result
-
-    def dispatch_now(self, call: Callable[[float], T], now: float, shared: bool, verb: str) -> T:
-        """``dispatch`` of an application's call at ``now``, when ``immediate``: admitted
-        at once (counted, with nothing to charge), the same step. From a task or from a
-        timer of the virtual clock."""
-        self.statistics.count(verb, 0.0, shared)
-        return self.step(call, now, shared)
 
     async def _admit(self, verb: str, shared: bool) -> None:
         """An application's call let in: the queue manager must be up; the call is
@@ -305,12 +302,19 @@ class QueueManager:
                     CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
                 )
 
-    def step(self, call: Callable[[float], T], now: float, shared: bool) -> T:
-        """``call(now)`` with the rules' time set to ``now``, ``CALLER`` set when a
-        coupling facility link can be lost, and the shared message data set accesses it
-        made counted (``shared``: a call on a shared queue; only shared messages are
-        offloaded), their model cost owed (``smds_owed``, charged by ``dispatch`` after a
-        step that returned)."""
+    def dispatch_now(
+        self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
+    ) -> T:
+        """The step of an MQI call, ``call(now)``: made at once, from a task or a timer
+        of the virtual clock, when ``immediate`` says its admission has nothing to wait
+        for (it is then counted as ``verb``, with nothing to charge), or by ``dispatch``
+        once admitted (``verb`` None). The rules' time is set to ``now``, ``CALLER`` set
+        when a coupling facility link can be lost, and the shared message data set
+        accesses it made counted (``shared``: a call on a shared queue; only shared
+        messages are offloaded), their model cost owed (``smds_owed``, charged by
+        ``dispatch`` after a step that returned)."""
+        if verb is not None:
+            self.statistics.count(verb, 0.0, shared)
         self.rules.time = now
         self.smds_owed = 0.0
         world = self.world
@@ -322,7 +326,7 @@ class QueueManager:
         # driven message.
         caller = (
             CALLER.set(self.name)
-            if world.link.bridged or (reach is not None and (reach.everyone or reach.lost))
+            if self.bridged or (reach is not None and (reach.everyone or reach.lost))
             else None
         )
         group = self.rules.qsg if shared else None
@@ -354,10 +358,10 @@ class QueueManager:
         await clock.sleep(owed)
 
     async def _bridged(self, call: Callable[[float], T], shared: bool) -> T:
-        """``step`` through the trio transport, whose store calls wait for the server
-        while other tasks run: through greenback's portal, one call of this queue
-        manager at a time (the dispatcher lock), shielded (a kill lands between MQ
-        calls, never inside one)."""
+        """The step (``dispatch_now``) through the trio transport, whose store calls
+        wait for the server while other tasks run: through greenback's portal, one call
+        of this queue manager at a time (the dispatcher lock), shielded (a kill lands
+        between MQ calls, never inside one)."""
         if not greenback.has_portal():  # ensure_portal checkpoints even when it has one
             await greenback.ensure_portal()
         with trio.CancelScope(shield=True):
@@ -369,7 +373,7 @@ class QueueManager:
             else:
                 lock.acquire_nowait()
             try:
-                result = self.step(call, trio.current_time(), shared)
+                result = self.dispatch_now(call, trio.current_time(), shared, None)
             finally:
                 lock.release()
         return result
@@ -383,7 +387,7 @@ class QueueManager:
         return (
             self.alive
             and self.paused is None
-            and not self.world.link.bridged
+            and not self.bridged
             and not costs.per_call  # CPU, CF access or SMDS costs
         )
 

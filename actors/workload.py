@@ -182,7 +182,7 @@ class Application:
     def putter(self) -> Program[None]:
         w = self.w
         while w.count is None or self.sent < w.count:
-            yield Next(program.now() + self.gap())  # the next arrival
+            yield Next(self.gap())  # the next arrival
             queue = self.queue
             if queue is None:
                 queue = yield from self.ensure_open()
@@ -208,7 +208,7 @@ class Application:
                     continue
             got = yield from self.get(queue, MD())
             if got is not FAILED:
-                yield Delay(program.now() + w.service.draw(self.rng))
+                yield Delay(w.service.draw(self.rng))
                 if w.syncpoint:
                     yield from self.counted()
 
@@ -222,7 +222,7 @@ class Application:
             body = yield from self.get(queue, request)
             if body is FAILED or self.conn is None:
                 continue
-            yield Delay(program.now() + w.service.draw(self.rng))
+            yield Delay(w.service.draw(self.rng))
             if request.MsgType == CMQC.MQMT_REQUEST and request.ReplyToQ.strip(b" \0"):
                 yield from self.attempt(self.reply(request, body))
             yield from self.counted()
@@ -250,7 +250,8 @@ class Application:
             if put is not FAILED:
                 sent += 1
                 yield from self.await_reply(reply_queue, md.MsgId, began)
-            yield Delay(began + self.gap(began))
+            # Paced from when the request began (a requester is never driven by the clock).
+            yield Await(partial(clock.sleep_until, began + self.gap(began)))
 
     # ---- pieces -----------------------------------------------------------------------
     def message(self) -> tuple[bytes, MD]:
@@ -448,7 +449,7 @@ class Application:
             return (yield from work)
         except MQMIError as error:
             if self.failed(error, quiet, pause):
-                yield Rest(program.now() + RECONNECT)
+                yield Rest(RECONNECT)
             return FAILED
 
     def failed(
