@@ -133,19 +133,16 @@ class Drive(Wakeup):
         return self
 
     # ---- the stretch ------------------------------------------------------------------
-    def _ready(self) -> bool:
-        """Whether the program is still the clock's to go on with: the application has
-        kept the connection and queue of the stretch. (Whether a call can be made at
-        once is each call's to say: ``Call.immediate``.)"""
-        app = self.app
-        return app.conn is self.conn and app.queue is not None
-
     def _resume(self) -> None:
-        """A delay or wait ended: the program goes on, by the clock if it still can,
-        else by its task. (Called by the clock: it must not raise.)"""
+        """A delay or wait ended: the program goes on, by the clock while the program
+        is still its to go on with (the application has kept the connection and queue
+        of the stretch: whether each call can be made at once is the call's to say,
+        ``Call.immediate``), else by its task. (Called by the clock: it must not
+        raise.)"""
         self.cancel = None
+        app = self.app
         try:
-            if self._ready():
+            if app.conn is self.conn and app.queue is not None:
                 self._go()
             else:
                 self._back(None)

@@ -206,7 +206,7 @@ class Get(MQICall["bytes | MQMIError"]):
             self.deadline = program.now() + (wait if wait > 0 else 0) / 1000
         # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
         # dataclass's ``__eq__``.
-        self.plain = bool(
+        self.plain = (
             not options & (_SELECTIVE | CMQC.MQGMO_UNLOCK)
             and queue.handle.state.locked is None
             and ((match := engine.match_of(md, gmo)) is MATCH_ANY or match == MATCH_ANY)

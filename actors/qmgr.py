@@ -90,8 +90,8 @@ class QueueManager:
         self.channels: dict[str, _Agent] = {}  # the sender agents of this life
         #: The network link of each running sender channel (a fault can break it).
         self.links: dict[str, trio.abc.Stream] = {}
-        #: The model cost of the SMDS accesses of the last step, for ``dispatch`` to
-        #: charge after it.
+        #: The model cost of the SMDS accesses of the last step on a shared queue, for
+        #: ``dispatch`` to charge after it.
         self.smds_owed = 0.0
         #: Set while the queue manager is paused; set() wakes it.
         self.paused: trio.Event | None = None
@@ -279,7 +279,7 @@ class QueueManager:
             result = await self._bridged(call, shared)
         else:
             result = self.dispatch_now(call, trio.current_time(), shared, None)
-        if self.smds_owed:
+        if shared and self.smds_owed:
             await self._charge_smds()
         return result
 
@@ -311,12 +311,11 @@ class QueueManager:
         once admitted (``verb`` None). The rules' time is set to ``now``, ``CALLER`` set
         when a coupling facility link can be lost, and the shared message data set
         accesses it made counted (``shared``: a call on a shared queue; only shared
-        messages are offloaded), their model cost owed (``smds_owed``, charged by
-        ``dispatch`` after a step that returned)."""
+        messages are offloaded), their model cost owed (``smds_owed``, set by every
+        step on a shared queue; ``dispatch`` charges it after a step that returned)."""
         if verb is not None:
             self.statistics.count(verb, 0.0, shared)
         self.rules.time = now
-        self.smds_owed = 0.0
         world = self.world
         reach = world.reach
         # Only a lost coupling facility link reads CALLER (``Reach.check``). A call that
@@ -349,6 +348,8 @@ class QueueManager:
                 self.statistics.smds(writes, reads)
                 costs = world.costs
                 self.smds_owed = writes * costs.smds_write + reads * costs.smds_read
+            else:
+                self.smds_owed = 0.0
 
     async def _charge_smds(self) -> None:
         """The model's SMDS costs of the step just made: an I/O wait after the call, not
