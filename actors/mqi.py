@@ -136,6 +136,7 @@ class Put(MQICall[None]):
     same) is raised after the put's event."""
 
     __slots__ = ("body", "md", "outcome", "pmo", "queue", "warning")
+    outcome: Done  # set by the step
 
     def __init__(self, queue: Queue, body: bytes | str, md: MD, pmo: PMO) -> None:
         self.connection = queue.connection
@@ -145,7 +146,6 @@ class Put(MQICall[None]):
         self.body = body
         self.md = md
         self.pmo = pmo
-        self.outcome: Done | None = None
         self.warning: MQMIError | None = None
 
     def __call__(self, now: float) -> None:
@@ -158,7 +158,6 @@ class Put(MQICall[None]):
 
     def done(self, now: float) -> None:
         queue = self.queue
-        assert self.outcome is not None
         queue.connection._put_done(queue.handle, self.body, self.md, self.outcome, now)
         if self.warning is not None:
             raise self.warning
@@ -187,6 +186,9 @@ class Get(MQICall["bytes | MQMIError"]):
         "waits",
     )
 
+    body: bytes  # set by each attempt's step that gets a message
+    outcome: Done | None  # with ``body``
+
     def __init__(self, queue: Queue, md: MD, gmo: GMO, max_length: int | None) -> None:
         self.connection = queue.connection
         self.verb = "mqget"
@@ -195,8 +197,6 @@ class Get(MQICall["bytes | MQMIError"]):
         self.md = md
         self.gmo = gmo
         self.max_length = max_length
-        self.body = b""
-        self.outcome: Done | None = None
         self.error: MQMIError | None = None
         options = gmo.Options
         self.waits = waits = bool(options & CMQC.MQGMO_WAIT)

@@ -160,42 +160,40 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
     error sent back. With a ``driver``, the program is handed to the clock at each
     ``Next`` that the clock could take over (``Driver.possible``), until it hands it
     back."""
+    send = program.send
     value: Any = None
-    error: BaseException | None = None
-    pending: Instruction | None = None
+    due: Instruction | None = None  # what the clock handed back, to make before going on
     while True:
-        if pending is None:
-            try:
-                pending = program.send(value) if error is None else program.throw(error)
-            except StopIteration as stop:
-                result: T = stop.value
-                return result
-        instruction, pending = pending, None
-        value = error = None
         try:
-            if isinstance(instruction, Call):  # the commonest: checked first
-                if instruction.immediate():  # nothing could make it wait: no coroutine
-                    value = instruction.perform_now(now())
+            instruction = send(value) if due is None else due
+            value = due = None
+            try:
+                if isinstance(instruction, Call):  # the commonest: checked first
+                    if instruction.immediate():  # nothing could make it wait: no coroutine
+                        value = instruction.perform_now(now())
+                    else:
+                        value = await instruction.perform()
+                elif type(instruction) is Wait:
+                    wait = instruction
+                    await wait.signals.wait(wait.store, wait.queue, wait.deadline, plain=wait.plain)
+                elif type(instruction) is Next:
+                    if driver is not None and driver.possible():
+                        back = await driver.drive(program, instruction)
+                        if back.finished:
+                            result: T = back.value
+                            return result
+                        due = back.due  # None: the program goes on from where it is
+                    elif instruction.after is not None:
+                        await clock.sleep(instruction.after)
+                elif type(instruction) is Delay or type(instruction) is Rest:
+                    await clock.sleep(instruction.seconds)
                 else:
-                    value = await instruction.perform()
-            elif type(instruction) is Wait:
-                wait = instruction
-                await wait.signals.wait(wait.store, wait.queue, wait.deadline, plain=wait.plain)
-            elif type(instruction) is Next:
-                if driver is not None and driver.possible():
-                    back = await driver.drive(program, instruction)
-                    if back.finished:
-                        result = back.value
-                        return result
-                    pending = back.due  # None: the program goes on from where it is
-                elif instruction.after is not None:
-                    await clock.sleep(instruction.after)
-            elif type(instruction) is Delay or type(instruction) is Rest:
-                await clock.sleep(instruction.seconds)
-            else:
-                value = await instruction.function()
-        except BaseException as raised:  # the program's to handle: a cancellation too
-            error = raised
+                    value = await instruction.function()
+            except BaseException as raised:  # the program's to handle: a cancellation too
+                due = program.throw(raised)  # (what it makes next, if it goes on)
+        except StopIteration as stop:
+            result = stop.value
+            return result
 
 
 __all__ = [
