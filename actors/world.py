@@ -31,6 +31,7 @@ from actors.facility import FacilityWatch
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from actors.reach import guard
+from actors.topology import Topology
 from actors.world_faults import FaultInjection
 from coupling.direct import DirectTransport
 from coupling.server import EmbeddedServer, configured_url, url_options
@@ -38,7 +39,6 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.sharing import QueueSharingGroup
-from qsg.topology import Topology
 
 
 class World(FaultInjection):

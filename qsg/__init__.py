@@ -34,16 +34,16 @@ __all__ = [
 
 if TYPE_CHECKING:
     from actors.clock import sleep, sleep_until
-    from qsg.runtime import run, start
+    from actors.runtime import run, start
+    from actors.topology import Topology
     from qsg.scenario import load_scenario
-    from qsg.topology import Topology
 
 
 def __getattr__(name: str) -> Any:
     # The running world sits above the rules layer (and the coupling facility, which
     # uses the rules): loaded on first use, so importing the rules loads only the rules.
     if name in ("run", "start"):
-        from qsg import runtime
+        from actors import runtime
 
         return getattr(runtime, name)
     if name in ("sleep", "sleep_until"):
@@ -61,7 +61,7 @@ def __getattr__(name: str) -> Any:
 
         return load_scenario
     if name == "Topology":
-        from qsg.topology import Topology
+        from actors.topology import Topology
 
         return Topology
     raise AttributeError(f"module 'qsg' has no attribute {name!r}")

@@ -103,7 +103,7 @@ def cf_mode(request: pytest.FixtureRequest) -> dict[str, object]:
 @pytest.fixture(scope="session")
 def spark() -> Iterator[object]:
     """One Spark session (``local[2]``, as CI's two cores) for every pipeline test."""
-    from qsg.pipeline.spark import spark_session
+    from qsg.commands.pipeline.spark import spark_session
 
     session = spark_session("local[2]")
     yield session

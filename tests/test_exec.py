@@ -20,9 +20,9 @@ from click.testing import CliRunner
 
 from actors.events import MessageGot, MessagePut, OpCompleted
 from qsg.chaos import checkers, history
-from qsg.cli import main
-from qsg.exec.command import run_exec
-from qsg.exec.program import CommandError, Program, parse_command
+from qsg.commands.cli import main
+from qsg.commands.exec.command import run_exec
+from qsg.commands.exec.program import CommandError, Program, parse_command
 from qsg.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent

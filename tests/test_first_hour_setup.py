@@ -14,7 +14,7 @@ import trio
 import qsg
 from qsg.chaos.campaign import Outcome
 from qsg.chaos.checkers import Verdict
-from qsg.chaos.command import replay_command, tidy_run_directory
+from qsg.commands.chaos import replay_command, tidy_run_directory
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import load_script, run_scenario
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import click
 import pytest
 
-from qsg.cli import main
+from qsg.commands.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

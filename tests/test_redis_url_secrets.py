@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qsg.cli import main
+from qsg.commands.cli import main
 
 WITH_PASSWORD = "redis://app:s3cret@127.0.0.1:1/0"
 

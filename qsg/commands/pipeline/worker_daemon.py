@@ -4,7 +4,7 @@ On Linux, Spark starts one Python daemon per executor (``python -m pyspark.daemo
 the module ``spark.python.daemon.module`` names) and forks a worker from it for each
 task slot; a worker is reused from task to task (``spark.python.worker.reuse``, on by
 default) and runs ``gc.collect()`` after each (``pyspark.daemon``). For ``qsg chaos``
-on a local master this module is that daemon (``python -m qsg.pipeline.worker_daemon``):
+on a local master this module is that daemon (``python -m qsg.commands.pipeline.worker_daemon``):
 
 - it imports once what a run needs (``PRELOAD``: the campaign's run path, trio, the
   actors, the rules, numpy, msgpack), so the workers forked from it start with it
@@ -36,14 +36,14 @@ import os
 import sys
 from collections.abc import Iterable, Mapping
 
-from qsg.pipeline.spark import spark_defaults
+from qsg.commands.pipeline.spark import spark_defaults
 
 #: What a chaos run imports on a worker, besides PySpark's own worker module.
-PRELOAD = ("pyspark.worker", "qsg.chaos.campaign", "qsg.runtime")
+PRELOAD = ("pyspark.worker", "qsg.chaos.campaign", "actors.runtime")
 #: The environment variable whose names replace ``PRELOAD`` (comma-separated).
 PRELOAD_ENV = "QSG_WORKER_PRELOAD"
 #: This module, as ``spark.python.daemon.module`` names it.
-MODULE = "qsg.pipeline.worker_daemon"
+MODULE = "qsg.commands.pipeline.worker_daemon"
 #: The Spark setting that names the daemon's module.
 DAEMON_SETTING = "spark.python.daemon.module"
 #: The Spark setting that names the workers' Python (over ``$PYSPARK_PYTHON``).

@@ -1,8 +1,8 @@
 """What the ``qsg`` commands share: loading a scenario for a command, telling its
 problems, checking ``--redis``, the output console, keeping a run with ``--out``.
 
-It sits below every command (``qsg.cli``, ``qsg.chaos``, ``qsg.pipeline``,
-``qsg.console``, ``qsg.exec``) and above the scenarios, so that a command never
+It sits below every command (``qsg.commands.cli``, ``qsg.chaos``, ``qsg.commands.pipeline``,
+``qsg.commands.console``, ``qsg.commands.exec``) and above the scenarios, so that a command never
 imports another command's module for a helper (docs/architecture.md, "The layers").
 """
 
@@ -15,7 +15,7 @@ from click.core import ParameterSource
 from rich.console import Console
 from rich.markup import escape
 
-from qsg.run_view import print_summary
+from qsg.commands.run_view import print_summary
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, ScriptScenario, load_script
@@ -126,8 +126,8 @@ def console(*, stderr: bool = False) -> Console:
 
 def write_run(out: Path, source: Path, result: RunResult) -> None:
     """``--out`` of a finished run: the scenario file, run.json, summary.json and
-    events.parquet (``qsg.recording.write_run``; pyarrow is imported only when used)."""
-    from qsg import recording
+    events.parquet (``qsg.scenario.recording.write_run``; pyarrow is imported only when used)."""
+    from qsg.scenario import recording
 
     recording.write_run(out, source, result)
 

@@ -27,8 +27,8 @@ from typing import IO, Any
 import msgpack
 
 from actors.events import EventLog, WorldEvent, kind_of
-from qsg import eventlog
 from qsg.core.sharing import QueueSharingGroup
+from qsg.scenario import eventlog
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, ScriptScenario, structures
 from qsg.scenario.summary import Scopes

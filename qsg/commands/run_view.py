@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from actors.events import FaultInjected
-from qsg.display import duration, reasons
+from qsg.commands.display import duration, reasons
 from qsg.scenario.classes import shared_by_several
 from qsg.scenario.model import Fault
 from qsg.scenario.play import RunResult

@@ -21,7 +21,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from qsg.pipeline.where import (
+from qsg.commands.pipeline.where import (
     arrow_fs,
     glob_base,
     is_glob,

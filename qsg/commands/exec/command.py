@@ -1,7 +1,7 @@
 """``qsg exec SCENARIO -- python app.py [ARGS]``: a pymqi program run inside a scenario.
 
 The scenario is loaded and played as ``qsg run`` plays it; the program runs as one more
-task of the same run (``qsg.exec.runner``), its ``import pymqi`` and ``import ibmmq``
+task of the same run (``qsg.commands.exec.runner``), its ``import pymqi`` and ``import ibmmq``
 resolving to ``qsg.pymqi``. The run ends when the program does (or at the scenario's
 duration). Standard output is the program's: qsg's headline, summary and notes go to
 standard error. The exit status is the program's; 2 when the scenario or the command
@@ -19,12 +19,12 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from actors.runtime import run as run_trio
 from actors.world import World
 from qsg.chaos import checkers, history
-from qsg.exec.program import CommandError, Program, parse_command
-from qsg.exec.runner import Outcome, run_program
-from qsg.options import SECONDS
-from qsg.runtime import run as run_trio
+from qsg.commands.exec.program import CommandError, Program, parse_command
+from qsg.commands.exec.runner import Outcome, run_program
+from qsg.commands.options import SECONDS
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, ScriptScenario, play
@@ -89,9 +89,9 @@ def exec_command(
     group attach, or by a listener's CONNAME), and the scenario's workloads, faults
     and channels run around it. Also: python -m MODULE [ARGS], python -c CODE [ARGS].
     """
-    from qsg.command_helpers import causes as _causes
-    from qsg.command_helpers import check_redis_url, load, print_summary, write_run
-    from qsg.command_helpers import print_problems as _problems
+    from qsg.commands.helpers import causes as _causes
+    from qsg.commands.helpers import check_redis_url, load, print_summary, write_run
+    from qsg.commands.helpers import print_problems as _problems
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:

@@ -32,7 +32,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from qsg.replicate import interval
+from qsg.commands.replicate import interval
 
 
 def rows(table: pa.Table | None) -> list[dict[str, Any]]:

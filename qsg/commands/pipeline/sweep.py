@@ -2,7 +2,7 @@
 
 The points are a DataFrame, dealt to tasks by their expected cost (offered load,
 members and duration: the events a point makes), a hand of points a task
-(``qsg.pipeline.frames``). On the executors, ``mapInArrow`` plays each point in
+(``qsg.commands.pipeline.frames``). On the executors, ``mapInArrow`` plays each point in
 virtual time with its own embedded coupling-facility server (or, given ``--redis
 URL``, on that server, in a database of its own per task, so concurrent points never
 share keys), writes the run to ``OUT/runs/POINT/`` (the scenario, run.json,
@@ -39,16 +39,16 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from qsg.pipeline import frames
-from qsg.pipeline.answer import point_intervals
-from qsg.pipeline.frames import RESULT, JobError, Rows
-from qsg.pipeline.metrics import TABLES, load, read_table
-from qsg.pipeline.run_tables import latencies_of, run_tables
-from qsg.pipeline.runs import EVENTS, RunLog, read_log
-from qsg.pipeline.spark import parallelism
-from qsg.pipeline.staging import Stage, TableExistsError
-from qsg.pipeline.sweep_file import Point, Sweep
-from qsg.pipeline.where import arrow_fs, child, is_local, local_path, to_uri
+from qsg.commands.pipeline import frames
+from qsg.commands.pipeline.answer import point_intervals
+from qsg.commands.pipeline.frames import RESULT, JobError, Rows
+from qsg.commands.pipeline.metrics import TABLES, load, read_table
+from qsg.commands.pipeline.run_tables import latencies_of, run_tables
+from qsg.commands.pipeline.runs import EVENTS, RunLog, read_log
+from qsg.commands.pipeline.spark import parallelism
+from qsg.commands.pipeline.staging import Stage, TableExistsError
+from qsg.commands.pipeline.sweep_file import Point, Sweep
+from qsg.commands.pipeline.where import arrow_fs, child, is_local, local_path, to_uri
 
 #: At most this many points at once on one shared Redis (its databases 0..15).
 REDIS_DATABASES = 16
@@ -124,7 +124,7 @@ class Swept:
 
 def play_point(point: Point, run_dir: Path, redis_url: str | None = None) -> PointResult:
     """Play one point and write its run to ``run_dir`` (runs on an executor)."""
-    from qsg.command_helpers import write_run
+    from qsg.commands.helpers import write_run
     from qsg.scenario.load import parse_scenario
     from qsg.scenario.play import run_scenario
 

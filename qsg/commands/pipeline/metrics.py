@@ -7,14 +7,14 @@ Parquet, partitioned by run), as ``qsg metrics`` does; ``compute`` gives the tab
 the driver instead, as Arrow tables by name, and ``write`` stores tables the driver
 holds.
 
-No table mixes runs: each is per run. So the job is one Spark job (``qsg.pipeline
+No table mixes runs: each is per run. So the job is one Spark job (``qsg.commands.pipeline
 .frames``): the runs, as a DataFrame, are dealt to as many tasks as Spark runs at once,
 largest first (a task costs Spark about 30 ms of its own, a tenth of a run of a
 million events), and ``mapInArrow`` computes all of each run's tables at once
-(``qsg.pipeline.run_tables``: one read of the log, Arrow's vectorised kernels, no
+(``qsg.commands.pipeline.run_tables``: one read of the log, Arrow's vectorised kernels, no
 shuffle). What a task hands on is aggregates (per bucket, per queue, per sample),
 never the events; the driver sees one row a run unless a run fails. Tables that pool
-runs (a sweep's points and knee) are Spark SQL over these (``qsg.pipeline.sweep``).
+runs (a sweep's points and knee) are Spark SQL over these (``qsg.commands.pipeline.sweep``).
 
 Definitions are the run summary's (``qsg.scenario.summary``), so a table and ``qsg
 run``'s summary agree: latency is from a message's first MQPUT anywhere (put or
@@ -35,12 +35,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from qsg.pipeline import frames
-from qsg.pipeline.frames import ERROR, JobError, Rows, deal
-from qsg.pipeline.run_tables import CDF_POINTS, HOLDER_LOST, SCHEMAS, run_tables
-from qsg.pipeline.runs import RunFile, list_runs, read_log
-from qsg.pipeline.staging import PART, PARTITION, Stage, TableExistsError, partition_dir, write_part
-from qsg.pipeline.where import arrow_opens, to_uri
+from qsg.commands.pipeline import frames
+from qsg.commands.pipeline.frames import ERROR, JobError, Rows, deal
+from qsg.commands.pipeline.run_tables import CDF_POINTS, HOLDER_LOST, SCHEMAS, run_tables
+from qsg.commands.pipeline.runs import RunFile, list_runs, read_log
+from qsg.commands.pipeline.staging import (
+    PART,
+    PARTITION,
+    Stage,
+    TableExistsError,
+    partition_dir,
+    write_part,
+)
+from qsg.commands.pipeline.where import arrow_opens, to_uri
 
 #: Every table, by the name it is written under (each one's columns and types).
 TABLES: dict[str, pa.Schema] = SCHEMAS
@@ -71,7 +78,7 @@ class Events:
 
     def packed(self, stage: str | None = None) -> Any:
         """The job, not yet run: every run's tables, packed (``frames.packed``), or
-        written by the tasks below ``stage`` (``qsg.pipeline.staging``)."""
+        written by the tasks below ``stage`` (``qsg.commands.pipeline.staging``)."""
         if self.through_spark:
             return frames.packed_rows(self._files(), self._file_task(), TABLES, stage=stage)
         rows = [{"run": r.run, "uri": r.uri, "size": r.size} for r in self.runs]
@@ -130,7 +137,7 @@ def store(ev: Events, out: str | Path, *, mode: str = "overwrite") -> str:
     cannot be read fails the job before any table is touched (JobError naming it).
 
     One Spark job: its tasks write the tables' parts, the driver commits them
-    (``qsg.pipeline.staging``); where pyarrow cannot reach ``out``, the tables' rows
+    (``qsg.commands.pipeline.staging``); where pyarrow cannot reach ``out``, the tables' rows
     go to Spark's writers instead (``frames.write_tables``)."""
     target = to_uri(out)
     try:

@@ -15,7 +15,7 @@ prints the same table and replay commands as a local campaign: a replay is local
 in process, as any run of a seed repeats.
 
 While Spark starts, the driver's own core plays the first seeds (``head_started``,
-``qsg.pipeline.head_start``: on a local master, on through the job's own start, the
+``qsg.commands.pipeline.head_start``: on a local master, on through the job's own start, the
 child and the tasks claiming each seed before they play it); the job plays the rest.
 """
 
@@ -29,10 +29,10 @@ from typing import Any, TypeVar
 import pyarrow as pa
 
 from qsg.chaos.campaign import Outcome, Plan, run_one
-from qsg.pipeline.frames import JobError, one_line
-from qsg.pipeline.head_start import Claims, HeadStart
-from qsg.pipeline.spark import parallelism
-from qsg.pipeline.worker_daemon import daemon_conf
+from qsg.commands.pipeline.frames import JobError, one_line
+from qsg.commands.pipeline.head_start import Claims, HeadStart
+from qsg.commands.pipeline.spark import parallelism
+from qsg.commands.pipeline.worker_daemon import daemon_conf
 from qsg.scenario.model import Scenario
 
 T = TypeVar("T")
@@ -50,7 +50,7 @@ PLAYED = pa.schema([("index", pa.int64()), ("outcome", pa.binary()), ("error", p
 
 def job_conf(master: str | None, remote: str | None, conf: Sequence[str] = ()) -> tuple[str, ...]:
     """The ``--conf`` settings of a campaign's Spark: the workers' daemon (on a local
-    master, ``qsg.pipeline.worker_daemon``), the plan interpreted (``INTERPRETED``), then
+    master, ``qsg.commands.pipeline.worker_daemon``), the plan interpreted (``INTERPRETED``), then
     the user's own ``conf``, last, so that they win."""
     return (*daemon_conf(master, remote, conf), *INTERPRETED, *conf)
 

@@ -22,11 +22,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from qsg.display import duration
-from qsg.options import SECONDS
-from qsg.pipeline.frames import MODES
-from qsg.pipeline.spark import DEFAULT_MASTER
-from qsg.pipeline.where import is_glob, is_local, local_path, to_uri
+from qsg.commands.display import duration
+from qsg.commands.options import SECONDS
+from qsg.commands.pipeline.frames import MODES
+from qsg.commands.pipeline.spark import DEFAULT_MASTER
+from qsg.commands.pipeline.where import is_glob, is_local, local_path, to_uri
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -61,7 +61,7 @@ def on_spark(command: F) -> F:
 
 def _master_url(_context: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """``--master`` as Spark takes it, or a usage error naming it (before anything starts)."""
-    from qsg.pipeline.spark import check_master
+    from qsg.commands.pipeline.spark import check_master
 
     if value is not None:
         try:
@@ -74,7 +74,7 @@ def _master_url(_context: click.Context, _param: click.Parameter, value: str | N
 def _remote_url(_context: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """``--remote`` an ``sc://`` URL, or a usage error naming it (its server is reached
     when the session starts: ``check_remote``)."""
-    from qsg.pipeline.spark import check_remote_url
+    from qsg.commands.pipeline.spark import check_remote_url
 
     if value is not None:
         try:
@@ -119,7 +119,7 @@ class Location(click.ParamType):  # type: ignore[type-arg]
 
 def _console() -> Console:
     """``qsg run``'s console (wide enough for the tables when not a terminal)."""
-    from qsg.command_helpers import console
+    from qsg.commands.helpers import console
 
     return console()
 
@@ -136,8 +136,8 @@ def start_spark(
     """The Spark session (``java_options``: for the driver's JVM, ``spark_session``); exit 1
     in one line if Spark cannot start (no Java, a bad --conf, no Connect server at
     --remote)."""
-    from qsg.pipeline.frames import one_line
-    from qsg.pipeline.spark import JavaMissingError, parse_conf, spark_session
+    from qsg.commands.pipeline.frames import one_line
+    from qsg.commands.pipeline.spark import JavaMissingError, parse_conf, spark_session
 
     if master is not None and remote is not None:
         _fail("--master and --remote name two Sparks: give one")
@@ -151,7 +151,7 @@ def start_spark(
 
 
 def _where(spark: Any) -> str:
-    from qsg.pipeline.spark import is_connect
+    from qsg.commands.pipeline.spark import is_connect
 
     return "Spark Connect" if is_connect(spark) else str(spark.sparkContext.master)
 
@@ -160,7 +160,7 @@ def _check_runs(directory: str, *, stored: bool = False) -> None:
     """Fail at once, before Spark starts (seconds, and its log), if a local directory
     holds no run (a URI is listed by Spark); given ``stored``, tables a sweep or ``qsg
     metrics`` wrote (``DIR/metrics/runs``, what ``qsg report`` reads first) do too."""
-    from qsg.pipeline.runs import list_runs
+    from qsg.commands.pipeline.runs import list_runs
 
     if not is_local(directory):
         return
@@ -179,7 +179,7 @@ def _is_sweep(directory: Path) -> bool:
 
 def run_job(action: Callable[[], Any]) -> Any:
     """``action()``, a Spark job: its failure as one line (exit 1), not a traceback."""
-    from qsg.pipeline.frames import JobError, one_line
+    from qsg.commands.pipeline.frames import JobError, one_line
 
     try:
         return action()
@@ -213,8 +213,8 @@ def metrics(
     """Compute the metrics tables of every run under DIRECTORY (a path or URI; each run
     a directory with an events.parquet, as `qsg run --out` writes) and write them as
     Parquet through Spark."""
-    from qsg.pipeline import metrics as m
-    from qsg.pipeline.where import child
+    from qsg.commands.pipeline import metrics as m
+    from qsg.commands.pipeline.where import child
 
     _check_runs(directory)
     source = to_uri(directory)
@@ -285,11 +285,11 @@ def sweep(
     docs/pipeline.md) as one Spark job, each point one simulation in virtual time on an
     executor; compute the metrics of all of them and find the knee: per group of points,
     the highest offered load whose p99 latency stays within the objective."""
-    from qsg.command_helpers import check_redis_url
-    from qsg.command_helpers import is_scenario as _is_scenario
-    from qsg.command_helpers import print_problems as _problems
-    from qsg.pipeline.sweep import check_out, run_sweep
-    from qsg.pipeline.sweep_file import load_sweep
+    from qsg.commands.helpers import check_redis_url
+    from qsg.commands.helpers import is_scenario as _is_scenario
+    from qsg.commands.helpers import print_problems as _problems
+    from qsg.commands.pipeline.sweep import check_out, run_sweep
+    from qsg.commands.pipeline.sweep_file import load_sweep
 
     check_redis_url(redis_url)
     try:
@@ -332,7 +332,7 @@ def sweep(
         _print_points(console, swept.points.to_pylist())
     _print_knee(console, swept.knee.to_pylist(), loaded.objective.p99)
     if report:
-        from qsg.pipeline.report import write_report
+        from qsg.commands.pipeline.report import write_report
 
         page = Path("report.html") if not is_local(target) else None
         console.print(f"report: {run_job(lambda: write_report(spark, target, page))}")
@@ -362,7 +362,7 @@ def _print_points(console: Console, rows: list[dict[str, Any]]) -> None:
 
 
 def _print_intervals(console: Console, rows: list[dict[str, Any]], seeds: int) -> None:
-    from qsg.pipeline.answer import POINT_FIGURES, point_intervals
+    from qsg.commands.pipeline.answer import POINT_FIGURES, point_intervals
 
     table = Table(
         title=f"Points (mean ± 95% half-width over {seeds} seeds)",
@@ -423,7 +423,7 @@ def report(
     """Render the runs (or sweep) under DIRECTORY (a path or URI) as one self-contained
     HTML file: depth over time, latency CDFs, throughput against offered load with the
     knee, a timeline of faults and lease holders, and the summary tables."""
-    from qsg.pipeline.report import write_report
+    from qsg.commands.pipeline.report import write_report
 
     _check_runs(directory, stored=True)
     if out is not None and not out.parent.is_dir():  # before the job, not after it

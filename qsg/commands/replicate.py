@@ -34,8 +34,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from qsg.display import duration as shown_duration
-from qsg.run_view import refusals_line
+from qsg.commands.display import duration as shown_duration
+from qsg.commands.run_view import refusals_line
 from qsg.scenario.load import load_scenario
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import ScriptScenario, load_script, run_scenario

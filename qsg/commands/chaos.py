@@ -25,8 +25,8 @@ from rich.table import Table
 
 from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
 from qsg.chaos.checkers import Verdict
-from qsg.options import SECONDS
-from qsg.pipeline.command import on_spark
+from qsg.commands.options import SECONDS
+from qsg.commands.pipeline.command import on_spark
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
 
@@ -125,9 +125,9 @@ def chaos(
     archive the first such campaign writes to $QSG_CACHE_DIR (default ~/.cache/qsg;
     docs/pipeline.md, "Chaos campaigns on Spark").
     """
-    from qsg.command_helpers import check_redis_url, load_toml
-    from qsg.command_helpers import console as _console
-    from qsg.command_helpers import print_problems as _problems
+    from qsg.commands.helpers import check_redis_url, load_toml
+    from qsg.commands.helpers import console as _console
+    from qsg.commands.helpers import print_problems as _problems
 
     check_redis_url(redis_url)
     try:
@@ -201,10 +201,10 @@ def _on_spark(
 ) -> None:
     """``qsg chaos --master/--remote``: the first seeds in a child while Spark starts
     (lean, on a local master), the rest as one Spark job; then the same report."""
-    from qsg.pipeline.chaos import Job, Raised, head_started, job_conf
-    from qsg.pipeline.command import run_job, start_spark
-    from qsg.pipeline.head_start import Claims, claims_on
-    from qsg.pipeline.jvm import LeanJvm, lean_jvm
+    from qsg.commands.pipeline.chaos import Job, Raised, head_started, job_conf
+    from qsg.commands.pipeline.command import run_job, start_spark
+    from qsg.commands.pipeline.head_start import Claims, claims_on
+    from qsg.commands.pipeline.jvm import LeanJvm, lean_jvm
 
     leans: list[LeanJvm] = []
     sessions: list[Any] = []

@@ -1,9 +1,9 @@
 """``qsg report DIR``: one self-contained HTML file of a run's, runs' or sweep's metrics.
 
-It opens with the answers (``qsg.pipeline.answer``): the knee per group of a sweep's
+It opens with the answers (``qsg.commands.pipeline.answer``): the knee per group of a sweep's
 points with its confidence interval, each CF structure's peak and time to full, each
 configuration's busiest member. Then the plots, plotly's (plotly.js inlined once, so
-the file opens anywhere, offline; ``qsg.pipeline.charts``): throughput and p99
+the file opens anywhere, offline; ``qsg.commands.pipeline.charts``): throughput and p99
 against offered load with the knee (sweeps), and per configuration, as small
 multiples of the median and 5-95% band across its seeds, latency CDFs, depth,
 throughput, CF structure usage and processor utilisation over time; a timeline of
@@ -22,11 +22,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from qsg.display import duration
-from qsg.pipeline import answer, charts, metrics
-from qsg.pipeline.frames import exists
-from qsg.pipeline.sweep import KNEE, POINTS
-from qsg.pipeline.where import child, is_glob, is_local, local_path, to_uri
+from qsg.commands.display import duration
+from qsg.commands.pipeline import answer, charts, metrics
+from qsg.commands.pipeline.frames import exists
+from qsg.commands.pipeline.sweep import KNEE, POINTS
+from qsg.commands.pipeline.where import child, is_glob, is_local, local_path, to_uri
 
 #: Tables shown as tables, with the columns shown.
 SHOWN: dict[str, list[str]] = {

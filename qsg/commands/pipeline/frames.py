@@ -20,7 +20,7 @@ the same on ``local[*]``, a cluster, or over Spark Connect (which has no RDDs):
    ``ERROR`` row with its message in ``part`` instead; a sweep point also yields a
    ``RESULT`` row (its JSON). The job's result is persisted, and the rows whose table
    starts with ``!`` (one or two per item) are all the driver sees.
-   Given a staging directory (``packed(..., stage=URI)``, ``qsg.pipeline.staging``),
+   Given a staging directory (``packed(..., stage=URI)``, ``qsg.commands.pipeline.staging``),
    the tasks write the tables' parts there themselves and only the ``!`` rows travel:
    no persist, no write job, the driver commits by renaming. What follows is the
    path for a URI pyarrow cannot open.
@@ -42,9 +42,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from qsg.pipeline import staging
-from qsg.pipeline.spark import parallelism
-from qsg.pipeline.where import child
+from qsg.commands.pipeline import staging
+from qsg.commands.pipeline.spark import parallelism
+from qsg.commands.pipeline.where import child
 
 #: The ``table`` of a row saying that an item failed (``part``: the message, UTF-8).
 ERROR = "!error"
@@ -133,7 +133,7 @@ def packed(
     """``task`` of every row of every hand of ``work``, a task a hand (``mapInArrow``
     over ``spark.range(hands)``, a partition a hand): each yields ``(table, run,
     rows)``, ``rows`` a table of ``schemas[table]`` or, for a ``!`` table, bytes.
-    Given ``stage`` (a staging directory, ``qsg.pipeline.staging``), the tables' rows
+    Given ``stage`` (a staging directory, ``qsg.commands.pipeline.staging``), the tables' rows
     are written there by the task and only the ``!`` rows travel."""
     schema = wide(schemas if stage is None else {})
     hands = work.hands

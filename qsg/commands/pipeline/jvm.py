@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from qsg.pipeline.spark import JavaMissingError, check_java, java_path, spark_defaults
+from qsg.commands.pipeline.spark import JavaMissingError, check_java, java_path, spark_defaults
 
 #: Where the archives go, if set (else ``~/.cache/qsg``).
 CACHE_ENV = "QSG_CACHE_DIR"

@@ -45,7 +45,7 @@ def spark_session(
     spark-submit reads as usual. ``shuffle_partitions`` defaults to twice the cores of
     a ``local[N]`` master (8 otherwise): the shuffles are of runs and points, not of
     billions of rows. ``java_options`` go into the driver JVM's options after qsg's own
-    (``qsg.pipeline.jvm``: a lean JVM for a local ``qsg chaos``), and give way with them.
+    (``qsg.commands.pipeline.jvm``: a lean JVM for a local ``qsg chaos``), and give way with them.
     """
     conf = dict(conf or {})
     if master is None and remote is None:

@@ -22,13 +22,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from actors.events import EventLog
-from qsg.command_helpers import causes as _causes
-from qsg.command_helpers import check_redis_url, load, write_run
-from qsg.command_helpers import console as _console
-from qsg.command_helpers import is_sweep as _is_sweep
-from qsg.command_helpers import print_problems as _problems
-from qsg.options import SECONDS
-from qsg.run_view import print_summary, refusal_warner, refusals_line
+from qsg.commands.helpers import causes as _causes
+from qsg.commands.helpers import check_redis_url, load, write_run
+from qsg.commands.helpers import console as _console
+from qsg.commands.helpers import is_sweep as _is_sweep
+from qsg.commands.helpers import print_problems as _problems
+from qsg.commands.options import SECONDS
+from qsg.commands.run_view import print_summary, refusal_warner, refusals_line
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import Progress as RunProgress
@@ -70,7 +70,7 @@ def validate(scenarios: tuple[Path, ...]) -> None:
     failed = False
     for path in scenarios:
         if _is_sweep(path):
-            from qsg.pipeline.sweep_file import load_sweep
+            from qsg.commands.pipeline.sweep_file import load_sweep
 
             try:
                 points = len(load_sweep(path).points)
@@ -174,7 +174,7 @@ def run(
         loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
     console = _console(stderr=as_json)  # with --json, stdout is the JSON alone
     if replications is not None:
-        from qsg.replicate import run_replications
+        from qsg.commands.replicate import run_replications
 
         sys.exit(
             run_replications(
@@ -192,7 +192,7 @@ def run(
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
-    from qsg.recording import Recording
+    from qsg.scenario.recording import Recording
 
     recording = (
         None
@@ -295,10 +295,10 @@ def _count(things: Sized, noun: str) -> str:
 
 
 def _add_commands() -> None:
-    from qsg.chaos.command import chaos
-    from qsg.console import mqsc
-    from qsg.exec.command import exec_command
-    from qsg.pipeline.command import COMMANDS
+    from qsg.commands.chaos import chaos
+    from qsg.commands.console import mqsc
+    from qsg.commands.exec.command import exec_command
+    from qsg.commands.pipeline.command import COMMANDS
 
     main.add_command(chaos)
     main.add_command(exec_command)

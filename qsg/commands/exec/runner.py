@@ -27,11 +27,11 @@ import trio
 from actors.clock import current_virtual_clock
 from actors.world import World
 from qsg import CMQC
+from qsg.commands.exec import program as programs
+from qsg.commands.exec import threads
+from qsg.commands.exec.clocks import program_clock
+from qsg.commands.exec.imports import pymqi_aliases
 from qsg.core.errors import MQMIError
-from qsg.exec import program as programs
-from qsg.exec import threads
-from qsg.exec.clocks import program_clock
-from qsg.exec.imports import pymqi_aliases
 from qsg.pymqi import bridge
 
 #: How long ending the connections a program left open may take (simulated or real

@@ -1,6 +1,6 @@
 """The report's charts that stay readable with many runs (plotly figures).
 
-A chart over time or over a distribution shows, per configuration (``qsg.pipeline
+A chart over time or over a distribution shows, per configuration (``qsg.commands.pipeline
 .answer.configurations``: a sweep point's seeds, or one run), the median across the
 configuration's runs and the band from their 5th to 95th percentile, one small
 panel a configuration (at most ``MAX_PANELS``), each panel's series (queues,
@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from qsg.pipeline.answer import Knee, rows
+from qsg.commands.pipeline.answer import Knee, rows
 
 MAX_PANELS = 12
 MAX_SERIES = 6

@@ -173,8 +173,8 @@ def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None, seed: int
     --at seconds while the console is open. Exit status 0: every command ran; 10: some
     failed; 20: the console could not start; 2: the scenario has problems.
     """
-    from qsg.command_helpers import check_redis_url, load
-    from qsg.command_helpers import print_problems as _problems
+    from qsg.commands.helpers import check_redis_url, load
+    from qsg.commands.helpers import print_problems as _problems
     from qsg.scenario.errors import ScenarioError
     from qsg.scenario.play import run_scenario
 
@@ -208,7 +208,7 @@ def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None, seed: int
     try:
         run_scenario(loaded, redis_url=redis_url, seed=seed, console=(at, console))
     except Exception as error:  # the run itself failed: one line each, as qsg run says
-        from qsg.command_helpers import causes as _causes
+        from qsg.commands.helpers import causes as _causes
 
         for cause in _causes(error):
             click.echo(f"qsg mqsc: the run failed: {type(cause).__name__}: {cause}", err=True)

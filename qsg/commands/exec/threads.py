@@ -25,7 +25,7 @@ from typing import Any
 
 import trio
 
-from qsg.exec import program as programs
+from qsg.commands.exec import program as programs
 from qsg.pymqi import bridge
 
 

@@ -26,9 +26,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from actors.statistics import VERBS
-from qsg.eventlog import COLUMNS, FIXED
-from qsg.pipeline.runs import RunLog
-from qsg.pipeline.where import arrow_fs
+from qsg.commands.pipeline.runs import RunLog
+from qsg.commands.pipeline.where import arrow_fs
+from qsg.scenario.eventlog import COLUMNS, FIXED
 from qsg.scenario.sizing import usage_arrays
 from qsg.scenario.summary import RECORD_KINDS, rank
 

@@ -36,7 +36,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from qsg.pipeline.where import arrow_fs, child
+from qsg.commands.pipeline.where import arrow_fs, child
 
 #: The directory below OUT where jobs stage their tables (Spark's own name for it).
 STAGING = "_temporary"
