@@ -25,7 +25,7 @@ from rich.table import Table
 
 from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
 from qsg.chaos.checkers import Verdict
-from qsg.commands.options import SECONDS
+from qsg.commands.options import SECONDS, redis_option
 from qsg.commands.pipeline.command import on_spark
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
@@ -75,11 +75,7 @@ from qsg.scenario.model import Scenario
     help="Keep shared queues on the Redis server (embedded, or --redis) instead of "
     "in process; a replay then repeats the faults but not every interleaving.",
 )
-@click.option(
-    "--redis",
-    "redis_url",
-    metavar="URL",
-    envvar="QSG_REDIS_URL",
+@redis_option(
     help="With --on-redis: the Redis server's URL (default: a private one).",
 )
 @click.option(
@@ -125,11 +121,10 @@ def chaos(
     archive the first such campaign writes to $QSG_CACHE_DIR (default ~/.cache/qsg;
     docs/pipeline.md, "Chaos campaigns on Spark").
     """
-    from qsg.commands.helpers import check_redis_url, load_toml
     from qsg.commands.helpers import console as _console
+    from qsg.commands.helpers import load_toml
     from qsg.commands.helpers import print_problems as _problems
 
-    check_redis_url(redis_url)
     try:
         loaded = load_toml(scenario)
     except ScenarioError as error:

@@ -23,11 +23,11 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 
 from actors.events import EventLog
 from qsg.commands.helpers import causes as _causes
-from qsg.commands.helpers import check_redis_url, load, write_run
 from qsg.commands.helpers import console as _console
 from qsg.commands.helpers import is_sweep as _is_sweep
+from qsg.commands.helpers import load, write_run
 from qsg.commands.helpers import print_problems as _problems
-from qsg.commands.options import SECONDS
+from qsg.commands.options import SECONDS, redis_option, seed_option
 from qsg.commands.run_view import print_summary, refusal_warner, refusals_line
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
@@ -93,23 +93,14 @@ def validate(scenarios: tuple[Path, ...]) -> None:
 
 @main.command()
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--redis",
-    "redis_url",
-    metavar="URL",
-    envvar="QSG_REDIS_URL",
-    help="The coupling facility: a Redis server's redis://, rediss:// or unix:// "
-    "URL (default: $QSG_REDIS_URL, else a private server started for the run).",
-)
+@redis_option()
 @click.option(
     "--out",
     "out",
     type=click.Path(file_okay=False, path_type=Path),
     help="Write the run here: the scenario, run.json (seed...), summary.json and events.parquet.",
 )
-@click.option(
-    "--seed", type=int, default=None, help="The run's seed (default: the scenario's [run] seed)."
-)
+@seed_option()
 @click.option(
     "--duration",
     type=SECONDS,
@@ -160,7 +151,6 @@ def run(
     warning when it happens, and exit code 1 unless the fault says `expected = true`.
     With --replications, every figure is a mean ± 95% half-width over the seeds.
     """
-    check_redis_url(redis_url)
     if precision is not None and replications is None:
         raise click.UsageError("--precision needs --replications N (the most to play)")
     if replications is not None and out is not None:

@@ -30,6 +30,7 @@ import trio
 from actors import admin
 from actors.clock import current_virtual_clock
 from actors.world import World
+from qsg.commands.options import redis_option, seed_option
 
 #: runmqsc's exit statuses.
 ALL_PROCESSED, SOME_FAILED, NOT_STARTED = 0, 10, 20
@@ -157,14 +158,8 @@ def _at(ctx: click.Context, param: click.Parameter, value: float) -> float:
     show_default=True,
     help="Run the scenario to this simulated second before the console opens.",
 )
-@click.option(
-    "--redis",
-    "redis_url",
-    metavar="URL",
-    envvar="QSG_REDIS_URL",
-    help="The coupling facility's Redis URL (default: a private server).",
-)
-@click.option("--seed", type=int, default=None, help="The run's seed (default: the scenario's).")
+@redis_option()
+@seed_option()
 def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None, seed: int | None) -> None:
     """A runmqsc console on queue manager QMNAME of SCENARIO, running in simulated time.
 
@@ -173,12 +168,11 @@ def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None, seed: int
     --at seconds while the console is open. Exit status 0: every command ran; 10: some
     failed; 20: the console could not start; 2: the scenario has problems.
     """
-    from qsg.commands.helpers import check_redis_url, load
+    from qsg.commands.helpers import load
     from qsg.commands.helpers import print_problems as _problems
     from qsg.scenario.errors import ScenarioError
     from qsg.scenario.play import run_scenario
 
-    check_redis_url(redis_url)
     try:
         loaded = load(scenario)
     except ScenarioError as error:

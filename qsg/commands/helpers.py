@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
-from click.core import ParameterSource
 from rich.console import Console
 from rich.markup import escape
 
@@ -79,32 +77,6 @@ def causes(error: BaseException) -> list[BaseException]:
     return [error]
 
 
-def check_redis_url(url: str | None) -> None:
-    """``--redis`` (or ``QSG_REDIS_URL``), if given, must name a server: checked before
-    anything starts. A password in a URL given on the command line gets a one-line
-    warning: any user of the machine can read a command line (``ps``), as redis-cli
-    warns for ``-a``; the environment variable the option also reads is named."""
-    if url is None:
-        return
-    from coupling.server import url_options
-
-    try:
-        options = url_options(url)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--redis / QSG_REDIS_URL") from None
-    ctx = click.get_current_context(silent=True)
-    if not options.get("password") or ctx is None:
-        return
-    if ctx.get_parameter_source("redis_url") is not ParameterSource.COMMANDLINE:
-        return
-    envvar = next((p.envvar for p in ctx.command.params if p.name == "redis_url"), None)
-    click.echo(
-        "warning: --redis gives a password on the command line, where any user of "
-        f"this machine can read it (ps); give the URL in {envvar} instead",
-        err=True,
-    )
-
-
 def print_problems(error: ScenarioError) -> None:
     """Every problem of a scenario on standard error, one a line, then the count."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -134,7 +106,6 @@ def write_run(out: Path, source: Path, result: RunResult) -> None:
 
 __all__ = [
     "causes",
-    "check_redis_url",
     "console",
     "is_scenario",
     "is_sweep",

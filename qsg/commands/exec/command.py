@@ -24,7 +24,7 @@ from actors.world import World
 from qsg.chaos import checkers, history
 from qsg.commands.exec.program import CommandError, Program, parse_command
 from qsg.commands.exec.runner import Outcome, run_program
-from qsg.commands.options import SECONDS
+from qsg.commands.options import SECONDS, redis_option, seed_option
 from qsg.scenario.errors import ScenarioError
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, ScriptScenario, play
@@ -40,9 +40,7 @@ from qsg.scenario.play import RunResult, ScriptScenario, play
     "time.monotonic and datetime.now follow simulated time (default: the "
     "wall clock, real seconds).",
 )
-@click.option(
-    "--seed", type=int, default=None, help="The run's seed (default: the scenario's [run] seed)."
-)
+@seed_option()
 @click.option(
     "--duration",
     type=SECONDS,
@@ -56,14 +54,7 @@ from qsg.scenario.play import RunResult, ScriptScenario, play
     type=click.Path(file_okay=False, path_type=Path),
     help="Write the run here, as qsg run --out does.",
 )
-@click.option(
-    "--redis",
-    "redis_url",
-    metavar="URL",
-    envvar="QSG_REDIS_URL",
-    help="The coupling facility's Redis server (default: $QSG_REDIS_URL, else "
-    "a private server started for the run).",
-)
+@redis_option()
 @click.option(
     "--check",
     is_flag=True,
@@ -90,7 +81,7 @@ def exec_command(
     and channels run around it. Also: python -m MODULE [ARGS], python -c CODE [ARGS].
     """
     from qsg.commands.helpers import causes as _causes
-    from qsg.commands.helpers import check_redis_url, load, print_summary, write_run
+    from qsg.commands.helpers import load, print_summary, write_run
     from qsg.commands.helpers import print_problems as _problems
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -99,7 +90,6 @@ def exec_command(
     except CommandError as error:
         err.print(f"[bold red]error[/] {escape(str(error))}")
         sys.exit(2)
-    check_redis_url(redis_url)
     try:
         loaded = load(scenario)
     except ScenarioError as error:

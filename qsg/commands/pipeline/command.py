@@ -23,7 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from qsg.commands.display import duration
-from qsg.commands.options import SECONDS
+from qsg.commands.options import SECONDS, redis_option
 from qsg.commands.pipeline.frames import MODES
 from qsg.commands.pipeline.spark import DEFAULT_MASTER
 from qsg.commands.pipeline.where import is_glob, is_local, local_path, to_uri
@@ -243,11 +243,7 @@ def metrics(
     help="The sweep's directory, a path or URI: runs/POINT/ per point, metrics/, sweep.json.",
 )
 @on_spark
-@click.option(
-    "--redis",
-    "redis_url",
-    metavar="URL",
-    default=None,
+@redis_option(
     envvar="QSG_SWEEP_REDIS_URL",
     help="Play every point on this Redis server (a database per concurrent task) "
     "instead of an embedded server per point (default: $QSG_SWEEP_REDIS_URL, where a "
@@ -285,13 +281,11 @@ def sweep(
     docs/pipeline.md) as one Spark job, each point one simulation in virtual time on an
     executor; compute the metrics of all of them and find the knee: per group of points,
     the highest offered load whose p99 latency stays within the objective."""
-    from qsg.commands.helpers import check_redis_url
     from qsg.commands.helpers import is_scenario as _is_scenario
     from qsg.commands.helpers import print_problems as _problems
     from qsg.commands.pipeline.sweep import check_out, run_sweep
     from qsg.commands.pipeline.sweep_file import load_sweep
 
-    check_redis_url(redis_url)
     try:
         if _is_scenario(sweep_file):
             raise ScenarioError(
