@@ -12,6 +12,7 @@ which and why), 2 the sweep file has problems.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -130,12 +131,34 @@ def _fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
+#: What ``pip install 'qsg[spark]'`` adds (pyproject.toml's ``spark`` extra): Spark's
+#: Python side, and the report's frames and plots.
+SPARK_EXTRA = ("pyspark", "pandas", "plotly")
+
+
+def require_spark_extra() -> None:
+    """Exit 1 in one line, naming the extra, when what the Spark pipeline needs is not
+    installed (qsg without ``[spark]`` plays scenarios, programs and campaigns only)."""
+    missing = []
+    for name in SPARK_EXTRA:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        _fail(
+            f"the Spark pipeline needs {', '.join(missing)}, not installed here: "
+            "pip install 'qsg[spark]' (and Java 17 or newer)"
+        )
+
+
 def start_spark(
     master: str | None, remote: str | None, conf: tuple[str, ...], java_options: str = ""
 ) -> Any:
     """The Spark session (``java_options``: for the driver's JVM, ``spark_session``); exit 1
     in one line if Spark cannot start (no Java, a bad --conf, no Connect server at
     --remote)."""
+    require_spark_extra()
     from qsg.commands.pipeline.frames import one_line
     from qsg.commands.pipeline.spark import JavaMissingError, parse_conf, spark_session
 
@@ -213,6 +236,7 @@ def metrics(
     """Compute the metrics tables of every run under DIRECTORY (a path or URI; each run
     a directory with an events.parquet, as `qsg run --out` writes) and write them as
     Parquet through Spark."""
+    require_spark_extra()
     from qsg.commands.pipeline import metrics as m
     from qsg.commands.pipeline.where import child
 
@@ -281,6 +305,7 @@ def sweep(
     docs/pipeline.md) as one Spark job, each point one simulation in virtual time on an
     executor; compute the metrics of all of them and find the knee: per group of points,
     the highest offered load whose p99 latency stays within the objective."""
+    require_spark_extra()
     from qsg.commands.helpers import is_scenario as _is_scenario
     from qsg.commands.helpers import print_problems as _problems
     from qsg.commands.pipeline.sweep import check_out, run_sweep
@@ -417,6 +442,7 @@ def report(
     """Render the runs (or sweep) under DIRECTORY (a path or URI) as one self-contained
     HTML file: depth over time, latency CDFs, throughput against offered load with the
     knee, a timeline of faults and lease holders, and the summary tables."""
+    require_spark_extra()
     from qsg.commands.pipeline.report import write_report
 
     _check_runs(directory, stored=True)
