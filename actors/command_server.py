@@ -16,11 +16,12 @@ like any command's, costs no simulated time beyond the MQI calls' own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from actors import admin
 from actors.events import MessagePut, WorldEvent
 from actors.mqi import Connection
+from actors.qmgr import QueueManager
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.objects import AliasQueue
@@ -28,10 +29,6 @@ from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.core.structs import GMO, MD, OD, PMO
 from qsg.mqsc import pcf_commands
-
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
-    from actors.world import World
 
 COMMAND_INPUT = "SYSTEM.COMMAND.INPUT"
 ADMIN_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
@@ -55,15 +52,16 @@ def define_queues(qm: QMgr) -> None:
 
 class Starter:
     """Starts each queue manager's command server, once a life, when a message is put to
-    its command input queue (an ``EventLog`` listener)."""
+    its command input queue (an ``EventLog`` listener). ``qmgrs`` are the world's
+    queue managers, by name."""
 
-    def __init__(self, world: World) -> None:
-        self.world = world
+    def __init__(self, qmgrs: Mapping[str, QueueManager]) -> None:
+        self.qmgrs = qmgrs
         self._started: dict[str, int] = {}  # queue manager -> the life it serves
 
     def saw(self, event: WorldEvent) -> None:
         if isinstance(event, MessagePut) and event.queue == COMMAND_INPUT:
-            qm = self.world.qmgrs.get(event.q_mgr)
+            qm = self.qmgrs.get(event.q_mgr)
             if qm is not None:
                 self._start(qm)
 

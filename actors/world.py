@@ -22,7 +22,7 @@ from functools import partial
 
 import trio
 
-from actors import command_server, determinism
+from actors import command_server, determinism, expiry
 from actors.admin import ChannelBoard
 from actors.cflink import CFLink, InProcess, OnServer
 from actors.clock import VirtualClock, current_virtual_clock
@@ -69,7 +69,7 @@ class World(FaultInjection):
         self.watch = FacilityWatch(self)
         self.channel_board = ChannelBoard()
         events.listen(self.channel_board.saw, ChannelStateChanged, ChannelBatch)
-        self.command_servers = command_server.Starter(self)
+        self.command_servers = command_server.Starter(self.qmgrs)
         events.listen(self.command_servers.saw, MessagePut, queue=command_server.COMMAND_INPUT)
 
     # ---- the public API ---------------------------------------------------------------
@@ -103,8 +103,6 @@ class World(FaultInjection):
         lease scans under its fencing token, as its periodic scan does (so a stale token
         is still refused); any other member, or one whose token proves stale, scans
         without one. Returns how many expired messages were discarded."""
-        from actors import expiry
-
         qm = self._qm(q_mgr)
 
         async def refresh() -> int:

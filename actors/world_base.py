@@ -18,6 +18,7 @@ import trio
 from actors.cflink import CFLink
 from actors.costs import Costs
 from actors.events import EventLog, ExpiryScanned
+from actors.expiry import ScanningQueueManager
 from actors.qmgr import QueueManager
 from actors.reach import Reach
 from actors.signals import Signals
@@ -105,7 +106,7 @@ class WorldBase:
 
     def note_scan(
         self,
-        qm: QueueManager,
+        qm: ScanningQueueManager,
         *,
         shared: bool,
         pattern: str,

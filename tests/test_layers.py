@@ -21,6 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 PACKAGES = ("qsg", "actors", "coupling")
+PYPROJECT = ROOT / "pyproject.toml"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -107,3 +108,49 @@ def test_triggering_importing_a_handle_breaks_the_rules_contract(copy: Path) -> 
     result = _lint_imports(copy)
     assert result.returncode == 1
     assert "qsg.core.trigger is not allowed to import qsg.core.handle" in result.stdout
+
+
+def test_a_part_typed_by_the_world_again_breaks_the_actors_contract(copy: Path) -> None:
+    # The facility watch is typed by a Protocol of what it uses (FacilityRecovery): an
+    # import of World, even for type checking only, is a cycle again, and caught.
+    _plant(
+        copy / "actors" / "facility.py",
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from actors.world import World  # planted",
+    )
+    result = _lint_imports(copy)
+    assert result.returncode == 1
+    assert "actors.facility -> actors.world" in result.stdout
+
+
+def test_a_connection_typed_by_its_queue_manager_again_breaks_the_rules_contract(
+    copy: Path,
+) -> None:
+    # A connection is typed by ConnectionOwner: naming QMgr, even for type checking
+    # only, is the cycle through the rules' queue manager again, and caught.
+    _plant(
+        copy / "qsg" / "core" / "connection.py",
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+        "    from qsg.core.qmgr import QMgr  # planted",
+    )
+    result = _lint_imports(copy)
+    assert result.returncode == 1
+    assert "qsg.core.connection -> qsg.core.qmgr" in result.stdout
+
+
+def test_only_the_hot_path_still_names_the_class_above_it() -> None:
+    # The contracts' exceptions can only shrink: the rules have none, and the actors'
+    # are the four hot-path modules' (the MQI, the queue manager, the workload and its
+    # drive), which their rewrite types by Protocols too.
+    contracts = {
+        c["id"]: c
+        for c in tomllib.loads(PYPROJECT.read_text())["tool"]["importlinter"]["contracts"]
+    }
+    assert "ignore_imports" not in contracts["rules"]
+    assert "ignore_imports" not in contracts["layers"]
+    assert set(contracts["actors"].get("ignore_imports", [])) <= {
+        "actors.qmgr -> actors.world",
+        "actors.workload -> actors.world",
+        "actors.drive -> actors.workload",
+        "actors.mqi -> actors.qmgr",
+    }

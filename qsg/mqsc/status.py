@@ -205,7 +205,8 @@ def _handle(queue: str, handle: Hashable, options: int) -> HandleView:
         return HandleView(queue, "", 0, "", "", options)
     conn = handle.conn
     tag = conn.identity.appl_name.decode(errors="replace").rstrip()
-    return HandleView(queue, conn.qmgr.name, conn.number, handle.user or conn.user, tag, options)
+    # The user the open was checked for: the connection's, or the alternate user id.
+    return HandleView(queue, conn.qmgr.name, conn.number, handle.user, tag, options)
 
 
 __all__ = [
