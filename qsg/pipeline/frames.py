@@ -42,6 +42,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from qsg.core.errors import QSGError
 from qsg.pipeline import staging
 from qsg.pipeline.spark import parallelism
 from qsg.pipeline.where import child
@@ -61,7 +62,7 @@ _DDL = {
 }
 
 
-class JobError(RuntimeError):
+class JobError(QSGError, RuntimeError):
     """A run or point (or the job) failed on an executor: one line, naming which and why."""
 
 
