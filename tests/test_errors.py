@@ -52,10 +52,12 @@ def _walk() -> list[str]:
     """Every module of the three packages, by name; a package that fails to import fails
     the walk (``walk_packages`` would pass over it in silence)."""
 
-    def failed(name: str) -> None:
-        error = _import_error(name)
-        if error is not None and not _optional_missing(error):
-            raise error
+    def failed(name: str) -> None:  # the package ``name`` raised ImportError: again, raised
+        try:
+            importlib.import_module(name)
+        except ImportError as error:
+            if not _optional_missing(error):
+                raise
 
     names: list[str] = []
     for top in PACKAGES:
@@ -65,22 +67,16 @@ def _walk() -> list[str]:
     return names
 
 
-def _import_error(name: str) -> ImportError | None:
-    try:
-        importlib.import_module(name)
-    except ImportError as error:
-        return error
-    return None
-
-
-def _defined() -> dict[str, type[BaseException]]:
-    """Every exception class defined in the three packages, by its dotted name."""
+def _defined(skipped: list[str]) -> dict[str, type[BaseException]]:
+    """Every exception class defined in the three packages, by its dotted name; the
+    modules the Spark extra's absence kept from the walk go to ``skipped``."""
     found: dict[str, type[BaseException]] = {}
     for name in _walk():
         try:
             module = importlib.import_module(name)
         except ImportError as error:
             if _optional_missing(error):
+                skipped.append(name)
                 continue
             raise
         for cls in vars(module).values():
@@ -93,7 +89,8 @@ def _defined() -> dict[str, type[BaseException]]:
     return found
 
 
-DEFINED = _defined()
+SKIPPED: list[str] = []
+DEFINED = _defined(SKIPPED)
 
 
 def test_the_walk_finds_every_family_of_errors() -> None:
@@ -155,7 +152,9 @@ def test_docs_edges_md_names_every_public_error_with_the_standard_class_it_is() 
     assert len(families) >= 8
     documented = set().union(*(classes for classes, _ in families))
     public = {cls.__name__ for cls in DEFINED.values() if not cls.__name__.startswith("_")}
-    assert public == documented
+    assert public <= documented
+    if not SKIPPED:  # every class the table names exists (all of them could be walked)
+        assert documented <= public
     for classes, also in families:
         for cls in DEFINED.values():
             if cls.__name__ in classes:
