@@ -56,7 +56,7 @@ from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC
 from qsg.core import expiry
 from qsg.core.conname import DEFAULT_PORT, parse_conname
-from qsg.core.errors import MQMIError
+from qsg.core.errors import MQMIError, QSGError
 from qsg.core.layouts import XQH, read_inner_expiry
 from qsg.core.message import Message
 from qsg.core.objects import ChannelDefinition
@@ -393,7 +393,7 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
         await trio.aclose_forcefully(stream)
 
 
-class _UndeliverableError(Exception):
+class _UndeliverableError(QSGError, RuntimeError):
     """A batch the receiver could neither put nor dead-letter: it was backed out."""
 
 

@@ -1,8 +1,9 @@
 """qsg: a simulator of IBM MQ queue-sharing groups.
 
 The public names mirror pymqi: ``CMQC``, ``MD``, ``GMO``, ``PMO``, ``OD`` and
-``MQMIError``. The MQ rules live in ``qsg.core`` (synchronous, I/O-free); the actors,
-the coupling facility and the scenario runner are built around them.
+``MQMIError``; ``QSGError`` is the root of every exception qsg defines (docs/edges.md).
+The MQ rules live in ``qsg.core`` (synchronous, I/O-free); the actors, the coupling
+facility and the scenario runner are built around them.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from qsg import CMQC
-from qsg.core.errors import MQMIError
+from qsg.core.errors import MQMIError, QSGError
 from qsg.core.layouts import DLH, XQH
 from qsg.core.qmgr import QMgr
 from qsg.core.structs import GMO, MD, OD, PMO, gmo, md, od, pmo
@@ -25,6 +26,7 @@ __all__ = [
     "XQH",
     "MQMIError",
     "QMgr",
+    "QSGError",
     "gmo",
     "md",
     "od",

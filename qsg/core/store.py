@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from qsg.core.errors import QSGError
 from qsg.core.lease import Fence as Fence  # re-exported: the stores' callers name it here
 from qsg.core.lease import MemberLease
 from qsg.core.message import Message
@@ -133,7 +134,7 @@ class Recovery:
     locks: int = 0
 
 
-class StaleFenceError(Exception):
+class StaleFenceError(QSGError, PermissionError):
     """The store refused a stale fencing token: the caller no longer holds the lease.
 
     ``discarded`` holds what the same scan had discarded before the refusal (a scan goes

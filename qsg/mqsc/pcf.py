@@ -23,6 +23,7 @@ import struct
 from dataclasses import dataclass, field
 
 from qsg import CMQCFC as F
+from qsg.core.errors import QSGError
 
 #: A parameter's value: MQCFIN int, MQCFST str, MQCFIL list[int], MQCFSL list[str],
 #: MQCFBS bytes.
@@ -37,7 +38,7 @@ _DUPLICATE = {
 }
 
 
-class PCFError(ValueError):
+class PCFError(QSGError, ValueError):
     """A request the command server refuses: ``reason`` is the MQRCCF_* (or MQRC_*) code
     of its reply; ``parameter`` the parameter at fault, when there is one."""
 

@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from qsg.core.errors import QSGError
+
 #: The interpreter names accepted as the command: python, python3, python3.12, ...
 _PYTHON = re.compile(r"^python(\d+(\.\d+)?)?(\.exe)?$")
 _FACADE = str(Path(__file__).resolve().parent.parent / "pymqi")
 ACCEPTED = "python PROGRAM.py [ARGS], python -m MODULE [ARGS] or python -c CODE [ARGS]"
 
 
-class CommandError(ValueError):
+class CommandError(QSGError, ValueError):
     """The command after ``--`` is not a Python program ``qsg exec`` can run."""
 
 

@@ -45,6 +45,7 @@ import pyarrow as pa
 from qsg.commands.pipeline import staging
 from qsg.commands.pipeline.spark import parallelism
 from qsg.commands.pipeline.where import child
+from qsg.core.errors import QSGError
 
 #: The ``table`` of a row saying that an item failed (``part``: the message, UTF-8).
 ERROR = "!error"
@@ -61,7 +62,7 @@ _DDL = {
 }
 
 
-class JobError(RuntimeError):
+class JobError(QSGError, RuntimeError):
     """A run or point (or the job) failed on an executor: one line, naming which and why."""
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from qsg.core.errors import QSGError
+
 DEFAULT_MASTER = "local[*]"
 #: The driver's logging: errors only (see the file).
 _LOG4J = Path(__file__).with_name("log4j2.properties")
@@ -220,7 +222,7 @@ def parallelism(spark: Any) -> int:
     return 2
 
 
-class JavaMissingError(RuntimeError):
+class JavaMissingError(QSGError, RuntimeError):
     """No Java 17 or newer to start Spark with: the message says what was found."""
 
 

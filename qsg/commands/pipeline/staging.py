@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from qsg.commands.pipeline.where import arrow_fs, child
+from qsg.core.errors import QSGError
 
 #: The directory below OUT where jobs stage their tables (Spark's own name for it).
 STAGING = "_temporary"
@@ -51,7 +52,7 @@ MODES = ("overwrite", "errorifexists")
 _ESCAPED = frozenset([*map(chr, range(1, 32)), *"\"#%'*/:=?\\\x7f{[]^"])
 
 
-class TableExistsError(RuntimeError):
+class TableExistsError(QSGError, RuntimeError):
     """``errorifexists`` and a table is there already (the message names it)."""
 
 
