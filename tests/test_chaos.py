@@ -2,7 +2,7 @@
 
 The checkers are proven able to fail: each known bug behind the test-only switch
 (``qsg.core.bugs``) makes the checker meant for it report a violation, and the same run
-without the bug reports none. README, "Chaos and failover testing": no committed
+without the bug reports none. docs/chaos.md, "The checkers": no committed
 message lost or duplicated, no expired message delivered, exactly one queue manager
 scanning shared queues for expiry at any time.
 """

@@ -126,8 +126,8 @@ def test_the_replay_command_carries_the_flags_the_schedule_depends_on(
     )
     words = ["qsg", "chaos", "scenarios/chaos-qsg.toml", "--mode", "safety", "--replay", "7"]
     assert command.split() == [*words, *flags]
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    assert "the replay command carries `--mode`, `--on-redis` and `--processes`" in readme
+    guide = " ".join((ROOT / "docs" / "chaos.md").read_text().split())
+    assert "the replay command carries `--mode`, `--on-redis` and `--processes`" in guide
 
 
 def test_qsg_run_on_the_wall_clock_starts_at_zero() -> None:

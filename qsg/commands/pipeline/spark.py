@@ -5,7 +5,7 @@ tests and the benchmark), so they all get the same settings: no web UI, few shuf
 partitions (the tables are small next to what Spark is sized for), UTC, quiet logs
 (errors only, from the JVM's start: ``log4j2.properties`` beside this module), and
 the workers' Python the driver's own (a cluster's workers need the same one installed:
-see the README).
+docs/pipeline.md, "On a cluster").
 """
 
 from __future__ import annotations
