@@ -112,9 +112,7 @@ def read(path: Path) -> Source:
             and isinstance(node.targets[0], ast.Name)
         ):
             raise SourceError(f"{where(node.lineno)}: not NAME = VALUE")
-        end = node.end_lineno or node.lineno
-        trailing = comments.get(end, "") if lines[end - 1].lstrip()[:1] != "#" else ""
-        return Constant(node.targets[0].id, node.value, trailing)
+        return Constant(node.targets[0].id, node.value, comments.get(node.end_lineno or 0, ""))
 
     def block(body: Sequence[ast.stmt], start: int) -> tuple[list[Constant | Comment], int]:
         out: list[Constant | Comment] = []
@@ -126,32 +124,30 @@ def read(path: Path) -> Source:
         return out, line
 
     module = ast.parse(text, filename=str(path))
+    pointer_test = ast.dump(ast.parse(POINTER_TEST, mode="eval").body)
     items: list[Item] = []
     line = 1
     for node in module.body:
-        if isinstance(node, ast.ImportFrom) and ast.unparse(node) == "from struct import calcsize":
-            pass  # written again where the pointer-size block needs it
-        elif isinstance(node, ast.FunctionDef) and node.name == "py23long":
-            pass
-        elif isinstance(node, ast.If):
-            if ast.unparse(node.test) != ast.unparse(ast.parse(POINTER_TEST).body[0]):
-                raise SourceError(f"{where(node.lineno)}: an if other than {POINTER_TEST}")
-            items += between(line, node.lineno - 1)
-            wide, after = block(node.body, node.lineno + 1)
-            else_line = next(
-                n
-                for n in range(after, node.orelse[0].lineno)
-                if lines[n - 1].strip().startswith("else")
-            )
-            before_else = between(after, else_line - 1)
-            narrow, after = block(node.orelse, else_line + 1)
-            items.append(PointerSize(tuple(wide), tuple(before_else), tuple(narrow)))
-            line = after
-            continue
-        else:
-            items += between(line, node.lineno - 1)
-            items.append(constant(node))
+        items += between(line, node.lineno - 1)
         line = (node.end_lineno or node.lineno) + 1
+        if isinstance(node, ast.ImportFrom) and ast.unparse(node) == "from struct import calcsize":
+            continue  # written again where the pointer-size block needs it
+        if isinstance(node, ast.FunctionDef) and node.name == "py23long":
+            continue  # its calls are written as their argument
+        if not isinstance(node, ast.If):
+            items.append(constant(node))
+            continue
+        if ast.dump(node.test) != pointer_test or not node.orelse:
+            raise SourceError(f"{where(node.lineno)}: an if other than {POINTER_TEST}, else")
+        wide, after = block(node.body, node.lineno + 1)
+        else_line = next(
+            n
+            for n in range(after, node.orelse[0].lineno)
+            if lines[n - 1].strip().startswith("else")
+        )
+        before_else = between(after, else_line - 1)
+        narrow, line = block(node.orelse, else_line + 1)
+        items.append(PointerSize(tuple(wide), tuple(before_else), tuple(narrow)))
     return Source(path, tuple(lines), tuple(items))
 
 
