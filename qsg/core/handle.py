@@ -18,7 +18,7 @@ from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.resolve import Resolution
-from qsg.core.structs import GMO, INPUT_OPTIONS, MD, PMO
+from qsg.core.structs import CCSID_UTF8, GMO, INPUT_OPTIONS, MD, PMO
 from qsg.core.trigger import TriggeringQueueManager
 from qsg.core.uow import UnitOfWork
 
@@ -397,7 +397,7 @@ def _buffer(body: object, md: MD) -> bytes:
     """The bytes of a body that is not ``bytes``: a ``str`` as UTF-8 with MQFMT_STRING,
     as pymqi sends it; any other buffer as its bytes; else MQRC_BUFFER_ERROR."""
     if isinstance(body, str):
-        md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CMQC.MQCCSI_UTF8
+        md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CCSID_UTF8
         return body.encode()
     if isinstance(body, bytes | bytearray | memoryview):  # a bytes subclass included
         return bytes(body)
