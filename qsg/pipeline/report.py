@@ -22,6 +22,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from qsg.core import geometry
 from qsg.display import duration
 from qsg.pipeline import answer, charts, metrics
 from qsg.pipeline.frames import exists
@@ -175,8 +176,8 @@ def _structure_row(s: answer.StructurePeak) -> list[str]:
         f"{s.qsg}/{s.structure}",
         f"{s.size_kb:,}",
         f"{s.peak_percent_full:.3g}% at {s.high_water_time:g} s ({s.peak_run}){median}",
-        f"{s.peak_entries:,} / {s.size_kb:,}",
-        f"{s.peak_elements:,} / {4 * s.size_kb:,}",
+        f"{s.peak_entries:,} / {geometry.max_entries(s.size_kb):,}",
+        f"{s.peak_elements:,} / {geometry.max_elements(s.size_kb):,}",
         ttf,
     ]
 
