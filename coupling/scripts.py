@@ -71,7 +71,9 @@ SCAN_CHUNK = 256
 OK, FULL, STORAGE_FULL, CF_LEVEL = Status.OK, Status.FULL, Status.STORAGE_FULL, Status.CF_LEVEL
 STALE_TOKEN, NO_QUEUE = Status.STALE_TOKEN, Status.NO_QUEUE
 
-_PRELUDE = Template(r"""$STATUS
+#: The prelude's text: named placeholders (``$SHIFT``...) where a number or name of
+#: another module goes, filled from ``_SUBSTITUTIONS`` when the scripts are built.
+_PRELUDE_TEMPLATE = Template(r"""$STATUS
 local T_MSGID, T_CORRELID, T_GROUPID = $T_MSGID, $T_CORRELID, $T_GROUPID
 local T_SEQ, T_OFFSET, T_FLAGS, T_PERSISTENCE = $T_SEQ, $T_OFFSET, $T_FLAGS, $T_PERSISTENCE
 local IN_GROUP, LAST_IN_GROUP = $IN_GROUP, $LAST_IN_GROUP
@@ -131,11 +133,11 @@ local function data_of(record)
   if b == 192 then return 0, 1 end
   if b == 218 then
     local x, y = string.byte(record, 3, 4)
-    return x * 256 + y, 3
+    return x * 0x100 + y, 3
   end
   if b == 217 then return string.byte(record, 3), 2 end
   local w, x, y, z = string.byte(record, 3, 6)
-  return ((w * 256 + x) * 256 + y) * 256 + z, 5
+  return ((w * 0x100 + x) * 0x100 + y) * 0x100 + z, 5
 end
 -- The elements a message takes in its structure: its data there and its control storage
 -- (qsg.core.geometry.elements).
@@ -313,7 +315,11 @@ local function release_locks(P, owner)
   if n > 0 then redis.call('HINCRBY', P .. 'h', 'nlock', -n) end
   return n
 end
-""").substitute(
+""")
+#: What fills the prelude's placeholders: the status codes (``coupling.status``), the
+#: record's field tags (``coupling.codec``), MQMF flags, and the structure's geometry
+#: (``qsg.core.geometry``).
+_SUBSTITUTIONS: dict[str, object] = dict(
     STATUS=lua_constants().rstrip("\n"),
     T_MSGID=FIELD_TAGS["MsgId"],
     T_CORRELID=FIELD_TAGS["CorrelId"],
@@ -335,6 +341,7 @@ end
     SCAN_CHUNK=SCAN_CHUNK,
     USAGE_BASE=USAGE_BASE,
 )
+_PRELUDE = _PRELUDE_TEMPLATE.substitute(_SUBSTITUTIONS)
 
 
 #: What a top-level line of the prelude defines: ``local function name`` or ``local a, b =``.
@@ -1009,22 +1016,19 @@ local function count(set)
   for _ in pairs(set) do n = n + 1 end
   return n
 end
--- A hash of the queue against its messages: each field a stored message's key (stored),
--- or one the messages' attributes name (want: field -> the value they say, or true for
--- any). Answers how many fields it has.
-local function against(P, what, hash, want, stored)
-  local have = redis.call('HGETALL', P .. hash)
-  for i = 1, #have, 2 do
-    local field, value = have[i], have[i + 1]
-    if stored and not stored[field] then
+-- A hash of the queue keyed by message against the messages: each field a stored
+-- message's key, and (want) one the messages' attributes name. Answers how many fields
+-- it has.
+local function against(P, what, hash, stored, want)
+  local fields = redis.call('HKEYS', P .. hash)
+  for _, field in ipairs(fields) do
+    if not stored[field] then
       say(P, what, ' names message ', field, ', which is not stored')
-    elseif want and want[field] == nil then
-      say(P, what, ' has ', field, ', which no message says')
-    elseif want and want[field] ~= true and want[field] ~= value then
-      say(P, what, ' has ', field, ' at message ', value, ', not ', want[field])
+    elseif want and not want[field] then
+      say(P, what, ' has message ', field, ', which it does not say')
     end
   end
-  return #have / 2
+  return #fields
 end
 for _, P in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   local h = redis.call('HMGET', P .. 'h', 'k', 'depth', 'seq', 'nlock', 'nback')
@@ -1093,26 +1097,38 @@ for _, P in ipairs(redis.call('SMEMBERS', KEYS[1])) do
     for key in pairs(held) do
       if not stored[key] then say(P, 'message ', key, ' is held but not stored') end
     end
-    local x = redis.call('ZRANGE', P .. 'x', 0, -1, 'WITHSCORES')
+    local x, indexed = redis.call('ZRANGE', P .. 'x', 0, -1, 'WITHSCORES'), {}
     for i = 1, #x, 2 do
-      if expiring[x[i]] ~= tonumber(x[i + 1]) then
+      indexed[x[i]] = tonumber(x[i + 1])
+      if expiring[x[i]] ~= indexed[x[i]] then
         say(P, 'the expiry index has message ', x[i], ' at ', x[i + 1], ', which it does not say')
       end
     end
-    if #x / 2 ~= count(expiring) then
-      say(P, count(expiring), ' messages expire, and the expiry index has ', #x / 2)
+    for key, at in pairs(expiring) do
+      if indexed[key] == nil then
+        say(P, 'message ', key, ' expires at ', at, ', which the expiry index lacks')
+      end
     end
-    local nf = against(P, 'the offloaded data', 'f', offloaded, stored)
+    local nf = against(P, 'the offloaded data', 'f', stored, offloaded)
     if nf ~= count(offloaded) then
       say(P, count(offloaded), ' messages are offloaded, and ', nf, ' have their data apart')
     end
-    local ng = against(P, 'the group index', 'g', grouped, nil)
-    if ng ~= count(grouped) then
-      say(P, count(grouped), ' messages are in groups, and the group index has ', ng)
+    local g = redis.call('HGETALL', P .. 'g')
+    local index = {}
+    for i = 1, #g, 2 do
+      index[g[i]] = g[i + 1]
+      if grouped[g[i]] ~= g[i + 1] then
+        say(P, 'the group index has ', g[i], ' at message ', g[i + 1], ', not of it')
+      end
     end
-    local nlock = against(P, 'a lock', 'l', nil, stored)
+    for field, key in pairs(grouped) do
+      if index[field] ~= key then
+        say(P, 'message ', key, ' of a group is not in the group index')
+      end
+    end
+    local nlock = against(P, 'a lock', 'l', stored)
     if nlock ~= tonumber(h[4]) then say(P, 'nlock ', h[4], ', but ', nlock, ' locks') end
-    local nback = against(P, 'a backout count', 'b', nil, stored)
+    local nback = against(P, 'a backout count', 'b', stored)
     if nback ~= tonumber(h[5]) then
       say(P, 'nback ', h[5], ', but ', nback, ' backout counts')
     end

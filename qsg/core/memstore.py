@@ -628,13 +628,11 @@ def _audit_queue(
     for kind, uncommitted in ((_PUT, q.pending), (_GET, q.held)):
         for key, uow in uncommitted.items():
             if entries.get((name, key)) != (uow, kind):
-                what = "put" if kind == _PUT else "get"
                 wrong.append(
-                    f"message {key} is an uncommitted {what} of {uow!r}, which has no entry for it"
+                    f"message {key} is held for unit of work {uow!r}, which has no entry for it"
                 )
     wrong += [
-        f"a lock names message {key}, which it does not store"
-        for key in sorted(set(q.locks) - keys)
+        f"a lock names message {key}, which is not stored" for key in sorted(set(q.locks) - keys)
     ]
     by_priority = q.ordering is not Ordering.FIFO
     expiring = set(q.expiry)
@@ -652,7 +650,7 @@ def _audit_queue(
         if desc["GroupId"] != _NO_GROUP:
             item = (desc["MsgSeqNumber"], desc["Offset"])
             if q.groups.get(desc["GroupId"], {}).get(item) != key:
-                wrong.append(f"message {key} of a group is not in the group index at {item}")
+                wrong.append(f"message {key} of a group is not in the group index")
     for group_id, members in q.groups.items():
         if not members:
             wrong.append(f"group {group_id.hex()} is indexed with no message")
