@@ -15,14 +15,18 @@ from typing import Any
 
 import pytest
 
+import qsg
+from actors.clock import VirtualClock
+from actors.world import AUDIT_VARIABLE
 from coupling import keys
 from coupling.store import RedisStore
-from qsg import CMQC, GMO, MD, QMgr
+from qsg import CMQC, GMO, MD, PMO, QMgr
 from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
 from tests.helpers import ALL, get, put
+from tests.worlds import qsg_and_qm3
 
 #: The group of the grouped message.
 GROUP = b"G" * 24
@@ -223,4 +227,46 @@ def test_the_facility_audit_names_miscounted_locks_backouts_arrivals_and_maxima(
         "queue Q: nlock 1, but 0 locks",
         "queue Q: nback 2, but 0 backout counts",
         "CF structure APP1: maxima 100000000040, but SIZE 11 holds 11 entries and 44 elements",
+    ]
+
+
+# ---- at a world's end ------------------------------------------------------------------
+async def test_a_world_whose_facility_went_wrong_fails_at_its_end_naming_it(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(AUDIT_VARIABLE, "1")  # as the suite sets it for every world
+
+    async def a_world_whose_depth_drifts() -> None:
+        async with qsg.start(qsg_and_qm3(), **cf_mode) as world:  # type: ignore[arg-type]
+            conn = await world.connect("QM1")
+            q = await conn.open("APP.SHARED", CMQC.MQOO_OUTPUT)
+            await q.put(b"one", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+            facility = world.cf_stores["QSG1"]
+            if isinstance(facility, MemoryStore):
+                facility._queues["APP.SHARED"].depth += 1
+            else:
+                assert isinstance(facility, RedisStore)
+                prefix = keys.queue_prefix(facility.qsg, "APP1", "APP.SHARED")
+                facility.transport.command("HINCRBY", prefix + "h", "depth", 1)
+
+    with pytest.raises(AssertionError) as failed:
+        await a_world_whose_depth_drifts()
+    assert str(failed.value) == (
+        "the world's stores disagree with what they hold at its end:\n"
+        "QSG1's coupling facility: queue APP.SHARED: depth 2, but 1 visible messages and 0 "
+        "uncommitted puts"
+    )
+
+
+async def test_a_world_audits_nothing_at_its_end_unless_asked(
+    virtual_clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(AUDIT_VARIABLE)
+    async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+        store = world.cf_stores["QSG1"]
+        assert isinstance(store, MemoryStore)
+        store._structures["APP1"].entries += 1
+    assert world.audit() == [
+        "QSG1's coupling facility: CF structure APP1: 1 entries and 0 elements in use, but "
+        "its queues' messages take 0 and 0"
     ]
