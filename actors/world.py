@@ -136,15 +136,23 @@ class World(FaultInjection):
     def audit(self) -> list[str]:
         """What the world's stores find wrong with their derived state
         (``MessageStore.audit``), each line naming the store: every queue manager's own,
-        then each QSG's coupling facility, unless nothing can reach it now (it is cut
-        off, or the server it runs on is down)."""
+        then each QSG's coupling facility, unless it failed and is not whole again (its
+        failure is the run's to report, ``FacilityWatch``), is cut off, or its server is
+        down or cannot be reached."""
         wrong = []
         for name, qm in self.qmgrs.items():
             wrong += [f"{name}'s store: {line}" for line in qm.rules.store.audit()]
-        if self.link.cut_off or (self.server is not None and not self.server.running):
+        down = self.server is not None and not self.server.running
+        if not self.watch.whole or self.link.cut_off or down:
             return wrong
         for qsg, store in self.cf_stores.items():
-            wrong += [f"{qsg}'s coupling facility: {line}" for line in store.audit()]
+            try:
+                found = store.audit()
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                    raise
+                continue  # unreachable at the end: the watch has heard of it
+            wrong += [f"{qsg}'s coupling facility: {line}" for line in found]
         return wrong
 
     async def start_channel(self, q_mgr: str, channel: str) -> None:

@@ -835,7 +835,8 @@ local function remove(keys, groups, offloaded)
   redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
 end
 while n < limit do
-  local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1], 'LIMIT', skipped, SCAN_CHUNK)
+  local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1],
+                           'LIMIT', skipped, SCAN_CHUNK)
   if #chunk == 0 then break end
   local keys, groups, offloaded = {}, {}, {}
   for _, key in ipairs(chunk) do
