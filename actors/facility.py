@@ -83,6 +83,11 @@ class FacilityWatch:
         """The failures no fault of the run explains."""
         return [f for f in self.failures if not f.scheduled]
 
+    @property
+    def whole(self) -> bool:
+        """No failure met since the facility was last whole (``ended``), or ever."""
+        return self._open is None
+
     def failed(self, qsg: str, reason: int, why: str, structures_lost: bool) -> None:
         """A store call of ``qsg`` met a failed facility (from the store; synchronous)."""
         world = self.world

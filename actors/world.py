@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from functools import partial
 
+import greenback
 import trio
 
 from actors import command_server, determinism, expiry
@@ -130,6 +131,28 @@ class World(FaultInjection):
         result: int = await qm.request(refresh)
         return result
 
+    def audit(self) -> list[str]:
+        """What the world's stores find wrong with their derived state
+        (``MessageStore.audit``), each line naming the store: every queue manager's own,
+        then each QSG's coupling facility, unless it failed and is not whole again (its
+        failure is the run's to report, ``FacilityWatch``), is cut off, or its server is
+        down or cannot be reached."""
+        wrong = []
+        for name, qm in self.qmgrs.items():
+            wrong += [f"{name}'s store: {line}" for line in qm.rules.store.audit()]
+        down = self.server is not None and not self.server.running
+        if not self.watch.whole or self.link.cut_off or down:
+            return wrong
+        for qsg, store in self.cf_stores.items():
+            try:
+                found = store.audit()
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                    raise
+                continue  # unreachable at the end: the watch has heard of it
+            wrong += [f"{qsg}'s coupling facility: {line}" for line in found]
+        return wrong
+
     async def start_channel(self, q_mgr: str, channel: str) -> None:
         """START CHANNEL(channel) on ``q_mgr`` (a sender channel)."""
         qm = self._running(q_mgr)
@@ -176,6 +199,10 @@ async def open_world(
     messages back. ``only`` runs just that queue manager of the topology, joining a
     coupling facility that other processes share (it is not emptied first): one
     process of a multi-process run. ``events`` is the log to use (a new one by default).
+
+    With ``QSG_AUDIT_STORES`` set (``AUDIT_VARIABLE``; the test suite sets it), a world
+    that ends cleanly audits its stores once its queue managers have stopped
+    (``World.audit``) and fails with an AssertionError naming what it found.
     """
     async with AsyncExitStack() as stack:
         stack.enter_context(determinism.seeded_scheduling(seed))
@@ -212,11 +239,22 @@ async def open_world(
                 await nursery.start(qm.run)
             for qm in world.qmgrs.values():  # every partner is up: channels start
                 qm.start_channels()
+            ended = False
             try:
                 yield world
+                ended = True
             finally:
                 world.stopping = True  # a clean stop: the scanners give their leases up
                 nursery.cancel_scope.cancel()
+        if ended and os.environ.get(AUDIT_VARIABLE):
+            if world.link.bridged:  # the facility's calls go through the trio transport
+                await greenback.ensure_portal()
+            wrong = world.audit()
+            if wrong:
+                raise AssertionError(
+                    "the world's stores disagree with what they hold at its end:\n"
+                    + "\n".join(wrong)
+                )
 
 
 async def _transport(url: str, stack: AsyncExitStack) -> TrioTransport | DirectTransport:
@@ -240,6 +278,8 @@ async def _transport(url: str, stack: AsyncExitStack) -> TrioTransport | DirectT
 #: Set to ``trio``, the world takes the trio transport under the virtual clock too: the
 #: benchmarks' reference, and the tests that pin both transports.
 TRANSPORT_VARIABLE = "QSG_CF_TRANSPORT"
+#: Set (to anything), every world that ends cleanly audits its stores (``open_world``).
+AUDIT_VARIABLE = "QSG_AUDIT_STORES"
 
 
 def _watch_clock(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTransport) -> None:
@@ -269,4 +309,4 @@ async def _build(world: World, only: str | None = None) -> None:
         )
 
 
-__all__ = ["TRANSPORT_VARIABLE", "World", "open_world"]
+__all__ = ["AUDIT_VARIABLE", "TRANSPORT_VARIABLE", "World", "open_world"]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from qsg import CMQC
+from qsg.core import geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
@@ -170,17 +171,12 @@ def take(
 
 
 def _structure(definition: CFStructure, usage: Usage | None, failed: bool) -> StructureView:
+    most = geometry.max_entries(definition.size_kb)
+    room = geometry.max_elements(definition.size_kb)
     if failed:
-        return StructureView(
-            definition,
-            "FAILED",
-            max_entries=definition.size_kb,
-            max_elements=4 * definition.size_kb,
-        )
+        return StructureView(definition, "FAILED", max_entries=most, max_elements=room)
     if usage is None:
-        return StructureView(
-            definition, max_entries=definition.size_kb, max_elements=4 * definition.size_kb
-        )
+        return StructureView(definition, max_entries=most, max_elements=room)
     try:
         used = usage(definition.name)
     except MQMIError:

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from qsg.commands.pipeline.answer import Knee, rows
+from qsg.core import geometry
 
 MAX_PANELS = 12
 MAX_SERIES = 6
@@ -292,8 +293,8 @@ def latency_cdf(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> C
 
 def cf_usage(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Chart:
     """Each CF structure's entries and elements in use, as percent of what its SIZE
-    holds (SIZE entries, 4 x SIZE elements), 100% marked: a full structure refuses
-    MQPUT with MQRC_STORAGE_MEDIUM_FULL (2192)."""
+    holds (``qsg.core.geometry``), 100% marked: a full structure refuses MQPUT with
+    MQRC_STORAGE_MEDIUM_FULL (2192)."""
 
     by = _ByRun(tables.get("cf_usage"), configs)
 
@@ -301,7 +302,8 @@ def cf_usage(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Char
         out: dict[str, Series] = defaultdict(lambda: defaultdict(list))
         for r in by.of(runs):
             name = f"{r['qsg']}/{r['structure']}"
-            out[f"{name} entries"][r["time"]].append(100 * r["entries"] / r["size_kb"])
+            most = geometry.max_entries(r["size_kb"])
+            out[f"{name} entries"][r["time"]].append(100 * r["entries"] / most)
             if r.get("elements") is not None:
                 out[f"{name} elements"][r["time"]].append(100 * r["elements"] / r["max_elements"])
         return out

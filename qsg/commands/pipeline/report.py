@@ -27,6 +27,7 @@ from qsg.commands.pipeline import answer, charts, metrics
 from qsg.commands.pipeline.frames import exists
 from qsg.commands.pipeline.sweep import KNEE, POINTS
 from qsg.commands.pipeline.where import child, is_glob, is_local, local_path, to_uri
+from qsg.core import geometry
 
 #: Tables shown as tables, with the columns shown.
 SHOWN: dict[str, list[str]] = {
@@ -175,8 +176,8 @@ def _structure_row(s: answer.StructurePeak) -> list[str]:
         f"{s.qsg}/{s.structure}",
         f"{s.size_kb:,}",
         f"{s.peak_percent_full:.3g}% at {s.high_water_time:g} s ({s.peak_run}){median}",
-        f"{s.peak_entries:,} / {s.size_kb:,}",
-        f"{s.peak_elements:,} / {4 * s.size_kb:,}",
+        f"{s.peak_entries:,} / {geometry.max_entries(s.size_kb):,}",
+        f"{s.peak_elements:,} / {geometry.max_elements(s.size_kb):,}",
         ttf,
     ]
 

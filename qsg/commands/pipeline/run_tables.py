@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from actors.statistics import VERBS
 from qsg.commands.pipeline.runs import RunLog
 from qsg.commands.pipeline.where import arrow_fs
+from qsg.core import geometry
 from qsg.scenario.eventlog import COLUMNS, FIXED
 from qsg.scenario.sizing import usage_arrays
 from qsg.scenario.summary import RECORD_KINDS, rank
@@ -970,12 +971,13 @@ def cf_usage(ev: RunEvents) -> pa.Table:
                 int(sizes[rows_here[0]]),
                 rules,
             )
+    # What SIZE holds (qsg.core.geometry.max_entries and max_elements, on the columns).
+    most = pc.multiply(table["size_kb"], _lit(geometry.ENTRIES_PER_KB))
+    room = pc.multiply(table["size_kb"], _lit(geometry.ELEMENTS_PER_KB))
     table = (
-        table.append_column(
-            "used", pc.divide(pc.cast(table["entries"], _D), pc.cast(table["size_kb"], _D))
-        )
+        table.append_column("used", pc.divide(pc.cast(table["entries"], _D), pc.cast(most, _D)))
         .append_column("elements", pa.array(elements, _L))
-        .append_column("max_elements", pc.multiply(table["size_kb"], _lit(4)))
+        .append_column("max_elements", room)
         .append_column("percent_full", pa.array(full, _D))
     )
     return _finish("cf_usage", table, ev.run.run)
