@@ -1,10 +1,17 @@
 """The async MQI of a running world: connections and object handles, as pymqi names them.
 
-Each call goes through its queue manager's dispatcher (``QueueManager.dispatch``), runs
-the rules layer at the simulated ``now``, reports what happened to the event stream, and
-wakes the getters that may now find a message. MQGET with MQGMO_WAIT waits in simulated
-time for WaitInterval milliseconds (MQWI_UNLIMITED: for ever). A connection whose queue
-manager was killed, or restarted since, fails with MQRC_CONNECTION_BROKEN.
+Every MQI call is one ``MQICall``: its step (the rules layer's call at the simulated
+``now``, which runs to its end without a checkpoint), what it counts as in the queue
+manager's statistics (its verb, on a shared queue or not), and what follows it (its event,
+the getters it may let find a message). A task makes it with ``perform``: the queue
+manager's dispatcher admits it (``QueueManager.dispatch``: a paused queue manager waits,
+a dead one refuses, the model's costs are charged), runs the step, and charges the SMDS
+accesses it made. When nothing in the dispatcher could make it wait (``immediate``), the
+same step runs at once (``perform_now``), as the virtual clock makes the calls of the
+applications it drives (``actors.drive``). MQGET with MQGMO_WAIT is a program
+(``actors.program``) of attempts and waits: it waits in simulated time for WaitInterval
+milliseconds (MQWI_UNLIMITED: for ever). A connection whose queue manager was killed, or
+restarted since, fails with MQRC_CONNECTION_BROKEN.
 """
 
 from __future__ import annotations
@@ -12,24 +19,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import Generic, Protocol, TypeVar
 
-import trio
-
-from actors.events import MessageGot, MessagePut, UnitOfWorkEnded
-from actors.reach import CALLER
+from actors import program
+from actors.costs import Costs
+from actors.events import EventLog, MessageGot, MessagePut, UnitOfWorkEnded
+from actors.program import Program, Wait
+from actors.signals import Signals
 from qsg import CMQC
 from qsg.core import engine
 from qsg.core.connection import Connection as RulesConnection
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
 from qsg.core.outcome import Done
+from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.core.store import MATCH_ANY, MessageStore
 from qsg.core.structs import GMO, MD, OD, PMO
-
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
 
 T = TypeVar("T")
 _BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
@@ -44,6 +50,45 @@ _SELECTIVE = (
 )
 
 
+class ApplicationWorld(Protocol):
+    """What the MQI uses of the world around a queue manager (``World``): the signals
+    that wake waiting gets, the event stream, the model's costs now, and whether the
+    applications record a history (the pymqi facade records its calls there)."""
+
+    @property
+    def signals(self) -> Signals: ...
+    @property
+    def events(self) -> EventLog: ...
+    @property
+    def costs(self) -> Costs: ...
+    @property
+    def history(self) -> bool: ...
+
+
+class ConnectedQueueManager(Protocol):
+    """What the MQI uses of the queue manager a connection is to (``QueueManager``):
+    its name, rules and world, whether it is up, and its dispatcher."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def rules(self) -> QMgr: ...
+    @property
+    def world(self) -> ApplicationWorld: ...
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def incarnation(self) -> int: ...
+
+    def immediate(self) -> bool: ...
+    async def dispatch(
+        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
+    ) -> T: ...
+    def dispatch_now(
+        self, call: Callable[[float], T], now: float, shared: bool, verb: str
+    ) -> T: ...
+
+
 @dataclass(slots=True)
 class GetPlan:
     """An MQGET under way: whether it waits and until when, whether it takes any message
@@ -55,10 +100,190 @@ class GetPlan:
     checked: tuple[int, int, bool]
 
 
+class MQICall(Generic[T]):
+    """One MQI call of ``connection``, made once: the step (``__call__``, the rules'
+    call at ``now``), what it counts as (``verb``, on a ``shared`` queue or not) and
+    ``done`` (what follows it: its event, the getters woken; the call's result).
+
+    ``perform`` makes it as a task does: the dispatcher admits it (it may wait), runs the
+    step and charges its SMDS accesses, then ``done``. ``perform_now`` makes it at once,
+    when ``immediate`` said nothing could make it wait: the same step, then ``done``."""
+
+    __slots__ = ("connection", "shared", "verb")
+
+    def __init__(self, connection: Connection, verb: str, shared: bool) -> None:
+        self.connection = connection
+        self.verb = verb
+        self.shared = shared
+
+    def __call__(self, now: float) -> None:
+        """The step: the rules' call, at ``now``."""
+        raise NotImplementedError
+
+    def done(self, now: float) -> T:
+        """After the step, at ``now``: its event, its wake-ups, the call's result."""
+        raise NotImplementedError
+
+    def immediate(self) -> bool:
+        return self.connection.immediate()
+
+    async def perform(self) -> T:
+        """The call, made by a task: admitted by the dispatcher (which may wait)."""
+        connection = self.connection
+        if connection.immediate():  # the dispatcher has nothing to wait for
+            return self.perform_now(program.now())
+        connection._check_life()
+        await connection.qm.dispatch(self, shared=self.shared, verb=self.verb)
+        return self.done(program.now())
+
+    def perform_now(self, now: float) -> T:
+        """The call made at once, at ``now``: only when ``immediate``."""
+        self.connection.qm.dispatch_now(self, now, self.shared, self.verb)
+        return self.done(now)
+
+
+class Put(MQICall[None]):
+    """MQPUT of ``body`` with ``md`` and ``pmo`` on ``queue``; output fields are written
+    back into ``md`` and ``pmo``. A warning (MQCC_WARNING: the message was put all the
+    same) is raised after the put's event."""
+
+    __slots__ = ("body", "md", "outcome", "pmo", "queue", "warning")
+
+    def __init__(self, queue: Queue, body: bytes | str, md: MD, pmo: PMO) -> None:
+        self.connection = queue.connection
+        self.verb = "mqput"
+        self.shared = queue._shared
+        self.queue = queue
+        self.body = body
+        self.md = md
+        self.pmo = pmo
+        self.outcome: Done | None = None
+        self.warning: MQMIError | None = None
+
+    def __call__(self, now: float) -> None:
+        try:
+            self.outcome = self.queue.handle.put(self.body, self.md, self.pmo, now=now)
+        except MQMIError as error:
+            if error.done is None:
+                raise
+            self.outcome, self.warning = error.done, error
+
+    def done(self, now: float) -> None:
+        queue = self.queue
+        assert self.outcome is not None
+        queue.connection._put_done(queue.handle, self.body, self.md, self.outcome, now)
+        if self.warning is not None:
+            raise self.warning
+
+
+class GetAttempt(MQICall["bytes | MQMIError"]):
+    """One attempt of the MQGET ``plan`` was made for (``Queue.getting``): the message,
+    or the MQMIError the rules answered with, handed back rather than raised: the get
+    judges it (``Queue.missed``: wait and try again, or fail). An error of the
+    dispatcher's (the queue manager is down) is raised, as any call's."""
+
+    __slots__ = ("body", "error", "gmo", "max_length", "md", "outcome", "plan", "queue")
+
+    def __init__(
+        self, queue: Queue, plan: GetPlan, md: MD, gmo: GMO, max_length: int | None
+    ) -> None:
+        self.connection = queue.connection
+        self.verb = "mqget"
+        self.shared = queue._shared
+        self.queue = queue
+        self.plan = plan
+        self.md = md
+        self.gmo = gmo
+        self.max_length = max_length
+        self.body = b""
+        self.outcome: Done | None = None
+        self.error: MQMIError | None = None
+
+    def __call__(self, now: float) -> None:
+        try:
+            self.body, self.outcome = self.queue.handle.receive(
+                self.max_length, self.md, self.gmo, now=now
+            )
+        except MQMIError as error:
+            self.error = error
+
+    def done(self, now: float) -> bytes | MQMIError:
+        error = self.error
+        if error is not None:
+            self.error = None  # the attempt object is the get's, for its next attempt
+            return error
+        self.queue.got(self.plan, self.md, self.gmo, self.body, self.outcome, now)
+        return self.body
+
+
+class _EndUnitOfWork(MQICall[None]):
+    """MQCMIT or MQBACK of the connection's unit of work: every waiter on the queues it
+    touched is woken (several messages may have become available at once)."""
+
+    __slots__ = ("committed", "stores")
+
+    def __init__(self, connection: Connection, *, committed: bool) -> None:
+        stores = list(connection.conn.uow.stores)
+        local = connection.qm.rules.store
+        shared = any(s is not local for s in stores)
+        super().__init__(connection, "mqcmit" if committed else "mqback", shared)
+        self.stores = stores
+        self.committed = committed
+
+    def __call__(self, now: float) -> None:
+        conn = self.connection.conn
+        if self.committed:
+            conn.commit()
+        else:
+            conn.backout()
+
+    def done(self, now: float) -> None:
+        connection = self.connection
+        qm = connection.qm
+        qm.world.events.emit(UnitOfWorkEnded(now, qm.name, connection.conn.number, self.committed))
+        connection._wake(self.stores)
+
+
+class Commit(_EndUnitOfWork):
+    """MQCMIT."""
+
+    __slots__ = ()
+
+    def __init__(self, connection: Connection) -> None:
+        super().__init__(connection, committed=True)
+
+
+class Backout(_EndUnitOfWork):
+    """MQBACK."""
+
+    __slots__ = ()
+
+    def __init__(self, connection: Connection) -> None:
+        super().__init__(connection, committed=False)
+
+
+class _RulesCall(MQICall[T]):
+    """Any other MQI call: the rules' ``function(now)``, its result the call's."""
+
+    __slots__ = ("function", "result")
+
+    def __init__(
+        self, connection: Connection, function: Callable[[float], T], verb: str, shared: bool
+    ) -> None:
+        super().__init__(connection, verb, shared)
+        self.function = function
+
+    def __call__(self, now: float) -> None:
+        self.result = self.function(now)
+
+    def done(self, now: float) -> T:
+        return self.result
+
+
 class Connection:
     """MQCONN's connection to a queue manager of the world."""
 
-    def __init__(self, qm: QueueManager, conn: RulesConnection) -> None:
+    def __init__(self, qm: ConnectedQueueManager, conn: RulesConnection) -> None:
         self.qm = qm
         self.conn = conn
         self.incarnation = qm.incarnation
@@ -86,15 +311,15 @@ class Connection:
             lambda now: self.conn.put1(target, body, md, pmo, now=now), verb="mqput1"
         )
         assert handle.done is not None  # the put completed
-        self._put_done(handle, body, md, handle.done)
+        self._put_done(handle, body, md, handle.done, program.now())
 
     async def commit(self) -> None:
         """MQCMIT."""
-        await self._end_uow(committed=True)
+        await Commit(self).perform()
 
     async def backout(self) -> None:
         """MQBACK."""
-        await self._end_uow(committed=False)
+        await Backout(self).perform()
 
     async def disconnect(self) -> None:
         """MQDISC: commits the unit of work and closes the handles still open."""
@@ -102,39 +327,21 @@ class Connection:
         await self._call(lambda now: self.conn.disconnect())
         self._wake(stores)
 
-    async def _end_uow(self, *, committed: bool) -> None:
-        stores = list(self.conn.uow.stores)
-        end = self.conn.commit if committed else self.conn.backout
-        await self._call(
-            lambda now: end(),
-            shared=any(s is not self.qm.rules.store for s in stores),
-            verb="mqcmit" if committed else "mqback",
-        )
-        self._uow_ended(stores, committed=committed)
-
-    def _uow_ended(self, stores: list[MessageStore], *, committed: bool) -> None:
-        now = trio.current_time()
-        self.qm.world.events.emit(UnitOfWorkEnded(now, self.qm.name, self.conn.number, committed))
-        self._wake(stores)
-
     def _wake(self, stores: list[MessageStore]) -> None:
         signals = self.qm.world.signals
         for store in stores:
             signals.notify_store(store)
 
-    def _put_done(
-        self, handle: Handle, body: bytes | str, md: MD, done: Done, now: float | None = None
-    ) -> None:
-        """A put completed: its event, with what the rules decided (``done``), and the
-        getters woken when the message is already visible (``now``: the time, if the
-        caller has it)."""
+    def _put_done(self, handle: Handle, body: bytes | str, md: MD, done: Done, now: float) -> None:
+        """A put completed at ``now``: its event, with what the rules decided (``done``),
+        and the getters woken when the message is already visible."""
         qm = self.qm
         events = qm.world.events
         if events.wanted(MessagePut, handle.queue):
             size = len(body.encode()) if isinstance(body, str) else len(body)
             events.emit(
                 MessagePut(
-                    trio.current_time() if now is None else now,
+                    now,
                     qm.name,
                     handle.queue,
                     md.MsgId,
@@ -149,10 +356,11 @@ class Connection:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
     async def _call(
-        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
+        self, function: Callable[[float], T], *, shared: bool = False, verb: str = "other"
     ) -> T:
-        self._check_life()
-        return await self.qm.dispatch(call, shared=shared, verb=verb)
+        """An MQI call whose step is the rules' ``function(now)`` and that is done when
+        it returns (open, close, inquire, ...)."""
+        return await _RulesCall(self, function, verb, shared).perform()
 
     def _check_life(self) -> None:
         if self.incarnation != self.qm.incarnation:
@@ -166,20 +374,6 @@ class Connection:
         manager is the life it connected to."""
         qm = self.qm
         return self.incarnation == qm.rules.incarnation and qm.immediate()
-
-    def _call_now(
-        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
-    ) -> T:
-        """``_call`` without the dispatcher's waits, when ``immediate`` said so."""
-        self._check_life()
-        return self.qm.run_now(call, shared=shared, verb=verb)
-
-    def commit_now(self) -> None:
-        """MQCMIT run at once: only when the connection is ``immediate``."""
-        stores = list(self.conn.uow.stores)
-        shared = any(s is not self.qm.rules.store for s in stores)
-        self._call_now(lambda now: self.conn.commit(), shared=shared, verb="mqcmit")
-        self._uow_ended(stores, committed=True)
 
 
 class Queue:
@@ -199,51 +393,7 @@ class Queue:
 
     async def put(self, body: bytes | str, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT; output fields are written back into ``md`` and ``pmo``."""
-        md = MD() if md is None else md
-        pmo = PMO() if pmo is None else pmo
-        connection = self.connection
-        if connection.immediate():
-            # Nothing in the dispatcher could make the call wait: it runs here and now,
-            # as the dispatcher would run it, without a closure and its frames.
-            self.put_now(body, md, pmo, trio.current_time())
-            return
-        handle = self.handle
-        try:
-            done = await self.connection._call(
-                lambda now: handle.put(body, md, pmo, now=now), shared=self._shared, verb="mqput"
-            )
-        except MQMIError as warning:
-            if warning.done is not None:  # MQCC_WARNING: the message was put all the same
-                self.connection._put_done(handle, body, md, warning.done)
-            raise
-        self.connection._put_done(handle, body, md, done)
-
-    def put_now(self, body: bytes | str, md: MD, pmo: PMO, now: float) -> None:
-        """MQPUT run at once at ``now`` by the virtual clock (the connection is
-        ``immediate``): ``put`` without the dispatcher, and without a closure per call."""
-        handle, connection = self.handle, self.connection
-        qm = connection.qm
-        if connection.incarnation != qm.rules.incarnation:
-            connection._check_life()
-        # qm.smds_mark and qm.smds_count, inlined: the shared store's SMDS accesses.
-        smds = handle.repository.store if self._shared else None
-        if smds is not None:
-            writes, reads = smds.smds_writes, smds.smds_reads
-        caller = qm.enter_now("mqput", self._shared, now)
-        try:
-            done: Done | None = handle.put(body, md, pmo, now=now)
-            warning = None
-        except MQMIError as error:
-            done, warning = error.done, error  # MQCC_WARNING: the message was put all the same
-        finally:
-            if caller is not None:
-                CALLER.reset(caller)
-            if smds is not None and (smds.smds_writes != writes or smds.smds_reads != reads):
-                qm.statistics.smds(smds.smds_writes - writes, smds.smds_reads - reads)
-        if done is not None:
-            connection._put_done(handle, body, md, done, now)
-        if warning is not None:
-            raise warning
+        await Put(self, body, MD() if md is None else md, PMO() if pmo is None else pmo).perform()
 
     async def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
@@ -252,66 +402,38 @@ class Queue:
         milliseconds of simulated time for a message to arrive."""
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
-        handle, connection = self.handle, self.connection
-        signals, store = connection.qm.world.signals, handle.repository.store
+        return await program.run(self.getting(max_length, md, gmo))
+
+    def getting(self, max_length: int | None, md: MD, gmo: GMO) -> Program[bytes]:
+        """MQGET as a program (``actors.program``): its attempts, and its waits for a
+        message while it may wait (``plan``). An attempt that could only fail, with these
+        options already checked, is not made: the get waits instead (``may_skip``)."""
+        handle = self.handle
+        signals = self.connection.qm.world.signals
+        store, queue = handle.repository.store, handle.queue
         plan = self.plan(md, gmo)
+        attempt = GetAttempt(self, plan, md, gmo, max_length)
         while True:
             if self.may_skip(plan):
-                # An attempt that could only fail, with these options already checked.
-                await signals.wait(store, handle.queue, plan.deadline, plain=True)
+                yield Wait(signals, store, queue, plan.deadline, True)
                 continue
-            try:
-                if connection.immediate():  # as in ``put``: the dispatcher has no wait
-                    return self.get_now(plan, md, gmo, trio.current_time(), max_length)
-                body, done = await connection._call(
-                    lambda now: handle.receive(max_length, md, gmo, now=now),
-                    shared=self._shared,
-                    verb="mqget",
-                )
-            except MQMIError as error:
-                if not self.missed(plan, md, gmo, error):
-                    raise
-                await signals.wait(store, handle.queue, plan.deadline, plain=plan.plain)
-                continue
-            self.got(plan, md, gmo, body, done)
-            return body
+            got: bytes | MQMIError = yield attempt
+            if type(got) is bytes:
+                return got
+            assert isinstance(got, MQMIError)
+            if not self.missed(plan, md, gmo, got):
+                raise got
+            yield Wait(signals, store, queue, plan.deadline, plan.plain)
 
-    def get_now(
-        self, plan: GetPlan, md: MD, gmo: GMO, now: float, max_length: int | None = None
-    ) -> bytes:
-        """One attempt, at ``now``, of the MQGET ``plan`` was made for, run at once by
-        the virtual clock (``immediate``), without a closure per call; it raises what the
-        attempt raised (``missed`` says whether to wait)."""
-        handle, connection = self.handle, self.connection
-        qm = connection.qm
-        if connection.incarnation != qm.rules.incarnation:
-            connection._check_life()
-        smds = handle.repository.store if self._shared else None  # as in ``put_now``
-        if smds is not None:
-            writes, reads = smds.smds_writes, smds.smds_reads
-        caller = qm.enter_now("mqget", self._shared, now)
-        try:
-            body, done = handle.receive(max_length, md, gmo, now=now)
-        finally:
-            if caller is not None:
-                CALLER.reset(caller)
-            if smds is not None and (smds.smds_writes != writes or smds.smds_reads != reads):
-                qm.statistics.smds(smds.smds_writes - writes, smds.smds_reads - reads)
-        self.got(plan, md, gmo, body, done, now)
-        return body
-
-    # The pieces of MQGET with MQGMO_WAIT, shared by the task's call and the clock's.
-    def plan(self, md: MD, gmo: GMO, now: float | None = None) -> GetPlan:
-        """What an MQGET with ``md`` and ``gmo`` starting ``now`` (None: the current
-        time) waits for, and until when."""
+    # The pieces of MQGET with MQGMO_WAIT (``getting``).
+    def plan(self, md: MD, gmo: GMO) -> GetPlan:
+        """What an MQGET with ``md`` and ``gmo`` starting now waits for, and until when."""
         options = gmo.Options
         waits = bool(options & CMQC.MQGMO_WAIT)
         deadline = math.inf
         if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
-            if now is None:
-                now = trio.current_time()
             wait = gmo.WaitInterval
-            deadline = now + (wait if wait > 0 else 0) / 1000
+            deadline = program.now() + (wait if wait > 0 else 0) / 1000
         # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
         # dataclass's ``__eq__``.
         plain = (
@@ -332,7 +454,7 @@ class Queue:
             and self.connection.qm.world.signals.surely_empty(
                 self.handle.repository.store, self.handle.queue
             )
-            and (plan.deadline == math.inf or trio.current_time() < plan.deadline)
+            and (plan.deadline == math.inf or program.now() < plan.deadline)
             and self._skippable()
         )
 
@@ -348,7 +470,7 @@ class Queue:
             self.connection.qm.world.signals.found_empty(
                 self.handle.repository.store, self.handle.queue
             )
-        return plan.waits and trio.current_time() < plan.deadline
+        return plan.waits and program.now() < plan.deadline
 
     def got(
         self,
@@ -357,10 +479,10 @@ class Queue:
         gmo: GMO,
         body: bytes,
         done: Done | None,
-        now: float | None = None,
+        now: float,
     ) -> None:
-        """An attempt returned: the signals told, the event of the message got (``now``:
-        the time, if the caller has it)."""
+        """An attempt returned at ``now``: the signals told, the event of the message
+        got."""
         self._checked = plan.checked
         if gmo.Options & (CMQC.MQGMO_LOCK | CMQC.MQGMO_UNLOCK):
             handle = self.handle
@@ -379,7 +501,7 @@ class Queue:
             return
         world.events.emit(
             MessageGot(
-                trio.current_time() if now is None else now,
+                program.now() if now is None else now,
                 qm.name,
                 handle.queue,
                 md.MsgId,
@@ -433,4 +555,15 @@ class Queue:
         self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
 
 
-__all__ = ["Connection", "GetPlan", "Queue"]
+__all__ = [
+    "ApplicationWorld",
+    "Backout",
+    "Commit",
+    "ConnectedQueueManager",
+    "Connection",
+    "GetAttempt",
+    "GetPlan",
+    "MQICall",
+    "Put",
+    "Queue",
+]

@@ -19,7 +19,6 @@ trio thread (``coupling.direct``): a rules call then runs whole, as in process.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextvars import Token
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -88,6 +87,9 @@ class QueueManager:
         self.channels: dict[str, _Agent] = {}  # the sender agents of this life
         #: The network link of each running sender channel (a fault can break it).
         self.links: dict[str, trio.abc.Stream] = {}
+        #: The model cost of the SMDS accesses of the last step, for ``dispatch`` to
+        #: charge after it.
+        self.smds_owed = 0.0
         #: Set while the queue manager is paused; set() wakes it.
         self.paused: trio.Event | None = None
         #: Seconds its clock runs ahead of the others' (for its lease).
@@ -251,6 +253,9 @@ class QueueManager:
         self.world.signals.notify_store(store)
 
     # ---- the dispatcher ---------------------------------------------------------------
+    # An MQI call is an admission, a step and, after it, the charge of its SMDS accesses.
+    # ``dispatch`` is the one that may wait; ``dispatch_now`` is the same call when
+    # ``immediate`` says the admission has nothing to wait for. Both run ``step``.
     async def dispatch(
         self,
         call: Callable[[float], T],
@@ -265,72 +270,109 @@ class QueueManager:
         while self.paused is not None:
             await self.paused.wait()
         if not system:
+            await self._admit(verb, shared)
+        if self.world.link.bridged:
+            result = await self._bridged(call, shared)
+        else:
+            result = self.step(call, trio.current_time(), shared)
+        if self.smds_owed:
+            await self._charge_smds()
+        return result
+
+    def dispatch_now(self, call: Callable[[float], T], now: float, shared: bool, verb: str) -> T:
+        """``dispatch`` of an application's call at ``now``, when ``immediate``: admitted
+        at once (counted, with nothing to charge), the same step. From a task or from a
+        timer of the virtual clock."""
+        self.statistics.count(verb, 0.0, shared)
+        return self.step(call, now, shared)
+
+    async def _admit(self, verb: str, shared: bool) -> None:
+        """An application's call let in: the queue manager must be up; the call is
+        counted, and its model cost (CPU, and CF access on a shared queue) is slept
+        holding one of the queue manager's processors."""
+        if not self.alive:
+            raise MQMIError.failed(
+                CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} is not running"
+            )
+        costs = self.world.costs
+        cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
+        self.statistics.count(verb, cost, shared)
+        if cost:
+            async with self.cpu:
+                await clock.sleep(cost)
             if not self.alive:
                 raise MQMIError.failed(
-                    CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} is not running"
+                    CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
                 )
-            costs = self.world.costs
-            cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
-            self.statistics.count(verb, cost, shared)
-            if cost:
-                async with self.cpu:
-                    await clock.sleep(cost)
-                if not self.alive:
-                    raise MQMIError.failed(
-                        CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
-                    )
-            if shared and self.rules.qsg is not None:  # only shared messages are offloaded
-                store = self.rules.qsg.shared.store
-                accesses = [0, 0]
 
-                def counted(now: float) -> T:
-                    # Measured inside the call: another task's call cannot come between.
-                    writes, reads = store.smds_writes, store.smds_reads
-                    try:
-                        return call(now)
-                    finally:
-                        accesses[:] = store.smds_writes - writes, store.smds_reads - reads
-
-                result = await self._run(counted)
-                await self._smds(*accesses)
-                return result
-        return await self._run(call)
-
-    async def _smds(self, writes: int, reads: int) -> None:
-        """Count, and charge the model's SMDS costs for, a call's accesses to shared
-        message data sets (an I/O wait after the call, not processor time)."""
-        if writes or reads:
-            self.statistics.smds(writes, reads)
-            costs = self.world.costs
-            cost = writes * costs.smds_write + reads * costs.smds_read
-            if cost:
-                await clock.sleep(cost)
-
-    async def _run(self, call: Callable[[float], T]) -> T:
-        """``call(now)`` with this queue manager's link to the coupling facility."""
-        caller = CALLER.set(self.name)  # whose link to the coupling facility is used
-        try:
-            if not self.world.link.bridged:  # in process, or a blocking call: no await
-                now = self.rules.time = trio.current_time()
+    def step(self, call: Callable[[float], T], now: float, shared: bool) -> T:
+        """``call(now)`` with the rules' time set to ``now``, ``CALLER`` set when a
+        coupling facility link can be lost, and the shared message data set accesses it
+        made counted (``shared``: a call on a shared queue; only shared messages are
+        offloaded), their model cost owed (``smds_owed``, charged by ``dispatch`` after a
+        step that returned)."""
+        self.rules.time = now
+        self.smds_owed = 0.0
+        world = self.world
+        reach = world.reach
+        # Only a lost coupling facility link reads CALLER (``Reach.check``). A call that
+        # runs to its end without a checkpoint cannot see a link lost during it, so
+        # CALLER is set only while some member has lost its link, or when the call may
+        # wait for the facility (bridged): its set and reset were a twentieth of a
+        # driven message.
+        caller = (
+            CALLER.set(self.name)
+            if world.link.bridged or (reach is not None and (reach.everyone or reach.lost))
+            else None
+        )
+        group = self.rules.qsg if shared else None
+        if group is None:
+            if caller is None:
                 return call(now)
-            if not greenback.has_portal():  # ensure_portal checkpoints even when it has one
-                await greenback.ensure_portal()
-            with trio.CancelScope(shield=True):
-                lock = self.lock
-                # Free (and so with no one queued: trio hands it to a waiter on release),
-                # it is taken without a checkpoint, which would cost a pass of the loop.
-                if lock.locked():
-                    await lock.acquire()
-                else:
-                    lock.acquire_nowait()
-                try:
-                    now = self.rules.time = trio.current_time()
-                    result = call(now)
-                finally:
-                    lock.release()
-            return result
+            try:
+                return call(now)
+            finally:
+                CALLER.reset(caller)
+        store = group.shared.store
+        writes, reads = store.smds_writes, store.smds_reads
+        try:
+            return call(now)
         finally:
-            CALLER.reset(caller)
+            if caller is not None:
+                CALLER.reset(caller)
+            writes, reads = store.smds_writes - writes, store.smds_reads - reads
+            if writes or reads:
+                self.statistics.smds(writes, reads)
+                costs = world.costs
+                self.smds_owed = writes * costs.smds_write + reads * costs.smds_read
+
+    async def _charge_smds(self) -> None:
+        """The model's SMDS costs of the step just made: an I/O wait after the call, not
+        processor time. (Taken with no checkpoint between the step and here: no other
+        call's accesses can be among them.)"""
+        owed, self.smds_owed = self.smds_owed, 0.0
+        await clock.sleep(owed)
+
+    async def _bridged(self, call: Callable[[float], T], shared: bool) -> T:
+        """``step`` through the trio transport, whose store calls wait for the server
+        while other tasks run: through greenback's portal, one call of this queue
+        manager at a time (the dispatcher lock), shielded (a kill lands between MQ
+        calls, never inside one)."""
+        if not greenback.has_portal():  # ensure_portal checkpoints even when it has one
+            await greenback.ensure_portal()
+        with trio.CancelScope(shield=True):
+            lock = self.lock
+            # Free (and so with no one queued: trio hands it to a waiter on release),
+            # it is taken without a checkpoint, which would cost a pass of the loop.
+            if lock.locked():
+                await lock.acquire()
+            else:
+                lock.acquire_nowait()
+            try:
+                result = self.step(call, trio.current_time(), shared)
+            finally:
+                lock.release()
+        return result
 
     def immediate(self) -> bool:
         """Whether an MQI call would run at once, without a checkpoint: the queue manager
@@ -344,57 +386,6 @@ class QueueManager:
             and not self.world.link.bridged
             and not costs.per_call  # CPU, CF access or SMDS costs
         )
-
-    def run_now(
-        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
-    ) -> T:
-        """``call(now)`` at once, as ``dispatch`` runs it when ``immediate``: from a
-        task or from a timer of the virtual clock (counted as ``dispatch`` counts it)."""
-        now = trio.current_time()
-        mark = self.smds_mark(shared)
-        caller = self.enter_now(verb, shared, now)
-        try:
-            return call(now)
-        finally:
-            if caller is not None:
-                CALLER.reset(caller)
-            if mark is not None:
-                self.smds_count(mark)
-
-    def enter_now(self, verb: str, shared: bool, now: float) -> Token[str] | None:
-        """What ``run_now`` does before its call, for the clock's MQPUT and MQGET that
-        make the rules' call themselves (no closure a message): the call counted as
-        ``dispatch`` counts it, the rules' time set to ``now``, and ``CALLER`` set when
-        a coupling facility link can be lost (the token to reset after the call; None
-        when it was not set)."""
-        statistics = self.statistics  # ``MessageManagerStatistics.count`` of a free call
-        statistics.calls[verb] += 1
-        statistics.cf_accesses += shared
-        self.rules.time = now
-        reach = self.world.reach
-        if reach is None or not (reach.everyone or reach.lost):
-            # Only a lost coupling facility link reads CALLER (``Reach.check``), and none
-            # can be lost during this call, which runs to its end without a checkpoint:
-            # a context variable's set and reset were a twentieth of a driven message.
-            return None
-        return CALLER.set(self.name)
-
-    def smds_mark(self, shared: bool) -> tuple[int, int] | None:
-        """Before a call that runs at once: the shared store's SMDS access counts (None
-        for a call on no shared queue: only shared messages are offloaded)."""
-        if not shared or self.rules.qsg is None:
-            return None
-        store = self.rules.qsg.shared.store
-        return store.smds_writes, store.smds_reads
-
-    def smds_count(self, mark: tuple[int, int]) -> None:
-        """After it: the call's SMDS accesses counted (free here, as ``immediate`` says:
-        counted, not charged)."""
-        assert self.rules.qsg is not None
-        store = self.rules.qsg.shared.store
-        writes, reads = store.smds_writes - mark[0], store.smds_reads - mark[1]
-        if writes or reads:
-            self.statistics.smds(writes, reads)
 
     def wake(self) -> None:
         """End a pause: the calls waiting in ``dispatch`` go on."""

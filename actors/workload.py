@@ -1,41 +1,58 @@
-"""A scenario's applications: putters, getters, requesters and servers, as trio tasks.
+"""A scenario's applications: putters, getters, requesters and servers.
 
 Each application is one MQ client of the running world: it connects, opens its queue
-and works through the async MQI like a real program, drawing sizes, priorities, service
+and works through the MQI like a real program, drawing sizes, priorities, service
 and inter-arrival times from the run's one ``random.Random``. An MQI call that fails is
 an ``ApplicationError`` event; an application whose queue manager went away (killed,
 restarted: MQRC_CONNECTION_BROKEN, MQRC_Q_MGR_NOT_AVAILABLE) or whose coupling
 facility is unreachable (MQRC_CF_STRUC_FAILED) waits ``RECONNECT`` seconds, connects
 again and carries on, as a well-written MQ application does. A message put in a unit of
 work that a kill backed out is gone: that is MQ's behaviour, not the application's.
+
+Each kind's behaviour is written once, as a program (``actors.program``): the
+application's trio task runs it, and hands it to the virtual clock's timers while
+nothing can make its calls wait (``actors.drive``).
 """
 
 from __future__ import annotations
 
 import enum
 import math
+import random
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Protocol, TypeVar
 
 import trio
 
-from actors import arrivals, clock, drive
-from actors.events import ApplicationError, ReplyReceived
+from actors import arrivals, clock, drive, program
+from actors.config import Workload
+from actors.events import ApplicationError, EventLog, ReplyReceived
 from actors.history import recorded
-from actors.mqi import Connection, Queue
+from actors.mqi import Commit, Connection, MQICall, Put, Queue
+from actors.program import Await, Delay, Next, Program, Rest, awaiting
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.queue import MAX_MSG_LENGTH
 from qsg.core.structs import GMO, MD, OD, PMO
 
-if TYPE_CHECKING:
-    import random
-
-    from actors.config import Workload
-    from actors.world import World
-
 T = TypeVar("T")
+
+
+class ApplicationHost(Protocol):
+    """What an application uses of the world it runs in (``World``): MQCONN, the run's
+    one random number generator, the event stream, and the history a chaos run keeps
+    (with the MsgIds its clients choose)."""
+
+    @property
+    def random(self) -> random.Random: ...
+    @property
+    def events(self) -> EventLog: ...
+    @property
+    def history(self) -> bool: ...
+
+    async def connect(self, q_mgr: str, user: str | None = None) -> Connection: ...
+    def new_msg_id(self) -> bytes: ...
 
 
 class _Failed(enum.Enum):
@@ -45,6 +62,8 @@ class _Failed(enum.Enum):
 #: What ``Application.attempt`` returns when the MQI call failed.
 FAILED = _Failed.FAILED
 NO_MSG = frozenset({CMQC.MQRC_NO_MSG_AVAILABLE})
+#: A getter's next MQGET is due at once (one instruction for every get).
+NEXT_NOW = Next(None)
 #: Seconds an application waits before connecting again after losing its queue manager.
 RECONNECT = 1.0
 #: Reasons after which an application reconnects rather than carrying on.
@@ -106,10 +125,19 @@ def open_options(w: Workload) -> int:
 
 
 class Application:
-    """One instance (``index``) of a workload, with its connection and open queue."""
+    """One instance (``index``) of a workload, with its connection and open queue.
+
+    Each kind's behaviour is a program (``actors.program``): the putter's, the getter's,
+    the requester's and the server's loop, written once. The application's task runs it,
+    and hands it to the virtual clock while the clock can make its calls (``drive``)."""
 
     def __init__(
-        self, world: World, w: Workload, index: int, origin: float = 0.0, end: float = math.inf
+        self,
+        world: ApplicationHost,
+        w: Workload,
+        index: int,
+        origin: float = 0.0,
+        end: float = math.inf,
     ) -> None:
         self.world = world
         #: The trio time the run began: the workload's start and stop count from it.
@@ -125,103 +153,91 @@ class Application:
         self.stale: Connection | None = None
         self.in_uow = 0  # messages in the current unit of work
         self.sent = 0  # messages a putter has put
-        self.pmo_options = put_options(w)
+        options = put_options(w)
         if w.group_size > 1:
-            self.pmo_options |= CMQC.MQPMO_LOGICAL_ORDER
-        #: A call made by the clock failed as one after which the application waits
-        #: RECONNECT seconds: the task is to wait them (``attempt_now``).
-        self.resting = False
+            options |= CMQC.MQPMO_LOGICAL_ORDER
+        #: The putter's PMO, as an MQ program keeps one: only its output fields change
+        #: from put to put.
+        self.pmo = PMO(Options=options)
+        #: The clock's side of the application, which runs its program while it can.
+        self.drive = drive.Drive(self)
 
     async def run(self) -> None:
         w = self.w
         await clock.sleep_until(self.origin + w.start)
+        programs = {
+            "putter": self.putter,
+            "getter": self.getter,
+            "requester": self.requester,
+            "server": self.server,
+        }
         with trio.move_on_at(self.stop):
-            await {
-                "putter": self.putter,
-                "getter": self.getter,
-                "requester": self.requester,
-                "server": self.server,
-            }[w.kind]()
+            await program.run(programs[w.kind](), self.drive)
         # A syncpoint application commits what it holds, a get not yet counted included.
         if self.conn is not None and self.w.syncpoint:
-            await self.attempt(self.conn.commit, op="commit")
+            commit = self.attempt(Commit(self.conn), op="commit")
+            await program.run(commit)
 
     # ---- the four kinds ---------------------------------------------------------------
-    async def putter(self) -> None:
+    def putter(self) -> Program[None]:
         w = self.w
         while w.count is None or self.sent < w.count:
-            if drive.possible(self):  # the clock makes the arrivals while it can
-                handoff = await drive.Putter(self).go()
-                if handoff is drive.Handoff.DONE:
-                    break
-                if handoff is drive.Handoff.PAUSE:
-                    await clock.sleep(RECONNECT)
-                    continue
-                # DUE: this arrival is the task's to make, now
-            else:
-                await clock.sleep(self.gap())
-            queue = await self.ensure_open()
+            yield Next(program.now() + self.gap())  # the next arrival
+            queue = self.queue
             if queue is None:
-                continue
+                queue = yield from self.ensure_open()
+                if queue is None:
+                    continue
             body, md = self.message()
-            put = await self.attempt(
-                queue.put,
-                body,
-                md,
-                PMO(Options=self.pmo_options),
-                op="put",
-                md=md,
-                syncpoint=bool(w.syncpoint),
+            put = yield from self.attempt(
+                Put(queue, body, md, self.pmo), op="put", md=md, syncpoint=bool(w.syncpoint)
             )
             if put is not FAILED:
                 self.sent += 1
-                await self.counted()
+                if w.syncpoint:
+                    yield from self.counted()
 
-    async def getter(self) -> None:
-        while True:
-            if drive.possible(self):  # the clock makes the gets while it can
-                handoff = await drive.Getter(self).go()
-                if handoff is drive.Handoff.PAUSE:
-                    await clock.sleep(RECONNECT)
-                    continue
-                if handoff is drive.Handoff.COUNT:
-                    await self.counted()
-                    continue
-                # DUE: the next MQGET is the task's to make
-            queue = await self.ensure_open()
-            if queue is None:
-                continue
-            got = await self.get(queue, MD())
-            if got is not None:
-                await clock.sleep(self.w.service.draw(self.rng))
-                await self.counted()
-
-    async def server(self) -> None:
+    def getter(self) -> Program[None]:
         w = self.w
         while True:
-            queue = await self.ensure_open()
+            yield NEXT_NOW  # the next MQGET
+            queue = self.queue
+            if queue is None:
+                queue = yield from self.ensure_open()
+                if queue is None:
+                    continue
+            got = yield from self.get(queue, MD())
+            if got is not FAILED:
+                yield Delay(program.now() + w.service.draw(self.rng))
+                if w.syncpoint:
+                    yield from self.counted()
+
+    def server(self) -> Program[None]:
+        w = self.w
+        while True:
+            queue = yield from self.ensure_open()
             if queue is None:
                 continue
             request = MD()
-            body = await self.get(queue, request)
-            if body is None or self.conn is None:
+            body = yield from self.get(queue, request)
+            if body is FAILED or self.conn is None:
                 continue
-            await clock.sleep(w.service.draw(self.rng))
+            yield Delay(program.now() + w.service.draw(self.rng))
             if request.MsgType == CMQC.MQMT_REQUEST and request.ReplyToQ.strip(b" \0"):
-                await self.attempt(self.reply, request, body)
-            await self.counted()
+                yield from self.attempt(self.reply(request, body))
+            yield from self.counted()
 
-    async def requester(self) -> None:
+    def requester(self) -> Program[None]:
         w, rng = self.w, self.rng
         sent = 0
         reply_queue: Queue | None = None
         while w.count is None or sent < w.count:
-            began = trio.current_time()
-            queue = await self.ensure_open()
+            began = program.now()
+            queue = yield from self.ensure_open()
             if queue is None:
                 continue
             if reply_queue is None or reply_queue.connection is not self.conn:
-                reply_queue = await self.open_reply_queue()
+                reply_queue = yield from self.open_reply_queue()
                 if reply_queue is None:
                     continue
             body, md = descriptor(w, rng)
@@ -230,10 +246,11 @@ class Application:
             pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
             if self.world.history:
                 md.MsgId = self.world.new_msg_id()
-            if await self.attempt(queue.put, body, md, pmo, op="put", md=md) is not FAILED:
+            put = yield from self.attempt(Put(queue, body, md, pmo), op="put", md=md)
+            if put is not FAILED:
                 sent += 1
-                await self.await_reply(reply_queue, md.MsgId, began)
-            await clock.sleep_until(began + self.gap(began))
+                yield from self.await_reply(reply_queue, md.MsgId, began)
+            yield Delay(began + self.gap(began))
 
     # ---- pieces -----------------------------------------------------------------------
     def message(self) -> tuple[bytes, MD]:
@@ -254,7 +271,7 @@ class Application:
         the workload's arrival process at its rate or its load shape."""
         rate, arrival = self.w.rate, self.w.arrival
         if self.w.profile is not None:
-            at = trio.current_time() if since is None else since
+            at = program.now() if since is None else since
             return arrivals.gap(self.w.profile, arrival, at - self.origin, self.rng)
         if arrival == "constant":
             return 1.0 / rate
@@ -262,22 +279,21 @@ class Application:
             return self.rng.uniform(0.0, 2.0 / rate)
         return self.rng.expovariate(rate)
 
-    async def ensure_open(self) -> Queue | None:
+    def ensure_open(self) -> Program[Queue | None]:
         """The open queue, connecting (again) first if need be; None after a failure
         (the application has waited RECONNECT seconds)."""
         if self.queue is not None:
             return self.queue
-        w = self.w
-
-        async def connect() -> None:
-            await self.abandon()
-            self.conn = await self.world.connect(w.qmgr, user=w.label)
-            self.in_uow = 0
-            self.queue = await self.conn.open(w.queue, open_options(w))
-
-        if await self.attempt(connect, pause=True) is FAILED:
+        if (yield from self.attempt(awaiting(self._connect), pause=True)) is FAILED:
             self.conn = self.queue = None
         return self.queue
+
+    async def _connect(self) -> None:
+        w = self.w
+        await self.abandon()
+        self.conn = await self.world.connect(w.qmgr, user=w.label)
+        self.in_uow = 0
+        self.queue = await self.conn.open(w.queue, open_options(w))
 
     async def abandon(self) -> None:
         """MQBACK and MQDISC of a connection lost to a fault, as a well-written application
@@ -296,19 +312,20 @@ class Application:
                 self.stale = stale
                 raise
 
-    async def open_reply_queue(self) -> Queue | None:
+    def open_reply_queue(self) -> Program[Queue | None]:
         """The requester's own temporary dynamic reply queue, from its model queue."""
         assert self.conn is not None
         conn, w = self.conn, self.w
         od = OD(ObjectName=w.reply_model.encode(), DynamicQName=w.reply_name.encode())
-        opened = await self.attempt(conn.open, od, CMQC.MQOO_INPUT_EXCLUSIVE, pause=True)
+        open_it = partial(conn.open, od, CMQC.MQOO_INPUT_EXCLUSIVE)
+        opened = yield from self.attempt(awaiting(open_it), pause=True)
         return None if opened is FAILED else opened
 
-    def get_options(self, md: MD, now: float | None = None) -> GMO:
-        """The GMO of a waiting MQGET starting ``now`` (None: the current time), not
-        waiting past the workload's stop; ``md`` is made ready for it."""
+    def get_options(self, md: MD) -> GMO:
+        """The GMO of a waiting MQGET starting now, not waiting past the workload's stop;
+        ``md`` is made ready for it."""
         w = self.w
-        left_ms = (self.stop - (trio.current_time() if now is None else now)) * 1000
+        left_ms = (self.stop - program.now()) * 1000
         # At least a millisecond: a get that cannot wait would spin in simulated time.
         wait = max(1, min(w.wait, math.ceil(left_ms)))
         gmo = GMO(Options=get_options(w), WaitInterval=wait)
@@ -317,24 +334,20 @@ class Application:
             gmo.Version = CMQC.MQGMO_VERSION_2
         return gmo
 
-    async def get(self, queue: Queue, md: MD) -> bytes | None:
-        """One waiting MQGET (not past the workload's stop); None if nothing came."""
-        w = self.w
+    def get(self, queue: Queue, md: MD) -> Program[bytes | _Failed]:
+        """One waiting MQGET (not past the workload's stop); FAILED if nothing came.
+        (It hands back the attempt's program itself: a generator less a message.)"""
         gmo = self.get_options(md)
-        got = await self.attempt(
-            queue.get,
-            None,
-            md,
-            gmo,
+        return self.attempt(
+            queue.getting(None, md, gmo),
             quiet=NO_MSG,
             pause=True,
             op="get",
             md=md,
-            syncpoint=bool(w.syncpoint),
+            syncpoint=bool(self.w.syncpoint),
         )
-        return None if got is FAILED else got
 
-    async def reply(self, request: MD, body: bytes) -> None:
+    def reply(self, request: MD, body: bytes) -> Program[None]:
         """The server's reply: to ReplyToQ at ReplyToQMgr, CorrelId as the request's
         report options say (MQRO_COPY_MSG_ID_TO_CORREL_ID unless MQRO_PASS_CORREL_ID)."""
         assert self.conn is not None
@@ -349,15 +362,11 @@ class Application:
         options = CMQC.MQPMO_SYNCPOINT if self.w.syncpoint else CMQC.MQPMO_NO_SYNCPOINT
         if self.world.history:
             md.MsgId = self.world.new_msg_id()
-        await self.record(
-            partial(self.conn.put1, od, body, md, PMO(Options=options)),
-            "put",
-            request.ReplyToQ.decode().strip(),
-            md,
-            bool(self.w.syncpoint),
-        )
+        put1 = partial(self.conn.put1, od, body, md, PMO(Options=options))
+        queue = request.ReplyToQ.decode().strip()
+        yield Await(partial(self.record, put1, "put", queue, md, bool(self.w.syncpoint)))
 
-    async def await_reply(self, reply_queue: Queue, msg_id: bytes, began: float) -> None:
+    def await_reply(self, reply_queue: Queue, msg_id: bytes, began: float) -> Program[None]:
         w = self.w
         md = MD(CorrelId=msg_id)
         gmo = GMO(
@@ -365,8 +374,10 @@ class Application:
             WaitInterval=w.timeout,
             MatchOptions=CMQC.MQMO_MATCH_CORREL_ID,
         )
-        got = await self.attempt(reply_queue.get, None, md, gmo, quiet=NO_MSG, op="get", md=md)
-        now = trio.current_time()
+        got = yield from self.attempt(
+            reply_queue.getting(None, md, gmo), quiet=NO_MSG, op="get", md=md
+        )
+        now = program.now()
         self.world.events.emit(
             ReplyReceived(
                 now,
@@ -378,28 +389,15 @@ class Application:
             )
         )
 
-    async def counted(self) -> None:
+    def counted(self) -> Program[None]:
         """One more message in the unit of work: commit every ``syncpoint`` of them."""
         if not self.w.syncpoint or self.conn is None:
             return
         self.in_uow += 1
-        if self.in_uow >= self.w.syncpoint:
-            conn = self.conn
-            if await self.attempt(conn.commit, op="commit") is not FAILED:
-                self.in_uow = 0
-
-    def counted_now(self) -> bool:
-        """``counted`` made by the clock (the connection is immediate); False if its
-        commit failed as one after which the application waits RECONNECT seconds."""
-        if not self.w.syncpoint or self.conn is None:
-            return True
-        self.in_uow += 1
-        if self.in_uow >= self.w.syncpoint:
-            if self.attempt_now(self.conn.commit_now):
-                self.in_uow = 0
-            elif self.resting:
-                return False
-        return True
+        if self.in_uow < self.w.syncpoint:
+            return
+        if (yield from self.attempt(Commit(self.conn), op="commit")) is not FAILED:
+            self.in_uow = 0
 
     async def record(
         self,
@@ -421,41 +419,37 @@ class Application:
             syncpoint=syncpoint,
         )
 
-    async def attempt(
+    def attempt(
         self,
-        call: Callable[..., Awaitable[T]],
-        *args: Any,
+        work: MQICall[T] | Program[T],
+        *,
         quiet: frozenset[int] = frozenset(),
         pause: bool = False,
         op: str = "",
         md: MD | None = None,
         syncpoint: bool = False,
-    ) -> T | _Failed:
-        """Run one MQI step; on MQMIError note it (unless ``quiet``) and, if the queue
-        manager or the CF is lost, drop the connection and wait RECONNECT seconds before
-        the next try (with ``pause``, after any failure: a loop that is not paced by its
-        arrivals must not retry in the same simulated instant). A step with an ``op`` is
-        part of the history (``md``: the put's or get's descriptor)."""
+    ) -> Program[T | _Failed]:
+        """One MQI step (a call, or a program of them); on MQMIError note it (unless
+        ``quiet``) and, if the queue manager or the CF is lost, drop the connection and
+        wait RECONNECT seconds before the next try (with ``pause``, after any failure: a
+        loop that is not paced by its arrivals must not retry in the same simulated
+        instant). A step with an ``op`` is part of the history (``md``: the put's or
+        get's descriptor), recorded around its task's await."""
         try:
             if op and self.world.history:
-                return await self.record(partial(call, *args), op, self.w.queue, md, syncpoint)
-            return await call(*args)
+                steps = work.perform if isinstance(work, MQICall) else partial(program.run, work)
+                recorded_result: T = yield Await(
+                    partial(self.record, steps, op, self.w.queue, md, syncpoint)
+                )
+                return recorded_result
+            if isinstance(work, MQICall):
+                result: T = yield work
+                return result
+            return (yield from work)
         except MQMIError as error:
             if self.failed(error, quiet, pause):
-                await clock.sleep(RECONNECT)
+                yield Rest(program.now() + RECONNECT)
             return FAILED
-
-    def attempt_now(self, call: Callable[..., object], *args: Any) -> bool:
-        """``attempt`` of a call made at once by the clock (never with a history): True
-        if it succeeded; a failure after which the task would wait RECONNECT seconds
-        sets ``resting``."""
-        self.resting = False
-        try:
-            call(*args)
-        except MQMIError as error:
-            self.resting = self.failed(error)
-            return False
-        return True
 
     def failed(
         self, error: MQMIError, quiet: frozenset[int] = frozenset(), pause: bool = False
@@ -464,7 +458,7 @@ class Application:
         wait RECONNECT seconds."""
         if error.reason in quiet:
             return False
-        w, now = self.w, trio.current_time()
+        w, now = self.w, program.now()
         self.world.events.emit(ApplicationError(now, w.qmgr, self.name, w.queue, error.reason))
         if error.reason in LOST:
             if self.w.syncpoint and self.conn is not None:
@@ -475,7 +469,10 @@ class Application:
 
 
 async def run_workloads(
-    world: World, workloads: tuple[Workload, ...], origin: float = 0.0, end: float = math.inf
+    world: ApplicationHost,
+    workloads: tuple[Workload, ...],
+    origin: float = 0.0,
+    end: float = math.inf,
 ) -> None:
     """Every application of ``workloads``, until each has reached its stop (times count
     from ``origin``, the trio time the run began; none goes on past ``end``)."""

@@ -18,11 +18,10 @@ import trio
 from actors import clock, drive
 from actors.clock import VirtualClock
 from actors.events import ApplicationError, EventLog, MessageGot, MessagePut, WorldEvent
-from actors.mqi import Queue
+from actors.mqi import Put
 from actors.signals import Signals
 from qsg import CMQC
 from qsg.core.memstore import MemoryStore
-from qsg.core.structs import MD, PMO
 from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
@@ -280,15 +279,15 @@ def test_a_failure_inside_a_clock_driven_step_ends_the_run_as_a_task_failure_doe
     # A timer must not raise into trio's loop: the step's exception goes to the
     # application's task, and the world ends with it (nothing fails quietly).
     calls = [0]
-    put_now = Queue.put_now
+    step = Put.__call__
 
-    def failing(self: Queue, body: bytes | str, md: MD, pmo: PMO, now: float) -> None:
+    def failing(self: Put, now: float) -> None:
         calls[0] += 1
         if calls[0] == 50:
             raise RuntimeError("a bug in the put")
-        put_now(self, body, md, pmo, now)
+        step(self, now)
 
-    monkeypatch.setattr(Queue, "put_now", failing)
+    monkeypatch.setattr(Put, "__call__", failing)
     with pytest.RaisesGroup(RuntimeError, allow_unwrapped=True, flatten_subgroups=True):
         run_scenario(_shortened("mmc-erlang-c.toml", 60))
     assert calls[0] == 50
