@@ -70,7 +70,7 @@ class World(FaultInjection):
         self.watch = FacilityWatch(self)
         self.channel_board = ChannelBoard()
         events.listen(self.channel_board.saw, ChannelStateChanged, ChannelBatch)
-        self.command_servers = command_server.Starter(self.qmgrs)
+        self.command_servers = command_server.Starter(self)
         events.listen(self.command_servers.saw, MessagePut, queue=command_server.COMMAND_INPUT)
 
     # ---- the public API ---------------------------------------------------------------
