@@ -11,19 +11,17 @@ DISPLAY over the QSG's members, each answering for itself as z/OS does.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from actors.events import ChannelBatch, ChannelStateChanged, WorldEvent
+from actors.qmgr import QueueManager
 from qsg import CMQC
 from qsg.core.objects import ChannelDefinition
 from qsg.mqsc import commands
 from qsg.mqsc.commands import Parsed, Reply
 from qsg.mqsc.status import ChannelView, Snapshot, Usage, take
-
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
-    from actors.world import World
 
 
 class ChannelBoard:
@@ -52,12 +50,25 @@ class ChannelBoard:
         return ChannelView(definition, state, messages, batches, detail)
 
 
+class Administered(Protocol):
+    """What the administrator's view uses of the world: its queue managers, the
+    channel board, and START and STOP CHANNEL."""
+
+    @property
+    def qmgrs(self) -> Mapping[str, QueueManager]: ...
+    @property
+    def channel_board(self) -> ChannelBoard: ...
+
+    async def start_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
+
+
 def responding(qm: QueueManager) -> bool:
     """Whether ``qm`` can answer a command now: running and not paused."""
     return qm.alive and qm.paused is None
 
 
-async def snapshot(world: World, q_mgr: str) -> Snapshot:
+async def snapshot(world: Administered, q_mgr: str) -> Snapshot:
     """``q_mgr``'s snapshot at the current simulated time."""
     qm = world.qmgrs[q_mgr]
     rules = qm.rules
@@ -74,7 +85,7 @@ async def snapshot(world: World, q_mgr: str) -> Snapshot:
     return await qm.dispatch(make, system=True)
 
 
-async def command(world: World, q_mgr: str, text: str) -> Reply:
+async def command(world: Administered, q_mgr: str, text: str) -> Reply:
     """Run one MQSC command on ``q_mgr``, as its console would."""
     parsed = commands.parse(text)
     cmdscope = commands.scope(parsed)
@@ -110,7 +121,7 @@ async def command(world: World, q_mgr: str, text: str) -> Reply:
     return commands.scoped(q_mgr, parsed.verb, cmdscope, replies)
 
 
-async def _run(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
+async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
     if not responding(qm):
         me = commands.prefix(qm.name)
         return Reply((f"CSQN127E {me} QUEUE MANAGER {qm.name} IS NOT ACTIVE",), failed=True)
@@ -124,7 +135,7 @@ async def _run(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
     )
 
 
-async def _channel(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
+async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
     """START or STOP CHANNEL: the sender's agent starts, or ends (STOPPED)."""
     name = parsed.channel
     definition = qm.rules.local.channels.get(name)
@@ -142,4 +153,4 @@ async def _channel(world: World, qm: QueueManager, parsed: Parsed) -> Reply:
     return commands.channel_reply(qm.name, parsed)
 
 
-__all__ = ["ChannelBoard", "command", "responding", "snapshot"]
+__all__ = ["Administered", "ChannelBoard", "command", "responding", "snapshot"]

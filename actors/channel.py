@@ -34,27 +34,36 @@ as after any broken link (RETRYING, then STOPPED), the receiver's agent ends (IN
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 import trio
 import trio.testing
 
 from actors import clock, wire
-from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, ExpiredInTransit
+from actors.costs import Costs
+from actors.events import (
+    ChannelBatch,
+    ChannelDelivered,
+    ChannelStateChanged,
+    EventLog,
+    ExpiredInTransit,
+)
+from actors.signals import Signals
 from actors.wire import ChannelBrokenError, ChannelTimeoutError, Frames, real_io
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC
 from qsg.core import expiry
 from qsg.core.conname import DEFAULT_PORT, parse_conname
-from qsg.core.errors import MQMIError
+from qsg.core.errors import MQMIError, QSGError
 from qsg.core.layouts import XQH, read_inner_expiry
 from qsg.core.message import Message
 from qsg.core.objects import ChannelDefinition
+from qsg.core.qmgr import QMgr
 from qsg.core.structs import GMO, MD, OD, PMO, name_of
 
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -67,16 +76,59 @@ class ChannelSync:
     committed: int = 0
 
 
+class ChannelNetwork(Protocol):
+    """What a channel agent uses of the world around its queue manager (``World``): the
+    partners a CONNAME can name in process, the network's costs, the signals that wake
+    a getter, and the event stream."""
+
+    @property
+    def qmgrs(self) -> Mapping[str, ChannelQueueManager]: ...
+    @property
+    def costs(self) -> Costs: ...
+    @property
+    def signals(self) -> Signals: ...
+    @property
+    def events(self) -> EventLog: ...
+
+
+class ChannelQueueManager(Protocol):
+    """What a channel agent uses of the queue manager it runs in (``QueueManager``), at
+    either end: its rules, its dispatcher and the nursery of its life, whether it is
+    alive or paused, its connect timeout, its SYSTEM.CHANNEL.SYNCQ and its senders'
+    network links."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def rules(self) -> QMgr: ...
+    @property
+    def world(self) -> ChannelNetwork: ...
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def paused(self) -> trio.Event | None: ...
+    @property
+    def nursery(self) -> trio.Nursery: ...
+    @property
+    def connect_timeout(self) -> float: ...
+    @property
+    def syncq(self) -> dict[str, ChannelSync]: ...
+    @property
+    def links(self) -> dict[str, trio.abc.Stream]: ...
+
+    async def dispatch(self, call: Callable[[float], T], *, system: bool = False) -> T: ...
+
+
 _GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
 _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
 
 
-def _state(qm: QueueManager, channel: str, state: str, detail: str = "") -> None:
+def _state(qm: ChannelQueueManager, channel: str, state: str, detail: str = "") -> None:
     qm.world.events.emit(ChannelStateChanged(trio.current_time(), qm.name, channel, state, detail))
 
 
 # ---- the sender --------------------------------------------------------------------------
-async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
+async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> None:
     """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
     send batches. When the partner cannot be reached or the link breaks, retry after
     SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop."""
@@ -124,7 +176,7 @@ async def run_sender(qm: QueueManager, definition: ChannelDefinition) -> None:
                 await qm.dispatch(lambda now: conn.terminate(), system=True)
 
 
-async def _connect(qm: QueueManager, definition: ChannelDefinition) -> Frames:
+async def _connect(qm: ChannelQueueManager, definition: ChannelDefinition) -> Frames:
     """The link to the partner, the hello sent: the start (the receiver's status) is
     awaited within the connect timeout."""
     partner = qm.world.qmgrs.get(definition.conn_name)
@@ -173,7 +225,9 @@ async def _connect_tcp(conn_name: str, seconds: float) -> Frames:
     return Frames(stream, remote=True)
 
 
-async def _connect_in_process(partner: QueueManager, definition: ChannelDefinition) -> Frames:
+async def _connect_in_process(
+    partner: ChannelQueueManager, definition: ChannelDefinition
+) -> Frames:
     if not partner.alive:
         raise ChannelBrokenError(f"{definition.conn_name} is not running")
     ours, theirs = trio.testing.memory_stream_pair()
@@ -185,7 +239,7 @@ async def _connect_in_process(partner: QueueManager, definition: ChannelDefiniti
 
 
 async def _resynchronise(
-    qm: QueueManager,
+    qm: ChannelQueueManager,
     sync: ChannelSync,
     conn: Any,
     xmitq: Any,
@@ -228,7 +282,7 @@ def _remove(xmitq: Any, msg_ids: list[bytes], now: float) -> None:
 
 
 async def _send_batch(
-    qm: QueueManager,
+    qm: ChannelQueueManager,
     definition: ChannelDefinition,
     sync: ChannelSync,
     conn: Any,
@@ -281,7 +335,7 @@ async def _send_batch(
     )
 
 
-async def _heartbeat(qm: QueueManager, frames: Frames) -> None:
+async def _heartbeat(qm: ChannelQueueManager, frames: Frames) -> None:
     """A heartbeat flow, answered by the receiver: the link is alive. A paused queue
     manager (stopped, as under SIGSTOP) sends none until it wakes."""
     while qm.paused is not None:
@@ -291,7 +345,7 @@ async def _heartbeat(qm: QueueManager, frames: Frames) -> None:
 
 
 # ---- the receiver ------------------------------------------------------------------------
-async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
+async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
     anyone). A flow the protocol does not allow, or a batch that can be neither put nor
     dead-lettered, ends this connection with its error line; nothing else."""
@@ -339,18 +393,18 @@ async def run_receiver(qm: QueueManager, stream: trio.abc.Stream) -> None:
         await trio.aclose_forcefully(stream)
 
 
-class _UndeliverableError(Exception):
+class _UndeliverableError(QSGError, RuntimeError):
     """A batch the receiver could neither put nor dead-letter: it was backed out."""
 
 
-def _ended(qm: QueueManager, channel: str, line: str) -> None:
+def _ended(qm: ChannelQueueManager, channel: str, line: str) -> None:
     """A receiving agent ended by an error: its line in the log and in the events."""
     wire.log.error("%s: %s", qm.name, line)
     _state(qm, channel, "INACTIVE", line)
 
 
 async def _deliver(
-    qm: QueueManager,
+    qm: ChannelQueueManager,
     channel: str,
     conn: Any,
     batch: list[dict[str, Any]],
@@ -395,7 +449,7 @@ async def _deliver(
 
 
 def _put_one(
-    qm: QueueManager, channel: str, conn: Any, message: dict[str, Any], now: float
+    qm: ChannelQueueManager, channel: str, conn: Any, message: dict[str, Any], now: float
 ) -> tuple[tuple[Any, str], ChannelDelivered] | ExpiredInTransit | None:
     """Unwrap one message and put it where its MQXQH says, or discard or dead-letter it."""
     outer: MD = message["md"]  # checked by wire.batch, as the data's MQXQH length
@@ -440,6 +494,8 @@ def _name(field: bytes) -> str:
 __all__ = [
     "DEFAULT_PORT",
     "ChannelBrokenError",
+    "ChannelNetwork",
+    "ChannelQueueManager",
     "ChannelSync",
     "parse_conname",
     "run_receiver",

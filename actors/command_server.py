@@ -16,11 +16,12 @@ like any command's, costs no simulated time beyond the MQI calls' own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from actors import admin
 from actors.events import MessagePut, WorldEvent
 from actors.mqi import Connection
+from actors.qmgr import QueueManager
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.objects import AliasQueue
@@ -28,10 +29,6 @@ from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.core.structs import GMO, MD, OD, PMO
 from qsg.mqsc import pcf_commands
-
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
-    from actors.world import World
 
 COMMAND_INPUT = "SYSTEM.COMMAND.INPUT"
 ADMIN_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
@@ -53,17 +50,25 @@ def define_queues(qm: QMgr) -> None:
         )
 
 
+class Commanded(admin.Administered, Protocol):
+    """What a command server uses of its world: what the administration of a queue
+    manager reads (``admin.Administered``) and MQCONN, for its own connection."""
+
+    async def connect(self, q_mgr: str, user: str | None = None) -> Connection: ...
+
+
 class Starter:
     """Starts each queue manager's command server, once a life, when a message is put to
-    its command input queue (an ``EventLog`` listener)."""
+    its command input queue (an ``EventLog`` listener), in ``world``."""
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: Commanded) -> None:
         self.world = world
+        self.qmgrs = world.qmgrs
         self._started: dict[str, int] = {}  # queue manager -> the life it serves
 
     def saw(self, event: WorldEvent) -> None:
         if isinstance(event, MessagePut) and event.queue == COMMAND_INPUT:
-            qm = self.world.qmgrs.get(event.q_mgr)
+            qm = self.qmgrs.get(event.q_mgr)
             if qm is not None:
                 self._start(qm)
 
@@ -76,12 +81,13 @@ class Starter:
         if not qm.alive or self._started.get(qm.name) == qm.incarnation:
             return
         self._started[qm.name] = qm.incarnation
-        qm.nursery.start_soon(serve, qm)
+        qm.nursery.start_soon(serve, qm, self.world)
 
 
-async def serve(qm: QueueManager) -> None:
-    """Serve ``qm``'s command input queue for this life of the queue manager."""
-    conn = await qm.world.connect(qm.name, user="CSQ9CMDS")
+async def serve(qm: QueueManager, world: Commanded) -> None:
+    """Serve ``qm``'s command input queue, in ``world``, for this life of the queue
+    manager."""
+    conn = await world.connect(qm.name, user="CSQ9CMDS")
     queue = await conn.open(COMMAND_INPUT, CMQC.MQOO_INPUT_SHARED)
     while True:
         md = MD()
@@ -89,19 +95,21 @@ async def serve(qm: QueueManager) -> None:
             Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=CMQC.MQWI_UNLIMITED
         )
         body = await queue.get(None, md, gmo)
-        await _answer(qm, conn, md, body)
+        await _answer(qm, world, conn, md, body)
 
 
-async def _answer(qm: QueueManager, conn: Connection, md: MD, body: bytes) -> None:
+async def _answer(
+    qm: QueueManager, world: Commanded, conn: Connection, md: MD, body: bytes
+) -> None:
     if md.Format == CMQC.MQFMT_STRING:
-        reply = await admin.command(qm.world, qm.name, body.decode("utf-8", "replace"))
+        reply = await admin.command(world, qm.name, body.decode("utf-8", "replace"))
         count = len(reply.lines) + 1
         code = "0000000C" if reply.failed else "00000000"
         head = f"CSQN205I   COUNT={count:>6}, RETURN={code}, REASON=00000000"
         bodies = [(head.encode(), CMQC.MQFMT_STRING)]
         bodies += [(line.encode(), CMQC.MQFMT_STRING) for line in reply.lines]
     else:
-        snapshot = await admin.snapshot(qm.world, qm.name)
+        snapshot = await admin.snapshot(world, qm.name)
         replies = await qm.dispatch(
             lambda now: pcf_commands.process(body, md.Encoding, qm.rules, snapshot), system=True
         )

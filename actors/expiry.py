@@ -13,27 +13,74 @@ renewal. The lease is twice EXPRYINT long. Scans and takeovers are events.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 import trio
 
 from actors import clock
-from actors.events import LeaseChanged
+from actors.events import EventLog, LeaseChanged
 from coupling.errors import FACILITY_REASONS
 from coupling.lease import EXPIRY_SCAN, Grant
 from coupling.transport import CFConnectionError
 from qsg.core.errors import MQMIError
-from qsg.core.store import StaleFenceError
+from qsg.core.lease import MemberLease
+from qsg.core.qmgr import QMgr
+from qsg.core.store import Fence, StaleFenceError
 
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
+T = TypeVar("T")
 
 #: The lease on the expiry scan lasts this many scan intervals.
 LEASE_INTERVALS = 2
 
 
+class ScanCoordinator(Protocol):
+    """What the scanner uses of the world (``World``): the lease on its QSG's shared
+    scan and the check of a scan's fence, whether the world is stopping cleanly (a
+    clean stop gives the lease up), and the event stream each scan is noted in."""
+
+    @property
+    def stopping(self) -> bool: ...
+    @property
+    def events(self) -> EventLog: ...
+
+    def lease(self, qm: ScanningQueueManager, role: str, length: float) -> MemberLease: ...
+    def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence: ...
+    def note_scan(
+        self,
+        qm: ScanningQueueManager,
+        *,
+        shared: bool,
+        pattern: str,
+        discarded: int,
+        cause: str,
+        token: int = 0,
+    ) -> None: ...
+
+
+class ScanningQueueManager(Protocol):
+    """What the scanner uses of the queue manager it scans for (``QueueManager``): its
+    rules (EXPRYINT, its QSG, the scan itself), its dispatcher, its clock's skew,
+    whether it is alive, and the expiry-scan grant it holds (which it keeps here)."""
+
+    expiry_grant: Grant | None
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def rules(self) -> QMgr: ...
+    @property
+    def world(self) -> ScanCoordinator: ...
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def skew(self) -> float: ...
+
+    async def dispatch(self, call: Callable[[float], T], *, system: bool = False) -> T: ...
+
+
 async def scan_periodically(
-    qm: QueueManager, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    qm: ScanningQueueManager, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
 ) -> None:
     """The scanner of one life of ``qm``; started before the queue manager reports it is
     up, so the first member to start is the first to try for the lease."""
@@ -93,7 +140,9 @@ async def scan_periodically(
                 await qm.dispatch(lambda now: lease.release(held), system=True)
 
 
-async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) -> int | None:
+async def scan_shared(
+    qm: ScanningQueueManager, grant: Grant, pattern: str, cause: str
+) -> int | None:
     """Scan the QSG's shared queues matching ``pattern`` under the lease ``grant``; the
     facility (or, in process, the lease board) refuses a stale fence: then None."""
     world = qm.world
@@ -116,4 +165,10 @@ async def scan_shared(qm: QueueManager, grant: Grant, pattern: str, cause: str) 
     return found
 
 
-__all__ = ["LEASE_INTERVALS", "scan_periodically", "scan_shared"]
+__all__ = [
+    "LEASE_INTERVALS",
+    "ScanCoordinator",
+    "ScanningQueueManager",
+    "scan_periodically",
+    "scan_shared",
+]

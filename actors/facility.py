@@ -24,15 +24,32 @@ success (``qsg run`` exits 1 and says why in one line).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
-from actors.events import CFFailed
+from actors.cflink import CFLink
+from actors.events import CFFailed, EventLog
+from coupling.server import EmbeddedServer
 from qsg import CMQC
 
-if TYPE_CHECKING:
-    from actors.world import World
+
+class FacilityRecovery(Protocol):
+    """What the watch uses of the world (``CFRecovery``): the link and the server it
+    watches, whether a fault of the run has the facility down, the event stream, and
+    the recovery it starts."""
+
+    @property
+    def link(self) -> CFLink: ...
+    @property
+    def server(self) -> EmbeddedServer | None: ...
+    @property
+    def cf_fault_active(self) -> bool: ...
+    @property
+    def events(self) -> EventLog: ...
+
+    async def cf_died(self) -> None: ...
+    async def recover_lost_structures(self) -> bool: ...
 
 
 def failure_line(failures: list[CFFailed]) -> str | None:
@@ -51,7 +68,7 @@ def failure_line(failures: list[CFFailed]) -> str | None:
 class FacilityWatch:
     """See the module's docstring; one per world with a coupling facility on a server."""
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: FacilityRecovery) -> None:
         self.world = world
         #: Every failure met, in order (one event each).
         self.failures: list[CFFailed] = []
@@ -65,6 +82,11 @@ class FacilityWatch:
     def unscheduled(self) -> list[CFFailed]:
         """The failures no fault of the run explains."""
         return [f for f in self.failures if not f.scheduled]
+
+    @property
+    def whole(self) -> bool:
+        """No failure met since the facility was last whole (``ended``), or ever."""
+        return self._open is None
 
     def failed(self, qsg: str, reason: int, why: str, structures_lost: bool) -> None:
         """A store call of ``qsg`` met a failed facility (from the store; synchronous)."""
@@ -116,4 +138,4 @@ class FacilityWatch:
                     self._structures_lost = False
 
 
-__all__ = ["FacilityWatch", "failure_line"]
+__all__ = ["FacilityRecovery", "FacilityWatch", "failure_line"]

@@ -20,24 +20,63 @@ uses the same ``channel_owners`` so that what validates is what runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
-from actors import clock
+from actors import clock, expiry
+from actors.cflink import CFLink
 from actors.config import UNDO, Fault
-from actors.events import FaultInjected
+from actors.costs import Costs
+from actors.events import EventLog, FaultInjected
+from actors.qmgr import QueueManager
+from actors.reach import Reach
+from coupling.lease import Grant
+from coupling.server import EmbeddedServer
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
-    from actors.world import World
-    from coupling.lease import Grant
-    from qsg.core.qmgr import QMgr
+from qsg.core.qmgr import QMgr
 
 #: Told of a fault the world refused (its event, and the fault): ``qsg run`` warns.
-OnRefused = Callable[[FaultInjected, "Fault"], None]
+OnRefused = Callable[[FaultInjected, Fault], None]
+
+
+class FaultTarget(Protocol):
+    """What the fault injector acts on (``World``): its queue managers, coupling
+    facility and costs, each fault's action and its undoing, and the event stream
+    each fault is recorded in."""
+
+    @property
+    def qmgrs(self) -> Mapping[str, QueueManager]: ...
+    @property
+    def events(self) -> EventLog: ...
+    @property
+    def costs(self) -> Costs: ...
+    @property
+    def base_costs(self) -> Costs: ...
+    @property
+    def reach(self) -> Reach | None: ...
+    @property
+    def server(self) -> EmbeddedServer | None: ...
+    @property
+    def link(self) -> CFLink: ...
+
+    async def kill(self, q_mgr: str) -> None: ...
+    async def restart(self, q_mgr: str) -> None: ...
+    async def pause(self, q_mgr: str) -> None: ...
+    async def resume(self, q_mgr: str) -> None: ...
+    def skew(self, q_mgr: str, seconds: float) -> None: ...
+    async def refresh_expiry(self, q_mgr: str) -> int: ...
+    async def start_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def break_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def cf_unavailable(self, q_mgr: str | None = None) -> None: ...
+    async def cf_available(self, q_mgr: str | None = None) -> None: ...
+    async def cf_fail(self) -> None: ...
+    async def cf_restart(self) -> None: ...
+    def slow(
+        self, *, cf_access: float | None = None, channel_latency: float | None = None
+    ) -> None: ...
 
 
 def channel_owners(qmgrs: Mapping[str, QMgr], channel: str) -> list[str]:
@@ -51,7 +90,7 @@ def channel_owners(qmgrs: Mapping[str, QMgr], channel: str) -> list[str]:
     return owners
 
 
-def channel_owner(world: World, fault: Fault) -> str:
+def channel_owner(world: FaultTarget, fault: Fault) -> str:
     """The queue manager whose sender channel ``fault`` names (its ``qmgr`` if given)."""
     if fault.qmgr:
         return fault.qmgr
@@ -62,7 +101,7 @@ def channel_owner(world: World, fault: Fault) -> str:
     return owners[0]
 
 
-async def inject(world: World, action: str, fault: Fault) -> FaultInjected:
+async def inject(world: FaultTarget, action: str, fault: Fault) -> FaultInjected:
     """Do ``action`` (the fault's own, or its undoing) now, and say so in an event (which
     is returned: a ``detail`` says why the world refused it)."""
     target = fault.channel or fault.qmgr or "CF"
@@ -78,7 +117,7 @@ async def inject(world: World, action: str, fault: Fault) -> FaultInjected:
     return event
 
 
-async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> str | None:
+async def _do(world: FaultTarget, action: str, fault: Fault, q_mgr: str) -> str | None:
     member = fault.qmgr or None
     if action == "stall_scan":
         return await stall_scan(world, fault.qmgr, fault.amount)
@@ -119,7 +158,7 @@ async def _do(world: World, action: str, fault: Fault, q_mgr: str) -> str | None
     return None
 
 
-async def stall_scan(world: World, q_mgr: str, seconds: float) -> str:
+async def stall_scan(world: FaultTarget, q_mgr: str, seconds: float) -> str:
     """The expiry-scan lease holder (``q_mgr``, or whichever member holds the lease)
     stalls for ``seconds`` in the middle of a shared-queue scan, as a process under
     SIGSTOP or a long garbage-collection pause would: paused with the scan begun under
@@ -135,7 +174,7 @@ async def stall_scan(world: World, q_mgr: str, seconds: float) -> str:
     return f"{holder.name} stalled mid-scan under token {grant.token} for {seconds:g} s"
 
 
-def _scan_holder(world: World) -> QueueManager | None:
+def _scan_holder(world: FaultTarget) -> QueueManager | None:
     """A running member that believes it holds its QSG's expiry-scan lease."""
     for qm in world.qmgrs.values():
         if qm.alive and qm.expiry_grant is not None and qm.paused is None:
@@ -143,11 +182,9 @@ def _scan_holder(world: World) -> QueueManager | None:
     return None
 
 
-async def _stalled_scan(world: World, qm: QueueManager, grant: Grant, seconds: float) -> None:
+async def _stalled_scan(world: FaultTarget, qm: QueueManager, grant: Grant, seconds: float) -> None:
     """The stalled holder's scan (it waits in ``dispatch`` until the holder wakes), and
     the wake-up after ``seconds`` (unless something else woke it first)."""
-    from actors import expiry
-
     async with trio.open_nursery() as nursery:
         nursery.start_soon(expiry.scan_shared, qm, grant, "*", "EXPRYINT")
         await clock.sleep(seconds)
@@ -155,7 +192,7 @@ async def _stalled_scan(world: World, qm: QueueManager, grant: Grant, seconds: f
             await inject(world, "resume", Fault(trio.current_time(), "resume", qmgr=qm.name))
 
 
-async def heal(world: World) -> None:
+async def heal(world: FaultTarget) -> None:
     """Lift every fault: the facility reachable and at its speed, clocks agreed, every
     queue manager running and awake, every sender channel started. Each lift is a
     ``FaultInjected`` event with ``detail`` "heal"."""
@@ -194,7 +231,7 @@ async def heal(world: World) -> None:
 
 
 async def play_faults(
-    world: World,
+    world: FaultTarget,
     faults: tuple[Fault, ...],
     origin: float = 0.0,
     on_refused: OnRefused | None = None,
@@ -213,19 +250,24 @@ async def play_faults(
                 nursery.start_soon(_undo, world, fault, origin, on_refused)
 
 
-async def _inject(world: World, action: str, fault: Fault, on_refused: OnRefused | None) -> None:
+async def _inject(
+    world: FaultTarget, action: str, fault: Fault, on_refused: OnRefused | None
+) -> None:
     event = await inject(world, action, fault)
     if event.refused and on_refused is not None:
         on_refused(event, fault)
 
 
-async def _undo(world: World, fault: Fault, origin: float, on_refused: OnRefused | None) -> None:
+async def _undo(
+    world: FaultTarget, fault: Fault, origin: float, on_refused: OnRefused | None
+) -> None:
     assert fault.duration is not None
     await clock.sleep_until(origin + fault.at + fault.duration)
     await _inject(world, UNDO[fault.action], fault, on_refused)
 
 
 __all__ = [
+    "FaultTarget",
     "OnRefused",
     "channel_owner",
     "channel_owners",

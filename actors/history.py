@@ -12,17 +12,14 @@ an unknown put can still be recognised if its message comes out.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 import trio
 
-from actors.events import OpCompleted, OpInvoked
+from actors.events import EventLog, OpCompleted, OpInvoked
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-
-if TYPE_CHECKING:
-    from actors.world import World
-    from qsg.core.structs import MD
+from qsg.core.structs import MD
 
 T = TypeVar("T")
 
@@ -30,8 +27,18 @@ T = TypeVar("T")
 UNKNOWN = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_CF_STRUC_FAILED})
 
 
+class HistoryKeeper(Protocol):
+    """What recording uses of the world: whether it keeps a history, and the event
+    stream the history goes into."""
+
+    @property
+    def history(self) -> bool: ...
+    @property
+    def events(self) -> EventLog: ...
+
+
 async def recorded(
-    world: World,
+    world: HistoryKeeper,
     call: Callable[[], Awaitable[T]],
     *,
     q_mgr: str,
@@ -93,4 +100,4 @@ async def recorded(
     return result
 
 
-__all__ = ["UNKNOWN", "recorded"]
+__all__ = ["UNKNOWN", "HistoryKeeper", "recorded"]

@@ -21,29 +21,40 @@ a call or two on waking before it ends. The nemesis kills; it does not stall.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 import trio
 
 from actors import clock
-from actors.cflink import OnServer
-from actors.events import QMgrRestarted
+from actors.cflink import CFLink, OnServer
+from actors.events import EventLog, QMgrRestarted
+from actors.qmgr import QueueManager
 from coupling import keys
 from coupling.lease import Grant, Refusal
 from coupling.transport import CFConnectionError
 from qsg.core.errors import MQMIError
 from qsg.core.lease import MemberLease
-
-if TYPE_CHECKING:
-    from actors.qmgr import QueueManager
-    from actors.world import World
+from qsg.core.store import MessageStore
 
 #: The lease role of one member's liveness.
 ROLE = "MEMBER.{}"
 
 
-def _lease(world: World, qm: QueueManager, length: float) -> MemberLease:
+class Sysplex(Protocol):
+    """What membership uses of the world, as z/OS members use their sysplex: each QSG's
+    store in the coupling facility (where the member leases are), the link to it
+    (whose server a watcher reads the leases from), and the event stream."""
+
+    @property
+    def cf_stores(self) -> Mapping[str, MessageStore]: ...
+    @property
+    def link(self) -> CFLink: ...
+    @property
+    def events(self) -> EventLog: ...
+
+
+def _lease(world: Sysplex, qm: QueueManager, length: float) -> MemberLease:
     qsg = qm.rules.qsg_name
     assert qsg is not None
     # The holder is this process, not the name: a new life must not renew the old one's.
@@ -51,7 +62,7 @@ def _lease(world: World, qm: QueueManager, length: float) -> MemberLease:
     return world.cf_stores[qsg].lease(ROLE.format(qm.name), holder, length)
 
 
-async def join(world: World, qm: QueueManager, length: float) -> tuple[MemberLease, Grant]:
+async def join(world: Sysplex, qm: QueueManager, length: float) -> tuple[MemberLease, Grant]:
     """Take ``qm``'s member lease for this life, once its previous life's has run out,
     and see that life recovered (by a peer, or here). The grant's token is the life."""
     lease = _lease(world, qm, length)
@@ -85,7 +96,7 @@ async def keep(
         grant = answer
 
 
-async def watch(world: World, qm: QueueManager, length: float) -> None:
+async def watch(world: Sysplex, qm: QueueManager, length: float) -> None:
     """Every half lease, look at the other members' leases; recover each life whose
     lease ran out without being given up (every watcher tries; one succeeds)."""
     assert isinstance(world.link, OnServer), "members in processes of their own share a server"
@@ -120,4 +131,4 @@ async def leave(qm: QueueManager, lease: MemberLease, grant: Grant) -> None:
     await qm.dispatch(lambda now: lease.release(grant), system=True)
 
 
-__all__ = ["ROLE", "join", "keep", "leave", "watch"]
+__all__ = ["ROLE", "Sysplex", "join", "keep", "leave", "watch"]

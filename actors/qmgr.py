@@ -21,25 +21,37 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import greenback
 import trio
 
 from actors import channel, clock, expiry, wire
-from actors.channel import ChannelSync
+from actors.cflink import CFLink
+from actors.channel import ChannelNetwork, ChannelSync
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
-from actors.reach import CALLER
+from actors.expiry import ScanCoordinator
+from actors.mqi import ApplicationWorld
+from actors.reach import CALLER, Reach
 from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
 
-if TYPE_CHECKING:
-    from actors.world import World
-
 T = TypeVar("T")
+
+
+class Host(ChannelNetwork, ScanCoordinator, ApplicationWorld, Protocol):
+    """What a queue manager, and the MQI calls it dispatches, use of the world it runs in
+    (``World``): what its channels, its expiry scanner and the MQI use
+    (``ChannelNetwork``, ``ScanCoordinator``, ``ApplicationWorld``), and the link to the
+    coupling facility, whose reach a fault can cut."""
+
+    @property
+    def link(self) -> CFLink: ...
+    @property
+    def reach(self) -> Reach | None: ...
 
 
 @dataclass(slots=True)
@@ -63,7 +75,7 @@ class QueueManager:
 
     def __init__(
         self,
-        world: World,
+        world: Host,
         rules: QMgr,
         *,
         listener: tuple[str, int] | None = None,

@@ -36,6 +36,7 @@ import trio
 from actors.clock import current_virtual_clock
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC
+from qsg.core.errors import QSGError
 from qsg.core.structs import MD
 
 #: The most a frame may hold before the sender has said which channel it is.
@@ -56,7 +57,7 @@ MAX_HBINT = 999_999
 log = logging.getLogger("qsg.channels")
 
 
-class ChannelBrokenError(Exception):
+class ChannelBrokenError(QSGError, ConnectionError):
     """The partner went away or refused the channel."""
 
 
@@ -64,7 +65,7 @@ class ProtocolError(ChannelBrokenError):
     """The partner sent what the channel protocol does not allow."""
 
 
-class ChannelTimeoutError(ChannelBrokenError):
+class ChannelTimeoutError(ChannelBrokenError, TimeoutError):
     """The partner took nothing, or sent nothing, for longer than the bound: ``seconds``
     and what was awaited (``doing``: "received" or "sent")."""
 

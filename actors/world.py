@@ -20,9 +20,10 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from functools import partial
 
+import greenback
 import trio
 
-from actors import command_server, determinism
+from actors import command_server, determinism, expiry
 from actors.admin import ChannelBoard
 from actors.cflink import CFLink, InProcess, OnServer
 from actors.clock import VirtualClock, current_virtual_clock
@@ -31,6 +32,7 @@ from actors.facility import FacilityWatch
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from actors.reach import guard
+from actors.topology import Topology
 from actors.world_faults import FaultInjection
 from coupling.direct import DirectTransport
 from coupling.server import EmbeddedServer, configured_url, url_options
@@ -38,7 +40,6 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.sharing import QueueSharingGroup
-from qsg.topology import Topology
 
 
 class World(FaultInjection):
@@ -103,8 +104,6 @@ class World(FaultInjection):
         lease scans under its fencing token, as its periodic scan does (so a stale token
         is still refused); any other member, or one whose token proves stale, scans
         without one. Returns how many expired messages were discarded."""
-        from actors import expiry
-
         qm = self._qm(q_mgr)
 
         async def refresh() -> int:
@@ -131,6 +130,28 @@ class World(FaultInjection):
 
         result: int = await qm.request(refresh)
         return result
+
+    def audit(self) -> list[str]:
+        """What the world's stores find wrong with their derived state
+        (``MessageStore.audit``), each line naming the store: every queue manager's own,
+        then each QSG's coupling facility, unless it failed and is not whole again (its
+        failure is the run's to report, ``FacilityWatch``), is cut off, or its server is
+        down or cannot be reached."""
+        wrong = []
+        for name, qm in self.qmgrs.items():
+            wrong += [f"{name}'s store: {line}" for line in qm.rules.store.audit()]
+        down = self.server is not None and not self.server.running
+        if not self.watch.whole or self.link.cut_off or down:
+            return wrong
+        for qsg, store in self.cf_stores.items():
+            try:
+                found = store.audit()
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                    raise
+                continue  # unreachable at the end: the watch has heard of it
+            wrong += [f"{qsg}'s coupling facility: {line}" for line in found]
+        return wrong
 
     async def start_channel(self, q_mgr: str, channel: str) -> None:
         """START CHANNEL(channel) on ``q_mgr`` (a sender channel)."""
@@ -178,6 +199,10 @@ async def open_world(
     messages back. ``only`` runs just that queue manager of the topology, joining a
     coupling facility that other processes share (it is not emptied first): one
     process of a multi-process run. ``events`` is the log to use (a new one by default).
+
+    With ``QSG_AUDIT_STORES`` set (``AUDIT_VARIABLE``; the test suite sets it), a world
+    that ends cleanly audits its stores once its queue managers have stopped
+    (``World.audit``) and fails with an AssertionError naming what it found.
     """
     async with AsyncExitStack() as stack:
         stack.enter_context(determinism.seeded_scheduling(seed))
@@ -214,11 +239,22 @@ async def open_world(
                 await nursery.start(qm.run)
             for qm in world.qmgrs.values():  # every partner is up: channels start
                 qm.start_channels()
+            ended = False
             try:
                 yield world
+                ended = True
             finally:
                 world.stopping = True  # a clean stop: the scanners give their leases up
                 nursery.cancel_scope.cancel()
+        if ended and os.environ.get(AUDIT_VARIABLE):
+            if world.link.bridged:  # the facility's calls go through the trio transport
+                await greenback.ensure_portal()
+            wrong = world.audit()
+            if wrong:
+                raise AssertionError(
+                    "the world's stores disagree with what they hold at its end:\n"
+                    + "\n".join(wrong)
+                )
 
 
 async def _transport(url: str, stack: AsyncExitStack) -> TrioTransport | DirectTransport:
@@ -242,6 +278,8 @@ async def _transport(url: str, stack: AsyncExitStack) -> TrioTransport | DirectT
 #: Set to ``trio``, the world takes the trio transport under the virtual clock too: the
 #: benchmarks' reference, and the tests that pin both transports.
 TRANSPORT_VARIABLE = "QSG_CF_TRANSPORT"
+#: Set (to anything), every world that ends cleanly audits its stores (``open_world``).
+AUDIT_VARIABLE = "QSG_AUDIT_STORES"
 
 
 def _watch_clock(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTransport) -> None:
@@ -271,4 +309,4 @@ async def _build(world: World, only: str | None = None) -> None:
         )
 
 
-__all__ = ["TRANSPORT_VARIABLE", "World", "open_world"]
+__all__ = ["AUDIT_VARIABLE", "TRANSPORT_VARIABLE", "World", "open_world"]

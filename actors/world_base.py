@@ -18,16 +18,17 @@ import trio
 from actors.cflink import CFLink
 from actors.costs import Costs
 from actors.events import EventLog, ExpiryScanned
+from actors.expiry import ScanningQueueManager
 from actors.qmgr import QueueManager
 from actors.reach import Reach
 from actors.signals import Signals
+from actors.topology import Topology
 from coupling.server import EmbeddedServer
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Event, ReportPut, TriggerMessagePut
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
-from qsg.topology import Topology
 
 if TYPE_CHECKING:
     from actors.admin import ChannelBoard
@@ -105,7 +106,7 @@ class WorldBase:
 
     def note_scan(
         self,
-        qm: QueueManager,
+        qm: ScanningQueueManager,
         *,
         shared: bool,
         pattern: str,

@@ -13,7 +13,7 @@ from functools import partial
 import trio
 
 from actors.events import CFRecovered
-from actors.qmgr import QueueManager
+from actors.expiry import ScanningQueueManager
 from actors.reach import guard
 from actors.world_base import WorldBase
 from coupling import keys
@@ -157,7 +157,7 @@ class CFRecovery(WorldBase):
         if token > self.tokens.get(key, 0):
             self.tokens[key] = token
 
-    def lease(self, qm: QueueManager, role: str, length: float) -> MemberLease:
+    def lease(self, qm: ScanningQueueManager, role: str, length: float) -> MemberLease:
         """``qm``'s view of the lease on ``role`` in its QSG, kept by the QSG's store."""
         store = self.cf_stores[qm.rules.qsg_name]
         return guard(store.lease(role, qm.name, length, on_token=self.note_token), self.reach)

@@ -13,7 +13,7 @@ each timed from start to exit (so the Spark side pays its JVM's start, as a user
 They take turns, ``--repeats`` times each (the order alternating, so that the machine's
 moods fall on both), and the ratio is of the medians (target: at most 1.0x). First, an
 untimed campaign of 4 runs on Spark: a user's first campaign on a local master writes
-the lean JVM's class archive as it exits (once, some 15 s; ``qsg.pipeline.jvm``), and
+the lean JVM's class archive as it exits (once, some 15 s; ``qsg.commands.pipeline.jvm``), and
 every later one starts from it; the warm-up says how long it took.
 
 With ``--connect`` the Spark side is a campaign over Spark Connect instead
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
-QSG = [sys.executable, "-m", "qsg.cli"]
+QSG = [sys.executable, "-m", "qsg.commands.cli"]
 
 
 def _campaign(scenario: Path, runs: int, seed: int, where: list[str]) -> list[str]:

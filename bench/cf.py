@@ -37,12 +37,12 @@ import trio
 from valkey.connection import UnixDomainSocketConnection, parse_url
 
 from coupling.cleanup import adelete_group
-from coupling.codec import SEQ_BITS
 from coupling.server import open_server
 from coupling.stats import reset_statistics, script_time
 from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport, _frame
 from qsg import CMQC
+from qsg.core.geometry import message_key
 from qsg.core.message import Message
 from qsg.core.store import SELECT_ANY, Ordering, Syncpoint
 from qsg.core.structs import MD
@@ -158,7 +158,7 @@ async def fill(
             msg = message(6.0, reporting=True) if reports else message(5.0 if expiring else None)
             store.put(queue, msg, None, NEVER)
             if expiring:
-                keys.append(((9 - msg.priority) << SEQ_BITS) | msg.seq)
+                keys.append(message_key(msg.seq, msg.priority, by_priority=True))
 
     await in_members(url, 16, work)
     return keys

@@ -25,6 +25,7 @@ import time
 import simpy
 
 from qsg import CMQC, GMO, MD, PMO, QMgr
+from qsg.core.geometry import SEQ_BITS
 from qsg.core.handle import Handle
 
 BODY = b"x" * 1024
@@ -66,7 +67,7 @@ def floor_pairs(n: int, seed: int) -> float:
         md = MD(Priority=priorities[i & 1023])
         desc = md.__dict__.copy()
         desc["MsgId"] = md.__dict__["MsgId"] = prefix + next(ids).to_bytes(8, "big")
-        key = ((9 - desc["Priority"]) << 40) | next(arrivals)
+        key = ((9 - desc["Priority"]) << SEQ_BITS) | next(arrivals)  # geometry.message_key
         msgs[key] = (desc, BODY)
         heapq.heappush(heap, key)
         out = MD()

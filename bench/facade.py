@@ -29,7 +29,7 @@ import qsg
 from actors.world import World
 from qsg import CMQC, GMO, MD, PMO
 from qsg import pymqi as facade
-from qsg.exec.runner import facade_bound
+from qsg.commands.exec.runner import facade_bound
 
 BODY = b"x" * 1024
 QUEUE = "APP.BENCH"

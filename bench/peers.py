@@ -31,7 +31,7 @@ import simpy
 
 from actors import drive
 from actors.events import MessageGot, MessagePut
-from qsg.pipeline.theory import mmc_mean_wait
+from qsg.commands.pipeline.theory import mmc_mean_wait
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.play import run_scenario
 

@@ -5,7 +5,7 @@ and metadata: puts, gets, expiry discards, depth samples, channel batches, lease
 changes) as Parquet, then on ``local[2]``:
 
 1. the bare scan: ``spark.read.parquet(files).count()``;
-2. the metrics job: every table of ``qsg.pipeline.metrics`` computed and written as
+2. the metrics job: every table of ``qsg.commands.pipeline.metrics`` computed and written as
    Parquet, partitioned by run, as ``qsg metrics`` does (``metrics.store``'s steps,
    each timed: listing the runs; the job, whose Python tasks compute every run's
    tables and write their parts into the staging directory; the driver's commit).
@@ -33,11 +33,11 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from qsg import eventlog
-from qsg.pipeline import frames, metrics
-from qsg.pipeline.spark import spark_session
-from qsg.pipeline.staging import Stage
-from qsg.pipeline.where import to_uri
+from qsg.commands.pipeline import frames, metrics
+from qsg.commands.pipeline.spark import spark_session
+from qsg.commands.pipeline.staging import Stage
+from qsg.commands.pipeline.where import to_uri
+from qsg.scenario import eventlog
 
 RUNS = 10
 MEMBERS = ("QM1", "QM2", "QM3")

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-QSG = [sys.executable, "-m", "qsg.cli"]
+QSG = [sys.executable, "-m", "qsg.commands.cli"]
 
 
 def replicated(scenario: str, duration: str, count: int, seed: int) -> float:

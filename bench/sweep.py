@@ -4,9 +4,9 @@ A 48-point sweep of ``scenarios/sweep-base.toml`` (4 loads x 3 member counts x 4
 seeds, ``--duration`` simulated seconds each) two ways, in one process:
 
 1. in sequence: each point played and its metrics tables computed, one after another
-   (``qsg.pipeline.sweep.play_point`` and ``run_tables``: a point's whole work, no
+   (``qsg.commands.pipeline.sweep.play_point`` and ``run_tables``: a point's whole work, no
    Spark);
-2. the sweep: ``qsg.pipeline.sweep.run_sweep`` on ``--master`` (``local[2]``): the
+2. the sweep: ``qsg.commands.pipeline.sweep.run_sweep`` on ``--master`` (``local[2]``): the
    points dealt to tasks by expected cost, played and measured on the executors, the
    tables, ``points`` and ``knee`` written through Spark.
 
@@ -27,12 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from qsg.pipeline.frames import deal
-from qsg.pipeline.run_tables import run_tables
-from qsg.pipeline.runs import EVENTS, read_log
-from qsg.pipeline.spark import spark_session
-from qsg.pipeline.sweep import expected_cost, play_point, run_sweep
-from qsg.pipeline.sweep_file import Sweep, load_sweep
+from qsg.commands.pipeline.frames import deal
+from qsg.commands.pipeline.run_tables import run_tables
+from qsg.commands.pipeline.runs import EVENTS, read_log
+from qsg.commands.pipeline.spark import spark_session
+from qsg.commands.pipeline.sweep import expected_cost, play_point, run_sweep
+from qsg.commands.pipeline.sweep_file import Sweep, load_sweep
 
 BASE = Path(__file__).resolve().parent.parent / "scenarios" / "sweep-base.toml"
 

@@ -17,7 +17,7 @@ import argparse
 from pathlib import Path
 
 from actors.events import MessageGot, MessagePut
-from qsg.pipeline.theory import mm1_abandonment, mmc_mean_wait
+from qsg.commands.pipeline.theory import mm1_abandonment, mmc_mean_wait
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
 

@@ -52,10 +52,6 @@ def _frame(args: Sequence[Arg]) -> bytes:
     return packed
 
 
-class _WallTimeoutError(Exception):
-    """A wall-clock bound ran out (turned into the caller's words)."""
-
-
 class _Link:
     """One connected socket and its reply parser."""
 
@@ -67,25 +63,24 @@ class _Link:
 
     def call(self, frame: bytes, timeout: float) -> Any:
         """Send ``frame`` and read its one reply, within ``timeout`` wall seconds in all
-        (the write included); an error reply comes back as ``hiredis.ReplyError``."""
+        (the write included), else ``TimeoutError`` (the socket's, or this bound's: the
+        reply came in pieces, each in time, but not all of it); an error reply comes back
+        as ``hiredis.ReplyError``."""
         sock, reader = self.sock, self.reader
         deadline = time.monotonic() + timeout
-        try:
-            sock.settimeout(timeout)
-            sock.sendall(frame)
-            while (reply := reader.gets()) is False:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise _WallTimeoutError
-                sock.settimeout(left)
-                data = sock.recv(_CHUNK)
-                if not data:
-                    raise CFConnectionError(
-                        "the link to the coupling facility broke: the server closed the connection"
-                    )
-                reader.feed(data)
-        except TimeoutError:  # socket.timeout is TimeoutError (3.10+)
-            raise _WallTimeoutError from None
+        sock.settimeout(timeout)
+        sock.sendall(frame)
+        while (reply := reader.gets()) is False:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            sock.settimeout(left)
+            data = sock.recv(_CHUNK)
+            if not data:
+                raise CFConnectionError(
+                    "the link to the coupling facility broke: the server closed the connection"
+                )
+            reader.feed(data)
         return reply
 
     def close(self) -> None:
@@ -196,7 +191,7 @@ class DirectTransport:
         timeout = self.settings.reply_timeout
         try:
             return link.call(frame, timeout)
-        except _WallTimeoutError:
+        except TimeoutError:  # socket.timeout is TimeoutError (3.10+); before OSError
             self._drop(link)
             raise CFConnectionError(
                 f"the coupling facility at {self._where} did not answer within "

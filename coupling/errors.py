@@ -29,11 +29,12 @@ The store turns them into the reason codes a z/OS application gets from a shared
 from __future__ import annotations
 
 from qsg import CMQC
+from qsg.core.errors import QSGError
 
 
-class CFConnectionError(Exception):
+class CFConnectionError(QSGError, ConnectionError):
     """The coupling facility did not answer: the server is gone, silent or unreachable,
-    or the link broke.
+    or the link broke (a ``ConnectionError``, as a socket's would be).
 
     The call's outcome is unknown (it may have run before the link broke)."""
 

@@ -58,6 +58,11 @@ def queue_prefix(qsg: str, structure: str, queue: str) -> str:
     return f"{structure_key(qsg, structure)}q:{queue}:"
 
 
+def queue_name(prefix: str) -> str:
+    """The queue whose keys start with ``prefix`` (``queue_prefix``'s inverse)."""
+    return prefix.rsplit(":q:", 1)[-1].removesuffix(":")
+
+
 def queues_key(qsg: str) -> str:
     """A set of every shared queue's prefix: what peer recovery walks for locks."""
     return f"{group_prefix(qsg)}queues"

@@ -33,7 +33,7 @@ import ssl
 from dataclasses import dataclass
 from typing import Any
 
-#: Defaults (seconds), documented in README.md and docs/coupling-facility.md.
+#: Defaults (seconds), documented in docs/coupling-facility.md ("Timeouts").
 CONNECT_TIMEOUT = 10.0
 REPLY_TIMEOUT = 30.0
 LOADING_TIMEOUT = 60.0

@@ -6,9 +6,12 @@ definitions it uses (and only those), so that it is still one self-contained EVA
 Times are the simulator's, passed in ``ARGV`` as decimal text (Python's ``repr`` of a
 float reads back exactly); nothing here calls Redis TIME or sets a TTL.
 
-Message keys are integers, ``(9 - priority) << 40 | seq`` on a priority queue and
-``seq`` on a FIFO queue (below 2^53, so a Lua number and a sorted-set score hold them
-exactly); they travel as decimal strings. Key names are built inside the scripts from
+Message keys are integers (``qsg.core.geometry.message_key``: priority first on a
+priority queue, then arrival; below 2^53, so a Lua number and a sorted-set score hold
+them exactly); they travel as decimal strings. The structure's geometry (element and
+control bytes, entries and elements per KB of SIZE, the key's layout) is
+``qsg.core.geometry``'s, substituted into the scripts' text when they are built: no
+script types one of its numbers. Key names are built inside the scripts from
 the prefixes in ``KEYS`` (the layout is in ``coupling.keys``): a unit of work can span
 queues, and a scan walks them, so not every key can be named in advance. That is fine
 on one server; the QSG hash tag keeps a group in one slot on a cluster.
@@ -38,9 +41,10 @@ import re
 from dataclasses import dataclass, field
 from string import Template
 
-from coupling.codec import FIELD_TAGS, SEQ_BITS
+from coupling.codec import FIELD_TAGS
 from coupling.status import Status, lua_constants
 from qsg import CMQC
+from qsg.core import geometry
 
 
 @dataclass(frozen=True)
@@ -57,23 +61,31 @@ class Script:
 
 #: A structure's usage is kept as one counter, entries x USAGE_BASE + elements: the
 #: server's 64-bit integer holds it exactly while entries stay under 9 x 10^8, hence a
-#: structure's largest SIZE, ``MAX_SIZE_KB`` (SIZE KB hold SIZE entries and 4 x SIZE
-#: elements, fewer than USAGE_BASE).
+#: structure's largest SIZE, ``geometry.MAX_SIZE_KB`` (whose elements are fewer than
+#: USAGE_BASE).
 USAGE_BASE = 10**10
+#: How many expired keys the scan script reads from the expiry index at a time.
+SCAN_CHUNK = 256
 
 #: Status values the scripts return first (``coupling.status``), under their old names.
 OK, FULL, STORAGE_FULL, CF_LEVEL = Status.OK, Status.FULL, Status.STORAGE_FULL, Status.CF_LEVEL
 STALE_TOKEN, NO_QUEUE = Status.STALE_TOKEN, Status.NO_QUEUE
 
-_PRELUDE = Template(r"""$STATUS
+#: The prelude's text: named placeholders (``$SHIFT``...) where a number or name of
+#: another module goes, filled from ``_SUBSTITUTIONS`` when the scripts are built.
+_PRELUDE_TEMPLATE = Template(r"""$STATUS
 local T_MSGID, T_CORRELID, T_GROUPID = $T_MSGID, $T_CORRELID, $T_GROUPID
 local T_SEQ, T_OFFSET, T_FLAGS, T_PERSISTENCE = $T_SEQ, $T_OFFSET, $T_FLAGS, $T_PERSISTENCE
 local IN_GROUP, LAST_IN_GROUP = $IN_GROUP, $LAST_IN_GROUP
 local SEGMENT, LAST_SEGMENT = $SEGMENT, $LAST_SEGMENT
 -- (Constants written out: the script's constants are made once, when it is loaded.)
 local NONE24 = '$NONE24'
+-- The structure's geometry (qsg.core.geometry): a message key's priority unit; the bytes
+-- of an element and of a message's control storage; entries and elements per KB of SIZE.
 local SHIFT = $SHIFT
-local ELEMENT = 256  -- a CF list-structure element holds 256 bytes
+local ELEMENT, CONTROL = $ELEMENT_BYTES, $CONTROL_BYTES
+local ENTRIES_PER_KB, ELEMENTS_PER_KB = $ENTRIES_PER_KB, $ELEMENTS_PER_KB
+local SCAN_CHUNK = $SCAN_CHUNK
 
 local function fmt(n) return string.format('%.0f', n) end
 local function hex(s)
@@ -81,7 +93,7 @@ local function hex(s)
 end
 -- A field of a decoded record's descriptor, or its MQMD default when not stored.
 local function dfield(rec, tag, default)
-  local v = rec[1][tag]
+  local v = rec[2][tag]
   if v == nil then return default end
   return v
 end
@@ -91,7 +103,7 @@ end
 -- group-index field, whether its body is offloaded and, for an expiring message that
 -- asks for no expiration report, its MsgId (what a scan hands back instead of the
 -- record). One read gives both: a get makes one call where a hash of its own made two.
--- Answers the record and the attributes (false for none; hlen is the head's length).
+-- Answers the record and the attributes (false for none).
 local function unwrap(v)
   if string.byte(v, 1) ~= 35 then return v, false end
   local n, from = string.match(v, '^#(%d+):()')
@@ -99,7 +111,7 @@ local function unwrap(v)
   local expires, group, off, id = string.match(string.sub(v, from, stop - 1),
     '^([^;]*);([^;]*);([^;]*);(.*)$$')
   return string.sub(v, stop), {expires = tonumber(expires), group = group ~= '' and group or nil,
-    off = off == '1', id = id ~= '' and id or nil, hlen = stop - 1}
+    off = off == '1', id = id ~= '' and id or nil}
 end
 local function record_of(P, key)
   return cmsgpack.unpack((unwrap(redis.call('HGET', P .. 'm', key))))
@@ -111,7 +123,30 @@ local function attrs_of(P, key)
   local record, at = unwrap(v)
   return at, record
 end
-local function elements(len) return math.ceil(len / ELEMENT) end
+-- The length of the data a record holds, and the length of its msgpack head: a record is
+-- [data, descriptor, ...] (coupling.codec), so both are read from its first bytes, not
+-- decoded. The data is a raw string (0xa0..0xbf fixraw, 0xd9 str8, 0xda raw16, 0xdb
+-- raw32) or nil (0xc0: the data is offloaded).
+local function data_of(record)
+  local b = string.byte(record, 2)
+  if b < 192 then return b - 160, 1 end
+  if b == 192 then return 0, 1 end
+  if b == 218 then
+    local x, y = string.byte(record, 3, 4)
+    return x * 0x100 + y, 3
+  end
+  if b == 217 then return string.byte(record, 3), 2 end
+  local w, x, y, z = string.byte(record, 3, 6)
+  return ((w * 0x100 + x) * 0x100 + y) * 0x100 + z, 5
+end
+-- The elements a message takes in its structure: its data there and its control storage
+-- (qsg.core.geometry.elements).
+local function elements(record) return math.ceil((data_of(record) + CONTROL) / ELEMENT) end
+-- How full a structure is, in per cent: of its entries or of its elements, the fuller
+-- (qsg.core.geometry.percent_full; a structure's maxima are never 0).
+local function percent_full(entries, used, max_entries, max_elements)
+  return 100 * math.max(entries / max_entries, used / max_elements)
+end
 -- The queue's state in one read: nil if there is no such queue. k is its ordering
 -- ('0' priority, '1' FIFO) followed by its structure's accounting key (none: empty).
 -- nlock and nback count the entries of the l and b hashes, so that the common paths skip
@@ -140,28 +175,27 @@ local function usage_of(text)
   return tonumber(string.sub(text, 1, -11)) or 0, tonumber(string.sub(text, -10))
 end
 local function body_length(P, key, rec)
-  if rec[2] then return string.len(rec[2]) end
+  if rec[1] then return string.len(rec[1]) end
   return redis.call('HSTRLEN', P .. 'f', key)
 end
 -- What a get or browse returns for one message: key, record, offloaded body, BackoutCount.
--- record and at: the message's (nil: read them). Answers the record's length and at.
+-- record and at: the message's (nil: read them). Answers the record and at.
 local function export(P, st, key, at, out, record)
   if record == nil then at, record = attrs_of(P, key) end
   out[#out + 1] = key
   out[#out + 1] = record
   out[#out + 1] = at and at.off and redis.call('HGET', P .. 'f', key) or false
   out[#out + 1] = st.nback > 0 and tonumber(redis.call('HGET', P .. 'b', key) or '0') or 0
-  return string.len(record), at
+  return record, at
 end
--- Remove a message for good; it is already out of the visible order. len is its record's
--- length; at its attributes (nil: look them up).
-local function forget(P, st, key, len, at)
+-- Remove a message for good; it is already out of the visible order. used is the
+-- elements it takes; at its attributes (both nil: look them up).
+local function forget(P, st, key, used, at)
   if at == nil then
     local record
     at, record = attrs_of(P, key)
-    len = record and string.len(record) or 0
-  elseif not len then
-    len = redis.call('HSTRLEN', P .. 'm', key) - (at and at.hlen or 0)
+    if not record then return end  -- no such message: nothing to free
+    used = elements(record)
   end
   redis.call('HDEL', P .. 'm', key)
   if at then
@@ -177,15 +211,15 @@ local function forget(P, st, key, len, at)
     st.nlock = st.nlock - 1
     redis.call('HINCRBY', P .. 'h', 'nlock', -1)
   end
-  if st.s ~= '' then free(st.s, 1, elements(len)) end
+  if st.s ~= '' then free(st.s, 1, used) end
 end
 -- Remove a visible message (an expired one): out of the order, the depth and the store.
 local function discard(P, st, key, at, out)
-  local len
-  len, at = export(P, st, key, at, out)
+  local record
+  record, at = export(P, st, key, at, out)
   redis.call('ZREM', P .. 'o', key)
   redis.call('HINCRBY', P .. 'h', 'depth', -1)
-  forget(P, st, key, len, at)
+  forget(P, st, key, elements(record), at)
 end
 local function visible(P, st, key, handle)
   if not redis.call('ZSCORE', P .. 'o', key) then return false end
@@ -281,7 +315,11 @@ local function release_locks(P, owner)
   if n > 0 then redis.call('HINCRBY', P .. 'h', 'nlock', -n) end
   return n
 end
-""").substitute(
+""")
+#: What fills the prelude's placeholders: the status codes (``coupling.status``), the
+#: record's field tags (``coupling.codec``), MQMF flags, and the structure's geometry
+#: (``qsg.core.geometry``).
+_SUBSTITUTIONS: dict[str, object] = dict(
     STATUS=lua_constants().rstrip("\n"),
     T_MSGID=FIELD_TAGS["MsgId"],
     T_CORRELID=FIELD_TAGS["CorrelId"],
@@ -295,9 +333,15 @@ end
     SEGMENT=CMQC.MQMF_SEGMENT,
     LAST_SEGMENT=CMQC.MQMF_LAST_SEGMENT,
     NONE24="\\0" * 24,
-    SHIFT=2**SEQ_BITS,
+    SHIFT=2**geometry.SEQ_BITS,
+    ELEMENT_BYTES=geometry.ELEMENT_BYTES,
+    CONTROL_BYTES=geometry.CONTROL_BYTES,
+    ENTRIES_PER_KB=geometry.ENTRIES_PER_KB,
+    ELEMENTS_PER_KB=geometry.ELEMENTS_PER_KB,
+    SCAN_CHUNK=SCAN_CHUNK,
     USAGE_BASE=USAGE_BASE,
 )
+_PRELUDE = _PRELUDE_TEMPLATE.substitute(_SUBSTITUTIONS)
 
 
 #: What a top-level line of the prelude defines: ``local function name`` or ``local a, b =``.
@@ -358,15 +402,17 @@ def _script(name: str, body: str, *, grows: bool = False) -> Script:
 DEFINE_STRUCTURE = _script(
     "DEFINE_STRUCTURE",
     r"""
--- A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements; redefining keeps
--- what it holds and its usage. use and max are the usage and the maxima as one number
--- each, entries x 10^10 + elements (see free): a put reads both in one HMGET.
+-- A CF structure: SIZE KB hold ENTRIES_PER_KB x SIZE entries and ELEMENTS_PER_KB x SIZE
+-- elements; redefining keeps what it holds and its usage. use and max are the usage and
+-- the maxima as one number each, entries x 10^10 + elements (see free): a put reads both
+-- in one HMGET.
 -- KEYS[1] the structure's key; ARGV[1] name; ARGV[2] CFLEVEL; ARGV[3] SIZE in KB;
 -- ARGV[4] its offload rules, 'threshold:bytes,...' lowest threshold first ('' = none)
 -- returns {OK}
 local size = tonumber(ARGV[3])
+local most, room = ENTRIES_PER_KB * size, ELEMENTS_PER_KB * size
 redis.call('HSET', KEYS[1], 'name', ARGV[1], 'cflevel', ARGV[2], 'size_kb', size,
-           'max_entries', size, 'max_elements', 4 * size, 'max', usage(size, 4 * size))
+           'max_entries', most, 'max_elements', room, 'max', usage(most, room))
 if (ARGV[4] or '') ~= '' then redis.call('HSET', KEYS[1], 'offld', ARGV[4])
 else redis.call('HDEL', KEYS[1], 'offld') end
 redis.call('HSETNX', KEYS[1], 'use', 0)
@@ -445,20 +491,19 @@ if S ~= '' then
   -- as the lowest threshold; an offloaded message keeps its control information here
   -- and its data goes where any offloaded body goes (the f hash, flagged in its head).
   if c[3] and not offloaded then
-    local full = 100 * math.max(entries / max_entries, used / max_elements)
+    local full = percent_full(entries, used, max_entries, max_elements)
     if full >= tonumber(string.match(c[3], '^%d+')) then
-      local from = cmsgpack.unpack_one(record, 1)  -- past the descriptor: the data
-      local to, data = cmsgpack.unpack_one(record, from)
+      local n, head = data_of(record)  -- the data: after the record's array head and its own
       for th, size in string.gmatch(c[3], '(%d+):(%d+)') do
-        if full >= tonumber(th) and #data > tonumber(size) then
-          body, offloaded = data, true
-          record = string.sub(record, 1, from) .. '\192' .. string.sub(record, to + 1)
+        if full >= tonumber(th) and n > tonumber(size) then
+          body, offloaded = string.sub(record, head + 2, head + 1 + n), true
+          record = string.sub(record, 1, 1) .. '\192' .. string.sub(record, head + 2 + n)
           break
         end
       end
     end
   end
-  local more = elements(#record)
+  local more = elements(record)
   if entries + 1 > max_entries or used + more > max_elements then
     return {STORAGE_FULL, redis.call('HGET', S, 'name')}
   end
@@ -531,10 +576,10 @@ if selection == '' and after == '' and st.nlock == 0 then
     local key = top[1]
     local a, record = attrs_of(P, key)
     if a and a.expires and a.expires <= tonumber(ARGV[1]) then
-      local len = export(P, st, key, a, gone, record)
+      export(P, st, key, a, gone, record)
       if browse then redis.call('ZREM', P .. 'o', key) end
       redis.call('HINCRBY', P .. 'h', 'depth', -1)
-      forget(P, st, key, len, a)
+      forget(P, st, key, elements(record), a)
     else
       found, at, raw, popped = key, a, record, not browse
       break
@@ -549,7 +594,7 @@ else
     if not visible(P, st, key, handle) then return nil end
     local a, record = attrs_of(P, key)
     local r = cmsgpack.unpack(record)
-    local d = r[1]
+    local d = r[2]
     if sel[1] and (d[T_MSGID] or NONE24) ~= sel[1] then return nil end
     if sel[2] and (d[T_CORRELID] or NONE24) ~= sel[2] then return nil end
     if sel[3] and (d[T_GROUPID] or NONE24) ~= sel[3] then return nil end
@@ -612,11 +657,11 @@ if sel and sel[10]
   keys = segments(P, st, rec, handle)
   if keys and #keys == 1 then keys = nil end
 end
-local parts, lens, ats = {}, nil, nil
-local len, at1 = export(P, st, found, at, parts, raw)
+local parts, records, ats = {}, nil, nil
+local _, at1 = export(P, st, found, at, parts, raw)
 if keys then
-  lens, ats = {len}, {at1}
-  for i = 2, #keys do lens[i], ats[i] = export(P, st, keys[i], nil, parts) end
+  records, ats = {raw}, {at1}
+  for i = 2, #keys do records[i], ats[i] = export(P, st, keys[i], nil, parts) end
 end
 if max_length >= 0 and not accept_truncated then
   local total = 0
@@ -624,7 +669,7 @@ if max_length >= 0 and not accept_truncated then
     for i, key in ipairs(keys) do
       total = total + body_length(P, key, i == 1 and found_record() or record_of(P, key))
     end
-  elseif (at1 and at1.off) or len > max_length then
+  elseif (at1 and at1.off) or string.len(raw) > max_length then
     total = body_length(P, found, found_record())
   end
   if total > max_length then
@@ -635,7 +680,7 @@ end
 if browse then return {OK, found, 0, parts, gone} end
 local in_uow = uow ~= '' and (syncpoint == '1' or
   (syncpoint == '2' and dfield(found_record(), T_PERSISTENCE, 2) == 1))
-local function take(key, visible, len, at)
+local function take(key, visible, record, at)
   if visible then redis.call('ZREM', P .. 'o', key) end
   if st.nlock > 0 and redis.call('HDEL', P .. 'l', key) == 1 then
     st.nlock = st.nlock - 1
@@ -646,14 +691,14 @@ local function take(key, visible, len, at)
     redis.call('RPUSH', KEYS[2], 'G|' .. P .. '|' .. key)
     redis.call('SADD', KEYS[3], uow)
   else
-    forget(P, st, key, len, at)
+    forget(P, st, key, elements(record), at)
   end
 end
 if keys then
-  for i, key in ipairs(keys) do take(key, not (popped and i == 1), lens[i], ats[i]) end
+  for i, key in ipairs(keys) do take(key, not (popped and i == 1), records[i], ats[i]) end
   redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
 else
-  take(found, not popped, len, at1)
+  take(found, not popped, raw, at1)
   redis.call('HINCRBY', P .. 'h', 'depth', -1)
 end
 return {OK, found, 0, parts, gone}
@@ -790,7 +835,8 @@ local function remove(keys, groups, offloaded)
   redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
 end
 while n < limit do
-  local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1], 'LIMIT', skipped, 256)
+  local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1],
+                           'LIMIT', skipped, SCAN_CHUNK)
   if #chunk == 0 then break end
   local keys, groups, offloaded = {}, {}, {}
   for _, key in ipairs(chunk) do
@@ -798,13 +844,12 @@ while n < limit do
       skipped = skipped + 1
     elseif n < limit then
       local at, record = attrs_of(P, key)
-      local len = string.len(record)
       if at and at.id then
         ids[#ids + 1] = at.id
       else
         export(P, st, key, at, gone, record)
       end
-      entries, used = entries + 1, used + elements(len)
+      entries, used = entries + 1, used + elements(record)
       keys[#keys + 1] = key
       if at and at.group then groups[#groups + 1] = at.group end
       if at and at.off then offloaded[#offloaded + 1] = key end
@@ -939,6 +984,183 @@ return {1}
 """,
 )
 
+AUDIT = _script(
+    "AUDIT",
+    r"""
+-- What is wrong with the QSG's derived state, recounted from the messages in one atomic
+-- look (RedisStore.audit): each queue's depth, its nlock and nback counts, its arrival
+-- counter, its messages each visible or held for a unit of work and not both, its u
+-- entries against the units of work, its x, f and g indexes against the messages'
+-- attributes, its locks and backout counts against its messages; each structure's usage
+-- and maxima. Reads every message: for tests and the end of a world.
+-- KEYS[1] the QSG's set of queue prefixes; KEYS[2] the QSG's prefix
+-- ARGV the keys of structures to audit besides those the queues are on
+-- returns {where, problem, ...}: the queue's prefix ('' for a structure) and a line
+local wrong = {}
+local function say(P, ...) wrong[#wrong + 1] = P; wrong[#wrong + 1] = table.concat({...}) end
+local counted = {}  -- structure key -> {entries, elements} its queues' messages take
+for _, S in ipairs(ARGV) do counted[S] = {0, 0} end
+local lists = {}  -- unit-of-work token -> its entries, as a set
+local function entries_of(token)
+  local set = lists[token]
+  if set == nil then
+    set = {}
+    for _, e in ipairs(redis.call('LRANGE', KEYS[2] .. 'uow:' .. token, 0, -1)) do
+      set[e] = true
+    end
+    lists[token] = set
+  end
+  return set
+end
+local function count(set)
+  local n = 0
+  for _ in pairs(set) do n = n + 1 end
+  return n
+end
+-- A hash of the queue keyed by message against the messages: each field a stored
+-- message's key, and (want) one the messages' attributes name. Answers how many fields
+-- it has.
+local function against(P, what, hash, stored, want)
+  local fields = redis.call('HKEYS', P .. hash)
+  for _, field in ipairs(fields) do
+    if not stored[field] then
+      say(P, what, ' names message ', field, ', which is not stored')
+    elseif want and not want[field] then
+      say(P, what, ' has message ', field, ', which it does not say')
+    end
+  end
+  return #fields
+end
+for _, P in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local h = redis.call('HMGET', P .. 'h', 'k', 'depth', 'seq', 'nlock', 'nback')
+  for i = 2, 5 do h[i] = h[i] or 'none' end
+  if not h[1] then
+    say(P, 'is listed in the group but has no state')
+  else
+    local S, by_priority = string.sub(h[1], 2), string.byte(h[1], 1) ~= 49
+    local shown, nshown = {}, 0
+    local o = redis.call('ZRANGE', P .. 'o', 0, -1, 'WITHSCORES')
+    for i = 1, #o, 2 do
+      shown[o[i]], nshown = true, nshown + 1
+      if tonumber(o[i + 1]) ~= tonumber(o[i]) then
+        say(P, 'message ', o[i], ' is ordered at ', o[i + 1], ', not at its key')
+      end
+    end
+    local held, puts = {}, 0
+    local u = redis.call('HGETALL', P .. 'u')
+    for i = 1, #u, 2 do
+      local key, kind, token = u[i], string.sub(u[i + 1], 1, 1), string.sub(u[i + 1], 3)
+      held[key] = true
+      if kind == 'P' then puts = puts + 1 end
+      if shown[key] then say(P, 'message ', key, ' is visible and held for ', token) end
+      if not entries_of(token)[kind .. '|' .. P .. '|' .. key] then
+        say(P, 'message ', key, ' is held for unit of work ', token, ', which has no entry for it')
+      end
+      local owner = string.match(token, '^[^/]*')
+      if redis.call('SISMEMBER', KEYS[2] .. 'uows:' .. owner, token) == 0 then
+        say(P, 'unit of work ', token, ' holds message ', key, ' but ', owner, ' does not list it')
+      end
+    end
+    if tonumber(h[2]) ~= nshown + puts then
+      say(P, 'depth ', h[2], ', but ', nshown, ' visible messages and ', puts,
+          ' uncommitted puts')
+    end
+    local stored, entries, used = {}, 0, 0
+    local expiring, offloaded, grouped = {}, {}, {}
+    local m = redis.call('HGETALL', P .. 'm')
+    for i = 1, #m, 2 do
+      local key = m[i]
+      local record, at = unwrap(m[i + 1])
+      stored[key], entries, used = true, entries + 1, used + elements(record)
+      if not shown[key] and not held[key] then
+        say(P, 'message ', key, ' is neither visible nor in a unit of work')
+      end
+      local n = tonumber(key)
+      local number = by_priority and n % SHIFT or n
+      if number > (tonumber(h[3]) or -1) then
+        say(P, 'message ', key, ' is numbered ', fmt(number), ', past the last number ', h[3])
+      end
+      if by_priority then
+        local priority = cmsgpack.unpack(record)[5]
+        if 9 - math.floor(n / SHIFT) ~= priority then
+          say(P, 'message ', key, ' is keyed apart from its priority ', priority)
+        end
+      end
+      if at then
+        if at.expires then expiring[key] = at.expires end
+        if at.off then offloaded[key] = true end
+        if at.group then grouped[at.group] = key end
+      end
+    end
+    for key in pairs(shown) do
+      if not stored[key] then say(P, 'visible message ', key, ' is not stored') end
+    end
+    for key in pairs(held) do
+      if not stored[key] then say(P, 'message ', key, ' is held but not stored') end
+    end
+    local x, indexed = redis.call('ZRANGE', P .. 'x', 0, -1, 'WITHSCORES'), {}
+    for i = 1, #x, 2 do
+      indexed[x[i]] = tonumber(x[i + 1])
+      if expiring[x[i]] ~= indexed[x[i]] then
+        say(P, 'the expiry index has message ', x[i], ' at ', x[i + 1], ', which it does not say')
+      end
+    end
+    for key, at in pairs(expiring) do
+      if indexed[key] == nil then
+        say(P, 'message ', key, ' expires at ', at, ', which the expiry index lacks')
+      end
+    end
+    local nf = against(P, 'the offloaded data', 'f', stored, offloaded)
+    if nf ~= count(offloaded) then
+      say(P, count(offloaded), ' messages are offloaded, and ', nf, ' have their data apart')
+    end
+    local g = redis.call('HGETALL', P .. 'g')
+    local index = {}
+    for i = 1, #g, 2 do
+      index[g[i]] = g[i + 1]
+      if grouped[g[i]] ~= g[i + 1] then
+        say(P, 'the group index has ', g[i], ' at message ', g[i + 1], ', not of it')
+      end
+    end
+    for field, key in pairs(grouped) do
+      if index[field] ~= key then
+        say(P, 'message ', key, ' of a group is not in the group index')
+      end
+    end
+    local nlock = against(P, 'a lock', 'l', stored)
+    if nlock ~= tonumber(h[4]) then say(P, 'nlock ', h[4], ', but ', nlock, ' locks') end
+    local nback = against(P, 'a backout count', 'b', stored)
+    if nback ~= tonumber(h[5]) then
+      say(P, 'nback ', h[5], ', but ', nback, ' backout counts')
+    end
+    if S ~= '' then
+      local c = counted[S] or {0, 0}
+      counted[S] = {c[1] + entries, c[2] + used}
+    end
+  end
+end
+for S, c in pairs(counted) do
+  local s = redis.call('HMGET', S, 'use', 'max', 'size_kb', 'name')
+  if not s[1] then
+    if c[1] > 0 then say('', 'the CF structure ', S, ' of ', c[1], ' messages is not defined') end
+  else
+    local entries, used = usage_of(s[1])
+    if entries ~= c[1] or used ~= c[2] then
+      say('', 'CF structure ', s[4], ': ', fmt(entries), ' entries and ', fmt(used),
+          ' elements in use, but its queues\' messages take ', c[1], ' and ', c[2])
+    end
+    local size = tonumber(s[3])
+    local most, room = ENTRIES_PER_KB * size, ELEMENTS_PER_KB * size
+    if s[2] ~= usage(most, room) then
+      say('', 'CF structure ', s[4], ': maxima ', s[2], ', but SIZE ', s[3], ' holds ',
+          fmt(most), ' entries and ', fmt(room), ' elements')
+    end
+  end
+end
+return wrong
+""",
+)
+
 ALL = (
     DEFINE_STRUCTURE,
     CREATE_QUEUE,
@@ -954,4 +1176,5 @@ ALL = (
     CF_RECOVER,
     LEASE_ACQUIRE,
     LEASE_RELEASE,
+    AUDIT,
 )

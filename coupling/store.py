@@ -27,11 +27,12 @@ from typing import Any
 import msgpack
 
 from coupling import keys, scripts
-from coupling.codec import SEQ_BITS, decode, encode
+from coupling.codec import decode, encode
 from coupling.errors import CFConnectionError, CFRefusedError
 from coupling.lease import Lease, check_held
 from coupling.transport import Transport
 from qsg import CMQC
+from qsg.core import geometry
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message, joined
 from qsg.core.offload import Rule
@@ -69,6 +70,7 @@ class RedisStore:
         self.qsg = qsg
         self._prefixes: dict[str, str] = {}  # queue -> key prefix
         self._structures: dict[str, str] = {}  # key prefix -> structure name
+        self._defined: set[str] = set()  # structures defined through this store
         self._queues_key = keys.queues_key(qsg)
         #: Bumped at each failure of the facility (``failed``): a unit of work that began
         #: in an earlier epoch was backed out by the facility's recovery.
@@ -85,7 +87,7 @@ class RedisStore:
     def define_structure(
         self, name: str, *, size_kb: int, cf_level: int, offload: tuple[Rule, ...] = ()
     ) -> None:
-        """A CF structure: SIZE KB hold SIZE entries and 4 x SIZE elements of 256 bytes,
+        """A CF structure of SIZE ``size_kb`` (what it holds: ``qsg.core.geometry``),
         and the offload rules its puts apply (``qsg.core.offload``, lowest threshold
         first, as the put script expects them).
 
@@ -93,6 +95,7 @@ class RedisStore:
         key = keys.structure_key(self.qsg, name)
         rules = ",".join(f"{threshold}:{size}" for threshold, size in sorted(offload))
         self._run(scripts.DEFINE_STRUCTURE, [key], [name, cf_level, size_kb, rules])
+        self._defined.add(name)
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         """A shared queue on ``structure``; another member's existing queue is joined."""
@@ -163,7 +166,7 @@ class RedisStore:
         )
         status = reply[0]
         if status == scripts.OK:
-            msg.seq = int(reply[1]) & ((1 << SEQ_BITS) - 1)
+            msg.seq = geometry.seq_of(int(reply[1]))
             if len(reply) > 2:  # its data went to the structure's SMDS
                 self.smds_writes += 1
             if token:
@@ -395,6 +398,20 @@ class RedisStore:
             "max_entries": int(max_entries or 0),
             "max_elements": int(max_elements or 0),
         }
+
+    # ---- invariants -----------------------------------------------------------------
+    def audit(self) -> list[str]:
+        """What is wrong with the facility's derived state for this QSG (every queue of
+        the group, whichever member created it, and its structures), recounted in one
+        atomic script (``scripts.AUDIT``); see ``MessageStore.audit``."""
+        defined = [keys.structure_key(self.qsg, name) for name in sorted(self._defined)]
+        reply = self._run(scripts.AUDIT, [self._queues_key, keys.group_prefix(self.qsg)], defined)
+        return [
+            f"queue {keys.queue_name(where.decode())}: {problem.decode()}"
+            if where
+            else problem.decode()
+            for where, problem in zip(reply[::2], reply[1::2], strict=True)
+        ]
 
     # ---- plumbing -----------------------------------------------------------------
     def _prefix(self, queue: str) -> str:

@@ -16,10 +16,12 @@ from typing import TypeVar
 
 import trio
 
+from qsg.core.errors import QSGError
+
 T = TypeVar("T")
 
 
-class WallTimeoutError(Exception):
+class WallTimeoutError(QSGError, TimeoutError):
     """A wall-clock bound ran out."""
 
 

@@ -1,8 +1,9 @@
 """qsg: a simulator of IBM MQ queue-sharing groups.
 
 The public names mirror pymqi: ``CMQC``, ``MD``, ``GMO``, ``PMO``, ``OD`` and
-``MQMIError``. The MQ rules live in ``qsg.core`` (synchronous, I/O-free); the actors,
-the coupling facility and the scenario runner are built around them.
+``MQMIError``; ``QSGError`` is the root of every exception qsg defines (docs/edges.md).
+The MQ rules live in ``qsg.core`` (synchronous, I/O-free); the actors, the coupling
+facility and the scenario runner are built around them.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from qsg import CMQC
-from qsg.core.errors import MQMIError
+from qsg.core.errors import MQMIError, QSGError
 from qsg.core.layouts import DLH, XQH
 from qsg.core.qmgr import QMgr
 from qsg.core.structs import GMO, MD, OD, PMO, gmo, md, od, pmo
@@ -25,6 +26,7 @@ __all__ = [
     "XQH",
     "MQMIError",
     "QMgr",
+    "QSGError",
     "gmo",
     "md",
     "od",
@@ -34,16 +36,16 @@ __all__ = [
 
 if TYPE_CHECKING:
     from actors.clock import sleep, sleep_until
-    from qsg.runtime import run, start
+    from actors.runtime import run, start
+    from actors.topology import Topology
     from qsg.scenario import load_scenario
-    from qsg.topology import Topology
 
 
 def __getattr__(name: str) -> Any:
     # The running world sits above the rules layer (and the coupling facility, which
     # uses the rules): loaded on first use, so importing the rules loads only the rules.
     if name in ("run", "start"):
-        from qsg import runtime
+        from actors import runtime
 
         return getattr(runtime, name)
     if name in ("sleep", "sleep_until"):
@@ -61,7 +63,7 @@ def __getattr__(name: str) -> Any:
 
         return load_scenario
     if name == "Topology":
-        from qsg.topology import Topology
+        from actors.topology import Topology
 
         return Topology
     raise AttributeError(f"module 'qsg' has no attribute {name!r}")

@@ -1,17 +1,21 @@
 """The event stream's records, for users: ``qsg.events.MessagePut``, ``LeaseChanged``...
 
 They are defined in ``actors.events`` (and the rules layer's own in ``qsg.core.events``);
-this module gathers them under the public name.
+this module gathers them under the public name: every record of ``WorldEvent`` (each
+kind of docs/events.md), ``WorldEvent`` itself, ``EventLog`` and ``kind_of``
+(tests/test_exports.py holds it to that).
 """
 
 from __future__ import annotations
 
 from actors.events import (
     ApplicationError,
+    CFFailed,
     CFRecovered,
     ChannelBatch,
     ChannelDelivered,
     ChannelStateChanged,
+    CommandRun,
     DepthSampled,
     EventLog,
     ExpiredInTransit,
@@ -25,6 +29,7 @@ from actors.events import (
     PeerRecovered,
     QMgrKilled,
     QMgrRestarted,
+    QMgrStatistics,
     ReplyReceived,
     UnitOfWorkEnded,
     WorldEvent,
@@ -34,10 +39,12 @@ from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut, Trig
 
 __all__ = [
     "ApplicationError",
+    "CFFailed",
     "CFRecovered",
     "ChannelBatch",
     "ChannelDelivered",
     "ChannelStateChanged",
+    "CommandRun",
     "DeadLettered",
     "DepthSampled",
     "Discarded",
@@ -53,6 +60,7 @@ __all__ = [
     "PeerRecovered",
     "QMgrKilled",
     "QMgrRestarted",
+    "QMgrStatistics",
     "ReplyReceived",
     "ReportLost",
     "ReportPut",

@@ -8,6 +8,7 @@ stops at the end. Each test gets its own QSG namespace on it and leaves it empty
 from __future__ import annotations
 
 import itertools
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from actors.clock import VirtualClock
+from actors.world import AUDIT_VARIABLE
 from coupling.cleanup import delete_group
 from coupling.server import EmbeddedServer, configured_url
 from coupling.store import RedisStore
@@ -24,6 +26,11 @@ from qsg.core.memstore import MemoryStore
 from qsg.core.store import MessageStore
 
 _namespaces = itertools.count(1)
+
+# Every world a test starts, here or in a process it runs, audits its stores when it ends
+# cleanly (``World.audit``): a counter, index or structure usage that drifted from the
+# messages it counts fails the test that let it drift.
+os.environ.setdefault(AUDIT_VARIABLE, "1")
 
 
 @pytest.fixture
@@ -103,7 +110,7 @@ def cf_mode(request: pytest.FixtureRequest) -> dict[str, object]:
 @pytest.fixture(scope="session")
 def spark() -> Iterator[object]:
     """One Spark session (``local[2]``, as CI's two cores) for every pipeline test."""
-    from qsg.pipeline.spark import spark_session
+    from qsg.commands.pipeline.spark import spark_session
 
     session = spark_session("local[2]")
     yield session

@@ -23,6 +23,7 @@ import trustme
 import qsg
 from actors.clock import VirtualClock
 from actors.events import CFFailed, CFRecovered
+from actors.topology import Topology
 from coupling import keys
 from coupling.errors import CFConnectionError
 from coupling.server import EmbeddedServer, free_port
@@ -30,7 +31,6 @@ from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC, GMO, MD, PMO, MQMIError
-from qsg.topology import Topology
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)

@@ -61,7 +61,7 @@ def start_run(path: Path, url: str, out: Path | None = None) -> subprocess.Popen
     command = [
         sys.executable,
         "-c",
-        "from qsg.cli import main; main()",
+        "from qsg.commands.cli import main; main()",
         "run",
         str(path),
         "--no-progress",

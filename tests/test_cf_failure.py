@@ -19,10 +19,10 @@ import qsg
 from actors.clock import VirtualClock
 from actors.events import CFRecovered, FaultInjected, LeaseChanged
 from actors.mqi import Handle
+from actors.topology import Topology
 from actors.world import World
 from qsg import CMQC, GMO, MD, PMO, MQMIError
 from qsg.scenario import ScenarioError, parse_scenario
-from qsg.topology import Topology
 
 SYNC, NO_SYNC = PMO(Options=CMQC.MQPMO_SYNCPOINT), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)

@@ -139,7 +139,7 @@ def test_a_fault_marked_expected_is_refused_without_failing_the_run() -> None:
 
 def qsg_run(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "run", str(path), "--no-progress"],
+        [sys.executable, "-m", "qsg.commands.cli", "run", str(path), "--no-progress"],
         capture_output=True,
         text=True,
         timeout=300,

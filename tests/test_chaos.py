@@ -2,7 +2,7 @@
 
 The checkers are proven able to fail: each known bug behind the test-only switch
 (``qsg.core.bugs``) makes the checker meant for it report a violation, and the same run
-without the bug reports none. README, "Chaos and failover testing": no committed
+without the bug reports none. docs/chaos.md, "The checkers": no committed
 message lost or duplicated, no expired message delivered, exactly one queue manager
 scanning shared queues for expiry at any time.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import trio
 
+import actors.runtime
 import qsg
-import qsg.runtime
 from actors.clock import VirtualClock
 from actors.events import (
     CFRecovered,
@@ -29,6 +29,7 @@ from actors.events import (
     OpInvoked,
     WorldEvent,
 )
+from actors.topology import Topology
 from qsg import CMQC
 from qsg.chaos import checkers, history
 from qsg.chaos.campaign import Plan, chaos_scenario, expectations, run_one, run_seeds
@@ -38,7 +39,6 @@ from qsg.scenario import load_scenario
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import play
 from qsg.scenario.summary import Scopes
-from qsg.topology import Topology
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 #: A run seed whose faults include kills and CF outages (and so unknown outcomes).
@@ -316,7 +316,7 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
     for heal, stalled in ((False, ["channel QM1.TO.QM4 (STOPPED)"]), (True, [])):
         faults = (stop, Fault(plan.window, "heal")) if heal else (stop,)
         run = dataclasses.replace(scenario, faults=faults)
-        result = qsg.runtime.run(partial(play, run, history=True))
+        result = actors.runtime.run(partial(play, run, history=True))
         live = checkers.check_liveness(
             history.read(result.events, result.scopes),
             plan.window,
@@ -359,7 +359,7 @@ def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
 def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> None:
     from click.testing import CliRunner
 
-    from qsg.cli import main
+    from qsg.commands.cli import main
 
     runner = CliRunner()
     done = runner.invoke(main, ["chaos", str(SCENARIO), "--runs", "2", "--seed", "5"])
@@ -376,7 +376,7 @@ def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> No
 def test_qsg_chaos_refuses_a_scenario_too_short_for_its_bound(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from qsg.cli import main
+    from qsg.commands.cli import main
 
     short = tmp_path / "short.toml"
     short.write_text(SCENARIO.read_text().replace("duration = 120", "duration = 60"))

@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from qsg.chaos.campaign import run_seeds
-from qsg.cli import main
-from qsg.pipeline.chaos import (
+from qsg.commands.cli import main
+from qsg.commands.pipeline.chaos import (
     INTERPRETED,
     Raised,
     by_index,
@@ -32,10 +32,10 @@ from qsg.pipeline.chaos import (
     in_seed_order,
     job_conf,
 )
-from qsg.pipeline.frames import JobError
-from qsg.pipeline.head_start import Claims, HeadStart, claims_on
-from qsg.pipeline.spark import parse_conf
-from qsg.pipeline.worker_daemon import DAEMON_SETTING, MODULE
+from qsg.commands.pipeline.frames import JobError
+from qsg.commands.pipeline.head_start import Claims, HeadStart, claims_on
+from qsg.commands.pipeline.spark import parse_conf
+from qsg.commands.pipeline.worker_daemon import DAEMON_SETTING, MODULE
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
@@ -54,7 +54,7 @@ def _lines(text: str) -> list[str]:
 
 def _on_spark(words: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "qsg.cli", *words, "--master", "local[2]"],
+        [sys.executable, "-m", "qsg.commands.cli", *words, "--master", "local[2]"],
         capture_output=True,
         text=True,
         timeout=1800,
@@ -106,7 +106,7 @@ def test_a_run_that_raises_on_an_executor_is_one_line_naming_its_seed(tmp_path: 
 def test_workers_whose_daemon_could_not_import_the_run_path_still_play_every_seed(
     tmp_path: Path,
 ) -> None:
-    # The daemon (qsg.pipeline.worker_daemon) imports a run's modules ahead of the
+    # The daemon (qsg.commands.pipeline.worker_daemon) imports a run's modules ahead of the
     # workers; one it cannot import is the workers' own to import, as without it. No
     # archive made (driver options of our own): this test is of the workers.
     words = ["chaos", str(LEAN), "--runs", "6", "--seed", "3", "--json"]

@@ -26,7 +26,7 @@ from actors.events import (
 from coupling.lease import EXPIRY_SCAN
 from qsg import CMQC
 from qsg.chaos import processes
-from qsg.cli import main
+from qsg.commands.cli import main
 from qsg.scenario import load_scenario
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-processes.toml"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from qsg.cli import main
-from qsg.replicate import combine
+from qsg.commands.cli import main
+from qsg.commands.replicate import combine
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
 

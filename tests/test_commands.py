@@ -22,7 +22,7 @@ def run(*args: str) -> str:
 
 
 def test_the_demo_runs_and_shows_expiry_at_work() -> None:
-    out = run("-m", "qsg.demo")
+    out = run("-m", "qsg.commands.demo")
     assert "MQFB_EXPIRATION" in out and "MQRC_EXPIRY_ERROR (2013)" in out
     assert "outer Expiry 175, MQXQH Expiry 175" in out
 

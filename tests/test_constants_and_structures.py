@@ -90,8 +90,9 @@ REFERENCE = {
     "MQFMT_NONE": b"        ",
     "MQFMT_STRING": b"MQSTR   ",
     "MQMI_NONE": b"\0" * 24,
-    "MQGS_MSG_IN_GROUP": b"G",
-    "MQSS_LAST_SEGMENT": b"L",
+    # cmqc.h: #define MQGS_MSG_IN_GROUP 'G', a C character constant: its code, an int.
+    "MQGS_MSG_IN_GROUP": ord("G"),
+    "MQSS_LAST_SEGMENT": ord("L"),
     "MQMD_LENGTH_2": 364,
     "MQXQH_LENGTH_1": 428,
 }

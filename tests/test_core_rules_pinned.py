@@ -428,8 +428,9 @@ def test_an_mq_object_name_is_1_to_48_of_a_z_0_9_dot_slash_underscore_percent() 
 
 def test_a_shared_queue_s_messages_use_its_cf_structure_also_after_msgdlvsq_changes() -> None:
     # A shared queue's messages are held in the list structure its CFSTRUCT names: each
-    # takes an entry, and an element per 256 bytes (DISPLAY CFSTATUS's ENTSUSED and
-    # ELEMUSED). ALTER QLOCAL MSGDLVSQ of an empty queue keeps it on its structure.
+    # takes an entry, and an element per 256 bytes of its data and 200 bytes of control
+    # storage (qsg.core.geometry; DISPLAY CFSTATUS's ENTSUSED and ELEMUSED): 1 + 1 + 2.
+    # ALTER QLOCAL MSGDLVSQ of an empty queue keeps it on its structure.
     group = QueueSharingGroup("QSG1")
     qm = QMgr("QM1", qsg=group)
     qm.define_structure(CFStructure("APP1", size_kb=100))
@@ -442,7 +443,7 @@ def test_a_shared_queue_s_messages_use_its_cf_structure_also_after_msgdlvsq_chan
     h.put(b"high", MD(Priority=8), no_sync, now=0.0)
     qm.connect().open("APP.OTHER", OUT).put(b"x" * 300, MD(), no_sync, now=0.0)
     usage = group.shared.store.structure_usage("APP1")  # type: ignore[attr-defined]
-    assert usage == {"entries": 3, "elements": 7, "max_entries": 100, "max_elements": 400}
+    assert usage == {"entries": 3, "elements": 4, "max_entries": 100, "max_elements": 400}
     # MSGDLVSQ(FIFO): the first put first, whatever its priority.
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=0.0) == b"low"
 
@@ -1501,12 +1502,13 @@ def test_a_cf_structure_counts_its_own_queues_messages_by_entry_and_256_byte_ele
     store.create_queue("C", Ordering.FIFO, "S1")
     store.delete_queue("C")
     store.create_queue("C", Ordering.FIFO)  # no structure now
-    for queue, size in (("A", 148), ("A", 150), ("B", 1), ("C", 1)):
+    for queue, size in (("A", 56), ("A", 57), ("B", 1), ("C", 1)):
         store.put(queue, Message(_msg().desc, b"x" * size, 0.0, None, 0), None, 100)
-    # 148 + 364 = 512 bytes: 2 elements; 150 + 364: 3.
+    # 56 bytes of data and 200 of control storage (qsg.core.geometry) = 256 bytes: 1
+    # element; 57 + 200: 2.
     assert store.structure_usage("S1") == {
         "entries": 2,
-        "elements": 5,
+        "elements": 3,
         "max_entries": 10,
         "max_elements": 40,
     }

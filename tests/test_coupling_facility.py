@@ -16,7 +16,8 @@ from coupling.server import EmbeddedServer, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport, CFConnectionError
 from qsg import CMQC, GMO, MD, MQMIError, QMgr
-from qsg.core.objects import MAX_SIZE_KB, CFStructure
+from qsg.core.geometry import MAX_SIZE_KB
+from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from tests.helpers import ALL, drain, get, put
 

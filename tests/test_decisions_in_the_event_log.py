@@ -15,9 +15,10 @@ import trio
 import qsg
 from actors.clock import VirtualClock
 from actors.events import MessageGot, MessagePut
-from qsg import CMQC, GMO, MD, PMO, MQMIError, eventlog
+from actors.topology import Topology
+from qsg import CMQC, GMO, MD, PMO, MQMIError
+from qsg.scenario import eventlog
 from qsg.scenario.summary import Scopes
-from qsg.topology import Topology
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 IF_PERSISTENT = CMQC.MQGMO_SYNCPOINT_IF_PERSISTENT

@@ -13,9 +13,8 @@ import pyarrow.parquet as pq
 from click.testing import CliRunner
 
 from actors.events import OpCompleted, OpInvoked, WorldEvent
-from qsg import eventlog
-from qsg.cli import main
-from qsg.scenario import parse_scenario
+from qsg.commands.cli import main
+from qsg.scenario import eventlog, parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.summary import Scopes, Summary, percentile, summarise
 

@@ -20,9 +20,9 @@ from click.testing import CliRunner
 
 from actors.events import MessageGot, MessagePut, OpCompleted
 from qsg.chaos import checkers, history
-from qsg.cli import main
-from qsg.exec.command import run_exec
-from qsg.exec.program import CommandError, Program, parse_command
+from qsg.commands.cli import main
+from qsg.commands.exec.command import run_exec
+from qsg.commands.exec.program import CommandError, Program, parse_command
 from qsg.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -270,22 +270,32 @@ def test_an_rfh2_put_with_put_rfh2_comes_back_from_get_rfh2_folder_by_folder(
     assert [p.q_mgr for p in puts] == ["QM3"] and puts[0].size > len(b"the payload") + 36
 
 
-def readme_runs() -> list[tuple[str, list[str]]]:
-    """The README's ``qsg exec`` commands shown with their output (``#   `` lines)."""
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Bring your own pymqi program") :]
-    section = section[: section.index("\n## ", 1)]
-    runs: list[tuple[str, list[str]]] = []
-    for line in section.splitlines():
-        if line.startswith("qsg exec "):
-            runs.append((line, []))
-        elif line.startswith("#   ") and runs:
-            runs[-1][1].append(line.removeprefix("#   "))
-    return [(command, shown) for command, shown in runs if shown]
+def shown_runs() -> list[tuple[str, list[str]]]:
+    """The ``qsg exec`` commands the README and docs/pymqi.md show with their output:
+    the ``#   `` lines right under each (each command once)."""
+    runs: dict[str, list[str]] = {}
+    for doc in (ROOT / "README.md", ROOT / "docs" / "pymqi.md"):
+        command = None
+        for line in doc.read_text().splitlines():
+            if line.startswith("qsg exec "):
+                command = line
+                runs.setdefault(command, [])
+            elif line.startswith("#   ") and command is not None:
+                if line.removeprefix("#   ") not in runs[command]:
+                    runs[command].append(line.removeprefix("#   "))
+            else:
+                command = None  # output is shown right under its command, or not at all
+    return [(command, shown) for command, shown in runs.items() if shown]
 
 
-@pytest.mark.parametrize(("command", "shown"), readme_runs(), ids=lambda c: str(c)[-40:])
-def test_the_readmes_qsg_exec_commands_print_what_it_shows(command: str, shown: list[str]) -> None:
+def test_the_readme_and_the_pymqi_guide_show_exec_runs_with_their_output() -> None:
+    commands = [command for command, _ in shown_runs()]
+    assert any("surprise.py QM1" in c for c in commands)
+    assert any("consumer.py" in c and "--check" in c for c in commands)
+
+
+@pytest.mark.parametrize(("command", "shown"), shown_runs(), ids=lambda c: str(c)[-40:])
+def test_the_docs_qsg_exec_commands_print_what_they_show(command: str, shown: list[str]) -> None:
     cwd = os.getcwd()
     os.chdir(ROOT)  # the README's paths are the repository's
     try:

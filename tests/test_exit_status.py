@@ -62,7 +62,7 @@ def full_server(tcp_server: EmbeddedServer) -> Iterator[EmbeddedServer]:
 
 def qsg_command(*args: str, url: str) -> tuple[int, str, str]:
     run = subprocess.run(
-        [sys.executable, "-c", "from qsg.cli import main; main()", *args],
+        [sys.executable, "-c", "from qsg.commands.cli import main; main()", *args],
         cwd=ROOT,
         env={**os.environ, URL_VARIABLE: url},
         text=True,
@@ -128,9 +128,9 @@ def test_a_sweep_point_whose_facility_failed_is_a_failed_point_its_run_kept(
     full_server: EmbeddedServer, tmp_path: Path
 ) -> None:
     # qsg sweep prints each failed point's error on one line and exits 1
-    # (qsg/pipeline/command.py); the point's run is written all the same.
-    from qsg.pipeline.sweep import play_point
-    from qsg.pipeline.sweep_file import Point
+    # (qsg/commands/pipeline/command.py); the point's run is written all the same.
+    from qsg.commands.pipeline.sweep import play_point
+    from qsg.commands.pipeline.sweep_file import Point
 
     text = SCENARIO.replace("duration = 30", "duration = 3")
     point = Point("p0", {"rate": 200}, 1, text, 200.0, 2)

@@ -12,9 +12,9 @@ import qsg
 from actors.clock import VirtualClock
 from actors.events import ExpiryScanned, LeaseChanged, QMgrKilled, WorldEvent
 from actors.expiry import LEASE_INTERVALS
+from actors.topology import Topology
 from qsg import CMQC, MD, PMO
 from qsg.core.events import Discarded
-from qsg.topology import Topology
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from actors.events import MessagePut
-from qsg import eventlog
-from qsg.recording import JOURNAL, read_journal, salvage
+from qsg.scenario import eventlog
 from qsg.scenario.load import load_scenario
+from qsg.scenario.recording import JOURNAL, read_journal, salvage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +47,7 @@ async def main(world):
 
 def qsg_run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "run", *args, "--no-progress"],
+        [sys.executable, "-m", "qsg.commands.cli", "run", *args, "--no-progress"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -110,7 +110,16 @@ def test_a_killed_run_leaves_its_journal_which_salvage_makes_an_event_log(
     path.write_text(LONG)
     out = tmp_path / "out"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "qsg.cli", "run", str(path), "--out", str(out), "--no-progress"],
+        [
+            sys.executable,
+            "-m",
+            "qsg.commands.cli",
+            "run",
+            str(path),
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -135,7 +144,7 @@ def test_a_killed_run_leaves_its_journal_which_salvage_makes_an_event_log(
 
 
 def test_a_journal_cut_mid_record_gives_the_records_before_the_cut(tmp_path: Path) -> None:
-    from qsg.recording import _record
+    from qsg.scenario.recording import _record
 
     events = [
         MessagePut(float(n), "QM1", "APP.Q", b"%024d" % n, 10, False, False, -1) for n in range(3)

@@ -14,7 +14,7 @@ import trio
 import qsg
 from qsg.chaos.campaign import Outcome
 from qsg.chaos.checkers import Verdict
-from qsg.chaos.command import replay_command, tidy_run_directory
+from qsg.commands.chaos import replay_command, tidy_run_directory
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import load_script, run_scenario
 
@@ -126,8 +126,8 @@ def test_the_replay_command_carries_the_flags_the_schedule_depends_on(
     )
     words = ["qsg", "chaos", "scenarios/chaos-qsg.toml", "--mode", "safety", "--replay", "7"]
     assert command.split() == [*words, *flags]
-    readme = " ".join((ROOT / "README.md").read_text().split())
-    assert "the replay command carries `--mode`, `--on-redis` and `--processes`" in readme
+    guide = " ".join((ROOT / "docs" / "chaos.md").read_text().split())
+    assert "the replay command carries `--mode`, `--on-redis` and `--processes`" in guide
 
 
 def test_qsg_run_on_the_wall_clock_starts_at_zero() -> None:

@@ -110,8 +110,9 @@ def test_group_and_segment_status_describe_each_item(qm: QMgr) -> None:
             h.get(None, MD(), gmo, now=1.0)
         except MQMIError:
             break
-        statuses.append(gmo.GroupStatus + gmo.SegmentStatus)
-    assert statuses == [b"  ", b"G ", b"G ", b"LS", b"LL", b"G ", b"L ", b"  "]
+        # Each an MQCHAR, held as its character's code (CMQC.MQGS_MSG_IN_GROUP == ord("G")).
+        statuses.append(chr(gmo.GroupStatus) + chr(gmo.SegmentStatus))
+    assert statuses == ["  ", "G ", "G ", "LS", "LL", "G ", "L ", "  "]
 
 
 def test_logical_order_never_enters_a_group_whose_first_item_is_absent(qm: QMgr) -> None:

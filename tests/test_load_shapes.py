@@ -19,7 +19,7 @@ import pytest
 
 from actors.arrivals import Burst, RateProfile, gap
 from actors.events import MessageGot, MessagePut
-from qsg.pipeline.theory import mmc_mean_wait
+from qsg.commands.pipeline.theory import mmc_mean_wait
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
 from qsg.scenario.play import run_scenario
 

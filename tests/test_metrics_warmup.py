@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 
-from qsg.pipeline.run_tables import run_tables
-from qsg.pipeline.runs import read_log
-from qsg.recording import write_run
+from qsg.commands.pipeline.run_tables import run_tables
+from qsg.commands.pipeline.runs import read_log
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
+from qsg.scenario.recording import write_run
 
 WARM = """\
 [run]

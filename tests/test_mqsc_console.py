@@ -22,7 +22,7 @@ import trio.lowlevel
 import qsg
 from actors.clock import VirtualClock
 from actors.events import CommandRun, MessagePut
-from qsg.console import Lines, Tally, file_lines, session
+from qsg.commands.console import Lines, Tally, file_lines, session
 from qsg.scenario import ScenarioError
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.play import run_scenario
@@ -188,7 +188,7 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
     # runmqsc's 20: the console could not start; 2: the scenario has problems.
     from click.testing import CliRunner
 
-    from qsg.cli import main
+    from qsg.commands.cli import main
 
     scenario = tmp_path / "admin.toml"
     scenario.write_text(SCENARIO)
@@ -212,7 +212,7 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
 def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
-    from qsg.cli import main
+    from qsg.commands.cli import main
 
     scenario = tmp_path / "admin.toml"
     scenario.write_text(SCENARIO)

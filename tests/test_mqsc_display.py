@@ -20,10 +20,10 @@ import trio
 import qsg
 from actors import admin
 from actors.clock import VirtualClock
+from actors.topology import Topology
 from actors.world import World
 from qsg import CMQC, MD, PMO
 from qsg.core.objects import CFStructure
-from qsg.topology import Topology
 from tests.worlds import QM1_DEFINITIONS, QM3_DEFINITIONS
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from coupling.store import RedisStore
 from qsg import CMQC, QMgr
+from qsg.core.geometry import percent_full
 from qsg.core.memstore import MemoryStore, _Structure
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure
@@ -27,7 +28,6 @@ from qsg.core.offload import (
     first_reached,
     offloaded,
     parse_size,
-    percent_full,
     rules,
 )
 from qsg.core.sharing import QueueSharingGroup
@@ -335,18 +335,19 @@ def test_deleting_a_shared_queue_gives_its_structure_back_its_entries_and_elemen
 
 
 def test_elements_alone_can_make_a_structure_full_enough_to_offload() -> None:
-    # SIZE 10 KB: 10 entries and 40 elements. Three 2 KB messages (10 elements each) use
-    # 30% of the entries but 75% of the elements: past OFFLD1TH(70) with OFFLD1SZ(0K),
-    # the fourth message is offloaded, by the rules the structure was defined with.
+    # SIZE 10 KB: 10 entries and 40 elements. Three messages of 2,300 bytes (10 elements
+    # each with their 200 bytes of control storage) use 30% of the entries but 75% of the
+    # elements: past OFFLD1TH(70) with OFFLD1SZ(0K), the fourth message is offloaded, by
+    # the rules the structure was defined with.
     qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=MemoryStore()))
     qm.define_structure(CFStructure("APP1", size_kb=10, offload_size1=0))
     store = _shared(qm)
     h = qm.connect().open("Q", ALL)
     for _ in range(3):
-        put(h, b"x" * 2048, 0.0)
+        put(h, b"x" * 2300, 0.0)
     assert store.smds_writes == 0
     assert store.structure_usage("APP1")["elements"] == 30
-    put(h, b"x" * 2048, 0.0)
+    put(h, b"x" * 2300, 0.0)
     assert store.smds_writes == 1
 
 

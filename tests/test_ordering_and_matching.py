@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
+from qsg.core.structs import CCSID_UTF8
 from tests.helpers import drain, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -145,7 +146,7 @@ def test_a_str_body_is_sent_as_utf8_with_format_string_as_pymqi_does(qm: QMgr) -
     h.put("héllo", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
     body, md = get(h, 1.0)
     assert body == "héllo".encode() and md.Format == CMQC.MQFMT_STRING
-    assert md.CodedCharSetId == CMQC.MQCCSI_UTF8
+    assert md.CodedCharSetId == CCSID_UTF8 == 1208
 
 
 def test_get_returns_the_descriptor_as_put_with_context_filled_in(qm: QMgr) -> None:

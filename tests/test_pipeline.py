@@ -24,9 +24,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qsg.cli import main, write_run
-from qsg.pipeline import metrics
-from qsg.pipeline.where import local_path, to_uri
+from qsg.commands.cli import main, write_run
+from qsg.commands.pipeline import metrics
+from qsg.commands.pipeline.where import local_path, to_uri
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
 
@@ -197,7 +197,7 @@ SQL_TYPES = {"string": "string", "int64": "bigint", "double": "double", "bool": 
 
 
 def test_every_table_has_the_columns_and_types_docs_pipeline_md_lists(tables):
-    from qsg.pipeline.sweep import KNEE, POINTS
+    from qsg.commands.pipeline.sweep import KNEE, POINTS
 
     documented = _documented()
     schemas = {**metrics.TABLES, "points": POINTS, "knee": KNEE}
@@ -323,7 +323,7 @@ def test_runs_are_dealt_largest_first_each_to_the_task_holding_least(sizes, hand
 
 
 def test_a_fault_mid_write_through_hadoops_filesystem_leaves_no_partial_table(spark, tmp_path):
-    from qsg.pipeline import frames
+    from qsg.commands.pipeline import frames
 
     def second_part_fails(batches):
         from pyspark import TaskContext
@@ -347,8 +347,8 @@ def test_a_task_failing_after_staging_its_parts_leaves_the_tables_as_they_were(s
     # commit, once every task succeeded, moves them: a failed job leaves no part.
     import pyarrow as pa
 
-    from qsg.pipeline import frames
-    from qsg.pipeline.staging import Stage, partition_dir
+    from qsg.commands.pipeline import frames
+    from qsg.commands.pipeline.staging import Stage, partition_dir
 
     schema = pa.schema([("run", pa.string()), ("x", pa.int64())])
     out = tmp_path / "tables"
@@ -375,7 +375,7 @@ def test_a_task_failing_after_staging_its_parts_leaves_the_tables_as_they_were(s
 
 
 def test_a_job_refused_or_failed_leaves_no_directory_it_made(tmp_path):
-    from qsg.pipeline.staging import Stage
+    from qsg.commands.pipeline.staging import Stage
 
     out = to_uri(tmp_path / "new" / "metrics")
     stage = Stage.begin(out, ["latency"], "errorifexists")
@@ -399,7 +399,7 @@ def test_a_path_option_becomes_an_absolute_uri_on_the_driver(location, uri, tmp_
 
 
 def test_runs_below_a_uri_are_listed_by_spark_as_a_local_walk_finds_them(spark, runs_dir, tmp_path):
-    from qsg.pipeline.runs import list_runs
+    from qsg.commands.pipeline.runs import list_runs
 
     logs = tmp_path / "logs"
     for name in ("a", "b/c"):
@@ -427,7 +427,7 @@ def test_runs_on_a_filesystem_only_spark_reaches_are_read_by_spark_into_the_same
     # Runs are read "on any filesystem Spark reaches" (issue 33): viewfs:// is one Spark
     # reaches and pyarrow does not (as abfss:// or hdfs:// without libhdfs), so the logs
     # come to the tasks through Spark's binaryFile source, and the tables are the same.
-    from qsg.pipeline.where import arrow_opens
+    from qsg.commands.pipeline.where import arrow_opens
 
     logs = tmp_path / "logs"
     for name in ("a", "b/c"):
@@ -487,8 +487,8 @@ def test_metrics_of_a_sweeps_directory_name_its_runs_as_its_points_are_named(
 def test_a_filesystem_spark_cannot_reach_is_one_line_naming_the_java_cause(spark, tmp_path):
     # py4j's first line names the call ("An error occurred while calling o45.load."):
     # the line a user reads is the Java exception below it, its class's simple name.
-    from qsg.pipeline.frames import one_line
-    from qsg.pipeline.runs import list_runs
+    from qsg.commands.pipeline.frames import one_line
+    from qsg.commands.pipeline.runs import list_runs
 
     for uri, said in [
         ("foo://x/runs", 'UnsupportedFileSystemException: No FileSystem for scheme "foo"'),
@@ -503,7 +503,7 @@ def test_a_filesystem_spark_cannot_reach_is_one_line_naming_the_java_cause(spark
 
 
 def test_a_wrapped_java_error_is_named_by_its_innermost_cause():
-    from qsg.pipeline.frames import one_line
+    from qsg.commands.pipeline.frames import one_line
 
     text = (
         "Error while instantiating 'org.apache.spark.sql.internal.SessionStateBuilder':\n"
@@ -536,7 +536,7 @@ def test_runs_below_a_glob_are_named_below_its_fixed_part_walked_or_listed_by_sp
     # Issue 33: DIR is "a directory or a glob". runs/day-* takes day-1's and day-2's runs
     # (named day-1/a, day-2/b/c), not other/'s; Spark's listing (an s3a:// or hdfs://
     # pattern's) finds the same runs under the same names.
-    from qsg.pipeline.runs import list_runs
+    from qsg.commands.pipeline.runs import list_runs
 
     logs = tmp_path / "logs"
     for name in ("day-1/a", "day-2/b/c", "other/d"):

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from qsg.cli import write_run
-from qsg.pipeline import metrics
+from qsg.commands.cli import write_run
+from qsg.commands.pipeline import metrics
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
 from tests.spark_cluster import connect_server, standalone
@@ -35,7 +35,7 @@ CHAOS = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
 def qsg(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "qsg.cli", *args],
+        [sys.executable, "-m", "qsg.commands.cli", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -183,7 +183,7 @@ def test_spark_remote_in_the_environment_is_used_unless_an_option_names_a_spark(
     else:
         words, remote = spark_at, "sc://127.0.0.1:9"  # nobody listens there: --master wins
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "metrics", "runs", "--out", "out", *words],
+        [sys.executable, "-m", "qsg.commands.cli", "metrics", "runs", "--out", "out", *words],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -2,7 +2,7 @@
 fields after a get, every error path with its reason code, inquire and set.
 
 Each test's body is synchronous pymqi code, run in a world (QSG1 of QM1 and QM2 on
-z/OS, QM3 on Linux with a client listener) through ``qsg.exec.runner.facade_bound``,
+z/OS, QM3 on Linux with a client listener) through ``qsg.commands.exec.runner.facade_bound``,
 as a program under ``qsg exec`` runs. Reason codes are IBM's ("IBM MQ reason codes");
 pymqi's behaviour is that of its public documentation and its ``__init__.py``.
 """
@@ -20,13 +20,13 @@ import pytest
 import trio
 
 import qsg
+from actors.topology import Topology
 from actors.world import World
 from qsg import pymqi
-from qsg.exec.clocks import program_clock
-from qsg.exec.imports import pymqi_aliases
-from qsg.exec.runner import facade_bound
+from qsg.commands.exec.clocks import program_clock
+from qsg.commands.exec.imports import pymqi_aliases
+from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQC, bridge
-from qsg.topology import Topology
 
 T = TypeVar("T")
 QUEUE = "TEST.1"

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from qsg.cli import write_run
-from qsg.pipeline import metrics
-from qsg.pipeline.theory import erlang_c, mm1_abandonment, mmc_mean_wait
+from qsg.commands.cli import write_run
+from qsg.commands.pipeline import metrics
+from qsg.commands.pipeline.theory import erlang_c, mm1_abandonment, mmc_mean_wait
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
 

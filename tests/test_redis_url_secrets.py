@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
-from qsg.cli import main
+from qsg.commands.cli import main
+from qsg.commands.options import _checked_redis_url
 
 WITH_PASSWORD = "redis://app:s3cret@127.0.0.1:1/0"
 
@@ -74,3 +76,27 @@ def test_qsg_sweep_names_its_own_variable(tmp_path: Path) -> None:
         )
         == []
     )
+
+
+def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    found: list[tuple[str, click.Command]] = []
+    for name, command in group.commands.items():
+        found.append((prefix + name, command))
+        if isinstance(command, click.Group):
+            found += _commands(command, f"{prefix}{name} ")
+    return found
+
+
+def test_every_command_takes_redis_as_the_one_shared_option() -> None:
+    # One home per option (issue 41): --redis is qsg.commands.options.redis_option
+    # everywhere, so its check and its warning cannot differ between commands.
+    taking = {
+        name: param
+        for name, command in _commands(main)
+        for param in command.params
+        if "--redis" in getattr(param, "opts", ())
+    }
+    assert set(taking) >= {"run", "chaos", "exec", "mqsc", "sweep"}
+    for name, param in taking.items():
+        assert param.callback is _checked_redis_url, name
+        assert param.name == "redis_url", name

@@ -1,4 +1,4 @@
-"""The planner's report (qsg/pipeline/answer.py, charts.py, report.py): the answers it
+"""The planner's report (qsg/commands/pipeline/answer.py, charts.py, report.py): the answers it
 opens with, worked out by hand from small tables in the metrics' own schemas, the
 charts' bands across seeds with every run in them, and, in a real browser, every
 chart drawn.
@@ -21,13 +21,13 @@ import pytest
 from click.testing import CliRunner
 
 from actors.statistics import VERBS
-from qsg.cli import main
-from qsg.pipeline import answer, charts, metrics
-from qsg.pipeline import run_tables as rt
-from qsg.pipeline.report import answer_html, write_report
-from qsg.pipeline.runs import find_runs
-from qsg.pipeline.sweep import KNEE, POINTS
-from qsg.replicate import interval
+from qsg.commands.cli import main
+from qsg.commands.pipeline import answer, charts, metrics
+from qsg.commands.pipeline import run_tables as rt
+from qsg.commands.pipeline.report import answer_html, write_report
+from qsg.commands.pipeline.runs import find_runs
+from qsg.commands.pipeline.sweep import KNEE, POINTS
+from qsg.commands.replicate import interval
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 SCHEMAS = {**rt.SCHEMAS, "points": POINTS, "knee": KNEE}

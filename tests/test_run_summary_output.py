@@ -13,8 +13,8 @@ import pytest
 from rich.console import Console
 
 from actors.events import ChannelBatch, ChannelDelivered, LeaseChanged
-from qsg.display import duration, reasons
-from qsg.run_view import print_summary
+from qsg.commands.display import duration, reasons
+from qsg.commands.run_view import print_summary
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import RunResult, run_scenario
 from qsg.scenario.summary import Scopes, summarise
@@ -172,7 +172,7 @@ def test_a_channel_row_counts_what_was_delivered_but_not_yet_confirmed() -> None
 def test_the_reports_latency_tables_show_ms_or_s_too() -> None:
     import pyarrow as pa
 
-    from qsg.pipeline.report import _table_html
+    from qsg.commands.pipeline.report import _table_html
 
     latency = pa.table(
         {

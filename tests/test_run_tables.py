@@ -1,4 +1,4 @@
-"""One run's tables in Arrow (qsg/pipeline/run_tables.py), without Spark: logs small
+"""One run's tables in Arrow (qsg/commands/pipeline/run_tables.py), without Spark: logs small
 enough to work out by hand, written with the event log's own writer.
 
 The rules pinned are the run summary's (qsg/scenario/summary.py), which the pipeline
@@ -19,10 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from actors.events import ChannelDelivered, LeaseChanged, MessageGot, MessagePut, QMgrKilled
-from qsg import eventlog
-from qsg.pipeline import run_tables as rt
-from qsg.pipeline.runs import find_runs
-from qsg.scenario import parse_scenario
+from qsg.commands.pipeline import run_tables as rt
+from qsg.commands.pipeline.runs import find_runs
+from qsg.scenario import eventlog, parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.sizing import elements_of, series
 from qsg.scenario.summary import Scopes, percentile

@@ -221,7 +221,7 @@ def test_validate_exits_2_naming_each_problem_and_starts_nothing(tmp_path: Path)
     path.write_text(GOOD.replace("rate = 5", 'rate = "fast"'))
     for command in ("validate", "run"):
         done = subprocess.run(
-            [sys.executable, "-m", "qsg.cli", command, str(path)],
+            [sys.executable, "-m", "qsg.commands.cli", command, str(path)],
             capture_output=True,
             text=True,
             timeout=120,
@@ -238,7 +238,7 @@ def test_a_problem_that_names_a_table_is_printed_whole(tmp_path: Path) -> None:
     path = tmp_path / "empty.toml"
     path.write_text('description = "nothing in it"\n[run]\nduration = 5\n')
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "validate", str(path)],
+        [sys.executable, "-m", "qsg.commands.cli", "validate", str(path)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -254,7 +254,7 @@ def test_a_sweep_file_given_for_a_scenario_is_refused_saying_to_use_qsg_sweep(
     path = Path(__file__).parent.parent / "scenarios" / "sweep-capacity.toml"
     line = path.read_text().splitlines().index("[vary]") + 1
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", command, str(path)],
+        [sys.executable, "-m", "qsg.commands.cli", command, str(path)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -269,7 +269,15 @@ def test_a_sweep_file_given_for_a_scenario_is_refused_saying_to_use_qsg_sweep(
 def test_sweep_given_a_scenario_says_to_play_it_with_qsg_run(tmp_path: Path) -> None:
     path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "sweep", str(path), "--out", str(tmp_path / "out")],
+        [
+            sys.executable,
+            "-m",
+            "qsg.commands.cli",
+            "sweep",
+            str(path),
+            "--out",
+            str(tmp_path / "out"),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -284,7 +292,7 @@ def test_a_redis_url_that_names_no_server_is_refused_before_anything_starts() ->
     path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
     env = {**os.environ, "QSG_REDIS_URL": "bogus://qsg:s3cret@h/0"}
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "run", str(path), "--no-progress"],
+        [sys.executable, "-m", "qsg.commands.cli", "run", str(path), "--no-progress"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -304,7 +312,7 @@ def test_a_run_that_cannot_reach_its_server_says_so_in_one_line() -> None:
         [
             sys.executable,
             "-m",
-            "qsg.cli",
+            "qsg.commands.cli",
             "run",
             str(path),
             "--no-progress",
@@ -327,7 +335,7 @@ def test_a_duration_that_is_not_a_finite_number_above_0_is_refused(duration: str
         [
             sys.executable,
             "-m",
-            "qsg.cli",
+            "qsg.commands.cli",
             "run",
             str(path),
             "--no-progress",
@@ -347,7 +355,7 @@ def test_other_seconds_options_refuse_nan_too(command: str, option: str, tmp_pat
     path = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
     target = str(path) if command == "chaos" else str(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", command, target, option, "nan"],
+        [sys.executable, "-m", "qsg.commands.cli", command, target, option, "nan"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -359,7 +367,7 @@ def test_other_seconds_options_refuse_nan_too(command: str, option: str, tmp_pat
 def test_validate_counts_what_a_scenario_holds_in_words() -> None:
     path = Path(__file__).parent.parent / "scenarios" / "chaos-processes.toml"
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "validate", str(path)],
+        [sys.executable, "-m", "qsg.commands.cli", "validate", str(path)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -374,7 +382,7 @@ def test_json_output_is_the_json_alone_on_standard_output(command: list[str]) ->
     # The headline and progress lines go to standard error, so a pipe gets JSON.
     path = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", command[0], str(path), *command[1:], "--json"],
+        [sys.executable, "-m", "qsg.commands.cli", command[0], str(path), *command[1:], "--json"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -493,7 +501,7 @@ def test_validate_of_a_reply_to_longer_than_48_exits_2_in_one_line(tmp_path: Pat
     path = tmp_path / "long.toml"
     path.write_text(GOOD.replace("rate = 5", f'rate = 5\nreply_to = "{TOO_LONG}"', 1))
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "validate", str(path)],
+        [sys.executable, "-m", "qsg.commands.cli", "validate", str(path)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -22,8 +22,8 @@ from actors.events import (
     MessagePut,
     ReplyReceived,
 )
+from qsg.commands.pipeline.sweep_file import load_sweep
 from qsg.core.events import Discarded, ReportPut
-from qsg.pipeline.sweep_file import load_sweep
 from qsg.scenario import load_scenario
 from qsg.scenario.play import RunResult, load_script, run_scenario
 

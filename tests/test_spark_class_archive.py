@@ -1,7 +1,7 @@
 """The lean driver JVM of ``qsg chaos`` on a local master (issue 33): Spark's classes in
 an AppCDS archive, made once under a lock, never mapped half-written (a truncated
 archive crashes the JVM that maps it), and a user's own driver options left alone
-(``qsg.pipeline.jvm``)."""
+(``qsg.commands.pipeline.jvm``)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from pyspark import SparkContext
 
-from qsg.pipeline import jvm
-from qsg.pipeline.jvm import TIERED, archive_options, lean_jvm, sound
-from qsg.pipeline.spark import java_path
+from qsg.commands.pipeline import jvm
+from qsg.commands.pipeline.jvm import TIERED, archive_options, lean_jvm, sound
+from qsg.commands.pipeline.spark import java_path
 
 
 def fake_java(tmp_path: Path) -> str:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qsg.cli import main
-from qsg.pipeline.spark import JavaMissingError, check_java
+from qsg.commands.cli import main
+from qsg.commands.pipeline.spark import JavaMissingError, check_java
 
 
 def fake_java(tmp_path: Path, banner: str) -> Path:
@@ -61,7 +61,7 @@ def test_qsg_metrics_without_java_exits_1_in_one_line(tmp_path: Path) -> None:
         == 0
     )
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "metrics", str(run)],
+        [sys.executable, "-m", "qsg.commands.cli", "metrics", str(run)],
         capture_output=True,
         text=True,
         timeout=120,

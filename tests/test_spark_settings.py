@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from qsg.cli import main
-from qsg.pipeline.spark import check_master, check_remote, parse_conf, spark_defaults
+from qsg.commands.cli import main
+from qsg.commands.pipeline.spark import check_master, check_remote, parse_conf, spark_defaults
 
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
@@ -79,7 +79,7 @@ def test_spark_defaults_conf_wins_over_qsgs_settings_and_conf_wins_over_both(tmp
         "spark.sql.shuffle.partitions 5\nspark.sql.session.timeZone Europe/Paris\n"
     )
     program = (
-        "from qsg.pipeline.spark import parse_conf, spark_session\n"
+        "from qsg.commands.pipeline.spark import parse_conf, spark_session\n"
         "s = spark_session('local[1]', conf=parse_conf(['spark.sql.session.timeZone=Asia/Tokyo',"
         " 'spark.sql.ansi.enabled=false']))\n"
         "keys = ['spark.sql.shuffle.partitions', 'spark.sql.session.timeZone',"
@@ -166,7 +166,7 @@ def test_a_connect_server_that_accepts_and_never_answers_is_one_line_after_its_s
 def test_a_report_of_a_directory_holding_only_stored_tables_is_not_refused_as_runless(
     tmp_path: Path,
 ):
-    from qsg.pipeline.command import _check_runs
+    from qsg.commands.pipeline.command import _check_runs
 
     (tmp_path / "nov" / "metrics" / "runs").mkdir(parents=True)  # qsg metrics --out nov/metrics
     _check_runs(str(tmp_path / "nov"), stored=True)  # qsg report nov: read what is stored

@@ -1,5 +1,5 @@
 """Spark's Python workers for ``qsg chaos`` on a local master (issue 33): forked from a
-daemon (``qsg.pipeline.worker_daemon``) that has imported a run's modules and frozen
+daemon (``qsg.commands.pipeline.worker_daemon``) that has imported a run's modules and frozen
 them out of the collector's reach, so that no worker imports qsg again and the
 collection after each task skips what the imports made. A module the daemon cannot
 import is the workers' to import, as without it."""
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from qsg.pipeline import worker_daemon
-from qsg.pipeline.worker_daemon import (
+from qsg.commands.pipeline import worker_daemon
+from qsg.commands.pipeline.worker_daemon import (
     DAEMON_SETTING,
     MODULE,
     PRELOAD,
@@ -33,7 +33,7 @@ ROOT = Path(__file__).parent.parent
 _WORKER_SEES = """
 import json, sys
 import pyarrow as pa
-from qsg.pipeline.spark import spark_session
+from qsg.commands.pipeline.spark import spark_session
 
 conf = {"spark.python.daemon.module": sys.argv[1]} if sys.argv[1] else {}
 spark = spark_session("local[1]", conf=conf)
@@ -98,7 +98,7 @@ def test_the_modules_preloaded_are_the_run_path_unless_the_environment_names_oth
 def test_the_daemon_preloads_neither_pyarrow_nor_pandas_which_start_threads() -> None:
     # pyspark.daemon imports its worker after the fork for that reason: a fork copies
     # only the thread that forks. The run path must not pull them in either.
-    probe = "import sys, qsg.pipeline.worker_daemon as d; d.preload(d.PRELOAD); " + (
+    probe = "import sys, qsg.commands.pipeline.worker_daemon as d; d.preload(d.PRELOAD); " + (
         "print(sorted(m for m in ('pyarrow', 'pandas') if m in sys.modules))"
     )
     done = subprocess.run(

@@ -4,7 +4,7 @@ on a loopback port (moto's, which speaks S3's HTTP API) reached as ``s3a://``.
 
 An object store has keys, not directories: pyarrow's S3 filesystem refuses to move a
 "directory" (the prefix of many keys), so the commit moves a table's parts one by one
-and writes its ``_SUCCESS`` after them (``qsg.pipeline.staging``)."""
+and writes its ``_SUCCESS`` after them (``qsg.commands.pipeline.staging``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from pyarrow import fs
 
-from qsg.pipeline.staging import Stage, TableExistsError, put
+from qsg.commands.pipeline.staging import Stage, TableExistsError, put
 
 BUCKET = "qsg-tables"
 OUT = f"s3a://{BUCKET}/sweeps/day1/metrics"

@@ -1,14 +1,16 @@
 """The in-process store and the coupling facility's, driven side by side by hypothesis.
 
 Two queue managers alike in everything but their store (a ``MemoryStore`` and a
-``RedisStore`` on the real server) get the same MQ calls: puts of any priority, expiry,
-persistence and identifiers, in or out of syncpoint, whole and partial groups; gets
-plain, by MsgId or CorrelId, in logical order, ALL_MSGS_AVAILABLE, syncpoint if
+``RedisStore`` on the real server) get the same MQ calls: puts of any priority, size,
+expiry, persistence and identifiers, in or out of syncpoint, whole and partial groups;
+gets plain, by MsgId or CorrelId, in logical order, ALL_MSGS_AVAILABLE, syncpoint if
 persistent; browses with and without MQGMO_LOCK; commits, backouts, clock advances and
-expiry scans. Every answer must be the same on both: the message (body and descriptor)
-or the reason code, the discards and reports (the events), and after every step the
-depth and uncommitted count of every queue (issue 5: "identical answers and identical
-depths").
+expiry scans, on two queues of their own and on a shared queue of a CF structure whose
+offload rules apply once it is 5% full. Every answer must be the same on both: the
+message (body and descriptor) or the reason code, the discards and reports (the events),
+and after every step the depth and uncommitted count of every queue (issue 5: "identical
+answers and identical depths"), the structure's entries and elements in use (issue 41:
+one geometry), and each store's audit of its own derived state must find nothing.
 """
 
 from __future__ import annotations
@@ -34,20 +36,14 @@ from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from qsg.core.events import Event
 from qsg.core.handle import Handle
 from qsg.core.memstore import MemoryStore
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import MessageStore
 
-QUEUES = ("PRIO", "FIFO")
+QUEUES = ("PRIO", "FIFO", "SHARED")
+#: Body sizes: mostly small; around an element's edge; past OFFLD1SZ(1K); over 63 KB.
+SIZES = (0, 0, 0, 56, 57, 1000, 5000, 70_000)
 IDS = (b"A" * 24, b"B" * 24, b"C" * 24)
-GETS = (
-    "plain",
-    "sync",
-    "sync",
-    "sync",
-    "if_persistent",
-    "msgid",
-    "correlid",
-    "logical",
-    "all_msgs",
-)
 GETS = (
     "plain",
     "sync",
@@ -92,14 +88,30 @@ class SideBySide(RuleBasedStateMachine):
         self.redis = RedisStore(self.transport, f"SBS{next(_namespaces)}")
         self.events: tuple[list[Event], list[Event]] = ([], [])
         self.qms = (
-            QMgr("QM1", store=MemoryStore(), on_event=self.events[0].append),
-            QMgr("QM1", store=self.redis, on_event=self.events[1].append),
+            QMgr(
+                "QM1",
+                store=MemoryStore(),
+                qsg=QueueSharingGroup("QSG1", store=MemoryStore()),
+                on_event=self.events[0].append,
+            ),
+            QMgr(
+                "QM1",
+                store=self.redis,
+                qsg=QueueSharingGroup("QSG1", store=self.redis),
+                on_event=self.events[1].append,
+            ),
         )
         self.handles: list[list[dict[str, Handle]]] = []
         self.conns = []
         for qm in self.qms:
             qm.define_queue("PRIO", max_depth=12)
             qm.define_queue("FIFO", msg_delivery_sequence=CMQC.MQMDS_FIFO)
+            # 512 entries and 2,048 elements: never full in 40 steps (the in-process
+            # store refuses no put when it is), and 5% full soon enough for OFFLD1TH(5).
+            qm.define_structure(
+                CFStructure("APP1", size_kb=512, offload_threshold1=5, offload_size1=1)
+            )
+            qm.define_queue("SHARED", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
             conns = [qm.connect(), qm.connect()]
             self.conns.append(conns)
             options = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT | CMQC.MQOO_BROWSE
@@ -111,6 +123,11 @@ class SideBySide(RuleBasedStateMachine):
         if hasattr(self, "redis"):
             delete_group(self.transport, self.redis.qsg)
 
+    def store_of(self, side: int, queue: str) -> MessageStore:
+        qm = self.qms[side]
+        assert qm.qsg is not None
+        return qm.qsg.shared.store if queue == "SHARED" else qm.store
+
     def both(self, act: Any) -> None:
         """Do the same thing on both sides and demand the same answer."""
         answers = [_answer(lambda side=side: act(side)) for side in (0, 1)]
@@ -121,6 +138,7 @@ class SideBySide(RuleBasedStateMachine):
         conn=st.integers(0, 1),
         queue=st.sampled_from(QUEUES),
         priority=st.integers(0, 9),
+        size=st.sampled_from(SIZES),
         # Unlimited often, so messages live to be got again; limited ones in steps the
         # clock also takes, so that "expires exactly now" happens.
         expiry=st.sampled_from((CMQC.MQEI_UNLIMITED,) * 3 + (5, 10, 25, 50, 7)),
@@ -134,6 +152,7 @@ class SideBySide(RuleBasedStateMachine):
         conn: int,
         queue: str,
         priority: int,
+        size: int,
         expiry: int,
         sync: bool,
         persistent: bool,
@@ -141,7 +160,7 @@ class SideBySide(RuleBasedStateMachine):
         correl_id: bytes | None,
     ) -> None:
         self.n += 1
-        body = b"m%d" % self.n
+        body = (b"m%d." % self.n).ljust(size, b"x")
 
         def act(side: int) -> Any:
             md = MD(Priority=priority, Expiry=expiry, Persistence=int(persistent))
@@ -272,11 +291,20 @@ class SideBySide(RuleBasedStateMachine):
         if not hasattr(self, "qms"):
             return
         for queue in QUEUES:
-            stores = [qm.store for qm in self.qms]
+            stores = [self.store_of(side, queue) for side in (0, 1)]
             assert stores[0].depth(queue) == stores[1].depth(queue), queue
             assert stores[0].uncommitted(queue) == stores[1].uncommitted(queue), queue
         # A scan may discard messages that expired at the same time in another order.
         assert Counter(map(repr, self.events[0])) == Counter(map(repr, self.events[1]))
+
+    @invariant()
+    def same_structure_usage_and_nothing_for_an_audit(self) -> None:
+        if not hasattr(self, "qms"):
+            return
+        shared = [self.store_of(side, "SHARED") for side in (0, 1)]
+        assert shared[0].structure_usage("APP1") == shared[1].structure_usage("APP1")
+        for store in (self.qms[0].store, *shared):  # the Redis store holds both sides' queues
+            assert store.audit() == []
 
 
 def test_the_two_stores_give_the_same_answers_and_depths(cf_transport: BlockingTransport) -> None:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from qsg.cli import main
-from qsg.pipeline.sweep_file import load_sweep
+from qsg.commands.cli import main
+from qsg.commands.pipeline.sweep_file import load_sweep
 from qsg.scenario.errors import ScenarioError
 from tests.browser import load
 from tests.test_pipeline import _documented
@@ -189,7 +189,7 @@ def test_a_directory_with_no_runs_is_named_before_spark_starts(
     command: str, tmp_path: Path
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", command, str(tmp_path)],
+        [sys.executable, "-m", "qsg.commands.cli", command, str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -201,7 +201,7 @@ def test_a_directory_with_no_runs_is_named_before_spark_starts(
 
 def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
     # Its INFO and WARN lines and "Setting default log level" are noise to a qsg user;
-    # errors would still show (qsg/pipeline/log4j2.properties).
+    # errors would still show (qsg/commands/pipeline/log4j2.properties).
     run = tmp_path / "run"
     small = Path(__file__).parent / "data" / "pipeline-small.toml"
     assert (
@@ -209,7 +209,7 @@ def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
         == 0
     )
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "metrics", str(run), "--master", "local[1]"],
+        [sys.executable, "-m", "qsg.commands.cli", "metrics", str(run), "--master", "local[1]"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -226,7 +226,7 @@ def test_a_sweep_out_pyarrow_cannot_write_is_named_before_spark_starts(tmp_path:
     # viewfs://, here) would fail every point after playing it; it is refused first.
     out = "viewfs://qsgnowhere/sweeps/cap"
     done = subprocess.run(
-        [sys.executable, "-m", "qsg.cli", "sweep", str(SWEEP), "--out", out],
+        [sys.executable, "-m", "qsg.commands.cli", "sweep", str(SWEEP), "--out", out],
         capture_output=True,
         text=True,
         timeout=120,
@@ -241,7 +241,7 @@ def test_a_sweep_out_pyarrow_cannot_write_is_named_before_spark_starts(tmp_path:
 def test_run_sweep_refuses_an_out_pyarrow_cannot_write_before_playing_a_point(
     spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from qsg.pipeline import sweep as sweeping
+    from qsg.commands.pipeline import sweep as sweeping
 
     played: list[str] = []
     monkeypatch.setattr(sweeping, "play_point", lambda point, *_: played.append(point.run))
@@ -255,8 +255,8 @@ def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
 ) -> None:
     from pyspark.sql.classic.dataframe import DataFrame
 
-    from qsg.pipeline.frames import RESULT
-    from qsg.pipeline.sweep import run_sweep
+    from qsg.commands.pipeline.frames import RESULT
+    from qsg.commands.pipeline.sweep import run_sweep
 
     tiny = tmp_path / "tiny.toml"
     rates = ", ".join(str(r) for r in range(1, 101))
@@ -338,8 +338,8 @@ def test_a_report_of_a_file_uri_is_the_report_of_its_path(spark, tmp_path: Path)
 
 def test_a_points_expected_cost_is_its_messages_and_samples_so_the_heavy_ones_are_dealt_apart():
     # docs/pipeline.md: points are dealt to tasks by (offered load + members) x duration.
-    from qsg.pipeline.frames import deal
-    from qsg.pipeline.sweep import expected_cost
+    from qsg.commands.pipeline.frames import deal
+    from qsg.commands.pipeline.sweep import expected_cost
 
     points = {p.run: p for p in load_sweep(SWEEP).points}
     costs = {run: expected_cost(p) for run, p in points.items()}

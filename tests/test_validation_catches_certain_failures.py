@@ -73,12 +73,14 @@ def test_the_base_scenario_is_good() -> None:
 
 
 def test_a_cf_structure_smaller_than_one_message_is_refused() -> None:
-    # SIZE 1 KB: 4 elements of 256 bytes; a 2,000-byte message's record needs 9.
+    # SIZE 1 KB: 4 elements of 256 bytes; a 2,000-byte message and its 200 bytes of
+    # control storage need 9 (qsg.core.geometry).
     text = BASE.replace("size_kb = 64", "size_kb = 1")
     line = line_of(text, "size = 2000")
     assert problems(text) == [
         f"s.toml:{line}: workload[0].size: a message of 2,000 bytes needs 9 elements of CF "
-        "structure APP1 (its record is 2,079 bytes) and SIZE 1 KB holds 4: every put to APP.S "
+        "structure APP1 (with its 200 bytes of control storage) and SIZE 1 KB holds 4: every "
+        "put to APP.S "
         "would fail with MQRC_STORAGE_MEDIUM_FULL (2192)"
     ]
 

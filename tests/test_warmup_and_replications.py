@@ -21,9 +21,9 @@ import pytest
 from click.testing import CliRunner
 
 from actors.events import FaultInjected, MessageGot, MessagePut
-from qsg.cli import main
-from qsg.pipeline.theory import mmc_mean_wait
-from qsg.replicate import combine, interval, precise, replicate, t975
+from qsg.commands.cli import main
+from qsg.commands.pipeline.theory import mmc_mean_wait
+from qsg.commands.replicate import combine, interval, precise, replicate, t975
 from qsg.scenario import ScenarioError, parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.summary import Scopes, summarise

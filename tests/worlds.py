@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from actors.costs import Costs
-from qsg.topology import Topology
+from actors.topology import Topology
 
 QM1_DEFINITIONS = """
     ALTER QMGR EXPRYINT(5)

@@ -202,7 +202,7 @@ def run_one(
     keep: bool = False,
 ) -> Outcome:
     """One chaos run of ``scenario`` with seed ``seed``, judged."""
-    from qsg.runtime import run as run_trio
+    from actors.runtime import run as run_trio
 
     plan = plan or Plan.of(scenario, server=owns_server(redis_url, in_process))
     kinds, chaotic = chaos_scenario(scenario, plan, seed, mode, in_process=in_process)

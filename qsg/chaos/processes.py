@@ -52,6 +52,7 @@ from actors.events import (
 )
 from actors.facility import failure_line
 from actors.membership import ROLE
+from actors.topology import Topology
 from coupling import keys
 from coupling.cleanup import delete_group
 from coupling.lease import EXPIRY_SCAN
@@ -62,11 +63,10 @@ from qsg.chaos import checkers, history
 from qsg.chaos.campaign import Outcome
 from qsg.chaos.checkers import Verdict
 from qsg.core.sharing import QueueSharingGroup
-from qsg.eventlog import RECORDS
+from qsg.scenario.eventlog import RECORDS
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import structures
 from qsg.scenario.summary import Scopes
-from qsg.topology import Topology
 
 #: Seconds a member lease lasts (renewed every third): how soon a peer sees a SIGKILL.
 MEMBER_LEASE = 3.0

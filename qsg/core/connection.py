@@ -4,32 +4,43 @@ MQPUT1, the unit of work, and the end of the connection."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from qsg import CMQC
 from qsg.core import mqlong, platforms, trigger
 from qsg.core.authority import open_operations
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
-from qsg.core.handle import Handle
+from qsg.core.handle import Handle, HandleQueueManager
 from qsg.core.queue import QueueDefinition, check_name
-from qsg.core.repository import QueueStatus
-from qsg.core.resolve import Resolution, resolve
+from qsg.core.repository import QueueStatus, Repository
+from qsg.core.resolve import Directory, Resolution, resolve
 from qsg.core.structs import INPUT_OPTIONS, MD, OD, PMO, name_of
 from qsg.core.uow import UnitOfWork
-
-if TYPE_CHECKING:
-    from qsg.core.qmgr import QMgr
 
 _ACCESS = INPUT_OPTIONS | CMQC.MQOO_BROWSE | CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE | CMQC.MQOO_SET
 # MQ puts the asterisk of DynamicQName no later than here, so 15 characters are left.
 _LAST_ASTERISK = 33
 
 
+class ConnectionOwner(HandleQueueManager, Directory, Protocol):
+    """What a connection uses of its queue manager (``QMgr``): what its handles use
+    and what name resolution asks, and for MQOPEN of a model queue a free name and
+    the definition of the dynamic queue; it leaves the queue manager's connections
+    when it ends."""
+
+    @property
+    def connections(self) -> dict[int, Connection]: ...
+
+    def new_dynamic_suffix(self) -> str: ...
+    def check_name_free(self, name: str) -> None: ...
+    def repository_of(self, qdef: QueueDefinition) -> Repository: ...
+
+
 class Connection:
     """MQCONN's connection handle: opens queues and owns one unit of work."""
 
-    def __init__(self, qmgr: QMgr, number: int, user: str, appl_name: str) -> None:
+    def __init__(self, qmgr: ConnectionOwner, number: int, user: str, appl_name: str) -> None:
         self.qmgr = qmgr
         self.number = number
         self.user = user
@@ -45,7 +56,7 @@ class Connection:
         With an OD, the resolved names are written back, and for a model queue the
         generated name of the dynamic queue is written to ``ObjectName``.
         """
-        self._check_connected()
+        self.check_connected()
         od = target if isinstance(target, OD) else None
         if od is not None:
             mqlong.check_od(od)
@@ -161,13 +172,13 @@ class Connection:
     # ---- the unit of work and the end -----------------------------------------
     def commit(self) -> None:
         """MQCMIT: uncommitted puts become visible, uncommitted gets are gone for good."""
-        self._check_connected()
+        self.check_connected()
         self.uow.commit()
         self.qmgr.reap()
 
     def backout(self) -> None:
         """MQBACK: uncommitted puts vanish; uncommitted gets return with BackoutCount + 1."""
-        self._check_connected()
+        self.check_connected()
         self.uow.backout()
         self.qmgr.reap()
 
@@ -205,7 +216,7 @@ class Connection:
         self.qmgr.connections.pop(self.number, None)
         self.qmgr.reap()
 
-    def _check_connected(self) -> None:
+    def check_connected(self) -> None:
         if not self.connected:
             raise MQMIError.failed(CMQC.MQRC_HCONN_ERROR, "the connection is disconnected")
 
@@ -283,4 +294,4 @@ def dynamic_q_name(pattern: bytes, suffix: str) -> str:
     return name
 
 
-__all__ = ["Connection", "dynamic_q_name"]
+__all__ = ["Connection", "ConnectionOwner", "dynamic_q_name"]

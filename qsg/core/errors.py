@@ -1,4 +1,13 @@
-"""The one error of the MQ API: ``MQMIError``, with IBM's completion and reason codes."""
+"""qsg's error root, ``QSGError``, and the one error of the MQ API: ``MQMIError``, with
+IBM's completion and reason codes.
+
+Every exception class qsg defines, in any layer, derives from ``QSGError`` and also from
+the standard exception it resembles (``ValueError`` for a file or a flow qsg cannot
+read, ``ConnectionError`` for a server lost, ...), so that ``except qsg.QSGError`` catches
+all of qsg's own and ``except ValueError`` still catches what it always would. The root
+lives here, in the lowest layer with code, so that every layer above can derive from it;
+docs/edges.md ("Every error is a QSGError") has the table of families.
+"""
 
 from __future__ import annotations
 
@@ -28,12 +37,22 @@ def completion_name(comp: int) -> str:
     return _names("MQCC_").get(comp, f"MQCC_UNKNOWN_{comp}")
 
 
-class MQMIError(Exception):
+class QSGError(Exception):
+    """The root of every exception qsg defines; each is also the standard exception it
+    resembles. Never raised itself: its families are (docs/edges.md)."""
+
+
+class MQMIError(QSGError, OSError):
     """An MQ call failed (or completed with a warning), as pymqi's ``MQMIError``.
 
     ``comp`` is the MQCC_* completion code and ``reason`` the MQRC_* reason code; the
     message names the reason (``MQRC_NO_MSG_AVAILABLE (2033)``) and, where given, what
     was wrong.
+
+    An ``OSError``, as the standard library makes a failed call to a server that answers
+    with a code (smtplib's ``SMTPResponseException``, urllib's ``HTTPError``): the reason
+    code is MQ's errno. (``errno`` itself stays None: a reason code is not one of the
+    operating system's numbers.)
     """
 
     #: For MQRC_TRUNCATED_MSG_*: the full length, and (when accepted) the truncated data.

@@ -60,7 +60,7 @@ def after(desc: dict[str, Any], length: int, syncpoint: bool = False) -> GroupPo
     return None
 
 
-def group_status(flags: int) -> bytes:
+def group_status(flags: int) -> int:
     """MQGMO.GroupStatus for an item with these MsgFlags."""
     if flags & CMQC.MQMF_LAST_MSG_IN_GROUP:
         return CMQC.MQGS_LAST_MSG_IN_GROUP
@@ -69,7 +69,7 @@ def group_status(flags: int) -> bytes:
     return CMQC.MQGS_NOT_IN_GROUP
 
 
-def segment_status(flags: int) -> bytes:
+def segment_status(flags: int) -> int:
     """MQGMO.SegmentStatus for an item with these MsgFlags."""
     if flags & CMQC.MQMF_LAST_SEGMENT:
         return CMQC.MQSS_LAST_SEGMENT

@@ -4,20 +4,23 @@ open resolved to, with dynamic-queue deletion at close (IBM: "Dynamic queues")."
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from qsg import CMQC
 from qsg.core import engine, mqlong, trigger
+from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
+from qsg.core.message import Message
 from qsg.core.objects import AliasQueue, RemoteQueue, queue_attributes
 from qsg.core.outcome import Done
 from qsg.core.queue import QueueDefinition
+from qsg.core.repository import Repository
 from qsg.core.resolve import Resolution
-from qsg.core.structs import GMO, INPUT_OPTIONS, MD, PMO
-
-if TYPE_CHECKING:
-    from qsg.core.connection import Connection
+from qsg.core.structs import CCSID_UTF8, GMO, INPUT_OPTIONS, MD, PMO
+from qsg.core.trigger import TriggeringQueueManager
+from qsg.core.uow import UnitOfWork
 
 _BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
 _DELETE = CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE
@@ -47,11 +50,52 @@ _TRIGGERING = {
 }
 
 
+class HandleQueueManager(TriggeringQueueManager, Protocol):
+    """What a handle uses of the queue manager its connection is to (``QMgr``): the
+    rules a put or get goes by, its clock (set to each call's ``now``), its objects
+    and their authority, and what follows a call (discards, triggering, deletion).
+    The trigger rules' part is there too: a handle's close can fire a trigger."""
+
+    time: float
+
+    @property
+    def rules(self) -> QMgrRules: ...
+
+    def trigger_check(
+        self, repo: Repository, qdef: QueueDefinition, uow: UnitOfWork | None, now: float
+    ) -> Callable[[Message, bool], None] | None: ...
+    def discarded(self, queue: str, messages: list[Message], by: str, now: float) -> None: ...
+    def triggering_changed(self, old: QueueDefinition, new: QueueDefinition) -> None: ...
+    def authorized(self, user: str, name: str, operation: str) -> bool: ...
+    def reap(self) -> None: ...
+
+
+class HandleOwner(Protocol):
+    """What a handle uses of the connection it was opened on (``Connection``): its queue
+    manager, its unit of work and put identity, whether it is still connected, and its
+    list of open handles (a closed handle leaves it)."""
+
+    @property
+    def qmgr(self) -> HandleQueueManager: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def uow(self) -> UnitOfWork: ...
+    @property
+    def identity(self) -> PutIdentity: ...
+    @property
+    def connected(self) -> bool: ...
+    @property
+    def handles(self) -> list[Handle]: ...
+
+    def check_connected(self) -> None: ...
+
+
 class Handle:
     """An open queue. ``name`` is the resolved queue name (a dynamic queue's generated
     name, an alias's base queue, a remote queue's name at its queue manager)."""
 
-    def __init__(self, conn: Connection, res: Resolution, options: int, user: str) -> None:
+    def __init__(self, conn: HandleOwner, res: Resolution, options: int, user: str) -> None:
         self.conn = conn
         self.repository = res.repository
         self.queue = res.queue.name  # the local queue worked on (a transmission queue too)
@@ -345,7 +389,7 @@ class Handle:
             return
         if not self.open:
             raise MQMIError.failed(CMQC.MQRC_HOBJ_ERROR, f"{self.name} is closed")
-        self.conn._check_connected()
+        self.conn.check_connected()
         raise MQMIError.failed(reason, f"{self.name} was not opened for that")
 
 
@@ -353,7 +397,7 @@ def _buffer(body: object, md: MD) -> bytes:
     """The bytes of a body that is not ``bytes``: a ``str`` as UTF-8 with MQFMT_STRING,
     as pymqi sends it; any other buffer as its bytes; else MQRC_BUFFER_ERROR."""
     if isinstance(body, str):
-        md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CMQC.MQCCSI_UTF8
+        md.Format, md.CodedCharSetId = CMQC.MQFMT_STRING, CCSID_UTF8
         return body.encode()
     if isinstance(body, bytes | bytearray | memoryview):  # a bytes subclass included
         return bytes(body)
@@ -362,4 +406,4 @@ def _buffer(body: object, md: MD) -> bytes:
     )
 
 
-__all__ = ["Handle"]
+__all__ = ["Handle", "HandleOwner", "HandleQueueManager"]

@@ -1,7 +1,7 @@
 """The in-process message store: the store primitives over Python structures.
 
-A queue keeps its visible messages as sorted integer keys. The key orders the queue:
-for a priority queue ``(9 - priority) << 40 | seq``, for a FIFO queue ``seq`` (the same
+A queue keeps its visible messages as sorted integer keys. The key orders the queue
+(``geometry.message_key``: priority first on a priority queue, then arrival; the same
 score the coupling facility uses for its sorted sets). Getting the head is O(log n)
 however deep the queue. Uncommitted puts and messages held by uncommitted gets are kept
 out of the visible order, so a get never walks over them.
@@ -21,9 +21,17 @@ from qsg import CMQC
 from qsg.core import bugs
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
+from qsg.core.geometry import (
+    below_priority,
+    elements,
+    max_elements,
+    max_entries,
+    message_key,
+    percent_full,
+)
 from qsg.core.lease import Held, LocalLease
 from qsg.core.message import Message, joined
-from qsg.core.offload import ALWAYS_OFFLOADED, Rule, first_reached, offloaded, percent_full
+from qsg.core.offload import ALWAYS_OFFLOADED, Rule, first_reached, offloaded
 from qsg.core.order import Order
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
@@ -40,13 +48,9 @@ from qsg.core.store import (
     UowId,
 )
 
-_PRIORITY_SHIFT = 40
 _PUT, _GET = 0, 1
 _NO_GROUP = CMQC.MQGI_NONE
 _SEGMENTED = CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT
-#: What a message's control information (an MQMD) takes in a structure, in bytes.
-_CONTROL = 364
-_ELEMENT = 256  # bytes a CF list-structure element holds
 
 
 @dataclass(slots=True)
@@ -67,15 +71,16 @@ class _Structure:
 
     def define(self, size_kb: int, rules: tuple[Rule, ...]) -> None:
         self.size_kb, self.rules = size_kb, rules
-        self.calm = first_reached(rules, size_kb, 4 * size_kb)
+        self.calm = first_reached(rules, max_entries(size_kb), max_elements(size_kb))
 
     def full(self) -> float:
-        return percent_full(self.entries, self.elements, self.size_kb, 4 * self.size_kb)
+        size = self.size_kb
+        return percent_full(self.entries, self.elements, max_entries(size), max_elements(size))
 
     def rules_may_apply(self) -> bool:
         """Whether the structure is full enough for one of its offload rules to apply."""
-        entries, elements = self.calm
-        return self.entries >= entries or self.elements >= elements
+        fewest_entries, fewest_elements = self.calm
+        return self.entries >= fewest_entries or self.elements >= fewest_elements
 
 
 @dataclass(slots=True)
@@ -161,15 +166,15 @@ class MemoryStore:
 
     def structure_usage(self, name: str) -> dict[str, int]:
         """A structure's entries and elements in use and their maxima, counted as the
-        coupling facility counts them: an entry per message, an element per 256 bytes
-        of its record (here its body and an MQMD's 364 bytes; an offloaded message's
-        record is its control information only)."""
+        coupling facility counts them (``qsg.core.geometry``: an entry a message, and
+        the elements of its data and control storage; an offloaded message's data is not
+        in the structure)."""
         structure = self._structures.get(name, _Structure(0))
         return {
             "entries": structure.entries,
             "elements": structure.elements,
-            "max_entries": structure.size_kb,
-            "max_elements": 4 * structure.size_kb,
+            "max_entries": max_entries(structure.size_kb),
+            "max_elements": max_elements(structure.size_kb),
         }
 
     def delete_queue(self, queue: str) -> None:
@@ -186,7 +191,7 @@ class MemoryStore:
         if not lowest_priority:
             return len(q.order) if committed_only else q.depth
         if q.ordering is Ordering.PRIORITY:  # the key orders by priority first
-            count: int = q.order.bisect_left((10 - lowest_priority) << _PRIORITY_SHIFT)
+            count: int = q.order.bisect_left(below_priority(lowest_priority))
         else:
             count = sum(1 for key in q.order if q.msgs[key].priority >= lowest_priority)
         if not committed_only:
@@ -205,9 +210,8 @@ class MemoryStore:
                 CMQC.MQRC_Q_FULL, f"queue {queue} is at its MAXDEPTH of {max_depth}"
             )
         q.next_seq += 1
-        key = msg.seq = q.next_seq
-        if q.ordering is not Ordering.FIFO:  # the key: see the module's docstring
-            key |= (9 - msg.priority) << _PRIORITY_SHIFT
+        msg.seq = q.next_seq
+        key = message_key(msg.seq, msg.priority, q.ordering is not Ordering.FIFO)
         q.msgs[key] = msg
         q.depth += 1
         structure = q.structure
@@ -220,10 +224,10 @@ class MemoryStore:
                 q.offloaded.add(key)
                 self.smds_writes += 1
                 size = 0
-            elements = -(-(size + _CONTROL) // _ELEMENT)
-            q.charged[key] = elements
+            used = elements(size)
+            q.charged[key] = used
             structure.entries += 1
-            structure.elements += elements
+            structure.elements += used
         group_id = msg.desc["GroupId"]
         if group_id != _NO_GROUP:
             item = (msg.desc["MsgSeqNumber"], msg.desc["Offset"])
@@ -536,12 +540,143 @@ class MemoryStore:
             heapq.heappush(heap, entry)
         return discarded
 
+    # ---- invariants -------------------------------------------------------------
+    def audit(self) -> list[str]:
+        """What is wrong with the store's derived state, recounted from its messages (none:
+        nothing); see ``MessageStore.audit``. Reads every message: for tests and a world's
+        end, not for a hot path."""
+        wrong: list[str] = []
+        # Invariant: each message held for a unit of work is one entry of exactly one.
+        entries: dict[tuple[str, int], tuple[Hashable, int]] = {}
+        for uow, held in self._uows.items():
+            for queue, key, kind in held:
+                if (queue, key) in entries:
+                    wrong.append(f"queue {queue}: message {key} is in two unit-of-work entries")
+                entries[(queue, key)] = (uow, kind)
+        counted: dict[int, tuple[int, int]] = {}  # id(structure) -> entries, elements
+        for name, q in self._queues.items():
+            wrong += [f"queue {name}: {problem}" for problem in _audit_queue(name, q, entries)]
+            if q.structure is not None:
+                was = counted.get(id(q.structure), (0, 0))
+                counted[id(q.structure)] = (
+                    was[0] + len(q.charged),
+                    was[1] + sum(q.charged.values()),
+                )
+        for (queue, key), (uow, kind) in entries.items():
+            on = self._queues.get(queue)
+            if on is None:
+                continue  # a deleted queue's entries: commit and backout pass them by
+            holder = (on.pending if kind == _PUT else on.held).get(key)
+            if holder != uow:
+                what = "put" if kind == _PUT else "get"
+                wrong.append(
+                    f"queue {queue}: unit of work {uow!r} has message {key} as its {what}, "
+                    f"which the queue holds for {holder!r}"
+                )
+        for name, structure in self._structures.items():
+            in_use = counted.get(id(structure), (0, 0))
+            if (structure.entries, structure.elements) != in_use:
+                wrong.append(
+                    f"CF structure {name}: {structure.entries} entries and "
+                    f"{structure.elements} elements in use, but its queues' messages take "
+                    f"{in_use[0]} and {in_use[1]}"
+                )
+            size = structure.size_kb
+            if structure.calm != first_reached(
+                structure.rules, max_entries(size), max_elements(size)
+            ):
+                wrong.append(f"CF structure {name}: its offload rules' first threshold is stale")
+        return wrong
+
     @staticmethod
     def _compact_expiry(q: _Queue) -> None:
         # Entries of messages already got stay in the heap until they surface; rebuild
         # when they outnumber the live ones, so memory follows the depth.
         q.expiry = [(m.expires_at, k) for k, m in q.msgs.items() if m.expires_at is not None]
         heapq.heapify(q.expiry)
+
+
+def _audit_queue(
+    name: str, q: _Queue, entries: dict[tuple[str, int], tuple[Hashable, int]]
+) -> list[str]:
+    """What is wrong with one queue's derived state (``MemoryStore.audit``); ``entries``
+    are the units of work's, by (queue, key)."""
+    wrong = [f"its visible order {problem}" for problem in q.order.audit()]
+    order = list(q.order)
+    visible, pending, held, keys = set(order), set(q.pending), set(q.held), set(q.msgs)
+    if len(visible) != len(order):
+        wrong.append(f"its visible order holds a key twice: {sorted(order)}")
+    for what, both in (
+        ("visible and an uncommitted put", visible & pending),
+        ("visible and an uncommitted get", visible & held),
+        ("an uncommitted put and get", pending & held),
+    ):
+        wrong += [f"message {key} is {what}" for key in sorted(both)]
+    wrong += [
+        f"message {key} is listed but not stored"
+        for key in sorted((visible | pending | held) - keys)
+    ]
+    wrong += [
+        f"message {key} is neither visible nor in a unit of work"
+        for key in sorted(keys - visible - pending - held)
+    ]
+    if q.depth != len(visible) + len(pending):
+        wrong.append(
+            f"depth {q.depth}, but {len(visible)} visible messages and {len(pending)} "
+            "uncommitted puts"
+        )
+    for kind, uncommitted in ((_PUT, q.pending), (_GET, q.held)):
+        for key, uow in uncommitted.items():
+            if entries.get((name, key)) != (uow, kind):
+                wrong.append(
+                    f"message {key} is held for unit of work {uow!r}, which has no entry for it"
+                )
+    wrong += [
+        f"a lock names message {key}, which is not stored" for key in sorted(set(q.locks) - keys)
+    ]
+    by_priority = q.ordering is not Ordering.FIFO
+    expiring = set(q.expiry)
+    for key, msg in q.msgs.items():
+        if message_key(msg.seq, msg.priority, by_priority) != key:
+            wrong.append(
+                f"message {key} is keyed apart from its priority {msg.priority} and "
+                f"number {msg.seq}"
+            )
+        if msg.seq > q.next_seq:
+            wrong.append(f"message {key} is numbered {msg.seq}, past the last number {q.next_seq}")
+        if msg.expires_at is not None and (msg.expires_at, key) not in expiring:
+            wrong.append(f"message {key} expires at {msg.expires_at}, which the expiry index lacks")
+        desc = msg.desc
+        if desc["GroupId"] != _NO_GROUP:
+            item = (desc["MsgSeqNumber"], desc["Offset"])
+            if q.groups.get(desc["GroupId"], {}).get(item) != key:
+                wrong.append(f"message {key} of a group is not in the group index")
+    for group_id, members in q.groups.items():
+        if not members:
+            wrong.append(f"group {group_id.hex()} is indexed with no message")
+        for item, key in members.items():
+            found = q.msgs.get(key)
+            if found is None or found.desc["GroupId"] != group_id:
+                wrong.append(
+                    f"the group index has {item} of {group_id.hex()} at message {key}, not of it"
+                )
+    if q.structure is None:
+        if q.charged or q.offloaded:
+            wrong.append("charges messages to a CF structure it is not on")
+        return wrong
+    if set(q.charged) != keys:
+        wrong.append(
+            f"charges {len(q.charged)} messages to its CF structure, and stores {len(keys)}"
+        )
+    wrong += [f"message {key} is offloaded but not stored" for key in sorted(q.offloaded - keys)]
+    for key, used in q.charged.items():
+        charged = q.msgs.get(key)
+        if charged is None:
+            continue
+        takes = elements(0 if key in q.offloaded else len(charged.body))
+        if used != takes:
+            wrong.append(f"message {key} is charged {used} elements, and takes {takes}")
+    return wrong
 
 
 def _conforms(store: MemoryStore) -> MessageStore:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qsg import CMQC
+from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.offload import Rule, check_rules, rules
 from qsg.core.queue import QueueDefinition, check_name
 
@@ -64,12 +65,6 @@ class RemoteQueue:
         return not self.remote_name
 
 
-#: The largest SIZE the simulator models (about 858 GB): the coupling facility's store
-#: keeps a structure's usage as one 64-bit counter of entries x 10^10 + elements
-#: (``coupling.scripts``), which holds SIZE entries exactly up to here.
-MAX_SIZE_KB = 900_000_000
-
-
 @dataclass(frozen=True, slots=True)
 class CFStructure:
     """DEFINE CFSTRUCT: a coupling-facility application structure of the QSG.
@@ -85,9 +80,8 @@ class CFStructure:
     offload: str = "SMDS"  # OFFLOAD(SMDS|DB2), CFLEVEL(5) only
     description: str = ""  # DESCR
     #: The structure's size in KB, as the CFRM policy's SIZE gives it (not an MQSC
-    #: attribute: the coupling facility's). The model's accounting: one entry per message
-    #: and one element per 256 bytes of its record; SIZE KB hold SIZE entries and
-    #: 4 x SIZE elements. The default is 1 GB.
+    #: attribute: the coupling facility's), at most ``geometry.MAX_SIZE_KB``; what it
+    #: holds is ``qsg.core.geometry``'s. The default is 1 GB.
     size_kb: int = 1024 * 1024
     offload_threshold1: int = 70  # OFFLD1TH, per cent
     offload_size1: int = 32  # OFFLD1SZ, KB

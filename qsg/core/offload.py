@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from qsg.core.geometry import percent_full
+
 #: The CF entry limit: a message whose data is longer is always offloaded.
 ALWAYS_OFFLOADED = 63 * 1024
 #: OFFLDnSZ's range, in KB: 0K to 64K (64K: the rule never offloads anything).
@@ -47,17 +49,6 @@ def rules(cf_level: int, thresholds: Sequence[int], sizes_kb: Sequence[int]) -> 
     return tuple(sorted(kept))
 
 
-def percent_full(entries: int, elements: int, max_entries: int, max_elements: int) -> float:
-    """How full a structure is, in per cent: of its entries or of its elements, whichever
-    is fuller (a structure is full when either runs out)."""
-    used = 0.0
-    if max_entries:
-        used = entries / max_entries
-    if max_elements:
-        used = max(used, elements / max_elements)
-    return 100.0 * used
-
-
 def offloaded(size: int, full: float, applied: Sequence[Rule]) -> bool:
     """Whether a message with ``size`` bytes of data, put while its structure is
     ``full`` per cent full, is offloaded under ``applied`` (``rules``)."""
@@ -77,7 +68,7 @@ def first_reached(
     """The fewest entries in use, and the fewest elements, at which a structure with these
     maxima is ``full`` enough for the lowest OFFLDnTH of ``applied`` (``math.inf``: never).
     Below both, no rule applies and ``offload_limit`` is ALWAYS_OFFLOADED, so a put need
-    not work out how full the structure is. Found with ``percent_full`` itself (fullness
+    not work out how full the structure is. Found with ``geometry.percent_full`` itself (fullness
     is the fuller of the two, each rising with its count), so the shortcut agrees with
     the rules to the last bit of the floating-point arithmetic."""
     if not applied:
@@ -139,6 +130,5 @@ __all__ = [
     "offload_limit",
     "offloaded",
     "parse_size",
-    "percent_full",
     "rules",
 ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from itertools import pairwise
 
 from sortedcontainers import SortedList
 
@@ -111,6 +112,22 @@ class Order:
 
     def __bool__(self) -> bool:
         return bool(self._tail) or self._in_sorted > 0
+
+    def audit(self) -> list[str]:
+        """What is wrong with the order's own bookkeeping (none: nothing): the count it
+        keeps of its sorted part, and its tail ascending above every sorted key. Looks
+        without moving the tail, so an audit changes nothing."""
+        wrong = []
+        if self._in_sorted != len(self._sorted):
+            wrong.append(
+                f"counts {self._in_sorted} keys in its sorted part, which holds {len(self._sorted)}"
+            )
+        tail = list(self._tail)
+        if any(a >= b for a, b in pairwise(tail)):
+            wrong.append(f"has a tail that is not ascending: {tail}")
+        if tail and self._sorted and tail[0] <= self._sorted[-1]:
+            wrong.append(f"has tail key {tail[0]} not above its sorted keys ({self._sorted[-1]})")
+        return wrong
 
     def _settle(self) -> None:
         """Move the tail into the sorted list (each key is moved at most once)."""

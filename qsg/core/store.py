@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from qsg.core.errors import QSGError
 from qsg.core.lease import Fence as Fence  # re-exported: the stores' callers name it here
 from qsg.core.lease import MemberLease
 from qsg.core.message import Message
@@ -133,7 +134,7 @@ class Recovery:
     locks: int = 0
 
 
-class StaleFenceError(Exception):
+class StaleFenceError(QSGError, PermissionError):
     """The store refused a stale fencing token: the caller no longer holds the lease.
 
     ``discarded`` holds what the same scan had discarded before the refusal (a scan goes
@@ -254,3 +255,17 @@ class MessageStore(Protocol):
         (``qsg.core.lease.fence_holds``): for holder-only work that may reach no scan at
         all (a scan that finds nothing worth scanning must not pass for one made under a
         stale token)."""
+
+    # ---- invariants ---------------------------------------------------------------
+
+    def audit(self) -> list[str]:
+        """What is wrong with the store's derived state, recounted from the messages it
+        holds: one line per disagreement, naming the queue or CF structure and both
+        figures (none: the state is consistent). Each queue's depth against its visible
+        messages and uncommitted puts; each message visible or held for a unit of work,
+        not both, and its key made of its priority and arrival number; the units of work
+        against the messages they hold; locks against the messages they name; the
+        expiry and group indexes against the messages' attributes; each CF structure's
+        entries and elements in use against what its queues' messages take
+        (``qsg.core.geometry``). It reads every message: the side-by-side state machine
+        runs it after every step, and every test world at its end."""

@@ -22,7 +22,9 @@ _LONG_MAX = 2**31 - 1  # the largest a call accepts
 #: (one dict lookup) and check the fields only then (``qsg.core.mqlong``).
 WIDE = "\0wide"
 
-# A field's kind: "l" is an MQLONG (int); ("c", n) an MQCHARn, ("b", n) an MQBYTEn.
+# A field's kind: "l" is an MQLONG (int); "ch" one MQCHAR held as its character's code (an
+# int, as IBM's header gives MQGS_* and pymqi holds it); ("c", n) an MQCHARn, ("b", n) an
+# MQBYTEn.
 FieldKind = str | tuple[str, int]
 
 
@@ -128,6 +130,15 @@ def _check(struct: str, name: str, kind: FieldKind, value: Any) -> None:
         if not _LONG_MIN <= value < _LONG_END:
             raise ValueError(f"{struct}.{name}={value} does not fit in an MQLONG")
         return
+    if kind == "ch":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(
+                f"{struct}.{name} is one MQCHAR, held as its character's code: give an int "
+                f"(e.g. CMQC.MQSEG_ALLOWED, ord('A')), not {value!r}"
+            )
+        if not -128 <= value < 256:  # pymqi's signed char, or the byte's unsigned code
+            raise ValueError(f"{struct}.{name}={value} is not a character's code")
+        return
     assert not isinstance(kind, str)
     if not isinstance(value, bytes):
         raise TypeError(
@@ -191,9 +202,9 @@ class GMO(MQOpts):
     Signal2: int = field(0, "l")
     ResolvedQName: bytes = field(b"", c(48))
     MatchOptions: int = field(CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID, "l")
-    GroupStatus: bytes = field(CMQC.MQGS_NOT_IN_GROUP, c(1))
-    SegmentStatus: bytes = field(CMQC.MQSS_NOT_A_SEGMENT, c(1))
-    Segmentation: bytes = field(CMQC.MQSEG_INHIBITED, c(1))
+    GroupStatus: int = field(CMQC.MQGS_NOT_IN_GROUP, "ch")
+    SegmentStatus: int = field(CMQC.MQSS_NOT_A_SEGMENT, "ch")
+    Segmentation: int = field(CMQC.MQSEG_INHIBITED, "ch")
     Reserved1: bytes = field(b" ", c(1))
     MsgToken: bytes = field(CMQC.MQMTOK_NONE, b(16))
     ReturnedLength: int = field(-1, "l")
@@ -240,6 +251,10 @@ od = OD
 MD_FIELDS: tuple[str, ...] = tuple(name for name, _, _ in MD._fields)
 MD_KINDS: dict[str, FieldKind] = MD._kinds
 
+
+#: The CCSID of UTF-8, in which a ``str`` body is sent, as pymqi sends it. IBM's headers
+#: name no CCSID, only MQCCSI_*'s special values (IBM: "MQMD - CodedCharSetId field").
+CCSID_UTF8 = 1208
 
 #: The MQOO options that open a queue for input (at most one of them is allowed).
 INPUT_OPTIONS = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE

@@ -35,23 +35,47 @@ from __future__ import annotations
 
 import dataclasses
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.core.events import TriggerMessagePut
+from qsg.core.events import Event, TriggerMessagePut
 from qsg.core.layouts import TM
 from qsg.core.message import Message
-from qsg.core.objects import ProcessDefinition
+from qsg.core.objects import ProcessDefinition, QueueObject
 from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.structs import INPUT_OPTIONS, MD
 from qsg.core.uow import UnitOfWork
 
-if TYPE_CHECKING:
-    from qsg.core.qmgr import QMgr
-
 _SERVED_BY_ONE = (CMQC.MQTT_FIRST, CMQC.MQTT_DEPTH)  # condition 4 applies
+
+
+class TriggeringQueueManager(Protocol):
+    """What triggering uses of the queue manager whose queue triggers (``QMgr``): its
+    queues and processes, TRIGINT and when each queue last triggered, and the puts it
+    makes itself (the trigger message, else a dead letter)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def trigger_interval(self) -> int: ...
+    @property
+    def last_trigger(self) -> dict[str, float]: ...
+    @property
+    def local(self) -> Repository: ...
+    @property
+    def repositories(self) -> tuple[Repository, ...]: ...
+
+    def find(self, name: str) -> tuple[Repository, QueueObject] | None: ...
+    def define(self, obj: QueueObject, *, replace: bool = False) -> QueueObject: ...
+    def put_system(self, queue: str, md: MD, body: bytes, now: float) -> str: ...
+    def dead_letter(
+        self, md: MD, body: bytes, reason: int, dest_q: str, dest_q_mgr: str, now: float
+    ) -> bool: ...
+    def emit(self, event: Event) -> None: ...
 
 
 def triggered(qdef: QueueDefinition) -> bool:
@@ -70,7 +94,7 @@ def input_count(repo: Repository, queue: str) -> int:
 
 
 def after_put(
-    qm: QMgr,
+    qm: TriggeringQueueManager,
     repo: Repository,
     qdef: QueueDefinition,
     msg: Message,
@@ -93,7 +117,7 @@ def after_put(
     _arrivals(qm, repo, qdef, after - 1, after, 1, uow, now)
 
 
-def _after_commit(qm: QMgr, repo: Repository, name: str, arrivals: int) -> None:
+def _after_commit(qm: TriggeringQueueManager, repo: Repository, name: str, arrivals: int) -> None:
     qdef = repo.queues.get(name)
     if not isinstance(qdef, QueueDefinition) or not triggered(qdef):
         return  # deleted, or triggering turned off since the put
@@ -102,7 +126,7 @@ def _after_commit(qm: QMgr, repo: Repository, name: str, arrivals: int) -> None:
 
 
 def _arrivals(
-    qm: QMgr,
+    qm: TriggeringQueueManager,
     repo: Repository,
     qdef: QueueDefinition,
     before: int,
@@ -124,7 +148,9 @@ def _arrivals(
         fire(qm, repo, qdef, now, uow=uow, times=fires)
 
 
-def standing(qm: QMgr, repo: Repository, qdef: QueueDefinition, now: float) -> bool:
+def standing(
+    qm: TriggeringQueueManager, repo: Repository, qdef: QueueDefinition, now: float
+) -> bool:
     """The occasions without a put: for FIRST and DEPTH, if enough messages are waiting
     and conditions 4 to 10 hold, write a trigger message. True if one was written."""
     if not triggered(qdef) or qdef.trigger_type not in _SERVED_BY_ONE:
@@ -135,7 +161,7 @@ def standing(qm: QMgr, repo: Repository, qdef: QueueDefinition, now: float) -> b
     return fire(qm, repo, qdef, now)
 
 
-def initiation_queue_opened(qm: QMgr, initq: str, now: float) -> None:
+def initiation_queue_opened(qm: TriggeringQueueManager, initq: str, now: float) -> None:
     """A trigger monitor opened ``initq`` for input: one trigger message for each queue
     it serves whose conditions stand (a restarted queue manager's queues, or trigger
     messages lost)."""
@@ -150,7 +176,7 @@ def initiation_queue_opened(qm: QMgr, initq: str, now: float) -> None:
 
 
 def fire(
-    qm: QMgr,
+    qm: TriggeringQueueManager,
     repo: Repository,
     qdef: QueueDefinition,
     now: float,
@@ -183,7 +209,7 @@ def fire(
     return True
 
 
-def _initiation_queue(qm: QMgr, qdef: QueueDefinition) -> str | None:
+def _initiation_queue(qm: TriggeringQueueManager, qdef: QueueDefinition) -> str | None:
     """Conditions 6 to 8: a local initiation queue that allows gets and is served."""
     if not qdef.initiation_q_name:
         return None
@@ -222,7 +248,9 @@ def trigger_message(qdef: QueueDefinition, process: ProcessDefinition | None) ->
     return md, tm.pack(md.Encoding)
 
 
-def _deliver(qm: QMgr, initq: str, qdef: QueueDefinition, md: MD, body: bytes, now: float) -> None:
+def _deliver(
+    qm: TriggeringQueueManager, initq: str, qdef: QueueDefinition, md: MD, body: bytes, now: float
+) -> None:
     md.PutApplName = qm.name.encode()[:28]
     try:
         qm.put_system(initq, md, body, now)
@@ -233,6 +261,7 @@ def _deliver(qm: QMgr, initq: str, qdef: QueueDefinition, md: MD, body: bytes, n
 
 
 __all__ = [
+    "TriggeringQueueManager",
     "after_put",
     "fire",
     "initiation_queue_opened",

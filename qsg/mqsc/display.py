@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from operator import ge, gt, le, lt
 
+from qsg.core.errors import QSGError
 from qsg.core.objects import AliasQueue, CFStructure, ChannelDefinition, RemoteQueue
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import attributes as A
@@ -75,7 +76,7 @@ _BARE = {
 }
 
 
-class DisplayError(ValueError):
+class DisplayError(QSGError, ValueError):
     """A DISPLAY that cannot be answered: ``message`` is the CSQ9/CSQM message id,
     ``text`` what follows it."""
 

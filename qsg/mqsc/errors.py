@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qsg.core.errors import QSGError
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -18,7 +20,7 @@ class Problem:
         return f"{self.source}:{self.line}:{self.column}: {self.message}"
 
 
-class MQSCError(ValueError):
+class MQSCError(QSGError, ValueError):
     """An MQSC file that cannot be applied: ``problems`` says where and why."""
 
     def __init__(self, problems: list[Problem]) -> None:

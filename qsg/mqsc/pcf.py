@@ -22,7 +22,9 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
+from qsg import CMQC
 from qsg import CMQCFC as F
+from qsg.core.errors import QSGError
 
 #: A parameter's value: MQCFIN int, MQCFST str, MQCFIL list[int], MQCFSL list[str],
 #: MQCFBS bytes.
@@ -37,7 +39,7 @@ _DUPLICATE = {
 }
 
 
-class PCFError(ValueError):
+class PCFError(QSGError, ValueError):
     """A request the command server refuses: ``reason`` is the MQRCCF_* (or MQRC_*) code
     of its reply; ``parameter`` the parameter at fault, when there is one."""
 
@@ -70,7 +72,7 @@ class Message:
 
 def byte_order(encoding: int) -> str:
     """``struct``'s byte order for an MQMD Encoding."""
-    return "<" if encoding & F.MQENC_INTEGER_MASK == F.MQENC_INTEGER_REVERSED else ">"
+    return "<" if encoding & CMQC.MQENC_INTEGER_MASK == CMQC.MQENC_INTEGER_REVERSED else ">"
 
 
 def decode(data: bytes, encoding: int) -> Message:
@@ -248,7 +250,7 @@ def _encode_one(parameter: int, value: Value, order: str, width: int) -> bytes:
                 F.MQCFT_STRING,
                 F.MQCFST_STRUC_LENGTH_FIXED + len(data),
                 parameter,
-                F.MQCCSI_DEFAULT,
+                CMQC.MQCCSI_DEFAULT,
                 len(text),
             )
             + data
@@ -284,7 +286,7 @@ def _encode_one(parameter: int, value: Value, order: str, width: int) -> bytes:
             F.MQCFT_STRING_LIST,
             F.MQCFSL_STRUC_LENGTH_FIXED + len(data),
             parameter,
-            F.MQCCSI_DEFAULT,
+            CMQC.MQCCSI_DEFAULT,
             len(strings),
             size,
         )

@@ -99,7 +99,7 @@ def inquire_channel(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     scope(p, qm)
     p.done()
     selectors: tuple[tuple[str, str], ...] = ()
-    if channel_type not in (None, F.MQCHT_ALL):
+    if channel_type not in (None, CMQC.MQCHT_ALL):
         names = FAMILIES["CHANNEL"]["CHLTYPE"].values or {}
         words = [w for w, v in names.items() if v == channel_type]
         if not words:
@@ -118,7 +118,7 @@ def inquire_channel_status(message: Message, qm: QMgr, snapshot: Snapshot) -> Re
     everything, wanted = attributes_wanted("CHSTATUS", p.integers(F.MQIACH_CHANNEL_INSTANCE_ATTRS))
     scope(p, qm)
     p.done()
-    if instance not in (None, F.MQOT_CURRENT_CHANNEL):
+    if instance not in (None, CMQC.MQOT_CURRENT_CHANNEL):
         raise PCFError(
             F.MQRCCF_CFIN_PARM_ID_ERROR,
             "only current channel status is kept",

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from qsg import CMQC
+from qsg.core import geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
@@ -170,17 +171,12 @@ def take(
 
 
 def _structure(definition: CFStructure, usage: Usage | None, failed: bool) -> StructureView:
+    most = geometry.max_entries(definition.size_kb)
+    room = geometry.max_elements(definition.size_kb)
     if failed:
-        return StructureView(
-            definition,
-            "FAILED",
-            max_entries=definition.size_kb,
-            max_elements=4 * definition.size_kb,
-        )
+        return StructureView(definition, "FAILED", max_entries=most, max_elements=room)
     if usage is None:
-        return StructureView(
-            definition, max_entries=definition.size_kb, max_elements=4 * definition.size_kb
-        )
+        return StructureView(definition, max_entries=most, max_elements=room)
     try:
         used = usage(definition.name)
     except MQMIError:
@@ -205,7 +201,8 @@ def _handle(queue: str, handle: Hashable, options: int) -> HandleView:
         return HandleView(queue, "", 0, "", "", options)
     conn = handle.conn
     tag = conn.identity.appl_name.decode(errors="replace").rstrip()
-    return HandleView(queue, conn.qmgr.name, conn.number, handle.user or conn.user, tag, options)
+    # The user the open was checked for: the connection's, or the alternate user id.
+    return HandleView(queue, conn.qmgr.name, conn.number, handle.user, tag, options)
 
 
 __all__ = [

@@ -241,8 +241,8 @@ class PymqiOpts:
         return struct.pack(self._format, *self._values())
 
     def _values(self) -> list[Any]:
-        # Fields live in the instance's __dict__ (GMO's one-character fields as the
-        # MQCHAR the "c" format packs): one lookup each, one pass for pymqi's str check.
+        # Fields live in the instance's __dict__, as the layout's formats pack them: one
+        # lookup each, one pass for pymqi's str check.
         values: Any = self._getter(self.__dict__)
         if self._mutable:  # arrays (CD's compression lists) pack as their items
             values = [x for v in values for x in (v if isinstance(v, list) else (v,))]

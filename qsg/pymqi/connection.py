@@ -42,7 +42,7 @@ T = TypeVar("T")
 
 #: pymqi's defaults for a ``str`` message: encoded so, and marked with this CCSID.
 BYTES_ENCODING = "utf8"
-DEFAULT_CCSID = 1208
+DEFAULT_CCSID = core.CCSID_UTF8
 
 
 def _text(value: str | bytes | None) -> str:

@@ -4,9 +4,10 @@ A program hands the facade pymqi's structures (``MD``, ``GMO``, ``PMO``, ``OD``)
 world's async MQI takes the rules layer's (``qsg.core.structs``), which hold the same
 IBM fields. The facade copies the fields in before a call and writes them all back
 after it, as pymqi unpacks the structure MQ returns: character fields come back
-blank-padded to their full length, byte fields NUL-padded, and GroupStatus,
-SegmentStatus and Segmentation as pymqi has them (an int, ``ord('G')``) rather than
-as the rules layer keeps them (a byte string).
+blank-padded to their full length, byte fields NUL-padded. GroupStatus, SegmentStatus
+and Segmentation are ints on both sides (``ord('G')``, IBM's header's character
+constant); a structure of a program's own that holds them as one-byte ``bytes`` gets
+them back so.
 
 A ``str`` where MQ wants bytes is pymqi's ``TypeError``, raised when the structure is
 packed for the call, with pymqi's words.
@@ -20,7 +21,7 @@ from qsg.core.structs import MQOpts
 
 S = TypeVar("S", bound=MQOpts)
 
-#: Single-character fields pymqi packs as a signed byte: an int there, bytes here.
+#: Single-character fields, held as their character's code (an int) by pymqi and here.
 _AS_INT = frozenset({"GroupStatus", "SegmentStatus", "Segmentation"})
 
 
@@ -95,8 +96,8 @@ def to_core(structure: Any, kind: type[S]) -> S:
         if field_kind is None:
             continue  # a field of a later version the simulator does not use
         not_unicode(value)
-        if name in _AS_INT and isinstance(value, int):
-            value = bytes([value & 0xFF])
+        if name in _AS_INT and isinstance(value, bytes) and len(value) == 1:
+            value = value[0]
         elif isinstance(field_kind, tuple) and isinstance(value, bytes):
             value = value[: field_kind[1]]
         values[name] = value
@@ -114,8 +115,8 @@ def write_back(core: MQOpts, structure: Any) -> None:
         if name not in mine:
             continue
         kind = core._kinds[name]
-        if name in _AS_INT and isinstance(mine[name], int):
-            value = value[0] if value else 0x20
+        if name in _AS_INT and isinstance(mine[name], bytes):
+            value = bytes((value & 0xFF,))
         elif isinstance(kind, tuple) and isinstance(value, bytes):
             value = value.ljust(kind[1], b" " if kind[0] == "c" else b"\x00")
         out[name] = value

@@ -11,6 +11,12 @@ itself differently), so ``except pymqi.MQMIError`` and ``except qsg.MQMIError`` 
 catch what the facade raises. The facade raises only this class: ``from_core`` turns an
 error of the async API into it, keeping the reason, the completion code and the
 truncated-message details.
+
+pymqi's shape is kept (``Error`` the base of ``MQMIError`` and ``PYIFError``), and
+``Error`` derives from qsg's root, ``qsg.QSGError``; ``MQMIError`` is also an ``OSError``
+(as ``qsg.MQMIError`` is), ``PYIFError`` also a ``ValueError`` (as Python's own "I/O
+operation on closed file" is: a call on an object in the wrong state, or bytes that do
+not parse).
 """
 
 from __future__ import annotations
@@ -35,8 +41,9 @@ def _mnemonics() -> dict[int, str]:
 _REASONS = _mnemonics()
 
 
-class Error(Exception):
-    """The base of pymqi's exceptions."""
+class Error(core.QSGError):
+    """The base of pymqi's exceptions (a family root: each of its two is also the
+    standard exception it resembles)."""
 
 
 class MQMIError(Error, core.MQMIError):
@@ -71,7 +78,7 @@ class MQMIError(Error, core.MQMIError):
         return getattr(self, key)
 
 
-class PYIFError(Error):
+class PYIFError(Error, ValueError):
     """A misuse of pymqi itself (not an MQ call's failure), e.g. a malformed RFH2."""
 
     def __init__(self, e: object) -> None:

@@ -17,9 +17,9 @@ formats (see ``qsg.pymqi._opts`` for what is checked when). Defaults are IBM's
 the facade holds IBM's value (24 NULs, ``MQFMT_NONE``), which packs to the same bytes
 except ``Format`` (eight blanks, IBM's MQFMT_NONE, where pymqi packs eight NULs).
 
-``GMO.GroupStatus``, ``SegmentStatus`` and ``Segmentation`` read as pymqi returns them,
-integers (``ord('G')`` == ``CMQC.MQGS_MSG_IN_GROUP`` == 71 in pymqi's CMQC), and take an
-integer or a one-byte ``bytes``; the queue manager underneath keeps IBM's MQCHAR.
+``GMO.GroupStatus``, ``SegmentStatus`` and ``Segmentation`` are integers, as in pymqi
+(``ord('G')`` == ``CMQC.MQGS_MSG_IN_GROUP`` == 71, IBM's header's character constant),
+and as the queue manager underneath keeps them; they also take a one-byte ``bytes``.
 """
 
 from __future__ import annotations
@@ -117,24 +117,20 @@ class MD(MQOpts, core.MD):
 
 
 def _mqchar(name: str) -> property:
-    """A one-character MQGMO field read as pymqi reads it, an int (pymqi packs it with
-    ``struct``'s signed ``b``), over the MQCHAR the rules layer keeps and the ``c``
-    format packs: the same byte."""
+    """A one-character MQGMO field: an int, its character's code, as pymqi holds it and
+    packs it (``struct``'s signed ``b``) and as the rules layer keeps it. A one-byte
+    ``bytes`` given is taken as its character's code; any other value is kept as given,
+    for pack() to refuse (struct.error) as pymqi's struct.pack would."""
 
     def read(self: Any) -> Any:
-        value = self.__dict__[name]
-        if isinstance(value, bytes) and len(value) == 1:
-            return value[0] - 256 if value[0] > 127 else value[0]
-        return value
+        return self.__dict__[name]
 
     def write(self: Any, value: Any) -> None:
-        # An int pymqi could pack is stored as IBM's MQCHAR; anything else as given, for
-        # pack() to refuse (struct.error) as pymqi's struct.pack would.
-        if type(value) is int and -128 <= value < 128:
-            value = bytes((value & 0xFF,))
+        if isinstance(value, bytes) and len(value) == 1:
+            value = value[0] - 256 if value[0] > 127 else value[0]
         self.__dict__[name] = value
 
-    return property(read, write, doc=f"MQGMO.{name} as pymqi returns it: an int")
+    return property(read, write, doc=f"MQGMO.{name}, as pymqi holds it: an int")
 
 
 class GMO(MQOpts, core.GMO):
@@ -150,9 +146,9 @@ class GMO(MQOpts, core.GMO):
         ("ResolvedQName", "48s", b""),
         # Version 2
         ("MatchOptions", L, CMQC.MQMO_MATCH_MSG_ID | CMQC.MQMO_MATCH_CORREL_ID),
-        ("GroupStatus", "c", b" "),
-        ("SegmentStatus", "c", b" "),
-        ("Segmentation", "c", b" "),
+        ("GroupStatus", "b", CMQC.MQGS_NOT_IN_GROUP),
+        ("SegmentStatus", "b", CMQC.MQSS_NOT_A_SEGMENT),
+        ("Segmentation", "b", CMQC.MQSEG_INHIBITED),
         ("Reserved1", "c", b" "),
         # Version 3
         ("MsgToken", "16s", CMQC.MQMTOK_NONE),

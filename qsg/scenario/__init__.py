@@ -3,7 +3,7 @@
 
 ``load_scenario(path)`` reads and checks a TOML scenario (``ScenarioError`` lists every
 problem with file, line and key); ``docs/scenarios.md`` documents every key. The
-``qsg`` command (``qsg.cli``) runs and validates them.
+``qsg`` command (``qsg.commands.cli``) runs and validates them.
 """
 
 from __future__ import annotations

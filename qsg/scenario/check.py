@@ -18,10 +18,9 @@ from typing import Any
 
 from actors.faults import channel_owners
 from actors.workload import descriptor, get_options, open_options, put_options
-from coupling.codec import encode
 from qsg import CMQC
+from qsg.core import geometry
 from qsg.core.errors import MQMIError
-from qsg.core.message import Message
 from qsg.core.offload import offloaded
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition
@@ -33,9 +32,6 @@ from qsg.scenario.errors import ScenarioProblem
 from qsg.scenario.locate import Path
 from qsg.scenario.model import ACTIONS, CF_ACTIONS, SERVER_ACTIONS, UNDO, Scenario, Workload
 from qsg.scenario.reader import Reader
-
-#: Bytes in one element of a CF list structure (what a message's record is counted in).
-ELEMENT_BYTES = 256
 
 
 def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[ScenarioProblem]:
@@ -156,7 +152,7 @@ def _workload(qmgrs: dict[str, QMgr], w: Workload, reader: Reader, place: Path) 
                 md.MsgFlags = CMQC.MQMF_MSG_IN_GROUP
                 options |= CMQC.MQPMO_LOGICAL_ORDER
             handle.put(body, md, PMO(Options=options), now=0.0)
-            _fits_structure(handle, body, md, reader, (*place, "size"))
+            _fits_structure(handle, body, reader, (*place, "size"))
             _fits_remote(qmgrs, handle, body, reader, (*place, "size"))
         else:
             md, gmo = MD(), GMO(Options=get_options(w) & ~CMQC.MQGMO_WAIT)
@@ -171,26 +167,25 @@ def _workload(qmgrs: dict[str, QMgr], w: Workload, reader: Reader, place: Path) 
     conn.disconnect()
 
 
-def _fits_structure(handle: Any, body: bytes, md: MD, reader: Reader, place: Path) -> None:
-    """A message on a shared queue takes elements of its CF structure (one per 256 bytes
-    of its record); a structure with fewer than one message needs can take none: every
-    put would fail with MQRC_STORAGE_MEDIUM_FULL. (The dry run keeps shared queues in
-    process, where structures have no limits, so this is reckoned here.)"""
+def _fits_structure(handle: Any, body: bytes, reader: Reader, place: Path) -> None:
+    """A message on a shared queue takes elements of its CF structure (those of its data
+    and control storage, ``qsg.core.geometry``); a structure with fewer than one message
+    needs can take none: every put would fail with MQRC_STORAGE_MEDIUM_FULL. (The dry run
+    keeps shared queues in process, where structures have no limits, so this is reckoned
+    here.)"""
     queue = handle.repository.queues.get(handle.queue)
     name = getattr(queue, "cf_struct", "")
     structure = handle.repository.structures.get(name) if name else None
     # Offloaded into an empty structure (IBM's rules): only control information in it.
     if structure is None or offloaded(len(body), 0.0, structure.offload_rules):
         return
-    desc = {field: getattr(md, field) for field, _, _ in MD._fields}
-    record, _ = encode(Message(desc, body, 0.0, None if md.Expiry < 0 else 0.0, 0))
-    needed, room = math.ceil(len(record) / ELEMENT_BYTES), 4 * structure.size_kb
+    needed, room = geometry.elements(len(body)), geometry.max_elements(structure.size_kb)
     if needed > room:
         reader.problem(
             place,
             f"a message of {len(body):,} bytes needs {needed} elements of "
-            f"CF structure {name} (its record is {len(record):,} bytes) and SIZE "
-            f"{structure.size_kb} KB holds {room}: every put to {handle.queue} "
+            f"CF structure {name} (with its {geometry.CONTROL_BYTES} bytes of control "
+            f"storage) and SIZE {structure.size_kb} KB holds {room}: every put to {handle.queue} "
             "would fail with MQRC_STORAGE_MEDIUM_FULL (2192)",
         )
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qsg.core.errors import QSGError
+
 
 @dataclass(frozen=True, slots=True)
 class ScenarioProblem:
@@ -20,7 +22,7 @@ class ScenarioProblem:
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
 
 
-class ScenarioError(ValueError):
+class ScenarioError(QSGError, ValueError):
     """A scenario that cannot be played; ``problems`` lists them all, each once, in file
     order."""
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from actors.config import ACTIONS, CF_ACTIONS, SERVER_ACTIONS, UNDO, Fault, Workload
 from actors.costs import Costs
+from actors.topology import Topology
 from qsg.core.objects import CFStructure
 from qsg.mqsc.reader import Command
-from qsg.topology import Topology
 
 NO_COSTS = Costs()
 

@@ -35,6 +35,7 @@ from actors.events import (
 )
 from actors.facility import failure_line
 from actors.faults import OnRefused, play_faults
+from actors.topology import Topology
 from actors.workload import run_workloads
 from actors.world import World, open_world
 from qsg.core.errors import MQMIError
@@ -42,7 +43,6 @@ from qsg.core.repository import Repository
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import AtCommand, Fault, RunSettings, Scenario
 from qsg.scenario.summary import Scopes, Summary, summarise
-from qsg.topology import Topology
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +144,7 @@ async def play(
     heal, quiet period and drain). ``program`` runs alongside the scenario (``qsg
     exec``'s program): the run ends when it returns, or at the duration, when it is
     cancelled. ``events`` is the log to use (a caller that must keep the events of a run
-    that fails passes its own: ``qsg.recording``); ``on_refused`` hears of each fault the
+    that fails passes its own: ``qsg.scenario.recording``); ``on_refused`` hears of each fault the
     world refuses, when it does. ``console``: (seconds, coroutine) runs the
     coroutine at that simulated second of the run (after the duration if later), and the
     run ends when it returns (``qsg mqsc``)."""
@@ -308,7 +308,7 @@ def run_scenario(
     console: tuple[float, Callable[[World], Awaitable[None]]] | None = None,
 ) -> RunResult:
     """``play`` from synchronous code, on the clock the scenario asks for."""
-    from qsg.runtime import run as run_trio
+    from actors.runtime import run as run_trio
 
     async def main() -> RunResult:
         return await play(

@@ -1,10 +1,10 @@
 """The CF structures, sized: how full each got, when, and how long it lasts in an outage.
 
 The accounting is the coupling facility's as qsg models it (``docs/capacity.md``, "The
-CF structure, sized"): a message on a shared queue takes one list entry and one
-256-byte element per 256 bytes of its record (its body, unless the body is offloaded,
-plus ``RECORD_OVERHEAD`` bytes of descriptor); a structure of SIZE KB holds SIZE entries
-and 4 x SIZE elements. Whether a body is offloaded is IBM's rule
+CF structure, sized"; the numbers are ``qsg.core.geometry``'s, which both stores count
+by): a message on a shared queue takes one list entry and the elements of its data
+(unless it is offloaded) and its control storage; a structure of SIZE KB holds SIZE
+entries and 4 x SIZE elements. Whether a body is offloaded is IBM's rule
 (``qsg.core.offload``): over 63 KB always, and at CFLEVEL(5) by the structure's
 OFFLDnTH/OFFLDnSZ rules, applied to how full the structure was at the previous sample.
 Entries in use are the depths of the structure's queues at each depth sample
@@ -20,7 +20,6 @@ how long the structure lasted or, at that rate, would last.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,21 +29,15 @@ from typing import Any
 import numpy as np
 
 from actors.events import DepthSampled, FaultInjected, MessagePut, WorldEvent
+from qsg.core import geometry
 from qsg.core.offload import ALWAYS_OFFLOADED, Rule, offload_limit, offloaded
 from qsg.scenario.model import UNDO
-
-#: Bytes of a message's record beyond its body: the MQMD fields that differ from the
-#: default, put time, expiry and priority (a 1 KB message's record is about 1.2 KB).
-RECORD_OVERHEAD = 200
-#: A CF list-structure element holds 256 bytes.
-ELEMENT = 256
 
 
 def elements_of(size: int, full: float = 0.0, rules: Sequence[Rule] = ()) -> int:
     """The elements one message of ``size`` body bytes takes in the structure, put
     while it is ``full`` per cent full under offload ``rules`` (``qsg.core.offload``)."""
-    body = 0 if offloaded(size, full, rules) else size  # an offloaded body is not in it
-    return math.ceil((body + RECORD_OVERHEAD) / ELEMENT)
+    return geometry.elements(0 if offloaded(size, full, rules) else size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +129,10 @@ def usage_arrays(
     cumulative sum (offloading only lowers usage, so the series without rules bounds the
     one with them); past it, a step per sample."""
     applied: tuple[Rule, ...] = tuple((int(r[0]), int(r[1])) for r in rules)
-    kept = np.ceil((put_sizes + RECORD_OVERHEAD) / ELEMENT).astype(np.int64)  # body in
-    control = elements_of(ALWAYS_OFFLOADED + 1)  # offloaded: its control information only
+    # geometry.elements of each body (kept in the structure), on the array at once.
+    step = geometry.ELEMENT_BYTES
+    kept = -((-(put_sizes + geometry.CONTROL_BYTES)) // step)
+    control = geometry.CONTROL_ELEMENTS  # offloaded: its control storage only
     ends = np.searchsorted(put_times, times, side="right")
     plain = np.where(put_sizes > ALWAYS_OFFLOADED, control, kept)
     counted = np.concatenate(([0], np.cumsum(plain)))[ends]
@@ -163,10 +158,12 @@ def _sized(
     entries: np.ndarray, elements: np.ndarray, count: np.ndarray, size_kb: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The elements of ``entries`` messages at the mean of the ``count`` puts so far
-    (a 1 KB message's before any), and the per cent full of entries or elements."""
-    mean = np.where(count > 0, elements / np.maximum(count, 1), elements_of(1024))
+    (a 1 KB message's before any), and the per cent full of entries or elements
+    (``geometry.percent_full``, on the arrays: the same arithmetic, so the same bits)."""
+    mean = np.where(count > 0, elements / np.maximum(count, 1), geometry.elements(1024))
     used = np.rint(entries * mean).astype(np.int64)  # round half to even, as round()
-    full = 100 * np.maximum(entries / size_kb, used / (4 * size_kb))
+    most, room = geometry.max_entries(size_kb), geometry.max_elements(size_kb)
+    full = 100.0 * np.maximum(entries / most, used / room)
     return used, full
 
 
@@ -208,8 +205,8 @@ def sized(events: list[WorldEvent], scopes: Any) -> list[dict[str, Any]]:
                 "qsg": qsg,
                 "structure": name,
                 "size_kb": size_kb,
-                "max_entries": size_kb,
-                "max_elements": 4 * size_kb,
+                "max_entries": geometry.max_entries(size_kb),
+                "max_elements": geometry.max_elements(size_kb),
                 "peak_entries": max(u.entries for u in usage),
                 "peak_elements": max(u.elements for u in usage),
                 "peak_percent_full": peak.percent_full,
@@ -249,4 +246,4 @@ def _outage(usage: list[Usage], fault: FaultInjected, undone: float) -> dict[str
     return row
 
 
-__all__ = ["ELEMENT", "RECORD_OVERHEAD", "Usage", "elements_of", "series", "sized", "usage"]
+__all__ = ["Usage", "elements_of", "series", "sized", "usage"]

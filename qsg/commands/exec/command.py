@@ -1,0 +1,166 @@
+"""``qsg exec SCENARIO -- python app.py [ARGS]``: a pymqi program run inside a scenario.
+
+The scenario is loaded and played as ``qsg run`` plays it; the program runs as one more
+task of the same run (``qsg.commands.exec.runner``), its ``import pymqi`` and ``import ibmmq``
+resolving to ``qsg.pymqi``. The run ends when the program does (or at the scenario's
+duration). Standard output is the program's: qsg's headline, summary and notes go to
+standard error. The exit status is the program's; 2 when the scenario or the command
+has a problem (nothing was started); 1 when the run itself failed (its coupling facility
+among it, with no fault scheduled), or with ``--check`` when a checker found a violation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from actors.runtime import run as run_trio
+from actors.world import World
+from qsg.chaos import checkers, history
+from qsg.commands.exec.program import CommandError, Program, parse_command
+from qsg.commands.exec.runner import Outcome, run_program
+from qsg.commands.options import SECONDS, redis_option, seed_option
+from qsg.scenario.errors import ScenarioError
+from qsg.scenario.model import Scenario
+from qsg.scenario.play import RunResult, ScriptScenario, play
+
+
+@click.command("exec", context_settings={"ignore_unknown_options": True})
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.option(
+    "--virtual",
+    is_flag=True,
+    help="Run on the simulated clock: the program's time.sleep, time.time, "
+    "time.monotonic and datetime.now follow simulated time (default: the "
+    "wall clock, real seconds).",
+)
+@seed_option()
+@click.option(
+    "--duration",
+    type=SECONDS,
+    default=None,
+    help="Seconds the run may last at most (default: the scenario's [run] "
+    "duration); the program is stopped then if it has not ended.",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write the run here, as qsg run --out does.",
+)
+@redis_option()
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Record the history and judge it with qsg chaos's checkers at the end "
+    "(exit 1 if one finds a violation).",
+)
+@click.option("--quiet", is_flag=True, help="No summary at the end.")
+def exec_command(
+    scenario: Path,
+    command: tuple[str, ...],
+    virtual: bool,
+    seed: int | None,
+    duration: float | None,
+    out: Path | None,
+    redis_url: str | None,
+    check: bool,
+    quiet: bool,
+) -> None:
+    """Run a pymqi program inside SCENARIO: qsg exec SCENARIO -- python app.py [ARGS].
+
+    The program runs unchanged: `import pymqi` and `import ibmmq` are qsg's pymqi,
+    connect() reaches the scenario's queue managers (by name, by a QSG's name as
+    group attach, or by a listener's CONNAME), and the scenario's workloads, faults
+    and channels run around it. Also: python -m MODULE [ARGS], python -c CODE [ARGS].
+    """
+    from qsg.commands.helpers import causes as _causes
+    from qsg.commands.helpers import load, print_summary, write_run
+    from qsg.commands.helpers import print_problems as _problems
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        program = parse_command(command)
+    except CommandError as error:
+        err.print(f"[bold red]error[/] {escape(str(error))}")
+        sys.exit(2)
+    try:
+        loaded = load(scenario)
+    except ScenarioError as error:
+        _problems(error)
+        sys.exit(2)
+    settings = dataclasses.replace(loaded.run, clock="virtual" if virtual else "wall")
+    if duration is not None:
+        settings = dataclasses.replace(settings, duration=duration)
+    loaded = dataclasses.replace(loaded, run=settings)
+    try:
+        outcome, result = run_exec(
+            loaded, program, virtual=virtual, redis_url=redis_url, seed=seed, check=check
+        )
+    except Exception as error:
+        for cause in _causes(error):
+            err.print(f"[bold red]the run failed:[/] {escape(f'{type(cause).__name__}: {cause}')}")
+        raise SystemExit(1) from error
+    if outcome.stopped:
+        err.print(f"the program was stopped at the scenario's end ({settings.duration:g} s)")
+    status = outcome.exit_status
+    if not quiet:
+        print_summary(_console(), result)
+    if check and not _judge(err, result) and status == 0:
+        status = 1
+    failure = result.failure()
+    if failure is not None:  # it ran to its end, but its coupling facility failed
+        err.print(f"[bold red]the run failed:[/] {escape(failure)}")
+        status = status or 1
+    if out is not None:
+        write_run(out, scenario, result)
+        err.print(f"run written to {out}/")
+    sys.exit(status)
+
+
+def _console() -> Console:
+    console = Console(highlight=False, stderr=True)
+    return console if console.is_terminal else Console(highlight=False, stderr=True, width=150)
+
+
+def run_exec(
+    scenario: Scenario | ScriptScenario,
+    program: Program,
+    *,
+    virtual: bool = False,
+    redis_url: str | None = None,
+    seed: int | None = None,
+    check: bool = False,
+) -> tuple[Outcome, RunResult]:
+    """Play ``scenario`` with ``program`` inside it (``qsg exec`` without the printing):
+    how the program ended, and the run. ``check`` records the history the chaos
+    checkers judge."""
+    outcome = Outcome()
+
+    async def the_program(world: World) -> None:
+        await run_program(world, program, outcome, virtual=virtual)
+
+    async def main() -> RunResult:
+        return await play(
+            scenario, redis_url=redis_url, seed=seed, history=check, program=the_program
+        )
+
+    return outcome, run_trio(main, wall_clock=not virtual)
+
+
+def _judge(err: Console, result: RunResult) -> bool:
+    """The chaos checkers' verdicts on the run's history, printed; whether all pass."""
+    verdicts = checkers.check(history.read(result.events, result.scopes))
+    for verdict in verdicts:
+        mark = "[green]ok[/]" if verdict.ok else "[bold red]VIOLATION[/]"
+        err.print(f"check {verdict.name:<10} {mark}  {escape(verdict.summary())}")
+    return all(v.ok for v in verdicts)
+
+
+__all__ = ["exec_command", "run_exec"]
