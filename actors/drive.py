@@ -136,9 +136,9 @@ class Drive(Wakeup):
     def _resume(self) -> None:
         """A delay or wait ended: the program goes on, by the clock while the program
         is still its to go on with (the application has kept the connection and queue
-        of the stretch: whether each call can be made at once is the call's to say,
-        ``Call.immediate``), else by its task. (Called by the clock: it must not
-        raise.)"""
+        of the stretch: whether each call can be made at once is its connection's to
+        say, ``Admission.immediate``), else by its task. (Called by the clock: it must
+        not raise.)"""
         self.cancel = None
         app = self.app
         try:
@@ -165,7 +165,7 @@ class Drive(Wakeup):
                 return self._back(None)
             value = error = None
             if isinstance(instruction, Call):  # the commonest: checked first
-                if not instruction.immediate():
+                if not instruction.connection.immediate():
                     return self._back(instruction)  # a call that could wait: the task's
                 try:
                     value = instruction.perform_now(now)

@@ -95,9 +95,11 @@ class MQICall(program.Call[T]):
 
     ``perform`` makes it as a task does: the dispatcher admits it (it may wait), runs the
     step and charges its SMDS accesses, then ``done``. ``perform_now`` makes it at once,
-    when ``immediate`` said nothing could make it wait: the same step, then ``done``."""
+    when ``connection.immediate()`` said nothing could make it wait: the same step,
+    then ``done``."""
 
     __slots__ = ("connection", "shared", "verb")
+    connection: Connection
 
     def __init__(self, connection: Connection, verb: str, shared: bool) -> None:
         self.connection = connection
@@ -112,9 +114,6 @@ class MQICall(program.Call[T]):
         """After the step, at ``now``: its event, its wake-ups, the call's result."""
         raise NotImplementedError
 
-    def immediate(self) -> bool:
-        return self.connection.immediate()
-
     async def perform(self) -> T:
         """The call, made by a task: admitted by the dispatcher (which may wait)."""
         connection = self.connection
@@ -125,7 +124,7 @@ class MQICall(program.Call[T]):
         return self.done(program.now())
 
     def perform_now(self, now: float) -> T:
-        """The call made at once, at ``now``: only when ``immediate``."""
+        """The call made at once, at ``now``: only when ``connection.immediate()``."""
         self.connection.qm.dispatch_now(self, now, self.shared, self.verb)
         return self.done(now)
 

@@ -44,15 +44,21 @@ T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
 
-class Call(Generic[T_co]):
-    """An MQI call as an instruction (``actors.mqi.MQICall``): made by a task, admitted
-    by the dispatcher (``perform``), or at once (``perform_now``) when ``immediate``
-    says nothing could make it wait."""
-
-    __slots__ = ()
+class Admission(Protocol):
+    """Who admits an MQI call (``actors.mqi.Connection``)."""
 
     def immediate(self) -> bool:
-        raise NotImplementedError
+        """Whether a call would be made at once: nothing could make it wait."""
+        ...
+
+
+class Call(Generic[T_co]):
+    """An MQI call as an instruction (``actors.mqi.MQICall``): made by a task, admitted
+    by the dispatcher (``perform``), or at once (``perform_now``) when its
+    ``connection`` says nothing could make it wait (``Admission.immediate``)."""
+
+    __slots__ = ()
+    connection: Admission
 
     async def perform(self) -> T_co:
         raise NotImplementedError
@@ -169,7 +175,7 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
             value = due = None
             try:
                 if isinstance(instruction, Call):  # the commonest: checked first
-                    if instruction.immediate():  # nothing could make it wait: no coroutine
+                    if instruction.connection.immediate():  # nothing could make it wait
                         value = instruction.perform_now(now())
                     else:
                         value = await instruction.perform()
@@ -197,6 +203,7 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
 
 
 __all__ = [
+    "Admission",
     "Await",
     "Call",
     "Delay",
