@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -19,6 +20,7 @@ from actors import clock, drive
 from actors.clock import VirtualClock
 from actors.events import ApplicationError, EventLog, MessageGot, MessagePut, WorldEvent
 from actors.mqi import Put
+from actors.program import Next, Program
 from actors.signals import Signals
 from qsg import CMQC
 from qsg.core.memstore import MemoryStore
@@ -152,6 +154,81 @@ service = { dist = "exponential", mean = 0.3 }
 """
 
 
+#: Every hand-over of the clock-driven path with nothing left to chance: units of work on
+#: both sides (syncpoint), model costs that come and go (a slow CF: the calls go to the
+#: tasks and come back), a pause, a member's coupling-facility outage (its calls fail
+#: with MQRC_CF_STRUC_FAILED, its applications rest and reconnect), a putter's count,
+#: shared and local queues. One application per queue end, faults and stops at instants
+#: nothing else falls on, a WaitInterval that does not divide the sampling interval: no
+#: two things are due at one instant, so the scheduler never has a choice to make and a
+#: run's events are the same in either path to the byte. (A kill wakes every waiting get
+#: in the world at the instant of the peer recovery it starts: a tie, which
+#: ``FAULTED`` below covers.)
+WITHOUT_TIES = """
+description = "driven applications: every hand-over, no ties"
+[run]
+duration = 200
+in_process = true
+sample_interval = 10
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = '''
+DEFINE CFSTRUCT(APP1) CFLEVEL(5)
+DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
+'''
+[qmgr.QM1]
+mqsc = "DEFINE QLOCAL(APP.LOCAL) MAXDEPTH(999999)"
+[qmgr.QM2]
+[[workload]]
+name = "in"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+rate = 8
+syncpoint = 3
+stop = 191
+[[workload]]
+name = "out"
+type = "getter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+syncpoint = 4
+wait = 731
+stop = 192
+service = { dist = "exponential", mean = 0.05 }
+[[workload]]
+name = "local-in"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.LOCAL"
+rate = 3
+count = 400
+stop = 193
+[[workload]]
+name = "local-out"
+type = "getter"
+qmgr = "QM1"
+queue = "APP.LOCAL"
+stop = 194
+service = { dist = "exponential", mean = 0.2 }
+[[fault]]
+at = 20.3
+action = "slow_cf"
+amount = 0.01
+duration = 15
+[[fault]]
+at = 60.3
+action = "pause"
+qmgr = "QM2"
+duration = 4
+[[fault]]
+at = 150.3
+action = "cf_unavailable"
+qmgr = "QM2"
+duration = 6
+"""
+
+
 def _events(
     scenario: Scenario,
     monkeypatch: pytest.MonkeyPatch,
@@ -193,6 +270,37 @@ def test_clock_driven_applications_make_the_same_events_as_tasks(
     driven = _events(scenario, monkeypatch, driven=True)
     assert any(isinstance(e, MessageGot) for e in driven)
     assert driven == _events(scenario, monkeypatch, driven=False)
+
+
+@pytest.mark.slow
+def test_with_costs_units_of_work_and_faults_clock_and_tasks_make_the_same_events_to_the_byte(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One program, two ways of scheduling it (actors.program): the clock's timers while
+    # nothing can make a call wait, the task through the dispatcher otherwise. With no
+    # ties, a run must be the same event stream, in the same order, in both.
+    scenario = parse_scenario(WITHOUT_TIES, "<without ties>")
+    stretches = [0]
+    drive_from = drive.Drive.drive
+
+    async def counted(self: drive.Drive, program: Program[Any], step: Next) -> drive.Drive:
+        stretches[0] += 1
+        return await drive_from(self, program, step)
+
+    monkeypatch.setattr(drive.Drive, "drive", counted)
+    for seed in (1, 2, 3, 4, 5, 6):
+        with monkeypatch.context() as patch:
+            patch.setattr(drive, "KINDS", frozenset())
+            tasks = run_scenario(scenario, seed=seed).events
+        assert stretches[0] == 0
+        driven = run_scenario(scenario, seed=seed).events
+        # The clock drove each of the four applications, and took each back after the
+        # slow CF, and QM2's getter after its pause and its outage.
+        assert stretches[0] >= 4 + 4 + 2, stretches
+        stretches[0] = 0
+        reasons = {e.reason for e in driven if isinstance(e, ApplicationError)}
+        assert CMQC.MQRC_CF_STRUC_FAILED in reasons, seed
+        assert [repr(e) for e in driven] == [repr(e) for e in tasks], seed
 
 
 @pytest.mark.slow
