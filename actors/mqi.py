@@ -17,8 +17,8 @@ restarted since, fails with MQRC_CONNECTION_BROKEN.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Protocol, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol, TypeVar
 
 from actors import program
 from actors.costs import Costs
@@ -438,18 +438,22 @@ class Queue:
     def name(self) -> str:
         return self.handle.name
 
-    async def put(self, body: bytes | str, md: MD | None = None, pmo: PMO | None = None) -> None:
+    # ``put`` and ``get`` hand back the coroutine that makes the call, to be awaited as
+    # any async method's: one coroutine a call rather than two (a tenth of an MQGET).
+    def put(
+        self, body: bytes | str, md: MD | None = None, pmo: PMO | None = None
+    ) -> Coroutine[Any, Any, None]:
         """MQPUT; output fields are written back into ``md`` and ``pmo``."""
-        await Put(self, body, MD() if md is None else md, PMO() if pmo is None else pmo).perform()
+        return Put(self, body, MD() if md is None else md, PMO() if pmo is None else pmo).perform()
 
-    async def get(
+    def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
-    ) -> bytes:
+    ) -> Coroutine[Any, Any, bytes]:
         """MQGET (a browse with MQGMO_BROWSE_*); with MQGMO_WAIT it waits WaitInterval
         milliseconds of simulated time for a message to arrive."""
         md = MD() if md is None else md
         gmo = GMO() if gmo is None else gmo
-        return await program.run(self.getting(max_length, md, gmo))
+        return program.run(self.getting(max_length, md, gmo))
 
     def getting(self, max_length: int | None, md: MD, gmo: GMO) -> Program[bytes]:
         """MQGET as a program (``actors.program``): its attempts, and its waits for a
