@@ -150,36 +150,39 @@ class Drive(Wakeup):
             self._failed(error)
 
     def _go(self) -> None:
-        """Run the program until it waits, finishes or needs its task."""
+        """Run the program until it waits, finishes or needs its task: it is sent the
+        time (what a ``Next`` is answered with), each call's result, or the MQMIError
+        a call raised."""
         program = self.program
         assert program is not None
         assert self.clock is not None
         now = self.clock._time
-        value: Any = None
-        error: BaseException | None = None
-        while True:
-            try:
-                instruction = program.send(value) if error is None else program.throw(error)
-            except StopIteration as stop:
-                self.finished, self.value = True, stop.value
-                return self._back(None)
-            value = error = None
-            if isinstance(instruction, Call):  # the commonest: checked first
-                if not instruction.connection.immediate():
-                    return self._back(instruction)  # a call that could wait: the task's
-                try:
-                    value = instruction.perform_now(now)
-                except BaseException as raised:  # the program's to handle, as in its task
-                    error = raised
-            elif type(instruction) is Next:
-                if instruction.after is not None:
-                    return self._at(now + instruction.after)
-            elif type(instruction) is Delay:
-                return self._at(now + instruction.seconds)
-            elif type(instruction) is Wait:
-                return self._wait(instruction)
-            else:
-                return self._back(instruction)  # a rest, an Await: the task's
+        send = program.send
+        try:
+            instruction = send(now)
+            while True:
+                if isinstance(instruction, Call):  # the commonest: checked first
+                    if not instruction.connection.immediate():
+                        return self._back(instruction)  # a call that could wait: the task's
+                    try:
+                        result = instruction.perform_now(now)
+                    except BaseException as raised:  # the program's to handle, as in a task
+                        instruction = program.throw(raised)
+                    else:
+                        instruction = send(result)
+                elif type(instruction) is Next:
+                    if instruction.after is not None:
+                        return self._at(now + instruction.after)
+                    instruction = send(now)
+                elif type(instruction) is Delay:
+                    return self._at(now + instruction.seconds)
+                elif type(instruction) is Wait:
+                    return self._wait(instruction)
+                else:
+                    return self._back(instruction)  # a rest, an Await: the task's
+        except StopIteration as stop:
+            self.finished, self.value = True, stop.value
+            return self._back(None)
 
     def _at(self, when: float) -> None:
         assert self.clock is not None

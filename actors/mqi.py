@@ -163,13 +163,13 @@ class Put(MQICall[None]):
 
 
 class Get(MQICall["bytes | MQMIError"]):
-    """MQGET on ``queue`` into ``md`` with ``gmo``, under way (``Queue.getting``, which
-    waits between its attempts): whether it waits and until when (``deadline``), whether
-    it takes any message (``plain``), and the options its attempts are checked with.
-    Each time it is made is one attempt: the message, or the MQMIError the rules
-    answered with, handed back rather than raised, for the get to judge (``missed``:
-    wait and try again, or fail). An error of the dispatcher's (the queue manager is
-    down) is raised, as any call's."""
+    """MQGET on ``queue`` into ``md`` with ``gmo``, under way since ``now`` (None: the
+    current time) in ``Queue.getting``, which waits between its attempts: whether it
+    waits and until when (``deadline``), whether it takes any message (``plain``), and
+    the options its attempts are checked with. Each time it is made is one attempt: the
+    message, or the MQMIError the rules answered with, handed back rather than raised,
+    for the get to judge (``missed``: wait and try again, or fail). An error of the
+    dispatcher's (the queue manager is down) is raised, as any call's."""
 
     __slots__ = (
         "body",
@@ -188,7 +188,9 @@ class Get(MQICall["bytes | MQMIError"]):
     body: bytes  # set by each attempt's step that gets a message
     outcome: Done | None  # with ``body``
 
-    def __init__(self, queue: Queue, md: MD, gmo: GMO, max_length: int | None) -> None:
+    def __init__(
+        self, queue: Queue, md: MD, gmo: GMO, max_length: int | None, now: float | None = None
+    ) -> None:
         self.connection = queue.connection
         self.verb = "mqget"
         self.shared = queue._shared
@@ -202,7 +204,8 @@ class Get(MQICall["bytes | MQMIError"]):
         self.deadline = math.inf
         if waits and gmo.WaitInterval != CMQC.MQWI_UNLIMITED:
             wait = gmo.WaitInterval
-            self.deadline = program.now() + (wait if wait > 0 else 0) / 1000
+            start = program.now() if now is None else now
+            self.deadline = start + (wait if wait > 0 else 0) / 1000
         # The rules hand back MATCH_ANY itself in the common case: ``is`` spares the
         # dataclass's ``__eq__``.
         self.plain = (
@@ -455,14 +458,17 @@ class Queue:
         gmo = GMO() if gmo is None else gmo
         return program.run(self.getting(max_length, md, gmo))
 
-    def getting(self, max_length: int | None, md: MD, gmo: GMO) -> Program[bytes]:
-        """MQGET as a program (``actors.program``): its attempts, and its waits for a
-        message while it may wait. An attempt that could only fail, with these options
-        already checked, is not made: the get waits instead (``Get.may_skip``)."""
+    def getting(
+        self, max_length: int | None, md: MD, gmo: GMO, now: float | None = None
+    ) -> Program[bytes]:
+        """MQGET as a program (``actors.program``), starting ``now`` (None: the current
+        time): its attempts, and its waits for a message while it may wait. An attempt
+        that could only fail, with these options already checked, is not made: the get
+        waits instead (``Get.may_skip``)."""
         handle = self.handle
         signals = self.connection.qm.world.signals
         store, queue = handle.repository.store, handle.queue
-        get = Get(self, md, gmo, max_length)
+        get = Get(self, md, gmo, max_length, now)
         while True:
             if get.may_skip():
                 yield Wait(signals, store, queue, get.deadline, True)

@@ -81,7 +81,7 @@ class Next:
     """The application's next step is due ``after`` seconds from now (None: now, with
     no wait at all): a putter's next arrival, a getter's next MQGET. Where the task
     hands the program to the clock, when it could make what follows
-    (``Driver.possible``)."""
+    (``Driver.possible``). The program is sent the time the step is made."""
 
     after: float | None
 
@@ -191,6 +191,7 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
                         due = back.due  # None: the program goes on from where it is
                     elif instruction.after is not None:
                         await clock.sleep(instruction.after)
+                    value = now()  # a Next is answered with the time
                 elif type(instruction) is Delay or type(instruction) is Rest:
                     await clock.sleep(instruction.seconds)
                 else:

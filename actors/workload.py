@@ -200,13 +200,14 @@ class Application:
     def getter(self) -> Program[None]:
         w = self.w
         while True:
-            yield NEXT_NOW  # the next MQGET
+            now: float = yield NEXT_NOW  # the next MQGET, at once
             queue = self.queue
             if queue is None:
                 queue = yield from self.ensure_open()
                 if queue is None:
                     continue
-            got = yield from self.get(queue, MD())
+                now = program.now()
+            got = yield from self.get(queue, MD(), now)
             if got is not FAILED:
                 yield Delay(w.service.draw(self.rng))
                 if w.syncpoint:
@@ -219,7 +220,7 @@ class Application:
             if queue is None:
                 continue
             request = MD()
-            body = yield from self.get(queue, request)
+            body = yield from self.get(queue, request, program.now())
             if body is FAILED or self.conn is None:
                 continue
             yield Delay(w.service.draw(self.rng))
@@ -322,11 +323,11 @@ class Application:
         opened = yield from self.attempt(awaiting(open_it), pause=True)
         return None if opened is FAILED else opened
 
-    def get_options(self, md: MD) -> GMO:
-        """The GMO of a waiting MQGET starting now, not waiting past the workload's stop;
-        ``md`` is made ready for it."""
+    def get_options(self, md: MD, now: float) -> GMO:
+        """The GMO of a waiting MQGET starting ``now``, not waiting past the workload's
+        stop; ``md`` is made ready for it."""
         w = self.w
-        left_ms = (self.stop - program.now()) * 1000
+        left_ms = (self.stop - now) * 1000
         # At least a millisecond: a get that cannot wait would spin in simulated time.
         wait = max(1, min(w.wait, math.ceil(left_ms)))
         gmo = GMO(Options=get_options(w), WaitInterval=wait)
@@ -335,12 +336,13 @@ class Application:
             gmo.Version = CMQC.MQGMO_VERSION_2
         return gmo
 
-    def get(self, queue: Queue, md: MD) -> Program[bytes | _Failed]:
-        """One waiting MQGET (not past the workload's stop); FAILED if nothing came.
-        (It hands back the attempt's program itself: a generator less a message.)"""
-        gmo = self.get_options(md)
+    def get(self, queue: Queue, md: MD, now: float) -> Program[bytes | _Failed]:
+        """One waiting MQGET starting ``now`` (not past the workload's stop); FAILED if
+        nothing came. (It hands back the attempt's program itself: a generator less a
+        message.)"""
+        gmo = self.get_options(md, now)
         return self.attempt(
-            queue.getting(None, md, gmo),
+            queue.getting(None, md, gmo, now),
             quiet=NO_MSG,
             pause=True,
             op="get",
