@@ -16,6 +16,7 @@ from actors.world_cf import CFRecovery
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
+from qsg import CMQC
 
 
 class FaultInjection(CFRecovery):
@@ -35,7 +36,8 @@ class FaultInjection(CFRecovery):
         failed) or to every member: their calls on shared queues fail with
         MQRC_CF_STRUC_FAILED (2373), and nothing of them reaches the facility, until
         ``cf_available``. Committed messages stay in the facility."""
-        if q_mgr is None and self.link.cut("the coupling facility is unavailable"):
+        why = "the coupling facility is unavailable"
+        if q_mgr is None and self.link.cut(why):
             pass  # cut off at the link: every call fails, the world's own too
         elif self.reach is None:
             raise ValueError(
@@ -46,7 +48,14 @@ class FaultInjection(CFRecovery):
             if q_mgr is not None:
                 self._qm(q_mgr)
             where = f" to {q_mgr}" if q_mgr else ""
-            self.reach.lose(q_mgr, f"the coupling facility is unavailable{where}")
+            self.reach.lose(q_mgr, f"{why}{where}")
+        if q_mgr is None:
+            # Lost to every member, the facility has failed, and this fault explains it:
+            # one scheduled failure from now, in process as on a server (where each call
+            # that meets the cut then finds the same failure, not a new one).
+            for name in self.qsgs:
+                detail = f"the CF of QSG {name} is unreachable: {why}"
+                self.watch.failed(name, CMQC.MQRC_CF_STRUC_FAILED, detail, False)
         await trio.lowlevel.checkpoint()
 
     async def cf_available(self, q_mgr: str | None = None) -> None:
