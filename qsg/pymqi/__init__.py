@@ -19,10 +19,13 @@ from qsg.pymqi.queue import Queue
 from qsg.pymqi.structs import (
     CD,
     CMHO,
+    CNO,
     CSP,
+    DLH,
     GMO,
     IMPO,
     MD,
+    MDE,
     OD,
     PD,
     PMO,
@@ -41,6 +44,7 @@ from qsg.pymqi.structs import (
     od,
     pmo,
     sco,
+    to_string,
 )
 from qsg.pymqi.unsupported import MessageHandle, PCFExecute, Subscription, Topic
 
@@ -55,10 +59,13 @@ __all__ = [
     "CMQCFC",
     "CMQXC",
     "CMQZC",
+    "CNO",
     "CSP",
+    "DLH",
     "GMO",
     "IMPO",
     "MD",
+    "MDE",
     "OD",
     "PD",
     "PMO",
@@ -91,4 +98,5 @@ __all__ = [
     "od",
     "pmo",
     "sco",
+    "to_string",
 ]
