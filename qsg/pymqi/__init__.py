@@ -15,9 +15,30 @@ from __future__ import annotations
 from qsg.pymqi import CMQC, CMQCFC, CMQXC, CMQZC
 from qsg.pymqi.connection import QueueManager, common_q_args, connect, make_q_desc
 from qsg.pymqi.errors import Error, MQMIError, PYIFError
+from qsg.pymqi.pcf import (
+    ByteString,
+    ByteStringFilter,
+    Filter,
+    FilterOperator,
+    IntegerFilter,
+    PCFExecute,
+    StringFilter,
+)
 from qsg.pymqi.queue import Queue
 from qsg.pymqi.structs import (
     CD,
+    CFBF,
+    CFBS,
+    CFGR,
+    CFH,
+    CFIF,
+    CFIL,
+    CFIL64,
+    CFIN,
+    CFIN64,
+    CFSF,
+    CFSL,
+    CFST,
     CMHO,
     CNO,
     CSP,
@@ -46,7 +67,7 @@ from qsg.pymqi.structs import (
     sco,
     to_string,
 )
-from qsg.pymqi.unsupported import MessageHandle, PCFExecute, Subscription, Topic
+from qsg.pymqi.unsupported import MessageHandle, Subscription, Topic
 
 # pymqi's camel-case names for the same things.
 makeQDesc = make_q_desc
@@ -54,6 +75,18 @@ commonQArgs = common_q_args
 
 __all__ = [
     "CD",
+    "CFBF",
+    "CFBS",
+    "CFGR",
+    "CFH",
+    "CFIF",
+    "CFIL",
+    "CFIL64",
+    "CFIN",
+    "CFIN64",
+    "CFSF",
+    "CFSL",
+    "CFST",
     "CMHO",
     "CMQC",
     "CMQCFC",
@@ -77,7 +110,12 @@ __all__ = [
     "TM",
     "TMC2",
     "XQH",
+    "ByteString",
+    "ByteStringFilter",
     "Error",
+    "Filter",
+    "FilterOperator",
+    "IntegerFilter",
     "MQMIError",
     "MQOpts",
     "MessageHandle",
@@ -85,6 +123,7 @@ __all__ = [
     "PYIFError",
     "Queue",
     "QueueManager",
+    "StringFilter",
     "Subscription",
     "Topic",
     "cd",

@@ -7,9 +7,6 @@ AttributeError, so a program's own error handling sees what it would see in MQ.
   ("2531 (09E3) (RC2531): MQRC_PUBSUB_INHIBITED" in IBM MQ's reason codes).
 - Message handles and properties (``MessageHandle``): MQRC_FUNCTION_NOT_SUPPORTED (2298),
   "the function requested is not available in the current environment".
-- PCF commands (``PCFExecute``): the simulated queue managers run no command server and
-  have no SYSTEM.ADMIN.COMMAND.QUEUE, so the MQOPEN of it is MQRC_UNKNOWN_OBJECT_NAME
-  (2085), as on a queue manager without that queue.
 """
 
 from __future__ import annotations
@@ -102,14 +99,4 @@ class MessageHandle:
         )
 
 
-class PCFExecute:
-    """pymqi's ``PCFExecute``: MQRC_UNKNOWN_OBJECT_NAME for SYSTEM.ADMIN.COMMAND.QUEUE."""
-
-    def __init__(self, name: Any = None, *args: Any, **kwargs: Any) -> None:
-        raise failed(
-            CMQC.MQRC_UNKNOWN_OBJECT_NAME,
-            "SYSTEM.ADMIN.COMMAND.QUEUE: the simulated queue managers run no command server",
-        )
-
-
-__all__ = ["MessageHandle", "PCFExecute", "Subscription", "Topic"]
+__all__ = ["MessageHandle", "Subscription", "Topic"]
