@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from qsg.core import structs as core
-from qsg.pymqi import CMQC, convert, history, structs
+from qsg.pymqi import CMQC, convert, history, structs, unsupported
 from qsg.pymqi.connection import QueueManager, common_q_args, make_q_desc
 from qsg.pymqi.errors import MQMIError, PYIFError
 from qsg.pymqi.rfh2 import rfh2_get_headers, rfh2_put_body
@@ -175,6 +175,11 @@ class Queue:
             raise PYIFError("not open")
         self._qmgr._call(self._handle.close, options)
         self._handle = self._desc = self._options = None
+
+    def cb(self, **kwargs: Any) -> None:
+        """``ibmmq``'s MQCB on a queue: MQRC_FUNCTION_NOT_SUPPORTED (asynchronous consume)."""
+        self._qmgr._connected()
+        raise unsupported.async_consume("MQCB")
 
     def get_handle(self) -> QueueHandle | None:
         """The object handle (None while not open)."""
