@@ -29,7 +29,7 @@ def documented_structures() -> list[str]:
 
 def test_the_guides_table_of_structures_is_read() -> None:
     names = documented_structures()
-    assert {"MD", "md", "CNO", "DLH", "MDE", "RFH2"} <= set(names)
+    assert {"MD", "md", "CNO", "DLH", "MDE", "RFH2", "CFH", "CFST"} <= set(names)
 
 
 @pytest.mark.parametrize("name", documented_structures())

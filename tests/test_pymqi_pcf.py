@@ -367,13 +367,29 @@ def test_a_monitoring_script_under_qsg_exec_sees_depths_grow_a_channel_stop_and_
     assert outcome.exit_status == 0 and not outcome.stopped
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == [
-        " 10s APP.ORDERS depth 100/500, open for input 0, output 1",
-        " 10s channel QM1.TO.QM3 RUNNING",
+        "10s APP.ORDERS depth 100/500, open for input 0, output 1",
+        "10s channel QM1.TO.QM3 RUNNING",
     ]
-    assert " 30s channel QM1.TO.QM3 STOPPED" in lines
-    assert " 40s QM3 depth 30/5000, open for input 0, output 1" in lines
+    assert "30s channel QM1.TO.QM3 STOPPED" in lines
+    assert "40s QM3 depth 30/5000, open for input 0, output 1" in lines
     assert lines[-3] == (
-        " 50s APP.ORDERS depth 499/500, open for input 0, output 1: MAXDEPTH raised to 1000"
+        "50s APP.ORDERS depth 499/500, open for input 0, output 1: MAXDEPTH raised to 1000"
     )
     recorded = {(e.app, e.queue) for e in result.events if isinstance(e, OpInvoked)}
     assert recorded and not any(app.startswith("pymqi ") for app, _ in recorded)
+
+
+def test_a_filter_is_answered_as_a_structure_the_command_server_does_not_take() -> None:
+    # docs/pymqi.md, "PCF commands": "Not simulated: the filters ... answered ... with
+    # MQRCCF_STRUCTURE_TYPE_ERROR (3013)"; pymqi sends them as MQCFIF/MQCFSF.
+    def body(world: World) -> None:
+        pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
+        deep = pymqi.Filter(CMQC.MQIA_CURRENT_Q_DEPTH).greater(10)
+        assert isinstance(deep.structure(), pymqi.CFIF)
+        with pcf_error(CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR, "MQRCCF_STRUCTURE_TYPE_ERROR"):
+            pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*"}, [deep])
+        described = pymqi.Filter(CMQC.MQCA_Q_DESC).like(b"orders*")
+        with pcf_error(CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR, "MQRCCF_STRUCTURE_TYPE_ERROR"):
+            pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*"}, [described])
+
+    in_world(body)

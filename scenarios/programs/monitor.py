@@ -88,7 +88,7 @@ def main():
             if depth == 0 or queue.startswith("SYSTEM."):
                 continue
             inputs, outputs = handles(pcf, queue)
-            line = f"{at:>3}s {queue} depth {depth}/{maxdepth}"
+            line = f"{at}s {queue} depth {depth}/{maxdepth}"
             line += f", open for input {inputs}, output {outputs}"
             if depth >= 0.8 * maxdepth:
                 pcf.MQCMD_CHANGE_Q(
@@ -101,7 +101,7 @@ def main():
                 line += f": MAXDEPTH raised to {2 * maxdepth}"
             print(line, flush=True)
         for channel, status in channels(pcf):
-            print(f"{at:>3}s channel {channel} {status}", flush=True)
+            print(f"{at}s channel {channel} {status}", flush=True)
     pcf.disconnect()
     qmgr.disconnect()
 
