@@ -16,6 +16,7 @@ returns as an empty dict).
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from collections.abc import Callable
 from pathlib import Path
@@ -192,6 +193,9 @@ def test_the_pcf_messages_go_to_the_command_queue_with_pymqis_descriptor() -> No
     seen, reply_queue = in_world(body)
     request, reply = [p for p in seen if p.q_mgr == "QM2"][:2]
     assert (request.queue, request.size) == ("SYSTEM.COMMAND.INPUT", CMQCFC.MQCFH_STRUC_LENGTH)
+    # Expiry: the 5000 ms wait in tenths of a second; the reply keeps what is left of
+    # it (MQRO_PASS_DISCARD_AND_EXPIRY), no simulated time having passed.
+    assert (request.expiry, reply.expiry, request.syncpoint) == (50, 50, False)
     assert reply_queue.startswith(b"PYMQPCF.") and reply.queue == reply_queue.decode()
 
 
@@ -214,8 +218,12 @@ def test_a_name_nothing_matches_is_mqrc_unknown_object_name() -> None:
 def test_a_parameter_the_command_does_not_take_is_the_pcf_reason_code() -> None:
     def body(world: World) -> None:
         pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
-        with pcf_error(CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR, "MQRCCF_CFIN_PARM_ID_ERROR"):
+        with pcf_error(CMQCFC.MQRCCF_CFIN_PARM_ID_ERROR, "MQRCCF_CFIN_PARM_ID_ERROR") as raised:
             pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*", CMQC.MQIA_MAX_Q_DEPTH: 5})
+        assert raised.value.detail == (
+            "MQCMD_INQUIRE_Q: the command server's reply has Reason 3014,"
+            " about parameter 15 (MQIA_MAX_Q_DEPTH)"
+        )
         with pcf_error(CMQCFC.MQRCCF_PARM_COUNT_TOO_SMALL, "MQRCCF_PARM_COUNT_TOO_SMALL"):
             pcf.MQCMD_INQUIRE_Q()  # QName is required
         with pcf_error(CMQCFC.MQRCCF_OBJECT_ALREADY_EXISTS, "MQRCCF_OBJECT_ALREADY_EXISTS"):
@@ -354,16 +362,23 @@ def test_a_programs_own_structure_may_hold_an_array_of_strings_as_pymqi_lets_it(
 # ---- a monitoring script under qsg exec ----------------------------------------------------
 
 
+@pytest.mark.parametrize("store", ["in-process", "server"])
 def test_a_monitoring_script_under_qsg_exec_sees_depths_grow_a_channel_stop_and_alters_a_queue(
-    capsys: pytest.CaptureFixture[str],
+    store: str, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # scenarios/exec-monitor.toml: 10 puts a second to APP.ORDERS (MAXDEPTH 500), 2 to
     # QM3 over QM1.TO.QM3, stopped at 25 s; scenarios/programs/monitor.py polls QM1's
     # command server every 10 s, and with --check its PCF traffic is not in the history
-    # of the program's messages (its queues carry administration).
+    # of the program's messages (its queues carry administration). The script sees the
+    # same with the shared queue in process and on the coupling facility's server.
     scenario = load_scenario(ROOT / "scenarios" / "exec-monitor.toml")
+    redis_url = None
+    if store == "server":
+        redis_url = request.getfixturevalue("cf_url")
+        run = dataclasses.replace(scenario.run, in_process=False)
+        scenario = dataclasses.replace(scenario, run=run)
     monitor = parse_command(["python", str(ROOT / "scenarios" / "programs" / "monitor.py"), "QM1"])
-    outcome, result = run_exec(scenario, monitor, virtual=True, check=True)
+    outcome, result = run_exec(scenario, monitor, virtual=True, check=True, redis_url=redis_url)
     assert outcome.exit_status == 0 and not outcome.stopped
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == [

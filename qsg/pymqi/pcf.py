@@ -66,6 +66,7 @@ def _names(*prefixes: str) -> dict[int, str]:
 
 _INTEGER_NAMES = _names("MQIA_", "MQIACF_", "MQIACH_")
 _STRING_NAMES = _names("MQCA_", "MQCACF_", "MQCACH_", "MQBACF_")
+_COMMAND_NAMES = _names("MQCMD_")
 
 #: The ``..._ATTRS`` selectors: a single int given for one is sent as an MQCFIL, as
 #: pymqi does for MQAI's sake.
@@ -188,8 +189,28 @@ def unpack(message: bytes, *, raising: bool = True) -> tuple[dict[int, Any], CFH
         raise PYIFError(f"a PCF message of {len(message)} bytes is shorter than an MQCFH")
     cfh = CFH()
     cfh.unpack(message[: CMQCFC.MQCFH_STRUC_LENGTH])
+    parameters = _parameters(message, cfh)
     if cfh.CompCode != CMQC.MQCC_OK and raising:
-        raise MQMIError(cfh.CompCode, cfh.Reason)
+        raise _failure(cfh, parameters)
+    return parameters, cfh
+
+
+def _failure(cfh: CFH, parameters: dict[int, Any]) -> MQMIError:
+    """pymqi's error for a failed reply; its ``detail`` names the command and the
+    parameter the reply blames (MQIACF_PARAMETER_ID), if any."""
+    error = MQMIError(cfh.CompCode, cfh.Reason)
+    command = _COMMAND_NAMES.get(cfh.Command, str(cfh.Command))
+    error.detail = f"{command}: the command server's reply has Reason {cfh.Reason}"
+    blamed = parameters.get(CMQCFC.MQIACF_PARAMETER_ID)
+    if isinstance(blamed, int):
+        name = _INTEGER_NAMES.get(blamed) or _STRING_NAMES.get(blamed) or "?"
+        error.detail += f", about parameter {blamed} ({name})"
+    return error
+
+
+def _parameters(message: bytes, cfh: CFH) -> dict[int, Any]:
+    """The parameters after a PCF message's header, by identifier (a group's as a list
+    of dicts)."""
     parameters: dict[int, Any] = {}
     group: dict[int, Any] | None = None
     in_group = 0  # parameters of the current group still to come
@@ -215,7 +236,7 @@ def unpack(message: bytes, *, raising: bool = True) -> tuple[dict[int, Any], CFH
             in_group -= 1
         else:
             parameters[parameter] = value
-    return parameters, cfh
+    return parameters
 
 
 def _value(kind: int, raw: bytes) -> Any:
