@@ -3,11 +3,12 @@
 A program written for pymqi (or for IBM's ``ibmmq``, the same API) runs unchanged:
 under ``qsg exec`` its ``import pymqi`` and ``import ibmmq`` are this module. The
 layout follows pymqi's: ``connect``, ``QueueManager`` and ``Queue`` (``connection``,
-``queue``), the structures (``structs``), the constant modules (``CMQC``, ``CMQCFC``,
-``CMQXC``, ``CMQZC``), the errors (``MQMIError``, ``PYIFError``), and the classes of
-what the simulator does not model, which fail with IBM's reason codes
-(``unsupported``). ``bridge`` carries each call into the world's trio run.
-docs/pymqi.md says what is supported and what is not.
+``queue``), the structures (``structs``, the PCF ones among them), ``PCFExecute`` and
+its filters (``pcf``), the constant modules (``CMQC``, ``CMQCFC``, ``CMQXC``,
+``CMQZC``), the errors (``MQMIError``, ``PYIFError``), and the classes of what the
+simulator does not model, which fail with IBM's reason codes (``unsupported``).
+``bridge`` carries each call into the world's trio run. docs/pymqi.md says what is
+supported and what is not.
 """
 
 from __future__ import annotations
