@@ -146,8 +146,13 @@ def test_latencies_in_the_tables_carry_their_unit_and_peak_depth_says_local() ->
     text = shown(result)
     row = result.summary.queue("QSG1", "APP.SHARED")
     (shared,) = [r for r in table_rows(text, "Queues") if r[:2] == ["QSG1", "APP.SHARED"]]
-    assert shared[-2:] == [duration(row["latency_p50"]), duration(row["latency_p99"])]
-    assert shared[-1].endswith((" ms", " s"))
+    # ... p50, p99, errors: the last columns, as the queue managers' table has them.
+    assert shared[-3:] == [
+        duration(row["latency_p50"]),
+        duration(row["latency_p99"]),
+        f"{row['errors']:,}",
+    ]
+    assert shared[-2].endswith((" ms", " s"))
     lines = [line.rstrip() for line in text.splitlines()]
     header = lines[lines.index("Queue managers") + 2]
     assert "peak local depth" in header

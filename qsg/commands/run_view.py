@@ -127,6 +127,7 @@ def print_summary(console: Console, result: RunResult) -> None:
                 *_COUNTS,
                 ("peak_depth", "peak depth"),
                 *_LATENCY,
+                ("errors", "errors"),
             ],
         )
     )
