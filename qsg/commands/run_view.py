@@ -127,7 +127,6 @@ def print_summary(console: Console, result: RunResult) -> None:
                 *_COUNTS,
                 ("peak_depth", "peak depth"),
                 *_LATENCY,
-                ("errors", "errors"),
             ],
         )
     )
