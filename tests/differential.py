@@ -303,9 +303,15 @@ class Tie:
 
 def each_instant(events: list[WorldEvent]) -> list[list[str]]:
     """The records of each simulated instant in a fixed order (their reprs sorted), the
-    queue managers' statistics left out (``outcome``'s ``calls`` compares their totals)."""
-    kept = [e for e in events if not isinstance(e, QMgrStatistics)]
-    return [sorted(repr(e) for e in instant) for _, instant in groupby(kept, key=lambda e: e.time)]
+    queue managers' statistics left out (``outcome``'s ``calls`` compares their totals).
+    (Records are not always emitted in time order: a kill's own record, say, comes after
+    the recovery it waited for, which may have let a later instant's records in.)"""
+    kept = sorted((e for e in events if not isinstance(e, QMgrStatistics)), key=_time)
+    return [sorted(repr(e) for e in instant) for _, instant in groupby(kept, key=_time)]
+
+
+def _time(event: WorldEvent) -> float:
+    return event.time
 
 
 def same_events(a: Played, b: Played) -> list[str]:

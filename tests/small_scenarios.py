@@ -5,13 +5,13 @@ one QSG of one to three members; one to three application queues, each shared (i
 structure APP1, CFLEVEL 3 to 5) or private to one member; on each a putter and, most of
 the time, a getter, with units of work (syncpoint), Expiry with expiration reports to a
 shared reply queue, groups read in logical order, priorities, persistence, a count,
-bodies from empty to 8 KB (and over 63 KB where the structure's CFLEVEL takes them); an
+bodies from empty to 8 KB (and over 63 KB where the structure's CFLEVEL takes them: below
+CFLEVEL(4) ``qsg validate`` refuses the scenario, MQRC_WRONG_CF_LEVEL); an
 EXPRYINT; and up to two faults: a pause, a kill and restart, a member's or everyone's
 coupling facility outage, a slow CF, REFRESH QMGR TYPE(EXPIRY).
 
-``limits``: the structure's own limits instead: SIZE 32 to 96 KB, which the first queue
-(shared, put to at 5 to 22 messages a second and never got from) fills, and bodies over
-63 KB at any CFLEVEL (below CFLEVEL(4) the facility refuses them).
+``limits``: a structure at its limit instead: SIZE 32 to 96 KB, which the first queue
+(shared, put to at 5 to 22 messages a second and never got from) fills.
 
 Nothing in them is simultaneous, so that the clock-driven and the task-driven runs make
 the same events, instant for instant (``tests/differential.py``): one application at
@@ -80,7 +80,7 @@ def small_scenarios(draw: st.DrawFn, limits: bool = False) -> str:
     instant = 0
     for n, q in enumerate(queues):
         instant += 1
-        lines += _putter(draw, q, instant, filling=limits and n == 0, large=limits or cflevel >= 4)
+        lines += _putter(draw, q, instant, filling=limits and n == 0, large=cflevel >= 4)
         if q.getter is not None:
             instant += 1
             lines += _getter(draw, q, instant)
@@ -195,7 +195,9 @@ def _fault(draw: st.DrawFn, members: list[str], alone: list[str], n: int) -> lis
     elif kind == "refresh_expiry":
         return [*lines, 'action = "refresh_expiry"', f'qmgr = "{draw(st.sampled_from(members))}"']
     else:
-        lines += [f'action = "{kind}"', f'qmgr = "{draw(st.sampled_from(alone))}"']
+        member = draw(st.sampled_from(alone))
+        alone.remove(member)  # one kill or pause a member: two could overlap
+        lines += [f'action = "{kind}"', f'qmgr = "{member}"']
     return [*lines, f"duration = {duration:.2f}"]
 
 

@@ -367,7 +367,10 @@ async def _sample_once(world: World, now: float | None = None) -> None:
         world.events.emit(qm.statistics.take(now, qm.name, world.costs.cpus))
     sampled: set[str] = set()
     for qm in list(world.qmgrs.values()):
-        if not qm.alive:
+        # A paused queue manager answers nothing until it resumes: waiting for it would
+        # hold back every other member's sample, and read its own at another instant
+        # than the sample's. Left out, as a dead one is (another member samples its QSG).
+        if not qm.alive or qm.paused is not None:
             continue
         repos = [(qm.rules.local, False)]
         group = qm.rules.qsg
