@@ -351,10 +351,15 @@ class RedisStore:
         read); within each batch, those come after the ones that come back whole."""
         lease = "" if fence is None else keys.lease_key(self.qsg, fence.role)
         token = "" if fence is None else str(fence.token)
+        # The lease's expiry is judged by the holder's clock when it checked the fence
+        # (a member's lease clock may be skewed); message times are the scan's ``now``.
+        fenced_at = repr(now if fence is None or fence.at is None else fence.at)
         gone: list[Expired] = []
         while True:
             reply = self._run(
-                scripts.SCAN, [self._prefix(queue), lease], [repr(now), token, SCAN_BATCH]
+                scripts.SCAN,
+                [self._prefix(queue), lease],
+                [repr(now), token, SCAN_BATCH, fenced_at],
             )
             if reply[0] == scripts.STALE_TOKEN:
                 assert fence is not None

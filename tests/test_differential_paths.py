@@ -21,7 +21,13 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 
 from actors import drive
-from actors.events import ApplicationError, CFFailed, DepthSampled, FaultInjected
+from actors.events import (
+    ApplicationError,
+    CFFailed,
+    DepthSampled,
+    ExpiryScanned,
+    FaultInjected,
+)
 from qsg import CMQC
 from qsg.commands.pipeline.sweep_file import load_sweep
 from qsg.core.memstore import MemoryStore
@@ -410,4 +416,50 @@ def test_a_paused_member_holds_back_no_depth_sample_of_the_others(cf_url: str) -
         ]
         idle = [e.time for e in events if isinstance(e, DepthSampled) and e.queue == "APP.IDLE"]
         assert not [t for t in idle if 4.31 < t < 14.31]
+    assert judge(runs) == []
+
+
+#: QM1 holds the expiry-scan lease (10 s: twice EXPRYINT) and its lease clock runs 12 s
+#: behind from 12.31 s to 22.31 s; messages expire after 2 s, and nothing gets them.
+SKEWED_SCANNER = """
+description = "the scan lease holder's clock behind by more than its lease"
+[run]
+duration = 30
+seed = 4
+[qsg.QSG1]
+members = ["QM1"]
+mqsc = "DEFINE QLOCAL(APP.AUDIT) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)"
+[qsg.QSG1.structures.APP1]
+[qmgr.QM1]
+expryint = 5
+[[workload]]
+name = "audit"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.AUDIT"
+rate = 3
+expiry = 20
+[[fault]]
+at = 12.31
+action = "skew"
+qmgr = "QM1"
+amount = -12
+duration = 10
+"""
+
+
+def test_a_member_whose_lease_clock_runs_behind_fences_its_scans_by_it_on_every_path(
+    cf_url: str,
+) -> None:
+    # docs/scenarios.md, skew: "the member's clock runs amount seconds off for its lease:
+    # it renews, judges its own grant and fences its scans by it (message times stay the
+    # sysplex's)". In process the scan's fence was judged by the member's clock; on the
+    # server the scan script judged it again by the sysplex's, and refused the scans of a
+    # holder whose renewal, by its own clock, ran out before the sysplex's now.
+    runs = play_paths(parse_scenario(SKEWED_SCANNER, "<skewed>"), cf_url)
+    for played in runs.values():
+        scans = [
+            e.time for e in played.events if isinstance(e, ExpiryScanned) and e.shared and e.token
+        ]
+        assert [t for t in scans if 12.31 < t < 22.31] == [15.0, 20.0]
     assert judge(runs) == []
