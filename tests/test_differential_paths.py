@@ -29,6 +29,7 @@ from actors.events import (
     FaultInjected,
 )
 from qsg import CMQC
+from qsg.chaos.campaign import Plan, chaos_scenario, run_seeds
 from qsg.commands.pipeline.sweep_file import load_sweep
 from qsg.core.memstore import MemoryStore
 from qsg.scenario import load_scenario
@@ -38,6 +39,7 @@ from tests.differential import (
     IN_PROCESS_CLOCK,
     IN_PROCESS_TASKS,
     SERVER_CLOCK,
+    SERVER_TASKS,
     Tie,
     judge,
     play_paths,
@@ -116,12 +118,14 @@ def _shipped() -> list[str]:
 
 
 def _scenarios(name: str, seconds: float | None, every_point: bool) -> list[Scenario]:
-    """The shipped ``name`` (a sweep file: its busiest point, or ``every_point``),
-    ``seconds`` long (None: as shipped)."""
+    """The shipped ``name`` (a sweep file: its busiest point, or with ``every_point``
+    each of its points of its first seed), ``seconds`` long (None: as shipped)."""
     path = SCENARIOS / name
     if name == "sweep-capacity.toml":
         points = load_sweep(path).points
-        if not every_point:
+        if every_point:  # each load and member count once (a second seed is a replication)
+            points = [p for p in points if p.seed == points[0].seed]
+        else:
             points = [max(points, key=lambda p: (p.offered_load, p.members))]
         played = [parse_scenario(p.text, f"{name} {p.run}", base=SCENARIOS) for p in points]
     else:
@@ -154,6 +158,40 @@ def test_a_shipped_scenario_played_in_full_comes_out_the_same_on_every_path(
     shipped = SHIPPED[name]
     for scenario in _scenarios(name, shipped.full, every_point=True):
         assert judge(play_paths(scenario, cf_url), shipped.ties) == []
+
+
+# ---- the chaos targets under their nemesis ----------------------------------------------
+def _chaotic(name: str, runs: int) -> list[Scenario]:
+    """The chaos target ``name`` with the faults ``qsg chaos --seed 1`` draws for its first
+    ``runs`` runs (every kind the nemesis has but failing the server, which the test's
+    shared server cannot take)."""
+    base = load_scenario(SCENARIOS / name)
+    plan = Plan.of(base)
+    return [chaos_scenario(base, plan, seed, "safety")[1] for seed in run_seeds(1, runs)]
+
+
+# Under the nemesis the clock and the tasks meet ties everywhere (members scanning at one
+# instant, getters racing), which decide different leases and different messages: only
+# the stores are compared, each way of driving on both, event for event.
+STORES = ((IN_PROCESS_CLOCK, SERVER_CLOCK), (IN_PROCESS_TASKS, SERVER_TASKS))
+
+
+@pytest.mark.parametrize("driving", [0, 1], ids=["clock-driven", "task-driven"])
+def test_a_chaos_run_comes_out_the_same_in_process_and_on_the_server(
+    driving: int, cf_url: str
+) -> None:
+    for scenario in _chaotic("chaos-lean.toml", 2):
+        assert judge(play_paths(scenario, cf_url, paths=STORES[driving])) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["chaos-lean.toml", "chaos-qsg.toml"])
+def test_many_chaos_runs_come_out_the_same_in_process_and_on_the_server(
+    name: str, cf_url: str
+) -> None:
+    for scenario in _chaotic(name, 8):
+        for paths in STORES:
+            assert judge(play_paths(scenario, cf_url, paths=paths)) == []
 
 
 # ---- the generated family ----------------------------------------------------------------
