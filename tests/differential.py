@@ -32,7 +32,13 @@ state its stores hold (``end_state``). Two comparisons judge the paths:
 
 Where a scenario has simultaneous events whose order changes what happens after them
 (two getters woken together race for one message), the clock and the tasks are compared
-on the outcome, leaving out only the aspects that such a race decides (``Tie``).
+on the outcome, leaving out only the aspects that such a race decides (``Tie``: why, and
+which aspects; whether the events still agree instant by instant). The stores are never
+excused: in process and on the server, each way of driving, must agree to the event.
+
+Every run is on the virtual clock (a scenario that asks for the wall clock is played on
+the virtual one: on the wall clock a run does not repeat), and paths that are the same
+code are played once (``play_paths``).
 """
 
 from __future__ import annotations
@@ -230,9 +236,8 @@ def outcome(played: Played) -> dict[str, Any]:
     for e in events:
         if isinstance(e, QMgrStatistics):
             made = calls.setdefault(e.q_mgr, Counter())
-            for verb in (*VERBS, "cf_accesses", "smds_writes", "smds_reads"):
+            for verb in (*VERBS, "cf_accesses", "smds_writes", "smds_reads", "cpu_seconds"):
                 made[verb] += getattr(e, verb)
-            made["cpu_seconds"] += e.cpu_seconds  # type: ignore[assignment]
     return {
         "queues": queues,
         "latency": {
@@ -285,7 +290,7 @@ def _class(row: dict[str, Any]) -> str:
 
 
 def _record(event: WorldEvent) -> tuple[Any, ...]:
-    return (type(event).__name__, *dataclasses.astuple(event))  # type: ignore[call-overload]
+    return (type(event).__name__, *(getattr(event, f.name) for f in dataclasses.fields(event)))
 
 
 # ---- the comparisons -------------------------------------------------------------------
@@ -304,8 +309,8 @@ class Tie:
 def each_instant(events: list[WorldEvent]) -> list[list[str]]:
     """The records of each simulated instant in a fixed order (their reprs sorted), the
     queue managers' statistics left out (``outcome``'s ``calls`` compares their totals).
-    (Records are not always emitted in time order: a kill's own record, say, comes after
-    the recovery it waited for, which may have let a later instant's records in.)"""
+    (Records are gathered by their time first: one stamped with the instant its work
+    began may come after a later instant's, as a paused member's depth sample did.)"""
     kept = sorted((e for e in events if not isinstance(e, QMgrStatistics)), key=_time)
     return [sorted(repr(e) for e in instant) for _, instant in groupby(kept, key=_time)]
 
