@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,30 @@ def parse(text: str, source: str = "<mqsc>") -> list[Command]:
     if problems:
         raise MQSCError(problems)
     return parsed
+
+
+def command(
+    verb: str,
+    object_type: str,
+    name: str,
+    words: Sequence[tuple[str, str | None, bool]] = (),
+    *,
+    source: str = "<pcf>",
+) -> Command:
+    """One command from its parts, as data (a PCF request's): checked as a command read
+    from text is, but nothing is parsed, so no name or value can be read as MQSC.
+    ``words`` are (keyword, value or None for a bare keyword, quoted: the value keeps its
+    case and blanks); ``LIKE`` is one of them. MQSCError lists what is wrong."""
+    items = [
+        lexer.Item(verb, None, False, 1, 1, 1),
+        lexer.Item(object_type, name or None, True, 1, 1, 1),
+        *(lexer.Item(word, value, quoted, 1, 1, 1) for word, value, quoted in words),
+    ]
+    problems: list[Problem] = []
+    built = _command(items, source, problems)
+    if built is None:
+        raise MQSCError(problems)
+    return built
 
 
 def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> Command | None:
