@@ -37,6 +37,7 @@ from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
 from qsg import CMQC
 from qsg.core.errors import MQMIError
+from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
 
 T = TypeVar("T")
@@ -175,10 +176,24 @@ class QueueManager:
             try:
                 with agent.scope:
                     await channel.run_sender(self, definition)
+            except MQMIError as error:
+                # An MQ error the agent does not handle (its transmission queue gone, say:
+                # a start no command checked) ends the channel as an MCA ends on one,
+                # "ended abnormally" and STOPPED; the queue manager goes on.
+                self._channel_ended_abnormally(definition, error)
             finally:
                 agent.ended.set()
 
         self.nursery.start_soon(sending)
+
+    def _channel_ended_abnormally(self, definition: ChannelDefinition, error: MQMIError) -> None:
+        why = (
+            f"AMQ9999E: Channel '{definition.name}' to host '{definition.conn_name}' "
+            f"ended abnormally: {error}"
+        )
+        wire.log.error("%s: %s", self.name, why)
+        now = trio.current_time()
+        self.world.events.emit(ChannelStateChanged(now, self.name, definition.name, "STOPPED", why))
 
     async def channel_ended(self, name: str) -> None:
         """Wait until the agent of ``name`` (if any) has ended."""
