@@ -86,6 +86,10 @@ def parse(text: str) -> Parsed:
     """Read one command (continuation lines joined); ``Parsed.error`` if it is wrong."""
     chunks, problems = lexer.commands(text, "<command>")
     if problems:
+        message = problems[0].message
+        if "longer than" in message:
+            what = message.removeprefix("a command ").upper()
+            return Parsed("", error=("CSQ9017E", f"FAILURE WHILE PROCESSING THE COMMAND: {what}"))
         return Parsed("", error=("CSQ9002E", "THE COMMAND ENDS WITH A CONTINUATION CHARACTER"))
     if len(chunks) != 1:
         return Parsed("", error=("CSQ9001E", "ONE COMMAND AT A TIME"))

@@ -13,11 +13,8 @@ bytes there fails with MemoryError instead of taking the machine down.
 from __future__ import annotations
 
 import itertools
-import resource
 import struct
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -29,6 +26,7 @@ from qsg.mqsc import load
 from qsg.mqsc.pcf import decode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
+from tests.bounds import memory_bound
 
 # IBM's numbers (cmqcfc.h), written out: the test does not trust the code's constants.
 MQCFT_COMMAND, MQCFT_INTEGER, MQCFT_STRING, MQCFT_INTEGER_LIST = 1, 3, 4, 5
@@ -44,25 +42,8 @@ QM = QMgr("QM1", qsg=GROUP)
 load(QM, "DEFINE CFSTRUCT(APP1)\nDEFINE QLOCAL(APP.IN) QSGDISP(SHARED) CFSTRUCT(APP1)")
 SNAPSHOT = take(QM, 0.0)
 
-#: MiB of address space an example may take beyond what the process has when it starts.
-HEADROOM = 256 << 20
 #: Seconds an example may take: a reply is a few structures, on a loaded machine.
 SECONDS = 2.0
-
-
-@contextmanager
-def memory_bound(headroom: int = HEADROOM) -> Iterator[None]:
-    """The process's address space limited to what it has now plus ``headroom`` bytes
-    (RLIMIT_AS, soft), restored after: an allocation beyond is a MemoryError."""
-    with open("/proc/self/status") as status:
-        size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize"))
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = size + headroom if hard == resource.RLIM_INFINITY else min(size + headroom, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 #: A structure's bytes and the offsets in them of the MQLONGs a parser must not trust:

@@ -1,0 +1,34 @@
+"""The files a scenario names, read with a bound: the scenario itself, its MQSC files
+(``mqsc_file``), a workload's rate file (``rate = { file = ... }``), a sweep's base.
+
+Each is read whole, as text, up to ``MAX_FILE_BYTES``: a file that is bigger, or that
+has no end (``/dev/zero``, a device), is refused after that many bytes with an OSError
+that says so, which the loaders report as they report a file they cannot open (one
+problem naming the file), never a read until memory runs out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: The most bytes of a file a scenario reads: far more than any scenario, MQSC script
+#: or rate profile needs (a day of one-second rate points is under 2 MiB).
+MAX_FILE_BYTES = 16 << 20
+
+
+class FileTooLargeError(OSError):
+    """A file longer than ``MAX_FILE_BYTES`` (or one without end)."""
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of ``path`` (UTF-8), if it has at most ``limit`` bytes: FileTooLargeError
+    when it has more, OSError when it cannot be read, UnicodeDecodeError when it is not
+    UTF-8."""
+    with path.open("rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLargeError(f"more than {limit:,} bytes (a scenario's files are read whole)")
+    return data.decode("utf-8")
+
+
+__all__ = ["MAX_FILE_BYTES", "FileTooLargeError", "read_text"]
