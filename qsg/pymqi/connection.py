@@ -264,7 +264,9 @@ class QueueManager:
         core_od = convert.to_core(target, core.OD)
         conn = self._connected()
         put = partial(conn.put1, core_od, msg, core_md, core_pmo)
-        name = core_od.ObjectName.rstrip(b" \x00").decode()
+        # The history's label only: a name that is not text names no queue, and the
+        # call itself fails with MQRC_UNKNOWN_OBJECT_NAME, as MQOPEN of it does.
+        name = core_od.ObjectName.rstrip(b" \x00").decode(errors="replace")
         self._call(history.put, conn, name, put, core_md, core_pmo)
         convert.write_back(core_md, md)
         if pmo is not None:
