@@ -28,6 +28,7 @@ from actors.events import ChannelStateChanged
 from actors.world import World
 from coupling.server import free_port
 from qsg import CMQC, DLH, GMO, MD, PMO, XQH, MQMIError
+from qsg.core.channels import QMgrMap, UserSource
 from qsg.core.events import DeadLettered
 from tests.worlds import qsg_and_qm3
 
@@ -240,3 +241,56 @@ async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_sta
         assert world.qmgrs["QM3"].rules.depth("APP.IN") == 0
     lines = [r.getMessage() for r in caplog.records]
     assert len([line for line in lines if line.startswith("QM3: AMQ9565E")]) == 1
+
+
+async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_again(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "STOP CHANNEL" and retries exhausted both leave a channel STOPPED; START CHANNEL
+    # starts a stopped channel. (It was a silent no-op after retries ran out.)
+    topology = qsg_and_qm3()
+    topology.mqsc(
+        "QM1", "ALTER CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) SHORTRTY(1) SHORTTMR(5) LONGRTY(0)"
+    )
+    async with qsg.start(topology, in_process=True) as world:
+        await world.stop_channel("QM1", "QM1.TO.QM3")
+        await world.kill("QM3")
+        await world.start_channel("QM1", "QM1.TO.QM3")
+        await trio.sleep(60)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"][-1]
+        assert last.state == "STOPPED" and last.detail.startswith("retries exhausted")
+        await world.restart("QM3")
+        await world.start_channel("QM1", "QM1.TO.QM3")
+        await _put(world, [b"again"])
+        assert [body for body, _ in await _get(world, 1)] == [b"again"]
+
+
+# ---- channel authentication: the partner's queue manager name ------------------------
+async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_amq9777e(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # "Blocking access from a remote queue manager": SET CHLAUTH(channel) TYPE(QMGRMAP)
+    # QMNAME(generic) USERSRC(NOACCESS), with a more specific record letting QM1 in.
+    caplog.set_level(logging.ERROR, logger="qsg.channels")
+    topology = tcp_pair(free_port())
+    topology.qmgrs["QM3"].options["channel_auth"] = [
+        QMgrMap("QM1.TO.*", "*", UserSource.NOACCESS),
+        QMgrMap("QM1.TO.QM3", "QM1", UserSource.CHANNEL),
+    ]
+    async with qsg.start(topology, in_process=True) as world:
+        with trio.fail_after(30):
+            await _put(world, [b"from QM1"])
+            assert [body for body, _ in await _get(world, 1)] == [b"from QM1"]
+            await world.stop_channel("QM1", "QM1.TO.QM3")
+            for _ in range(1000):
+                if "QM1.TO.QM3" not in world.qmgrs["QM3"].receivers:
+                    break
+                await trio.sleep(0.01)
+            conname = world.conname("QM3")
+            wrong = frame({"t": "hello", "channel": "QM1.TO.QM3", "from": "QM9", "seq": 1})
+            answers = await hostile(conname, wrong + batch(2))
+            assert [a["t"] for a in answers] == ["refused"]
+            assert answers[0]["reason"].startswith("AMQ9777E: Channel was blocked")
+            assert world.qmgrs["QM3"].syncq["QM1.TO.QM3"].committed == 1
+    (line,) = [r.getMessage() for r in caplog.records if "AMQ9777E" in r.getMessage()]
+    assert "'QMNAME(QM9)'" in line and "inbound channel 'QM1.TO.QM3'" in line
