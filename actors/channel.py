@@ -7,11 +7,20 @@ neither loses nor duplicates a message. Each side keeps its sequence numbers whe
 keeps them (SYSTEM.CHANNEL.SYNCQ, ``QueueManager.syncq``, surviving restarts), and a
 sender whose batch is in doubt asks the receiver at the next start whether it committed.
 
+Each message carries a message sequence number (``qsg.core.channels``): the sender's
+hello says its last and how many are in doubt, and the receiver refuses a start whose
+numbers do not agree with its own, and ends the channel at a batch that is not the next
+(AMQ9526E), putting nothing of it. A receiving queue manager runs one agent a channel: a
+hello for a channel already running is refused (AMQ9514E), as is one from a partner
+queue manager its channel authentication records block (AMQ9777E).
+
 The receiver unwraps each MQXQH and puts the message to its destination with its
 remaining lifetime: both Expiry fields were decremented on the transmission queue (by the
 get), and the time in transit is taken off here. A message whose lifetime ran out on the
-way is discarded with its expiration report; one that cannot be put goes to the
-dead-letter queue behind an MQDLH, keeping its remaining expiry.
+way is discarded with its expiration report. A put that completes with a warning stored
+its message; one that fails goes to the dead-letter queue behind an MQDLH, keeping its
+remaining expiry; one that cannot go there either backs out its batch and stops the
+channel, the message left on the sender's transmission queue (docs/channels.md).
 
 A channel's partner is what its CONNAME names: a queue manager of the same world, reached
 through an in-process stream pair (``trio.testing.memory_stream_pair``), or
