@@ -20,15 +20,19 @@ from typing import Any
 import msgpack
 import pytest
 import trio
+import trio.testing
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import qsg
 from actors import admin
+from actors.channel import run_receiver
 from actors.clock import VirtualClock
 from actors.events import ChannelStateChanged
 from actors.world import World
 from coupling.server import free_port
 from qsg import CMQC, DLH, GMO, MD, PMO, XQH, MQMIError
-from qsg.core.channels import QMgrMap, UserSource
+from qsg.core.channels import DEFAULT_SEQWRAP, QMgrMap, UserSource
 from qsg.core.events import DeadLettered
 from tests.worlds import qsg_and_qm3
 
@@ -294,3 +298,69 @@ async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_a
             assert world.qmgrs["QM3"].syncq["QM1.TO.QM3"].committed == 1
     (line,) = [r.getMessage() for r in caplog.records if "AMQ9777E" in r.getMessage()]
     assert "'QMNAME(QM9)'" in line and "inbound channel 'QM1.TO.QM3'" in line
+
+
+# ---- a rogue peer, at random ------------------------------------------------------------
+async def _rogue(qm: Any, payload: bytes) -> list[dict[str, Any]]:
+    """A peer of ``qm``'s receiving agent over an in-process stream: its answers."""
+    ours, theirs = trio.testing.memory_stream_pair()
+    unpacker = msgpack.Unpacker(raw=False)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(run_receiver, qm, theirs)  # its failure fails the test
+        await ours.send_all(payload)
+        with trio.move_on_after(5):
+            with contextlib.suppress(trio.BrokenResourceError):
+                while chunk := await ours.receive_some(1 << 16):
+                    unpacker.feed(chunk)
+        await ours.aclose()
+    return list(unpacker)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    numbers=st.lists(
+        st.one_of(st.integers(-2, 6), st.sampled_from([2**62, DEFAULT_SEQWRAP, 2**63])),
+        min_size=1,
+        max_size=4,
+    ),
+    lying=st.booleans(),
+)
+def test_a_rogue_peer_replaying_or_skipping_sequence_numbers_loses_no_message(
+    numbers: list[int], lying: bool
+) -> None:
+    # Between two runs of the real channel a peer starts QM1.TO.QM3 (saying the receiver's
+    # own sequence number, or a wrong one: ``lying``) and sends batches numbered at
+    # random. A batch is put only when its number is the next (the peer then knew it, as
+    # any partner can); any other is refused with nothing put. Whatever it did, each
+    # message the real sender held is delivered once or is still on its transmission
+    # queue, the channel refused (AMQ9526E) until the numbers agree: never lost, never
+    # twice.
+    async def main() -> None:
+        async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+            qm3 = world.qmgrs["QM3"]
+            await _put(world, [b"real-0", b"real-1"])
+            await trio.sleep(5)
+            await world.stop_channel("QM1", "QM1.TO.QM3")
+            await _put(world, [b"held-0", b"held-1", b"held-2"])
+            forged = 0
+            for number in numbers:
+                committed = qm3.syncq["QM1.TO.QM3"].committed
+                said = committed + 7 if lying else committed
+                answers = await _rogue(qm3, hello(seq=said) + batch(number, b"forged"))
+                kinds = [a["t"] for a in answers]
+                if not lying and number == committed + 1:
+                    assert kinds == ["status", "ok"]
+                    forged += 1
+                else:
+                    assert "ok" not in kinds
+            await world.start_channel("QM1", "QM1.TO.QM3")
+            await trio.sleep(120)
+            bodies = [body for body, _ in await _get(world, 20, wait_ms=0)]
+            assert bodies.count(b"forged") == forged
+            assert bodies[:2] == [b"real-0", b"real-1"]
+            held = [b for b in bodies if b.startswith(b"held")]
+            assert held in ([b"held-0", b"held-1", b"held-2"], [])
+            assert world.qmgrs["QM1"].rules.depth("QM3") == 3 - len(held)
+            assert bool(held) == (forged == 0)
+
+    qsg.run(main)
