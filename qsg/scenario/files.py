@@ -16,19 +16,15 @@ from pathlib import Path
 MAX_FILE_BYTES = 16 << 20
 
 
-class FileTooLargeError(OSError):
-    """A file longer than ``MAX_FILE_BYTES`` (or one without end)."""
-
-
 def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
-    """The text of ``path`` (UTF-8), if it has at most ``limit`` bytes: FileTooLargeError
-    when it has more, OSError when it cannot be read, UnicodeDecodeError when it is not
-    UTF-8."""
+    """The text of ``path`` (UTF-8), if it has at most ``limit`` bytes: OSError when it
+    has more (the loaders report it as a file they cannot read) or cannot be read,
+    UnicodeDecodeError when it is not UTF-8."""
     with path.open("rb") as stream:
         data = stream.read(limit + 1)
     if len(data) > limit:
-        raise FileTooLargeError(f"more than {limit:,} bytes (a scenario's files are read whole)")
+        raise OSError(f"more than {limit:,} bytes (a scenario's files are read whole)")
     return data.decode("utf-8")
 
 
-__all__ = ["MAX_FILE_BYTES", "FileTooLargeError", "read_text"]
+__all__ = ["MAX_FILE_BYTES", "read_text"]
