@@ -10,7 +10,11 @@ value too long copied the whole value into its CSQ9017E line.
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -53,3 +57,25 @@ def test_a_problem_quotes_a_value_cut_short() -> None:
     assert len(messages) == 2 and all(len(m) < 160 for m in messages), messages
     reply = commands.run(commands.parse(f"DEFINE QLOCAL('{value}')"), QMgr("QM1"), lambda: None)  # type: ignore[arg-type, return-value]
     assert reply.failed and all(len(line) < 200 for line in reply.lines), reply.lines
+
+
+def test_qsg_mqsc_reading_a_script_without_end_refuses_its_line_and_ends(tmp_path: Path) -> None:
+    # qsg mqsc S QM1 < /dev/zero read one line until memory ran out.
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(
+        'description = "a queue manager"\n[run]\nduration = 5\n[qmgr.QM1]\n'
+        'mqsc = "DEFINE QLOCAL(APP.IN)"\n'
+    )
+    with open("/dev/zero", "rb") as zero:
+        done = subprocess.run(
+            [sys.executable, "-m", "qsg.commands.cli", "mqsc", str(scenario), "QM1"],
+            stdin=zero,
+            capture_output=True,
+            timeout=120,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)),
+        )
+    out = done.stdout.decode("utf-8", "replace")
+    assert done.returncode == 10, (done.returncode, done.stderr[-2000:])
+    assert f"LONGER THAN {MAX_COMMAND_LENGTH:,} CHARACTERS" in out
+    assert len(out) < 2000  # the echo of the command is cut too
+    assert out.endswith("1 MQSC command read.\n1 command could not be processed.\n")
