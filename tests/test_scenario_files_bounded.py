@@ -123,6 +123,18 @@ def test_a_rate_cell_longer_than_the_csv_reader_takes_is_a_problem_of_its_line(
     assert "Traceback" not in done.stderr
 
 
+def test_toml_nested_beyond_the_parsers_depth_is_a_problem_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    # tomllib reads nested arrays recursively: 200,000 of them were a RecursionError.
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 200_000 + "]" * 200_000 + "\n")
+    done = validate(path)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert f"{path}:1: not valid TOML: nested too deeply" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_what_a_problem_prints_is_printed_as_written(tmp_path: Path) -> None:
     # rich turned ":x:" into an emoji and could read "[...]" as markup.
     done = validate(scenario(tmp_path, qmgr_extra='mqsc_file = "a:x:b[bold]c.mqsc"'))

@@ -42,7 +42,7 @@ def _top_keys(path: Path) -> set[str] | None:
     import tomllib
 
     try:
-        return set(tomllib.loads(files.read_text(path))) if path.suffix == ".toml" else None
+        return set(files.parse_toml(files.read_text(path))) if path.suffix == ".toml" else None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
 

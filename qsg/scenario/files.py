@@ -1,5 +1,6 @@
 """The files a scenario names, read with a bound: the scenario itself, its MQSC files
-(``mqsc_file``), a workload's rate file (``rate = { file = ... }``), a sweep's base.
+(``mqsc_file``), a workload's rate file (``rate = { file = ... }``), a sweep's base; and
+their TOML parsed without a RecursionError (``parse_toml``).
 
 Each is read whole, as text, up to ``MAX_FILE_BYTES``: a file that is bigger, or that
 has no end (``/dev/zero``, a device), is refused after that many bytes with an OSError
@@ -9,7 +10,9 @@ problem naming the file), never a read until memory runs out.
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from typing import Any
 
 #: The most bytes of a file a scenario reads: far more than any scenario, MQSC script
 #: or rate profile needs (a day of one-second rate points is under 2 MiB).
@@ -27,4 +30,14 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
     return data.decode("utf-8")
 
 
-__all__ = ["MAX_FILE_BYTES", "read_text"]
+def parse_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads(text)``, a document nested past the parser's depth (tomllib reads
+    arrays and inline tables recursively: a RecursionError) being a TOMLDecodeError
+    ("nested too deeply") like any other TOML that cannot be read."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("nested too deeply") from None
+
+
+__all__ = ["MAX_FILE_BYTES", "parse_toml", "read_text"]

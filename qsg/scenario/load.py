@@ -106,7 +106,7 @@ def parse_scenario(text: str, source: str = "<scenario>", *, base: Path | None =
     from qsg.scenario.check import check
 
     try:
-        document = tomllib.loads(text)
+        document = files.parse_toml(text)
     except tomllib.TOMLDecodeError as error:
         line = getattr(error, "lineno", None) or _line_of(str(error))
         message = getattr(error, "msg", None) or str(error).split(" (at ")[0]

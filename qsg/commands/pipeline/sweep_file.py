@@ -107,7 +107,7 @@ def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
     path = Path(path)
     try:
         text = files.read_text(path)
-        doc = tomllib.loads(text)
+        doc = files.parse_toml(text)
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError([ScenarioProblem(str(path), 1, "", f"cannot read: {error}")]) from None
     except tomllib.TOMLDecodeError as error:
@@ -167,7 +167,7 @@ def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
         path, base, objective, list(seeds), dict(vary), description=str(doc.get("description", ""))
     )
     base_text = files.read_text(base)
-    base_doc = _inline_mqsc(tomllib.loads(base_text), base.parent)
+    base_doc = _inline_mqsc(files.parse_toml(base_text), base.parent)
     if count is not None:  # from the file's first seed, else the base scenario's own
         own = base_doc.get("run", {}).get("seed", 0)
         first = seeds[0] if "seeds" in doc else own if isinstance(own, int) else 0
