@@ -236,6 +236,15 @@ def test_the_busiest_interval_is_a_full_statistics_interval_not_the_end_instant(
     # The utilisation chart draws the full intervals only, too.
     (line,) = charts.utilisation(tables, {"r": ["r"]}).figure.data
     assert list(line.x) == [1.0, 2.0, 3.0]
+    # An interval longer than the rest (a sample held up) is full, and the usual ones
+    # stay full beside it.
+    stats.insert(3, {**stats[2], "time": 6.0, "interval": 3.0, "cpu_seconds": 3.0})
+    stats[3]["cpu_busy"] = 0.5
+    (busy,) = answer.busiest({"qmgr_statistics": _table("qmgr_statistics", stats)}, {"r": ["r"]})
+    assert (busy.peak, busy.peak_at) == (0.5, 6.0)
+    stats[3].update(cpu_seconds=0.6, cpu_busy=0.1)
+    (busy,) = answer.busiest({"qmgr_statistics": _table("qmgr_statistics", stats)}, {"r": ["r"]})
+    assert (busy.peak, busy.peak_at) == (0.4, 2.0)
 
 
 def test_a_sweeps_configurations_are_its_points_seeds_and_otherwise_each_run():

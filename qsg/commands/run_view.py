@@ -330,9 +330,8 @@ def print_structures(console: Console, rows: list[dict[str, Any]]) -> None:
     ]
     console.print(table("CF structures", shown, columns))
     console.print(
-        "trend: percent full a second, the least-squares line over the samples; time to "
-        "full: at that trend from the last sample, shown within the run's horizon (as "
-        "long again as it was sampled)"
+        "trend: % full a second, least squares over the samples; time to full: at that "
+        "trend from the last sample, if within as long again as the run was sampled"
     )
     for r in rows:
         for o in r["outages"]:

@@ -264,17 +264,31 @@ def _full(sample: dict[str, Any]) -> float:
 
 
 def full_intervals(stats: pa.Table) -> pa.ChunkedArray:
-    """Which ``qmgr_statistics`` rows are of a full statistics interval: as long as the
-    longest of their run (every member's interval is the run's ``sample_interval``,
-    as every SMF 115 record is one STATIME interval). The others are partial: the
-    last before the end, and the end's, of the calls in flight when the run stopped
-    (a fraction of a millisecond, whose one commit reads as 100% busy)."""
-    longest = stats.group_by("run", use_threads=False).aggregate([("interval", "max")])
-    at = pc.index_in(stats["run"], value_set=longest["run"])
-    each = pc.take(longest["interval_max"], at)
-    # Times are sums of floats: an interval equal to the longest may differ in its
-    # last bits.
-    return pc.greater_equal(stats["interval"], pc.multiply(each, pa.scalar(1 - 1e-9)))
+    """Which ``qmgr_statistics`` rows are of a full statistics interval: at least as
+    long as the run's statistics interval, the length most of its intervals have
+    (``[run] sample_interval``, as every SMF 115 record is one STATIME interval; the
+    longest of those most common, at a tie). The others are partial: the last before
+    the run's end, and the end's own, of the calls in flight when the applications
+    stopped (a fraction of a millisecond, whose one commit reads as 100% busy)."""
+    # Lengths to the nanosecond: a sum of floats may differ from another in its last bits.
+    length = pc.round(stats["interval"], 9)
+    run = pc.cast(stats["run"], pa.string())  # read back partitioned: a dictionary
+    counted = (
+        pa.table({"run": run, "length": length})
+        .group_by(["run", "length"], use_threads=False)
+        .aggregate([([], "count_all")])
+        .sort_by([("count_all", "descending"), ("length", "descending")])
+        .to_pylist()
+    )
+    usual: dict[str, float] = {}
+    for r in counted:
+        usual.setdefault(r["run"], r["length"])
+    runs = list(usual)
+    each = pc.take(
+        pa.array([usual[r] for r in runs], pa.float64()),
+        pc.index_in(run, value_set=pa.array(runs, pa.string())),
+    )
+    return pc.greater_equal(length, each)
 
 
 @dataclass(frozen=True)
