@@ -62,6 +62,8 @@ SCENARIO = Path(__file__).parent / "data" / "figures-agree.toml"
 #: docs/capacity.md, "The CF structure, sized": SIZE KB hold SIZE entries and 4 x SIZE
 #: elements of 256 bytes; a message takes its data and 200 bytes of control storage.
 ELEMENT_BYTES, CONTROL_BYTES, ELEMENTS_PER_KB = 256, 200, 4
+#: docs/capacity.md, "Warm-up": the run's record, kept whenever it happened.
+RECORD = ["lease", "fault", "cf-failure", "kill", "restart"]
 
 
 @dataclass
@@ -70,6 +72,9 @@ class Figures:
 
     seed: int
     events: int
+    #: Events the figures read: from the warm-up's end on, and the run's record
+    #: (leases, faults, kills, restarts, the facility's failures) before it.
+    counted: int
     since: float
     end: float
     seconds: float
@@ -119,6 +124,7 @@ def worked_out(log: Path) -> Figures:
     figures = Figures(
         seed=int(meta[b"qsg.seed"]),
         events=len(e),
+        counted=len(after) + int(e[e["time"] < since]["kind"].isin(RECORD).sum()),
         since=since,
         end=end,
         seconds=seconds,
@@ -254,6 +260,9 @@ def tables(run_dir: Path) -> dict[str, Any]:
 def test_the_tables_a_spark_task_computes_give_the_same_figures(tables, expected):
     (runs,) = tables["runs"].to_pylist()
     assert (runs["end"], runs["warmup"]) == (expected.end, expected.since)
+    # Where they differ, as docs/pipeline.md says: run.json counts every event of the
+    # log, the runs table those the figures read.
+    assert runs["events"] == expected.counted < expected.events
     assert runs["seconds"] == _approx(expected.seconds)
     assert runs["got"] == sum(expected.got.values())
     got = tables["throughput"].group_by(["scope", "queue"]).aggregate([("got", "sum")])
@@ -319,6 +328,8 @@ def _check_report_answers(shown: dict[str, list[list[str]]], expected: Figures, 
         want = expected.structures[cells["structure"].split("/")[-1]]
         peak = f"{want['peak_percent_full']:.3g}% at {want['high_water_time']:g} s ({run})"
         assert cells["peak % full (high-water mark)"].startswith(peak), cells
+        assert cells["entries at peak / max"].startswith(f"{want['peak_entries']:,} / "), cells
+        assert cells["elements at peak / max"].startswith(f"{want['peak_elements']:,} / "), cells
         ttf = cells["time to full"]
         if want["time_to_full"] is None:
             assert ttf.startswith("–"), cells
@@ -416,6 +427,12 @@ def test_the_commands_say_the_figures_worked_out_from_the_event_log(
     shown = report_tables((runs / "report.html").read_text())
     _check_report_answers(shown, expected, "one")
     _check_report_tables(shown, expected, "one")
+    # The depth chart (one run: its line is the run's samples) peaks at each shared
+    # queue's peak depth (the members' empty dead-letter queues it leaves out).
+    depth = report_charts((runs / "report.html").read_text())["Depth over time"]
+    for queue in ("APP.FILL", "APP.STEADY"):
+        (line,) = [d for d in depth if d.get("name") == f"QSG1/{queue}" and d["mode"] == "lines"]
+        assert max(line["y"]) == expected.peak_depth[("QSG1", queue)], queue
 
     sweep = tmp_path / "one-point.toml"
     sweep.write_text(
@@ -443,6 +460,17 @@ def test_the_commands_say_the_figures_worked_out_from_the_event_log(
         duration(swept.p50[fill]),
         duration(swept.p99[fill]),
     )
+
+
+def report_charts(page: str) -> dict[str, list[dict[str, Any]]]:
+    """Every chart of a report page by its title: the traces plotly draws."""
+    found = {}
+    decoder = json.JSONDecoder()
+    for title, div in re.findall(r"<h2>([^<]*)</h2>(.*?)(?=<h2>|$)", page, re.S):
+        drawn = re.search(r'Plotly\.newPlot\(\s*"[^"]+",\s*', div)
+        if drawn is not None:
+            found[html.unescape(title)] = decoder.raw_decode(div, drawn.end())[0]
+    return found
 
 
 def _check_report_tables(shown: dict[str, list[list[str]]], expected: Figures, run: str) -> None:
