@@ -14,14 +14,15 @@ happened (no message, no depth, no error) has no row. A queue manager's peak dep
 its local queues (``peak_local_depth``): a shared queue's depth is the QSG's, in its own
 row. Errors are counted and, in ``error_reasons``, broken down by reason code with IBM's
 name, per queue (the queue the application's calls name), per queue manager and per
-application (``applications``: each workload that had errors). Then the channels (batches, messages, bytes, deliveries, expiries in transit,
-how many messages the receiver had delivered whose batch the sender had not yet seen
-confirmed when the run ended, and how much the Expiry of delivered messages counted down
-against the time that passed), the lease holders in order, the requesters' round trips,
-the faults (``refused``: the world said no), and each CF structure's peak usage, time to
-full and how long it lasts in an outage (``structures``: ``qsg.scenario.sizing``), and
-each workload's own figures on each queue it put to or got from, for queues several
-classes of application share (``classes``: ``qsg.scenario.classes``).
+application (``applications``: each workload that had errors). Then the channels
+(batches, messages, bytes, deliveries, expiries in transit, how many messages the
+receiver had delivered whose batch the sender had not yet seen confirmed when the run
+ended, and how much the Expiry of delivered messages counted down against the time that
+passed), the lease holders in order, the requesters' round trips, the faults
+(``refused``: the world said no), and each CF structure's peak usage, time to full and
+how long it lasts in an outage (``structures``: ``qsg.scenario.sizing``), and each
+workload's own figures on each queue it put to or got from, for queues several classes
+of application share (``classes``: ``qsg.scenario.classes``).
 
 A warm-up (``[run] warmup``: ``since``, the trio time it ends) keeps the start-up
 transient out of every statistic: a put, get, expiry, report, error, depth sample,
