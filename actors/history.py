@@ -33,12 +33,13 @@ class FinalState:
     """What the queues hold when a run ends (``World.final_state``), read without MQGET:
     where each message is (MsgId to "QM1 APP.LOCAL" or "QSG1 APP.ORDERS"), counting what
     backing out every unit of work in flight would leave (``MessageStore.contents``),
-    and each store that could not be read, with why. A message there is not lost: it
-    is still on a queue (or on its queue manager's page set, if that one is down)."""
+    and the stores that could not be read (a QSG's coupling facility, down or cut off at
+    the end), each with why. A message there is not lost: it is still on a queue (or on
+    its queue manager's page sets, if that one is down)."""
 
     time: float
     places: dict[bytes, str] = field(default_factory=dict)
-    unread: tuple[str, ...] = ()
+    unread: dict[str, str] = field(default_factory=dict)  # owner (QSG, queue manager) -> why
 
 
 class HistoryKeeper(Protocol):

@@ -163,13 +163,13 @@ class World(FaultInjection):
         ``unread``). Called where the world's calls are made (its task's greenback
         portal, for a facility reached through the trio transport)."""
         places: dict[bytes, str] = {}
-        unread: list[str] = []
+        unread: dict[str, str] = {}
         stores = [(name, qm.rules.local.status, qm.rules.store) for name, qm in self.qmgrs.items()]
         down = self.server is not None and not self.server.running
         for qsg, group in self.qsgs.items():
             why = self.link.cut_off or ("its server is down" if down else "")
             if why:
-                unread.append(f"{qsg}'s coupling facility: {why}")
+                unread[qsg] = f"{qsg}'s coupling facility: {why}"
             else:
                 stores.append((qsg, group.shared.status, self.cf_stores[qsg]))
         for owner, queues, store in stores:
@@ -180,8 +180,8 @@ class World(FaultInjection):
             except MQMIError as error:
                 if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
                     raise
-                unread.append(f"{owner}'s coupling facility: {error}")
-        return FinalState(trio.current_time(), places, tuple(unread))
+                unread[owner] = f"{owner}'s coupling facility: {error}"
+        return FinalState(trio.current_time(), places, unread)
 
     async def start_channel(self, q_mgr: str, channel: str) -> None:
         """START CHANNEL(channel) on ``q_mgr`` (a sender channel)."""

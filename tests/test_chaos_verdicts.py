@@ -83,8 +83,8 @@ def test_messages_the_drain_cannot_get_are_remaining_not_lost_and_idle_checkers_
         "expiry-reports": checkers.NOT_EXERCISED,
     }
     faults = verdicts["faults"]
-    assert faults.counts["scheduled"] == len(faults.involved) > 0
-    assert faults.counts["happened"] > 0 and faults.involved[-1].startswith("heal at ")
+    assert faults.counts["scheduled"] == len(faults.notes) > 0
+    assert faults.counts["happened"] > 0 and faults.notes[-1].startswith("heal at ")
 
 
 def test_the_campaign_table_counts_runs_not_exercised_apart(tmp_path: object) -> None:

@@ -281,3 +281,27 @@ def test_a_unit_of_work_a_program_leaves_open_ends_as_qsg_exec_ends_it(
     assert queue_status == "ok", lines
     assert count(counts, "acknowledged") == count(counts, "remaining") == acknowledged
     assert count(counts, "unexpected") == 0
+
+
+def test_a_message_on_a_facility_cut_off_at_the_end_is_not_read_not_lost(tmp_path: Path) -> None:
+    """The coupling facility is unavailable to every member from 2 s to the end: what
+    APP.ORDERS holds there cannot be read, so its order is neither lost nor remaining
+    (``not_read``), and the queue line says which store was not read."""
+    status, verdicts, lines = check(
+        tmp_path,
+        "qm = pymqi.connect('QM1')\n"
+        "put(pymqi.Queue(qm, 'APP.ORDERS'), 1, **PERSISTENT)\n"
+        "time.sleep(5)\n",
+        faults='\n[[fault]]\nat = 2\naction = "cf_unavailable"\n',
+        in_process=False,
+    )
+    assert status == 0, lines
+    queue_status, counts = verdicts["queue"]
+    assert queue_status == "ok", lines
+    assert [count(counts, n) for n in ("acknowledged", "lost", "remaining", "not_read")] == [
+        1,
+        0,
+        0,
+        1,
+    ]
+    assert "  not read at the end: QSG1's coupling facility: " in "\n".join(lines)

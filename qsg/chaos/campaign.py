@@ -242,7 +242,7 @@ def run_one(
             "drain",
             not stuck,
             {"drained": drained.messages, "stuck": int(stuck), "queues_left": len(drained.left)},
-            drained.left,
+            notes=drained.left,
         )
     )
     verdicts.append(checkers.check_facility(result.failure(), len(result.cf_failures)))

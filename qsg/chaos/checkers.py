@@ -47,7 +47,8 @@ VIOLATION, NOT_EXERCISED = "VIOLATION", "not exercised"
 class Verdict:
     """One checker's finding: ``ok``, the ``counts`` that matter, the MsgIds (or other
     names) involved in a violation, and what is allowed but worth knowing (``info``).
-    ``exercised``: the history held something for the checker to judge."""
+    ``exercised``: the history held something for the checker to judge. ``notes``: lines
+    to show whatever the status (what became of each fault, a store not read)."""
 
     name: str
     ok: bool
@@ -55,6 +56,7 @@ class Verdict:
     involved: list[str] = field(default_factory=list)
     info: dict[str, float] = field(default_factory=dict)
     exercised: bool = True
+    notes: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -71,7 +73,14 @@ class Verdict:
 
 
 def _ids(messages: list[Message]) -> list[str]:
-    return [m.msg_id.decode("ascii", "replace") for m in messages]
+    return [_shown(m.msg_id) for m in messages]
+
+
+def _shown(msg_id: bytes) -> str:
+    """A MsgId as a verdict names it: as text when it is printable (a client's chosen
+    one), else in hex (a queue manager's, "AMQ QM1 " and binary)."""
+    text = msg_id.decode("ascii", "replace")
+    return text if text.isprintable() else msg_id.hex()
 
 
 def _fraction(part: int, whole: int) -> float:
@@ -93,7 +102,8 @@ def check_facility(failure: str | None, failures: int) -> Verdict:
 def check_queue(history: History) -> Verdict:
     """Jepsen's total queue: lost (acknowledged persistent, never delivered, never
     expired, not on a queue at the end, and not lost as MQ allows with a coupling
-    facility that failed without recovery: ``History.lost_to_cf``), unexpected
+    facility that failed without recovery: ``History.lost_to_cf``; one whose queue the
+    end could not read is counted as ``not_read``), unexpected
     (delivered or on a queue at the end, never attempted, or known not to have
     happened), duplicated (delivered twice, outside a backout), recovered (unknown put
     that came out), remaining (acknowledged, still on a queue at the end)."""
@@ -102,7 +112,8 @@ def check_queue(history: History) -> Verdict:
     out = [m for m in msgs if m.final or m.maybe or m.on_queue]
     gone = [m for m in acked if not (m.final or m.maybe or m.discarded or m.on_queue)]
     to_cf = [m for m in gone if history.lost_to_cf(m)]
-    lost = [m for m in gone if m.persistent and m not in to_cf]
+    unread = [m for m in gone if history.unread(m) and m not in to_cf]
+    lost = [m for m in gone if m.persistent and m not in to_cf and m not in unread]
     gone_np = [m for m in gone if not m.persistent]
     phantoms = [m for m in out if m.fate == "failed"]
     duplicated = [m for m in msgs if len(m.final) > 1]
@@ -110,8 +121,8 @@ def check_queue(history: History) -> Verdict:
     remaining = [m for m in acked if m.on_queue]
     unexpected = len(history.strangers) + len(phantoms)
     involved = _ids(lost) + _ids(phantoms) + _ids(duplicated)
-    involved += [msg_id.decode("ascii", "replace") for msg_id, _ in history.strangers]
-    unread = list(history.final.unread) if history.final is not None else []
+    involved += [_shown(msg_id) for msg_id, _ in history.strangers]
+    stores = history.final.unread.values() if history.final is not None else ()
     return Verdict(
         "queue",
         not (lost or unexpected or duplicated),
@@ -124,15 +135,17 @@ def check_queue(history: History) -> Verdict:
             "recovered": len(recovered),
             "remaining": len(remaining),
         },
-        # A store the end could not read: what it held is judged as gone.
-        involved + [f"not read at the end: {why}" for why in unread],
+        involved,
         {
             "lost_fraction": _fraction(len(lost), len(acked)),
             "nonpersistent_gone": len(gone_np),
             "lost_to_cf_failure": len(to_cf),
+            "not_read": len(unread),
             "unknown": len([m for m in msgs if m.fate == "unknown"]),
         },
         exercised=bool(msgs),
+        # Where the end could not read: what was there is neither lost nor remaining.
+        notes=[f"not read at the end: {why}" for why in stores],
     )
 
 
@@ -237,6 +250,7 @@ def check_recovery(history: History) -> Verdict:
         and not any(d.time > m.returned[-1].time for d in m.final + m.maybe)
         and not m.discarded
         and not m.on_queue
+        and not history.unread(m)
         and not history.lost_to_cf(m)
     ]
     held = sum(1 for m in history.messages.values() if m.returned)
@@ -388,8 +402,8 @@ def check_faults(history: History) -> Verdict:
             "refused": tally["refused"],
             "not_reached": tally["not_reached"],
         },
-        lines,
         exercised=bool(planned),
+        notes=lines,
     )
 
 

@@ -113,6 +113,15 @@ class History:
     def of(self, fate: str) -> list[Message]:
         return [m for m in self.messages.values() if m.fate == fate]
 
+    def unread(self, m: Message) -> bool:
+        """Whether ``m``'s queue is in a store the run's end could not read (a QSG's
+        coupling facility down or cut off then): where it is, nobody can say."""
+        final, scopes = self.final, self.scopes
+        if final is None or not final.unread:
+            return False
+        owner = scopes.scope(m.q_mgr, m.queue) if scopes is not None else m.q_mgr
+        return owner in final.unread or m.q_mgr in final.unread
+
     def lost_to_cf(self, m: Message) -> bool:
         """Whether ``m`` may have been lost, as MQ allows, when the coupling facility
         failed: it was on a shared queue of the failed facility before it came back,

@@ -394,7 +394,7 @@ def _verbose(console: Console, outcome: Outcome) -> None:
         console.print(f"  fault at {fault.at:>8.3f}: {_fault_text(fault)}")
     for v in outcome.verdicts:
         console.print(f"  {v.name:<15} {_MARKS[v.status]}  {v.summary()}")
-        for name in v.involved[:20]:
+        for name in v.notes + v.involved[:20]:
             console.print(f"      {name}")
 
 
@@ -412,6 +412,7 @@ def _as_json(outcome: Outcome) -> dict[str, object]:
             "counts": v.counts,
             "info": v.info,
             "involved": v.involved,
+            "notes": v.notes,
         }
 
     return {

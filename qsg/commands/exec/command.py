@@ -166,15 +166,16 @@ _SHOWN = 10
 
 def _judge(err: Console, result: RunResult) -> bool:
     """The chaos checkers' verdicts on the run's history (with what its queues held at
-    the end), printed: each one's status and counts, the faults scheduled and what
-    became of each, and under a violation what it involved. Whether none found one."""
+    the end), printed: each one's status, counts and notes (what became of each
+    scheduled fault...), and under a violation what it involved. Whether none found
+    one."""
     verdicts = checkers.check(history.of_run(result))
     for verdict in verdicts:
         mark = _MARKS[verdict.status]
         err.print(f"check {verdict.name:<14} {mark}  {escape(verdict.summary())}")
-        shown = verdict.involved if verdict.name == "faults" else []
+        shown = list(verdict.notes)
         if not verdict.ok:
-            shown = verdict.involved[:_SHOWN]
+            shown += verdict.involved[:_SHOWN]
             if len(verdict.involved) > _SHOWN:
                 shown.append(f"... and {len(verdict.involved) - _SHOWN} more")
         for line in shown:
