@@ -12,6 +12,7 @@ an unknown put can still be recognised if its message comes out.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 import trio
@@ -25,6 +26,20 @@ T = TypeVar("T")
 
 #: Reasons after which the outcome of the call is not known.
 UNKNOWN = frozenset({CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_CF_STRUC_FAILED})
+
+
+@dataclass(frozen=True, slots=True)
+class FinalState:
+    """What the queues hold when a run ends (``World.final_state``), read without MQGET:
+    where each message is (MsgId to "QM1 APP.LOCAL" or "QSG1 APP.ORDERS"), counting what
+    backing out every unit of work in flight would leave (``MessageStore.contents``),
+    and the stores that could not be read (a QSG's coupling facility, down or cut off at
+    the end), each with why. A message there is not lost: it is still on a queue (or on
+    its queue manager's page sets, if that one is down)."""
+
+    time: float
+    places: dict[bytes, str] = field(default_factory=dict)
+    unread: dict[str, str] = field(default_factory=dict)  # owner (QSG, queue manager) -> why
 
 
 class HistoryKeeper(Protocol):
@@ -100,4 +115,4 @@ async def recorded(
     return result
 
 
-__all__ = ["UNKNOWN", "HistoryKeeper", "recorded"]
+__all__ = ["UNKNOWN", "FinalState", "HistoryKeeper", "recorded"]
