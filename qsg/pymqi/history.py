@@ -115,7 +115,9 @@ async def disconnect(conn: Connection) -> None:
 
 async def _ending(conn: Connection, call: Callable[[], Awaitable[None]], *, commit: bool) -> None:
     world = conn.qm.world
-    if not world.history:
+    # A unit of work with nothing in it ends with nothing to record (a connection that
+    # only administered, PCFExecute's, has nothing in the history).
+    if not world.history or not conn.conn.uow.stores:
         await call()
         return
     await recorded(
