@@ -70,6 +70,7 @@ class Drive(Wakeup):
 
     __slots__ = (
         "app",
+        "call",
         "cancel",
         "clock",
         "conn",
@@ -77,6 +78,7 @@ class Drive(Wakeup):
         "error",
         "finished",
         "program",
+        "stepped",
         "timer",
         "value",
     )
@@ -94,6 +96,10 @@ class Drive(Wakeup):
         self.value: Any = None
         self.due: Instruction | None = None
         self.error: BaseException | None = None
+        #: The call the clock is making (admitted, its step or its end due), and whether
+        #: its step has been made.
+        self.call: Call[Any] | None = None
+        self.stepped = False
         #: Cancels the pending wait on a queue's signals (when the task is cancelled).
         self.cancel: Callable[[], None] | None = None
         #: The one timer of the application's delays, armed again for each: a stretch
@@ -113,7 +119,7 @@ class Drive(Wakeup):
             and app.queue is not None
             and app.stale is None
             and conn is not None
-            and conn.immediate()
+            and conn.clocked()
         )
 
     async def drive(self, program: Program[Any], step: Next) -> Drive:
@@ -134,38 +140,79 @@ class Drive(Wakeup):
 
     # ---- the stretch ------------------------------------------------------------------
     def _resume(self) -> None:
-        """A delay or wait ended: the program goes on, by the clock while the program
-        is still its to go on with (the application has kept the connection and queue
-        of the stretch: whether each call can be made at once is its connection's to
-        say, ``Admission.immediate``), else by its task. (Called by the clock: it must
-        not raise.)"""
+        """A timer or wait ended: the program goes on. A call the clock made is due its
+        next part (``_made``); otherwise a delay or wait ended, and the program goes on
+        by the clock while it is still the clock's to go on with (the application has
+        kept the connection and queue of the stretch: whether each call can be made by
+        the clock is its connection's to say, ``Admission.clocked``), else by its task.
+        (Called by the clock: it must not raise.)"""
         self.cancel = None
-        app = self.app
         try:
-            if app.conn is self.conn and app.queue is not None:
-                self._go()
+            if self.call is not None:
+                self._made()
+            elif self.app.conn is self.conn and self.app.queue is not None:
+                assert self.program is not None
+                self._go(self.program.send, self.now())
             else:
                 self._back(None)
         except BaseException as error:  # it is the task's to raise
             self._failed(error)
 
-    def _go(self) -> None:
-        """Run the program until it waits, finishes or needs its task: it is sent the
-        time (what a ``Next`` is answered with), each call's result, or the MQMIError
-        a call raised."""
+    def now(self) -> float:
+        assert self.clock is not None
+        return self.clock._time
+
+    def _made(self) -> None:
+        """The next part of the call the clock is making, now due: its step once its
+        model cost has been paid (``stepped`` False), then what follows it once its
+        SMDS accesses have been paid. The program is sent the call's result, or has the
+        MQMIError it raised thrown in, as a task's call would."""
+        call, program, now = self.call, self.program, self.now()
+        assert call is not None
+        assert program is not None
+        try:
+            if not self.stepped:
+                done_at = call.step(now)
+                if done_at != now:
+                    self.stepped = True
+                    return self._at(done_at)
+            self.call, self.stepped = None, False
+            result = call.done(now)
+        except BaseException as raised:  # the program's to handle, as in a task
+            self.call, self.stepped = None, False
+            self._go(program.throw, raised)
+        else:
+            self._go(program.send, result)
+
+    def _go(self, resume: Callable[[Any], Instruction], value: Any) -> None:
+        """Run the program from ``resume(value)`` (it is sent the time, what a ``Next``
+        is answered with, or a call's result; or has an error thrown in) until it waits,
+        finishes or needs its task. A call that costs nothing is made at once; one with
+        a model cost is admitted and made when its cost has been paid (``_made``)."""
         program = self.program
         assert program is not None
-        assert self.clock is not None
-        now = self.clock._time
+        now = self.now()
         send = program.send
         try:
-            instruction = send(now)
+            instruction = resume(value)
             while True:
                 if isinstance(instruction, Call):  # the commonest: checked first
-                    if not instruction.connection.immediate():
-                        return self._back(instruction)  # a call that could wait: the task's
+                    connection = instruction.connection
                     try:
-                        result = instruction.perform_now(now)
+                        if connection.immediate():
+                            result = instruction.perform_now(now)
+                        elif connection.clocked():
+                            step_at = instruction.admit(now)
+                            if step_at != now:
+                                self.call = instruction
+                                return self._at(step_at)
+                            done_at = instruction.step(now)
+                            if done_at != now:
+                                self.call, self.stepped = instruction, True
+                                return self._at(done_at)
+                            result = instruction.done(now)
+                        else:
+                            return self._back(instruction)  # a call that could wait: the task's
                     except BaseException as raised:  # the program's to handle, as in a task
                         instruction = program.throw(raised)
                     else:
@@ -207,8 +254,10 @@ class Drive(Wakeup):
         self.wake()
 
     def _drop(self) -> None:
-        """Cancel the pending timer or wait: nothing of this stretch may run after it."""
+        """Cancel the pending timer or wait: nothing of this stretch may run after it (a
+        call the clock was making is left where it is, as a cancelled task's would be)."""
         self.timer.pending = False
+        self.call, self.stepped = None, False
         if self.cancel is not None:
             self.cancel()
             self.cancel = None

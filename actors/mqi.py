@@ -78,8 +78,15 @@ class ConnectedQueueManager(Protocol):
     def alive(self) -> bool: ...
     @property
     def incarnation(self) -> int: ...
+    @property
+    def smds_owed(self) -> float: ...
+    @smds_owed.setter
+    def smds_owed(self, value: float) -> None: ...
 
     def immediate(self) -> bool: ...
+    def clocked(self) -> bool: ...
+    def admit(self, now: float, verb: str, shared: bool) -> float: ...
+    def admitted(self) -> None: ...
     async def dispatch(
         self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
     ) -> T: ...
@@ -96,7 +103,9 @@ class MQICall(program.Call[T]):
     ``perform`` makes it as a task does: the dispatcher admits it (it may wait), runs the
     step and charges its SMDS accesses, then ``done``. ``perform_now`` makes it at once,
     when ``connection.immediate()`` said nothing could make it wait: the same step,
-    then ``done``."""
+    then ``done``. The virtual clock makes it in the same three parts, each when it is
+    due, when ``connection.clocked()``: ``admit`` (its model cost charged: when its step
+    is due), ``step`` (made then: when its SMDS accesses have been paid), ``done``."""
 
     __slots__ = ("connection", "shared", "verb")
     connection: Connection
@@ -127,6 +136,24 @@ class MQICall(program.Call[T]):
         """The call made at once, at ``now``: only when ``connection.immediate()``."""
         self.connection.qm.dispatch_now(self, now, self.shared, self.verb)
         return self.done(now)
+
+    def admit(self, now: float) -> float:
+        """The call let in at ``now`` by the clock (only when ``connection.clocked()``):
+        counted and its model cost charged, as ``perform``'s dispatcher does; the time
+        its step is due."""
+        return self.connection.qm.admit(now, self.verb, self.shared)
+
+    def step(self, now: float) -> float:
+        """The step, made by the clock at ``now`` when its cost has been paid: the time
+        the call is done, once the SMDS accesses it made have been paid (their model
+        cost: an I/O wait after the call, as ``perform``'s dispatcher charges it)."""
+        qm = self.connection.qm
+        qm.admitted()
+        qm.dispatch_now(self, now, self.shared, None)
+        if self.shared and qm.smds_owed:
+            owed, qm.smds_owed = qm.smds_owed, 0.0
+            return now + owed
+        return now
 
 
 class Put(MQICall[None]):
@@ -417,6 +444,12 @@ class Connection:
             raise MQMIError.failed(
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.qm.name} was restarted"
             )
+
+    def clocked(self) -> bool:
+        """Whether an MQI call of this connection can be made by the virtual clock (see
+        ``QueueManager.clocked``; the queue manager is the life it connected to)."""
+        qm = self.qm
+        return self.incarnation == qm.rules.incarnation and qm.clocked()
 
     def immediate(self) -> bool:
         """Whether an MQI call of this connection would run at once: nothing in the
