@@ -1,25 +1,37 @@
 """Built-in applications' programs run by the virtual clock's timers, not by their tasks.
 
-A putter's arrival or a getter's next MQGET is an MQI call that, most of the time,
-nothing can make wait: the coupling facility is in process (or on a server reached by
-blocking calls, ``coupling.direct``, during which nothing else runs), the model charges
-no CPU or CF time, the queue manager is up and not paused, and no history is being
-recorded. Such a call needs no task of its own. While that holds, the application's task
-parks once and the clock runs its program (``actors.program``): each MQI call made at
-once (``MQICall.perform_now``, the same step a task's call runs), each delay a timer,
-each wait on a queue's signals a call of the clock's when it ends. It is the program the
-task runs, so it makes the same calls in the same order with the same random draws.
+A putter's arrival or a getter's next MQGET is an MQI call that nothing but simulated
+time can make wait: the coupling facility is in process (or on a server reached by
+blocking calls, ``coupling.direct``, during which nothing else runs), the queue manager
+is up and not paused, and the model's costs (CPU, CF access, SMDS) are times the clock
+keeps: the call is admitted (its cost charged on the queue manager's processors,
+``actors.processors``), its step made when the cost has been paid, and what follows it
+when its SMDS accesses have been. Such a call needs no task of its own. While that
+holds, the application's task parks once and the clock runs its program
+(``actors.program``): each MQI call made at once when it costs nothing
+(``MQICall.perform_now``, the same step a task's call runs) or in its timed parts
+(``admit``, ``step``, ``done``), each delay a timer, each wait on a queue's signals a
+call of the clock's when it ends. It is the program the task runs, so it makes the same
+calls in the same order with the same random draws; a chaos run's history is recorded
+around each call by the program itself (``actors.history.recording``).
 
 The task hands its program to the clock at a delay (an arrival's gap, a service time)
 when the clock could make what follows (``Drive.possible``). The moment the clock finds
-it could have to wait (a cost, a pause, a dead queue manager, a lost connection), it
-hands the program back to the task at that very instruction: a delay or wait that ended
-then is the task's to go on from, an MQI call the task's to make (through the
-dispatcher: the MQI call that fails with MQRC_CONNECTION_BROKEN or MQRC_CF_STRUC_FAILED,
-the call that waits while the queue manager is paused). The task's cancellation (the
-workload's stop, the world's end) cancels whatever timer or wait is pending and reaches
-the program where it is. User scenarios' own Python (``qsg.scenario`` ``main``),
-requesters and servers keep their tasks.
+it could have to wait for something other than time (a pause, a dead queue manager, a
+lost connection, the trio transport to the facility), it hands the program back to the
+task at that very instruction: a delay or wait that ended then is the task's to go on
+from, an MQI call the task's to make (through the dispatcher: the MQI call that fails
+with MQRC_CONNECTION_BROKEN or MQRC_CF_STRUC_FAILED, the call that waits while the queue
+manager is paused). The task's cancellation (the workload's stop, the world's end)
+cancels whatever timer or wait is pending and reaches the program where it is. User
+scenarios' own Python (``qsg.scenario`` ``main``), requesters and servers keep their
+tasks.
+
+Calls that fall due at one simulated instant are made in the order they were admitted
+on the clock, and in an order drawn from the run's seed among tasks (trio's seeded
+scheduling, ``actors.determinism``): each deterministic, not the same, so a run whose
+calls tie (a constant cost after one event) may serve a waiting getter one attempt
+later on one path than on the other.
 """
 
 from __future__ import annotations
@@ -39,23 +51,13 @@ from actors.program import Call, Delay, Instruction, Next, Program, Wait
 KINDS = frozenset({"putter", "getter"})
 
 
-class Recording(Protocol):
-    """What the clock asks of an application's world: whether it records a history
-    (a chaos run's: every call is recorded around its task's await)."""
-
-    @property
-    def history(self) -> bool: ...
-
-
 class Driven(Protocol):
     """What the clock uses of an application (``actors.workload.Application``): its
-    workload, its world, and its connection and open queue as the program leaves them
-    (``stale``: a connection lost with a unit of work to back out first)."""
+    workload, and its connection and open queue as the program leaves them (``stale``:
+    a connection lost with a unit of work to back out first)."""
 
     @property
     def w(self) -> Workload: ...
-    @property
-    def world(self) -> Recording: ...
     @property
     def conn(self) -> Connection | None: ...
     @property
@@ -115,7 +117,6 @@ class Drive(Wakeup):
         return (
             type(trio.lowlevel.current_clock()) is VirtualClock
             and app.w.kind in KINDS
-            and not app.world.history
             and app.queue is not None
             and app.stale is None
             and conn is not None
@@ -268,4 +269,4 @@ class Drive(Wakeup):
         return super()._abort(raise_cancel)
 
 
-__all__ = ["KINDS", "Drive", "Driven", "Recording"]
+__all__ = ["KINDS", "Drive", "Driven"]

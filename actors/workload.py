@@ -28,7 +28,7 @@ import trio
 from actors import arrivals, clock, drive, program
 from actors.config import Workload
 from actors.events import ApplicationError, EventLog, ReplyReceived
-from actors.history import recorded
+from actors.history import recorded, recording
 from actors.mqi import Commit, Connection, MQICall, Put, Queue
 from actors.program import Await, Delay, Next, Program, Rest, awaiting
 from qsg import CMQC
@@ -437,12 +437,19 @@ class Application:
         wait RECONNECT seconds before the next try (with ``pause``, after any failure: a
         loop that is not paced by its arrivals must not retry in the same simulated
         instant). A step with an ``op`` is part of the history (``md``: the put's or
-        get's descriptor), recorded around its task's await."""
+        get's descriptor), recorded around it (``actors.history.recording``), by the
+        clock or the task, whichever makes it."""
         try:
             if op and self.world.history:
-                steps = work.perform if isinstance(work, MQICall) else partial(program.run, work)
-                recorded_result: T = yield Await(
-                    partial(self.record, steps, op, self.w.queue, md, syncpoint)
+                recorded_result: T = yield from recording(
+                    self.world,
+                    work,
+                    q_mgr=self.w.qmgr,
+                    app=self.name,
+                    op=op,
+                    queue=self.w.queue,
+                    md=md,
+                    syncpoint=syncpoint,
                 )
                 return recorded_result
             if isinstance(work, MQICall):

@@ -103,18 +103,19 @@ def load(seconds: float, where: str) -> Scenario:
     return dataclasses.replace(scenario, run=run)
 
 
-def played(scenario: Scenario, *, tasks: bool) -> tuple[float, int]:
-    """Wall seconds of one run, and the messages it got."""
+def played(scenario: Scenario, *, tasks: bool) -> tuple[float, float, int]:
+    """Wall seconds and processor seconds of one run, and the messages it got."""
     kinds = drive.KINDS
     if tasks:
         drive.KINDS = frozenset()
     try:
-        began = time.perf_counter()
+        began, processor = time.perf_counter(), time.process_time()
         result = run_scenario(scenario)
         wall = time.perf_counter() - began
+        processor = time.process_time() - processor
     finally:
         drive.KINDS = kinds
-    return wall, sum(int(q.get("got", 0)) for q in result.summary.queues)
+    return wall, processor, sum(int(q.get("got", 0)) for q in result.summary.queues)
 
 
 def main() -> None:
@@ -133,13 +134,15 @@ def main() -> None:
             cases[f"{where}, model costs"] = (costed, where)
             cases[f"{where}, no model costs"] = (dataclasses.replace(costed, costs=Costs()), where)
         walls: dict[str, list[float]] = {name: [] for name in cases}
+        processors: dict[str, list[float]] = {name: [] for name in cases}
         for rep in range(args.repeat):
             for name, (scenario, _) in cases.items():
-                wall, got = played(scenario, tasks=args.tasks)
+                wall, processor, got = played(scenario, tasks=args.tasks)
                 walls[name].append(wall)
+                processors[name].append(processor)
                 print(
-                    f"  rep {rep + 1} {name:<26} {wall:7.2f} s wall, {got:,} got, "
-                    f"{got / wall:8,.0f} msg/s",
+                    f"  rep {rep + 1} {name:<26} {wall:7.2f} s wall ({processor:.2f} s of a "
+                    f"processor), {got:,} got, {got / wall:8,.0f} msg/s",
                     flush=True,
                 )
     how = "a task each" if args.tasks else "as shipped"
@@ -157,6 +160,11 @@ def main() -> None:
             f"  {where:<8} one simulated hour takes {minutes:6.1f} min of wall time "
             f"(bound {BOUNDS[where]:g} min: {'met' if minutes <= BOUNDS[where] else 'NOT met'}); "
             f"{RATE * args.seconds / wall:,.0f} msg/s"
+        )
+        cpu = statistics.median(processors[f"{where}, model costs"])
+        print(
+            f"           in this process's own processor time (what the load of other "
+            f"processes does not count): {cpu * HOUR / args.seconds / 60:.1f} min an hour"
         )
         print(
             f"           ratio with model costs / without: {statistics.median(ratios):.2f} "
