@@ -23,9 +23,9 @@ task at that very instruction: a delay or wait that ended then is the task's to 
 from, an MQI call the task's to make (through the dispatcher: the MQI call that fails
 with MQRC_CONNECTION_BROKEN or MQRC_CF_STRUC_FAILED, the call that waits while the queue
 manager is paused). The task's cancellation (the workload's stop, the world's end)
-cancels whatever timer or wait is pending and reaches the program where it is. User
-scenarios' own Python (``qsg.scenario`` ``main``), requesters and servers keep their
-tasks.
+cancels whatever timer or wait is pending and reaches the program where it is. Every
+built-in kind is driven (putters, getters, requesters, servers); a user scenario's own
+Python (``qsg.scenario`` ``main``) and a program under ``qsg exec`` keep their tasks.
 
 Calls that fall due at one simulated instant are made in the order they were admitted
 on the clock, and in an order drawn from the run's seed among tasks (trio's seeded
@@ -47,8 +47,8 @@ from actors.config import Workload
 from actors.mqi import Connection, Queue
 from actors.program import Call, Delay, Instruction, Next, Program, Wait
 
-#: The kinds the clock can drive (requesters and servers keep their tasks).
-KINDS = frozenset({"putter", "getter"})
+#: The kinds the clock can drive: every built-in application.
+KINDS = frozenset({"putter", "getter", "requester", "server"})
 
 
 class Driven(Protocol):

@@ -189,6 +189,32 @@ class Put(MQICall[None]):
             raise self.warning
 
 
+class Put1(MQICall[None]):
+    """MQPUT1 of ``body`` with ``md`` and ``pmo`` to ``target``: open for output, put one
+    message, close. Output fields are written back into ``md`` and ``pmo``."""
+
+    __slots__ = ("body", "handle", "md", "pmo", "target")
+    handle: Handle  # set by the step: the closed handle, which says where the message went
+
+    def __init__(
+        self, connection: Connection, target: str | bytes | OD, body: bytes | str, md: MD, pmo: PMO
+    ) -> None:
+        super().__init__(connection, "mqput1", False)
+        self.target = target
+        self.body = body
+        self.md = md
+        self.pmo = pmo
+
+    def __call__(self, now: float) -> None:
+        conn = self.connection.conn
+        self.handle = conn.put1(self.target, self.body, self.md, self.pmo, now=now)
+
+    def done(self, now: float) -> None:
+        handle = self.handle
+        assert handle.done is not None  # the put completed
+        self.connection._put_done(handle, self.body, self.md, handle.done, now)
+
+
 class Get(MQICall["bytes | MQMIError"]):
     """MQGET on ``queue`` into ``md`` with ``gmo``, under way since ``now`` (None: the
     current time) in ``Queue.getting``, which waits between its attempts: whether it
@@ -383,12 +409,7 @@ class Connection:
     ) -> None:
         """MQPUT1: open, put one message, close."""
         md = MD() if md is None else md
-        pmo = PMO() if pmo is None else pmo
-        handle = await self._call(
-            lambda now: self.conn.put1(target, body, md, pmo, now=now), verb="mqput1"
-        )
-        assert handle.done is not None  # the put completed
-        self._put_done(handle, body, md, handle.done, program.now())
+        await Put1(self, target, body, md, PMO() if pmo is None else pmo).perform()
 
     async def commit(self) -> None:
         """MQCMIT."""
@@ -588,5 +609,6 @@ __all__ = [
     "Get",
     "MQICall",
     "Put",
+    "Put1",
     "Queue",
 ]
