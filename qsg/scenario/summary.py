@@ -11,12 +11,13 @@ its MQGET, as the mean, p50 and p99 in simulated seconds (nearest-rank percentil
 nothing happened (no message, no depth, no error) has no row. A queue manager's peak
 depth is of its local queues (``peak_local_depth``): a shared queue's depth is the
 QSG's, in its own row. Errors are counted and, in ``error_reasons``, broken down by
-reason code with IBM's name, per queue manager and per application (``applications``:
-each workload that had errors). Then the channels (batches, messages, bytes,
-deliveries, expiries in transit, how many messages the receiver had delivered whose
-batch the sender had not yet seen confirmed when the run ended, and how much the Expiry
-of delivered messages counted down against the time that passed), the lease holders in
-order, the requesters' round trips, the faults (``refused``: the world said no), and
+reason code with IBM's name, per queue (the queue the application's calls name), per
+queue manager and per application (``applications``: each workload that had errors).
+Then the channels (batches, messages, bytes, deliveries, expiries in transit, how
+many messages the receiver had delivered whose batch the sender had not yet seen
+confirmed when the run ended, and how much the Expiry of delivered messages counted
+down against the time that passed), the lease holders in order, the requesters' round
+trips, the faults (``refused``: the world said no), and
 each CF structure's peak usage, time to full and how long it lasts in an outage
 (``structures``: ``qsg.scenario.sizing``), and each workload's own figures on each
 queue it put to or got from, for queues several classes of application share
@@ -327,8 +328,11 @@ def summarise(
             qmgrs[e.q_mgr].dead_lettered += 1
             totals["dead_lettered"] += 1
         elif isinstance(e, ApplicationError):
-            qmgrs[e.q_mgr].errors += 1
-            qmgrs[e.q_mgr].reasons[e.reason] += 1
+            # On the queue the failing call named (its QSG's row for a shared queue), as
+            # on its queue manager and its application.
+            for row in (queues[(scope[e.q_mgr, e.queue], e.queue)], qmgrs[e.q_mgr]):
+                row.errors += 1
+                row.reasons[e.reason] += 1
             apps[(e.app.rsplit("#", 1)[0], e.q_mgr, e.queue)][e.reason] += 1
             totals["errors"] += 1
         elif isinstance(e, DepthSampled):
