@@ -105,6 +105,9 @@ class QueueManager:
         self.channels: dict[str, _Agent] = {}  # the sender agents of this life
         #: The network link of each running sender channel (a fault can break it).
         self.links: dict[str, trio.abc.Stream] = {}
+        #: The running receiving agent of each channel, by name, with its partner's
+        #: address: one instance of a channel at a time (AMQ9514E for a second).
+        self.receivers: dict[str, str] = {}
         #: The model cost of the SMDS accesses of the last step on a shared queue, for
         #: ``dispatch`` to charge after it.
         self.smds_owed = 0.0
@@ -166,13 +169,17 @@ class QueueManager:
                 self.start_channel(definition.name)
 
     def start_channel(self, name: str) -> None:
-        """START CHANNEL(name): run its sending agent in this life's nursery."""
+        """START CHANNEL(name): run its sending agent in this life's nursery. One
+        instance at a time: a channel whose agent runs (RUNNING, BINDING, RETRYING) is
+        refused, as runmqsc answers, with AMQ9514E "Channel is in use"; one that
+        stopped (STOP CHANNEL, or its retries exhausted) starts again."""
         definition = self.rules.local.channels.get(name)
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{self.name} has no sender channel {name}")
         running = self.channels.get(name)
-        if running is not None and not running.scope.cancel_called:
-            return  # already running
+        if running is not None and not running.scope.cancel_called and not running.ended.is_set():
+            why = channel.in_use_line(name, "its sending agent runs")
+            raise ValueError(f"channel {name} of {self.name} is in use ({why})")
         agent = self.channels[name] = _Agent()
 
         async def sending() -> None:
