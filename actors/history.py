@@ -7,6 +7,11 @@ fault (MQRC_CONNECTION_BROKEN, MQRC_CF_STRUC_FAILED, or the task cancelled mid-c
 such a put, get or commit may or may not have happened, and a checker must allow both.
 A put names its MsgId before the put (the client chooses it: ``World.new_msg_id``), so
 an unknown put can still be recognised if its message comes out.
+
+A task's call is recorded around its await (``recorded``); a built-in application's
+call, a program's instruction (``actors.program``), is recorded around its ``yield``
+(``recording``), so that the virtual clock can make it as a task would: the invocation
+when the call is made, the completion when its result (or error) comes back.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from typing import Protocol, TypeVar
 
 import trio
 
+from actors import program
 from actors.events import EventLog, OpCompleted, OpInvoked
+from actors.program import Call, Program
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.structs import MD
@@ -68,51 +75,90 @@ async def recorded(
     if not world.history:
         return await call()
     emit = world.events.emit
-    put = op == "put" and md is not None
-    emit(
-        OpInvoked(
-            trio.current_time(),
-            q_mgr,
-            app,
-            op,
-            queue,
-            md.MsgId if put and md is not None else b"",
-            put and md is not None and md.Persistence == CMQC.MQPER_PERSISTENT,
-            md.Expiry if put and md is not None else -1,
-            md.Report if put and md is not None else 0,
-            syncpoint,
-        )
-    )
+    emit(_invoked(trio.current_time(), q_mgr, app, op, queue, md, syncpoint))
     try:
         result = await call()
     except MQMIError as error:
-        outcome = "unknown" if error.reason in UNKNOWN else "fail"
-        emit(OpCompleted(trio.current_time(), q_mgr, app, op, queue, outcome, error.reason))
+        emit(_failed(trio.current_time(), q_mgr, app, op, queue, error))
         raise
     except BaseException:  # cancelled mid-call: it may have happened
         emit(OpCompleted(trio.current_time(), q_mgr, app, op, queue, "unknown"))
         raise
-    now = trio.current_time()
-    if md is None:
-        emit(OpCompleted(now, q_mgr, app, op, queue, "ok"))
-    else:
-        emit(
-            OpCompleted(
-                now,
-                q_mgr,
-                app,
-                op,
-                queue,
-                "ok",
-                0,
-                md.MsgId,
-                md.Expiry,
-                md.GroupId,
-                md.MsgSeqNumber,
-                md.BackoutCount,
-            )
-        )
+    emit(_completed(trio.current_time(), q_mgr, app, op, queue, md))
     return result
 
 
-__all__ = ["UNKNOWN", "FinalState", "HistoryKeeper", "recorded"]
+def recording(
+    world: HistoryKeeper,
+    work: Call[T] | Program[T],
+    *,
+    q_mgr: str,
+    app: str,
+    op: str,
+    queue: str,
+    md: MD | None = None,
+    syncpoint: bool = False,
+) -> Program[T]:
+    """The program of ``work`` (an MQI call, or a program of them), recorded in the
+    history as ``recorded`` records a task's call: made by a task or by the clock, the
+    same events at the same times."""
+    emit = world.events.emit
+    emit(_invoked(program.now(), q_mgr, app, op, queue, md, syncpoint))
+    try:
+        if isinstance(work, Call):
+            result: T = yield work
+        else:
+            result = yield from work
+    except MQMIError as error:
+        emit(_failed(program.now(), q_mgr, app, op, queue, error))
+        raise
+    except BaseException:  # cancelled mid-call: it may have happened
+        emit(OpCompleted(program.now(), q_mgr, app, op, queue, "unknown"))
+        raise
+    emit(_completed(program.now(), q_mgr, app, op, queue, md))
+    return result
+
+
+def _invoked(
+    now: float, q_mgr: str, app: str, op: str, queue: str, md: MD | None, syncpoint: bool
+) -> OpInvoked:
+    put = op == "put" and md is not None
+    return OpInvoked(
+        now,
+        q_mgr,
+        app,
+        op,
+        queue,
+        md.MsgId if put and md is not None else b"",
+        put and md is not None and md.Persistence == CMQC.MQPER_PERSISTENT,
+        md.Expiry if put and md is not None else -1,
+        md.Report if put and md is not None else 0,
+        syncpoint,
+    )
+
+
+def _failed(now: float, q_mgr: str, app: str, op: str, queue: str, error: MQMIError) -> OpCompleted:
+    outcome = "unknown" if error.reason in UNKNOWN else "fail"
+    return OpCompleted(now, q_mgr, app, op, queue, outcome, error.reason)
+
+
+def _completed(now: float, q_mgr: str, app: str, op: str, queue: str, md: MD | None) -> OpCompleted:
+    if md is None:
+        return OpCompleted(now, q_mgr, app, op, queue, "ok")
+    return OpCompleted(
+        now,
+        q_mgr,
+        app,
+        op,
+        queue,
+        "ok",
+        0,
+        md.MsgId,
+        md.Expiry,
+        md.GroupId,
+        md.MsgSeqNumber,
+        md.BackoutCount,
+    )
+
+
+__all__ = ["UNKNOWN", "FinalState", "HistoryKeeper", "recorded", "recording"]
