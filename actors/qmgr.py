@@ -32,6 +32,7 @@ from actors.channel import ChannelNetwork, ChannelSync
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from actors.expiry import ScanCoordinator
 from actors.mqi import ApplicationWorld
+from actors.processors import Processors
 from actors.reach import CALLER, Reach
 from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
@@ -95,7 +96,9 @@ class QueueManager:
         #: so may wait for it (``CFLink.bridged``; the world's link is fixed for its life).
         self.bridged = world.link.bridged
         self.lock = trio.Lock()
-        self.cpu = trio.CapacityLimiter(world.costs.cpus)
+        #: Its processors, on which each MQI call's model cost is charged (a new life
+        #: starts with them idle).
+        self.processors = Processors(world.costs.cpus)
         #: Its MQI calls by verb and their cost, taken at each sample interval.
         self.statistics = MessageManagerStatistics()
         self.syncq: dict[str, ChannelSync] = {}
@@ -139,6 +142,7 @@ class QueueManager:
             async with trio.open_nursery() as nursery:
                 self._nursery, self._mailbox = nursery, send
                 self.channels = {}  # the agents of an earlier life went with it
+                self.processors = Processors(self.world.costs.cpus)
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
                 await nursery.start(expiry.scan_periodically, self)
@@ -318,9 +322,21 @@ class QueueManager:
         return result
 
     async def _admit(self, verb: str, shared: bool) -> None:
-        """An application's call let in: the queue manager must be up; the call is
-        counted, and its model cost (CPU, and CF access on a shared queue) is slept
-        holding one of the queue manager's processors."""
+        """An application's call let in (``admit``): the task sleeps until its model cost
+        has been charged on one of the queue manager's processors, then the queue manager
+        must still be up (``admitted``)."""
+        now = trio.current_time()
+        at = self.admit(now, verb, shared)
+        if at != now:
+            await clock.sleep_until(at)
+            self.admitted()
+
+    def admit(self, now: float, verb: str, shared: bool) -> float:
+        """An application's call let in at ``now``: the queue manager must be up; the
+        call is counted, and its model cost (CPU, and CF access on a shared queue)
+        charged on the processor free soonest (``Processors``). Returns when the cost
+        has been paid, the time its step is made (``now`` when it costs nothing). The
+        same for a task's call (``dispatch``) and the clock's (``actors.drive``)."""
         if not self.alive:
             raise MQMIError.failed(
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} is not running"
@@ -328,13 +344,15 @@ class QueueManager:
         costs = self.world.costs
         cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
         self.statistics.count(verb, cost, shared)
-        if cost:
-            async with self.cpu:
-                await clock.sleep(cost)
-            if not self.alive:
-                raise MQMIError.failed(
-                    CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
-                )
+        return self.processors.reserve(now, cost) if cost else now
+
+    def admitted(self) -> None:
+        """A call's cost paid: the queue manager must still be up for its step (a kill
+        while the call held a processor breaks the connection)."""
+        if not self.alive:
+            raise MQMIError.failed(
+                CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
+            )
 
     def dispatch_now(
         self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
@@ -413,17 +431,22 @@ class QueueManager:
                 lock.release()
         return result
 
+    def clocked(self) -> bool:
+        """Whether an MQI call can be made by the virtual clock's timers rather than a
+        task (``actors.drive``): the queue manager is up and not paused, and its coupling
+        facility is in process or called by blocking calls (simulated time stands still
+        during a call, as no other task runs). Its model costs are times the clock
+        keeps: the call's step is made when they have been paid (``admit``)."""
+        return self.alive and self.paused is None and not self.bridged
+
     def immediate(self) -> bool:
-        """Whether an MQI call would run at once, without a checkpoint: the queue manager
-        is up and not paused, its calls cost no simulated time and its coupling facility
-        is in process or called by blocking calls (``dispatch`` has nothing to wait for:
-        simulated time stands still during the call, as no other task runs)."""
-        costs = self.world.costs
+        """Whether an MQI call would run at once, without a checkpoint: ``clocked``, and
+        its calls cost no simulated time (``dispatch`` has nothing to wait for)."""
         return (
             self.alive
             and self.paused is None
             and not self.bridged
-            and not costs.per_call  # CPU, CF access or SMDS costs
+            and not self.world.costs.per_call  # CPU, CF access or SMDS costs
         )
 
     def wake(self) -> None:

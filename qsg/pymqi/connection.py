@@ -224,7 +224,7 @@ class QueueManager:
             if thread is not None:
                 binding.threads.connected(thread, -1)
             try:
-                await conn.disconnect()
+                await history.disconnect(conn)
             except CoreError as error:
                 if error.reason != CMQC.MQRC_CONNECTION_BROKEN:
                     raise
