@@ -27,7 +27,7 @@ from qsg.commands import interrupts
 from qsg.commands.helpers import causes as _causes
 from qsg.commands.helpers import console as _console
 from qsg.commands.helpers import is_sweep as _is_sweep
-from qsg.commands.helpers import load, write_run
+from qsg.commands.helpers import load, open_recording, write_run
 from qsg.commands.helpers import print_problems as _problems
 from qsg.commands.options import SECONDS, redis_option, seed_option
 from qsg.commands.run_view import print_summary, refusal_warner, refusals_line
@@ -196,16 +196,10 @@ def run(
                 as_json,
             )
         )
+    recording = None if out is None else open_recording(out, scenario, loaded, seed)
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
-    from qsg.scenario.recording import Recording
-
-    recording = (
-        None
-        if out is None
-        else Recording(out, scenario, loaded, loaded.run.seed if seed is None else seed)
-    )
     events = None if recording is None else recording.events
     try:
         result = _play(loaded, redis_url, seed, console if progress else None, events)
