@@ -57,12 +57,18 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 
 def of(error: BaseException) -> bool:
-    """``error`` is an interrupt: a KeyboardInterrupt, or an exception group (trio's
-    nurseries) with one among what it holds."""
-    if isinstance(error, KeyboardInterrupt):
-        return True
-    if isinstance(error, BaseExceptionGroup):
-        return any(of(inner) for inner in error.exceptions)
+    """``error`` is an interrupt: a KeyboardInterrupt, an exception group (trio's
+    nurseries) with one among what it holds, or an error raised while one was being
+    handled (a library's clean-up failing as the interrupt unwinds it: py4j's call to a
+    JVM whose connection the interrupt closed)."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        if isinstance(error, BaseExceptionGroup) and any(of(e) for e in error.exceptions):
+            return True
+        error = error.__context__  # type: ignore[assignment]
     return False
 
 
