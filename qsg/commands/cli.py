@@ -52,13 +52,13 @@ class _Qsg(click.Group):
     exception groups."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        interrupts.install()
-        try:
-            return super().invoke(ctx)
-        except BaseException as error:
-            if not interrupts.of(error):
-                raise
-        interrupts.end()
+        with interrupts.taken():
+            try:
+                return super().invoke(ctx)
+            except BaseException as error:
+                if not interrupts.of(error):
+                    raise
+            interrupts.end()
 
 
 @click.group(cls=_Qsg, context_settings={"help_option_names": ["-h", "--help"]})

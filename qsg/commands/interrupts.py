@@ -23,6 +23,8 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import NoReturn
 
@@ -34,17 +36,30 @@ from rich.markup import escape
 _received: list[signal.Signals] = []
 
 
-def install() -> None:
-    """Take SIGTERM as SIGINT is taken (from the main thread; once per command)."""
+@contextmanager
+def taken() -> Iterator[None]:
+    """SIGTERM taken as SIGINT is, for the block (a command's run; from the main thread
+    only), and the handlers as they were after it."""
     if threading.current_thread() is not threading.main_thread():
+        yield
         return
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    _received.clear()
+    before_int, before_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    ignored = before_int is signal.SIG_IGN
+    if ignored:
         # Ignored, SIGINT stays ignored (blocked: never delivered); but its handler is
         # Python's again, so that trio installs its own for a run and SIGTERM has
         # that one to go through.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before_term)
+        if ignored:
+            signal.signal(signal.SIGINT, before_int)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
@@ -60,10 +75,13 @@ def of(error: BaseException) -> bool:
     """``error`` is an interrupt: a KeyboardInterrupt, an exception group (trio's
     nurseries) with one among what it holds, or an error raised while one was being
     handled (a library's clean-up failing as the interrupt unwinds it: py4j's call to a
-    JVM whose connection the interrupt closed)."""
+    JVM whose connection the interrupt closed). Not a command's own exit (SystemExit)
+    on the way out of one."""
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         seen.add(id(error))
+        if isinstance(error, SystemExit):  # the command ended itself (``end``, too)
+            return False
         if isinstance(error, KeyboardInterrupt):
             return True
         if isinstance(error, BaseExceptionGroup) and any(of(e) for e in error.exceptions):
@@ -92,4 +110,4 @@ def end(note: str = "") -> NoReturn:
     sys.exit(exit_status())
 
 
-__all__ = ["end", "exit_status", "install", "of", "received"]
+__all__ = ["end", "exit_status", "of", "received", "taken"]
