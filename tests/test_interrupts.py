@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -71,11 +71,25 @@ def long_scenario(tmp_path: Path) -> Path:
     return path
 
 
+#: The commands a test started: any still running when it ends is killed, group and all.
+_started: list[subprocess.Popen[str]] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_command_left_running() -> Iterator[None]:
+    yield
+    while _started:
+        process = _started.pop()
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+
+
 def qsg(*args: str, **popen: object) -> subprocess.Popen[str]:
     """``qsg ARGS`` in a process group of its own (a terminal's foreground job), with
     the embedded server (no QSG_REDIS_URL)."""
     env = {k: v for k, v in os.environ.items() if k != URL_VARIABLE}
-    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+    process: subprocess.Popen[str] = subprocess.Popen(
         [sys.executable, "-c", "from qsg.commands.cli import main; main()", *args],
         cwd=ROOT,
         env=env,
@@ -86,6 +100,8 @@ def qsg(*args: str, **popen: object) -> subprocess.Popen[str]:
         start_new_session=True,
         **popen,
     )
+    _started.append(process)
+    return process
 
 
 def until(ready: Callable[[], bool], process: subprocess.Popen[str]) -> None:
