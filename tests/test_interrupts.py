@@ -291,3 +291,40 @@ def test_qsg_chaos_interrupted_between_or_during_runs_ends_in_one_line() -> None
     assert campaign.stdout.readline().startswith("run    1/50")
     code, _, err = interrupt(campaign, signal.SIGINT)
     assert (code, err) == (130, "interrupted (SIGINT)\n")
+
+
+# ---- qsg sweep ------------------------------------------------------------------------------
+def session_processes(session: int) -> list[int]:
+    """The processes still in ``session`` (the command, its JVM, Spark's Python workers,
+    their embedded servers would be: each server is in a session of its own, but is the
+    child of a worker that is)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and alive(int(entry.name)):
+            try:
+                if os.getsid(int(entry.name)) == session:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.slow
+def test_qsg_sweep_interrupted_ends_in_one_line_and_leaves_no_process(tmp_path: Path) -> None:
+    sweep = qsg("sweep", str(ROOT / "scenarios" / "sweep-capacity.toml"), "--out", str(tmp_path))
+    assert sweep.stdout is not None
+    assert "points on" in sweep.stdout.readline()  # Spark is up, the points' job starts
+    time.sleep(5)
+    workers = session_processes(sweep.pid)
+    servers = [pid for worker in workers for pid, _ in servers_of(worker)]
+    code, _, err = interrupt(sweep, signal.SIGINT)
+    assert code == 130
+    # PySpark's handler and py4j's logged tracebacks are gone; the JVM's own start-up
+    # warning may come first.
+    assert err.endswith("\ninterrupted (SIGINT)\n") and "Traceback" not in err
+    deadline = time.monotonic() + 30
+    while (session_processes(sweep.pid) or any(map(alive, servers))) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.2)
+    assert session_processes(sweep.pid) == [] and not any(map(alive, servers))
