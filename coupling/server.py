@@ -90,7 +90,9 @@ class EmbeddedServer:
         self._process = ServerProcess(self._dir, self.socket_path, self.port, config)
         self.persistent = persistent
         self.tcp = tcp
-        # An owner that ends without stop() (an exception nobody caught) still stops it.
+        # An owner that ends without stop() (an exception nobody caught) still stops it;
+        # a child process it forked does not (it would stop its parent's server).
+        self._owner = os.getpid()
         atexit.register(self.stop)
 
     @property
@@ -135,7 +137,9 @@ class EmbeddedServer:
 
     def stop(self) -> None:
         """Stop the process (a clean shutdown: an append-only file is complete) and remove
-        its private directory."""
+        its private directory; in a process forked from the owner, nothing."""
+        if os.getpid() != self._owner:
+            return
         self._process.stop()
         if self._own_dir:
             shutil.rmtree(self._dir, ignore_errors=True)

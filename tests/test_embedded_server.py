@@ -163,3 +163,22 @@ def test_the_private_server_dies_with_an_owner_killed_outright_and_its_directory
         assert sweep() == []
     finally:
         server.stop()
+
+
+def test_a_child_process_forked_from_the_owner_leaves_the_server_alone_when_it_exits() -> None:
+    server = EmbeddedServer()
+    server.start()
+    try:
+        child = os.fork()
+        if child == 0:  # exits as a Python process does: its exit handlers run
+            code = 0
+            try:
+                server.stop()
+            except BaseException:
+                code = 1
+            os._exit(code)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert server.running and server.directory.exists()
+    finally:
+        server.stop()
