@@ -44,7 +44,7 @@ from string import Template
 from coupling.codec import FIELD_TAGS
 from coupling.status import Status, lua_constants
 from qsg import CMQC
-from qsg.core import geometry
+from qsg.core import geometry, offload
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,8 @@ local NONE24 = '$NONE24'
 local SHIFT = $SHIFT
 local ELEMENT, CONTROL = $ELEMENT_BYTES, $CONTROL_BYTES
 local ENTRIES_PER_KB, ELEMENTS_PER_KB = $ENTRIES_PER_KB, $ELEMENTS_PER_KB
+-- The lowest CFLEVEL that takes a message over 63 KB (qsg.core.offload).
+local LARGE_MESSAGE_CF_LEVEL = $LARGE_MESSAGE_CF_LEVEL
 local SCAN_CHUNK = $SCAN_CHUNK
 
 local function fmt(n) return string.format('%.0f', n) end
@@ -146,6 +148,11 @@ local function elements(record) return math.ceil((data_of(record) + CONTROL) / E
 -- (qsg.core.geometry.percent_full; a structure's maxima are never 0).
 local function percent_full(entries, used, max_entries, max_elements)
   return 100 * math.max(entries / max_entries, used / max_elements)
+end
+-- Whether a structure with entries and used elements in use takes one more message of
+-- more elements: an entry and more elements free (qsg.core.geometry.has_room).
+local function has_room(entries, used, more, max_entries, max_elements)
+  return entries < max_entries and used + more <= max_elements
 end
 -- The queue's state in one read: nil if there is no such queue. k is its ordering
 -- ('0' priority, '1' FIFO) followed by its structure's accounting key (none: empty).
@@ -338,6 +345,7 @@ _SUBSTITUTIONS: dict[str, object] = dict(
     CONTROL_BYTES=geometry.CONTROL_BYTES,
     ENTRIES_PER_KB=geometry.ENTRIES_PER_KB,
     ELEMENTS_PER_KB=geometry.ELEMENTS_PER_KB,
+    LARGE_MESSAGE_CF_LEVEL=offload.LARGE_MESSAGE_CF_LEVEL,
     SCAN_CHUNK=SCAN_CHUNK,
     USAGE_BASE=USAGE_BASE,
 )
@@ -482,7 +490,8 @@ local record, offloaded = ARGV[1], body ~= ''
 if S ~= '' then
   if offloaded then  -- read the level only when it matters
     local c = redis.call('HMGET', S, 'cflevel', 'name')
-    if tonumber(c[1]) < 4 then return {CF_LEVEL, tonumber(c[1]), c[2]} end
+    local level = tonumber(c[1])
+    if level < LARGE_MESSAGE_CF_LEVEL then return {CF_LEVEL, level, c[2]} end
   end
   local c = redis.call('HMGET', S, 'use', 'max', 'offld')
   local entries, used = usage_of(c[1])
@@ -503,8 +512,9 @@ if S ~= '' then
       end
     end
   end
+  -- Full for this message: refused before anything changed (qsg.core.geometry).
   local more = elements(record)
-  if entries + 1 > max_entries or used + more > max_elements then
+  if not has_room(entries, used, more, max_entries, max_elements) then
     return {STORAGE_FULL, redis.call('HGET', S, 'name')}
   end
   redis.call('HINCRBY', S, 'use', USE + more)
@@ -758,6 +768,32 @@ if ARGV[2] ~= '1' then
   end
 end
 return {OK, n}
+""",
+)
+
+CONTENTS = _script(
+    "CONTENTS",
+    r"""
+-- The MsgIds of a queue's messages that backing out every unit of work would leave
+-- there: committed ones (visible, locked, or expired and not yet discarded) and those an
+-- uncommitted get holds; not uncommitted puts. Reads only (a run's final state).
+-- KEYS[1] the queue's prefix
+-- returns {OK, MsgId...} | {NO_QUEUE}
+local P = KEYS[1]
+if not state_of(P) then return {NO_QUEUE} end
+local puts = {}
+local held = redis.call('HGETALL', P .. 'u')
+for i = 1, #held, 2 do
+  if string.byte(held[i + 1], 1) == 80 then puts[held[i]] = true end  -- 'P:': a put
+end
+local out = {OK}
+local stored = redis.call('HGETALL', P .. 'm')
+for i = 1, #stored, 2 do
+  if not puts[stored[i]] then
+    out[#out + 1] = dfield(cmsgpack.unpack((unwrap(stored[i + 1]))), T_MSGID, NONE24)
+  end
+end
+return out
 """,
 )
 
@@ -1169,6 +1205,7 @@ ALL = (
     GET,
     LOCK,
     COUNT,
+    CONTENTS,
     COMMIT,
     BACKOUT,
     SCAN,

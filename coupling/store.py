@@ -35,7 +35,7 @@ from qsg import CMQC
 from qsg.core import geometry
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message, joined
-from qsg.core.offload import Rule
+from qsg.core.offload import LARGE_MESSAGE_CF_LEVEL, Rule
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
     MATCH_ANY,
@@ -135,6 +135,12 @@ class RedisStore:
     def uncommitted(self, queue: str) -> int:
         return int(self._command("HLEN", self._prefix(queue) + "u"))
 
+    def contents(self, queue: str) -> list[bytes]:
+        reply = self._run(scripts.CONTENTS, [self._prefix(queue)], [])
+        if reply[0] != scripts.OK:
+            raise self._gone(queue)
+        return [bytes(msg_id) for msg_id in reply[1:]]
+
     # ---- put and get ----------------------------------------------------------
     def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
         record, offloaded = encode(msg)
@@ -186,7 +192,8 @@ class RedisStore:
             raise MQMIError.failed(
                 CMQC.MQRC_WRONG_CF_LEVEL,
                 f"a message of {len(msg.body)} bytes is over 63 KB: CF structure "
-                f"{reply[2].decode()} of {queue} is CFLEVEL({reply[1]}), 4 or more is needed",
+                f"{reply[2].decode()} of {queue} is CFLEVEL({reply[1]}), "
+                f"{LARGE_MESSAGE_CF_LEVEL} or more is needed",
             )
         raise self._gone(queue)
 

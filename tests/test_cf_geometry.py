@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from coupling import scripts
+from coupling.codec import encode
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from qsg import MD
@@ -111,6 +112,69 @@ return out
     args = [n for case in cases for n in case]
     answers = cf_transport.command("EVAL", script.source, 0, *args)
     assert [float(a) for a in answers] == [geometry.percent_full(*case) for case in cases]
+
+
+def test_the_scripts_refuse_a_put_exactly_when_the_geometry_says_the_structure_is_full(
+    cf_transport: BlockingTransport,
+) -> None:
+    # The structure-full rule (2192: full "if either all ENTRYs or all ELEMENTs are in
+    # use") is geometry.has_room in process and the prelude's has_room in the put script:
+    # the last entry and the last element are taken, one more is refused. Structures of
+    # many sizes at and around their maxima, messages of 0 to 253 elements, and random
+    # usage.
+    script = scripts._script(  # the prelude's has_room, alone
+        "HAS_ROOM",
+        r"""
+local out = {}
+for i = 1, #ARGV, 5 do
+  local a = {}
+  for j = 0, 4 do a[j + 1] = tonumber(ARGV[i + j]) end
+  out[#out + 1] = has_room(a[1], a[2], a[3], a[4], a[5]) and 1 or 0
+end
+return out
+""",
+    )
+    rng = random.Random(42)
+    cases = []
+    for size_kb in (1, 2, 7, 64, 1000, geometry.MAX_SIZE_KB):
+        most, room = geometry.max_entries(size_kb), geometry.max_elements(size_kb)
+        for more in (1, 5, geometry.elements(63 * KB)):
+            for entries in (0, most - 1, most, most + 1):
+                for used in (0, room - more - 1, room - more, room - more + 1, room, room + 1):
+                    cases.append((max(entries, 0), max(used, 0), more, most, room))
+        for _ in range(20):
+            more = geometry.elements(rng.randrange(63 * KB + 1))
+            cases.append((rng.randrange(most + 2), rng.randrange(room + 2), more, most, room))
+    args = [n for case in cases for n in case]
+    answers = cf_transport.command("EVAL", script.source, 0, *args)
+    assert [bool(a) for a in answers] == [geometry.has_room(*case) for case in cases]
+    assert "has_room(entries, used, more, max_entries, max_elements)" in scripts.PUT.source
+
+
+def test_the_scripts_count_a_messages_elements_as_the_geometry_does(
+    cf_transport: BlockingTransport,
+) -> None:
+    # A message's elements follow from its data's length alone, read by the script from
+    # the head of the record the store encodes (each msgpack string width a body up to
+    # 63 KB takes: fixraw, str8, raw16) and by the in-process store from the body; a
+    # body over 63 KB is not in the record (offloaded), which leaves its control storage.
+    script = scripts._script(
+        "ELEMENTS",
+        r"""
+local out = {}
+for i = 1, #ARGV do out[i] = elements(ARGV[i]) end
+return out
+""",
+    )
+    edges = (n * geometry.ELEMENT_BYTES - geometry.CONTROL_BYTES for n in (1, 2, 5, 100, 252))
+    lengths = sorted(
+        {0, 1, 31, 32, 255, 256, 63 * KB - 1, 63 * KB}
+        | {edge + d for edge in edges for d in (-1, 0, 1)}
+    )
+    records = [encode(_message(n))[0] for n in [*lengths, 63 * KB + 1, 100 * KB]]
+    answers = cf_transport.command("EVAL", script.source, 0, *records)
+    wanted = [geometry.elements(n) for n in lengths]
+    assert answers == [*wanted, geometry.CONTROL_ELEMENTS, geometry.CONTROL_ELEMENTS]
 
 
 #: The geometry's numbers as a script could type them: an element's and the control

@@ -379,7 +379,7 @@ def test_below_the_first_threshold_reached_no_rule_applies_and_from_it_one_does(
     reached = entries >= fewest_entries or elements >= fewest_elements
     assert reached == (full >= min(thresholds))
     assert reached == offloaded(1, full, applied)
-    structure = _Structure(size_kb, applied, entries, elements)
+    structure = _Structure("APP1", size_kb, 5, applied, entries, elements)
     assert structure.rules_may_apply() == reached
     # At each bound and one short of it (where the shortcut could be off by one).
     for count in (fewest_entries, fewest_elements):
@@ -389,7 +389,7 @@ def test_below_the_first_threshold_reached_no_rule_applies_and_from_it_one_does(
             if entries < 0 or elements < 0:
                 continue
             full = percent_full(int(entries), int(elements), size_kb, 4 * size_kb)
-            structure = _Structure(size_kb, applied, int(entries), int(elements))
+            structure = _Structure("APP1", size_kb, 5, applied, int(entries), int(elements))
             assert structure.rules_may_apply() == (full >= min(thresholds))
 
 

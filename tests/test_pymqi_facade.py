@@ -402,7 +402,7 @@ class TestPlatforms:
 class TestUnsupported:
     """What the simulator does not model fails with a reason code, never AttributeError."""
 
-    def test_publish_subscribe_is_2531_a_message_handle_2298_pcf_2085(self) -> None:
+    def test_publish_subscribe_is_2531_a_message_handle_2298(self) -> None:
         def body(world: World) -> None:
             qmgr = pymqi.connect("QM1")
             with raises_reason(CMQC.MQRC_PUBSUB_INHIBITED):
@@ -411,8 +411,6 @@ class TestUnsupported:
                 pymqi.Subscription(qmgr).sub()
             with raises_reason(CMQC.MQRC_FUNCTION_NOT_SUPPORTED):
                 pymqi.MessageHandle(qmgr)
-            with raises_reason(CMQC.MQRC_UNKNOWN_OBJECT_NAME):
-                pymqi.PCFExecute(qmgr)
 
         in_world(body)
 

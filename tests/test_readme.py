@@ -20,6 +20,7 @@ and docs/README.md lists every document of docs/.
 from __future__ import annotations
 
 import glob
+import hashlib
 import itertools
 import os
 import re
@@ -198,7 +199,17 @@ def _copy(tmp_path: Path) -> Path:
         ".ruff_cache",
     )
     shutil.copytree(ROOT, copy, ignore=ignore)
-    (copy / ".venv").symlink_to(ROOT / ".venv")
+    # This environment's .venv, entry by entry, with the stamp ./dev looks for (that
+    # pyproject.toml is installed): linking the .venv itself let ./dev reinstall the
+    # project into it from the copy whenever the stamps differed, leaving the real
+    # environment's `qsg` pointing at a temporary directory once the test ended.
+    venv = copy / ".venv"
+    venv.mkdir()
+    for entry in (ROOT / ".venv").iterdir():
+        if not entry.name.startswith(".installed-"):
+            (venv / entry.name).symlink_to(entry)
+    digest = hashlib.sha256((copy / "pyproject.toml").read_bytes()).hexdigest()[:16]
+    (venv / f".installed-{digest}").touch()
     return copy
 
 

@@ -85,10 +85,14 @@ def test_a_latency_is_shown_in_ms_or_s_to_three_significant_digits(
     assert duration(seconds) == text
 
 
-def test_errors_are_counted_by_reason_code_per_queue_manager_and_application(
-    cf_url: str,
+@pytest.mark.parametrize("in_process", [False, True], ids=["server", "in-process"])
+def test_errors_are_counted_by_reason_code_per_queue_queue_manager_and_application(
+    cf_url: str, in_process: bool
 ) -> None:
-    result = run_scenario(parse_scenario(FULL, "full.toml"), redis_url=cf_url)
+    # On either path (issue 42: in process the structure never filled, and the queue's
+    # row counted no error while its queue manager's and application's did).
+    text = FULL.replace("seed = 3\n", f"seed = 3\nin_process = {str(in_process).lower()}\n")
+    result = run_scenario(parse_scenario(text, "full.toml"), redis_url=cf_url)
     summary = result.summary
     (reason,) = summary.qmgr("QM1")["error_reasons"]
     count = summary.qmgr("QM1")["errors"]
@@ -103,6 +107,8 @@ def test_errors_are_counted_by_reason_code_per_queue_manager_and_application(
             "error_reasons": [reason],
         }
     ]
+    queue = summary.queue("QSG1", "APP.SHARED")
+    assert (queue["errors"], queue["error_reasons"]) == (count, [reason])
     text = shown(result)
     want = f"2192 STORAGE_MEDIUM_FULL × {count:,}"
     assert want in table_rows(text, "Queue managers")[0]

@@ -89,6 +89,25 @@ def test_a_structure_that_holds_one_message_is_not_refused() -> None:
     parse_scenario(BASE.replace("size_kb = 64", "size_kb = 3"), "s.toml")  # 12 elements
 
 
+def test_a_structure_that_holds_one_message_is_not_refused_to_several_putters() -> None:
+    # The dry run tries each workload's put against the structure's limits, in process
+    # (issue 42): one workload's trial message must not fill the structure for the next.
+    # 12 elements hold one 2,000-byte message (9), not two; three putters share it.
+    second = '[[workload]]\ntype = "putter"\nqmgr = "QM2"\nqueue = "APP.S"\nrate = 5\nsize = 2000\n'
+    text = BASE.replace("size_kb = 64", "size_kb = 3") + "\n" + second + "\n" + second
+    parse_scenario(text, "s.toml")
+
+
+def test_a_message_over_63_kb_to_a_structure_below_cflevel_4_is_refused() -> None:
+    # "DEFINE CFSTRUCT": CFLEVEL(4) for messages over 63 KB; the put would fail with
+    # MQRC_WRONG_CF_LEVEL (2366), every time.
+    text = BASE.replace("size_kb = 64", "size_kb = 64\ncflevel = 3").replace(
+        "size = 2000", "size = 70000", 1
+    )
+    (problem,) = problems(text)
+    assert "MQRC_WRONG_CF_LEVEL (2366)" in problem and "APP.S" in problem, problem
+
+
 def test_a_message_over_the_remote_queues_maxmsgl_is_refused_at_the_putter() -> None:
     text = BASE.replace("MAXMSGL(4096)", "MAXMSGL(1000)")
     line = line_of(text, "size = 2000", after=line_of(text, 'queue = "TO.QM3"'))

@@ -15,15 +15,21 @@ all its elements are in use. The model:
   encodes the message, so every store and the sizing count alike;
 - a structure's percent full is the fuller of its entries and its elements
   (``percent_full``): what the offload rules compare with OFFLDnTH;
+- a structure is full for a message when it has no entry left or too few elements for
+  it (``has_room``): the put is refused with MQRC_STORAGE_MEDIUM_FULL and changes
+  nothing. The put that takes the last entry or the last element succeeds. The message's
+  elements are counted after the offload rules decided (an offloaded message needs only
+  CONTROL_ELEMENTS), so a structure at CFLEVEL(5) with OFFLD3SZ(0K) runs out of entries,
+  not elements;
 - a message's key orders its queue (``message_key``): ``(9 - priority) << SEQ_BITS |
   seq`` on a priority queue, ``seq`` (its arrival number) on a FIFO queue; below 2^53, so
   that a Lua number and a sorted-set score hold it exactly.
 
 Who uses it: both stores (``qsg.core.memstore``; ``coupling.store`` and the Lua scripts
-of ``coupling.scripts``, which get these numbers substituted when they are built), the
-capacity sizing (``qsg.scenario.sizing``), the scenario dry run, DISPLAY CFSTATUS, the
-pipeline's tables and report, and the benchmarks. (The structure-full rule, which only
-the coupling facility's store applies today, is to be decided here as well.)
+of ``coupling.scripts``, which get these numbers substituted when they are built, and
+whose ``elements``, ``percent_full`` and ``has_room`` are held to these by
+tests/test_cf_geometry.py), the capacity sizing (``qsg.scenario.sizing``), the scenario
+dry run, DISPLAY CFSTATUS, the pipeline's tables and report, and the benchmarks.
 """
 
 from __future__ import annotations
@@ -80,6 +86,14 @@ def percent_full(entries: int, elements: int, max_entries: int, max_elements: in
     return 100.0 * used
 
 
+def has_room(entries: int, elements: int, more: int, max_entries: int, max_elements: int) -> bool:
+    """Whether a structure with ``entries`` and ``elements`` in use, of these maxima,
+    takes one more message of ``more`` elements: an entry and ``more`` elements are
+    free. IBM, "2192 (0890) (RC2192): MQRC_STORAGE_MEDIUM_FULL": full "if either all
+    ENTRYs or all ELEMENTs are in use"."""
+    return entries < max_entries and elements + more <= max_elements
+
+
 def message_key(seq: int, priority: int, by_priority: bool) -> int:
     """The key of message number ``seq`` of ``priority`` on its queue: higher priorities
     first on a priority queue (``by_priority``), then arrival order."""
@@ -110,6 +124,7 @@ __all__ = [
     "SEQ_MASK",
     "below_priority",
     "elements",
+    "has_room",
     "max_elements",
     "max_entries",
     "message_key",

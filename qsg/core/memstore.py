@@ -24,6 +24,7 @@ from qsg.core.expiry import is_expired
 from qsg.core.geometry import (
     below_priority,
     elements,
+    has_room,
     max_elements,
     max_entries,
     message_key,
@@ -31,7 +32,13 @@ from qsg.core.geometry import (
 )
 from qsg.core.lease import Held, LocalLease
 from qsg.core.message import Message, joined
-from qsg.core.offload import ALWAYS_OFFLOADED, Rule, first_reached, offloaded
+from qsg.core.offload import (
+    ALWAYS_OFFLOADED,
+    LARGE_MESSAGE_CF_LEVEL,
+    Rule,
+    first_reached,
+    offloaded,
+)
 from qsg.core.order import Order
 from qsg.core.reports import wants_expiration_report
 from qsg.core.store import (
@@ -56,31 +63,69 @@ _SEGMENTED = CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT
 @dataclass(slots=True)
 class _Structure:
     """A CF structure's accounting: its entries and elements in use, kept as messages
-    come and go, so that a put knows how full it is (its offload rules need that)."""
+    come and go, so that a put knows how full it is (its offload rules need that) and
+    whether it has room (``geometry.has_room``).
 
-    size_kb: int
+    A structure no ``define_structure`` named (``size_kb`` 0: a queue created on it by
+    a test of the store alone) has no limits: a queue manager defines every structure
+    before a queue on it (MQSC's CFSTRUCT must name one), as the coupling facility's
+    store needs."""
+
+    name: str
+    size_kb: int = 0
+    cf_level: int = 5
     rules: tuple[Rule, ...] = ()
     entries: int = 0
     elements: int = 0
+    #: The entries and the elements SIZE holds (``define``).
+    most: int = 0
+    room: int = 0
     #: The entries and the elements in use at which the first rule applies
     #: (``offload.first_reached``): below both, a put skips the rules.
     calm: tuple[float, float] = (0, 0)
 
     def __post_init__(self) -> None:
-        self.define(self.size_kb, self.rules)
+        self.define(self.size_kb, self.cf_level, self.rules)
 
-    def define(self, size_kb: int, rules: tuple[Rule, ...]) -> None:
-        self.size_kb, self.rules = size_kb, rules
-        self.calm = first_reached(rules, max_entries(size_kb), max_elements(size_kb))
+    def define(self, size_kb: int, cf_level: int, rules: tuple[Rule, ...]) -> None:
+        self.size_kb, self.cf_level, self.rules = size_kb, cf_level, rules
+        self.most, self.room = max_entries(size_kb), max_elements(size_kb)
+        self.calm = first_reached(rules, self.most, self.room)
 
     def full(self) -> float:
-        size = self.size_kb
-        return percent_full(self.entries, self.elements, max_entries(size), max_elements(size))
+        return percent_full(self.entries, self.elements, self.most, self.room)
 
     def rules_may_apply(self) -> bool:
         """Whether the structure is full enough for one of its offload rules to apply."""
         fewest_entries, fewest_elements = self.calm
         return self.entries >= fewest_entries or self.elements >= fewest_elements
+
+    def admit(self, queue: str, size: int) -> tuple[bool, int]:
+        """Decide a put to ``queue`` of a message with ``size`` bytes of data as the
+        coupling facility's put script does, before anything changes: refuse it, or
+        answer whether its data is offloaded and the elements it takes.
+
+        MQRC_WRONG_CF_LEVEL (2366) for a message over 63 KB below CFLEVEL(4);
+        MQRC_STORAGE_MEDIUM_FULL (2192) when the structure has no room for it, counted
+        after the offload rules decided (``geometry.has_room``)."""
+        always = size > ALWAYS_OFFLOADED
+        if always and self.cf_level < LARGE_MESSAGE_CF_LEVEL:
+            raise MQMIError.failed(
+                CMQC.MQRC_WRONG_CF_LEVEL,
+                f"a message of {size} bytes is over 63 KB: CF structure {self.name} of "
+                f"{queue} is CFLEVEL({self.cf_level}), {LARGE_MESSAGE_CF_LEVEL} or more "
+                "is needed",
+            )
+        # The rules need how full the structure is: worked out only when it has some.
+        off = always or (self.rules_may_apply() and offloaded(size, self.full(), self.rules))
+        used = elements(0 if off else size)
+        if self.size_kb and not has_room(self.entries, self.elements, used, self.most, self.room):
+            raise MQMIError.failed(
+                CMQC.MQRC_STORAGE_MEDIUM_FULL,
+                f"CF structure {self.name} is full (all its entries or elements are in "
+                f"use); putting to {queue}",
+            )
+        return off, used
 
 
 @dataclass(slots=True)
@@ -148,28 +193,29 @@ class MemoryStore:
     def define_structure(
         self, name: str, *, size_kb: int, cf_level: int, offload: tuple[Rule, ...] = ()
     ) -> None:
-        """No coupling facility in process: structures have no limits here, only the
-        size their use is reported against and the offload rules their puts apply.
-        Redefining keeps the usage."""
+        """A CF structure as the coupling facility keeps one: what SIZE holds
+        (``qsg.core.geometry``), the CFLEVEL a message over 63 KB needs, and the offload
+        rules its puts apply. Redefining keeps what it holds and its usage (a smaller SIZE
+        than in use refuses every put until messages go)."""
         known = self._structures.get(name)
         if known is None:
-            self._structures[name] = _Structure(size_kb, offload)
+            self._structures[name] = _Structure(name, size_kb, cf_level, offload)
         else:
-            known.define(size_kb, offload)
+            known.define(size_kb, cf_level, offload)
 
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
         if queue in self._queues:
             raise ValueError(f"queue {queue!r} already exists in this store")
         q = self._queues[queue] = _Queue(ordering)
         if structure:
-            q.structure = self._structures.setdefault(structure, _Structure(0))
+            q.structure = self._structures.setdefault(structure, _Structure(structure))
 
     def structure_usage(self, name: str) -> dict[str, int]:
         """A structure's entries and elements in use and their maxima, counted as the
         coupling facility counts them (``qsg.core.geometry``: an entry a message, and
         the elements of its data and control storage; an offloaded message's data is not
         in the structure)."""
-        structure = self._structures.get(name, _Structure(0))
+        structure = self._structures.get(name) or _Structure(name)
         return {
             "entries": structure.entries,
             "elements": structure.elements,
@@ -202,6 +248,10 @@ class MemoryStore:
         q = self._queues[queue]
         return len(q.pending) + len(q.held)
 
+    def contents(self, queue: str) -> list[bytes]:
+        q = self._queues[queue]
+        return [msg.desc["MsgId"] for key, msg in q.msgs.items() if key not in q.pending]
+
     # ---- put and get ----------------------------------------------------------
     def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
         q = self._queues[queue]
@@ -209,22 +259,19 @@ class MemoryStore:
             raise MQMIError.failed(
                 CMQC.MQRC_Q_FULL, f"queue {queue} is at its MAXDEPTH of {max_depth}"
             )
+        structure = q.structure
+        if structure is not None:
+            # A refused put changes nothing (as the coupling facility's): decided first.
+            off, used = structure.admit(queue, len(msg.body))
         q.next_seq += 1
         msg.seq = q.next_seq
         key = message_key(msg.seq, msg.priority, q.ordering is not Ordering.FIFO)
         q.msgs[key] = msg
         q.depth += 1
-        structure = q.structure
         if structure is not None:
-            size = len(msg.body)
-            # The rules need how full the structure is: worked out only when it has some.
-            if size > ALWAYS_OFFLOADED or (
-                structure.rules_may_apply() and offloaded(size, structure.full(), structure.rules)
-            ):
+            if off:
                 q.offloaded.add(key)
                 self.smds_writes += 1
-                size = 0
-            used = elements(size)
             q.charged[key] = used
             structure.entries += 1
             structure.elements += used

@@ -27,6 +27,9 @@ from qsg.core.geometry import percent_full
 
 #: The CF entry limit: a message whose data is longer is always offloaded.
 ALWAYS_OFFLOADED = 63 * 1024
+#: The lowest CFLEVEL whose structures take a message over 63 KB: below it, MQPUT of
+#: one fails with MQRC_WRONG_CF_LEVEL (2366) and changes nothing (both stores).
+LARGE_MESSAGE_CF_LEVEL = 4
 #: OFFLDnSZ's range, in KB: 0K to 64K (64K: the rule never offloads anything).
 LARGEST_SIZE_KB = 64
 #: IBM's default rules, as (OFFLDnTH per cent, OFFLDnSZ in KB).
@@ -123,6 +126,7 @@ __all__ = [
     "ALWAYS_OFFLOADED",
     "DEFAULT_RULES",
     "LARGEST_SIZE_KB",
+    "LARGE_MESSAGE_CF_LEVEL",
     "Rule",
     "check_rules",
     "first_reached",

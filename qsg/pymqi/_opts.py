@@ -121,7 +121,12 @@ def _derived(layout: Layout) -> dict[str, Any]:
         "_getter": _getter(tuple(name for name, _, _ in layout)),
         "_names": frozenset(name for name, _, _ in layout),
         "_mutable": tuple(name for name, _, default in layout if isinstance(default, list)),
-        "_sizes": {name: int(f[:-1] or 1) for name, f, _ in layout if f[-1] == "s"},
+        # One string's length; an array of strings ("48s48s") is not cut when set.
+        "_sizes": {
+            name: int(f[:-1] or 1)
+            for name, f, _ in layout
+            if f[-1] == "s" and (f[:-1].isdigit() or f == "s")
+        },
         "_defaults": {name: default for name, _, default in layout},
     }
 
@@ -138,11 +143,9 @@ def _one(name: str, fields: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _count(fmt: str) -> int:
-    """How many values a field's format takes: ``"2i"`` two, ``"48s"`` one."""
-    if fmt.endswith("s"):
-        return 1
-    digits = fmt[:-1]
-    return int(digits) if digits else 1
+    """How many values a field's format takes: ``"2i"`` two, ``"48s"`` one, ``"48s48s"``
+    (an array of two strings, as pymqi writes one) two."""
+    return len(struct.unpack(fmt, bytes(struct.calcsize(fmt))))
 
 
 class PymqiOpts:
@@ -265,7 +268,10 @@ class PymqiOpts:
             return
         it = iter(values)
         for name, count in self._counts:
-            self.__dict__[name] = next(it) if count == 1 else [next(it) for _ in range(count)]
+            if count == 1 and name not in self._mutable:
+                self.__dict__[name] = next(it)
+            else:  # an array, even of one value, comes back a list (as pymqi's)
+                self.__dict__[name] = [next(it) for _ in range(count)]
 
     # ---- MQCHARV fields (ObjectString and the like) -----------------------------------
     def set_vs(

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from qsg.core import structs as core
 from qsg.core.conname import parse_conname
 from qsg.core.errors import MQMIError as CoreError
-from qsg.pymqi import CMQC, bridge, convert, history, structs
+from qsg.pymqi import CMQC, bridge, convert, history, structs, unsupported
 from qsg.pymqi.bridge import failed
 from qsg.pymqi.errors import MQMIError, PYIFError
 from qsg.pymqi.qmgr_attributes import qmgr_attribute
@@ -138,7 +138,9 @@ class QueueManager:
 
     def connect_with_options(self, name: str | bytes, *args: Any, **kwargs: Any) -> None:
         """MQCONNX: ``opts`` (MQCNO_*), ``cd`` (a CD whose ConnectionName is used),
-        ``sco``, ``user`` and ``password``; the old form ``(name, cd[, sco])`` too."""
+        ``sco``, ``user`` and ``password``; the old form ``(name, cd[, sco])`` too; and
+        ``ibmmq``'s ``cno`` (a CNO) and ``csp`` (a CSP, whose user and password are
+        taken instead of ``user`` and ``password``)."""
         if args:
             if len(args) > 2:
                 raise TypeError(f"Invalid options: {args}")
@@ -146,13 +148,20 @@ class QueueManager:
             if len(args) == 2:
                 kwargs["sco"] = args[1]
         user, password = kwargs.get("user"), kwargs.get("password")
+        cno, csp = kwargs.get("cno"), kwargs.get("csp")
+        if cno is not None and not isinstance(cno, structs.CNO):
+            raise TypeError("cno must be an instance of CNO")
+        if csp is not None:
+            if not isinstance(csp, structs.CSP):
+                raise TypeError("csp must be an instance of CSP")
+            user, password = csp.CSPUserId, csp.CSPPassword
         if user:
             if password is None:
                 raise ValueError("Password must not be None if user is provided")
             if not (isinstance(user, str | bytes) and isinstance(password, str | bytes)):
                 raise ValueError("Both user and password must be instances of str or bytes")
         cd = kwargs.get("cd")
-        for packed in (cd, kwargs.get("sco")):
+        for packed in (cd, kwargs.get("sco"), cno, csp):
             if packed is not None:
                 packed.pack()  # pymqi packs them for MQCONNX: its errors come here
         conn_info = _text(getattr(cd, "ConnectionName", b"")) if cd is not None else ""
@@ -168,13 +177,15 @@ class QueueManager:
         conn_name: str | bytes,
         user: str | bytes | None = None,
         password: str | bytes | None = None,
+        **kwargs: Any,
     ) -> None:
-        """MQCONNX as a TCP client through ``channel`` to ``conn_name`` (host(port))."""
+        """MQCONNX as a TCP client through ``channel`` to ``conn_name`` (host(port));
+        ``ibmmq``'s ``cno``, ``csp`` and ``sco`` keywords go to ``connect_with_options``."""
         cd.ChannelName = _as_bytes(channel)
         cd.ConnectionName = _as_bytes(conn_name)
         cd.ChannelType = CMQC.MQCHT_CLNTCONN
         cd.TransportType = CMQC.MQXPT_TCP
-        self.connect_with_options(name, user=user, password=password, cd=cd)
+        self.connect_with_options(name, user=user, password=password, cd=cd, **kwargs)
 
     connectTCPClient = connect_tcp_client
 
@@ -213,7 +224,7 @@ class QueueManager:
             if thread is not None:
                 binding.threads.connected(thread, -1)
             try:
-                await conn.disconnect()
+                await history.disconnect(conn)
             except CoreError as error:
                 if error.reason != CMQC.MQRC_CONNECTION_BROKEN:
                     raise
@@ -264,7 +275,9 @@ class QueueManager:
         core_od = convert.to_core(target, core.OD)
         conn = self._connected()
         put = partial(conn.put1, core_od, msg, core_md, core_pmo)
-        name = core_od.ObjectName.rstrip(b" \x00").decode()
+        # The history's label only: a name that is not text names no queue, and the
+        # call itself fails with MQRC_UNKNOWN_OBJECT_NAME, as MQOPEN of it does.
+        name = core_od.ObjectName.rstrip(b" \x00").decode(errors="replace")
         self._call(history.put, conn, name, put, core_md, core_pmo)
         convert.write_back(core_md, md)
         if pmo is not None:
@@ -280,6 +293,22 @@ class QueueManager:
             return qmgr_attribute(conn.qm.rules, attribute)
 
         return self._call(inq)
+
+    # ---- what is not simulated (qsg.pymqi.unsupported) ---------------------------------
+    def cb(self, **kwargs: Any) -> None:
+        """``ibmmq``'s MQCB: MQRC_FUNCTION_NOT_SUPPORTED (asynchronous consume)."""
+        self._connected()
+        raise unsupported.async_consume("MQCB")
+
+    def ctl(self, operation: int, ctlo: Any = None) -> None:
+        """``ibmmq``'s MQCTL: MQRC_FUNCTION_NOT_SUPPORTED (asynchronous consume)."""
+        self._connected()
+        raise unsupported.async_consume("MQCTL")
+
+    def stat(self, status_type: int) -> None:
+        """``ibmmq``'s MQSTAT: MQRC_FUNCTION_NOT_SUPPORTED."""
+        self._connected()
+        raise unsupported.status()
 
     @property
     def is_connected(self) -> bool:
@@ -363,14 +392,27 @@ def connect(
     disconnect_on_exit: bool = True,
     bytes_encoding: str = BYTES_ENCODING,
     default_ccsid: int = DEFAULT_CCSID,
+    *,
+    cd: Any = None,
+    cno: Any = None,
+    csp: Any = None,
+    sco: Any = None,
 ) -> QueueManager:
     """pymqi's ``connect``: as a client when ``channel`` and ``conn_info`` are given,
-    else in bindings mode to ``queue_manager``."""
+    else in bindings mode to ``queue_manager``; with ``ibmmq``'s keywords ``cd``,
+    ``cno``, ``csp`` and ``sco``, an MQCONNX with them."""
+    extra = {k: v for k, v in {"cno": cno, "csp": csp, "sco": sco}.items() if v is not None}
     if channel and conn_info:
         qmgr = QueueManager(None, disconnect_on_exit, bytes_encoding, default_ccsid)
         qmgr.connect_tcp_client(
-            queue_manager or "", structs.CD(), channel, conn_info, user, password
+            queue_manager or "", cd or structs.CD(), channel, conn_info, user, password, **extra
         )
+        return qmgr
+    if queue_manager and (extra or cd is not None):
+        qmgr = QueueManager(None, disconnect_on_exit, bytes_encoding, default_ccsid)
+        if cd is not None:
+            extra["cd"] = cd
+        qmgr.connect_with_options(queue_manager, user=user, password=password, **extra)
         return qmgr
     if queue_manager:
         return QueueManager(queue_manager, disconnect_on_exit, bytes_encoding, default_ccsid)

@@ -9,10 +9,10 @@ is in syncpoint, elsewhere it is not (the rules layer's choice, as the queue man
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from qsg.core import structs as core
-from qsg.pymqi import CMQC, convert, history, structs
+from qsg.pymqi import CMQC, convert, history, structs, unsupported
 from qsg.pymqi.connection import QueueManager, common_q_args, make_q_desc
 from qsg.pymqi.errors import MQMIError, PYIFError
 from qsg.pymqi.rfh2 import rfh2_get_headers, rfh2_put_body
@@ -25,6 +25,11 @@ class Queue:
     """pymqi's ``Queue(qMgr[, qDesc[, openOpts]])``: with both, opened at once; with a
     descriptor only, at the first put (MQOO_OUTPUT), get (MQOO_INPUT_AS_Q_DEF), inquire
     (MQOO_INQUIRE) or set (MQOO_SET); with neither, by ``open``."""
+
+    #: Whether this queue's calls go into the chaos history a world keeps (``qsg exec
+    #: --check``). PCFExecute's queues carry administration, not the program's
+    #: messages, and are left out (``qsg.pymqi.pcf``).
+    records_history: ClassVar[bool] = True
 
     def __init__(self, qMgr: QueueManager, *opts: Any) -> None:
         self._qmgr = qMgr
@@ -48,7 +53,7 @@ class Queue:
         options = self._options
         self._handle = self._qmgr._call(conn.open, od, options)
         #: Whether the world keeps a chaos history (the calls are then recorded).
-        self._recorded = conn.qm.world.history
+        self._recorded = self.records_history and conn.qm.world.history
         convert.write_back(od, self._desc)
 
     def open(self, qDesc: Any, *opts: Any) -> None:
@@ -171,13 +176,18 @@ class Queue:
         self._qmgr._call(self._handle.close, options)
         self._handle = self._desc = self._options = None
 
+    def cb(self, **kwargs: Any) -> None:
+        """``ibmmq``'s MQCB on a queue: MQRC_FUNCTION_NOT_SUPPORTED (asynchronous consume)."""
+        self._qmgr._connected()
+        raise unsupported.async_consume("MQCB")
+
     def get_handle(self) -> QueueHandle | None:
         """The object handle (None while not open)."""
         return self._handle
 
     def set_handle(self, queue_handle: QueueHandle) -> None:
         self._handle = queue_handle
-        self._recorded = queue_handle.connection.qm.world.history
+        self._recorded = self.records_history and queue_handle.connection.qm.world.history
 
     def __repr__(self) -> str:
         name = self._handle.name if self._handle is not None else "not open"

@@ -5,7 +5,9 @@ Exports, with pymqi's names and its lower-case aliases: ``MD``/``md``, ``GMO``/`
 so ``qsg``'s async API takes them unchanged), ``CD``/``cd``, ``SCO``/``sco``, ``CSP`` and
 ``CNO`` (from ``qsg.pymqi._client``), ``SD``, ``SRO``, ``CMHO``, ``PD``, ``SMPO``,
 ``IMPO``, ``XQH``, ``TM``, ``TMC2``, ``DLH`` and ``MDE`` (from ``qsg.pymqi._headers``),
-``RFH2`` (from ``qsg.pymqi.rfh2``), ``to_string`` (``ibmmq``'s function of that name),
+``RFH2`` (from ``qsg.pymqi.rfh2``), the PCF structures ``CFH``, ``CFIN``, ``CFIN64``,
+``CFIL``, ``CFIL64``, ``CFST``, ``CFSL``, ``CFBS``, ``CFGR``, ``CFIF``, ``CFSF`` and
+``CFBF`` (from ``qsg.pymqi._pcf``), ``to_string`` (``ibmmq``'s function of that name),
 and ``MQOpts``, pymqi's base of them all, which a program subclasses for a structure of
 its own (``MQOpts(memlist, **kw)``); it is also the rules layer's
 ``qsg.core.structs.MQOpts``. ``__all__`` lists what ``pymqi`` should export from here.
@@ -31,10 +33,23 @@ from qsg.pymqi import CMQC
 from qsg.pymqi._client import CD, CNO, CSP, SCO, cd, sco
 from qsg.pymqi._headers import DLH, MDE, TM, TMC2
 from qsg.pymqi._opts import MQLONG, Layout, MQOpts, to_string
+from qsg.pymqi._pcf import CFBF, CFBS, CFGR, CFH, CFIF, CFIL, CFIL64, CFIN, CFIN64, CFSF, CFSL, CFST
 from qsg.pymqi.rfh2 import RFH2
 
 __all__ = [
     "CD",
+    "CFBF",
+    "CFBS",
+    "CFGR",
+    "CFH",
+    "CFIF",
+    "CFIL",
+    "CFIL64",
+    "CFIN",
+    "CFIN64",
+    "CFSF",
+    "CFSL",
+    "CFST",
     "CMHO",
     "CNO",
     "CSP",

@@ -7,9 +7,10 @@ AttributeError, so a program's own error handling sees what it would see in MQ.
   ("2531 (09E3) (RC2531): MQRC_PUBSUB_INHIBITED" in IBM MQ's reason codes).
 - Message handles and properties (``MessageHandle``): MQRC_FUNCTION_NOT_SUPPORTED (2298),
   "the function requested is not available in the current environment".
-- PCF commands (``PCFExecute``): the simulated queue managers run no command server and
-  have no SYSTEM.ADMIN.COMMAND.QUEUE, so the MQOPEN of it is MQRC_UNKNOWN_OBJECT_NAME
-  (2085), as on a queue manager without that queue.
+- ``ibmmq``'s asynchronous consume (``QueueManager.cb`` and ``.ctl``, ``Queue.cb``: MQCB,
+  MQCTL) and MQSTAT (``QueueManager.stat``): MQRC_FUNCTION_NOT_SUPPORTED (2298) too,
+  raised by those methods (``qsg.pymqi.connection``, ``qsg.pymqi.queue``) with the
+  errors made here.
 """
 
 from __future__ import annotations
@@ -91,6 +92,21 @@ class Subscription:
         raise _pubsub("MQCLOSE of a subscription")
 
 
+def async_consume(call: str) -> MQMIError:
+    """The error of MQCB or MQCTL (``call``): asynchronous consume is not simulated."""
+    return failed(
+        CMQC.MQRC_FUNCTION_NOT_SUPPORTED, f"{call}: asynchronous consume is not simulated"
+    )
+
+
+def status() -> MQMIError:
+    """The error of MQSTAT: there are no asynchronous puts or reconnections to report."""
+    return failed(
+        CMQC.MQRC_FUNCTION_NOT_SUPPORTED,
+        "MQSTAT is not simulated (no asynchronous put or client reconnection to report)",
+    )
+
+
 class MessageHandle:
     """pymqi's ``MessageHandle`` (MQCRTMH): MQRC_FUNCTION_NOT_SUPPORTED."""
 
@@ -102,14 +118,4 @@ class MessageHandle:
         )
 
 
-class PCFExecute:
-    """pymqi's ``PCFExecute``: MQRC_UNKNOWN_OBJECT_NAME for SYSTEM.ADMIN.COMMAND.QUEUE."""
-
-    def __init__(self, name: Any = None, *args: Any, **kwargs: Any) -> None:
-        raise failed(
-            CMQC.MQRC_UNKNOWN_OBJECT_NAME,
-            "SYSTEM.ADMIN.COMMAND.QUEUE: the simulated queue managers run no command server",
-        )
-
-
-__all__ = ["MessageHandle", "PCFExecute", "Subscription", "Topic"]
+__all__ = ["MessageHandle", "Subscription", "Topic", "async_consume", "status"]

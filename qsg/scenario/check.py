@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from actors.faults import channel_owners
-from actors.workload import descriptor, get_options, open_options, put_options
+from actors.workload import descriptor, get_options, open_options
 from qsg import CMQC
 from qsg.core import geometry
 from qsg.core.errors import MQMIError
@@ -146,13 +146,18 @@ def _workload(qmgrs: dict[str, QMgr], w: Workload, reader: Reader, place: Path) 
                 conn.disconnect()
                 return
             body = bytes(round(_largest(w)))
-            options = put_options(w) if w.kind == "putter" else CMQC.MQPMO_NO_SYNCPOINT
+            if not _fits_structure(handle, body, reader, (*place, "size")):
+                conn.disconnect()
+                return
+            # In a unit of work, backed out below: the trial message leaves the queue and
+            # its CF structure as they were for the next workload's trial (a structure
+            # has its limits in process too).
+            options = CMQC.MQPMO_SYNCPOINT
             if w.kind == "putter" and w.group_size > 1:
                 md.Version = CMQC.MQMD_VERSION_2
                 md.MsgFlags = CMQC.MQMF_MSG_IN_GROUP
                 options |= CMQC.MQPMO_LOGICAL_ORDER
             handle.put(body, md, PMO(Options=options), now=0.0)
-            _fits_structure(handle, body, reader, (*place, "size"))
             _fits_remote(qmgrs, handle, body, reader, (*place, "size"))
         else:
             md, gmo = MD(), GMO(Options=get_options(w) & ~CMQC.MQGMO_WAIT)
@@ -167,18 +172,18 @@ def _workload(qmgrs: dict[str, QMgr], w: Workload, reader: Reader, place: Path) 
     conn.disconnect()
 
 
-def _fits_structure(handle: Any, body: bytes, reader: Reader, place: Path) -> None:
+def _fits_structure(handle: Any, body: bytes, reader: Reader, place: Path) -> bool:
     """A message on a shared queue takes elements of its CF structure (those of its data
     and control storage, ``qsg.core.geometry``); a structure with fewer than one message
-    needs can take none: every put would fail with MQRC_STORAGE_MEDIUM_FULL. (The dry run
-    keeps shared queues in process, where structures have no limits, so this is reckoned
-    here.)"""
+    needs can take none: every put would fail with MQRC_STORAGE_MEDIUM_FULL. (The trial
+    put would say so too, in the store's words; this says it of the workload's size, with
+    the numbers.) False when it reported that."""
     queue = handle.repository.queues.get(handle.queue)
     name = getattr(queue, "cf_struct", "")
     structure = handle.repository.structures.get(name) if name else None
     # Offloaded into an empty structure (IBM's rules): only control information in it.
     if structure is None or offloaded(len(body), 0.0, structure.offload_rules):
-        return
+        return True
     needed, room = geometry.elements(len(body)), geometry.max_elements(structure.size_kb)
     if needed > room:
         reader.problem(
@@ -188,6 +193,8 @@ def _fits_structure(handle: Any, body: bytes, reader: Reader, place: Path) -> No
             f"storage) and SIZE {structure.size_kb} KB holds {room}: every put to {handle.queue} "
             "would fail with MQRC_STORAGE_MEDIUM_FULL (2192)",
         )
+        return False
+    return True
 
 
 def _fits_remote(

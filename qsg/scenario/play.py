@@ -35,6 +35,7 @@ from actors.events import (
 )
 from actors.facility import failure_line
 from actors.faults import OnRefused, play_faults
+from actors.history import FinalState
 from actors.topology import Topology
 from actors.workload import run_workloads
 from actors.world import World, open_world
@@ -84,6 +85,11 @@ class RunResult:
     refused: list[FaultInjected] = field(default_factory=list)
     #: ``[run] warmup``: its seconds and the event time it ends at (None: no warm-up).
     warmup: tuple[float, float] | None = None
+    #: The event time the run started at (its time 0: faults' ``at`` count from it).
+    start: float = 0.0
+    #: What the queues held at the end, for a run that kept a history (the chaos
+    #: checkers judge loss by it: ``actors.history.FinalState``).
+    final: FinalState | None = None
 
     def failure(self) -> str | None:
         """Why the run is not a success though it ran to its end, in one line (None if
@@ -139,7 +145,8 @@ async def play(
 ) -> RunResult:
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
-    ``history``: the applications record every operation (invoke and completion);
+    ``history``: the applications record every operation (invoke and completion),
+    and what the queues hold at the end is read (``RunResult.final``);
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
     heal, quiet period and drain). ``program`` runs alongside the scenario (``qsg
     exec``'s program): the run ends when it returns, or at the duration, when it is
@@ -198,6 +205,7 @@ async def play(
             end = trio.current_time()
             await trio.sleep_until(math.nextafter(end, math.inf))
             await _sample_once(world, end)
+            final = world.final_state() if history else None
             nursery.cancel_scope.cancel()
         if on_progress is not None:
             elapsed = trio.current_time() - start
@@ -217,6 +225,8 @@ async def play(
         cf_failures=failures,
         refused=refused,
         warmup=(run.warmup, start + run.warmup) if run.warmup else None,
+        start=start,
+        final=final,
     )
 
 

@@ -181,12 +181,32 @@ def run_exec(
     return outcome, run_trio(main, wall_clock=not virtual)
 
 
+#: How a verdict's status is shown.
+_MARKS = {
+    "ok": "[green]ok[/]",
+    checkers.VIOLATION: f"[bold red]{checkers.VIOLATION}[/]",
+    checkers.NOT_EXERCISED: f"[yellow]{checkers.NOT_EXERCISED}[/]",
+}
+#: The MsgIds (or other names) shown under a violation, at most.
+_SHOWN = 10
+
+
 def _judge(err: Console, result: RunResult) -> bool:
-    """The chaos checkers' verdicts on the run's history, printed; whether all pass."""
-    verdicts = checkers.check(history.read(result.events, result.scopes))
+    """The chaos checkers' verdicts on the run's history (with what its queues held at
+    the end), printed: each one's status, counts and notes (what became of each
+    scheduled fault...), and under a violation what it involved. Whether none found
+    one."""
+    verdicts = checkers.check(history.of_run(result))
     for verdict in verdicts:
-        mark = "[green]ok[/]" if verdict.ok else "[bold red]VIOLATION[/]"
-        err.print(f"check {verdict.name:<10} {mark}  {escape(verdict.summary())}")
+        mark = _MARKS[verdict.status]
+        err.print(f"check {verdict.name:<14} {mark}  {escape(verdict.summary())}")
+        shown = list(verdict.notes)
+        if not verdict.ok:
+            shown += verdict.involved[:_SHOWN]
+            if len(verdict.involved) > _SHOWN:
+                shown.append(f"... and {len(verdict.involved) - _SHOWN} more")
+        for line in shown:
+            err.print(f"  {escape(line)}")
     return all(v.ok for v in verdicts)
 
 
