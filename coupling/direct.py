@@ -165,7 +165,7 @@ class DirectTransport:
         loading timeout; the thread sleeps meanwhile, simulated time standing still as
         during any call); any other refusal raised."""
         waits = pauses()
-        registered = False
+        registered = waited = False
         while isinstance(reply, hiredis.ReplyError):
             text = str(reply)
             if text.startswith("NOSCRIPT") and not registered:
@@ -173,7 +173,7 @@ class DirectTransport:
                 self._register(self._ensure_link())
             elif (state := transient(text)) is not None:
                 self.unavailability.met(state, time.monotonic())
-                registered = False  # a server that loaded has no scripts yet
+                registered, waited = False, True  # a server that loaded has no scripts yet
                 self.loading_waits += 1
                 time.sleep(next(waits))
             else:
@@ -182,6 +182,8 @@ class DirectTransport:
                     raise refused
                 raise RuntimeError(f"the coupling facility refused {args[0]!r}: {text}")
             reply = self._call(self._ensure_link(), frame)
+        if waited:
+            self.unavailability.passed()
         return reply
 
     def _call(self, link: _Link, frame: bytes) -> Any:

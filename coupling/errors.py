@@ -119,14 +119,19 @@ def unavailable(state: str, seconds: float) -> CFRefusedError:
     )
 
 
+#: The longest wait between two sendings of a refused call (``pauses``).
+LONGEST_PAUSE = 0.5
+
+
 class Unavailability:
     """How long the calls of one connection wait for a server in a transient state.
 
     A call that meets one is sent again after a pause (``pauses``), for as long as the
     state has lasted less than ``timeout`` seconds since a call first met it; then it
     fails with MQRC_CF_STRUC_IN_USE, and so does every call that meets the state after
-    it, at once, rather than each waiting the whole timeout again. A state is new (its
-    clock starts again) once no call has met one for ``timeout`` seconds."""
+    it, at once, rather than each waiting the whole timeout again. The state has passed
+    once a call it refused gets through (``passed``), or once no call has met it for
+    longer than the timeout and than a waiting call's longest pause."""
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
@@ -136,20 +141,25 @@ class Unavailability:
     def met(self, state: str, now: float) -> None:
         """A call met ``state`` at ``now`` (wall seconds): returns if it may wait and be
         sent again; ``CFRefusedError`` (2346) if the state has lasted too long."""
-        if self.since is None or now - self._last >= self.timeout:
+        if self.since is None or now - self._last > max(self.timeout, 2 * LONGEST_PAUSE):
             self.since = now
         self._last = now
         if now - self.since >= self.timeout:
             raise unavailable(state, self.timeout)
 
+    def passed(self) -> None:
+        """A call the state refused got through: the next one starts a new wait."""
+        self.since = None
+
 
 def pauses() -> Iterator[float]:
-    """The waits between the sendings of one refused call: 10 ms, doubling up to 0.5 s
-    (a state that passes quickly costs little; a long one, a call every half second)."""
+    """The waits between the sendings of one refused call: 10 ms, doubling up to half
+    a second (a state that passes quickly costs little; a long one, a call every half
+    second)."""
     pause = 0.01
     while True:
         yield pause
-        pause = min(pause * 2, 0.5)
+        pause = min(pause * 2, LONGEST_PAUSE)
 
 
 __all__ = [

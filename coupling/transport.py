@@ -99,30 +99,34 @@ class BlockingTransport:
         BUSY, READONLY...: it ran nothing), within the loading timeout; the server's
         failures as ``coupling.errors`` has them."""
         waits = pauses()
+        waited = False
         while True:
             try:
-                return call()
+                reply = call()
+                if waited:
+                    self.unavailability.passed()
+                return reply
             except valkey.exceptions.BusyLoadingError as error:  # LOADING, its word cut
-                self._wait(LOADING, error, waits)
+                waited = self._wait(LOADING, error, waits)
             except (valkey.exceptions.ConnectionError, valkey.exceptions.TimeoutError) as error:
                 self._loaded = False
                 raise CFConnectionError(str(error)) from error
             except valkey.exceptions.OutOfMemoryError as error:  # valkey-py cut the "OOM"
                 raise _refused(OOM) from error
             except valkey.exceptions.ReadOnlyError as error:  # READONLY, its word cut
-                self._wait("READONLY", error, waits)
+                waited = self._wait("READONLY", error, waits)
             except valkey.exceptions.ResponseError as error:
                 state = transient(str(error))
                 if state is not None:
-                    self._wait(state, error, waits)
+                    waited = self._wait(state, error, waits)
                     continue
                 refused: CFRefusedError | None = refusal(str(error))
                 if refused is None:
                     raise
                 raise refused from error
 
-    def _wait(self, state: str, error: Exception, waits: Iterator[float]) -> None:
-        """A call met transient ``state``: wait before it is sent again, or raise
+    def _wait(self, state: str, error: Exception, waits: Iterator[float]) -> bool:
+        """A call met transient ``state``: wait before it is sent again (True), or raise
         MQRC_CF_STRUC_IN_USE once the state has lasted the loading timeout."""
         self._loaded = False  # a server that loaded has no scripts yet
         try:
@@ -130,6 +134,7 @@ class BlockingTransport:
         except CFRefusedError as refused:
             raise refused from error
         time.sleep(next(waits))
+        return True
 
     def close(self) -> None:
         self._client.close()  # type: ignore[no-untyped-call]

@@ -176,7 +176,7 @@ class TrioTransport:
         (LOADING, BUSY, READONLY...: ``coupling.errors.TRANSIENT``, within the loading
         timeout); else the refusal raised."""
         waits = pauses()
-        registered = False
+        registered = waited = False
         while isinstance(reply, hiredis.ReplyError):
             text = str(reply)
             if text.startswith("NOSCRIPT") and not registered:
@@ -184,7 +184,7 @@ class TrioTransport:
                 await self._register(await self._ensure_link())
             elif (state := transient(text)) is not None:
                 self.unavailability.met(state, time.monotonic())
-                registered = False  # a server that loaded has no scripts yet
+                registered, waited = False, True  # a server that loaded has no scripts yet
                 self.loading_waits += 1
                 self._loading += 1  # real time passes; simulated time stands still
                 try:
@@ -197,6 +197,8 @@ class TrioTransport:
                     raise refused
                 raise RuntimeError(f"the coupling facility refused {args[0]!r}: {text}")
             reply = await self._call(await self._ensure_link(), frame)
+        if waited:
+            self.unavailability.passed()
         return reply
 
     def run(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:

@@ -247,11 +247,24 @@ def test_the_transient_states_are_told_by_the_reply_s_whole_first_word() -> None
     assert set(TRANSIENT) == {"LOADING", "BUSY", "READONLY", "MASTERDOWN", "TRYAGAIN"}
 
 
-def test_a_transient_state_is_new_once_no_call_has_met_one_for_the_timeout() -> None:
+def test_a_call_waiting_longer_than_the_timeout_between_sendings_still_fails_at_the_bound() -> None:
+    """loading_timeout=0.05 and pauses of up to half a second: the state has lasted its
+    bound at the second sending, however long the pause before it."""
+    waiting = Unavailability(timeout=0.05)
+    waiting.met("LOADING", 100.0)
+    with pytest.raises(CFRefusedError) as refused:
+        waiting.met("LOADING", 100.08)
+    assert refused.value.reason == CMQC.MQRC_CF_STRUC_IN_USE
+
+
+def test_a_transient_state_is_new_once_a_refused_call_got_through_or_none_met_it() -> None:
     waiting = Unavailability(timeout=10.0)
     waiting.met("READONLY", 100.0)
     waiting.met("READONLY", 109.0)  # still within its bound
-    with pytest.raises(CFRefusedError) as refused:
+    with pytest.raises(CFRefusedError):
         waiting.met("READONLY", 110.0)
-    assert refused.value.reason == CMQC.MQRC_CF_STRUC_IN_USE
-    waiting.met("BUSY", 200.0)  # 90 s later: another state, another bound
+    with pytest.raises(CFRefusedError):
+        waiting.met("READONLY", 115.0)  # at once: the state has outlasted its bound
+    waiting.met("BUSY", 200.0)  # 85 s without one: another state, another bound
+    waiting.passed()  # a refused call got through
+    waiting.met("BUSY", 209.5)  # a new wait
