@@ -130,6 +130,7 @@ print("child status", os.waitstatus_to_exitcode(status))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
 def test_a_forked_child_has_no_queue_manager_and_ends_as_python_would(
     tmp_path: Path, clock: str
@@ -155,6 +156,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
 def test_a_multiprocessing_pool_runs_and_closes_on_either_clock(tmp_path: Path, clock: str) -> None:
     """Pool.terminate polls its queue with a zero timeout until the clock passes the
