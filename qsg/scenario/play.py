@@ -153,8 +153,8 @@ async def play(
     cancelled. ``events`` is the log to use (a caller that must keep the events of a run
     that fails passes its own: ``qsg.scenario.recording``); ``on_refused`` hears of each fault the
     world refuses, when it does. ``console``: (seconds, coroutine) runs the
-    coroutine at that simulated second of the run (after the duration if later), and the
-    run ends when it returns (``qsg mqsc``)."""
+    coroutine at that simulated second of the run (``qsg mqsc`` keeps it within the
+    duration), and the run ends when it returns (``qsg mqsc``)."""
     run = scenario.run
     refused: list[FaultInjected] = []
 
