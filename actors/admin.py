@@ -7,21 +7,32 @@ only the actors know: each channel agent's state (``ChannelBoard``, kept from th
 stream), which members of the QSG are up, how full each CF structure is. ``command``
 runs one MQSC command on a queue manager, spreading a CMDSCOPE(*) or CMDSCOPE(name)
 DISPLAY over the QSG's members, each answering for itself as z/OS does.
+
+No command ends the world: what the queue manager cannot do is an error reply, and an
+unexpected failure inside a command (a defect of the simulator) is answered CSQ9023E,
+logged with its traceback (logger ``qsg.commands``) and recorded as a ``CommandFailed``
+event (``failed``, which the command server uses for PCF too).
 """
 
 from __future__ import annotations
 
+import logging
+import traceback
 from collections.abc import Mapping
 from functools import partial
 from typing import Protocol
 
-from actors.events import ChannelBatch, ChannelStateChanged, WorldEvent
+import trio
+
+from actors.events import ChannelBatch, ChannelStateChanged, CommandFailed, EventLog, WorldEvent
 from actors.qmgr import QueueManager
 from qsg import CMQC
 from qsg.core.objects import ChannelDefinition
 from qsg.mqsc import commands
 from qsg.mqsc.commands import Parsed, Reply
 from qsg.mqsc.status import ChannelView, Snapshot, Usage, take
+
+log = logging.getLogger("qsg.commands")
 
 
 class ChannelBoard:
@@ -52,12 +63,15 @@ class ChannelBoard:
 
 class Administered(Protocol):
     """What the administrator's view uses of the world: its queue managers, the
-    channel board, and START and STOP CHANNEL."""
+    channel board, the event stream a failed command is recorded in, and START and STOP
+    CHANNEL."""
 
     @property
     def qmgrs(self) -> Mapping[str, QueueManager]: ...
     @property
     def channel_board(self) -> ChannelBoard: ...
+    @property
+    def events(self) -> EventLog: ...
 
     async def start_channel(self, q_mgr: str, channel: str) -> None: ...
     async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
@@ -86,7 +100,32 @@ async def snapshot(world: Administered, q_mgr: str) -> Snapshot:
 
 
 async def command(world: Administered, q_mgr: str, text: str) -> Reply:
-    """Run one MQSC command on ``q_mgr``, as its console would."""
+    """Run one MQSC command on ``q_mgr``, as its console would: its reply, an error
+    reply at worst (see the module's docstring)."""
+    try:
+        return await _command(world, q_mgr, text)
+    except Exception as error:  # a defect: answered and recorded, the run goes on
+        failed(world, q_mgr, text, error)
+        return commands.failure(q_mgr, _verb(text), error)
+
+
+def failed(world: Administered, q_mgr: str, command: str, error: Exception) -> None:
+    """Record a command that failed inside ``q_mgr`` with an unexpected ``error``: its
+    traceback logged at ERROR and kept in a ``CommandFailed`` event."""
+    log.error("%s: the command %r failed inside the queue manager", q_mgr, command, exc_info=error)
+    detail = "".join(traceback.format_exception(error))
+    world.events.emit(CommandFailed(trio.current_time(), q_mgr, command, detail))
+
+
+def _verb(text: str) -> str:
+    """What CSQ9023E quotes for ``text``: its verb and object, as parsing found them."""
+    try:
+        return commands.parse(text).verb or "COMMAND"
+    except Exception:  # the parser is what failed: its first word, then
+        return (text.split() or ["COMMAND"])[0].upper()[:16]
+
+
+async def _command(world: Administered, q_mgr: str, text: str) -> Reply:
     parsed = commands.parse(text)
     cmdscope = commands.scope(parsed)
     qm = world.qmgrs[q_mgr]
@@ -143,6 +182,10 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
         return commands.channel_reply(qm.name, parsed, "was not found")
     if definition.channel_type != CMQC.MQCHT_SENDER:
         return commands.channel_reply(qm.name, parsed, "is not a sender channel")
+    if parsed.verb.startswith("START"):
+        unusable = commands.xmitq_problem(qm.rules, definition)
+        if unusable:
+            return commands.channel_reply(qm.name, parsed, unusable)
     try:
         if parsed.verb.startswith("STOP"):
             await world.stop_channel(qm.name, name)
@@ -153,4 +196,4 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
     return commands.channel_reply(qm.name, parsed)
 
 
-__all__ = ["Administered", "ChannelBoard", "command", "responding", "snapshot"]
+__all__ = ["Administered", "ChannelBoard", "command", "failed", "responding", "snapshot"]

@@ -7,11 +7,20 @@ neither loses nor duplicates a message. Each side keeps its sequence numbers whe
 keeps them (SYSTEM.CHANNEL.SYNCQ, ``QueueManager.syncq``, surviving restarts), and a
 sender whose batch is in doubt asks the receiver at the next start whether it committed.
 
+Each message carries a message sequence number (``qsg.core.channels``): the sender's
+hello says its last and how many are in doubt, and the receiver refuses a start whose
+numbers do not agree with its own, and ends the channel at a batch that is not the next
+(AMQ9526E), putting nothing of it. A receiving queue manager runs one agent a channel: a
+hello for a channel already running is refused (AMQ9514E), as is one from a partner
+queue manager its channel authentication records block (AMQ9777E).
+
 The receiver unwraps each MQXQH and puts the message to its destination with its
 remaining lifetime: both Expiry fields were decremented on the transmission queue (by the
 get), and the time in transit is taken off here. A message whose lifetime ran out on the
-way is discarded with its expiration report; one that cannot be put goes to the
-dead-letter queue behind an MQDLH, keeping its remaining expiry.
+way is discarded with its expiration report. A put that completes with a warning stored
+its message; one that fails goes to the dead-letter queue behind an MQDLH, keeping its
+remaining expiry; one that cannot go there either backs out its batch and stops the
+channel, the message left on the sender's transmission queue (docs/channels.md).
 
 A channel's partner is what its CONNAME names: a queue manager of the same world, reached
 through an in-process stream pair (``trio.testing.memory_stream_pair``), or
@@ -51,12 +60,18 @@ from actors.events import (
     ExpiredInTransit,
 )
 from actors.signals import Signals
-from actors.wire import ChannelBrokenError, ChannelTimeoutError, Frames, real_io
+from actors.wire import (
+    ChannelBrokenError,
+    ChannelEndedError,
+    ChannelTimeoutError,
+    Frames,
+    real_io,
+)
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC
-from qsg.core import expiry
+from qsg.core import channels, expiry
 from qsg.core.conname import DEFAULT_PORT, parse_conname
-from qsg.core.errors import MQMIError, QSGError
+from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
 from qsg.core.message import Message
 from qsg.core.objects import ChannelDefinition
@@ -69,10 +84,12 @@ T = TypeVar("T")
 @dataclass(slots=True)
 class ChannelSync:
     """What MQ keeps in SYSTEM.CHANNEL.SYNCQ for one channel, surviving restarts: the
-    sender's next batch number and its batch in doubt, the receiver's last committed."""
+    sender's message sequence number (of the last message it sent: 0 before the first)
+    and the MsgIds of its batch in doubt, whose last message that number is; the
+    receiver's sequence number of the last message it committed."""
 
-    next_sequence: int = 1
-    in_doubt: tuple[int, list[bytes]] | None = None  # (batch, its MsgIds)
+    sequence: int = 0
+    in_doubt: list[bytes] | None = None
     committed: int = 0
 
 
@@ -94,8 +111,8 @@ class ChannelNetwork(Protocol):
 class ChannelQueueManager(Protocol):
     """What a channel agent uses of the queue manager it runs in (``QueueManager``), at
     either end: its rules, its dispatcher and the nursery of its life, whether it is
-    alive or paused, its connect timeout, its SYSTEM.CHANNEL.SYNCQ and its senders'
-    network links."""
+    alive or paused, its connect timeout, its SYSTEM.CHANNEL.SYNCQ, its senders'
+    network links and its running receiving agents."""
 
     @property
     def name(self) -> str: ...
@@ -115,6 +132,8 @@ class ChannelQueueManager(Protocol):
     def syncq(self) -> dict[str, ChannelSync]: ...
     @property
     def links(self) -> dict[str, trio.abc.Stream]: ...
+    @property
+    def receivers(self) -> dict[str, str]: ...
 
     async def dispatch(self, call: Callable[[float], T], *, system: bool = False) -> T: ...
 
@@ -128,10 +147,20 @@ def _state(qm: ChannelQueueManager, channel: str, state: str, detail: str = "") 
 
 
 # ---- the sender --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Agreed:
+    """What the two ends of a started channel agreed: the heartbeat interval (seconds,
+    0 for none) and the batch size."""
+
+    hbint: int
+    batch_size: int
+
+
 async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> None:
     """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
     send batches. When the partner cannot be reached or the link breaks, retry after
-    SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop."""
+    SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop; when the
+    receiver ends the channel for a message it can neither put nor dead-letter, stop."""
     sync = qm.syncq.setdefault(definition.name, ChannelSync())
     conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
     xmitq = await qm.dispatch(
@@ -143,22 +172,34 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
     try:
         while True:
             try:
-                frames = await _connect(qm, definition)
+                frames = await _connect(qm, definition, sync)
                 qm.links[definition.name] = frames.stream
-                hbint = await _resynchronise(qm, sync, conn, xmitq, frames, definition)
-                frames.timeout = wire.receive_timeout(hbint)
+                agreed = await _resynchronise(qm, sync, conn, xmitq, frames, definition)
+                frames.timeout = wire.receive_timeout(agreed.hbint)
                 attempt = 0
                 _state(qm, definition.name, "RUNNING")
                 while True:
-                    await _send_batch(qm, definition, sync, conn, xmitq, frames, hbint)
+                    await _send_batch(qm, definition, sync, conn, xmitq, frames, agreed)
             except ChannelBrokenError as error:
                 qm.links.pop(definition.name, None)
+                if frames is not None:  # the link given up on goes now, so that the
+                    # partner's agent of it ends and the retry is not refused as a second
+                    # instance of the channel (AMQ9514E) until its receive timeout.
+                    await trio.aclose_forcefully(frames.stream)
+                    frames = None
+                if isinstance(error, ChannelEndedError):
+                    # The receiver backed the batch out before it said so: not in doubt.
+                    sync.sequence = channels.following(sync.sequence, -len(sync.in_doubt or ()))
+                    sync.in_doubt = None
                 if sync.in_doubt is None:  # nothing sent for good: the batch goes back
                     await qm.dispatch(lambda now: conn.backout(), system=True)
                 why = str(error)
                 if isinstance(error, ChannelTimeoutError):
                     why = wire.timeout_line(definition.name, definition.conn_name, error)
                     wire.log.error("%s: %s", qm.name, why)
+                if isinstance(error, ChannelEndedError) and error.stop:
+                    _state(qm, definition.name, "STOPPED", why)
+                    return
                 attempt += 1
                 wait = definition.retry_interval(attempt)
                 if wait is None:
@@ -176,9 +217,13 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
                 await qm.dispatch(lambda now: conn.terminate(), system=True)
 
 
-async def _connect(qm: ChannelQueueManager, definition: ChannelDefinition) -> Frames:
+async def _connect(
+    qm: ChannelQueueManager, definition: ChannelDefinition, sync: ChannelSync
+) -> Frames:
     """The link to the partner, the hello sent: the start (the receiver's status) is
-    awaited within the connect timeout."""
+    awaited within the connect timeout. The hello carries what the receiver checks the
+    start against: the sequence number of the last message sent and how many of them
+    are in doubt."""
     partner = qm.world.qmgrs.get(definition.conn_name)
     if partner is None:
         frames = await _connect_tcp(definition.conn_name, qm.connect_timeout)
@@ -190,6 +235,9 @@ async def _connect(qm: ChannelQueueManager, definition: ChannelDefinition) -> Fr
         "channel": definition.name,
         "from": qm.name,
         "hbint": definition.heartbeat_interval,
+        "batchsz": definition.batch_size,
+        "seq": sync.sequence,
+        "doubt": len(sync.in_doubt or ()),
     }
     try:
         await frames.send(hello)
@@ -245,17 +293,22 @@ async def _resynchronise(
     xmitq: Any,
     frames: Frames,
     definition: ChannelDefinition,
-) -> int:
+) -> _Agreed:
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
     it out. After a restart its gets were already backed out, so a batch the receiver
-    did commit is taken off the transmission queue again by MsgId. Returns the
-    heartbeat interval the receiver agreed (this end's, if it said none)."""
-    committed, agreed = wire.status(await frames.reply())
-    hbint = definition.heartbeat_interval if agreed is None else agreed
-    if sync.in_doubt is None:
-        return hbint
-    sequence, msg_ids = sync.in_doubt
-    delivered = committed >= sequence
+    did commit is taken off the transmission queue again by MsgId. Returns what the
+    receiver agreed (this end's values where it said none)."""
+    answer = wire.status(await frames.reply())
+    hbint = definition.heartbeat_interval if answer.hbint is None else answer.hbint
+    theirs = definition.batch_size if answer.batch_size is None else answer.batch_size
+    agreed = _Agreed(hbint, channels.negotiated_batch_size(definition.batch_size, theirs))
+    msg_ids = sync.in_doubt or []
+    start = channels.at_start(answer.committed, sync.sequence, len(msg_ids))
+    if isinstance(start, channels.Mismatch):  # a receiver checks this before it answers
+        raise ChannelBrokenError(start.line(definition.name, definition.conn_name))
+    if start is channels.Start.IN_SYNC:
+        return agreed
+    delivered = start is channels.Start.COMMIT
 
     def settle(now: float) -> None:
         if conn.uow.count:  # this life's gets are still held: end them
@@ -264,10 +317,9 @@ async def _resynchronise(
             _remove(xmitq, msg_ids, now)
 
     await qm.dispatch(settle, system=True)
-    if delivered:
-        sync.next_sequence = sequence + 1
+    sync.sequence = answer.committed
     sync.in_doubt = None
-    return hbint
+    return agreed
 
 
 def _remove(xmitq: Any, msg_ids: list[bytes], now: float) -> None:
@@ -288,12 +340,12 @@ async def _send_batch(
     conn: Any,
     xmitq: Any,
     frames: Frames,
-    hbint: int,
+    agreed: _Agreed,
 ) -> None:
     world = qm.world
     store = xmitq.repository.store
     batch: list[dict[str, Any]] = []
-    while len(batch) < definition.batch_size:
+    while len(batch) < agreed.batch_size:
         md = MD()
         gmo = GMO(Options=_GET_MORE if batch else _GET_FIRST)
 
@@ -307,6 +359,7 @@ async def _send_batch(
                 raise
             if batch:
                 break
+            hbint = agreed.hbint
             deadline = trio.current_time() + hbint if hbint else math.inf
             await world.signals.wait(store, xmitq.queue, deadline)
             if trio.current_time() >= deadline:  # nothing to send for HBINT
@@ -318,20 +371,23 @@ async def _send_batch(
     transit = world.costs.transit(size)
     if transit:
         await clock.sleep(transit)
-    sequence = sync.next_sequence
+    # Each message is numbered one more than the last ("Channel message sequence
+    # numbering"); the batch goes with its first number and is confirmed by its last.
+    first = channels.following(sync.sequence)
+    last = channels.following(sync.sequence, len(batch))
     # The batch and its end-of-batch flow travel together: once sent, it is in doubt.
-    sync.in_doubt = (sequence, [m["md"]["MsgId"] for m in batch])
+    sync.in_doubt = [m["md"]["MsgId"] for m in batch]
+    sync.sequence = last
     sent = trio.current_time()
     for message in batch:  # its age: how long since it left the transmission queue
         message["age"] = sent - message.pop("at")
-    await frames.send({"t": "batch", "seq": sequence, "messages": batch})
-    wire.confirmed(await frames.reply(), sequence)
+    await frames.send({"t": "batch", "seq": first, "messages": batch})
+    wire.confirmed(await frames.reply(), last)
     await qm.dispatch(lambda now: conn.commit(), system=True)
     sync.in_doubt = None
-    sync.next_sequence = sequence + 1
     now = trio.current_time()
     world.events.emit(
-        ChannelBatch(now, qm.name, definition.name, sequence, len(batch), size, now - began)
+        ChannelBatch(now, qm.name, definition.name, last, len(batch), size, now - began)
     )
 
 
@@ -347,21 +403,39 @@ async def _heartbeat(qm: ChannelQueueManager, frames: Frames) -> None:
 # ---- the receiver ------------------------------------------------------------------------
 async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
-    anyone). A flow the protocol does not allow, or a batch that can be neither put nor
-    dead-lettered, ends this connection with its error line; nothing else."""
+    anyone). The start is refused for a partner channel authentication blocks
+    (AMQ9777E), for a channel already running here (AMQ9514E) and for sequence numbers
+    that do not agree (AMQ9526E). A flow the protocol does not allow, a batch out of
+    sequence, or a message that can be neither put nor dead-lettered ends this
+    connection with its error line; nothing else."""
     frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
+    running = False
     try:
-        name, _sender, theirs = wire.hello(await frames.receive())
+        hello = wire.hello(await frames.receive())
+        name = hello.channel
         definition = qm.rules.local.channels.get(name)
         if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
             return
-        frames.limit = wire.FRAME_LIMIT
-        ours = definition.heartbeat_interval
-        hbint = wire.negotiated_hbint(ours, ours if theirs is None else theirs)
+        remote = frames.peer or "its sender"
         sync = qm.syncq.setdefault(name, ChannelSync())
-        await frames.send({"t": "status", "committed": sync.committed, "hbint": hbint})
+        refusal = _refusal(qm, hello, remote, sync)
+        if refusal is not None:
+            wire.log.error("%s: %s", qm.name, refusal)
+            await frames.send({"t": "refused", "reason": refusal})
+            return
+        # Invariant: one receiving agent a channel; checked and taken with no await
+        # between, so two hellos cannot both pass.
+        qm.receivers[name] = remote
+        running = True
+        ours = definition.heartbeat_interval
+        hbint = wire.negotiated_hbint(ours, ours if hello.hbint is None else hello.hbint)
+        theirs = definition.batch_size if hello.batch_size is None else hello.batch_size
+        batch_size = channels.negotiated_batch_size(definition.batch_size, theirs)
+        answer = {"t": "status", "committed": sync.committed, "hbint": hbint, "batchsz": batch_size}
+        await frames.send(answer)
+        frames.limit = wire.frame_limit(batch_size, qm.rules.rules.max_msg_length)
         frames.timeout = wire.receive_timeout(hbint)
         conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
         _state(qm, name, "RUNNING")
@@ -372,29 +446,53 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
                     await qm.paused.wait()
                 await frames.send({"t": "heartbeat"})
                 continue
-            sequence, messages = wire.batch(frame)
+            first, messages = wire.batch(frame, batch_size)
             arrived = trio.current_time()
             for message in messages:  # when it left the transmission queue
                 message["at"] = arrived - message.pop("age")
-            await _deliver(qm, name, conn, messages, sync, sequence)
+            ended = await _deliver(qm, name, remote, conn, messages, sync, first)
+            if ended is not None:  # the batch was backed out: the channel ends
+                line, stop = ended
+                _ended(qm, name, line)
+                await frames.send({"t": "error", "reason": line, "stop": stop})
+                return
             confirm = qm.world.costs.channel_latency  # the confirmation's trip back
             if confirm:
                 await clock.sleep(confirm)
-            await frames.send({"t": "ok", "seq": sequence})
+            await frames.send({"t": "ok", "seq": sync.committed})
     except wire.ProtocolError as error:
         _ended(qm, name, wire.protocol_error_line(name, frames.peer or "its sender", str(error)))
     except ChannelTimeoutError as error:
         _ended(qm, name, wire.timeout_line(name, frames.peer or "its sender", error))
-    except _UndeliverableError as error:
-        _ended(qm, name, str(error))
     except ChannelBrokenError:
         pass  # the sender went: it resynchronises when it comes back
     finally:
+        if running:
+            del qm.receivers[name]
         await trio.aclose_forcefully(stream)
 
 
-class _UndeliverableError(QSGError, RuntimeError):
-    """A batch the receiver could neither put nor dead-letter: it was backed out."""
+def _refusal(
+    qm: ChannelQueueManager, hello: wire.Hello, remote: str, sync: ChannelSync
+) -> str | None:
+    """Why the channel may not start, as the line the receiving end writes; None if it
+    may: a partner queue manager blocked by channel authentication (AMQ9777E), an
+    instance of the channel already running (AMQ9514E, "Channel is in use"), or
+    sequence numbers that do not agree (AMQ9526E)."""
+    if channels.blocking(qm.rules.channel_auth, hello.channel, hello.q_mgr) is not None:
+        return channels.blocked_line(hello.channel, remote, hello.q_mgr)
+    if hello.channel in qm.receivers:
+        return in_use_line(hello.channel, f"running for {qm.receivers[hello.channel]}")
+    start = channels.at_start(sync.committed, hello.sequence, hello.in_doubt)
+    if isinstance(start, channels.Mismatch):
+        return start.line(hello.channel, remote)
+    return None
+
+
+def in_use_line(channel: str, why: str) -> str:
+    """AMQ9514E, "Channel is in use": "The requested operation failed because channel
+    ... is currently active"."""
+    return f"AMQ9514E: Channel '{channel}' is in use: it is currently active ({why})"
 
 
 def _ended(qm: ChannelQueueManager, channel: str, line: str) -> None:
@@ -403,25 +501,32 @@ def _ended(qm: ChannelQueueManager, channel: str, line: str) -> None:
     _state(qm, channel, "INACTIVE", line)
 
 
+class _UndeliverableError(QSGError, RuntimeError):
+    """A message the receiver could neither put nor dead-letter: its batch is backed
+    out and the channel stops, the message left on the sender's transmission queue."""
+
+
 async def _deliver(
     qm: ChannelQueueManager,
     channel: str,
+    remote: str,
     conn: Any,
     batch: list[dict[str, Any]],
     sync: ChannelSync,
-    sequence: int,
-) -> None:
-    """Put a batch to its destinations and commit it, as one step of the queue manager
-    (so no kill can land inside it); then record it committed."""
+    first: int,
+) -> tuple[str, bool] | None:
+    """Check a batch's sequence number, put it to its destinations and commit it, as
+    one step of the queue manager (so no kill can land inside it); then record it
+    committed. A batch out of sequence (AMQ9526E, the channel retries) or with a
+    message neither put nor dead-lettered (the channel stops) is backed out: then the
+    line that says why, and whether the channel stops."""
     delivered: list[ChannelDelivered | ExpiredInTransit] = []
     touched: list[tuple[Any, str]] = []
 
-    def deliver(now: float) -> None:
-        # A batch already committed here is confirmed, not put again: a receiver that
-        # stalled (its queue manager paused) may finish a batch the sender has since
-        # resent through a newer receiving agent of the same channel.
-        if sequence <= sync.committed:
-            return
+    def deliver(now: float) -> tuple[str, bool] | None:
+        mismatch = channels.check_batch(sync.committed, first)
+        if mismatch is not None:
+            return mismatch.line(channel, remote), False
         try:
             for message in batch:
                 outcome = _put_one(qm, channel, conn, message, now)
@@ -430,29 +535,28 @@ async def _deliver(
                     delivered.append(outcome[1])
                 elif outcome is not None:
                     delivered.append(outcome)
-        except MQMIError as error:  # neither put nor dead-lettered: the batch goes back
+        except _UndeliverableError as error:  # the batch goes back, and stays there
             conn.backout()
             touched.clear()
             delivered.clear()
-            raise _UndeliverableError(
-                f"AMQ9544E: Messages not put to destination queue for channel '{channel}' "
-                f"(batch {sequence} backed out): {error}"
-            ) from None
+            return str(error), True
         conn.commit()
-        sync.committed = sequence
+        sync.committed = channels.following(first, len(batch) - 1)
+        return None
 
-    await qm.dispatch(deliver, system=True)
+    ended = await qm.dispatch(deliver, system=True)
     for event in delivered:
         qm.world.events.emit(event)
     for store, queue in touched:
         qm.world.signals.notify(store, queue)
+    return ended
 
 
 def _put_one(
     qm: ChannelQueueManager, channel: str, conn: Any, message: dict[str, Any], now: float
 ) -> tuple[tuple[Any, str], ChannelDelivered] | ExpiredInTransit | None:
     """Unwrap one message and put it where its MQXQH says, or discard or dead-letter it."""
-    outer: MD = message["md"]  # checked by wire.batch, as the data's MQXQH length
+    outer: MD = message["md"]  # checked by wire.batch, as the data's MQXQH
     data: bytes = message["data"]
     header = XQH.unpack(data, outer.Encoding)
     md = header.MsgDesc
@@ -471,18 +575,47 @@ def _put_one(
     try:
         handle = conn.open(od, CMQC.MQOO_OUTPUT | CMQC.MQOO_SET_ALL_CONTEXT)
         try:
-            pmo = PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
-            handle.put(body, md, pmo, now=now)
+            _put(handle, body, md, now)
         finally:
             handle.close()
-    except MQMIError as error:
-        if not qm.rules.dead_letter(md, body, error.reason, target, target_qmgr, now):
-            raise
-        return None
+    except MQMIError as error:  # MQCC_FAILED: to the dead-letter queue, behind an MQDLH
+        if qm.rules.dead_letter(md, body, error.reason, target, target_qmgr, now):
+            return None
+        raise _UndeliverableError(_undeliverable_line(qm, channel, target, error)) from None
     delivered = ChannelDelivered(
         now, qm.name, channel, handle.queue, md.MsgId, len(body), md.Expiry
     )
     return (handle.repository.store, handle.queue), delivered
+
+
+def _put(handle: Any, body: bytes, md: MD, now: float) -> None:
+    """The MCA's MQPUT: a put that completes with a warning stored its message
+    (``channels.put_completed``), and is delivered as any other."""
+    pmo = PMO(Options=CMQC.MQPMO_SYNCPOINT | CMQC.MQPMO_SET_ALL_CONTEXT)
+    try:
+        handle.put(body, md, pmo, now=now)
+    except MQMIError as error:
+        if not channels.put_completed(error):
+            raise
+
+
+def _undeliverable_line(
+    qm: ChannelQueueManager, channel: str, target: str, error: MQMIError
+) -> str:
+    """Why the channel stops: no dead-letter queue (AMQ9565E, "No dead-letter queue
+    defined"), or one the message could not be put to either (AMQ9999E, "Channel
+    program ended abnormally")."""
+    why = f"a message could not be put to {target} ({reason_name(error.reason)} ({error.reason}))"
+    dlq = qm.rules.dead_letter_queue
+    if not dlq:
+        return (
+            f"AMQ9565E: No dead-letter queue defined for queue manager '{qm.name}': "
+            f"channel '{channel}' stops, its batch backed out: {why}"
+        )
+    return (
+        f"AMQ9999E: Channel '{channel}' ended abnormally, its batch backed out: {why}, "
+        f"nor to the dead-letter queue {dlq}"
+    )
 
 
 def _name(field: bytes) -> str:
@@ -494,9 +627,11 @@ def _name(field: bytes) -> str:
 __all__ = [
     "DEFAULT_PORT",
     "ChannelBrokenError",
+    "ChannelEndedError",
     "ChannelNetwork",
     "ChannelQueueManager",
     "ChannelSync",
+    "in_use_line",
     "parse_conname",
     "run_receiver",
     "run_sender",

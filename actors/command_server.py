@@ -12,13 +12,20 @@ input queue (``Starter`` watches the event stream for it) and then serves that l
 the queue manager: a world nobody administers has no command server task, so its runs
 and their event logs are what they were before the command server existed. Its work,
 like any command's, costs no simulated time beyond the MQI calls' own.
+
+Nothing a request does ends it. A command that fails inside the queue manager is
+answered (CSQ9023E, or MQRCCF_COMMAND_FAILED in PCF) and recorded (``admin.failed``).
+When its MQGET fails (its own queue made GET(DISABLED), by PCF or MQSC), it says so once
+in the log (CSQN203I with the reason) and tries again every ``RETRY_INTERVAL`` seconds,
+as MQ's reason code 2016 advises ("retry the operation later"): once gets are allowed
+again it serves what was put meanwhile.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from actors import admin
+from actors import admin, clock
 from actors.events import MessagePut, WorldEvent
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
@@ -33,6 +40,8 @@ from qsg.mqsc import pcf_commands
 COMMAND_INPUT = "SYSTEM.COMMAND.INPUT"
 ADMIN_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
 REPLY_MODEL = "SYSTEM.COMMAND.REPLY.MODEL"
+#: Simulated seconds between the command server's tries of an MQGET that failed.
+RETRY_INTERVAL = 1.0
 
 
 def define_queues(qm: QMgr) -> None:
@@ -89,12 +98,29 @@ async def serve(qm: QueueManager, world: Commanded) -> None:
     manager."""
     conn = await world.connect(qm.name, user="CSQ9CMDS")
     queue = await conn.open(COMMAND_INPUT, CMQC.MQOO_INPUT_SHARED)
+    failing = 0  # the reason the last MQGET failed with, while it fails
     while True:
         md = MD()
         gmo = GMO(
             Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=CMQC.MQWI_UNLIMITED
         )
-        body = await queue.get(None, md, gmo)
+        try:
+            body = await queue.get(None, md, gmo)
+        except MQMIError as error:
+            if error.reason != failing:
+                admin.log.error(
+                    "%s: CSQN203I API COMPLETION CODE=%d, REASON CODE=%d (MQGET of %s): "
+                    "the command server tries again every %g s",
+                    qm.name,
+                    error.comp,
+                    error.reason,
+                    COMMAND_INPUT,
+                    RETRY_INTERVAL,
+                )
+                failing = error.reason
+            await clock.sleep(RETRY_INTERVAL)
+            continue
+        failing = 0
         await _answer(qm, world, conn, md, body)
 
 
@@ -109,10 +135,15 @@ async def _answer(
         bodies = [(head.encode(), CMQC.MQFMT_STRING)]
         bodies += [(line.encode(), CMQC.MQFMT_STRING) for line in reply.lines]
     else:
-        snapshot = await admin.snapshot(world, qm.name)
-        replies = await qm.dispatch(
-            lambda now: pcf_commands.process(body, md.Encoding, qm.rules, snapshot), system=True
-        )
+        try:
+            snapshot = await admin.snapshot(world, qm.name)
+            replies = await qm.dispatch(
+                lambda now: pcf_commands.process(body, md.Encoding, qm.rules, snapshot),
+                system=True,
+            )
+        except Exception as error:  # a defect: answered and recorded, the server goes on
+            admin.failed(world, qm.name, pcf_commands.describe(body, md.Encoding), error)
+            replies = [pcf_commands.command_failed(body, md.Encoding)]
         bodies = [(reply, CMQC.MQFMT_ADMIN) for reply in replies]
     if not md.ReplyToQ.strip(b" \0"):
         return  # nowhere to answer: the command ran, its reply is dropped, as MQ does
@@ -142,4 +173,12 @@ async def _answer(
         return  # the reply queue is gone or full: the reply is lost, not the server
 
 
-__all__ = ["ADMIN_QUEUE", "COMMAND_INPUT", "REPLY_MODEL", "Starter", "define_queues", "serve"]
+__all__ = [
+    "ADMIN_QUEUE",
+    "COMMAND_INPUT",
+    "REPLY_MODEL",
+    "RETRY_INTERVAL",
+    "Starter",
+    "define_queues",
+    "serve",
+]

@@ -1,25 +1,37 @@
 """Built-in applications' programs run by the virtual clock's timers, not by their tasks.
 
-A putter's arrival or a getter's next MQGET is an MQI call that, most of the time,
-nothing can make wait: the coupling facility is in process (or on a server reached by
-blocking calls, ``coupling.direct``, during which nothing else runs), the model charges
-no CPU or CF time, the queue manager is up and not paused, and no history is being
-recorded. Such a call needs no task of its own. While that holds, the application's task
-parks once and the clock runs its program (``actors.program``): each MQI call made at
-once (``MQICall.perform_now``, the same step a task's call runs), each delay a timer,
-each wait on a queue's signals a call of the clock's when it ends. It is the program the
-task runs, so it makes the same calls in the same order with the same random draws.
+A putter's arrival or a getter's next MQGET is an MQI call that nothing but simulated
+time can make wait: the coupling facility is in process (or on a server reached by
+blocking calls, ``coupling.direct``, during which nothing else runs), the queue manager
+is up and not paused, and the model's costs (CPU, CF access, SMDS) are times the clock
+keeps: the call is admitted (its cost charged on the queue manager's processors,
+``actors.processors``), its step made when the cost has been paid, and what follows it
+when its SMDS accesses have been. Such a call needs no task of its own. While that
+holds, the application's task parks once and the clock runs its program
+(``actors.program``): each MQI call made at once when it costs nothing
+(``MQICall.perform_now``, the same step a task's call runs) or in its timed parts
+(``admit``, ``step``, ``done``), each delay a timer, each wait on a queue's signals a
+call of the clock's when it ends. It is the program the task runs, so it makes the same
+calls in the same order with the same random draws; a chaos run's history is recorded
+around each call by the program itself (``actors.history.recording``).
 
 The task hands its program to the clock at a delay (an arrival's gap, a service time)
 when the clock could make what follows (``Drive.possible``). The moment the clock finds
-it could have to wait (a cost, a pause, a dead queue manager, a lost connection), it
-hands the program back to the task at that very instruction: a delay or wait that ended
-then is the task's to go on from, an MQI call the task's to make (through the
-dispatcher: the MQI call that fails with MQRC_CONNECTION_BROKEN or MQRC_CF_STRUC_FAILED,
-the call that waits while the queue manager is paused). The task's cancellation (the
-workload's stop, the world's end) cancels whatever timer or wait is pending and reaches
-the program where it is. User scenarios' own Python (``qsg.scenario`` ``main``),
-requesters and servers keep their tasks.
+it could have to wait for something other than time (a pause, a dead queue manager, a
+lost connection, the trio transport to the facility), it hands the program back to the
+task at that very instruction: a delay or wait that ended then is the task's to go on
+from, an MQI call the task's to make (through the dispatcher: the MQI call that fails
+with MQRC_CONNECTION_BROKEN or MQRC_CF_STRUC_FAILED, the call that waits while the queue
+manager is paused). The task's cancellation (the workload's stop, the world's end)
+cancels whatever timer or wait is pending and reaches the program where it is. Every
+built-in kind is driven (putters, getters, requesters, servers); a user scenario's own
+Python (``qsg.scenario`` ``main``) and a program under ``qsg exec`` keep their tasks.
+
+Calls that fall due at one simulated instant are made in the order they were admitted
+on the clock, and in an order drawn from the run's seed among tasks (trio's seeded
+scheduling, ``actors.determinism``): each deterministic, not the same, so a run whose
+calls tie (a constant cost after one event) may serve a waiting getter one attempt
+later on one path than on the other.
 """
 
 from __future__ import annotations
@@ -35,27 +47,17 @@ from actors.config import Workload
 from actors.mqi import Connection, Queue
 from actors.program import Call, Delay, Instruction, Next, Program, Wait
 
-#: The kinds the clock can drive (requesters and servers keep their tasks).
-KINDS = frozenset({"putter", "getter"})
-
-
-class Recording(Protocol):
-    """What the clock asks of an application's world: whether it records a history
-    (a chaos run's: every call is recorded around its task's await)."""
-
-    @property
-    def history(self) -> bool: ...
+#: The kinds the clock can drive: every built-in application.
+KINDS = frozenset({"putter", "getter", "requester", "server"})
 
 
 class Driven(Protocol):
     """What the clock uses of an application (``actors.workload.Application``): its
-    workload, its world, and its connection and open queue as the program leaves them
-    (``stale``: a connection lost with a unit of work to back out first)."""
+    workload, and its connection and open queue as the program leaves them (``stale``:
+    a connection lost with a unit of work to back out first)."""
 
     @property
     def w(self) -> Workload: ...
-    @property
-    def world(self) -> Recording: ...
     @property
     def conn(self) -> Connection | None: ...
     @property
@@ -70,6 +72,7 @@ class Drive(Wakeup):
 
     __slots__ = (
         "app",
+        "call",
         "cancel",
         "clock",
         "conn",
@@ -77,6 +80,7 @@ class Drive(Wakeup):
         "error",
         "finished",
         "program",
+        "stepped",
         "timer",
         "value",
     )
@@ -94,6 +98,10 @@ class Drive(Wakeup):
         self.value: Any = None
         self.due: Instruction | None = None
         self.error: BaseException | None = None
+        #: The call the clock is making (admitted, its step or its end due), and whether
+        #: its step has been made.
+        self.call: Call[Any] | None = None
+        self.stepped = False
         #: Cancels the pending wait on a queue's signals (when the task is cancelled).
         self.cancel: Callable[[], None] | None = None
         #: The one timer of the application's delays, armed again for each: a stretch
@@ -109,11 +117,10 @@ class Drive(Wakeup):
         return (
             type(trio.lowlevel.current_clock()) is VirtualClock
             and app.w.kind in KINDS
-            and not app.world.history
             and app.queue is not None
             and app.stale is None
             and conn is not None
-            and conn.immediate()
+            and conn.clocked()
         )
 
     async def drive(self, program: Program[Any], step: Next) -> Drive:
@@ -134,38 +141,79 @@ class Drive(Wakeup):
 
     # ---- the stretch ------------------------------------------------------------------
     def _resume(self) -> None:
-        """A delay or wait ended: the program goes on, by the clock while the program
-        is still its to go on with (the application has kept the connection and queue
-        of the stretch: whether each call can be made at once is its connection's to
-        say, ``Admission.immediate``), else by its task. (Called by the clock: it must
-        not raise.)"""
+        """A timer or wait ended: the program goes on. A call the clock made is due its
+        next part (``_made``); otherwise a delay or wait ended, and the program goes on
+        by the clock while it is still the clock's to go on with (the application has
+        kept the connection and queue of the stretch: whether each call can be made by
+        the clock is its connection's to say, ``Admission.clocked``), else by its task.
+        (Called by the clock: it must not raise.)"""
         self.cancel = None
-        app = self.app
         try:
-            if app.conn is self.conn and app.queue is not None:
-                self._go()
+            if self.call is not None:
+                self._made()
+            elif self.app.conn is self.conn and self.app.queue is not None:
+                assert self.program is not None
+                self._go(self.program.send, self.now())
             else:
                 self._back(None)
         except BaseException as error:  # it is the task's to raise
             self._failed(error)
 
-    def _go(self) -> None:
-        """Run the program until it waits, finishes or needs its task: it is sent the
-        time (what a ``Next`` is answered with), each call's result, or the MQMIError
-        a call raised."""
+    def now(self) -> float:
+        assert self.clock is not None
+        return self.clock._time
+
+    def _made(self) -> None:
+        """The next part of the call the clock is making, now due: its step once its
+        model cost has been paid (``stepped`` False), then what follows it once its
+        SMDS accesses have been paid. The program is sent the call's result, or has the
+        MQMIError it raised thrown in, as a task's call would."""
+        call, program, now = self.call, self.program, self.now()
+        assert call is not None
+        assert program is not None
+        try:
+            if not self.stepped:
+                done_at = call.step(now)
+                if done_at != now:
+                    self.stepped = True
+                    return self._at(done_at)
+            self.call, self.stepped = None, False
+            result = call.done(now)
+        except BaseException as raised:  # the program's to handle, as in a task
+            self.call, self.stepped = None, False
+            self._go(program.throw, raised)
+        else:
+            self._go(program.send, result)
+
+    def _go(self, resume: Callable[[Any], Instruction], value: Any) -> None:
+        """Run the program from ``resume(value)`` (it is sent the time, what a ``Next``
+        is answered with, or a call's result; or has an error thrown in) until it waits,
+        finishes or needs its task. A call that costs nothing is made at once; one with
+        a model cost is admitted and made when its cost has been paid (``_made``)."""
         program = self.program
         assert program is not None
-        assert self.clock is not None
-        now = self.clock._time
+        now = self.now()
         send = program.send
         try:
-            instruction = send(now)
+            instruction = resume(value)
             while True:
                 if isinstance(instruction, Call):  # the commonest: checked first
-                    if not instruction.connection.immediate():
-                        return self._back(instruction)  # a call that could wait: the task's
+                    connection = instruction.connection
                     try:
-                        result = instruction.perform_now(now)
+                        if connection.immediate():
+                            result = instruction.perform_now(now)
+                        elif connection.clocked():
+                            step_at = instruction.admit(now)
+                            if step_at != now:
+                                self.call = instruction
+                                return self._at(step_at)
+                            done_at = instruction.step(now)
+                            if done_at != now:
+                                self.call, self.stepped = instruction, True
+                                return self._at(done_at)
+                            result = instruction.done(now)
+                        else:
+                            return self._back(instruction)  # a call that could wait: the task's
                     except BaseException as raised:  # the program's to handle, as in a task
                         instruction = program.throw(raised)
                     else:
@@ -207,8 +255,10 @@ class Drive(Wakeup):
         self.wake()
 
     def _drop(self) -> None:
-        """Cancel the pending timer or wait: nothing of this stretch may run after it."""
+        """Cancel the pending timer or wait: nothing of this stretch may run after it (a
+        call the clock was making is left where it is, as a cancelled task's would be)."""
         self.timer.pending = False
+        self.call, self.stepped = None, False
         if self.cancel is not None:
             self.cancel()
             self.cancel = None
@@ -219,4 +269,4 @@ class Drive(Wakeup):
         return super()._abort(raise_cancel)
 
 
-__all__ = ["KINDS", "Drive", "Driven", "Recording"]
+__all__ = ["KINDS", "Drive", "Driven"]

@@ -340,6 +340,21 @@ class CommandRun:
     completed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class CommandFailed:
+    """A command, from any console, ``[[at]]`` or the command server, failed inside
+    the queue manager with an unexpected error (a defect of the simulator, not a refusal
+    MQ would give): it was answered CSQ9023E (PCF: MQRCCF_COMMAND_FAILED) and the run
+    went on. ``command`` is the MQSC text, or ``PCF MQCMD_<name> (<number>)``;
+    ``detail`` the traceback."""
+
+    kind: ClassVar[str] = "command-failed"
+    time: float
+    q_mgr: str
+    command: str
+    detail: str
+
+
 WorldEvent = (
     Discarded
     | ReportPut
@@ -368,6 +383,7 @@ WorldEvent = (
     | OpInvoked
     | OpCompleted
     | CommandRun
+    | CommandFailed
 )
 
 
@@ -477,6 +493,7 @@ __all__ = [
     "ChannelBatch",
     "ChannelDelivered",
     "ChannelStateChanged",
+    "CommandFailed",
     "CommandRun",
     "DepthSampled",
     "EventLog",

@@ -101,10 +101,16 @@ def channel_owner(world: FaultTarget, fault: Fault) -> str:
     return owners[0]
 
 
+def target_of(fault: Fault) -> str:
+    """What ``fault`` acts on, as its ``FaultInjected`` event names it: its channel, its
+    queue manager, else the coupling facility ("CF")."""
+    return fault.channel or fault.qmgr or "CF"
+
+
 async def inject(world: FaultTarget, action: str, fault: Fault) -> FaultInjected:
     """Do ``action`` (the fault's own, or its undoing) now, and say so in an event (which
     is returned: a ``detail`` says why the world refused it)."""
-    target = fault.channel or fault.qmgr or "CF"
+    target = target_of(fault)
     q_mgr, detail, refused = fault.qmgr, "", False
     try:
         if fault.channel:
@@ -275,4 +281,5 @@ __all__ = [
     "inject",
     "play_faults",
     "stall_scan",
+    "target_of",
 ]

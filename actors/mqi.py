@@ -78,8 +78,15 @@ class ConnectedQueueManager(Protocol):
     def alive(self) -> bool: ...
     @property
     def incarnation(self) -> int: ...
+    @property
+    def smds_owed(self) -> float: ...
+    @smds_owed.setter
+    def smds_owed(self, value: float) -> None: ...
 
     def immediate(self) -> bool: ...
+    def clocked(self) -> bool: ...
+    def admit(self, now: float, verb: str, shared: bool) -> float: ...
+    def admitted(self) -> None: ...
     async def dispatch(
         self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
     ) -> T: ...
@@ -96,7 +103,9 @@ class MQICall(program.Call[T]):
     ``perform`` makes it as a task does: the dispatcher admits it (it may wait), runs the
     step and charges its SMDS accesses, then ``done``. ``perform_now`` makes it at once,
     when ``connection.immediate()`` said nothing could make it wait: the same step,
-    then ``done``."""
+    then ``done``. The virtual clock makes it in the same three parts, each when it is
+    due, when ``connection.clocked()``: ``admit`` (its model cost charged: when its step
+    is due), ``step`` (made then: when its SMDS accesses have been paid), ``done``."""
 
     __slots__ = ("connection", "shared", "verb")
     connection: Connection
@@ -127,6 +136,24 @@ class MQICall(program.Call[T]):
         """The call made at once, at ``now``: only when ``connection.immediate()``."""
         self.connection.qm.dispatch_now(self, now, self.shared, self.verb)
         return self.done(now)
+
+    def admit(self, now: float) -> float:
+        """The call let in at ``now`` by the clock (only when ``connection.clocked()``):
+        counted and its model cost charged, as ``perform``'s dispatcher does; the time
+        its step is due."""
+        return self.connection.qm.admit(now, self.verb, self.shared)
+
+    def step(self, now: float) -> float:
+        """The step, made by the clock at ``now`` when its cost has been paid: the time
+        the call is done, once the SMDS accesses it made have been paid (their model
+        cost: an I/O wait after the call, as ``perform``'s dispatcher charges it)."""
+        qm = self.connection.qm
+        qm.admitted()
+        qm.dispatch_now(self, now, self.shared, None)
+        if self.shared and qm.smds_owed:
+            owed, qm.smds_owed = qm.smds_owed, 0.0
+            return now + owed
+        return now
 
 
 class Put(MQICall[None]):
@@ -160,6 +187,32 @@ class Put(MQICall[None]):
         queue.connection._put_done(queue.handle, self.body, self.md, self.outcome, now)
         if self.warning is not None:
             raise self.warning
+
+
+class Put1(MQICall[None]):
+    """MQPUT1 of ``body`` with ``md`` and ``pmo`` to ``target``: open for output, put one
+    message, close. Output fields are written back into ``md`` and ``pmo``."""
+
+    __slots__ = ("body", "handle", "md", "pmo", "target")
+    handle: Handle  # set by the step: the closed handle, which says where the message went
+
+    def __init__(
+        self, connection: Connection, target: str | bytes | OD, body: bytes | str, md: MD, pmo: PMO
+    ) -> None:
+        super().__init__(connection, "mqput1", False)
+        self.target = target
+        self.body = body
+        self.md = md
+        self.pmo = pmo
+
+    def __call__(self, now: float) -> None:
+        conn = self.connection.conn
+        self.handle = conn.put1(self.target, self.body, self.md, self.pmo, now=now)
+
+    def done(self, now: float) -> None:
+        handle = self.handle
+        assert handle.done is not None  # the put completed
+        self.connection._put_done(handle, self.body, self.md, handle.done, now)
 
 
 class Get(MQICall["bytes | MQMIError"]):
@@ -356,12 +409,7 @@ class Connection:
     ) -> None:
         """MQPUT1: open, put one message, close."""
         md = MD() if md is None else md
-        pmo = PMO() if pmo is None else pmo
-        handle = await self._call(
-            lambda now: self.conn.put1(target, body, md, pmo, now=now), verb="mqput1"
-        )
-        assert handle.done is not None  # the put completed
-        self._put_done(handle, body, md, handle.done, program.now())
+        await Put1(self, target, body, md, PMO() if pmo is None else pmo).perform()
 
     async def commit(self) -> None:
         """MQCMIT."""
@@ -417,6 +465,12 @@ class Connection:
             raise MQMIError.failed(
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.qm.name} was restarted"
             )
+
+    def clocked(self) -> bool:
+        """Whether an MQI call of this connection can be made by the virtual clock (see
+        ``QueueManager.clocked``; the queue manager is the life it connected to)."""
+        qm = self.qm
+        return self.incarnation == qm.rules.incarnation and qm.clocked()
 
     def immediate(self) -> bool:
         """Whether an MQI call of this connection would run at once: nothing in the
@@ -555,5 +609,6 @@ __all__ = [
     "Get",
     "MQICall",
     "Put",
+    "Put1",
     "Queue",
 ]

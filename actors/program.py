@@ -51,6 +51,11 @@ class Admission(Protocol):
         """Whether a call would be made at once: nothing could make it wait."""
         ...
 
+    def clocked(self) -> bool:
+        """Whether the virtual clock can make a call: what could make it wait is a
+        simulated time (its model costs), not another task."""
+        ...
+
 
 class Call(Generic[T_co]):
     """An MQI call as an instruction (``actors.mqi.MQICall``): made by a task, admitted
@@ -64,6 +69,18 @@ class Call(Generic[T_co]):
         raise NotImplementedError
 
     def perform_now(self, now: float) -> T_co:
+        raise NotImplementedError
+
+    def admit(self, now: float) -> float:
+        """Let in by the clock at ``now``: when its step is due."""
+        raise NotImplementedError
+
+    def step(self, now: float) -> float:
+        """Its step, made by the clock at ``now``: when it is done."""
+        raise NotImplementedError
+
+    def done(self, now: float) -> T_co:
+        """What follows the step, at ``now``: the call's result."""
         raise NotImplementedError
 
 

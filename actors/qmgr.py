@@ -32,11 +32,13 @@ from actors.channel import ChannelNetwork, ChannelSync
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
 from actors.expiry import ScanCoordinator
 from actors.mqi import ApplicationWorld
+from actors.processors import Processors
 from actors.reach import CALLER, Reach
 from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
 from qsg import CMQC
 from qsg.core.errors import MQMIError
+from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
 
 T = TypeVar("T")
@@ -94,7 +96,9 @@ class QueueManager:
         #: so may wait for it (``CFLink.bridged``; the world's link is fixed for its life).
         self.bridged = world.link.bridged
         self.lock = trio.Lock()
-        self.cpu = trio.CapacityLimiter(world.costs.cpus)
+        #: Its processors, on which each MQI call's model cost is charged (a new life
+        #: starts with them idle).
+        self.processors = Processors(world.costs.cpus)
         #: Its MQI calls by verb and their cost, taken at each sample interval.
         self.statistics = MessageManagerStatistics()
         self.syncq: dict[str, ChannelSync] = {}
@@ -102,6 +106,9 @@ class QueueManager:
         self.channels: dict[str, _Agent] = {}  # the sender agents of this life
         #: The network link of each running sender channel (a fault can break it).
         self.links: dict[str, trio.abc.Stream] = {}
+        #: The running receiving agent of each channel, by name, with its partner's
+        #: address: one instance of a channel at a time (AMQ9514E for a second).
+        self.receivers: dict[str, str] = {}
         #: The model cost of the SMDS accesses of the last step on a shared queue, for
         #: ``dispatch`` to charge after it.
         self.smds_owed = 0.0
@@ -135,6 +142,7 @@ class QueueManager:
             async with trio.open_nursery() as nursery:
                 self._nursery, self._mailbox = nursery, send
                 self.channels = {}  # the agents of an earlier life went with it
+                self.processors = Processors(self.world.costs.cpus)
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
                 await nursery.start(expiry.scan_periodically, self)
@@ -162,23 +170,41 @@ class QueueManager:
                 self.start_channel(definition.name)
 
     def start_channel(self, name: str) -> None:
-        """START CHANNEL(name): run its sending agent in this life's nursery."""
+        """START CHANNEL(name): run its sending agent in this life's nursery. One
+        instance at a time: a channel whose agent runs (RUNNING, BINDING, RETRYING) is
+        refused, as runmqsc answers, with AMQ9514E "Channel is in use"; one that
+        stopped (STOP CHANNEL, or its retries exhausted) starts again."""
         definition = self.rules.local.channels.get(name)
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{self.name} has no sender channel {name}")
         running = self.channels.get(name)
-        if running is not None and not running.scope.cancel_called:
-            return  # already running
+        if running is not None and not running.scope.cancel_called and not running.ended.is_set():
+            why = channel.in_use_line(name, "its sending agent runs")
+            raise ValueError(f"channel {name} of {self.name} is in use ({why})")
         agent = self.channels[name] = _Agent()
 
         async def sending() -> None:
             try:
                 with agent.scope:
                     await channel.run_sender(self, definition)
+            except MQMIError as error:
+                # An MQ error the agent does not handle (its transmission queue gone, say:
+                # a start no command checked) ends the channel as an MCA ends on one,
+                # "ended abnormally" and STOPPED; the queue manager goes on.
+                self._channel_ended_abnormally(definition, error)
             finally:
                 agent.ended.set()
 
         self.nursery.start_soon(sending)
+
+    def _channel_ended_abnormally(self, definition: ChannelDefinition, error: MQMIError) -> None:
+        why = (
+            f"AMQ9999E: Channel '{definition.name}' to host '{definition.conn_name}' "
+            f"ended abnormally: {error}"
+        )
+        wire.log.error("%s: %s", self.name, why)
+        now = trio.current_time()
+        self.world.events.emit(ChannelStateChanged(now, self.name, definition.name, "STOPPED", why))
 
     async def channel_ended(self, name: str) -> None:
         """Wait until the agent of ``name`` (if any) has ended."""
@@ -296,9 +322,21 @@ class QueueManager:
         return result
 
     async def _admit(self, verb: str, shared: bool) -> None:
-        """An application's call let in: the queue manager must be up; the call is
-        counted, and its model cost (CPU, and CF access on a shared queue) is slept
-        holding one of the queue manager's processors."""
+        """An application's call let in (``admit``): the task sleeps until its model cost
+        has been charged on one of the queue manager's processors, then the queue manager
+        must still be up (``admitted``)."""
+        now = trio.current_time()
+        at = self.admit(now, verb, shared)
+        if at != now:
+            await clock.sleep_until(at)
+            self.admitted()
+
+    def admit(self, now: float, verb: str, shared: bool) -> float:
+        """An application's call let in at ``now``: the queue manager must be up; the
+        call is counted, and its model cost (CPU, and CF access on a shared queue)
+        charged on the processor free soonest (``Processors``). Returns when the cost
+        has been paid, the time its step is made (``now`` when it costs nothing). The
+        same for a task's call (``dispatch``) and the clock's (``actors.drive``)."""
         if not self.alive:
             raise MQMIError.failed(
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} is not running"
@@ -306,13 +344,15 @@ class QueueManager:
         costs = self.world.costs
         cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
         self.statistics.count(verb, cost, shared)
-        if cost:
-            async with self.cpu:
-                await clock.sleep(cost)
-            if not self.alive:
-                raise MQMIError.failed(
-                    CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
-                )
+        return self.processors.reserve(now, cost) if cost else now
+
+    def admitted(self) -> None:
+        """A call's cost paid: the queue manager must still be up for its step (a kill
+        while the call held a processor breaks the connection)."""
+        if not self.alive:
+            raise MQMIError.failed(
+                CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} stopped"
+            )
 
     def dispatch_now(
         self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
@@ -391,17 +431,22 @@ class QueueManager:
                 lock.release()
         return result
 
+    def clocked(self) -> bool:
+        """Whether an MQI call can be made by the virtual clock's timers rather than a
+        task (``actors.drive``): the queue manager is up and not paused, and its coupling
+        facility is in process or called by blocking calls (simulated time stands still
+        during a call, as no other task runs). Its model costs are times the clock
+        keeps: the call's step is made when they have been paid (``admit``)."""
+        return self.alive and self.paused is None and not self.bridged
+
     def immediate(self) -> bool:
-        """Whether an MQI call would run at once, without a checkpoint: the queue manager
-        is up and not paused, its calls cost no simulated time and its coupling facility
-        is in process or called by blocking calls (``dispatch`` has nothing to wait for:
-        simulated time stands still during the call, as no other task runs)."""
-        costs = self.world.costs
+        """Whether an MQI call would run at once, without a checkpoint: ``clocked``, and
+        its calls cost no simulated time (``dispatch`` has nothing to wait for)."""
         return (
             self.alive
             and self.paused is None
             and not self.bridged
-            and not costs.per_call  # CPU, CF access or SMDS costs
+            and not self.world.costs.per_call  # CPU, CF access or SMDS costs
         )
 
     def wake(self) -> None:

@@ -1,17 +1,26 @@
 """A channel's frames on the wire, and nothing believed before it is checked.
 
-Sender and receiver exchange msgpack frames: the sender's ``hello`` (its channel and
-queue manager), the receiver's ``status`` (the last batch it committed) or ``refused``,
-each ``batch`` of messages and the receiver's ``ok``. A channel listener's port is open
-to anything that connects, so every frame is checked before use: bytes that are not
-msgpack, a frame bigger than its limit, a frame of the wrong kind or shape, or a message
-whose data does not start with an MQXQH, is a ``ProtocolError``. It ends that connection
-only, with the error line a channel initiator writes for it, AMQ9504E "A protocol error
-was detected for channel" (IBM MQ messages, AMQ9xxx; CSQX504E "Local protocol error" on
-z/OS); the listener and its queue manager go on, and a real sender retries.
+Sender and receiver exchange msgpack frames: the sender's ``hello`` (its channel, queue
+manager, heartbeat interval, batch size and message sequence number, and how many
+messages of its last batch are in doubt), the receiver's ``status`` (the sequence number
+of the last message it committed, and what the two ends agreed) or ``refused``, each
+``batch`` of messages (numbered by its first message) and the receiver's ``ok`` (by its
+last), or its ``error``: the batch backed out and the channel ended. A channel
+listener's port is open to anything that connects, so every frame is checked before use:
+bytes that are not msgpack, a frame bigger than its limit, a count or length bigger than
+the flow can hold, a frame of the wrong kind or shape, or a message whose data does not
+start with an MQXQH (version 1, holding an MQMD) is a ``ProtocolError``. It ends that
+connection only, with the error line a channel initiator writes for it, AMQ9504E "A
+protocol error was detected for channel" (IBM MQ messages, AMQ9xxx; CSQX504E "Local
+protocol error" on z/OS); the listener and its queue manager go on, and a real sender
+retries.
 
-The limits: until the sender has named its channel a frame may hold ``HELLO_LIMIT``
-bytes; after that ``FRAME_LIMIT`` (a batch of up to BATCHSZ messages).
+The limits, checked before anything is built from the bytes: until the sender has named
+its channel a frame may hold ``HELLO_LIMIT`` bytes; after that what a batch of the
+agreed size can hold (``frame_limit``, at most ``FRAME_LIMIT``). Inside a frame, msgpack
+is held to what a flow can carry (``MAX_BATCH`` messages, a descriptor's fields, names
+and reasons of ``MAX_TEXT`` characters), so a header announcing more is refused at once,
+never waited for or allocated.
 
 Every wait on the partner is bounded (``Frames.timeout``): a partner that stops answering
 ends the channel with ``ChannelTimeoutError``, modelled on AMQ9259E "Connection timed out
@@ -28,6 +37,7 @@ import logging
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
@@ -36,7 +46,9 @@ import trio
 from actors.clock import current_virtual_clock
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC
+from qsg.core.channels import DEFAULT_SEQWRAP
 from qsg.core.errors import QSGError
+from qsg.core.layouts import XQH_MSGDESC_OFFSET, byte_order
 from qsg.core.structs import MD
 
 #: The most a frame may hold before the sender has said which channel it is.
@@ -45,6 +57,12 @@ HELLO_LIMIT = 64 * 1024
 FRAME_LIMIT = 1 << 30
 #: BATCHSZ's largest value: no batch holds more messages.
 MAX_BATCH = 9999
+#: The longest text a flow carries: names, and the reason of a refusal or an error.
+MAX_TEXT = 4096
+#: The most fields a map of a flow has (an MQMD has 29).
+MAX_FIELDS = 64
+#: What one message of a batch may take on the wire beyond its data (descriptor, age).
+MESSAGE_OVERHEAD = 4096
 #: How long (seconds) connecting to a partner and starting the channel may take, unless
 #: the queue manager says otherwise (``Topology.add_qmgr(..., connect_timeout=)``): the
 #: part of qm.ini's TCP stanza ``Connect_Timeout`` that qsg models.
@@ -63,6 +81,16 @@ class ChannelBrokenError(QSGError, ConnectionError):
 
 class ProtocolError(ChannelBrokenError):
     """The partner sent what the channel protocol does not allow."""
+
+
+class ChannelEndedError(ChannelBrokenError):
+    """The partner ended the channel with an error flow, having backed out the batch in
+    flight (its ``reason`` is the message). ``stop``: the channel is stopped, not
+    retried (a message that can be neither put nor dead-lettered, "Dead-letter queues")."""
+
+    def __init__(self, reason: str, *, stop: bool = False) -> None:
+        super().__init__(reason)
+        self.stop = stop
 
 
 class ChannelTimeoutError(ChannelBrokenError, TimeoutError):
@@ -149,7 +177,17 @@ class Frames:
         self.limit = limit
         self.timeout = timeout
         self.wall = isinstance(stream, trio.SocketStream)
-        self._unpacker = msgpack.Unpacker(raw=False, max_buffer_size=FRAME_LIMIT)
+        # Each container and string is held to what a flow can carry: a header that
+        # announces more is refused as it is read, before its contents arrive.
+        self._unpacker = msgpack.Unpacker(
+            raw=False,
+            max_buffer_size=FRAME_LIMIT,
+            max_str_len=MAX_TEXT,
+            max_bin_len=FRAME_LIMIT,
+            max_array_len=MAX_BATCH,
+            max_map_len=MAX_FIELDS,
+            max_ext_len=0,
+        )
         self._fed = 0  # bytes fed to the unpacker; ``tell()`` is how many it consumed
 
     @property
@@ -243,8 +281,22 @@ def _field(frame: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> A
 
 
 # ---- each flow, checked ------------------------------------------------------------------
-def hello(frame: dict[str, Any]) -> tuple[str, str, int | None]:
-    """The sender's first flow: (its channel, its queue manager, its HBINT if it said)."""
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The sender's first flow: its channel and queue manager; its HBINT and BATCHSZ
+    (None if it said none); the sequence number of the last message it sent (0: none
+    yet) and how many messages of its last batch are in doubt (0: none)."""
+
+    channel: str
+    q_mgr: str
+    hbint: int | None
+    batch_size: int | None
+    sequence: int
+    in_doubt: int
+
+
+def hello(frame: dict[str, Any]) -> Hello:
+    """The sender's first flow, checked."""
     if frame["t"] != "hello":
         raise ProtocolError(f"a {_show(frame['t'])} flow where the channel start was due")
     channel = _field(frame, "channel", str)
@@ -252,22 +304,55 @@ def hello(frame: dict[str, Any]) -> tuple[str, str, int | None]:
     if not 0 < len(channel) <= 20 or len(sender) > 48:
         raise ProtocolError(f"hello flow: channel {_show(channel)} from {_show(sender)}")
     hbint = _hbint(frame) if "hbint" in frame else None
-    return channel, sender, hbint
+    batch_size = _batch_size(frame) if "batchsz" in frame else None
+    sequence = _sequence(frame, "seq")
+    in_doubt = _field(frame, "doubt", int) if "doubt" in frame else 0
+    if not 0 <= in_doubt <= MAX_BATCH:
+        raise ProtocolError(f"hello flow: {in_doubt} messages in doubt")
+    return Hello(channel, sender, hbint, batch_size, sequence, in_doubt)
 
 
-def status(frame: dict[str, Any]) -> tuple[int, int | None]:
-    """The receiver's answer to the hello: the last batch it committed, and the
-    heartbeat interval agreed (if it said). A refusal is the channel refused (not a
-    protocol error): the sender retries."""
+def _sequence(frame: dict[str, Any], name: str) -> int:
+    """A message sequence number: 0 to SEQWRAP's largest value."""
+    number: int = _field(frame, name, int)
+    if not 0 <= number <= DEFAULT_SEQWRAP:
+        raise ProtocolError(f"{frame['t']} flow: sequence number {number}")
+    return number
+
+
+def _batch_size(frame: dict[str, Any]) -> int:
+    size: int = _field(frame, "batchsz", int)
+    if not 1 <= size <= MAX_BATCH:
+        raise ProtocolError(f"{frame['t']} flow: batch size {size}")
+    return size
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The receiver's answer to the hello: the sequence number of the last message it
+    committed, and the heartbeat interval and batch size agreed (None if it said none)."""
+
+    committed: int
+    hbint: int | None
+    batch_size: int | None
+
+
+def status(frame: dict[str, Any]) -> Status:
+    """The receiver's answer to the hello, checked. A refusal is the channel refused (not
+    a protocol error): the sender retries."""
     if frame["t"] == "refused":
-        reason = frame.get("reason")
-        raise ChannelBrokenError(reason if isinstance(reason, str) else "the receiver refused")
+        raise ChannelBrokenError(_reason(frame, "the receiver refused"))
     if frame["t"] != "status":
         raise ProtocolError(f"a {_show(frame['t'])} flow where the channel status was due")
-    committed: int = _field(frame, "committed", int)
-    if committed < 0:
-        raise ProtocolError(f"status flow: committed {committed}")
-    return committed, _hbint(frame) if "hbint" in frame else None
+    committed = _sequence(frame, "committed")
+    hbint = _hbint(frame) if "hbint" in frame else None
+    batch_size = _batch_size(frame) if "batchsz" in frame else None
+    return Status(committed, hbint, batch_size)
+
+
+def _reason(frame: dict[str, Any], otherwise: str) -> str:
+    reason = frame.get("reason")
+    return reason if isinstance(reason, str) else otherwise
 
 
 def _hbint(frame: dict[str, Any]) -> int:
@@ -283,23 +368,29 @@ def heartbeat(frame: dict[str, Any]) -> None:
         raise ProtocolError(f"a {_show(frame['t'])} flow where a heartbeat was due")
 
 
-def confirmed(frame: dict[str, Any], sequence: int) -> None:
-    """The receiver's confirmation of batch ``sequence``."""
-    if frame["t"] != "ok" or frame.get("seq") != sequence:
-        raise ProtocolError(f"the receiver did not confirm batch {sequence}: {_show(frame)}")
+def confirmed(frame: dict[str, Any], last: int) -> None:
+    """The receiver's confirmation of the batch whose last message is numbered ``last``;
+    its error flow (the batch backed out, the channel ended) is ``ChannelEndedError``."""
+    if frame["t"] == "error":
+        stop = frame.get("stop")
+        raise ChannelEndedError(_reason(frame, "the receiver ended the channel"), stop=stop is True)
+    if frame["t"] != "ok" or frame.get("seq") != last:
+        raise ProtocolError(f"the receiver did not confirm message {last}: {_show(frame)}")
 
 
-def batch(frame: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
-    """A batch: its sequence number and its messages, each with ``md`` (the transmission
-    queue's descriptor, as an MD), ``data`` (MQXQH and body) and ``age`` (seconds since
-    it left the transmission queue)."""
+def batch(frame: dict[str, Any], most: int = MAX_BATCH) -> tuple[int, list[dict[str, Any]]]:
+    """A batch of at most ``most`` messages (the batch size agreed): the sequence number
+    of its first message (any number: whether it is the next is the receiver's check,
+    AMQ9526E) and its messages, each with ``md`` (the transmission queue's descriptor, as
+    an MD), ``data`` (MQXQH and body) and ``age`` (seconds since it left the transmission
+    queue)."""
     if frame["t"] != "batch":
         raise ProtocolError(f"a {_show(frame['t'])} flow where a batch was due")
-    sequence = _field(frame, "seq", int)
+    first: int = _field(frame, "seq", int)
     messages = _field(frame, "messages", list)
-    if not 0 < sequence < 2**63 or not 0 < len(messages) <= MAX_BATCH:
-        raise ProtocolError(f"batch flow: batch {sequence} of {len(messages)} messages")
-    return sequence, [_message(m) for m in messages]
+    if not 0 < len(messages) <= most:
+        raise ProtocolError(f"batch flow: {len(messages)} messages, where 1 to {most} are agreed")
+    return first, [_message(m) for m in messages]
 
 
 def _message(message: object) -> dict[str, Any]:
@@ -316,9 +407,28 @@ def _message(message: object) -> dict[str, Any]:
         md = MD(**fields)
     except (AttributeError, TypeError, ValueError) as error:
         raise ProtocolError(f"batch flow: a descriptor MQ refuses ({error})") from None
+    _check_xqh(data, md.Encoding)
+    return {"md": md, "data": data, "age": age}
+
+
+def _check_xqh(data: bytes, encoding: int) -> None:
+    """The message's data holds an MQXQH, version 1, around an MQMD: what the receiver
+    reads of it is there before it reads it."""
     if len(data) < CMQC.MQXQH_LENGTH_1 or data[:4] != CMQC.MQXQH_STRUC_ID:
         raise ProtocolError("batch flow: a message whose data does not start with an MQXQH")
-    return {"md": md, "data": data, "age": age}
+    version = int.from_bytes(data[4:8], "big" if byte_order(encoding) == ">" else "little")
+    if version != CMQC.MQXQH_VERSION_1:
+        raise ProtocolError(f"batch flow: an MQXQH of version {version}")
+    if data[XQH_MSGDESC_OFFSET : XQH_MSGDESC_OFFSET + 4] != CMQC.MQMD_STRUC_ID:
+        raise ProtocolError("batch flow: an MQXQH whose MsgDesc is not an MQMD")
+
+
+def frame_limit(batch_size: int, max_msg_length: int) -> int:
+    """The most a frame of a channel may hold once it is started: a batch of
+    ``batch_size`` messages of up to ``max_msg_length`` bytes (the queue manager's
+    MAXMSGL) behind their MQXQH, and no more than ``FRAME_LIMIT``."""
+    message = CMQC.MQXQH_LENGTH_1 + max_msg_length + MESSAGE_OVERHEAD
+    return min(FRAME_LIMIT, batch_size * message + HELLO_LIMIT)
 
 
 __all__ = [
@@ -327,13 +437,20 @@ __all__ = [
     "FRAME_LIMIT",
     "HELLO_LIMIT",
     "MAX_BATCH",
+    "MAX_FIELDS",
     "MAX_HBINT",
+    "MAX_TEXT",
+    "MESSAGE_OVERHEAD",
     "ChannelBrokenError",
+    "ChannelEndedError",
     "ChannelTimeoutError",
     "Frames",
+    "Hello",
     "ProtocolError",
+    "Status",
     "batch",
     "confirmed",
+    "frame_limit",
     "heartbeat",
     "hello",
     "log",

@@ -28,9 +28,9 @@ import trio
 from actors import arrivals, clock, drive, program
 from actors.config import Workload
 from actors.events import ApplicationError, EventLog, ReplyReceived
-from actors.history import recorded
-from actors.mqi import Commit, Connection, MQICall, Put, Queue
-from actors.program import Await, Delay, Next, Program, Rest, awaiting
+from actors.history import recorded, recording
+from actors.mqi import Commit, Connection, MQICall, Put, Put1, Queue
+from actors.program import Delay, Next, Program, Rest, awaiting
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.queue import MAX_MSG_LENGTH
@@ -216,6 +216,7 @@ class Application:
     def server(self) -> Program[None]:
         w = self.w
         while True:
+            yield NEXT_NOW  # the next request's MQGET, at once
             queue = yield from self.ensure_open()
             if queue is None:
                 continue
@@ -225,7 +226,11 @@ class Application:
                 continue
             yield Delay(w.service.draw(self.rng))
             if request.MsgType == CMQC.MQMT_REQUEST and request.ReplyToQ.strip(b" \0"):
-                yield from self.attempt(self.reply(request, body))
+                put1, md = self.reply(request, body)
+                queue_name = request.ReplyToQ.decode().strip()
+                yield from self.attempt(
+                    put1, op="put", md=md, syncpoint=bool(w.syncpoint), queue=queue_name
+                )
             yield from self.counted()
 
     def requester(self) -> Program[None]:
@@ -251,8 +256,9 @@ class Application:
             if put is not FAILED:
                 sent += 1
                 yield from self.await_reply(reply_queue, md.MsgId, began)
-            # Paced from when the request began (a requester is never driven by the clock).
-            yield Await(partial(clock.sleep_until, began + self.gap(began)))
+            # Paced from when the request began: the next is due a gap after it (at once
+            # if the reply took longer).
+            yield Next(max(0.0, began + self.gap(began) - program.now()))
 
     # ---- pieces -----------------------------------------------------------------------
     def message(self) -> tuple[bytes, MD]:
@@ -350,9 +356,10 @@ class Application:
             syncpoint=bool(self.w.syncpoint),
         )
 
-    def reply(self, request: MD, body: bytes) -> Program[None]:
-        """The server's reply: to ReplyToQ at ReplyToQMgr, CorrelId as the request's
-        report options say (MQRO_COPY_MSG_ID_TO_CORREL_ID unless MQRO_PASS_CORREL_ID)."""
+    def reply(self, request: MD, body: bytes) -> tuple[Put1, MD]:
+        """The server's reply, an MQPUT1 to ReplyToQ at ReplyToQMgr, and its MQMD:
+        CorrelId as the request's report options say (MQRO_COPY_MSG_ID_TO_CORREL_ID
+        unless MQRO_PASS_CORREL_ID)."""
         assert self.conn is not None
         correl = request.CorrelId if request.Report & CMQC.MQRO_PASS_CORREL_ID else request.MsgId
         md = MD(
@@ -365,9 +372,7 @@ class Application:
         options = CMQC.MQPMO_SYNCPOINT if self.w.syncpoint else CMQC.MQPMO_NO_SYNCPOINT
         if self.world.history:
             md.MsgId = self.world.new_msg_id()
-        put1 = partial(self.conn.put1, od, body, md, PMO(Options=options))
-        queue = request.ReplyToQ.decode().strip()
-        yield Await(partial(self.record, put1, "put", queue, md, bool(self.w.syncpoint)))
+        return Put1(self.conn, od, body, md, PMO(Options=options)), md
 
     def await_reply(self, reply_queue: Queue, msg_id: bytes, began: float) -> Program[None]:
         w = self.w
@@ -431,18 +436,27 @@ class Application:
         op: str = "",
         md: MD | None = None,
         syncpoint: bool = False,
+        queue: str | None = None,
     ) -> Program[T | _Failed]:
         """One MQI step (a call, or a program of them); on MQMIError note it (unless
         ``quiet``) and, if the queue manager or the CF is lost, drop the connection and
         wait RECONNECT seconds before the next try (with ``pause``, after any failure: a
         loop that is not paced by its arrivals must not retry in the same simulated
         instant). A step with an ``op`` is part of the history (``md``: the put's or
-        get's descriptor), recorded around its task's await."""
+        get's descriptor; ``queue``: the queue it is recorded on, the workload's if None),
+        recorded around it (``actors.history.recording``), by the clock or the task,
+        whichever makes it."""
         try:
             if op and self.world.history:
-                steps = work.perform if isinstance(work, MQICall) else partial(program.run, work)
-                recorded_result: T = yield Await(
-                    partial(self.record, steps, op, self.w.queue, md, syncpoint)
+                recorded_result: T = yield from recording(
+                    self.world,
+                    work,
+                    q_mgr=self.w.qmgr,
+                    app=self.name,
+                    op=op,
+                    queue=self.w.queue if queue is None else queue,
+                    md=md,
+                    syncpoint=syncpoint,
                 )
                 return recorded_result
             if isinstance(work, MQICall):

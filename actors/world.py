@@ -29,6 +29,7 @@ from actors.cflink import CFLink, InProcess, OnServer
 from actors.clock import VirtualClock, current_virtual_clock
 from actors.events import ChannelBatch, ChannelStateChanged, EventLog, MessagePut
 from actors.facility import FacilityWatch
+from actors.history import FinalState
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from actors.reach import guard
@@ -152,6 +153,35 @@ class World(FaultInjection):
                 continue  # unreachable at the end: the watch has heard of it
             wrong += [f"{qsg}'s coupling facility: {line}" for line in found]
         return wrong
+
+    def final_state(self) -> FinalState:
+        """Every queue's messages now, read from the stores and changing nothing (no
+        MQGET, no expiry, no lock): each queue manager's own queues, the living and the
+        killed (a killed one's persistent messages wait on its page set for its restart;
+        its units of work in flight come back then), and each QSG's shared queues, read
+        from the coupling facility itself unless it failed or is cut off (then named in
+        ``unread``). Called where the world's calls are made (its task's greenback
+        portal, for a facility reached through the trio transport)."""
+        places: dict[bytes, str] = {}
+        unread: dict[str, str] = {}
+        stores = [(name, qm.rules.local.status, qm.rules.store) for name, qm in self.qmgrs.items()]
+        down = self.server is not None and not self.server.running
+        for qsg, group in self.qsgs.items():
+            why = self.link.cut_off or ("its server is down" if down else "")
+            if why:
+                unread[qsg] = f"{qsg}'s coupling facility: {why}"
+            else:
+                stores.append((qsg, group.shared.status, self.cf_stores[qsg]))
+        for owner, queues, store in stores:
+            try:
+                for queue in sorted(queues):
+                    for msg_id in store.contents(queue):
+                        places.setdefault(msg_id, f"{owner} {queue}")
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_CF_STRUC_FAILED:
+                    raise
+                unread[owner] = f"{owner}'s coupling facility: {error}"
+        return FinalState(trio.current_time(), places, unread)
 
     async def start_channel(self, q_mgr: str, channel: str) -> None:
         """START CHANNEL(channel) on ``q_mgr`` (a sender channel)."""

@@ -14,6 +14,13 @@ scenario (its putter and getters driven by the virtual clock's timers, ``actors.
 and with every application on a task of its own (what it did before), so the gain of
 the clock-driven applications is measured in the same invocation.
 
+The same model with a processor cost per MQI call (issue 44): the queue manager's one
+processor charged ``COST`` seconds for every MQPUT and every MQGET attempt (a waiting
+get's first attempt that finds nothing, and the attempt it makes when woken, as qsg's
+model charges them), in qsg (``[model] cpu_per_call``, ``cpus = 1``) and in SimPy as a
+planner would add it (the processor a ``Resource`` of capacity 1 each call holds, the
+queue a ``Store``): customers per wall second of each, side by side.
+
     ./dev bench peers                  # 3 repetitions of 10,000 simulated seconds
     ./dev bench peers --seconds 4000 --repeat 5
 """
@@ -33,6 +40,7 @@ from actors import drive
 from actors.events import MessageGot, MessagePut
 from qsg.commands.pipeline.theory import mmc_mean_wait
 from qsg.scenario.load import parse_scenario
+from qsg.scenario.model import Scenario
 from qsg.scenario.play import run_scenario
 
 ARRIVALS = 2.7  # a second
@@ -64,11 +72,17 @@ apps = {SERVERS}
 service = {{{{ dist = "exponential", mean = {SERVICE} }}}}
 """
 
+#: A processor's seconds an MQI call costs, in the model with costs (one processor).
+COST = 0.02
+
 Result = tuple[int, float, float]  # customers served, wall seconds, mean wait
 
 
 def qsg_run(seconds: float, seed: int) -> Result:
-    scenario = parse_scenario(SCENARIO.format(seconds=seconds, seed=seed), "<bench>")
+    return _played(parse_scenario(SCENARIO.format(seconds=seconds, seed=seed), "<bench>"), seed)
+
+
+def _played(scenario: Scenario, seed: int) -> Result:
     began = time.perf_counter()
     result = run_scenario(scenario, seed=seed)
     wall = time.perf_counter() - began
@@ -79,6 +93,14 @@ def qsg_run(seconds: float, seed: int) -> Result:
         if isinstance(e, MessageGot) and e.msg_id in put
     ]
     return len(waits), wall, statistics.fmean(waits)
+
+
+def qsg_costed_run(seconds: float, seed: int) -> Result:
+    """``qsg_run`` with a processor cost of ``COST`` a call, on one processor."""
+    text = SCENARIO.format(seconds=seconds, seed=seed).replace(
+        "[qmgr.QM1]", f"[model]\ncpu_per_call = {COST}\ncpus = 1\n[qmgr.QM1]"
+    )
+    return _played(parse_scenario(text, "<bench, costed>"), seed)
 
 
 def qsg_tasks_run(seconds: float, seed: int) -> Result:
@@ -114,6 +136,49 @@ def simpy_run(seconds: float, seed: int) -> Result:
     return len(waits), time.perf_counter() - began, statistics.fmean(waits)
 
 
+def simpy_costed_run(seconds: float, seed: int) -> Result:
+    """The M/M/3 with a processor cost a call, as qsg's model charges it: the putter's
+    MQPUT after each arrival's gap, each getter's MQGET attempt and, when it found
+    nothing, its wait and the attempt it makes when a message comes."""
+    rng = random.Random(seed)
+    env = simpy.Environment()
+    cpu = simpy.Resource(env, capacity=1)
+    queue = simpy.Store(env)
+    waits: list[float] = []
+
+    def call() -> simpy.events.ProcessGenerator:
+        with cpu.request() as request:
+            yield request
+            yield env.timeout(COST)
+
+    def putter() -> simpy.events.ProcessGenerator:
+        while True:
+            yield env.timeout(rng.expovariate(ARRIVALS))
+            yield env.process(call())
+            queue.put(env.now)
+
+    def getter() -> simpy.events.ProcessGenerator:
+        while True:
+            yield env.process(call())
+            if not queue.items:
+                got = queue.get()
+                yield got
+                queue.put(got.value)  # the woken attempt takes it, after its cost
+                yield env.process(call())
+                if not queue.items:
+                    continue
+            put_at = yield queue.get()
+            waits.append(env.now - put_at)
+            yield env.timeout(rng.expovariate(1 / SERVICE))
+
+    env.process(putter())
+    for _ in range(SERVERS):
+        env.process(getter())
+    began = time.perf_counter()
+    env.run(until=seconds)
+    return len(waits), time.perf_counter() - began, statistics.fmean(waits)
+
+
 def ciw_run(seconds: float, seed: int) -> Result:
     ciw.seed(seed)
     network = ciw.create_network(
@@ -139,6 +204,8 @@ def main() -> None:
         "tasks": qsg_tasks_run,
         "SimPy": simpy_run,
         "Ciw": ciw_run,
+        "qsg+cpu": qsg_costed_run,
+        "SimPy+cpu": simpy_costed_run,
     }
     rates: dict[str, list[float]] = {name: [] for name in runners}
     waits: dict[str, list[float]] = {name: [] for name in runners}
@@ -148,7 +215,7 @@ def main() -> None:
             rates[name].append(served / wall)
             waits[name].append(wait)
             print(
-                f"  rep {rep + 1} {name:<6} {served:>8,} customers in {wall:6.2f} s "
+                f"  rep {rep + 1} {name:<9} {served:>8,} customers in {wall:6.2f} s "
                 f"= {served / wall:>9,.0f} /s; mean wait {wait:.3f} s"
             )
     erlang = mmc_mean_wait(SERVERS, ARRIVALS, 1 / SERVICE)
@@ -159,12 +226,19 @@ def main() -> None:
     )
     for name in runners:
         print(
-            f"  {name:<6} {median[name]:>9,.0f} customers per wall second; mean wait "
+            f"  {name:<9} {median[name]:>9,.0f} customers per wall second; mean wait "
             f"{statistics.fmean(waits[name]):.3f} s (Erlang C {erlang:.3f} s)"
         )
     print(f"  ratio qsg / SimPy {median['qsg'] / median['SimPy']:.3f}   (target >= 0.15)")
     print(f"  ratio qsg / Ciw   {median['qsg'] / median['Ciw']:.3f}   (target >= 0.3)")
     print(f"  ratio qsg / qsg with a task per application {median['qsg'] / median['tasks']:.2f}")
+    ours, theirs = statistics.fmean(waits["qsg+cpu"]), statistics.fmean(waits["SimPy+cpu"])
+    print(
+        f"with a processor cost of {COST * 1000:g} ms a call on one processor (+cpu; mean waits"
+        f" {ours:.3f} s and {theirs:.3f} s):"
+    )
+    ratio = median["qsg+cpu"] / median["SimPy+cpu"]
+    print(f"  ratio qsg / SimPy {ratio:.3f}   (target >= 0.5)")
 
 
 if __name__ == "__main__":

@@ -771,6 +771,32 @@ return {OK, n}
 """,
 )
 
+CONTENTS = _script(
+    "CONTENTS",
+    r"""
+-- The MsgIds of a queue's messages that backing out every unit of work would leave
+-- there: committed ones (visible, locked, or expired and not yet discarded) and those an
+-- uncommitted get holds; not uncommitted puts. Reads only (a run's final state).
+-- KEYS[1] the queue's prefix
+-- returns {OK, MsgId...} | {NO_QUEUE}
+local P = KEYS[1]
+if not state_of(P) then return {NO_QUEUE} end
+local puts = {}
+local held = redis.call('HGETALL', P .. 'u')
+for i = 1, #held, 2 do
+  if string.byte(held[i + 1], 1) == 80 then puts[held[i]] = true end  -- 'P:': a put
+end
+local out = {OK}
+local stored = redis.call('HGETALL', P .. 'm')
+for i = 1, #stored, 2 do
+  if not puts[stored[i]] then
+    out[#out + 1] = dfield(cmsgpack.unpack((unwrap(stored[i + 1]))), T_MSGID, NONE24)
+  end
+end
+return out
+""",
+)
+
 COMMIT = _script(
     "COMMIT",
     r"""
@@ -1181,6 +1207,7 @@ ALL = (
     GET,
     LOCK,
     COUNT,
+    CONTENTS,
     COMMIT,
     BACKOUT,
     SCAN,

@@ -135,6 +135,12 @@ class RedisStore:
     def uncommitted(self, queue: str) -> int:
         return int(self._command("HLEN", self._prefix(queue) + "u"))
 
+    def contents(self, queue: str) -> list[bytes]:
+        reply = self._run(scripts.CONTENTS, [self._prefix(queue)], [])
+        if reply[0] != scripts.OK:
+            raise self._gone(queue)
+        return [bytes(msg_id) for msg_id in reply[1:]]
+
     # ---- put and get ----------------------------------------------------------
     def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
         record, offloaded = encode(msg)

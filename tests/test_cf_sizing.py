@@ -64,6 +64,10 @@ def test_the_summary_gives_the_peak_and_how_long_an_outage_would_last():
     # 75 s after the kill began.
     assert outage["fill_rate"] == pytest.approx(1.25)
     assert outage["lasts"] == pytest.approx(75.0) and outage["full_at"] is None
+    # Its trend over the run: 1.25% a second, 75% at 60 s: full 20 s after its last
+    # sample, within the run's horizon (60 s more), so the summary gives it.
+    assert row["fill_rate"] == pytest.approx(1.25) and row["full_at"] is None
+    assert (row["time_to_full"], row["time_to_full_at"]) == (pytest.approx(20.0), 60.0)
 
 
 FILL = """\

@@ -180,6 +180,7 @@ async def test_a_listener_closes_a_connection_that_stays_silent_with_amq9259e(
         with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as client:
             if hello:
                 flow = {"t": "hello", "channel": "QM1.TO.QM3", "from": "QM1", "hbint": 1}
+                flow["seq"] = 0  # the last message it sent: none yet
                 client.sendall(msgpack.packb(flow))
             received = b""
             while chunk := client.recv(4096):  # until the listener closes the connection
@@ -198,7 +199,8 @@ async def test_a_listener_closes_a_connection_that_stays_silent_with_amq9259e(
                 nursery.start_soon(client, False)
                 nursery.start_soon(client, True)
             assert answers[False] == b""
-            assert msgpack.unpackb(answers[True]) == {"t": "status", "committed": 0, "hbint": 1}
+            status = {"t": "status", "committed": 0, "hbint": 1, "batchsz": 50}
+            assert msgpack.unpackb(answers[True]) == status
             assert world.qmgrs["QM3"].alive
             ended = [e for e in world.events.of(ChannelStateChanged) if e.state == "INACTIVE"]
             lines = sorted((e.detail for e in ended), key=lambda line: line[-3:])  # 1 s, 2 s

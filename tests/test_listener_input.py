@@ -2,10 +2,15 @@
 
 A malformed, truncated or oversized frame sent to a receiving channel ends that
 connection only, with the error line a channel initiator writes, AMQ9504E "A protocol
-error was detected for channel" (IBM MQ messages, AMQ9xxx); a batch that can be neither
-put nor dead-lettered is backed out with AMQ9544E "Messages not put to destination
-queue". The listener and every queue manager of the process live on, and a real sender
-still delivers across the channel afterwards.
+error was detected for channel" (IBM MQ messages, AMQ9xxx); a count or length bigger
+than a flow can hold is refused as it is read, not waited for; a batch with a message
+that can be neither put nor dead-lettered is backed out and the channel stopped with
+AMQ9565E "No dead-letter queue defined". The listener and every queue manager of the
+process live on, and a real sender still delivers across the channel afterwards.
+
+The probes start channel QM9.TO.QM3, defined on QM3 and not otherwise used: QM1.TO.QM3
+runs, and a second instance of it would be refused at the hello (AMQ9514E,
+tests/test_channel_guards.py) before any of the junk that follows was read.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from qsg import CMQC, GMO, MD, PMO, XQH
 RCVR_MQSC = """
 DEFINE QLOCAL(APP.IN)
 DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(RCVR) TRPTYPE(TCP)
+DEFINE CHANNEL(QM9.TO.QM3) CHLTYPE(RCVR) TRPTYPE(TCP)
 """
 
 
@@ -58,7 +64,7 @@ def frame(value: Any) -> bytes:
     return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
 
 
-HELLO = frame({"t": "hello", "channel": "QM1.TO.QM3", "from": "QM9"})
+HELLO = frame({"t": "hello", "channel": "QM9.TO.QM3", "from": "QM9", "seq": 0})
 XQH_DATA = XQH(b"APP.IN", b"QM3", MD()).pack() + b"body"
 
 
@@ -86,7 +92,20 @@ GARBAGE: dict[str, bytes] = {
     "an MQLONG out of range": HELLO
     + batch_of({"md": {"Expiry": 2**40}, "data": XQH_DATA, "age": 0}),
     "a negative age": HELLO + batch_of({"md": {}, "data": XQH_DATA, "age": -5.0}),
-    "a batch numbered 0": HELLO + batch_of({"md": {}, "data": XQH_DATA, "age": 0}, seq=0),
+    "a batch numbered by a string": HELLO
+    + batch_of({"md": {}, "data": XQH_DATA, "age": 0}, seq="1"),
+    "a batch of more messages than the batch size agreed": HELLO
+    + frame({"t": "batch", "seq": 1, "messages": [{"md": {}, "data": XQH_DATA, "age": 0}] * 51}),
+    # A header announcing a million messages and nothing after it: refused as it is read.
+    "a batch announcing a million messages": HELLO
+    + b"\x83\xa1t\xa5batch\xa3seq\x01\xa8messages\xdd\x00\x0f\x42\x40",
+    "an MQXQH of version 2": HELLO
+    + batch_of({"md": {}, "data": XQH_DATA[:4] + b"\x02\x00\x00\x00" + XQH_DATA[8:], "age": 0}),
+    "an MQXQH whose MsgDesc is not an MQMD": HELLO
+    + batch_of({"md": {}, "data": XQH_DATA[:104] + b"XX  " + XQH_DATA[108:], "age": 0}),
+    "a hello without its sequence number": frame(
+        {"t": "hello", "channel": "QM9.TO.QM3", "from": "QM9"}
+    ),
     "a truncated batch": (HELLO + batch_of({"md": {}, "data": XQH_DATA, "age": 0}))[:-10],
 }
 
@@ -151,16 +170,19 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     )
     assert all("from 127.0.0.1(" in line for line in protocol)
     assert any("a frame of more than 65536 bytes" in line for line in protocol)
-    assert any("'QM1.TO.QM3'" in line and "MQXQH" in line for line in protocol)
+    assert any("'QM9.TO.QM3'" in line and "MQXQH" in line for line in protocol)
+    assert any("exceeds max_array_len(9999)" in line for line in protocol)
     ended = [e for e in world.events.of(ChannelStateChanged) if e.state == "INACTIVE"]
     assert len(ended) == len(protocol)
 
 
-async def test_a_batch_neither_put_nor_dead_lettered_is_backed_out_with_amq9544e(
+async def test_a_batch_with_a_message_neither_put_nor_dead_lettered_is_backed_out_and_stops(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # QM3 has no dead-letter queue named for a queue it does not have: the batch's first
-    # message lands, its second cannot, and both go back (nothing of the batch stays).
+    # QM3 has no dead-letter queue, and no queue NO.SUCH.Q: the batch's first message
+    # lands, its second cannot, and both go back (nothing of the batch stays). The
+    # channel ends with AMQ9565E "No dead-letter queue defined", and its error flow says
+    # it stops: a real sender goes to STOPPED with the message on its transmission queue.
     caplog.set_level(logging.ERROR, logger="qsg.channels")
     qm3 = world.qmgrs["QM3"]
     qm3.rules.dead_letter_queue = ""
@@ -176,11 +198,15 @@ async def test_a_batch_neither_put_nor_dead_lettered_is_backed_out_with_amq9544e
         }
     )
     with trio.fail_after(30):
-        await _send_and_wait_for_close(world.conname("QM3"), payload)
+        unpacker = msgpack.Unpacker(raw=False)
+        unpacker.feed(await _send_and_wait_for_close(world.conname("QM3"), payload))
+        answers = list(unpacker)
         assert qm3.alive and qm3.rules.depth("APP.IN") == 0
         assert await _put_and_get_across(world, b"after") == b"after"
-    (line,) = [r.getMessage() for r in caplog.records if "AMQ9544E" in r.getMessage()]
-    assert "channel 'QM1.TO.QM3' (batch 1 backed out)" in line
+    assert [a["t"] for a in answers] == ["status", "error"] and answers[1]["stop"] is True
+    (line,) = [r.getMessage() for r in caplog.records if "AMQ9565E" in r.getMessage()]
+    assert line == answers[1]["reason"].join(("QM3: ", ""))
+    assert "channel 'QM9.TO.QM3' stops, its batch backed out" in line
     assert "MQRC_UNKNOWN_OBJECT_NAME (2085)" in line
 
 

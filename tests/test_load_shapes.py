@@ -186,8 +186,7 @@ def test_a_bad_line_of_a_rate_file_is_named_by_the_files_own_line(tmp_path: Path
     path.write_text(SCENARIO.format(rate='rate = { file = "day.csv" }'))
     with pytest.raises(
         ScenarioError,
-        match=r"day\.csv:3: expected two numbers, time and rate, "
-        r"found \['3600', 'lots'\]$",
+        match=r"day\.csv:3: rate 'lots' is not a number$",
     ):
         load_scenario(path)
 

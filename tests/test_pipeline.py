@@ -66,6 +66,7 @@ def test_a_run_is_named_by_its_directory_and_counts_its_puts_gets_and_discards(t
             "warmup": 0.0,
             "events": 206,
             "end": 60.0,
+            "seconds": 60.0,
             "put": 9,
             "got": 6,
             "expired": 3,

@@ -12,6 +12,7 @@ percentile across a configuration's runs, and a chart names what it leaves out.
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 from typing import Any
@@ -126,24 +127,69 @@ def test_a_sweep_points_figures_are_intervals_over_its_seeds_leaving_failures_ou
     assert high["throughput"] == pytest.approx(interval([100.0, 100.0]))
 
 
-def test_a_structures_peak_is_the_fullest_sample_of_any_run_and_time_to_full_the_soonest():
-    usage = [
-        # run a: 10% at 10 s, 30% at 20 s (2% a second: 35 s to full from 30%)
-        {"run": "a", "time": 10.0, "entries": 100, "elements": 400, "percent_full": 10.0},
-        {"run": "a", "time": 20.0, "entries": 300, "elements": 1200, "percent_full": 30.0},
-        # run b: 50% at 10 s, 60% at 30 s (0.5% a second: 80 s to full from 60%)
-        {"run": "b", "time": 10.0, "entries": 500, "elements": 2000, "percent_full": 50.0},
-        {"run": "b", "time": 30.0, "entries": 600, "elements": 2400, "percent_full": 60.0},
+def _usage(run: str, samples: list[tuple[float, float]]) -> list[dict[str, Any]]:
+    """A run's ``cf_usage`` rows of structure S1 (SIZE 1000 KB: 1,000 entries, 4,000
+    elements) at (time, percent full), the elements the fuller."""
+    return [
+        {
+            "run": run,
+            "qsg": "QSG1",
+            "structure": "S1",
+            "time": time,
+            "entries": round(percent * 10),
+            "size_kb": 1000,
+            "used": percent / 100,
+            "elements": round(percent * 40),
+            "max_elements": 4000,
+            "percent_full": percent,
+        }
+        for time, percent in samples
     ]
-    for r in usage:
-        r.update(
-            qsg="QSG1", structure="S1", size_kb=1000, used=r["entries"] / 1000, max_elements=4000
-        )
+
+
+def test_a_structures_peak_is_the_fullest_sample_of_any_run_and_time_to_full_the_soonest():
+    # Run a rises 2% a second, 10% at 10 s to 50% at 30 s: its trend reaches full 25 s
+    # after its last sample, within its horizon of 20 s more... no: 25 > 20, none.
+    # Run b rises 3% a second, 20% at 0 s to 80% at 20 s: full 6.67 s after 20 s.
+    usage = [
+        *_usage("a", [(10.0, 10.0), (20.0, 30.0), (30.0, 50.0)]),
+        *_usage("b", [(0.0, 20.0), (10.0, 50.0), (20.0, 80.0)]),
+    ]
     (peak,) = answer.structures({"cf_usage": _table("cf_usage", usage)})
-    assert (peak.peak_percent_full, peak.peak_run, peak.high_water_time) == (60.0, "b", 30.0)
-    assert (peak.peak_entries, peak.peak_elements, peak.runs) == (600, 2400, 2)
-    assert peak.median_peak == pytest.approx(45.0)
-    assert peak.time_to_full == pytest.approx(35.0) and peak.time_to_full_at == 20.0
+    assert (peak.peak_percent_full, peak.peak_run, peak.high_water_time) == (80.0, "b", 20.0)
+    assert (peak.peak_entries, peak.peak_elements, peak.runs) == (800, 3200, 2)
+    assert peak.median_peak == pytest.approx(65.0)
+    assert peak.projected_run == "b" and peak.fill_rate == pytest.approx(3.0)
+    assert peak.time_to_full == pytest.approx(20 / 3) and peak.time_to_full_at == 20.0
+    assert peak.full_at is None
+    # A run that filled comes first, at the sample it was full.
+    usage += _usage("c", [(0.0, 60.0), (5.0, 100.0), (10.0, 90.0)])
+    (peak,) = answer.structures({"cf_usage": _table("cf_usage", usage)})
+    assert (peak.full_at, peak.projected_run, peak.time_to_full) == (5.0, "c", None)
+
+
+def test_a_structure_that_rose_and_drained_again_has_no_time_to_full():
+    # Issue 42: "Soonest time to full 13.1 s" for a structure that peaked at 12.4%. A
+    # getter outage lifts it 2% a second for 6 s; it drains, and its trend over the
+    # run is flat: no time to full, and the report says why. (The net rate between two
+    # samples, the old figure, said 44 s.)
+    samples = [(float(t), 0.0) for t in range(0, 20, 2)]
+    samples += [(20.0, 0.4), (22.0, 4.4), (24.0, 8.4), (26.0, 12.4), (28.0, 1.0)]
+    samples += [(float(t), 0.0) for t in range(30, 62, 2)]
+    tables = {"cf_usage": _table("cf_usage", _usage("r", samples))}
+    (peak,) = answer.structures(tables)
+    assert peak.peak_percent_full == 12.4 and peak.time_to_full is None
+    page = html.unescape(answer_html(tables, {"r": ["r"]}))
+    assert "– (no run's trend reaches full within its horizon)" in page
+
+
+def test_a_slow_rise_seen_for_20_seconds_is_not_projected_five_hours_ahead():
+    # 0.005% a second for 20 s: the trend would fill it in 5.5 hours, 1,000 times as
+    # long as the run watched it. Past the horizon: none, the steepest trend named.
+    tables = {"cf_usage": _table("cf_usage", _usage("r", [(0.0, 0.0), (10.0, 0.05), (20.0, 0.1)]))}
+    (peak,) = answer.structures(tables)
+    assert peak.time_to_full is None and peak.fill_rate == pytest.approx(0.005)
+    assert "the steepest, 0.005% a second (r)" in html.unescape(answer_html(tables, {"r": ["r"]}))
 
 
 def _statistics(run: str, q_mgr: str, busy: list[float]) -> list[dict[str, Any]]:
@@ -174,6 +220,31 @@ def test_the_busiest_member_is_the_one_with_most_processor_time_over_its_runs():
     assert busy.q_mgr == "QM1"
     assert busy.busy == pytest.approx(interval([0.3, 0.4]))
     assert (busy.peak, busy.peak_at, busy.peak_run) == (0.5, 2.0, "r2")
+
+
+def test_the_busiest_interval_is_a_full_statistics_interval_not_the_end_instant():
+    # Issue 42: the end's statistics interval of 0.2 ms, one commit in it, read 100%.
+    # SMF 115 records are of STATIME intervals; a partial one is no rate, and is left
+    # out of the busiest interval (its processor seconds still count over the run).
+    stats = _statistics("r", "QM1", [0.2, 0.4, 0.3])
+    stats.append({**stats[-1], "time": 3.0002, "interval": 0.0002, "cpu_seconds": 0.0004})
+    stats[-1]["cpu_busy"] = 1.0
+    tables = {"qmgr_statistics": _table("qmgr_statistics", stats)}
+    (busy,) = answer.busiest(tables, {"r": ["r"]})
+    assert (busy.peak, busy.peak_at) == (0.4, 2.0)
+    assert busy.busy["mean"] == pytest.approx((0.4 + 0.8 + 0.6 + 0.0004) / (2 * 3.0002))
+    # The utilisation chart draws the full intervals only, too.
+    (line,) = charts.utilisation(tables, {"r": ["r"]}).figure.data
+    assert list(line.x) == [1.0, 2.0, 3.0]
+    # An interval longer than the rest (a sample held up) is full, and the usual ones
+    # stay full beside it.
+    stats.insert(3, {**stats[2], "time": 6.0, "interval": 3.0, "cpu_seconds": 3.0})
+    stats[3]["cpu_busy"] = 0.5
+    (busy,) = answer.busiest({"qmgr_statistics": _table("qmgr_statistics", stats)}, {"r": ["r"]})
+    assert (busy.peak, busy.peak_at) == (0.5, 6.0)
+    stats[3].update(cpu_seconds=0.6, cpu_busy=0.1)
+    (busy,) = answer.busiest({"qmgr_statistics": _table("qmgr_statistics", stats)}, {"r": ["r"]})
+    assert (busy.peak, busy.peak_at) == (0.4, 2.0)
 
 
 def test_a_sweeps_configurations_are_its_points_seeds_and_otherwise_each_run():

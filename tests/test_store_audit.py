@@ -56,11 +56,12 @@ def store(request: pytest.FixtureRequest) -> MessageStore:
     put(h, b"grouped", 0.0, Version=CMQC.MQMD_VERSION_2, GroupId=GROUP, MsgFlags=flags)
     put(h, b"o" * 70 * 1024, 0.0)  # offloaded: over 63 KB
     put(h, b"last", 0.0)
-    put(qm.connect().open("Q", ALL), b"uncommitted", 0.0, CMQC.MQPMO_SYNCPOINT)
+    uncommitted = put(qm.connect().open("Q", ALL), b"uncommitted", 0.0, CMQC.MQPMO_SYNCPOINT)
     get(qm.connect().open("Q", ALL), 0.0, CMQC.MQGMO_SYNCPOINT)  # holds the backed out one
     browser = qm.connect().open("Q", ALL)
     browser.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=0.0)
     request.node.qm = qm  # keep the queue manager (and its handles) alive for the test
+    request.node.uncommitted = uncommitted.MsgId
     return shared
 
 
@@ -68,6 +69,21 @@ def test_a_store_holding_a_bit_of_everything_audits_clean(store: MessageStore) -
     assert store.audit() == []
     assert store.depth("Q") == 6 and store.uncommitted("Q") == 2
     assert store.smds_writes == 1
+
+
+def test_a_stores_contents_are_what_backing_out_every_unit_of_work_would_leave(
+    store: MessageStore, request: pytest.FixtureRequest
+) -> None:
+    """A run's final state (``MessageStore.contents``): the message an uncommitted get
+    holds and the one a browse locked are still on the queue; the uncommitted put is
+    not. Reading changes nothing."""
+    contents = store.contents("Q")
+    assert len(contents) == len(set(contents)) == 6
+    assert request.node.uncommitted not in contents
+    assert (store.depth("Q"), store.uncommitted("Q"), store.audit()) == (6, 2, [])
+    qm = request.node.qm
+    got = [get(qm.connect().open("Q", ALL), 0.0)[1].MsgId for _ in range(4)]  # the unlocked
+    assert set(got) < set(contents)
 
 
 # ---- the same derived state in both stores ------------------------------------------

@@ -10,8 +10,8 @@ offload rules apply once it is 5% full, of a size and CFLEVEL that hypothesis pi
 small enough to fill in a few puts (MQRC_STORAGE_MEDIUM_FULL), or below CFLEVEL(4)
 (MQRC_WRONG_CF_LEVEL for a message over 63 KB). Every answer must be the same on both: the
 message (body and descriptor) or the reason code, the discards and reports (the events),
-and after every step the depth and uncommitted count of every queue (issue 5: "identical
-answers and identical depths"), the structure's entries and elements in use (issue 41:
+and after every step the depth, uncommitted count and contents of every queue (issue 5:
+"identical answers and identical depths"), the structure's entries and elements in use (issue 41:
 one geometry), and each store's audit of its own derived state must find nothing.
 """
 
@@ -313,6 +313,7 @@ class SideBySide(RuleBasedStateMachine):
             stores = [self.store_of(side, queue) for side in (0, 1)]
             assert stores[0].depth(queue) == stores[1].depth(queue), queue
             assert stores[0].uncommitted(queue) == stores[1].uncommitted(queue), queue
+            assert sorted(stores[0].contents(queue)) == sorted(stores[1].contents(queue)), queue
         # A scan may discard messages that expired at the same time in another order.
         assert Counter(map(repr, self.events[0])) == Counter(map(repr, self.events[1]))
 

@@ -141,6 +141,18 @@ def test_precision_is_reached_only_when_every_figure_is_within_it():
     assert not precise(wide, 0.05)
 
 
+def test_a_figure_no_replication_has_does_not_hold_precision_back():
+    # A structure that filled in no replication has no ``full_at`` in any (n = 0):
+    # there is nothing to estimate, so --precision stops on the figures there are.
+    rows = [
+        {"qsg": "QSG1", "structure": "S1", "peak_percent_full": v, "full_at": None}
+        for v in (10.0, 10.1, 9.9)
+    ]
+    combined = combine([{"totals": {"put": 100}, "structures": [r]} for r in rows])
+    assert combined["structures"][0]["full_at"]["n"] == 0
+    assert precise(combined, 0.05)
+
+
 def _play_mm1(seed: int) -> tuple[dict[str, Any], str | None]:
     result = run_scenario(parse_scenario(MM1.format(duration=150, warmup=10)), seed=seed)
     return result.summary.to_json(), None

@@ -3,8 +3,10 @@
 One run: the scenario's applications run for its duration while the nemesis's faults
 (``qsg.chaos.nemesis``) land in the first part of it, the *window*; at the window's end
 every fault is lifted (the heal), the applications go on until the scenario's end, then
-a quiet period lets channels and scans catch up, and a drain reads every queue to empty
-so that "lost" is decidable. The checkers (``qsg.chaos.checkers``) judge the history.
+a quiet period lets channels and scans catch up, and a drain reads every queue it can to
+empty; what it cannot (a queue in use exclusively, or GET(DISABLED)) stays, and the run's
+final state (read from the stores at its end) counts it, so that "lost" is decidable.
+The checkers (``qsg.chaos.checkers``) judge the history.
 
 A run is named by its own seed: it draws the faults and seeds the world, so ``replay``
 of that seed, in process, gives the identical history. A campaign's run seeds are drawn
@@ -23,7 +25,7 @@ from functools import partial
 import trio
 
 from actors.history import recorded
-from actors.mqi import Connection
+from actors.mqi import Connection, Queue
 from actors.workload import RECONNECT
 from actors.world import World
 from coupling.server import configured_url
@@ -120,11 +122,21 @@ def chaos_scenario(
     return kinds, dataclasses.replace(scenario, run=run, faults=faults)
 
 
-async def drain(world: World, app: str = "drain") -> int:
+@dataclass(slots=True)
+class Drained:
+    """What a drain got: how many messages, and the queues it had to leave (each with
+    MQ's reason: one it could not open, or whose gets are inhibited). What it left is
+    still there: the run's final state counts it (``RunResult.final``)."""
+
+    messages: int = 0
+    left: list[str] = dataclasses.field(default_factory=list)
+
+
+async def drain(world: World, app: str = "drain") -> Drained:
     """Read every queue to empty through the MQI (shared ones once), each get in the
-    history as the application ``app``. Returns how many messages came out."""
+    history as the application ``app``."""
     done: set[str] = set()
-    count = 0
+    drained = Drained()
     for name, qm in world.qmgrs.items():
         if not qm.alive:
             continue
@@ -138,40 +150,41 @@ async def drain(world: World, app: str = "drain") -> int:
         for repo in repos:
             for queue_name in sorted(repo.status):
                 if application_queue(queue_name, dlq):
-                    count += await _drain_queue(world, conn, name, queue_name, app)
-    return count
+                    await _drain_queue(world, conn, name, queue_name, app, drained)
+    return drained
 
 
 async def _drain_queue(
-    world: World,
-    conn: Connection,
-    q_mgr: str,
-    name: str,
-    app: str,
-) -> int:
+    world: World, conn: Connection, q_mgr: str, name: str, app: str, drained: Drained
+) -> None:
     try:
         queue = await conn.open(name, CMQC.MQOO_INPUT_SHARED)
-    except MQMIError:  # in use exclusively (a requester's reply queue), or gone
-        return 0
-    count = 0
-    while True:
-        md = MD()
-        gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT)
-        try:
-            await recorded(
-                world,
-                partial(queue.get, None, md, gmo),
-                q_mgr=q_mgr,
-                app=app,
-                op="get",
-                queue=name,
-                md=md,
-            )
-        except MQMIError as error:
-            if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
-                return count
-            raise
-        count += 1
+        while await _drain_one(world, queue, q_mgr, name, app):
+            drained.messages += 1
+    except MQMIError as error:  # in use exclusively (a requester's reply queue), gone,
+        # or GET(DISABLED): what is left there, the final state counts
+        drained.left.append(f"{q_mgr} {name}: {error}")
+
+
+async def _drain_one(world: World, queue: Queue, q_mgr: str, name: str, app: str) -> bool:
+    """One get of the drain: whether it got a message."""
+    md = MD()
+    gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_NO_WAIT)
+    try:
+        await recorded(
+            world,
+            partial(queue.get, None, md, gmo),
+            q_mgr=q_mgr,
+            app=app,
+            op="get",
+            queue=name,
+            md=md,
+        )
+    except MQMIError as error:
+        if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+            return False
+        raise
+    return True
 
 
 def expectations(scenario: Scenario, plan: Plan) -> Expectations:
@@ -206,8 +219,7 @@ def run_one(
 
     plan = plan or Plan.of(scenario, server=owns_server(redis_url, in_process))
     kinds, chaotic = chaos_scenario(scenario, plan, seed, mode, in_process=in_process)
-    drained = 0
-
+    drained = Drained()
     stuck = False
 
     async def epilogue(world: World) -> None:
@@ -225,7 +237,14 @@ def run_one(
     began = time.perf_counter()
     result = run_trio(main)
     verdicts = judge(result, mode, plan, scenario)
-    verdicts.append(Verdict("drain", not stuck, {"drained": drained, "stuck": int(stuck)}))
+    verdicts.append(
+        Verdict(
+            "drain",
+            not stuck,
+            {"drained": drained.messages, "stuck": int(stuck), "queues_left": len(drained.left)},
+            notes=drained.left,
+        )
+    )
     verdicts.append(checkers.check_facility(result.failure(), len(result.cf_failures)))
     return Outcome(
         seed,
@@ -234,7 +253,7 @@ def run_one(
         chaotic.faults,
         verdicts,
         len(result.events),
-        drained,
+        drained.messages,
         time.perf_counter() - began,
         result if keep else None,
     )
@@ -242,7 +261,7 @@ def run_one(
 
 def judge(result: RunResult, mode: str, plan: Plan, scenario: Scenario) -> list[Verdict]:
     """The safety checkers' verdicts on a run, and in liveness mode the liveness one."""
-    h = history.read(result.events, result.scopes)
+    h = history.of_run(result)
     verdicts = checkers.check(h)
     if mode == "liveness":
         healed = checkers.healed_at(h)
@@ -273,6 +292,7 @@ def campaign(
 
 __all__ = [
     "MODES",
+    "Drained",
     "Outcome",
     "Plan",
     "campaign",

@@ -4,7 +4,14 @@ In the spirit of Jepsen's total-queue checker, every verdict gives counts, fract
 the MsgIds involved, not just a yes or no. ``SAFETY`` lists the checkers every run gets;
 ``liveness`` is added in liveness mode. A checker's ``ok`` is False only for a violation
 of what MQ promises; facts that are allowed (an unknown put that did come out,
-nonpersistent messages lost to a restart) are counted in ``info``.
+nonpersistent messages lost to a restart) are counted in ``info``. A checker that found
+nothing to judge (no expiring message delivered, no group read, no member failed...)
+is not exercised: not a violation, and not a pass either (``Verdict.status``).
+
+``qsg exec --check``, ``qsg chaos`` and ``qsg chaos --processes`` judge with these same
+checkers. A message still on a queue at the run's end (``Message.on_queue``, from the
+run's final state) is neither lost nor left behind by a recovery; a message whose put
+failed or was backed out is unexpected there as in a get.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from actors.config import UNDO
 from actors.events import (
     ChannelStateChanged,
     ExpiryScanned,
@@ -23,6 +31,7 @@ from actors.events import (
     QMgrKilled,
     QMgrRestarted,
 )
+from actors.faults import target_of
 from coupling.lease import EXPIRY_SCAN
 from qsg import CMQC
 from qsg.chaos.history import LOST, History, Message
@@ -30,18 +39,32 @@ from qsg.core.events import DeadLettered, ReportLost, ReportPut
 
 #: Remaining expiry may exceed the exact remainder by this many tenths (MQ rounds up).
 ROUNDING = 1
+#: A verdict's status when the checker found a violation, and when it had nothing to judge.
+VIOLATION, NOT_EXERCISED = "VIOLATION", "not exercised"
 
 
 @dataclass(slots=True)
 class Verdict:
     """One checker's finding: ``ok``, the ``counts`` that matter, the MsgIds (or other
-    names) involved in a violation, and what is allowed but worth knowing (``info``)."""
+    names) involved in a violation, and what is allowed but worth knowing (``info``).
+    ``exercised``: the history held something for the checker to judge. ``notes``: lines
+    to show whatever the status (what became of each fault, a store not read)."""
 
     name: str
     ok: bool
     counts: dict[str, int] = field(default_factory=dict)
     involved: list[str] = field(default_factory=list)
     info: dict[str, float] = field(default_factory=dict)
+    exercised: bool = True
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """VIOLATION, NOT_EXERCISED (nothing to judge: no violation, and no pass either),
+        or "ok"."""
+        if not self.ok:
+            return VIOLATION
+        return "ok" if self.exercised else NOT_EXERCISED
 
     def summary(self) -> str:
         parts = [f"{k} {v}" for k, v in self.counts.items()]
@@ -50,7 +73,14 @@ class Verdict:
 
 
 def _ids(messages: list[Message]) -> list[str]:
-    return [m.msg_id.decode("ascii", "replace") for m in messages]
+    return [_shown(m.msg_id) for m in messages]
+
+
+def _shown(msg_id: bytes) -> str:
+    """A MsgId as a verdict names it: as text when it is printable (a client's chosen
+    one), else in hex (a queue manager's, "AMQ QM1 " and binary)."""
+    text = msg_id.decode("ascii", "replace")
+    return text if text.isprintable() else msg_id.hex()
 
 
 def _fraction(part: int, whole: int) -> float:
@@ -71,23 +101,28 @@ def check_facility(failure: str | None, failures: int) -> Verdict:
 
 def check_queue(history: History) -> Verdict:
     """Jepsen's total queue: lost (acknowledged persistent, never delivered, never
-    expired, and not lost as MQ allows with a coupling facility that failed without
-    recovery: ``History.lost_to_cf``), unexpected (delivered, never attempted, or known
-    not to have happened), duplicated (delivered twice, outside a backout), recovered
-    (unknown put that came out)."""
+    expired, not on a queue at the end, and not lost as MQ allows with a coupling
+    facility that failed without recovery: ``History.lost_to_cf``; one whose queue the
+    end could not read is counted as ``not_read``), unexpected
+    (delivered or on a queue at the end, never attempted, or known not to have
+    happened), duplicated (delivered twice, outside a backout), recovered (unknown put
+    that came out), remaining (acknowledged, still on a queue at the end)."""
     msgs = list(history.messages.values())
     acked = [m for m in msgs if m.fate == "ok"]
-    out = [m for m in msgs if m.final or m.maybe]
-    gone = [m for m in acked if not (m.final or m.maybe or m.discarded)]
+    out = [m for m in msgs if m.final or m.maybe or m.on_queue]
+    gone = [m for m in acked if not (m.final or m.maybe or m.discarded or m.on_queue)]
     to_cf = [m for m in gone if history.lost_to_cf(m)]
-    lost = [m for m in gone if m.persistent and m not in to_cf]
+    unread = [m for m in gone if history.unread(m) and m not in to_cf]
+    lost = [m for m in gone if m.persistent and m not in to_cf and m not in unread]
     gone_np = [m for m in gone if not m.persistent]
     phantoms = [m for m in out if m.fate == "failed"]
     duplicated = [m for m in msgs if len(m.final) > 1]
     recovered = [m for m in out if m.fate == "unknown"]
+    remaining = [m for m in acked if m.on_queue]
     unexpected = len(history.strangers) + len(phantoms)
     involved = _ids(lost) + _ids(phantoms) + _ids(duplicated)
-    involved += [msg_id.decode("ascii", "replace") for msg_id, _ in history.strangers]
+    involved += [_shown(msg_id) for msg_id, _ in history.strangers]
+    stores = history.final.unread.values() if history.final is not None else ()
     return Verdict(
         "queue",
         not (lost or unexpected or duplicated),
@@ -98,14 +133,19 @@ def check_queue(history: History) -> Verdict:
             "unexpected": unexpected,
             "duplicated": len(duplicated),
             "recovered": len(recovered),
+            "remaining": len(remaining),
         },
         involved,
         {
             "lost_fraction": _fraction(len(lost), len(acked)),
             "nonpersistent_gone": len(gone_np),
             "lost_to_cf_failure": len(to_cf),
+            "not_read": len(unread),
             "unknown": len([m for m in msgs if m.fate == "unknown"]),
         },
+        exercised=bool(msgs),
+        # Where the end could not read: what was there is neither lost nor remaining.
+        notes=[f"not read at the end: {why}" for why in stores],
     )
 
 
@@ -126,12 +166,18 @@ def check_expiry(history: History) -> Verdict:
         if any(left > m.expiry - (t - m.started) * 10 + ROUNDING for t, left in m.remaining):
             grew.append(m)
     delivered = sum(1 for m in history.messages.values() if m.final)
+    # Judged: a message put with an expiry that was delivered or seen on its way.
+    judged = any(
+        m.expiry != CMQC.MQEI_UNLIMITED and (m.remaining or m.final or m.maybe)
+        for m in history.messages.values()
+    )
     return Verdict(
         "expiry",
         not (expired or grew),
         {"expired_delivered": len(expired), "expiry_grew": len(grew)},
         _ids(expired) + _ids(grew),
         {"expired_fraction": _fraction(len(expired), delivered)},
+        exercised=judged,
     )
 
 
@@ -177,16 +223,20 @@ def check_scans(history: History) -> Verdict:
             "stale_token": len(stale),
         },
         shared_epochs + stale,
+        exercised=scans > 0,
     )
 
 
 def check_recovery(history: History) -> Verdict:
     """Every failed QSG member's units of work recovered (by a peer, or at its restart),
-    and every message a failed or abandoned unit of work held came out again."""
+    and every message a failed or abandoned unit of work held came out again (was
+    delivered after, or was on a queue at the end)."""
     members = set(history.scopes.members) if history.scopes else set()
     pending: dict[str, float] = {}
+    failed = 0
     for event in history.events:
         if isinstance(event, QMgrKilled) and event.q_mgr in members:
+            failed += 1
             pending.setdefault(event.q_mgr, event.time)
         elif isinstance(event, PeerRecovered):
             pending.pop(event.failed, None)
@@ -199,6 +249,8 @@ def check_recovery(history: History) -> Verdict:
         and (m.persistent or _shared(history, m))
         and not any(d.time > m.returned[-1].time for d in m.final + m.maybe)
         and not m.discarded
+        and not m.on_queue
+        and not history.unread(m)
         and not history.lost_to_cf(m)
     ]
     held = sum(1 for m in history.messages.values() if m.returned)
@@ -206,11 +258,13 @@ def check_recovery(history: History) -> Verdict:
         "recovery",
         not (pending or stuck),
         {
+            "failed_members": failed,
             "unrecovered_members": len(pending),
             "held_by_backed_out": held,
             "never_came_back": len(stuck),
         },
         sorted(pending) + _ids(stuck),
+        exercised=bool(failed or held),
     )
 
 
@@ -248,6 +302,7 @@ def check_groups(history: History) -> Verdict:
         not broken,
         {"groups_read": len({g for _, g in seen}), "out_of_order": len(broken)},
         broken,
+        exercised=bool(deliveries),
     )
 
 
@@ -283,7 +338,82 @@ def check_reports(history: History) -> Verdict:
             "without_discard": len(unasked),
         },
         _ids(missing) + _ids(twice) + _ids(unasked),
+        exercised=bool(asked or reports),
     )
+
+
+def check_faults(history: History) -> Verdict:
+    """Which of the run's scheduled faults (and their undoings, after a ``duration``)
+    happened, which the world refused (and why), and which the run never reached (it
+    ended first: a ``qsg exec`` run ends with its program). Not a judgement of MQ: it
+    says what the run tested; not exercised when nothing was scheduled.
+
+    Each scheduled action is matched, in time order, to the first unmatched
+    ``FaultInjected`` of the same action and target at or after its time (the heal's
+    own lifts, ``detail`` "heal", are not scheduled ones)."""
+    origin = history.origin
+    planned: list[tuple[float, str, str]] = []
+    for fault in history.faults:
+        planned.append((fault.at, fault.action, target_of(fault)))
+        if fault.duration is not None:
+            planned.append((fault.at + fault.duration, UNDO[fault.action], target_of(fault)))
+    planned.sort(key=lambda p: p[0])
+    injected = [
+        e
+        for e in history.events
+        if isinstance(e, FaultInjected) and (e.detail != "heal" or e.action == "heal")
+    ]
+    used: set[int] = set()
+    end = history.final.time if history.final is not None else _last_time(history)
+    lines, tally = [], Counter[str]()
+    for at, action, target in planned:
+        found = next(
+            (
+                i
+                for i, e in enumerate(injected)
+                if i not in used
+                and e.action == action
+                and e.target == target
+                and e.time >= origin + at - 1e-9
+            ),
+            None,
+        )
+        what = f"{action}{'' if target == 'CF' else ' ' + target} at {at:g} s"
+        if found is None:
+            tally["not_reached"] += 1
+            lines.append(f"{what}: not reached (the run ended at {_seconds(end - origin)} s)")
+            continue
+        used.add(found)
+        event = injected[found]
+        if event.refused:
+            tally["refused"] += 1
+            lines.append(f"{what}: refused ({event.detail})")
+        else:
+            tally["happened"] += 1
+            late = event.time - origin - at
+            when = f" at {_seconds(at + late)} s" if late > 1e-3 else ""  # it waited
+            lines.append(f"{what}: happened{when}")
+    return Verdict(
+        "faults",
+        True,
+        {
+            "scheduled": len(planned),
+            "happened": tally["happened"],
+            "refused": tally["refused"],
+            "not_reached": tally["not_reached"],
+        },
+        exercised=bool(planned),
+        notes=lines,
+    )
+
+
+def _last_time(history: History) -> float:
+    return history.events[-1].time if history.events else history.origin
+
+
+def _seconds(t: float) -> str:
+    """Seconds as a verdict shows them: to the millisecond, no trailing zeros."""
+    return f"{round(t, 3):g}"
 
 
 def check_liveness(history: History, healed: float, bound: float, expect: Expectations) -> Verdict:
@@ -341,6 +471,7 @@ SAFETY: tuple[Callable[[History], Verdict], ...] = (
     check_recovery,
     check_groups,
     check_reports,
+    check_faults,
 )
 
 
@@ -358,11 +489,14 @@ def healed_at(history: History) -> float | None:
 
 
 __all__ = [
+    "NOT_EXERCISED",
     "SAFETY",
+    "VIOLATION",
     "Expectations",
     "Verdict",
     "check",
     "check_expiry",
+    "check_faults",
     "check_groups",
     "check_liveness",
     "check_queue",

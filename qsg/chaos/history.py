@@ -7,7 +7,15 @@ or its commit was cut off by a fault), or "failed" (MQ refused it, or its unit o
 was backed out or abandoned after a fault: it can never become visible). A delivery is
 "final" when the get was outside syncpoint or its unit of work committed, "maybe" when
 that commit's outcome is unknown; a get whose unit of work was backed out returned the
-message to its queue. The checkers (``qsg.chaos.checkers``) judge these facts.
+message to its queue. A run's final state (``actors.history.FinalState``: what the queues
+held at the end, read without MQGET) says which messages were still on a queue then
+(``Message.on_queue``): those are not lost. The checkers (``qsg.chaos.checkers``) judge
+these facts.
+
+A message's persistence is the one the queue manager resolved: a put with
+MQPER_PERSISTENCE_AS_Q_DEF takes its queue's DEFPSIST, which the put's ``MessagePut``
+event carries. (A pymqi program's put whose MsgId the queue manager made is recorded
+once the put has returned it: its ``MessagePut`` comes first, and is kept until then.)
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from actors.config import Fault
 from actors.events import (
     CFRecovered,
     ChannelDelivered,
@@ -24,8 +33,11 @@ from actors.events import (
     OpInvoked,
     WorldEvent,
 )
+from actors.history import FinalState
 from actors.workload import LOST  # after these an application abandons its unit of work
 from qsg.core.events import DeadLettered, Discarded, ReportPut, TriggerMessagePut
+from qsg.scenario.model import Scenario
+from qsg.scenario.play import RunResult
 from qsg.scenario.summary import Scopes
 
 
@@ -64,6 +76,7 @@ class Message:
     returned: list[Delivery] = field(default_factory=list)  # gets backed out
     discarded: list[float] = field(default_factory=list)  # expired: discard times
     remaining: list[tuple[float, int]] = field(default_factory=list)  # (time, Expiry seen)
+    on_queue: str = ""  # where it was at the run's end ("QM1 Q"; "": nowhere, or not read)
 
     @property
     def started(self) -> float:
@@ -91,9 +104,23 @@ class History:
     scopes: Scopes | None = None
     #: The coupling facility's recoveries after failures (RECOVER CFSTRUCT).
     cf_recoveries: list[CFRecovered] = field(default_factory=list)
+    #: What the queues held at the end (None: not read, as across processes).
+    final: FinalState | None = None
+    #: The faults the run scheduled, and its time 0 (their ``at`` counts from it).
+    faults: tuple[Fault, ...] = ()
+    origin: float = 0.0
 
     def of(self, fate: str) -> list[Message]:
         return [m for m in self.messages.values() if m.fate == fate]
+
+    def unread(self, m: Message) -> bool:
+        """Whether ``m``'s queue is in a store the run's end could not read (a QSG's
+        coupling facility down or cut off then): where it is, nobody can say."""
+        final, scopes = self.final, self.scopes
+        if final is None or not final.unread:
+            return False
+        owner = scopes.scope(m.q_mgr, m.queue) if scopes is not None else m.q_mgr
+        return owner in final.unread or m.q_mgr in final.unread
 
     def lost_to_cf(self, m: Message) -> bool:
         """Whether ``m`` may have been lost, as MQ allows, when the coupling facility
@@ -115,11 +142,32 @@ class History:
         return False
 
 
-def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
-    """The history of a run from its events, in the order they happened."""
-    history = History(events=list(events), scopes=scopes)
+def of_run(result: RunResult) -> History:
+    """The history of a played run: its events, with what its queues held at the end
+    and the faults it scheduled (what ``qsg exec --check`` and ``qsg chaos`` judge)."""
+    scenario = result.scenario
+    faults = scenario.faults if isinstance(scenario, Scenario) else ()
+    return read(
+        result.events, result.scopes, final=result.final, faults=faults, origin=result.start
+    )
+
+
+def read(
+    events: Iterable[WorldEvent],
+    scopes: Scopes | None = None,
+    *,
+    final: FinalState | None = None,
+    faults: tuple[Fault, ...] = (),
+    origin: float = 0.0,
+) -> History:
+    """The history of a run from its events, in the order they happened; ``final``:
+    what its queues held at the end; ``faults``: its schedule, from ``origin``."""
+    history = History(events=list(events), scopes=scopes, final=final, faults=faults, origin=origin)
     messages, uows = history.messages, dict[str, _Uow]()
     invoked: dict[str, OpInvoked] = {}  # the operation each app has in flight
+    # The queue manager's put of a MsgId no client had named yet (a pymqi put whose
+    # MsgId the queue manager made is recorded after it: ``qsg.pymqi.history``).
+    early: dict[bytes, MessagePut] = {}
 
     def end(app: str, committed: bool | None) -> None:
         """The app's unit of work ends: committed (True), unknown (None), else gone."""
@@ -153,6 +201,9 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
                     event.report,
                 )
                 messages.setdefault(event.msg_id, msg)
+                before = early.pop(event.msg_id, None)
+                if before is not None:
+                    msg.put_time, msg.persistent = before.time, before.persistent
                 if event.syncpoint:
                     uows.setdefault(event.app, _Uow()).puts.append(msg)
         elif isinstance(event, OpCompleted):
@@ -207,9 +258,11 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
             history.cf_recoveries.append(event)
         elif isinstance(event, MessagePut):
             put = messages.get(event.msg_id)
-            if put is not None and put.put_time is None:
+            if put is None:
+                early[event.msg_id] = event
+            elif put.put_time is None:
                 put.put_time = event.time
-                put.persistent = event.persistent
+                put.persistent = event.persistent  # as the queue manager resolved it
         elif isinstance(event, Discarded | ExpiredInTransit):
             gone = messages.get(event.msg_id)
             if gone is not None:
@@ -225,7 +278,10 @@ def read(events: Iterable[WorldEvent], scopes: Scopes | None = None) -> History:
             history.system.add(event.msg_id)
     for app in list(uows):  # a unit of work still open at the end was never committed
         end(app, False)
+    if final is not None:
+        for msg in messages.values():
+            msg.on_queue = final.places.get(msg.msg_id, "")
     return history
 
 
-__all__ = ["LOST", "Delivery", "History", "Message", "read"]
+__all__ = ["LOST", "Delivery", "History", "Message", "of_run", "read"]

@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from qsg.chaos.campaign import MODES, Outcome, Plan, owns_server, run_one, run_seeds
-from qsg.chaos.checkers import Verdict
+from qsg.chaos.checkers import NOT_EXERCISED, VIOLATION, Verdict
 from qsg.commands.options import SECONDS, redis_option
 from qsg.commands.pipeline.command import on_spark
 from qsg.scenario.errors import ScenarioError
@@ -349,9 +349,17 @@ def tidy_run_directory(outcome: Outcome, directory: Path, *, keep: bool = False)
 
 
 def verdict_table(outcomes: list[Outcome]) -> Table:
-    """Per checker: runs passed and failed, and its counts summed over the runs."""
+    """Per checker: runs passed, failed and not exercised (nothing for the checker to
+    judge), and its counts summed over the runs."""
     table = Table(title="chaos checkers", title_justify="left")
-    for column in ("checker", "runs ok", "runs failed", "counts (summed over runs)"):
+    columns = (
+        "checker",
+        "runs ok",
+        "runs failed",
+        "runs not exercised",
+        "counts (summed over runs)",
+    )
+    for column in columns:
         table.add_column(column, justify="right" if column.startswith("runs") else "left")
     names: list[str] = []
     for o in outcomes:
@@ -361,24 +369,32 @@ def verdict_table(outcomes: list[Outcome]) -> Table:
         totals: Counter[str] = Counter()
         for v in verdicts:
             totals.update(v.counts)
-        ok = sum(v.ok for v in verdicts)
-        failed = len(verdicts) - ok
+        statuses = Counter(v.status for v in verdicts)
+        failed = statuses[VIOLATION]
         table.add_row(
             name,
-            str(ok),
+            str(statuses["ok"]),
             f"[bold red]{failed}[/]" if failed else "0",
+            str(statuses[NOT_EXERCISED]),
             ", ".join(f"{k} {n:,}" for k, n in totals.items()),
         )
     return table
+
+
+#: How a verdict's status is shown.
+_MARKS = {
+    "ok": "[green]ok[/]",
+    VIOLATION: f"[bold red]{VIOLATION}[/]",
+    NOT_EXERCISED: f"[yellow]{NOT_EXERCISED}[/]",
+}
 
 
 def _verbose(console: Console, outcome: Outcome) -> None:
     for fault in outcome.faults:
         console.print(f"  fault at {fault.at:>8.3f}: {_fault_text(fault)}")
     for v in outcome.verdicts:
-        status = "[green]ok[/]" if v.ok else "[bold red]VIOLATION[/]"
-        console.print(f"  {v.name:<15} {status}  {v.summary()}")
-        for name in v.involved[:20]:
+        console.print(f"  {v.name:<15} {_MARKS[v.status]}  {v.summary()}")
+        for name in v.notes + v.involved[:20]:
             console.print(f"      {name}")
 
 
@@ -392,9 +408,11 @@ def _as_json(outcome: Outcome) -> dict[str, object]:
         return {
             "name": v.name,
             "ok": v.ok,
+            "status": v.status,
             "counts": v.counts,
             "info": v.info,
             "involved": v.involved,
+            "notes": v.notes,
         }
 
     return {

@@ -31,6 +31,9 @@ from actors import admin
 from actors.clock import current_virtual_clock
 from actors.world import World
 from qsg.commands.options import redis_option, seed_option
+from qsg.mqsc.lexer import MAX_COMMAND_LENGTH
+from qsg.scenario.files import MAX_FILE_BYTES
+from qsg.scenario.model import MAX_DURATION
 
 #: runmqsc's exit statuses.
 ALL_PROCESSED, SOME_FAILED, NOT_STARTED = 0, 10, 20
@@ -88,11 +91,28 @@ def terminal_lines(q_mgr: str) -> Lines:
 
 
 def file_lines(stream: TextIO) -> Lines:
-    """Lines of a file or a pipe (a script)."""
+    """Lines of a file or a pipe (a script), each read up to one character more than the
+    longest command (``lexer.MAX_COMMAND_LENGTH``): a longer line is given that far, so
+    its command is refused (CSQ9017E), and the rest of it skipped; a line still without
+    end after ``MAX_FILE_BYTES`` more (``< /dev/zero``) ends the input."""
+    ended = False
 
     def read() -> str | None:
-        line = stream.readline()
-        return line.rstrip("\n") if line else None
+        nonlocal ended
+        if ended:
+            return None
+        line = stream.readline(MAX_COMMAND_LENGTH + 1)
+        if not line:
+            return None
+        if not line.endswith("\n") and len(line) > MAX_COMMAND_LENGTH:
+            skipped = 0
+            while not ended:
+                rest = stream.readline(1 << 16)
+                if not rest or rest.endswith("\n"):
+                    break
+                skipped += len(rest)
+                ended = skipped > MAX_FILE_BYTES
+        return line.rstrip("\n")
 
     return Lines(read, echo=True)
 
@@ -125,7 +145,10 @@ async def session(world: World, q_mgr: str, lines: Lines, out: TextIO, tally: Ta
             shown = " ".join(
                 part.rstrip()[:-1] if _continues(part) else part for part in text.split("\n")
             )
-            out.write(f"{tally.read:>6} : {' '.join(shown.split())}\n")
+            echoed = " ".join(shown.split())
+            if len(echoed) > 200:  # a command too long to run is not copied out whole
+                echoed = f"{echoed[:200]}... ({len(echoed):,} characters)"
+            out.write(f"{tally.read:>6} : {echoed}\n")
         reply = await admin.command(world, q_mgr, text)
         tally.failed += reply.failed
         out.write(reply.text + "\n")
@@ -143,6 +166,8 @@ async def session(world: World, q_mgr: str, lines: Lines, out: TextIO, tally: Ta
 def _at(ctx: click.Context, param: click.Parameter, value: float) -> float:
     if not math.isfinite(value) or value < 0:
         raise click.BadParameter(f"{value:g} is not a number of seconds from 0 on")
+    if value > MAX_DURATION:  # as --duration: the scenario's own is checked once it is read
+        raise click.BadParameter(f"must be at most {MAX_DURATION:g} seconds, not {value:g}")
     return value
 
 
@@ -178,6 +203,12 @@ def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None, seed: int
     except ScenarioError as error:
         _problems(error)
         sys.exit(2)
+    if at > loaded.run.duration:  # the world would play to it first, however long it is
+        raise click.BadParameter(
+            f"{at:g} s is after the scenario's end ({loaded.run.duration:g} s): the "
+            "console opens during the run",
+            param_hint="'--at'",
+        )
     names = sorted(loaded.topology.qmgrs)
     if q_mgr not in names:
         click.echo(

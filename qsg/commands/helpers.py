@@ -9,14 +9,20 @@ imports another command's module for a helper (docs/architecture.md, "The layers
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import click
 from rich.console import Console
 from rich.markup import escape
 
 from qsg.commands.run_view import print_summary
+from qsg.scenario import files
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, ScriptScenario, load_script
+
+if TYPE_CHECKING:
+    from qsg.scenario.recording import Recording
 
 
 def load(path: Path) -> Scenario | ScriptScenario:
@@ -41,7 +47,7 @@ def _top_keys(path: Path) -> set[str] | None:
     import tomllib
 
     try:
-        return set(tomllib.loads(path.read_text("utf-8"))) if path.suffix == ".toml" else None
+        return set(files.parse_toml(files.read_text(path))) if path.suffix == ".toml" else None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
 
@@ -59,7 +65,7 @@ def is_scenario(path: Path) -> bool:
 
 def _sweep_given(path: Path) -> ScenarioProblem:
     """The one problem of a sweep file given where a scenario is wanted, at its [vary]."""
-    lines = path.read_text("utf-8").splitlines()
+    lines = files.read_text(path).splitlines()
     line = next((i for i, text in enumerate(lines, 1) if text.strip() == "[vary]"), 1)
     return ScenarioProblem(
         str(path),
@@ -79,9 +85,10 @@ def causes(error: BaseException) -> list[BaseException]:
 
 def print_problems(error: ScenarioError) -> None:
     """Every problem of a scenario on standard error, one a line, then the count."""
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
     for problem in error.problems:
-        # Escaped: a message may name a table, ``[qsg.NAME]``, which Rich reads as markup.
+        # Escaped: a message may name a table, ``[qsg.NAME]``, which Rich reads as markup;
+        # without emoji: a file name or a value may hold ``:x:``, which it reads as one.
         err.print(f"[bold red]error[/] {escape(str(problem))}")
     count = len(error.problems)
     err.print(f"{count} problem{'s' if count != 1 else ''}; nothing was started")
@@ -90,10 +97,28 @@ def print_problems(error: ScenarioError) -> None:
 def console(*, stderr: bool = False) -> Console:
     """The output console; not a terminal (a pipe, CI), wide enough for the tables.
     ``stderr`` when standard output carries JSON alone."""
-    out = Console(highlight=False, stderr=stderr)
+    out = Console(highlight=False, stderr=stderr, emoji=False)
     if not out.is_terminal:
-        out = Console(highlight=False, stderr=stderr, width=150)
+        out = Console(highlight=False, stderr=stderr, width=150, emoji=False)
     return out
+
+
+def open_recording(
+    out: Path, source: Path, scenario: Scenario | ScriptScenario, seed: int | None
+) -> Recording:
+    """``--out``'s directory for a run, written as the run goes
+    (``qsg.scenario.recording``); a usage error (exit status 2) naming the problem if it
+    cannot be made there (a file, ``/proc``, a directory without write permission)."""
+    from qsg.scenario.recording import Recording
+
+    try:
+        return Recording(out, source, scenario, scenario.run.seed if seed is None else seed)
+    except OSError as error:
+        exists_as_no_directory = out.exists() and not out.is_dir()
+        why = "it is not a directory" if exists_as_no_directory else error.strerror or str(error)
+        raise click.BadParameter(
+            f"cannot write the run to {str(out)!r}: {why}", param_hint="'--out'"
+        ) from None
 
 
 def write_run(out: Path, source: Path, result: RunResult) -> None:
@@ -111,6 +136,7 @@ __all__ = [
     "is_sweep",
     "load",
     "load_toml",
+    "open_recording",
     "print_problems",
     "print_summary",
     "write_run",

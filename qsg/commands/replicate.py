@@ -178,8 +178,12 @@ def figures(combined: dict[str, Any]) -> Iterable[tuple[str, dict[str, Any]]]:
 
 def precise(combined: dict[str, Any], precision: float) -> bool:
     """Every figure's half-width is within ``precision`` of its mean (a figure the same
-    in every replication, zero among them, has a half-width of 0)."""
+    in every replication, zero among them, has a half-width of 0). A figure no
+    replication has (n = 0: a structure that filled in none has no ``full_at``) has
+    nothing to estimate, and does not count."""
     for _, value in figures(combined):
+        if value["n"] == 0:
+            continue
         half, mean = value["half_width"], value["mean"]
         if value["n"] < MIN_FOR_PRECISION or half is None:
             return False

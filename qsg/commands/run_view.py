@@ -292,6 +292,14 @@ def print_summary(console: Console, result: RunResult) -> None:
     end = summary.totals.get("end", 0)
     # Times are from the run's start on either clock: a wall-clock run's 31 s took 31 s.
     ran = f"{end:.1f} s" if result.scenario.run.clock == "wall" else f"{end:.1f} simulated seconds"
+    throughput = summary.totals.get("throughput")
+    if throughput is not None:
+        # The figures' seconds: after the warm-up (the sweep's and the report's too).
+        after = " after the warm-up" if summary.totals.get("warmup") else ""
+        console.print(
+            f"throughput {throughput:,.4g} MQGETs a second over the "
+            f"{summary.totals['seconds']:.1f} s{after}"
+        )
     console.print(
         f"seed {result.seed}; {ran} in {result.wall_seconds:.1f} s; {len(result.events):,} events"
     )
@@ -307,18 +315,24 @@ def print_structures(console: Console, rows: list[dict[str, Any]]) -> None:
         ("peak_elements", "peak elements"),
         ("peak_percent_full", "peak % full"),
         ("high_water_time", "at"),
-        ("time_to_full_min", "soonest full in"),
+        ("fill_rate", "trend"),
+        ("time_to_full", "time to full"),
     ]
     shown = [
         {
             **r,
             "high_water_time": f"{r['high_water_time']:.0f} s",
             "peak_percent_full": f"{r['peak_percent_full']:.1f}%",
-            "time_to_full_min": _seconds(r["time_to_full_min"]),
+            "fill_rate": None if r["fill_rate"] is None else f"{r['fill_rate']:+.3g}%/s",
+            "time_to_full": _time_to_full(r),
         }
         for r in rows
     ]
     console.print(table("CF structures", shown, columns))
+    console.print(
+        "trend: % full a second, least squares over the samples; time to full: at that "
+        "trend from the last sample, if within as long again as the run was sampled"
+    )
     for r in rows:
         for o in r["outages"]:
             if o["full_at"] is not None:
@@ -332,6 +346,16 @@ def print_structures(console: Console, rows: list[dict[str, Any]]) -> None:
                 f"{escape(o['target'])} ({o['at']:.0f} s to {o['until']:.0f} s): "
                 f"{said}"
             )
+
+
+def _time_to_full(row: dict[str, Any]) -> str:
+    """When the structure filled, or how long after the run's last sample its trend
+    reaches full (only within the run's horizon: ``qsg.scenario.sizing.projection``)."""
+    if row["full_at"] is not None:
+        return f"full at {row['full_at']:.0f} s"
+    if row["time_to_full"] is not None:
+        return f"{_seconds(row['time_to_full'])} after the end"
+    return "-"
 
 
 def _seconds(value: float | None) -> str:

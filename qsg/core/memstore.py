@@ -248,6 +248,10 @@ class MemoryStore:
         q = self._queues[queue]
         return len(q.pending) + len(q.held)
 
+    def contents(self, queue: str) -> list[bytes]:
+        q = self._queues[queue]
+        return [msg.desc["MsgId"] for key, msg in q.msgs.items() if key not in q.pending]
+
     # ---- put and get ----------------------------------------------------------
     def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
         q = self._queues[queue]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from qsg import CMQC
 from qsg.core import engine, platforms, trigger
 from qsg.core.authority import Authority
+from qsg.core.channels import QMgrMap
 from qsg.core.connection import Connection
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
@@ -67,6 +68,7 @@ class QMgr:
         epoch: datetime = DEFAULT_EPOCH,
         incarnation: int = 0,
         on_event: EventSink | None = None,
+        channel_auth: Iterable[QMgrMap] = (),
     ) -> None:
         check_name(name, "queue manager")
         self.name = name
@@ -79,6 +81,9 @@ class QMgr:
         self.on_event = on_event
         self.dead_letter_queue = dead_letter_queue
         self.def_xmit_q_name = def_xmit_q_name  # DEFXMITQ
+        #: Its channel authentication records of TYPE(QMGRMAP) (SET CHLAUTH): which
+        #: partner queue managers may start its receiving channels.
+        self.channel_auth: list[QMgrMap] = list(channel_auth)
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
         self.description = ""  # DESCR
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
@@ -414,7 +419,7 @@ class QMgr:
         dl_md.Format = CMQC.MQFMT_DEAD_LETTER_HEADER
         try:
             self.put_system(self.dead_letter_queue, dl_md, header.pack(md.Encoding) + body, now)
-        except MQMIError:
+        except MQMIError:  # a warning is not raised: the message is there
             return False
         self.emit(
             DeadLettered(now, self.name, self.dead_letter_queue, md.MsgId, reason, original_msg_id)
@@ -438,19 +443,26 @@ class QMgr:
             if res.model:
                 raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"{queue} is a model queue")
             repo, qdef, remote = res.repository, res.queue, res.remote
-        engine.put(
-            self.rules,
-            repo.store,
-            qdef,
-            body,
-            md,
-            pmo,
-            None,
-            self._identity,
-            now,
-            remote=remote,
-            stored=self.trigger_check(repo, qdef, None, now),
-        )
+        try:
+            engine.put(
+                self.rules,
+                repo.store,
+                qdef,
+                body,
+                md,
+                pmo,
+                None,
+                self._identity,
+                now,
+                remote=remote,
+                stored=self.trigger_check(repo, qdef, None, now),
+            )
+        except MQMIError as error:
+            # A put that completes with a warning (a Priority above 9 copied from the
+            # message a report or dead letter is about) stored its message: the queue
+            # manager has no caller to warn, and must not put it again elsewhere.
+            if error.comp != CMQC.MQCC_WARNING:
+                raise
         return qdef.name
 
     def worth_scanning(self, now: float, *, shared: bool = False) -> Iterator[str]:

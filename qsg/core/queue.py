@@ -13,12 +13,15 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 
 def check_name(name: str, what: str, longest: int = 48) -> None:
-    """An MQ object name: 1 to ``longest`` of A-Z a-z 0-9 . / _ %."""
+    """An MQ object name: 1 to ``longest`` of A-Z a-z 0-9 . / _ %. The error quotes at
+    most the first 60 characters of the name."""
+    quoted = repr(name) if len(name) <= 60 else f"{name[:60]!r}..."
     if not 1 <= len(name) <= longest:
-        raise ValueError(f"a {what} name has 1 to {longest} characters: {name!r}")
+        raise ValueError(f"a {what} name has 1 to {longest} characters: {quoted}")
     bad = set(name) - _NAME_CHARS
     if bad:
-        raise ValueError(f"{what} name {name!r} has characters MQ does not allow: {sorted(bad)}")
+        listed = sorted(bad)[:10]
+        raise ValueError(f"{what} name {quoted} has characters MQ does not allow: {listed}")
 
 
 @dataclass(frozen=True, slots=True)

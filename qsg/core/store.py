@@ -206,6 +206,14 @@ class MessageStore(Protocol):
     def uncommitted(self, queue: str) -> int:
         """How many uncommitted puts and gets are outstanding against ``queue``."""
 
+    def contents(self, queue: str) -> list[bytes]:
+        """The MsgIds of the messages on ``queue`` that backing out every unit of work in
+        flight would leave there, in no particular order: the committed ones (visible,
+        locked, or expired and not yet discarded) and those an uncommitted get holds;
+        not uncommitted puts. It only reads (nothing is discarded, locked or counted):
+        a run's final state, by which the chaos checkers judge what was lost
+        (``actors.history.final_state``), not a hot path."""
+
     def worth_scanning(self, queue: str, now: float) -> bool: ...
 
     def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:

@@ -19,7 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from qsg import CMQC
+from qsg import CMQCFC as F
 from qsg.core.errors import MQMIError
+from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import display, lexer, reader, schema
@@ -84,6 +86,10 @@ def parse(text: str) -> Parsed:
     """Read one command (continuation lines joined); ``Parsed.error`` if it is wrong."""
     chunks, problems = lexer.commands(text, "<command>")
     if problems:
+        message = problems[0].message
+        if "longer than" in message:
+            what = message.removeprefix("a command ").upper()
+            return Parsed("", error=("CSQ9017E", f"FAILURE WHILE PROCESSING THE COMMAND: {what}"))
         return Parsed("", error=("CSQ9002E", "THE COMMAND ENDS WITH A CONTINUATION CHARACTER"))
     if len(chunks) != 1:
         return Parsed("", error=("CSQ9001E", "ONE COMMAND AT A TIME"))
@@ -156,6 +162,36 @@ def channel_reply(q_mgr: str, parsed: Parsed, refused: str = "") -> Reply:
             _done(me, parsed.verb, "CHANNEL"),
         )
     )
+
+
+def xmitq_problem(qm: QMgr, definition: ChannelDefinition) -> str:
+    """Why a sender channel cannot start on ``qm``: its XMITQ not there
+    (MQRC_UNKNOWN_OBJECT_NAME), or not a local queue of USAGE(XMITQ) (MQRCCF_NOT_XMIT_Q,
+    "the queue specified in the channel definition is not a transmission queue"); ""
+    when it can."""
+    name = definition.xmit_q_name
+    found = qm.find(name)
+    if found is None:
+        unknown = CMQC.MQRC_UNKNOWN_OBJECT_NAME
+        return f"XMITQ({name}) was not found (MQRC_UNKNOWN_OBJECT_NAME {unknown})"
+    queue = found[1]
+    if (
+        not isinstance(queue, QueueDefinition)
+        or queue.q_type != CMQC.MQQT_LOCAL
+        or queue.usage != CMQC.MQUS_TRANSMISSION
+    ):
+        return (
+            f"XMITQ({name}) is not a transmission queue (MQRCCF_NOT_XMIT_Q {F.MQRCCF_NOT_XMIT_Q})"
+        )
+    return ""
+
+
+def failure(q_mgr: str, verb: str, error: Exception) -> Reply:
+    """The reply to a command that failed inside the queue manager with an unexpected
+    ``error``: CSQ9017E naming it, then CSQ9023E."""
+    me = prefix(q_mgr)
+    what = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+    return _failed(me, verb, f"CSQ9017E {me} FAILURE WHILE PROCESSING THE COMMAND: {what}")
 
 
 def clear(qm: QMgr, name: str) -> None:
@@ -336,9 +372,11 @@ __all__ = [
     "answer",
     "channel_reply",
     "clear",
+    "failure",
     "parse",
     "prefix",
     "run",
     "scope",
     "scoped",
+    "xmitq_problem",
 ]

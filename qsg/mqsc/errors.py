@@ -20,6 +20,21 @@ class Problem:
         return f"{self.source}:{self.line}:{self.column}: {self.message}"
 
 
+def cut(text: str, longest: int = 40) -> str:
+    """``text`` as a problem shows it: cut after ``longest`` characters (a value of
+    megabytes is not copied into a reply line)."""
+    if len(text) <= longest:
+        return text
+    return f"{text[:longest]}... ({len(text):,} characters)"
+
+
+def shown(text: str, longest: int = 40) -> str:
+    """``text`` as a problem quotes it: its repr, cut after ``longest`` characters."""
+    if len(text) <= longest:
+        return repr(text)
+    return f"{text[:longest]!r}... ({len(text):,} characters)"
+
+
 class MQSCError(QSGError, ValueError):
     """An MQSC file that cannot be applied: ``problems`` says where and why."""
 

@@ -15,6 +15,12 @@ from dataclasses import dataclass
 
 from qsg.mqsc.errors import Problem
 
+#: The longest command read, in characters, continuations joined: qsg's own bound,
+#: beyond any real command (a namelist of 256 names is some 13,000), so that one command
+#: of megabytes (a message to the command server, a line of a file) is refused before
+#: its characters are kept.
+MAX_COMMAND_LENGTH = 32_768
+
 _BLANKS = " \t\r"
 _SPECIAL = "()'"
 
@@ -46,13 +52,15 @@ class Chars:
 
 
 def commands(text: str, source: str) -> tuple[list[Chars], list[Problem]]:
-    """Join continuation lines and drop comments: one ``Chars`` per command."""
+    """Join continuation lines and drop comments: one ``Chars`` per command. A command
+    longer than ``MAX_COMMAND_LENGTH`` is a problem at its first line, and left out."""
     found: list[Chars] = []
     problems: list[Problem] = []
     chars: list[str] = []
     places: list[tuple[int, int]] = []
     start = 0
     continuing = ""  # the continuation character of the line before, if any
+    overlong = False  # the command being read is too long: its lines are skipped
     mark_at = (1, 1)
     lines = text.split("\n")
     for number, raw in enumerate(lines, start=1):
@@ -67,14 +75,25 @@ def commands(text: str, source: str) -> tuple[list[Chars], list[Problem]]:
         mark = body[-1:] if body[-1:] in ("-", "+") else ""
         if mark:
             body = body[:-1]
-        chars.extend(body)
-        places.extend((number, first + i + 1) for i in range(len(body)))
+        if not overlong and len(chars) + len(body) > MAX_COMMAND_LENGTH:
+            # Bounded before built: no place is kept for a command that cannot be read.
+            problems.append(
+                Problem(
+                    source, start, 1, f"a command longer than {MAX_COMMAND_LENGTH:,} characters"
+                )
+            )
+            overlong = True
+            chars, places = [], []
+        if not overlong:
+            chars.extend(body)
+            places.extend((number, first + i + 1) for i in range(len(body)))
         continuing = mark
         if mark:
             mark_at = (number, len(line))
             continue
-        found.append(Chars("".join(chars), tuple(places), start))
-        chars, places = [], []
+        if not overlong:
+            found.append(Chars("".join(chars), tuple(places), start))
+        chars, places, overlong = [], [], False
     if continuing:
         problems.append(
             Problem(source, *mark_at, "the last command ends with a continuation character")

@@ -170,16 +170,25 @@ def _parameter(raw: bytes, kind: int, order: str) -> tuple[int, Value]:
         if length < fixed or length % 4:
             raise PCFError(F.MQRCCF_CFSL_LENGTH_ERROR, f"MQCFSL StrucLength {length} is wrong")
         _, _, parameter, _ccsid, count, size = struct.unpack_from(order + "6i", raw)
-        if count < 0:
-            raise PCFError(F.MQRCCF_CFSL_COUNT_ERROR, f"MQCFSL Count {count} < 0", parameter)
+        # Bounded before built: Count and StringLength are checked against the bytes
+        # the structure has, so a list is never larger than the message that holds it.
+        # Every string takes at least a byte of them: 60 bytes holding "2,147,483,647
+        # strings of 0 bytes" is refused, not two billion empty strings built.
+        room = length - fixed
+        if not 0 <= count <= room:
+            raise PCFError(
+                F.MQRCCF_CFSL_COUNT_ERROR,
+                f"MQCFSL Count {count}: the structure has {room} bytes for its strings",
+                parameter,
+            )
         if size < 0:
             raise PCFError(
                 F.MQRCCF_CFSL_STRING_LENGTH_ERR, f"MQCFSL StringLength {size}", parameter
             )
-        if fixed + count * size > length:
+        if count * size > room:  # "inconsistent with the StringLength field value"
             raise PCFError(
-                F.MQRCCF_CFSL_TOTAL_LENGTH_ERROR,
-                f"MQCFSL: {count} strings of {size} do not fit",
+                F.MQRCCF_CFSL_LENGTH_ERROR,
+                f"MQCFSL StrucLength {length}: {count} strings of {size} do not fit",
                 parameter,
             )
         strings = [_text(raw[fixed + i * size : fixed + (i + 1) * size]) for i in range(count)]

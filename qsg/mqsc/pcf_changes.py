@@ -1,9 +1,13 @@
-"""The PCF commands that change queues, run as the MQSC they stand for.
+"""The PCF commands that change queues, run as the MQSC commands they stand for.
 
 CREATE_Q and CHANGE_Q are DEFINE and ALTER with the attributes given as parameters,
-COPY_Q a DEFINE LIKE, DELETE_Q a DELETE (PURGE with MQPO_YES); each is written as MQSC
-and run through the MQSC reader, so both doors of the queue manager apply one set of
-rules. A refusal is answered with the reason a queue manager gives for it.
+COPY_Q a DEFINE LIKE, DELETE_Q a DELETE (PURGE with MQPO_YES). Each is built as a
+command object (``reader.command``) from the request's values, never written as MQSC
+text: a name or a string is data, whatever characters it holds, and the reader's checks
+apply to it as to a command read from a file, so both doors of the queue manager apply
+one set of rules. Names are checked as MQ names first (``pcf_parameters.object_name``:
+MQRCCF_OBJECT_NAME_ERROR, MQRCCF_CFST_STRING_LENGTH_ERR). A refusal is answered with
+the reason a queue manager gives for it.
 """
 
 from __future__ import annotations
@@ -16,14 +20,25 @@ from qsg.mqsc import commands, reader, schema
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.pcf import Message, PCFError, Value
 from qsg.mqsc.pcf_names import QUEUE, keyword_of
-from qsg.mqsc.pcf_parameters import Q_TYPES, Parameters, Reply, id_error, queue_type, scope
+from qsg.mqsc.pcf_parameters import (
+    Q_TYPES,
+    Parameters,
+    Reply,
+    id_error,
+    object_name,
+    queue_type,
+    scope,
+)
 from qsg.mqsc.status import Snapshot
 
+#: A command's word: (keyword, value or None, quoted), as ``reader.command`` takes it.
+Word = tuple[str, str | None, bool]
 
-def _attributes(left: dict[int, Value], object_type: str) -> list[str]:
-    """CREATE_Q's and CHANGE_Q's attribute parameters as MQSC words."""
+
+def _attributes(left: dict[int, Value], object_type: str) -> list[Word]:
+    """CREATE_Q's and CHANGE_Q's attribute parameters as the command's words."""
     allowed = schema.KEYWORDS[object_type]
-    words = []
+    words: list[Word] = []
     for parameter, value in left.items():
         keyword = keyword_of("QUEUE", parameter)
         name = QUEUE.get(keyword or "")
@@ -36,28 +51,30 @@ def _attributes(left: dict[int, Value], object_type: str) -> list[str]:
                 id_error(value), f"{object_type} takes no parameter {parameter}", parameter
             )
         if name.string and isinstance(value, str):
-            words.append(f"{keyword}('{value.replace(chr(39), chr(39) * 2)}')")
+            words.append((keyword, value, True))  # as given: case, blanks, quotes
         elif name.values is not None and isinstance(value, int):
             text = [w for w, v in name.values.items() if v == value]
             if not text:
                 raise PCFError(F.MQRCCF_ATTR_VALUE_ERROR, f"{keyword} {value}", parameter)
-            words.append(text[0] if keyword in ("SHARE", "TRIGGER") else f"{keyword}({text[0]})")
+            bare = keyword in ("SHARE", "TRIGGER")
+            words.append((text[0], None, False) if bare else (keyword, text[0], False))
         elif name.values is None and not name.string and isinstance(value, int):
-            words.append(f"{keyword}({value})")
+            words.append((keyword, str(value), False))
         else:
             raise PCFError(id_error(value), f"{keyword}: wrong type of value", parameter)
     return words
 
 
-def _run_mqsc(qm: QMgr, text: str) -> Reply:
-    parsed = commands.parse(text)
-    if parsed.error is not None:
-        raise PCFError(F.MQRCCF_ATTR_VALUE_ERROR, " ".join(parsed.error))
-    for command in parsed.commands:
-        try:
-            reader.apply(qm, [command])
-        except MQSCError as error:
-            raise PCFError(_refusal(error), str(error)) from None
+def _run(qm: QMgr, verb: str, object_type: str, name: str, words: list[Word]) -> Reply:
+    """Build the command from its parts and run it on ``qm``."""
+    try:
+        built = reader.command(verb, object_type, name, words)
+    except MQSCError as error:
+        raise PCFError(F.MQRCCF_ATTR_VALUE_ERROR, str(error)) from None
+    try:
+        reader.apply(qm, [built])
+    except MQSCError as error:
+        raise PCFError(_refusal(error), str(error)) from None
     return [[]]
 
 
@@ -86,34 +103,34 @@ def change_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
 
 def _define(message: Message, qm: QMgr, verb: str) -> Reply:
     p = Parameters(message)
-    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    name = object_name(p.string(CMQC.MQCA_Q_NAME, required=True), CMQC.MQCA_Q_NAME)
     q_type = p.integer(CMQC.MQIA_Q_TYPE, required=True)
     replace = p.integer(F.MQIACF_REPLACE) if verb == "DEFINE" else None
     scope(p, qm)
     object_type = queue_type(q_type if q_type is not None else 0)
     words = _attributes(p.rest(), object_type)
     if replace == F.MQRP_YES:
-        words.append("REPLACE")
-    return _run_mqsc(qm, f"{verb} {object_type}('{name}') {' '.join(words)}")
+        words.append(("REPLACE", None, False))
+    return _run(qm, verb, object_type, name, words)
 
 
 def copy_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
-    source = p.string(F.MQCACF_FROM_Q_NAME, required=True) or ""
-    target = p.string(F.MQCACF_TO_Q_NAME, required=True) or ""
+    source = object_name(p.string(F.MQCACF_FROM_Q_NAME, required=True), F.MQCACF_FROM_Q_NAME)
+    target = object_name(p.string(F.MQCACF_TO_Q_NAME, required=True), F.MQCACF_TO_Q_NAME)
     q_type = p.integer(CMQC.MQIA_Q_TYPE, required=True)
     replace = p.integer(F.MQIACF_REPLACE)
     scope(p, qm)
     object_type = queue_type(q_type if q_type is not None else 0)
-    words = _attributes(p.rest(), object_type)
+    words = [("LIKE", source, True), *_attributes(p.rest(), object_type)]
     if replace == F.MQRP_YES:
-        words.append("REPLACE")
-    return _run_mqsc(qm, f"DEFINE {object_type}('{target}') LIKE('{source}') {' '.join(words)}")
+        words.append(("REPLACE", None, False))
+    return _run(qm, "DEFINE", object_type, target, words)
 
 
 def delete_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
-    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    name = object_name(p.string(CMQC.MQCA_Q_NAME, required=True), CMQC.MQCA_Q_NAME)
     q_type = p.integer(CMQC.MQIA_Q_TYPE)
     purge = p.integer(F.MQIACF_PURGE)
     scope(p, qm)
@@ -124,13 +141,15 @@ def delete_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     if q_type is not None and q_type != CMQC.MQQT_ALL and found[1].q_type != q_type:
         raise PCFError(F.MQRCCF_OBJECT_WRONG_TYPE, f"{name} is another type of queue")
     object_type = Q_TYPES[found[1].q_type]
-    extra = " PURGE" if purge == F.MQPO_YES and object_type == "QLOCAL" else ""
-    return _run_mqsc(qm, f"DELETE {object_type}('{name}'){extra}")
+    words: list[Word] = []
+    if purge == F.MQPO_YES and object_type == "QLOCAL":
+        words.append(("PURGE", None, False))
+    return _run(qm, "DELETE", object_type, name, words)
 
 
 def clear_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
-    name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
+    name = object_name(p.string(CMQC.MQCA_Q_NAME, required=True), CMQC.MQCA_Q_NAME)
     scope(p, qm)
     p.done()
     try:

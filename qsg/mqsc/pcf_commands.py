@@ -14,12 +14,14 @@ take, is answered with a single MQCFT_RESPONSE of MQCC_FAILED and the MQRCCF_* r
 
 from __future__ import annotations
 
+import struct
+
 from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core.qmgr import QMgr
 from qsg.mqsc import pcf_changes as changes
 from qsg.mqsc import pcf_inquiries as inquiries
-from qsg.mqsc.pcf import Header, PCFError, Value, decode, encode
+from qsg.mqsc.pcf import Header, PCFError, Value, byte_order, decode, encode
 from qsg.mqsc.pcf_names import FAMILIES
 from qsg.mqsc.pcf_parameters import Handler
 from qsg.mqsc.status import Snapshot
@@ -63,6 +65,38 @@ def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[by
     return out
 
 
+def command_failed(data: bytes, encoding: int) -> bytes:
+    """The one reply to a request whose command failed inside the queue manager (a
+    defect, not a refusal): MQCC_FAILED, MQRCCF_COMMAND_FAILED, in the shape the
+    request's type asks for (an MQCFT_XR_SUMMARY to an MQCFT_COMMAND_XR)."""
+    kind, command = _kind_and_command(data, encoding)
+    reply = F.MQCFT_XR_SUMMARY if kind == F.MQCFT_COMMAND_XR else F.MQCFT_RESPONSE
+    header = Header(reply, command, comp_code=CMQC.MQCC_FAILED, reason=F.MQRCCF_COMMAND_FAILED)
+    return encode(header, [], encoding)
+
+
+def describe(data: bytes, encoding: int) -> str:
+    """A request as a log names it: ``PCF MQCMD_INQUIRE_Q (13)``."""
+    _, command = _kind_and_command(data, encoding)
+    return f"PCF {_COMMAND_NAMES.get(command, 'MQCMD_?')} ({command})"
+
+
+def _kind_and_command(data: bytes, encoding: int) -> tuple[int, int]:
+    """MQCFH's Type and Command, as far as the bytes have them (0 where they do not)."""
+    if len(data) < 16:
+        return 0, 0
+    kind, _, _, command = struct.unpack_from(byte_order(encoding) + "4i", data)
+    return kind, command
+
+
+#: IBM's name of each command number (cmqcfc.h), the first of its synonyms.
+_COMMAND_NAMES = {
+    value: name
+    for name, value in sorted(vars(F).items(), reverse=True)
+    if name.startswith("MQCMD_") and isinstance(value, int)
+}
+
+
 #: Each string parameter's padded length, from the families' tables.
 _LENGTHS = {
     n.parameter: n.length for family in FAMILIES.values() for n in family.values() if n.string
@@ -87,4 +121,4 @@ _COMMANDS: dict[int, Handler] = {
     F.MQCMD_CLEAR_Q: changes.clear_q,
 }
 
-__all__ = ["process"]
+__all__ = ["command_failed", "describe", "process"]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core.qmgr import QMgr
+from qsg.core.queue import check_name
 from qsg.mqsc.pcf import Message, PCFError, Value
 from qsg.mqsc.pcf_names import keyword_of
 from qsg.mqsc.status import Snapshot
@@ -106,6 +107,25 @@ def scope(p: Parameters, qm: QMgr) -> None:
         )
 
 
+def object_name(value: str | None, parameter: int, what: str = "queue", longest: int = 48) -> str:
+    """A name a request gives for an object, checked as MQ checks names ("Rules for
+    naming IBM MQ objects": 1 to ``longest`` of A-Z a-z 0-9 . / _ %): longer is
+    MQRCCF_CFST_STRING_LENGTH_ERR, a character MQ does not allow (a blank, a quote, a
+    parenthesis) or no name is MQRCCF_OBJECT_NAME_ERROR, each naming ``parameter``."""
+    name = value or ""
+    if len(name) > longest:
+        raise PCFError(
+            F.MQRCCF_CFST_STRING_LENGTH_ERR,
+            f"a name of {len(name)} characters: at most {longest}",
+            parameter,
+        )
+    try:
+        check_name(name, what, longest)
+    except ValueError as error:
+        raise PCFError(F.MQRCCF_OBJECT_NAME_ERROR, str(error), parameter) from None
+    return name
+
+
 def attributes_wanted(family: str, selectors: list[int] | None) -> tuple[bool, tuple[str, ...]]:
     """(ALL?, keywords) from an attribute selector list (MQIACF_ALL or identifiers)."""
     if selectors is None or F.MQIACF_ALL in selectors:
@@ -128,6 +148,7 @@ __all__ = [
     "Reply",
     "attributes_wanted",
     "id_error",
+    "object_name",
     "queue_type",
     "scope",
 ]

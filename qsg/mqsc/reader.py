@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from qsg.core.objects import (
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition, check_name
 from qsg.mqsc import lexer, schema
-from qsg.mqsc.errors import MQSCError, Problem
+from qsg.mqsc.errors import MQSCError, Problem, cut, shown
 
 _QUEUE_TYPES = {
     "QLOCAL": CMQC.MQQT_LOCAL,
@@ -77,6 +78,30 @@ def parse(text: str, source: str = "<mqsc>") -> list[Command]:
     return parsed
 
 
+def command(
+    verb: str,
+    object_type: str,
+    name: str,
+    words: Sequence[tuple[str, str | None, bool]] = (),
+    *,
+    source: str = "<pcf>",
+) -> Command:
+    """One command from its parts, as data (a PCF request's): checked as a command read
+    from text is, but nothing is parsed, so no name or value can be read as MQSC.
+    ``words`` are (keyword, value or None for a bare keyword, quoted: the value keeps its
+    case and blanks); ``LIKE`` is one of them. MQSCError lists what is wrong."""
+    items = [
+        lexer.Item(verb, None, False, 1, 1, 1),
+        lexer.Item(object_type, name or None, True, 1, 1, 1),
+        *(lexer.Item(word, value, quoted, 1, 1, 1) for word, value, quoted in words),
+    ]
+    problems: list[Problem] = []
+    built = _command(items, source, problems)
+    if built is None:
+        raise MQSCError(problems)
+    return built
+
+
 def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> Command | None:
     def problem(item: lexer.Item, message: str, at_value: bool = False) -> None:
         column = item.value_column if at_value else item.column
@@ -85,7 +110,7 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
     verb_item = items[0]
     verb = schema.VERBS.get(verb_item.word)
     if verb is None or verb_item.value is not None:
-        problem(verb_item, f"unknown command {verb_item.word!r}: DEFINE, ALTER or DELETE")
+        problem(verb_item, f"unknown command {shown(verb_item.word)}: DEFINE, ALTER or DELETE")
         return None
     if len(items) < 2:
         problem(verb_item, f"{verb} of what? (QLOCAL, QMODEL, QALIAS, QREMOTE, ...)")
@@ -93,7 +118,7 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
     type_item = items[1]
     object_type = schema.OBJECT_TYPES.get(type_item.word)
     if object_type is None:
-        problem(type_item, f"unknown object type {type_item.word!r}")
+        problem(type_item, f"unknown object type {shown(type_item.word)}")
         return None
     name = ""
     if object_type == "QMGR":
@@ -126,7 +151,8 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
             if bare is None:
                 hint = f"{item.word}(value)" if item.word in keywords else "a known keyword"
                 near = _did_you_mean(item.word, [*keywords, *_bare_words(verb, object_type)])
-                problem(item, f"{item.word!r} is not a keyword of {what}: expected {hint}{near}")
+                word = shown(item.word)
+                problem(item, f"{word} is not a keyword of {what}: expected {hint}{near}")
             else:
                 key, value = bare
                 (options if key in options else attributes)[key] = value
@@ -140,12 +166,12 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
         keyword = keywords.get(item.word) if verb != "DELETE" else None
         if keyword is None:
             near = _did_you_mean(item.word, list(keywords)) if verb != "DELETE" else ""
-            problem(item, f"{item.word!r} is not a keyword of {what}{near}")
+            problem(item, f"{shown(item.word)} is not a keyword of {what}{near}")
             continue
         try:
             value = keyword.parse(item.value, item.quoted)
         except ValueError as error:
-            problem(item, f"{item.word}({item.value}): {error}", at_value=True)
+            problem(item, f"{item.word}({cut(item.value)}): {error}", at_value=True)
             continue
         if keyword.field:
             attributes[keyword.field] = value

@@ -16,6 +16,7 @@ from typing import Any
 from qsg import CMQC
 from qsg.core.offload import parse_size
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
+from qsg.mqsc.errors import shown
 
 Parse = Callable[[str, bool], Any]
 
@@ -39,7 +40,9 @@ def integer(low: int, high: int, *, off: int | None = None) -> Parse:
         if off is not None and value == "OFF":
             return None
         if not value.isdigit():
-            raise ValueError(f"{value!r} is not a whole number")
+            raise ValueError(f"{shown(value)} is not a whole number")
+        if len(value) > 18:  # past any MQLONG, and past what int() converts quickly
+            raise ValueError(f"{shown(value, 12)} is not in {low}..{high}")
         number = int(value)
         if not low <= number <= high:
             raise ValueError(f"{number} is not in {low}..{high}")
@@ -51,7 +54,7 @@ def integer(low: int, high: int, *, off: int | None = None) -> Parse:
 def choice(**choices: Any) -> Parse:
     def parse(value: str, quoted: bool) -> Any:
         if quoted or value not in choices:
-            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
+            raise ValueError(f"{shown(value)} is not one of {', '.join(choices)}")
         return choices[value]
 
     return parse
@@ -60,7 +63,7 @@ def choice(**choices: Any) -> Parse:
 def offload_size(value: str, quoted: bool) -> int:
     """OFFLDnSZ: a size in K, 0K..64K (``32K``), as KB."""
     if quoted:
-        raise ValueError(f"{value!r} is not a size in K (0K..64K), such as 32K")
+        raise ValueError(f"{shown(value)} is not a size in K (0K..64K), such as 32K")
     return parse_size(value)
 
 

@@ -194,7 +194,9 @@ def _parameters(message: bytes, cfh: CFH) -> dict[int, Any]:
         if in_group == 0:
             group = None
         if kind == CMQCFC.MQCFT_GROUP:
-            in_group = struct.unpack_from("=i", raw, 12)[0]
+            in_group = struct.unpack_from("=i", raw, 12)[0] if length >= 16 else -1
+            if in_group < 0:
+                raise PYIFError(f"an MQCFGR of StrucLength {length} and {in_group} parameters")
             left += in_group
             group = {}
             parameters.setdefault(parameter, []).append(group)
@@ -209,7 +211,43 @@ def _parameters(message: bytes, cfh: CFH) -> dict[int, Any]:
 
 
 def _value(kind: int, raw: bytes) -> Any:
-    """One parameter structure's value (IBM's layouts, "PCF structures")."""
+    """One parameter structure's value (IBM's layouts, "PCF structures"); PYIFError for
+    a structure its own counts and lengths do not fit (checked against the bytes there
+    before anything is built: an MQCFSL of 60 bytes cannot claim two billion strings)."""
+    try:
+        _fits(kind, raw)
+        return _unpacked(kind, raw)
+    except struct.error as error:  # a fixed part cut short
+        raise PYIFError(f"a PCF parameter of type {kind} and {len(raw)} bytes: {error}") from None
+
+
+#: Each list or string structure's fixed length, and the bytes one of its values takes.
+_VARIABLE = {
+    CMQCFC.MQCFT_STRING: (20, 1),
+    CMQCFC.MQCFT_BYTE_STRING: (16, 1),
+    CMQCFC.MQCFT_INTEGER_LIST: (16, 4),
+    CMQCFC.MQCFT_INTEGER64_LIST: (16, 8),
+}
+
+
+def _fits(kind: int, raw: bytes) -> None:
+    """PYIFError unless the count or length of ``raw`` fits the bytes it has."""
+    if kind == CMQCFC.MQCFT_STRING_LIST:
+        count, size = struct.unpack_from("=2i", raw, 16)
+        room = len(raw) - 24
+        # Every string takes at least a byte of the structure, even one of length 0.
+        if not 0 <= count <= room or size < 0 or count * size > room:
+            raise PYIFError(f"MQCFSL: {count} strings of {size} bytes in {room} bytes")
+    elif kind in _VARIABLE:
+        fixed, width = _VARIABLE[kind]
+        count = struct.unpack_from("=i", raw, fixed - 4)[0]
+        if not 0 <= count * width <= len(raw) - fixed:
+            raise PYIFError(
+                f"a PCF parameter of type {kind} claims {count} values in {len(raw)} bytes"
+            )
+
+
+def _unpacked(kind: int, raw: bytes) -> Any:
     if kind == CMQCFC.MQCFT_INTEGER:
         return struct.unpack_from("=i", raw, 12)[0]
     if kind == CMQCFC.MQCFT_STRING:

@@ -224,7 +224,7 @@ class QueueManager:
             if thread is not None:
                 binding.threads.connected(thread, -1)
             try:
-                await conn.disconnect()
+                await history.disconnect(conn)
             except CoreError as error:
                 if error.reason != CMQC.MQRC_CONNECTION_BROKEN:
                     raise
@@ -275,7 +275,9 @@ class QueueManager:
         core_od = convert.to_core(target, core.OD)
         conn = self._connected()
         put = partial(conn.put1, core_od, msg, core_md, core_pmo)
-        name = core_od.ObjectName.rstrip(b" \x00").decode()
+        # The history's label only: a name that is not text names no queue, and the
+        # call itself fails with MQRC_UNKNOWN_OBJECT_NAME, as MQOPEN of it does.
+        name = core_od.ObjectName.rstrip(b" \x00").decode(errors="replace")
         self._call(history.put, conn, name, put, core_md, core_pmo)
         convert.write_back(core_md, md)
         if pmo is not None:

@@ -5,13 +5,15 @@ each put, get, commit and backout as an invocation and a completion, so that the
 checkers can judge what became of every message. The program's calls are recorded the
 same way, each connection as one application (``pymqi QM1#3``: its queue manager and
 connection number), so that a pymqi consumer's gets count as deliveries and its
-commits as their end.
+commits as their end; MQDISC counts as the commit it makes.
 
 A put names its MsgId before the call when the program chose one; when the queue
 manager makes it (MQMI_NONE, the usual case), the invocation is recorded once the put
 has returned it. A put that fails without a MsgId records only the failure (which, for
 a lost connection, abandons the unit of work, as it does for the scenario's own
-applications).
+applications). The persistence recorded is the MD's; a put with
+MQPER_PERSISTENCE_AS_Q_DEF is persistent or not as the queue's DEFPSIST makes it, which
+the history reads from the put's ``MessagePut`` event (``qsg.chaos.history``).
 """
 
 from __future__ import annotations
@@ -100,9 +102,22 @@ async def get(
 
 async def end_unit_of_work(conn: Connection, *, commit: bool) -> None:
     """MQCMIT or MQBACK, recorded if the world keeps a history."""
-    call = conn.commit if commit else conn.backout
+    await _ending(conn, conn.commit if commit else conn.backout, commit=commit)
+
+
+async def disconnect(conn: Connection) -> None:
+    """MQDISC, recorded if the world keeps a history as the commit it makes: for a unit
+    of work the queue manager coordinates, MQDISC issues MQCMIT on the application's
+    behalf ("MQDISC - Disconnect queue manager"), so what the program put in syncpoint
+    is acknowledged (and what it got is delivered) though it never called MQCMIT."""
+    await _ending(conn, conn.disconnect, commit=True)
+
+
+async def _ending(conn: Connection, call: Callable[[], Awaitable[None]], *, commit: bool) -> None:
     world = conn.qm.world
-    if not world.history:
+    # A unit of work with nothing in it ends with nothing to record (a connection that
+    # only administered, PCFExecute's, has nothing in the history).
+    if not world.history or not conn.conn.uow.stores:
         await call()
         return
     await recorded(
@@ -115,4 +130,4 @@ async def end_unit_of_work(conn: Connection, *, commit: bool) -> None:
     )
 
 
-__all__ = ["app_name", "end_unit_of_work", "get", "put"]
+__all__ = ["app_name", "disconnect", "end_unit_of_work", "get", "put"]

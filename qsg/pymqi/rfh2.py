@@ -126,7 +126,14 @@ class RFH2(MQOpts):
         folders = []
         rest = buff[_FIXED:length]
         while rest:
+            # Each NameValueLength checked against the bytes there before it is followed.
+            if len(rest) < 4:
+                raise PYIFError(f"RFH2 - Buffer too short. {len(rest)} bytes for a folder length")
             (size,) = struct.unpack(order + "l", rest[:4])
+            if not 0 <= size <= len(rest) - 4:
+                raise PYIFError(
+                    f"RFH2 - Folder length {size} does not fit the {len(rest) - 4} bytes left"
+                )
             data = rest[4 : 4 + size]
             folders.append((_folder_name(data), size, data))
             rest = rest[4 + size :]
@@ -161,6 +168,9 @@ def rfh2_get_headers(msg: bytes, md: Any, headers: Any) -> bytes:
     found = []
     while fmt == CMQC.MQFMT_RF_HEADER_2:
         header = RFH2().unpack(msg)
+        if header.StrucLength < _FIXED:  # it counts the fixed part: the next header is
+            # after it, or this one would be read again, for ever
+            raise PYIFError(f'RFH2 - "StrucLength" {header.StrucLength} is less than {_FIXED}.')
         found.append(header)
         msg = msg[header.StrucLength :]
         fmt = header.Format

@@ -25,11 +25,13 @@ from qsg.core.queue import MAX_MSG_LENGTH, check_name
 from qsg.mqsc import commands as mqsc_commands
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import Command, parse
+from qsg.scenario import files
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.locate import KeyLines
 from qsg.scenario.locate import Path as KeyPath
 from qsg.scenario.model import (
     ACTIONS,
+    MAX_DURATION,
     UNDO,
     AtCommand,
     ChannelSpec,
@@ -94,7 +96,7 @@ def load_scenario(path: str | Path) -> Scenario:
     """The scenario in the TOML file ``path``; ScenarioError lists every problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = files.read_text(path)
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError([ScenarioProblem(str(path), 1, "", f"cannot read: {error}")]) from None
     return parse_scenario(text, str(path), base=path.parent)
@@ -105,7 +107,7 @@ def parse_scenario(text: str, source: str = "<scenario>", *, base: Path | None =
     from qsg.scenario.check import check
 
     try:
-        document = tomllib.loads(text)
+        document = files.parse_toml(text)
     except tomllib.TOMLDecodeError as error:
         line = getattr(error, "lineno", None) or _line_of(str(error))
         message = getattr(error, "msg", None) or str(error).split(" (at ")[0]
@@ -172,8 +174,12 @@ class _Loader:
         r, p = self.reader, ("run",)
         r.table(p, table, RUN)
         duration = r.take(p, table, "duration", "number", math.inf, required=True)
-        if duration != math.inf and not r.at_least((*p, "duration"), duration, 0, above=True):
-            duration = math.inf
+        if "duration" in table:
+            if not r.at_least((*p, "duration"), duration, 0, above=True):
+                duration = math.inf
+            elif not duration <= MAX_DURATION:  # inf too: a run must end
+                r.problem((*p, "duration"), f"must be at most {MAX_DURATION:g} s, found {duration}")
+                duration = math.inf
         seed = self.count(p, table, "seed", 0, low=0, high=2**63 - 1)
         clock = r.take(p, table, "clock", "str", "virtual")
         r.one_of((*p, "clock"), clock, ("virtual", "wall"))
@@ -317,7 +323,7 @@ class _Loader:
         if file:
             path = self.base / file
             try:
-                body = path.read_text(encoding="utf-8")
+                body = files.read_text(path)
             except (OSError, UnicodeDecodeError) as error:
                 r.problem((*p, "mqsc_file"), f"cannot read MQSC file {file!r}: {error}")
             else:

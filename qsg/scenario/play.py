@@ -35,6 +35,7 @@ from actors.events import (
 )
 from actors.facility import failure_line
 from actors.faults import OnRefused, play_faults
+from actors.history import FinalState
 from actors.topology import Topology
 from actors.workload import run_workloads
 from actors.world import World, open_world
@@ -84,6 +85,11 @@ class RunResult:
     refused: list[FaultInjected] = field(default_factory=list)
     #: ``[run] warmup``: its seconds and the event time it ends at (None: no warm-up).
     warmup: tuple[float, float] | None = None
+    #: The event time the run started at (its time 0: faults' ``at`` count from it).
+    start: float = 0.0
+    #: What the queues held at the end, for a run that kept a history (the chaos
+    #: checkers judge loss by it: ``actors.history.FinalState``).
+    final: FinalState | None = None
 
     def failure(self) -> str | None:
         """Why the run is not a success though it ran to its end, in one line (None if
@@ -139,15 +145,16 @@ async def play(
 ) -> RunResult:
     """Play ``scenario`` (inside ``qsg.run``) and summarise it; ``seed`` overrides its own.
 
-    ``history``: the applications record every operation (invoke and completion);
+    ``history``: the applications record every operation (invoke and completion),
+    and what the queues hold at the end is read (``RunResult.final``);
     ``epilogue`` runs in the world once the scenario's duration is over (a chaos run's
     heal, quiet period and drain). ``program`` runs alongside the scenario (``qsg
     exec``'s program): the run ends when it returns, or at the duration, when it is
     cancelled. ``events`` is the log to use (a caller that must keep the events of a run
     that fails passes its own: ``qsg.scenario.recording``); ``on_refused`` hears of each fault the
     world refuses, when it does. ``console``: (seconds, coroutine) runs the
-    coroutine at that simulated second of the run (after the duration if later), and the
-    run ends when it returns (``qsg mqsc``)."""
+    coroutine at that simulated second of the run (``qsg mqsc`` keeps it within the
+    duration), and the run ends when it returns (``qsg mqsc``)."""
     run = scenario.run
     refused: list[FaultInjected] = []
 
@@ -198,6 +205,7 @@ async def play(
             end = trio.current_time()
             await trio.sleep_until(math.nextafter(end, math.inf))
             await _sample_once(world, end)
+            final = world.final_state() if history else None
             nursery.cancel_scope.cancel()
         if on_progress is not None:
             elapsed = trio.current_time() - start
@@ -217,6 +225,8 @@ async def play(
         cf_failures=failures,
         refused=refused,
         warmup=(run.warmup, start + run.warmup) if run.warmup else None,
+        start=start,
+        final=final,
     )
 
 
@@ -367,9 +377,9 @@ async def _sample_once(world: World, now: float | None = None) -> None:
         world.events.emit(qm.statistics.take(now, qm.name, world.costs.cpus))
     sampled: set[str] = set()
     for qm in list(world.qmgrs.values()):
-        # A paused queue manager answers nothing until it resumes: waiting for it would
-        # hold back every other member's sample, and read its own at another instant
-        # than the sample's. Left out, as a dead one is (another member samples its QSG).
+        # A down or paused member answers nothing (a paused one's calls wait): its own
+        # queues go unsampled until it is back, and its QSG's shared queues are sampled
+        # by the next member up. (Waiting on it stalled every queue's sampling.)
         if not qm.alive or qm.paused is not None:
             continue
         repos = [(qm.rules.local, False)]

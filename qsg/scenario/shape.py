@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from actors.arrivals import SHAPES, Burst, RateProfile, constant
+from qsg.scenario import files
 from qsg.scenario.errors import ScenarioProblem
 from qsg.scenario.locate import Path as KeyPath
 from qsg.scenario.reader import Reader, shown
@@ -94,28 +95,36 @@ def _csv(r: Reader, path: Path) -> list[tuple[float, float]] | None:
     """The points of a CSV file of time,rate lines; a problem at the file's own line."""
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = files.read_text(path)
     except (OSError, UnicodeDecodeError) as error:
         r.problems.append(ScenarioProblem(where, 1, "", f"cannot read: {error}"))
         return None
     points: list[tuple[float, float]] = []
     lines: list[int] = []
     first = True
-    for number, row in enumerate(csv.reader(text.splitlines()), start=1):
+    rows = csv.reader(text.splitlines())
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as error:  # a field over the csv module's limit, a NUL...
+            r.problems.append(ScenarioProblem(where, rows.line_num, "", f"not a CSV line: {error}"))
+            return None
+        number = rows.line_num
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
             continue
         header, first = first, False
-        try:
-            time, rate = (float(cell) for cell in row)
-        except ValueError:
+        # Said by its place and, at most, its offending cell, cut short: never the line,
+        # which in a file that is not a rate file may be anything (a line of a password
+        # file, say).
+        wrong = _row_problem(row)
+        if wrong:
             if header:
                 continue  # "time,rate" or the like
-            r.problems.append(
-                ScenarioProblem(
-                    where, number, "", f"expected two numbers, time and rate, found {row!r}"
-                )
-            )
+            r.problems.append(ScenarioProblem(where, number, "", wrong))
             return None
+        time, rate = float(row[0]), float(row[1])
         if not (math.isfinite(time) and math.isfinite(rate)):
             r.problems.append(ScenarioProblem(where, number, "", "expected finite numbers"))
             return None
@@ -130,6 +139,20 @@ def _csv(r: Reader, path: Path) -> list[tuple[float, float]] | None:
         r.problems.append(ScenarioProblem(where, line, "", message))
         return None
     return points
+
+
+def _row_problem(row: list[str]) -> str:
+    """What is wrong with a row of a rate file ("" if it is two numbers)."""
+    if len(row) != 2:
+        return f"expected two cells, time and rate, found {len(row)}"
+    for name, cell in zip(("time", "rate"), row, strict=True):
+        try:
+            float(cell)
+        except ValueError:
+            text = cell.strip()
+            shown_cell = text if len(text) <= 20 else text[:17] + "..."
+            return f"{name} {shown_cell!r} is not a number"
+    return ""
 
 
 def _bad(points: list[tuple[float, float]], places: list[int]) -> tuple[int, str] | None:

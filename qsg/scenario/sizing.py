@@ -12,10 +12,16 @@ Entries in use are the depths of the structure's queues at each depth sample
 messages put to those queues so far.
 
 From that series: the peak (entries, elements, percent full: the fuller of the two,
-and when: the high-water mark), the time to full at each sample (at the net put rate
-since the previous sample, when it is rising), and, for each fault with a duration
-(a kill, a pause, a CF link lost...), how fast the structure filled while it lasted and
-how long the structure lasted or, at that rate, would last.
+and when: the high-water mark); the run's trend and time to full (``projection``): the
+least-squares slope of percent full over the samples, and from the last sample the
+time that trend takes to reach 100%, given only where it does so within the run's
+horizon (as many seconds again as the samples span: a trend seen for 20 s says nothing
+of the next five hours, and a blip that drained again is no trend), or the time it
+was full if it filled; and, for each fault with a duration (a kill, a pause, a CF link
+lost...), how fast the structure filled while it lasted and how long the structure
+lasted or, at that rate, would last. Each sample's own time to full, at the net rate
+since the sample before (``Usage.time_to_full``), is in the series for a chart; it is
+a derivative, not a forecast, and no headline figure uses it.
 """
 
 from __future__ import annotations
@@ -48,8 +54,48 @@ class Usage:
     entries: int
     elements: int
     percent_full: float
-    #: Seconds until full at the net rate since the previous sample (None: not rising).
+    #: Seconds until full at the net rate since the previous sample (None: not rising):
+    #: the sample's own derivative, for a chart (``projection`` is the run's forecast).
     time_to_full: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """Where a structure's usage was heading over a run, from its samples (``projection``)."""
+
+    #: The trend: the least-squares slope of percent full against time over the
+    #: samples, in percent a second (None: fewer than two instants sampled).
+    fill_rate: float | None
+    #: Seconds from the last sample until the trend reaches 100%, where it does so
+    #: within the run's horizon (as long again as the samples span); else None.
+    time_to_full: float | None
+    #: The last sample's time, where ``time_to_full`` is projected from (None with it).
+    time_to_full_at: float | None
+    #: The first sample at 100% (it filled: MQPUT gets MQRC_STORAGE_MEDIUM_FULL, 2192).
+    full_at: float | None
+
+
+def projection(times: Sequence[float], percents: Sequence[float]) -> Projection:
+    """A structure's trend and time to full from its usage at each sample (``times`` in
+    order, ``percents`` full then): what the run's summary and ``qsg report`` give.
+
+    A structure that filled is full at its first sample at 100% (a fact, not a
+    forecast: no time to full). Otherwise, if the least-squares line of percent full
+    over the samples rises, the time from the last sample until it gains the percent
+    still free, given only if that is no longer than the samples span (the run's
+    horizon): a steady state, a blip that drained again, or a rise too slow to fill
+    within as long again as the run was watched, has none."""
+    full_at = next((t for t, p in zip(times, percents, strict=True) if p >= 100), None)
+    if len(times) < 2 or times[-1] <= times[0]:
+        return Projection(None, None, None, full_at)
+    x = np.asarray(times, dtype=float)
+    y = np.asarray(percents, dtype=float)
+    dx = x - x.mean()
+    rate = float((dx * (y - y.mean())).sum() / (dx * dx).sum())
+    horizon = float(x[-1] - x[0])
+    if full_at is not None or rate <= 0 or (100 - y[-1]) / rate > horizon:
+        return Projection(rate, None, None, full_at)
+    return Projection(rate, float((100 - y[-1]) / rate), float(x[-1]), None)
 
 
 def series(events: Iterable[WorldEvent], scopes: Any) -> dict[tuple[str, str], list[Usage]]:
@@ -195,11 +241,7 @@ def sized(events: list[WorldEvent], scopes: Any) -> list[dict[str, Any]]:
     for (qsg, name), usage in series(events, scopes).items():
         size_kb = scopes.structures[qsg][name]["size_kb"]
         peak = max(usage, key=lambda u: u.percent_full)
-        soonest = min(
-            (u for u in usage if u.time_to_full is not None),
-            key=lambda u: u.time_to_full or 0.0,
-            default=None,
-        )
+        ahead = projection([u.time for u in usage], [u.percent_full for u in usage])
         rows.append(
             {
                 "qsg": qsg,
@@ -211,8 +253,10 @@ def sized(events: list[WorldEvent], scopes: Any) -> list[dict[str, Any]]:
                 "peak_elements": max(u.elements for u in usage),
                 "peak_percent_full": peak.percent_full,
                 "high_water_time": peak.time,
-                "time_to_full_min": None if soonest is None else soonest.time_to_full,
-                "time_to_full_at": None if soonest is None else soonest.time,
+                "fill_rate": ahead.fill_rate,
+                "time_to_full": ahead.time_to_full,
+                "time_to_full_at": ahead.time_to_full_at,
+                "full_at": ahead.full_at,
                 "outages": [_outage(usage, fault, undone) for fault, undone in faults],
             }
         )
@@ -246,4 +290,4 @@ def _outage(usage: list[Usage], fault: FaultInjected, undone: float) -> dict[str
     return row
 
 
-__all__ = ["Usage", "elements_of", "series", "sized", "usage"]
+__all__ = ["Projection", "Usage", "elements_of", "projection", "series", "sized", "usage"]

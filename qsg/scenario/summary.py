@@ -3,25 +3,26 @@ read back, gives the same summary).
 
 Per queue (a shared queue once for its QSG, a local queue per queue manager) and per
 queue manager: messages put (by applications, delivered by channel agents, and, for a
-queue, the reports that arrived on it), got
-(MQGETs that returned a message, browses not counted: a get backed out and got again
-counts twice), expired and discarded, expiration reports, dead-lettered, errors, the
-peak of the sampled depth, and the latency from the message's first MQPUT anywhere to
-its MQGET, as the mean, p50 and p99 in simulated seconds (nearest-rank percentiles). A queue where
-nothing happened (no message, no depth, no error) has no row. A queue manager's peak
-depth is of its local queues (``peak_local_depth``): a shared queue's depth is the
-QSG's, in its own row. Errors are counted and, in ``error_reasons``, broken down by
-reason code with IBM's name, per queue (the queue the application's calls name), per
-queue manager and per application (``applications``: each workload that had errors).
-Then the channels (batches, messages, bytes, deliveries, expiries in transit, how
-many messages the receiver had delivered whose batch the sender had not yet seen
-confirmed when the run ended, and how much the Expiry of delivered messages counted
-down against the time that passed), the lease holders in order, the requesters' round
-trips, the faults (``refused``: the world said no), and
-each CF structure's peak usage, time to full and how long it lasts in an outage
-(``structures``: ``qsg.scenario.sizing``), and each workload's own figures on each
-queue it put to or got from, for queues several classes of application share
-(``classes``: ``qsg.scenario.classes``).
+queue, the reports that arrived on it), got (MQGETs that returned a message, browses not
+counted: a get backed out and got again counts twice), expired and discarded, expiration
+reports, dead-lettered, errors, the peak of the sampled depth, and the latency from the
+message's first MQPUT anywhere to its MQGET, as the mean, p50 and p99 in simulated
+seconds (nearest-rank percentiles); a queue's row adds its throughput: MQGETs a second
+over the seconds counted (``totals.seconds``: from the warm-up's end, or the run's
+start, to the last event; ``totals.throughput`` is the run's). A queue where nothing
+happened (no message, no depth, no error) has no row. A queue manager's peak depth is of
+its local queues (``peak_local_depth``): a shared queue's depth is the QSG's, in its own
+row. Errors are counted and, in ``error_reasons``, broken down by reason code with IBM's
+name, per queue (the queue the application's calls name), per queue manager and per
+application (``applications``: each workload that had errors). Then the channels
+(batches, messages, bytes, deliveries, expiries in transit, how many messages the
+receiver had delivered whose batch the sender had not yet seen confirmed when the run
+ended, and how much the Expiry of delivered messages counted down against the time that
+passed), the lease holders in order, the requesters' round trips, the faults
+(``refused``: the world said no), and each CF structure's peak usage, time to full and
+how long it lasts in an outage (``structures``: ``qsg.scenario.sizing``), and each
+workload's own figures on each queue it put to or got from, for queues several classes
+of application share (``classes``: ``qsg.scenario.classes``).
 
 A warm-up (``[run] warmup``: ``since``, the trio time it ends) keeps the start-up
 transient out of every statistic: a put, get, expiry, report, error, depth sample,
@@ -398,6 +399,11 @@ def summarise(
     totals["end"] = last
     if warmup:
         totals["warmup"] = warmup
+    # The seconds the figures cover: from the warm-up's end (else the run's start, 0 on
+    # either clock) to the last event; throughput is the MQGETs counted over them.
+    seconds = last - max(since, 0.0)
+    totals["seconds"] = seconds
+    totals["throughput"] = totals["got"] / seconds if seconds > 0 else None
     requesters = []
     for app, values in sorted(trips.items()):
         done = [v for v in values if v is not None]
@@ -423,7 +429,10 @@ def summarise(
     ]
     return Summary(
         queues=[
-            row.out(scope=s, queue=q, shared=s in scopes.shared)
+            {
+                **row.out(scope=s, queue=q, shared=s in scopes.shared),
+                "throughput": row.got / seconds if seconds > 0 else None,
+            }
             for (s, q), row in sorted(queues.items())
             if row.active()
         ],
@@ -431,7 +440,7 @@ def summarise(
             _utilisation(_local_depth(row.out(q_mgr=name)), work.get(name), cpus.get(name))
             for name, row in sorted(qmgrs.items())
         ],
-        channels=[c.out(name, last - max(since, 0.0)) for name, c in sorted(channels.items())],
+        channels=[c.out(name, seconds) for name, c in sorted(channels.items())],
         leases=leases,
         requesters=requesters,
         faults=faults,

@@ -33,6 +33,7 @@ from qsg.commands.exec.clocks import program_clock
 from qsg.commands.exec.imports import pymqi_aliases
 from qsg.core.errors import MQMIError
 from qsg.pymqi import bridge
+from qsg.pymqi import history as pymqi_history
 
 #: How long ending the connections a program left open may take (simulated or real
 #: seconds): a queue manager paused at the end must not hold the run.
@@ -116,10 +117,10 @@ async def _end_connections(binding: bridge.Binding, *, commit: bool) -> None:
         for conn in list(binding.connections):
             if not conn.conn.connected:
                 continue
-            try:
+            try:  # in the history as the program's own MQBACK and MQDISC would be
                 if not commit:
-                    await conn.backout()
-                await conn.disconnect()
+                    await pymqi_history.end_unit_of_work(conn, commit=False)
+                await pymqi_history.disconnect(conn)
             except MQMIError as error:
                 if error.reason not in (CMQC.MQRC_CONNECTION_BROKEN, CMQC.MQRC_Q_MGR_NOT_AVAILABLE):
                     raise

@@ -8,11 +8,13 @@
   whose p99 never reaches the objective, or is past it at the lowest load, has no
   knee within the tested loads: it is named, and the interval left out.
 - **The CF structures**: each one's peak percent full (the fuller of entries and
-  elements), when, and the soonest time to full seen (at the net rate between two
-  samples), over every run.
+  elements), when, and its time to full over every run: the soonest time a run
+  filled it, else the soonest a run's trend reaches full within its horizon
+  (``qsg.scenario.sizing.projection``, as the run's summary gives it).
 - **The busiest member** of each configuration: the queue manager with the highest
   processor busy fraction over its runs, with the interval across seeds and the
-  busiest interval seen.
+  busiest full statistics interval seen (a partial one, as the end's of a fraction of
+  a millisecond, is left out: its few calls make no rate).
 
 A configuration is a sweep point's parameters (its seeds are its runs) or, outside a
 sweep, one run.
@@ -20,7 +22,6 @@ sweep, one run.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import statistics
@@ -33,6 +34,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from qsg.commands.replicate import interval
+from qsg.scenario.sizing import Projection, projection
 
 
 def rows(table: pa.Table | None) -> list[dict[str, Any]]:
@@ -177,7 +179,10 @@ def point_intervals(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class StructurePeak:
-    """A CF structure's fullest moment over the runs, and its soonest time to full."""
+    """A CF structure's fullest moment over the runs, and its soonest time to full:
+    the run that filled it first (``full_at``), else the run whose trend reaches full
+    soonest within its horizon (``time_to_full`` from ``time_to_full_at``, at
+    ``fill_rate``), else none (``fill_rate``: the steepest run's trend)."""
 
     qsg: str
     structure: str
@@ -189,14 +194,18 @@ class StructurePeak:
     peak_elements: int
     median_peak: float
     runs: int
+    fill_rate: float | None
     time_to_full: float | None
     time_to_full_at: float | None
+    full_at: float | None
+    #: The run ``fill_rate``, ``time_to_full`` and ``full_at`` are of.
+    projected_run: str | None
 
 
 def structures(tables: dict[str, pa.Table]) -> list[StructurePeak]:
     """Each structure's peak over every run (``cf_usage``): the worst run's, and the
-    median of the runs' peaks; and the soonest time to full at the net rate between
-    consecutive samples while it filled."""
+    median of the runs' peaks; and its time to full: each run's projection
+    (``qsg.scenario.sizing.projection``: the summary's), the soonest of them."""
     by: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -204,18 +213,16 @@ def structures(tables: dict[str, pa.Table]) -> list[StructurePeak]:
         by[(r["qsg"], r["structure"])][r["run"]].append(r)
     out = []
     for (qsg, name), per_run in sorted(by.items()):
-        peaks, soonest = [], (math.inf, None)
+        peaks: list[tuple[float, str, dict[str, Any]]] = []
+        ahead: list[tuple[Projection, str]] = []
         for run, samples in sorted(per_run.items()):
             samples.sort(key=lambda r: r["time"])
-            peaks.append((_full(samples[0]), run, samples[0]))
-            for before, now in itertools.pairwise(samples):
-                peaks.append((_full(now), run, now))
-                rise = _full(now) - _full(before)
-                if now["time"] > before["time"] and rise > 0:
-                    left = max(0.0, (100 - _full(now)) * (now["time"] - before["time"]) / rise)
-                    soonest = min(soonest, (left, now["time"]), key=lambda s: s[0])
+            peaks.extend((_full(s), run, s) for s in samples)
+            made = projection([s["time"] for s in samples], [_full(s) for s in samples])
+            ahead.append((made, run))
         full, run, at = max(peaks, key=lambda p: p[0])
         per_peak = [max(_full(s) for s in samples) for samples in per_run.values()]
+        soonest, projected = min(ahead, key=_sooner)
         out.append(
             StructurePeak(
                 qsg,
@@ -228,11 +235,26 @@ def structures(tables: dict[str, pa.Table]) -> list[StructurePeak]:
                 at.get("elements") or 0,
                 statistics.median(per_peak),
                 len(per_run),
-                None if soonest[1] is None else soonest[0],
-                soonest[1],
+                soonest.fill_rate,
+                soonest.time_to_full,
+                soonest.time_to_full_at,
+                soonest.full_at,
+                projected,
             )
         )
     return out
+
+
+def _sooner(made: tuple[Projection, str]) -> tuple[int, float]:
+    """Runs in the order their structure is (or would be) full soonest: those that
+    filled, by when; then those whose trend reaches full in the horizon, by how soon;
+    then the others, the steepest trend first."""
+    p = made[0]
+    if p.full_at is not None:
+        return 0, p.full_at
+    if p.time_to_full is not None:
+        return 1, p.time_to_full
+    return 2, -(p.fill_rate if p.fill_rate is not None else -math.inf)
 
 
 def _full(sample: dict[str, Any]) -> float:
@@ -241,10 +263,39 @@ def _full(sample: dict[str, Any]) -> float:
     return float(value if value is not None else 100 * sample["used"])
 
 
+def full_intervals(stats: pa.Table) -> pa.ChunkedArray:
+    """Which ``qmgr_statistics`` rows are of a full statistics interval: at least as
+    long as the run's statistics interval, the length most of its intervals have
+    (``[run] sample_interval``, as every SMF 115 record is one STATIME interval; the
+    longest of those most common, at a tie). The others are partial: the last before
+    the run's end, and the end's own, of the calls in flight when the applications
+    stopped (a fraction of a millisecond, whose one commit reads as 100% busy)."""
+    # Lengths to the nanosecond: a sum of floats may differ from another in its last bits.
+    length = pc.round(stats["interval"], 9)
+    run = pc.cast(stats["run"], pa.string())  # read back partitioned: a dictionary
+    counted = (
+        pa.table({"run": run, "length": length})
+        .group_by(["run", "length"], use_threads=False)
+        .aggregate([([], "count_all")])
+        .sort_by([("count_all", "descending"), ("length", "descending")])
+        .to_pylist()
+    )
+    usual: dict[str, float] = {}
+    for r in counted:
+        usual.setdefault(r["run"], r["length"])
+    runs = list(usual)
+    each = pc.take(
+        pa.array([usual[r] for r in runs], pa.float64()),
+        pc.index_in(run, value_set=pa.array(runs, pa.string())),
+    )
+    return pc.greater_equal(length, each)
+
+
 @dataclass(frozen=True)
 class Busiest:
     """A configuration's busiest queue manager: its busy fraction (each run's, over the
-    run: processor seconds / (seconds x CPUs)) and the busiest interval of any run."""
+    run: processor seconds / (seconds x CPUs)) and the busiest full statistics
+    interval of any run (``full_intervals``)."""
 
     configuration: str
     q_mgr: str
@@ -268,7 +319,10 @@ def busiest(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> list[
             "time": stats["time"],
             "cpu_seconds": stats["cpu_seconds"],
             "capacity": capacity,
-            "cpu_busy": stats["cpu_busy"],
+            # The busiest interval is of the full ones; the sums count every one.
+            "cpu_busy": pc.if_else(
+                full_intervals(stats), stats["cpu_busy"], pa.scalar(None, pa.float64())
+            ),
         }
     )
     sums = (
@@ -308,6 +362,7 @@ __all__ = [
     "busiest",
     "configurations",
     "crossing",
+    "full_intervals",
     "knees",
     "point_intervals",
     "rows",

@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from qsg.commands.pipeline.answer import Knee, rows
+from qsg.commands.pipeline.answer import Knee, full_intervals, rows
 from qsg.core import geometry
 
 MAX_PANELS = 12
@@ -317,12 +317,13 @@ def cf_usage(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Char
 
 
 def utilisation(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> Chart:
-    """Each queue manager's processor busy percent at each statistics interval, and
-    each channel's sender busy percent in each time bucket it committed batches in."""
-
-    statistics, channels = (
-        _ByRun(tables.get(name), configs) for name in ("qmgr_statistics", "channels")
-    )
+    """Each queue manager's processor busy percent at each full statistics interval
+    (``answer.full_intervals``: a partial one's few calls make no rate), and each
+    channel's sender busy percent in each time bucket it committed batches in."""
+    stats = tables.get("qmgr_statistics")
+    if stats is not None and stats.num_rows:
+        stats = stats.filter(full_intervals(stats))
+    statistics, channels = _ByRun(stats, configs), _ByRun(tables.get("channels"), configs)
 
     def gather(runs: list[str]) -> dict[str, Series]:
         out: dict[str, Series] = defaultdict(lambda: defaultdict(list))

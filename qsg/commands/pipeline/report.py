@@ -31,7 +31,7 @@ from qsg.core import geometry
 
 #: Tables shown as tables, with the columns shown.
 SHOWN: dict[str, list[str]] = {
-    "runs": ["run", "seed", "events", "end", "put", "got", "expired"],
+    "runs": ["run", "seed", "events", "end", "seconds", "put", "got", "throughput", "expired"],
     "latency": ["run", "scope", "queue", "q_mgr", "messages", "mean", "p50", "p90", "p99", "max"],
     "expiry": [
         "run",
@@ -165,12 +165,26 @@ def _knee_row(k: answer.Knee) -> list[str]:
     return [k.group or "all points", pooled, ci, met, duration(k.objective)]
 
 
-def _structure_row(s: answer.StructurePeak) -> list[str]:
-    ttf = (
-        "–"
-        if s.time_to_full is None
-        else (f"{duration(s.time_to_full)} (at {s.time_to_full_at:g} s)")
+def _time_to_full(s: answer.StructurePeak) -> str:
+    """A structure's time to full as the planner reads it: when it filled, or how soon
+    its run's trend reaches full and from when, at what rate; or why there is none."""
+    if s.full_at is not None:
+        return f"full at {s.full_at:g} s ({s.projected_run})"
+    if s.time_to_full is not None:
+        return (
+            f"{duration(s.time_to_full)} after {s.time_to_full_at:g} s, at "
+            f"{s.fill_rate:.3g}% a second ({s.projected_run})"
+        )
+    steepest = (
+        f"; the steepest, {s.fill_rate:.3g}% a second ({s.projected_run})"
+        if s.fill_rate is not None and s.fill_rate > 0
+        else ""
     )
+    return f"– (no run's trend reaches full within its horizon{steepest})"
+
+
+def _structure_row(s: answer.StructurePeak) -> list[str]:
+    ttf = _time_to_full(s)
     median = f"; median of {s.runs} runs {s.median_peak:.3g}%" if s.runs > 1 else ""
     return [
         f"{s.qsg}/{s.structure}",
@@ -257,10 +271,15 @@ def answer_html(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> s
                     "peak % full (high-water mark)",
                     "entries at peak / max",
                     "elements at peak / max",
-                    "soonest time to full",
+                    "time to full",
                 ],
                 [_structure_row(s) for s in peaks],
             )
+            + "<p class='note'>Time to full: the first sample a run found the structure "
+            "full, else, from a run's last sample, the time its trend (the least-squares "
+            "line of percent full over its samples) takes to reach 100%, shown only "
+            "within the run's horizon (as long again as it was sampled); the soonest "
+            "of the runs.</p>"
         )
     busy = answer.busiest(tables, configs)
     if busy:
@@ -283,6 +302,14 @@ def answer_html(tables: dict[str, pa.Table], configs: dict[str, list[str]]) -> s
 
 
 def _table_html(name: str, table: pa.Table) -> str:
+    if name == "runs" and "seconds" in table.column_names:
+        # A run's throughput, as the summary's and a sweep point's: gets a second
+        # over the seconds its figures cover.
+        per_second = pc.divide(pc.cast(table["got"], pa.float64()), table["seconds"])
+        positive = pc.greater(table["seconds"], pa.scalar(0.0))
+        table = table.append_column(
+            "throughput", pc.if_else(positive, per_second, pa.scalar(None, pa.float64()))
+        )
     columns = [c for c in SHOWN[name] if c in table.column_names]
     ordered = table.select(columns).sort_by([(c, "ascending") for c in columns[:3]])
     rows = _rows(ordered, limit=500)

@@ -53,6 +53,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         ("warmup", _D),
         ("events", _L),
         ("end", _D),
+        ("seconds", _D),
         ("put", _L),
         ("got", _L),
         ("expired", _L),
@@ -557,9 +558,12 @@ def _strided(n: int, width: int) -> pa.Array:
 
 
 def runs(ev: RunEvents, m: Messages) -> pa.Table:
-    """One row: seed, warm-up left out, events, the last event's time, puts, gets,
-    discards."""
+    """One row: seed, warm-up left out, events, the last event's time, the seconds the
+    figures cover (from the warm-up's end, else the run's start, 0, to the last event:
+    the summary's ``totals.seconds``), puts, gets, discards."""
     e = ev.events
+    end = pc.max(e["time"]).as_py()
+    since = ev.run.warmup_until if ev.run.warmup_until is not None else 0.0
     return _rows(
         "runs",
         [
@@ -568,7 +572,8 @@ def runs(ev: RunEvents, m: Messages) -> pa.Table:
                 "seed": ev.run.seed,
                 "warmup": ev.run.warmup,
                 "events": e.num_rows,
-                "end": pc.max(e["time"]).as_py(),
+                "end": end,
+                "seconds": None if end is None else end - since,
                 "put": ev.count("put"),
                 "got": m.gets.num_rows,
                 "expired": m.gone.num_rows,
@@ -1203,9 +1208,16 @@ def tables_of(ev: RunEvents) -> dict[str, pa.Table]:
     return {name: made[name] for name in SCHEMAS}
 
 
-def latencies_of(run: RunLog) -> pa.Table:
-    """``latencies`` of the run whose log is at ``run.path``."""
-    return latencies(Messages.of(RunEvents(run, read_events(run))))
+def gets_of(ev: RunEvents) -> pa.Table:
+    """Every MQGET that returned a message (not a browse), in the log's order: where
+    (scope, queue, q_mgr) and its latency, null for a message whose first MQPUT is not
+    counted (put during the warm-up): a get that counts in the throughput, not in the
+    latencies."""
+    m = Messages.of(ev)
+    put_at = pc.take(m.puts["time"], m.got_from)
+    return m.gets.select(["scope", "queue", "q_mgr"]).append_column(
+        "latency", pc.subtract(m.gets["time"], put_at)
+    )
 
 
 def run_tables(run: RunLog, interval: float = 1.0) -> dict[str, pa.Table]:
@@ -1220,8 +1232,8 @@ __all__ = [
     "SCHEMAS",
     "Messages",
     "RunEvents",
+    "gets_of",
     "latencies",
-    "latencies_of",
     "nearest_rank",
     "read_events",
     "run_tables",

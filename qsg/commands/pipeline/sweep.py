@@ -14,8 +14,10 @@ no event on the driver:
 - the metrics tables, written to ``OUT/metrics/`` through ``DataFrameWriter``, each
   partitioned by point (its run: ``OUT/metrics/NAME/run=POINT/``);
 - ``points`` (Spark SQL): a row per point: its parameters, seed, offered load
-  (messages/s), throughput (gets/s), latency p50/p99 (the objective's queue, or all
-  gets: ``percentile_disc``, which is nearest-rank), and its error if it failed;
+  (messages/s), throughput (the MQGETs after the warm-up, on the objective's queue or
+  every queue, over the seconds from the warm-up's end to the run's last event: the
+  summary's), latency p50/p99 of those gets whose message was put after the warm-up
+  (``percentile_disc``, which is nearest-rank), and its error if it failed;
 - ``knee`` (Spark SQL, window functions): per group of points that differ only in
   load, the offered loads with the p99 pooled over the seeds, and the knee: the highest
   load whose p99, and every lower load's, stays within the objective.
@@ -43,8 +45,8 @@ from qsg.commands.pipeline import frames
 from qsg.commands.pipeline.answer import point_intervals
 from qsg.commands.pipeline.frames import RESULT, JobError, Rows
 from qsg.commands.pipeline.metrics import TABLES, load, read_table
-from qsg.commands.pipeline.run_tables import latencies_of, run_tables
-from qsg.commands.pipeline.runs import EVENTS, RunLog, read_log
+from qsg.commands.pipeline.run_tables import RunEvents, gets_of, read_events, tables_of
+from qsg.commands.pipeline.runs import EVENTS, read_log
 from qsg.commands.pipeline.spark import parallelism
 from qsg.commands.pipeline.staging import Stage, TableExistsError
 from qsg.commands.pipeline.sweep_file import Point, Sweep
@@ -93,8 +95,10 @@ POINT_ROWS = pa.schema(
         ("members", _L),
     ]
 )
-#: A point's latencies on the objective's queue: a packed table of its own, which
-#: stays on the executors (``points`` and ``knee`` are made from it there).
+#: A point's MQGETs on the objective's queue after the warm-up, each with its latency
+#: (null for a message put during the warm-up: counted in the throughput, not in the
+#: percentiles): a packed table of its own, which stays on the executors (``points``
+#: and ``knee`` are made from it there).
 LATENCIES = pa.schema([("run", _S), ("latency", _D)])
 _LATENCY = "objective_latency"
 
@@ -178,13 +182,13 @@ def _with_database(url: str, database: int) -> str:
     return urlunsplit(parts._replace(path=f"/{database}"))
 
 
-def objective_latencies(run: RunLog, queue: str) -> pa.Array:
-    """The latencies of a run's gets from ``queue`` (all gets if it is empty), in
-    ascending order."""
-    lat = latencies_of(run)
+def objective_latencies(ev: RunEvents, queue: str) -> pa.Array:
+    """The latency of each of a run's MQGETs from ``queue`` (every queue if it is
+    empty) after its warm-up: null for a message first put during it."""
+    gets = gets_of(ev)
     if queue:
-        lat = lat.filter(pc.equal(lat["queue"], queue))
-    return lat["latency"].combine_chunks()
+        gets = gets.filter(pc.equal(gets["queue"], queue))
+    return gets["latency"].combine_chunks()
 
 
 def expected_cost(point: Point) -> int:
@@ -219,8 +223,9 @@ def point_task(
             if not result.error:
                 try:
                     log = read_log(point.run, run_dir / EVENTS)
-                    made = run_tables(log, interval)
-                    values = objective_latencies(log, queue)
+                    ev = RunEvents(log, read_events(log), interval)
+                    made = tables_of(ev)
+                    values = objective_latencies(ev, queue)
                     made[_LATENCY] = pa.table(
                         {"run": pa.repeat(point.run, len(values)), "latency": values},
                         schema=LATENCIES,
@@ -385,17 +390,21 @@ def run_sweep(
 
 def points_frame(played: Any, runs: Any, lat: Any) -> Any:
     """``points`` in Spark SQL: each point (``played``: its parameters and error) with
-    its gets, throughput and nearest-rank p50/p99 on the objective's queue."""
+    its gets after the warm-up, its throughput (those gets over the seconds the run's
+    figures cover: ``runs.seconds``, from the warm-up's end to the last event, as the
+    summary's ``totals.seconds``) and the nearest-rank p50/p99 of the gets measured
+    (``lat``'s latencies that are not null), on the objective's queue."""
     from pyspark.sql import functions as F
 
+    # percentile_disc, like every aggregate but count(*), leaves the nulls out.
     per_run = lat.groupBy("run").agg(
         F.count("*").alias("got"),
         F.expr("percentile_disc(0.5) WITHIN GROUP (ORDER BY latency)").alias("latency_p50"),
         F.expr("percentile_disc(0.99) WITHIN GROUP (ORDER BY latency)").alias("latency_p99"),
     )
-    joined = played.join(per_run, "run", "left").join(runs.select("run", "end"), "run", "left")
+    joined = played.join(per_run, "run", "left").join(runs.select("run", "seconds"), "run", "left")
     got = F.coalesce(F.col("got"), F.lit(0)).cast("bigint")
-    throughput = F.when(F.col("end") > 0, got / F.col("end"))
+    throughput = F.when(F.col("seconds") > 0, got / F.col("seconds"))
     return joined.select(
         "run",
         "params",

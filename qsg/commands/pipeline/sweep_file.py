@@ -37,6 +37,7 @@ from typing import Any
 
 import tomli_w
 
+from qsg.scenario import files
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.locate import KeyLines
@@ -105,8 +106,8 @@ def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
     its first seed on."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-        doc = tomllib.loads(text)
+        text = files.read_text(path)
+        doc = files.parse_toml(text)
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError([ScenarioProblem(str(path), 1, "", f"cannot read: {error}")]) from None
     except tomllib.TOMLDecodeError as error:
@@ -165,8 +166,8 @@ def load_sweep(path: str | Path, replications: int | None = None) -> Sweep:
     sweep = Sweep(
         path, base, objective, list(seeds), dict(vary), description=str(doc.get("description", ""))
     )
-    base_text = base.read_text(encoding="utf-8")
-    base_doc = _inline_mqsc(tomllib.loads(base_text), base.parent)
+    base_text = files.read_text(base)
+    base_doc = _inline_mqsc(files.parse_toml(base_text), base.parent)
     if count is not None:  # from the file's first seed, else the base scenario's own
         own = base_doc.get("run", {}).get("seed", 0)
         first = seeds[0] if "seeds" in doc else own if isinstance(own, int) else 0
@@ -221,7 +222,7 @@ def _inline_mqsc(doc: dict[str, Any], base: Path) -> dict[str, Any]:
     for table in tables:
         name = table.pop("mqsc_file", None) if isinstance(table, dict) else None
         if isinstance(name, str):
-            extra = (base / name).read_text(encoding="utf-8")
+            extra = files.read_text(base / name)
             table["mqsc"] = (table.get("mqsc", "") + "\n" + extra).strip() + "\n"
     return doc
 
