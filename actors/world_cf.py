@@ -161,7 +161,8 @@ class CFRecovery(WorldBase):
     def lease(self, qm: ScanningQueueManager, role: str, length: float) -> MemberLease:
         """``qm``'s view of the lease on ``role`` in its QSG, kept by the QSG's store."""
         store = self.cf_stores[qm.rules.qsg_name]
-        return guard(store.lease(role, qm.name, length, on_token=self.note_token), self.reach)
+        lease = store.lease(role, qm.name, length, on_token=self.note_token)
+        return guard(lease, self.reach, qm.rules.qsg_name)
 
     def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence:
         """Refuse a stale fence before a fenced scan, in the QSG's store (on Redis, the

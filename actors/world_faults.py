@@ -13,6 +13,7 @@ import dataclasses
 import trio
 
 from actors.world_cf import CFRecovery
+from coupling.errors import cut_off
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
@@ -54,8 +55,7 @@ class FaultInjection(CFRecovery):
             # one scheduled failure from now, in process as on a server (where each call
             # that meets the cut then finds the same failure, not a new one).
             for name in self.qsgs:
-                detail = f"the CF of QSG {name} is unreachable: {why}"
-                self.watch.failed(name, CMQC.MQRC_CF_STRUC_FAILED, detail, False)
+                self.watch.failed(name, CMQC.MQRC_CF_STRUC_FAILED, cut_off(name, why), False)
         await trio.lowlevel.checkpoint()
 
     async def cf_available(self, q_mgr: str | None = None) -> None:

@@ -28,7 +28,7 @@ import msgpack
 
 from coupling import keys, scripts
 from coupling.codec import decode, encode
-from coupling.errors import CFConnectionError, CFRefusedError
+from coupling.errors import CFConnectionError, CFCutOffError, CFRefusedError, cut_off
 from coupling.lease import Lease, check_held
 from coupling.transport import Transport
 from qsg import CMQC
@@ -457,6 +457,8 @@ class RedisStore:
         name = f"CF structure {where}" if where and where != NO_STRUCTURE else "the CF"
         if isinstance(error, CFRefusedError):
             return self._tell(error.reason, f"{name} of QSG {self.qsg}: {error}")
+        if isinstance(error, CFCutOffError):  # the whole facility, whatever the call
+            return self._tell(CMQC.MQRC_CF_STRUC_FAILED, cut_off(self.qsg, str(error)))
         return self._tell(
             CMQC.MQRC_CF_STRUC_FAILED, f"{name} of QSG {self.qsg} is unreachable: {error}"
         )

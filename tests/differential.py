@@ -56,6 +56,7 @@ import pytest
 
 from actors import drive
 from actors.events import (
+    ApplicationError,
     CFFailed,
     CFRecovered,
     FaultInjected,
@@ -299,11 +300,46 @@ class Tie:
     """Simultaneous events in a scenario whose order (a scheduling choice: the clock's
     and the tasks' differ) changes what follows: ``why``, and the outcome ``aspects``
     it decides, left out of the clock-versus-tasks comparison (the rest must agree);
-    ``events_agree``: the event streams still agree, instant by instant."""
+    ``events_agree``: the event streams still agree, instant by instant. ``diverges``:
+    after it the runs part ways altogether (every application draws from the run's one
+    random stream, in the order the calls are made, so a tie that swaps two draws moves
+    every later one): the clock and the tasks are then two samples of one system, and
+    compared as such (``as_samples``), not aspect by aspect."""
 
     why: str
     aspects: frozenset[str] = field(default_factory=frozenset)
     events_agree: bool = True
+    diverges: bool = False
+
+
+#: The totals two samples of one system must agree on, and how closely: within 5% of
+#: the larger, or 10 messages (a short run's counts are small).
+SAMPLED = ("put", "got", "expired", "reports", "dead_lettered", "delivered")
+SAMPLE_TOLERANCE = (0.05, 10)
+
+
+def as_samples(a: Played, b: Played) -> list[str]:
+    """How two runs that parted ways after a tie differ as samples of one system: the
+    faults must be the same (each fault's time, action, target, and whether the world
+    refused it), the reason codes the applications met the same, and each ``SAMPLED``
+    total within ``SAMPLE_TOLERANCE``."""
+    found = []
+    faults = [
+        [(e.time, e.action, e.target, e.refused) for e in p.events if isinstance(e, FaultInjected)]
+        for p in (a, b)
+    ]
+    if faults[0] != faults[1]:
+        found.append(f"faults: {faults[0]} != {faults[1]}")
+    reasons = [{e.reason for e in p.events if isinstance(e, ApplicationError)} for p in (a, b)]
+    if reasons[0] != reasons[1]:
+        found.append(f"reason codes: {sorted(reasons[0])} != {sorted(reasons[1])}")
+    share, least = SAMPLE_TOLERANCE
+    totals = [p.result.summary.totals for p in (a, b)]
+    for name in SAMPLED:
+        ours, theirs = (t.get(name, 0) for t in totals)
+        if abs(ours - theirs) > max(least, share * max(ours, theirs)):
+            found.append(f"totals: {name}: {ours} != {theirs}, more than {share:.0%} apart")
+    return found
 
 
 def each_instant(events: list[WorldEvent]) -> list[list[str]]:
@@ -383,9 +419,11 @@ def judge(runs: dict[Path, Played], ties: tuple[Tie, ...] = ()) -> list[str]:
     code as one that is): in process against on the server, event for event and on the
     whole outcome; the clock against the tasks, event for event (each instant's records
     as a set) unless one of the scenario's ``ties`` says they differ, and on the outcome
-    but the aspects the ties decide."""
+    but the aspects the ties decide; or, after a tie that ``diverges``, as two samples
+    (``as_samples``)."""
     leave_out = frozenset().union(*(t.aspects for t in ties))
     instants = all(t.events_agree for t in ties)
+    diverge = any(t.diverges for t in ties)
     found: list[str] = []
     pairs: list[tuple[Path, Path, frozenset[str], bool]] = [
         (IN_PROCESS_CLOCK, SERVER_CLOCK, frozenset(), True),
@@ -396,9 +434,12 @@ def judge(runs: dict[Path, Played], ties: tuple[Tie, ...] = ()) -> list[str]:
     for a, b, left_out, events in pairs:
         if a not in runs or b not in runs:
             continue
-        problems = differences(runs[a], runs[b], left_out)
-        if events:
-            problems += same_events(runs[a], runs[b])
+        if diverge and a.clock != b.clock:
+            problems = as_samples(runs[a], runs[b])
+        else:
+            problems = differences(runs[a], runs[b], left_out)
+            if events:
+                problems += same_events(runs[a], runs[b])
         found += [f"{a.name} / {b.name}: {p}" for p in problems]
     return found
 

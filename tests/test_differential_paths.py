@@ -82,6 +82,30 @@ KILL_WAKES_TWICE = Tie(
 )
 
 
+#: A constant model cost makes ties common (docs/speed.md): calls admitted at one instant
+#: with the same cost fall due together.
+COSTED_STEPS_TOGETHER = Tie(
+    "a waiting get woken by a commit and the get whose discards put the expiration reports "
+    "it waits for are admitted at one instant and, costing the same, make their steps at one "
+    "instant: whichever goes first, the waiting get finds its report or tries again a call's "
+    "cost later (MQGET attempts, processor seconds, a few gets' times)",
+    frozenset({"calls", "latency"}),
+    events_agree=False,
+)
+COSTED_GETTERS_RACE = Tie(
+    "with a model cost, getters on QM1 and QM2 (settle-qm1, settle-qm2) make their steps at "
+    "one instant and take each other's messages, and the runs part ways (each application's "
+    "draws come from the run's one random stream)",
+    diverges=True,
+)
+REQUESTERS_TOGETHER = Tie(
+    "the four pricing-client requesters start at 0 s and send together; with a model cost "
+    "their calls fall due together, whose request each server takes is the order of "
+    "simultaneous steps, and the runs part ways",
+    diverges=True,
+)
+
+
 @dataclasses.dataclass(frozen=True)
 class Shipped:
     """How the test plays a shipped scenario: ``fast``, the simulated seconds of it in
@@ -95,7 +119,7 @@ class Shipped:
 
 SHIPPED: dict[str, Shipped] = {
     "capacity-day.toml": Shipped(700, 13 * 3600),
-    "capacity.toml": Shipped(4),
+    "capacity.toml": Shipped(4, ties=(COSTED_GETTERS_RACE,)),
     "chaos-lean.toml": Shipped(40),
     "chaos-processes.toml": Shipped(8, ties=(COMPETING_GETTERS,)),
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
@@ -106,8 +130,8 @@ SHIPPED: dict[str, Shipped] = {
     "mm1-impatience.toml": Shipped(200),
     "mmc-erlang-c.toml": Shipped(200),
     "remote-queue-expiry.toml": Shipped(65),
-    "request-reply.toml": Shipped(6),
-    "shared-queue-expiry.toml": Shipped(30),
+    "request-reply.toml": Shipped(6, ties=(REQUESTERS_TOGETHER,)),
+    "shared-queue-expiry.toml": Shipped(30, ties=(COSTED_STEPS_TOGETHER,)),
     "sweep-base.toml": Shipped(5),
     # A sweep file: its points are scenarios (sweep-base.toml varied), played as such.
     "sweep-capacity.toml": Shipped(3),
@@ -501,4 +525,53 @@ def test_a_member_whose_lease_clock_runs_behind_fences_its_scans_by_it_on_every_
             e.time for e in played.events if isinstance(e, ExpiryScanned) and e.shared and e.token
         ]
         assert [t for t in scans if 12.31 < t < 22.31] == [15.0, 20.0]
+    assert judge(runs) == []
+
+
+#: QM2 is killed, the facility is cut off from every member, and QM2's restart comes
+#: while it still is: the restart (its peer recovery needs the facility) is refused.
+RESTART_CUT_OFF = """
+description = "a restart while the coupling facility is cut off from every member"
+[run]
+duration = 12
+seed = 6
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = "DEFINE QLOCAL(APP.WORK) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)"
+[qsg.QSG1.structures.APP1]
+[[workload]]
+name = "in"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.WORK"
+rate = 4
+[[fault]]
+at = 2.41
+action = "kill"
+qmgr = "QM2"
+duration = 3.47
+[[fault]]
+at = 3.31
+action = "cf_unavailable"
+duration = 4.47
+expected = true
+"""
+
+
+def test_a_fault_refused_for_want_of_the_facility_says_why_in_the_same_words_on_every_path(
+    cf_url: str,
+) -> None:
+    # A refused fault's detail is what qsg run prints and the Faults table shows. The
+    # restart refused while every member is cut off said "the coupling facility is
+    # unavailable" in process and "the CF of QSG QSG1 is unreachable: the coupling
+    # facility is unavailable" on the server.
+    runs = play_paths(parse_scenario(RESTART_CUT_OFF, "<restart cut off>"), cf_url)
+    for played in runs.values():
+        (restart,) = [
+            e for e in played.events if isinstance(e, FaultInjected) and e.action == "restart"
+        ]
+        assert restart.refused
+        assert restart.detail.endswith(
+            "(2373): the CF of QSG QSG1 is unreachable: the coupling facility is unavailable"
+        )
     assert judge(runs) == []
