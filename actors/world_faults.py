@@ -62,11 +62,15 @@ class FaultInjection(CFRecovery):
         """The coupling facility is back (for ``q_mgr``, or for all); peer recovery left
         undone meanwhile runs now."""
         mended = q_mgr is None and self.link.cut("")
-        self.watch.ended()
         if self.reach is not None:
             self.reach.regain(q_mgr)
         elif not mended:
             raise ValueError("this outage needs a world started with faults=True")
+        everyone = self.link.cut_off or (self.reach is not None and self.reach.everyone)
+        if not everyone and not self._cf_failed_by_fault:
+            # Whole again (one member's link back while every member is still cut off,
+            # or the server still down, ends no failure of the facility).
+            self.watch.ended()
         await self._recover_left_undone()
         self.signals.notify_all()
 

@@ -575,3 +575,52 @@ def test_a_fault_refused_for_want_of_the_facility_says_why_in_the_same_words_on_
             "(2373): the CF of QSG QSG1 is unreachable: the coupling facility is unavailable"
         )
     assert judge(runs) == []
+
+
+#: QM1 loses its link at 3.41 s; the facility is cut off from everyone at 4.31 s, while
+#: QM1's own outage ends at 4.88 s, and everyone's at 5.78 s.
+OUTAGES_OVERLAP = """
+description = "one member's outage ends inside everyone's"
+[run]
+duration = 10
+seed = 8
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = "DEFINE QLOCAL(APP.WORK) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)"
+[qsg.QSG1.structures.APP1]
+[[workload]]
+name = "in"
+type = "putter"
+qmgr = "QM2"
+queue = "APP.WORK"
+rate = 6
+[[workload]]
+name = "out"
+type = "getter"
+qmgr = "QM1"
+queue = "APP.WORK"
+service = { dist = "exponential", mean = 0.05 }
+[[fault]]
+at = 3.41
+action = "cf_unavailable"
+qmgr = "QM1"
+duration = 1.47
+[[fault]]
+at = 4.31
+action = "cf_unavailable"
+duration = 1.47
+"""
+
+
+def test_one_members_outage_ending_inside_everyones_does_not_end_the_facilitys_failure(
+    cf_url: str,
+) -> None:
+    # "Every failure of the facility is one cf-failure event" (docs/coupling-facility.md).
+    # QM1's link coming back ended the failure's record while every member was still cut
+    # off, so on the server the next call made it a second failure (cf_failures 2); in
+    # process there was one.
+    runs = play_paths(parse_scenario(OUTAGES_OVERLAP, "<overlap>"), cf_url)
+    for played in runs.values():
+        assert [e.time for e in played.events if isinstance(e, CFFailed)] == [4.31]
+        assert played.result.summary.totals["cf_failures"] == 1
+    assert judge(runs) == []
