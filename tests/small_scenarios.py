@@ -19,8 +19,11 @@ each end of a queue, each starting and stopping at its own instant, none at the 
 end; arrivals and services drawn from continuous distributions; faults and their ends,
 and the depth samples, at instants nothing else falls on; a kill or a pause only of a
 member that runs at most one application (its calls, held back, go on when it comes
-back: two would go on at the same instant) and no scan; EXPRYINT on one member at most
-(two members' scans could fall on one instant and race for the expiry-scan lease).
+back: two would go on at the same instant) and no scan; a slow CF (a model cost) only
+where no member runs two applications on shared queues (a commit wakes every waiting get
+of the facility at its instant, and with a cost their calls queue for the processor in
+the order they were admitted); EXPRYINT on one member at most (two members' scans could
+fall on one instant and race for the expiry-scan lease).
 """
 
 from __future__ import annotations
@@ -88,8 +91,9 @@ def small_scenarios(draw: st.DrawFn, limits: bool = False) -> str:
         m: sum(q.putter == m for q in queues) + sum(q.getter == m for q in queues) for m in members
     }
     alone = [m for m in members if apps[m] <= 1 and m != scanner]
+    shared = [sum(q.shared and m in (q.putter, q.getter) for q in queues) for m in members]
     for n in range(draw(st.integers(0, 2))):
-        lines += _fault(draw, members, alone, n)
+        lines += _fault(draw, members, alone, n, costed=max(shared) <= 1)
     return "\n".join(lines) + "\n"
 
 
@@ -178,12 +182,17 @@ def _getter(draw: st.DrawFn, q: _Queue, instant: int) -> list[str]:
     return lines
 
 
-def _fault(draw: st.DrawFn, members: list[str], alone: list[str], n: int) -> list[str]:
+def _fault(
+    draw: st.DrawFn, members: list[str], alone: list[str], n: int, *, costed: bool
+) -> list[str]:
     """Fault ``n``, at an instant of its own, its end too (hundredths no other falls on:
-    .31 and .41 for the starts, .78 and .88 for the ends)."""
+    .31 and .41 for the starts, .78 and .88 for the ends). ``costed``: it may be a slow
+    CF (a model cost): no member runs two applications on shared queues, whose calls,
+    admitted at one instant by a commit that wakes both, would queue for its processor
+    in either order."""
     at = draw(st.integers(2, int(DURATION) - 6)) + 0.31 + 0.1 * n
     duration = draw(st.integers(1, 5)) + 0.47
-    kinds = ["slow_cf", "cf_unavailable", "cf_unavailable_all", "refresh_expiry"]
+    kinds = ["cf_unavailable", "cf_unavailable_all", "refresh_expiry", *["slow_cf"] * costed]
     kind = draw(st.sampled_from([*kinds, "pause", "kill"] if alone else kinds))
     lines = ["[[fault]]", f"at = {at:.2f}"]
     if kind == "slow_cf":
