@@ -20,6 +20,7 @@ from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.sizing import elements_of, series, sized, usage_arrays
 from qsg.scenario.summary import Scopes
+from tests.claims import keeps
 
 SCOPES = Scopes(
     {"QM1": "QSG1", "QM2": "QSG1"},
@@ -54,6 +55,10 @@ def test_usage_over_time_gives_percent_full_and_the_time_to_full_at_the_net_rate
     assert usage[0].time_to_full is None
 
 
+@keeps(
+    "README.md",
+    "each CF structure's peak use against its SIZE and how long it lasts through an outage",
+)
 def test_the_summary_gives_the_peak_and_how_long_an_outage_would_last():
     (row,) = sized(_filling(), SCOPES)  # type: ignore[arg-type]
     assert (row["peak_entries"], row["peak_elements"], row["high_water_time"]) == (60, 300, 60.0)

@@ -39,6 +39,7 @@ from qsg.scenario import load_scenario
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import play
 from qsg.scenario.summary import Scopes
+from tests.claims import keeps
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 #: A run seed whose faults include kills and CF outages (and so unknown outcomes).
@@ -301,6 +302,7 @@ def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     assert kinds == set(plan.targets.kinds()) | set(plan.targets.later_kinds())
 
 
+@keeps("README.md", "`--mode liveness` checks progress after the heal")
 @pytest.mark.slow
 def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -> None:
     for seed in run_seeds(11, 4):
@@ -332,6 +334,7 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
         assert states[-1] == ("RUNNING" if heal else "STOPPED")
 
 
+@keeps("README.md", "one seed draws every random choice of a run")
 @pytest.mark.slow
 def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None:
     first = run_one(scenario, SEED, keep=True)
@@ -355,6 +358,7 @@ def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     assert outcome.drained == sum(e.outcome == "ok" for e in drains)
 
 
+@keeps("README.md", "A failing run prints the one command that replays it.")
 @pytest.mark.slow
 def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> None:
     from click.testing import CliRunner

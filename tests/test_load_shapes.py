@@ -22,6 +22,7 @@ from actors.events import MessageGot, MessagePut
 from qsg.commands.pipeline.theory import mmc_mean_wait
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 DAY = RateProfile(
     (0.0, 100.0, 200.0, 300.0), (2.0, 10.0, 0.0, 5.0), "linear", Burst(250.0, 20.0, 4.0)
@@ -105,6 +106,7 @@ queue = "APP.WORK"
 """
 
 
+@keeps("README.md", "load that follows the day (a rate profile, a CSV of hourly rates, bursts)")
 def test_a_profile_and_a_burst_are_read_from_the_scenario():
     text = SCENARIO.format(
         rate='rate = { profile = [[0, 2], [50, 8]], shape = "linear" }\n'

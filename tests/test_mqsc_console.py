@@ -26,6 +26,7 @@ from qsg.commands.console import Lines, Tally, file_lines, session
 from qsg.scenario import ScenarioError
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 ROOT = Path(__file__).parent.parent
@@ -89,6 +90,11 @@ async def test_a_session_reports_failures_without_ending_and_counts_them_as_runm
     assert text.endswith("5 MQSC commands read.\n2 commands could not be processed.\n")
 
 
+@keeps(
+    "README.md",
+    "While the console waits for you, simulated time stands still, so what you see is "
+    "the state at that instant.",
+)
 async def test_simulated_time_stands_still_while_the_console_waits_for_its_administrator(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -209,6 +215,7 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
     assert problems.exit_code == 2 and "is after the run ends" in problems.output
 
 
+@keeps("README.md", "From a script, `qsg mqsc SCENARIO QM1 < cmds.mqsc`")
 def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+from tests.claims import keeps
 
 GOOD = """\
 description = "a small good scenario"
@@ -215,6 +216,11 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     assert [p.split(": ")[1] for p in found] == ["run.seed", "workload[0].rate", "workload[1].type"]
 
 
+@keeps(
+    "README.md",
+    "`qsg validate` checks it without starting anything (every problem as `file:line: "
+    "key: problem`, exit 2)",
+)
 @pytest.mark.slow
 def test_validate_exits_2_naming_each_problem_and_starts_nothing(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"

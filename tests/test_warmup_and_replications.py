@@ -27,6 +27,7 @@ from qsg.commands.replicate import combine, interval, precise, replicate, t975
 from qsg.scenario import ScenarioError, parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.summary import Scopes, summarise
+from tests.claims import keeps
 
 MM1 = """\
 [run]
@@ -61,6 +62,7 @@ def _got(time: float, msg_id: bytes) -> MessageGot:
     return MessageGot(time, "QM1", "Q", msg_id, 10, False, False, -1)
 
 
+@keeps("README.md", "a warm-up left out of every figure")
 def test_a_warm_up_leaves_its_events_out_of_every_statistic_but_not_out_of_the_record():
     events = [
         _put(1.0, b"a"),
@@ -173,6 +175,7 @@ def test_replications_intervals_cover_the_exact_erlang_c_wait_about_95_percent_o
     assert 89 <= covered <= 100, covered
 
 
+@keeps("README.md", "`--replications N` seeds with each figure as mean ± 95% half-width")
 def test_qsg_run_replications_prints_each_figure_as_mean_half_width_and_n(tmp_path):
     path = tmp_path / "mm1.toml"
     path.write_text(MM1.format(duration=30, warmup=5))
