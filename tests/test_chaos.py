@@ -57,6 +57,7 @@ def verdict(outcome_verdicts: list[checkers.Verdict], name: str) -> checkers.Ver
 
 
 # ---- the checkers catch the bugs they exist for -------------------------------------------
+@keeps("README.md", "nothing committed lost or duplicated")
 @pytest.mark.slow
 def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> None:
     clean = run_one(scenario, SEED)
@@ -69,6 +70,7 @@ def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> No
     assert queue.info["lost_fraction"] > 0
 
 
+@keeps("README.md", "no expired message delivered")
 @pytest.mark.slow
 def test_an_expired_message_delivered_is_caught(scenario: Scenario) -> None:
     # "Expiry (MQLONG)": an expired message is never returned by MQGET.
@@ -113,6 +115,7 @@ async def _stale_refresh() -> list[qsg.events.WorldEvent]:
 SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
 
 
+@keeps("README.md", "one expiry scanner at a time")
 def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -175,6 +178,7 @@ def test_history_judges_units_of_work_and_unknown_outcomes() -> None:
     assert not queue.ok and queue.counts["unexpected"] == 1
 
 
+@keeps("README.md", "nothing committed lost or duplicated")
 def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
     a = b"A" * 24
     events = [
@@ -206,6 +210,7 @@ def test_remaining_expiry_that_grew_is_caught() -> None:
     assert not expiry.ok and expiry.counts["expiry_grew"] == 1
 
 
+@keeps("README.md", "groups read in order")
 def test_group_order_broken_for_a_reader_is_caught() -> None:
     group = b"G" * 24
     events: list[qsg.events.WorldEvent] = []
@@ -345,6 +350,7 @@ def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None
     assert any(isinstance(e, OpCompleted) and e.outcome == "unknown" for e in first.result.events)
 
 
+@keeps("README.md", "after the heal and a drain checkers judge the history")
 @pytest.mark.slow
 def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
@@ -404,6 +410,7 @@ def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
 CF_FAIL_SEED = 1634154403
 
 
+@keeps("README.md", "`--on-redis` plays on the Redis coupling facility (its server killed too)")
 @pytest.mark.slow
 def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch

@@ -41,6 +41,7 @@ def killed_holder() -> tuple[processes.ProcessRun, list[processes.Kill]]:
     return run, kills
 
 
+@keeps("README.md", "every failed member's units of work recovered")
 @keeps(
     "README.md",
     "`--processes` makes each queue manager an OS process that the nemesis SIGKILLs",

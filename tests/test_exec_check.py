@@ -207,6 +207,7 @@ def test_a_checker_with_nothing_to_judge_says_not_exercised_not_ok(tmp_path: Pat
     }
 
 
+@keeps("README.md", "lists which scheduled faults happened")
 def test_the_verdict_names_the_scheduled_faults_that_happened_and_those_that_did_not(
     tmp_path: Path,
 ) -> None:

@@ -464,6 +464,10 @@ class TestImportsAndClocks:
         finally:
             del sys.modules["pymqi"]
 
+    @keeps(
+        "README.md",
+        "`--virtual` runs the program in simulated time too (its `time.sleep`, clocks",
+    )
     def test_under_virtual_time_the_programs_clocks_follow_the_simulation_and_qsgs_do_not(
         self,
     ) -> None:
