@@ -251,6 +251,7 @@ def test_kinds_added_later_leave_every_earlier_schedule_as_it_was(scenario: Scen
         assert draw(without, seed, 49.0) == ([k for k in kinds if k not in LATER], earlier)
 
 
+@keeps("docs/scenarios.md", "or says that no member held the lease")
 def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario) -> None:
     t = targets(scenario)
     stalls = [
@@ -277,6 +278,7 @@ def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
     assert [v.name for v in broken.failed()] == ["scan-lease"]
 
 
+@keeps("docs/scenarios.md", "Needs a QSG; the `fault` event's")
 def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
     from qsg.scenario import ScenarioError, parse_scenario
 

@@ -118,6 +118,11 @@ async def test_simulated_time_stands_still_while_the_console_waits_for_its_admin
         assert trio.current_time() == before
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Each command is an `mqsc` event (its `response` is the reply's lines) and a row "
+    "of the summary's `commands`",
+)
 def test_at_entries_run_mqsc_at_their_time_into_the_event_log_and_the_summary() -> None:
     scenario = parse_scenario(SCENARIO, "admin.toml")
     result = run_scenario(scenario, redis_url=None)
@@ -142,6 +147,11 @@ def test_at_entries_run_mqsc_at_their_time_into_the_event_log_and_the_summary() 
     ]
 
 
+@keeps(
+    "docs/scenarios.md",
+    "The command's syntax is checked when the scenario is read (a CSQ9 message at the "
+    "entry's line)",
+)
 def test_an_at_entry_with_a_bad_command_is_a_scenario_problem_with_its_line() -> None:
     bad = SCENARIO.replace('"DISPLAY QLOCAL(NO.SUCH.QUEUE)"', '"DISPLAY QLOCAL(X) BOGUS"')
     with pytest.raises(ScenarioError) as caught:

@@ -45,6 +45,10 @@ def _got(
     return MessageGot(t, q_mgr, queue, msg, 100, False, browse, -1)
 
 
+@keeps(
+    "docs/scenarios.md",
+    "from a message's first MQPUT anywhere to its MQGET, nearest-rank percentiles",
+)
 def test_latency_counts_from_the_first_mqput_anywhere_and_not_from_a_later_one(tmp_path):
     ev = _run(
         tmp_path,
@@ -63,6 +67,7 @@ def test_latency_counts_from_the_first_mqput_anywhere_and_not_from_a_later_one(t
     assert rt.runs(ev, rt.Messages.of(ev)).to_pylist()[0]["got"] == 3  # the browse is not
 
 
+@keeps("docs/scenarios.md", "a table per queue (a shared queue once, under its QSG)")
 @keeps("README.md", "a shared queue once, under its QSG")
 def test_a_shared_queue_is_its_qsgs_whichever_member_touched_it(tmp_path):
     scopes = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["SHARED"]})
