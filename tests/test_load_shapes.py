@@ -58,6 +58,10 @@ def _arrivals(profile: RateProfile, arrival: str, end: float, seed: int = 7) -> 
         out.append(now)
 
 
+@keeps(
+    "docs/capacity.md",
+    "a non-homogeneous Poisson process, by thinning (Lewis and Shedler 1979)",
+)
 @pytest.mark.parametrize("shape", ["step", "linear"])
 def test_poisson_arrivals_per_interval_match_the_profile(shape: str):
     profile = RateProfile(DAY.times, DAY.rates, shape, DAY.burst)
@@ -71,6 +75,7 @@ def test_poisson_arrivals_per_interval_match_the_profile(shape: str):
         assert abs(got - expected) <= 4.5 * math.sqrt(expected) + 1, (start, got, expected)
 
 
+@keeps("docs/capacity.md", "the next message when ∫λ since the last reaches 1")
 def test_constant_arrivals_at_a_varying_rate_come_one_per_unit_of_expected_count():
     times = _arrivals(DAY, "constant", 400)
     for start in range(0, 400, 10):
@@ -79,6 +84,10 @@ def test_constant_arrivals_at_a_varying_rate_come_one_per_unit_of_expected_count
     assert len(times) == math.floor(DAY.expected(0, 400))
 
 
+@keeps(
+    "docs/capacity.md",
+    "the next message when ∫λ since the last reaches a draw uniform on [0, 2]",
+)
 def test_uniform_arrivals_at_a_varying_rate_average_the_profile():
     times = _arrivals(DAY, "uniform", 20_000)
     assert len(times) == pytest.approx(DAY.expected(0, 20_000), rel=0.02)
@@ -182,6 +191,7 @@ def test_a_rate_file_is_read_with_its_header_and_comments(tmp_path: Path):
     assert w.profile == RateProfile((0.0, 3600.0), (20.0, 120.0), "step")
 
 
+@keeps("docs/capacity.md", "A bad line is reported at the CSV file's own line")
 def test_a_bad_line_of_a_rate_file_is_named_by_the_files_own_line(tmp_path: Path):
     (tmp_path / "day.csv").write_text("time,rate\n0,20\n3600,lots\n")
     path = tmp_path / "s.toml"
@@ -225,6 +235,7 @@ service = {{ dist = "exponential", mean = 0.1 }}
 """
 
 
+@keeps("docs/capacity.md", "an M(t)/M/3 queue whose rate")
 @pytest.mark.slow
 def test_an_mtmc_queue_reaches_the_new_erlang_c_wait_after_a_step_in_rate():
     # M(t)/M/3, mu = 10: the rate steps from 12 (rho 0.4) to 21 (rho 0.7) at 200 s. After

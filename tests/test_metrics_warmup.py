@@ -56,6 +56,10 @@ duration = 3
 """
 
 
+@keeps(
+    "docs/capacity.md",
+    "`qsg metrics` (and `qsg report`, which reads its tables) applies the same warm-up",
+)
 @keeps("README.md", "a warm-up left out of every figure")
 def test_no_metrics_row_or_statistic_comes_from_inside_the_warm_up(tmp_path: Path) -> None:
     result = run_scenario(parse_scenario(WARM))

@@ -62,6 +62,7 @@ def _got(time: float, msg_id: bytes) -> MessageGot:
     return MessageGot(time, "QM1", "Q", msg_id, 10, False, False, -1)
 
 
+@keeps("docs/capacity.md", "`[run] warmup = S` leaves the first S simulated seconds")
 @keeps("README.md", "a warm-up left out of every figure")
 def test_a_warm_up_leaves_its_events_out_of_every_statistic_but_not_out_of_the_record():
     events = [
@@ -104,6 +105,7 @@ def test_students_t_has_the_tables_values():
     assert 1.960 < t975(10_000) < 1.961
 
 
+@keeps("docs/capacity.md", "(Student's t, s the replications' standard deviation")
 def test_an_interval_is_the_mean_and_t_times_the_standard_error():
     got = interval([1.0, 2.0, 3.0, 6.0])
     assert got["mean"] == 3.0 and got["n"] == 4
@@ -160,6 +162,10 @@ def _play_mm1(seed: int) -> tuple[dict[str, Any], str | None]:
     return result.summary.to_json(), None
 
 
+@keeps(
+    "docs/capacity.md",
+    "`tests/test_warmup_and_replications.py` runs 100 independent experiments of four",
+)
 @pytest.mark.slow
 def test_replications_intervals_cover_the_exact_erlang_c_wait_about_95_percent_of_the_time():
     # 100 independent experiments, each 4 replications of a short M/M/1 (rho = 0.5,
@@ -188,6 +194,7 @@ def test_qsg_run_replications_prints_each_figure_as_mean_half_width_and_n(tmp_pa
     assert row["got"]["half_width"] > 0 and math.isfinite(row["latency_p99"]["mean"])
 
 
+@keeps("docs/capacity.md", "stops as soon as every figure's half-width is within 5% of its mean")
 def test_qsg_run_precision_stops_once_every_figure_is_precise_enough(tmp_path):
     path = tmp_path / "mm1.toml"
     # Constant arrivals and service: every seed gives the same figures, precise at once.
