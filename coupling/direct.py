@@ -15,10 +15,11 @@ It keeps what the trio transport promises (``coupling.trio_transport``): command
 framed and replies parsed by hiredis; a call is never sent twice (a broken link fails
 the call with ``CFConnectionError``, its outcome unknown, and the next call connects
 again); a refusal that ran nothing is sent again (NOSCRIPT once its scripts are
-registered, LOADING within ``loading_timeout``); every wait is bounded in wall seconds
-by the URL's ``socket_connect_timeout`` (connecting, TLS handshake included) and
-``socket_timeout`` (a call, its write included), the defaults of ``coupling.link``;
-``unavailable`` fails every call at once, nothing sent.
+registered; a transient state such as LOADING or BUSY once it has passed, within
+``loading_timeout``); every wait is bounded in wall seconds by the URL's
+``socket_connect_timeout`` (connecting, TLS handshake included) and ``socket_timeout``
+(a call, its write included), the defaults of ``coupling.link``; ``unavailable`` fails
+every call at once, nothing sent.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import hiredis
 import trio
 from valkey.connection import SSLConnection, UnixDomainSocketConnection
 
-from coupling.errors import LOADING, CFConnectionError, refusal, still_loading
+from coupling.errors import CFConnectionError, Unavailability, pauses, refusal, transient
 from coupling.link import LinkSettings
 from coupling.scripts import ALL, Script
 from coupling.server import url_options, where
@@ -102,8 +103,10 @@ class DirectTransport:
         self._link: _Link | None = None
         #: How many times a connection was made: a new one ends a failure of the link.
         self.connections = 0
-        #: How many times a call waited for a server that answered LOADING.
+        #: How many times a call waited for a server in a transient state (LOADING...).
         self.loading_waits = 0
+        #: How long calls wait for a server in a transient state.
+        self.unavailability = Unavailability(self.settings.loading_timeout)
         #: Set, the coupling facility is unavailable to this connection (a simulated
         #: outage): every call fails at once with this text and nothing reaches the
         #: server, so nothing can have happened.
@@ -157,32 +160,30 @@ class DirectTransport:
 
     def _after_refusal(self, args: Sequence[Arg], frame: bytes, reply: Any) -> Any:
         """As the trio transport's: a refusal that ran nothing is sent again once the
-        scripts are registered again (NOSCRIPT) or the server has loaded (LOADING, within
-        the loading timeout; the thread sleeps meanwhile, simulated time standing still
-        as during any call); any other refusal raised."""
-        loading_since: float | None = None
-        pause = 0.01
-        registered = False
+        scripts are registered again (NOSCRIPT) or the server's transient state has
+        passed (LOADING, BUSY, READONLY...: ``coupling.errors.TRANSIENT``, within the
+        loading timeout; the thread sleeps meanwhile, simulated time standing still as
+        during any call); any other refusal raised."""
+        waits = pauses()
+        registered = waited = False
         while isinstance(reply, hiredis.ReplyError):
             text = str(reply)
             if text.startswith("NOSCRIPT") and not registered:
                 registered = True
                 self._register(self._ensure_link())
-            elif text.startswith(LOADING):
-                now = time.monotonic()
-                loading_since = now if loading_since is None else loading_since
-                if now - loading_since >= self.settings.loading_timeout:
-                    raise still_loading(self.settings.loading_timeout)
-                registered = False  # a server that loaded has no scripts yet
+            elif (state := transient(text)) is not None:
+                self.unavailability.met(state, time.monotonic())
+                registered, waited = False, True  # a server that loaded has no scripts yet
                 self.loading_waits += 1
-                time.sleep(pause)
-                pause = min(pause * 2, 0.5)
+                time.sleep(next(waits))
             else:
                 refused = refusal(text)
                 if refused is not None:
                     raise refused
                 raise RuntimeError(f"the coupling facility refused {args[0]!r}: {text}")
             reply = self._call(self._ensure_link(), frame)
+        if waited:
+            self.unavailability.passed()
         return reply
 
     def _call(self, link: _Link, frame: bytes) -> Any:
@@ -284,14 +285,14 @@ class DirectTransport:
 
     def _register(self, link: _Link) -> None:
         """SCRIPT LOAD every script, in one round trip (each is sent once, whatever the
-        replies). A server still loading its data refuses (LOADING): left for later,
-        when a script call meets NOSCRIPT."""
+        replies). A server in a transient state refuses (LOADING, BUSY...): left for
+        later, when a script call meets NOSCRIPT."""
         frames = b"".join(_frame(("SCRIPT", "LOAD", s.source)) for s in ALL)
         replies = [self._call(link, frames)]
         replies += [self._call(link, b"") for _ in ALL[1:]]  # the others, in order
         for reply in replies:
             if isinstance(reply, hiredis.ReplyError):
-                if str(reply).startswith(LOADING):
+                if transient(str(reply)) is not None:
                     return
                 raise RuntimeError(f"the coupling facility refused SCRIPT LOAD: {reply}")
 

@@ -7,7 +7,8 @@ Two kinds of failure reach the store from a transport:
     it could not be reached at all. The call's outcome is unknown (it may have run).
 ``CFRefusedError``
     The server answered that it would not run the call (it ran nothing): it is out of
-    memory, or it was still loading its data when the loading timeout ran out.
+    memory, or it was in a transient state (loading its data, busy with a long script,
+    a read-only replica...) for longer than the loading timeout.
 
 The store turns them into the reason codes a z/OS application gets from a shared queue
 (docs/coupling-facility.md has the table, and why each code):
@@ -20,13 +21,20 @@ The store turns them into the reason codes a z/OS application gets from a shared
 - a server at its ``maxmemory`` is a full coupling facility: MQRC_STORAGE_MEDIUM_FULL
   (2192) ("2192 (0890) (RC2192): MQRC_STORAGE_MEDIUM_FULL": "a coupling-facility
   structure is full ... a coupling-facility is full");
-- a server still loading its data after the loading timeout is a structure that is not
-  yet usable, a temporary state: MQRC_CF_STRUC_IN_USE (2346) ("2346 (092A) (RC2346):
+- a server in a transient state (``TRANSIENT``: loading its data, busy with a script,
+  a replica that takes no writes or has lost its primary, a cluster moving keys) for
+  longer than the loading timeout is a structure that is not usable for now, a
+  temporary state: MQRC_CF_STRUC_IN_USE (2346) ("2346 (092A) (RC2346):
   MQRC_CF_STRUC_IN_USE": "the coupling-facility structure ... is unavailable ...
   Typically, this is a temporary problem: wait for a while then retry").
+
+A server in a transient state ran nothing of the call, so the transports send it again
+until the state passes, within the bound ``Unavailability`` keeps.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from qsg import CMQC
 from qsg.core.errors import QSGError
@@ -66,6 +74,21 @@ OOM = "OOM"
 #: The prefix of the server's error reply while it loads its data (its append-only file).
 LOADING = "LOADING"
 
+#: The error replies (by their first word) of a server in a state that passes, in which
+#: it runs nothing of a call it refuses, and what each says of the server.
+TRANSIENT = {
+    LOADING: "still loading its data",
+    # A script of someone else's has run past busy-reply-threshold (SCRIPT KILL ends it).
+    "BUSY": "busy running a script",
+    # A replica (REPLICAOF; a primary demoted by a failover) refuses writes, and every
+    # script of qsg's writes.
+    "READONLY": "a read-only replica",
+    # A replica that lost its primary, with replica-serve-stale-data no.
+    "MASTERDOWN": "a replica whose link with its primary is down",
+    # A cluster moving the keys of one call between nodes.
+    "TRYAGAIN": "moving keys between its nodes",
+}
+
 
 def refusal(reply: str) -> CFRefusedError | None:
     """The refusal an error reply from the server means, if it is one a shared-queue
@@ -79,22 +102,76 @@ def refusal(reply: str) -> CFRefusedError | None:
     return None
 
 
-def still_loading(seconds: float) -> CFRefusedError:
-    """The refusal once the server has been loading its data for longer than the
-    loading timeout."""
+def transient(reply: str) -> str | None:
+    """The transient state (a key of ``TRANSIENT``) an error reply says the server is
+    in, if it says one (``BUSY``, not ``BUSYKEY``: the reply's whole first word)."""
+    state = reply.split(" ", 1)[0]
+    return state if state in TRANSIENT else None
+
+
+def unavailable(state: str, seconds: float) -> CFRefusedError:
+    """The refusal once the server has been in transient ``state`` for longer than
+    the loading timeout (``seconds``)."""
+    what = TRANSIENT[state] if state == LOADING else f"{TRANSIENT[state]} ({state})"
     return CFRefusedError(
         CMQC.MQRC_CF_STRUC_IN_USE,
-        f"the coupling facility's server was still loading its data after {seconds:g} s "
-        "(loading_timeout)",
+        f"the coupling facility's server was {what} after {seconds:g} s (loading_timeout)",
     )
+
+
+#: The longest wait between two sendings of a refused call (``pauses``).
+LONGEST_PAUSE = 0.5
+
+
+class Unavailability:
+    """How long the calls of one connection wait for a server in a transient state.
+
+    A call that meets one is sent again after a pause (``pauses``), for as long as the
+    state has lasted less than ``timeout`` seconds since a call first met it; then it
+    fails with MQRC_CF_STRUC_IN_USE, and so does every call that meets the state after
+    it, at once, rather than each waiting the whole timeout again. The state has passed
+    once a call it refused gets through (``passed``), or once no call has met it for
+    longer than the timeout and than a waiting call's longest pause."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.since: float | None = None
+        self._last = 0.0
+
+    def met(self, state: str, now: float) -> None:
+        """A call met ``state`` at ``now`` (wall seconds): returns if it may wait and be
+        sent again; ``CFRefusedError`` (2346) if the state has lasted too long."""
+        if self.since is None or now - self._last > max(self.timeout, 2 * LONGEST_PAUSE):
+            self.since = now
+        self._last = now
+        if now - self.since >= self.timeout:
+            raise unavailable(state, self.timeout)
+
+    def passed(self) -> None:
+        """A call the state refused got through: the next one starts a new wait."""
+        self.since = None
+
+
+def pauses() -> Iterator[float]:
+    """The waits between the sendings of one refused call: 10 ms, doubling up to half
+    a second (a state that passes quickly costs little; a long one, a call every half
+    second)."""
+    pause = 0.01
+    while True:
+        yield pause
+        pause = min(pause * 2, LONGEST_PAUSE)
 
 
 __all__ = [
     "FACILITY_REASONS",
     "LOADING",
     "OOM",
+    "TRANSIENT",
     "CFConnectionError",
     "CFRefusedError",
+    "Unavailability",
+    "pauses",
     "refusal",
-    "still_loading",
+    "transient",
+    "unavailable",
 ]

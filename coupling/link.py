@@ -18,9 +18,9 @@ URL that works with those clients works here:
 ``ssl_check_hostname``
     whether the certificate must name the host (default: yes when it must verify).
 
-and one of qsg's own: ``loading_timeout``, seconds to wait for a server that answers
-LOADING (it is reading its append-only file back after a restart) before a call fails
-(default 60).
+and one of qsg's own: ``loading_timeout``, seconds to wait for a server in a transient
+state before a call fails (default 60): LOADING (it is reading its append-only file back
+after a restart), BUSY, READONLY, MASTERDOWN, TRYAGAIN (``coupling.errors.TRANSIENT``).
 
 Every bound is in real (wall) seconds: under the simulator's virtual clock, simulated
 time stands still while a call awaits its reply, so a simulated timeout would never

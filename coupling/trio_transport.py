@@ -19,9 +19,9 @@ Every wait is bounded in real seconds (``coupling.link``: the URL's
 ``socket_connect_timeout``, ``socket_timeout`` and ``loading_timeout``): connecting (TLS
 handshake included) runs under a wall-clock deadline, and a watchdog task per link fails
 the link when its oldest call has waited longer than the reply timeout, so a server that
-accepts and never answers ends in ``CFConnectionError``, not a hang. A server that
-answers LOADING ran nothing: the call is sent again until it is ready, within the
-loading timeout.
+accepts and never answers ends in ``CFConnectionError``, not a hang. A server in a
+transient state (LOADING, BUSY, READONLY...: ``coupling.errors.TRANSIENT``) ran nothing:
+the call is sent again until the state has passed, within the loading timeout.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import hiredis
 import trio
 from valkey.connection import SSLConnection, UnixDomainSocketConnection
 
-from coupling.errors import LOADING, CFConnectionError, refusal, still_loading
+from coupling.errors import CFConnectionError, Unavailability, pauses, refusal, transient
 from coupling.link import LinkSettings
 from coupling.scripts import ALL, Script
 from coupling.server import url_options, where
@@ -109,8 +109,10 @@ class TrioTransport:
         self._loading = 0  # calls waiting for the server to finish loading (likewise)
         #: How many times a connection was made: a new one ends a failure of the link.
         self.connections = 0
-        #: How many times a call waited for a server that answered LOADING.
+        #: How many times a call waited for a server in a transient state (LOADING...).
         self.loading_waits = 0
+        #: How long calls wait for a server in a transient state.
+        self.unavailability = Unavailability(self.settings.loading_timeout)
         #: Set, the coupling facility is unavailable to this connection (a simulated
         #: outage): every call fails at once with this text and nothing reaches the
         #: server, so nothing can have happened.
@@ -170,35 +172,33 @@ class TrioTransport:
 
     async def _after_refusal(self, args: Sequence[Arg], frame: bytes, reply: Any) -> Any:
         """A call the server refused (it ran nothing): sent again once its scripts are
-        registered again (NOSCRIPT: it restarted), or once it has loaded its data
-        (LOADING, within the loading timeout); else the refusal raised."""
-        loading_since: float | None = None
-        pause = 0.01
-        registered = False
+        registered again (NOSCRIPT: it restarted), or once its transient state has passed
+        (LOADING, BUSY, READONLY...: ``coupling.errors.TRANSIENT``, within the loading
+        timeout); else the refusal raised."""
+        waits = pauses()
+        registered = waited = False
         while isinstance(reply, hiredis.ReplyError):
             text = str(reply)
             if text.startswith("NOSCRIPT") and not registered:
                 registered = True
                 await self._register(await self._ensure_link())
-            elif text.startswith(LOADING):
-                now = time.monotonic()
-                loading_since = now if loading_since is None else loading_since
-                if now - loading_since >= self.settings.loading_timeout:
-                    raise still_loading(self.settings.loading_timeout)
-                registered = False  # a server that loaded has no scripts yet
+            elif (state := transient(text)) is not None:
+                self.unavailability.met(state, time.monotonic())
+                registered, waited = False, True  # a server that loaded has no scripts yet
                 self.loading_waits += 1
                 self._loading += 1  # real time passes; simulated time stands still
                 try:
-                    await sleep_wall(pause)
+                    await sleep_wall(next(waits))
                 finally:
                     self._loading -= 1
-                pause = min(pause * 2, 0.5)
             else:
                 refused = refusal(text)
                 if refused is not None:
                     raise refused
                 raise RuntimeError(f"the coupling facility refused {args[0]!r}: {text}")
             reply = await self._call(await self._ensure_link(), frame)
+        if waited:
+            self.unavailability.passed()
         return reply
 
     def run(self, script: Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
@@ -352,12 +352,12 @@ class TrioTransport:
         return link
 
     async def _register(self, link: _Link) -> None:
-        """SCRIPT LOAD every script. A server still loading its data refuses (LOADING):
-        left for later, when a script call meets NOSCRIPT."""
+        """SCRIPT LOAD every script. A server in a transient state refuses (LOADING,
+        BUSY...): left for later, when a script call meets NOSCRIPT."""
         for script in ALL:
             reply = await self._call(link, _frame(["SCRIPT", "LOAD", script.source]))
             if isinstance(reply, hiredis.ReplyError):
-                if str(reply).startswith(LOADING):
+                if transient(str(reply)) is not None:
                     return
                 raise RuntimeError(f"the coupling facility refused SCRIPT LOAD: {reply}")
 

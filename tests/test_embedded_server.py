@@ -4,13 +4,21 @@ QSG_REDIS_URL names."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 import valkey
 
 from coupling.server import URL_VARIABLE, EmbeddedServer, open_server
+from coupling.server_process import sweep
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def ping(url: str) -> bool:
@@ -82,3 +90,95 @@ def test_an_embedded_server_can_be_killed_like_a_failed_coupling_facility() -> N
     assert not server.running
     with pytest.raises(valkey.exceptions.ConnectionError):
         ping(url)
+
+
+# ---- the server's process: out of the terminal's reach, never outliving its owner (issue 43)
+OWNER_PROGRAM = """
+import sys, time
+from coupling.server import EmbeddedServer
+server = EmbeddedServer()
+server.start()
+print(server.pid, server.directory, flush=True)
+time.sleep(600)
+"""
+
+
+def _gone(pid: int, within: float) -> bool:
+    """Whether process ``pid`` has ended (or is a zombie) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _owner(tmp_path: Path) -> tuple[subprocess.Popen[str], int, Path]:
+    """A process that starts an embedded server and waits; its server's pid and directory."""
+    owner = subprocess.Popen(
+        [sys.executable, "-c", OWNER_PROGRAM],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal gives a command
+    )
+    assert owner.stdout is not None
+    pid, directory = owner.stdout.readline().split()
+    return owner, int(pid), Path(directory)
+
+
+def test_the_private_server_runs_in_a_session_of_its_own_so_a_terminals_ctrl_c_misses_it(
+    tmp_path: Path,
+) -> None:
+    owner, pid, directory = _owner(tmp_path)
+    try:
+        assert os.getsid(pid) == pid != os.getsid(owner.pid)
+        os.killpg(owner.pid, signal.SIGINT)  # what Ctrl-C does: the owner's whole group
+        assert owner.wait(30) != 0
+        # The owner ended (its interpreter's KeyboardInterrupt); the server did not hear
+        # the SIGINT, and went with its owner (atexit's stop), its directory removed.
+        assert _gone(pid, 10) and not directory.exists()
+    finally:
+        owner.kill()
+
+
+def test_the_private_server_dies_with_an_owner_killed_outright_and_its_directory_is_swept(
+    tmp_path: Path,
+) -> None:
+    """On Linux, by the parent-death signal; the directory at the next start."""
+    owner, pid, directory = _owner(tmp_path)
+    owner.kill()  # SIGKILL: no finally, no atexit
+    owner.wait(30)
+    assert _gone(pid, 10)  # the kernel's parent-death signal
+    assert (directory / "owner").exists()  # nobody was left to remove it ...
+    server = EmbeddedServer()
+    server.start()  # ... until the next start
+    try:
+        assert not directory.exists()
+        assert server.directory.exists()  # its own is kept, its owner alive
+        assert sweep() == []
+    finally:
+        server.stop()
+
+
+def test_a_child_process_forked_from_the_owner_leaves_the_server_alone_when_it_exits() -> None:
+    server = EmbeddedServer()
+    server.start()
+    try:
+        child = os.fork()
+        if child == 0:  # exits as a Python process does: its exit handlers run
+            code = 0
+            try:
+                server.stop()
+            except BaseException:
+                code = 1
+            os._exit(code)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        assert server.running and server.directory.exists()
+    finally:
+        server.stop()

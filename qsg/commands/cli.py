@@ -4,7 +4,8 @@ Built on click (commands, options, help) and rich (the progress bar in simulated
 the summary tables). ``qsg validate`` only checks; ``qsg run`` checks, plays and
 summarises, and with ``--out`` keeps the run: the scenario, its seed, the summary as
 JSON and the event log as Parquet. Exit codes: 0 done, 2 the scenario has problems
-(each printed as ``file:line: key: message``; nothing was started), 1 the run failed.
+(each printed as ``file:line: key: message``; nothing was started), 1 the run failed,
+130 and 143 interrupted by SIGINT and SIGTERM (``qsg.commands.interrupts``).
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from actors.events import EventLog
+from qsg.commands import interrupts
 from qsg.commands.helpers import causes as _causes
 from qsg.commands.helpers import console as _console
 from qsg.commands.helpers import is_sweep as _is_sweep
-from qsg.commands.helpers import load, write_run
+from qsg.commands.helpers import load, open_recording, write_run
 from qsg.commands.helpers import print_problems as _problems
 from qsg.commands.options import SECONDS, redis_option, seed_option
 from qsg.commands.run_view import print_summary, refusal_warner, refusals_line
@@ -44,7 +46,22 @@ SHOWN = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Qsg(click.Group):
+    """The command group: every subcommand interrupted (SIGINT, SIGTERM) ends in one line
+    and its exit status (``qsg.commands.interrupts``), not in a traceback of trio's
+    exception groups."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with interrupts.taken():
+            try:
+                return super().invoke(ctx)
+            except BaseException as error:
+                if not interrupts.of(error):
+                    raise
+            interrupts.end()
+
+
+@click.group(cls=_Qsg, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="qsg", prog_name="qsg")
 def main() -> None:
     """qsg: a simulator of IBM MQ queue-sharing groups.
@@ -179,23 +196,13 @@ def run(
                 as_json,
             )
         )
+    recording = None if out is None else open_recording(out, scenario, loaded, seed)
     if loaded.description:
         headline = escape(loaded.description.splitlines()[0])
         console.print(f"[bold]{escape(str(scenario))}[/]: {headline}")
-    from qsg.scenario.recording import Recording
-
-    recording = (
-        None
-        if out is None
-        else Recording(out, scenario, loaded, loaded.run.seed if seed is None else seed)
-    )
     events = None if recording is None else recording.events
     try:
         result = _play(loaded, redis_url, seed, console if progress else None, events)
-    except KeyboardInterrupt:
-        if recording is not None:
-            recording.failed(["interrupted"], status="interrupted")
-        raise
     except Exception as error:  # the run itself failed: say what, keep its history, exit 1
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         causes = [f"{type(cause).__name__}: {cause}" for cause in _causes(error)]
@@ -205,6 +212,11 @@ def run(
             recording.failed(causes)
             err.print(f"what the run did before it failed is in {escape(str(out))}/")
         raise SystemExit(1) from error
+    except BaseException as error:  # interrupted (SIGINT, SIGTERM): keep its history too
+        if recording is None or not interrupts.of(error):
+            raise
+        recording.failed([f"interrupted ({interrupts.received().name})"], status="interrupted")
+        interrupts.end(f"what the run did until then is in {out}/")
     if as_json:
         click.echo(json.dumps(result.summary.to_json(), indent=2, default=_json_default))
     else:

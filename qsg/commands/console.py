@@ -33,6 +33,7 @@ from actors.world import World
 from qsg.commands.options import redis_option, seed_option
 from qsg.mqsc.lexer import MAX_COMMAND_LENGTH
 from qsg.scenario.files import MAX_FILE_BYTES
+from qsg.scenario.model import MAX_DURATION
 
 #: runmqsc's exit statuses.
 ALL_PROCESSED, SOME_FAILED, NOT_STARTED = 0, 10, 20
@@ -165,6 +166,8 @@ async def session(world: World, q_mgr: str, lines: Lines, out: TextIO, tally: Ta
 def _at(ctx: click.Context, param: click.Parameter, value: float) -> float:
     if not math.isfinite(value) or value < 0:
         raise click.BadParameter(f"{value:g} is not a number of seconds from 0 on")
+    if value > MAX_DURATION:  # as --duration: the scenario's own is checked once it is read
+        raise click.BadParameter(f"must be at most {MAX_DURATION:g} seconds, not {value:g}")
     return value
 
 
@@ -200,6 +203,12 @@ def mqsc(scenario: Path, q_mgr: str, at: float, redis_url: str | None, seed: int
     except ScenarioError as error:
         _problems(error)
         sys.exit(2)
+    if at > loaded.run.duration:  # the world would play to it first, however long it is
+        raise click.BadParameter(
+            f"{at:g} s is after the scenario's end ({loaded.run.duration:g} s): the "
+            "console opens during the run",
+            param_hint="'--at'",
+        )
     names = sorted(loaded.topology.qmgrs)
     if q_mgr not in names:
         click.echo(

@@ -9,7 +9,9 @@ imports another command's module for a helper (docs/architecture.md, "The layers
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import click
 from rich.console import Console
 from rich.markup import escape
 
@@ -18,6 +20,9 @@ from qsg.scenario import files
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, ScriptScenario, load_script
+
+if TYPE_CHECKING:
+    from qsg.scenario.recording import Recording
 
 
 def load(path: Path) -> Scenario | ScriptScenario:
@@ -98,6 +103,24 @@ def console(*, stderr: bool = False) -> Console:
     return out
 
 
+def open_recording(
+    out: Path, source: Path, scenario: Scenario | ScriptScenario, seed: int | None
+) -> Recording:
+    """``--out``'s directory for a run, written as the run goes
+    (``qsg.scenario.recording``); a usage error (exit status 2) naming the problem if it
+    cannot be made there (a file, ``/proc``, a directory without write permission)."""
+    from qsg.scenario.recording import Recording
+
+    try:
+        return Recording(out, source, scenario, scenario.run.seed if seed is None else seed)
+    except OSError as error:
+        exists_as_no_directory = out.exists() and not out.is_dir()
+        why = "it is not a directory" if exists_as_no_directory else error.strerror or str(error)
+        raise click.BadParameter(
+            f"cannot write the run to {str(out)!r}: {why}", param_hint="'--out'"
+        ) from None
+
+
 def write_run(out: Path, source: Path, result: RunResult) -> None:
     """``--out`` of a finished run: the scenario file, run.json, summary.json and
     events.parquet (``qsg.scenario.recording.write_run``; pyarrow is imported only when used)."""
@@ -113,6 +136,7 @@ __all__ = [
     "is_sweep",
     "load",
     "load_toml",
+    "open_recording",
     "print_problems",
     "print_summary",
     "write_run",

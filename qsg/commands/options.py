@@ -9,6 +9,8 @@ from typing import TypeVar
 import click
 from click.core import ParameterSource
 
+from qsg.scenario.model import MAX_DURATION
+
 F = TypeVar("F", bound=Callable[..., object])
 
 #: Where ``--redis`` is read from when it is not given.
@@ -18,9 +20,12 @@ REDIS_URL_VARIABLE = "QSG_REDIS_URL"
 # Generic in newer click only: not subscripted, so that click 8.1 (the lower pin) imports it.
 class Seconds(click.ParamType):  # type: ignore[type-arg]
     """A finite number of seconds above 0 (click's FloatRange lets nan and inf through,
-    and the run would fail deep inside)."""
+    and the run would fail deep inside), ``maximum`` at most."""
 
     name = "seconds"
+
+    def __init__(self, maximum: float = math.inf) -> None:
+        self.maximum = maximum
 
     def convert(
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
@@ -31,10 +36,13 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not (math.isfinite(number) and number > 0):
             self.fail(f"must be a number of seconds above 0, not {value}", param, ctx)
+        if number > self.maximum:
+            self.fail(f"must be at most {self.maximum:g} seconds, not {value}", param, ctx)
         return number
 
 
-SECONDS = Seconds()
+#: Seconds of a run (``--duration``): at most the longest run a scenario may ask for.
+SECONDS = Seconds(MAX_DURATION)
 
 
 def _checked_redis_url(ctx: click.Context, param: click.Parameter, url: str | None) -> str | None:

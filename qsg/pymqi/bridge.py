@@ -11,12 +11,19 @@ record keeps simulated time still while such a thread computes between calls.
 One program runs at a time in a process: ``bind`` makes a ``Binding`` current for the
 run, ``unbind`` ends it. Outside a binding every MQI call of the facade fails with
 MQRC_Q_MGR_NOT_AVAILABLE (there is no queue manager to reach).
+
+A child process the program forks (``os.fork``, a ``multiprocessing`` worker) has no
+world: the parent's is not its to call. In the child the binding ends (``forked``): the
+program's clock and threads are Python's own again, a call on a connection the parent
+made fails with MQRC_HCONN_ERROR (2018: "passing the handle between processes", IBM's
+reason codes), and a new MQCONN with MQRC_Q_MGR_NOT_AVAILABLE.
 """
 
 from __future__ import annotations
 
 import concurrent.futures.thread
 import inspect
+import os
 import random
 import sys
 import threading
@@ -212,10 +219,15 @@ class Binding:
     in_facade: int = 0
     #: The program's connections still open (ended for it when it ends).
     connections: set[Connection] = field(default_factory=set)
+    #: This is a child process the program forked: the binding is the parent's.
+    forked: bool = False
 
     def program_context(self) -> bool:
         """Whether the running code is the program's own (its main task outside a
-        facade call, or a thread it started), for the clock patches."""
+        facade call, or a thread it started), for the clock patches; never in a child
+        process the program forked (its clock and threads are Python's own)."""
+        if self.forked:
+            return False
         if threading.get_ident() == self.trio_thread:
             try:
                 task = trio.lowlevel.current_task()
@@ -226,6 +238,20 @@ class Binding:
 
 
 _binding: Binding | None = None
+#: This process is a child the program forked (``_after_fork_in_child``).
+_forked = False
+
+
+def _after_fork_in_child() -> None:
+    """A child process of the program: the binding is its parent's, not its own."""
+    global _binding, _forked
+    if _binding is not None:
+        _binding.forked = True
+        _binding = None
+        _forked = True
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def bind(binding: Binding) -> None:
@@ -247,6 +273,12 @@ def current() -> Binding | None:
 def binding() -> Binding:
     """The world the facade reaches; MQRC_Q_MGR_NOT_AVAILABLE outside ``qsg exec``."""
     found = _binding
+    if found is None and _forked:
+        raise failed(
+            CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
+            "a child process of the program (os.fork, multiprocessing) has no simulated "
+            "queue manager: connect in the program's own process",
+        )
     if found is None:
         raise failed(
             CMQC.MQRC_Q_MGR_NOT_AVAILABLE,
@@ -275,6 +307,12 @@ def call_on(bound: Binding, fn: Callable[..., Coroutine[Any, Any, T]], *args: An
     whose run is over (a daemon thread of an earlier program, still going) is
     ``SystemExit``: it never reaches another run's world."""
     if bound is not _binding:
+        if bound.forked:
+            raise failed(
+                CMQC.MQRC_HCONN_ERROR,
+                "a connection of the process that forked this one: a child process of the "
+                "program has no simulated queue manager",
+            )
         raise program_stopped()
     try:
         if get_ident() == bound.trio_thread:

@@ -32,6 +32,7 @@ from qsg.scenario.locate import KeyLines
 from qsg.scenario.locate import Path as KeyPath
 from qsg.scenario.model import (
     ACTIONS,
+    MAX_DURATION,
     UNDO,
     AtCommand,
     ChannelSpec,
@@ -174,8 +175,12 @@ class _Loader:
         r, p = self.reader, ("run",)
         r.table(p, table, RUN)
         duration = r.take(p, table, "duration", "number", math.inf, required=True)
-        if duration != math.inf and not r.at_least((*p, "duration"), duration, 0, above=True):
-            duration = math.inf
+        if "duration" in table:
+            if not r.at_least((*p, "duration"), duration, 0, above=True):
+                duration = math.inf
+            elif not duration <= MAX_DURATION:  # inf too: a run must end
+                r.problem((*p, "duration"), f"must be at most {MAX_DURATION:g} s, found {duration}")
+                duration = math.inf
         seed = self.count(p, table, "seed", 0, low=0, high=2**63 - 1)
         clock = r.take(p, table, "clock", "str", "virtual")
         r.one_of((*p, "clock"), clock, ("virtual", "wall"))

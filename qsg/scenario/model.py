@@ -19,6 +19,12 @@ from qsg.mqsc.reader import Command
 
 NO_COSTS = Costs()
 
+#: The longest run, in seconds (about 31 years): a float still tells simulated instants
+#: a tenth of a microsecond apart there (an MQI call's costs are microseconds), and
+#: deadlines a run computes from it stay finite. ``[run] duration``, ``--duration`` and
+#: ``qsg mqsc --at`` are held to it.
+MAX_DURATION = 1e9
+
 
 @dataclass(frozen=True, slots=True)
 class RunSettings:

@@ -153,8 +153,8 @@ async def play(
     cancelled. ``events`` is the log to use (a caller that must keep the events of a run
     that fails passes its own: ``qsg.scenario.recording``); ``on_refused`` hears of each fault the
     world refuses, when it does. ``console``: (seconds, coroutine) runs the
-    coroutine at that simulated second of the run (after the duration if later), and the
-    run ends when it returns (``qsg mqsc``)."""
+    coroutine at that simulated second of the run (``qsg mqsc`` keeps it within the
+    duration), and the run ends when it returns (``qsg mqsc``)."""
     run = scenario.run
     refused: list[FaultInjected] = []
 
@@ -377,7 +377,10 @@ async def _sample_once(world: World, now: float | None = None) -> None:
         world.events.emit(qm.statistics.take(now, qm.name, world.costs.cpus))
     sampled: set[str] = set()
     for qm in list(world.qmgrs.values()):
-        if not qm.alive:
+        # A down or paused member answers nothing (a paused one's calls wait): its own
+        # queues go unsampled until it is back, and its QSG's shared queues are sampled
+        # by the next member up. (Waiting on it stalled every queue's sampling.)
+        if not qm.alive or qm.paused is not None:
             continue
         repos = [(qm.rules.local, False)]
         group = qm.rules.qsg

@@ -57,10 +57,11 @@ class Recording:
         if self._journal is not None:
             self._journal.write(_record(event))
 
-    def finished(self, result: RunResult) -> None:
-        """The run ended well: run.json, summary.json and events.parquet."""
+    def finished(self, result: RunResult, *, exit_status: int | None = None) -> None:
+        """The run reached its end: run.json, summary.json and events.parquet.
+        ``exit_status``: the program's, for a run of ``qsg exec`` (see ``write_run``)."""
         self._close()
-        write_run(self.out, self.source, result, copy=False)
+        write_run(self.out, self.source, result, copy=False, exit_status=exit_status)
         (self.out / JOURNAL).unlink(missing_ok=True)
 
     def failed(self, errors: list[str], *, status: str = "failed") -> None:
@@ -92,14 +93,30 @@ class Recording:
         (self.out / "run.json").write_text(json.dumps(fields, indent=2) + "\n")
 
 
-def write_run(out: Path, source: Path, result: RunResult, *, copy: bool = True) -> None:
+def write_run(
+    out: Path,
+    source: Path,
+    result: RunResult,
+    *,
+    copy: bool = True,
+    exit_status: int | None = None,
+) -> None:
     """A finished run's directory: the scenario file (unless ``copy`` is False: already
-    there), run.json, summary.json and events.parquet."""
+    there), run.json, summary.json and events.parquet. With ``exit_status`` (a program's
+    run under ``qsg exec``) run.json has it, and its status is the program's too: a
+    program that ended with a status other than 0 is a failed run."""
     if copy:
         _copy_scenario(source, out)
     run = result.scenario.run
+    errors = (
+        [] if exit_status in (None, 0) else [f"the program ended with exit status {exit_status}"]
+    )
     failure = result.failure()  # it ran to its end, but its coupling facility failed
-    ended = {"status": "ok"} if failure is None else {"status": "failed", "error": [failure]}
+    if failure is not None:
+        errors.append(failure)
+    ended: dict[str, Any] = {"status": "failed", "error": errors} if errors else {"status": "ok"}
+    if exit_status is not None:
+        ended["exit_status"] = exit_status
     (out / "run.json").write_text(
         json.dumps(
             {

@@ -21,6 +21,7 @@ imported a name from ``time`` before the run keeps the real function.
 from __future__ import annotations
 
 import datetime as _datetime_module
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -80,16 +81,34 @@ def _sleep(binding: bridge.Binding, virtual: bool) -> Callable[[float], None]:
 
 
 def _reader(binding: bridge.Binding, name: str, simulated: Callable[[], float]) -> Any:
+    """The program's ``time.NAME``: simulated time in the program's context, real time
+    in qsg's. Simulated time stands still while the program computes, but a clock the
+    program reads never gives the same reading twice: each is at least the float just
+    above the one before. A loop that waits for a deadline to pass by reading the clock
+    (``multiprocessing.connection.wait(timeout=0)``, which ``Pool.terminate`` polls) then
+    ends as it does on a real clock, instead of spinning for ever at one instant; the
+    readings drift by a few units in the last place at most, and rejoin simulated time
+    as soon as it moves."""
     real = _REAL_TIME[name]
     if name.endswith("_ns"):
+        last_ns = [0]
 
         def read_ns() -> int:
-            return int(simulated() * 1e9) if binding.program_context() else int(real())
+            if not binding.program_context():
+                return int(real())
+            now = max(int(simulated() * 1e9), last_ns[0] + 1)
+            last_ns[0] = now
+            return now
 
         return read_ns
+    last = [-math.inf]
 
     def read() -> float:
-        return simulated() if binding.program_context() else float(real())
+        if not binding.program_context():
+            return float(real())
+        now = max(simulated(), math.nextafter(last[0], math.inf))
+        last[0] = now
+        return now
 
     return read
 

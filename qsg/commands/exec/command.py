@@ -6,7 +6,10 @@ resolving to ``qsg.pymqi``. The run ends when the program does (or at the scenar
 duration). Standard output is the program's: qsg's headline, summary and notes go to
 standard error. The exit status is the program's; 2 when the scenario or the command
 has a problem (nothing was started); 1 when the run itself failed (its coupling facility
-among it, with no fault scheduled), or with ``--check`` when a checker found a violation.
+among it, with no fault scheduled), or with ``--check`` when a checker found a violation;
+130 and 143 when interrupted by SIGINT and SIGTERM (Ctrl-C that the program does not
+catch among them). ``--out`` is written as the run goes, as ``qsg run``'s: run.json's
+status is the program's (``ok`` only when it ended with 0), with its ``exit_status``.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from actors.events import EventLog
 from actors.runtime import run as run_trio
 from actors.world import World
 from qsg.chaos import checkers, history
+from qsg.commands import interrupts
 from qsg.commands.exec.program import CommandError, Program, parse_command
 from qsg.commands.exec.runner import Outcome, run_program
 from qsg.commands.options import SECONDS, redis_option, seed_option
@@ -81,7 +86,7 @@ def exec_command(
     and channels run around it. Also: python -m MODULE [ARGS], python -c CODE [ARGS].
     """
     from qsg.commands.helpers import causes as _causes
-    from qsg.commands.helpers import load, print_summary, write_run
+    from qsg.commands.helpers import load, open_recording, print_summary
     from qsg.commands.helpers import print_problems as _problems
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -99,14 +104,30 @@ def exec_command(
     if duration is not None:
         settings = dataclasses.replace(settings, duration=duration)
     loaded = dataclasses.replace(loaded, run=settings)
+    recording = None if out is None else open_recording(out, scenario, loaded, seed)
     try:
         outcome, result = run_exec(
-            loaded, program, virtual=virtual, redis_url=redis_url, seed=seed, check=check
+            loaded,
+            program,
+            virtual=virtual,
+            redis_url=redis_url,
+            seed=seed,
+            check=check,
+            events=None if recording is None else recording.events,
         )
     except Exception as error:
-        for cause in _causes(error):
-            err.print(f"[bold red]the run failed:[/] {escape(f'{type(cause).__name__}: {cause}')}")
+        causes = [f"{type(cause).__name__}: {cause}" for cause in _causes(error)]
+        for cause in causes:
+            err.print(f"[bold red]the run failed:[/] {escape(cause)}")
+        if recording is not None:
+            recording.failed(causes)
+            err.print(f"what the run did before it failed is in {escape(str(out))}/")
         raise SystemExit(1) from error
+    except BaseException as error:  # interrupted (SIGINT, SIGTERM; the program's Ctrl-C)
+        if recording is None or not interrupts.of(error):
+            raise
+        recording.failed([f"interrupted ({interrupts.received().name})"], status="interrupted")
+        interrupts.end(f"what the run did until then is in {out}/")
     if outcome.stopped:
         err.print(f"the program was stopped at the scenario's end ({settings.duration:g} s)")
     status = outcome.exit_status
@@ -118,8 +139,8 @@ def exec_command(
     if failure is not None:  # it ran to its end, but its coupling facility failed
         err.print(f"[bold red]the run failed:[/] {escape(failure)}")
         status = status or 1
-    if out is not None:
-        write_run(out, scenario, result)
+    if recording is not None:
+        recording.finished(result, exit_status=outcome.exit_status)
         err.print(f"run written to {out}/")
     sys.exit(status)
 
@@ -137,10 +158,11 @@ def run_exec(
     redis_url: str | None = None,
     seed: int | None = None,
     check: bool = False,
+    events: EventLog | None = None,
 ) -> tuple[Outcome, RunResult]:
     """Play ``scenario`` with ``program`` inside it (``qsg exec`` without the printing):
     how the program ended, and the run. ``check`` records the history the chaos
-    checkers judge."""
+    checkers judge; ``events`` is the log to use (``--out``'s, written as it goes)."""
     outcome = Outcome()
 
     async def the_program(world: World) -> None:
@@ -148,7 +170,12 @@ def run_exec(
 
     async def main() -> RunResult:
         return await play(
-            scenario, redis_url=redis_url, seed=seed, history=check, program=the_program
+            scenario,
+            redis_url=redis_url,
+            seed=seed,
+            history=check,
+            program=the_program,
+            events=events,
         )
 
     return outcome, run_trio(main, wall_clock=not virtual)

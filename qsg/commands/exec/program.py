@@ -11,20 +11,31 @@ the pymqi call it was in, not those of the simulator underneath).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import runpy
+import signal
 import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import NoReturn
 
+from qsg.commands import interrupts
 from qsg.core.errors import QSGError
 
 #: The interpreter names accepted as the command: python, python3, python3.12, ...
 _PYTHON = re.compile(r"^python(\d+(\.\d+)?)?(\.exe)?$")
-_FACADE = str(Path(__file__).resolve().parent.parent / "pymqi")
+#: The facade's directory (qsg/pymqi): a traceback keeps its frames, down to the call.
+_FACADE = str(Path(__file__).resolve().parents[2] / "pymqi")
+#: The modules that stand in for the standard library's functions under qsg exec
+#: (time.sleep, Thread.join, Condition.wait...), which in a plain Python run are C
+#: functions or the standard library's own frames: a traceback stops before them.
+_STAND_INS = tuple(
+    str(Path(__file__).resolve().parent / name) for name in ("clocks.py", "threads.py")
+)
 ACCEPTED = "python PROGRAM.py [ARGS], python -m MODULE [ARGS] or python -c CODE [ARGS]"
 
 
@@ -72,7 +83,28 @@ def run(program: Program) -> int:
     """Run ``program`` here and now, as the interpreter would; its exit status.
 
     Cancellation of the program's task (trio's ``Cancelled``, at the scenario's end)
-    and KeyboardInterrupt pass through."""
+    passes through. So does KeyboardInterrupt (Ctrl-C, or the program's own ``raise``),
+    printed first as Python prints it, with the program's frames only (not after
+    SIGTERM, after which Python prints nothing): qsg is interrupted with the program. A
+    child process the program forked (``os.fork``) that comes back here has run the
+    rest of the program: it ends here with the status the program's end gives, as a
+    forked Python process would, without running the parent's exit handlers (they
+    would stop the parent's coupling facility)."""
+    parent = os.getpid()
+    try:
+        status = _run(program)
+    except BaseException as error:
+        if os.getpid() == parent:
+            raise
+        if not isinstance(error, SystemExit):
+            print_program_error(error)
+        _end_child(exit_status(error) if isinstance(error, SystemExit) else 1)
+    if os.getpid() != parent:
+        _end_child(status)
+    return status
+
+
+def _run(program: Program) -> int:
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = program.argv
     sys.path.insert(0, str(Path(program.target).resolve().parent) if program.kind == "path" else "")
@@ -86,12 +118,24 @@ def run(program: Program) -> int:
             exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
     except SystemExit as end:
         return exit_status(end)
+    except KeyboardInterrupt as interrupt:
+        if interrupts.received() is not signal.SIGTERM:
+            print_program_error(interrupt)
+        raise
     except Exception as error:
         print_program_error(error)
         return 1
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
     return 0
+
+
+def _end_child(status: int) -> NoReturn:
+    """End a child process of the program (see ``run``)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status & 0xFF)
 
 
 def exit_status(end: SystemExit) -> int:
@@ -130,13 +174,15 @@ def _program_frames(tb: TracebackType | None) -> TracebackType | None:
         start = start.tb_next
     if start is None:
         start = tb  # no frame of the program (a SyntaxError in it): as Python has it
-    # Below the facade's frames is the simulator's machinery: cut there.
+    # Below the facade's frames is the simulator's machinery, and so is a stand-in's
+    # frame: cut there.
     node, in_facade = start, False
     while node is not None and node.tb_next is not None:
         inside = node.tb_frame.f_code.co_filename.startswith(_FACADE + os.sep)
-        next_inside = node.tb_next.tb_frame.f_code.co_filename.startswith(_FACADE + os.sep)
+        following = node.tb_next.tb_frame.f_code.co_filename
+        next_inside = following.startswith(_FACADE + os.sep)
         in_facade = in_facade or inside
-        if in_facade and inside and not next_inside:
+        if (in_facade and inside and not next_inside) or following in _STAND_INS:
             node.tb_next = None
             break
         node = node.tb_next

@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from qsg.commands import interrupts
 from qsg.commands.display import duration
 from qsg.commands.options import SECONDS, redis_option
 from qsg.commands.pipeline.frames import MODES
@@ -206,10 +207,12 @@ def run_job(action: Callable[[], Any]) -> Any:
 
     try:
         return action()
-    except (JobError, ValueError) as error:
-        _fail(str(error))
-    except Exception as error:  # PySpark's own (a worker without qsg, a lost executor)
-        _fail(one_line(error))
+    except Exception as error:
+        if interrupts.of(error):  # the JVM's link, closed by an interrupt: the interrupt
+            raise
+        if isinstance(error, (JobError, ValueError)):
+            _fail(str(error))
+        _fail(one_line(error))  # PySpark's own (a worker without qsg, a lost executor)
 
 
 @click.command()

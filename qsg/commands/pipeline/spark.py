@@ -11,13 +11,16 @@ docs/pipeline.md, "On a cluster").
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -91,9 +94,44 @@ def spark_session(
             builder = builder.config(key, value)
     for key, value in conf.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    session = _keeping_sigint(builder.getOrCreate)
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def _keeping_sigint(create: Callable[[], Any]) -> Any:
+    """``create()``, SIGINT's handler left as it was. PySpark's SparkContext takes SIGINT
+    for its own handler, which calls the JVM (to cancel every job) from inside the
+    call the driver was making: py4j then logs its reentrant read's tracebacks, and
+    Ctrl-C came out as forty lines instead of qsg's one (``qsg.commands.interrupts``).
+    With Python's handler back, the driver's call ends in KeyboardInterrupt, the command
+    ends, and the JVM (which ignores SIGINT) ends with the driver, its tasks with it."""
+    root = logging.getLogger()
+    if _QUIET_INTERRUPT not in root.filters:
+        root.addFilter(_QUIET_INTERRUPT)
+    if threading.current_thread() is not threading.main_thread():
+        return create()
+    before = signal.getsignal(signal.SIGINT)
+    session = create()
+    signal.signal(signal.SIGINT, before)
+    return session
+
+
+class _QuietInterrupt(logging.Filter):
+    """py4j logs a KeyboardInterrupt met during a call to the JVM, and the failure of
+    the call after it on the link the interrupt closed, tracebacks and all, on the root
+    logger: qsg tells of the interrupt itself, in one line (and of a call that failed
+    otherwise, in one line too: the error reaches its caller all the same)."""
+
+    QUIET = frozenset(
+        {"KeyboardInterrupt while sending command.", "Exception while sending command."}
+    )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.msg in self.QUIET and f"{os.sep}py4j{os.sep}" in record.pathname)
+
+
+_QUIET_INTERRUPT = _QuietInterrupt()
 
 
 #: A master URL Spark takes (its "Master URLs" in "Submitting Applications"): local,
