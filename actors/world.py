@@ -328,7 +328,7 @@ async def _build(world: World, only: str | None = None) -> None:
     for name in topology.qsgs:
         store = world.link.store(name, world.watch.failed)
         world.cf_stores[name] = store
-        world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach))
+        world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach, name))
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
         if only is not None and name != only:
             continue  # another process runs it

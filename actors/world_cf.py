@@ -8,6 +8,7 @@ the run, or found empty); and each member's view of a lease and of its fence.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import trio
@@ -160,17 +161,20 @@ class CFRecovery(WorldBase):
     def lease(self, qm: ScanningQueueManager, role: str, length: float) -> MemberLease:
         """``qm``'s view of the lease on ``role`` in its QSG, kept by the QSG's store."""
         store = self.cf_stores[qm.rules.qsg_name]
-        return guard(store.lease(role, qm.name, length, on_token=self.note_token), self.reach)
+        lease = store.lease(role, qm.name, length, on_token=self.note_token)
+        return guard(lease, self.reach, qm.rules.qsg_name)
 
     def check_fence(self, qsg: str, fence: Fence, now: float) -> Fence:
         """Refuse a stale fence before a fenced scan, in the QSG's store (on Redis, the
         scan script checks each batch again), so that a stale holder that finds nothing
         worth scanning is refused too, not taken for a scan under its old token. A
-        member without its CF link reaches nothing (the store is guarded)."""
+        member without its CF link reaches nothing (the store is guarded). The fence
+        comes back with ``at``, the holder's ``now`` it was judged at (its lease clock,
+        which a skew moves), for the script's checks to judge the lease's expiry by."""
         if bugs.SKIP_FENCING in bugs.ACTIVE:  # the known bug a checker must catch (tests)
             return fence
         self.qsgs[qsg].shared.store.check_fence(fence, now)
-        return fence
+        return dataclasses.replace(fence, at=now)  # judged by this clock again, per batch
 
 
 __all__ = ["CFRecovery"]

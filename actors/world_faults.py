@@ -16,6 +16,7 @@ import trio
 
 from actors.channel import rogue_partner
 from actors.world_cf import CFRecovery
+from coupling.errors import cut_off
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
@@ -39,7 +40,8 @@ class FaultInjection(CFRecovery):
         failed) or to every member: their calls on shared queues fail with
         MQRC_CF_STRUC_FAILED (2373), and nothing of them reaches the facility, until
         ``cf_available``. Committed messages stay in the facility."""
-        if q_mgr is None and self.link.cut("the coupling facility is unavailable"):
+        why = "the coupling facility is unavailable"
+        if q_mgr is None and self.link.cut(why):
             pass  # cut off at the link: every call fails, the world's own too
         elif self.reach is None:
             raise ValueError(
@@ -50,18 +52,28 @@ class FaultInjection(CFRecovery):
             if q_mgr is not None:
                 self._qm(q_mgr)
             where = f" to {q_mgr}" if q_mgr else ""
-            self.reach.lose(q_mgr, f"the coupling facility is unavailable{where}")
+            self.reach.lose(q_mgr, f"{why}{where}")
+        if q_mgr is None:
+            # Lost to every member, the facility has failed, and this fault explains it:
+            # one scheduled failure from now, in process as on a server (where each call
+            # that meets the cut then finds the same failure, not a new one).
+            for name in self.qsgs:
+                self.watch.failed(name, CMQC.MQRC_CF_STRUC_FAILED, cut_off(name, why), False)
         await trio.lowlevel.checkpoint()
 
     async def cf_available(self, q_mgr: str | None = None) -> None:
         """The coupling facility is back (for ``q_mgr``, or for all); peer recovery left
         undone meanwhile runs now."""
         mended = q_mgr is None and self.link.cut("")
-        self.watch.ended()
         if self.reach is not None:
             self.reach.regain(q_mgr)
         elif not mended:
             raise ValueError("this outage needs a world started with faults=True")
+        everyone = self.link.cut_off or (self.reach is not None and self.reach.everyone)
+        if not everyone and not self._cf_failed_by_fault:
+            # Whole again (one member's link back while every member is still cut off,
+            # or the server still down, ends no failure of the facility).
+            self.watch.ended()
         await self._recover_left_undone()
         self.signals.notify_all()
 

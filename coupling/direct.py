@@ -35,7 +35,14 @@ import hiredis
 import trio
 from valkey.connection import SSLConnection, UnixDomainSocketConnection
 
-from coupling.errors import CFConnectionError, Unavailability, pauses, refusal, transient
+from coupling.errors import (
+    CFConnectionError,
+    CFCutOffError,
+    Unavailability,
+    pauses,
+    refusal,
+    transient,
+)
 from coupling.link import LinkSettings
 from coupling.scripts import ALL, Script
 from coupling.server import url_options, where
@@ -139,7 +146,7 @@ class DirectTransport:
         """One command, its reply; ``CFConnectionError`` (or ``CFRefusedError``) when the
         facility failed it."""
         if self.unavailable:
-            raise CFConnectionError(self.unavailable)
+            raise CFCutOffError(self.unavailable)
         frame = _frame(args)
         reply = self._call(self._ensure_link(), frame)
         if isinstance(reply, hiredis.ReplyError):

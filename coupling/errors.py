@@ -59,6 +59,19 @@ class CFRefusedError(CFConnectionError):
         self.reason = reason
 
 
+class CFCutOffError(CFConnectionError):
+    """The facility is cut off from every member by a fault of the run
+    (``cf_unavailable`` of all, on a server: the transport's ``unavailable``); nothing
+    was sent."""
+
+
+def cut_off(qsg: str, why: str) -> str:
+    """What a call of QSG ``qsg`` is told when the facility is cut off from every member
+    (``why``): the same words in process and on a server, and in the failure's
+    ``cf-failure`` event."""
+    return f"the CF of QSG {qsg} is unreachable: {why}"
+
+
 #: The reason codes a call gets when the facility failed it (``coupling.errors``): a
 #: system task that meets one waits for the facility rather than ending its world.
 FACILITY_REASONS = frozenset(

@@ -833,7 +833,9 @@ SCAN = _script(
 -- passed, through the expiry index (a scan costs what expired, not the depth). Messages
 -- in a unit of work stay for later, as in the in-process store.
 -- KEYS[1] the queue's prefix; KEYS[2] the scan lease ('' = unfenced)
--- ARGV[1] now; ARGV[2] the fencing token ('' = unfenced); ARGV[3] most to discard
+-- ARGV[1] now; ARGV[2] the fencing token ('' = unfenced); ARGV[3] most to discard;
+-- ARGV[4] the holder's clock when it checked the fence (the lease's expiry is judged by
+-- it, as the holder's own check was: qsg.core.lease.Fence.at)
 -- returns {OK, 1 if more may be left, {discarded...}, {MsgIds...}} or {STALE_TOKEN, the
 -- current token or false}: the discarded messages that ask for an expiration report come
 -- back whole (four items each, as GET), the others by their MsgId alone, so that a scan
@@ -842,7 +844,7 @@ local P = KEYS[1]
 local now = tonumber(ARGV[1])
 if KEYS[2] ~= '' then
   local lease = redis.call('HMGET', KEYS[2], 'token', 'expires')
-  if lease[1] ~= ARGV[2] or not lease[2] or tonumber(lease[2]) <= now then
+  if lease[1] ~= ARGV[2] or not lease[2] or tonumber(lease[2]) <= tonumber(ARGV[4]) then
     return {STALE_TOKEN, lease[1]}
   end
 end

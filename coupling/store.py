@@ -28,7 +28,7 @@ import msgpack
 
 from coupling import keys, scripts
 from coupling.codec import decode, encode
-from coupling.errors import CFConnectionError, CFRefusedError
+from coupling.errors import CFConnectionError, CFCutOffError, CFRefusedError, cut_off
 from coupling.lease import Lease, check_held
 from coupling.transport import Transport
 from qsg import CMQC
@@ -357,10 +357,15 @@ class RedisStore:
         read); within each batch, those come after the ones that come back whole."""
         lease = "" if fence is None else keys.lease_key(self.qsg, fence.role)
         token = "" if fence is None else str(fence.token)
+        # The lease's expiry is judged by the holder's clock when it checked the fence
+        # (a member's lease clock may be skewed); message times are the scan's ``now``.
+        fenced_at = repr(now if fence is None or fence.at is None else fence.at)
         gone: list[Expired] = []
         while True:
             reply = self._run(
-                scripts.SCAN, [self._prefix(queue), lease], [repr(now), token, SCAN_BATCH]
+                scripts.SCAN,
+                [self._prefix(queue), lease],
+                [repr(now), token, SCAN_BATCH, fenced_at],
             )
             if reply[0] == scripts.STALE_TOKEN:
                 assert fence is not None
@@ -452,6 +457,8 @@ class RedisStore:
         name = f"CF structure {where}" if where and where != NO_STRUCTURE else "the CF"
         if isinstance(error, CFRefusedError):
             return self._tell(error.reason, f"{name} of QSG {self.qsg}: {error}")
+        if isinstance(error, CFCutOffError):  # the whole facility, whatever the call
+            return self._tell(CMQC.MQRC_CF_STRUC_FAILED, cut_off(self.qsg, str(error)))
         return self._tell(
             CMQC.MQRC_CF_STRUC_FAILED, f"{name} of QSG {self.qsg} is unreachable: {error}"
         )

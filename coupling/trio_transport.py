@@ -38,7 +38,14 @@ import hiredis
 import trio
 from valkey.connection import SSLConnection, UnixDomainSocketConnection
 
-from coupling.errors import CFConnectionError, Unavailability, pauses, refusal, transient
+from coupling.errors import (
+    CFConnectionError,
+    CFCutOffError,
+    Unavailability,
+    pauses,
+    refusal,
+    transient,
+)
 from coupling.link import LinkSettings
 from coupling.scripts import ALL, Script
 from coupling.server import url_options, where
@@ -162,7 +169,7 @@ class TrioTransport:
 
     async def acommand(self, *args: Arg) -> Any:
         if self.unavailable:
-            raise CFConnectionError(self.unavailable)
+            raise CFCutOffError(self.unavailable)
         frame = _frame(args)
         link = await self._ensure_link()
         reply = await self._call(link, frame)

@@ -27,10 +27,14 @@ EXPIRY_SCAN = "EXPIRY.SCAN"
 class Fence:
     """A fencing token: the lease ``role`` was granted with ``token``. A scan of shared
     queues carries it, and the store refuses it once a later grant (or the lease's
-    expiry) made it stale."""
+    expiry) made it stale. ``at``: the holder's own clock when it checked the fence
+    before its scan (``World.check_fence``), by which a store that checks it again (the
+    facility's scan script, before each batch) judges the lease's expiry too, as the
+    holder's check did; None: by the scan's time."""
 
     role: str
     token: int
+    at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
