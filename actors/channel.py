@@ -400,6 +400,48 @@ async def _heartbeat(qm: ChannelQueueManager, frames: Frames) -> None:
     wire.heartbeat(await frames.reply())
 
 
+# ---- a rogue partner (the chaos fault) ----------------------------------------------------
+async def rogue_partner(
+    qm: ChannelQueueManager, definition: ChannelDefinition, offset: int, conn_name: str = ""
+) -> str:
+    """A peer that starts ``qm``'s sender channel ``definition`` at its partner, as the
+    channel (its name, ``qm``'s name, the sender's own sequence number), and sends one
+    batch numbered ``offset`` from the last message the sender sent: 0 replays it, a
+    negative number goes back, 2 or more skips ahead. It reaches the partner as the real
+    sender does, or at ``conn_name`` (the partner's listener) over TCP. The answer, as a
+    line: the start refused (AMQ9514E while the real channel runs, AMQ9526E when the
+    numbers disagree), the batch refused (AMQ9526E), or "ACCEPTED", which no offset
+    but 1 may get: its forged message would be put."""
+    sync = qm.syncq.get(definition.name, ChannelSync())
+    first = (sync.sequence + offset) % (channels.DEFAULT_SEQWRAP + 1)
+    partner = qm.world.qmgrs.get(definition.conn_name)
+    try:
+        if conn_name or partner is None:
+            frames = await _connect_tcp(conn_name or definition.conn_name, qm.connect_timeout)
+        else:
+            frames = await _connect_in_process(partner, definition)
+    except ChannelBrokenError as error:
+        return f"no partner to reach: {error}"
+    frames.timeout = qm.connect_timeout
+    data = XQH(b"ROGUE.PARTNER", definition.conn_name.encode()[:48], MD()).pack() + b"rogue"
+    hello = {"t": "hello", "channel": definition.name, "from": qm.name, "seq": sync.sequence}
+    forged = {"t": "batch", "seq": first, "messages": [{"md": {}, "data": data, "age": 0}]}
+    try:
+        await frames.send(hello)
+        answer = await frames.reply()
+        if answer.get("t") != "status":
+            return f"start refused: {answer.get('reason', answer.get('t'))}"
+        await frames.send(forged)
+        answer = await frames.reply()
+    except ChannelBrokenError as error:
+        return f"batch {first} refused: the partner closed the link ({error})"
+    finally:
+        await trio.aclose_forcefully(frames.stream)
+    if answer.get("t") == "ok":
+        return f"ACCEPTED batch {first} (the sender's last was {sync.sequence})"
+    return f"batch {first} refused: {answer.get('reason', answer.get('t'))}"
+
+
 # ---- the receiver ------------------------------------------------------------------------
 async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
@@ -633,6 +675,7 @@ __all__ = [
     "ChannelSync",
     "in_use_line",
     "parse_conname",
+    "rogue_partner",
     "run_receiver",
     "run_sender",
 ]

@@ -71,7 +71,8 @@ class Fault:
     channel: str = ""
     duration: float | None = None  # an action of UNDO: undone after this long
     amount: float = 0.0  # slow_cf, slow_channels: extra seconds; skew: seconds ahead;
-    #                      stall_scan: seconds the holder stalls
+    #                      stall_scan: seconds the holder stalls; rogue_partner: the
+    #                      forged batch's number from the sender's last (0 replays it)
     #: The world may refuse it (a kill of a queue manager a chaos step already took
     #: down): ``qsg run`` then notes it without failing the run.
     expected: bool = False
@@ -86,6 +87,9 @@ ACTIONS: dict[str, str] = {
     "stop_channel": "channel",
     "start_channel": "channel",
     "break_channel": "channel",
+    # A peer starts the channel at its receiver as its sender, its batch numbered
+    # ``amount`` from the sender's last message (0 replays it, 2 or more skip).
+    "rogue_partner": "channel",
     "cf_unavailable": "qmgr?",
     "cf_available": "qmgr?",
     "cf_fail": "",

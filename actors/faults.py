@@ -4,7 +4,10 @@ At each fault's time it kills, pauses or restarts a queue manager, stops, starts
 breaks a channel, makes the coupling facility unavailable to one member or to all (and
 available again), fails the facility's server process and restarts it, slows the
 facility or the channels, skews a member's clock, or stalls the expiry-scan lease
-holder in the middle of a scan (``stall_scan``: the fault that tests fencing). A fault
+holder in the middle of a scan (``stall_scan``: the fault that tests fencing), or
+starts a channel at its receiving end as a rogue partner would (``rogue_partner``: a
+second instance, its batch numbered out of sequence; the event's ``detail`` is the
+receiver's answer). A fault
 with a ``duration`` is undone after it (a killed queue manager restarts, the facility
 comes back). ``heal`` lifts every fault at once, as a chaos run's end does. Every fault is a
 ``FaultInjected`` event; one that the world refuses (the queue manager was already
@@ -70,6 +73,7 @@ class FaultTarget(Protocol):
     async def start_channel(self, q_mgr: str, channel: str) -> None: ...
     async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
     async def break_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def rogue_partner(self, q_mgr: str, channel: str, offset: int) -> str: ...
     async def cf_unavailable(self, q_mgr: str | None = None) -> None: ...
     async def cf_available(self, q_mgr: str | None = None) -> None: ...
     async def cf_fail(self) -> None: ...
@@ -141,6 +145,8 @@ async def _do(world: FaultTarget, action: str, fault: Fault, q_mgr: str) -> str 
         await world.start_channel(q_mgr, fault.channel)
     elif action == "break_channel":
         await world.break_channel(q_mgr, fault.channel)
+    elif action == "rogue_partner":
+        return await world.rogue_partner(q_mgr, fault.channel, int(fault.amount))
     elif action == "cf_unavailable":
         await world.cf_unavailable(member)
     elif action == "cf_available":

@@ -2,8 +2,10 @@
 
 A queue manager killed, paused, its clock skewed; the coupling facility unreachable (to
 one member or all), or its server killed and restarted; a latency spike; a channel's
-link dropped. Each is what the named fault does to a real queue-sharing group; the
-recovery that follows is ``actors.world_cf``'s.
+link dropped; a rogue partner that starts a channel at its receiving end as if it were
+the channel's sender, and replays or skips message sequence numbers. Each is what the
+named fault does to a real queue-sharing group; the recovery that follows is
+``actors.world_cf``'s.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import dataclasses
 
 import trio
 
+from actors.channel import rogue_partner
 from actors.world_cf import CFRecovery
 from coupling.errors import cut_off
 from coupling.server import EmbeddedServer
@@ -161,6 +164,22 @@ class FaultInjection(CFRecovery):
         if link is None:
             raise ValueError(f"channel {channel} of {q_mgr} has no link up")
         await trio.aclose_forcefully(link)
+
+    async def rogue_partner(self, q_mgr: str, channel: str, offset: int) -> str:
+        """A peer connects to the receiving end of ``q_mgr``'s sender ``channel`` (at its
+        listener if it has one, else as the sender reaches it) as that channel, and
+        sends a batch numbered ``offset`` from the sender's last message (0 replays it,
+        2 or more skips). MQ refuses a second instance of a running channel (AMQ9514E)
+        and a batch that is not the next (AMQ9526E): nothing is put, nothing lost. The
+        receiver's answer is returned, for the fault's event."""
+        qm = self._running(q_mgr)
+        definition = qm.rules.local.channels.get(channel)
+        if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
+            raise ValueError(f"{q_mgr} has no sender channel {channel}")
+        partner = self.qmgrs.get(definition.conn_name)
+        listener = partner.listener if partner is not None else None
+        conn_name = f"{listener[0]}({listener[1]})" if listener is not None else ""
+        return await rogue_partner(qm, definition, offset, conn_name)
 
 
 __all__ = ["FaultInjection"]

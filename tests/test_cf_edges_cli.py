@@ -23,6 +23,7 @@ import pytest
 from coupling import keys
 from coupling.server import URL_VARIABLE, EmbeddedServer, free_port
 from coupling.transport import BlockingTransport
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND = 120  # wall seconds for one command (a loaded machine; it takes a few)
@@ -180,6 +181,11 @@ def test_the_server_killed_mid_run_makes_the_run_exit_1_with_one_line(
     tcp_server.restart()  # for the fixture's stop
 
 
+@keeps(
+    "docs/scenarios.md",
+    "1 with one line for a run that failed, or whose coupling facility failed with no "
+    "fault scheduled to explain it",
+)
 @pytest.mark.slow
 def test_the_server_restarted_empty_mid_run_is_recovered_and_the_run_exits_1(
     tcp_server: EmbeddedServer,

@@ -23,6 +23,7 @@ from actors.topology import Topology
 from actors.world import World
 from qsg import CMQC, GMO, MD, PMO, MQMIError
 from qsg.scenario import ScenarioError, parse_scenario
+from tests.claims import keeps
 
 SYNC, NO_SYNC = PMO(Options=CMQC.MQPMO_SYNCPOINT), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
@@ -90,6 +91,11 @@ async def test_a_recoverable_structure_keeps_its_persistent_messages_through_a_c
         assert await _drain(kept) == [b"after"]
 
 
+@keeps(
+    "docs/scenarios.md",
+    "otherwise the structure comes back empty. Queue and structure definitions are "
+    "the group's and come back regardless",
+)
 async def test_without_its_state_the_restarted_cf_has_the_queues_but_no_messages(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -104,6 +110,11 @@ async def test_without_its_state_the_restarted_cf_has_the_queues_but_no_messages
         assert await _drain(kept) == [b"after"]
 
 
+@keeps(
+    "docs/scenarios.md",
+    "units of work in flight at the failure are backed out (their MQCMIT answers "
+    "MQRC_BACKED_OUT, 2003)",
+)
 async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot_commit(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -20,6 +20,7 @@ from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.sizing import elements_of, series, sized, usage_arrays
 from qsg.scenario.summary import Scopes
+from tests.claims import keeps
 
 SCOPES = Scopes(
     {"QM1": "QSG1", "QM2": "QSG1"},
@@ -28,6 +29,10 @@ SCOPES = Scopes(
 )
 
 
+@keeps(
+    "docs/capacity.md",
+    "a message takes one element per 256 bytes of its body plus 200 bytes of control storage",
+)
 def test_a_message_takes_an_element_per_256_bytes_of_its_record_and_an_offloaded_body_none():
     assert elements_of(0) == 1
     assert elements_of(1024) == 5  # 1,224 bytes of record
@@ -45,6 +50,7 @@ def _filling() -> list[object]:
     return events
 
 
+@keeps("docs/capacity.md", "its trend and its time to full")
 def test_usage_over_time_gives_percent_full_and_the_time_to_full_at_the_net_rate():
     usage = series(_filling(), SCOPES)[("QSG1", "APP1")]  # type: ignore[arg-type]
     last = usage[-1]
@@ -54,6 +60,10 @@ def test_usage_over_time_gives_percent_full_and_the_time_to_full_at_the_net_rate
     assert usage[0].time_to_full is None
 
 
+@keeps(
+    "README.md",
+    "each CF structure's peak use against its SIZE and how long it lasts through an outage",
+)
 def test_the_summary_gives_the_peak_and_how_long_an_outage_would_last():
     (row,) = sized(_filling(), SCOPES)  # type: ignore[arg-type]
     assert (row["peak_entries"], row["peak_elements"], row["high_water_time"]) == (60, 300, 60.0)
@@ -99,6 +109,11 @@ NO_RULES = 'mqsc = """DEFINE QLOCAL(APP.FILL) QSGDISP(SHARED) CFSTRUCT(FILL) MAX
 )
 
 
+@keeps(
+    "docs/capacity.md",
+    "with the offload rules switched off, the facility's first 2192 and qsg's "
+    "predicted full are both at 160 s",
+)
 def test_a_structure_fed_at_a_known_net_rate_fills_at_the_predicted_time(cf_url: str):
     # 2,000 KB: 2,000 entries and 8,000 elements; 1 KB messages take 5 elements each, so
     # 1,600 messages fill it: at 10 a second, at 160 s. The real facility's own
@@ -121,6 +136,7 @@ def test_a_structure_fed_at_a_known_net_rate_fills_at_the_predicted_time(cf_url:
     assert at_100.time + at_100.time_to_full == pytest.approx(160.0, rel=0.03)  # type: ignore[operator]
 
 
+@keeps("docs/capacity.md", "with IBM's default rules both are at 200 s")
 def test_with_ibms_default_rules_the_same_feed_lasts_until_the_entries_run_out(cf_url: str):
     # OFFLD3TH(90) OFFLD3SZ(0K), IBM's default: from 90% full (7,200 elements, 1,440
     # messages, 144 s) every message is offloaded and keeps only its control

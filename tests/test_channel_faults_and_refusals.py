@@ -19,6 +19,7 @@ from actors.events import FaultInjected
 from qsg.scenario import ScenarioError, parse_scenario
 from qsg.scenario.model import Fault
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 # QM1, the receiver, comes first: a lookup by name alone would find its RCVR first.
 CHANNEL = """\
@@ -95,6 +96,11 @@ def test_validate_refuses_a_channel_fault_naming_only_a_receiver() -> None:
     assert problems(text) == [f"s.toml:{line}: {message}"]
 
 
+@keeps(
+    "docs/scenarios.md",
+    "`qsg validate` checks that queue manager has it (and suggests the nearest sender "
+    "channel's name)",
+)
 def test_a_misspelt_channel_name_is_refused_once_with_the_nearest_sender_suggested() -> None:
     # Its fault and the undoing of it (duration) name the same channel: one problem.
     text = CHANNEL.replace('channel = "QM4.TO.QM1"', 'channel = "QM4.TO.QM2"')
@@ -146,6 +152,7 @@ def qsg_run(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@keeps("docs/scenarios.md", "`qsg run` prints a warning line when it happens")
 def test_qsg_run_warns_of_a_refused_fault_and_exits_1(tmp_path: Path) -> None:
     path = tmp_path / "twice.toml"
     path.write_text(TWICE)
@@ -164,6 +171,10 @@ def test_qsg_run_warns_of_a_refused_fault_and_exits_1(tmp_path: Path) -> None:
     )
 
 
+@keeps(
+    "docs/scenarios.md",
+    "exits 1 at the end unless the fault has `expected = true` (then a note, and exit 0).",
+)
 def test_qsg_run_notes_an_expected_refusal_and_exits_0(tmp_path: Path) -> None:
     path = tmp_path / "twice.toml"
     path.write_text(TWICE + "expected = true\n")

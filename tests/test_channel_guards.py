@@ -34,6 +34,7 @@ from coupling.server import free_port
 from qsg import CMQC, DLH, GMO, MD, PMO, XQH, MQMIError
 from qsg.core.channels import DEFAULT_SEQWRAP, QMgrMap, UserSource
 from qsg.core.events import DeadLettered
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -146,6 +147,10 @@ async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_a
     assert any(line.startswith("QM3: AMQ9514E") and "'QM1.TO.QM3'" in line for line in lines)
 
 
+@keeps(
+    "docs/scenarios.md",
+    'START of a channel that is running is refused (AMQ9514E, "Channel is in use")',
+)
 async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world: World) -> None:
     # runmqsc answers START CHANNEL of a channel that is running with AMQ9514E.
     with trio.fail_after(30):

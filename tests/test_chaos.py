@@ -33,12 +33,13 @@ from actors.topology import Topology
 from qsg import CMQC
 from qsg.chaos import checkers, history
 from qsg.chaos.campaign import Plan, chaos_scenario, expectations, run_one, run_seeds
-from qsg.chaos.nemesis import LATER, draw, targets
+from qsg.chaos.nemesis import LATER, Targets, draw, targets
 from qsg.core import bugs
 from qsg.scenario import load_scenario
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import play
 from qsg.scenario.summary import Scopes
+from tests.claims import keeps
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 #: A run seed whose faults include kills and CF outages (and so unknown outcomes).
@@ -56,6 +57,7 @@ def verdict(outcome_verdicts: list[checkers.Verdict], name: str) -> checkers.Ver
 
 
 # ---- the checkers catch the bugs they exist for -------------------------------------------
+@keeps("README.md", "nothing committed lost or duplicated")
 @pytest.mark.slow
 def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> None:
     clean = run_one(scenario, SEED)
@@ -68,6 +70,7 @@ def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> No
     assert queue.info["lost_fraction"] > 0
 
 
+@keeps("README.md", "no expired message delivered")
 @pytest.mark.slow
 def test_an_expired_message_delivered_is_caught(scenario: Scenario) -> None:
     # "Expiry (MQLONG)": an expired message is never returned by MQGET.
@@ -112,6 +115,7 @@ async def _stale_refresh() -> list[qsg.events.WorldEvent]:
 SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
 
 
+@keeps("README.md", "one expiry scanner at a time")
 def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -174,6 +178,7 @@ def test_history_judges_units_of_work_and_unknown_outcomes() -> None:
     assert not queue.ok and queue.counts["unexpected"] == 1
 
 
+@keeps("README.md", "nothing committed lost or duplicated")
 def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
     a = b"A" * 24
     events = [
@@ -205,6 +210,7 @@ def test_remaining_expiry_that_grew_is_caught() -> None:
     assert not expiry.ok and expiry.counts["expiry_grew"] == 1
 
 
+@keeps("README.md", "groups read in order")
 def test_group_order_broken_for_a_reader_is_caught() -> None:
     group = b"G" * 24
     events: list[qsg.events.WorldEvent] = []
@@ -237,14 +243,20 @@ def test_kinds_added_later_leave_every_earlier_schedule_as_it_was(scenario: Scen
     # A seed named in a regression test replays the faults it always had: the later
     # kinds come from a stream of their own and only add faults.
     t = targets(scenario)
-    without = dataclasses.replace(t, scanning=())  # no scanning QSG: no later kinds
+
+    class NoLater(Targets):  # the same targets, before any later kind was added
+        def later_kinds(self) -> list[str]:
+            return []
+
+    without = NoLater(**{f.name: getattr(t, f.name) for f in dataclasses.fields(t)})
     assert without.kinds() == t.kinds() and not without.later_kinds()
     for seed in run_seeds(4, 40):
         kinds, faults = draw(t, seed, 49.0)
-        earlier = tuple(f for f in faults if f.action != "stall_scan")
+        earlier = tuple(f for f in faults if f.action not in LATER)
         assert draw(without, seed, 49.0) == ([k for k in kinds if k not in LATER], earlier)
 
 
+@keeps("docs/scenarios.md", "or says that no member held the lease")
 def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario) -> None:
     t = targets(scenario)
     stalls = [
@@ -271,6 +283,7 @@ def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
     assert [v.name for v in broken.failed()] == ["scan-lease"]
 
 
+@keeps("docs/scenarios.md", "Needs a QSG; the `fault` event's")
 def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
     from qsg.scenario import ScenarioError, parse_scenario
 
@@ -301,6 +314,7 @@ def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     assert kinds == set(plan.targets.kinds()) | set(plan.targets.later_kinds())
 
 
+@keeps("README.md", "`--mode liveness` checks progress after the heal")
 @pytest.mark.slow
 def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -> None:
     for seed in run_seeds(11, 4):
@@ -332,6 +346,7 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
         assert states[-1] == ("RUNNING" if heal else "STOPPED")
 
 
+@keeps("README.md", "one seed draws every random choice of a run")
 @pytest.mark.slow
 def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None:
     first = run_one(scenario, SEED, keep=True)
@@ -342,6 +357,7 @@ def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None
     assert any(isinstance(e, OpCompleted) and e.outcome == "unknown" for e in first.result.events)
 
 
+@keeps("README.md", "after the heal and a drain checkers judge the history")
 @pytest.mark.slow
 def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
@@ -355,6 +371,7 @@ def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     assert outcome.drained == sum(e.outcome == "ok" for e in drains)
 
 
+@keeps("README.md", "A failing run prints the one command that replays it.")
 @pytest.mark.slow
 def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> None:
     from click.testing import CliRunner
@@ -400,6 +417,7 @@ def test_a_chaos_run_on_the_redis_coupling_facility_finds_no_violation(
 CF_FAIL_SEED = 1634154403
 
 
+@keeps("README.md", "`--on-redis` plays on the Redis coupling facility (its server killed too)")
 @pytest.mark.slow
 def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch

@@ -36,6 +36,7 @@ from qsg.commands.pipeline.frames import JobError
 from qsg.commands.pipeline.head_start import Claims, HeadStart, claims_on
 from qsg.commands.pipeline.spark import parse_conf
 from qsg.commands.pipeline.worker_daemon import DAEMON_SETTING, MODULE
+from tests.claims import keeps
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
@@ -63,6 +64,7 @@ def _on_spark(words: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Co
     )
 
 
+@keeps("README.md", "`--master URL` plays the runs as a Spark job")
 @pytest.mark.slow
 def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts_first_and_with_its_archive(
     tmp_path: Path,

@@ -28,6 +28,7 @@ from qsg import CMQC
 from qsg.chaos import processes
 from qsg.commands.cli import main
 from qsg.scenario import load_scenario
+from tests.claims import keeps
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-processes.toml"
 
@@ -40,6 +41,11 @@ def killed_holder() -> tuple[processes.ProcessRun, list[processes.Kill]]:
     return run, kills
 
 
+@keeps("README.md", "every failed member's units of work recovered")
+@keeps(
+    "README.md",
+    "`--processes` makes each queue manager an OS process that the nemesis SIGKILLs",
+)
 def test_a_sigkilled_member_is_recovered_by_exactly_one_peer_and_comes_back(
     killed_holder: tuple[processes.ProcessRun, list[processes.Kill]],
 ) -> None:

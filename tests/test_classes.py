@@ -18,6 +18,7 @@ from qsg.commands.cli import main
 from qsg.commands.replicate import combine
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 MIXED = """\
 [run]
@@ -73,6 +74,7 @@ def _rows(summary: object) -> dict[tuple[str, str], dict[str, object]]:
     return {(r["role"], r["workload"]): r for r in summary.classes}  # type: ignore[attr-defined]
 
 
+@keeps("README.md", "each class of application sharing a queue")
 def test_each_class_sharing_a_queue_has_its_own_figures_adding_up_to_the_queues():
     result = run_scenario(parse_scenario(MIXED.format(warmup="")))
     rows = _rows(result.summary)

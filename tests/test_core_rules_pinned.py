@@ -60,6 +60,7 @@ from qsg.core.store import (
     Syncpoint,
 )
 from qsg.core.structs import MQOpts, b, c, field, name_of
+from tests.claims import keeps
 from tests.helpers import ALL, NO_SYNC_PUT
 
 OUT = CMQC.MQOO_OUTPUT
@@ -1427,6 +1428,11 @@ def test_peer_recovery_backs_out_the_failed_members_units_and_frees_its_locks_on
     assert taken.message is not None and taken.message.backout_count == 1
 
 
+@keeps(
+    "docs/scenarios.md",
+    "its local in-flight work and nonpersistent local messages wait for its restart "
+    "(which loses the nonpersistent ones)",
+)
 def test_a_restart_loses_the_nonpersistent_messages_of_every_queue_and_counts_them() -> None:
     # Nonpersistent messages do not survive a queue-manager restart; persistent ones do.
     store = MemoryStore()

@@ -17,6 +17,7 @@ import valkey
 
 from coupling.server import URL_VARIABLE, EmbeddedServer, open_server
 from coupling.server_process import sweep
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,6 +71,7 @@ def test_the_private_server_can_listen_on_loopback_instead() -> None:
         server.stop()
 
 
+@keeps("README.md", "`QSG_REDIS_URL` names a Redis of your own instead")
 def test_qsg_redis_url_names_the_server_to_use_instead(monkeypatch: pytest.MonkeyPatch) -> None:
     server = EmbeddedServer()
     server.start()

@@ -24,6 +24,7 @@ from qsg.commands.cli import main
 from qsg.commands.exec.command import run_exec
 from qsg.commands.exec.program import CommandError, Program, parse_command
 from qsg.scenario import load_scenario
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "tests" / "programs"
@@ -41,6 +42,7 @@ def test_a_put_by_pymqis_example_program_is_a_message_on_the_shared_queue() -> N
     assert [(p.q_mgr, p.size) for p in puts] == [("QM1", len(b"Hello from Python!"))]
 
 
+@keeps("README.md", "The program's output is its own, its exit status is qsg's")
 def test_qsg_exec_prints_the_programs_output_and_exits_with_its_status() -> None:
     runner = CliRunner()
     code = (
@@ -160,6 +162,11 @@ def test_the_correlation_id_example_threads_answer_every_request_until_the_scena
 
 # The example's daemon threads end with SystemExit once the run is over, as at
 # interpreter exit; pytest's thread hook reports that as a warning.
+@keeps(
+    "README.md",
+    "on z/OS an MQPUT that says neither SYNCPOINT nor NO_SYNCPOINT is inside a unit of "
+    "work, unseen until MQCMIT",
+)
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_on_a_zos_member_the_correlation_id_example_never_sees_a_reply(
     capsys: pytest.CaptureFixture[str],
@@ -294,6 +301,11 @@ def test_the_readme_and_the_pymqi_guide_show_exec_runs_with_their_output() -> No
     assert any("consumer.py" in c and "--check" in c for c in commands)
 
 
+@keeps(
+    "README.md",
+    "on z/OS an MQPUT that says neither SYNCPOINT nor NO_SYNCPOINT is inside a unit of "
+    "work, unseen until MQCMIT",
+)
 @pytest.mark.parametrize(("command", "shown"), shown_runs(), ids=lambda c: str(c)[-40:])
 def test_the_docs_qsg_exec_commands_print_what_they_show(command: str, shown: list[str]) -> None:
     cwd = os.getcwd()

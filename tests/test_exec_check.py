@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from qsg.commands.cli import main
 from qsg.core import bugs
+from tests.claims import keeps
 
 SCENARIO = """\
 description = "a two-member QSG for one pymqi program under qsg exec --check"
@@ -90,6 +91,7 @@ def count(counts: str, name: str) -> int:
     return int(found[1])
 
 
+@keeps("README.md", "(a message still on a queue is not lost)")
 @pytest.mark.parametrize("in_process", [True, False], ids=["in process", "on the CF server"])
 def test_messages_still_on_their_queues_at_the_end_are_not_lost(
     tmp_path: Path, in_process: bool
@@ -181,6 +183,7 @@ def test_a_put_as_the_queues_default_persistence_is_judged_as_the_queue_manager_
     assert exit_status == (1 if status == "VIOLATION" else 0)
 
 
+@keeps("README.md", 'each saying ok, VIOLATION or "not exercised"')
 def test_a_checker_with_nothing_to_judge_says_not_exercised_not_ok(tmp_path: Path) -> None:
     """Two persistent messages put and got, no expiry, no group, no report asked, no
     expiry scan, no fault: only the queue checker had anything to judge."""
@@ -204,6 +207,7 @@ def test_a_checker_with_nothing_to_judge_says_not_exercised_not_ok(tmp_path: Pat
     }
 
 
+@keeps("README.md", "lists which scheduled faults happened")
 def test_the_verdict_names_the_scheduled_faults_that_happened_and_those_that_did_not(
     tmp_path: Path,
 ) -> None:

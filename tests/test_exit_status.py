@@ -23,6 +23,7 @@ from coupling.transport import BlockingTransport
 from qsg.chaos.checkers import check_facility
 from qsg.chaos.processes import ProcessRun, judge
 from qsg.scenario.summary import Scopes
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND = 180  # wall seconds for one command on a loaded machine (each takes a few)
@@ -141,6 +142,10 @@ def test_a_sweep_point_whose_facility_failed_is_a_failed_point_its_run_kept(
     assert json.loads((tmp_path / "p0" / "run.json").read_text())["status"] == "failed"
 
 
+@keeps(
+    "docs/scenarios.md",
+    "`qsg run` exits 0 for a run that played to its end with its coupling facility whole",
+)
 def test_a_run_with_no_unscheduled_facility_failure_passes_the_facility_check() -> None:
     assert check_facility(None, 0).ok
     failed = check_facility("the coupling facility failed at 1.000 s and ...", 2)

@@ -15,6 +15,7 @@ from actors.expiry import LEASE_INTERVALS
 from actors.topology import Topology
 from qsg import CMQC, MD, PMO
 from qsg.core.events import Discarded
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -86,6 +87,7 @@ async def test_each_queue_manager_scans_its_own_local_queues_every_expryint(
         assert await q.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
 
 
+@keeps("docs/scenarios.md", "REFRESH QMGR TYPE(EXPIRY) NAME(*) on the queue manager")
 async def test_refresh_qmgr_type_expiry_scans_the_matching_queues_at_once(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -106,6 +108,7 @@ async def test_refresh_qmgr_type_expiry_scans_the_matching_queues_at_once(
         assert scans == [("OTHER.*", 0, "REFRESH"), ("APP.*", 1, "REFRESH")]
 
 
+@keeps("docs/scenarios.md", "expiry processed on every queue")
 async def test_expiry_is_processed_for_every_queue_at_restart(
     virtual_clock: VirtualClock,
 ) -> None:

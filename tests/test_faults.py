@@ -29,11 +29,13 @@ from qsg import CMQC, GMO, MD, PMO, MQMIError
 from qsg.scenario import ScenarioError, parse_scenario
 from qsg.scenario.model import Fault
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 SYNC, NO_SYNC = PMO(Options=CMQC.MQPMO_SYNCPOINT), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 
 
+@keeps("docs/scenarios.md", "queues fail with MQRC_CF_STRUC_FAILED (2373) and reach nothing")
 async def test_an_unavailable_cf_fails_shared_calls_with_2373_and_loses_nothing_committed(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:
@@ -60,6 +62,7 @@ async def test_an_unavailable_cf_fails_shared_calls_with_2373_and_loses_nothing_
         assert any(e.shared for e in world.events.of(ExpiryScanned))  # scans resumed
 
 
+@keeps("docs/scenarios.md", "peer recovery that could not run runs when it is back")
 async def test_a_member_killed_while_the_cf_is_unavailable_is_recovered_when_it_returns(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:
@@ -81,6 +84,7 @@ async def test_a_member_killed_while_the_cf_is_unavailable_is_recovered_when_it_
         assert depth == 0  # the uncommitted put vanished
 
 
+@keeps("docs/scenarios.md", "is reported in its `detail`, and the run goes on")
 async def test_a_fault_the_world_refuses_is_reported_and_the_run_goes_on(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -141,6 +145,7 @@ def test_a_scheduled_cf_outage_makes_applications_fail_and_resume(cf_url: str) -
     assert 140 <= row["put"] <= 160 and row["got"] == row["put"]
 
 
+@keeps("docs/scenarios.md", "Works with the shared queues on Redis and in process.")
 def test_a_cf_outage_in_process_makes_applications_fail_and_resume_as_on_redis() -> None:
     # The same outage with the shared queues in process: the world is guarded instead.
     scenario = parse_scenario(OUTAGE.replace("seed = 8", "seed = 8\nin_process = true"), "o.toml")
@@ -152,6 +157,11 @@ def test_a_cf_outage_in_process_makes_applications_fail_and_resume_as_on_redis()
     assert 140 <= row["put"] <= 160 and row["got"] == row["put"]
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the coupling facility is unreachable from one member (`qmgr`: its CF link "
+    "failed) or from every member",
+)
 def test_one_members_cf_outage_fails_only_that_members_calls() -> None:
     # z/OS: one LPAR's CF link fails; the other members carry on with the structure.
     text = OUTAGE.replace("seed = 8", "seed = 8\nin_process = true").replace(
@@ -173,6 +183,10 @@ def test_a_cf_outage_of_a_queue_manager_outside_any_qsg_is_refused_before_it_sta
         parse_scenario(text, "o.toml")
 
 
+@keeps(
+    "docs/scenarios.md",
+    "a scan under a lease that ran out meanwhile is refused by its fencing token",
+)
 async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -197,6 +211,10 @@ async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
         )
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the sender goes RETRYING, reconnects after SHORTTMR and resynchronises",
+)
 async def test_a_broken_channel_link_retries_and_loses_nothing(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -17,6 +17,7 @@ from qsg.chaos.checkers import Verdict
 from qsg.commands.chaos import replay_command, tidy_run_directory
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import load_script, run_scenario
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,6 +73,10 @@ async def main(world):
 '''
 
 
+@keeps(
+    "docs/scenarios.md",
+    "The run lasts until `main` returns; `DURATION` (simulated seconds) is a limit",
+)
 @pytest.mark.parametrize(("sleep", "duration", "end"), [(5, 60, 5.0), (100, 10, 10.0), (7, 0, 7.0)])
 def test_a_python_scenario_runs_until_main_returns_or_duration_whichever_first(
     sleep: float, duration: float, end: float, tmp_path: Path
@@ -85,6 +90,7 @@ def test_a_python_scenario_runs_until_main_returns_or_duration_whichever_first(
     assert "`DURATION` (simulated seconds) is a limit" in docs
 
 
+@keeps("docs/scenarios.md", "the shipped script's `DURATION = 120` ends at about 19 s")
 def test_the_shipped_python_scenario_says_why_it_ends_before_its_duration() -> None:
     script = load_script(ROOT / "scenarios" / "groups-across-restart.py")
     result = run_scenario(script)

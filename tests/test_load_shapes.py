@@ -22,6 +22,7 @@ from actors.events import MessageGot, MessagePut
 from qsg.commands.pipeline.theory import mmc_mean_wait
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 DAY = RateProfile(
     (0.0, 100.0, 200.0, 300.0), (2.0, 10.0, 0.0, 5.0), "linear", Burst(250.0, 20.0, 4.0)
@@ -57,6 +58,10 @@ def _arrivals(profile: RateProfile, arrival: str, end: float, seed: int = 7) -> 
         out.append(now)
 
 
+@keeps(
+    "docs/capacity.md",
+    "a non-homogeneous Poisson process, by thinning (Lewis and Shedler 1979)",
+)
 @pytest.mark.parametrize("shape", ["step", "linear"])
 def test_poisson_arrivals_per_interval_match_the_profile(shape: str):
     profile = RateProfile(DAY.times, DAY.rates, shape, DAY.burst)
@@ -70,6 +75,7 @@ def test_poisson_arrivals_per_interval_match_the_profile(shape: str):
         assert abs(got - expected) <= 4.5 * math.sqrt(expected) + 1, (start, got, expected)
 
 
+@keeps("docs/capacity.md", "the next message when ∫λ since the last reaches 1")
 def test_constant_arrivals_at_a_varying_rate_come_one_per_unit_of_expected_count():
     times = _arrivals(DAY, "constant", 400)
     for start in range(0, 400, 10):
@@ -78,6 +84,10 @@ def test_constant_arrivals_at_a_varying_rate_come_one_per_unit_of_expected_count
     assert len(times) == math.floor(DAY.expected(0, 400))
 
 
+@keeps(
+    "docs/capacity.md",
+    "the next message when ∫λ since the last reaches a draw uniform on [0, 2]",
+)
 def test_uniform_arrivals_at_a_varying_rate_average_the_profile():
     times = _arrivals(DAY, "uniform", 20_000)
     assert len(times) == pytest.approx(DAY.expected(0, 20_000), rel=0.02)
@@ -105,6 +115,7 @@ queue = "APP.WORK"
 """
 
 
+@keeps("README.md", "load that follows the day (a rate profile, a CSV of hourly rates, bursts)")
 def test_a_profile_and_a_burst_are_read_from_the_scenario():
     text = SCENARIO.format(
         rate='rate = { profile = [[0, 2], [50, 8]], shape = "linear" }\n'
@@ -180,6 +191,7 @@ def test_a_rate_file_is_read_with_its_header_and_comments(tmp_path: Path):
     assert w.profile == RateProfile((0.0, 3600.0), (20.0, 120.0), "step")
 
 
+@keeps("docs/capacity.md", "A bad line is reported at the CSV file's own line")
 def test_a_bad_line_of_a_rate_file_is_named_by_the_files_own_line(tmp_path: Path):
     (tmp_path / "day.csv").write_text("time,rate\n0,20\n3600,lots\n")
     path = tmp_path / "s.toml"
@@ -223,6 +235,7 @@ service = {{ dist = "exponential", mean = 0.1 }}
 """
 
 
+@keeps("docs/capacity.md", "an M(t)/M/3 queue whose rate")
 @pytest.mark.slow
 def test_an_mtmc_queue_reaches_the_new_erlang_c_wait_after_a_step_in_rate():
     # M(t)/M/3, mu = 10: the rate steps from 12 (rho 0.4) to 21 (rho 0.7) at 200 s. After

@@ -20,6 +20,7 @@ from qsg.commands.pipeline.runs import read_log
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.recording import write_run
+from tests.claims import keeps
 
 WARM = """\
 [run]
@@ -55,6 +56,11 @@ duration = 3
 """
 
 
+@keeps(
+    "docs/capacity.md",
+    "`qsg metrics` (and `qsg report`, which reads its tables) applies the same warm-up",
+)
+@keeps("README.md", "a warm-up left out of every figure")
 def test_no_metrics_row_or_statistic_comes_from_inside_the_warm_up(tmp_path: Path) -> None:
     result = run_scenario(parse_scenario(WARM))
     write_run(tmp_path, tmp_path / "warm.toml", result, copy=False)

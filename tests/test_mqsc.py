@@ -14,6 +14,7 @@ from qsg.core.objects import AliasQueue, RemoteQueue
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import MQSCError, load, parse
+from tests.claims import keeps
 from tests.helpers import ALL, get, put
 
 DEFINITIONS = Path(__file__).parent.parent / "scenarios" / "qsg1-qm1.mqsc"
@@ -146,6 +147,7 @@ def test_a_command_the_queue_manager_refuses_stops_the_load_at_its_line() -> Non
         load(qm, "DEFINE QLOCAL(S) QSGDISP(SHARED) CFSTRUCT(APP1)")
 
 
+@keeps("README.md", "DEFINE, ALTER, DELETE, CLEAR QLOCAL and START/STOP CHANNEL act")
 def test_alter_like_and_delete_change_what_is_defined() -> None:
     qm = QMgr("QM1")
     load(qm, "DEFINE QL(BASE) MAXDEPTH(9) DEFPRTY(3)\nDEFINE QL(COPY) LIKE(BASE) DEFPRTY(6)")

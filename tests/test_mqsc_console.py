@@ -26,6 +26,7 @@ from qsg.commands.console import Lines, Tally, file_lines, session
 from qsg.scenario import ScenarioError
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 ROOT = Path(__file__).parent.parent
@@ -89,6 +90,11 @@ async def test_a_session_reports_failures_without_ending_and_counts_them_as_runm
     assert text.endswith("5 MQSC commands read.\n2 commands could not be processed.\n")
 
 
+@keeps(
+    "README.md",
+    "While the console waits for you, simulated time stands still, so what you see is "
+    "the state at that instant.",
+)
 async def test_simulated_time_stands_still_while_the_console_waits_for_its_administrator(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -112,6 +118,11 @@ async def test_simulated_time_stands_still_while_the_console_waits_for_its_admin
         assert trio.current_time() == before
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Each command is an `mqsc` event (its `response` is the reply's lines) and a row "
+    "of the summary's `commands`",
+)
 def test_at_entries_run_mqsc_at_their_time_into_the_event_log_and_the_summary() -> None:
     scenario = parse_scenario(SCENARIO, "admin.toml")
     result = run_scenario(scenario, redis_url=None)
@@ -136,6 +147,11 @@ def test_at_entries_run_mqsc_at_their_time_into_the_event_log_and_the_summary() 
     ]
 
 
+@keeps(
+    "docs/scenarios.md",
+    "The command's syntax is checked when the scenario is read (a CSQ9 message at the "
+    "entry's line)",
+)
 def test_an_at_entry_with_a_bad_command_is_a_scenario_problem_with_its_line() -> None:
     bad = SCENARIO.replace('"DISPLAY QLOCAL(NO.SUCH.QUEUE)"', '"DISPLAY QLOCAL(X) BOGUS"')
     with pytest.raises(ScenarioError) as caught:
@@ -209,6 +225,7 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
     assert problems.exit_code == 2 and "is after the run ends" in problems.output
 
 
+@keeps("README.md", "From a script, `qsg mqsc SCENARIO QM1 < cmds.mqsc`")
 def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

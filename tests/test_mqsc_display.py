@@ -24,6 +24,7 @@ from actors.topology import Topology
 from actors.world import World
 from qsg import CMQC, MD, PMO
 from qsg.core.objects import CFStructure
+from tests.claims import keeps
 from tests.worlds import QM1_DEFINITIONS, QM3_DEFINITIONS
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -117,6 +118,11 @@ async def test_cmdscope_star_answers_from_each_member_with_its_own_view(
         assert "CSQM125I !QM2 CSQMDRTS QLOCAL(APP.REPLIES) WAS NOT FOUND" in one  # QM1's own
 
 
+@keeps(
+    "README.md",
+    "DISPLAY QUEUE, QSTATUS, CHANNEL, CHSTATUS, QMGR, CFSTRUCT, CFSTATUS and GROUP "
+    "answer as on z/OS",
+)
 async def test_display_qstatus_shows_uncommitted_work_as_z_os_does(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -143,6 +149,11 @@ async def test_display_qstatus_type_handle_lists_the_open_handles_of_this_member
         assert [(value(h, "INPUT"), value(h, "OUTPUT")) for h in on_qm1] == [("NO", "YES")]
 
 
+@keeps(
+    "README.md",
+    "DISPLAY QUEUE, QSTATUS, CHANNEL, CHSTATUS, QMGR, CFSTRUCT, CFSTATUS and GROUP "
+    "answer as on z/OS",
+)
 async def test_display_chstatus_shows_the_stopped_channel_and_display_channel_its_definition(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -159,6 +170,11 @@ async def test_display_chstatus_shows_the_stopped_channel_and_display_channel_it
         assert value(receiver[0], "CHLTYPE") == "RCVR"
 
 
+@keeps(
+    "README.md",
+    "DISPLAY QUEUE, QSTATUS, CHANNEL, CHSTATUS, QMGR, CFSTRUCT, CFSTATUS and GROUP "
+    "answer as on z/OS",
+)
 async def test_display_cfstatus_shows_a_structure_nearly_full(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -177,6 +193,11 @@ async def test_display_cfstatus_shows_a_structure_nearly_full(
         assert [value(s, "CFSTRUCT") for s in structure] == ["APP1", "SMALL"]
 
 
+@keeps(
+    "README.md",
+    "DISPLAY QUEUE, QSTATUS, CHANNEL, CHSTATUS, QMGR, CFSTRUCT, CFSTATUS and GROUP "
+    "answer as on z/OS",
+)
 async def test_display_qmgr_and_display_group_and_a_failed_member(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -292,6 +313,7 @@ async def test_display_qmodel_qalias_and_qremote_show_each_type_its_own_attribut
         assert [value(w, "QUEUE") for w in where] == ["TO.QM3"]
 
 
+@keeps("README.md", "DEFINE, ALTER, DELETE, CLEAR QLOCAL and START/STOP CHANNEL act")
 async def test_start_and_stop_channel_from_the_console_show_in_display_chstatus(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:

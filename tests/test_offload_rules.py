@@ -39,6 +39,7 @@ from qsg.mqsc.pcf_inquiries import _as_parameters
 from qsg.mqsc.reader import load
 from qsg.mqsc.status import StructureView
 from qsg.scenario.sizing import elements_of
+from tests.claims import keeps
 from tests.helpers import ALL, get, put
 
 KB = 1024
@@ -47,6 +48,7 @@ APPLIED = rules(5, [t for t, _ in DEFAULT_RULES], [s for _, s in DEFAULT_RULES])
 
 
 # ---- the rule itself -----------------------------------------------------------------
+@keeps("docs/capacity.md", "| 1 | 70 | 32K | from 70% full, messages larger than 32 KB |")
 def test_the_defaults_are_ibms_70_percent_32k_80_percent_4k_and_90_percent_0k() -> None:
     s = CFStructure("APP1")
     assert (s.cf_level, s.offload) == (5, "SMDS")
@@ -65,15 +67,18 @@ def test_a_5_kb_message_at_80_percent_and_any_message_at_90_percent() -> None:
     assert not offloaded(1, 89.9, APPLIED) and offloaded(1, 90.0, APPLIED)
 
 
+@keeps("docs/capacity.md", "a message with more than 63 KB of data is always offloaded")
 def test_a_message_over_63_kb_is_always_offloaded_and_cflevel_4_applies_no_rules() -> None:
     assert offloaded(63 * KB + 1, 0.0, ()) and not offloaded(63 * KB, 99.0, ())
     assert CFStructure("APP1", cf_level=4).offload_rules == ()
 
 
+@keeps("docs/capacity.md", "a size of 64K switches a rule off")
 def test_a_64k_size_switches_a_rule_off() -> None:
     assert rules(5, [70, 80, 90], [64, 4, 64]) == ((80, 4 * KB),)
 
 
+@keeps("docs/capacity.md", "the fuller of its entries and its elements")
 def test_usage_is_the_fuller_of_entries_and_elements() -> None:
     assert percent_full(10, 300, 100, 400) == pytest.approx(75.0)
     assert percent_full(90, 0, 100, 400) == pytest.approx(90.0)
@@ -96,6 +101,7 @@ def _structure(qm: QMgr) -> CFStructure:
     return qm.qsg.shared.structures["APP1"]
 
 
+@keeps("docs/capacity.md", "Set them with DEFINE or ALTER CFSTRUCT")
 def test_define_and_alter_cfstruct_take_the_rules_in_mqsc_syntax() -> None:
     qm = _qm()
     load(qm, "ALTER CFSTRUCT(APP1) OFFLD1TH(60) OFFLD1SZ(16K) OFFLD2SZ(8K) OFFLD3TH(95)")
@@ -103,6 +109,7 @@ def test_define_and_alter_cfstruct_take_the_rules_in_mqsc_syntax() -> None:
     assert s.offload_thresholds == (60, 80, 95) and s.offload_sizes == (16, 8, 0)
 
 
+@keeps("docs/capacity.md", "OFFLDnTH is 0 to 100, OFFLDnSZ 0K to 64K written with its K")
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -121,6 +128,7 @@ def test_a_bad_offload_rule_is_refused_with_mqscs_error(text: str, message: str)
     assert _structure(qm).offload_sizes == (32, 4, 0)  # nothing applied
 
 
+@keeps("docs/capacity.md", "DISPLAY CFSTRUCT shows them")
 def test_display_cfstruct_and_pcf_show_the_rules() -> None:
     qm = _qm()
     load(qm, "ALTER CFSTRUCT(APP1) OFFLD2SZ(8K)")
@@ -226,6 +234,10 @@ def test_a_store_offloads_40_kb_from_70_percent_5_kb_from_80_and_any_size_from_9
     assert p.offloads(KB) and p.offloads(1)
 
 
+@keeps(
+    "docs/capacity.md",
+    "a structure altered down to CFLEVEL(4) keeps them without applying them (only the 63 KB rule)",
+)
 def test_cflevel_4_keeps_only_the_63_kb_rule(make_store: Callable[[], MessageStore]) -> None:
     p = Probe(make_store(), "CFLEVEL(4)")
     p.fill_to(95)
@@ -241,6 +253,7 @@ def test_alter_offld2sz_changes_the_decision(make_store: Callable[[], MessageSto
     assert not p.offloads(5 * KB) and p.offloads(9 * KB)
 
 
+@keeps("docs/capacity.md", "only the control storage, the message's control information, stays")
 def test_an_offloaded_message_keeps_only_control_information_in_the_structure(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -255,6 +268,10 @@ def test_an_offloaded_message_keeps_only_control_information_in_the_structure(
     assert p.store.structure_usage("APP1") == before
 
 
+@keeps(
+    "docs/capacity.md",
+    "applied in one place (`qsg/core/offload.py`) by both stores at the moment of the put",
+)
 def test_the_redis_store_and_the_in_process_store_make_the_same_decisions(
     redis_store: Callable[[], RedisStore],
 ) -> None:

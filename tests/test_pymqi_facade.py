@@ -27,6 +27,7 @@ from qsg.commands.exec.clocks import program_clock
 from qsg.commands.exec.imports import pymqi_aliases
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQC, bridge
+from tests.claims import keeps
 
 T = TypeVar("T")
 QUEUE = "TEST.1"
@@ -77,6 +78,10 @@ class TestQueueManager:
 
         assert in_world(body) == b"QM2".ljust(48)
 
+    @keeps(
+        "README.md",
+        '`connect("QSG1")` attaches to a running member, as z/OS group attach does',
+    )
     def test_connect_by_a_qsg_name_attaches_to_a_running_member_chosen_by_the_seed(self) -> None:
         def body(world: World) -> tuple[str, ...]:
             return tuple(
@@ -87,6 +92,10 @@ class TestQueueManager:
         first, again = in_world(body, seed=1), in_world(body, seed=1)
         assert first == again and set(first) == {"QM1", "QM2"}  # seeded, and both used
 
+    @keeps(
+        "README.md",
+        '`connect("QSG1")` attaches to a running member, as z/OS group attach does',
+    )
     def test_group_attach_skips_a_member_that_is_down(self) -> None:
         def body(world: World) -> set[bytes]:
             bridge.call(world.kill, "QM1")
@@ -455,6 +464,10 @@ class TestImportsAndClocks:
         finally:
             del sys.modules["pymqi"]
 
+    @keeps(
+        "README.md",
+        "`--virtual` runs the program in simulated time too (its `time.sleep`, clocks",
+    )
     def test_under_virtual_time_the_programs_clocks_follow_the_simulation_and_qsgs_do_not(
         self,
     ) -> None:

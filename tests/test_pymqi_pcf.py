@@ -34,6 +34,7 @@ from qsg.commands.exec.program import parse_command
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQC, CMQCFC
 from qsg.scenario import load_scenario
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 T = TypeVar("T")
@@ -282,6 +283,7 @@ def test_a_name_that_is_no_pcf_command_is_an_attribute_error_naming_it() -> None
 # ---- its connection and reply queue ---------------------------------------------------
 
 
+@keeps("README.md", "pymqi's `PCFExecute` among them under `qsg exec`")
 def test_pcfexecute_given_a_name_connects_itself_and_disconnect_deletes_its_reply_queue() -> None:
     def body(world: World) -> tuple[list[bytes], bool, int]:
         pcf = pymqi.PCFExecute("QM2")

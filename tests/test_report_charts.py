@@ -29,6 +29,7 @@ from qsg.commands.pipeline.report import answer_html, write_report
 from qsg.commands.pipeline.runs import find_runs
 from qsg.commands.pipeline.sweep import KNEE, POINTS
 from qsg.commands.replicate import interval
+from tests.claims import keeps
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 SCHEMAS = {**rt.SCHEMAS, "points": POINTS, "knee": KNEE}
@@ -82,6 +83,7 @@ def _sweep(
     }
 
 
+@keeps("README.md", "the highest load whose p99 latency meets the objective")
 def test_the_knee_is_interpolated_between_the_last_load_meeting_the_objective_and_the_next():
     # p99 0.05 at 100/s, 0.25 at 200/s: 0.1 is a quarter of the way, at 125/s.
     assert answer.crossing([(200.0, 0.25), (100.0, 0.05), (50.0, 0.01)], 0.1) == (125.0, "")

@@ -25,6 +25,7 @@ from qsg.scenario import eventlog, parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.sizing import elements_of, series
 from qsg.scenario.summary import Scopes, percentile
+from tests.claims import keeps
 
 
 def _run(tmp_path: Path, events: list[object], scopes: Scopes | None = None) -> rt.RunEvents:
@@ -44,6 +45,10 @@ def _got(
     return MessageGot(t, q_mgr, queue, msg, 100, False, browse, -1)
 
 
+@keeps(
+    "docs/scenarios.md",
+    "from a message's first MQPUT anywhere to its MQGET, nearest-rank percentiles",
+)
 def test_latency_counts_from_the_first_mqput_anywhere_and_not_from_a_later_one(tmp_path):
     ev = _run(
         tmp_path,
@@ -62,6 +67,8 @@ def test_latency_counts_from_the_first_mqput_anywhere_and_not_from_a_later_one(t
     assert rt.runs(ev, rt.Messages.of(ev)).to_pylist()[0]["got"] == 3  # the browse is not
 
 
+@keeps("docs/scenarios.md", "a table per queue (a shared queue once, under its QSG)")
+@keeps("README.md", "a shared queue once, under its QSG")
 def test_a_shared_queue_is_its_qsgs_whichever_member_touched_it(tmp_path):
     scopes = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["SHARED"]})
     ev = _run(

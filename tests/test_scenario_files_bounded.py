@@ -20,6 +20,7 @@ from pathlib import Path
 from qsg.scenario import ScenarioError, load_scenario
 from qsg.scenario.files import MAX_FILE_BYTES
 from tests.bounds import memory_bound
+from tests.claims import keeps
 
 SCENARIO = """\
 description = "one queue manager, one putter"
@@ -69,6 +70,7 @@ def test_validate_of_a_file_without_end_is_one_problem_not_a_read_until_memory_r
     assert "Traceback" not in done.stderr
 
 
+@keeps("docs/capacity.md", "the file is read up to 16 MiB")
 def test_an_mqsc_file_or_a_rate_file_without_end_is_a_problem_of_its_key(tmp_path: Path) -> None:
     path = scenario(tmp_path, qmgr_extra='mqsc_file = "/dev/zero"')
     try:
@@ -88,6 +90,7 @@ def test_an_mqsc_file_or_a_rate_file_without_end_is_a_problem_of_its_key(tmp_pat
     assert f"more than {MAX_FILE_BYTES:,} bytes" in problem.message
 
 
+@keeps("docs/capacity.md", "(a file that is not a rate file is not copied to the terminal)")
 def test_a_rate_file_that_is_not_one_is_reported_without_its_lines(tmp_path: Path) -> None:
     (tmp_path / "passwd").write_text(PASSWD)
     done = validate(scenario(tmp_path, rate='{ file = "passwd" }'))
@@ -99,6 +102,10 @@ def test_a_rate_file_that_is_not_one_is_reported_without_its_lines(tmp_path: Pat
         assert secret not in done.stderr + done.stdout, secret
 
 
+@keeps(
+    "docs/capacity.md",
+    "the report quotes at most the cell at fault, cut to 20 characters, never the line",
+)
 def test_a_rate_cell_that_is_not_a_number_is_quoted_short(tmp_path: Path) -> None:
     (tmp_path / "rates.csv").write_text("time,rate\n0,5\n10," + "9" * 30 + "x,and more\n")
     (tmp_path / "rates2.csv").write_text("time,rate\n0,5\n10,fast\n")

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+from tests.claims import keeps
 
 GOOD = """\
 description = "a small good scenario"
@@ -79,6 +80,11 @@ def test_the_good_scenario_is_good() -> None:
     assert scenario.topology.qsgs == {"QSG1": ["QM1", "QM2"]}
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Everything is checked before anything starts: unknown keys (with the nearest "
+    "known one suggested), wrong types, out-of-range values",
+)
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
@@ -208,6 +214,7 @@ def test_each_problem_names_file_line_and_key(
         assert got.startswith(wanted), (got, wanted)
 
 
+@keeps("docs/scenarios.md", "Each problem is one line naming file, line and key")
 def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     text = GOOD.replace("rate = 5", "rate = -5").replace("seed = 1", 'seed = "one"')
     text = text.replace('type = "getter"', 'type = "gettter"')
@@ -215,6 +222,12 @@ def test_every_problem_of_a_file_is_reported_at_once(tmp_path: Path) -> None:
     assert [p.split(": ")[1] for p in found] == ["run.seed", "workload[0].rate", "workload[1].type"]
 
 
+@keeps("docs/scenarios.md", "the exit code is 2 and nothing was started")
+@keeps(
+    "README.md",
+    "`qsg validate` checks it without starting anything (every problem as `file:line: "
+    "key: problem`, exit 2)",
+)
 @pytest.mark.slow
 def test_validate_exits_2_naming_each_problem_and_starts_nothing(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
@@ -247,6 +260,11 @@ def test_a_problem_that_names_a_table_is_printed_whole(tmp_path: Path) -> None:
     assert "add [qsg.NAME] members or a [qmgr.NAME] table" in done.stderr
 
 
+@keeps(
+    "docs/scenarios.md",
+    "A sweep file given to `qsg run` or `qsg chaos` (or a scenario given to `qsg "
+    "sweep`) is refused in one line that names the command to use.",
+)
 @pytest.mark.parametrize("command", ["run", "chaos"])
 def test_a_sweep_file_given_for_a_scenario_is_refused_saying_to_use_qsg_sweep(
     command: str,
@@ -265,6 +283,11 @@ def test_a_sweep_file_given_for_a_scenario_is_refused_saying_to_use_qsg_sweep(
     assert "1 problem; nothing was started" in done.stderr
 
 
+@keeps(
+    "docs/scenarios.md",
+    "A sweep file given to `qsg run` or `qsg chaos` (or a scenario given to `qsg "
+    "sweep`) is refused in one line that names the command to use.",
+)
 @pytest.mark.slow
 def test_sweep_given_a_scenario_says_to_play_it_with_qsg_run(tmp_path: Path) -> None:
     path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"

@@ -26,6 +26,7 @@ from qsg.commands.pipeline.sweep_file import load_sweep
 from qsg.core.events import Discarded, ReportPut
 from qsg.scenario import load_scenario
 from qsg.scenario.play import RunResult, load_script, run_scenario
+from tests.claims import keeps
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 
@@ -183,6 +184,7 @@ def test_the_groups_script_resumes_the_group_after_the_restart(
     assert result.summary.totals["kills"] == result.summary.totals["restarts"] == 1
 
 
+@keeps("README.md", "one seed draws every random choice of a run")
 def test_a_seeded_in_process_run_repeats_exactly() -> None:
     # One seed, one run: the same events (in process, trio's scheduling is seeded too).
     scenario = load_scenario(SCENARIOS / "shared-queue-expiry.toml")

@@ -19,12 +19,14 @@ from actors.costs import Costs
 from qsg import CMQC, GMO, MD, PMO
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 BIG = b"b" * (64 * 1024)  # over 63 KB: always offloaded
 
 
+@keeps("README.md", "with CFLEVEL(5)'s offload rules and SMDS costs")
 async def test_an_offloaded_put_costs_an_smds_write_and_its_get_an_smds_read(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:

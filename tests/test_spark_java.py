@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from qsg.commands.cli import main
 from qsg.commands.pipeline.spark import JavaMissingError, check_java
+from tests.claims import keeps
 
 
 def fake_java(tmp_path: Path, banner: str) -> Path:
@@ -52,6 +53,7 @@ def test_no_java_at_all_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         check_java()
 
 
+@keeps("README.md", "without Java they say so in one line and exit 1")
 def test_qsg_metrics_without_java_exits_1_in_one_line(tmp_path: Path) -> None:
     env = {"PATH": str(Path(sys.executable).parent), "JAVA_HOME": str(tmp_path / "none")}
     run = tmp_path / "run"

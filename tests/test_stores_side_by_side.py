@@ -337,6 +337,10 @@ def test_the_two_stores_give_the_same_answers_and_depths(cf_transport: BlockingT
             stateful_step_count=40,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow],
+            # The same examples every run: the check below, that some example filled a
+            # structure, is then a fact of the examples, not a chance (random ones missed
+            # it about one run in ten under a loaded full suite).
+            derandomize=True,
         ),
     )
     # The structure filled and refused a put in some example: the two stores were

@@ -27,6 +27,7 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 from tests.helpers import ALL, get, put
 
 KB = 1024
@@ -71,6 +72,10 @@ def _usage(store: MessageStore) -> tuple[int, int, float]:
     )
 
 
+@keeps(
+    "docs/capacity.md",
+    "a structure is full, and MQPUT gets MQRC_STORAGE_MEDIUM_FULL, when either runs out",
+)
 def test_at_cflevel_5_a_64_kb_structure_refuses_the_65th_1_kb_message_with_2192(
     store: MessageStore,
 ) -> None:
@@ -128,6 +133,7 @@ def test_a_put_in_syncpoint_takes_its_room_at_once_and_a_backout_gives_it_back(
     put(h, b"x" * KB, 0.0)
 
 
+@keeps("docs/capacity.md", "or more: MQRC_WRONG_CF_LEVEL, 2366, otherwise")
 @pytest.mark.parametrize("cf_level", [1, 2, 3])
 def test_below_cflevel_4_a_message_over_63_kb_is_refused_with_2366(
     store: MessageStore, cf_level: int
@@ -188,6 +194,10 @@ size = 1024
 """
 
 
+@keeps(
+    "docs/capacity.md",
+    "(`geometry.has_room`: in process as on the Redis coupling facility, the same put)",
+)
 @pytest.mark.parametrize(("cf_level", "fits"), [(4, 51), (5, 64)])
 def test_a_run_in_process_fills_the_structure_as_the_same_run_on_the_server_does(
     cf_url: str, cf_level: int, fits: int

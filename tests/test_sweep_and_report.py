@@ -18,6 +18,7 @@ from qsg.commands.cli import main
 from qsg.commands.pipeline.sweep_file import load_sweep
 from qsg.scenario.errors import ScenarioError
 from tests.browser import load
+from tests.claims import keeps
 from tests.test_pipeline import _documented
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
@@ -105,6 +106,12 @@ def test_a_sweep_point_the_scenario_checks_refuse_is_reported_before_anything_ru
     assert result.exit_code == 2 and not (tmp_path / "o").exists()
 
 
+@keeps(
+    "README.md",
+    "The report opens with the answers (the knee with its 95% interval, each "
+    "structure's peak and time to full, the busiest member), then the charts.",
+)
+@keeps("README.md", "the highest load whose p99 latency meets the objective")
 def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     out = tmp_path / "sweep"
     result = CliRunner().invoke(

@@ -19,6 +19,7 @@ from actors.events import QMgrStatistics
 from qsg import CMQC
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 BUSY = """\
 [run]
@@ -49,6 +50,7 @@ rate = 20
 """
 
 
+@keeps("README.md", "processor utilisation per queue manager")
 def test_utilisation_is_lambda_times_s_over_c():
     # Three putters at 20 a second on QM1, each MQPUT 0.02 s of processor and 0.005 s of
     # CF access. A putter waits for its put before drawing the next gap, so each puts

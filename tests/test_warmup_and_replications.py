@@ -27,6 +27,7 @@ from qsg.commands.replicate import combine, interval, precise, replicate, t975
 from qsg.scenario import ScenarioError, parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.summary import Scopes, summarise
+from tests.claims import keeps
 
 MM1 = """\
 [run]
@@ -61,6 +62,8 @@ def _got(time: float, msg_id: bytes) -> MessageGot:
     return MessageGot(time, "QM1", "Q", msg_id, 10, False, False, -1)
 
 
+@keeps("docs/capacity.md", "`[run] warmup = S` leaves the first S simulated seconds")
+@keeps("README.md", "a warm-up left out of every figure")
 def test_a_warm_up_leaves_its_events_out_of_every_statistic_but_not_out_of_the_record():
     events = [
         _put(1.0, b"a"),
@@ -102,6 +105,7 @@ def test_students_t_has_the_tables_values():
     assert 1.960 < t975(10_000) < 1.961
 
 
+@keeps("docs/capacity.md", "(Student's t, s the replications' standard deviation")
 def test_an_interval_is_the_mean_and_t_times_the_standard_error():
     got = interval([1.0, 2.0, 3.0, 6.0])
     assert got["mean"] == 3.0 and got["n"] == 4
@@ -158,6 +162,10 @@ def _play_mm1(seed: int) -> tuple[dict[str, Any], str | None]:
     return result.summary.to_json(), None
 
 
+@keeps(
+    "docs/capacity.md",
+    "`tests/test_warmup_and_replications.py` runs 100 independent experiments of four",
+)
 @pytest.mark.slow
 def test_replications_intervals_cover_the_exact_erlang_c_wait_about_95_percent_of_the_time():
     # 100 independent experiments, each 4 replications of a short M/M/1 (rho = 0.5,
@@ -173,6 +181,7 @@ def test_replications_intervals_cover_the_exact_erlang_c_wait_about_95_percent_o
     assert 89 <= covered <= 100, covered
 
 
+@keeps("README.md", "`--replications N` seeds with each figure as mean ± 95% half-width")
 def test_qsg_run_replications_prints_each_figure_as_mean_half_width_and_n(tmp_path):
     path = tmp_path / "mm1.toml"
     path.write_text(MM1.format(duration=30, warmup=5))
@@ -185,6 +194,7 @@ def test_qsg_run_replications_prints_each_figure_as_mean_half_width_and_n(tmp_pa
     assert row["got"]["half_width"] > 0 and math.isfinite(row["latency_p99"]["mean"])
 
 
+@keeps("docs/capacity.md", "stops as soon as every figure's half-width is within 5% of its mean")
 def test_qsg_run_precision_stops_once_every_figure_is_precise_enough(tmp_path):
     path = tmp_path / "mm1.toml"
     # Constant arrivals and service: every seed gives the same figures, precise at once.

@@ -34,9 +34,14 @@ KINDS: dict[str, str] = {
     "skew": "skew a member's lease clock",
     "refresh": "REFRESH QMGR TYPE(EXPIRY) on a member",
     "stall_scan": "the expiry-scan lease holder stalls mid-scan past its lease, then scans",
+    "rogue_partner": "a peer starts a channel at its receiver as its sender, and replays "
+    "or skips message sequence numbers",
 }
 #: Kinds drawn from their own stream (see the module's docstring), in the order drawn.
-LATER = ("stall_scan",)
+LATER = ("stall_scan", "rogue_partner")
+#: How far from the sender's last message a rogue partner numbers its batch: replays
+#: (0 and back) and skips (2 and on, to the far side of the wrap); never 1, the next.
+ROGUE_OFFSETS = (0, -1, -5, 2, 3, 10, 10**8)
 #: Kinds that may last until the heal in liveness mode (no duration).
 LASTING = frozenset({"kill", "pause", "cf_member", "cf_all", "cf_fail", "stop_channel"})
 
@@ -65,8 +70,10 @@ class Targets:
 
     def later_kinds(self) -> list[str]:
         """The ``LATER`` kinds this scenario offers a target for: a stall needs a QSG
-        with a member that scans, so that there is a lease to hold and to lose."""
-        return ["stall_scan"] if self.scanning and self.lease else []
+        with a member that scans, so that there is a lease to hold and to lose; a rogue
+        partner needs a sender channel to pass for."""
+        kinds = ["stall_scan"] if self.scanning and self.lease else []
+        return kinds + (["rogue_partner"] if self.senders else [])
 
 
 def targets(scenario: Scenario, *, server: bool = False) -> Targets:
@@ -121,6 +128,10 @@ def draw(
             faults.append(_fault(kind, rng, targets, at, duration))
     later = random.Random(f"{seed}:later")
     for kind in targets.later_kinds():
+        # Each kind from a stream of its own: one added later leaves the draws of the
+        # kinds before it as they were.
+        if kind != "stall_scan":
+            later = random.Random(f"{seed}:later:{kind}")
         if later.random() < 0.5:
             kinds.append(kind)
             for _ in range(later.randint(1, 2)):
@@ -159,7 +170,11 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
         return Fault(at, "refresh_expiry", qmgr=rng.choice(t.members))
     if kind == "stall_scan":  # past the lease, so that a peer takes it over meanwhile
         return Fault(at, "stall_scan", amount=round(rng.uniform(1.1 * t.lease, 2 * t.lease), 3))
+    if kind == "rogue_partner":
+        q_mgr, channel = rng.choice(t.senders)
+        offset = rng.choice(ROGUE_OFFSETS)
+        return Fault(at, "rogue_partner", qmgr=q_mgr, channel=channel, amount=offset)
     raise AssertionError(kind)
 
 
-__all__ = ["KINDS", "LASTING", "LATER", "Targets", "draw", "targets"]
+__all__ = ["KINDS", "LASTING", "LATER", "ROGUE_OFFSETS", "Targets", "draw", "targets"]

@@ -110,7 +110,8 @@ class Connection:
         MQOO_ALTERNATE_USER_AUTHORITY (which the connection's user must be allowed)."""
         if not options & CMQC.MQOO_ALTERNATE_USER_AUTHORITY:
             return self.user
-        alternate = name_of(od.AlternateUserId).decode() if od is not None else ""
+        # Bytes that are no text are no user the queue manager knows: not authorized.
+        alternate = "" if od is None else _decoded(od.AlternateUserId, CMQC.MQRC_NOT_AUTHORIZED)
         if not alternate:
             raise MQMIError.failed(
                 CMQC.MQRC_OPTIONS_ERROR, "MQOO_ALTERNATE_USER_AUTHORITY needs OD.AlternateUserId"

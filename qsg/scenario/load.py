@@ -20,6 +20,7 @@ from typing import Any
 from actors import dist
 from actors.costs import Costs
 from qsg import CMQC
+from qsg.core.channels import DEFAULT_SEQWRAP
 from qsg.core.objects import CFStructure
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
 from qsg.mqsc import commands as mqsc_commands
@@ -635,6 +636,16 @@ class _Loader:
                 ok = False
             if needs == "amount":
                 ok &= r.at_least((*p, "amount"), amount, 0, above=True)
+            whole = abs(amount) <= DEFAULT_SEQWRAP and amount == int(amount)  # nan, inf: no
+            if action == "rogue_partner" and (not whole or amount == 1):
+                # 1 is the next number: a batch MQ takes from anyone who says it.
+                r.problem(
+                    (*p, "amount"),
+                    f"rogue_partner amount {amount:g}: a whole number other than 1, at most "
+                    f"{DEFAULT_SEQWRAP} either way "
+                    "(0 replays the sender's last message, 2 or more skip ahead)",
+                )
+                ok = False
             if duration is not None:
                 if action not in UNDO:
                     r.problem(
