@@ -31,6 +31,7 @@ from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC, GMO, MD, PMO, MQMIError
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
@@ -52,6 +53,11 @@ def one_queue() -> Topology:
 
 
 # ---- timeouts ----------------------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "one call: its request written and its reply read; a watchdog per connection fails the link "
+    "when the oldest call in flight has waited longer",
+)
 async def test_a_server_that_accepts_and_never_answers_fails_within_the_socket_timeout(
     silent_port: int,
 ) -> None:
@@ -65,6 +71,11 @@ async def test_a_server_that_accepts_and_never_answers_fails_within_the_socket_t
     )
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "accepts and never answers, or stops answering mid-run | MQRC_CF_STRUC_FAILED (2373) after "
+    "`socket_timeout`",
+)
 async def test_a_server_that_stops_answering_mid_run_is_mqrc_cf_struc_failed(
     tcp_server: EmbeddedServer, virtual_clock: VirtualClock
 ) -> None:
@@ -85,6 +96,10 @@ async def test_a_server_that_stops_answering_mid_run_is_mqrc_cf_struc_failed(
             assert "did not answer within 0.5 s (socket_timeout)" in str(silent.value)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A value that is not a positive number of seconds is refused before anything starts",
+)
 async def test_a_wrong_timeout_in_the_url_is_named_before_anything_starts() -> None:
     with pytest.raises(ValueError, match=r"^the URL's socket_timeout is 0\.0: it must be more"):
         async with TrioTransport.open("redis://127.0.0.1:1/0?socket_timeout=0"):
@@ -92,6 +107,7 @@ async def test_a_wrong_timeout_in_the_url_is_named_before_anything_starts() -> N
 
 
 # ---- TLS -----------------------------------------------------------------------------------
+@keeps("docs/coupling-facility.md", "a server that does not speak TLS at all ends in one line")
 async def test_rediss_to_a_server_without_tls_fails_in_bounded_time(
     tcp_server: EmbeddedServer,
 ) -> None:
@@ -162,6 +178,10 @@ def _tls_url(server: EmbeddedServer, port: int, query: str) -> str:
     return f"rediss://qsg:{server.password}@127.0.0.1:{port}/0?socket_connect_timeout=5&{query}"
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a PEM file of the certificate authorities to verify it against",
+)
 async def test_rediss_verifies_the_server_against_ssl_ca_certs(
     tcp_server: EmbeddedServer, ca: trustme.CA, tmp_path: Path
 ) -> None:
@@ -185,6 +205,10 @@ async def test_rediss_verifies_the_server_against_ssl_ca_certs(
             nursery.cancel_scope.cancel()
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "this client's certificate and key, for a server that asks for one (`tls-auth-clients yes`)",
+)
 async def test_rediss_presents_ssl_certfile_and_ssl_keyfile_to_a_server_that_asks(
     tcp_server: EmbeddedServer, ca: trustme.CA, tmp_path: Path
 ) -> None:
@@ -208,6 +232,11 @@ async def test_rediss_presents_ssl_certfile_and_ssl_keyfile_to_a_server_that_ask
 
 
 # ---- a full server ---------------------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "MQRC_STORAGE_MEDIUM_FULL (2192) on MQPUT; gets, commits and scans still run, so consumers "
+    "can free it",
+)
 async def test_a_server_at_maxmemory_refuses_puts_with_2192_and_still_lets_getters_free_it(
     tcp_server: EmbeddedServer, virtual_clock: object
 ) -> None:
@@ -239,6 +268,15 @@ async def test_a_server_at_maxmemory_refuses_puts_with_2192_and_still_lets_gette
 
 
 # ---- a server that died, or came back empty ----------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "killed mid-run (the connection breaks, nobody listens) | MQRC_CF_STRUC_FAILED (2373)",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "Every failure of the facility is one `cf-failure` event (`docs/events.md`), not one per "
+    "call that met it",
+)
 async def test_the_embedded_server_killed_mid_run_is_2373_and_an_unscheduled_failure(
     virtual_clock: object,
 ) -> None:
@@ -261,6 +299,11 @@ async def test_the_embedded_server_killed_mid_run_is_2373_and_an_unscheduled_fai
         world.server.restart()  # so that the world's stop finds it
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "the structures are recovered at once, empty (a `cf-recovery` event per structure), then "
+    "calls work again",
+)
 async def test_a_server_restarted_empty_is_2373_then_its_structures_are_recovered(
     tcp_server: EmbeddedServer, virtual_clock: object
 ) -> None:
@@ -300,6 +343,10 @@ def write_a_long_append_only_file(url: str) -> None:
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "nothing, while it loads (the call waits, within `loading_timeout`)",
+)
 async def test_a_server_loading_its_append_only_file_is_waited_for_within_loading_timeout(
     tmp_path: Path,
 ) -> None:

@@ -115,6 +115,11 @@ async def test_without_its_state_the_restarted_cf_has_the_queues_but_no_messages
     "units of work in flight at the failure are backed out (their MQCMIT answers "
     "MQRC_BACKED_OUT, 2003)",
 )
+@keeps(
+    "docs/coupling-facility.md",
+    "units of work in flight can no longer commit (MQRC_BACKED_OUT at MQCMIT), as after the "
+    "`cf_fail` fault",
+)
 async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot_commit(
     virtual_clock: VirtualClock,
 ) -> None:

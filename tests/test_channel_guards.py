@@ -128,6 +128,7 @@ async def _get(world: World, count: int, queue: str = "APP.IN", wait_ms: int = 1
 
 
 # ---- one instance of a channel at a time ----------------------------------------------
+@keeps("docs/edges.md", 'a hello for a channel already running (AMQ9514E, "Channel is in use")')
 async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -166,6 +167,10 @@ async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world
 @pytest.mark.parametrize(
     ("why", "first"),
     [("skips ahead to 2**62", 2**62), ("replays the last committed", 1), ("goes back to 0", 0)],
+)
+@keeps(
+    "docs/edges.md",
+    "a batch whose first message is not the next (AMQ9526E): nothing of it is put or confirmed.",
 )
 async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture, why: str, first: int
@@ -231,6 +236,7 @@ async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_let
         assert [e.reason for e in world.events.of(DeadLettered)] == [2085]
 
 
+@keeps("docs/edges.md", "the message left on the sender's transmission queue")
 async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_stays_on_the_xmitq(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -275,6 +281,7 @@ async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_ag
 
 
 # ---- channel authentication: the partner's queue manager name ------------------------
+@keeps("docs/edges.md", "from a partner channel authentication blocks (AMQ9777E)")
 async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_amq9777e(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

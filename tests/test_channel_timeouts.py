@@ -29,6 +29,7 @@ from qsg import CMQC, GMO, MD, PMO
 from qsg.chaos.campaign import run_one
 from qsg.mqsc.errors import MQSCError
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 #: The most any test here may take in wall seconds, though its bounds are 1 or 2 seconds.
@@ -86,6 +87,11 @@ def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_r
     assert receive_timeout(agreed) == timeout
 
 
+@keeps(
+    "docs/edges.md",
+    "A partner that stops answering altogether (a listener that accepts and says nothing, a "
+    "paused or hung queue manager) ends the channel too",
+)
 async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9259e(
     virtual_clock: VirtualClock, silent_port: int, caplog: pytest.LogCaptureFixture
 ) -> None:

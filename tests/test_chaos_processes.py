@@ -123,6 +123,11 @@ def test_processes_mode_needs_a_wall_clock_scenario(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "a kill falls only on a member that is up: the coordinator waits until the process holds its "
+    "member lease",
+)
 def test_a_kill_due_before_the_member_is_up_waits_until_it_is() -> None:
     # Issue 26: a member SIGKILLed before it had joined its QSG was never up, so no peer
     # could recover it and the recovery checker reported it "unrecovered", a false

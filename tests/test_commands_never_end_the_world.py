@@ -21,6 +21,7 @@ from actors import admin
 from actors.clock import VirtualClock
 from actors.events import ChannelStateChanged, CommandFailed
 from qsg.mqsc import commands
+from tests.claims import keeps
 from tests.test_pcf_command_server import admin_of, cfin, cfst, request
 from tests.worlds import qsg_and_qm3
 
@@ -30,6 +31,11 @@ MQQT_LOCAL, MQQA_GET_INHIBITED = 1, 1
 MQCC_FAILED, MQRCCF_COMMAND_FAILED = 2, 3008
 
 
+@keeps(
+    "docs/edges.md",
+    "START CHANNEL of a sender whose XMITQ is missing or not a transmission queue | CSQM090E and "
+    "CSQ9023E; the run goes on",
+)
 async def test_start_channel_of_a_sender_whose_xmitq_is_missing_is_an_error_reply(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -53,6 +59,11 @@ async def test_start_channel_of_a_sender_whose_xmitq_is_missing_is_an_error_repl
         assert not (await admin.command(world, "QM1", "DISPLAY QMGR")).failed
 
 
+@keeps(
+    "docs/edges.md",
+    'the channel ends STOPPED with an AMQ9999E line ("ended abnormally") in the log and its '
+    "`channel-state` event; the queue manager goes on",
+)
 async def test_a_sender_started_another_way_whose_xmitq_is_gone_stops_and_the_run_goes_on(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -74,6 +85,11 @@ async def test_a_sender_started_another_way_whose_xmitq_is_gone_stops_and_the_ru
         assert "AMQ9999E" in caplog.text and "BAD.SDR" in caplog.text
 
 
+@keeps(
+    "docs/edges.md",
+    "answered OK; the command server logs CSQN203I once and retries every second until gets are "
+    "allowed again",
+)
 async def test_get_disabled_on_the_command_queue_over_pcf_is_answered_and_the_server_waits(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -106,6 +122,11 @@ async def test_get_disabled_on_the_command_queue_over_pcf_is_answered_and_the_se
         assert [(h[6], h[7]) for h, _ in answers] == [(0, 0)]  # type: ignore[index]
 
 
+@keeps(
+    "docs/edges.md",
+    "CSQ9017E and CSQ9023E (PCF: MQRCCF_COMMAND_FAILED), its traceback in the log "
+    "(`qsg.commands`) and in a `command-failed` event; the run goes on",
+)
 async def test_an_unexpected_failure_inside_a_command_is_csq9023e_and_recorded(
     virtual_clock: VirtualClock,
     monkeypatch: pytest.MonkeyPatch,

@@ -19,6 +19,7 @@ from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, drain, get, put
 
 SHARED = {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"}
@@ -64,6 +65,10 @@ def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -
     assert qm1.depth("Q") == 0
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "uncommitted puts are invisible to every member (CURDEPTH counts them, as MQ does)",
+)
 def test_an_uncommitted_put_is_invisible_to_other_members_until_commit(
     members: Callable[..., QMgr],
 ) -> None:
@@ -90,6 +95,11 @@ def _fail_with_work_in_flight(qm1: QMgr) -> None:
     # QM1 fails here: nothing of it runs again in this life.
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "it backs out the failed member's in-flight units of work (gets come back with BackoutCount "
+    "raised, puts vanish)",
+)
 def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     members: Callable[..., QMgr],
 ) -> None:
@@ -110,6 +120,7 @@ def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     assert drain(h3, 0.0) == [b"committed 2"]  # the put vanished; nothing lost or doubled
 
 
+@keeps("docs/coupling-facility.md", "A restarted member calls it for itself")
 def test_a_restarted_member_recovers_its_own_units_of_work_if_no_peer_did(
     members: Callable[..., QMgr],
 ) -> None:
@@ -123,6 +134,10 @@ def test_a_restarted_member_recovers_its_own_units_of_work_if_no_peer_did(
     assert drain(h, 0.0) == [b"committed 1", b"committed 2"]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A restarted member calls it for itself and finds nothing left if a peer was first.",
+)
 def test_a_restarted_member_finds_nothing_left_when_a_peer_recovered_it(
     members: Callable[..., QMgr],
 ) -> None:
@@ -134,6 +149,7 @@ def test_a_restarted_member_finds_nothing_left_when_a_peer_recovered_it(
     assert drain(again.connect().open("Q", ALL), 0.0) == [b"committed 1", b"committed 2"]
 
 
+@keeps("docs/coupling-facility.md", "and releases its browse locks")
 def test_peer_recovery_releases_the_failed_members_browse_locks(
     members: Callable[..., QMgr],
 ) -> None:
@@ -161,6 +177,11 @@ def test_another_members_unit_of_work_is_untouched_by_peer_recovery(
 
 
 # ---- CF structure limits -------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "When either runs out, any put to any queue of the structure gets MQRC_STORAGE_MEDIUM_FULL "
+    "naming the structure",
+)
 def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_filled_it(
     members: Callable[..., QMgr],
 ) -> None:
@@ -183,6 +204,11 @@ def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_fi
     put(other, b"y" * 1024, 0.0)  # room again once a message is gone
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "so at CFLEVEL(5) with IBM's default OFFLD3SZ(0K) a structure of small messages runs out of "
+    "entries first",
+)
 def test_small_messages_run_out_of_entries_before_elements(
     members: Callable[..., QMgr],
 ) -> None:
@@ -197,6 +223,7 @@ def test_small_messages_run_out_of_entries_before_elements(
     assert usage["entries"] == 4 and usage["elements"] < usage["max_elements"]
 
 
+@keeps("docs/coupling-facility.md", "the put that takes the last entry or element succeeds")
 def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     members: Callable[..., QMgr],
 ) -> None:
@@ -272,6 +299,10 @@ def test_the_largest_structure_99_percent_full_offloads_by_rule_into_the_offload
     assert store.transport.command("HLEN", prefix + "f") == 0
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A message over 63 KB needs CFLEVEL(4) or more (else MQRC_WRONG_CF_LEVEL)",
+)
 def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:
     # "Putting a message over 63 KB to a queue whose structure is below CFLEVEL 4 fails
     # with MQRC_WRONG_CF_LEVEL 2366."
@@ -284,6 +315,10 @@ def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> Non
     assert qm.depth("Q") == 1
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "and is offloaded: only its control information counts against the structure.",
+)
 def test_a_message_over_63_kb_is_offloaded_and_comes_back_whole(
     members: Callable[..., QMgr],
 ) -> None:
@@ -316,6 +351,11 @@ def test_messages_a_scan_discards_give_their_structure_space_back(
 
 
 # ---- connection loss -----------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "Committed messages are on the server (with `EmbeddedServer(persistent=True)`, in its "
+    "append-only file across a restart).",
+)
 def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed() -> None:
     server = EmbeddedServer(persistent=True)
     server.start()
@@ -341,6 +381,7 @@ def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed()
         server.stop()
 
 
+@keeps("docs/coupling-facility.md", "the next call connects again.")
 def test_a_link_broken_between_calls_is_made_again_by_the_next_call(
     members: Callable[..., QMgr], cf_transport: BlockingTransport
 ) -> None:
@@ -376,6 +417,11 @@ def test_a_url_that_names_no_server_is_refused_naming_the_schemes_not_the_passwo
         assert "s3cret" not in str(refused.value)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "`redis://user:password@host:6379/0`, `rediss://...` for TLS, or "
+    "`unix://user:password@/path/to.sock?db=0`.",
+)
 def test_the_three_url_schemes_name_a_server() -> None:
     assert url_options("redis://qsg:pw@127.0.0.1:6380/2")["port"] == 6380
     assert url_options("rediss://qsg:pw@cf.example:6380/0")["host"] == "cf.example"

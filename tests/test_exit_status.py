@@ -79,6 +79,7 @@ def failure_lines(text: str) -> list[str]:
 
 
 @pytest.mark.slow
+@keeps("docs/coupling-facility.md", "the run fails the `facility` check")
 def test_qsg_chaos_on_a_full_facility_fails_the_facility_check_and_exits_1(
     full_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -95,6 +96,10 @@ def test_qsg_chaos_on_a_full_facility_fails_the_facility_check_and_exits_1(
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "the line on standard error; the program ran to its end as usual",
+)
 def test_qsg_exec_on_a_full_facility_exits_1_with_one_line_though_the_program_ended_well(
     full_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -125,6 +130,7 @@ def test_qsg_exec_on_a_full_facility_exits_1_with_one_line_though_the_program_en
 
 
 @pytest.mark.slow
+@keeps("docs/coupling-facility.md", "its run is written below `--out` all the same")
 def test_a_sweep_point_whose_facility_failed_is_a_failed_point_its_run_kept(
     full_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -153,6 +159,10 @@ def test_a_run_with_no_unscheduled_facility_failure_passes_the_facility_check() 
     assert failed.involved == ["the coupling facility failed at 1.000 s and ..."]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "the member that met the failure writes the line to its stderr file and exits 1",
+)
 def test_a_member_process_that_failed_is_named_with_the_last_line_it_wrote(
     tmp_path: Path,
 ) -> None:

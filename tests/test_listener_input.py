@@ -33,6 +33,7 @@ from actors.events import ChannelStateChanged
 from actors.world import World
 from coupling.server import free_port
 from qsg import CMQC, GMO, MD, PMO, XQH
+from tests.claims import keeps
 
 RCVR_MQSC = """
 DEFINE QLOCAL(APP.IN)
@@ -146,6 +147,26 @@ async def _put_and_get_across(world: World, body: bytes) -> bytes:
     return await target.get(None, MD(), gmo)  # type: ignore[no-any-return]
 
 
+@keeps(
+    "docs/edges.md",
+    "Any of these ends **that connection only**. The listener, the queue manager and every other "
+    "queue manager of the process go on",
+)
+@keeps(
+    "docs/edges.md",
+    "a frame bigger than its limit: 64 KiB until the sender has named its channel",
+)
+@keeps(
+    "docs/edges.md",
+    "a list of more than 9,999 items (BATCHSZ's largest), a map of more than 64 fields, is "
+    "refused as it is read, before anything is built or waited for",
+)
+@keeps(
+    "docs/edges.md",
+    "The lines go to the Python logger `qsg.channels` at ERROR (with no logging configured, to "
+    "standard error), and each is also a `channel-state` event of the receiving queue manager "
+    "with state `INACTIVE`",
+)
 async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -176,6 +197,12 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     assert len(ended) == len(protocol)
 
 
+@keeps(
+    "docs/edges.md",
+    "A batch with a message that can be neither put nor dead-lettered (a destination that does "
+    "not exist on a queue manager without a dead-letter queue) is backed out whole and the "
+    "channel stops",
+)
 async def test_a_batch_with_a_message_neither_put_nor_dead_lettered_is_backed_out_and_stops(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -269,6 +296,11 @@ _flows = st.one_of(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hello=st.booleans(), flows=st.lists(_flows, max_size=4))
+@keeps(
+    "docs/edges.md",
+    "Each connection gets a receiving channel agent, which believes nothing it is sent before it "
+    "has checked it",
+)
 def test_random_bytes_to_a_receiving_agent_raise_nothing_and_the_queue_manager_lives(
     hello: bool, flows: list[bytes]
 ) -> None:

@@ -17,6 +17,7 @@ from qsg.core.qmgr import QMgr
 from qsg.mqsc import load
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
+from tests.claims import keeps
 
 MQCMD_CHANGE_Q, MQCMD_COPY_Q, MQCMD_CREATE_Q, MQCMD_DELETE_Q = 8, 10, 11, 12
 MQCA_Q_NAME, MQCA_Q_DESC, MQIA_Q_TYPE, MQIA_MAX_Q_DEPTH = 2016, 2013, 20, 15
@@ -67,6 +68,11 @@ def test_a_queue_name_that_smuggles_mqsc_is_refused_as_an_object_name_error() ->
     assert sorted(qm.local.queues) == sorted(a_queue_manager().local.queues)
 
 
+@keeps(
+    "docs/edges.md",
+    "PCF requests are built as command objects, never as MQSC text, and names are checked as MQ "
+    "names",
+)
 def test_names_are_checked_as_mq_names_in_every_queue_command() -> None:
     qm = a_queue_manager()
     local = cfin(MQIA_Q_TYPE, MQQT_LOCAL)

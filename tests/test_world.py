@@ -24,6 +24,7 @@ from actors.events import (
 )
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -219,6 +220,11 @@ async def test_the_cpu_cost_of_a_call_is_simulated_time_and_calls_queue_for_the_
         assert trio.current_time() - start == pytest.approx(0.045)  # one processor
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "keeps shared queues in process instead: faster, and the same seed then repeats the run "
+    "exactly.",
+)
 def test_the_same_seed_gives_the_same_event_sequence_with_the_in_process_store() -> None:
     def play(seed: int) -> list[object]:
         async def main() -> list[object]:

@@ -27,6 +27,7 @@ from qsg.mqsc.pcf import decode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
 from tests.bounds import memory_bound
+from tests.claims import keeps
 
 # IBM's numbers (cmqcfc.h), written out: the test does not trust the code's constants.
 MQCFT_COMMAND, MQCFT_INTEGER, MQCFT_STRING, MQCFT_INTEGER_LIST = 1, 3, 4, 5
@@ -155,6 +156,7 @@ def answered(data: bytes) -> list[tuple[int, ...]]:
     return headers
 
 
+@keeps("docs/edges.md", "one reply, MQRCCF_CFSL_COUNT_ERROR; nothing built")
 def test_a_string_list_of_two_billion_empty_strings_is_refused_before_any_is_built() -> None:
     # "MQCFSL - PCF string list parameter": Count is the number of strings in the
     # Strings field. Sixty bytes cannot hold 2,147,483,647 of anything: the count is
