@@ -68,6 +68,7 @@ def test_the_lean_campaign_finds_nothing_without_a_bug(scenario: Scenario) -> No
     "`LOSE_ON_CF_RECOVERY` on the Redis server the runs start, whose nemesis may kill it: "
     "`cf_fail`) some run fails the checker meant for it.",
 )
+@keeps("docs/chaos.md", "each is caught by its checker, in random campaigns too")
 def test_a_short_random_campaign_catches_the_bug(
     scenario: Scenario, bug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

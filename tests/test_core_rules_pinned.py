@@ -1875,6 +1875,10 @@ def test_a_connection_without_an_application_name_puts_as_application_qsg() -> N
     assert md.PutApplName == b"qsg"
 
 
+@keeps(
+    "docs/world.md",
+    "QSGDISP(GROUP) and QSGDISP(COPY): a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
+)
 def test_define_of_shared_objects_refuses_what_qsg_does_not_simulate_saying_why() -> None:
     qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
     with pytest.raises(

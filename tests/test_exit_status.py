@@ -152,6 +152,7 @@ def test_a_sweep_point_whose_facility_failed_is_a_failed_point_its_run_kept(
     "docs/scenarios.md",
     "`qsg run` exits 0 for a run that played to its end with its coupling facility whole",
 )
+@keeps("docs/chaos.md", "the run's coupling facility failed with no fault scheduled to explain it")
 def test_a_run_with_no_unscheduled_facility_failure_passes_the_facility_check() -> None:
     assert check_facility(None, 0).ok
     failed = check_facility("the coupling facility failed at 1.000 s and ...", 2)
@@ -163,6 +164,7 @@ def test_a_run_with_no_unscheduled_facility_failure_passes_the_facility_check() 
     "docs/coupling-facility.md",
     "the member that met the failure writes the line to its stderr file and exits 1",
 )
+@keeps("docs/chaos.md", "a queue manager's process exited with an error (named with its line)")
 def test_a_member_process_that_failed_is_named_with_the_last_line_it_wrote(
     tmp_path: Path,
 ) -> None:
