@@ -163,6 +163,10 @@ def _scenarios(name: str, seconds: float | None, every_point: bool) -> list[Scen
     ]
 
 
+@keeps(
+    "docs/development.md",
+    "A new file in `scenarios/` needs its line in the test's `SHIPPED` table.",
+)
 def test_every_shipped_scenario_has_its_place_in_the_differential_test() -> None:
     # A new scenario in scenarios/ is played on every path too: it needs its fast length
     # (and its ties, if it has any) here.

@@ -215,9 +215,13 @@ def test_sigterm_ends_a_command_started_with_sigint_ignored_which_stays_ignored(
     out = tmp_path / "run"
     ignoring = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)  # noqa: E731
     run = qsg(
-        "run", str(long_scenario(tmp_path)), "--no-progress", "--out", str(out),
+        "run",
+        str(long_scenario(tmp_path)),
+        "--no-progress",
+        "--out",
+        str(out),
         preexec_fn=ignoring,
-    )  # fmt: skip
+    )
     until(journal_written(out), run)
     os.killpg(run.pid, signal.SIGINT)
     time.sleep(1)
