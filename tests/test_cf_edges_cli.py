@@ -142,6 +142,10 @@ def test_rediss_to_a_server_without_tls_ends_the_run_with_one_line(
     "docs/coupling-facility.md",
     "The summary's Faults table shows each unscheduled one as `cf_failed`",
 )
+@keeps(
+    "docs/coupling-facility.md",
+    "The URL's password never appears in a message, a summary, `run.json` or the event log",
+)
 def test_a_full_server_makes_puts_fail_with_2192_and_the_run_exit_1(
     tcp_server: EmbeddedServer,
     tmp_path: Path,

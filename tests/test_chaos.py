@@ -322,6 +322,7 @@ def test_kinds_added_later_leave_every_earlier_schedule_as_it_was(scenario: Scen
 
 @keeps("docs/scenarios.md", "or says that no member held the lease")
 @keeps("docs/chaos.md", "stall the expiry-scan lease holder mid-scan past its lease")
+@keeps("docs/edges.md", "for 1.1 to 2 lease lengths.")
 def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario) -> None:
     t = targets(scenario)
     stalls = [
@@ -332,6 +333,7 @@ def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario)
 
 
 @pytest.mark.slow
+@keeps("docs/edges.md", "random campaigns catch that bug too, not only a targeted test.")
 def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
     # docs/architecture.md: a scan carries its token and the facility refuses a stale one. The first
     # run of campaign seed 1 that draws stall_scan: clean without the bug, caught with it.
@@ -349,6 +351,10 @@ def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
 
 
 @keeps("docs/scenarios.md", "Needs a QSG; the `fault` event's")
+@keeps(
+    "docs/edges.md",
+    'In a scenario file it is `action = "stall_scan"` with `amount` (seconds)',
+)
 def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
     from qsg.scenario import ScenarioError, parse_scenario
 

@@ -7,11 +7,14 @@ namespace on the server, as members in separate processes would.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from coupling import keys, scripts
+from coupling.cleanup import delete_group
 from coupling.server import EmbeddedServer, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport, CFConnectionError
@@ -426,3 +429,88 @@ def test_the_three_url_schemes_name_a_server() -> None:
     assert url_options("redis://qsg:pw@127.0.0.1:6380/2")["port"] == 6380
     assert url_options("rediss://qsg:pw@cf.example:6380/0")["host"] == "cf.example"
     assert url_options("unix://qsg:pw@/tmp/cf.sock?db=0")["path"] == "/tmp/cf.sock"
+
+
+# ---- what a scan hands back ------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "A scan hands back each discarded message as `qsg.core.store.Expired(msg_id, message)`: "
+    "the whole message only when its Report asks for an expiration report, otherwise its "
+    "MsgId alone",
+)
+def test_a_scan_hands_back_the_whole_message_only_when_it_owes_an_expiration_report(
+    each_store: str,
+) -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("Q", **SHARED)
+    h = qm.connect().open("Q", ALL)
+    owed = put(h, b"report me", 0.0, Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"R")
+    quiet = put(h, b"quietly", 0.0, Expiry=10)
+    assert qm.qsg is not None
+    gone = {e.msg_id: e.message for e in qm.qsg.shared.store.scan("Q", 5.0)}
+    assert gone.keys() == {owed.MsgId, quiet.MsgId}
+    whole = gone[owed.MsgId]
+    assert whole is not None and whole.body == b"report me"
+    assert gone[quiet.MsgId] is None
+
+
+# ---- a server qsg did not start ----------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "It touches only its own keys, all under `qsg:{QSGNAME}:`. A run empties its groups' "
+    "keys first with SCAN (a batch per call; never KEYS, which blocks a server while it "
+    "walks every key) and UNLINK.",
+)
+@keeps("docs/coupling-facility.md", "A run empties its QSGs' keys (`qsg:{QSGNAME}:*`) first.")
+@keeps(
+    "docs/world.md",
+    "a run starts with its QSGs' keys in the facility emptied",
+)
+def test_a_run_empties_its_groups_keys_first_and_touches_no_other_key(
+    cf_url: str, cf_transport: BlockingTransport
+) -> None:
+    import qsg
+    from coupling.cleanup import SCAN_COUNT
+    from tests.worlds import qsg_and_qm3
+
+    # More keys of the group than one SCAN call looks at, one of a group the run does not
+    # play (QSG10, whose prefix QSG1's would match without the braces), and someone else's.
+    left = [keys.group_prefix("QSG1") + f"left-over:{n}" for n in range(SCAN_COUNT + 5)]
+    others = [keys.group_prefix("QSG10") + "theirs", "someone:else:key"]
+    for key in left + others:
+        cf_transport.command("SET", key, "x")
+
+    async def main() -> None:
+        async with qsg.start(qsg_and_qm3(), redis_url=cf_url):
+            pass
+
+    try:
+        qsg.run(main)
+        assert [k for k in left if cf_transport.command("EXISTS", k)] == []
+        assert [k for k in others if not cf_transport.command("EXISTS", k)] == []
+    finally:
+        cf_transport.command("DEL", *others)
+        delete_group(cf_transport, "QSG1")
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "No command, benchmark or test helper sends FLUSHALL or FLUSHDB.",
+)
+def test_nothing_of_qsgs_sends_a_command_that_empties_a_whole_server() -> None:
+    # The server may be the user's own: FLUSHALL or FLUSHDB would take everyone's keys.
+    root = Path(__file__).resolve().parent.parent
+    sent = re.compile(r"""["']FLUSH(?:ALL|DB)["']|\.flush(?:all|db)\(""", re.IGNORECASE)
+    sources = [root / "dev"] + [
+        path
+        for folder in ("qsg", "actors", "coupling", "bench", "tests")
+        for path in (root / folder).rglob("*.py")
+    ]
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in sources
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if sent.search(line)
+    ]
+    assert found == []

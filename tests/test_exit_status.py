@@ -181,3 +181,32 @@ def test_a_member_process_that_failed_is_named_with_the_last_line_it_wrote(
         "QM.A exit 1: QM.A: the run failed: the coupling facility failed at 3.000 s ...",
         "QM3 exit -9",
     ]
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "From the API, `RunResult.failure()` gives that line (None for a success), and "
+    "`RunResult.cf_failures` the events.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "the application errors are counted in the queue managers' `errors` column like any other.",
+)
+def test_the_api_gives_the_failure_line_and_events_and_the_summary_counts_the_errors(
+    full_server: EmbeddedServer, cf_url: str
+) -> None:
+    from actors.events import ApplicationError, CFFailed
+    from qsg.scenario import parse_scenario
+    from qsg.scenario.play import run_scenario
+
+    scenario = parse_scenario(SCENARIO.replace("duration = 30", "duration = 3"), "full.toml")
+    failed = run_scenario(scenario, redis_url=full_server.url)
+    line = failed.failure()
+    assert line is not None and line.startswith("the coupling facility failed at ")
+    assert "no fault was scheduled: reason 2192: " in line
+    assert failed.cf_failures == [e for e in failed.events if isinstance(e, CFFailed)] != []
+    refused = [e for e in failed.events if isinstance(e, ApplicationError)]
+    assert refused and {e.reason for e in refused} == {2192}
+    assert failed.summary.qmgr("QM1")["errors"] == len(refused)
+    ok = run_scenario(scenario, redis_url=cf_url)  # the suite's server, with room to spare
+    assert ok.failure() is None and ok.cf_failures == []

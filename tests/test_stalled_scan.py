@@ -61,6 +61,15 @@ async def _stall(redis_url: str | None) -> list[qsg.events.WorldEvent]:
     "A peer takes the lease over with a newer fencing token; when the holder wakes, its scan "
     "goes on with the old token, and the coupling facility must refuse it.",
 )
+@keeps(
+    "docs/edges.md",
+    "its `fault` event's `detail` names the member and the token it stalled with.",
+)
+@keeps(
+    "docs/edges.md",
+    "With the test-only switch that skips the fencing check (`qsg.core.bugs.SKIP_FENCING`) the "
+    "stale scan runs and the `scan-lease` checker reports it",
+)
 def test_a_holder_stalled_mid_scan_past_its_lease_is_refused_when_it_wakes(
     where: str, request: pytest.FixtureRequest
 ) -> None:
