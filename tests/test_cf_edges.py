@@ -10,6 +10,7 @@ still loading after the loading timeout.
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 import time
 from pathlib import Path
@@ -26,7 +27,8 @@ from actors.events import CFFailed, CFRecovered
 from actors.topology import Topology
 from coupling import keys
 from coupling.errors import CFConnectionError
-from coupling.server import EmbeddedServer, free_port
+from coupling.link import LinkSettings
+from coupling.server import EmbeddedServer, free_port, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
@@ -392,3 +394,36 @@ async def test_a_server_loading_its_append_only_file_is_waited_for_within_loadin
         restarting.join()
     finally:
         server.stop()
+
+
+# ---- what a URL leaves unsaid ------------------------------------------------------------------
+@keeps("docs/coupling-facility.md", "| `socket_connect_timeout` | 10 s |")
+@keeps("docs/coupling-facility.md", "| `socket_timeout` | 30 s |")
+@keeps("docs/coupling-facility.md", "| `loading_timeout` (qsg's own) | 60 s |")
+@keeps("docs/coupling-facility.md", "`rediss://` speaks TLS (1.2 or later).")
+@keeps(
+    "docs/coupling-facility.md",
+    "`required` (default), `optional` or `none`: must the server's certificate verify",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "must the certificate name the host (default: yes when it must verify)",
+)
+def test_a_url_without_options_gets_the_documented_bounds_and_tls_settings() -> None:
+    plain = LinkSettings.from_options(url_options("rediss://qsg:pw@cf1:6380/0"), tls=True)
+    assert (plain.connect_timeout, plain.reply_timeout, plain.loading_timeout) == (10, 30, 60)
+    assert plain.tls is not None and plain.tls.minimum_version == ssl.TLSVersion.TLSv1_2
+    assert plain.tls.verify_mode == ssl.CERT_REQUIRED and plain.tls.check_hostname
+    unverified = LinkSettings.from_options(
+        url_options("rediss://qsg:pw@cf1:6380/0?ssl_cert_reqs=none"), tls=True
+    )
+    assert unverified.tls is not None and unverified.tls.verify_mode == ssl.CERT_NONE
+    assert not unverified.tls.check_hostname
+    given = LinkSettings.from_options(
+        url_options(
+            "redis://cf1:6379/0?socket_connect_timeout=2&socket_timeout=5&loading_timeout=7"
+        ),
+        tls=False,
+    )
+    assert (given.connect_timeout, given.reply_timeout, given.loading_timeout) == (2, 5, 7)
+    assert given.tls is None

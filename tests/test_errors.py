@@ -212,3 +212,21 @@ async def test_a_frame_that_is_no_flow_is_told_so_not_as_undecodable_bytes() -> 
     told = r"^a frame that is not a channel flow: \[1, 2, 3\]$"
     with pytest.raises(wire.ProtocolError, match=told):
         await wire.Frames(theirs).receive()
+
+
+@keeps(
+    "docs/edges.md",
+    "an argument a function of qsg's API cannot take (a queue manager given twice to "
+    "`Topology.add_qmgr`, a queue name of 49 characters) is Python's own `ValueError`",
+)
+def test_a_mistake_in_the_calling_program_is_pythons_own_value_error_not_a_qsg_error() -> None:
+    topology = qsg.Topology()
+    topology.add_qmgr("QM1")
+    mistakes = [
+        (lambda: topology.add_qmgr("QM1"), "is already in the topology"),
+        (lambda: QMgr("QM1").define_queue("Q" * 49), "a queue name has 1 to 48 characters"),
+    ]
+    for mistake, says in mistakes:
+        with pytest.raises(ValueError, match=says) as raised:
+            mistake()
+        assert type(raised.value) is ValueError  # not a class of qsg's own

@@ -167,6 +167,11 @@ async def _put_and_get_across(world: World, body: bytes) -> bytes:
     "standard error), and each is also a `channel-state` event of the receiving queue manager "
     "with state `INACTIVE`",
 )
+@keeps(
+    "docs/edges.md",
+    "naming the queue manager, the channel (`?` when the sender never named one), the remote "
+    "address",
+)
 async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -190,6 +195,7 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
         len(GARBAGE) - after_hello - truncated
     )
     assert all("from 127.0.0.1(" in line for line in protocol)
+    assert any("for channel '?' from 127.0.0.1(" in line for line in protocol)  # no hello
     assert any("a frame of more than 65536 bytes" in line for line in protocol)
     assert any("'QM9.TO.QM3'" in line and "MQXQH" in line for line in protocol)
     assert any("exceeds max_array_len(9999)" in line for line in protocol)

@@ -331,6 +331,26 @@ def test_a_redis_url_that_names_no_server_is_refused_before_anything_starts() ->
     assert "Queues" not in done.stdout
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "(exit code 2 at the command line, `ValueError` from the API)",
+)
+def test_a_redis_url_with_a_timeout_of_no_seconds_is_refused_before_anything_starts() -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
+    env = {**os.environ, "QSG_REDIS_URL": "redis://qsg:s3cret@127.0.0.1:1/0?socket_timeout=0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.commands.cli", "run", str(path), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 2, done
+    assert "the URL's socket_timeout is 0.0: it must be more than 0 seconds" in done.stderr
+    assert "Traceback" not in done.stderr and "s3cret" not in done.stderr
+    assert "Queues" not in done.stdout
+
+
 @pytest.mark.slow
 def test_a_run_that_cannot_reach_its_server_says_so_in_one_line() -> None:
     # Not trio's exception group: the error inside it.
