@@ -272,7 +272,7 @@ def test_a_failed_member_no_peer_nor_its_restart_recovered_is_a_recovery_violati
 )
 def test_an_expired_message_that_asked_for_a_report_needs_exactly_one() -> None:
     a = b"A" * 24
-    put = [
+    put: list[qsg.events.WorldEvent] = [
         OpInvoked(0, "QM1", "p", "put", "Q", a, False, 10, CMQC.MQRO_EXPIRATION, False),
         _op(0, "p", "put", msg_id=a),
         Discarded(2.0, "QM1", "Q", a, "scan"),
