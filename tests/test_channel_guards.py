@@ -252,6 +252,27 @@ async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_sta
     assert len([line for line in lines if line.startswith("QM3: AMQ9565E")]) == 1
 
 
+async def test_start_channel_once_the_cause_is_mended_sends_the_stopped_message_again(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The channel stopped with the message on QM1's transmission queue (as above); the
+    # queue it was going to is defined on QM3, START CHANNEL, and it arrives, once.
+    topology = qsg_and_qm3()
+    topology.qmgrs["QM3"].options["dead_letter_queue"] = None
+    async with qsg.start(topology, in_process=True) as world:
+        remote = await (await world.connect("QM1")).open("TO.NOWHERE", CMQC.MQOO_OUTPUT)
+        await remote.put(b"stuck", MD(Persistence=PERSISTENT), NO_SYNC)
+        await trio.sleep(60)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"][-1]
+        assert last.state == "STOPPED" and world.qmgrs["QM1"].rules.depth("QM3") == 1
+        reply = await admin.command(world, "QM3", "DEFINE QLOCAL(NO.SUCH.QUEUE)")
+        assert not reply.failed, reply.text
+        await world.start_channel("QM1", "QM1.TO.QM3")
+        got = await _get(world, 2, queue="NO.SUCH.QUEUE")
+        assert [body for body, _ in got] == [b"stuck"]
+        assert world.qmgrs["QM1"].rules.depth("QM3") == 0
+
+
 async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_again(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -69,6 +69,10 @@ def test_a_batch_is_in_sequence_only_when_its_first_message_is_the_next() -> Non
         (45, 50, 10, Mismatch(41, 46)),  # the receiver is in the middle of the batch
         (0, 50, 0, Mismatch(51, 1)),  # the receiver lost its synchronisation data
         (60, 50, 0, Mismatch(51, 61)),
+        # A new channel's first batch backed out: the sender counted back from 1 to the
+        # wrap, the receiver is still at 0 (nothing yet); the same number.
+        (0, DEFAULT_SEQWRAP, 0, Start.IN_SYNC),
+        (DEFAULT_SEQWRAP, 0, 0, Start.IN_SYNC),
     ],
 )
 def test_the_start_settles_a_batch_in_doubt_or_finds_the_numbers_disagree(
