@@ -128,6 +128,15 @@ async def _get(world: World, count: int, queue: str = "APP.IN", wait_ms: int = 1
 
 
 # ---- one instance of a channel at a time ----------------------------------------------
+@keeps(
+    "docs/channels.md",
+    "A hello for a channel whose agent is running is refused, and the agent that runs goes on",
+)
+@keeps(
+    "docs/channels.md",
+    "a hijacker that says hello as `QM1.TO.QM3` while the channel runs is refused with "
+    "AMQ9514E and never confirmed, and 30 persistent messages put after it all arrive",
+)
 async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -151,6 +160,12 @@ async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_a
     "docs/scenarios.md",
     'START of a channel that is running is refused (AMQ9514E, "Channel is in use")',
 )
+@keeps(
+    "docs/channels.md",
+    "`World.start_channel` raises a `ValueError`, and the console answers `CSQM090E ... "
+    "CHANNEL(QM1.TO.QM3) IN USE (AMQ9514E: ...)`",
+)
+@keeps("docs/channels.md", "START CHANNEL of a running channel is refused")
 async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world: World) -> None:
     # runmqsc answers START CHANNEL of a channel that is running with AMQ9514E.
     with trio.fail_after(30):
@@ -166,6 +181,15 @@ async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world
 @pytest.mark.parametrize(
     ("why", "first"),
     [("skips ahead to 2**62", 2**62), ("replays the last committed", 1), ("goes back to 0", 0)],
+)
+@keeps(
+    "docs/channels.md", "mid-channel the batch is not put and not confirmed, and the channel ends"
+)
+@keeps("docs/channels.md", "Nothing is lost or put twice.")
+@keeps(
+    "docs/channels.md",
+    "batches numbered 2**62, a replay of the last, and 0 each end the channel with AMQ9526E, "
+    "and the real sender then delivers in order",
 )
 async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture, why: str, first: int
@@ -194,6 +218,13 @@ async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothin
 
 
 # ---- the receiving MCA and each completion code ----------------------------------------
+@keeps(
+    "docs/channels.md",
+    "a put that completes with **MQCC_WARNING** stored its message, and is delivered like any "
+    "other",
+)
+@keeps("docs/channels.md", "keeps Priority 20 in its descriptor")
+@keeps("docs/channels.md", "Priority 20 crosses the channel and the channel stays RUNNING")
 async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_runs_on(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -211,6 +242,16 @@ async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_
     assert not [r for r in caplog.records if "AMQ95" in r.getMessage()]
 
 
+@keeps(
+    "docs/channels.md",
+    "a put that **fails** sends the message to the dead-letter queue behind an MQDLH whose "
+    "Reason is the put's reason code",
+)
+@keeps("docs/channels.md", "a warning from that put is a success too")
+@keeps(
+    "docs/channels.md",
+    "a Priority-20 message to a queue that does not exist is dead-lettered once, with Reason 2085",
+)
 async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_lettered_once(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -231,6 +272,20 @@ async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_let
         assert [e.reason for e in world.events.of(DeadLettered)] == [2085]
 
 
+@keeps(
+    "docs/channels.md",
+    "a message that can be neither put nor dead-lettered **stops the channel**: its batch is "
+    "backed out at both ends, the message stays on the sender's transmission queue, and the "
+    "sender goes to STOPPED, not RETRYING",
+)
+@keeps(
+    "docs/channels.md",
+    'The line is modelled on AMQ9565E ("No dead-letter queue defined") when there is none',
+)
+@keeps(
+    "docs/channels.md",
+    "with no dead-letter queue the channel stops with the message on the transmission queue",
+)
 async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_stays_on_the_xmitq(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -252,6 +307,7 @@ async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_sta
     assert len([line for line in lines if line.startswith("QM3: AMQ9565E")]) == 1
 
 
+@keeps("docs/channels.md", "START CHANNEL after the cause is mended sends it again.")
 async def test_start_channel_once_the_cause_is_mended_sends_the_stopped_message_again(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -273,6 +329,10 @@ async def test_start_channel_once_the_cause_is_mended_sends_the_stopped_message_
         assert world.qmgrs["QM1"].rules.depth("QM3") == 0
 
 
+@keeps(
+    "docs/channels.md",
+    "A channel that is STOPPED (by STOP CHANNEL, or its retries exhausted) starts again.",
+)
 async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_again(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -296,6 +356,13 @@ async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_ag
 
 
 # ---- channel authentication: the partner's queue manager name ------------------------
+@keeps(
+    "docs/channels.md",
+    "A receiving queue manager checks the partner queue manager's name its hello gives against "
+    "its channel authentication records of TYPE(QMGRMAP)",
+)
+@keeps("docs/channels.md", "NOACCESS refuses the start with a line modelled on AMQ9777E")
+@keeps("docs/channels.md", "a partner a QMGRMAP record blocks is refused with AMQ9777E")
 async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_amq9777e(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -19,6 +19,7 @@ from actors.channel import DEFAULT_PORT, parse_conname
 from actors.clock import VirtualClock
 from actors.events import ChannelBatch, ChannelStateChanged
 from qsg import CMQC, MD, PMO
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +60,15 @@ def partner() -> Iterator[tuple[str, subprocess.Popen[str]]]:
     proc.wait()
 
 
+@keeps(
+    "docs/channels.md",
+    "one in another process through its TCP listener (`Topology.add_qmgr(..., listener=PORT)`, "
+    "CONNAME `host(port)`)",
+)
+@keeps(
+    "docs/channels.md",
+    "The sender's simulated time stands still while a partner in another process answers",
+)
 async def test_messages_cross_a_tcp_channel_to_a_partner_in_another_process(
     virtual_clock: VirtualClock, partner: tuple[str, subprocess.Popen[str]]
 ) -> None:
