@@ -286,6 +286,10 @@ async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_let
     "docs/channels.md",
     "with no dead-letter queue the channel stops with the message on the transmission queue",
 )
+@keeps(
+    "docs/events.md",
+    "a sender the receiver stopped for such a message is STOPPED with that line",
+)
 async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_stays_on_the_xmitq(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -147,6 +147,10 @@ async def _put_and_get_across(world: World, body: bytes) -> bytes:
     return await target.get(None, MD(), gmo)  # type: ignore[no-any-return]
 
 
+@keeps(
+    "docs/events.md",
+    "a receiving agent that ended a connection for a protocol error (AMQ9504E)",
+)
 async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:

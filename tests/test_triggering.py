@@ -389,6 +389,7 @@ def test_a_trigger_message_that_cannot_be_put_goes_to_the_dead_letter_queue() ->
 
 
 @keeps("docs/triggering.md", "Each is a `TriggerMessagePut` event.")
+@keeps("docs/events.md", "trigger message put to the initiation queue `queue` for `app_queue`")
 def test_every_trigger_message_is_an_event_naming_the_application_queue() -> None:
     events: list[Event] = []
     qm = triggered_qm(events, trigger_type=CMQC.MQTT_EVERY)
