@@ -410,3 +410,50 @@ def test_a_filter_is_answered_as_a_structure_the_command_server_does_not_take() 
             pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*"}, [described])
 
     in_world(body)
+
+
+@keeps(
+    "docs/pymqi.md",
+    "Not simulated: the filters (`pymqi.Filter(...).greater(10)`, MQCFIF, MQCFSF and MQCFBF), "
+    "which the command server answers as any structure it does not take, with "
+    "MQRCCF_STRUCTURE_TYPE_ERROR (3013); CommandScope other than the queue manager spoken "
+    "to; the other commands",
+)
+@keeps(
+    "docs/pymqi.md",
+    "Each fails with its reason code, and the error's `detail` says what is not simulated.",
+)
+def test_what_pcf_does_not_simulate_fails_with_an_error_whose_detail_says_so() -> None:
+    # Issue 42: "Where the docs say something is not simulated, the facade's error says
+    # the same." A PCF reply carries no text; the facade names what is not simulated.
+    def body(world: World) -> list[tuple[int, str]]:
+        pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
+        failures = []
+        deep = pymqi.Filter(CMQC.MQIA_CURRENT_Q_DEPTH).greater(10)
+        requests = [
+            lambda: pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*"}, [deep]),
+            lambda: pcf.MQCMD_INQUIRE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"*"}),
+            lambda: pcf.MQCMD_INQUIRE_Q(
+                {CMQC.MQCA_Q_NAME: b"*", CMQCFC.MQCACF_COMMAND_SCOPE: b"QM2"}
+            ),
+        ]
+        for request in requests:
+            with pytest.raises(pymqi.MQMIError) as failed:
+                request()
+            failures.append((failed.value.reason, failed.value.detail))
+        # A failure that is no gap of the simulator says nothing of the kind.
+        with pytest.raises(pymqi.MQMIError) as missing:
+            pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"NO.SUCH.QUEUE"})
+        failures.append((missing.value.reason, missing.value.detail))
+        return failures
+
+    [filtered, topic, scoped, missing] = in_world(body)
+    assert filtered == (
+        CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR,
+        "PCF filters (MQCFIF, MQCFSF, MQCFBF) are not simulated",
+    )
+    assert topic[0] == CMQCFC.MQRCCF_CFH_COMMAND_ERROR
+    assert topic[1].startswith("MQCMD_INQUIRE_TOPIC is not simulated")
+    assert scoped[0] == CMQCFC.MQRCCF_COMMAND_FAILED and "CommandScope" in scoped[1]
+    assert "not simulated" in scoped[1]
+    assert missing[0] == CMQC.MQRC_UNKNOWN_OBJECT_NAME and "not simulated" not in missing[1]
