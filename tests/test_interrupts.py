@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from coupling.server import URL_VARIABLE, EmbeddedServer
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND = 120  # wall seconds for a command to start, or to end once signalled
@@ -234,6 +235,7 @@ def test_the_embedded_server_of_a_qsg_run_killed_outright_goes_with_it(tmp_path:
 
 # ---- qsg exec -----------------------------------------------------------------------------
 @pytest.mark.slow
+@keeps("docs/pymqi.md", "`interrupted (SIGINT)` on standard error, exit status 130")
 def test_qsg_exec_interrupted_prints_the_programs_traceback_then_one_line(
     tmp_path: Path,
 ) -> None:
@@ -260,6 +262,7 @@ def test_qsg_exec_interrupted_prints_the_programs_traceback_then_one_line(
 
 
 @pytest.mark.slow
+@keeps("docs/pymqi.md", "SIGTERM ends it likewise without a traceback (exit status 143)")
 def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
     program = tmp_path / "looping.py"
     program.write_text(LOOPING)
