@@ -57,6 +57,10 @@ def exec_program(tmp_path: Path, source: str, *options: str) -> subprocess.Compl
 
 # ---- --out, as the run goes -----------------------------------------------------------------
 @keeps("docs/edges.md", "`failed` (with `the program ended with exit status N`) otherwise.")
+@keeps(
+    "docs/pymqi.md",
+    "run.json has the program's `exit_status`, and its `status` is `ok` only for 0",
+)
 def test_exec_out_of_a_program_that_exits_1_is_a_failed_run_with_its_exit_status(
     tmp_path: Path,
 ) -> None:
@@ -139,6 +143,8 @@ print("child status", os.waitstatus_to_exitcode(status))
 
 @pytest.mark.slow
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
+@keeps("docs/pymqi.md", "an MQCONN with MQRC_Q_MGR_NOT_AVAILABLE (2059)")
+@keeps("docs/pymqi.md", "a call on a connection the parent made fails with MQRC_HCONN_ERROR")
 def test_a_forked_child_has_no_queue_manager_and_ends_as_python_would(
     tmp_path: Path, clock: str
 ) -> None:
@@ -165,6 +171,7 @@ if __name__ == "__main__":
 
 @pytest.mark.slow
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
+@keeps("docs/pymqi.md", "`multiprocessing.Pool`'s close polls its queue with a zero timeout so")
 def test_a_multiprocessing_pool_runs_and_closes_on_either_clock(tmp_path: Path, clock: str) -> None:
     """Pool.terminate polls its queue with a zero timeout until the clock passes the
     deadline: under --virtual the program's clock must still move on at each reading."""

@@ -262,6 +262,7 @@ def test_the_embedded_server_of_a_qsg_run_killed_outright_goes_with_it(tmp_path:
     "`KeyboardInterrupt` it may catch; if it does not, its traceback (its own frames) comes "
     "before the line.",
 )
+@keeps("docs/pymqi.md", "`interrupted (SIGINT)` on standard error, exit status 130")
 def test_qsg_exec_interrupted_prints_the_programs_traceback_then_one_line(
     tmp_path: Path,
 ) -> None:
@@ -289,6 +290,7 @@ def test_qsg_exec_interrupted_prints_the_programs_traceback_then_one_line(
 
 @pytest.mark.slow
 @keeps("docs/edges.md", "| SIGTERM | `interrupted (SIGTERM)` | 143 |")
+@keeps("docs/pymqi.md", "SIGTERM ends it likewise without a traceback (exit status 143)")
 def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
     program = tmp_path / "looping.py"
     program.write_text(LOOPING)

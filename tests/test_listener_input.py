@@ -172,6 +172,10 @@ async def _put_and_get_across(world: World, body: bytes) -> bytes:
     "naming the queue manager, the channel (`?` when the sender never named one), the remote "
     "address",
 )
+@keeps(
+    "docs/events.md",
+    "a receiving agent that ended a connection for a protocol error (AMQ9504E)",
+)
 async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -209,6 +213,7 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     "not exist on a queue manager without a dead-letter queue) is backed out whole and the "
     "channel stops",
 )
+@keeps("docs/channels.md", "its batch is backed out at both ends")
 async def test_a_batch_with_a_message_neither_put_nor_dead_lettered_is_backed_out_and_stops(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -333,3 +338,28 @@ def test_random_bytes_to_a_receiving_agent_raise_nothing_and_the_queue_manager_l
             assert await q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)) == b"alive"
 
     qsg.run(main)
+
+
+# ---- the batch size agreed bounds each batch and each frame ---------------------------
+@keeps("docs/channels.md", "a batch of more messages is a protocol error (AMQ9504E)")
+@keeps(
+    "docs/channels.md",
+    "a started channel's frame may hold no more than a batch of that size can (each message at "
+    "most the queue manager's MAXMSGL), and never more than 1 GiB",
+)
+async def test_a_batch_past_the_agreed_size_and_a_frame_past_the_batchs_room_are_refused() -> None:
+    message = {"md": {}, "data": b"", "age": 0}
+    batch = {"t": "batch", "seq": 1, "messages": [message] * 3}
+    with pytest.raises(wire.ProtocolError, match=r"3 messages, where 1 to 2 are agreed"):
+        wire.batch(batch, 2)
+    maxmsgl = 4 * 1024 * 1024
+    room = wire.frame_limit(2, maxmsgl)
+    assert 2 * maxmsgl < room  # two messages of MAXMSGL fit; each more adds about one
+    assert maxmsgl < wire.frame_limit(3, maxmsgl) - room < 2 * maxmsgl
+    assert wire.frame_limit(9999, 100 * 1024 * 1024) == wire.FRAME_LIMIT == 1 << 30
+    # A receiver holding a started channel's frames to that room refuses one larger.
+    ours, theirs = trio.testing.memory_stream_pair()
+    frames = wire.Frames(theirs, limit=wire.frame_limit(1, 100))
+    await ours.send_all(msgpack.packb({"t": "batch", "seq": 1, "messages": [b"x" * 200_000]}))
+    with pytest.raises(wire.ProtocolError, match=r"a frame of more than \d+ bytes"):
+        await frames.receive()

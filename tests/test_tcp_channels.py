@@ -66,6 +66,15 @@ def partner() -> Iterator[tuple[str, subprocess.Popen[str]]]:
     "each message travels with its age, so both Expiry fields count the time on the transmission "
     "queue correctly on the other side.",
 )
+@keeps(
+    "docs/channels.md",
+    "one in another process through its TCP listener (`Topology.add_qmgr(..., listener=PORT)`, "
+    "CONNAME `host(port)`)",
+)
+@keeps(
+    "docs/channels.md",
+    "The sender's simulated time stands still while a partner in another process answers",
+)
 async def test_messages_cross_a_tcp_channel_to_a_partner_in_another_process(
     virtual_clock: VirtualClock, partner: tuple[str, subprocess.Popen[str]]
 ) -> None:
