@@ -15,6 +15,7 @@ import httpx
 import pytest
 import trustme
 
+from tests.claims import keeps
 from tests.serving import Server, serving
 
 SCENARIO = """
@@ -153,6 +154,11 @@ def test_run_command_json_defines_and_displays_with_mqscs_attribute_names(
     assert parameters["defpsist"] == "YES"
 
 
+@keeps(
+    "docs/rest.md",
+    "A command the queue manager refuses has completion code 2 and reason code "
+    "3008 (MQRCCF_COMMAND_FAILED), in its item and overall; the status is still 200.",
+)
 def test_a_command_the_queue_manager_refuses_has_completion_code_2_and_reason_3008(
     client: httpx.Client,
 ) -> None:
@@ -236,6 +242,7 @@ def test_a_wrong_password_or_none_is_401_not_authenticated(client: httpx.Client)
         assert answer.headers["www-authenticate"].startswith("Basic")
 
 
+@keeps("docs/rest.md", "MQWebAdmin runs any command; MQWebAdminRO, and MQWebUser, only DISPLAY")
 def test_mqwebadminro_may_display_but_not_define(client: httpx.Client) -> None:
     reader = ("reader", "reader")
     display = {"type": "runCommand", "parameters": {"command": "DISPLAY QMGR"}}
@@ -262,6 +269,10 @@ def test_messaging_is_for_mqwebuser_and_the_admin_roles_are_not_applicable_to_it
     assert got.status_code == 200 and got.text == "x"
 
 
+@keeps(
+    "docs/rest.md",
+    "`DELETE /login` ends the token (a request with the old token is then 401, MQWB0112E).",
+)
 def test_login_gives_a_token_cookie_that_authenticates_until_logout(
     server: Server, tls: tuple[Path, Path, trustme.CA]
 ) -> None:

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from qsg.commands.cli import main
+from tests.claims import keeps
 from tests.serving import serving
 
 SCENARIO = """
@@ -67,6 +68,9 @@ def test_a_users_file_qsg_cannot_use_is_one_line_and_exit_2(
     assert len(lines) == 1 and expected in lines[0] and str(file) in lines[0]
 
 
+@keeps(
+    "docs/rest.md", "or the port cannot be listened on, each said in one line and nothing started"
+)
 def test_a_port_in_use_is_one_line_and_exit_2(scenario: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -122,6 +126,9 @@ def test_speed_runs_simulated_time_that_many_times_faster_than_real_time(scenari
     assert simulated == pytest.approx(20 * real, rel=0.2)
 
 
+@keeps(
+    "docs/rest.md", "then the run ends in order and its summary is printed, as `qsg run` prints it."
+)
 def test_ctrl_c_ends_the_run_in_order_with_its_summary_and_status_0(scenario: Path) -> None:
     with serving(scenario) as server:
         url = f"{server.url}/ibmmq/rest/v2/messaging/qmgr/QM1/queue/DEV.QUEUE.1/message"

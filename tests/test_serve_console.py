@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from tests.browser import FLAGS, chromium
+from tests.claims import keeps
 from tests.serving import serving
 
 SCENARIO = """
@@ -39,6 +40,7 @@ duration = 3000
 RED = "rgb(198, 40, 40)"  # the console's colour of a killed queue manager
 
 
+@keeps("docs/rest.md", "every queue manager (green running, amber paused, red killed)")
 def test_the_console_shows_depths_rising_after_rest_puts_and_a_killed_member_in_red(
     tmp_path: Path,
 ) -> None:

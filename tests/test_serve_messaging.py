@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.claims import keeps
 from tests.serving import Server, serving
 
 SCENARIO = """
@@ -73,6 +74,11 @@ def message_url(server: Server, q_mgr: str, queue: str, version: str = "v2") -> 
     return f"{server.url}/ibmmq/rest/{version}/messaging/qmgr/{q_mgr}/queue/{queue}/message"
 
 
+@keeps(
+    "docs/rest.md",
+    "The first puts a message through QM1, the second gets it through QM2: "
+    "DEV.QUEUE.1 is a shared queue.",
+)
 def test_a_post_puts_a_message_201_with_its_message_id_and_a_delete_on_another_member_gets_it(
     server: Server,
 ) -> None:
@@ -92,6 +98,7 @@ def test_a_post_puts_a_message_201_with_its_message_id_and_a_delete_on_another_m
     assert got.headers["ibm-mq-md-expiry"] == "unlimited"
 
 
+@keeps("docs/rest.md", "or **204 No Content** when there is none.")
 def test_a_delete_on_an_empty_queue_answers_204_no_content(server: Server) -> None:
     got = httpx.delete(message_url(server, "QM1", "DEV.QUEUE.2"), headers=CSRF)
     assert got.status_code == 204
@@ -167,12 +174,21 @@ def test_a_delete_with_wait_gets_a_message_put_while_it_waits(server: Server) ->
     assert time.monotonic() - began < 9
 
 
+@keeps(
+    "docs/rest.md",
+    "so a name holding `/`, `.` or `%` is sent as `%2F`, `%2E`, `%25`, as IBM's pages say.",
+)
 def test_names_are_url_decoded_as_ibm_says_slash_and_percent_are_sent(server: Server) -> None:
     url = message_url(server, "QM1", "A%2FB%2EC%25D")
     assert httpx.post(url, headers=TEXT, content="odd name").status_code == 201
     assert httpx.delete(url, headers=CSRF).text == "odd name"
 
 
+@keeps(
+    "docs/rest.md",
+    "a message that is not (not MQSTR, nor a JMS TextMessage) is left on the "
+    "queue and the answer is 500, as IBM leaves it.",
+)
 def test_a_message_that_is_not_text_is_left_on_the_queue_with_an_error(server: Server) -> None:
     """IBM: messages that are not MQSTR (nor JMS TextMessage) are not got by REST."""
     url = message_url(server, "QM1", "DEV.QUEUE.5")
@@ -248,6 +264,7 @@ def test_a_body_that_is_not_utf_8_is_refused_400(server: Server) -> None:
     assert answer.status_code == 400
 
 
+@keeps("docs/rest.md", "These are the recipes of IBM's REST tutorial, unchanged")
 def test_ibms_tutorial_curl_recipes_run_unchanged(server: Server, tmp_path: Path) -> None:
     """IBM's REST tutorial: curl -X POST with -u, the CSRF header and text/plain, then
     curl -X DELETE to get the message back."""

@@ -32,11 +32,12 @@ from qsg.commands.serve.security import Security, User
 from qsg.commands.serve.service import Service
 from qsg.core.errors import QSGError
 
-#: hypercorn's timeouts, in real seconds (``Config``'s defaults, and a read timeout
-#: so that a half-open connection does not hold a task for ever).
+#: hypercorn's timeouts, in real seconds (``Config``'s defaults, and a read timeout so
+#: that a half-open connection does not hold a task for ever: five minutes without a
+#: byte from the client, longer than any ``wait`` a client means to make).
 _TIMEOUTS = {
     "keep_alive_timeout": 5.0,
-    "read_timeout": 30.0,
+    "read_timeout": 300.0,
     "ssl_handshake_timeout": 10.0,
     "graceful_timeout": 1.0,
     "startup_timeout": 60.0,
