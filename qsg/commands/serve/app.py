@@ -79,7 +79,15 @@ def make_app(service: Service, live: Live) -> Starlette:
             live.stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
 
+    async def no_resource(request: Request, exc: Exception) -> Response:
+        # A URL outside the routes (or a method a console route does not take): IBM's
+        # error body all the same.
+        if getattr(exc, "status_code", 404) == 405:
+            return refuse(405, "MQWB2005E", request.method, request.url.path).response()
+        return _not_found(request.url.path).response()
+
     return Starlette(
+        exception_handlers={404: no_resource, 405: no_resource},
         routes=[
             Route("/", page),
             Route("/console/state", state),
