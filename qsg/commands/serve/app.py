@@ -93,7 +93,7 @@ def make_app(service: Service, live: Live) -> Starlette:
             Route("/console/state", state),
             Route("/console/events", events),
             Route("/ibmmq/rest/{rest:path}", rest, methods=_ALL_METHODS),
-        ]
+        ],
     )
 
 
