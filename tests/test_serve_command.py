@@ -129,7 +129,9 @@ def test_speed_runs_simulated_time_that_many_times_faster_than_real_time(scenari
 @keeps(
     "docs/rest.md", "then the run ends in order and its summary is printed, as `qsg run` prints it."
 )
-def test_ctrl_c_ends_the_run_in_order_with_its_summary_and_status_0(scenario: Path) -> None:
+def test_ctrl_c_ends_the_run_in_order_with_its_summary_then_one_line_and_status_130(
+    scenario: Path,
+) -> None:
     with serving(scenario) as server:
         url = f"{server.url}/ibmmq/rest/v2/messaging/qmgr/QM1/queue/DEV.QUEUE.1/message"
         headers = {"ibm-mq-rest-csrf-token": "", "Content-Type": "text/plain"}
@@ -137,9 +139,10 @@ def test_ctrl_c_ends_the_run_in_order_with_its_summary_and_status_0(scenario: Pa
         server.process.send_signal(signal.SIGINT)
         status = server.process.wait(60)
         output = server.output()
-    assert status == 0, output
+    assert status == 130, output
     assert "Traceback" not in output
     assert "DEV.QUEUE.1" in output  # the summary's queue table
+    assert output.rstrip().splitlines()[-1] == "interrupted (SIGINT)"
 
 
 def test_the_run_ends_at_the_scenarios_duration_and_the_server_with_it(scenario: Path) -> None:

@@ -1,16 +1,17 @@
 """``qsg serve SCENARIO``: the scenario played on the wall clock behind IBM MQ's REST
 API and a live console, until Ctrl-C or the scenario's end.
 
-Exit status: 0 when the run ended (at its duration, or stopped with Ctrl-C or SIGTERM
-once serving: the run then ends in order and is summarised); 2 when the scenario, the
-users file or an option has a problem, or the server cannot listen (nothing was
-started); 1 when the run itself failed; 130 and 143 when interrupted before the server
-was up.
+Exit status: 0 when the run ended at its duration; 130 and 143 when Ctrl-C (SIGINT) or
+SIGTERM ended it (once serving, the run then ends in order and is summarised first,
+then one line, as every qsg command ends on them); 2 when the scenario, the users file
+or an option has a problem, or the server cannot listen (nothing was started); 1 when
+the run itself failed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import signal
 import sys
 from pathlib import Path
 
@@ -134,7 +135,8 @@ def serve_command(
             f"{run.duration:g} simulated s"
         )
 
-    serving = program(listening, settings, run.duration, started)
+    interrupted: list[signal.Signals] = []
+    serving = program(listening, settings, run.duration, started, interrupted.append)
 
     async def main() -> RunResult:
         return await play(loaded, redis_url=redis_url, seed=seed, program=serving)
@@ -154,6 +156,9 @@ def serve_command(
     failure = result.failure()
     if failure is not None:
         fail(f"the run failed: {failure}", 1)
+    if interrupted:  # stopped in order, summarised: the shells' status for the signal
+        err.print(f"interrupted ({interrupted[0].name})")
+        sys.exit(128 + int(interrupted[0]))
 
 
 __all__ = ["serve_command"]

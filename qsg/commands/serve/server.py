@@ -121,9 +121,11 @@ def program(
     settings: Settings,
     duration: float,
     on_started: Callable[[list[str]], None],
+    on_signal: Callable[[signal.Signals], None],
 ) -> Callable[[World], Awaitable[None]]:
-    """The scenario's program: serve until SIGINT or SIGTERM (then return: the run
-    ends in order), or until cancelled at the scenario's end."""
+    """The scenario's program: serve until SIGINT or SIGTERM (``on_signal`` hears
+    which; then return: the run ends in order), or until cancelled at the scenario's
+    end."""
 
     async def serve(world: World) -> None:
         service = Service(
@@ -136,7 +138,8 @@ def program(
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
 
             async def stopped() -> None:
-                async for _ in signals:
+                async for received in signals:
+                    on_signal(signal.Signals(received))
                     return
 
             # Starlette's ASGI types are its own, the same protocol as hypercorn's.
