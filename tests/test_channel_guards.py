@@ -128,6 +128,13 @@ async def _get(world: World, count: int, queue: str = "APP.IN", wait_ms: int = 1
 
 
 # ---- one instance of a channel at a time ----------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "One instance of a channel at a time: a second is refused with AMQ9514E, at the listener "
+        "and at START CHANNEL."
+    ),
+)
 async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -151,6 +158,13 @@ async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_a
     "docs/scenarios.md",
     'START of a channel that is running is refused (AMQ9514E, "Channel is in use")',
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "One instance of a channel at a time: a second is refused with AMQ9514E, at the listener "
+        "and at START CHANNEL."
+    ),
+)
 async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world: World) -> None:
     # runmqsc answers START CHANNEL of a channel that is running with AMQ9514E.
     with trio.fail_after(30):
@@ -166,6 +180,14 @@ async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world
 @pytest.mark.parametrize(
     ("why", "first"),
     [("skips ahead to 2**62", 2**62), ("replays the last committed", 1), ("goes back to 0", 0)],
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Channel sequence numbers count messages and wrap after SEQWRAP; at the start both ends "
+        "agree, or a batch in doubt is settled; a batch that is not the next ends the channel with "
+        "AMQ9526E, nothing put or lost."
+    ),
 )
 async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture, why: str, first: int
@@ -194,6 +216,13 @@ async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothin
 
 
 # ---- the receiving MCA and each completion code ----------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put that completes with a warning (2049) is delivered by the receiving MCA, and put to "
+        "the dead-letter queue once when it goes there."
+    ),
+)
 async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_runs_on(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -211,6 +240,13 @@ async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_
     assert not [r for r in caplog.records if "AMQ95" in r.getMessage()]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put that completes with a warning (2049) is delivered by the receiving MCA, and put to "
+        "the dead-letter queue once when it goes there."
+    ),
+)
 async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_lettered_once(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -231,6 +267,13 @@ async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_let
         assert [e.reason for e in world.events.of(DeadLettered)] == [2085]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message neither put nor dead-lettered is left on the transmission queue and the channel "
+        "stopped."
+    ),
+)
 async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_stays_on_the_xmitq(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -275,6 +318,13 @@ async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_ag
 
 
 # ---- channel authentication: the partner's queue manager name ------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A QMGRMAP record with USERSRC(NOACCESS) blocks a partner queue manager (AMQ9777E); the "
+        "most specific record decides."
+    ),
+)
 async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_amq9777e(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -25,6 +25,7 @@ from qsg.core.channels import (
     negotiated_batch_size,
     put_completed,
 )
+from tests.claims import keeps
 
 
 def test_sequence_numbers_count_up_by_one_and_wrap_to_1_after_seqwrap() -> None:
@@ -71,6 +72,14 @@ def test_a_batch_is_in_sequence_only_when_its_first_message_is_the_next() -> Non
         (60, 50, 0, Mismatch(51, 61)),
     ],
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Channel sequence numbers count messages and wrap after SEQWRAP; at the start both ends "
+        "agree, or a batch in doubt is settled; a batch that is not the next ends the channel with "
+        "AMQ9526E, nothing put or lost."
+    ),
+)
 def test_the_start_settles_a_batch_in_doubt_or_finds_the_numbers_disagree(
     committed: int, sent: int, in_doubt: int, start: Start | Mismatch
 ) -> None:
@@ -104,6 +113,13 @@ def test_with_no_record_that_matches_every_partner_is_let_in() -> None:
     assert blocking([QMgrMap("OTHER.*", "*", UserSource.NOACCESS)], "QM1.TO.QM3", "QM9") is None
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A QMGRMAP record with USERSRC(NOACCESS) blocks a partner queue manager (AMQ9777E); the "
+        "most specific record decides."
+    ),
+)
 def test_the_most_specific_channel_profile_decides_then_the_most_specific_qmname() -> None:
     records = [
         BACKSTOP,

@@ -29,6 +29,7 @@ from qsg import CMQC, GMO, MD, PMO
 from qsg.chaos.campaign import run_one
 from qsg.mqsc.errors import MQSCError
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 #: The most any test here may take in wall seconds, though its bounds are 1 or 2 seconds.
@@ -77,6 +78,14 @@ def states(world: qsg.World) -> list[tuple[str, str]]:
         (300, 0, 0, None),
     ],
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "The heartbeat interval agreed is the larger of both ends' HBINT, or none if either is 0; "
+        "a channel waits for its partner twice HBINT below 60 s, HBINT + 60 s from there, then "
+        "ends (AMQ9259E)."
+    ),
+)
 def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_receive_timeout(
     ours: int, theirs: int, agreed: int, timeout: float | None
 ) -> None:
@@ -86,6 +95,14 @@ def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_r
     assert receive_timeout(agreed) == timeout
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "The heartbeat interval agreed is the larger of both ends' HBINT, or none if either is 0; "
+        "a channel waits for its partner twice HBINT below 60 s, HBINT + 60 s from there, then "
+        "ends (AMQ9259E)."
+    ),
+)
 async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9259e(
     virtual_clock: VirtualClock, silent_port: int, caplog: pytest.LogCaptureFixture
 ) -> None:

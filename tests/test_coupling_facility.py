@@ -19,6 +19,7 @@ from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, drain, get, put
 
 SHARED = {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"}
@@ -53,6 +54,13 @@ def store_of(qm: QMgr) -> RedisStore:
 
 
 # ---- sharing -------------------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Every member sees the same shared queue; an uncommitted put is invisible to the others "
+        "until commit."
+    ),
+)
 def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -> None:
     qm1, qm2 = members("QM1"), members("QM2")
     h1 = qm1.connect().open("Q", ALL)
@@ -64,6 +72,13 @@ def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -
     assert qm1.depth("Q") == 0
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Every member sees the same shared queue; an uncommitted put is invisible to the others "
+        "until commit."
+    ),
+)
 def test_an_uncommitted_put_is_invisible_to_other_members_until_commit(
     members: Callable[..., QMgr],
 ) -> None:
@@ -90,6 +105,13 @@ def _fail_with_work_in_flight(qm1: QMgr) -> None:
     # QM1 fails here: nothing of it runs again in this life.
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Peer recovery: a surviving member backs out a failed member's units of work (exactly one "
+        "succeeds); a restarted member recovers its own if no peer did."
+    ),
+)
 def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     members: Callable[..., QMgr],
 ) -> None:
@@ -110,6 +132,13 @@ def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     assert drain(h3, 0.0) == [b"committed 2"]  # the put vanished; nothing lost or doubled
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Peer recovery: a surviving member backs out a failed member's units of work (exactly one "
+        "succeeds); a restarted member recovers its own if no peer did."
+    ),
+)
 def test_a_restarted_member_recovers_its_own_units_of_work_if_no_peer_did(
     members: Callable[..., QMgr],
 ) -> None:
@@ -161,6 +190,17 @@ def test_another_members_unit_of_work_is_untouched_by_peer_recovery(
 
 
 # ---- CF structure limits -------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    "A full structure gives MQRC_STORAGE_MEDIUM_FULL, whichever queue filled it.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_STORAGE_MEDIUM_FULL (z/OS: MQRC_PAGESET_FULL) | a put to a shared queue whose CF "
+        "structure has all its entries or elements in use"
+    ),
+)
 def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_filled_it(
     members: Callable[..., QMgr],
 ) -> None:
@@ -272,6 +312,17 @@ def test_the_largest_structure_99_percent_full_offloads_by_rule_into_the_offload
     assert store.transport.command("HLEN", prefix + "f") == 0
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "Messages over 63 KB need CFLEVEL(4) (else MQRC_WRONG_CF_LEVEL) and are offloaded.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_WRONG_CF_LEVEL | a message over 63 KB to a shared queue whose CF structure is below "
+        "CFLEVEL(4)"
+    ),
+)
 def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:
     # "Putting a message over 63 KB to a queue whose structure is below CFLEVEL 4 fails
     # with MQRC_WRONG_CF_LEVEL 2366."
@@ -284,6 +335,10 @@ def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> Non
     assert qm.depth("Q") == 1
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "Messages over 63 KB need CFLEVEL(4) (else MQRC_WRONG_CF_LEVEL) and are offloaded.",
+)
 def test_a_message_over_63_kb_is_offloaded_and_comes_back_whole(
     members: Callable[..., QMgr],
 ) -> None:
@@ -316,6 +371,21 @@ def test_messages_a_scan_discards_give_their_structure_space_back(
 
 
 # ---- connection loss -----------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "
+        "unit of work in flight is backed out. Only RECOVER(YES) structures keep persistent "
+        "messages through a failure."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_CF_STRUC_FAILED | a call on shared queues while the coupling facility is unreachable "
+        "or failed"
+    ),
+)
 def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed() -> None:
     server = EmbeddedServer(persistent=True)
     server.start()

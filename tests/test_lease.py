@@ -27,6 +27,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore, StaleFenceError
+from tests.claims import keeps
 from tests.helpers import ALL, put
 
 LENGTH = 10.0
@@ -120,6 +121,13 @@ def scanner(redis_store: Callable[[], RedisStore]) -> tuple[QMgr, RedisStore]:
     return qm, store
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 def test_a_paused_holder_that_wakes_after_a_takeover_cannot_scan(
     scanner: tuple[QMgr, RedisStore],
 ) -> None:

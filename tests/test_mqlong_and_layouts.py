@@ -20,6 +20,7 @@ from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
 from qsg.core import mqlong
 from qsg.core.layouts import DLH, TM, pack_md, unpack_md
 from qsg.core.objects import RemoteQueue
+from tests.claims import keeps
 from tests.helpers import ALL
 
 BIG = 3_000_000_000  # fits the structure (< 2**32), not an MQLONG
@@ -55,6 +56,13 @@ MD_FIELD_REASONS = [
 
 
 @pytest.mark.parametrize(("field", "reason", "number"), MD_FIELD_REASONS)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An MQLONG is a signed 32-bit integer: a field out of range is refused at the call with "
+        "its structure's reason code."
+    ),
+)
 def test_an_mqmd_integer_above_an_mqlong_is_refused_at_mqput_with_its_fields_reason(
     qm: QMgr, field: str, reason: int, number: int
 ) -> None:

@@ -22,6 +22,7 @@ from actors.clock import VirtualClock
 from actors.mqi import Connection, Queue
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO
+from tests.claims import keeps
 from tests.test_mqsc_display import busy_world
 
 # IBM's numbers (cmqcfc.h, cmqc.h), written out on purpose.
@@ -164,6 +165,13 @@ async def admin_of(world: World, q_mgr: str) -> AsyncIterator[Admin]:
     yield Admin(conn, replies)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An inquiry is answered one message per object, the last with MQCFC_LAST; a malformed "
+        "request gets its MQRCCF reason and the server goes on."
+    ),
+)
 async def test_inquire_q_answers_one_message_per_queue_the_last_with_mqcfc_last(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -348,6 +356,13 @@ async def test_create_change_copy_clear_and_delete_a_queue_over_pcf(
         ]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An inquiry is answered one message per object, the last with MQCFC_LAST; a malformed "
+        "request gets its MQRCCF reason and the server goes on."
+    ),
+)
 async def test_malformed_requests_get_the_mqrccf_reason_and_the_server_keeps_serving(
     virtual_clock: VirtualClock,
 ) -> None:

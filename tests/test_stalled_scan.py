@@ -23,6 +23,7 @@ from qsg.chaos import checkers, history
 from qsg.core import bugs
 from qsg.scenario.model import Fault
 from qsg.scenario.summary import Scopes
+from tests.claims import keeps
 
 SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
 
@@ -55,6 +56,13 @@ async def _stall(redis_url: str | None) -> list[qsg.events.WorldEvent]:
 
 
 @pytest.mark.parametrize("where", ["in process", "redis"])
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 def test_a_holder_stalled_mid_scan_past_its_lease_is_refused_when_it_wakes(
     where: str, request: pytest.FixtureRequest
 ) -> None:

@@ -24,6 +24,7 @@ from actors.events import (
 )
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -79,6 +80,10 @@ async def test_a_waiting_get_is_woken_by_a_put_from_another_member_at_that_simul
         assert got == [(b"late", 7.0)]
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_NO_MSG_AVAILABLE | MQGET found no message that may be returned (after WaitInterval)",
+)
 async def test_a_get_that_waits_in_vain_fails_with_2033_after_its_wait_interval(
     virtual_clock: VirtualClock,
 ) -> None:
