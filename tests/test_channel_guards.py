@@ -135,6 +135,13 @@ async def _get(world: World, count: int, queue: str = "APP.IN", wait_ms: int = 1
         "and at START CHANNEL."
     ),
 )
+@keeps(
+    "docs/security.md",
+    (
+        "one instance of a channel at a time: a hello for a channel already running is refused "
+        '(AMQ9514E, "Channel is in use"), whoever sends it'
+    ),
+)
 async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -187,6 +194,13 @@ async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world
         "Channel sequence numbers count messages and wrap after SEQWRAP; at the start both ends "
         "agree, or a batch in doubt is settled; a batch that is not the next ends the channel with "
         "AMQ9526E, nothing put or lost."
+    ),
+)
+@keeps(
+    "docs/security.md",
+    (
+        'a batch whose first message is not the next, end the channel with AMQ9526E ("Message '
+        'sequence number error for channel") and nothing of the batch is put'
     ),
 )
 async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothing_is_lost(
@@ -325,6 +339,7 @@ async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_ag
         "most specific record decides."
     ),
 )
+@keeps("docs/security.md", "a NOACCESS match refuses the start with a line modelled on AMQ9777E")
 async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_amq9777e(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

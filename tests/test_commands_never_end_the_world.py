@@ -21,6 +21,7 @@ from actors import admin
 from actors.clock import VirtualClock
 from actors.events import ChannelStateChanged, CommandFailed
 from qsg.mqsc import commands
+from tests.claims import keeps
 from tests.test_pcf_command_server import admin_of, cfin, cfst, request
 from tests.worlds import qsg_and_qm3
 
@@ -106,6 +107,13 @@ async def test_get_disabled_on_the_command_queue_over_pcf_is_answered_and_the_se
         assert [(h[6], h[7]) for h, _ in answers] == [(0, 0)]  # type: ignore[index]
 
 
+@keeps(
+    "docs/security.md",
+    (
+        "No command, from a console, PCF or a scenario, can end the run: at worst it is an error "
+        "reply (CSQ9023E / MQRCCF_COMMAND_FAILED) with its traceback in the run's record"
+    ),
+)
 async def test_an_unexpected_failure_inside_a_command_is_csq9023e_and_recorded(
     virtual_clock: VirtualClock,
     monkeypatch: pytest.MonkeyPatch,

@@ -143,6 +143,13 @@ def test_put_time_counts_from_the_epoch_s_own_midnight_to_the_hundredth() -> Non
 # ---- Authority ----------------------------------------------------------------------
 
 
+@keeps(
+    "docs/objects.md",
+    (
+        "with setmqaut's operation names (`put`, `get`, `browse`, `inq`, `set`, `dlt`, `altusr`, "
+        "or `all`)"
+    ),
+)
 def test_setmqaut_all_grants_every_operation_on_the_profile() -> None:
     # setmqaut +all: "all the authorizations that apply to the object type".
     auth = Authority(superusers=())
@@ -681,6 +688,10 @@ def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "
         "USAGE(XMITQ)"
     ),
 )
+@keeps(
+    "docs/objects.md",
+    "Reason codes: 2085, 2082, 2001, 2045, 2087, 2184, 2196, 2197, 2091/2198, 2092/2199.",
+)
 def test_each_name_resolution_failure_gives_ibm_s_reason_and_says_why(
     name: str, q_mgr_name: str, options: int, def_xmitq: str, reason: int, why: str
 ) -> None:
@@ -757,6 +768,7 @@ def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or
             CFStructure("APP1", **attributes)
 
 
+@keeps("docs/objects.md", "MQINQ on an alias or a remote definition answers for that definition.")
 def test_an_alias_of_a_remote_queue_sends_with_the_alias_defprty_and_inquires_the_alias() -> None:
     # An alias's TARGET may be a local definition of a remote queue: a put goes to its
     # transmission queue with the alias's defaults (the first definition on the path);
@@ -1264,6 +1276,7 @@ def test_a_restarted_queue_manager_forgets_the_connections_and_handles_of_before
     "docs/reason-codes.md",
     "MQRC_NOT_AUTHORIZED | the user may not open (or delete, or use an alternate user id)",
 )
+@keeps("docs/objects.md", "for the alternate user with `MQOO_ALTERNATE_USER_AUTHORITY`")
 def test_alternate_user_authority_needs_an_alternate_user_id_and_the_altusr_authority() -> None:
     # MQOO_ALTERNATE_USER_AUTHORITY: the check is made for OD.AlternateUserId, which the
     # connection's own user must be allowed to use (setmqaut +altusr).
@@ -1897,6 +1910,10 @@ def test_a_connection_without_an_application_name_puts_as_application_qsg() -> N
     assert md.PutApplName == b"qsg"
 
 
+@keeps(
+    "docs/objects.md",
+    "QSGDISP(GROUP) and QSGDISP(COPY) objects: a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
+)
 def test_define_of_shared_objects_refuses_what_qsg_does_not_simulate_saying_why() -> None:
     qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
     with pytest.raises(
@@ -2310,6 +2327,7 @@ def _put_refusal(h: Handle, md: MD, options: int) -> tuple[int, int, str]:
     return refused.value.comp, refused.value.reason, refused.value.detail
 
 
+@keeps("docs/objects.md", "`PMO.ResolvedQName`/`ResolvedQMgrName` name the destination.")
 def test_resolved_names_are_the_queue_and_queue_manager_the_first_time_a_name_is_seen() -> None:
     # MQPMO ResolvedQName/ResolvedQMgrName and MQGMO ResolvedQName name the queue and
     # queue manager the call resolved to. engine keeps each name encoded once, in a table

@@ -436,6 +436,13 @@ def test_a_wrong_password_in_the_url_is_refused() -> None:
 
 
 @pytest.mark.parametrize("url", ["bogus://qsg:s3cret@host:6379/0", "localhost:6379", "http://x/"])
+@keeps(
+    "docs/security.md",
+    (
+        "qsg never echoes the URL: errors name the server as `host:port` or the socket's path, "
+        "never the password."
+    ),
+)
 def test_a_url_that_names_no_server_is_refused_naming_the_schemes_not_the_password(
     url: str,
 ) -> None:

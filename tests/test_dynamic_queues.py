@@ -50,6 +50,14 @@ def gone(qm: QMgr, name: str) -> bool:
         "queue manager starts."
     ),
 )
+@keeps(
+    "docs/objects.md",
+    (
+        "temporary dynamic queues (never shared, nonpersistent only, deleted when the creating "
+        "handle closes or its connection ends and at queue-manager start, every close option of "
+        "the creating handle treated as MQCO_NONE)"
+    ),
+)
 def test_temporary_dynamic_queues_cannot_be_shared_queues() -> None:
     # "They cannot be shared queues, accessible from queue managers in a queue-sharing group."
     group = QueueSharingGroup("QSG1")
@@ -89,6 +97,7 @@ def test_temporary_dynamic_queues_cannot_be_shared_queues() -> None:
     "docs/reason-codes.md",
     "MQRC_PERSISTENT_NOT_ALLOWED | a persistent message put to a temporary dynamic queue",
 )
+@keeps("docs/objects.md", "temporary dynamic queues (never shared, nonpersistent only,")
 def test_temporary_dynamic_queues_hold_nonpersistent_messages_only(
     qm: QMgr, via_queue_default: bool
 ) -> None:
@@ -131,6 +140,10 @@ def test_temporary_dynamic_queues_are_non_recoverable(qm: QMgr) -> None:
         "queue manager starts."
     ),
 )
+@keeps(
+    "docs/objects.md",
+    "deleted when the creating handle closes or its connection ends and at queue-manager start",
+)
 def test_temporary_dynamic_queues_are_deleted_when_the_queue_manager_is_started(
     qm: QMgr,
 ) -> None:
@@ -149,6 +162,10 @@ def test_temporary_dynamic_queues_are_deleted_when_the_queue_manager_is_started(
         "shared, and are deleted when the creating application closes them or ends, and when the "
         "queue manager starts."
     ),
+)
+@keeps(
+    "docs/objects.md",
+    "deleted when the creating handle closes or its connection ends and at queue-manager start",
 )
 def test_temporary_dynamic_queues_are_deleted_when_the_creating_application_closes_or_ends(
     qm: QMgr, how: str
@@ -182,6 +199,10 @@ def test_committed_messages_on_a_temporary_dynamic_queue_are_deleted_with_it(qm:
         "A queue with uncommitted work is logically deleted until that work ends; any other access "
         "than close then fails with MQRC_Q_DELETED."
     ),
+)
+@keeps(
+    "docs/objects.md",
+    "physical deletion when the last user closes and the last unit of work ends.",
 )
 def test_uncommitted_calls_leave_a_temporary_dynamic_queue_logically_deleted_until_they_end(
     qm: QMgr,
@@ -241,6 +262,13 @@ def test_a_temporary_dynamic_queue_in_use_is_deleted_when_the_last_user_closes(q
         'accessed by applications")'
     ),
 )
+@keeps(
+    "docs/objects.md",
+    (
+        "logical deletion while in use or with uncommitted work (`MQRC_Q_DELETED` for everything "
+        "but MQCLOSE)"
+    ),
+)
 def test_access_to_a_logically_deleted_queue_other_than_close_fails_with_q_deleted(
     qm: QMgr,
 ) -> None:
@@ -263,6 +291,7 @@ def test_access_to_a_logically_deleted_queue_other_than_close_fails_with_q_delet
 
 
 @pytest.mark.parametrize("option", [CMQC.MQCO_NONE, CMQC.MQCO_DELETE, CMQC.MQCO_DELETE_PURGE])
+@keeps("docs/objects.md", "every close option of the creating handle treated as MQCO_NONE")
 def test_close_options_are_all_treated_as_none_for_the_creating_handle(
     qm: QMgr, option: int
 ) -> None:
@@ -339,6 +368,13 @@ def test_permanent_dynamic_queues_are_deleted_by_any_application_closing_with_de
         "with uncommitted puts or gets"
     ),
 )
+@keeps(
+    "docs/objects.md",
+    (
+        "permanent dynamic queues (MQCO_DELETE refused with `MQRC_Q_NOT_EMPTY` while any message "
+        "is on it, MQCO_DELETE_PURGE while uncommitted work is)"
+    ),
+)
 def test_close_with_delete_fails_while_messages_committed_or_not_are_on_the_queue(
     qm: QMgr,
 ) -> None:
@@ -372,6 +408,13 @@ def test_close_with_delete_fails_while_messages_committed_or_not_are_on_the_queu
         "with uncommitted puts or gets"
     ),
 )
+@keeps(
+    "docs/objects.md",
+    (
+        "permanent dynamic queues (MQCO_DELETE refused with `MQRC_Q_NOT_EMPTY` while any message "
+        "is on it, MQCO_DELETE_PURGE while uncommitted work is)"
+    ),
+)
 def test_delete_purge_succeeds_with_committed_messages_but_not_with_uncommitted_calls(
     qm: QMgr,
 ) -> None:
@@ -395,6 +438,10 @@ def test_delete_purge_succeeds_with_committed_messages_but_not_with_uncommitted_
     assert gone(qm, h.name)
 
 
+@keeps(
+    "docs/objects.md",
+    "physical deletion when the last user closes and the last unit of work ends.",
+)
 def test_a_deleted_permanent_dynamic_queue_in_use_goes_when_the_last_user_closes(
     qm: QMgr,
 ) -> None:
@@ -414,6 +461,10 @@ def test_a_deleted_permanent_dynamic_queue_in_use_goes_when_the_last_user_closes
 @keeps(
     "docs/reason-codes.md",
     "MQRC_NOT_AUTHORIZED | the user may not open (or delete, or use an alternate user id)",
+)
+@keeps(
+    "docs/objects.md",
+    "only the creating handle or a user with `dlt` may delete a permanent dynamic queue.",
 )
 def test_permanent_dynamic_queues_are_deleted_only_by_authorized_users_or_the_creator() -> None:
     # "They are not deleted if closed by an application that is not authorized to delete
@@ -484,6 +535,7 @@ def test_permanent_dynamic_queues_can_be_deleted_in_the_same_way_as_a_normal_que
         "unique name, written back."
     ),
 )
+@keeps("docs/objects.md", "`OD.DynamicQName` with a trailing `*`")
 def test_a_trailing_asterisk_makes_a_unique_name_written_back_to_the_object_name(
     qm: QMgr,
 ) -> None:
@@ -511,6 +563,13 @@ def test_every_queue_manager_has_the_default_model_queue() -> None:
     "docs/reason-codes.md",
     "MQRC_DYNAMIC_Q_NAME_ERROR | MQOPEN of a model queue with a DynamicQName that is not valid",
 )
+@keeps(
+    "docs/objects.md",
+    (
+        "`OD.DynamicQName` with a trailing `*` (`MQRC_DYNAMIC_Q_NAME_ERROR`, "
+        "`MQRC_OBJECT_ALREADY_EXISTS`)"
+    ),
+)
 def test_a_dynamic_q_name_that_is_not_valid_gives_dynamic_q_name_error(
     qm: QMgr, pattern: bytes
 ) -> None:
@@ -526,6 +585,13 @@ def test_a_dynamic_q_name_that_is_not_valid_gives_dynamic_q_name_error(
         "distributed platform, also one logically deleted but open)"
     ),
 )
+@keeps(
+    "docs/objects.md",
+    (
+        "`OD.DynamicQName` with a trailing `*` (`MQRC_DYNAMIC_Q_NAME_ERROR`, "
+        "`MQRC_OBJECT_ALREADY_EXISTS`)"
+    ),
+)
 def test_a_dynamic_queue_name_already_taken_gives_object_already_exists(qm: QMgr) -> None:
     conn = qm.connect()
     create(conn, PERM, b"FIXED.NAME")
@@ -533,6 +599,7 @@ def test_a_dynamic_queue_name_already_taken_gives_object_already_exists(qm: QMgr
         create(conn, TEMP, b"FIXED.NAME")
 
 
+@keeps("docs/objects.md", "SHAREDYN models make shared ones")
 def test_a_shared_dynamic_model_makes_a_permanent_queue_every_member_sees() -> None:
     group = QueueSharingGroup("QSG1")
     qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)

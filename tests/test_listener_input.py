@@ -33,6 +33,7 @@ from actors.events import ChannelStateChanged
 from actors.world import World
 from coupling.server import free_port
 from qsg import CMQC, GMO, MD, PMO, XQH
+from tests.claims import keeps
 
 RCVR_MQSC = """
 DEFINE QLOCAL(APP.IN)
@@ -146,6 +147,14 @@ async def _put_and_get_across(world: World, body: bytes) -> bytes:
     return await target.get(None, MD(), gmo)  # type: ignore[no-any-return]
 
 
+@keeps(
+    "docs/security.md",
+    (
+        "every frame is bounded before it is read whole (64 KiB until the sender names its "
+        "channel; then what the agreed batch size can hold) and every count in it is checked "
+        "before anything is built; a flow of the wrong kind or shape ends that connection only"
+    ),
+)
 async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -176,6 +185,13 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     assert len(ended) == len(protocol)
 
 
+@keeps(
+    "docs/security.md",
+    (
+        "one that can be neither put nor dead-lettered stops the channel with the message left on "
+        "the transmission queue"
+    ),
+)
 async def test_a_batch_with_a_message_neither_put_nor_dead_lettered_is_backed_out_and_stops(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -269,6 +285,7 @@ _flows = st.one_of(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hello=st.booleans(), flows=st.lists(_flows, max_size=4))
+@keeps("docs/security.md", "a flow of the wrong kind or shape ends that connection only")
 def test_random_bytes_to_a_receiving_agent_raise_nothing_and_the_queue_manager_lives(
     hello: bool, flows: list[bytes]
 ) -> None:

@@ -53,6 +53,7 @@ def test_an_unknown_name_gives_unknown_object_name(qm: QMgr) -> None:
     "docs/mq-rules.md",
     "An alias resolves to its base queue, with the alias's own defaults and inhibits.",
 )
+@keeps("docs/objects.md", "An alias gives its own DEFPRTY, DEFPSIST and PUT/GET inhibits")
 def test_a_put_through_an_alias_lands_on_its_base_with_the_alias_defaults(qm: QMgr) -> None:
     h = qm.connect().open("APP.ALIAS", OUT | CMQC.MQOO_INQUIRE)
     assert h.name == "APP.LOCAL"
@@ -61,6 +62,7 @@ def test_a_put_through_an_alias_lands_on_its_base_with_the_alias_defaults(qm: QM
     assert body == b"via alias" and md.Priority == 7  # the alias's DEFPRTY, not the base's 2
 
 
+@keeps("docs/objects.md", "MQINQ on an alias or a remote definition answers for that definition.")
 def test_mqinq_on_an_alias_answers_for_the_alias_itself(qm: QMgr) -> None:
     h = qm.connect().open("APP.ALIAS", CMQC.MQOO_INQUIRE)
     assert h.inquire(CMQC.MQIA_Q_TYPE) == CMQC.MQQT_ALIAS
@@ -77,6 +79,7 @@ def test_mqinq_on_an_alias_answers_for_the_alias_itself(qm: QMgr) -> None:
     "docs/reason-codes.md",
     "MQRC_GET_INHIBITED | MQGET on a queue (or through an alias) with GET(DISABLED)",
 )
+@keeps("docs/objects.md", "An alias gives its own DEFPRTY, DEFPSIST and PUT/GET inhibits")
 def test_an_alias_inhibits_puts_and_gets_of_its_own(qm: QMgr) -> None:
     qm.define(
         AliasQueue("APP.ALIAS", target="APP.LOCAL", inhibit_put=1, inhibit_get=1), replace=True
@@ -185,6 +188,13 @@ def test_a_remote_queue_without_a_usable_transmission_queue_fails_to_open(qm: QM
             qm.connect().open(rdef.name, OUT)
 
 
+@keeps(
+    "docs/objects.md",
+    (
+        "ObjectQMgrName first (blank, this queue manager or its QSG; a queue-manager alias; a "
+        "transmission queue of that name; the default transmission queue), then ObjectName"
+    ),
+)
 def test_object_q_mgr_name_picks_the_transmission_queue_of_that_name(qm: QMgr) -> None:
     h = qm.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM3"), OUT)
     put(h, b"x", 0.0)
@@ -268,6 +278,10 @@ def test_the_qsg_name_as_queue_manager_name_means_this_group() -> None:
         "handle (or the reverse)"
     ),
 )
+@keeps(
+    "docs/objects.md",
+    "`MQOO_INPUT_EXCLUSIVE` excludes every other input open (`MQRC_OBJECT_IN_USE`)",
+)
 def test_an_exclusive_input_open_excludes_every_other_input_open(qm: QMgr) -> None:
     conn = qm.connect()
     exclusive = conn.open("APP.LOCAL", CMQC.MQOO_INPUT_EXCLUSIVE)
@@ -283,6 +297,10 @@ def test_an_exclusive_input_open_excludes_every_other_input_open(qm: QMgr) -> No
     assert h.inquire(CMQC.MQIA_OPEN_INPUT_COUNT) == len(shared)
 
 
+@keeps(
+    "docs/objects.md",
+    "`INPUT_AS_Q_DEF` takes DEFSOPT, `NOSHARE` makes a shared input exclusive",
+)
 def test_input_as_q_def_takes_defsopt_and_noshare_makes_shared_exclusive(qm: QMgr) -> None:
     qm.define_queue("EXCL.DEFAULT", def_input_open_option=CMQC.MQOO_INPUT_EXCLUSIVE)
     qm.connect().open("EXCL.DEFAULT", CMQC.MQOO_INPUT_AS_Q_DEF)
@@ -295,6 +313,7 @@ def test_input_as_q_def_takes_defsopt_and_noshare_makes_shared_exclusive(qm: QMg
         qm.connect().open("NOT.SHAREABLE", CMQC.MQOO_INPUT_SHARED)
 
 
+@keeps("docs/objects.md", "on a shared queue this holds across the QSG.")
 def test_exclusive_input_on_a_shared_queue_holds_across_the_group() -> None:
     group = QueueSharingGroup("QSG1")
     qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
@@ -308,6 +327,15 @@ def test_exclusive_input_on_a_shared_queue_holds_across_the_group() -> None:
 @keeps(
     "docs/reason-codes.md",
     "MQRC_NOT_AUTHORIZED | the user may not open (or delete, or use an alternate user id)",
+)
+@keeps("docs/security.md", "with it, MQOPEN checks each access it asks for.")
+@keeps(
+    "docs/objects.md",
+    (
+        '`auth.grant("alice", "APP.*", "put", "get")` with setmqaut\'s operation names (`put`, '
+        "`get`, `browse`, `inq`, `set`, `dlt`, `altusr`, or `all`); user `mqm` may do anything. "
+        "MQOPEN needs the authority for each access it asks for (`MQRC_NOT_AUTHORIZED`)"
+    ),
 )
 def test_open_needs_authority_for_each_access_it_asks_for() -> None:
     auth = Authority()

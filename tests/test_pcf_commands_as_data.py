@@ -17,6 +17,7 @@ from qsg.core.qmgr import QMgr
 from qsg.mqsc import load
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
+from tests.claims import keeps
 
 MQCMD_CHANGE_Q, MQCMD_COPY_Q, MQCMD_CREATE_Q, MQCMD_DELETE_Q = 8, 10, 11, 12
 MQCA_Q_NAME, MQCA_Q_DESC, MQIA_Q_TYPE, MQIA_MAX_Q_DEPTH = 2016, 2013, 20, 15
@@ -56,6 +57,13 @@ def a_queue_manager() -> QMgr:
     return qm
 
 
+@keeps(
+    "docs/security.md",
+    (
+        "PCF requests become command objects, never MQSC text, and every name is validated as an "
+        "MQ name, so a name cannot smuggle in MQSC"
+    ),
+)
 def test_a_queue_name_that_smuggles_mqsc_is_refused_as_an_object_name_error() -> None:
     # "B1') LIKE('TEST.1" was pasted into DEFINE QLOCAL('...') and made B1, a copy of
     # TEST.1, answered with CC 0.

@@ -25,6 +25,7 @@ from actors.world import World
 from qsg import pymqi
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQC, CMQCFC, bridge, unsupported
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 T = TypeVar("T")
@@ -123,6 +124,13 @@ def test_a_reconnectable_connection_is_broken_when_its_queue_manager_dies() -> N
     assert in_world(body) == CMQC.MQRC_CONNECTION_BROKEN
 
 
+@keeps(
+    "docs/security.md",
+    (
+        "the user is the connection's identity for authority checks; the password itself is not "
+        "verified"
+    ),
+)
 def test_the_user_of_a_csp_is_the_connections_identity_and_its_password_is_not_checked() -> None:
     # docs/pymqi.md: "connection authentication (the user is the connection's identity
     # for authority checks; the password is not checked)"; ibmmq's connect takes a CSP

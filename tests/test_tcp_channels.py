@@ -19,6 +19,7 @@ from actors.channel import DEFAULT_PORT, parse_conname
 from actors.clock import VirtualClock
 from actors.events import ChannelBatch, ChannelStateChanged
 from qsg import CMQC, MD, PMO
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -118,6 +119,10 @@ def test_a_malformed_conname_is_refused_by_name(conname: str) -> None:
         parse_conname(conname)
 
 
+@keeps(
+    "docs/security.md",
+    "listens on the loopback address only (127.0.0.1) unless it is given a host",
+)
 def test_a_listener_is_given_as_a_port_or_host_and_port() -> None:
     top = qsg.Topology()
     top.add_qmgr("QM3", listener=1500)

@@ -38,6 +38,13 @@ def wrapped(expiry: int, inner: int | None = None) -> bytes:
         "MQFMT_XMIT_Q_HEADER and a valid, agreeing MQXQH (note 9)."
     ),
 )
+@keeps(
+    "docs/objects.md",
+    (
+        "A put to a remote queue goes on its transmission queue inside an MQXQH whose two Expiry "
+        "fields are equal"
+    ),
+)
 def test_a_put_to_a_remote_queue_wraps_the_data_with_both_expiry_fields_equal() -> None:
     # "the queue manager places the message initially on a local transmission queue, and
     # prefixes the application message data with an MQXQH structure. The queue manager
