@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from coupling.server import URL_VARIABLE, EmbeddedServer
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND = 120  # wall seconds for a command to start, or to end once signalled
@@ -273,6 +274,7 @@ def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
 
 # ---- qsg mqsc and qsg chaos ----------------------------------------------------------------
 @pytest.mark.slow
+@keeps("docs/mqsc.md", "130 (143) interrupted by SIGINT (SIGTERM)")
 def test_qsg_mqsc_interrupted_at_its_console_ends_in_one_line(tmp_path: Path) -> None:
     scenario = ROOT / "scenarios" / "shared-queue-expiry.toml"
     console = qsg("mqsc", str(scenario), "QM1", "--at", "5")

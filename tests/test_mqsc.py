@@ -131,6 +131,13 @@ def test_a_bad_keyword_or_value_is_reported_at_its_line_and_column(
     "docs/objects.md",
     "Comments (`*`), continuation lines (`-` from column 1, `+` from the first non-blank)",
 )
+@keeps(
+    "docs/mqsc.md",
+    (
+        "continued with a trailing `-` or `+`, `*` starts a comment, keywords in any case, quoted "
+        "values keep theirs."
+    ),
+)
 def test_continuation_characters_and_comments_follow_the_mqsc_rules(
     text: str, description: str
 ) -> None:

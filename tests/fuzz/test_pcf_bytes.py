@@ -163,6 +163,13 @@ def answered(data: bytes) -> list[tuple[int, ...]]:
         "there before anything is allocated, so one small message cannot freeze a queue manager"
     ),
 )
+@keeps(
+    "docs/mqsc.md",
+    (
+        "an MQCFSL whose Count is more than its StrucLength has bytes for (60 bytes that claim "
+        "2,147,483,647 strings of length 0) is MQRCCF_CFSL_COUNT_ERROR"
+    ),
+)
 def test_a_string_list_of_two_billion_empty_strings_is_refused_before_any_is_built() -> None:
     # "MQCFSL - PCF string list parameter": Count is the number of strings in the
     # Strings field. Sixty bytes cannot hold 2,147,483,647 of anything: the count is
@@ -199,6 +206,13 @@ def test_every_pair_of_counts_and_lengths_at_their_edges_is_answered() -> None:
     (
         "Every count, length and offset in a PCF message is checked against the bytes actually "
         "there before anything is allocated, so one small message cannot freeze a queue manager"
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "Every count and length of a request is checked against the bytes the message has before "
+        "anything is built"
     ),
 )
 def test_every_mutation_of_a_valid_request_is_answered_in_bounded_time_and_memory(
