@@ -244,3 +244,18 @@ def test_a_line_of_nothing_but_a_continuation_character_is_no_command() -> None:
     # Found by the fuzz test above: "-" alone continues onto nothing.
     assert parse("-\n", "x.mqsc") == []
     assert [c.verb for c in parse("-\nDEFINE QLOCAL(A)\n", "x.mqsc")] == ["DEFINE"]
+
+
+@keeps("docs/objects.md", "quoted values (`''` for a quote)")
+@keeps(
+    "docs/objects.md",
+    "QSGDISP(GROUP) and QSGDISP(COPY) objects: a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
+)
+def test_two_quotes_are_one_in_a_quoted_value_and_group_or_copy_objects_are_refused() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    load(qm, "DEFINE QLOCAL(A) DESCR('it''s (here)')")
+    assert qm.queue("A").description == "it's (here)"
+    for disposition in ("GROUP", "COPY"):
+        with pytest.raises(MQSCError, match=r"only QSGDISP\(QMGR\) and SHARED are simulated"):
+            load(qm, f"DEFINE QLOCAL(G) QSGDISP({disposition})")
+        assert qm.find("G") is None
