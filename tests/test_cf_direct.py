@@ -35,6 +35,7 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import play
+from tests.claims import keeps
 from tests.helpers import ALL, drain, put
 from tests.test_cf_edges import BOUND, TLSProxy, _tls_url, write_a_long_append_only_file
 from tests.test_driven_applications import FAULTED, _events, _Steps
@@ -180,6 +181,15 @@ def test_a_server_that_stops_answering_mid_run_is_2373_and_the_next_call_connect
         assert transport.connections == 2  # the silent link was dropped, a new one made
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a call whose link breaks fails with MQRC_CF_STRUC_FAILED (2373) and is never resent (it may "
+    "have run)",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "qsg never sends such a call again, so a put is never made twice.",
+)
 def test_a_put_whose_reply_is_lost_is_2373_and_is_never_sent_again(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:
@@ -224,6 +234,7 @@ def test_a_server_that_lost_its_scripts_has_them_registered_again_and_the_call_r
         assert transport.connections == 1
 
 
+@keeps("docs/coupling-facility.md", "a certificate that does not verify")
 async def test_rediss_verifies_the_server_and_fails_the_handshake_with_a_clear_error(
     tcp_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -249,6 +260,15 @@ async def test_rediss_verifies_the_server_and_fails_the_handshake_with_a_clear_e
 
 
 # ---- the world's choice ------------------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "A world under the virtual clock uses `coupling.direct.DirectTransport` instead",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "`QSG_CF_TRANSPORT=trio` keeps the trio transport there too; under the wall clock the world "
+    "always uses it",
+)
 def test_the_world_calls_the_facility_directly_under_the_virtual_clock_only(
     cf_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

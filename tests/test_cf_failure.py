@@ -124,6 +124,11 @@ async def test_without_its_state_the_restarted_cf_has_the_queues_but_no_messages
     "MQRC_BACKED_OUT, 2003)",
 )
 @keeps(
+    "docs/coupling-facility.md",
+    "units of work in flight can no longer commit (MQRC_BACKED_OUT at MQCMIT), as after the "
+    "`cf_fail` fault",
+)
+@keeps(
     "docs/mq-rules.md",
     (
         "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "

@@ -32,6 +32,7 @@ def waiting(ms: int) -> GMO:
     return GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=ms)
 
 
+@keeps("docs/world.md", "Both Expiry fields count down on the transmission queue and in transit")
 @keeps(
     "docs/mq-rules.md",
     (
@@ -73,6 +74,7 @@ async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the
             await target.get(None, MD(), GET)
 
 
+@keeps("docs/world.md", "a message that expires on the way is discarded (with its report)")
 @keeps(
     "docs/mq-rules.md",
     (
@@ -102,6 +104,10 @@ async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_it
             await target.get(None, MD(), GET)
 
 
+@keeps(
+    "docs/world.md",
+    "one that cannot be put goes to the dead-letter queue, keeping its remaining expiry.",
+)
 @keeps(
     "docs/mq-rules.md",
     (
@@ -154,6 +160,7 @@ async def _drain(world: object) -> list[bytes]:
         got.append(md.MsgId)
 
 
+@keeps("docs/world.md", "a channel that breaks mid-batch loses and duplicates nothing")
 @keeps(
     "docs/mq-rules.md",
     (
@@ -177,6 +184,7 @@ async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
         assert "RETRYING" in states and states[-1] == "RUNNING"
 
 
+@keeps("docs/world.md", "a batch in doubt is settled at the next start.")
 @keeps(
     "docs/mq-rules.md",
     (
@@ -203,6 +211,7 @@ async def test_a_sender_killed_with_its_batch_in_doubt_resolves_it_without_dupli
         assert len(world.events.of(ChannelDelivered)) == 5
 
 
+@keeps("docs/world.md", "RETRYING (SHORTRTY x SHORTTMR, then LONGRTY x LONGTMR)")
 async def test_a_channel_to_a_partner_that_is_down_retries_at_shorttmr_then_delivers(
     virtual_clock: VirtualClock,
 ) -> None:

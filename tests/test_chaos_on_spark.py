@@ -66,6 +66,7 @@ def _on_spark(words: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Co
 
 @keeps("README.md", "`--master URL` plays the runs as a Spark job")
 @pytest.mark.slow
+@keeps("docs/chaos.md", "plays the runs as one Spark job and prints the same verdicts")
 def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts_first_and_with_its_archive(
     tmp_path: Path,
 ) -> None:

@@ -51,6 +51,10 @@ async def _put(world: qsg.World, bodies: list[bytes]) -> None:
 
 
 @keeps(
+    "docs/chaos.md",
+    'MQ refuses a second instance of a running channel with AMQ9514E, "Channel is in use"',
+)
+@keeps(
     "docs/security.md",
     (
         "one instance of a channel at a time: a hello for a channel already running is refused "
@@ -70,6 +74,11 @@ async def test_a_rogue_partner_of_a_running_channel_is_refused_as_a_second_insta
 
 
 @pytest.mark.parametrize("offset", [0, -1, 2, 10**8])
+@keeps(
+    "docs/chaos.md",
+    'and ends the channel at a batch out of sequence with AMQ9526E, "Message sequence number '
+    'error for channel"',
+)
 async def test_a_rogue_partner_of_a_stopped_channel_is_ended_with_amq9526e_and_nothing_is_lost(
     virtual_clock: VirtualClock, offset: int
 ) -> None:
@@ -125,6 +134,11 @@ def test_adding_rogue_partner_leaves_each_earlier_later_kind_as_it_was() -> None
 
 @pytest.mark.parametrize(
     "runs", [pytest.param(4, id="small"), pytest.param(20, marks=pytest.mark.slow, id="full")]
+)
+@keeps(
+    "docs/chaos.md",
+    "so nothing of the rogue's is put and nothing of the sender's is lost: the checkers say so "
+    "for every run",
 )
 @keeps(
     "docs/security.md",

@@ -32,6 +32,11 @@ MQCC_FAILED, MQRCCF_COMMAND_FAILED = 2, 3008
 
 
 @keeps(
+    "docs/edges.md",
+    "START CHANNEL of a sender whose XMITQ is missing or not a transmission queue | CSQM090E and "
+    "CSQ9023E; the run goes on",
+)
+@keeps(
     "docs/mqsc.md",
     (
         "START is refused (CSQM090E, CSQ9023E) when the channel's XMITQ is not there "
@@ -61,6 +66,11 @@ async def test_start_channel_of_a_sender_whose_xmitq_is_missing_is_an_error_repl
         assert not (await admin.command(world, "QM1", "DISPLAY QMGR")).failed
 
 
+@keeps(
+    "docs/edges.md",
+    'the channel ends STOPPED with an AMQ9999E line ("ended abnormally") in the log and its '
+    "`channel-state` event; the queue manager goes on",
+)
 async def test_a_sender_started_another_way_whose_xmitq_is_gone_stops_and_the_run_goes_on(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -82,6 +92,11 @@ async def test_a_sender_started_another_way_whose_xmitq_is_gone_stops_and_the_ru
         assert "AMQ9999E" in caplog.text and "BAD.SDR" in caplog.text
 
 
+@keeps(
+    "docs/edges.md",
+    "answered OK; the command server logs CSQN203I once and retries every second until gets are "
+    "allowed again",
+)
 @keeps(
     "docs/mqsc.md",
     (
@@ -128,6 +143,11 @@ async def test_get_disabled_on_the_command_queue_over_pcf_is_answered_and_the_se
         assert [(h[6], h[7]) for h, _ in answers] == [(0, 0)]  # type: ignore[index]
 
 
+@keeps(
+    "docs/edges.md",
+    "CSQ9017E and CSQ9023E (PCF: MQRCCF_COMMAND_FAILED), its traceback in the log "
+    "(`qsg.commands`) and in a `command-failed` event; the run goes on",
+)
 @keeps(
     "docs/security.md",
     (

@@ -35,6 +35,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
+from tests.claims import keeps
 from tests.differential import (
     IN_PROCESS_CLOCK,
     IN_PROCESS_TASKS,
@@ -162,6 +163,10 @@ def _scenarios(name: str, seconds: float | None, every_point: bool) -> list[Scen
     ]
 
 
+@keeps(
+    "docs/development.md",
+    "A new file in `scenarios/` needs its line in the test's `SHIPPED` table.",
+)
 def test_every_shipped_scenario_has_its_place_in_the_differential_test() -> None:
     # A new scenario in scenarios/ is played on every path too: it needs its fast length
     # (and its ties, if it has any) here.
@@ -332,6 +337,11 @@ duration = 5
 """
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A `cf_unavailable` of every member is that failure from the instant it begins, whether the "
+    "shared queues are on a server or in process",
+)
 def test_a_coupling_facility_cut_off_from_every_member_is_one_scheduled_failure_on_every_path(
     cf_url: str,
 ) -> None:

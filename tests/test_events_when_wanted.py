@@ -11,6 +11,7 @@ import qsg
 from actors.clock import VirtualClock
 from actors.events import EventLog, MessageGot, MessagePut, UnitOfWorkEnded, WorldEvent
 from qsg import CMQC, GMO, MD, PMO
+from tests.claims import keeps
 from tests.test_pcf_command_server import MQCMD_PING_Q_MGR, admin_of, request
 from tests.worlds import qsg_and_qm3
 
@@ -48,6 +49,7 @@ def test_a_listener_of_one_queue_hears_that_queues_puts_only() -> None:
     assert log.wanted(MessagePut, "APP.LOCAL")
 
 
+@keeps("docs/world.md", "(`keep_events=False` keeps none)")
 async def test_a_subscriber_of_a_world_that_keeps_no_history_sees_every_put_and_get(
     virtual_clock: VirtualClock,
 ) -> None:

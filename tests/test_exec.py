@@ -43,6 +43,7 @@ def test_a_put_by_pymqis_example_program_is_a_message_on_the_shared_queue() -> N
 
 
 @keeps("README.md", "The program's output is its own, its exit status is qsg's")
+@keeps("docs/pymqi.md", "The exit status is the program's")
 def test_qsg_exec_prints_the_programs_output_and_exits_with_its_status() -> None:
     runner = CliRunner()
     code = (
@@ -65,6 +66,7 @@ def test_qsg_exec_prints_the_programs_output_and_exits_with_its_status() -> None
         (["python", "no/such/app.py"], r"^can't open file 'no/such/app.py'"),
     ],
 )
+@keeps("docs/pymqi.md", "anything else is refused in one line with exit status 2")
 def test_a_command_that_is_not_a_python_program_is_refused_in_one_line(
     command: list[str], message: str
 ) -> None:
@@ -230,6 +232,7 @@ def test_the_multiple_get_example_loops_until_the_scenario_ends() -> None:
     assert max(e.time for e in events) >= 30.0
 
 
+@keeps("docs/pymqi.md", "the consumer reconnects by the QSG's name")
 def test_a_consumer_whose_member_is_killed_reconnects_by_group_attach_and_loses_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -360,6 +363,7 @@ def test_the_programs_task_joining_a_thread_lets_the_threads_calls_go_on(
     assert capsys.readouterr().out == "joined\nfrom a thread\n"
 
 
+@keeps("docs/pymqi.md", "a timeout given to them is kept in simulated time under `--virtual`")
 def test_under_virtual_a_joins_timeout_is_simulated_seconds_as_its_sleep_is(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -409,6 +413,10 @@ def test_a_client_connection_by_conname_reaches_the_listener_of_a_python_scenari
     assert result.stdout == "QM2\n"
 
 
+@keeps(
+    "docs/pymqi.md",
+    'qsg says "the program was stopped at the scenario\'s end" on standard error',
+)
 def test_a_program_still_running_at_the_duration_is_stopped_and_the_run_written(
     tmp_path: Path,
 ) -> None:
@@ -470,6 +478,7 @@ def test_a_listener_that_is_not_a_port_is_a_scenario_problem(tmp_path: Path) -> 
     assert "qmgr.QM1.listener: expected a TCP port 1..65535, found 70000" in result.output
 
 
+@keeps("docs/pymqi.md", "or as a thread pool's idle worker waiting for work")
 def test_a_thread_pools_idle_workers_hold_no_simulated_time() -> None:
     # An idle worker waits on its pool's queue: were it counted as computing, the
     # program's 30-second sleep would never end in simulated time (the run would hang:

@@ -162,6 +162,10 @@ def test_a_cf_outage_in_process_makes_applications_fail_and_resume_as_on_redis()
     "the coupling facility is unreachable from one member (`qmgr`: its CF link "
     "failed) or from every member",
 )
+@keeps(
+    "docs/coupling-facility.md",
+    "one member's lost link is not a failure of the facility: its calls fail, the others' do not",
+)
 def test_one_members_cf_outage_fails_only_that_members_calls() -> None:
     # z/OS: one LPAR's CF link fails; the other members carry on with the structure.
     text = OUTAGE.replace("seed = 8", "seed = 8\nin_process = true").replace(

@@ -26,6 +26,11 @@ from tests.claims import keeps
 
 
 @keeps(
+    "docs/edges.md",
+    "an MQSC command longer than 32,768 characters (a line of a file, a message to the command "
+    "server) | CSQ9017E at once",
+)
+@keeps(
     "docs/mqsc.md",
     (
         "A command longer than 32,768 characters (continuations joined: qsg's own bound, far past "
@@ -59,6 +64,7 @@ def test_a_file_with_an_overlong_command_names_its_line_and_reads_the_rest() -> 
     assert problems[1].line == 33  # the next command is read, its own problem found
 
 
+@keeps("docs/edges.md", "a reply quotes at most 40 characters of a value")
 def test_a_problem_quotes_a_value_cut_short() -> None:
     value = "z" * 10_000
     with pytest.raises(MQSCError) as raised:
@@ -69,6 +75,11 @@ def test_a_problem_quotes_a_value_cut_short() -> None:
     assert reply.failed and all(len(line) < 200 for line in reply.lines), reply.lines
 
 
+@keeps(
+    "docs/edges.md",
+    "that line's command refused with CSQ9017E and its echo cut; a line still without end after "
+    "16 MiB ends the input (exit 10)",
+)
 @keeps(
     "docs/mqsc.md",
     (

@@ -22,6 +22,11 @@ NOT_TEXT = b"APP.\xff\xfe"
 
 
 @keeps(
+    "docs/edges.md",
+    'An MQOPEN or an MQPUT1 of a name that is not text (bytes such as `b"APP.\\xff\\xfe"`, '
+    "through the facade too) is MQRC_UNKNOWN_OBJECT_NAME.",
+)
+@keeps(
     "docs/security.md",
     "an object name that is not text names no object: MQRC_UNKNOWN_OBJECT_NAME, 2085",
 )
@@ -39,6 +44,7 @@ def test_pymqi_put1_and_open_of_a_name_that_is_not_text_are_2085() -> None:
     in_world(body)
 
 
+@keeps("docs/edges.md", "An MQOPEN or an MQPUT1 of a name that is not text")
 @keeps(
     "docs/security.md",
     "an object name that is not text names no object: MQRC_UNKNOWN_OBJECT_NAME, 2085",

@@ -49,6 +49,7 @@ APPLIED = rules(5, [t for t, _ in DEFAULT_RULES], [s for _, s in DEFAULT_RULES])
 
 # ---- the rule itself -----------------------------------------------------------------
 @keeps("docs/capacity.md", "| 1 | 70 | 32K | from 70% full, messages larger than 32 KB |")
+@keeps("docs/coupling-facility.md", "IBM's defaults 70%/32K, 80%/4K, 90%/0K")
 def test_the_defaults_are_ibms_70_percent_32k_80_percent_4k_and_90_percent_0k() -> None:
     s = CFStructure("APP1")
     assert (s.cf_level, s.offload) == (5, "SMDS")
@@ -79,6 +80,10 @@ def test_a_64k_size_switches_a_rule_off() -> None:
 
 
 @keeps("docs/capacity.md", "the fuller of its entries and its elements")
+@keeps(
+    "docs/coupling-facility.md",
+    "a structure's percent full is the fuller of its entries and its elements",
+)
 def test_usage_is_the_fuller_of_entries_and_elements() -> None:
     assert percent_full(10, 300, 100, 400) == pytest.approx(75.0)
     assert percent_full(90, 0, 100, 400) == pytest.approx(90.0)
@@ -218,6 +223,11 @@ def _fields(s: CFStructure) -> dict[str, int]:
     }
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "At CFLEVEL(5) the structure's offload rules (OFFLD1TH/OFFLD1SZ ... OFFLD3TH/OFFLD3SZ, IBM's "
+    "defaults 70%/32K, 80%/4K, 90%/0K) offload smaller messages once it is that full.",
+)
 @keeps(
     "docs/mq-rules.md",
     (

@@ -80,6 +80,11 @@ def test_a_queue_name_that_smuggles_mqsc_is_refused_as_an_object_name_error() ->
 
 
 @keeps(
+    "docs/edges.md",
+    "PCF requests are built as command objects, never as MQSC text, and names are checked as MQ "
+    "names",
+)
+@keeps(
     "docs/mqsc.md",
     (
         "a longer one is MQRCCF_CFST_STRING_LENGTH_ERR (3011), one with another character (a "

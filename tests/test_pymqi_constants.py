@@ -218,6 +218,10 @@ def test_the_modules_import_as_pymqi_programs_import_them() -> None:
 
 
 @keeps(
+    "docs/pymqi.md",
+    "`MQPL_NATIVE` is `MQPL_UNIX` (3, not 11), `MQAT_DEFAULT` is `MQAT_UNIX` (6, not 11)",
+)
+@keeps(
     "docs/constants.md",
     (
         "`MQPL_NATIVE` is `MQPL_UNIX` (3, not Windows's 11), `MQAT_DEFAULT` is `MQAT_UNIX` (6, not "
@@ -232,6 +236,11 @@ def test_platform_dependent_values_are_those_of_ibms_header_on_linux() -> None:
     assert CMQC.MQ_MCA_USER_ID_LENGTH == 12
 
 
+@keeps(
+    "docs/pymqi.md",
+    "lengths that depend on the pointer size (`MQOD_LENGTH_4`, `MQCD_LENGTH_12`, ...) keep "
+    "IBM's 64-bit and 32-bit values",
+)
 @keeps("docs/constants.md", "lengths of structures that hold pointers are the 64-bit header's.")
 def test_structure_lengths_follow_the_pointer_size_as_ibms_header_does() -> None:
     od4, cd12 = (424, 1992) if struct.calcsize("P") == 8 else (400, 1944)
@@ -254,6 +263,7 @@ def test_names_of_mq_94_that_pymqi_lacks_are_added_from_ibms_own_package() -> No
 # ---- MQMIError, as pymqi prints and compares it ---------------------------------
 
 
+@keeps("docs/pymqi.md", "`MQI Error. Comp: 2, Reason 2033: FAILED: MQRC_NO_MSG_AVAILABLE`")
 def test_an_mqmierror_prints_as_pymqi_prints_it() -> None:
     error = MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
     assert str(error) == "MQI Error. Comp: 2, Reason 2033: FAILED: MQRC_NO_MSG_AVAILABLE"
@@ -267,6 +277,7 @@ def test_a_warning_an_ok_and_an_unknown_reason_are_worded_as_pymqi_words_them() 
     assert MQMIError(2, 1999).errorAsString() == "FAILED: Error code 1999 not defined"
 
 
+@keeps("docs/pymqi.md", "(2192 is `MQRC_PAGESET_FULL`)")
 def test_a_reason_with_two_names_is_named_as_pymqis_table_names_it() -> None:
     # pymqi's table keeps the later of two names for one value (PAGESET_FULL, 2192).
     assert MQMIError(2, 2192).errorAsString() == "FAILED: MQRC_PAGESET_FULL"
@@ -280,6 +291,10 @@ def test_an_mqmierror_carries_the_keywords_it_is_given() -> None:
     assert error.get("original_length") == 10
 
 
+@keeps(
+    "docs/pymqi.md",
+    "so `except pymqi.MQMIError` and `except qsg.MQMIError` both catch what the facade raises",
+)
 def test_the_facades_error_is_caught_as_pymqis_and_as_qsgs() -> None:
     with pytest.raises(qsg.MQMIError):
         raise MQMIError(2, 2033)
@@ -297,6 +312,7 @@ def test_an_error_of_the_async_api_becomes_the_facades_with_its_codes_and_detail
     assert from_core(converted) is converted
 
 
+@keeps("docs/pymqi.md", "(`str()` is `PYMQI Error: not open`)")
 def test_pyiferror_prints_as_pymqi_prints_it() -> None:
     error = PYIFError("not open")
     assert str(error) == "PYMQI Error: not open"

@@ -32,6 +32,12 @@ def warnings(stderr: str) -> list[str]:
 
 @pytest.mark.parametrize("command", ["run", "chaos", "exec"])
 @keeps(
+    "docs/coupling-facility.md",
+    "qsg takes the URL from the command line but warns, in one line on standard error, when it "
+    "holds a password, and names the variable that keeps it out of sight; the command then goes "
+    "on with it",
+)
+@keeps(
     "docs/security.md",
     (
         "A password given on the command line (`--redis`) is visible to every user of the machine "
@@ -55,6 +61,7 @@ def test_a_password_on_the_command_line_is_warned_of_in_one_line_naming_qsg_redi
     assert "s3cret" not in stderr
 
 
+@keeps("docs/coupling-facility.md", "when it holds a password")
 def test_the_same_url_from_the_environment_or_without_a_password_is_not_warned_of(
     tmp_path: Path,
 ) -> None:
@@ -63,6 +70,11 @@ def test_the_same_url_from_the_environment_or_without_a_password_is_not_warned_o
     assert warnings(invoke(["run", missing, "--redis", "redis://127.0.0.1:1/0"])[1]) == []
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "reads `QSG_SWEEP_REDIS_URL` instead, so that a `QSG_REDIS_URL` set for the other commands "
+    "does not move a sweep onto it.",
+)
 def test_qsg_sweep_names_its_own_variable(tmp_path: Path) -> None:
     # Its --redis is opt-in (points on the user's server, a database each), so it does
     # not read QSG_REDIS_URL but QSG_SWEEP_REDIS_URL.

@@ -57,6 +57,20 @@ async def _stall(redis_url: str | None) -> list[qsg.events.WorldEvent]:
 
 @pytest.mark.parametrize("where", ["in process", "redis"])
 @keeps(
+    "docs/edges.md",
+    "A peer takes the lease over with a newer fencing token; when the holder wakes, its scan "
+    "goes on with the old token, and the coupling facility must refuse it.",
+)
+@keeps(
+    "docs/edges.md",
+    "its `fault` event's `detail` names the member and the token it stalled with.",
+)
+@keeps(
+    "docs/edges.md",
+    "With the test-only switch that skips the fencing check (`qsg.core.bugs.SKIP_FENCING`) the "
+    "stale scan runs and the `scan-lease` checker reports it",
+)
+@keeps(
     "docs/mq-rules.md",
     (
         "Shared queues are scanned by one queue manager of the group at a time; when it ends, "

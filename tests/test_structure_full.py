@@ -115,6 +115,10 @@ def test_a_full_structure_takes_a_message_again_once_one_is_got(store: MessageSt
     assert _usage(store)[:2] == (6, 30)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a put in syncpoint takes its room at once, and a backout gives it back",
+)
 def test_a_put_in_syncpoint_takes_its_room_at_once_and_a_backout_gives_it_back(
     store: MessageStore,
 ) -> None:

@@ -156,6 +156,7 @@ def answered(data: bytes) -> list[tuple[int, ...]]:
     return headers
 
 
+@keeps("docs/edges.md", "one reply, MQRCCF_CFSL_COUNT_ERROR; nothing built")
 @keeps(
     "docs/security.md",
     (
