@@ -71,6 +71,14 @@ async def _get(q: Handle) -> bytes | None:
         raise
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "
+        "unit of work in flight is backed out. Only RECOVER(YES) structures keep persistent "
+        "messages through a failure."
+    ),
+)
 async def test_a_recoverable_structure_keeps_its_persistent_messages_through_a_cf_failure(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -119,6 +127,21 @@ async def test_without_its_state_the_restarted_cf_has_the_queues_but_no_messages
     "docs/coupling-facility.md",
     "units of work in flight can no longer commit (MQRC_BACKED_OUT at MQCMIT), as after the "
     "`cf_fail` fault",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "
+        "unit of work in flight is backed out. Only RECOVER(YES) structures keep persistent "
+        "messages through a failure."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_BACKED_OUT | MQCMIT of a unit of work that the coupling facility lost (it failed "
+        "while the unit of work was in flight): backed out in every store"
+    ),
 )
 async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot_commit(
     virtual_clock: VirtualClock,

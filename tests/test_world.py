@@ -81,6 +81,10 @@ async def test_a_waiting_get_is_woken_by_a_put_from_another_member_at_that_simul
 
 
 @keeps("docs/world.md", "`get` (with `MQGMO_WAIT` and `WaitInterval` in simulated milliseconds)")
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_NO_MSG_AVAILABLE | MQGET found no message that may be returned (after WaitInterval)",
+)
 async def test_a_get_that_waits_in_vain_fails_with_2033_after_its_wait_interval(
     virtual_clock: VirtualClock,
 ) -> None:
