@@ -35,6 +35,7 @@ from qsg.chaos import checkers, history
 from qsg.chaos.campaign import Plan, chaos_scenario, expectations, run_one, run_seeds
 from qsg.chaos.nemesis import LATER, Targets, draw, targets
 from qsg.core import bugs
+from qsg.core.events import Discarded, ReportPut
 from qsg.scenario import load_scenario
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import play
@@ -225,6 +226,29 @@ def test_group_order_broken_for_a_reader_is_caught() -> None:
         )
     groups = checkers.check_groups(history.read(events))
     assert not groups.ok and groups.counts["out_of_order"] == 2  # 3 skips 2; 2 after 3
+
+
+@keeps("README.md", "exactly one report for each expired message that asked for one")
+def test_an_expiration_report_missing_or_made_twice_is_caught() -> None:
+    # MQRO_EXPIRATION: the queue manager that discards the expired message makes one
+    # report (MQFB_EXPIRATION) for it; a message that did not ask gets none to count.
+    asked, plain = b"A" * 24, b"B" * 24
+    events: list[qsg.events.WorldEvent] = [
+        OpInvoked(0, "QM1", "p", "put", "Q", asked, False, 10, CMQC.MQRO_EXPIRATION, False),
+        _op(0, "p", "put"),
+        OpInvoked(0, "QM1", "p", "put", "Q", plain, False, 10, 0, False),
+        _op(0, "p", "put"),
+        Discarded(2, "QM1", "Q", asked, "scan"),
+        Discarded(2, "QM1", "Q", plain, "scan"),
+    ]
+    report = ReportPut(2, "QM1", "REPLY", b"R" * 24, asked, CMQC.MQFB_EXPIRATION)
+    once = checkers.check_reports(history.read([*events, report]))
+    assert once.ok and once.counts["asked"] == once.counts["reports"] == 1
+    missing = checkers.check_reports(history.read(events))
+    assert not missing.ok and missing.counts["missing"] == 1
+    again = dataclasses.replace(report, msg_id=b"S" * 24)
+    twice = checkers.check_reports(history.read([*events, report, again]))
+    assert not twice.ok and twice.counts["duplicated"] == 1
 
 
 # ---- the nemesis ---------------------------------------------------------------------------
