@@ -29,6 +29,7 @@ from qsg import CMQC, GMO, MD, PMO
 from qsg.chaos.campaign import run_one
 from qsg.mqsc.errors import MQSCError
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 #: The most any test here may take in wall seconds, though its bounds are 1 or 2 seconds.
@@ -271,6 +272,9 @@ async def test_a_sender_paused_past_the_receive_timeout_is_timed_out_by_its_rece
         assert sender_states[-2:] == ["RETRYING", "RUNNING"]
 
 
+@keeps(
+    "docs/scenarios.md", "seconds its channels may take to connect and start, as sender or receiver"
+)
 def test_a_scenario_sets_a_queue_managers_connect_timeout_in_seconds_above_0() -> None:
     base = "[run]\nduration = 10\n[qmgr.QM1]\n"
     topology = parse_scenario(base + "connect_timeout = 2.5\n", "s.toml").topology

@@ -20,6 +20,7 @@ from actors.events import (
 from qsg import CMQC, DLH, GMO, MD, PMO, MQMIError
 from qsg.core.events import DeadLettered, Discarded
 from qsg.core.layouts import read_inner_expiry
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -148,6 +149,9 @@ async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
         assert "RETRYING" in states and states[-1] == "RUNNING"
 
 
+@keeps(
+    "docs/scenarios.md", "a batch in doubt is settled at the next start, nothing lost or duplicated"
+)
 async def test_a_sender_killed_with_its_batch_in_doubt_resolves_it_without_duplicates(
     virtual_clock: VirtualClock,
 ) -> None:

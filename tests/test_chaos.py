@@ -252,6 +252,7 @@ def test_an_expiration_report_missing_or_made_twice_is_caught() -> None:
 
 
 # ---- the nemesis ---------------------------------------------------------------------------
+@keeps("README.md", "in each seeded run a nemesis injects faults drawn from the seed")
 def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario: Scenario) -> None:
     t = targets(scenario)
     drawn = [draw(t, seed, 50.0) for seed in run_seeds(3, 20)]

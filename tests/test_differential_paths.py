@@ -35,6 +35,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
+from tests.claims import keeps
 from tests.differential import (
     IN_PROCESS_CLOCK,
     IN_PROCESS_TASKS,
@@ -518,6 +519,11 @@ duration = 10
 """
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the member's clock runs `amount` seconds off for its lease: it renews, judges its "
+    "own grant and fences its scans by it (message times stay the sysplex's)",
+)
 def test_a_member_whose_lease_clock_runs_behind_fences_its_scans_by_it_on_every_path(
     cf_url: str,
 ) -> None:

@@ -36,6 +36,7 @@ def program(name: str, *args: str) -> Program:
     return parse_command(["python", str(PROGRAMS / name), *args])
 
 
+@keeps("README.md", "its calls are in the summary and the event log beside the scenario's")
 def test_a_put_by_pymqis_example_program_is_a_message_on_the_shared_queue() -> None:
     outcome, result = run_exec(load_scenario(SCENARIO), program("put_message.py"), virtual=True)
     assert outcome.exit_status == 0 and not outcome.stopped
@@ -259,6 +260,10 @@ def test_the_multiple_get_example_loops_until_the_scenario_ends() -> None:
     assert max(e.time for e in events) >= 30.0
 
 
+@keeps(
+    "README.md",
+    "the scenario can kill a member, fail the coupling facility or break a channel around it",
+)
 def test_a_consumer_whose_member_is_killed_reconnects_by_group_attach_and_loses_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -18,6 +18,7 @@ from actors.events import MessagePut
 from qsg.scenario import eventlog
 from qsg.scenario.load import load_scenario
 from qsg.scenario.recording import JOURNAL, read_journal, salvage
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +56,12 @@ def qsg_run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@keeps(
+    "docs/scenarios.md",
+    "If `main` raises, the run fails: `qsg run` prints the error in one line, exits 1, "
+    "and `--out` still gets the scenario, run.json naming the error and the events up to "
+    "the failure",
+)
 def test_a_run_that_fails_at_t5_leaves_its_scenario_error_and_events(tmp_path: Path) -> None:
     script = tmp_path / "fails.py"
     script.write_text(FAILS_AT_5)

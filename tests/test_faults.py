@@ -216,6 +216,7 @@ async def test_an_application_call_on_a_paused_queue_manager_waits_until_it_resu
     "docs/scenarios.md",
     "a scan under a lease that ran out meanwhile is refused by its fencing token",
 )
+@keeps("docs/scenarios.md", "its scanner stops renewing its lease")
 async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -226,6 +226,10 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
 
 
 @keeps("README.md", "From a script, `qsg mqsc SCENARIO QM1 < cmds.mqsc`")
+@keeps(
+    "README.md",
+    "it plays a scenario to `--at` seconds and opens a console on one of its queue managers",
+)
 def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

@@ -29,6 +29,7 @@ from qsg.commands.pipeline import metrics
 from qsg.commands.pipeline.where import local_path, to_uri
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 SMALL = Path(__file__).parent / "data" / "pipeline-small.toml"
 
@@ -399,6 +400,7 @@ def test_a_path_option_becomes_an_absolute_uri_on_the_driver(location, uri, tmp_
     assert to_uri(location) == uri.format(cwd=tmp_path.resolve())
 
 
+@keeps("README.md", "every directory may be a URI such as `s3a://`")
 def test_runs_below_a_uri_are_listed_by_spark_as_a_local_walk_finds_them(spark, runs_dir, tmp_path):
     from qsg.commands.pipeline.runs import list_runs
 

@@ -24,6 +24,7 @@ from qsg.commands.cli import write_run
 from qsg.commands.pipeline import metrics
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 from tests.spark_cluster import connect_server, standalone
 
 pytestmark = pytest.mark.slow
@@ -116,6 +117,7 @@ def _rows(tables: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return {name: table.to_pylist() for name, table in tables.items()}
 
 
+@keeps("README.md", "`--master URL` for a cluster, `--remote sc://...` for Spark Connect")
 def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_path):
     shutil.copytree(runs, tmp_path / "runs")
     done = qsg("metrics", "runs", "--out", "out", *spark_at, cwd=tmp_path)

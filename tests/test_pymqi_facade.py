@@ -446,6 +446,7 @@ class TestImportsAndClocks:
             sys.path.remove(str(tmp_path))
             sys.modules.pop("pymqi", None)
 
+    @keeps("README.md", "its `import pymqi` is qsg's")
     def test_pymqi_and_ibmmq_and_their_submodules_are_the_facade_for_the_run_only(
         self, tmp_path: object
     ) -> None:

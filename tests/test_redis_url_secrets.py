@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from qsg.commands.cli import main
 from qsg.commands.options import _checked_redis_url
+from tests.claims import keeps
 
 WITH_PASSWORD = "redis://app:s3cret@127.0.0.1:1/0"
 
@@ -30,6 +31,11 @@ def warnings(stderr: str) -> list[str]:
 
 
 @pytest.mark.parametrize("command", ["run", "chaos", "exec"])
+@keeps(
+    "docs/scenarios.md",
+    "(`--redis URL` works too, but a command line is visible to every user of the "
+    "machine: give a password by `QSG_REDIS_URL`.)",
+)
 def test_a_password_on_the_command_line_is_warned_of_in_one_line_naming_qsg_redis_url(
     command: str, tmp_path: Path
 ) -> None:

@@ -17,6 +17,7 @@ import pytest
 from pyarrow import fs
 
 from qsg.commands.pipeline.staging import Stage, TableExistsError, put
+from tests.claims import keeps
 
 BUCKET = "qsg-tables"
 OUT = f"s3a://{BUCKET}/sweeps/day1/metrics"
@@ -71,6 +72,7 @@ def _rows(store: fs.S3FileSystem, table: str) -> list[tuple[str, int]]:
     return sorted(zip(read["run"].to_pylist(), read["x"].to_pylist(), strict=True))
 
 
+@keeps("README.md", "every directory may be a URI such as `s3a://`")
 def test_a_job_staged_on_s3_is_committed_whole_with_each_tables_success_marker(
     s3: fs.S3FileSystem,
 ) -> None:

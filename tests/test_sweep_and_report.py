@@ -25,6 +25,10 @@ SCENARIOS = Path(__file__).parent.parent / "scenarios"
 SWEEP = SCENARIOS / "sweep-capacity.toml"
 
 
+@keeps(
+    "README.md",
+    "A sweep varies a base scenario (rates, member counts, CF access time, any key; seeds)",
+)
 def test_a_sweep_has_a_point_per_combination_and_seed():
     sweep = load_sweep(SWEEP)
     assert len(sweep.points) == 12

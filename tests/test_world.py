@@ -24,6 +24,7 @@ from actors.events import (
 )
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -111,6 +112,10 @@ async def test_a_message_put_in_syncpoint_wakes_a_waiting_getter_only_when_commi
         assert times == [3.0]
 
 
+@keeps(
+    "docs/scenarios.md",
+    "a surviving member backs out its units of work on shared queues (peer recovery)",
+)
 async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_backout_count_raised(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -138,6 +143,10 @@ async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_bac
             await q2.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
 
 
+@keeps(
+    "docs/scenarios.md",
+    "The queue manager's tasks stop, its connections get MQRC_CONNECTION_BROKEN",
+)
 async def test_a_connection_to_a_killed_queue_manager_is_broken_and_a_new_one_refused(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -161,6 +170,10 @@ async def test_a_connection_to_a_killed_queue_manager_is_broken_and_a_new_one_re
         assert (await world.connect("QM3")).q_mgr_name == "QM3"
 
 
+@keeps(
+    "docs/scenarios.md",
+    "nonpersistent local messages wait for its restart (which loses the nonpersistent ones)",
+)
 async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent_ones(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -180,6 +193,7 @@ async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent
             await q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
 
 
+@keeps("docs/scenarios.md", "temporary dynamic queues gone")
 async def test_temporary_dynamic_queues_are_gone_after_a_restart(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -202,6 +216,7 @@ async def test_temporary_dynamic_queues_are_gone_after_a_restart(
         assert again.name != temporary.name  # a new life names its queues afresh
 
 
+@keeps("docs/scenarios.md", "processors per queue manager: calls beyond that queue for one")
 async def test_the_cpu_cost_of_a_call_is_simulated_time_and_calls_queue_for_the_processor(
     virtual_clock: VirtualClock,
 ) -> None:
