@@ -55,6 +55,10 @@ def test_the_base_package_does_not_depend_on_spark_pandas_or_plotly() -> None:
     "README.md",
     "As a package, `pip install qsg` (from a clone: `pip install .`) gives the simulator",
 )
+@keeps(
+    "docs/pipeline.md",
+    "Without it qsg plays scenarios, pymqi programs and chaos campaigns as usual",
+)
 def test_a_scenario_plays_without_the_spark_extra(tmp_path: Path) -> None:
     env = _without_the_extra(tmp_path)
     done = _qsg(
@@ -66,6 +70,10 @@ def test_a_scenario_plays_without_the_spark_extra(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@keeps(
+    "docs/pipeline.md",
+    "`qsg metrics`, `sweep` and `report` stop in one line naming what to install",
+)
 def test_a_pipeline_command_without_the_extra_names_it_in_one_line(tmp_path: Path) -> None:
     env = _without_the_extra(tmp_path)
     (tmp_path / "runs").mkdir()
