@@ -384,6 +384,9 @@ def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None
 
 @keeps("README.md", "after the heal and a drain checkers judge the history")
 @pytest.mark.slow
+@keeps(
+    "docs/scenarios.md", "lift every fault at once (what a chaos run does at the end of its window)"
+)
 def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     _, chaotic = chaos_scenario(scenario, plan, SEED, "safety")

@@ -19,6 +19,7 @@ from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, drain, get, put
 
 SHARED = {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"}
@@ -197,6 +198,11 @@ def test_small_messages_run_out_of_entries_before_elements(
     assert usage["entries"] == 4 and usage["elements"] < usage["max_elements"]
 
 
+@keeps(
+    "docs/speed.md",
+    "the put that takes a structure's last element succeeds and the next is refused "
+    "(`MQRC_STORAGE_MEDIUM_FULL`)",
+)
 def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     members: Callable[..., QMgr],
 ) -> None:
@@ -218,6 +224,11 @@ def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     assert (usage["entries"], usage["elements"]) == (2, 2)
 
 
+@keeps(
+    "docs/speed.md",
+    "a structure of the largest SIZE with its counter set just below the top takes its "
+    "last 1 KB message exactly",
+)
 def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     members: Callable[..., QMgr],
 ) -> None:

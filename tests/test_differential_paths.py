@@ -170,6 +170,11 @@ def test_every_shipped_scenario_has_its_place_in_the_differential_test() -> None
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
+@keeps(
+    "docs/speed.md",
+    "`tests/test_differential_paths.py` plays every shipped scenario both ways, in "
+    "process and on the server, and says where simultaneous events may order differently",
+)
 def test_a_shipped_scenario_comes_out_the_same_on_every_path(name: str, cf_url: str) -> None:
     shipped = SHIPPED[name]
     for scenario in _scenarios(name, shipped.fast, every_point=False):

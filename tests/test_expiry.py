@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from qsg import CMQC, MD, PMO, MQMIError, QMgr
 from qsg.core import expiry
 from qsg.core.events import Discarded, Event
+from tests.claims import keeps
 from tests.helpers import ALL, browse_first, drain, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -165,6 +166,7 @@ def test_a_browse_discards_the_expired_messages_it_passes(qm: QMgr, events: list
 
 
 # ---- depth counts expired-but-not-discarded messages (note 2) ------------------------
+@keeps("docs/pipeline.md", "CURDEPTH (expired messages not yet discarded count)")
 def test_expired_messages_not_yet_discarded_count_in_depth_and_maxdepth(qm: QMgr) -> None:
     # Note 2: "These messages nevertheless count toward the number of messages on the
     # queue for all purposes, including depth triggering."
