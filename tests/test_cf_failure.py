@@ -79,6 +79,13 @@ async def _get(q: Handle) -> bytes | None:
         "messages through a failure."
     ),
 )
+)
+@keeps(
+    "docs/scenarios.md",
+    "nonpersistent messages lost, and persistent ones kept on structures with `recover = "
+    "true` (RECOVER(YES)) when the server kept its state",
+)
+@keeps("docs/scenarios.md", "Meanwhile calls on shared queues fail with MQRC_CF_STRUC_FAILED.")
 async def test_a_recoverable_structure_keeps_its_persistent_messages_through_a_cf_failure(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -167,6 +174,7 @@ async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot
         assert await _drain(q) == [b"next unit"]
 
 
+@keeps("docs/scenarios.md", "fencing tokens keep increasing")
 async def test_fencing_tokens_keep_increasing_after_the_cf_forgot_its_leases(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -182,6 +190,12 @@ async def test_fencing_tokens_keep_increasing_after_the_cf_forgot_its_leases(
         assert after == sorted(set(after))  # every grant a new, higher token
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the embedded CF server keeps an append-only file, so that after a `cf_fail` fault "
+    "RECOVER(YES) structures get their persistent messages back",
+)
+@keeps("docs/scenarios.md", "A `cf-recovery` event per structure says what was kept.")
 def test_a_cf_failure_in_a_scenario_is_undone_by_its_duration_and_reported() -> None:
     from qsg.scenario.play import run_scenario
 
@@ -212,6 +226,10 @@ duration = 2
     assert recovered.recovered and recovered.lost == 0  # persistent messages: all kept
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Needs the server the run starts itself: not `in_process`, no `QSG_REDIS_URL`.",
+)
 def test_a_cf_failure_needs_the_cf_server_so_an_in_process_scenario_is_refused() -> None:
     text = """
 [run]
@@ -231,6 +249,10 @@ action = "cf_fail"
     assert "in_process" in str(caught.value)
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Needs the server the run starts itself: not `in_process`, no `QSG_REDIS_URL`.",
+)
 async def test_failing_a_cf_the_run_did_not_start_is_refused_with_the_reason(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:

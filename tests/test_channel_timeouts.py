@@ -385,6 +385,9 @@ async def test_a_sender_paused_past_the_receive_timeout_is_timed_out_by_its_rece
     "`Topology.add_qmgr(name, connect_timeout=S)`; in a scenario, `[qmgr.NAME] connect_timeout "
     "= S`",
 )
+@keeps(
+    "docs/scenarios.md", "seconds its channels may take to connect and start, as sender or receiver"
+)
 def test_a_scenario_sets_a_queue_managers_connect_timeout_in_seconds_above_0() -> None:
     base = "[run]\nduration = 10\n[qmgr.QM1]\n"
     topology = parse_scenario(base + "connect_timeout = 2.5\n", "s.toml").topology

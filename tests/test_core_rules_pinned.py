@@ -751,6 +751,7 @@ def test_an_alias_or_remote_queue_name_and_an_alias_target_are_mq_object_names()
     "docs/coupling-facility.md",
     "`CFStructure(size_kb=...)` is the CFRM SIZE (default 1 GB, at most 900,000,000 KB)",
 )
+@keeps("docs/speed.md", "`DEFINE CFSTRUCT`'s checks refuse a larger SIZE with a message saying so")
 def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or_db2() -> None:
     # DEFINE CFSTRUCT: a name of up to 12 characters, CFLEVEL(1..5), OFFLOAD(SMDS|DB2);
     # the CFRM policy's SIZE is at least 1 KB (and at most what the simulator's CF

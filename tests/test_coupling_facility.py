@@ -266,6 +266,11 @@ def test_small_messages_run_out_of_entries_before_elements(
 
 
 @keeps("docs/coupling-facility.md", "the put that takes the last entry or element succeeds")
+@keeps(
+    "docs/speed.md",
+    "the put that takes a structure's last element succeeds and the next is refused "
+    "(`MQRC_STORAGE_MEDIUM_FULL`)",
+)
 def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     members: Callable[..., QMgr],
 ) -> None:
@@ -287,6 +292,11 @@ def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     assert (usage["entries"], usage["elements"]) == (2, 2)
 
 
+@keeps(
+    "docs/speed.md",
+    "a structure of the largest SIZE with its counter set just below the top takes its "
+    "last 1 KB message exactly",
+)
 def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     members: Callable[..., QMgr],
 ) -> None:

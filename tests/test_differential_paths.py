@@ -174,6 +174,11 @@ def test_every_shipped_scenario_has_its_place_in_the_differential_test() -> None
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
+@keeps(
+    "docs/speed.md",
+    "`tests/test_differential_paths.py` plays every shipped scenario both ways, in "
+    "process and on the server, and says where simultaneous events may order differently",
+)
 def test_a_shipped_scenario_comes_out_the_same_on_every_path(name: str, cf_url: str) -> None:
     shipped = SHIPPED[name]
     for scenario in _scenarios(name, shipped.fast, every_point=False):
@@ -528,6 +533,11 @@ duration = 10
 """
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the member's clock runs `amount` seconds off for its lease: it renews, judges its "
+    "own grant and fences its scans by it (message times stay the sysplex's)",
+)
 def test_a_member_whose_lease_clock_runs_behind_fences_its_scans_by_it_on_every_path(
     cf_url: str,
 ) -> None:

@@ -234,6 +234,7 @@ def test_a_browse_discards_the_expired_messages_it_passes(qm: QMgr, events: list
         "and depth triggering included (note 2)."
     ),
 )
+@keeps("docs/pipeline.md", "CURDEPTH (expired messages not yet discarded count)")
 def test_expired_messages_not_yet_discarded_count_in_depth_and_maxdepth(qm: QMgr) -> None:
     # Note 2: "These messages nevertheless count toward the number of messages on the
     # queue for all purposes, including depth triggering."

@@ -22,7 +22,6 @@ from qsg import QMgr
 from qsg.mqsc import MQSCError, commands, load, parse
 from qsg.mqsc.lexer import MAX_COMMAND_LENGTH
 from tests.bounds import memory_bound
-from tests.claims import keeps
 
 
 @keeps(
@@ -50,7 +49,6 @@ def test_a_command_longer_than_the_bound_is_refused_at_once() -> None:
     )
 
 
-@keeps("README.md", "exits 10 when a command failed, as runmqsc does")
 def test_a_file_with_an_overlong_command_names_its_line_and_reads_the_rest() -> None:
     text = "DEFINE QLOCAL(A) -\n" + ("DESCR('" + "y" * 40_000 + "') -\n") * 30 + "\n"
     text += "DEFINE QLOCAL(B) DESCR(oops\n"

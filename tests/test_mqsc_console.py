@@ -270,6 +270,9 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
         "`--at SECONDS` (run to that simulated second first, within the scenario's duration; "
         "default 0)"
     ),
+@keeps(
+    "README.md",
+    "it plays a scenario to `--at` seconds and opens a console on one of its queue managers",
 )
 def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -> None:
     from click.testing import CliRunner
@@ -287,3 +290,24 @@ def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -
     assert "Starting MQSC for queue manager QM2 at simulated time 2.5 s." in done.output
     assert "CURDEPTH(5)" in done.output  # puts at 0.5, 1.0, ... 2.5
     assert done.output.endswith("1 MQSC command read.\nAll valid MQSC commands were processed.\n")
+
+
+@keeps("README.md", "exits 10 when a command failed, as runmqsc does")
+def test_qsg_mqsc_from_a_script_exits_10_when_a_command_failed(tmp_path: Path) -> None:
+    # runmqsc's exit status 10: the file was read to its end, and one or more of its
+    # commands failed (here the second: no such queue). The others still ran.
+    from click.testing import CliRunner
+
+    from qsg.commands.cli import main
+
+    scenario = tmp_path / "admin.toml"
+    scenario.write_text(SCENARIO)
+    done = CliRunner().invoke(
+        main,
+        ["mqsc", str(scenario), "QM2", "--at", "2.5"],
+        input="DIS QLOCAL(APP.ORDERS) CURDEPTH\nCLEAR QLOCAL(NO.SUCH.QUEUE)\n"
+        "DEFINE QLOCAL(APP.AFTER)\n",
+    )
+    assert done.exit_code == 10, done.output
+    assert "CURDEPTH(5)" in done.output and "QLOCAL(APP.AFTER)" in done.output
+    assert "3 MQSC commands read." in done.output

@@ -421,6 +421,11 @@ def test_an_unknown_structure_s_usage_is_all_zeros() -> None:
     entries=st.integers(0, 6000),
     elements=st.integers(0, 24000),
 )
+@keeps(
+    "docs/speed.md",
+    "so a put below them skips the rules and agrees with them to the last bit (a property"
+    " test checks each bound and one short of it)",
+)
 def test_below_the_first_threshold_reached_no_rule_applies_and_from_it_one_does(
     thresholds: list[int], size_kb: int, entries: int, elements: int
 ) -> None:

@@ -134,6 +134,7 @@ IBM = {
         "`MQCMDL_CURRENT_LEVEL` are MQ 9.2.5's"
     ),
 )
+@keeps("README.md", "Names, options and reason codes are IBM's, with IBM's numbers")
 def test_a_sample_of_constants_holds_ibms_values(module: object, name: str, value: object) -> None:
     assert getattr(module, name) == value
 

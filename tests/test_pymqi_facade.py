@@ -531,6 +531,7 @@ class TestImportsAndClocks:
         "so `import pymqi`, `import ibmmq as pymqi`, `from pymqi import CMQC` and `import "
         "pymqi.CMQC` all give qsg's",
     )
+    @keeps("README.md", "its `import pymqi` is qsg's")
     def test_pymqi_and_ibmmq_and_their_submodules_are_the_facade_for_the_run_only(
         self, tmp_path: object
     ) -> None:

@@ -45,6 +45,11 @@ def warnings(stderr: str) -> list[str]:
         "out of sight"
     ),
 )
+@keeps(
+    "docs/scenarios.md",
+    "(`--redis URL` works too, but a command line is visible to every user of the "
+    "machine: give a password by `QSG_REDIS_URL`.)",
+)
 def test_a_password_on_the_command_line_is_warned_of_in_one_line_naming_qsg_redis_url(
     command: str, tmp_path: Path
 ) -> None:
