@@ -72,6 +72,8 @@ _BARE = {
     "NOSHARE": "SHARE",
     "TRIGGER": "TRIGGER",
     "NOTRIGGER": "TRIGGER",
+    "HARDENBO": "HARDENBO",
+    "NOHARDENBO": "HARDENBO",
     "CURRENT": "CURRENT",
 }
 
