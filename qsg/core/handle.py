@@ -151,6 +151,7 @@ class Handle:
             stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now)
             if qdef.trigger_control == CMQC.MQTC_ON
             else None,
+            structures=self.repository.structures,
         )
         return self.done
 

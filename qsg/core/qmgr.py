@@ -466,6 +466,7 @@ class QMgr:
                 now,
                 remote=remote,
                 stored=self.trigger_check(repo, qdef, None, now),
+                structures=repo.structures,
             )
         except MQMIError as error:
             # A put that completes with a warning (a Priority above 9 copied from the
