@@ -14,6 +14,7 @@ import pytest
 
 from qsg import CMQC, MQMIError, QMgr
 from qsg.core.objects import CFStructure
+from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import MQSCError, commands, load, status
 from tests.helpers import ALL, get, put
@@ -120,7 +121,15 @@ def test_a_count_not_hardened_is_lost_at_a_restart_of_the_queue_manager() -> Non
     # backout count for each message": qsg forgets it (the message comes back with 0),
     # while the messages' other fields and their order are kept.
     qm = QMgr("QM1")
-    load(qm, "DEFINE QLOCAL(APP.WORK) NOHARDENBO\nDEFINE QLOCAL(APP.KEPT) HARDENBO")
+    load(
+        qm,
+        """
+        DEFINE QLOCAL(APP.WORK) NOHARDENBO
+        DEFINE QLOCAL(APP.KEPT) HARDENBO
+        DEFINE QMODEL(APP.MODEL) DEFTYPE(PERMDYN) NOHARDENBO
+        DEFINE QALIAS(APP.ALIAS) TARGET(APP.WORK)
+        """,
+    )
     _in_flight_at_restart(qm, "APP.WORK")
     _in_flight_at_restart(qm, "APP.KEPT")
     qm.restart(incarnation=1)
@@ -208,3 +217,23 @@ def test_mqinq_of_a_backout_attribute_of_an_alias_is_not_for_its_type() -> None:
     for selector in (CMQC.MQIA_BACKOUT_THRESHOLD, CMQC.MQCA_BACKOUT_REQ_Q_NAME):
         with pytest.raises(MQMIError, match=r"MQRC_SELECTOR_NOT_FOR_TYPE \(2068\)"):
             alias.inquire(selector)
+
+
+@pytest.mark.parametrize(
+    ("attributes", "problem"),
+    [
+        ({"backout_threshold": -1}, r"^queue Q: BOTHRESH must be 0\.\.999999999$"),
+        ({"backout_threshold": 1_000_000_000}, r"^queue Q: BOTHRESH must be 0\.\.999999999$"),
+        ({"backout_requeue_name": "A B"}, r"^BOQNAME queue name 'A B' has characters"),
+        ({"harden_get_backout": 2}, r"^queue Q: HARDENBO or NOHARDENBO, not 2$"),
+        ({"retention_interval": -1}, r"^queue Q: RETINTVL must be 0\.\.999999999$"),
+        ({"retention_interval": 1_000_000_000}, r"^queue Q: RETINTVL must be 0\.\.999999999$"),
+    ],
+)
+def test_a_queue_definition_in_python_refuses_backout_attributes_mq_would_not_take(
+    attributes: dict[str, object], problem: str
+) -> None:
+    with pytest.raises(ValueError, match=problem):
+        QueueDefinition("Q", **attributes)  # type: ignore[arg-type]
+    edge = QueueDefinition("Q", backout_threshold=999_999_999, retention_interval=0)
+    assert (edge.backout_threshold, edge.retention_interval) == (999_999_999, 0)
