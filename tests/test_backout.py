@@ -11,13 +11,17 @@ queue manager; of a private queue only with HardenGetBackout MQQA_BACKOUT_HARDEN
 from __future__ import annotations
 
 import pytest
+import trio
 
-from qsg import CMQC, MQMIError, QMgr
+import qsg
+from actors.clock import VirtualClock
+from actors.topology import Topology
+from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg.core.objects import CFStructure
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import MQSCError, commands, load, status
-from tests.helpers import ALL, get, put
+from tests.helpers import ALL, NO_SYNC_PUT, get, put
 
 SYNC = CMQC.MQGMO_SYNCPOINT
 PERSISTENT = CMQC.MQPER_PERSISTENT
@@ -237,3 +241,32 @@ def test_a_queue_definition_in_python_refuses_backout_attributes_mq_would_not_ta
         QueueDefinition("Q", **attributes)  # type: ignore[arg-type]
     edge = QueueDefinition("Q", backout_threshold=999_999_999, retention_interval=0)
     assert (edge.backout_threshold, edge.retention_interval) == (999_999_999, 0)
+
+
+async def test_a_killed_and_restarted_member_keeps_only_the_hardened_counts(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The world's kill and restart (a new life of QM1): the in-flight get is backed out
+    # at the restart, and the counts of NOHARDENBO queues are not kept.
+    topology = Topology()
+    topology.add_qmgr("QM1")
+    topology.mqsc("QM1", "DEFINE QLOCAL(APP.KEPT) HARDENBO\nDEFINE QLOCAL(APP.LOST) NOHARDENBO")
+    async with qsg.start(topology, in_process=True) as world:
+        conn = await world.connect("QM1")
+        for name in ("APP.KEPT", "APP.LOST"):
+            q = await conn.open(name, CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+            await q.put(b"poison", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC_PUT)
+            for _ in range(2):
+                await q.get(None, MD(), GMO(Options=SYNC))
+                await conn.backout()
+            await q.get(None, MD(), GMO(Options=SYNC))  # in flight at the kill
+        await world.kill("QM1")
+        await trio.sleep(1)
+        await world.restart("QM1")
+        conn = await world.connect("QM1")
+        counts = {}
+        for name in ("APP.KEPT", "APP.LOST"):
+            md = MD()
+            await (await conn.open(name, CMQC.MQOO_INPUT_SHARED)).get(None, md, GMO())
+            counts[name] = md.BackoutCount
+        assert counts == {"APP.KEPT": 3, "APP.LOST": 0}
