@@ -48,9 +48,15 @@ async def _fill(world: World) -> tuple[Handle, Handle]:
     conn = await world.connect("QM1")
     opts = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF
     kept, scratch = await conn.open("APP.KEPT", opts), await conn.open("APP.SCRATCH", opts)
-    for q in (kept, scratch):
-        await q.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
-        await q.put(b"nonpersistent", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
+    await kept.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+    # "you cannot put persistent messages to a shared queue if the CFSTRUCT that the
+    # queue uses is defined with RECOVER(NO)" (MQRC_PERSISTENT_NOT_ALLOWED, 2048).
+    with pytest.raises(MQMIError) as refused:
+        await scratch.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+    assert refused.value.reason == CMQC.MQRC_PERSISTENT_NOT_ALLOWED
+    await kept.put(b"nonpersistent", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
+    for body in (b"nonpersistent", b"nonpersistent too"):
+        await scratch.put(body, MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
     return kept, scratch
 
 

@@ -126,6 +126,7 @@ SHIPPED: dict[str, Shipped] = {
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
     "exec-failover.toml": Shipped(55, ties=(KILL_WAKES_TWICE,)),
     "exec-monitor.toml": Shipped(60),
+    "exec-poison.toml": Shipped(20),
     "exec-qsg.toml": Shipped(60),
     "expiry-scan-failover.toml": Shipped(52, ties=(EXPIRY_SCAN_TAKEOVER, KILL_WAKES_TWICE)),
     "mm1-impatience.toml": Shipped(200),

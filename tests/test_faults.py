@@ -109,6 +109,7 @@ mqsc = "DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)"
 
 [qsg.QSG1.structures.APP1]
 size_kb = 8192
+recover = true
 
 [qmgr.QM1]
 expryint = 2

@@ -271,7 +271,8 @@ async def test_generic_names_types_and_where_filter_which_objects_are_shown(
         assert aliases == [
             "CSQM401I !QM1 QUEUE(APP.ALIAS) TYPE(QALIAS) QSGDISP(QMGR) TARGET(APP.REPLIES)"
         ]
-        shared = objects(await run(world, "QM1", "DIS QL(*) WHERE(QSGDISP EQ SHARED)"))
+        # QSGDISP chooses by disposition; it is no WHERE keyword ("DISPLAY QUEUE").
+        shared = objects(await run(world, "QM1", "DIS QL(*) QSGDISP(SHARED)"))
         assert [value(s, "QUEUE") for s in shared] == ["APP.SHARED", "APP.SMALL"]
         none = await run(world, "QM1", "DIS QL(NO.SUCH.*)")
         assert none[0] == "CSQM297I !QM1 CSQMDRTS NO QLOCAL FOUND MATCHING REQUEST CRITERIA"
