@@ -197,6 +197,9 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
                 if isinstance(error, ChannelTimeoutError):
                     why = wire.timeout_line(definition.name, definition.conn_name, error)
                     wire.log.error("%s: %s", qm.name, why)
+                elif isinstance(error, wire.ProtocolError):  # as a receiver's agent does
+                    why = wire.protocol_error_line(definition.name, definition.conn_name, why)
+                    wire.log.error("%s: %s", qm.name, why)
                 if isinstance(error, ChannelEndedError) and error.stop:
                     _state(qm, definition.name, "STOPPED", why)
                     return

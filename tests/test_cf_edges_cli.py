@@ -10,6 +10,7 @@ password.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -146,6 +147,11 @@ def test_rediss_to_a_server_without_tls_ends_the_run_with_one_line(
     "docs/coupling-facility.md",
     "The URL's password never appears in a message, a summary, `run.json` or the event log",
 )
+@keeps(
+    "docs/edges.md",
+    "a run that reached its end but whose coupling facility failed with no fault scheduled has "
+    'its `summary.json` too, and that one line as `"error"`',
+)
 def test_a_full_server_makes_puts_fail_with_2192_and_the_run_exit_1(
     tcp_server: EmbeddedServer,
     tmp_path: Path,
@@ -163,6 +169,10 @@ def test_a_full_server_makes_puts_fail_with_2192_and_the_run_exit_1(
     assert "no fault was scheduled: reason 2192: " in line
     assert "maxmemory" in line
     assert "cf_failed" in out  # the summary's faults table shows it
+    run_json = json.loads((out_dir / "run.json").read_text())
+    assert run_json["status"] == "failed"
+    assert run_json["error"] == [line.removeprefix("the run failed: ")]
+    assert "queues" in json.loads((out_dir / "summary.json").read_text())
     written = "".join(p.read_text(errors="replace") for p in out_dir.glob("*.json"))
     events = pq.read_table(out_dir / "events.parquet")
     texts = [str(v) for c in events.columns if pa.types.is_string(c.type) for v in c.to_pylist()]

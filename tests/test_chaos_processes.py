@@ -10,12 +10,15 @@ member must come back as a new life, and the same checkers must find no violatio
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from actors.events import (
+    EventLog,
     FaultInjected,
     LeaseChanged,
     OpCompleted,
@@ -24,6 +27,7 @@ from actors.events import (
     QMgrRestarted,
 )
 from coupling.lease import EXPIRY_SCAN
+from coupling.transport import BlockingTransport
 from qsg import CMQC
 from qsg.chaos import processes
 from qsg.commands.cli import main
@@ -128,6 +132,26 @@ def test_the_nemesis_kills_only_members_that_own_no_channel() -> None:
     kills = processes.draw_kills(scenario, 11, 20.0)
     assert kills and all(k.qmgr in ("", "QM2", "QM3") for k in kills)
     assert kills == processes.draw_kills(scenario, 11, 20.0)  # the seed decides
+
+
+@keeps(
+    "docs/edges.md",
+    'one that never comes up is not killed, and the `fault` event says "it never came up"',
+)
+def test_a_member_process_that_never_comes_up_is_not_killed(tmp_path: Path) -> None:
+    # A member process that ended before it ever held its member lease (its start-up
+    # failed): the nemesis sends it no SIGKILL and says why in its fault event.
+    scenario = load_scenario(SCENARIO)
+    ended = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    ended.wait()
+    life = processes._Life("QM3", 1, ended, tmp_path / "QM3.1.events")
+    log = EventLog(keep=True)
+    transport = BlockingTransport("redis://127.0.0.1:1")  # never asked: the process ended
+    assert not processes._kill_when_up(transport, scenario, life, log, lambda: 5.0)
+    assert life.killed_at is None and ended.returncode == 3
+    assert [(e.kind, e.q_mgr, e.detail) for e in log.history] == [
+        ("fault", "QM3", "it never came up")
+    ]
 
 
 def test_processes_mode_needs_a_wall_clock_scenario(tmp_path: Path) -> None:

@@ -379,3 +379,53 @@ async def test_a_batch_past_the_agreed_size_and_a_frame_past_the_batchs_room_are
     await ours.send_all(msgpack.packb({"t": "batch", "seq": 1, "messages": [b"x" * 200_000]}))
     with pytest.raises(wire.ProtocolError, match=r"a frame of more than \d+ bytes"):
         await frames.receive()
+
+
+@keeps(
+    "docs/edges.md",
+    "The sender checks the receiver's answers the same way: a malformed answer is an AMQ9504E line "
+    "of the sending queue manager, the detail of its channel's `RETRYING` state, and the channel "
+    "retries.",
+)
+async def test_a_sender_given_a_malformed_answer_writes_amq9504e_and_retries(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A "receiver" that answers QM1's hello with a batch confirmation instead of its
+    # status: the sender refuses the answer as the receiver refuses a sender's junk.
+    caplog.set_level(logging.ERROR, logger="qsg.channels")
+    port = free_port()
+
+    async def wrong_answer(stream: trio.SocketStream) -> None:
+        async with stream:
+            await stream.receive_some(wire.HELLO_LIMIT)
+            await stream.send_all(frame({"t": "ok", "seq": 1}))
+            await trio.sleep(5)
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(trio.serve_tcp, wrong_answer, port)
+        top = qsg.Topology()
+        top.add_qmgr("QM1")
+        top.mqsc(
+            "QM1",
+            f"""
+            DEFINE QLOCAL(QM3) USAGE(XMITQ)
+            DEFINE CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) TRPTYPE(TCP) +
+                   CONNAME('127.0.0.1({port})') XMITQ(QM3) SHORTRTY(50) SHORTTMR(1)
+            """,
+        )
+        with trio.fail_after(30):
+            async with qsg.start(top, in_process=True) as world:
+                while not any(
+                    e.state == "RETRYING" for e in world.events.of(ChannelStateChanged)
+                ):
+                    await trio.sleep(0.1)
+                retrying = next(
+                    e for e in world.events.of(ChannelStateChanged) if e.state == "RETRYING"
+                )
+        nursery.cancel_scope.cancel()
+    line = (
+        "AMQ9504E: A protocol error was detected for channel 'QM1.TO.QM3' from "
+        f"127.0.0.1({port}): a 'ok' flow where the channel status was due"
+    )
+    assert retrying.q_mgr == "QM1" and retrying.detail == line
+    assert f"QM1: {line}" in [r.getMessage() for r in caplog.records]

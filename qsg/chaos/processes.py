@@ -353,18 +353,11 @@ def _coordinate(
             if target not in lives:  # still down from an earlier kill
                 log.emit(FaultInjected(now(), target, "kill", target, "it is not running"))
                 continue
-            # A life killed before it joined its QSG was never up: nobody could recover
-            # it, and the recovery checker would wait for that in vain. Kill lives only.
-            if not _await_up(transport, scenario, lives[target]):
-                log.emit(FaultInjected(now(), target, "kill", target, "it never came up"))
+            if not _kill_when_up(transport, scenario, lives[target], log, now):
                 continue
             victim = lives.pop(target)
-            victim.process.send_signal(signal.SIGKILL)
-            victim.process.wait()
-            victim.killed_at = now()
             dead.append(victim)
-            log.emit(FaultInjected(victim.killed_at, target, "kill", target))
-            log.emit(QMgrKilled(victim.killed_at, target))
+            assert victim.killed_at is not None
             restarts.append((victim.killed_at + kill.downtime, target))
             restarts.sort()
         deadline = time.time() + (end - now()) + QUIET + 60.0
@@ -406,6 +399,28 @@ def _await_listener(port: int, life: _Life, timeout: float = 60.0) -> None:
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{life.q_mgr} did not listen on port {port} within {timeout:g} s")
+
+
+def _kill_when_up(
+    transport: BlockingTransport,
+    scenario: Scenario,
+    life: _Life,
+    log: EventLog,
+    now: Callable[[], float],
+) -> bool:
+    """SIGKILL ``life`` once it is up, with its ``fault`` and ``qmgr-killed`` events;
+    False, with a ``fault`` event saying "it never came up", if it ended or never did."""
+    # A life killed before it joined its QSG was never up: nobody could recover it, and
+    # the recovery checker would wait for that in vain. Kill lives only.
+    if not _await_up(transport, scenario, life):
+        log.emit(FaultInjected(now(), life.q_mgr, "kill", life.q_mgr, "it never came up"))
+        return False
+    life.process.send_signal(signal.SIGKILL)
+    life.process.wait()
+    life.killed_at = now()
+    log.emit(FaultInjected(life.killed_at, life.q_mgr, "kill", life.q_mgr))
+    log.emit(QMgrKilled(life.killed_at, life.q_mgr))
+    return True
 
 
 def _await_up(
