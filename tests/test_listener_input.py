@@ -415,13 +415,10 @@ async def test_a_sender_given_a_malformed_answer_writes_amq9504e_and_retries(
         )
         with trio.fail_after(30):
             async with qsg.start(top, in_process=True) as world:
-                while not any(
-                    e.state == "RETRYING" for e in world.events.of(ChannelStateChanged)
-                ):
-                    await trio.sleep(0.1)
-                retrying = next(
-                    e for e in world.events.of(ChannelStateChanged) if e.state == "RETRYING"
-                )
+                events = world.events.subscribe()
+                async for retrying in events:
+                    if isinstance(retrying, ChannelStateChanged) and retrying.state == "RETRYING":
+                        break
         nursery.cancel_scope.cancel()
     line = (
         "AMQ9504E: A protocol error was detected for channel 'QM1.TO.QM3' from "
