@@ -26,6 +26,7 @@ from actors.clock import VirtualClock
 from actors.events import CFFailed, CFRecovered
 from actors.topology import Topology
 from coupling import keys
+from coupling.direct import DirectTransport
 from coupling.errors import CFConnectionError
 from coupling.link import LinkSettings
 from coupling.server import EmbeddedServer, free_port, url_options
@@ -123,6 +124,28 @@ async def test_rediss_to_a_server_without_tls_fails_in_bounded_time(
     assert tcp_server.password not in str(refused.value)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "or `did not accept the connection and TLS handshake within N s`), never a hang.",
+)
+async def test_rediss_to_a_server_that_never_answers_the_handshake_is_one_line_in_time(
+    silent_port: int,
+) -> None:
+    url = f"rediss://127.0.0.1:{silent_port}/0?socket_connect_timeout=0.5"
+    expected = (
+        f"the coupling facility at 127.0.0.1:{silent_port} did not accept the connection and "
+        "TLS handshake within 0.5 s (socket_connect_timeout)"
+    )
+    with trio.fail_after(BOUND):
+        with pytest.raises(CFConnectionError) as trio_refused:
+            async with TrioTransport.open(url) as t:
+                await t.acommand("PING")
+        with pytest.raises(CFConnectionError) as direct_refused:
+            await trio.to_thread.run_sync(lambda: DirectTransport(url).command("PING"))
+    assert str(trio_refused.value) == expected
+    assert str(direct_refused.value) == expected  # the virtual clock's transport
+
+
 class TLSProxy:
     """A TLS server in front of a plain Valkey: terminates TLS (its certificate signed
     by ``ca``; a client certificate required if ``client_ca``) and relays the bytes."""
@@ -205,6 +228,36 @@ async def test_rediss_verifies_the_server_against_ssl_ca_certs(
             async with TrioTransport.open(_tls_url(tcp_server, port, "ssl_cert_reqs=none")) as t:
                 assert await t.acommand("PING") == b"PONG"
             nursery.cancel_scope.cancel()
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "`ssl_cert_reqs` | `required` (default), `optional` or `none`: must the server's certificate "
+    "verify",
+)
+async def test_rediss_ssl_cert_reqs_optional_verifies_a_certificate_the_server_sends(
+    tcp_server: EmbeddedServer, ca: trustme.CA, tmp_path: Path
+) -> None:
+    # A client asked for `optional` verifies the certificate a server presents (a TLS
+    # server always presents one), as `required` does: Python's ssl, as redis-py reads it.
+    ca_file = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    proxy = TLSProxy(tcp_server, ca, None)
+    with trio.fail_after(BOUND):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(proxy.serve)
+            trusting = _tls_url(tcp_server, port, f"ssl_cert_reqs=optional&ssl_ca_certs={ca_file}")
+            async with TrioTransport.open(trusting) as t:
+                assert await t.acommand("PING") == b"PONG"
+            unverified = r"^the TLS handshake .* failed: .*CERTIFICATE_VERIFY_FAILED"
+            with pytest.raises(CFConnectionError, match=unverified):
+                async with TrioTransport.open(_tls_url(tcp_server, port, "ssl_cert_reqs=optional")):
+                    pass
+            nursery.cancel_scope.cancel()
+    with pytest.raises(ValueError, match=r"^the URL's ssl_cert_reqs is 'maybe': it must be none"):
+        LinkSettings.from_options(
+            url_options("rediss://127.0.0.1:1/0?ssl_cert_reqs=maybe"), tls=True
+        )
 
 
 @keeps(

@@ -219,13 +219,19 @@ def test_a_server_in_a_transient_state_past_loading_timeout_is_mqrc_cf_struc_in_
     assert took < 1.0
 
 
+@pytest.mark.parametrize("state", ["READONLY", "BUSY"])
 @keeps(
     "docs/coupling-facility.md",
     "nothing, while the state lasts (the call waits, within `loading_timeout`, as for LOADING); "
     "then MQRC_CF_STRUC_IN_USE (2346)",
 )
+@keeps(
+    "docs/coupling-facility.md",
+    "goes on; a `cf-failure` event (unscheduled, so exit 1 at the end); calls work again once "
+    "the state has passed",
+)
 def test_a_run_whose_facility_turns_read_only_fails_its_calls_with_2346_and_goes_on(
-    tcp_server: EmbeddedServer,
+    tcp_server: EmbeddedServer, state: str
 ) -> None:
     topology = Topology()
     topology.add_qsg("QSG1", members=["QM1", "QM2"])
@@ -243,13 +249,16 @@ def test_a_run_whose_facility_turns_read_only_fails_its_calls_with_2346_and_goes
             conn = await world.connect("QM1")
             q = await conn.open("APP.PAYMENTS", CMQC.MQOO_OUTPUT)
             await q.put(b"before", MD(), NO_SYNC)
-            with read_only(tcp_server.url):
+            with STATES[state](tcp_server.url):
                 with trio.fail_after(BOUND), pytest.raises(MQMIError) as refused:
-                    await q.put(b"while a replica", MD(), NO_SYNC)
+                    await q.put(b"while in the state", MD(), NO_SYNC)
                 assert refused.value.reason == CMQC.MQRC_CF_STRUC_IN_USE
             await q.put(b"after", MD(), NO_SYNC)  # the facility is usable again
             (failure,) = world.events.of(CFFailed)
             assert failure.reason == CMQC.MQRC_CF_STRUC_IN_USE and not failure.scheduled
+            # What makes the run's RunResult.failure() a line, and `qsg run` exit 1.
+            assert world.watch.unscheduled == [failure]
+            assert f"({state})" in failure.detail
 
     qsg.run(main)
 

@@ -130,6 +130,24 @@ def test_qsg_exec_on_a_full_facility_exits_1_with_one_line_though_the_program_en
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "`qsg run --replications N` | each such replication's seed and line | 1",
+)
+def test_qsg_run_replications_on_a_full_facility_name_each_seed_and_line_and_exit_1(
+    full_server: EmbeddedServer, tmp_path: Path
+) -> None:
+    path = tmp_path / "payments.toml"
+    path.write_text(SCENARIO.replace("duration = 30", "duration = 3"))
+    code, out, err = qsg_command("run", str(path), "--replications", "2", url=full_server.url)
+    assert code == 1, out + err
+    lines = failure_lines(err)
+    assert [line.split(":", 2)[1] for line in lines] == [" seed 1", " seed 2"], err
+    assert all("the coupling facility failed at " in line for line in lines)
+    assert all("no fault was scheduled: reason 2192: " in line for line in lines)
+
+
+@pytest.mark.slow
 @keeps("docs/coupling-facility.md", "its run is written below `--out` all the same")
 def test_a_sweep_point_whose_facility_failed_is_a_failed_point_its_run_kept(
     full_server: EmbeddedServer, tmp_path: Path

@@ -158,6 +158,30 @@ def test_a_holder_whose_lease_ran_out_cannot_scan_even_before_a_takeover(
         qm.scan_expired(10.0, shared=True, fence=paused.fence)
 
 
+@keeps("docs/coupling-facility.md", "A scan goes in batches of 1,000, each proving the lease")
+def test_a_scan_of_1001_expired_messages_goes_in_two_batches_each_fenced(
+    scanner: tuple[QMgr, RedisStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    qm, store = scanner
+    h = qm.connect().open("Q", ALL)
+    for n in range(1000):  # with the scanner's own message, 1,001 that expire at 1.0
+        put(h, b"%d" % n, 0.0, Expiry=10)
+    holder = granted(lease(store, "QM1").acquire(0.0))
+    batches: list[tuple[Any, int]] = []  # (the lease key it proves, how many it discarded)
+    run = store.transport.run
+
+    def counted(script: Script, keys: Any, args: Any) -> Any:
+        reply = run(script, keys, args)
+        if script is SCAN:
+            batches.append((keys[1], len(reply[2]) + len(reply[3])))
+        return reply
+
+    monkeypatch.setattr(store.transport, "run", counted)
+    assert qm.scan_expired(5.0, shared=True, fence=holder.fence) == 1001
+    assert [n for _, n in batches] == [1000, 1]
+    assert all(key.endswith(EXPIRY_SCAN) for key, _ in batches)  # each proves the lease
+
+
 @keeps(
     "docs/coupling-facility.md",
     "if the lease is lost between two, the error carries what the earlier batches discarded "
