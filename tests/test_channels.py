@@ -253,3 +253,31 @@ async def test_a_receiver_killed_after_committing_a_batch_is_not_sent_it_again(
         await trio.sleep(120)
         assert sorted(await _drain(world)) == sorted(ids)
         assert len(world.events.of(ChannelDelivered)) == 5
+
+
+@pytest.mark.parametrize(
+    ("costs", "latency", "bandwidth"),
+    [(None, 0.0, None), (Costs(channel_latency=0.5, channel_bandwidth=1000.0), 0.5, 1000.0)],
+    ids=["unset", "set"],
+)
+@keeps(
+    "docs/world.md",
+    "channel latency and bandwidth; all zero unless set. They advance simulated time only.",
+)
+async def test_a_batch_takes_the_channel_latency_plus_its_size_over_the_bandwidth(
+    virtual_clock: VirtualClock, costs: Costs | None, latency: float, bandwidth: float | None
+) -> None:
+    # A batch's one-way trip: the latency plus its bytes over the bandwidth, in
+    # simulated seconds; with no costs set, no time at all.
+    async with qsg.start(qsg_and_qm3(costs), in_process=True) as world:
+        remote = await (await world.connect("QM1")).open("TO.QM3", CMQC.MQOO_OUTPUT)
+        target = await (await world.connect("QM3")).open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+        began = trio.current_time()
+        await remote.put(b"x" * 1000, MD(), NO_SYNC)
+        assert await target.get(None, MD(), waiting(10_000)) == b"x" * 1000
+        took = trio.current_time() - began
+        await trio.sleep(1)  # the sender's confirmation: its batch event
+        (batch,) = world.events.of(ChannelBatch)
+        trip = 0.0 if bandwidth is None else latency + batch.size / bandwidth
+        assert batch.size > 1000  # the message, its MQXQH and descriptor
+        assert took == pytest.approx(trip, abs=1e-9)

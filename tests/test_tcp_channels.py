@@ -133,6 +133,21 @@ def test_a_conname_is_host_with_an_optional_port_in_parentheses(
     assert parse_conname(conname) == expected
 
 
+@keeps("docs/world.md", '`world.conname("QM3")` says where (`127.0.0.1(port)`)')
+async def test_world_conname_says_where_the_listener_listens() -> None:
+    top = qsg.Topology()
+    top.add_qmgr("QM3", listener=0)  # any free port: conname says which
+    top.add_qmgr("QM1")
+    async with qsg.start(top, in_process=True) as world:
+        conname = world.conname("QM3")
+        host, port = parse_conname(conname)
+        assert conname == f"127.0.0.1({port})" and port > 0
+        stream = await trio.open_tcp_stream(host, port)  # the listener is there
+        await stream.aclose()
+        with pytest.raises(ValueError, match=r"^QM1 has no channel listener"):
+            world.conname("QM1")
+
+
 @pytest.mark.parametrize("conname", ["", "host(port)", "host(70000)", "a(1)(2)"])
 def test_a_malformed_conname_is_refused_by_name(conname: str) -> None:
     with pytest.raises(ValueError, match="CONNAME"):

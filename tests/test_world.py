@@ -24,6 +24,7 @@ from actors.events import (
 )
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError
+from qsg.core.authority import Authority
 from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
@@ -384,3 +385,24 @@ async def test_a_redis_url_that_names_no_server_fails_qsg_start_with_a_plain_val
     with pytest.raises(ValueError, match="a coupling-facility URL is redis://"):
         async with qsg.start(qsg_and_qm3(), redis_url="bogus://qsg:s3cret@h/0"):
             pass
+
+
+@keeps("docs/world.md", "`connect(qm, user=None)` (MQCONN; the user is who authority checks see)")
+async def test_world_connect_as_a_user_is_who_the_authority_checks_see(
+    virtual_clock: VirtualClock,
+) -> None:
+    # With an Authority (setmqaut's operations), MQOPEN checks the connection's user.
+    auth = Authority()
+    auth.grant("alice", "APP.**", "put")
+    topology = qsg.Topology()
+    topology.add_qmgr("QM1", authority=auth)
+    topology.mqsc("QM1", "DEFINE QLOCAL(APP.Q)")
+    async with qsg.start(topology, in_process=True) as world:
+        alice = await world.connect("QM1", user="alice")
+        q = await alice.open("APP.Q", CMQC.MQOO_OUTPUT)
+        await q.put(b"from alice", MD(), NO_SYNC)
+        for user in ("bob", None):  # None: the world's default user, granted nothing
+            conn = await world.connect("QM1", user=user)
+            with pytest.raises(MQMIError) as refused:
+                await conn.open("APP.Q", CMQC.MQOO_OUTPUT)
+            assert refused.value.reason == CMQC.MQRC_NOT_AUTHORIZED
