@@ -22,6 +22,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.claims import keeps
+
+# This file keeps the sentence that describes it: the scan below reads it as it reads
+# every test file (only tests/claims.py, where keeps is defined, is left out).
+pytestmark = keeps(
+    "docs/development.md",
+    "`test_claims.py` holds the documents to what they promise: a test that keeps a sentence of "
+    'the README or a document says so, `@keeps("docs/capacity.md", "...")` '
+    "(`tests/claims.py`), and each sentence quoted must be in its document word for word, so a "
+    "promise edited away fails with the test that kept it. `pytest -m keeps` runs them.",
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
@@ -73,7 +85,7 @@ def claims() -> list[Claim]:
     out = []
     for path in sorted(TESTS.rglob("*.py")):
         source = path.read_text()
-        if "keeps(" not in source or path.name in {"claims.py", "test_claims.py"}:
+        if "keeps(" not in source or path.name == "claims.py":
             continue
         for call, test in keeps_calls(ast.parse(source)):
             where = f"{path.relative_to(ROOT)}:{call.lineno}"
@@ -92,6 +104,8 @@ def test_tests_keep_claims_of_the_readme_and_docs() -> None:
     # The mechanism is in use; without this a broken scan would keep nothing, silently.
     assert len(CLAIMS) >= 10
     assert {c.document for c in CLAIMS} >= {"README.md"}
+    # This file is scanned too: it keeps docs/development.md's sentence about itself.
+    assert [c.test for c in CLAIMS if c.where.startswith("tests/test_claims.py:")] == ["pytestmark"]
 
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: f"{c.where}:{c.test}")
