@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Any
 
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core import engine, platforms, trigger
 from qsg.core.authority import Authority
 from qsg.core.channels import QMgrMap
@@ -87,6 +87,13 @@ class QMgr:
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
         self.description = ""  # DESCR
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
+        # The event switches (IBM: "Controlling queue manager events", "Performance
+        # events"): every one is DISABLED until ALTER QMGR enables it.
+        self.performance_event = CMQCFC.MQEVR_DISABLED  # PERFMEV
+        self.inhibit_event = CMQCFC.MQEVR_DISABLED  # INHIBTEV
+        self.local_event = CMQCFC.MQEVR_DISABLED  # LOCALEV
+        self.authority_event = CMQCFC.MQEVR_DISABLED  # AUTHOREV
+        self.channel_event = CMQCFC.MQEVR_DISABLED  # CHLEV
         #: When the last trigger message for each queue was written (TRIGINT's clock).
         self.last_trigger: dict[str, float] = {}
         #: The simulated time of the latest call that brought one: the calls that take

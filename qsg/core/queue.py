@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core.store import Ordering
 
 #: The longest message MQ allows: MAXMSGL's top, for a queue and a queue manager (100 MB).
@@ -58,6 +58,16 @@ class QueueDefinition:
     trigger_data: str = ""  # TRIGDATA
     process_name: str = ""  # PROCESS
     initiation_q_name: str = ""  # INITQ
+    # Performance events (IBM: "Queue depth events", "Queue service interval events"):
+    # the limits are per cents of MAXDEPTH; the switches change as events fire
+    # (``qsg.core.perfevents``). Queue full events are enabled unless DEFINE says not.
+    q_depth_high_limit: int = 80  # QDEPTHHI, 0..100
+    q_depth_low_limit: int = 20  # QDEPTHLO, 0..100
+    q_depth_high_event: int = CMQCFC.MQEVR_DISABLED  # QDPHIEV(ENABLED|DISABLED)
+    q_depth_low_event: int = CMQCFC.MQEVR_DISABLED  # QDPLOEV
+    q_depth_max_event: int = CMQCFC.MQEVR_ENABLED  # QDPMAXEV
+    q_service_interval: int = 999_999_999  # QSVCINT, milliseconds
+    q_service_interval_event: int = CMQCFC.MQQSIE_NONE  # QSVCIEV(HIGH|OK|NONE)
 
     def __post_init__(self) -> None:
         check_name(self.name, "queue")
@@ -84,6 +94,14 @@ class QueueDefinition:
             raise ValueError(f"queue {self.name}: TRIGMPRI must be 0..9")
         if len(self.trigger_data) > 64:
             raise ValueError(f"queue {self.name}: TRIGDATA has at most 64 characters")
+        for keyword, limit in (
+            ("QDEPTHHI", self.q_depth_high_limit),
+            ("QDEPTHLO", self.q_depth_low_limit),
+        ):
+            if not 0 <= limit <= 100:
+                raise ValueError(f"queue {self.name}: {keyword} must be 0..100, not {limit}")
+        if not 0 <= self.q_service_interval <= 999_999_999:
+            raise ValueError(f"queue {self.name}: QSVCINT must be 0..999999999")
         if self.q_type == CMQC.MQQT_MODEL:
             if self.definition_type == CMQC.MQQDT_PREDEFINED:
                 raise ValueError(f"model queue {self.name}: DEFTYPE must be dynamic")
