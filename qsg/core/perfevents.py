@@ -46,6 +46,7 @@ from qsg import CMQC, CMQCFC
 from qsg.core import eventmsg
 from qsg.core.engine import QMgrRules
 from qsg.core.errors import MQMIError
+from qsg.core.events import Event, EventMessagePut
 from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.structs import MD
@@ -84,6 +85,7 @@ class PerformanceQueueManager(Protocol):
     statistics_since: float
 
     def put_system(self, queue: str, md: MD, body: bytes, now: float) -> str: ...
+    def emit(self, event: Event) -> None: ...
 
 
 class EventGroup(Protocol):
@@ -281,9 +283,10 @@ def issue(
     stats.reset(now, depth)
     md = eventmsg.descriptor(qm.name, platform, correl_id)
     try:
-        qm.put_system(eventmsg.PERFM_EVENT_QUEUE, md, data, now)
+        put = qm.put_system(eventmsg.PERFM_EVENT_QUEUE, md, data, now)
     except MQMIError:
         return
+    qm.emit(EventMessagePut(now, qm.name, put, md.MsgId, reason, queue))
 
 
 __all__ = [
