@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import engine, mqlong, perfevents, trigger
+from qsg.core import engine, mqlong, perfevents, qmgrevents, trigger
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
@@ -50,7 +50,12 @@ _TRIGGERING = {
 }
 
 
-class HandleQueueManager(TriggeringQueueManager, perfevents.PerformanceQueueManager, Protocol):
+class HandleQueueManager(
+    TriggeringQueueManager,
+    perfevents.PerformanceQueueManager,
+    qmgrevents.EventingQueueManager,
+    Protocol,
+):
     """What a handle uses of the queue manager its connection is to (``QMgr``): the
     rules a put or get goes by, its clock (set to each call's ``now``), its objects
     and their authority, and what follows a call (discards, triggering, deletion,
@@ -159,10 +164,18 @@ class Handle:
         except MQMIError as error:
             if qm.performance_event:
                 perfevents.put_refused(qm, self.repository, qdef, error, now, qm.qsg)
+            if error.reason == CMQC.MQRC_PUT_INHIBITED:
+                qmgrevents.refused(qm, error, self._od_name, self.conn.identity, now)
             raise
         if qm.performance_event:  # PERFMEV(DISABLED), the usual case, pays one test
             perfevents.after_put(qm, self.repository, qdef, now, qm.qsg)
         return self.done
+
+    @property
+    def _od_name(self) -> str:
+        """The queue as the application's object descriptor named it (an alias's name,
+        not its base queue's)."""
+        return self.opened.name if self.opened is not None else self.name
 
     def _current_via(self) -> AliasQueue | RemoteQueue | None:
         """The alias or remote definition as it is now: ALTER applies to open handles."""
@@ -211,14 +224,23 @@ class Handle:
         if self.via is not None:
             via = self._current_via()
             if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
-                raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
+                refusal = MQMIError.failed(
+                    CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}"
+                )
+                qmgrevents.refused(self.conn.qmgr, refusal, self._od_name, self.conn.identity, now)
+                raise refusal
         qm = self.conn.qmgr
         qm.time = now
         store = self.repository.store
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
-        taken, error, done = engine.get(
-            qm.rules, store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
-        )
+        try:
+            taken, error, done = engine.get(
+                qm.rules, store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
+            )
+        except MQMIError as refusal:
+            if refusal.reason == CMQC.MQRC_GET_INHIBITED:
+                qmgrevents.refused(qm, refusal, self._od_name, self.conn.identity, now)
+            raise
         if taken.discarded:
             qm.discarded(self.queue, list(taken.discarded), "browse" if browse else "get", now)
         if qm.performance_event and not browse and (taken.message or taken.discarded):

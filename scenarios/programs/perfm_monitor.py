@@ -46,7 +46,9 @@ class NotAnEventError(ValueError):
 def parse(md, data):
     """(Command, Reason, {parameter: value}) of an event message."""
     if md.Format != CMQC.MQFMT_EVENT:
-        raise NotAnEventError(f"Format {md.Format.decode(errors='replace').strip()!r} is not MQEVENT")
+        raise NotAnEventError(
+            f"Format {md.Format.decode(errors='replace').strip()!r} is not MQEVENT"
+        )
     integers = md.Encoding & CMQC.MQENC_INTEGER_MASK
     order = ">" if integers == CMQC.MQENC_INTEGER_NORMAL else "<"
     if len(data) < MQCFH_LENGTH:
