@@ -125,6 +125,7 @@ SHIPPED: dict[str, Shipped] = {
     "chaos-processes.toml": Shipped(8, ties=(COMPETING_GETTERS,)),
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
     "exec-failover.toml": Shipped(55, ties=(KILL_WAKES_TWICE,)),
+    "exec-events.toml": Shipped(40),
     "exec-monitor.toml": Shipped(60),
     "exec-poison.toml": Shipped(20),
     "exec-qsg.toml": Shipped(60),

@@ -7,7 +7,7 @@ import dataclasses
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import mqlong, platforms, trigger
+from qsg.core import mqlong, platforms, qmgrevents, trigger
 from qsg.core.authority import open_operations
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
@@ -73,7 +73,12 @@ class Connection:
         _check_open_options(options)
         qm = self.qmgr
         user = self._authority_user(options, od)
-        res = resolve(qm, name, q_mgr_name, options)
+        try:
+            res = resolve(qm, name, q_mgr_name, options)
+        except MQMIError as error:
+            if error.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME:
+                qmgrevents.refused(qm, error, name, self.identity, qm.time)
+            raise
         checked = res.opened.name if res.opened is not None else res.queue.name
         for operation in open_operations(options):
             if not qm.authorized(user, checked, operation):

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Any
 
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core import engine, platforms, trigger
 from qsg.core.authority import Authority
 from qsg.core.channels import QMgrMap
@@ -26,6 +26,7 @@ from qsg.core.layouts import DLH
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
+from qsg.core.perfevents import QueueStatistics
 from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition, check_name
 from qsg.core.reports import Report, expiration_report
 from qsg.core.repository import Repository
@@ -87,6 +88,16 @@ class QMgr:
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
         self.description = ""  # DESCR
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
+        # The event switches (IBM: "Controlling queue manager events", "Performance
+        # events"): every one is DISABLED until ALTER QMGR enables it.
+        self.performance_event = CMQCFC.MQEVR_DISABLED  # PERFMEV
+        self.inhibit_event = CMQCFC.MQEVR_DISABLED  # INHIBTEV
+        self.local_event = CMQCFC.MQEVR_DISABLED  # LOCALEV
+        self.authority_event = CMQCFC.MQEVR_DISABLED  # AUTHOREV
+        self.channel_event = CMQCFC.MQEVR_DISABLED  # CHLEV
+        #: What performance events report, per queue, while PERFMEV is ENABLED.
+        self.queue_statistics: dict[str, QueueStatistics] = {}
+        self.statistics_since = 0.0  # its start, when statistics are reset
         #: When the last trigger message for each queue was written (TRIGINT's clock).
         self.last_trigger: dict[str, float] = {}
         #: The simulated time of the latest call that brought one: the calls that take
@@ -109,6 +120,7 @@ class QMgr:
         self._identity = PutIdentity(b"", name.encode()[:28], CMQC.MQAT_QMGR)
         if qsg is not None:
             qsg.join(name)
+            qsg.event_members[name] = self
         self.define(
             QueueDefinition(
                 DEFAULT_MODEL,
@@ -335,6 +347,10 @@ class QMgr:
             self._dynamic_numbers = itertools.count(1)
         for conn in list(self.connections.values()):
             conn.sever()
+        # "Performance event statistics are reset when ... a queue manager stops and
+        # restarts" (IBM: "Performance event statistics").
+        self.queue_statistics.clear()
+        self.statistics_since = self.time
         for name, obj in list(self.local.queues.items()):
             # A BackoutCount not hardened does not survive (IBM: "Messages that are backed
             # out"); a shared queue's is kept with the message in the coupling facility.

@@ -156,6 +156,11 @@ def take(
         "MAXUMSGS": qm.rules.max_uncommitted_msgs,
         "TRIGINT": qm.trigger_interval,
         "MAXMSGL": qm.rules.max_msg_length,
+        "PERFMEV": qm.performance_event,
+        "INHIBTEV": qm.inhibit_event,
+        "LOCALEV": qm.local_event,
+        "AUTHOREV": qm.authority_event,
+        "CHLEV": qm.channel_event,
     }
     return Snapshot(
         qm.name,
