@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 from pathlib import Path
 
 import msgpack
@@ -130,13 +131,16 @@ def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_r
         "ends (AMQ9259E)."
     ),
 )
+@pytest.mark.parametrize("hbint", [1, 0])
+@keeps("docs/channels.md", "The start of the channel is still bounded by the connect timeout.")
 async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9259e(
-    virtual_clock: VirtualClock, silent_port: int, caplog: pytest.LogCaptureFixture
+    virtual_clock: VirtualClock, silent_port: int, caplog: pytest.LogCaptureFixture, hbint: int
 ) -> None:
+    # HBINT(0) sets no receive timeout, but the start is bounded all the same.
     conname = f"127.0.0.1({silent_port})"
 
     async def run() -> list[tuple[str, str]]:
-        async with qsg.start(sender(conname), in_process=True) as world:
+        async with qsg.start(sender(conname, hbint=hbint), in_process=True) as world:
             await trio.sleep(1)
             return states(world)
 
@@ -428,3 +432,51 @@ def test_a_sender_killed_before_its_hello_leaves_no_receiver_waiting_for_it() ->
         if isinstance(e, ChannelStateChanged) and "AMQ9259E" in e.detail
     ]
     assert timed_out == []
+
+
+@keeps(
+    "docs/channels.md",
+    "A send is bounded like a receive: a partner that takes none of a frame for the receive "
+    "timeout (its socket's buffers full) ends the channel the same way.",
+)
+async def test_a_partner_that_takes_none_of_a_batch_ends_the_channel_with_amq9259e(
+    virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A receiver that answers the hello (HBINT 1: a 2-second receive timeout) and then
+    # reads nothing: the sender's 15 MB batch fills the sockets' buffers and stalls.
+    done = threading.Event()
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        port = listener.getsockname()[1]
+
+        def answer_then_read_nothing() -> None:
+            client, _ = listener.accept()
+            with client:
+                client.recv(65536)  # the hello
+                status = {"t": "status", "committed": 0, "hbint": 1, "batchsz": 50}
+                client.sendall(msgpack.packb(status))
+                done.wait(BOUND)  # reading nothing more
+
+        async def run() -> list[tuple[str, str]]:
+            async with qsg.start(sender(f"127.0.0.1({port})"), in_process=True) as world:
+                events = world.events.subscribe()
+                q = await (await world.connect("QM1")).open("TO.QM3", CMQC.MQOO_OUTPUT)
+                for _ in range(5):
+                    await q.put(b"x" * 3_000_000, MD(), NO_SYNC)
+                async for event in events:  # until the channel has ended
+                    if isinstance(event, ChannelStateChanged) and event.state == "STOPPED":
+                        break
+                return states(world)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(trio.to_thread.run_sync, answer_then_read_nothing)
+            try:
+                found = await within(BOUND, run)
+            finally:
+                done.set()
+    line = (
+        f"AMQ9259E: Connection timed out from host '127.0.0.1({port})' for channel "
+        "'QM1.TO.QM3': nothing sent for 2 s"
+    )
+    assert found == [("BINDING", ""), ("RUNNING", ""), ("STOPPED", f"retries exhausted: {line}")]
+    assert f"QM1: {line}" in [r.getMessage() for r in caplog.records if r.name == "qsg.channels"]

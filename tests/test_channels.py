@@ -281,3 +281,62 @@ async def test_a_batch_takes_the_channel_latency_plus_its_size_over_the_bandwidt
         trip = 0.0 if bandwidth is None else latency + batch.size / bandwidth
         assert batch.size > 1000  # the message, its MQXQH and descriptor
         assert took == pytest.approx(trip, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("attribute", "reason"),
+    [("MAXDEPTH(1)", CMQC.MQRC_Q_FULL), ("PUT(DISABLED)", CMQC.MQRC_PUT_INHIBITED)],
+)
+@keeps(
+    "docs/channels.md",
+    "Message retry (MRRTY, MRTMR: putting again a message refused as the queue is full or "
+    "put-inhibited) is not modelled: the receiving end behaves as with MRRTY(0).",
+)
+async def test_a_message_refused_as_full_or_put_inhibited_is_dead_lettered_without_retry(
+    virtual_clock: VirtualClock, attribute: str, reason: int
+) -> None:
+    # MQ's defaults, MRRTY(10) MRTMR(1000), would try the put again for ten seconds
+    # before dead-lettering it; with MRRTY(0) it goes to the dead-letter queue at once.
+    topology = qsg_and_qm3()
+    topology.mqsc("QM3", f"ALTER QLOCAL(APP.IN) {attribute}")
+    async with qsg.start(topology, in_process=True) as world:
+        remote = await (await world.connect("QM1")).open("TO.QM3", CMQC.MQOO_OUTPUT)
+        for body in (b"first", b"second"):
+            await remote.put(body, MD(), NO_SYNC)
+        await trio.sleep(0.001)
+        (dead,) = world.events.of(DeadLettered)[-1:]
+        assert dead.time == 0.0  # not after MRRTY x MRTMR
+        dlq = await (await world.connect("QM3")).open(
+            "SYSTEM.DEAD.LETTER.QUEUE", CMQC.MQOO_INPUT_SHARED
+        )
+        md = MD()
+        data = await dlq.get(None, md, GET)
+        assert DLH.unpack(data, md.Encoding).Reason == reason
+        assert data.endswith(b"second" if reason == CMQC.MQRC_Q_FULL else b"first")
+
+
+@keeps(
+    "docs/channels.md",
+    'on AMQ9999E ("Channel program ended abnormally") when the dead-letter queue refused it',
+)
+async def test_a_message_the_dead_letter_queue_refuses_too_stops_the_channel_with_amq9999e(
+    virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    topology = qsg_and_qm3()
+    topology.mqsc("QM3", "ALTER QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) PUT(DISABLED)")
+    async with qsg.start(topology, in_process=True) as world:
+        qm1 = await world.connect("QM1")
+        nowhere = await qm1.open("TO.NOWHERE", CMQC.MQOO_OUTPUT)
+        await nowhere.put(b"undeliverable", MD(), NO_SYNC)
+        await trio.sleep(1)
+        ended = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"][-1]
+        xmitq = await qm1.open("QM3", CMQC.MQOO_BROWSE)
+        left = await xmitq.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST))
+    line = (
+        "AMQ9999E: Channel 'QM1.TO.QM3' ended abnormally, its batch backed out: a message could "
+        "not be put to NO.SUCH.QUEUE (MQRC_UNKNOWN_OBJECT_NAME (2085)), nor to the dead-letter "
+        "queue SYSTEM.DEAD.LETTER.QUEUE"
+    )
+    assert (ended.state, ended.detail) == ("STOPPED", line)
+    assert left.endswith(b"undeliverable")  # still on the sender's transmission queue
+    assert f"QM3: {line}" in caplog.text
