@@ -495,3 +495,24 @@ def test_what_pcf_does_not_simulate_fails_with_an_error_whose_detail_says_so() -
     assert scoped[0] == CMQCFC.MQRCCF_COMMAND_FAILED and "CommandScope" in scoped[1]
     assert "not simulated" in scoped[1]
     assert missing[0] == CMQC.MQRC_UNKNOWN_OBJECT_NAME and "not simulated" not in missing[1]
+
+
+def test_a_failed_reply_to_a_request_the_server_could_not_read_names_the_command_sent() -> None:
+    # A request whose structures the command server cannot read is answered with
+    # MQCMD_NONE in the reply's Command (it never learnt which command it was); the
+    # facade built the request, so its error names the command it sent, with the
+    # responses keyword (ibmmq's) too.
+    def body(world: World) -> list[str]:
+        pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
+        unreadable = [
+            pymqi.CFST(Parameter=CMQC.MQCA_Q_NAME, String=b"*"),
+            pymqi.CFIN64(Parameter=CMQC.MQIA_MAX_Q_DEPTH, Value=5),
+        ]
+        details = []
+        for kwargs in ({}, {"responses": []}):
+            with pcf_error(CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR, "MQRCCF_STRUCTURE_TYPE_ERROR") as e:
+                pcf.MQCMD_INQUIRE_Q(unreadable, **kwargs)
+            details.append(e.value.detail)
+        return details
+
+    assert in_world(body) == ["MQCMD_INQUIRE_Q: the command server's reply has Reason 3013"] * 2

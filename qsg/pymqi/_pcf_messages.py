@@ -151,25 +151,31 @@ class Filter:
 
 
 # ---- replies ---------------------------------------------------------------------------
-def unpack(message: bytes, *, raising: bool = True) -> tuple[dict[int, Any], CFH]:
+def unpack(
+    message: bytes, *, raising: bool = True, command: int | None = None
+) -> tuple[dict[int, Any], CFH]:
     """A PCF message's parameters by identifier, and its header. A header whose
-    CompCode is not MQCC_OK is ``MQMIError`` unless ``raising`` is False."""
+    CompCode is not MQCC_OK is ``MQMIError`` unless ``raising`` is False; ``command``:
+    the request's, for the error to name (see ``failure``)."""
     if len(message) < CMQCFC.MQCFH_STRUC_LENGTH:
         raise PYIFError(f"a PCF message of {len(message)} bytes is shorter than an MQCFH")
     cfh = CFH()
     cfh.unpack(message[: CMQCFC.MQCFH_STRUC_LENGTH])
     parameters = _parameters(message, cfh)
     if cfh.CompCode != CMQC.MQCC_OK and raising:
-        raise failure(cfh, parameters)
+        raise failure(cfh, parameters, command)
     return parameters, cfh
 
 
-def failure(cfh: CFH, parameters: dict[int, Any]) -> MQMIError:
-    """pymqi's error for a failed reply; its ``detail`` names the command and the
-    parameter the reply blames (MQIACF_PARAMETER_ID), if any."""
+def failure(cfh: CFH, parameters: dict[int, Any], command: int | None = None) -> MQMIError:
+    """pymqi's error for a failed reply; its ``detail`` names the command (``command``,
+    the request's, when the caller sent it: the reply to a request the command server
+    could not read says MQCMD_NONE) and the parameter the reply blames
+    (MQIACF_PARAMETER_ID), if any."""
     error = MQMIError(cfh.CompCode, cfh.Reason)
-    command = COMMAND_NAMES.get(cfh.Command, str(cfh.Command))
-    error.detail = f"{command}: the command server's reply has Reason {cfh.Reason}"
+    sent = cfh.Command if command is None else command
+    name = COMMAND_NAMES.get(sent, str(sent))
+    error.detail = f"{name}: the command server's reply has Reason {cfh.Reason}"
     blamed = parameters.get(CMQCFC.MQIACF_PARAMETER_ID)
     if isinstance(blamed, int):
         name = INTEGER_NAMES.get(blamed) or STRING_NAMES.get(blamed) or "?"

@@ -49,6 +49,7 @@ from qsg.pymqi._pcf_messages import (
     FilterOperator,
     IntegerFilter,
     StringFilter,
+    failure,
     filters,
     structures,
     unpack,
@@ -229,7 +230,7 @@ class PCFExecute(QueueManager):
         )
         get_md = MD(CorrelId=put_md.MsgId)
         try:
-            return _replies(reply_queue, self._max_length, get_md, gmo, responses)
+            return _replies(reply_queue, self._max_length, get_md, gmo, responses, command)
         except MQMIError as error:
             error.detail = _not_simulated(command, body, error.reason, qm) or error.detail
             raise
@@ -270,14 +271,20 @@ class PCFExecute(QueueManager):
 
 
 def _replies(
-    queue: Queue, max_length: int | None, md: MD, gmo: GMO, responses: list[Any] | None
+    queue: Queue,
+    max_length: int | None,
+    md: MD,
+    gmo: GMO,
+    responses: list[Any] | None,
+    command: int,
 ) -> list[Any]:
-    """The replies to one request, read until MQCFC_LAST: pymqi's list of dicts; with
-    ``responses`` (ibmmq's), that list filled with (dict, CFH) pairs instead."""
+    """The replies to one request of ``command``, read until MQCFC_LAST: pymqi's list of
+    dicts; with ``responses`` (ibmmq's), that list filled with (dict, CFH) pairs instead.
+    A failed reply's error names ``command`` (``failure``)."""
     if responses is None:
         out: list[Any] = []
         while True:
-            parameters, cfh = unpack(queue.get(max_length, md, gmo))
+            parameters, cfh = unpack(queue.get(max_length, md, gmo), command=command)
             out.append(parameters)
             if cfh.Control == CMQCFC.MQCFC_LAST:
                 return out
@@ -286,7 +293,7 @@ def _replies(
     while True:
         parameters, cfh = unpack(queue.get(max_length, md, gmo), raising=False)
         if cfh.CompCode != CMQC.MQCC_OK and first_failure is None:
-            first_failure = MQMIError(cfh.CompCode, cfh.Reason)
+            first_failure = failure(cfh, parameters, command)
         summary = cfh.Type in (CMQCFC.MQCFT_XR_MSG, CMQCFC.MQCFT_XR_SUMMARY)
         if parameters and not summary:
             responses.append((parameters, cfh))
