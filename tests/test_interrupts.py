@@ -310,13 +310,16 @@ def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
     "takes both the same way",
 )
 @keeps("docs/mqsc.md", "130 (143) interrupted by SIGINT (SIGTERM)")
-def test_qsg_mqsc_interrupted_at_its_console_ends_in_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_qsg_mqsc_interrupted_at_its_console_ends_in_one_line(
+    tmp_path: Path, sig: signal.Signals, status: int
+) -> None:
     scenario = ROOT / "scenarios" / "shared-queue-expiry.toml"
     console = qsg("mqsc", str(scenario), "QM1", "--at", "5")
     assert console.stdout is not None
     assert console.stdout.readline().startswith("Starting MQSC for queue manager QM1")
-    code, _, err = interrupt(console, signal.SIGINT)
-    assert (code, err) == (130, "interrupted (SIGINT)\n")
+    code, _, err = interrupt(console, sig)
+    assert (code, err) == (status, f"interrupted ({sig.name})\n")
 
 
 @pytest.mark.slow

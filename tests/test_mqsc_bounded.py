@@ -10,6 +10,7 @@ value too long copied the whole value into its CSQ9017E line.
 
 from __future__ import annotations
 
+import re
 import resource
 import subprocess
 import sys
@@ -72,6 +73,23 @@ def test_a_problem_quotes_a_value_cut_short() -> None:
     assert len(messages) == 2 and all(len(m) < 160 for m in messages), messages
     reply = commands.run(commands.parse(f"DEFINE QLOCAL('{value}')"), QMgr("QM1"), lambda: None)  # type: ignore[arg-type, return-value]
     assert reply.failed and all(len(line) < 200 for line in reply.lines), reply.lines
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "DEFINE QLOCAL('{value}')",
+        "DEFINE QLOCAL(A) DESCR('{value}')",
+        "DEFINE QLOCAL(A) MAXDEPTH({digits})",
+    ],
+)
+@keeps("docs/mqsc.md", "a reply quotes at most 40 characters of a value at fault")
+def test_a_reply_quotes_at_most_40_characters_of_the_value_at_fault(command: str) -> None:
+    text = command.format(value="Z" * 10_000, digits="9" * 10_000)
+    reply = commands.run(commands.parse(text), QMgr("QM1"), lambda: None)  # type: ignore[arg-type, return-value]
+    runs = [len(run) for line in reply.lines for run in re.findall(r"Z+|9{13,}", line)]
+    assert reply.failed and runs and max(runs) <= 40, reply.lines
+    assert any("(10,000 characters)" in line for line in reply.lines), reply.lines
 
 
 @keeps(

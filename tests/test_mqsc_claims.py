@@ -100,6 +100,18 @@ async def test_what_the_console_does_not_simulate_is_refused_with_csq9001e(
         )
 
 
+async def test_start_and_stop_cmdserv_end_naming_the_command_given_not_a_channel_command(
+    virtual_clock: VirtualClock,
+) -> None:
+    # CSQ9023E names the command that ended abnormally, as it was entered.
+    async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+        for text in ("START CMDSERV", "STOP CMDSERV", "STOP QMGR"):
+            failed, lines = await lines_of(world, text)
+            assert failed and lines[-1].endswith(f"' {text}' ABNORMAL COMPLETION"), lines
+        _, lines = await lines_of(world, "START CHANNEL(NO.SUCH)")
+        assert lines[-1].endswith("' START CHANNEL' ABNORMAL COMPLETION")
+
+
 @keeps(
     "docs/mqsc.md",
     "Each queue manager has z/OS's command queues: `SYSTEM.COMMAND.INPUT`, "

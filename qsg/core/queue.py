@@ -14,8 +14,9 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 def check_name(name: str, what: str, longest: int = 48) -> None:
     """An MQ object name: 1 to ``longest`` of A-Z a-z 0-9 . / _ %. The error quotes at
-    most the first 60 characters of the name."""
-    quoted = repr(name) if len(name) <= 60 else f"{name[:60]!r}..."
+    most the first 40 characters of the name, as every MQSC reply quotes a value
+    (docs/mqsc.md)."""
+    quoted = repr(name) if len(name) <= 40 else f"{name[:40]!r}... ({len(name):,} characters)"
     if not 1 <= len(name) <= longest:
         raise ValueError(f"a {what} name has 1 to {longest} characters: {quoted}")
     bad = set(name) - _NAME_CHARS

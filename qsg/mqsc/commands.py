@@ -141,7 +141,8 @@ def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
     what = f"{verb} CHANNEL"
     if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "CHANNEL":
         word = items[1].word if len(items) > 1 else "CHANNEL"
-        return Parsed(what, error=("CSQ9001E", f"'{word}' IS INVALID"))
+        # The command as entered (START CMDSERV), which CSQ9023E names: not a channel's.
+        return Parsed(f"{verb} {word}", error=("CSQ9001E", f"'{word}' IS INVALID"))
     if not items[1].value:
         return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'CHANNEL' IS MISSING"))
     for item in items[2:]:
