@@ -146,3 +146,45 @@ def test_an_overlay_comment_is_carried_and_a_value_the_generator_cannot_read_is_
     (tmp_path / "CMQZC.py").write_text("MQZAO_CONNECT = int('2')\n")
     with pytest.raises(ValueError, match=r"MQZAO_CONNECT: a value the generator does not read"):
         generate.generate("CMQZC", linux_dir=tmp_path)
+
+
+#: IBM's constants, as the sources have them: pymqi's modules and the Linux overlay.
+IBM_NAMES = frozenset(
+    name
+    for header in HEADERS
+    for source in (generate.PYMQI, generate.LINUX)
+    for name in read_values(source / f"{header}.py")
+)
+#: The code, outside qsg/ibm (where the generated modules are).
+CODE = [
+    path
+    for top in ("qsg", "actors", "coupling")
+    for path in sorted((generate.HERE.parent.parent / top).rglob("*.py"))
+    if "ibm" not in path.relative_to(generate.HERE.parent.parent).parts[:2]
+]
+
+
+@keeps("README.md", "Names, options and reason codes are IBM's, with IBM's numbers")
+def test_every_constant_the_code_names_is_ibms_and_none_is_made_up() -> None:
+    # Every CMQC.X, CMQCFC.X, CMQXC.X or CMQZC.X the code reads is a name of IBM's
+    # sources (the generated modules hold IBM's numbers for them, above), and no module
+    # defines an MQ-looking constant of its own (MQRC_..., MQOO_...).
+    used: set[str] = set()
+    invented: list[str] = []
+    for path in CODE:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in HEADERS
+            ):
+                used.add(node.attr)
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id.split("_")[0] in {
+                    n.split("_")[0] for n in ("MQRC_", "MQRCCF_", "MQOO_", "MQGMO_", "MQPMO_")
+                }:
+                    invented.append(f"{path.name}: {target.id}")
+    assert len(used) > 300  # the scan found the code's constants
+    assert sorted(used - IBM_NAMES) == []
+    assert invented == []

@@ -463,7 +463,7 @@ def test_a_path_option_becomes_an_absolute_uri_on_the_driver(location, uri, tmp_
     assert to_uri(location) == uri.format(cwd=tmp_path.resolve())
 
 
-@keeps("README.md", "every directory may be a URI such as `s3a://`")
+@keeps("README.md", "every directory may be a URI that Spark's Hadoop FileSystem reaches")
 def test_runs_below_a_uri_are_listed_by_spark_as_a_local_walk_finds_them(spark, runs_dir, tmp_path):
     from qsg.commands.pipeline.runs import list_runs
 

@@ -12,6 +12,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +69,34 @@ def test_a_scenario_plays_without_the_spark_extra(tmp_path: Path) -> None:
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "typed"),
+    [
+        (["exec", "scenarios/exec-qsg.toml", "--quiet", "--", sys.executable, "-c", "pass"], ""),
+        (["mqsc", "scenarios/shared-queue-expiry.toml", "QM1"], "DISPLAY QMGR\nend\n"),
+        (["chaos", "scenarios/chaos-lean.toml", "--runs", "1"], ""),
+    ],
+    ids=["exec", "mqsc", "chaos"],
+)
+@keeps("README.md", "`qsg run`, `exec`, `mqsc`, `chaos` and the Python API.")
+def test_exec_mqsc_and_chaos_run_without_the_spark_extra(
+    tmp_path: Path, args: list[str], typed: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.commands.cli"]
+        + [str(ROOT / a) if a.startswith("scenarios/") else a for a in args],
+        env=_without_the_extra(tmp_path),
+        cwd=tmp_path,
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
 
 

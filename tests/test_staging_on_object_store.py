@@ -72,7 +72,7 @@ def _rows(store: fs.S3FileSystem, table: str) -> list[tuple[str, int]]:
     return sorted(zip(read["run"].to_pylist(), read["x"].to_pylist(), strict=True))
 
 
-@keeps("README.md", "every directory may be a URI such as `s3a://`")
+@keeps("README.md", "or `s3a://` with Hadoop's S3 connector (hadoop-aws) on Spark's classpath")
 @keeps(
     "docs/pipeline.md",
     "its parts are moved one key at a time and its `_SUCCESS` written after them, so a "
