@@ -91,6 +91,11 @@ async def _get(q: Handle) -> bytes | None:
     "true` (RECOVER(YES)) when the server kept its state",
 )
 @keeps("docs/scenarios.md", "Meanwhile calls on shared queues fail with MQRC_CF_STRUC_FAILED.")
+@keeps(
+    "docs/events.md",
+    "`cf-recovery` | `CFRecovered` | coupling facility back after `cf_fail`: a `structure` "
+    "of `qsg` recovered",
+)
 async def test_a_recoverable_structure_keeps_its_persistent_messages_through_a_cf_failure(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -180,6 +185,7 @@ async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot
 
 
 @keeps("docs/scenarios.md", "fencing tokens keep increasing")
+@keeps("docs/events.md", "`lease` | `LeaseChanged` | member took a lease")
 async def test_fencing_tokens_keep_increasing_after_the_cf_forgot_its_leases(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -40,6 +40,10 @@ def waiting(ms: int) -> GMO:
         "runs out on the way is discarded with its report."
     ),
 )
+@keeps(
+    "docs/events.md",
+    "`delivered` | `ChannelDelivered` | message a receiving channel agent put to its target queue",
+)
 async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the_rest_on_arrival(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -81,6 +85,10 @@ async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the
         "Expiry also counts down on transmission queues and in transit; a message whose lifetime "
         "runs out on the way is discarded with its report."
     ),
+)
+@keeps(
+    "docs/events.md",
+    "`expired-in-transit` | `ExpiredInTransit` | message whose lifetime ran out on the channel",
 )
 async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_its_report(
     virtual_clock: VirtualClock,
@@ -264,6 +272,7 @@ async def test_a_receiver_killed_after_committing_a_batch_is_not_sent_it_again(
     "docs/world.md",
     "channel latency and bandwidth; all zero unless set. They advance simulated time only.",
 )
+@keeps("docs/events.md", "`batch` | `ChannelBatch` | channel batch committed on both sides")
 async def test_a_batch_takes_the_channel_latency_plus_its_size_over_the_bandwidth(
     virtual_clock: VirtualClock, costs: Costs | None, latency: float, bandwidth: float | None
 ) -> None:
@@ -291,6 +300,10 @@ async def test_a_batch_takes_the_channel_latency_plus_its_size_over_the_bandwidt
     "docs/channels.md",
     "Message retry (MRRTY, MRTMR: putting again a message refused as the queue is full or "
     "put-inhibited) is not modelled: the receiving end behaves as with MRRTY(0).",
+)
+@keeps(
+    "docs/events.md",
+    "`dead-letter` | `DeadLettered` | message put to the dead-letter queue",
 )
 async def test_a_message_refused_as_full_or_put_inhibited_is_dead_lettered_without_retry(
     virtual_clock: VirtualClock, attribute: str, reason: int

@@ -111,6 +111,11 @@ def test_the_checkers_judge_the_merged_history_of_every_process_and_find_nothing
 
 
 @keeps("docs/chaos.md", "or unknown when a fault cut it off")
+@keeps("docs/events.md", "`invoke` | `OpInvoked` | client operation began")
+@keeps(
+    "docs/events.md",
+    "`complete` | `OpCompleted` | client operation ended: `outcome` ok, fail",
+)
 def test_operations_a_killed_process_left_in_flight_complete_unknown() -> None:
     # A SIGKILL cuts a call off: it may or may not have happened (Jepsen's :info).
     invoked = OpInvoked(1.0, "QM2", "orders2#0", "put", "APP.WORK", b"M1", persistent=True)

@@ -168,6 +168,12 @@ async def test_get_disabled_on_the_command_queue_over_pcf_is_answered_and_the_se
     "docs/mqsc.md",
     "answered MQCC_FAILED, MQRCCF_COMMAND_FAILED (3008), and recorded as the console's are",
 )
+@keeps(
+    "docs/events.md",
+    "`command-failed` | `CommandFailed` | command (from `qsg mqsc`, `[[at]]` or the command "
+    "server) "
+    "that failed inside `q_mgr` with an unexpected error, a defect of the simulator",
+)
 async def test_an_unexpected_failure_inside_a_command_is_csq9023e_and_recorded(
     virtual_clock: VirtualClock,
     monkeypatch: pytest.MonkeyPatch,

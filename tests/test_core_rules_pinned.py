@@ -1768,6 +1768,7 @@ def test_an_expiry_scan_of_shared_queues_leaves_the_queue_manager_s_own() -> Non
     assert QMgr("QM2").scan_expired(2.0, shared=True) == 0
 
 
+@keeps("docs/events.md", "`report` | `ReportPut` | report message put")
 def test_an_expiration_report_is_an_event_naming_the_message_it_reports_on() -> None:
     events: list[Event] = []
     qm = QMgr("QM1", on_event=events.append)

@@ -58,6 +58,7 @@ duration = 7
     "A queue manager that is down or paused is left out of the samples it cannot answer "
     "(its QSG's shared queues are sampled through another member)",
 )
+@keeps("docs/events.md", "`depth` | `DepthSampled` | CURDEPTH sample of a queue")
 def test_while_a_member_is_paused_the_others_and_the_shared_queues_are_sampled_on_time() -> None:
     events = run_scenario(parse_scenario(PAUSED, "<paused>")).events
     shared = sorted(e.time for e in events if isinstance(e, DepthSampled) and e.shared)

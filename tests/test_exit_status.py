@@ -210,6 +210,11 @@ def test_a_member_process_that_failed_is_named_with_the_last_line_it_wrote(
     "docs/coupling-facility.md",
     "the application errors are counted in the queue managers' `errors` column like any other.",
 )
+@keeps(
+    "docs/events.md",
+    "`cf-failure` | `CFFailed` | coupling facility of `qsg` failed as a call met it: "
+    "`reason` the call got",
+)
 def test_the_api_gives_the_failure_line_and_events_and_the_summary_counts_the_errors(
     full_server: EmbeddedServer, cf_url: str
 ) -> None:

@@ -89,6 +89,7 @@ def test_no_report_without_an_expiration_option(qm: QMgr) -> None:
     assert qm.scan_expired(5.0) == 1 and qm.depth("REPLIES") == 0
 
 
+@keeps("docs/events.md", "`discard` | `Discarded` | expired message discarded")
 def test_a_scan_discards_every_expired_message_and_reports_only_those_that_asked(
     qm: QMgr, events: list[Event]
 ) -> None:
@@ -141,6 +142,10 @@ def test_a_report_that_cannot_be_delivered_goes_to_the_dead_letter_queue(qm: QMg
     assert sorted(reasons) == [CMQC.MQRC_UNKNOWN_OBJECT_NAME, CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR]
 
 
+@keeps(
+    "docs/events.md",
+    "`report-lost` | `ReportLost` | report that could go neither to its queue nor to the DLQ",
+)
 def test_a_report_with_nowhere_to_go_is_recorded_as_lost(events: list[Event]) -> None:
     qm = QMgr("QM1", dead_letter_queue=None, on_event=events.append)
     qm.define_queue("APP")

@@ -83,6 +83,7 @@ async def test_the_lease_moves_from_a_killed_holder_to_a_survivor_within_one_lea
     "docs/mq-rules.md",
     "Every EXPRYINT seconds a queue manager scans its own queues worth scanning.",
 )
+@keeps("docs/events.md", "`scan` | `ExpiryScanned` | expiry scan")
 async def test_each_queue_manager_scans_its_own_local_queues_every_expryint(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -85,6 +85,7 @@ async def test_a_member_killed_while_the_cf_is_unavailable_is_recovered_when_it_
 
 
 @keeps("docs/scenarios.md", "is reported in its `detail`, and the run goes on")
+@keeps("docs/events.md", "`fault` | `FaultInjected` | fault injected or lifted")
 async def test_a_fault_the_world_refuses_is_reported_and_the_run_goes_on(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -133,6 +134,10 @@ duration = 10
 """
 
 
+@keeps(
+    "docs/events.md",
+    "`app-error` | `ApplicationError` | MQI call of a scenario application that failed",
+)
 def test_a_scheduled_cf_outage_makes_applications_fail_and_resume(cf_url: str) -> None:
     scenario = parse_scenario(OUTAGE, "outage.toml")
     result = run_scenario(scenario, redis_url=cf_url)

@@ -150,6 +150,10 @@ async def test_simulated_time_stands_still_while_the_console_waits_for_its_admin
         "reads one snapshot of the queue manager"
     ),
 )
+@keeps(
+    "docs/events.md",
+    "`mqsc` | `CommandRun` | MQSC command a scenario's `[[at]]` ran on `q_mgr`",
+)
 def test_at_entries_run_mqsc_at_their_time_into_the_event_log_and_the_summary() -> None:
     scenario = parse_scenario(SCENARIO, "admin.toml")
     result = run_scenario(scenario, redis_url=None)

@@ -100,6 +100,10 @@ def test_shared_queue_expiry_expires_exactly_the_messages_no_getter_reached_in_t
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/events.md",
+    "`reply` | `ReplyReceived` | requester's request `msg_id` answered after `round_trip` s",
+)
 def test_request_reply_answers_every_request_through_dynamic_reply_queues(cf_url: str) -> None:
     result = play("request-reply.toml", cf_url, duration=15)
     (row,) = result.summary.requesters

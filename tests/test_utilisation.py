@@ -68,6 +68,11 @@ def test_utilisation_is_lambda_times_s_over_c():
     assert row["cpu_busy"] == pytest.approx(40 * 0.025 / 4, rel=0.05)
 
 
+@keeps(
+    "docs/events.md",
+    "`qmgr-statistics` | `QMgrStatistics` | a queue manager's work over the last `interval` "
+    "s, at each sample",
+)
 def test_statistics_come_every_interval_and_a_warm_up_leaves_the_first_out():
     result = run_scenario(parse_scenario(BUSY.format(warmup="warmup = 50")))
     records = [e for e in result.events if isinstance(e, QMgrStatistics) and e.q_mgr == "QM1"]

@@ -21,6 +21,7 @@ from actors.events import (
     PeerRecovered,
     QMgrKilled,
     QMgrRestarted,
+    UnitOfWorkEnded,
 )
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError
@@ -126,6 +127,12 @@ async def test_a_message_put_in_syncpoint_wakes_a_waiting_getter_only_when_commi
     "docs/scenarios.md",
     "a surviving member backs out its units of work on shared queues (peer recovery)",
 )
+@keeps("docs/events.md", "`kill` | `QMgrKilled` | queue manager killed")
+@keeps(
+    "docs/events.md",
+    "`peer-recovery` | `PeerRecovered` | member backed out a `failed` member's `units` of "
+    "work on shared queues",
+)
 async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_backout_count_raised(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -195,6 +202,7 @@ async def test_a_connection_to_a_killed_queue_manager_is_broken_and_a_new_one_re
     "docs/scenarios.md",
     "nonpersistent local messages wait for its restart (which loses the nonpersistent ones)",
 )
+@keeps("docs/events.md", "`restart` | `QMgrRestarted` | queue manager restarted")
 async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent_ones(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -406,3 +414,19 @@ async def test_world_connect_as_a_user_is_who_the_authority_checks_see(
             with pytest.raises(MQMIError) as refused:
                 await conn.open("APP.Q", CMQC.MQOO_OUTPUT)
             assert refused.value.reason == CMQC.MQRC_NOT_AUTHORIZED
+
+
+@keeps("docs/events.md", "`uow` | `UnitOfWorkEnded` | MQCMIT (`committed` true) or MQBACK")
+async def test_each_commit_and_backout_is_a_uow_event_saying_which(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(qsg_and_qm3(), in_process=True) as world:
+        conn = await world.connect("QM1")
+        q = await conn.open("APP.REPLIES", CMQC.MQOO_OUTPUT)
+        in_uow = PMO(Options=CMQC.MQPMO_SYNCPOINT)
+        await q.put(b"kept", MD(), in_uow)
+        await conn.commit()
+        await q.put(b"undone", MD(), in_uow)
+        await conn.backout()
+        ended = world.events.of(UnitOfWorkEnded)
+        assert [(e.q_mgr, e.committed) for e in ended] == [("QM1", True), ("QM1", False)]
