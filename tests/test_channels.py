@@ -200,9 +200,6 @@ async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
         "is resolved with the partner at restart."
     ),
 )
-@keeps(
-    "docs/scenarios.md", "a batch in doubt is settled at the next start, nothing lost or duplicated"
-)
 async def test_a_sender_killed_with_its_batch_in_doubt_resolves_it_without_duplicates(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -353,3 +350,32 @@ async def test_a_message_the_dead_letter_queue_refuses_too_stops_the_channel_wit
     assert (ended.state, ended.detail) == ("STOPPED", line)
     assert left.endswith(b"undeliverable")  # still on the sender's transmission queue
     assert f"QM3: {line}" in caplog.text
+
+
+@keeps(
+    "docs/scenarios.md",
+    "STOP CHANNEL / START CHANNEL on the sender; a batch in doubt is settled at the next start, "
+    "nothing lost or duplicated.",
+)
+async def test_a_channel_stopped_with_its_batch_in_doubt_settles_it_at_its_next_start(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The receiver commits batch 1 at t=2; its confirmation would arrive at t=4. STOP
+    # CHANNEL at t=3 leaves the batch in doubt (its gets backed out as the agent ends);
+    # START CHANNEL at t=6 must learn from the receiver that it was committed and take
+    # it off the transmission queue rather than send it again.
+    async with qsg.start(qsg_and_qm3(LATENCY), in_process=True) as world:
+        ids = await _put_numbered(world, 5)
+        await trio.sleep(3)
+        assert world.events.of(ChannelBatch) == [] and len(world.events.of(ChannelDelivered)) == 5
+        await world.stop_channel("QM1", "QM1.TO.QM3")
+        await trio.sleep(3)
+        await world.start_channel("QM1", "QM1.TO.QM3")
+        remote = await (await world.connect("QM1")).open("TO.QM3", CMQC.MQOO_OUTPUT)
+        await remote.put(b"after", MD(), NO_SYNC)  # the channel runs again
+        await trio.sleep(10)
+        got = await _drain(world)
+        assert sorted(got[:-1]) == sorted(ids) and len(got) == 6
+        assert len(world.events.of(ChannelDelivered)) == 6
+        xmitq = await (await world.connect("QM1")).open("QM3", CMQC.MQOO_INQUIRE)
+        assert (await xmitq.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)) == 0

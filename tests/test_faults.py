@@ -8,6 +8,8 @@ structure again.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 import trio
 
@@ -22,6 +24,7 @@ from actors.events import (
     FaultInjected,
     LeaseChanged,
     MessageGot,
+    MessagePut,
     PeerRecovered,
 )
 from actors.faults import inject
@@ -152,6 +155,11 @@ def test_a_scheduled_cf_outage_makes_applications_fail_and_resume(cf_url: str) -
 
 
 @keeps("docs/scenarios.md", "Works with the shared queues on Redis and in process.")
+@keeps(
+    "docs/scenarios.md",
+    "or the coupling facility is unreachable (MQRC_CF_STRUC_FAILED) it waits a second, connects "
+    "again and carries on.",
+)
 def test_a_cf_outage_in_process_makes_applications_fail_and_resume_as_on_redis() -> None:
     # The same outage with the shared queues in process: the world is guarded instead.
     scenario = parse_scenario(OUTAGE.replace("seed = 8", "seed = 8\nin_process = true"), "o.toml")
@@ -159,6 +167,13 @@ def test_a_cf_outage_in_process_makes_applications_fail_and_resume_as_on_redis()
     errors = [e for e in result.events if isinstance(e, ApplicationError)]
     assert errors and {e.reason for e in errors} == {CMQC.MQRC_CF_STRUC_FAILED}
     assert all(10 <= e.time <= 20 for e in errors)
+    # Each application tries again a second after each failure, and carries on once the
+    # facility is back: its next put comes within that second.
+    for app in {e.app for e in errors}:
+        times = [e.time for e in errors if e.app == app]
+        assert all(b - a >= 1.0 - 1e-9 for a, b in pairwise(times)), (app, times)
+    puts_after = [e.time for e in result.events if isinstance(e, MessagePut) and e.time >= 20]
+    assert puts_after and puts_after[0] <= 21.0
     row = result.summary.queue("QSG1", "APP.SHARED")
     assert 140 <= row["put"] <= 160 and row["got"] == row["put"]
 
