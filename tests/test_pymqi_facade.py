@@ -10,6 +10,7 @@ pymqi's behaviour is that of its public documentation and its ``__init__.py``.
 from __future__ import annotations
 
 import datetime
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from tests.claims import keeps
 
 T = TypeVar("T")
 QUEUE = "TEST.1"
+PYMQI_DOC = (Path(__file__).resolve().parent.parent / "docs" / "pymqi.md").read_text()
 MESSAGE = b"Hello from Python!"
 
 
@@ -245,6 +247,45 @@ class TestQueueManager:
         self, q_mgr: str, selector: int, value: int | bytes
     ) -> None:
         assert in_world(lambda world: pymqi.connect(q_mgr).inquire(selector)) == value
+
+    @keeps(
+        "docs/pymqi.md",
+        "MQCA_DEAD_LETTER_Q_NAME, MQCA_DEF_XMIT_Q_NAME (blank-padded bytes), MQIA_PLATFORM, "
+        "MQIA_COMMAND_LEVEL (940), MQIA_MAX_UNCOMMITTED_MSGS, MQIA_MAX_MSG_LENGTH, "
+        "MQIA_MAX_PRIORITY, MQIA_SYNCPOINT, MQIA_CODED_CHAR_SET_ID (500 on z/OS, 1208 elsewhere), "
+        "MQIA_TRIGGER_INTERVAL, MQIA_EXPIRY_INTERVAL",
+    )
+    def test_inquire_answers_every_selector_the_doc_lists(self) -> None:
+        row = next(
+            line for line in PYMQI_DOC.splitlines() if "| MQINQ of the queue manager |" in line
+        )
+        listed = re.findall(r"\b(MQ(?:CA|IA)_[A-Z_]+)\b", row.split("another object")[0])
+        assert len(listed) == 14
+
+        def body(world: World) -> dict[str, list[object]]:
+            return {
+                q_mgr: [pymqi.connect(q_mgr).inquire(getattr(CMQC, name)) for name in listed]
+                for q_mgr in ("QM1", "QM3")
+            }
+
+        lengths = {
+            "MQCA_Q_MGR_NAME": CMQC.MQ_Q_MGR_NAME_LENGTH,
+            "MQCA_QSG_NAME": CMQC.MQ_QSG_NAME_LENGTH,
+            "MQCA_Q_MGR_DESC": CMQC.MQ_Q_MGR_DESC_LENGTH,
+            "MQCA_DEAD_LETTER_Q_NAME": CMQC.MQ_Q_NAME_LENGTH,
+            "MQCA_DEF_XMIT_Q_NAME": CMQC.MQ_Q_NAME_LENGTH,
+        }
+        answers = in_world(body)
+        for q_mgr, values in answers.items():
+            found = dict(zip(listed, values, strict=True))
+            for name, value in found.items():  # strings as blank-padded bytes of MQ's length
+                if name.startswith("MQCA_"):
+                    assert isinstance(value, bytes) and len(value) == lengths[name], (name, value)
+                else:
+                    assert isinstance(value, int), (name, value)
+            assert found["MQIA_COMMAND_LEVEL"] == 940
+            ccsid = 500 if q_mgr == "QM1" else 1208  # QM1 on z/OS, QM3 on Unix
+            assert found["MQIA_CODED_CHAR_SET_ID"] == ccsid
 
     @pytest.mark.parametrize(
         ("selector", "reason"),

@@ -12,6 +12,7 @@ are held too.
 
 from __future__ import annotations
 
+import importlib
 import re
 import struct
 from collections.abc import Callable
@@ -187,3 +188,38 @@ def test_an_sco_is_packed_and_checked_and_the_connection_made_without_tls() -> N
         return qmgr.is_connected
 
     assert in_world(body)
+
+
+@keeps(
+    "docs/pymqi.md",
+    "`ibmmq` encodes a `str` given for a character field; qsg raises pymqi's `TypeError`;",
+)
+@keeps(
+    "docs/pymqi.md",
+    "`ibmmq` names reserved fields `_StrucId`, `_Reserved1`; its `GMO()` defaults to version 4; "
+    "qsg keeps pymqi's `StrucId`, `Reserved1` and version 1;",
+)
+@keeps(
+    "docs/pymqi.md",
+    "`ibmmq` names an RFH2 folder that is not well-formed XML (a Java program's, say) by its "
+    "first tag; qsg raises pymqi's `PYIFError`;",
+)
+@keeps("docs/pymqi.md", "`ibmmq`'s `CMQSTRC` module (constant-to-name tables) is not there.")
+@keeps(
+    "docs/pymqi.md",
+    "`ibmmq` prints `MQI Error. Comp 2, Reason 2033: ...` (no colon after Comp) and "
+    "`PYIBMMQ Error: ...`; qsg prints pymqi's words;",
+)
+def test_where_ibmmq_and_pymqi_differ_the_module_is_pymqi() -> None:
+    with pytest.raises(TypeError, match=r"^Python 3 style string \(unicode\) found"):
+        pymqi.MD(PutApplName="a str")
+    gmo = pymqi.GMO()
+    assert gmo.Version == 1 and gmo.StrucId == b"GMO " and gmo.Reserved1 == b" "
+    assert not hasattr(gmo, "_StrucId") and not hasattr(gmo, "_Reserved1")
+    with pytest.raises(pymqi.PYIFError, match="XML Folder not well formed"):
+        pymqi.RFH2().add_folder(b"<usr><a>1</usr>")
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("qsg.pymqi.CMQSTRC")
+    error = pymqi.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
+    assert str(error).startswith("MQI Error. Comp: 2, Reason 2033: ")
+    assert str(pymqi.PYIFError("x")) == "PYMQI Error: x"
