@@ -134,6 +134,7 @@ SHIPPED: dict[str, Shipped] = {
     "mmc-erlang-c.toml": Shipped(200),
     "remote-queue-expiry.toml": Shipped(65),
     "request-reply.toml": Shipped(6, ties=(REQUESTERS_TOGETHER,)),
+    "serve-qsg.toml": Shipped(130),
     "shared-queue-expiry.toml": Shipped(30, ties=(COSTED_STEPS_TOGETHER,)),
     "sweep-base.toml": Shipped(5),
     # A sweep file: its points are scenarios (sweep-base.toml varied), played as such.
