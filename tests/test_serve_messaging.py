@@ -35,6 +35,7 @@ DEFINE QLOCAL(DEV.SMALL) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(1)
 
 [qsg.QSG1.structures.APP1]
 size_kb = 65536
+recover = true  # RECOVER(YES): persistent messages may be put (else 2048)
 
 [qmgr.QM1]
 mqsc = "DEFINE QLOCAL('A/B.C%D')"
