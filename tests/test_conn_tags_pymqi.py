@@ -9,6 +9,7 @@ its ConnTag (issue 48), as a program run by ``qsg exec`` spells it::
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -16,11 +17,16 @@ import pytest
 import qsg
 from actors.world import World
 from qsg import pymqi
+from qsg.chaos import checkers, history
+from qsg.commands.exec.command import run_exec
+from qsg.commands.exec.program import parse_command
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQC
+from qsg.scenario import load_scenario
 from tests.worlds import qsg_and_qm3
 
 T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
 TAG = b"PAYROLL.1"
 
 
@@ -95,3 +101,32 @@ def test_the_conn_tag_of_a_cno_before_version_3_is_ignored_and_pymqis_opts_carry
             qmgr.connect_with_options("QM1", opts=CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG)
 
     in_world(body)
+
+
+def test_the_serialized_program_waits_for_its_tag_after_its_member_dies_and_loses_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """scenarios/programs/serialized.py under scenarios/exec-failover.toml: its second
+    instance is refused while it runs; QM1 is killed at 21.5 s under it; connecting
+    again by QSG1's name its tag is still held (2271) until QM2's peer recovery has
+    resolved QM1's unit of work, a second later it is on QM2, and the chaos checkers
+    find every order delivered once."""
+    scenario = load_scenario(ROOT / "scenarios" / "exec-failover.toml")
+    program = ROOT / "scenarios" / "programs" / "serialized.py"
+    command = parse_command(["python", str(program), "QM1", "QSG1", "ORDERS.1"])
+    outcome, result = run_exec(scenario, command, virtual=True, check=True)
+    assert outcome.exit_status == 0 and not outcome.stopped
+    in_use = "MQI Error. Comp: 2, Reason 2271: FAILED: MQRC_CONN_TAG_IN_USE"
+    assert capsys.readouterr().out.splitlines() == [
+        "connected to QM1 with tag ORDERS.1",
+        f"a second instance is refused: {in_use}",
+        "lost the queue manager after 107 messages: "
+        "MQI Error. Comp: 2, Reason 2009: FAILED: MQRC_CONNECTION_BROKEN",
+        f"tag held: {in_use}",
+        "connected to QM2 with tag ORDERS.1",
+        "done: 299 messages committed",
+    ]
+    verdicts = {v.name: v for v in checkers.check(history.read(result.events, result.scopes))}
+    assert all(v.ok for v in verdicts.values()), verdicts
+    queue = verdicts["queue"].counts
+    assert (queue["acknowledged"], queue["lost"], queue["duplicated"]) == (299, 0, 0)
