@@ -286,7 +286,7 @@ class QueueManager:
         assert self.rules.qsg is not None
         store = self.rules.qsg.shared.store
         outcome = await self.dispatch(
-            lambda now: store.recover(failed, incarnation, self.name), system=True
+            lambda now: self.rules.recover_peer(failed, incarnation), system=True
         )
         if outcome.ran:
             now = trio.current_time()
