@@ -212,6 +212,10 @@ def qmgr(snapshot: Snapshot) -> Attributes:
         ("MAXUMSGS", _int(a.get("MAXUMSGS"))),
         ("MAXMSGL", _int(a.get("MAXMSGL"))),
         ("TRIGINT", _int(a.get("TRIGINT"))),
+        ("IGQ", str(a.get("IGQ", "DISABLED"))),
+        ("IGQAUT", str(a.get("IGQAUT", "DEF"))),
+        ("IGQUSER", str(a.get("IGQUSER", ""))),
+        ("SQQMNAME", str(a.get("SQQMNAME", "USE"))),
     ]
 
 
