@@ -45,6 +45,7 @@ class Delivered:
     msg_id: bytes
     length: int
     persistent: bool
+    expiry: int  # the remaining Expiry it was put with
     store: MessageStore = field(compare=False)
 
 
@@ -128,7 +129,9 @@ class Agent:
         except MQMIError as error:
             self._undelivered(md, body, target, error.reason, persistent, now)
             return None
-        return Delivered(handle.queue, md.MsgId, len(body), persistent, handle.repository.store)
+        return Delivered(
+            handle.queue, md.MsgId, len(body), persistent, md.Expiry, handle.repository.store
+        )
 
     def _open(self, target: str, sender: str, md: MD) -> Handle:
         """The destination opened as IGQAUT says: MQRC_NOT_AUTHORIZED when a user ID the
