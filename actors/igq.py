@@ -11,7 +11,8 @@ wait there for that member's own agent (no member delivers another's). A batch t
 rules send into retry (the queue with the wrong attributes, GET(DISABLED), a persistent
 message neither put nor dead-lettered) is tried again after IBM's fixed intervals: 10
 times every 60 s, then every 1200 s. Its deliveries are ``delivered`` events and its
-states ``channel-state`` events, both under the name SYSTEM.QSG.TRANSMIT.QUEUE.
+states ``channel-state`` events and its committed batches ``batch`` events (the
+delivering member as their ``q_mgr``), all under the name SYSTEM.QSG.TRANSMIT.QUEUE.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Protocol, TypeVar
 import trio
 
 from actors import clock
-from actors.events import ChannelDelivered, ChannelStateChanged, EventLog
+from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, EventLog
 from actors.signals import Signals
 from qsg.core import igq
 from qsg.core.igq_agent import Agent, Batch
@@ -116,6 +117,9 @@ def _delivered(qm: AgentQueueManager, batch: Batch) -> None:
             )
         )
         signals.notify(done.store, done.queue)
+    if batch.delivered:  # the batch, committed (no sequence number: IGQ keeps none)
+        size = sum(done.length for done in batch.delivered)
+        events.emit(ChannelBatch(now, qm.name, igq.IGQ_XMITQ, 0, len(batch.delivered), size))
 
 
 def _state(qm: AgentQueueManager, state: str, detail: str) -> None:
