@@ -85,7 +85,6 @@ async def _get(q: Handle) -> bytes | None:
         "messages through a failure."
     ),
 )
-)
 @keeps(
     "docs/scenarios.md",
     "nonpersistent messages lost, and persistent ones kept on structures with `recover = "

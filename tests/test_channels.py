@@ -191,6 +191,7 @@ async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
         "A channel that breaks mid-batch neither loses nor duplicates a message; an in-doubt batch "
         "is resolved with the partner at restart."
     ),
+)
 @keeps(
     "docs/scenarios.md", "a batch in doubt is settled at the next start, nothing lost or duplicated"
 )

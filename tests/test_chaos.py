@@ -282,6 +282,7 @@ def test_an_expired_message_that_asked_for_a_report_needs_exactly_one() -> None:
     assert not missing.ok and missing.counts["missing"] == 1
     assert checkers.check_reports(history.read([*put, report])).ok
     twice = checkers.check_reports(history.read([*put, report, report]))
+    assert not twice.ok and twice.counts["duplicated"] == 1
 
 
 @keeps("README.md", "exactly one report for each expired message that asked for one")

@@ -22,6 +22,7 @@ from qsg import QMgr
 from qsg.mqsc import MQSCError, commands, load, parse
 from qsg.mqsc.lexer import MAX_COMMAND_LENGTH
 from tests.bounds import memory_bound
+from tests.claims import keeps
 
 
 @keeps(

@@ -270,6 +270,7 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
         "`--at SECONDS` (run to that simulated second first, within the scenario's duration; "
         "default 0)"
     ),
+)
 @keeps(
     "README.md",
     "it plays a scenario to `--at` seconds and opens a console on one of its queue managers",
