@@ -126,3 +126,27 @@ async def test_alter_qmgr_igq_enabled_gives_2041_to_a_handle_opened_before(
         qm2 = await world.connect("QM2")
         app_in = await qm2.open("APP.IN", CMQC.MQOO_INPUT_SHARED)
         assert await app_in.get(None, MD(), waiting(1000)) == b"fresh"
+
+
+@pytest.mark.slow
+def test_the_shipped_igq_scenario_crosses_the_group_and_waits_for_the_member_that_is_down(
+    cf_url: str,
+) -> None:
+    # scenarios/igq.toml: what its header says to look for.
+    from pathlib import Path
+
+    from actors.events import MessagePut
+    from qsg.scenario import load_scenario
+    from qsg.scenario.play import run_scenario
+
+    scenario = load_scenario(Path(__file__).parent.parent / "scenarios" / "igq.toml")
+    result = run_scenario(scenario, redis_url=cf_url)
+    delivered = [e for e in result.events if isinstance(e, ChannelDelivered)]
+    assert {(e.q_mgr, e.channel, e.queue) for e in delivered} == {("QM2", igq.IGQ_XMITQ, "APP.IN")}
+    assert not [e for e in delivered if 40 <= e.time < 70]  # QM2 was down
+    after = [e for e in delivered if e.time >= 70]
+    put = {e.msg_id: e.time for e in result.events if isinstance(e, MessagePut)}
+    assert any(put[e.msg_id] < 70 for e in after)  # some had waited for QM2's agent
+    sent = result.summary.queue("QSG1", igq.IGQ_XMITQ)["put"]
+    assert sent > 1000 and sent - 5 <= len(delivered) <= sent
+    assert result.summary.queue("QM2", "APP.IN")["got"] == len(delivered)
