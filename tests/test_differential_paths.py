@@ -130,6 +130,7 @@ SHIPPED: dict[str, Shipped] = {
     "exec-poison.toml": Shipped(20),
     "exec-qsg.toml": Shipped(60),
     "expiry-scan-failover.toml": Shipped(52, ties=(EXPIRY_SCAN_TAKEOVER, KILL_WAKES_TWICE)),
+    "igq.toml": Shipped(45),
     "mm1-impatience.toml": Shipped(200),
     "mmc-erlang-c.toml": Shipped(200),
     "remote-queue-expiry.toml": Shipped(65),

@@ -87,6 +87,12 @@ class QMgr:
         #: partner queue managers may start its receiving channels.
         self.channel_auth: list[QMgrMap] = list(channel_auth)
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
+        #: IGQ(ENABLED): messages for other members go by SYSTEM.QSG.TRANSMIT.QUEUE
+        #: (qsg/core/igq.py); its agent delivers inbound ones whatever this says.
+        self.intra_group_queuing = False
+        self.igq_put_authority = CMQC.MQIGQPA_DEFAULT  # IGQAUT
+        self.igq_user_id = ""  # IGQUSER (blank: this queue manager's own user ID)
+        self.shared_q_q_mgr_name = CMQC.MQSQQM_USE  # SQQMNAME
         self.description = ""  # DESCR
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
         # The event switches (IBM: "Controlling queue manager events", "Performance
@@ -137,6 +143,10 @@ class QMgr:
     @property
     def qsg_name(self) -> str:
         return self.qsg.name if self.qsg is not None else ""
+
+    def group_member(self, q_mgr_name: str) -> bool:
+        """Whether ``q_mgr_name`` is a member of this queue manager's QSG (itself too)."""
+        return self.qsg is not None and q_mgr_name in self.qsg.members
 
     @property
     def queues(self) -> dict[str, QueueDefinition]:
