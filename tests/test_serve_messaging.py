@@ -296,7 +296,7 @@ def test_ibms_tutorial_curl_recipes_run_unchanged(server: Server, tmp_path: Path
             "Content-Type: text/plain;charset=utf-8",
             "-d",
             "Hello World",
-        ],  # noqa: E501
+        ],
         capture_output=True,
         text=True,
         check=True,
