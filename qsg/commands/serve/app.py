@@ -172,6 +172,14 @@ def _handlers(
             return {"POST": lambda who: admin.mqsc(service, request, q_mgr, who)}
         case ["admin", "qmgr"]:
             return {"GET": lambda who: _ready(admin.qmgr_states(service, None, who))}
+        case ["admin", "qmgr", q_mgr, "queue"] if q_mgr and version == 1:
+            return {"GET": lambda who: admin.queues(service, request, q_mgr, None, who)}
+        case ["admin", "qmgr", q_mgr, "queue", queue] if q_mgr and queue and version == 1:
+            # IBM: "available only in version 1 of the REST API"
+            return {
+                "GET": lambda who: admin.queues(service, request, q_mgr, queue, who),
+                "DELETE": lambda who: admin.delete_queue(service, request, q_mgr, queue, who),
+            }
         case ["admin", "qmgr", q_mgr] if q_mgr:
             return {"GET": lambda who: _ready(admin.qmgr_states(service, q_mgr, who))}
         case ["admin", "installation"]:
