@@ -32,7 +32,7 @@ size_kb = 65536
 [qmgr.QM1]
 [qmgr.QM2]
 """
-STATUSES = {200, 201, 204, 400, 401, 403, 404, 405, 413, 415, 431, 500, 503}
+STATUSES = {200, 201, 204, 400, 401, 403, 404, 405, 413, 415, 500, 503}
 HEADERS = [
     "ibm-mq-rest-csrf-token",
     "Content-Type",
