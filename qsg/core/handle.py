@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import engine, mqlong, perfevents, qmgrevents, trigger
+from qsg.core import engine, igq, mqlong, perfevents, qmgrevents, trigger
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
@@ -55,6 +55,7 @@ class HandleQueueManager(
     TriggeringQueueManager,
     perfevents.PerformanceQueueManager,
     qmgrevents.EventingQueueManager,
+    igq.GroupDirectory,
     Protocol,
 ):
     """What a handle uses of the queue manager its connection is to (``QMgr``): the
@@ -124,6 +125,15 @@ class Handle:
         #: The handle's name in a shared store (its locks): queue manager first, so that
         #: peer recovery can release a failed member's.
         self.store_token = f"{conn.qmgr.name}/{conn.number}/{id(self):x}"
+        #: Toward another member of the group: IGQ's state at open (``igq.path_state``),
+        #: which a put compares with its own (MQRC_OBJECT_CHANGED); else None.
+        self.igq_seen = (
+            igq.path_state(conn.qmgr)
+            if res.remote is not None and conn.qmgr.group_member(res.remote[1])
+            else None
+        )
+        #: The ordinary transmission queue, for a message too long for IGQ.
+        self.conventional = res.conventional if res.igq else None
 
     # ---- MQPUT ----------------------------------------------------------------
     def put(
@@ -140,12 +150,15 @@ class Handle:
             body = _buffer(body, md)
         qm = self.conn.qmgr
         qm.time = now
-        qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
+        repository = self.repository
+        qdef: QueueDefinition = repository.queues[self.queue]  # type: ignore[assignment]
+        if self.igq_seen is not None:
+            repository, qdef = self._igq_route(qm, repository, qdef, len(body))
         self.done = None
         try:
             self.done = engine.put(
                 qm.rules,
-                self.repository.store,
+                repository.store,
                 qdef,
                 body,
                 md,
@@ -158,19 +171,19 @@ class Handle:
                 remote=self.remote,
                 # The trigger check's hook, only for a queue that triggers at all (what
                 # ``trigger_check`` decides first): the common put calls nothing.
-                stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now)
+                stored=qm.trigger_check(repository, qdef, self.conn.uow, now)
                 if qdef.trigger_control == CMQC.MQTC_ON
                 else None,
-                structures=self.repository.structures,
+                structures=repository.structures,
             )
         except MQMIError as error:
             if qm.performance_event:
-                perfevents.put_refused(qm, self.repository, qdef, error, now, qm.qsg)
+                perfevents.put_refused(qm, repository, qdef, error, now, qm.qsg)
             if error.reason == CMQC.MQRC_PUT_INHIBITED:
                 qmgrevents.refused(qm, error, self._od_name, self.conn.identity, now)
             raise
         if qm.performance_event:  # PERFMEV(DISABLED), the usual case, pays one test
-            perfevents.after_put(qm, self.repository, qdef, now, qm.qsg)
+            perfevents.after_put(qm, repository, qdef, now, qm.qsg)
         return self.done
 
     @property
@@ -178,6 +191,21 @@ class Handle:
         """The queue as the application's object descriptor named it (an alias's name,
         not its base queue's)."""
         return self.opened.name if self.opened is not None else self.name
+
+    def _igq_route(
+        self, qm: HandleQueueManager, repository: Repository, qdef: QueueDefinition, length: int
+    ) -> tuple[Repository, QueueDefinition]:
+        """A put toward another member: MQRC_OBJECT_CHANGED (2041) when IGQ was switched,
+        or SYSTEM.QSG.TRANSMIT.QUEUE redefined, since the open ("Specific properties of
+        intra-group queuing"); a message too long for IGQ takes the ordinary route."""
+        if igq.path_state(qm) != self.igq_seen:
+            raise MQMIError.failed(
+                CMQC.MQRC_OBJECT_CHANGED,
+                f"{self.name}: IGQ or {igq.IGQ_XMITQ} changed since the MQOPEN; close and reopen",
+            )
+        if self.conventional is None or igq.fits(length, qdef):
+            return repository, qdef
+        return self.conventional
 
     def _current_via(self) -> AliasQueue | RemoteQueue | None:
         """The alias or remote definition as it is now: ALTER applies to open handles."""

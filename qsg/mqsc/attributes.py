@@ -232,6 +232,10 @@ def qmgr(snapshot: Snapshot) -> Attributes:
         ("LOCALEV", _event(a.get("LOCALEV"))),
         ("AUTHOREV", _event(a.get("AUTHOREV"))),
         ("CHLEV", _event(a.get("CHLEV"))),
+        ("IGQ", str(a.get("IGQ", "DISABLED"))),
+        ("IGQAUT", str(a.get("IGQAUT", "DEF"))),
+        ("IGQUSER", str(a.get("IGQUSER", ""))),
+        ("SQQMNAME", str(a.get("SQQMNAME", "USE"))),
     ]
 
 

@@ -255,6 +255,21 @@ QMGR = {
     "LOCALEV": Keyword("local_event", choice(**_EVENT)),
     "AUTHOREV": Keyword("authority_event", choice(**_EVENT)),
     "CHLEV": Keyword("channel_event", choice(**_EVENT)),
+    # Intra-group queuing (qsg/core/igq.py): IGQ(ENABLED) switches outbound use on.
+    "IGQ": Keyword("intra_group_queuing", choice(ENABLED=True, DISABLED=False)),
+    "IGQAUT": Keyword(
+        "igq_put_authority",
+        choice(
+            DEF=CMQC.MQIGQPA_DEFAULT,
+            CTX=CMQC.MQIGQPA_CONTEXT,
+            ONLYIGQ=CMQC.MQIGQPA_ONLY_IGQ,
+            ALTIGQ=CMQC.MQIGQPA_ALTERNATE_OR_IGQ,
+        ),
+    ),
+    "IGQUSER": Keyword("igq_user_id", text(12)),
+    "SQQMNAME": Keyword(
+        "shared_q_q_mgr_name", choice(USE=CMQC.MQSQQM_USE, IGNORE=CMQC.MQSQQM_IGNORE)
+    ),
 }
 
 #: Object types and their abbreviations, as MQSC accepts them.
