@@ -40,10 +40,7 @@ def waiting(ms: int) -> GMO:
         "runs out on the way is discarded with its report."
     ),
 )
-@keeps(
-    "docs/events.md",
-    "`delivered` | `ChannelDelivered` | message a receiving channel agent put to its target queue",
-)
+@keeps("docs/events.md", "`delivered` | `ChannelDelivered` | message a receiving channel agent")
 async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the_rest_on_arrival(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
