@@ -11,10 +11,12 @@ _ALL; nothing found is MQRCCF_NONE_FOUND).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
-from qsg import CMQC, MD, PMO
+from actors.world import World
+from qsg import CMQC, MD, PMO, pymqi
 from qsg import CMQCFC as F
 from qsg.core.conntag import ConnectOptions
 from qsg.core.qmgr import QMgr
@@ -23,6 +25,7 @@ from qsg.mqsc.pcf import Header, Message, PCFError, Value, encode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.pcf_connections import inquire_connection
 from qsg.pymqi._pcf_messages import unpack
+from tests.test_pymqi_pcf import in_world
 
 
 def busy() -> QMgr:
@@ -157,3 +160,27 @@ def test_the_command_server_answers_inquire_connection_in_ibm_pcf_layout() -> No
     assert names == [b"", b"APP.IN", b"APP.OUT", b""]  # each connection, then its handles
     tags = [r[F.MQBACF_CONN_TAG] for r, _ in replies if F.MQBACF_CONN_TAG in r]
     assert [t.rstrip(b"\0") for t in tags] == [b"", b"ORDERS"]
+
+
+def test_pymqi_pcfexecute_inquires_the_connections_of_a_running_queue_manager() -> None:
+    """pymqi's own way (a ByteString GenericConnectionId of zero length: every
+    connection), through QM1's command server in a started world."""
+
+    def body(world: World) -> list[dict[int, Any]]:
+        qmgr = pymqi.connect("QM1")
+        reader = pymqi.Queue(qmgr, "APP.REPLIES", CMQC.MQOO_INPUT_SHARED)
+        pcf = pymqi.PCFExecute(qmgr)
+        replies = pcf.MQCMD_INQUIRE_CONNECTION(
+            {
+                F.MQBACF_GENERIC_CONNECTION_ID: pymqi.ByteString(b""),
+                F.MQIACF_CONN_INFO_TYPE: F.MQIACF_CONN_INFO_HANDLE,
+            }
+        )
+        reader.close()
+        return replies
+
+    replies = in_world(body)
+    opened = [r[F.MQCACF_OBJECT_NAME].strip() for r in replies if r]
+    assert b"APP.REPLIES" in opened  # the program's own handle
+    assert b"QM3" in opened  # the sender channel's agent holds its transmission queue
+    assert replies[-1] == {}
