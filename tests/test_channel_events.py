@@ -16,7 +16,7 @@ from actors.clock import VirtualClock
 from qsg import CMQC, CMQCFC, GMO, MD, QMgr
 from qsg.core import chlevents
 from qsg.core.events import EventMessagePut
-from qsg.mqsc import load
+from qsg.mqsc import commands, load, status
 from tests.test_performance_events import Event, decode, events
 from tests.worlds import qsg_and_qm3
 
@@ -159,3 +159,19 @@ async def test_a_world_puts_started_at_both_ends_and_stopped_by_user_at_the_send
     first = decode(md, data)  # the sender's start, as a monitor reads it
     assert first.reason == CMQC.MQRC_CHANNEL_STARTED
     assert first.parameters[CMQCFC.MQCACH_XMIT_Q_NAME] == "QM3"
+
+
+def test_chlev_takes_exception_as_ibm_alter_qmgr_does_and_display_shows_it() -> None:
+    # IBM: "ALTER QMGR": CHLEV(DISABLED|ENABLED|EXCEPTION); the other event switches
+    # have no EXCEPTION.
+    qm = QMgr("QM1")
+
+    def run(text: str) -> tuple[str, ...]:
+        return commands.run(commands.parse(text), qm, lambda: status.take(qm, 0.0)).lines
+
+    run("ALTER QMGR CHLEV(EXCEPTION)")
+    assert qm.channel_event == CMQCFC.MQEVR_EXCEPTION
+    assert run("DISPLAY QMGR CHLEV")[1] == "CSQM409I !QM1 QMNAME(QM1) CHLEV(EXCEPTION)"
+    refused = run("ALTER QMGR PERFMEV(EXCEPTION)")
+    assert refused[0].startswith("CSQ9017E !QM1") and "'EXCEPTION' is not one of" in refused[0]
+    assert qm.performance_event == CMQCFC.MQEVR_DISABLED
