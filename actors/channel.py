@@ -68,8 +68,8 @@ from actors.wire import (
     real_io,
 )
 from coupling.wallclock import WallTimeoutError, within
-from qsg import CMQC
-from qsg.core import channels, expiry
+from qsg import CMQC, CMQCFC
+from qsg.core import channels, chlevents, expiry
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
@@ -144,6 +144,44 @@ _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
 
 def _state(qm: ChannelQueueManager, channel: str, state: str, detail: str = "") -> None:
     qm.world.events.emit(ChannelStateChanged(trio.current_time(), qm.name, channel, state, detail))
+
+
+class EventingQueueManager(Protocol):
+    """What channel events use of a queue manager (``actors.qmgr.QueueManager``)."""
+
+    @property
+    def rules(self) -> QMgr: ...
+    @property
+    def alive(self) -> bool: ...
+
+    def dispatch_now(
+        self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
+    ) -> T: ...
+
+
+def channel_events(qmgrs: Mapping[str, EventingQueueManager]) -> Callable[[object], None]:
+    """The listener of the agents' state changes (``ChannelStateChanged``, from here, from
+    STOP CHANNEL and from an agent ended abnormally) that puts their channel events
+    (``qsg.core.chlevents``) where the queue manager's CHLEV is not DISABLED. The IGQ
+    agent's changes name no channel definition and are no channel events."""
+
+    def heard(event: object) -> None:
+        if not isinstance(event, ChannelStateChanged):
+            return
+        qm = qmgrs.get(event.q_mgr)
+        if qm is None or not qm.alive or qm.rules.channel_event == CMQCFC.MQEVR_DISABLED:
+            return
+        definition = qm.rules.local.channels.get(event.channel)
+        if definition is None:
+            return
+        rules = qm.rules
+
+        def changed(now: float) -> None:
+            chlevents.state_changed(rules, definition, event.state, event.detail, now)
+
+        qm.dispatch_now(changed, event.time, False, None)
+
+    return heard
 
 
 # ---- the sender --------------------------------------------------------------------------

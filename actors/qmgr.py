@@ -39,6 +39,7 @@ from actors.reach import CALLER, Reach
 from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
 from qsg import CMQC
+from qsg.core import chlevents
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
@@ -224,7 +225,9 @@ class QueueManager:
             raise ValueError(f"channel {name} of {self.name} is not running")
         agent.scope.cancel()
         now = trio.current_time()
-        self.world.events.emit(ChannelStateChanged(now, self.name, name, "STOPPED", "STOP CHANNEL"))
+        self.world.events.emit(
+            ChannelStateChanged(now, self.name, name, "STOPPED", chlevents.STOP_CHANNEL)
+        )
 
     def kill(self) -> None:
         """Abrupt end: every task of this life stops at once; nothing is cleaned up."""

@@ -26,6 +26,7 @@ import trio
 from actors import command_server, determinism, expiry
 from actors.admin import ChannelBoard
 from actors.cflink import CFLink, InProcess, OnServer
+from actors.channel import channel_events
 from actors.clock import VirtualClock, current_virtual_clock
 from actors.events import ChannelBatch, ChannelStateChanged, EventLog, MessagePut
 from actors.facility import FacilityWatch
@@ -72,6 +73,7 @@ class World(FaultInjection):
         self.watch = FacilityWatch(self)
         self.channel_board = ChannelBoard()
         events.listen(self.channel_board.saw, ChannelStateChanged, ChannelBatch)
+        events.listen(channel_events(self.qmgrs), ChannelStateChanged)
         self.command_servers = command_server.Starter(self)
         events.listen(self.command_servers.saw, MessagePut, queue=command_server.COMMAND_INPUT)
 

@@ -82,7 +82,7 @@ async def test_what_the_console_does_not_simulate_is_refused_with_csq9001e(
     async with qsg.start(qsg_and_qm3(), in_process=True) as world:
         for text, word in [
             ("DISPLAY PROCESS(*)", "PROCESS"),
-            ("DISPLAY CONN(*)", "CONN"),
+            ("DISPLAY THREAD(*)", "THREAD"),
             ("DISPLAY QSTATUS(APP.SHARED) QTIME", "QTIME"),
             ("DISPLAY CHSTATUS(*) SAVED", "SAVED"),
             ("DISPLAY CFSTATUS(*) TYPE(CONNECT)", "TYPE(CONNECT)"),

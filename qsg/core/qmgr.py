@@ -102,6 +102,8 @@ class QMgr:
         self.local_event = CMQCFC.MQEVR_DISABLED  # LOCALEV
         self.authority_event = CMQCFC.MQEVR_DISABLED  # AUTHOREV
         self.channel_event = CMQCFC.MQEVR_DISABLED  # CHLEV
+        #: The channels whose running instance put a Channel Started event (chlevents).
+        self.channels_started: set[str] = set()
         #: What performance events report, per queue, while PERFMEV is ENABLED.
         self.queue_statistics: dict[str, QueueStatistics] = {}
         self.statistics_since = 0.0  # its start, when statistics are reset
@@ -409,6 +411,7 @@ class QMgr:
             self._dynamic_numbers = itertools.count(1)
         for conn in list(self.connections.values()):
             conn.sever()
+        self.channels_started.clear()  # the channel instances of the life before are gone
         # "Performance event statistics are reset when ... a queue manager stops and
         # restarts" (IBM: "Performance event statistics").
         self.queue_statistics.clear()

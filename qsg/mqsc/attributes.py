@@ -65,8 +65,9 @@ _QSVCIEV = {0: "NONE", 1: "HIGH", 2: "OK"}  # MQQSIE_*
 
 
 def _event(switch: object) -> str:
-    """An event switch (MQEVR_ENABLED 1, MQEVR_DISABLED 0) as MQSC shows it."""
-    return "ENABLED" if switch == 1 else "DISABLED"
+    """An event switch (MQEVR_ENABLED 1, MQEVR_DISABLED 0, CHLEV's MQEVR_EXCEPTION 2)
+    as MQSC shows it."""
+    return "ENABLED" if switch == 1 else "EXCEPTION" if switch == 2 else "DISABLED"
 
 
 def _yes(flag: bool) -> str:

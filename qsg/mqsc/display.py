@@ -21,6 +21,7 @@ from qsg.core.errors import QSGError
 from qsg.core.objects import AliasQueue, CFStructure, ChannelDefinition, RemoteQueue
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import attributes as A
+from qsg.mqsc import connections
 from qsg.mqsc.status import ChannelView, HandleView, QueueView, Snapshot, StructureView
 
 #: DISPLAY's object types and their synonyms.
@@ -45,6 +46,7 @@ OBJECTS = {
     "CFSTRUCT": "CFSTRUCT",
     "CFSTATUS": "CFSTATUS",
     "GROUP": "GROUP",
+    "CONN": "CONN",
 }
 #: The object types DISPLAY names without a value in parentheses.
 UNNAMED = frozenset({"QMGR", "GROUP"})
@@ -58,12 +60,14 @@ MESSAGES = {
     "CHSTATUS": "CSQM422I",
     "CFSTRUCT": "CSQM440I",
     "CFSTATUS": "CSQM442I",
+    "CONN": connections.MESSAGE,
 }
 #: TYPE(...) each object type takes, the first being the default.
 TYPES = {
     "QUEUE": ("ALL", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
     "QSTATUS": ("QUEUE", "HANDLE"),
     "CFSTATUS": ("SUMMARY",),
+    "CONN": connections.TYPES,
 }
 OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL")
 #: QSGDISP(...) as DISPLAY takes it, per family: the dispositions each value selects
@@ -343,6 +347,8 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     elif kind == "CFSTATUS":
         for name, structure in snap.structures.items():
             yield message, name, A.cf_status(structure)
+    elif kind == "CONN":
+        yield from connections.candidates(request.type, snap.connections)
 
 
 def _keywords(*lists: A.Attributes) -> frozenset[str]:
@@ -368,6 +374,7 @@ def _samples() -> dict[str, frozenset[str]]:
         "CFSTRUCT": _keywords(A.cf_structure(structure)),
         "CFSTATUS": _keywords(A.cf_status(structure)),
         "GROUP": frozenset(),
+        "CONN": connections.KEYWORDS,
     }
 
 
@@ -384,6 +391,7 @@ FIXED = {
     "CFSTRUCT": 1,
     "CFSTATUS": 2,
     "GROUP": 0,
+    "CONN": 3,
 }
 #: What shows every attribute when none is named: status displays, and DISPLAY QMGR.
 _ALL_BY_DEFAULT = frozenset({"QSTATUS", "CHSTATUS", "CFSTATUS", "QMGR"})

@@ -22,6 +22,8 @@ from qsg.core.qmgr import QMgr
 from qsg.mqsc import pcf_changes as changes
 from qsg.mqsc import pcf_inquiries as inquiries
 from qsg.mqsc.pcf import Header, PCFError, Value, byte_order, decode, encode
+from qsg.mqsc.pcf_connections import LENGTHS as CONNECTION_LENGTHS
+from qsg.mqsc.pcf_connections import inquire_connection
 from qsg.mqsc.pcf_names import FAMILIES
 from qsg.mqsc.pcf_parameters import Handler
 from qsg.mqsc.status import Snapshot
@@ -102,6 +104,7 @@ _LENGTHS = {
     n.parameter: n.length for family in FAMILIES.values() for n in family.values() if n.string
 }
 _LENGTHS[F.MQCACF_Q_NAMES] = 48
+_LENGTHS.update(CONNECTION_LENGTHS)
 
 
 _COMMANDS: dict[int, Handler] = {
@@ -113,6 +116,7 @@ _COMMANDS: dict[int, Handler] = {
     F.MQCMD_INQUIRE_Q_MGR: inquiries.inquire_q_mgr,
     F.MQCMD_INQUIRE_CF_STRUC: inquiries.inquire_cf_struc,
     F.MQCMD_INQUIRE_CF_STRUC_STATUS: inquiries.inquire_cf_struc_status,
+    F.MQCMD_INQUIRE_CONNECTION: inquire_connection,
     F.MQCMD_PING_Q_MGR: inquiries.ping,
     F.MQCMD_CREATE_Q: changes.create_q,
     F.MQCMD_CHANGE_Q: changes.change_q,

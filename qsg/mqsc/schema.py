@@ -254,7 +254,7 @@ QMGR = {
     "INHIBTEV": Keyword("inhibit_event", choice(**_EVENT)),
     "LOCALEV": Keyword("local_event", choice(**_EVENT)),
     "AUTHOREV": Keyword("authority_event", choice(**_EVENT)),
-    "CHLEV": Keyword("channel_event", choice(**_EVENT)),
+    "CHLEV": Keyword("channel_event", choice(**_EVENT, EXCEPTION=2)),  # MQEVR_EXCEPTION
     # Intra-group queuing (qsg/core/igq.py): IGQ(ENABLED) switches outbound use on.
     "IGQ": Keyword("intra_group_queuing", choice(ENABLED=True, DISABLED=False)),
     "IGQAUT": Keyword(

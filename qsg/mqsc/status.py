@@ -20,6 +20,7 @@ from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
+from qsg.mqsc.connections import ConnectionView, open_connections
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,8 @@ class Snapshot:
     structures: Mapping[str, StructureView] = field(default_factory=dict)
     #: The QSG's members in order and their state (ACTIVE or FAILED); empty outside one.
     members: Mapping[str, str] = field(default_factory=dict)
+    #: Its connections and their open handles (DISPLAY CONN).
+    connections: tuple[ConnectionView, ...] = ()
 
 
 #: A CF structure's use: entries, elements, max_entries, max_elements.
@@ -176,6 +179,7 @@ def take(
         views,
         structures,
         dict(members or {}),
+        open_connections(qm),
     )
 
 
