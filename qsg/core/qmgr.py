@@ -86,6 +86,9 @@ class QMgr:
         self.channel_auth: list[QMgrMap] = list(channel_auth)
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
         self.description = ""  # DESCR
+        #: ALTER QMGR's attributes kept without effect: keyword -> value
+        #: (``qsg.core.attributes``).
+        self.kept: dict[str, int | str] = {}
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
         #: When the last trigger message for each queue was written (TRIGINT's clock).
         self.last_trigger: dict[str, float] = {}

@@ -58,6 +58,9 @@ class QueueDefinition:
     trigger_data: str = ""  # TRIGDATA
     process_name: str = ""  # PROCESS
     initiation_q_name: str = ""  # INITQ
+    #: The attributes kept and shown without effect in qsg, keyword to value in keyword
+    #: order (``qsg.core.attributes``: a keyword not here has IBM's default).
+    kept: tuple[tuple[str, int | str], ...] = ()
 
     def __post_init__(self) -> None:
         check_name(self.name, "queue")

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from qsg import CMQC
+from qsg.core import attributes as table
 from qsg.core import geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
@@ -148,15 +149,8 @@ def take(
         name: given.get(name, ChannelView(definition))
         for name, definition in sorted(qm.local.channels.items())
     }
-    attributes = {
-        "DESCR": qm.description,
-        "DEADQ": qm.dead_letter_queue or "",
-        "DEFXMITQ": qm.def_xmit_q_name,
-        "EXPRYINT": qm.expiry_interval or 0,
-        "MAXUMSGS": qm.rules.max_uncommitted_msgs,
-        "TRIGINT": qm.trigger_interval,
-        "MAXMSGL": qm.rules.max_msg_length,
-    }
+    # The queue manager's own attributes, as the attribute table reads them.
+    attributes = {a.keyword: table.read(qm, a) for a in table.TABLE["QMGR"]}
     return Snapshot(
         qm.name,
         qm.qsg_name,
