@@ -58,6 +58,9 @@ class QueueDefinition:
     trigger_data: str = ""  # TRIGDATA
     process_name: str = ""  # PROCESS
     initiation_q_name: str = ""  # INITQ
+    backout_threshold: int = 0  # BOTHRESH: MQINQ tells the application when to move it
+    backout_requeue_name: str = ""  # BOQNAME: where the application moves it
+    harden_get_backout: int = CMQC.MQQA_BACKOUT_HARDENED  # HARDENBO|NOHARDENBO
     #: The attributes kept and shown without effect in qsg, keyword to value in keyword
     #: order (``qsg.core.attributes``: a keyword not here has IBM's default).
     kept: tuple[tuple[str, int | str], ...] = ()

@@ -48,7 +48,7 @@ _PLATFORM = Choice({"MVS": CMQC.MQPL_ZOS, "UNIX": CMQC.MQPL_UNIX, "WINDOWSNT": 1
 CHANNELS: tuple[Attribute, ...] = (
     row("CHANNEL", Text(20, "channel"), _CH, "", field="name", role="name",
         parameter=F.MQCACH_CHANNEL_NAME, effect="the channel's name"),
-    row("CHLTYPE", CHLTYPE, _CH, CMQC.MQCHT_SENDER, field="channel_type",
+    row("CHLTYPE", CHLTYPE, _CH, None, field="channel_type",
         parameter=F.MQIACH_CHANNEL_TYPE, effect="which end of a message channel it is"),
     row("QSGDISP", Choice({"QMGR": CMQC.MQQSGD_Q_MGR}), _CH, CMQC.MQQSGD_Q_MGR,
         role="fixed", parameter=CMQC.MQIA_QSG_DISP, effect="a member's own channel"),

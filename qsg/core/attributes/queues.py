@@ -8,6 +8,7 @@ of IBM's "DEFINE queues" and "ALTER queues" for z/OS; the identifiers are IBM's 
 from __future__ import annotations
 
 from qsg import CMQC
+from qsg import CMQCFC as F
 from qsg.core.attributes.attribute import (
     LOCAL,
     QALIAS,
@@ -73,6 +74,54 @@ _USAGE = Choice({"NORMAL": CMQC.MQUS_NORMAL, "XMITQ": CMQC.MQUS_TRANSMISSION})
 _SHARE = Choice({"SHARE": CMQC.MQQA_SHAREABLE, "NOSHARE": CMQC.MQQA_NOT_SHAREABLE}, bare=True)
 _DEFSOPT = Choice({"SHARED": CMQC.MQOO_INPUT_SHARED, "EXCL": CMQC.MQOO_INPUT_EXCLUSIVE})
 _TRIGGER = Choice({"TRIGGER": CMQC.MQTC_ON, "NOTRIGGER": CMQC.MQTC_OFF}, bare=True)
+_HARDENBO = Choice(
+    {"HARDENBO": CMQC.MQQA_BACKOUT_HARDENED, "NOHARDENBO": CMQC.MQQA_BACKOUT_NOT_HARDENED},
+    bare=True,
+)
+_MONITOR = Choice({"QMGR": CMQC.MQMON_Q_MGR, "OFF": CMQC.MQMON_OFF, "ON": CMQC.MQMON_ON})
+_MONITOR_LEVEL = Choice(
+    {
+        "QMGR": CMQC.MQMON_Q_MGR,
+        "OFF": CMQC.MQMON_OFF,
+        "LOW": CMQC.MQMON_LOW,
+        "MEDIUM": CMQC.MQMON_MEDIUM,
+        "HIGH": CMQC.MQMON_HIGH,
+    }
+)
+_CLWLUSEQ = Choice(
+    {
+        "QMGR": CMQC.MQCLWL_USEQ_AS_Q_MGR,
+        "ANY": CMQC.MQCLWL_USEQ_ANY,
+        "LOCAL": CMQC.MQCLWL_USEQ_LOCAL,
+    }
+)
+_DEFBIND = Choice(
+    {
+        "OPEN": CMQC.MQBND_BIND_ON_OPEN,
+        "NOTFIXED": CMQC.MQBND_BIND_NOT_FIXED,
+        "GROUP": CMQC.MQBND_BIND_ON_GROUP,
+    }
+)
+_DEFPRESP = Choice({"SYNC": CMQC.MQPRT_SYNC_RESPONSE, "ASYNC": CMQC.MQPRT_ASYNC_RESPONSE})
+_DEFREADA = Choice(
+    {"NO": CMQC.MQREADA_NO, "YES": CMQC.MQREADA_YES, "DISABLED": CMQC.MQREADA_DISABLED}
+)
+_PROPCTL = Choice(
+    {
+        "COMPAT": CMQC.MQPROP_COMPATIBILITY,
+        "NONE": CMQC.MQPROP_NONE,
+        "ALL": CMQC.MQPROP_ALL,
+        "FORCE": CMQC.MQPROP_FORCE_MQRFH2,
+        "V6COMPAT": CMQC.MQPROP_V6COMPAT,
+    }
+)
+_EVENT = Choice({"ENABLED": F.MQEVR_ENABLED, "DISABLED": F.MQEVR_DISABLED})
+_QSVCIEV = Choice({"NONE": F.MQQSIE_NONE, "HIGH": F.MQQSIE_HIGH, "OK": F.MQQSIE_OK})
+_STRMQOS = Choice({"BESTEF": CMQC.MQST_BEST_EFFORT, "MUSTDUP": CMQC.MQST_MUST_DUP})
+_Q3 = frozenset({QLOCAL, QALIAS, QREMOTE})
+_NO_CLUSTERS = "clusters are not simulated (the queue-sharing group is)"
+_NO_PERFM = "performance events (SYSTEM.ADMIN.PERFM.EVENT) are not generated yet"
+_NO_SMF = "accounting data (SMF) is not collected"
 
 # fmt: off
 QUEUE: tuple[Attribute, ...] = (
@@ -102,7 +151,7 @@ QUEUE: tuple[Attribute, ...] = (
         parameter=CMQC.MQIA_INHIBIT_GET, inquire=True,
         set_error=CMQC.MQRC_INHIBIT_VALUE_ERROR,
         effect="DISABLED: MQGET fails with MQRC_GET_INHIBITED (2016)"),
-    row("TARGET", Text(48, "TARGET queue"), _ONE({QALIAS}), "", field="target",
+    row("TARGET", Text(48, "TARGET queue"), _ONE({QALIAS}), None, field="target",
         synonyms=("TARGQ",), parameter=CMQC.MQCA_BASE_Q_NAME, inquire=True,
         effect="the queue an alias resolves to"),
     row("TARGTYPE", Choice({"QUEUE": CMQC.MQOT_Q}), _ONE({QALIAS}), CMQC.MQOT_Q,
@@ -165,6 +214,70 @@ QUEUE: tuple[Attribute, ...] = (
     row("INITQ", Text(48, "INITQ queue"), LOCAL, "", field="initiation_q_name",
         parameter=CMQC.MQCA_INITIATION_Q_NAME, inquire=True,
         effect="where trigger messages go"),
+    row("ACCTQ", _MONITOR, LOCAL, CMQC.MQMON_Q_MGR, parameter=CMQC.MQIA_ACCOUNTING_Q,
+        inquire=True, why=_NO_SMF),
+    row("BOQNAME", Text(48, "BOQNAME queue"), LOCAL, "", field="backout_requeue_name",
+        parameter=CMQC.MQCA_BACKOUT_REQ_Q_NAME, inquire=True,
+        effect="read with MQINQ: where an application moves a message backed out too often"),
+    row("BOTHRESH", _COUNT, LOCAL, 0, field="backout_threshold",
+        parameter=CMQC.MQIA_BACKOUT_THRESHOLD, inquire=True,
+        effect="read with MQINQ: the BackoutCount at which an application moves a message"),
+    row("HARDENBO", _HARDENBO, LOCAL, CMQC.MQQA_BACKOUT_HARDENED, field="harden_get_backout",
+        parameter=CMQC.MQIA_HARDEN_GET_BACKOUT, inquire=True,
+        effect="whether BackoutCount survives a restart"),
+    row("CAPEXPRY", Number(1, 999_999_999, {"NOLIMIT": -1}), QUEUES, -1,
+        parameter=CMQC.MQIA_CAP_EXPIRY,
+        why="a message keeps the Expiry it was put with: expiry caps are not applied"),
+    row("CLCHNAME", Text(48), _ONE({QLOCAL}), "", parameter=CMQC.MQCA_CLUS_CHL_NAME,
+        why=_NO_CLUSTERS),
+    row("CLUSNL", Text(48, "CLUSNL namelist"), _Q3, "", parameter=CMQC.MQCA_CLUSTER_NAMELIST,
+        inquire=True, why=_NO_CLUSTERS),
+    row("CLUSTER", Text(48, "CLUSTER"), _Q3, "", parameter=CMQC.MQCA_CLUSTER_NAME,
+        inquire=True, why=_NO_CLUSTERS),
+    row("CLWLPRTY", Number(0, 9), _Q3, 0, parameter=CMQC.MQIA_CLWL_Q_PRIORITY, inquire=True,
+        why=_NO_CLUSTERS),
+    row("CLWLRANK", Number(0, 9), _Q3, 0, parameter=CMQC.MQIA_CLWL_Q_RANK, inquire=True,
+        why=_NO_CLUSTERS),
+    row("CLWLUSEQ", _CLWLUSEQ, _ONE({QLOCAL}), CMQC.MQCLWL_USEQ_AS_Q_MGR,
+        parameter=CMQC.MQIA_CLWL_USEQ, inquire=True, why=_NO_CLUSTERS),
+    row("CUSTOM", Text(128), QUEUES, "", parameter=CMQC.MQCA_CUSTOM, inquire=True,
+        why="IBM's place for attributes not yet given keywords of their own"),
+    row("DEFBIND", _DEFBIND, _Q3, CMQC.MQBND_BIND_ON_OPEN, parameter=CMQC.MQIA_DEF_BIND,
+        inquire=True, why=_NO_CLUSTERS),
+    row("DEFPRESP", _DEFPRESP, QUEUES, CMQC.MQPRT_SYNC_RESPONSE,
+        parameter=CMQC.MQIA_DEF_PUT_RESPONSE_TYPE, inquire=True,
+        why="every put answers at once: asynchronous put responses are not simulated"),
+    row("DEFREADA", _DEFREADA, LOCAL | {QALIAS}, CMQC.MQREADA_NO,
+        parameter=CMQC.MQIA_DEF_READ_AHEAD, inquire=True,
+        why="read ahead is a client's buffering; client channels are not simulated"),
+    row("MONQ", _MONITOR_LEVEL, LOCAL, CMQC.MQMON_Q_MGR, parameter=CMQC.MQIA_MONITORING_Q,
+        why="online monitoring data (QTIME, MSGAGE) are not collected"),
+    row("PROPCTL", _PROPCTL, LOCAL | {QALIAS}, CMQC.MQPROP_COMPATIBILITY,
+        parameter=CMQC.MQIA_PROPERTY_CONTROL, inquire=True,
+        why="message properties are not simulated"),
+    row("QDEPTHHI", Number(0, 100), LOCAL, 80, parameter=CMQC.MQIA_Q_DEPTH_HIGH_LIMIT,
+        inquire=True, why=_NO_PERFM),
+    row("QDEPTHLO", Number(0, 100), LOCAL, 20, parameter=CMQC.MQIA_Q_DEPTH_LOW_LIMIT,
+        inquire=True, why=_NO_PERFM),
+    row("QDPHIEV", _EVENT, LOCAL, F.MQEVR_DISABLED, parameter=CMQC.MQIA_Q_DEPTH_HIGH_EVENT,
+        inquire=True, why=_NO_PERFM),
+    row("QDPLOEV", _EVENT, LOCAL, F.MQEVR_DISABLED, parameter=CMQC.MQIA_Q_DEPTH_LOW_EVENT,
+        inquire=True, why=_NO_PERFM),
+    row("QDPMAXEV", _EVENT, LOCAL, F.MQEVR_ENABLED, parameter=CMQC.MQIA_Q_DEPTH_MAX_EVENT,
+        inquire=True, why=_NO_PERFM),
+    row("QSVCIEV", _QSVCIEV, LOCAL, F.MQQSIE_NONE,
+        parameter=CMQC.MQIA_Q_SERVICE_INTERVAL_EVENT, inquire=True, why=_NO_PERFM),
+    row("QSVCINT", _COUNT, LOCAL, 999_999_999, parameter=CMQC.MQIA_Q_SERVICE_INTERVAL,
+        inquire=True, why=_NO_PERFM),
+    row("RETINTVL", _COUNT, LOCAL, 999_999_999, parameter=CMQC.MQIA_RETENTION_INTERVAL,
+        inquire=True, effect="read with MQINQ only: IBM's queue manager takes no action on it"),
+    row("STGCLASS", Text(8, "STGCLASS storage class"), LOCAL, "SYSTEM",
+        parameter=CMQC.MQCA_STORAGE_CLASS, inquire=True,
+        why="page sets and buffer pools are not simulated"),
+    row("STREAMQ", Text(48, "STREAMQ queue"), LOCAL, "",
+        parameter=CMQC.MQCA_STREAM_QUEUE_NAME, why="streaming queues are not simulated"),
+    row("STRMQOS", _STRMQOS, LOCAL, CMQC.MQST_BEST_EFFORT,
+        parameter=CMQC.MQIA_STREAM_QUEUE_QOS, why="streaming queues are not simulated"),
     row("CURDEPTH", _COUNT, _ONE({QLOCAL}), 0, role="status",
         parameter=CMQC.MQIA_CURRENT_Q_DEPTH, inquire=True, effect="the messages on the queue"),
     row("IPPROCS", _COUNT, _ONE({QLOCAL}), 0, role="status",
