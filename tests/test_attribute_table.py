@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from qsg import CMQC, QMgr
+from qsg import CMQC, MQMIError, QMgr
 from qsg.core import attributes
 from qsg.core.objects import queue_attributes
 from qsg.mqsc import commands, load, status
@@ -219,3 +219,37 @@ def test_docs_mqsc_lists_each_attribute_of_the_table_once() -> None:
 
     text = Path("docs/mqsc.md").read_text()
     assert doc.section() in text
+
+
+def test_mqset_of_an_attribute_mqset_never_changes_is_2067_and_the_queue_is_unchanged() -> None:
+    # "MQSET - Set object attributes": only the inhibits and the triggering attributes
+    # may be set; any other selector is MQRC_SELECTOR_ERROR (2067).
+    qm = QMgr("QM1")
+    load(qm, "DEFINE QLOCAL(T.Q) BOTHRESH(3)")
+    h = qm.connect().open("T.Q", CMQC.MQOO_SET | CMQC.MQOO_INQUIRE)
+    with pytest.raises(MQMIError, match=r"MQRC_SELECTOR_ERROR \(2067\)"):
+        h.set(CMQC.MQIA_BACKOUT_THRESHOLD, 5)
+    assert h.inquire(CMQC.MQIA_BACKOUT_THRESHOLD) == 3
+
+
+def test_pcf_change_q_sets_the_backout_threshold_by_ibms_parameter_identifier() -> None:
+    # Change Queue's BackoutThreshold (MQIA_BACKOUT_THRESHOLD) is the table's row too.
+    from qsg import CMQCFC
+    from qsg.mqsc import pcf_changes
+    from qsg.mqsc.pcf import Header, Message
+
+    qm = QMgr("QM1")
+    load(qm, "DEFINE QLOCAL(T.Q)")
+    parameters = {
+        CMQC.MQCA_Q_NAME: "T.Q",
+        CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+        CMQC.MQIA_BACKOUT_THRESHOLD: 4,
+        CMQC.MQCA_BACKOUT_REQ_Q_NAME: "APP.BACKOUT",
+    }
+    message = Message(Header(CMQCFC.MQCFT_COMMAND, CMQCFC.MQCMD_CHANGE_Q), parameters)
+    pcf_changes.change_q(message, qm, status.take(qm, 0.0))
+    found = qm.find("T.Q")
+    assert found is not None
+    answers = queue_attributes(found[1], "QM1")
+    assert answers[CMQC.MQIA_BACKOUT_THRESHOLD] == 4
+    assert answers[CMQC.MQCA_BACKOUT_REQ_Q_NAME] == b"APP.BACKOUT".ljust(48)
