@@ -51,8 +51,9 @@ _SELECTIVE = (
 
 class ApplicationWorld(Protocol):
     """What the MQI uses of the world around a queue manager (``World``): the signals
-    that wake waiting gets, the event stream, the model's costs now, and whether the
-    applications record a history (the pymqi facade records its calls there)."""
+    that wake waiting gets, the event stream, the model's costs now, whether the
+    applications record a history (the pymqi facade records its calls there), and whether
+    a fault of the run keeps the coupling facility from some member now."""
 
     @property
     def signals(self) -> Signals: ...
@@ -62,6 +63,8 @@ class ApplicationWorld(Protocol):
     def costs(self) -> Costs: ...
     @property
     def history(self) -> bool: ...
+    @property
+    def cf_fault_active(self) -> bool: ...
 
 
 class ConnectedQueueManager(Protocol):
@@ -269,6 +272,14 @@ class Get(MQICall["bytes | MQMIError"]):
         self.checked = (options, gmo.Version, gmo.WaitInterval == CMQC.MQWI_UNLIMITED)
 
     def __call__(self, now: float) -> None:
+        if self.surely_fails():
+            # The attempt could only answer MQRC_NO_MSG_AVAILABLE: its model cost has
+            # been charged (``admit``), its answer needs no look at the queue (on a
+            # server, no round trip).
+            self.error = MQMIError.failed(
+                CMQC.MQRC_NO_MSG_AVAILABLE, f"no matching message on {self.queue.handle.queue}"
+            )
+            return
         try:
             self.body, self.outcome = self.queue.handle.receive(
                 self.max_length, self.md, self.gmo, now=now
@@ -291,8 +302,9 @@ class Get(MQICall["bytes | MQMIError"]):
         return self.body
 
     def may_skip(self) -> bool:
-        """Whether the next attempt could only fail, with these options already checked:
-        the get then waits without making it."""
+        """Whether the next attempt could only fail, with these options already checked,
+        and costs nothing in the model (so skipping it changes no simulated time): the
+        get then waits without making it."""
         queue = self.queue
         handle = queue.handle
         return (
@@ -301,6 +313,25 @@ class Get(MQICall["bytes | MQMIError"]):
             and self.checked == queue._checked
             and self.connection.qm.world.signals.surely_empty(handle.repository.store, handle.queue)
             and (self.deadline == math.inf or program.now() < self.deadline)
+            and queue._skippable()
+            and queue._costless()
+        )
+
+    def surely_fails(self) -> bool:
+        """At the step of an attempt the model charged (its cost paid, the attempt
+        counted): whether it could only answer MQRC_NO_MSG_AVAILABLE, as ``may_skip``
+        judges it, so that the rules need not look (half of a waiting getter's attempts
+        on a busy shared queue; on a server, a round trip each). Not while a fault keeps
+        the coupling facility from some member: such an attempt may fail with
+        MQRC_CF_STRUC_FAILED, and is made to learn it."""
+        queue = self.queue
+        if not (self.plain and self.waits and self.checked == queue._checked):
+            return False
+        handle = queue.handle
+        world = self.connection.qm.world
+        return (
+            world.signals.surely_empty(handle.repository.store, handle.queue)
+            and not world.cf_fault_active
             and queue._skippable()
         )
 
@@ -559,15 +590,16 @@ class Queue:
             )
         )
 
+    def _costless(self) -> bool:
+        """Whether a get attempt on this queue costs nothing in the model."""
+        costs = self.connection.qm.world.costs
+        return not (costs.cpu_per_call or (costs.cf_access and self._shared))
+
     def _skippable(self) -> bool:
-        """Whether a get attempt may be skipped: costs nothing in the model (so skipping
-        it changes no simulated time) and nothing would refuse it rather than answer
+        """Whether nothing would refuse a get attempt rather than answer
         MQRC_NO_MSG_AVAILABLE (queue manager down, handle closed, gets inhibited)."""
         handle, connection = self.handle, self.connection
         qm = connection.qm
-        costs = qm.world.costs
-        if costs.cpu_per_call or (costs.cf_access and self._shared):
-            return False
         qdef = handle.repository.queues.get(handle.queue)
         return (
             qm.alive

@@ -253,3 +253,22 @@ def test_pcf_change_q_sets_the_backout_threshold_by_ibms_parameter_identifier() 
     answers = queue_attributes(found[1], "QM1")
     assert answers[CMQC.MQIA_BACKOUT_THRESHOLD] == 4
     assert answers[CMQC.MQCA_BACKOUT_REQ_Q_NAME] == b"APP.BACKOUT".ljust(48)
+
+
+def test_a_new_local_queue_has_z_os_defaults_defsopt_excl_and_nohardenbo() -> None:
+    # "DEFINE QLOCAL": DEFSOPT(EXCL) is the "Default for z/OS" (SHARED the Multiplatforms'),
+    # and NOHARDENBO the default of HARDENBO/NOHARDENBO. So a second MQOO_INPUT_AS_Q_DEF
+    # open of a queue defined with neither is MQRC_OBJECT_IN_USE (2042), and a queue
+    # that says DEFSOPT(SHARED) takes both.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE QLOCAL(T.Q)\nDEFINE QLOCAL(T.SHARED) DEFSOPT(SHARED)")
+    shown = _console(qm, "DISPLAY QLOCAL(T.Q) DEFSOPT HARDENBO").splitlines()[1]
+    assert "DEFSOPT(EXCL)" in shown and shown.endswith(" NOHARDENBO")
+    h = qm.connect().open("T.Q", CMQC.MQOO_INQUIRE)
+    assert h.inquire(CMQC.MQIA_DEF_INPUT_OPEN_OPTION) == CMQC.MQOO_INPUT_EXCLUSIVE
+    assert h.inquire(CMQC.MQIA_HARDEN_GET_BACKOUT) == CMQC.MQQA_BACKOUT_NOT_HARDENED
+    qm.connect().open("T.Q", CMQC.MQOO_INPUT_AS_Q_DEF)
+    with pytest.raises(MQMIError, match=r"MQRC_OBJECT_IN_USE \(2042\)"):
+        qm.connect().open("T.Q", CMQC.MQOO_INPUT_AS_Q_DEF)
+    qm.connect().open("T.SHARED", CMQC.MQOO_INPUT_AS_Q_DEF)
+    qm.connect().open("T.SHARED", CMQC.MQOO_INPUT_AS_Q_DEF)

@@ -21,6 +21,7 @@ from qsg.chaos.nemesis import draw
 from qsg.core import bugs
 from qsg.scenario import load_scenario
 from qsg.scenario.model import Scenario
+from tests.claims import keeps
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "chaos-lean.toml"
 CAMPAIGN_SEED = 2
@@ -48,6 +49,11 @@ def test_every_known_bug_has_a_campaign_here() -> None:
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "a short campaign (2 runs of campaign seed 2) of the lean shipped scenario "
+    "`scenarios/chaos-lean.toml` finds nothing clean",
+)
 def test_the_lean_campaign_finds_nothing_without_a_bug(scenario: Scenario) -> None:
     outcomes = play(scenario, in_process=True)
     assert all(o.ok for o in outcomes), [(o.seed, o.failed()) for o in outcomes]
@@ -56,6 +62,13 @@ def test_the_lean_campaign_finds_nothing_without_a_bug(scenario: Scenario) -> No
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bug", sorted(CATCHES))
+@keeps(
+    "docs/edges.md",
+    "and with each switch on (`DROP_ON_COMMIT`, `DELIVER_EXPIRED`, `SKIP_FENCING` in process; "
+    "`LOSE_ON_CF_RECOVERY` on the Redis server the runs start, whose nemesis may kill it: "
+    "`cf_fail`) some run fails the checker meant for it.",
+)
+@keeps("docs/chaos.md", "each is caught by its checker, in random campaigns too")
 def test_a_short_random_campaign_catches_the_bug(
     scenario: Scenario, bug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,6 +10,7 @@ still loading after the loading timeout.
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 import time
 from pathlib import Path
@@ -26,11 +27,13 @@ from actors.events import CFFailed, CFRecovered
 from actors.topology import Topology
 from coupling import keys
 from coupling.errors import CFConnectionError
-from coupling.server import EmbeddedServer, free_port
+from coupling.link import LinkSettings
+from coupling.server import EmbeddedServer, free_port, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC, GMO, MD, PMO, MQMIError
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
@@ -52,6 +55,11 @@ def one_queue() -> Topology:
 
 
 # ---- timeouts ----------------------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "one call: its request written and its reply read; a watchdog per connection fails the link "
+    "when the oldest call in flight has waited longer",
+)
 async def test_a_server_that_accepts_and_never_answers_fails_within_the_socket_timeout(
     silent_port: int,
 ) -> None:
@@ -65,6 +73,11 @@ async def test_a_server_that_accepts_and_never_answers_fails_within_the_socket_t
     )
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "accepts and never answers, or stops answering mid-run | MQRC_CF_STRUC_FAILED (2373) after "
+    "`socket_timeout`",
+)
 async def test_a_server_that_stops_answering_mid_run_is_mqrc_cf_struc_failed(
     tcp_server: EmbeddedServer, virtual_clock: VirtualClock
 ) -> None:
@@ -85,6 +98,10 @@ async def test_a_server_that_stops_answering_mid_run_is_mqrc_cf_struc_failed(
             assert "did not answer within 0.5 s (socket_timeout)" in str(silent.value)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A value that is not a positive number of seconds is refused before anything starts",
+)
 async def test_a_wrong_timeout_in_the_url_is_named_before_anything_starts() -> None:
     with pytest.raises(ValueError, match=r"^the URL's socket_timeout is 0\.0: it must be more"):
         async with TrioTransport.open("redis://127.0.0.1:1/0?socket_timeout=0"):
@@ -92,6 +109,7 @@ async def test_a_wrong_timeout_in_the_url_is_named_before_anything_starts() -> N
 
 
 # ---- TLS -----------------------------------------------------------------------------------
+@keeps("docs/coupling-facility.md", "a server that does not speak TLS at all ends in one line")
 async def test_rediss_to_a_server_without_tls_fails_in_bounded_time(
     tcp_server: EmbeddedServer,
 ) -> None:
@@ -162,6 +180,10 @@ def _tls_url(server: EmbeddedServer, port: int, query: str) -> str:
     return f"rediss://qsg:{server.password}@127.0.0.1:{port}/0?socket_connect_timeout=5&{query}"
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a PEM file of the certificate authorities to verify it against",
+)
 async def test_rediss_verifies_the_server_against_ssl_ca_certs(
     tcp_server: EmbeddedServer, ca: trustme.CA, tmp_path: Path
 ) -> None:
@@ -185,6 +207,10 @@ async def test_rediss_verifies_the_server_against_ssl_ca_certs(
             nursery.cancel_scope.cancel()
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "this client's certificate and key, for a server that asks for one (`tls-auth-clients yes`)",
+)
 async def test_rediss_presents_ssl_certfile_and_ssl_keyfile_to_a_server_that_asks(
     tcp_server: EmbeddedServer, ca: trustme.CA, tmp_path: Path
 ) -> None:
@@ -208,6 +234,11 @@ async def test_rediss_presents_ssl_certfile_and_ssl_keyfile_to_a_server_that_ask
 
 
 # ---- a full server ---------------------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "MQRC_STORAGE_MEDIUM_FULL (2192) on MQPUT; gets, commits and scans still run, so consumers "
+    "can free it",
+)
 async def test_a_server_at_maxmemory_refuses_puts_with_2192_and_still_lets_getters_free_it(
     tcp_server: EmbeddedServer, virtual_clock: object
 ) -> None:
@@ -239,6 +270,15 @@ async def test_a_server_at_maxmemory_refuses_puts_with_2192_and_still_lets_gette
 
 
 # ---- a server that died, or came back empty ----------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "killed mid-run (the connection breaks, nobody listens) | MQRC_CF_STRUC_FAILED (2373)",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "Every failure of the facility is one `cf-failure` event (`docs/events.md`), not one per "
+    "call that met it",
+)
 async def test_the_embedded_server_killed_mid_run_is_2373_and_an_unscheduled_failure(
     virtual_clock: object,
 ) -> None:
@@ -261,6 +301,11 @@ async def test_the_embedded_server_killed_mid_run_is_2373_and_an_unscheduled_fai
         world.server.restart()  # so that the world's stop finds it
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "the structures are recovered at once, empty (a `cf-recovery` event per structure), then "
+    "calls work again",
+)
 async def test_a_server_restarted_empty_is_2373_then_its_structures_are_recovered(
     tcp_server: EmbeddedServer, virtual_clock: object
 ) -> None:
@@ -300,6 +345,10 @@ def write_a_long_append_only_file(url: str) -> None:
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "nothing, while it loads (the call waits, within `loading_timeout`)",
+)
 async def test_a_server_loading_its_append_only_file_is_waited_for_within_loading_timeout(
     tmp_path: Path,
 ) -> None:
@@ -345,3 +394,36 @@ async def test_a_server_loading_its_append_only_file_is_waited_for_within_loadin
         restarting.join()
     finally:
         server.stop()
+
+
+# ---- what a URL leaves unsaid ------------------------------------------------------------------
+@keeps("docs/coupling-facility.md", "| `socket_connect_timeout` | 10 s |")
+@keeps("docs/coupling-facility.md", "| `socket_timeout` | 30 s |")
+@keeps("docs/coupling-facility.md", "| `loading_timeout` (qsg's own) | 60 s |")
+@keeps("docs/coupling-facility.md", "`rediss://` speaks TLS (1.2 or later).")
+@keeps(
+    "docs/coupling-facility.md",
+    "`required` (default), `optional` or `none`: must the server's certificate verify",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "must the certificate name the host (default: yes when it must verify)",
+)
+def test_a_url_without_options_gets_the_documented_bounds_and_tls_settings() -> None:
+    plain = LinkSettings.from_options(url_options("rediss://qsg:pw@cf1:6380/0"), tls=True)
+    assert (plain.connect_timeout, plain.reply_timeout, plain.loading_timeout) == (10, 30, 60)
+    assert plain.tls is not None and plain.tls.minimum_version == ssl.TLSVersion.TLSv1_2
+    assert plain.tls.verify_mode == ssl.CERT_REQUIRED and plain.tls.check_hostname
+    unverified = LinkSettings.from_options(
+        url_options("rediss://qsg:pw@cf1:6380/0?ssl_cert_reqs=none"), tls=True
+    )
+    assert unverified.tls is not None and unverified.tls.verify_mode == ssl.CERT_NONE
+    assert not unverified.tls.check_hostname
+    given = LinkSettings.from_options(
+        url_options(
+            "redis://cf1:6379/0?socket_connect_timeout=2&socket_timeout=5&loading_timeout=7"
+        ),
+        tls=False,
+    )
+    assert (given.connect_timeout, given.reply_timeout, given.loading_timeout) == (2, 5, 7)
+    assert given.tls is None

@@ -93,6 +93,11 @@ def the_one_line(err: str) -> str:
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "accepts and never answers, or stops answering mid-run | MQRC_CF_STRUC_FAILED (2373) after "
+    "`socket_timeout`",
+)
 def test_a_silent_server_ends_the_run_with_one_line(silent_port: int, tmp_path: Path) -> None:
     url = f"redis://127.0.0.1:{silent_port}/0?socket_timeout=1&socket_connect_timeout=1"
     code, _, err = ended(start_run(scenario(tmp_path), url))
@@ -104,6 +109,10 @@ def test_a_silent_server_ends_the_run_with_one_line(silent_port: int, tmp_path: 
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "a server that cannot be reached fails the run with exit code 1 and one line saying so.",
+)
 def test_a_server_nobody_listens_for_ends_the_run_with_one_line(tmp_path: Path) -> None:
     port = free_port()  # nothing listens there
     code, _, err = ended(start_run(scenario(tmp_path), f"redis://qsg:s3cret@127.0.0.1:{port}/0"))
@@ -129,6 +138,14 @@ def test_rediss_to_a_server_without_tls_ends_the_run_with_one_line(
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "The summary's Faults table shows each unscheduled one as `cf_failed`",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "The URL's password never appears in a message, a summary, `run.json` or the event log",
+)
 def test_a_full_server_makes_puts_fail_with_2192_and_the_run_exit_1(
     tcp_server: EmbeddedServer,
     tmp_path: Path,
@@ -165,6 +182,10 @@ def wait_for_the_run(server: EmbeddedServer, run: subprocess.Popen[str]) -> None
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "A run in which the facility failed and no fault was scheduled is not a success",
+)
 def test_the_server_killed_mid_run_makes_the_run_exit_1_with_one_line(
     tcp_server: EmbeddedServer,
     tmp_path: Path,
@@ -208,6 +229,11 @@ class _StartedError(Exception):
     """Raised by the recording Popen: the test has what it wanted."""
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "qsg's own child processes (`qsg chaos --processes`'s members) get the URL by their "
+    "environment, never on their command line.",
+)
 def test_chaos_processes_pass_the_url_by_environment_never_on_the_command_line(
     tcp_server: EmbeddedServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -28,6 +28,7 @@ from qsg.core.message import Message
 from qsg.core.offload import first_reached, rules
 from qsg.core.store import SELECT_ANY, MessageStore, Ordering, Syncpoint
 from qsg.scenario.sizing import elements_of, usage_arrays
+from tests.claims import keeps
 
 KB = 1024
 #: OFFLD1TH(50) OFFLD1SZ(1K), the others off: from half full, data over 1 KB goes to SMDS.
@@ -46,6 +47,11 @@ def _usage(store: MessageStore) -> tuple[int, int, float]:
     return used["entries"], used["elements"], full
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a structure filled through either store reports the entries, elements and percent full the "
+    "sizing predicts",
+)
 def test_a_structure_filled_through_either_store_counts_as_the_geometry_and_the_sizing_say(
     redis_store: Callable[[], RedisStore],
 ) -> None:
@@ -78,6 +84,7 @@ def test_a_structure_filled_through_either_store_counts_as_the_geometry_and_the_
     assert [_usage(store) for store in stores] == [(0, 0, 0.0)] * 2
 
 
+@keeps("docs/coupling-facility.md", "the scripts compute percent full to the bit as Python does")
 def test_the_scripts_compute_percent_full_to_the_bit_as_the_geometry_does(
     cf_transport: BlockingTransport,
 ) -> None:
@@ -114,6 +121,11 @@ return out
     assert [float(a) for a in answers] == [geometry.percent_full(*case) for case in cases]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "the put script's prelude has it as `has_room`, which `tests/test_cf_geometry.py` holds to "
+    "the module's answer at and around every maximum",
+)
 def test_the_scripts_refuse_a_put_exactly_when_the_geometry_says_the_structure_is_full(
     cf_transport: BlockingTransport,
 ) -> None:
@@ -151,6 +163,11 @@ return out
     assert "has_room(entries, used, more, max_entries, max_elements)" in scripts.PUT.source
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "(and the scripts' count of a message's elements to `geometry.elements`, for every width of "
+    "record)",
+)
 def test_the_scripts_count_a_messages_elements_as_the_geometry_does(
     cf_transport: BlockingTransport,
 ) -> None:
@@ -199,6 +216,7 @@ def _substituted() -> set[str]:
 
 
 @pytest.mark.parametrize("script", scripts.ALL, ids=lambda s: s.name)
+@keeps("docs/coupling-facility.md", "no script types a number of the geometry")
 def test_no_script_types_a_number_of_the_geometry(script: scripts.Script) -> None:
     # Each number comes from qsg.core.geometry by substitution; typed again in Lua, it
     # would drift from the stores' and the sizing's when the model changes. (Comments
@@ -228,6 +246,11 @@ def test_the_scripts_take_the_geometrys_numbers() -> None:
 
 
 @pytest.mark.parametrize("ordering", list(Ordering))
+@keeps(
+    "docs/coupling-facility.md",
+    "a message's key is `(9 - priority) << 40 | seq` on a priority queue and `seq` on a FIFO "
+    "queue.",
+)
 def test_both_stores_key_a_message_by_its_priority_and_arrival_as_the_geometry_says(
     redis_store: Callable[[], RedisStore], ordering: Ordering
 ) -> None:

@@ -34,6 +34,7 @@ from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC, MD, PMO, MQMIError
+from tests.claims import keeps
 
 BOUND = 30  # wall seconds any one call may take here
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -183,6 +184,11 @@ def _twice(call: Callable[[RedisStore], None]) -> Callable[[RedisStore], Any]:
 
 @pytest.mark.parametrize("state", sorted(STATES))
 @pytest.mark.parametrize("transport", sorted(TRANSPORTS))
+@keeps(
+    "docs/coupling-facility.md",
+    "how long a call keeps being sent again to a server in a transient state (LOADING, BUSY, "
+    "READONLY, MASTERDOWN, TRYAGAIN:",
+)
 def test_a_call_to_a_server_in_a_transient_state_waits_until_it_passes(
     tcp_server: EmbeddedServer, state: str, transport: str
 ) -> None:
@@ -195,6 +201,10 @@ def test_a_call_to_a_server_in_a_transient_state_waits_until_it_passes(
 
 @pytest.mark.parametrize("state", sorted(STATES))
 @pytest.mark.parametrize("transport", sorted(TRANSPORTS))
+@keeps(
+    "docs/coupling-facility.md",
+    "once one has lasted that long, every call that meets it fails at once until it passes",
+)
 def test_a_server_in_a_transient_state_past_loading_timeout_is_mqrc_cf_struc_in_use_2346(
     tcp_server: EmbeddedServer, state: str, transport: str
 ) -> None:
@@ -209,6 +219,11 @@ def test_a_server_in_a_transient_state_past_loading_timeout_is_mqrc_cf_struc_in_
     assert took < 1.0
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "nothing, while the state lasts (the call waits, within `loading_timeout`, as for LOADING); "
+    "then MQRC_CF_STRUC_IN_USE (2346)",
+)
 def test_a_run_whose_facility_turns_read_only_fails_its_calls_with_2346_and_goes_on(
     tcp_server: EmbeddedServer,
 ) -> None:

@@ -128,6 +128,30 @@ async def _get(world: World, count: int, queue: str = "APP.IN", wait_ms: int = 1
 
 
 # ---- one instance of a channel at a time ----------------------------------------------
+@keeps("docs/edges.md", 'a hello for a channel already running (AMQ9514E, "Channel is in use")')
+@keeps(
+    "docs/channels.md",
+    "A hello for a channel whose agent is running is refused, and the agent that runs goes on",
+)
+@keeps(
+    "docs/channels.md",
+    "a hijacker that says hello as `QM1.TO.QM3` while the channel runs is refused with "
+    "AMQ9514E and never confirmed, and 30 persistent messages put after it all arrive",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "One instance of a channel at a time: a second is refused with AMQ9514E, at the listener "
+        "and at START CHANNEL."
+    ),
+)
+@keeps(
+    "docs/security.md",
+    (
+        "one instance of a channel at a time: a hello for a channel already running is refused "
+        '(AMQ9514E, "Channel is in use"), whoever sends it'
+    ),
+)
 async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -151,6 +175,19 @@ async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_a
     "docs/scenarios.md",
     'START of a channel that is running is refused (AMQ9514E, "Channel is in use")',
 )
+@keeps(
+    "docs/channels.md",
+    "`World.start_channel` raises a `ValueError`, and the console answers `CSQM090E ... "
+    "CHANNEL(QM1.TO.QM3) IN USE (AMQ9514E: ...)`",
+)
+@keeps("docs/channels.md", "START CHANNEL of a running channel is refused")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "One instance of a channel at a time: a second is refused with AMQ9514E, at the listener "
+        "and at START CHANNEL."
+    ),
+)
 async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world: World) -> None:
     # runmqsc answers START CHANNEL of a channel that is running with AMQ9514E.
     with trio.fail_after(30):
@@ -166,6 +203,34 @@ async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world
 @pytest.mark.parametrize(
     ("why", "first"),
     [("skips ahead to 2**62", 2**62), ("replays the last committed", 1), ("goes back to 0", 0)],
+)
+@keeps(
+    "docs/edges.md",
+    "a batch whose first message is not the next (AMQ9526E): nothing of it is put or confirmed.",
+)
+@keeps(
+    "docs/channels.md", "mid-channel the batch is not put and not confirmed, and the channel ends"
+)
+@keeps("docs/channels.md", "Nothing is lost or put twice.")
+@keeps(
+    "docs/channels.md",
+    "batches numbered 2**62, a replay of the last, and 0 each end the channel with AMQ9526E, "
+    "and the real sender then delivers in order",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Channel sequence numbers count messages and wrap after SEQWRAP; at the start both ends "
+        "agree, or a batch in doubt is settled; a batch that is not the next ends the channel with "
+        "AMQ9526E, nothing put or lost."
+    ),
+)
+@keeps(
+    "docs/security.md",
+    (
+        'a batch whose first message is not the next, end the channel with AMQ9526E ("Message '
+        'sequence number error for channel") and nothing of the batch is put'
+    ),
 )
 async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture, why: str, first: int
@@ -194,6 +259,20 @@ async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothin
 
 
 # ---- the receiving MCA and each completion code ----------------------------------------
+@keeps(
+    "docs/channels.md",
+    "a put that completes with **MQCC_WARNING** stored its message, and is delivered like any "
+    "other",
+)
+@keeps("docs/channels.md", "keeps Priority 20 in its descriptor")
+@keeps("docs/channels.md", "Priority 20 crosses the channel and the channel stays RUNNING")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put that completes with a warning (2049) is delivered by the receiving MCA, and put to "
+        "the dead-letter queue once when it goes there."
+    ),
+)
 async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_runs_on(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -211,6 +290,23 @@ async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_
     assert not [r for r in caplog.records if "AMQ95" in r.getMessage()]
 
 
+@keeps(
+    "docs/channels.md",
+    "a put that **fails** sends the message to the dead-letter queue behind an MQDLH whose "
+    "Reason is the put's reason code",
+)
+@keeps("docs/channels.md", "a warning from that put is a success too")
+@keeps(
+    "docs/channels.md",
+    "a Priority-20 message to a queue that does not exist is dead-lettered once, with Reason 2085",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put that completes with a warning (2049) is delivered by the receiving MCA, and put to "
+        "the dead-letter queue once when it goes there."
+    ),
+)
 async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_lettered_once(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -231,6 +327,32 @@ async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_let
         assert [e.reason for e in world.events.of(DeadLettered)] == [2085]
 
 
+@keeps("docs/edges.md", "the message left on the sender's transmission queue")
+@keeps(
+    "docs/channels.md",
+    "a message that can be neither put nor dead-lettered **stops the channel**: its batch is "
+    "backed out at both ends, the message stays on the sender's transmission queue, and the "
+    "sender goes to STOPPED, not RETRYING",
+)
+@keeps(
+    "docs/channels.md",
+    'The line is modelled on AMQ9565E ("No dead-letter queue defined") when there is none',
+)
+@keeps(
+    "docs/channels.md",
+    "with no dead-letter queue the channel stops with the message on the transmission queue",
+)
+@keeps(
+    "docs/events.md",
+    "a sender the receiver stopped for such a message is STOPPED with that line",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message neither put nor dead-lettered is left on the transmission queue and the channel "
+        "stopped."
+    ),
+)
 async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_stays_on_the_xmitq(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -252,6 +374,32 @@ async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_sta
     assert len([line for line in lines if line.startswith("QM3: AMQ9565E")]) == 1
 
 
+@keeps("docs/channels.md", "START CHANNEL after the cause is mended sends it again.")
+async def test_start_channel_once_the_cause_is_mended_sends_the_stopped_message_again(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The channel stopped with the message on QM1's transmission queue (as above); the
+    # queue it was going to is defined on QM3, START CHANNEL, and it arrives, once.
+    topology = qsg_and_qm3()
+    topology.qmgrs["QM3"].options["dead_letter_queue"] = None
+    async with qsg.start(topology, in_process=True) as world:
+        remote = await (await world.connect("QM1")).open("TO.NOWHERE", CMQC.MQOO_OUTPUT)
+        await remote.put(b"stuck", MD(Persistence=PERSISTENT), NO_SYNC)
+        await trio.sleep(60)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"][-1]
+        assert last.state == "STOPPED" and world.qmgrs["QM1"].rules.depth("QM3") == 1
+        reply = await admin.command(world, "QM3", "DEFINE QLOCAL(NO.SUCH.QUEUE)")
+        assert not reply.failed, reply.text
+        await world.start_channel("QM1", "QM1.TO.QM3")
+        got = await _get(world, 2, queue="NO.SUCH.QUEUE")
+        assert [body for body, _ in got] == [b"stuck"]
+        assert world.qmgrs["QM1"].rules.depth("QM3") == 0
+
+
+@keeps(
+    "docs/channels.md",
+    "A channel that is STOPPED (by STOP CHANNEL, or its retries exhausted) starts again.",
+)
 async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_again(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -275,6 +423,22 @@ async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_ag
 
 
 # ---- channel authentication: the partner's queue manager name ------------------------
+@keeps("docs/edges.md", "from a partner channel authentication blocks (AMQ9777E)")
+@keeps(
+    "docs/channels.md",
+    "A receiving queue manager checks the partner queue manager's name its hello gives against "
+    "its channel authentication records of TYPE(QMGRMAP)",
+)
+@keeps("docs/channels.md", "NOACCESS refuses the start with a line modelled on AMQ9777E")
+@keeps("docs/channels.md", "a partner a QMGRMAP record blocks is refused with AMQ9777E")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A QMGRMAP record with USERSRC(NOACCESS) blocks a partner queue manager (AMQ9777E); the "
+        "most specific record decides."
+    ),
+)
+@keeps("docs/security.md", "a NOACCESS match refuses the start with a line modelled on AMQ9777E")
 async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_amq9777e(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

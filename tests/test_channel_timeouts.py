@@ -29,6 +29,7 @@ from qsg import CMQC, GMO, MD, PMO
 from qsg.chaos.campaign import run_one
 from qsg.mqsc.errors import MQSCError
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 #: The most any test here may take in wall seconds, though its bounds are 1 or 2 seconds.
@@ -77,6 +78,24 @@ def states(world: qsg.World) -> list[tuple[str, str]]:
         (300, 0, 0, None),
     ],
 )
+@keeps(
+    "docs/channels.md",
+    "At the channel's start the two ends agree on the larger of their two values, or on 0 if "
+    "either says 0",
+)
+@keeps(
+    "docs/channels.md",
+    "twice HBINT when HBINT is under 60 seconds, HBINT plus 60 seconds from there",
+)
+@keeps("docs/channels.md", "HBINT(0) sends no heartbeats and sets no receive timeout")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "The heartbeat interval agreed is the larger of both ends' HBINT, or none if either is 0; "
+        "a channel waits for its partner twice HBINT below 60 s, HBINT + 60 s from there, then "
+        "ends (AMQ9259E)."
+    ),
+)
 def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_receive_timeout(
     ours: int, theirs: int, agreed: int, timeout: float | None
 ) -> None:
@@ -86,6 +105,31 @@ def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_r
     assert receive_timeout(agreed) == timeout
 
 
+@keeps(
+    "docs/edges.md",
+    "A partner that stops answering altogether (a listener that accepts and says nothing, a "
+    "paused or hung queue manager) ends the channel too",
+)
+@keeps(
+    "docs/channels.md",
+    "| the channel's start: the sender's first flow answered by the receiver's status | the "
+    "same connect timeout, at both ends |",
+)
+@keeps("docs/channels.md", "to the Python logger `qsg.channels` at ERROR")
+@keeps("docs/channels.md", 'then `STOPPED` ("retries exhausted: AMQ9259E ...")')
+@keeps(
+    "docs/channels.md",
+    "a sender to a real TCP listener that accepts and never answers stops with AMQ9259E after "
+    "its 1-second connect timeout",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "The heartbeat interval agreed is the larger of both ends' HBINT, or none if either is 0; "
+        "a channel waits for its partner twice HBINT below 60 s, HBINT + 60 s from there, then "
+        "ends (AMQ9259E)."
+    ),
+)
 async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9259e(
     virtual_clock: VirtualClock, silent_port: int, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -106,6 +150,15 @@ async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9
     assert f"QM1: {line}" in [r.getMessage() for r in caplog.records if r.name == "qsg.channels"]
 
 
+@keeps(
+    "docs/channels.md",
+    "| connecting to the partner's listener (TCP) | the queue manager's connect timeout |",
+)
+@keeps(
+    "docs/channels.md",
+    "A connect that does not complete within the connect timeout is a retry too, with a line "
+    "modelled on AMQ9202E",
+)
 async def test_a_connect_that_never_completes_is_given_up_after_the_connect_timeout(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -128,6 +181,31 @@ async def test_a_connect_that_never_completes_is_given_up_after_the_connect_time
     )
 
 
+@keeps(
+    "docs/channels.md",
+    "| every flow once the channel runs, both ways (a batch, its confirmation, a heartbeat) | "
+    "the receive timeout the agreed HBINT gives |",
+)
+@keeps("docs/channels.md", "Over TCP the bounds are **wall-clock seconds**.")
+@keeps(
+    "docs/channels.md",
+    "the channel goes to `RETRYING` (the line is its `channel-state` event's `detail`)",
+)
+@keeps(
+    "docs/channels.md",
+    "A batch that was sent and not confirmed stays in doubt and is settled with the receiver "
+    "at the next start: nothing is lost or duplicated.",
+)
+@keeps(
+    "docs/channels.md",
+    "A sender that gives up on a link closes it, so that its partner's agent of that link ends "
+    "and the retry is not refused by it.",
+)
+@keeps(
+    "docs/channels.md",
+    "a receiver paused mid-batch past its 2-second receive timeout makes the sender retry, and "
+    "the message arrives once when it resumes",
+)
 async def test_a_receiver_paused_past_the_receive_timeout_ends_the_batch_then_it_resumes(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -166,6 +244,17 @@ async def test_a_receiver_paused_past_the_receive_timeout_ends_the_batch_then_it
     await within(BOUND, run)
 
 
+@keeps("docs/channels.md", "(`?` when the sender never named its channel")
+@keeps(
+    "docs/channels.md",
+    "**The receiving agent** ends that connection only (state `INACTIVE`, the line as "
+    "`detail`); the listener and the queue manager go on",
+)
+@keeps(
+    "docs/channels.md",
+    "a listener closes a connection that never names its channel (connect timeout) and one "
+    "that goes silent after the start (receive timeout), and lives on",
+)
 async def test_a_listener_closes_a_connection_that_stays_silent_with_amq9259e(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -233,6 +322,13 @@ def in_process_pair(hbint: int) -> qsg.Topology:
     return top
 
 
+@keeps(
+    "docs/channels.md",
+    "a sender with nothing on its transmission queue for HBINT seconds sends a **heartbeat "
+    "flow**, and the receiver answers it",
+)
+@keeps("docs/channels.md", "an idle channel's heartbeats cost no wall time")
+@keeps("docs/channels.md", "in process, an idle channel stays up for 100 s on heartbeats every 5 s")
 async def test_an_idle_channel_keeps_its_link_alive_with_heartbeats(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -244,6 +340,19 @@ async def test_an_idle_channel_keeps_its_link_alive_with_heartbeats(
         assert sorted(changes) == [("QM1", "BINDING"), ("QM1", "RUNNING"), ("QM3", "RUNNING")]
 
 
+@keeps(
+    "docs/channels.md", "A paused queue manager (as under SIGSTOP) neither sends nor answers one"
+)
+@keeps(
+    "docs/channels.md",
+    "In process, the bounds are **simulated seconds** like every other time of the run",
+)
+@keeps("docs/channels.md", "HBINT(5) 10")
+@keeps(
+    "docs/channels.md",
+    "a receiver whose sender is paused past the receive timeout ends at the simulated second "
+    "MQ's rule gives",
+)
 async def test_a_sender_paused_past_the_receive_timeout_is_timed_out_by_its_receiver(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -271,6 +380,14 @@ async def test_a_sender_paused_past_the_receive_timeout_is_timed_out_by_its_rece
         assert sender_states[-2:] == ["RETRYING", "RUNNING"]
 
 
+@keeps(
+    "docs/channels.md",
+    "`Topology.add_qmgr(name, connect_timeout=S)`; in a scenario, `[qmgr.NAME] connect_timeout "
+    "= S`",
+)
+@keeps(
+    "docs/scenarios.md", "seconds its channels may take to connect and start, as sender or receiver"
+)
 def test_a_scenario_sets_a_queue_managers_connect_timeout_in_seconds_above_0() -> None:
     base = "[run]\nduration = 10\n[qmgr.QM1]\n"
     topology = parse_scenario(base + "connect_timeout = 2.5\n", "s.toml").topology
@@ -280,6 +397,7 @@ def test_a_scenario_sets_a_queue_managers_connect_timeout_in_seconds_above_0() -
         parse_scenario(base + "connect_timeout = 0\n", "s.toml")
 
 
+@keeps("docs/channels.md", "**HBINT** is a channel attribute, 0 to 999,999 seconds, 300 by default")
 def test_hbint_is_a_channel_attribute_of_0_to_999999_seconds() -> None:
     # "DEFINE CHANNEL", HBINT: 0 through 999 999 seconds, 300 by default.
     top = in_process_pair(0)

@@ -20,6 +20,7 @@ from actors.events import (
 from qsg import CMQC, DLH, GMO, MD, PMO, MQMIError
 from qsg.core.events import DeadLettered, Discarded
 from qsg.core.layouts import read_inner_expiry
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -31,6 +32,14 @@ def waiting(ms: int) -> GMO:
     return GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=ms)
 
 
+@keeps("docs/world.md", "Both Expiry fields count down on the transmission queue and in transit")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expiry also counts down on transmission queues and in transit; a message whose lifetime "
+        "runs out on the way is discarded with its report."
+    ),
+)
 async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the_rest_on_arrival(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -65,6 +74,14 @@ async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the
             await target.get(None, MD(), GET)
 
 
+@keeps("docs/world.md", "a message that expires on the way is discarded (with its report)")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expiry also counts down on transmission queues and in transit; a message whose lifetime "
+        "runs out on the way is discarded with its report."
+    ),
+)
 async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_its_report(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -87,6 +104,17 @@ async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_it
             await target.get(None, MD(), GET)
 
 
+@keeps(
+    "docs/world.md",
+    "one that cannot be put goes to the dead-letter queue, keeping its remaining expiry.",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An undeliverable message goes to the dead-letter queue with an MQDLH, keeping its "
+        "remaining expiry."
+    ),
+)
 async def test_an_undeliverable_message_goes_to_the_dead_letter_queue_keeping_its_remaining_expiry(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -132,6 +160,14 @@ async def _drain(world: object) -> list[bytes]:
         got.append(md.MsgId)
 
 
+@keeps("docs/world.md", "a channel that breaks mid-batch loses and duplicates nothing")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A channel that breaks mid-batch neither loses nor duplicates a message; an in-doubt batch "
+        "is resolved with the partner at restart."
+    ),
+)
 async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -148,6 +184,17 @@ async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
         assert "RETRYING" in states and states[-1] == "RUNNING"
 
 
+@keeps("docs/world.md", "a batch in doubt is settled at the next start.")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A channel that breaks mid-batch neither loses nor duplicates a message; an in-doubt batch "
+        "is resolved with the partner at restart."
+    ),
+)
+@keeps(
+    "docs/scenarios.md", "a batch in doubt is settled at the next start, nothing lost or duplicated"
+)
 async def test_a_sender_killed_with_its_batch_in_doubt_resolves_it_without_duplicates(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -167,6 +214,7 @@ async def test_a_sender_killed_with_its_batch_in_doubt_resolves_it_without_dupli
         assert len(world.events.of(ChannelDelivered)) == 5
 
 
+@keeps("docs/world.md", "RETRYING (SHORTRTY x SHORTTMR, then LONGRTY x LONGTMR)")
 async def test_a_channel_to_a_partner_that_is_down_retries_at_shorttmr_then_delivers(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -27,14 +27,18 @@ from actors.events import (
     MessagePut,
     OpCompleted,
     OpInvoked,
+    PeerRecovered,
+    QMgrKilled,
+    QMgrRestarted,
     WorldEvent,
 )
 from actors.topology import Topology
 from qsg import CMQC
 from qsg.chaos import checkers, history
-from qsg.chaos.campaign import Plan, chaos_scenario, expectations, run_one, run_seeds
+from qsg.chaos.campaign import Outcome, Plan, chaos_scenario, expectations, run_one, run_seeds
 from qsg.chaos.nemesis import LATER, Targets, draw, targets
 from qsg.core import bugs
+from qsg.core.events import Discarded, ReportPut
 from qsg.scenario import load_scenario
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import play
@@ -59,6 +63,11 @@ def verdict(outcome_verdicts: list[checkers.Verdict], name: str) -> checkers.Ver
 # ---- the checkers catch the bugs they exist for -------------------------------------------
 @keeps("README.md", "nothing committed lost or duplicated")
 @pytest.mark.slow
+@keeps(
+    "docs/chaos.md",
+    "an acknowledged (committed) persistent message never delivered nor expired, and not on a "
+    "queue at the end (lost)",
+)
 def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> None:
     clean = run_one(scenario, SEED)
     assert verdict(clean.verdicts, "queue").ok
@@ -72,6 +81,7 @@ def test_a_message_dropped_at_commit_is_caught_as_lost(scenario: Scenario) -> No
 
 @keeps("README.md", "no expired message delivered")
 @pytest.mark.slow
+@keeps("docs/chaos.md", "a message delivered after its expiry ran out")
 def test_an_expired_message_delivered_is_caught(scenario: Scenario) -> None:
     # "Expiry (MQLONG)": an expired message is never returned by MQGET.
     clean = run_one(scenario, SEED)
@@ -116,6 +126,11 @@ SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
 
 
 @keeps("README.md", "one expiry scanner at a time")
+@keeps(
+    "docs/chaos.md",
+    "two queue managers scanning shared queues under one lease token, or a scan under a stale "
+    "token",
+)
 def test_a_stale_fencing_token_is_refused_and_a_skipped_check_is_caught(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -148,6 +163,12 @@ def _op(
     return OpCompleted(t, "QM1", app, op, "Q", outcome, reason, msg_id)
 
 
+@keeps("docs/chaos.md", "An unknown-outcome put that came out is counted as recovered")
+@keeps(
+    "docs/chaos.md",
+    "a message delivered, or on a queue at the end, that was never put or whose unit of work was "
+    "backed out (unexpected)",
+)
 def test_history_judges_units_of_work_and_unknown_outcomes() -> None:
     a, b, c = b"A" * 24, b"B" * 24, b"C" * 24
     events = [
@@ -179,6 +200,7 @@ def test_history_judges_units_of_work_and_unknown_outcomes() -> None:
 
 
 @keeps("README.md", "nothing committed lost or duplicated")
+@keeps("docs/chaos.md", "delivered twice outside a backout (duplicated)")
 def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
     a = b"A" * 24
     events = [
@@ -199,6 +221,7 @@ def test_a_message_delivered_twice_outside_a_backout_is_duplicated() -> None:
     assert not queue.ok and queue.counts["duplicated"] == 1
 
 
+@keeps("docs/chaos.md", "a remaining Expiry greater than what was put less the time since")
 def test_remaining_expiry_that_grew_is_caught() -> None:
     # "Expiry (MQLONG)": the remaining lifetime only decreases.
     a = b"A" * 24
@@ -211,6 +234,7 @@ def test_remaining_expiry_that_grew_is_caught() -> None:
 
 
 @keeps("README.md", "groups read in order")
+@keeps("docs/chaos.md", "a reader got a group's messages out of order")
 def test_group_order_broken_for_a_reader_is_caught() -> None:
     group = b"G" * 24
     events: list[qsg.events.WorldEvent] = []
@@ -227,7 +251,71 @@ def test_group_order_broken_for_a_reader_is_caught() -> None:
     assert not groups.ok and groups.counts["out_of_order"] == 2  # 3 skips 2; 2 after 3
 
 
+@keeps(
+    "docs/chaos.md",
+    "a failed QSG member whose units of work no peer (nor its restart) recovered",
+)
+def test_a_failed_member_no_peer_nor_its_restart_recovered_is_a_recovery_violation() -> None:
+    scopes = Scopes(members={"QM1": "QSG1", "QM2": "QSG1"}, shared={"QSG1": ["Q"]})
+    killed: list[qsg.events.WorldEvent] = [QMgrKilled(5.0, "QM1")]
+    unrecovered = checkers.check_recovery(history.read(killed, scopes))
+    assert not unrecovered.ok and unrecovered.counts["unrecovered_members"] == 1
+    assert unrecovered.involved == ["QM1"]
+    for recovered in (PeerRecovered(5.0, "QM2", "QM1", 0), QMgrRestarted(9.0, "QM1", 2)):
+        verdict = checkers.check_recovery(history.read([*killed, recovered], scopes))
+        assert verdict.ok and verdict.counts["unrecovered_members"] == 0, recovered
+
+
+@keeps(
+    "docs/chaos.md",
+    "an expired message that asked for MQRO_EXPIRATION without exactly one report",
+)
+def test_an_expired_message_that_asked_for_a_report_needs_exactly_one() -> None:
+    a = b"A" * 24
+    put: list[qsg.events.WorldEvent] = [
+        OpInvoked(0, "QM1", "p", "put", "Q", a, False, 10, CMQC.MQRO_EXPIRATION, False),
+        _op(0, "p", "put", msg_id=a),
+        Discarded(2.0, "QM1", "Q", a, "scan"),
+    ]
+    report = ReportPut(2.0, "QM1", "REPLY.Q", b"R" * 24, a, CMQC.MQFB_EXPIRATION)
+    missing = checkers.check_reports(history.read(put))
+    assert not missing.ok and missing.counts["missing"] == 1
+    assert checkers.check_reports(history.read([*put, report])).ok
+    twice = checkers.check_reports(history.read([*put, report, report]))
+    assert not twice.ok and twice.counts["duplicated"] == 1
+
+
+@keeps("README.md", "exactly one report for each expired message that asked for one")
+def test_an_expiration_report_missing_or_made_twice_is_caught() -> None:
+    # MQRO_EXPIRATION: the queue manager that discards the expired message makes one
+    # report (MQFB_EXPIRATION) for it; a message that did not ask gets none to count.
+    asked, plain = b"A" * 24, b"B" * 24
+    events: list[qsg.events.WorldEvent] = [
+        OpInvoked(0, "QM1", "p", "put", "Q", asked, False, 10, CMQC.MQRO_EXPIRATION, False),
+        _op(0, "p", "put"),
+        OpInvoked(0, "QM1", "p", "put", "Q", plain, False, 10, 0, False),
+        _op(0, "p", "put"),
+        Discarded(2, "QM1", "Q", asked, "scan"),
+        Discarded(2, "QM1", "Q", plain, "scan"),
+    ]
+    report = ReportPut(2, "QM1", "REPLY", b"R" * 24, asked, CMQC.MQFB_EXPIRATION)
+    once = checkers.check_reports(history.read([*events, report]))
+    assert once.ok and once.counts["asked"] == once.counts["reports"] == 1
+    missing = checkers.check_reports(history.read(events))
+    assert not missing.ok and missing.counts["missing"] == 1
+    again = dataclasses.replace(report, msg_id=b"S" * 24)
+    twice = checkers.check_reports(history.read([*events, report, again]))
+    assert not twice.ok and twice.counts["duplicated"] == 1
+
+
 # ---- the nemesis ---------------------------------------------------------------------------
+@keeps(
+    "docs/chaos.md",
+    "Each run draws its own **fault kinds** from its seed (swarm testing: every kind is on or "
+    "off per run)",
+)
+@keeps("docs/chaos.md", "Faults land in the first part of the run (the window)")
+@keeps("README.md", "in each seeded run a nemesis injects faults drawn from the seed")
 def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario: Scenario) -> None:
     t = targets(scenario)
     drawn = [draw(t, seed, 50.0) for seed in run_seeds(3, 20)]
@@ -257,6 +345,8 @@ def test_kinds_added_later_leave_every_earlier_schedule_as_it_was(scenario: Scen
 
 
 @keeps("docs/scenarios.md", "or says that no member held the lease")
+@keeps("docs/chaos.md", "stall the expiry-scan lease holder mid-scan past its lease")
+@keeps("docs/edges.md", "for 1.1 to 2 lease lengths.")
 def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario) -> None:
     t = targets(scenario)
     stalls = [
@@ -267,6 +357,7 @@ def test_a_stall_scan_outlasts_the_lease_and_names_no_member(scenario: Scenario)
 
 
 @pytest.mark.slow
+@keeps("docs/edges.md", "random campaigns catch that bug too, not only a targeted test.")
 def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
     # docs/architecture.md: a scan carries its token and the facility refuses a stale one. The first
     # run of campaign seed 1 that draws stall_scan: clean without the bug, caught with it.
@@ -284,6 +375,10 @@ def test_a_random_campaign_catches_skipped_fencing(scenario: Scenario) -> None:
 
 
 @keeps("docs/scenarios.md", "Needs a QSG; the `fault` event's")
+@keeps(
+    "docs/edges.md",
+    'In a scenario file it is `action = "stall_scan"` with `amount` (seconds)',
+)
 def test_stall_scan_in_a_scenario_needs_a_qsg_and_an_amount() -> None:
     from qsg.scenario import ScenarioError, parse_scenario
 
@@ -324,6 +419,7 @@ def test_a_liveness_campaign_makes_progress_after_the_heal(scenario: Scenario) -
 
 
 @pytest.mark.slow
+@keeps("docs/chaos.md", "a sender channel not RUNNING")
 def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     stop = Fault(5.0, "stop_channel", qmgr="QM1", channel="QM1.TO.QM4")
@@ -348,6 +444,11 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
 
 @keeps("README.md", "one seed draws every random choice of a run")
 @pytest.mark.slow
+@keeps(
+    "docs/chaos.md",
+    "a run's seed draws its faults and seeds the world, so a replay in process gives the "
+    "identical history",
+)
 def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None:
     first = run_one(scenario, SEED, keep=True)
     again = run_one(scenario, SEED, keep=True)
@@ -359,6 +460,14 @@ def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None
 
 @keeps("README.md", "after the heal and a drain checkers judge the history")
 @pytest.mark.slow
+@keeps(
+    "docs/chaos.md",
+    "at its end every fault is lifted (the **heal**), the applications go on, a **quiet** period "
+    "lets channels and scans catch up, and a **drain** reads every queue it can to empty.",
+)
+@keeps(
+    "docs/scenarios.md", "lift every fault at once (what a chaos run does at the end of its window)"
+)
 def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     _, chaotic = chaos_scenario(scenario, plan, SEED, "safety")
@@ -373,6 +482,7 @@ def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
 
 @keeps("README.md", "A failing run prints the one command that replays it.")
 @pytest.mark.slow
+@keeps("docs/chaos.md", "A failing run prints the one command that replays it")
 def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> None:
     from click.testing import CliRunner
 
@@ -388,6 +498,21 @@ def test_qsg_chaos_prints_the_table_and_for_a_failure_the_replay_command() -> No
     assert f"seed {SEED} failed queue" in failed.output
     assert f"qsg chaos {SCENARIO} --mode safety --replay {SEED}" in failed.output
     assert "VIOLATION" in failed.output  # a replay shows every verdict and the MsgIds
+
+
+@keeps(
+    "docs/chaos.md",
+    "the replay command carries `--mode`, `--on-redis` and `--processes` as the failing run "
+    "had them.",
+)
+def test_the_replay_command_carries_the_flags_that_chose_the_runs_faults() -> None:
+    from qsg.commands.chaos import replay_command
+
+    outcome = Outcome(7, "liveness", [], (), [], 0, 0, 0.0)
+    base = f"qsg chaos {SCENARIO} --mode liveness --replay 7"
+    assert replay_command(SCENARIO, outcome, on_redis=False) == base
+    assert replay_command(SCENARIO, outcome, on_redis=True) == base + " --on-redis"
+    assert replay_command(SCENARIO, outcome, False, processes=True) == base + " --processes"
 
 
 def test_qsg_chaos_refuses_a_scenario_too_short_for_its_bound(tmp_path: Path) -> None:
@@ -419,6 +544,11 @@ CF_FAIL_SEED = 1634154403
 
 @keeps("README.md", "`--on-redis` plays on the Redis coupling facility (its server killed too)")
 @pytest.mark.slow
+@keeps(
+    "docs/chaos.md",
+    "`--on-redis` with the server the run starts itself adds the facility's own failure "
+    "(`cf_fail`)",
+)
 def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -436,6 +566,11 @@ def test_a_chaos_run_that_kills_the_cf_server_loses_no_persistent_message(
     assert not queue.ok and queue.counts["lost"] > 0
 
 
+@keeps(
+    "docs/chaos.md",
+    "unless a CF failure could not recover it (a RECOVER(NO) structure, or a server without its "
+    "state: counted as `lost_to_cf_failure`)",
+)
 def test_messages_a_cf_failure_could_not_recover_are_lost_as_mq_allows_not_a_violation() -> None:
     # IBM, "DEFINE CFSTRUCT": only RECOVER(YES) structures can be recovered.
     scopes = Scopes(members={"QM1": "QSG1"}, shared={"QSG1": ["APP.WORK"]})

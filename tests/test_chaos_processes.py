@@ -46,6 +46,10 @@ def killed_holder() -> tuple[processes.ProcessRun, list[processes.Kill]]:
     "README.md",
     "`--processes` makes each queue manager an OS process that the nemesis SIGKILLs",
 )
+@keeps(
+    "docs/chaos.md",
+    "when one lapses, every peer attempts peer recovery and the facility lets exactly one run it.",
+)
 def test_a_sigkilled_member_is_recovered_by_exactly_one_peer_and_comes_back(
     killed_holder: tuple[processes.ProcessRun, list[processes.Kill]],
 ) -> None:
@@ -62,6 +66,10 @@ def test_a_sigkilled_member_is_recovered_by_exactly_one_peer_and_comes_back(
     assert all(code == 0 for code in run.exits.values()), run.exits
 
 
+@keeps(
+    "docs/chaos.md",
+    "or whichever member holds the expiry-scan lease, started again a few seconds later",
+)
 def test_the_expiry_scan_lease_moves_to_another_member_when_its_holder_is_killed(
     killed_holder: tuple[processes.ProcessRun, list[processes.Kill]],
 ) -> None:
@@ -75,6 +83,11 @@ def test_the_expiry_scan_lease_moves_to_another_member_when_its_holder_is_killed
     assert after[0].token > before[-1].token
 
 
+@keeps(
+    "docs/chaos.md",
+    "the coordinator merges them by time, marks what a killed process had in flight as unknown, "
+    "and the same checkers judge the history.",
+)
 def test_the_checkers_judge_the_merged_history_of_every_process_and_find_nothing(
     killed_holder: tuple[processes.ProcessRun, list[processes.Kill]],
 ) -> None:
@@ -93,6 +106,7 @@ def test_the_checkers_judge_the_merged_history_of_every_process_and_find_nothing
     assert times == sorted(times)  # merged in the time the processes share
 
 
+@keeps("docs/chaos.md", "or unknown when a fault cut it off")
 def test_operations_a_killed_process_left_in_flight_complete_unknown() -> None:
     # A SIGKILL cuts a call off: it may or may not have happened (Jepsen's :info).
     invoked = OpInvoked(1.0, "QM2", "orders2#0", "put", "APP.WORK", b"M1", persistent=True)
@@ -107,6 +121,7 @@ def test_operations_a_killed_process_left_in_flight_complete_unknown() -> None:
     )
 
 
+@keeps("docs/chaos.md", "The nemesis kills with a real SIGKILL: a QSG member that owns no channel")
 def test_the_nemesis_kills_only_members_that_own_no_channel() -> None:
     scenario = load_scenario(SCENARIO)
     assert processes.killable(scenario) == ["QM2", "QM3"]
@@ -123,6 +138,15 @@ def test_processes_mode_needs_a_wall_clock_scenario(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "a kill falls only on a member that is up: the coordinator waits until the process holds its "
+    "member lease",
+)
+@keeps(
+    "docs/chaos.md",
+    "it kills only a member that is up (holding its member lease), never one still starting.",
+)
 def test_a_kill_due_before_the_member_is_up_waits_until_it_is() -> None:
     # Issue 26: a member SIGKILLed before it had joined its QSG was never up, so no peer
     # could recover it and the recovery checker reported it "unrecovered", a false

@@ -23,6 +23,7 @@ from qsg import CMQC, GMO, MD, PMO, MQMIError
 from qsg.chaos.campaign import Plan, run_one, run_seeds
 from qsg.chaos.nemesis import ROGUE_OFFSETS, Targets, draw, targets
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
@@ -49,6 +50,17 @@ async def _put(world: qsg.World, bodies: list[bytes]) -> None:
         await remote.put(body, MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
 
 
+@keeps(
+    "docs/chaos.md",
+    'MQ refuses a second instance of a running channel with AMQ9514E, "Channel is in use"',
+)
+@keeps(
+    "docs/security.md",
+    (
+        "one instance of a channel at a time: a hello for a channel already running is refused "
+        '(AMQ9514E, "Channel is in use"), whoever sends it'
+    ),
+)
 async def test_a_rogue_partner_of_a_running_channel_is_refused_as_a_second_instance_amq9514e(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -62,6 +74,11 @@ async def test_a_rogue_partner_of_a_running_channel_is_refused_as_a_second_insta
 
 
 @pytest.mark.parametrize("offset", [0, -1, 2, 10**8])
+@keeps(
+    "docs/chaos.md",
+    'and ends the channel at a batch out of sequence with AMQ9526E, "Message sequence number '
+    'error for channel"',
+)
 async def test_a_rogue_partner_of_a_stopped_channel_is_ended_with_amq9526e_and_nothing_is_lost(
     virtual_clock: VirtualClock, offset: int
 ) -> None:
@@ -117,6 +134,15 @@ def test_adding_rogue_partner_leaves_each_earlier_later_kind_as_it_was() -> None
 
 @pytest.mark.parametrize(
     "runs", [pytest.param(4, id="small"), pytest.param(20, marks=pytest.mark.slow, id="full")]
+)
+@keeps(
+    "docs/chaos.md",
+    "so nothing of the rogue's is put and nothing of the sender's is lost: the checkers say so "
+    "for every run",
+)
+@keeps(
+    "docs/security.md",
+    "replays and skips numbers and the campaign's checkers find nothing lost",
 )
 def test_a_campaign_with_rogue_partners_loses_nothing(runs: int) -> None:
     # Runs of the chaos campaign whose seed draws rogue_partner (among whatever else it

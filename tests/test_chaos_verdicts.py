@@ -15,6 +15,7 @@ from qsg.chaos import checkers
 from qsg.chaos.campaign import run_one
 from qsg.commands.cli import main
 from qsg.scenario.load import parse_scenario
+from tests.claims import keeps
 
 #: Orders on a persistent shared queue; receipts on one whose gets are inhibited
 #: (GET(DISABLED)): no MQGET can read them, the drain's included.
@@ -35,6 +36,7 @@ DEFINE QLOCAL(APP.RECEIPTS) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES) GET(DIS
 
 [qsg.QSG1.structures.APP1]
 size_kb = 65536
+recover = true
 
 [qmgr.QM1]
 [qmgr.QM2]
@@ -64,6 +66,13 @@ rate = 2
 SEED = 11
 
 
+@keeps(
+    "docs/chaos.md",
+    "What the drain cannot read (a queue in use exclusively, or GET(DISABLED)) stays where it "
+    "is, and the run's **final state**, read from the stores at its end without an MQGET, finds "
+    'it there, so that "lost" is decidable: a message still on a queue is not lost.',
+)
+@keeps("docs/chaos.md", "or `not exercised` when the run held nothing for it to judge")
 def test_messages_the_drain_cannot_get_are_remaining_not_lost_and_idle_checkers_say_so() -> None:
     """The receipts stay on APP.RECEIPTS (MQGET there fails with MQRC_GET_INHIBITED,
     2016): the drain leaves them, the final state finds them, and none is lost. Nothing
@@ -87,6 +96,7 @@ def test_messages_the_drain_cannot_get_are_remaining_not_lost_and_idle_checkers_
     assert faults.counts["happened"] > 0 and faults.notes[-1].startswith("heal at ")
 
 
+@keeps("docs/chaos.md", "`qsg chaos`'s table counts the runs of each apart")
 def test_the_campaign_table_counts_runs_not_exercised_apart(tmp_path: object) -> None:
     """``qsg chaos``'s table: per checker, runs ok, failed and not exercised."""
     from pathlib import Path

@@ -7,11 +7,14 @@ namespace on the server, as members in separate processes would.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from coupling import keys, scripts
+from coupling.cleanup import delete_group
 from coupling.server import EmbeddedServer, url_options
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport, CFConnectionError
@@ -19,6 +22,7 @@ from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, drain, get, put
 
 SHARED = {"qsg_disp": CMQC.MQQSGD_SHARED, "cf_struct": "APP1"}
@@ -53,6 +57,13 @@ def store_of(qm: QMgr) -> RedisStore:
 
 
 # ---- sharing -------------------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Every member sees the same shared queue; an uncommitted put is invisible to the others "
+        "until commit."
+    ),
+)
 def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -> None:
     qm1, qm2 = members("QM1"), members("QM2")
     h1 = qm1.connect().open("Q", ALL)
@@ -64,6 +75,17 @@ def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -
     assert qm1.depth("Q") == 0
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "uncommitted puts are invisible to every member (CURDEPTH counts them, as MQ does)",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Every member sees the same shared queue; an uncommitted put is invisible to the others "
+        "until commit."
+    ),
+)
 def test_an_uncommitted_put_is_invisible_to_other_members_until_commit(
     members: Callable[..., QMgr],
 ) -> None:
@@ -90,6 +112,18 @@ def _fail_with_work_in_flight(qm1: QMgr) -> None:
     # QM1 fails here: nothing of it runs again in this life.
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "it backs out the failed member's in-flight units of work (gets come back with BackoutCount "
+    "raised, puts vanish)",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Peer recovery: a surviving member backs out a failed member's units of work (exactly one "
+        "succeeds); a restarted member recovers its own if no peer did."
+    ),
+)
 def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     members: Callable[..., QMgr],
 ) -> None:
@@ -110,6 +144,14 @@ def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     assert drain(h3, 0.0) == [b"committed 2"]  # the put vanished; nothing lost or doubled
 
 
+@keeps("docs/coupling-facility.md", "A restarted member calls it for itself")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Peer recovery: a surviving member backs out a failed member's units of work (exactly one "
+        "succeeds); a restarted member recovers its own if no peer did."
+    ),
+)
 def test_a_restarted_member_recovers_its_own_units_of_work_if_no_peer_did(
     members: Callable[..., QMgr],
 ) -> None:
@@ -123,6 +165,10 @@ def test_a_restarted_member_recovers_its_own_units_of_work_if_no_peer_did(
     assert drain(h, 0.0) == [b"committed 1", b"committed 2"]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A restarted member calls it for itself and finds nothing left if a peer was first.",
+)
 def test_a_restarted_member_finds_nothing_left_when_a_peer_recovered_it(
     members: Callable[..., QMgr],
 ) -> None:
@@ -134,6 +180,7 @@ def test_a_restarted_member_finds_nothing_left_when_a_peer_recovered_it(
     assert drain(again.connect().open("Q", ALL), 0.0) == [b"committed 1", b"committed 2"]
 
 
+@keeps("docs/coupling-facility.md", "and releases its browse locks")
 def test_peer_recovery_releases_the_failed_members_browse_locks(
     members: Callable[..., QMgr],
 ) -> None:
@@ -161,6 +208,22 @@ def test_another_members_unit_of_work_is_untouched_by_peer_recovery(
 
 
 # ---- CF structure limits -------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "When either runs out, any put to any queue of the structure gets MQRC_STORAGE_MEDIUM_FULL "
+    "naming the structure",
+)
+@keeps(
+    "docs/mq-rules.md",
+    "A full structure gives MQRC_STORAGE_MEDIUM_FULL, whichever queue filled it.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_STORAGE_MEDIUM_FULL (z/OS: MQRC_PAGESET_FULL) | a put to a shared queue whose CF "
+        "structure has all its entries or elements in use"
+    ),
+)
 def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_filled_it(
     members: Callable[..., QMgr],
 ) -> None:
@@ -183,6 +246,11 @@ def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_fi
     put(other, b"y" * 1024, 0.0)  # room again once a message is gone
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "so at CFLEVEL(5) with IBM's default OFFLD3SZ(0K) a structure of small messages runs out of "
+    "entries first",
+)
 def test_small_messages_run_out_of_entries_before_elements(
     members: Callable[..., QMgr],
 ) -> None:
@@ -197,6 +265,12 @@ def test_small_messages_run_out_of_entries_before_elements(
     assert usage["entries"] == 4 and usage["elements"] < usage["max_elements"]
 
 
+@keeps("docs/coupling-facility.md", "the put that takes the last entry or element succeeds")
+@keeps(
+    "docs/speed.md",
+    "the put that takes a structure's last element succeeds and the next is refused "
+    "(`MQRC_STORAGE_MEDIUM_FULL`)",
+)
 def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     members: Callable[..., QMgr],
 ) -> None:
@@ -218,6 +292,11 @@ def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     assert (usage["entries"], usage["elements"]) == (2, 2)
 
 
+@keeps(
+    "docs/speed.md",
+    "a structure of the largest SIZE with its counter set just below the top takes its "
+    "last 1 KB message exactly",
+)
 def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     members: Callable[..., QMgr],
 ) -> None:
@@ -272,6 +351,21 @@ def test_the_largest_structure_99_percent_full_offloads_by_rule_into_the_offload
     assert store.transport.command("HLEN", prefix + "f") == 0
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A message over 63 KB needs CFLEVEL(4) or more (else MQRC_WRONG_CF_LEVEL)",
+)
+@keeps(
+    "docs/mq-rules.md",
+    "Messages over 63 KB need CFLEVEL(4) (else MQRC_WRONG_CF_LEVEL) and are offloaded.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_WRONG_CF_LEVEL | a message over 63 KB to a shared queue whose CF structure is below "
+        "CFLEVEL(4)"
+    ),
+)
 def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:
     # "Putting a message over 63 KB to a queue whose structure is below CFLEVEL 4 fails
     # with MQRC_WRONG_CF_LEVEL 2366."
@@ -284,6 +378,14 @@ def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> Non
     assert qm.depth("Q") == 1
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "and is offloaded: only its control information counts against the structure.",
+)
+@keeps(
+    "docs/mq-rules.md",
+    "Messages over 63 KB need CFLEVEL(4) (else MQRC_WRONG_CF_LEVEL) and are offloaded.",
+)
 def test_a_message_over_63_kb_is_offloaded_and_comes_back_whole(
     members: Callable[..., QMgr],
 ) -> None:
@@ -316,6 +418,26 @@ def test_messages_a_scan_discards_give_their_structure_space_back(
 
 
 # ---- connection loss -----------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "Committed messages are on the server (with `EmbeddedServer(persistent=True)`, in its "
+    "append-only file across a restart).",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "
+        "unit of work in flight is backed out. Only RECOVER(YES) structures keep persistent "
+        "messages through a failure."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_CF_STRUC_FAILED | a call on shared queues while the coupling facility is unreachable "
+        "or failed"
+    ),
+)
 def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed() -> None:
     server = EmbeddedServer(persistent=True)
     server.start()
@@ -341,6 +463,7 @@ def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed()
         server.stop()
 
 
+@keeps("docs/coupling-facility.md", "the next call connects again.")
 def test_a_link_broken_between_calls_is_made_again_by_the_next_call(
     members: Callable[..., QMgr], cf_transport: BlockingTransport
 ) -> None:
@@ -366,6 +489,13 @@ def test_a_wrong_password_in_the_url_is_refused() -> None:
 
 
 @pytest.mark.parametrize("url", ["bogus://qsg:s3cret@host:6379/0", "localhost:6379", "http://x/"])
+@keeps(
+    "docs/security.md",
+    (
+        "qsg never echoes the URL: errors name the server as `host:port` or the socket's path, "
+        "never the password."
+    ),
+)
 def test_a_url_that_names_no_server_is_refused_naming_the_schemes_not_the_password(
     url: str,
 ) -> None:
@@ -376,7 +506,97 @@ def test_a_url_that_names_no_server_is_refused_naming_the_schemes_not_the_passwo
         assert "s3cret" not in str(refused.value)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "`redis://user:password@host:6379/0`, `rediss://...` for TLS, or "
+    "`unix://user:password@/path/to.sock?db=0`.",
+)
 def test_the_three_url_schemes_name_a_server() -> None:
     assert url_options("redis://qsg:pw@127.0.0.1:6380/2")["port"] == 6380
     assert url_options("rediss://qsg:pw@cf.example:6380/0")["host"] == "cf.example"
     assert url_options("unix://qsg:pw@/tmp/cf.sock?db=0")["path"] == "/tmp/cf.sock"
+
+
+# ---- what a scan hands back ------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "A scan hands back each discarded message as `qsg.core.store.Expired(msg_id, message)`: "
+    "the whole message only when its Report asks for an expiration report, otherwise its "
+    "MsgId alone",
+)
+def test_a_scan_hands_back_the_whole_message_only_when_it_owes_an_expiration_report(
+    each_store: str,
+) -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("Q", **SHARED)
+    h = qm.connect().open("Q", ALL)
+    owed = put(h, b"report me", 0.0, Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"R")
+    quiet = put(h, b"quietly", 0.0, Expiry=10)
+    assert qm.qsg is not None
+    gone = {e.msg_id: e.message for e in qm.qsg.shared.store.scan("Q", 5.0)}
+    assert gone.keys() == {owed.MsgId, quiet.MsgId}
+    whole = gone[owed.MsgId]
+    assert whole is not None and whole.body == b"report me"
+    assert gone[quiet.MsgId] is None
+
+
+# ---- a server qsg did not start ----------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "It touches only its own keys, all under `qsg:{QSGNAME}:`. A run empties its groups' "
+    "keys first with SCAN (a batch per call; never KEYS, which blocks a server while it "
+    "walks every key) and UNLINK.",
+)
+@keeps("docs/coupling-facility.md", "A run empties its QSGs' keys (`qsg:{QSGNAME}:*`) first.")
+@keeps(
+    "docs/world.md",
+    "a run starts with its QSGs' keys in the facility emptied",
+)
+def test_a_run_empties_its_groups_keys_first_and_touches_no_other_key(
+    cf_url: str, cf_transport: BlockingTransport
+) -> None:
+    import qsg
+    from coupling.cleanup import SCAN_COUNT
+    from tests.worlds import qsg_and_qm3
+
+    # More keys of the group than one SCAN call looks at, one of a group the run does not
+    # play (QSG10, whose prefix QSG1's would match without the braces), and someone else's.
+    left = [keys.group_prefix("QSG1") + f"left-over:{n}" for n in range(SCAN_COUNT + 5)]
+    others = [keys.group_prefix("QSG10") + "theirs", "someone:else:key"]
+    for key in left + others:
+        cf_transport.command("SET", key, "x")
+
+    async def main() -> None:
+        async with qsg.start(qsg_and_qm3(), redis_url=cf_url):
+            pass
+
+    try:
+        qsg.run(main)
+        assert [k for k in left if cf_transport.command("EXISTS", k)] == []
+        assert [k for k in others if not cf_transport.command("EXISTS", k)] == []
+    finally:
+        cf_transport.command("DEL", *others)
+        delete_group(cf_transport, "QSG1")
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "No command, benchmark or test helper sends FLUSHALL or FLUSHDB.",
+)
+def test_nothing_of_qsgs_sends_a_command_that_empties_a_whole_server() -> None:
+    # The server may be the user's own: FLUSHALL or FLUSHDB would take everyone's keys.
+    root = Path(__file__).resolve().parent.parent
+    sent = re.compile(r"""["']FLUSH(?:ALL|DB)["']|\.flush(?:all|db)\(""", re.IGNORECASE)
+    sources = [root / "dev"] + [
+        path
+        for folder in ("qsg", "actors", "coupling", "bench", "tests")
+        for path in (root / folder).rglob("*.py")
+    ]
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in sources
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if sent.search(line)
+    ]
+    assert found == []

@@ -35,6 +35,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
+from tests.claims import keeps
 from tests.differential import (
     IN_PROCESS_CLOCK,
     IN_PROCESS_TASKS,
@@ -125,6 +126,7 @@ SHIPPED: dict[str, Shipped] = {
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
     "exec-failover.toml": Shipped(55, ties=(KILL_WAKES_TWICE,)),
     "exec-monitor.toml": Shipped(60),
+    "exec-poison.toml": Shipped(20),
     "exec-qsg.toml": Shipped(60),
     "expiry-scan-failover.toml": Shipped(52, ties=(EXPIRY_SCAN_TAKEOVER, KILL_WAKES_TWICE)),
     "mm1-impatience.toml": Shipped(200),
@@ -162,6 +164,10 @@ def _scenarios(name: str, seconds: float | None, every_point: bool) -> list[Scen
     ]
 
 
+@keeps(
+    "docs/development.md",
+    "A new file in `scenarios/` needs its line in the test's `SHIPPED` table.",
+)
 def test_every_shipped_scenario_has_its_place_in_the_differential_test() -> None:
     # A new scenario in scenarios/ is played on every path too: it needs its fast length
     # (and its ties, if it has any) here.
@@ -169,6 +175,11 @@ def test_every_shipped_scenario_has_its_place_in_the_differential_test() -> None
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
+@keeps(
+    "docs/speed.md",
+    "`tests/test_differential_paths.py` plays every shipped scenario both ways, in "
+    "process and on the server, and says where simultaneous events may order differently",
+)
 def test_a_shipped_scenario_comes_out_the_same_on_every_path(name: str, cf_url: str) -> None:
     shipped = SHIPPED[name]
     for scenario in _scenarios(name, shipped.fast, every_point=False):
@@ -332,6 +343,11 @@ duration = 5
 """
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A `cf_unavailable` of every member is that failure from the instant it begins, whether the "
+    "shared queues are on a server or in process",
+)
 def test_a_coupling_facility_cut_off_from_every_member_is_one_scheduled_failure_on_every_path(
     cf_url: str,
 ) -> None:
@@ -518,6 +534,11 @@ duration = 10
 """
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the member's clock runs `amount` seconds off for its lease: it renews, judges its "
+    "own grant and fences its scans by it (message times stay the sysplex's)",
+)
 def test_a_member_whose_lease_clock_runs_behind_fences_its_scans_by_it_on_every_path(
     cf_url: str,
 ) -> None:

@@ -25,6 +25,7 @@ from actors.events import (
     EventLog,
     MessageGot,
     MessagePut,
+    QMgrStatistics,
     ReplyReceived,
     ReportPut,
     WorldEvent,
@@ -38,6 +39,7 @@ from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import play, run_scenario
+from tests.claims import keeps
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 
@@ -273,6 +275,15 @@ def _shortened(name: str, seconds: float) -> Scenario:
     ],
     ids=["mmc-erlang-c", "mm1-impatience", "groups"],
 )
+@keeps(
+    "docs/speed.md",
+    "The MQ semantics are the same whichever path a call takes: the same seed gives the "
+    "same events",
+)
+@keeps(
+    "docs/speed.md",
+    "either way it makes the same calls, in the same order, with the same random draws",
+)
 def test_clock_driven_applications_make_the_same_events_as_tasks(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -312,6 +323,10 @@ def test_with_constant_costs_clock_and_tasks_put_and_get_the_same_messages(
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/speed.md",
+    "A task's call goes through the same admission and sleeps until the same times.",
+)
 def test_with_costs_units_of_work_and_faults_clock_and_tasks_make_the_same_events_to_the_byte(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -344,6 +359,10 @@ def test_with_costs_units_of_work_and_faults_clock_and_tasks_make_the_same_event
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/speed.md",
+    "When the conditions hold again, the task hands the application back to the clock.",
+)
 def test_applications_handed_between_clock_and_task_by_faults_carry_on_as_tasks_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -377,6 +396,7 @@ class _Steps(trio.abc.Instrument):
         self.steps += 1
 
 
+@keeps("docs/speed.md", "Then the application's task parks once and the clock runs its program")
 def test_a_clock_driven_mmc_queue_takes_far_fewer_task_steps_than_messages() -> None:
     scenario = _shortened("mmc-erlang-c.toml", 300)
     steps = _Steps()
@@ -441,6 +461,10 @@ def test_a_failure_inside_a_clock_driven_step_ends_the_run_as_a_task_failure_doe
     assert calls[0] == 50
 
 
+@keeps(
+    "docs/speed.md",
+    "called only for the event classes they read, not for every message's put and get",
+)
 def test_a_listener_of_some_kinds_hears_only_events_of_those_classes_in_order() -> None:
     # EventLog.listen: the world's books that read a few kinds of event (the channel
     # status board, the command server's starter) are not called for every message.
@@ -460,6 +484,11 @@ def test_a_listener_of_some_kinds_hears_only_events_of_those_classes_in_order() 
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/speed.md",
+    'A scenario\'s built-in applications (`[[workload]]` `type = "putter"`, `"getter"`, '
+    '`"requester"` or `"server"`) are MQ programs',
+)
 def test_requesters_and_servers_are_driven_by_the_clock_and_answer_as_tasks_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -496,3 +525,64 @@ def test_requesters_and_servers_are_driven_by_the_clock_and_answer_as_tasks_do(
     assert abs(len(trips[0]) - len(trips[1])) <= 0.1 * len(trips[1])
     medians = [t[len(t) // 2] for t in trips]
     assert abs(medians[0] - medians[1]) <= 0.1 * medians[1], medians
+
+
+#: Getters idle most of the time on a shared queue, every MQI call charged: half of their
+#: attempts find the queue empty.
+COSTED_IDLE_GETTERS = """
+description = "costed getters, mostly idle"
+[run]
+duration = 20
+seed = 3
+in_process = true
+[model]
+cpu_per_call = 0.00002
+cf_access = 0.00001
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = '''
+DEFINE CFSTRUCT(APP1) CFLEVEL(5)
+DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
+'''
+[[workload]]
+name = "in"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.SHARED"
+rate = 50
+[[workload]]
+name = "out"
+type = "getter"
+qmgr = "QM2"
+queue = "APP.SHARED"
+apps = 2
+service = 0.001
+"""
+
+
+def test_a_costed_attempt_that_can_only_fail_is_charged_and_counted_without_a_look_at_the_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # docs/speed.md, "Model costs are times the clock keeps": every MQGET attempt of a
+    # waiting get is charged a call's processor time and counted as an MQGET (QMSTGET),
+    # found message or not. One that the world's signals say must find nothing
+    # (MQRC_NO_MSG_AVAILABLE, 2033) is charged and counted all the same, but the store is
+    # not asked (on a server, a round trip less).
+    looked = Counter[str]()
+    receive = MemoryStore.get
+
+    def counting(self: MemoryStore, *args: Any, **kwargs: Any) -> Any:
+        looked["get"] += 1
+        return receive(self, *args, **kwargs)
+
+    scenario = parse_scenario(COSTED_IDLE_GETTERS, "<costed idle getters>")
+    with monkeypatch.context() as patch:
+        patch.setattr(MemoryStore, "get", counting)
+        events = list(run_scenario(scenario).events)
+    got = sum(isinstance(e, MessageGot) for e in events)
+    mqgets = sum(e.mqget for e in events if isinstance(e, QMgrStatistics) and e.q_mgr == "QM2")
+    assert got > 500
+    # Every attempt counted: each message's, and at least one empty one a message (the
+    # getters are idle when it comes).
+    assert mqgets >= 2 * got
+    assert looked["get"] < mqgets - got / 2

@@ -24,6 +24,7 @@ import qsg.pymqi as pymqi
 from actors import wire
 from qsg import CMQC, GMO, MD, QMgr
 from qsg.pymqi.errors import from_core
+from tests.claims import keeps
 
 PACKAGES = ("qsg", "actors", "coupling")
 #: What the Spark extra installs: without it, the modules that import it cannot be
@@ -110,11 +111,16 @@ def test_the_walk_finds_every_family_of_errors() -> None:
     assert len(DEFINED) >= 20
 
 
+@keeps(
+    "docs/edges.md",
+    "Every exception class qsg defines, in any layer, derives from `qsg.QSGError`",
+)
 def test_every_exception_qsg_defines_is_a_qsg_error() -> None:
     outside = [name for name, cls in DEFINED.items() if not issubclass(cls, qsg.QSGError)]
     assert outside == []
 
 
+@keeps("docs/edges.md", "and also from the standard exception it resembles.")
 def test_every_exception_qsg_defines_is_also_the_standard_exception_it_resembles() -> None:
     plain = [
         name
@@ -124,6 +130,7 @@ def test_every_exception_qsg_defines_is_also_the_standard_exception_it_resembles
     assert plain == []
 
 
+@keeps("docs/edges.md", "`QSGError` itself is never raised")
 def test_the_roots_are_exceptions_only_and_qsg_exports_the_root() -> None:
     assert set(DEFINED.values()) >= ROOTS
     for root in ROOTS:
@@ -147,6 +154,10 @@ def _families() -> list[tuple[set[str], set[str]]]:
     return families
 
 
+@keeps(
+    "docs/edges.md",
+    "A class's place in the table is also a promise about which `except` clause catches it",
+)
 def test_docs_edges_md_names_every_public_error_with_the_standard_class_it_is() -> None:
     families = _families()
     assert len(families) >= 8
@@ -162,6 +173,11 @@ def test_docs_edges_md_names_every_public_error_with_the_standard_class_it_is() 
                 assert all(issubclass(cls, std) for std in standards), (cls, also)
 
 
+@keeps(
+    "docs/edges.md",
+    "`qsg.MQMIError`, `pymqi.MQMIError` (which derives from the first and from pymqi's root) | "
+    "`OSError`",
+)
 def test_a_failed_mq_call_is_caught_as_qsg_error_and_as_os_error() -> None:
     qm = QMgr("QM1")
     qm.define_queue("APP.EMPTY")
@@ -173,6 +189,7 @@ def test_a_failed_mq_call_is_caught_as_qsg_error_and_as_os_error() -> None:
     assert caught.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
 
 
+@keeps("docs/edges.md", "`pymqi.PYIFError` | `ValueError`")
 def test_pymqis_errors_keep_pymqis_shape_below_qsgs_root() -> None:
     error = from_core(qsg.MQMIError.failed(CMQC.MQRC_NO_MSG_AVAILABLE))
     for catcher in (pymqi.MQMIError, pymqi.Error, qsg.MQMIError, qsg.QSGError, OSError):
@@ -185,6 +202,7 @@ def test_pymqis_errors_keep_pymqis_shape_below_qsgs_root() -> None:
     assert str(misuse) == "PYMQI Error: not open"
 
 
+@keeps("docs/edges.md", "so a protocol error is a `ConnectionError`, never a `ValueError`")
 async def test_a_frame_that_is_no_flow_is_told_so_not_as_undecodable_bytes() -> None:
     # The frame reader takes a ValueError for bytes msgpack cannot decode: a protocol
     # error is a ConnectionError (the channel ends), never a ValueError, or its own
@@ -194,3 +212,21 @@ async def test_a_frame_that_is_no_flow_is_told_so_not_as_undecodable_bytes() -> 
     told = r"^a frame that is not a channel flow: \[1, 2, 3\]$"
     with pytest.raises(wire.ProtocolError, match=told):
         await wire.Frames(theirs).receive()
+
+
+@keeps(
+    "docs/edges.md",
+    "an argument a function of qsg's API cannot take (a queue manager given twice to "
+    "`Topology.add_qmgr`, a queue name of 49 characters) is Python's own `ValueError`",
+)
+def test_a_mistake_in_the_calling_program_is_pythons_own_value_error_not_a_qsg_error() -> None:
+    topology = qsg.Topology()
+    topology.add_qmgr("QM1")
+    mistakes = [
+        (lambda: topology.add_qmgr("QM1"), "is already in the topology"),
+        (lambda: QMgr("QM1").define_queue("Q" * 49), "a queue name has 1 to 48 characters"),
+    ]
+    for mistake, says in mistakes:
+        with pytest.raises(ValueError, match=says) as raised:
+            mistake()
+        assert type(raised.value) is ValueError  # not a class of qsg's own

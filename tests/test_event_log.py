@@ -17,6 +17,7 @@ from qsg.commands.cli import main
 from qsg.scenario import eventlog, parse_scenario
 from qsg.scenario.play import run_scenario
 from qsg.scenario.summary import Scopes, Summary, percentile, summarise
+from tests.claims import keeps
 
 SMALL = """\
 description = "a small in-process run for the event log"
@@ -54,6 +55,12 @@ service = 0.2
 """
 
 
+@keeps(
+    "docs/events.md",
+    "every other field of any record is a column of its own, null in the rows of records "
+    "without it. A column means the same thing, with the same type, in every record that has "
+    "it.",
+)
 def test_every_field_of_every_event_record_is_a_column_of_one_type() -> None:
     records = typing.get_args(WorldEvent)
     assert len(eventlog.RECORDS) == len(records)
@@ -63,6 +70,13 @@ def test_every_field_of_every_event_record_is_a_column_of_one_type() -> None:
     assert eventlog.SCHEMA.names[:4] == ["kind", "time", "q_mgr", "queue"]
 
 
+@keeps(
+    "docs/events.md",
+    "every event of the run, one row each, in the order they happened, in **one table with one "
+    "schema**",
+)
+@keeps("docs/events.md", "so a summary can be recomputed from the file alone")
+@keeps("docs/events.md", "`time` is written BYTE_STREAM_SPLIT and `msg_id` DELTA_BYTE_ARRAY")
 def test_a_runs_log_read_back_gives_the_same_events_and_summary(tmp_path: Path) -> None:
     result = run_scenario(parse_scenario(SMALL, "small.toml"))
     assert {type(e).__name__ for e in result.events} >= {
@@ -91,6 +105,7 @@ def test_a_runs_log_read_back_gives_the_same_events_and_summary(tmp_path: Path) 
     assert table.schema.field("msg_id").type == pa.binary(24)  # every MsgId MQ's 24 bytes
 
 
+@keeps("docs/events.md", "`qsg run SCENARIO --out DIR` writes `DIR/events.parquet`")
 def test_qsg_run_out_writes_the_scenario_seed_summary_and_events(tmp_path: Path) -> None:
     scenario = tmp_path / "small.toml"
     scenario.write_text(SMALL)
@@ -163,6 +178,17 @@ def test_docs_events_md_lists_every_kind_and_column() -> None:
         assert f"| `{column}` | {kind} |" in doc, column
 
 
+@keeps("docs/events.md", "so the column is fixed-size binary")
+@keeps(
+    "docs/events.md",
+    "an event without one (the `invoke` of a get) has null there, and `eventlog.read` gives "
+    'back `b""`',
+)
+@keeps(
+    "docs/events.md",
+    "A log in which some `invoke` names a MsgId of another length (an application's descriptor "
+    "before MQ padded it) keeps the column variable-length.",
+)
 def test_msg_ids_are_24_bytes_fixed_an_empty_one_null_and_both_read_back(tmp_path: Path) -> None:
     mq_id = b"AMQ QM1         " + (7).to_bytes(8, "big")
     events: list[WorldEvent] = [
@@ -179,3 +205,40 @@ def test_msg_ids_are_24_bytes_fixed_an_empty_one_null_and_both_read_back(tmp_pat
     eventlog.write(path, odd, Scopes())
     assert pq.read_table(path)["msg_id"].type == pa.binary()
     assert eventlog.read(path)[0] == odd
+
+
+@keeps(
+    "docs/events.md",
+    "The file's metadata holds `qsg.schema_version`, `qsg.seed` and `qsg.scopes` (JSON: which "
+    "queue manager is in which QSG, and each QSG's shared queues)",
+)
+@keeps("docs/events.md", "It is zstd-compressed")
+@keeps(
+    "docs/events.md",
+    "Schema version 2; version 1 (variable-length `msg_id`) logs read the same.",
+)
+@keeps(
+    "docs/events.md",
+    "To write a table of the log's schema yourself, use `eventlog.write_table(table, path)`.",
+)
+def test_the_logs_metadata_compression_and_a_version_1_log(tmp_path: Path) -> None:
+    mq_id = b"AMQ QM1         " + (1).to_bytes(8, "big")
+    events: list[WorldEvent] = [OpInvoked(1.0, "QM1", "app", "put", "Q", mq_id)]
+    scopes = Scopes({"QSG1": ["QM1", "QM2"]}, {"QSG1": ["APP.SHARED"]})
+    path = tmp_path / "events.parquet"
+    eventlog.write(path, events, scopes, seed=11)
+    metadata = pq.read_table(path).schema.metadata
+    assert metadata[b"qsg.schema_version"] == b"2" and metadata[b"qsg.seed"] == b"11"
+    assert json.loads(metadata[b"qsg.scopes"])["members"] == {"QSG1": ["QM1", "QM2"]}
+    group = pq.ParquetFile(path).metadata.row_group(0)
+    assert {group.column(i).compression for i in range(group.num_columns)} == {"ZSTD"}
+    # A version-1 log: msg_id variable-length binary, written before the fixed column.
+    table = eventlog.to_table(events, scopes)
+    old = table.set_column(
+        table.schema.get_field_index("msg_id"),
+        pa.field("msg_id", pa.binary()),
+        table["msg_id"].cast(pa.binary()),
+    ).replace_schema_metadata({**metadata, b"qsg.schema_version": b"1"})
+    eventlog.write_table(old, path)
+    assert pq.read_table(path)["msg_id"].type == pa.binary()
+    assert eventlog.read(path) == (events, scopes)

@@ -42,6 +42,7 @@ DEFINE QLOCAL(APP.NOTES) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(NO)
 
 [qsg.QSG1.structures.APP1]
 size_kb = 4096
+recover = true
 
 [qmgr.QM1]
 mqsc = "DEFINE QLOCAL(APP.LOCAL) DEFPSIST(YES)"
@@ -93,6 +94,11 @@ def count(counts: str, name: str) -> int:
 
 @keeps("README.md", "(a message still on a queue is not lost)")
 @pytest.mark.parametrize("in_process", [True, False], ids=["in process", "on the CF server"])
+@keeps(
+    "docs/chaos.md",
+    "an acknowledged one still on a queue at the end as remaining: neither is a violation",
+)
+@keeps("docs/pymqi.md", "An acknowledged message still on a queue is `remaining`, not `lost`")
 def test_messages_still_on_their_queues_at_the_end_are_not_lost(
     tmp_path: Path, in_process: bool
 ) -> None:
@@ -116,6 +122,16 @@ def test_messages_still_on_their_queues_at_the_end_are_not_lost(
     assert count(counts, "remaining") == 7
 
 
+@keeps(
+    "docs/chaos.md",
+    "a message a failed or abandoned unit of work held that never came back (not delivered "
+    "after, and not on a queue at the end)",
+)
+@keeps(
+    "docs/pymqi.md",
+    "a message peer recovery (or a backout) put back that nobody got again has come back all "
+    "the same",
+)
 def test_messages_peer_recovery_put_back_on_the_shared_queue_came_back(tmp_path: Path) -> None:
     """Peer recovery: when QM1 fails, QM2 backs out QM1's unit of work, and the two
     orders it had got in syncpoint are on APP.ORDERS again. Nobody gets them after; they
@@ -149,6 +165,12 @@ def test_messages_peer_recovery_put_back_on_the_shared_queue_came_back(tmp_path:
     [("APP.ORDERS", "VIOLATION", 1, 0), ("APP.NOTES", "ok", 0, 1)],
     ids=["DEFPSIST(YES)", "DEFPSIST(NO)"],
 )
+@keeps(
+    "docs/chaos.md",
+    "A message's persistence is the one the queue manager resolved: a put with "
+    "MQPER_PERSISTENCE_AS_Q_DEF is persistent on a DEFPSIST(YES) queue.",
+)
+@keeps("docs/pymqi.md", "is persistent when its queue's DEFPSIST is YES")
 def test_a_put_as_the_queues_default_persistence_is_judged_as_the_queue_manager_resolved_it(
     tmp_path: Path, queue: str, status: str, lost: int, nonpersistent_gone: int
 ) -> None:
@@ -184,6 +206,7 @@ def test_a_put_as_the_queues_default_persistence_is_judged_as_the_queue_manager_
 
 
 @keeps("README.md", 'each saying ok, VIOLATION or "not exercised"')
+@keeps("docs/pymqi.md", "`not exercised`: the run held nothing for that checker to judge")
 def test_a_checker_with_nothing_to_judge_says_not_exercised_not_ok(tmp_path: Path) -> None:
     """Two persistent messages put and got, no expiry, no group, no report asked, no
     expiry scan, no fault: only the queue checker had anything to judge."""
@@ -208,6 +231,11 @@ def test_a_checker_with_nothing_to_judge_says_not_exercised_not_ok(tmp_path: Pat
 
 
 @keeps("README.md", "lists which scheduled faults happened")
+@keeps(
+    "docs/chaos.md",
+    "never: it lists each scheduled fault (and each undoing after a `duration`) as happened, "
+    "refused (with the world's reason) or not reached (the run ended first)",
+)
 def test_the_verdict_names_the_scheduled_faults_that_happened_and_those_that_did_not(
     tmp_path: Path,
 ) -> None:
@@ -237,6 +265,7 @@ def test_the_verdict_names_the_scheduled_faults_that_happened_and_those_that_did
     ]
 
 
+@keeps("docs/pymqi.md", "MQDISC commits the connection's unit of work")
 def test_mqdisc_commits_the_unit_of_work_so_its_puts_are_acknowledged_not_unexpected(
     tmp_path: Path,
 ) -> None:
@@ -267,6 +296,10 @@ def test_mqdisc_commits_the_unit_of_work_so_its_puts_are_acknowledged_not_unexpe
     [("", 0, 2), ("raise SystemExit('gave up')\n", 1, 0)],
     ids=["normal end", "sys.exit with a message"],
 )
+@keeps(
+    "docs/pymqi.md",
+    "committed if it ended normally, backed out if it ended with an uncaught exception",
+)
 def test_a_unit_of_work_a_program_leaves_open_ends_as_qsg_exec_ends_it(
     tmp_path: Path, ending: str, exit_status: int, acknowledged: int
 ) -> None:
@@ -287,6 +320,15 @@ def test_a_unit_of_work_a_program_leaves_open_ends_as_qsg_exec_ends_it(
     assert count(counts, "unexpected") == 0
 
 
+@keeps(
+    "docs/chaos.md",
+    "or its queue could not be read at the end (its facility down or cut off then: `not_read`, "
+    "and the store is named)",
+)
+@keeps(
+    "docs/pymqi.md",
+    "a message on one of its queues is counted as `not_read`, neither lost nor remaining",
+)
 def test_a_message_on_a_facility_cut_off_at_the_end_is_not_read_not_lost(tmp_path: Path) -> None:
     """The coupling facility is unavailable to every member from 2 s to the end: what
     APP.ORDERS holds there cannot be read, so its order is neither lost nor remaining

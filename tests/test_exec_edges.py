@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from coupling.server import URL_VARIABLE
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "exec-qsg.toml"
@@ -55,6 +56,11 @@ def exec_program(tmp_path: Path, source: str, *options: str) -> subprocess.Compl
 
 
 # ---- --out, as the run goes -----------------------------------------------------------------
+@keeps("docs/edges.md", "`failed` (with `the program ended with exit status N`) otherwise.")
+@keeps(
+    "docs/pymqi.md",
+    "run.json has the program's `exit_status`, and its `status` is `ok` only for 0",
+)
 def test_exec_out_of_a_program_that_exits_1_is_a_failed_run_with_its_exit_status(
     tmp_path: Path,
 ) -> None:
@@ -73,6 +79,10 @@ def test_exec_out_of_a_program_that_exits_1_is_a_failed_run_with_its_exit_status
     assert pq.read_table(out / "events.parquet").num_rows == record["events"] > 0
 
 
+@keeps(
+    "docs/edges.md",
+    "its run.json has the program's `exit_status` too: `ok` only when the program ended with 0",
+)
 def test_exec_out_of_a_program_that_ends_well_is_ok_with_exit_status_0(tmp_path: Path) -> None:
     out = tmp_path / "run"
     ended = exec_program(tmp_path, "import pymqi\npymqi.connect('QM1')\n", "--out", str(out))
@@ -87,6 +97,7 @@ def test_exec_out_of_a_program_that_ends_well_is_ok_with_exit_status_0(tmp_path:
     }
 
 
+@keeps("docs/edges.md", "a `KeyboardInterrupt` it may catch")
 def test_a_program_raising_keyboardinterrupt_gets_its_own_frames_and_the_run_is_kept(
     tmp_path: Path,
 ) -> None:
@@ -132,6 +143,8 @@ print("child status", os.waitstatus_to_exitcode(status))
 
 @pytest.mark.slow
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
+@keeps("docs/pymqi.md", "an MQCONN with MQRC_Q_MGR_NOT_AVAILABLE (2059)")
+@keeps("docs/pymqi.md", "a call on a connection the parent made fails with MQRC_HCONN_ERROR")
 def test_a_forked_child_has_no_queue_manager_and_ends_as_python_would(
     tmp_path: Path, clock: str
 ) -> None:
@@ -158,6 +171,7 @@ if __name__ == "__main__":
 
 @pytest.mark.slow
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
+@keeps("docs/pymqi.md", "`multiprocessing.Pool`'s close polls its queue with a zero timeout so")
 def test_a_multiprocessing_pool_runs_and_closes_on_either_clock(tmp_path: Path, clock: str) -> None:
     """Pool.terminate polls its queue with a zero timeout until the clock passes the
     deadline: under --virtual the program's clock must still move on at each reading."""
@@ -169,6 +183,10 @@ def test_a_multiprocessing_pool_runs_and_closes_on_either_clock(tmp_path: Path, 
 # ---- impossible numbers and paths ---------------------------------------------------------------
 @pytest.mark.parametrize("out", ["/dev/null", "/proc/nope/run"])
 @pytest.mark.parametrize("command", ["run", "exec"])
+@keeps(
+    "docs/edges.md",
+    "`cannot write the run to 'PATH': it is not a directory` (or the system's reason)",
+)
 def test_an_out_that_cannot_be_a_directory_is_a_usage_error(command: str, out: str) -> None:
     args = ["--out", out, "--duration", "1"]
     if command == "exec":
@@ -180,6 +198,11 @@ def test_an_out_that_cannot_be_a_directory_is_a_usage_error(command: str, out: s
 
 
 @pytest.mark.parametrize("duration", ["1e308", "inf", "2e9"])
+@keeps(
+    "docs/edges.md",
+    "A value no run can use is a usage error, exit status 2, before anything starts: click's "
+    "`Error: Invalid value for '--OPTION': ...`, never a traceback.",
+)
 def test_a_duration_past_the_longest_run_is_a_usage_error(duration: str) -> None:
     ended = qsg("run", str(SCENARIO), "--duration", duration)
     assert ended.returncode == 2
@@ -187,6 +210,7 @@ def test_a_duration_past_the_longest_run_is_a_usage_error(duration: str) -> None
     assert "Traceback" not in ended.stderr and "OverflowError" not in ended.stderr
 
 
+@keeps("docs/edges.md", "`[run] duration` likewise, as a scenario problem")
 def test_a_scenarios_own_duration_past_the_longest_run_is_a_problem(tmp_path: Path) -> None:
     scenario = tmp_path / "forever.toml"
     scenario.write_text("[run]\nduration = 1e308\n[qmgr.QM1]\n")
@@ -195,6 +219,7 @@ def test_a_scenarios_own_duration_past_the_longest_run_is_a_problem(tmp_path: Pa
     assert f"{scenario}:2: run.duration: must be at most 1e+09 s, found 1e+308" in ended.stderr
 
 
+@keeps("docs/edges.md", "`qsg mqsc --at` below 0, or after the scenario's end")
 def test_a_console_opened_after_the_scenarios_end_is_a_usage_error() -> None:
     ended = qsg("mqsc", str(ROOT / "scenarios" / "shared-queue-expiry.toml"), "QM1", "--at", "5e6")
     assert ended.returncode == 2

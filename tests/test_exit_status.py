@@ -79,6 +79,7 @@ def failure_lines(text: str) -> list[str]:
 
 
 @pytest.mark.slow
+@keeps("docs/coupling-facility.md", "the run fails the `facility` check")
 def test_qsg_chaos_on_a_full_facility_fails_the_facility_check_and_exits_1(
     full_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -95,6 +96,10 @@ def test_qsg_chaos_on_a_full_facility_fails_the_facility_check_and_exits_1(
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "the line on standard error; the program ran to its end as usual",
+)
 def test_qsg_exec_on_a_full_facility_exits_1_with_one_line_though_the_program_ended_well(
     full_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -125,6 +130,7 @@ def test_qsg_exec_on_a_full_facility_exits_1_with_one_line_though_the_program_en
 
 
 @pytest.mark.slow
+@keeps("docs/coupling-facility.md", "its run is written below `--out` all the same")
 def test_a_sweep_point_whose_facility_failed_is_a_failed_point_its_run_kept(
     full_server: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -146,6 +152,7 @@ def test_a_sweep_point_whose_facility_failed_is_a_failed_point_its_run_kept(
     "docs/scenarios.md",
     "`qsg run` exits 0 for a run that played to its end with its coupling facility whole",
 )
+@keeps("docs/chaos.md", "the run's coupling facility failed with no fault scheduled to explain it")
 def test_a_run_with_no_unscheduled_facility_failure_passes_the_facility_check() -> None:
     assert check_facility(None, 0).ok
     failed = check_facility("the coupling facility failed at 1.000 s and ...", 2)
@@ -153,6 +160,11 @@ def test_a_run_with_no_unscheduled_facility_failure_passes_the_facility_check() 
     assert failed.involved == ["the coupling facility failed at 1.000 s and ..."]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "the member that met the failure writes the line to its stderr file and exits 1",
+)
+@keeps("docs/chaos.md", "a queue manager's process exited with an error (named with its line)")
 def test_a_member_process_that_failed_is_named_with_the_last_line_it_wrote(
     tmp_path: Path,
 ) -> None:
@@ -169,3 +181,32 @@ def test_a_member_process_that_failed_is_named_with_the_last_line_it_wrote(
         "QM.A exit 1: QM.A: the run failed: the coupling facility failed at 3.000 s ...",
         "QM3 exit -9",
     ]
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "From the API, `RunResult.failure()` gives that line (None for a success), and "
+    "`RunResult.cf_failures` the events.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "the application errors are counted in the queue managers' `errors` column like any other.",
+)
+def test_the_api_gives_the_failure_line_and_events_and_the_summary_counts_the_errors(
+    full_server: EmbeddedServer, cf_url: str
+) -> None:
+    from actors.events import ApplicationError, CFFailed
+    from qsg.scenario import parse_scenario
+    from qsg.scenario.play import run_scenario
+
+    scenario = parse_scenario(SCENARIO.replace("duration = 30", "duration = 3"), "full.toml")
+    failed = run_scenario(scenario, redis_url=full_server.url)
+    line = failed.failure()
+    assert line is not None and line.startswith("the coupling facility failed at ")
+    assert "no fault was scheduled: reason 2192: " in line
+    assert failed.cf_failures == [e for e in failed.events if isinstance(e, CFFailed)] != []
+    refused = [e for e in failed.events if isinstance(e, ApplicationError)]
+    assert refused and {e.reason for e in refused} == {2192}
+    assert failed.summary.qmgr("QM1")["errors"] == len(refused)
+    ok = run_scenario(scenario, redis_url=cf_url)  # the suite's server, with room to spare
+    assert ok.failure() is None and ok.cf_failures == []

@@ -18,6 +18,7 @@ from actors.events import MessagePut
 from qsg.scenario import eventlog
 from qsg.scenario.load import load_scenario
 from qsg.scenario.recording import JOURNAL, read_journal, salvage
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,6 +56,14 @@ def qsg_run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@keeps("docs/edges.md", "A failed run prints each error on one line and where its history went")
+@keeps("docs/edges.md", "`events.parquet` then holds the events up to the failure")
+@keeps(
+    "docs/scenarios.md",
+    "If `main` raises, the run fails: `qsg run` prints the error in one line, exits 1, "
+    "and `--out` still gets the scenario, run.json naming the error and the events up to "
+    "the failure",
+)
 def test_a_run_that_fails_at_t5_leaves_its_scenario_error_and_events(tmp_path: Path) -> None:
     script = tmp_path / "fails.py"
     script.write_text(FAILS_AT_5)
@@ -76,6 +85,11 @@ def test_a_run_that_fails_at_t5_leaves_its_scenario_error_and_events(tmp_path: P
     assert scopes.members == {}
 
 
+@keeps(
+    "docs/edges.md",
+    "at the end, however it ends: `events.parquet` and `run.json` with its `status`, and the "
+    "journal removed.",
+)
 def test_a_run_that_ends_well_leaves_no_journal_and_says_ok(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = qsg_run("scenarios/mm1-impatience.toml", "--out", str(out), "--duration", "5")
@@ -103,6 +117,11 @@ rate = 100
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    'its directory keeps `"status": "running"` and `events.journal`, whose events up to the '
+    "last few kilobytes before the kill can be read back and written as `events.parquet`",
+)
 def test_a_killed_run_leaves_its_journal_which_salvage_makes_an_event_log(
     tmp_path: Path,
 ) -> None:
@@ -143,6 +162,10 @@ def test_a_killed_run_leaves_its_journal_which_salvage_makes_an_event_log(
     assert len(eventlog.read(out / "events.parquet")[0]) == len(events)
 
 
+@keeps(
+    "docs/edges.md",
+    "whose events up to the last few kilobytes before the kill can be read back",
+)
 def test_a_journal_cut_mid_record_gives_the_records_before_the_cut(tmp_path: Path) -> None:
     from qsg.scenario.recording import _record
 

@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from coupling.server import URL_VARIABLE, EmbeddedServer
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND = 120  # wall seconds for a command to start, or to end once signalled
@@ -165,6 +166,11 @@ def alive(pid: int) -> bool:
 # ---- qsg run ------------------------------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@keeps(
+    "docs/edges.md",
+    "With `--out` the line says where the run is (`interrupted (SIGINT): what the run did until "
+    "then is in DIR/`), and run.json says `interrupted`",
+)
 def test_qsg_run_interrupted_ends_in_one_line_and_keeps_the_events_so_far(
     tmp_path: Path, sig: signal.Signals, status: int
 ) -> None:
@@ -185,6 +191,7 @@ def test_qsg_run_interrupted_ends_in_one_line_and_keeps_the_events_so_far(
 
 
 @pytest.mark.slow
+@keeps("docs/edges.md", "| SIGINT (Ctrl-C) | `interrupted (SIGINT)` | 130 |")
 def test_qsg_run_interrupted_without_out_says_so_in_one_line(tmp_path: Path) -> None:
     run = qsg("run", str(long_scenario(tmp_path)))
     assert run.stdout is not None
@@ -195,6 +202,11 @@ def test_qsg_run_interrupted_without_out_says_so_in_one_line(tmp_path: Path) -> 
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "A command started with SIGINT ignored (a shell script's background job) keeps ignoring it "
+    "and still ends on SIGTERM.",
+)
 def test_sigterm_ends_a_command_started_with_sigint_ignored_which_stays_ignored(
     tmp_path: Path,
 ) -> None:
@@ -203,9 +215,13 @@ def test_sigterm_ends_a_command_started_with_sigint_ignored_which_stays_ignored(
     out = tmp_path / "run"
     ignoring = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)  # noqa: E731
     run = qsg(
-        "run", str(long_scenario(tmp_path)), "--no-progress", "--out", str(out),
+        "run",
+        str(long_scenario(tmp_path)),
+        "--no-progress",
+        "--out",
+        str(out),
         preexec_fn=ignoring,
-    )  # fmt: skip
+    )
     until(journal_written(out), run)
     os.killpg(run.pid, signal.SIGINT)
     time.sleep(1)
@@ -216,6 +232,12 @@ def test_sigterm_ends_a_command_started_with_sigint_ignored_which_stays_ignored(
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "on Linux it dies with the process that started it, however that process ends (the "
+    "parent-death signal, `prctl(PR_SET_PDEATHSIG)`), SIGKILL included. A directory such an "
+    "owner left is removed by the next embedded server's start",
+)
 def test_the_embedded_server_of_a_qsg_run_killed_outright_goes_with_it(tmp_path: Path) -> None:
     run = qsg("run", str(long_scenario(tmp_path)), "--no-progress")
     until(lambda: bool(servers_of(run.pid)), run)
@@ -234,6 +256,13 @@ def test_the_embedded_server_of_a_qsg_run_killed_outright_goes_with_it(tmp_path:
 
 # ---- qsg exec -----------------------------------------------------------------------------
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "Under `qsg exec` the Ctrl-C reaches the program first, as under Python: a "
+    "`KeyboardInterrupt` it may catch; if it does not, its traceback (its own frames) comes "
+    "before the line.",
+)
+@keeps("docs/pymqi.md", "`interrupted (SIGINT)` on standard error, exit status 130")
 def test_qsg_exec_interrupted_prints_the_programs_traceback_then_one_line(
     tmp_path: Path,
 ) -> None:
@@ -260,6 +289,8 @@ def test_qsg_exec_interrupted_prints_the_programs_traceback_then_one_line(
 
 
 @pytest.mark.slow
+@keeps("docs/edges.md", "| SIGTERM | `interrupted (SIGTERM)` | 143 |")
+@keeps("docs/pymqi.md", "SIGTERM ends it likewise without a traceback (exit status 143)")
 def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
     program = tmp_path / "looping.py"
     program.write_text(LOOPING)
@@ -273,6 +304,12 @@ def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
 
 # ---- qsg mqsc and qsg chaos ----------------------------------------------------------------
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "Every command (`run`, `exec`, `mqsc`, `chaos`, `sweep`, `metrics`, `report`, `validate`...) "
+    "takes both the same way",
+)
+@keeps("docs/mqsc.md", "130 (143) interrupted by SIGINT (SIGTERM)")
 def test_qsg_mqsc_interrupted_at_its_console_ends_in_one_line(tmp_path: Path) -> None:
     scenario = ROOT / "scenarios" / "shared-queue-expiry.toml"
     console = qsg("mqsc", str(scenario), "QM1", "--at", "5")
@@ -283,6 +320,7 @@ def test_qsg_mqsc_interrupted_at_its_console_ends_in_one_line(tmp_path: Path) ->
 
 
 @pytest.mark.slow
+@keeps("docs/edges.md", "`qsg chaos --processes` kills its member processes on every way out")
 def test_qsg_chaos_interrupted_between_or_during_runs_ends_in_one_line() -> None:
     scenario = ROOT / "scenarios" / "chaos-lean.toml"
     campaign = qsg("chaos", str(scenario), "--runs", "50", "--on-redis")
@@ -310,6 +348,11 @@ def session_processes(session: int) -> list[int]:
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/edges.md",
+    "`qsg sweep` ends its Spark driver, whose JVM ends with it, and the points' servers with "
+    "their workers.",
+)
 def test_qsg_sweep_interrupted_ends_in_one_line_and_leaves_no_process(tmp_path: Path) -> None:
     sweep = qsg("sweep", str(ROOT / "scenarios" / "sweep-capacity.toml"), "--out", str(tmp_path))
     assert sweep.stdout is not None

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.claims import keeps
+
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 PACKAGES = ("qsg", "actors", "coupling")
@@ -57,6 +59,11 @@ def copy(tmp_path: Path) -> Path:
     return _copy(tmp_path)
 
 
+@keeps(
+    "docs/development.md",
+    "the import contracts in `pyproject.toml` (`[tool.importlinter]`) are the layers of "
+    "[architecture.md](architecture.md#the-layers)",
+)
 def test_the_repository_keeps_its_layers(copy: Path) -> None:
     result = _lint_imports(copy)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -78,6 +85,11 @@ def test_every_package_of_the_tree_is_a_layer_of_the_contract() -> None:
     assert tree | {"actors", "coupling"} == named
 
 
+@keeps(
+    "docs/development.md",
+    "`./dev lint` fails on an import that runs up a layer, and `tests/test_layers.py` shows the "
+    "check catching one.",
+)
 def test_a_rules_module_importing_the_actors_breaks_the_contract(copy: Path) -> None:
     _plant(copy / "qsg" / "core" / "errors.py", "import actors.world  # planted")
     result = _lint_imports(copy)

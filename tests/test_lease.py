@@ -27,6 +27,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore, StaleFenceError
+from tests.claims import keeps
 from tests.helpers import ALL, put
 
 LENGTH = 10.0
@@ -51,6 +52,7 @@ def granted(answer: Grant | Refusal) -> Grant:
     return answer
 
 
+@keeps("docs/coupling-facility.md", "The lease on a role: one holder at a time")
 def test_one_holder_at_a_time(a_store: Callable[[], MessageStore]) -> None:
     store = a_store()
     a, b = lease(store, "QM1"), lease(store, "QM2")
@@ -61,6 +63,7 @@ def test_one_holder_at_a_time(a_store: Callable[[], MessageStore]) -> None:
     assert (refused.holder, refused.token, refused.expires) == ("QM1", 1, LENGTH)
 
 
+@keeps("docs/coupling-facility.md", "renewed by its holder (same token)")
 def test_a_renewal_keeps_the_token_and_moves_the_expiry(
     a_store: Callable[[], MessageStore],
 ) -> None:
@@ -70,6 +73,7 @@ def test_a_renewal_keeps_the_token_and_moves_the_expiry(
     assert not renewed.acquired and renewed.token == 1 and renewed.expires == 18.0
 
 
+@keeps("docs/coupling-facility.md", "taken over once it runs out (new token)")
 def test_another_member_takes_over_once_the_holder_stops_renewing(
     a_store: Callable[[], MessageStore],
 ) -> None:
@@ -90,6 +94,7 @@ def test_the_old_holder_gets_a_new_token_after_its_lease_ran_out(
     assert again.acquired and again.token == 2
 
 
+@keeps("docs/coupling-facility.md", "released on a clean stop.")
 def test_a_clean_stop_releases_the_lease_for_the_next_member_at_once(
     a_store: Callable[[], MessageStore],
 ) -> None:
@@ -120,6 +125,18 @@ def scanner(redis_store: Callable[[], RedisStore]) -> tuple[QMgr, RedisStore]:
     return qm, store
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "the facility refuses a stale one (`StaleFenceError`), so a member that paused past its "
+    "lease cannot scan.",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 def test_a_paused_holder_that_wakes_after_a_takeover_cannot_scan(
     scanner: tuple[QMgr, RedisStore],
 ) -> None:
@@ -141,6 +158,12 @@ def test_a_holder_whose_lease_ran_out_cannot_scan_even_before_a_takeover(
         qm.scan_expired(10.0, shared=True, fence=paused.fence)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "if the lease is lost between two, the error carries what the earlier batches discarded "
+    "(`.discarded`), and `QMgr.scan_expired` accounts for those (events, expiration reports) "
+    "before it raises.",
+)
 def test_a_lease_lost_between_two_batches_of_a_scan_still_accounts_for_the_first(
     scanner: tuple[QMgr, RedisStore], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -33,6 +33,7 @@ from actors.events import ChannelStateChanged
 from actors.world import World
 from coupling.server import free_port
 from qsg import CMQC, GMO, MD, PMO, XQH
+from tests.claims import keeps
 
 RCVR_MQSC = """
 DEFINE QLOCAL(APP.IN)
@@ -146,6 +147,43 @@ async def _put_and_get_across(world: World, body: bytes) -> bytes:
     return await target.get(None, MD(), gmo)  # type: ignore[no-any-return]
 
 
+@keeps(
+    "docs/edges.md",
+    "Any of these ends **that connection only**. The listener, the queue manager and every other "
+    "queue manager of the process go on",
+)
+@keeps(
+    "docs/edges.md",
+    "a frame bigger than its limit: 64 KiB until the sender has named its channel",
+)
+@keeps(
+    "docs/edges.md",
+    "a list of more than 9,999 items (BATCHSZ's largest), a map of more than 64 fields, is "
+    "refused as it is read, before anything is built or waited for",
+)
+@keeps(
+    "docs/edges.md",
+    "The lines go to the Python logger `qsg.channels` at ERROR (with no logging configured, to "
+    "standard error), and each is also a `channel-state` event of the receiving queue manager "
+    "with state `INACTIVE`",
+)
+@keeps(
+    "docs/edges.md",
+    "naming the queue manager, the channel (`?` when the sender never named one), the remote "
+    "address",
+)
+@keeps(
+    "docs/events.md",
+    "a receiving agent that ended a connection for a protocol error (AMQ9504E)",
+)
+@keeps(
+    "docs/security.md",
+    (
+        "every frame is bounded before it is read whole (64 KiB until the sender names its "
+        "channel; then what the agreed batch size can hold) and every count in it is checked "
+        "before anything is built; a flow of the wrong kind or shape ends that connection only"
+    ),
+)
 async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -169,6 +207,7 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
         len(GARBAGE) - after_hello - truncated
     )
     assert all("from 127.0.0.1(" in line for line in protocol)
+    assert any("for channel '?' from 127.0.0.1(" in line for line in protocol)  # no hello
     assert any("a frame of more than 65536 bytes" in line for line in protocol)
     assert any("'QM9.TO.QM3'" in line and "MQXQH" in line for line in protocol)
     assert any("exceeds max_array_len(9999)" in line for line in protocol)
@@ -176,6 +215,20 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     assert len(ended) == len(protocol)
 
 
+@keeps(
+    "docs/edges.md",
+    "A batch with a message that can be neither put nor dead-lettered (a destination that does "
+    "not exist on a queue manager without a dead-letter queue) is backed out whole and the "
+    "channel stops",
+)
+@keeps("docs/channels.md", "its batch is backed out at both ends")
+@keeps(
+    "docs/security.md",
+    (
+        "one that can be neither put nor dead-lettered stops the channel with the message left on "
+        "the transmission queue"
+    ),
+)
 async def test_a_batch_with_a_message_neither_put_nor_dead_lettered_is_backed_out_and_stops(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -269,6 +322,12 @@ _flows = st.one_of(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hello=st.booleans(), flows=st.lists(_flows, max_size=4))
+@keeps(
+    "docs/edges.md",
+    "Each connection gets a receiving channel agent, which believes nothing it is sent before it "
+    "has checked it",
+)
+@keeps("docs/security.md", "a flow of the wrong kind or shape ends that connection only")
 def test_random_bytes_to_a_receiving_agent_raise_nothing_and_the_queue_manager_lives(
     hello: bool, flows: list[bytes]
 ) -> None:
@@ -295,3 +354,28 @@ def test_random_bytes_to_a_receiving_agent_raise_nothing_and_the_queue_manager_l
             assert await q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)) == b"alive"
 
     qsg.run(main)
+
+
+# ---- the batch size agreed bounds each batch and each frame ---------------------------
+@keeps("docs/channels.md", "a batch of more messages is a protocol error (AMQ9504E)")
+@keeps(
+    "docs/channels.md",
+    "a started channel's frame may hold no more than a batch of that size can (each message at "
+    "most the queue manager's MAXMSGL), and never more than 1 GiB",
+)
+async def test_a_batch_past_the_agreed_size_and_a_frame_past_the_batchs_room_are_refused() -> None:
+    message = {"md": {}, "data": b"", "age": 0}
+    batch = {"t": "batch", "seq": 1, "messages": [message] * 3}
+    with pytest.raises(wire.ProtocolError, match=r"3 messages, where 1 to 2 are agreed"):
+        wire.batch(batch, 2)
+    maxmsgl = 4 * 1024 * 1024
+    room = wire.frame_limit(2, maxmsgl)
+    assert 2 * maxmsgl < room  # two messages of MAXMSGL fit; each more adds about one
+    assert maxmsgl < wire.frame_limit(3, maxmsgl) - room < 2 * maxmsgl
+    assert wire.frame_limit(9999, 100 * 1024 * 1024) == wire.FRAME_LIMIT == 1 << 30
+    # A receiver holding a started channel's frames to that room refuses one larger.
+    ours, theirs = trio.testing.memory_stream_pair()
+    frames = wire.Frames(theirs, limit=wire.frame_limit(1, 100))
+    await ours.send_all(msgpack.packb({"t": "batch", "seq": 1, "messages": [b"x" * 200_000]}))
+    with pytest.raises(wire.ProtocolError, match=r"a frame of more than \d+ bytes"):
+        await frames.receive()

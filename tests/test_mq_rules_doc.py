@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+from tests.claims import keeps
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "mq-rules.md"
 CITED = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
@@ -32,12 +34,18 @@ def missing_tests(text: str) -> list[str]:
     return missing
 
 
+@keeps(
+    "docs/development.md",
+    "`test_mq_rules_doc.py` holds [mq-rules.md](mq-rules.md) to the suite: every test it names "
+    "exists.",
+)
 def test_every_test_the_mq_rules_page_cites_exists() -> None:
     text = RULES.read_text()
     assert len(CITED.findall(text)) >= 40, "the page cites its tests as `tests/FILE.py::TEST`"
     assert missing_tests(text) == []
 
 
+@keeps("docs/development.md", "every test it names exists.")
 def test_a_citation_of_a_test_that_does_not_exist_is_caught() -> None:
     assert missing_tests("`tests/test_expiry.py::test_no_such_rule`") == [
         "tests/test_expiry.py::test_no_such_rule"

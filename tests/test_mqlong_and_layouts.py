@@ -20,6 +20,7 @@ from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
 from qsg.core import mqlong
 from qsg.core.layouts import DLH, TM, pack_md, unpack_md
 from qsg.core.objects import RemoteQueue
+from tests.claims import keeps
 from tests.helpers import ALL
 
 BIG = 3_000_000_000  # fits the structure (< 2**32), not an MQLONG
@@ -55,6 +56,18 @@ MD_FIELD_REASONS = [
 
 
 @pytest.mark.parametrize(("field", "reason", "number"), MD_FIELD_REASONS)
+@keeps(
+    "docs/edges.md",
+    "MQOPEN, MQPUT, MQPUT1 and MQGET refuse a field outside an MQLONG's range, before anything "
+    "else, with the reason code IBM gives for that field",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An MQLONG is a signed 32-bit integer: a field out of range is refused at the call with "
+        "its structure's reason code."
+    ),
+)
 def test_an_mqmd_integer_above_an_mqlong_is_refused_at_mqput_with_its_fields_reason(
     qm: QMgr, field: str, reason: int, number: int
 ) -> None:
@@ -65,6 +78,11 @@ def test_an_mqmd_integer_above_an_mqlong_is_refused_at_mqput_with_its_fields_rea
     assert qm.depth("APP.LOCAL") == 0
 
 
+@keeps(
+    "docs/edges.md",
+    "So `MD(Expiry=3_000_000_000)` fails at MQPUT with MQRC_EXPIRY_ERROR, instead of being "
+    "stored and failing later when a channel packs the descriptor into an MQXQH.",
+)
 def test_expiry_of_three_billion_to_a_remote_queue_is_mqrc_expiry_error_not_struct_error(
     qm: QMgr,
 ) -> None:
@@ -79,6 +97,10 @@ def test_expiry_of_three_billion_to_a_remote_queue_is_mqrc_expiry_error_not_stru
     assert qm.depth("QM3") == 0
 
 
+@keeps(
+    "docs/edges.md",
+    "qsg's structures (`MD`, `GMO`, `PMO`, `OD`) accept 0 to 2^32-1 as well, as pymqi's do",
+)
 def test_an_mqlong_below_minus_two_to_the_31_cannot_even_be_held() -> None:
     with pytest.raises(ValueError, match="does not fit in an MQLONG"):
         MD(Expiry=-(2**31) - 1)
@@ -101,6 +123,7 @@ def test_the_edges_of_an_mqlong_pass_the_range_check() -> None:
         ("Version", CMQC.MQRC_PMO_ERROR),
     ],
 )
+@keeps("docs/edges.md", "| MQPMO | any other | MQRC_PMO_ERROR (2173) |")
 def test_an_mqpmo_integer_out_of_range_is_refused_at_mqput(
     qm: QMgr, field: str, reason: int
 ) -> None:
@@ -122,6 +145,7 @@ def test_an_mqpmo_integer_out_of_range_is_refused_at_mqput(
         ("Version", CMQC.MQRC_GMO_ERROR),
     ],
 )
+@keeps("docs/edges.md", "| MQGMO | any other | MQRC_GMO_ERROR (2186) |")
 def test_an_mqgmo_integer_out_of_range_is_refused_at_mqget(
     qm: QMgr, field: str, reason: int
 ) -> None:
@@ -140,6 +164,7 @@ def test_an_mqmd_match_field_out_of_range_is_refused_at_mqget(qm: QMgr) -> None:
     assert caught.value.reason == CMQC.MQRC_MSG_SEQ_NUMBER_ERROR
 
 
+@keeps("docs/edges.md", "| MQOD | ObjectType | MQRC_OBJECT_TYPE_ERROR (2043) |")
 def test_an_mqod_object_type_out_of_range_is_refused_at_mqopen(qm: QMgr) -> None:
     od = OD(ObjectName=b"APP.LOCAL", ObjectType=BIG)
     with pytest.raises(MQMIError) as caught:
@@ -155,6 +180,7 @@ def _xqh_with_inner_v2() -> bytes:
     return bytes(data)
 
 
+@keeps("docs/edges.md", "it is read as one even when its Version field says 2.")
 def test_an_mqxqh_whose_inner_mqmd_claims_version_2_parses_as_the_mqmd1_it_holds() -> None:
     header = XQH.unpack(_xqh_with_inner_v2() + b"body")
     assert header.MsgDesc.Expiry == 70 and header.MsgDesc.MsgId == b"M" * 24
@@ -170,6 +196,11 @@ def test_an_mqxqh_whose_inner_mqmd_claims_version_2_parses_as_the_mqmd1_it_holds
         (unpack_md, CMQC.MQMD_LENGTH_1, CMQC.MQRC_MD_ERROR),
     ],
 )
+@keeps(
+    "docs/edges.md",
+    "Data too short for the layout is refused with the structure's own reason code, "
+    "MQRC_MD_ERROR (2026), MQRC_XQH_ERROR (2260), MQRC_DLH_ERROR (2141) or MQRC_TM_ERROR (2265)",
+)
 def test_data_one_byte_short_of_a_layout_is_its_structures_error(
     parse: object, size: int, reason: int
 ) -> None:
@@ -179,6 +210,7 @@ def test_data_one_byte_short_of_a_layout_is_its_structures_error(
     assert caught.value.reason == reason
 
 
+@keeps("docs/edges.md", "or that claims version 2 in fewer than 364 bytes, is MQRC_MD_ERROR.")
 def test_an_mqmd_claiming_version_2_in_324_bytes_is_mqrc_md_error() -> None:
     v1 = bytearray(pack_md(MD(), version=1))
     struct.pack_into("<i", v1, 4, 2)

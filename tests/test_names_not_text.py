@@ -14,12 +14,22 @@ from actors.clock import VirtualClock
 from actors.world import World
 from qsg import CMQC, pymqi
 from qsg.pymqi import CMQC as PYMQI_CMQC
+from tests.claims import keeps
 from tests.test_pymqi_facade import in_world, raises_reason
 from tests.worlds import qsg_and_qm3
 
 NOT_TEXT = b"APP.\xff\xfe"
 
 
+@keeps(
+    "docs/edges.md",
+    'An MQOPEN or an MQPUT1 of a name that is not text (bytes such as `b"APP.\\xff\\xfe"`, '
+    "through the facade too) is MQRC_UNKNOWN_OBJECT_NAME.",
+)
+@keeps(
+    "docs/security.md",
+    "an object name that is not text names no object: MQRC_UNKNOWN_OBJECT_NAME, 2085",
+)
 def test_pymqi_put1_and_open_of_a_name_that_is_not_text_are_2085() -> None:
     def body(world: World) -> None:
         qmgr = pymqi.connect("QM3")
@@ -34,6 +44,11 @@ def test_pymqi_put1_and_open_of_a_name_that_is_not_text_are_2085() -> None:
     in_world(body)
 
 
+@keeps("docs/edges.md", "An MQOPEN or an MQPUT1 of a name that is not text")
+@keeps(
+    "docs/security.md",
+    "an object name that is not text names no object: MQRC_UNKNOWN_OBJECT_NAME, 2085",
+)
 async def test_the_mqi_put1_of_a_name_that_is_not_text_is_2085(virtual_clock: VirtualClock) -> None:
     async with qsg.start(qsg_and_qm3(), in_process=True) as world:
         conn = await world.connect("QM1")

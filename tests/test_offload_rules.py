@@ -49,6 +49,7 @@ APPLIED = rules(5, [t for t, _ in DEFAULT_RULES], [s for _, s in DEFAULT_RULES])
 
 # ---- the rule itself -----------------------------------------------------------------
 @keeps("docs/capacity.md", "| 1 | 70 | 32K | from 70% full, messages larger than 32 KB |")
+@keeps("docs/coupling-facility.md", "IBM's defaults 70%/32K, 80%/4K, 90%/0K")
 def test_the_defaults_are_ibms_70_percent_32k_80_percent_4k_and_90_percent_0k() -> None:
     s = CFStructure("APP1")
     assert (s.cf_level, s.offload) == (5, "SMDS")
@@ -79,6 +80,10 @@ def test_a_64k_size_switches_a_rule_off() -> None:
 
 
 @keeps("docs/capacity.md", "the fuller of its entries and its elements")
+@keeps(
+    "docs/coupling-facility.md",
+    "a structure's percent full is the fuller of its entries and its elements",
+)
 def test_usage_is_the_fuller_of_entries_and_elements() -> None:
     assert percent_full(10, 300, 100, 400) == pytest.approx(75.0)
     assert percent_full(90, 0, 100, 400) == pytest.approx(90.0)
@@ -218,6 +223,20 @@ def _fields(s: CFStructure) -> dict[str, int]:
     }
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "At CFLEVEL(5) the structure's offload rules (OFFLD1TH/OFFLD1SZ ... OFFLD3TH/OFFLD3SZ, IBM's "
+    "defaults 70%/32K, 80%/4K, 90%/0K) offload smaller messages once it is that full.",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "At CFLEVEL(5), rule n offloads a message larger than OFFLDnSZ once the structure (entries "
+        "or elements, the fuller) is OFFLDnTH% full; defaults 70%/32K, 80%/4K, 90%/0K; CFLEVEL(4) "
+        "applies only the 63 KB rule; an offloaded message keeps only its control information in "
+        "the structure."
+    ),
+)
 def test_a_store_offloads_40_kb_from_70_percent_5_kb_from_80_and_any_size_from_90(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -238,6 +257,15 @@ def test_a_store_offloads_40_kb_from_70_percent_5_kb_from_80_and_any_size_from_9
     "docs/capacity.md",
     "a structure altered down to CFLEVEL(4) keeps them without applying them (only the 63 KB rule)",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "At CFLEVEL(5), rule n offloads a message larger than OFFLDnSZ once the structure (entries "
+        "or elements, the fuller) is OFFLDnTH% full; defaults 70%/32K, 80%/4K, 90%/0K; CFLEVEL(4) "
+        "applies only the 63 KB rule; an offloaded message keeps only its control information in "
+        "the structure."
+    ),
+)
 def test_cflevel_4_keeps_only_the_63_kb_rule(make_store: Callable[[], MessageStore]) -> None:
     p = Probe(make_store(), "CFLEVEL(4)")
     p.fill_to(95)
@@ -254,6 +282,15 @@ def test_alter_offld2sz_changes_the_decision(make_store: Callable[[], MessageSto
 
 
 @keeps("docs/capacity.md", "only the control storage, the message's control information, stays")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "At CFLEVEL(5), rule n offloads a message larger than OFFLDnSZ once the structure (entries "
+        "or elements, the fuller) is OFFLDnTH% full; defaults 70%/32K, 80%/4K, 90%/0K; CFLEVEL(4) "
+        "applies only the 63 KB rule; an offloaded message keeps only its control information in "
+        "the structure."
+    ),
+)
 def test_an_offloaded_message_keeps_only_control_information_in_the_structure(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -383,6 +420,11 @@ def test_an_unknown_structure_s_usage_is_all_zeros() -> None:
     size_kb=st.integers(0, 5000),
     entries=st.integers(0, 6000),
     elements=st.integers(0, 24000),
+)
+@keeps(
+    "docs/speed.md",
+    "so a put below them skips the rules and agrees with them to the last bit (a property"
+    " test checks each bound and one short of it)",
 )
 def test_below_the_first_threshold_reached_no_rule_applies_and_from_it_one_does(
     thresholds: list[int], size_kb: int, entries: int, elements: int

@@ -13,6 +13,7 @@ import qsg
 from qsg import CMQC as RULES
 from qsg.pymqi import CMQC, CMQCFC, CMQXC, CMQZC
 from qsg.pymqi.errors import Error, MQMIError, PYIFError, from_core
+from tests.claims import keeps
 
 # IBM's header gives a one-character MQCHAR as a C character constant, an int; pymqi's CMQC
 # holds it as ord(): GMO.GroupStatus packs as a signed char and comes back an int, and
@@ -31,6 +32,10 @@ AS_ORD = {
 
 
 @pytest.mark.parametrize(("name", "char"), sorted(AS_ORD.items()))
+@keeps(
+    "docs/constants.md",
+    "A one-character `MQCHAR` (`MQGS_*`, `MQSS_*`, `MQSEG_*`) is its character's code, an `int`",
+)
 def test_group_and_segment_status_are_the_integers_pymqi_defines(name: str, char: str) -> None:
     # IBM: "MQGMO - Get-message options", GroupStatus is an MQCHAR; pymqi keeps its ord().
     assert getattr(CMQC, name) == ord(char)
@@ -122,6 +127,14 @@ IBM = {
     [(m, n, v) for (m, n), v in IBM.items()],
     ids=[f"{m.__name__.rsplit('.', 1)[1]}.{n}" for m, n in IBM],
 )
+@keeps(
+    "docs/constants.md",
+    (
+        "the `*_CURRENT_VERSION`, `*_CURRENT_LENGTH`, `*_LAST_USED` values and "
+        "`MQCMDL_CURRENT_LEVEL` are MQ 9.2.5's"
+    ),
+)
+@keeps("README.md", "Names, options and reason codes are IBM's, with IBM's numbers")
 def test_a_sample_of_constants_holds_ibms_values(module: object, name: str, value: object) -> None:
     assert getattr(module, name) == value
 
@@ -190,6 +203,13 @@ def test_every_constant_pymqis_examples_name_is_there(qualified: str) -> None:
     assert isinstance(getattr(importlib.import_module(f"qsg.pymqi.{module}"), name), (int, bytes))
 
 
+@keeps(
+    "docs/constants.md",
+    (
+        "(what `from pymqi import CMQC`, `import pymqi.CMQC` and `import ibmmq` find under `qsg "
+        "exec`, docs/pymqi.md)"
+    ),
+)
 def test_the_modules_import_as_pymqi_programs_import_them() -> None:
     import qsg.pymqi.CMQC  # the spellings under test, inside the test
 
@@ -198,6 +218,17 @@ def test_the_modules_import_as_pymqi_programs_import_them() -> None:
     assert qsg.pymqi.CMQC.MQGMO_WAIT == 1
 
 
+@keeps(
+    "docs/pymqi.md",
+    "`MQPL_NATIVE` is `MQPL_UNIX` (3, not 11), `MQAT_DEFAULT` is `MQAT_UNIX` (6, not 11)",
+)
+@keeps(
+    "docs/constants.md",
+    (
+        "`MQPL_NATIVE` is `MQPL_UNIX` (3, not Windows's 11), `MQAT_DEFAULT` is `MQAT_UNIX` (6, not "
+        "11), `MQ_MCA_USER_ID_LENGTH` is 12 (not 64)."
+    ),
+)
 def test_platform_dependent_values_are_those_of_ibms_header_on_linux() -> None:
     # pymqi generated its CMQC on Windows (MQPL_NATIVE 11, MQAT_DEFAULT 11, a 64-byte
     # MCA user id); qsg's programs run on Linux, where IBM's cmqc.h says otherwise.
@@ -206,12 +237,25 @@ def test_platform_dependent_values_are_those_of_ibms_header_on_linux() -> None:
     assert CMQC.MQ_MCA_USER_ID_LENGTH == 12
 
 
+@keeps(
+    "docs/pymqi.md",
+    "lengths that depend on the pointer size (`MQOD_LENGTH_4`, `MQCD_LENGTH_12`, ...) keep "
+    "IBM's 64-bit and 32-bit values",
+)
+@keeps("docs/constants.md", "lengths of structures that hold pointers are the 64-bit header's.")
 def test_structure_lengths_follow_the_pointer_size_as_ibms_header_does() -> None:
     od4, cd12 = (424, 1992) if struct.calcsize("P") == 8 else (400, 1944)
     assert (od4, cd12) == (CMQC.MQOD_LENGTH_4, CMQXC.MQCD_LENGTH_12)
     assert CMQC.MQMD_LENGTH_2 == 364  # no pointers: one length everywhere
 
 
+@keeps(
+    "docs/constants.md",
+    (
+        "A name pymqi lacks (added in MQ 9.3 and 9.4: `MQOO_RESOLVE_NAMES`, `MQCD_VERSION_13`, the "
+        "9.4 PCF selectors...) is added at the end of its module"
+    ),
+)
 def test_names_of_mq_94_that_pymqi_lacks_are_added_from_ibms_own_package() -> None:
     assert CMQC.MQOO_RESOLVE_NAMES == 0x00010000
     assert CMQXC.MQCD_VERSION_13 == 13
@@ -220,6 +264,7 @@ def test_names_of_mq_94_that_pymqi_lacks_are_added_from_ibms_own_package() -> No
 # ---- MQMIError, as pymqi prints and compares it ---------------------------------
 
 
+@keeps("docs/pymqi.md", "`MQI Error. Comp: 2, Reason 2033: FAILED: MQRC_NO_MSG_AVAILABLE`")
 def test_an_mqmierror_prints_as_pymqi_prints_it() -> None:
     error = MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
     assert str(error) == "MQI Error. Comp: 2, Reason 2033: FAILED: MQRC_NO_MSG_AVAILABLE"
@@ -233,6 +278,7 @@ def test_a_warning_an_ok_and_an_unknown_reason_are_worded_as_pymqi_words_them() 
     assert MQMIError(2, 1999).errorAsString() == "FAILED: Error code 1999 not defined"
 
 
+@keeps("docs/pymqi.md", "(2192 is `MQRC_PAGESET_FULL`)")
 def test_a_reason_with_two_names_is_named_as_pymqis_table_names_it() -> None:
     # pymqi's table keeps the later of two names for one value (PAGESET_FULL, 2192).
     assert MQMIError(2, 2192).errorAsString() == "FAILED: MQRC_PAGESET_FULL"
@@ -246,6 +292,10 @@ def test_an_mqmierror_carries_the_keywords_it_is_given() -> None:
     assert error.get("original_length") == 10
 
 
+@keeps(
+    "docs/pymqi.md",
+    "so `except pymqi.MQMIError` and `except qsg.MQMIError` both catch what the facade raises",
+)
 def test_the_facades_error_is_caught_as_pymqis_and_as_qsgs() -> None:
     with pytest.raises(qsg.MQMIError):
         raise MQMIError(2, 2033)
@@ -263,6 +313,7 @@ def test_an_error_of_the_async_api_becomes_the_facades_with_its_codes_and_detail
     assert from_core(converted) is converted
 
 
+@keeps("docs/pymqi.md", "(`str()` is `PYMQI Error: not open`)")
 def test_pyiferror_prints_as_pymqi_prints_it() -> None:
     error = PYIFError("not open")
     assert str(error) == "PYMQI Error: not open"

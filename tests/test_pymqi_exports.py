@@ -14,6 +14,7 @@ import pytest
 from qsg import pymqi
 from qsg.commands.exec.imports import pymqi_aliases
 from qsg.pymqi import CMQC, structs
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = (ROOT / "docs" / "pymqi.md").read_text()
@@ -52,6 +53,7 @@ def test_every_name_pymqi_lists_resolves() -> None:
         assert hasattr(pymqi, name), name
 
 
+@keeps("docs/pymqi.md", "`DLH().get_header(msg)`, `XQH().get_header(msg)`")
 def test_the_ibmmq_helpers_the_guide_names_are_there() -> None:
     # docs/pymqi.md, "ibmmq": "`DLH().get_header(msg)`, `XQH().get_header(msg)`,
     # `XQH().get_embedded_md(msg)` ... and the function `to_string(bytes)`".
@@ -61,6 +63,10 @@ def test_the_ibmmq_helpers_the_guide_names_are_there() -> None:
     assert callable(pymqi.XQH().get_embedded_md)
 
 
+@keeps(
+    "docs/pymqi.md",
+    "`CNO`, `DLH` and `MDE` (with `StrucId` and `Reserved` spelled as pymqi spells them)",
+)
 def test_cno_dlh_and_mde_under_import_ibmmq_pack_to_ibms_lengths() -> None:
     with pymqi_aliases():
         import ibmmq  # type: ignore[import-not-found]

@@ -70,6 +70,7 @@ def raises_reason(
 class TestQueueManager:
     """pymqi's QueueManager and connect (its test_queue_manager.py's ground)."""
 
+    @keeps("docs/pymqi.md", "A queue manager's name reaches it.")
     def test_connect_by_name_reaches_that_queue_manager(self) -> None:
         def body(world: World) -> bytes:
             qmgr = pymqi.connect("QM2")
@@ -81,6 +82,11 @@ class TestQueueManager:
     @keeps(
         "README.md",
         '`connect("QSG1")` attaches to a running member, as z/OS group attach does',
+    )
+    @keeps(
+        "docs/pymqi.md",
+        "A queue-sharing group's name attaches to one of its running members, as z/OS group "
+        "attach does",
     )
     def test_connect_by_a_qsg_name_attaches_to_a_running_member_chosen_by_the_seed(self) -> None:
         def body(world: World) -> tuple[str, ...]:
@@ -96,6 +102,7 @@ class TestQueueManager:
         "README.md",
         '`connect("QSG1")` attaches to a running member, as z/OS group attach does',
     )
+    @keeps("docs/pymqi.md", "a member picked at random among those running")
     def test_group_attach_skips_a_member_that_is_down(self) -> None:
         def body(world: World) -> set[bytes]:
             bridge.call(world.kill, "QM1")
@@ -103,6 +110,10 @@ class TestQueueManager:
 
         assert in_world(body) == {b"QM2".ljust(48)}
 
+    @keeps(
+        "docs/pymqi.md",
+        "that names a scenario queue manager's listener reaches that queue manager",
+    )
     def test_a_client_connection_reaches_the_queue_manager_whose_listener_its_conname_names(
         self,
     ) -> None:
@@ -116,6 +127,11 @@ class TestQueueManager:
 
         assert in_world(body) == b"QM3".ljust(48)
 
+    @keeps(
+        "docs/pymqi.md",
+        "the queue manager name given with it must be that one's, its QSG's or blank, else "
+        "MQRC_Q_MGR_NAME_ERROR (2058)",
+    )
     def test_another_queue_managers_name_at_a_listener_is_2058(self) -> None:
         def body(world: World) -> None:
             with raises_reason(CMQC.MQRC_Q_MGR_NAME_ERROR):
@@ -123,6 +139,10 @@ class TestQueueManager:
 
         in_world(body)
 
+    @keeps(
+        "docs/pymqi.md",
+        "a blank name with a CONNAME that names no listener is MQRC_HOST_NOT_AVAILABLE (2538)",
+    )
     def test_no_name_and_no_listener_at_the_conname_is_2538(self) -> None:
         def body(world: World) -> None:
             with raises_reason(CMQC.MQRC_HOST_NOT_AVAILABLE):
@@ -130,6 +150,11 @@ class TestQueueManager:
 
         in_world(body)
 
+    @keeps("docs/pymqi.md", "Anything else is MQRC_Q_MGR_NAME_ERROR (2058)")
+    @keeps(
+        "docs/reason-codes.md",
+        "MQRC_Q_MGR_NAME_ERROR | a queue manager the world does not have",
+    )
     def test_an_unknown_queue_manager_is_2058(self) -> None:
         def body(world: World) -> None:
             with raises_reason(CMQC.MQRC_Q_MGR_NAME_ERROR):
@@ -137,6 +162,23 @@ class TestQueueManager:
 
         in_world(body)
 
+    @keeps(
+        "docs/pymqi.md",
+        "A queue manager that is down is MQRC_Q_MGR_NOT_AVAILABLE (2059) at connect; once a "
+        "connection's queue manager is killed (or restarted since), every call on it is "
+        "MQRC_CONNECTION_BROKEN (2009).",
+    )
+    @keeps(
+        "docs/reason-codes.md",
+        (
+            "MQRC_CONNECTION_BROKEN | a call on a connection whose queue manager was killed or "
+            "restarted since"
+        ),
+    )
+    @keeps(
+        "docs/reason-codes.md",
+        "MQRC_Q_MGR_NOT_AVAILABLE | MQCONN to a queue manager that is not running",
+    )
     def test_a_killed_queue_manager_is_2059_at_connect_and_2009_on_its_connections(self) -> None:
         def body(world: World) -> None:
             qmgr = pymqi.connect("QM1")
@@ -163,6 +205,7 @@ class TestQueueManager:
 
         in_world(body)
 
+    @keeps("docs/pymqi.md", "`PYIFError('not connected')` when not connected")
     def test_disconnect_twice_and_calls_after_it_are_pyiferror_not_connected(self) -> None:
         def body(world: World) -> None:
             qmgr = pymqi.connect("QM1")
@@ -174,6 +217,7 @@ class TestQueueManager:
 
         in_world(body)
 
+    @keeps("docs/pymqi.md", "`TypeError` with neither a name nor both")
     def test_connect_without_a_name_or_a_channel_is_pymqis_typeerror(self) -> None:
         with pytest.raises(
             TypeError, match=r"^Invalid arguments: \[None, None, None, None, None\]$"
@@ -196,6 +240,7 @@ class TestQueueManager:
             ("QM1", CMQC.MQIA_MAX_PRIORITY, 9),
         ],
     )
+    @keeps("docs/pymqi.md", "MQCA_Q_MGR_NAME, MQCA_QSG_NAME, MQCA_Q_MGR_DESC")
     def test_inquire_answers_the_queue_managers_attributes(
         self, q_mgr: str, selector: int, value: int | bytes
     ) -> None:
@@ -208,6 +253,11 @@ class TestQueueManager:
             (99999, CMQC.MQRC_SELECTOR_ERROR),
         ],
     )
+    @keeps(
+        "docs/pymqi.md",
+        "another object's selector is MQRC_SELECTOR_NOT_FOR_TYPE (2068), one MQ does not have "
+        "MQRC_SELECTOR_ERROR (2067)",
+    )
     def test_inquire_of_a_selector_a_queue_manager_lacks_fails(
         self, selector: int, reason: int
     ) -> None:
@@ -217,6 +267,12 @@ class TestQueueManager:
 
         in_world(body)
 
+    @keeps(
+        "docs/pymqi.md",
+        "MQRC_ENVIRONMENT_ERROR (2012) on z/OS and for a client connection; on a distributed "
+        "queue manager in bindings mode the unit of work starts and "
+        "MQRC_NO_EXTERNAL_PARTICIPANTS (2121) is raised as the warning it is",
+    )
     def test_begin_is_2012_on_zos_and_warns_2121_on_a_distributed_queue_manager(self) -> None:
         def body(world: World) -> None:
             with raises_reason(CMQC.MQRC_ENVIRONMENT_ERROR):
@@ -245,6 +301,11 @@ class TestQueue:
         assert get_md.ReplyToQ.strip() == b"REPLY.Q" and get_md.ReplyToQMgr.strip() == b"QM3"
         assert get_md.PutApplName.strip() and len(get_md.PutDate) == 8
 
+    @keeps(
+        "docs/pymqi.md",
+        "a `str` message is encoded with `bytes_encoding` and marked `default_ccsid` and "
+        "MQFMT_STRING, as pymqi does",
+    )
     def test_a_str_message_is_sent_as_utf8_with_ccsid_1208_and_mqstr(self) -> None:
         def body(world: World) -> tuple[bytes, pymqi.MD]:
             qmgr = pymqi.connect("QM3")
@@ -256,6 +317,7 @@ class TestQueue:
         assert got == "Grüße".encode() and md.CodedCharSetId == 1208
         assert md.Format == CMQC.MQFMT_STRING
 
+    @keeps("docs/pymqi.md", "anything else but bytes is pymqi's `TypeError`")
     def test_a_message_neither_bytes_nor_str_is_pymqis_typeerror(self) -> None:
         def body(world: World) -> None:
             with pytest.raises(
@@ -272,6 +334,7 @@ class TestQueue:
 
         in_world(body)
 
+    @keeps("docs/pymqi.md", "output fields are written back into the program's structures")
     def test_put1_puts_one_message_and_writes_the_msgid_back(self) -> None:
         def body(world: World) -> tuple[bytes, bytes]:
             qmgr = pymqi.connect("QM3")
@@ -297,6 +360,10 @@ class TestQueue:
 
         assert in_world(body) == pytest.approx(1.5)
 
+    @keeps(
+        "docs/pymqi.md",
+        "a shorter one gives MQRC_TRUNCATED_MSG_FAILED (2080) with `original_length`",
+    )
     def test_a_message_longer_than_max_length_is_2080_with_its_length(self) -> None:
         def body(world: World) -> pymqi.MQMIError:
             qmgr = pymqi.connect("QM3")
@@ -329,6 +396,7 @@ class TestQueue:
 
         in_world(body)
 
+    @keeps("docs/pymqi.md", "`PYIFError('not open')` when not open")
     def test_open_close_misuse_is_pyiferror(self) -> None:
         def body(world: World) -> None:
             qmgr = pymqi.connect("QM1")
@@ -345,6 +413,11 @@ class TestQueue:
 
         in_world(body)
 
+    @keeps(
+        "docs/pymqi.md",
+        "with a descriptor only, at the first put (MQOO_OUTPUT), get (MQOO_INPUT_AS_Q_DEF), "
+        "inquire (MQOO_INQUIRE) or set (MQOO_SET), as pymqi defers it",
+    )
     def test_inquire_and_set_through_a_deferred_open(self) -> None:
         def body(world: World) -> tuple[int | bytes, int | bytes]:
             qmgr = pymqi.connect("QM1")
@@ -360,6 +433,7 @@ class TestQueue:
         depth, name = in_world(body)
         assert depth == 1 and name == QUEUE.encode().ljust(48)
 
+    @keeps("docs/pymqi.md", "a model queue's generated name is written into the OD")
     def test_a_dynamic_queue_writes_its_generated_name_back_into_the_od(self) -> None:
         def body(world: World) -> bytes:
             od = pymqi.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"MY.REPLIES.*")
@@ -388,6 +462,11 @@ class TestRFH2:
 class TestPlatforms:
     """The connected queue manager's platform decides what the program leaves unsaid."""
 
+    @keeps(
+        "docs/pymqi.md",
+        "on z/OS an MQPUT, MQPUT1 or MQGET with neither SYNCPOINT nor NO_SYNCPOINT is inside a "
+        "unit of work",
+    )
     def test_on_zos_a_put_without_syncpoint_options_is_invisible_until_commit(self) -> None:
         def body(world: World) -> list[str]:
             seen = []
@@ -427,6 +506,7 @@ class TestUnsupported:
 class TestImportsAndClocks:
     """``import pymqi`` / ``ibmmq`` resolve to the facade; the program's clock."""
 
+    @keeps("docs/pymqi.md", "A real pymqi installed in the environment is not found meanwhile")
     def test_a_pymqi_installed_on_the_path_is_not_found_while_the_program_runs(
         self, tmp_path: Path
     ) -> None:
@@ -446,6 +526,12 @@ class TestImportsAndClocks:
             sys.path.remove(str(tmp_path))
             sys.modules.pop("pymqi", None)
 
+    @keeps(
+        "docs/pymqi.md",
+        "so `import pymqi`, `import ibmmq as pymqi`, `from pymqi import CMQC` and `import "
+        "pymqi.CMQC` all give qsg's",
+    )
+    @keeps("README.md", "its `import pymqi` is qsg's")
     def test_pymqi_and_ibmmq_and_their_submodules_are_the_facade_for_the_run_only(
         self, tmp_path: object
     ) -> None:
@@ -468,6 +554,7 @@ class TestImportsAndClocks:
         "README.md",
         "`--virtual` runs the program in simulated time too (its `time.sleep`, clocks",
     )
+    @keeps("docs/pymqi.md", "qsg's own code in the same process keeps real time")
     def test_under_virtual_time_the_programs_clocks_follow_the_simulation_and_qsgs_do_not(
         self,
     ) -> None:
@@ -522,6 +609,11 @@ class TestOnRedis:
 class TestGroups:
     """GroupStatus and SegmentStatus come back as pymqi returns them: integers."""
 
+    @keeps(
+        "docs/pymqi.md",
+        "after a get of the last message of a group, `gmo.GroupStatus == "
+        'CMQC.MQGS_LAST_MSG_IN_GROUP` (76, `ord("L")`)',
+    )
     def test_a_group_read_in_logical_order_reports_its_status_as_pymqis_ints(self) -> None:
         def body(world: World) -> list[tuple[bytes, int, int]]:
             qmgr = pymqi.connect("QM3")

@@ -76,6 +76,18 @@ def names(replies: list[dict[int, Any]], key: int = CMQC.MQCA_Q_NAME) -> list[by
 # ---- the monitoring script's questions ------------------------------------------------
 
 
+@keeps(
+    "docs/pymqi.md",
+    "The z/OS queue managers answer with an item per object and then a summary, which comes "
+    "back as an empty dict",
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "(so `PCFExecute` returns a dictionary per object and an empty one for the summary, as "
+        "against a real z/OS queue manager)"
+    ),
+)
 def test_inquire_q_answers_each_matching_queue_with_its_depth_and_a_summary_last() -> None:
     # "PCF responses": a generic name is answered object by object; "Extended
     # responses": a z/OS queue manager ends the set with MQCFT_XR_SUMMARY (pymqi's {}).
@@ -164,6 +176,7 @@ def test_change_q_alters_the_queue_the_program_then_inquires_with_mqinq() -> Non
     assert after[0][CMQC.MQCA_Q_DESC].strip() == b"replies to QM1"
 
 
+@keeps("docs/pymqi.md", "`parameters` may instead be a list of PCF structures")
 def test_parameters_as_a_list_of_pcf_structures_as_ibmmqs_dis_queues_example_builds_them() -> None:
     def body(world: World) -> list[dict[int, Any]]:
         pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
@@ -183,6 +196,11 @@ def test_parameters_as_a_list_of_pcf_structures_as_ibmmqs_dis_queues_example_bui
     ]
 
 
+@keeps(
+    "docs/pymqi.md",
+    "The request goes to `command_queue_name` (SYSTEM.ADMIN.COMMAND.QUEUE), outside syncpoint, "
+    "with Format MQADMIN",
+)
 def test_the_pcf_messages_go_to_the_command_queue_with_pymqis_descriptor() -> None:
     def body(world: World) -> tuple[list[MessagePut], bytes]:
         seen: list[MessagePut] = []
@@ -203,6 +221,7 @@ def test_the_pcf_messages_go_to_the_command_queue_with_pymqis_descriptor() -> No
 # ---- failures, as pymqi raises them ---------------------------------------------------
 
 
+@keeps("docs/pymqi.md", "(2085 when nothing matches an inquiry)")
 def test_a_name_nothing_matches_is_mqrc_unknown_object_name() -> None:
     # docs/mqsc.md: "Nothing matching an inquiry is MQRC_UNKNOWN_OBJECT_NAME (2085)";
     # ibmmq's dis_queues example catches exactly this.
@@ -216,6 +235,10 @@ def test_a_name_nothing_matches_is_mqrc_unknown_object_name() -> None:
     in_world(body)
 
 
+@keeps(
+    "docs/pymqi.md",
+    "3014 `MQRCCF_CFIN_PARM_ID_ERROR` for a parameter the command does not take",
+)
 def test_a_parameter_the_command_does_not_take_is_the_pcf_reason_code() -> None:
     def body(world: World) -> None:
         pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
@@ -233,6 +256,7 @@ def test_a_parameter_the_command_does_not_take_is_the_pcf_reason_code() -> None:
     in_world(body)
 
 
+@keeps("docs/pymqi.md", "and raises the first failed reply's error only once all replies are read")
 def test_the_responses_keyword_returns_replies_and_their_headers_then_raises_as_ibmmq() -> None:
     # ibmmq's dis_queues_extended example: replies as (parameters, CFH) pairs, the
     # XR summary left out, the first failed reply raised after them.
@@ -253,6 +277,7 @@ def test_the_responses_keyword_returns_replies_and_their_headers_then_raises_as_
     assert bad == [] and reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
 
 
+@keeps("docs/pymqi.md", "MQRC_NO_MSG_AVAILABLE (2033) if none comes")
 def test_a_command_server_that_does_not_answer_is_2033_after_the_response_wait_interval() -> None:
     # pymqi waits response_wait_interval milliseconds for each reply (MQGMO_WAIT), then
     # raises the MQGET's MQRC_NO_MSG_AVAILABLE; here nothing reads the "command queue".
@@ -269,6 +294,7 @@ def test_a_command_server_that_does_not_answer_is_2033_after_the_response_wait_i
     assert in_world(body) == pytest.approx(1.5)
 
 
+@keeps("docs/pymqi.md", "A name that is no MQCMD_ of `CMQCFC` is an `AttributeError`")
 def test_a_name_that_is_no_pcf_command_is_an_attribute_error_naming_it() -> None:
     def body(world: World) -> None:
         pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
@@ -284,6 +310,11 @@ def test_a_name_that_is_no_pcf_command_is_an_attribute_error_naming_it() -> None
 
 
 @keeps("README.md", "pymqi's `PCFExecute` among them under `qsg exec`")
+@keeps(
+    "docs/pymqi.md",
+    "`disconnect()` closes it, which deletes it (and a PCFExecute that connected itself, given "
+    "a name, disconnects too)",
+)
 def test_pcfexecute_given_a_name_connects_itself_and_disconnect_deletes_its_reply_queue() -> None:
     def body(world: World) -> tuple[list[bytes], bool, int]:
         pcf = pymqi.PCFExecute("QM2")
@@ -303,6 +334,11 @@ def test_pcfexecute_given_a_name_connects_itself_and_disconnect_deletes_its_repl
     assert not connected and left == 0
 
 
+@keeps(
+    "docs/pymqi.md",
+    "`PCFExecute.unpack(message)` reads a reply as (dict, `CFH`), and `stringify_keys` names a "
+    "dict's keys",
+)
 def test_unpack_reads_a_reply_as_pymqi_does_and_stringify_keys_names_them() -> None:
     reply = (
         struct.pack("=9i", CMQCFC.MQCFT_RESPONSE, 36, 1, CMQCFC.MQCMD_INQUIRE_Q, 1, 1, 0, 0, 3)
@@ -365,6 +401,7 @@ def test_a_programs_own_structure_may_hold_an_array_of_strings_as_pymqi_lets_it(
 
 
 @pytest.mark.parametrize("store", ["in-process", "server"])
+@keeps("docs/mqsc.md", "(a pymqi program's `PCFExecute` under `qsg exec` speaks to it")
 def test_a_monitoring_script_under_qsg_exec_sees_depths_grow_a_channel_stop_and_alters_a_queue(
     store: str, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -396,6 +433,7 @@ def test_a_monitoring_script_under_qsg_exec_sees_depths_grow_a_channel_stop_and_
     assert recorded and not any(app.startswith("pymqi ") for app, _ in recorded)
 
 
+@keeps("docs/pymqi.md", "with MQRCCF_STRUCTURE_TYPE_ERROR (3013)")
 def test_a_filter_is_answered_as_a_structure_the_command_server_does_not_take() -> None:
     # docs/pymqi.md, "PCF commands": "Not simulated: the filters ... answered ... with
     # MQRCCF_STRUCTURE_TYPE_ERROR (3013)"; pymqi sends them as MQCFIF/MQCFSF.
@@ -410,3 +448,50 @@ def test_a_filter_is_answered_as_a_structure_the_command_server_does_not_take() 
             pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*"}, [described])
 
     in_world(body)
+
+
+@keeps(
+    "docs/pymqi.md",
+    "Not simulated: the filters (`pymqi.Filter(...).greater(10)`, MQCFIF, MQCFSF and MQCFBF), "
+    "which the command server answers as any structure it does not take, with "
+    "MQRCCF_STRUCTURE_TYPE_ERROR (3013); CommandScope other than the queue manager spoken "
+    "to; the other commands",
+)
+@keeps(
+    "docs/pymqi.md",
+    "Each fails with its reason code, and the error's `detail` says what is not simulated.",
+)
+def test_what_pcf_does_not_simulate_fails_with_an_error_whose_detail_says_so() -> None:
+    # Issue 42: "Where the docs say something is not simulated, the facade's error says
+    # the same." A PCF reply carries no text; the facade names what is not simulated.
+    def body(world: World) -> list[tuple[int, str]]:
+        pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
+        failures = []
+        deep = pymqi.Filter(CMQC.MQIA_CURRENT_Q_DEPTH).greater(10)
+        requests = [
+            lambda: pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*"}, [deep]),
+            lambda: pcf.MQCMD_INQUIRE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"*"}),
+            lambda: pcf.MQCMD_INQUIRE_Q(
+                {CMQC.MQCA_Q_NAME: b"*", CMQCFC.MQCACF_COMMAND_SCOPE: b"QM2"}
+            ),
+        ]
+        for request in requests:
+            with pytest.raises(pymqi.MQMIError) as failed:
+                request()
+            failures.append((failed.value.reason, failed.value.detail))
+        # A failure that is no gap of the simulator says nothing of the kind.
+        with pytest.raises(pymqi.MQMIError) as missing:
+            pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"NO.SUCH.QUEUE"})
+        failures.append((missing.value.reason, missing.value.detail))
+        return failures
+
+    [filtered, topic, scoped, missing] = in_world(body)
+    assert filtered == (
+        CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR,
+        "PCF filters (MQCFIF, MQCFSF, MQCFBF) are not simulated",
+    )
+    assert topic[0] == CMQCFC.MQRCCF_CFH_COMMAND_ERROR
+    assert topic[1].startswith("MQCMD_INQUIRE_TOPIC is not simulated")
+    assert scoped[0] == CMQCFC.MQRCCF_COMMAND_FAILED and "CommandScope" in scoped[1]
+    assert "not simulated" in scoped[1]
+    assert missing[0] == CMQC.MQRC_UNKNOWN_OBJECT_NAME and "not simulated" not in missing[1]

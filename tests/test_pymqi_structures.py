@@ -50,6 +50,7 @@ from qsg.pymqi.structs import (
     pmo,
     sco,
 )
+from tests.claims import keeps
 
 ALL_STRUCTURES = [
     MD,
@@ -79,6 +80,10 @@ UNICODE = (
 # ---- fields and defaults ------------------------------------------------------------
 
 
+@keeps(
+    "docs/pymqi.md",
+    "`MD()` is a version-1 datagram, Expiry unlimited, priority and persistence as the queue's",
+)
 def test_md_defaults_are_ibms_mqmd_default() -> None:
     m = MD()
     assert (m.StrucId, m.Version, m.Report, m.MsgType) == (b"MD  ", 1, 0, CMQC.MQMT_DATAGRAM)
@@ -104,6 +109,7 @@ def test_gmo_pmo_and_od_defaults_are_pymqis() -> None:
     assert (o.ObjectName, o.ObjectStringVSPtr, o.ObjectStringVSLength) == (b"", 0, 0)
 
 
+@keeps("docs/pymqi.md", "`CD()` a version-6 client-connection channel over TCP")
 def test_cd_is_a_tcp_client_connection_of_version_6_as_pymqis() -> None:
     c = CD()
     assert (c.Version, c.ChannelType, c.TransportType) == (6, CMQC.MQCHT_CLNTCONN, CMQC.MQXPT_TCP)
@@ -136,6 +142,11 @@ def test_sco_csp_and_the_small_structures_have_ibms_ids_and_versions() -> None:
     assert XQH().StrucId == b"XQH "
 
 
+@keeps(
+    "docs/pymqi.md",
+    'fields by IBM\'s names, as attributes (`md.MsgId`), items (`md["MsgId"]`), constructor '
+    "keywords (`MD(Priority=5)`) and `set(**kw)`",
+)
 def test_fields_are_attributes_items_keywords_and_set() -> None:
     m = MD(Priority=5, Expiry=600)
     m["CorrelId"] = b"C" * 24
@@ -303,6 +314,7 @@ def test_the_fields_of_each_version_end_at_ibms_length_for_it(cls: Any, version:
     assert -(-start // align) * align == ibm_length(cls, version - 1)
 
 
+@keeps("docs/pymqi.md", "a 324-byte version-1 MQMD leaves the version-2 fields zero")
 def test_a_version_1_md_read_from_324_bytes_keeps_the_version_2_defaults_at_zero() -> None:
     data = MD(Version=1, Priority=7, MsgId=b"M" * 24).pack()[: CMQC.MQMD_LENGTH_1]
     m = MD().unpack(data)
@@ -317,6 +329,7 @@ def test_pack_is_native_byte_order_and_nul_pads_characters_as_pymqi() -> None:
     assert data[100:148] == b"RQ" + b"\0" * 46  # ReplyToQ, NUL-padded by struct
 
 
+@keeps("docs/pymqi.md", "a longer one is `struct.error`, as in pymqi")
 def test_unpack_of_a_buffer_longer_than_the_structure_is_structs_error_as_in_pymqi() -> None:
     with pytest.raises(struct.error):
         MD().unpack(b"\0" * (CMQC.MQMD_LENGTH_2 + 1))
@@ -386,6 +399,7 @@ def test_the_rules_layers_binary_headers_read_back_in_the_facades_structures() -
     assert m.GroupId == b"\0" * 24 and m.OriginalLength == 0  # no version-2 fields in an XQH
 
 
+@keeps("docs/pymqi.md", "a structure's `to_string()` (its character fields as `str`, for printing")
 def test_to_string_decodes_the_character_fields_for_printing_as_ibmmq_does() -> None:
     # ibmmq's dlq_browse example: DLH().get_header(msg) then print(dlh.to_string()).
     msg = DLH(Reason=2053, DestQName=b"Q1", PutApplName=b"app\0junk", PutDate=b"\xff").pack()
@@ -398,6 +412,11 @@ def test_to_string_decodes_the_character_fields_for_printing_as_ibmmq_does() -> 
     assert (to_string(b"QM1 \0\0"), to_string(5)) == ("QM1", 5)
 
 
+@keeps(
+    "docs/pymqi.md",
+    "A program that defines a structure pymqi lacks does it as pymqi documents, and it packs "
+    "the same way",
+)
 def test_a_program_defines_its_own_structure_on_mqopts_as_pymqi_documents() -> None:
     class Pair(MQOpts):
         def __init__(self, **kw: Any) -> None:
@@ -445,6 +464,7 @@ def test_a_str_where_bytes_belong_is_pymqis_type_error(assign: Any) -> None:
 
 
 @pytest.mark.parametrize("cls", ALL_STRUCTURES, ids=lambda c: c.__name__)
+@keeps("docs/pymqi.md", "A field the structure does not have: `AttributeError`")
 def test_an_unknown_field_name_is_an_attribute_error(cls: Any) -> None:
     name = cls.__name__
     message = rf"^'{name}' object has no attribute 'Persistance'$"
@@ -456,6 +476,7 @@ def test_an_unknown_field_name_is_an_attribute_error(cls: Any) -> None:
         cls().Persistance = 1  # a misspelt field is refused, never quietly kept
 
 
+@keeps("docs/pymqi.md", "fails in `pack()` with `struct.error`")
 def test_an_integer_out_of_an_mqlongs_range_fails_in_pack_with_structs_error() -> None:
     # pymqi accepts any value when set and hands it to struct.pack on the MQ call.
     m = MD(Priority=2**31)
@@ -465,12 +486,17 @@ def test_an_integer_out_of_an_mqlongs_range_fails_in_pack_with_structs_error() -
         GMO(Options=1.5).pack()
 
 
+@keeps("docs/pymqi.md", "Bytes longer than their field are cut to its length when set")
 def test_bytes_longer_than_their_field_are_cut_to_it_as_pymqis_pack_cuts_them() -> None:
     m = MD(MsgId=b"I" * 30, ReplyToQ=b"Q" * 60)
     assert (m.MsgId, m.ReplyToQ) == (b"I" * 24, b"Q" * 48)
     assert m.pack()[48:72] == b"I" * 24
 
 
+@keeps(
+    "docs/pymqi.md",
+    "`str()` lists the fields one a line, `repr()` is the packed bytes, as pymqi's",
+)
 def test_a_structure_prints_its_fields_and_reprs_as_its_packed_bytes_as_pymqi() -> None:
     text = str(SRO(NumPubs=3))
     assert text == "StrucId: b'SRO '\nVersion: 1\nOptions: 8192\nNumPubs: 3"
@@ -517,6 +543,7 @@ def test_rfh2_defaults_are_the_fixed_36_bytes_of_version_2() -> None:
     assert len(r.pack()) == CMQC.MQRFH_STRUC_LENGTH_FIXED_2 == 36
 
 
+@keeps("docs/pymqi.md", "pads it with blanks to a multiple of 4 bytes")
 def test_add_folder_pads_the_folder_to_four_bytes_and_counts_it_in_struclength() -> None:
     r = RFH2()
     r.add_folder(MCD)
@@ -579,6 +606,7 @@ def test_rfh2_folders_survive_pack_and_unpack(folders: list[tuple[str, str]]) ->
     ],
     ids=["struc id", "fixed part short", "folders short", "negative length", "bad xml"],
 )
+@keeps("docs/pymqi.md", "Malformed data raises pymqi's `PYIFError`")
 def test_a_malformed_rfh2_is_pymqis_pyiferror(data: bytes, message: str) -> None:
     with pytest.raises(PYIFError, match=message):
         RFH2().unpack(data)
@@ -591,6 +619,10 @@ def test_add_folder_refuses_xml_that_is_not_well_formed() -> None:
         RFH2().add_folder("<usr/>")  # type: ignore[arg-type]
 
 
+@keeps(
+    "docs/pymqi.md",
+    "puts `h1` packed in `md.Encoding`, `h2` in the `Encoding` `h1` declares, then `msg`",
+)
 def test_put_rfh2s_data_chains_the_headers_in_the_encodings_they_declare() -> None:
     # put_rfh2(msg, md, pmo, [h1, h2]): h1 in the MD's Encoding, h2 in the one h1 declares;
     # the Format fields are the program's to chain, as in pymqi.

@@ -25,6 +25,7 @@ from actors.world import World
 from qsg import pymqi
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQC, CMQCFC, bridge, unsupported
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 T = TypeVar("T")
@@ -95,6 +96,12 @@ def test_the_guides_table_names_what_the_unsupported_module_holds() -> None:
         for i, use in enumerate(USES.get(name, []))
     ],
 )
+@keeps(
+    "docs/pymqi.md",
+    "What the simulator does not model fails as a queue manager without the feature fails, "
+    "with `MQMIError` and IBM's reason code, never `AttributeError`",
+)
+@keeps("docs/pymqi.md", "Each error's `detail` says what is not simulated")
 def test_each_use_of_what_is_not_simulated_fails_with_the_guides_reason_code(
     name: str, use: Callable[[Any], object], reason: int
 ) -> None:
@@ -109,6 +116,11 @@ def test_each_use_of_what_is_not_simulated_fails_with_the_guides_reason_code(
     assert "not simulated" in error.detail, name
 
 
+@keeps(
+    "docs/pymqi.md",
+    "MQCNO_RECONNECT is accepted, and the connection breaks with MQRC_CONNECTION_BROKEN when "
+    "its queue manager goes",
+)
 def test_a_reconnectable_connection_is_broken_when_its_queue_manager_dies() -> None:
     # docs/pymqi.md: "client reconnection (MQCNO_RECONNECT: a program reconnects
     # itself...)": the option is taken, and the connection breaks as any other.
@@ -123,6 +135,17 @@ def test_a_reconnectable_connection_is_broken_when_its_queue_manager_dies() -> N
     assert in_world(body) == CMQC.MQRC_CONNECTION_BROKEN
 
 
+@keeps(
+    "docs/pymqi.md",
+    "the user is the connection's identity for authority checks; the password is not checked",
+)
+@keeps(
+    "docs/security.md",
+    (
+        "the user is the connection's identity for authority checks; the password itself is not "
+        "verified"
+    ),
+)
 def test_the_user_of_a_csp_is_the_connections_identity_and_its_password_is_not_checked() -> None:
     # docs/pymqi.md: "connection authentication (the user is the connection's identity
     # for authority checks; the password is not checked)"; ibmmq's connect takes a CSP
@@ -141,6 +164,7 @@ def test_the_user_of_a_csp_is_the_connections_identity_and_its_password_is_not_c
     assert in_world(body) == [b"admin"]
 
 
+@keeps("docs/pymqi.md", "anything else there `ibmmq`'s `TypeError`")
 def test_a_csp_or_cno_of_another_type_is_ibmmqs_type_error() -> None:
     def body(world: World) -> None:
         qmgr = pymqi.QueueManager(None)
@@ -152,6 +176,7 @@ def test_a_csp_or_cno_of_another_type_is_ibmmqs_type_error() -> None:
     in_world(body)
 
 
+@keeps("docs/pymqi.md", "TLS (an SCO is packed and checked, never used)")
 def test_an_sco_is_packed_and_checked_and_the_connection_made_without_tls() -> None:
     # docs/pymqi.md: "TLS (an SCO is packed and checked, never used)".
     def body(world: World) -> bool:

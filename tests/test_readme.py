@@ -38,6 +38,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from qsg.commands.cli import main
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -156,6 +157,7 @@ def test_the_readme_and_docs_have_runnable_blocks() -> None:
 
 
 @pytest.mark.parametrize("block", SHELL, ids=lambda b: b.name)
+@keeps("docs/development.md", "every `qsg` and `./dev` command in them parses")
 def test_every_command_of_a_shell_block_parses(
     block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -180,6 +182,7 @@ def test_every_command_of_a_shell_block_parses(
             files_named(words[2:])
 
 
+@keeps("docs/development.md", "every `qsg` and `./dev` command in them parses")
 def test_the_parser_catches_an_option_that_does_not_exist() -> None:
     with pytest.raises(click.NoSuchOption):
         parse_qsg(["run", "scenarios/capacity.toml", "--durration", "5"])
@@ -228,6 +231,10 @@ def run_block(block: Block, where: Path) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     "path", [p for p in DOCS if RUNNABLE[p]], ids=lambda p: str(p.relative_to(ROOT))
 )
+@keeps(
+    "docs/development.md",
+    "the blocks marked `<!-- runnable -->` run on a copy of the repository",
+)
 def test_the_runnable_blocks_run_in_order_on_a_copy_of_the_repository(
     path: Path, tmp_path: Path
 ) -> None:
@@ -238,6 +245,7 @@ def test_the_runnable_blocks_run_in_order_on_a_copy_of_the_repository(
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda b: b.name)
+@keeps("docs/development.md", "their Python examples run")
 def test_a_python_example_of_the_readme_or_docs_runs_and_prints(
     example: Block, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -312,6 +320,10 @@ def test_a_console_session_shown_is_what_qsg_mqsc_prints(
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/development.md",
+    "`qsg run`; with no scenario, `scenarios/shared-queue-expiry.toml` on the embedded defaults",
+)
 def test_the_summary_the_readme_shows_is_what_dev_run_prints(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -378,10 +390,12 @@ def broken_links(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+@keeps("docs/development.md", "every relative link resolves")
 def test_every_relative_link_reaches_a_file_and_its_heading(path: Path) -> None:
     assert broken_links(path) == []
 
 
+@keeps("docs/development.md", "every relative link resolves")
 def test_the_link_check_finds_a_missing_file_and_a_missing_heading(tmp_path: Path) -> None:
     (tmp_path / "there.md").write_text("# There\n\n## The `[run]` table, sized\n")
     doc = tmp_path / "doc.md"
@@ -392,6 +406,7 @@ def test_the_link_check_finds_a_missing_file_and_a_missing_heading(tmp_path: Pat
     assert broken_links(doc) == ["gone.md: no such file", "there.md#nowhere: no such heading"]
 
 
+@keeps("docs/development.md", "and [README.md](README.md) links every document.")
 def test_the_docs_index_lists_every_document_of_docs() -> None:
     listed = {(INDEX.parent / t.partition("#")[0]).resolve() for t in relative_links(INDEX)}
     documents = {p.resolve() for p in (ROOT / "docs").rglob("*.md") if p != INDEX}

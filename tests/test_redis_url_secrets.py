@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from qsg.commands.cli import main
 from qsg.commands.options import _checked_redis_url
+from tests.claims import keeps
 
 WITH_PASSWORD = "redis://app:s3cret@127.0.0.1:1/0"
 
@@ -30,6 +31,25 @@ def warnings(stderr: str) -> list[str]:
 
 
 @pytest.mark.parametrize("command", ["run", "chaos", "exec"])
+@keeps(
+    "docs/coupling-facility.md",
+    "qsg takes the URL from the command line but warns, in one line on standard error, when it "
+    "holds a password, and names the variable that keeps it out of sight; the command then goes "
+    "on with it",
+)
+@keeps(
+    "docs/security.md",
+    (
+        "A password given on the command line (`--redis`) is visible to every user of the machine "
+        "(`ps`), so the command warns in one line and names the environment variable that keeps it "
+        "out of sight"
+    ),
+)
+@keeps(
+    "docs/scenarios.md",
+    "(`--redis URL` works too, but a command line is visible to every user of the "
+    "machine: give a password by `QSG_REDIS_URL`.)",
+)
 def test_a_password_on_the_command_line_is_warned_of_in_one_line_naming_qsg_redis_url(
     command: str, tmp_path: Path
 ) -> None:
@@ -46,6 +66,7 @@ def test_a_password_on_the_command_line_is_warned_of_in_one_line_naming_qsg_redi
     assert "s3cret" not in stderr
 
 
+@keeps("docs/coupling-facility.md", "when it holds a password")
 def test_the_same_url_from_the_environment_or_without_a_password_is_not_warned_of(
     tmp_path: Path,
 ) -> None:
@@ -54,6 +75,11 @@ def test_the_same_url_from_the_environment_or_without_a_password_is_not_warned_o
     assert warnings(invoke(["run", missing, "--redis", "redis://127.0.0.1:1/0"])[1]) == []
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "reads `QSG_SWEEP_REDIS_URL` instead, so that a `QSG_REDIS_URL` set for the other commands "
+    "does not move a sweep onto it.",
+)
 def test_qsg_sweep_names_its_own_variable(tmp_path: Path) -> None:
     # Its --redis is opt-in (points on the user's server, a database each), so it does
     # not read QSG_REDIS_URL but QSG_SWEEP_REDIS_URL.

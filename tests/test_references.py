@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.claims import keeps
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(
     path
@@ -26,6 +28,11 @@ def outside_citations(text: str) -> list[str]:
     return [match.group(0) for match in OUTSIDE.finditer(text)]
 
 
+@keeps(
+    "docs/development.md",
+    "`test_references.py`: a comment cites `docs/` or IBM's documentation by title, never a file "
+    "outside the repository.",
+)
 def test_no_source_cites_a_file_outside_the_repository() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line}: {cited}"
@@ -43,9 +50,32 @@ def test_every_doc_a_source_cites_exists() -> None:
     assert sorted(name for name in cited if not (ROOT / "docs" / name).is_file()) == []
 
 
+@keeps(
+    "docs/development.md",
+    "**References**: comments cite `docs/` or IBM's documentation by title, never a file outside "
+    "the repository.",
+)
 def test_the_check_knows_a_citation_from_outside() -> None:
     assert outside_citations('# expiry-mqmd.txt note 9; DESIGN.md, "Time"') == [
         "expiry-mqmd.txt",
         "DESIGN.md",
     ]
     assert outside_citations('# IBM, "Expiry (MQLONG)" note 9; docs/architecture.md') == []
+
+
+@keeps(
+    "docs/development.md",
+    "the code is laid out by `ruff format` (`./dev lint` checks it; `.venv/bin/ruff format .` "
+    "applies it), with no `# fmt: skip`",
+)
+def test_no_source_keeps_a_layout_of_its_own_from_the_formatter() -> None:
+    # ruff honours "# fmt: skip" and "# fmt: off" silently: a layout kept that way is one
+    # `./dev lint` no longer checks.
+    kept = re.compile(r"#\s*fmt:\s*(?:skip|off)\b")
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in SOURCES
+        for line, text in enumerate(path.read_text().splitlines(), 1)
+        if kept.search(text) and path.name != "test_references.py"
+    ]
+    assert found == []

@@ -63,6 +63,14 @@ def scenario(tmp_path: Path, *, rate: str = "5", qmgr_extra: str = "") -> Path:
     return path
 
 
+@keeps("docs/edges.md", "one problem, `cannot read: more than 16,777,216 bytes`, exit 2")
+@keeps(
+    "docs/security.md",
+    (
+        "is read to at most 16 MiB (`qsg validate /dev/zero` is refused, not read until memory "
+        "runs out)"
+    ),
+)
 def test_validate_of_a_file_without_end_is_one_problem_not_a_read_until_memory_runs_out() -> None:
     done = validate("/dev/zero")
     assert done.returncode == 2, done.stderr[-2000:]
@@ -71,6 +79,17 @@ def test_validate_of_a_file_without_end_is_one_problem_not_a_read_until_memory_r
 
 
 @keeps("docs/capacity.md", "the file is read up to 16 MiB")
+@keeps(
+    "docs/edges.md",
+    "a scenario, an `mqsc_file`, a rate file or a sweep's files bigger than 16 MiB, or without end",
+)
+@keeps(
+    "docs/security.md",
+    (
+        "A scenario file, and every file it names (`rate = { file }`, `mqsc_file`), is read to at "
+        "most 16 MiB"
+    ),
+)
 def test_an_mqsc_file_or_a_rate_file_without_end_is_a_problem_of_its_key(tmp_path: Path) -> None:
     path = scenario(tmp_path, qmgr_extra='mqsc_file = "/dev/zero"')
     try:
@@ -91,6 +110,12 @@ def test_an_mqsc_file_or_a_rate_file_without_end_is_a_problem_of_its_key(tmp_pat
 
 
 @keeps("docs/capacity.md", "(a file that is not a rate file is not copied to the terminal)")
+@keeps(
+    "docs/edges.md",
+    "`file:line: expected two cells, time and rate, found 4`: the count, or the offending cell "
+    "cut to 20 characters, never the line",
+)
+@keeps("docs/security.md", "a line of a named file is never echoed beyond the token at fault")
 def test_a_rate_file_that_is_not_one_is_reported_without_its_lines(tmp_path: Path) -> None:
     (tmp_path / "passwd").write_text(PASSWD)
     done = validate(scenario(tmp_path, rate='{ file = "passwd" }'))
@@ -116,6 +141,10 @@ def test_a_rate_cell_that_is_not_a_number_is_quoted_short(tmp_path: Path) -> Non
     assert "and more" not in done.stderr
 
 
+@keeps(
+    "docs/edges.md",
+    "a cell over the csv module's limit is a problem of its line, not a traceback",
+)
 def test_a_rate_cell_longer_than_the_csv_reader_takes_is_a_problem_of_its_line(
     tmp_path: Path,
 ) -> None:
@@ -130,6 +159,7 @@ def test_a_rate_cell_longer_than_the_csv_reader_takes_is_a_problem_of_its_line(
     assert "Traceback" not in done.stderr
 
 
+@keeps("docs/edges.md", "one problem, `not valid TOML: nested too deeply`")
 def test_toml_nested_beyond_the_parsers_depth_is_a_problem_not_a_traceback(
     tmp_path: Path,
 ) -> None:
@@ -142,6 +172,7 @@ def test_toml_nested_beyond_the_parsers_depth_is_a_problem_not_a_traceback(
     assert "Traceback" not in done.stderr
 
 
+@keeps("docs/edges.md", "printed as written: rich's emoji codes and markup are off for problems")
 def test_what_a_problem_prints_is_printed_as_written(tmp_path: Path) -> None:
     # rich turned ":x:" into an emoji and could read "[...]" as markup.
     done = validate(scenario(tmp_path, qmgr_extra='mqsc_file = "a:x:b[bold]c.mqsc"'))

@@ -311,6 +311,10 @@ def test_sweep_given_a_scenario_says_to_play_it_with_qsg_run(tmp_path: Path) -> 
     assert not (tmp_path / "out").exists()
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A URL of any other scheme is refused before anything starts, with exit code 2",
+)
 def test_a_redis_url_that_names_no_server_is_refused_before_anything_starts() -> None:
     path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
     env = {**os.environ, "QSG_REDIS_URL": "bogus://qsg:s3cret@h/0"}
@@ -324,6 +328,26 @@ def test_a_redis_url_that_names_no_server_is_refused_before_anything_starts() ->
     assert done.returncode == 2, done
     assert "Invalid value for --redis / QSG_REDIS_URL" in done.stderr
     assert "scheme 'bogus'" in done.stderr and "s3cret" not in done.stderr
+    assert "Queues" not in done.stdout
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "(exit code 2 at the command line, `ValueError` from the API)",
+)
+def test_a_redis_url_with_a_timeout_of_no_seconds_is_refused_before_anything_starts() -> None:
+    path = Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml"
+    env = {**os.environ, "QSG_REDIS_URL": "redis://qsg:s3cret@127.0.0.1:1/0?socket_timeout=0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.commands.cli", "run", str(path), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 2, done
+    assert "the URL's socket_timeout is 0.0: it must be more than 0 seconds" in done.stderr
+    assert "Traceback" not in done.stderr and "s3cret" not in done.stderr
     assert "Queues" not in done.stdout
 
 
@@ -401,6 +425,11 @@ def test_validate_counts_what_a_scenario_holds_in_words() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", [["run", "--no-progress"], ["chaos", "--runs", "1"]])
+@keeps(
+    "docs/scenarios.md",
+    "`--json` prints the same as JSON, alone on standard output (the headline and "
+    "progress go to standard error), so it can be piped.",
+)
 def test_json_output_is_the_json_alone_on_standard_output(command: list[str]) -> None:
     # The headline and progress lines go to standard error, so a pipe gets JSON.
     path = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
@@ -508,6 +537,12 @@ TOO_LONG = "R" * 49  # MQ names hold at most 48 characters
         (REQUESTER, "reply_model", f'"{TOO_LONG}"', "a model queue name has 1 to 48 characters"),
     ],
 )
+@keeps(
+    "docs/edges.md",
+    "checks a workload's `reply_to`, `reply_to_qmgr` and `reply_model` as MQ names (1 to 48 of "
+    "`A-Z a-z 0-9 . / _ %`), `reply_name` likewise with a `*` allowed, and `group_size` against "
+    "MsgSeqNumber's largest value (999,999,999).",
+)
 def test_a_workload_name_or_number_beyond_mqs_limits_is_a_problem_with_its_line(
     base: str, key: str, value: str, message: str, tmp_path: Path
 ) -> None:
@@ -519,6 +554,10 @@ def test_a_workload_name_or_number_beyond_mqs_limits_is_a_problem_with_its_line(
     assert found.startswith(f"broken.toml:{line}: workload[{workload}].{key}: {message}"), found
 
 
+@keeps(
+    "docs/edges.md",
+    "A problem is one line, `file:line: key: problem`, and the exit status is 2",
+)
 def test_validate_of_a_reply_to_longer_than_48_exits_2_in_one_line(tmp_path: Path) -> None:
     # It printed a ValueError traceback and exited 1.
     path = tmp_path / "long.toml"

@@ -23,6 +23,7 @@ from qsg.chaos import checkers, history
 from qsg.core import bugs
 from qsg.scenario.model import Fault
 from qsg.scenario.summary import Scopes
+from tests.claims import keeps
 
 SCOPES = Scopes({"QM1": "QSG1", "QM2": "QSG1"}, {"QSG1": ["APP.SHARED"]})
 
@@ -55,6 +56,27 @@ async def _stall(redis_url: str | None) -> list[qsg.events.WorldEvent]:
 
 
 @pytest.mark.parametrize("where", ["in process", "redis"])
+@keeps(
+    "docs/edges.md",
+    "A peer takes the lease over with a newer fencing token; when the holder wakes, its scan "
+    "goes on with the old token, and the coupling facility must refuse it.",
+)
+@keeps(
+    "docs/edges.md",
+    "its `fault` event's `detail` names the member and the token it stalled with.",
+)
+@keeps(
+    "docs/edges.md",
+    "With the test-only switch that skips the fencing check (`qsg.core.bugs.SKIP_FENCING`) the "
+    "stale scan runs and the `scan-lease` checker reports it",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 def test_a_holder_stalled_mid_scan_past_its_lease_is_refused_when_it_wakes(
     where: str, request: pytest.FixtureRequest
 ) -> None:

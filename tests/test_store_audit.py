@@ -25,6 +25,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
+from tests.claims import keeps
 from tests.helpers import ALL, get, put
 from tests.worlds import qsg_and_qm3
 
@@ -192,6 +193,11 @@ def _group_index(store: MessageStore) -> None:
         ),
     ],
 )
+@keeps(
+    "docs/coupling-facility.md",
+    "`MessageStore.audit()` recounts them from the messages and answers one line per "
+    "disagreement, naming the queue or structure and both figures (none: consistent)",
+)
 def test_the_audit_names_each_piece_of_derived_state_corrupted(
     store: MessageStore, corrupt: Callable[[MessageStore], None], named: str
 ) -> None:
@@ -247,6 +253,11 @@ def test_the_facility_audit_names_miscounted_locks_backouts_arrivals_and_maxima(
 
 
 # ---- at a world's end ------------------------------------------------------------------
+@keeps(
+    "docs/coupling-facility.md",
+    "a world that ends cleanly audits its queue managers' stores and its facilities and fails "
+    "with an `AssertionError` naming what it found",
+)
 async def test_a_world_whose_facility_went_wrong_fails_at_its_end_naming_it(
     virtual_clock: VirtualClock, cf_mode: dict[str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -76,6 +76,7 @@ def _usage(store: MessageStore) -> tuple[int, int, float]:
     "docs/capacity.md",
     "a structure is full, and MQPUT gets MQRC_STORAGE_MEDIUM_FULL, when either runs out",
 )
+@keeps("docs/scenarios.md", "a full structure is MQRC_STORAGE_MEDIUM_FULL (2192)")
 def test_at_cflevel_5_a_64_kb_structure_refuses_the_65th_1_kb_message_with_2192(
     store: MessageStore,
 ) -> None:
@@ -115,6 +116,10 @@ def test_a_full_structure_takes_a_message_again_once_one_is_got(store: MessageSt
     assert _usage(store)[:2] == (6, 30)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a put in syncpoint takes its room at once, and a backout gives it back",
+)
 def test_a_put_in_syncpoint_takes_its_room_at_once_and_a_backout_gives_it_back(
     store: MessageStore,
 ) -> None:

@@ -19,6 +19,7 @@ from actors.channel import DEFAULT_PORT, parse_conname
 from actors.clock import VirtualClock
 from actors.events import ChannelBatch, ChannelStateChanged
 from qsg import CMQC, MD, PMO
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +60,21 @@ def partner() -> Iterator[tuple[str, subprocess.Popen[str]]]:
     proc.wait()
 
 
+@keeps(
+    "docs/world.md",
+    "the sender's stands still while it connects and while a batch awaits its confirmation, and "
+    "each message travels with its age, so both Expiry fields count the time on the transmission "
+    "queue correctly on the other side.",
+)
+@keeps(
+    "docs/channels.md",
+    "one in another process through its TCP listener (`Topology.add_qmgr(..., listener=PORT)`, "
+    "CONNAME `host(port)`)",
+)
+@keeps(
+    "docs/channels.md",
+    "The sender's simulated time stands still while a partner in another process answers",
+)
 async def test_messages_cross_a_tcp_channel_to_a_partner_in_another_process(
     virtual_clock: VirtualClock, partner: tuple[str, subprocess.Popen[str]]
 ) -> None:
@@ -84,6 +100,10 @@ async def test_messages_cross_a_tcp_channel_to_a_partner_in_another_process(
     assert states[-1] == "RUNNING"
 
 
+@keeps(
+    "docs/world.md",
+    "States BINDING, RUNNING, RETRYING (SHORTRTY x SHORTTMR, then LONGRTY x LONGTMR) and STOPPED.",
+)
 async def test_a_tcp_channel_to_a_port_nobody_listens_on_retries_then_stops(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -106,6 +126,7 @@ async def test_a_tcp_channel_to_a_port_nobody_listens_on_retries_then_stops(
         (" host ( 2000 ) ", ("host", 2000)),
     ],
 )
+@keeps("docs/world.md", "connects to `host(port)` (1414 if no port)")
 def test_a_conname_is_host_with_an_optional_port_in_parentheses(
     conname: str, expected: tuple[str, int]
 ) -> None:
@@ -118,6 +139,15 @@ def test_a_malformed_conname_is_refused_by_name(conname: str) -> None:
         parse_conname(conname)
 
 
+@keeps(
+    "docs/world.md",
+    '`topology.add_qmgr("QM3", listener=1414)` (or `listener=0` for any free port, or '
+    '`"host(port)"`) gives QM3 a TCP channel listener',
+)
+@keeps(
+    "docs/security.md",
+    "listens on the loopback address only (127.0.0.1) unless it is given a host",
+)
 def test_a_listener_is_given_as_a_port_or_host_and_port() -> None:
     top = qsg.Topology()
     top.add_qmgr("QM3", listener=1500)

@@ -16,6 +16,7 @@ from qsg.core.objects import CFStructure, ProcessDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import Ordering
 from qsg.core.structs import MD
+from tests.claims import keeps
 from tests.helpers import SYNC_PUT, drain, get, get_or_none, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -62,6 +63,22 @@ def trigger_messages(initq: Handle, now: float = 0.0) -> list[tuple[MD, TM]]:
     return found
 
 
+@keeps(
+    "docs/triggering.md",
+    "A queue with `TRIGGER`, a `PROCESS` and an `INITQ` makes the queue manager write a "
+    "trigger message (an MQTM, `qsg.core.layouts.TM`) to the initiation queue when a trigger "
+    "event happens",
+)
+@keeps(
+    "docs/triggering.md",
+    "`FIRST` (the queue's count of messages of `TRIGMPRI` or more goes from 0 to 1",
+)
+@keeps("docs/triggering.md", "**The trigger message**: nonpersistent, `MQFMT_TRIGGER`")
+@keeps("docs/triggering.md", "at the initiation queue's default priority")
+@keeps(
+    "docs/mq-rules.md",
+    "TRIGTYPE(FIRST), EVERY and DEPTH fire as their conditions say; DEPTH turns triggering off.",
+)
 def test_a_first_message_on_an_empty_queue_writes_one_trigger_message_with_its_mqtm() -> None:
     qm = triggered_qm()
     initq = monitor(qm)
@@ -84,6 +101,8 @@ def test_a_first_message_on_an_empty_queue_writes_one_trigger_message_with_its_m
     assert tm.UserData.rstrip() == b"user data"
 
 
+@keeps("docs/triggering.md", "always `MQEI_UNLIMITED`")
+@keeps("docs/mq-rules.md", "Trigger messages always have MQEI_UNLIMITED (note 8).")
 def test_trigger_messages_are_always_generated_with_unlimited_expiry() -> None:
     """ "Expiry (MQLONG)" note 8, even when the message that caused it expires."""
     qm = triggered_qm()
@@ -93,6 +112,7 @@ def test_trigger_messages_are_always_generated_with_unlimited_expiry() -> None:
     assert md.Expiry == CMQC.MQEI_UNLIMITED
 
 
+@keeps("docs/mq-rules.md", "The MQTM is 684 bytes in IBM's layout.")
 def test_the_mqtm_is_684_bytes_in_ibm_layout() -> None:
     tm = TM(b"Q", b"P", b"D", 6, b"A", b"E", b"U")
     data = tm.pack(CMQC.MQENC_NATIVE)
@@ -112,6 +132,11 @@ def test_the_mqtm_is_684_bytes_in_ibm_layout() -> None:
     )
 
 
+@keeps("docs/triggering.md", "`EVERY` (each such message)")
+@keeps(
+    "docs/mq-rules.md",
+    "TRIGTYPE(FIRST), EVERY and DEPTH fire as their conditions say; DEPTH turns triggering off.",
+)
 def test_every_writes_a_trigger_message_for_each_message() -> None:
     qm = triggered_qm(trigger_type=CMQC.MQTT_EVERY)
     initq = monitor(qm)
@@ -121,6 +146,15 @@ def test_every_writes_a_trigger_message_for_each_message() -> None:
     assert len(trigger_messages(initq)) == 3
 
 
+@keeps(
+    "docs/triggering.md",
+    "`DEPTH` (the count reaches `TRIGDPTH`; then the queue manager sets `NOTRIGGER` until "
+    "someone turns it on again)",
+)
+@keeps(
+    "docs/mq-rules.md",
+    "TRIGTYPE(FIRST), EVERY and DEPTH fire as their conditions say; DEPTH turns triggering off.",
+)
 def test_depth_fires_at_trigdpth_and_then_turns_triggering_off() -> None:
     qm = triggered_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=3)
     initq = monitor(qm)
@@ -135,6 +169,14 @@ def test_depth_fires_at_trigdpth_and_then_turns_triggering_off() -> None:
     assert trigger_messages(initq) == []
 
 
+@keeps("docs/triggering.md", "expired messages not yet discarded count, as for every purpose")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expired messages not yet discarded count in the queue's depth for every purpose, MAXDEPTH "
+        "and depth triggering included (note 2)."
+    ),
+)
 def test_expired_messages_not_yet_discarded_count_for_depth_triggering() -> None:
     """ "Expiry (MQLONG)" note 2: they count "for all purposes, including depth triggering"."""
     qm = triggered_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=3)
@@ -147,6 +189,7 @@ def test_expired_messages_not_yet_discarded_count_for_depth_triggering() -> None
     assert qm.depth("APP.Q") == 3
 
 
+@keeps("docs/triggering.md", "the queue's count of messages of `TRIGMPRI` or more")
 def test_messages_below_trigmpri_neither_trigger_nor_count() -> None:
     qm = triggered_qm(trigger_msg_priority=5)
     initq = monitor(qm)
@@ -158,6 +201,7 @@ def test_messages_below_trigmpri_neither_trigger_nor_count() -> None:
 
 
 @pytest.mark.parametrize("ordering", [CMQC.MQMDS_PRIORITY, CMQC.MQMDS_FIFO])
+@keeps("docs/triggering.md", "on a local queue committed and uncommitted messages")
 def test_uncommitted_puts_count_on_a_local_queue_by_priority(ordering: int) -> None:
     """Condition 3 on a local queue: committed and uncommitted messages count."""
     qm = triggered_qm(
@@ -176,6 +220,7 @@ def test_uncommitted_puts_count_on_a_local_queue_by_priority(ordering: int) -> N
     assert len(trigger_messages(initq)) == 1
 
 
+@keeps("docs/triggering.md", "FIRST and DEPTH do not fire while the queue is open for input")
 def test_first_and_depth_do_not_fire_while_the_queue_is_open_for_input() -> None:
     """Condition 4; EVERY is not bound by it."""
     qm = triggered_qm()
@@ -189,6 +234,10 @@ def test_first_and_depth_do_not_fire_while_the_queue_is_open_for_input() -> None
     server.close()
 
 
+@keeps(
+    "docs/triggering.md",
+    "when the last handle that had the queue open for input closes with messages waiting",
+)
 def test_the_last_server_closing_with_messages_waiting_writes_a_trigger_message() -> None:
     qm = triggered_qm()
     initq = monitor(qm)
@@ -199,6 +248,8 @@ def test_the_last_server_closing_with_messages_waiting_writes_a_trigger_message(
     assert len(trigger_messages(initq)) == 1
 
 
+@keeps("docs/triggering.md", "and when a trigger monitor opens the initiation queue")
+@keeps("docs/triggering.md", "is open for input (a trigger monitor)")
 def test_no_trigger_message_without_a_trigger_monitor_and_one_when_it_opens_the_initq() -> None:
     """Condition 8; a trigger monitor opening the initiation queue finds what waits."""
     qm = triggered_qm()
@@ -219,6 +270,8 @@ def test_no_trigger_message_without_a_trigger_monitor_and_one_when_it_opens_the_
     ],
     ids=["no-process", "undefined-process", "undefined-initq", "notrigger", "trigtype-none"],
 )
+@keeps("docs/triggering.md", "no trigger message without a defined process")
+@keeps("docs/triggering.md", "an initiation queue that exists")
 def test_no_trigger_message_when_a_condition_fails(queue: dict[str, object]) -> None:
     qm = triggered_qm(**queue)
     monitor(qm)
@@ -226,6 +279,7 @@ def test_no_trigger_message_when_a_condition_fails(queue: dict[str, object]) -> 
     assert qm.depth("APP.INITQ") == 0
 
 
+@keeps("docs/triggering.md", "allows gets and is open for input")
 def test_no_trigger_message_when_the_initiation_queue_inhibits_gets() -> None:
     """Condition 7."""
     qm = triggered_qm()
@@ -235,6 +289,7 @@ def test_no_trigger_message_when_the_initiation_queue_inhibits_gets() -> None:
     assert qm.depth("APP.INITQ") == 0
 
 
+@keeps("docs/triggering.md", "(a transmission queue may have none)")
 def test_a_transmission_queue_triggers_without_a_process() -> None:
     qm = triggered_qm(process_name="", usage=CMQC.MQUS_TRANSMISSION, trigger_data="TO.QM3")
     initq = monitor(qm)
@@ -248,6 +303,11 @@ def test_a_transmission_queue_triggers_without_a_process() -> None:
 
 
 @pytest.mark.parametrize("end", ["commit", "backout"])
+@keeps(
+    "docs/triggering.md",
+    "Caused by a put in syncpoint it belongs to that unit of work (it counts towards MAXUMSGS) "
+    "and is made available when the unit of work ends, committed or backed out.",
+)
 def test_a_trigger_message_from_a_syncpoint_put_waits_for_the_unit_of_work_to_end(
     end: str,
 ) -> None:
@@ -263,6 +323,10 @@ def test_a_trigger_message_from_a_syncpoint_put_waits_for_the_unit_of_work_to_en
     assert len(trigger_messages(initq)) == 1
 
 
+@keeps(
+    "docs/triggering.md",
+    "when triggering is turned on (MQSET of `MQIA_TRIGGER_CONTROL` and the other trigger selectors",
+)
 def test_triggering_turned_on_with_messages_waiting_writes_a_trigger_message() -> None:
     """MQSET of MQIA_TRIGGER_CONTROL, when the conditions already stand."""
     qm = triggered_qm(trigger_control=CMQC.MQTC_OFF)
@@ -275,6 +339,7 @@ def test_triggering_turned_on_with_messages_waiting_writes_a_trigger_message() -
     assert setter.inquire(CMQC.MQIA_TRIGGER_CONTROL) == CMQC.MQTC_ON
 
 
+@keeps("docs/triggering.md", "or `ALTER QLOCAL ... TRIGGER`)")
 def test_alter_qlocal_trigger_with_messages_waiting_writes_a_trigger_message() -> None:
     qm = triggered_qm(trigger_control=CMQC.MQTC_OFF)
     initq = monitor(qm)
@@ -292,6 +357,13 @@ def test_alter_qlocal_trigger_with_messages_waiting_writes_a_trigger_message() -
         (CMQC.MQIA_TRIGGER_MSG_PRIORITY, 10, CMQC.MQRC_TRIGGER_MSG_PRIORITY_ERR),
         (CMQC.MQCA_TRIGGER_DATA, b"x" * 65, CMQC.MQRC_CHAR_ATTR_LENGTH_ERROR),
     ],
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_TRIGGER_CONTROL_ERROR, _DEPTH_ERROR, _MSG_PRIORITY_ERR, _TYPE_ERROR | MQSET of a "
+        "triggering attribute out of range"
+    ),
 )
 def test_mqset_refuses_a_triggering_value_with_its_reason_code(
     selector: int, value: int | bytes, reason: int
@@ -315,6 +387,7 @@ def test_mqset_changes_the_trigger_data_and_mqinq_reads_every_trigger_attribute(
     assert h.inquire(CMQC.MQCA_INITIATION_Q_NAME) == b"APP.INITQ".ljust(48)
 
 
+@keeps("docs/triggering.md", "or `TRIGINT` milliseconds")
 def test_first_fires_again_on_a_non_empty_queue_once_trigint_has_passed() -> None:
     qm = triggered_qm()
     qm.trigger_interval = 5_000  # TRIGINT(5000) milliseconds
@@ -327,6 +400,7 @@ def test_first_fires_again_on_a_non_empty_queue_once_trigint_has_passed() -> Non
     assert len(trigger_messages(initq)) == 1
 
 
+@keeps("docs/triggering.md", "One that cannot be put goes to the dead-letter queue.")
 def test_a_trigger_message_that_cannot_be_put_goes_to_the_dead_letter_queue() -> None:
     events: list[Event] = []
     qm = triggered_qm(events)
@@ -342,6 +416,8 @@ def test_a_trigger_message_that_cannot_be_put_goes_to_the_dead_letter_queue() ->
     assert not [e for e in events if isinstance(e, TriggerMessagePut)]
 
 
+@keeps("docs/triggering.md", "Each is a `TriggerMessagePut` event.")
+@keeps("docs/events.md", "trigger message put to the initiation queue `queue` for `app_queue`")
 def test_every_trigger_message_is_an_event_naming_the_application_queue() -> None:
     events: list[Event] = []
     qm = triggered_qm(events, trigger_type=CMQC.MQTT_EVERY)
@@ -375,6 +451,11 @@ def shared_member() -> QMgr:
     return member
 
 
+@keeps(
+    "docs/triggering.md",
+    "on a shared queue committed ones only (so its trigger check happens at commit)",
+)
+@keeps("docs/mq-rules.md", "A shared queue counts committed messages only and triggers at commit.")
 def test_a_shared_queue_counts_committed_messages_only_and_triggers_at_commit() -> None:
     qm = shared_member()
     initq = open_queue(qm, "APP.INITQ", IN)
@@ -387,6 +468,7 @@ def test_a_shared_queue_counts_committed_messages_only_and_triggers_at_commit() 
     assert len(trigger_messages(initq)) == 1
 
 
+@keeps("docs/triggering.md", "on a shared queue committed ones only")
 def test_a_backed_out_put_to_a_shared_queue_triggers_nothing() -> None:
     qm = shared_member()
     initq = open_queue(qm, "APP.INITQ", IN)
@@ -396,7 +478,38 @@ def test_a_backed_out_put_to_a_shared_queue_triggers_nothing() -> None:
     assert trigger_messages(initq) == []
 
 
+@keeps(
+    "docs/triggering.md",
+    "For a shared queue only the member that put (or committed) the message writes a "
+    "trigger message, to its own initiation queue",
+)
+def test_only_the_member_that_put_to_a_shared_queue_writes_its_trigger_message() -> None:
+    # MQ would have QM2, whose trigger monitor also watches its own APP.INITQ, write one
+    # too; qsg does not simulate that (docs/triggering.md, "Not simulated").
+    group = QueueSharingGroup("QSG1")
+    members = [QMgr(name, qsg=group) for name in ("QM1", "QM2")]
+    for member in members:
+        member.define_process(ProcessDefinition("APP.PROC"))
+        member.define_queue("APP.INITQ")
+    members[0].define_structure(CFStructure("APP1"))
+    members[0].define_queue(
+        "APP.SHARED",
+        qsg_disp=CMQC.MQQSGD_SHARED,
+        cf_struct="APP1",
+        trigger_control=CMQC.MQTC_ON,
+        trigger_type=CMQC.MQTT_EVERY,
+        process_name="APP.PROC",
+        initiation_q_name="APP.INITQ",
+    )
+    initqs = [open_queue(member, "APP.INITQ", IN) for member in members]
+    put(open_queue(members[0], "APP.SHARED", OUT), b"on QM1", 0.0)
+    put(open_queue(members[1], "APP.SHARED", OUT), b"on QM2", 0.0)
+    written = [[tm.QName.rstrip() for _, tm in trigger_messages(initq)] for initq in initqs]
+    assert written == [[b"APP.SHARED"], [b"APP.SHARED"]]  # one each: its own put's
+
+
 # ---- MQSC ----------------------------------------------------------------------------
+@keeps("docs/triggering.md", "`ALTER QMGR TRIGINT(n)`")
 def test_mqsc_defines_processes_and_triggered_queues() -> None:
     qm = QMgr("QM1")
     mqsc.load(

@@ -17,6 +17,7 @@ from qsg import CMQC, MQMIError, QMgr
 from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, drain, put
 
 
@@ -30,6 +31,11 @@ def shared_queue(transport: TrioTransport, name: str) -> tuple[RedisStore, Handl
     return store, qm.connect().open("Q", ALL)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a task that has called `await greenback.ensure_portal()` runs the (synchronous) rules layer "
+    "on it.",
+)
 async def test_a_queue_manager_runs_on_the_facility_from_a_trio_task(cf_url: str) -> None:
     async with TrioTransport.open(cf_url) as transport:
         await greenback.ensure_portal()  # the synchronous rules layer awaits through it
@@ -40,6 +46,11 @@ async def test_a_queue_manager_runs_on_the_facility_from_a_trio_task(cf_url: str
         store.delete_queue("Q")
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "`coupling.trio_transport.TrioTransport.open(url)` is the same connection for trio tasks, "
+    "pipelining concurrent members' calls",
+)
 async def test_concurrent_calls_share_one_connection_and_each_gets_its_own_answer(
     cf_url: str,
 ) -> None:

@@ -24,6 +24,7 @@ from actors.events import (
 )
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -79,6 +80,11 @@ async def test_a_waiting_get_is_woken_by_a_put_from_another_member_at_that_simul
         assert got == [(b"late", 7.0)]
 
 
+@keeps("docs/world.md", "`get` (with `MQGMO_WAIT` and `WaitInterval` in simulated milliseconds)")
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_NO_MSG_AVAILABLE | MQGET found no message that may be returned (after WaitInterval)",
+)
 async def test_a_get_that_waits_in_vain_fails_with_2033_after_its_wait_interval(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -111,6 +117,14 @@ async def test_a_message_put_in_syncpoint_wakes_a_waiting_getter_only_when_commi
         assert times == [3.0]
 
 
+@keeps(
+    "docs/world.md",
+    "a surviving member of its QSG runs peer recovery of its shared units of work at once.",
+)
+@keeps(
+    "docs/scenarios.md",
+    "a surviving member backs out its units of work on shared queues (peer recovery)",
+)
 async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_backout_count_raised(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -138,6 +152,16 @@ async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_bac
             await q2.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
 
 
+@keeps(
+    "docs/world.md",
+    "a kill is abrupt: the queue manager's tasks stop, its connections get "
+    "`MQRC_CONNECTION_BROKEN` (2009, a waiting get too) and new ones `MQRC_Q_MGR_NOT_AVAILABLE` "
+    "(2059)",
+)
+@keeps(
+    "docs/scenarios.md",
+    "The queue manager's tasks stop, its connections get MQRC_CONNECTION_BROKEN",
+)
 async def test_a_connection_to_a_killed_queue_manager_is_broken_and_a_new_one_refused(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -161,6 +185,15 @@ async def test_a_connection_to_a_killed_queue_manager_is_broken_and_a_new_one_re
         assert (await world.connect("QM3")).q_mgr_name == "QM3"
 
 
+@keeps(
+    "docs/world.md",
+    "A restart backs out its local units of work, loses its nonpersistent local messages "
+    "(persistent ones stay)",
+)
+@keeps(
+    "docs/scenarios.md",
+    "nonpersistent local messages wait for its restart (which loses the nonpersistent ones)",
+)
 async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent_ones(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -180,6 +213,8 @@ async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent
             await q.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
 
 
+@keeps("docs/world.md", "deletes its temporary dynamic queues")
+@keeps("docs/scenarios.md", "temporary dynamic queues gone")
 async def test_temporary_dynamic_queues_are_gone_after_a_restart(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -202,6 +237,11 @@ async def test_temporary_dynamic_queues_are_gone_after_a_restart(
         assert again.name != temporary.name  # a new life names its queues afresh
 
 
+@keeps(
+    "docs/world.md",
+    "CPU per MQ call (with `cpus` processors per queue manager, so calls queue), CF access time",
+)
+@keeps("docs/scenarios.md", "processors per queue manager: calls beyond that queue for one")
 async def test_the_cpu_cost_of_a_call_is_simulated_time_and_calls_queue_for_the_processor(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -219,6 +259,16 @@ async def test_the_cpu_cost_of_a_call_is_simulated_time_and_calls_queue_for_the_
         assert trio.current_time() - start == pytest.approx(0.045)  # one processor
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "keeps shared queues in process instead: faster, and the same seed then repeats the run "
+    "exactly.",
+)
+@keeps(
+    "docs/world.md",
+    "`qsg.start(..., in_process=True)` keeps them in process: faster, and then **the same seed "
+    "gives the same event sequence**",
+)
 def test_the_same_seed_gives_the_same_event_sequence_with_the_in_process_store() -> None:
     def play(seed: int) -> list[object]:
         async def main() -> list[object]:
@@ -247,6 +297,7 @@ async def _busy_member(world: World, member: str) -> None:
             await q.get(None, MD(), wait_gmo(500))
 
 
+@keeps("docs/world.md", "`world.events.subscribe()` is a trio channel of them.")
 async def test_a_subscriber_sees_every_event_from_its_subscription_on(
     virtual_clock: VirtualClock,
 ) -> None:

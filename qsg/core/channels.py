@@ -80,8 +80,11 @@ def at_start(
     """The channel's start, from the receiver's last committed number, the sender's
     last sent and the number of messages of its batch in doubt (0: none): the batch in
     doubt is committed if the receiver committed its last message, backed out if the
-    receiver is at the message before it; any other pair of numbers is AMQ9526E."""
-    if committed == sent:
+    receiver is at the message before it; any other pair of numbers is AMQ9526E. 0
+    (nothing sent yet) and ``wrap`` are the same number: a new channel's first batch,
+    backed out, leaves its sender at the number before 1, which ``following`` makes
+    ``wrap``, and its receiver still at 0."""
+    if following(committed, 0, wrap) == following(sent, 0, wrap):
         return Start.COMMIT if in_doubt else Start.IN_SYNC
     if in_doubt and following(committed, in_doubt, wrap) == sent:
         return Start.BACK_OUT

@@ -31,6 +31,7 @@ _QUEUE_SELECTORS = frozenset(
 )
 # The selectors MQSET changes on some type of queue (IBM: "MQSET"), and their rows.
 _SETTABLE = attributes.selectors(attributes.QUEUES, settable=True)
+_MOST_BACKOUTS_SHOWN = 255  # BackoutCount on z/OS
 
 
 class HandleQueueManager(TriggeringQueueManager, Protocol):
@@ -133,6 +134,7 @@ class Handle:
             stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now)
             if qdef.trigger_control == CMQC.MQTC_ON
             else None,
+            structures=self.repository.structures,
         )
         return self.done
 
@@ -202,6 +204,11 @@ class Handle:
         except MQMIError as truncated:
             truncated.done = done if truncated.comp == CMQC.MQCC_WARNING else None
             raise
+        finally:
+            # "On z/OS, a value of 255 means that the message has been backed out 255 or
+            # more times; the value returned is never greater than 255" (BackoutCount).
+            if md.BackoutCount > _MOST_BACKOUTS_SHOWN and qm.rules.platform == CMQC.MQPL_ZOS:
+                md.BackoutCount = _MOST_BACKOUTS_SHOWN
         if error is not None:  # a warning: the message is the caller's all the same
             error.message, error.done = body, done
             raise error

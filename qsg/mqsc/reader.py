@@ -293,7 +293,9 @@ def _new_queue(qm: QMgr, command: Command) -> Any:
         found = qm.find(command.like)
         if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
             raise ValueError(f"LIKE({command.like}) names no {kind}")
-        return _replaced(found[1], command, name=command.name)
+        # "The disposition of the LIKE object is not copied" (DEFINE queues): QMGR
+        # unless the command gives its own QSGDISP.
+        return _replaced(found[1], command, name=command.name, qsg_disp=CMQC.MQQSGD_Q_MGR)
     if kind == "QMODEL":
         attrs.setdefault("definition_type", CMQC.MQQDT_TEMPORARY_DYNAMIC)
         attrs["q_type"] = CMQC.MQQT_MODEL
@@ -301,9 +303,10 @@ def _new_queue(qm: QMgr, command: Command) -> Any:
 
 
 def _replaced(base: Any, command: Command, **more: Any) -> Any:
-    """``base`` with the command's attributes set, its kept values merged."""
+    """``base`` with ``more`` and then the command's attributes set, its kept values
+    merged."""
     kept = attributes.kept(base.kept, command.kept)
-    return dataclasses.replace(base, **more, **command.attributes, kept=kept)
+    return dataclasses.replace(base, **{**more, **command.attributes}, kept=kept)
 
 
 def _cf_structure(qm: QMgr, command: Command) -> None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from qsg.pymqi import CMQC, CMQCFC
-from qsg.pymqi._pcf import CFH
+from qsg.pymqi._pcf import CFBF, CFH, CFIF, CFSF, CFST
 from qsg.pymqi._pcf_messages import (
     INTEGER_NAMES,
     STRING_NAMES,
@@ -228,7 +228,11 @@ class PCFExecute(QueueManager):
             WaitInterval=wait,
         )
         get_md = MD(CorrelId=put_md.MsgId)
-        return _replies(reply_queue, self._max_length, get_md, gmo, responses)
+        try:
+            return _replies(reply_queue, self._max_length, get_md, gmo, responses)
+        except MQMIError as error:
+            error.detail = _not_simulated(command, body, error.reason, qm) or error.detail
+            raise
 
     # ---- pymqi's helpers -------------------------------------------------------------------
     @staticmethod
@@ -291,6 +295,34 @@ def _replies(
     if first_failure is not None:
         raise first_failure
     return responses
+
+
+#: MQCMD_ names by number, for an error naming the command.
+_COMMAND_NAMES = {getattr(CMQCFC, name): name for name in dir(CMQCFC) if name.startswith("MQCMD_")}
+
+
+def _not_simulated(command: int, body: list[Any], reason: int, qm: QueueManager) -> str:
+    """What the failed reply ``reason`` to a request of ``body`` says is not simulated,
+    as docs/pymqi.md lists it ("Not simulated: the filters ..., CommandScope other than
+    the queue manager spoken to; the other commands"), or "" when it is another failure.
+    A PCF reply carries no text: the facade, which built the request, adds it."""
+    if reason == CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR and any(
+        isinstance(p, CFIF | CFSF | CFBF) for p in body
+    ):
+        return "PCF filters (MQCFIF, MQCFSF, MQCFBF) are not simulated"
+    if reason == CMQCFC.MQRCCF_CFH_COMMAND_ERROR:
+        name = _COMMAND_NAMES.get(command, f"command {command}")
+        return f"{name} is not simulated by the command server (docs/mqsc.md)"
+    scopes = [
+        _as_bytes(p.String).strip()
+        for p in body
+        if isinstance(p, CFST) and p.Parameter == CMQCFC.MQCACF_COMMAND_SCOPE
+    ]
+    own = qm.inquire(CMQC.MQCA_Q_MGR_NAME) if scopes else b""
+    own = own.strip() if isinstance(own, bytes) else b""
+    if reason == CMQCFC.MQRCCF_COMMAND_FAILED and any(s not in (b"", own) for s in scopes):
+        return "a CommandScope other than the queue manager spoken to is not simulated"
+    return ""
 
 
 def _as_bytes(value: bytes | str) -> bytes:

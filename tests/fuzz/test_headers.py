@@ -21,6 +21,7 @@ from qsg.pymqi import RFH2
 from qsg.pymqi.errors import PYIFError
 from qsg.pymqi.rfh2 import rfh2_get_headers
 from tests.bounds import memory_bound
+from tests.claims import keeps
 
 NATIVE = CMQC.MQENC_NATIVE
 MCD = b"<mcd><Msd>jms_text</Msd></mcd>"
@@ -66,6 +67,11 @@ def read(kind: str, data: bytes) -> None:
     assert time.monotonic() - started < 1.0
 
 
+@keeps(
+    "docs/edges.md",
+    "refuses, with pymqi's PYIFError, a header whose StrucLength is under its 36 fixed bytes "
+    "where another MQRFH2 follows",
+)
 def test_an_rfh2_whose_struclength_does_not_move_on_is_refused() -> None:
     # "MQRFH2": StrucLength counts the fixed part (36 bytes) and the folders. A header
     # that says 0 and chains to another MQRFH2 (Format MQHRF2) was read again and again,
@@ -76,6 +82,7 @@ def test_an_rfh2_whose_struclength_does_not_move_on_is_refused() -> None:
         rfh2_get_headers(bytes(data), {"Format": CMQC.MQFMT_RF_HEADER_2}, [])
 
 
+@keeps("docs/edges.md", "checks each folder's NameValueLength against the bytes left")
 def test_an_rfh2_folder_cut_short_is_pymqis_error_not_struct_error() -> None:
     data = bytearray(_rfh2())
     data[8:12] = struct.pack("=i", 36 + 2)  # StrucLength: two bytes of a folder's length
