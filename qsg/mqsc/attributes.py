@@ -40,6 +40,8 @@ def shown(
     Status rows (CURDEPTH, ...) come from ``status``, and only with it."""
     out: Attributes = []
     for a in table.TABLE[object_type]:
+        if not table.applies(a, record):
+            continue  # a channel attribute of another CHLTYPE
         if a.role == "status":
             if status is not None:
                 out.append((a.keyword, status[a.keyword]))

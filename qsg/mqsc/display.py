@@ -350,6 +350,9 @@ def _keywords(*lists: A.Attributes) -> frozenset[str]:
 def _samples() -> dict[str, frozenset[str]]:
     local = QueueView(QueueDefinition("X"))
     channel = ChannelView(ChannelDefinition("X", 1, xmit_q_name="X"))
+    channels = [
+        ChannelView(ChannelDefinition("X", chltype, xmit_q_name="X")) for chltype in A.CHANNEL_TYPES
+    ]
     structure = StructureView(CFStructure("X"))
     snap = Snapshot("X", "", 0.0, 0, {}, {}, {})
     return {
@@ -359,7 +362,7 @@ def _samples() -> dict[str, frozenset[str]]:
             A.queue(QueueView(RemoteQueue("X"))),
         ),
         "QSTATUS": _keywords(A.queue_status(local), A.handle_status(local, _SAMPLE_HANDLE)),
-        "CHANNEL": _keywords(A.channel(channel)),
+        "CHANNEL": _keywords(*(A.channel(view) for view in channels)),
         "CHSTATUS": _keywords(A.channel_status(channel)),
         "QMGR": _keywords(A.qmgr(snap)),
         "CFSTRUCT": _keywords(A.cf_structure(structure)),

@@ -17,6 +17,7 @@ from qsg import CMQCFC as F
 from qsg.core import attributes as table
 from qsg.core.attributes.attribute import KEPT, Attribute
 from qsg.core.attributes.kinds import Choice, Number, Numbered, Size, Text
+from qsg.core.attributes.objects import CHLTYPE
 
 BEGIN = "<!-- the attribute table: written by python -m qsg.mqsc.doc -->"
 END = "<!-- end of the attribute table -->"
@@ -75,8 +76,9 @@ def _access(a: Attribute) -> str:
 
 
 def _types(a: Attribute, kinds: tuple[str, ...]) -> str:
-    if len(kinds) == 1:
-        return ""
+    if kinds == ("CHANNEL",):  # the channel types (CHLTYPE) that take it
+        words = [w for w in CHLTYPE.values if w in a.channel_types]
+        return " ".join(words) if words else "all"
     shown = [_ABBREVIATIONS[k] for k in kinds if k in a.objects]
     only = [_ABBREVIATIONS[k] for k in kinds if k in a.shown_on and k not in a.objects]
     return "".join(shown) + (f" (shown on {''.join(only)})" if only else "")
@@ -93,8 +95,9 @@ def section() -> str:
     lines = [BEGIN, ""]
     for title, kinds in FAMILIES:
         lines += [f"### {title}", ""]
-        typed = len(kinds) > 1
-        head = "| keyword | " + ("types | " if typed else "") + "values (default) | PCF | in qsg |"
+        typed = len(kinds) > 1 or kinds == ("CHANNEL",)
+        column = "CHLTYPE | " if kinds == ("CHANNEL",) else "types | "
+        head = "| keyword | " + (column if typed else "") + "values (default) | PCF | in qsg |"
         lines += [head, "|---" * (5 if typed else 4) + "|"]
         seen: set[str] = set()
         for kind in kinds:

@@ -182,11 +182,13 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
             continue
         _set(keyword, value, attributes, kept)
     required = {
-        "CHANNEL": ("channel_type", "CHLTYPE(SDR|SVR|RCVR|RQSTR)"),
+        "CHANNEL": ("channel_type", "CHLTYPE(SDR|SVR|RCVR|RQSTR|SVRCONN|CLNTCONN)"),
         "QALIAS": ("target", "TARGET(queue)"),
     }.get(object_type)
     if required and verb == "DEFINE" and not options["like"] and required[0] not in attributes:
         problem(type_item, f"DEFINE {object_type} needs {required[1]}")
+    if object_type == "CHANNEL" and "channel_type" in attributes:
+        _check_channel_type(items[2:], attributes["channel_type"], verb, problem)
     if len(problems) > count:
         return None
     return Command(
@@ -200,6 +202,15 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
         column=verb_item.column,
         **options,
     )
+
+
+def _check_channel_type(items: list[lexer.Item], chltype: int, verb: str, problem: Any) -> None:
+    """A keyword the channel's CHLTYPE does not take ("DEFINE CHANNEL": BATCHSZ on a
+    SVRCONN, SHARECNV on a sender) is not a keyword of the command: CSQ9001E."""
+    word = attributes.CHLTYPE.word(chltype)
+    for item in items:
+        if attributes.not_for(word, [item.word]):
+            problem(item, f"{shown(item.word)} is not a keyword of {verb} CHANNEL CHLTYPE({word})")
 
 
 def _set(keyword: schema.Keyword, value: Any, fields: dict[str, Any], kept: dict[str, Any]) -> None:
@@ -323,6 +334,18 @@ def _cf_structure(qm: QMgr, command: Command) -> None:
 def _channel(qm: QMgr, command: Command) -> None:
     record = _record(qm.local.channels, command, ChannelDefinition)
     if record is not None:
+        # An ALTER (or a LIKE) without CHLTYPE: the keywords are checked against the
+        # channel's own type, as a DEFINE's are against the type it gives.
+        wrong = attributes.not_for(
+            attributes.channel_type(record),
+            [
+                *command.kept,
+                *(a.keyword for a in attributes.TABLE["CHANNEL"] if a.field in command.attributes),
+            ],
+        )
+        if wrong:
+            chltype = attributes.channel_type(record)
+            raise ValueError(f"{shown(wrong[0])} is not a keyword of CHANNEL CHLTYPE({chltype})")
         qm.define_channel(record, replace=command.replace or command.verb == "ALTER")
 
 

@@ -29,7 +29,7 @@ from qsg.core.attributes.attribute import (
     Attribute,
 )
 from qsg.core.attributes.kinds import Choice, Kind, Number, Text, Wire
-from qsg.core.attributes.objects import CF_STRUCTURES, CHANNELS, PROCESSES, Q_MGR
+from qsg.core.attributes.objects import CF_STRUCTURES, CHANNELS, CHLTYPE, PROCESSES, Q_MGR
 from qsg.core.attributes.queues import Q_TYPE, QUEUE
 
 #: Every row, each family in DISPLAY's order.
@@ -52,6 +52,28 @@ def keywords(object_type: str) -> dict[str, Attribute]:
             for word in (*words, *a.synonyms):
                 found[word] = a
     return found
+
+
+def channel_type(record: object) -> str:
+    """A channel record's CHLTYPE word (SDR, SVRCONN, ...); "" for another record."""
+    value = getattr(record, "channel_type", None)
+    return CHLTYPE.word(value) if value is not None else ""
+
+
+def applies(a: Attribute, record: object) -> bool:
+    """Whether ``a`` belongs to ``record``: every row does, but a channel's only to the
+    CHLTYPEs it is for (BATCHSZ to message channels, SHARECNV to client channels)."""
+    return not a.channel_types or channel_type(record) in a.channel_types
+
+
+def not_for(chltype: str, keywords: Iterable[str]) -> list[str]:
+    """The channel ``keywords`` (MQSC's, as given) that CHLTYPE ``chltype`` does not take."""
+    rows = {a.keyword: a for a in TABLE["CHANNEL"]}
+    return [
+        k
+        for k in keywords
+        if k in rows and rows[k].channel_types and chltype not in rows[k].channel_types
+    ]
 
 
 def read(record: object, a: Attribute) -> Any:
@@ -135,6 +157,7 @@ def mqset_value(a: Attribute, value: int | bytes) -> Any:
 
 
 __all__ = [
+    "CHLTYPE",
     "KEPT",
     "OBJECT_TYPES",
     "QALIAS",
@@ -151,11 +174,14 @@ __all__ = [
     "Number",
     "Text",
     "Wire",
+    "applies",
     "changed",
+    "channel_type",
     "inquired",
     "kept",
     "keywords",
     "mqset_value",
+    "not_for",
     "padded",
     "queue_type",
     "read",
