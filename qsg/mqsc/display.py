@@ -19,7 +19,13 @@ from operator import ge, gt, le, lt
 
 from qsg.core import attributes
 from qsg.core.errors import QSGError
-from qsg.core.objects import AliasQueue, CFStructure, ChannelDefinition, RemoteQueue
+from qsg.core.objects import (
+    AliasQueue,
+    CFStructure,
+    ChannelDefinition,
+    ProcessDefinition,
+    RemoteQueue,
+)
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import attributes as A
 from qsg.mqsc.status import ChannelView, HandleView, QueueView, Snapshot, StructureView
@@ -45,6 +51,8 @@ OBJECTS = {
     "QMGR": "QMGR",
     "CFSTRUCT": "CFSTRUCT",
     "CFSTATUS": "CFSTATUS",
+    "PROCESS": "PROCESS",
+    "PRO": "PROCESS",
     "GROUP": "GROUP",
 }
 #: The object types DISPLAY names without a value in parentheses.
@@ -53,6 +61,7 @@ UNNAMED = frozenset({"QMGR", "GROUP"})
 MESSAGES = {
     "QUEUE": "CSQM401I",
     "CHANNEL": "CSQM406I",
+    "PROCESS": "CSQM407I",
     "QMGR": "CSQM409I",
     "QSTATUS": "CSQM420I",
     "HANDLE": "CSQM421I",
@@ -340,6 +349,9 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     elif kind == "CFSTATUS":
         for name, structure in snap.structures.items():
             yield message, name, A.cf_status(structure)
+    elif kind == "PROCESS":
+        for name, process in snap.processes.items():
+            yield message, name, A.process(process)
 
 
 def _keywords(*lists: A.Attributes) -> frozenset[str]:
@@ -367,6 +379,7 @@ def _samples() -> dict[str, frozenset[str]]:
         "QMGR": _keywords(A.qmgr(snap)),
         "CFSTRUCT": _keywords(A.cf_structure(structure)),
         "CFSTATUS": _keywords(A.cf_status(structure)),
+        "PROCESS": _keywords(A.process(ProcessDefinition("X"))),
         "GROUP": frozenset(),
     }
 
@@ -383,6 +396,7 @@ FIXED = {
     "QMGR": 1,
     "CFSTRUCT": 1,
     "CFSTATUS": 2,
+    "PROCESS": 1,
     "GROUP": 0,
 }
 #: What shows every attribute when none is named: status displays, and DISPLAY QMGR.

@@ -18,7 +18,7 @@ from qsg.core import attributes as table
 from qsg.core import geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
-from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
+from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 
@@ -103,6 +103,8 @@ class Snapshot:
     structures: Mapping[str, StructureView] = field(default_factory=dict)
     #: The QSG's members in order and their state (ACTIVE or FAILED); empty outside one.
     members: Mapping[str, str] = field(default_factory=dict)
+    #: The queue manager's process definitions (DISPLAY PROCESS), by name.
+    processes: Mapping[str, ProcessDefinition] = field(default_factory=dict)
 
 
 #: A CF structure's use: entries, elements, max_entries, max_elements.
@@ -161,6 +163,7 @@ def take(
         views,
         structures,
         dict(members or {}),
+        dict(sorted(qm.local.processes.items())),
     )
 
 

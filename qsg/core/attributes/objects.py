@@ -260,6 +260,9 @@ CF_STRUCTURES: tuple[Attribute, ...] = (
 PROCESSES: tuple[Attribute, ...] = (
     row("PROCESS", Text(48, "process"), _PR, "", field="name", role="name",
         parameter=CMQC.MQCA_PROCESS_NAME, inquire=True, effect="the process's name"),
+    row("QSGDISP", Choice({"QMGR": CMQC.MQQSGD_Q_MGR}), _PR, CMQC.MQQSGD_Q_MGR,
+        parameter=CMQC.MQIA_QSG_DISP,
+        effect="QMGR: a member's own process (GROUP and COPY objects are not simulated)"),
     row("DESCR", Text(64), _PR, "", field="description", parameter=CMQC.MQCA_PROCESS_DESC,
         inquire=True, effect="shown"),
     row("APPLTYPE", APPLTYPE, _PR, CMQC.MQAT_ZOS, field="appl_type",
