@@ -83,14 +83,19 @@ MQINQ_SELECTORS = {
     "INDXTYPE": CMQC.MQIA_INDEX_TYPE, "GET": CMQC.MQIA_INHIBIT_GET,
     "PUT": CMQC.MQIA_INHIBIT_PUT, "MAXMSGL": CMQC.MQIA_MAX_MSG_LENGTH,
     "MAXDEPTH": CMQC.MQIA_MAX_Q_DEPTH, "MSGDLVSQ": CMQC.MQIA_MSG_DELIVERY_SEQUENCE,
-    "PROPCTL": CMQC.MQIA_PROPERTY_CONTROL, "QDPHIEV": CMQC.MQIA_Q_DEPTH_HIGH_EVENT,
-    "QDEPTHHI": CMQC.MQIA_Q_DEPTH_HIGH_LIMIT, "QDPLOEV": CMQC.MQIA_Q_DEPTH_LOW_EVENT,
-    "QDEPTHLO": CMQC.MQIA_Q_DEPTH_LOW_LIMIT, "QDPMAXEV": CMQC.MQIA_Q_DEPTH_MAX_EVENT,
-    "QSVCINT": CMQC.MQIA_Q_SERVICE_INTERVAL, "QSVCIEV": CMQC.MQIA_Q_SERVICE_INTERVAL_EVENT,
-    "QSGDISP": CMQC.MQIA_QSG_DISP, "RETINTVL": CMQC.MQIA_RETENTION_INTERVAL,
+    "PROPCTL": CMQC.MQIA_PROPERTY_CONTROL, "QSGDISP": CMQC.MQIA_QSG_DISP,
+    "RETINTVL": CMQC.MQIA_RETENTION_INTERVAL,
     "NOSHARE": CMQC.MQIA_SHAREABILITY, "TRIGGER": CMQC.MQIA_TRIGGER_CONTROL,
     "TRIGDPTH": CMQC.MQIA_TRIGGER_DEPTH, "TRIGMPRI": CMQC.MQIA_TRIGGER_MSG_PRIORITY,
     "TRIGTYPE": CMQC.MQIA_TRIGGER_TYPE, "USAGE": CMQC.MQIA_USAGE,
+}  # fmt: skip
+# The performance event attributes: "supported on z/OS, but the MQINQ call cannot be used
+# to determine its value" (IBM: "QDepthHighEvent (MQLONG)" and its neighbours).
+NOT_INQUIRED_ON_ZOS = {
+    "QDPHIEV": CMQC.MQIA_Q_DEPTH_HIGH_EVENT, "QDEPTHHI": CMQC.MQIA_Q_DEPTH_HIGH_LIMIT,
+    "QDPLOEV": CMQC.MQIA_Q_DEPTH_LOW_EVENT, "QDEPTHLO": CMQC.MQIA_Q_DEPTH_LOW_LIMIT,
+    "QDPMAXEV": CMQC.MQIA_Q_DEPTH_MAX_EVENT, "QSVCINT": CMQC.MQIA_Q_SERVICE_INTERVAL,
+    "QSVCIEV": CMQC.MQIA_Q_SERVICE_INTERVAL_EVENT,
 }  # fmt: skip
 _BARE_SHOWN = {"HARDENBO": "HARDENBO", "NOSHARE": "NOSHARE", "TRIGGER": "TRIGGER"}
 
@@ -230,6 +235,20 @@ def test_mqset_of_an_attribute_mqset_never_changes_is_2067_and_the_queue_is_unch
     with pytest.raises(MQMIError, match=r"MQRC_SELECTOR_ERROR \(2067\)"):
         h.set(CMQC.MQIA_BACKOUT_THRESHOLD, 5)
     assert h.inquire(CMQC.MQIA_BACKOUT_THRESHOLD) == 3
+
+
+@pytest.mark.parametrize("keyword", sorted(NOT_INQUIRED_ON_ZOS))
+def test_mqinq_of_a_performance_event_attribute_is_2067_on_z_os_though_display_shows_it(
+    keyword: str,
+) -> None:
+    # "QDepthHighEvent (MQLONG)" and its neighbours: "This attribute is supported on
+    # z/OS, but the MQINQ call cannot be used to determine its value"; DISPLAY shows it.
+    qm = QMgr("QM1")
+    load(qm, f"DEFINE QLOCAL(T.Q) {keyword}({_LOCAL_ZOS[keyword]})")
+    h = qm.connect().open("T.Q", CMQC.MQOO_INQUIRE)
+    with pytest.raises(MQMIError, match=r"MQRC_SELECTOR_ERROR \(2067\)"):
+        h.inquire(NOT_INQUIRED_ON_ZOS[keyword])
+    assert f"{keyword}({_LOCAL_ZOS[keyword]})" in _console(qm, "DISPLAY QLOCAL(T.Q) ALL")
 
 
 def test_pcf_change_q_sets_the_backout_threshold_by_ibms_parameter_identifier() -> None:

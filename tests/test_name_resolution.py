@@ -299,7 +299,7 @@ def test_an_exclusive_input_open_excludes_every_other_input_open(qm: QMgr) -> No
 
 @keeps(
     "docs/objects.md",
-    "`INPUT_AS_Q_DEF` takes DEFSOPT, `NOSHARE` makes a shared input exclusive",
+    "`INPUT_AS_Q_DEF` takes DEFSOPT as it is at the open, `NOSHARE` makes a shared input exclusive",
 )
 def test_input_as_q_def_takes_defsopt_and_noshare_makes_shared_exclusive(qm: QMgr) -> None:
     qm.define_queue("EXCL.DEFAULT", def_input_open_option=CMQC.MQOO_INPUT_EXCLUSIVE)

@@ -202,10 +202,13 @@ def test_a_command_scope_with_a_member_down_answers_500_with_an_error_per_member
         (b'{"type": "runCommand", "parameters": {}}', "parameters.command"),
         (b'{"type": "runCommandJSON", "command": "display"}', "qualifier"),
         (b'{"type": "runCommandJSON", "command": "display", "qualifier": "group"}', "runCommand"),
-        (b'{"type": "runCommandJSON", "command": "define", "qualifier": "qlocal", '
-         b'"name": "X", "parameters": {"maxdepth": {"a": 1}}}', "string or a number"),
+        (
+            b'{"type": "runCommandJSON", "command": "define", "qualifier": "qlocal", '
+            b'"name": "X", "parameters": {"maxdepth": {"a": 1}}}',
+            "string or a number",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_body_the_mqsc_resource_cannot_read_is_400_with_mqwb2004e(
     client: httpx.Client, content: bytes, detail: str
 ) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core import attributes
 from qsg.core.errors import MQMIError
 from qsg.core.objects import (
@@ -372,6 +372,11 @@ def _alter_qmgr(qm: QMgr, command: Command) -> None:
             raise ValueError(f"DEADQ({value}) is not defined")
         elif key == "expiry_interval":
             qm.expiry_interval = value or None  # EXPRYINT(OFF): no scans
+        elif key == "intra_group_queuing" and value and qm.qsg is None:
+            raise MQMIError.failed(
+                CMQCFC.MQRCCF_Q_MGR_NOT_IN_QSG,
+                f"IGQ(ENABLED): {qm.name} is not in a queue-sharing group",
+            )
         else:
             setattr(qm, key, value)
     qm.kept.update(command.kept)

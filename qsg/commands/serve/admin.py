@@ -51,11 +51,30 @@ _PLAIN = re.compile(r"[A-Za-z0-9._/%*&#@$-]+")
 #: MQSC attributes whose values are text kept as given (case and all): quoted.
 _TEXT_ATTRIBUTES = frozenset(
     {
-        "DESCR", "RNAME", "RQMNAME", "XMITQ", "INITQ", "PROCESS", "BOQNAME", "TRIGDATA",
-        "CONNAME", "TARGET", "CFSTRUCT", "APPLICID", "USERDATA", "ENVRDATA", "LIKE",
-        "STGCLASS", "CLUSTER", "CLUSNL", "MCAUSER", "CUSTOM", "MCANAME", "DEADQ",
+        "DESCR",
+        "RNAME",
+        "RQMNAME",
+        "XMITQ",
+        "INITQ",
+        "PROCESS",
+        "BOQNAME",
+        "TRIGDATA",
+        "CONNAME",
+        "TARGET",
+        "CFSTRUCT",
+        "APPLICID",
+        "USERDATA",
+        "ENVRDATA",
+        "LIKE",
+        "STGCLASS",
+        "CLUSTER",
+        "CLUSNL",
+        "MCAUSER",
+        "CUSTOM",
+        "MCANAME",
+        "DEADQ",
     }
-)  # fmt: skip
+)
 #: runCommandJSON cannot express these (IBM: "use runCommand"): DISPLAY GROUP among them.
 _NOT_JSON = frozenset({"ARCHIVE", "CHINIT", "GROUP", "LOG", "SECURITY", "SYSTEM", "THREAD"})
 _FAILED = (2, CMQCFC.MQRCCF_COMMAND_FAILED)
@@ -127,8 +146,15 @@ def _run_command_text(body: dict[str, Any]) -> str:
 
 def _run_command_json_text(body: dict[str, Any]) -> tuple[str, commands.Parsed]:
     """runCommandJSON's fields as one MQSC command, and that command read."""
-    known = {"type", "command", "qualifier", "name", "parameters", "responseParameters",
-             "commandScope"}  # fmt: skip
+    known = {
+        "type",
+        "command",
+        "qualifier",
+        "name",
+        "parameters",
+        "responseParameters",
+        "commandScope",
+    }
     extra = set(body) - known
     if extra:
         raise refuse(400, "MQWB2004E", detail=f"Unknown field {sorted(extra)[0]!r}.")

@@ -47,6 +47,20 @@ _NO_MONITORING = "online monitoring data (channel statistics) are not collected"
 _NO_COMPRESSION = "the simulated network carries messages as they are"
 _NO_TUNING = "channel batching is by BATCHSZ alone in qsg"
 _YESNO = {"NO": 0, "YES": 1}
+_EVENT = Choice({"ENABLED": F.MQEVR_ENABLED, "DISABLED": F.MQEVR_DISABLED})
+_IGQ = Choice(
+    {"ENABLED": CMQC.MQIGQ_ENABLED, "DISABLED": CMQC.MQIGQ_DISABLED},
+    stored={"ENABLED": True, "DISABLED": False},
+)
+_IGQAUT = Choice(
+    {
+        "DEF": CMQC.MQIGQPA_DEFAULT,
+        "CTX": CMQC.MQIGQPA_CONTEXT,
+        "ONLYIGQ": CMQC.MQIGQPA_ONLY_IGQ,
+        "ALTIGQ": CMQC.MQIGQPA_ALTERNATE_OR_IGQ,
+    }
+)
+_SQQMNAME = Choice({"USE": CMQC.MQSQQM_USE, "IGNORE": CMQC.MQSQQM_IGNORE})
 _COMPHDR = Choice({"NONE": X.MQCOMPRESS_NONE, "SYSTEM": X.MQCOMPRESS_SYSTEM})
 _COMPMSG = Choice(
     {
@@ -306,6 +320,35 @@ Q_MGR: tuple[Attribute, ...] = (
     row("TRIGINT", _COUNT, _QM, 999_999_999, field="trigger_interval",
         parameter=CMQC.MQIA_TRIGGER_INTERVAL, inquire=True,
         effect="milliseconds before a FIRST trigger is repeated"),
+    row("PERFMEV", _EVENT, _QM, F.MQEVR_DISABLED, field="performance_event",
+        parameter=CMQC.MQIA_PERFORMANCE_EVENT, inquire=True,
+        effect="ENABLED: queue depth and service interval events (docs/mq-events.md)"),
+    row("INHIBTEV", _EVENT, _QM, F.MQEVR_DISABLED, field="inhibit_event",
+        parameter=CMQC.MQIA_INHIBIT_EVENT, inquire=True,
+        effect="ENABLED: Put and Get Inhibited events on SYSTEM.ADMIN.QMGR.EVENT"),
+    row("LOCALEV", _EVENT, _QM, F.MQEVR_DISABLED, field="local_event",
+        parameter=CMQC.MQIA_LOCAL_EVENT, inquire=True,
+        effect="ENABLED: Unknown Object Name events on SYSTEM.ADMIN.QMGR.EVENT"),
+    row("AUTHOREV", _EVENT, _QM, F.MQEVR_DISABLED, field="authority_event",
+        parameter=CMQC.MQIA_AUTHORITY_EVENT, inquire=True,
+        why="IBM issues authority events on Multiplatforms only, not on z/OS"),
+    row("CHLEV", _EVENT, _QM, F.MQEVR_DISABLED, field="channel_event",
+        parameter=CMQC.MQIA_CHANNEL_EVENT, inquire=True,
+        why="channel events (SYSTEM.ADMIN.CHANNEL.EVENT) are not generated yet"),
+    row("IGQ", _IGQ, _QM, False, field="intra_group_queuing",
+        parameter=CMQC.MQIA_INTRA_GROUP_QUEUING, inquire=True,
+        effect="ENABLED: puts for another member go by SYSTEM.QSG.TRANSMIT.QUEUE "
+        "(docs/channels.md)"),
+    row("IGQAUT", _IGQAUT, _QM, CMQC.MQIGQPA_DEFAULT, field="igq_put_authority",
+        parameter=CMQC.MQIA_IGQ_PUT_AUTHORITY, inquire=True,
+        effect="whose authority the IGQ agent's put is checked with (docs/channels.md)"),
+    row("IGQUSER", Text(12), _QM, "", field="igq_user_id",
+        parameter=CMQC.MQCA_IGQ_USER_ID, inquire=True,
+        effect="the user ID IGQAUT names (blank: the receiving queue manager's own)"),
+    row("SQQMNAME", _SQQMNAME, _QM, CMQC.MQSQQM_USE, field="shared_q_q_mgr_name",
+        parameter=CMQC.MQIA_SHARED_Q_Q_MGR_NAME, inquire=True,
+        effect="USE: an MQOPEN of a shared queue naming another member goes by it; "
+        "IGNORE: opened directly"),
 )
 # fmt: on
 

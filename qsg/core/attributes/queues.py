@@ -120,7 +120,8 @@ _QSVCIEV = Choice({"NONE": F.MQQSIE_NONE, "HIGH": F.MQQSIE_HIGH, "OK": F.MQQSIE_
 _STRMQOS = Choice({"BESTEF": CMQC.MQST_BEST_EFFORT, "MUSTDUP": CMQC.MQST_MUST_DUP})
 _Q3 = frozenset({QLOCAL, QALIAS, QREMOTE})
 _NO_CLUSTERS = "clusters are not simulated (the queue-sharing group is)"
-_NO_PERFM = "performance events (SYSTEM.ADMIN.PERFM.EVENT) are not generated yet"
+# IBM: MQINQ of the performance event attributes is not supported on z/OS ("MQINQ").
+_PERFM = " with PERFMEV(ENABLED) (docs/mq-events.md); not inquirable with MQINQ on z/OS"
 _NO_SMF = "accounting data (SMF) is not collected"
 
 # fmt: off
@@ -255,20 +256,27 @@ QUEUE: tuple[Attribute, ...] = (
     row("PROPCTL", _PROPCTL, LOCAL | {QALIAS}, CMQC.MQPROP_COMPATIBILITY,
         parameter=CMQC.MQIA_PROPERTY_CONTROL, inquire=True,
         why="message properties are not simulated"),
-    row("QDEPTHHI", Number(0, 100), LOCAL, 80, parameter=CMQC.MQIA_Q_DEPTH_HIGH_LIMIT,
-        inquire=True, why=_NO_PERFM),
-    row("QDEPTHLO", Number(0, 100), LOCAL, 20, parameter=CMQC.MQIA_Q_DEPTH_LOW_LIMIT,
-        inquire=True, why=_NO_PERFM),
-    row("QDPHIEV", _EVENT, LOCAL, F.MQEVR_DISABLED, parameter=CMQC.MQIA_Q_DEPTH_HIGH_EVENT,
-        inquire=True, why=_NO_PERFM),
-    row("QDPLOEV", _EVENT, LOCAL, F.MQEVR_DISABLED, parameter=CMQC.MQIA_Q_DEPTH_LOW_EVENT,
-        inquire=True, why=_NO_PERFM),
-    row("QDPMAXEV", _EVENT, LOCAL, F.MQEVR_ENABLED, parameter=CMQC.MQIA_Q_DEPTH_MAX_EVENT,
-        inquire=True, why=_NO_PERFM),
-    row("QSVCIEV", _QSVCIEV, LOCAL, F.MQQSIE_NONE,
-        parameter=CMQC.MQIA_Q_SERVICE_INTERVAL_EVENT, inquire=True, why=_NO_PERFM),
-    row("QSVCINT", _COUNT, LOCAL, 999_999_999, parameter=CMQC.MQIA_Q_SERVICE_INTERVAL,
-        inquire=True, why=_NO_PERFM),
+    row("QDEPTHHI", Number(0, 100), LOCAL, 80, field="q_depth_high_limit",
+        parameter=CMQC.MQIA_Q_DEPTH_HIGH_LIMIT,
+        effect=f"the per cent of MAXDEPTH a Queue Depth High event fires at{_PERFM}"),
+    row("QDEPTHLO", Number(0, 100), LOCAL, 20, field="q_depth_low_limit",
+        parameter=CMQC.MQIA_Q_DEPTH_LOW_LIMIT,
+        effect=f"the per cent of MAXDEPTH a Queue Depth Low event fires at{_PERFM}"),
+    row("QDPHIEV", _EVENT, LOCAL, F.MQEVR_DISABLED, field="q_depth_high_event",
+        parameter=CMQC.MQIA_Q_DEPTH_HIGH_EVENT,
+        effect=f"Queue Depth High events on SYSTEM.ADMIN.PERFM.EVENT{_PERFM}"),
+    row("QDPLOEV", _EVENT, LOCAL, F.MQEVR_DISABLED, field="q_depth_low_event",
+        parameter=CMQC.MQIA_Q_DEPTH_LOW_EVENT,
+        effect=f"Queue Depth Low events on SYSTEM.ADMIN.PERFM.EVENT{_PERFM}"),
+    row("QDPMAXEV", _EVENT, LOCAL, F.MQEVR_ENABLED, field="q_depth_max_event",
+        parameter=CMQC.MQIA_Q_DEPTH_MAX_EVENT,
+        effect=f"Queue Full events on SYSTEM.ADMIN.PERFM.EVENT{_PERFM}"),
+    row("QSVCIEV", _QSVCIEV, LOCAL, F.MQQSIE_NONE, field="q_service_interval_event",
+        parameter=CMQC.MQIA_Q_SERVICE_INTERVAL_EVENT,
+        effect=f"Queue Service Interval High or OK events{_PERFM}"),
+    row("QSVCINT", _COUNT, LOCAL, 999_999_999, field="q_service_interval",
+        parameter=CMQC.MQIA_Q_SERVICE_INTERVAL,
+        effect=f"milliseconds the service interval events measure against{_PERFM}"),
     row("RETINTVL", _COUNT, LOCAL, 999_999_999, field="retention_interval",
         parameter=CMQC.MQIA_RETENTION_INTERVAL, inquire=True,
         effect="read with MQINQ only: IBM's queue manager takes no action on it"),
