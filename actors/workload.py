@@ -119,9 +119,14 @@ def get_options(w: Workload) -> int:
 
 
 def open_options(w: Workload) -> int:
+    """A putter's and requester's open is for output; a getter's and server's for shared
+    input, said explicitly: a workload's instances (and other members' instances, on a
+    shared queue) get from one queue together, and MQOO_INPUT_AS_Q_DEF would take z/OS's
+    default DEFSOPT(EXCL) and refuse the second with MQRC_OBJECT_IN_USE (2042). A
+    NOSHARE queue still makes the open exclusive."""
     if w.kind in ("putter", "requester"):
         return CMQC.MQOO_OUTPUT | CMQC.MQOO_FAIL_IF_QUIESCING
-    return CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_FAIL_IF_QUIESCING
+    return CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_FAIL_IF_QUIESCING
 
 
 class Application:

@@ -58,7 +58,7 @@ def test_bothresh_boqname_and_hardenbo_are_defined_in_mqsc_and_read_by_mqinq() -
     assert h.inquire(CMQC.MQIA_BACKOUT_THRESHOLD) == 5
     assert h.inquire(CMQC.MQIA_HARDEN_GET_BACKOUT) == CMQC.MQQA_BACKOUT_HARDENED
     shown = display(qm, "DISPLAY QLOCAL(APP.WORK) BOTHRESH BOQNAME HARDENBO")
-    assert "BOTHRESH(5) BOQNAME(APP.BACKOUT) HARDENBO" in shown
+    assert "BOQNAME(APP.BACKOUT) BOTHRESH(5) HARDENBO" in shown  # the table's order
     # A new queue: BOTHRESH(0), BOQNAME(' '), as DEFINE QLOCAL's defaults.
     load(qm, "DEFINE QLOCAL(APP.PLAIN)")
     plain = qm.connect().open("APP.PLAIN", CMQC.MQOO_INQUIRE)

@@ -46,7 +46,7 @@ def two_structures() -> Topology:
 
 async def _fill(world: World) -> tuple[Handle, Handle]:
     conn = await world.connect("QM1")
-    opts = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF
+    opts = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
     kept, scratch = await conn.open("APP.KEPT", opts), await conn.open("APP.SCRATCH", opts)
     await kept.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
     # "you cannot put persistent messages to a shared queue if the CFSTRUCT that the
@@ -166,7 +166,7 @@ async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot
     async with qsg.start(two_structures(), cf_persistent=True) as world:
         await _fill(world)
         worker = await world.connect("QM2")
-        q = await worker.open("APP.KEPT", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+        q = await worker.open("APP.KEPT", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
         md = MD()
         assert await q.get(None, md, GMO(Options=CMQC.MQGMO_SYNCPOINT)) == b"persistent"
         await q.put(b"uncommitted", MD(Persistence=CMQC.MQPER_PERSISTENT), SYNC)

@@ -41,8 +41,11 @@ def read_status(data: bytes) -> tuple[bytes, int]:
 @pytest.fixture
 def qm() -> QMgr:
     qm = QMgr("QM1")
-    qm.define_queue("APP", msg_delivery_sequence=CMQC.MQMDS_FIFO)
-    qm.define_queue("STATUS")
+    # The applications open with MQOO_INPUT_AS_Q_DEF, and an interrupted one's handles
+    # are still open when the next starts: DEFSOPT(SHARED), not z/OS's default EXCL.
+    shared = CMQC.MQOO_INPUT_SHARED
+    qm.define_queue("APP", msg_delivery_sequence=CMQC.MQMDS_FIFO, def_input_open_option=shared)
+    qm.define_queue("STATUS", def_input_open_option=shared)
     return qm
 
 

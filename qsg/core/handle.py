@@ -3,12 +3,11 @@ open resolved to, with dynamic-queue deletion at close (IBM: "Dynamic queues")."
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import engine, igq, mqlong, perfevents, qmgrevents, trigger
+from qsg.core import attributes, engine, igq, mqlong, perfevents, qmgrevents, trigger
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
@@ -27,28 +26,12 @@ _DELETE = CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE
 _CLOSE_OPTIONS = _DELETE | CMQC.MQCO_KEEP_SUB | CMQC.MQCO_REMOVE_SUB | CMQC.MQCO_QUIESCE
 # Every selector some queue type answers: asked of another type, MQRC_SELECTOR_NOT_FOR_TYPE.
 _QUEUE_SELECTORS = frozenset(
-    queue_attributes(QueueDefinition("Q"), "QM").keys()
-    | queue_attributes(AliasQueue("A", "Q"), "QM").keys()
-    | queue_attributes(RemoteQueue("R"), "QM").keys()
-    | {CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_OPEN_INPUT_COUNT, CMQC.MQIA_OPEN_OUTPUT_COUNT}
+    attributes.selectors(attributes.QUEUES).keys()
+    | {CMQC.MQCA_Q_MGR_NAME, CMQC.MQIA_MAX_UNCOMMITTED_MSGS}
 )
+# The selectors MQSET changes on some type of queue (IBM: "MQSET"), and their rows.
+_SETTABLE = attributes.selectors(attributes.QUEUES, settable=True)
 _MOST_BACKOUTS_SHOWN = 255  # BackoutCount on z/OS
-_INHIBITS = {CMQC.MQIA_INHIBIT_PUT: "inhibit_put", CMQC.MQIA_INHIBIT_GET: "inhibit_get"}
-# The triggering attributes MQSET changes: field, the values allowed, the reason if not.
-_TRIGGERING = {
-    CMQC.MQIA_TRIGGER_CONTROL: ("trigger_control", range(2), CMQC.MQRC_TRIGGER_CONTROL_ERROR),
-    CMQC.MQIA_TRIGGER_TYPE: ("trigger_type", range(4), CMQC.MQRC_TRIGGER_TYPE_ERROR),
-    CMQC.MQIA_TRIGGER_DEPTH: (
-        "trigger_depth",
-        range(1, 1_000_000_000),
-        CMQC.MQRC_TRIGGER_DEPTH_ERROR,
-    ),
-    CMQC.MQIA_TRIGGER_MSG_PRIORITY: (
-        "trigger_msg_priority",
-        range(10),
-        CMQC.MQRC_TRIGGER_MSG_PRIORITY_ERR,
-    ),
-}
 
 
 class HandleQueueManager(
@@ -323,38 +306,33 @@ class Handle:
             raise MQMIError.failed(reason, f"selector {selector} on {opened.name}") from None
 
     def set(self, selector: int, value: int | bytes) -> None:
-        """MQSET of the object opened: MQIA_INHIBIT_PUT or MQIA_INHIBIT_GET, or a local
-        queue's triggering (MQIA_TRIGGER_CONTROL, _TYPE, _DEPTH, _MSG_PRIORITY and
-        MQCA_TRIGGER_DATA). Triggering turned on while its conditions already stand
-        writes a trigger message."""
+        """MQSET of the object opened: the attributes IBM lets MQSET change (the table's
+        settable rows: MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET, and a local queue's
+        triggering). A value MQ refuses is the row's reason code (MQRC_INHIBIT_VALUE_ERROR,
+        MQRC_TRIGGER_*_ERROR, MQRC_CHAR_ATTR_LENGTH_ERROR); a selector MQSET never
+        changes MQRC_SELECTOR_ERROR, one of another type of queue
+        MQRC_SELECTOR_NOT_FOR_TYPE. Triggering turned on while its conditions already
+        stand writes a trigger message."""
         self._check(CMQC.MQOO_SET, CMQC.MQRC_NOT_OPEN_FOR_SET)
-        field, problem = self._settable(selector, value)
-        if problem:
-            raise MQMIError.failed(problem, f"MQSET of selector {selector} to {value!r}")
+        row = _SETTABLE.get(selector) if type(selector) is int else None
+        if row is None:
+            raise MQMIError.failed(CMQC.MQRC_SELECTOR_ERROR, f"MQSET selector {selector!r}")
+        try:
+            new = attributes.mqset_value(row, value)
+        except ValueError:
+            raise MQMIError.failed(
+                row.set_error, f"MQSET of selector {selector} to {value!r}"
+            ) from None
         opened = self._current_opened()
-        if not hasattr(opened, field):
+        if attributes.queue_type(opened.q_type) not in row.objects:
             raise MQMIError.failed(
                 CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, f"selector {selector} on {opened.name}"
             )
-        new = value.rstrip(b" \x00").decode() if isinstance(value, bytes) else value
-        changed = dataclasses.replace(opened, **{field: new})  # type: ignore[arg-type]
+        changed = attributes.changed(opened, row, new)
         qm = self.conn.qmgr
         qm.define(changed, replace=True)
         if isinstance(opened, QueueDefinition) and isinstance(changed, QueueDefinition):
             qm.triggering_changed(opened, changed)
-
-    @staticmethod
-    def _settable(selector: int, value: int | bytes) -> tuple[str, int]:
-        """The field MQSET changes, and the reason code if ``value`` is refused (0: none)."""
-        if selector == CMQC.MQCA_TRIGGER_DATA:
-            ok = isinstance(value, bytes) and len(value) <= 64
-            return "trigger_data", 0 if ok else CMQC.MQRC_CHAR_ATTR_LENGTH_ERROR
-        if selector in _INHIBITS:
-            return _INHIBITS[selector], 0 if value in (0, 1) else CMQC.MQRC_INHIBIT_VALUE_ERROR
-        if selector in _TRIGGERING:
-            field, allowed, reason = _TRIGGERING[selector]
-            return field, 0 if isinstance(value, int) and value in allowed else reason
-        raise MQMIError.failed(CMQC.MQRC_SELECTOR_ERROR, f"MQSET selector {selector}")
 
     def _current_opened(self) -> QueueDefinition | AliasQueue | RemoteQueue:
         if self.opened is None:  # a queue at another queue manager, not inquirable

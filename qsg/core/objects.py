@@ -10,9 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qsg import CMQC
+from qsg.core import attributes
 from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.offload import Rule, check_rules, rules
 from qsg.core.queue import QueueDefinition, check_name
+
+#: Attributes a record keeps and shows without effect: (keyword, value) in keyword order.
+Kept = tuple[tuple[str, int | str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +36,7 @@ class AliasQueue:
     inhibit_put: int = CMQC.MQQA_PUT_ALLOWED  # PUT
     inhibit_get: int = CMQC.MQQA_GET_ALLOWED  # GET
     qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP
+    kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     q_type = CMQC.MQQT_ALIAS
 
@@ -54,6 +59,7 @@ class RemoteQueue:
     def_persistence: int = CMQC.MQPER_NOT_PERSISTENT  # DEFPSIST
     inhibit_put: int = CMQC.MQQA_PUT_ALLOWED  # PUT
     qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP
+    kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     q_type = CMQC.MQQT_REMOTE
 
@@ -89,6 +95,7 @@ class CFStructure:
     offload_size2: int = 4  # OFFLD2SZ
     offload_threshold3: int = 90  # OFFLD3TH
     offload_size3: int = 0  # OFFLD3SZ
+    kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     def __post_init__(self) -> None:
         check_name(self.name, "CF structure", longest=12)
@@ -131,6 +138,7 @@ class ChannelDefinition:
     long_retry_count: int = 999_999_999  # LONGRTY
     long_retry_interval: int = 1200  # LONGTMR, seconds
     heartbeat_interval: int = 300  # HBINT, seconds (0: no heartbeats, no receive timeout)
+    kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     def __post_init__(self) -> None:
         check_name(self.name, "channel", longest=20)
@@ -163,6 +171,7 @@ class ProcessDefinition:
     env_data: str = ""  # ENVRDATA
     user_data: str = ""  # USERDATA
     description: str = ""  # DESCR
+    kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     def __post_init__(self) -> None:
         check_name(self.name, "process")
@@ -179,51 +188,11 @@ QueueObject = QueueDefinition | AliasQueue | RemoteQueue
 
 
 def queue_attributes(obj: QueueObject, q_mgr_name: str) -> dict[int, int | bytes]:
-    """MQINQ's answers for the object itself (not what it resolves to), as MQ gives them.
+    """MQINQ's answers for the object itself (not what it resolves to), as MQ gives them:
+    the rows of the attribute table MQINQ reads on its type (``qsg.core.attributes``).
 
     Depth and open counts are the caller's to add: they are not part of a definition.
     """
-    values: dict[int, int | bytes] = {
-        CMQC.MQIA_Q_TYPE: obj.q_type,
-        CMQC.MQIA_QSG_DISP: obj.qsg_disp,
-        CMQC.MQCA_Q_NAME: obj.name.encode().ljust(48),
-        CMQC.MQCA_Q_DESC: obj.description.encode().ljust(64),
-        CMQC.MQCA_Q_MGR_NAME: q_mgr_name.encode().ljust(48),
-        CMQC.MQIA_DEF_PRIORITY: obj.def_priority,
-        CMQC.MQIA_DEF_PERSISTENCE: obj.def_persistence,
-        CMQC.MQIA_INHIBIT_PUT: obj.inhibit_put,
-    }
-    if isinstance(obj, QueueDefinition | AliasQueue):
-        values[CMQC.MQIA_INHIBIT_GET] = obj.inhibit_get
-    if isinstance(obj, AliasQueue):
-        values[CMQC.MQCA_BASE_Q_NAME] = obj.target.encode().ljust(48)
-    elif isinstance(obj, RemoteQueue):
-        values[CMQC.MQCA_REMOTE_Q_NAME] = obj.remote_name.encode().ljust(48)
-        values[CMQC.MQCA_REMOTE_Q_MGR_NAME] = obj.remote_q_mgr_name.encode().ljust(48)
-        values[CMQC.MQCA_XMIT_Q_NAME] = obj.xmit_q_name.encode().ljust(48)
-    else:
-        values.update(
-            {
-                CMQC.MQIA_MAX_Q_DEPTH: obj.max_depth,
-                CMQC.MQIA_MAX_MSG_LENGTH: obj.max_msg_length,
-                CMQC.MQIA_MSG_DELIVERY_SEQUENCE: obj.msg_delivery_sequence,
-                CMQC.MQIA_USAGE: obj.usage,
-                CMQC.MQIA_INDEX_TYPE: obj.index_type,
-                CMQC.MQIA_DEFINITION_TYPE: obj.definition_type,
-                CMQC.MQIA_SHAREABILITY: obj.shareability,
-                CMQC.MQIA_DEF_INPUT_OPEN_OPTION: obj.def_input_open_option,
-                CMQC.MQCA_CF_STRUC_NAME: obj.cf_struct.encode().ljust(12),
-                CMQC.MQIA_TRIGGER_CONTROL: obj.trigger_control,
-                CMQC.MQIA_TRIGGER_TYPE: obj.trigger_type,
-                CMQC.MQIA_TRIGGER_DEPTH: obj.trigger_depth,
-                CMQC.MQIA_TRIGGER_MSG_PRIORITY: obj.trigger_msg_priority,
-                CMQC.MQCA_TRIGGER_DATA: obj.trigger_data.encode().ljust(64),
-                CMQC.MQCA_PROCESS_NAME: obj.process_name.encode().ljust(48),
-                CMQC.MQCA_INITIATION_Q_NAME: obj.initiation_q_name.encode().ljust(48),
-                CMQC.MQIA_BACKOUT_THRESHOLD: obj.backout_threshold,
-                CMQC.MQCA_BACKOUT_REQ_Q_NAME: obj.backout_requeue_name.encode().ljust(48),
-                CMQC.MQIA_HARDEN_GET_BACKOUT: obj.harden_get_backout,
-                CMQC.MQIA_RETENTION_INTERVAL: obj.retention_interval,
-            }
-        )
+    values = attributes.inquired(obj, attributes.queue_type(obj.q_type), {})
+    values[CMQC.MQCA_Q_MGR_NAME] = q_mgr_name.encode().ljust(48)
     return values

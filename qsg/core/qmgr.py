@@ -94,6 +94,9 @@ class QMgr:
         self.igq_user_id = ""  # IGQUSER (blank: this queue manager's own user ID)
         self.shared_q_q_mgr_name = CMQC.MQSQQM_USE  # SQQMNAME
         self.description = ""  # DESCR
+        #: ALTER QMGR's attributes kept without effect: keyword -> value
+        #: (``qsg.core.attributes``).
+        self.kept: dict[str, int | str] = {}
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
         # The event switches (IBM: "Controlling queue manager events", "Performance
         # events"): every one is DISABLED until ALTER QMGR enables it.

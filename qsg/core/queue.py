@@ -51,7 +51,7 @@ class QueueDefinition:
     cf_struct: str = ""  # CFSTRUCT
     definition_type: int = CMQC.MQQDT_PREDEFINED  # a model's DEFTYPE
     shareability: int = CMQC.MQQA_SHAREABLE  # SHARE|NOSHARE
-    def_input_open_option: int = CMQC.MQOO_INPUT_SHARED  # DEFSOPT(SHARED|EXCL)
+    def_input_open_option: int = CMQC.MQOO_INPUT_EXCLUSIVE  # DEFSOPT(EXCL|SHARED): z/OS's EXCL
     trigger_control: int = CMQC.MQTC_OFF  # TRIGGER|NOTRIGGER
     trigger_type: int = CMQC.MQTT_FIRST  # TRIGTYPE(NONE|FIRST|EVERY|DEPTH)
     trigger_depth: int = 1  # TRIGDPTH
@@ -63,7 +63,7 @@ class QueueDefinition:
     # (IBM: "BackoutThreshold (MQLONG)", "Messages that are backed out").
     backout_threshold: int = 0  # BOTHRESH
     backout_requeue_name: str = ""  # BOQNAME
-    harden_get_backout: int = CMQC.MQQA_BACKOUT_HARDENED  # HARDENBO|NOHARDENBO
+    harden_get_backout: int = CMQC.MQQA_BACKOUT_NOT_HARDENED  # NOHARDENBO|HARDENBO
     retention_interval: int = 999_999_999  # RETINTVL, hours: kept and inquired only
     # Performance events (IBM: "Queue depth events", "Queue service interval events"):
     # the limits are per cents of MAXDEPTH; the switches change as events fire
@@ -75,6 +75,9 @@ class QueueDefinition:
     q_depth_max_event: int = CMQCFC.MQEVR_ENABLED  # QDPMAXEV
     q_service_interval: int = 999_999_999  # QSVCINT, milliseconds
     q_service_interval_event: int = CMQCFC.MQQSIE_NONE  # QSVCIEV(HIGH|OK|NONE)
+    #: The attributes kept and shown without effect in qsg, keyword to value in keyword
+    #: order (``qsg.core.attributes``: a keyword not here has IBM's default).
+    kept: tuple[tuple[str, int | str], ...] = ()
 
     def __post_init__(self) -> None:
         check_name(self.name, "queue")

@@ -1,6 +1,7 @@
 """Each object of a snapshot as DISPLAY shows it: MQSC attribute names and values.
 
-An object becomes an ordered list of ``(KEYWORD, value)``: the value as MQSC spells it
+The rows and their order are the attribute table's (``qsg.core.attributes``). An
+object becomes an ordered list of ``(KEYWORD, value)``: the value as MQSC spells it
 (``QLOCAL``, ``SHARED``, ``ENABLED``, a number), or None for a keyword shown bare
 (``SHARE``, ``NOTRIGGER``). The identifying keywords come first and are always shown;
 the others when asked for by name or by ALL. The same lists serve WHERE filtering, so a
@@ -9,136 +10,58 @@ filter compares what the administrator would see.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from qsg import CMQC
-from qsg.core.objects import AliasQueue, RemoteQueue
-from qsg.core.offload import format_size
-from qsg.core.queue import QueueDefinition
+from qsg.core import attributes as table
+from qsg.core.attributes.objects import CHLTYPE
+from qsg.core.attributes.queues import QSGDISP as _QSGDISP
+from qsg.core.objects import ProcessDefinition
 from qsg.mqsc.status import ChannelView, HandleView, QueueView, Snapshot, StructureView
 
 Value = str | int | None
 Attributes = list[tuple[str, Value]]
 
-QSGDISP = {
-    CMQC.MQQSGD_Q_MGR: "QMGR",
-    CMQC.MQQSGD_SHARED: "SHARED",
-    CMQC.MQQSGD_GROUP: "GROUP",
-    CMQC.MQQSGD_COPY: "COPY",
-}
+QSGDISP = {v: k for k, v in _QSGDISP.values.items()}
 QUEUE_TYPES = {
     CMQC.MQQT_LOCAL: "QLOCAL",
     CMQC.MQQT_MODEL: "QMODEL",
     CMQC.MQQT_ALIAS: "QALIAS",
     CMQC.MQQT_REMOTE: "QREMOTE",
 }
-CHANNEL_TYPES = {
-    CMQC.MQCHT_SENDER: "SDR",
-    CMQC.MQCHT_SERVER: "SVR",
-    CMQC.MQCHT_RECEIVER: "RCVR",
-    CMQC.MQCHT_REQUESTER: "RQSTR",
-}
-_DEFTYPE = {
-    CMQC.MQQDT_PREDEFINED: "PREDEFINED",
-    CMQC.MQQDT_PERMANENT_DYNAMIC: "PERMDYN",
-    CMQC.MQQDT_TEMPORARY_DYNAMIC: "TEMPDYN",
-    CMQC.MQQDT_SHARED_DYNAMIC: "SHAREDYN",
-}
-_INDXTYPE = {
-    CMQC.MQIT_NONE: "NONE",
-    CMQC.MQIT_MSG_ID: "MSGID",
-    CMQC.MQIT_CORREL_ID: "CORRELID",
-    CMQC.MQIT_GROUP_ID: "GROUPID",
-    CMQC.MQIT_MSG_TOKEN: "MSGTOKEN",
-}
-_TRIGTYPE = {
-    CMQC.MQTT_NONE: "NONE",
-    CMQC.MQTT_FIRST: "FIRST",
-    CMQC.MQTT_EVERY: "EVERY",
-    CMQC.MQTT_DEPTH: "DEPTH",
-}
+CHANNEL_TYPES = {v: k for k, v in CHLTYPE.values.items()}
 
 
-def _enabled(inhibited: int) -> str:
-    return "DISABLED" if inhibited else "ENABLED"
+def shown(
+    record: object, object_type: str, status: Mapping[str, Value] | None = None
+) -> Attributes:
+    """The rows of the attribute table ``object_type`` shows, in order, as DISPLAY
+    shows them: ``(KEYWORD, value)``, or ``(WORD, None)`` for a bare keyword (SHARE).
+    Status rows (CURDEPTH, ...) come from ``status``, and only with it."""
+    out: Attributes = []
+    for a in table.TABLE[object_type]:
+        if not table.applies(a, record):
+            continue  # a channel attribute of another CHLTYPE
+        if a.role == "status":
+            if status is not None:
+                out.append((a.keyword, status[a.keyword]))
+            continue
+        value = a.kind.shown(table.read(record, a))
+        out.append((str(value), None) if a.bare else (a.keyword, value))
+    return out
 
 
-_QSVCIEV = {0: "NONE", 1: "HIGH", 2: "OK"}  # MQQSIE_*
-
-
-def _event(switch: object) -> str:
-    """An event switch (MQEVR_ENABLED 1, MQEVR_DISABLED 0, CHLEV's MQEVR_EXCEPTION 2)
-    as MQSC shows it."""
-    return "ENABLED" if switch == 1 else "EXCEPTION" if switch == 2 else "DISABLED"
+def queue(view: QueueView) -> Attributes:
+    """DISPLAY QUEUE: QUEUE, TYPE and QSGDISP first, then the type's own attributes,
+    then a local queue's CURDEPTH, IPPROCS and OPPROCS."""
+    status = None
+    if view.local:
+        status = {"CURDEPTH": view.depth, "IPPROCS": view.ipprocs, "OPPROCS": view.opprocs}
+    return shown(view.obj, table.queue_type(view.obj.q_type), status)
 
 
 def _yes(flag: bool) -> str:
     return "YES" if flag else "NO"
-
-
-def queue(view: QueueView) -> Attributes:
-    """DISPLAY QUEUE: QUEUE, TYPE and QSGDISP first, then the type's own attributes."""
-    obj = view.obj
-    out: Attributes = [
-        ("QUEUE", obj.name),
-        ("TYPE", QUEUE_TYPES[obj.q_type]),
-        ("QSGDISP", QSGDISP[obj.qsg_disp]),
-    ]
-    if isinstance(obj, QueueDefinition):
-        out += [("CFSTRUCT", obj.cf_struct)]
-    out += [
-        ("DESCR", obj.description),
-        ("PUT", _enabled(obj.inhibit_put)),
-        ("DEFPRTY", obj.def_priority),
-        ("DEFPSIST", _yes(obj.def_persistence == CMQC.MQPER_PERSISTENT)),
-    ]
-    if isinstance(obj, AliasQueue):
-        out += [("GET", _enabled(obj.inhibit_get)), ("TARGET", obj.target), ("TARGTYPE", "QUEUE")]
-    elif isinstance(obj, RemoteQueue):
-        out += [
-            ("RNAME", obj.remote_name),
-            ("RQMNAME", obj.remote_q_mgr_name),
-            ("XMITQ", obj.xmit_q_name),
-        ]
-    else:
-        out += [
-            ("GET", _enabled(obj.inhibit_get)),
-            ("MAXDEPTH", obj.max_depth),
-            ("MAXMSGL", obj.max_msg_length),
-            ("MSGDLVSQ", "FIFO" if obj.msg_delivery_sequence == CMQC.MQMDS_FIFO else "PRIORITY"),
-            ("USAGE", "XMITQ" if obj.is_transmission_queue else "NORMAL"),
-            ("INDXTYPE", _INDXTYPE[obj.index_type]),
-            ("DEFTYPE", _DEFTYPE[obj.definition_type]),
-            ("SHARE" if obj.shareability == CMQC.MQQA_SHAREABLE else "NOSHARE", None),
-            (
-                "DEFSOPT",
-                "EXCL" if obj.def_input_open_option == CMQC.MQOO_INPUT_EXCLUSIVE else "SHARED",
-            ),
-            ("TRIGGER" if obj.trigger_control == CMQC.MQTC_ON else "NOTRIGGER", None),
-            ("TRIGTYPE", _TRIGTYPE[obj.trigger_type]),
-            ("TRIGDPTH", obj.trigger_depth),
-            ("TRIGMPRI", obj.trigger_msg_priority),
-            ("TRIGDATA", obj.trigger_data),
-            ("PROCESS", obj.process_name),
-            ("INITQ", obj.initiation_q_name),
-            ("BOTHRESH", obj.backout_threshold),
-            ("BOQNAME", obj.backout_requeue_name),
-            (
-                "HARDENBO"
-                if obj.harden_get_backout == CMQC.MQQA_BACKOUT_HARDENED
-                else "NOHARDENBO",
-                None,
-            ),
-            ("RETINTVL", obj.retention_interval),
-            ("QDEPTHHI", obj.q_depth_high_limit),
-            ("QDEPTHLO", obj.q_depth_low_limit),
-            ("QDPHIEV", _event(obj.q_depth_high_event)),
-            ("QDPLOEV", _event(obj.q_depth_low_event)),
-            ("QDPMAXEV", _event(obj.q_depth_max_event)),
-            ("QSVCINT", obj.q_service_interval),
-            ("QSVCIEV", _QSVCIEV[obj.q_service_interval_event]),
-        ]
-        if view.local:
-            out += [("CURDEPTH", view.depth), ("IPPROCS", view.ipprocs), ("OPPROCS", view.opprocs)]
-    return out
 
 
 def queue_status(view: QueueView) -> Attributes:
@@ -176,22 +99,7 @@ def handle_status(view: QueueView, handle: HandleView) -> Attributes:
 
 def channel(view: ChannelView) -> Attributes:
     """DISPLAY CHANNEL."""
-    d = view.definition
-    return [
-        ("CHANNEL", d.name),
-        ("CHLTYPE", CHANNEL_TYPES[d.channel_type]),
-        ("QSGDISP", "QMGR"),
-        ("TRPTYPE", "TCP"),
-        ("DESCR", d.description),
-        ("CONNAME", d.conn_name),
-        ("XMITQ", d.xmit_q_name),
-        ("BATCHSZ", d.batch_size),
-        ("SHORTRTY", d.short_retry_count),
-        ("SHORTTMR", d.short_retry_interval),
-        ("LONGRTY", d.long_retry_count),
-        ("LONGTMR", d.long_retry_interval),
-        ("HBINT", d.heartbeat_interval),
-    ]
+    return shown(view.definition, "CHANNEL")
 
 
 def channel_status(view: ChannelView) -> Attributes:
@@ -213,53 +121,19 @@ def channel_status(view: ChannelView) -> Attributes:
 
 
 def qmgr(snapshot: Snapshot) -> Attributes:
-    """DISPLAY QMGR. EXPRYINT is OFF or seconds; COMMANDQ is z/OS's command input queue."""
-    a = snapshot.attributes
-    expiry = a.get("EXPRYINT") or 0
-    return [
-        ("QMNAME", snapshot.q_mgr),
-        ("QSGNAME", snapshot.qsg),
-        ("PLATFORM", "MVS" if snapshot.platform == CMQC.MQPL_ZOS else "UNIX"),
-        ("COMMANDQ", "SYSTEM.COMMAND.INPUT"),
-        ("DESCR", str(a.get("DESCR", ""))),
-        ("DEADQ", str(a.get("DEADQ", ""))),
-        ("DEFXMITQ", str(a.get("DEFXMITQ", ""))),
-        ("EXPRYINT", int(str(expiry)) if expiry else "OFF"),
-        ("MAXUMSGS", _int(a.get("MAXUMSGS"))),
-        ("MAXMSGL", _int(a.get("MAXMSGL"))),
-        ("TRIGINT", _int(a.get("TRIGINT"))),
-        ("PERFMEV", _event(a.get("PERFMEV"))),
-        ("INHIBTEV", _event(a.get("INHIBTEV"))),
-        ("LOCALEV", _event(a.get("LOCALEV"))),
-        ("AUTHOREV", _event(a.get("AUTHOREV"))),
-        ("CHLEV", _event(a.get("CHLEV"))),
-        ("IGQ", str(a.get("IGQ", "DISABLED"))),
-        ("IGQAUT", str(a.get("IGQAUT", "DEF"))),
-        ("IGQUSER", str(a.get("IGQUSER", ""))),
-        ("SQQMNAME", str(a.get("SQQMNAME", "USE"))),
-    ]
-
-
-def _int(value: object) -> int:
-    return int(str(value)) if value is not None else 0
+    """DISPLAY QMGR, from the values ``status.take`` read off the queue manager."""
+    given = {**snapshot.attributes, "QMNAME": snapshot.q_mgr, "QSGNAME": snapshot.qsg}
+    return [(a.keyword, a.kind.shown(given.get(a.keyword, a.default))) for a in table.TABLE["QMGR"]]
 
 
 def cf_structure(view: StructureView) -> Attributes:
     """DISPLAY CFSTRUCT, with the offload rules as MQSC writes them (``OFFLD1SZ(32K)``)."""
-    d = view.definition
-    return [
-        ("CFSTRUCT", d.name),
-        ("CFLEVEL", d.cf_level),
-        ("DESCR", d.description),
-        ("RECOVER", _yes(d.recover)),
-        ("OFFLOAD", d.offload),
-        ("OFFLD1TH", d.offload_threshold1),
-        ("OFFLD1SZ", format_size(d.offload_size1)),
-        ("OFFLD2TH", d.offload_threshold2),
-        ("OFFLD2SZ", format_size(d.offload_size2)),
-        ("OFFLD3TH", d.offload_threshold3),
-        ("OFFLD3SZ", format_size(d.offload_size3)),
-    ]
+    return shown(view.definition, "CFSTRUCT")
+
+
+def process(definition: ProcessDefinition) -> Attributes:
+    """DISPLAY PROCESS."""
+    return shown(definition, "PROCESS")
 
 
 def cf_status(view: StructureView) -> Attributes:
@@ -292,7 +166,9 @@ __all__ = [
     "channel",
     "channel_status",
     "handle_status",
+    "process",
     "qmgr",
     "queue",
     "queue_status",
+    "shown",
 ]

@@ -17,8 +17,15 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from operator import ge, gt, le, lt
 
+from qsg.core import attributes
 from qsg.core.errors import QSGError
-from qsg.core.objects import AliasQueue, CFStructure, ChannelDefinition, RemoteQueue
+from qsg.core.objects import (
+    AliasQueue,
+    CFStructure,
+    ChannelDefinition,
+    ProcessDefinition,
+    RemoteQueue,
+)
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import attributes as A
 from qsg.mqsc import connections
@@ -45,6 +52,8 @@ OBJECTS = {
     "QMGR": "QMGR",
     "CFSTRUCT": "CFSTRUCT",
     "CFSTATUS": "CFSTATUS",
+    "PROCESS": "PROCESS",
+    "PRO": "PROCESS",
     "GROUP": "GROUP",
     "CONN": "CONN",
 }
@@ -54,6 +63,7 @@ UNNAMED = frozenset({"QMGR", "GROUP"})
 MESSAGES = {
     "QUEUE": "CSQM401I",
     "CHANNEL": "CSQM406I",
+    "PROCESS": "CSQM407I",
     "QMGR": "CSQM409I",
     "QSTATUS": "CSQM420I",
     "HANDLE": "CSQM421I",
@@ -89,14 +99,10 @@ DISPOSITIONS: dict[str, dict[str, frozenset[str]]] = {
 }
 #: What WHERE cannot filter on: how an object is chosen, not what it shows.
 _NOT_FILTERS = frozenset({"QSGDISP", "CMDSCOPE"})
-#: Keywords shown bare, and the keyword their filter reads (SHARE and NOSHARE are one).
+#: Keywords shown bare, and the keyword their filter reads (SHARE and NOSHARE are one):
+#: the attribute table's bare rows, and DISPLAY CHSTATUS's CURRENT.
 _BARE = {
-    "SHARE": "SHARE",
-    "NOSHARE": "SHARE",
-    "TRIGGER": "TRIGGER",
-    "NOTRIGGER": "TRIGGER",
-    "HARDENBO": "HARDENBO",
-    "NOHARDENBO": "HARDENBO",
+    **{word: a.keyword for a in attributes.ROWS if a.bare for word in a.kind.words or ()},
     "CURRENT": "CURRENT",
 }
 
@@ -349,6 +355,9 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
             yield message, name, A.cf_status(structure)
     elif kind == "CONN":
         yield from connections.candidates(request.type, snap.connections)
+    elif kind == "PROCESS":
+        for name, process in snap.processes.items():
+            yield message, name, A.process(process)
 
 
 def _keywords(*lists: A.Attributes) -> frozenset[str]:
@@ -359,6 +368,9 @@ def _keywords(*lists: A.Attributes) -> frozenset[str]:
 def _samples() -> dict[str, frozenset[str]]:
     local = QueueView(QueueDefinition("X"))
     channel = ChannelView(ChannelDefinition("X", 1, xmit_q_name="X"))
+    channels = [
+        ChannelView(ChannelDefinition("X", chltype, xmit_q_name="X")) for chltype in A.CHANNEL_TYPES
+    ]
     structure = StructureView(CFStructure("X"))
     snap = Snapshot("X", "", 0.0, 0, {}, {}, {})
     return {
@@ -368,11 +380,12 @@ def _samples() -> dict[str, frozenset[str]]:
             A.queue(QueueView(RemoteQueue("X"))),
         ),
         "QSTATUS": _keywords(A.queue_status(local), A.handle_status(local, _SAMPLE_HANDLE)),
-        "CHANNEL": _keywords(A.channel(channel)),
+        "CHANNEL": _keywords(*(A.channel(view) for view in channels)),
         "CHSTATUS": _keywords(A.channel_status(channel)),
         "QMGR": _keywords(A.qmgr(snap)),
         "CFSTRUCT": _keywords(A.cf_structure(structure)),
         "CFSTATUS": _keywords(A.cf_status(structure)),
+        "PROCESS": _keywords(A.process(ProcessDefinition("X"))),
         "GROUP": frozenset(),
         "CONN": connections.KEYWORDS,
     }
@@ -390,6 +403,7 @@ FIXED = {
     "QMGR": 1,
     "CFSTRUCT": 1,
     "CFSTATUS": 2,
+    "PROCESS": 1,
     "GROUP": 0,
     "CONN": 3,
 }

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from qsg import CMQC
 from qsg import CMQCFC as F
+from qsg.core import attributes as table
+from qsg.core.attributes.kinds import Text
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
-from qsg.mqsc import commands, reader, schema
+from qsg.mqsc import commands, reader
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.pcf import Message, PCFError, Value
-from qsg.mqsc.pcf_names import QUEUE, keyword_of
 from qsg.mqsc.pcf_parameters import (
     Q_TYPES,
     Parameters,
@@ -36,32 +37,25 @@ Word = tuple[str, str | None, bool]
 
 
 def _attributes(left: dict[int, Value], object_type: str) -> list[Word]:
-    """CREATE_Q's and CHANGE_Q's attribute parameters as the command's words."""
-    allowed = schema.KEYWORDS[object_type]
+    """CREATE_Q's and CHANGE_Q's attribute parameters as the command's words: each an
+    attribute of the table ``object_type`` takes, its value as MQSC writes it."""
+    rows = {a.parameter: a for a in table.keywords(object_type).values() if a.parameter}
     words: list[Word] = []
     for parameter, value in left.items():
-        keyword = keyword_of("QUEUE", parameter)
-        name = QUEUE.get(keyword or "")
-        if (
-            keyword is None
-            or name is None
-            or (keyword not in allowed and keyword not in ("SHARE", "TRIGGER"))
-        ):
+        a = rows.get(parameter)
+        if a is None:
             raise PCFError(
                 id_error(value), f"{object_type} takes no parameter {parameter}", parameter
             )
-        if name.string and isinstance(value, str):
-            words.append((keyword, value, True))  # as given: case, blanks, quotes
-        elif name.values is not None and isinstance(value, int):
-            text = [w for w, v in name.values.items() if v == value]
-            if not text:
-                raise PCFError(F.MQRCCF_ATTR_VALUE_ERROR, f"{keyword} {value}", parameter)
-            bare = keyword in ("SHARE", "TRIGGER")
-            words.append((text[0], None, False) if bare else (keyword, text[0], False))
-        elif name.values is None and not name.string and isinstance(value, int):
-            words.append((keyword, str(value), False))
+        if not isinstance(value, int | str) or isinstance(value, int) == (a.kind.length > 0):
+            raise PCFError(id_error(value), f"{a.keyword}: wrong type of value", parameter)
+        text = a.kind.text(value)
+        if text is None:
+            raise PCFError(F.MQRCCF_ATTR_VALUE_ERROR, f"{a.keyword} {value}", parameter)
+        if a.bare:
+            words.append((text, None, False))
         else:
-            raise PCFError(id_error(value), f"{keyword}: wrong type of value", parameter)
+            words.append((a.keyword, text, isinstance(a.kind, Text)))  # a string as given
     return words
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qsg import CMQC, CMQCFC
+from qsg.core import attributes
 from qsg.core.errors import MQMIError
 from qsg.core.objects import (
     AliasQueue,
@@ -51,6 +52,8 @@ class Command:
     object_type: str  # QLOCAL, QMODEL, QALIAS, QREMOTE, CFSTRUCT, CHANNEL, PROCESS or QMGR
     name: str  # "" for QMGR
     attributes: dict[str, Any] = field(default_factory=dict)  # record field -> value
+    #: Attributes kept without effect: keyword -> value (``qsg.core.attributes``).
+    kept: dict[str, Any] = field(default_factory=dict)
     replace: bool = False
     like: str = ""
     purge: bool = False
@@ -137,6 +140,7 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
             return None
     keywords = schema.KEYWORDS[object_type]
     attributes: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
     seen: set[str] = set()
     options: dict[str, Any] = {"replace": False, "like": "", "purge": False}
     count = len(problems)
@@ -155,7 +159,10 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
                 problem(item, f"{word} is not a keyword of {what}: expected {hint}{near}")
             else:
                 key, value = bare
-                (options if key in options else attributes)[key] = value
+                if isinstance(key, schema.Keyword):
+                    _set(key, value, attributes, kept)
+                else:
+                    options[key] = value
             continue
         if _bare(item.word, verb, object_type) is not None:
             problem(item, f"{item.word} takes no value")
@@ -173,14 +180,15 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
         except ValueError as error:
             problem(item, f"{item.word}({cut(item.value)}): {error}", at_value=True)
             continue
-        if keyword.field:
-            attributes[keyword.field] = value
+        _set(keyword, value, attributes, kept)
     required = {
-        "CHANNEL": ("channel_type", "CHLTYPE(SDR|SVR|RCVR|RQSTR)"),
+        "CHANNEL": ("channel_type", "CHLTYPE(SDR|SVR|RCVR|RQSTR|SVRCONN|CLNTCONN)"),
         "QALIAS": ("target", "TARGET(queue)"),
     }.get(object_type)
     if required and verb == "DEFINE" and not options["like"] and required[0] not in attributes:
         problem(type_item, f"DEFINE {object_type} needs {required[1]}")
+    if object_type == "CHANNEL" and "channel_type" in attributes:
+        _check_channel_type(items[2:], attributes["channel_type"], verb, problem)
     if len(problems) > count:
         return None
     return Command(
@@ -188,11 +196,29 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
         object_type,
         name,
         attributes,
+        kept,
         source=source,
         line=verb_item.line,
         column=verb_item.column,
         **options,
     )
+
+
+def _check_channel_type(items: list[lexer.Item], chltype: int, verb: str, problem: Any) -> None:
+    """A keyword the channel's CHLTYPE does not take ("DEFINE CHANNEL": BATCHSZ on a
+    SVRCONN, SHARECNV on a sender) is not a keyword of the command: CSQ9001E."""
+    word = attributes.CHLTYPE.word(chltype)
+    for item in items:
+        if attributes.not_for(word, [item.word]):
+            problem(item, f"{shown(item.word)} is not a keyword of {verb} CHANNEL CHLTYPE({word})")
+
+
+def _set(keyword: schema.Keyword, value: Any, fields: dict[str, Any], kept: dict[str, Any]) -> None:
+    """A keyword's value into the record's field, or among its kept values."""
+    if keyword.field:
+        fields[keyword.field] = value
+    else:
+        kept[keyword.keyword] = value
 
 
 def _did_you_mean(word: str, known: list[str]) -> str:
@@ -205,20 +231,21 @@ def _bare_words(verb: str, object_type: str) -> list[str]:
     """The keywords ``_bare`` knows for this command."""
     words = [
         w
-        for w in ("REPLACE", "NOREPLACE", "PURGE", "NOPURGE", *schema.FLAGS)
+        for w in ("REPLACE", "NOREPLACE", "PURGE", "NOPURGE", *schema.FLAGS.get(object_type, {}))
         if _bare(w, verb, object_type) is not None
     ]
     return words
 
 
-def _bare(word: str, verb: str, object_type: str) -> tuple[str, Any] | None:
-    """A keyword written without a value: (what it sets, value), or None if unknown."""
+def _bare(word: str, verb: str, object_type: str) -> tuple[str | schema.Keyword, Any] | None:
+    """A keyword written without a value: (the option or attribute it sets, value), or
+    None if unknown."""
     if verb == "DEFINE" and word in ("REPLACE", "NOREPLACE"):
         return "replace", word == "REPLACE"
     if verb == "DELETE" and object_type == "QLOCAL" and word in ("PURGE", "NOPURGE"):
         return "purge", word == "PURGE"
-    if verb != "DELETE" and object_type in ("QLOCAL", "QMODEL") and word in schema.FLAGS:
-        return schema.FLAGS[word]
+    if verb != "DELETE" and word in schema.FLAGS.get(object_type, {}):
+        return schema.FLAGS[object_type][word]
     return None
 
 
@@ -242,9 +269,9 @@ def load(qm: QMgr, text: str, source: str = "<mqsc>") -> list[Command]:
 
 
 def _apply(qm: QMgr, command: Command) -> None:
-    kind, name, attrs = command.object_type, command.name, command.attributes
+    kind, name = command.object_type, command.name
     if kind == "QMGR":
-        _alter_qmgr(qm, attrs)
+        _alter_qmgr(qm, command)
     elif kind == "CFSTRUCT":
         _cf_structure(qm, command)
     elif kind == "CHANNEL":
@@ -262,7 +289,7 @@ def _apply(qm: QMgr, command: Command) -> None:
         found = qm.find(name)
         if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
             raise ValueError(f"there is no {kind}({name}) to alter")
-        old, new = found[1], dataclasses.replace(found[1], **attrs)
+        old, new = found[1], _replaced(found[1], command)
         qm.define(new, replace=True)
         local = isinstance(new, QueueDefinition) and new.q_type == CMQC.MQQT_LOCAL
         if local and isinstance(old, QueueDefinition) and isinstance(new, QueueDefinition):
@@ -279,13 +306,18 @@ def _new_queue(qm: QMgr, command: Command) -> Any:
             raise ValueError(f"LIKE({command.like}) names no {kind}")
         # "The disposition of the LIKE object is not copied" (DEFINE queues): QMGR
         # unless the command gives its own QSGDISP.
-        return dataclasses.replace(
-            found[1], name=command.name, **{"qsg_disp": CMQC.MQQSGD_Q_MGR, **attrs}
-        )
+        return _replaced(found[1], command, name=command.name, qsg_disp=CMQC.MQQSGD_Q_MGR)
     if kind == "QMODEL":
         attrs.setdefault("definition_type", CMQC.MQQDT_TEMPORARY_DYNAMIC)
         attrs["q_type"] = CMQC.MQQT_MODEL
-    return _RECORDS[kind](name=command.name, **attrs)
+    return _RECORDS[kind](name=command.name, kept=attributes.kept((), command.kept), **attrs)
+
+
+def _replaced(base: Any, command: Command, **more: Any) -> Any:
+    """``base`` with ``more`` and then the command's attributes set, its kept values
+    merged."""
+    kept = attributes.kept(base.kept, command.kept)
+    return dataclasses.replace(base, **{**more, **command.attributes}, kept=kept)
 
 
 def _cf_structure(qm: QMgr, command: Command) -> None:
@@ -302,6 +334,18 @@ def _cf_structure(qm: QMgr, command: Command) -> None:
 def _channel(qm: QMgr, command: Command) -> None:
     record = _record(qm.local.channels, command, ChannelDefinition)
     if record is not None:
+        # An ALTER (or a LIKE) without CHLTYPE: the keywords are checked against the
+        # channel's own type, as a DEFINE's are against the type it gives.
+        wrong = attributes.not_for(
+            attributes.channel_type(record),
+            [
+                *command.kept,
+                *(a.keyword for a in attributes.TABLE["CHANNEL"] if a.field in command.attributes),
+            ],
+        )
+        if wrong:
+            chltype = attributes.channel_type(record)
+            raise ValueError(f"{shown(wrong[0])} is not a keyword of CHANNEL CHLTYPE({chltype})")
         qm.define_channel(record, replace=command.replace or command.verb == "ALTER")
 
 
@@ -316,16 +360,18 @@ def _record(known: dict[str, Any], command: Command, make: type) -> Any:
         base = known.get(command.like or name)
         if base is None:
             raise ValueError(f"there is no {kind}({command.like or name})")
-        return dataclasses.replace(base, name=name, **command.attributes)
-    return make(name, **command.attributes)
+        return _replaced(base, command, name=name)
+    return make(name, **command.attributes, kept=attributes.kept((), command.kept))
 
 
-def _alter_qmgr(qm: QMgr, attrs: dict[str, Any]) -> None:
-    for key, value in attrs.items():
-        if key == "max_uncommitted_msgs":
+def _alter_qmgr(qm: QMgr, command: Command) -> None:
+    for key, value in command.attributes.items():
+        if key == "rules.max_uncommitted_msgs":
             qm.rules = dataclasses.replace(qm.rules, max_uncommitted_msgs=value)
-        elif key == "dead_letter_queue" and qm.find(value) is None:
+        elif key == "dead_letter_queue" and value and qm.find(value) is None:
             raise ValueError(f"DEADQ({value}) is not defined")
+        elif key == "expiry_interval":
+            qm.expiry_interval = value or None  # EXPRYINT(OFF): no scans
         elif key == "intra_group_queuing" and value and qm.qsg is None:
             raise MQMIError.failed(
                 CMQCFC.MQRCCF_Q_MGR_NOT_IN_QSG,
@@ -333,3 +379,4 @@ def _alter_qmgr(qm: QMgr, attrs: dict[str, Any]) -> None:
             )
         else:
             setattr(qm, key, value)
+    qm.kept.update(command.kept)

@@ -14,10 +14,11 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from qsg import CMQC
+from qsg.core import attributes as table
 from qsg.core import geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
-from qsg.core.objects import CFStructure, ChannelDefinition, QueueObject
+from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc.connections import ConnectionView, open_connections
@@ -105,6 +106,8 @@ class Snapshot:
     members: Mapping[str, str] = field(default_factory=dict)
     #: Its connections and their open handles (DISPLAY CONN).
     connections: tuple[ConnectionView, ...] = ()
+    #: The queue manager's process definitions (DISPLAY PROCESS), by name.
+    processes: Mapping[str, ProcessDefinition] = field(default_factory=dict)
 
 
 #: A CF structure's use: entries, elements, max_entries, max_elements.
@@ -151,24 +154,8 @@ def take(
         name: given.get(name, ChannelView(definition))
         for name, definition in sorted(qm.local.channels.items())
     }
-    attributes = {
-        "DESCR": qm.description,
-        "DEADQ": qm.dead_letter_queue or "",
-        "DEFXMITQ": qm.def_xmit_q_name,
-        "EXPRYINT": qm.expiry_interval or 0,
-        "MAXUMSGS": qm.rules.max_uncommitted_msgs,
-        "TRIGINT": qm.trigger_interval,
-        "MAXMSGL": qm.rules.max_msg_length,
-        "PERFMEV": qm.performance_event,
-        "INHIBTEV": qm.inhibit_event,
-        "LOCALEV": qm.local_event,
-        "AUTHOREV": qm.authority_event,
-        "CHLEV": qm.channel_event,
-        "IGQ": "ENABLED" if qm.intra_group_queuing else "DISABLED",
-        "IGQAUT": _IGQAUT[qm.igq_put_authority],
-        "IGQUSER": qm.igq_user_id,
-        "SQQMNAME": "IGNORE" if qm.shared_q_q_mgr_name == CMQC.MQSQQM_IGNORE else "USE",
-    }
+    # The queue manager's own attributes, as the attribute table reads them.
+    attributes = {a.keyword: table.read(qm, a) for a in table.TABLE["QMGR"]}
     return Snapshot(
         qm.name,
         qm.qsg_name,
@@ -180,6 +167,7 @@ def take(
         structures,
         dict(members or {}),
         open_connections(qm),
+        dict(sorted(qm.local.processes.items())),
     )
 
 
@@ -227,12 +215,3 @@ __all__ = [
     "Usage",
     "take",
 ]
-
-
-#: IGQAUT's MQSC values by MQIGQPA_* (qsg/mqsc/schema.py reads them).
-_IGQAUT = {
-    CMQC.MQIGQPA_DEFAULT: "DEF",
-    CMQC.MQIGQPA_CONTEXT: "CTX",
-    CMQC.MQIGQPA_ONLY_IGQ: "ONLYIGQ",
-    CMQC.MQIGQPA_ALTERNATE_OR_IGQ: "ALTIGQ",
-}
