@@ -110,6 +110,7 @@ def test_pymqis_get_example_on_qm2_gets_what_its_put_example_put_on_qm1(
     assert capsys.readouterr().out == "Hello from Python!\n"
 
 
+@keeps("docs/pymqi.md", "except while it waits in a call (an MQGET wait, a `time.sleep`)")
 def test_the_get_with_wait_example_waits_in_simulated_time_for_a_put_from_a_thread(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -360,6 +361,11 @@ def test_the_docs_qsg_exec_commands_print_what_they_show(command: str, shown: li
             assert expected in printed, printed
 
 
+@keeps(
+    "docs/pymqi.md",
+    "Its `time.sleep` is real time too, but waits in trio rather than blocking the thread, "
+    "which would stop the whole world",
+)
 def test_on_the_wall_clock_the_programs_sleep_lets_the_world_go_on(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -374,6 +380,11 @@ def test_on_the_wall_clock_the_programs_sleep_lets_the_world_go_on(
     assert noise  # were the sleep to block the thread, no put could have happened meanwhile
 
 
+@keeps(
+    "docs/pymqi.md",
+    "The program's task waiting for its threads waits in trio, so that their calls go on "
+    "meanwhile: `Thread.join`",
+)
 def test_the_programs_task_joining_a_thread_lets_the_threads_calls_go_on(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -513,6 +524,7 @@ def test_a_listener_that_is_not_a_port_is_a_scenario_problem(tmp_path: Path) -> 
 
 
 @keeps("docs/pymqi.md", "or as a thread pool's idle worker waiting for work")
+@keeps("docs/pymqi.md", "a future's `result` (`ThreadPoolExecutor.map`...)")
 def test_a_thread_pools_idle_workers_hold_no_simulated_time() -> None:
     # An idle worker waits on its pool's queue: were it counted as computing, the
     # program's 30-second sleep would never end in simulated time (the run would hang:
@@ -553,6 +565,7 @@ def test_a_thread_pools_idle_workers_hold_no_simulated_time() -> None:
     assert done.stdout == "30 4\n"
 
 
+@keeps("docs/pymqi.md", "and so `Event.wait`")
 def test_the_programs_task_waiting_on_an_event_waits_in_trio_and_in_simulated_time(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -145,6 +145,11 @@ print("child status", os.waitstatus_to_exitcode(status))
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
 @keeps("docs/pymqi.md", "an MQCONN with MQRC_Q_MGR_NOT_AVAILABLE (2059)")
 @keeps("docs/pymqi.md", "a call on a connection the parent made fails with MQRC_HCONN_ERROR")
+@keeps(
+    "docs/pymqi.md",
+    "A child that returns from the program's code ends there, with the status its end gives "
+    "(as the forked interpreter would), rather than running on in the simulator.",
+)
 def test_a_forked_child_has_no_queue_manager_and_ends_as_python_would(
     tmp_path: Path, clock: str
 ) -> None:
@@ -172,6 +177,7 @@ if __name__ == "__main__":
 @pytest.mark.slow
 @pytest.mark.parametrize("clock", ["--virtual", "--seed=1"])
 @keeps("docs/pymqi.md", "`multiprocessing.Pool`'s close polls its queue with a zero timeout so")
+@keeps("docs/pymqi.md", "then ends, as on a real clock, instead of spinning at one instant.")
 def test_a_multiprocessing_pool_runs_and_closes_on_either_clock(tmp_path: Path, clock: str) -> None:
     """Pool.terminate polls its queue with a zero timeout until the clock passes the
     deadline: under --virtual the program's clock must still move on at each reading."""
