@@ -194,5 +194,28 @@ def test_a_body_over_4_mb_is_refused_413_before_it_is_sent_in_full(server: Serve
     sock.close()
 
 
+def test_an_error_answered_before_its_body_came_leaves_the_connection_for_the_next_request(
+    server: Server,
+) -> None:
+    # HTTP/1.1 keep-alive (RFC 9112, "Persistence"): a refusal found from the URL alone
+    # (404 here) answered while the body is still on its way must not leave the connection
+    # out of step; the client's next request on it is answered. Before the server read
+    # the rest first, h11 ended such a connection without a word (the fuzz test's
+    # "Server disconnected without sending a response").
+    sock = raw_connection(server)
+    sock.sendall(
+        b"OPTIONS /ibmmq/rest/v4/messaging/qmgr/QM9/queue/Q/message HTTP/1.1\r\n"
+        b"Host: x\r\nContent-Length: 5\r\n\r\n"
+    )
+    time.sleep(0.5)  # the answer goes out before the body arrives
+    sock.sendall(b"false")
+    first = response_of(sock)
+    assert first.startswith(b"HTTP/1.1 404"), first[:80]
+    sock.sendall(b"GET /ibmmq/rest/v4/nothing HTTP/1.1\r\nHost: x\r\n\r\n")
+    second = response_of(sock)
+    assert second.startswith(b"HTTP/1.1 404"), second[:80]
+    sock.close()
+
+
 def test_none_of_the_above_left_a_traceback_in_the_servers_output(server: Server) -> None:
     assert "Traceback" not in server.output()

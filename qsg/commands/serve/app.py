@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qsg.commands.serve import admin, messaging
 from qsg.commands.serve.errors import RestError, refuse
@@ -125,7 +125,37 @@ class _BoundedHeaders:
                 error.headers["Connection"] = "close"
                 await error.response()(scope, receive, send)
                 return
+            await self.app(scope, *_drained(receive, send))
+            return
         await self.app(scope, receive, send)
+
+
+def _drained(receive: Receive, send: Send) -> tuple[Receive, Send]:
+    """``receive`` and ``send`` for a request whose answer may come before its body was
+    read (an error found from the URL or the headers alone): the rest of the body is read
+    before the answer starts, so that the connection stays in step and a client's next
+    request on it is answered (h11 otherwise ends such a connection without a word, and
+    the client's next request meets "Server disconnected"). An answer that closes the
+    connection (``Connection: close``, as for a body over the limit) reads nothing more."""
+    more = True
+
+    async def tracked() -> Message:
+        nonlocal more
+        message = await receive()
+        more = message["type"] == "http.request" and bool(message.get("more_body", False))
+        return message
+
+    async def answer(message: Message) -> None:
+        if message["type"] == "http.response.start" and more:
+            closing = any(
+                name.lower() == b"connection" and value.lower() == b"close"
+                for name, value in message.get("headers", [])
+            )
+            while more and not closing:
+                await tracked()
+        await send(message)
+
+    return tracked, answer
 
 
 async def _rest(service: Service, request: Request) -> Response:

@@ -194,16 +194,24 @@ async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
     soon as it passes the limit, without reading the rest."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise refuse(413, "MQWB2004E", detail=f"The body is over {limit} bytes.")
+        raise _too_large(limit)
     chunks: list[bytes] = []
     size = 0
     stream: AsyncIterator[bytes] = request.stream()
     async for chunk in stream:
         size += len(chunk)
         if size > limit:
-            raise refuse(413, "MQWB2004E", detail=f"The body is over {limit} bytes.")
+            raise _too_large(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _too_large(limit: int) -> Exception:
+    """413 for a body over ``limit``, closing the connection: the rest of the body is
+    never read, so the connection cannot carry another request."""
+    error = refuse(413, "MQWB2004E", detail=f"The body is over {limit} bytes.")
+    error.headers["Connection"] = "close"
+    return error
 
 
 def _check_content_type(request: Request) -> None:
