@@ -88,6 +88,7 @@ class ConnectedQueueManager(Protocol):
 
     def immediate(self) -> bool: ...
     def clocked(self) -> bool: ...
+    def admission(self) -> int: ...
     def admit(self, now: float, verb: str, shared: bool) -> float: ...
     def admitted(self) -> None: ...
     async def dispatch(
@@ -509,6 +510,11 @@ class Connection:
         manager is the life it connected to."""
         qm = self.qm
         return self.incarnation == qm.rules.incarnation and qm.immediate()
+
+    def admission(self) -> int:
+        """``immediate`` and ``clocked`` in one call (``actors.program.Admission``)."""
+        qm = self.qm
+        return qm.admission() if self.incarnation == qm.rules.incarnation else program.TASK
 
 
 class Queue:
