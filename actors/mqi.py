@@ -99,6 +99,13 @@ class ConnectedQueueManager(Protocol):
     ) -> T: ...
 
 
+#: What an attempt that could only fail answers (``Get.surely_fails``), one error for
+#: them all: it is read (``Get.missed``), never raised (a get that fails with it raises
+#: its own, ``Get.no_message``), so making one per attempt (a tenth of a costed
+#: getter's attempt) bought nothing.
+SURELY_EMPTY = MQMIError.failed(CMQC.MQRC_NO_MSG_AVAILABLE, "no matching message")
+
+
 class MQICall(program.Call[T]):
     """One MQI call of ``connection``, made once: the step (``__call__``, the rules'
     call at ``now``), what it counts as (``verb``, on a ``shared`` queue or not) and
@@ -276,10 +283,8 @@ class Get(MQICall["bytes | MQMIError"]):
         if self.surely_fails():
             # The attempt could only answer MQRC_NO_MSG_AVAILABLE: its model cost has
             # been charged (``admit``), its answer needs no look at the queue (on a
-            # server, no round trip).
-            self.error = MQMIError.failed(
-                CMQC.MQRC_NO_MSG_AVAILABLE, f"no matching message on {self.queue.handle.queue}"
-            )
+            # server, no round trip), nor an error of its own (``SURELY_EMPTY``).
+            self.error = SURELY_EMPTY
             return
         try:
             self.body, self.outcome = self.queue.handle.receive(
@@ -334,6 +339,12 @@ class Get(MQICall["bytes | MQMIError"]):
             world.signals.surely_empty(handle.repository.store, handle.queue)
             and not world.cf_fault_active
             and queue._skippable()
+        )
+
+    def no_message(self) -> MQMIError:
+        """The error of a get that found no message, to raise."""
+        return MQMIError.failed(
+            CMQC.MQRC_NO_MSG_AVAILABLE, f"no matching message on {self.queue.handle.queue}"
         )
 
     def missed(self, error: MQMIError) -> bool:
@@ -569,7 +580,7 @@ class Queue:
                 return got
             assert isinstance(got, MQMIError)
             if not get.missed(got):
-                raise got
+                raise got if got is not SURELY_EMPTY else get.no_message()
             yield Wait(signals, store, queue, get.deadline, get.plain)
 
     def _got(self, body: bytes, md: MD, gmo: GMO, done: Done, now: float | None = None) -> None:
