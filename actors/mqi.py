@@ -316,11 +316,11 @@ class Get(MQICall["bytes | MQMIError"]):
         return (
             self.plain
             and self.waits
+            and queue._costless()  # first: with model costs, the answer for every attempt
             and self.checked == queue._checked
             and self.connection.qm.world.signals.surely_empty(handle.repository.store, handle.queue)
             and (self.deadline == math.inf or program.now() < self.deadline)
             and queue._skippable()
-            and queue._costless()
         )
 
     def surely_fails(self) -> bool:
