@@ -19,11 +19,14 @@ async def test_ten_thousand_cancelled_timers_leave_the_heap_small_and_the_rest_f
 ) -> None:
     fired: list[int] = []
     kept: list[int] = []
+    def firing(n: int) -> Timer:
+        return Timer(lambda: fired.append(n))
+
     for n in range(10_000):
         # Every hundredth timer is kept; the others are cancelled at once, as a wait's
         # deadline is when a notification ends the wait. Times repeat, so the order they
         # were armed in decides among equal ones.
-        timer = virtual_clock.call_at(1.0 + (n % 7), Timer(lambda n=n: fired.append(n)))
+        timer = virtual_clock.call_at(1.0 + (n % 7), firing(n))
         if n % 100:
             timer.cancel()
         else:
