@@ -19,6 +19,7 @@ async def test_ten_thousand_cancelled_timers_leave_the_heap_small_and_the_rest_f
 ) -> None:
     fired: list[int] = []
     kept: list[int] = []
+
     def firing(n: int) -> Timer:
         return Timer(lambda: fired.append(n))
 
