@@ -12,8 +12,14 @@ import trio.testing
 from actors.clock import Timer, VirtualClock
 from actors.signals import Signals
 from qsg.core.memstore import MemoryStore
+from tests.claims import keeps
 
 
+@keeps(
+    "docs/speed.md",
+    "The clock now drops the entries of alarms no longer pending whenever the heap has "
+    "doubled since it last did",
+)
 async def test_ten_thousand_cancelled_timers_leave_the_heap_small_and_the_rest_fire_in_order(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -39,6 +45,11 @@ async def test_ten_thousand_cancelled_timers_leave_the_heap_small_and_the_rest_f
     assert fired == sorted(kept, key=lambda n: (n % 7, n))
 
 
+@keeps(
+    "docs/speed.md",
+    "When the deadline falls due at the very instant of the notification, its entry would "
+    "come first, so the wake-up takes a timer of its own, in its turn, as before.",
+)
 async def test_a_clock_driven_wait_notified_as_its_deadline_falls_due_wakes_once_in_its_turn(
     virtual_clock: VirtualClock,
 ) -> None:
