@@ -37,7 +37,7 @@ import math
 import time
 from collections.abc import Callable
 from itertools import count
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import trio
 from trio._core._run import GLOBAL_RUN_CONTEXT as _RUN_CONTEXT
@@ -49,6 +49,9 @@ _REAL_WAIT = 60.0
 #: How many instants of timers the clock runs in one call before trio's loop looks at
 #: its I/O and signals again.
 _BATCH = 1000
+#: The heap is cleared of cancelled entries once it is this much longer than twice what
+#: was left the last time (``VirtualClock._compact``).
+_COMPACT_SLACK = 64
 
 
 class IOSource(Protocol):
@@ -68,6 +71,9 @@ class Alarm:
 
     def fire(self) -> None:
         raise NotImplementedError
+
+
+A = TypeVar("A", bound=Alarm)
 
 
 class Timer(Alarm):
@@ -131,6 +137,8 @@ class VirtualClock(trio.abc.Clock):
         self._late: list[tuple[float, int, Alarm]] = []
         self._order = count()  # equal times wake in the order they were asked for
         self.jumps = 0  # how many times time moved: statistics for the benchmarks
+        #: The heap's length above which its cancelled entries are dropped (``_compact``).
+        self._compact_above = _COMPACT_SLACK
 
     async def sleep_until(self, deadline: float, *, late: bool = False) -> None:
         """Park the calling task until simulated time ``deadline``. ``late``: at the end
@@ -157,12 +165,30 @@ class VirtualClock(trio.abc.Clock):
         await trio.lowlevel.wait_task_rescheduled(wakeup._abort)
         return wakeup.woken
 
-    def call_at(self, when: float, timer: Timer) -> Timer:
+    def call_at(self, when: float, timer: A) -> A:
         """Have the clock call ``timer`` at simulated time ``when`` (now if it is past:
         after what is already due now)."""
         timer.pending = True
-        heapq.heappush(self._alarms, (max(when, self._time), next(self._order), timer))
+        alarms = self._alarms
+        entry: tuple[float, int, Alarm] = (max(when, self._time), next(self._order), timer)
+        heapq.heappush(alarms, entry)
+        if len(alarms) > self._compact_above:
+            self._compact()
         return timer
+
+    def _compact(self) -> None:
+        """Drop the heap's entries of alarms no longer pending. A wait that ends by a
+        notification leaves its deadline's entry behind (cancelled, skipped when it
+        comes up): a getter waiting WaitInterval 5 s on a queue 2,000 messages a second
+        pass through leaves 10,000 of them, and every timer's push and pop went 14
+        levels deep instead of 6. Dropped only when the heap has doubled since the last
+        time, so that each entry is looked at about once; the list stays the same object
+        (the loop of ``deadline_to_sleep_time`` holds it). Which entry comes up next is
+        the same: the heap's order is that of (time, order) alone."""
+        alarms = self._alarms
+        alarms[:] = [entry for entry in alarms if entry[2].pending]
+        heapq.heapify(alarms)
+        self._compact_above = 2 * len(alarms) + _COMPACT_SLACK
 
     def watch(self, source: IOSource) -> None:
         """Freeze time while ``source`` is busy."""

@@ -45,7 +45,7 @@ from trio.lowlevel import Abort, RaiseCancelT
 from actors.clock import Timer, VirtualClock, Wakeup
 from actors.config import Workload
 from actors.mqi import Connection, Queue
-from actors.program import Call, Delay, Instruction, Next, Program, Wait
+from actors.program import CLOCKED, IMMEDIATE, TASK, Call, Delay, Instruction, Next, Program, Wait
 
 #: The kinds the clock can drive: every built-in application.
 KINDS = frozenset({"putter", "getter", "requester", "server"})
@@ -120,7 +120,7 @@ class Drive(Wakeup):
             and app.queue is not None
             and app.stale is None
             and conn is not None
-            and conn.clocked()
+            and conn.admission() != TASK
         )
 
     async def drive(self, program: Program[Any], step: Next) -> Drive:
@@ -145,30 +145,29 @@ class Drive(Wakeup):
         next part (``_made``); otherwise a delay or wait ended, and the program goes on
         by the clock while it is still the clock's to go on with (the application has
         kept the connection and queue of the stretch: whether each call can be made by
-        the clock is its connection's to say, ``Admission.clocked``), else by its task.
+        the clock is its connection's to say, ``Admission.admission``), else by its task.
         (Called by the clock: it must not raise.)"""
         self.cancel = None
+        clock = self.clock
+        assert clock is not None
         try:
             if self.call is not None:
-                self._made()
+                self._made(clock._time)
             elif self.app.conn is self.conn and self.app.queue is not None:
-                assert self.program is not None
-                self._go(self.program.send, self.now())
+                program = self.program
+                assert program is not None
+                self._go(program.send, clock._time, clock._time)
             else:
                 self._back(None)
         except BaseException as error:  # it is the task's to raise
             self._failed(error)
 
-    def now(self) -> float:
-        assert self.clock is not None
-        return self.clock._time
-
-    def _made(self) -> None:
-        """The next part of the call the clock is making, now due: its step once its
-        model cost has been paid (``stepped`` False), then what follows it once its
+    def _made(self, now: float) -> None:
+        """The next part of the call the clock is making, due at ``now``: its step once
+        its model cost has been paid (``stepped`` False), then what follows it once its
         SMDS accesses have been paid. The program is sent the call's result, or has the
         MQMIError it raised thrown in, as a task's call would."""
-        call, program, now = self.call, self.program, self.now()
+        call, program = self.call, self.program
         assert call is not None
         assert program is not None
         try:
@@ -181,28 +180,28 @@ class Drive(Wakeup):
             result = call.done(now)
         except BaseException as raised:  # the program's to handle, as in a task
             self.call, self.stepped = None, False
-            self._go(program.throw, raised)
+            self._go(program.throw, raised, now)
         else:
-            self._go(program.send, result)
+            self._go(program.send, result, now)
 
-    def _go(self, resume: Callable[[Any], Instruction], value: Any) -> None:
-        """Run the program from ``resume(value)`` (it is sent the time, what a ``Next``
-        is answered with, or a call's result; or has an error thrown in) until it waits,
-        finishes or needs its task. A call that costs nothing is made at once; one with
-        a model cost is admitted and made when its cost has been paid (``_made``)."""
+    def _go(self, resume: Callable[[Any], Instruction], value: Any, now: float) -> None:
+        """Run the program from ``resume(value)`` at ``now`` (it is sent the time, what a
+        ``Next`` is answered with, or a call's result; or has an error thrown in) until
+        it waits, finishes or needs its task. A call that costs nothing is made at once;
+        one with a model cost is admitted and made when its cost has been paid
+        (``_made``)."""
         program = self.program
         assert program is not None
-        now = self.now()
         send = program.send
         try:
             instruction = resume(value)
             while True:
                 if isinstance(instruction, Call):  # the commonest: checked first
-                    connection = instruction.connection
                     try:
-                        if connection.immediate():
+                        admission = instruction.connection.admission()
+                        if admission == IMMEDIATE:
                             result = instruction.perform_now(now)
-                        elif connection.clocked():
+                        elif admission == CLOCKED:
                             step_at = instruction.admit(now)
                             if step_at != now:
                                 self.call = instruction

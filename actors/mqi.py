@@ -88,6 +88,7 @@ class ConnectedQueueManager(Protocol):
 
     def immediate(self) -> bool: ...
     def clocked(self) -> bool: ...
+    def admission(self) -> int: ...
     def admit(self, now: float, verb: str, shared: bool) -> float: ...
     def admitted(self) -> None: ...
     async def dispatch(
@@ -96,6 +97,13 @@ class ConnectedQueueManager(Protocol):
     def dispatch_now(
         self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
     ) -> T: ...
+
+
+#: What an attempt that could only fail answers (``Get.surely_fails``), one error for
+#: them all: it is read (``Get.missed``), never raised (a get that fails with it raises
+#: its own, ``Get.no_message``), so making one per attempt (a tenth of a costed
+#: getter's attempt) bought nothing.
+SURELY_EMPTY = MQMIError.failed(CMQC.MQRC_NO_MSG_AVAILABLE, "no matching message")
 
 
 class MQICall(program.Call[T]):
@@ -275,10 +283,8 @@ class Get(MQICall["bytes | MQMIError"]):
         if self.surely_fails():
             # The attempt could only answer MQRC_NO_MSG_AVAILABLE: its model cost has
             # been charged (``admit``), its answer needs no look at the queue (on a
-            # server, no round trip).
-            self.error = MQMIError.failed(
-                CMQC.MQRC_NO_MSG_AVAILABLE, f"no matching message on {self.queue.handle.queue}"
-            )
+            # server, no round trip), nor an error of its own (``SURELY_EMPTY``).
+            self.error = SURELY_EMPTY
             return
         try:
             self.body, self.outcome = self.queue.handle.receive(
@@ -310,11 +316,11 @@ class Get(MQICall["bytes | MQMIError"]):
         return (
             self.plain
             and self.waits
+            and queue._costless()  # first: with model costs, the answer for every attempt
             and self.checked == queue._checked
             and self.connection.qm.world.signals.surely_empty(handle.repository.store, handle.queue)
             and (self.deadline == math.inf or program.now() < self.deadline)
             and queue._skippable()
-            and queue._costless()
         )
 
     def surely_fails(self) -> bool:
@@ -333,6 +339,12 @@ class Get(MQICall["bytes | MQMIError"]):
             world.signals.surely_empty(handle.repository.store, handle.queue)
             and not world.cf_fault_active
             and queue._skippable()
+        )
+
+    def no_message(self) -> MQMIError:
+        """The error of a get that found no message, to raise."""
+        return MQMIError.failed(
+            CMQC.MQRC_NO_MSG_AVAILABLE, f"no matching message on {self.queue.handle.queue}"
         )
 
     def missed(self, error: MQMIError) -> bool:
@@ -510,6 +522,11 @@ class Connection:
         qm = self.qm
         return self.incarnation == qm.rules.incarnation and qm.immediate()
 
+    def admission(self) -> int:
+        """``immediate`` and ``clocked`` in one call (``actors.program.Admission``)."""
+        qm = self.qm
+        return qm.admission() if self.incarnation == qm.rules.incarnation else program.TASK
+
 
 class Queue:
     """An open queue (MQOPEN's object handle). ``name`` is the resolved name."""
@@ -563,7 +580,7 @@ class Queue:
                 return got
             assert isinstance(got, MQMIError)
             if not get.missed(got):
-                raise got
+                raise got if got is not SURELY_EMPTY else get.no_message()
             yield Wait(signals, store, queue, get.deadline, get.plain)
 
     def _got(self, body: bytes, md: MD, gmo: GMO, done: Done, now: float | None = None) -> None:

@@ -44,8 +44,19 @@ T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
 
+#: How an MQI call can be made now (``Admission.admission``): only by a task, through
+#: the dispatcher (which may wait for something other than time); by the virtual clock,
+#: its model costs times the clock keeps; or at once, nothing being able to make it wait.
+TASK, CLOCKED, IMMEDIATE = 0, 1, 2
+
+
 class Admission(Protocol):
     """Who admits an MQI call (``actors.mqi.Connection``)."""
+
+    def admission(self) -> int:
+        """``IMMEDIATE`` when ``immediate``, else ``CLOCKED`` when ``clocked``, else
+        ``TASK``: the two questions in one call (the clock asks them of every call)."""
+        ...
 
     def immediate(self) -> bool:
         """Whether a call would be made at once: nothing could make it wait."""
@@ -221,6 +232,9 @@ async def run(program: Program[T], driver: Driver | None = None) -> T:
 
 
 __all__ = [
+    "CLOCKED",
+    "IMMEDIATE",
+    "TASK",
     "Admission",
     "Await",
     "Call",

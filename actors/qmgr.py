@@ -35,6 +35,7 @@ from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRe
 from actors.expiry import ScanCoordinator
 from actors.mqi import ApplicationWorld
 from actors.processors import Processors
+from actors.program import CLOCKED, IMMEDIATE, TASK
 from actors.reach import CALLER, Reach
 from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
@@ -455,6 +456,13 @@ class QueueManager:
             and not self.bridged
             and not self.world.costs.per_call  # CPU, CF access or SMDS costs
         )
+
+    def admission(self) -> int:
+        """``immediate`` and ``clocked`` in one call: ``IMMEDIATE``, ``CLOCKED`` or
+        ``TASK`` (``actors.program``)."""
+        if not self.alive or self.paused is not None or self.bridged:
+            return TASK
+        return CLOCKED if self.world.costs.per_call else IMMEDIATE
 
     def wake(self) -> None:
         """End a pause: the calls waiting in ``dispatch`` go on."""

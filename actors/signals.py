@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import trio
 
-from actors.clock import Timer, VirtualClock, Wakeup
+from actors.clock import Alarm, Timer, VirtualClock, Wakeup
 from qsg.core.store import MessageStore
 
 _Key = tuple[int, str]
@@ -58,10 +58,12 @@ class _Waiter(Wakeup):
         return self.notified
 
 
-class _Call:
-    """A waiting MQGET of a clock-driven application (``Signals.wait_call``)."""
+class _Call(Alarm):
+    """A waiting MQGET of a clock-driven application (``Signals.wait_call``): the clock's
+    alarm itself, at its deadline or, once notified, at the instant of the notification
+    (one object a wait, not a waiter and two timers)."""
 
-    __slots__ = ("clock", "key", "notified", "plain", "signals", "then", "timer")
+    __slots__ = ("clock", "deadline", "key", "late", "notified", "plain", "signals", "then")
 
     def __init__(
         self,
@@ -70,29 +72,45 @@ class _Call:
         then: Callable[[], None],
         signals: Signals,
         clock: VirtualClock,
+        deadline: float,
     ) -> None:
+        self.pending = False  # Alarm's, set here: one frame less for every wait
         self.key = key
         self.plain = plain
         self.then = then
         self.signals = signals
         self.clock = clock
+        self.deadline = deadline
         self.notified = False
-        self.timer = Timer(self._timed_out)
+        #: The wake-up's own timer, when its deadline was due at the notification's
+        #: instant (rare: see ``set``).
+        self.late: Timer | None = None
 
-    def _timed_out(self) -> None:
-        self.signals._drop(self.key, self)
+    def fire(self) -> None:
+        if not self.notified:  # the deadline came first
+            self.signals._drop(self.key, self)
         self.then()
 
     def set(self) -> None:
         self.notified = True
-        self.timer.cancel()
-        self.timer = self.clock.call_at(self.clock.current_time(), Timer(self.then))
+        clock = self.clock
+        if self.pending and self.deadline <= clock._time:
+            # Its deadline's entry is due at this very instant, ahead of the one armed
+            # now: dropped, and the wake-up armed on a timer of its own, in its turn.
+            self.pending = False
+            self.late = clock.call_at(clock._time, Timer(self.then))
+        else:
+            # The deadline's entry, if any, is later: once this alarm has fired at the
+            # notification's instant, it is no longer pending and is skipped.
+            clock.call_at(clock._time, self)
 
     def is_set(self) -> bool:
         return self.notified
 
     def cancel(self) -> None:
-        self.timer.cancel()
+        self.pending = False
+        if self.late is not None:
+            self.late.cancel()
         if not self.notified:
             self.signals._drop(self.key, self)
 
@@ -157,10 +175,10 @@ class Signals:
         """``wait`` for a timer of the virtual clock rather than a task: ``then()`` is
         called by the clock when ``queue`` is notified (at that instant, after what is
         already due) or at ``deadline``. Returns the function that cancels the wait."""
-        waiter = _Call((id(store), queue), plain, then, self, clock)
+        waiter = _Call((id(store), queue), plain, then, self, clock, deadline)
         self._join(waiter.key, waiter)
         if deadline != math.inf:
-            clock.call_at(deadline, waiter.timer)
+            clock.call_at(deadline, waiter)
         return waiter.cancel
 
     def _join(self, key: _Key, waiter: _Waiter | _Call) -> None:

@@ -164,6 +164,8 @@ class Application:
         #: The putter's PMO, as an MQ program keeps one: only its output fields change
         #: from put to put.
         self.pmo = PMO(Options=options)
+        #: The getter's GMO (``get_options``), kept from get to get while it serves.
+        self.gmo: GMO | None = None
         #: The clock's side of the application, which runs its program while it can.
         self.drive = drive.Drive(self)
 
@@ -341,10 +343,18 @@ class Application:
         left_ms = (self.stop - now) * 1000
         # At least a millisecond: a get that cannot wait would spin in simulated time.
         wait = max(1, min(w.wait, math.ceil(left_ms)))
+        gmo = self.gmo
+        if gmo is not None and gmo.WaitInterval == wait:
+            # The application's GMO, as an MQ program keeps one: MQGET writes only its
+            # output fields (ResolvedQName, ReturnedLength, GroupStatus, SegmentStatus),
+            # which no get reads, so it serves every get with the same WaitInterval.
+            return gmo
         gmo = GMO(Options=get_options(w), WaitInterval=wait)
-        if w.logical_order:
+        if w.logical_order:  # a version-2 GMO, whose input fields MQGET may write
             md.Version = CMQC.MQMD_VERSION_2
             gmo.Version = CMQC.MQGMO_VERSION_2
+        else:
+            self.gmo = gmo
         return gmo
 
     def get(self, queue: Queue, md: MD, now: float) -> Program[bytes | _Failed]:
