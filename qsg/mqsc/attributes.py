@@ -218,6 +218,7 @@ def cf_structure(view: StructureView) -> Attributes:
         ("CFLEVEL", d.cf_level),
         ("DESCR", d.description),
         ("RECOVER", _yes(d.recover)),
+        ("RECAUTO", _yes(d.recauto)),
         ("OFFLOAD", d.offload),
         ("OFFLD1TH", d.offload_threshold1),
         ("OFFLD1SZ", format_size(d.offload_size1)),

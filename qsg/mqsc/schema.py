@@ -191,6 +191,7 @@ CFSTRUCT = {
     "DESCR": Keyword("description", text(64)),
     "CFLEVEL": Keyword("cf_level", integer(1, 5)),
     "RECOVER": Keyword("recover", choice(NO=False, YES=True)),
+    "RECAUTO": Keyword("recauto", choice(NO=False, YES=True)),
     "OFFLOAD": Keyword("offload", choice(SMDS="SMDS", DB2="DB2")),
     # The offload rules (CFLEVEL(5)): OFFLDnTH a per cent 0..100, OFFLDnSZ 0K..64K.
     "OFFLD1TH": Keyword("offload_threshold1", integer(0, 100)),

@@ -1,0 +1,304 @@
+"""One CF structure fails; BACKUP and RECOVER CFSTRUCT bring it back (issue 48).
+
+IBM MQ for z/OS ("Recovering shared queues", "Coupling Facility failure", "RESET
+CFSTRUCT", "BACKUP CFSTRUCT", "RECOVER CFSTRUCT"): when a structure fails its
+nonpersistent messages are lost and every call on its queues gets MQRC_CF_STRUC_FAILED
+(2373) while the other structures go on; a RECOVER(NO) structure is "automatically
+reallocated (empty) by the next MQOPEN"; a RECOVER(YES) one waits for RECOVER CFSTRUCT,
+which rebuilds its persistent messages from the last backup plus every member's log
+since (TYPE(PURGE): empty). The rules are ``qsg.core.cfstate``'s; each test runs on the
+in-process store and on the coupling facility's server, and one plays both side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from coupling.store import RedisStore
+from qsg import CMQC, MQMIError, QMgr
+from qsg import CMQCFC as F
+from qsg.core import bugs, cfstate
+from qsg.core.handle import Handle
+from qsg.core.memstore import MemoryStore
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import MessageStore
+from tests.helpers import ALL, drain, put
+
+PERSISTENT = {"Persistence": CMQC.MQPER_PERSISTENT}
+NONPERSISTENT = {"Persistence": CMQC.MQPER_NOT_PERSISTENT}
+
+
+@pytest.fixture(params=["in-process", "server"])
+def make_store(request: pytest.FixtureRequest) -> Callable[[], MessageStore]:
+    """Makes the QSG's shared store: the in-process one, or the coupling facility's."""
+    if request.param == "server":
+        make: Callable[[], RedisStore] = request.getfixturevalue("redis_store")
+        return make
+    return MemoryStore
+
+
+def _group(store: MessageStore, recover: bool = True, *names: str) -> QMgr:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=store))
+    for structure in names or ("APP1",):
+        qm.define_structure(CFStructure(structure, cf_level=5, recover=recover))
+        qm.define_queue(
+            f"Q.{structure}", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct=structure, max_depth=1000
+        )
+    return qm
+
+
+def _open(qm: QMgr, structure: str = "APP1") -> Handle:
+    return qm.connect().open(f"Q.{structure}", ALL)
+
+
+def _reason(call: Callable[[], object]) -> int:
+    with pytest.raises(MQMIError) as caught:
+        call()
+    return caught.value.reason
+
+
+def test_a_failed_structure_loses_its_nonpersistent_messages_and_every_call_gets_2373(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """RESET CFSTRUCT ACTION(FAIL): "deletes all non-persistent messages, structure
+    unusable until recovered"; MQRC_CF_STRUC_FAILED on every call, MQOPEN included."""
+    store = make_store()
+    qm = _group(store)
+    h = _open(qm)
+    put(h, b"p1", 0.0, **PERSISTENT)
+    put(h, b"n1", 0.0, **NONPERSISTENT)
+    put(h, b"n2", 0.0, **NONPERSISTENT)
+    assert store.fail_structure("APP1", 5.0) == 2
+    status = store.structure_status("APP1")
+    assert (status.status, status.failed_at, status.lost) == (cfstate.FAILED, 5.0, 2)
+    assert _reason(lambda: put(h, b"x", 6.0)) == CMQC.MQRC_CF_STRUC_FAILED
+    assert _reason(lambda: drain(h, 6.0)) == CMQC.MQRC_CF_STRUC_FAILED
+    assert _reason(lambda: _open(qm)) == CMQC.MQRC_CF_STRUC_FAILED
+    store.recover_structure("APP1", purge=False)
+    assert drain(_open(qm), 7.0) == [b"p1"]  # no backup: the log since allocation
+
+
+def test_recover_rebuilds_from_the_backup_plus_the_log_of_puts_and_gets_since(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """RECOVER CFSTRUCT TYPE(NORMAL) reads the backup and "replays log records from every
+    member that did MQPUT/MQGET on queues in the structure since the backup": a message
+    got after the backup stays got, one put after it is back, order kept."""
+    store = make_store()
+    qm = _group(store)
+    h = _open(qm)
+    for body in (b"a", b"b", b"c"):
+        put(h, body, 0.0, **PERSISTENT)
+    backup = store.backup_structure("APP1", 100.0, cfstate.DEFAULT_EXCLINT)
+    assert (backup.backup_at, backup.backup_messages, backup.backup_bytes) == (100.0, 3, 3)
+    assert drain(h, 101.0)[:1] == [b"a"]  # drains a, b, c
+    put(h, b"b", 102.0, **PERSISTENT)  # a new message with the same body
+    put(h, b"d", 102.0, **PERSISTENT)
+    put(h, b"gone", 102.0, **NONPERSISTENT)
+    store.fail_structure("APP1", 103.0)
+    assert store.structure_status("APP1").log_records == 5  # 3 gets, 2 puts
+    restored = store.recover_structure("APP1", purge=False)
+    assert restored == (0, 2, 5)  # nothing left of the backup; 2 from the log
+    assert drain(_open(qm), 104.0) == [b"b", b"d"]
+    assert store.audit() == []
+
+
+def test_exclint_leaves_the_youngest_messages_to_the_log(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """BACKUP CFSTRUCT EXCLINT(n): only messages older than n seconds are backed up; the
+    younger ones are recovered from the log all the same."""
+    store = make_store()
+    qm = _group(store)
+    h = _open(qm)
+    put(h, b"old", 0.0, **PERSISTENT)
+    put(h, b"young", 95.0, **PERSISTENT)
+    assert store.backup_structure("APP1", 100.0, 30).backup_messages == 1
+    store.fail_structure("APP1", 110.0)
+    assert store.recover_structure("APP1", purge=False) == (1, 1, 1)
+    assert drain(_open(qm), 111.0) == [b"old", b"young"]
+
+
+def test_the_bug_recover_skips_log_loses_what_was_put_after_the_backup(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """The known bug ``recover-skips-log`` (a chaos campaign must catch it): RECOVER
+    restores the backup alone, so a message put after it is lost and one got after it
+    comes back."""
+    store = make_store()
+    qm = _group(store)
+    h = _open(qm)
+    put(h, b"before", 0.0, **PERSISTENT)
+    store.backup_structure("APP1", 50.0, 0)
+    drain(h, 51.0)
+    put(h, b"after", 52.0, **PERSISTENT)
+    store.fail_structure("APP1", 53.0)
+    with bugs.injected(bugs.RECOVER_SKIPS_LOG):
+        store.recover_structure("APP1", purge=False)
+    assert drain(_open(qm), 54.0) == [b"before"]
+
+
+def test_a_recover_no_structure_is_reallocated_empty_by_the_next_mqopen(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """"RECOVER(NO) structure ...: not recovered; automatically reallocated (empty) by
+    the next MQOPEN of a queue that uses it; all messages lost." A handle opened before
+    the failure still gets 2373 until that open."""
+    store = make_store()
+    qm = _group(store, recover=False)
+    old = _open(qm)
+    put(old, b"n", 0.0, **NONPERSISTENT)
+    store.fail_structure("APP1", 1.0)
+    assert _reason(lambda: put(old, b"x", 2.0)) == CMQC.MQRC_CF_STRUC_FAILED
+    new = _open(qm)
+    assert store.structure_status("APP1").status == cfstate.ACTIVE
+    assert drain(new, 3.0) == []
+    put(old, b"again", 4.0)  # the structure is back for every handle
+    assert drain(new, 5.0) == [b"again"]
+
+
+def test_one_structure_failing_leaves_another_untouched(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """"Members keep working with private queues and other structures.\""""
+    store = make_store()
+    qm = _group(store, True, "APP1", "APP2")
+    one, two = _open(qm, "APP1"), _open(qm, "APP2")
+    put(two, b"kept", 0.0, **NONPERSISTENT)
+    put(one, b"lost", 0.0, **NONPERSISTENT)
+    store.fail_structure("APP1", 1.0)
+    put(two, b"more", 2.0, **NONPERSISTENT)
+    assert drain(two, 3.0) == [b"kept", b"more"]
+    assert store.structure_status("APP2").status == cfstate.ACTIVE
+    assert _reason(lambda: drain(one, 3.0)) == CMQC.MQRC_CF_STRUC_FAILED
+    assert store.audit() == []
+
+
+def test_a_unit_of_work_with_work_on_the_failed_structure_is_backed_out_at_mqcmit(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """The failure takes the structure's part of every unit of work in flight: MQCMIT
+    answers MQRC_BACKED_OUT, and the whole unit is backed out (its other queues too)."""
+    store = make_store()
+    qm = _group(store, True, "APP1", "APP2")
+    conn = qm.connect()
+    one, two = conn.open("Q.APP1", ALL), conn.open("Q.APP2", ALL)
+    put(one, b"in flight", 0.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+    put(two, b"in flight too", 0.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+    store.fail_structure("APP1", 1.0)
+    assert _reason(conn.commit) == CMQC.MQRC_BACKED_OUT
+    assert drain(two, 2.0) == []
+    store.recover_structure("APP1", purge=False)
+    assert drain(conn.open("Q.APP1", ALL), 3.0) == []  # never committed, never logged
+
+
+def test_recover_type_purge_reallocates_the_structure_empty(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """RECOVER CFSTRUCT TYPE(PURGE) "recovers to an empty structure (messages lost)"."""
+    store = make_store()
+    qm = _group(store)
+    put(_open(qm), b"p", 0.0, **PERSISTENT)
+    store.backup_structure("APP1", 10.0, 0)
+    store.fail_structure("APP1", 11.0)
+    assert store.recover_structure("APP1", purge=True) == (0, 0, 0)
+    assert drain(_open(qm), 12.0) == []
+    assert store.structure_status("APP1").backup_at is None
+
+
+def test_the_stores_side_by_side_answer_alike_through_backup_failure_and_recovery(
+    redis_store: Callable[[], RedisStore],
+) -> None:
+    """The same history through the in-process store and the coupling facility's: the
+    same status, the same answers and the same messages after every step."""
+    stores: list[MessageStore] = [MemoryStore(), redis_store()]
+    groups = [_group(store, True, "APP1", "APP2") for store in stores]
+    handles = [(_open(qm, "APP1"), _open(qm, "APP2")) for qm in groups]
+
+    def step(action: Callable[[MessageStore, tuple[Handle, Handle], QMgr], object]) -> None:
+        answers = []
+        for store, pair, qm in zip(stores, handles, groups, strict=True):
+            try:
+                answers.append(("ok", action(store, pair, qm)))
+            except MQMIError as error:
+                answers.append(("error", error.reason))
+        assert answers[0] == answers[1]
+        statuses = [s.structure_status("APP1") for s in stores]
+        assert statuses[0] == statuses[1]
+
+    for n in range(6):
+        step(lambda s, p, qm, n=n: put(p[n % 2], b"m%d" % n, float(n), **PERSISTENT) and None)
+    step(lambda s, p, qm: put(p[0], b"np", 6.0, **NONPERSISTENT) and None)
+    step(lambda s, p, qm: s.backup_structure("APP1", 40.0, 30))
+    step(lambda s, p, qm: drain(p[0], 41.0)[:1])
+    step(lambda s, p, qm: put(p[0], b"late", 42.0, **PERSISTENT) and None)
+    step(lambda s, p, qm: s.fail_structure("APP1", 43.0))
+    step(lambda s, p, qm: put(p[0], b"refused", 44.0))
+    step(lambda s, p, qm: drain(p[1], 44.0))
+    step(lambda s, p, qm: s.recover_structure("APP1", purge=False))
+    step(lambda s, p, qm: drain(_open(qm, "APP1"), 45.0))
+    step(lambda s, p, qm: s.audit())
+
+
+@pytest.mark.parametrize(
+    ("check", "definition", "status", "reason", "cfstatus"),
+    [
+        (
+            "backup",
+            CFStructure("NOREC", recover=False),
+            cfstate.StructureStatus("NOREC"),
+            F.MQRCCF_CF_STRUC_ERROR,
+            F.MQCFSTATUS_NOT_RECOVERABLE,
+        ),
+        (
+            "backup",
+            CFStructure("OLD", cf_level=2, recover=True),
+            cfstate.StructureStatus("OLD"),
+            F.MQRCCF_CF_STRUC_ERROR,
+            F.MQCFSTATUS_NOT_RECOVERABLE,
+        ),
+        (
+            "recover",
+            CFStructure("FINE", recover=True),
+            cfstate.StructureStatus("FINE"),
+            F.MQRCCF_CF_STRUC_ERROR,
+            F.MQCFSTATUS_NOT_FAILED,
+        ),
+        (
+            "reset",
+            CFStructure("LEVEL4", cf_level=4, recover=True),
+            cfstate.StructureStatus("LEVEL4"),
+            F.MQRCCF_CF_STRUC_ERROR,
+            F.MQCFSTATUS_ACTIVE,
+        ),
+        (
+            "reset",
+            CFStructure("TWICE", recover=True),
+            cfstate.StructureStatus("TWICE", cfstate.FAILED, 1.0),
+            F.MQRCCF_CF_STRUC_ALREADY_FAILED,
+            F.MQCFSTATUS_FAILED,
+        ),
+    ],
+)
+def test_backup_recover_and_reset_refuse_what_ibm_refuses_with_3236_and_its_status(
+    check: str,
+    definition: CFStructure,
+    status: cfstate.StructureStatus,
+    reason: int,
+    cfstatus: int,
+) -> None:
+    """"BACKUP CFSTRUCT ... fails for CFLEVEL < 3 or RECOVER(NO)"; RECOVER TYPE(NORMAL)
+    "fails unless the structure ... is FAILED"; RESET CFSTRUCT needs CFLEVEL(5):
+    MQRCCF_CF_STRUC_ERROR (3236) with the structure's status (MQIACF_CF_STRUC_STATUS)."""
+    with pytest.raises(cfstate.StructureError) as caught:
+        if check == "backup":
+            cfstate.check_backup(definition, status)
+        elif check == "recover":
+            cfstate.check_recover(definition, status, purge=False)
+        else:
+            cfstate.check_reset(definition, status)
+    assert (caught.value.reason, caught.value.status) == (reason, cfstatus)
+    assert definition.name in str(caught.value)
