@@ -144,7 +144,7 @@ def test_the_bug_recover_skips_log_loses_what_was_put_after_the_backup(
 def test_a_recover_no_structure_is_reallocated_empty_by_the_next_mqopen(
     make_store: Callable[[], MessageStore],
 ) -> None:
-    """"RECOVER(NO) structure ...: not recovered; automatically reallocated (empty) by
+    """ "RECOVER(NO) structure ...: not recovered; automatically reallocated (empty) by
     the next MQOPEN of a queue that uses it; all messages lost." A handle opened before
     the failure still gets 2373 until that open."""
     store = make_store()
@@ -163,7 +163,7 @@ def test_a_recover_no_structure_is_reallocated_empty_by_the_next_mqopen(
 def test_one_structure_failing_leaves_another_untouched(
     make_store: Callable[[], MessageStore],
 ) -> None:
-    """"Members keep working with private queues and other structures.\""""
+    """ "Members keep working with private queues and other structures.\""""
     store = make_store()
     qm = _group(store, True, "APP1", "APP2")
     one, two = _open(qm, "APP1"), _open(qm, "APP2")
@@ -290,15 +290,15 @@ def test_backup_recover_and_reset_refuse_what_ibm_refuses_with_3236_and_its_stat
     reason: int,
     cfstatus: int,
 ) -> None:
-    """"BACKUP CFSTRUCT ... fails for CFLEVEL < 3 or RECOVER(NO)"; RECOVER TYPE(NORMAL)
+    """ "BACKUP CFSTRUCT ... fails for CFLEVEL < 3 or RECOVER(NO)"; RECOVER TYPE(NORMAL)
     "fails unless the structure ... is FAILED"; RESET CFSTRUCT needs CFLEVEL(5):
     MQRCCF_CF_STRUC_ERROR (3236) with the structure's status (MQIACF_CF_STRUC_STATUS)."""
+    checks = {
+        "backup": lambda: cfstate.check_backup(definition, status),
+        "recover": lambda: cfstate.check_recover(definition, status, purge=False),
+        "reset": lambda: cfstate.check_reset(definition, status),
+    }
     with pytest.raises(cfstate.StructureError) as caught:
-        if check == "backup":
-            cfstate.check_backup(definition, status)
-        elif check == "recover":
-            cfstate.check_recover(definition, status, purge=False)
-        else:
-            cfstate.check_reset(definition, status)
+        checks[check]()
     assert (caught.value.reason, caught.value.status) == (reason, cfstatus)
     assert definition.name in str(caught.value)

@@ -8,10 +8,10 @@ instead of discarding it) and ``SKIP_FENCING`` (a shared-queue scan under a stal
 fencing token is accepted), ``LOSE_ON_CF_RECOVERY`` (the coupling facility's recovery
 after a failure drops the persistent messages it should keep), ``RECOVER_SKIPS_LOG``
 (RECOVER CFSTRUCT restores the last backup and skips the members' log since, so the
-persistent messages put after the backup are lost and those got since come back). Nothing outside the
-tests (and ``bench/chaos_catches.py``, which counts how often a random campaign catches
-each) turns one on; with ``ACTIVE`` empty every check costs one set lookup, and only on
-a path already out of the common case.
+persistent messages put after the backup are lost and those got since come back).
+Nothing outside the tests (and ``bench/chaos_catches.py``, which counts how often a
+random campaign catches each) turns one on; with ``ACTIVE`` empty every check costs one
+set lookup, and only on a path already out of the common case.
 """
 
 from __future__ import annotations
