@@ -25,6 +25,8 @@ from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
+from qsg.mqsc import commands
+from qsg.mqsc.status import take
 from tests.helpers import ALL, drain, put
 
 PERSISTENT = {"Persistence": CMQC.MQPER_PERSISTENT}
@@ -302,3 +304,66 @@ def test_backup_recover_and_reset_refuse_what_ibm_refuses_with_3236_and_its_stat
         checks[check]()
     assert (caught.value.reason, caught.value.status) == (reason, cfstatus)
     assert definition.name in str(caught.value)
+
+
+def _mqsc(qm: QMgr, text: str) -> commands.Reply:
+    return commands.run(commands.parse(text), qm, lambda: take(qm, qm.time))
+
+
+def test_mqsc_reset_backup_recover_and_display_cfstatus_of_every_type(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """The MQSC commands: BACKUP CFSTRUCT, RESET CFSTRUCT ACTION(FAIL), DISPLAY CFSTATUS
+    TYPE(SUMMARY | CONNECT | BACKUP | SMDS) with IBM's statuses, RECOVER CFSTRUCT; a
+    refused command says why in one line and leaves the structure as it was."""
+    store = make_store()
+    qm = _group(store)
+    put(_open(qm), b"p", 0.0, **PERSISTENT)
+    backup = _mqsc(qm, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)")
+    assert "STATUS(NONE)" in backup.text
+    assert not _mqsc(qm, "BACKUP CFSTRUCT(APP1) EXCLINT(0)").failed
+    assert "BKUPMSGS(1)" in _mqsc(qm, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)").text
+    refused = _mqsc(qm, "RECOVER CFSTRUCT(APP1)")
+    assert refused.failed and "NOT_FAILED" in refused.text and "3236" in refused.text
+    assert not _mqsc(qm, "RESET CFSTRUCT(APP1) ACTION(FAIL)").failed
+    for kind in ("SUMMARY", "CONNECT", "BACKUP"):
+        shown = _mqsc(qm, f"DISPLAY CFSTATUS(APP1) TYPE({kind})").text
+        assert "STATUS(FAILED)" in shown, kind
+    assert "SMDS(QM1)" in _mqsc(qm, "DISPLAY CFSTATUS(APP1) TYPE(SMDS)").text
+    again = _mqsc(qm, "RESET CFSTRUCT(APP1) ACTION(FAIL)")
+    assert again.failed and str(F.MQRCCF_CF_STRUC_ALREADY_FAILED) in again.text
+    assert _mqsc(qm, "BACKUP CFSTRUCT(APP1)").failed
+    recovered = _mqsc(qm, "RECOVER CFSTRUCT(APP1) TYPE(NORMAL)")
+    assert "1 messages from the backup" in recovered.text and "s by the model" in recovered.text
+    assert "STATUS(ACTIVE)" in _mqsc(qm, "DISPLAY CFSTATUS(APP1)").text
+    assert drain(_open(qm), 2.0) == [b"p"]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("RESET CFSTRUCT(APP1)", "REQUIRED PARAMETER 'ACTION' IS MISSING"),
+        ("RESET CFSTRUCT(APP1) ACTION(BOOM)", "'ACTION(BOOM)' IS INVALID"),
+        ("BACKUP CFSTRUCT(APP1) EXCLINT(x)", "'EXCLINT(X)' IS INVALID"),
+        ("RECOVER CFSTRUCT(APP1) TYPE(FAST)", "'TYPE(FAST)' IS INVALID"),
+        ("RECOVER CFSTRUCT", "REQUIRED PARAMETER 'CFSTRUCT' IS MISSING"),
+        ("BACKUP CFSTRUCT(NOREC)", "is RECOVER(NO)"),
+        ("RESET CFSTRUCT(OLD) ACTION(FAIL)", "needs CFLEVEL(5)"),
+        ("RECOVER CFSTRUCT(NOSUCH)", "is not defined"),
+    ],
+)
+def test_bad_structure_commands_are_refused_in_one_line_naming_the_problem(
+    text: str, words: str
+) -> None:
+    """Issue 48's bad input: a wrong or missing keyword is the CSQ9 message z/OS gives;
+    BACKUP of a RECOVER(NO) structure, RESET below CFLEVEL(5) and RECOVER of a structure
+    that is not there are MQRCCF_CF_STRUC_ERROR (3236) in one CSQM090E line naming it,
+    and the structure is left as it was."""
+    qm = _group(MemoryStore())
+    qm.define_structure(CFStructure("NOREC", cf_level=5, recover=False))
+    qm.define_structure(CFStructure("OLD", cf_level=4, recover=True))
+    reply = _mqsc(qm, text)
+    assert reply.failed
+    assert words in reply.text
+    assert qm.qsg is not None
+    assert qm.qsg.shared.store.structure_status("APP1").status == cfstate.ACTIVE

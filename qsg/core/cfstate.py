@@ -41,6 +41,7 @@ from qsg.core.errors import MQMIError, QSGError
 
 if TYPE_CHECKING:  # the store's Protocol imports this module, and objects imports queue
     from qsg.core.objects import CFStructure
+    from qsg.core.repository import Repository
 
 #: The status words of DISPLAY CFSTATUS (MQ Explorer, "Coupling facility structure
 #: status attributes").
@@ -247,13 +248,55 @@ __all__ = [
     "Recovered",
     "StructureError",
     "StructureStatus",
+    "backup",
     "check_backup",
     "check_recover",
     "check_reset",
     "failed_error",
     "log_of",
     "reallocated_by_open",
+    "recover",
     "recovery_seconds",
     "replay",
     "replays_log",
+    "reset",
 ]
+
+
+# ---- the commands: RESET, BACKUP and RECOVER CFSTRUCT on a QSG's shared repository ----
+
+
+def _definition(repository: Repository, name: str) -> CFStructure:
+    definition = repository.structures.get(name)
+    if definition is None:
+        raise StructureError(
+            F.MQRCCF_CF_STRUC_ERROR, F.MQCFSTATUS_NOT_FOUND, f"CF structure {name} is not defined"
+        )
+    return definition
+
+
+def reset(repository: Repository, name: str, now: float) -> int:
+    """RESET CFSTRUCT(name) ACTION(FAIL): the structure fails (``check_reset`` first);
+    answers the nonpersistent messages lost."""
+    definition = _definition(repository, name)
+    check_reset(definition, repository.store.structure_status(name))
+    return repository.store.fail_structure(name, now)
+
+
+def backup(repository: Repository, name: str, now: float, exclint: float) -> StructureStatus:
+    """BACKUP CFSTRUCT(name) EXCLINT(exclint) (``check_backup`` first)."""
+    definition = _definition(repository, name)
+    check_backup(definition, repository.store.structure_status(name))
+    return repository.store.backup_structure(name, now, exclint)
+
+
+def recover(repository: Repository, name: str, purge: bool, members: int) -> Recovered:
+    """RECOVER CFSTRUCT(name) TYPE(NORMAL | PURGE) (``check_recover`` first), needing no
+    member to run: ``members`` is how many logs it reads, for ``recovery_seconds``."""
+    definition = _definition(repository, name)
+    status = repository.store.structure_status(name)
+    check_recover(definition, status, purge)
+    from_backup, from_log, records = repository.store.recover_structure(name, purge)
+    backup_read = 0 if purge else status.backup_messages
+    seconds = recovery_seconds(backup_read, records, 0 if purge else members)
+    return Recovered(name, from_backup, from_log, records, seconds, purge)
