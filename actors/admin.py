@@ -75,6 +75,7 @@ class Administered(Protocol):
 
     async def start_channel(self, q_mgr: str, channel: str) -> None: ...
     async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def recover_automatically(self, qsg: str, structure: str) -> None: ...
 
 
 def responding(qm: QueueManager) -> bool:
@@ -168,10 +169,27 @@ async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
         return commands.answer(parsed.request, await snapshot(world, qm.name))
     if parsed.channel:
         return await _channel(world, qm, parsed)
+    if parsed.structures:
+        return await _structure(world, qm, parsed)
     # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
     return await qm.dispatch(
         lambda now: commands.run(parsed, qm.rules, partial(take, qm.rules, now)), system=True
     )
+
+
+async def _structure(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
+    """RESET, BACKUP or RECOVER CFSTRUCT at the command's simulated time. A RESET goes
+    through the world, which recovers a RECOVER(YES) RECAUTO(YES) structure itself after
+    the recovery's modelled time (``World.structure_fail``)."""
+    reply = await qm.dispatch(
+        lambda now: commands.structure_command(qm.rules, parsed, now), system=True
+    )
+    if parsed.verb.startswith("RESET") and not reply.failed:
+        for name in parsed.structures:
+            definition = qm.rules.qsg.shared.structures[name] if qm.rules.qsg else None
+            if definition is not None and definition.recover and definition.recauto:
+                await world.recover_automatically(qm.rules.qsg_name, name)
+    return reply
 
 
 async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
