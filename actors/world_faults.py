@@ -15,12 +15,12 @@ import dataclasses
 import trio
 
 from actors.channel import rogue_partner
+from actors.events import CFRecovered
 from actors.world_cf import CFRecovery
 from coupling.errors import cut_off
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
-from actors.events import CFRecovered
 from qsg import CMQC
 from qsg.core import cfstate
 from qsg.core.queue import QueueDefinition
