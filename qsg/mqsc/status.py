@@ -145,8 +145,10 @@ def take(
             )
             try:
                 depth, uncommitted = repo.store.depth(name), repo.store.uncommitted(name)
-            except MQMIError:  # the coupling facility is out of reach
-                depth, uncommitted, failed = 0, 0, True
+            except MQMIError:  # the coupling facility, or this queue's structure, failed
+                depth, uncommitted = 0, 0
+                # One structure's failure is that structure's status, not the facility's.
+                failed = failed or name not in repo.store.failed_queues
             queues[name] = QueueView(obj, depth, uncommitted, handles)
     structures: dict[str, StructureView] = {}
     if qm.qsg is not None:
