@@ -360,6 +360,13 @@ class RedisStore:
         messages of shared queues while it runs."""
         return 0
 
+    def forget_backout_counts(self, queue: str) -> None:
+        # Two commands, not a script: the queue manager is restarting and nothing else
+        # works on its queue meanwhile (``nback`` counts the entries of ``b``).
+        prefix = self._prefix(queue)
+        self._command("DEL", prefix + "b")
+        self._command("HSET", prefix + "h", "nback", 0)
+
     def in_flight(self, q_mgr: str) -> int:
         """How many units of work ``q_mgr`` has with uncommitted work on shared queues."""
         return int(self._command("SCARD", keys.uows_key(self.qsg, q_mgr)))

@@ -2,13 +2,14 @@
 
 Each is a scenario file's text, checked by the project's own loader like any user's:
 one QSG of one to three members; one to three application queues, each shared (in the
-structure APP1, CFLEVEL 3 to 5) or private to one member; on each a putter and, most of
-the time, a getter, with units of work (syncpoint), Expiry with expiration reports to a
-shared reply queue, groups read in logical order, priorities, persistence, a count,
-bodies from empty to 8 KB (and over 63 KB where the structure's CFLEVEL takes them: below
-CFLEVEL(4) ``qsg validate`` refuses the scenario, MQRC_WRONG_CF_LEVEL); an
-EXPRYINT; and up to two faults: a pause, a kill and restart, a member's or everyone's
-coupling facility outage, a slow CF, REFRESH QMGR TYPE(EXPIRY).
+structure APP1, CFLEVEL 3 to 5, RECOVER(YES) or not: persistent puts only where it is)
+or private to one member; on each a putter and, most of the time, a getter, with units
+of work (syncpoint), Expiry with expiration reports to a shared reply queue, groups read
+in logical order, priorities, persistence, a count, bodies from empty to 8 KB (and over
+63 KB where the structure's CFLEVEL takes them: below CFLEVEL(4) ``qsg validate``
+refuses the scenario, MQRC_WRONG_CF_LEVEL); an EXPRYINT; and up to two faults: a
+pause, a kill and restart, a member's or everyone's coupling facility outage, a slow CF,
+REFRESH QMGR TYPE(EXPIRY).
 
 ``limits``: a structure at its limit instead: SIZE 32 to 96 KB, which the first queue
 (shared, put to at 5 to 22 messages a second and never got from) fills.
@@ -52,6 +53,7 @@ def small_scenarios(draw: st.DrawFn, limits: bool = False) -> str:
     """A scenario file's text (see the module docstring)."""
     members = [f"QM{n}" for n in range(1, draw(st.integers(1, 3)) + 1)]
     cflevel = draw(st.integers(3, 5))
+    recover = draw(st.booleans())  # RECOVER(YES): persistent messages on its queues too
     queues = [
         _queue(draw, n, members, filling=limits and n == 0) for n in range(draw(st.integers(1, 3)))
     ]
@@ -71,6 +73,7 @@ def small_scenarios(draw: st.DrawFn, limits: bool = False) -> str:
         "[qsg.QSG1.structures.APP1]",
         f"size_kb = {draw(st.integers(32, 96)) if limits else 65536}",
         f"cflevel = {cflevel}",
+        f"recover = {str(recover).lower()}",
     ]
     for member in members:
         lines.append(f"[qmgr.{member}]")
@@ -83,7 +86,10 @@ def small_scenarios(draw: st.DrawFn, limits: bool = False) -> str:
     instant = 0
     for n, q in enumerate(queues):
         instant += 1
-        lines += _putter(draw, q, instant, filling=limits and n == 0, large=cflevel >= 4)
+        persistent = recover or not q.shared  # else MQRC_PERSISTENT_NOT_ALLOWED (2048)
+        lines += _putter(
+            draw, q, instant, filling=limits and n == 0, large=cflevel >= 4, persistent=persistent
+        )
         if q.getter is not None:
             instant += 1
             lines += _getter(draw, q, instant)
@@ -120,7 +126,9 @@ def _start_stop(instant: int) -> list[str]:
     return [f"start = {0.1 + 0.013 * instant:.3f}", f"stop = {DURATION - 1 - 0.017 * instant:.3f}"]
 
 
-def _putter(draw: st.DrawFn, q: _Queue, instant: int, *, filling: bool, large: bool) -> list[str]:
+def _putter(
+    draw: st.DrawFn, q: _Queue, instant: int, *, filling: bool, large: bool, persistent: bool
+) -> list[str]:
     rate = draw(st.sampled_from([2.5, 4.0, 7.0, 11.0]))
     lines = [
         "[[workload]]",
@@ -146,7 +154,9 @@ def _putter(draw: st.DrawFn, q: _Queue, instant: int, *, filling: bool, large: b
         lines.append(f"size = {draw(st.integers(0, 8000))}")
     if draw(st.booleans()):
         lines.append('priority = { dist = "choice", values = [0, 4, 9] }')
-    persistence = draw(st.sampled_from(["persistent", "nonpersistent", "as_q_def"]))
+    persistence = draw(
+        st.sampled_from(["persistent", "nonpersistent", "as_q_def"][not persistent :])
+    )
     lines.append(f'persistence = "{persistence}"')
     if draw(st.booleans()):
         lines.append(f"expiry = {draw(st.integers(5, 60))}")

@@ -7,6 +7,7 @@ import pytest
 
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from qsg.core.handle import Handle
+from tests.claims import keeps
 from tests.helpers import ALL, get_or_none, put
 from tests.test_groups_logical_order import IN, LAST, LAST_SEG, SEG, put_item
 
@@ -26,6 +27,7 @@ def qm() -> QMgr:
 
 
 # ---- cursors and locks -----------------------------------------------------------------
+@keeps("docs/rules.md", "`BROWSE_MSG_UNDER_CURSOR`, `MSG_UNDER_CURSOR`")
 def test_msg_under_cursor_gets_the_message_the_browse_cursor_is_on(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     for body in (b"a", b"b", b"c"):
@@ -38,6 +40,13 @@ def test_msg_under_cursor_gets_the_message_the_browse_cursor_is_on(qm: QMgr) -> 
     assert got is not None and got[0] == b"b" and qm.depth("Q") == 2
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_NO_MSG_UNDER_CURSOR | MSG_UNDER_CURSOR / BROWSE_MSG_UNDER_CURSOR with no browse "
+        "cursor, or its message gone"
+    ),
+)
 def test_msg_under_cursor_fails_when_the_message_was_taken_meanwhile(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     put(h, b"a", 0.0)
@@ -47,6 +56,7 @@ def test_msg_under_cursor_fails_when_the_message_was_taken_meanwhile(qm: QMgr) -
         get_or_none(h, 1.0, UNDER)
 
 
+@keeps("docs/rules.md", "a lock hides the message from other handles")
 def test_a_locked_message_is_hidden_from_other_handles_until_unlocked(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     put(h, b"locked", 0.0)
@@ -86,6 +96,14 @@ def test_the_locking_handle_gets_its_locked_message_under_the_cursor(qm: QMgr) -
     assert got is not None and got[0] == b"mine"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A nearly expired message got in a unit of work that is backed out may expire before it is "
+        "got again (note 5); a locked one gives MQRC_NO_MSG_UNDER_CURSOR (note 6)."
+    ),
+)
+@keeps("docs/rules.md", "a locked message that expires gives `MQRC_NO_MSG_UNDER_CURSOR`")
 def test_a_locked_message_that_expires_gives_no_msg_under_cursor(qm: QMgr) -> None:
     # Note 6: "If a nearly-expired message is locked by an MQGET call with MQGMO_LOCK, the
     # message might become eligible to be discarded before it can be retrieved by an
@@ -123,6 +141,10 @@ def hazard_queue(qm: QMgr) -> Handle:
     return h
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "Browsing past a group's end without logical order can loop; two handles avoid it.",
+)
 def test_browsing_past_a_group_end_without_logical_order_can_loop_forever(qm: QMgr) -> None:
     # Seed: "if the last message in the group happens to precede the first message in the
     # group on the queue, using MQGMO_BROWSE_NEXT to browse beyond the end of the group,
@@ -146,6 +168,10 @@ def test_browsing_past_a_group_end_without_logical_order_can_loop_forever(qm: QM
     assert len(set(seen)) == 1  # group X again and again: group Y is never reached
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "Browsing past a group's end without logical order can loop; two handles avoid it.",
+)
 def test_two_browse_handles_avoid_the_loop_as_the_seed_recommends(qm: QMgr) -> None:
     # Seed: "Use the first handle to browse only the first message in each group. Use the
     # second handle to browse only the messages within a specific group. ... Do not use
@@ -180,6 +206,7 @@ def logical_put(h: Handle, body: bytes, flags: int, options: int = CMQC.MQPMO_NO
     return md
 
 
+@keeps("docs/rules.md", "`MQPMO_LOGICAL_ORDER` (the queue manager assigns the group fields;")
 def test_logical_order_puts_get_their_group_fields_from_the_queue_manager(qm: QMgr) -> None:
     # MQMD.GroupId: "If MQPMO_LOGICAL_ORDER is specified, the queue manager automatically
     # generates a unique group identifier for the first message in the group ... and uses
@@ -201,6 +228,13 @@ def test_logical_order_puts_give_segments_their_offsets(qm: QMgr) -> None:
     assert offsets == [0, 3, 5]
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCOMPLETE_GROUP | MQPUT with LOGICAL_ORDER of a message not in the handle's "
+        "incomplete group; (warning) MQCLOSE with a group not completed"
+    ),
+)
 def test_a_message_outside_the_group_cannot_be_put_in_logical_order_mid_group(
     qm: QMgr,
 ) -> None:
@@ -217,6 +251,13 @@ def test_a_group_put_in_logical_order_keeps_to_one_syncpoint_choice(qm: QMgr) ->
         logical_put(h, b"2", IN, CMQC.MQPMO_NO_SYNCPOINT)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OPTIONS_ERROR | options not valid or not valid together (MQOPEN, MQPUT, MQGET, "
+        "MQCLOSE); LOGICAL_ORDER on MQPUT1"
+    ),
+)
 def test_put1_cannot_use_logical_order(qm: QMgr) -> None:
     with pytest.raises(MQMIError, match=r"MQRC_OPTIONS_ERROR \(2046\)"):
         qm.connect().put1(
@@ -224,6 +265,13 @@ def test_put1_cannot_use_logical_order(qm: QMgr) -> None:
         )
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCOMPLETE_GROUP | MQPUT with LOGICAL_ORDER of a message not in the handle's "
+        "incomplete group; (warning) MQCLOSE with a group not completed"
+    ),
+)
 def test_closing_a_handle_mid_group_warns_of_the_incomplete_group(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     logical_put(h, b"1", IN)
@@ -232,6 +280,7 @@ def test_closing_a_handle_mid_group_warns_of_the_incomplete_group(qm: QMgr) -> N
     assert info.value.comp == CMQC.MQCC_WARNING and not h.open
 
 
+@keeps("docs/rules.md", "an MQMD needs `Version=2` for them, as in MQ")
 def test_a_version_1_md_has_no_group(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     md = MD(Version=1, MsgFlags=IN, MsgSeqNumber=5)

@@ -139,6 +139,7 @@ def test_a_queue_manager_runs_on_the_facility_with_blocking_calls(cf_url: str) -
 
 
 # ---- failures: at once, in bounded time, never sent twice --------------------------------------
+@keeps("docs/speed.md", "each call (its write included) by `socket_timeout`")
 def test_a_server_that_accepts_and_never_answers_fails_within_the_socket_timeout(
     silent_port: int,
 ) -> None:
@@ -151,6 +152,10 @@ def test_a_server_that_accepts_and_never_answers_fails_within_the_socket_timeout
     )
 
 
+@keeps(
+    "docs/speed.md",
+    "a server that is gone fails the connect at once (MQRC_CF_STRUC_FAILED at the API)",
+)
 def test_a_server_nobody_listens_for_is_unreachable_at_once() -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
@@ -165,6 +170,7 @@ def test_a_wrong_timeout_in_the_url_is_named_before_anything_is_sent() -> None:
         DirectTransport("redis://127.0.0.1:1/0?socket_timeout=0")
 
 
+@keeps("docs/speed.md", "the next call connects again")
 def test_a_server_that_stops_answering_mid_run_is_2373_and_the_next_call_connects_again(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:
@@ -190,6 +196,11 @@ def test_a_server_that_stops_answering_mid_run_is_2373_and_the_next_call_connect
     "docs/coupling-facility.md",
     "qsg never sends such a call again, so a put is never made twice.",
 )
+@keeps(
+    "docs/speed.md",
+    "a link that breaks or times out is closed and the call fails (its outcome unknown: a"
+    " put may have happened)",
+)
 def test_a_put_whose_reply_is_lost_is_2373_and_is_never_sent_again(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:
@@ -207,6 +218,9 @@ def test_a_put_whose_reply_is_lost_is_2373_and_is_never_sent_again(
             assert transport.connections == 2
 
 
+@keeps(
+    "docs/speed.md", "`unavailable` (a `cf_unavailable` fault) fails every call with nothing sent"
+)
 def test_an_unavailable_facility_fails_every_call_at_once_and_sends_nothing(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:
@@ -223,6 +237,11 @@ def test_an_unavailable_facility_fails_every_call_at_once_and_sends_nothing(
         assert drain(h, 0.0) == []
 
 
+@keeps(
+    "docs/speed.md",
+    "Only a refusal that ran nothing is sent again (NOSCRIPT once the scripts are "
+    "registered, LOADING until the server has loaded)",
+)
 def test_a_server_that_lost_its_scripts_has_them_registered_again_and_the_call_runs_once(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:
@@ -269,6 +288,15 @@ async def test_rediss_verifies_the_server_and_fails_the_handshake_with_a_clear_e
     "`QSG_CF_TRANSPORT=trio` keeps the trio transport there too; under the wall clock the world "
     "always uses it",
 )
+@keeps(
+    "docs/speed.md",
+    'So under the wall clock (a scenario whose `[run]` says `clock = "wall"`, and the '
+    "multi-process chaos runs, whose shared clock is a wall clock) the world keeps the trio "
+    "transport",
+)
+@keeps(
+    "docs/speed.md", "`QSG_CF_TRANSPORT=trio` takes the trio transport under the virtual clock too"
+)
 def test_the_world_calls_the_facility_directly_under_the_virtual_clock_only(
     cf_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -286,6 +314,10 @@ def test_the_world_calls_the_facility_directly_under_the_virtual_clock_only(
     assert qsg.run(transport) is TrioTransport
 
 
+@keeps(
+    "docs/speed.md",
+    "the same seed now gives the same events on a server as in process (a test pins it",
+)
 def test_the_same_seed_gives_the_same_event_sequence_on_the_server(cf_url: str) -> None:
     # Each call blocks the trio thread: no task runs while the server answers, so the
     # interleaving is the seeded scheduler's alone, as in process.
@@ -340,6 +372,11 @@ def _on_server(scenario: Scenario) -> Scenario:
     return dataclasses.replace(scenario, run=dataclasses.replace(scenario.run, in_process=False))
 
 
+@keeps(
+    "docs/speed.md",
+    "And since a call no longer needs a task, the clock's timers drive the built-in "
+    "putters and getters on a server too",
+)
 def test_clock_driven_applications_on_the_server_take_far_fewer_task_steps_than_messages(
     cf_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -377,6 +414,7 @@ def test_applications_on_the_server_handed_between_clock_and_task_by_faults_carr
 
 
 @pytest.mark.slow
+@keeps("docs/speed.md", "a server still loading by `loading_timeout`")
 def test_a_server_loading_its_append_only_file_is_waited_for_within_loading_timeout(
     tmp_path: Path,
 ) -> None:
@@ -414,6 +452,12 @@ def test_a_server_loading_its_append_only_file_is_waited_for_within_loading_time
 
 
 # ---- one round trip a verb ---------------------------------------------------------------------
+@keeps(
+    "docs/speed.md",
+    "MQPUT1 is one round trip (its open and close touch nothing in the facility); a get "
+    "that finds expired messages in its way discards them in its own script and brings "
+    "their records back with its reply",
+)
 def test_a_put_an_mqput1_and_a_get_that_discards_expired_messages_are_one_script_call_each(
     tcp_server: EmbeddedServer, admin: BlockingTransport
 ) -> None:

@@ -48,9 +48,15 @@ async def _fill(world: World) -> tuple[Handle, Handle]:
     conn = await world.connect("QM1")
     opts = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF
     kept, scratch = await conn.open("APP.KEPT", opts), await conn.open("APP.SCRATCH", opts)
-    for q in (kept, scratch):
-        await q.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
-        await q.put(b"nonpersistent", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
+    await kept.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+    # "you cannot put persistent messages to a shared queue if the CFSTRUCT that the
+    # queue uses is defined with RECOVER(NO)" (MQRC_PERSISTENT_NOT_ALLOWED, 2048).
+    with pytest.raises(MQMIError) as refused:
+        await scratch.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+    assert refused.value.reason == CMQC.MQRC_PERSISTENT_NOT_ALLOWED
+    await kept.put(b"nonpersistent", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
+    for body in (b"nonpersistent", b"nonpersistent too"):
+        await scratch.put(body, MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
     return kept, scratch
 
 
@@ -71,6 +77,20 @@ async def _get(q: Handle) -> bytes | None:
         raise
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "
+        "unit of work in flight is backed out. Only RECOVER(YES) structures keep persistent "
+        "messages through a failure."
+    ),
+)
+@keeps(
+    "docs/scenarios.md",
+    "nonpersistent messages lost, and persistent ones kept on structures with `recover = "
+    "true` (RECOVER(YES)) when the server kept its state",
+)
+@keeps("docs/scenarios.md", "Meanwhile calls on shared queues fail with MQRC_CF_STRUC_FAILED.")
 async def test_a_recoverable_structure_keeps_its_persistent_messages_through_a_cf_failure(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -120,6 +140,21 @@ async def test_without_its_state_the_restarted_cf_has_the_queues_but_no_messages
     "units of work in flight can no longer commit (MQRC_BACKED_OUT at MQCMIT), as after the "
     "`cf_fail` fault",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "
+        "unit of work in flight is backed out. Only RECOVER(YES) structures keep persistent "
+        "messages through a failure."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_BACKED_OUT | MQCMIT of a unit of work that the coupling facility lost (it failed "
+        "while the unit of work was in flight): backed out in every store"
+    ),
+)
 async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot_commit(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -144,6 +179,7 @@ async def test_a_unit_of_work_in_flight_at_a_cf_failure_is_backed_out_and_cannot
         assert await _drain(q) == [b"next unit"]
 
 
+@keeps("docs/scenarios.md", "fencing tokens keep increasing")
 async def test_fencing_tokens_keep_increasing_after_the_cf_forgot_its_leases(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -159,6 +195,12 @@ async def test_fencing_tokens_keep_increasing_after_the_cf_forgot_its_leases(
         assert after == sorted(set(after))  # every grant a new, higher token
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the embedded CF server keeps an append-only file, so that after a `cf_fail` fault "
+    "RECOVER(YES) structures get their persistent messages back",
+)
+@keeps("docs/scenarios.md", "A `cf-recovery` event per structure says what was kept.")
 def test_a_cf_failure_in_a_scenario_is_undone_by_its_duration_and_reported() -> None:
     from qsg.scenario.play import run_scenario
 
@@ -189,6 +231,10 @@ duration = 2
     assert recovered.recovered and recovered.lost == 0  # persistent messages: all kept
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Needs the server the run starts itself: not `in_process`, no `QSG_REDIS_URL`.",
+)
 def test_a_cf_failure_needs_the_cf_server_so_an_in_process_scenario_is_refused() -> None:
     text = """
 [run]
@@ -208,6 +254,10 @@ action = "cf_fail"
     assert "in_process" in str(caught.value)
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Needs the server the run starts itself: not `in_process`, no `QSG_REDIS_URL`.",
+)
 async def test_failing_a_cf_the_run_did_not_start_is_refused_with_the_reason(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:

@@ -138,6 +138,20 @@ async def _get(world: World, count: int, queue: str = "APP.IN", wait_ms: int = 1
     "a hijacker that says hello as `QM1.TO.QM3` while the channel runs is refused with "
     "AMQ9514E and never confirmed, and 30 persistent messages put after it all arrive",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "One instance of a channel at a time: a second is refused with AMQ9514E, at the listener "
+        "and at START CHANNEL."
+    ),
+)
+@keeps(
+    "docs/security.md",
+    (
+        "one instance of a channel at a time: a hello for a channel already running is refused "
+        '(AMQ9514E, "Channel is in use"), whoever sends it'
+    ),
+)
 async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -167,6 +181,13 @@ async def test_a_second_instance_of_a_running_channel_is_refused_with_amq9514e_a
     "CHANNEL(QM1.TO.QM3) IN USE (AMQ9514E: ...)`",
 )
 @keeps("docs/channels.md", "START CHANNEL of a running channel is refused")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "One instance of a channel at a time: a second is refused with AMQ9514E, at the listener "
+        "and at START CHANNEL."
+    ),
+)
 async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world: World) -> None:
     # runmqsc answers START CHANNEL of a channel that is running with AMQ9514E.
     with trio.fail_after(30):
@@ -195,6 +216,21 @@ async def test_start_channel_of_a_running_channel_is_refused_with_amq9514e(world
     "docs/channels.md",
     "batches numbered 2**62, a replay of the last, and 0 each end the channel with AMQ9526E, "
     "and the real sender then delivers in order",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Channel sequence numbers count messages and wrap after SEQWRAP; at the start both ends "
+        "agree, or a batch in doubt is settled; a batch that is not the next ends the channel with "
+        "AMQ9526E, nothing put or lost."
+    ),
+)
+@keeps(
+    "docs/security.md",
+    (
+        'a batch whose first message is not the next, end the channel with AMQ9526E ("Message '
+        'sequence number error for channel") and nothing of the batch is put'
+    ),
 )
 async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothing_is_lost(
     world: World, caplog: pytest.LogCaptureFixture, why: str, first: int
@@ -230,6 +266,13 @@ async def test_a_batch_out_of_sequence_ends_the_channel_with_amq9526e_and_nothin
 )
 @keeps("docs/channels.md", "keeps Priority 20 in its descriptor")
 @keeps("docs/channels.md", "Priority 20 crosses the channel and the channel stays RUNNING")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put that completes with a warning (2049) is delivered by the receiving MCA, and put to "
+        "the dead-letter queue once when it goes there."
+    ),
+)
 async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_runs_on(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -256,6 +299,13 @@ async def test_a_put_that_completes_with_a_warning_is_delivered_and_the_channel_
 @keeps(
     "docs/channels.md",
     "a Priority-20 message to a queue that does not exist is dead-lettered once, with Reason 2085",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put that completes with a warning (2049) is delivered by the receiving MCA, and put to "
+        "the dead-letter queue once when it goes there."
+    ),
 )
 async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_lettered_once(
     virtual_clock: VirtualClock,
@@ -295,6 +345,13 @@ async def test_a_message_put_to_the_dead_letter_queue_with_a_warning_is_dead_let
 @keeps(
     "docs/events.md",
     "a sender the receiver stopped for such a message is STOPPED with that line",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message neither put nor dead-lettered is left on the transmission queue and the channel "
+        "stopped."
+    ),
 )
 async def test_a_message_neither_put_nor_dead_lettered_stops_the_channel_and_stays_on_the_xmitq(
     virtual_clock: VirtualClock, caplog: pytest.LogCaptureFixture
@@ -374,6 +431,14 @@ async def test_start_channel_of_a_channel_stopped_after_its_retries_starts_it_ag
 )
 @keeps("docs/channels.md", "NOACCESS refuses the start with a line modelled on AMQ9777E")
 @keeps("docs/channels.md", "a partner a QMGRMAP record blocks is refused with AMQ9777E")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A QMGRMAP record with USERSRC(NOACCESS) blocks a partner queue manager (AMQ9777E); the "
+        "most specific record decides."
+    ),
+)
+@keeps("docs/security.md", "a NOACCESS match refuses the start with a line modelled on AMQ9777E")
 async def test_a_partner_queue_manager_a_qmgrmap_record_blocks_is_refused_with_amq9777e(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -91,6 +91,14 @@ def test_a_batch_is_in_sequence_only_when_its_first_message_is_the_next() -> Non
     "committed) or the number before the batch in doubt (not committed: the sender backs it "
     "out and sends it again)",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Channel sequence numbers count messages and wrap after SEQWRAP; at the start both ends "
+        "agree, or a batch in doubt is settled; a batch that is not the next ends the channel with "
+        "AMQ9526E, nothing put or lost."
+    ),
+)
 def test_the_start_settles_a_batch_in_doubt_or_finds_the_numbers_disagree(
     committed: int, sent: int, in_doubt: int, start: Start | Mismatch
 ) -> None:
@@ -136,6 +144,13 @@ def test_with_no_record_that_matches_every_partner_is_let_in() -> None:
     "docs/channels.md",
     "Of the records that match, the one with the most specific channel profile decides, then "
     "the most specific QMNAME (the later its first `*`, the more specific)",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A QMGRMAP record with USERSRC(NOACCESS) blocks a partner queue manager (AMQ9777E); the "
+        "most specific record decides."
+    ),
 )
 def test_the_most_specific_channel_profile_decides_then_the_most_specific_qmname() -> None:
     records = [

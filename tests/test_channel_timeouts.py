@@ -88,6 +88,14 @@ def states(world: qsg.World) -> list[tuple[str, str]]:
     "twice HBINT when HBINT is under 60 seconds, HBINT plus 60 seconds from there",
 )
 @keeps("docs/channels.md", "HBINT(0) sends no heartbeats and sets no receive timeout")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "The heartbeat interval agreed is the larger of both ends' HBINT, or none if either is 0; "
+        "a channel waits for its partner twice HBINT below 60 s, HBINT + 60 s from there, then "
+        "ends (AMQ9259E)."
+    ),
+)
 def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_receive_timeout(
     ours: int, theirs: int, agreed: int, timeout: float | None
 ) -> None:
@@ -113,6 +121,14 @@ def test_the_agreed_heartbeat_is_the_larger_unless_either_is_off_and_gives_the_r
     "docs/channels.md",
     "a sender to a real TCP listener that accepts and never answers stops with AMQ9259E after "
     "its 1-second connect timeout",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "The heartbeat interval agreed is the larger of both ends' HBINT, or none if either is 0; "
+        "a channel waits for its partner twice HBINT below 60 s, HBINT + 60 s from there, then "
+        "ends (AMQ9259E)."
+    ),
 )
 async def test_a_partner_that_accepts_and_never_answers_ends_the_start_with_amq9259e(
     virtual_clock: VirtualClock, silent_port: int, caplog: pytest.LogCaptureFixture
@@ -368,6 +384,9 @@ async def test_a_sender_paused_past_the_receive_timeout_is_timed_out_by_its_rece
     "docs/channels.md",
     "`Topology.add_qmgr(name, connect_timeout=S)`; in a scenario, `[qmgr.NAME] connect_timeout "
     "= S`",
+)
+@keeps(
+    "docs/scenarios.md", "seconds its channels may take to connect and start, as sender or receiver"
 )
 def test_a_scenario_sets_a_queue_managers_connect_timeout_in_seconds_above_0() -> None:
     base = "[run]\nduration = 10\n[qmgr.QM1]\n"

@@ -33,6 +33,13 @@ def waiting(ms: int) -> GMO:
 
 
 @keeps("docs/world.md", "Both Expiry fields count down on the transmission queue and in transit")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expiry also counts down on transmission queues and in transit; a message whose lifetime "
+        "runs out on the way is discarded with its report."
+    ),
+)
 async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the_rest_on_arrival(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -68,6 +75,13 @@ async def test_both_expiry_fields_count_down_on_the_xmitq_and_in_transit_and_the
 
 
 @keeps("docs/world.md", "a message that expires on the way is discarded (with its report)")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expiry also counts down on transmission queues and in transit; a message whose lifetime "
+        "runs out on the way is discarded with its report."
+    ),
+)
 async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_its_report(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -93,6 +107,13 @@ async def test_a_message_whose_lifetime_runs_out_in_transit_is_discarded_with_it
 @keeps(
     "docs/world.md",
     "one that cannot be put goes to the dead-letter queue, keeping its remaining expiry.",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An undeliverable message goes to the dead-letter queue with an MQDLH, keeping its "
+        "remaining expiry."
+    ),
 )
 async def test_an_undeliverable_message_goes_to_the_dead_letter_queue_keeping_its_remaining_expiry(
     virtual_clock: VirtualClock,
@@ -140,6 +161,13 @@ async def _drain(world: object) -> list[bytes]:
 
 
 @keeps("docs/world.md", "a channel that breaks mid-batch loses and duplicates nothing")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A channel that breaks mid-batch neither loses nor duplicates a message; an in-doubt batch "
+        "is resolved with the partner at restart."
+    ),
+)
 async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -157,6 +185,16 @@ async def test_a_receiver_killed_mid_batch_loses_and_duplicates_nothing(
 
 
 @keeps("docs/world.md", "a batch in doubt is settled at the next start.")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A channel that breaks mid-batch neither loses nor duplicates a message; an in-doubt batch "
+        "is resolved with the partner at restart."
+    ),
+)
+@keeps(
+    "docs/scenarios.md", "a batch in doubt is settled at the next start, nothing lost or duplicated"
+)
 async def test_a_sender_killed_with_its_batch_in_doubt_resolves_it_without_duplicates(
     virtual_clock: VirtualClock,
 ) -> None:

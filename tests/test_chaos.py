@@ -285,6 +285,29 @@ def test_an_expired_message_that_asked_for_a_report_needs_exactly_one() -> None:
     assert not twice.ok and twice.counts["duplicated"] == 1
 
 
+@keeps("README.md", "exactly one report for each expired message that asked for one")
+def test_an_expiration_report_missing_or_made_twice_is_caught() -> None:
+    # MQRO_EXPIRATION: the queue manager that discards the expired message makes one
+    # report (MQFB_EXPIRATION) for it; a message that did not ask gets none to count.
+    asked, plain = b"A" * 24, b"B" * 24
+    events: list[qsg.events.WorldEvent] = [
+        OpInvoked(0, "QM1", "p", "put", "Q", asked, False, 10, CMQC.MQRO_EXPIRATION, False),
+        _op(0, "p", "put"),
+        OpInvoked(0, "QM1", "p", "put", "Q", plain, False, 10, 0, False),
+        _op(0, "p", "put"),
+        Discarded(2, "QM1", "Q", asked, "scan"),
+        Discarded(2, "QM1", "Q", plain, "scan"),
+    ]
+    report = ReportPut(2, "QM1", "REPLY", b"R" * 24, asked, CMQC.MQFB_EXPIRATION)
+    once = checkers.check_reports(history.read([*events, report]))
+    assert once.ok and once.counts["asked"] == once.counts["reports"] == 1
+    missing = checkers.check_reports(history.read(events))
+    assert not missing.ok and missing.counts["missing"] == 1
+    again = dataclasses.replace(report, msg_id=b"S" * 24)
+    twice = checkers.check_reports(history.read([*events, report, again]))
+    assert not twice.ok and twice.counts["duplicated"] == 1
+
+
 # ---- the nemesis ---------------------------------------------------------------------------
 @keeps(
     "docs/chaos.md",
@@ -292,6 +315,7 @@ def test_an_expired_message_that_asked_for_a_report_needs_exactly_one() -> None:
     "off per run)",
 )
 @keeps("docs/chaos.md", "Faults land in the first part of the run (the window)")
+@keeps("README.md", "in each seeded run a nemesis injects faults drawn from the seed")
 def test_each_run_seed_draws_its_own_fault_kinds_within_the_window(scenario: Scenario) -> None:
     t = targets(scenario)
     drawn = [draw(t, seed, 50.0) for seed in run_seeds(3, 20)]
@@ -440,6 +464,9 @@ def test_a_run_seed_replays_to_the_identical_history(scenario: Scenario) -> None
     "docs/chaos.md",
     "at its end every fault is lifted (the **heal**), the applications go on, a **quiet** period "
     "lets channels and scans catch up, and a **drain** reads every queue it can to empty.",
+)
+@keeps(
+    "docs/scenarios.md", "lift every fault at once (what a chaos run does at the end of its window)"
 )
 def test_a_chaos_run_ends_with_heal_quiet_and_drain(scenario: Scenario) -> None:
     plan = Plan.of(scenario)

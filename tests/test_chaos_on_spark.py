@@ -91,6 +91,11 @@ def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts_first_and_with_i
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/pipeline.md",
+    "the driver puts them in seed order, and a run that raised is one line naming its "
+    "seed (exit 1)",
+)
 def test_a_run_that_raises_on_an_executor_is_one_line_naming_its_seed(tmp_path: Path) -> None:
     # Nothing listens on port 1: every run raises (in the driver's child first, which
     # leaves its seeds to Spark, where the first is named).
@@ -150,6 +155,10 @@ def _compilations(spark: Any) -> int:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("interpreted", [True, False])
+@keeps(
+    "docs/pipeline.md",
+    "a test counts Janino's compilations in the job with and without the settings",
+)
 def test_a_campaigns_job_is_interpreted_with_its_settings_and_compiled_without(
     spark: Any, interpreted: bool
 ) -> None:
@@ -177,6 +186,7 @@ def test_a_campaigns_job_is_interpreted_with_its_settings_and_compiled_without(
     assert (compiled == 0) is interpreted
 
 
+@keeps("docs/pipeline.md", "on any master, under your own `--conf`, which wins")
 def test_a_campaigns_spark_interprets_its_plan_and_the_users_own_settings_win() -> None:
     on_local = parse_conf(job_conf("local[2]", None))
     assert on_local[DAEMON_SETTING] == MODULE
@@ -192,6 +202,11 @@ def test_a_campaigns_spark_interprets_its_plan_and_the_users_own_settings_win() 
 
 
 @pytest.mark.parametrize(("count", "cores"), [(2000, 2), (200, 2), (7, 4), (1, 2), (64, 1)])
+@keeps(
+    "docs/pipeline.md",
+    "Each chunk is about what remains over twice the cores, at least one seed (guided "
+    "self-scheduling)",
+)
 def test_the_chunks_shrink_and_cover_every_seed_once_in_order(count: int, cores: int) -> None:
     cut = chunks(count, cores)
     assert [i for chunk in cut for i in chunk] == list(range(count))
@@ -202,12 +217,21 @@ def test_the_chunks_shrink_and_cover_every_seed_once_in_order(count: int, cores:
     assert sizes[0] == -(-count // (2 * cores))
 
 
+@keeps(
+    "docs/pipeline.md",
+    "2,000 seeds on 2 cores are 500, 375, 282, 211, ... 2, 1, 1, 1, 1: 24 tasks.",
+)
 def test_two_thousand_seeds_on_two_cores_are_a_few_dozen_tasks() -> None:
     sizes = [len(c) for c in chunks(2000, 2)]
     assert sizes[:4] == [500, 375, 282, 211]
     assert 15 <= len(sizes) <= 30
 
 
+@keeps(
+    "docs/pipeline.md",
+    "the driver puts them in seed order, and a run that raised is one line naming its "
+    "seed (exit 1)",
+)
 def test_the_jobs_rows_come_back_in_seed_order_whatever_order_they_arrive_in() -> None:
     seeds = [11, 22, 33]
     rows: list[dict[str, Any]] = [
@@ -282,6 +306,11 @@ class _Job:
 
 
 @pytest.mark.parametrize("ready_after", [0, 1, 5, 20])
+@keeps(
+    "docs/pipeline.md",
+    "Either way every seed is played once, and the lines, table and replay commands are "
+    "those of the seeds in order, whoever played them.",
+)
 def test_the_childs_seeds_and_the_jobs_are_every_seed_once_in_order_whenever_spark_is_ready(
     tmp_path: Path, ready_after: int
 ) -> None:
@@ -304,6 +333,11 @@ def test_the_childs_seeds_and_the_jobs_are_every_seed_once_in_order_whenever_spa
 
 
 @pytest.mark.parametrize("ready_after", [0, 3])
+@keeps(
+    "docs/pipeline.md",
+    "a file per seed in a private temporary directory, made with `O_EXCL` by whoever "
+    "plays that seed first",
+)
 def test_with_claims_the_child_plays_on_until_the_job_claims_and_every_seed_is_played_once(
     tmp_path: Path, ready_after: int
 ) -> None:
@@ -332,6 +366,11 @@ def test_with_claims_the_child_plays_on_until_the_job_claims_and_every_seed_is_p
     assert sorted(child + [seeds[i] for i in job.played]) == seeds  # each once
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A run that raises in the child, or a child that dies, leaves the seed it took to a "
+    "second small job",
+)
 def test_a_child_whose_run_raises_leaves_that_seed_and_the_rest_to_spark(tmp_path: Path) -> None:
     seeds = list(range(100, 140))
     played = _Played(tmp_path / "played", raises_at=103)
@@ -364,6 +403,11 @@ def test_with_claims_a_seed_the_child_took_and_did_not_finish_is_played_by_a_sec
     assert again == ([3], False)  # seed 103, claimed by the child: named there if it raises
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A run that raises in the child, or a child that dies, leaves the seed it took to a "
+    "second small job",
+)
 def test_a_child_that_dies_leaves_its_seeds_to_spark(tmp_path: Path) -> None:
     seeds = list(range(100, 140))
     log = tmp_path / "played"
@@ -391,6 +435,11 @@ def test_spark_plays_every_seed_if_it_is_ready_before_the_child_finishes_one() -
     assert head_started(seeds, lambda s: s * 10, lambda: "spark", _Job(seeds)) == [10, 20, 30, 40]
 
 
+@keeps(
+    "docs/pipeline.md",
+    "the driver asks the child to stop after the run it is in, keeps the outcomes it "
+    "finished (always the first `k` seeds), and the job plays the rest",
+)
 def test_the_child_stops_after_the_run_it_is_in_and_that_run_is_kept(tmp_path: Path) -> None:
     log = tmp_path / "played"
 
@@ -412,6 +461,11 @@ def test_the_child_stops_after_the_run_it_is_in_and_that_run_is_kept(tmp_path: P
     assert log.read_text().split()[-1] == "start-103"
 
 
+@keeps(
+    "docs/pipeline.md",
+    "a file per seed in a private temporary directory, made with `O_EXCL` by whoever "
+    "plays that seed first",
+)
 def test_a_seed_is_claimed_once_whoever_asks_first(tmp_path: Path) -> None:
     claims = Claims(str(tmp_path))
     assert claims.claim(7)

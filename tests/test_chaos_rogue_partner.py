@@ -54,6 +54,13 @@ async def _put(world: qsg.World, bodies: list[bytes]) -> None:
     "docs/chaos.md",
     'MQ refuses a second instance of a running channel with AMQ9514E, "Channel is in use"',
 )
+@keeps(
+    "docs/security.md",
+    (
+        "one instance of a channel at a time: a hello for a channel already running is refused "
+        '(AMQ9514E, "Channel is in use"), whoever sends it'
+    ),
+)
 async def test_a_rogue_partner_of_a_running_channel_is_refused_as_a_second_instance_amq9514e(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -132,6 +139,10 @@ def test_adding_rogue_partner_leaves_each_earlier_later_kind_as_it_was() -> None
     "docs/chaos.md",
     "so nothing of the rogue's is put and nothing of the sender's is lost: the checkers say so "
     "for every run",
+)
+@keeps(
+    "docs/security.md",
+    "replays and skips numbers and the campaign's checkers find nothing lost",
 )
 def test_a_campaign_with_rogue_partners_loses_nothing(runs: int) -> None:
     # Runs of the chaos campaign whose seed draws rogue_partner (among whatever else it

@@ -36,6 +36,7 @@ DEFINE QLOCAL(APP.RECEIPTS) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES) GET(DIS
 
 [qsg.QSG1.structures.APP1]
 size_kb = 65536
+recover = true
 
 [qmgr.QM1]
 [qmgr.QM2]

@@ -33,6 +33,7 @@ mqsc = "DEFINE QLOCAL(APP.WORK) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)"
 
 [qsg.QSG1.structures.APP1]
 size_kb = 65536
+recover = true
 
 [[workload]]
 name = "bulk"

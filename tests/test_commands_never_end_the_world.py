@@ -36,6 +36,13 @@ MQCC_FAILED, MQRCCF_COMMAND_FAILED = 2, 3008
     "START CHANNEL of a sender whose XMITQ is missing or not a transmission queue | CSQM090E and "
     "CSQ9023E; the run goes on",
 )
+@keeps(
+    "docs/mqsc.md",
+    (
+        "START is refused (CSQM090E, CSQ9023E) when the channel's XMITQ is not there "
+        "(MQRC_UNKNOWN_OBJECT_NAME) or is not a local queue of USAGE(XMITQ) (MQRCCF_NOT_XMIT_Q)"
+    ),
+)
 async def test_start_channel_of_a_sender_whose_xmitq_is_missing_is_an_error_reply(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -90,6 +97,20 @@ async def test_a_sender_started_another_way_whose_xmitq_is_gone_stops_and_the_ru
     "answered OK; the command server logs CSQN203I once and retries every second until gets are "
     "allowed again",
 )
+@keeps(
+    "docs/mqsc.md",
+    (
+        "The command server outlives what is done to its own queue. Made GET(DISABLED), by PCF "
+        "CHANGE_Q or by MQSC, its MQGET fails with MQRC_GET_INHIBITED (2016)"
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "once gets are allowed again (`ALTER QLOCAL(SYSTEM.COMMAND.INPUT) GET(ENABLED)` from the "
+        "console or an `[[at]]`) it serves the requests put meanwhile."
+    ),
+)
 async def test_get_disabled_on_the_command_queue_over_pcf_is_answered_and_the_server_waits(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -127,6 +148,26 @@ async def test_get_disabled_on_the_command_queue_over_pcf_is_answered_and_the_se
     "CSQ9017E and CSQ9023E (PCF: MQRCCF_COMMAND_FAILED), its traceback in the log "
     "(`qsg.commands`) and in a `command-failed` event; the run goes on",
 )
+@keeps(
+    "docs/security.md",
+    (
+        "No command, from a console, PCF or a scenario, can end the run: at worst it is an error "
+        "reply (CSQ9023E / MQRCCF_COMMAND_FAILED) with its traceback in the run's record"
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "A failure inside the queue manager that MQ would not give (a defect of the simulator) is "
+        "answered `CSQ9017E ... FAILURE WHILE PROCESSING THE COMMAND: <the error>` and CSQ9023E, "
+        "logged with its traceback (Python logger `qsg.commands`, at ERROR) and recorded as a "
+        "`command-failed` event in the run's event log ([events.md](events.md)); the run goes on."
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    "answered MQCC_FAILED, MQRCCF_COMMAND_FAILED (3008), and recorded as the console's are",
+)
 async def test_an_unexpected_failure_inside_a_command_is_csq9023e_and_recorded(
     virtual_clock: VirtualClock,
     monkeypatch: pytest.MonkeyPatch,
@@ -147,6 +188,9 @@ async def test_an_unexpected_failure_inside_a_command_is_csq9023e_and_recorded(
             reply = await admin.command(world, "QM1", "DISPLAY QLOCAL(APP.SHARED)")
             ((header, _),) = await pcf.ask(request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "*")))
         assert reply.failed
+        assert reply.lines[0].startswith(
+            "CSQ9017E !QM1 FAILURE WHILE PROCESSING THE COMMAND: "
+        ) and reply.lines[0].endswith("a planted defect"), reply.lines
         assert reply.lines[-1] == "CSQ9023E !QM1 CSQMDRTS ' DISPLAY QLOCAL' ABNORMAL COMPLETION"
         assert (header[6], header[7]) == (MQCC_FAILED, MQRCCF_COMMAND_FAILED)
         assert [f.command for f in failures] == [

@@ -8,6 +8,7 @@ import pytest
 
 from qsg import CMQC, DLH, GMO, MD, OD, PMO, XQH, MQMIError
 from qsg.core.layouts import pack_md, unpack_md
+from tests.claims import keeps
 
 # A sample of the reference table (IBM's values, as cmqc.h has them).
 REFERENCE = {
@@ -103,6 +104,10 @@ def test_cmqc_holds_ibm_values_from_the_reference_table(name: str, value: object
     assert getattr(CMQC, name) == value
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "fails with `qsg.MQMIError`, as pymqi does: `comp` is the completion code",
+)
 def test_an_error_names_its_reason_and_completion_code() -> None:
     error = MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE)
     assert str(error) == "MQCC_FAILED: MQRC_NO_MSG_AVAILABLE (2033)"
@@ -114,6 +119,10 @@ def test_a_shared_reason_value_is_named_by_its_cf_mnemonic() -> None:
     assert "MQRC_STORAGE_MEDIUM_FULL (2192)" in str(MQMIError.failed(2192))
 
 
+@keeps(
+    "docs/rules.md",
+    "**Structures** `MD`, `GMO`, `PMO`, `OD` with IBM's field names and defaults",
+)
 def test_structures_start_with_ibm_defaults() -> None:
     md, gmo, pmo, od = MD(), GMO(), PMO(), OD()
     assert (md.Version, md.MsgType, md.Expiry, md.Priority, md.Persistence) == (1, 8, -1, -1, 2)
@@ -124,6 +133,7 @@ def test_structures_start_with_ibm_defaults() -> None:
     assert (od.ObjectType, od.DynamicQName) == (CMQC.MQOT_Q, b"AMQ.*")
 
 
+@keeps("docs/rules.md", "unknown field → `AttributeError`, `str` for bytes → `TypeError`")
 def test_structures_refuse_unknown_fields_and_str_for_bytes_as_pymqi_does() -> None:
     with pytest.raises(AttributeError, match=r"^MD has no field 'Expire'$"):
         MD(Expire=5)
@@ -153,6 +163,10 @@ def test_an_mqlong_field_takes_an_int_that_fits_in_32_bits_and_nothing_else(how:
             give(value)
 
 
+@keeps(
+    "docs/rules.md",
+    "MQMD v1/v2 (324/364 bytes), MQXQH (428) and MQDLH (172) in IBM's binary layout",
+)
 def test_mqmd_packs_to_ibm_layout_of_324_and_364_bytes() -> None:
     md = MD(Expiry=600, Priority=4, MsgId=b"M" * 24, GroupId=b"G" * 24, MsgSeqNumber=7)
     v1, v2 = pack_md(md, version=1), pack_md(md, version=2)
@@ -170,6 +184,10 @@ def test_mqmd_packs_big_endian_when_the_encoding_says_normal() -> None:
     assert struct.unpack_from(">i", data, 16)[0] == 600
 
 
+@keeps(
+    "docs/rules.md",
+    "MQMD v1/v2 (324/364 bytes), MQXQH (428) and MQDLH (172) in IBM's binary layout",
+)
 def test_mqxqh_is_428_bytes_with_the_v1_mqmd_at_offset_104() -> None:
     data = XQH(b"APP.IN", b"QM3", MD(Expiry=50)).pack()
     assert len(data) == 428 and data[:4] == b"XQH "
@@ -179,6 +197,10 @@ def test_mqxqh_is_428_bytes_with_the_v1_mqmd_at_offset_104() -> None:
     assert (xqh.RemoteQName.rstrip(), xqh.MsgDesc.Expiry) == (b"APP.IN", 50)
 
 
+@keeps(
+    "docs/rules.md",
+    "MQMD v1/v2 (324/364 bytes), MQXQH (428) and MQDLH (172) in IBM's binary layout",
+)
 def test_mqdlh_is_172_bytes_and_round_trips() -> None:
     dlh = DLH(2085, b"NOWHERE", b"QM1", CMQC.MQENC_NATIVE, 1208, CMQC.MQFMT_STRING)
     data = dlh.pack()

@@ -143,6 +143,13 @@ def test_put_time_counts_from_the_epoch_s_own_midnight_to_the_hundredth() -> Non
 # ---- Authority ----------------------------------------------------------------------
 
 
+@keeps(
+    "docs/objects.md",
+    (
+        "with setmqaut's operation names (`put`, `get`, `browse`, `inq`, `set`, `dlt`, `altusr`, "
+        "or `all`)"
+    ),
+)
 def test_setmqaut_all_grants_every_operation_on_the_profile() -> None:
     # setmqaut +all: "all the authorizations that apply to the object type".
     auth = Authority(superusers=())
@@ -666,6 +673,25 @@ def _resolving_qm(qsg: QueueSharingGroup | None = None, def_xmit_q_name: str = "
         ),
     ],
 )
+@keeps("docs/reason-codes.md", "MQRC_UNKNOWN_REMOTE_Q_MGR | no route to the queue manager named")
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_XMIT_Q_TYPE_ERROR, MQRC_XMIT_Q_USAGE_ERROR | the transmission queue named is not "
+        "local, or not USAGE(XMITQ)"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_DEF_XMIT_Q_TYPE_ERROR, MQRC_DEF_XMIT_Q_USAGE_ERROR | DEFXMITQ is not local, or not "
+        "USAGE(XMITQ)"
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    "Reason codes: 2085, 2082, 2001, 2045, 2087, 2184, 2196, 2197, 2091/2198, 2092/2199.",
+)
 def test_each_name_resolution_failure_gives_ibm_s_reason_and_says_why(
     name: str, q_mgr_name: str, options: int, def_xmitq: str, reason: int, why: str
 ) -> None:
@@ -725,6 +751,7 @@ def test_an_alias_or_remote_queue_name_and_an_alias_target_are_mq_object_names()
     "docs/coupling-facility.md",
     "`CFStructure(size_kb=...)` is the CFRM SIZE (default 1 GB, at most 900,000,000 KB)",
 )
+@keeps("docs/speed.md", "`DEFINE CFSTRUCT`'s checks refuse a larger SIZE with a message saying so")
 def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or_db2() -> None:
     # DEFINE CFSTRUCT: a name of up to 12 characters, CFLEVEL(1..5), OFFLOAD(SMDS|DB2);
     # the CFRM policy's SIZE is at least 1 KB (and at most what the simulator's CF
@@ -746,6 +773,7 @@ def test_define_cfstruct_takes_12_character_names_cflevel_1_to_5_offload_smds_or
             CFStructure("APP1", **attributes)
 
 
+@keeps("docs/objects.md", "MQINQ on an alias or a remote definition answers for that definition.")
 def test_an_alias_of_a_remote_queue_sends_with_the_alias_defprty_and_inquires_the_alias() -> None:
     # An alias's TARGET may be a local definition of a remote queue: a put goes to its
     # transmission queue with the alias's defaults (the first definition on the path);
@@ -1249,6 +1277,11 @@ def test_a_restarted_queue_manager_forgets_the_connections_and_handles_of_before
     qm.delete_queue("Q")  # nobody has it open
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_NOT_AUTHORIZED | the user may not open (or delete, or use an alternate user id)",
+)
+@keeps("docs/objects.md", "for the alternate user with `MQOO_ALTERNATE_USER_AUTHORITY`")
 def test_alternate_user_authority_needs_an_alternate_user_id_and_the_altusr_authority() -> None:
     # MQOO_ALTERNATE_USER_AUTHORITY: the check is made for OD.AlternateUserId, which the
     # connection's own user must be allowed to use (setmqaut +altusr).
@@ -1298,6 +1331,13 @@ def test_mqdisc_ends_the_connection_for_the_queue_manager() -> None:
         (CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE, "more than one MQOO_INPUT_* option"),
         ("8", "open options are MQOO_* flags (an int), not '8'"),
     ],
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OPTIONS_ERROR | options not valid or not valid together (MQOPEN, MQPUT, MQGET, "
+        "MQCLOSE); LOGICAL_ORDER on MQPUT1"
+    ),
 )
 def test_mqopen_options_that_open_for_nothing_or_for_input_twice_are_options_error(
     options: Any, why: str
@@ -1879,6 +1919,10 @@ def test_a_connection_without_an_application_name_puts_as_application_qsg() -> N
     "docs/world.md",
     "QSGDISP(GROUP) and QSGDISP(COPY): a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
 )
+@keeps(
+    "docs/objects.md",
+    "QSGDISP(GROUP) and QSGDISP(COPY) objects: a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
+)
 def test_define_of_shared_objects_refuses_what_qsg_does_not_simulate_saying_why() -> None:
     qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
     with pytest.raises(
@@ -2011,6 +2055,13 @@ _REFUSED_GETS = [
 
 
 @pytest.mark.parametrize(("options", "wait", "reason", "detail"), _REFUSED_GETS)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OPTIONS_ERROR | options not valid or not valid together (MQOPEN, MQPUT, MQGET, "
+        "MQCLOSE); LOGICAL_ORDER on MQPUT1"
+    ),
+)
 def test_mqget_refuses_option_combinations_mq_refuses_with_2046_naming_them(
     options: int, wait: int, reason: int, detail: str
 ) -> None:
@@ -2037,6 +2088,10 @@ def test_mqget_refuses_option_combinations_mq_refuses_with_2046_naming_them(
         (CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, CMQC.MQWI_UNLIMITED),
     ],
 )
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_WAIT_INTERVAL_ERROR | MQGMO_WAIT with a negative WaitInterval other than MQWI_UNLIMITED",
+)
 def test_wait_interval_is_checked_only_with_mqgmo_wait_and_0_or_unlimited_is_valid(
     options: int, wait: int
 ) -> None:
@@ -2056,6 +2111,13 @@ def _refusal(h: Handle, md: MD, options: int, **gmo: Any) -> tuple[int, int, str
     return refused.value.comp, refused.value.reason, refused.value.detail
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_NO_MSG_UNDER_CURSOR | MSG_UNDER_CURSOR / BROWSE_MSG_UNDER_CURSOR with no browse "
+        "cursor, or its message gone"
+    ),
+)
 def test_a_browse_or_a_get_under_a_cursor_not_yet_set_is_2034_naming_the_cursor() -> None:
     # MQRC_NO_MSG_UNDER_CURSOR (2034): BROWSE_MSG_UNDER_CURSOR or MSG_UNDER_CURSOR
     # "without a previous successful browse"; and when the message there is gone.
@@ -2092,6 +2154,13 @@ def test_browse_next_switching_logical_order_from_its_browse_first_is_inconsiste
     assert h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_NEXT), now=0.0) == b"n"
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_MATCH_OPTIONS_ERROR | MatchOptions not valid; in a group in logical order, a "
+        "MsgId/CorrelId that does not match its next message"
+    ),
+)
 def test_match_options_mq_does_not_know_or_qsg_does_not_simulate_are_2247_naming_them() -> None:
     # MQGMO MatchOptions (version 2): unknown bits are MQRC_MATCH_OPTIONS_ERROR (2247);
     # MQMO_MATCH_MSG_TOKEN (z/OS workload manager) is not simulated: refused the same.
@@ -2165,6 +2234,15 @@ _NO_REPLY_TO = "a request, or a message asking for reports, needs MQMD.ReplyToQ"
         ),
     ],
 )
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_MISSING_REPLY_TO_Q | a request, or a message asking for reports, without ReplyToQ",
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_MSG_TYPE_ERROR | MsgType neither IBM's nor in the application range",
+)
+@keeps("docs/reason-codes.md", "MQRC_PERSISTENCE_ERROR | Persistence other than 0, 1 or 2")
 def test_mqput_refuses_an_mqmd_field_out_of_range_with_its_reason_naming_the_field(
     md: MD, pmo: int, reason: int, detail: str
 ) -> None:
@@ -2258,6 +2336,7 @@ def _put_refusal(h: Handle, md: MD, options: int) -> tuple[int, int, str]:
     return refused.value.comp, refused.value.reason, refused.value.detail
 
 
+@keeps("docs/objects.md", "`PMO.ResolvedQName`/`ResolvedQMgrName` name the destination.")
 def test_resolved_names_are_the_queue_and_queue_manager_the_first_time_a_name_is_seen() -> None:
     # MQPMO ResolvedQName/ResolvedQMgrName and MQGMO ResolvedQName name the queue and
     # queue manager the call resolved to. engine keeps each name encoded once, in a table
@@ -2276,6 +2355,19 @@ def test_resolved_names_are_the_queue_and_queue_manager_the_first_time_a_name_is
     assert gmo.ResolvedQName.rstrip(b" \x00") == b"FIRST.SEEN"
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCOMPLETE_MSG | MQPUT with LOGICAL_ORDER of a message that is not the next segment; "
+        "(warning) MQCLOSE with a logical message not completed, in preference to 2241"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_MSG_FLAGS_ERROR | MsgFlags with unknown bits in the reject-if-unsupported range",
+)
+@keeps("docs/reason-codes.md", "MQRC_MSG_SEQ_NUMBER_ERROR | MsgSeqNumber below 1")
+@keeps("docs/reason-codes.md", "MQRC_OFFSET_ERROR | Offset below 0")
 def test_mqput_refuses_bad_group_fields_and_a_logical_order_put_that_breaks_its_group() -> None:
     # MQMD MsgFlags (2249 for a flag in MQMF_REJECT_UNSUP_MASK it does not know),
     # MsgSeqNumber (2250, 1 or more), Offset (2251, 0 or more); with LOGICAL_ORDER,
@@ -2482,6 +2574,14 @@ def test_mqget_refusals_of_the_queue_say_which_queue_and_why() -> None:
     )
 
 
+@keeps("docs/rules.md", "a warning carries it as `error.done`")
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "A warning from MQPUT or MQGET carries what the call decided as `error.done` (in the unit "
+        "of work or not, persistent or not), and from MQGET the data as `error.message`."
+    ),
+)
 def test_a_group_got_in_logical_order_must_stay_in_or_out_of_the_unit_of_work() -> None:
     # MQRC_INCONSISTENT_UOW (2245) on MQGET: with LOGICAL_ORDER the call fails; without
     # it, right after a call with it, the call succeeds with MQCC_WARNING and the message.
@@ -2507,6 +2607,13 @@ def test_a_group_got_in_logical_order_must_stay_in_or_out_of_the_unit_of_work() 
     assert warned.value.message == b"m" and warned.value.done == Done(True, False)
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "A handle's `put` returns what the queue manager decided (`Done`: in the unit of work or "
+        "not, persistent or not), `receive` the data with it"
+    ),
+)
 def test_mqget_says_what_it_decided_a_browse_is_never_in_the_unit_of_work() -> None:
     # A browse takes nothing: outside any unit of work whatever the message; a get with
     # MQGMO_SYNCPOINT_IF_PERSISTENT takes a persistent message in the unit of work.
@@ -2757,6 +2864,14 @@ def test_a_message_for_a_remote_queue_counts_its_mqxqh_against_the_xmitq_s_maxms
     assert qm.depth("QM2") == 1
 
 
+@keeps(
+    "docs/rules.md",
+    "**Limits**: MAXDEPTH, MAXMSGL (queue and queue manager), put/get inhibit, MQINQ, MQSET.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_MSG_TOO_BIG_FOR_Q_MGR | a message longer than the queue manager's MAXMSGL",
+)
 def test_a_message_over_the_queue_manager_s_maxmsgl_is_2031_and_one_at_it_is_put() -> None:
     # MQRC_MSG_TOO_BIG_FOR_Q_MGR (2031): the message is longer than the queue manager's
     # MaxMsgLength, though the queue's own MAXMSGL would take it.
@@ -2787,6 +2902,7 @@ def _round_trip(md: MD, put_options: int = CMQC.MQPMO_NO_SYNCPOINT) -> MD:
     ("field", "short", "length"),
     [("MsgId", b"A", 24), ("GroupId", b"G", 24), ("AccountingToken", b"T", 32)],
 )
+@keeps("docs/rules.md", "Identifiers (MsgId, CorrelId, GroupId) are always their full 24 bytes.")
 def test_a_short_identifier_is_stored_padded_with_nulls_to_its_mqmd_length(
     field: str, short: bytes, length: int
 ) -> None:

@@ -57,6 +57,13 @@ def store_of(qm: QMgr) -> RedisStore:
 
 
 # ---- sharing -------------------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Every member sees the same shared queue; an uncommitted put is invisible to the others "
+        "until commit."
+    ),
+)
 def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -> None:
     qm1, qm2 = members("QM1"), members("QM2")
     h1 = qm1.connect().open("Q", ALL)
@@ -71,6 +78,13 @@ def test_every_member_sees_the_same_shared_queue(members: Callable[..., QMgr]) -
 @keeps(
     "docs/coupling-facility.md",
     "uncommitted puts are invisible to every member (CURDEPTH counts them, as MQ does)",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Every member sees the same shared queue; an uncommitted put is invisible to the others "
+        "until commit."
+    ),
 )
 def test_an_uncommitted_put_is_invisible_to_other_members_until_commit(
     members: Callable[..., QMgr],
@@ -103,6 +117,13 @@ def _fail_with_work_in_flight(qm1: QMgr) -> None:
     "it backs out the failed member's in-flight units of work (gets come back with BackoutCount "
     "raised, puts vanish)",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Peer recovery: a surviving member backs out a failed member's units of work (exactly one "
+        "succeeds); a restarted member recovers its own if no peer did."
+    ),
+)
 def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
     members: Callable[..., QMgr],
 ) -> None:
@@ -124,6 +145,13 @@ def test_a_surviving_member_backs_out_a_failed_members_units_of_work(
 
 
 @keeps("docs/coupling-facility.md", "A restarted member calls it for itself")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Peer recovery: a surviving member backs out a failed member's units of work (exactly one "
+        "succeeds); a restarted member recovers its own if no peer did."
+    ),
+)
 def test_a_restarted_member_recovers_its_own_units_of_work_if_no_peer_did(
     members: Callable[..., QMgr],
 ) -> None:
@@ -185,6 +213,17 @@ def test_another_members_unit_of_work_is_untouched_by_peer_recovery(
     "When either runs out, any put to any queue of the structure gets MQRC_STORAGE_MEDIUM_FULL "
     "naming the structure",
 )
+@keeps(
+    "docs/mq-rules.md",
+    "A full structure gives MQRC_STORAGE_MEDIUM_FULL, whichever queue filled it.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_STORAGE_MEDIUM_FULL (z/OS: MQRC_PAGESET_FULL) | a put to a shared queue whose CF "
+        "structure has all its entries or elements in use"
+    ),
+)
 def test_a_full_structure_gives_storage_medium_full_naming_it_whichever_queue_filled_it(
     members: Callable[..., QMgr],
 ) -> None:
@@ -227,6 +266,11 @@ def test_small_messages_run_out_of_entries_before_elements(
 
 
 @keeps("docs/coupling-facility.md", "the put that takes the last entry or element succeeds")
+@keeps(
+    "docs/speed.md",
+    "the put that takes a structure's last element succeeds and the next is refused "
+    "(`MQRC_STORAGE_MEDIUM_FULL`)",
+)
 def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     members: Callable[..., QMgr],
 ) -> None:
@@ -248,6 +292,11 @@ def test_a_structure_takes_messages_until_its_last_element_and_not_one_more(
     assert (usage["entries"], usage["elements"]) == (2, 2)
 
 
+@keeps(
+    "docs/speed.md",
+    "a structure of the largest SIZE with its counter set just below the top takes its "
+    "last 1 KB message exactly",
+)
 def test_the_largest_structure_counts_its_last_entry_and_element_exactly(
     members: Callable[..., QMgr],
 ) -> None:
@@ -306,6 +355,17 @@ def test_the_largest_structure_99_percent_full_offloads_by_rule_into_the_offload
     "docs/coupling-facility.md",
     "A message over 63 KB needs CFLEVEL(4) or more (else MQRC_WRONG_CF_LEVEL)",
 )
+@keeps(
+    "docs/mq-rules.md",
+    "Messages over 63 KB need CFLEVEL(4) (else MQRC_WRONG_CF_LEVEL) and are offloaded.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_WRONG_CF_LEVEL | a message over 63 KB to a shared queue whose CF structure is below "
+        "CFLEVEL(4)"
+    ),
+)
 def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> None:
     # "Putting a message over 63 KB to a queue whose structure is below CFLEVEL 4 fails
     # with MQRC_WRONG_CF_LEVEL 2366."
@@ -321,6 +381,10 @@ def test_messages_over_63_kb_need_cflevel_4(members: Callable[..., QMgr]) -> Non
 @keeps(
     "docs/coupling-facility.md",
     "and is offloaded: only its control information counts against the structure.",
+)
+@keeps(
+    "docs/mq-rules.md",
+    "Messages over 63 KB need CFLEVEL(4) (else MQRC_WRONG_CF_LEVEL) and are offloaded.",
 )
 def test_a_message_over_63_kb_is_offloaded_and_comes_back_whole(
     members: Callable[..., QMgr],
@@ -358,6 +422,21 @@ def test_messages_a_scan_discards_give_their_structure_space_back(
     "docs/coupling-facility.md",
     "Committed messages are on the server (with `EmbeddedServer(persistent=True)`, in its "
     "append-only file across a restart).",
+)
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Losing the facility is MQRC_CF_STRUC_FAILED at the API; committed messages survive; a "
+        "unit of work in flight is backed out. Only RECOVER(YES) structures keep persistent "
+        "messages through a failure."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_CF_STRUC_FAILED | a call on shared queues while the coupling facility is unreachable "
+        "or failed"
+    ),
 )
 def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed() -> None:
     server = EmbeddedServer(persistent=True)
@@ -410,6 +489,13 @@ def test_a_wrong_password_in_the_url_is_refused() -> None:
 
 
 @pytest.mark.parametrize("url", ["bogus://qsg:s3cret@host:6379/0", "localhost:6379", "http://x/"])
+@keeps(
+    "docs/security.md",
+    (
+        "qsg never echoes the URL: errors name the server as `host:port` or the socket's path, "
+        "never the password."
+    ),
+)
 def test_a_url_that_names_no_server_is_refused_naming_the_schemes_not_the_password(
     url: str,
 ) -> None:

@@ -66,6 +66,7 @@ def rows(path: Path, kind: str) -> list[dict[str, object]]:
     "`syncpoint`: got in the unit of work, so false for a nonpersistent message got with "
     "MQGMO_SYNCPOINT_IF_PERSISTENT; `persistent`: the message's",
 )
+@keeps("docs/rules.md", "the event log's `put` and `get` rows say the same.")
 def test_every_message_got_row_says_what_the_get_decided_about_its_unit_of_work(
     tmp_path: Path,
 ) -> None:
@@ -90,6 +91,7 @@ def test_every_message_got_row_says_what_the_get_decided_about_its_unit_of_work(
 
 @keeps("docs/events.md", "MQPUT or MQPUT1 that put a message, with MQCC_OK or a warning")
 @keeps("docs/events.md", "MQGET that returned a message, with MQCC_OK or a warning")
+@keeps("docs/rules.md", "the event log's `put` and `get` rows say the same.")
 async def test_a_put_or_get_that_completes_with_a_warning_is_in_the_event_log(
     virtual_clock: VirtualClock,
 ) -> None:

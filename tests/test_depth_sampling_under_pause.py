@@ -14,6 +14,7 @@ from __future__ import annotations
 from actors.events import DepthSampled, QMgrStatistics
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 PAUSED = """
 description = "a member paused while the others are sampled"
@@ -52,6 +53,11 @@ duration = 7
 """
 
 
+@keeps(
+    "docs/scenarios.md",
+    "A queue manager that is down or paused is left out of the samples it cannot answer "
+    "(its QSG's shared queues are sampled through another member)",
+)
 def test_while_a_member_is_paused_the_others_and_the_shared_queues_are_sampled_on_time() -> None:
     events = run_scenario(parse_scenario(PAUSED, "<paused>")).events
     shared = sorted(e.time for e in events if isinstance(e, DepthSampled) and e.shared)

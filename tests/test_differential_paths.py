@@ -126,6 +126,7 @@ SHIPPED: dict[str, Shipped] = {
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
     "exec-failover.toml": Shipped(55, ties=(KILL_WAKES_TWICE,)),
     "exec-monitor.toml": Shipped(60),
+    "exec-poison.toml": Shipped(20),
     "exec-qsg.toml": Shipped(60),
     "expiry-scan-failover.toml": Shipped(52, ties=(EXPIRY_SCAN_TAKEOVER, KILL_WAKES_TWICE)),
     "mm1-impatience.toml": Shipped(200),
@@ -174,6 +175,11 @@ def test_every_shipped_scenario_has_its_place_in_the_differential_test() -> None
 
 
 @pytest.mark.parametrize("name", sorted(SHIPPED))
+@keeps(
+    "docs/speed.md",
+    "`tests/test_differential_paths.py` plays every shipped scenario both ways, in "
+    "process and on the server, and says where simultaneous events may order differently",
+)
 def test_a_shipped_scenario_comes_out_the_same_on_every_path(name: str, cf_url: str) -> None:
     shipped = SHIPPED[name]
     for scenario in _scenarios(name, shipped.fast, every_point=False):
@@ -528,6 +534,11 @@ duration = 10
 """
 
 
+@keeps(
+    "docs/scenarios.md",
+    "the member's clock runs `amount` seconds off for its lease: it renews, judges its "
+    "own grant and fences its scans by it (message times stay the sysplex's)",
+)
 def test_a_member_whose_lease_clock_runs_behind_fences_its_scans_by_it_on_every_path(
     cf_url: str,
 ) -> None:

@@ -39,6 +39,7 @@ from qsg.scenario import load_scenario
 from qsg.scenario.load import parse_scenario
 from qsg.scenario.model import Scenario
 from qsg.scenario.play import play, run_scenario
+from tests.claims import keeps
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 
@@ -274,6 +275,15 @@ def _shortened(name: str, seconds: float) -> Scenario:
     ],
     ids=["mmc-erlang-c", "mm1-impatience", "groups"],
 )
+@keeps(
+    "docs/speed.md",
+    "The MQ semantics are the same whichever path a call takes: the same seed gives the "
+    "same events",
+)
+@keeps(
+    "docs/speed.md",
+    "either way it makes the same calls, in the same order, with the same random draws",
+)
 def test_clock_driven_applications_make_the_same_events_as_tasks(
     scenario: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -313,6 +323,10 @@ def test_with_constant_costs_clock_and_tasks_put_and_get_the_same_messages(
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/speed.md",
+    "A task's call goes through the same admission and sleeps until the same times.",
+)
 def test_with_costs_units_of_work_and_faults_clock_and_tasks_make_the_same_events_to_the_byte(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -345,6 +359,10 @@ def test_with_costs_units_of_work_and_faults_clock_and_tasks_make_the_same_event
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/speed.md",
+    "When the conditions hold again, the task hands the application back to the clock.",
+)
 def test_applications_handed_between_clock_and_task_by_faults_carry_on_as_tasks_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -378,6 +396,7 @@ class _Steps(trio.abc.Instrument):
         self.steps += 1
 
 
+@keeps("docs/speed.md", "Then the application's task parks once and the clock runs its program")
 def test_a_clock_driven_mmc_queue_takes_far_fewer_task_steps_than_messages() -> None:
     scenario = _shortened("mmc-erlang-c.toml", 300)
     steps = _Steps()
@@ -442,6 +461,10 @@ def test_a_failure_inside_a_clock_driven_step_ends_the_run_as_a_task_failure_doe
     assert calls[0] == 50
 
 
+@keeps(
+    "docs/speed.md",
+    "called only for the event classes they read, not for every message's put and get",
+)
 def test_a_listener_of_some_kinds_hears_only_events_of_those_classes_in_order() -> None:
     # EventLog.listen: the world's books that read a few kinds of event (the channel
     # status board, the command server's starter) are not called for every message.
@@ -461,6 +484,11 @@ def test_a_listener_of_some_kinds_hears_only_events_of_those_classes_in_order() 
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/speed.md",
+    'A scenario\'s built-in applications (`[[workload]]` `type = "putter"`, `"getter"`, '
+    '`"requester"` or `"server"`) are MQ programs',
+)
 def test_requesters_and_servers_are_driven_by_the_clock_and_answer_as_tasks_do(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -12,6 +12,7 @@ from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, get, get_or_none, put
 
 TEMP, PERM = "APP.TEMP.MODEL", "APP.PERM.MODEL"
@@ -41,6 +42,22 @@ def gone(qm: QMgr, name: str) -> bool:
 
 
 # ---- Properties of temporary dynamic queues ------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Temporary dynamic queues hold nonpersistent messages only, are not recoverable, cannot be "
+        "shared, and are deleted when the creating application closes them or ends, and when the "
+        "queue manager starts."
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "temporary dynamic queues (never shared, nonpersistent only, deleted when the creating "
+        "handle closes or its connection ends and at queue-manager start, every close option of "
+        "the creating handle treated as MQCO_NONE)"
+    ),
+)
 def test_temporary_dynamic_queues_cannot_be_shared_queues() -> None:
     # "They cannot be shared queues, accessible from queue managers in a queue-sharing group."
     group = QueueSharingGroup("QSG1")
@@ -68,6 +85,19 @@ def test_temporary_dynamic_queues_cannot_be_shared_queues() -> None:
 
 
 @pytest.mark.parametrize("via_queue_default", [False, True])
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Temporary dynamic queues hold nonpersistent messages only, are not recoverable, cannot be "
+        "shared, and are deleted when the creating application closes them or ends, and when the "
+        "queue manager starts."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_PERSISTENT_NOT_ALLOWED | a persistent message put to a temporary dynamic queue",
+)
+@keeps("docs/objects.md", "temporary dynamic queues (never shared, nonpersistent only,")
 def test_temporary_dynamic_queues_hold_nonpersistent_messages_only(
     qm: QMgr, via_queue_default: bool
 ) -> None:
@@ -102,6 +132,18 @@ def test_temporary_dynamic_queues_are_non_recoverable(qm: QMgr) -> None:
         qm.connect().open(h.name, ALL)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Temporary dynamic queues hold nonpersistent messages only, are not recoverable, cannot be "
+        "shared, and are deleted when the creating application closes them or ends, and when the "
+        "queue manager starts."
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    "deleted when the creating handle closes or its connection ends and at queue-manager start",
+)
 def test_temporary_dynamic_queues_are_deleted_when_the_queue_manager_is_started(
     qm: QMgr,
 ) -> None:
@@ -113,6 +155,18 @@ def test_temporary_dynamic_queues_are_deleted_when_the_queue_manager_is_started(
 
 
 @pytest.mark.parametrize("how", ["close", "disconnect", "terminate"])
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Temporary dynamic queues hold nonpersistent messages only, are not recoverable, cannot be "
+        "shared, and are deleted when the creating application closes them or ends, and when the "
+        "queue manager starts."
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    "deleted when the creating handle closes or its connection ends and at queue-manager start",
+)
 def test_temporary_dynamic_queues_are_deleted_when_the_creating_application_closes_or_ends(
     qm: QMgr, how: str
 ) -> None:
@@ -139,6 +193,17 @@ def test_committed_messages_on_a_temporary_dynamic_queue_are_deleted_with_it(qm:
         qm.store.depth(h.name)  # the store holds no such queue: its messages went with it
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A queue with uncommitted work is logically deleted until that work ends; any other access "
+        "than close then fails with MQRC_Q_DELETED."
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    "physical deletion when the last user closes and the last unit of work ends.",
+)
 def test_uncommitted_calls_leave_a_temporary_dynamic_queue_logically_deleted_until_they_end(
     qm: QMgr,
 ) -> None:
@@ -182,6 +247,28 @@ def test_a_temporary_dynamic_queue_in_use_is_deleted_when_the_last_user_closes(q
     assert gone(qm, h.name)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A queue with uncommitted work is logically deleted until that work ends; any other access "
+        "than close then fails with MQRC_Q_DELETED."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_Q_DELETED | a call on a handle to a dynamic queue deleted since; on z/OS also MQOPEN "
+        'or MQPUT1 of a logically deleted one (elsewhere 2085: "the deleted queue cannot be '
+        'accessed by applications")'
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "logical deletion while in use or with uncommitted work (`MQRC_Q_DELETED` for everything "
+        "but MQCLOSE)"
+    ),
+)
 def test_access_to_a_logically_deleted_queue_other_than_close_fails_with_q_deleted(
     qm: QMgr,
 ) -> None:
@@ -204,6 +291,7 @@ def test_access_to_a_logically_deleted_queue_other_than_close_fails_with_q_delet
 
 
 @pytest.mark.parametrize("option", [CMQC.MQCO_NONE, CMQC.MQCO_DELETE, CMQC.MQCO_DELETE_PURGE])
+@keeps("docs/objects.md", "every close option of the creating handle treated as MQCO_NONE")
 def test_close_options_are_all_treated_as_none_for_the_creating_handle(
     qm: QMgr, option: int
 ) -> None:
@@ -266,6 +354,27 @@ def test_permanent_dynamic_queues_are_deleted_by_any_application_closing_with_de
     assert gone(qm, h.name)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Permanent dynamic queues are deleted by MQCO_DELETE (refused while messages are on them) "
+        "or MQCO_DELETE_PURGE (refused while calls are uncommitted)."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_Q_NOT_EMPTY | MQCLOSE with DELETE of a permanent dynamic queue with messages, or "
+        "with uncommitted puts or gets"
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "permanent dynamic queues (MQCO_DELETE refused with `MQRC_Q_NOT_EMPTY` while any message "
+        "is on it, MQCO_DELETE_PURGE while uncommitted work is)"
+    ),
+)
 def test_close_with_delete_fails_while_messages_committed_or_not_are_on_the_queue(
     qm: QMgr,
 ) -> None:
@@ -285,6 +394,27 @@ def test_close_with_delete_fails_while_messages_committed_or_not_are_on_the_queu
     assert gone(qm, h.name)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Permanent dynamic queues are deleted by MQCO_DELETE (refused while messages are on them) "
+        "or MQCO_DELETE_PURGE (refused while calls are uncommitted)."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_Q_NOT_EMPTY | MQCLOSE with DELETE of a permanent dynamic queue with messages, or "
+        "with uncommitted puts or gets"
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "permanent dynamic queues (MQCO_DELETE refused with `MQRC_Q_NOT_EMPTY` while any message "
+        "is on it, MQCO_DELETE_PURGE while uncommitted work is)"
+    ),
+)
 def test_delete_purge_succeeds_with_committed_messages_but_not_with_uncommitted_calls(
     qm: QMgr,
 ) -> None:
@@ -308,6 +438,10 @@ def test_delete_purge_succeeds_with_committed_messages_but_not_with_uncommitted_
     assert gone(qm, h.name)
 
 
+@keeps(
+    "docs/objects.md",
+    "physical deletion when the last user closes and the last unit of work ends.",
+)
 def test_a_deleted_permanent_dynamic_queue_in_use_goes_when_the_last_user_closes(
     qm: QMgr,
 ) -> None:
@@ -324,6 +458,14 @@ def test_a_deleted_permanent_dynamic_queue_in_use_goes_when_the_last_user_closes
     assert gone(qm, h.name)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_NOT_AUTHORIZED | the user may not open (or delete, or use an alternate user id)",
+)
+@keeps(
+    "docs/objects.md",
+    "only the creating handle or a user with `dlt` may delete a permanent dynamic queue.",
+)
 def test_permanent_dynamic_queues_are_deleted_only_by_authorized_users_or_the_creator() -> None:
     # "They are not deleted if closed by an application that is not authorized to delete
     # the queue, unless the closing application issued the MQOPEN call that created the
@@ -386,6 +528,14 @@ def test_permanent_dynamic_queues_can_be_deleted_in_the_same_way_as_a_normal_que
 
 
 # ---- Creating dynamic queues ------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Opening a model queue makes a local queue with its attributes; a trailing `*` makes a "
+        "unique name, written back."
+    ),
+)
+@keeps("docs/objects.md", "`OD.DynamicQName` with a trailing `*`")
 def test_a_trailing_asterisk_makes_a_unique_name_written_back_to_the_object_name(
     qm: QMgr,
 ) -> None:
@@ -409,6 +559,17 @@ def test_every_queue_manager_has_the_default_model_queue() -> None:
     "pattern",
     [b"", b"   ", b"A*B", b"X" * 33 + b"*", b"BAD NAME.*", b"BAD-NAME*"],
 )
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_DYNAMIC_Q_NAME_ERROR | MQOPEN of a model queue with a DynamicQName that is not valid",
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "`OD.DynamicQName` with a trailing `*` (`MQRC_DYNAMIC_Q_NAME_ERROR`, "
+        "`MQRC_OBJECT_ALREADY_EXISTS`)"
+    ),
+)
 def test_a_dynamic_q_name_that_is_not_valid_gives_dynamic_q_name_error(
     qm: QMgr, pattern: bytes
 ) -> None:
@@ -417,6 +578,20 @@ def test_a_dynamic_q_name_that_is_not_valid_gives_dynamic_q_name_error(
     assert set(qm.queues) == {"SYSTEM.DEAD.LETTER.QUEUE"}  # nothing was created
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OBJECT_ALREADY_EXISTS | MQOPEN of a model queue naming a queue that exists (on a "
+        "distributed platform, also one logically deleted but open)"
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "`OD.DynamicQName` with a trailing `*` (`MQRC_DYNAMIC_Q_NAME_ERROR`, "
+        "`MQRC_OBJECT_ALREADY_EXISTS`)"
+    ),
+)
 def test_a_dynamic_queue_name_already_taken_gives_object_already_exists(qm: QMgr) -> None:
     conn = qm.connect()
     create(conn, PERM, b"FIXED.NAME")
@@ -424,6 +599,7 @@ def test_a_dynamic_queue_name_already_taken_gives_object_already_exists(qm: QMgr
         create(conn, TEMP, b"FIXED.NAME")
 
 
+@keeps("docs/objects.md", "SHAREDYN models make shared ones")
 def test_a_shared_dynamic_model_makes_a_permanent_queue_every_member_sees() -> None:
     group = QueueSharingGroup("QSG1")
     qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)

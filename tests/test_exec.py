@@ -13,6 +13,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,7 @@ def program(name: str, *args: str) -> Program:
     return parse_command(["python", str(PROGRAMS / name), *args])
 
 
+@keeps("README.md", "its calls are in the summary and the event log beside the scenario's")
 def test_a_put_by_pymqis_example_program_is_a_message_on_the_shared_queue() -> None:
     outcome, result = run_exec(load_scenario(SCENARIO), program("put_message.py"), virtual=True)
     assert outcome.exit_status == 0 and not outcome.stopped
@@ -126,6 +128,34 @@ def test_the_get_with_wait_example_waits_in_simulated_time_for_a_put_from_a_thre
     got = [e for e in events if isinstance(e, MessageGot) and e.queue == "TEST.1"]
     assert [(g.q_mgr, round(g.time, 3)) for g in got] == [("QM2", 3.0)]
     assert capsys.readouterr().out == "Hello from Python!\n"
+
+
+@keeps(
+    "README.md",
+    "`--virtual` runs the program in simulated time too (its `time.sleep`, clocks and MQGET waits)",
+)
+def test_under_virtual_an_mqget_waits_its_whole_interval_in_simulated_seconds_not_real_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # An MQGET with MQGMO_WAIT on an empty queue for 200 s (WaitInterval 200000 ms): the
+    # program's clock says 200 s went by, the run's clock too, and the test's real clock
+    # a fraction of that (on the wall clock the get would hold the test 200 s).
+    code = (
+        "import pymqi, time; from pymqi import CMQC\n"
+        "q = pymqi.Queue(pymqi.connect('QM3'), 'TEST.1')\n"
+        "gmo = pymqi.GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=200000)\n"
+        "start = time.time()\n"
+        "try:\n"
+        "    q.get(None, pymqi.MD(), gmo)\n"
+        "except pymqi.MQMIError as e:\n"
+        "    print(e.reason, round(time.time() - start, 3))\n"
+    )
+    started = time.monotonic()
+    outcome, events = run_code(code)
+    real = time.monotonic() - started
+    assert outcome.exit_status == 0
+    assert capsys.readouterr().out == "2033 200.0\n"  # MQRC_NO_MSG_AVAILABLE, on time
+    assert max(e.time for e in events) >= 200 and real < 100
 
 
 def test_the_get_with_wait_example_fails_with_2033_when_nothing_comes_in_its_interval(
@@ -233,6 +263,10 @@ def test_the_multiple_get_example_loops_until_the_scenario_ends() -> None:
 
 
 @keeps("docs/pymqi.md", "the consumer reconnects by the QSG's name")
+@keeps(
+    "README.md",
+    "the scenario can kill a member, fail the coupling facility or break a channel around it",
+)
 def test_a_consumer_whose_member_is_killed_reconnects_by_group_attach_and_loses_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -7,6 +7,7 @@ import pytest
 from qsg import CMQC, MQMIError, QMgr
 from qsg.core.events import Discarded, Event, ReportLost
 from qsg.core.layouts import DLH, XQH
+from tests.claims import keeps
 from tests.helpers import drain, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -40,6 +41,13 @@ def expire_with(qm: QMgr, report: int, **md: object) -> tuple[bytes, object]:
         (CMQC.MQRO_EXPIRATION_WITH_FULL_DATA, BODY),
     ],
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A report only when asked for; it carries none, the first 100 bytes or all of the data, as "
+        "the option says, with MQFB_EXPIRATION."
+    ),
+)
 def test_an_expiration_report_carries_none_the_first_100_bytes_or_all_of_the_data(
     qm: QMgr, option: int, data: bytes
 ) -> None:
@@ -68,6 +76,13 @@ def test_pass_msg_id_and_pass_correl_id_carry_the_original_identifiers(qm: QMgr)
     assert (rmd.MsgId, rmd.CorrelId) == (original.MsgId, b"C" * 24)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A report only when asked for; it carries none, the first 100 bytes or all of the data, as "
+        "the option says, with MQFB_EXPIRATION."
+    ),
+)
 def test_no_report_without_an_expiration_option(qm: QMgr) -> None:
     # "If none of these options is specified, no such report is generated".
     put(open_queue(qm, "APP"), BODY, 0.0, Expiry=10, ReplyToQ=b"REPLIES")
@@ -106,11 +121,16 @@ def test_a_stores_scan_returns_the_whole_message_only_when_a_report_is_owed(qm: 
     assert gone[silent.MsgId] is None
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_MISSING_REPLY_TO_Q | a request, or a message asking for reports, without ReplyToQ",
+)
 def test_a_message_asking_for_reports_without_a_reply_to_queue_is_refused(qm: QMgr) -> None:
     with pytest.raises(MQMIError, match=r"MQRC_MISSING_REPLY_TO_Q \(2027\)"):
         put(open_queue(qm, "APP"), b"x", 0.0, Report=CMQC.MQRO_EXPIRATION)
 
 
+@keeps("docs/mq-rules.md", "A report that cannot be delivered goes to the dead-letter queue.")
 def test_a_report_that_cannot_be_delivered_goes_to_the_dead_letter_queue(qm: QMgr) -> None:
     h = open_queue(qm, "APP")
     put(h, b"x", 0.0, Expiry=10, ReplyToQ=b"NO.SUCH.Q", Report=CMQC.MQRO_EXPIRATION)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from qsg import CMQC, MD, PMO, MQMIError, QMgr
 from qsg.core import expiry
 from qsg.core.events import Discarded, Event
+from tests.claims import keeps
 from tests.helpers import ALL, browse_first, drain, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -39,6 +40,20 @@ def discards(events: list[Event]) -> list[bytes]:
 
 # ---- validation on MQPUT/MQPUT1 (note 1) ---------------------------------------------
 @pytest.mark.parametrize("expiry", [0, -2, -100])
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expiry is a lifetime in tenths of a second; MQEI_UNLIMITED (-1) never expires; 0 or below "
+        "-1 at MQPUT is MQRC_EXPIRY_ERROR and no report is made."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_EXPIRY_ERROR | MQPUT/MQPUT1 with Expiry 0 or negative (not MQEI_UNLIMITED), or above "
+        "999 999 999 when the maximum is enforced"
+    ),
+)
 def test_a_put_with_expiry_zero_or_negative_fails_with_expiry_error_and_no_report(
     qm: QMgr, expiry: int
 ) -> None:
@@ -52,6 +67,20 @@ def test_a_put_with_expiry_zero_or_negative_fails_with_expiry_error_and_no_repor
     assert qm.depth("PRIO") == 0 and qm.depth("REPLIES") == 0
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "Expiry above 999 999 999 is accepted unless you ask for IBM's "
+        "`AMQ_ENFORCE_MAX_EXPIRY_ERROR` behaviour"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_EXPIRY_ERROR | MQPUT/MQPUT1 with Expiry 0 or negative (not MQEI_UNLIMITED), or above "
+        "999 999 999 when the maximum is enforced"
+    ),
+)
 def test_expiry_above_999999999_fails_only_when_the_queue_manager_enforces_the_maximum() -> None:
     # zh note 1: "Expiry ... greater than 999 999 999 ... MQRC_EXPIRY_ERROR"; "to enable
     # reason code 2013 ... AMQ_ENFORCE_MAX_EXPIRY_ERROR must be enabled".
@@ -65,6 +94,10 @@ def test_expiry_above_999999999_fails_only_when_the_queue_manager_enforces_the_m
 
 
 # ---- remaining lifetime on MQGET -------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    "MQGET returns the lifetime that remains, always greater than zero (or unlimited).",
+)
 def test_get_returns_the_remaining_expiry_in_tenths(qm: QMgr) -> None:
     # "When the message is retrieved by an application using the MQGET call, the Expiry
     # field represents the amount of the original expiry time that still remains."
@@ -81,6 +114,10 @@ def test_unlimited_stays_unlimited(qm: QMgr) -> None:
     assert md.Expiry == CMQC.MQEI_UNLIMITED
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "MQGET returns the lifetime that remains, always greater than zero (or unlimited).",
+)
 def test_a_returned_expiry_is_never_zero_even_a_moment_before_it_runs_out(qm: QMgr) -> None:
     # "the value in the Expiry field ... after a successful MQGET call is either greater
     # than zero, or the special value MQEI_UNLIMITED."
@@ -91,6 +128,7 @@ def test_a_returned_expiry_is_never_zero_even_a_moment_before_it_runs_out(qm: QM
 
 
 # ---- never returned; discarded by the get or browse that would have returned it ------
+@keeps("docs/mq-rules.md", "An expired message is never returned, by a get or a browse.")
 def test_an_expired_message_is_never_returned_by_get_or_browse(qm: QMgr) -> None:
     # "A message that has expired is never returned to an application (either by a browse
     # or a non-browse MQGET call)".
@@ -103,6 +141,14 @@ def test_an_expired_message_is_never_returned_by_get_or_browse(qm: QMgr) -> None
         get(h, 1.0)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A get discards the expired messages it would otherwise have returned: on a FIFO queue "
+        "every one up to the first live message; on a priority queue those of higher priority and "
+        "the earlier ones of equal priority; with selection, only matching ones."
+    ),
+)
 def test_a_fifo_get_discards_every_expired_message_up_to_the_first_unexpired_one(
     qm: QMgr, events: list[Event]
 ) -> None:
@@ -121,6 +167,14 @@ def test_a_fifo_get_discards_every_expired_message_up_to_the_first_unexpired_one
     assert discards(events) == [e1, e2, after]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A get discards the expired messages it would otherwise have returned: on a FIFO queue "
+        "every one up to the first live message; on a priority queue those of higher priority and "
+        "the earlier ones of equal priority; with selection, only matching ones."
+    ),
+)
 def test_a_priority_get_discards_expired_messages_of_higher_and_earlier_equal_priority(
     qm: QMgr, events: list[Event]
 ) -> None:
@@ -139,6 +193,14 @@ def test_a_priority_get_discards_expired_messages_of_higher_and_earlier_equal_pr
     assert late not in discards(events) and low not in discards(events)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A get discards the expired messages it would otherwise have returned: on a FIFO queue "
+        "every one up to the first live message; on a priority queue those of higher priority and "
+        "the earlier ones of equal priority; with selection, only matching ones."
+    ),
+)
 def test_a_matching_get_discards_only_expired_messages_it_would_have_returned(
     qm: QMgr, events: list[Event]
 ) -> None:
@@ -165,6 +227,14 @@ def test_a_browse_discards_the_expired_messages_it_passes(qm: QMgr, events: list
 
 
 # ---- depth counts expired-but-not-discarded messages (note 2) ------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expired messages not yet discarded count in the queue's depth for every purpose, MAXDEPTH "
+        "and depth triggering included (note 2)."
+    ),
+)
+@keeps("docs/pipeline.md", "CURDEPTH (expired messages not yet discarded count)")
 def test_expired_messages_not_yet_discarded_count_in_depth_and_maxdepth(qm: QMgr) -> None:
     # Note 2: "These messages nevertheless count toward the number of messages on the
     # queue for all purposes, including depth triggering."
@@ -180,6 +250,14 @@ def test_expired_messages_not_yet_discarded_count_in_depth_and_maxdepth(qm: QMgr
 
 
 # ---- reports (notes 3 and 4) ------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An expiration report is made when the message is discarded, not when it becomes eligible "
+        "(note 3); discarding and reporting are never part of the application's unit of work (note "
+        "4)."
+    ),
+)
 def test_the_expiration_report_is_made_at_discard_not_when_the_message_expires(
     qm: QMgr,
 ) -> None:
@@ -196,6 +274,14 @@ def test_the_expiration_report_is_made_at_discard_not_when_the_message_expires(
     assert qm.depth("REPLIES") == 1
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An expiration report is made when the message is discarded, not when it becomes eligible "
+        "(note 3); discarding and reporting are never part of the application's unit of work (note "
+        "4)."
+    ),
+)
 def test_discard_and_report_are_never_part_of_the_unit_of_work(qm: QMgr) -> None:
     # Note 4: "Discarding an expired message, and generating an expiration report if
     # requested, are never part of the application's unit of work, even if the message
@@ -213,6 +299,7 @@ def test_discard_and_report_are_never_part_of_the_unit_of_work(qm: QMgr) -> None
 
 
 # ---- syncpoint and backout (zh text, note 5) -------------------------------------------
+@keeps("docs/rules.md", "expiry starts at put even in syncpoint")
 def test_expiry_of_a_syncpoint_put_runs_from_the_put_not_the_commit(qm: QMgr) -> None:
     # zh: "For messages put within syncpoint, the expiry interval starts when the message
     # is put, not when the syncpoint is committed."
@@ -240,6 +327,13 @@ def test_a_syncpoint_put_that_expires_before_commit_is_discarded_after_it_not_re
     assert discards(events) == [msg_id]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A nearly expired message got in a unit of work that is backed out may expire before it is "
+        "got again (note 5); a locked one gives MQRC_NO_MSG_UNDER_CURSOR (note 6)."
+    ),
+)
 def test_a_backed_out_get_can_leave_the_message_expired_and_then_discarded(
     qm: QMgr, events: list[Event]
 ) -> None:
@@ -259,6 +353,13 @@ def test_a_backed_out_get_can_leave_the_message_expired_and_then_discarded(
 
 
 # ---- dead-letter queue keeps the remaining expiry (note 7) ------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message put to the dead-letter queue keeps its remaining expiry, which goes on "
+        "decreasing (note 7)."
+    ),
+)
 def test_a_dead_letter_put_keeps_the_remaining_expiry_and_it_goes_on_decrementing(
     qm: QMgr,
 ) -> None:
@@ -279,6 +380,7 @@ def test_a_dead_letter_put_keeps_the_remaining_expiry_and_it_goes_on_decrementin
 
 
 # ---- the periodic scan's primitive ---------------------------------------------------
+@keeps("docs/rules.md", "the scan primitive behind EXPRYINT, costing what expired, not the depth")
 def test_a_scan_discards_only_what_expired_and_knows_when_a_queue_is_worth_scanning(
     qm: QMgr, events: list[Event]
 ) -> None:

@@ -46,6 +46,13 @@ def assert_one_scanner_at_a_time(events: list[WorldEvent]) -> None:
     "EXPRYINT to start; the lease lasts 2 x EXPRYINT, renewed at each scan; a survivor takes it "
     "over when it runs out, and the scan carries its fencing token).",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 async def test_the_lease_moves_from_a_killed_holder_to_a_survivor_within_one_lease_period(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -72,6 +79,10 @@ async def test_the_lease_moves_from_a_killed_holder_to_a_survivor_within_one_lea
 
 
 @keeps("docs/world.md", "each queue manager scans its own queues")
+@keeps(
+    "docs/mq-rules.md",
+    "Every EXPRYINT seconds a queue manager scans its own queues worth scanning.",
+)
 async def test_each_queue_manager_scans_its_own_local_queues_every_expryint(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -96,6 +107,7 @@ async def test_each_queue_manager_scans_its_own_local_queues_every_expryint(
 
 @keeps("docs/scenarios.md", "REFRESH QMGR TYPE(EXPIRY) NAME(*) on the queue manager")
 @keeps("docs/world.md", "`refresh_expiry(qm, pattern)` (REFRESH QMGR TYPE(EXPIRY) NAME(pattern))")
+@keeps("docs/mq-rules.md", "REFRESH QMGR TYPE(EXPIRY) scans the matching queues at once.")
 async def test_refresh_qmgr_type_expiry_scans_the_matching_queues_at_once(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -118,6 +130,7 @@ async def test_refresh_qmgr_type_expiry_scans_the_matching_queues_at_once(
 
 @keeps("docs/scenarios.md", "expiry processed on every queue")
 @keeps("docs/world.md", "and processes expiry on every queue.")
+@keeps("docs/mq-rules.md", "Every queue is expiry-processed at restart, whatever EXPRYINT says.")
 async def test_expiry_is_processed_for_every_queue_at_restart(
     virtual_clock: VirtualClock,
 ) -> None:

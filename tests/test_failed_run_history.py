@@ -58,6 +58,12 @@ def qsg_run(*args: str) -> subprocess.CompletedProcess[str]:
 
 @keeps("docs/edges.md", "A failed run prints each error on one line and where its history went")
 @keeps("docs/edges.md", "`events.parquet` then holds the events up to the failure")
+@keeps(
+    "docs/scenarios.md",
+    "If `main` raises, the run fails: `qsg run` prints the error in one line, exits 1, "
+    "and `--out` still gets the scenario, run.json naming the error and the events up to "
+    "the failure",
+)
 def test_a_run_that_fails_at_t5_leaves_its_scenario_error_and_events(tmp_path: Path) -> None:
     script = tmp_path / "fails.py"
     script.write_text(FAILS_AT_5)

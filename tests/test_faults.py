@@ -109,6 +109,7 @@ mqsc = "DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) DEFPSIST(YES)"
 
 [qsg.QSG1.structures.APP1]
 size_kb = 8192
+recover = true
 
 [qmgr.QM1]
 expryint = 2
@@ -189,8 +190,38 @@ def test_a_cf_outage_of_a_queue_manager_outside_any_qsg_is_refused_before_it_sta
 
 @keeps(
     "docs/scenarios.md",
+    "the queue manager stops as under SIGSTOP: every call it would run waits (applications' too)",
+)
+async def test_an_application_call_on_a_paused_queue_manager_waits_until_it_resumes(
+    virtual_clock: VirtualClock,
+) -> None:
+    # A connection made before the pause: its MQPUT neither fails nor runs while the
+    # queue manager is stopped, and completes at the resume, as a SIGSTOPped process's
+    # caller would see it.
+    async with qsg.start(qsg_and_qm3(), in_process=True, faults=True) as world:
+        conn = await world.connect("QM3")
+        queue = await conn.open("APP.IN", CMQC.MQOO_OUTPUT)
+        await world.pause("QM3")
+        paused_at = trio.current_time()
+        done: list[float] = []
+
+        async def put() -> None:
+            await queue.put(b"x", MD(), NO_SYNC)
+            done.append(trio.current_time() - paused_at)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(put)
+            await trio.sleep(5)
+            assert done == []  # still waiting, five simulated seconds on
+            await world.resume("QM3")
+        assert done == [5]
+
+
+@keeps(
+    "docs/scenarios.md",
     "a scan under a lease that ran out meanwhile is refused by its fencing token",
 )
+@keeps("docs/scenarios.md", "its scanner stops renewing its lease")
 async def test_a_paused_lease_holder_loses_the_scan_to_a_peer_and_wakes_fenced(
     virtual_clock: VirtualClock,
 ) -> None:

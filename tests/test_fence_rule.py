@@ -17,11 +17,19 @@ from coupling.store import RedisStore
 from qsg.core.lease import Fence, Grant, Refusal, fence_holds
 from qsg.core.memstore import MemoryStore
 from qsg.core.store import MessageStore, Ordering, StaleFenceError
+from tests.claims import keeps
 
 LENGTH = 10.0
 ROLE = "EXPIRY.SCAN"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 def test_a_fence_holds_only_with_the_current_token_before_the_lease_runs_out() -> None:
     fence = Fence(ROLE, 2)
     assert fence_holds(fence, 2, 15.0, 14.9)

@@ -10,6 +10,7 @@ import pytest
 
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from qsg.core.handle import Handle
+from tests.claims import keeps
 from tests.helpers import ALL
 
 IN, LAST = CMQC.MQMF_MSG_IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP
@@ -36,6 +37,22 @@ def depth(h: Handle) -> int:
     return int(h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH))
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "with LOGICAL_ORDER a call that breaks this fails (`MQRC_INCONSISTENT_UOW` 2245, "
+        "`MQRC_INCONSISTENT_PERSISTENCE` 2185) and changes nothing"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCONSISTENT_UOW | MQPUT or MQGET with LOGICAL_ORDER whose unit-of-work choice "
+        "(given or defaulted; SYNCPOINT_IF_PERSISTENT judged by the group's persistence) differs "
+        "from its group's: fails, nothing changed; without LOGICAL_ORDER right after a call with "
+        "it, on a message of the group: warning, done"
+    ),
+)
 def test_a_logical_order_put_that_leaves_the_unit_of_work_mid_group_fails_with_2245(
     h: Handle,
 ) -> None:
@@ -64,6 +81,11 @@ def test_a_logical_order_put_with_the_default_syncpoint_counts_as_its_platforms_
         put(h, b"2", LAST, LOGICAL_PUT)
 
 
+@keeps(
+    "docs/rules.md",
+    "without it, right after a call with it, the call completes with the same reason as a warning.",
+)
+@keeps("docs/rules.md", "a warning carries it as `error.done`")
 def test_a_put_without_logical_order_after_one_with_it_warns_2245_and_puts(h: Handle) -> None:
     # 2245: "If the current call does not specify MQPMO_LOGICAL_ORDER, but the previous
     # MQPUT call for the queue handle did, the call succeeds with MQCC_WARNING".
@@ -86,6 +108,21 @@ def test_a_put_without_logical_order_after_a_put_without_it_does_not_warn(h: Han
     assert depth(h) == 2
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "with LOGICAL_ORDER a call that breaks this fails (`MQRC_INCONSISTENT_UOW` 2245, "
+        "`MQRC_INCONSISTENT_PERSISTENCE` 2185) and changes nothing"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCONSISTENT_PERSISTENCE | MQPUT with LOGICAL_ORDER whose persistence (given or "
+        "defaulted) differs from its group's or logical message's: fails, nothing put; without "
+        "LOGICAL_ORDER right after a put with it: warning, put"
+    ),
+)
 def test_a_logical_order_put_whose_persistence_differs_within_a_group_fails_with_2185(
     h: Handle,
 ) -> None:
@@ -116,6 +153,18 @@ def test_persistence_as_the_queues_default_is_compared_as_resolved_within_a_segm
         put(h, b"s3", LAST_SEG, options, NP)
 
 
+@keeps(
+    "docs/rules.md",
+    "without it, right after a call with it, the call completes with the same reason as a warning.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCONSISTENT_PERSISTENCE | MQPUT with LOGICAL_ORDER whose persistence (given or "
+        "defaulted) differs from its group's or logical message's: fails, nothing put; without "
+        "LOGICAL_ORDER right after a put with it: warning, put"
+    ),
+)
 def test_a_put_without_logical_order_whose_persistence_differs_warns_2185(h: Handle) -> None:
     first = put(h, b"1", IN, LOGICAL_PUT | CMQC.MQPMO_NO_SYNCPOINT, P)
     md = MD(Version=2, MsgFlags=LAST, GroupId=first.GroupId, MsgSeqNumber=2, Persistence=NP)
@@ -142,6 +191,13 @@ def get(h: Handle, options: int) -> bytes:
     return h.get(None, MD(Version=2), GMO(Version=2, Options=options), now=0.0)
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "with LOGICAL_ORDER a call that breaks this fails (`MQRC_INCONSISTENT_UOW` 2245, "
+        "`MQRC_INCONSISTENT_PERSISTENCE` 2185) and changes nothing"
+    ),
+)
 def test_a_logical_order_get_that_leaves_the_unit_of_work_mid_group_fails_with_2245(
     h: Handle,
 ) -> None:
@@ -157,6 +213,15 @@ def test_a_logical_order_get_that_leaves_the_unit_of_work_mid_group_fails_with_2
     assert h.conn.uow.count == 2
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCONSISTENT_UOW | MQPUT or MQGET with LOGICAL_ORDER whose unit-of-work choice "
+        "(given or defaulted; SYNCPOINT_IF_PERSISTENT judged by the group's persistence) differs "
+        "from its group's: fails, nothing changed; without LOGICAL_ORDER right after a call with "
+        "it, on a message of the group: warning, done"
+    ),
+)
 def test_syncpoint_if_persistent_mid_group_is_judged_by_the_groups_persistence(
     h: Handle,
 ) -> None:
@@ -170,6 +235,19 @@ def test_syncpoint_if_persistent_mid_group_is_judged_by_the_groups_persistence(
     assert depth(h) == 1 and h.conn.uow.count == 0
 
 
+@keeps(
+    "docs/rules.md",
+    "without it, right after a call with it, the call completes with the same reason as a warning.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCONSISTENT_UOW | MQPUT or MQGET with LOGICAL_ORDER whose unit-of-work choice "
+        "(given or defaulted; SYNCPOINT_IF_PERSISTENT judged by the group's persistence) differs "
+        "from its group's: fails, nothing changed; without LOGICAL_ORDER right after a call with "
+        "it, on a message of the group: warning, done"
+    ),
+)
 def test_a_get_without_logical_order_after_one_with_it_warns_2245_and_returns_the_message(
     h: Handle,
 ) -> None:

@@ -13,6 +13,7 @@ import struct
 import pytest
 
 from qsg import CMQC, GMO, MD, PMO, QMgr
+from tests.claims import keeps
 from tests.helpers import get_or_none
 
 TOTAL, PUT_UOW, GET_UOW = 9, 3, 4
@@ -88,6 +89,13 @@ def putter(qm: QMgr, crash_in_uow: int | None) -> None:
 
 
 @pytest.mark.parametrize("crashes", [[], [1], [2], [3], [2, 1], [1, 2], [3, 1]])
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A group put or got across units of work is whole, and processed once, after every "
+        "interruption."
+    ),
+)
 def test_a_group_put_across_units_of_work_is_whole_after_every_interruption(
     qm: QMgr, crashes: list[int]
 ) -> None:
@@ -184,6 +192,13 @@ def getter(qm: QMgr, processed: list[bytes], crash_in_uow: int | None) -> None:
 
 
 @pytest.mark.parametrize("crashes", [[], [1], [2], [3], [2, 1], [1, 1], [3, 1]])
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A group put or got across units of work is whole, and processed once, after every "
+        "interruption."
+    ),
+)
 def test_a_group_got_across_units_of_work_is_processed_once_after_every_interruption(
     qm: QMgr, crashes: list[int]
 ) -> None:

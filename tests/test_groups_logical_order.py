@@ -8,6 +8,7 @@ from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, get_or_none
 
 IN, LAST = CMQC.MQMF_MSG_IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP
@@ -76,6 +77,13 @@ LOGICAL_ORDER = [b"A", b"Y1", b"Y2", b"Y3s1", b"Y3s2", b"Z1", b"Z2", b"B"]
 PHYSICAL_ORDER = [b"A", b"Y1", b"Z2", b"Y2", b"Y3s1", b"Y3s2", b"Z1", b"B"]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "With MQGMO_LOGICAL_ORDER messages come by group, MsgSeqNumber and Offset; without it, in "
+        "physical order."
+    ),
+)
 def test_the_seeds_worked_example_gets_in_logical_order(qm: QMgr) -> None:
     # Seed, "Logical and physical ordering": logical order A, Y1, Y2, Y3s1, Y3s2, Z1, Z2, B
     # for the physical order A, Y1, Z2, Y2, Y3s1, Y3s2, Z1, B.
@@ -84,6 +92,13 @@ def test_the_seeds_worked_example_gets_in_logical_order(qm: QMgr) -> None:
     assert read_all(h, CMQC.MQGMO_NO_SYNCPOINT | LOGICAL) == LOGICAL_ORDER
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "With MQGMO_LOGICAL_ORDER messages come by group, MsgSeqNumber and Offset; without it, in "
+        "physical order."
+    ),
+)
 def test_the_seeds_worked_example_gets_in_physical_order_without_logical_order(
     qm: QMgr,
 ) -> None:
@@ -115,6 +130,7 @@ def test_group_and_segment_status_describe_each_item(qm: QMgr) -> None:
     assert statuses == ["  ", "G ", "G ", "LS", "LL", "G ", "L ", "  "]
 
 
+@keeps("docs/mq-rules.md", "Logical order never enters a group whose first item is absent.")
 def test_logical_order_never_enters_a_group_whose_first_item_is_absent(qm: QMgr) -> None:
     # Seed: "Initially though, you can never move into a group using MQGMO_LOGICAL_ORDER
     # where the first item is not present."
@@ -131,6 +147,10 @@ def test_logical_order_never_enters_a_group_whose_first_item_is_absent(qm: QMgr)
     assert got is not None and got[0] == b"W2"  # but the handle inside the group goes on
 
 
+@keeps(
+    "docs/rules.md",
+    "a reader never enters a group whose first item is gone, but one inside it goes on",
+)
 def test_a_browse_cursor_inside_a_group_goes_on_after_its_first_item_is_removed(
     qm: QMgr,
 ) -> None:
@@ -148,6 +168,11 @@ def test_a_browse_cursor_inside_a_group_goes_on_after_its_first_item_is_removed(
 
 
 @pytest.mark.parametrize("first_logical", [True, False])
+@keeps("docs/rules.md", "`MQRC_INCONSISTENT_BROWSE`")
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_INCONSISTENT_BROWSE | BROWSE_NEXT with LOGICAL_ORDER other than its BROWSE_FIRST's",
+)
 def test_browse_next_must_agree_with_browse_first_about_logical_order(
     qm: QMgr, first_logical: bool
 ) -> None:
@@ -161,6 +186,7 @@ def test_browse_next_must_agree_with_browse_first_about_logical_order(
         get_or_none(h, 1.0, CMQC.MQGMO_BROWSE_NEXT | (0 if first_logical else LOGICAL))
 
 
+@keeps("docs/rules.md", "with the browse group state kept apart from the get's")
 def test_browse_state_is_kept_apart_from_destructive_get_state(qm: QMgr) -> None:
     # Seed: "The group and segment information that the queue manager retains for MQGET
     # calls that browse messages on the queue is separate from [that] for MQGET calls
@@ -175,6 +201,13 @@ def test_browse_state_is_kept_apart_from_destructive_get_state(qm: QMgr) -> None
     assert got is not None and got[0] == b"Y2"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "MQGMO_ALL_MSGS_AVAILABLE, ALL_SEGMENTS_AVAILABLE and COMPLETE_MSG wait for whole groups "
+        "and logical messages."
+    ),
+)
 def test_all_msgs_available_waits_for_the_whole_group_but_only_for_its_first_message(
     qm: QMgr,
 ) -> None:
@@ -194,6 +227,13 @@ def test_all_msgs_available_waits_for_the_whole_group_but_only_for_its_first_mes
     assert read_all(r, options) == [b"G1", b"G2", b"G3"]
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_MATCH_OPTIONS_ERROR | MatchOptions not valid; in a group in logical order, a "
+        "MsgId/CorrelId that does not match its next message"
+    ),
+)
 def test_logical_order_in_a_group_refuses_a_msgid_that_is_not_the_next_message(
     qm: QMgr,
 ) -> None:
@@ -213,6 +253,13 @@ def test_logical_order_in_a_group_refuses_a_msgid_that_is_not_the_next_message(
         )
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "a shared queue (`qsg_disp=MQQSGD_SHARED`) needs `index_type=MQIT_GROUP_ID` for these "
+        "options, as on z/OS (`MQRC_Q_INDEX_TYPE_ERROR`)."
+    ),
+)
 def test_logical_order_on_a_shared_queue_needs_a_groupid_index() -> None:
     # z/OS: LOGICAL_ORDER, ALL_MSGS_AVAILABLE, ALL_SEGMENTS_AVAILABLE or COMPLETE_MSG on a
     # queue not indexed by GROUPID fail with MQRC_Q_INDEX_TYPE_ERROR.
@@ -227,6 +274,13 @@ def test_logical_order_on_a_shared_queue_needs_a_groupid_index() -> None:
     assert get_or_none(qm.connect().open("SHARED.GROUPS", ALL), 0.0, LOGICAL) is None
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "MQGMO_ALL_MSGS_AVAILABLE, ALL_SEGMENTS_AVAILABLE and COMPLETE_MSG wait for whole groups "
+        "and logical messages."
+    ),
+)
 def test_complete_msg_joins_the_segments_of_a_logical_message(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     first = put_item(h, b"abc", SEG)
@@ -250,6 +304,7 @@ def test_all_segments_available_returns_segments_only_of_a_whole_logical_message
     assert read_all(h, gmo) == [b"ab", b"cd"]
 
 
+@keeps("docs/rules.md", "match by GroupId, MsgSeqNumber and Offset")
 def test_get_matches_by_group_id_msg_seq_number_and_offset(qm: QMgr) -> None:
     # MatchOptions: MQMO_MATCH_GROUP_ID, MQMO_MATCH_MSG_SEQ_NUMBER, MQMO_MATCH_OFFSET.
     h = qm.connect().open("Q", ALL)

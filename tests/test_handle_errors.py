@@ -13,6 +13,7 @@ from qsg.core.events import Discarded
 from qsg.core.handle import Handle
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import load
+from tests.claims import keeps
 from tests.helpers import ALL
 
 SET = ALL | CMQC.MQOO_SET
@@ -25,6 +26,7 @@ def queue() -> tuple[QMgr, Handle]:
     return qm, qm.connect().open("Q", SET)
 
 
+@keeps("docs/reason-codes.md", "MQRC_HOBJ_ERROR | a call on a closed handle")
 def test_a_second_mqclose_fails_with_hobj_error_naming_the_queue() -> None:
     _, h = queue()
     h.close()
@@ -56,6 +58,7 @@ def test_closing_mid_group_or_mid_message_says_which_is_incomplete() -> None:
             h.close()
 
 
+@keeps("docs/reason-codes.md", "MQRC_SELECTOR_ERROR | MQINQ/MQSET of a selector that is not valid")
 def test_mqinq_of_an_unknown_selector_names_it_and_the_queue() -> None:
     _, h = queue()
     with pytest.raises(
@@ -75,6 +78,13 @@ def test_mqinq_counts_the_handles_open_for_input_and_for_output() -> None:
     assert h.inquire(CMQC.MQIA_OPEN_INPUT_COUNT) == 1
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_NOT_OPEN_FOR_BROWSE, _INPUT, _INQUIRE, _OUTPUT, _SET | a call the handle was not "
+        "opened for"
+    ),
+)
 def test_mqset_on_a_handle_not_opened_for_set_fails_with_not_open_for_set() -> None:
     qm, _ = queue()
     h = qm.connect().open("Q", CMQC.MQOO_OUTPUT)
@@ -84,6 +94,10 @@ def test_mqset_on_a_handle_not_opened_for_set_fails_with_not_open_for_set() -> N
         h.set(CMQC.MQIA_INHIBIT_PUT, 1)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_INHIBIT_VALUE_ERROR | MQSET of MQIA_INHIBIT_PUT/GET to a value other than 0 or 1",
+)
 def test_mqset_of_the_inhibits_accepts_0_and_1_and_refuses_other_values() -> None:
     _, h = queue()
     h.set(CMQC.MQIA_INHIBIT_PUT, 1)
@@ -97,6 +111,10 @@ def test_mqset_of_the_inhibits_accepts_0_and_1_and_refuses_other_values() -> Non
         h.set(CMQC.MQIA_INHIBIT_PUT, 2)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_CHAR_ATTR_LENGTH_ERROR | MQSET of MQCA_TRIGGER_DATA longer than 64",
+)
 def test_mqset_of_trigger_data_keeps_leading_blanks_and_takes_up_to_64_characters() -> None:
     _, h = queue()
     h.set(CMQC.MQCA_TRIGGER_DATA, b"  data  ")
@@ -109,6 +127,7 @@ def test_mqset_of_trigger_data_keeps_leading_blanks_and_takes_up_to_64_character
         h.set(CMQC.MQCA_TRIGGER_DATA, b"x" * 65)
 
 
+@keeps("docs/reason-codes.md", "MQRC_SELECTOR_NOT_FOR_TYPE | a selector of another queue type")
 def test_mqset_of_an_unknown_selector_or_one_not_for_the_type_names_it() -> None:
     qm, h = queue()
     with pytest.raises(
@@ -148,6 +167,13 @@ def permanent() -> QMgr:
     return qm
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OPTION_NOT_VALID_FOR_TYPE | MQCLOSE with DELETE of a queue that is not a permanent "
+        "dynamic one; a remote queue opened for other than output or inquire"
+    ),
+)
 def test_mqclose_with_delete_says_why_it_cannot_delete() -> None:
     # MQCLOSE: MQRC_OPTION_NOT_VALID_FOR_TYPE for a queue that is not permanent
     # dynamic; MQRC_NOT_AUTHORIZED for a user without delete authority; MQRC_Q_NOT_EMPTY

@@ -309,6 +309,7 @@ def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
     "Every command (`run`, `exec`, `mqsc`, `chaos`, `sweep`, `metrics`, `report`, `validate`...) "
     "takes both the same way",
 )
+@keeps("docs/mqsc.md", "130 (143) interrupted by SIGINT (SIGTERM)")
 def test_qsg_mqsc_interrupted_at_its_console_ends_in_one_line(tmp_path: Path) -> None:
     scenario = ROOT / "scenarios" / "shared-queue-expiry.toml"
     console = qsg("mqsc", str(scenario), "QM1", "--at", "5")

@@ -130,6 +130,13 @@ def scanner(redis_store: Callable[[], RedisStore]) -> tuple[QMgr, RedisStore]:
     "the facility refuses a stale one (`StaleFenceError`), so a member that paused past its "
     "lease cannot scan.",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 def test_a_paused_holder_that_wakes_after_a_takeover_cannot_scan(
     scanner: tuple[QMgr, RedisStore],
 ) -> None:

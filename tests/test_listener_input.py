@@ -176,6 +176,14 @@ async def _put_and_get_across(world: World, body: bytes) -> bytes:
     "docs/events.md",
     "a receiving agent that ended a connection for a protocol error (AMQ9504E)",
 )
+@keeps(
+    "docs/security.md",
+    (
+        "every frame is bounded before it is read whole (64 KiB until the sender names its "
+        "channel; then what the agreed batch size can hold) and every count in it is checked "
+        "before anything is built; a flow of the wrong kind or shape ends that connection only"
+    ),
+)
 async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -214,6 +222,13 @@ async def test_garbage_sent_to_every_listener_ends_only_its_connection(
     "channel stops",
 )
 @keeps("docs/channels.md", "its batch is backed out at both ends")
+@keeps(
+    "docs/security.md",
+    (
+        "one that can be neither put nor dead-lettered stops the channel with the message left on "
+        "the transmission queue"
+    ),
+)
 async def test_a_batch_with_a_message_neither_put_nor_dead_lettered_is_backed_out_and_stops(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -312,6 +327,7 @@ _flows = st.one_of(
     "Each connection gets a receiving channel agent, which believes nothing it is sent before it "
     "has checked it",
 )
+@keeps("docs/security.md", "a flow of the wrong kind or shape ends that connection only")
 def test_random_bytes_to_a_receiving_agent_raise_nothing_and_the_queue_manager_lives(
     hello: bool, flows: list[bytes]
 ) -> None:

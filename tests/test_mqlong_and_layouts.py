@@ -61,6 +61,13 @@ MD_FIELD_REASONS = [
     "MQOPEN, MQPUT, MQPUT1 and MQGET refuse a field outside an MQLONG's range, before anything "
     "else, with the reason code IBM gives for that field",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An MQLONG is a signed 32-bit integer: a field out of range is refused at the call with "
+        "its structure's reason code."
+    ),
+)
 def test_an_mqmd_integer_above_an_mqlong_is_refused_at_mqput_with_its_fields_reason(
     qm: QMgr, field: str, reason: int, number: int
 ) -> None:

@@ -26,6 +26,17 @@ def members() -> tuple[QMgr, QMgr]:
     return QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
 
 
+@keeps(
+    "docs/objects.md",
+    (
+        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT and CHANNEL "
+        "(with REPLACE and LIKE, the usual abbreviations `DEF QL(...)`"
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    ("and ALTER QMGR (DESCR, EXPRYINT, DEADQ, DEFXMITQ, MAXUMSGS, TRIGINT)."),
+)
 def test_a_realistic_definitions_file_defines_what_it_says() -> None:
     qm1, qm2 = members()
     commands = load(qm1, TEXT, DEFINITIONS.name)
@@ -99,6 +110,7 @@ def test_the_loaded_definitions_work_for_applications() -> None:
         ("DEFINE QMGR(X)", "1:8", "ALTER QMGR, without a name"),
     ],
 )
+@keeps("docs/objects.md", "as `file:line:column: message`")
 def test_a_bad_keyword_or_value_is_reported_at_its_line_and_column(
     text: str, place: str, message: str
 ) -> None:
@@ -118,6 +130,17 @@ def test_a_bad_keyword_or_value_is_reported_at_its_line_and_column(
         ("* DEFINE QL(B)\n  * indented comment\nDEFINE QL(A) DESCR('Mixed Case')", "Mixed Case"),
     ],
 )
+@keeps(
+    "docs/objects.md",
+    "Comments (`*`), continuation lines (`-` from column 1, `+` from the first non-blank)",
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "continued with a trailing `-` or `+`, `*` starts a comment, keywords in any case, quoted "
+        "values keep theirs."
+    ),
+)
 def test_continuation_characters_and_comments_follow_the_mqsc_rules(
     text: str, description: str
 ) -> None:
@@ -126,6 +149,13 @@ def test_continuation_characters_and_comments_follow_the_mqsc_rules(
     assert qm.queue("A").description == description and qm.find("B") is None
 
 
+@keeps(
+    "docs/objects.md",
+    (
+        "Every syntax or value problem of a file is reported at once, as `file:line:column: "
+        "message`, and nothing is applied"
+    ),
+)
 def test_every_problem_of_a_file_is_reported_and_nothing_is_applied() -> None:
     qm = QMgr("QM1")
     text = "DEFINE QLOCAL(GOOD)\nDEFINE QLOCAL(A) MAXDEPTH(-1)\nDEFINE QLOCAL(B) COLOUR(RED)\n"
@@ -135,6 +165,13 @@ def test_every_problem_of_a_file_is_reported_and_nothing_is_applied() -> None:
     assert qm.find("GOOD") is None
 
 
+@keeps(
+    "docs/objects.md",
+    (
+        "a command the queue manager refuses (a name already defined without REPLACE) stops the "
+        "load at its line, the commands before it applied, as runmqsc would have."
+    ),
+)
 def test_a_command_the_queue_manager_refuses_stops_the_load_at_its_line() -> None:
     qm = QMgr("QM1")
     text = "DEFINE QLOCAL(A)\n  DEFINE QLOCAL(A) MAXDEPTH(7)\nDEFINE QLOCAL(C)\n"
@@ -148,6 +185,14 @@ def test_a_command_the_queue_manager_refuses_stops_the_load_at_its_line() -> Non
 
 
 @keeps("README.md", "DEFINE, ALTER, DELETE, CLEAR QLOCAL and START/STOP CHANNEL act")
+@keeps(
+    "docs/objects.md",
+    (
+        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT and CHANNEL "
+        "(with REPLACE and LIKE, the usual abbreviations `DEF QL(...)`; LIKE never copies the "
+        "disposition"
+    ),
+)
 def test_alter_like_and_delete_change_what_is_defined() -> None:
     qm = QMgr("QM1")
     load(qm, "DEFINE QL(BASE) MAXDEPTH(9) DEFPRTY(3)\nDEFINE QL(COPY) LIKE(BASE) DEFPRTY(6)")
@@ -203,3 +248,18 @@ def test_a_line_of_nothing_but_a_continuation_character_is_no_command() -> None:
     # Found by the fuzz test above: "-" alone continues onto nothing.
     assert parse("-\n", "x.mqsc") == []
     assert [c.verb for c in parse("-\nDEFINE QLOCAL(A)\n", "x.mqsc")] == ["DEFINE"]
+
+
+@keeps("docs/objects.md", "quoted values (`''` for a quote)")
+@keeps(
+    "docs/objects.md",
+    "QSGDISP(GROUP) and QSGDISP(COPY) objects: a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
+)
+def test_two_quotes_are_one_in_a_quoted_value_and_group_or_copy_objects_are_refused() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    load(qm, "DEFINE QLOCAL(A) DESCR('it''s (here)')")
+    assert qm.queue("A").description == "it's (here)"
+    for disposition in ("GROUP", "COPY"):
+        with pytest.raises(MQSCError, match=r"only QSGDISP\(QMGR\) and SHARED are simulated"):
+            load(qm, f"DEFINE QLOCAL(G) QSGDISP({disposition})")
+        assert qm.find("G") is None

@@ -30,6 +30,14 @@ from tests.claims import keeps
     "an MQSC command longer than 32,768 characters (a line of a file, a message to the command "
     "server) | CSQ9017E at once",
 )
+@keeps(
+    "docs/mqsc.md",
+    (
+        "A command longer than 32,768 characters (continuations joined: qsg's own bound, far past "
+        "any real command) is refused at once with `CSQ9017E ... FAILURE WHILE PROCESSING THE "
+        "COMMAND: LONGER THAN 32,768 CHARACTERS`"
+    ),
+)
 def test_a_command_longer_than_the_bound_is_refused_at_once() -> None:
     huge = "DEFINE QLOCAL(A) DESCR(" + "x" * 4_000_000 + ")"
     started = time.monotonic()
@@ -42,7 +50,6 @@ def test_a_command_longer_than_the_bound_is_refused_at_once() -> None:
     )
 
 
-@keeps("README.md", "exits 10 when a command failed, as runmqsc does")
 def test_a_file_with_an_overlong_command_names_its_line_and_reads_the_rest() -> None:
     text = "DEFINE QLOCAL(A) -\n" + ("DESCR('" + "y" * 40_000 + "') -\n") * 30 + "\n"
     text += "DEFINE QLOCAL(B) DESCR(oops\n"
@@ -71,6 +78,13 @@ def test_a_problem_quotes_a_value_cut_short() -> None:
     "docs/edges.md",
     "that line's command refused with CSQ9017E and its echo cut; a line still without end after "
     "16 MiB ends the input (exit 10)",
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "a line longer than the longest command, 32,768 characters, is refused with CSQ9017E and "
+        "its echo cut; one still without end after 16 MiB, as from `/dev/zero`, ends the input"
+    ),
 )
 def test_qsg_mqsc_reading_a_script_without_end_refuses_its_line_and_ends(tmp_path: Path) -> None:
     # qsg mqsc S QM1 < /dev/zero read one line until memory ran out.

@@ -62,6 +62,18 @@ mqsc = "DISPLAY QLOCAL(NO.SUCH.QUEUE)"
 """
 
 
+@keeps(
+    "docs/mqsc.md",
+    "from a file or a pipe it echoes each command with its number, as runmqsc does",
+)
+@keeps("docs/mqsc.md", "At the end it counts the commands read and those that failed.")
+@keeps(
+    "docs/mqsc.md",
+    (
+        "Commands follow MQSC's rules: one per line, continued with a trailing `-` or `+`, `*` "
+        "starts a comment"
+    ),
+)
 async def test_a_session_reports_failures_without_ending_and_counts_them_as_runmqsc_does(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -95,6 +107,10 @@ async def test_a_session_reports_failures_without_ending_and_counts_them_as_runm
     "While the console waits for you, simulated time stands still, so what you see is "
     "the state at that instant.",
 )
+@keeps(
+    "docs/mqsc.md",
+    "The console goes further: while it waits for the next command, simulated time stands still",
+)
 async def test_simulated_time_stands_still_while_the_console_waits_for_its_administrator(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -122,6 +138,17 @@ async def test_simulated_time_stands_still_while_the_console_waits_for_its_admin
     "docs/scenarios.md",
     "Each command is an `mqsc` event (its `response` is the reply's lines) and a row "
     "of the summary's `commands`",
+)
+@keeps(
+    "docs/mqsc.md",
+    "an MQSC command at a moment of the run, its reply in the event log and the run's summary",
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "A command runs at the simulated instant it is entered and takes no simulated time: it "
+        "reads one snapshot of the queue manager"
+    ),
 )
 def test_at_entries_run_mqsc_at_their_time_into_the_event_log_and_the_summary() -> None:
     scenario = parse_scenario(SCENARIO, "admin.toml")
@@ -161,6 +188,8 @@ def test_an_at_entry_with_a_bad_command_is_a_scenario_problem_with_its_line() ->
     assert "CSQ9001E 'BOGUS' IS INVALID" in str(problem)
 
 
+@keeps("docs/mqsc.md", "At a terminal the console prompts `QM1>` with line editing and history")
+@keeps("docs/mqsc.md", "10 one or more failed (runmqsc's codes)")
 def test_qsg_mqsc_at_a_terminal_defines_displays_reports_a_bad_command_and_ends(
     tmp_path: Path,
 ) -> None:
@@ -200,6 +229,14 @@ def test_qsg_mqsc_at_a_terminal_defines_displays_reports_a_bad_command_and_ends(
     assert child.exitstatus == 10  # one command failed
 
 
+@keeps("docs/mqsc.md", "Scenarios on the wall clock cannot be held and are refused.")
+@keeps(
+    "docs/mqsc.md",
+    (
+        "20 the console could not start (no such queue manager, a wall-clock scenario), 2 the "
+        "scenario has problems"
+    ),
+)
 def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
     # runmqsc's 20: the console could not start; 2: the scenario has problems.
     from click.testing import CliRunner
@@ -226,6 +263,18 @@ def test_qsg_mqsc_says_in_one_line_why_it_cannot_start(tmp_path: Path) -> None:
 
 
 @keeps("README.md", "From a script, `qsg mqsc SCENARIO QM1 < cmds.mqsc`")
+@keeps("docs/mqsc.md", "Exit status: 0 every command ran")
+@keeps(
+    "docs/mqsc.md",
+    (
+        "`--at SECONDS` (run to that simulated second first, within the scenario's duration; "
+        "default 0)"
+    ),
+)
+@keeps(
+    "README.md",
+    "it plays a scenario to `--at` seconds and opens a console on one of its queue managers",
+)
 def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -242,3 +291,24 @@ def test_qsg_mqsc_from_a_script_exits_0_when_every_command_ran(tmp_path: Path) -
     assert "Starting MQSC for queue manager QM2 at simulated time 2.5 s." in done.output
     assert "CURDEPTH(5)" in done.output  # puts at 0.5, 1.0, ... 2.5
     assert done.output.endswith("1 MQSC command read.\nAll valid MQSC commands were processed.\n")
+
+
+@keeps("README.md", "exits 10 when a command failed, as runmqsc does")
+def test_qsg_mqsc_from_a_script_exits_10_when_a_command_failed(tmp_path: Path) -> None:
+    # runmqsc's exit status 10: the file was read to its end, and one or more of its
+    # commands failed (here the second: no such queue). The others still ran.
+    from click.testing import CliRunner
+
+    from qsg.commands.cli import main
+
+    scenario = tmp_path / "admin.toml"
+    scenario.write_text(SCENARIO)
+    done = CliRunner().invoke(
+        main,
+        ["mqsc", str(scenario), "QM2", "--at", "2.5"],
+        input="DIS QLOCAL(APP.ORDERS) CURDEPTH\nCLEAR QLOCAL(NO.SUCH.QUEUE)\n"
+        "DEFINE QLOCAL(APP.AFTER)\n",
+    )
+    assert done.exit_code == 10, done.output
+    assert "CURDEPTH(5)" in done.output and "QLOCAL(APP.AFTER)" in done.output
+    assert "3 MQSC commands read." in done.output

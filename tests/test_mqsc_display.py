@@ -83,6 +83,10 @@ def value(line: str, keyword: str) -> str:
     return match[1]
 
 
+@keeps(
+    "docs/mqsc.md",
+    "CSQM401I (queues) and CSQM409I (the queue manager) are IBM's message numbers",
+)
 async def test_display_qlocal_shows_curdepth_after_puts_on_one_member_and_gets_on_the_other(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -95,6 +99,20 @@ async def test_display_qlocal_shows_curdepth_after_puts_on_one_member_and_gets_o
         assert lines[-1] == "CSQ9022I !QM1 CSQMDRTS ' DISPLAY QLOCAL' NORMAL COMPLETION"
 
 
+@keeps(
+    "docs/mqsc.md",
+    (
+        "on a QSG member `CMDSCOPE(*)` or `CMDSCOPE(qmgr)`: the command goes to those members and "
+        "each answers for itself, as on z/OS."
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "With CMDSCOPE, CSQN137I says where the command went, CSQN121I heads each member's reply, "
+        "CSQN127E names a member that is not active, and CSQN122I ends it."
+    ),
+)
 async def test_cmdscope_star_answers_from_each_member_with_its_own_view(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -136,6 +154,7 @@ async def test_display_qstatus_shows_uncommitted_work_as_z_os_does(
         assert "APP.ALIAS" not in by_name  # an alias has no status
 
 
+@keeps("docs/mqsc.md", "CSQM420I and CSQM421I queue and handle status")
 async def test_display_qstatus_type_handle_lists_the_open_handles_of_this_member(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -198,6 +217,8 @@ async def test_display_cfstatus_shows_a_structure_nearly_full(
     "DISPLAY QUEUE, QSTATUS, CHANNEL, CHSTATUS, QMGR, CFSTRUCT, CFSTATUS and GROUP "
     "answer as on z/OS",
 )
+@keeps("docs/mqsc.md", "CSQN127E names a member that is not active")
+@keeps("docs/mqsc.md", "the QSG's members and whether each is ACTIVE or FAILED")
 async def test_display_qmgr_and_display_group_and_a_failed_member(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -223,6 +244,14 @@ async def test_display_qmgr_and_display_group_and_a_failed_member(
         assert scoped[-1].endswith("ABNORMAL COMPLETION")
 
 
+@keeps(
+    "docs/mqsc.md",
+    (
+        "`WHERE(keyword operator value)` with the operators `LT GT EQ NE LE GE LK NL` (a trailing "
+        "`*` on a value is generic; a quoted value keeps its case)"
+    ),
+)
+@keeps("docs/mqsc.md", "DISPLAY takes what IBM's takes: a specific or generic name (`APP.*`, `*`)")
 async def test_generic_names_types_and_where_filter_which_objects_are_shown(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -242,12 +271,14 @@ async def test_generic_names_types_and_where_filter_which_objects_are_shown(
         assert aliases == [
             "CSQM401I !QM1 QUEUE(APP.ALIAS) TYPE(QALIAS) QSGDISP(QMGR) TARGET(APP.REPLIES)"
         ]
-        shared = objects(await run(world, "QM1", "DIS QL(*) WHERE(QSGDISP EQ SHARED)"))
+        # QSGDISP chooses by disposition; it is no WHERE keyword ("DISPLAY QUEUE").
+        shared = objects(await run(world, "QM1", "DIS QL(*) QSGDISP(SHARED)"))
         assert [value(s, "QUEUE") for s in shared] == ["APP.SHARED", "APP.SMALL"]
         none = await run(world, "QM1", "DIS QL(NO.SUCH.*)")
         assert none[0] == "CSQM297I !QM1 CSQMDRTS NO QLOCAL FOUND MATCHING REQUEST CRITERIA"
 
 
+@keeps("docs/mqsc.md", "What the queue manager cannot do is a reply with its reason and CSQ9023E.")
 async def test_errors_are_reported_as_mqsc_reports_them_and_the_queue_manager_goes_on(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -314,6 +345,13 @@ async def test_display_qmodel_qalias_and_qremote_show_each_type_its_own_attribut
 
 
 @keeps("README.md", "DEFINE, ALTER, DELETE, CLEAR QLOCAL and START/STOP CHANNEL act")
+@keeps(
+    "docs/mqsc.md",
+    (
+        "a sender channel's agent starts, or ends with the channel STOPPED (CSQM134I ... COMMAND "
+        "ACCEPTED)"
+    ),
+)
 async def test_start_and_stop_channel_from_the_console_show_in_display_chstatus(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:

@@ -11,6 +11,7 @@ from qsg.core.authority import Authority
 from qsg.core.layouts import read_inner_expiry
 from qsg.core.objects import AliasQueue, CFStructure, RemoteQueue
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, get, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -35,12 +36,24 @@ def read_back(qm: QMgr, queue: str) -> tuple[bytes, MD]:
     return get(qm.connect().open(queue, ALL), 1.0)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_UNKNOWN_OBJECT_NAME | a queue that is not defined (on a distributed platform, also "
+        "one logically deleted)"
+    ),
+)
 def test_an_unknown_name_gives_unknown_object_name(qm: QMgr) -> None:
     with pytest.raises(MQMIError, match=r"MQRC_UNKNOWN_OBJECT_NAME \(2085\)"):
         qm.connect().open("NO.SUCH.QUEUE", OUT)
 
 
 # ---- alias queues ---------------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    "An alias resolves to its base queue, with the alias's own defaults and inhibits.",
+)
+@keeps("docs/objects.md", "An alias gives its own DEFPRTY, DEFPSIST and PUT/GET inhibits")
 def test_a_put_through_an_alias_lands_on_its_base_with_the_alias_defaults(qm: QMgr) -> None:
     h = qm.connect().open("APP.ALIAS", OUT | CMQC.MQOO_INQUIRE)
     assert h.name == "APP.LOCAL"
@@ -49,6 +62,7 @@ def test_a_put_through_an_alias_lands_on_its_base_with_the_alias_defaults(qm: QM
     assert body == b"via alias" and md.Priority == 7  # the alias's DEFPRTY, not the base's 2
 
 
+@keeps("docs/objects.md", "MQINQ on an alias or a remote definition answers for that definition.")
 def test_mqinq_on_an_alias_answers_for_the_alias_itself(qm: QMgr) -> None:
     h = qm.connect().open("APP.ALIAS", CMQC.MQOO_INQUIRE)
     assert h.inquire(CMQC.MQIA_Q_TYPE) == CMQC.MQQT_ALIAS
@@ -57,6 +71,15 @@ def test_mqinq_on_an_alias_answers_for_the_alias_itself(qm: QMgr) -> None:
         h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "An alias resolves to its base queue, with the alias's own defaults and inhibits.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_GET_INHIBITED | MQGET on a queue (or through an alias) with GET(DISABLED)",
+)
+@keeps("docs/objects.md", "An alias gives its own DEFPRTY, DEFPSIST and PUT/GET inhibits")
 def test_an_alias_inhibits_puts_and_gets_of_its_own(qm: QMgr) -> None:
     qm.define(
         AliasQueue("APP.ALIAS", target="APP.LOCAL", inhibit_put=1, inhibit_get=1), replace=True
@@ -69,6 +92,11 @@ def test_an_alias_inhibits_puts_and_gets_of_its_own(qm: QMgr) -> None:
         get(h, 1.0)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_ALIAS_BASE_Q_TYPE_ERROR | MQOPEN of an alias whose TARGET is not a local or remote queue",
+)
+@keeps("docs/reason-codes.md", "MQRC_UNKNOWN_ALIAS_BASE_Q | an alias whose TARGET is not defined")
 def test_an_alias_whose_base_is_missing_or_not_a_queue_fails_to_open(qm: QMgr) -> None:
     qm.define(AliasQueue("TO.NOWHERE", target="MISSING"))
     qm.define(AliasQueue("TO.ALIAS", target="APP.ALIAS"))
@@ -82,6 +110,14 @@ def test_an_alias_whose_base_is_missing_or_not_a_queue_fails_to_open(qm: QMgr) -
 
 
 # ---- remote queues and transmission queues --------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put to a remote queue goes to its transmission queue inside an MQXQH; an unknown queue "
+        "manager goes by the default transmission queue; a queue-manager alias renames the queue "
+        "manager and chooses the route."
+    ),
+)
 def test_a_put_to_a_remote_queue_goes_to_its_transmission_queue_inside_an_mqxqh(qm: QMgr) -> None:
     # "Expiry (MQLONG)" note 9: "the queue manager places the message initially on a local
     # transmission queue, and prefixes the application message data with an MQXQH
@@ -104,6 +140,13 @@ def test_a_put_to_a_remote_queue_goes_to_its_transmission_queue_inside_an_mqxqh(
     assert data[CMQC.MQXQH_LENGTH_1 :] == b"payload"
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OPTION_NOT_VALID_FOR_TYPE | MQCLOSE with DELETE of a queue that is not a permanent "
+        "dynamic one; a remote queue opened for other than output or inquire"
+    ),
+)
 def test_a_remote_queue_can_be_opened_for_output_and_inquire_only(qm: QMgr) -> None:
     conn = qm.connect()
     for option in (CMQC.MQOO_INPUT_SHARED, CMQC.MQOO_BROWSE, CMQC.MQOO_SET):
@@ -113,6 +156,22 @@ def test_a_remote_queue_can_be_opened_for_output_and_inquire_only(qm: QMgr) -> N
     assert h.inquire(CMQC.MQCA_REMOTE_Q_MGR_NAME) == b"QM3".ljust(48)
 
 
+@keeps("docs/reason-codes.md", "MQRC_UNKNOWN_REMOTE_Q_MGR | no route to the queue manager named")
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_XMIT_Q_TYPE_ERROR, MQRC_XMIT_Q_USAGE_ERROR | the transmission queue named is not "
+        "local, or not USAGE(XMITQ)"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_REMOTE_Q_NAME_ERROR | MQOPEN of a queue-manager alias (RNAME blank) as a queue",
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_UNKNOWN_XMIT_Q, MQRC_UNKNOWN_DEF_XMIT_Q | XMITQ or DEFXMITQ names no queue",
+)
 def test_a_remote_queue_without_a_usable_transmission_queue_fails_to_open(qm: QMgr) -> None:
     qm.define_queue("NOT.XMIT")
     bad = {
@@ -129,6 +188,13 @@ def test_a_remote_queue_without_a_usable_transmission_queue_fails_to_open(qm: QM
             qm.connect().open(rdef.name, OUT)
 
 
+@keeps(
+    "docs/objects.md",
+    (
+        "ObjectQMgrName first (blank, this queue manager or its QSG; a queue-manager alias; a "
+        "transmission queue of that name; the default transmission queue), then ObjectName"
+    ),
+)
 def test_object_q_mgr_name_picks_the_transmission_queue_of_that_name(qm: QMgr) -> None:
     h = qm.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM3"), OUT)
     put(h, b"x", 0.0)
@@ -136,6 +202,14 @@ def test_object_q_mgr_name_picks_the_transmission_queue_of_that_name(qm: QMgr) -
     assert header.RemoteQName.rstrip() == b"APP.IN" and header.RemoteQMgrName.rstrip() == b"QM3"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put to a remote queue goes to its transmission queue inside an MQXQH; an unknown queue "
+        "manager goes by the default transmission queue; a queue-manager alias renames the queue "
+        "manager and chooses the route."
+    ),
+)
 def test_a_queue_manager_alias_renames_the_queue_manager_and_chooses_the_route(
     qm: QMgr,
 ) -> None:
@@ -150,6 +224,25 @@ def test_a_queue_manager_alias_renames_the_queue_manager_and_chooses_the_route(
         qm.connect().open(OD(ObjectName=b"A", ObjectQMgrName=b"TO.QM3"), OUT)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A put to a remote queue goes to its transmission queue inside an MQXQH; an unknown queue "
+        "manager goes by the default transmission queue; a queue-manager alias renames the queue "
+        "manager and chooses the route."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_UNKNOWN_XMIT_Q, MQRC_UNKNOWN_DEF_XMIT_Q | XMITQ or DEFXMITQ names no queue",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_DEF_XMIT_Q_TYPE_ERROR, MQRC_DEF_XMIT_Q_USAGE_ERROR | DEFXMITQ is not local, or not "
+        "USAGE(XMITQ)"
+    ),
+)
 def test_an_unknown_queue_manager_goes_by_the_default_transmission_queue(qm: QMgr) -> None:
     od = OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM9")
     with pytest.raises(MQMIError, match=r"MQRC_UNKNOWN_REMOTE_Q_MGR \(2087\)"):
@@ -167,6 +260,7 @@ def test_an_unknown_queue_manager_goes_by_the_default_transmission_queue(qm: QMg
         qm.connect().open(OD(ObjectName=b"X", ObjectQMgrName=b"APP.LOCAL"), OUT)
 
 
+@keeps("docs/mq-rules.md", "The QSG's name as ObjectQMgrName means this group.")
 def test_the_qsg_name_as_queue_manager_name_means_this_group() -> None:
     group = QueueSharingGroup("QSG1")
     qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
@@ -177,6 +271,17 @@ def test_the_qsg_name_as_queue_manager_name_means_this_group() -> None:
 
 
 # ---- open options and sharing --------------------------------------------------------
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OBJECT_IN_USE | MQOPEN for input of a queue open for exclusive input by another "
+        "handle (or the reverse)"
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    "`MQOO_INPUT_EXCLUSIVE` excludes every other input open (`MQRC_OBJECT_IN_USE`)",
+)
 def test_an_exclusive_input_open_excludes_every_other_input_open(qm: QMgr) -> None:
     conn = qm.connect()
     exclusive = conn.open("APP.LOCAL", CMQC.MQOO_INPUT_EXCLUSIVE)
@@ -192,6 +297,10 @@ def test_an_exclusive_input_open_excludes_every_other_input_open(qm: QMgr) -> No
     assert h.inquire(CMQC.MQIA_OPEN_INPUT_COUNT) == len(shared)
 
 
+@keeps(
+    "docs/objects.md",
+    "`INPUT_AS_Q_DEF` takes DEFSOPT as it is at the open, `NOSHARE` makes a shared input exclusive",
+)
 def test_input_as_q_def_takes_defsopt_and_noshare_makes_shared_exclusive(qm: QMgr) -> None:
     qm.define_queue("EXCL.DEFAULT", def_input_open_option=CMQC.MQOO_INPUT_EXCLUSIVE)
     qm.connect().open("EXCL.DEFAULT", CMQC.MQOO_INPUT_AS_Q_DEF)
@@ -204,6 +313,7 @@ def test_input_as_q_def_takes_defsopt_and_noshare_makes_shared_exclusive(qm: QMg
         qm.connect().open("NOT.SHAREABLE", CMQC.MQOO_INPUT_SHARED)
 
 
+@keeps("docs/objects.md", "on a shared queue this holds across the QSG.")
 def test_exclusive_input_on_a_shared_queue_holds_across_the_group() -> None:
     group = QueueSharingGroup("QSG1")
     qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
@@ -214,6 +324,19 @@ def test_exclusive_input_on_a_shared_queue_holds_across_the_group() -> None:
         qm2.connect().open("APP.SHARED", CMQC.MQOO_INPUT_SHARED)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_NOT_AUTHORIZED | the user may not open (or delete, or use an alternate user id)",
+)
+@keeps("docs/security.md", "with it, MQOPEN checks each access it asks for.")
+@keeps(
+    "docs/objects.md",
+    (
+        '`auth.grant("alice", "APP.*", "put", "get")` with setmqaut\'s operation names (`put`, '
+        "`get`, `browse`, `inq`, `set`, `dlt`, `altusr`, or `all`); user `mqm` may do anything. "
+        "MQOPEN needs the authority for each access it asks for (`MQRC_NOT_AUTHORIZED`)"
+    ),
+)
 def test_open_needs_authority_for_each_access_it_asks_for() -> None:
     auth = Authority()
     auth.grant("app", "APP.*", "put")

@@ -26,6 +26,10 @@ NOT_TEXT = b"APP.\xff\xfe"
     'An MQOPEN or an MQPUT1 of a name that is not text (bytes such as `b"APP.\\xff\\xfe"`, '
     "through the facade too) is MQRC_UNKNOWN_OBJECT_NAME.",
 )
+@keeps(
+    "docs/security.md",
+    "an object name that is not text names no object: MQRC_UNKNOWN_OBJECT_NAME, 2085",
+)
 def test_pymqi_put1_and_open_of_a_name_that_is_not_text_are_2085() -> None:
     def body(world: World) -> None:
         qmgr = pymqi.connect("QM3")
@@ -41,6 +45,10 @@ def test_pymqi_put1_and_open_of_a_name_that_is_not_text_are_2085() -> None:
 
 
 @keeps("docs/edges.md", "An MQOPEN or an MQPUT1 of a name that is not text")
+@keeps(
+    "docs/security.md",
+    "an object name that is not text names no object: MQRC_UNKNOWN_OBJECT_NAME, 2085",
+)
 async def test_the_mqi_put1_of_a_name_that_is_not_text_is_2085(virtual_clock: VirtualClock) -> None:
     async with qsg.start(qsg_and_qm3(), in_process=True) as world:
         conn = await world.connect("QM1")

@@ -228,6 +228,15 @@ def _fields(s: CFStructure) -> dict[str, int]:
     "At CFLEVEL(5) the structure's offload rules (OFFLD1TH/OFFLD1SZ ... OFFLD3TH/OFFLD3SZ, IBM's "
     "defaults 70%/32K, 80%/4K, 90%/0K) offload smaller messages once it is that full.",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "At CFLEVEL(5), rule n offloads a message larger than OFFLDnSZ once the structure (entries "
+        "or elements, the fuller) is OFFLDnTH% full; defaults 70%/32K, 80%/4K, 90%/0K; CFLEVEL(4) "
+        "applies only the 63 KB rule; an offloaded message keeps only its control information in "
+        "the structure."
+    ),
+)
 def test_a_store_offloads_40_kb_from_70_percent_5_kb_from_80_and_any_size_from_90(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -248,6 +257,15 @@ def test_a_store_offloads_40_kb_from_70_percent_5_kb_from_80_and_any_size_from_9
     "docs/capacity.md",
     "a structure altered down to CFLEVEL(4) keeps them without applying them (only the 63 KB rule)",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "At CFLEVEL(5), rule n offloads a message larger than OFFLDnSZ once the structure (entries "
+        "or elements, the fuller) is OFFLDnTH% full; defaults 70%/32K, 80%/4K, 90%/0K; CFLEVEL(4) "
+        "applies only the 63 KB rule; an offloaded message keeps only its control information in "
+        "the structure."
+    ),
+)
 def test_cflevel_4_keeps_only_the_63_kb_rule(make_store: Callable[[], MessageStore]) -> None:
     p = Probe(make_store(), "CFLEVEL(4)")
     p.fill_to(95)
@@ -264,6 +282,15 @@ def test_alter_offld2sz_changes_the_decision(make_store: Callable[[], MessageSto
 
 
 @keeps("docs/capacity.md", "only the control storage, the message's control information, stays")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "At CFLEVEL(5), rule n offloads a message larger than OFFLDnSZ once the structure (entries "
+        "or elements, the fuller) is OFFLDnTH% full; defaults 70%/32K, 80%/4K, 90%/0K; CFLEVEL(4) "
+        "applies only the 63 KB rule; an offloaded message keeps only its control information in "
+        "the structure."
+    ),
+)
 def test_an_offloaded_message_keeps_only_control_information_in_the_structure(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -393,6 +420,11 @@ def test_an_unknown_structure_s_usage_is_all_zeros() -> None:
     size_kb=st.integers(0, 5000),
     entries=st.integers(0, 6000),
     elements=st.integers(0, 24000),
+)
+@keeps(
+    "docs/speed.md",
+    "so a put below them skips the rules and agrees with them to the last bit (a property"
+    " test checks each bound and one short of it)",
 )
 def test_below_the_first_threshold_reached_no_rule_applies_and_from_it_one_does(
     thresholds: list[int], size_kb: int, entries: int, elements: int

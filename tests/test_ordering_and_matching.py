@@ -7,6 +7,7 @@ import pytest
 
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
 from qsg.core.structs import CCSID_UTF8
+from tests.claims import keeps
 from tests.helpers import drain, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -21,6 +22,13 @@ def qm() -> QMgr:
     return qm
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A priority queue returns higher priority first and equal priority in arrival order; a "
+        "FIFO queue ignores priority."
+    ),
+)
 def test_a_priority_queue_returns_higher_priority_first_and_equal_priority_in_arrival_order(
     qm: QMgr,
 ) -> None:
@@ -32,6 +40,13 @@ def test_a_priority_queue_returns_higher_priority_first_and_equal_priority_in_ar
     assert drain(h, 1.0) == [b"d9", b"a5", b"c5", b"b1", b"e1"]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A priority queue returns higher priority first and equal priority in arrival order; a "
+        "FIFO queue ignores priority."
+    ),
+)
 def test_a_fifo_queue_ignores_priority(qm: QMgr) -> None:
     # Seed: "The queue manager maintains queues either in strict FIFO ... or in FIFO
     # within priority sequence", by MsgDeliverySequence.
@@ -41,6 +56,7 @@ def test_a_fifo_queue_ignores_priority(qm: QMgr) -> None:
     assert drain(h, 1.0) == [b"a", b"b", b"c"]
 
 
+@keeps("docs/rules.md", "equal priority in arrival order, not commit order")
 def test_equal_priorities_come_out_in_arrival_order_not_commit_order(qm: QMgr) -> None:
     # Seed: "Messages of equal priority are stored in a queue in order of arrival, not
     # the order in which they are committed."
@@ -53,6 +69,7 @@ def test_equal_priorities_come_out_in_arrival_order_not_commit_order(qm: QMgr) -
     assert drain(open_queue(qm, "PRIO"), 2.0) == [b"first-put", b"second-put"]
 
 
+@keeps("docs/rules.md", "`MQPRI_PRIORITY_AS_Q_DEF`/`MQPER_PERSISTENCE_AS_Q_DEF`")
 def test_priority_and_persistence_as_q_def_take_the_queue_defaults(qm: QMgr) -> None:
     qm.define_queue("DEFS", def_priority=7, def_persistence=CMQC.MQPER_PERSISTENT)
     h = open_queue(qm, "DEFS")
@@ -61,6 +78,7 @@ def test_priority_and_persistence_as_q_def_take_the_queue_defaults(qm: QMgr) -> 
     assert (md.Priority, md.Persistence) == (7, CMQC.MQPER_PERSISTENT)
 
 
+@keeps("docs/reason-codes.md", "MQRC_PRIORITY_ERROR | Priority below -1")
 def test_a_priority_below_minus_one_is_refused_with_priority_error(qm: QMgr) -> None:
     h = open_queue(qm, "PRIO")
     with pytest.raises(MQMIError, match=r"MQRC_PRIORITY_ERROR \(2050\)") as info:
@@ -69,6 +87,17 @@ def test_a_priority_below_minus_one_is_refused_with_priority_error(qm: QMgr) -> 
     assert h.inquire(CMQC.MQIA_CURRENT_Q_DEPTH) == 0
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "Priority above 9 is queued at 9 with `MQRC_PRIORITY_EXCEEDS_MAXIMUM` (a warning) and kept "
+        "in the MD."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_PRIORITY_EXCEEDS_MAXIMUM | (warning) Priority above 9: put at 9",
+)
 def test_a_priority_above_nine_is_queued_at_nine_with_a_warning_and_kept_in_the_md(
     qm: QMgr,
 ) -> None:
@@ -85,6 +114,7 @@ def test_a_priority_above_nine_is_queued_at_nine_with_a_warning_and_kept_in_the_
     assert bodies == [(b"nine", 9), (b"twelve", 12), (b"eight", 8)]
 
 
+@keeps("docs/rules.md", "generated 24-byte MsgIds")
 def test_put_generates_a_unique_24_byte_msgid_and_writes_it_back(qm: QMgr) -> None:
     h = open_queue(qm, "PRIO")
     ids = {put(h, b"x", 0.0).MsgId for _ in range(100)}
@@ -101,6 +131,7 @@ def test_a_msgid_given_is_kept_unless_new_msg_id_is_asked_for(qm: QMgr) -> None:
     assert len(both.CorrelId) == 24 and both.CorrelId != CMQC.MQCI_NONE
 
 
+@keeps("docs/rules.md", "**Matching** by MsgId, CorrelId (and GroupId, MsgSeqNumber, Offset)")
 def test_get_matches_by_msgid_and_by_correlid(qm: QMgr) -> None:
     h = open_queue(qm, "PRIO")
     put(h, b"a", 0.0, CorrelId=b"A".ljust(24, b"\0"))
@@ -116,6 +147,7 @@ def test_get_matches_by_msgid_and_by_correlid(qm: QMgr) -> None:
     assert h.get(None, MD(CorrelId=b"C"), gmo, now=1.0) == b"c"
 
 
+@keeps("docs/rules.md", "a version-1 GMO matches non-null ids, as pymqi users rely on")
 def test_reusing_an_md_after_a_get_matches_the_old_msgid_as_in_mq(qm: QMgr) -> None:
     # pymqi's examples: reset MsgId/CorrelId to MQMI_NONE/MQCI_NONE before reusing an MD.
     h = open_queue(qm, "PRIO")
@@ -149,6 +181,13 @@ def test_a_str_body_is_sent_as_utf8_with_format_string_as_pymqi_does(qm: QMgr) -
     assert md.CodedCharSetId == CCSID_UTF8 == 1208
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "Character fields (ReplyToQ, PutApplName, ...) come back as they were put, not "
+        "blank-padded to their C length"
+    ),
+)
 def test_get_returns_the_descriptor_as_put_with_context_filled_in(qm: QMgr) -> None:
     qm_conn = qm.connect(user="alice", appl_name="payments")
     h = qm_conn.open("PRIO", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
@@ -159,6 +198,17 @@ def test_get_returns_the_descriptor_as_put_with_context_filled_in(qm: QMgr) -> N
     assert (md.PutDate, md.PutTime) == (b"20260101", b"01020350")
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_TRUNCATED_MSG_ACCEPTED | (warning) a longer message with ACCEPT_TRUNCATED_MSG: "
+        "removed, data cut to the buffer"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_TRUNCATED_MSG_FAILED | a longer message without ACCEPT_TRUNCATED_MSG: left on the queue",
+)
 def test_truncation_fails_and_leaves_the_message_unless_accepted(qm: QMgr) -> None:
     h = open_queue(qm, "PRIO")
     put(h, b"0123456789", 0.0)

@@ -18,6 +18,7 @@ from qsg.mqsc import load
 from qsg.mqsc.pcf import Header, decode, encode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
+from tests.claims import keeps
 
 GROUP = QueueSharingGroup("QSG1", store=MemoryStore())
 QM = QMgr("QM1", qsg=GROUP)
@@ -41,6 +42,13 @@ def responses(replies: list[bytes]) -> list[tuple[int, ...]]:
 
 @settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=200))
+@keeps(
+    "docs/mqsc.md",
+    (
+        "A request that is not well-formed is answered with one response of MQCC_FAILED and the "
+        "reason a queue manager gives, never a failure of the queue manager"
+    ),
+)
 def test_any_bytes_get_a_pcf_response_never_an_exception(data: bytes) -> None:
     replies = process(data, 0x222, QM, SNAPSHOT)
     assert responses(replies)
@@ -95,6 +103,7 @@ def test_any_well_formed_command_is_answered_whatever_its_parameters(
     assert all(h[3] == command for h in headers)
 
 
+@keeps("docs/mqsc.md", "parameters in the byte order of the request's Encoding) is answered in PCF")
 def test_a_reply_is_in_the_byte_order_of_the_request() -> None:
     # MQENC_INTEGER_NORMAL (1): big-endian, as a request from z/OS itself would be.
     request = struct.pack(">9i", 1, 36, 1, 40, 1, 1, 0, 0, 0)  # PING_Q_MGR

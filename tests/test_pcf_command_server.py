@@ -22,6 +22,7 @@ from actors.clock import VirtualClock
 from actors.mqi import Connection, Queue
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO
+from tests.claims import keeps
 from tests.test_mqsc_display import busy_world
 
 # IBM's numbers (cmqcfc.h, cmqc.h), written out on purpose.
@@ -164,6 +165,21 @@ async def admin_of(world: World, q_mgr: str) -> AsyncIterator[Admin]:
     yield Admin(conn, replies)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An inquiry is answered one message per object, the last with MQCFC_LAST; a malformed "
+        "request gets its MQRCCF reason and the server goes on."
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "each reply with the request's MsgId as CorrelId, to its ReplyToQ and ReplyToQMgr, "
+        "MsgSeqNumber counting from 1, the last with `MQCFC_LAST`."
+    ),
+)
+@keeps("docs/mqsc.md", "Nothing matching an inquiry is MQRC_UNKNOWN_OBJECT_NAME (2085)")
 async def test_inquire_q_answers_one_message_per_queue_the_last_with_mqcfc_last(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -260,6 +276,21 @@ async def test_status_inquiries_see_handles_channels_structures_and_the_queue_ma
             ]
 
 
+@keeps(
+    "docs/mqsc.md",
+    (
+        "One of type `MQCFT_COMMAND_XR` (what z/OS expects, and what pymqi's `PCFExecute` sends) "
+        "is answered as z/OS answers it: one `MQCFT_XR_ITEM` per object, then an "
+        "`MQCFT_XR_SUMMARY` carrying the command's completion code and reason"
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "With `MQRO_PASS_DISCARD_AND_EXPIRY` in the request's Report (as `PCFExecute` sets it), "
+        "the replies carry the request's remaining Expiry."
+    ),
+)
 async def test_a_command_xr_as_pymqi_sends_it_is_answered_as_z_os_answers_it(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -286,6 +317,14 @@ async def test_a_command_xr_as_pymqi_sends_it_is_answered_as_z_os_answers_it(
         ]
 
 
+@keeps(
+    "docs/mqsc.md",
+    (
+        "A change the queue manager refuses is MQRCCF_OBJECT_ALREADY_EXISTS, "
+        "MQRCCF_OBJECT_WRONG_TYPE, MQRCCF_OBJECT_OPEN, MQRC_UNKNOWN_OBJECT_NAME, MQRC_Q_NOT_EMPTY "
+        "or MQRCCF_ATTR_VALUE_ERROR."
+    ),
+)
 async def test_create_change_copy_clear_and_delete_a_queue_over_pcf(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -348,6 +387,20 @@ async def test_create_change_copy_clear_and_delete_a_queue_over_pcf(
         ]
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An inquiry is answered one message per object, the last with MQCFC_LAST; a malformed "
+        "request gets its MQRCCF reason and the server goes on."
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "A request that is not well-formed is answered with one response of MQCC_FAILED and the "
+        "reason a queue manager gives, never a failure of the queue manager"
+    ),
+)
 async def test_malformed_requests_get_the_mqrccf_reason_and_the_server_keeps_serving(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -382,6 +435,14 @@ async def test_malformed_requests_get_the_mqrccf_reason_and_the_server_keeps_ser
         assert await reason(request(MQCMD_PING_Q_MGR)) == (0, 0, {})
 
 
+@keeps(
+    "docs/mqsc.md",
+    (
+        "A request in MQSC text (Format `MQSTR`), as z/OS's command server also takes, is answered "
+        "with a `CSQN205I COUNT=n, RETURN=..., REASON=...` message and then one message per reply "
+        "line."
+    ),
+)
 async def test_an_mqsc_command_in_a_string_message_is_answered_line_by_line(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -401,3 +462,76 @@ def _topology() -> qsg.Topology:
     from tests.worlds import qsg_and_qm3
 
     return qsg_and_qm3()
+
+
+MQCACF_COMMAND_SCOPE, MQCFT_INTEGER_FILTER = 3080, 13
+MQRCCF_CFH_CONTROL_ERROR, MQRCCF_COMMAND_FAILED, MQRCCF_STRUCTURE_TYPE_ERROR = 3005, 3008, 3013
+MQRCCF_CHL_STATUS_NOT_FOUND, MQRCCF_CHANNEL_NOT_FOUND = 3065, 4032
+
+
+@keeps(
+    "docs/mqsc.md",
+    "A request of type `MQCFT_COMMAND` is answered as the distributed platforms answer it: "
+    "one `MQCFT_RESPONSE` per object.",
+)
+@keeps(
+    "docs/mqsc.md",
+    "Nothing matching an inquiry is MQRC_UNKNOWN_OBJECT_NAME (2085), or "
+    "MQRCCF_CHANNEL_NOT_FOUND / MQRCCF_CHL_STATUS_NOT_FOUND for channels.",
+)
+async def test_a_command_gets_a_response_per_object_and_no_channel_found_its_own_reason(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(_topology(), in_process=True) as world, admin_of(world, "QM1") as admin:
+        replies = await admin.ask(request(MQCMD_INQUIRE_Q, cfst(MQCA_Q_NAME, "SYSTEM.COMMAND.*")))
+        assert [(h[0], p[MQCA_Q_NAME]) for h, p in replies] == [
+            (MQCFT_RESPONSE, "SYSTEM.COMMAND.INPUT"),
+            (MQCFT_RESPONSE, "SYSTEM.COMMAND.REPLY.MODEL"),
+        ]
+        for command, reason in [
+            (MQCMD_INQUIRE_CHANNEL, MQRCCF_CHANNEL_NOT_FOUND),
+            (MQCMD_INQUIRE_CHANNEL_STATUS, MQRCCF_CHL_STATUS_NOT_FOUND),
+        ]:
+            (none,) = await admin.ask(request(command, cfst(MQCACH_CHANNEL_NAME, "NO.SUCH.*")))
+            assert (none[0][0], none[0][6], none[0][7]) == (
+                MQCFT_RESPONSE,
+                CMQC.MQCC_FAILED,
+                reason,
+            )
+
+
+@keeps(
+    "docs/mqsc.md",
+    "several messages: answered MQRCCF_COMMAND_FAILED naming MQCACF_COMMAND_SCOPE, "
+    "MQRCCF_STRUCTURE_TYPE_ERROR and MQRCCF_CFH_CONTROL_ERROR.",
+)
+async def test_what_pcf_does_not_simulate_is_answered_with_its_reason_and_the_server_goes_on(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(_topology(), in_process=True) as world, admin_of(world, "QM1") as admin:
+
+        async def answer(data: bytes) -> tuple[int, int, dict[int, object]]:
+            ((header, params),) = await admin.ask(data)
+            return header[6], header[7], params
+
+        name = cfst(MQCA_Q_NAME, "APP.*")
+        failed = CMQC.MQCC_FAILED
+        for scope in ("QM2", "*"):
+            other = request(MQCMD_INQUIRE_Q, name, cfst(MQCACF_COMMAND_SCOPE, scope))
+            assert await answer(other) == (
+                failed,
+                MQRCCF_COMMAND_FAILED,
+                {MQIACF_PARAMETER_ID: MQCACF_COMMAND_SCOPE},
+            )
+        own = await admin.ask(request(MQCMD_INQUIRE_Q, name, cfst(MQCACF_COMMAND_SCOPE, "QM1")))
+        assert own and all(h[6:8] == (0, 0) for h, _ in own)
+        integer_filter = struct.pack("<5i", MQCFT_INTEGER_FILTER, 20, MQIA_CURRENT_Q_DEPTH, 2, 5)
+        assert (await answer(request(MQCMD_INQUIRE_Q, name, integer_filter)))[:2] == (
+            failed,
+            MQRCCF_STRUCTURE_TYPE_ERROR,
+        )
+        first_of_several = struct.pack(
+            "<9i", MQCFT_COMMAND, 36, 1, MQCMD_PING_Q_MGR, 1, MQCFC_NOT_LAST, 0, 0, 0
+        )
+        assert (await answer(first_of_several))[:2] == (failed, MQRCCF_CFH_CONTROL_ERROR)
+        assert await answer(request(MQCMD_PING_Q_MGR)) == (0, 0, {})

@@ -57,6 +57,17 @@ def a_queue_manager() -> QMgr:
     return qm
 
 
+@keeps(
+    "docs/security.md",
+    (
+        "PCF requests become command objects, never MQSC text, and every name is validated as an "
+        "MQ name, so a name cannot smuggle in MQSC"
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    "so a name or a value is data whatever characters it holds, and cannot carry MQSC of its own.",
+)
 def test_a_queue_name_that_smuggles_mqsc_is_refused_as_an_object_name_error() -> None:
     # "B1') LIKE('TEST.1" was pasted into DEFINE QLOCAL('...') and made B1, a copy of
     # TEST.1, answered with CC 0.
@@ -72,6 +83,14 @@ def test_a_queue_name_that_smuggles_mqsc_is_refused_as_an_object_name_error() ->
     "docs/edges.md",
     "PCF requests are built as command objects, never as MQSC text, and names are checked as MQ "
     "names",
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "a longer one is MQRCCF_CFST_STRING_LENGTH_ERR (3011), one with another character (a "
+        "blank, a quote, a parenthesis), or none, is MQRCCF_OBJECT_NAME_ERROR (4008), each with "
+        "MQIACF_PARAMETER_ID naming the parameter, and nothing is created."
+    ),
 )
 def test_names_are_checked_as_mq_names_in_every_queue_command() -> None:
     qm = a_queue_manager()
@@ -101,6 +120,14 @@ def test_names_are_checked_as_mq_names_in_every_queue_command() -> None:
     assert qm.find(fine) is not None
 
 
+@keeps(
+    "docs/mqsc.md",
+    (
+        "a PCF CREATE_Q is run as the DEFINE it stands for, built from the request's values as a "
+        "command object: never written out as MQSC text, so a name or a value is data whatever "
+        "characters it holds, and cannot carry MQSC of its own."
+    ),
+)
 def test_a_string_value_is_kept_as_given_quotes_and_parentheses_included() -> None:
     qm = a_queue_manager()
     text = "it's (a) test') MAXDEPTH(1) LIKE('TEST.1"

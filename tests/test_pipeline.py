@@ -29,6 +29,7 @@ from qsg.commands.pipeline import metrics
 from qsg.commands.pipeline.where import local_path, to_uri
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 SMALL = Path(__file__).parent / "data" / "pipeline-small.toml"
 
@@ -56,6 +57,10 @@ def one(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
     return found[0]
 
 
+@keeps(
+    "docs/pipeline.md",
+    "every directory below DIR holding an `events.parquet` is a run, named by its path below DIR",
+)
 def test_a_run_is_named_by_its_directory_and_counts_its_puts_gets_and_discards(tables):
     # 206 events: 164 of the run's work and 42 qmgr-statistics records (one per queue
     # manager at each depth sample).
@@ -74,6 +79,12 @@ def test_a_run_is_named_by_its_directory_and_counts_its_puts_gets_and_discards(t
     ]
 
 
+@keeps(
+    "docs/pipeline.md",
+    "From a message's first MQPUT anywhere in the run (an application's put, or for a "
+    "message that crossed a channel, its put to the transmission queue) to each MQGET "
+    "that returned it.",
+)
 def test_latency_runs_from_the_first_put_to_the_get_with_nearest_rank_percentiles(tables):
     row = one(tables["latency"], queue="APP.Q", q_mgr="*")
     assert row["scope"] == "QSG1"  # a shared queue is the QSG's, whoever got from it
@@ -88,6 +99,12 @@ def test_latency_runs_from_the_first_put_to_the_get_with_nearest_rank_percentile
     assert one(tables["latency"], queue="APP.Q", q_mgr="QM2")["messages"] == 4
 
 
+@keeps(
+    "docs/pipeline.md",
+    "From a message's first MQPUT anywhere in the run (an application's put, or for a "
+    "message that crossed a channel, its put to the transmission queue) to each MQGET "
+    "that returned it.",
+)
 def test_latency_across_a_channel_counts_from_the_put_to_the_transmission_queue(tables):
     row = one(tables["latency"], queue="APP.IN", q_mgr="*")
     assert (row["scope"], row["messages"], row["p50"], row["max"]) == ("QM3", 2, 13.0, 14.0)
@@ -141,6 +158,10 @@ def test_the_depth_over_time_of_a_shared_queue_is_the_qsgs(tables):
     assert {r["scope"] for r in tables["depth"] if r["queue"] == "APP.Q"} == {"QSG1"}
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A takeover of a lease from another holder, and how long no one held the duty.",
+)
 def test_a_lease_taken_over_after_its_holder_was_killed_has_a_failover_gap(tables):
     assert [
         (r["time"], r["holder"], r["token"])
@@ -156,6 +177,7 @@ def test_a_lease_taken_over_after_its_holder_was_killed_has_a_failover_gap(table
     )
 
 
+@keeps("docs/pipeline.md", "`peer`: a member backed out a failed member's units of work")
 def test_peer_recovery_is_timed_from_the_failed_members_kill(tables):
     (row,) = tables["recoveries"]
     assert (row["recovery"], row["q_mgr"], row["failed"], row["failed_at"], row["duration"]) == (
@@ -167,6 +189,10 @@ def test_peer_recovery_is_timed_from_the_failed_members_kill(tables):
     )
 
 
+@keeps(
+    "docs/pipeline.md",
+    "Exact nearest-rank percentiles, the same definitions as `qsg run`'s summary.",
+)
 def test_the_pipeline_agrees_with_the_run_summary(tables, runs_dir: Path):
     import json
 
@@ -197,6 +223,7 @@ def _documented() -> dict[str, list[tuple[str, str]]]:
 SQL_TYPES = {"string": "string", "int64": "bigint", "double": "double", "bool": "boolean"}
 
 
+@keeps("docs/pipeline.md", "Every table has `run` (the run's path below the directory) first.")
 def test_every_table_has_the_columns_and_types_docs_pipeline_md_lists(tables):
     from qsg.commands.pipeline.sweep import KNEE, POINTS
 
@@ -219,6 +246,7 @@ def test_a_directory_without_event_logs_is_refused_by_name(spark, tmp_path: Path
         metrics.Events.load(spark, tmp_path)
 
 
+@keeps("docs/pipeline.md", "`metrics.store(metrics.Events.load(spark, DIR), OUT)` is `qsg metrics`")
 def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_gives(
     spark, runs_dir: Path, computed, tmp_path: Path
 ):
@@ -246,6 +274,14 @@ def test_store_commits_each_table_through_spark_and_it_reads_back_as_compute_giv
     )
 
 
+@keeps("docs/pipeline.md", "is written `run=b%2Fc`, as Spark escapes it")
+@keeps("docs/pipeline.md", "a table with no rows has no directory (only `_SUCCESS`)")
+@keeps(
+    "docs/pipeline.md",
+    "reads a run named `007` as the number 7 unless told (qsg's sessions set "
+    "`spark.sql.sources.partitionColumnTypeInference.enabled=false`; `metrics.load` gives"
+    " the schema)",
+)
 def test_each_runs_rows_of_a_table_are_the_partition_directory_named_by_the_run(
     spark, runs_dir: Path, computed, tmp_path: Path
 ):
@@ -284,6 +320,7 @@ def test_each_runs_rows_of_a_table_are_the_partition_directory_named_by_the_run(
     assert metrics.read(tmp_path / "again") == stored
 
 
+@keeps("docs/pipeline.md", "`errorifexists` refuses, naming the first, before any is written.")
 def test_store_in_mode_errorifexists_refuses_existing_tables_and_writes_none(
     spark, runs_dir: Path, tmp_path: Path
 ):
@@ -294,6 +331,12 @@ def test_store_in_mode_errorifexists_refuses_existing_tables_and_writes_none(
     assert [p.name for p in out.iterdir()] == ["faults"]
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A failure on an executor (a run that cannot be read, a worker without qsg) ends the "
+    "command with one line naming the run and the cause, exit code 1, and no table half "
+    "written.",
+)
 def test_a_run_that_cannot_be_read_fails_the_job_naming_it_before_any_table_is_written(
     spark, runs_dir: Path, tmp_path: Path
 ):
@@ -312,6 +355,11 @@ def test_a_run_that_cannot_be_read_fails_the_job_naming_it_before_any_table_is_w
 
 
 @given(st.lists(st.integers(0, 10**6), max_size=30), st.integers(1, 8))
+@keeps(
+    "docs/pipeline.md",
+    "are dealt to as many tasks as Spark runs at once, largest first, each to the task "
+    "holding least",
+)
 def test_runs_are_dealt_largest_first_each_to_the_task_holding_least(sizes, hands):
     dealt = metrics.deal(sizes, hands)
     assert sorted(i for hand in dealt for i in hand) == list(range(len(sizes)))
@@ -323,6 +371,10 @@ def test_runs_are_dealt_largest_first_each_to_the_task_holding_least(sizes, hand
         assert load - min(sizes[i] for i in hand) <= min(loads)
 
 
+@keeps(
+    "docs/pipeline.md",
+    "so a table is either all there (with `_SUCCESS`) or not at all, either way.",
+)
 def test_a_fault_mid_write_through_hadoops_filesystem_leaves_no_partial_table(spark, tmp_path):
     from qsg.commands.pipeline import frames
 
@@ -343,6 +395,10 @@ def test_a_fault_mid_write_through_hadoops_filesystem_leaves_no_partial_table(sp
     assert not [n for n in left if n.startswith(("part-", "_SUCCESS"))], left
 
 
+@keeps(
+    "docs/pipeline.md",
+    "when any failed, the staging directory is deleted and no table is touched (nor `OUT` made)",
+)
 def test_a_task_failing_after_staging_its_parts_leaves_the_tables_as_they_were(spark, tmp_path):
     # The tasks write their parts into the job's staging directory; only the driver's
     # commit, once every task succeeded, moves them: a failed job leaves no part.
@@ -375,6 +431,10 @@ def test_a_task_failing_after_staging_its_parts_leaves_the_tables_as_they_were(s
     assert metrics.read_table(out / "t").to_pylist() == [{"run": "old", "x": 7}]
 
 
+@keeps(
+    "docs/pipeline.md",
+    "when any failed, the staging directory is deleted and no table is touched (nor `OUT` made)",
+)
 def test_a_job_refused_or_failed_leaves_no_directory_it_made(tmp_path):
     from qsg.commands.pipeline.staging import Stage
 
@@ -394,11 +454,16 @@ def test_a_job_refused_or_failed_leaves_no_directory_it_made(tmp_path):
         ("abfss://c@acct.dfs.core.windows.net/runs", "abfss://c@acct.dfs.core.windows.net/runs"),
     ],
 )
+@keeps(
+    "docs/pipeline.md",
+    "A relative path is the driver's (it is made absolute before Spark sees it).",
+)
 def test_a_path_option_becomes_an_absolute_uri_on_the_driver(location, uri, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert to_uri(location) == uri.format(cwd=tmp_path.resolve())
 
 
+@keeps("README.md", "every directory may be a URI such as `s3a://`")
 def test_runs_below_a_uri_are_listed_by_spark_as_a_local_walk_finds_them(spark, runs_dir, tmp_path):
     from qsg.commands.pipeline.runs import list_runs
 
@@ -422,6 +487,11 @@ def _mounted(spark: Any, directory: Path) -> str:
     return f"viewfs://{table}/logs"
 
 
+@keeps(
+    "docs/pipeline.md",
+    "Tested on Hadoop's ViewFs, a mount table over local directories that Spark reaches "
+    "and pyarrow does not: the same tables as the local runs, in and out",
+)
 def test_runs_on_a_filesystem_only_spark_reaches_are_read_by_spark_into_the_same_tables(
     spark, runs_dir, tmp_path
 ):
@@ -445,6 +515,11 @@ def test_runs_on_a_filesystem_only_spark_reaches_are_read_by_spark_into_the_same
     assert metrics.read(local_path(stored)) == metrics.compute(by_pyarrow)
 
 
+@keeps(
+    "docs/pipeline.md",
+    "For a URI pyarrow cannot open (`abfss://`; `hdfs://` without libhdfs) the job hands "
+    "its rows on in the wide DataFrame instead",
+)
 def test_tables_for_a_filesystem_only_spark_reaches_are_written_by_spark_whole(
     spark, runs_dir, tmp_path
 ):
@@ -466,6 +541,11 @@ def test_tables_for_a_filesystem_only_spark_reaches_are_written_by_spark_whole(
 
 
 @pytest.mark.parametrize("is_sweep", [True, False])
+@keeps(
+    "docs/pipeline.md",
+    "so that its runs keep their points' names, `p001-s1`, and the tables recomputed "
+    "there, with another `--interval` say, still match the sweep's `points` and `knee`",
+)
 def test_metrics_of_a_sweeps_directory_name_its_runs_as_its_points_are_named(
     spark, runs_dir, tmp_path, is_sweep
 ):
@@ -531,6 +611,10 @@ def test_a_log_spark_read_that_is_not_parquet_fails_the_job_naming_its_run(spark
         metrics.compute(metrics.Events.load(spark, _mounted(spark, logs)))
 
 
+@keeps(
+    "docs/pipeline.md",
+    "takes the runs below every directory it matches, each named below the pattern's fixed part",
+)
 def test_runs_below_a_glob_are_named_below_its_fixed_part_walked_or_listed_by_spark(
     spark, runs_dir, tmp_path
 ):
@@ -556,6 +640,9 @@ def test_runs_below_a_glob_are_named_below_its_fixed_part_walked_or_listed_by_sp
     assert [r.run for r in list_runs(spark, odd)] == ["day-1/a"]
 
 
+@keeps(
+    "docs/pipeline.md", "A pattern names no one directory, so `qsg metrics` needs `--out` with it"
+)
 def test_qsg_metrics_of_a_glob_writes_its_runs_tables_where_told(runs_dir, tmp_path):
     logs = tmp_path / "logs"
     for name in ("day-1/a", "day-2/a", "other/a"):

@@ -24,6 +24,7 @@ from qsg.commands.cli import write_run
 from qsg.commands.pipeline import metrics
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 from tests.spark_cluster import connect_server, standalone
 
 pytestmark = pytest.mark.slow
@@ -116,6 +117,13 @@ def _rows(tables: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return {name: table.to_pylist() for name, table in tables.items()}
 
 
+@keeps("README.md", "`--master URL` for a cluster, `--remote sc://...` for Spark Connect")
+@keeps(
+    "docs/pipeline.md",
+    "The same commands, tables and exit codes hold on every one of these; the tests run "
+    "them on `local[2]`, on a standalone master with two workers and on a Spark Connect "
+    "server, and compare the tables.",
+)
 def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_path):
     shutil.copytree(runs, tmp_path / "runs")
     done = qsg("metrics", "runs", "--out", "out", *spark_at, cwd=tmp_path)
@@ -127,6 +135,12 @@ def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_pat
         assert ran, "no executor of the job ran on a worker"
 
 
+@keeps(
+    "docs/pipeline.md",
+    "The same commands, tables and exit codes hold on every one of these; the tests run "
+    "them on `local[2]`, on a standalone master with two workers and on a Spark Connect "
+    "server, and compare the tables.",
+)
 def test_qsg_sweep_there_gives_the_local_points_and_knee(spark_at, sweep_file, local, tmp_path):
     done = qsg("sweep", str(sweep_file), "--out", "sweep", "--no-report", *spark_at, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -143,6 +157,11 @@ def test_qsg_report_there_shows_the_local_summary_tables(spark_at, runs, local, 
     assert _summary(tmp_path / "report.html") == local["report"]
 
 
+@keeps(
+    "docs/pipeline.md",
+    "plays a chaos campaign's seeded runs as one Spark job: each executor plays and "
+    "judges its runs exactly as a local campaign does",
+)
 def test_qsg_chaos_there_gives_the_local_campaigns_verdicts(spark_at, tmp_path):
     # Neither is a local master: the driver's child stops when Spark is up (no claims),
     # the JVMs are Spark's own (no lean options), and the job's rows come back over
@@ -156,6 +175,12 @@ def test_qsg_chaos_there_gives_the_local_campaigns_verdicts(spark_at, tmp_path):
     assert "saving Spark's classes" not in there.stderr
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A failure on an executor (a run that cannot be read, a worker without qsg) ends the "
+    "command with one line naming the run and the cause, exit code 1, and no table half "
+    "written.",
+)
 def test_a_run_an_executor_cannot_read_is_one_line_naming_it(spark_at, runs, tmp_path):
     shutil.copytree(runs, tmp_path / "runs")
     (tmp_path / "runs" / "torn").mkdir()
@@ -172,6 +197,11 @@ def test_a_run_an_executor_cannot_read_is_one_line_naming_it(spark_at, runs, tmp
     assert not (tmp_path / "runs" / "metrics").exists()
 
 
+@keeps(
+    "docs/pipeline.md",
+    "`SPARK_REMOTE` in the environment does the same when neither option is given (an "
+    "option given wins over it)",
+)
 def test_spark_remote_in_the_environment_is_used_unless_an_option_names_a_spark(
     spark_at, runs, local, tmp_path
 ):

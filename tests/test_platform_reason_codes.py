@@ -13,6 +13,7 @@ from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import MQSCError, load
+from tests.claims import keeps
 from tests.helpers import ALL
 
 NAME = b"APP.REPLY.FIXED"
@@ -35,6 +36,31 @@ def create_again(qm: QMgr) -> None:
     qm.connect().open(OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=NAME), ALL)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "A dynamic queue named like a deleted but still open one: 2201 on z/OS, 2100 elsewhere.",
+)
+@keeps(
+    "docs/rules.md",
+    (
+        "a name still held by a logically deleted dynamic queue that is open gives "
+        "`MQRC_NAME_IN_USE` (2201) on z/OS and `MQRC_OBJECT_ALREADY_EXISTS` (2100) elsewhere"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_NAME_IN_USE | MQOPEN of a model queue, or DEFINE, naming a queue logically deleted "
+        "but still open; the name is free once its last handle closes"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "2201 MQRC_NAME_IN_USE | MQOPEN of a model queue (or DEFINE) naming a queue that is "
+        "logically deleted but still open | 2100 MQRC_OBJECT_ALREADY_EXISTS"
+    ),
+)
 def test_on_z_os_a_dynamic_queue_named_like_a_deleted_but_open_one_fails_with_2201() -> None:
     # 2201 MQRC_NAME_IN_USE: "The existing queue is one that is logically deleted, but
     # for which there are still one or more open handles ... only on z/OS."
@@ -46,6 +72,31 @@ def test_on_z_os_a_dynamic_queue_named_like_a_deleted_but_open_one_fails_with_22
 
 
 @pytest.mark.parametrize("platform", DISTRIBUTED)
+@keeps(
+    "docs/mq-rules.md",
+    "A dynamic queue named like a deleted but still open one: 2201 on z/OS, 2100 elsewhere.",
+)
+@keeps(
+    "docs/rules.md",
+    (
+        "a name still held by a logically deleted dynamic queue that is open gives "
+        "`MQRC_NAME_IN_USE` (2201) on z/OS and `MQRC_OBJECT_ALREADY_EXISTS` (2100) elsewhere"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OBJECT_ALREADY_EXISTS | MQOPEN of a model queue naming a queue that exists (on a "
+        "distributed platform, also one logically deleted but open)"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "2201 MQRC_NAME_IN_USE | MQOPEN of a model queue (or DEFINE) naming a queue that is "
+        "logically deleted but still open | 2100 MQRC_OBJECT_ALREADY_EXISTS"
+    ),
+)
 def test_on_a_distributed_platform_the_same_open_fails_with_2100(platform: int) -> None:
     # 2201 occurs only on z/OS; elsewhere the name is taken: MQRC_OBJECT_ALREADY_EXISTS.
     qm = QMgr("QM1", platform=platform)
@@ -55,6 +106,13 @@ def test_on_a_distributed_platform_the_same_open_fails_with_2100(platform: int) 
     assert refused.value.reason == CMQC.MQRC_OBJECT_ALREADY_EXISTS
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_NAME_IN_USE | MQOPEN of a model queue, or DEFINE, naming a queue logically deleted "
+        "but still open; the name is free once its last handle closes"
+    ),
+)
 def test_the_name_is_free_again_once_the_last_handle_closes() -> None:
     qm = QMgr("QM1")
     deleted_but_open(qm).close()
@@ -71,6 +129,13 @@ def test_a_queue_whose_name_still_exists_fails_with_2100_whatever_the_platform()
     assert refused.value.reason == CMQC.MQRC_OBJECT_ALREADY_EXISTS
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_NAME_IN_USE | MQOPEN of a model queue, or DEFINE, naming a queue logically deleted "
+        "but still open; the name is free once its last handle closes"
+    ),
+)
 def test_defining_a_queue_named_like_a_deleted_but_open_one_fails_with_2201() -> None:
     qm = QMgr("QM1")
     deleted_but_open(qm)
@@ -87,6 +152,18 @@ def shared_queue(platform: int) -> QMgr:
     return qm
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "Group options on a shared queue need INDXTYPE(GROUPID) (2394, z/OS only).",
+)
+@keeps("docs/rules.md", "`MQRC_Q_INDEX_TYPE_ERROR` (2394) is z/OS's only.")
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_Q_INDEX_TYPE_ERROR | MQGET with a group option on a shared queue without "
+        "INDXTYPE(GROUPID)"
+    ),
+)
 def test_group_options_on_a_shared_queue_not_indexed_by_groupid_fail_with_2394_on_z_os() -> None:
     # 2394 MQRC_Q_INDEX_TYPE_ERROR: "These options require the queue to have an
     # IndexType of MQIT_GROUP_ID ... only on z/OS."
@@ -96,6 +173,14 @@ def test_group_options_on_a_shared_queue_not_indexed_by_groupid_fail_with_2394_o
         h.get(None, MD(), GMO(Options=CMQC.MQGMO_ALL_MSGS_AVAILABLE), now=0.0)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "2394 MQRC_Q_INDEX_TYPE_ERROR | MQGET with LOGICAL_ORDER, ALL_MSGS_AVAILABLE, "
+        "ALL_SEGMENTS_AVAILABLE or COMPLETE_MSG on a shared queue without INDXTYPE(GROUPID) | not "
+        "returned"
+    ),
+)
 def test_the_index_type_rule_is_z_os_only() -> None:
     assert platforms.checks_index_type(CMQC.MQPL_ZOS)
     assert not any(platforms.checks_index_type(p) for p in DISTRIBUTED)
@@ -123,6 +208,28 @@ def test_a_plain_get_on_a_distributed_queue_manager_is_outside_syncpoint() -> No
 @pytest.mark.parametrize(
     ("platform", "reason"),
     [(CMQC.MQPL_ZOS, CMQC.MQRC_Q_DELETED), (CMQC.MQPL_UNIX, CMQC.MQRC_UNKNOWN_OBJECT_NAME)],
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_Q_DELETED | a call on a handle to a dynamic queue deleted since; on z/OS also MQOPEN "
+        'or MQPUT1 of a logically deleted one (elsewhere 2085: "the deleted queue cannot be '
+        'accessed by applications")'
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_UNKNOWN_OBJECT_NAME | a queue that is not defined (on a distributed platform, also "
+        "one logically deleted)"
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "2052 MQRC_Q_DELETED at MQOPEN | MQOPEN or MQPUT1 of a dynamic queue that is logically "
+        "deleted | 2085 MQRC_UNKNOWN_OBJECT_NAME"
+    ),
 )
 def test_opening_a_logically_deleted_dynamic_queue_fails_as_its_platform_says(
     platform: int, reason: int

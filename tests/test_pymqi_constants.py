@@ -32,6 +32,10 @@ AS_ORD = {
 
 
 @pytest.mark.parametrize(("name", "char"), sorted(AS_ORD.items()))
+@keeps(
+    "docs/constants.md",
+    "A one-character `MQCHAR` (`MQGS_*`, `MQSS_*`, `MQSEG_*`) is its character's code, an `int`",
+)
 def test_group_and_segment_status_are_the_integers_pymqi_defines(name: str, char: str) -> None:
     # IBM: "MQGMO - Get-message options", GroupStatus is an MQCHAR; pymqi keeps its ord().
     assert getattr(CMQC, name) == ord(char)
@@ -123,6 +127,14 @@ IBM = {
     [(m, n, v) for (m, n), v in IBM.items()],
     ids=[f"{m.__name__.rsplit('.', 1)[1]}.{n}" for m, n in IBM],
 )
+@keeps(
+    "docs/constants.md",
+    (
+        "the `*_CURRENT_VERSION`, `*_CURRENT_LENGTH`, `*_LAST_USED` values and "
+        "`MQCMDL_CURRENT_LEVEL` are MQ 9.2.5's"
+    ),
+)
+@keeps("README.md", "Names, options and reason codes are IBM's, with IBM's numbers")
 def test_a_sample_of_constants_holds_ibms_values(module: object, name: str, value: object) -> None:
     assert getattr(module, name) == value
 
@@ -191,6 +203,13 @@ def test_every_constant_pymqis_examples_name_is_there(qualified: str) -> None:
     assert isinstance(getattr(importlib.import_module(f"qsg.pymqi.{module}"), name), (int, bytes))
 
 
+@keeps(
+    "docs/constants.md",
+    (
+        "(what `from pymqi import CMQC`, `import pymqi.CMQC` and `import ibmmq` find under `qsg "
+        "exec`, docs/pymqi.md)"
+    ),
+)
 def test_the_modules_import_as_pymqi_programs_import_them() -> None:
     import qsg.pymqi.CMQC  # the spellings under test, inside the test
 
@@ -202,6 +221,13 @@ def test_the_modules_import_as_pymqi_programs_import_them() -> None:
 @keeps(
     "docs/pymqi.md",
     "`MQPL_NATIVE` is `MQPL_UNIX` (3, not 11), `MQAT_DEFAULT` is `MQAT_UNIX` (6, not 11)",
+)
+@keeps(
+    "docs/constants.md",
+    (
+        "`MQPL_NATIVE` is `MQPL_UNIX` (3, not Windows's 11), `MQAT_DEFAULT` is `MQAT_UNIX` (6, not "
+        "11), `MQ_MCA_USER_ID_LENGTH` is 12 (not 64)."
+    ),
 )
 def test_platform_dependent_values_are_those_of_ibms_header_on_linux() -> None:
     # pymqi generated its CMQC on Windows (MQPL_NATIVE 11, MQAT_DEFAULT 11, a 64-byte
@@ -216,12 +242,20 @@ def test_platform_dependent_values_are_those_of_ibms_header_on_linux() -> None:
     "lengths that depend on the pointer size (`MQOD_LENGTH_4`, `MQCD_LENGTH_12`, ...) keep "
     "IBM's 64-bit and 32-bit values",
 )
+@keeps("docs/constants.md", "lengths of structures that hold pointers are the 64-bit header's.")
 def test_structure_lengths_follow_the_pointer_size_as_ibms_header_does() -> None:
     od4, cd12 = (424, 1992) if struct.calcsize("P") == 8 else (400, 1944)
     assert (od4, cd12) == (CMQC.MQOD_LENGTH_4, CMQXC.MQCD_LENGTH_12)
     assert CMQC.MQMD_LENGTH_2 == 364  # no pointers: one length everywhere
 
 
+@keeps(
+    "docs/constants.md",
+    (
+        "A name pymqi lacks (added in MQ 9.3 and 9.4: `MQOO_RESOLVE_NAMES`, `MQCD_VERSION_13`, the "
+        "9.4 PCF selectors...) is added at the end of its module"
+    ),
+)
 def test_names_of_mq_94_that_pymqi_lacks_are_added_from_ibms_own_package() -> None:
     assert CMQC.MQOO_RESOLVE_NAMES == 0x00010000
     assert CMQXC.MQCD_VERSION_13 == 13

@@ -151,6 +151,10 @@ class TestQueueManager:
         in_world(body)
 
     @keeps("docs/pymqi.md", "Anything else is MQRC_Q_MGR_NAME_ERROR (2058)")
+    @keeps(
+        "docs/reason-codes.md",
+        "MQRC_Q_MGR_NAME_ERROR | a queue manager the world does not have",
+    )
     def test_an_unknown_queue_manager_is_2058(self) -> None:
         def body(world: World) -> None:
             with raises_reason(CMQC.MQRC_Q_MGR_NAME_ERROR):
@@ -163,6 +167,17 @@ class TestQueueManager:
         "A queue manager that is down is MQRC_Q_MGR_NOT_AVAILABLE (2059) at connect; once a "
         "connection's queue manager is killed (or restarted since), every call on it is "
         "MQRC_CONNECTION_BROKEN (2009).",
+    )
+    @keeps(
+        "docs/reason-codes.md",
+        (
+            "MQRC_CONNECTION_BROKEN | a call on a connection whose queue manager was killed or "
+            "restarted since"
+        ),
+    )
+    @keeps(
+        "docs/reason-codes.md",
+        "MQRC_Q_MGR_NOT_AVAILABLE | MQCONN to a queue manager that is not running",
     )
     def test_a_killed_queue_manager_is_2059_at_connect_and_2009_on_its_connections(self) -> None:
         def body(world: World) -> None:
@@ -516,6 +531,7 @@ class TestImportsAndClocks:
         "so `import pymqi`, `import ibmmq as pymqi`, `from pymqi import CMQC` and `import "
         "pymqi.CMQC` all give qsg's",
     )
+    @keeps("README.md", "its `import pymqi` is qsg's")
     def test_pymqi_and_ibmmq_and_their_submodules_are_the_facade_for_the_run_only(
         self, tmp_path: object
     ) -> None:

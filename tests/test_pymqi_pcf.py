@@ -81,6 +81,13 @@ def names(replies: list[dict[int, Any]], key: int = CMQC.MQCA_Q_NAME) -> list[by
     "The z/OS queue managers answer with an item per object and then a summary, which comes "
     "back as an empty dict",
 )
+@keeps(
+    "docs/mqsc.md",
+    (
+        "(so `PCFExecute` returns a dictionary per object and an empty one for the summary, as "
+        "against a real z/OS queue manager)"
+    ),
+)
 def test_inquire_q_answers_each_matching_queue_with_its_depth_and_a_summary_last() -> None:
     # "PCF responses": a generic name is answered object by object; "Extended
     # responses": a z/OS queue manager ends the set with MQCFT_XR_SUMMARY (pymqi's {}).
@@ -394,6 +401,7 @@ def test_a_programs_own_structure_may_hold_an_array_of_strings_as_pymqi_lets_it(
 
 
 @pytest.mark.parametrize("store", ["in-process", "server"])
+@keeps("docs/mqsc.md", "(a pymqi program's `PCFExecute` under `qsg exec` speaks to it")
 def test_a_monitoring_script_under_qsg_exec_sees_depths_grow_a_channel_stop_and_alters_a_queue(
     store: str, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
 ) -> None:

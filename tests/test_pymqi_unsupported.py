@@ -139,6 +139,13 @@ def test_a_reconnectable_connection_is_broken_when_its_queue_manager_dies() -> N
     "docs/pymqi.md",
     "the user is the connection's identity for authority checks; the password is not checked",
 )
+@keeps(
+    "docs/security.md",
+    (
+        "the user is the connection's identity for authority checks; the password itself is not "
+        "verified"
+    ),
+)
 def test_the_user_of_a_csp_is_the_connections_identity_and_its_password_is_not_checked() -> None:
     # docs/pymqi.md: "connection authentication (the user is the connection's identity
     # for authority checks; the password is not checked)"; ibmmq's connect takes a CSP

@@ -11,6 +11,12 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from sortedcontainers import SortedList
 
 from qsg.core.order import Order
+from tests.claims import keeps
+
+pytestmark = keeps(
+    "docs/speed.md",
+    "A stateful property test (`tests/test_queue_order.py`) runs it against `SortedList` itself.",
+)
 
 
 class OrderAgainstSortedList(RuleBasedStateMachine):

@@ -20,6 +20,7 @@ from qsg.commands.pipeline import metrics
 from qsg.commands.pipeline.theory import erlang_c, mm1_abandonment, mmc_mean_wait
 from qsg.scenario import load_scenario
 from qsg.scenario.play import run_scenario
+from tests.claims import keeps
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 TOLERANCE = 0.05
@@ -55,6 +56,11 @@ def _played(name: str, out: Path, spark: Any) -> dict[str, Any]:
     return {name: tables[name].to_pylist() for name in ("runs", "latency", "expiry")}
 
 
+@keeps(
+    "docs/pipeline.md",
+    "tests/test_queueing_theory.py runs both scenarios through the pipeline and holds "
+    "them within 5%",
+)
 def test_an_mmc_queue_waits_as_long_as_erlang_c_says(spark, tmp_path):
     tables = _played("mmc-erlang-c.toml", tmp_path, spark)
     (row,) = [r for r in tables["latency"] if r["queue"] == "APP.WORK" and r["q_mgr"] == "*"]
@@ -63,6 +69,11 @@ def test_an_mmc_queue_waits_as_long_as_erlang_c_says(spark, tmp_path):
     assert math.isclose(row["mean"], expected, rel_tol=TOLERANCE), (row["mean"], expected)
 
 
+@keeps(
+    "docs/pipeline.md",
+    "tests/test_queueing_theory.py runs both scenarios through the pipeline and holds "
+    "them within 5%",
+)
 def test_messages_expire_unserved_as_often_as_impatient_mm1_customers_abandon(spark, tmp_path):
     tables = _played("mm1-impatience.toml", tmp_path, spark)
     (run,) = tables["runs"]

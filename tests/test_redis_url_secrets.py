@@ -37,6 +37,19 @@ def warnings(stderr: str) -> list[str]:
     "holds a password, and names the variable that keeps it out of sight; the command then goes "
     "on with it",
 )
+@keeps(
+    "docs/security.md",
+    (
+        "A password given on the command line (`--redis`) is visible to every user of the machine "
+        "(`ps`), so the command warns in one line and names the environment variable that keeps it "
+        "out of sight"
+    ),
+)
+@keeps(
+    "docs/scenarios.md",
+    "(`--redis URL` works too, but a command line is visible to every user of the "
+    "machine: give a password by `QSG_REDIS_URL`.)",
+)
 def test_a_password_on_the_command_line_is_warned_of_in_one_line_naming_qsg_redis_url(
     command: str, tmp_path: Path
 ) -> None:

@@ -13,6 +13,7 @@ from qsg.core.message import Message
 from qsg.core.objects import CFStructure, ProcessDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import load
+from tests.claims import keeps
 from tests.helpers import ALL
 
 IN, LAST = CMQC.MQMF_MSG_IN_GROUP, CMQC.MQMF_LAST_MSG_IN_GROUP
@@ -38,6 +39,21 @@ def get(h: Handle, options: int, max_length: int | None = None) -> tuple[bytes, 
 
 
 # ---- MAXUMSGS ---------------------------------------------------------------------
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "MAXUMSGS limits a unit of work's puts and gets (MQRC_SYNCPOINT_LIMIT_REACHED, 2024), "
+        "counted afresh in each."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_SYNCPOINT_LIMIT_REACHED | a put or get in the unit of work beyond MAXUMSGS (counted "
+        "per unit of work, from 0 again after MQCMIT or MQBACK; gets outside syncpoint do not "
+        "count)"
+    ),
+)
 def test_maxumsgs_counts_afresh_in_each_unit_of_work_after_commit_and_after_backout() -> None:
     # MaxUncommittedMsgs: "the maximum number of uncommitted messages ... under any one
     # syncpoint": the count is per unit of work, so MQCMIT and MQBACK reset it.
@@ -50,6 +66,14 @@ def test_maxumsgs_counts_afresh_in_each_unit_of_work_after_commit_and_after_back
         end()
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_SYNCPOINT_LIMIT_REACHED | a put or get in the unit of work beyond MAXUMSGS (counted "
+        "per unit of work, from 0 again after MQCMIT or MQBACK; gets outside syncpoint do not "
+        "count)"
+    ),
+)
 def test_a_get_outside_syncpoint_does_not_count_against_maxumsgs() -> None:
     # Only messages within the unit of work count: a get with MQGMO_NO_SYNCPOINT is not.
     h = queue(max_uncommitted_msgs=1)
@@ -118,6 +142,13 @@ def test_a_segment_of_a_message_in_a_group_keeps_the_group_state() -> None:
         put(h, b"s2", SYNC_PUT | CMQC.MQPMO_LOGICAL_ORDER, MsgFlags=LAST_SEG)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_INCOMPLETE_MSG | MQPUT with LOGICAL_ORDER of a message that is not the next segment; "
+        "(warning) MQCLOSE with a logical message not completed, in preference to 2241"
+    ),
+)
 def test_closing_mid_segment_warns_incomplete_msg_in_preference_to_incomplete_group() -> None:
     # 2241: "If there is an incomplete logical message as well as an incomplete message
     # group, reason code MQRC_INCOMPLETE_MSG is returned in preference".
@@ -146,6 +177,13 @@ def test_the_group_status_of_a_segment_not_in_a_group_is_not_in_group() -> None:
 
 
 # ---- handles -------------------------------------------------------------------------
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_PUT_INHIBITED | MQPUT to a queue (or through an alias or remote definition) with "
+        "PUT(DISABLED), as altered since the open"
+    ),
+)
 def test_an_alter_of_an_alias_or_remote_queue_reaches_handles_already_open_through_it() -> None:
     # ALTER takes effect for handles open through the definition: PUT(DISABLED) on an
     # alias makes the next MQPUT fail with MQRC_PUT_INHIBITED; DEFPSIST(YES) on a remote
@@ -170,6 +208,13 @@ def test_an_alter_of_an_alias_or_remote_queue_reaches_handles_already_open_throu
     assert done.persistent
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_BUFFER_LENGTH_ERROR | MQGET with a buffer length below 0 or not a whole number (0 is "
+        "valid)"
+    ),
+)
 def test_mqget_with_a_zero_length_buffer_is_valid() -> None:
     # BufferLength "can be zero": a zero-length message is returned whole, a longer one
     # is truncated (MQRC_TRUNCATED_MSG_FAILED, or ACCEPTED with the option), never
@@ -186,6 +231,13 @@ def test_mqget_with_a_zero_length_buffer_is_valid() -> None:
     assert warned.value.message == b"" and warned.value.original_length == 4
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_OPTIONS_ERROR | options not valid or not valid together (MQOPEN, MQPUT, MQGET, "
+        "MQCLOSE); LOGICAL_ORDER on MQPUT1"
+    ),
+)
 def test_invalid_mqclose_options_fail_with_options_error_and_leave_the_handle_open() -> None:
     # MQCLOSE: MQRC_OPTIONS_ERROR (2046) for options not valid, and for MQCO_DELETE
     # with MQCO_DELETE_PURGE.
@@ -235,6 +287,13 @@ def expired(options: int, body: bytes = b"x" * 150) -> Message:
     return Message(desc=desc, body=body, put_time=0.0, expires_at=1.0, priority=3)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A report only when asked for; it carries none, the first 100 bytes or all of the data, as "
+        "the option says, with MQFB_EXPIRATION."
+    ),
+)
 def test_every_field_of_an_expiration_report_is_as_ibm_describes() -> None:
     # "Report messages" (IBM MQ): the report's MQMD copies Priority, Persistence,
     # Encoding, CodedCharSetId and the group fields of the original, has Format of the
@@ -295,6 +354,13 @@ class LosingStore(MemoryStore):
         return self.lost.get(uow)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_BACKED_OUT | MQCMIT of a unit of work that the coupling facility lost (it failed "
+        "while the unit of work was in flight): backed out in every store"
+    ),
+)
 def test_mqcmit_of_a_unit_of_work_a_store_lost_backs_it_out_everywhere_with_2003() -> None:
     # MQCMIT: MQRC_BACKED_OUT (2003) "the unit of work has been backed out": no store
     # commits alone, the other stores' part is backed out too.

@@ -18,6 +18,7 @@ from qsg.commands.run_view import print_summary
 from qsg.scenario import parse_scenario
 from qsg.scenario.play import RunResult, run_scenario
 from qsg.scenario.summary import Scopes, summarise
+from tests.claims import keeps
 from tests.test_event_log import SMALL
 
 #: A structure of 8 KB (32 elements) holds six 1 KB messages; nobody gets them.
@@ -79,6 +80,11 @@ def table_rows(text: str, title: str) -> list[list[str]]:
         (4321.0, "4,321 s"),
     ],
 )
+@keeps(
+    "docs/scenarios.md",
+    "Latencies and other durations are shown in milliseconds or seconds to three "
+    "significant digits",
+)
 def test_a_latency_is_shown_in_ms_or_s_to_three_significant_digits(
     seconds: float | None, text: str
 ) -> None:
@@ -86,6 +92,12 @@ def test_a_latency_is_shown_in_ms_or_s_to_three_significant_digits(
 
 
 @pytest.mark.parametrize("in_process", [False, True], ids=["server", "in-process"])
+@keeps("README.md", "errors by reason code with IBM's name")
+@keeps(
+    "docs/scenarios.md",
+    "Errors are shown by reason code with IBM's name, per queue manager and, in an "
+    '"Application errors" table, per workload',
+)
 def test_errors_are_counted_by_reason_code_per_queue_queue_manager_and_application(
     cf_url: str, in_process: bool
 ) -> None:
@@ -125,6 +137,11 @@ def test_reasons_are_listed_most_frequent_first_one_a_line() -> None:
     assert reasons(rows) == "2009 CONNECTION_BROKEN × 1,200\n2059 Q_MGR_NOT_AVAILABLE × 3"
 
 
+@keeps(
+    "docs/scenarios.md",
+    "A queue where nothing happened (a dead-letter queue nobody used) has no row, in the "
+    "tables as in `summary.json`.",
+)
 def test_the_tables_have_exactly_the_rows_of_the_summary_json() -> None:
     result = run_scenario(parse_scenario(SMALL, "small.toml"))
     summary = result.summary
@@ -140,6 +157,10 @@ def test_the_tables_have_exactly_the_rows_of_the_summary_json() -> None:
     assert ("QSG1", "APP.SHARED") in queues and ("QM1", "APP.REPORTS") in queues
 
 
+@keeps(
+    "docs/scenarios.md",
+    "A queue manager's peak depth is of its local queues (the column says `peak local depth`)",
+)
 def test_latencies_in_the_tables_carry_their_unit_and_peak_depth_says_local() -> None:
     result = run_scenario(parse_scenario(SMALL, "small.toml"))
     text = shown(result)
@@ -153,6 +174,7 @@ def test_latencies_in_the_tables_carry_their_unit_and_peak_depth_says_local() ->
     assert "peak_local_depth" in result.summary.qmgrs[0]
 
 
+@keeps("docs/scenarios.md", "Times count from the run's start on either clock")
 def test_a_wall_clock_run_reports_times_from_its_start() -> None:
     small = SMALL.replace("duration = 20", 'duration = 1.5\nclock = "wall"')
     result = run_scenario(parse_scenario(small, "wall.toml"))
@@ -164,6 +186,12 @@ def test_a_wall_clock_run_reports_times_from_its_start() -> None:
     assert last.startswith(f"seed 4; {result.summary.totals['end']:.1f} s in ")
 
 
+@keeps(
+    "docs/scenarios.md",
+    "`in flight at end`: messages the receiver had delivered whose batch the sender had "
+    "not yet seen confirmed when the run ended, which is why `messages` can be less than "
+    "`delivered`",
+)
 def test_a_channel_row_counts_what_was_delivered_but_not_yet_confirmed() -> None:
     # The receiver delivers a batch of 3 and commits; the run ends before the sender
     # hears the confirmation: 3 delivered, 0 in confirmed batches.

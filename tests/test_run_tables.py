@@ -119,6 +119,11 @@ def test_each_group_gets_its_own_nearest_rank_percentiles(tmp_path):
     assert rows["QB"]["mean"] == 200.0
 
 
+@keeps(
+    "docs/pipeline.md",
+    "the old holder's failure (kill, pause, loss of the CF) after it took the lease; null"
+    " if it stopped cleanly",
+)
 def test_a_takeover_after_a_failure_outside_the_old_holders_tenure_has_no_gap(tmp_path):
     ev = _run(
         tmp_path,

@@ -64,6 +64,13 @@ def scenario(tmp_path: Path, *, rate: str = "5", qmgr_extra: str = "") -> Path:
 
 
 @keeps("docs/edges.md", "one problem, `cannot read: more than 16,777,216 bytes`, exit 2")
+@keeps(
+    "docs/security.md",
+    (
+        "is read to at most 16 MiB (`qsg validate /dev/zero` is refused, not read until memory "
+        "runs out)"
+    ),
+)
 def test_validate_of_a_file_without_end_is_one_problem_not_a_read_until_memory_runs_out() -> None:
     done = validate("/dev/zero")
     assert done.returncode == 2, done.stderr[-2000:]
@@ -75,6 +82,13 @@ def test_validate_of_a_file_without_end_is_one_problem_not_a_read_until_memory_r
 @keeps(
     "docs/edges.md",
     "a scenario, an `mqsc_file`, a rate file or a sweep's files bigger than 16 MiB, or without end",
+)
+@keeps(
+    "docs/security.md",
+    (
+        "A scenario file, and every file it names (`rate = { file }`, `mqsc_file`), is read to at "
+        "most 16 MiB"
+    ),
 )
 def test_an_mqsc_file_or_a_rate_file_without_end_is_a_problem_of_its_key(tmp_path: Path) -> None:
     path = scenario(tmp_path, qmgr_extra='mqsc_file = "/dev/zero"')
@@ -101,6 +115,7 @@ def test_an_mqsc_file_or_a_rate_file_without_end_is_a_problem_of_its_key(tmp_pat
     "`file:line: expected two cells, time and rate, found 4`: the count, or the offending cell "
     "cut to 20 characters, never the line",
 )
+@keeps("docs/security.md", "a line of a named file is never echoed beyond the token at fault")
 def test_a_rate_file_that_is_not_one_is_reported_without_its_lines(tmp_path: Path) -> None:
     (tmp_path / "passwd").write_text(PASSWD)
     done = validate(scenario(tmp_path, rate='{ file = "passwd" }'))

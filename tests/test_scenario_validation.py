@@ -425,6 +425,11 @@ def test_validate_counts_what_a_scenario_holds_in_words() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", [["run", "--no-progress"], ["chaos", "--runs", "1"]])
+@keeps(
+    "docs/scenarios.md",
+    "`--json` prints the same as JSON, alone on standard output (the headline and "
+    "progress go to standard error), so it can be piped.",
+)
 def test_json_output_is_the_json_alone_on_standard_output(command: list[str]) -> None:
     # The headline and progress lines go to standard error, so a pipe gets JSON.
     path = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"

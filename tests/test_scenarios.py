@@ -185,6 +185,7 @@ def test_the_groups_script_resumes_the_group_after_the_restart(
 
 
 @keeps("README.md", "one seed draws every random choice of a run")
+@keeps("docs/scenarios.md", "then the same seed gives exactly the same events")
 def test_a_seeded_in_process_run_repeats_exactly() -> None:
     # One seed, one run: the same events (in process, trio's scheduling is seeded too).
     scenario = load_scenario(SCENARIOS / "shared-queue-expiry.toml")

@@ -14,6 +14,7 @@ from pyspark import SparkContext
 from qsg.commands.pipeline import jvm
 from qsg.commands.pipeline.jvm import TIERED, archive_options, lean_jvm, sound
 from qsg.commands.pipeline.spark import java_path
+from tests.claims import keeps
 
 
 def fake_java(tmp_path: Path) -> str:
@@ -46,6 +47,10 @@ class _Spark:
         self.stopped = True
 
 
+@keeps(
+    "docs/pipeline.md",
+    "It is made under a lock (a second campaign starting meanwhile runs without it)",
+)
 def test_the_archive_is_made_once_under_its_lock_and_a_second_start_meanwhile_goes_without(
     tmp_path: Path,
 ) -> None:
@@ -67,6 +72,11 @@ def test_the_archive_is_made_once_under_its_lock_and_a_second_start_meanwhile_go
     assert third.options == f"-XX:SharedArchiveFile={archive} {TIERED} {jvm.QUIET}"
 
 
+@keeps(
+    "docs/pipeline.md",
+    "The check is remembered (`.ok`: the archive's size and time) and made again if the "
+    "file changes.",
+)
 def test_a_checked_archive_is_not_checked_again_until_it_changes(tmp_path: Path) -> None:
     java, archive = fake_java(tmp_path), tmp_path / "spark.jsa"
     archive.write_text("sound")
@@ -81,6 +91,11 @@ def test_a_checked_archive_is_not_checked_again_until_it_changes(tmp_path: Path)
     assert not archive.exists()
 
 
+@keeps(
+    "docs/pipeline.md",
+    "so one that fails the check, or a `.part` left by a campaign that was killed, is "
+    "deleted and made again",
+)
 def test_a_half_written_archive_is_deleted_and_made_again(tmp_path: Path) -> None:
     java, archive = fake_java(tmp_path), tmp_path / "spark.jsa"
     archive.write_text("half")
@@ -91,6 +106,11 @@ def test_a_half_written_archive_is_deleted_and_made_again(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(("left", "adopted"), [("half", False), ("sound", True)])
+@keeps(
+    "docs/pipeline.md",
+    "so one that fails the check, or a `.part` left by a campaign that was killed, is "
+    "deleted and made again",
+)
 def test_a_part_left_by_a_maker_that_died_is_adopted_if_sound_and_deleted_if_not(
     tmp_path: Path, left: str, adopted: bool
 ) -> None:
@@ -143,6 +163,10 @@ def no_spark_running(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("no_spark_running")
+@keeps(
+    "docs/pipeline.md",
+    "`qsg chaos` starts it with `-XX:TieredStopAtLevel=1` (the quick compiler only)",
+)
 def test_a_local_master_gets_the_lean_jvm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JAVA_HOME", str(Path(fake_java(tmp_path)).parent.parent))
     lean = lean_jvm("local[2]", None, ["spark.executor.memory=2g"], cache=tmp_path / "cache")
@@ -161,6 +185,11 @@ def test_a_local_master_gets_the_lean_jvm(tmp_path: Path, monkeypatch: pytest.Mo
         (None, "sc://head:15002", []),
     ],
 )
+@keeps(
+    "docs/pipeline.md",
+    "a `spark.driver.extraJavaOptions` of your own (`--conf` or `spark-defaults.conf`) "
+    "replaces them, and a cluster's or Spark Connect's JVMs are not touched",
+)
 def test_a_users_driver_options_or_a_spark_not_local_get_nothing_from_qsg(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -176,6 +205,11 @@ def test_a_users_driver_options_or_a_spark_not_local_get_nothing_from_qsg(
 
 
 @pytest.mark.usefixtures("no_spark_running")
+@keeps(
+    "docs/pipeline.md",
+    "a `spark.driver.extraJavaOptions` of your own (`--conf` or `spark-defaults.conf`) "
+    "replaces them",
+)
 def test_driver_options_in_spark_defaults_conf_are_left_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -185,6 +219,7 @@ def test_driver_options_in_spark_defaults_conf_are_left_alone(
     assert lean_jvm("local[2]", None, [], cache=tmp_path / "cache").options == ""
 
 
+@keeps("docs/pipeline.md", "into `$QSG_CACHE_DIR` (default `~/.cache/qsg`)")
 def test_a_cache_dir_comes_from_qsg_cache_dir_else_the_users_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,6 +12,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from tests.claims import keeps
+
 ROOT = Path(__file__).resolve().parent.parent
 EXTRA = ("pyspark", "pandas", "plotly")
 
@@ -40,6 +42,7 @@ def _qsg(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Complete
     )
 
 
+@keeps("README.md", "`pip install 'qsg[spark]'` adds the Spark pipeline and its report")
 def test_the_base_package_does_not_depend_on_spark_pandas_or_plotly() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     named = [dep.split("[")[0].split(">")[0].split("<")[0] for dep in project["dependencies"]]
@@ -48,6 +51,14 @@ def test_the_base_package_does_not_depend_on_spark_pandas_or_plotly() -> None:
     assert set(extra) == set(EXTRA)
 
 
+@keeps(
+    "README.md",
+    "As a package, `pip install qsg` (from a clone: `pip install .`) gives the simulator",
+)
+@keeps(
+    "docs/pipeline.md",
+    "Without it qsg plays scenarios, pymqi programs and chaos campaigns as usual",
+)
 def test_a_scenario_plays_without_the_spark_extra(tmp_path: Path) -> None:
     env = _without_the_extra(tmp_path)
     done = _qsg(
@@ -59,6 +70,10 @@ def test_a_scenario_plays_without_the_spark_extra(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@keeps(
+    "docs/pipeline.md",
+    "`qsg metrics`, `sweep` and `report` stop in one line naming what to install",
+)
 def test_a_pipeline_command_without_the_extra_names_it_in_one_line(tmp_path: Path) -> None:
     env = _without_the_extra(tmp_path)
     (tmp_path / "runs").mkdir()
@@ -70,6 +85,10 @@ def test_a_pipeline_command_without_the_extra_names_it_in_one_line(tmp_path: Pat
     assert "pyspark, pandas, plotly" in lines[0]
 
 
+@keeps(
+    "README.md",
+    "As a package, `pip install qsg` (from a clone: `pip install .`) gives the simulator",
+)
 def test_the_command_line_imports_none_of_the_extra_until_a_pipeline_command_runs() -> None:
     code = (
         "import sys; import qsg.commands.cli, qsg.pymqi, qsg.scenario.play; "

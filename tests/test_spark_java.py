@@ -31,6 +31,7 @@ def fake_java(tmp_path: Path, banner: str) -> Path:
         ('openjdk version "11.0.2" 2019-01-15', 11),
     ],
 )
+@keeps("docs/pipeline.md", "Java 17 or newer is the one prerequisite of a local Spark.")
 def test_a_java_older_than_17_is_named_with_its_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, banner: str, major: int
 ) -> None:

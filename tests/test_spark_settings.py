@@ -14,10 +14,15 @@ from click.testing import CliRunner
 
 from qsg.commands.cli import main
 from qsg.commands.pipeline.spark import check_master, check_remote, parse_conf, spark_defaults
+from tests.claims import keeps
 
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
 
+@keeps(
+    "docs/pipeline.md",
+    "a Spark setting, repeatable (`--conf spark.executor.memory=2g`); set over everything else",
+)
 def test_conf_settings_are_key_equals_value_and_the_value_may_hold_equals_signs():
     assert parse_conf(["spark.executor.memory=2g", "spark.a.b=x=y", "spark.empty="]) == {
         "spark.executor.memory": "2g",
@@ -32,6 +37,9 @@ def test_a_conf_setting_without_a_key_and_value_is_refused_by_name(setting):
         parse_conf([setting])
 
 
+@keeps(
+    "docs/pipeline.md", "read as spark-submit reads it (`$SPARK_CONF_DIR`, else `$SPARK_HOME/conf`)"
+)
 def test_spark_defaults_conf_is_read_from_spark_conf_dir_as_spark_submit_reads_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
@@ -71,6 +79,11 @@ def test_a_bad_conf_or_two_sparks_is_one_line_before_spark_starts(tmp_path: Path
     assert both.output.strip() == "error --master and --remote name two Sparks: give one"
 
 
+@keeps(
+    "docs/pipeline.md",
+    "a key set there wins over qsg's own defaults (no UI, UTC, shuffle partitions, one "
+    "attempt per task)",
+)
 def test_spark_defaults_conf_wins_over_qsgs_settings_and_conf_wins_over_both(tmp_path: Path):
     # spark-submit reads $SPARK_CONF_DIR/spark-defaults.conf; qsg's own settings give way
     # to it, and a --conf given on the command line is set last, over everything. In a
@@ -103,6 +116,11 @@ def test_spark_defaults_conf_wins_over_qsgs_settings_and_conf_wins_over_both(tmp
 
 @pytest.mark.parametrize("master", ["lcoal[2]", "local[x]", "local[0]", "localhost:7077", "spark"])
 @pytest.mark.parametrize("command", ["metrics", "chaos"])
+@keeps(
+    "docs/pipeline.md",
+    "anything else Spark's master URLs do not take (`lcoal[2]`, `local[x]`) is a usage "
+    "error naming it, before anything starts",
+)
 def test_a_master_spark_would_not_take_is_a_usage_error_naming_it(
     master: str, command: str, tmp_path: Path
 ):
@@ -129,10 +147,15 @@ def test_a_master_spark_would_not_take_is_a_usage_error_naming_it(
         "k8s://https://10.0.0.1:6443",
     ],
 )
+@keeps(
+    "docs/pipeline.md",
+    "a Spark master: `local[N]`, `spark://host:7077`, `yarn`, `k8s://...` (default `local[*]`)",
+)
 def test_every_kind_of_master_url_spark_takes_is_taken(master: str):
     check_master(master)
 
 
+@keeps("docs/pipeline.md", "A URL not `sc://...` is a usage error")
 def test_a_remote_that_is_not_an_sc_url_is_a_usage_error(tmp_path: Path):
     # PySpark would take "localhost:15002" for a local master and start a JVM.
     done = CliRunner().invoke(main, ["metrics", str(tmp_path), "--remote", "localhost:15002"])
@@ -140,6 +163,11 @@ def test_a_remote_that_is_not_an_sc_url_is_a_usage_error(tmp_path: Path):
     assert "localhost:15002: a Spark Connect URL is sc://HOST:PORT" in done.output
 
 
+@keeps(
+    "docs/pipeline.md",
+    "a port that refuses, or does not answer the HTTP/2 preface (as a gRPC server does at"
+    " once) within 10 s, is one line (`cannot reach Spark Connect at ...`)",
+)
 def test_a_connect_server_that_refuses_is_one_line_not_minutes_of_retries(tmp_path: Path):
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
@@ -152,6 +180,11 @@ def test_a_connect_server_that_refuses_is_one_line_not_minutes_of_retries(tmp_pa
     assert len(done.output.strip().splitlines()) == 1
 
 
+@keeps(
+    "docs/pipeline.md",
+    "a port that refuses, or does not answer the HTTP/2 preface (as a gRPC server does at"
+    " once) within 10 s, is one line (`cannot reach Spark Connect at ...`)",
+)
 def test_a_connect_server_that_accepts_and_never_answers_is_one_line_after_its_seconds(
     silent_port: int,
 ):

@@ -24,6 +24,7 @@ from qsg.commands.pipeline.worker_daemon import (
     preload,
     preloaded_names,
 )
+from tests.claims import keeps
 
 ROOT = Path(__file__).parent.parent
 
@@ -64,6 +65,7 @@ def _worker_sees(daemon: str, env: dict[str, str] | None = None) -> dict[str, ob
 
 
 @pytest.mark.slow
+@keeps("docs/pipeline.md", "it imports a run's modules once")
 def test_a_worker_forked_from_qsgs_daemon_has_the_run_path_imported_and_frozen() -> None:
     # Spark's own daemon (the control): the worker has imported nothing of qsg's.
     assert _worker_sees("") == {"qsg": False, "frozen": 0}
@@ -73,6 +75,11 @@ def test_a_worker_forked_from_qsgs_daemon_has_the_run_path_imported_and_frozen()
 
 
 @pytest.mark.slow
+@keeps(
+    "docs/pipeline.md",
+    "A module the daemon cannot import is the workers' to import, as without it (the "
+    "daemon says so in one line on stderr)",
+)
 def test_a_daemon_that_cannot_import_a_module_still_serves_workers() -> None:
     # Spark passes the executor's environment on to the daemon it starts.
     seen = _worker_sees(MODULE, {PRELOAD_ENV: "qsg.no_such_module"})
@@ -88,6 +95,7 @@ def test_a_module_that_fails_to_import_is_named_with_why_and_the_others_imported
     assert "qsg.chaos.campaign" in sys.modules
 
 
+@keeps("docs/pipeline.md", "`QSG_WORKER_PRELOAD` (names, comma-separated) replaces its list.")
 def test_the_modules_preloaded_are_the_run_path_unless_the_environment_names_others() -> None:
     assert preloaded_names({}) == PRELOAD
     assert "qsg.chaos.campaign" in PRELOAD
@@ -95,6 +103,11 @@ def test_the_modules_preloaded_are_the_run_path_unless_the_environment_names_oth
     assert preloaded_names({PRELOAD_ENV: ""}) == ()
 
 
+@keeps(
+    "docs/pipeline.md",
+    "not pyarrow nor pandas, which start threads at import, and a fork copies only the "
+    "thread that forks",
+)
 def test_the_daemon_preloads_neither_pyarrow_nor_pandas_which_start_threads() -> None:
     # pyspark.daemon imports its worker after the fork for that reason: a fork copies
     # only the thread that forks. The run path must not pull them in either.
@@ -122,12 +135,22 @@ def test_the_daemon_module_is_named_as_spark_will_run_it() -> None:
         (None, "sc://head:15002", []),
     ],
 )
+@keeps(
+    "docs/pipeline.md",
+    "A `spark.python.daemon.module` of your own (`--conf` or `spark-defaults.conf`) wins,"
+    " and a cluster's executors",
+)
 def test_a_daemon_of_the_users_or_a_spark_not_local_get_nothing_from_qsg(
     master: str | None, remote: str | None, conf: list[str]
 ) -> None:
     assert daemon_conf(master, remote, conf) == ()
 
 
+@keeps(
+    "docs/pipeline.md",
+    "or workers of another Python (`PYSPARK_PYTHON`, `spark.pyspark.python`), are left "
+    "with Spark's daemon",
+)
 def test_workers_of_another_python_keep_sparks_own_daemon() -> None:
     # Another Python may not hold qsg: a daemon it cannot import fails the whole job.
     other = {"PYSPARK_PYTHON": "/opt/other/bin/python3"}
@@ -136,6 +159,10 @@ def test_workers_of_another_python_keep_sparks_own_daemon() -> None:
     assert daemon_conf("local[2]", None, environ={}) != ()
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A `spark.python.daemon.module` of your own (`--conf` or `spark-defaults.conf`) wins",
+)
 def test_a_daemon_named_in_spark_defaults_conf_is_left_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

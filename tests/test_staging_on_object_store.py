@@ -17,6 +17,7 @@ import pytest
 from pyarrow import fs
 
 from qsg.commands.pipeline.staging import Stage, TableExistsError, put
+from tests.claims import keeps
 
 BUCKET = "qsg-tables"
 OUT = f"s3a://{BUCKET}/sweeps/day1/metrics"
@@ -71,6 +72,12 @@ def _rows(store: fs.S3FileSystem, table: str) -> list[tuple[str, int]]:
     return sorted(zip(read["run"].to_pylist(), read["x"].to_pylist(), strict=True))
 
 
+@keeps("README.md", "every directory may be a URI such as `s3a://`")
+@keeps(
+    "docs/pipeline.md",
+    "its parts are moved one key at a time and its `_SUCCESS` written after them, so a "
+    "reader that sees `_SUCCESS` sees the whole table",
+)
 def test_a_job_staged_on_s3_is_committed_whole_with_each_tables_success_marker(
     s3: fs.S3FileSystem,
 ) -> None:
@@ -90,6 +97,10 @@ def test_a_job_staged_on_s3_is_committed_whole_with_each_tables_success_marker(
     assert _rows(s3, "latency") == [("r1", 1), ("r2", 2)]
 
 
+@keeps(
+    "docs/pipeline.md",
+    "when any failed, the staging directory is deleted and no table is touched (nor `OUT` made)",
+)
 def test_overwrite_on_s3_replaces_the_old_table_and_a_failed_job_leaves_it_untouched(
     s3: fs.S3FileSystem,
 ) -> None:
@@ -118,6 +129,7 @@ def test_overwrite_on_s3_replaces_the_old_table_and_a_failed_job_leaves_it_untou
     ]
 
 
+@keeps("docs/pipeline.md", "`errorifexists` refuses, naming the first, before any is written.")
 def test_errorifexists_on_s3_refuses_before_anything_is_staged(s3: fs.S3FileSystem) -> None:
     first = Stage.begin(OUT, ["latency"], "overwrite")
     assert first is not None

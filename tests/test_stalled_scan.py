@@ -70,6 +70,13 @@ async def _stall(redis_url: str | None) -> list[qsg.events.WorldEvent]:
     "With the test-only switch that skips the fencing check (`qsg.core.bugs.SKIP_FENCING`) the "
     "stale scan runs and the `scan-lease` checker reports it",
 )
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Shared queues are scanned by one queue manager of the group at a time; when it ends, "
+        "another takes over. qsg holds that role with a lease and fences the scan with its token."
+    ),
+)
 def test_a_holder_stalled_mid_scan_past_its_lease_is_refused_when_it_wakes(
     where: str, request: pytest.FixtureRequest
 ) -> None:

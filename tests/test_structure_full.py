@@ -76,6 +76,7 @@ def _usage(store: MessageStore) -> tuple[int, int, float]:
     "docs/capacity.md",
     "a structure is full, and MQPUT gets MQRC_STORAGE_MEDIUM_FULL, when either runs out",
 )
+@keeps("docs/scenarios.md", "a full structure is MQRC_STORAGE_MEDIUM_FULL (2192)")
 def test_at_cflevel_5_a_64_kb_structure_refuses_the_65th_1_kb_message_with_2192(
     store: MessageStore,
 ) -> None:

@@ -25,6 +25,11 @@ SCENARIOS = Path(__file__).parent.parent / "scenarios"
 SWEEP = SCENARIOS / "sweep-capacity.toml"
 
 
+@keeps(
+    "README.md",
+    "A sweep varies a base scenario (rates, member counts, CF access time, any key; seeds)",
+)
+@keeps("docs/pipeline.md", "every combination runs once per seed")
 def test_a_sweep_has_a_point_per_combination_and_seed():
     sweep = load_sweep(SWEEP)
     assert len(sweep.points) == 12
@@ -41,6 +46,11 @@ def test_a_sweep_has_a_point_per_combination_and_seed():
     assert four.group == "qsg.QSG1.members=4"  # rates are the load axis, not a group
 
 
+@keeps(
+    "docs/pipeline.md",
+    "`replications = N` (instead of `seeds`) plays N seeds from the base scenario's "
+    "`[run] seed` on",
+)
 def test_replications_play_that_many_seeds_a_point_from_the_first_seed(tmp_path):
     sweep = tmp_path / "r.toml"
     sweep.write_text(
@@ -72,6 +82,10 @@ def test_bad_replications_are_refused_at_their_line(tmp_path, text, message):
         load_sweep(sweep)
 
 
+@keeps(
+    "docs/pipeline.md",
+    "a problem is reported with the sweep file's line (for a parameter that names nothing)",
+)
 def test_a_sweep_naming_what_the_scenario_lacks_is_refused_at_its_line(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text(
@@ -88,6 +102,11 @@ def test_a_sweep_naming_what_the_scenario_lacks_is_refused_at_its_line(tmp_path)
         load_sweep(bad)
 
 
+@keeps(
+    "docs/pipeline.md",
+    "or the point's name and parameters (for a value the scenario refuses). Exit code 2, "
+    "nothing started.",
+)
 def test_a_sweep_point_the_scenario_checks_refuse_is_reported_before_anything_runs(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text(
@@ -112,6 +131,12 @@ def test_a_sweep_point_the_scenario_checks_refuse_is_reported_before_anything_ru
     "structure's peak and time to full, the busiest member), then the charts.",
 )
 @keeps("README.md", "the highest load whose p99 latency meets the objective")
+@keeps(
+    "docs/pipeline.md",
+    "the highest offered load whose p99 latency (pooled over the seeds, on the "
+    "objective's queue, else every queue) stays within the objective, every lower load "
+    "meeting it too",
+)
 def test_a_twelve_point_sweep_finds_the_knee_and_reports_it(spark, tmp_path):
     out = tmp_path / "sweep"
     result = CliRunner().invoke(
@@ -228,6 +253,7 @@ def test_spark_says_nothing_at_start_up(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@keeps("docs/pipeline.md", "any other is refused in one line before Spark starts")
 def test_a_sweep_out_pyarrow_cannot_write_is_named_before_spark_starts(tmp_path: Path) -> None:
     # Each task writes its point's run with pyarrow: an OUT only Spark reaches (Hadoop's
     # viewfs://, here) would fail every point after playing it; it is refused first.
@@ -245,6 +271,7 @@ def test_a_sweep_out_pyarrow_cannot_write_is_named_before_spark_starts(tmp_path:
     assert "setLogLevel" not in done.stderr  # Spark's first words: it never started
 
 
+@keeps("docs/pipeline.md", "any other is refused in one line before Spark starts")
 def test_run_sweep_refuses_an_out_pyarrow_cannot_write_before_playing_a_point(
     spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -257,6 +284,11 @@ def test_run_sweep_refuses_an_out_pyarrow_cannot_write_before_playing_a_point(
     assert played == []
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A test plays a 200-point sweep and checks that the only rows Spark hands the driver "
+    "are the 200 results.",
+)
 def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
     spark, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -294,6 +326,11 @@ def test_a_200_point_sweep_brings_the_driver_a_row_per_point_and_no_events(
     assert max(len(r["part"]) for r in rows) < 200  # a point's result: a line of JSON
 
 
+@keeps(
+    "docs/pipeline.md",
+    "A point that fails is a row of `points` with its error, and is named on the "
+    "terminal; the others are kept (exit code 1).",
+)
 def test_a_point_that_fails_on_its_executor_is_a_row_with_its_error_and_the_rest_are_kept(
     spark, tmp_path: Path
 ) -> None:
@@ -325,6 +362,7 @@ def test_a_point_that_fails_on_its_executor_is_a_row_with_its_error_and_the_rest
         assert (out / "runs" / kept / "events.parquet").exists()
 
 
+@keeps("docs/pipeline.md", "DIR may be a URI; the report is written locally")
 def test_a_report_of_a_file_uri_is_the_report_of_its_path(spark, tmp_path: Path) -> None:
     # Issue 33: every path option accepts a URI; the report reads from one. A file://
     # URI is the same directory as its path, and so the same report.
@@ -343,6 +381,7 @@ def test_a_report_of_a_file_uri_is_the_report_of_its_path(spark, tmp_path: Path)
     assert pages["uri"] == pages["path"] and "<table" in pages["uri"]
 
 
+@keeps("docs/pipeline.md", "Points are dealt to tasks by their expected cost")
 def test_a_points_expected_cost_is_its_messages_and_samples_so_the_heavy_ones_are_dealt_apart():
     # docs/pipeline.md: points are dealt to tasks by (offered load + members) x duration.
     from qsg.commands.pipeline.frames import deal

@@ -144,6 +144,10 @@ def test_a_malformed_conname_is_refused_by_name(conname: str) -> None:
     '`topology.add_qmgr("QM3", listener=1414)` (or `listener=0` for any free port, or '
     '`"host(port)"`) gives QM3 a TCP channel listener',
 )
+@keeps(
+    "docs/security.md",
+    "listens on the loopback address only (127.0.0.1) unless it is given a host",
+)
 def test_a_listener_is_given_as_a_port_or_host_and_port() -> None:
     top = qsg.Topology()
     top.add_qmgr("QM3", listener=1500)

@@ -75,6 +75,10 @@ def trigger_messages(initq: Handle, now: float = 0.0) -> list[tuple[MD, TM]]:
 )
 @keeps("docs/triggering.md", "**The trigger message**: nonpersistent, `MQFMT_TRIGGER`")
 @keeps("docs/triggering.md", "at the initiation queue's default priority")
+@keeps(
+    "docs/mq-rules.md",
+    "TRIGTYPE(FIRST), EVERY and DEPTH fire as their conditions say; DEPTH turns triggering off.",
+)
 def test_a_first_message_on_an_empty_queue_writes_one_trigger_message_with_its_mqtm() -> None:
     qm = triggered_qm()
     initq = monitor(qm)
@@ -98,6 +102,7 @@ def test_a_first_message_on_an_empty_queue_writes_one_trigger_message_with_its_m
 
 
 @keeps("docs/triggering.md", "always `MQEI_UNLIMITED`")
+@keeps("docs/mq-rules.md", "Trigger messages always have MQEI_UNLIMITED (note 8).")
 def test_trigger_messages_are_always_generated_with_unlimited_expiry() -> None:
     """ "Expiry (MQLONG)" note 8, even when the message that caused it expires."""
     qm = triggered_qm()
@@ -107,6 +112,7 @@ def test_trigger_messages_are_always_generated_with_unlimited_expiry() -> None:
     assert md.Expiry == CMQC.MQEI_UNLIMITED
 
 
+@keeps("docs/mq-rules.md", "The MQTM is 684 bytes in IBM's layout.")
 def test_the_mqtm_is_684_bytes_in_ibm_layout() -> None:
     tm = TM(b"Q", b"P", b"D", 6, b"A", b"E", b"U")
     data = tm.pack(CMQC.MQENC_NATIVE)
@@ -127,6 +133,10 @@ def test_the_mqtm_is_684_bytes_in_ibm_layout() -> None:
 
 
 @keeps("docs/triggering.md", "`EVERY` (each such message)")
+@keeps(
+    "docs/mq-rules.md",
+    "TRIGTYPE(FIRST), EVERY and DEPTH fire as their conditions say; DEPTH turns triggering off.",
+)
 def test_every_writes_a_trigger_message_for_each_message() -> None:
     qm = triggered_qm(trigger_type=CMQC.MQTT_EVERY)
     initq = monitor(qm)
@@ -140,6 +150,10 @@ def test_every_writes_a_trigger_message_for_each_message() -> None:
     "docs/triggering.md",
     "`DEPTH` (the count reaches `TRIGDPTH`; then the queue manager sets `NOTRIGGER` until "
     "someone turns it on again)",
+)
+@keeps(
+    "docs/mq-rules.md",
+    "TRIGTYPE(FIRST), EVERY and DEPTH fire as their conditions say; DEPTH turns triggering off.",
 )
 def test_depth_fires_at_trigdpth_and_then_turns_triggering_off() -> None:
     qm = triggered_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=3)
@@ -156,6 +170,13 @@ def test_depth_fires_at_trigdpth_and_then_turns_triggering_off() -> None:
 
 
 @keeps("docs/triggering.md", "expired messages not yet discarded count, as for every purpose")
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "Expired messages not yet discarded count in the queue's depth for every purpose, MAXDEPTH "
+        "and depth triggering included (note 2)."
+    ),
+)
 def test_expired_messages_not_yet_discarded_count_for_depth_triggering() -> None:
     """ "Expiry (MQLONG)" note 2: they count "for all purposes, including depth triggering"."""
     qm = triggered_qm(trigger_type=CMQC.MQTT_DEPTH, trigger_depth=3)
@@ -337,6 +358,13 @@ def test_alter_qlocal_trigger_with_messages_waiting_writes_a_trigger_message() -
         (CMQC.MQCA_TRIGGER_DATA, b"x" * 65, CMQC.MQRC_CHAR_ATTR_LENGTH_ERROR),
     ],
 )
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_TRIGGER_CONTROL_ERROR, _DEPTH_ERROR, _MSG_PRIORITY_ERR, _TYPE_ERROR | MQSET of a "
+        "triggering attribute out of range"
+    ),
+)
 def test_mqset_refuses_a_triggering_value_with_its_reason_code(
     selector: int, value: int | bytes, reason: int
 ) -> None:
@@ -427,6 +455,7 @@ def shared_member() -> QMgr:
     "docs/triggering.md",
     "on a shared queue committed ones only (so its trigger check happens at commit)",
 )
+@keeps("docs/mq-rules.md", "A shared queue counts committed messages only and triggers at commit.")
 def test_a_shared_queue_counts_committed_messages_only_and_triggers_at_commit() -> None:
     qm = shared_member()
     initq = open_queue(qm, "APP.INITQ", IN)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from qsg import CMQC, MQMIError, QMgr
+from tests.claims import keeps
 from tests.helpers import ALL, drain, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -22,6 +23,13 @@ def depth(qm: QMgr) -> int:
     return qm.depth("Q")
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An uncommitted put is invisible to others but counts in depth; a backed-out get returns "
+        "the message to its place with BackoutCount raised."
+    ),
+)
 def test_an_uncommitted_put_is_invisible_to_others_but_counts_in_depth(qm: QMgr) -> None:
     # CurrentQDepth "includes messages that have been put on the queue within a unit of
     # work, but that have not yet been committed, even though they are not eligible".
@@ -57,6 +65,13 @@ def test_an_uncommitted_get_leaves_depth_and_backout_returns_it_with_backout_cou
     assert depth(qm) == 0 and drain(h, 4.0) == []
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "An uncommitted put is invisible to others but counts in depth; a backed-out get returns "
+        "the message to its place with BackoutCount raised."
+    ),
+)
 def test_a_backed_out_get_returns_the_message_to_its_place_in_the_queue(qm: QMgr) -> None:
     h = open_queue(qm, "Q")
     for body in (b"a", b"b", b"c"):
@@ -74,6 +89,24 @@ def test_a_backed_out_put_vanishes_and_depth_drops(qm: QMgr) -> None:
     assert depth(qm) == 0 and drain(open_queue(qm, "Q"), 1.0) == []
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "On z/OS puts and gets are in syncpoint unless told otherwise; elsewhere outside.",
+)
+@keeps(
+    "docs/rules.md",
+    (
+        "A queue manager defaults to **z/OS** rules: a put or get with neither `*_SYNCPOINT` nor "
+        "`*_NO_SYNCPOINT` is in syncpoint."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "default syncpoint | MQPUT and MQGET with neither SYNCPOINT nor NO_SYNCPOINT are in the "
+        "unit of work"
+    ),
+)
 def test_zos_puts_and_gets_are_in_syncpoint_unless_told_otherwise() -> None:
     # On z/OS the default for MQPUT and MQGET without either syncpoint option is syncpoint.
     qm = QMgr("QM1")
@@ -88,6 +121,18 @@ def test_zos_puts_and_gets_are_in_syncpoint_unless_told_otherwise() -> None:
     assert qm.depth("Q") == 1
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "On z/OS puts and gets are in syncpoint unless told otherwise; elsewhere outside.",
+)
+@keeps("docs/rules.md", "Pass `QMgr(..., platform=CMQC.MQPL_UNIX)` for distributed behaviour.")
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "default syncpoint | MQPUT and MQGET with neither SYNCPOINT nor NO_SYNCPOINT are in the "
+        "unit of work"
+    ),
+)
 def test_other_platforms_put_outside_syncpoint_by_default() -> None:
     qm = QMgr("QM1", platform=CMQC.MQPL_UNIX)
     qm.define_queue("Q")
@@ -95,6 +140,8 @@ def test_other_platforms_put_outside_syncpoint_by_default() -> None:
     assert drain(open_queue(qm, "Q"), 1.0) == [b"x"]
 
 
+@keeps("docs/rules.md", "disconnect commits")
+@keeps("docs/reason-codes.md", "MQRC_HCONN_ERROR | a call on a disconnected connection")
 def test_disconnect_commits_the_unit_of_work(qm: QMgr) -> None:
     conn = qm.connect()
     put(conn.open("Q", CMQC.MQOO_OUTPUT), b"x", 0.0, CMQC.MQPMO_SYNCPOINT)
@@ -104,6 +151,21 @@ def test_disconnect_commits_the_unit_of_work(qm: QMgr) -> None:
         conn.commit()
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "MAXUMSGS limits a unit of work's puts and gets (MQRC_SYNCPOINT_LIMIT_REACHED, 2024), "
+        "counted afresh in each."
+    ),
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_SYNCPOINT_LIMIT_REACHED | a put or get in the unit of work beyond MAXUMSGS (counted "
+        "per unit of work, from 0 again after MQCMIT or MQBACK; gets outside syncpoint do not "
+        "count)"
+    ),
+)
 def test_maxumsgs_limits_syncpoint_puts_and_gets_with_syncpoint_limit_reached(qm: QMgr) -> None:
     qm.define_queue("BIG")
     conn = qm.connect()
@@ -119,6 +181,11 @@ def test_maxumsgs_limits_syncpoint_puts_and_gets_with_syncpoint_limit_reached(qm
     put(h, b"e", 0.0, CMQC.MQPMO_SYNCPOINT)  # a new unit of work starts from zero
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "A put at MAXDEPTH is MQRC_Q_FULL; over MAXMSGL, MQRC_MSG_TOO_BIG_FOR_Q.",
+)
+@keeps("docs/reason-codes.md", "MQRC_Q_FULL | a put to a queue at its MAXDEPTH")
 def test_a_put_at_maxdepth_fails_with_q_full(qm: QMgr) -> None:
     h = open_queue(qm, "Q")
     for _ in range(3):
@@ -127,6 +194,11 @@ def test_a_put_at_maxdepth_fails_with_q_full(qm: QMgr) -> None:
         put(h, b"x", 0.0)
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "A put at MAXDEPTH is MQRC_Q_FULL; over MAXMSGL, MQRC_MSG_TOO_BIG_FOR_Q.",
+)
+@keeps("docs/reason-codes.md", "MQRC_MSG_TOO_BIG_FOR_Q | a message longer than the queue's MAXMSGL")
 def test_a_message_over_maxmsgl_fails_with_msg_too_big_for_q(qm: QMgr) -> None:
     with pytest.raises(MQMIError, match=r"MQRC_MSG_TOO_BIG_FOR_Q \(2030\)"):
         put(open_queue(qm, "Q"), b"x" * 11, 0.0)
@@ -134,6 +206,14 @@ def test_a_message_over_maxmsgl_fails_with_msg_too_big_for_q(qm: QMgr) -> None:
 
 
 @pytest.mark.parametrize("body", [123, None, ["x"], 1.5])
+@keeps(
+    "docs/rules.md",
+    (
+        "A body that is not `bytes` or `str` (a `bytearray` or `memoryview` is taken as its bytes) "
+        "fails with MQRC_BUFFER_ERROR (2004)"
+    ),
+)
+@keeps("docs/reason-codes.md", "MQRC_BUFFER_ERROR | MQPUT of a body that is not bytes or str")
 def test_a_put_of_anything_but_bytes_or_str_fails_with_buffer_error(qm: QMgr, body: object) -> None:
     h = open_queue(qm, "Q")
     with pytest.raises(MQMIError, match=r"MQRC_BUFFER_ERROR \(2004\).*bytes or str, not"):
@@ -145,6 +225,13 @@ class _Bytes(bytes):
     pass
 
 
+@keeps(
+    "docs/rules.md",
+    (
+        "A body that is not `bytes` or `str` (a `bytearray` or `memoryview` is taken as its bytes) "
+        "fails with MQRC_BUFFER_ERROR (2004)"
+    ),
+)
 def test_a_bytearray_memoryview_or_bytes_subclass_is_put_as_its_bytes(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL)
     put(h, bytearray(b"ab"), 0.0)  # type: ignore[arg-type]
@@ -154,6 +241,17 @@ def test_a_bytearray_memoryview_or_bytes_subclass_is_put_as_its_bytes(qm: QMgr) 
 
 
 @pytest.mark.parametrize("max_length", [-1, -5, 2.5, "10"])
+@keeps(
+    "docs/rules.md",
+    "a get's buffer length below 0 or not a whole number with MQRC_BUFFER_LENGTH_ERROR (2005)",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_BUFFER_LENGTH_ERROR | MQGET with a buffer length below 0 or not a whole number (0 is "
+        "valid)"
+    ),
+)
 def test_a_get_with_a_buffer_length_below_0_or_not_whole_fails_with_buffer_length_error(
     qm: QMgr, max_length: object
 ) -> None:
@@ -164,6 +262,21 @@ def test_a_get_with_a_buffer_length_below_0_or_not_whole_fails_with_buffer_lengt
     assert drain(h, 0.0) == [b"x"]  # nothing was taken
 
 
+@keeps(
+    "docs/rules.md",
+    "**Limits**: MAXDEPTH, MAXMSGL (queue and queue manager), put/get inhibit, MQINQ, MQSET.",
+)
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_GET_INHIBITED | MQGET on a queue (or through an alias) with GET(DISABLED)",
+)
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_PUT_INHIBITED | MQPUT to a queue (or through an alias or remote definition) with "
+        "PUT(DISABLED), as altered since the open"
+    ),
+)
 def test_put_and_get_inhibit_refuse_with_their_reason_codes(qm: QMgr) -> None:
     h = qm.connect().open("Q", ALL | CMQC.MQOO_SET)
     put(h, b"x", 0.0)
@@ -176,6 +289,13 @@ def test_put_and_get_inhibit_refuse_with_their_reason_codes(qm: QMgr) -> None:
     assert h.inquire(CMQC.MQIA_INHIBIT_GET) == CMQC.MQQA_GET_INHIBITED
 
 
+@keeps(
+    "docs/reason-codes.md",
+    (
+        "MQRC_NOT_OPEN_FOR_BROWSE, _INPUT, _INQUIRE, _OUTPUT, _SET | a call the handle was not "
+        "opened for"
+    ),
+)
 def test_a_handle_does_only_what_it_was_opened_for(qm: QMgr) -> None:
     out = qm.connect().open("Q", CMQC.MQOO_OUTPUT)
     with pytest.raises(MQMIError, match=r"MQRC_NOT_OPEN_FOR_INPUT \(2037\)"):
@@ -194,6 +314,10 @@ def test_a_handle_does_only_what_it_was_opened_for(qm: QMgr) -> None:
         put(out, b"x", 0.0)
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_OBJECT_NAME_ERROR | MQOPEN by something other than a name or an OD",
+)
 def test_an_open_by_something_other_than_a_name_or_od_fails_with_object_name_error(
     qm: QMgr,
 ) -> None:
@@ -229,6 +353,7 @@ def test_conflicting_syncpoint_options_are_refused_with_options_error(qm: QMgr) 
         get(h, 0.0, CMQC.MQGMO_WAIT, WaitInterval=-5)
 
 
+@keeps("docs/rules.md", "`MQGMO_SYNCPOINT_IF_PERSISTENT`")
 def test_syncpoint_if_persistent_puts_only_persistent_gets_in_the_unit_of_work(
     qm: QMgr,
 ) -> None:

@@ -37,6 +37,10 @@ async def test_a_long_sleep_costs_no_wall_time_and_lands_exactly_on_its_deadline
     "time never moves while a request to Redis is in flight (so a Redis round trip costs no "
     "simulated time)",
 )
+@keeps(
+    "docs/speed.md",
+    "a request to the coupling facility's server freezes simulated time until its reply",
+)
 async def test_virtual_time_does_not_advance_while_a_redis_request_is_in_flight(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:
@@ -102,6 +106,11 @@ def test_the_same_world_runs_in_real_time_in_wall_clock_mode() -> None:
     assert 0.2 <= waited < 5.0  # real seconds went by
 
 
+@keeps(
+    "docs/speed.md",
+    "Cancellation keeps trio's semantics, and trio's own deadlines go first at equal "
+    "times (a `move_on_at(stop)` still ends a loop whose next wake-up is `stop`).",
+)
 async def test_the_clocks_own_sleepers_wake_at_their_time_and_a_late_one_after_the_instant(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -142,6 +151,11 @@ async def test_the_clocks_own_sleepers_wake_at_their_time_and_a_late_one_after_t
     "docs/world.md",
     "kept on the virtual clock's own heap instead of a trio cancel scope (on the wall clock it "
     "is `trio.sleep`",
+)
+@keeps(
+    "docs/speed.md",
+    "which are the same calls kept by the virtual clock's own heap (and trio's own under "
+    "the wall clock)",
 )
 def test_qsg_sleep_is_kept_by_the_virtual_clocks_own_heap_and_is_trios_on_the_wall_clock() -> None:
     # docs/speed.md: a program that sleeps with qsg.sleep costs the simulator no cancel

@@ -64,6 +64,11 @@ def _got(time: float, msg_id: bytes) -> MessageGot:
 
 @keeps("docs/capacity.md", "`[run] warmup = S` leaves the first S simulated seconds")
 @keeps("README.md", "a warm-up left out of every figure")
+@keeps(
+    "docs/scenarios.md",
+    "simulated seconds at the start left out of every statistic of the summary (the "
+    "events stay in the log)",
+)
 def test_a_warm_up_leaves_its_events_out_of_every_statistic_but_not_out_of_the_record():
     events = [
         _put(1.0, b"a"),

@@ -81,6 +81,10 @@ async def test_a_waiting_get_is_woken_by_a_put_from_another_member_at_that_simul
 
 
 @keeps("docs/world.md", "`get` (with `MQGMO_WAIT` and `WaitInterval` in simulated milliseconds)")
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_NO_MSG_AVAILABLE | MQGET found no message that may be returned (after WaitInterval)",
+)
 async def test_a_get_that_waits_in_vain_fails_with_2033_after_its_wait_interval(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -117,6 +121,10 @@ async def test_a_message_put_in_syncpoint_wakes_a_waiting_getter_only_when_commi
     "docs/world.md",
     "a surviving member of its QSG runs peer recovery of its shared units of work at once.",
 )
+@keeps(
+    "docs/scenarios.md",
+    "a surviving member backs out its units of work on shared queues (peer recovery)",
+)
 async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_backout_count_raised(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -150,6 +158,10 @@ async def test_a_killed_members_uncommitted_get_is_backed_out_by_a_peer_with_bac
     "`MQRC_CONNECTION_BROKEN` (2009, a waiting get too) and new ones `MQRC_Q_MGR_NOT_AVAILABLE` "
     "(2059)",
 )
+@keeps(
+    "docs/scenarios.md",
+    "The queue manager's tasks stop, its connections get MQRC_CONNECTION_BROKEN",
+)
 async def test_a_connection_to_a_killed_queue_manager_is_broken_and_a_new_one_refused(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -178,6 +190,10 @@ async def test_a_connection_to_a_killed_queue_manager_is_broken_and_a_new_one_re
     "A restart backs out its local units of work, loses its nonpersistent local messages "
     "(persistent ones stay)",
 )
+@keeps(
+    "docs/scenarios.md",
+    "nonpersistent local messages wait for its restart (which loses the nonpersistent ones)",
+)
 async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent_ones(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -198,6 +214,7 @@ async def test_a_restart_keeps_persistent_local_messages_and_loses_nonpersistent
 
 
 @keeps("docs/world.md", "deletes its temporary dynamic queues")
+@keeps("docs/scenarios.md", "temporary dynamic queues gone")
 async def test_temporary_dynamic_queues_are_gone_after_a_restart(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -224,6 +241,7 @@ async def test_temporary_dynamic_queues_are_gone_after_a_restart(
     "docs/world.md",
     "CPU per MQ call (with `cpus` processors per queue manager, so calls queue), CF access time",
 )
+@keeps("docs/scenarios.md", "processors per queue manager: calls beyond that queue for one")
 async def test_the_cpu_cost_of_a_call_is_simulated_time_and_calls_queue_for_the_processor(
     virtual_clock: VirtualClock,
 ) -> None:

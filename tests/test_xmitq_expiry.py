@@ -7,6 +7,7 @@ import pytest
 from qsg import CMQC, MD, PMO, XQH, MQMIError, QMgr
 from qsg.core import xmitq
 from qsg.core.layouts import read_inner_expiry
+from tests.claims import keeps
 from tests.helpers import ALL, get, open_queue, put
 
 # The contract suite: each test runs on the in-process store and on the coupling facility's.
@@ -28,6 +29,22 @@ def wrapped(expiry: int, inner: int | None = None) -> bytes:
     return XQH(b"APP.IN", b"QM3", MD(Expiry=expiry if inner is None else inner)).pack() + b"data"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message carrying an MQXQH has two Expiry fields: a put to a remote queue sets both "
+        "equal; a get from any queue decrements both; discard goes by the outer one, and an inner "
+        "one that ran out reads zero; a direct put to a transmission queue needs "
+        "MQFMT_XMIT_Q_HEADER and a valid, agreeing MQXQH (note 9)."
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "A put to a remote queue goes on its transmission queue inside an MQXQH whose two Expiry "
+        "fields are equal"
+    ),
+)
 def test_a_put_to_a_remote_queue_wraps_the_data_with_both_expiry_fields_equal() -> None:
     # "the queue manager places the message initially on a local transmission queue, and
     # prefixes the application message data with an MQXQH structure. The queue manager
@@ -37,6 +54,15 @@ def test_a_put_to_a_remote_queue_wraps_the_data_with_both_expiry_fields_equal() 
     assert read_inner_expiry(data, outer.Encoding) == 600 and data[428:] == b"payload"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message carrying an MQXQH has two Expiry fields: a put to a remote queue sets both "
+        "equal; a get from any queue decrements both; discard goes by the outer one, and an inner "
+        "one that ran out reads zero; a direct put to a transmission queue needs "
+        "MQFMT_XMIT_Q_HEADER and a valid, agreeing MQXQH (note 9)."
+    ),
+)
 def test_a_get_from_any_queue_decrements_both_expiry_fields(qm: QMgr) -> None:
     # "When a message with a Format name of MQFMT_XMIT_Q_HEADER is retrieved from a queue
     # (whether this is a normal or a transmission queue), the queue manager decrements
@@ -58,6 +84,15 @@ def test_short_xqh_format_data_on_a_normal_queue_is_no_error(qm: QMgr) -> None:
     assert body == b"short" and md.Expiry == 90
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message carrying an MQXQH has two Expiry fields: a put to a remote queue sets both "
+        "equal; a get from any queue decrements both; discard goes by the outer one, and an inner "
+        "one that ran out reads zero; a direct put to a transmission queue needs "
+        "MQFMT_XMIT_Q_HEADER and a valid, agreeing MQXQH (note 9)."
+    ),
+)
 def test_discard_goes_by_the_outer_expiry_and_an_inner_one_that_ran_out_reads_zero(
     qm: QMgr,
 ) -> None:
@@ -73,6 +108,10 @@ def test_discard_goes_by_the_outer_expiry_and_an_inner_one_that_ran_out_reads_ze
         get(h, 10.0)  # the outer ran out: discarded although the inner had time left
 
 
+@keeps(
+    "docs/reason-codes.md",
+    "MQRC_XQH_ERROR | a direct put to a transmission queue without a valid MQXQH",
+)
 def test_a_direct_put_to_a_transmission_queue_needs_the_xqh_format_and_an_mqxqh(
     qm: QMgr,
 ) -> None:
@@ -90,6 +129,15 @@ def test_a_direct_put_to_a_transmission_queue_needs_the_xqh_format_and_an_mqxqh(
     assert qm.depth("QM3") == 1
 
 
+@keeps(
+    "docs/mq-rules.md",
+    (
+        "A message carrying an MQXQH has two Expiry fields: a put to a remote queue sets both "
+        "equal; a get from any queue decrements both; discard goes by the outer one, and an inner "
+        "one that ran out reads zero; a direct put to a transmission queue needs "
+        "MQFMT_XMIT_Q_HEADER and a valid, agreeing MQXQH (note 9)."
+    ),
+)
 def test_a_direct_put_to_a_transmission_queue_checks_the_inner_expiry_and_its_agreement(
     qm: QMgr,
 ) -> None:

@@ -301,10 +301,12 @@ def _add_commands() -> None:
     from qsg.commands.console import mqsc
     from qsg.commands.exec.command import exec_command
     from qsg.commands.pipeline.command import COMMANDS
+    from qsg.commands.serve.command import serve_command
 
     main.add_command(chaos)
     main.add_command(exec_command)
     main.add_command(mqsc)
+    main.add_command(serve_command)
     for command in COMMANDS:
         main.add_command(command)
 

@@ -8,7 +8,7 @@ caller passes ``now`` (the simulator's time, in seconds).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -24,6 +24,7 @@ from qsg.core.store import MATCH_ANY, SELECT_ANY, Match, MessageStore, Select, S
 from qsg.core.structs import GMO, MD, MD_KINDS, PMO
 
 if TYPE_CHECKING:
+    from qsg.core.objects import CFStructure
     from qsg.core.uow import UnitOfWork
 
 # Identifiers are compared byte for byte, so a short one is NUL-padded to its length.
@@ -147,6 +148,7 @@ def put(
     via: PutDefaults | None = None,
     remote: tuple[str, str] | None = None,
     stored: Callable[[Message, bool], None] | None = None,
+    structures: Mapping[str, CFStructure] | None = None,
 ) -> Done:
     """MQPUT to a local queue: validate, store, and write the output fields back; what
     it decided comes back as ``Done``.
@@ -157,7 +159,9 @@ def put(
     ``remote`` is (RNAME, RQMNAME) when ``qdef`` is the transmission queue towards a
     remote queue: the message is stored wrapped in an MQXQH ("Expiry (MQLONG)" note 9).
     ``stored`` is told of the message once it is on the queue, and whether the put is
-    in syncpoint (the queue manager's trigger check). Completes with
+    in syncpoint (the queue manager's trigger check). ``structures`` are the CF
+    structures a shared ``qdef`` may be on: a persistent message needs one of
+    RECOVER(YES). Completes with
     MQMIError(MQCC_WARNING, ...) after storing the message, as pymqi raises for
     warnings: MQRC_INCONSISTENT_UOW or MQRC_INCONSISTENT_PERSISTENCE for a message of a
     group put without LOGICAL_ORDER right after a put with it, disagreeing with the
@@ -186,11 +190,8 @@ def put(
         raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {via.name}")
     if qdef.inhibit_put == CMQC.MQQA_PUT_INHIBITED:
         raise MQMIError.failed(CMQC.MQRC_PUT_INHIBITED, f"puts are inhibited on {qdef.name}")
-    if persistence == CMQC.MQPER_PERSISTENT and qdef.is_temporary_dynamic:
-        raise MQMIError.failed(
-            CMQC.MQRC_PERSISTENT_NOT_ALLOWED,
-            f"{qdef.name} is a temporary dynamic queue: it holds nonpersistent messages only",
-        )
+    if persistence == CMQC.MQPER_PERSISTENT:
+        _check_persistent_allowed(qdef, structures)
     length = len(body) + (CMQC.MQXQH_LENGTH_1 if remote is not None else 0)
     if length > qdef.max_msg_length:
         raise MQMIError.failed(
@@ -404,6 +405,28 @@ def _set_group_fields(
         )
     desc["GroupId"] = position.group_id
     desc["MsgSeqNumber"], desc["Offset"] = position.msg_seq_number, position.offset
+
+
+def _check_persistent_allowed(
+    qdef: QueueDefinition, structures: Mapping[str, CFStructure] | None
+) -> None:
+    """MQRC_PERSISTENT_NOT_ALLOWED (2048) for a persistent message on a temporary dynamic
+    queue, or on a shared queue whose CF structure is RECOVER(NO): "On z/OS, you cannot
+    put persistent messages to a shared queue if the CFSTRUCT that the queue uses is
+    defined with RECOVER(NO)" (the reason code's page)."""
+    if qdef.is_temporary_dynamic:
+        raise MQMIError.failed(
+            CMQC.MQRC_PERSISTENT_NOT_ALLOWED,
+            f"{qdef.name} is a temporary dynamic queue: it holds nonpersistent messages only",
+        )
+    if qdef.is_shared and structures is not None:
+        structure = structures.get(qdef.cf_struct)
+        if structure is not None and not structure.recover:
+            raise MQMIError.failed(
+                CMQC.MQRC_PERSISTENT_NOT_ALLOWED,
+                f"{qdef.name} is a shared queue on CF structure {qdef.cf_struct}, which is "
+                "RECOVER(NO): it holds nonpersistent messages only",
+            )
 
 
 def put_in_syncpoint(options: int, platform: int) -> bool:

@@ -32,6 +32,7 @@ _QUEUE_SELECTORS = frozenset(
     | queue_attributes(RemoteQueue("R"), "QM").keys()
     | {CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_OPEN_INPUT_COUNT, CMQC.MQIA_OPEN_OUTPUT_COUNT}
 )
+_MOST_BACKOUTS_SHOWN = 255  # BackoutCount on z/OS
 _INHIBITS = {CMQC.MQIA_INHIBIT_PUT: "inhibit_put", CMQC.MQIA_INHIBIT_GET: "inhibit_get"}
 # The triggering attributes MQSET changes: field, the values allowed, the reason if not.
 _TRIGGERING = {
@@ -150,6 +151,7 @@ class Handle:
             stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now)
             if qdef.trigger_control == CMQC.MQTC_ON
             else None,
+            structures=self.repository.structures,
         )
         return self.done
 
@@ -219,6 +221,11 @@ class Handle:
         except MQMIError as truncated:
             truncated.done = done if truncated.comp == CMQC.MQCC_WARNING else None
             raise
+        finally:
+            # "On z/OS, a value of 255 means that the message has been backed out 255 or
+            # more times; the value returned is never greater than 255" (BackoutCount).
+            if md.BackoutCount > _MOST_BACKOUTS_SHOWN and qm.rules.platform == CMQC.MQPL_ZOS:
+                md.BackoutCount = _MOST_BACKOUTS_SHOWN
         if error is not None:  # a warning: the message is the caller's all the same
             error.message, error.done = body, done
             raise error

@@ -567,6 +567,10 @@ class MemoryStore:
                 lost += 1
         return lost
 
+    def forget_backout_counts(self, queue: str) -> None:
+        for msg in self._queues[queue].msgs.values():
+            msg.backout_count = 0
+
     def failed(self) -> None:
         """Nothing to do: an in-process store has no server to lose (a fault that fails
         the coupling facility needs the Redis one)."""

@@ -223,6 +223,10 @@ def queue_attributes(obj: QueueObject, q_mgr_name: str) -> dict[int, int | bytes
                 CMQC.MQCA_TRIGGER_DATA: obj.trigger_data.encode().ljust(64),
                 CMQC.MQCA_PROCESS_NAME: obj.process_name.encode().ljust(48),
                 CMQC.MQCA_INITIATION_Q_NAME: obj.initiation_q_name.encode().ljust(48),
+                CMQC.MQIA_BACKOUT_THRESHOLD: obj.backout_threshold,
+                CMQC.MQCA_BACKOUT_REQ_Q_NAME: obj.backout_requeue_name.encode().ljust(48),
+                CMQC.MQIA_HARDEN_GET_BACKOUT: obj.harden_get_backout,
+                CMQC.MQIA_RETENTION_INTERVAL: obj.retention_interval,
             }
         )
     return values

@@ -326,14 +326,24 @@ class QMgr:
         """Queue-manager start after a failure or stop: the connections of before are gone
         without close processing, their units of work backed out, and every temporary
         dynamic queue is deleted ("Dynamic queues": "deleted when the queue manager is
-        started"). A new ``incarnation`` (a life of the queue manager) keeps the MsgIds
-        and dynamic-queue names it generates apart from the earlier lives'."""
+        started"). The BackoutCount of a NOHARDENBO queue's messages is 0 again. A new
+        ``incarnation`` (a life of the queue manager) keeps the MsgIds and dynamic-queue
+        names it generates apart from the earlier lives'."""
         if incarnation is not None:
             self.incarnation = incarnation
             self._ids = itertools.count(incarnation << 40)
             self._dynamic_numbers = itertools.count(1)
         for conn in list(self.connections.values()):
             conn.sever()
+        for name, obj in list(self.local.queues.items()):
+            # A BackoutCount not hardened does not survive (IBM: "Messages that are backed
+            # out"); a shared queue's is kept with the message in the coupling facility.
+            if (
+                isinstance(obj, QueueDefinition)
+                and obj.q_type == CMQC.MQQT_LOCAL
+                and obj.harden_get_backout == CMQC.MQQA_BACKOUT_NOT_HARDENED
+            ):
+                self.local.store.forget_backout_counts(name)
         for name, obj in list(self.local.queues.items()):
             # The dynamic queues, not the model queues they were made from.
             if (
@@ -456,6 +466,7 @@ class QMgr:
                 now,
                 remote=remote,
                 stored=self.trigger_check(repo, qdef, None, now),
+                structures=repo.structures,
             )
         except MQMIError as error:
             # A put that completes with a warning (a Priority above 9 copied from the

@@ -58,6 +58,12 @@ class QueueDefinition:
     trigger_data: str = ""  # TRIGDATA
     process_name: str = ""  # PROCESS
     initiation_q_name: str = ""  # INITQ
+    # What the queue manager keeps for applications, and acts on only as HARDENBO says
+    # (IBM: "BackoutThreshold (MQLONG)", "Messages that are backed out").
+    backout_threshold: int = 0  # BOTHRESH
+    backout_requeue_name: str = ""  # BOQNAME
+    harden_get_backout: int = CMQC.MQQA_BACKOUT_HARDENED  # HARDENBO|NOHARDENBO
+    retention_interval: int = 999_999_999  # RETINTVL, hours: kept and inquired only
 
     def __post_init__(self) -> None:
         check_name(self.name, "queue")
@@ -84,6 +90,19 @@ class QueueDefinition:
             raise ValueError(f"queue {self.name}: TRIGMPRI must be 0..9")
         if len(self.trigger_data) > 64:
             raise ValueError(f"queue {self.name}: TRIGDATA has at most 64 characters")
+        if not 0 <= self.backout_threshold <= 999_999_999:
+            raise ValueError(f"queue {self.name}: BOTHRESH must be 0..999999999")
+        if self.backout_requeue_name:
+            check_name(self.backout_requeue_name, "BOQNAME queue")
+        if self.harden_get_backout not in (
+            CMQC.MQQA_BACKOUT_HARDENED,
+            CMQC.MQQA_BACKOUT_NOT_HARDENED,
+        ):
+            raise ValueError(
+                f"queue {self.name}: HARDENBO or NOHARDENBO, not {self.harden_get_backout}"
+            )
+        if not 0 <= self.retention_interval <= 999_999_999:
+            raise ValueError(f"queue {self.name}: RETINTVL must be 0..999999999")
         if self.q_type == CMQC.MQQT_MODEL:
             if self.definition_type == CMQC.MQQDT_PREDEFINED:
                 raise ValueError(f"model queue {self.name}: DEFTYPE must be dynamic")

@@ -267,6 +267,11 @@ class MessageStore(Protocol):
         its own queues (a coupling facility keeps those of shared queues: 0). Returns
         how many were lost."""
 
+    def forget_backout_counts(self, queue: str) -> None:
+        """The owning queue manager restarts and ``queue`` is NOHARDENBO: the BackoutCount
+        of its messages was never hardened, and is 0 again (IBM: "Messages that are
+        backed out"). Nothing else of the messages changes."""
+
     def failed(self) -> None:
         """The facility behind the store failed (its server is gone): units of work in
         flight can no longer commit (``backed_out``)."""

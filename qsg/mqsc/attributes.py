@@ -110,6 +110,15 @@ def queue(view: QueueView) -> Attributes:
             ("TRIGDATA", obj.trigger_data),
             ("PROCESS", obj.process_name),
             ("INITQ", obj.initiation_q_name),
+            ("BOTHRESH", obj.backout_threshold),
+            ("BOQNAME", obj.backout_requeue_name),
+            (
+                "HARDENBO"
+                if obj.harden_get_backout == CMQC.MQQA_BACKOUT_HARDENED
+                else "NOHARDENBO",
+                None,
+            ),
+            ("RETINTVL", obj.retention_interval),
         ]
         if view.local:
             out += [("CURDEPTH", view.depth), ("IPPROCS", view.ipprocs), ("OPPROCS", view.opprocs)]

@@ -67,12 +67,33 @@ TYPES = {
     "CFSTATUS": ("SUMMARY", "CONNECT", "BACKUP", "SMDS"),
 }
 OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL")
+#: QSGDISP(...) as DISPLAY takes it, per family: the dispositions each value selects
+#: (IBM: "DISPLAY QUEUE", "DISPLAY CHANNEL"). LIVE, the default, is QMGR and COPY and, in
+#: MQSC's DISPLAY QUEUE, the shared queues; ALL adds GROUP; PRIVATE is QMGR or COPY.
+DISPOSITIONS: dict[str, dict[str, frozenset[str]]] = {
+    "QUEUE": {
+        "LIVE": frozenset({"QMGR", "COPY", "SHARED"}),
+        "ALL": frozenset({"QMGR", "COPY", "GROUP", "SHARED"}),
+        "PRIVATE": frozenset({"QMGR", "COPY"}),
+        **{d: frozenset({d}) for d in ("QMGR", "COPY", "GROUP", "SHARED")},
+    },
+    "CHANNEL": {
+        "LIVE": frozenset({"QMGR", "COPY"}),
+        "ALL": frozenset({"QMGR", "COPY", "GROUP"}),
+        "PRIVATE": frozenset({"QMGR", "COPY"}),
+        **{d: frozenset({d}) for d in ("QMGR", "COPY", "GROUP")},
+    },
+}
+#: What WHERE cannot filter on: how an object is chosen, not what it shows.
+_NOT_FILTERS = frozenset({"QSGDISP", "CMDSCOPE"})
 #: Keywords shown bare, and the keyword their filter reads (SHARE and NOSHARE are one).
 _BARE = {
     "SHARE": "SHARE",
     "NOSHARE": "SHARE",
     "TRIGGER": "TRIGGER",
     "NOTRIGGER": "TRIGGER",
+    "HARDENBO": "HARDENBO",
+    "NOHARDENBO": "HARDENBO",
     "CURRENT": "CURRENT",
 }
 
@@ -118,6 +139,7 @@ class Request:
     type: str = ""  # TYPE(...); "" for the default
     cmdscope: str = ""  # "", "*" or a queue manager's name
     selectors: tuple[tuple[str, str], ...] = field(default=())  # e.g. CFSTRUCT(APP*)
+    qsgdisp: str = "LIVE"  # QSGDISP(...): which dispositions (``DISPOSITIONS``)
 
     @property
     def verb(self) -> str:
@@ -162,6 +184,7 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
         name = value
     known = KEYWORDS[_kind(object_type)]
     everything, wanted, where, kind_type, cmdscope = False, [], None, "", ""
+    qsgdisp = "LIVE"
     selectors: list[tuple[str, str]] = []
     seen: set[str] = set()
     for word, val, _quoted in words[1:]:
@@ -178,6 +201,10 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
             if val not in TYPES[_kind(object_type)]:
                 raise DisplayError("CSQ9001E", f"'TYPE({val})' IS INVALID")
             kind_type = val
+        elif word == "QSGDISP" and val is not None and _kind(object_type) in DISPOSITIONS:
+            if val not in DISPOSITIONS[_kind(object_type)]:
+                raise DisplayError("CSQ9001E", f"'QSGDISP({val})' IS INVALID")
+            qsgdisp = val
         elif word in known or word in _BARE:
             if val is None:
                 wanted.append(_BARE.get(word, word))
@@ -186,7 +213,15 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
         else:
             raise DisplayError("CSQ9001E", f"'{word}' IS INVALID")
     return Request(
-        object_type, name, everything, tuple(wanted), where, kind_type, cmdscope, tuple(selectors)
+        object_type,
+        name,
+        everything,
+        tuple(wanted),
+        where,
+        kind_type,
+        cmdscope,
+        tuple(selectors),
+        qsgdisp,
     )
 
 
@@ -202,7 +237,7 @@ def _where(text: str, known: frozenset[str]) -> Where:
     if match is None:
         raise DisplayError("CSQ9011E", f"'WHERE({text})' IS NOT A VALID FILTER")
     keyword, operator, value = match[1].upper(), match[2].upper(), match[3]
-    if keyword not in known and keyword not in _BARE:
+    if (keyword not in known and keyword not in _BARE) or keyword in _NOT_FILTERS:
         raise DisplayError("CSQ9001E", f"'{keyword}' IS INVALID")
     if operator not in OPERATORS:
         raise DisplayError("CSQ9011E", f"'{operator}' IS NOT A VALID OPERATOR")
@@ -247,9 +282,12 @@ _ORDER = {"LT": lt, "GT": gt, "LE": le, "GE": ge}
 def select(request: Request, snapshot: Snapshot) -> list[Found]:
     """The objects of ``snapshot`` that answer ``request``, in name order."""
     kind = request.kind
+    dispositions = DISPOSITIONS.get(kind, {}).get(request.qsgdisp)
     found: list[Found] = []
     for message, name, attrs in _candidates(request, snapshot):
         if not fnmatchcase(name, request.name) and request.object_type not in UNNAMED:
+            continue
+        if dispositions is not None and dict(attrs).get("QSGDISP") not in dispositions:
             continue
         if request.where is not None and not request.where(attrs):
             continue
@@ -376,6 +414,7 @@ def _text(value: str | int) -> str:
 
 
 __all__ = [
+    "DISPOSITIONS",
     "FIXED",
     "KEYWORDS",
     "MESSAGES",

@@ -47,18 +47,43 @@ def _as_parameters(family: dict[str, Name], found: Found) -> list[tuple[int, Val
     return out
 
 
+#: QSGDisposition's values as DISPLAY's QSGDISP words.
+_DISPOSITIONS = {
+    CMQC.MQQSGD_LIVE: "LIVE",
+    CMQC.MQQSGD_ALL: "ALL",
+    CMQC.MQQSGD_Q_MGR: "QMGR",
+    CMQC.MQQSGD_COPY: "COPY",
+    CMQC.MQQSGD_GROUP: "GROUP",
+    CMQC.MQQSGD_PRIVATE: "PRIVATE",
+    CMQC.MQQSGD_SHARED: "SHARED",
+}
+
+
+def _disposition(p: Parameters) -> str:
+    """QSGDisposition (MQIA_QSG_DISP) as a QSGDISP word; LIVE when not given. qsg answers
+    LIVE as MQSC's DISPLAY QUEUE does, with the shared queues (docs/mqsc.md)."""
+    value = p.integer(CMQC.MQIA_QSG_DISP)
+    if value is None:
+        return "LIVE"
+    if value not in _DISPOSITIONS:
+        raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"QSGDisposition {value}", CMQC.MQIA_QSG_DISP)
+    return _DISPOSITIONS[value]
+
+
 def inquire_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
     name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
     q_type = p.integer(CMQC.MQIA_Q_TYPE)
     everything, wanted = attributes_wanted("QUEUE", p.integers(F.MQIACF_Q_ATTRS))
     structure = p.string(CMQC.MQCA_CF_STRUC_NAME)
-    p.integer(CMQC.MQIA_QSG_DISP)  # every disposition a member sees is answered
+    disposition = _disposition(p)
     scope(p, qm)
     p.done()
     object_type = "QUEUE" if q_type in (None, CMQC.MQQT_ALL) else queue_type(q_type)
     selectors = (("CFSTRUCT", structure),) if structure else ()
-    request = Request(object_type, name, everything, wanted, selectors=selectors)
+    request = Request(
+        object_type, name, everything, wanted, selectors=selectors, qsgdisp=disposition
+    )
     return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
 
 
@@ -66,11 +91,12 @@ def inquire_q_names(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
     name = p.string(CMQC.MQCA_Q_NAME, required=True) or ""
     q_type = p.integer(CMQC.MQIA_Q_TYPE)
-    p.integer(CMQC.MQIA_QSG_DISP)
+    disposition = _disposition(p)
     scope(p, qm)
     p.done()
     object_type = "QUEUE" if q_type in (None, CMQC.MQQT_ALL) else queue_type(q_type)
-    found = display.select(Request(object_type, name, everything=True), snapshot)
+    request = Request(object_type, name, everything=True, qsgdisp=disposition)
+    found = display.select(request, snapshot)
     names = [f.name for f in found]
     types = [snapshot.queues[n].obj.q_type for n in names]
     disps = [snapshot.queues[n].obj.qsg_disp for n in names]

@@ -277,7 +277,11 @@ def _new_queue(qm: QMgr, command: Command) -> Any:
         found = qm.find(command.like)
         if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
             raise ValueError(f"LIKE({command.like}) names no {kind}")
-        return dataclasses.replace(found[1], name=command.name, **attrs)
+        # "The disposition of the LIKE object is not copied" (DEFINE queues): QMGR
+        # unless the command gives its own QSGDISP.
+        return dataclasses.replace(
+            found[1], name=command.name, **{"qsg_disp": CMQC.MQQSGD_Q_MGR, **attrs}
+        )
     if kind == "QMODEL":
         attrs.setdefault("definition_type", CMQC.MQQDT_TEMPORARY_DYNAMIC)
         attrs["q_type"] = CMQC.MQQT_MODEL

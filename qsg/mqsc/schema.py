@@ -135,6 +135,9 @@ _LOCAL_QUEUE.update(
         "TRIGDATA": Keyword("trigger_data", text(64)),
         "PROCESS": Keyword("process_name", name(48, "PROCESS")),
         "INITQ": Keyword("initiation_q_name", name(48, "INITQ queue")),
+        "BOTHRESH": Keyword("backout_threshold", integer(0, 999_999_999)),
+        "BOQNAME": Keyword("backout_requeue_name", name(48, "BOQNAME queue")),
+        "RETINTVL": Keyword("retention_interval", integer(0, 999_999_999)),
     }
 )
 #: Keywords written bare: the field and value they set.
@@ -143,6 +146,8 @@ FLAGS: dict[str, tuple[str, Any]] = {
     "NOSHARE": ("shareability", CMQC.MQQA_NOT_SHAREABLE),
     "TRIGGER": ("trigger_control", CMQC.MQTC_ON),
     "NOTRIGGER": ("trigger_control", CMQC.MQTC_OFF),
+    "HARDENBO": ("harden_get_backout", CMQC.MQQA_BACKOUT_HARDENED),
+    "NOHARDENBO": ("harden_get_backout", CMQC.MQQA_BACKOUT_NOT_HARDENED),
 }
 _APPL_TYPES = {
     "CICS": CMQC.MQAT_CICS,

@@ -33,6 +33,7 @@ from qsg.commands.exec.runner import facade_bound
 from qsg.core import structs as core
 from qsg.pymqi import CMQC
 from tests.bounds import memory_bound
+from tests.claims import keeps
 
 QUEUE = "TEST.1"
 ALTERNATE = CMQC.MQOO_ALTERNATE_USER_AUTHORITY
@@ -235,6 +236,13 @@ STRATEGY = dict(
     calls=[
         Call("open", {"AlternateUserId": b"\x80"}, {}, {}, ALTERNATE | CMQC.MQOO_OUTPUT, None, b"")
     ],
+)
+@keeps(
+    "docs/security.md",
+    (
+        "Any call, with any value in any field of MQOD, MQMD, MQPMO and MQGMO, completes or fails "
+        "with an MQ reason code"
+    ),
 )
 def test_every_mqi_call_with_any_field_values_completes_or_gives_a_reason_code(
     q_mgr: str, calls: list[Call]

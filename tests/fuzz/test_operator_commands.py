@@ -23,6 +23,7 @@ from actors import admin
 from actors.events import CommandFailed
 from actors.world import World
 from qsg import CMQC, MD, PMO
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 #: Commands that change what a running channel, its transmission queue, the command
@@ -140,6 +141,11 @@ def run(steps: list[Step]) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(STEPS, min_size=1, max_size=25))
+@keeps("docs/security.md", "No command, from a console, PCF or a scenario, can end the run")
+@keeps(
+    "docs/mqsc.md",
+    "No command ends the queue manager or the run, whatever console it comes from",
+)
 def test_no_sequence_of_operator_commands_ends_the_world(steps: list[Step]) -> None:
     run(steps)
 

@@ -157,6 +157,20 @@ def answered(data: bytes) -> list[tuple[int, ...]]:
 
 
 @keeps("docs/edges.md", "one reply, MQRCCF_CFSL_COUNT_ERROR; nothing built")
+@keeps(
+    "docs/security.md",
+    (
+        "Every count, length and offset in a PCF message is checked against the bytes actually "
+        "there before anything is allocated, so one small message cannot freeze a queue manager"
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "an MQCFSL whose Count is more than its StrucLength has bytes for (60 bytes that claim "
+        "2,147,483,647 strings of length 0) is MQRCCF_CFSL_COUNT_ERROR"
+    ),
+)
 def test_a_string_list_of_two_billion_empty_strings_is_refused_before_any_is_built() -> None:
     # "MQCFSL - PCF string list parameter": Count is the number of strings in the
     # Strings field. Sixty bytes cannot hold 2,147,483,647 of anything: the count is
@@ -188,6 +202,20 @@ def test_every_pair_of_counts_and_lengths_at_their_edges_is_answered() -> None:
 @given(mutated())
 @example(cfh(MQCMD_INQUIRE_Q, 2**31 - 1)[0] + cfst(MQCA_Q_NAME, b"*")[0])
 @example(request(MQCMD_INQUIRE_Q, (struct.pack("<4i", MQCFT_INTEGER_LIST, 16, 1002, -1), ())))
+@keeps(
+    "docs/security.md",
+    (
+        "Every count, length and offset in a PCF message is checked against the bytes actually "
+        "there before anything is allocated, so one small message cannot freeze a queue manager"
+    ),
+)
+@keeps(
+    "docs/mqsc.md",
+    (
+        "Every count and length of a request is checked against the bytes the message has before "
+        "anything is built"
+    ),
+)
 def test_every_mutation_of_a_valid_request_is_answered_in_bounded_time_and_memory(
     data: bytes,
 ) -> None:

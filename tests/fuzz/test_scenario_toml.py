@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from qsg.scenario import ScenarioError, parse_scenario
 from qsg.scenario.load import AT, CHANNEL, FAULT, KINDS, QMGR, QSG, STRUCTURE, WORKLOAD
 from tests.bounds import memory_bound
+from tests.claims import keeps
 
 SCENARIOS = Path(__file__).parent.parent.parent / "scenarios"
 # Sweep files (sweep-*.toml) are another format: qsg sweep's.
@@ -174,12 +175,14 @@ def test_every_shipped_scenario_loads() -> None:
     text='[run]\nduration = 60\n[[workload]]\ntype = "putter"\nqmgr = "QM1"\n'
     'queue = "Q"\nrate = { file = "/dev/zero" }\n'
 )
+@keeps("docs/security.md", "Every scenario either loads or gives such a line, never a traceback")
 def test_every_mutation_of_a_shipped_scenario_loads_or_names_its_file_and_line(text: str) -> None:
     load(text)
 
 
 @settings(max_examples=60, deadline=None)
 @given(text=st.text(max_size=400))
+@keeps("docs/security.md", "Every scenario either loads or gives such a line, never a traceback")
 def test_any_text_loads_or_names_its_file_and_line(text: str) -> None:
     load(text)
 

@@ -1,0 +1,211 @@
+"""The routes: IBM's REST API under ``/ibmmq/rest/v1``, ``v2`` and ``v3``, and the live
+console at ``/``.
+
+The REST API's paths are read from the request's raw path and each segment URL-decoded
+on its own, so a queue or queue manager name holding ``/`` (sent as ``%2F``), ``.`` or
+``%`` is one name, as IBM's pages say to send them. Every REST answer that is an error
+is IBM's error body (``errors``); an unexpected failure inside a handler is answered
+500 with MQWB0000E and logged with its traceback (logger ``qsg.serve``): the run goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from urllib.parse import unquote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from qsg.commands.serve import admin, messaging
+from qsg.commands.serve.errors import RestError, refuse
+from qsg.commands.serve.live import Live
+from qsg.commands.serve.messaging import Target, read_body
+from qsg.commands.serve.security import (
+    CSRF_HEADER,
+    TOKEN_COOKIE,
+    TOKEN_LIFETIME,
+    Principal,
+    Security,
+    check_csrf,
+)
+from qsg.commands.serve.service import Service
+
+log = logging.getLogger("qsg.serve")
+
+VERSIONS = {"v1": 1, "v2": 2, "v3": 3}
+_PREFIX = "/ibmmq/rest/"
+_ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+Handler = Callable[[Principal], Awaitable[Response]]
+
+
+def make_app(service: Service, live: Live) -> Starlette:
+    """The ASGI application of ``service`` (and its console, ``live``)."""
+
+    async def rest(request: Request) -> Response:
+        try:
+            return await _rest(service, request)
+        except RestError as error:
+            return error.response()
+        except Exception as error:  # a defect: answered and logged, the run goes on
+            log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+            return refuse(500, "MQWB0000E", type(error).__name__).response()
+
+    async def page(request: Request) -> Response:
+        try:
+            service.security.authenticate(request)
+        except RestError as error:
+            return error.response()
+        html = resources.files("qsg.commands.serve").joinpath("console.html").read_text()
+        return HTMLResponse(html)
+
+    async def state(request: Request) -> Response:
+        try:
+            service.security.authenticate(request)
+        except RestError as error:
+            return error.response()
+        return JSONResponse(await live.state())
+
+    async def events(request: Request) -> Response:
+        try:
+            service.security.authenticate(request)
+        except RestError as error:
+            return error.response()
+        return StreamingResponse(
+            live.stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        )
+
+    async def no_resource(request: Request, exc: Exception) -> Response:
+        # A URL outside the routes (or a method a console route does not take): IBM's
+        # error body all the same.
+        if getattr(exc, "status_code", 404) == 405:
+            return refuse(405, "MQWB2005E", request.method, request.url.path).response()
+        return _not_found(request.url.path).response()
+
+    return Starlette(
+        exception_handlers={404: no_resource, 405: no_resource},
+        routes=[
+            Route("/", page),
+            Route("/console/state", state),
+            Route("/console/events", events),
+            Route("/ibmmq/rest/{rest:path}", rest, methods=_ALL_METHODS),
+        ],
+    )
+
+
+async def _rest(service: Service, request: Request) -> Response:
+    raw = request.scope.get("raw_path") or request.url.path.encode()
+    path = raw.decode("latin-1").partition("?")[0]
+    segments = [unquote(s) for s in path[len(_PREFIX) :].split("/")]
+    version = VERSIONS.get(segments[0]) if segments else None
+    if version is None:
+        raise _not_found(path)
+    route = segments[1:]
+    method = request.method
+    handlers = _handlers(service, request, version, route)
+    if handlers is None:
+        raise _not_found(path)
+    handler = handlers.get(method)
+    if handler is None:
+        raise refuse(405, "MQWB2005E", method, path)
+    if route == ["login"] and method == "POST":
+        return await _login(service, request)
+    who = service.security.authenticate(request)
+    check_csrf(request)
+    return await handler(who)
+
+
+def _handlers(
+    service: Service, request: Request, version: int, route: list[str]
+) -> dict[str, Handler] | None:
+    """The handlers, by method, of the resource ``route`` names; None if no resource."""
+    match route:
+        case ["login"]:
+            return {
+                "POST": lambda who: _login(service, request),
+                "GET": lambda who: _whoami(who),
+                "DELETE": lambda who: _logout(service, request),
+            }
+        case ["messaging", "qmgr", q_mgr, "queue", queue, "message"] if q_mgr and queue:
+            target = Target(version, q_mgr, queue)
+            return {
+                "POST": lambda who: messaging.put(service, request, target, who),
+                "DELETE": lambda who: messaging.get(service, request, target, who),
+                "GET": lambda who: messaging.browse(service, request, target, who),
+            }
+        case ["admin", "action", "qmgr", q_mgr, "mqsc"] if q_mgr:
+            return {"POST": lambda who: admin.mqsc(service, request, q_mgr, who)}
+        case ["admin", "qmgr"]:
+            return {"GET": lambda who: _ready(admin.qmgr_states(service, None, who))}
+        case ["admin", "qmgr", q_mgr] if q_mgr:
+            return {"GET": lambda who: _ready(admin.qmgr_states(service, q_mgr, who))}
+        case ["admin", "installation"]:
+            return {"GET": lambda who: _ready(admin.installation(who))}
+    return None
+
+
+async def _ready(response: Response) -> Response:
+    return response
+
+
+async def _login(service: Service, request: Request) -> Response:
+    """POST /login: ``{"username", "password"}``; 204 with the ``LtpaToken2`` cookie."""
+    import json
+
+    raw = await read_body(request, 16 * 1024)
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise refuse(400, "MQWB2004E") from None
+    if not isinstance(body, dict) or not all(
+        isinstance(body.get(k), str) for k in ("username", "password")
+    ):
+        raise refuse(400, "MQWB2004E", detail="The body needs username and password.")
+    security: Security = service.security
+    if security.users is None:  # an open server: everyone is in already
+        return Response(status_code=204)
+    user = security.check(body["username"], body["password"])
+    if user is None:
+        raise refuse(401, "MQWB0104E")
+    response = Response(status_code=204)
+    response.set_cookie(
+        TOKEN_COOKIE,
+        security.login(user),
+        max_age=int(TOKEN_LIFETIME),
+        path="/",
+        secure=security.secure,
+        httponly=True,
+        samesite="strict",
+    )
+    return response
+
+
+async def _whoami(who: Principal) -> Response:
+    """GET /login: the user, its roles and how it authenticated."""
+    mechanism = {"basic": "basic", "token": "ltpaToken", "none": "none"}[who.mechanism]
+    return JSONResponse(
+        {
+            "user": [
+                {"name": who.name, "role": sorted(who.roles), "authenticationMechanism": mechanism}
+            ]
+        }
+    )
+
+
+async def _logout(service: Service, request: Request) -> Response:
+    """DELETE /login: the token ends; 204 and the cookie deleted."""
+    service.security.logout(request)
+    response = Response(status_code=204)
+    response.delete_cookie(TOKEN_COOKIE, path="/")
+    return response
+
+
+def _not_found(path: str) -> RestError:
+    return refuse(404, "MQWB0000E", f"no REST API resource {path}")
+
+
+__all__ = ["CSRF_HEADER", "VERSIONS", "make_app"]

@@ -1,0 +1,296 @@
+"""``qsg serve``'s administrative REST API and its security, by a real HTTP client over
+TLS: IBM MQ's "POST - plain text MQSC command", "POST - JSON formatted command",
+"GET /admin/qmgr", "GET /admin/installation", "REST API error handling", the login
+resource and the roles of "Configuring users and roles"."""
+
+from __future__ import annotations
+
+import ssl
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import trustme
+
+from tests.claims import keeps
+from tests.serving import Server, serving
+
+SCENARIO = """
+description = "the administrative REST API's tests"
+[run]
+duration = 3600
+seed = 2
+in_process = true
+
+[qsg.QSG1]
+members = ["QM1", "QM2", "QM3"]
+mqsc = "DEFINE QLOCAL(DEV.QUEUE.1) QSGDISP(SHARED) CFSTRUCT(APP1)"
+
+[qsg.QSG1.structures.APP1]
+size_kb = 65536
+
+[qmgr.QM1]
+[qmgr.QM2]
+[qmgr.QM3]
+
+[[fault]]
+at = 1
+action = "kill"
+qmgr = "QM3"
+duration = 3000
+"""
+USERS = """
+[users.mqadmin]
+password = "mqadmin"
+role = "MQWebAdmin"
+
+[users.reader]
+password = "reader"
+role = "MQWebAdminRO"
+
+[users.app]
+password = "appPassword"
+roles = ["MQWebUser"]
+"""
+CSRF = {"ibm-mq-rest-csrf-token": "x"}
+ADMIN = ("mqadmin", "mqadmin")
+
+
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, trustme.CA]:
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    where = tmp_path_factory.mktemp("tls")
+    cert_file, key_file = where / "server.pem", where / "server.key"
+    cert.cert_chain_pems[0].write_to_path(str(cert_file))
+    for pem in cert.cert_chain_pems[1:]:
+        pem.write_to_path(str(cert_file), append=True)
+    cert.private_key_pem.write_to_path(str(key_file))
+    return cert_file, key_file, ca
+
+
+@pytest.fixture(scope="module")
+def server(
+    tmp_path_factory: pytest.TempPathFactory, tls: tuple[Path, Path, trustme.CA]
+) -> Iterator[Server]:
+    where = tmp_path_factory.mktemp("serve-admin")
+    (where / "users.toml").write_text(USERS)
+    scenario = where / "admin.toml"
+    scenario.write_text(SCENARIO)
+    cert, key, _ = tls
+    args = ["--users", str(where / "users.toml"), "--tls-cert", str(cert), "--tls-key", str(key)]
+    with serving(scenario, *args) as running:
+        time.sleep(1.5)  # QM3 is killed at 1 s
+        yield running
+
+
+@pytest.fixture
+def client(server: Server, tls: tuple[Path, Path, trustme.CA]) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, verify=trusting(tls[2])) as c:
+        yield c
+
+
+def trusting(ca: trustme.CA) -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    ca.configure_trust(context)
+    return context
+
+
+def mqsc(
+    client: httpx.Client, body: dict[str, Any], auth: tuple[str, str] = ADMIN, q_mgr: str = "QM1"
+) -> httpx.Response:
+    return client.post(
+        f"/ibmmq/rest/v2/admin/action/qmgr/{q_mgr}/mqsc", json=body, auth=auth, headers=CSRF
+    )
+
+
+def test_the_server_is_https_when_given_a_certificate(server: Server) -> None:
+    assert server.url.startswith("https://")
+
+
+def test_run_command_runs_mqsc_text_and_answers_its_lines(client: httpx.Client) -> None:
+    text = "DEFINE QLOCAL(ADMIN.TEXT) DESCR('made over REST')"
+    answer = mqsc(client, {"type": "runCommand", "parameters": {"command": text}})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["overallCompletionCode"] == 0 and body["overallReasonCode"] == 0
+    item = body["commandResponse"][0]
+    assert item["completionCode"] == 0 and item["text"]
+    shown = mqsc(
+        client,
+        {"type": "runCommand", "parameters": {"command": "DISPLAY QLOCAL(ADMIN.TEXT) DESCR"}},
+    )
+    assert any("made over REST" in line for line in shown.json()["commandResponse"][0]["text"])
+
+
+def test_run_command_json_defines_and_displays_with_mqscs_attribute_names(
+    client: httpx.Client,
+) -> None:
+    define = {
+        "type": "runCommandJSON",
+        "command": "define",
+        "qualifier": "qlocal",
+        "name": "ADMIN.JSON",
+        "parameters": {"maxdepth": 77, "descr": "Json made", "defpsist": "yes"},
+    }
+    assert mqsc(client, define).json()["overallCompletionCode"] == 0
+    display = {
+        "type": "runCommandJSON",
+        "command": "display",
+        "qualifier": "qlocal",
+        "name": "ADMIN.JSON",
+        "responseParameters": ["maxdepth", "descr", "curdepth", "defpsist"],
+    }
+    body = mqsc(client, display).json()
+    (item,) = body["commandResponse"]
+    assert item["completionCode"] == 0
+    parameters = item["parameters"]
+    assert parameters["queue"] == "ADMIN.JSON"
+    assert parameters["maxdepth"] == 77 and parameters["curdepth"] == 0
+    assert parameters["descr"] == "Json made"
+    assert parameters["defpsist"] == "YES"
+
+
+@keeps(
+    "docs/rest.md",
+    "A command the queue manager refuses has completion code 2 and reason code "
+    "3008 (MQRCCF_COMMAND_FAILED), in its item and overall; the status is still 200.",
+)
+def test_a_command_the_queue_manager_refuses_has_completion_code_2_and_reason_3008(
+    client: httpx.Client,
+) -> None:
+    """MQRCCF_COMMAND_FAILED (3008) in the item and overall."""
+    body = mqsc(
+        client,
+        {"type": "runCommandJSON", "command": "delete", "qualifier": "qlocal", "name": "NONE.SUCH"},
+    ).json()
+    assert body["overallCompletionCode"] == 2 and body["overallReasonCode"] == 3008
+    assert body["commandResponse"][0]["reasonCode"] == 3008
+    assert body["commandResponse"][0]["message"]
+
+
+def test_a_command_scope_with_a_member_down_answers_500_with_an_error_per_member_down(
+    client: httpx.Client,
+) -> None:
+    """IBM: with commandScope, a command that fails on some members is HTTP 500, an
+    error (qmgrName) for each of those, and success naming the others."""
+    body = {
+        "type": "runCommandJSON",
+        "command": "display",
+        "qualifier": "qlocal",
+        "name": "DEV.QUEUE.1",
+        "commandScope": "*",
+    }
+    answer = mqsc(client, body)
+    assert answer.status_code == 500
+    errors = answer.json()["error"]
+    assert [e["qmgrName"] for e in errors] == ["QM3"]
+    assert errors[0]["reasonCode"] == 2059  # MQRC_Q_MGR_NOT_AVAILABLE
+    assert sorted(s["qmgrName"] for s in answer.json()["success"]) == ["QM1", "QM2"]
+    assert {i["parameters"]["qmgr"] for i in answer.json()["commandResponse"]} == {"QM1", "QM2"}
+
+
+@pytest.mark.parametrize(
+    ("content", "detail"),
+    [
+        (b"{not json", "Not JSON"),
+        (b"[1, 2]", "JSON object"),
+        (b'{"type": "runSomething"}', "runCommand"),
+        (b'{"type": "runCommand", "parameters": {}}', "parameters.command"),
+        (b'{"type": "runCommandJSON", "command": "display"}', "qualifier"),
+        (b'{"type": "runCommandJSON", "command": "display", "qualifier": "group"}', "runCommand"),
+        (b'{"type": "runCommandJSON", "command": "define", "qualifier": "qlocal", '
+         b'"name": "X", "parameters": {"maxdepth": {"a": 1}}}', "string or a number"),
+    ],
+)  # fmt: skip
+def test_a_body_the_mqsc_resource_cannot_read_is_400_with_mqwb2004e(
+    client: httpx.Client, content: bytes, detail: str
+) -> None:
+    answer = client.post(
+        "/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc",
+        content=content,
+        auth=ADMIN,
+        headers={**CSRF, "Content-Type": "application/json"},
+    )
+    assert answer.status_code == 400
+    error = answer.json()["error"][0]
+    assert error["msgId"] == "MQWB2004E" and detail in error["explanation"]
+
+
+def test_get_admin_qmgr_gives_each_queue_managers_state(client: httpx.Client) -> None:
+    body = client.get("/ibmmq/rest/v1/admin/qmgr", auth=ADMIN).json()
+    assert body["qmgr"] == [
+        {"name": "QM1", "state": "running"},
+        {"name": "QM2", "state": "running"},
+        {"name": "QM3", "state": "endedUnexpectedly"},
+    ]
+    one = client.get("/ibmmq/rest/v1/admin/qmgr/QM2", auth=ADMIN).json()
+    assert one == {"qmgr": [{"name": "QM2", "state": "running"}]}
+    assert client.get("/ibmmq/rest/v1/admin/qmgr/QM9", auth=ADMIN).status_code == 404
+    installation = client.get("/ibmmq/rest/v1/admin/installation", auth=ADMIN).json()
+    assert installation["installation"][0]["name"] == "qsg"
+
+
+def test_a_wrong_password_or_none_is_401_not_authenticated(client: httpx.Client) -> None:
+    for auth in (("mqadmin", "wrong"), ("nobody", "x"), None):
+        answer = client.get("/ibmmq/rest/v1/admin/qmgr", auth=auth)
+        assert answer.status_code == 401
+        assert answer.json()["error"][0]["msgId"] == "MQWB0104E"
+        assert answer.headers["www-authenticate"].startswith("Basic")
+
+
+@keeps("docs/rest.md", "MQWebAdmin runs any command; MQWebAdminRO, and MQWebUser, only DISPLAY")
+def test_mqwebadminro_may_display_but_not_define(client: httpx.Client) -> None:
+    reader = ("reader", "reader")
+    display = {"type": "runCommand", "parameters": {"command": "DISPLAY QMGR"}}
+    assert mqsc(client, display, auth=reader).status_code == 200
+    define = {"type": "runCommand", "parameters": {"command": "DEFINE QLOCAL(RO.TRY)"}}
+    refused = mqsc(client, define, auth=reader)
+    assert refused.status_code == 403
+    assert refused.json()["error"][0]["msgId"] == "MQWB0103E"
+
+
+def test_messaging_is_for_mqwebuser_and_the_admin_roles_are_not_applicable_to_it(
+    client: httpx.Client,
+) -> None:
+    """IBM: "The MQWebAdmin and MQWebAdminRO roles are not applicable for the messaging
+    REST API"; MQWebUser puts under its own user id."""
+    url = "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/DEV.QUEUE.1/message"
+    headers = {**CSRF, "Content-Type": "text/plain"}
+    assert client.post(url, content="x", auth=ADMIN, headers=headers).status_code == 403
+    assert (
+        client.post(url, content="x", auth=("app", "appPassword"), headers=headers).status_code
+        == 201
+    )
+    got = client.delete(url, auth=("app", "appPassword"), headers=CSRF)
+    assert got.status_code == 200 and got.text == "x"
+
+
+@keeps(
+    "docs/rest.md",
+    "`DELETE /login` ends the token (a request with the old token is then 401, MQWB0112E).",
+)
+def test_login_gives_a_token_cookie_that_authenticates_until_logout(
+    server: Server, tls: tuple[Path, Path, trustme.CA]
+) -> None:
+    """IBM: POST /login answers 204 with the LtpaToken2 cookie; GET /login shows the
+    user and roles; DELETE /login (with the CSRF header) ends the token."""
+    with httpx.Client(base_url=server.url, verify=trusting(tls[2])) as c:
+        wrong = c.post("/ibmmq/rest/v1/login", json={"username": "mqadmin", "password": "no"})
+        assert wrong.status_code == 401
+        login = c.post("/ibmmq/rest/v1/login", json={"username": "mqadmin", "password": "mqadmin"})
+        assert login.status_code == 204
+        assert "LtpaToken2" in c.cookies
+        me = c.get("/ibmmq/rest/v1/login").json()
+        assert me["user"][0]["name"] == "mqadmin"
+        assert me["user"][0]["role"] == ["MQWebAdmin"]
+        assert c.get("/ibmmq/rest/v1/admin/qmgr").status_code == 200
+        assert c.delete("/ibmmq/rest/v1/login").status_code == 401  # no CSRF header
+        token = c.cookies["LtpaToken2"]
+        assert c.delete("/ibmmq/rest/v1/login", headers=CSRF).status_code == 204
+        c.cookies.set("LtpaToken2", token)  # the old token, kept by a client
+        gone = c.get("/ibmmq/rest/v1/admin/qmgr")
+        assert gone.status_code == 401 and gone.json()["error"][0]["msgId"] == "MQWB0112E"
