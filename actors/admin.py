@@ -76,6 +76,7 @@ class Administered(Protocol):
     async def start_channel(self, q_mgr: str, channel: str) -> None: ...
     async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
     async def recover_automatically(self, qsg: str, structure: str) -> None: ...
+    def structure_changed(self) -> None: ...
 
 
 def responding(qm: QueueManager) -> bool:
@@ -184,6 +185,8 @@ async def _structure(world: Administered, qm: QueueManager, parsed: Parsed) -> R
     reply = await qm.dispatch(
         lambda now: commands.structure_command(qm.rules, parsed, now), system=True
     )
+    if not reply.failed and not parsed.verb.startswith("BACKUP"):
+        world.structure_changed()  # its waiting getters learn of the failure, or recovery
     if parsed.verb.startswith("RESET") and not reply.failed:
         for name in parsed.structures:
             definition = qm.rules.qsg.shared.structures[name] if qm.rules.qsg else None

@@ -126,12 +126,19 @@ class FaultInjection(CFRecovery):
         name, group = self._group_of(structure)
         now = trio.current_time()
         lost = cfstate.reset(group.shared, structure, now)
+        self.structure_changed()
         definition = group.shared.structures[structure]
         if not definition.recover:
             self._structure_recovered(name, group, structure, False, lost)
         elif definition.recauto:
             await self.recover_automatically(name, structure)
         return f"{lost} nonpersistent messages lost"
+
+    def structure_changed(self) -> None:
+        """A structure failed or came back: its waiting getters learn it now (2373, or a
+        message), and no queue is known empty any more (a get that found one empty
+        before the failure must ask, and be refused)."""
+        self.signals.notify_all()
 
     async def structure_recover(self, structure: str) -> str:
         """RECOVER CFSTRUCT of a structure a fault failed: TYPE(NORMAL) for RECOVER(YES),

@@ -15,9 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+import trio
 
+import qsg
+from actors import admin
+from actors.clock import VirtualClock
+from actors.topology import Topology
 from coupling.store import RedisStore
-from qsg import CMQC, MQMIError, QMgr
+from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg import CMQCFC as F
 from qsg.core import bugs, cfstate
 from qsg.core.handle import Handle
@@ -367,3 +372,74 @@ def test_bad_structure_commands_are_refused_in_one_line_naming_the_problem(
     assert words in reply.text
     assert qm.qsg is not None
     assert qm.qsg.shared.store.structure_status("APP1").status == cfstate.ACTIVE
+
+
+# ---- in a running world: applications waiting on the structure's queues -------------
+
+
+def _world_topology() -> Topology:
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.mqsc(
+        "QM1",
+        """
+        DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)
+        DEFINE QLOCAL(APP.WORK) QSGDISP(SHARED) CFSTRUCT(APP1)
+        """,
+        source="qm1.mqsc",
+    )
+    return topology
+
+
+def _waiting(seconds: float) -> GMO:
+    return GMO(
+        Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT, WaitInterval=round(seconds * 1000)
+    )
+
+
+@pytest.mark.parametrize("how", ["fault", "RESET CFSTRUCT"])
+async def test_a_get_waiting_on_a_queue_whose_structure_fails_gets_2373_at_the_failure(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object], how: str
+) -> None:
+    """ "Every MQI call on its queues fails with MQRC_CF_STRUC_FAILED (2373)": an MQGET
+    with MQGMO_WAIT already waiting when the structure fails (a fault, or the MQSC
+    RESET CFSTRUCT ACTION(FAIL)) is such a call, and learns it then, rather than waiting
+    out its interval (or for the recovery)."""
+    async with qsg.start(_world_topology(), **cf_mode) as world:  # type: ignore[arg-type]
+        q = await (await world.connect("QM2")).open("APP.WORK", CMQC.MQOO_INPUT_AS_Q_DEF)
+        failed_at: list[float] = []
+
+        async def fail_later() -> None:
+            await trio.sleep(1)
+            if how == "fault":
+                await world.structure_fail("APP1")
+            else:
+                reply = await admin.command(world, "QM1", "RESET CFSTRUCT(APP1) ACTION(FAIL)")
+                assert not reply.failed, reply.text
+            failed_at.append(trio.current_time())
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(fail_later)
+            with pytest.raises(MQMIError) as caught:
+                await q.get(None, MD(), _waiting(30))
+        assert caught.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        assert trio.current_time() == pytest.approx(failed_at[0])
+
+
+async def test_a_get_on_a_queue_found_empty_before_its_structure_failed_gets_2373_at_once(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """A queue a get found empty before the failure is no longer known empty after it:
+    the next MQGET with MQGMO_WAIT during the failure is MQRC_CF_STRUC_FAILED at once,
+    not MQRC_NO_MSG_AVAILABLE at its interval's end (nor a message after RECOVER)."""
+    async with qsg.start(_world_topology(), **cf_mode) as world:  # type: ignore[arg-type]
+        q = await (await world.connect("QM2")).open("APP.WORK", CMQC.MQOO_INPUT_AS_Q_DEF)
+        with pytest.raises(MQMIError) as empty:
+            await q.get(None, MD(), _waiting(0.5))
+        assert empty.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        await world.structure_fail("APP1")
+        began = trio.current_time()
+        with pytest.raises(MQMIError) as caught:
+            await q.get(None, MD(), _waiting(2))
+        assert caught.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        assert trio.current_time() == pytest.approx(began)
