@@ -70,6 +70,7 @@ SCAN_CHUNK = 256
 #: Status values the scripts return first (``coupling.status``), under their old names.
 OK, FULL, STORAGE_FULL, CF_LEVEL = Status.OK, Status.FULL, Status.STORAGE_FULL, Status.CF_LEVEL
 STALE_TOKEN, NO_QUEUE = Status.STALE_TOKEN, Status.NO_QUEUE
+BACKED_OUT = Status.BACKED_OUT
 
 #: The prelude's text: named placeholders (``$SHIFT``...) where a number or name of
 #: another module goes, filled from ``_SUBSTITUTIONS`` when the scripts are built.
@@ -800,9 +801,17 @@ return out
 COMMIT = _script(
     "COMMIT",
     r"""
--- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
+-- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units;
+-- KEYS[3] the QSG's lostuow hash (STRUCTURE_FAIL marks there the units it took work from)
 -- ARGV[1] the unit-of-work token
--- returns {OK, how many entries were committed}
+-- returns {OK, how many entries were committed} or, for a unit a structure's failure
+-- took work from, {BACKED_OUT, the structure}: the rest of it backed out, none committed
+local structure = redis.call('HGET', KEYS[3], ARGV[1])
+if structure then
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  backout_uow(KEYS[1], KEYS[2], ARGV[1])
+  return {BACKED_OUT, structure}
+end
 local entries = redis.call('LRANGE', KEYS[1], 0, -1)
 local state = states()
 for _, entry in ipairs(entries) do
@@ -818,10 +827,13 @@ return {OK, #entries}
 BACKOUT = _script(
     "BACKOUT",
     r"""
--- Uncommitted puts vanish; uncommitted gets come back with BackoutCount + 1.
--- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
+-- Uncommitted puts vanish; uncommitted gets come back with BackoutCount + 1. A mark
+-- of a structure's failure goes too: the connection's next unit of work is a new one.
+-- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units;
+-- KEYS[3] the QSG's lostuow hash
 -- ARGV[1] the unit-of-work token
 -- returns {OK, how many entries were backed out}
+redis.call('HDEL', KEYS[3], ARGV[1])
 return {OK, backout_uow(KEYS[1], KEYS[2], ARGV[1])}
 """,
 )

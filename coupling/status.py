@@ -29,6 +29,8 @@ class Status(IntEnum):
     NO_QUEUE = -5
     #: The CF structure is failed (FAIL: already; RECOVER: not failed); nothing changed.
     STRUCTURE_STATE = -6
+    #: The unit of work lost work to a CF structure's failure: COMMIT backed it out.
+    BACKED_OUT = -7
 
 
 def lua_constants() -> str:

@@ -65,6 +65,9 @@ class RedisStore:
     the same ``qsg`` name share every queue, as members share a coupling facility.
     """
 
+    #: A CF structure's failure under a unit of work is learnt by its commit (``commit``).
+    commit_may_refuse = True
+
     def __init__(self, transport: Transport, qsg: str) -> None:
         self.transport = transport
         self.qsg = qsg
@@ -75,9 +78,6 @@ class RedisStore:
         #: met failed by a call), each with its structure, and their key prefixes.
         self._failed_q: dict[str, str] = {}
         self._failed_prefixes: dict[str, str] = {}
-        #: Whether a structure failed through this store: only then does a commit ask
-        #: the facility whether the failure took its unit of work's work.
-        self._lost_uows = False
         self._queues_key = keys.queues_key(qsg)
         #: Bumped at each failure of the facility (``failed``): a unit of work that began
         #: in an earlier epoch was backed out by the facility's recovery.
@@ -283,29 +283,30 @@ class RedisStore:
 
     # ---- units of work --------------------------------------------------------
     def commit(self, uow: UowId) -> None:
+        """Commit ``uow``; MQRC_BACKED_OUT, nothing committed, if a CF structure it had
+        work on failed meanwhile: the failure marked it in the facility (whichever
+        member's RESET failed the structure), and the commit script reads the mark, at
+        no cost of a round trip."""
         token = keys.uow_token(uow)
-        self._run(scripts.COMMIT, self._uow_keys(token), [token])
+        reply = self._run(
+            scripts.COMMIT, [*self._uow_keys(token), keys.lost_uows_key(self.qsg)], [token]
+        )
         self._began.pop(token, None)
+        if reply[0] == scripts.BACKED_OUT:
+            raise MQMIError.failed(
+                CMQC.MQRC_BACKED_OUT,
+                f"CF structure {reply[1].decode()} failed while the unit of work had work on it",
+            )
 
     def backout(self, uow: UowId) -> None:
         token = keys.uow_token(uow)
-        self._run(scripts.BACKOUT, self._uow_keys(token), [token])
+        self._run(scripts.BACKOUT, [*self._uow_keys(token), keys.lost_uows_key(self.qsg)], [token])
         self._began.pop(token, None)
 
     def backed_out(self, uow: UowId) -> str | None:
         """Why ``uow`` can no longer commit, if it cannot: the facility failed while it
-        was in flight, and its recovery backed it out, or a CF structure it had work on
-        failed. Asked before any store commits."""
-        if self._lost_uows:
-            token = keys.uow_token(uow)
-            lost = keys.lost_uows_key(self.qsg)
-            structure = self._command("HGET", lost, token)
-            if structure is not None:
-                self._command("HDEL", lost, token)
-                return (
-                    f"CF structure {structure.decode()} failed while the unit of work had "
-                    "work on it"
-                )
+        was in flight, and its recovery backed it out. Asked before any store commits.
+        (A CF structure's failure under it is learnt by the commit itself: ``commit``.)"""
         began = self._began.get(keys.uow_token(uow))
         if began is None or began == self.epoch:
             return None
@@ -453,7 +454,6 @@ class RedisStore:
         )
         if reply[0] != scripts.OK:
             raise ValueError(f"CF structure {name} has already failed")
-        self._lost_uows = True
         self._forget_queues(name)
         return int(reply[1])
 

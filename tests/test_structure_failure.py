@@ -32,7 +32,7 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
 from qsg.mqsc import commands
 from qsg.mqsc.status import take
-from tests.helpers import ALL, drain, put
+from tests.helpers import ALL, drain, get, put
 
 PERSISTENT = {"Persistence": CMQC.MQPER_PERSISTENT}
 NONPERSISTENT = {"Persistence": CMQC.MQPER_NOT_PERSISTENT}
@@ -55,6 +55,21 @@ def _group(store: MessageStore, recover: bool = True, *names: str) -> QMgr:
             f"Q.{structure}", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct=structure, max_depth=1000
         )
     return qm
+
+
+def _second_member(store: MessageStore, qm1: QMgr, *names: str) -> QMgr:
+    """QM2 of ``qm1``'s group: in process it shares the group's store; on the server it
+    has a store of its own on the same facility, as a member in another process has."""
+    if not isinstance(store, RedisStore):
+        assert qm1.qsg is not None
+        return QMgr("QM2", qsg=qm1.qsg)
+    qm2 = QMgr("QM2", qsg=QueueSharingGroup("QSG1", store=RedisStore(store.transport, store.qsg)))
+    for structure in names or ("APP1",):
+        qm2.define_structure(CFStructure(structure, cf_level=5, recover=True))
+        qm2.define_queue(
+            f"Q.{structure}", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct=structure, max_depth=1000
+        )
+    return qm2
 
 
 def _open(qm: QMgr, structure: str = "APP1") -> Handle:
@@ -224,6 +239,16 @@ def test_the_stores_side_by_side_answer_alike_through_backup_failure_and_recover
     stores: list[MessageStore] = [MemoryStore(), redis_store()]
     groups = [_group(store, True, "APP1", "APP2") for store in stores]
     handles = [(_open(qm, "APP1"), _open(qm, "APP2")) for qm in groups]
+    # QM2's unit of work on both structures: the failure of APP1, by QM1, takes it all.
+    seconds = [
+        _second_member(s, qm, "APP1", "APP2").connect()
+        for s, qm in zip(stores, groups, strict=True)
+    ]
+    theirs = {id(s): c for s, c in zip(stores, seconds, strict=True)}
+    in_flight = [(c.open("Q.APP1", ALL), c.open("Q.APP2", ALL)) for c in seconds]
+    for one, two in in_flight:
+        put(one, b"QM2 in flight", 1.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+        put(two, b"QM2 in flight too", 1.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
 
     def step(action: Callable[[MessageStore, tuple[Handle, Handle], QMgr], object]) -> None:
         answers = []
@@ -243,6 +268,8 @@ def test_the_stores_side_by_side_answer_alike_through_backup_failure_and_recover
     step(lambda s, p, qm: drain(p[0], 41.0)[:1])
     step(lambda s, p, qm: put(p[0], b"late", 42.0, **PERSISTENT) and None)
     step(lambda s, p, qm: s.fail_structure("APP1", 43.0))
+    step(lambda s, p, qm: theirs[id(s)].commit())  # MQRC_BACKED_OUT on both
+    step(lambda s, p, qm: drain(p[1], 43.0))  # its APP2 put backed out with it
     step(lambda s, p, qm: put(p[0], b"refused", 44.0))
     step(lambda s, p, qm: drain(p[1], 44.0))
     step(lambda s, p, qm: s.recover_structure("APP1", purge=False))
@@ -392,9 +419,7 @@ def _world_topology() -> Topology:
 
 
 def _waiting(seconds: float) -> GMO:
-    return GMO(
-        Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT, WaitInterval=round(seconds * 1000)
-    )
+    return GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT, WaitInterval=round(seconds * 1000))
 
 
 @pytest.mark.parametrize("how", ["fault", "RESET CFSTRUCT"])
@@ -443,3 +468,41 @@ async def test_a_get_on_a_queue_found_empty_before_its_structure_failed_gets_237
             await q.get(None, MD(), _waiting(2))
         assert caught.value.reason == CMQC.MQRC_CF_STRUC_FAILED
         assert trio.current_time() == pytest.approx(began)
+
+
+def test_a_member_that_did_not_fail_the_structure_has_its_unit_of_work_backed_out_too(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """A structure's failure takes every member's work on it, not only the work of the
+    member whose RESET failed it: QM2's MQCMIT answers MQRC_BACKED_OUT, its get comes back
+    and its put is gone. On the server each member has a store of its own (as each
+    process does), and QM2's learns of the failure from the facility alone."""
+    store = make_store()
+    qm1 = _group(store)
+    qm2 = _second_member(store, qm1)
+    put(_open(qm1), b"committed", 0.0, **PERSISTENT)
+    conn = qm2.connect()
+    h = conn.open("Q.APP1", ALL)
+    assert get(h, 1.0, CMQC.MQGMO_SYNCPOINT)[0] == b"committed"
+    put(h, b"in flight", 1.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+    store.fail_structure("APP1", 2.0)
+    assert _reason(conn.commit) == CMQC.MQRC_BACKED_OUT
+    store.recover_structure("APP1", purge=False)
+    assert drain(_open(qm1), 3.0) == [b"committed"]
+
+
+def test_after_mqback_of_a_unit_of_work_the_failure_took_the_next_one_commits(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """MQBACK ends the unit of work the failure took work from (as MQCMIT's 2003 does):
+    the connection's next unit of work is a new one, and commits."""
+    store = make_store()
+    qm = _group(store, True, "APP1", "APP2")
+    conn = qm.connect()
+    one, two = conn.open("Q.APP1", ALL), conn.open("Q.APP2", ALL)
+    put(one, b"lost", 0.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+    store.fail_structure("APP1", 1.0)
+    conn.backout()
+    put(two, b"next unit", 2.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+    conn.commit()
+    assert drain(two, 3.0) == [b"next unit"]

@@ -213,6 +213,10 @@ class _Queues(dict[str, _Queue]):
 class MemoryStore:
     """The store primitives, in process. One instance per queue manager."""
 
+    #: A unit of work learns a failure under it here before any store commits
+    #: (``backed_out``): this store's commit never refuses.
+    commit_may_refuse = False
+
     def __init__(self) -> None:
         self._queues = _Queues()
         #: Units of work a structure's failure took work from, and why they cannot commit.
@@ -521,6 +525,8 @@ class MemoryStore:
                 q.forget(key)
 
     def backout(self, uow: UowId) -> None:
+        if self._lost_uows:  # MQBACK ends it: the connection's next unit is a new one
+            self._lost_uows.pop(uow, None)
         for queue, key, kind in reversed(self._uows.pop(uow, ())):
             q = self._queues.get(queue)
             if q is None:

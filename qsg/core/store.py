@@ -158,6 +158,11 @@ class MessageStore(Protocol):
     #: put (written) and got or browsed (read); the model charges SMDS costs by them.
     smds_writes: int
     smds_reads: int
+    #: Whether ``commit`` may refuse (MQRC_BACKED_OUT, having backed the unit out): the
+    #: coupling facility's store learns there, at no extra round trip, that a CF
+    #: structure failed under the unit (another member may have failed it). A unit of
+    #: work commits such a store before the others (it has at most one: its QSG's).
+    commit_may_refuse: bool
 
     @property
     def failed_queues(self) -> Mapping[str, str]:
@@ -198,7 +203,9 @@ class MessageStore(Protocol):
     def unlock(self, queue: str, handle: Hashable) -> None:
         """Release whatever ``handle`` holds locked on ``queue``."""
 
-    def commit(self, uow: UowId) -> None: ...
+    def commit(self, uow: UowId) -> None:
+        """Commit ``uow``'s work here; a ``commit_may_refuse`` store may instead back it
+        out and raise MQRC_BACKED_OUT."""
 
     def backout(self, uow: UowId) -> None: ...
 
