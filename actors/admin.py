@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Protocol
 
@@ -185,14 +185,28 @@ async def _structure(world: Administered, qm: QueueManager, parsed: Parsed) -> R
     reply = await qm.dispatch(
         lambda now: commands.structure_command(qm.rules, parsed, now), system=True
     )
-    if not reply.failed and not parsed.verb.startswith("BACKUP"):
-        world.structure_changed()  # its waiting getters learn of the failure, or recovery
-    if parsed.verb.startswith("RESET") and not reply.failed:
-        for name in parsed.structures:
-            definition = qm.rules.qsg.shared.structures[name] if qm.rules.qsg else None
-            if definition is not None and definition.recover and definition.recauto:
-                await world.recover_automatically(qm.rules.qsg_name, name)
+    if not reply.failed:
+        await structure_commanded(world, qm, parsed.verb.split()[0], parsed.structures)
     return reply
+
+
+async def structure_commanded(
+    world: Administered, qm: QueueManager, verb: str, names: Sequence[str]
+) -> None:
+    """What the world does after a RESET, BACKUP or RECOVER CFSTRUCT that succeeded (in
+    MQSC or PCF): after a RESET or RECOVER the getters waiting on the structures' queues
+    learn of it; a RESET of a RECOVER(YES) RECAUTO(YES) structure is recovered by the
+    members after the recovery's modelled time (``World.structure_fail``)."""
+    if verb == "BACKUP":
+        return
+    world.structure_changed()
+    group = qm.rules.qsg
+    if verb != "RESET" or group is None:
+        return
+    for name in names:
+        definition = group.shared.structures.get(name)
+        if definition is not None and definition.recover and definition.recauto:
+            await world.recover_automatically(qm.rules.qsg_name, name)
 
 
 async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:

@@ -12,6 +12,7 @@ in-process store and on the coupling facility's server, and one plays both side 
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 
 import pytest
@@ -31,6 +32,8 @@ from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
 from qsg.mqsc import commands
+from qsg.mqsc.pcf import Header, Value, encode
+from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
 from tests.helpers import ALL, drain, get, put
 
@@ -506,3 +509,77 @@ def test_after_mqback_of_a_unit_of_work_the_failure_took_the_next_one_commits(
     put(two, b"next unit", 2.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
     conn.commit()
     assert drain(two, 3.0) == [b"next unit"]
+
+
+# ---- PCF: Reset, Backup and Recover CF Structure -------------------------------------
+
+NATIVE = 0x222
+
+
+def _pcf(
+    qm: QMgr, command: int, now: float, *parameters: tuple[int, Value]
+) -> tuple[int, dict[int, int]]:
+    """(Reason, the integer parameters) of the one reply to a PCF request at ``now``."""
+    data = encode(Header(F.MQCFT_COMMAND, command), list(parameters), NATIVE)
+    (reply,) = process(data, NATIVE, qm, take(qm, now))
+    header = struct.unpack_from("<9i", reply)
+    integers: dict[int, int] = {}
+    at = F.MQCFH_STRUC_LENGTH
+    for _ in range(header[8]):
+        kind, length, parameter, value = struct.unpack_from("<4i", reply, at)
+        if kind == F.MQCFT_INTEGER:
+            integers[parameter] = value
+        at += length
+    return header[7], integers
+
+
+def test_pcf_reset_backup_and_recover_cf_struc_act_as_their_mqsc(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """Reset CF Structure (MQCMD_RESET_CF_STRUC, Action MQACT_FAIL), Backup CF Structure
+    (MQCMD_BACKUP_CF_STRUC, ExcludeInterval) and Recover CF Structure
+    (MQCMD_RECOVER_CF_STRUC, Purge MQPO_NO): the persistent messages come back from the
+    backup plus the log; a refusal is MQRCCF_CF_STRUC_ERROR (3236) or
+    MQRCCF_CF_STRUC_ALREADY_FAILED (3351) with MQIACF_CF_STRUC_STATUS."""
+    store = make_store()
+    qm = _group(store)
+    name = (CMQC.MQCA_CF_STRUC_NAME, "APP1")
+    put(_open(qm), b"before", 0.0, **PERSISTENT)
+    backup = _pcf(qm, F.MQCMD_BACKUP_CF_STRUC, 10.0, name, (F.MQIACF_EXCLUDE_INTERVAL, 0))
+    assert backup == (0, {})
+    put(_open(qm), b"after", 11.0, **PERSISTENT)
+    refused = _pcf(qm, F.MQCMD_RECOVER_CF_STRUC, 11.0, name)
+    assert refused == (
+        F.MQRCCF_CF_STRUC_ERROR,
+        {F.MQIACF_CF_STRUC_STATUS: F.MQCFSTATUS_NOT_FAILED},
+    )
+    assert _pcf(qm, F.MQCMD_RESET_CF_STRUC, 12.0, name, (F.MQIACF_ACTION, F.MQACT_FAIL))[0] == 0
+    assert store.structure_status("APP1").failed
+    again = _pcf(qm, F.MQCMD_RESET_CF_STRUC, 12.0, name, (F.MQIACF_ACTION, F.MQACT_FAIL))
+    assert again == (
+        F.MQRCCF_CF_STRUC_ALREADY_FAILED,
+        {F.MQIACF_CF_STRUC_STATUS: F.MQCFSTATUS_FAILED},
+    )
+    recovered = _pcf(qm, F.MQCMD_RECOVER_CF_STRUC, 13.0, name, (F.MQIACF_PURGE, F.MQPO_NO))
+    assert recovered == (0, {})
+    assert drain(_open(qm), 14.0) == [b"before", b"after"]
+
+
+@pytest.mark.parametrize(
+    ("command", "parameters", "reason"),
+    [
+        (F.MQCMD_RESET_CF_STRUC, [(F.MQIACF_ACTION, 99)], F.MQRCCF_ACTION_VALUE_ERROR),
+        (F.MQCMD_RESET_CF_STRUC, [], F.MQRCCF_PARM_COUNT_TOO_SMALL),
+        (F.MQCMD_RECOVER_CF_STRUC, [(F.MQIACF_PURGE, 7)], F.MQRCCF_PURGE_VALUE_ERROR),
+        (F.MQCMD_BACKUP_CF_STRUC, [(F.MQIACF_EXCLUDE_INTERVAL, -1)], F.MQRCCF_PARM_VALUE_ERROR),
+    ],
+)
+def test_a_pcf_structure_command_with_a_bad_value_is_refused_naming_it(
+    command: int, parameters: list[tuple[int, Value]], reason: int
+) -> None:
+    """Bad input over PCF: the reason IBM gives for the value, the structure unchanged."""
+    store = MemoryStore()
+    qm = _group(store)
+    got, _ = _pcf(qm, command, 1.0, (CMQC.MQCA_CF_STRUC_NAME, "APP1"), *parameters)
+    assert got == reason
+    assert store.structure_status("APP1").status == cfstate.ACTIVE
