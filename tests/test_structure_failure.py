@@ -36,6 +36,7 @@ from qsg.mqsc.pcf import Header, Value, encode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
 from tests.helpers import ALL, drain, get, put
+from tests.test_pcf_command_server import parse
 
 PERSISTENT = {"Persistence": CMQC.MQPER_PERSISTENT}
 NONPERSISTENT = {"Persistence": CMQC.MQPER_NOT_PERSISTENT}
@@ -583,3 +584,40 @@ def test_a_pcf_structure_command_with_a_bad_value_is_refused_naming_it(
     got, _ = _pcf(qm, command, 1.0, (CMQC.MQCA_CF_STRUC_NAME, "APP1"), *parameters)
     assert got == reason
     assert store.structure_status("APP1").status == cfstate.ACTIVE
+
+
+def _status_replies(qm: QMgr, status_type: int) -> list[dict[int, object]]:
+    """Each reply of Inquire CF Structure Status of APP1, its parameters decoded."""
+    data = encode(
+        Header(F.MQCFT_COMMAND, F.MQCMD_INQUIRE_CF_STRUC_STATUS),
+        [(CMQC.MQCA_CF_STRUC_NAME, "APP1"), (F.MQIACF_CF_STATUS_TYPE, status_type)],
+        NATIVE,
+    )
+    return [parse(reply)[1] for reply in process(data, NATIVE, qm, take(qm, 50.0))]
+
+
+def test_pcf_inquire_cf_struc_status_answers_connect_and_backup_with_ibms_fields(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """Inquire CF Structure Status (Response), StatusType MQIACF_CF_STATUS_CONNECT: one
+    reply per member (QMgrName, CFStrucStatus, FailDate, FailTime); _BACKUP: the
+    structure's CFStrucStatus, BackupDate, BackupTime, BackupSize (MB) and LogQMgrNames
+    (an MQCFSL), as DISPLAY CFSTATUS TYPE(CONNECT | BACKUP) shows them."""
+    store = make_store()
+    qm = _group(store)
+    _second_member(store, qm)
+    put(_open(qm), b"p", 0.0, **PERSISTENT)
+    store.backup_structure("APP1", 40.0, 30)
+    store.fail_structure("APP1", 45.0)
+    connect = _status_replies(qm, F.MQIACF_CF_STATUS_CONNECT)
+    assert qm.qsg is not None
+    assert [r[CMQC.MQCA_Q_MGR_NAME] for r in connect] == list(qm.qsg.members)
+    for reply in connect:
+        assert reply[F.MQIACF_CF_STRUC_STATUS] == F.MQCFSTATUS_FAILED
+        assert reply[F.MQIACF_CF_STATUS_TYPE] == F.MQIACF_CF_STATUS_CONNECT
+        assert reply[F.MQCACF_FAIL_TIME]
+    (backup,) = _status_replies(qm, F.MQIACF_CF_STATUS_BACKUP)
+    assert backup[F.MQIACF_CF_STRUC_STATUS] == F.MQCFSTATUS_FAILED
+    assert backup[F.MQIACF_CF_STRUC_BACKUP_SIZE] == 1
+    assert backup[F.MQCACF_BACKUP_DATE] and backup[F.MQCACF_BACKUP_TIME]
+    assert backup[F.MQCACF_CF_STRUC_LOG_Q_MGRS] == list(qm.qsg.members)
