@@ -23,9 +23,15 @@ from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from qsg import CMQC
 from qsg.core import cfstate
+from qsg.core.errors import MQMIError
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.commands import recovered_line
+
+
+#: Seconds between the members' attempts at a RECAUTO recovery while the coupling
+#: facility is out of their reach (a model choice: IBM gives no interval).
+RECAUTO_RETRY = 1.0
 
 
 class FaultInjection(CFRecovery):
@@ -163,14 +169,25 @@ class FaultInjection(CFRecovery):
 
     async def _recover_later(self, qsg: str, structure: str) -> None:
         group = self.qsgs[qsg]
-        status = group.shared.store.structure_status(structure)
-        await trio.sleep(
-            cfstate.recovery_seconds(status.backup_messages, status.log_records, len(group.members))
-        )
-        if group.shared.store.structure_status(structure).failed:
-            cfstate.recover(group.shared, structure, False, len(group.members))
-            self._structure_recovered(qsg, group, structure, True, 0)
-            self.signals.notify_all()
+        store, members = group.shared.store, len(group.members)
+        waited = False  # the recovery's modelled time, once it could read the log
+        while True:
+            try:
+                status = store.structure_status(structure)
+                if status.failed and not waited:
+                    waited = True
+                    seconds = cfstate.recovery_seconds(
+                        status.backup_messages, status.log_records, members
+                    )
+                    await trio.sleep(seconds)
+                    continue
+                if status.failed:
+                    cfstate.recover(group.shared, structure, False, members)
+                    self._structure_recovered(qsg, group, structure, True, 0)
+                    self.signals.notify_all()
+                return
+            except MQMIError:  # the facility is out of reach: the members try again
+                await trio.sleep(RECAUTO_RETRY)
 
     def _structure_recovered(
         self, qsg: str, group: QueueSharingGroup, structure: str, recovered: bool, lost: int

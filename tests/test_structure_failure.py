@@ -621,3 +621,22 @@ def test_pcf_inquire_cf_struc_status_answers_connect_and_backup_with_ibms_fields
     assert backup[F.MQIACF_CF_STRUC_BACKUP_SIZE] == 1
     assert backup[F.MQCACF_BACKUP_DATE] and backup[F.MQCACF_BACKUP_TIME]
     assert backup[F.MQCACF_CF_STRUC_LOG_Q_MGRS] == list(qm.qsg.members)
+
+
+async def test_recauto_waits_out_a_coupling_facility_outage_and_then_recovers(
+    virtual_clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RECAUTO(YES): the members recover a failed structure themselves. If the facility's
+    server is down when the recovery is due, it is done once the server is back (the run
+    goes on meanwhile), not lost, nor the end of the run."""
+    monkeypatch.delenv("QSG_REDIS_URL", raising=False)  # a server the world can kill
+    topology = _world_topology()
+    topology.mqsc("QM1", "ALTER CFSTRUCT(APP1) RECAUTO(YES)", source="recauto.mqsc")
+    async with qsg.start(topology, faults=True, cf_persistent=True) as world:
+        store = world.qsgs["QSG1"].shared.store
+        await world.structure_fail("APP1")
+        await world.cf_fail()
+        await trio.sleep(30)  # well past the recovery's modelled time
+        await world.cf_restart()
+        await trio.sleep(30)
+        assert not store.structure_status("APP1").failed
