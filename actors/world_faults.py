@@ -28,7 +28,6 @@ from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.commands import recovered_line
 
-
 #: Seconds between the members' attempts at a RECAUTO recovery while the coupling
 #: facility is out of their reach (a model choice: IBM gives no interval).
 RECAUTO_RETRY = 1.0
