@@ -15,7 +15,14 @@ from typing import ClassVar
 
 import trio
 
-from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut, TriggerMessagePut
+from qsg.core.events import (
+    DeadLettered,
+    Discarded,
+    EventMessagePut,
+    ReportLost,
+    ReportPut,
+    TriggerMessagePut,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,6 +368,7 @@ WorldEvent = (
     | DeadLettered
     | ReportLost
     | TriggerMessagePut
+    | EventMessagePut
     | MessagePut
     | MessageGot
     | UnitOfWorkEnded

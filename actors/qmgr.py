@@ -2,8 +2,10 @@
 
 The MQ rules are the rules layer's ``QMgr`` (synchronous, taking ``now``); this actor
 gives it a life in trio. Its nursery holds the queue manager's own tasks: the mailbox
-(commands from the world: REFRESH QMGR, peer recovery), the expiry scanner and the
-channel agents. A kill cancels them all at once; a restart starts a new life.
+(commands from the world: REFRESH QMGR, peer recovery), the expiry scanner, the
+channel agents and, in a group that defines SYSTEM.QSG.TRANSMIT.QUEUE, the
+intra-group queuing agent (``actors/igq.py``). A kill cancels them all at once; a
+restart starts a new life.
 
 MQI calls run in the calling application's task, not in the mailbox's, as on z/OS,
 where an MQ call runs under the caller's TCB in the queue manager's address space.
@@ -26,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 import greenback
 import trio
 
-from actors import channel, clock, expiry, wire
+from actors import channel, clock, expiry, igq, wire
 from actors.cflink import CFLink
 from actors.channel import ChannelNetwork, ChannelSync
 from actors.events import ChannelStateChanged, PeerRecovered, QMgrKilled, QMgrRestarted
@@ -146,6 +148,8 @@ class QueueManager:
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
                 await nursery.start(expiry.scan_periodically, self)
+                if igq.wanted(self.rules):  # its intra-group queuing agent
+                    nursery.start_soon(igq.run_agent, self)
                 if self.listener is not None:
                     await self._listen(nursery)
                 task_status.started()
@@ -286,7 +290,7 @@ class QueueManager:
         assert self.rules.qsg is not None
         store = self.rules.qsg.shared.store
         outcome = await self.dispatch(
-            lambda now: store.recover(failed, incarnation, self.name), system=True
+            lambda now: self.rules.recover_peer(failed, incarnation), system=True
         )
         if outcome.ran:
             now = trio.current_time()

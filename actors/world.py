@@ -39,6 +39,7 @@ from coupling.direct import DirectTransport
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.trio_transport import TrioTransport
 from qsg import CMQC
+from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
 from qsg.core.sharing import QueueSharingGroup
 
@@ -75,12 +76,19 @@ class World(FaultInjection):
         events.listen(self.command_servers.saw, MessagePut, queue=command_server.COMMAND_INPUT)
 
     # ---- the public API ---------------------------------------------------------------
-    async def connect(self, q_mgr: str, user: str | None = None) -> Connection:
-        """MQCONN to ``q_mgr`` as ``user`` (the identity authority checks use)."""
+    async def connect(
+        self, q_mgr: str, user: str | None = None, *, cno: ConnectOptions | None = None
+    ) -> Connection:
+        """MQCONN to ``q_mgr`` as ``user`` (the identity authority checks use); MQCONNX
+        with ``cno``, whose connection tag is serialized in the group (a tag held by a
+        failed member whose peer recovery waits for the facility is not usable)."""
         qm = self._qm(q_mgr)
         if not qm.alive:
             raise qm.unavailable()
-        conn = await qm.dispatch(lambda now: qm.rules.connect(user=user or "qsg"))
+        delayed = self._unrecovered
+        conn = await qm.dispatch(
+            lambda now: qm.rules.connect(user=user or "qsg", cno=cno, delayed=delayed)
+        )
         return Connection(qm, conn)
 
     def new_msg_id(self) -> bytes:

@@ -26,7 +26,7 @@ from actors.topology import Topology
 from coupling.server import EmbeddedServer
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.core.events import DeadLettered, Event, ReportPut, TriggerMessagePut
+from qsg.core.events import DeadLettered, Event, EventMessagePut, ReportPut, TriggerMessagePut
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
 
@@ -96,10 +96,10 @@ class WorldBase:
     # ---- for the actors ---------------------------------------------------------------
     def rules_event(self, event: Event) -> None:
         """What a queue manager's rules report: into the event stream; and a message the
-        queue manager put itself (a report, a dead letter, a trigger message) wakes the
-        getters waiting on its queue, such as a trigger monitor."""
+        queue manager put itself (a report, a dead letter, a trigger message, an event
+        message) wakes the getters waiting on its queue, such as a trigger monitor."""
         self.events.emit(event)
-        if isinstance(event, ReportPut | DeadLettered | TriggerMessagePut):
+        if isinstance(event, ReportPut | DeadLettered | TriggerMessagePut | EventMessagePut):
             found = self.qmgrs[event.q_mgr].rules.find(event.queue)
             if found is not None:
                 self.signals.notify(found[0].store, event.queue)

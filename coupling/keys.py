@@ -106,3 +106,16 @@ def uow_token(uow: Hashable) -> str:
 def owner_of(uow: str) -> str:
     """The queue manager a unit of work (or a lock owner) token belongs to."""
     return uow.split("/", 1)[0]
+
+
+def conn_tag_key(qsg: str, tag: bytes) -> str:
+    """A connection tag's uses (a hash): ``#`` its version (a count of its changes, never
+    reset), and per use ``q_mgr/life/connection`` → ``option/space`` (the processing
+    scope). The tag is written in hexadecimal, its trailing zeros dropped."""
+    return f"{group_prefix(qsg)}tag:{tag.hex()}"
+
+
+def conn_tags_key(qsg: str, q_mgr: str) -> str:
+    """A set of the tags (hexadecimal) a queue manager has used: what the end of its
+    lives (peer recovery, its restart) walks. It may name tags no longer used."""
+    return f"{group_prefix(qsg)}tags:{q_mgr}"

@@ -1413,6 +1413,65 @@ return {OK, from_backup, from_log, records}
     grows=True,
 )
 
+CONN_TAG_CLAIM = _script(
+    "CONN_TAG_CLAIM",
+    r"""
+-- Add a use of a connection tag, if the tag has not changed since it was read (the rule
+-- itself is qsg.core.conntag's, decided on that reading).
+-- KEYS[1] the tag's hash; KEYS[2] the queue manager's set of tags
+-- ARGV[1] the version read; ARGV[2] q_mgr/life/connection; ARGV[3] option/space;
+-- ARGV[4] the tag in hexadecimal
+-- returns 1 when added, 0 when the tag changed meanwhile (nothing written)
+local version = tonumber(redis.call('HGET', KEYS[1], '#') or '0')
+if version ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], '#', version + 1, ARGV[2], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[4])
+return 1
+""",
+)
+
+CONN_TAG_RELEASE = _script(
+    "CONN_TAG_RELEASE",
+    r"""
+-- A use of a connection tag ended (MQDISC, or its application's end).
+-- KEYS[1] the tag's hash; ARGV[1] q_mgr/life/connection
+-- returns 1 if it was kept, else 0
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], '#', 1)
+return 1
+""",
+)
+
+CONN_TAG_END_LIVES = _script(
+    "CONN_TAG_END_LIVES",
+    r"""
+-- Peer recovery or a restart resolved a queue manager's lives before one: their uses of
+-- connection tags end.
+-- KEYS[1] the queue manager's set of tags; ARGV[1] the prefix of a tag's key (its hex
+-- follows); ARGV[2] the queue manager; ARGV[3] the first life kept
+-- returns how many uses ended
+local ended, before = 0, tonumber(ARGV[3])
+for _, hex in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local key = ARGV[1] .. hex
+  local changed, left = false, false
+  for _, use in ipairs(redis.call('HKEYS', key)) do
+    local q_mgr, life = string.match(use, '^(.*)/(%d+)/%d+$')
+    if q_mgr == ARGV[2] then
+      if tonumber(life) < before then
+        redis.call('HDEL', key, use)
+        ended, changed = ended + 1, true
+      else
+        left = true
+      end
+    end
+  end
+  if changed then redis.call('HINCRBY', key, '#', 1) end
+  if not left then redis.call('SREM', KEYS[1], hex) end
+end
+return ended
+""",
+)
+
 ALL = (
     DEFINE_STRUCTURE,
     CREATE_QUEUE,
@@ -1433,4 +1492,7 @@ ALL = (
     STRUCTURE_FAIL,
     STRUCTURE_BACKUP,
     STRUCTURE_RECOVER,
+    CONN_TAG_CLAIM,
+    CONN_TAG_RELEASE,
+    CONN_TAG_END_LIVES,
 )

@@ -33,6 +33,7 @@ from coupling.lease import Lease, check_held
 from coupling.transport import Transport
 from qsg import CMQC
 from qsg.core import cfstate, geometry
+from qsg.core.conntag import TagUse, TagUses
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message, joined
 from qsg.core.offload import LARGE_MESSAGE_CF_LEVEL, Rule
@@ -372,6 +373,42 @@ class RedisStore:
         """How many units of work ``q_mgr`` has with uncommitted work on shared queues."""
         return int(self._command("SCARD", keys.uows_key(self.qsg, q_mgr)))
 
+    # ---- connection tags (qsg.core.conntag; the layout is coupling.keys') -------
+    def conn_tags(self, tag: bytes) -> TagUses:
+        found = self._command("HGETALL", keys.conn_tag_key(self.qsg, tag))
+        version, uses = 0, []
+        for name, value in found.items() if isinstance(found, dict) else _pairs(found):
+            field, held = name.decode(), value.decode()
+            if field == "#":
+                version = int(held)
+                continue
+            q_mgr, life, connection = field.rsplit("/", 2)
+            option, space = held.split("/", 1)
+            uses.append(TagUse(tag, q_mgr, int(life), int(connection), int(option), space))
+        return TagUses(version, tuple(uses))
+
+    def claim_conn_tag(self, use: TagUse, version: int) -> bool:
+        reply = self._run(
+            scripts.CONN_TAG_CLAIM,
+            [keys.conn_tag_key(self.qsg, use.tag), keys.conn_tags_key(self.qsg, use.q_mgr)],
+            [version, _use_field(use), f"{use.option}/{use.space}", use.tag.hex()],
+        )
+        return bool(reply)
+
+    def release_conn_tag(self, use: TagUse) -> None:
+        self._run(
+            scripts.CONN_TAG_RELEASE, [keys.conn_tag_key(self.qsg, use.tag)], [_use_field(use)]
+        )
+
+    def release_conn_tags(self, q_mgr: str, before: int) -> int:
+        return int(
+            self._run(
+                scripts.CONN_TAG_END_LIVES,
+                [keys.conn_tags_key(self.qsg, q_mgr)],
+                [keys.conn_tag_key(self.qsg, b""), q_mgr, before],
+            )
+        )
+
     # ---- expiry scan ----------------------------------------------------------
     def worth_scanning(self, queue: str, now: float) -> bool:
         return int(self._command("ZCOUNT", self._prefix(queue) + "x", "-inf", repr(now))) > 0
@@ -609,6 +646,15 @@ class RedisStore:
         if self.on_failure is not None:
             self.on_failure(reason, why, lost)
         return MQMIError.failed(reason, why)
+
+
+def _use_field(use: TagUse) -> str:
+    return f"{use.q_mgr}/{use.life}/{use.connection}"
+
+
+def _pairs(flat: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """A flat HGETALL reply (RESP2) as its field and value pairs."""
+    return list(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _trimmed(args: list[Any]) -> list[Any]:

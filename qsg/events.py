@@ -36,7 +36,14 @@ from actors.events import (
     WorldEvent,
     kind_of,
 )
-from qsg.core.events import DeadLettered, Discarded, ReportLost, ReportPut, TriggerMessagePut
+from qsg.core.events import (
+    DeadLettered,
+    Discarded,
+    EventMessagePut,
+    ReportLost,
+    ReportPut,
+    TriggerMessagePut,
+)
 
 __all__ = [
     "ApplicationError",
@@ -51,6 +58,7 @@ __all__ = [
     "DepthSampled",
     "Discarded",
     "EventLog",
+    "EventMessagePut",
     "ExpiredInTransit",
     "ExpiryScanned",
     "FaultInjected",

@@ -5,10 +5,13 @@ same (``tests/differential.py`` says exactly what is compared, and where simulta
 events may legitimately be ordered differently).
 
 ``./dev test`` plays each shipped scenario shortened (past its first fault) and a few
-generated ones; the ``slow`` tests play each shipped scenario for its whole duration
-(capacity-day.toml for its first 13 hours: through the outage, the restart and the
-backlog) and a larger family. bench/RESULTS.md ("Issue 42: the differential test")
-keeps the sizes and times and what the test found.
+generated ones; the ``slow`` tests play each shipped scenario longer and a larger family:
+in ``./dev test`` the longest for a stretch of each (``Shipped.ci``: capacity-day.toml to
+10:30, past the kill at 10:00) and a sweep at its busiest points, and under
+``QSG_SOAK=1`` (tests/soak.py) each for its whole duration (capacity-day.toml for its first
+13 hours: through the outage, the restart and the backlog) and every point.
+bench/RESULTS.md ("Issue 42: the differential test") keeps the sizes and times and what
+the test found.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from tests.differential import (
     play_paths,
 )
 from tests.small_scenarios import small_scenarios
+from tests.soak import sized
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 
@@ -111,28 +115,38 @@ REQUESTERS_TOGETHER = Tie(
 class Shipped:
     """How the test plays a shipped scenario: ``fast``, the simulated seconds of it in
     ``./dev test`` (past its first fault, where it has one); ``full``, in the slow test
-    (None: its own duration); ``ties``, its simultaneous events that order differently."""
+    under ``QSG_SOAK=1`` (None: its own duration); ``ci``, in the slow test otherwise
+    (None: as ``full``); ``ties``, its simultaneous events that order differently."""
 
     fast: float
     full: float | None = None
     ties: tuple[Tie, ...] = ()
+    ci: float | None = None
+
+    @property
+    def slow(self) -> float | None:
+        """The seconds the slow test plays: the whole (``full``) only when soaking."""
+        return sized(self.full if self.ci is None else self.ci, self.full)
 
 
 SHIPPED: dict[str, Shipped] = {
-    "capacity-day.toml": Shipped(700, 13 * 3600),
-    "capacity.toml": Shipped(4, ties=(COSTED_GETTERS_RACE,)),
+    "capacity-day.toml": Shipped(700, 13 * 3600, ci=10.5 * 3600),
+    "capacity.toml": Shipped(4, ties=(COSTED_GETTERS_RACE,), ci=60),
     "chaos-lean.toml": Shipped(40),
     "chaos-processes.toml": Shipped(8, ties=(COMPETING_GETTERS,)),
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
     "exec-failover.toml": Shipped(55, ties=(KILL_WAKES_TWICE,)),
+    "exec-events.toml": Shipped(40),
     "exec-monitor.toml": Shipped(60),
     "exec-poison.toml": Shipped(20),
     "exec-qsg.toml": Shipped(60),
     "expiry-scan-failover.toml": Shipped(52, ties=(EXPIRY_SCAN_TAKEOVER, KILL_WAKES_TWICE)),
-    "mm1-impatience.toml": Shipped(200),
-    "mmc-erlang-c.toml": Shipped(200),
+    "igq.toml": Shipped(45),
+    "mm1-impatience.toml": Shipped(200, ci=1000),
+    "mmc-erlang-c.toml": Shipped(200, ci=2000),
     "remote-queue-expiry.toml": Shipped(65),
-    "request-reply.toml": Shipped(6, ties=(REQUESTERS_TOGETHER,)),
+    "request-reply.toml": Shipped(6, ties=(REQUESTERS_TOGETHER,), ci=30),
+    "serve-qsg.toml": Shipped(130),
     "shared-queue-expiry.toml": Shipped(30, ties=(COSTED_STEPS_TOGETHER,)),
     "structure-failure.toml": Shipped(35),
     "sweep-base.toml": Shipped(5),
@@ -153,6 +167,11 @@ def _scenarios(name: str, seconds: float | None, every_point: bool) -> list[Scen
         points = load_sweep(path).points
         if every_point:  # each load and member count once (a second seed is a replication)
             points = [p for p in points if p.seed == points[0].seed]
+            # In ./dev test the busiest load of each member count; soaking, every load.
+            busiest = {
+                p.members: p for p in sorted(points, key=lambda p: (p.offered_load, p.members))
+            }
+            points = sized(list(busiest.values()), points)
         else:
             points = [max(points, key=lambda p: (p.offered_load, p.members))]
         played = [parse_scenario(p.text, f"{name} {p.run}", base=SCENARIOS) for p in points]
@@ -193,7 +212,7 @@ def test_a_shipped_scenario_played_in_full_comes_out_the_same_on_every_path(
     name: str, cf_url: str
 ) -> None:
     shipped = SHIPPED[name]
-    for scenario in _scenarios(name, shipped.full, every_point=True):
+    for scenario in _scenarios(name, shipped.slow, every_point=True):
         assert judge(play_paths(scenario, cf_url), shipped.ties) == []
 
 
@@ -226,7 +245,7 @@ def test_a_chaos_run_comes_out_the_same_in_process_and_on_the_server(
 def test_many_chaos_runs_come_out_the_same_in_process_and_on_the_server(
     name: str, cf_url: str
 ) -> None:
-    for scenario in _chaotic(name, 8):
+    for scenario in _chaotic(name, sized(3, 8)):
         for paths in STORES:
             assert judge(play_paths(scenario, cf_url, paths=paths)) == []
 
@@ -253,7 +272,7 @@ def test_small_generated_scenarios_come_out_the_same_on_every_path(text: str, cf
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(50, 120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=small_scenarios())
 def test_many_small_generated_scenarios_come_out_the_same_on_every_path(
     text: str, cf_url: str
@@ -262,7 +281,7 @@ def test_many_small_generated_scenarios_come_out_the_same_on_every_path(
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=sized(20, 40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=small_scenarios(limits=True))
 def test_generated_scenarios_at_a_structures_limits_come_out_the_same_on_every_path(
     text: str, cf_url: str

@@ -202,10 +202,13 @@ def test_a_command_scope_with_a_member_down_answers_500_with_an_error_per_member
         (b'{"type": "runCommand", "parameters": {}}', "parameters.command"),
         (b'{"type": "runCommandJSON", "command": "display"}', "qualifier"),
         (b'{"type": "runCommandJSON", "command": "display", "qualifier": "group"}', "runCommand"),
-        (b'{"type": "runCommandJSON", "command": "define", "qualifier": "qlocal", '
-         b'"name": "X", "parameters": {"maxdepth": {"a": 1}}}', "string or a number"),
+        (
+            b'{"type": "runCommandJSON", "command": "define", "qualifier": "qlocal", '
+            b'"name": "X", "parameters": {"maxdepth": {"a": 1}}}',
+            "string or a number",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_body_the_mqsc_resource_cannot_read_is_400_with_mqwb2004e(
     client: httpx.Client, content: bytes, detail: str
 ) -> None:
@@ -294,3 +297,62 @@ def test_login_gives_a_token_cookie_that_authenticates_until_logout(
         c.cookies.set("LtpaToken2", token)  # the old token, kept by a client
         gone = c.get("/ibmmq/rest/v1/admin/qmgr")
         assert gone.status_code == 401 and gone.json()["error"][0]["msgId"] == "MQWB0112E"
+
+
+def test_v1_get_queue_lists_queues_by_type_and_queue_sharing_group_disposition(
+    client: httpx.Client,
+) -> None:
+    """IBM's "/admin/qmgr/{qmgrName}/queue" GET: ``type=`` and
+    ``queueSharingGroupDisposition=`` select, the answer is ``{"queue": [{"name", "type"}]}``."""
+    define = {"type": "runCommand", "parameters": {"command": "DEFINE QLOCAL(V1.PRIVATE)"}}
+    assert mqsc(client, define).json()["overallCompletionCode"] == 0
+    url = "/ibmmq/rest/v1/admin/qmgr/QM1/queue"
+    shared = client.get(
+        url, params={"type": "local", "queueSharingGroupDisposition": "shared"}, auth=ADMIN
+    )
+    assert shared.status_code == 200
+    names = {q["name"]: q["type"] for q in shared.json()["queue"]}
+    assert names.get("DEV.QUEUE.1") == "local" and "V1.PRIVATE" not in names
+    private = client.get(url, params={"queueSharingGroupDisposition": "qmgr"}, auth=ADMIN).json()
+    assert {"name": "V1.PRIVATE", "type": "local"} in private["queue"]
+    one = client.get(f"{url}/DEV.QUEUE.1", auth=("reader", "reader"))
+    assert one.json() == {"queue": [{"name": "DEV.QUEUE.1", "type": "local"}]}
+    missing = client.get(f"{url}/NONE.SUCH", auth=ADMIN)
+    assert missing.status_code == 404 and missing.json()["error"][0]["reasonCode"] == 2085
+    bad = client.get(url, params={"type": "queue"}, auth=ADMIN)
+    assert bad.status_code == 400
+    v2 = client.get("/ibmmq/rest/v2/admin/qmgr/QM1/queue", auth=ADMIN)
+    assert v2.status_code == 404  # IBM: "available only in version 1 of the REST API"
+
+
+def test_v1_delete_queue_deletes_it_with_purge_and_mqwebadminro_may_not(
+    client: httpx.Client,
+) -> None:
+    """IBM's "/admin/qmgr/{qmgrName}/queue/{queueName}" DELETE: 204; ``purge`` for a
+    queue with messages; ``queueSharingGroupDisposition`` for a shared one."""
+    command = "DEFINE QLOCAL(V1.GONE) QSGDISP(SHARED) CFSTRUCT(APP1)"
+    assert (
+        mqsc(client, {"type": "runCommand", "parameters": {"command": command}}).status_code == 200
+    )
+    put = client.post(
+        "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/V1.GONE/message",
+        auth=("app", "appPassword"),
+        headers={**CSRF, "Content-Type": "text/plain"},
+        content="left behind",
+    )
+    assert put.status_code in (201, 403)  # app may lack authority: the put is not the point
+    url = "/ibmmq/rest/v1/admin/qmgr/QM1/queue/V1.GONE"
+    denied = client.delete(url, auth=("reader", "reader"), headers=CSRF)
+    assert denied.status_code == 403 and denied.json()["error"][0]["msgId"] == "MQWB0103E"
+    no_csrf = client.delete(url, auth=ADMIN)
+    assert no_csrf.status_code == 401
+    gone = client.delete(
+        url,
+        params={"queueSharingGroupDisposition": "shared", "purge": ""},
+        auth=ADMIN,
+        headers=CSRF,
+    )
+    assert gone.status_code == 204, gone.text
+    assert client.get(url, auth=ADMIN).status_code == 404
+    again = client.delete(url, auth=ADMIN, headers=CSRF)
+    assert again.status_code == 404

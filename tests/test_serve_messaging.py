@@ -35,6 +35,7 @@ DEFINE QLOCAL(DEV.SMALL) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(1)
 
 [qsg.QSG1.structures.APP1]
 size_kb = 65536
+recover = true  # RECOVER(YES): persistent messages may be put (else 2048)
 
 [qmgr.QM1]
 mqsc = "DEFINE QLOCAL('A/B.C%D')"
@@ -217,7 +218,7 @@ def test_a_message_that_is_not_text_is_left_on_the_queue_with_an_error(server: S
         ("POST", "QM3/queue/DEV.QUEUE.1", TEXT, "x", 503, "MQWB0300E"),
         ("PUT", Q1, CSRF, "x", 405, "MQWB2005E"),
     ],
-)  # fmt: skip
+)
 def test_a_request_the_api_refuses_gets_ibms_status_and_error_body(
     server: Server,
     method: str,
@@ -287,9 +288,19 @@ def test_ibms_tutorial_curl_recipes_run_unchanged(server: Server, tmp_path: Path
         "ibm-mq-rest-csrf-token: blank",
     ]
     put = subprocess.run(
-        [*common, "-X", "POST", "-H", "Content-Type: text/plain;charset=utf-8", "-d", "Hello World"],  # noqa: E501
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [
+            *common,
+            "-X",
+            "POST",
+            "-H",
+            "Content-Type: text/plain;charset=utf-8",
+            "-d",
+            "Hello World",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert put.stdout.startswith("HTTP/1.1 201")
     got = subprocess.run([*common, "-X", "DELETE"], capture_output=True, text=True, check=True)
     assert got.stdout.startswith("HTTP/1.1 200") and got.stdout.endswith("Hello World")

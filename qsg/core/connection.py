@@ -7,8 +7,9 @@ import dataclasses
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import cfstate, mqlong, platforms, trigger
+from qsg.core import cfstate, mqlong, platforms, qmgrevents, trigger
 from qsg.core.authority import open_operations
+from qsg.core.conntag import TagUse
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle, HandleQueueManager
@@ -35,6 +36,7 @@ class ConnectionOwner(HandleQueueManager, Directory, Protocol):
     def new_dynamic_suffix(self) -> str: ...
     def check_name_free(self, name: str) -> None: ...
     def repository_of(self, qdef: QueueDefinition) -> Repository: ...
+    def release_tag(self, use: TagUse) -> None: ...
 
 
 class Connection:
@@ -48,6 +50,8 @@ class Connection:
         self.uow = UnitOfWork((qmgr.name, number))
         self.handles: list[Handle] = []
         self.connected = True
+        #: The connection tag it serializes by (MQCONNX with a MQCNO_*_CONN_TAG_* option).
+        self.tag_use: TagUse | None = None
 
     # ---- MQOPEN ---------------------------------------------------------------
     def open(self, target: str | bytes | OD, options: int) -> Handle:
@@ -73,7 +77,12 @@ class Connection:
         _check_open_options(options)
         qm = self.qmgr
         user = self._authority_user(options, od)
-        res = resolve(qm, name, q_mgr_name, options)
+        try:
+            res = resolve(qm, name, q_mgr_name, options)
+        except MQMIError as error:
+            if error.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME:
+                qmgrevents.refused(qm, error, name, self.identity, qm.time)
+            raise
         checked = res.opened.name if res.opened is not None else res.queue.name
         for operation in open_operations(options):
             if not qm.authorized(user, checked, operation):
@@ -219,6 +228,11 @@ class Connection:
         self.connected = False
         self.qmgr.connections.pop(self.number, None)
         self.qmgr.reap()
+        # "The tag ceases to be valid when the application terminates or issues the
+        # MQDISC call"; not when the queue manager fails under it (``sever``): then peer
+        # recovery, or its restart, ends it.
+        if self.tag_use is not None:
+            self.qmgr.release_tag(self.tag_use)
 
     def check_connected(self) -> None:
         if not self.connected:

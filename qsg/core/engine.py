@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from qsg import CMQC
-from qsg.core import expiry, groups, platforms, xmitq
+from qsg.core import expiry, groups, igq, platforms, xmitq
 from qsg.core.errors import MQMIError
 from qsg.core.groups import GroupPosition, HandleState
 from qsg.core.message import Message
@@ -243,6 +243,8 @@ def put(
         desc["ReplyToQMgr"] = rules.name.encode()
     if remote is not None:
         desc, body = xmitq.wrap_descriptor(desc, body, *remote)
+        if qdef.name == igq.IGQ_XMITQ:  # for the destination member's agent
+            igq.address(desc, remote[1], rules.name)
     message = Message(  # desc, body, put_time, expires_at, priority
         desc,
         bytes(body),

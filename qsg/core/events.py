@@ -75,5 +75,21 @@ class TriggerMessagePut:
     trigger_type: int  # MQTT_FIRST, MQTT_EVERY or MQTT_DEPTH
 
 
-Event = Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut
+@dataclass(frozen=True, slots=True)
+class EventMessagePut:
+    """An MQ event message was put to the event queue ``queue`` (SYSTEM.ADMIN.PERFM.EVENT,
+    ...QMGR.EVENT or ...CHANNEL.EVENT): ``reason`` names the event (MQRC_Q_DEPTH_HIGH,
+    MQRC_PUT_INHIBITED, MQRC_CHANNEL_STARTED, ...), ``object_name`` the queue or channel
+    it is about."""
+
+    kind: ClassVar[str] = "mq-event"
+    time: float
+    q_mgr: str
+    queue: str
+    msg_id: bytes
+    reason: int
+    object_name: str
+
+
+Event = Discarded | ReportPut | DeadLettered | ReportLost | TriggerMessagePut | EventMessagePut
 EventSink = Callable[[Event], None]

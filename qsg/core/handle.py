@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import engine, mqlong, trigger
+from qsg.core import engine, igq, mqlong, perfevents, qmgrevents, trigger
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.groups import HandleState
@@ -51,13 +51,23 @@ _TRIGGERING = {
 }
 
 
-class HandleQueueManager(TriggeringQueueManager, Protocol):
+class HandleQueueManager(
+    TriggeringQueueManager,
+    perfevents.PerformanceQueueManager,
+    qmgrevents.EventingQueueManager,
+    igq.GroupDirectory,
+    Protocol,
+):
     """What a handle uses of the queue manager its connection is to (``QMgr``): the
     rules a put or get goes by, its clock (set to each call's ``now``), its objects
-    and their authority, and what follows a call (discards, triggering, deletion).
-    The trigger rules' part is there too: a handle's close can fire a trigger."""
+    and their authority, and what follows a call (discards, triggering, deletion,
+    performance events). The trigger rules' part is there too: a handle's close can
+    fire a trigger."""
 
     time: float
+
+    @property
+    def qsg(self) -> perfevents.EventGroup | None: ...
 
     @property
     def rules(self) -> QMgrRules: ...
@@ -115,6 +125,15 @@ class Handle:
         #: The handle's name in a shared store (its locks): queue manager first, so that
         #: peer recovery can release a failed member's.
         self.store_token = f"{conn.qmgr.name}/{conn.number}/{id(self):x}"
+        #: Toward another member of the group: IGQ's state at open (``igq.path_state``),
+        #: which a put compares with its own (MQRC_OBJECT_CHANGED); else None.
+        self.igq_seen = (
+            igq.path_state(conn.qmgr)
+            if res.remote is not None and conn.qmgr.group_member(res.remote[1])
+            else None
+        )
+        #: The ordinary transmission queue, for a message too long for IGQ.
+        self.conventional = res.conventional if res.igq else None
 
     # ---- MQPUT ----------------------------------------------------------------
     def put(
@@ -131,29 +150,62 @@ class Handle:
             body = _buffer(body, md)
         qm = self.conn.qmgr
         qm.time = now
-        qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
+        repository = self.repository
+        qdef: QueueDefinition = repository.queues[self.queue]  # type: ignore[assignment]
+        if self.igq_seen is not None:
+            repository, qdef = self._igq_route(qm, repository, qdef, len(body))
         self.done = None
-        self.done = engine.put(
-            qm.rules,
-            self.repository.store,
-            qdef,
-            body,
-            md,
-            pmo,
-            self.conn.uow,
-            self.conn.identity,
-            now,
-            self.state,
-            via=None if self.via is None else self._current_via(),
-            remote=self.remote,
-            # The trigger check's hook, only for a queue that triggers at all (what
-            # ``trigger_check`` decides first): the common put calls nothing.
-            stored=qm.trigger_check(self.repository, qdef, self.conn.uow, now)
-            if qdef.trigger_control == CMQC.MQTC_ON
-            else None,
-            structures=self.repository.structures,
-        )
+        try:
+            self.done = engine.put(
+                qm.rules,
+                repository.store,
+                qdef,
+                body,
+                md,
+                pmo,
+                self.conn.uow,
+                self.conn.identity,
+                now,
+                self.state,
+                via=None if self.via is None else self._current_via(),
+                remote=self.remote,
+                # The trigger check's hook, only for a queue that triggers at all (what
+                # ``trigger_check`` decides first): the common put calls nothing.
+                stored=qm.trigger_check(repository, qdef, self.conn.uow, now)
+                if qdef.trigger_control == CMQC.MQTC_ON
+                else None,
+                structures=repository.structures,
+            )
+        except MQMIError as error:
+            if qm.performance_event:
+                perfevents.put_refused(qm, repository, qdef, error, now, qm.qsg)
+            if error.reason == CMQC.MQRC_PUT_INHIBITED:
+                qmgrevents.refused(qm, error, self._od_name, self.conn.identity, now)
+            raise
+        if qm.performance_event:  # PERFMEV(DISABLED), the usual case, pays one test
+            perfevents.after_put(qm, repository, qdef, now, qm.qsg)
         return self.done
+
+    @property
+    def _od_name(self) -> str:
+        """The queue as the application's object descriptor named it (an alias's name,
+        not its base queue's)."""
+        return self.opened.name if self.opened is not None else self.name
+
+    def _igq_route(
+        self, qm: HandleQueueManager, repository: Repository, qdef: QueueDefinition, length: int
+    ) -> tuple[Repository, QueueDefinition]:
+        """A put toward another member: MQRC_OBJECT_CHANGED (2041) when IGQ was switched,
+        or SYSTEM.QSG.TRANSMIT.QUEUE redefined, since the open ("Specific properties of
+        intra-group queuing"); a message too long for IGQ takes the ordinary route."""
+        if igq.path_state(qm) != self.igq_seen:
+            raise MQMIError.failed(
+                CMQC.MQRC_OBJECT_CHANGED,
+                f"{self.name}: IGQ or {igq.IGQ_XMITQ} changed since the MQOPEN; close and reopen",
+            )
+        if self.conventional is None or igq.fits(length, qdef):
+            return repository, qdef
+        return self.conventional
 
     def _current_via(self) -> AliasQueue | RemoteQueue | None:
         """The alias or remote definition as it is now: ALTER applies to open handles."""
@@ -202,16 +254,28 @@ class Handle:
         if self.via is not None:
             via = self._current_via()
             if isinstance(via, AliasQueue) and via.inhibit_get == CMQC.MQQA_GET_INHIBITED:
-                raise MQMIError.failed(CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}")
+                refusal = MQMIError.failed(
+                    CMQC.MQRC_GET_INHIBITED, f"gets are inhibited on {via.name}"
+                )
+                qmgrevents.refused(self.conn.qmgr, refusal, self._od_name, self.conn.identity, now)
+                raise refusal
         qm = self.conn.qmgr
         qm.time = now
         store = self.repository.store
         qdef: QueueDefinition = self.repository.queues[self.queue]  # type: ignore[assignment]
-        taken, error, done = engine.get(
-            qm.rules, store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
-        )
+        try:
+            taken, error, done = engine.get(
+                qm.rules, store, qdef, md, gmo, max_length, self.conn.uow, self.state, self, now
+            )
+        except MQMIError as refusal:
+            if refusal.reason == CMQC.MQRC_GET_INHIBITED:
+                qmgrevents.refused(qm, refusal, self._od_name, self.conn.identity, now)
+            raise
         if taken.discarded:
             qm.discarded(self.queue, list(taken.discarded), "browse" if browse else "get", now)
+        if qm.performance_event and not browse and (taken.message or taken.discarded):
+            got = taken.message is not None and not taken.too_long
+            perfevents.after_get(qm, self.repository, qdef, got, now, qm.qsg)
         if error is not None and error.comp == CMQC.MQCC_FAILED:
             raise error
         if gmo.Options & CMQC.MQGMO_UNLOCK and not browse:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from qsg import CMQC
 from qsg.core import bugs, cfstate
+from qsg.core.conntag import TagUse, TagUses
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
 from qsg.core.geometry import (
@@ -225,6 +226,10 @@ class MemoryStore:
         self._recovered: dict[tuple[str, int], str] = {}  # (failed, incarnation) -> by
         self._structures: dict[str, _Structure] = {}  # CF structure name -> accounting
         self._leases: dict[str, Held] = {}  # role -> its lease (a QSG's shared store)
+        #: Connection tags: each tag's uses by (queue manager, life, connection), and its
+        #: version (never reset, so that a claim on a stale reading is always refused).
+        self._tag_uses: dict[bytes, dict[tuple[str, int, int], TagUse]] = {}
+        self._tag_versions: dict[bytes, int] = {}
         #: Accesses to shared message data sets: offloaded messages written (put) and
         #: read (got or browsed), for the model's SMDS costs and statistics.
         self.smds_writes = self.smds_reads = 0
@@ -703,6 +708,34 @@ class MemoryStore:
         held = self._leases.get(fence.role, Held())
         if not held.fence_holds(fence, now):
             raise StaleFenceError(fence, held.token or None)
+
+    # ---- connection tags (qsg.core.conntag) ------------------------------------
+    def conn_tags(self, tag: bytes) -> TagUses:
+        uses = self._tag_uses.get(tag, {})
+        return TagUses(self._tag_versions.get(tag, 0), tuple(uses.values()))
+
+    def claim_conn_tag(self, use: TagUse, version: int) -> bool:
+        if self._tag_versions.get(use.tag, 0) != version:
+            return False
+        self._tag_versions[use.tag] = version + 1
+        self._tag_uses.setdefault(use.tag, {})[(use.q_mgr, use.life, use.connection)] = use
+        return True
+
+    def release_conn_tag(self, use: TagUse) -> None:
+        uses = self._tag_uses.get(use.tag, {})
+        if uses.pop((use.q_mgr, use.life, use.connection), None) is not None:
+            self._tag_versions[use.tag] += 1
+
+    def release_conn_tags(self, q_mgr: str, before: int) -> int:
+        released = 0
+        for tag, uses in self._tag_uses.items():
+            ended = [k for k in uses if k[0] == q_mgr and k[1] < before]
+            for k in ended:
+                del uses[k]
+            if ended:
+                self._tag_versions[tag] += 1
+                released += len(ended)
+        return released
 
     # ---- expiry scan ----------------------------------------------------------
     def worth_scanning(self, queue: str, now: float) -> bool:

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Any
 
-from qsg import CMQC
-from qsg.core import engine, platforms, trigger
+from qsg import CMQC, CMQCFC
+from qsg.core import conntag, engine, platforms, trigger
 from qsg.core.authority import Authority
 from qsg.core.channels import QMgrMap
 from qsg.core.connection import Connection
+from qsg.core.conntag import ConnectOptions, TagUse
 from qsg.core.engine import PutIdentity, QMgrRules
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Discarded, Event, EventSink, ReportLost, ReportPut
@@ -26,13 +27,14 @@ from qsg.core.layouts import DLH
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
+from qsg.core.perfevents import QueueStatistics
 from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition, check_name
 from qsg.core.reports import Report, expiration_report
 from qsg.core.repository import Repository
 from qsg.core.resolve import resolve
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.stamp import PutStamp
-from qsg.core.store import Expired, Fence, MessageStore, StaleFenceError
+from qsg.core.store import Expired, Fence, MessageStore, Recovery, StaleFenceError
 from qsg.core.structs import MD, PMO
 from qsg.core.uow import UnitOfWork
 
@@ -85,8 +87,24 @@ class QMgr:
         #: partner queue managers may start its receiving channels.
         self.channel_auth: list[QMgrMap] = list(channel_auth)
         self.expiry_interval: int | None = None  # EXPRYINT, seconds (None: OFF)
+        #: IGQ(ENABLED): messages for other members go by SYSTEM.QSG.TRANSMIT.QUEUE
+        #: (qsg/core/igq.py); its agent delivers inbound ones whatever this says.
+        self.intra_group_queuing = False
+        self.igq_put_authority = CMQC.MQIGQPA_DEFAULT  # IGQAUT
+        self.igq_user_id = ""  # IGQUSER (blank: this queue manager's own user ID)
+        self.shared_q_q_mgr_name = CMQC.MQSQQM_USE  # SQQMNAME
         self.description = ""  # DESCR
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
+        # The event switches (IBM: "Controlling queue manager events", "Performance
+        # events"): every one is DISABLED until ALTER QMGR enables it.
+        self.performance_event = CMQCFC.MQEVR_DISABLED  # PERFMEV
+        self.inhibit_event = CMQCFC.MQEVR_DISABLED  # INHIBTEV
+        self.local_event = CMQCFC.MQEVR_DISABLED  # LOCALEV
+        self.authority_event = CMQCFC.MQEVR_DISABLED  # AUTHOREV
+        self.channel_event = CMQCFC.MQEVR_DISABLED  # CHLEV
+        #: What performance events report, per queue, while PERFMEV is ENABLED.
+        self.queue_statistics: dict[str, QueueStatistics] = {}
+        self.statistics_since = 0.0  # its start, when statistics are reset
         #: When the last trigger message for each queue was written (TRIGINT's clock).
         self.last_trigger: dict[str, float] = {}
         #: The simulated time of the latest call that brought one: the calls that take
@@ -106,9 +124,12 @@ class QMgr:
         self._connection_numbers = itertools.count(1)
         self._dynamic_numbers = itertools.count(1)
         self.connections: dict[int, Connection] = {}
+        #: Tag uses whose release found the registry unreachable: released at its next use.
+        self._unreleased: list[TagUse] = []
         self._identity = PutIdentity(b"", name.encode()[:28], CMQC.MQAT_QMGR)
         if qsg is not None:
             qsg.join(name)
+            qsg.event_members[name] = self
         self.define(
             QueueDefinition(
                 DEFAULT_MODEL,
@@ -122,6 +143,10 @@ class QMgr:
     @property
     def qsg_name(self) -> str:
         return self.qsg.name if self.qsg is not None else ""
+
+    def group_member(self, q_mgr_name: str) -> bool:
+        """Whether ``q_mgr_name`` is a member of this queue manager's QSG (itself too)."""
+        return self.qsg is not None and q_mgr_name in self.qsg.members
 
     @property
     def queues(self) -> dict[str, QueueDefinition]:
@@ -309,12 +334,59 @@ class QMgr:
             )
 
     # ---- connections ----------------------------------------------------------
-    def connect(self, user: str = "qsg", appl_name: str = "qsg") -> Connection:
-        """MQCONN: a connection with its own unit of work, for ``user``."""
+    def connect(
+        self,
+        user: str = "qsg",
+        appl_name: str = "qsg",
+        *,
+        cno: ConnectOptions | None = None,
+        delayed: Collection[tuple[str, int]] = (),
+    ) -> Connection:
+        """MQCONN (MQCONNX with ``cno``): a connection with its own unit of work, for
+        ``user``. A connection tag option serializes it (``qsg.core.conntag``):
+        ``delayed`` names the failed lives whose recovery waits for the coupling
+        facility (their tags are not usable)."""
         number = next(self._connection_numbers)
+        use = None
+        if cno is not None:
+            use = conntag.requested(cno, self.name, self.incarnation, number, self.rules.platform)
+        if use is not None:
+            self._release_unreleased()
+            conntag.claim(self.tag_registry, use, delayed)
         conn = Connection(self, number, user, appl_name)
+        conn.tag_use = use
         self.connections[number] = conn
         return conn
+
+    @property
+    def tag_registry(self) -> MessageStore:
+        """Where this queue manager's connection tags are kept: its group's coupling
+        facility (every member serializes there), or its own store outside a group."""
+        return self.qsg.shared.store if self.qsg is not None else self.local.store
+
+    def release_tag(self, use: TagUse) -> None:
+        """A connection serialized by ``use`` ended: the tag is free again. A registry
+        that cannot be reached now is told at its next use by this queue manager."""
+        self._unreleased.append(use)
+        self._release_unreleased()
+
+    def _release_unreleased(self) -> None:
+        try:
+            while self._unreleased:
+                self.tag_registry.release_conn_tag(self._unreleased[0])
+                self._unreleased.pop(0)
+        except MQMIError:
+            pass  # the facility is out of reach: the uses wait here for it
+
+    def recover_peer(self, failed: str, incarnation: int) -> Recovery:
+        """Peer recovery, by this member, of ``failed``'s life ``incarnation``: its units
+        of work on shared queues backed out (``MessageStore.recover``), and then the
+        connection tags of that life freed, their units of work being resolved."""
+        assert self.qsg is not None, "peer recovery is by a member of a QSG"
+        store = self.qsg.shared.store
+        outcome = store.recover(failed, incarnation, self.name)
+        store.release_conn_tags(failed, incarnation + 1)
+        return outcome
 
     def reap(self) -> None:
         """Physically delete the logically deleted queues nobody uses any more."""
@@ -329,12 +401,18 @@ class QMgr:
         started"). The BackoutCount of a NOHARDENBO queue's messages is 0 again. A new
         ``incarnation`` (a life of the queue manager) keeps the MsgIds and dynamic-queue
         names it generates apart from the earlier lives'."""
+        # Its units of work of every earlier life are resolved now: their tags are free.
+        self.tag_registry.release_conn_tags(self.name, self.incarnation + 1)
         if incarnation is not None:
             self.incarnation = incarnation
             self._ids = itertools.count(incarnation << 40)
             self._dynamic_numbers = itertools.count(1)
         for conn in list(self.connections.values()):
             conn.sever()
+        # "Performance event statistics are reset when ... a queue manager stops and
+        # restarts" (IBM: "Performance event statistics").
+        self.queue_statistics.clear()
+        self.statistics_since = self.time
         for name, obj in list(self.local.queues.items()):
             # A BackoutCount not hardened does not survive (IBM: "Messages that are backed
             # out"); a shared queue's is kept with the message in the coupling facility.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core.store import Ordering
 
 #: The longest message MQ allows: MAXMSGL's top, for a queue and a queue manager (100 MB).
@@ -64,6 +64,16 @@ class QueueDefinition:
     backout_requeue_name: str = ""  # BOQNAME
     harden_get_backout: int = CMQC.MQQA_BACKOUT_HARDENED  # HARDENBO|NOHARDENBO
     retention_interval: int = 999_999_999  # RETINTVL, hours: kept and inquired only
+    # Performance events (IBM: "Queue depth events", "Queue service interval events"):
+    # the limits are per cents of MAXDEPTH; the switches change as events fire
+    # (``qsg.core.perfevents``). Queue full events are enabled unless DEFINE says not.
+    q_depth_high_limit: int = 80  # QDEPTHHI, 0..100
+    q_depth_low_limit: int = 20  # QDEPTHLO, 0..100
+    q_depth_high_event: int = CMQCFC.MQEVR_DISABLED  # QDPHIEV(ENABLED|DISABLED)
+    q_depth_low_event: int = CMQCFC.MQEVR_DISABLED  # QDPLOEV
+    q_depth_max_event: int = CMQCFC.MQEVR_ENABLED  # QDPMAXEV
+    q_service_interval: int = 999_999_999  # QSVCINT, milliseconds
+    q_service_interval_event: int = CMQCFC.MQQSIE_NONE  # QSVCIEV(HIGH|OK|NONE)
 
     def __post_init__(self) -> None:
         check_name(self.name, "queue")
@@ -103,6 +113,14 @@ class QueueDefinition:
             )
         if not 0 <= self.retention_interval <= 999_999_999:
             raise ValueError(f"queue {self.name}: RETINTVL must be 0..999999999")
+        for keyword, limit in (
+            ("QDEPTHHI", self.q_depth_high_limit),
+            ("QDEPTHLO", self.q_depth_low_limit),
+        ):
+            if not 0 <= limit <= 100:
+                raise ValueError(f"queue {self.name}: {keyword} must be 0..100, not {limit}")
+        if not 0 <= self.q_service_interval <= 999_999_999:
+            raise ValueError(f"queue {self.name}: QSVCINT must be 0..999999999")
         if self.q_type == CMQC.MQQT_MODEL:
             if self.definition_type == CMQC.MQQDT_PREDEFINED:
                 raise ValueError(f"model queue {self.name}: DEFTYPE must be dynamic")

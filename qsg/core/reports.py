@@ -42,16 +42,58 @@ def expiration_report(
         return None  # the common case on a scan: decided before building anything
     original = MD()
     msg.to_md(original)
-    level = options & _EXPIRATION_BITS
-    if level == CMQC.MQRO_EXPIRATION_WITH_FULL_DATA:
-        data = msg.body
-    elif level == CMQC.MQRO_EXPIRATION_WITH_DATA:
-        data = msg.body[:WITH_DATA_LENGTH]
+    return _report(
+        original,
+        msg.body,
+        CMQC.MQFB_EXPIRATION,
+        options & _EXPIRATION_BITS,
+        (CMQC.MQRO_EXPIRATION_WITH_DATA, CMQC.MQRO_EXPIRATION_WITH_FULL_DATA),
+        q_mgr_name,
+        new_msg_id,
+    )
+
+
+def exception_report(
+    original: MD, body: bytes, reason: int, *, q_mgr_name: str, new_msg_id: Callable[[], bytes]
+) -> Report | None:
+    """The exception report a message not delivered to its destination queue asked for
+    (MQRO_EXCEPTION*): Feedback is the reason code of the failed put ("Report messages -
+    Intra Group Queuing"); None if none was asked for."""
+    level = original.Report & CMQC.MQRO_EXCEPTION_WITH_FULL_DATA
+    if not level:
+        return None
+    return _report(
+        original,
+        body,
+        reason,
+        level,
+        (CMQC.MQRO_EXCEPTION_WITH_DATA, CMQC.MQRO_EXCEPTION_WITH_FULL_DATA),
+        q_mgr_name,
+        new_msg_id,
+    )
+
+
+def _report(
+    original: MD,
+    body: bytes,
+    feedback: int,
+    level: int,
+    data_levels: tuple[int, int],
+    q_mgr_name: str,
+    new_msg_id: Callable[[], bytes],
+) -> Report:
+    """A report on ``original``: no data, its first 100 bytes (``data_levels[0]``) or
+    all of it (``data_levels[1]``); with the original's priority and persistence."""
+    options = original.Report
+    if level == data_levels[1]:
+        data = body
+    elif level == data_levels[0]:
+        data = body[:WITH_DATA_LENGTH]
     else:
         data = b""
     md = MD(
         MsgType=CMQC.MQMT_REPORT,
-        Feedback=CMQC.MQFB_EXPIRATION,
+        Feedback=feedback,
         Expiry=CMQC.MQEI_UNLIMITED,
         Priority=original.Priority,
         Persistence=original.Persistence,
@@ -68,7 +110,7 @@ def expiration_report(
         MsgSeqNumber=original.MsgSeqNumber,
         Offset=original.Offset,
         MsgFlags=original.MsgFlags,
-        OriginalLength=len(msg.body),
+        OriginalLength=len(body),
     )
     return Report(
         reply_to_q=name_of(original.ReplyToQ).decode(),

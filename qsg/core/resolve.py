@@ -7,6 +7,11 @@ queue) or the local definition of a remote queue. Another name is a queue-manage
 alias (a remote definition with RNAME blank), or a transmission queue of that name, or
 else the default transmission queue. A queue resolved to a transmission queue can only
 be opened for output and inquire; input, browse or set need a local queue.
+
+Intra-group queuing (``igq.py``): with IGQ(ENABLED), a remote queue manager that is
+another member of the group is reached through SYSTEM.QSG.TRANSMIT.QUEUE in preference
+to any other transmission queue. SQQMNAME(IGNORE) opens a shared queue named at
+another member of the group as the local shared queue it is ("SharedQMgrName").
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from qsg import CMQC
+from qsg.core import igq
 from qsg.core.errors import MQMIError
 from qsg.core.objects import AliasQueue, QueueObject, RemoteQueue
 from qsg.core.queue import QueueDefinition
@@ -29,17 +35,16 @@ _LOCAL_ONLY = (
 )
 
 
-class Directory(Protocol):
-    """What resolution asks of a queue manager."""
+class Directory(igq.GroupDirectory, Protocol):
+    """What resolution asks of a queue manager: IGQ's questions, its QSG's name, its
+    DEFXMITQ and its SQQMNAME."""
 
-    @property
-    def name(self) -> str: ...
     @property
     def qsg_name(self) -> str: ...
     @property
     def def_xmit_q_name(self) -> str: ...
-
-    def find(self, name: str) -> tuple[Repository, QueueObject] | None: ...
+    @property
+    def shared_q_q_mgr_name(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +56,8 @@ class Resolution:
     caller makes the dynamic queue). ``opened`` is the definition named (what MQINQ
     reports) and ``via`` the alias or remote definition whose defaults a put takes;
     ``remote`` is (RNAME, RQMNAME) when messages go to the transmission queue wrapped.
+    ``igq``: the transmission queue is SYSTEM.QSG.TRANSMIT.QUEUE, and ``conventional``
+    the one the ordinary rules give (None if none), for a message too long for IGQ.
     """
 
     repository: Repository
@@ -59,12 +66,20 @@ class Resolution:
     via: AliasQueue | RemoteQueue | None = None
     remote: tuple[str, str] | None = None
     model: bool = False
+    igq: bool = False
+    conventional: tuple[Repository, QueueDefinition] | None = None
 
 
 def resolve(qm: Directory, name: str, q_mgr_name: str, options: int) -> Resolution:
     """Resolve ObjectName ``name`` at ObjectQMgrName ``q_mgr_name`` for MQOO ``options``."""
     if q_mgr_name in ("", qm.name) or (qm.qsg_name and q_mgr_name == qm.qsg_name):
         return _local_name(qm, name, options)
+    if qm.shared_q_q_mgr_name == CMQC.MQSQQM_IGNORE and qm.group_member(q_mgr_name):
+        # "SharedQMgrName": IGNORE opens a shared queue of the group here, whichever
+        # member is named, saving the transmission queue's put and get.
+        found = qm.find(name)
+        if found is not None and isinstance(found[1], QueueDefinition) and found[1].is_shared:
+            return _local_name(qm, name, options)
     found = qm.find(q_mgr_name)
     obj = found[1] if found else None
     if isinstance(obj, RemoteQueue):
@@ -76,10 +91,8 @@ def resolve(qm: Directory, name: str, q_mgr_name: str, options: int) -> Resoluti
         target = obj.remote_q_mgr_name or qm.name
         if target == qm.name:
             return _local_name(qm, name, options)
-        xmit = _transmission_queue(qm, target, obj.xmit_q_name)
-        return _to_remote(xmit, obj, (name, target), options, opened=None)
-    xmit = _transmission_queue(qm, q_mgr_name, "")
-    return _to_remote(xmit, None, (name, q_mgr_name), options, opened=None)
+        return _to_remote(qm, obj.xmit_q_name, obj, (name, target), options, opened=None)
+    return _to_remote(qm, "", None, (name, q_mgr_name), options, opened=None)
 
 
 def _local_name(qm: Directory, name: str, options: int) -> Resolution:
@@ -125,17 +138,31 @@ def _remote_definition(
             CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
             f"remote queue {rdef.name}: RQMNAME names no remote queue manager",
         )
-    xmit = _transmission_queue(qm, target, rdef.xmit_q_name)
-    return _to_remote(xmit, via or rdef, (rdef.remote_name, target), options, opened)
+    return _to_remote(
+        qm, rdef.xmit_q_name, via or rdef, (rdef.remote_name, target), options, opened
+    )
 
 
 def _to_remote(
-    xmit: tuple[Repository, QueueDefinition],
+    qm: Directory,
+    named: str,
     via: AliasQueue | RemoteQueue | None,
     remote: tuple[str, str],
     options: int,
     opened: QueueObject | None,
 ) -> Resolution:
+    """The transmission queue toward ``remote`` (RNAME, RQMNAME): the group's with IGQ
+    (``igq.route``), else the one ``named`` or the ordinary rules give."""
+    group = igq.route(qm, remote[1])
+    conventional: tuple[Repository, QueueDefinition] | None = None
+    if group is None:
+        xmit = _transmission_queue(qm, remote[1], named)
+    else:
+        xmit = group
+        try:  # the ordinary route, for a message too long for IGQ; there may be none
+            conventional = _transmission_queue(qm, remote[1], named)
+        except MQMIError:
+            conventional = None
     if options & _LOCAL_ONLY:
         raise MQMIError.failed(
             CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
@@ -146,7 +173,15 @@ def _to_remote(
             CMQC.MQRC_OPTION_NOT_VALID_FOR_TYPE,
             f"queue {remote[0]} at {remote[1]} has no local definition to inquire on",
         )
-    return Resolution(xmit[0], xmit[1], opened, via=via, remote=remote)
+    return Resolution(
+        xmit[0],
+        xmit[1],
+        opened,
+        via=via,
+        remote=remote,
+        igq=group is not None,
+        conventional=conventional,
+    )
 
 
 def _transmission_queue(

@@ -9,6 +9,7 @@ Redis implements the same primitives for members in other processes.
 from __future__ import annotations
 
 from qsg.core.memstore import MemoryStore
+from qsg.core.perfevents import PerformanceQueueManager
 from qsg.core.queue import check_name
 from qsg.core.repository import Repository
 from qsg.core.store import MessageStore
@@ -22,6 +23,9 @@ class QueueSharingGroup:
         self.name = name
         self.shared = Repository(store if store is not None else MemoryStore())
         self.members: list[str] = []
+        #: The members' rules, by name: the queue managers that issue their own event
+        #: message when a shared queue's depth event fires (``qsg.core.perfevents``).
+        self.event_members: dict[str, PerformanceQueueManager] = {}
 
     def join(self, q_mgr_name: str) -> None:
         if q_mgr_name in self.members:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from qsg.core.cfstate import StructureStatus
+from qsg.core.conntag import TagUse, TagUses
 from qsg.core.errors import QSGError
 from qsg.core.lease import Fence as Fence  # re-exported: the stores' callers name it here
 from qsg.core.lease import MemberLease
@@ -304,6 +305,25 @@ class MessageStore(Protocol):
         (``qsg.core.lease.fence_holds``): for holder-only work that may reach no scan at
         all (a scan that finds nothing worth scanning must not pass for one made under a
         stale token)."""
+
+    # ---- connection tags (serialized applications, ``qsg.core.conntag``) -------------
+    # The group's uses of each connection tag, where every member sees them; the rule of
+    # which use excludes which is ``conntag.refusal``'s, decided on what ``conn_tags``
+    # read and written by ``claim_conn_tag`` only if nothing changed meanwhile.
+
+    def conn_tags(self, tag: bytes) -> TagUses:
+        """The uses of connection tag ``tag`` (``conntag.normal_tag``) and its version."""
+
+    def claim_conn_tag(self, use: TagUse, version: int) -> bool:
+        """Add ``use`` if its tag's version is still ``version`` (and so its uses those
+        read with it); False, with nothing changed, otherwise."""
+
+    def release_conn_tag(self, use: TagUse) -> None:
+        """``use`` ended (MQDISC, or the application's end); nothing if it is not kept."""
+
+    def release_conn_tags(self, q_mgr: str, before: int) -> int:
+        """Peer recovery or the restart of ``q_mgr`` resolved its lives before ``before``:
+        their uses end. Returns how many there were."""
 
     # ---- invariants ---------------------------------------------------------------
 

@@ -61,6 +61,14 @@ def _enabled(inhibited: int) -> str:
     return "DISABLED" if inhibited else "ENABLED"
 
 
+_QSVCIEV = {0: "NONE", 1: "HIGH", 2: "OK"}  # MQQSIE_*
+
+
+def _event(switch: object) -> str:
+    """An event switch (MQEVR_ENABLED 1, MQEVR_DISABLED 0) as MQSC shows it."""
+    return "ENABLED" if switch == 1 else "DISABLED"
+
+
 def _yes(flag: bool) -> str:
     return "YES" if flag else "NO"
 
@@ -119,6 +127,13 @@ def queue(view: QueueView) -> Attributes:
                 None,
             ),
             ("RETINTVL", obj.retention_interval),
+            ("QDEPTHHI", obj.q_depth_high_limit),
+            ("QDEPTHLO", obj.q_depth_low_limit),
+            ("QDPHIEV", _event(obj.q_depth_high_event)),
+            ("QDPLOEV", _event(obj.q_depth_low_event)),
+            ("QDPMAXEV", _event(obj.q_depth_max_event)),
+            ("QSVCINT", obj.q_service_interval),
+            ("QSVCIEV", _QSVCIEV[obj.q_service_interval_event]),
         ]
         if view.local:
             out += [("CURDEPTH", view.depth), ("IPPROCS", view.ipprocs), ("OPPROCS", view.opprocs)]
@@ -212,6 +227,15 @@ def qmgr(snapshot: Snapshot) -> Attributes:
         ("MAXUMSGS", _int(a.get("MAXUMSGS"))),
         ("MAXMSGL", _int(a.get("MAXMSGL"))),
         ("TRIGINT", _int(a.get("TRIGINT"))),
+        ("PERFMEV", _event(a.get("PERFMEV"))),
+        ("INHIBTEV", _event(a.get("INHIBTEV"))),
+        ("LOCALEV", _event(a.get("LOCALEV"))),
+        ("AUTHOREV", _event(a.get("AUTHOREV"))),
+        ("CHLEV", _event(a.get("CHLEV"))),
+        ("IGQ", str(a.get("IGQ", "DISABLED"))),
+        ("IGQAUT", str(a.get("IGQAUT", "DEF"))),
+        ("IGQUSER", str(a.get("IGQUSER", ""))),
+        ("SQQMNAME", str(a.get("SQQMNAME", "USE"))),
     ]
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core.errors import MQMIError
 from qsg.core.objects import (
     AliasQueue,
@@ -326,5 +326,10 @@ def _alter_qmgr(qm: QMgr, attrs: dict[str, Any]) -> None:
             qm.rules = dataclasses.replace(qm.rules, max_uncommitted_msgs=value)
         elif key == "dead_letter_queue" and qm.find(value) is None:
             raise ValueError(f"DEADQ({value}) is not defined")
+        elif key == "intra_group_queuing" and value and qm.qsg is None:
+            raise MQMIError.failed(
+                CMQCFC.MQRCCF_Q_MGR_NOT_IN_QSG,
+                f"IGQ(ENABLED): {qm.name} is not in a queue-sharing group",
+            )
         else:
             setattr(qm, key, value)

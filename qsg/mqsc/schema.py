@@ -119,8 +119,17 @@ _LOCAL_QUEUE = {
         choice(SHARED=CMQC.MQOO_INPUT_SHARED, EXCL=CMQC.MQOO_INPUT_EXCLUSIVE),
     ),
 }
+_EVENT = {"ENABLED": 1, "DISABLED": 0}  # MQEVR_ENABLED / MQEVR_DISABLED
 _LOCAL_QUEUE.update(
     {
+        # Performance events (IBM: "DEFINE queues", QDEPTHHI ... QSVCINT).
+        "QDEPTHHI": Keyword("q_depth_high_limit", integer(0, 100)),
+        "QDEPTHLO": Keyword("q_depth_low_limit", integer(0, 100)),
+        "QDPHIEV": Keyword("q_depth_high_event", choice(**_EVENT)),
+        "QDPLOEV": Keyword("q_depth_low_event", choice(**_EVENT)),
+        "QDPMAXEV": Keyword("q_depth_max_event", choice(**_EVENT)),
+        "QSVCINT": Keyword("q_service_interval", integer(0, 999_999_999)),
+        "QSVCIEV": Keyword("q_service_interval_event", choice(NONE=0, HIGH=1, OK=2)),
         "TRIGTYPE": Keyword(
             "trigger_type",
             choice(
@@ -241,6 +250,27 @@ QMGR = {
     "DEADQ": Keyword("dead_letter_queue", name(48, "DEADQ queue")),
     "DEFXMITQ": Keyword("def_xmit_q_name", name(48, "DEFXMITQ queue")),
     "MAXUMSGS": Keyword("max_uncommitted_msgs", integer(1, 999_999_999)),
+    # The event switches (IBM: "ALTER QMGR").
+    "PERFMEV": Keyword("performance_event", choice(**_EVENT)),
+    "INHIBTEV": Keyword("inhibit_event", choice(**_EVENT)),
+    "LOCALEV": Keyword("local_event", choice(**_EVENT)),
+    "AUTHOREV": Keyword("authority_event", choice(**_EVENT)),
+    "CHLEV": Keyword("channel_event", choice(**_EVENT)),
+    # Intra-group queuing (qsg/core/igq.py): IGQ(ENABLED) switches outbound use on.
+    "IGQ": Keyword("intra_group_queuing", choice(ENABLED=True, DISABLED=False)),
+    "IGQAUT": Keyword(
+        "igq_put_authority",
+        choice(
+            DEF=CMQC.MQIGQPA_DEFAULT,
+            CTX=CMQC.MQIGQPA_CONTEXT,
+            ONLYIGQ=CMQC.MQIGQPA_ONLY_IGQ,
+            ALTIGQ=CMQC.MQIGQPA_ALTERNATE_OR_IGQ,
+        ),
+    ),
+    "IGQUSER": Keyword("igq_user_id", text(12)),
+    "SQQMNAME": Keyword(
+        "shared_q_q_mgr_name", choice(USE=CMQC.MQSQQM_USE, IGNORE=CMQC.MQSQQM_IGNORE)
+    ),
 }
 
 #: Object types and their abbreviations, as MQSC accepts them.

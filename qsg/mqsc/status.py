@@ -182,6 +182,15 @@ def take(
         "MAXUMSGS": qm.rules.max_uncommitted_msgs,
         "TRIGINT": qm.trigger_interval,
         "MAXMSGL": qm.rules.max_msg_length,
+        "PERFMEV": qm.performance_event,
+        "INHIBTEV": qm.inhibit_event,
+        "LOCALEV": qm.local_event,
+        "AUTHOREV": qm.authority_event,
+        "CHLEV": qm.channel_event,
+        "IGQ": "ENABLED" if qm.intra_group_queuing else "DISABLED",
+        "IGQAUT": _IGQAUT[qm.igq_put_authority],
+        "IGQUSER": qm.igq_user_id,
+        "SQQMNAME": "IGNORE" if qm.shared_q_q_mgr_name == CMQC.MQSQQM_IGNORE else "USE",
     }
     return Snapshot(
         qm.name,
@@ -248,3 +257,12 @@ __all__ = [
     "Usage",
     "take",
 ]
+
+
+#: IGQAUT's MQSC values by MQIGQPA_* (qsg/mqsc/schema.py reads them).
+_IGQAUT = {
+    CMQC.MQIGQPA_DEFAULT: "DEF",
+    CMQC.MQIGQPA_CONTEXT: "CTX",
+    CMQC.MQIGQPA_ONLY_IGQ: "ONLYIGQ",
+    CMQC.MQIGQPA_ALTERNATE_OR_IGQ: "ALTIGQ",
+}

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from qsg.core import structs as core
 from qsg.core.conname import parse_conname
+from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError as CoreError
 from qsg.pymqi import CMQC, bridge, convert, history, structs, unsupported
 from qsg.pymqi.bridge import failed
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: The processing scope (z/OS: the address space) of the program's connections, which
+#: MQCNO_RESTRICT_CONN_TAG_* lets share a connection tag.
+PROGRAM_SCOPE = "qsg exec program"
 #: pymqi's defaults for a ``str`` message: encoded so, and marked with this CCSID.
 BYTES_ENCODING = "utf8"
 DEFAULT_CCSID = core.CCSID_UTF8
@@ -109,6 +113,18 @@ def _same_address(listener: tuple[str, int], where: tuple[str, int]) -> bool:
     return host == where[0] or (host in local and where[0] in local)
 
 
+def _connect_options(opts: int, cno: structs.CNO | None, *, client: bool) -> ConnectOptions:
+    """What MQCONNX serializes by: ``ibmmq``'s ``cno`` (its Options, and its ConnTag
+    from Version 3 on, as MQ reads it), else pymqi's ``opts`` with no tag. Every
+    connection of the program is in one processing scope, its process."""
+    if cno is None:
+        return ConnectOptions(options=opts, client=client, space=PROGRAM_SCOPE)
+    tag = cno.ConnTag.encode() if isinstance(cno.ConnTag, str) else bytes(cno.ConnTag)
+    if cno.Version < CMQC.MQCNO_VERSION_3:
+        tag = CMQC.MQCT_NONE  # "This field is ignored if Version is less than 3"
+    return ConnectOptions(options=cno.Options, tag=tag, client=client, space=PROGRAM_SCOPE)
+
+
 class QueueManager:
     """pymqi's ``QueueManager``: connected at once to ``name`` unless it is None (then
     by ``connect``, ``connect_with_options`` or ``connect_tcp_client``)."""
@@ -139,8 +155,10 @@ class QueueManager:
     def connect_with_options(self, name: str | bytes, *args: Any, **kwargs: Any) -> None:
         """MQCONNX: ``opts`` (MQCNO_*), ``cd`` (a CD whose ConnectionName is used),
         ``sco``, ``user`` and ``password``; the old form ``(name, cd[, sco])`` too; and
-        ``ibmmq``'s ``cno`` (a CNO) and ``csp`` (a CSP, whose user and password are
-        taken instead of ``user`` and ``password``)."""
+        ``ibmmq``'s ``cno`` (a CNO, whose Options are taken instead of ``opts``, as
+        ``ibmmq`` does, and whose ConnTag a MQCNO_*_CONN_TAG_* option serializes by:
+        ``qsg.core.conntag``) and ``csp`` (a CSP, whose user and password are taken
+        instead of ``user`` and ``password``)."""
         if args:
             if len(args) > 2:
                 raise TypeError(f"Invalid options: {args}")
@@ -165,7 +183,13 @@ class QueueManager:
             if packed is not None:
                 packed.pack()  # pymqi packs them for MQCONNX: its errors come here
         conn_info = _text(getattr(cd, "ConnectionName", b"")) if cd is not None else ""
-        self._connect(_text(name), conn_info, client=cd is not None, user=_text(user) or None)
+        self._connect(
+            _text(name),
+            conn_info,
+            client=cd is not None,
+            user=_text(user) or None,
+            cno=_connect_options(kwargs.get("opts", CMQC.MQCNO_NONE), cno, client=cd is not None),
+        )
 
     connectWithOptions = connect_with_options
 
@@ -189,7 +213,15 @@ class QueueManager:
 
     connectTCPClient = connect_tcp_client
 
-    def _connect(self, name: str, conn_info: str, *, client: bool, user: str | None = None) -> None:
+    def _connect(
+        self,
+        name: str,
+        conn_info: str,
+        *,
+        client: bool,
+        user: str | None = None,
+        cno: ConnectOptions | None = None,
+    ) -> None:
         if self._conn is not None and self._conn.conn.connected:
             # A second MQCONN on a connected handle: MQ answers with the same
             # connection and this warning (pymqi raises it).
@@ -201,7 +233,7 @@ class QueueManager:
         async def attach() -> Connection:
             world = binding.world
             qm = choose(world, binding, name, conn_info)
-            conn = await world.connect(qm.name, user)
+            conn = await world.connect(qm.name, user, cno=cno)
             binding.connections.add(conn)
             if in_thread:
                 binding.threads.connected(thread, +1)

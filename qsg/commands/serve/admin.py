@@ -32,7 +32,7 @@ from importlib import metadata
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from actors import admin
 from qsg import CMQC, CMQCFC
@@ -51,11 +51,30 @@ _PLAIN = re.compile(r"[A-Za-z0-9._/%*&#@$-]+")
 #: MQSC attributes whose values are text kept as given (case and all): quoted.
 _TEXT_ATTRIBUTES = frozenset(
     {
-        "DESCR", "RNAME", "RQMNAME", "XMITQ", "INITQ", "PROCESS", "BOQNAME", "TRIGDATA",
-        "CONNAME", "TARGET", "CFSTRUCT", "APPLICID", "USERDATA", "ENVRDATA", "LIKE",
-        "STGCLASS", "CLUSTER", "CLUSNL", "MCAUSER", "CUSTOM", "MCANAME", "DEADQ",
+        "DESCR",
+        "RNAME",
+        "RQMNAME",
+        "XMITQ",
+        "INITQ",
+        "PROCESS",
+        "BOQNAME",
+        "TRIGDATA",
+        "CONNAME",
+        "TARGET",
+        "CFSTRUCT",
+        "APPLICID",
+        "USERDATA",
+        "ENVRDATA",
+        "LIKE",
+        "STGCLASS",
+        "CLUSTER",
+        "CLUSNL",
+        "MCAUSER",
+        "CUSTOM",
+        "MCANAME",
+        "DEADQ",
     }
-)  # fmt: skip
+)
 #: runCommandJSON cannot express these (IBM: "use runCommand"): DISPLAY GROUP among them.
 _NOT_JSON = frozenset({"ARCHIVE", "CHINIT", "GROUP", "LOG", "SECURITY", "SYSTEM", "THREAD"})
 _FAILED = (2, CMQCFC.MQRCCF_COMMAND_FAILED)
@@ -127,8 +146,15 @@ def _run_command_text(body: dict[str, Any]) -> str:
 
 def _run_command_json_text(body: dict[str, Any]) -> tuple[str, commands.Parsed]:
     """runCommandJSON's fields as one MQSC command, and that command read."""
-    known = {"type", "command", "qualifier", "name", "parameters", "responseParameters",
-             "commandScope"}  # fmt: skip
+    known = {
+        "type",
+        "command",
+        "qualifier",
+        "name",
+        "parameters",
+        "responseParameters",
+        "commandScope",
+    }
     extra = set(body) - known
     if extra:
         raise refuse(400, "MQWB2004E", detail=f"Unknown field {sorted(extra)[0]!r}.")
@@ -299,4 +325,119 @@ def _down(service: Service, q_mgr: str, text: str) -> tuple[list[str], list[str]
     return down, [m for m in targets if m not in down]
 
 
-__all__ = ["installation", "mqsc", "qmgr_states"]
+#: ``type=`` of IBM's v1 queue resource, as DISPLAY QUEUE's TYPE(...) and back.
+_QUEUE_TYPES = {
+    "all": "ALL",
+    "local": "QLOCAL",
+    "alias": "QALIAS",
+    "remote": "QREMOTE",
+    "model": "QMODEL",
+    "cluster": "QCLUSTER",
+}
+_TYPE_NAMES = {mqsc: rest for rest, mqsc in _QUEUE_TYPES.items() if rest != "all"}
+#: ``queueSharingGroupDisposition=``, as MQSC's QSGDISP(...).
+_DISPOSITIONS = frozenset({"live", "all", "copy", "group", "private", "qmgr", "shared"})
+
+
+async def queues(
+    service: Service, request: Request, q_mgr: str, queue: str | None, who: Principal
+) -> JSONResponse:
+    """GET /v1/admin/qmgr/{qmgr}/queue[/{queue}]: the queues DISPLAY QUEUE finds, each
+    ``{"name", "type"}``; ``type=`` and ``queueSharingGroupDisposition=`` select."""
+    require(who, ADMIN, ADMIN_RO, USER, what=f"display queues on {q_mgr}")
+    service.qmgr(q_mgr)
+    query = request.query_params
+    kind = _query_choice(query.get("type", "all"), "type", _QUEUE_TYPES)
+    disposition = _query_choice(
+        query.get("queueSharingGroupDisposition", "live"),
+        "queueSharingGroupDisposition",
+        {d: d.upper() for d in _DISPOSITIONS},
+    )
+    name = "*" if queue is None else _quoted(queue, keep_case=True)
+    text = f"DISPLAY QUEUE({name}) TYPE({kind}) QSGDISP({disposition})"
+    parsed = commands.parse(text)
+    if parsed.request is None:
+        raise refuse(400, "MQWB2004E", detail=f"{queue!r} is not a queue name.")
+    found = display.select(parsed.request, await admin.snapshot(service.world, q_mgr))
+    shown = [
+        {
+            "name": each.name,
+            "type": _TYPE_NAMES.get(str(dict(each.attributes).get("TYPE")), "local"),
+        }
+        for each in found
+    ]
+    if queue is not None and not shown:
+        raise _unknown_queue(queue, q_mgr)
+    return JSONResponse({"queue": shown})
+
+
+async def delete_queue(
+    service: Service, request: Request, q_mgr: str, queue: str, who: Principal
+) -> Response:
+    """DELETE /v1/admin/qmgr/{qmgr}/queue/{queue}: DELETE of the queue's type, with
+    ``purge``, ``commandScope`` and ``queueSharingGroupDisposition`` as MQSC's PURGE,
+    CMDSCOPE and QSGDISP; 204 once deleted."""
+    require(who, ADMIN, what=f"delete queues on {q_mgr}")
+    service.qmgr(q_mgr)
+    query = request.query_params
+    disposition = _query_choice(
+        query.get("queueSharingGroupDisposition", "qmgr"),
+        "queueSharingGroupDisposition",
+        {d: d.upper() for d in _DISPOSITIONS - {"live", "all", "private"}},
+    )
+    name = _quoted(queue, keep_case=True)
+    looked = commands.parse(f"DISPLAY QUEUE({name}) QSGDISP({disposition})").request
+    found = display.select(looked, await admin.snapshot(service.world, q_mgr)) if looked else []
+    if not found:
+        raise _unknown_queue(queue, q_mgr)
+    verb = str(dict(found[0].attributes).get("TYPE", "QLOCAL"))
+    # qsg's DELETE finds the definition's disposition itself (its MQSC reader takes no
+    # QSGDISP on DELETE): the disposition asked for chose the object above.
+    words = [f"DELETE {verb}({name})"]
+    if "purge" in query and verb == "QLOCAL":
+        words.append("PURGE")
+    scope = query.get("commandScope")
+    if scope is not None:
+        if not _PLAIN.fullmatch(scope):
+            raise refuse(400, "MQWB0302E", "commandScope", scope)
+        words.append(f"CMDSCOPE({scope})")
+    text = " ".join(words)
+    down = _down(service, q_mgr, text)
+    reply = await admin.command(service.world, q_mgr, text)
+    if reply.failed:
+        raise RestError(
+            500,
+            Error(
+                "MQWB0000E",
+                ("MQRCCF_COMMAND_FAILED",),
+                type="pcf",
+                completion_code=_FAILED[0],
+                reason_code=_FAILED[1],
+                detail=" ".join(reply.lines),
+            ),
+        )
+    if down[0]:
+        _answer([_item(reply)], service, down)  # raises: 500 naming the members down
+    return Response(status_code=204)
+
+
+def _query_choice(value: str, name: str, choices: dict[str, str]) -> str:
+    if value not in choices:
+        raise refuse(400, "MQWB0302E", name, value)
+    return choices[value]
+
+
+def _unknown_queue(queue: str, q_mgr: str) -> RestError:
+    return RestError(
+        404,
+        Error(
+            "MQWB0303E",
+            type="pcf",
+            completion_code=2,
+            reason_code=CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+            detail=f"No queue {queue} on {q_mgr}.",
+        ),
+    )
+
+
+__all__ = ["delete_queue", "installation", "mqsc", "qmgr_states", "queues"]

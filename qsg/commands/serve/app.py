@@ -16,9 +16,10 @@ from importlib import resources
 from urllib.parse import unquote
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from qsg.commands.serve import admin, messaging
 from qsg.commands.serve.errors import RestError, refuse
@@ -38,12 +39,14 @@ log = logging.getLogger("qsg.serve")
 
 VERSIONS = {"v1": 1, "v2": 2, "v3": 3}
 _PREFIX = "/ibmmq/rest/"
+#: The most bytes a request's headers may come to (hypercorn's h11_max_incomplete_size).
+MAX_HEADERS = 16 * 1024
 _ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
 Handler = Callable[[Principal], Awaitable[Response]]
 
 
-def make_app(service: Service, live: Live) -> Starlette:
+def make_app(service: Service, live: Live) -> ASGIApp:
     """The ASGI application of ``service`` (and its console, ``live``)."""
 
     async def rest(request: Request) -> Response:
@@ -51,6 +54,8 @@ def make_app(service: Service, live: Live) -> Starlette:
             return await _rest(service, request)
         except RestError as error:
             return error.response()
+        except ClientDisconnect:  # the client went while its body came: no one to answer
+            return Response(status_code=400)
         except Exception as error:  # a defect: answered and logged, the run goes on
             log.error("%s %s failed", request.method, request.url.path, exc_info=error)
             return refuse(500, "MQWB0000E", type(error).__name__).response()
@@ -86,7 +91,7 @@ def make_app(service: Service, live: Live) -> Starlette:
             return refuse(405, "MQWB2005E", request.method, request.url.path).response()
         return _not_found(request.url.path).response()
 
-    return Starlette(
+    app = Starlette(
         exception_handlers={404: no_resource, 405: no_resource},
         routes=[
             Route("/", page),
@@ -95,6 +100,32 @@ def make_app(service: Service, live: Live) -> Starlette:
             Route("/ibmmq/rest/{rest:path}", rest, methods=_ALL_METHODS),
         ],
     )
+    return _BoundedHeaders(app)
+
+
+class _BoundedHeaders:
+    """Refuses a request whose headers come to more than ``MAX_HEADERS`` bytes (431,
+    IBM's error body) before the application sees it. hypercorn (h11) bounds only
+    headers that arrive in pieces; a client that sends them in one write is bounded
+    here."""
+
+    def __init__(self, app: Starlette) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+            if size > MAX_HEADERS:
+                error = refuse(
+                    431,
+                    "MQWB0000E",
+                    "RequestHeaderFieldsTooLarge",
+                    detail=f"The request's headers are {size} bytes, over {MAX_HEADERS}.",
+                )
+                error.headers["Connection"] = "close"
+                await error.response()(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def _rest(service: Service, request: Request) -> Response:
@@ -141,6 +172,14 @@ def _handlers(
             return {"POST": lambda who: admin.mqsc(service, request, q_mgr, who)}
         case ["admin", "qmgr"]:
             return {"GET": lambda who: _ready(admin.qmgr_states(service, None, who))}
+        case ["admin", "qmgr", q_mgr, "queue"] if q_mgr and version == 1:
+            return {"GET": lambda who: admin.queues(service, request, q_mgr, None, who)}
+        case ["admin", "qmgr", q_mgr, "queue", queue] if q_mgr and queue and version == 1:
+            # IBM: "available only in version 1 of the REST API"
+            return {
+                "GET": lambda who: admin.queues(service, request, q_mgr, queue, who),
+                "DELETE": lambda who: admin.delete_queue(service, request, q_mgr, queue, who),
+            }
         case ["admin", "qmgr", q_mgr] if q_mgr:
             return {"GET": lambda who: _ready(admin.qmgr_states(service, q_mgr, who))}
         case ["admin", "installation"]:

@@ -154,8 +154,15 @@ def _structures(group: str, shared: Any, now: float) -> list[dict[str, Any]]:
         usage = shared.store.structure_usage(name)
         most = usage.get("max_entries") or 0
         fill = usage.get("entries", 0) / most if most else 0.0
-        found.append({"qsg": group, "name": name, "entries": usage.get("entries", 0),
-                      "max_entries": most, "fill": round(fill, 4)})  # fmt: skip
+        found.append(
+            {
+                "qsg": group,
+                "name": name,
+                "entries": usage.get("entries", 0),
+                "max_entries": most,
+                "fill": round(fill, 4),
+            }
+        )
     return found
 
 

@@ -92,8 +92,11 @@ def listen(settings: Settings) -> Listening:
     """Bind ``settings``' host and port (and load its certificate); ``ServeError`` if
     that cannot be done."""
     config = Config()
-    config.bind = [f"[{settings.host}]:{settings.port}" if ":" in settings.host
-                   else f"{settings.host}:{settings.port}"]  # fmt: skip
+    config.bind = [
+        f"[{settings.host}]:{settings.port}"
+        if ":" in settings.host
+        else f"{settings.host}:{settings.port}"
+    ]
     config.loglevel = "WARNING"
     config.accesslog = None
     config.alpn_protocols = ["http/1.1"]

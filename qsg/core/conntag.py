@@ -1,0 +1,221 @@
+"""Serialized applications: MQCONNX's connection tag on z/OS.
+
+An application instance connects with a tag of its own (MQCNO ``ConnTag``) and one of the
+MQCNO_*_CONN_TAG_* options, so that a second instance, or the same one restarted on
+another member, is refused while the first still uses the tag or a unit of work of it
+is unresolved (IBM, "MQCNO - Connect options" and "ConnTag (MQBYTE128) on IBM MQ for
+z/OS"). Here is the rule of which use of a tag excludes which (``refusal``), synchronous;
+the uses themselves are kept where every member sees them, by the store's connection-tag
+registry (``MessageStore.conn_tags``): the group's coupling facility for a member of a
+queue-sharing group, its own store for a queue manager in none.
+
+- MQCNO_SERIALIZE_CONN_TAG_Q_MGR: exclusive use on this queue manager; a use of the tag
+  elsewhere in the group does not matter.
+- MQCNO_SERIALIZE_CONN_TAG_QSG: exclusive use in the whole group.
+- MQCNO_RESTRICT_CONN_TAG_Q_MGR / _QSG: shared use, but only with users in the same
+  processing scope (an MVS address space) connected to the same queue manager; not for a
+  client application.
+
+Otherwise MQRC_CONN_TAG_IN_USE (2271), also while the user was a member that failed and
+whose units of work peer recovery (or its restart) has not yet resolved; and
+MQRC_CONN_TAG_NOT_USABLE (2350) while that recovery waits for the coupling facility.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+
+#: The four options, of which a connection names one at most.
+TAG_OPTIONS = (
+    CMQC.MQCNO_SERIALIZE_CONN_TAG_Q_MGR
+    | CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG
+    | CMQC.MQCNO_RESTRICT_CONN_TAG_Q_MGR
+    | CMQC.MQCNO_RESTRICT_CONN_TAG_QSG
+)
+_GROUP_WIDE = CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG | CMQC.MQCNO_RESTRICT_CONN_TAG_QSG
+_SHARED = CMQC.MQCNO_RESTRICT_CONN_TAG_Q_MGR | CMQC.MQCNO_RESTRICT_CONN_TAG_QSG
+_NAMES = {
+    CMQC.MQCNO_SERIALIZE_CONN_TAG_Q_MGR: "MQCNO_SERIALIZE_CONN_TAG_Q_MGR",
+    CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG: "MQCNO_SERIALIZE_CONN_TAG_QSG",
+    CMQC.MQCNO_RESTRICT_CONN_TAG_Q_MGR: "MQCNO_RESTRICT_CONN_TAG_Q_MGR",
+    CMQC.MQCNO_RESTRICT_CONN_TAG_QSG: "MQCNO_RESTRICT_CONN_TAG_QSG",
+}
+#: "MQ" in upper, lower or mixed case, in ASCII and in EBCDIC (M X'D4'/X'94', Q X'D8'/X'98').
+_RESERVED = {bytes((m, q)) for m in b"Mm\xd4\x94" for q in b"Qq\xd8\x98"}
+#: The reason codes a store answers when the facility cannot be reached.
+_FACILITY = frozenset(
+    {CMQC.MQRC_CF_STRUC_FAILED, CMQC.MQRC_CF_NOT_AVAILABLE, CMQC.MQRC_CF_STRUC_IN_USE}
+)
+#: How often a claim is tried again when another member changed the tag meanwhile.
+_CLAIM_TRIES = 100
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectOptions:
+    """What of MQCONNX's MQCNO the queue manager serializes by: its ``Options``, its
+    ``ConnTag`` (used only with a Version 3 MQCNO or later: the caller passes MQCT_NONE
+    otherwise), whether the application is a ``client``, and its processing ``space``
+    (the MVS address space it runs in: a program's connections share one)."""
+
+    options: int = CMQC.MQCNO_NONE
+    tag: bytes = CMQC.MQCT_NONE
+    client: bool = False
+    space: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TagUse:
+    """One use of connection tag ``tag``: by connection ``connection`` of ``q_mgr`` in its
+    life ``life``, under ``option`` (one of ``TAG_OPTIONS``), from processing scope
+    ``space``. ``tag`` is the 128 bytes of MQBYTE128 without their trailing zeros."""
+
+    tag: bytes
+    q_mgr: str
+    life: int
+    connection: int
+    option: int
+    space: str
+
+    @property
+    def group_wide(self) -> bool:
+        return bool(self.option & _GROUP_WIDE)
+
+    @property
+    def shared(self) -> bool:
+        return bool(self.option & _SHARED)
+
+
+class TagUses(NamedTuple):
+    """The uses of one tag a registry keeps, and the tag's ``version``: a count of its
+    changes, which a claim names to be refused if the tag changed since it was read."""
+
+    version: int
+    uses: tuple[TagUse, ...]
+
+
+def requested(
+    cno: ConnectOptions, q_mgr: str, life: int, connection: int, platform: int
+) -> TagUse | None:
+    """The use of a tag MQCONNX with ``cno`` asks of ``q_mgr`` (None: no tag option, or
+    the tag MQCT_NONE), checked: MQRC_OPTIONS_ERROR for more than one tag option, for a
+    queue manager not on z/OS, and for RESTRICT from a client; MQRC_CNO_ERROR for a tag
+    beginning "MQ", which IBM reserves for its own products (it documents no reason
+    code for one: qsg refuses the MQCNO that carries it)."""
+    option = cno.options & TAG_OPTIONS
+    if not option:
+        return None
+    if option & (option - 1):
+        named = " and ".join(n for bit, n in _NAMES.items() if option & bit)
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, f"one connection-tag option at most, not {named}"
+        )
+    if platform != CMQC.MQPL_ZOS:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, f"{_NAMES[option]} is for z/OS queue managers only"
+        )
+    if cno.client and option & _SHARED:
+        raise MQMIError.failed(
+            CMQC.MQRC_OPTIONS_ERROR, f"{_NAMES[option]} is not allowed for a client application"
+        )
+    tag = normal_tag(cno.tag)
+    if not tag:
+        return None  # MQCT_NONE: no tag, nothing to serialize
+    if tag[:2] in _RESERVED:
+        raise MQMIError.failed(
+            CMQC.MQRC_CNO_ERROR,
+            f"ConnTag {tag[:16]!r} begins with MQ: connection tags beginning with MQ (in any "
+            "case, ASCII or EBCDIC) are reserved for IBM products",
+        )
+    return TagUse(tag, q_mgr, life, connection, option, cno.space)
+
+
+def normal_tag(tag: bytes) -> bytes:
+    """ConnTag as a registry keys it: MQBYTE128 (longer is cut, shorter padded with
+    zeros), its trailing zeros dropped, so that b"A" and b"A\\0" are one tag."""
+    return bytes(tag[: CMQC.MQ_CONN_TAG_LENGTH]).rstrip(b"\x00")
+
+
+def refusal(
+    request: TagUse, uses: Iterable[TagUse], delayed: Collection[tuple[str, int]]
+) -> MQMIError | None:
+    """Why ``request`` may not use its tag beside ``uses`` (None: it may).
+
+    A use counts if it is on the requester's queue manager, or anywhere in the group for
+    a group-wide request. It excludes the request unless both are RESTRICT, from one
+    processing scope, on one queue manager in one life. A use by a life of a member in
+    ``delayed`` (its recovery waits for the coupling facility) makes the tag not usable
+    (2350); any other, in use (2271)."""
+    in_use: TagUse | None = None
+    for use in uses:
+        if not request.group_wide and use.q_mgr != request.q_mgr:
+            continue  # "not affected by use of the connection tag elsewhere in the QSG"
+        if (use.q_mgr, use.life) in delayed:
+            return MQMIError.failed(
+                CMQC.MQRC_CONN_TAG_NOT_USABLE,
+                f"connection tag {request.tag!r} is held by the recovery of {use.q_mgr}, "
+                "which waits for the coupling facility",
+            )
+        sharing = (
+            request.shared
+            and use.shared
+            and use.space == request.space
+            and (use.q_mgr, use.life) == (request.q_mgr, request.life)
+        )
+        if not sharing and in_use is None:
+            in_use = use
+    if in_use is None:
+        return None
+    return MQMIError.failed(
+        CMQC.MQRC_CONN_TAG_IN_USE,
+        f"connection tag {request.tag!r} is in use on {in_use.q_mgr} "
+        f"({_NAMES[in_use.option]}), or a unit of work of it is unresolved",
+    )
+
+
+class Registry(Protocol):
+    """What serializing asks of a store (``MessageStore``'s connection-tag part)."""
+
+    def conn_tags(self, tag: bytes) -> TagUses: ...
+    def claim_conn_tag(self, use: TagUse, version: int) -> bool: ...
+
+
+def claim(registry: Registry, request: TagUse, delayed: Collection[tuple[str, int]]) -> None:
+    """Add ``request`` to ``registry`` if ``refusal`` allows it beside the uses there, or
+    raise the refusal. A facility that cannot be reached makes the tag not usable
+    (2350): the group's uses of it cannot be known."""
+    try:
+        for _ in range(_CLAIM_TRIES):
+            seen = registry.conn_tags(request.tag)
+            refused = refusal(request, seen.uses, delayed)
+            if refused is not None:
+                raise refused
+            if registry.claim_conn_tag(request, seen.version):
+                return
+    except MQMIError as error:
+        if error.reason not in _FACILITY:
+            raise
+        raise MQMIError.failed(
+            CMQC.MQRC_CONN_TAG_NOT_USABLE,
+            f"connection tag {request.tag!r} cannot be serialized: {error}",
+        ) from None
+    raise MQMIError.failed(
+        CMQC.MQRC_CONN_TAG_IN_USE,
+        f"connection tag {request.tag!r} changed {_CLAIM_TRIES} times while it was claimed",
+    )
+
+
+__all__ = [
+    "TAG_OPTIONS",
+    "ConnectOptions",
+    "TagUse",
+    "TagUses",
+    "claim",
+    "normal_tag",
+    "refusal",
+    "requested",
+]
