@@ -266,6 +266,11 @@ def test_a_failed_member_no_peer_nor_its_restart_recovered_is_a_recovery_violati
         assert verdict.ok and verdict.counts["unrecovered_members"] == 0, recovered
 
 
+@keeps(
+    "docs/chaos.md",
+    "after is the history's order, since a backed-out get and the get that takes the message "
+    "again can share one instant of the virtual clock",
+)
 def test_a_message_backed_out_and_got_again_at_the_same_instant_came_back() -> None:
     """ "every message a failed or abandoned unit of work held came out again (was
     delivered after ...)": after is the history's order, not a later clock reading. On
