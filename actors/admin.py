@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Protocol
 
@@ -75,6 +75,8 @@ class Administered(Protocol):
 
     async def start_channel(self, q_mgr: str, channel: str) -> None: ...
     async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def recover_automatically(self, qsg: str, structure: str) -> None: ...
+    def structure_changed(self) -> None: ...
 
 
 def responding(qm: QueueManager) -> bool:
@@ -168,10 +170,43 @@ async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
         return commands.answer(parsed.request, await snapshot(world, qm.name))
     if parsed.channel:
         return await _channel(world, qm, parsed)
+    if parsed.structures:
+        return await _structure(world, qm, parsed)
     # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
     return await qm.dispatch(
         lambda now: commands.run(parsed, qm.rules, partial(take, qm.rules, now)), system=True
     )
+
+
+async def _structure(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
+    """RESET, BACKUP or RECOVER CFSTRUCT at the command's simulated time. A RESET goes
+    through the world, which recovers a RECOVER(YES) RECAUTO(YES) structure itself after
+    the recovery's modelled time (``World.structure_fail``)."""
+    reply = await qm.dispatch(
+        lambda now: commands.structure_command(qm.rules, parsed, now), system=True
+    )
+    if not reply.failed:
+        await structure_commanded(world, qm, parsed.verb.split()[0], parsed.structures)
+    return reply
+
+
+async def structure_commanded(
+    world: Administered, qm: QueueManager, verb: str, names: Sequence[str]
+) -> None:
+    """What the world does after a RESET, BACKUP or RECOVER CFSTRUCT that succeeded (in
+    MQSC or PCF): after a RESET or RECOVER the getters waiting on the structures' queues
+    learn of it; a RESET of a RECOVER(YES) RECAUTO(YES) structure is recovered by the
+    members after the recovery's modelled time (``World.structure_fail``)."""
+    if verb == "BACKUP":
+        return
+    world.structure_changed()
+    group = qm.rules.qsg
+    if verb != "RESET" or group is None:
+        return
+    for name in names:
+        definition = group.shared.structures.get(name)
+        if definition is not None and definition.recover and definition.recauto:
+            await world.recover_automatically(qm.rules.qsg_name, name)
 
 
 async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:

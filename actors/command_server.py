@@ -141,6 +141,9 @@ async def _answer(
                 lambda now: pcf_commands.process(body, md.Encoding, qm.rules, snapshot),
                 system=True,
             )
+            changed = pcf_commands.structure_changed(body, md.Encoding, replies)
+            if changed is not None:
+                await admin.structure_commanded(world, qm, *changed)
         except Exception as error:  # a defect: answered and recorded, the server goes on
             admin.failed(world, qm.name, pcf_commands.describe(body, md.Encoding), error)
             replies = [pcf_commands.command_failed(body, md.Encoding)]

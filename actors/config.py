@@ -76,6 +76,8 @@ class Fault:
     #: The world may refuse it (a kill of a queue manager a chaos step already took
     #: down): ``qsg run`` then notes it without failing the run.
     expected: bool = False
+    #: structure_fail, structure_recover: the CF structure (RESET / RECOVER CFSTRUCT).
+    structure: str = ""
 
 
 #: What a fault can do, and what it needs named ("qmgr?": a queue manager, optional).
@@ -94,6 +96,9 @@ ACTIONS: dict[str, str] = {
     "cf_available": "qmgr?",
     "cf_fail": "",
     "cf_restart": "",
+    # One CF structure fails (RESET CFSTRUCT ACTION(FAIL)); RECOVER CFSTRUCT undoes it.
+    "structure_fail": "structure",
+    "structure_recover": "structure",
     "slow_cf": "amount",
     "normal_cf": "",
     "slow_channels": "amount",
@@ -112,13 +117,23 @@ UNDO = {
     "stop_channel": "start_channel",
     "cf_unavailable": "cf_available",
     "cf_fail": "cf_restart",
+    "structure_fail": "structure_recover",
     "slow_cf": "normal_cf",
     "slow_channels": "normal_channels",
     "skew": "unskew",
 }
 #: Actions on the coupling facility: they need a QSG.
 CF_ACTIONS = frozenset(
-    {"cf_unavailable", "cf_available", "slow_cf", "normal_cf", "cf_fail", "cf_restart"}
+    {
+        "cf_unavailable",
+        "cf_available",
+        "slow_cf",
+        "normal_cf",
+        "cf_fail",
+        "cf_restart",
+        "structure_fail",
+        "structure_recover",
+    }
 )
 #: Actions on the coupling facility's server process: they need the embedded one.
 SERVER_ACTIONS = frozenset({"cf_fail", "cf_restart"})

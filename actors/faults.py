@@ -78,6 +78,8 @@ class FaultTarget(Protocol):
     async def cf_available(self, q_mgr: str | None = None) -> None: ...
     async def cf_fail(self) -> None: ...
     async def cf_restart(self) -> None: ...
+    async def structure_fail(self, structure: str) -> str: ...
+    async def structure_recover(self, structure: str) -> str: ...
     def slow(
         self, *, cf_access: float | None = None, channel_latency: float | None = None
     ) -> None: ...
@@ -108,7 +110,7 @@ def channel_owner(world: FaultTarget, fault: Fault) -> str:
 def target_of(fault: Fault) -> str:
     """What ``fault`` acts on, as its ``FaultInjected`` event names it: its channel, its
     queue manager, else the coupling facility ("CF")."""
-    return fault.channel or fault.qmgr or "CF"
+    return fault.channel or fault.qmgr or fault.structure or "CF"
 
 
 async def inject(world: FaultTarget, action: str, fault: Fault) -> FaultInjected:
@@ -155,6 +157,10 @@ async def _do(world: FaultTarget, action: str, fault: Fault, q_mgr: str) -> str 
         await world.cf_fail()
     elif action == "cf_restart":
         await world.cf_restart()
+    elif action == "structure_fail":
+        return await world.structure_fail(fault.structure)
+    elif action == "structure_recover":
+        return await world.structure_recover(fault.structure)
     elif action in ("slow_cf", "normal_cf"):
         world.slow(cf_access=fault.amount if action == "slow_cf" else 0.0)
     elif action in ("slow_channels", "normal_channels"):

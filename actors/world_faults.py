@@ -15,12 +15,22 @@ import dataclasses
 import trio
 
 from actors.channel import rogue_partner
+from actors.events import CFRecovered
 from actors.world_cf import CFRecovery
 from coupling.errors import cut_off
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from qsg import CMQC
+from qsg.core import cfstate
+from qsg.core.errors import MQMIError
+from qsg.core.queue import QueueDefinition
+from qsg.core.sharing import QueueSharingGroup
+from qsg.mqsc.commands import recovered_line
+
+#: Seconds between the members' attempts at a RECAUTO recovery while the coupling
+#: facility is out of their reach (a model choice: IBM gives no interval).
+RECAUTO_RETRY = 1.0
 
 
 class FaultInjection(CFRecovery):
@@ -110,6 +120,93 @@ class FaultInjection(CFRecovery):
         self.watch.ended()
         await self._recover_left_undone()
         self.signals.notify_all()
+
+    async def structure_fail(self, structure: str) -> str:
+        """One CF structure fails (RESET CFSTRUCT ACTION(FAIL)): its nonpersistent
+        messages are lost and every call on its queues gets MQRC_CF_STRUC_FAILED; the
+        other structures go on. A RECOVER(NO) structure's loss is final (a
+        ``CFRecovered`` event, not recovered, says so now; its next MQOPEN reallocates
+        it); a RECOVER(YES) one with RECAUTO(YES) is recovered by the members after the
+        recovery's modelled time (``qsg.core.cfstate.recovery_seconds``)."""
+        name, group = self._group_of(structure)
+        now = trio.current_time()
+        lost = cfstate.reset(group.shared, structure, now)
+        self.structure_changed()
+        definition = group.shared.structures[structure]
+        if not definition.recover:
+            self._structure_recovered(name, group, structure, False, lost)
+        elif definition.recauto:
+            await self.recover_automatically(name, structure)
+        return f"{lost} nonpersistent messages lost"
+
+    def structure_changed(self) -> None:
+        """A structure failed or came back: its waiting getters learn it now (2373, or a
+        message), and no queue is known empty any more (a get that found one empty
+        before the failure must ask, and be refused)."""
+        self.signals.notify_all()
+
+    async def structure_recover(self, structure: str) -> str:
+        """RECOVER CFSTRUCT of a structure a fault failed: TYPE(NORMAL) for RECOVER(YES),
+        TYPE(PURGE) for a RECOVER(NO) one no MQOPEN has reallocated yet; nothing to do
+        if RECAUTO or an MQOPEN already brought it back."""
+        name, group = self._group_of(structure)
+        if not group.shared.store.structure_status(structure).failed:
+            return "already recovered"
+        purge = not group.shared.structures[structure].recover
+        got = cfstate.recover(group.shared, structure, purge, len(group.members))
+        if not purge:
+            self._structure_recovered(name, group, structure, True, 0)
+        self.signals.notify_all()
+        return recovered_line("", got).strip()
+
+    async def recover_automatically(self, qsg: str, structure: str) -> None:
+        """RECAUTO(YES): the members recover the failed ``structure`` themselves, after
+        the modelled time of reading its backup and every member's log (a task of its
+        own: this returns at once)."""
+        assert self._nursery is not None
+        self._nursery.start_soon(self._recover_later, qsg, structure)
+
+    async def _recover_later(self, qsg: str, structure: str) -> None:
+        group = self.qsgs[qsg]
+        store, members = group.shared.store, len(group.members)
+        waited = False  # the recovery's modelled time, once it could read the log
+        while True:
+            try:
+                status = store.structure_status(structure)
+                if status.failed and not waited:
+                    waited = True
+                    seconds = cfstate.recovery_seconds(
+                        status.backup_messages, status.log_records, members
+                    )
+                    await trio.sleep(seconds)
+                    continue
+                if status.failed:
+                    cfstate.recover(group.shared, structure, False, members)
+                    self._structure_recovered(qsg, group, structure, True, 0)
+                    self.signals.notify_all()
+                return
+            except MQMIError:  # the facility is out of reach: the members try again
+                await trio.sleep(RECAUTO_RETRY)
+
+    def _structure_recovered(
+        self, qsg: str, group: QueueSharingGroup, structure: str, recovered: bool, lost: int
+    ) -> None:
+        queues = sorted(
+            q.name
+            for q in group.shared.queues.values()
+            if isinstance(q, QueueDefinition) and q.cf_struct == structure
+        )
+        self.events.emit(
+            CFRecovered(
+                trio.current_time(), "", qsg, structure, ",".join(queues), recovered, lost, 0
+            )
+        )
+
+    def _group_of(self, structure: str) -> tuple[str, QueueSharingGroup]:
+        for name, group in self.qsgs.items():
+            if structure in group.shared.structures:
+                return name, group
+        raise ValueError(f"no CF structure {structure} in the run's QSGs")
 
     def _own_server(self) -> EmbeddedServer:
         if self.server is None:

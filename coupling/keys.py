@@ -83,6 +83,12 @@ def recovery_key(qsg: str, q_mgr: str, incarnation: int) -> str:
     return f"{group_prefix(qsg)}recovery:{q_mgr}:{incarnation}"
 
 
+def lost_uows_key(qsg: str) -> str:
+    """A hash of the units of work a CF structure's failure took work from (token ->
+    the structure): they cannot commit (``RedisStore.backed_out``)."""
+    return f"{group_prefix(qsg)}lostuow"
+
+
 def lease_key(qsg: str, role: str) -> str:
     """A lease: hash of ``holder``, ``expires`` (simulated time) and ``token``."""
     return f"{group_prefix(qsg)}lease:{role}"

@@ -70,6 +70,7 @@ SCAN_CHUNK = 256
 #: Status values the scripts return first (``coupling.status``), under their old names.
 OK, FULL, STORAGE_FULL, CF_LEVEL = Status.OK, Status.FULL, Status.STORAGE_FULL, Status.CF_LEVEL
 STALE_TOKEN, NO_QUEUE = Status.STALE_TOKEN, Status.NO_QUEUE
+BACKED_OUT = Status.BACKED_OUT
 
 #: The prelude's text: named placeholders (``$SHIFT``...) where a number or name of
 #: another module goes, filled from ``_SUBSTITUTIONS`` when the scripts are built.
@@ -800,9 +801,17 @@ return out
 COMMIT = _script(
     "COMMIT",
     r"""
--- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
+-- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units;
+-- KEYS[3] the QSG's lostuow hash (STRUCTURE_FAIL marks there the units it took work from)
 -- ARGV[1] the unit-of-work token
--- returns {OK, how many entries were committed}
+-- returns {OK, how many entries were committed} or, for a unit a structure's failure
+-- took work from, {BACKED_OUT, the structure}: the rest of it backed out, none committed
+local structure = redis.call('HGET', KEYS[3], ARGV[1])
+if structure then
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  backout_uow(KEYS[1], KEYS[2], ARGV[1])
+  return {BACKED_OUT, structure}
+end
 local entries = redis.call('LRANGE', KEYS[1], 0, -1)
 local state = states()
 for _, entry in ipairs(entries) do
@@ -818,10 +827,13 @@ return {OK, #entries}
 BACKOUT = _script(
     "BACKOUT",
     r"""
--- Uncommitted puts vanish; uncommitted gets come back with BackoutCount + 1.
--- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units
+-- Uncommitted puts vanish; uncommitted gets come back with BackoutCount + 1. A mark
+-- of a structure's failure goes too: the connection's next unit of work is a new one.
+-- KEYS[1] the unit of work's entry list; KEYS[2] its queue manager's set of units;
+-- KEYS[3] the QSG's lostuow hash
 -- ARGV[1] the unit-of-work token
 -- returns {OK, how many entries were backed out}
+redis.call('HDEL', KEYS[3], ARGV[1])
 return {OK, backout_uow(KEYS[1], KEYS[2], ARGV[1])}
 """,
 )
@@ -1199,6 +1211,208 @@ return wrong
 """,
 )
 
+# ---- one structure's failure, backup and recovery (qsg.core.cfstate) -----------------
+# A structure's key S holds, beside its definition: failed (when it failed; absent while
+# active), lost, log_n, backup_at, backup_n, backup_bytes. S .. 'bk' is its backup and
+# S .. 'lp' / S .. 'lg' the log since it, as replaying it acts (the persistent messages
+# put since, by queue prefix .. key, and the backed-up ones got since); S .. 'qs' keeps
+# its queues' orderings and arrival counters while it is failed. A kept message is
+# msgpack {its m-hash entry, its offloaded body or false, its BackoutCount}.
+
+STRUCTURE_FAIL = _script(
+    "STRUCTURE_FAIL",
+    r"""
+-- RESET CFSTRUCT ACTION(FAIL): the structure's nonpersistent messages are lost, the log
+-- since its backup is written beside the backup (cfstate.log_of), its queues are gone
+-- (every call on them finds NO_QUEUE, which the store answers 2373) and every unit of
+-- work loses its entries on them and is marked in the QSG's lostuow hash.
+-- KEYS[1] the structure's key; KEYS[2] the QSG's set of queue prefixes; KEYS[3] the
+-- QSG's prefix; ARGV[1] now; ARGV[2..] the QSG's members
+-- returns {OK, nonpersistent messages lost} | {STRUCTURE_STATE}
+local S, n = KEYS[1], string.len(KEYS[1])
+if redis.call('HEXISTS', S, 'failed') == 1 then return {STRUCTURE_STATE} end
+local mine = {}
+for _, P in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if string.sub(P, 1, n) == S then mine[P] = true end
+end
+for i = 2, #ARGV do
+  local uows = KEYS[3] .. 'uows:' .. ARGV[i]
+  for _, token in ipairs(redis.call('SMEMBERS', uows)) do
+    local U = KEYS[3] .. 'uow:' .. token
+    local kept, hit = {}, false
+    for _, entry in ipairs(redis.call('LRANGE', U, 0, -1)) do
+      local _, P = parse_entry(entry)
+      if mine[P] then hit = true else kept[#kept + 1] = entry end
+    end
+    if hit then
+      redis.call('DEL', U)
+      if #kept > 0 then redis.call('RPUSH', U, unpack(kept))
+      else redis.call('SREM', uows, token) end
+      redis.call('HSET', KEYS[3] .. 'lostuow', token, redis.call('HGET', S, 'name'))
+    end
+  end
+end
+local present, lost = {}, 0
+for P in pairs(mine) do
+  local puts = {}
+  local held = redis.call('HGETALL', P .. 'u')
+  for i = 1, #held, 2 do
+    if string.byte(held[i + 1], 1) == 80 then puts[held[i]] = true end  -- 'P:': a put
+  end
+  local stored = redis.call('HGETALL', P .. 'm')
+  for i = 1, #stored, 2 do
+    local key, v = stored[i], stored[i + 1]
+    if not puts[key] then
+      local record, at = unwrap(v)
+      if dfield(cmsgpack.unpack(record), T_PERSISTENCE, 0) == 1 then
+        local body = at and at.off and redis.call('HGET', P .. 'f', key) or false
+        local backout = tonumber(redis.call('HGET', P .. 'b', key) or '0')
+        present[P .. key] = cmsgpack.pack({v, body, backout})
+      else
+        lost = lost + 1
+      end
+    end
+  end
+  local h = redis.call('HMGET', P .. 'h', 'k', 'seq')
+  redis.call('HSET', S .. 'qs', P, h[1] .. '|' .. h[2])
+  for _, s in ipairs({'h', 'o', 'm', 'f', 'x', 'u', 'b', 'l', 'g'}) do
+    redis.call('DEL', P .. s)
+  end
+  redis.call('SREM', KEYS[2], P)
+end
+redis.call('DEL', S .. 'lp', S .. 'lg')
+local records = 0
+for field, kept in pairs(present) do
+  if redis.call('HEXISTS', S .. 'bk', field) == 0 then
+    redis.call('HSET', S .. 'lp', field, kept)
+    records = records + 1
+  end
+end
+for _, field in ipairs(redis.call('HKEYS', S .. 'bk')) do
+  if not present[field] then
+    redis.call('SADD', S .. 'lg', field)
+    records = records + 1
+  end
+end
+redis.call('HSET', S, 'failed', ARGV[1], 'lost', lost, 'log_n', records, 'use', 0)
+return {OK, lost}
+""",
+)
+
+STRUCTURE_BACKUP = _script(
+    "STRUCTURE_BACKUP",
+    r"""
+-- BACKUP CFSTRUCT: the structure's committed persistent messages put at least EXCLINT
+-- seconds ago (the younger ones the log covers), replacing the last backup.
+-- KEYS[1] the structure's key; KEYS[2] the QSG's set of queue prefixes
+-- ARGV[1] now; ARGV[2] EXCLINT in seconds
+-- returns {OK} | {STRUCTURE_STATE} (failed)
+local S, n = KEYS[1], string.len(KEYS[1])
+if redis.call('HEXISTS', S, 'failed') == 1 then return {STRUCTURE_STATE} end
+local before = tonumber(ARGV[1]) - tonumber(ARGV[2])
+redis.call('DEL', S .. 'bk')
+local count, bytes = 0, 0
+for _, P in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if string.sub(P, 1, n) == S then
+    local puts = {}
+    local held = redis.call('HGETALL', P .. 'u')
+    for i = 1, #held, 2 do
+      if string.byte(held[i + 1], 1) == 80 then puts[held[i]] = true end
+    end
+    local stored = redis.call('HGETALL', P .. 'm')
+    for i = 1, #stored, 2 do
+      local key, v = stored[i], stored[i + 1]
+      if not puts[key] then
+        local record, at = unwrap(v)
+        local rec = cmsgpack.unpack(record)
+        if dfield(rec, T_PERSISTENCE, 0) == 1 and rec[3] <= before then
+          local body = at and at.off and redis.call('HGET', P .. 'f', key) or false
+          local backout = tonumber(redis.call('HGET', P .. 'b', key) or '0')
+          redis.call('HSET', S .. 'bk', P .. key, cmsgpack.pack({v, body, backout}))
+          count = count + 1
+          bytes = bytes + body_length(P, key, rec)
+        end
+      end
+    end
+  end
+end
+redis.call('HSET', S, 'backup_at', ARGV[1], 'backup_n', count, 'backup_bytes', bytes)
+return {OK}
+""",
+)
+
+STRUCTURE_RECOVER = _script(
+    "STRUCTURE_RECOVER",
+    r"""
+-- RECOVER CFSTRUCT of a failed structure: its queues back, then (TYPE(NORMAL)) the
+-- backup less the log's gets plus its puts (cfstate.replay), each message at its own key
+-- with its indexes and BackoutCount; TYPE(PURGE) (and a RECOVER(NO) reallocation)
+-- leaves it empty and forgets the backup.
+-- KEYS[1] the structure's key; KEYS[2] the QSG's set of queue prefixes
+-- ARGV[1] '1' to purge; ARGV[2] '1' to apply the log (always, but for a known bug)
+-- returns {OK, from the backup, from the log, log records read} | {STRUCTURE_STATE}
+local S = KEYS[1]
+if redis.call('HEXISTS', S, 'failed') == 0 then return {STRUCTURE_STATE} end
+local saved = redis.call('HGETALL', S .. 'qs')
+for i = 1, #saved, 2 do
+  local k, seq = string.match(saved[i + 1], '^(.*)|(%d+)$')
+  redis.call('HSET', saved[i] .. 'h', 'seq', seq, 'depth', 0, 'k', k, 'nlock', 0, 'nback', 0)
+  redis.call('SADD', KEYS[2], saved[i])
+end
+redis.call('DEL', S .. 'qs')
+local purge, replays = ARGV[1] == '1', ARGV[2] == '1'
+local records = redis.call('HLEN', S .. 'lp') + redis.call('SCARD', S .. 'lg')
+local from_backup, from_log = 0, 0
+local function restore(field, kept)
+  local P, key = string.match(field, '^(.*:)(%d+)$')
+  if redis.call('EXISTS', P .. 'h') == 0 then return end
+  local item = cmsgpack.unpack(kept)
+  local record, at = unwrap(item[1])
+  redis.call('HSET', P .. 'm', key, item[1])
+  if at then
+    if at.off then redis.call('HSET', P .. 'f', key, item[2]) end
+    if at.expires then redis.call('ZADD', P .. 'x', at.expires, key) end
+    if at.group then redis.call('HSET', P .. 'g', at.group, key) end
+  end
+  if item[3] > 0 then
+    redis.call('HSET', P .. 'b', key, item[3])
+    redis.call('HINCRBY', P .. 'h', 'nback', 1)
+  end
+  redis.call('ZADD', P .. 'o', key, key)
+  redis.call('HINCRBY', P .. 'h', 'depth', 1)
+  redis.call('HINCRBY', S, 'use', USE + elements(record))
+end
+if not purge then
+  local gets = {}
+  if replays then
+    for _, field in ipairs(redis.call('SMEMBERS', S .. 'lg')) do gets[field] = true end
+  end
+  local backup = redis.call('HGETALL', S .. 'bk')
+  for i = 1, #backup, 2 do
+    if not gets[backup[i]] then
+      restore(backup[i], backup[i + 1])
+      from_backup = from_backup + 1
+    end
+  end
+  if replays then
+    local puts = redis.call('HGETALL', S .. 'lp')
+    for i = 1, #puts, 2 do
+      restore(puts[i], puts[i + 1])
+      from_log = from_log + 1
+    end
+  end
+else
+  redis.call('DEL', S .. 'bk')
+  redis.call('HDEL', S, 'backup_at', 'backup_n', 'backup_bytes')
+  records = 0
+end
+redis.call('DEL', S .. 'lp', S .. 'lg')
+redis.call('HDEL', S, 'failed', 'log_n')
+return {OK, from_backup, from_log, records}
+""",
+    grows=True,
+)
+
 CONN_TAG_CLAIM = _script(
     "CONN_TAG_CLAIM",
     r"""
@@ -1275,6 +1489,9 @@ ALL = (
     LEASE_ACQUIRE,
     LEASE_RELEASE,
     AUDIT,
+    STRUCTURE_FAIL,
+    STRUCTURE_BACKUP,
+    STRUCTURE_RECOVER,
     CONN_TAG_CLAIM,
     CONN_TAG_RELEASE,
     CONN_TAG_END_LIVES,

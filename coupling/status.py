@@ -27,6 +27,10 @@ class Status(IntEnum):
     STALE_TOKEN = -4
     #: No such queue in the facility (deleted, or the facility lost its structures).
     NO_QUEUE = -5
+    #: The CF structure is failed (FAIL: already; RECOVER: not failed); nothing changed.
+    STRUCTURE_STATE = -6
+    #: The unit of work lost work to a CF structure's failure: COMMIT backed it out.
+    BACKED_OUT = -7
 
 
 def lua_constants() -> str:

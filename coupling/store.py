@@ -32,7 +32,7 @@ from coupling.errors import CFConnectionError, CFCutOffError, CFRefusedError, cu
 from coupling.lease import Lease, check_held
 from coupling.transport import Transport
 from qsg import CMQC
-from qsg.core import geometry
+from qsg.core import cfstate, geometry
 from qsg.core.conntag import TagUse, TagUses
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message, joined
@@ -66,12 +66,19 @@ class RedisStore:
     the same ``qsg`` name share every queue, as members share a coupling facility.
     """
 
+    #: A CF structure's failure under a unit of work is learnt by its commit (``commit``).
+    commit_may_refuse = True
+
     def __init__(self, transport: Transport, qsg: str) -> None:
         self.transport = transport
         self.qsg = qsg
         self._prefixes: dict[str, str] = {}  # queue -> key prefix
         self._structures: dict[str, str] = {}  # key prefix -> structure name
         self._defined: set[str] = set()  # structures defined through this store
+        #: The queues of failed structures this store knows of (failed through it, or
+        #: met failed by a call), each with its structure, and their key prefixes.
+        self._failed_q: dict[str, str] = {}
+        self._failed_prefixes: dict[str, str] = {}
         self._queues_key = keys.queues_key(qsg)
         #: Bumped at each failure of the facility (``failed``): a unit of work that began
         #: in an earlier epoch was backed out by the facility's recovery.
@@ -277,18 +284,30 @@ class RedisStore:
 
     # ---- units of work --------------------------------------------------------
     def commit(self, uow: UowId) -> None:
+        """Commit ``uow``; MQRC_BACKED_OUT, nothing committed, if a CF structure it had
+        work on failed meanwhile: the failure marked it in the facility (whichever
+        member's RESET failed the structure), and the commit script reads the mark, at
+        no cost of a round trip."""
         token = keys.uow_token(uow)
-        self._run(scripts.COMMIT, self._uow_keys(token), [token])
+        reply = self._run(
+            scripts.COMMIT, [*self._uow_keys(token), keys.lost_uows_key(self.qsg)], [token]
+        )
         self._began.pop(token, None)
+        if reply[0] == scripts.BACKED_OUT:
+            raise MQMIError.failed(
+                CMQC.MQRC_BACKED_OUT,
+                f"CF structure {reply[1].decode()} failed while the unit of work had work on it",
+            )
 
     def backout(self, uow: UowId) -> None:
         token = keys.uow_token(uow)
-        self._run(scripts.BACKOUT, self._uow_keys(token), [token])
+        self._run(scripts.BACKOUT, [*self._uow_keys(token), keys.lost_uows_key(self.qsg)], [token])
         self._began.pop(token, None)
 
     def backed_out(self, uow: UowId) -> str | None:
         """Why ``uow`` can no longer commit, if it cannot: the facility failed while it
-        was in flight, and its recovery backed it out. Asked before any store commits."""
+        was in flight, and its recovery backed it out. Asked before any store commits.
+        (A CF structure's failure under it is learnt by the commit itself: ``commit``.)"""
         began = self._began.get(keys.uow_token(uow))
         if began is None or began == self.epoch:
             return None
@@ -455,6 +474,89 @@ class RedisStore:
             "max_elements": int(max_elements or 0),
         }
 
+    # ---- one structure's failure, backup and recovery (qsg.core.cfstate) -----------
+    @property
+    def failed_queues(self) -> dict[str, str]:
+        """The queues of failed structures this store knows of, with their structure:
+        the ones failed through it, and those a call met failed (another process's
+        member failed it). MQOPEN looks here first; a call learns the rest."""
+        return self._failed_q
+
+    def fail_structure(self, name: str, now: float) -> int:
+        members = sorted({keys.owner_of(t) for t in self._began} | self._members())
+        reply = self._run(
+            scripts.STRUCTURE_FAIL,
+            [keys.structure_key(self.qsg, name), self._queues_key, keys.group_prefix(self.qsg)],
+            [repr(now), *members],
+        )
+        if reply[0] != scripts.OK:
+            raise ValueError(f"CF structure {name} has already failed")
+        self._forget_queues(name)
+        return int(reply[1])
+
+    def backup_structure(self, name: str, now: float, exclint: float) -> cfstate.StructureStatus:
+        reply = self._run(
+            scripts.STRUCTURE_BACKUP,
+            [keys.structure_key(self.qsg, name), self._queues_key],
+            [repr(now), repr(float(exclint))],
+        )
+        if reply[0] != scripts.OK:
+            raise ValueError(f"CF structure {name} has failed: it cannot be backed up")
+        return self.structure_status(name)
+
+    def recover_structure(self, name: str, purge: bool) -> tuple[int, int, int]:
+        reply = self._run(
+            scripts.STRUCTURE_RECOVER,
+            [keys.structure_key(self.qsg, name), self._queues_key],
+            ["1" if purge else "", "1" if cfstate.replays_log() else ""],
+        )
+        if reply[0] != scripts.OK:
+            raise ValueError(f"CF structure {name} has not failed")
+        self._restore_queues(name)
+        return int(reply[1]), int(reply[2]), int(reply[3])
+
+    def structure_status(self, name: str) -> cfstate.StructureStatus:
+        failed, lost, backup_at, backup_n, backup_bytes, log_n = self._command(
+            "HMGET",
+            keys.structure_key(self.qsg, name),
+            "failed",
+            "lost",
+            "backup_at",
+            "backup_n",
+            "backup_bytes",
+            "log_n",
+        )
+        return cfstate.StructureStatus(
+            name,
+            cfstate.ACTIVE if failed is None else cfstate.FAILED,
+            None if failed is None else float(failed),
+            None if backup_at is None else float(backup_at),
+            int(backup_n or 0),
+            int(backup_bytes or 0),
+            int(log_n or 0),
+            int(lost or 0),
+        )
+
+    def _members(self) -> set[str]:
+        """Every queue manager with units of work in the facility (their sets' names)."""
+        pattern = keys.uows_key(self.qsg, "*")
+        found = self._command("KEYS", pattern)
+        return {bytes(k).decode().rsplit(":", 1)[-1] for k in found}
+
+    def _forget_queues(self, structure: str) -> None:
+        """This store's queues of the failed ``structure`` are out of use: each call on
+        one is MQRC_CF_STRUC_FAILED (``_prefix``)."""
+        for queue, prefix in list(self._prefixes.items()):
+            if self._structures.get(prefix) == structure:
+                del self._prefixes[queue]
+                self._failed_q[queue] = structure
+                self._failed_prefixes[queue] = prefix
+
+    def _restore_queues(self, structure: str) -> None:
+        for queue in [q for q, s in self._failed_q.items() if s == structure]:
+            del self._failed_q[queue]
+            self._prefixes[queue] = self._failed_prefixes.pop(queue)
+
     # ---- invariants -----------------------------------------------------------------
     def audit(self) -> list[str]:
         """What is wrong with the facility's derived state for this QSG (every queue of
@@ -474,7 +576,15 @@ class RedisStore:
         try:
             return self._prefixes[queue]
         except KeyError:
-            raise KeyError(queue) from None
+            structure = self._failed_q.get(queue)
+            if structure is None:
+                raise KeyError(queue) from None
+        # Its structure failed: recovered since by another store (member) of the group?
+        key = keys.structure_key(self.qsg, structure)
+        if self._command("HEXISTS", key, "failed"):
+            raise cfstate.failed_error(structure, queue)
+        self._restore_queues(structure)
+        return self._prefixes[queue]
 
     def _uow_keys(self, token: str) -> list[str]:
         if not token:
@@ -517,6 +627,9 @@ class RedisStore:
         if struc is None:
             return KeyError(queue)
         held = keys.structure_key(self.qsg, struc) if struc != NO_STRUCTURE else self._queues_key
+        if struc != NO_STRUCTURE and self._command("HEXISTS", held, "failed"):
+            self._forget_queues(struc)  # another member failed it: learnt here
+            return cfstate.failed_error(struc, queue)
         if int(self._command("EXISTS", held)):
             return KeyError(queue)  # the structure is there: the queue alone was deleted
         named = f"CF structure {struc}" if struc != NO_STRUCTURE else "the CF"

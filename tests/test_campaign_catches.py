@@ -32,6 +32,7 @@ CATCHES = {
     bugs.DELIVER_EXPIRED: ("expiry", True),
     bugs.SKIP_FENCING: ("scan-lease", True),
     bugs.LOSE_ON_CF_RECOVERY: ("queue", False),
+    bugs.RECOVER_SKIPS_LOG: ("queue", True),
 }
 
 

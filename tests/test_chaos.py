@@ -268,6 +268,39 @@ def test_a_failed_member_no_peer_nor_its_restart_recovered_is_a_recovery_violati
 
 @keeps(
     "docs/chaos.md",
+    "after is the history's order, since a backed-out get and the get that takes the message "
+    "again can share one instant of the virtual clock",
+)
+def test_a_message_backed_out_and_got_again_at_the_same_instant_came_back() -> None:
+    """ "every message a failed or abandoned unit of work held came out again (was
+    delivered after ...)": after is the history's order, not a later clock reading. On
+    the virtual clock a get whose unit of work MQCMIT backs out (MQRC_BACKED_OUT, 2003,
+    a CF structure having failed under it) and the get that takes the message again
+    can share one instant; the message came back all the same."""
+    scopes = Scopes(members={"QM1": "QSG1", "QM2": "QSG1"}, shared={"QSG1": ["Q"]})
+    a = b"A" * 24
+    events: list[qsg.events.WorldEvent] = [
+        OpInvoked(1, "QM1", "p", "put", "Q", a, True, -1, 0, False),
+        _op(1, "p", "put", msg_id=a),
+        MessagePut(1, "QM1", "Q", a, 10, True, False, -1),
+        OpInvoked(5, "QM1", "g", "get", "Q", syncpoint=True),
+        _op(5, "g", "get", msg_id=a),
+        OpInvoked(5, "QM1", "g", "commit", "Q"),
+        _op(5, "g", "commit", "fail", reason=CMQC.MQRC_BACKED_OUT),
+        OpInvoked(5, "QM1", "g", "get", "Q", syncpoint=True),
+        _op(5, "g", "get", msg_id=a),
+        OpInvoked(5, "QM1", "g", "commit", "Q"),
+        _op(5, "g", "commit"),
+    ]
+    recovery = checkers.check_recovery(history.read(events, scopes))
+    assert recovery.ok and recovery.counts["held_by_backed_out"] == 1, recovery
+    # Without the second get it never came back: that is still caught.
+    recovery = checkers.check_recovery(history.read(events[:7], scopes))
+    assert not recovery.ok and recovery.counts["never_came_back"] == 1
+
+
+@keeps(
+    "docs/chaos.md",
     "an expired message that asked for MQRO_EXPIRATION without exactly one report",
 )
 def test_an_expired_message_that_asked_for_a_report_needs_exactly_one() -> None:

@@ -44,9 +44,9 @@ def test_a_script_carries_only_the_prelude_definitions_it_uses() -> None:
 def test_the_scripts_name_their_status_replies_as_the_store_reads_them() -> None:
     # A status is a number on the wire and a name on both sides (coupling.status): a
     # script that wrote -5 where the store reads NO_QUEUE would drift unseen.
-    assert (
-        lua_constants()
-        == "local OK, FULL, STORAGE_FULL, CF_LEVEL, STALE_TOKEN, NO_QUEUE = 0, -1, -2, -3, -4, -5\n"
+    assert lua_constants() == (
+        "local OK, FULL, STORAGE_FULL, CF_LEVEL, STALE_TOKEN, NO_QUEUE, STRUCTURE_STATE,"
+        " BACKED_OUT = 0, -1, -2, -3, -4, -5, -6, -7\n"
     )
     for script in ALL:
         assert not re.search(r"return \{-\d", script.source), script.name

@@ -157,6 +157,7 @@ SHIPPED: dict[str, Shipped] = {
     "request-reply.toml": Shipped(6, ties=(REQUESTERS_TOGETHER,), ci=30),
     "serve-qsg.toml": Shipped(130),
     "shared-queue-expiry.toml": Shipped(30, ties=(COSTED_STEPS_TOGETHER,)),
+    "structure-failure.toml": Shipped(35),
     "sweep-base.toml": Shipped(5),
     # A sweep file: its points are scenarios (sweep-base.toml varied), played as such.
     "sweep-capacity.toml": Shipped(3),

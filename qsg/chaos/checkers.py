@@ -230,7 +230,7 @@ def check_scans(history: History) -> Verdict:
 def check_recovery(history: History) -> Verdict:
     """Every failed QSG member's units of work recovered (by a peer, or at its restart),
     and every message a failed or abandoned unit of work held came out again (was
-    delivered after, or was on a queue at the end)."""
+    delivered after, in the history's order, or was on a queue at the end)."""
     members = set(history.scopes.members) if history.scopes else set()
     pending: dict[str, float] = {}
     failed = 0
@@ -247,7 +247,7 @@ def check_recovery(history: History) -> Verdict:
         for m in history.messages.values()
         if m.returned
         and (m.persistent or _shared(history, m))
-        and not any(d.time > m.returned[-1].time for d in m.final + m.maybe)
+        and not any(d.order > m.returned[-1].order for d in m.final + m.maybe)
         and not m.discarded
         and not m.on_queue
         and not history.unread(m)

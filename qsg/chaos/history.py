@@ -45,7 +45,9 @@ from qsg.scenario.summary import Scopes
 class Delivery:
     """A get that returned the message: when, to whom, with what remaining Expiry.
     ``invoked`` is when the get began: the get happened between it and ``time`` (on a
-    wall clock the two differ), so what must hold for certain is judged at ``invoked``."""
+    wall clock the two differ), so what must hold for certain is judged at ``invoked``.
+    ``order`` is the get's place in the history: on the virtual clock a get backed out
+    and the get that takes the message again may share one ``time``, never one place."""
 
     time: float
     app: str
@@ -55,6 +57,7 @@ class Delivery:
     group_id: bytes
     seq: int
     invoked: float
+    order: int = 0
 
 
 @dataclass(slots=True)
@@ -186,7 +189,7 @@ def read(
             else:
                 got.returned.append(delivery)
 
-    for event in history.events:
+    for order, event in enumerate(history.events):
         if isinstance(event, OpInvoked):
             invoked[event.app] = event
             if event.op == "put" and event.msg_id:
@@ -231,6 +234,7 @@ def read(
                     event.group_id,
                     event.seq,
                     event.time if began is None else began.time,
+                    order,
                 )
                 found = messages.get(event.msg_id)
                 if found is None and event.msg_id not in history.system:

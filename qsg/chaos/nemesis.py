@@ -36,9 +36,11 @@ KINDS: dict[str, str] = {
     "stall_scan": "the expiry-scan lease holder stalls mid-scan past its lease, then scans",
     "rogue_partner": "a peer starts a channel at its receiver as its sender, and replays "
     "or skips message sequence numbers",
+    "structure_fail": "one CF structure fails (RESET CFSTRUCT ACTION(FAIL)), RECOVER "
+    "CFSTRUCT later (or RECAUTO, or the next MQOPEN of a RECOVER(NO) one)",
 }
 #: Kinds drawn from their own stream (see the module's docstring), in the order drawn.
-LATER = ("stall_scan", "rogue_partner")
+LATER = ("stall_scan", "rogue_partner", "structure_fail")
 #: How far from the sender's last message a rogue partner numbers its batch: replays
 #: (0 and back) and skips (2 and on, to the far side of the wrap); never 1, the next.
 ROGUE_OFFSETS = (0, -1, -5, 2, 3, 10, 10**8)
@@ -57,6 +59,7 @@ class Targets:
     retry: float  # the longest first retry interval (SHORTTMR) of a sender channel
     scanning: tuple[str, ...]  # QSGs with a member that scans (EXPRYINT set)
     server: bool = False  # the run starts the CF's server itself: it can fail it
+    structures: tuple[str, ...] = ()  # CF structures at CFLEVEL(5): RESET can fail them
 
     def kinds(self) -> list[str]:
         """The kinds this scenario offers a target for."""
@@ -73,7 +76,8 @@ class Targets:
         with a member that scans, so that there is a lease to hold and to lose; a rogue
         partner needs a sender channel to pass for."""
         kinds = ["stall_scan"] if self.scanning and self.lease else []
-        return kinds + (["rogue_partner"] if self.senders else [])
+        kinds += ["rogue_partner"] if self.senders else []
+        return kinds + (["structure_fail"] if self.structures else [])
 
 
 def targets(scenario: Scenario, *, server: bool = False) -> Targets:
@@ -100,6 +104,12 @@ def targets(scenario: Scenario, *, server: bool = False) -> Targets:
         retry,
         scanning,
         server and bool(members),
+        tuple(
+            name
+            for group in groups.values()
+            for name, structure in sorted(group.shared.structures.items())
+            if structure.cf_level >= 5
+        ),
     )
 
 
@@ -170,6 +180,9 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
         return Fault(at, "refresh_expiry", qmgr=rng.choice(t.members))
     if kind == "stall_scan":  # past the lease, so that a peer takes it over meanwhile
         return Fault(at, "stall_scan", amount=round(rng.uniform(1.1 * t.lease, 2 * t.lease), 3))
+    if kind == "structure_fail":  # always recovered within the run: RECOVER CFSTRUCT
+        lasts = round(rng.uniform(0.5, 5.0), 3)
+        return Fault(at, "structure_fail", structure=rng.choice(t.structures), duration=lasts)
     if kind == "rogue_partner":
         q_mgr, channel = rng.choice(t.senders)
         offset = rng.choice(ROGUE_OFFSETS)

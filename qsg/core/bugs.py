@@ -6,10 +6,12 @@ meant to catch it does: ``DROP_ON_COMMIT`` (MQCMIT loses the first message put i
 unit of work), ``DELIVER_EXPIRED`` (MQGET returns a message whose expiry has passed
 instead of discarding it) and ``SKIP_FENCING`` (a shared-queue scan under a stale
 fencing token is accepted), ``LOSE_ON_CF_RECOVERY`` (the coupling facility's recovery
-after a failure drops the persistent messages it should keep). Nothing outside the
-tests (and ``bench/chaos_catches.py``, which counts how often a random campaign catches
-each) turns one on; with ``ACTIVE`` empty every check costs one set lookup, and only on
-a path already out of the common case.
+after a failure drops the persistent messages it should keep), ``RECOVER_SKIPS_LOG``
+(RECOVER CFSTRUCT restores the last backup and skips the members' log since, so the
+persistent messages put after the backup are lost and those got since come back).
+Nothing outside the tests (and ``bench/chaos_catches.py``, which counts how often a
+random campaign catches each) turns one on; with ``ACTIVE`` empty every check costs one
+set lookup, and only on a path already out of the common case.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ DROP_ON_COMMIT = "drop-on-commit"
 DELIVER_EXPIRED = "deliver-expired"
 SKIP_FENCING = "skip-fencing"
 LOSE_ON_CF_RECOVERY = "lose-on-cf-recovery"
-KNOWN = frozenset({DROP_ON_COMMIT, DELIVER_EXPIRED, SKIP_FENCING, LOSE_ON_CF_RECOVERY})
+RECOVER_SKIPS_LOG = "recover-skips-log"
+KNOWN = frozenset(
+    {DROP_ON_COMMIT, DELIVER_EXPIRED, SKIP_FENCING, LOSE_ON_CF_RECOVERY, RECOVER_SKIPS_LOG}
+)
 
 #: The bugs switched on now.
 ACTIVE: set[str] = set()
@@ -45,6 +50,7 @@ __all__ = [
     "DROP_ON_COMMIT",
     "KNOWN",
     "LOSE_ON_CF_RECOVERY",
+    "RECOVER_SKIPS_LOG",
     "SKIP_FENCING",
     "injected",
 ]

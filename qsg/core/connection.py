@@ -7,7 +7,7 @@ import dataclasses
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import mqlong, platforms, qmgrevents, trigger
+from qsg.core import cfstate, mqlong, platforms, qmgrevents, trigger
 from qsg.core.authority import open_operations
 from qsg.core.conntag import TagUse
 from qsg.core.engine import PutIdentity
@@ -91,6 +91,9 @@ class Connection:
                 )
         if res.model:
             res = self._create_dynamic(res, od, user)
+        failed = res.repository.store.failed_queues
+        if failed and res.queue.name in failed:  # its CF structure has failed
+            _open_failed(res.repository, failed[res.queue.name], res.queue.name)
         status = res.repository.status[res.queue.name]
         if status.logically_deleted:
             raise MQMIError.failed(
@@ -242,6 +245,16 @@ def _decoded(name: bytes, reason: int) -> str:
         return name_of(name).decode()
     except UnicodeDecodeError:
         raise MQMIError.failed(reason, f"{name!r} is not a name MQ knows") from None
+
+
+def _open_failed(repository: Repository, structure: str, queue: str) -> None:
+    """MQOPEN of ``queue`` on the failed CF ``structure``: a RECOVER(NO) structure is
+    reallocated, empty, and the open goes on; otherwise MQRC_CF_STRUC_FAILED until the
+    structure is recovered (``qsg.core.cfstate``)."""
+    definition = repository.structures.get(structure)
+    if definition is None or not cfstate.reallocated_by_open(definition):
+        raise cfstate.failed_error(structure, queue)
+    repository.store.recover_structure(structure, purge=True)
 
 
 def _check_open_options(options: int) -> None:

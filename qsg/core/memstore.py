@@ -13,12 +13,13 @@ deletion, so a scan costs what expired, not the depth.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
 from qsg import CMQC
-from qsg.core import bugs
+from qsg.core import bugs, cfstate
 from qsg.core.conntag import TagUse, TagUses
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
@@ -57,6 +58,11 @@ from qsg.core.store import (
 )
 
 _PUT, _GET = 0, 1
+#: A message as a backup or the log keeps it: a copy of the message, whether its data
+#: was offloaded, and the elements it takes in its structure.
+_Kept = tuple[Message, bool, int]
+#: A message's place in a structure: (queue, key).
+_Place = tuple[str, int]
 _NO_GROUP = CMQC.MQGI_NONE
 _SEGMENTED = CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT
 
@@ -84,6 +90,17 @@ class _Structure:
     #: The entries and the elements in use at which the first rule applies
     #: (``offload.first_reached``): below both, a put skips the rules.
     calm: tuple[float, float] = (0, 0)
+    # Failure, backup and recovery (qsg.core.cfstate): when it failed (None: active),
+    # the nonpersistent messages its last failure lost, its last backup (None: never),
+    # the log since it as written at the failure, and its queues' orderings and arrival
+    # counters while it is failed.
+    failed_at: float | None = None
+    lost: int = 0
+    backup: dict[_Place, _Kept] | None = None
+    backup_at: float | None = None
+    log_puts: dict[_Place, _Kept] = field(default_factory=dict)
+    log_gets: set[_Place] = field(default_factory=set)
+    saved: dict[str, tuple[Ordering, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.define(self.size_kb, self.cf_level, self.rules)
@@ -177,11 +194,34 @@ class _Queue:
         return owner is None or owner == handle
 
 
+class _Queues(dict[str, _Queue]):
+    """The store's queues by name. A queue of a failed CF structure is out of it, in
+    ``failed``, and asking for one is MQRC_CF_STRUC_FAILED (``cfstate.failed_error``):
+    ``__missing__`` runs only for a name the dict lacks, so the common lookup pays
+    nothing for the rule."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed: dict[str, str] = {}  # queue -> its failed structure
+
+    def __missing__(self, queue: str) -> _Queue:
+        structure = self.failed.get(queue)
+        if structure is None:
+            raise KeyError(queue)
+        raise cfstate.failed_error(structure, queue)
+
+
 class MemoryStore:
     """The store primitives, in process. One instance per queue manager."""
 
+    #: A unit of work learns a failure under it here before any store commits
+    #: (``backed_out``): this store's commit never refuses.
+    commit_may_refuse = False
+
     def __init__(self) -> None:
-        self._queues: dict[str, _Queue] = {}
+        self._queues = _Queues()
+        #: Units of work a structure's failure took work from, and why they cannot commit.
+        self._lost_uows: dict[Hashable, str] = {}
         self._uows: dict[Hashable, list[tuple[str, int, int]]] = {}
         self._recovered: dict[tuple[str, int], str] = {}  # (failed, incarnation) -> by
         self._structures: dict[str, _Structure] = {}  # CF structure name -> accounting
@@ -208,8 +248,13 @@ class MemoryStore:
         else:
             known.define(size_kb, cf_level, offload)
 
+    @property
+    def failed_queues(self) -> dict[str, str]:
+        """The queues of failed structures, each with its structure's name."""
+        return self._queues.failed
+
     def create_queue(self, queue: str, ordering: Ordering, structure: str | None = None) -> None:
-        if queue in self._queues:
+        if queue in self._queues or queue in self._queues.failed:
             raise ValueError(f"queue {queue!r} already exists in this store")
         q = self._queues[queue] = _Queue(ordering)
         if structure:
@@ -229,7 +274,8 @@ class MemoryStore:
         }
 
     def delete_queue(self, queue: str) -> None:
-        q = self._queues.pop(queue)
+        q = self._queues[queue]  # MQRC_CF_STRUC_FAILED while its structure has failed
+        del self._queues[queue]
         if q.structure is not None:
             q.structure.entries -= len(q.charged)
             q.structure.elements -= sum(q.charged.values())
@@ -484,6 +530,8 @@ class MemoryStore:
                 q.forget(key)
 
     def backout(self, uow: UowId) -> None:
+        if self._lost_uows:  # MQBACK ends it: the connection's next unit is a new one
+            self._lost_uows.pop(uow, None)
         for queue, key, kind in reversed(self._uows.pop(uow, ())):
             q = self._queues.get(queue)
             if q is None:
@@ -539,8 +587,109 @@ class MemoryStore:
         the coupling facility needs the Redis one)."""
 
     def backed_out(self, uow: UowId) -> str | None:
-        """Never: the in-process store does not fail under a unit of work."""
-        return None
+        """Why ``uow`` cannot commit: a CF structure it had work on failed (its work
+        there went with the structure); None otherwise."""
+        if not self._lost_uows:
+            return None
+        return self._lost_uows.pop(uow, None)
+
+    # ---- one structure's failure, backup and recovery (qsg.core.cfstate) -----------
+    def fail_structure(self, name: str, now: float) -> int:
+        structure = self._structure(name)
+        queues = {n: q for n, q in self._queues.items() if q.structure is structure}
+        present: dict[_Place, _Kept] = {}
+        lost = 0
+        for queue, q in queues.items():
+            for key, msg in q.msgs.items():
+                if key in q.pending:
+                    continue  # an uncommitted put: never logged as committed
+                if msg.persistent:
+                    present[(queue, key)] = _kept(q, key, msg)
+                else:
+                    lost += 1
+        for uow, entries in list(self._uows.items()):
+            kept = [entry for entry in entries if entry[0] not in queues]
+            if len(kept) != len(entries):
+                self._uows[uow] = kept
+                self._lost_uows[uow] = (
+                    f"CF structure {name} failed while the unit of work had work on it"
+                )
+        structure.log_puts, structure.log_gets = cfstate.log_of(structure.backup or {}, present)
+        structure.failed_at, structure.lost = now, lost
+        for queue, q in queues.items():
+            structure.saved[queue] = (q.ordering, q.next_seq)
+            del self._queues[queue]
+            self._queues.failed[queue] = name
+        structure.entries = structure.elements = 0
+        return lost
+
+    def backup_structure(self, name: str, now: float, exclint: float) -> cfstate.StructureStatus:
+        structure = self._structure(name)
+        backup: dict[_Place, _Kept] = {}
+        for queue, q in self._queues.items():
+            if q.structure is not structure:
+                continue
+            for key, msg in q.msgs.items():
+                if key not in q.pending and msg.persistent and msg.put_time <= now - exclint:
+                    backup[(queue, key)] = _kept(q, key, msg)
+        structure.backup, structure.backup_at = backup, now
+        return self.structure_status(name)
+
+    def recover_structure(self, name: str, purge: bool) -> tuple[int, int, int]:
+        structure = self._structure(name)
+        backup = structure.backup or {}
+        records = len(structure.log_puts) + len(structure.log_gets)
+        content = {} if purge else cfstate.replay(backup, structure.log_puts, structure.log_gets)
+        for queue, (ordering, next_seq) in structure.saved.items():
+            del self._queues.failed[queue]
+            self._queues[queue] = _Queue(ordering, next_seq=next_seq, structure=structure)
+        for (queue, key), (msg, off, used) in sorted(content.items()):
+            self._restore(self._queues[queue], key, dataclasses.replace(msg), off, used)
+        from_log = sum(1 for place in content if place not in backup)
+        structure.saved, structure.failed_at = {}, None
+        structure.log_puts, structure.log_gets = {}, set()
+        if purge:
+            structure.backup, structure.backup_at = None, None
+        return len(content) - from_log, from_log, 0 if purge else records
+
+    def _restore(self, q: _Queue, key: int, msg: Message, off: bool, used: int) -> None:
+        """Put back a committed message a recovery rebuilt, at its own key."""
+        q.msgs[key] = msg
+        q.order.add(key)
+        q.depth += 1
+        structure = q.structure
+        assert structure is not None
+        q.charged[key] = used
+        structure.entries += 1
+        structure.elements += used
+        if off:
+            q.offloaded.add(key)
+        group_id = msg.desc["GroupId"]
+        if group_id != _NO_GROUP:
+            q.groups.setdefault(group_id, {})[(msg.desc["MsgSeqNumber"], msg.desc["Offset"])] = key
+        if msg.expires_at is not None:
+            heapq.heappush(q.expiry, (msg.expires_at, key))
+
+    def structure_status(self, name: str) -> cfstate.StructureStatus:
+        structure = self._structure(name)
+        backup = structure.backup
+        failed = structure.failed_at is not None
+        return cfstate.StructureStatus(
+            name,
+            cfstate.FAILED if failed else cfstate.ACTIVE,
+            structure.failed_at,
+            structure.backup_at,
+            len(backup or ()),
+            sum(len(msg.body) for msg, _, _ in (backup or {}).values()),
+            len(structure.log_puts) + len(structure.log_gets) if failed else 0,
+            structure.lost,
+        )
+
+    def _structure(self, name: str) -> _Structure:
+        structure = self._structures.get(name)
+        if structure is None:
+            raise ValueError(f"no CF structure {name} in this store")
+        return structure
 
     # ---- leases ---------------------------------------------------------------
     def lease(
@@ -678,6 +827,11 @@ class MemoryStore:
         # when they outnumber the live ones, so memory follows the depth.
         q.expiry = [(m.expires_at, k) for k, m in q.msgs.items() if m.expires_at is not None]
         heapq.heapify(q.expiry)
+
+
+def _kept(q: _Queue, key: int, msg: Message) -> _Kept:
+    """A committed message as a backup or the log keeps it (a copy: BackoutCount moves)."""
+    return dataclasses.replace(msg), key in q.offloaded, q.charged.get(key, 0)
 
 
 def _audit_queue(

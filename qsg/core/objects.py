@@ -83,6 +83,9 @@ class CFStructure:
     name: str
     cf_level: int = 5  # CFLEVEL(1..5)
     recover: bool = False  # RECOVER(NO|YES)
+    #: RECAUTO(YES|NO): a failed RECOVER(YES) structure is recovered by the queue
+    #: managers without a RECOVER CFSTRUCT (IBM's default YES; qsg.core.cfstate).
+    recauto: bool = True
     offload: str = "SMDS"  # OFFLOAD(SMDS|DB2), CFLEVEL(5) only
     description: str = ""  # DESCR
     #: The structure's size in KB, as the CFRM policy's SIZE gives it (not an MQSC

@@ -14,10 +14,11 @@ validation); it keeps order, visibility, depth and units of work consistent.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
+from qsg.core.cfstate import StructureStatus
 from qsg.core.conntag import TagUse, TagUses
 from qsg.core.errors import QSGError
 from qsg.core.lease import Fence as Fence  # re-exported: the stores' callers name it here
@@ -158,6 +159,17 @@ class MessageStore(Protocol):
     #: put (written) and got or browsed (read); the model charges SMDS costs by them.
     smds_writes: int
     smds_reads: int
+    #: Whether ``commit`` may refuse (MQRC_BACKED_OUT, having backed the unit out): the
+    #: coupling facility's store learns there, at no extra round trip, that a CF
+    #: structure failed under the unit (another member may have failed it). A unit of
+    #: work commits such a store before the others (it has at most one: its QSG's).
+    commit_may_refuse: bool
+
+    @property
+    def failed_queues(self) -> Mapping[str, str]:
+        """The queues of the failed CF structures this store knows of, each with its
+        structure's name: empty while none failed, so that MQOPEN, which looks here
+        first (``qsg.core.cfstate.reallocated_by_open``), pays nothing for the rule."""
 
     def define_structure(
         self, name: str, *, size_kb: int, cf_level: int, offload: tuple[Rule, ...] = ()
@@ -192,7 +204,9 @@ class MessageStore(Protocol):
     def unlock(self, queue: str, handle: Hashable) -> None:
         """Release whatever ``handle`` holds locked on ``queue``."""
 
-    def commit(self, uow: UowId) -> None: ...
+    def commit(self, uow: UowId) -> None:
+        """Commit ``uow``'s work here; a ``commit_may_refuse`` store may instead back it
+        out and raise MQRC_BACKED_OUT."""
 
     def backout(self, uow: UowId) -> None: ...
 
@@ -228,6 +242,28 @@ class MessageStore(Protocol):
     def structure_usage(self, name: str) -> dict[str, int]:
         """CF structure ``name``'s entries and elements in use and their maxima
         (``entries``, ``elements``, ``max_entries``, ``max_elements``)."""
+
+    # ---- one structure's failure, backup and recovery (``qsg.core.cfstate``) --------
+
+    def fail_structure(self, name: str, now: float) -> int:
+        """The structure fails (RESET CFSTRUCT ACTION(FAIL)): its nonpersistent messages
+        are lost (their number is returned), the members' log since its backup is
+        written beside the backup, the structure itself is emptied, and every call on
+        its queues gets MQRC_CF_STRUC_FAILED until it is recovered. Units of work with
+        work on it can no longer commit (``backed_out``)."""
+
+    def backup_structure(self, name: str, now: float, exclint: float) -> StructureStatus:
+        """BACKUP CFSTRUCT: record its committed persistent messages older than
+        ``exclint`` seconds (the younger ones the log covers); the status after it."""
+
+    def recover_structure(self, name: str, purge: bool) -> tuple[int, int, int]:
+        """RECOVER CFSTRUCT of a failed structure: rebuilt from the backup plus the log
+        (``cfstate.replay``), or empty (``purge``, and a RECOVER(NO) structure's
+        reallocation), and its queues usable again. Answers the messages restored from
+        the backup and from the log, and the log records read."""
+
+    def structure_status(self, name: str) -> StructureStatus:
+        """The structure's status, failure, last backup and log (DISPLAY CFSTATUS)."""
 
     def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
         """Peer recovery of queue manager ``failed`` (in its life ``incarnation``), run by

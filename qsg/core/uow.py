@@ -32,7 +32,10 @@ class UnitOfWork:
 
     def enlist(self, store: MessageStore) -> None:
         if store not in self.stores:
-            self.stores.append(store)
+            if store.commit_may_refuse:  # committed first: its refusal backs out all
+                self.stores.insert(0, store)
+            else:
+                self.stores.append(store)
 
     def commit(self) -> None:
         """Commit in every store, unless a store has already lost the unit of work (the
@@ -43,8 +46,16 @@ class UnitOfWork:
             if why is not None:
                 self.backout()
                 raise MQMIError.failed(CMQC.MQRC_BACKED_OUT, why)
-        for store in self.stores:
-            store.commit(self.id)
+        for n, store in enumerate(self.stores):
+            try:
+                store.commit(self.id)
+            except MQMIError as error:
+                # Only the first store may refuse (``commit_may_refuse``): nothing has
+                # committed, and the other stores back out with it.
+                if n or error.reason != CMQC.MQRC_BACKED_OUT:
+                    raise
+                self.backout()
+                raise
         self._end(committed=True)
 
     def backout(self) -> None:

@@ -136,22 +136,73 @@ def process(definition: ProcessDefinition) -> Attributes:
     return shown(definition, "PROCESS")
 
 
-def cf_status(view: StructureView) -> Attributes:
-    """DISPLAY CFSTATUS TYPE(SUMMARY). SIZEMAX is the structure's size in KB, SIZEUSED
-    the share of its elements in use (per cent); ENTSMAX and ENTSUSED count entries
-    (one a message); ELEMMAX and ELEMUSED, the elements, are this simulator's own."""
+def cf_status(view: StructureView, kind: str = "SUMMARY") -> list[Attributes]:
+    """DISPLAY CFSTATUS TYPE(SUMMARY | CONNECT | BACKUP | SMDS): one answer for SUMMARY
+    and BACKUP, one per member for CONNECT and SMDS (SMDS only with OFFLOAD(SMDS)).
+    SUMMARY: SIZEMAX is the structure's size in KB, SIZEUSED the share of its elements
+    in use (per cent); ENTSMAX and ENTSUSED count entries (one a message); ELEMMAX and
+    ELEMUSED, the elements, are this simulator's own. STATUS is ACTIVE or FAILED;
+    BACKUP's is NONE until a BACKUP CFSTRUCT; LOGQMGRS names the members whose logs a
+    recovery reads, and LOGRECS (this simulator's) how many records, once it failed."""
+    name = view.definition.name
+    state = view.state
+    fail_date, fail_time = view.failed
+    head: Attributes = [("CFSTATUS", name), ("TYPE", kind)]
+    if kind == "CONNECT":
+        status = "FAILED" if view.status == "FAILED" else "ACTIVE"
+        return [
+            [
+                *head,
+                ("QMNAME", member),
+                ("STATUS", status),
+                ("FAILDATE", fail_date),
+                ("FAILTIME", fail_time),
+            ]
+            for member in view.members
+        ]
+    if kind == "SMDS":
+        if view.definition.offload != "SMDS" or view.definition.cf_level < 5:
+            return []
+        status = "FAILED" if view.status == "FAILED" else "ACTIVE"
+        return [
+            [*head, ("SMDS", member), ("STATUS", status), ("ACCESS", "ENABLED")]
+            for member in view.members
+        ]
+    if kind == "BACKUP":
+        backup_date, backup_time = view.backed_up
+        status = view.status
+        if status != "FAILED" and (state is None or state.backup_at is None):
+            status = "NONE"
+        size = state.backup_bytes if state is not None else 0
+        return [
+            [
+                *head,
+                ("STATUS", status),
+                ("BKUPDATE", backup_date),
+                ("BKUPTIME", backup_time),
+                ("BKUPSIZE", -(-size // (1024 * 1024))),
+                ("BKUPMSGS", state.backup_messages if state is not None else 0),
+                ("LOGQMGRS", ",".join(view.members)),
+                ("LOGRECS", state.log_records if state is not None else 0),
+                ("FAILDATE", fail_date),
+                ("FAILTIME", fail_time),
+            ]
+        ]
     used = view.elements * 100 // view.max_elements if view.max_elements else 0
     return [
-        ("CFSTATUS", view.definition.name),
-        ("TYPE", "SUMMARY"),
-        ("CFTYPE", "APPL"),
-        ("STATUS", view.status),
-        ("SIZEMAX", view.definition.size_kb),
-        ("SIZEUSED", used),
-        ("ENTSMAX", view.max_entries),
-        ("ENTSUSED", view.entries),
-        ("ELEMMAX", view.max_elements),
-        ("ELEMUSED", view.elements),
+        [
+            *head,
+            ("CFTYPE", "APPL"),
+            ("STATUS", view.status),
+            ("SIZEMAX", view.definition.size_kb),
+            ("SIZEUSED", used),
+            ("ENTSMAX", view.max_entries),
+            ("ENTSUSED", view.entries),
+            ("ELEMMAX", view.max_elements),
+            ("ELEMUSED", view.elements),
+            ("FAILDATE", fail_date),
+            ("FAILTIME", fail_time),
+        ]
     ]
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from qsg import CMQC
 from qsg import CMQCFC as F
+from qsg.core import cfstate
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
@@ -39,6 +40,9 @@ _CSECT = {
     "CHANNEL": "CSQMSCHL",
     "START": "CSQMSCHL",
     "STOP": "CSQMSCHL",
+    "RESET": "CSQMRCFS",
+    "BACKUP": "CSQMBCFS",
+    "RECOVER": "CSQMRCFS",
 }
 #: The verbs the console takes, with their synonyms.
 VERBS = {
@@ -48,7 +52,20 @@ VERBS = {
     "START": "START",
     "STA": "START",
     "STOP": "STOP",
+    "RESET": "RESET",
+    "BACKUP": "BACKUP",
+    "RECOVER": "RECOVER",
+    "REC": "RECOVER",
     **schema.VERBS,
+}
+#: What each CF structure command takes besides CFSTRUCT(name) and CMDSCOPE, and its
+#: values ("" for an integer): RESET CFSTRUCT ACTION(FAIL), BACKUP CFSTRUCT
+#: EXCLINT(seconds), RECOVER CFSTRUCT TYPE(NORMAL | PURGE) ("RESET CFSTRUCT", "BACKUP
+#: CFSTRUCT", "RECOVER CFSTRUCT" on z/OS).
+_STRUCTURE_OPTIONS = {
+    "RESET": ("ACTION", ("FAIL",)),
+    "BACKUP": ("EXCLINT", ()),
+    "RECOVER": ("TYPE", ("NORMAL", "PURGE")),
 }
 
 
@@ -75,6 +92,10 @@ class Parsed:
     error: tuple[str, str] | None = None  # (message id, text)
     clear: str = ""  # CLEAR QLOCAL(name)
     channel: str = ""  # START or STOP CHANNEL(name): the actors run it (``verb`` says which)
+    #: RESET, BACKUP or RECOVER CFSTRUCT: the structures named, and ACTION, EXCLINT or
+    #: TYPE's value ("" for the default).
+    structures: tuple[str, ...] = ()
+    option: str = ""
 
 
 def prefix(q_mgr: str) -> str:
@@ -116,6 +137,8 @@ def parse(text: str) -> Parsed:
         return _parse_clear(items)
     if verb in ("START", "STOP"):
         return _parse_channel(verb, items)
+    if verb in _STRUCTURE_OPTIONS:
+        return _parse_structure(verb, items)
     try:
         commands = reader.parse(chunks[0].text, "<command>")
     except MQSCError as error:
@@ -148,6 +171,93 @@ def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
     for item in items[2:]:
         return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
     return Parsed(what, channel=items[1].value)
+
+
+def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:
+    """RESET CFSTRUCT(name) ACTION(FAIL), BACKUP CFSTRUCT(name) [EXCLINT(n)], RECOVER
+    CFSTRUCT(name[,name...]) [TYPE(NORMAL | PURGE)], each with an optional CMDSCOPE(' ')."""
+    what = f"{verb} CFSTRUCT"
+    if len(items) < 2 or items[1].word != "CFSTRUCT":
+        word = items[1].word if len(items) > 1 else "CFSTRUCT"
+        return Parsed(what, error=("CSQ9001E", f"'{word}' IS INVALID"))
+    if not items[1].value:
+        return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'CFSTRUCT' IS MISSING"))
+    names = tuple(n.strip() for n in items[1].value.upper().split(","))
+    if verb != "RECOVER" and len(names) > 1:
+        return Parsed(what, error=("CSQ9001E", f"'CFSTRUCT({items[1].value})' IS INVALID"))
+    keyword, allowed = _STRUCTURE_OPTIONS[verb]
+    option = ""
+    for item in items[2:]:
+        value = (item.value or "").upper()
+        if item.word == "CMDSCOPE" and value.strip() in ("", "' '"):
+            continue
+        if item.word != keyword or not value:
+            return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
+        if (allowed and value not in allowed) or (not allowed and not value.isdigit()):
+            return Parsed(what, error=("CSQ9001E", f"'{item.word}({item.value})' IS INVALID"))
+        option = value
+    if verb == "RESET" and not option:
+        return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'ACTION' IS MISSING"))
+    return Parsed(what, structures=names, option=option)
+
+
+def structure_command(qm: QMgr, parsed: Parsed, now: float) -> Reply:
+    """RESET, BACKUP or RECOVER CFSTRUCT on ``qm``'s QSG at ``now``: each structure's
+    outcome, or IBM's refusal (``qsg.core.cfstate``: MQRCCF_CF_STRUC_ERROR 3236 and its
+    status) naming it, the structure unchanged."""
+    me = prefix(qm.name)
+    verb = parsed.verb.split()[0]
+    csect = _CSECT[verb]
+    if qm.qsg is None:
+        return _failed(me, parsed.verb, f"CSQM090E {me} {csect} {qm.name} IS NOT IN A QSG")
+    repository = qm.qsg.shared
+    lines: list[str] = []
+    for name in parsed.structures:
+        try:
+            if verb == "RESET":
+                lost = cfstate.reset(repository, name, now)
+                lines.append(
+                    f"{me} CFSTRUCT({name}) STATUS(FAILED): {lost} nonpersistent messages lost"
+                )
+            elif verb == "BACKUP":
+                exclint = int(parsed.option) if parsed.option else cfstate.DEFAULT_EXCLINT
+                done = cfstate.backup(repository, name, now, exclint)
+                lines.append(
+                    f"{me} CFSTRUCT({name}) BACKUP: {done.backup_messages} persistent "
+                    f"messages, {done.backup_bytes} bytes (EXCLINT({exclint}))"
+                )
+            else:
+                purge = parsed.option == "PURGE"
+                got = cfstate.recover(repository, name, purge, len(qm.qsg.members))
+                lines.append(recovered_line(me, got))
+        except cfstate.StructureError as error:
+            status = _STATUS_NAMES.get(error.status, str(error.status))
+            return _failed(
+                me,
+                parsed.verb,
+                *lines,
+                f"CSQM090E {me} {csect} CFSTRUCT({name}): {error} "
+                f"(MQRCCF {error.reason}, STATUS {status})",
+            )
+    return Reply((*lines, _done(me, parsed.verb, verb)))
+
+
+#: MQCFSTATUS_* values by name, for a refusal's text.
+_STATUS_NAMES = {
+    value: name.removeprefix("MQCFSTATUS_")
+    for name, value in vars(F).items()
+    if name.startswith("MQCFSTATUS_") and isinstance(value, int)
+}
+
+
+def recovered_line(me: str, got: cfstate.Recovered) -> str:
+    """What a RECOVER CFSTRUCT reports: what it restored, and its modelled time."""
+    if got.purged:
+        return f"{me} CFSTRUCT({got.name}) RECOVERED EMPTY (TYPE(PURGE))"
+    return (
+        f"{me} CFSTRUCT({got.name}) RECOVERED: {got.from_backup} messages from the backup, "
+        f"{got.from_log} from {got.log_records} log records; {got.seconds:.3f} s by the model"
+    )
 
 
 def channel_reply(q_mgr: str, parsed: Parsed, refused: str = "") -> Reply:
@@ -244,6 +354,8 @@ def run(parsed: Parsed, qm: QMgr, snapshot: Callable[[], Snapshot]) -> Reply:
         return answer(parsed.request, snapshot())
     if parsed.clear:
         return _clear(qm, parsed.clear)
+    if parsed.structures:
+        return structure_command(qm, parsed, qm.time)
     return _change(qm, parsed)
 
 
@@ -376,8 +488,10 @@ __all__ = [
     "failure",
     "parse",
     "prefix",
+    "recovered_line",
     "run",
     "scope",
     "scoped",
+    "structure_command",
     "xmitq_problem",
 ]

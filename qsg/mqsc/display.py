@@ -11,6 +11,7 @@ as lines, the PCF command server as parameters: one implementation for both.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -76,7 +77,7 @@ MESSAGES = {
 TYPES = {
     "QUEUE": ("ALL", "QLOCAL", "QMODEL", "QALIAS", "QREMOTE"),
     "QSTATUS": ("QUEUE", "HANDLE"),
-    "CFSTATUS": ("SUMMARY",),
+    "CFSTATUS": ("SUMMARY", "CONNECT", "BACKUP", "SMDS"),
     "CONN": connections.TYPES,
 }
 OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL")
@@ -352,7 +353,8 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
             yield message, name, A.cf_structure(structure)
     elif kind == "CFSTATUS":
         for name, structure in snap.structures.items():
-            yield message, name, A.cf_status(structure)
+            for answer in A.cf_status(structure, request.type or "SUMMARY"):
+                yield message, name, answer
     elif kind == "CONN":
         yield from connections.candidates(request.type, snap.connections)
     elif kind == "PROCESS":
@@ -384,7 +386,16 @@ def _samples() -> dict[str, frozenset[str]]:
         "CHSTATUS": _keywords(A.channel_status(channel)),
         "QMGR": _keywords(A.qmgr(snap)),
         "CFSTRUCT": _keywords(A.cf_structure(structure)),
-        "CFSTATUS": _keywords(A.cf_status(structure)),
+        "CFSTATUS": _keywords(
+            *(
+                a
+                for kind in TYPES["CFSTATUS"]
+                for a in A.cf_status(
+                    dataclasses.replace(structure, members=("X",)),
+                    kind,
+                )
+            )
+        ),
         "PROCESS": _keywords(A.process(ProcessDefinition("X"))),
         "GROUP": frozenset(),
         "CONN": connections.KEYWORDS,

@@ -41,12 +41,21 @@ _DUPLICATE = {
 
 class PCFError(QSGError, ValueError):
     """A request the command server refuses: ``reason`` is the MQRCCF_* (or MQRC_*) code
-    of its reply; ``parameter`` the parameter at fault, when there is one."""
+    of its reply; ``parameter`` the parameter at fault, when there is one; ``extra``
+    what else the reply carries (a CF structure's MQIACF_CF_STRUC_STATUS)."""
 
-    def __init__(self, reason: int, message: str, parameter: int = 0) -> None:
+    def __init__(
+        self,
+        reason: int,
+        message: str,
+        parameter: int = 0,
+        *,
+        extra: tuple[tuple[int, int], ...] = (),
+    ) -> None:
         super().__init__(f"{message} (reason {reason})")
         self.reason = reason
         self.parameter = parameter
+        self.extra = extra
 
 
 @dataclass(frozen=True, slots=True)

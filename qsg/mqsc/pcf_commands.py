@@ -21,6 +21,7 @@ from qsg import CMQCFC as F
 from qsg.core.qmgr import QMgr
 from qsg.mqsc import pcf_changes as changes
 from qsg.mqsc import pcf_inquiries as inquiries
+from qsg.mqsc import pcf_structures as structures
 from qsg.mqsc.pcf import Header, PCFError, Value, byte_order, decode, encode
 from qsg.mqsc.pcf_connections import LENGTHS as CONNECTION_LENGTHS
 from qsg.mqsc.pcf_connections import inquire_connection
@@ -50,6 +51,7 @@ def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[by
         extra: list[tuple[int, Value]] = []
         if error.parameter:
             extra.append((F.MQIACF_PARAMETER_ID, error.parameter))
+        extra.extend(error.extra)
         kind = F.MQCFT_XR_SUMMARY if extended else F.MQCFT_RESPONSE
         header = Header(kind, command, comp_code=CMQC.MQCC_FAILED, reason=error.reason)
         return [encode(header, extra, encoding)]
@@ -65,6 +67,22 @@ def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[by
         header = Header(kind, command, number, F.MQCFC_LAST if last else F.MQCFC_NOT_LAST)
         out.append(encode(header, parameters, encoding, _LENGTHS))
     return out
+
+
+def structure_changed(
+    data: bytes, encoding: int, replies: list[bytes]
+) -> tuple[str, list[str]] | None:
+    """For a Reset, Backup or Recover CF Structure request that succeeded: its MQSC verb
+    and the structure it named (what the world does after it: ``actors.admin``)."""
+    verbs = {structures.RESET: "RESET", structures.BACKUP: "BACKUP", structures.RECOVER: "RECOVER"}
+    _, command = _kind_and_command(data, encoding)
+    if command not in verbs or not replies:
+        return None
+    comp_code = struct.unpack_from(byte_order(encoding) + "9i", replies[-1])[6]
+    if comp_code != CMQC.MQCC_OK:
+        return None
+    name = decode(data, encoding).parameters.get(CMQC.MQCA_CF_STRUC_NAME)
+    return verbs[command], [str(name).strip()]
 
 
 def command_failed(data: bytes, encoding: int) -> bytes:
@@ -118,6 +136,9 @@ _COMMANDS: dict[int, Handler] = {
     F.MQCMD_INQUIRE_CF_STRUC_STATUS: inquiries.inquire_cf_struc_status,
     F.MQCMD_INQUIRE_CONNECTION: inquire_connection,
     F.MQCMD_PING_Q_MGR: inquiries.ping,
+    structures.RESET: structures.reset_cf_struc,
+    structures.BACKUP: structures.backup_cf_struc,
+    structures.RECOVER: structures.recover_cf_struc,
     F.MQCMD_CREATE_Q: changes.create_q,
     F.MQCMD_CHANGE_Q: changes.change_q,
     F.MQCMD_COPY_Q: changes.copy_q,

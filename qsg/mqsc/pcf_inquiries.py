@@ -15,7 +15,7 @@ from qsg.core.qmgr import QMgr
 from qsg.mqsc import display
 from qsg.mqsc.display import Found, Request
 from qsg.mqsc.pcf import Message, PCFError, Value
-from qsg.mqsc.pcf_names import BARE, FAMILIES, Name
+from qsg.mqsc.pcf_names import BARE, CF_STATUS_TYPES, FAMILIES, Name
 from qsg.mqsc.pcf_parameters import Parameters, Reply, attributes_wanted, queue_type, scope
 from qsg.mqsc.status import Snapshot
 
@@ -34,7 +34,11 @@ def _as_parameters(family: dict[str, Name], found: Found) -> list[tuple[int, Val
         name = family.get(BARE.get(keyword, keyword))
         if name is None:
             continue  # shown by MQSC only (ELEMMAX, APPLTYPE, CONN, ...)
-        if name.binary:  # CONN(hex): the connection identifier's 24 bytes
+        if name.listed:  # LOGQMGRS(QM1,QM2): an MQCFSL
+            names = [n for n in str(value or "").split(",") if n]
+            if names:
+                out.append((name.parameter, names))
+        elif name.binary:  # CONN(hex): the connection identifier's 24 bytes
             out.append((name.parameter, bytes.fromhex(str(value)).rjust(name.length, b"\0")))
         elif name.string:
             out.append((name.parameter, str(value or "")))
@@ -178,11 +182,10 @@ def inquire_cf_struc_status(message: Message, qm: QMgr, snapshot: Snapshot) -> R
     kind = p.integer(F.MQIACF_CF_STATUS_TYPE)
     scope(p, qm)
     p.done()
-    if kind not in (None, F.MQIACF_CF_STATUS_SUMMARY):
-        raise PCFError(
-            F.MQRCCF_CFIN_PARM_ID_ERROR, "only TYPE(SUMMARY) is kept", F.MQIACF_CF_STATUS_TYPE
-        )
-    request = Request("CFSTATUS", name, everything=True)
+    words = {value: word for word, value in CF_STATUS_TYPES.items()}
+    if kind is not None and kind not in words:
+        raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"StatusType {kind}", F.MQIACF_CF_STATUS_TYPE)
+    request = Request("CFSTATUS", name, everything=True, type=words.get(kind or 0, "SUMMARY"))
     return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
 
 

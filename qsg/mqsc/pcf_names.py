@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core import attributes as table
+from qsg.core import cfstate
 from qsg.core.attributes.kinds import Number, Numbered
 
 _YES = {"NO": 0, "YES": 1}
@@ -31,6 +32,7 @@ class Name:
     values: dict[str, int] | None = None
     length: int = 0
     binary: bool = False  # an MQCFBS of ``length`` bytes (MQSC shows it in hex)
+    listed: bool = False  # an MQCFSL of names ``length`` long (MQSC: comma-separated)
 
     @property
     def string(self) -> bool:
@@ -111,17 +113,40 @@ CHSTATUS: dict[str, Name] = {
 QMGR: dict[str, Name] = _family(("QMGR",))
 CFSTRUCT: dict[str, Name] = _family(("CFSTRUCT",))
 PROCESS: dict[str, Name] = _family(("PROCESS",))
+#: DISPLAY CFSTATUS's TYPE words as Inquire CF Structure Status's StatusType.
+CF_STATUS_TYPES = {
+    "SUMMARY": F.MQIACF_CF_STATUS_SUMMARY,
+    "CONNECT": F.MQIACF_CF_STATUS_CONNECT,
+    "BACKUP": F.MQIACF_CF_STATUS_BACKUP,
+    "SMDS": F.MQIACF_CF_STATUS_SMDS,
+}
 CFSTATUS: dict[str, Name] = {
     "CFSTATUS": CFSTRUCT["CFSTRUCT"],
-    "TYPE": _i(F.MQIACF_CF_STATUS_TYPE, {"SUMMARY": F.MQIACF_CF_STATUS_SUMMARY}),
+    "TYPE": _i(F.MQIACF_CF_STATUS_TYPE, CF_STATUS_TYPES),
     "CFTYPE": _i(F.MQIACF_CF_STRUC_TYPE, {"APPL": F.MQCFTYPE_APPL}),
-    "STATUS": _i(
-        F.MQIACF_CF_STRUC_STATUS, {"ACTIVE": F.MQCFSTATUS_ACTIVE, "FAILED": F.MQCFSTATUS_FAILED}
-    ),
+    "STATUS": _i(F.MQIACF_CF_STRUC_STATUS, dict(cfstate.STATUS_VALUES)),
     "SIZEMAX": _i(F.MQIACF_CF_STRUC_SIZE_MAX),
     "SIZEUSED": _i(F.MQIACF_CF_STRUC_SIZE_USED),
     "ENTSMAX": _i(F.MQIACF_CF_STRUC_ENTRIES_MAX),
     "ENTSUSED": _i(F.MQIACF_CF_STRUC_ENTRIES_USED),
+    # TYPE(CONNECT), TYPE(BACKUP) and TYPE(SMDS) (IBM's "Inquire CF Structure Status
+    # (Response)"): dates as yyyy-mm-dd (MQ_DATE_LENGTH 12), times hh.mm.ss (8).
+    "QMNAME": _s(CMQC.MQCA_Q_MGR_NAME, 48),
+    "FAILDATE": _s(F.MQCACF_FAIL_DATE, 12),
+    "FAILTIME": _s(F.MQCACF_FAIL_TIME, 8),
+    "BKUPDATE": _s(F.MQCACF_BACKUP_DATE, 12),
+    "BKUPTIME": _s(F.MQCACF_BACKUP_TIME, 8),
+    "BKUPSIZE": _i(F.MQIACF_CF_STRUC_BACKUP_SIZE),
+    "LOGQMGRS": Name(F.MQCACF_CF_STRUC_LOG_Q_MGRS, length=48, listed=True),
+    "SMDS": _s(F.MQCACF_CF_SMDS, 48),
+    "ACCESS": _i(
+        F.MQIACF_CF_STRUC_ACCESS,
+        {
+            "ENABLED": F.MQCFACCESS_ENABLED,
+            "SUSPENDED": F.MQCFACCESS_SUSPENDED,
+            "DISABLED": F.MQCFACCESS_DISABLED,
+        },
+    ),
 }
 #: The table of each DISPLAY family.
 FAMILIES = {

@@ -10,12 +10,14 @@ the QSG are up, how full a CF structure is) comes in from the caller, the actors
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from qsg import CMQC
 from qsg.core import attributes as table
-from qsg.core import geometry
+from qsg.core import cfstate, geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
 from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
@@ -88,6 +90,13 @@ class StructureView:
     max_entries: int = 0
     elements: int = 0
     max_elements: int = 0
+    #: Its failure, backup and log (``qsg.core.cfstate``), the dates and times of its
+    #: failure and backup as MQSC writes them ("" for none), and the QSG's members, whose
+    #: logs a recovery reads.
+    state: cfstate.StructureStatus | None = None
+    failed: tuple[str, str] = ("", "")
+    backed_up: tuple[str, str] = ("", "")
+    members: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +151,30 @@ def take(
             )
             try:
                 depth, uncommitted = repo.store.depth(name), repo.store.uncommitted(name)
-            except MQMIError:  # the coupling facility is out of reach
-                depth, uncommitted, failed = 0, 0, True
+            except MQMIError:  # the coupling facility, or this queue's structure, failed
+                depth, uncommitted = 0, 0
+                # One structure's failure is that structure's status, not the facility's.
+                failed = failed or name not in repo.store.failed_queues
             queues[name] = QueueView(obj, depth, uncommitted, handles)
     structures: dict[str, StructureView] = {}
     if qm.qsg is not None:
+        group = tuple(qm.qsg.members)
         for name, definition in sorted(qm.qsg.shared.structures.items()):
-            structures[name] = _structure(definition, usage, failed)
+            view = _structure(definition, usage, failed)
+            try:
+                state = qm.qsg.shared.store.structure_status(name)
+            except (MQMIError, ValueError):  # out of reach, or not in this store yet
+                state = None
+            if state is not None:
+                view = dataclasses.replace(
+                    view,
+                    status=state.status if view.status == "ACTIVE" else view.status,
+                    state=state,
+                    failed=_stamp(qm.epoch, state.failed_at),
+                    backed_up=_stamp(qm.epoch, state.backup_at),
+                    members=group,
+                )
+            structures[name] = view
     given = channels or {}
     views = {
         name: given.get(name, ChannelView(definition))
@@ -190,6 +216,14 @@ def _structure(definition: CFStructure, usage: Usage | None, failed: bool) -> St
         used.get("elements", 0),
         used.get("max_elements", 0),
     )
+
+
+def _stamp(epoch: datetime, at: float | None) -> tuple[str, str]:
+    """A simulated time as DISPLAY CFSTATUS's dates and times: yyyy-mm-dd, hh.mm.ss."""
+    if at is None:
+        return "", ""
+    moment = epoch + timedelta(seconds=at)
+    return moment.strftime("%Y-%m-%d"), moment.strftime("%H.%M.%S")
 
 
 def _owner(handle: Hashable) -> str:

@@ -58,10 +58,10 @@ MODEL = (
     "smds_read",
 )
 QSG = ("members", "structures", "mqsc", "mqsc_file")
-STRUCTURE = ("size_kb", "cflevel", "recover")
+STRUCTURE = ("size_kb", "cflevel", "recover", "recauto")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener", "connect_timeout")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
-FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected")
+FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected", "structure")
 AT = ("at", "qmgr", "mqsc")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
 PUTS = ("rate", "burst", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
@@ -258,8 +258,9 @@ class _Loader:
         size = r.take(p, table, "size_kb", "int", 1024 * 1024)
         level = r.take(p, table, "cflevel", "int", 5)
         recover = r.take(p, table, "recover", "bool", False)
+        recauto = r.take(p, table, "recauto", "bool", True)
         try:
-            return CFStructure(name, cf_level=level, recover=recover, size_kb=size)
+            return CFStructure(name, cf_level=level, recover=recover, recauto=recauto, size_kb=size)
         except ValueError as error:
             r.problem(p, str(error))
             return None
@@ -615,6 +616,7 @@ class _Loader:
             duration = r.take(p, table, "duration", "number", None)
             amount = r.take(p, table, "amount", "number", 0.0)
             expected = r.take(p, table, "expected", "bool", False)
+            structure = r.take(p, table, "structure", "str", "")
             if at is None or not action or not r.one_of((*p, "action"), action, ACTIONS):
                 continue
             ok = r.at_least((*p, "at"), at, 0)
@@ -627,6 +629,9 @@ class _Loader:
                 ok = False
             if needs == "channel" and not channel:
                 r.problem(p, f"{action} needs 'channel'")
+                ok = False
+            if needs == "structure" and not structure:
+                r.problem(p, f"{action} needs 'structure' (a CF structure's name)")
                 ok = False
             if qmgr and qmgr not in self.qmgr_names:
                 r.problem(
@@ -665,6 +670,7 @@ class _Loader:
                         None if duration is None else float(duration),
                         float(amount),
                         expected,
+                        structure,
                     )
                 )
         return out

@@ -616,6 +616,16 @@ CF_STRUCTURES: tuple[Attribute, ...] = (
         effect="YES: persistent messages are recoverable",
     ),
     row(
+        "RECAUTO",
+        _RECOVER,
+        _CF,
+        False,
+        field="recauto",
+        parameter=CMQC.MQIA_CF_RECAUTO,
+        effect="YES: a failed structure is recovered without RECOVER CFSTRUCT "
+        "(docs/coupling-facility.md)",
+    ),
+    row(
         "OFFLOAD",
         _OFFLOAD,
         _CF,
