@@ -617,9 +617,9 @@ CF_STRUCTURES: tuple[Attribute, ...] = (
     ),
     row(
         "RECAUTO",
-        _RECOVER,
+        _RECOVER,  # MQRECAUTO_NO 0 and _YES 1, as MQCFR_NO and _YES
         _CF,
-        False,
+        True,  # IBM's "DEFINE CFSTRUCT": RECAUTO(YES) is the default
         field="recauto",
         parameter=CMQC.MQIA_CF_RECAUTO,
         effect="YES: a failed structure is recovered without RECOVER CFSTRUCT "
