@@ -17,6 +17,7 @@ from qsg import CMQC, CMQCFC, GMO, MD, QMgr
 from qsg.core import chlevents
 from qsg.core.events import EventMessagePut
 from qsg.mqsc import commands, load, status
+from tests.claims import keeps
 from tests.test_performance_events import Event, decode, events
 from tests.worlds import qsg_and_qm3
 
@@ -42,6 +43,11 @@ def change(qm: QMgr, channel: str, state: str, detail: str = "", now: float = 1.
     chlevents.state_changed(qm, qm.local.channels[channel], state, detail, now)
 
 
+@keeps(
+    "docs/mq-events.md",
+    "with `CHLEV(ENABLED)` a channel instance that starts puts MQRC_CHANNEL_STARTED (2282: "
+    "QMgrName, ChannelName, XmitQName for a sender, ConnectionName when the definition has one)",
+)
 def test_a_sender_that_starts_puts_channel_started_with_its_xmitq_and_conname() -> None:
     qm = qmgr("ENABLED")
     change(qm, "QM1.TO.QM3", "BINDING")
@@ -68,6 +74,11 @@ def reasons(got: list[Event]) -> list[tuple[int, int | None]]:
     return [(e.reason, e.parameters.get(CMQCFC.MQIACF_REASON_QUALIFIER)) for e in got]  # type: ignore[misc]
 
 
+@keeps(
+    "docs/mq-events.md",
+    "one that had started and stops puts MQRC_CHANNEL_STOPPED (2283) with QMgrName, "
+    "ReasonQualifier, ChannelName",
+)
 def test_a_started_channel_that_stops_says_how_in_its_reason_qualifier() -> None:
     qm = qmgr("ENABLED")
     for state, detail in [
@@ -94,6 +105,10 @@ def test_a_started_channel_that_stops_says_how_in_its_reason_qualifier() -> None
     ]
 
 
+@keeps(
+    "docs/mq-events.md",
+    "`STOP CHANNEL` puts MQRC_CHANNEL_STOPPED_BY_USER (2279) with MQRQ_CHANNEL_STOPPED_DISABLED.",
+)
 def test_stop_channel_is_channel_stopped_by_user_with_stopped_disabled() -> None:
     qm = qmgr("ENABLED")
     change(qm, "QM1.TO.QM3", "RUNNING")
@@ -113,6 +128,10 @@ def test_a_channel_that_never_started_puts_no_channel_stopped() -> None:
     assert events(qm, CHANNEL_EVENTS) == []
 
 
+@keeps(
+    "docs/mq-events.md",
+    "`CHLEV(EXCEPTION)` puts all but Channel Started and the stop with MQRQ_CHANNEL_STOPPED_OK",
+)
 def test_chlev_exception_keeps_the_exceptions_only() -> None:
     qm = qmgr("EXCEPTION")
     for state in ("RUNNING", "INACTIVE", "RUNNING", "RETRYING"):
@@ -122,6 +141,7 @@ def test_chlev_exception_keeps_the_exceptions_only() -> None:
     ]
 
 
+@keeps("docs/mq-events.md", "`DISABLED`, the default, none.")
 def test_chlev_disabled_the_default_puts_no_channel_event() -> None:
     qm = qmgr("DISABLED")
     for state in ("RUNNING", "RETRYING", "RUNNING", "STOPPED"):
@@ -132,6 +152,7 @@ def test_chlev_disabled_the_default_puts_no_channel_event() -> None:
 EVENTING = f"ALTER QMGR CHLEV(ENABLED)\nDEFINE QLOCAL({CHANNEL_EVENTS})"
 
 
+@keeps("docs/mq-events.md", "at each end of a message channel, when its agent's state changes")
 async def test_a_world_puts_started_at_both_ends_and_stopped_by_user_at_the_sender(
     virtual_clock: VirtualClock,
 ) -> None:

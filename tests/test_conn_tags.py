@@ -17,6 +17,7 @@ from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from tests.claims import keeps
 from tests.helpers import ALL, get, put
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -47,6 +48,11 @@ def refused(reason: int) -> pytest.RaisesContext[MQMIError]:
     return pytest.raises(MQMIError, match=rf"\b{reason}\b")
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "MQCNO_SERIALIZE_CONN_TAG_QSG: 2271 while the tag is in use anywhere in the group; MQDISC "
+    "frees it.",
+)
 def test_serialize_qsg_refuses_the_tag_anywhere_in_the_group_while_in_use_with_2271() -> None:
     # MQCNO_SERIALIZE_CONN_TAG_QSG: "If the connection tag is already in use in the
     # queue-sharing group, the MQCONNX call fails with reason code MQRC_CONN_TAG_IN_USE."
@@ -60,6 +66,14 @@ def test_serialize_qsg_refuses_the_tag_anywhere_in_the_group_while_in_use_with_2
     qm2.connect(cno=cno(SERIAL_QSG))
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "MQCNO_SERIALIZE_CONN_TAG_Q_MGR is not affected by the tag elsewhere in the group.",
+)
+@keeps(
+    "docs/pymqi.md",
+    "while it is in use on that queue manager; its use on another member does not matter.",
+)
 def test_serialize_qmgr_is_not_affected_by_the_tag_elsewhere_in_the_group() -> None:
     # MQCNO_SERIALIZE_CONN_TAG_Q_MGR: "The outcome of the call is not affected by use of
     # the connection tag elsewhere in the queue-sharing group"; a QSG request is.
@@ -73,6 +87,9 @@ def test_serialize_qmgr_is_not_affected_by_the_tag_elsewhere_in_the_group() -> N
     qm2.connect(cno=cno(SERIAL_QMGR, b"ANOTHER.TAG"))
 
 
+@keeps(
+    "docs/mq-rules.md", "RESTRICT shares the tag only within one processing scope and queue manager"
+)
 def test_restrict_shares_the_tag_only_within_one_processing_scope_and_queue_manager() -> None:
     # MQCNO_RESTRICT_CONN_TAG_Q_MGR / _QSG: shared use when "the requesting application is
     # running in the same processing scope as the existing user" (and, for _QSG, "is
@@ -89,6 +106,8 @@ def test_restrict_shares_the_tag_only_within_one_processing_scope_and_queue_mana
         qm1.connect(cno=cno(SERIAL_QMGR))  # exclusive use asked of a shared tag
 
 
+@keeps("docs/mq-rules.md", "and is not allowed for a client (2046).")
+@keeps("docs/pymqi.md", "refused with MQRC_OPTIONS_ERROR (2046) for a client connection.")
 def test_restrict_is_not_allowed_for_a_client_application() -> None:
     # "If the application using the connection tag is a client application,
     # MQCNO_RESTRICT_CONN_TAG_Q_MGR is not allowed" (and _QSG likewise).
@@ -99,6 +118,7 @@ def test_restrict_is_not_allowed_for_a_client_application() -> None:
     qm1.connect(cno=cno(SERIAL_QSG, client=True))
 
 
+@keeps("docs/pymqi.md", "More than one tag option is MQRC_OPTIONS_ERROR (2046)")
 def test_more_than_one_connection_tag_option_is_an_options_error() -> None:
     qm1, _ = group()
     with refused(CMQC.MQRC_OPTIONS_ERROR):
@@ -107,6 +127,11 @@ def test_more_than_one_connection_tag_option_is_an_options_error() -> None:
 
 
 @pytest.mark.parametrize("tag", [b"MQ.TAG", b"mq.tag", b"Mq", b"\xd4\xd8TAG", b"\x94\x98"])
+@keeps(
+    "docs/mq-rules.md",
+    "Tags beginning MQ (any case, ASCII or EBCDIC) are reserved for IBM products (qsg: 2139).",
+)
+@keeps("docs/pymqi.md", "qsg refuses the MQCNO with MQRC_CNO_ERROR (2139).")
 def test_a_tag_beginning_mq_in_any_case_ascii_or_ebcdic_is_refused_and_not_kept(tag: bytes) -> None:
     # "ConnTag (MQBYTE128) on IBM MQ for z/OS": "Connection tag values beginning with MQ in
     # upper, lower, or mixed case in either ASCII or EBCDIC are reserved for use by IBM
@@ -118,6 +143,16 @@ def test_a_tag_beginning_mq_in_any_case_ascii_or_ebcdic_is_refused_and_not_kept(
     qm2.connect(cno=cno(SERIAL_QSG, b"M" + tag[2:]))
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "A failed member's tag is in use (2271) until peer recovery, or its restart, resolves its "
+    "units of work; then the message it held is back, first.",
+)
+@keeps(
+    "docs/pymqi.md",
+    "A tag stays in use after its member fails, until peer recovery (or the member's restart, "
+    "when no peer ran it) has resolved that member's units of work",
+)
 def test_a_units_of_work_tag_of_a_failed_member_is_in_use_until_peer_recovery_ends_it() -> None:
     # 2271: "... or there is an unresolved unit of work that references this connection
     # tag". QM1 fails with a get in flight under the tag: its tag stays in use in the
@@ -146,6 +181,7 @@ def test_a_failed_members_restart_ends_the_tags_of_its_earlier_life() -> None:
     qm2.connect(cno=cno(SERIAL_QSG))
 
 
+@keeps("docs/pymqi.md", "While that recovery waits for the coupling facility")
 def test_a_tag_whose_recovery_waits_for_the_coupling_facility_is_not_usable_2350() -> None:
     # 2350: "the connection tag ... is being used by the queue manager for recovery
     # processing, and this processing is delayed pending recovery of the coupling facility".
@@ -173,6 +209,7 @@ def test_a_tag_with_no_tag_option_or_no_tag_is_not_serialized() -> None:
     qm1.connect(cno=cno(SERIAL_QSG, CMQC.MQCT_NONE))
 
 
+@keeps("docs/pymqi.md", "and so is a tag option on a queue manager not on z/OS.")
 def test_the_connection_tag_options_are_for_z_os_queue_managers_only() -> None:
     # "This connection option is supported on z/OS only."
     qm = QMgr("QM9", platform=CMQC.MQPL_UNIX)

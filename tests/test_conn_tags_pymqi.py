@@ -23,6 +23,7 @@ from qsg.commands.exec.program import parse_command
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQC
 from qsg.scenario import load_scenario
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 T = TypeVar("T")
@@ -54,6 +55,9 @@ def reason_of(call: Callable[[], object]) -> int:
     return int(raised.value.reason)
 
 
+@keeps(
+    "docs/pymqi.md", "MQCNO_SERIALIZE_CONN_TAG_QSG: 2271 while it is in use anywhere in the group."
+)
 def test_a_second_instance_with_the_serialized_tag_is_refused_until_the_first_disconnects() -> None:
     # MQCNO_SERIALIZE_CONN_TAG_QSG through ibmmq's cno: 2271 on any member meanwhile.
     def body(world: World) -> list[int]:
@@ -66,6 +70,11 @@ def test_a_second_instance_with_the_serialized_tag_is_refused_until_the_first_di
     assert in_world(body) == [CMQC.MQRC_CONN_TAG_IN_USE]
 
 
+@keeps(
+    "docs/pymqi.md",
+    "shared with the program's own connections to the same queue manager (a program is one "
+    "processing scope, as an MVS address space is)",
+)
 def test_a_programs_connections_share_a_restricted_tag_on_one_queue_manager() -> None:
     # A program is one processing scope: RESTRICT lets its connections share the tag on
     # the queue manager the first used, not on another member.
@@ -77,6 +86,7 @@ def test_a_programs_connections_share_a_restricted_tag_on_one_queue_manager() ->
     assert in_world(body) == CMQC.MQRC_CONN_TAG_IN_USE
 
 
+@keeps("docs/pymqi.md", "More than one tag option is MQRC_OPTIONS_ERROR (2046)")
 def test_the_bad_connect_options_are_refused_with_their_reason_codes() -> None:
     # A tag beginning MQ (reserved for IBM products): 2139; RESTRICT as a client: 2046.
     def body(world: World) -> list[int]:
@@ -91,6 +101,11 @@ def test_the_bad_connect_options_are_refused_with_their_reason_codes() -> None:
     assert in_world(body) == [CMQC.MQRC_CNO_ERROR, CMQC.MQRC_OPTIONS_ERROR]
 
 
+@keeps(
+    "docs/pymqi.md",
+    "its ConnTag from Version 3 on (pymqi 1.12's `opts` carries no tag, so a tag option there "
+    "serializes nothing; nor does the tag MQCT_NONE).",
+)
 def test_the_conn_tag_of_a_cno_before_version_3_is_ignored_and_pymqis_opts_carry_none() -> None:
     # "This field is ignored if Version is less than MQCNO_VERSION_3"; pymqi 1.12's
     # ``opts`` has no ConnTag, so a tag option there serializes nothing.
@@ -103,6 +118,11 @@ def test_the_conn_tag_of_a_cno_before_version_3_is_ignored_and_pymqis_opts_carry
     in_world(body)
 
 
+@keeps(
+    "docs/pymqi.md",
+    "its second instance is refused, and after QM1 is killed under it the tag is held until "
+    "QM2's peer recovery ends",
+)
 def test_the_serialized_program_waits_for_its_tag_after_its_member_dies_and_loses_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -19,6 +19,7 @@ from actors.world import World
 from qsg import CMQC, GMO, MD, PMO
 from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
+from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
 
 TAG = b"ORDERS.IN.SERIAL"
@@ -44,6 +45,11 @@ async def serialized_instance_holding_a_get(world: World) -> None:
     await trio.sleep(1)
 
 
+@keeps(
+    "docs/pymqi.md",
+    "a restarted instance gets 2271 meanwhile, and then finds the message it held back on the "
+    "queue, first.",
+)
 async def test_a_serialized_instance_restarts_on_a_peer_after_recovery_and_gets_its_message_first(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -59,6 +65,11 @@ async def test_a_serialized_instance_restarts_on_a_peer_after_recovery_and_gets_
         assert await first_of(again) == b"order 1"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "A failed member's tag is in use (2271) until peer recovery, or its restart, resolves its "
+    "units of work; then the message it held is back, first.",
+)
 async def test_a_killed_members_tag_stays_in_use_until_its_restart_when_no_peer_recovers_it(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -78,6 +89,10 @@ async def test_a_killed_members_tag_stays_in_use_until_its_restart_when_no_peer_
         assert await first_of(again) == b"order 1"
 
 
+@keeps(
+    "docs/mq-rules.md",
+    "While that recovery waits for the coupling facility the tag is not usable (2350).",
+)
 async def test_a_tag_whose_peer_recovery_waits_for_the_coupling_facility_is_not_usable(
     virtual_clock: VirtualClock,
 ) -> None:

@@ -25,6 +25,7 @@ from qsg.mqsc.pcf import Header, Message, PCFError, Value, encode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.pcf_connections import inquire_connection
 from qsg.pymqi._pcf_messages import unpack
+from tests.claims import keeps
 from tests.test_pymqi_pcf import in_world
 
 
@@ -52,6 +53,11 @@ def value(line: str, keyword: str) -> str:
     return match[1].strip("'")
 
 
+@keeps(
+    "docs/mqsc.md",
+    "UOWSTATE (ACTIVE while puts or gets in its unit of work are not committed, else NONE)",
+)
+@keeps("docs/mqsc.md", "`EXTCONN` its first 16 bytes in hex")
 def test_display_conn_lists_each_connection_with_its_user_appltag_and_unit_of_work() -> None:
     lines = run(busy(), "DISPLAY CONN(*) ALL")
     conns = [line for line in lines if line.startswith("CSQM201I")]
@@ -70,6 +76,7 @@ def test_display_conn_lists_each_connection_with_its_user_appltag_and_unit_of_wo
     assert lines[-1].startswith("CSQ9022I")
 
 
+@keeps("docs/mqsc.md", "TYPE(HANDLE): one line per open handle")
 def test_display_conn_type_handle_lists_each_open_handle_with_its_options() -> None:
     lines = run(busy(), "DIS CONN(*) TYPE(HANDLE) ALL")
     handles = [line for line in lines if line.startswith("CSQM201I")]
@@ -81,6 +88,7 @@ def test_display_conn_type_handle_lists_each_open_handle_with_its_options() -> N
     assert value(by_name["APP.IN"], "OPENOPTS") == "MQOO_INPUT_SHARED,MQOO_FAIL_IF_QUIESCING"
 
 
+@keeps("docs/mqsc.md", "TYPE(ALL) or TYPE(*): each connection's line, then its handles'.")
 def test_display_conn_type_all_shows_the_connection_then_its_handles() -> None:
     qm = busy()
     conn = value(next(x for x in run(qm, "DIS CONN(*)") if "APP1" in x or "CONN(" in x), "CONN")
@@ -88,12 +96,14 @@ def test_display_conn_type_all_shows_the_connection_then_its_handles() -> None:
     assert [value(x, "TYPE") for x in lines] == ["CONN", "HANDLE", "HANDLE"]
 
 
+@keeps("docs/mqsc.md", "a CONN not there is `CSQM125I ... CONN(...) WAS NOT FOUND`.")
 def test_display_conn_of_a_connection_that_is_not_there_is_csqm125i() -> None:
     lines = run(busy(), "DISPLAY CONN(00000000000000FF)")
     assert lines[0].endswith("CONN(00000000000000FF) WAS NOT FOUND")
     assert lines[-1].startswith("CSQ9023E")
 
 
+@keeps("docs/mqsc.md", "Another TYPE is `CSQ9001E 'TYPE(...)' IS INVALID`")
 def test_display_conn_refuses_a_type_ibm_does_not_list_in_one_line() -> None:
     lines = run(busy(), "DISPLAY CONN(*) TYPE(QUEUE)")
     assert lines[0] == "CSQ9001E !QM1 'TYPE(QUEUE)' IS INVALID"

@@ -1,13 +1,16 @@
 """The program's clocks and threads under ``qsg exec`` (docs/pymqi.md, "Clocks and
 threads"): every clock it reads follows simulated time under ``--virtual``, never
 reading the same instant twice; its task waits for its threads in trio; a thread that
-computes, or blocks where qsg cannot see, holds simulated time; on the wall clock an
-MQGET wait is real seconds.
+computes, or blocks where qsg cannot see, holds simulated time, one waiting on another thread holds none; code that is not the
+program's keeps real time; on the wall clock an MQGET wait is real seconds and a
+thread's sleep its own.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -271,3 +274,156 @@ def test_on_the_wall_clock_an_mqget_wait_is_real_seconds(
     assert status == 0
     assert capsys.readouterr().out == "2033 True\n"  # MQRC_NO_MSG_AVAILABLE after 0.7 s
     assert time.monotonic() - started >= 0.7
+
+
+@keeps("docs/pymqi.md", "its threads sleep as usual.")
+def test_on_the_wall_clock_a_threads_sleep_is_its_own_and_needs_no_trio(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The program's task blocks the trio thread on a socket (as qsg cannot see) until the
+    # thread has slept: a thread's sleep that waited in trio would wait for the task, and
+    # the task's recv would time out instead.
+    code = (
+        "import socket, threading, time\n"
+        "a, b = socket.socketpair()\n"
+        "a.settimeout(5)\n"
+        "def work():\n"
+        "    start = time.monotonic()\n"
+        "    time.sleep(0.2)\n"
+        "    b.send(b'slept' if time.monotonic() - start >= 0.2 else b'short')\n"
+        "threading.Thread(target=work).start()\n"
+        "try:\n"
+        "    print(a.recv(5).decode())\n"
+        "except TimeoutError:\n"
+        "    print('timed out')\n"
+    )
+    status, _ = run_code(code, virtual=False)
+    assert status == 0
+    assert capsys.readouterr().out == "slept\n"
+
+
+@keeps(
+    "docs/pymqi.md",
+    "Only the program's own calls are answered so (its task outside a pymqi call, and the "
+    "threads it started): qsg's own code in the same process keeps real time.",
+)
+def test_under_virtual_code_that_is_not_the_programs_reads_real_time_during_the_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A thread of this process that the program did not start reads the clocks while the
+    # program sleeps a simulated hour: real time, never an hour on.
+    readings: list[tuple[float, float]] = []
+    running = threading.Event()
+    running.set()
+
+    def watch() -> None:
+        while running.is_set():
+            readings.append((time.time(), time.monotonic()))
+            running.wait(0.005)
+
+    real_start = time.time(), time.monotonic()
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        status, _ = run_code("import time\ntime.sleep(3600)\nprint('slept')\n", duration=4000)
+    finally:
+        running.clear()
+        watcher.join()
+    real_end = time.time(), time.monotonic()
+    assert status == 0 and capsys.readouterr().out == "slept\n"
+    assert len(readings) > 1
+    assert all(real_start[0] <= wall <= real_end[0] for wall, _ in readings)
+    assert all(real_start[1] <= mono <= real_end[1] for _, mono in readings)
+
+
+@keeps(
+    "docs/pymqi.md",
+    "A module that did `from time import time` before the run keeps the real function",
+)
+def test_under_virtual_a_module_that_imported_time_before_the_run_keeps_real_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "early_clock.py").write_text("from time import monotonic, time\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "early_clock", raising=False)
+    import early_clock  # type: ignore[import-not-found]  # before the run, as the sentence has it
+
+    assert early_clock.time is time.time
+    code = (
+        "import time, early_clock\n"
+        "now, early = time.monotonic(), early_clock.monotonic()\n"
+        "time.sleep(3600)\n"
+        "print(round(time.monotonic() - now), early_clock.monotonic() - early < 600)\n"
+    )
+    status, _ = run_code(code, duration=4000)
+    assert status == 0
+    assert capsys.readouterr().out == "3600 True\n"
+
+
+# A thread of the program waiting on another thread, each with a timeout in real seconds:
+# a waiting thread taken for one that computes would hold simulated time, and the task's
+# simulated minute would end only once the wait gave up.
+THREAD_WAITS = {
+    "Condition": (
+        "c = threading.Condition(); ready = []\n"
+        "def wait():\n"
+        "    with c:\n"
+        "        return 'done' if c.wait_for(lambda: ready, timeout=5) else 'timed out'\n"
+        "def signal():\n"
+        "    with c:\n"
+        "        ready.append(1); c.notify()\n"
+    ),
+    "queue.Queue": (
+        "import queue\nq = queue.Queue()\n"
+        "def wait():\n"
+        "    try:\n"
+        "        return q.get(timeout=5)\n"
+        "    except queue.Empty:\n"
+        "        return 'timed out'\n"
+        "signal = lambda: q.put('done')\n"
+    ),
+    "future": (
+        "import concurrent.futures as cf\nf = cf.Future()\n"
+        "def wait():\n"
+        "    try:\n"
+        "        return f.result(timeout=5)\n"
+        "    except cf.TimeoutError:\n"
+        "        return 'timed out'\n"
+        "signal = lambda: f.set_result('done')\n"
+    ),
+    "join": (
+        "e = threading.Event()\n"
+        "other = threading.Thread(target=e.wait, args=(5,))\nother.start()\n"
+        "def wait():\n"
+        "    other.join(timeout=5)\n"
+        "    return 'timed out' if other.is_alive() else 'done'\n"
+        "signal = e.set\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("wait", sorted(THREAD_WAITS))
+@keeps(
+    "docs/pymqi.md",
+    "or on another thread (blocked in a `Condition`'s wait, and so an `Event`, a "
+    "`queue.Queue`, a future; in a `join`;",
+)
+def test_under_virtual_a_thread_waiting_on_another_thread_holds_no_simulated_time(
+    wait: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = (
+        "import threading, time\n" + THREAD_WAITS[wait] + "got = []\n"
+        "t = threading.Thread(target=lambda: got.append(wait()))\n"
+        "t.start()\n"
+        "started = time.monotonic()\n"
+        "time.sleep(60)\n"
+        "slept = round(time.monotonic() - started)\n"
+        "signal()\n"
+        "t.join()\n"
+        "print(got[0], slept)\n"
+    )
+    real_start = time.monotonic()
+    status, _ = run_code(code)
+    assert status == 0
+    assert capsys.readouterr().out == "done 60\n"
+    assert time.monotonic() - real_start < 5  # the minute was simulated, not waited out

@@ -160,6 +160,33 @@ def test_a_forked_child_has_no_queue_manager_and_ends_as_python_would(
     assert ended.stdout.splitlines() == ["child put 2018", "child connect 2059", "child status 7"]
 
 
+FORKED_CLOCK = """
+import os, threading, time
+time.sleep(300)  # simulated minutes: the parent's clock is 300 s on
+simulated = time.time()
+pid = os.fork()
+if pid == 0:
+    start = time.monotonic()
+    t = threading.Thread(target=time.sleep, args=(0.2,))
+    t.start()
+    t.join()
+    print("child real", simulated - time.time() > 250, time.monotonic() - start >= 0.2, flush=True)
+    os._exit(0)
+os.waitpid(pid, 0)
+print("parent simulated", round(time.time() - simulated) == 0)
+"""
+
+
+@pytest.mark.slow
+@keeps("docs/pymqi.md", "and its clock and threads are Python's own.")
+def test_under_virtual_a_forked_child_reads_the_real_clock_and_its_thread_sleeps_real_time(
+    tmp_path: Path,
+) -> None:
+    ended = exec_program(tmp_path, FORKED_CLOCK, "--virtual")
+    assert ended.returncode == 0, ended.stderr
+    assert ended.stdout.splitlines() == ["child real True True", "parent simulated True"]
+
+
 POOL = """
 import multiprocessing, time
 

@@ -17,6 +17,7 @@ from actors.events import ChannelDelivered
 from actors.topology import Topology
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError
 from qsg.core import igq
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 IGQ_GROUP = """
@@ -55,6 +56,7 @@ def igq_group(*, qm1_enabled: bool = True) -> Topology:
 TO_QM2 = OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2")
 
 
+@keeps("docs/channels.md", "No channel or transmission queue between the members is needed.")
 async def test_igq_delivers_between_members_with_no_channel_defined(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -73,6 +75,11 @@ async def test_igq_delivers_between_members_with_no_channel_defined(
         }
 
 
+@keeps(
+    "docs/channels.md",
+    "its messages stay on SYSTEM.QSG.TRANSMIT.QUEUE until it restarts and its own agent "
+    "delivers them; no other member takes them.",
+)
 async def test_messages_for_a_member_that_is_down_wait_for_its_own_agent(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -93,6 +100,10 @@ async def test_messages_for_a_member_that_is_down_wait_for_its_own_agent(
         assert await app_in.get(None, MD(), waiting(1000)) == b"while down"
 
 
+@keeps(
+    "docs/channels.md",
+    "so a message arriving over a channel for another member is forwarded by IGQ",
+)
 async def test_a_channel_agents_put_for_another_member_goes_by_igq(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:

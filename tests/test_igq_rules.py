@@ -18,6 +18,7 @@ from qsg.core.objects import CFStructure, RemoteQueue
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.reader import load
+from tests.claims import keeps
 from tests.helpers import drain, get, open_queue, put
 
 pytestmark = pytest.mark.usefixtures("each_store")
@@ -41,6 +42,11 @@ def group(*, authority: Authority | None = None) -> tuple[QMgr, QMgr]:
     return qm1, qm2
 
 
+@keeps(
+    "docs/channels.md",
+    "then puts a message for another member of the group on SYSTEM.QSG.TRANSMIT.QUEUE in "
+    "preference to any other transmission queue",
+)
 def test_a_message_for_another_member_goes_on_the_group_transmission_queue_with_no_channel() -> (
     None
 ):
@@ -59,6 +65,10 @@ def test_a_message_for_another_member_goes_on_the_group_transmission_queue_with_
     assert md.PutApplName.strip() != b""
 
 
+@keeps(
+    "docs/channels.md",
+    "whether it was named by a remote queue definition, a queue-manager alias or ObjectQMgrName",
+)
 def test_a_remote_queue_definition_naming_its_xmitq_also_prefers_the_group_queue() -> None:
     qm1, _ = group()
     qm1.define_queue("TO.QM2.XMITQ", usage=CMQC.MQUS_TRANSMISSION)
@@ -80,6 +90,7 @@ def test_with_igq_disabled_the_ordinary_route_is_taken_and_a_member_without_one_
         qm1.connect().open(od, OUT)
 
 
+@keeps("docs/channels.md", "no other member takes them.")
 def test_the_agent_takes_only_its_own_members_messages() -> None:
     # "Undelivered/unprocessed messages": a member's messages wait for its own agent.
     qsg = QueueSharingGroup("QSG1")
@@ -93,6 +104,11 @@ def test_the_agent_takes_only_its_own_members_messages() -> None:
     assert len(Agent(qm3).batch(1.0).delivered) == 1
 
 
+@keeps(
+    "docs/channels.md",
+    "an MQPUT on a handle opened toward another member before IGQ was enabled or disabled, or "
+    "before SYSTEM.QSG.TRANSMIT.QUEUE was redefined, fails with MQRC_OBJECT_CHANGED (2041)",
+)
 def test_the_switch_gives_object_changed_to_a_handle_opened_before_it() -> None:
     # "Specific properties of intra-group queuing", object handle invalidation:
     # disabled at open but enabled at put, enabled at open but disabled at put, or the
@@ -125,6 +141,7 @@ def test_a_handle_to_a_queue_manager_outside_the_group_is_not_invalidated() -> N
     assert qm1.depth("QM9") == 1
 
 
+@keeps("docs/channels.md", "IGNORE opens the shared queue directly.")
 def test_sqqmname_ignore_opens_a_shared_queue_named_at_another_member_locally() -> None:
     # "SharedQMgrName": USE honours the member's name (by IGQ here), IGNORE opens the
     # shared queue directly.
@@ -136,6 +153,11 @@ def test_sqqmname_ignore_opens_a_shared_queue_named_at_another_member_locally() 
     assert qm1.connect().open(od, OUT).queue == "APP.SHARED"
 
 
+@keeps(
+    "docs/channels.md",
+    "a message whose data and MQXQH are longer than SYSTEM.QSG.TRANSMIT.QUEUE's MAXMSGL (or the "
+    "100 MB of a shared queue) takes the ordinary route, if there is one.",
+)
 def test_a_message_too_long_for_the_group_queue_takes_the_ordinary_route() -> None:
     # "Limitations of intra-group queuing": IGQ takes messages up to the shared
     # queue's limit less an MQXQH; a longer one goes by the conventional route.
@@ -148,6 +170,11 @@ def test_a_message_too_long_for_the_group_queue_takes_the_ordinary_route() -> No
     assert (qm1.depth(igq.IGQ_XMITQ), qm1.depth("QM2")) == (1, 1)
 
 
+@keeps(
+    "docs/channels.md",
+    "IGQ(ENABLED) on a queue manager outside any group is refused with MQRCCF_Q_MGR_NOT_IN_QSG "
+    "(3212).",
+)
 def test_igq_enabled_outside_a_group_is_refused_with_q_mgr_not_in_qsg() -> None:
     qm = QMgr("QM3")
     with pytest.raises(MQSCError, match=r"not in a queue-sharing group") as refused:
@@ -163,6 +190,11 @@ def test_igq_enabled_outside_a_group_is_refused_with_q_mgr_not_in_qsg() -> None:
     )
 
 
+@keeps(
+    "docs/channels.md",
+    "nonpersistent messages are got outside syncpoint, persistent ones inside, committed every "
+    "50 messages or when none is left for the member.",
+)
 def test_persistent_messages_go_in_batches_of_fifty_nonpersistent_outside_syncpoint() -> None:
     # "Intra-group queuing messages": persistent inside syncpoint, committed every 50.
     qm1, qm2 = group()
@@ -179,6 +211,7 @@ def test_persistent_messages_go_in_batches_of_fifty_nonpersistent_outside_syncpo
     assert len(drain(open_queue(qm2, "APP.IN"), 3.0)) == 61
 
 
+@keeps("docs/channels.md", "else put on the destination member's dead-letter queue behind an MQDLH")
 def test_an_undeliverable_message_goes_to_the_destinations_dead_letter_queue() -> None:
     qm1, qm2 = group()
     handle = qm1.connect().open(OD(ObjectName=b"NO.SUCH.Q", ObjectQMgrName=b"QM2"), OUT)
@@ -189,6 +222,11 @@ def test_an_undeliverable_message_goes_to_the_destinations_dead_letter_queue() -
     assert (dlh.Reason, dlh.DestQName.strip()) == (CMQC.MQRC_UNKNOWN_OBJECT_NAME, b"NO.SUCH.Q")
 
 
+@keeps(
+    "docs/channels.md",
+    "A message its destination refuses is discarded if it asked for MQRO_DISCARD_MSG",
+)
+@keeps("docs/channels.md", "An exception report it asked for goes to its ReplyToQ")
 def test_discard_msg_discards_and_an_exception_report_goes_to_the_reply_queue() -> None:
     # "Report messages - Intra Group Queuing": exception reports by the IGQ agent, with
     # the undelivered message's persistence; MQRO_DISCARD_MSG: no dead letter.
@@ -214,6 +252,7 @@ def test_discard_msg_discards_and_an_exception_report_goes_to_the_reply_queue() 
     assert md.Persistence == CMQC.MQPER_PERSISTENT  # the undelivered message's
 
 
+@keeps("docs/channels.md", "when that fails too, a persistent message backs the batch out")
 def test_a_persistent_message_neither_put_nor_dead_lettered_backs_the_batch_out_for_retry() -> None:
     qm1, qm2 = group()
     load(qm2, "ALTER QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) PUT(DISABLED)")
@@ -227,6 +266,11 @@ def test_a_persistent_message_neither_put_nor_dead_lettered_backs_the_batch_out_
     assert igq.retry_interval(11) == 1200.0
 
 
+@keeps(
+    "docs/channels.md",
+    "a batch that cannot run (the queue with other attributes, GET(DISABLED), a persistent "
+    "message backed out) is tried again",
+)
 def test_the_agent_retries_while_the_group_queue_is_get_disabled() -> None:
     qm1, qm2 = group()
     put(qm1.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2"), OUT), b"m", 1.0)
@@ -236,6 +280,11 @@ def test_the_agent_retries_while_the_group_queue_is_get_disabled() -> None:
     assert len(Agent(qm2).batch(3.0).delivered) == 1
 
 
+@keeps(
+    "docs/channels.md",
+    "DEF the sending member and IGQUSER, CTX the sending member and the message's "
+    "UserIdentifier, ONLYIGQ IGQUSER, ALTIGQ IGQUSER and the UserIdentifier",
+)
 def test_igqaut_decides_whose_authority_the_agent_checks() -> None:
     # "User IDs used by the intra-group queuing agent" (two checks): DEF checks the
     # sending member's user ID, ONLYIGQ only IGQUSER (blank: nobody), CTX the sender

@@ -19,6 +19,7 @@ from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import load
+from tests.claims import keeps
 from tests.helpers import get, get_or_none, open_queue, put
 
 EVENTS = "SYSTEM.ADMIN.PERFM.EVENT"
@@ -102,6 +103,21 @@ MYQUEUE1 = (
 )
 
 
+@keeps(
+    "docs/mq-events.md",
+    "a put brings the depth (uncommitted puts included) to QDEPTHHI per cent of MAXDEPTH or "
+    "more. It disables itself and enables Queue Depth Low and Queue Full.",
+)
+@keeps(
+    "docs/mq-events.md",
+    "brings the depth to QDEPTHLO per cent or less. It disables itself and enables Queue Depth "
+    "High and Queue Full.",
+)
+@keeps(
+    "docs/mq-events.md",
+    "a put refused because the queue is at MAXDEPTH. It disables itself and enables Queue Depth "
+    "Low.",
+)
 def test_queue_depth_events_enable_and_disable_each_other_as_ibms_example_2_table_13() -> None:
     qm = watched_qmgr(MYQUEUE1)
     q = open_queue(qm, "MYQUEUE1")
@@ -151,6 +167,15 @@ def test_queue_depth_events_enable_and_disable_each_other_as_ibms_example_2_tabl
     assert stats == [(4, 8, 11, 3), (2, 8, 0, 6), (2, 8, 6, 0), (1, 10, 2, 0), (3, 10, 0, 8)]
 
 
+@keeps(
+    "docs/mq-events.md",
+    "on z/OS Encoding 785 (big-endian integers) and strings in EBCDIC, CCSID 500",
+)
+@keeps(
+    "docs/mq-events.md",
+    "the MQMD has MsgType MQMT_DATAGRAM, Format `MQEVENT ` (MQFMT_EVENT), PutApplType MQAT_QMGR "
+    "and the queue manager's name as PutApplName",
+)
 def test_an_event_message_is_ibms_pcf_event_in_the_z_os_encoding() -> None:
     qm = watched_qmgr(MYQUEUE1)
     q = open_queue(qm, "MYQUEUE1")
@@ -180,6 +205,7 @@ def test_an_event_message_is_ibms_pcf_event_in_the_z_os_encoding() -> None:
     }
 
 
+@keeps("docs/mq-events.md", "on a distributed platform Encoding 546 and CCSID 819")
 def test_a_distributed_queue_manager_writes_its_events_little_endian_in_iso_8859_1() -> None:
     qm = watched_qmgr(MYQUEUE1, platform=CMQC.MQPL_UNIX)
     fill_to(open_queue(qm, "MYQUEUE1"), qm, 8, 1.0)
@@ -188,6 +214,13 @@ def test_a_distributed_queue_manager_writes_its_events_little_endian_in_iso_8859
     assert event.parameters[CMQC.MQCA_BASE_Q_NAME] == "MYQUEUE1"
 
 
+@keeps(
+    "docs/mq-events.md",
+    "the service timer starts at a put to an empty queue, restarts at a get that leaves "
+    "messages, stops at a get that empties the queue; a put or get that finds it running longer "
+    "than QSVCINT is High (QSVCIEV becomes OK), a get within QSVCINT is OK (QSVCIEV becomes "
+    "HIGH).",
+)
 def test_queue_service_interval_events_follow_ibms_example_3_table_8() -> None:
     qm = watched_qmgr("DEFINE QLOCAL(SERVICED) QSVCINT(1000) QSVCIEV(HIGH)")
     q = open_queue(qm, "SERVICED")
@@ -214,6 +247,11 @@ def test_queue_service_interval_events_follow_ibms_example_3_table_8() -> None:
     assert [e.reason for e in events(qm)] == []  # High enabled, and serviced in time
 
 
+@keeps(
+    "docs/mq-events.md",
+    "Calls in a unit of work cause events whether it commits or backs out, and the switches "
+    "stay changed",
+)
 def test_events_come_of_calls_in_a_unit_of_work_even_when_it_is_backed_out() -> None:
     qm = watched_qmgr(MYQUEUE1)
     conn = qm.connect()
@@ -234,6 +272,9 @@ def test_with_perfmev_disabled_nothing_is_counted_and_no_event_is_put() -> None:
     assert switches(qm, "MYQUEUE1") == ("ENABLED", "-", "-")
 
 
+@keeps(
+    "docs/mq-events.md", "an event is lost, and the application whose call caused it never notices."
+)
 def test_no_event_queue_loses_the_event_and_the_application_never_notices() -> None:
     qm = QMgr("QM1")
     load(qm, f"ALTER QMGR PERFMEV(ENABLED)\n{MYQUEUE1}")
@@ -242,6 +283,12 @@ def test_no_event_queue_loses_the_event_and_the_application_never_notices() -> N
     assert switches(qm, "MYQUEUE1") == ("-", "ENABLED", "ENABLED")
 
 
+@keeps(
+    "docs/mq-events.md",
+    "it writes its event message with a new CorrelId, and every other member of the group with "
+    "PERFMEV enabled writes one with the same CorrelId and its own statistics for the queue, "
+    "zeros if it did nothing there",
+)
 def test_a_shared_queues_depth_event_is_issued_by_every_member_under_one_correl_id() -> None:
     group = QueueSharingGroup("QSG1")
     qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
@@ -271,6 +318,9 @@ def test_a_shared_queues_depth_event_is_issued_by_every_member_under_one_correl_
     assert mine.parameters[CMQC.MQIA_MSG_DEQ_COUNT] == 0
 
 
+@keeps(
+    "docs/mq-events.md", "Service interval events are not generated for shared queues, as on z/OS."
+)
 def test_a_shared_queue_has_no_service_interval_events_as_on_z_os() -> None:
     group = QueueSharingGroup("QSG1")
     qm = QMgr("QM1", qsg=group)

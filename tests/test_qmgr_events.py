@@ -9,6 +9,7 @@ import pytest
 from qsg import CMQC, CMQCFC, QMgr
 from qsg.core.errors import MQMIError
 from qsg.mqsc import load
+from tests.claims import keeps
 from tests.helpers import get, open_queue, put
 from tests.test_performance_events import Event, events
 
@@ -32,6 +33,12 @@ def qmgr(switches: str) -> QMgr:
     return qm
 
 
+@keeps(
+    "docs/mq-events.md",
+    "`INHIBTEV(ENABLED)` an MQPUT or MQPUT1 refused with MQRC_PUT_INHIBITED (2051) and an MQGET "
+    "refused with MQRC_GET_INHIBITED (2016) each put an event of that reason",
+)
+@keeps("docs/mq-events.md", "QName (as the application named it, an alias's name)")
 def test_put_and_get_inhibited_are_inhibit_events_naming_the_queue_the_application_opened() -> None:
     qm = qmgr("ALTER QMGR INHIBTEV(ENABLED)")
     conn = qm.connect(appl_name="orders")
@@ -53,6 +60,11 @@ def test_put_and_get_inhibited_are_inhibit_events_naming_the_queue_the_applicati
     assert got[2].parameters[CMQC.MQCA_Q_NAME] == "APP.STOPPED"
 
 
+@keeps(
+    "docs/mq-events.md",
+    "`LOCALEV(ENABLED)` an MQOPEN or MQPUT1 of an unknown queue (MQRC_UNKNOWN_OBJECT_NAME, "
+    "2085) puts one.",
+)
 def test_an_unknown_queue_is_a_local_event_on_mqopen_and_mqput1() -> None:
     qm = qmgr("ALTER QMGR LOCALEV(ENABLED)")
     conn = qm.connect(appl_name="typo")

@@ -107,6 +107,7 @@ def mqsc(
     )
 
 
+@keeps("docs/rest.md", "with `--tls-cert` and `--tls-key` the server speaks HTTPS only")
 def test_the_server_is_https_when_given_a_certificate(server: Server) -> None:
     assert server.url.startswith("https://")
 
@@ -126,6 +127,11 @@ def test_run_command_runs_mqsc_text_and_answers_its_lines(client: httpx.Client) 
     assert any("made over REST" in line for line in shown.json()["commandResponse"][0]["text"])
 
 
+@keeps(
+    "docs/rest.md",
+    "A DISPLAY answers one item per object found, its `parameters` the attributes DISPLAY "
+    "shows, named as MQSC names them in lower case",
+)
 def test_run_command_json_defines_and_displays_with_mqscs_attribute_names(
     client: httpx.Client,
 ) -> None:
@@ -172,6 +178,7 @@ def test_a_command_the_queue_manager_refuses_has_completion_code_2_and_reason_30
     assert body["commandResponse"][0]["message"]
 
 
+@keeps("docs/rest.md", "over members some of which are not running, the answer is **500**")
 def test_a_command_scope_with_a_member_down_answers_500_with_an_error_per_member_down(
     client: httpx.Client,
 ) -> None:
@@ -223,6 +230,10 @@ def test_a_body_the_mqsc_resource_cannot_read_is_400_with_mqwb2004e(
     assert error["msgId"] == "MQWB2004E" and detail in error["explanation"]
 
 
+@keeps(
+    "docs/rest.md",
+    "give each queue manager's name and state (`running`, or `endedUnexpectedly` once killed)",
+)
 def test_get_admin_qmgr_gives_each_queue_managers_state(client: httpx.Client) -> None:
     body = client.get("/ibmmq/rest/v1/admin/qmgr", auth=ADMIN).json()
     assert body["qmgr"] == [
@@ -237,6 +248,7 @@ def test_get_admin_qmgr_gives_each_queue_managers_state(client: httpx.Client) ->
     assert installation["installation"][0]["name"] == "qsg"
 
 
+@keeps("docs/rest.md", "A wrong or missing password is 401, MQWB0104E.")
 def test_a_wrong_password_or_none_is_401_not_authenticated(client: httpx.Client) -> None:
     for auth in (("mqadmin", "wrong"), ("nobody", "x"), None):
         answer = client.get("/ibmmq/rest/v1/admin/qmgr", auth=auth)
@@ -246,6 +258,7 @@ def test_a_wrong_password_or_none_is_401_not_authenticated(client: httpx.Client)
 
 
 @keeps("docs/rest.md", "MQWebAdmin runs any command; MQWebAdminRO, and MQWebUser, only DISPLAY")
+@keeps("docs/rest.md", "A request the role does not allow is 403, MQWB0103E.")
 def test_mqwebadminro_may_display_but_not_define(client: httpx.Client) -> None:
     reader = ("reader", "reader")
     display = {"type": "runCommand", "parameters": {"command": "DISPLAY QMGR"}}
@@ -325,6 +338,7 @@ def test_v1_get_queue_lists_queues_by_type_and_queue_sharing_group_disposition(
     assert v2.status_code == 404  # IBM: "available only in version 1 of the REST API"
 
 
+@keeps("docs/rest.md", "(MQWebAdmin) deletes it and answers 204")
 def test_v1_delete_queue_deletes_it_with_purge_and_mqwebadminro_may_not(
     client: httpx.Client,
 ) -> None:

@@ -115,6 +115,7 @@ def test_a_scenario_with_problems_is_refused_as_qsg_run_refuses_it(tmp_path: Pat
     assert "broken.toml" in done.stderr and "Traceback" not in done.stderr
 
 
+@keeps("docs/rest.md", "X simulated seconds for each real second")
 def test_speed_runs_simulated_time_that_many_times_faster_than_real_time(scenario: Path) -> None:
     with serving(scenario, "--speed", "20") as server:
         first = httpx.get(f"{server.url}/console/state").json()
@@ -145,6 +146,10 @@ def test_ctrl_c_ends_the_run_in_order_with_its_summary_then_one_line_and_status_
     assert output.rstrip().splitlines()[-1] == "interrupted (SIGINT)"
 
 
+@keeps(
+    "docs/rest.md",
+    "or until the scenario's duration (`--duration` to change it) has passed in simulated time",
+)
 def test_the_run_ends_at_the_scenarios_duration_and_the_server_with_it(scenario: Path) -> None:
     with serving(scenario, "--duration", "2") as server:
         status = server.process.wait(60)

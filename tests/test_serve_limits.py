@@ -94,6 +94,11 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
     return False
 
 
+@keeps(
+    "docs/rest.md",
+    "one whose request headers are not complete five seconds after it opened (a client that "
+    "trickles them a byte at a time included)",
+)
 def test_a_client_that_trickles_its_headers_holds_no_one_up_and_is_closed_after_5_seconds(
     server: Server,
 ) -> None:
@@ -127,6 +132,10 @@ def test_a_request_whose_body_stops_coming_holds_no_one_up(server: Server) -> No
     stalled.close()
 
 
+@keeps(
+    "docs/rest.md",
+    "Each connection is served on its own, so a slow or stalled client holds up no other",
+)
 def test_five_hundred_connections_at_once_are_all_served(server: Server) -> None:
     idle = [raw_connection(server) for _ in range(300)]
     url = message_url(server)
@@ -169,6 +178,11 @@ def test_headers_over_16_kb_are_refused_and_the_server_goes_on(
     assert httpx.get(f"{server.url}/ibmmq/rest/v1/admin/qmgr").status_code == 200
 
 
+@keeps(
+    "docs/rest.md",
+    "A message longer than the queue's MAXMSGL is refused by the put itself, 500 with reason "
+    "2030 (MQRC_MSG_TOO_BIG_FOR_Q).",
+)
 def test_a_message_longer_than_the_queues_maxmsgl_is_mqrc_msg_too_big_for_q_2030(
     server: Server,
 ) -> None:

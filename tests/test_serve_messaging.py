@@ -80,6 +80,11 @@ def message_url(server: Server, q_mgr: str, queue: str, version: str = "v2") -> 
     "The first puts a message through QM1, the second gets it through QM2: "
     "DEV.QUEUE.1 is a shared queue.",
 )
+@keeps(
+    "docs/rest.md",
+    "**POST** puts the body as one message (MQPUT1, outside syncpoint) and answers **201 "
+    "Created** with `ibm-mq-md-messageId`.",
+)
 def test_a_post_puts_a_message_201_with_its_message_id_and_a_delete_on_another_member_gets_it(
     server: Server,
 ) -> None:
@@ -106,6 +111,7 @@ def test_a_delete_on_an_empty_queue_answers_204_no_content(server: Server) -> No
     assert got.content == b""
 
 
+@keeps("docs/rest.md", "**GET** browses the first message (200, or 204), leaving it on the queue.")
 def test_a_get_browses_the_first_message_and_leaves_it_on_the_queue(server: Server) -> None:
     url = message_url(server, "QM1", "DEV.QUEUE.2")
     assert httpx.post(url, headers=TEXT, content="first").status_code == 201
@@ -142,6 +148,7 @@ def test_the_request_headers_persistence_expiry_correlation_id_and_reply_to_come
     assert httpx.delete(url, headers=CSRF).text == "other"
 
 
+@keeps("docs/rest.md", "`ID:` and the digits from v3")
 def test_v3_gives_ids_with_id_prefix_priority_and_user_properties_as_a_jms_text_message(
     server: Server,
 ) -> None:
@@ -159,6 +166,7 @@ def test_v3_gives_ids_with_id_prefix_priority_and_user_properties_as_a_jms_text_
     assert got.headers["ibm-mq-usr-orderId"] == "A-17"
 
 
+@keeps("docs/rest.md", "`?wait=MS` waits up to that many milliseconds")
 def test_a_delete_with_wait_gets_a_message_put_while_it_waits(server: Server) -> None:
     url = message_url(server, "QM2", "DEV.QUEUE.2")
 
@@ -242,6 +250,7 @@ def test_a_request_the_api_refuses_gets_ibms_status_and_error_body(
     assert {"type", "explanation", "action"} <= set(error)
 
 
+@keeps("docs/rest.md", "any other MQ failure (MQRC_Q_FULL, ...), with its reason code")
 def test_a_put_to_a_full_queue_answers_500_with_mqrc_q_full(server: Server) -> None:
     url = message_url(server, "QM1", "DEV.SMALL")
     assert httpx.post(url, headers=TEXT, content="one").status_code == 201
@@ -258,6 +267,7 @@ def test_a_body_over_the_limit_is_refused_413_without_harm_to_the_server(server:
     assert httpx.get(message_url(server, "QM1", "DEV.QUEUE.2")).status_code in (200, 204)
 
 
+@keeps("docs/rest.md", "a body that is not UTF-8")
 def test_a_body_that_is_not_utf_8_is_refused_400(server: Server) -> None:
     answer = httpx.post(
         message_url(server, "QM1", "DEV.QUEUE.1"), headers=TEXT, content=b"\xff\xfe"
