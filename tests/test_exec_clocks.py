@@ -1,8 +1,8 @@
 """The program's clocks and threads under ``qsg exec`` (docs/pymqi.md, "Clocks and
 threads"): every clock it reads follows simulated time under ``--virtual``, never
 reading the same instant twice; its task waits for its threads in trio; a thread that
-computes, or blocks where qsg cannot see, holds simulated time, one waiting on another thread holds none; code that is not the
-program's keeps real time; on the wall clock an MQGET wait is real seconds and a
+computes, or blocks where qsg cannot see, holds simulated time, one waiting on another
+thread holds none until it is signalled; code that is not the program's keeps real time; on the wall clock an MQGET wait is real seconds and a
 thread's sleep its own.
 """
 
@@ -427,3 +427,37 @@ def test_under_virtual_a_thread_waiting_on_another_thread_holds_no_simulated_tim
     assert status == 0
     assert capsys.readouterr().out == "done 60\n"
     assert time.monotonic() - real_start < 5  # the minute was simulated, not waited out
+
+
+@pytest.mark.parametrize("wait", sorted(THREAD_WAITS))
+@keeps(
+    "docs/pymqi.md",
+    "a thread the program started holds it from its start until it ends or disconnects the "
+    "last of its connections, except while it waits in a call",
+)
+def test_under_virtual_a_thread_woken_from_its_wait_holds_simulated_time_from_the_signal(
+    wait: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Once signalled, the thread no longer waits: it holds simulated time from the
+    # signal on, so the clock it reads as its wait returns is the signaller's, though
+    # the background workload's timers would move it on the moment it looked idle. The
+    # long switch interval keeps the woken thread from the GIL while the trio thread
+    # runs, as a loaded machine may: it still stands at its wait's line meanwhile.
+    code = (
+        "import sys, threading, time\n" + THREAD_WAITS[wait] + "got = []\n"
+        "t = threading.Thread(target=lambda: got.append((wait(), time.monotonic())))\n"
+        "sys.setswitchinterval(5)\n"
+        "t.start()\n"
+        "time.sleep(60)\n"
+        "signalled = time.monotonic()\n"
+        "signal()\n"
+        "t.join()\n"
+        "print(got[0][0], round(got[0][1] - signalled, 6))\n"
+    )
+    interval = sys.getswitchinterval()
+    try:
+        status, _ = run_code(code)
+    finally:
+        sys.setswitchinterval(interval)  # the program runs in this process
+    assert status == 0
+    assert capsys.readouterr().out == "done 0.0\n"

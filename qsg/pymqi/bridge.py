@@ -76,21 +76,64 @@ def _blocking_lines(function: Any, *calls: str) -> set[tuple[str, int]]:
     return {(file, first + i) for i, text in enumerate(lines) if any(c in text for c in calls)}
 
 
+#: Whether a thread blocked at one of its ``_WAIT_LINES`` still waits, from the locals
+#: of that frame and the frames of the live threads. Standing at the line is not
+#: enough: once signalled, the thread stays there until it gets the GIL again, and the
+#: clock must not jump meanwhile (it would, to the next timer, before the woken thread
+#: reads it).
+_StillWaits = Callable[[dict[str, Any], dict[int, FrameType]], bool]
+
+
+def _condition_waits(local: dict[str, Any], frames: dict[int, FrameType]) -> bool:
+    # ``notify`` releases the waiter lock, then takes it off the condition's waiters:
+    # either sign means the thread is woken (as for the program's task, ``Threads.waits``).
+    waiter = local.get("waiter")
+    condition = local.get("self")
+    return (
+        waiter is not None
+        and condition is not None
+        and waiter.locked()
+        and waiter in condition._waiters
+    )
+
+
+def _join_waits(local: dict[str, Any], frames: dict[int, FrameType]) -> bool:
+    # The joined thread's lock is released once its thread state is gone (and so its
+    # frames): while they are there, it still runs and the join waits.
+    joined = local.get("self")
+    return joined is not None and joined.ident in frames
+
+
+def _pool_worker_waits(local: dict[str, Any], frames: dict[int, FrameType]) -> bool:
+    # An idle worker waits while there is no work to take.
+    work_queue = local.get("work_queue")
+    return work_queue is not None and work_queue.empty()
+
+
+def _wait_lines(
+    function: Any, call: str, still_waits: _StillWaits
+) -> dict[tuple[str, int], _StillWaits]:
+    return dict.fromkeys(_blocking_lines(function, call), still_waits)
+
+
 #: Where a thread blocks waiting on another thread: a ``Condition`` (and so ``Event``,
 #: ``queue.Queue``, ``Semaphore``, ``Barrier``, futures), a ``join``, a thread pool's
 #: idle worker waiting for work. A thread whose innermost frame stands at one of these
-#: lines waits, and does not compute.
-_WAIT_LINES = frozenset(
-    _blocking_lines(threading.Condition.wait, "waiter.acquire(")
-    | _blocking_lines(threading.Thread._wait_for_tstate_lock, "lock.acquire(")  # type: ignore[attr-defined]
-    | _blocking_lines(concurrent.futures.thread._worker, "work_queue.get(")
-)
+#: lines, and has not been woken there, waits, and does not compute.
+_WAIT_LINES: dict[tuple[str, int], _StillWaits] = {
+    **_wait_lines(threading.Condition.wait, "waiter.acquire(", _condition_waits),
+    **_wait_lines(threading.Thread._wait_for_tstate_lock, "lock.acquire(", _join_waits),  # type: ignore[attr-defined]
+    **_wait_lines(concurrent.futures.thread._worker, "work_queue.get(", _pool_worker_waits),
+}
 
 
-def _waiting(frame: FrameType | None) -> bool:
-    """Whether a thread whose innermost frame is ``frame`` waits on another thread: it
-    then holds no simulated time."""
-    return frame is not None and (frame.f_code.co_filename, frame.f_lineno) in _WAIT_LINES
+def _waiting(frame: FrameType | None, frames: dict[int, FrameType]) -> bool:
+    """Whether a thread whose innermost frame is ``frame`` waits on another thread (and
+    has not been woken yet): it then holds no simulated time."""
+    if frame is None:
+        return False
+    still_waits = _WAIT_LINES.get((frame.f_code.co_filename, frame.f_lineno))
+    return still_waits is not None and still_waits(frame.f_locals, frames)
 
 
 @dataclass(eq=False)
@@ -140,7 +183,11 @@ class Threads:
                 return True  # being started: it computes from its first instruction
             if not thread.is_alive():
                 del self._states[thread]  # it ended without disconnecting
-            elif not state.retired and not state.in_call and not _waiting(frames.get(thread.ident)):
+            elif (
+                not state.retired
+                and not state.in_call
+                and not _waiting(frames.get(thread.ident), frames)
+            ):
                 return True
         return False
 
