@@ -2,7 +2,8 @@
 threads"): every clock it reads follows simulated time under ``--virtual``, never
 reading the same instant twice; its task waits for its threads in trio; a thread that
 computes, or blocks where qsg cannot see, holds simulated time, one waiting on another
-thread holds none until it is signalled; code that is not the program's keeps real time; on the wall clock an MQGET wait is real seconds and a
+thread holds none until it is signalled; code that is not the program's keeps real
+time; on the wall clock an MQGET wait is real seconds and a
 thread's sleep its own.
 """
 
