@@ -17,7 +17,7 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from qsg import CMQC
-from qsg.core.errors import MQMIError, reason_name
+from qsg.core.errors import MQMIError, QSGError, reason_name
 
 #: MQWB messages: (text, explanation, action), as IBM's "MQWB01xx", "MQWB03xx" pages
 #: give them. ``{0}`` and ``{1}`` are IBM's inserts.
@@ -143,8 +143,9 @@ class Error:
         return body
 
 
-class RestError(Exception):
-    """A request the REST API refuses: its HTTP status and IBM's error body."""
+class RestError(QSGError, ValueError):
+    """A request the REST API refuses: its HTTP status and IBM's error body. A
+    ``ValueError`` as a request qsg cannot take is (docs/edges.md)."""
 
     def __init__(
         self,
