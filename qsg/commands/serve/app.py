@@ -107,7 +107,8 @@ class _BoundedHeaders:
     """Refuses a request whose headers come to more than ``MAX_HEADERS`` bytes (431,
     IBM's error body) before the application sees it. hypercorn (h11) bounds only
     headers that arrive in pieces; a client that sends them in one write is bounded
-    here."""
+    here. Every other request goes on with its body read before its answer
+    (``_drained``)."""
 
     def __init__(self, app: Starlette) -> None:
         self.app = app
