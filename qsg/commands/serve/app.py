@@ -126,9 +126,22 @@ class _BoundedHeaders:
                 error.headers["Connection"] = "close"
                 await error.response()(scope, receive, send)
                 return
-            await self.app(scope, *_drained(receive, send))
-            return
+            if _has_body(scope):
+                await self.app(scope, *_drained(receive, send))
+                return
         await self.app(scope, receive, send)
+
+
+def _has_body(scope: Scope) -> bool:
+    """Whether the request says a body follows (a Content-Length above 0, or chunks): only
+    then can its answer come before the body was read. A GET without one (the console's
+    event stream) is passed through untouched."""
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return value.strip() not in (b"", b"0")
+        if name == b"transfer-encoding":
+            return True
+    return False
 
 
 def _drained(receive: Receive, send: Send) -> tuple[Receive, Send]:
