@@ -36,6 +36,7 @@ from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.core.structs import GMO, MD, OD, PMO
 from qsg.mqsc import pcf_commands
+from qsg.mqsc.commands import Reply
 
 COMMAND_INPUT = "SYSTEM.COMMAND.INPUT"
 ADMIN_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
@@ -129,11 +130,7 @@ async def _answer(
 ) -> None:
     if md.Format == CMQC.MQFMT_STRING:
         reply = await admin.command(world, qm.name, body.decode("utf-8", "replace"))
-        count = len(reply.lines) + 1
-        code = "0000000C" if reply.failed else "00000000"
-        head = f"CSQN205I   COUNT={count:>6}, RETURN={code}, REASON=00000000"
-        bodies = [(head.encode(), CMQC.MQFMT_STRING)]
-        bodies += [(line.encode(), CMQC.MQFMT_STRING) for line in reply.lines]
+        bodies = [(line.encode(), CMQC.MQFMT_STRING) for line in _counted(reply)]
     else:
         try:
             snapshot = await admin.snapshot(world, qm.name)
@@ -174,6 +171,23 @@ async def _answer(
             await target.close()
     except MQMIError:
         return  # the reply queue is gone or full: the reply is lost, not the server
+
+
+def _counted(reply: Reply) -> list[str]:
+    """A reply's lines as the command server sends them to a program, set by set, each
+    after its CSQN205I count (IBM, "Interpreting the reply messages from the command
+    server"): "If the RETURN= value is 00000000 and the REASON= value is 00000004, the
+    set of reply messages is incomplete": a command sent with CMDSCOPE answers a set
+    per block (``Reply.sets``: CSQN137I, each member's, the CSQN122I or CSQN123E that
+    ends it), REASON=00000004 on all but the last."""
+    sets = reply.sets()
+    out: list[str] = []
+    for number, lines in enumerate(sets, start=1):
+        code = "0000000C" if reply.failed and number == len(sets) else "00000000"
+        reason = "00000000" if number == len(sets) else "00000004"
+        out.append(f"CSQN205I   COUNT={len(lines) + 1:>8}, RETURN={code}, REASON={reason}")
+        out += lines
+    return out
 
 
 __all__ = [

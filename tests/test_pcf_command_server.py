@@ -450,7 +450,8 @@ async def test_an_mqsc_command_in_a_string_message_is_answered_line_by_line(
     async with qsg.start(_topology(), in_process=True) as world, admin_of(world, "QM1") as admin:
         replies = await admin.ask(b"DISPLAY QLOCAL(APP.SHARED) CURDEPTH", CMQC.MQFMT_STRING)
         lines = [str(p[0]) for _, p in replies]
-        assert lines[0].startswith("CSQN205I   COUNT=     4, RETURN=00000000")
+        # IBM: COUNT is 8 bytes, right-justified, from position 18; RETURN from 35.
+        assert lines[0].startswith("CSQN205I   COUNT=       4, RETURN=00000000")
         assert lines[2] == (
             "CSQM401I !QM1 QUEUE(APP.SHARED) TYPE(QLOCAL) QSGDISP(SHARED) CURDEPTH(0)"
         )
