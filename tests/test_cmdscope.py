@@ -194,9 +194,7 @@ async def test_the_command_server_answers_a_cmdscope_command_a_set_per_block(
         replies = await conn.open(model, CMQC.MQOO_INPUT_EXCLUSIVE)
         md = MD(Format=CMQC.MQFMT_STRING, MsgType=CMQC.MQMT_REQUEST, ReplyToQ=replies.name.encode())
         text = b"DEFINE QLOCAL(APP.VIA.SERVER) CMDSCOPE(*)"
-        await conn.put1(
-            "SYSTEM.COMMAND.INPUT", text, md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
-        )
+        await conn.put1("SYSTEM.COMMAND.INPUT", text, md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
         gmo = GMO(
             Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT,
             WaitInterval=5000,

@@ -49,7 +49,7 @@ def queues(pcf, pattern):
     return [
         (text(q[CMQC.MQCA_Q_NAME]), q[CMQC.MQIA_CURRENT_Q_DEPTH], q[CMQC.MQIA_MAX_Q_DEPTH])
         for q in replies
-        if q  # a z/OS queue manager's last reply is a summary: pymqi gives an empty dict
+        if CMQC.MQCA_Q_NAME in q  # a z/OS queue manager's last reply is a summary: no queue
     ]
 
 
@@ -69,7 +69,7 @@ def channels(pcf):
     return [
         (text(c[CMQCFC.MQCACH_CHANNEL_NAME]), STATUS.get(c[CMQCFC.MQIACH_CHANNEL_STATUS], "?"))
         for c in replies
-        if c
+        if CMQCFC.MQCACH_CHANNEL_NAME in c
     ]
 
 
