@@ -280,7 +280,8 @@ async def test_status_inquiries_see_handles_channels_structures_and_the_queue_ma
     "docs/mqsc.md",
     (
         "One of type `MQCFT_COMMAND_XR` (what z/OS expects, and what pymqi's `PCFExecute` sends) "
-        "is answered as z/OS answers it: one `MQCFT_XR_ITEM` per object, then an "
+        "is answered as z/OS answers it, in a set of extended responses: one `MQCFT_XR_ITEM` per "
+        "object, then an "
         "`MQCFT_XR_SUMMARY` carrying the command's completion code and reason"
     ),
 )

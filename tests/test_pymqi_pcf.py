@@ -467,8 +467,7 @@ def test_a_filter_is_answered_as_a_structure_the_command_server_does_not_take() 
     "docs/pymqi.md",
     "Not simulated: the filters (`pymqi.Filter(...).greater(10)`, MQCFIF, MQCFSF and MQCFBF), "
     "which the command server answers as any structure it does not take, with "
-    "MQRCCF_STRUCTURE_TYPE_ERROR (3013); CommandScope other than the queue manager spoken "
-    "to; the other commands",
+    "MQRCCF_STRUCTURE_TYPE_ERROR (3013); the other commands",
 )
 @keeps(
     "docs/pymqi.md",
