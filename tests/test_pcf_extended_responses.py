@@ -18,7 +18,10 @@ final set from the receiving queue manager with the overall MQCFT_XR_SUMMARY).
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 import qsg
 from actors import admin
@@ -26,10 +29,14 @@ from actors.clock import VirtualClock
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO
 from qsg import pymqi as facade
+from qsg.commands.exec.command import run_exec
+from qsg.commands.exec.program import parse_command
 from qsg.commands.exec.runner import facade_bound
+from qsg.scenario import load_scenario
 from tests.claims import keeps
 from tests.test_cmdscope import MEMBERS, three_members
 
+ROOT = Path(__file__).resolve().parent.parent
 # IBM's numbers (cmqcfc.h, cmqc.h), written out on purpose.
 MQCFT_COMMAND, MQCFT_INTEGER, MQCFT_STRING, MQCFT_BYTE_STRING = 1, 3, 4, 9
 MQCFT_COMMAND_XR, MQCFT_XR_MSG, MQCFT_XR_ITEM, MQCFT_XR_SUMMARY = 16, 17, 18, 19
@@ -297,3 +304,32 @@ def test_pcfexecute_on_a_z_os_member_reads_every_members_set_and_leaves_nothing_
         (MQCFT_XR_ITEM, b"QM3"),
     ]
     assert left == 0  # every set read to its MQCFC_LAST
+
+
+@keeps(
+    "docs/pymqi.md",
+    "asks a z/OS queue-sharing group for its queues as IBM's metrics code does",
+)
+def test_a_program_asking_with_qsgdisposition_all_gets_the_shared_queues(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # IBM's mqmetric (discover.go) sends MQIA_QSG_DISP=MQQSGD_ALL to z/OS because shared
+    # queues are not returned unless asked for; "Inquire Queue": QSGDisposition LIVE "is
+    # the default value if the parameter is not specified", ALL is QMGR and COPY "and,
+    # for queues, SHARED". The program connects by the group's name.
+    scenario = load_scenario(ROOT / "scenarios" / "exec-monitor.toml")
+    program = parse_command(
+        ["python", str(ROOT / "scenarios" / "programs" / "qsg_queues.py"), "QSG1", "*"]
+    )
+    outcome, _ = run_exec(scenario, program, virtual=True)
+    assert outcome.exit_status == 0 and not outcome.stopped
+    found = {}
+    for line in capsys.readouterr().out.splitlines():
+        head, _, listed = line.partition(": ")
+        where, _, label = head.partition(" QSGDisposition ")
+        found[label] = set(listed.split(", "))
+    assert where in ("QM1", "QM2")
+    assert "APP.ORDERS SHARED" in found["ALL"]  # the group's shared queue
+    assert "SYSTEM.COMMAND.INPUT QMGR" in found["ALL"]  # and the member's own
+    assert found["default"] == found["LIVE"]  # the PCF default is LIVE
+    assert found["LIVE"] <= found["ALL"]

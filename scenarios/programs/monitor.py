@@ -39,6 +39,9 @@ def queues(pcf, pattern):
             {
                 CMQC.MQCA_Q_NAME: pattern,
                 CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+                # As IBM's metrics code asks a z/OS queue manager: the shared queues too
+                # (the PCF default, MQQSGD_LIVE, may leave them out).
+                CMQC.MQIA_QSG_DISP: CMQC.MQQSGD_ALL,
                 CMQCFC.MQIACF_Q_ATTRS: [CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_MAX_Q_DEPTH],
             }
         )
