@@ -192,3 +192,24 @@ async def test_a_defect_inside_a_handler_is_500_mqwb0000e_logged_and_the_server_
         assert installation.status_code == 200
     failures = [r for r in caplog.records if r.name == "qsg.serve" and r.exc_info]
     assert len(failures) == 2 and "a defect" in str(failures[0].exc_info[1])  # type: ignore[index]
+
+
+@keeps(
+    "docs/rest.md",
+    "Topics (`.../topic/{topicString}/message`) are not offered: qsg has no publish/subscribe.",
+)
+def test_a_topic_url_is_no_resource_answered_with_ibms_error_body(fast: Server) -> None:
+    url = f"{fast.url}/ibmmq/rest/v2/messaging/qmgr/QM1/topic/PRICES/message"
+    answer = httpx.post(url, headers=TEXT, content="a publication")
+    assert answer.status_code == 404
+    assert answer.json()["error"][0]["msgId"] == "MQWB0000E"
+
+
+@keeps(
+    "docs/rest.md",
+    "Without `--users` every request is the user `qsg` with all three roles",
+)
+def test_without_users_every_request_is_qsg_with_all_three_roles(fast: Server) -> None:
+    me = httpx.get(f"{fast.url}/ibmmq/rest/v1/login").json()["user"][0]
+    assert me["name"] == "qsg"
+    assert me["role"] == ["MQWebAdmin", "MQWebAdminRO", "MQWebUser"]
