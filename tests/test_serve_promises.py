@@ -7,8 +7,10 @@ and logged while the server goes on."""
 from __future__ import annotations
 
 import logging
+import subprocess
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,6 +24,7 @@ from qsg.commands.serve.service import Service
 from tests.claims import keeps
 from tests.serving import Server, serving
 
+ROOT = Path(__file__).resolve().parent.parent
 SPEED = 100
 SCENARIO = """
 description = "qsg serve under --speed"
@@ -213,3 +216,30 @@ def test_without_users_every_request_is_qsg_with_all_three_roles(fast: Server) -
     me = httpx.get(f"{fast.url}/ibmmq/rest/v1/login").json()["user"][0]
     assert me["name"] == "qsg"
     assert me["role"] == ["MQWebAdmin", "MQWebAdminRO", "MQWebUser"]
+
+
+def _readme_tour() -> list[str]:
+    """The curl commands of the README's "qsg serve" section, as written there."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## 6. Any language, over HTTP: `qsg serve`")[1].split("\n## ")[0]
+    block = section.split("```sh\n")[1].split("```")[0].replace("\\\n", " ")
+    return [line for line in block.splitlines() if line.startswith("curl ")]
+
+
+@keeps(
+    "README.md",
+    "The put goes through QM1 and the get through QM2: DEV.QUEUE.1 is shared, and a REST "
+    "put is an MQPUT like any other",
+)
+def test_the_readmes_tour_puts_through_qm1_and_gets_through_qm2(tmp_path: Path) -> None:
+    commands = _readme_tour()
+    assert len(commands) == 2
+    with serving(ROOT / "scenarios" / "serve-qsg.toml", "--speed", "10") as running:
+        outputs = []
+        for command in commands:
+            line = command.replace("http://127.0.0.1:9443", running.url)
+            done = subprocess.run(
+                ["bash", "-c", line], capture_output=True, text=True, timeout=60, check=True
+            )
+            outputs.append(done.stdout)
+    assert outputs == ["", "Hello World"]
