@@ -25,6 +25,7 @@ from qsg.commands.serve.clock import SpeedClock
 from qsg.commands.serve.security import UsersFileError, load_users
 from qsg.commands.serve.server import ServeError, Settings, listen, program
 from qsg.scenario.errors import ScenarioError
+from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, play
 
 
@@ -136,7 +137,9 @@ def serve_command(
         )
 
     interrupted: list[signal.Signals] = []
-    serving = program(listening, settings, run.duration, started, interrupted.append)
+    # A Python scenario's program schedules its own faults: none to list ahead.
+    faults = loaded.faults if isinstance(loaded, Scenario) else ()
+    serving = program(listening, settings, run.duration, started, interrupted.append, faults)
 
     async def main() -> RunResult:
         return await play(loaded, redis_url=redis_url, seed=seed, program=serving)

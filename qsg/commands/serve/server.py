@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import signal
 import ssl
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from hypercorn.config import Config, Sockets
 from hypercorn.trio.run import worker_serve
 from hypercorn.utils import wrap_app
 
+from actors.config import Fault
 from actors.world import World
 from qsg.commands.serve.app import make_app
 from qsg.commands.serve.live import Live
@@ -125,10 +126,11 @@ def program(
     duration: float,
     on_started: Callable[[list[str]], None],
     on_signal: Callable[[signal.Signals], None],
+    faults: Sequence[Fault] = (),
 ) -> Callable[[World], Awaitable[None]]:
     """The scenario's program: serve until SIGINT or SIGTERM (``on_signal`` hears
     which; then return: the run ends in order), or until cancelled at the scenario's
-    end."""
+    end. ``faults``, the scenario's, are the console's fault schedule."""
 
     async def serve(world: World) -> None:
         service = Service(
@@ -137,7 +139,7 @@ def program(
             speed=settings.speed,
             host=settings.host,
         )
-        app = make_app(service, Live(world, settings.speed, duration))
+        app = make_app(service, Live(world, settings.speed, duration, faults))
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
 
             async def stopped() -> None:
