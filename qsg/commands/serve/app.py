@@ -273,7 +273,12 @@ async def _login(service: Service, request: Request) -> Response:
 
 async def _whoami(who: Principal) -> Response:
     """GET /login: the user, its roles and how it authenticated."""
-    mechanism = {"basic": "basic", "token": "ltpaToken", "none": "none"}[who.mechanism]
+    mechanism = {
+        "basic": "basic",
+        "token": "ltpaToken",
+        "certificate": "clientCertificate",
+        "none": "none",
+    }[who.mechanism]
     return JSONResponse(
         {
             "user": [
