@@ -119,9 +119,12 @@ def test_a_certificate_of_an_untrusted_ca_is_refused_in_the_handshake(
     server: Server, ca: trustme.CA
 ) -> None:
     other = trustme.CA()
-    with httpx.Client(base_url=server.url, verify=client_context(ca, other, "app")) as c:
-        with pytest.raises((httpx.ConnectError, httpx.ReadError, httpx.RemoteProtocolError)):
-            c.get(LOGIN)
+    refused = (httpx.ConnectError, httpx.ReadError, httpx.RemoteProtocolError)
+    with (
+        httpx.Client(base_url=server.url, verify=client_context(ca, other, "app")) as c,
+        pytest.raises(refused),
+    ):
+        c.get(LOGIN)
     with httpx.Client(base_url=server.url, verify=client_context(ca, ca, "app")) as c:
         assert c.get(LOGIN).status_code == 200  # the server is unharmed
 
