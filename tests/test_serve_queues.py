@@ -153,6 +153,7 @@ def test_filter_keeps_the_queues_whose_attribute_compares_as_asked(client: httpx
 
 
 @keeps("docs/rest.md", "a filter, attribute or status name the resource does not know")
+@keeps("docs/rest.md", "`commandScope=` on a GET is 400")
 @pytest.mark.parametrize(
     ("name", "value"),
     [
@@ -165,6 +166,7 @@ def test_filter_keeps_the_queues_whose_attribute_compares_as_asked(client: httpx
         ("filter", "general.inhibitPut:greaterThan:true"),
         ("filter", "nothing.here:equalTo:1"),
         ("colour", "blue"),
+        ("commandScope", "*"),
         ("type", "queue"),
     ],
 )
@@ -205,7 +207,10 @@ def test_post_creates_a_queue_from_ibms_json_and_replaces_one_unless_no_replace(
         "maximumDepth": 78
     }
     refused = client.post(URL, params={"noReplace": ""}, json=body, headers=CSRF)
-    assert refused.status_code == 500 and refused.json()["error"][0]["reasonCode"] == 3008
+    assert refused.status_code == 500
+    error = refused.json()["error"][0]
+    assert error["msgId"] == "MQWB0004E" and error["reasonCode"] == 3008
+    assert "3008 : MQRCCF_COMMAND_FAILED" in error["message"]
     like = client.post(URL, params={"like": "REST.MADE"}, json={"name": "REST.COPY"}, headers=CSRF)
     assert like.status_code == 201, like.text
     copied = one(client, "REST.COPY", attributes="storage.maximumDepth")
@@ -275,6 +280,7 @@ def test_post_patch_and_delete_are_mqwebadmins_and_need_the_csrf_header(
 
 
 @keeps("docs/rest.md", "`keepAuthorityRecords` is refused with 400")
+@keeps("docs/rest.md", "A command the queue manager refuses is 500 with MQWB0004E, reason 3008")
 def test_delete_takes_ibms_options_and_refuses_keep_authority_records(
     client: httpx.Client,
 ) -> None:
@@ -284,6 +290,7 @@ def test_delete_takes_ibms_options_and_refuses_keep_authority_records(
     assert kept.status_code == 400
     with_messages = client.delete(f"{URL}/REST.GONE", headers=CSRF)
     assert with_messages.status_code == 500  # MQSC's DELETE refuses a queue with messages
+    assert with_messages.json()["error"][0]["msgId"] == "MQWB0004E"
     gone = client.delete(f"{URL}/REST.GONE", params={"purge": ""}, headers=CSRF)
     assert gone.status_code == 204, gone.text
     assert client.get(f"{URL}/REST.GONE").status_code == 404

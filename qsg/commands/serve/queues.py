@@ -36,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from actors import admin as actor_admin
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.commands.serve import admin
 from qsg.commands.serve.errors import Error, RestError, refuse
 from qsg.commands.serve.messaging import read_body
@@ -687,12 +687,12 @@ async def _run(service: Service, q_mgr: str, text: str) -> None:
         raise RestError(
             500,
             Error(
-                "MQWB0000E",
-                ("MQRCCF_COMMAND_FAILED",),
+                "MQWB0004E",
+                (str(CMQCFC.MQRCCF_COMMAND_FAILED), "MQRCCF_COMMAND_FAILED"),
                 type="pcf",
                 completion_code=2,
-                reason_code=3008,
-                detail=" ".join(reply.lines),
+                reason_code=CMQCFC.MQRCCF_COMMAND_FAILED,
+                detail=" ".join(reply.lines)[:2000],  # the reply, bounded
             ),
         )
     if down[0]:
