@@ -16,6 +16,7 @@ from qsg.commands.serve.live import EVERY, FillTrend, Live, schedule
 from tests.claims import keeps
 
 
+@keeps("docs/rest.md", "A structure's time to full is the run summary's")
 def test_a_structure_filling_steadily_has_the_time_its_trend_takes_to_reach_100() -> None:
     trend = FillTrend()
     seen: dict[str, Any] = {}
@@ -25,6 +26,10 @@ def test_a_structure_filling_steadily_has_the_time_its_trend_takes_to_reach_100(
     assert seen["time_to_full"] == pytest.approx(20.0)  # 60% now, 40% to go at 2%/s
 
 
+@keeps(
+    "docs/rest.md",
+    "shown only where the trend fills it within as long again as the samples span",
+)
 def test_a_structure_not_filling_or_too_slowly_has_no_time_to_full() -> None:
     trend = FillTrend()
     for second in range(0, 11):
@@ -34,11 +39,15 @@ def test_a_structure_not_filling_or_too_slowly_has_no_time_to_full() -> None:
     assert slow["time_to_full"] is None  # 999 s to go, seen for 10 s: beyond the horizon
 
 
+@keeps("docs/rest.md", "(one a simulated second, the last 240)")
 def test_samples_are_one_a_simulated_second_at_most() -> None:
     trend = FillTrend()
     for tenth in range(0, 50):
         trend.seen(("QSG1", "APP1"), tenth / 10, 1.0)
     assert len(trend.samples[("QSG1", "APP1")]) == 5
+    for second in range(5, 400):
+        trend.seen(("QSG1", "APP1"), float(second), 1.0)
+    assert len(trend.samples[("QSG1", "APP1")]) == 240
 
 
 def test_the_schedule_lists_each_fault_and_the_undoing_its_duration_brings() -> None:

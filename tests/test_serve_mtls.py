@@ -81,6 +81,7 @@ def client_context(ca: trustme.CA, signer: trustme.CA | None, common_name: str) 
 
 
 @keeps("docs/rest.md", "the Common Name (CN) of its subject names the user")
+@keeps("docs/rest.md", "`GET /login` names the mechanism `clientCertificate`.")
 def test_a_client_certificate_authenticates_as_the_user_its_cn_names(
     server: Server, ca: trustme.CA
 ) -> None:

@@ -225,6 +225,7 @@ def test_post_creates_a_queue_from_ibms_json_and_replaces_one_unless_no_replace(
 
 
 @keeps("docs/rest.md", "(MQWebAdmin) changes the attributes its body gives and answers 204")
+@keeps("docs/rest.md", "a body that names another `name` or `type` is 400")
 def test_patch_alters_only_the_attributes_given(client: httpx.Client) -> None:
     assert client.post(URL, json={"name": "REST.ALTERED"}, headers=CSRF).status_code == 201
     changed = client.patch(
@@ -296,6 +297,7 @@ def test_delete_takes_ibms_options_and_refuses_keep_authority_records(
     assert client.get(f"{URL}/REST.GONE").status_code == 404
 
 
+@keeps("docs/rest.md", "Bodies are 64 KB at most (413 beyond).")
 def test_a_huge_or_deep_body_is_refused_in_bounded_time(client: httpx.Client) -> None:
     started = time.monotonic()
     deep = "[" * 100_000 + "]" * 100_000
@@ -308,6 +310,49 @@ def test_a_huge_or_deep_body_is_refused_in_bounded_time(client: httpx.Client) ->
     )
     assert huge.status_code == 413
     assert time.monotonic() - started < 10
+
+
+@keeps("docs/rest.md", "`name=` (a generic name such as `DEV.*`, when the URL names none)")
+def test_name_selects_queues_by_a_generic_name_and_not_beside_a_named_queue(
+    client: httpx.Client,
+) -> None:
+    found = client.get(URL, params={"name": "APP.*"}).json()["queue"]
+    assert {q["name"] for q in found} >= {"APP.SMALL", "APP.ALIAS"}
+    assert all(q["name"].startswith("APP.") for q in found)
+    both = client.get(f"{URL}/APP.SMALL", params={"name": "APP.*"})
+    assert both.status_code == 400
+
+
+@keeps("docs/rest.md", "One filter, as IBM takes one.")
+def test_a_second_filter_is_400(client: httpx.Client) -> None:
+    twice = client.get(
+        f"{URL}?filter=storage.maximumDepth:greaterThan:1&filter=status.currentDepth:lessThan:5"
+    )
+    assert twice.status_code == 400 and twice.json()["error"][0]["msgId"] == "MQWB0302E"
+
+
+@keeps(
+    "docs/rest.md",
+    "`queueSharingGroupDisposition=` chooses which definition (`qmgr` by default)",
+)
+def test_patch_of_a_shared_queue_names_its_disposition(client: httpx.Client) -> None:
+    """A shared queue is not QSGDISP(QMGR): PATCH finds it with
+    ``queueSharingGroupDisposition=shared``, and the change is seen by every member."""
+    body = {"storage": {"maximumDepth": 4321}}
+    missing = client.patch(f"{URL}/DEV.QUEUE.1", json=body, headers=CSRF)
+    assert missing.status_code == 404
+    changed = client.patch(
+        f"{URL}/DEV.QUEUE.1",
+        params={"queueSharingGroupDisposition": "shared"},
+        json=body,
+        headers=CSRF,
+    )
+    assert changed.status_code == 204, changed.text
+    seen = client.get(
+        "/ibmmq/rest/v1/admin/qmgr/QM2/queue/DEV.QUEUE.1",
+        params={"attributes": "storage.maximumDepth"},
+    )
+    assert seen.json()["queue"][0]["storage"] == {"maximumDepth": 4321}
 
 
 def test_the_docs_table_of_attributes_is_the_resources_own() -> None:
