@@ -313,6 +313,7 @@ def test_a_huge_or_deep_body_is_refused_in_bounded_time(client: httpx.Client) ->
 
 
 @keeps("docs/rest.md", "`name=` (a generic name such as `DEV.*`, when the URL names none)")
+@keeps("docs/rest.md", "`type=cluster` finds nothing: qsg's queue managers are in no cluster.")
 def test_name_selects_queues_by_a_generic_name_and_not_beside_a_named_queue(
     client: httpx.Client,
 ) -> None:
@@ -321,6 +322,7 @@ def test_name_selects_queues_by_a_generic_name_and_not_beside_a_named_queue(
     assert all(q["name"].startswith("APP.") for q in found)
     both = client.get(f"{URL}/APP.SMALL", params={"name": "APP.*"})
     assert both.status_code == 400
+    assert client.get(URL, params={"type": "cluster"}).json() == {"queue": []}  # no cluster
 
 
 @keeps("docs/rest.md", "One filter, as IBM takes one.")

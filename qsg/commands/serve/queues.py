@@ -327,6 +327,10 @@ async def get(
         raise refuse(400, "MQWB0302E", "name", name, detail="Not a queue name.")
     snap = await actor_admin.snapshot(service.world, q_mgr)
     shown = []
+    if kind == "QCLUSTER":  # qsg's queue managers are in no cluster: none to show
+        if queue is not None:
+            raise _unknown_queue(queue, q_mgr)
+        return JSONResponse({"queue": []})
     for found in _display(
         f"DISPLAY QUEUE({_quoted(name)}) TYPE({kind}) QSGDISP({disposition}) ALL", snap
     ):
