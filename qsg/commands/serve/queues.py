@@ -331,11 +331,12 @@ async def get(
         if queue is not None:
             raise _unknown_queue(queue, q_mgr)
         return JSONResponse({"queue": []})
+    states = _statuses_of(snap)
     for found in _display(
         f"DISPLAY QUEUE({_quoted(name)}) TYPE({kind}) QSGDISP({disposition}) ALL", snap
     ):
         attrs = dict(found.attributes)
-        status = _status_of(found.name, snap)
+        status = states.get(found.name)
         if wanted is not None and not wanted(attrs, status):
             continue
         shown.append(_queue_json(found.name, attrs, fields, statuses, status))
@@ -351,19 +352,17 @@ def _display(text: str, snap: Snapshot) -> list[display.Found]:
     return display.select(parsed.request, snap)
 
 
-def _status_of(name: str, snap: Snapshot) -> dict[str, int] | None:
-    """A local queue's status on this queue manager (None for alias, remote, model)."""
-    view = snap.queues.get(name)
-    if view is None or not view.local:
-        return None
-    attrs = dict(display.select(_qstatus(name), snap)[0].attributes)
-    return {s.rest: s.read(attrs, view.uncommitted) for s in STATUS}
-
-
-def _qstatus(name: str) -> display.Request:
-    request = commands.parse(f"DISPLAY QSTATUS({_quoted(name)}) TYPE(QUEUE) ALL").request
-    assert request is not None  # a name DISPLAY QUEUE found is one DISPLAY QSTATUS reads
-    return request
+def _statuses_of(snap: Snapshot) -> dict[str, dict[str, int]]:
+    """Each local queue's status on this queue manager, by name (DISPLAY QSTATUS, once
+    for the request: alias, remote and model queues have none)."""
+    request = commands.parse("DISPLAY QSTATUS(*) TYPE(QUEUE) ALL").request
+    assert request is not None  # a constant command
+    found = {}
+    for each in display.select(request, snap):
+        view = snap.queues[each.name]
+        attrs = dict(each.attributes)
+        found[each.name] = {s.rest: s.read(attrs, view.uncommitted) for s in STATUS}
+    return found
 
 
 def _queue_json(
