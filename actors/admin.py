@@ -101,14 +101,17 @@ async def snapshot(world: Administered, q_mgr: str) -> Snapshot:
     return await qm.dispatch(make, system=True)
 
 
-async def command(world: Administered, q_mgr: str, text: str) -> Reply:
+async def command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply:
     """Run one MQSC command on ``q_mgr``, as its console would: its reply, an error
-    reply at worst (see the module's docstring)."""
+    reply at worst (see the module's docstring). ``text`` is the command as MQSC text,
+    or already made as data (``commands.parse_words``: a REST request's)."""
     try:
         return await _command(world, q_mgr, text)
     except Exception as error:  # a defect: answered and recorded, the run goes on
-        failed(world, q_mgr, text, error)
-        return commands.failure(q_mgr, _verb(text), error)
+        shown = text if isinstance(text, str) else text.verb
+        failed(world, q_mgr, shown, error)
+        verb = _verb(text) if isinstance(text, str) else text.verb or "COMMAND"
+        return commands.failure(q_mgr, verb, error)
 
 
 def failed(world: Administered, q_mgr: str, command: str, error: Exception) -> None:
@@ -127,8 +130,8 @@ def _verb(text: str) -> str:
         return (text.split() or ["COMMAND"])[0].upper()[:16]
 
 
-async def _command(world: Administered, q_mgr: str, text: str) -> Reply:
-    parsed = commands.parse(text)
+async def _command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply:
+    parsed = commands.parse(text) if isinstance(text, str) else text
     cmdscope = commands.scope(parsed)
     qm = world.qmgrs[q_mgr]
     if not cmdscope or parsed.error is not None:

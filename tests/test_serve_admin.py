@@ -387,3 +387,43 @@ def test_v1_delete_queue_deletes_it_with_purge_and_mqwebadminro_may_not(
     assert client.get(url, auth=ADMIN).status_code == 404
     again = client.delete(url, auth=ADMIN, headers=CSRF)
     assert again.status_code == 404
+
+
+@keeps(
+    "docs/rest.md",
+    "so a name or a value holding quotes or parentheses is that name or value and "
+    "cannot add a keyword",
+)
+def test_run_command_json_makes_its_command_as_data_so_a_name_cannot_add_a_keyword(
+    client: httpx.Client,
+) -> None:
+    """Issue 43, commands as data: runCommandJSON's name and values are never written
+    into MQSC text (IBM's B1') LIKE('TEST.1 through PCF, here through REST)."""
+    injected = {
+        "type": "runCommandJSON",
+        "command": "define",
+        "qualifier": "qlocal",
+        "name": "B1') LIKE('DEV.QUEUE.1",
+    }
+    body = mqsc(client, injected).json()
+    assert body["overallCompletionCode"] == 2
+    shown = mqsc(client, {"type": "runCommand", "parameters": {"command": "DISPLAY QLOCAL(B1)"}})
+    assert "NOT FOUND" in " ".join(shown.json()["commandResponse"][0]["text"]).upper()
+    odd = {
+        "type": "runCommandJSON",
+        "command": "define",
+        "qualifier": "qlocal",
+        "name": "ADMIN.ODD",
+        "parameters": {"descr": "it's (odd) MAXDEPTH(1)"},
+    }
+    assert mqsc(client, odd).json()["overallCompletionCode"] == 0
+    display = {
+        "type": "runCommandJSON",
+        "command": "display",
+        "qualifier": "qlocal",
+        "name": "ADMIN.ODD",
+        "responseParameters": ["descr", "maxdepth"],
+    }
+    (item,) = mqsc(client, display).json()["commandResponse"]
+    assert item["parameters"]["descr"] == "it's (odd) MAXDEPTH(1)"
+    assert item["parameters"]["maxdepth"] != 1

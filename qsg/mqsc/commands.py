@@ -129,10 +129,27 @@ def parse(text: str) -> Parsed:
     items, problems = lexer.items(chunks[0], "<command>")
     if not items and not problems:
         return Parsed("", error=("CSQ9001E", "NO COMMAND"))
-    head = items[0].word if items else text.split()[0].upper()
-    verb = VERBS.get(head, "")
     if problems:
-        return Parsed(verb, error=_lexical(problems[0].message))
+        head = items[0].word if items else text.split()[0].upper()
+        return Parsed(VERBS.get(head, ""), error=_lexical(problems[0].message))
+    return _parsed(items)
+
+
+def parse_words(words: Sequence[tuple[str, str | None, bool]]) -> Parsed:
+    """One command from its words as data (a REST request's): each (keyword, value or
+    None for a bare keyword, quoted: the value keeps its case and blanks), the verb and
+    the object first. Checked as ``parse`` checks a command read, but nothing is read as
+    MQSC text, so no name or value can add a keyword (IBM MQ reads a REST
+    ``runCommandJSON`` as "the MQSC command" its fields spell; qsg never writes it out)."""
+    if not words:
+        return Parsed("", error=("CSQ9001E", "NO COMMAND"))
+    return _parsed([lexer.Item(w.upper(), v, q, 1, 1, 1) for w, v, q in words])
+
+
+def _parsed(items: list[lexer.Item]) -> Parsed:
+    """A command from its words (read from text, or given as data)."""
+    head = items[0].word
+    verb = VERBS.get(head, "")
     if not verb or items[0].value is not None:
         return Parsed(head, error=("CSQ9001E", f"'{head}' IS INVALID"))
     word = items[1].word if len(items) > 1 else ""
@@ -150,40 +167,26 @@ def parse(text: str) -> Parsed:
     scoped = [item for item in items if item.word == "CMDSCOPE"]
     if len(scoped) > 1:
         return Parsed(what, error=("CSQ9000E", "'CMDSCOPE' APPEARS MORE THAN ONCE"))
-    cmdscope, text = "", chunks[0].text
+    cmdscope = ""
     if scoped:
         # CMDSCOPE says where the command runs, not what it does: taken out here, the
         # command that each queue manager runs is the rest (the actors send it).
         cmdscope = (scoped[0].value or "").strip()
-        text = _without(chunks[0], scoped[0])
         items = [item for item in items if item is not scoped[0]]
-    parsed = _parse_rest(verb, what, items, text)
+    parsed = _parse_rest(verb, what, items)
     return replace(parsed, cmdscope=cmdscope) if parsed.error is None else parsed
 
 
-def _parse_rest(verb: str, what: str, items: list[lexer.Item], text: str) -> Parsed:
+def _parse_rest(verb: str, what: str, items: list[lexer.Item]) -> Parsed:
     if verb == "CLEAR":
         return _parse_clear(items)
     if verb in ("START", "STOP"):
         return _parse_channel(verb, items)
     try:
-        commands = reader.parse(text, "<command>")
+        command = reader.from_items(items, "<command>")
     except MQSCError as error:
         return Parsed(what, error=_syntax(error.problems[0].message))
-    object_type = commands[0].object_type if commands else ""
-    return Parsed(f"{verb} {object_type}", commands=tuple(commands))
-
-
-def _without(chunk: lexer.Chars, item: lexer.Item) -> str:
-    """``chunk``'s text without ``item`` (a ``WORD(value)``), as if it was not written."""
-    start = chunk.places.index((item.line, item.column))
-    end = chunk.text.index("(", start) + 1
-    quoted = False
-    while end < len(chunk.text) and (quoted or chunk.text[end] != ")"):
-        if chunk.text[end] == "'":
-            quoted = not quoted
-        end += 1
-    return f"{chunk.text[:start]} {chunk.text[end + 1 :]}"
+    return Parsed(f"{verb} {command.object_type}", commands=(command,))
 
 
 def _parse_clear(items: list[lexer.Item]) -> Parsed:
@@ -563,6 +566,7 @@ __all__ = [
     "clear",
     "failure",
     "parse",
+    "parse_words",
     "prefix",
     "recovered_line",
     "run",

@@ -98,9 +98,15 @@ def command(
         lexer.Item(object_type, name or None, True, 1, 1, 1),
         *(lexer.Item(word, value, quoted, 1, 1, 1) for word, value, quoted in words),
     ]
+    return from_items(items, source)
+
+
+def from_items(items: Sequence[lexer.Item], source: str = "<mqsc>") -> Command:
+    """One command from its words already read (the lexer's, or a request's made as
+    data): checked as ``parse`` checks a command. MQSCError lists what is wrong."""
     problems: list[Problem] = []
-    built = _command(items, source, problems)
-    if built is None:
+    built = _command(list(items), source, problems)
+    if built is None or problems:
         raise MQSCError(problems)
     return built
 

@@ -7,7 +7,8 @@ command" and "POST - JSON formatted command") takes a JSON body of one of two ty
   the MQSC text run as ``qsg mqsc`` and a scenario's ``[[at]]`` commands run it
   (``actors.admin.command``), answered with the reply's lines in ``text``;
 - ``runCommandJSON``: ``command``, ``qualifier``, ``name``, ``parameters``,
-  ``responseParameters`` (and ``commandScope``), made into the same MQSC text; a
+  ``responseParameters`` (and ``commandScope``), made into the same command as data
+  (``commands.parse_words``: never MQSC text, so no name or value can add a keyword); a
   DISPLAY is answered with one ``commandResponse`` item per object found, its
   ``parameters`` the attributes DISPLAY shows (``qsg.mqsc.display.select``, the one
   implementation behind MQSC, PCF and REST), named in lower case as IBM's replies name
@@ -94,8 +95,8 @@ async def mqsc(service: Service, request: Request, q_mgr: str, who: Principal) -
     kind = body.get("type")
     if kind == "runCommand":
         text = _run_command_text(body)
-        _authorize(who, text, q_mgr)
-        down = down_members(service, q_mgr, text)
+        _authorize(who, commands.parse(text), q_mgr)
+        down = down_members(service, q_mgr, commands.parse(text))
         reply = await admin.command(service.world, q_mgr, text)
         item = {
             "completionCode": _FAILED[0] if reply.failed else 0,
@@ -104,12 +105,12 @@ async def mqsc(service: Service, request: Request, q_mgr: str, who: Principal) -
         }
         return answer([item], service, down)
     if kind == "runCommandJSON":
-        text, parsed = _run_command_json_text(body)
-        _authorize(who, text, q_mgr)
+        parsed = _run_command_json(body)
+        _authorize(who, parsed, q_mgr)
         if parsed.request is not None and parsed.error is None:
             return await _display(service, q_mgr, parsed.request)
-        down = down_members(service, q_mgr, text)
-        reply = await admin.command(service.world, q_mgr, text)
+        down = down_members(service, q_mgr, parsed)
+        reply = await admin.command(service.world, q_mgr, parsed)
         return answer([reply_item(reply)], service, down)
     raise refuse(400, "MQWB2004E", detail="type must be runCommand or runCommandJSON.")
 
@@ -144,8 +145,9 @@ def _run_command_text(body: dict[str, Any]) -> str:
     return command
 
 
-def _run_command_json_text(body: dict[str, Any]) -> tuple[str, commands.Parsed]:
-    """runCommandJSON's fields as one MQSC command, and that command read."""
+def _run_command_json(body: dict[str, Any]) -> commands.Parsed:
+    """runCommandJSON's fields as one command, made as data (``commands.parse_words``):
+    no name or value is written into MQSC text, so none can add a keyword."""
     known = {
         "type",
         "command",
@@ -166,62 +168,67 @@ def _run_command_json_text(body: dict[str, Any]) -> tuple[str, commands.Parsed]:
     verb, noun = command.upper(), qualifier.upper()
     if verb in ("DISPLAY", "DIS") and noun in _NOT_JSON:
         raise refuse(400, "MQWB2004E", detail=f"DISPLAY {noun} needs runCommand.")
-    words = [verb, noun]
     name = body.get("name")
-    if name is not None:
-        if not isinstance(name, str) or not name:
-            raise refuse(400, "MQWB2004E", detail="name must be a non-empty string.")
-        words[-1] = f"{noun}({quoted(name, keep_case=True)})"
+    if name is not None and (not isinstance(name, str) or not name):
+        raise refuse(400, "MQWB2004E", detail="name must be a non-empty string.")
+    words: list[Word] = [(verb, None, False), (noun, name, name is not None)]
     parameters = body.get("parameters", {})
     if not isinstance(parameters, dict):
         raise refuse(400, "MQWB2004E", detail="parameters must be a JSON object.")
     for key, value in parameters.items():
-        words.append(_parameter(key, value))
+        words.append(parameter_word(key, value))
     scope = body.get("commandScope")
     if scope is not None:
         if not isinstance(scope, str) or not _PLAIN.fullmatch(scope):
             raise refuse(400, "MQWB2004E", detail="commandScope must be * or a member's name.")
-        words.append(f"CMDSCOPE({scope})")
+        words.append(("CMDSCOPE", scope, False))
     wanted = body.get("responseParameters")
     if wanted is not None:
         if not isinstance(wanted, list) or not all(
             isinstance(w, str) and _PLAIN.fullmatch(w) for w in wanted
         ):
             raise refuse(400, "MQWB2004E", detail="responseParameters must be attribute names.")
-        words += ["ALL" if w.lower() == "all" else w.upper() for w in wanted]
-    text = " ".join(words)
-    return text, commands.parse(text)
+        words += [("ALL" if w.lower() == "all" else w.upper(), None, False) for w in wanted]
+    return commands.parse_words(words)
 
 
-def _parameter(key: object, value: object) -> str:
+#: A command's word as data: (keyword, value or None for a bare keyword, quoted: the
+#: value keeps its case and blanks), as ``commands.parse_words`` takes it.
+Word = tuple[str, str | None, bool]
+
+
+def parameter_word(key: object, value: object) -> Word:
+    """One attribute of a request as a command's word (400 if it cannot be one)."""
     if not isinstance(key, str) or not _PLAIN.fullmatch(key):
         raise refuse(400, "MQWB2004E", detail=f"{key!r} is not an attribute name.")
     keyword = key.upper()
     if isinstance(value, bool):  # a keyword given bare: SHARE, or NOSHARE for false
-        return keyword if value else f"NO{keyword}"
+        return (keyword if value else f"NO{keyword}", None, False)
     if isinstance(value, int):
-        return f"{keyword}({value})"
+        return (keyword, str(value), False)
     if isinstance(value, str):
-        return f"{keyword}({quoted(value, keep_case=keyword in _TEXT_ATTRIBUTES)})"
+        return value_word(keyword, value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return f"{keyword}({','.join(quoted(v, keep_case=True) for v in value)})"
+        if any("," in v or "'" in v for v in value):
+            raise refuse(400, "MQWB2004E", detail=f"A value of {key} holds a comma or a quote.")
+        return (keyword, ",".join(value), True)
     raise refuse(400, "MQWB2004E", detail=f"The value of {key} is not a string or a number.")
 
 
-def quoted(value: str, *, keep_case: bool) -> str:
-    """``value`` as MQSC reads it back: bare when it can be, else in quotes (MQSC folds
-    a bare word to upper case, so text whose case matters is quoted)."""
-    if _PLAIN.fullmatch(value) and not (keep_case and value != value.upper()):
-        return value
-    return "'" + value.replace("'", "''") + "'"
+def value_word(keyword: str, value: str) -> Word:
+    """``KEYWORD(value)`` as data: a text attribute's value kept as given (quoted), any
+    other folded to upper case, as MQSC folds a bare word."""
+    if keyword in _TEXT_ATTRIBUTES:
+        return (keyword, value, True)
+    return (keyword, value.upper(), not _PLAIN.fullmatch(value))
 
 
-def _authorize(who: Principal, text: str, q_mgr: str) -> None:
+def _authorize(who: Principal, parsed: commands.Parsed, q_mgr: str) -> None:
     """MQWebAdmin runs any command; MQWebAdminRO and MQWebUser only DISPLAY (qsg has
     no command authority records to judge a user's other commands by)."""
     if who.has(ADMIN):
         return
-    if commands.parse(text).request is None:
+    if parsed.request is None:
         raise refuse(403, "MQWB0103E", f" to change {q_mgr}")
 
 
@@ -313,9 +320,11 @@ def answer(
     raise RestError(500, *errors, extra={"success": success, **body})
 
 
-def down_members(service: Service, q_mgr: str, text: str) -> tuple[list[str], list[str]]:
+def down_members(
+    service: Service, q_mgr: str, parsed: commands.Parsed
+) -> tuple[list[str], list[str]]:
     """The members a command's scope names that are not active, and the others."""
-    scope = commands.scope(commands.parse(text))
+    scope = commands.scope(parsed)
     group = service.world.qmgrs[q_mgr].rules.qsg
     if not scope or group is None:
         return [], []
@@ -326,11 +335,13 @@ def down_members(service: Service, q_mgr: str, text: str) -> tuple[list[str], li
 
 
 __all__ = [
+    "Word",
     "answer",
     "down_members",
     "installation",
     "mqsc",
+    "parameter_word",
     "qmgr_states",
-    "quoted",
     "reply_item",
+    "value_word",
 ]

@@ -38,6 +38,7 @@ from starlette.responses import JSONResponse, Response
 from actors import admin as actor_admin
 from qsg import CMQC, CMQCFC
 from qsg.commands.serve import admin
+from qsg.commands.serve.admin import Word
 from qsg.commands.serve.errors import Error, RestError, refuse
 from qsg.commands.serve.messaging import read_body
 from qsg.commands.serve.security import ADMIN, ADMIN_RO, USER, Principal, require
@@ -92,27 +93,31 @@ class Field:
             return True, value if isinstance(value, int) else int(str(value))
         return True, "" if value is None else str(value)
 
-    def to_mqsc(self, value: object) -> str:
-        """``value`` (JSON) as the MQSC word DEFINE and ALTER take; 400 if it is not one
-        this attribute takes."""
+    def to_mqsc(self, value: object) -> Word:
+        """``value`` (JSON) as the command's word DEFINE and ALTER take, as data (never
+        MQSC text); 400 if it is not one this attribute takes."""
         if self.kind == "flag":
             if not isinstance(value, bool):
                 raise _bad_value(self.rest, value)
             word = self.true_word if value else self.false_word
-            # a bare keyword (SHARE, NOSHARE) is written alone, a value in parentheses
-            return word if self.keyword == self.true_word else f"{self.keyword}({word})"
+            # a bare keyword (SHARE, NOSHARE) stands alone, else it is a value
+            return (
+                (word, None, False)
+                if self.keyword == self.true_word
+                else (self.keyword, word, False)
+            )
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 raise _bad_value(self.rest, value)
-            return f"{self.keyword}({value})"
+            return (self.keyword, str(value), False)
         if self.kind == "choice":
             back = {rest: mqsc for mqsc, rest in self.words}
             if not isinstance(value, str) or value not in back:
                 raise _bad_value(self.rest, value)
-            return f"{self.keyword}({back[value]})"
+            return (self.keyword, back[value], False)
         if not isinstance(value, str) or len(value) > 256:
             raise _bad_value(self.rest, value)
-        return f"{self.keyword}('{value.replace(chr(39), chr(39) * 2)}')"
+        return (self.keyword, value, True)
 
 
 def _flag(rest: str, keyword: str, true_word: str, false_word: str) -> Field:
@@ -333,7 +338,14 @@ async def get(
         return JSONResponse({"queue": []})
     states = _statuses_of(snap)
     for found in _display(
-        f"DISPLAY QUEUE({_quoted(name)}) TYPE({kind}) QSGDISP({disposition}) ALL", snap
+        [
+            ("DISPLAY", None, False),
+            ("QUEUE", name, True),
+            ("TYPE", kind, False),
+            ("QSGDISP", disposition, False),
+            ("ALL", None, False),
+        ],
+        snap,
     ):
         attrs = dict(found.attributes)
         status = states.get(found.name)
@@ -345,11 +357,16 @@ async def get(
     return JSONResponse({"queue": shown})
 
 
-def _display(text: str, snap: Snapshot) -> list[display.Found]:
-    parsed = commands.parse(text)
+def _display(words: list[Word], snap: Snapshot) -> list[display.Found]:
+    parsed = commands.parse_words(words)
     if parsed.request is None:
-        raise refuse(400, "MQWB0302E", "name", text, detail="Not a queue name.")
+        name = _cut(str(words[1][1]))
+        raise refuse(400, "MQWB0302E", "name", name, detail="Not a queue name.")
     return display.select(parsed.request, snap)
+
+
+def _display_queue(queue: str, disposition: str) -> list[Word]:
+    return [("DISPLAY", None, False), ("QUEUE", queue, True), ("QSGDISP", disposition, False)]
 
 
 def _statuses_of(snap: Snapshot) -> dict[str, dict[str, int]]:
@@ -582,15 +599,18 @@ async def create(service: Service, request: Request, q_mgr: str, who: Principal)
     kind = body.get("type", "local")
     if kind not in ("local", "alias", "remote", "model"):
         raise refuse(400, "MQWB2004E", detail="type is local, alias, remote or model.")
-    words = [f"DEFINE {_QUEUE_TYPES[kind]}({_quoted(name)})", *_settings(body, kind)]
+    words: list[Word] = [
+        ("DEFINE", None, False),
+        (_QUEUE_TYPES[kind], name, True),
+        *_settings(body, kind),
+    ]
     like = query.get("like")
     if like is not None:
         if not _NAME.fullmatch(like):
             raise refuse(400, "MQWB0302E", "like", _cut(like))
-        words.append(f"LIKE({_quoted(like)})")
-    words.append("NOREPLACE" if "noReplace" in query else "REPLACE")
-    text = _scoped(words, query)
-    await _run(service, q_mgr, text)
+        words.append(("LIKE", like, True))
+    words.append(("NOREPLACE" if "noReplace" in query else "REPLACE", None, False))
+    await _run(service, q_mgr, _scoped(words, query))
     return Response(status_code=201)
 
 
@@ -610,8 +630,7 @@ async def change(
     )
     body = await _body(request)
     found = _display(
-        f"DISPLAY QUEUE({_quoted(queue)}) QSGDISP({disposition})",
-        await actor_admin.snapshot(service.world, q_mgr),
+        _display_queue(queue, disposition), await actor_admin.snapshot(service.world, q_mgr)
     )
     if not found:
         raise _unknown_queue(queue, q_mgr)
@@ -628,15 +647,15 @@ async def change(
                 "give queueSharingGroupDisposition= instead."
             ),
         )
-    words = [f"ALTER {_QUEUE_TYPES[kind]}({_quoted(queue)})", *settings]
+    words: list[Word] = [("ALTER", None, False), (_QUEUE_TYPES[kind], queue, True), *settings]
     await _run(service, q_mgr, _scoped(words, query))
     return Response(status_code=204)
 
 
-def _settings(body: dict[str, Any], kind: str) -> list[str]:
-    """The body's attribute objects as MQSC words; 400 for a name the resource does not
-    know, a value it does not take, or an object the queue's type does not have."""
-    words: list[str] = []
+def _settings(body: dict[str, Any], kind: str) -> list[Word]:
+    """The body's attribute objects as the command's words; 400 for a name the resource
+    does not know, a value it does not take, or an object the queue's type does not have."""
+    words: list[Word] = []
     for key, value in body.items():
         if key in ("name", "type"):
             continue
@@ -650,10 +669,10 @@ def _settings(body: dict[str, Any], kind: str) -> list[str]:
     return words
 
 
-def _group_words(prefix: str, value: object) -> list[str]:
+def _group_words(prefix: str, value: object) -> list[Word]:
     if not isinstance(value, dict):
         raise refuse(400, "MQWB2004E", detail=f"{prefix} must be a JSON object.")
-    words: list[str] = []
+    words: list[Word] = []
     for key, inner in value.items():
         name = f"{prefix}.{key}"
         field = BY_NAME.get(name)
@@ -672,20 +691,21 @@ def _group_words(prefix: str, value: object) -> list[str]:
     return words
 
 
-def _scoped(words: list[str], query: dict[str, str]) -> str:
+def _scoped(words: list[Word], query: dict[str, str]) -> commands.Parsed:
+    """The command of ``words``, with the query's command scope, made as data."""
     scope = query.get("commandScope")
     if scope is not None:
         if not _SCOPE.fullmatch(scope):
             raise refuse(400, "MQWB0302E", "commandScope", _cut(scope))
-        words.append(f"CMDSCOPE({scope})")
-    return " ".join(words)
+        words.append(("CMDSCOPE", scope, False))
+    return commands.parse_words(words)
 
 
-async def _run(service: Service, q_mgr: str, text: str) -> None:
-    """The MQSC command on ``q_mgr``: a refusal is 500 with reason 3008 and the queue
+async def _run(service: Service, q_mgr: str, parsed: commands.Parsed) -> None:
+    """The command on ``q_mgr``: a refusal is 500 with reason 3008 and the queue
     manager's reply; a command scope with members down is 500 naming them."""
-    down = admin.down_members(service, q_mgr, text)
-    reply = await actor_admin.command(service.world, q_mgr, text)
+    down = admin.down_members(service, q_mgr, parsed)
+    reply = await actor_admin.command(service.world, q_mgr, parsed)
     if reply.failed:
         raise RestError(
             500,
@@ -740,17 +760,16 @@ async def delete(
         {d: d.upper() for d in ("qmgr", "copy", "group", "shared")},
     )
     found = _display(
-        f"DISPLAY QUEUE({_quoted(queue)}) QSGDISP({disposition})",
-        await actor_admin.snapshot(service.world, q_mgr),
+        _display_queue(queue, disposition), await actor_admin.snapshot(service.world, q_mgr)
     )
     if not found:
         raise _unknown_queue(queue, q_mgr)
     verb = str(dict(found[0].attributes).get("TYPE", "QLOCAL"))
     # qsg's DELETE finds the definition's disposition itself (its MQSC reader takes no
     # QSGDISP on DELETE): the disposition asked for chose the object above.
-    words = [f"DELETE {verb}({_quoted(queue)})"]
+    words: list[Word] = [("DELETE", None, False), (verb, queue, True)]
     if "purge" in query and verb == "QLOCAL":
-        words.append("PURGE")
+        words.append(("PURGE", None, False))
     await _run(service, q_mgr, _scoped(words, query))
     return Response(status_code=204)
 
@@ -785,10 +804,6 @@ def _choice_param(query: dict[str, str], name: str, default: str, choices: dict[
     if value not in choices:
         raise refuse(400, "MQWB0302E", name, _cut(value))
     return choices[value]
-
-
-def _quoted(name: str) -> str:
-    return admin.quoted(name, keep_case=True)
 
 
 def _cut(text: str) -> str:
