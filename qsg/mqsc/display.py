@@ -24,8 +24,10 @@ from qsg.core.objects import (
     AliasQueue,
     CFStructure,
     ChannelDefinition,
+    NamelistDefinition,
     ProcessDefinition,
     RemoteQueue,
+    StorageClass,
 )
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import attributes as A
@@ -57,6 +59,10 @@ OBJECTS = {
     "PRO": "PROCESS",
     "GROUP": "GROUP",
     "CONN": "CONN",
+    "NAMELIST": "NAMELIST",
+    "NL": "NAMELIST",
+    "STGCLASS": "STGCLASS",
+    "STC": "STGCLASS",
 }
 #: The object types DISPLAY names without a value in parentheses.
 UNNAMED = frozenset({"QMGR", "GROUP"})
@@ -72,6 +78,9 @@ MESSAGES = {
     "CFSTRUCT": "CSQM440I",
     "CFSTATUS": "CSQM442I",
     "CONN": connections.MESSAGE,
+    # CSQM408I and CSQM410I: the numbers qsg gives namelists and storage classes.
+    "NAMELIST": "CSQM408I",
+    "STGCLASS": "CSQM410I",
 }
 #: TYPE(...) each object type takes, the first being the default.
 TYPES = {
@@ -360,6 +369,10 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     elif kind == "PROCESS":
         for name, process in snap.processes.items():
             yield message, name, A.process(process)
+    elif kind in ("NAMELIST", "STGCLASS"):
+        known = snap.namelists if kind == "NAMELIST" else snap.storage_classes
+        for name, record in known.items():
+            yield message, name, A.shown(record, kind)
 
 
 def _keywords(*lists: A.Attributes) -> frozenset[str]:
@@ -397,6 +410,8 @@ def _samples() -> dict[str, frozenset[str]]:
             )
         ),
         "PROCESS": _keywords(A.process(ProcessDefinition("X"))),
+        "NAMELIST": _keywords(A.shown(NamelistDefinition("X"), "NAMELIST")),
+        "STGCLASS": _keywords(A.shown(StorageClass("X"), "STGCLASS")),
         "GROUP": frozenset(),
         "CONN": connections.KEYWORDS,
     }
@@ -415,6 +430,8 @@ FIXED = {
     "CFSTRUCT": 1,
     "CFSTATUS": 2,
     "PROCESS": 1,
+    "NAMELIST": 2,
+    "STGCLASS": 3,
     "GROUP": 0,
     "CONN": 3,
 }

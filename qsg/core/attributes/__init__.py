@@ -28,12 +28,17 @@ from qsg.core.attributes.attribute import (
     QUEUES,
     Attribute,
 )
-from qsg.core.attributes.kinds import Choice, Kind, Number, Text, Wire
+from qsg.core.attributes.kinds import Choice, Kind, Names, Number, Text, Wire
+from qsg.core.attributes.namelists import NAMELISTS, STAMPS, STORAGE_CLASSES
 from qsg.core.attributes.objects import CF_STRUCTURES, CHANNELS, CHLTYPE, PROCESSES, Q_MGR
+from qsg.core.attributes.qmgr import Q_MGR_FIXED, Q_MGR_KEPT
 from qsg.core.attributes.queues import Q_TYPE, QUEUE
 
-#: Every row, each family in DISPLAY's order.
-ROWS: tuple[Attribute, ...] = QUEUE + CHANNELS + CF_STRUCTURES + PROCESSES + Q_MGR
+#: Every row, each family in DISPLAY's order; the dates last, on every object type.
+ROWS: tuple[Attribute, ...] = (
+    QUEUE + CHANNELS + CF_STRUCTURES + PROCESSES + Q_MGR + Q_MGR_FIXED + Q_MGR_KEPT
+)
+ROWS += NAMELISTS + STORAGE_CLASSES + STAMPS
 #: The rows each object type shows, in DISPLAY's order.
 TABLE: dict[str, tuple[Attribute, ...]] = {
     kind: tuple(a for a in ROWS if kind in a.displayed_on) for kind in OBJECT_TYPES
@@ -106,7 +111,10 @@ def queue_type(q_type: int) -> str:
 
 
 def padded(a: Attribute, value: Any) -> int | bytes:
-    """``value`` as MQINQ returns it: an int, or bytes blank-padded to MQ's length."""
+    """``value`` as MQINQ returns it: an int, or bytes blank-padded to MQ's length (a
+    namelist's NAMES: each name padded, one after another)."""
+    if isinstance(a.kind, Names):
+        return b"".join(n.encode()[: a.kind.length].ljust(a.kind.length) for n in value)
     wire = a.kind.wire(value)
     if isinstance(wire, str):
         return wire.encode()[: a.kind.length].ljust(a.kind.length)
@@ -171,6 +179,7 @@ __all__ = [
     "Choice",
     "Kept",
     "Kind",
+    "Names",
     "Number",
     "Text",
     "Wire",
