@@ -47,6 +47,13 @@ def _identifier(a: Attribute) -> str:
 
 
 def _values(a: Attribute) -> str:
+    others = "".join(
+        f"; {chltype}: **{a.kind.shown(value)}**" for chltype, value in a.type_defaults
+    )
+    return _kind_values(a) + others
+
+
+def _kind_values(a: Attribute) -> str:
     kind = a.kind
     if isinstance(kind, Choice):
         words = list(kind.values)

@@ -82,13 +82,15 @@ def not_for(chltype: str, keywords: Iterable[str]) -> list[str]:
 
 
 def read(record: object, a: Attribute) -> Any:
-    """The value ``record`` (a definition, or the queue manager) has for ``a``."""
+    """The value ``record`` (a definition, or the queue manager) has for ``a``; one
+    never set is IBM's default for the record's type (a channel's CHLTYPE's own)."""
+    default = a.default_for(channel_type(record)) if a.type_defaults else a.default
     if a.field:
         value: Any = record
         for part in a.field.split("."):
             value = getattr(value, part)
-        return a.default if value is None else value
-    return dict(getattr(record, "kept", ())).get(a.keyword, a.default)
+        return default if value is None else value
+    return dict(getattr(record, "kept", ())).get(a.keyword, default)
 
 
 def kept(base: Iterable[tuple[str, Any]], changes: Mapping[str, Any]) -> Kept:

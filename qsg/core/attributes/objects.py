@@ -349,6 +349,7 @@ CHANNELS: tuple[Attribute, ...] = (
         6000,
         parameter=F.MQIACH_DISC_INTERVAL,
         channel_types=_SENDING | {"SVRCONN"},
+        type_defaults=(("SVRCONN", 0),),  # "Server-connection channel": DISCINT(0)
         why="a started channel stays running until STOP CHANNEL or a failure",
     ),
     row(
