@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from qsg import CMQC, CMQCFC, QMgr
+from qsg import CMQC, CMQCFC, OD, QMgr
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import commands, load, pcf_changes, pcf_inquiries, status
 from qsg.mqsc.pcf import Header, Message
@@ -404,3 +404,17 @@ def test_dates_come_from_the_runs_clock_define_sets_all_four_and_alter_moves_alt
     assert _console(qm, "ALTER QLOCAL(APP.Q) CRDATE(2020-01-01)").startswith(
         "CSQ9001E !QM1 'CRDATE' IS INVALID"
     )
+
+
+def test_a_dynamic_queue_is_created_when_mqopen_makes_it_not_when_its_model_was() -> None:
+    # MQOPEN of a model queue creates a local queue ("Dynamic queues"): its CRDATE and
+    # CRTIME are the open's, by the run's clock, not the model's DEFINE's.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE QMODEL(APP.MODEL) DEFTYPE(PERMDYN)")
+    qm.time = 86_400.0 * 2 + 45.0  # two days on, 00.00.45
+    od = OD(ObjectName=b"APP.MODEL", DynamicQName=b"APP.DYN.*")
+    h = qm.connect().open(od, CMQC.MQOO_INQUIRE)
+    assert h.inquire(CMQC.MQCA_CREATION_DATE) == b"2026-01-03  "
+    assert h.inquire(CMQC.MQCA_CREATION_TIME) == b"00.00.45"
+    model = _shown(_console(qm, "DISPLAY QMODEL(APP.MODEL) CRDATE"))
+    assert model.endswith(" CRDATE(2026-01-01)")

@@ -4,10 +4,11 @@ MQPUT1, the unit of work, and the end of the connection."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import cfstate, mqlong, platforms, qmgrevents, trigger
+from qsg.core import attributes, cfstate, mqlong, platforms, qmgrevents, trigger
 from qsg.core.authority import open_operations
 from qsg.core.conntag import TagUse
 from qsg.core.engine import PutIdentity
@@ -32,6 +33,8 @@ class ConnectionOwner(HandleQueueManager, Directory, Protocol):
 
     @property
     def connections(self) -> dict[int, Connection]: ...
+    @property
+    def epoch(self) -> datetime: ...
 
     def new_dynamic_suffix(self) -> str: ...
     def check_name_free(self, name: str) -> None: ...
@@ -143,11 +146,14 @@ class Connection:
         name = dynamic_q_name(pattern, qm.new_dynamic_suffix())
         qm.check_name_free(name)
         shared = model.definition_type == CMQC.MQQDT_SHARED_DYNAMIC
+        # A new queue: created now, by the run's clock, not when its model was.
+        created = attributes.stamps(qm.epoch, qm.time, created=True)
         qdef = dataclasses.replace(
             model,
             name=name,
             q_type=CMQC.MQQT_LOCAL,
             qsg_disp=CMQC.MQQSGD_SHARED if shared else CMQC.MQQSGD_Q_MGR,
+            kept=attributes.kept(model.kept, created),
         )
         qm.define(qdef)
         repo = qm.repository_of(qdef)

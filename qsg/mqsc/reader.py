@@ -13,7 +13,6 @@ import dataclasses
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 from qsg import CMQC, CMQCFC
@@ -278,11 +277,8 @@ def _stamped(qm: QMgr, command: Command) -> Command:
     definition or information was last altered")."""
     if command.verb == "DELETE":
         return command
-    moment = qm.epoch + timedelta(seconds=qm.time)
-    date, time = moment.strftime("%Y-%m-%d"), moment.strftime("%H.%M.%S")
-    stamps = {"ALTDATE": date, "ALTTIME": time}
-    if command.verb == "DEFINE" and command.object_type in attributes.QUEUES:
-        stamps.update(CRDATE=date, CRTIME=time)
+    created = command.verb == "DEFINE" and command.object_type in attributes.QUEUES
+    stamps = attributes.stamps(qm.epoch, qm.time, created=created)
     return dataclasses.replace(command, kept={**command.kept, **stamps})
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from qsg.core.attributes.attribute import (
@@ -98,6 +99,18 @@ def kept(base: Iterable[tuple[str, Any]], changes: Mapping[str, Any]) -> Kept:
     merged = dict(base)
     merged.update(changes)
     return tuple(sorted(merged.items()))
+
+
+def stamps(epoch: datetime, now: float, *, created: bool) -> dict[str, str]:
+    """The dates a change at simulated time ``now`` (seconds from the run's ``epoch``)
+    sets, as DISPLAY shows them (yyyy-mm-dd, hh.mm.ss): ALTDATE and ALTTIME, and with
+    ``created`` (DEFINE, a dynamic queue's MQOPEN) CRDATE and CRTIME too."""
+    moment = epoch + timedelta(seconds=now)
+    date, time = moment.strftime("%Y-%m-%d"), moment.strftime("%H.%M.%S")
+    found = {"ALTDATE": date, "ALTTIME": time}
+    if created:
+        found.update(CRDATE=date, CRTIME=time)
+    return found
 
 
 def changed(record: Any, a: Attribute, value: Any) -> Any:
@@ -197,4 +210,5 @@ __all__ = [
     "queue_type",
     "read",
     "selectors",
+    "stamps",
 ]
