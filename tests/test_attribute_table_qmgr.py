@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from qsg import CMQC, CMQCFC, OD, QMgr
+from qsg import CMQC, CMQCFC, OD, MQMIError, QMgr
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import commands, load, pcf_changes, pcf_inquiries, status
 from qsg.mqsc.pcf import Header, Message
@@ -189,6 +189,19 @@ def test_every_alter_qmgr_keyword_ibm_documents_for_z_os_is_taken_shown_and_answ
     message = _pcf(CMQCFC.MQCMD_INQUIRE_Q_MGR, {})
     (answer,) = pcf_inquiries.inquire_q_mgr(message, qm, status.take(qm, 0.0))
     assert parameter in dict(answer)
+
+
+def test_mqinq_of_the_queue_manager_answers_every_selector_of_the_list() -> None:
+    # "Attributes for the queue manager": each page ends "To determine the value of this
+    # attribute, use the MQIA_... (MQCA_...) selector with the MQINQ call".
+    qm = QMgr("QM1")
+    unanswered = []
+    for keyword, (_, selector) in ZOS_QMGR_KEYWORDS.items():
+        try:
+            qmgr_attribute(qm, selector)
+        except MQMIError:
+            unanswered.append(keyword)
+    assert unanswered == []
 
 
 @pytest.mark.parametrize("keyword", sorted(MQINQ_ON_ZOS))

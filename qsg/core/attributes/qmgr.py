@@ -6,8 +6,9 @@ Keywords, values, ranges and defaults are those of IBM's "ALTER QMGR (alter queu
 manager settings)" for z/OS (a keyword marked there "Not valid on z/OS", such as
 ACCTINT, CCSID, CHAD or STATMQI, is not a row: z/OS answers it CSQ9001E); the
 parameter identifiers are those of "Change Queue Manager" and "Inquire Queue Manager
-(Response)" (cmqc.h, cmqcfc.h). MQINQ reads a row where IBM's "Attributes for the
-queue manager" says MQINQ can, on z/OS.
+(Response)" (cmqc.h, cmqcfc.h), which are also MQINQ's selectors on a queue manager
+("Attributes for the queue manager"). CCSID is shown, not set: "Not valid on z/OS" for
+ALTER QMGR, where the system parameters give it.
 """
 
 from __future__ import annotations
@@ -61,12 +62,9 @@ _NO_ADOPT = "a channel's partner never dies unseen: no orphaned MCA to adopt"
 
 
 def _kept(keyword: str, kind: Kind, default: Any, parameter: int, why: str) -> Attribute:
-    """A row ALTER QMGR takes and DISPLAY QMGR and PCF show, kept without effect."""
-    return row(keyword, kind, _QM, default, parameter=parameter, why=why)
-
-
-def _inquired(keyword: str, kind: Kind, default: Any, parameter: int, why: str) -> Attribute:
-    """A kept row MQINQ reads too."""
+    """A row ALTER QMGR takes, DISPLAY QMGR and PCF show and MQINQ reads ("Attributes for
+    the queue manager": "To determine the value of this attribute, use the MQIA_...
+    selector with the MQINQ call"), kept without effect."""
     return row(keyword, kind, _QM, default, parameter=parameter, inquire=True, why=why)
 
 
@@ -92,11 +90,11 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_ACCOUNTING_Q,
         "accounting data are not collected",
     ),
-    _inquired("ACTCHL", _CHANNELS, 200, CMQC.MQIA_ACTIVE_CHANNELS, _NO_CHINIT),
-    _inquired(
+    _kept("ACTCHL", _CHANNELS, 200, CMQC.MQIA_ACTIVE_CHANNELS, _NO_CHINIT),
+    _kept(
         "ACTIVREC", _RECORDING, CMQC.MQRECORDING_MSG, CMQC.MQIA_ACTIVITY_RECORDING, _NO_RECORDING
     ),
-    _inquired(
+    _kept(
         "ADOPTCHK",
         Choice(
             {
@@ -110,14 +108,14 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_ADOPTNEWMCA_CHECK,
         _NO_ADOPT,
     ),
-    _inquired(
+    _kept(
         "ADOPTMCA",
         Choice({"ALL": CMQC.MQADOPT_TYPE_ALL, "NO": CMQC.MQADOPT_TYPE_NO}),
         CMQC.MQADOPT_TYPE_ALL,
         CMQC.MQIA_ADOPTNEWMCA_TYPE,
         _NO_ADOPT,
     ),
-    _inquired(
+    _kept(
         "BRIDGEEV",
         _EVENT,
         F.MQEVR_DISABLED,
@@ -134,8 +132,8 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         "loss of connectivity to the administration structure is not simulated",
     ),
     _kept("CHADEXIT", Text(8), "", CMQC.MQCA_CHANNEL_AUTO_DEF_EXIT, "channel exits are not run"),
-    _inquired("CHIADAPS", Number(0, 9999), 8, CMQC.MQIA_CHINIT_ADAPTERS, _NO_CHINIT),
-    _inquired("CHIDISPS", _CHANNELS, 5, CMQC.MQIA_CHINIT_DISPATCHERS, _NO_CHINIT),
+    _kept("CHIADAPS", Number(0, 9999), 8, CMQC.MQIA_CHINIT_ADAPTERS, _NO_CHINIT),
+    _kept("CHIDISPS", _CHANNELS, 5, CMQC.MQIA_CHINIT_DISPATCHERS, _NO_CHINIT),
     _kept("CHISERVP", Text(32), "", CMQC.MQCA_CHINIT_SERVICE_PARM, _NO_CHINIT),
     _kept(
         "CHLAUTH",
@@ -144,29 +142,27 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_CHLAUTH_RECORDS,
         "qsg's SET CHLAUTH TYPE(QMGRMAP) records apply whatever the switch says",
     ),
-    _inquired("CLWLDATA", Text(32), "", CMQC.MQCA_CLUSTER_WORKLOAD_DATA, _NO_CLUSTERS),
-    _inquired("CLWLEXIT", Text(8), "", CMQC.MQCA_CLUSTER_WORKLOAD_EXIT, _NO_CLUSTERS),
-    _inquired(
-        "CLWLLEN", Number(0, 999_999_999), 100, CMQC.MQIA_CLUSTER_WORKLOAD_LENGTH, _NO_CLUSTERS
-    ),
-    _inquired(
+    _kept("CLWLDATA", Text(32), "", CMQC.MQCA_CLUSTER_WORKLOAD_DATA, _NO_CLUSTERS),
+    _kept("CLWLEXIT", Text(8), "", CMQC.MQCA_CLUSTER_WORKLOAD_EXIT, _NO_CLUSTERS),
+    _kept("CLWLLEN", Number(0, 999_999_999), 100, CMQC.MQIA_CLUSTER_WORKLOAD_LENGTH, _NO_CLUSTERS),
+    _kept(
         "CLWLMRUC", Number(1, 999_999_999), 999_999_999, CMQC.MQIA_CLWL_MRU_CHANNELS, _NO_CLUSTERS
     ),
-    _inquired(
+    _kept(
         "CLWLUSEQ",
         Choice({"LOCAL": CMQC.MQCLWL_USEQ_LOCAL, "ANY": CMQC.MQCLWL_USEQ_ANY}),
         CMQC.MQCLWL_USEQ_LOCAL,
         CMQC.MQIA_CLWL_USEQ,
         _NO_CLUSTERS,
     ),
-    _inquired(
+    _kept(
         "CMDEV",
         Choice({**_ONOFF, "NODISPLAY": F.MQEVR_NO_DISPLAY}),
         F.MQEVR_DISABLED,
         CMQC.MQIA_COMMAND_EVENT,
         _NO_EVENT,
     ),
-    _inquired("CONFIGEV", _EVENT, F.MQEVR_DISABLED, CMQC.MQIA_CONFIGURATION_EVENT, _NO_EVENT),
+    _kept("CONFIGEV", _EVENT, F.MQEVR_DISABLED, CMQC.MQIA_CONFIGURATION_EVENT, _NO_EVENT),
     _kept("CONNAUTH", Text(48), "", CMQC.MQCA_CONN_AUTH, _NO_SECURITY),
     _kept("CUSTOM", Text(128), "", CMQC.MQCA_CUSTOM, "reserved by IBM for new attributes"),
     _kept(
@@ -176,10 +172,8 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_DEF_CLUSTER_XMIT_Q_TYPE,
         _NO_CLUSTERS,
     ),
-    _inquired("DNSGROUP", Text(18), "", CMQC.MQCA_DNS_GROUP, _NO_TCP),
-    _inquired(
-        "DNSWLM", Choice({"NO": CMQC.MQDNSWLM_NO}), CMQC.MQDNSWLM_NO, CMQC.MQIA_DNS_WLM, _NO_TCP
-    ),
+    _kept("DNSGROUP", Text(18), "", CMQC.MQCA_DNS_GROUP, _NO_TCP),
+    _kept("DNSWLM", Choice({"NO": CMQC.MQDNSWLM_NO}), CMQC.MQDNSWLM_NO, CMQC.MQIA_DNS_WLM, _NO_TCP),
     _kept(
         "GROUPUR",
         Choice({"DISABLED": F.MQGUR_DISABLED, "ENABLED": F.MQGUR_ENABLED}),
@@ -187,34 +181,34 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_GROUP_UR,
         "group units of recovery (XA clients) are not simulated",
     ),
-    _inquired(
+    _kept(
         "IPADDRV",
         Choice({"IPV4": CMQC.MQIPADDR_IPV4, "IPV6": CMQC.MQIPADDR_IPV6}),
         CMQC.MQIPADDR_IPV4,
         CMQC.MQIA_IP_ADDRESS_VERSION,
         _NO_TCP,
     ),
-    _inquired("LSTRTMR", Number(5, 9999), 60, CMQC.MQIA_LISTENER_TIMER, _NO_TCP),
-    _inquired("LUGROUP", Text(8), "", CMQC.MQCA_LU_GROUP_NAME, _NO_SNA),
-    _inquired("LUNAME", Text(8), "", CMQC.MQCA_LU_NAME, _NO_SNA),
-    _inquired("LU62ARM", Text(2), "", CMQC.MQCA_LU62_ARM_SUFFIX, _NO_SNA),
-    _inquired("LU62CHL", Number(0, 9999), 200, CMQC.MQIA_LU62_CHANNELS, _NO_SNA),
-    _inquired(
+    _kept("LSTRTMR", Number(5, 9999), 60, CMQC.MQIA_LISTENER_TIMER, _NO_TCP),
+    _kept("LUGROUP", Text(8), "", CMQC.MQCA_LU_GROUP_NAME, _NO_SNA),
+    _kept("LUNAME", Text(8), "", CMQC.MQCA_LU_NAME, _NO_SNA),
+    _kept("LU62ARM", Text(2), "", CMQC.MQCA_LU62_ARM_SUFFIX, _NO_SNA),
+    _kept("LU62CHL", Number(0, 9999), 200, CMQC.MQIA_LU62_CHANNELS, _NO_SNA),
+    _kept(
         "MARKINT",
         Number(0, 999_999_999, {"NOLIMIT": CMQC.MQMMBI_UNLIMITED}),
         5000,
         CMQC.MQIA_MSG_MARK_BROWSE_INTERVAL,
         "browse with mark (MQGMO_MARK_BROWSE_*) is not simulated",
     ),
-    _inquired("MAXCHL", _CHANNELS, 200, CMQC.MQIA_MAX_CHANNELS, _NO_CHINIT),
-    _inquired(
+    _kept("MAXCHL", _CHANNELS, 200, CMQC.MQIA_MAX_CHANNELS, _NO_CHINIT),
+    _kept(
         "MAXHANDS",
         Number(0, 999_999_999),
         256,
         CMQC.MQIA_MAX_HANDLES,
         "a connection may hold any number of handles",
     ),
-    _inquired(
+    _kept(
         "MAXPROPL",
         Number(0, 104_857_600, {"NOLIMIT": CMQC.MQPROP_UNRESTRICTED_LENGTH}),
         CMQC.MQPROP_UNRESTRICTED_LENGTH,
@@ -232,9 +226,9 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         "MONCHL", Choice(_MONITORING), CMQC.MQMON_OFF, CMQC.MQIA_MONITORING_CHANNEL, _NO_MONITORING
     ),
     _kept("MONQ", Choice(_MONITORING), CMQC.MQMON_OFF, CMQC.MQIA_MONITORING_Q, _NO_MONITORING),
-    _inquired("OPORTMAX", Number(0, 65535), 0, CMQC.MQIA_OUTBOUND_PORT_MAX, _NO_TCP),
-    _inquired("OPORTMIN", Number(0, 65535), 0, CMQC.MQIA_OUTBOUND_PORT_MIN, _NO_TCP),
-    _inquired("PARENT", Text(48), "", CMQC.MQCA_PARENT, _NO_PUBSUB),
+    _kept("OPORTMAX", Number(0, 65535), 0, CMQC.MQIA_OUTBOUND_PORT_MAX, _NO_TCP),
+    _kept("OPORTMIN", Number(0, 65535), 0, CMQC.MQIA_OUTBOUND_PORT_MIN, _NO_TCP),
+    _kept("PARENT", Text(48), "", CMQC.MQCA_PARENT, _NO_PUBSUB),
     _kept(
         "PSCLUS",
         Choice({"ENABLED": CMQC.MQPSCLUS_ENABLED, "DISABLED": CMQC.MQPSCLUS_DISABLED}),
@@ -242,7 +236,7 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_PUBSUB_CLUSTER,
         _NO_PUBSUB,
     ),
-    _inquired(
+    _kept(
         "PSMODE",
         Choice(
             {
@@ -255,14 +249,14 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_PUBSUB_MODE,
         _NO_PUBSUB,
     ),
-    _inquired(
+    _kept(
         "PSNPMSG",
         Choice({"DISCARD": F.MQUNDELIVERED_DISCARD, "KEEP": F.MQUNDELIVERED_KEEP}),
         F.MQUNDELIVERED_DISCARD,
         CMQC.MQIA_PUBSUB_NP_MSG,
         _NO_PUBSUB,
     ),
-    _inquired(
+    _kept(
         "PSNPRES",
         Choice(
             {
@@ -276,17 +270,17 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_PUBSUB_NP_RESP,
         _NO_PUBSUB,
     ),
-    _inquired("PSRTYCNT", _COUNT, 5, CMQC.MQIA_PUBSUB_MAXMSG_RETRY_COUNT, _NO_PUBSUB),
-    _inquired(
+    _kept("PSRTYCNT", _COUNT, 5, CMQC.MQIA_PUBSUB_MAXMSG_RETRY_COUNT, _NO_PUBSUB),
+    _kept(
         "PSSYNCPT",
         Choice({"IFPER": F.MQSYNCPOINT_IFPER, "YES": F.MQSYNCPOINT_YES}),
         F.MQSYNCPOINT_IFPER,
         CMQC.MQIA_PUBSUB_SYNC_PT,
         _NO_PUBSUB,
     ),
-    _inquired("RCVTIME", Number(0, 1000), 0, CMQC.MQIA_RECEIVE_TIMEOUT, _NO_CHINIT),
-    _inquired("RCVTMIN", Number(0, 3600), 0, CMQC.MQIA_RECEIVE_TIMEOUT_MIN, _NO_CHINIT),
-    _inquired(
+    _kept("RCVTIME", Number(0, 1000), 0, CMQC.MQIA_RECEIVE_TIMEOUT, _NO_CHINIT),
+    _kept("RCVTMIN", Number(0, 3600), 0, CMQC.MQIA_RECEIVE_TIMEOUT_MIN, _NO_CHINIT),
+    _kept(
         "RCVTTYPE",
         Choice(
             {
@@ -299,7 +293,7 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_RECEIVE_TIMEOUT_TYPE,
         "a channel's receive timeout is its HBINT (docs/channels.md)",
     ),
-    _inquired("REMOTEEV", _EVENT, F.MQEVR_DISABLED, CMQC.MQIA_REMOTE_EVENT, _NO_EVENT),
+    _kept("REMOTEEV", _EVENT, F.MQEVR_DISABLED, CMQC.MQIA_REMOTE_EVENT, _NO_EVENT),
     _kept(
         "REVDNS",
         Choice({"ENABLED": F.MQRDNS_ENABLED, "DISABLED": F.MQRDNS_DISABLED}),
@@ -307,7 +301,7 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_REVERSE_DNS_LOOKUP,
         _NO_TCP,
     ),
-    _inquired(
+    _kept(
         "ROUTEREC", _RECORDING, CMQC.MQRECORDING_MSG, CMQC.MQIA_TRACE_ROUTE_RECORDING, _NO_RECORDING
     ),
     _kept(
@@ -317,18 +311,18 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_SECURITY_CASE,
         _NO_SECURITY,
     ),
-    _inquired("SSLCRLNL", Text(48), "", CMQC.MQCA_SSL_CRL_NAMELIST, _NO_TLS),
-    _inquired("SSLEV", _EVENT, F.MQEVR_DISABLED, CMQC.MQIA_SSL_EVENT, _NO_TLS),
-    _inquired(
+    _kept("SSLCRLNL", Text(48), "", CMQC.MQCA_SSL_CRL_NAMELIST, _NO_TLS),
+    _kept("SSLEV", _EVENT, F.MQEVR_DISABLED, CMQC.MQIA_SSL_EVENT, _NO_TLS),
+    _kept(
         "SSLFIPS",
         Choice({"NO": CMQC.MQSSL_FIPS_NO, "YES": CMQC.MQSSL_FIPS_YES}),
         CMQC.MQSSL_FIPS_NO,
         CMQC.MQIA_SSL_FIPS_REQUIRED,
         _NO_TLS,
     ),
-    _inquired("SSLKEYR", Text(256), "", CMQC.MQCA_SSL_KEY_REPOSITORY, _NO_TLS),
-    _inquired("SSLRKEYC", Number(0, 999_999_999), 0, CMQC.MQIA_SSL_RESET_COUNT, _NO_TLS),
-    _inquired("SSLTASKS", Number(0, 9999), 0, CMQC.MQIA_SSL_TASKS, _NO_TLS),
+    _kept("SSLKEYR", Text(256), "", CMQC.MQCA_SSL_KEY_REPOSITORY, _NO_TLS),
+    _kept("SSLRKEYC", Number(0, 999_999_999), 0, CMQC.MQIA_SSL_RESET_COUNT, _NO_TLS),
+    _kept("SSLTASKS", Number(0, 9999), 0, CMQC.MQIA_SSL_TASKS, _NO_TLS),
     _kept(
         "STATACLS",
         Choice(_CLUSTER_MONITORING),
@@ -343,38 +337,38 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_STATISTICS_CHANNEL,
         _NO_MONITORING,
     ),
-    _inquired(
+    _kept(
         "STRSTPEV",
         Choice({"ENABLED": F.MQEVR_ENABLED, "DISABLED": F.MQEVR_DISABLED}),
         F.MQEVR_ENABLED,
         CMQC.MQIA_START_STOP_EVENT,
         _NO_EVENT,
     ),
-    _inquired("TCPCHL", Number(0, 9999), 200, CMQC.MQIA_TCP_CHANNELS, _NO_TCP),
-    _inquired(
+    _kept("TCPCHL", Number(0, 9999), 200, CMQC.MQIA_TCP_CHANNELS, _NO_TCP),
+    _kept(
         "TCPKEEP",
         Choice({"NO": CMQC.MQTCPKEEP_NO, "YES": CMQC.MQTCPKEEP_YES}),
         CMQC.MQTCPKEEP_NO,
         CMQC.MQIA_TCP_KEEP_ALIVE,
         _NO_TCP,
     ),
-    _inquired("TCPNAME", Text(8), "TCPIP", CMQC.MQCA_TCP_NAME, _NO_TCP),
-    _inquired(
+    _kept("TCPNAME", Text(8), "TCPIP", CMQC.MQCA_TCP_NAME, _NO_TCP),
+    _kept(
         "TCPSTACK",
         Choice({"SINGLE": CMQC.MQTCPSTACK_SINGLE, "MULTIPLE": CMQC.MQTCPSTACK_MULTIPLE}),
         CMQC.MQTCPSTACK_SINGLE,
         CMQC.MQIA_TCP_STACK_TYPE,
         _NO_TCP,
     ),
-    _inquired(
+    _kept(
         "TRAXSTR",
         Choice({"YES": CMQC.MQTRAXSTR_YES, "NO": CMQC.MQTRAXSTR_NO}),
         CMQC.MQTRAXSTR_YES,
         CMQC.MQIA_CHINIT_TRACE_AUTO_START,
         _NO_CHINIT,
     ),
-    _inquired("TRAXTBL", Number(2, 2048), 2, CMQC.MQIA_CHINIT_TRACE_TABLE_SIZE, _NO_CHINIT),
-    _inquired(
+    _kept("TRAXTBL", Number(2, 2048), 2, CMQC.MQIA_CHINIT_TRACE_TABLE_SIZE, _NO_CHINIT),
+    _kept(
         "TREELIFE",
         Number(0, 604_000),
         1800,
