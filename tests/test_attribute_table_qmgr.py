@@ -431,3 +431,69 @@ def test_a_dynamic_queue_is_created_when_mqopen_makes_it_not_when_its_model_was(
     assert h.inquire(CMQC.MQCA_CREATION_TIME) == b"00.00.45"
     model = _shown(_console(qm, "DISPLAY QMODEL(APP.MODEL) CRDATE"))
     assert model.endswith(" CRDATE(2026-01-01)")
+
+
+def test_the_command_server_creates_and_inquires_a_namelist_in_pcf_bytes() -> None:
+    # The whole door: a Create Namelist request with Names as an MQCFSL, then Inquire
+    # Namelist, read back with struct alone (tests/test_pcf_command_server.parse).
+    from qsg.mqsc import pcf_commands
+    from qsg.mqsc.pcf import encode
+    from tests.test_pcf_command_server import parse
+
+    qm = QMgr("QM1")
+    encoding = CMQC.MQENC_INTEGER_REVERSED
+    create = encode(
+        Header(CMQCFC.MQCFT_COMMAND, CMQCFC.MQCMD_CREATE_NAMELIST),
+        [(CMQC.MQCA_NAMELIST_NAME, "APP.NL"), (CMQC.MQCA_NAMES, ["A.Q", "B.Q"])],
+        encoding,
+    )
+    (done,) = pcf_commands.process(create, encoding, qm, status.take(qm, 0.0))
+    assert parse(done)[0][6:8] == (CMQC.MQCC_OK, CMQC.MQRC_NONE)
+    inquire = encode(
+        Header(CMQCFC.MQCFT_COMMAND, CMQCFC.MQCMD_INQUIRE_NAMELIST),
+        [(CMQC.MQCA_NAMELIST_NAME, "APP.*")],
+        encoding,
+    )
+    (answer,) = pcf_commands.process(inquire, encoding, qm, status.take(qm, 0.0))
+    parameters = parse(answer)[1]
+    assert parameters[CMQC.MQCA_NAMES] == ["A.Q", "B.Q"]
+    assert parameters[CMQC.MQIA_NAME_COUNT] == 2
+    assert parameters[CMQC.MQCA_ALTERATION_DATE] == "2026-01-01"
+
+
+@keeps(
+    "docs/objects.md",
+    (
+        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT, CHANNEL, "
+        "NAMELIST and STGCLASS "
+        "(with REPLACE and LIKE, the usual abbreviations `DEF QL(...)`"
+    ),
+)
+@keeps(
+    "docs/objects.md",
+    (
+        "and ALTER QMGR (DESCR, EXPRYINT, DEADQ, DEFXMITQ, MAXUMSGS, TRIGINT, and the rest of "
+        "z/OS's ALTER QMGR keywords, kept and shown: docs/mqsc.md)."
+    ),
+)
+def test_namelists_and_storage_classes_take_define_like_replace_alter_and_delete() -> None:
+    # "DEFINE NAMELIST" (synonym DEF NL) and "DEFINE STGCLASS" (DEF STC): LIKE copies the
+    # other's attributes, REPLACE replaces, DELETE removes; ALTER QMGR takes MAXCHL.
+    qm = QMgr("QM1")
+    load(
+        qm,
+        "DEF NL(APP.A) NAMES(Q1,Q2) NLTYPE(QUEUE)\n"
+        "DEF NL(APP.B) LIKE(APP.A) DESCR('copy')\n"
+        "DEF NL(APP.A) NAMES(Q3) REPLACE\n"
+        "DEF STC(GOLD) PSID(4)\n"
+        "DEF STC(SILVER) LIKE(GOLD)\n"
+        "ALT STC(SILVER) PSID(5)\n"
+        "DELETE STGCLASS(GOLD)\n"
+        "ALTER QMGR MAXCHL(300) DESCR('members')",
+    )
+    assert qm.local.namelists["APP.B"].names == ("Q1", "Q2")
+    assert qm.local.namelists["APP.B"].namelist_type == CMQC.MQNT_Q
+    assert qm.local.namelists["APP.A"].names == ("Q3",)
+    assert list(qm.local.storage_classes) == ["SILVER"]
+    assert qm.local.storage_classes["SILVER"].page_set_id == 5
+    assert qm.description == "members" and "MAXCHL(300)" in _console(qm, "DIS QMGR MAXCHL")

@@ -30,13 +30,17 @@ def members() -> tuple[QMgr, QMgr]:
 @keeps(
     "docs/objects.md",
     (
-        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT and CHANNEL "
+        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT, CHANNEL, "
+        "NAMELIST and STGCLASS "
         "(with REPLACE and LIKE, the usual abbreviations `DEF QL(...)`"
     ),
 )
 @keeps(
     "docs/objects.md",
-    ("and ALTER QMGR (DESCR, EXPRYINT, DEADQ, DEFXMITQ, MAXUMSGS, TRIGINT)."),
+    (
+        "and ALTER QMGR (DESCR, EXPRYINT, DEADQ, DEFXMITQ, MAXUMSGS, TRIGINT, and the rest of "
+        "z/OS's ALTER QMGR keywords, kept and shown: docs/mqsc.md)."
+    ),
 )
 def test_a_realistic_definitions_file_defines_what_it_says() -> None:
     qm1, qm2 = members()
@@ -191,7 +195,8 @@ def test_a_command_the_queue_manager_refuses_stops_the_load_at_its_line() -> Non
 @keeps(
     "docs/objects.md",
     (
-        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT and CHANNEL "
+        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT, CHANNEL, "
+        "NAMELIST and STGCLASS "
         "(with REPLACE and LIKE, the usual abbreviations `DEF QL(...)`; LIKE never copies the "
         "disposition"
     ),
