@@ -497,3 +497,23 @@ def test_namelists_and_storage_classes_take_define_like_replace_alter_and_delete
     assert list(qm.local.storage_classes) == ["SILVER"]
     assert qm.local.storage_classes["SILVER"].page_set_id == 5
     assert qm.description == "members" and "MAXCHL(300)" in _console(qm, "DIS QMGR MAXCHL")
+
+
+@keeps(
+    "docs/mqsc.md",
+    "DISPLAY QMGR also takes IBM's groups SYSTEM, EVENT, CHINIT, CLUSTER and PUBSUB",
+)
+def test_display_qmgr_takes_ibms_groups_of_attributes() -> None:
+    # "DISPLAY QMGR": EVENT shows the event control attributes, CLUSTER and PUBSUB theirs,
+    # each with QMNAME; another word is CSQ9001E.
+    qm = QMgr("QM1")
+    event = _shown(_console(qm, "DISPLAY QMGR EVENT"))
+    words = {w.split("(")[0] for w in event.split()[2:]}
+    assert words == {
+        *("QMNAME", "AUTHOREV", "BRIDGEEV", "CHLEV", "CMDEV", "CONFIGEV", "INHIBTEV"),
+        *("LOCALEV", "PERFMEV", "REMOTEEV", "SSLEV", "STRSTPEV"),
+    }
+    cluster = _shown(_console(qm, "DISPLAY QMGR CLUSTER"))
+    assert "CLWLLEN(100)" in cluster and "PERFMEV" not in cluster
+    assert "TREELIFE(1800)" in _shown(_console(qm, "DISPLAY QMGR PUBSUB"))
+    assert _console(qm, "DISPLAY QMGR SECURITY").startswith("CSQ9001E !QM1 'SECURITY' IS INVALID")

@@ -19,6 +19,7 @@ from fnmatch import fnmatchcase
 from operator import ge, gt, le, lt
 
 from qsg.core import attributes
+from qsg.core.attributes.qmgr import DISPLAY_GROUPS
 from qsg.core.errors import QSGError
 from qsg.core.objects import (
     AliasQueue,
@@ -202,7 +203,8 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
     else:
         name = value
     known = KEYWORDS[_kind(object_type)]
-    everything, wanted, where, kind_type, cmdscope = False, [], None, "", ""
+    everything, where, kind_type, cmdscope = False, None, "", ""
+    wanted: list[str] = []
     qsgdisp = "LIVE"
     selectors: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -224,6 +226,8 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
             if val not in DISPOSITIONS[_kind(object_type)]:
                 raise DisplayError("CSQ9001E", f"'QSGDISP({val})' IS INVALID")
             qsgdisp = val
+        elif object_type == "QMGR" and val is None and word in DISPLAY_GROUPS:
+            wanted.extend(DISPLAY_GROUPS[word])  # DISPLAY QMGR EVENT: the event switches
         elif word in known or word in _BARE:
             if val is None:
                 wanted.append(_BARE.get(word, word))

@@ -392,4 +392,34 @@ Q_MGR_FIXED: tuple[Attribute, ...] = (
     ),
 )
 
-__all__ = ["Q_MGR_FIXED", "Q_MGR_KEPT"]
+#: DISPLAY QMGR's groups of attributes ("DISPLAY QMGR (display queue manager
+#: settings)": SYSTEM, EVENT, CHINIT, CLUSTER, PUBSUB), each a word that asks for them all.
+DISPLAY_GROUPS: dict[str, tuple[str, ...]] = {
+    "SYSTEM": (
+        *("ACCTQ", "ACTIVREC", "ALTDATE", "ALTTIME", "CCSID", "CFCONLOS", "CMDLEVEL"),
+        *("COMMANDQ", "CONNAUTH", "CPILEVEL", "CUSTOM", "DEADQ", "DESCR", "EXPRYINT"),
+        *("GROUPUR", "MARKINT", "MAXHANDS", "MAXMSGL", "MAXPROPL", "MAXPRTY", "MAXUMSGS"),
+        *("MONQ", "PLATFORM", "QMNAME", "QSGNAME", "ROUTEREC", "SCYCASE", "SQQMNAME"),
+        *("SYNCPT", "TRIGINT"),
+    ),
+    "EVENT": (
+        *("AUTHOREV", "BRIDGEEV", "CHLEV", "CMDEV", "CONFIGEV", "INHIBTEV", "LOCALEV"),
+        *("PERFMEV", "REMOTEEV", "SSLEV", "STRSTPEV"),
+    ),
+    "CHINIT": (
+        *("ACTCHL", "ADOPTCHK", "ADOPTMCA", "CERTLABL", "CERTQSGL", "CHADEXIT", "CHIADAPS"),
+        *("CHIDISPS", "CHISERVP", "CHLAUTH", "CHLEV", "DEADQ", "DEFXMITQ", "DNSGROUP"),
+        *("DNSWLM", "IGQ", "IGQAUT", "IGQUSER", "IPADDRV", "LSTRTMR", "LUGROUP", "LUNAME"),
+        *("LU62ARM", "LU62CHL", "MAXCHL", "MONACLS", "MONCHL", "OPORTMAX", "OPORTMIN"),
+        *("RCVTIME", "RCVTMIN", "RCVTTYPE", "REVDNS", "SSLCRLNL", "SSLEV", "SSLFIPS"),
+        *("SSLKEYR", "SSLRKEYC", "SSLTASKS", "STATACLS", "STATCHL", "TCPCHL", "TCPKEEP"),
+        *("TCPNAME", "TCPSTACK", "TRAXSTR", "TRAXTBL"),
+    ),
+    "CLUSTER": ("CLWLDATA", "CLWLEXIT", "CLWLLEN", "CLWLMRUC", "CLWLUSEQ", "DEFCLXQ"),
+    "PUBSUB": (
+        *("PARENT", "PSCLUS", "PSMODE", "PSNPMSG", "PSNPRES", "PSRTYCNT", "PSSYNCPT"),
+        "TREELIFE",
+    ),
+}
+
+__all__ = ["DISPLAY_GROUPS", "Q_MGR_FIXED", "Q_MGR_KEPT"]
