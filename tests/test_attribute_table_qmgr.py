@@ -324,13 +324,19 @@ def test_pcf_creates_changes_and_deletes_a_namelist_with_names_as_a_string_list(
     # "Change, Copy, and Create Namelist": Names (MQCFSL, MQCA_NAMES).
     qm = QMgr("QM1")
     create = {CMQC.MQCA_NAMELIST_NAME: "APP.NL", CMQC.MQCA_NAMES: ["A.Q", "B.Q", "C.Q"]}
-    pcf_changes.create_namelist(_pcf(CMQCFC.MQCMD_CREATE_NAMELIST, create), qm, None)  # type: ignore[arg-type]
+    pcf_changes.create_namelist(
+        _pcf(CMQCFC.MQCMD_CREATE_NAMELIST, create), qm, status.take(qm, 0.0)
+    )
     assert qm.local.namelists["APP.NL"].names == ("A.Q", "B.Q", "C.Q")
     change = {CMQC.MQCA_NAMELIST_NAME: "APP.NL", CMQC.MQCA_NAMELIST_DESC: "three"}
-    pcf_changes.change_namelist(_pcf(CMQCFC.MQCMD_CHANGE_NAMELIST, change), qm, None)  # type: ignore[arg-type]
+    pcf_changes.change_namelist(
+        _pcf(CMQCFC.MQCMD_CHANGE_NAMELIST, change), qm, status.take(qm, 0.0)
+    )
     assert qm.local.namelists["APP.NL"].description == "three"
     delete = {CMQC.MQCA_NAMELIST_NAME: "APP.NL"}
-    pcf_changes.delete_namelist(_pcf(CMQCFC.MQCMD_DELETE_NAMELIST, delete), qm, None)  # type: ignore[arg-type]
+    pcf_changes.delete_namelist(
+        _pcf(CMQCFC.MQCMD_DELETE_NAMELIST, delete), qm, status.take(qm, 0.0)
+    )
     assert "APP.NL" not in qm.local.namelists
 
 
@@ -517,3 +523,76 @@ def test_display_qmgr_takes_ibms_groups_of_attributes() -> None:
     assert "CLWLLEN(100)" in cluster and "PERFMEV" not in cluster
     assert "TREELIFE(1800)" in _shown(_console(qm, "DISPLAY QMGR PUBSUB"))
     assert _console(qm, "DISPLAY QMGR SECURITY").startswith("CSQ9001E !QM1 'SECURITY' IS INVALID")
+
+
+def test_mqinq_of_an_open_namelist_answers_its_names_count_and_type() -> None:
+    # "MQINQ - Inquire object attributes": a namelist's MQCA_NAMES (each name padded to
+    # MQ_OBJECT_NAME_LENGTH, one after another), MQIA_NAME_COUNT, MQIA_NAMELIST_TYPE; a
+    # later ALTER is seen through the same handle.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE NAMELIST(APP.NL) NAMES(A.Q,B.Q) NLTYPE(QUEUE)")
+    h = qm.connect().open_object(
+        OD(ObjectType=CMQC.MQOT_NAMELIST, ObjectName=b"APP.NL"), CMQC.MQOO_INQUIRE
+    )
+    assert h.inquire(CMQC.MQCA_NAMES) == b"A.Q".ljust(48) + b"B.Q".ljust(48)
+    assert h.inquire(CMQC.MQIA_NAME_COUNT) == 2
+    assert h.inquire(CMQC.MQIA_NAMELIST_TYPE) == CMQC.MQNT_Q
+    load(qm, "ALTER NAMELIST(APP.NL) NAMES(C.Q)")
+    assert h.inquire(CMQC.MQIA_NAME_COUNT) == 1
+
+
+def test_mqinq_of_an_open_process_and_of_the_queue_manager_reads_the_table() -> None:
+    # A process definition's APPLICID; the queue manager's (ObjectName blank) MAXHANDS.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE PROCESS(APP.P) APPLICID('CKTI')\nALTER QMGR MAXHANDS(300)")
+    process = qm.connect().open_object(
+        OD(ObjectType=CMQC.MQOT_PROCESS, ObjectName=b"APP.P"), CMQC.MQOO_INQUIRE
+    )
+    assert process.inquire(CMQC.MQCA_APPL_ID).rstrip() == b"CKTI"
+    q_mgr = qm.connect().open_object(OD(ObjectType=CMQC.MQOT_Q_MGR), CMQC.MQOO_INQUIRE)
+    assert q_mgr.inquire(CMQC.MQIA_MAX_HANDLES) == 300
+    assert q_mgr.inquire(CMQC.MQCA_Q_MGR_NAME) == b"QM1".ljust(48)
+
+
+@pytest.mark.parametrize(
+    ("object_type", "name", "options", "reason"),
+    [
+        (CMQC.MQOT_NAMELIST, b"NO.SUCH", CMQC.MQOO_INQUIRE, "MQRC_UNKNOWN_OBJECT_NAME"),
+        (CMQC.MQOT_NAMELIST, b"APP.NL", CMQC.MQOO_OUTPUT, "MQRC_OPTIONS_ERROR"),
+        (CMQC.MQOT_PROCESS, b"APP.P", CMQC.MQOO_INQUIRE | CMQC.MQOO_SET, "MQRC_OPTIONS_ERROR"),
+        (CMQC.MQOT_Q_MGR, b"QM9", CMQC.MQOO_INQUIRE, "MQRC_UNKNOWN_OBJECT_NAME"),
+        (CMQC.MQOT_TOPIC, b"APP.T", CMQC.MQOO_INQUIRE, "MQRC_OBJECT_TYPE_ERROR"),
+    ],
+)
+def test_mqopen_of_a_namelist_process_or_queue_manager_refuses_what_ibm_refuses(
+    object_type: int, name: bytes, options: int, reason: str
+) -> None:
+    # "MQOPEN - Open object": such an object is opened for MQOO_INQUIRE only; an unknown
+    # name is MQRC_UNKNOWN_OBJECT_NAME (2085).
+    qm = QMgr("QM1")
+    load(qm, "DEFINE NAMELIST(APP.NL)\nDEFINE PROCESS(APP.P)")
+    od = OD(ObjectType=object_type, ObjectName=name)
+    with pytest.raises(MQMIError, match=rf"{reason} \("):
+        qm.connect().open_object(od, options)
+
+
+@keeps(
+    "docs/mqsc.md",
+    "a selector of another type of object is MQRC_SELECTOR_ERROR 2067, MQSET "
+    "MQRC_NOT_OPEN_FOR_SET 2040.",
+)
+def test_mqinq_of_another_objects_selector_is_2067_and_mqset_is_2040() -> None:
+    # "MQINQ": a selector not valid for the type of object is MQRC_SELECTOR_ERROR; MQSET
+    # on a handle not opened for set is MQRC_NOT_OPEN_FOR_SET; after MQCLOSE, 2019.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE NAMELIST(APP.NL)")
+    h = qm.connect().open_object(
+        OD(ObjectType=CMQC.MQOT_NAMELIST, ObjectName=b"APP.NL"), CMQC.MQOO_INQUIRE
+    )
+    with pytest.raises(MQMIError, match=r"MQRC_SELECTOR_ERROR \(2067\)"):
+        h.inquire(CMQC.MQIA_MAX_Q_DEPTH)
+    with pytest.raises(MQMIError, match=r"MQRC_NOT_OPEN_FOR_SET \(2040\)"):
+        h.set(CMQC.MQIA_NAMELIST_TYPE, CMQC.MQNT_Q)
+    h.close()
+    with pytest.raises(MQMIError, match=r"MQRC_HOBJ_ERROR \(2019\)"):
+        h.inquire(CMQC.MQIA_NAME_COUNT)

@@ -14,6 +14,7 @@ from qsg.core.conntag import TagUse
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle, HandleQueueManager
+from qsg.core.object_handle import ObjectHandle
 from qsg.core.queue import QueueDefinition, check_name
 from qsg.core.repository import QueueStatus, Repository
 from qsg.core.resolve import Directory, Resolution, resolve
@@ -35,6 +36,8 @@ class ConnectionOwner(HandleQueueManager, Directory, Protocol):
     def connections(self) -> dict[int, Connection]: ...
     @property
     def epoch(self) -> datetime: ...
+    @property
+    def local(self) -> Repository: ...
 
     def new_dynamic_suffix(self) -> str: ...
     def check_name_free(self, name: str) -> None: ...
@@ -57,6 +60,23 @@ class Connection:
         self.tag_use: TagUse | None = None
 
     # ---- MQOPEN ---------------------------------------------------------------
+    def open_object(self, od: OD, options: int) -> ObjectHandle:
+        """MQOPEN of a namelist, a process definition or the queue manager (OD.ObjectType
+        MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q_MGR) for MQINQ (``qsg.core.object_handle``);
+        the user needs inquire authority on it, as on a queue."""
+        self.check_connected()
+        _check_open_options(options)
+        mqlong.check_od(od)
+        name = _decoded(od.ObjectName, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+        handle = ObjectHandle(self.qmgr, od.ObjectType, name, options)
+        user = self._authority_user(options, od)
+        for operation in open_operations(options):
+            if not self.qmgr.authorized(user, handle.name, operation):
+                raise MQMIError.failed(
+                    CMQC.MQRC_NOT_AUTHORIZED, f"user {user} may not {operation} {handle.name}"
+                )
+        return handle
+
     def open(self, target: str | bytes | OD, options: int) -> Handle:
         """MQOPEN a queue by name (or OD) with MQOO_* options.
 
