@@ -596,3 +596,22 @@ def test_mqinq_of_another_objects_selector_is_2067_and_mqset_is_2040() -> None:
     h.close()
     with pytest.raises(MQMIError, match=r"MQRC_HOBJ_ERROR \(2019\)"):
         h.inquire(CMQC.MQIA_NAME_COUNT)
+
+
+def test_pcf_copy_namelist_and_copy_storage_class_define_like_the_source() -> None:
+    # "Change, Copy, and Create Namelist" / "... Storage Class": FromNamelistName and
+    # ToNamelistName (MQCACF_FROM_/TO_NAMELIST_NAME), FromStorageClassName and
+    # ToStorageClassName; the attributes given change the copy.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE NAMELIST(APP.NL) NAMES(A.Q,B.Q)\nDEFINE STGCLASS(GOLD) PSID(4)")
+    copy = {
+        CMQCFC.MQCACF_FROM_NAMELIST_NAME: "APP.NL",
+        CMQCFC.MQCACF_TO_NAMELIST_NAME: "APP.NL2",
+        CMQC.MQCA_NAMELIST_DESC: "copied",
+    }
+    pcf_changes.copy_namelist(_pcf(CMQCFC.MQCMD_COPY_NAMELIST, copy), qm, status.take(qm, 0.0))
+    assert qm.local.namelists["APP.NL2"].names == ("A.Q", "B.Q")
+    assert qm.local.namelists["APP.NL2"].description == "copied"
+    copy = {CMQCFC.MQCACF_FROM_STORAGE_CLASS: "GOLD", CMQCFC.MQCACF_TO_STORAGE_CLASS: "GOLD2"}
+    pcf_changes.copy_stg_class(_pcf(CMQCFC.MQCMD_COPY_STG_CLASS, copy), qm, status.take(qm, 0.0))
+    assert qm.local.storage_classes["GOLD2"].page_set_id == 4

@@ -180,6 +180,31 @@ def _object(
     return _run(qm, verb, object_type, name, words)
 
 
+def _copy(
+    message: Message, qm: QMgr, object_type: str, source: int, target: int, longest: int = 48
+) -> Reply:
+    """Copy Namelist, Copy Storage Class: a DEFINE LIKE the ``source`` object, named by
+    ``target``, with the attributes given changed."""
+    p = Parameters(message)
+    what = object_type.lower()
+    given = object_name(p.string(source, required=True), source, what, longest)
+    name = object_name(p.string(target, required=True), target, what, longest)
+    replace = p.integer(F.MQIACF_REPLACE)
+    scope(p, qm)
+    words = [("LIKE", given, True), *_attributes(p.rest(), object_type)]
+    if replace == F.MQRP_YES:
+        words.append(("REPLACE", None, False))
+    return _run(qm, "DEFINE", object_type, name, words)
+
+
+def copy_namelist(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _copy(message, qm, "NAMELIST", F.MQCACF_FROM_NAMELIST_NAME, F.MQCACF_TO_NAMELIST_NAME)
+
+
+def copy_stg_class(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _copy(message, qm, "STGCLASS", F.MQCACF_FROM_STORAGE_CLASS, F.MQCACF_TO_STORAGE_CLASS, 8)
+
+
 def create_namelist(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     return _object(message, qm, "DEFINE", "NAMELIST", CMQC.MQCA_NAMELIST_NAME)
 
@@ -214,7 +239,9 @@ __all__ = [
     "change_q_mgr",
     "change_stg_class",
     "clear_q",
+    "copy_namelist",
     "copy_q",
+    "copy_stg_class",
     "create_namelist",
     "create_q",
     "create_stg_class",
