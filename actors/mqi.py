@@ -30,6 +30,7 @@ from qsg.core import engine
 from qsg.core.connection import Connection as RulesConnection
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
+from qsg.core.object_handle import ObjectHandle
 from qsg.core.outcome import Done
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
@@ -443,6 +444,12 @@ class Connection:
         handle = await self._call(lambda now: self.conn.open(target, options), verb="mqopen")
         return Queue(self, handle)
 
+    async def open_object(self, od: OD, options: int) -> OpenObject:
+        """MQOPEN of a namelist, a process definition or the queue manager (OD's
+        ObjectType), for MQINQ (``qsg.core.object_handle``)."""
+        handle = await self._call(lambda now: self.conn.open_object(od, options), verb="mqopen")
+        return OpenObject(self, handle)
+
     async def put1(
         self,
         target: str | bytes | OD,
@@ -649,6 +656,31 @@ class Queue:
         self.connection.qm.world.signals.notify(handle.repository.store, handle.queue)
 
 
+class OpenObject:
+    """An open namelist, process definition or queue manager: MQINQ, MQSET (refused)
+    and MQCLOSE, each an MQI call of its connection."""
+
+    def __init__(self, connection: Connection, handle: ObjectHandle) -> None:
+        self.connection = connection
+        self.handle = handle
+
+    @property
+    def name(self) -> str:
+        return self.handle.name
+
+    async def inquire(self, selector: int) -> int | bytes:
+        handle = self.handle
+        return await self.connection._call(lambda now: handle.inquire(selector), verb="mqinq")
+
+    async def set(self, selector: int, value: int | bytes) -> None:
+        handle = self.handle
+        await self.connection._call(lambda now: handle.set(selector, value), verb="mqset")
+
+    async def close(self, options: int = CMQC.MQCO_NONE) -> None:
+        handle = self.handle
+        await self.connection._call(lambda now: handle.close(options), verb="mqclose")
+
+
 __all__ = [
     "ApplicationWorld",
     "Backout",
@@ -657,6 +689,7 @@ __all__ = [
     "Connection",
     "Get",
     "MQICall",
+    "OpenObject",
     "Put",
     "Put1",
     "Queue",

@@ -166,7 +166,8 @@ def test_display_channel_all_shows_only_the_keywords_of_the_channels_type(chltyp
     _console(qm, _define(chltype, "DESCR", "x"))
     shown = _console(qm, "DISPLAY CHANNEL(T.CH) ALL").splitlines()[1]
     keywords = {word.split("(")[0] for word in shown.split()[2:]}
-    allowed = set(ZOS_CHANNEL_KEYWORDS[chltype]) | {"CHANNEL", "CHLTYPE"}
+    # ALTDATE and ALTTIME: shown for every channel ("DISPLAY CHANNEL"), set by no keyword.
+    allowed = set(ZOS_CHANNEL_KEYWORDS[chltype]) | {"CHANNEL", "CHLTYPE", "ALTDATE", "ALTTIME"}
     assert keywords - allowed == set()
 
 
@@ -244,3 +245,17 @@ def test_a_svrconn_channel_is_kept_and_shown_and_never_started() -> None:
     assert "CHLTYPE(SVRCONN)" in shown and "MCAUSER(APPUSR)" in shown and "SHARECNV(1)" in shown
     never_ran = _console(qm, "DISPLAY CHSTATUS(APP.SVRCONN)").splitlines()[0]
     assert never_ran == "CSQM125I !QM1 CSQMDRTS CHSTATUS(APP.SVRCONN) WAS NOT FOUND"
+
+
+@pytest.mark.parametrize(("chltype", "discint"), [("SDR", 6000), ("SVR", 6000), ("SVRCONN", 0)])
+def test_a_channel_never_given_discint_shows_its_own_types_ibm_default(
+    chltype: str, discint: int
+) -> None:
+    # "DEFINE CHANNEL": DISCINT(6000) in the sender's and server's syntax diagrams,
+    # DISCINT(0) in the server-connection channel's; ALTER and LIKE keep it per type.
+    qm = QMgr("QM1")
+    _console(qm, _define(chltype, "DESCR", "x"))
+    shown = _console(qm, "DISPLAY CHANNEL(T.CH) DISCINT").splitlines()[1]
+    assert shown.endswith(f" DISCINT({discint})")
+    _console(qm, "ALTER CHANNEL(T.CH) DISCINT(30)")
+    assert _console(qm, "DISPLAY CHANNEL(T.CH) DISCINT").splitlines()[1].endswith(" DISCINT(30)")

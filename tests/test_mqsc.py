@@ -3,6 +3,7 @@ hypothesis-made malformed input that must only ever give clean errors."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -29,13 +30,17 @@ def members() -> tuple[QMgr, QMgr]:
 @keeps(
     "docs/objects.md",
     (
-        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT and CHANNEL "
+        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT, CHANNEL, "
+        "NAMELIST and STGCLASS "
         "(with REPLACE and LIKE, the usual abbreviations `DEF QL(...)`"
     ),
 )
 @keeps(
     "docs/objects.md",
-    ("and ALTER QMGR (DESCR, EXPRYINT, DEADQ, DEFXMITQ, MAXUMSGS, TRIGINT)."),
+    (
+        "and ALTER QMGR (DESCR, EXPRYINT, DEADQ, DEFXMITQ, MAXUMSGS, TRIGINT, and the rest of "
+        "z/OS's ALTER QMGR keywords, kept and shown: docs/mqsc.md)."
+    ),
 )
 def test_a_realistic_definitions_file_defines_what_it_says() -> None:
     qm1, qm2 = members()
@@ -58,9 +63,11 @@ def test_a_realistic_definitions_file_defines_what_it_says() -> None:
     assert qm2.find("PRICING.CACHE") is None  # private to QM1
     assert qm1.find("ORDERS") is not None and isinstance(qm1.find("ORDERS")[1], AliasQueue)  # type: ignore[index]
     pick = qm1.find("WAREHOUSE.PICK")
-    assert pick is not None and pick[1] == RemoteQueue(
+    # Its kept values hold only the dates DEFINE stamped (CRDATE, ALTDATE, ...).
+    assert pick is not None and dataclasses.replace(pick[1], kept=()) == RemoteQueue(
         "WAREHOUSE.PICK", "PICK.REQUESTS", "QM3", "QM3", def_persistence=CMQC.MQPER_PERSISTENT
     )
+    assert {k for k, _ in pick[1].kept} == {"CRDATE", "CRTIME", "ALTDATE", "ALTTIME"}
     model = qm1.find("ORDERS.SHARED.MODEL")
     assert model is not None and isinstance(model[1], QueueDefinition)
     assert model[1].definition_type == CMQC.MQQDT_SHARED_DYNAMIC
@@ -188,7 +195,8 @@ def test_a_command_the_queue_manager_refuses_stops_the_load_at_its_line() -> Non
 @keeps(
     "docs/objects.md",
     (
-        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT and CHANNEL "
+        "DEFINE/ALTER/DELETE of QLOCAL, QMODEL, QALIAS, QREMOTE, PROCESS, CFSTRUCT, CHANNEL, "
+        "NAMELIST and STGCLASS "
         "(with REPLACE and LIKE, the usual abbreviations `DEF QL(...)`; LIKE never copies the "
         "disposition"
     ),

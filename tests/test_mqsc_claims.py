@@ -81,7 +81,7 @@ async def test_what_the_console_does_not_simulate_is_refused_with_csq9001e(
 ) -> None:
     async with qsg.start(qsg_and_qm3(), in_process=True) as world:
         for text, word in [
-            ("DISPLAY NAMELIST(*)", "NAMELIST"),
+            ("DISPLAY AUTHINFO(*)", "AUTHINFO"),
             ("DISPLAY THREAD(*)", "THREAD"),
             ("DISPLAY QSTATUS(APP.SHARED) QTIME", "QTIME"),
             ("DISPLAY CHSTATUS(*) SAVED", "SAVED"),

@@ -4,15 +4,17 @@ MQPUT1, the unit of work, and the end of the connection."""
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Protocol
 
 from qsg import CMQC
-from qsg.core import cfstate, mqlong, platforms, qmgrevents, trigger
+from qsg.core import attributes, cfstate, mqlong, platforms, qmgrevents, trigger
 from qsg.core.authority import open_operations
 from qsg.core.conntag import TagUse
 from qsg.core.engine import PutIdentity
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle, HandleQueueManager
+from qsg.core.object_handle import ObjectHandle
 from qsg.core.queue import QueueDefinition, check_name
 from qsg.core.repository import QueueStatus, Repository
 from qsg.core.resolve import Directory, Resolution, resolve
@@ -32,6 +34,10 @@ class ConnectionOwner(HandleQueueManager, Directory, Protocol):
 
     @property
     def connections(self) -> dict[int, Connection]: ...
+    @property
+    def epoch(self) -> datetime: ...
+    @property
+    def local(self) -> Repository: ...
 
     def new_dynamic_suffix(self) -> str: ...
     def check_name_free(self, name: str) -> None: ...
@@ -54,6 +60,23 @@ class Connection:
         self.tag_use: TagUse | None = None
 
     # ---- MQOPEN ---------------------------------------------------------------
+    def open_object(self, od: OD, options: int) -> ObjectHandle:
+        """MQOPEN of a namelist, a process definition or the queue manager (OD.ObjectType
+        MQOT_NAMELIST, MQOT_PROCESS, MQOT_Q_MGR) for MQINQ (``qsg.core.object_handle``);
+        the user needs inquire authority on it, as on a queue."""
+        self.check_connected()
+        _check_open_options(options)
+        mqlong.check_od(od)
+        name = _decoded(od.ObjectName, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+        handle = ObjectHandle(self.qmgr, od.ObjectType, name, options)
+        user = self._authority_user(options, od)
+        for operation in open_operations(options):
+            if not self.qmgr.authorized(user, handle.name, operation):
+                raise MQMIError.failed(
+                    CMQC.MQRC_NOT_AUTHORIZED, f"user {user} may not {operation} {handle.name}"
+                )
+        return handle
+
     def open(self, target: str | bytes | OD, options: int) -> Handle:
         """MQOPEN a queue by name (or OD) with MQOO_* options.
 
@@ -143,11 +166,14 @@ class Connection:
         name = dynamic_q_name(pattern, qm.new_dynamic_suffix())
         qm.check_name_free(name)
         shared = model.definition_type == CMQC.MQQDT_SHARED_DYNAMIC
+        # A new queue: created now, by the run's clock, not when its model was.
+        created = attributes.stamps(qm.epoch, qm.time, created=True)
         qdef = dataclasses.replace(
             model,
             name=name,
             q_type=CMQC.MQQT_LOCAL,
             qsg_disp=CMQC.MQQSGD_SHARED if shared else CMQC.MQQSGD_Q_MGR,
+            kept=attributes.kept(model.kept, created),
         )
         qm.define(qdef)
         repo = qm.repository_of(qdef)

@@ -187,6 +187,59 @@ class ProcessDefinition:
                 raise ValueError(f"process {self.name}: {keyword} has at most {longest} characters")
 
 
+@dataclass(frozen=True, slots=True)
+class NamelistDefinition:
+    """DEFINE NAMELIST: a list of names (of queues, clusters or authentication
+    information objects, as NLTYPE says) other definitions refer to by one name."""
+
+    name: str
+    names: tuple[str, ...] = ()  # NAMES
+    namelist_type: int = CMQC.MQNT_NONE  # NLTYPE
+    description: str = ""  # DESCR
+    kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "namelist")
+        if len(self.names) > 256:
+            raise ValueError(f"namelist {self.name}: NAMES holds at most 256 names")
+
+    @property
+    def name_count(self) -> int:
+        """NAMCOUNT: how many names it holds."""
+        return len(self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class StorageClass:
+    """DEFINE STGCLASS: on z/OS, which page set a queue naming it keeps its messages in.
+    qsg keeps messages in its store, so a storage class is kept and shown, mapping
+    nothing (docs/mqsc.md)."""
+
+    name: str
+    page_set_id: int = 0  # PSID(0..99)
+    description: str = ""  # DESCR
+    kept: Kept = ()  # PASSTKTA, XCFGNAME, XCFMNAME (``qsg.core.attributes``)
+
+    def __post_init__(self) -> None:
+        # "DEFINE STGCLASS": one to 8 characters, A-Z first, then A-Z or 0-9.
+        name = self.name
+        if not (1 <= len(name) <= 8 and name[0].isalpha() and name.isalnum() and name.isupper()):
+            raise ValueError(
+                f"a storage class name has 1 to 8 characters, A-Z then A-Z or 0-9: {name!r}"
+            )
+        if not 0 <= self.page_set_id <= 99:
+            raise ValueError(f"storage class {name}: PSID must be 0..99")
+        kept = dict(self.kept)
+        if bool(str(kept.get("XCFGNAME", "")).strip()) != bool(
+            str(kept.get("XCFMNAME", "")).strip()
+        ):
+            # "The resultant values of XCFGNAME and XCFMNAME must either both be blank
+            # or both be nonblank."
+            raise ValueError(
+                f"storage class {name}: XCFGNAME and XCFMNAME are both blank or both set"
+            )
+
+
 QueueObject = QueueDefinition | AliasQueue | RemoteQueue
 
 

@@ -95,8 +95,12 @@ class QMgr:
         self.shared_q_q_mgr_name = CMQC.MQSQQM_USE  # SQQMNAME
         self.description = ""  # DESCR
         #: ALTER QMGR's attributes kept without effect: keyword -> value
-        #: (``qsg.core.attributes``).
-        self.kept: dict[str, int | str] = {}
+        #: (``qsg.core.attributes``); ALTDATE and ALTTIME from the run's start until an
+        #: ALTER QMGR moves them.
+        self.kept: dict[str, int | str] = {
+            "ALTDATE": epoch.strftime("%Y-%m-%d"),
+            "ALTTIME": epoch.strftime("%H.%M.%S"),
+        }
         self.trigger_interval = 999_999_999  # TRIGINT, milliseconds
         # The event switches (IBM: "Controlling queue manager events", "Performance
         # events"): every one is DISABLED until ALTER QMGR enables it.

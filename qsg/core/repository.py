@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
+from qsg.core.objects import (
+    CFStructure,
+    ChannelDefinition,
+    NamelistDefinition,
+    ProcessDefinition,
+    QueueObject,
+    StorageClass,
+)
 from qsg.core.queue import QueueDefinition
 from qsg.core.store import MessageStore
 
@@ -48,6 +55,8 @@ class Repository:
         self.structures: dict[str, CFStructure] = {}
         self.channels: dict[str, ChannelDefinition] = {}
         self.processes: dict[str, ProcessDefinition] = {}
+        self.namelists: dict[str, NamelistDefinition] = {}
+        self.storage_classes: dict[str, StorageClass] = {}
         # Invariant: the names of logically deleted queues, so the end of a unit of work
         # only looks at them.
         self.deleting: set[str] = set()

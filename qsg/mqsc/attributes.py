@@ -123,7 +123,11 @@ def channel_status(view: ChannelView) -> Attributes:
 def qmgr(snapshot: Snapshot) -> Attributes:
     """DISPLAY QMGR, from the values ``status.take`` read off the queue manager."""
     given = {**snapshot.attributes, "QMNAME": snapshot.q_mgr, "QSGNAME": snapshot.qsg}
-    return [(a.keyword, a.kind.shown(given.get(a.keyword, a.default))) for a in table.TABLE["QMGR"]]
+    out: Attributes = []
+    for a in table.TABLE["QMGR"]:
+        value = a.kind.shown(given.get(a.keyword, a.default))
+        out.append((str(value), None) if a.bare else (a.keyword, value))  # SYNCPT bare
+    return out
 
 
 def cf_structure(view: StructureView) -> Attributes:

@@ -19,13 +19,16 @@ from fnmatch import fnmatchcase
 from operator import ge, gt, le, lt
 
 from qsg.core import attributes
+from qsg.core.attributes.qmgr import DISPLAY_GROUPS
 from qsg.core.errors import QSGError
 from qsg.core.objects import (
     AliasQueue,
     CFStructure,
     ChannelDefinition,
+    NamelistDefinition,
     ProcessDefinition,
     RemoteQueue,
+    StorageClass,
 )
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import attributes as A
@@ -57,6 +60,10 @@ OBJECTS = {
     "PRO": "PROCESS",
     "GROUP": "GROUP",
     "CONN": "CONN",
+    "NAMELIST": "NAMELIST",
+    "NL": "NAMELIST",
+    "STGCLASS": "STGCLASS",
+    "STC": "STGCLASS",
 }
 #: The object types DISPLAY names without a value in parentheses.
 UNNAMED = frozenset({"QMGR", "GROUP"})
@@ -72,6 +79,9 @@ MESSAGES = {
     "CFSTRUCT": "CSQM440I",
     "CFSTATUS": "CSQM442I",
     "CONN": connections.MESSAGE,
+    # CSQM408I and CSQM410I: the numbers qsg gives namelists and storage classes.
+    "NAMELIST": "CSQM408I",
+    "STGCLASS": "CSQM410I",
 }
 #: TYPE(...) each object type takes, the first being the default.
 TYPES = {
@@ -193,7 +203,8 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
     else:
         name = value
     known = KEYWORDS[_kind(object_type)]
-    everything, wanted, where, kind_type, cmdscope = False, [], None, "", ""
+    everything, where, kind_type, cmdscope = False, None, "", ""
+    wanted: list[str] = []
     qsgdisp = "LIVE"
     selectors: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -215,6 +226,8 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
             if val not in DISPOSITIONS[_kind(object_type)]:
                 raise DisplayError("CSQ9001E", f"'QSGDISP({val})' IS INVALID")
             qsgdisp = val
+        elif object_type == "QMGR" and val is None and word in DISPLAY_GROUPS:
+            wanted.extend(DISPLAY_GROUPS[word])  # DISPLAY QMGR EVENT: the event switches
         elif word in known or word in _BARE:
             if val is None:
                 wanted.append(_BARE.get(word, word))
@@ -360,6 +373,10 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     elif kind == "PROCESS":
         for name, process in snap.processes.items():
             yield message, name, A.process(process)
+    elif kind in ("NAMELIST", "STGCLASS"):
+        known = snap.namelists if kind == "NAMELIST" else snap.storage_classes
+        for name, record in known.items():
+            yield message, name, A.shown(record, kind)
 
 
 def _keywords(*lists: A.Attributes) -> frozenset[str]:
@@ -397,6 +414,8 @@ def _samples() -> dict[str, frozenset[str]]:
             )
         ),
         "PROCESS": _keywords(A.process(ProcessDefinition("X"))),
+        "NAMELIST": _keywords(A.shown(NamelistDefinition("X"), "NAMELIST")),
+        "STGCLASS": _keywords(A.shown(StorageClass("X"), "STGCLASS")),
         "GROUP": frozenset(),
         "CONN": connections.KEYWORDS,
     }
@@ -415,6 +434,8 @@ FIXED = {
     "CFSTRUCT": 1,
     "CFSTATUS": 2,
     "PROCESS": 1,
+    "NAMELIST": 2,
+    "STGCLASS": 3,
     "GROUP": 0,
     "CONN": 3,
 }

@@ -16,7 +16,7 @@ from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core import attributes as table
 from qsg.core.attributes.attribute import KEPT, Attribute
-from qsg.core.attributes.kinds import Choice, Number, Numbered, Size, Text
+from qsg.core.attributes.kinds import Choice, Names, Number, Numbered, Size, Text
 from qsg.core.attributes.objects import CHLTYPE
 
 BEGIN = "<!-- the attribute table: written by python -m qsg.mqsc.doc -->"
@@ -27,6 +27,8 @@ FAMILIES = (
     ("CF structures", ("CFSTRUCT",)),
     ("Processes", ("PROCESS",)),
     ("The queue manager", ("QMGR",)),
+    ("Namelists", ("NAMELIST",)),
+    ("Storage classes", ("STGCLASS",)),
 )
 _ABBREVIATIONS = {"QLOCAL": "L", "QMODEL": "M", "QALIAS": "A", "QREMOTE": "R"}
 
@@ -45,6 +47,13 @@ def _identifier(a: Attribute) -> str:
 
 
 def _values(a: Attribute) -> str:
+    others = "".join(
+        f"; {chltype}: **{a.kind.shown(value)}**" for chltype, value in a.type_defaults
+    )
+    return _kind_values(a) + others
+
+
+def _kind_values(a: Attribute) -> str:
     kind = a.kind
     if isinstance(kind, Choice):
         words = list(kind.values)
@@ -57,6 +66,8 @@ def _values(a: Attribute) -> str:
         return f"{', '.join(kind.names)} or {kind.low}..{kind.high} (**{kind.shown(a.default)}**)"
     if isinstance(kind, Size):
         return f"0K..64K (**{kind.shown(a.default)}**)"
+    if isinstance(kind, Names):
+        return f"up to {kind.most} names of {kind.length} characters, comma-separated"
     if isinstance(kind, Text):
         what = "a name" if kind.name else "text"
         default = f" (**{a.default}**)" if a.default else ""

@@ -172,6 +172,9 @@ def _value(text: str, i: int) -> tuple[str, bool, int, str]:
     j = i
     while j < n and text[j] not in ")(' ":
         j += 1
+        if text[j - 1] == ",":  # a list (NAMES(A, B)): blanks after a comma are no end
+            while j < n and text[j] in _BLANKS:
+                j += 1
     value = text[i:j]
     k = j
     while k < n and text[k] in _BLANKS:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core import attributes as table
-from qsg.core.attributes.kinds import Text
+from qsg.core.attributes.kinds import Names, Text
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
 from qsg.mqsc import commands, reader
@@ -47,7 +47,9 @@ def _attributes(left: dict[int, Value], object_type: str) -> list[Word]:
             raise PCFError(
                 id_error(value), f"{object_type} takes no parameter {parameter}", parameter
             )
-        if not isinstance(value, int | str) or isinstance(value, int) == (a.kind.length > 0):
+        if isinstance(a.kind, Names) and isinstance(value, list):
+            value = ",".join(str(v).strip() for v in value)  # NAMES: an MQCFSL
+        elif not isinstance(value, int | str) or isinstance(value, int) == (a.kind.length > 0):
             raise PCFError(id_error(value), f"{a.keyword}: wrong type of value", parameter)
         text = a.kind.text(value)
         if text is None:
@@ -157,10 +159,93 @@ def clear_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     return [[]]
 
 
+def _object(
+    message: Message, qm: QMgr, verb: str, object_type: str, parameter: int, longest: int = 48
+) -> Reply:
+    """Create, Change or Delete of an object named by ``parameter`` (a namelist, a storage
+    class), or Change Queue Manager (``parameter`` 0): the DEFINE, ALTER or DELETE it
+    stands for, with its attributes as the command's words."""
+    p = Parameters(message)
+    name = ""
+    if parameter:
+        given = p.string(parameter, required=True)
+        name = object_name(given, parameter, object_type.lower(), longest)
+    replace = p.integer(F.MQIACF_REPLACE) if verb == "DEFINE" else None
+    scope(p, qm)
+    words = _attributes(p.rest(), object_type) if verb != "DELETE" else []
+    if verb == "DELETE":
+        p.done()
+    if replace == F.MQRP_YES:
+        words.append(("REPLACE", None, False))
+    return _run(qm, verb, object_type, name, words)
+
+
+def _copy(
+    message: Message, qm: QMgr, object_type: str, source: int, target: int, longest: int = 48
+) -> Reply:
+    """Copy Namelist, Copy Storage Class: a DEFINE LIKE the ``source`` object, named by
+    ``target``, with the attributes given changed."""
+    p = Parameters(message)
+    what = object_type.lower()
+    given = object_name(p.string(source, required=True), source, what, longest)
+    name = object_name(p.string(target, required=True), target, what, longest)
+    replace = p.integer(F.MQIACF_REPLACE)
+    scope(p, qm)
+    words = [("LIKE", given, True), *_attributes(p.rest(), object_type)]
+    if replace == F.MQRP_YES:
+        words.append(("REPLACE", None, False))
+    return _run(qm, "DEFINE", object_type, name, words)
+
+
+def copy_namelist(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _copy(message, qm, "NAMELIST", F.MQCACF_FROM_NAMELIST_NAME, F.MQCACF_TO_NAMELIST_NAME)
+
+
+def copy_stg_class(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _copy(message, qm, "STGCLASS", F.MQCACF_FROM_STORAGE_CLASS, F.MQCACF_TO_STORAGE_CLASS, 8)
+
+
+def create_namelist(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _object(message, qm, "DEFINE", "NAMELIST", CMQC.MQCA_NAMELIST_NAME)
+
+
+def change_namelist(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _object(message, qm, "ALTER", "NAMELIST", CMQC.MQCA_NAMELIST_NAME)
+
+
+def delete_namelist(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _object(message, qm, "DELETE", "NAMELIST", CMQC.MQCA_NAMELIST_NAME)
+
+
+def create_stg_class(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _object(message, qm, "DEFINE", "STGCLASS", CMQC.MQCA_STORAGE_CLASS, 8)
+
+
+def change_stg_class(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _object(message, qm, "ALTER", "STGCLASS", CMQC.MQCA_STORAGE_CLASS, 8)
+
+
+def delete_stg_class(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _object(message, qm, "DELETE", "STGCLASS", CMQC.MQCA_STORAGE_CLASS, 8)
+
+
+def change_q_mgr(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _object(message, qm, "ALTER", "QMGR", 0)
+
+
 __all__ = [
+    "change_namelist",
     "change_q",
+    "change_q_mgr",
+    "change_stg_class",
     "clear_q",
+    "copy_namelist",
     "copy_q",
+    "copy_stg_class",
+    "create_namelist",
     "create_q",
+    "create_stg_class",
+    "delete_namelist",
     "delete_q",
+    "delete_stg_class",
 ]

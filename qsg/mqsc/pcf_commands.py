@@ -190,6 +190,17 @@ _COMMANDS: dict[int, Handler] = {
     F.MQCMD_COPY_Q: changes.copy_q,
     F.MQCMD_DELETE_Q: changes.delete_q,
     F.MQCMD_CLEAR_Q: changes.clear_q,
+    F.MQCMD_CHANGE_Q_MGR: changes.change_q_mgr,
+    F.MQCMD_INQUIRE_NAMELIST: inquiries.inquire_namelist,
+    F.MQCMD_CREATE_NAMELIST: changes.create_namelist,
+    F.MQCMD_CHANGE_NAMELIST: changes.change_namelist,
+    F.MQCMD_COPY_NAMELIST: changes.copy_namelist,
+    F.MQCMD_DELETE_NAMELIST: changes.delete_namelist,
+    F.MQCMD_INQUIRE_STG_CLASS: inquiries.inquire_stg_class,
+    F.MQCMD_CREATE_STG_CLASS: changes.create_stg_class,
+    F.MQCMD_CHANGE_STG_CLASS: changes.change_stg_class,
+    F.MQCMD_COPY_STG_CLASS: changes.copy_stg_class,
+    F.MQCMD_DELETE_STG_CLASS: changes.delete_stg_class,
 }
 
 __all__ = [

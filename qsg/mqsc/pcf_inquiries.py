@@ -189,6 +189,32 @@ def inquire_cf_struc_status(message: Message, qm: QMgr, snapshot: Snapshot) -> R
     return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
 
 
+def _inquire_named(
+    message: Message, qm: QMgr, snapshot: Snapshot, kind: str, parameter: int, selectors: int
+) -> Reply:
+    """Inquire Namelist, Inquire Storage Class: a generic name and the attributes wanted."""
+    p = Parameters(message)
+    name = p.string(parameter, required=True) or ""
+    everything, wanted = attributes_wanted(kind, p.integers(selectors))
+    scope(p, qm)
+    p.done()
+    return _objects(
+        Request(kind, name, everything, wanted), snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME
+    )
+
+
+def inquire_namelist(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _inquire_named(
+        message, qm, snapshot, "NAMELIST", CMQC.MQCA_NAMELIST_NAME, F.MQIACF_NAMELIST_ATTRS
+    )
+
+
+def inquire_stg_class(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _inquire_named(
+        message, qm, snapshot, "STGCLASS", CMQC.MQCA_STORAGE_CLASS, F.MQIACF_STORAGE_CLASS_ATTRS
+    )
+
+
 def ping(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
     p.done()
@@ -200,9 +226,11 @@ __all__ = [
     "inquire_cf_struc_status",
     "inquire_channel",
     "inquire_channel_status",
+    "inquire_namelist",
     "inquire_q",
     "inquire_q_mgr",
     "inquire_q_names",
     "inquire_q_status",
+    "inquire_stg_class",
     "ping",
 ]

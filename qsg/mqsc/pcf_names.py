@@ -17,7 +17,7 @@ from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core import attributes as table
 from qsg.core import cfstate
-from qsg.core.attributes.kinds import Number, Numbered
+from qsg.core.attributes.kinds import Names, Number, Numbered
 
 _YES = {"NO": 0, "YES": 1}
 
@@ -58,6 +58,8 @@ def _family(object_types: tuple[str, ...]) -> dict[str, Name]:
 
 
 def _name(a: table.Attribute) -> Name:
+    if isinstance(a.kind, Names):  # NAMES: an MQCFSL of names
+        return Name(a.parameter, length=a.kind.length, listed=True)
     words = a.kind.words
     if words is None and isinstance(a.kind, Number | Numbered):
         words = a.kind.special if isinstance(a.kind, Number) else a.kind.names
@@ -113,6 +115,8 @@ CHSTATUS: dict[str, Name] = {
 QMGR: dict[str, Name] = _family(("QMGR",))
 CFSTRUCT: dict[str, Name] = _family(("CFSTRUCT",))
 PROCESS: dict[str, Name] = _family(("PROCESS",))
+NAMELIST: dict[str, Name] = _family(("NAMELIST",))
+STGCLASS: dict[str, Name] = _family(("STGCLASS",))
 #: DISPLAY CFSTATUS's TYPE words as Inquire CF Structure Status's StatusType.
 CF_STATUS_TYPES = {
     "SUMMARY": F.MQIACF_CF_STATUS_SUMMARY,
@@ -158,6 +162,8 @@ FAMILIES = {
     "CFSTRUCT": CFSTRUCT,
     "CFSTATUS": CFSTATUS,
     "PROCESS": PROCESS,
+    "NAMELIST": NAMELIST,
+    "STGCLASS": STGCLASS,
 }
 #: A bare keyword's table entry (NOSHARE is the SHARE entry's other value).
 BARE = {

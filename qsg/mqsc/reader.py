@@ -22,8 +22,10 @@ from qsg.core.objects import (
     AliasQueue,
     CFStructure,
     ChannelDefinition,
+    NamelistDefinition,
     ProcessDefinition,
     RemoteQueue,
+    StorageClass,
 )
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition, check_name
@@ -274,7 +276,20 @@ def load(qm: QMgr, text: str, source: str = "<mqsc>") -> list[Command]:
     return commands
 
 
+def _stamped(qm: QMgr, command: Command) -> Command:
+    """The command with the dates it sets, by the run's clock (``qm.epoch`` plus its
+    virtual time): DEFINE sets ALTDATE and ALTTIME, and a queue's CRDATE and CRTIME; ALTER
+    sets ALTDATE and ALTTIME (IBM: "DISPLAY QUEUE", "ALTDATE: the date on which the
+    definition or information was last altered")."""
+    if command.verb == "DELETE":
+        return command
+    created = command.verb == "DEFINE" and command.object_type in attributes.QUEUES
+    stamps = attributes.stamps(qm.epoch, qm.time, created=created)
+    return dataclasses.replace(command, kept={**command.kept, **stamps})
+
+
 def _apply(qm: QMgr, command: Command) -> None:
+    command = _stamped(qm, command)
     kind, name = command.object_type, command.name
     if kind == "QMGR":
         _alter_qmgr(qm, command)
@@ -286,6 +301,10 @@ def _apply(qm: QMgr, command: Command) -> None:
         record = _record(qm.local.processes, command, ProcessDefinition)
         if record is not None:
             qm.define_process(record, replace=command.replace or command.verb == "ALTER")
+    elif kind == "NAMELIST":
+        _kept_only(qm.local.namelists, command, NamelistDefinition)
+    elif kind == "STGCLASS":
+        _kept_only(qm.local.storage_classes, command, StorageClass)
     elif command.verb == "DELETE":
         found = qm.find(name)
         if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
@@ -353,6 +372,17 @@ def _channel(qm: QMgr, command: Command) -> None:
             chltype = attributes.channel_type(record)
             raise ValueError(f"{shown(wrong[0])} is not a keyword of CHANNEL CHLTYPE({chltype})")
         qm.define_channel(record, replace=command.replace or command.verb == "ALTER")
+
+
+def _kept_only(known: dict[str, Any], command: Command, make: type) -> None:
+    """DEFINE, ALTER or DELETE of an object the queue manager only keeps (a namelist, a
+    storage class): nothing else reads it."""
+    record = _record(known, command, make)
+    if record is None:
+        return
+    if command.verb == "DEFINE" and record.name in known and not command.replace:
+        raise ValueError(f"{command.object_type}({record.name}) is already defined")
+    known[record.name] = record
 
 
 def _record(known: dict[str, Any], command: Command, make: type) -> Any:

@@ -55,6 +55,8 @@ CFSTRUCT = _keywords("CFSTRUCT")
 CHANNEL = _keywords("CHANNEL")
 PROCESS = _keywords("PROCESS")
 QMGR = _keywords("QMGR")
+NAMELIST = _keywords("NAMELIST")
+STGCLASS = _keywords("STGCLASS")
 
 #: Object types and their abbreviations, as MQSC accepts them.
 OBJECT_TYPES = {
@@ -72,6 +74,10 @@ OBJECT_TYPES = {
     "PROCESS": "PROCESS",
     "PRO": "PROCESS",
     "QMGR": "QMGR",
+    "NAMELIST": "NAMELIST",
+    "NL": "NAMELIST",
+    "STGCLASS": "STGCLASS",
+    "STC": "STGCLASS",
 }
 VERBS = {"DEFINE": "DEFINE", "DEF": "DEFINE", "ALTER": "ALTER", "ALT": "ALTER", "DELETE": "DELETE"}
 KEYWORDS: dict[str, dict[str, Keyword]] = {
@@ -83,8 +89,10 @@ KEYWORDS: dict[str, dict[str, Keyword]] = {
     "CHANNEL": CHANNEL,
     "PROCESS": PROCESS,
     "QMGR": QMGR,
+    "NAMELIST": NAMELIST,
+    "STGCLASS": STGCLASS,
 }
 #: The bare keywords each object type takes.
 FLAGS: dict[str, dict[str, tuple[Keyword, Any]]] = {kind: _flags(kind) for kind in KEYWORDS}
 #: How long each type's name may be.
-NAME_LENGTHS = {"CFSTRUCT": 12, "CHANNEL": 20}
+NAME_LENGTHS = {"CFSTRUCT": 12, "CHANNEL": 20, "STGCLASS": 8}

@@ -20,7 +20,14 @@ from qsg.core import attributes as table
 from qsg.core import cfstate, geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
-from qsg.core.objects import CFStructure, ChannelDefinition, ProcessDefinition, QueueObject
+from qsg.core.objects import (
+    CFStructure,
+    ChannelDefinition,
+    NamelistDefinition,
+    ProcessDefinition,
+    QueueObject,
+    StorageClass,
+)
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc.connections import ConnectionView, open_connections
@@ -117,6 +124,9 @@ class Snapshot:
     connections: tuple[ConnectionView, ...] = ()
     #: The queue manager's process definitions (DISPLAY PROCESS), by name.
     processes: Mapping[str, ProcessDefinition] = field(default_factory=dict)
+    #: Its namelists and storage classes (DISPLAY NAMELIST, DISPLAY STGCLASS), by name.
+    namelists: Mapping[str, NamelistDefinition] = field(default_factory=dict)
+    storage_classes: Mapping[str, StorageClass] = field(default_factory=dict)
 
 
 #: A CF structure's use: entries, elements, max_entries, max_elements.
@@ -194,6 +204,8 @@ def take(
         dict(members or {}),
         open_connections(qm),
         dict(sorted(qm.local.processes.items())),
+        dict(sorted(qm.local.namelists.items())),
+        dict(sorted(qm.local.storage_classes.items())),
     )
 
 

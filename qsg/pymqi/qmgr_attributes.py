@@ -1,13 +1,15 @@
-"""MQINQ of a queue manager (pymqi's ``QueueManager.inquire``): the attributes the
-simulator models, read from its rules. MQIA_* selectors give an int, MQCA_* ones
-blank-padded bytes of the attribute's length, as MQ returns them; a selector of
-another object type is MQRC_SELECTOR_NOT_FOR_TYPE, one MQ does not have
-MQRC_SELECTOR_ERROR."""
+"""MQINQ of a queue manager (pymqi's ``QueueManager.inquire``): every row of the
+attribute table's QMGR that IBM lets MQINQ read (``qsg.core.attributes``: DESCR, DEADQ,
+MAXUMSGS, ACTCHL, ...), and the few values read from the queue manager's rules here.
+MQIA_* selectors give an int, MQCA_* ones blank-padded bytes of the attribute's length,
+as MQ returns them; a selector of another object type is MQRC_SELECTOR_NOT_FOR_TYPE,
+one MQ does not have MQRC_SELECTOR_ERROR."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from qsg.core import attributes
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
 from qsg.pymqi import CMQC
@@ -46,6 +48,10 @@ def qmgr_attribute(qm: QMgr, selector: int) -> int | bytes:
     found = _ATTRIBUTES.get(selector)
     if found is not None:
         return found(qm)
+    table = attributes.inquired(qm, "QMGR", {})
+    if selector in table:
+        value: int | bytes = table[selector]
+        return value
     if type(selector) is not int or not (
         CMQC.MQIA_FIRST <= selector <= CMQC.MQIA_LAST
         or CMQC.MQCA_FIRST <= selector <= CMQC.MQCA_LAST

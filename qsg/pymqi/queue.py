@@ -12,12 +12,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from qsg.core import structs as core
+from qsg.core.object_handle import OBJECT_TYPES
 from qsg.pymqi import CMQC, convert, history, structs, unsupported
 from qsg.pymqi.connection import QueueManager, common_q_args, make_q_desc
 from qsg.pymqi.errors import MQMIError, PYIFError
 from qsg.pymqi.rfh2 import rfh2_get_headers, rfh2_put_body
 
 if TYPE_CHECKING:
+    from actors.mqi import OpenObject
     from actors.mqi import Queue as QueueHandle
 
 
@@ -34,6 +36,8 @@ class Queue:
     def __init__(self, qMgr: QueueManager, *opts: Any) -> None:
         self._qmgr = qMgr
         self._handle: QueueHandle | None = None
+        #: A namelist, process or queue manager opened (OD.ObjectType): MQINQ only.
+        self._object: OpenObject | None = None
         self._recorded = False
         self._desc: Any = None
         self._options: int | None = None
@@ -51,6 +55,9 @@ class Queue:
         conn = self._qmgr._connected()
         od = convert.to_core(self._desc, core.OD)
         options = self._options
+        if od.ObjectType in OBJECT_TYPES:  # a namelist, process or queue manager
+            self._object = self._qmgr._call(conn.open_object, od, options)
+            return
         self._handle = self._qmgr._call(conn.open, od, options)
         #: Whether the world keeps a chaos history (the calls are then recorded).
         self._recorded = self.records_history and conn.qm.world.history
@@ -60,7 +67,7 @@ class Queue:
         """MQOPEN of ``qDesc`` (a name or an OD) with ``openOpts`` now, or deferred."""
         if len(opts) > 1:
             raise TypeError("Too many args")
-        if self._handle is not None:
+        if self._handle is not None or self._object is not None:
             raise PYIFError("The Queue is already open")
         self._desc = make_q_desc(qDesc)
         if opts:
@@ -68,6 +75,11 @@ class Queue:
             self._real_open()
 
     def _open_for(self, options: int) -> QueueHandle:
+        if self._object is not None:  # MQPUT or MQGET on a namelist's handle
+            reason = CMQC.MQRC_NOT_OPEN_FOR_OUTPUT
+            if options & CMQC.MQOO_INPUT_AS_Q_DEF:
+                reason = CMQC.MQRC_NOT_OPEN_FOR_INPUT
+            raise MQMIError(CMQC.MQCC_FAILED, reason)
         if self._handle is None:
             self._options = options
             self._real_open()
@@ -160,17 +172,29 @@ class Queue:
     # ---- MQINQ, MQSET, MQCLOSE -----------------------------------------------------------
     def inquire(self, attribute: int) -> int | bytes:
         """MQINQ of one attribute of the queue (opened for MQOO_INQUIRE if not open)."""
+        if self._handle is None and self._object is None:  # pymqi's deferred open
+            self._options = CMQC.MQOO_INQUIRE
+            self._real_open()
+        if self._object is not None:
+            return self._qmgr._call(self._object.inquire, attribute)
         handle = self._open_for(CMQC.MQOO_INQUIRE)
         return self._qmgr._call(handle.inquire, attribute)
 
     def set(self, attribute: int, arg: int | bytes) -> None:
         """MQSET of one attribute (opened for MQOO_SET if not open)."""
         convert.not_unicode(arg)
+        if self._object is not None:
+            self._qmgr._call(self._object.set, attribute, arg)
+            return
         handle = self._open_for(CMQC.MQOO_SET)
         self._qmgr._call(handle.set, attribute, arg)
 
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         """MQCLOSE (MQCO_DELETE / MQCO_DELETE_PURGE for a permanent dynamic queue)."""
+        if self._object is not None:
+            self._qmgr._call(self._object.close, options)
+            self._object = self._desc = self._options = None
+            return
         if self._handle is None:
             raise PYIFError("not open")
         self._qmgr._call(self._handle.close, options)

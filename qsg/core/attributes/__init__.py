@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from qsg.core.attributes.attribute import (
@@ -28,12 +29,17 @@ from qsg.core.attributes.attribute import (
     QUEUES,
     Attribute,
 )
-from qsg.core.attributes.kinds import Choice, Kind, Number, Text, Wire
+from qsg.core.attributes.kinds import Choice, Kind, Names, Number, Text, Wire
+from qsg.core.attributes.namelists import NAMELISTS, STAMPS, STORAGE_CLASSES
 from qsg.core.attributes.objects import CF_STRUCTURES, CHANNELS, CHLTYPE, PROCESSES, Q_MGR
+from qsg.core.attributes.qmgr import Q_MGR_FIXED, Q_MGR_KEPT
 from qsg.core.attributes.queues import Q_TYPE, QUEUE
 
-#: Every row, each family in DISPLAY's order.
-ROWS: tuple[Attribute, ...] = QUEUE + CHANNELS + CF_STRUCTURES + PROCESSES + Q_MGR
+#: Every row, each family in DISPLAY's order; the dates last, on every object type.
+ROWS: tuple[Attribute, ...] = (
+    QUEUE + CHANNELS + CF_STRUCTURES + PROCESSES + Q_MGR + Q_MGR_FIXED + Q_MGR_KEPT
+)
+ROWS += NAMELISTS + STORAGE_CLASSES + STAMPS
 #: The rows each object type shows, in DISPLAY's order.
 TABLE: dict[str, tuple[Attribute, ...]] = {
     kind: tuple(a for a in ROWS if kind in a.displayed_on) for kind in OBJECT_TYPES
@@ -77,13 +83,15 @@ def not_for(chltype: str, keywords: Iterable[str]) -> list[str]:
 
 
 def read(record: object, a: Attribute) -> Any:
-    """The value ``record`` (a definition, or the queue manager) has for ``a``."""
+    """The value ``record`` (a definition, or the queue manager) has for ``a``; one
+    never set is IBM's default for the record's type (a channel's CHLTYPE's own)."""
+    default = a.default_for(channel_type(record)) if a.type_defaults else a.default
     if a.field:
         value: Any = record
         for part in a.field.split("."):
             value = getattr(value, part)
-        return a.default if value is None else value
-    return dict(getattr(record, "kept", ())).get(a.keyword, a.default)
+        return default if value is None else value
+    return dict(getattr(record, "kept", ())).get(a.keyword, default)
 
 
 def kept(base: Iterable[tuple[str, Any]], changes: Mapping[str, Any]) -> Kept:
@@ -91,6 +99,18 @@ def kept(base: Iterable[tuple[str, Any]], changes: Mapping[str, Any]) -> Kept:
     merged = dict(base)
     merged.update(changes)
     return tuple(sorted(merged.items()))
+
+
+def stamps(epoch: datetime, now: float, *, created: bool) -> dict[str, str]:
+    """The dates a change at simulated time ``now`` (seconds from the run's ``epoch``)
+    sets, as DISPLAY shows them (yyyy-mm-dd, hh.mm.ss): ALTDATE and ALTTIME, and with
+    ``created`` (DEFINE, a dynamic queue's MQOPEN) CRDATE and CRTIME too."""
+    moment = epoch + timedelta(seconds=now)
+    date, time = moment.strftime("%Y-%m-%d"), moment.strftime("%H.%M.%S")
+    found = {"ALTDATE": date, "ALTTIME": time}
+    if created:
+        found.update(CRDATE=date, CRTIME=time)
+    return found
 
 
 def changed(record: Any, a: Attribute, value: Any) -> Any:
@@ -106,7 +126,10 @@ def queue_type(q_type: int) -> str:
 
 
 def padded(a: Attribute, value: Any) -> int | bytes:
-    """``value`` as MQINQ returns it: an int, or bytes blank-padded to MQ's length."""
+    """``value`` as MQINQ returns it: an int, or bytes blank-padded to MQ's length (a
+    namelist's NAMES: each name padded, one after another)."""
+    if isinstance(a.kind, Names):
+        return b"".join(n.encode()[: a.kind.length].ljust(a.kind.length) for n in value)
     wire = a.kind.wire(value)
     if isinstance(wire, str):
         return wire.encode()[: a.kind.length].ljust(a.kind.length)
@@ -171,6 +194,7 @@ __all__ = [
     "Choice",
     "Kept",
     "Kind",
+    "Names",
     "Number",
     "Text",
     "Wire",
@@ -186,4 +210,5 @@ __all__ = [
     "queue_type",
     "read",
     "selectors",
+    "stamps",
 ]

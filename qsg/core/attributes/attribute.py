@@ -49,6 +49,13 @@ class Attribute:
     channel_types: frozenset[str] = frozenset()  # CHLTYPEs that take it (empty: all)
     effect: str = ""  # what it does in qsg ("": kept and shown)
     why: str = ""  # why it has no effect in a simulation
+    #: IBM's default where a channel type's differs from ``default``: (CHLTYPE, value)
+    #: pairs ("DEFINE CHANNEL": DISCINT(6000) for a sender, DISCINT(0) for a SVRCONN).
+    type_defaults: tuple[tuple[str, Any], ...] = ()
+
+    def default_for(self, chltype: str) -> Any:
+        """IBM's default for a channel of CHLTYPE ``chltype`` ("" for another object)."""
+        return dict(self.type_defaults).get(chltype, self.default)
 
     @property
     def displayed_on(self) -> frozenset[str]:

@@ -231,4 +231,32 @@ class Numbered:
         return str(wire) if isinstance(wire, int) else None
 
 
-__all__ = ["Choice", "Kind", "Number", "Numbered", "Size", "Text", "Wire", "quoted"]
+@dataclass(frozen=True, slots=True)
+class Names:
+    """NAMES(name, name, ...): at most ``most`` MQ object names of ``length`` characters
+    each, written comma-separated in MQSC (``NAMES(APP.A,APP.B)``); the record keeps a
+    tuple. PCF carries them as an MQCFSL, MQINQ as one string of ``length``-long names."""
+
+    most: int = 256
+    length: int = 48
+    words: Mapping[str, int] | None = None
+
+    def parse(self, text: str, quoted_: bool) -> tuple[str, ...]:
+        names = tuple(n.strip() for n in text.split(",") if n.strip())
+        if len(names) > self.most:
+            raise ValueError(f"{len(names)} names: at most {self.most}")
+        for name in names:
+            check_name(name, "name", self.length)
+        return names
+
+    def shown(self, value: Any) -> str | int:
+        return ",".join(value)
+
+    def wire(self, value: Any) -> Wire:
+        return ",".join(value)
+
+    def text(self, wire: Wire) -> str | None:
+        return wire if isinstance(wire, str) else None
+
+
+__all__ = ["Choice", "Kind", "Names", "Number", "Numbered", "Size", "Text", "Wire", "quoted"]

@@ -114,6 +114,19 @@ _RECOVER = Choice({"NO": CMQC.MQCFR_NO, "YES": CMQC.MQCFR_YES}, stored={"NO": Fa
 _OFFLOAD = Choice(
     {"SMDS": CMQC.MQCFOFFLD_SMDS, "DB2": CMQC.MQCFOFFLD_DB2}, stored={"SMDS": "SMDS", "DB2": "DB2"}
 )
+_DSBLOCK = Choice(
+    {
+        "8K": CMQC.MQDSB_8K,
+        "16K": CMQC.MQDSB_16K,
+        "32K": CMQC.MQDSB_32K,
+        "64K": CMQC.MQDSB_64K,
+        "128K": CMQC.MQDSB_128K,
+        "256K": CMQC.MQDSB_256K,
+        "512K": CMQC.MQDSB_512K,
+        "1M": CMQC.MQDSB_1M,
+    }
+)
+_NO_DATA_SETS = "shared message data sets are the store's own: no VSAM data sets"
 _PLATFORM = Choice({"MVS": CMQC.MQPL_ZOS, "UNIX": CMQC.MQPL_UNIX, "WINDOWSNT": 11})
 
 CHANNELS: tuple[Attribute, ...] = (
@@ -336,6 +349,7 @@ CHANNELS: tuple[Attribute, ...] = (
         6000,
         parameter=F.MQIACH_DISC_INTERVAL,
         channel_types=_SENDING | {"SVRCONN"},
+        type_defaults=(("SVRCONN", 0),),  # "Server-connection channel": DISCINT(0)
         why="a started channel stays running until STOP CHANNEL or a failure",
     ),
     row(
@@ -687,6 +701,49 @@ CF_STRUCTURES: tuple[Attribute, ...] = (
         field="offload_size3",
         parameter=F.MQCACF_CF_OFFLOAD_SIZE3,
         effect="the third offload rule",
+    ),
+    row(
+        "CFCONLOS",
+        Choice(
+            {
+                "ASQMGR": CMQC.MQCFCONLOS_ASQMGR,
+                "TERMINATE": CMQC.MQCFCONLOS_TERMINATE,
+                "TOLERATE": CMQC.MQCFCONLOS_TOLERATE,
+            }
+        ),
+        _CF,
+        CMQC.MQCFCONLOS_ASQMGR,
+        parameter=CMQC.MQIA_CF_CFCONLOS,
+        why="a member's own loss of connectivity to a structure is not simulated",
+    ),
+    # The shared message data sets (OFFLOAD(SMDS)): qsg keeps offloaded messages in its
+    # store, not in VSAM data sets, so their names, blocks and buffers change nothing.
+    row(
+        "DSGROUP",
+        Text(44),
+        _CF,
+        "",
+        parameter=F.MQCACF_CF_SMDS_GENERIC_NAME,
+        why=_NO_DATA_SETS,
+    ),
+    row(
+        "DSBLOCK",
+        _DSBLOCK,
+        _CF,
+        CMQC.MQDSB_256K,
+        parameter=F.MQIACF_CF_SMDS_BLOCK_SIZE,
+        why=_NO_DATA_SETS,
+    ),
+    row(
+        "DSBUFS", Number(1, 9999), _CF, 100, parameter=CMQC.MQIA_CF_SMDS_BUFFERS, why=_NO_DATA_SETS
+    ),
+    row(
+        "DSEXPAND",
+        Choice({"YES": CMQC.MQDSE_YES, "NO": CMQC.MQDSE_NO}),
+        _CF,
+        CMQC.MQDSE_YES,
+        parameter=F.MQIACF_CF_SMDS_EXPAND,
+        why=_NO_DATA_SETS,
     ),
 )
 

@@ -658,7 +658,8 @@ QUEUE: tuple[Attribute, ...] = (
         "SYSTEM",
         parameter=CMQC.MQCA_STORAGE_CLASS,
         inquire=True,
-        why="page sets and buffer pools are not simulated",
+        why="the storage class (DEFINE STGCLASS) names a page set, and qsg keeps messages "
+        "in its store, memory or Valkey, not in page sets and buffer pools",
     ),
     row(
         "STREAMQ",
