@@ -385,7 +385,7 @@ class QueueManager:
         # driven message.
         caller = (
             CALLER.set(self.name)
-            if self.bridged or (reach is not None and (reach.everyone or reach.lost))
+            if self.bridged or (reach is not None and reach.any_lost)
             else None
         )
         group = self.rules.qsg if shared else None
