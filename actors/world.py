@@ -355,6 +355,8 @@ async def _build(world: World, only: str | None = None) -> None:
         world.qmgrs[name] = QueueManager(
             world, rules, listener=spec.listener, connect_timeout=spec.connect_timeout
         )
+    for name in topology.qsgs:
+        world.placement(name)  # each structure allocated in its facilities (and duplexed)
 
 
 __all__ = ["AUDIT_VARIABLE", "TRANSPORT_VARIABLE", "World", "open_world"]

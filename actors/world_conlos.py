@@ -95,6 +95,8 @@ class Connectivity(CFRecovery):
             self.reach.regain_structures(q_mgr, names if facility else None)
         else:
             self.reach.regain_structures(q_mgr, {structure})
+        if group is not None and not self._cut_facilities.get(q_mgr):
+            self.placement(group.name).reduplex()  # duplex established again
         self.signals.notify_all()
         return False
 
@@ -196,8 +198,9 @@ class Connectivity(CFRecovery):
             raise ValueError("name a member ('qmgr') to say which QSG's facility this is")
         return next(iter(self.qsgs.items()))
 
-    def duplex_extra(self, qsg: str, structure: str) -> bool:
-        """Whether a call on ``structure`` of ``qsg`` writes to two instances now."""
+    def duplexed(self, qsg: str, structure: str) -> bool:
+        """Whether ``structure`` of ``qsg`` has two instances now (a call on one of its
+        queues writes to both: two CF accesses in the model's costs)."""
         placement = self.placements.get(qsg)
         return placement is not None and structure in placement.secondary
 

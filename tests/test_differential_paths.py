@@ -141,6 +141,7 @@ class Shipped:
 SHIPPED: dict[str, Shipped] = {
     "capacity-day.toml": Shipped(700, 13 * 3600, ci=10.5 * 3600),
     "capacity.toml": Shipped(4, ties=(COSTED_GETTERS_RACE,), ci=60),
+    "cf-connectivity.toml": Shipped(30),
     "chaos-lean.toml": Shipped(40),
     "chaos-processes.toml": Shipped(8, ties=(COMPETING_GETTERS,)),
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),

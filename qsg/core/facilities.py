@@ -149,6 +149,11 @@ class Placement:
                 back.append(name)
         return back
 
+    def reduplex(self) -> list[str]:
+        """Duplexing established again wherever it can be (DUPLEX(ENABLED): after a
+        member's link is back): the structures duplexed again."""
+        return [name for name in sorted(self.primary) if self._reduplex(name)]
+
     def _candidates(self, name: str, avoid: Set[str]) -> list[str]:
         return [f for f in self.preference[name] if f in self.alive and f not in avoid]
 
