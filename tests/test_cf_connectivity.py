@@ -25,6 +25,7 @@ from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import commands
 from qsg.mqsc.status import take
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET_NO_SYNC = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
@@ -49,6 +50,12 @@ def _topology(structure_conlos: str, q_mgr_conlos: str = "TERMINATE") -> Topolog
     return topology
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "ASQMGR (a structure's default) takes the queue manager's CFCONLOS (TERMINATE by "
+    "default). Below CFLEVEL(5) a structure has no CFCONLOS behaviour: losing it ends the "
+    "member.",
+)
 def test_cfconlos_asqmgr_takes_the_queue_managers_and_below_cflevel_5_the_member_ends() -> None:
     """ "ASQMGR = use the queue manager's CFCONLOS"; CFCONLOS is a CFLEVEL(5) attribute,
     so a structure below it ends the member whatever it says."""
@@ -65,6 +72,12 @@ def test_cfconlos_asqmgr_takes_the_queue_managers_and_below_cflevel_5_the_member
     assert not conlos.terminates([own], tolerate, admin_structure=True)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "TOLERATE keeps the member running: its private queues and the structures it still "
+    "reaches work, and every call on the lost structure's queues gets "
+    "MQRC_CF_NOT_AVAILABLE (2345) until the link is back.",
+)
 async def test_tolerate_keeps_the_member_running_with_2345_on_the_lost_structure_only(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -94,6 +107,12 @@ async def test_tolerate_keeps_the_member_running_with_2345_on_the_lost_structure
         assert await other.get(None, MD(), GET_NO_SYNC) == b"back"
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "TERMINATE ends the member; a peer backs out its units of work in flight, and its "
+    "applications get MQRC_CONNECTION_BROKEN. When the link is back the member is started "
+    "again.",
+)
 async def test_terminate_ends_the_member_and_a_peer_backs_out_its_unit_of_work(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -113,6 +132,9 @@ async def test_terminate_ends_the_member_and_a_peer_backs_out_its_unit_of_work(
         assert "ended (CFCONLOS TERMINATE)" in event.detail, event
         assert not world.qmgrs["QM1"].alive
         assert world.qmgrs["QM2"].alive
+        with pytest.raises(MQMIError) as broken:
+            await one.put(b"after", MD(), NO_SYNC)
+        assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
         other = await (await world.connect("QM2")).open("APP.ONE", CMQC.MQOO_INPUT_AS_Q_DEF)
         assert await other.get(None, MD(), GET_NO_SYNC) == b"committed"
         with pytest.raises(MQMIError) as caught:
@@ -141,6 +163,12 @@ async def test_asqmgr_follows_the_queue_managers_cfconlos(
         assert not world.qmgrs["QM1"].alive
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "Losing the group's first facility loses the administration structure too, which the "
+    "queue manager's CFCONLOS alone governs: with ALTER QMGR CFCONLOS(TERMINATE) the member "
+    "ends even if every application structure tolerates the loss.",
+)
 async def test_losing_the_whole_facility_follows_the_qmgrs_cfconlos_for_the_admin_structure(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:

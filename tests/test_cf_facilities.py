@@ -23,6 +23,7 @@ from actors.world import World
 from qsg import CMQC, GMO, MD, PMO, MQMIError
 from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement, check_preference
 from qsg.core.objects import CFStructure
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET_NO_SYNC = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
@@ -49,6 +50,16 @@ def test_structures_go_to_their_first_preferred_facility_and_duplex_into_the_nex
     assert placement.structures_in("CF02") == ["DUP1", "LATE"]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "a duplexed structure drops duplexing and carries on in its other instance, with "
+    "nothing lost, and is duplexed again once the facility is back;",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "A structure is allocated in the first facility of its list that is there, and a "
+    "duplexed one has a second instance in the next.",
+)
 def test_losing_a_facility_rebuilds_into_the_next_keeps_a_duplex_and_fails_with_none_left() -> None:
     """A facility's loss: rebuild into the next facility of the preference list; a
     duplexed structure drops duplexing and carries on; with no facility, failed; the
@@ -129,6 +140,16 @@ async def _drain(world: World, q_mgr: str, queue: str) -> list[bytes]:
             return got
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "any other structure in it is rebuilt into the next facility of its preference list: "
+    "its persistent messages come back from the log, its nonpersistent ones are lost,",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "a structure with no facility left has failed (2373) until its facility is back, "
+    "which recovers it as RECOVER CFSTRUCT would.",
+)
 async def test_a_facilitys_loss_rebuilds_its_structure_into_the_next_and_a_duplex_loses_nothing(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -151,6 +172,11 @@ async def test_a_facilitys_loss_rebuilds_its_structure_into_the_next_and_a_duple
         assert await _drain(world, "QM2", "APP.ONE") == [b"persistent"]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A member that tolerates losing one facility reconnects the same way: into the other "
+    "instance of a duplexed structure, or by a rebuild into a facility it still reaches;",
+)
 async def test_a_tolerating_member_that_loses_a_facility_rebuilds_into_the_other_and_goes_on(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -178,6 +204,11 @@ async def test_a_terminating_member_of_a_group_with_two_facilities_still_ends(
         assert await _drain(world, "QM2", "APP.ONE") == [b"persistent", b"nonpersistent"]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "Duplexing has a model cost: a call on a queue of a duplexed structure is two CF "
+    "accesses, charged `cf_access` each and counted twice",
+)
 async def test_duplexing_costs_a_second_cf_access_per_call_until_the_duplex_drops(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:

@@ -36,6 +36,7 @@ from qsg.mqsc import commands
 from qsg.mqsc.pcf import Header, Value, encode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
+from tests.claims import keeps
 from tests.helpers import ALL, drain, get, put
 from tests.test_pcf_command_server import parse
 
@@ -643,6 +644,11 @@ async def test_recauto_waits_out_a_coupling_facility_outage_and_then_recovers(
         assert not store.structure_status("APP1").failed
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A RECOVER CFSTRUCT from MQSC or PCF is a `cf-recovery` event naming the member that "
+    "issued it, as a fault's or RECAUTO's recovery is.",
+)
 @pytest.mark.parametrize(("kind", "kept"), [("NORMAL", True), ("PURGE", False)])
 async def test_mqsc_recover_cfstruct_is_a_cf_recovery_event_naming_its_queues_and_issuer(
     virtual_clock: VirtualClock, cf_mode: dict[str, object], kind: str, kept: bool
