@@ -20,8 +20,8 @@ import trio
 
 from actors.events import CFRecovered
 from actors.world_cf import CFRecovery
-from qsg.core import cfstate, conlos
-from qsg.core.facilities import DEFAULT_FACILITY, FAILED, REBUILT, Move, Placement
+from qsg.core import bugs, cfstate, conlos
+from qsg.core.facilities import DEFAULT_FACILITY, FAILED, KEPT, REBUILT, Move, Placement
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 
@@ -167,6 +167,12 @@ class Connectivity(CFRecovery):
         now = trio.current_time()
         store = group.shared.store
         for move in moves:
+            if move.outcome == KEPT and bugs.DUPLEX_FAILS_OVER_EMPTY in bugs.ACTIVE:
+                # The known bug a chaos checker must catch: the survivor comes up empty,
+                # and nothing says so.
+                if not store.structure_status(move.structure).failed:
+                    store.fail_structure(move.structure, now)
+                store.recover_structure(move.structure, purge=True)
             if move.outcome != REBUILT:
                 continue
             definition = group.shared.structures[move.structure]

@@ -12,6 +12,8 @@ connectivity (CFCONLOS TOLERATE) reconnects the same way. The rules are
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import trio
 
@@ -21,8 +23,10 @@ from actors.costs import Costs
 from actors.topology import Topology
 from actors.world import World
 from qsg import CMQC, GMO, MD, PMO, MQMIError
+from qsg.chaos.nemesis import draw, targets
 from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement, check_preference
 from qsg.core.objects import CFStructure
+from qsg.scenario import load_scenario
 from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -234,3 +238,24 @@ async def test_duplexing_costs_a_second_cf_access_per_call_until_the_duplex_drop
         assert duplex == (pytest.approx(0.2), 20)
         await world.facility_fail("CF02")
         assert await cost_of_puts("DUP.ONE") == (pytest.approx(0.1), 10)
+
+
+def test_the_nemesis_draws_facility_fail_only_with_two_facilities_and_cf_conlos_for_members() -> (
+    None
+):
+    """docs/chaos.md: a QSG member can draw ``cf_conlos`` and a QSG that names two
+    facilities ``facility_fail``; the lean scenario (one facility) offers no
+    ``facility_fail``."""
+    scenarios = Path(__file__).resolve().parent.parent / "scenarios"
+    lean = targets(load_scenario(scenarios / "chaos-lean.toml"))
+    two = targets(load_scenario(scenarios / "chaos-facilities.toml"))
+    assert "facility_fail" not in lean.later_kinds() and "cf_conlos" in lean.later_kinds()
+    assert {"facility_fail", "cf_conlos"} <= set(two.later_kinds())
+    assert set(two.facilities) == {("QM1", "CF01"), ("QM1", "CF02")}
+    drawn = [draw(two, seed, 30.0)[1] for seed in range(20)]
+    actions = {f.action for faults in drawn for f in faults}
+    assert {"facility_fail", "cf_connectivity_loss"} <= actions
+    for faults in drawn:
+        for fault in faults:
+            if fault.action == "facility_fail":
+                assert fault.facility in ("CF01", "CF02") and fault.duration is not None
