@@ -364,6 +364,7 @@ class QMgr:
             conntag.claim(self.tag_registry, use, delayed)
         conn = Connection(self, number, user, appl_name)
         conn.tag_use = use
+        conn.syncpoint_manager = cno is not None and cno.syncpoint_manager
         self.connections[number] = conn
         return conn
 
