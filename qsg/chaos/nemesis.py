@@ -45,6 +45,10 @@ KINDS: dict[str, str] = {
 }
 #: Kinds drawn from their own stream (see the module's docstring), in the order drawn.
 LATER = ("stall_scan", "rogue_partner", "structure_fail", "cf_conlos", "facility_fail")
+#: The fault actions the ``LATER`` kinds schedule.
+LATER_ACTIONS = frozenset(
+    {"stall_scan", "rogue_partner", "structure_fail", "cf_connectivity_loss", "facility_fail"}
+)
 #: How far from the sender's last message a rogue partner numbers its batch: replays
 #: (0 and back) and skips (2 and on, to the far side of the wrap); never 1, the next.
 ROGUE_OFFSETS = (0, -1, -5, 2, 3, 10, 10**8)
@@ -227,4 +231,13 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
     raise AssertionError(kind)
 
 
-__all__ = ["KINDS", "LASTING", "LATER", "ROGUE_OFFSETS", "Targets", "draw", "targets"]
+__all__ = [
+    "KINDS",
+    "LASTING",
+    "LATER",
+    "LATER_ACTIONS",
+    "ROGUE_OFFSETS",
+    "Targets",
+    "draw",
+    "targets",
+]
