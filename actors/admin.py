@@ -24,10 +24,18 @@ from typing import Protocol
 
 import trio
 
-from actors.events import ChannelBatch, ChannelStateChanged, CommandFailed, EventLog, WorldEvent
+from actors.events import (
+    CFRecovered,
+    ChannelBatch,
+    ChannelStateChanged,
+    CommandFailed,
+    EventLog,
+    WorldEvent,
+)
 from actors.qmgr import QueueManager
 from qsg import CMQC
 from qsg.core.objects import ChannelDefinition
+from qsg.core.queue import QueueDefinition
 from qsg.mqsc import commands
 from qsg.mqsc.commands import Parsed, Reply
 from qsg.mqsc.status import ChannelView, Snapshot, Usage, take
@@ -176,22 +184,42 @@ async def _structure(world: Administered, qm: QueueManager, parsed: Parsed) -> R
         lambda now: commands.structure_command(qm.rules, parsed, now), system=True
     )
     if not reply.failed:
-        await structure_commanded(world, qm, parsed.verb.split()[0], parsed.structures)
+        verb = parsed.verb.split()[0]
+        purge = parsed.option == "PURGE"
+        await structure_commanded(world, qm, verb, parsed.structures, purge)
     return reply
 
 
 async def structure_commanded(
-    world: Administered, qm: QueueManager, verb: str, names: Sequence[str]
+    world: Administered, qm: QueueManager, verb: str, names: Sequence[str], purge: bool = False
 ) -> None:
     """What the world does after a RESET, BACKUP or RECOVER CFSTRUCT that succeeded (in
     MQSC or PCF): after a RESET or RECOVER the getters waiting on the structures' queues
     learn of it; a RESET of a RECOVER(YES) RECAUTO(YES) structure is recovered by the
-    members after the recovery's modelled time (``World.structure_fail``)."""
+    members after the recovery's modelled time (``World.structure_fail``); a RECOVER is
+    a ``CFRecovered`` event per structure, as the fault's and RECAUTO's recoveries are
+    (IBM's console says it with CSQE messages: "Recovering shared queues")."""
     if verb == "BACKUP":
         return
     world.structure_changed()
     group = qm.rules.qsg
-    if verb != "RESET" or group is None:
+    if group is None:
+        return
+    if verb == "RECOVER":
+        now = trio.current_time()
+        for name in names:
+            definition = group.shared.structures.get(name)
+            kept = definition is not None and definition.recover and not purge
+            queues = sorted(
+                q.name
+                for q in group.shared.queues.values()
+                if isinstance(q, QueueDefinition) and q.cf_struct == name
+            )
+            world.events.emit(
+                CFRecovered(now, qm.name, group.name, name, ",".join(queues), kept, 0, 0)
+            )
+        return
+    if verb != "RESET":
         return
     for name in names:
         definition = group.shared.structures.get(name)

@@ -155,7 +155,7 @@ class EventingQueueManager(Protocol):
     def alive(self) -> bool: ...
 
     def dispatch_now(
-        self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
+        self, call: Callable[[float], T], now: float, shared: int, verb: str | None
     ) -> T: ...
 
 

@@ -76,8 +76,12 @@ class Fault:
     #: The world may refuse it (a kill of a queue manager a chaos step already took
     #: down): ``qsg run`` then notes it without failing the run.
     expected: bool = False
-    #: structure_fail, structure_recover: the CF structure (RESET / RECOVER CFSTRUCT).
+    #: structure_fail, structure_recover: the CF structure (RESET / RECOVER CFSTRUCT);
+    #: cf_connectivity_loss: the one structure lost (optional).
     structure: str = ""
+    #: facility_fail, facility_restore, and cf_connectivity_loss (optional): a
+    #: coupling facility of the QSG (``qsg.core.facilities``).
+    facility: str = ""
 
 
 #: What a fault can do, and what it needs named ("qmgr?": a queue manager, optional).
@@ -99,6 +103,13 @@ ACTIONS: dict[str, str] = {
     # One CF structure fails (RESET CFSTRUCT ACTION(FAIL)); RECOVER CFSTRUCT undoes it.
     "structure_fail": "structure",
     "structure_recover": "structure",
+    # One member loses connectivity to a structure, a facility, or (neither named) its
+    # group's first facility; CFCONLOS says whether it ends (qsg.core.conlos).
+    "cf_connectivity_loss": "qmgr",
+    "cf_connectivity_restored": "qmgr",
+    # A coupling facility of several is lost to every member (its structures move).
+    "facility_fail": "facility",
+    "facility_restore": "facility",
     "slow_cf": "amount",
     "normal_cf": "",
     "slow_channels": "amount",
@@ -118,6 +129,8 @@ UNDO = {
     "cf_unavailable": "cf_available",
     "cf_fail": "cf_restart",
     "structure_fail": "structure_recover",
+    "cf_connectivity_loss": "cf_connectivity_restored",
+    "facility_fail": "facility_restore",
     "slow_cf": "normal_cf",
     "slow_channels": "normal_channels",
     "skew": "unskew",
@@ -133,6 +146,10 @@ CF_ACTIONS = frozenset(
         "cf_restart",
         "structure_fail",
         "structure_recover",
+        "cf_connectivity_loss",
+        "cf_connectivity_restored",
+        "facility_fail",
+        "facility_restore",
     }
 )
 #: Actions on the coupling facility's server process: they need the embedded one.

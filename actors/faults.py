@@ -80,6 +80,15 @@ class FaultTarget(Protocol):
     async def cf_restart(self) -> None: ...
     async def structure_fail(self, structure: str) -> str: ...
     async def structure_recover(self, structure: str) -> str: ...
+    async def cf_connectivity_loss(
+        self, q_mgr: str, structure: str = "", facility: str = ""
+    ) -> str: ...
+    async def cf_connectivity_restored(
+        self, q_mgr: str, structure: str = "", facility: str = ""
+    ) -> bool: ...
+    async def facility_fail(self, facility: str, q_mgr: str = "") -> str: ...
+    async def facility_restore(self, facility: str, q_mgr: str = "") -> str: ...
+    async def restore_connectivity(self) -> list[str]: ...
     def slow(
         self, *, cf_access: float | None = None, channel_latency: float | None = None
     ) -> None: ...
@@ -110,7 +119,7 @@ def channel_owner(world: FaultTarget, fault: Fault) -> str:
 def target_of(fault: Fault) -> str:
     """What ``fault`` acts on, as its ``FaultInjected`` event names it: its channel, its
     queue manager, else the coupling facility ("CF")."""
-    return fault.channel or fault.qmgr or fault.structure or "CF"
+    return fault.channel or fault.qmgr or fault.structure or fault.facility or "CF"
 
 
 async def inject(world: FaultTarget, action: str, fault: Fault) -> FaultInjected:
@@ -161,6 +170,16 @@ async def _do(world: FaultTarget, action: str, fault: Fault, q_mgr: str) -> str 
         return await world.structure_fail(fault.structure)
     elif action == "structure_recover":
         return await world.structure_recover(fault.structure)
+    elif action == "cf_connectivity_loss":
+        return await world.cf_connectivity_loss(q_mgr, fault.structure, fault.facility)
+    elif action == "cf_connectivity_restored":
+        if await world.cf_connectivity_restored(q_mgr, fault.structure, fault.facility):
+            await world.restart(q_mgr)  # ended by its CFCONLOS: started again (ARM)
+            return f"{q_mgr} restarted"
+    elif action == "facility_fail":
+        return await world.facility_fail(fault.facility, q_mgr)
+    elif action == "facility_restore":
+        return await world.facility_restore(fault.facility, q_mgr)
     elif action in ("slow_cf", "normal_cf"):
         world.slow(cf_access=fault.amount if action == "slow_cf" else 0.0)
     elif action in ("slow_channels", "normal_channels"):
@@ -228,6 +247,8 @@ async def heal(world: FaultTarget) -> None:
     if (reach is not None and (reach.everyone or reach.lost)) or world.link.cut_off:
         await world.cf_available()
         note("cf_available", "", "CF")
+    for lifted in await world.restore_connectivity():
+        note("cf_connectivity_restored", "", lifted)
     for name, qm in world.qmgrs.items():
         if qm.skew:
             world.skew(name, 0.0)

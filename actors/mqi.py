@@ -67,6 +67,10 @@ class ApplicationWorld(Protocol):
     @property
     def cf_fault_active(self) -> bool: ...
 
+    def duplexed(self, qsg: str, structure: str) -> bool:
+        """Whether ``structure`` of ``qsg`` is duplexed now (a call on it is two CF
+        accesses, one per instance)."""
+
 
 class ConnectedQueueManager(Protocol):
     """What the MQI uses of the queue manager a connection is to (``QueueManager``):
@@ -90,13 +94,13 @@ class ConnectedQueueManager(Protocol):
     def immediate(self) -> bool: ...
     def clocked(self) -> bool: ...
     def admission(self) -> int: ...
-    def admit(self, now: float, verb: str, shared: bool) -> float: ...
+    def admit(self, now: float, verb: str, shared: int) -> float: ...
     def admitted(self) -> None: ...
     async def dispatch(
-        self, call: Callable[[float], T], *, shared: bool = False, verb: str = "other"
+        self, call: Callable[[float], T], *, shared: int = 0, verb: str = "other"
     ) -> T: ...
     def dispatch_now(
-        self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
+        self, call: Callable[[float], T], now: float, shared: int, verb: str | None
     ) -> T: ...
 
 
@@ -122,7 +126,7 @@ class MQICall(program.Call[T]):
     __slots__ = ("connection", "shared", "verb")
     connection: Connection
 
-    def __init__(self, connection: Connection, verb: str, shared: bool) -> None:
+    def __init__(self, connection: Connection, verb: str, shared: int) -> None:
         self.connection = connection
         self.verb = verb
         self.shared = shared
@@ -415,7 +419,7 @@ class _RulesCall(MQICall[T]):
     __slots__ = ("function", "result")
 
     def __init__(
-        self, connection: Connection, function: Callable[[float], T], verb: str, shared: bool
+        self, connection: Connection, function: Callable[[float], T], verb: str, shared: int
     ) -> None:
         super().__init__(connection, verb, shared)
         self.function = function
@@ -504,7 +508,7 @@ class Connection:
             qm.world.signals.notify(handle.repository.store, handle.queue)
 
     async def _call(
-        self, function: Callable[[float], T], *, shared: bool = False, verb: str = "other"
+        self, function: Callable[[float], T], *, shared: int = 0, verb: str = "other"
     ) -> T:
         """An MQI call whose step is the rules' ``function(now)`` and that is done when
         it returns (open, close, inquire, ...)."""
@@ -541,10 +545,25 @@ class Queue:
     def __init__(self, connection: Connection, handle: Handle) -> None:
         self.connection = connection
         self.handle = handle
-        self._shared = handle.repository is not connection.qm.rules.local
+        #: The CF accesses a call on it makes: none on a private queue, one on a shared
+        #: queue, two on one of a duplexed structure (every write goes to both
+        #: instances; as duplexed when it was opened).
+        self._shared = self._accesses(handle, connection)
         #: The get options (and version) a call on this handle last got past checking
         #: with: a waiting get with the same ones may skip an attempt that must fail.
         self._checked: tuple[int, int, bool] | None = None
+
+    @staticmethod
+    def _accesses(handle: Handle, connection: Connection) -> int:
+        rules = connection.qm.rules
+        if handle.repository is rules.local:
+            return 0
+        definition = handle.repository.queues.get(handle.queue)
+        structure = definition.cf_struct if isinstance(definition, QueueDefinition) else ""
+        group = rules.qsg
+        if structure and group is not None and connection.qm.world.duplexed(group.name, structure):
+            return 2
+        return 1
 
     @property
     def name(self) -> str:

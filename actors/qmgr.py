@@ -311,7 +311,7 @@ class QueueManager:
         call: Callable[[float], T],
         *,
         system: bool = False,
-        shared: bool = False,
+        shared: int = 0,
         verb: str = "other",
     ) -> T:
         """Run a rules-layer ``call(now)`` for this queue manager; see the module's
@@ -329,7 +329,7 @@ class QueueManager:
             await self._charge_smds()
         return result
 
-    async def _admit(self, verb: str, shared: bool) -> None:
+    async def _admit(self, verb: str, shared: int) -> None:
         """An application's call let in (``admit``): the task sleeps until its model cost
         has been charged on one of the queue manager's processors, then the queue manager
         must still be up (``admitted``)."""
@@ -339,7 +339,7 @@ class QueueManager:
             await clock.sleep_until(at)
             self.admitted()
 
-    def admit(self, now: float, verb: str, shared: bool) -> float:
+    def admit(self, now: float, verb: str, shared: int) -> float:
         """An application's call let in at ``now``: the queue manager must be up; the
         call is counted, and its model cost (CPU, and CF access on a shared queue)
         charged on the processor free soonest (``Processors``). Returns when the cost
@@ -350,7 +350,7 @@ class QueueManager:
                 CMQC.MQRC_CONNECTION_BROKEN, f"queue manager {self.name} is not running"
             )
         costs = self.world.costs
-        cost = costs.cpu_per_call + (costs.cf_access if shared else 0.0)
+        cost = costs.cpu_per_call + (costs.cf_access * shared if shared else 0.0)
         self.statistics.count(verb, cost, shared)
         return self.processors.reserve(now, cost) if cost else now
 
@@ -363,7 +363,7 @@ class QueueManager:
             )
 
     def dispatch_now(
-        self, call: Callable[[float], T], now: float, shared: bool, verb: str | None
+        self, call: Callable[[float], T], now: float, shared: int, verb: str | None
     ) -> T:
         """The step of an MQI call, ``call(now)``: made at once, from a task or a timer
         of the virtual clock, when ``immediate`` says its admission has nothing to wait
@@ -385,7 +385,7 @@ class QueueManager:
         # driven message.
         caller = (
             CALLER.set(self.name)
-            if self.bridged or (reach is not None and (reach.everyone or reach.lost))
+            if self.bridged or (reach is not None and reach.any_lost)
             else None
         )
         group = self.rules.qsg if shared else None
@@ -418,7 +418,7 @@ class QueueManager:
         owed, self.smds_owed = self.smds_owed, 0.0
         await clock.sleep(owed)
 
-    async def _bridged(self, call: Callable[[float], T], shared: bool) -> T:
+    async def _bridged(self, call: Callable[[float], T], shared: int) -> T:
         """The step (``dispatch_now``) through the trio transport, whose store calls
         wait for the server while other tasks run: through greenback's portal, one call
         of this queue manager at a time (the dispatcher lock), shielded (a kill lands

@@ -41,7 +41,7 @@ class MessageManagerStatistics:
     smds_reads: int = 0
     calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERBS, 0))
 
-    def count(self, verb: str, cost: float, shared: bool) -> None:
+    def count(self, verb: str, cost: float, shared: int) -> None:
         """One application call of ``verb`` that cost ``cost`` processor seconds."""
         self.calls[verb] += 1
         self.cpu_seconds += cost

@@ -50,6 +50,9 @@ class Topology:
         #: CF structures of each QSG with their CFRM SIZE (not an MQSC attribute), defined
         #: before any MQSC runs.
         self.structures: dict[str, list[CFStructure]] = {}
+        #: Each QSG's coupling facilities, if it names more than the default one
+        #: (``qsg.core.facilities``): a structure's ``preference`` names them.
+        self.facilities: dict[str, tuple[str, ...]] = {}
 
     def add_qsg(self, name: str, members: list[str], **options: Any) -> None:
         """A queue-sharing group and its members (each a new queue manager)."""

@@ -42,6 +42,7 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
+from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 
 
@@ -328,6 +329,12 @@ def _watch_clock(clock: VirtualClock, stack: AsyncExitStack, transport: TrioTran
     stack.callback(clock.unwatch, transport)
 
 
+def _structure_of(world: World, qsg: str, queue: str) -> str | None:
+    """The CF structure of ``qsg``'s shared queue ``queue`` (None: no such queue)."""
+    definition = world.qsgs[qsg].shared.queues.get(queue)
+    return definition.cf_struct if isinstance(definition, QueueDefinition) else None
+
+
 async def _build(world: World, only: str | None = None) -> None:
     """The queue managers of the topology (or ``only`` one), their QSGs and their MQSC
     definitions."""
@@ -338,7 +345,8 @@ async def _build(world: World, only: str | None = None) -> None:
     for name in topology.qsgs:
         store = world.link.store(name, world.watch.failed)
         world.cf_stores[name] = store
-        world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach, name))
+        guarded = guard(store, world.reach, name, partial(_structure_of, world, name))
+        world.qsgs[name] = QueueSharingGroup(name, store=guarded)
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
         if only is not None and name != only:
             continue  # another process runs it
@@ -347,6 +355,8 @@ async def _build(world: World, only: str | None = None) -> None:
         world.qmgrs[name] = QueueManager(
             world, rules, listener=spec.listener, connect_timeout=spec.connect_timeout
         )
+    for name in topology.qsgs:
+        world.placement(name)  # each structure allocated in its facilities (and duplexed)
 
 
 __all__ = ["AUDIT_VARIABLE", "TRANSPORT_VARIABLE", "World", "open_world"]

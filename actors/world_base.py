@@ -27,6 +27,7 @@ from coupling.server import EmbeddedServer
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Event, EventMessagePut, ReportPut, TriggerMessagePut
+from qsg.core.facilities import Placement
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
 
@@ -92,6 +93,13 @@ class WorldBase:
         #: Failed lives whose peer recovery could not reach the coupling facility.
         self._unrecovered: set[tuple[str, int]] = set()
         self._cf_failed_by_fault = False  # cf_fail killed the server; cf_restart not yet
+        #: Where each QSG's structures are allocated among its facilities.
+        self.placements: dict[str, Placement] = {}
+        #: Members a loss of connectivity ended (CFCONLOS TERMINATE), restarted when
+        #: their link is back.
+        self._conlos_ended: set[str] = set()
+        #: The facilities each member has lost connectivity to (and tolerates).
+        self._cut_facilities: dict[str, set[str]] = {}
 
     # ---- for the actors ---------------------------------------------------------------
     def rules_event(self, event: Event) -> None:

@@ -16,7 +16,7 @@ import trio
 
 from actors.channel import rogue_partner
 from actors.events import CFRecovered
-from actors.world_cf import CFRecovery
+from actors.world_conlos import Connectivity
 from coupling.errors import cut_off
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
@@ -33,7 +33,7 @@ from qsg.mqsc.commands import recovered_line
 RECAUTO_RETRY = 1.0
 
 
-class FaultInjection(CFRecovery):
+class FaultInjection(Connectivity):
     """The faults; see the module's docstring."""
 
     async def kill(self, q_mgr: str) -> None:
@@ -86,6 +86,34 @@ class FaultInjection(CFRecovery):
             self.watch.ended()
         await self._recover_left_undone()
         self.signals.notify_all()
+
+    async def cf_connectivity_loss(
+        self, q_mgr: str, structure: str = "", facility: str = ""
+    ) -> str:
+        """``q_mgr`` loses connectivity to ``structure``, to every structure of
+        ``facility``, or (neither named) to its group's first facility, the one with the
+        administration structure. CFCONLOS decides (``qsg.core.conlos``): TERMINATE ends
+        the member and a peer recovers its units of work; TOLERATE keeps it running with
+        its private queues, reconnected into a duplexed structure's other instance or a
+        rebuild in another facility, or else refused every call on the structure's
+        queues with MQRC_CF_NOT_AVAILABLE (2345) until ``cf_connectivity_restored``."""
+        ends, moved = self._lose_connectivity(q_mgr, structure, facility)
+        if ends:
+            self._conlos_ended.add(q_mgr)
+            await self.kill(q_mgr)
+            return f"{q_mgr} ended (CFCONLOS TERMINATE)"
+        self.signals.notify_all()  # its waiting getters on a lost structure learn it
+        await trio.lowlevel.checkpoint()
+        return f"{q_mgr} tolerates it (CFCONLOS TOLERATE)" + (f": {moved}" if moved else "")
+
+    async def cf_connectivity_restored(
+        self, q_mgr: str, structure: str = "", facility: str = ""
+    ) -> bool:
+        """``q_mgr``'s link is back: a tolerating member reconnects; True if the loss
+        ended it (the fault injector restarts it)."""
+        ended = self._regain_connectivity(q_mgr, structure, facility)
+        await self._recover_left_undone()
+        return ended
 
     async def cf_fail(self) -> None:
         """The coupling facility fails: its server process is killed (SIGKILL). Every

@@ -79,6 +79,7 @@ FACILITY_REASONS = frozenset(
         CMQC.MQRC_CF_STRUC_FAILED,
         CMQC.MQRC_CF_STRUC_IN_USE,
         CMQC.MQRC_STORAGE_MEDIUM_FULL,
+        CMQC.MQRC_CF_NOT_AVAILABLE,  # this member lost connectivity (CFCONLOS TOLERATE)
     }
 )
 

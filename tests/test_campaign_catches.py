@@ -7,7 +7,9 @@ that bug.
 Campaign seed 2's runs draw, among other kinds, ``stall_scan`` in process (the expiry-scan
 lease holder stalled past its lease, the fault that exercises fencing) and ``cf_fail`` on
 Redis (the CF's server killed and restarted from its append-only file), which the
-skipped-fencing and lost-on-CF-recovery bugs need.
+skipped-fencing and lost-on-CF-recovery bugs need. A duplexed structure that fails over
+empty needs a scenario with two facilities (scenarios/chaos-facilities.toml), whose
+campaign seed 1 draws ``facility_fail``.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ from qsg.scenario.model import Scenario
 from tests.claims import keeps
 
 SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "chaos-lean.toml"
+FACILITIES = SCENARIO.with_name("chaos-facilities.toml")
 CAMPAIGN_SEED = 2
 RUNS = 2
+#: Bugs caught by another scenario's campaign: bug -> (scenario, campaign seed).
+ELSEWHERE = {bugs.DUPLEX_FAILS_OVER_EMPTY: (FACILITIES, 1)}
 #: bug -> (the checker that must catch it, whether its campaign runs in process)
 CATCHES = {
     bugs.DROP_ON_COMMIT: ("queue", True),
@@ -33,6 +38,7 @@ CATCHES = {
     bugs.SKIP_FENCING: ("scan-lease", True),
     bugs.LOSE_ON_CF_RECOVERY: ("queue", False),
     bugs.RECOVER_SKIPS_LOG: ("queue", True),
+    bugs.DUPLEX_FAILS_OVER_EMPTY: ("queue", True),
 }
 
 
@@ -41,8 +47,8 @@ def scenario() -> Scenario:
     return load_scenario(SCENARIO)
 
 
-def play(scenario: Scenario, in_process: bool) -> list[Outcome]:
-    return list(campaign(scenario, RUNS, CAMPAIGN_SEED, in_process=in_process))
+def play(scenario: Scenario, in_process: bool, seed: int = CAMPAIGN_SEED) -> list[Outcome]:
+    return list(campaign(scenario, RUNS, seed, in_process=in_process))
 
 
 def test_every_known_bug_has_a_campaign_here() -> None:
@@ -70,6 +76,11 @@ def test_the_lean_campaign_finds_nothing_without_a_bug(scenario: Scenario) -> No
     "`cf_fail`) some run fails the checker meant for it.",
 )
 @keeps("docs/chaos.md", "each is caught by its checker, in random campaigns too")
+@keeps(
+    "docs/chaos.md",
+    "the bug switch `DUPLEX_FAILS_OVER_EMPTY` (the survivor comes up empty) is caught by a "
+    "campaign of `scenarios/chaos-facilities.toml`",
+)
 def test_a_short_random_campaign_catches_the_bug(
     scenario: Scenario, bug: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -79,7 +90,13 @@ def test_a_short_random_campaign_catches_the_bug(
         plan = Plan.of(scenario, server=True)
         seeds = run_seeds(CAMPAIGN_SEED, RUNS)
         assert any("cf_fail" in draw(plan.targets, s, plan.window)[0] for s in seeds)
+    seed = CAMPAIGN_SEED
+    if bug in ELSEWHERE:
+        path, seed = ELSEWHERE[bug]
+        scenario = load_scenario(path)
+        clean = play(scenario, in_process=in_process, seed=seed)
+        assert all(o.ok for o in clean), [(o.seed, o.failed()) for o in clean]
     with bugs.injected(bug):
-        outcomes = play(scenario, in_process=in_process)
+        outcomes = play(scenario, in_process=in_process, seed=seed)
     caught = [o.seed for o in outcomes if checker in [v.name for v in o.failed()]]
     assert caught, f"{bug}: no run of the campaign failed {checker}"

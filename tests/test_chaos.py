@@ -36,7 +36,7 @@ from actors.topology import Topology
 from qsg import CMQC
 from qsg.chaos import checkers, history
 from qsg.chaos.campaign import Outcome, Plan, chaos_scenario, expectations, run_one, run_seeds
-from qsg.chaos.nemesis import LATER, Targets, draw, targets
+from qsg.chaos.nemesis import LATER, LATER_ACTIONS, Targets, draw, targets
 from qsg.core import bugs
 from qsg.core.events import Discarded, ReportPut
 from qsg.scenario import load_scenario
@@ -373,7 +373,7 @@ def test_kinds_added_later_leave_every_earlier_schedule_as_it_was(scenario: Scen
     assert without.kinds() == t.kinds() and not without.later_kinds()
     for seed in run_seeds(4, 40):
         kinds, faults = draw(t, seed, 49.0)
-        earlier = tuple(f for f in faults if f.action not in LATER)
+        earlier = tuple(f for f in faults if f.action not in LATER_ACTIONS)
         assert draw(without, seed, 49.0) == ([k for k in kinds if k not in LATER], earlier)
 
 

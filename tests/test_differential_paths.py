@@ -156,7 +156,9 @@ class Shipped:
 SHIPPED: dict[str, Shipped] = {
     "capacity-day.toml": Shipped(700, 13 * 3600, ci=3600, ci_first_fault=1800),
     "capacity.toml": Shipped(4, ties=(COSTED_GETTERS_RACE,), ci=60),
+    "cf-connectivity.toml": Shipped(30),
     "chaos-lean.toml": Shipped(40),
+    "chaos-facilities.toml": Shipped(15),
     "chaos-processes.toml": Shipped(8, ties=(COMPETING_GETTERS,)),
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
     "exec-failover.toml": Shipped(55, ties=(KILL_WAKES_TWICE,)),

@@ -22,6 +22,7 @@ import trio
 import qsg
 from actors import admin
 from actors.clock import VirtualClock
+from actors.events import CFRecovered
 from actors.topology import Topology
 from coupling.store import RedisStore
 from qsg import CMQC, GMO, MD, MQMIError, QMgr
@@ -727,3 +728,29 @@ def test_recovers_reply_reports_the_modelled_time(make_store: Callable[[], Messa
     reply = _mqsc(qm, "RECOVER CFSTRUCT(APP1)")
     assert not reply.failed
     assert re.search(r"\b\d+(\.\d+)? s by the model", reply.text), reply.text
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "A RECOVER CFSTRUCT from MQSC or PCF is a `cf-recovery` event naming the member that "
+    "issued it, as a fault's or RECAUTO's recovery is.",
+)
+@pytest.mark.parametrize(("kind", "kept"), [("NORMAL", True), ("PURGE", False)])
+async def test_mqsc_recover_cfstruct_is_a_cf_recovery_event_naming_its_queues_and_issuer(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object], kind: str, kept: bool
+) -> None:
+    """RECOVER CFSTRUCT from MQSC (IBM's console says it with CSQE messages, "Recovering
+    shared queues") is a ``cf-recovery`` event, as a fault's or RECAUTO's recovery is:
+    the member that issued it, the structure's queues, and whether its persistent
+    messages were kept (TYPE(NORMAL)) or not (TYPE(PURGE))."""
+    topology = _world_topology()
+    topology.mqsc("QM1", "ALTER CFSTRUCT(APP1) RECAUTO(NO)", source="recauto.mqsc")
+    async with qsg.start(topology, **cf_mode) as world:  # type: ignore[arg-type]
+        failed = await admin.command(world, "QM1", "RESET CFSTRUCT(APP1) ACTION(FAIL)")
+        assert not failed.failed, failed.text
+        reply = await admin.command(world, "QM2", f"RECOVER CFSTRUCT(APP1) TYPE({kind})")
+        assert not reply.failed, reply.text
+        recovered = world.events.of(CFRecovered)
+        assert [(e.q_mgr, e.structure, e.queues, e.recovered) for e in recovered] == [
+            ("QM2", "APP1", "APP.WORK", kept)
+        ]

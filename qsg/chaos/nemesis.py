@@ -38,9 +38,17 @@ KINDS: dict[str, str] = {
     "or skips message sequence numbers",
     "structure_fail": "one CF structure fails (RESET CFSTRUCT ACTION(FAIL)), RECOVER "
     "CFSTRUCT later (or RECAUTO, or the next MQOPEN of a RECOVER(NO) one)",
+    "cf_conlos": "one member loses connectivity to a CF structure or facility (its "
+    "CFCONLOS ends it or it tolerates the loss), back later",
+    "facility_fail": "one of a QSG's coupling facilities fails for every member (its "
+    "structures rebuilt elsewhere, or carried on by their duplex), restored later",
 }
 #: Kinds drawn from their own stream (see the module's docstring), in the order drawn.
-LATER = ("stall_scan", "rogue_partner", "structure_fail")
+LATER = ("stall_scan", "rogue_partner", "structure_fail", "cf_conlos", "facility_fail")
+#: The fault actions the ``LATER`` kinds schedule.
+LATER_ACTIONS = frozenset(
+    {"stall_scan", "rogue_partner", "structure_fail", "cf_connectivity_loss", "facility_fail"}
+)
 #: How far from the sender's last message a rogue partner numbers its batch: replays
 #: (0 and back) and skips (2 and on, to the far side of the wrap); never 1, the next.
 ROGUE_OFFSETS = (0, -1, -5, 2, 3, 10, 10**8)
@@ -60,6 +68,10 @@ class Targets:
     scanning: tuple[str, ...]  # QSGs with a member that scans (EXPRYINT set)
     server: bool = False  # the run starts the CF's server itself: it can fail it
     structures: tuple[str, ...] = ()  # CF structures at CFLEVEL(5): RESET can fail them
+    #: (a member, one of its QSG's facilities) for each QSG with several facilities.
+    facilities: tuple[tuple[str, str], ...] = ()
+    #: (a member, a structure or facility of its QSG it can lose connectivity to).
+    links: tuple[tuple[str, str, str], ...] = ()
 
     def kinds(self) -> list[str]:
         """The kinds this scenario offers a target for."""
@@ -77,7 +89,9 @@ class Targets:
         partner needs a sender channel to pass for."""
         kinds = ["stall_scan"] if self.scanning and self.lease else []
         kinds += ["rogue_partner"] if self.senders else []
-        return kinds + (["structure_fail"] if self.structures else [])
+        kinds += ["structure_fail"] if self.structures else []
+        kinds += ["cf_conlos"] if self.links else []
+        return kinds + (["facility_fail"] if self.facilities else [])
 
 
 def targets(scenario: Scenario, *, server: bool = False) -> Targets:
@@ -96,6 +110,16 @@ def targets(scenario: Scenario, *, server: bool = False) -> Targets:
     scanning = tuple(
         q.name for q in scenario.qsgs if any(qmgrs[m].expiry_interval for m in q.members)
     )
+    facilities = tuple(
+        (q.members[0], f) for q in scenario.qsgs if len(q.facilities) > 1 for f in q.facilities
+    )
+    links = tuple(
+        (m, name, "")
+        for q in scenario.qsgs
+        for m in q.members
+        for name, structure in sorted(groups[q.name].shared.structures.items())
+        if structure.cf_level >= 5
+    ) + tuple((m, "", f) for q in scenario.qsgs for m in q.members for f in q.facilities)
     return Targets(
         tuple(qmgrs),
         members,
@@ -110,6 +134,8 @@ def targets(scenario: Scenario, *, server: bool = False) -> Targets:
             for name, structure in sorted(group.shared.structures.items())
             if structure.cf_level >= 5
         ),
+        facilities,
+        links,
     )
 
 
@@ -183,6 +209,21 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
     if kind == "structure_fail":  # always recovered within the run: RECOVER CFSTRUCT
         lasts = round(rng.uniform(0.5, 5.0), 3)
         return Fault(at, "structure_fail", structure=rng.choice(t.structures), duration=lasts)
+    if kind == "cf_conlos":  # always back within the run
+        member, structure, facility = rng.choice(t.links)
+        lasts = round(rng.uniform(0.5, 5.0), 3)
+        return Fault(
+            at,
+            "cf_connectivity_loss",
+            qmgr=member,
+            structure=structure,
+            facility=facility,
+            duration=lasts,
+        )
+    if kind == "facility_fail":
+        member, facility = rng.choice(t.facilities)
+        lasts = round(rng.uniform(0.5, 5.0), 3)
+        return Fault(at, "facility_fail", qmgr=member, facility=facility, duration=lasts)
     if kind == "rogue_partner":
         q_mgr, channel = rng.choice(t.senders)
         offset = rng.choice(ROGUE_OFFSETS)
@@ -190,4 +231,13 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
     raise AssertionError(kind)
 
 
-__all__ = ["KINDS", "LASTING", "LATER", "ROGUE_OFFSETS", "Targets", "draw", "targets"]
+__all__ = [
+    "KINDS",
+    "LASTING",
+    "LATER",
+    "LATER_ACTIONS",
+    "ROGUE_OFFSETS",
+    "Targets",
+    "draw",
+    "targets",
+]

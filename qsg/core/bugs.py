@@ -8,7 +8,9 @@ instead of discarding it) and ``SKIP_FENCING`` (a shared-queue scan under a stal
 fencing token is accepted), ``LOSE_ON_CF_RECOVERY`` (the coupling facility's recovery
 after a failure drops the persistent messages it should keep), ``RECOVER_SKIPS_LOG``
 (RECOVER CFSTRUCT restores the last backup and skips the members' log since, so the
-persistent messages put after the backup are lost and those got since come back).
+persistent messages put after the backup are lost and those got since come back),
+``DUPLEX_FAILS_OVER_EMPTY`` (a duplexed structure that loses one of its facilities
+carries on in an empty instance, as if it had not been duplexed at all).
 Nothing outside the tests (and ``bench/chaos_catches.py``, which counts how often a
 random campaign catches each) turns one on; with ``ACTIVE`` empty every check costs one
 set lookup, and only on a path already out of the common case.
@@ -24,8 +26,16 @@ DELIVER_EXPIRED = "deliver-expired"
 SKIP_FENCING = "skip-fencing"
 LOSE_ON_CF_RECOVERY = "lose-on-cf-recovery"
 RECOVER_SKIPS_LOG = "recover-skips-log"
+DUPLEX_FAILS_OVER_EMPTY = "duplex-fails-over-empty"
 KNOWN = frozenset(
-    {DROP_ON_COMMIT, DELIVER_EXPIRED, SKIP_FENCING, LOSE_ON_CF_RECOVERY, RECOVER_SKIPS_LOG}
+    {
+        DROP_ON_COMMIT,
+        DELIVER_EXPIRED,
+        SKIP_FENCING,
+        LOSE_ON_CF_RECOVERY,
+        RECOVER_SKIPS_LOG,
+        DUPLEX_FAILS_OVER_EMPTY,
+    }
 )
 
 #: The bugs switched on now.
@@ -48,6 +58,7 @@ __all__ = [
     "ACTIVE",
     "DELIVER_EXPIRED",
     "DROP_ON_COMMIT",
+    "DUPLEX_FAILS_OVER_EMPTY",
     "KNOWN",
     "LOSE_ON_CF_RECOVERY",
     "RECOVER_SKIPS_LOG",

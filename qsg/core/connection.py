@@ -58,6 +58,11 @@ class Connection:
         self.connected = True
         #: The connection tag it serializes by (MQCONNX with a MQCNO_*_CONN_TAG_* option).
         self.tag_use: TagUse | None = None
+        #: Its units of work belong to a syncpoint manager (RRS, CICS, IMS): MQDISC
+        #: does not commit them (``qsg.core.conntag``).
+        self.syncpoint_manager = False
+        #: MQDISC left its unit of work to the syncpoint manager, with its tag held.
+        self.unresolved = False
 
     # ---- MQOPEN ---------------------------------------------------------------
     def open_object(self, od: OD, options: int) -> ObjectHandle:
@@ -224,22 +229,52 @@ class Connection:
     def disconnect(self) -> None:
         """MQDISC: a normal end commits the unit of work, as MQ does, then closes every
         handle still open with MQCO_NONE (a temporary dynamic queue this connection
-        created goes with it)."""
-        if self.connected:
+        created goes with it). An application whose syncpoint manager owns its units of
+        work leaves an active one to it: with a connection tag the tag cannot be
+        released, the warning MQRC_CONN_TAG_NOT_RELEASED (2344) ("MQDISC cannot release
+        it"), until ``resolve``."""
+        if not self.connected:
+            return
+        if self.syncpoint_manager and self.uow.stores and self.tag_use is not None:
+            for handle in list(self.handles):
+                handle.release()
+            self.connected = False
+            self.unresolved = True  # still the queue manager's, for its failure (sever)
+            raise MQMIError(
+                CMQC.MQCC_WARNING,
+                CMQC.MQRC_CONN_TAG_NOT_RELEASED,
+                "MQDISC with a unit of recovery of the syncpoint manager active: the "
+                "connection tag stays in use until it is committed or backed out",
+            )
+        self.uow.commit()
+        self._end()
+
+    def resolve(self, commit: bool) -> None:
+        """The syncpoint manager commits (or backs out) the unit of work MQDISC left it
+        (SRRCMIT / SRRBACK under RRS): the connection tag is released then."""
+        if not self.unresolved:
+            raise ValueError("this connection left no unit of work to resolve")
+        if commit:
             self.uow.commit()
-            self._end()
+        else:
+            self.uow.backout()
+        self.unresolved = False
+        self._end()
 
     def terminate(self) -> None:
         """The application ended abnormally: its unit of work is backed out and its
-        handles closed ("Dynamic queues": "when the application ... terminates")."""
-        if self.connected:
+        handles closed ("Dynamic queues": "when the application ... terminates"); one
+        MQDISC left to its syncpoint manager is backed out too."""
+        if self.connected or self.unresolved:
+            self.unresolved = False
             self.uow.backout()
             self._end()
 
     def sever(self) -> None:
         """The queue manager went down under the connection: its unit of work is backed
         out and its handles are forgotten, with none of the close processing."""
-        if self.connected:
+        if self.connected or self.unresolved:
+            self.unresolved = False
             self.uow.backout()
             for handle in self.handles:
                 handle.open = False

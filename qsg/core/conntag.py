@@ -19,6 +19,10 @@ queue-sharing group, its own store for a queue manager in none.
 Otherwise MQRC_CONN_TAG_IN_USE (2271), also while the user was a member that failed and
 whose units of work peer recovery (or its restart) has not yet resolved; and
 MQRC_CONN_TAG_NOT_USABLE (2350) while that recovery waits for the coupling facility.
+An application whose units of work a syncpoint manager owns (RRS, CICS, IMS:
+``ConnectOptions.syncpoint_manager``) that issues MQDISC with one active under its tag
+gets the warning MQRC_CONN_TAG_NOT_RELEASED (2344): the tag stays in use until the
+syncpoint manager resolves the unit (``Connection.resolve``).
 """
 
 from __future__ import annotations
@@ -66,6 +70,10 @@ class ConnectOptions:
     tag: bytes = CMQC.MQCT_NONE
     client: bool = False
     space: str = ""
+    #: Its units of work belong to a syncpoint manager (RRS, CICS or IMS), not to the
+    #: queue manager: MQDISC does not commit them, and with one active under a tag it
+    #: cannot release the tag (MQRC_CONN_TAG_NOT_RELEASED, 2344) until it is resolved.
+    syncpoint_manager: bool = False
 
 
 @dataclass(frozen=True, slots=True)

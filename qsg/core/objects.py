@@ -86,6 +86,10 @@ class CFStructure:
     #: RECAUTO(YES|NO): a failed RECOVER(YES) structure is recovered by the queue
     #: managers without a RECOVER CFSTRUCT (IBM's default YES; qsg.core.cfstate).
     recauto: bool = True
+    #: CFCONLOS(ASQMGR|TERMINATE|TOLERATE) as MQCFCONLOS_*: what a member does when it
+    #: loses connectivity to the structure (``qsg.core.conlos``; ASQMGR: the queue
+    #: manager's own CFCONLOS).
+    cf_conlos: int = CMQC.MQCFCONLOS_ASQMGR
     offload: str = "SMDS"  # OFFLOAD(SMDS|DB2), CFLEVEL(5) only
     description: str = ""  # DESCR
     #: The structure's size in KB, as the CFRM policy's SIZE gives it (not an MQSC
@@ -99,6 +103,13 @@ class CFStructure:
     offload_threshold3: int = 90  # OFFLD3TH
     offload_size3: int = 0  # OFFLD3SZ
     kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
+    #: The CFRM policy's PREFLIST (not MQSC): the coupling facilities the structure may
+    #: be allocated in, best first (empty: the group's first facility, then the next;
+    #: ``qsg.core.facilities``).
+    preference: tuple[str, ...] = ()
+    #: The CFRM policy's DUPLEX(ENABLED): system-managed duplexing, every write to the
+    #: structure's instances in two facilities (``qsg.core.facilities``).
+    duplex: bool = False
 
     def __post_init__(self) -> None:
         check_name(self.name, "CF structure", longest=12)

@@ -93,6 +93,10 @@ class QMgr:
         self.igq_put_authority = CMQC.MQIGQPA_DEFAULT  # IGQAUT
         self.igq_user_id = ""  # IGQUSER (blank: this queue manager's own user ID)
         self.shared_q_q_mgr_name = CMQC.MQSQQM_USE  # SQQMNAME
+        #: CFCONLOS: on losing connectivity to a CF structure (ASQMGR's) or to the
+        #: administration structure, end (TERMINATE, IBM's default) or carry on
+        #: (``qsg.core.conlos``).
+        self.cf_conlos = CMQC.MQCFCONLOS_TERMINATE
         self.description = ""  # DESCR
         #: ALTER QMGR's attributes kept without effect: keyword -> value
         #: (``qsg.core.attributes``); ALTDATE and ALTTIME from the run's start until an
@@ -364,6 +368,7 @@ class QMgr:
             conntag.claim(self.tag_registry, use, delayed)
         conn = Connection(self, number, user, appl_name)
         conn.tag_use = use
+        conn.syncpoint_manager = cno is not None and cno.syncpoint_manager
         self.connections[number] = conn
         return conn
 

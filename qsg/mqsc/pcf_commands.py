@@ -106,9 +106,10 @@ def without_scope(message: Message) -> Message:
 
 def structure_changed(
     data: bytes, encoding: int, replies: list[bytes]
-) -> tuple[str, list[str]] | None:
-    """For a Reset, Backup or Recover CF Structure request that succeeded: its MQSC verb
-    and the structure it named (what the world does after it: ``actors.admin``)."""
+) -> tuple[str, list[str], bool] | None:
+    """For a Reset, Backup or Recover CF Structure request that succeeded: its MQSC verb,
+    the structure it named and whether a Recover purged it (Purge MQPO_YES): what the
+    world does after it (``actors.admin``)."""
     verbs = {structures.RESET: "RESET", structures.BACKUP: "BACKUP", structures.RECOVER: "RECOVER"}
     _, command = _kind_and_command(data, encoding)
     if command not in verbs or not replies:
@@ -116,8 +117,10 @@ def structure_changed(
     comp_code = struct.unpack_from(byte_order(encoding) + "9i", replies[-1])[6]
     if comp_code != CMQC.MQCC_OK:
         return None
-    name = decode(data, encoding).parameters.get(CMQC.MQCA_CF_STRUC_NAME)
-    return verbs[command], [str(name).strip()]
+    parameters = decode(data, encoding).parameters
+    name = parameters.get(CMQC.MQCA_CF_STRUC_NAME)
+    purge = command == structures.RECOVER and parameters.get(F.MQIACF_PURGE) == F.MQPO_YES
+    return verbs[command], [str(name).strip()], purge
 
 
 def command_failed(

@@ -20,7 +20,9 @@ from typing import Any
 from actors import dist
 from actors.costs import Costs
 from qsg import CMQC
+from qsg.core import conlos
 from qsg.core.channels import DEFAULT_SEQWRAP
+from qsg.core.facilities import DEFAULT_FACILITY, check_preference
 from qsg.core.objects import CFStructure
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
 from qsg.mqsc import commands as mqsc_commands
@@ -57,11 +59,21 @@ MODEL = (
     "smds_write",
     "smds_read",
 )
-QSG = ("members", "structures", "mqsc", "mqsc_file")
-STRUCTURE = ("size_kb", "cflevel", "recover", "recauto")
+QSG = ("members", "structures", "mqsc", "mqsc_file", "facilities")
+STRUCTURE = ("size_kb", "cflevel", "recover", "recauto", "cfconlos", "preference", "duplex")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener", "connect_timeout")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
-FAULT = ("at", "action", "qmgr", "channel", "duration", "amount", "expected", "structure")
+FAULT = (
+    "at",
+    "action",
+    "qmgr",
+    "channel",
+    "duration",
+    "amount",
+    "expected",
+    "structure",
+    "facility",
+)
 AT = ("at", "qmgr", "mqsc")
 WORKLOAD = ("name", "type", "qmgr", "queue", "apps", "start", "stop", "syncpoint")
 PUTS = ("rate", "burst", "arrival", "count", "size", "priority", "expiry", "persistence", "report")
@@ -240,15 +252,25 @@ class _Loader:
                     continue
                 seen[member] = name
                 good.append(member)
+            facilities = tuple(r.take(p, table, "facilities", "str-list", []))
+            for facility in facilities:
+                self.name((*p, "facilities"), facility, "coupling facility", 8)
+            if len(set(facilities)) != len(facilities):
+                r.problem((*p, "facilities"), "a coupling facility is named twice")
             structures = []
             for s_name, spec in r.take(p, table, "structures", "table", {}).items():
                 sp = (*p, "structures", s_name)
                 if self.is_table(sp, spec):
                     structure = self.structure(sp, s_name, spec)
                     if structure is not None:
+                        try:
+                            check_preference(structure, facilities or (DEFAULT_FACILITY,))
+                        except ValueError as error:
+                            r.problem(sp, str(error))
+                            continue
                         structures.append(structure)
             commands = self.mqsc(p, table)
-            out.append(QSGSpec(name, tuple(good), tuple(structures), tuple(commands)))
+            out.append(QSGSpec(name, tuple(good), tuple(structures), tuple(commands), facilities))
         self.qmgr_names += [m for q in out for m in q.members]
         return out
 
@@ -259,8 +281,23 @@ class _Loader:
         level = r.take(p, table, "cflevel", "int", 5)
         recover = r.take(p, table, "recover", "bool", False)
         recauto = r.take(p, table, "recauto", "bool", True)
+        words = {w: v for v, w in conlos.WORDS.items()}
+        cfconlos = r.take(p, table, "cfconlos", "str", "ASQMGR")
+        if not r.one_of((*p, "cfconlos"), cfconlos, words):
+            cfconlos = "ASQMGR"
+        preference = tuple(r.take(p, table, "preference", "str-list", []))
+        duplex = r.take(p, table, "duplex", "bool", False)
         try:
-            return CFStructure(name, cf_level=level, recover=recover, recauto=recauto, size_kb=size)
+            return CFStructure(
+                name,
+                cf_level=level,
+                recover=recover,
+                recauto=recauto,
+                size_kb=size,
+                cf_conlos=words[cfconlos],
+                preference=preference,
+                duplex=duplex,
+            )
         except ValueError as error:
             r.problem(p, str(error))
             return None
@@ -617,6 +654,7 @@ class _Loader:
             amount = r.take(p, table, "amount", "number", 0.0)
             expected = r.take(p, table, "expected", "bool", False)
             structure = r.take(p, table, "structure", "str", "")
+            facility = r.take(p, table, "facility", "str", "")
             if at is None or not action or not r.one_of((*p, "action"), action, ACTIONS):
                 continue
             ok = r.at_least((*p, "at"), at, 0)
@@ -629,6 +667,9 @@ class _Loader:
                 ok = False
             if needs == "channel" and not channel:
                 r.problem(p, f"{action} needs 'channel'")
+                ok = False
+            if needs == "facility" and not facility:
+                r.problem(p, f"{action} needs 'facility' (a coupling facility's name)")
                 ok = False
             if needs == "structure" and not structure:
                 r.problem(p, f"{action} needs 'structure' (a CF structure's name)")
@@ -671,6 +712,7 @@ class _Loader:
                         float(amount),
                         expected,
                         structure,
+                        facility,
                     )
                 )
         return out

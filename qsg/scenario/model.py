@@ -51,6 +51,8 @@ class QSGSpec:
     members: tuple[str, ...]
     structures: tuple[CFStructure, ...] = ()
     commands: tuple[Command, ...] = ()
+    #: Its coupling facilities (``facilities``; empty: one, ``CF01``).
+    facilities: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,8 @@ class Scenario:
         for qsg in self.qsgs:
             topology.qsgs[qsg.name] = []
             topology.structures[qsg.name] = list(qsg.structures)
+            if qsg.facilities:
+                topology.facilities[qsg.name] = qsg.facilities
         for qm in self.qmgrs:
             topology.add_qmgr(
                 qm.name,

@@ -64,6 +64,7 @@ _IGQAUT = Choice(
         "ALTIGQ": CMQC.MQIGQPA_ALTERNATE_OR_IGQ,
     }
 )
+_CFCONLOS = {"TERMINATE": CMQC.MQCFCONLOS_TERMINATE, "TOLERATE": CMQC.MQCFCONLOS_TOLERATE}
 _SQQMNAME = Choice({"USE": CMQC.MQSQQM_USE, "IGNORE": CMQC.MQSQQM_IGNORE})
 _COMPHDR = Choice({"NONE": X.MQCOMPRESS_NONE, "SYSTEM": X.MQCOMPRESS_SYSTEM})
 _COMPMSG = Choice(
@@ -640,6 +641,16 @@ CF_STRUCTURES: tuple[Attribute, ...] = (
         "(docs/coupling-facility.md)",
     ),
     row(
+        "CFCONLOS",
+        Choice({**_CFCONLOS, "ASQMGR": CMQC.MQCFCONLOS_ASQMGR}),
+        _CF,
+        CMQC.MQCFCONLOS_ASQMGR,
+        field="cf_conlos",
+        parameter=CMQC.MQIA_CF_CFCONLOS,
+        effect="what a member that loses connectivity to it does: TERMINATE ends it, "
+        "TOLERATE keeps it running (docs/coupling-facility.md)",
+    ),
+    row(
         "OFFLOAD",
         _OFFLOAD,
         _CF,
@@ -701,20 +712,6 @@ CF_STRUCTURES: tuple[Attribute, ...] = (
         field="offload_size3",
         parameter=F.MQCACF_CF_OFFLOAD_SIZE3,
         effect="the third offload rule",
-    ),
-    row(
-        "CFCONLOS",
-        Choice(
-            {
-                "ASQMGR": CMQC.MQCFCONLOS_ASQMGR,
-                "TERMINATE": CMQC.MQCFCONLOS_TERMINATE,
-                "TOLERATE": CMQC.MQCFCONLOS_TOLERATE,
-            }
-        ),
-        _CF,
-        CMQC.MQCFCONLOS_ASQMGR,
-        parameter=CMQC.MQIA_CF_CFCONLOS,
-        why="a member's own loss of connectivity to a structure is not simulated",
     ),
     # The shared message data sets (OFFLOAD(SMDS)): qsg keeps offloaded messages in its
     # store, not in VSAM data sets, so their names, blocks and buffers change nothing.
@@ -1026,6 +1023,17 @@ Q_MGR: tuple[Attribute, ...] = (
         inquire=True,
         effect="USE: an MQOPEN of a shared queue naming another member goes by it; "
         "IGNORE: opened directly",
+    ),
+    row(
+        "CFCONLOS",
+        Choice(_CFCONLOS),
+        _QM,
+        CMQC.MQCFCONLOS_TERMINATE,
+        field="cf_conlos",
+        parameter=CMQC.MQIA_QMGR_CFCONLOS,
+        inquire=True,
+        effect="what it does on losing connectivity to the administration structure, and "
+        "to a structure of CFCONLOS(ASQMGR) (docs/coupling-facility.md)",
     ),
 )
 

@@ -124,13 +124,6 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
     ),
     _kept("CERTLABL", Text(64), "", CMQC.MQCA_CERT_LABEL, _NO_TLS),
     _kept("CERTQSGL", Text(64), "", CMQC.MQCA_QSG_CERT_LABEL, _NO_TLS),
-    _kept(
-        "CFCONLOS",
-        Choice({"TERMINATE": CMQC.MQCFCONLOS_TERMINATE, "TOLERATE": CMQC.MQCFCONLOS_TOLERATE}),
-        CMQC.MQCFCONLOS_TERMINATE,
-        CMQC.MQIA_QMGR_CFCONLOS,
-        "loss of connectivity to the administration structure is not simulated",
-    ),
     _kept("CHADEXIT", Text(8), "", CMQC.MQCA_CHANNEL_AUTO_DEF_EXIT, "channel exits are not run"),
     _kept("CHIADAPS", Number(0, 9999), 8, CMQC.MQIA_CHINIT_ADAPTERS, _NO_CHINIT),
     _kept("CHIDISPS", _CHANNELS, 5, CMQC.MQIA_CHINIT_DISPATCHERS, _NO_CHINIT),

@@ -1,0 +1,208 @@
+"""A member loses connectivity to a CF structure: CFCONLOS TERMINATE or TOLERATE (issue 48).
+
+IBM MQ for z/OS ("DEFINE CFSTRUCT", "ALTER QMGR", MQRC_CF_NOT_AVAILABLE; IBM's
+developer article "How should you set CFCONLOS and RECAUTO?"): with TERMINATE the member
+that lost connectivity ends and its peers recover its units of work; with TOLERATE it
+keeps running, its private queues work, and every call on the lost structure's queues
+gets MQRC_CF_NOT_AVAILABLE (2345) until it reconnects. ASQMGR takes the queue
+manager's CFCONLOS. The rules are ``qsg.core.conlos``'s; every world test runs on the
+in-process store and on the coupling facility's server.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import qsg
+from actors.clock import VirtualClock
+from actors.config import Fault
+from actors.faults import inject
+from actors.topology import Topology
+from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
+from qsg.core import conlos
+from qsg.core.memstore import MemoryStore
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
+from qsg.mqsc import commands
+from qsg.mqsc.status import take
+from tests.claims import keeps
+
+NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+GET_NO_SYNC = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+
+
+def _topology(structure_conlos: str, q_mgr_conlos: str = "TERMINATE") -> Topology:
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    for member in ("QM1", "QM2"):
+        topology.mqsc(member, f"ALTER QMGR CFCONLOS({q_mgr_conlos})", source=f"{member}.mqsc")
+    topology.mqsc(
+        "QM1",
+        f"""
+        DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES) CFCONLOS({structure_conlos})
+        DEFINE CFSTRUCT(APP2) CFLEVEL(5) RECOVER(YES) CFCONLOS(TOLERATE)
+        DEFINE QLOCAL(APP.ONE) QSGDISP(SHARED) CFSTRUCT(APP1)
+        DEFINE QLOCAL(APP.TWO) QSGDISP(SHARED) CFSTRUCT(APP2)
+        DEFINE QLOCAL(MINE)
+        """,
+        source="qm1.structures.mqsc",
+    )
+    return topology
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "ASQMGR (a structure's default) takes the queue manager's CFCONLOS (TERMINATE by "
+    "default). Below CFLEVEL(5) a structure has no CFCONLOS behaviour: losing it ends the "
+    "member.",
+)
+def test_cfconlos_asqmgr_takes_the_queue_managers_and_below_cflevel_5_the_member_ends() -> None:
+    """ "ASQMGR = use the queue manager's CFCONLOS"; CFCONLOS is a CFLEVEL(5) attribute,
+    so a structure below it ends the member whatever it says."""
+    tolerate, terminate = CMQC.MQCFCONLOS_TOLERATE, CMQC.MQCFCONLOS_TERMINATE
+    asqmgr = CFStructure("A", cf_level=5)
+    assert conlos.action(asqmgr, tolerate) == tolerate
+    assert conlos.action(asqmgr, terminate) == terminate
+    own = CFStructure("B", cf_level=5, cf_conlos=tolerate)
+    assert conlos.action(own, terminate) == tolerate
+    old = CFStructure("C", cf_level=4, cf_conlos=tolerate)
+    assert conlos.action(old, tolerate) == terminate
+    # The administration structure (a whole facility's loss) follows the QMGR's.
+    assert conlos.terminates([own], terminate, admin_structure=True)
+    assert not conlos.terminates([own], tolerate, admin_structure=True)
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "TOLERATE keeps the member running: its private queues and the structures it still "
+    "reaches work, and every call on the lost structure's queues gets "
+    "MQRC_CF_NOT_AVAILABLE (2345) until the link is back.",
+)
+async def test_tolerate_keeps_the_member_running_with_2345_on_the_lost_structure_only(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """TOLERATE: the member "keeps running when it loses connectivity to the structure";
+    a call on its queues gets MQRC_CF_NOT_AVAILABLE (2345), its private queues and the
+    structures it still reaches work, other members are untouched, and once the link is
+    back the member reconnects and its calls work again."""
+    async with qsg.start(_topology("TOLERATE"), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        conn = await world.connect("QM1")
+        one = await conn.open("APP.ONE", CMQC.MQOO_OUTPUT)
+        two = await conn.open("APP.TWO", CMQC.MQOO_OUTPUT)
+        mine = await conn.open("MINE", CMQC.MQOO_OUTPUT)
+        await one.put(b"before", MD(), NO_SYNC)
+        said = await world.cf_connectivity_loss("QM1", "APP1")
+        assert "TOLERATE" in said
+        assert world.qmgrs["QM1"].alive
+        with pytest.raises(MQMIError) as caught:
+            await one.put(b"lost", MD(), NO_SYNC)
+        assert caught.value.reason == CMQC.MQRC_CF_NOT_AVAILABLE
+        assert "APP1" in str(caught.value)
+        await two.put(b"other structure", MD(), NO_SYNC)
+        await mine.put(b"private", MD(), NO_SYNC)
+        other = await (await world.connect("QM2")).open("APP.ONE", CMQC.MQOO_INPUT_AS_Q_DEF)
+        assert await other.get(None, MD(), GET_NO_SYNC) == b"before"
+        assert not await world.cf_connectivity_restored("QM1", "APP1")
+        await one.put(b"back", MD(), NO_SYNC)
+        assert await other.get(None, MD(), GET_NO_SYNC) == b"back"
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "TERMINATE ends the member; a peer backs out its units of work in flight, and its "
+    "applications get MQRC_CONNECTION_BROKEN. When the link is back the member is started "
+    "again.",
+)
+async def test_terminate_ends_the_member_and_a_peer_backs_out_its_unit_of_work(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """TERMINATE: the member that lost connectivity ends ("the members that lost
+    connectivity end, so clients and channels move to members that still have it"), and
+    peer recovery backs out its unit of work in flight; the link's return restarts it."""
+    async with qsg.start(_topology("TERMINATE"), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        conn = await world.connect("QM1")
+        one = await conn.open("APP.ONE", CMQC.MQOO_OUTPUT)
+        await one.put(b"committed", MD(), NO_SYNC)
+        await one.put(b"in flight", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        event = await inject(
+            world,
+            "cf_connectivity_loss",
+            Fault(1.0, "cf_connectivity_loss", "QM1", structure="APP1"),
+        )
+        assert "ended (CFCONLOS TERMINATE)" in event.detail, event
+        assert not world.qmgrs["QM1"].alive
+        assert world.qmgrs["QM2"].alive
+        with pytest.raises(MQMIError) as broken:
+            await one.put(b"after", MD(), NO_SYNC)
+        assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+        other = await (await world.connect("QM2")).open("APP.ONE", CMQC.MQOO_INPUT_AS_Q_DEF)
+        assert await other.get(None, MD(), GET_NO_SYNC) == b"committed"
+        with pytest.raises(MQMIError) as caught:
+            await other.get(None, MD(), GET_NO_SYNC)
+        assert caught.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        back = await inject(
+            world,
+            "cf_connectivity_restored",
+            Fault(2.0, "cf_connectivity_restored", "QM1", structure="APP1"),
+        )
+        assert back.detail == "QM1 restarted"
+        assert world.qmgrs["QM1"].alive
+
+
+async def test_asqmgr_follows_the_queue_managers_cfconlos(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """CFCONLOS(ASQMGR) on the structure: the queue manager's own CFCONLOS decides
+    (ALTER QMGR CFCONLOS(TOLERATE) keeps it running)."""
+    topology = _topology("ASQMGR", q_mgr_conlos="TOLERATE")
+    async with qsg.start(topology, faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        assert "TOLERATE" in await world.cf_connectivity_loss("QM1", "APP1")
+        assert world.qmgrs["QM1"].alive
+    async with qsg.start(_topology("ASQMGR"), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        assert "TERMINATE" in await world.cf_connectivity_loss("QM1", "APP1")
+        assert not world.qmgrs["QM1"].alive
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "Losing the group's first facility loses the administration structure too, which the "
+    "queue manager's CFCONLOS alone governs: with ALTER QMGR CFCONLOS(TERMINATE) the member "
+    "ends even if every application structure tolerates the loss.",
+)
+async def test_losing_the_whole_facility_follows_the_qmgrs_cfconlos_for_the_admin_structure(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """The queue manager's CFCONLOS "also governs loss of the admin structure": a member
+    that loses its group's facility (no structure named) ends under QMGR
+    CFCONLOS(TERMINATE) even though every application structure tolerates it."""
+    topology = _topology("TOLERATE")
+    async with qsg.start(topology, faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        assert "TERMINATE" in await world.cf_connectivity_loss("QM1")
+        assert not world.qmgrs["QM1"].alive
+    async with qsg.start(_topology("TOLERATE", "TOLERATE"), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        assert "TOLERATE" in await world.cf_connectivity_loss("QM1")
+        conn = await world.connect("QM1")
+        for queue in ("APP.ONE", "APP.TWO"):
+            handle = await conn.open(queue, CMQC.MQOO_OUTPUT)
+            with pytest.raises(MQMIError) as caught:
+                await handle.put(b"x", MD(), NO_SYNC)
+            assert caught.value.reason == CMQC.MQRC_CF_NOT_AVAILABLE
+        await (await conn.open("MINE", CMQC.MQOO_OUTPUT)).put(b"private", MD(), NO_SYNC)
+
+
+def test_mqsc_defines_and_displays_cfconlos_on_the_structure_and_the_queue_manager() -> None:
+    """DEFINE CFSTRUCT ... CFCONLOS(TOLERATE) and ALTER QMGR CFCONLOS(TOLERATE), as IBM's
+    "DEFINE CFSTRUCT" and "ALTER QMGR" spell them; DISPLAY shows each."""
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=MemoryStore()))
+
+    def run(text: str) -> commands.Reply:
+        return commands.run(commands.parse(text), qm, lambda: take(qm, qm.time))
+
+    assert not run("DEFINE CFSTRUCT(APP1) CFLEVEL(5) CFCONLOS(TOLERATE)").failed
+    assert "CFCONLOS(TOLERATE)" in run("DISPLAY CFSTRUCT(APP1) ALL").text
+    assert qm.qsg is not None
+    assert qm.qsg.shared.structures["APP1"].cf_conlos == CMQC.MQCFCONLOS_TOLERATE
+    assert "CFCONLOS(TERMINATE)" in run("DISPLAY QMGR CFCONLOS").text
+    assert not run("ALTER QMGR CFCONLOS(TOLERATE)").failed
+    assert qm.cf_conlos == CMQC.MQCFCONLOS_TOLERATE
+    assert run("ALTER QMGR CFCONLOS(ASQMGR)").failed  # only a structure's may be ASQMGR
