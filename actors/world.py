@@ -42,6 +42,7 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
+from qsg.core.grouprepo import GroupRepository
 from qsg.core.sharing import QueueSharingGroup
 
 
@@ -338,7 +339,10 @@ async def _build(world: World, only: str | None = None) -> None:
     for name in topology.qsgs:
         store = world.link.store(name, world.watch.failed)
         world.cf_stores[name] = store
-        world.qsgs[name] = QueueSharingGroup(name, store=guard(store, world.reach, name))
+        repository = GroupRepository(world.link.repository_store(name))
+        world.qsgs[name] = QueueSharingGroup(
+            name, store=guard(store, world.reach, name), repository=repository
+        )
     for name, rules in topology.build(world.qsgs, world.rules_event).items():
         if only is not None and name != only:
             continue  # another process runs it
