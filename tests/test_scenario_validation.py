@@ -127,7 +127,8 @@ def test_the_good_scenario_is_good() -> None:
             [
                 (
                     "QLOCAL(APP.IN)",
-                    "mqsc: DEFINE QLOCAL: shared queue APP.IN: QM3 is in no queue-sharing group",
+                    "mqsc: DEFINE QLOCAL: MQCC_FAILED: MQRCCF_Q_MGR_NOT_IN_QSG (3212): "
+                    "QSGDISP(SHARED): QM3 is in no queue-sharing group",
                 )
             ],
         ),

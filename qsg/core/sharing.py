@@ -8,6 +8,7 @@ Redis implements the same primitives for members in other processes.
 
 from __future__ import annotations
 
+from qsg.core.copies import CopyHolder
 from qsg.core.grouprepo import GroupRepository
 from qsg.core.memstore import MemoryStore
 from qsg.core.perfevents import PerformanceQueueManager
@@ -34,6 +35,10 @@ class QueueSharingGroup:
         self.shared = Repository(store if store is not None else MemoryStore())
         self.repository = repository if repository is not None else GroupRepository()
         self.members: list[str] = []
+        #: The members running now, by name: where a GROUP command's generated COPY
+        #: commands go (``qsg.core.copies``). A member leaves it when it stops and
+        #: comes back when it starts, refreshing its copies.
+        self.active: dict[str, CopyHolder] = {}
         #: The members' rules, by name: the queue managers that issue their own event
         #: message when a shared queue's depth event fires (``qsg.core.perfevents``).
         self.event_members: dict[str, PerformanceQueueManager] = {}

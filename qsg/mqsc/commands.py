@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core import cfstate
+from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
@@ -420,20 +421,57 @@ def _group(snap: Snapshot) -> Reply:
 
 def _change(qm: QMgr, parsed: Parsed) -> Reply:
     me = prefix(qm.name)
+    lines: list[str] = []
     for command in parsed.commands:
         try:
-            reader.apply(qm, [command])
+            for generated in reader.apply(qm, [command]):
+                lines += _generated(qm.name, parsed.verb, command.verb, generated)
         except MQSCError as error:
             cause = error.problems[0].message.split(": ", 1)[-1]
-            return _failed(me, parsed.verb, *_refused(me, command, cause))
+            return _failed(me, parsed.verb, *_refused(me, command, cause, error.__cause__))
     verb = parsed.commands[0].verb if parsed.commands else "DEFINE"
-    return Reply((_done(me, parsed.verb, verb),))
+    return Reply((*lines, _done(me, parsed.verb, verb)))
 
 
-def _refused(me: str, command: reader.Command, cause: str) -> tuple[str, ...]:
+def _generated(q_mgr: str, what: str, verb: str, generated: Generated) -> list[str]:
+    """A GROUP command's generated COPY commands as z/OS reports a command it sent to
+    the group: CSQN138I, each member's responses under CSQN121I, then CSQN122I, whose
+    ABNORMAL says a member did not get (or lose) its copy; the GROUP command itself
+    stands (IBM: "DELETE queues", QSGDISP(GROUP))."""
+    me = prefix(q_mgr)
+    sent = len(generated.outcomes)
+    lines = [
+        f"CSQN138I {me} '{generated.command}' COMMAND GENERATED FOR CMDSCOPE(*), SENT TO {sent}"
+    ]
+    for member, why in generated.outcomes:
+        them = prefix(member)
+        lines.append(f"CSQN121I {me} '{what}' COMMAND RESPONSES FROM {member}")
+        if why:
+            csect = _CSECT.get(verb, "CSQMMSGP")
+            lines += [
+                f"CSQM090E {them} {csect} {' '.join(why.split())}",
+                f"CSQ9023E {them} {csect} ' {what}' ABNORMAL COMPLETION",
+            ]
+        else:
+            lines.append(_done(them, what, verb))
+    ending = "ABNORMAL" if generated.missed else "NORMAL"
+    lines.append(f"CSQN122I {me} '{what}' COMMAND FOR CMDSCOPE(*) {ending} COMPLETION")
+    return lines
+
+
+def _refused(
+    me: str, command: reader.Command, cause: str, error: BaseException | None = None
+) -> tuple[str, ...]:
     """Why the queue manager refused a DEFINE, ALTER or DELETE, as CSQM messages."""
     csect = _CSECT.get(command.verb, "CSQMMSGP")
     what = f"{command.object_type}({command.name})" if command.name else command.object_type
+    if isinstance(error, MQMIError) and error.reason == CMQC.MQRC_DB2_NOT_AVAILABLE:
+        # UNVERIFIED: the exact CSQ5 reply of a command that needs Db2 while it is down
+        # could not be retrieved; CSQ5003A is the Db2 manager's "no active Db2" message.
+        return (
+            f"CSQ5003A {me} CSQ5CONN CONNECTION TO DB2 PENDING, NO ACTIVE DB2",
+            f"CSQM090E {me} {csect} {what}: MQRC_DB2_NOT_AVAILABLE (2342)",
+        )
     if "already defined" in cause:
         return (f"CSQM095I {me} {csect} {what} ALREADY EXISTS",)
     if "there is no" in cause or "no queue" in cause:

@@ -20,9 +20,7 @@ _PR = _ONE({PROCESS})
 _QM = _ONE({QMGR})
 _COUNT = Number(0, 999_999_999)
 #: A channel's or process's QSGDISP as its definition keeps it (SHARED is for queues).
-_QSGDISP = Choice(
-    {"QMGR": CMQC.MQQSGD_Q_MGR, "COPY": CMQC.MQQSGD_COPY, "GROUP": CMQC.MQQSGD_GROUP}
-)
+_QSGDISP = Choice({"QMGR": CMQC.MQQSGD_Q_MGR, "COPY": CMQC.MQQSGD_COPY, "GROUP": CMQC.MQQSGD_GROUP})
 
 CHLTYPE = Choice(
     {
