@@ -17,7 +17,11 @@ from actors import admin
 from actors.clock import VirtualClock
 from actors.topology import Topology
 from qsg import CMQC
+from qsg import CMQCFC as F
 from qsg.core.structs import MD, PMO
+from qsg.mqsc import status
+from qsg.mqsc.pcf import Header, Message
+from qsg.mqsc.pcf_inquiries import inquire_q_names
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 
@@ -149,3 +153,132 @@ async def test_a_disposition_a_command_cannot_take_is_one_refusal_and_defines_no
         reply = await admin.command(world, "QM1", command)
         assert reply.failed and reply.lines[0] == line
         assert world.qmgrs["QM1"].rules.find("X") is None
+
+
+def three_with_shared() -> Topology:
+    topology = three_members()
+    topology.mqsc(
+        "QM1",
+        "DEFINE CFSTRUCT(APP1)\n"
+        "DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)\n"
+        "DEFINE QLOCAL(APP.OWN)\n"
+        "DEFINE QLOCAL(APP.GROUP) QSGDISP(GROUP)\n"
+        "DEFINE PROCESS(APP.PROC) QSGDISP(GROUP)\n",
+    )
+    return topology
+
+
+def listed(reply: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(name, QSGDISP) of each object a DISPLAY reply lists."""
+    found = []
+    for line in reply:
+        words = dict(w.rstrip(")").split("(", 1) for w in line.split() if "(" in w)
+        if line.startswith(("CSQM401I", "CSQM407I")):
+            found.append((words.get("QUEUE") or words["PROCESS"], words["QSGDISP"]))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("selector", "expected"),
+    [
+        ("", [("APP.GROUP", "COPY"), ("APP.OWN", "QMGR"), ("APP.SHARED", "SHARED")]),
+        (
+            " QSGDISP(ALL)",
+            [
+                ("APP.GROUP", "COPY"),
+                ("APP.GROUP", "GROUP"),
+                ("APP.OWN", "QMGR"),
+                ("APP.SHARED", "SHARED"),
+            ],
+        ),
+        (" QSGDISP(GROUP)", [("APP.GROUP", "GROUP")]),
+        (" QSGDISP(COPY)", [("APP.GROUP", "COPY")]),
+        (" QSGDISP(PRIVATE)", [("APP.GROUP", "COPY"), ("APP.OWN", "QMGR")]),
+        (" QSGDISP(QMGR)", [("APP.OWN", "QMGR")]),
+        (" QSGDISP(SHARED)", [("APP.SHARED", "SHARED")]),
+    ],
+)
+async def test_display_queue_lists_each_disposition_the_qsgdisp_value_selects(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object], selector: str, expected: list
+) -> None:
+    """"DISPLAY QUEUE", QSGDISP: LIVE (the default) is QMGR and COPY and, in a QSG, the
+    shared queues; ALL adds the GROUP objects (one name can be listed twice); PRIVATE is
+    QMGR or COPY; the others exactly that disposition."""
+    async with qsg.start(three_with_shared(), **cf_mode) as world:  # type: ignore[arg-type]
+        reply = await admin.command(world, "QM1", "DISPLAY QLOCAL(APP.*)" + selector)
+        assert listed(reply.lines) == expected
+
+
+async def test_display_process_shows_group_objects_for_all_and_copies_by_default(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(three_with_shared(), in_process=True) as world:
+        live = await admin.command(world, "QM3", "DISPLAY PROCESS(*)")
+        assert listed(live.lines) == [("APP.PROC", "COPY")]
+        every = await admin.command(world, "QM3", "DISPLAY PROCESS(*) QSGDISP(ALL)")
+        assert listed(every.lines) == [("APP.PROC", "COPY"), ("APP.PROC", "GROUP")]
+
+
+async def test_pcf_inquire_q_names_leaves_shared_queues_out_unless_asked_for_all(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """"Inquire Queue": MQQSGD_LIVE, PCF's default, is the objects defined MQQSGD_Q_MGR or
+    MQQSGD_COPY; MQQSGD_ALL adds GROUP and SHARED (IBM's metrics code asks for it to see
+    a z/OS QSG's shared queues). Each name is listed with its own disposition."""
+    async with qsg.start(three_with_shared(), **cf_mode) as world:  # type: ignore[arg-type]
+        rules = world.qmgrs["QM1"].rules
+
+        def names(**asked: int) -> list[tuple[str, int]]:
+            parameters: dict[int, object] = {CMQC.MQCA_Q_NAME: "APP.*"}
+            if asked:
+                parameters[CMQC.MQIA_QSG_DISP] = asked["disposition"]
+            request = Message(Header(F.MQCFT_COMMAND, F.MQCMD_INQUIRE_Q_NAMES), parameters)
+            ((_, found), _, (_, disps)) = inquire_q_names(request, rules, status.take(rules, 0.0))[0]
+            return list(zip(found, disps, strict=True))  # type: ignore[arg-type]
+
+        copy, group = CMQC.MQQSGD_COPY, CMQC.MQQSGD_GROUP
+        assert names() == [("APP.GROUP", copy), ("APP.OWN", CMQC.MQQSGD_Q_MGR)]
+        assert names(disposition=CMQC.MQQSGD_ALL) == [
+            ("APP.GROUP", copy),
+            ("APP.GROUP", group),
+            ("APP.OWN", CMQC.MQQSGD_Q_MGR),
+            ("APP.SHARED", CMQC.MQQSGD_SHARED),
+        ]
+
+
+async def test_mqinq_qsg_disp_answers_qmgr_copy_or_shared(
+    virtual_clock: VirtualClock,
+) -> None:
+    """"QSGDisp (MQLONG)": MQINQ answers MQQSGD_Q_MGR, MQQSGD_COPY or MQQSGD_SHARED; an
+    application opens a GROUP object's COPY, never the GROUP object."""
+    async with qsg.start(three_with_shared(), in_process=True) as world:
+        conn = await world.connect("QM1")
+        found = {}
+        for name in ("APP.OWN", "APP.GROUP", "APP.SHARED"):
+            queue = await conn.open(name, CMQC.MQOO_INQUIRE)
+            found[name] = await queue.inquire(CMQC.MQIA_QSG_DISP)
+        assert found == {
+            "APP.OWN": CMQC.MQQSGD_Q_MGR,
+            "APP.GROUP": CMQC.MQQSGD_COPY,
+            "APP.SHARED": CMQC.MQQSGD_SHARED,
+        }
+
+
+async def test_mqopen_of_a_name_that_is_a_private_and_a_shared_queue_is_2343(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """"DEFINE queues": a shared queue can be defined while another member has a queue of
+    that name; an MQOPEN of it there fails with MQRC_OBJECT_NOT_UNIQUE (2343) until one
+    of them is deleted (DELETE QLOCAL(Q) QSGDISP(QMGR))."""
+    async with qsg.start(three_with_shared(), **cf_mode) as world:  # type: ignore[arg-type]
+        await admin.command(world, "QM2", "DEFINE QLOCAL(TWICE)")
+        define = "DEFINE QLOCAL(TWICE) QSGDISP(SHARED) CFSTRUCT(APP1)"
+        assert not (await admin.command(world, "QM1", define)).failed
+        conn = await world.connect("QM2")
+        with pytest.raises(qsg.MQMIError) as refused:
+            await conn.open("TWICE", CMQC.MQOO_OUTPUT)
+        assert refused.value.reason == CMQC.MQRC_OBJECT_NOT_UNIQUE
+        await (await (await world.connect("QM1")).open("TWICE", CMQC.MQOO_OUTPUT)).close()
+        assert not (await admin.command(world, "QM2", "DELETE QLOCAL(TWICE) QSGDISP(QMGR)")).failed
+        queue = await conn.open("TWICE", CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE)
+        assert (await queue.inquire(CMQC.MQIA_QSG_DISP)) == CMQC.MQQSGD_SHARED

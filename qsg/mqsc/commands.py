@@ -380,7 +380,15 @@ def answer(request: Request, snap: Snapshot) -> Reply:
     me = prefix(snap.q_mgr)
     if request.object_type == "GROUP":
         return _group(snap)
-    found = display.select(request, snap)
+    try:
+        found = display.select(request, snap)
+    except MQMIError as error:  # QSGDISP(ALL | GROUP) while the repository is down
+        return _failed(
+            me,
+            request.verb,
+            f"CSQ5003A {me} CSQ5CONN CONNECTION TO DB2 PENDING, NO ACTIVE DB2",
+            f"CSQM090E {me} CSQMDRTS {error.errorAsString()} ({error.reason})",
+        )
     lines: list[str] = []
     noun = request.object_type
     if not found:

@@ -40,6 +40,9 @@ def queues(pcf, pattern):
                 CMQC.MQCA_Q_NAME: pattern,
                 CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
                 CMQCFC.MQIACF_Q_ATTRS: [CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_MAX_Q_DEPTH],
+                # A z/OS queue manager lists shared queues only when asked: PCF's
+                # default (MQQSGD_LIVE) is its own and COPY queues.
+                CMQC.MQIA_QSG_DISP: CMQC.MQQSGD_ALL,
             }
         )
     except pymqi.MQMIError as error:
