@@ -15,6 +15,8 @@ import pytest
 import qsg
 from actors import admin
 from actors.clock import VirtualClock
+from actors.config import Fault
+from actors.faults import inject
 from actors.topology import Topology
 from qsg import CMQC
 from qsg import CMQCFC as F
@@ -201,7 +203,7 @@ def listed(reply: tuple[str, ...]) -> list[tuple[str, str]]:
 async def test_display_queue_lists_each_disposition_the_qsgdisp_value_selects(
     virtual_clock: VirtualClock, cf_mode: dict[str, object], selector: str, expected: list
 ) -> None:
-    """"DISPLAY QUEUE", QSGDISP: LIVE (the default) is QMGR and COPY and, in a QSG, the
+    """ "DISPLAY QUEUE", QSGDISP: LIVE (the default) is QMGR and COPY and, in a QSG, the
     shared queues; ALL adds the GROUP objects (one name can be listed twice); PRIVATE is
     QMGR or COPY; the others exactly that disposition."""
     async with qsg.start(three_with_shared(), **cf_mode) as world:  # type: ignore[arg-type]
@@ -222,7 +224,7 @@ async def test_display_process_shows_group_objects_for_all_and_copies_by_default
 async def test_pcf_inquire_q_names_leaves_shared_queues_out_unless_asked_for_all(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
-    """"Inquire Queue": MQQSGD_LIVE, PCF's default, is the objects defined MQQSGD_Q_MGR or
+    """ "Inquire Queue": MQQSGD_LIVE, PCF's default, is the objects defined MQQSGD_Q_MGR or
     MQQSGD_COPY; MQQSGD_ALL adds GROUP and SHARED (IBM's metrics code asks for it to see
     a z/OS QSG's shared queues). Each name is listed with its own disposition."""
     async with qsg.start(three_with_shared(), **cf_mode) as world:  # type: ignore[arg-type]
@@ -233,7 +235,9 @@ async def test_pcf_inquire_q_names_leaves_shared_queues_out_unless_asked_for_all
             if asked:
                 parameters[CMQC.MQIA_QSG_DISP] = asked["disposition"]
             request = Message(Header(F.MQCFT_COMMAND, F.MQCMD_INQUIRE_Q_NAMES), parameters)
-            ((_, found), _, (_, disps)) = inquire_q_names(request, rules, status.take(rules, 0.0))[0]
+            ((_, found), _, (_, disps)) = inquire_q_names(request, rules, status.take(rules, 0.0))[
+                0
+            ]
             return list(zip(found, disps, strict=True))  # type: ignore[arg-type]
 
         copy, group = CMQC.MQQSGD_COPY, CMQC.MQQSGD_GROUP
@@ -249,7 +253,7 @@ async def test_pcf_inquire_q_names_leaves_shared_queues_out_unless_asked_for_all
 async def test_mqinq_qsg_disp_answers_qmgr_copy_or_shared(
     virtual_clock: VirtualClock,
 ) -> None:
-    """"QSGDisp (MQLONG)": MQINQ answers MQQSGD_Q_MGR, MQQSGD_COPY or MQQSGD_SHARED; an
+    """ "QSGDisp (MQLONG)": MQINQ answers MQQSGD_Q_MGR, MQQSGD_COPY or MQQSGD_SHARED; an
     application opens a GROUP object's COPY, never the GROUP object."""
     async with qsg.start(three_with_shared(), in_process=True) as world:
         conn = await world.connect("QM1")
@@ -267,7 +271,7 @@ async def test_mqinq_qsg_disp_answers_qmgr_copy_or_shared(
 async def test_mqopen_of_a_name_that_is_a_private_and_a_shared_queue_is_2343(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
-    """"DEFINE queues": a shared queue can be defined while another member has a queue of
+    """ "DEFINE queues": a shared queue can be defined while another member has a queue of
     that name; an MQOPEN of it there fails with MQRC_OBJECT_NOT_UNIQUE (2343) until one
     of them is deleted (DELETE QLOCAL(Q) QSGDISP(QMGR))."""
     async with qsg.start(three_with_shared(), **cf_mode) as world:  # type: ignore[arg-type]
@@ -282,3 +286,35 @@ async def test_mqopen_of_a_name_that_is_a_private_and_a_shared_queue_is_2343(
         assert not (await admin.command(world, "QM2", "DELETE QLOCAL(TWICE) QSGDISP(QMGR)")).failed
         queue = await conn.open("TWICE", CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE)
         assert (await queue.inquire(CMQC.MQIA_QSG_DISP)) == CMQC.MQQSGD_SHARED
+
+
+async def test_while_the_repository_is_unavailable_what_needs_it_fails_with_2342_and_work_goes_on(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """MQRC_DB2_NOT_AVAILABLE (2342): a GROUP or SHARED definition, DISPLAY of GROUP
+    objects and a member's refresh at start need Db2; puts and gets on the shared and
+    COPY queues the members know go on ("Db2 manager messages (CSQ5...)")."""
+    async with qsg.start(three_with_shared(), **cf_mode) as world:  # type: ignore[arg-type]
+        down = await inject(world, "repository_unavailable", Fault(0.0, "repository_unavailable"))
+        assert not down.refused
+        reply = await admin.command(world, "QM1", "DEFINE QLOCAL(NEW) QSGDISP(GROUP)")
+        assert reply.failed and reply.lines == (
+            "CSQ5003A !QM1 CSQ5CONN CONNECTION TO DB2 PENDING, NO ACTIVE DB2",
+            "CSQM090E !QM1 CSQMMSGP QLOCAL(NEW): MQRC_DB2_NOT_AVAILABLE (2342)",
+            "CSQ9023E !QM1 CSQMMSGP ' DEFINE QLOCAL' ABNORMAL COMPLETION",
+        )
+        shared = "DEFINE QLOCAL(NEW.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1)"
+        assert (await admin.command(world, "QM1", shared)).failed
+        every = await admin.command(world, "QM1", "DISPLAY QLOCAL(*) QSGDISP(ALL)")
+        assert every.failed and "MQRC_DB2_NOT_AVAILABLE (2342)" in every.lines[1]
+        assert not (await admin.command(world, "QM1", "DISPLAY QLOCAL(APP.*)")).failed
+        assert all(world.qmgrs[m].rules.find(n) is None for m in world.qmgrs for n in ("NEW",))
+        for name in ("APP.SHARED", "APP.GROUP"):
+            queue = await (await world.connect("QM2")).open(name, CMQC.MQOO_OUTPUT)
+            await queue.put(b"still", MD(), NO_SYNC)
+        await world.kill("QM3")
+        await world.restart("QM3")  # no refresh without Db2: its copy stays as it was
+        assert copy_of(world, "QM3", "APP.GROUP") is not None
+        await inject(world, "repository_available", Fault(0.0, "repository_available"))
+        assert not (await admin.command(world, "QM1", "DEFINE QLOCAL(NEW) QSGDISP(GROUP)")).failed
+        assert copy_of(world, "QM3", "NEW") is not None

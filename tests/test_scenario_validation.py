@@ -147,7 +147,8 @@ def test_the_good_scenario_is_good() -> None:
                 (
                     "duration = 5",
                     "fault[0].duration: restart takes no duration; only kill, pause, "
-                    "stop_channel, cf_unavailable, cf_fail, structure_fail, slow_cf, "
+                    "stop_channel, cf_unavailable, repository_unavailable, cf_fail, "
+                    "structure_fail, slow_cf, "
                     "slow_channels, skew do",
                 )
             ],

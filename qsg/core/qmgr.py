@@ -313,9 +313,7 @@ class QMgr:
     def object_not_unique(self, name: str) -> bool:
         """Whether ``name`` is one of this member's own (QMGR or COPY) queue objects and
         also a shared queue of its group: MQOPEN's MQRC_OBJECT_NOT_UNIQUE (2343)."""
-        return (
-            self.qsg is not None and name in self.local.queues and name in self.qsg.shared.queues
-        )
+        return self.qsg is not None and name in self.local.queues and name in self.qsg.shared.queues
 
     def queue(self, name: str) -> QueueDefinition:
         """The local (or shared) queue ``name``; MQRC_UNKNOWN_OBJECT_NAME if none."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 from datetime import datetime, timedelta
+from typing import Any
 
 from qsg import CMQC
 from qsg.core import attributes as table
