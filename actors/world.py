@@ -343,7 +343,14 @@ async def _build(world: World, only: str | None = None) -> None:
         world.qsgs[name] = QueueSharingGroup(
             name, store=guard(store, world.reach, name), repository=repository
         )
-    for name, rules in topology.build(world.qsgs, world.rules_event).items():
+    for group in world.qsgs.values():
+        group.repository.joining = only is not None
+    built = topology.build(world.qsgs, world.rules_event)
+    for group in world.qsgs.values():
+        group.repository.joining = False
+        if only is not None:  # the other members run in other processes: not here
+            group.active = {m: q for m, q in group.active.items() if m == only}
+    for name, rules in built.items():
         if only is not None and name != only:
             continue  # another process runs it
         spec = topology.qmgrs[name]

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from actors.topology import Topology
 from coupling.cleanup import delete_group
 from coupling.repository import RedisRepositoryStore
 from coupling.transport import BlockingTransport
@@ -17,6 +18,8 @@ from qsg.core.errors import MQMIError
 from qsg.core.grouprepo import GroupRepository, MemoryRepositoryStore, decode, encode
 from qsg.core.objects import AliasQueue, ChannelDefinition, ProcessDefinition
 from qsg.core.queue import QueueDefinition
+from qsg.core.sharing import QueueSharingGroup
+from qsg.mqsc import MQSCError
 
 _groups = itertools.count(1)
 
@@ -88,3 +91,35 @@ def test_a_row_holds_only_the_definition_records() -> None:
     with pytest.raises(TypeError, match=r"^a repository row cannot hold a dict$"):
         encode({"name": "X"})
     assert decode(encode(QueueDefinition("Q"))) == QueueDefinition("Q")
+
+
+def test_a_process_joining_a_running_group_replays_its_group_objects_without_conflict(
+    cf_transport: BlockingTransport,
+) -> None:
+    """Each process of a multi-process run applies the whole topology's MQSC: the GROUP
+    object the first one wrote is, identical, no "already defined" for the next, and
+    every process's members get their copies; a different one still conflicts."""
+    name = f"R{next(_groups)}"
+    topology = Topology()
+    topology.add_qsg(name, members=["QM1", "QM2"])
+    topology.mqsc("QM1", "DEFINE QLOCAL(G) MAXDEPTH(5) QSGDISP(GROUP)")
+    try:
+        first = QueueSharingGroup(
+            name, repository=GroupRepository(RedisRepositoryStore(cf_transport, name))
+        )
+        topology.build({name: first})
+        second = QueueSharingGroup(
+            name, repository=GroupRepository(RedisRepositoryStore(cf_transport, name))
+        )
+        second.repository.joining = True
+        qmgrs = topology.build({name: second})
+        assert qmgrs["QM2"].local.queues["G"].qsg_disp == CMQC.MQQSGD_COPY
+        topology.mqsc("QM2", "DEFINE QLOCAL(G) MAXDEPTH(6) QSGDISP(GROUP)")
+        third = QueueSharingGroup(
+            name, repository=GroupRepository(RedisRepositoryStore(cf_transport, name))
+        )
+        third.repository.joining = True
+        with pytest.raises(MQSCError, match=r"QLOCAL\(G\) QSGDISP\(GROUP\) is already defined"):
+            topology.build({name: third})
+    finally:
+        delete_group(cf_transport, name)

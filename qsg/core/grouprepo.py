@@ -120,6 +120,10 @@ class GroupRepository:
     def __init__(self, store: RepositoryStore | None = None) -> None:
         self.store: RepositoryStore = store if store is not None else MemoryRepositoryStore()
         self.unavailable = ""
+        #: A member process of a multi-process run (``open_world(only=...)``) is building
+        #: its topology, whose MQSC every process of the run applies: a GROUP object that
+        #: another process already wrote, identical, is not "already defined".
+        self.joining = False
 
     def check(self) -> None:
         """MQRC_DB2_NOT_AVAILABLE (2342) while the repository cannot be reached."""

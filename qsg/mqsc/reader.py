@@ -379,10 +379,13 @@ def _group(qm: QMgr, command: Command, table: str) -> Generated:
     held = qm.qsg.repository.get(table, name) if old is None else old
     mismatch = old is not None and table == "QUEUE" and old.q_type != _QUEUE_TYPES[kind]
     if command.verb == "DEFINE":
-        if held is not None and (not command.replace or mismatch or old is None):
+        record = dataclasses.replace(_new(qm, command, table), qsg_disp=CMQC.MQQSGD_GROUP)
+        # A member process joining a running group replays the group's definitions: the
+        # one already there is no conflict (``GroupRepository.joining``).
+        replayed = qm.qsg.repository.joining and held == record
+        if held is not None and not replayed and (not command.replace or mismatch or old is None):
             disp = copies.WORDS[held.qsg_disp]
             raise ValueError(f"{kind}({name}) QSGDISP({disp}) is already defined")
-        record = dataclasses.replace(_new(qm, command, table), qsg_disp=CMQC.MQQSGD_GROUP)
     elif old is None or mismatch:
         raise ValueError(f"there is no {kind}({name}) of QSGDISP(GROUP)")
     elif command.verb == "DELETE":

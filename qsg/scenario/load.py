@@ -57,7 +57,7 @@ MODEL = (
     "smds_write",
     "smds_read",
 )
-QSG = ("members", "structures", "mqsc", "mqsc_file")
+QSG = ("members", "structures", "mqsc", "mqsc_file", "system_objects")
 STRUCTURE = ("size_kb", "cflevel", "recover", "recauto")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener", "connect_timeout")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
@@ -248,7 +248,8 @@ class _Loader:
                     if structure is not None:
                         structures.append(structure)
             commands = self.mqsc(p, table)
-            out.append(QSGSpec(name, tuple(good), tuple(structures), tuple(commands)))
+            system = r.take(p, table, "system_objects", "bool", True)
+            out.append(QSGSpec(name, tuple(good), tuple(structures), tuple(commands), system))
         self.qmgr_names += [m for q in out for m in q.members]
         return out
 
