@@ -20,9 +20,12 @@ from actors.faults import inject
 from actors.topology import Topology
 from qsg import CMQC
 from qsg import CMQCFC as F
+from qsg.core.qmgr import QMgr
+from qsg.core.sharing import QueueSharingGroup
 from qsg.core.structs import MD, PMO
 from qsg.mqsc import status
-from qsg.mqsc.pcf import Header, Message
+from qsg.mqsc.pcf import Header, Message, PCFError
+from qsg.mqsc.pcf_changes import create_q, delete_q
 from qsg.mqsc.pcf_inquiries import inquire_q_names
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
@@ -318,3 +321,29 @@ async def test_while_the_repository_is_unavailable_what_needs_it_fails_with_2342
         await inject(world, "repository_available", Fault(0.0, "repository_available"))
         assert not (await admin.command(world, "QM1", "DEFINE QLOCAL(NEW) QSGDISP(GROUP)")).failed
         assert copy_of(world, "QM3", "NEW") is not None
+
+
+def test_pcf_create_and_delete_queue_take_qsgdisposition_and_a_bad_one_is_3211() -> None:
+    """PCF Create Queue / Delete Queue with QSGDisposition, as their MQSC: GROUP defines
+    every member's COPY, a GROUP delete removes them; MQQSGD_PRIVATE on Create is
+    MQRCCF_DISPOSITION_CONFLICT (3211), defining nothing."""
+    group = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
+
+    def ask(command: int, disposition: int) -> None:
+        parameters = {
+            CMQC.MQCA_Q_NAME: "G",
+            CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+            CMQC.MQIA_QSG_DISP: disposition,
+        }
+        handler = create_q if command == F.MQCMD_CREATE_Q else delete_q
+        handler(Message(Header(F.MQCFT_COMMAND, command), parameters), qm1, status.take(qm1, 0.0))
+
+    ask(F.MQCMD_CREATE_Q, CMQC.MQQSGD_GROUP)
+    assert qm2.local.queues["G"].qsg_disp == CMQC.MQQSGD_COPY
+    ask(F.MQCMD_DELETE_Q, CMQC.MQQSGD_GROUP)
+    assert "G" not in qm1.local.queues and "G" not in qm2.local.queues
+    with pytest.raises(PCFError) as refused:
+        ask(F.MQCMD_CREATE_Q, CMQC.MQQSGD_PRIVATE)
+    assert refused.value.reason == F.MQRCCF_DISPOSITION_CONFLICT
+    assert qm1.find("G") is None
