@@ -27,6 +27,7 @@ from qsg.mqsc import status
 from qsg.mqsc.pcf import Header, Message, PCFError
 from qsg.mqsc.pcf_changes import create_q, delete_q
 from qsg.mqsc.pcf_inquiries import inquire_q_names
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 
@@ -43,6 +44,17 @@ def copy_of(world: qsg.World, q_mgr: str, name: str) -> object | None:
     return obj if obj is not None and obj.qsg_disp == CMQC.MQQSGD_COPY else None
 
 
+@keeps(
+    "docs/mqsc.md",
+    "A member that starts (`restart`) refreshes every COPY from the repository: a copy is "
+    "made for each GROUP object, changed ones are replaced, and copies whose GROUP object "
+    "is gone are deleted",
+)
+@keeps(
+    "docs/mqsc.md",
+    "`GROUP` writes the repository, then sends `DEFINE <type>(name) REPLACE QSGDISP(COPY)` "
+    "(for a channel with its CHLTYPE) to every active member, the one it was entered on too",
+)
 async def test_group_objects_changed_while_a_member_is_down_are_refreshed_at_its_start(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -79,6 +91,19 @@ async def test_group_objects_changed_while_a_member_is_down_are_refreshed_at_its
         assert rules.local.processes["P1"].appl_id == "run"
 
 
+@keeps(
+    "docs/mqsc.md",
+    "A COPY queue's messages are that member's own: a put on QM2 is not seen on QM1.",
+)
+@keeps(
+    "docs/mqsc.md",
+    "a copy queue that holds messages is not deleted (IBM's two skip rules)",
+)
+@keeps(
+    "docs/mqsc.md",
+    "then `CSQN122I ... NORMAL COMPLETION`, or ABNORMAL when a member did not get (or lose) "
+    "its copy, whose CSQM090E says why.",
+)
 async def test_a_copy_queue_holds_its_own_members_messages_and_the_group_delete_stands(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -109,6 +134,7 @@ async def test_a_copy_queue_holds_its_own_members_messages_and_the_group_delete_
         assert copy_of(world, "QM2", "G") is not None and rules.depth("G") == 1
 
 
+@keeps("docs/mqsc.md", "except that a copy queue that is open keeps its USAGE")
 async def test_a_copy_open_on_a_member_keeps_its_usage_when_the_group_object_changes_it(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -148,6 +174,11 @@ async def test_a_copy_open_on_a_member_keeps_its_usage_when_the_group_object_cha
             "CSQM125I !QM1 CSQMMSGP QLOCAL(X) WAS NOT FOUND",
         ),
     ],
+)
+@keeps(
+    "docs/mqsc.md",
+    "A disposition a command cannot take (PRIVATE on DEFINE, SHARED on anything but a local "
+    "queue) is refused with MQRCCF_DISPOSITION_CONFLICT (3211)",
 )
 async def test_a_disposition_a_command_cannot_take_is_one_refusal_and_defines_nothing(
     virtual_clock: VirtualClock, command: str, line: str
@@ -203,6 +234,11 @@ def listed(reply: tuple[str, ...]) -> list[tuple[str, str]]:
         (" QSGDISP(SHARED)", [("APP.SHARED", "SHARED")]),
     ],
 )
+@keeps(
+    "docs/mqsc.md",
+    "`ALL` adds the GROUP objects of the group's repository (so a name with a COPY is listed "
+    "twice, once per disposition)",
+)
 async def test_display_queue_lists_each_disposition_the_qsgdisp_value_selects(
     virtual_clock: VirtualClock, cf_mode: dict[str, object], selector: str, expected: list
 ) -> None:
@@ -224,6 +260,11 @@ async def test_display_process_shows_group_objects_for_all_and_copies_by_default
         assert listed(every.lines) == [("APP.PROC", "COPY"), ("APP.PROC", "GROUP")]
 
 
+@keeps(
+    "docs/mqsc.md",
+    "but PCF's default, MQQSGD_LIVE, is the QMGR and COPY objects only: a shared queue is "
+    "listed for MQQSGD_ALL or MQQSGD_SHARED",
+)
 async def test_pcf_inquire_q_names_leaves_shared_queues_out_unless_asked_for_all(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -271,6 +312,11 @@ async def test_mqinq_qsg_disp_answers_qmgr_copy_or_shared(
         }
 
 
+@keeps(
+    "docs/mqsc.md",
+    "an MQOPEN of the name on that member then fails with MQRC_OBJECT_NOT_UNIQUE (2343) until "
+    "one of them is deleted",
+)
 async def test_mqopen_of_a_name_that_is_a_private_and_a_shared_queue_is_2343(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -291,6 +337,14 @@ async def test_mqopen_of_a_name_that_is_a_private_and_a_shared_queue_is_2343(
         assert (await queue.inquire(CMQC.MQIA_QSG_DISP)) == CMQC.MQQSGD_SHARED
 
 
+@keeps(
+    "docs/scenarios.md",
+    "Puts and gets on the queues the members know go on, shared ones included.",
+)
+@keeps(
+    "docs/mqsc.md",
+    "`CSQ5003A ... NO ACTIVE DB2`, then `CSQM090E` naming the object and the reason.",
+)
 async def test_while_the_repository_is_unavailable_what_needs_it_fails_with_2342_and_work_goes_on(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:

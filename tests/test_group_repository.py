@@ -20,6 +20,7 @@ from qsg.core.objects import AliasQueue, ChannelDefinition, ProcessDefinition
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import MQSCError
+from tests.claims import keeps
 
 _groups = itertools.count(1)
 
@@ -38,6 +39,10 @@ def repository(request: pytest.FixtureRequest) -> Iterator[GroupRepository]:
 GROUP = CMQC.MQQSGD_GROUP
 
 
+@keeps(
+    "docs/mqsc.md",
+    "or on the CF's server under the group's own keys\n(`qsg:{QSG1}:r:QUEUE`",
+)
 def test_a_definition_read_back_equals_the_one_written_in_either_store(
     repository: GroupRepository,
 ) -> None:
@@ -93,6 +98,10 @@ def test_a_row_holds_only_the_definition_records() -> None:
     assert decode(encode(QueueDefinition("Q"))) == QueueDefinition("Q")
 
 
+@keeps(
+    "docs/mqsc.md",
+    "a GROUP object another process already wrote\n  identically is no conflict",
+)
 def test_a_process_joining_a_running_group_replays_its_group_objects_without_conflict(
     cf_transport: BlockingTransport,
 ) -> None:
