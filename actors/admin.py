@@ -5,8 +5,8 @@ the queue manager's own work, dispatched as ``system``). ``snapshot`` takes one 
 manager's ``qsg.mqsc.status.Snapshot``: the rules layer's objects and depths, with what
 only the actors know: each channel agent's state (``ChannelBoard``, kept from the event
 stream), which members of the QSG are up, how full each CF structure is. ``command``
-runs one MQSC command on a queue manager, spreading a CMDSCOPE(*) or CMDSCOPE(name)
-DISPLAY over the QSG's members, each answering for itself as z/OS does.
+runs one MQSC command on a queue manager, spreading a command with CMDSCOPE(*) or
+CMDSCOPE(name) over the QSG's active members, each answering for itself as z/OS does.
 
 No command ends the world: what the queue manager cannot do is an error reply, and an
 unexpected failure inside a command (a defect of the simulator) is answered CSQ9023E,
@@ -131,34 +131,21 @@ async def _command(world: Administered, q_mgr: str, text: str) -> Reply:
     parsed = commands.parse(text)
     cmdscope = commands.scope(parsed)
     qm = world.qmgrs[q_mgr]
-    if not cmdscope or parsed.request is None:
+    if not cmdscope or parsed.error is not None:
         return await _run(world, qm, parsed)
     group = qm.rules.qsg
-    if group is None:
-        me = commands.prefix(q_mgr)
-        return Reply(
-            (
-                f"CSQN102I {me} CMDSCOPE IS NOT ALLOWED: {q_mgr} IS NOT IN A QSG",
-                f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION",
-            ),
-            failed=True,
-        )
-    targets = list(group.members) if cmdscope == "*" else [cmdscope]
-    if cmdscope != "*" and cmdscope not in group.members:
-        me = commands.prefix(q_mgr)
-        return Reply(
-            (
-                f"CSQN102I {me} CMDSCOPE({cmdscope}) IS NOT A MEMBER OF {group.name}",
-                f"CSQ9023E {me} CSQMDRTS ' {parsed.verb}' ABNORMAL COMPLETION",
-            ),
-            failed=True,
-        )
-    replies: dict[str, Reply | None] = {}
-    for member in targets:
-        peer = world.qmgrs.get(member)
-        replies[member] = (
-            None if peer is None or not responding(peer) else (await _run(world, peer, parsed))
-        )
+    members = list(group.members) if group is not None else []
+    active = [m for m in members if m in world.qmgrs and responding(world.qmgrs[m])]
+    refused = commands.scope_refused(parsed, q_mgr, group.name if group else "", active)
+    if refused is not None:
+        return refused
+    if cmdscope == q_mgr and group is None:
+        return await _run(world, qm, parsed)
+    # CMDSCOPE(*): "the command runs on the local queue manager and is also passed to
+    # every active queue manager in the queue sharing group" (IBM); one that is not
+    # active is not sent to, and not counted in CSQN137I's "SENT TO n".
+    targets = active if cmdscope == "*" else [cmdscope]
+    replies = {member: await _run(world, world.qmgrs[member], parsed) for member in targets}
     return commands.scoped(q_mgr, parsed.verb, cmdscope, replies)
 
 

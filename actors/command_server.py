@@ -30,12 +30,14 @@ from actors.events import MessagePut, WorldEvent
 from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from qsg import CMQC
+from qsg import CMQCFC as F
 from qsg.core.errors import MQMIError
 from qsg.core.objects import AliasQueue
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.core.structs import GMO, MD, OD, PMO
-from qsg.mqsc import pcf_commands
+from qsg.mqsc import pcf_commands, pcf_scope
+from qsg.mqsc.commands import Reply
 
 COMMAND_INPUT = "SYSTEM.COMMAND.INPUT"
 ADMIN_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
@@ -129,24 +131,18 @@ async def _answer(
 ) -> None:
     if md.Format == CMQC.MQFMT_STRING:
         reply = await admin.command(world, qm.name, body.decode("utf-8", "replace"))
-        count = len(reply.lines) + 1
-        code = "0000000C" if reply.failed else "00000000"
-        head = f"CSQN205I   COUNT={count:>6}, RETURN={code}, REASON=00000000"
-        bodies = [(head.encode(), CMQC.MQFMT_STRING)]
-        bodies += [(line.encode(), CMQC.MQFMT_STRING) for line in reply.lines]
+        bodies = [(line.encode(), CMQC.MQFMT_STRING) for line in _counted(reply)]
     else:
+        first = pcf_scope.set_ids(md.MsgId, 1)[0]
         try:
-            snapshot = await admin.snapshot(world, qm.name)
-            replies = await qm.dispatch(
-                lambda now: pcf_commands.process(body, md.Encoding, qm.rules, snapshot),
-                system=True,
-            )
-            changed = pcf_commands.structure_changed(body, md.Encoding, replies)
-            if changed is not None:
-                await admin.structure_commanded(world, qm, *changed)
+            scope = pcf_scope.command_scope(body, md.Encoding)
+            if scope and scope != qm.name:
+                replies = await _scoped(qm, world, body, md, scope)
+            else:
+                replies = await _process(qm, world, body, md.Encoding, first)
         except Exception as error:  # a defect: answered and recorded, the server goes on
             admin.failed(world, qm.name, pcf_commands.describe(body, md.Encoding), error)
-            replies = [pcf_commands.command_failed(body, md.Encoding)]
+            replies = [pcf_commands.command_failed(body, md.Encoding, qm.name, first)]
         bodies = [(reply, CMQC.MQFMT_ADMIN) for reply in replies]
     if not md.ReplyToQ.strip(b" \0"):
         return  # nowhere to answer: the command ran, its reply is dropped, as MQ does
@@ -174,6 +170,76 @@ async def _answer(
             await target.close()
     except MQMIError:
         return  # the reply queue is gone or full: the reply is lost, not the server
+
+
+async def _process(
+    qm: QueueManager,
+    world: Commanded,
+    body: bytes,
+    encoding: int,
+    response_id: bytes,
+    *,
+    scoped: bool = False,
+) -> list[bytes]:
+    """One queue manager's replies to a PCF request, what the world does after it
+    done (``admin.structure_commanded``)."""
+    snapshot = await admin.snapshot(world, qm.name)
+
+    def run(now: float) -> list[bytes]:
+        return pcf_commands.process(
+            body, encoding, qm.rules, snapshot, response_id=response_id, scoped=scoped
+        )
+
+    replies = await qm.dispatch(run, system=True)
+    changed = pcf_commands.structure_changed(body, encoding, replies)
+    if changed is not None:
+        await admin.structure_commanded(world, qm, *changed)
+    return replies
+
+
+async def _scoped(
+    qm: QueueManager, world: Commanded, body: bytes, md: MD, scope: str
+) -> list[bytes]:
+    """The response sets to a PCF request whose CommandScope (``scope``: "*" or a
+    member's name) is not ``qm`` alone (``qsg.mqsc.pcf_scope``): run on each member it
+    names that is active, as the MQSC console's CMDSCOPE runs (``admin.command``)."""
+    encoding, group = md.Encoding, qm.rules.qsg
+    first = pcf_scope.set_ids(md.MsgId, 1)[0]
+    if group is None:
+        return pcf_scope.refused(body, encoding, qm.name, first, F.MQRCCF_Q_MGR_NOT_IN_QSG)
+    if pcf_scope.conflict(body, encoding):
+        return pcf_scope.refused(body, encoding, qm.name, first, F.MQRCCF_DISPOSITION_CONFLICT)
+    members = [m for m in group.members if m in world.qmgrs]
+    active = [m for m in members if admin.responding(world.qmgrs[m])]
+    if scope != "*" and scope not in active:
+        return pcf_scope.refused(body, encoding, qm.name, first, CMQC.MQRC_Q_MGR_NOT_AVAILABLE)
+    targets = active if scope == "*" else [scope]
+    ids = pcf_scope.set_ids(md.MsgId, len(targets) + 2)
+    request = pcf_scope.extended(body, encoding)
+    sets = {
+        member: await _process(
+            world.qmgrs[member], world, request, encoding, ids[1 + number], scoped=True
+        )
+        for number, member in enumerate(targets)
+    }
+    return pcf_scope.gathered(request, encoding, qm.name, ids, sets)
+
+
+def _counted(reply: Reply) -> list[str]:
+    """A reply's lines as the command server sends them to a program, set by set, each
+    after its CSQN205I count (IBM, "Interpreting the reply messages from the command
+    server"): "If the RETURN= value is 00000000 and the REASON= value is 00000004, the
+    set of reply messages is incomplete": a command sent with CMDSCOPE answers a set
+    per block (``Reply.sets``: CSQN137I, each member's, the CSQN122I or CSQN123E that
+    ends it), REASON=00000004 on all but the last."""
+    sets = reply.sets()
+    out: list[str] = []
+    for number, lines in enumerate(sets, start=1):
+        code = "0000000C" if reply.failed and number == len(sets) else "00000000"
+        reason = "00000000" if number == len(sets) else "00000004"
+        out.append(f"CSQN205I   COUNT={len(lines) + 1:>8}, RETURN={code}, REASON={reason}")
+        out += lines
+    return out
 
 
 __all__ = [

@@ -108,3 +108,24 @@ async def test_a_tag_whose_peer_recovery_waits_for_the_coupling_facility_is_not_
         await world.cf_available("QM2")
         again = await world.connect("QM2", cno=SERIAL_QSG)
         assert await first_of(again) == b"order 1"
+
+
+@keeps(
+    "docs/pymqi.md",
+    "or the member it connects to cannot reach the facility where the group keeps its tags, "
+    "the tag is not usable: MQRC_CONN_TAG_NOT_USABLE (2350).",
+)
+async def test_a_member_that_cannot_reach_the_facility_refuses_a_group_tag_with_2350(
+    virtual_clock: VirtualClock,
+) -> None:
+    # QM2 cut from the facility: its connections may not serialize on the group's tags
+    # (their uses cannot be known), while QM1, which still reaches it, may; with the
+    # link back, QM2 may too.
+    async with qsg.start(qsg_and_qm3(), in_process=True, faults=True) as world:
+        await world.cf_unavailable("QM2")
+        with pytest.raises(MQMIError, match=r"\b2350\b"):
+            await world.connect("QM2", cno=SERIAL_QSG)
+        first = await world.connect("QM1", cno=SERIAL_QSG)
+        await first.disconnect()
+        await world.cf_available("QM2")
+        await world.connect("QM2", cno=SERIAL_QSG)

@@ -222,6 +222,7 @@ def test_an_undeliverable_message_goes_to_the_destinations_dead_letter_queue() -
     assert (dlh.Reason, dlh.DestQName.strip()) == (CMQC.MQRC_UNKNOWN_OBJECT_NAME, b"NO.SUCH.Q")
 
 
+@keeps("docs/channels.md", "with the message's persistence")
 @keeps(
     "docs/channels.md",
     "A message its destination refuses is discarded if it asked for MQRO_DISCARD_MSG",
@@ -252,6 +253,7 @@ def test_discard_msg_discards_and_an_exception_report_goes_to_the_reply_queue() 
     assert md.Persistence == CMQC.MQPER_PERSISTENT  # the undelivered message's
 
 
+@keeps("docs/channels.md", "is tried again 10 times at 60 s, then at 1200 s, IBM's fixed counts")
 @keeps("docs/channels.md", "when that fails too, a persistent message backs the batch out")
 def test_a_persistent_message_neither_put_nor_dead_lettered_backs_the_batch_out_for_retry() -> None:
     qm1, qm2 = group()
@@ -280,6 +282,10 @@ def test_the_agent_retries_while_the_group_queue_is_get_disabled() -> None:
     assert len(Agent(qm2).batch(3.0).delivered) == 1
 
 
+@keeps(
+    "docs/channels.md",
+    "a blank IGQUSER is the receiving queue manager's own ID, never checked.",
+)
 @keeps(
     "docs/channels.md",
     "DEF the sending member and IGQUSER, CTX the sending member and the message's "
@@ -318,3 +324,26 @@ def test_display_qmgr_shows_the_igq_attributes() -> None:
     shown = dict(display_qmgr(take(qm1, 0.0)))
     assert (shown["IGQ"], shown["IGQAUT"], shown["SQQMNAME"]) == ("ENABLED", "DEF", "USE")
     assert MD().Report == 0
+
+
+@keeps(
+    "docs/channels.md",
+    "Nonpersistent ones are lost with a failed structure as any shared queue's are.",
+)
+def test_igq_messages_waiting_for_a_member_lose_only_nonpersistent_ones_with_the_structure() -> (
+    None
+):
+    # QM2's messages wait on SYSTEM.QSG.TRANSMIT.QUEUE (its agent is not running); the
+    # structure CSQSYSAPPL fails and is recovered: the persistent one is there for the
+    # agent, the nonpersistent one is gone.
+    qm1, qm2 = group()
+    handle = qm1.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2"), OUT)
+    put(handle, b"kept", 1.0, Persistence=CMQC.MQPER_PERSISTENT)
+    put(handle, b"lost", 1.0, Persistence=CMQC.MQPER_NOT_PERSISTENT)
+    store = qm1.qsg.shared.store if qm1.qsg is not None else None
+    assert store is not None
+    assert store.fail_structure("CSQSYSAPPL", 2.0) == 1
+    store.recover_structure("CSQSYSAPPL", purge=False)
+    delivered = Agent(qm2).batch(3.0).delivered
+    assert [d.queue for d in delivered] == ["APP.IN"]
+    assert drain(open_queue(qm2, "APP.IN"), 4.0) == [b"kept"]

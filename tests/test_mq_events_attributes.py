@@ -8,12 +8,32 @@ import pytest
 
 from qsg import CMQCFC, QMgr
 from qsg.mqsc import MQSCError, commands, load, status
+from tests.claims import keeps
 
 
 def _display(qm: QMgr, text: str) -> str:
     return commands.run(commands.parse(text), qm, lambda: status.take(qm, 0.0)).text
 
 
+@keeps(
+    "docs/mq-events.md",
+    "| `QSVCIEV(HIGH\\|OK\\|NONE)` | QLOCAL, QMODEL | NONE | Queue Service Interval "
+    "High / OK events |",
+)
+@keeps(
+    "docs/mq-events.md",
+    "| `QSVCINT(0..999999999)` | QLOCAL, QMODEL | 999999999 | the service interval, milliseconds |",
+)
+@keeps("docs/mq-events.md", "| `QDPMAXEV` | QLOCAL, QMODEL | ENABLED | Queue Full events |")
+@keeps(
+    "docs/mq-events.md",
+    "| `QDPHIEV`, `QDPLOEV` | QLOCAL, QMODEL | DISABLED | Queue Depth High / Low events |",
+)
+@keeps("docs/mq-events.md", "| `QDEPTHLO(0..100)` | QLOCAL, QMODEL | 20 | Queue Depth Low limit |")
+@keeps(
+    "docs/mq-events.md",
+    "| `QDEPTHHI(0..100)` | QLOCAL, QMODEL | 80 | Queue Depth High limit, per cent of MAXDEPTH |",
+)
 def test_a_local_queue_takes_the_depth_and_service_interval_attributes_with_ibms_defaults() -> None:
     qm = QMgr("QM1")
     load(qm, "DEFINE QLOCAL(APP.PLAIN)")
@@ -47,6 +67,19 @@ def test_a_local_queue_takes_the_depth_and_service_interval_attributes_with_ibms
         "QSVCIEV(HIGH)",
     ):
         assert word in shown
+    # A model queue takes them too, with the same defaults, and shows them.
+    load(qm, "DEFINE QMODEL(APP.MODEL) QDEPTHHI(70) QDPLOEV(ENABLED) QSVCIEV(OK)")
+    model = _display(qm, "DISPLAY QMODEL(APP.MODEL) ALL")
+    for word in (
+        "QDEPTHHI(70)",
+        "QDEPTHLO(20)",
+        "QDPHIEV(DISABLED)",
+        "QDPLOEV(ENABLED)",
+        "QDPMAXEV(ENABLED)",
+        "QSVCINT(999999999)",
+        "QSVCIEV(OK)",
+    ):
+        assert word in model
 
 
 def test_alter_qmgr_turns_on_the_event_switches_and_display_qmgr_shows_them() -> None:

@@ -15,11 +15,17 @@ from qsg.commands.exec.command import run_exec
 from qsg.commands.exec.program import parse_command
 from qsg.core.events import EventMessagePut
 from qsg.scenario import load_scenario
+from tests.claims import keeps
 
 ROOT = Path(__file__).resolve().parent.parent
 MONITOR = str(ROOT / "scenarios" / "programs" / "perfm_monitor.py")
 
 
+@keeps(
+    "docs/mq-events.md",
+    "`scenarios/programs/perfm_monitor.py` is a plain pymqi program that waits on "
+    "`SYSTEM.ADMIN.PERFM.EVENT` and reads each message byte by byte",
+)
 @pytest.mark.parametrize("store", ["in-process", "server"])
 def test_the_monitor_reads_depth_high_full_and_low_as_the_queue_fills_and_drains(
     store: str, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
@@ -59,6 +65,7 @@ def test_the_monitor_reads_depth_high_full_and_low_as_the_queue_fills_and_drains
     )
 
 
+@keeps("docs/mq-events.md", "An MQ error ends it with one line, the reason code in it")
 def test_the_monitor_on_a_queue_manager_without_the_event_queue_says_so_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -73,3 +80,27 @@ def test_the_monitor_on_a_queue_manager_without_the_event_queue_says_so_in_one_l
     assert capsys.readouterr().out.splitlines() == [
         "perfm_monitor: MQI Error. Comp: 2, Reason 2085: FAILED: MQRC_UNKNOWN_OBJECT_NAME"
     ]
+
+
+@keeps(
+    "docs/mq-events.md",
+    "a message that is not an event message is skipped with a line saying why.",
+)
+def test_a_message_on_the_event_queue_that_is_no_event_is_skipped_with_a_line_saying_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An application's stray message lands on SYSTEM.ADMIN.PERFM.EVENT at 1 s, before
+    # the first real event (Queue Depth High at 8 s).
+    stray = tmp_path / "stray.toml"
+    stray.write_text(
+        (ROOT / "scenarios" / "exec-events.toml").read_text()
+        + '\n[[workload]]\nname = "stray"\ntype = "putter"\nqmgr = "QM1"\n'
+        'queue = "SYSTEM.ADMIN.PERFM.EVENT"\nrate = 1\nstart = 1\ncount = 1\n'
+    )
+    outcome, _ = run_exec(
+        load_scenario(stray), parse_command(["python", MONITOR, "QM1", "1"]), virtual=True
+    )
+    assert outcome.exit_status == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and " skipped: " in lines[0], lines
+    assert lines[1].startswith("8.0s Queue Depth High (2224)")

@@ -264,6 +264,11 @@ def test_events_come_of_calls_in_a_unit_of_work_even_when_it_is_backed_out() -> 
     assert switches(qm, "MYQUEUE1") == ("-", "ENABLED", "ENABLED")  # not undone either
 
 
+@keeps(
+    "docs/mq-events.md",
+    "| `PERFMEV(ENABLED\\|DISABLED)` | QMGR | DISABLED | every performance event of "
+    "the queue manager; while DISABLED nothing is counted |",
+)
 def test_with_perfmev_disabled_nothing_is_counted_and_no_event_is_put() -> None:
     qm = QMgr("QM1")
     load(qm, f"DEFINE QLOCAL({EVENTS})\n{MYQUEUE1}")

@@ -45,6 +45,15 @@ def topology() -> Topology:
     return t
 
 
+def attach_and_detach(name: str) -> str:
+    """The queue manager ``connect(name)`` reached, disconnected again (a thread has one
+    connection by a group's name at a time: MQRC_ALREADY_CONNECTED otherwise)."""
+    qmgr = pymqi.connect(name)
+    reached = bytes(qmgr.inquire(CMQC.MQCA_Q_MGR_NAME)).strip().decode()
+    qmgr.disconnect()
+    return reached
+
+
 def in_world(body: Callable[[World], T], *, seed: int = 0) -> T:
     """``body(world)`` as a program's synchronous code, in a started world."""
 
@@ -92,10 +101,7 @@ class TestQueueManager:
     )
     def test_connect_by_a_qsg_name_attaches_to_a_running_member_chosen_by_the_seed(self) -> None:
         def body(world: World) -> tuple[str, ...]:
-            return tuple(
-                pymqi.connect("QSG1").inquire(CMQC.MQCA_Q_MGR_NAME).strip().decode()
-                for _ in range(12)
-            )
+            return tuple(attach_and_detach("QSG1") for _ in range(12))
 
         first, again = in_world(body, seed=1), in_world(body, seed=1)
         assert first == again and set(first) == {"QM1", "QM2"}  # seeded, and both used
@@ -108,9 +114,61 @@ class TestQueueManager:
     def test_group_attach_skips_a_member_that_is_down(self) -> None:
         def body(world: World) -> set[bytes]:
             bridge.call(world.kill, "QM1")
-            return {bytes(pymqi.connect("QSG1").inquire(CMQC.MQCA_Q_MGR_NAME)) for _ in range(8)}
+            return {attach_and_detach("QSG1") for _ in range(8)}
 
-        assert in_world(body) == {b"QM2".ljust(48)}
+        assert in_world(body) == {"QM2"}
+
+    @keeps(
+        "docs/pymqi.md",
+        "A thread connected by the group's name that connects by it again (MQCONN or MQCONNX) "
+        "is answered MQCC_WARNING, MQRC_ALREADY_CONNECTED (2002)",
+    )
+    def test_a_second_group_attach_from_the_same_thread_is_already_connected(self) -> None:
+        # 2002 MQRC_ALREADY_CONNECTED: "On z/OS, this reason code occurs for batch and IMS
+        # applications"; "The Hconn parameter returned has the same value as was returned
+        # for the previous MQCONN or MQCONNX call". pymqi raises the warning; its MQCONNX
+        # has kept the handle, its MQCONN not.
+        def body(world: World) -> tuple[int, int | None, str, str, str]:
+            first = pymqi.connect("QSG1")
+            with pytest.raises(pymqi.MQMIError) as again:
+                pymqi.QueueManager("QSG1")
+            assert (again.value.comp, again.value.reason) == (
+                CMQC.MQCC_WARNING,
+                CMQC.MQRC_ALREADY_CONNECTED,
+            )
+            connx = pymqi.QueueManager(None)
+            with pytest.raises(pymqi.MQMIError):
+                connx.connect_with_options("QSG1", opts=CMQC.MQCNO_NONE)
+            same = connx.get_handle()
+            member = bytes(first.inquire(CMQC.MQCA_Q_MGR_NAME)).strip().decode()
+            by_name = pymqi.connect(member)  # another name: a connection of its own
+            other = bytes(by_name.inquire(CMQC.MQCA_Q_MGR_NAME)).strip().decode()
+            handle = first.get_handle()
+            first.disconnect()
+            after = attach_and_detach("QSG1")  # the first is gone: attaching again works
+            return handle, same, member, other, after
+
+        first, same, member, other, after = in_world(body, seed=3)
+        assert same == first
+        assert other == member and after in ("QM1", "QM2")
+
+    @keeps(
+        "docs/pymqi.md",
+        "MQCONNX with the group's name (`connect_with_options`) attaches the same way",
+    )
+    def test_mqconnx_and_a_client_by_the_group_name_attach_to_a_member(self) -> None:
+        def body(world: World) -> str:
+            connx = pymqi.QueueManager(None)
+            connx.connect_with_options("QSG1", opts=CMQC.MQCNO_NONE)
+            reached = bytes(connx.inquire(CMQC.MQCA_Q_MGR_NAME)).strip().decode()
+            connx.disconnect()
+            bridge.call(world.kill, "QM1")
+            bridge.call(world.kill, "QM2")
+            with raises_reason(CMQC.MQRC_Q_MGR_NOT_AVAILABLE):
+                pymqi.QueueManager(None).connect_with_options("QSG1")
+            return reached
+
+        assert in_world(body) in ("QM1", "QM2")
 
     @keeps(
         "docs/pymqi.md",

@@ -11,7 +11,8 @@ SYSTEM.DEFAULT.MODEL.QUEUE (PYMQPCF.*), the replies got by CorrelId until MQCFC_
 each one a dict keyed by parameter identifier; a reply whose CompCode is not MQCC_OK is
 pymqi's MQMIError with the reply's Reason (IBM: "PCF responses in IBM MQ", "Extended
 responses": a z/OS queue manager ends each set with an MQCFT_XR_SUMMARY, which pymqi
-returns as an empty dict).
+returns as a dict of MQBACF_RESPONSE_ID and MQCACF_RESPONSE_Q_MGR_NAME, the two
+parameters every extended response carries).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def pcf_error(reason: int, name: str) -> Any:
 
 
 def names(replies: list[dict[int, Any]], key: int = CMQC.MQCA_Q_NAME) -> list[bytes]:
-    return [r[key].strip() for r in replies if r]
+    return [r[key].strip() for r in replies if key in r]
 
 
 # ---- the monitoring script's questions ------------------------------------------------
@@ -79,18 +80,20 @@ def names(replies: list[dict[int, Any]], key: int = CMQC.MQCA_Q_NAME) -> list[by
 @keeps(
     "docs/pymqi.md",
     "The z/OS queue managers answer with an item per object and then a summary, which comes "
-    "back as an empty dict",
+    "back as a dict of the two parameters every extended response",
 )
 @keeps(
     "docs/mqsc.md",
     (
-        "(so `PCFExecute` returns a dictionary per object and an empty one for the summary, as "
-        "against a real z/OS queue manager)"
+        "(so `PCFExecute` returns a dictionary per object and one for the summary that holds "
+        "only those two, as against a real z/OS queue manager)"
     ),
 )
 def test_inquire_q_answers_each_matching_queue_with_its_depth_and_a_summary_last() -> None:
     # "PCF responses": a generic name is answered object by object; "Extended
-    # responses": a z/OS queue manager ends the set with MQCFT_XR_SUMMARY (pymqi's {}).
+    # responses": a z/OS queue manager ends the set with MQCFT_XR_SUMMARY, and "extended
+    # responses have at least two parameter structures": MQBACF_RESPONSE_ID and
+    # MQCACF_RESPONSE_Q_MGR_NAME.
     def body(world: World) -> list[dict[int, Any]]:
         qmgr = pymqi.connect("QM1")
         put(qmgr, "APP.SHARED", 3)
@@ -104,9 +107,16 @@ def test_inquire_q_answers_each_matching_queue_with_its_depth_and_a_summary_last
 
     replies = in_world(body)
     assert names(replies) == [b"APP.REPLIES", b"APP.SHARED"]
-    depths = {r[CMQC.MQCA_Q_NAME].strip(): r[CMQC.MQIA_CURRENT_Q_DEPTH] for r in replies if r}
+    depths = {
+        r[CMQC.MQCA_Q_NAME].strip(): r[CMQC.MQIA_CURRENT_Q_DEPTH]
+        for r in replies
+        if CMQC.MQCA_Q_NAME in r
+    }
     assert depths == {b"APP.REPLIES": 0, b"APP.SHARED": 3}
-    assert replies[-1] == {}
+    assert set(replies[-1]) == {CMQCFC.MQBACF_RESPONSE_ID, CMQCFC.MQCACF_RESPONSE_Q_MGR_NAME}
+    assert replies[-1][CMQCFC.MQCACF_RESPONSE_Q_MGR_NAME] == b"QM1".ljust(48)
+    assert {len(r[CMQCFC.MQBACF_RESPONSE_ID]) for r in replies} == {24}  # one set, one id
+    assert len({r[CMQCFC.MQBACF_RESPONSE_ID] for r in replies}) == 1
     shared = replies[1]
     # Strings come back as bytes padded to MQ's lengths, integers as ints (pymqi's).
     assert shared[CMQC.MQCA_Q_NAME] == b"APP.SHARED".ljust(48)
@@ -130,7 +140,7 @@ def test_inquire_q_status_counts_messages_and_open_handles() -> None:
         return status
 
     status = in_world(body)
-    assert len(status) == 2 and status[-1] == {}
+    assert len(status) == 2 and CMQC.MQCA_Q_NAME not in status[-1]  # the summary
     assert status[0][CMQC.MQIA_CURRENT_Q_DEPTH] == 2
     assert status[0][CMQC.MQIA_OPEN_INPUT_COUNT] == 1
 
@@ -176,7 +186,10 @@ def test_change_q_alters_the_queue_the_program_then_inquires_with_mqinq() -> Non
         return changed, depth, after
 
     changed, depth, after = in_world(body)
-    assert changed == [{}]  # z/OS: the summary alone
+    # z/OS: the summary alone, which says which set and which queue manager it is
+    assert [set(r) for r in changed] == [
+        {CMQCFC.MQBACF_RESPONSE_ID, CMQCFC.MQCACF_RESPONSE_Q_MGR_NAME}
+    ]
     assert depth == 10
     assert after[0][CMQC.MQCA_Q_DESC].strip() == b"replies to QM1"
 
@@ -195,7 +208,7 @@ def test_parameters_as_a_list_of_pcf_structures_as_ibmmqs_dis_queues_example_bui
 
     replies = in_world(body)
     assert names(replies) == [b"TO.NOWHERE", b"TO.QM3"]
-    assert [r[CMQC.MQCA_REMOTE_Q_NAME].strip() for r in replies if r] == [
+    assert [r[CMQC.MQCA_REMOTE_Q_NAME].strip() for r in replies if CMQC.MQCA_Q_NAME in r] == [
         b"NO.SUCH.QUEUE",
         b"APP.IN",
     ]
@@ -460,8 +473,7 @@ def test_a_filter_is_answered_as_a_structure_the_command_server_does_not_take() 
     "docs/pymqi.md",
     "Not simulated: the filters (`pymqi.Filter(...).greater(10)`, MQCFIF, MQCFSF and MQCFBF), "
     "which the command server answers as any structure it does not take, with "
-    "MQRCCF_STRUCTURE_TYPE_ERROR (3013); CommandScope other than the queue manager spoken "
-    "to; the other commands",
+    "MQRCCF_STRUCTURE_TYPE_ERROR (3013); the other commands",
 )
 @keeps(
     "docs/pymqi.md",
@@ -477,9 +489,6 @@ def test_what_pcf_does_not_simulate_fails_with_an_error_whose_detail_says_so() -
         requests = [
             lambda: pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"*"}, [deep]),
             lambda: pcf.MQCMD_INQUIRE_TOPIC({CMQC.MQCA_TOPIC_NAME: b"*"}),
-            lambda: pcf.MQCMD_INQUIRE_Q(
-                {CMQC.MQCA_Q_NAME: b"*", CMQCFC.MQCACF_COMMAND_SCOPE: b"QM2"}
-            ),
         ]
         for request in requests:
             with pytest.raises(pymqi.MQMIError) as failed:
@@ -491,15 +500,13 @@ def test_what_pcf_does_not_simulate_fails_with_an_error_whose_detail_says_so() -
         failures.append((missing.value.reason, missing.value.detail))
         return failures
 
-    [filtered, topic, scoped, missing] = in_world(body)
+    [filtered, topic, missing] = in_world(body)
     assert filtered == (
         CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR,
         "PCF filters (MQCFIF, MQCFSF, MQCFBF) are not simulated",
     )
     assert topic[0] == CMQCFC.MQRCCF_CFH_COMMAND_ERROR
     assert topic[1].startswith("MQCMD_INQUIRE_TOPIC is not simulated")
-    assert scoped[0] == CMQCFC.MQRCCF_COMMAND_FAILED and "CommandScope" in scoped[1]
-    assert "not simulated" in scoped[1]
     assert missing[0] == CMQC.MQRC_UNKNOWN_OBJECT_NAME and "not simulated" not in missing[1]
 
 

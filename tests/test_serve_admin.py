@@ -8,6 +8,7 @@ from __future__ import annotations
 import ssl
 import time
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,11 @@ def test_the_server_is_https_when_given_a_certificate(server: Server) -> None:
     assert server.url.startswith("https://")
 
 
+@keeps(
+    "docs/rest.md",
+    '`runCommand` answers `{"commandResponse": [{"completionCode", "reasonCode", '
+    '"text": [the reply\'s lines]}], "overallCompletionCode", "overallReasonCode"}`.',
+)
 def test_run_command_runs_mqsc_text_and_answers_its_lines(client: httpx.Client) -> None:
     text = "DEFINE QLOCAL(ADMIN.TEXT) DESCR('made over REST')"
     answer = mqsc(client, {"type": "runCommand", "parameters": {"command": text}})
@@ -200,6 +206,7 @@ def test_a_command_scope_with_a_member_down_answers_500_with_an_error_per_member
     assert {i["parameters"]["qmgr"] for i in answer.json()["commandResponse"]} == {"QM1", "QM2"}
 
 
+@keeps("docs/rest.md", "an administrative body that is not the JSON the resource takes")
 @pytest.mark.parametrize(
     ("content", "detail"),
     [
@@ -230,6 +237,7 @@ def test_a_body_the_mqsc_resource_cannot_read_is_400_with_mqwb2004e(
     assert error["msgId"] == "MQWB2004E" and detail in error["explanation"]
 
 
+@keeps("docs/rest.md", "`GET .../admin/installation` the installation (`qsg`, its version).")
 @keeps(
     "docs/rest.md",
     "give each queue manager's name and state (`running`, or `endedUnexpectedly` once killed)",
@@ -246,6 +254,7 @@ def test_get_admin_qmgr_gives_each_queue_managers_state(client: httpx.Client) ->
     assert client.get("/ibmmq/rest/v1/admin/qmgr/QM9", auth=ADMIN).status_code == 404
     installation = client.get("/ibmmq/rest/v1/admin/installation", auth=ADMIN).json()
     assert installation["installation"][0]["name"] == "qsg"
+    assert installation["installation"][0]["version"] == metadata.version("qsg")
 
 
 @keeps("docs/rest.md", "A wrong or missing password is 401, MQWB0104E.")
@@ -269,6 +278,11 @@ def test_mqwebadminro_may_display_but_not_define(client: httpx.Client) -> None:
     assert refused.json()["error"][0]["msgId"] == "MQWB0103E"
 
 
+@keeps(
+    "docs/rest.md",
+    "**Roles**: messaging is MQWebUser's (IBM: the admin roles \"are not applicable "
+    'for the messaging REST API")',
+)
 def test_messaging_is_for_mqwebuser_and_the_admin_roles_are_not_applicable_to_it(
     client: httpx.Client,
 ) -> None:
@@ -285,6 +299,7 @@ def test_messaging_is_for_mqwebuser_and_the_admin_roles_are_not_applicable_to_it
     assert got.status_code == 200 and got.text == "x"
 
 
+@keeps("docs/rest.md", "and the token cookie is marked Secure.")
 @keeps(
     "docs/rest.md",
     "`DELETE /login` ends the token (a request with the old token is then 401, MQWB0112E).",
@@ -300,6 +315,7 @@ def test_login_gives_a_token_cookie_that_authenticates_until_logout(
         login = c.post("/ibmmq/rest/v1/login", json={"username": "mqadmin", "password": "mqadmin"})
         assert login.status_code == 204
         assert "LtpaToken2" in c.cookies
+        assert "secure" in login.headers["set-cookie"].lower()  # over TLS only
         me = c.get("/ibmmq/rest/v1/login").json()
         assert me["user"][0]["name"] == "mqadmin"
         assert me["user"][0]["role"] == ["MQWebAdmin"]
@@ -312,6 +328,7 @@ def test_login_gives_a_token_cookie_that_authenticates_until_logout(
         assert gone.status_code == 401 and gone.json()["error"][0]["msgId"] == "MQWB0112E"
 
 
+@keeps("docs/rest.md", "a named queue not found is 404 with reason 2085.")
 def test_v1_get_queue_lists_queues_by_type_and_queue_sharing_group_disposition(
     client: httpx.Client,
 ) -> None:

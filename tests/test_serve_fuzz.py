@@ -62,6 +62,12 @@ _PATHS = st.one_of(
         st.sampled_from(["v1", "v2", "v3"]),
         _SEGMENT,
     ),
+    st.builds(  # IBM's v1 queue resource (and its v2 path, which is no resource)
+        lambda v, q, n: f"/ibmmq/rest/{v}/admin/qmgr/{q}/queue{n}",
+        st.sampled_from(["v1", "v1", "v2"]),
+        _SEGMENT,
+        st.one_of(st.just(""), _SEGMENT.map(lambda n: f"/{n}")),
+    ),
     st.lists(_SEGMENT, max_size=6).map(lambda s: "/ibmmq/rest/" + "/".join(s)),
 )
 _JSON = st.recursive(
@@ -85,8 +91,27 @@ _COMMANDS = st.fixed_dictionaries(
         ),
     }
 )
+_QUEUES = st.fixed_dictionaries(
+    {"name": st.sampled_from(["FUZZ.Q", "DEV.QUEUE.1", "", "x" * 49])},
+    optional={
+        "type": st.sampled_from(["local", "alias", "remote", "model", "topic"]),
+        "storage": st.one_of(
+            st.dictionaries(st.sampled_from(["maximumDepth", "maxDepth"]), _JSON, max_size=2),
+            _JSON,
+        ),
+        "general": st.dictionaries(
+            st.sampled_from(["description", "inhibitPut"]), _JSON, max_size=2
+        ),
+        "queueSharingGroup": st.dictionaries(
+            st.sampled_from(["disposition", "structureName"]),
+            st.sampled_from(["shared", "qmgr", "APP1", "NOPE"]),
+            max_size=2,
+        ),
+    },
+)
 _BODIES = st.one_of(
     st.binary(max_size=200),
+    _QUEUES.map(lambda v: json.dumps(v).encode()),
     _JSON.map(lambda v: json.dumps(v).encode()),
     _COMMANDS.map(lambda v: json.dumps(v).encode()),
 )
@@ -107,7 +132,7 @@ def client(server: Server) -> Iterator[httpx.Client]:
 
 
 @settings(
-    max_examples=150,
+    max_examples=200,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -117,7 +142,31 @@ def client(server: Server) -> Iterator[httpx.Client]:
     path=_PATHS,
     headers=st.dictionaries(st.sampled_from(HEADERS), _VALUE, max_size=5),
     query=st.dictionaries(
-        st.sampled_from(["wait", "messageId", "correlationId", "x"]), _VALUE, max_size=2
+        st.sampled_from(
+            [
+                "wait",
+                "messageId",
+                "correlationId",
+                "x",
+                "attributes",
+                "status",
+                "filter",
+                "name",
+                "type",
+                "like",
+                "noReplace",
+                "purge",
+                "commandScope",
+                "queueSharingGroupDisposition",
+            ]
+        ),
+        st.one_of(
+            _VALUE,
+            st.sampled_from(
+                ["*", "storage", "status", "storage.maximumDepth:greaterThan:1", "DEV.*"]
+            ),
+        ),
+        max_size=3,
     ),
     body=_BODIES,
 )

@@ -12,6 +12,7 @@ in-process store and on the coupling facility's server, and one plays both side 
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Callable
 
@@ -35,6 +36,7 @@ from qsg.mqsc import commands
 from qsg.mqsc.pcf import Header, Value, encode
 from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
+from tests.claims import keeps
 from tests.helpers import ALL, drain, get, put
 from tests.test_pcf_command_server import parse
 
@@ -86,6 +88,15 @@ def _reason(call: Callable[[], object]) -> int:
     return caught.value.reason
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A structure never backed up recovers from the log since it was allocated.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "fails one structure: its nonpersistent messages are lost, and every call on its "
+    "queues, MQOPEN included, gets MQRC_CF_STRUC_FAILED (2373)",
+)
 def test_a_failed_structure_loses_its_nonpersistent_messages_and_every_call_gets_2373(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -107,6 +118,12 @@ def test_a_failed_structure_loses_its_nonpersistent_messages_and_every_call_gets
     assert drain(_open(qm), 7.0) == [b"p1"]  # no backup: the log since allocation
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "RECOVER rebuilds from that backup plus the members' log since: the persistent "
+    "messages put since the backup and still there, less the backed-up ones got "
+    "since.",
+)
 def test_recover_rebuilds_from_the_backup_plus_the_log_of_puts_and_gets_since(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -132,6 +149,10 @@ def test_recover_rebuilds_from_the_backup_plus_the_log_of_puts_and_gets_since(
     assert store.audit() == []
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "records the structure's committed persistent messages older than n seconds",
+)
 def test_exclint_leaves_the_youngest_messages_to_the_log(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -167,6 +188,10 @@ def test_the_bug_recover_skips_log_loses_what_was_put_after_the_backup(
     assert drain(_open(qm), 54.0) == [b"before"]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A RECOVER(NO) structure is reallocated, empty, by the next MQOPEN of one of its queues.",
+)
 def test_a_recover_no_structure_is_reallocated_empty_by_the_next_mqopen(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -186,6 +211,7 @@ def test_a_recover_no_structure_is_reallocated_empty_by_the_next_mqopen(
     assert drain(new, 5.0) == [b"again"]
 
 
+@keeps("docs/coupling-facility.md", "while the other structures go on")
 def test_one_structure_failing_leaves_another_untouched(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -203,6 +229,10 @@ def test_one_structure_failing_leaves_another_untouched(
     assert store.audit() == []
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A unit of work with work on it ends in MQRC_BACKED_OUT at MQCMIT, whichever member it runs on",
+)
 def test_a_unit_of_work_with_work_on_the_failed_structure_is_backed_out_at_mqcmit(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -221,6 +251,7 @@ def test_a_unit_of_work_with_work_on_the_failed_structure_is_backed_out_at_mqcmi
     assert drain(conn.open("Q.APP1", ALL), 3.0) == []  # never committed, never logged
 
 
+@keeps("docs/coupling-facility.md", "or `TYPE(PURGE)` (empty)")
 def test_recover_type_purge_reallocates_the_structure_empty(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -281,6 +312,12 @@ def test_the_stores_side_by_side_answer_alike_through_backup_failure_and_recover
     step(lambda s, p, qm: s.audit())
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "BACKUP of a RECOVER(NO) or CFLEVEL below 3 structure (MQRCCF_CF_STRUC_ERROR "
+    "3236, NOT_RECOVERABLE), RECOVER of a structure that has not failed (3236, "
+    "NOT_FAILED)",
+)
 @pytest.mark.parametrize(
     ("check", "definition", "status", "reason", "cfstatus"),
     [
@@ -346,6 +383,7 @@ def _mqsc(qm: QMgr, text: str) -> commands.Reply:
     return commands.run(commands.parse(text), qm, lambda: take(qm, qm.time))
 
 
+@keeps("docs/coupling-facility.md", "STATUS (ACTIVE, FAILED; BACKUP's NONE before any backup)")
 def test_mqsc_reset_backup_recover_and_display_cfstatus_of_every_type(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -426,6 +464,7 @@ def _waiting(seconds: float) -> GMO:
     return GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT, WaitInterval=round(seconds * 1000))
 
 
+@keeps("docs/coupling-facility.md", "an MQGET waiting on one of them gets 2373 at the failure.")
 @pytest.mark.parametrize("how", ["fault", "RESET CFSTRUCT"])
 async def test_a_get_waiting_on_a_queue_whose_structure_fails_gets_2373_at_the_failure(
     virtual_clock: VirtualClock, cf_mode: dict[str, object], how: str
@@ -474,6 +513,11 @@ async def test_a_get_on_a_queue_found_empty_before_its_structure_failed_gets_237
         assert trio.current_time() == pytest.approx(began)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "on the server each member's store learns it from the facility at the commit, "
+    "whatever member failed the structure.",
+)
 def test_a_member_that_did_not_fail_the_structure_has_its_unit_of_work_backed_out_too(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -495,6 +539,10 @@ def test_a_member_that_did_not_fail_the_structure_has_its_unit_of_work_backed_ou
     assert drain(_open(qm1), 3.0) == [b"committed"]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "(MQBACK ends it too; the connection's next unit of work is a new one.)",
+)
 def test_after_mqback_of_a_unit_of_work_the_failure_took_the_next_one_commits(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -534,6 +582,15 @@ def _pcf(
     return header[7], integers
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "PCF: Backup CF Structure (MQCMD_BACKUP_CF_STRUC, ExcludeInterval).",
+)
+@keeps("docs/coupling-facility.md", "PCF: Recover CF Structure (MQCMD_RECOVER_CF_STRUC, Purge).")
+@keeps(
+    "docs/coupling-facility.md",
+    "PCF: Reset CF Structure (MQCMD_RESET_CF_STRUC, Action MQACT_FAIL).",
+)
 def test_pcf_reset_backup_and_recover_cf_struc_act_as_their_mqsc(
     make_store: Callable[[], MessageStore],
 ) -> None:
@@ -623,6 +680,10 @@ def test_pcf_inquire_cf_struc_status_answers_connect_and_backup_with_ibms_fields
     assert backup[F.MQCACF_CF_STRUC_LOG_Q_MGRS] == list(qm.qsg.members)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "(later, if the facility's server is down then: as soon as it is back)",
+)
 async def test_recauto_waits_out_a_coupling_facility_outage_and_then_recovers(
     virtual_clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -640,3 +701,29 @@ async def test_recauto_waits_out_a_coupling_facility_outage_and_then_recovers(
         await world.cf_restart()
         await trio.sleep(30)
         assert not store.structure_status("APP1").failed
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "2 s to start, 0.5 s for each member's log opened, 0.1 ms per backed-up message "
+    "restored and 0.5 ms per log record applied",
+)
+def test_a_recoverys_modelled_time_is_its_start_logs_messages_and_records() -> None:
+    assert cfstate.recovery_seconds(0, 0, 0) == pytest.approx(2.0)
+    assert cfstate.recovery_seconds(0, 0, 3) == pytest.approx(3.5)
+    assert cfstate.recovery_seconds(10_000, 0, 0) == pytest.approx(3.0)
+    assert cfstate.recovery_seconds(0, 2_000, 0) == pytest.approx(3.0)
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "How long a recovery takes is a model cost, reported in RECOVER's reply (`... s by the model`)",
+)
+def test_recovers_reply_reports_the_modelled_time(make_store: Callable[[], MessageStore]) -> None:
+    store = make_store()
+    qm = _group(store)
+    put(_open(qm), b"p", 0.0, **PERSISTENT)
+    assert not _mqsc(qm, "RESET CFSTRUCT(APP1) ACTION(FAIL)").failed
+    reply = _mqsc(qm, "RECOVER CFSTRUCT(APP1)")
+    assert not reply.failed
+    assert re.search(r"\b\d+(\.\d+)? s by the model", reply.text), reply.text

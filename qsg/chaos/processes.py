@@ -19,6 +19,13 @@ checkers as in process judge the history.
 Queue managers' local queues live in their process's memory: a killed process loses
 them, as a queue manager without its page sets would. So the nemesis kills only QSG
 members that own no channel (``killable``); their applications must use shared queues.
+
+A member process may also serve its own queue manager's REST API, as each mqweb
+serves its own queue managers: ``rest_ports`` names a port per member, and
+``member_module`` a module whose ``member`` entry point gives ``member_main`` the
+program that serves it (``qsg.commands.serve.member``: the serving code lives above
+this layer, so it is handed in, never imported here). The program runs in the member's
+trio run beside its applications, and ends with its life (its SIGKILL included).
 """
 
 from __future__ import annotations
@@ -33,10 +40,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import msgpack
 import trio
@@ -67,6 +74,14 @@ from qsg.scenario.eventlog import RECORDS
 from qsg.scenario.model import Fault, Scenario
 from qsg.scenario.play import structures
 from qsg.scenario.summary import Scopes
+
+if TYPE_CHECKING:
+    from actors.world import World
+
+#: A member's extra program (its REST API), run in its world beside its applications.
+Program = Callable[["World"], Awaitable[None]]
+#: The module started as each member process (``python -m MODULE member LAYOUT``).
+MEMBER_MODULE = "qsg.chaos.processes"
 
 #: Seconds a member lease lasts (renewed every third): how soon a peer sees a SIGKILL.
 MEMBER_LEASE = 3.0
@@ -111,6 +126,8 @@ class Layout:
     events: str
     lease: float = MEMBER_LEASE
     quiet: float = QUIET
+    #: The port this member's REST API listens on (127.0.0.1); 0: it serves none.
+    rest_port: int = 0
 
 
 # ---- the event files ------------------------------------------------------------------
@@ -169,10 +186,11 @@ def process_topology(scenario: Scenario, ports: dict[str, int]) -> Topology:
     return topology
 
 
-async def member(layout: Layout, file: BinaryIO) -> str | None:
+async def member(layout: Layout, file: BinaryIO, program: Program | None = None) -> str | None:
     """One queue manager's life, from its start to its drain (or its SIGKILL); its events
-    go to ``file`` (unbuffered). Returns why the life failed though it ran to its end
-    (its coupling facility failed unscheduled), or None."""
+    go to ``file`` (unbuffered); ``program`` (its REST API) runs beside its applications
+    until the life ends. Returns why the life failed though it ran to its end (its
+    coupling facility failed unscheduled), or None."""
     from actors import membership
     from actors.workload import run_workloads
     from actors.world import open_world
@@ -205,6 +223,8 @@ async def member(layout: Layout, file: BinaryIO) -> str | None:
                 lease, grant = await membership.join(world, qm, layout.lease)
                 nursery.start_soon(membership.keep, qm, lease, grant, fenced)
                 nursery.start_soon(membership.watch, world, qm, layout.lease)
+            if program is not None:
+                nursery.start_soon(program, world)
             apps = tuple(
                 w if life == 1 else dataclasses.replace(w, label=f"{w.label}@{life}")
                 for w in scenario.workloads
@@ -221,14 +241,17 @@ async def member(layout: Layout, file: BinaryIO) -> str | None:
     return failure_line(world.watch.unscheduled) if world.watch is not None else None
 
 
-def _member_main(argv: list[str]) -> None:
+def member_main(argv: list[str], serving: Callable[[Layout], Program | None] | None = None) -> None:
+    """A member process: ``argv`` the layout (JSON); ``serving`` gives the program that
+    serves its REST API (made before the run: a port in use is said at once)."""
     from actors.clock import SharedClock
 
     # The URL (its password with it) comes by the environment, never the command line,
     # which any user of the machine can read (ps).
     layout = Layout(**json.loads(argv[0]), redis_url=os.environ.pop(URL_VARIABLE, ""))
+    program = serving(layout) if serving is not None else None
     with open(layout.events, "ab", buffering=0) as file:  # every event one write
-        failure = trio.run(member, layout, file, clock=SharedClock(layout.epoch))
+        failure = trio.run(member, layout, file, program, clock=SharedClock(layout.epoch))
     if failure is not None:  # one line on its stderr (the run's files keep it), exit 1
         print(f"{layout.q_mgr}: the run failed: {failure}", file=sys.stderr, flush=True)
         sys.exit(1)
@@ -284,8 +307,11 @@ def run_processes(
     *,
     redis_url: str | None = None,
     directory: Path | None = None,
+    rest_ports: dict[str, int] | None = None,
+    member_module: str = MEMBER_MODULE,
 ) -> ProcessRun:
-    """One multi-process run of ``scenario`` with ``kills``; see the module docstring."""
+    """One multi-process run of ``scenario`` with ``kills``; see the module docstring.
+    ``rest_ports``: each member's REST port, served by ``member_module``'s members."""
     directory = directory or Path(tempfile.mkdtemp(prefix="qsg-processes-"))
     url, server = redis_url or configured_url(), None
     if url is None:
@@ -293,14 +319,21 @@ def run_processes(
         server.start()
         url = server.url
     try:
-        return _coordinate(path, scenario, seed, kills, url, directory)
+        rest = (rest_ports or {}, member_module)
+        return _coordinate(path, scenario, seed, kills, url, directory, rest)
     finally:
         if server is not None:
             server.stop()
 
 
 def _coordinate(
-    path: Path, scenario: Scenario, seed: int, kills: list[Kill], url: str, directory: Path
+    path: Path,
+    scenario: Scenario,
+    seed: int,
+    kills: list[Kill],
+    url: str,
+    directory: Path,
+    rest: tuple[dict[str, int], str] = ({}, MEMBER_MODULE),
 ) -> ProcessRun:
     transport = BlockingTransport(url)
     for group in scenario.qsgs:  # a run starts with an empty coupling facility
@@ -319,10 +352,22 @@ def _coordinate(
 
     def start(q_mgr: str, life: int) -> None:
         events = directory / f"{q_mgr}.{life}.events"
-        layout = Layout(str(path), q_mgr, url, epoch, end, seed, life, ports, str(events))
+        rest_ports, module = rest
+        layout = Layout(
+            str(path),
+            q_mgr,
+            url,
+            epoch,
+            end,
+            seed,
+            life,
+            ports,
+            str(events),
+            rest_port=rest_ports.get(q_mgr, 0),
+        )
         given = dataclasses.asdict(layout)
         secret = {URL_VARIABLE: given.pop("redis_url")}  # not on the command line: ps shows it
-        command = [sys.executable, "-m", "qsg.chaos.processes", "member", json.dumps(given)]
+        command = [sys.executable, "-m", module, "member", json.dumps(given)]
         stderr = open(directory / f"{q_mgr}.{life}.stderr", "wb")  # noqa: SIM115
         process = subprocess.Popen(command, stderr=stderr, env={**os.environ, **secret})
         lives[q_mgr] = _Life(q_mgr, life, process, events)
@@ -337,6 +382,9 @@ def _coordinate(
     for q in scenario.qmgrs:
         if q.name not in lives:
             start(q.name, 1)
+    for name, port in rest[0].items():  # each member's REST API up before time 0
+        if name in lives:
+            _await_listener(port, lives[name])
     pending = sorted(kills, key=lambda k: k.at)
     restarts: list[tuple[float, str]] = []
     try:
@@ -485,13 +533,24 @@ def run_one(
     *,
     redis_url: str | None = None,
     kills: list[Kill] | None = None,
+    rest_ports: dict[str, int] | None = None,
+    member_module: str = MEMBER_MODULE,
 ) -> tuple[Outcome, ProcessRun]:
-    """One judged multi-process run with ``seed``'s kills (or the ones given)."""
+    """One judged multi-process run with ``seed``'s kills (or the ones given); with
+    ``rest_ports``, each member serving its REST API (``run_processes``)."""
     began = time.perf_counter()
     window = scenario.run.duration - 2 * MEMBER_LEASE - 10.0
     if kills is None:
         kills = draw_kills(scenario, seed, window)
-    run = run_processes(path, scenario, seed, kills, redis_url=redis_url)
+    run = run_processes(
+        path,
+        scenario,
+        seed,
+        kills,
+        redis_url=redis_url,
+        rest_ports=rest_ports,
+        member_module=member_module,
+    )
     verdicts = judge(run)
     drained = sum(
         1
@@ -516,10 +575,11 @@ def run_one(
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["member"]:
-    _member_main(sys.argv[2:])
+    member_main(sys.argv[2:])
 
 
 __all__ = [
+    "MEMBER_MODULE",
     "Kill",
     "Layout",
     "ProcessRun",
@@ -527,6 +587,7 @@ __all__ = [
     "judge",
     "killable",
     "member",
+    "member_main",
     "run_one",
     "run_processes",
 ]

@@ -85,6 +85,12 @@ from qsg.scenario.model import Scenario
     "Redis server, channels over loopback TCP; the nemesis SIGKILLs QSG "
     "members (safety mode; runs take the scenario's duration in real time).",
 )
+@click.option(
+    "--rest",
+    is_flag=True,
+    help="With --processes: each member's process serves its own queue manager's REST "
+    "API and console on a port of 127.0.0.1 (printed), as each mqweb serves its own.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print every run's verdicts as JSON.")
 @on_spark
 def chaos(
@@ -97,6 +103,7 @@ def chaos(
     on_redis: bool,
     redis_url: str | None,
     processes: bool,
+    rest: bool,
     as_json: bool,
     master: str | None,
     remote: str | None,
@@ -132,10 +139,14 @@ def chaos(
         sys.exit(2)
     console = _console(stderr=as_json)  # with --json, stdout is the JSON alone
     seeds = [replay] if replay is not None else run_seeds(seed, runs)
+    if rest and not processes:
+        raise click.BadParameter("--rest goes with --processes", param_hint="--rest")
     if processes:
         if mode != "safety":
             raise click.BadParameter("--processes runs safety mode only", param_hint="--mode")
-        _processes(console, scenario, loaded, seeds, redis_url, as_json, replay is not None)
+        _processes(
+            console, scenario, loaded, seeds, redis_url, as_json, replay is not None, rest=rest
+        )
         return
     try:
         plan = Plan.of(loaded, bound, server=owns_server(redis_url, not on_redis))
@@ -299,8 +310,12 @@ def _processes(
     redis_url: str | None,
     as_json: bool,
     verbose: bool,
+    *,
+    rest: bool = False,
 ) -> None:
-    """``qsg chaos --processes``: each run across OS processes, then the same report."""
+    """``qsg chaos --processes``: each run across OS processes, then the same report;
+    with ``rest``, each member serving its REST API on a port said first."""
+    from coupling.server import free_port
     from qsg.chaos import processes
 
     if loaded.run.clock != "wall":
@@ -312,9 +327,19 @@ def _processes(
         f"[bold]{path}[/]: {len(seeds)} run(s) across processes, "
         f"{loaded.run.duration:g} s each in real time"
     )
+    rest_ports = {q.name: free_port() for q in loaded.qmgrs} if rest else None
+    for name, port in (rest_ports or {}).items():
+        console.print(f"{name}: REST API on http://127.0.0.1:{port}/ibmmq/rest/v3/ (console at /)")
     outcomes = []
     for index, run_seed in enumerate(seeds, 1):
-        outcome, run = processes.run_one(path, loaded, run_seed, redis_url=redis_url)
+        outcome, run = processes.run_one(
+            path,
+            loaded,
+            run_seed,
+            redis_url=redis_url,
+            rest_ports=rest_ports,
+            member_module="qsg.commands.serve.member" if rest else processes.MEMBER_MODULE,
+        )
         outcomes.append(outcome)
         mark = (
             "[green]ok[/]"

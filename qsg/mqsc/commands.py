@@ -15,8 +15,8 @@ a command sent across the queue-sharing group.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from qsg import CMQC
 from qsg import CMQCFC as F
@@ -76,6 +76,15 @@ class Reply:
 
     lines: tuple[str, ...]
     failed: bool = False
+    #: Where each block of a reply gathered from several queue managers starts (a
+    #: CMDSCOPE's: ``scoped``); () for one queue manager's reply, a block of its own.
+    blocks: tuple[int, ...] = ()
+
+    def sets(self) -> list[tuple[str, ...]]:
+        """The reply's lines block by block (one block when it has none)."""
+        starts = list(self.blocks or (0,))
+        ends = [*starts[1:], len(self.lines)]
+        return [self.lines[a:b] for a, b in zip(starts, ends, strict=True)]
 
     @property
     def text(self) -> str:
@@ -97,6 +106,9 @@ class Parsed:
     #: TYPE's value ("" for the default).
     structures: tuple[str, ...] = ()
     option: str = ""
+    #: CMDSCOPE of a DEFINE, ALTER, DELETE, CLEAR, START or STOP: "" (this queue
+    #: manager), "*" or a queue manager's name (a DISPLAY's is its ``request``'s).
+    cmdscope: str = ""
 
 
 def prefix(q_mgr: str) -> str:
@@ -134,18 +146,45 @@ def parse(text: str) -> Parsed:
         except DisplayError as error:
             return Parsed(what, error=(error.message, error.text))
         return Parsed(request.verb, request=request)
+    if verb in _STRUCTURE_OPTIONS:
+        return _parse_structure(verb, items)
+    scoped = [item for item in items if item.word == "CMDSCOPE"]
+    if len(scoped) > 1:
+        return Parsed(what, error=("CSQ9000E", "'CMDSCOPE' APPEARS MORE THAN ONCE"))
+    cmdscope, text = "", chunks[0].text
+    if scoped:
+        # CMDSCOPE says where the command runs, not what it does: taken out here, the
+        # command that each queue manager runs is the rest (the actors send it).
+        cmdscope = (scoped[0].value or "").strip()
+        text = _without(chunks[0], scoped[0])
+        items = [item for item in items if item is not scoped[0]]
+    parsed = _parse_rest(verb, what, items, text)
+    return replace(parsed, cmdscope=cmdscope) if parsed.error is None else parsed
+
+
+def _parse_rest(verb: str, what: str, items: list[lexer.Item], text: str) -> Parsed:
     if verb == "CLEAR":
         return _parse_clear(items)
     if verb in ("START", "STOP"):
         return _parse_channel(verb, items)
-    if verb in _STRUCTURE_OPTIONS:
-        return _parse_structure(verb, items)
     try:
-        commands = reader.parse(chunks[0].text, "<command>")
+        commands = reader.parse(text, "<command>")
     except MQSCError as error:
         return Parsed(what, error=_syntax(error.problems[0].message))
     object_type = commands[0].object_type if commands else ""
     return Parsed(f"{verb} {object_type}", commands=tuple(commands))
+
+
+def _without(chunk: lexer.Chars, item: lexer.Item) -> str:
+    """``chunk``'s text without ``item`` (a ``WORD(value)``), as if it was not written."""
+    start = chunk.places.index((item.line, item.column))
+    end = chunk.text.index("(", start) + 1
+    quoted = False
+    while end < len(chunk.text) and (quoted or chunk.text[end] != ")"):
+        if chunk.text[end] == "'":
+            quoted = not quoted
+        end += 1
+    return f"{chunk.text[:start]} {chunk.text[end + 1 :]}"
 
 
 def _parse_clear(items: list[lexer.Item]) -> Parsed:
@@ -341,8 +380,43 @@ def _syntax(message: str) -> tuple[str, str]:
 
 
 def scope(parsed: Parsed) -> str:
-    """The CMDSCOPE a command asks for: "" (this queue manager), "*" or a name."""
-    return parsed.request.cmdscope if parsed.request is not None else ""
+    """The CMDSCOPE a command asks for: "" (this queue manager), "*" or a name
+    (``CMDSCOPE(' ')`` is "")."""
+    given = parsed.request.cmdscope if parsed.request is not None else parsed.cmdscope
+    return given.strip().upper()
+
+
+def scope_refused(parsed: Parsed, q_mgr: str, qsg: str, active: Sequence[str]) -> Reply | None:
+    """Why ``q_mgr`` (a member of ``qsg``, "" when it is in none; ``active`` the
+    members running) does not send ``parsed`` where its CMDSCOPE says, or None.
+
+    IBM, CMDSCOPE of every command that takes it: "qmgr-name: the command runs on the
+    queue manager you specify, providing the queue manager is active within the queue
+    sharing group" (a name other than the local one needs a QSG), and with QSGDISP
+    GROUP (or SHARED) "CMDSCOPE must be blank, or the local queue manager".
+    UNVERIFIED: the messages' texts. IBM's CSQN catalogue could not be read past its
+    head; these are CSQN136E, CSQN135E and CSQN133E as we recall them, one line each
+    before the command's CSQ9023E.
+    """
+    me, cmdscope = prefix(q_mgr), scope(parsed)
+    if not qsg and cmdscope != q_mgr:
+        return _failed(me, parsed.verb, f"CSQN136E {me} NOT IN A QUEUE SHARING GROUP")
+    if cmdscope not in ("*", q_mgr) and cmdscope not in active:
+        line = f"CSQN135E {me} QUEUE MANAGER {cmdscope} NOT ACTIVE IN QUEUE SHARING GROUP"
+        return _failed(me, parsed.verb, line)
+    if cmdscope != q_mgr:
+        for command in parsed.commands:
+            word = command.qsgdisp  # QSGDISP(...) as given (``reader.Command``)
+            if word in _GROUP_DISPOSITIONS.values():
+                line = f"CSQN133E {me} CMDSCOPE NOT ALLOWED WITH DISPOSITION {word}"
+                return _failed(me, parsed.verb, line)
+    return None
+
+
+#: The dispositions whose definition the group holds once (a GROUP object is copied to
+#: each member by the commands it generates, a SHARED queue is one for all): a command
+#: with one runs on the queue manager where it was entered.
+_GROUP_DISPOSITIONS = {CMQC.MQQSGD_GROUP: "GROUP", CMQC.MQQSGD_SHARED: "SHARED"}
 
 
 def run(parsed: Parsed, qm: QMgr, snapshot: Callable[[], Snapshot]) -> Reply:
@@ -500,28 +574,30 @@ def _failed(me: str, verb: str, *reasons: str) -> Reply:
     return Reply((*reasons, ending), failed=True)
 
 
-def scoped(q_mgr: str, verb: str, cmdscope: str, replies: Mapping[str, Reply | None]) -> Reply:
-    """The reply of a command sent with CMDSCOPE to ``replies``' queue managers (None
-    for one that is not active), as the queue manager ``q_mgr`` it was entered on
-    gathers it."""
+def scoped(q_mgr: str, verb: str, cmdscope: str, replies: Mapping[str, Reply]) -> Reply:
+    """The reply of a command sent with CMDSCOPE to ``replies``' queue managers, as the
+    queue manager ``q_mgr`` it was entered on gathers it (z/OS, "Command server
+    messages (CSQN...)"): CSQN137I says where it went, then one block per member headed
+    by CSQN121I, then CSQN122I (every member's command completed normally) or CSQN123E.
+    ``blocks`` keeps where each block starts: the command server answers a program one
+    set of reply messages per block."""
     me = prefix(q_mgr)
     lines = [
         f"CSQN137I {me} '{verb}' COMMAND ACCEPTED FOR CMDSCOPE({cmdscope}), SENT TO {len(replies)}"
     ]
+    blocks = [0]
     failed = False
     for name, reply in replies.items():
-        if reply is None:
-            lines.append(
-                f"CSQN127E {me} '{verb}' COMMAND FOR CMDSCOPE({name}) FAILED: {name} IS NOT ACTIVE"
-            )
-            failed = True
-            continue
+        blocks.append(len(lines))
         lines.append(f"CSQN121I {me} '{verb}' COMMAND RESPONSES FROM {name}")
         lines += reply.lines
         failed = failed or reply.failed
-    ending = "ABNORMAL" if failed else "NORMAL"
-    lines.append(f"CSQN122I {me} '{verb}' COMMAND FOR CMDSCOPE({cmdscope}) {ending} COMPLETION")
-    return Reply(tuple(lines), failed)
+    blocks.append(len(lines))
+    if failed:
+        lines.append(f"CSQN123E {me} '{verb}' COMMAND FOR CMDSCOPE({cmdscope}) ABNORMAL COMPLETION")
+    else:
+        lines.append(f"CSQN122I {me} '{verb}' COMMAND FOR CMDSCOPE({cmdscope}) NORMAL COMPLETION")
+    return Reply(tuple(lines), failed, tuple(blocks))
 
 
 __all__ = [
@@ -537,6 +613,7 @@ __all__ = [
     "recovered_line",
     "run",
     "scope",
+    "scope_refused",
     "scoped",
     "structure_command",
     "xmitq_problem",

@@ -22,27 +22,46 @@ from qsg.core.qmgr import QMgr
 from qsg.mqsc import pcf_changes as changes
 from qsg.mqsc import pcf_inquiries as inquiries
 from qsg.mqsc import pcf_structures as structures
-from qsg.mqsc.pcf import Header, PCFError, Value, byte_order, decode, encode
+from qsg.mqsc.pcf import Header, Message, PCFError, Value, byte_order, decode, encode
 from qsg.mqsc.pcf_connections import LENGTHS as CONNECTION_LENGTHS
 from qsg.mqsc.pcf_connections import inquire_connection
 from qsg.mqsc.pcf_names import FAMILIES
 from qsg.mqsc.pcf_parameters import Handler
 from qsg.mqsc.status import Snapshot
 
+#: The response set identifier of a reply whose request named none (the first set's is
+#: "arbitrary", IBM says): 24 zero bytes, MQ_RESPONSE_ID_LENGTH.
+NO_RESPONSE_ID = bytes(F.MQ_RESPONSE_ID_LENGTH)
 
-def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[bytes]:
+
+def process(
+    data: bytes,
+    encoding: int,
+    qm: QMgr,
+    snapshot: Snapshot,
+    *,
+    response_id: bytes = NO_RESPONSE_ID,
+    scoped: bool = False,
+) -> list[bytes]:
     """The reply messages to one PCF request ``data`` (its MQMD Encoding given).
 
     A request of type MQCFT_COMMAND is answered as the distributed platforms answer it:
     an MQCFT_RESPONSE per object, the last with MQCFC_LAST. One of type
     MQCFT_COMMAND_XR (what z/OS wants, and pymqi's PCFExecute sends) is answered as
-    z/OS answers it: an MQCFT_XR_ITEM per object, then an MQCFT_XR_SUMMARY with
-    MQCFC_LAST carrying the command's completion code and reason."""
+    z/OS answers it, in a set of extended responses: an MQCFT_XR_ITEM per object, then
+    an MQCFT_XR_SUMMARY with MQCFC_LAST carrying the command's completion code and
+    reason; each starts with MQBACF_RESPONSE_ID (``response_id``, the set's) and
+    MQCACF_RESPONSE_Q_MGR_NAME (``qm``'s name), as IBM's "Extended responses" says
+    every extended response does. ``scoped``: the request was sent here by a command
+    scope (``qsg.mqsc.pcf_scope``), so its CommandScope is not this queue manager's
+    to check."""
     command, extended = 0, False
     try:
         message = decode(data, encoding)
         command = message.header.command
         extended = message.header.type == F.MQCFT_COMMAND_XR
+        if scoped:
+            message = without_scope(message)
         handler = _COMMANDS.get(command)
         if handler is None:
             raise PCFError(F.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not served")
@@ -54,7 +73,9 @@ def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[by
         extra.extend(error.extra)
         kind = F.MQCFT_XR_SUMMARY if extended else F.MQCFT_RESPONSE
         header = Header(kind, command, comp_code=CMQC.MQCC_FAILED, reason=error.reason)
-        return [encode(header, extra, encoding)]
+        if extended:
+            extra = [*identified(response_id, qm.name), *extra]
+        return [encode(header, extra, encoding, _LENGTHS)]
     if extended:
         replies = [r for r in replies if r]  # a command's empty reply is its summary
         replies.append([])
@@ -64,9 +85,23 @@ def process(data: bytes, encoding: int, qm: QMgr, snapshot: Snapshot) -> list[by
         kind = F.MQCFT_RESPONSE
         if extended:
             kind = F.MQCFT_XR_SUMMARY if last else F.MQCFT_XR_ITEM
+            parameters = [*identified(response_id, qm.name), *parameters]
         header = Header(kind, command, number, F.MQCFC_LAST if last else F.MQCFC_NOT_LAST)
         out.append(encode(header, parameters, encoding, _LENGTHS))
     return out
+
+
+def identified(response_id: bytes, q_mgr: str) -> list[tuple[int, Value]]:
+    """The two parameters every extended response starts with: its set's identifier
+    (MQBACF_RESPONSE_ID, an MQCFBS) and the queue manager that made the set
+    (MQCACF_RESPONSE_Q_MGR_NAME, an MQCFST of 48)."""
+    return [(F.MQBACF_RESPONSE_ID, response_id), (F.MQCACF_RESPONSE_Q_MGR_NAME, q_mgr)]
+
+
+def without_scope(message: Message) -> Message:
+    """``message`` without its CommandScope (MQCACF_COMMAND_SCOPE)."""
+    kept = {k: v for k, v in message.parameters.items() if k != F.MQCACF_COMMAND_SCOPE}
+    return Message(message.header, kept)
 
 
 def structure_changed(
@@ -85,20 +120,29 @@ def structure_changed(
     return verbs[command], [str(name).strip()]
 
 
-def command_failed(data: bytes, encoding: int) -> bytes:
-    """The one reply to a request whose command failed inside the queue manager (a
-    defect, not a refusal): MQCC_FAILED, MQRCCF_COMMAND_FAILED, in the shape the
+def command_failed(
+    data: bytes, encoding: int, q_mgr: str = "", response_id: bytes = NO_RESPONSE_ID
+) -> bytes:
+    """The one reply to a request whose command failed inside the queue manager ``q_mgr``
+    (a defect, not a refusal): MQCC_FAILED, MQRCCF_COMMAND_FAILED, in the shape the
     request's type asks for (an MQCFT_XR_SUMMARY to an MQCFT_COMMAND_XR)."""
     kind, command = _kind_and_command(data, encoding)
-    reply = F.MQCFT_XR_SUMMARY if kind == F.MQCFT_COMMAND_XR else F.MQCFT_RESPONSE
+    extended = kind == F.MQCFT_COMMAND_XR
+    reply = F.MQCFT_XR_SUMMARY if extended else F.MQCFT_RESPONSE
     header = Header(reply, command, comp_code=CMQC.MQCC_FAILED, reason=F.MQRCCF_COMMAND_FAILED)
-    return encode(header, [], encoding)
+    parameters = identified(response_id, q_mgr) if extended else []
+    return encode(header, parameters, encoding, _LENGTHS)
 
 
 def describe(data: bytes, encoding: int) -> str:
     """A request as a log names it: ``PCF MQCMD_INQUIRE_Q (13)``."""
     _, command = _kind_and_command(data, encoding)
     return f"PCF {_COMMAND_NAMES.get(command, 'MQCMD_?')} ({command})"
+
+
+def kind_and_command(data: bytes, encoding: int) -> tuple[int, int]:
+    """MQCFH's Type and Command, as far as the bytes have them (0 where they do not)."""
+    return _kind_and_command(data, encoding)
 
 
 def _kind_and_command(data: bytes, encoding: int) -> tuple[int, int]:
@@ -122,7 +166,9 @@ _LENGTHS = {
     n.parameter: n.length for family in FAMILIES.values() for n in family.values() if n.string
 }
 _LENGTHS[F.MQCACF_Q_NAMES] = 48
+_LENGTHS[F.MQCACF_RESPONSE_Q_MGR_NAME] = 48
 _LENGTHS.update(CONNECTION_LENGTHS)
+LENGTHS = _LENGTHS
 
 
 _COMMANDS: dict[int, Handler] = {
@@ -146,4 +192,13 @@ _COMMANDS: dict[int, Handler] = {
     F.MQCMD_CLEAR_Q: changes.clear_q,
 }
 
-__all__ = ["command_failed", "describe", "process"]
+__all__ = [
+    "LENGTHS",
+    "NO_RESPONSE_ID",
+    "command_failed",
+    "describe",
+    "identified",
+    "kind_and_command",
+    "process",
+    "without_scope",
+]

@@ -97,7 +97,10 @@ def id_error(value: Value) -> int:
 
 
 def scope(p: Parameters, qm: QMgr) -> None:
-    """CommandScope: only this queue manager's own is served over PCF."""
+    """CommandScope: only this queue manager's own (or none) is a command's to serve
+    here; the command server sends a request with another to the members it names
+    first (``qsg.mqsc.pcf_scope``, which takes the CommandScope out of each member's
+    copy), so this refuses only a request that reached a queue manager another way."""
     scope = p.string(F.MQCACF_COMMAND_SCOPE)
     if scope not in (None, "", qm.name):
         raise PCFError(

@@ -266,6 +266,9 @@ class Binding:
     in_facade: int = 0
     #: The program's connections still open (ended for it when it ends).
     connections: set[Connection] = field(default_factory=set)
+    #: Each connection a thread made by a queue-sharing group's name, by (thread, group):
+    #: the one a second connect by that name is answered with (MQRC_ALREADY_CONNECTED).
+    group_attached: dict[tuple[int, str], Connection] = field(default_factory=dict)
     #: This is a child process the program forked: the binding is the parent's.
     forked: bool = False
 

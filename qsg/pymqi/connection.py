@@ -91,6 +91,11 @@ def choose(world: World, binding: bridge.Binding, name: str, conn_info: str) -> 
     )
 
 
+def _alive(conn: Connection) -> bool:
+    """Whether ``conn`` still reaches the life of its queue manager it was made in."""
+    return conn.qm.alive and conn.incarnation == conn.qm.incarnation
+
+
 def _by_conname(world: World, conn_info: str) -> QueueManagerActor | None:
     for entry in conn_info.split(","):
         try:
@@ -229,6 +234,17 @@ class QueueManager:
         binding = bridge.binding()
         thread = threading.current_thread()
         in_thread = threading.get_ident() != binding.trio_thread
+        attached = (threading.get_ident(), name)
+        earlier = binding.group_attached.get(attached)
+        if earlier is not None and earlier in binding.connections and _alive(earlier):
+            # Group attach again from the thread attached already (z/OS batch: one
+            # connection a task): MQCC_WARNING, "The Hconn parameter returned has the
+            # same value as was returned for the previous MQCONN or MQCONNX call"
+            # (2002). pymqi's MQCONNX keeps that handle before it raises; MQCONN not.
+            if cno is not None:
+                self._conn, self._bound, self._name = earlier, binding, earlier.q_mgr_name
+                self._client, self._thread = client, thread if in_thread else None
+            raise MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_ALREADY_CONNECTED)
 
         async def attach() -> Connection:
             world = binding.world
@@ -241,6 +257,8 @@ class QueueManager:
 
         self._conn = bridge.call_on(binding, attach)
         self._bound = binding
+        if name in binding.world.qsgs and name not in binding.world.qmgrs:
+            binding.group_attached[attached] = self._conn
         self._name = self._conn.q_mgr_name
         self._client = client
         self._thread = thread if in_thread else None

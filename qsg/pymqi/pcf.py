@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from qsg.pymqi import CMQC, CMQCFC
-from qsg.pymqi._pcf import CFBF, CFH, CFIF, CFSF, CFST
+from qsg.pymqi._pcf import CFBF, CFH, CFIF, CFSF
 from qsg.pymqi._pcf_messages import (
     INTEGER_NAMES,
     STRING_NAMES,
@@ -232,7 +232,7 @@ class PCFExecute(QueueManager):
         try:
             return _replies(reply_queue, self._max_length, get_md, gmo, responses, command)
         except MQMIError as error:
-            error.detail = _not_simulated(command, body, error.reason, qm) or error.detail
+            error.detail = _not_simulated(command, body, error.reason) or error.detail
             raise
 
     # ---- pymqi's helpers -------------------------------------------------------------------
@@ -278,40 +278,62 @@ def _replies(
     responses: list[Any] | None,
     command: int,
 ) -> list[Any]:
-    """The replies to one request of ``command``, read until MQCFC_LAST: pymqi's list of
-    dicts; with ``responses`` (ibmmq's), that list filled with (dict, CFH) pairs instead.
-    A failed reply's error names ``command`` (``failure``)."""
+    """The replies to one request of ``command``, read to the last (``_Sets``): pymqi's
+    list of dicts; with ``responses`` (ibmmq's), that list filled with (dict, CFH) pairs
+    instead, the XR messages and summaries left out. A failed reply's error names
+    ``command`` (``failure``)."""
+    sets = _Sets()
     if responses is None:
         out: list[Any] = []
-        while True:
+        while not sets.done:
             parameters, cfh = unpack(queue.get(max_length, md, gmo), command=command)
+            sets.saw(parameters, cfh)
             out.append(parameters)
-            if cfh.Control == CMQCFC.MQCFC_LAST:
-                return out
+        return out
     del responses[:]
     first_failure: MQMIError | None = None
-    while True:
+    while not sets.done:
         parameters, cfh = unpack(queue.get(max_length, md, gmo), raising=False)
+        sets.saw(parameters, cfh)
         if cfh.CompCode != CMQC.MQCC_OK and first_failure is None:
             first_failure = failure(cfh, parameters, command)
         summary = cfh.Type in (CMQCFC.MQCFT_XR_MSG, CMQCFC.MQCFT_XR_SUMMARY)
         if parameters and not summary:
             responses.append((parameters, cfh))
-        if cfh.Control == CMQCFC.MQCFC_LAST:
-            break
     if first_failure is not None:
         raise first_failure
     return responses
+
+
+class _Sets:
+    """Where the replies to one request end. A standard reply, or one set of extended
+    replies, ends with MQCFC_LAST. A z/OS queue manager answers a command with a
+    CommandScope in several sets ("Extended responses to commands using CommandScope"):
+    its first set's MQCFT_XR_MSG says MQCMDI_CMDSCOPE_ACCEPTED, and the replies are all
+    in with the set whose MQCFT_XR_MSG says MQCMDI_CMDSCOPE_COMPLETED (as ``ibmmq``'s
+    PCFExecute reads them; it stops at that message, this reads its set to the
+    MQCFC_LAST, its summary included, so that nothing is left on the reply queue)."""
+
+    def __init__(self) -> None:
+        self.in_scope = self.completed = self.done = False
+
+    def saw(self, parameters: dict[int, Any], cfh: CFH) -> None:
+        if cfh.Type == CMQCFC.MQCFT_XR_MSG:
+            info = parameters.get(CMQCFC.MQIACF_COMMAND_INFO)
+            self.in_scope = self.in_scope or info == CMQCFC.MQCMDI_CMDSCOPE_ACCEPTED
+            self.completed = self.completed or info == CMQCFC.MQCMDI_CMDSCOPE_COMPLETED
+        last = cfh.Control == CMQCFC.MQCFC_LAST
+        self.done = last and (not self.in_scope or self.completed)
 
 
 #: MQCMD_ names by number, for an error naming the command.
 _COMMAND_NAMES = {getattr(CMQCFC, name): name for name in dir(CMQCFC) if name.startswith("MQCMD_")}
 
 
-def _not_simulated(command: int, body: list[Any], reason: int, qm: QueueManager) -> str:
+def _not_simulated(command: int, body: list[Any], reason: int) -> str:
     """What the failed reply ``reason`` to a request of ``body`` says is not simulated,
-    as docs/pymqi.md lists it ("Not simulated: the filters ..., CommandScope other than
-    the queue manager spoken to; the other commands"), or "" when it is another failure.
+    as docs/pymqi.md lists it ("Not simulated: the filters ...; the other commands"),
+    or "" when it is another failure.
     A PCF reply carries no text: the facade, which built the request, adds it."""
     if reason == CMQCFC.MQRCCF_STRUCTURE_TYPE_ERROR and any(
         isinstance(p, CFIF | CFSF | CFBF) for p in body
@@ -320,15 +342,6 @@ def _not_simulated(command: int, body: list[Any], reason: int, qm: QueueManager)
     if reason == CMQCFC.MQRCCF_CFH_COMMAND_ERROR:
         name = _COMMAND_NAMES.get(command, f"command {command}")
         return f"{name} is not simulated by the command server (docs/mqsc.md)"
-    scopes = [
-        _as_bytes(p.String).strip()
-        for p in body
-        if isinstance(p, CFST) and p.Parameter == CMQCFC.MQCACF_COMMAND_SCOPE
-    ]
-    own = qm.inquire(CMQC.MQCA_Q_MGR_NAME) if scopes else b""
-    own = own.strip() if isinstance(own, bytes) else b""
-    if reason == CMQCFC.MQRCCF_COMMAND_FAILED and any(s not in (b"", own) for s in scopes):
-        return "a CommandScope other than the queue manager spoken to is not simulated"
     return ""
 
 

@@ -39,6 +39,9 @@ def queues(pcf, pattern):
             {
                 CMQC.MQCA_Q_NAME: pattern,
                 CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+                # As IBM's metrics code asks a z/OS queue manager: the shared queues too
+                # (the PCF default, MQQSGD_LIVE, may leave them out).
+                CMQC.MQIA_QSG_DISP: CMQC.MQQSGD_ALL,
                 CMQCFC.MQIACF_Q_ATTRS: [CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_MAX_Q_DEPTH],
                 # A z/OS queue manager lists shared queues only when asked: PCF's
                 # default (MQQSGD_LIVE) is its own and COPY queues.
@@ -52,7 +55,7 @@ def queues(pcf, pattern):
     return [
         (text(q[CMQC.MQCA_Q_NAME]), q[CMQC.MQIA_CURRENT_Q_DEPTH], q[CMQC.MQIA_MAX_Q_DEPTH])
         for q in replies
-        if q  # a z/OS queue manager's last reply is a summary: pymqi gives an empty dict
+        if CMQC.MQCA_Q_NAME in q  # a z/OS queue manager's last reply is a summary: no queue
     ]
 
 
@@ -72,7 +75,7 @@ def channels(pcf):
     return [
         (text(c[CMQCFC.MQCACH_CHANNEL_NAME]), STATUS.get(c[CMQCFC.MQIACH_CHANNEL_STATUS], "?"))
         for c in replies
-        if c
+        if CMQCFC.MQCACH_CHANNEL_NAME in c
     ]
 
 

@@ -32,7 +32,7 @@ from importlib import metadata
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
 
 from actors import admin
 from qsg import CMQC, CMQCFC
@@ -95,22 +95,22 @@ async def mqsc(service: Service, request: Request, q_mgr: str, who: Principal) -
     if kind == "runCommand":
         text = _run_command_text(body)
         _authorize(who, text, q_mgr)
-        down = _down(service, q_mgr, text)
+        down = down_members(service, q_mgr, text)
         reply = await admin.command(service.world, q_mgr, text)
         item = {
             "completionCode": _FAILED[0] if reply.failed else 0,
             "reasonCode": _FAILED[1] if reply.failed else 0,
             "text": list(reply.lines),
         }
-        return _answer([item], service, down)
+        return answer([item], service, down)
     if kind == "runCommandJSON":
         text, parsed = _run_command_json_text(body)
         _authorize(who, text, q_mgr)
         if parsed.request is not None and parsed.error is None:
             return await _display(service, q_mgr, parsed.request)
-        down = _down(service, q_mgr, text)
+        down = down_members(service, q_mgr, text)
         reply = await admin.command(service.world, q_mgr, text)
-        return _answer([_item(reply)], service, down)
+        return answer([reply_item(reply)], service, down)
     raise refuse(400, "MQWB2004E", detail="type must be runCommand or runCommandJSON.")
 
 
@@ -171,7 +171,7 @@ def _run_command_json_text(body: dict[str, Any]) -> tuple[str, commands.Parsed]:
     if name is not None:
         if not isinstance(name, str) or not name:
             raise refuse(400, "MQWB2004E", detail="name must be a non-empty string.")
-        words[-1] = f"{noun}({_quoted(name, keep_case=True)})"
+        words[-1] = f"{noun}({quoted(name, keep_case=True)})"
     parameters = body.get("parameters", {})
     if not isinstance(parameters, dict):
         raise refuse(400, "MQWB2004E", detail="parameters must be a JSON object.")
@@ -202,13 +202,13 @@ def _parameter(key: object, value: object) -> str:
     if isinstance(value, int):
         return f"{keyword}({value})"
     if isinstance(value, str):
-        return f"{keyword}({_quoted(value, keep_case=keyword in _TEXT_ATTRIBUTES)})"
+        return f"{keyword}({quoted(value, keep_case=keyword in _TEXT_ATTRIBUTES)})"
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return f"{keyword}({','.join(_quoted(v, keep_case=True) for v in value)})"
+        return f"{keyword}({','.join(quoted(v, keep_case=True) for v in value)})"
     raise refuse(400, "MQWB2004E", detail=f"The value of {key} is not a string or a number.")
 
 
-def _quoted(value: str, *, keep_case: bool) -> str:
+def quoted(value: str, *, keep_case: bool) -> str:
     """``value`` as MQSC reads it back: bare when it can be, else in quotes (MQSC folds
     a bare word to upper case, so text whose case matters is quoted)."""
     if _PLAIN.fullmatch(value) and not (keep_case and value != value.upper()):
@@ -252,8 +252,8 @@ async def _display(service: Service, q_mgr: str, request: display.Request) -> JS
             items.append({"completionCode": 0, "reasonCode": 0, "parameters": parameters})
     if not items and not down and not (request.generic or request.object_type in display.UNNAMED):
         reply = commands.answer(request, await admin.snapshot(world, q_mgr))
-        items.append(_item(reply))
-    return _answer(items, service, (down, [m for m in targets if m not in down]))
+        items.append(reply_item(reply))
+    return answer(items, service, (down, [m for m in targets if m not in down]))
 
 
 def _parameters(attributes: list[tuple[str, Value]]) -> dict[str, str | int]:
@@ -271,7 +271,7 @@ def _parameters(attributes: list[tuple[str, Value]]) -> dict[str, str | int]:
     return parameters
 
 
-def _item(reply: Reply) -> dict[str, Any]:
+def reply_item(reply: Reply) -> dict[str, Any]:
     if reply.failed:
         return {
             "completionCode": _FAILED[0],
@@ -281,7 +281,7 @@ def _item(reply: Reply) -> dict[str, Any]:
     return {"completionCode": 0, "reasonCode": 0, "message": list(reply.lines)}
 
 
-def _answer(
+def answer(
     items: list[dict[str, Any]],
     service: Service,
     scope: tuple[list[str], list[str]] = ([], []),
@@ -313,7 +313,7 @@ def _answer(
     raise RestError(500, *errors, extra={"success": success, **body})
 
 
-def _down(service: Service, q_mgr: str, text: str) -> tuple[list[str], list[str]]:
+def down_members(service: Service, q_mgr: str, text: str) -> tuple[list[str], list[str]]:
     """The members a command's scope names that are not active, and the others."""
     scope = commands.scope(commands.parse(text))
     group = service.world.qmgrs[q_mgr].rules.qsg
@@ -325,119 +325,12 @@ def _down(service: Service, q_mgr: str, text: str) -> tuple[list[str], list[str]
     return down, [m for m in targets if m not in down]
 
 
-#: ``type=`` of IBM's v1 queue resource, as DISPLAY QUEUE's TYPE(...) and back.
-_QUEUE_TYPES = {
-    "all": "ALL",
-    "local": "QLOCAL",
-    "alias": "QALIAS",
-    "remote": "QREMOTE",
-    "model": "QMODEL",
-    "cluster": "QCLUSTER",
-}
-_TYPE_NAMES = {mqsc: rest for rest, mqsc in _QUEUE_TYPES.items() if rest != "all"}
-#: ``queueSharingGroupDisposition=``, as MQSC's QSGDISP(...).
-_DISPOSITIONS = frozenset({"live", "all", "copy", "group", "private", "qmgr", "shared"})
-
-
-async def queues(
-    service: Service, request: Request, q_mgr: str, queue: str | None, who: Principal
-) -> JSONResponse:
-    """GET /v1/admin/qmgr/{qmgr}/queue[/{queue}]: the queues DISPLAY QUEUE finds, each
-    ``{"name", "type"}``; ``type=`` and ``queueSharingGroupDisposition=`` select."""
-    require(who, ADMIN, ADMIN_RO, USER, what=f"display queues on {q_mgr}")
-    service.qmgr(q_mgr)
-    query = request.query_params
-    kind = _query_choice(query.get("type", "all"), "type", _QUEUE_TYPES)
-    disposition = _query_choice(
-        query.get("queueSharingGroupDisposition", "live"),
-        "queueSharingGroupDisposition",
-        {d: d.upper() for d in _DISPOSITIONS},
-    )
-    name = "*" if queue is None else _quoted(queue, keep_case=True)
-    text = f"DISPLAY QUEUE({name}) TYPE({kind}) QSGDISP({disposition})"
-    parsed = commands.parse(text)
-    if parsed.request is None:
-        raise refuse(400, "MQWB2004E", detail=f"{queue!r} is not a queue name.")
-    found = display.select(parsed.request, await admin.snapshot(service.world, q_mgr))
-    shown = [
-        {
-            "name": each.name,
-            "type": _TYPE_NAMES.get(str(dict(each.attributes).get("TYPE")), "local"),
-        }
-        for each in found
-    ]
-    if queue is not None and not shown:
-        raise _unknown_queue(queue, q_mgr)
-    return JSONResponse({"queue": shown})
-
-
-async def delete_queue(
-    service: Service, request: Request, q_mgr: str, queue: str, who: Principal
-) -> Response:
-    """DELETE /v1/admin/qmgr/{qmgr}/queue/{queue}: DELETE of the queue's type, with
-    ``purge``, ``commandScope`` and ``queueSharingGroupDisposition`` as MQSC's PURGE,
-    CMDSCOPE and QSGDISP; 204 once deleted."""
-    require(who, ADMIN, what=f"delete queues on {q_mgr}")
-    service.qmgr(q_mgr)
-    query = request.query_params
-    disposition = _query_choice(
-        query.get("queueSharingGroupDisposition", "qmgr"),
-        "queueSharingGroupDisposition",
-        {d: d.upper() for d in _DISPOSITIONS - {"live", "all", "private"}},
-    )
-    name = _quoted(queue, keep_case=True)
-    looked = commands.parse(f"DISPLAY QUEUE({name}) QSGDISP({disposition})").request
-    found = display.select(looked, await admin.snapshot(service.world, q_mgr)) if looked else []
-    if not found:
-        raise _unknown_queue(queue, q_mgr)
-    verb = str(dict(found[0].attributes).get("TYPE", "QLOCAL"))
-    # qsg's DELETE finds the definition's disposition itself (its MQSC reader takes no
-    # QSGDISP on DELETE): the disposition asked for chose the object above.
-    words = [f"DELETE {verb}({name})"]
-    if "purge" in query and verb == "QLOCAL":
-        words.append("PURGE")
-    scope = query.get("commandScope")
-    if scope is not None:
-        if not _PLAIN.fullmatch(scope):
-            raise refuse(400, "MQWB0302E", "commandScope", scope)
-        words.append(f"CMDSCOPE({scope})")
-    text = " ".join(words)
-    down = _down(service, q_mgr, text)
-    reply = await admin.command(service.world, q_mgr, text)
-    if reply.failed:
-        raise RestError(
-            500,
-            Error(
-                "MQWB0000E",
-                ("MQRCCF_COMMAND_FAILED",),
-                type="pcf",
-                completion_code=_FAILED[0],
-                reason_code=_FAILED[1],
-                detail=" ".join(reply.lines),
-            ),
-        )
-    if down[0]:
-        _answer([_item(reply)], service, down)  # raises: 500 naming the members down
-    return Response(status_code=204)
-
-
-def _query_choice(value: str, name: str, choices: dict[str, str]) -> str:
-    if value not in choices:
-        raise refuse(400, "MQWB0302E", name, value)
-    return choices[value]
-
-
-def _unknown_queue(queue: str, q_mgr: str) -> RestError:
-    return RestError(
-        404,
-        Error(
-            "MQWB0303E",
-            type="pcf",
-            completion_code=2,
-            reason_code=CMQC.MQRC_UNKNOWN_OBJECT_NAME,
-            detail=f"No queue {queue} on {q_mgr}.",
-        ),
-    )
-
-
-__all__ = ["delete_queue", "installation", "mqsc", "qmgr_states", "queues"]
+__all__ = [
+    "answer",
+    "down_members",
+    "installation",
+    "mqsc",
+    "qmgr_states",
+    "quoted",
+    "reply_item",
+]

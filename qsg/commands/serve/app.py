@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from qsg.commands.serve import admin, messaging
+from qsg.commands.serve import admin, messaging, queues
 from qsg.commands.serve.errors import RestError, refuse
 from qsg.commands.serve.live import Live
 from qsg.commands.serve.messaging import Target, read_body
@@ -217,12 +217,16 @@ def _handlers(
         case ["admin", "qmgr"]:
             return {"GET": lambda who: _ready(admin.qmgr_states(service, None, who))}
         case ["admin", "qmgr", q_mgr, "queue"] if q_mgr and version == 1:
-            return {"GET": lambda who: admin.queues(service, request, q_mgr, None, who)}
-        case ["admin", "qmgr", q_mgr, "queue", queue] if q_mgr and queue and version == 1:
             # IBM: "available only in version 1 of the REST API"
             return {
-                "GET": lambda who: admin.queues(service, request, q_mgr, queue, who),
-                "DELETE": lambda who: admin.delete_queue(service, request, q_mgr, queue, who),
+                "GET": lambda who: queues.get(service, request, q_mgr, None, who),
+                "POST": lambda who: queues.create(service, request, q_mgr, who),
+            }
+        case ["admin", "qmgr", q_mgr, "queue", queue] if q_mgr and queue and version == 1:
+            return {
+                "GET": lambda who: queues.get(service, request, q_mgr, queue, who),
+                "PATCH": lambda who: queues.change(service, request, q_mgr, queue, who),
+                "DELETE": lambda who: queues.delete(service, request, q_mgr, queue, who),
             }
         case ["admin", "qmgr", q_mgr] if q_mgr:
             return {"GET": lambda who: _ready(admin.qmgr_states(service, q_mgr, who))}
@@ -269,7 +273,12 @@ async def _login(service: Service, request: Request) -> Response:
 
 async def _whoami(who: Principal) -> Response:
     """GET /login: the user, its roles and how it authenticated."""
-    mechanism = {"basic": "basic", "token": "ltpaToken", "none": "none"}[who.mechanism]
+    mechanism = {
+        "basic": "basic",
+        "token": "ltpaToken",
+        "certificate": "clientCertificate",
+        "none": "none",
+    }[who.mechanism]
     return JSONResponse(
         {
             "user": [

@@ -25,6 +25,7 @@ from qsg.commands.serve.clock import SpeedClock
 from qsg.commands.serve.security import UsersFileError, load_users
 from qsg.commands.serve.server import ServeError, Settings, listen, program
 from qsg.scenario.errors import ScenarioError
+from qsg.scenario.model import Scenario
 from qsg.scenario.play import RunResult, play
 
 
@@ -70,6 +71,13 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     help="The certificate's private key (PEM), with --tls-cert.",
 )
 @click.option(
+    "--tls-ca",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Ask TLS clients for a certificate and trust those these CAs (PEM) signed: a "
+    "client's certificate authenticates as the user its subject's CN names "
+    "(with --tls-cert and --users).",
+)
+@click.option(
     "--duration",
     type=SECONDS,
     default=None,
@@ -85,6 +93,7 @@ def serve_command(
     users_file: Path | None,
     tls_cert: Path | None,
     tls_key: Path | None,
+    tls_ca: Path | None,
     duration: float | None,
     seed: int | None,
     redis_url: str | None,
@@ -108,6 +117,8 @@ def serve_command(
 
     if (tls_cert is None) != (tls_key is None):
         fail("--tls-cert and --tls-key go together")
+    if tls_ca is not None and (tls_cert is None or users_file is None):
+        fail("--tls-ca needs --tls-cert (client certificates are TLS's) and --users (their users)")
     try:
         loaded = load(scenario)
     except ScenarioError as error:
@@ -121,7 +132,7 @@ def serve_command(
     if duration is not None:
         run = dataclasses.replace(run, duration=duration)
     loaded = dataclasses.replace(loaded, run=run)
-    settings = Settings(host, port, speed, users, tls_cert, tls_key)
+    settings = Settings(host, port, speed, users, tls_cert, tls_key, tls_ca)
     try:
         listening = listen(settings)
     except ServeError as error:
@@ -136,7 +147,9 @@ def serve_command(
         )
 
     interrupted: list[signal.Signals] = []
-    serving = program(listening, settings, run.duration, started, interrupted.append)
+    # A Python scenario's program schedules its own faults: none to list ahead.
+    faults = loaded.faults if isinstance(loaded, Scenario) else ()
+    serving = program(listening, settings, run.duration, started, interrupted.append, faults)
 
     async def main() -> RunResult:
         return await play(loaded, redis_url=redis_url, seed=seed, program=serving)

@@ -27,6 +27,15 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "An exception was thrown which is not otherwise handled.",
         "Use the message from the exception to resolve the problem if possible.",
     ),
+    "MQWB0004E": (
+        "An internal error occurred while communicating with the queue manager. The root "
+        "MQ reason code was {0} : {1}.",
+        "The REST API caught an exception when communicating with the queue manager. This "
+        "might indicate that there was a problem with the queue manager, or that a "
+        "parameter that was passed was incorrect.",
+        "Rectify the problem, which might require operations to be performed on the queue "
+        "manager, and resubmit the request.",
+    ),
     "MQWB0009E": (
         "Could not find the queue manager '{0}'.",
         "The queue manager named in the URL is not one of the scenario's.",

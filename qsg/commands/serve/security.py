@@ -17,6 +17,12 @@ real time, as mqweb's default, or until ``DELETE /login``. Every request that ch
 something (POST, PUT, PATCH, DELETE) must carry the ``ibm-mq-rest-csrf-token`` header,
 of any value, blank included (IBM MQ 9.0.5 on), except the login itself; without it the
 answer is 401 and MQWB0100E.
+
+With client certificates configured (``--tls-ca``), a TLS client's verified certificate
+authenticates its requests in place of a user name and password, as the user named by
+the Common Name of its subject (IBM: "For a basic registry, the Common Name (CN) is
+matched against the user"): ``CN=app, O=Example`` is the user ``app`` of the users
+file. A certificate whose CN is no user is 401, MQWB0104E.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import Request
 
@@ -45,6 +52,9 @@ TOKEN_COOKIE = "LtpaToken2"
 TOKEN_LIFETIME = 120 * 60.0
 #: The methods that change something, and so need the CSRF header.
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: The ASGI connection state's key for the TLS client's verified certificate
+#: (``ssl.SSLObject.getpeercert``'s dict), put there by the server (``server``).
+PEER_CERTIFICATE = "qsg.peer_certificate"
 #: The most users a file may name, and the longest file read (a users file, not a dump).
 MAX_USERS_FILE_BYTES = 1 << 20
 
@@ -142,7 +152,12 @@ class Security:
 
     def authenticate(self, request: Request) -> Principal:
         """Who ``request`` is from; 401 (MQWB0104E, or MQWB0112E for a token that is no
-        longer valid) when nobody the server knows."""
+        longer valid) when nobody the server knows. A verified client certificate is
+        used in place of any other credential."""
+        state = request.scope.get("state") or {}
+        certificate = state.get(PEER_CERTIFICATE)
+        if certificate and self.users is not None:
+            return self._certified(certificate)
         header = request.headers.get("authorization")
         if header is not None:
             return self._basic(header)
@@ -183,6 +198,12 @@ class Security:
             raise _unauthenticated("MQWB0104E")
         return Principal(user.name, user.roles, "basic")
 
+    def _certified(self, certificate: dict[str, Any]) -> Principal:
+        user = self.users.get(common_name(certificate) or "") if self.users is not None else None
+        if user is None:
+            raise _unauthenticated("MQWB0104E")
+        return Principal(user.name, user.roles, "certificate")
+
     def _token(self, token: str) -> Principal:
         held = self._tokens.get(token)
         if held is None or held[1] <= time.monotonic():
@@ -193,6 +214,17 @@ class Security:
         if user is None:
             raise _unauthenticated("MQWB0112E")
         return Principal(user.name, user.roles, "token")
+
+
+def common_name(certificate: dict[str, Any]) -> str | None:
+    """The Common Name of a certificate's subject (``getpeercert``'s dict: a tuple of
+    relative names, each a tuple of (attribute, value) pairs); the last if several."""
+    found = None
+    for relative in certificate.get("subject", ()):
+        for attribute, value in relative:
+            if attribute == "commonName":
+                found = value
+    return found
 
 
 def check_csrf(request: Request) -> None:
@@ -218,6 +250,7 @@ __all__ = [
     "ADMIN_RO",
     "CSRF_HEADER",
     "OPEN",
+    "PEER_CERTIFICATE",
     "ROLES",
     "TOKEN_COOKIE",
     "USER",
@@ -226,6 +259,7 @@ __all__ = [
     "User",
     "UsersFileError",
     "check_csrf",
+    "common_name",
     "load_users",
     "require",
 ]

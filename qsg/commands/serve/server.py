@@ -10,25 +10,38 @@ line, not a failure inside the run.
 hypercorn's timeouts run on trio's clock, which ``--speed`` makes simulated: each is
 given in simulated seconds (real seconds times the speed) so that it lasts as long in
 real time as hypercorn means it to.
+
+With ``--tls-ca`` the server asks each TLS client for a certificate and verifies one
+that is given against those CAs (IBM: "Using client certificate authentication with the
+REST API and IBM MQ Console"); a connection's verified certificate is put in its ASGI
+state (``PEER_CERTIFICATE``) for ``security`` to map to a user. hypercorn 0.18 hands the
+application no TLS peer certificate, so its trio TCP server is given one that does
+(``_CertifiedTCPServer``), for the time the server runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import ssl
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import hypercorn.trio.run
 import trio
 from hypercorn.config import Config, Sockets
 from hypercorn.trio.run import worker_serve
+from hypercorn.trio.tcp_server import TCPServer
+from hypercorn.typing import ConnectionState
 from hypercorn.utils import wrap_app
 
+from actors.config import Fault
 from actors.world import World
 from qsg.commands.serve.app import make_app
 from qsg.commands.serve.live import Live
-from qsg.commands.serve.security import Security, User
+from qsg.commands.serve.security import PEER_CERTIFICATE, Security, User
 from qsg.commands.serve.service import Service
 from qsg.core.errors import QSGError
 
@@ -60,6 +73,8 @@ class Settings:
     users: dict[str, User] | None = None
     tls_cert: Path | None = None
     tls_key: Path | None = None
+    #: CAs whose client certificates authenticate (mutual TLS); None: none asked for.
+    tls_ca: Path | None = None
 
     @property
     def tls(self) -> bool:
@@ -109,6 +124,16 @@ def listen(settings: Settings) -> Listening:
             config.create_ssl_context()
         except (OSError, ssl.SSLError) as error:
             raise ServeError(f"cannot use the certificate {settings.tls_cert}: {error}") from None
+        if settings.tls_ca is not None:
+            # Asked for, not required: a client without one authenticates as before.
+            config.ca_certs = str(settings.tls_ca)
+            config.verify_mode = ssl.CERT_OPTIONAL
+            try:
+                config.create_ssl_context()
+            except (OSError, ssl.SSLError) as error:
+                raise ServeError(
+                    f"cannot use the CA certificates {settings.tls_ca}: {error}"
+                ) from None
     try:
         sockets = config.create_sockets()
     except OSError as error:
@@ -125,10 +150,11 @@ def program(
     duration: float,
     on_started: Callable[[list[str]], None],
     on_signal: Callable[[signal.Signals], None],
+    faults: Sequence[Fault] = (),
 ) -> Callable[[World], Awaitable[None]]:
     """The scenario's program: serve until SIGINT or SIGTERM (``on_signal`` hears
     which; then return: the run ends in order), or until cancelled at the scenario's
-    end."""
+    end. ``faults``, the scenario's, are the console's fault schedule."""
 
     async def serve(world: World) -> None:
         service = Service(
@@ -137,7 +163,7 @@ def program(
             speed=settings.speed,
             host=settings.host,
         )
-        app = make_app(service, Live(world, settings.speed, duration))
+        app = make_app(service, Live(world, settings.speed, duration, faults))
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
 
             async def stopped() -> None:
@@ -161,13 +187,45 @@ async def _serve(
     *,
     task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    await worker_serve(
-        app,  # type: ignore[arg-type]
-        listening.config,
-        sockets=listening.sockets,
-        shutdown_trigger=stopped,
-        task_status=task_status,
-    )
+    certified = listening.config.verify_mode is not None
+    with _tcp_server(_CertifiedTCPServer) if certified else contextlib.nullcontext():
+        await worker_serve(
+            app,  # type: ignore[arg-type]
+            listening.config,
+            sockets=listening.sockets,
+            shutdown_trigger=stopped,
+            task_status=task_status,
+        )
+
+
+class _CertifiedTCPServer(TCPServer):
+    """hypercorn's trio TCP server, with the TLS client's verified certificate (None
+    without one) in the connection's ASGI state, where every request's scope finds it."""
+
+    async def run(self) -> None:
+        peer = None
+        stream: Any = self.stream
+        if isinstance(stream, trio.SSLStream):
+            # A handshake that fails here fails again in hypercorn's own run, which then
+            # ends the connection as it does any failed handshake.
+            with contextlib.suppress(trio.BrokenResourceError, trio.TooSlowError):
+                with trio.fail_after(self.config.ssl_handshake_timeout):
+                    await stream.do_handshake()
+                peer = stream.getpeercert() or None
+        self.state = ConnectionState({**self.state, PEER_CERTIFICATE: peer})
+        await super().run()
+
+
+@contextlib.contextmanager
+def _tcp_server(server: type[TCPServer]) -> Iterator[None]:
+    """hypercorn's trio worker serving each connection with ``server``, for the block."""
+    names = vars(hypercorn.trio.run)  # the name worker_serve looks its server up by
+    was = names["TCPServer"]
+    names["TCPServer"] = server
+    try:
+        yield
+    finally:
+        names["TCPServer"] = was
 
 
 __all__ = ["Listening", "ServeError", "Settings", "listen", "program"]
