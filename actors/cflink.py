@@ -20,8 +20,10 @@ import greenback
 
 from coupling.cleanup import adelete_group
 from coupling.direct import DirectTransport
+from coupling.repository import RedisRepositoryStore
 from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport
+from qsg.core.grouprepo import MemoryRepositoryStore, RepositoryStore
 from qsg.core.memstore import MemoryStore
 from qsg.core.store import MessageStore
 
@@ -59,6 +61,10 @@ class CFLink(Protocol):
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         """``qsg``'s store in the facility; ``on_failure`` hears each failure it meets."""
 
+    def repository_store(self, qsg: str) -> RepositoryStore:
+        """Where ``qsg``'s shared repository (GROUP and SHARED definitions) is kept: in
+        process, or on the facility's server under the group's keys."""
+
     def cut(self, why: str) -> bool:
         """Fail every call to the facility with ``why`` ('' ends it); False if this link
         cannot be cut (in process)."""
@@ -82,6 +88,9 @@ class InProcess:
 
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         return MemoryStore()  # it never fails: nothing to tell
+
+    def repository_store(self, qsg: str) -> RepositoryStore:
+        return MemoryRepositoryStore()
 
     def cut(self, why: str) -> bool:
         return False
@@ -128,6 +137,9 @@ class OnServer:
 
         store.on_failure = failed
         return store
+
+    def repository_store(self, qsg: str) -> RepositoryStore:
+        return RedisRepositoryStore(self.transport, qsg)
 
     def cut(self, why: str) -> bool:
         self.transport.unavailable = why

@@ -98,6 +98,9 @@ ACTIONS: dict[str, str] = {
     "rogue_partner": "channel",
     "cf_unavailable": "qmgr?",
     "cf_available": "qmgr?",
+    # The group's shared repository (Db2 on z/OS) goes down, and comes back.
+    "repository_unavailable": "",
+    "repository_available": "",
     "cf_fail": "",
     "cf_restart": "",
     # One CF structure fails (RESET CFSTRUCT ACTION(FAIL)); RECOVER CFSTRUCT undoes it.
@@ -127,6 +130,7 @@ UNDO = {
     "pause": "resume",
     "stop_channel": "start_channel",
     "cf_unavailable": "cf_available",
+    "repository_unavailable": "repository_available",
     "cf_fail": "cf_restart",
     "structure_fail": "structure_recover",
     "cf_connectivity_loss": "cf_connectivity_restored",
@@ -135,11 +139,13 @@ UNDO = {
     "slow_channels": "normal_channels",
     "skew": "unskew",
 }
-#: Actions on the coupling facility: they need a QSG.
+#: Actions on the coupling facility (and the shared repository): they need a QSG.
 CF_ACTIONS = frozenset(
     {
         "cf_unavailable",
         "cf_available",
+        "repository_unavailable",
+        "repository_available",
         "slow_cf",
         "normal_cf",
         "cf_fail",

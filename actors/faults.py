@@ -39,6 +39,7 @@ from coupling.server import EmbeddedServer
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
+from qsg.core.sharing import QueueSharingGroup
 
 #: Told of a fault the world refused (its event, and the fault): ``qsg run`` warns.
 OnRefused = Callable[[FaultInjected, Fault], None]
@@ -63,6 +64,8 @@ class FaultTarget(Protocol):
     def server(self) -> EmbeddedServer | None: ...
     @property
     def link(self) -> CFLink: ...
+    @property
+    def qsgs(self) -> Mapping[str, QueueSharingGroup]: ...
 
     async def kill(self, q_mgr: str) -> None: ...
     async def restart(self, q_mgr: str) -> None: ...
@@ -77,6 +80,8 @@ class FaultTarget(Protocol):
     async def cf_unavailable(self, q_mgr: str | None = None) -> None: ...
     async def cf_available(self, q_mgr: str | None = None) -> None: ...
     async def cf_fail(self) -> None: ...
+    def repository_unavailable(self) -> None: ...
+    def repository_available(self) -> None: ...
     async def cf_restart(self) -> None: ...
     async def structure_fail(self, structure: str) -> str: ...
     async def structure_recover(self, structure: str) -> str: ...
@@ -162,6 +167,10 @@ async def _do(world: FaultTarget, action: str, fault: Fault, q_mgr: str) -> str 
         await world.cf_unavailable(member)
     elif action == "cf_available":
         await world.cf_available(member)
+    elif action == "repository_unavailable":
+        world.repository_unavailable()
+    elif action == "repository_available":
+        world.repository_available()
     elif action == "cf_fail":
         await world.cf_fail()
     elif action == "cf_restart":
@@ -244,6 +253,9 @@ async def heal(world: FaultTarget) -> None:
     if world.server is not None and not world.server.running:
         await world.cf_restart()
         note("cf_restart", "", "CF")
+    if any(group.repository.unavailable for group in world.qsgs.values()):
+        world.repository_available()
+        note("repository_available", "", "CF")
     if (reach is not None and (reach.everyone or reach.lost)) or world.link.cut_off:
         await world.cf_available()
         note("cf_available", "", "CF")

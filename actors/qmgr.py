@@ -235,6 +235,8 @@ class QueueManager:
         if not self.alive:
             raise ValueError(f"queue manager {self.name} is not running")
         self.alive = False
+        if self.rules.qsg is not None:  # GROUP commands send it no COPY command now
+            self.rules.qsg.active.pop(self.name, None)
         self.wake()  # a paused queue manager can be killed: its waiting calls then fail
         assert self._scope is not None
         self._scope.cancel()
@@ -257,6 +259,14 @@ class QueueManager:
                 shared.recover(self.name, old, self.name)
             rules.restart(incarnation=old + 1)
             rules.store.lose_nonpersistent()
+            try:
+                # Its COPY objects made again from the group's repository, as z/OS does
+                # at start ("Managing group objects"; qsg.core.copies has the skip rules).
+                rules.refresh_copies()
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_DB2_NOT_AVAILABLE:
+                    raise
+                # Db2 down: the copies stay as they were, refreshed at the next start.
             return rules.scan_expired(now)
 
         discarded = await self.dispatch(restart, system=True)

@@ -42,6 +42,7 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
+from qsg.core.grouprepo import GroupRepository
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 
@@ -345,9 +346,17 @@ async def _build(world: World, only: str | None = None) -> None:
     for name in topology.qsgs:
         store = world.link.store(name, world.watch.failed)
         world.cf_stores[name] = store
+        repository = GroupRepository(world.link.repository_store(name))
         guarded = guard(store, world.reach, name, partial(_structure_of, world, name))
-        world.qsgs[name] = QueueSharingGroup(name, store=guarded)
-    for name, rules in topology.build(world.qsgs, world.rules_event).items():
+        world.qsgs[name] = QueueSharingGroup(name, store=guarded, repository=repository)
+    for group in world.qsgs.values():
+        group.repository.joining = only is not None
+    built = topology.build(world.qsgs, world.rules_event)
+    for group in world.qsgs.values():
+        group.repository.joining = False
+        if only is not None:  # the other members run in other processes: not here
+            group.active = {m: q for m, q in group.active.items() if m == only}
+    for name, rules in built.items():
         if only is not None and name != only:
             continue  # another process runs it
         spec = topology.qmgrs[name]

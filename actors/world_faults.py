@@ -115,6 +115,22 @@ class FaultInjection(Connectivity):
         await self._recover_left_undone()
         return ended
 
+    def repository_unavailable(self) -> None:
+        """The group's shared repository (Db2) goes down, for every QSG of the world:
+        what needs it (a GROUP, COPY or SHARED definition, DISPLAY ... QSGDISP(GROUP),
+        a member's refresh of its copies at start) fails with MQRC_DB2_NOT_AVAILABLE
+        (2342) until ``repository_available``; work on the objects the members know goes
+        on, shared queues' messages included (they are the coupling facility's)."""
+        if not self.qsgs:
+            raise ValueError("the shared repository needs a queue-sharing group")
+        for group in self.qsgs.values():
+            group.repository.unavailable = "repository_unavailable fault (Db2 down)"
+
+    def repository_available(self) -> None:
+        """The shared repository is back; a member refreshes its copies at its next start."""
+        for group in self.qsgs.values():
+            group.repository.unavailable = ""
+
     async def cf_fail(self) -> None:
         """The coupling facility fails: its server process is killed (SIGKILL). Every
         call on shared queues fails with MQRC_CF_STRUC_FAILED, and a unit of work in

@@ -108,6 +108,12 @@ def owner_of(uow: str) -> str:
     return uow.split("/", 1)[0]
 
 
+def repository_key(qsg: str, kind: str) -> str:
+    """A table of the group's shared repository (``qsg.core.grouprepo``), a hash: object
+    name -> its definition's row (JSON). ``kind`` is the table: QUEUE, CHANNEL, ..."""
+    return f"{group_prefix(qsg)}r:{kind}"
+
+
 def conn_tag_key(qsg: str, tag: bytes) -> str:
     """A connection tag's uses (a hash): ``#`` its version (a count of its changes, never
     reset), and per use ``q_mgr/life/connection`` → ``option/space`` (the processing

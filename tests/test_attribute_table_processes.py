@@ -46,9 +46,9 @@ def test_display_process_takes_a_generic_name_named_attributes_and_where() -> No
     _console(qm, "DEFINE PROCESS(APP.BATCH) APPLTYPE(MVS) APPLICID('JOB1')")
     _console(qm, "DEFINE PROCESS(OTHER) APPLTYPE(CICS)")
     lines = _console(qm, "DISPLAY PROCESS(APP.*) APPLICID").splitlines()
-    assert lines[1:3] == [
-        "CSQM407I !QM1 PROCESS(APP.BATCH) APPLICID(JOB1)",
-        "CSQM407I !QM1 PROCESS(APP.CICS) APPLICID(CKTI)",
+    assert lines[1:3] == [  # QSGDISP is in every reply, as QUEUE's and CHANNEL's
+        "CSQM407I !QM1 PROCESS(APP.BATCH) QSGDISP(QMGR) APPLICID(JOB1)",
+        "CSQM407I !QM1 PROCESS(APP.CICS) QSGDISP(QMGR) APPLICID(CKTI)",
     ]
     where = _console(qm, "DIS PRO(*) WHERE(APPLTYPE EQ CICS)").splitlines()
     assert [line.split()[2] for line in where[1:-1]] == ["PROCESS(APP.CICS)", "PROCESS(OTHER)"]

@@ -233,7 +233,10 @@ duration = 2
     result = run_scenario(parse_scenario(text, "cf.toml"))
     faults = [(e.action, e.time, e.detail) for e in result.events if isinstance(e, FaultInjected)]
     assert faults == [("cf_fail", 5, ""), ("cf_restart", 7, "")]
-    (recovered,) = [e for e in result.events if isinstance(e, CFRecovered)]
+    # One per structure: APP1's, and CSQSYSAPPL's (every QSG's, docs/scenarios.md).
+    events = [e for e in result.events if isinstance(e, CFRecovered)]
+    assert sorted(e.structure for e in events) == ["APP1", "CSQSYSAPPL"]
+    (recovered,) = [e for e in events if e.structure == "APP1"]
     assert recovered.recovered and recovered.lost == 0  # persistent messages: all kept
 
 

@@ -1917,20 +1917,15 @@ def test_a_connection_without_an_application_name_puts_as_application_qsg() -> N
     assert md.PutApplName == b"qsg"
 
 
-@keeps(
-    "docs/world.md",
-    "QSGDISP(GROUP) and QSGDISP(COPY): a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
-)
-@keeps(
-    "docs/objects.md",
-    "QSGDISP(GROUP) and QSGDISP(COPY) objects: a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
-)
 def test_define_of_shared_objects_refuses_what_qsg_does_not_simulate_saying_why() -> None:
     qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    # A GROUP object is the shared repository's: on page set 0 only its COPY.
     with pytest.raises(
-        ValueError, match=r"^queue Q: only QSGDISP\(QMGR\) and SHARED are simulated$"
+        ValueError, match=r"^queue Q: a GROUP object is kept in the shared repository$"
     ):
-        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_COPY)
+        qm.define_queue("Q", qsg_disp=CMQC.MQQSGD_GROUP)
+    with pytest.raises(ValueError, match=r"^queue C: QM3 is in no queue-sharing group$"):
+        QMgr("QM3").define_queue("C", qsg_disp=CMQC.MQQSGD_COPY)
     with pytest.raises(ValueError, match=r"^queue A: only a local queue can be QSGDISP\(SHARED\)$"):
         qm.define(AliasQueue("A", target="Q", qsg_disp=CMQC.MQQSGD_SHARED))
     with pytest.raises(ValueError, match=r"^CFSTRUCT\(APP1\): QM2 is in no QSG$"):

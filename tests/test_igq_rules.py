@@ -347,3 +347,16 @@ def test_igq_messages_waiting_for_a_member_lose_only_nonpersistent_ones_with_the
     delivered = Agent(qm2).batch(3.0).delivered
     assert [d.queue for d in delivered] == ["APP.IN"]
     assert drain(open_queue(qm2, "APP.IN"), 4.0) == [b"kept"]
+
+
+def test_the_agent_retries_while_the_group_queues_structure_has_failed() -> None:
+    # A failed CSQSYSAPPL fails the agent's MQOPEN of the group queue (2373): "the IGQ
+    # agent enters retry state" as for any other unusable queue; it crashed the member
+    # (found when every scenario's QSG got SYSTEM.QSG.TRANSMIT.QUEUE by default).
+    qm1, qm2 = group()
+    store = qm1.qsg.shared.store if qm1.qsg is not None else None
+    assert store is not None
+    store.fail_structure("CSQSYSAPPL", 2.0)
+    assert "2373" in Agent(qm2).batch(3.0).retry  # MQRC_CF_STRUC_FAILED
+    store.recover_structure("CSQSYSAPPL", purge=False)
+    assert Agent(qm2).batch(4.0).retry == ""

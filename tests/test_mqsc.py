@@ -209,7 +209,7 @@ def test_alter_like_and_delete_change_what_is_defined() -> None:
     assert qm.queue("BASE").max_depth == 20 and qm.queue("BASE").inhibit_put == 1
     load(qm, "DELETE QLOCAL(COPY)")
     assert qm.find("COPY") is None
-    with pytest.raises(MQSCError, match="there is no QALIAS\\(BASE\\) to alter"):
+    with pytest.raises(MQSCError, match="there is no QALIAS\\(BASE\\) of QSGDISP\\(QMGR\\)"):
         load(qm, "ALTER QALIAS(BASE) DEFPRTY(1)")
 
 
@@ -259,15 +259,12 @@ def test_a_line_of_nothing_but_a_continuation_character_is_no_command() -> None:
 
 
 @keeps("docs/objects.md", "quoted values (`''` for a quote)")
-@keeps(
-    "docs/objects.md",
-    "QSGDISP(GROUP) and QSGDISP(COPY) objects: a queue is QSGDISP(QMGR) or QSGDISP(SHARED).",
-)
-def test_two_quotes_are_one_in_a_quoted_value_and_group_or_copy_objects_are_refused() -> None:
+def test_two_quotes_are_one_in_a_quoted_value_and_a_copy_needs_its_group_object() -> None:
+    """DEFINE ... QSGDISP(COPY) is made from the GROUP object of the same name (MQSC
+    Command Reference, DEFINE queues): without one there is nothing to copy."""
     qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
     load(qm, "DEFINE QLOCAL(A) DESCR('it''s (here)')")
     assert qm.queue("A").description == "it's (here)"
-    for disposition in ("GROUP", "COPY"):
-        with pytest.raises(MQSCError, match=r"only QSGDISP\(QMGR\) and SHARED are simulated"):
-            load(qm, f"DEFINE QLOCAL(G) QSGDISP({disposition})")
-        assert qm.find("G") is None
+    with pytest.raises(MQSCError, match=r"there is no QLOCAL\(G\) of QSGDISP\(GROUP\) to copy"):
+        load(qm, "DEFINE QLOCAL(G) QSGDISP(COPY)")
+    assert qm.find("G") is None

@@ -189,6 +189,8 @@ async def test_inquire_q_answers_one_message_per_queue_the_last_with_mqcfc_last(
                 MQCMD_INQUIRE_Q,
                 cfst(MQCA_Q_NAME, "APP.S*"),
                 cfil(MQIACF_Q_ATTRS, [MQIA_CURRENT_Q_DEPTH, MQIA_QSG_DISP]),
+                # PCF's default (MQQSGD_LIVE) leaves the shared queues out: ALL has them.
+                cfin(MQIA_QSG_DISP, -1),
             )
         )
         assert [(h[3], h[4], h[5], h[6], h[7]) for h, _ in replies] == [
@@ -266,7 +268,9 @@ async def test_status_inquiries_see_handles_channels_structures_and_the_queue_ma
             channel_name = cfst(MQCACH_CHANNEL_NAME, "QM1.TO.QM3")
             (state,) = await admin.ask(request(MQCMD_INQUIRE_CHANNEL_STATUS, channel_name))
             assert state[1][MQIACH_CHANNEL_STATUS] == MQCHS_STOPPED
-            (names,) = await admin.ask(request(MQCMD_INQUIRE_Q_NAMES, cfst(MQCA_Q_NAME, "APP.*")))
+            every = cfin(MQIA_QSG_DISP, -1)  # MQQSGD_ALL: with the shared queues
+            names_of = request(MQCMD_INQUIRE_Q_NAMES, cfst(MQCA_Q_NAME, "APP.*"), every)
+            (names,) = await admin.ask(names_of)
             assert names[1][MQCACF_Q_NAMES] == [
                 "APP.ALIAS",
                 "APP.MODEL",
@@ -299,9 +303,12 @@ async def test_a_command_xr_as_pymqi_sends_it_is_answered_as_z_os_answers_it(
     # MQRO_PASS_DISCARD_AND_EXPIRY. z/OS answers an MQCFT_XR_ITEM per object and ends
     # with an MQCFT_XR_SUMMARY (MQCFC_LAST); replies keep the request's Expiry.
     async with busy_world({"in_process": True}) as world, admin_of(world, "QM1") as admin:
-        head = struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1, MQCFC_LAST, 0, 0, 1)
+        head = struct.pack("<9i", MQCFT_COMMAND_XR, 36, 3, MQCMD_INQUIRE_Q, 1, MQCFC_LAST, 0, 0, 2)
+        every = cfin(MQIA_QSG_DISP, -1)  # MQQSGD_ALL: with the shared queues
         replies = await admin.ask(
-            head + cfst(MQCA_Q_NAME, "APP.S*"), Expiry=50, Report=MQRO_PASS_DISCARD_AND_EXPIRY
+            head + cfst(MQCA_Q_NAME, "APP.S*") + every,
+            Expiry=50,
+            Report=MQRO_PASS_DISCARD_AND_EXPIRY,
         )
         assert [(h[0], h[4], h[5]) for h, _ in replies] == [
             (MQCFT_XR_ITEM, 1, MQCFC_NOT_LAST),

@@ -98,7 +98,12 @@ def test_inquire_q_answers_each_matching_queue_with_its_depth_and_a_summary_last
         qmgr = pymqi.connect("QM1")
         put(qmgr, "APP.SHARED", 3)
         pcf = pymqi.PCFExecute(qmgr)
-        return pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"APP.*", CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL})
+        # As IBM's metrics code asks a z/OS queue manager: MQQSGD_ALL, or PCF's default
+        # (MQQSGD_LIVE) leaves the shared queues out.
+        everything = {CMQC.MQIA_QSG_DISP: CMQC.MQQSGD_ALL}
+        return pcf.MQCMD_INQUIRE_Q(
+            {CMQC.MQCA_Q_NAME: b"APP.*", CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL, **everything}
+        )
 
     replies = in_world(body)
     assert names(replies) == [b"APP.REPLIES", b"APP.SHARED"]
@@ -276,7 +281,8 @@ def test_the_responses_keyword_returns_replies_and_their_headers_then_raises_as_
     def body(world: World) -> tuple[list[Any], list[Any], int]:
         pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
         good: list[Any] = []
-        pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"APP.*"}, responses=good)
+        everything = {CMQC.MQIA_QSG_DISP: CMQC.MQQSGD_ALL}
+        pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"APP.*", **everything}, responses=good)
         bad: list[Any] = [("left", "over")]
         try:
             pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"NONE.*"}, responses=bad)

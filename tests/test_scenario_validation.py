@@ -127,7 +127,8 @@ def test_the_good_scenario_is_good() -> None:
             [
                 (
                     "QLOCAL(APP.IN)",
-                    "mqsc: DEFINE QLOCAL: shared queue APP.IN: QM3 is in no queue-sharing group",
+                    "mqsc: DEFINE QLOCAL: MQCC_FAILED: MQRCCF_Q_MGR_NOT_IN_QSG (3212): "
+                    "QSGDISP(SHARED): QM3 is in no queue-sharing group",
                 )
             ],
         ),
@@ -146,8 +147,9 @@ def test_the_good_scenario_is_good() -> None:
                 (
                     "duration = 5",
                     "fault[0].duration: restart takes no duration; only kill, pause, "
-                    "stop_channel, cf_unavailable, cf_fail, structure_fail, "
-                    "cf_connectivity_loss, facility_fail, slow_cf, slow_channels, skew do",
+                    "stop_channel, cf_unavailable, repository_unavailable, cf_fail, "
+                    "structure_fail, cf_connectivity_loss, facility_fail, slow_cf, "
+                    "slow_channels, skew do",
                 )
             ],
         ),

@@ -7,6 +7,7 @@ and logged while the server goes on."""
 from __future__ import annotations
 
 import logging
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -234,7 +235,10 @@ def _readme_tour() -> list[str]:
 def test_the_readmes_tour_puts_through_qm1_and_gets_through_qm2(tmp_path: Path) -> None:
     commands = _readme_tour()
     assert len(commands) == 2
-    with serving(ROOT / "scenarios" / "serve-qsg.toml", "--speed", "10") as running:
+    # A copy, so that the server's log is written beside it and not into scenarios/.
+    scenario = tmp_path / "serve-qsg.toml"
+    shutil.copyfile(ROOT / "scenarios" / "serve-qsg.toml", scenario)
+    with serving(scenario, "--speed", "10") as running:
         outputs = []
         for command in commands:
             line = command.replace("http://127.0.0.1:9443", running.url)

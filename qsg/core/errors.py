@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core.outcome import Done
 
 
@@ -29,7 +29,18 @@ def _names(prefix: str) -> dict[int, str]:
 
 def reason_name(reason: int) -> str:
     """IBM's mnemonic for a reason code, e.g. ``MQRC_NO_MSG_AVAILABLE``."""
-    return _names("MQRC_").get(reason, f"MQRC_UNKNOWN_{reason}")
+    # A PCF reason (MQRCCF_DISPOSITION_CONFLICT, 3211) is cmqcfc.h's.
+    known = _names("MQRC_").get(reason) or _pcf_names().get(reason)
+    return known or f"MQRC_UNKNOWN_{reason}"
+
+
+@cache
+def _pcf_names() -> dict[int, str]:
+    names: dict[int, str] = {}
+    for name, value in vars(CMQCFC).items():
+        if name.startswith("MQRCCF_") and isinstance(value, int):
+            names.setdefault(value, name)
+    return names
 
 
 def completion_name(comp: int) -> str:

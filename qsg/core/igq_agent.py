@@ -85,7 +85,10 @@ class Agent:
         if self.conn is None or not self.conn.connected:
             self.conn = qm.connect(user=_own_user(qm), appl_name=AGENT_APPL_NAME)
         conn = self.conn
-        xmitq = conn.open(igq.IGQ_XMITQ, CMQC.MQOO_INPUT_SHARED)
+        try:
+            xmitq = conn.open(igq.IGQ_XMITQ, CMQC.MQOO_INPUT_SHARED)
+        except MQMIError as error:  # its structure failed, say: the agent retries
+            return Batch([], retry=f"{igq.IGQ_XMITQ} cannot be opened: {error}")
         delivered: list[Delivered] = []
         try:
             while len(delivered) < igq.BATCH_SIZE:

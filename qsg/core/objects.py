@@ -152,6 +152,7 @@ class ChannelDefinition:
     long_retry_count: int = 999_999_999  # LONGRTY
     long_retry_interval: int = 1200  # LONGTMR, seconds
     heartbeat_interval: int = 300  # HBINT, seconds (0: no heartbeats, no receive timeout)
+    qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP(QMGR|COPY|GROUP)
     kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     def __post_init__(self) -> None:
@@ -185,6 +186,7 @@ class ProcessDefinition:
     env_data: str = ""  # ENVRDATA
     user_data: str = ""  # USERDATA
     description: str = ""  # DESCR
+    qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP(QMGR|COPY|GROUP)
     kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     def __post_init__(self) -> None:

@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from qsg import CMQC, CMQCFC
-from qsg.core import conntag, engine, platforms, trigger
+from qsg.core import conntag, copies, engine, platforms, trigger
 from qsg.core.authority import Authority
 from qsg.core.channels import QMgrMap
 from qsg.core.connection import Connection
@@ -143,6 +143,7 @@ class QMgr:
         if qsg is not None:
             qsg.join(name)
             qsg.event_members[name] = self
+            qsg.active[name] = self
         self.define(
             QueueDefinition(
                 DEFAULT_MODEL,
@@ -193,7 +194,12 @@ class QMgr:
             self._refuse_deleted_name(obj.name)
         if isinstance(obj, QueueDefinition):
             self._check_structure(obj)
+        shared = obj.qsg_disp == CMQC.MQQSGD_SHARED and self.qsg is not None
+        if shared and self.qsg is not None:
+            self.qsg.repository.check()  # a shared queue's definition is Db2's
         repo.add_queue(obj, replace=replace)
+        if shared and self.qsg is not None:
+            self.qsg.repository.put("QUEUE", obj)
         return obj
 
     def check_name_free(self, name: str) -> None:
@@ -258,7 +264,9 @@ class QMgr:
         known = self.qsg.shared.structures
         if structure.name in known and not replace:
             raise ValueError(f"CF structure {structure.name} is already defined")
+        self.qsg.repository.check()  # a CF structure's definition is Db2's
         known[structure.name] = structure
+        self.qsg.repository.put("CFSTRUCT", structure)
         self.qsg.shared.store.define_structure(
             structure.name,
             size_kb=structure.size_kb,
@@ -278,6 +286,15 @@ class QMgr:
             raise ValueError(f"process {process.name} is already defined")
         self.local.processes[process.name] = process
 
+    def refresh_copies(self) -> dict[str, str]:
+        """This member's start: its COPY objects refreshed from the group's repository
+        (``qsg.core.copies.refresh``); what was skipped and why. It is active in its
+        group again, where GROUP commands send their generated COPY commands."""
+        if self.qsg is None:
+            return {}
+        self.qsg.active[self.name] = self
+        return copies.refresh(self, self.qsg.repository)
+
     def delete_queue(self, name: str, *, purge: bool = False) -> None:
         """DELETE QLOCAL/QALIAS/...: refused while the queue is open or not empty."""
         found = self.find(name)
@@ -289,6 +306,8 @@ class QMgr:
                 raise MQMIError.failed(CMQC.MQRC_OBJECT_IN_USE, f"queue {name} is open")
             if repo.store.uncommitted(name) or (repo.store.depth(name) and not purge):
                 raise MQMIError.failed(CMQC.MQRC_Q_NOT_EMPTY, f"queue {name} is not empty")
+        if obj.qsg_disp == CMQC.MQQSGD_SHARED and self.qsg is not None:
+            self.qsg.repository.delete("QUEUE", name)  # 2342 while Db2 is down
         repo.remove_queue(name)
 
     def find(self, name: str) -> tuple[Repository, QueueObject] | None:
@@ -298,6 +317,11 @@ class QMgr:
             if obj is not None:
                 return repo, obj
         return None
+
+    def object_not_unique(self, name: str) -> bool:
+        """Whether ``name`` is one of this member's own (QMGR or COPY) queue objects and
+        also a shared queue of its group: MQOPEN's MQRC_OBJECT_NOT_UNIQUE (2343)."""
+        return self.qsg is not None and name in self.local.queues and name in self.qsg.shared.queues
 
     def queue(self, name: str) -> QueueDefinition:
         """The local (or shared) queue ``name``; MQRC_UNKNOWN_OBJECT_NAME if none."""
@@ -326,8 +350,12 @@ class QMgr:
     def _home_of(self, obj: QueueObject) -> Repository:
         if obj.qsg_disp == CMQC.MQQSGD_Q_MGR:
             return self.local
+        if obj.qsg_disp == CMQC.MQQSGD_COPY:
+            if self.qsg is None:
+                raise ValueError(f"queue {obj.name}: {self.name} is in no queue-sharing group")
+            return self.local  # a member's copy of a GROUP queue, on its own page set
         if obj.qsg_disp != CMQC.MQQSGD_SHARED:
-            raise ValueError(f"queue {obj.name}: only QSGDISP(QMGR) and SHARED are simulated")
+            raise ValueError(f"queue {obj.name}: a GROUP object is kept in the shared repository")
         if not isinstance(obj, QueueDefinition) or obj.q_type != CMQC.MQQT_LOCAL:
             raise ValueError(f"queue {obj.name}: only a local queue can be QSGDISP(SHARED)")
         if self.qsg is None:

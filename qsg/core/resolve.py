@@ -46,6 +46,9 @@ class Directory(igq.GroupDirectory, Protocol):
     @property
     def shared_q_q_mgr_name(self) -> int: ...
 
+    def object_not_unique(self, name: str) -> bool:
+        """Whether ``name`` is both one of its own queues and its group's shared queue."""
+
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
@@ -96,6 +99,13 @@ def resolve(qm: Directory, name: str, q_mgr_name: str, options: int) -> Resoluti
 
 
 def _local_name(qm: Directory, name: str, options: int) -> Resolution:
+    if qm.object_not_unique(name):
+        # "DEFINE queues": a shared queue defined while a member has a private queue of
+        # the name; an MQOPEN of it there fails until one of them is deleted.
+        raise MQMIError.failed(
+            CMQC.MQRC_OBJECT_NOT_UNIQUE,
+            f"{name} is both a queue of {qm.name} and a shared queue of its group",
+        )
     found = qm.find(name)
     if found is None:
         raise MQMIError.failed(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"no queue {name} on {qm.name}")

@@ -8,6 +8,8 @@ Redis implements the same primitives for members in other processes.
 
 from __future__ import annotations
 
+from qsg.core.copies import CopyHolder
+from qsg.core.grouprepo import GroupRepository
 from qsg.core.memstore import MemoryStore
 from qsg.core.perfevents import PerformanceQueueManager
 from qsg.core.queue import check_name
@@ -16,13 +18,27 @@ from qsg.core.store import MessageStore
 
 
 class QueueSharingGroup:
-    """A QSG: a name (1 to 4 characters) and the repository its members share."""
+    """A QSG: a name (1 to 4 characters), the definitions its members see (``shared``:
+    its shared queues and CF structures, over the coupling facility's store) and its
+    shared repository (``repository``: Db2's tables, where GROUP and SHARED definitions
+    are kept, ``qsg.core.grouprepo``)."""
 
-    def __init__(self, name: str, *, store: MessageStore | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        store: MessageStore | None = None,
+        repository: GroupRepository | None = None,
+    ) -> None:
         check_name(name, "queue-sharing group", longest=4)
         self.name = name
         self.shared = Repository(store if store is not None else MemoryStore())
+        self.repository = repository if repository is not None else GroupRepository()
         self.members: list[str] = []
+        #: The members running now, by name: where a GROUP command's generated COPY
+        #: commands go (``qsg.core.copies``). A member leaves it when it stops and
+        #: comes back when it starts, refreshing its copies.
+        self.active: dict[str, CopyHolder] = {}
         #: The members' rules, by name: the queue managers that issue their own event
         #: message when a shared queue's depth event fires (``qsg.core.perfevents``).
         self.event_members: dict[str, PerformanceQueueManager] = {}

@@ -55,7 +55,7 @@ def queue(view: QueueView) -> Attributes:
     """DISPLAY QUEUE: QUEUE, TYPE and QSGDISP first, then the type's own attributes,
     then a local queue's CURDEPTH, IPPROCS and OPPROCS."""
     status = None
-    if view.local:
+    if view.local and view.obj.qsg_disp != CMQC.MQQSGD_GROUP:  # a GROUP object has none
         status = {"CURDEPTH": view.depth, "IPPROCS": view.ipprocs, "OPPROCS": view.opprocs}
     return shown(view.obj, table.queue_type(view.obj.q_type), status)
 

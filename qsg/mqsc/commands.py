@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from qsg import CMQC
 from qsg import CMQCFC as F
 from qsg.core import cfstate
+from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
@@ -408,8 +409,8 @@ def scope_refused(parsed: Parsed, q_mgr: str, qsg: str, active: Sequence[str]) -
         return _failed(me, parsed.verb, line)
     if cmdscope != q_mgr:
         for command in parsed.commands:
-            word = _GROUP_DISPOSITIONS.get(command.attributes.get("qsg_disp", CMQC.MQQSGD_Q_MGR))
-            if word is not None:
+            word = command.qsgdisp  # QSGDISP(...) as given (``reader.Command``)
+            if word in _GROUP_DISPOSITIONS.values():
                 line = f"CSQN133E {me} CMDSCOPE NOT ALLOWED WITH DISPOSITION {word}"
                 return _failed(me, parsed.verb, line)
     return None
@@ -456,7 +457,15 @@ def answer(request: Request, snap: Snapshot) -> Reply:
     me = prefix(snap.q_mgr)
     if request.object_type == "GROUP":
         return _group(snap)
-    found = display.select(request, snap)
+    try:
+        found = display.select(request, snap)
+    except MQMIError as error:  # QSGDISP(ALL | GROUP) while the repository is down
+        return _failed(
+            me,
+            request.verb,
+            f"CSQ5003A {me} CSQ5CONN CONNECTION TO DB2 PENDING, NO ACTIVE DB2",
+            f"CSQM090E {me} CSQMDRTS {error.errorAsString()} ({error.reason})",
+        )
     lines: list[str] = []
     noun = request.object_type
     if not found:
@@ -497,20 +506,57 @@ def _group(snap: Snapshot) -> Reply:
 
 def _change(qm: QMgr, parsed: Parsed) -> Reply:
     me = prefix(qm.name)
+    lines: list[str] = []
     for command in parsed.commands:
         try:
-            reader.apply(qm, [command])
+            for generated in reader.apply(qm, [command]):
+                lines += _generated(qm.name, parsed.verb, command.verb, generated)
         except MQSCError as error:
             cause = error.problems[0].message.split(": ", 1)[-1]
-            return _failed(me, parsed.verb, *_refused(me, command, cause))
+            return _failed(me, parsed.verb, *_refused(me, command, cause, error.__cause__))
     verb = parsed.commands[0].verb if parsed.commands else "DEFINE"
-    return Reply((_done(me, parsed.verb, verb),))
+    return Reply((*lines, _done(me, parsed.verb, verb)))
 
 
-def _refused(me: str, command: reader.Command, cause: str) -> tuple[str, ...]:
+def _generated(q_mgr: str, what: str, verb: str, generated: Generated) -> list[str]:
+    """A GROUP command's generated COPY commands as z/OS reports a command it sent to
+    the group: CSQN138I, each member's responses under CSQN121I, then CSQN122I, whose
+    ABNORMAL says a member did not get (or lose) its copy; the GROUP command itself
+    stands (IBM: "DELETE queues", QSGDISP(GROUP))."""
+    me = prefix(q_mgr)
+    sent = len(generated.outcomes)
+    lines = [
+        f"CSQN138I {me} '{generated.command}' COMMAND GENERATED FOR CMDSCOPE(*), SENT TO {sent}"
+    ]
+    for member, why in generated.outcomes:
+        them = prefix(member)
+        lines.append(f"CSQN121I {me} '{what}' COMMAND RESPONSES FROM {member}")
+        if why:
+            csect = _CSECT.get(verb, "CSQMMSGP")
+            lines += [
+                f"CSQM090E {them} {csect} {' '.join(why.split())}",
+                f"CSQ9023E {them} {csect} ' {what}' ABNORMAL COMPLETION",
+            ]
+        else:
+            lines.append(_done(them, what, verb))
+    ending = "ABNORMAL" if generated.missed else "NORMAL"
+    lines.append(f"CSQN122I {me} '{what}' COMMAND FOR CMDSCOPE(*) {ending} COMPLETION")
+    return lines
+
+
+def _refused(
+    me: str, command: reader.Command, cause: str, error: BaseException | None = None
+) -> tuple[str, ...]:
     """Why the queue manager refused a DEFINE, ALTER or DELETE, as CSQM messages."""
     csect = _CSECT.get(command.verb, "CSQMMSGP")
     what = f"{command.object_type}({command.name})" if command.name else command.object_type
+    if isinstance(error, MQMIError) and error.reason == CMQC.MQRC_DB2_NOT_AVAILABLE:
+        # UNVERIFIED: the exact CSQ5 reply of a command that needs Db2 while it is down
+        # could not be retrieved; CSQ5003A is the Db2 manager's "no active Db2" message.
+        return (
+            f"CSQ5003A {me} CSQ5CONN CONNECTION TO DB2 PENDING, NO ACTIVE DB2",
+            f"CSQM090E {me} {csect} {what}: MQRC_DB2_NOT_AVAILABLE (2342)",
+        )
     if "already defined" in cause:
         return (f"CSQM095I {me} {csect} {what} ALREADY EXISTS",)
     if "there is no" in cause or "no queue" in cause:

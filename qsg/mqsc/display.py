@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from operator import ge, gt, le, lt
 
+from qsg import CMQC
 from qsg.core import attributes
 from qsg.core.attributes.qmgr import DISPLAY_GROUPS
-from qsg.core.errors import QSGError
+from qsg.core.errors import MQMIError, QSGError
 from qsg.core.objects import (
     AliasQueue,
     CFStructure,
@@ -92,21 +93,28 @@ TYPES = {
 }
 OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL")
 #: QSGDISP(...) as DISPLAY takes it, per family: the dispositions each value selects
-#: (IBM: "DISPLAY QUEUE", "DISPLAY CHANNEL"). LIVE, the default, is QMGR and COPY and, in
-#: MQSC's DISPLAY QUEUE, the shared queues; ALL adds GROUP; PRIVATE is QMGR or COPY.
+#: (IBM: "DISPLAY QUEUE", "DISPLAY CHANNEL", "DISPLAY PROCESS"). LIVE, the default, is
+#: QMGR and COPY and, in MQSC's DISPLAY QUEUE, the shared queues; ALL adds GROUP;
+#: PRIVATE is QMGR or COPY. PCF's Inquire Queue reads its default, MQQSGD_LIVE, without
+#: the shared queues ("Inquire Queue": "MQQSGD_LIVE ... defined as MQQSGD_Q_MGR or
+#: MQQSGD_COPY"; IBM's metrics code asks for MQQSGD_ALL to see them): ``PCF_LIVE``.
+PCF_LIVE = "LIVE(PCF)"
+_OBJECTS = {
+    "LIVE": frozenset({"QMGR", "COPY"}),
+    "ALL": frozenset({"QMGR", "COPY", "GROUP"}),
+    "PRIVATE": frozenset({"QMGR", "COPY"}),
+    PCF_LIVE: frozenset({"QMGR", "COPY"}),
+    **{d: frozenset({d}) for d in ("QMGR", "COPY", "GROUP")},
+}
 DISPOSITIONS: dict[str, dict[str, frozenset[str]]] = {
     "QUEUE": {
+        **_OBJECTS,
         "LIVE": frozenset({"QMGR", "COPY", "SHARED"}),
         "ALL": frozenset({"QMGR", "COPY", "GROUP", "SHARED"}),
-        "PRIVATE": frozenset({"QMGR", "COPY"}),
-        **{d: frozenset({d}) for d in ("QMGR", "COPY", "GROUP", "SHARED")},
+        "SHARED": frozenset({"SHARED"}),
     },
-    "CHANNEL": {
-        "LIVE": frozenset({"QMGR", "COPY"}),
-        "ALL": frozenset({"QMGR", "COPY", "GROUP"}),
-        "PRIVATE": frozenset({"QMGR", "COPY"}),
-        **{d: frozenset({d}) for d in ("QMGR", "COPY", "GROUP")},
-    },
+    "CHANNEL": _OBJECTS,
+    "PROCESS": _OBJECTS,
 }
 #: What WHERE cannot filter on: how an object is chosen, not what it shows.
 _NOT_FILTERS = frozenset({"QSGDISP", "CMDSCOPE"})
@@ -306,6 +314,10 @@ def select(request: Request, snapshot: Snapshot) -> list[Found]:
     """The objects of ``snapshot`` that answer ``request``, in name order."""
     kind = request.kind
     dispositions = DISPOSITIONS.get(kind, {}).get(request.qsgdisp)
+    if dispositions is not None and "GROUP" in dispositions and snapshot.group is None:
+        raise MQMIError.failed(
+            CMQC.MQRC_DB2_NOT_AVAILABLE, "QSGDISP(GROUP) objects are in the shared repository"
+        )
     found: list[Found] = []
     for message, name, attrs in _candidates(request, snapshot):
         if not fnmatchcase(name, request.name) and request.object_type not in UNNAMED:
@@ -340,9 +352,11 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     kind, message = request.kind, MESSAGES.get(request.kind, "")
     if kind == "QUEUE":
         wanted = request.object_type if request.object_type != "QUEUE" else request.type or "ALL"
-        for name, view in snap.queues.items():
+        group = (snap.group or {}).get("QUEUE", {})
+        views = [*snap.queues.values(), *(QueueView(obj) for obj in group.values())]
+        for view in views:
             if wanted == "ALL" or A.QUEUE_TYPES[view.obj.q_type] == wanted:
-                yield message, name, A.queue(view)
+                yield message, view.obj.name, A.queue(view)
     elif kind == "QSTATUS":
         for name, view in snap.queues.items():
             if not view.local:
@@ -355,6 +369,8 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     elif kind == "CHANNEL":
         for name, channel in snap.channels.items():
             yield message, name, A.channel(channel)
+        for name, obj in (snap.group or {}).get("CHANNEL", {}).items():
+            yield message, name, A.channel(ChannelView(obj))
     elif kind == "CHSTATUS":
         for name, channel in snap.channels.items():
             if channel.status != "INACTIVE":  # a channel that never ran has no status
@@ -373,6 +389,8 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     elif kind == "PROCESS":
         for name, process in snap.processes.items():
             yield message, name, A.process(process)
+        for name, obj in (snap.group or {}).get("PROCESS", {}).items():
+            yield message, name, A.process(obj)
     elif kind in ("NAMELIST", "STGCLASS"):
         known = snap.namelists if kind == "NAMELIST" else snap.storage_classes
         for name, record in known.items():
@@ -433,7 +451,7 @@ FIXED = {
     "QMGR": 1,
     "CFSTRUCT": 1,
     "CFSTATUS": 2,
-    "PROCESS": 1,
+    "PROCESS": 2,  # PROCESS and QSGDISP
     "NAMELIST": 2,
     "STGCLASS": 3,
     "GROUP": 0,

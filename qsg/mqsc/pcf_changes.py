@@ -18,7 +18,7 @@ from qsg.core import attributes as table
 from qsg.core.attributes.kinds import Names, Text
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
-from qsg.mqsc import commands, reader
+from qsg.mqsc import commands, dispositions, reader
 from qsg.mqsc.errors import MQSCError
 from qsg.mqsc.pcf import Message, PCFError, Value
 from qsg.mqsc.pcf_parameters import (
@@ -89,6 +89,20 @@ def _refusal(error: MQSCError) -> int:
     return F.MQRCCF_ATTR_VALUE_ERROR
 
 
+#: QSGDisposition's values as QSGDISP words (``qsg.mqsc.dispositions``).
+_QSGDISP = {value: word for word, value in dispositions.WORDS.items()}
+
+
+def _qsgdisp(p: Parameters) -> list[Word]:
+    """QSGDisposition (MQIA_QSG_DISP) as the command's QSGDISP word, if given."""
+    value = p.integer(CMQC.MQIA_QSG_DISP)
+    if value is None:
+        return []
+    if value not in _QSGDISP:
+        raise PCFError(F.MQRCCF_DISPOSITION_CONFLICT, f"QSGDisposition {value}", CMQC.MQIA_QSG_DISP)
+    return [("QSGDISP", _QSGDISP[value], False)]
+
+
 def create_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     return _define(message, qm, "DEFINE")
 
@@ -104,7 +118,8 @@ def _define(message: Message, qm: QMgr, verb: str) -> Reply:
     replace = p.integer(F.MQIACF_REPLACE) if verb == "DEFINE" else None
     scope(p, qm)
     object_type = queue_type(q_type if q_type is not None else 0)
-    words = _attributes(p.rest(), object_type)
+    disposition = _qsgdisp(p)
+    words = [*_attributes(p.rest(), object_type), *disposition]
     if replace == F.MQRP_YES:
         words.append(("REPLACE", None, False))
     return _run(qm, verb, object_type, name, words)
@@ -129,15 +144,22 @@ def delete_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     name = object_name(p.string(CMQC.MQCA_Q_NAME, required=True), CMQC.MQCA_Q_NAME)
     q_type = p.integer(CMQC.MQIA_Q_TYPE)
     purge = p.integer(F.MQIACF_PURGE)
+    disposition = _qsgdisp(p)
     scope(p, qm)
     p.done()
     found = qm.find(name)
-    if found is None:
+    obj = found[1] if found is not None else None
+    if disposition == [("QSGDISP", "GROUP", False)] and qm.qsg is not None:
+        try:
+            obj = qm.qsg.repository.get("QUEUE", name)  # the GROUP object is Db2's
+        except MQMIError as error:
+            raise PCFError(error.reason, str(error)) from None
+    if obj is None:
         raise PCFError(CMQC.MQRC_UNKNOWN_OBJECT_NAME, f"no queue {name}")
-    if q_type is not None and q_type != CMQC.MQQT_ALL and found[1].q_type != q_type:
+    if q_type is not None and q_type != CMQC.MQQT_ALL and obj.q_type != q_type:
         raise PCFError(F.MQRCCF_OBJECT_WRONG_TYPE, f"{name} is another type of queue")
-    object_type = Q_TYPES[found[1].q_type]
-    words: list[Word] = []
+    object_type = Q_TYPES[obj.q_type]
+    words: list[Word] = [*disposition]
     if purge == F.MQPO_YES and object_type == "QLOCAL":
         words.append(("PURGE", None, False))
     return _run(qm, "DELETE", object_type, name, words)

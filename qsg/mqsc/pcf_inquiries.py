@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from qsg import CMQC
 from qsg import CMQCFC as F
+from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
 from qsg.mqsc import display
+from qsg.mqsc.attributes import QSGDISP, QUEUE_TYPES
 from qsg.mqsc.display import Found, Request
 from qsg.mqsc.pcf import Message, PCFError, Value
 from qsg.mqsc.pcf_names import BARE, CF_STATUS_TYPES, FAMILIES, Name
@@ -21,7 +23,7 @@ from qsg.mqsc.status import Snapshot
 
 
 def _objects(request: Request, snapshot: Snapshot, missing: int) -> Reply:
-    found = display.select(request, snapshot)
+    found = _select(request, snapshot)
     if not found:
         raise PCFError(missing, f"nothing matches {request.name}")
     family = FAMILIES[request.kind]
@@ -51,9 +53,10 @@ def _as_parameters(family: dict[str, Name], found: Found) -> list[tuple[int, Val
     return out
 
 
-#: QSGDisposition's values as DISPLAY's QSGDISP words.
+#: QSGDisposition's values as DISPLAY's QSGDISP words; PCF's LIVE leaves the shared
+#: queues out (``display.PCF_LIVE``).
 _DISPOSITIONS = {
-    CMQC.MQQSGD_LIVE: "LIVE",
+    CMQC.MQQSGD_LIVE: display.PCF_LIVE,
     CMQC.MQQSGD_ALL: "ALL",
     CMQC.MQQSGD_Q_MGR: "QMGR",
     CMQC.MQQSGD_COPY: "COPY",
@@ -63,12 +66,26 @@ _DISPOSITIONS = {
 }
 
 
+def _select(request: Request, snapshot: Snapshot) -> list[Found]:
+    """``display.select``; MQRC_DB2_NOT_AVAILABLE as the reply's reason when GROUP
+    objects are asked for while the shared repository is down."""
+    try:
+        return display.select(request, snapshot)
+    except MQMIError as error:
+        raise PCFError(error.reason, str(error)) from None
+
+
+_Q_TYPES = {word: value for value, word in QUEUE_TYPES.items()}
+_QSG_DISPS = {word: value for value, word in QSGDISP.items()}
+
+
 def _disposition(p: Parameters) -> str:
-    """QSGDisposition (MQIA_QSG_DISP) as a QSGDISP word; LIVE when not given. qsg answers
-    LIVE as MQSC's DISPLAY QUEUE does, with the shared queues (docs/mqsc.md)."""
+    """QSGDisposition (MQIA_QSG_DISP) as a QSGDISP word; MQQSGD_LIVE when not given,
+    which in PCF is the QMGR and COPY objects only: a shared queue is listed for
+    MQQSGD_ALL or MQQSGD_SHARED ("Inquire Queue"; docs/mqsc.md)."""
     value = p.integer(CMQC.MQIA_QSG_DISP)
     if value is None:
-        return "LIVE"
+        return display.PCF_LIVE
     if value not in _DISPOSITIONS:
         raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"QSGDisposition {value}", CMQC.MQIA_QSG_DISP)
     return _DISPOSITIONS[value]
@@ -100,10 +117,12 @@ def inquire_q_names(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p.done()
     object_type = "QUEUE" if q_type in (None, CMQC.MQQT_ALL) else queue_type(q_type)
     request = Request(object_type, name, everything=True, qsgdisp=disposition)
-    found = display.select(request, snapshot)
+    found = _select(request, snapshot)
     names = [f.name for f in found]
-    types = [snapshot.queues[n].obj.q_type for n in names]
-    disps = [snapshot.queues[n].obj.qsg_disp for n in names]
+    # One name can be listed twice (its COPY and its GROUP object): each from its own.
+    shown = [dict(f.attributes) for f in found]
+    types = [_Q_TYPES[str(a["TYPE"])] for a in shown]
+    disps = [_QSG_DISPS[str(a["QSGDISP"])] for a in shown]
     return [[(F.MQCACF_Q_NAMES, names), (F.MQIACF_Q_TYPES, types), (F.MQIACF_QSG_DISPS, disps)]]
 
 

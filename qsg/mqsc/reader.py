@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qsg import CMQC, CMQCFC
-from qsg.core import attributes
+from qsg.core import attributes, copies
+from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
 from qsg.core.objects import (
     AliasQueue,
@@ -29,7 +30,7 @@ from qsg.core.objects import (
 )
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition, check_name
-from qsg.mqsc import lexer, schema
+from qsg.mqsc import dispositions, lexer, schema
 from qsg.mqsc.errors import MQSCError, Problem, cut, shown
 
 _QUEUE_TYPES = {
@@ -59,6 +60,10 @@ class Command:
     replace: bool = False
     like: str = ""
     purge: bool = False
+    #: QSGDISP(...) as given: QMGR, COPY, GROUP, PRIVATE or SHARED ("" when not given:
+    #: QMGR, but for ALTER and DELETE also the shared queue of the name, if that is all
+    #: there is; ``qsg.mqsc.dispositions``).
+    qsgdisp: str = ""
     source: str = ""
     line: int = 0
     column: int = 0
@@ -150,7 +155,7 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
     attributes: dict[str, Any] = {}
     kept: dict[str, Any] = {}
     seen: set[str] = set()
-    options: dict[str, Any] = {"replace": False, "like": "", "purge": False}
+    options: dict[str, Any] = {"replace": False, "like": "", "purge": False, "qsgdisp": ""}
     count = len(problems)
     for item in items[2:]:
         what = f"{verb} {object_type}"
@@ -177,6 +182,13 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
             continue
         if item.word == "LIKE" and verb == "DEFINE" and object_type != "QMGR":
             options["like"] = item.value
+            continue
+        if item.word == "QSGDISP" and object_type in dispositions.TAKING:
+            value = item.value.upper()
+            if value not in dispositions.WORDS:
+                allowed = " | ".join(dispositions.WORDS)
+                problem(item, f"QSGDISP({cut(item.value)}): not one of {allowed}", at_value=True)
+            options["qsgdisp"] = value
             continue
         keyword = keywords.get(item.word) if verb != "DELETE" else None
         if keyword is None:
@@ -258,15 +270,20 @@ def _bare(word: str, verb: str, object_type: str) -> tuple[str | schema.Keyword,
 
 
 # ---- applying ------------------------------------------------------------------------
-def apply(qm: QMgr, commands: list[Command]) -> None:
-    """Run the commands on ``qm`` in order; MQSCError at the first one it refuses."""
+def apply(qm: QMgr, commands: list[Command]) -> list[Generated]:
+    """Run the commands on ``qm`` in order; MQSCError at the first one it refuses.
+    Returns what the GROUP commands among them generated for the group's members."""
+    generated: list[Generated] = []
     for command in commands:
         try:
-            _apply(qm, command)
+            done = _apply(qm, command)
         except (ValueError, MQMIError) as error:
             what = f"{command.verb} {command.object_type}"
             # The cause is kept: the PCF command server answers with its reason code.
             raise MQSCError([command.problem(f"{what}: {error}")]) from error
+        if done is not None:
+            generated.append(done)
+    return generated
 
 
 def load(qm: QMgr, text: str, source: str = "<mqsc>") -> list[Command]:
@@ -288,39 +305,127 @@ def _stamped(qm: QMgr, command: Command) -> Command:
     return dataclasses.replace(command, kept={**command.kept, **stamps})
 
 
-def _apply(qm: QMgr, command: Command) -> None:
+def _apply(qm: QMgr, command: Command) -> Generated | None:
     command = _stamped(qm, command)
-    kind, name = command.object_type, command.name
+    kind = command.object_type
     if kind == "QMGR":
         _alter_qmgr(qm, command)
-    elif kind == "CFSTRUCT":
+        return None
+    if kind == "CFSTRUCT":
         _cf_structure(qm, command)
-    elif kind == "CHANNEL":
-        _channel(qm, command)
-    elif kind == "PROCESS":
-        record = _record(qm.local.processes, command, ProcessDefinition)
-        if record is not None:
-            qm.define_process(record, replace=command.replace or command.verb == "ALTER")
-    elif kind == "NAMELIST":
+        return None
+    if kind == "NAMELIST":
         _kept_only(qm.local.namelists, command, NamelistDefinition)
-    elif kind == "STGCLASS":
+        return None
+    if kind == "STGCLASS":
         _kept_only(qm.local.storage_classes, command, StorageClass)
-    elif command.verb == "DELETE":
-        found = qm.find(name)
-        if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
-            raise ValueError(f"there is no {kind}({name})")
-        qm.delete_queue(name, purge=command.purge)
-    elif command.verb == "ALTER":
-        found = qm.find(name)
-        if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
-            raise ValueError(f"there is no {kind}({name}) to alter")
-        old, new = found[1], _replaced(found[1], command)
+        return None
+    table = dispositions.TAKING[kind]
+    word = dispositions.checked(qm, command.verb, kind, command.qsgdisp)
+    if word == "GROUP":
+        return _group(qm, command, table)
+    if command.verb == "DEFINE":
+        _define(qm, command, table, word)
+        return None
+    old = _target(qm, command, table, word)
+    if command.verb == "DELETE":
+        if table == "QUEUE":
+            qm.delete_queue(command.name, purge=command.purge)
+        else:
+            del (qm.local.channels if table == "CHANNEL" else qm.local.processes)[command.name]
+        return None
+    new = _replaced(old, command)
+    if table == "QUEUE":
         qm.define(new, replace=True)
         local = isinstance(new, QueueDefinition) and new.q_type == CMQC.MQQT_LOCAL
         if local and isinstance(old, QueueDefinition) and isinstance(new, QueueDefinition):
             qm.triggering_changed(old, new)  # conditions already met: a trigger message
+    elif table == "CHANNEL":
+        _check_channel_keywords(new, command)
+        qm.define_channel(new, replace=True)
     else:
-        qm.define(_new_queue(qm, command), replace=command.replace)
+        qm.define_process(new, replace=True)
+    return None
+
+
+def _target(qm: QMgr, command: Command, table: str, word: str) -> Any:
+    """The object an ALTER or DELETE acts on (``qsg.mqsc.dispositions``)."""
+    kind, name = command.object_type, command.name
+    if word == "SHARED" or (word == "" and name not in copies.PAGE_SET_0[table].objects(qm)):
+        shared = qm.qsg.shared.queues.get(name) if qm.qsg is not None else None
+        if shared is None or table != "QUEUE" or shared.q_type != _QUEUE_TYPES[kind]:
+            raise ValueError(f"there is no {kind}({name}) of QSGDISP({word or 'QMGR'})")
+        return shared
+    old = dispositions.on_page_set(qm, table, name, word)
+    if old is None or (table == "QUEUE" and old.q_type != _QUEUE_TYPES[kind]):
+        raise ValueError(f"there is no {kind}({name}) of QSGDISP({word or 'QMGR'})")
+    return old
+
+
+def _define(qm: QMgr, command: Command, table: str, word: str) -> None:
+    """DEFINE with QSGDISP QMGR, COPY or SHARED."""
+    kind, name = command.object_type, command.name
+    if word == "COPY":
+        group = dispositions.group_row(qm, table, name)
+        if group is None or (table == "QUEUE" and group.q_type != _QUEUE_TYPES[kind]):
+            raise ValueError(f"there is no {kind}({name}) of QSGDISP(GROUP) to copy")
+        # LIKE is ignored with QSGDISP(COPY): the GROUP object of the name is the model.
+        copies.define_copy(qm, table, _replaced(group, command))
+        return
+    held = copies.PAGE_SET_0[table].objects(qm).get(name)
+    if held is not None and held.qsg_disp == CMQC.MQQSGD_COPY:
+        raise ValueError(f"{kind}({name}) is already defined with QSGDISP(COPY)")
+    record = dataclasses.replace(_new(qm, command, table), qsg_disp=dispositions.WORDS[word])
+    if table == "QUEUE":
+        qm.define(record, replace=command.replace)
+    elif table == "CHANNEL":
+        qm.define_channel(record, replace=command.replace)
+    else:
+        qm.define_process(record, replace=command.replace)
+
+
+def _new(qm: QMgr, command: Command, table: str) -> Any:
+    """A DEFINE's record, maybe LIKE an object of this member's page set 0 (QMGR or
+    COPY: "GROUP objects are not searched"); the LIKE object's disposition is never
+    copied: the caller sets the command's."""
+    if table == "QUEUE":
+        return _new_queue(qm, command)
+    known = qm.local.channels if table == "CHANNEL" else qm.local.processes
+    record = _record(known, command, ChannelDefinition if table == "CHANNEL" else ProcessDefinition)
+    if table == "CHANNEL":
+        _check_channel_keywords(record, command)
+    return record
+
+
+def _group(qm: QMgr, command: Command, table: str) -> Generated:
+    """DEFINE, ALTER or DELETE with QSGDISP(GROUP): the repository's object first, then
+    the generated COPY command on every active member (``qsg.core.copies.fan_out``)."""
+    assert qm.qsg is not None
+    kind, name = command.object_type, command.name
+    old = dispositions.group_row(qm, table, name)
+    held = qm.qsg.repository.get(table, name) if old is None else old
+    mismatch = old is not None and table == "QUEUE" and old.q_type != _QUEUE_TYPES[kind]
+    if command.verb == "DEFINE":
+        record = dataclasses.replace(_new(qm, command, table), qsg_disp=CMQC.MQQSGD_GROUP)
+        # A member process joining a running group replays the group's definitions: the
+        # one already there is no conflict (``GroupRepository.joining``).
+        replayed = qm.qsg.repository.joining and held == record
+        if held is not None and not replayed and (not command.replace or mismatch or old is None):
+            disp = copies.WORDS[held.qsg_disp]
+            raise ValueError(f"{kind}({name}) QSGDISP({disp}) is already defined")
+    elif old is None or mismatch:
+        raise ValueError(f"there is no {kind}({name}) of QSGDISP(GROUP)")
+    elif command.verb == "DELETE":
+        qm.qsg.repository.delete(table, name)
+        text = dispositions.copy_command("DELETE", kind, old)
+        return copies.fan_out(qm.qsg.active, table, text, name)
+    else:
+        record = _replaced(old, command)
+        if table == "CHANNEL":
+            _check_channel_keywords(record, command)
+    qm.qsg.repository.put(table, record)
+    text = dispositions.copy_command("DEFINE", kind, record)
+    return copies.fan_out(qm.qsg.active, table, text, record)
 
 
 def _new_queue(qm: QMgr, command: Command) -> Any:
@@ -329,8 +434,8 @@ def _new_queue(qm: QMgr, command: Command) -> Any:
         found = qm.find(command.like)
         if found is None or found[1].q_type != _QUEUE_TYPES[kind]:
             raise ValueError(f"LIKE({command.like}) names no {kind}")
-        # "The disposition of the LIKE object is not copied" (DEFINE queues): QMGR
-        # unless the command gives its own QSGDISP.
+        # "The disposition of the LIKE object is not copied" (DEFINE queues): the
+        # caller gives the command's own.
         return _replaced(found[1], command, name=command.name, qsg_disp=CMQC.MQQSGD_Q_MGR)
     if kind == "QMODEL":
         attrs.setdefault("definition_type", CMQC.MQQDT_TEMPORARY_DYNAMIC)
@@ -347,6 +452,8 @@ def _replaced(base: Any, command: Command, **more: Any) -> Any:
 
 def _cf_structure(qm: QMgr, command: Command) -> None:
     known = qm.qsg.shared.structures if qm.qsg is not None else {}
+    if command.verb == "DELETE" and qm.qsg is not None and command.name in known:
+        qm.qsg.repository.delete("CFSTRUCT", command.name)  # 2342 while Db2 is down
     record = _record(known, command, CFStructure)
     if record is not None:
         rules = sorted(k for k in command.attributes if k.startswith("offload_"))
@@ -356,22 +463,19 @@ def _cf_structure(qm: QMgr, command: Command) -> None:
         qm.define_structure(record, replace=command.replace or command.verb == "ALTER")
 
 
-def _channel(qm: QMgr, command: Command) -> None:
-    record = _record(qm.local.channels, command, ChannelDefinition)
-    if record is not None:
-        # An ALTER (or a LIKE) without CHLTYPE: the keywords are checked against the
-        # channel's own type, as a DEFINE's are against the type it gives.
-        wrong = attributes.not_for(
-            attributes.channel_type(record),
-            [
-                *command.kept,
-                *(a.keyword for a in attributes.TABLE["CHANNEL"] if a.field in command.attributes),
-            ],
-        )
-        if wrong:
-            chltype = attributes.channel_type(record)
-            raise ValueError(f"{shown(wrong[0])} is not a keyword of CHANNEL CHLTYPE({chltype})")
-        qm.define_channel(record, replace=command.replace or command.verb == "ALTER")
+def _check_channel_keywords(record: ChannelDefinition, command: Command) -> None:
+    """An ALTER (or a LIKE) without CHLTYPE: the keywords are checked against the
+    channel's own type, as a DEFINE's are against the type it gives."""
+    wrong = attributes.not_for(
+        attributes.channel_type(record),
+        [
+            *command.kept,
+            *(a.keyword for a in attributes.TABLE["CHANNEL"] if a.field in command.attributes),
+        ],
+    )
+    if wrong:
+        chltype = attributes.channel_type(record)
+        raise ValueError(f"{shown(wrong[0])} is not a keyword of CHANNEL CHLTYPE({chltype})")
 
 
 def _kept_only(known: dict[str, Any], command: Command, make: type) -> None:

@@ -14,10 +14,11 @@ import dataclasses
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from qsg import CMQC
 from qsg.core import attributes as table
-from qsg.core import cfstate, geometry
+from qsg.core import cfstate, copies, geometry
 from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
 from qsg.core.objects import (
@@ -127,6 +128,10 @@ class Snapshot:
     #: Its namelists and storage classes (DISPLAY NAMELIST, DISPLAY STGCLASS), by name.
     namelists: Mapping[str, NamelistDefinition] = field(default_factory=dict)
     storage_classes: Mapping[str, StorageClass] = field(default_factory=dict)
+    #: The group's QSGDISP(GROUP) objects in its shared repository, by table (QUEUE,
+    #: CHANNEL, PROCESS) and name: what DISPLAY ... QSGDISP(ALL | GROUP) adds. None when
+    #: the repository is unavailable (MQRC_DB2_NOT_AVAILABLE); empty outside a QSG.
+    group: Mapping[str, Mapping[str, Any]] | None = field(default_factory=dict)
 
 
 #: A CF structure's use: entries, elements, max_entries, max_elements.
@@ -206,7 +211,20 @@ def take(
         dict(sorted(qm.local.processes.items())),
         dict(sorted(qm.local.namelists.items())),
         dict(sorted(qm.local.storage_classes.items())),
+        _group_objects(qm),
     )
+
+
+def _group_objects(qm: QMgr) -> dict[str, dict[str, Any]] | None:
+    """The QSG's GROUP objects by table, or None while its repository is unavailable."""
+    if qm.qsg is None:
+        return {}
+    try:
+        return {kind: qm.qsg.repository.group_objects(kind) for kind in copies.PAGE_SET_0}
+    except MQMIError as error:
+        if error.reason != CMQC.MQRC_DB2_NOT_AVAILABLE:
+            raise
+        return None
 
 
 def _structure(definition: CFStructure, usage: Usage | None, failed: bool) -> StructureView:

@@ -59,7 +59,7 @@ MODEL = (
     "smds_write",
     "smds_read",
 )
-QSG = ("members", "structures", "mqsc", "mqsc_file", "facilities")
+QSG = ("members", "structures", "mqsc", "mqsc_file", "facilities", "system_objects")
 STRUCTURE = ("size_kb", "cflevel", "recover", "recauto", "cfconlos", "preference", "duplex")
 QMGR = ("platform", "expryint", "mqsc", "mqsc_file", "listener", "connect_timeout")
 CHANNEL = ("name", "from", "to", "xmitq", "batch_size", "define_xmitq")
@@ -270,7 +270,10 @@ class _Loader:
                             continue
                         structures.append(structure)
             commands = self.mqsc(p, table)
-            out.append(QSGSpec(name, tuple(good), tuple(structures), tuple(commands), facilities))
+            system = r.take(p, table, "system_objects", "bool", True)
+            out.append(
+                QSGSpec(name, tuple(good), tuple(structures), tuple(commands), facilities, system)
+            )
         self.qmgr_names += [m for q in out for m in q.members]
         return out
 

@@ -16,6 +16,8 @@ from actors.costs import Costs
 from actors.topology import Topology
 from qsg.core.objects import CFStructure
 from qsg.mqsc.reader import Command
+from qsg.scenario import system
+from qsg.scenario.system import STRUCTURE
 
 NO_COSTS = Costs()
 
@@ -53,6 +55,8 @@ class QSGSpec:
     commands: tuple[Command, ...] = ()
     #: Its coupling facilities (``facilities``; empty: one, ``CF01``).
     facilities: tuple[str, ...] = ()
+    #: ``system_objects``: IBM's CSQ4INSS objects defined first (``qsg.scenario.system``).
+    system_objects: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,8 @@ class Scenario:
             topology.structures[qsg.name] = list(qsg.structures)
             if qsg.facilities:
                 topology.facilities[qsg.name] = qsg.facilities
+            if qsg.system_objects and all(s.name != STRUCTURE.name for s in qsg.structures):
+                topology.structures[qsg.name].insert(0, STRUCTURE)
         for qm in self.qmgrs:
             topology.add_qmgr(
                 qm.name,
@@ -123,6 +129,10 @@ class Scenario:
                 connect_timeout=qm.connect_timeout,
             )
         for qsg in self.qsgs:  # shared definitions through the first member
+            if qsg.system_objects:
+                members = (m for m in self.qmgrs if m.qsg == qsg.name)
+                own = [*qsg.commands, *(c for m in members for c in m.commands)]
+                topology.qmgrs[qsg.members[0]].commands += system.commands(own)
             topology.qmgrs[qsg.members[0]].commands += qsg.commands
         for qm in self.qmgrs:
             topology.qmgrs[qm.name].commands += qm.commands

@@ -43,6 +43,9 @@ def queues(pcf, pattern):
                 # (the PCF default, MQQSGD_LIVE, may leave them out).
                 CMQC.MQIA_QSG_DISP: CMQC.MQQSGD_ALL,
                 CMQCFC.MQIACF_Q_ATTRS: [CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQIA_MAX_Q_DEPTH],
+                # A z/OS queue manager lists shared queues only when asked: PCF's
+                # default (MQQSGD_LIVE) is its own and COPY queues.
+                CMQC.MQIA_QSG_DISP: CMQC.MQQSGD_ALL,
             }
         )
     except pymqi.MQMIError as error:

@@ -19,6 +19,8 @@ _CF = _ONE({CFSTRUCT})
 _PR = _ONE({PROCESS})
 _QM = _ONE({QMGR})
 _COUNT = Number(0, 999_999_999)
+#: A channel's or process's QSGDISP as its definition keeps it (SHARED is for queues).
+_QSGDISP = Choice({"QMGR": CMQC.MQQSGD_Q_MGR, "COPY": CMQC.MQQSGD_COPY, "GROUP": CMQC.MQQSGD_GROUP})
 
 CHLTYPE = Choice(
     {
@@ -153,11 +155,13 @@ CHANNELS: tuple[Attribute, ...] = (
     ),
     row(
         "QSGDISP",
-        Choice({"QMGR": CMQC.MQQSGD_Q_MGR}),
+        _QSGDISP,
         _CH,
         CMQC.MQQSGD_Q_MGR,
+        field="qsg_disp",
         parameter=CMQC.MQIA_QSG_DISP,
-        effect="QMGR: a member's own channel (GROUP and COPY channels are not simulated)",
+        effect="QMGR: a member's own channel; GROUP: kept in the shared repository, "
+        "COPY: a member's copy of a GROUP channel (qsg.core.copies)",
     ),
     row(
         "TRPTYPE",
@@ -758,11 +762,13 @@ PROCESSES: tuple[Attribute, ...] = (
     ),
     row(
         "QSGDISP",
-        Choice({"QMGR": CMQC.MQQSGD_Q_MGR}),
+        _QSGDISP,
         _PR,
         CMQC.MQQSGD_Q_MGR,
+        field="qsg_disp",
         parameter=CMQC.MQIA_QSG_DISP,
-        effect="QMGR: a member's own process (GROUP and COPY objects are not simulated)",
+        effect="QMGR: a member's own process; GROUP: kept in the shared repository, "
+        "COPY: a member's copy of a GROUP process (qsg.core.copies)",
     ),
     row(
         "DESCR",
