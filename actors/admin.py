@@ -27,7 +27,10 @@ import trio
 from actors.events import ChannelBatch, ChannelStateChanged, CommandFailed, EventLog, WorldEvent
 from actors.qmgr import QueueManager
 from qsg import CMQC
+from qsg.core import sharedchl
+from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
+from qsg.core.sharedchl import DispositionError, SharedInstance
 from qsg.mqsc import commands
 from qsg.mqsc.commands import Parsed, Reply
 from qsg.mqsc.status import ChannelView, Snapshot, Usage, take
@@ -54,11 +57,19 @@ class ChannelBoard:
             messages, batches = self._traffic.get(key, (0, 0))
             self._traffic[key] = (messages + event.messages, batches + 1)
 
-    def view(self, q_mgr: str, definition: ChannelDefinition) -> ChannelView:
-        key = (q_mgr, definition.name)
+    def view(
+        self, q_mgr: str, definition: ChannelDefinition, shared: SharedInstance | None = None
+    ) -> ChannelView:
+        """``q_mgr``'s channel ``definition``; a ``shared`` one's instance as its owner
+        runs it, with its disposition and owner (QMNAME)."""
+        owner = q_mgr if shared is None else shared.owner
+        key = (owner, definition.name)
         state, detail = self._state.get(key, ("INACTIVE", ""))
         messages, batches = self._traffic.get(key, (0, 0))
-        return ChannelView(definition, state, messages, batches, detail)
+        if shared is None:
+            return ChannelView(definition, state, messages, batches, detail)
+        disposition = sharedchl.NAMES.get(shared.disposition, "SHARED")
+        return ChannelView(definition, state, messages, batches, detail, disposition, owner)
 
 
 class Administered(Protocol):
@@ -73,8 +84,15 @@ class Administered(Protocol):
     @property
     def events(self) -> EventLog: ...
 
-    async def start_channel(self, q_mgr: str, channel: str) -> None: ...
-    async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def start_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]: ...
+    async def stop_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> None: ...
+    async def stop_chinit(self, q_mgr: str, *, restart: bool = True) -> None: ...
+    async def start_chinit(self, q_mgr: str) -> None: ...
+    def shared_instances(self, q_mgr: str) -> dict[str, SharedInstance]: ...
     async def recover_automatically(self, qsg: str, structure: str) -> None: ...
     def structure_changed(self) -> None: ...
 
@@ -89,7 +107,10 @@ async def snapshot(world: Administered, q_mgr: str) -> Snapshot:
     qm = world.qmgrs[q_mgr]
     rules = qm.rules
     board = world.channel_board
-    channels = {name: board.view(q_mgr, d) for name, d in rules.local.channels.items()}
+    shared = await qm.dispatch(lambda now: world.shared_instances(q_mgr), system=True)
+    channels = {
+        name: board.view(q_mgr, d, shared.get(name)) for name, d in rules.local.channels.items()
+    }
     members: dict[str, str] = {}
     usage: Usage | None = None
     if rules.qsg is not None:
@@ -170,6 +191,8 @@ async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
         return commands.answer(parsed.request, await snapshot(world, qm.name))
     if parsed.channel:
         return await _channel(world, qm, parsed)
+    if parsed.chinit:
+        return await _chinit(world, qm, parsed)
     if parsed.structures:
         return await _structure(world, qm, parsed)
     # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
@@ -210,7 +233,9 @@ async def structure_commanded(
 
 
 async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
-    """START or STOP CHANNEL: the sender's agent starts, or ends (STOPPED)."""
+    """START or STOP CHANNEL, with CHLDISP and CMDSCOPE: the sender's agent starts (on
+    the member IBM's CHLDISP x CMDSCOPE table gives, ``actors.world_channels``), or
+    ends (STOPPED). A refusal is one line naming IBM's reason or message."""
     name = parsed.channel
     definition = qm.rules.local.channels.get(name)
     if definition is None:
@@ -221,14 +246,32 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
         unusable = commands.xmitq_problem(qm.rules, definition)
         if unusable:
             return commands.channel_reply(qm.name, parsed, unusable)
+    chldisp = parsed.chldisp or "DEFAULT"
     try:
         if parsed.verb.startswith("STOP"):
-            await world.stop_channel(qm.name, name)
+            await world.stop_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
         else:
-            await world.start_channel(qm.name, name)
-    except ValueError as error:  # not running, say
+            await world.start_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
+    except DispositionError as error:
+        return commands.channel_reply(qm.name, parsed, error.detail)
+    except MQMIError as error:  # the member named by CMDSCOPE is not running, say
+        return commands.channel_reply(qm.name, parsed, str(error))
+    except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
         return commands.channel_reply(qm.name, parsed, str(error).split(" is ", 1)[-1])
     return commands.channel_reply(qm.name, parsed)
+
+
+async def _chinit(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
+    """START CHINIT; STOP CHINIT SHARED(RESTART | STOP) (``World.stop_chinit``)."""
+    me = commands.prefix(qm.name)
+    try:
+        if parsed.verb.startswith("STOP"):
+            await world.stop_chinit(qm.name, restart=parsed.option != "STOP")
+        else:
+            await world.start_chinit(qm.name)
+    except ValueError as error:
+        return Reply((f"CSQM090E {me} CSQXCRPS {str(error).upper()}",), failed=True)
+    return Reply((f"CSQM134I {me} CSQXCRPS {parsed.verb} COMMAND ACCEPTED",))
 
 
 __all__ = ["Administered", "ChannelBoard", "command", "failed", "responding", "snapshot"]

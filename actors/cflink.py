@@ -18,11 +18,13 @@ from typing import Protocol
 
 import greenback
 
+from coupling.chstatus import RedisChannelStatus
 from coupling.cleanup import adelete_group
 from coupling.direct import DirectTransport
 from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport
 from qsg.core.memstore import MemoryStore
+from qsg.core.sharedchl import MemoryChannelStatus, SharedChannelStatus
 from qsg.core.store import MessageStore
 
 #: Told of each failure of the facility a store call meets: QSG, reason code, why, and
@@ -59,6 +61,9 @@ class CFLink(Protocol):
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         """``qsg``'s store in the facility; ``on_failure`` hears each failure it meets."""
 
+    def channel_status(self, qsg: str) -> SharedChannelStatus:
+        """``qsg``'s shared channel status (who runs which shared channel)."""
+
     def cut(self, why: str) -> bool:
         """Fail every call to the facility with ``why`` ('' ends it); False if this link
         cannot be cut (in process)."""
@@ -82,6 +87,9 @@ class InProcess:
 
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         return MemoryStore()  # it never fails: nothing to tell
+
+    def channel_status(self, qsg: str) -> SharedChannelStatus:
+        return MemoryChannelStatus()
 
     def cut(self, why: str) -> bool:
         return False
@@ -128,6 +136,9 @@ class OnServer:
 
         store.on_failure = failed
         return store
+
+    def channel_status(self, qsg: str) -> SharedChannelStatus:
+        return RedisChannelStatus(self.transport, qsg)
 
     def cut(self, why: str) -> bool:
         self.transport.unavailable = why

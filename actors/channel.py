@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import trio
@@ -69,7 +70,7 @@ from actors.wire import (
 )
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC, CMQCFC
-from qsg.core import channels, chlevents, expiry
+from qsg.core import bugs, channels, chlevents, expiry, sharedsync
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
@@ -91,6 +92,32 @@ class ChannelSync:
     sequence: int = 0
     in_doubt: list[bytes] | None = None
     committed: int = 0
+
+
+class SharedSync:
+    """A shared channel's ``ChannelSync`` kept on SYSTEM.QSG.CHANNEL.SYNCQ
+    (``qsg.core.sharedsync``), through the sending agent's open ``handle``."""
+
+    def __init__(self, handle: Any, channel: str) -> None:
+        self.handle = handle
+        self.channel = channel
+
+    def load(self, now: float) -> ChannelSync:
+        record = sharedsync.read(self.handle, self.channel, now)
+        doubt = None if record.in_doubt is None else list(record.in_doubt)
+        return ChannelSync(record.sequence, doubt)
+
+    def save(self, sync: ChannelSync, now: float) -> None:
+        doubt = None if sync.in_doubt is None else tuple(sync.in_doubt)
+        sharedsync.write(
+            self.handle, self.channel, sharedsync.SyncRecord(sync.sequence, doubt), now
+        )
+
+
+def _keep(keeper: SharedSync | None, sync: ChannelSync, now: float) -> None:
+    """Write ``sync`` where a shared channel keeps it (a private one's is in memory)."""
+    if keeper is not None:
+        keeper.save(sync, now)
 
 
 class ChannelNetwork(Protocol):
@@ -134,6 +161,10 @@ class ChannelQueueManager(Protocol):
     def links(self) -> dict[str, trio.abc.Stream]: ...
     @property
     def receivers(self) -> dict[str, str]: ...
+    @property
+    def inbound(self) -> set[trio.CancelScope]: ...
+    @property
+    def chinit(self) -> bool: ...
 
     async def dispatch(self, call: Callable[[float], T], *, system: bool = False) -> T: ...
 
@@ -194,16 +225,33 @@ class _Agreed:
     batch_size: int
 
 
-async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> None:
+async def run_sender(
+    qm: ChannelQueueManager,
+    definition: ChannelDefinition,
+    *,
+    shared: bool = False,
+    recovering: bool = False,
+) -> None:
     """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
     send batches. When the partner cannot be reached or the link breaks, retry after
     SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop; when the
-    receiver ends the channel for a message it can neither put nor dead-letter, stop."""
-    sync = qm.syncq.setdefault(definition.name, ChannelSync())
+    receiver ends the channel for a message it can neither put nor dead-letter, stop.
+    A ``shared`` channel keeps its sync record on SYSTEM.QSG.CHANNEL.SYNCQ
+    (``SharedSync``), so that an instance started on another member (``recovering``
+    one a failed member ran) carries on from it."""
     conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
     xmitq = await qm.dispatch(
         lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
     )
+    keeper: SharedSync | None = None
+    if shared:  # its record is on the group's SYSTEM.QSG.CHANNEL.SYNCQ
+        handle = await qm.dispatch(
+            lambda now: conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
+        )
+        keeper = SharedSync(handle, definition.name)
+        sync = await qm.dispatch(keeper.load, system=True)
+    else:
+        sync = qm.syncq.setdefault(definition.name, ChannelSync())
     _state(qm, definition.name, "BINDING")
     attempt = 0
     frames: Frames | None = None
@@ -212,12 +260,14 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
             try:
                 frames = await _connect(qm, definition, sync)
                 qm.links[definition.name] = frames.stream
-                agreed = await _resynchronise(qm, sync, conn, xmitq, frames, definition)
+                agreed = await _resynchronise(
+                    qm, sync, conn, xmitq, frames, definition, keeper, recovering
+                )
                 frames.timeout = wire.receive_timeout(agreed.hbint)
                 attempt = 0
                 _state(qm, definition.name, "RUNNING")
                 while True:
-                    await _send_batch(qm, definition, sync, conn, xmitq, frames, agreed)
+                    await _send_batch(qm, definition, sync, conn, xmitq, frames, agreed, keeper)
             except ChannelBrokenError as error:
                 qm.links.pop(definition.name, None)
                 if frames is not None:  # the link given up on goes now, so that the
@@ -225,12 +275,18 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
                     # instance of the channel (AMQ9514E) until its receive timeout.
                     await trio.aclose_forcefully(frames.stream)
                     frames = None
-                if isinstance(error, ChannelEndedError):
-                    # The receiver backed the batch out before it said so: not in doubt.
-                    sync.sequence = channels.following(sync.sequence, -len(sync.in_doubt or ()))
-                    sync.in_doubt = None
-                if sync.in_doubt is None:  # nothing sent for good: the batch goes back
-                    await qm.dispatch(lambda now: conn.backout(), system=True)
+                ended = isinstance(error, ChannelEndedError)
+
+                def broken(now: float, ended: bool = ended) -> None:
+                    if ended:  # the receiver backed the batch out before it said so
+                        back = -len(sync.in_doubt or ())
+                        sync.sequence = channels.following(sync.sequence, back)
+                        sync.in_doubt = None
+                        _keep(keeper, sync, now)
+                    if sync.in_doubt is None:  # nothing sent for good: the batch goes back
+                        conn.backout()
+
+                await qm.dispatch(broken, system=True)
                 why = str(error)
                 if isinstance(error, ChannelTimeoutError):
                     why = wire.timeout_line(definition.name, definition.conn_name, error)
@@ -334,10 +390,13 @@ async def _resynchronise(
     xmitq: Any,
     frames: Frames,
     definition: ChannelDefinition,
+    keeper: SharedSync | None = None,
+    recovering: bool = False,
 ) -> _Agreed:
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
-    it out. After a restart its gets were already backed out, so a batch the receiver
-    did commit is taken off the transmission queue again by MsgId. Returns what the
+    it out. After a restart (or peer recovery, for a shared channel restarted on
+    another member) its gets were already backed out, so a batch the receiver did
+    commit is taken off the transmission queue again by MsgId. Returns what the
     receiver agreed (this end's values where it said none)."""
     answer = wire.status(await frames.reply())
     hbint = definition.heartbeat_interval if answer.hbint is None else answer.hbint
@@ -350,16 +409,19 @@ async def _resynchronise(
     if start is channels.Start.IN_SYNC:
         return agreed
     delivered = start is channels.Start.COMMIT
+    if delivered and recovering and bugs.DUPLICATE_ON_CHANNEL_RECOVERY in bugs.ACTIVE:
+        delivered = False  # the bug: the recovered instance sends its batch again
 
     def settle(now: float) -> None:
         if conn.uow.count:  # this life's gets are still held: end them
             conn.commit() if delivered else conn.backout()
         elif delivered:
             _remove(xmitq, msg_ids, now)
+        sync.sequence = answer.committed
+        sync.in_doubt = None
+        _keep(keeper, sync, now)
 
     await qm.dispatch(settle, system=True)
-    sync.sequence = answer.committed
-    sync.in_doubt = None
     return agreed
 
 
@@ -382,6 +444,7 @@ async def _send_batch(
     xmitq: Any,
     frames: Frames,
     agreed: _Agreed,
+    keeper: SharedSync | None = None,
 ) -> None:
     world = qm.world
     store = xmitq.repository.store
@@ -416,16 +479,24 @@ async def _send_batch(
     # numbering"); the batch goes with its first number and is confirmed by its last.
     first = channels.following(sync.sequence)
     last = channels.following(sync.sequence, len(batch))
-    # The batch and its end-of-batch flow travel together: once sent, it is in doubt.
+    # The batch and its end-of-batch flow travel together: once sent, it is in doubt
+    # (a shared channel's record says so on SYSTEM.QSG.CHANNEL.SYNCQ before it goes).
     sync.in_doubt = [m["md"]["MsgId"] for m in batch]
     sync.sequence = last
+    if keeper is not None:
+        await qm.dispatch(partial(_keep, keeper, sync), system=True)
     sent = trio.current_time()
     for message in batch:  # its age: how long since it left the transmission queue
         message["age"] = sent - message.pop("at")
     await frames.send({"t": "batch", "seq": first, "messages": batch})
     wire.confirmed(await frames.reply(), last)
-    await qm.dispatch(lambda now: conn.commit(), system=True)
-    sync.in_doubt = None
+
+    def commit(now: float) -> None:  # the batch and its record, in one step
+        conn.commit()
+        sync.in_doubt = None
+        _keep(keeper, sync, now)
+
+    await qm.dispatch(commit, system=True)
     now = trio.current_time()
     world.events.emit(
         ChannelBatch(now, qm.name, definition.name, last, len(batch), size, now - began)
@@ -491,6 +562,17 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
     that do not agree (AMQ9526E). A flow the protocol does not allow, a batch out of
     sequence, or a message that can be neither put nor dead-lettered ends this
     connection with its error line; nothing else."""
+    scope = trio.CancelScope()  # its channel initiator's end ends it
+    qm.inbound.add(scope)
+    try:
+        with scope:
+            await _receive(qm, stream)
+    finally:
+        qm.inbound.discard(scope)
+        await trio.aclose_forcefully(stream)
+
+
+async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
     frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     running = False
@@ -498,6 +580,11 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
         hello = wire.hello(await frames.receive())
         name = hello.channel
         definition = qm.rules.local.channels.get(name)
+        if not qm.chinit:
+            await frames.send(
+                {"t": "refused", "reason": f"the channel initiator of {qm.name} is not active"}
+            )
+            return
         if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
             return
@@ -552,7 +639,6 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
     finally:
         if running:
             del qm.receivers[name]
-        await trio.aclose_forcefully(stream)
 
 
 def _refusal(

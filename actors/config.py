@@ -92,6 +92,11 @@ ACTIONS: dict[str, str] = {
     # A peer starts the channel at its receiver as its sender, its batch numbered
     # ``amount`` from the sender's last message (0 replays it, 2 or more skip).
     "rogue_partner": "channel",
+    # A member's channel initiator: STOP CHINIT (SHARED(RESTART)), or its failure; its
+    # shared sending channels restart on other members; START CHINIT undoes either.
+    "stop_chinit": "qmgr",
+    "kill_chinit": "qmgr",
+    "start_chinit": "qmgr",
     "cf_unavailable": "qmgr?",
     "cf_available": "qmgr?",
     "cf_fail": "",
@@ -115,6 +120,8 @@ UNDO = {
     "kill": "restart",
     "pause": "resume",
     "stop_channel": "start_channel",
+    "stop_chinit": "start_chinit",
+    "kill_chinit": "start_chinit",
     "cf_unavailable": "cf_available",
     "cf_fail": "cf_restart",
     "structure_fail": "structure_recover",

@@ -156,6 +156,7 @@ SHIPPED: dict[str, Shipped] = {
     "remote-queue-expiry.toml": Shipped(65),
     "request-reply.toml": Shipped(6, ties=(REQUESTERS_TOGETHER,), ci=30),
     "serve-qsg.toml": Shipped(130),
+    "shared-channel-failover.toml": Shipped(50),
     "shared-queue-expiry.toml": Shipped(30, ties=(COSTED_STEPS_TOGETHER,)),
     "structure-failure.toml": Shipped(35),
     "sweep-base.toml": Shipped(5),

@@ -8,7 +8,10 @@ instead of discarding it) and ``SKIP_FENCING`` (a shared-queue scan under a stal
 fencing token is accepted), ``LOSE_ON_CF_RECOVERY`` (the coupling facility's recovery
 after a failure drops the persistent messages it should keep), ``RECOVER_SKIPS_LOG``
 (RECOVER CFSTRUCT restores the last backup and skips the members' log since, so the
-persistent messages put after the backup are lost and those got since come back).
+persistent messages put after the backup are lost and those got since come back),
+``DUPLICATE_ON_CHANNEL_RECOVERY`` (a shared channel restarted on a survivor backs out
+its batch in doubt that the receiver committed, and sends it again, as a wrong RESOLVE
+CHANNEL ACTION(BACKOUT) would).
 Nothing outside the tests (and ``bench/chaos_catches.py``, which counts how often a
 random campaign catches each) turns one on; with ``ACTIVE`` empty every check costs one
 set lookup, and only on a path already out of the common case.
@@ -24,8 +27,16 @@ DELIVER_EXPIRED = "deliver-expired"
 SKIP_FENCING = "skip-fencing"
 LOSE_ON_CF_RECOVERY = "lose-on-cf-recovery"
 RECOVER_SKIPS_LOG = "recover-skips-log"
+DUPLICATE_ON_CHANNEL_RECOVERY = "duplicate-on-channel-recovery"
 KNOWN = frozenset(
-    {DROP_ON_COMMIT, DELIVER_EXPIRED, SKIP_FENCING, LOSE_ON_CF_RECOVERY, RECOVER_SKIPS_LOG}
+    {
+        DROP_ON_COMMIT,
+        DELIVER_EXPIRED,
+        SKIP_FENCING,
+        LOSE_ON_CF_RECOVERY,
+        RECOVER_SKIPS_LOG,
+        DUPLICATE_ON_CHANNEL_RECOVERY,
+    }
 )
 
 #: The bugs switched on now.
@@ -48,6 +59,7 @@ __all__ = [
     "ACTIVE",
     "DELIVER_EXPIRED",
     "DROP_ON_COMMIT",
+    "DUPLICATE_ON_CHANNEL_RECOVERY",
     "KNOWN",
     "LOSE_ON_CF_RECOVERY",
     "RECOVER_SKIPS_LOG",

@@ -96,6 +96,11 @@ class Parsed:
     #: TYPE's value ("" for the default).
     structures: tuple[str, ...] = ()
     option: str = ""
+    #: START or STOP CHANNEL's CHLDISP and CMDSCOPE ("" when not given), and whether
+    #: the command is START or STOP CHINIT (``option``: STOP CHINIT's SHARED value).
+    chldisp: str = ""
+    cmdscope: str = ""
+    chinit: bool = False
 
 
 def prefix(q_mgr: str) -> str:
@@ -160,17 +165,50 @@ def _parse_clear(items: list[lexer.Item]) -> Parsed:
 
 
 def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
-    """START CHANNEL(name) and STOP CHANNEL(name), of a sender channel."""
+    """START CHANNEL(name) and STOP CHANNEL(name), of a sender channel, with CHLDISP
+    and CMDSCOPE; START CHINIT and STOP CHINIT [SHARED(RESTART | STOP)]."""
     what = f"{verb} CHANNEL"
+    if len(items) > 1 and items[1].word == "CHINIT" and items[1].value is None:
+        return _parse_chinit(verb, items)
     if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "CHANNEL":
         word = items[1].word if len(items) > 1 else "CHANNEL"
         # The command as entered (START CMDSERV), which CSQ9023E names: not a channel's.
         return Parsed(f"{verb} {word}", error=("CSQ9001E", f"'{word}' IS INVALID"))
     if not items[1].value:
         return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'CHANNEL' IS MISSING"))
+    given: dict[str, str] = {}
     for item in items[2:]:
-        return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
-    return Parsed(what, channel=items[1].value)
+        value = (item.value or "").strip().upper()
+        if item.word == "CHLDISP" and value in ("DEFAULT", "PRIVATE", "SHARED", "FIXSHARED"):
+            given["CHLDISP"] = value
+        elif item.word == "CMDSCOPE" and item.value is not None:
+            given["CMDSCOPE"] = "" if value in ("", "' '") else value
+        else:
+            shown = item.word if item.value is None else f"{item.word}({item.value})"
+            return Parsed(what, error=("CSQ9001E", f"'{shown}' IS INVALID"))
+    return Parsed(
+        what,
+        channel=items[1].value,
+        chldisp=given.get("CHLDISP", ""),
+        cmdscope=given.get("CMDSCOPE", ""),
+    )
+
+
+def _parse_chinit(verb: str, items: list[lexer.Item]) -> Parsed:
+    """START CHINIT; STOP CHINIT [SHARED(RESTART | STOP)] (RESTART by default: the
+    shared sending channels it owns are restarted by the other members)."""
+    what = f"{verb} CHINIT"
+    option = "RESTART" if verb == "STOP" else ""
+    for item in items[2:]:
+        value = (item.value or "").strip().upper()
+        if verb == "STOP" and item.word == "SHARED" and value in ("RESTART", "STOP"):
+            option = value
+        elif item.word == "CMDSCOPE" and value in ("", "' '"):
+            continue
+        else:
+            shown = item.word if item.value is None else f"{item.word}({item.value})"
+            return Parsed(what, error=("CSQ9001E", f"'{shown}' IS INVALID"))
+    return Parsed(what, option=option, chinit=True)
 
 
 def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:

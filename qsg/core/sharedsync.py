@@ -1,0 +1,87 @@
+"""A shared channel's synchronization record on SYSTEM.QSG.CHANNEL.SYNCQ.
+
+A private channel keeps its sequence number and its batch in doubt in its queue
+manager's SYSTEM.CHANNEL.SYNCQ; a shared one keeps them on the shared queue
+SYSTEM.QSG.CHANNEL.SYNCQ, "which is what lets a shared channel restart on another
+member" ("Synchronization queue for queue sharing groups"): the instance a survivor
+restarts reads the record the failed one wrote, says the same numbers in its hello,
+and settles the batch in doubt with its partner as the first instance would have.
+
+The record is one persistent message per sending channel, its MsgId ``SYNC`` and the
+channel's name (IBM defines the queue INDXTYPE(MSGID) for such gets), its data the
+sequence number of the last message sent and the MsgIds of the batch in doubt. It is
+replaced outside syncpoint, in one step of the queue manager: a kill lands before or
+after, never between the get of the old record and the put of the new. Its layout is
+qsg's own; IBM does not document its sync records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qsg import CMQC
+from qsg.core.errors import MQMIError
+from qsg.core.handle import Handle
+from qsg.core.structs import GMO, MD, PMO
+
+#: The shared queue of the shared channels' sync records (IBM's name).
+SYNCQ = "SYSTEM.QSG.CHANNEL.SYNCQ"
+#: The options the sending agent opens it with.
+OPEN_OPTIONS = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT | CMQC.MQOO_BROWSE
+
+
+@dataclass(frozen=True, slots=True)
+class SyncRecord:
+    """A sending channel's sequence number and its batch in doubt (None: none)."""
+
+    sequence: int = 0
+    in_doubt: tuple[bytes, ...] | None = None
+
+    def encode(self) -> bytes:
+        doubt = "-" if self.in_doubt is None else ",".join(m.hex() for m in self.in_doubt)
+        return f"{self.sequence};{doubt}".encode("ascii")
+
+    @classmethod
+    def decode(cls, data: bytes) -> SyncRecord:
+        sequence, _, doubt = data.decode("ascii").partition(";")
+        if doubt == "-":
+            return cls(int(sequence))
+        return cls(int(sequence), tuple(bytes.fromhex(m) for m in doubt.split(",") if m))
+
+
+def record_id(channel: str) -> bytes:
+    """The MsgId of ``channel``'s record: ``SYNC`` and its name (at most 20
+    characters), padded to the MsgId's 24 bytes."""
+    return ("SYNC" + channel).encode("latin-1").ljust(CMQC.MQ_MSG_ID_LENGTH, b" ")
+
+
+def _by_id(channel: str, options: int) -> tuple[MD, GMO]:
+    md = MD(MsgId=record_id(channel))
+    return md, GMO(Options=options, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
+
+
+def read(syncq: Handle, channel: str, now: float) -> SyncRecord:
+    """``channel``'s record (a new one if it has none yet), browsed."""
+    md, gmo = _by_id(channel, CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_NO_SYNCPOINT)
+    try:
+        return SyncRecord.decode(syncq.get(None, md, gmo, now=now))
+    except MQMIError as error:
+        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+            raise
+        return SyncRecord()
+
+
+def write(syncq: Handle, channel: str, record: SyncRecord, now: float) -> None:
+    """Replace ``channel``'s record with ``record``, outside syncpoint (see the
+    module's docstring)."""
+    md, gmo = _by_id(channel, CMQC.MQGMO_NO_SYNCPOINT)
+    try:
+        syncq.get(None, md, gmo, now=now)
+    except MQMIError as error:
+        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+            raise
+    out = MD(MsgId=record_id(channel), Persistence=CMQC.MQPER_PERSISTENT)
+    syncq.put(record.encode(), out, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=now)
+
+
+__all__ = ["OPEN_OPTIONS", "SYNCQ", "SyncRecord", "read", "record_id", "write"]

@@ -1,0 +1,286 @@
+"""Shared channels in a running world, in process and on the coupling facility's
+server: a sender whose transmission queue is shared runs once in the group, moves to a
+survivor when its member is killed (with a batch in doubt at the kill, every
+persistent message arrives once), a FIXSHARED one does not move, and any member shows
+its status (IBM MQ for z/OS, "Shared channels", "Starting a shared channel", "Shared
+channel recovery", "Synchronization queue for queue sharing groups")."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+import qsg
+from actors.admin import command
+from actors.clock import VirtualClock
+from actors.events import ChannelBatch, ChannelDelivered, ChannelRecovered
+from actors.topology import Topology
+from actors.world import World
+from qsg import CMQC, GMO, MD, PMO
+from qsg.core import bugs
+from tests.claims import keeps
+
+NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+GROUP = """
+    DEFINE CFSTRUCT(CSQSYSAPPL) CFLEVEL(5) RECOVER(YES)
+    DEFINE CFSTRUCT(APP1) CFLEVEL(5) RECOVER(YES)
+    DEFINE QLOCAL(SYSTEM.QSG.CHANNEL.SYNCQ) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) +
+           INDXTYPE(MSGID)
+    DEFINE QLOCAL(QM3.XMITQ) QSGDISP(SHARED) CFSTRUCT(APP1) USAGE(XMITQ)
+"""
+MEMBER = """
+    DEFINE QLOCAL(PRIVATE.XMITQ) USAGE(XMITQ)
+    DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3.XMITQ)
+    DEFINE CHANNEL(QSG.TO.QM3) CHLTYPE(SDR) CONNAME('QM3') XMITQ(QM3.XMITQ) BATCHSZ(10) +
+           DEFCDISP(SHARED)
+    DEFINE CHANNEL(QSG.PRIVATE) CHLTYPE(SDR) CONNAME('QM3') XMITQ(PRIVATE.XMITQ)
+"""
+
+
+def shared_sender(*, members: tuple[str, ...] = ("QM1", "QM2")) -> Topology:
+    """QSG1 of ``members``, each defining the sender QSG.TO.QM3 whose transmission
+    queue QM3.XMITQ is shared; QM3 outside the group receives."""
+    topology = Topology()
+    topology.add_qsg("QSG1", members=list(members))
+    topology.add_qmgr("QM3")
+    topology.mqsc(members[0], GROUP + MEMBER, source="group")
+    for member in members[1:]:
+        topology.mqsc(member, MEMBER, source=member.lower())
+    topology.mqsc(
+        "QM3",
+        "DEFINE QLOCAL(APP.IN)\nDEFINE CHANNEL(QSG.TO.QM3) CHLTYPE(RCVR)\n"
+        "DEFINE CHANNEL(QSG.PRIVATE) CHLTYPE(RCVR)",
+        source="qm3",
+    )
+    return topology
+
+
+def owner(world: World) -> str:
+    held = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
+    assert held is not None
+    return held.owner
+
+
+async def put_persistent(world: World, q_mgr: str, count: int) -> list[bytes]:
+    conn = await world.connect(q_mgr)
+    out = await conn.open("TO.QM3", CMQC.MQOO_OUTPUT)
+    bodies = [b"m%03d" % i for i in range(count)]
+    for body in bodies:
+        await out.put(body, MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+    return bodies
+
+
+async def drain(world: World) -> list[bytes]:
+    conn = await world.connect("QM3")
+    app_in = await conn.open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+    got = []
+    gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=120_000)
+    while True:
+        try:
+            got.append(await app_in.get(None, MD(), gmo))
+        except qsg.MQMIError as error:
+            if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                raise
+            return got
+
+
+async def kill_with_a_batch_in_doubt(world: World) -> str:
+    """Kill the member running QSG.TO.QM3 once QM3 has committed its first batch and
+    before the confirmation reaches the sender (the channel's latency holds it on the
+    way): the batch is in doubt at the sender when it dies."""
+    world.slow(channel_latency=5.0)
+    running = owner(world)
+    delivered = trio.Event()
+    count = [0]
+
+    def heard(event: object) -> None:
+        count[0] += 1
+        if count[0] == 10:  # the first batch, put and committed at QM3
+            delivered.set()
+
+    world.events.listen(heard, ChannelDelivered)
+    await delivered.wait()
+    assert world.events.of(ChannelBatch) == []  # delivered, not yet confirmed
+    await world.kill(running)
+    world.slow(channel_latency=0.0)
+    return running
+
+
+@keeps(
+    "docs/channels.md",
+    "a survivor restarts each SHARED sending channel the failed member ran on the most "
+    "suitable member",
+)
+async def test_a_shared_sender_moves_to_the_survivor_with_a_batch_in_doubt_and_all_arrive_once(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # "Shared channel recovery": a queue manager fails, the others do peer recovery; the
+    # sync record on SYSTEM.QSG.CHANNEL.SYNCQ lets the new instance settle its batch.
+    async with qsg.start(shared_sender(), seed=3, **cf_mode) as world:  # type: ignore[arg-type]
+        first = owner(world)
+        survivor = "QM2" if first == "QM1" else "QM1"
+        bodies = await put_persistent(world, survivor, 30)
+        assert await kill_with_a_batch_in_doubt(world) == first
+        assert owner(world) == survivor
+        got = await drain(world)
+        assert sorted(got) == bodies  # each once: nothing lost, nothing twice
+        (recovery,) = world.events.of(ChannelRecovered)
+        assert (recovery.q_mgr, recovery.failed, recovery.recovered) == (survivor, first, 1)
+        assert recovery.line.startswith("CSQM052I CSQMPCRT Shared channel recovery completed")
+        assert recovery.line.endswith(f"for {first}, 1 channels found, 0 FIXSHARED, 1 recovered")
+
+
+async def test_the_duplicate_on_channel_recovery_bug_sends_the_batch_in_doubt_twice(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The switch the chaos campaign must catch: the recovered instance backs out the
+    # batch QM3 committed and sends it again, as a wrong RESOLVE ACTION(BACKOUT) would.
+    with bugs.injected(bugs.DUPLICATE_ON_CHANNEL_RECOVERY):
+        async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+            bodies = await put_persistent(world, "QM1", 30)
+            await kill_with_a_batch_in_doubt(world)
+            got = await drain(world)
+    assert len(got) == 40 and set(got) == set(bodies)
+
+
+@keeps("docs/channels.md", "A FIXSHARED instance does not move")
+async def test_a_fixshared_channel_does_not_move_and_restarts_with_its_member(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "Starting a shared channel": FIXSHARED is "not recovered by any other active
+    # channel initiator"; only the same one, when it restarts.
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        first = owner(world)
+        await world.stop_channel(first, "QSG.TO.QM3")
+        assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
+        assert await world.start_channel("QM2", "QSG.TO.QM3", chldisp="FIXSHARED") == ["QM2"]
+        await put_persistent(world, "QM1", 5)
+        await world.kill("QM2")
+        (recovery,) = world.events.of(ChannelRecovered)
+        assert (recovery.found, recovery.fixshared, recovery.recovered) == (1, 1, 0)
+        assert owner(world) == "QM2"  # held for its own member
+        await world.restart("QM2")
+        assert len(await drain(world)) == 5
+        assert owner(world) == "QM2"
+
+
+@keeps("docs/channels.md", "Any member shows a shared channel's status")
+async def test_display_chstatus_of_a_shared_channel_from_any_member_names_its_owner(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # DISPLAY CHSTATUS: "QMNAME ... the queue manager that owns the channel instance".
+    async with qsg.start(shared_sender(), seed=3, **cf_mode) as world:  # type: ignore[arg-type]
+        await trio.sleep(1)
+        running = owner(world)
+        for member in ("QM1", "QM2"):
+            reply = await command(world, member, "DISPLAY CHSTATUS(QSG.TO.QM3)")
+            text = " ".join(reply.lines)
+            assert "CHLDISP(SHARED)" in text and f"QMNAME({running})" in text, text
+            assert "STATUS(RUNNING)" in text, text
+
+
+async def test_a_second_instance_of_a_shared_channel_is_refused_with_csqx477e(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        running = owner(world)
+        other = "QM2" if running == "QM1" else "QM1"
+        reply = await command(world, other, "START CHANNEL(QSG.TO.QM3) CHLDISP(FIXSHARED)")
+        assert reply.failed
+        assert (
+            f"CSQX477E CHANNEL QSG.TO.QM3 IS ACTIVE, TRANSMISSION QUEUE QM3.XMITQ IN USE ON "
+            f"{running}" in reply.lines[0]
+        ), reply.lines
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (
+            "START CHANNEL(QSG.PRIVATE) CHLDISP(SHARED)",
+            "TRANSMISSION QUEUE IS NOT A SHARED QUEUE",
+        ),
+        ("START CHANNEL(QSG.TO.QM3) CHLDISP(PRIVATE)", "HAS A SHARED TRANSMISSION QUEUE"),
+        (
+            "START CHANNEL(QSG.TO.QM3) CHLDISP(SHARED) CMDSCOPE(QM2)",
+            "CHLDISP(SHARED) IS NOT ALLOWED WITH CMDSCOPE(QM2)",
+        ),
+        (
+            "START CHANNEL(QSG.TO.QM3) CHLDISP(FIXSHARED) CMDSCOPE(*)",
+            "CHLDISP(FIXSHARED) IS NOT ALLOWED WITH CMDSCOPE(*)",
+        ),
+    ],
+)
+async def test_a_chldisp_the_channel_or_cmdscope_does_not_allow_is_one_line_with_3211(
+    virtual_clock: VirtualClock, text: str, why: str
+) -> None:
+    # MQRCCF_DISPOSITION_CONFLICT: "The CommandScope and ... ChannelDisposition parameter
+    # values are incompatible", or "the wrong disposition" for the channel.
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        reply = await command(world, "QM1", text)
+        assert reply.failed
+        (line,) = [line for line in reply.lines if line.startswith("CSQM090E")]
+        assert why in line and "3211" in line, reply.lines
+
+
+async def test_a_shared_start_with_no_channel_initiator_running_is_3218(
+    virtual_clock: VirtualClock,
+) -> None:
+    # MQRCCF_CHANNEL_INITIATOR_ERROR: no channel initiator can take the channel.
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        await world.stop_chinit("QM1", restart=False)
+        await world.stop_chinit("QM2", restart=False)
+        reply = await command(world, "QM1", "START CHANNEL(QSG.TO.QM3) CHLDISP(SHARED)")
+        assert reply.failed and "3218" in " ".join(reply.lines), reply.lines
+
+
+async def test_stop_chinit_shared_restart_moves_the_channel_and_stop_leaves_it_inactive(
+    virtual_clock: VirtualClock,
+) -> None:
+    # STOP CHINIT SHARED(RESTART): "shared sending channels ... restarted by other
+    # members"; SHARED(STOP): they become INACTIVE.
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        first = owner(world)
+        other = "QM2" if first == "QM1" else "QM1"
+        reply = await command(world, first, "STOP CHINIT SHARED(RESTART)")
+        assert not reply.failed, reply.lines
+        assert owner(world) == other
+        await world.start_chinit(first)
+        await world.stop_chinit(other, restart=False)
+        assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
+        await put_persistent(world, first, 3)
+        await world.start_channel(first, "QSG.TO.QM3")  # DEFCDISP(SHARED): load-balanced
+        assert owner(world) == first
+        assert len(await drain(world)) == 3
+
+
+def test_the_shipped_failover_scenario_moves_the_channel_twice_and_delivers_each_message_once(
+    cf_url: str,
+) -> None:
+    # scenarios/shared-channel-failover.toml: what its header says to look for.
+    from collections import Counter
+    from pathlib import Path
+
+    from actors.events import ChannelStateChanged, MessageGot
+    from qsg.scenario import load_scenario
+    from qsg.scenario.play import run_scenario
+
+    path = Path(__file__).parent.parent / "scenarios" / "shared-channel-failover.toml"
+    result = run_scenario(load_scenario(path), redis_url=cf_url)
+    running = [
+        e.q_mgr
+        for e in result.events
+        if isinstance(e, ChannelStateChanged)
+        and e.channel == "QSG.TO.QM3"
+        and e.state == "RUNNING"
+        and e.q_mgr != "QM3"  # the receiving end's
+    ]
+    assert running == ["QM2", "QM1", "QM2"]
+    recoveries = [e for e in result.events if isinstance(e, ChannelRecovered)]
+    assert [(e.q_mgr, e.failed) for e in recoveries] == [("QM1", "QM2"), ("QM2", "QM1")]
+    got = Counter(
+        e.msg_id for e in result.events if isinstance(e, MessageGot) and e.queue == "APP.IN"
+    )
+    assert got and max(got.values()) == 1
+    put = result.summary.queue("QSG1", "QM3.XMITQ")["put"]
+    assert put - 5 <= len(got) <= put
