@@ -92,6 +92,10 @@ class Administered(Protocol):
     ) -> None: ...
     async def stop_chinit(self, q_mgr: str, *, restart: bool = True) -> None: ...
     async def start_chinit(self, q_mgr: str) -> None: ...
+    async def start_listener(
+        self, q_mgr: str, *, indisp: str = "GROUP", address: str = ""
+    ) -> None: ...
+    async def stop_listener(self, q_mgr: str) -> None: ...
     def shared_instances(self, q_mgr: str) -> dict[str, SharedInstance]: ...
     async def recover_automatically(self, qsg: str, structure: str) -> None: ...
     def structure_changed(self) -> None: ...
@@ -193,6 +197,8 @@ async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
         return await _channel(world, qm, parsed)
     if parsed.chinit:
         return await _chinit(world, qm, parsed)
+    if parsed.listener:
+        return await _listener(world, qm, parsed)
     if parsed.structures:
         return await _structure(world, qm, parsed)
     # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
@@ -259,6 +265,21 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
     except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
         return commands.channel_reply(qm.name, parsed, str(error).split(" is ", 1)[-1])
     return commands.channel_reply(qm.name, parsed)
+
+
+async def _listener(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
+    """START LISTENER INDISP(GROUP), STOP LISTENER (``World.start_listener``)."""
+    me = commands.prefix(qm.name)
+    try:
+        if parsed.verb.startswith("STOP"):
+            await world.stop_listener(qm.name)
+        else:
+            await world.start_listener(qm.name, indisp=parsed.option, address=parsed.address)
+    except DispositionError as error:
+        return Reply((f"CSQM090E {me} CSQXCRPS {error.detail.upper()}",), failed=True)
+    except ValueError as error:
+        return Reply((f"CSQM090E {me} CSQXCRPS {str(error).upper()}",), failed=True)
+    return Reply((f"CSQM134I {me} CSQXCRPS {parsed.verb} COMMAND ACCEPTED",))
 
 
 async def _chinit(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:

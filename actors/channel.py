@@ -98,20 +98,27 @@ class SharedSync:
     """A shared channel's ``ChannelSync`` kept on SYSTEM.QSG.CHANNEL.SYNCQ
     (``qsg.core.sharedsync``), through the sending agent's open ``handle``."""
 
-    def __init__(self, handle: Any, channel: str) -> None:
+    def __init__(self, handle: Any, channel: str, receiving: bool = False) -> None:
         self.handle = handle
         self.channel = channel
+        #: The receiving end of a shared inbound channel: its record is the sequence
+        #: number it committed (``ChannelSync.committed``).
+        self.receiving = receiving
 
     def load(self, now: float) -> ChannelSync:
-        record = sharedsync.read(self.handle, self.channel, now)
+        record = sharedsync.read(self.handle, self.channel, now, self.receiving)
+        if self.receiving:
+            return ChannelSync(committed=record.sequence)
         doubt = None if record.in_doubt is None else list(record.in_doubt)
         return ChannelSync(record.sequence, doubt)
 
     def save(self, sync: ChannelSync, now: float) -> None:
-        doubt = None if sync.in_doubt is None else tuple(sync.in_doubt)
-        sharedsync.write(
-            self.handle, self.channel, sharedsync.SyncRecord(sync.sequence, doubt), now
-        )
+        if self.receiving:
+            record = sharedsync.SyncRecord(sync.committed)
+        else:
+            doubt = None if sync.in_doubt is None else tuple(sync.in_doubt)
+            record = sharedsync.SyncRecord(sync.sequence, doubt)
+        sharedsync.write(self.handle, self.channel, record, now, self.receiving)
 
 
 def _keep(keeper: SharedSync | None, sync: ChannelSync, now: float) -> None:
@@ -133,6 +140,12 @@ class ChannelNetwork(Protocol):
     def signals(self) -> Signals: ...
     @property
     def events(self) -> EventLog: ...
+
+    def group_partner(self, conn_name: str) -> ChannelQueueManager | None:
+        """The member a connection to ``conn_name`` reaches when it names a
+        queue-sharing group's address (a group listener's choice); None when it names
+        no group; ``ChannelBrokenError`` when no member listens for the group."""
+        ...
 
 
 class ChannelQueueManager(Protocol):
@@ -322,7 +335,10 @@ async def _connect(
     start against: the sequence number of the last message sent and how many of them
     are in doubt."""
     partner = qm.world.qmgrs.get(definition.conn_name)
-    if partner is None:
+    group = None if partner is not None else qm.world.group_partner(definition.conn_name)
+    if group is not None:  # through the group listener: a shared inbound channel
+        frames = await _connect_in_process(group, definition, shared=True)
+    elif partner is None:
         frames = await _connect_tcp(definition.conn_name, qm.connect_timeout)
     else:
         frames = await _connect_in_process(partner, definition)
@@ -371,13 +387,13 @@ async def _connect_tcp(conn_name: str, seconds: float) -> Frames:
 
 
 async def _connect_in_process(
-    partner: ChannelQueueManager, definition: ChannelDefinition
+    partner: ChannelQueueManager, definition: ChannelDefinition, *, shared: bool = False
 ) -> Frames:
     if not partner.alive:
         raise ChannelBrokenError(f"{definition.conn_name} is not running")
     ours, theirs = trio.testing.memory_stream_pair()
     try:
-        partner.nursery.start_soon(run_receiver, partner, theirs)
+        partner.nursery.start_soon(partial(run_receiver, partner, theirs, shared=shared))
     except RuntimeError as error:  # its life is ending (the nursery is closing)
         raise ChannelBrokenError(f"{definition.conn_name} is stopping") from error
     return Frames(ours)
@@ -555,24 +571,28 @@ async def rogue_partner(
 
 
 # ---- the receiver ------------------------------------------------------------------------
-async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
+async def run_receiver(
+    qm: ChannelQueueManager, stream: trio.abc.Stream, *, shared: bool = False
+) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
     anyone). The start is refused for a partner channel authentication blocks
     (AMQ9777E), for a channel already running here (AMQ9514E) and for sequence numbers
     that do not agree (AMQ9526E). A flow the protocol does not allow, a batch out of
     sequence, or a message that can be neither put nor dead-lettered ends this
-    connection with its error line; nothing else."""
+    connection with its error line; nothing else. A ``shared`` one came through the
+    group listener: its committed sequence number is on SYSTEM.QSG.CHANNEL.SYNCQ, so
+    that its sender, reconnecting to another member, finds it there."""
     scope = trio.CancelScope()  # its channel initiator's end ends it
     qm.inbound.add(scope)
     try:
         with scope:
-            await _receive(qm, stream)
+            await _receive(qm, stream, shared)
     finally:
         qm.inbound.discard(scope)
         await trio.aclose_forcefully(stream)
 
 
-async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
+async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: bool) -> None:
     frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     running = False
@@ -589,7 +609,18 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
             return
         remote = frames.peer or "its sender"
-        sync = qm.syncq.setdefault(name, ChannelSync())
+        keeper: SharedSync | None = None
+        conn = None
+        if shared:
+            mca = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
+            conn = mca
+            handle = await qm.dispatch(
+                lambda now: mca.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
+            )
+            keeper = SharedSync(handle, name, receiving=True)
+            sync = await qm.dispatch(keeper.load, system=True)
+        else:
+            sync = qm.syncq.setdefault(name, ChannelSync())
         refusal = _refusal(qm, hello, remote, sync)
         if refusal is not None:
             wire.log.error("%s: %s", qm.name, refusal)
@@ -607,7 +638,8 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
         await frames.send(answer)
         frames.limit = wire.frame_limit(batch_size, qm.rules.rules.max_msg_length)
         frames.timeout = wire.receive_timeout(hbint)
-        conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
+        if conn is None:
+            conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
         _state(qm, name, "RUNNING")
         while True:
             frame = await frames.receive()
@@ -620,7 +652,7 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
             arrived = trio.current_time()
             for message in messages:  # when it left the transmission queue
                 message["at"] = arrived - message.pop("age")
-            ended = await _deliver(qm, name, remote, conn, messages, sync, first)
+            ended = await _deliver(qm, name, remote, conn, messages, sync, first, keeper)
             if ended is not None:  # the batch was backed out: the channel ends
                 line, stop = ended
                 _ended(qm, name, line)
@@ -683,6 +715,7 @@ async def _deliver(
     batch: list[dict[str, Any]],
     sync: ChannelSync,
     first: int,
+    keeper: SharedSync | None = None,
 ) -> tuple[str, bool] | None:
     """Check a batch's sequence number, put it to its destinations and commit it, as
     one step of the queue manager (so no kill can land inside it); then record it
@@ -711,6 +744,7 @@ async def _deliver(
             return str(error), True
         conn.commit()
         sync.committed = channels.following(first, len(batch) - 1)
+        _keep(keeper, sync, now)  # a shared inbound channel's, in the same step
         return None
 
     ended = await qm.dispatch(deliver, system=True)

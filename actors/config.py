@@ -97,6 +97,10 @@ ACTIONS: dict[str, str] = {
     "stop_chinit": "qmgr",
     "kill_chinit": "qmgr",
     "start_chinit": "qmgr",
+    # A member's group listener (INDISP(GROUP)) stops taking connections to the
+    # group's address; start_listener starts it again.
+    "stop_listener": "qmgr",
+    "start_listener": "qmgr",
     "cf_unavailable": "qmgr?",
     "cf_available": "qmgr?",
     "cf_fail": "",
@@ -122,6 +126,7 @@ UNDO = {
     "stop_channel": "start_channel",
     "stop_chinit": "start_chinit",
     "kill_chinit": "start_chinit",
+    "stop_listener": "start_listener",
     "cf_unavailable": "cf_available",
     "cf_fail": "cf_restart",
     "structure_fail": "structure_recover",

@@ -121,6 +121,11 @@ class QueueManager:
         #: Whether its channel initiator runs (STOP CHINIT, or its failure, stops it;
         #: START CHINIT and a restart of the queue manager start it).
         self.chinit = True
+        #: Whether it runs a group listener (START LISTENER INDISP(GROUP)): it takes
+        #: connections to its group's address. Kept across its lives, as the start
+        #: commands of its CSQINPX would start it again; down while it or its channel
+        #: initiator is.
+        self.group_listener = False
         #: The model cost of the SMDS accesses of the last step on a shared queue, for
         #: ``dispatch`` to charge after it.
         self.smds_owed = 0.0

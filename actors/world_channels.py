@@ -24,9 +24,10 @@ import trio
 
 from actors.events import ChannelRecovered, ChannelStateChanged
 from actors.qmgr import QueueManager
+from actors.wire import ChannelBrokenError
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
-from qsg.core import sharedchl
+from qsg.core import sharedchl, sharedsync
 from qsg.core.objects import ChannelDefinition
 from qsg.core.sharedchl import SharedInstance
 from qsg.core.sharing import QueueSharingGroup
@@ -45,6 +46,82 @@ def _defcdisp(definition: ChannelDefinition) -> int:
 
 class SharedChannels(FaultInjection):
     """Shared channels; see the module's docstring."""
+
+    #: The group's generic addresses (a group listener's IPADDR), upper case, to the
+    #: QSG they reach; the QSG's own name always reaches it.
+    group_addresses: dict[str, str]
+
+    # ---- the group listener -------------------------------------------------------------
+    def group_partner(self, conn_name: str) -> QueueManager | None:
+        """The member a connection to ``conn_name`` reaches when it names a group: the
+        QSG's name, or a generic address a group listener was started with. The
+        policy (what Sysplex Distributor or a dynamic VIPA does): each connect draws
+        one of the members whose group listener runs (up, channel initiator active,
+        not paused), uniformly, from the run's seeded random. None when ``conn_name``
+        names no group; AMQ9202E (``ChannelBrokenError``) when no member listens."""
+        key = conn_name.strip().upper()
+        qsg = key if key in self.qsgs else self._addresses().get(key)
+        if qsg is None:
+            return None
+        listening = sorted(
+            member
+            for member in self.qsgs[qsg].members
+            if (qm := self.qmgrs.get(member)) is not None
+            and qm.group_listener
+            and qm.alive
+            and qm.chinit
+            and qm.paused is None
+        )
+        if not listening:
+            raise ChannelBrokenError(
+                f"AMQ9202E: Remote host '{conn_name}' not available, retry later (no member "
+                f"of {qsg} has a group listener running, INDISP(GROUP))"
+            )
+        chosen = listening[0] if len(listening) == 1 else self.random.choice(listening)
+        return self.qmgrs[chosen]
+
+    def _addresses(self) -> dict[str, str]:
+        if not hasattr(self, "group_addresses"):
+            self.group_addresses = {}
+        return self.group_addresses
+
+    async def start_listener(self, q_mgr: str, *, indisp: str = "GROUP", address: str = "") -> None:
+        """START LISTENER TRPTYPE(TCP) INDISP(GROUP) [IPADDR(address)] on ``q_mgr``: it
+        takes connections to its group's address (the QSG's name, or ``address``).
+        "Valid only in a queue sharing group", and IBM's rule: "the group listener will
+        not start unless the shared queue SYSTEM.QSG.CHANNEL.SYNCQ is available"
+        ("Synchronization queue for queue sharing groups"). INDISP(QMGR) listeners are
+        the queue manager's own (``Topology.add_qmgr(listener=)``; in process, every
+        queue manager takes connections to its own name)."""
+        qm = self._running(q_mgr)
+        if indisp.upper() != "GROUP":
+            raise ValueError(f"{q_mgr}: only INDISP(GROUP) listeners are started by command")
+        group = qm.rules.qsg
+        if group is None:
+            raise sharedchl.conflict(
+                f"INDISP(GROUP) is valid only in a queue-sharing group; {q_mgr} is in none "
+                f"(MQRCCF_DISPOSITION_CONFLICT 3211)"
+            )
+        if sharedsync.SYNCQ not in group.shared.queues:
+            raise ValueError(
+                f"the group listener of {q_mgr} cannot start: the shared queue "
+                f"{sharedsync.SYNCQ} is not defined in {group.name}"
+            )
+        if not qm.chinit:
+            raise ValueError(qm.chinit_down())
+        qm.group_listener = True
+        if address:
+            self._addresses()[address.strip().upper()] = group.name
+        await trio.lowlevel.checkpoint()
+
+    async def stop_listener(self, q_mgr: str) -> None:
+        """STOP LISTENER INDISP(GROUP) on ``q_mgr``: it takes no more connections to
+        its group's address (the channels it took go on)."""
+        qm = self._running(q_mgr)
+        if not qm.group_listener:
+            raise ValueError(f"{q_mgr} has no group listener running")
+        qm.group_listener = False
+        await trio.lowlevel.checkpoint()
 
     # ---- START and STOP CHANNEL ---------------------------------------------------------
     async def start_channel(

@@ -13,7 +13,7 @@ import trio
 import qsg
 from actors.admin import command
 from actors.clock import VirtualClock
-from actors.events import ChannelBatch, ChannelDelivered, ChannelRecovered
+from actors.events import ChannelBatch, ChannelDelivered, ChannelRecovered, ChannelStateChanged
 from actors.topology import Topology
 from actors.world import World
 from qsg import CMQC, GMO, MD, PMO
@@ -284,3 +284,113 @@ def test_the_shipped_failover_scenario_moves_the_channel_twice_and_delivers_each
     assert got and max(got.values()) == 1
     put = result.summary.queue("QSG1", "QM3.XMITQ")["put"]
     assert put - 5 <= len(got) <= put
+
+
+def group_listeners() -> Topology:
+    """QSG1 of QM1 and QM2, each with the receiver QM3.TO.QSG1 and a group listener;
+    QM3 outside sends to CONNAME('QSG1'), the group's address, to the shared queue
+    APP.SHARED."""
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.add_qmgr("QM3")
+    receiver = "DEFINE CHANNEL(QM3.TO.QSG1) CHLTYPE(RCVR)"
+    topology.mqsc(
+        "QM1",
+        """
+        DEFINE CFSTRUCT(CSQSYSAPPL) CFLEVEL(5) RECOVER(YES)
+        DEFINE QLOCAL(SYSTEM.QSG.CHANNEL.SYNCQ) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) +
+               INDXTYPE(MSGID)
+        DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL)
+        """
+        + receiver,
+        source="qm1",
+    )
+    topology.mqsc("QM2", receiver, source="qm2")
+    topology.mqsc(
+        "QM3",
+        """
+        DEFINE QLOCAL(QSG1) USAGE(XMITQ)
+        DEFINE QREMOTE(TO.QSG1) RNAME(APP.SHARED) RQMNAME(QSG1) XMITQ(QSG1)
+        DEFINE CHANNEL(QM3.TO.QSG1) CHLTYPE(SDR) CONNAME('QSG1') XMITQ(QSG1) BATCHSZ(10) +
+               SHORTTMR(5)
+        """,
+        source="qm3",
+    )
+    return topology
+
+
+@keeps(
+    "docs/channels.md",
+    "An inbound channel through it is shared: its receiving end keeps the sequence "
+    "number it committed on SYSTEM.QSG.CHANNEL.SYNCQ",
+)
+async def test_inbound_through_the_group_listener_survives_a_members_death(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # "Inbound: a receiving channel is shared if it ... arrived through the group
+    # listener"; its sync record on the shared SYNCQ lets it restart on another member.
+    async with qsg.start(group_listeners(), seed=4, **cf_mode) as world:  # type: ignore[arg-type]
+        for member in ("QM1", "QM2"):
+            reply = await command(world, member, "START LISTENER TRPTYPE(TCP) INDISP(GROUP)")
+            assert not reply.failed, reply.lines
+        conn = await world.connect("QM3")
+        out = await conn.open("TO.QSG1", CMQC.MQOO_OUTPUT)
+        persistent = MD(Persistence=CMQC.MQPER_PERSISTENT)
+        for i in range(20):
+            await out.put(b"a%02d" % i, persistent, NO_SYNC)
+        await trio.sleep(30)
+        taking = "QM1" if world.qmgrs["QM1"].receivers else "QM2"
+        await world.kill(taking)
+        for i in range(20):
+            await out.put(b"b%02d" % i, persistent, NO_SYNC)
+        await trio.sleep(60)
+        survivor = "QM2" if taking == "QM1" else "QM1"
+        assert "QM3.TO.QSG1" in world.qmgrs[survivor].receivers
+        member = await world.connect(survivor)
+        shared = await member.open("APP.SHARED", CMQC.MQOO_INPUT_SHARED)
+        got = []
+        gmo = GMO(Options=CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT)
+        while True:
+            try:
+                got.append(await shared.get(None, MD(), gmo))
+            except qsg.MQMIError as error:
+                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+                break
+        assert sorted(got) == sorted(
+            [b"a%02d" % i for i in range(20)] + [b"b%02d" % i for i in range(20)]
+        )
+
+
+async def test_the_group_listener_needs_the_shared_syncq_and_a_group(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "The group listener will not start unless SYSTEM.QSG.CHANNEL.SYNCQ is available".
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.add_qmgr("QM9")
+    async with qsg.start(topology, seed=3, in_process=True) as world:
+        reply = await command(world, "QM2", "START LISTENER TRPTYPE(TCP) INDISP(GROUP)")
+        assert reply.failed
+        assert reply.lines == (
+            "CSQM090E !QM2 CSQXCRPS THE GROUP LISTENER OF QM2 CANNOT START: THE SHARED QUEUE "
+            "SYSTEM.QSG.CHANNEL.SYNCQ IS NOT DEFINED IN QSG1",
+        )
+        reply = await command(world, "QM9", "START LISTENER TRPTYPE(TCP) INDISP(GROUP)")
+        assert reply.failed and "VALID ONLY IN A QUEUE-SHARING GROUP" in reply.lines[0]
+
+
+async def test_a_conname_naming_a_group_nobody_listens_for_retries_with_amq9202e(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(group_listeners(), seed=4, in_process=True) as world:
+        await trio.sleep(1)
+        states = [
+            e
+            for e in world.events.of(ChannelStateChanged)
+            if e.channel == "QM3.TO.QSG1" and e.state == "RETRYING"
+        ]
+        assert states[0].detail == (
+            "AMQ9202E: Remote host 'QSG1' not available, retry later (no member of QSG1 has "
+            "a group listener running, INDISP(GROUP))"
+        )

@@ -49,20 +49,23 @@ class SyncRecord:
         return cls(int(sequence), tuple(bytes.fromhex(m) for m in doubt.split(",") if m))
 
 
-def record_id(channel: str) -> bytes:
-    """The MsgId of ``channel``'s record: ``SYNC`` and its name (at most 20
-    characters), padded to the MsgId's 24 bytes."""
-    return ("SYNC" + channel).encode("latin-1").ljust(CMQC.MQ_MSG_ID_LENGTH, b" ")
+def record_id(channel: str, receiving: bool = False) -> bytes:
+    """The MsgId of ``channel``'s record: ``SYNC`` (``SYNR`` for the receiving end of
+    a shared inbound channel, whose record is the sequence number it committed) and
+    the channel's name (at most 20 characters), padded to the MsgId's 24 bytes."""
+    stem = "SYNR" if receiving else "SYNC"
+    return (stem + channel).encode("latin-1").ljust(CMQC.MQ_MSG_ID_LENGTH, b" ")
 
 
-def _by_id(channel: str, options: int) -> tuple[MD, GMO]:
-    md = MD(MsgId=record_id(channel))
+def _by_id(channel: str, options: int, receiving: bool) -> tuple[MD, GMO]:
+    md = MD(MsgId=record_id(channel, receiving))
     return md, GMO(Options=options, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
 
 
-def read(syncq: Handle, channel: str, now: float) -> SyncRecord:
+def read(syncq: Handle, channel: str, now: float, receiving: bool = False) -> SyncRecord:
     """``channel``'s record (a new one if it has none yet), browsed."""
-    md, gmo = _by_id(channel, CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_NO_SYNCPOINT)
+    options = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_NO_SYNCPOINT
+    md, gmo = _by_id(channel, options, receiving)
     try:
         return SyncRecord.decode(syncq.get(None, md, gmo, now=now))
     except MQMIError as error:
@@ -71,16 +74,18 @@ def read(syncq: Handle, channel: str, now: float) -> SyncRecord:
         return SyncRecord()
 
 
-def write(syncq: Handle, channel: str, record: SyncRecord, now: float) -> None:
+def write(
+    syncq: Handle, channel: str, record: SyncRecord, now: float, receiving: bool = False
+) -> None:
     """Replace ``channel``'s record with ``record``, outside syncpoint (see the
     module's docstring)."""
-    md, gmo = _by_id(channel, CMQC.MQGMO_NO_SYNCPOINT)
+    md, gmo = _by_id(channel, CMQC.MQGMO_NO_SYNCPOINT, receiving)
     try:
         syncq.get(None, md, gmo, now=now)
     except MQMIError as error:
         if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
             raise
-    out = MD(MsgId=record_id(channel), Persistence=CMQC.MQPER_PERSISTENT)
+    out = MD(MsgId=record_id(channel, receiving), Persistence=CMQC.MQPER_PERSISTENT)
     syncq.put(record.encode(), out, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=now)
 
 

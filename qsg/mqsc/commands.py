@@ -101,6 +101,9 @@ class Parsed:
     chldisp: str = ""
     cmdscope: str = ""
     chinit: bool = False
+    #: START or STOP LISTENER: ``option`` its INDISP, ``address`` its IPADDR.
+    listener: bool = False
+    address: str = ""
 
 
 def prefix(q_mgr: str) -> str:
@@ -170,6 +173,8 @@ def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
     what = f"{verb} CHANNEL"
     if len(items) > 1 and items[1].word == "CHINIT" and items[1].value is None:
         return _parse_chinit(verb, items)
+    if len(items) > 1 and items[1].word in ("LISTENER", "LSTR") and items[1].value is None:
+        return _parse_listener(verb, items)
     if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "CHANNEL":
         word = items[1].word if len(items) > 1 else "CHANNEL"
         # The command as entered (START CMDSERV), which CSQ9023E names: not a channel's.
@@ -192,6 +197,29 @@ def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
         chldisp=given.get("CHLDISP", ""),
         cmdscope=given.get("CMDSCOPE", ""),
     )
+
+
+#: START LISTENER's keywords with nothing to simulate.
+_LISTENER_IGNORED = frozenset({("TRPTYPE", "TCP"), ("CMDSCOPE", ""), ("CMDSCOPE", "' '")})
+
+
+def _parse_listener(verb: str, items: list[lexer.Item]) -> Parsed:
+    """START LISTENER TRPTYPE(TCP) [PORT(n)] [IPADDR(address)] INDISP(QMGR | GROUP);
+    STOP LISTENER [TRPTYPE(TCP)] [PORT(n)] [IPADDR(address)] [INDISP(...)]."""
+    what = f"{verb} LISTENER"
+    indisp, address = "QMGR", ""
+    for item in items[2:]:
+        value = (item.value or "").strip().upper()
+        if item.word == "INDISP" and value in ("QMGR", "GROUP"):
+            indisp = value
+        elif item.word == "IPADDR" and value:
+            address = value
+        elif (item.word, value) in _LISTENER_IGNORED or (item.word == "PORT" and value.isdigit()):
+            continue  # one simulated network: no port or transport to choose
+        else:
+            shown = item.word if item.value is None else f"{item.word}({item.value})"
+            return Parsed(what, error=("CSQ9001E", f"'{shown}' IS INVALID"))
+    return Parsed(what, option=indisp, listener=True, address=address)
 
 
 def _parse_chinit(verb: str, items: list[lexer.Item]) -> Parsed:
