@@ -68,6 +68,7 @@ from actors.wire import (
     Frames,
     real_io,
 )
+from coupling.errors import FACILITY_REASONS
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC, CMQCFC
 from qsg.core import bugs, channels, chlevents, expiry, sharedsync
@@ -112,13 +113,15 @@ class SharedSync:
         doubt = None if record.in_doubt is None else list(record.in_doubt)
         return ChannelSync(record.sequence, doubt)
 
-    def save(self, sync: ChannelSync, now: float) -> None:
+    def save(self, sync: ChannelSync, now: float, *, syncpoint: bool = False) -> None:
+        """Write ``sync`` as the record: at once, or (``syncpoint``) in the agent's unit
+        of work, to be committed with its batch."""
         if self.receiving:
             record = sharedsync.SyncRecord(sync.committed)
         else:
             doubt = None if sync.in_doubt is None else tuple(sync.in_doubt)
             record = sharedsync.SyncRecord(sync.sequence, doubt)
-        sharedsync.write(self.handle, self.channel, record, now, self.receiving)
+        sharedsync.write(self.handle, self.channel, record, now, self.receiving, syncpoint)
 
 
 def _keep(keeper: SharedSync | None, sync: ChannelSync, now: float) -> None:
@@ -140,6 +143,8 @@ class ChannelNetwork(Protocol):
     def signals(self) -> Signals: ...
     @property
     def events(self) -> EventLog: ...
+    @property
+    def stopping(self) -> bool: ...
 
     def group_partner(self, conn_name: str) -> ChannelQueueManager | None:
         """The member a connection to ``conn_name`` reaches when it names a
@@ -323,8 +328,28 @@ async def run_sender(
                 await trio.aclose_forcefully(frames.stream)
             # Stopped, not killed: the agent's connection ends and its gets go back to
             # the transmission queue; a batch in doubt is settled at the next start.
-            if qm.alive:
-                await qm.dispatch(lambda now: conn.terminate(), system=True)
+            await _let_go(qm, conn)
+
+
+#: Seconds between an ending agent's attempts to back its gets out while the coupling
+#: facility is out of its queue manager's reach (a model choice).
+LET_GO_RETRY = 1.0
+
+
+async def _let_go(qm: ChannelQueueManager, conn: Any) -> None:
+    """End the agent's connection: its unit of work backed out, its handles closed. With
+    its transmission queue shared and the coupling facility out of reach, that fails;
+    it is tried again until it succeeds (the gets stay locked meanwhile, and its open
+    handle keeps the next instance out, as the serialization of a shared channel with
+    its recovery does), unless the queue manager ends first or the world stops."""
+    while qm.alive and not qm.world.stopping:
+        try:
+            await qm.dispatch(lambda now: conn.terminate(), system=True)
+            return
+        except MQMIError as error:
+            if error.reason not in FACILITY_REASONS:
+                raise
+        await clock.sleep(LET_GO_RETRY)
 
 
 async def _connect(
@@ -507,10 +532,11 @@ async def _send_batch(
     await frames.send({"t": "batch", "seq": first, "messages": batch})
     wire.confirmed(await frames.reply(), last)
 
-    def commit(now: float) -> None:  # the batch and its record, in one step
-        conn.commit()
+    def commit(now: float) -> None:  # the batch and its record, in one unit of work
         sync.in_doubt = None
-        _keep(keeper, sync, now)
+        if keeper is not None:
+            keeper.save(sync, now, syncpoint=True)
+        conn.commit()
 
     await qm.dispatch(commit, system=True)
     now = trio.current_time()
@@ -668,6 +694,10 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
         _ended(qm, name, wire.timeout_line(name, frames.peer or "its sender", error))
     except ChannelBrokenError:
         pass  # the sender went: it resynchronises when it comes back
+    except MQMIError as error:  # a shared one's sync record out of reach: this agent ends
+        if not shared:
+            raise
+        _ended(qm, name, f"AMQ9999E: Channel '{name}' ended abnormally: {error}")
     finally:
         if running:
             del qm.receivers[name]
@@ -730,6 +760,11 @@ async def _deliver(
         if mismatch is not None:
             return mismatch.line(channel, remote), False
         try:
+            if keeper is not None:  # a shared inbound channel's record, in the batch's
+                # unit of work, first: if it cannot be written, nothing is put (nor
+                # dead-lettered, which happens outside the unit of work)
+                last = channels.following(first, len(batch) - 1)
+                keeper.save(ChannelSync(committed=last), now, syncpoint=True)
             for message in batch:
                 outcome = _put_one(qm, channel, conn, message, now)
                 if isinstance(outcome, tuple):
@@ -742,9 +777,18 @@ async def _deliver(
             touched.clear()
             delivered.clear()
             return str(error), True
+        except MQMIError as error:  # its sync record cannot be written: nothing is put
+            if keeper is None:
+                raise
+            conn.backout()
+            touched.clear()
+            delivered.clear()
+            return (
+                f"AMQ9999E: Channel '{channel}' ended abnormally, its batch backed out: {error}",
+                False,
+            )
         conn.commit()
         sync.committed = channels.following(first, len(batch) - 1)
-        _keep(keeper, sync, now)  # a shared inbound channel's, in the same step
         return None
 
     ended = await qm.dispatch(deliver, system=True)

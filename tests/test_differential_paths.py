@@ -144,6 +144,7 @@ SHIPPED: dict[str, Shipped] = {
     "chaos-lean.toml": Shipped(40),
     "chaos-processes.toml": Shipped(8, ties=(COMPETING_GETTERS,)),
     "chaos-qsg.toml": Shipped(15, ties=(WORKERS_TOGETHER,)),
+    "chaos-shared.toml": Shipped(20),
     "exec-failover.toml": Shipped(55, ties=(KILL_WAKES_TWICE,)),
     "exec-events.toml": Shipped(40),
     "exec-monitor.toml": Shipped(60),

@@ -9,9 +9,11 @@ and settles the batch in doubt with its partner as the first instance would have
 
 The record is one persistent message per sending channel, its MsgId ``SYNC`` and the
 channel's name (IBM defines the queue INDXTYPE(MSGID) for such gets), its data the
-sequence number of the last message sent and the MsgIds of the batch in doubt. It is
-replaced outside syncpoint, in one step of the queue manager: a kill lands before or
-after, never between the get of the old record and the put of the new. Its layout is
+sequence number of the last message sent and the MsgIds of the batch in doubt. The
+sender replaces it outside syncpoint before a batch goes (it is in doubt from then on)
+and inside the batch's unit of work when the batch is confirmed; the receiving end of
+a shared inbound channel, inside the unit of work that puts the batch. Either way the
+get of the old record and the put of the new are one step of the queue manager. Its layout is
 qsg's own; IBM does not document its sync records.
 """
 
@@ -75,18 +77,27 @@ def read(syncq: Handle, channel: str, now: float, receiving: bool = False) -> Sy
 
 
 def write(
-    syncq: Handle, channel: str, record: SyncRecord, now: float, receiving: bool = False
+    syncq: Handle,
+    channel: str,
+    record: SyncRecord,
+    now: float,
+    receiving: bool = False,
+    syncpoint: bool = False,
 ) -> None:
-    """Replace ``channel``'s record with ``record``, outside syncpoint (see the
-    module's docstring)."""
-    md, gmo = _by_id(channel, CMQC.MQGMO_NO_SYNCPOINT, receiving)
+    """Replace ``channel``'s record with ``record``: outside syncpoint, or with
+    ``syncpoint`` in the unit of work of the batch it records (committed or backed
+    out with it)."""
+    md, gmo = _by_id(
+        channel, CMQC.MQGMO_SYNCPOINT if syncpoint else CMQC.MQGMO_NO_SYNCPOINT, receiving
+    )
     try:
         syncq.get(None, md, gmo, now=now)
     except MQMIError as error:
         if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
             raise
     out = MD(MsgId=record_id(channel, receiving), Persistence=CMQC.MQPER_PERSISTENT)
-    syncq.put(record.encode(), out, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=now)
+    put = CMQC.MQPMO_SYNCPOINT if syncpoint else CMQC.MQPMO_NO_SYNCPOINT
+    syncq.put(record.encode(), out, PMO(Options=put), now=now)
 
 
 __all__ = ["OPEN_OPTIONS", "SYNCQ", "SyncRecord", "read", "record_id", "write"]
