@@ -756,6 +756,14 @@ async def _deliver(
     touched: list[tuple[Any, str]] = []
 
     def deliver(now: float) -> tuple[str, bool] | None:
+        if keeper is not None:
+            # A shared inbound channel checks the batch against the group's record, not
+            # this instance's memory: an instance on another member may have committed
+            # since (this one paused with the batch in hand, its sender moved on).
+            try:
+                sync.committed = keeper.load(now).committed
+            except MQMIError as error:
+                return f"AMQ9999E: Channel '{channel}' ended abnormally: {error}", False
         mismatch = channels.check_batch(sync.committed, first)
         if mismatch is not None:
             return mismatch.line(channel, remote), False

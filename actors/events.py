@@ -178,7 +178,8 @@ class PeerRecovered:
 class ChannelRecovered:
     """Peer channel recovery: a member (``q_mgr``) looked for the shared channels a
     failed member (``failed``) ran, ``found`` of them, ``fixshared`` left for that
-    member (FIXSHARED), ``recovered`` restarted in the group; ``line`` is CSQM052I."""
+    member (FIXSHARED), ``restarted`` in the group (CSQM052I's "r recovered", named
+    apart from ``CFRecovered.recovered``, a flag); ``line`` is CSQM052I."""
 
     kind: ClassVar[str] = "channel-recovery"
     time: float
@@ -186,7 +187,7 @@ class ChannelRecovered:
     failed: str
     found: int
     fixshared: int
-    recovered: int
+    restarted: int
     line: str
 
 

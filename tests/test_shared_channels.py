@@ -125,7 +125,7 @@ async def test_a_shared_sender_moves_to_the_survivor_with_a_batch_in_doubt_and_a
         got = await drain(world)
         assert sorted(got) == bodies  # each once: nothing lost, nothing twice
         (recovery,) = world.events.of(ChannelRecovered)
-        assert (recovery.q_mgr, recovery.failed, recovery.recovered) == (survivor, first, 1)
+        assert (recovery.q_mgr, recovery.failed, recovery.restarted) == (survivor, first, 1)
         assert recovery.line.startswith("CSQM052I CSQMPCRT Shared channel recovery completed")
         assert recovery.line.endswith(f"for {first}, 1 channels found, 0 FIXSHARED, 1 recovered")
 
@@ -157,7 +157,7 @@ async def test_a_fixshared_channel_does_not_move_and_restarts_with_its_member(
         await put_persistent(world, "QM1", 5)
         await world.kill("QM2")
         (recovery,) = world.events.of(ChannelRecovered)
-        assert (recovery.found, recovery.fixshared, recovery.recovered) == (1, 1, 0)
+        assert (recovery.found, recovery.fixshared, recovery.restarted) == (1, 1, 0)
         assert owner(world) == "QM2"  # held for its own member
         await world.restart("QM2")
         assert len(await drain(world)) == 5
@@ -394,3 +394,19 @@ async def test_a_conname_naming_a_group_nobody_listens_for_retries_with_amq9202e
             "AMQ9202E: Remote host 'QSG1' not available, retry later (no member of QSG1 has "
             "a group listener running, INDISP(GROUP))"
         )
+
+
+def test_a_receiver_paused_with_a_batch_in_hand_puts_nothing_its_successor_committed() -> None:
+    # Chaos run 219531152 of scenarios/chaos-shared.toml: QM1's receiving instance of
+    # the shared inbound channel is paused holding a batch; its sender reconnects
+    # through the group listener to QM2, which commits the batch; when QM1 wakes, its
+    # instance must check the batch against the group's sync record (AMQ9526E), not
+    # its own memory, or the batch is put twice.
+    from pathlib import Path
+
+    from qsg.chaos.campaign import run_one
+    from qsg.scenario import load_scenario
+
+    path = Path(__file__).parent.parent / "scenarios" / "chaos-shared.toml"
+    outcome = run_one(load_scenario(path), 219531152)
+    assert outcome.ok, outcome.failed()
