@@ -202,9 +202,19 @@ async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
     if parsed.structures:
         return await _structure(world, qm, parsed)
     # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
-    return await qm.dispatch(
+    reply = await qm.dispatch(
         lambda now: commands.run(parsed, qm.rules, partial(take, qm.rules, now)), system=True
     )
+    defined(world)
+    return reply
+
+
+def defined(world: Administered) -> None:
+    """After a command that may have defined SYSTEM.QSG.TRANSMIT.QUEUE: every running
+    member of its group starts its intra-group queuing agent, if it runs none yet
+    (IBM's agent starts with the queue manager; one defined later is served at once)."""
+    for qm in world.qmgrs.values():
+        qm.start_igq_agent()
 
 
 async def _structure(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:

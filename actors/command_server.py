@@ -141,6 +141,7 @@ async def _answer(
                 lambda now: pcf_commands.process(body, md.Encoding, qm.rules, snapshot),
                 system=True,
             )
+            admin.defined(world)  # a DEFINE of SYSTEM.QSG.TRANSMIT.QUEUE: its agents
             changed = pcf_commands.structure_changed(body, md.Encoding, replies)
             if changed is not None:
                 await admin.structure_commanded(world, qm, *changed)

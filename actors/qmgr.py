@@ -126,6 +126,8 @@ class QueueManager:
         #: commands of its CSQINPX would start it again; down while it or its channel
         #: initiator is.
         self.group_listener = False
+        #: Whether this life runs its intra-group queuing agent (``start_igq_agent``).
+        self.igq_agent = False
         #: The model cost of the SMDS accesses of the last step on a shared queue, for
         #: ``dispatch`` to charge after it.
         self.smds_owed = 0.0
@@ -165,8 +167,8 @@ class QueueManager:
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
                 await nursery.start(expiry.scan_periodically, self)
-                if igq.wanted(self.rules):  # its intra-group queuing agent
-                    nursery.start_soon(igq.run_agent, self)
+                self.igq_agent = False
+                self.start_igq_agent()  # if its group defines SYSTEM.QSG.TRANSMIT.QUEUE
                 if self.listener is not None:
                     await self._listen(nursery)
                 task_status.started()
@@ -182,6 +184,17 @@ class QueueManager:
         serve = partial(trio.serve_tcp, partial(channel.run_receiver, self), port, host=host)
         listeners = await nursery.start(serve)
         self.listener = (host, listeners[0].socket.getsockname()[1])
+
+    def start_igq_agent(self) -> bool:
+        """Start this life's intra-group queuing agent (``actors/igq.py``) if its group
+        defines SYSTEM.QSG.TRANSMIT.QUEUE and none runs yet: at the life's start, and
+        when the queue is defined while the member runs (a DEFINE on any member:
+        ``actors.admin`` and the command server call every member). Whether it did."""
+        if not self.alive or self.igq_agent or not igq.wanted(self.rules):
+            return False
+        self.igq_agent = True
+        self.nursery.start_soon(igq.run_agent, self)
+        return True
 
     # ---- channels ---------------------------------------------------------------------
     def start_channels(self) -> None:
