@@ -410,3 +410,28 @@ def test_a_receiver_paused_with_a_batch_in_hand_puts_nothing_its_successor_commi
     path = Path(__file__).parent.parent / "scenarios" / "chaos-shared.toml"
     outcome = run_one(load_scenario(path), 219531152)
     assert outcome.ok, outcome.failed()
+
+
+@keeps(
+    "docs/channels.md",
+    "STOP CHANNEL of a shared channel stops it wherever it runs, from any member, even\n  one whose owner is down",
+)
+async def test_stop_channel_of_a_shared_channel_works_from_any_member_even_with_its_owner_down(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "Starting a shared channel": FIXSHARED "can be stopped from any queue manager in
+    # the queue sharing group ... even if the channel initiator on which it was started
+    # is not running".
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        running = owner(world)
+        other = "QM2" if running == "QM1" else "QM1"
+        reply = await command(world, other, "STOP CHANNEL(QSG.TO.QM3)")
+        assert not reply.failed, reply.lines
+        assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
+        assert world.qmgrs[running].channels["QSG.TO.QM3"].ended.is_set()
+        await world.start_channel(other, "QSG.TO.QM3", chldisp="FIXSHARED")
+        await world.kill(other)
+        assert owner(world) == other  # FIXSHARED: held for its member
+        reply = await command(world, running, "STOP CHANNEL(QSG.TO.QM3)")
+        assert not reply.failed, reply.lines
+        assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
