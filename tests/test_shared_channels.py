@@ -414,7 +414,8 @@ def test_a_receiver_paused_with_a_batch_in_hand_puts_nothing_its_successor_commi
 
 @keeps(
     "docs/channels.md",
-    "STOP CHANNEL of a shared channel stops it wherever it runs, from any member, even\n  one whose owner is down",
+    "STOP CHANNEL of a shared channel stops it wherever it runs, from any member, even "
+    "one whose owner is down",
 )
 async def test_stop_channel_of_a_shared_channel_works_from_any_member_even_with_its_owner_down(
     virtual_clock: VirtualClock,
