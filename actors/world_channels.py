@@ -20,6 +20,8 @@ as IBM serializes the two ("Channels and serialization").
 
 from __future__ import annotations
 
+from functools import partial
+
 import trio
 
 from actors.events import ChannelRecovered, ChannelStateChanged
@@ -252,10 +254,10 @@ class SharedChannels(FaultInjection):
         group = qm.rules.qsg
         if group is None:
             return
-        held = self._held_by(qm, group)
-        for instance in held:
+        for instance in await self._held_by(qm, group):
             if not restart or instance.disposition == CMQCFC.MQCHLD_FIXSHARED:
-                group.channel_status.release(instance.channel, qm.name)
+                release = partial(_release, group.channel_status, instance.channel, qm.name)
+                await qm.dispatch(release, system=True)
         if restart:
             await self._recover_channels(q_mgr)
 
@@ -302,7 +304,7 @@ class SharedChannels(FaultInjection):
         group = qm.rules.qsg
         if group is None or not qm.chinit:
             return
-        for instance in self._held_by(qm, group):
+        for instance in await self._held_by(qm, group):
             if qm.rules.local.channels.get(instance.channel) is None:
                 continue
             await self._start_shared(
@@ -407,8 +409,15 @@ class SharedChannels(FaultInjection):
             raise sharedchl.no_channel_initiator(channel)
         return self.qmgrs[chosen]
 
-    def _held_by(self, qm: QueueManager, group: QueueSharingGroup) -> list[SharedInstance]:
-        return [i for i in group.channel_status.instances() if i.owner == qm.name]
+    async def _held_by(self, qm: QueueManager, group: QueueSharingGroup) -> list[SharedInstance]:
+        """The shared instances the group's status gives ``qm`` (read in one of its
+        steps: the status may be on the facility's server)."""
+        status = group.channel_status
+
+        def held(now: float) -> list[SharedInstance]:
+            return [i for i in status.instances() if i.owner == qm.name]
+
+        return await qm.dispatch(held, system=True)
 
     def _scope(self, qm: QueueManager, on: str) -> list[QueueManager]:
         """The members a PRIVATE command runs on: ``on`` one, or every active one."""
@@ -429,6 +438,10 @@ class SharedChannels(FaultInjection):
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{qm.name} has no sender channel {channel}")
         return definition
+
+
+def _release(status: sharedchl.SharedChannelStatus, channel: str, owner: str, now: float) -> bool:
+    return status.release(channel, owner)
 
 
 __all__ = ["CHINIT_FAILED", "CHINIT_STOPPED", "SharedChannels"]
