@@ -257,6 +257,19 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
     if definition is None:
         return commands.channel_reply(qm.name, parsed, "was not found")
     if definition.channel_type != CMQC.MQCHT_SENDER:
+        if parsed.chldisp and parsed.chldisp not in ("DEFAULT", "PRIVATE"):
+            try:  # IBM's table first: which CHLDISP the type takes (3211)
+                sharedchl.placement(
+                    name,
+                    definition.channel_type,
+                    definition.conn_name,
+                    sharedchl.DISPOSITIONS[parsed.chldisp],
+                    parsed.cmdscope,
+                    qm.name,
+                    None,
+                )
+            except DispositionError as error:
+                return commands.channel_reply(qm.name, parsed, error.detail)
         return commands.channel_reply(qm.name, parsed, "is not a sender channel")
     if parsed.verb.startswith("START"):
         unusable = commands.xmitq_problem(qm.rules, definition)

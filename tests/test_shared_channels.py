@@ -7,6 +7,8 @@ channel recovery", "Synchronization queue for queue sharing groups")."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import trio
 
@@ -209,6 +211,11 @@ async def test_a_second_instance_of_a_shared_channel_is_refused_with_csqx477e(
             "START CHANNEL(QSG.TO.QM3) CHLDISP(FIXSHARED) CMDSCOPE(*)",
             "CHLDISP(FIXSHARED) IS NOT ALLOWED WITH CMDSCOPE(*)",
         ),
+        (  # on QM3, whose QSG.TO.QM3 is the receiver
+            "START CHANNEL(QSG.TO.QM3) CHLDISP(FIXSHARED)",
+            "ALLOWED ONLY FOR A SENDER, SERVER OR REQUESTER WITH A CONNAME, NOT FOR CHANNEL "
+            "QSG.TO.QM3 (MQRCCF_DISPOSITION_CONFLICT 3211)",
+        ),
     ],
 )
 async def test_a_chldisp_the_channel_or_cmdscope_does_not_allow_is_one_line_with_3211(
@@ -217,7 +224,8 @@ async def test_a_chldisp_the_channel_or_cmdscope_does_not_allow_is_one_line_with
     # MQRCCF_DISPOSITION_CONFLICT: "The CommandScope and ... ChannelDisposition parameter
     # values are incompatible", or "the wrong disposition" for the channel.
     async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
-        reply = await command(world, "QM1", text)
+        on = "QM3" if "NOT FOR CHANNEL" in why else "QM1"  # QM3: the receiving end
+        reply = await command(world, on, text)
         assert reply.failed
         (line,) = [line for line in reply.lines if line.startswith("CSQM090E")]
         assert why in line and "3211" in line, reply.lines
@@ -436,3 +444,30 @@ async def test_stop_channel_of_a_shared_channel_works_from_any_member_even_with_
         reply = await command(world, running, "STOP CHANNEL(QSG.TO.QM3)")
         assert not reply.failed, reply.lines
         assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
+
+
+def test_a_conname_naming_a_group_nobody_listens_for_is_one_line_at_validation(
+    tmp_path: Path,
+) -> None:
+    # scenarios/chaos-shared.toml without its [[at]] START LISTENER INDISP(GROUP).
+    import re
+    import subprocess
+    import sys
+
+    text = (Path(__file__).parent.parent / "scenarios" / "chaos-shared.toml").read_text()
+    text = re.sub(r'\[\[at\]\]\nat = 0\nqmgr = "QM[12]"\nmqsc = "START LISTENER[^\n]*"\n', "", text)
+    scenario = tmp_path / "nobody-listens.toml"
+    scenario.write_text(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.commands.cli", "validate", str(scenario)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    said = " ".join((done.stderr + done.stdout).split())  # as wrapped for the terminal
+    assert "nobody-listens.toml:63: mqsc CHANNEL(QM3.TO.QSG1): channel QM3.TO.QSG1 of QM3: " in said
+    assert (
+        "CONNAME('QSG1') names the group QSG1, which nobody listens for (no [[at]] starts a "
+        "LISTENER INDISP(GROUP) on its members)" in said
+    ), said
