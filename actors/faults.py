@@ -274,11 +274,17 @@ async def heal(world: FaultTarget) -> None:
                 group = qm.rules.qsg
                 assert group is not None
                 status = group.channel_status
-                held = await qm.dispatch(partial(_holder, status, channel), system=True)
+                try:
+                    held = await qm.dispatch(partial(_holder, status, channel), system=True)
+                except MQMIError:  # the shared status out of reach: nothing to start by
+                    continue
                 if channel in shared_started or held is not None:
                     continue
                 shared_started.add(channel)
-                started = await world.start_channel(name, channel, chldisp="SHARED")
+                try:
+                    started = await world.start_channel(name, channel, chldisp="SHARED")
+                except MQMIError:  # its status out of reach, or no channel initiator
+                    continue
                 note("start_channel", started[0], channel)
                 continue
             agent = qm.channels.get(channel)

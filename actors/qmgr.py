@@ -20,6 +20,7 @@ trio thread (``coupling.direct``): a rules call then runs whole, as in process.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -250,8 +251,11 @@ class QueueManager:
                 agent.ended.set()
                 if shared and self.alive and self.chinit and self.rules.qsg is not None:
                     # Ended here (stopped, retries exhausted): the group may start it
-                    # anywhere again. Its failure keeps the claim for the recovery.
-                    self.rules.qsg.channel_status.release(name, self.name)
+                    # anywhere again. Its failure keeps the claim for the recovery; a
+                    # status out of reach keeps it too (this member's next start of it
+                    # takes its own claim back, ``actors.world_channels``).
+                    with contextlib.suppress(MQMIError):
+                        self.rules.qsg.channel_status.release(name, self.name)
 
         self.nursery.start_soon(sending)
 

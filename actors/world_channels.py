@@ -30,6 +30,7 @@ from actors.wire import ChannelBrokenError
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
 from qsg.core import sharedchl, sharedsync
+from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.sharedchl import SharedInstance
 from qsg.core.sharing import QueueSharingGroup
@@ -220,7 +221,10 @@ class SharedChannels(FaultInjection):
         group = self._qm(q_mgr).rules.qsg
         if group is None:
             return {}
-        return {i.channel: i for i in group.channel_status.instances()}
+        try:
+            return {i.channel: i for i in group.channel_status.instances()}
+        except MQMIError:  # out of reach: the member shows what it runs itself
+            return {}
 
     # ---- failures and the channel initiator ---------------------------------------------
     async def kill(self, q_mgr: str) -> None:
@@ -254,7 +258,11 @@ class SharedChannels(FaultInjection):
         group = qm.rules.qsg
         if group is None:
             return
-        for instance in await self._held_by(qm, group):
+        try:
+            held = await self._held_by(qm, group)
+        except MQMIError:
+            return  # the shared status out of reach: its claims stay, START CHINIT resumes
+        for instance in held:
             if not restart or instance.disposition == CMQCFC.MQCHLD_FIXSHARED:
                 release = partial(_release, group.channel_status, instance.channel, qm.name)
                 await qm.dispatch(release, system=True)
@@ -304,7 +312,11 @@ class SharedChannels(FaultInjection):
         group = qm.rules.qsg
         if group is None or not qm.chinit:
             return
-        for instance in await self._held_by(qm, group):
+        try:
+            held = await self._held_by(qm, group)
+        except MQMIError:
+            return  # the shared status out of reach: a later START CHANNEL or heal
+        for instance in held:
             if qm.rules.local.channels.get(instance.channel) is None:
                 continue
             await self._start_shared(
@@ -324,10 +336,13 @@ class SharedChannels(FaultInjection):
         if not doers:
             return  # nobody to take them: the member restarts them itself (``restart``)
         doer = doers[0]
-        mine = await doer.dispatch(
-            lambda now: [i for i in group.channel_status.instances() if i.owner == failed],
-            system=True,
-        )
+        try:
+            mine = await doer.dispatch(
+                lambda now: [i for i in group.channel_status.instances() if i.owner == failed],
+                system=True,
+            )
+        except MQMIError:  # the shared status out of reach: the member restarts them
+            return
         fixshared = [i for i in mine if i.disposition == CMQCFC.MQCHLD_FIXSHARED]
         recovered = 0
         for instance in mine:
@@ -375,6 +390,9 @@ class SharedChannels(FaultInjection):
         instance = SharedInstance(
             channel, target.name, disposition, definition.xmit_q_name, definition.conn_name
         )
+        agent = target.channels.get(channel)
+        if not replacing and (agent is None or agent.ended.is_set()):
+            replacing = target.name  # a claim of its own whose agent ended is its own
         status = group.channel_status
         held = await target.dispatch(lambda now: status.claim(instance, replacing), system=True)
         if held is not None:

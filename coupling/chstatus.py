@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from coupling.errors import CFConnectionError
 from coupling.keys import group_prefix
-from coupling.transport import Transport
+from coupling.transport import Arg, Transport
+from qsg import CMQC
+from qsg.core.errors import MQMIError
 from qsg.core.sharedchl import SharedInstance
 
 #: KEYS[1]: the group's status hash. ARGV[1]: the channel; ARGV[2]: the instance's
@@ -57,27 +60,38 @@ def _instance(channel: str, record: Any) -> SharedInstance:
 
 
 class RedisChannelStatus:
-    """The shared channel status of group ``qsg`` on the server ``transport`` reaches."""
+    """The shared channel status of group ``qsg`` on the server ``transport`` reaches.
+    A server out of reach is MQRC_CF_STRUC_FAILED (2373) to the caller, as for the
+    shared queues beside it (IBM's "shared status failure": a state change that cannot
+    reach the status does not happen)."""
 
     def __init__(self, transport: Transport, qsg: str) -> None:
         self._transport = transport
         self._key = status_key(qsg)
 
+    def _command(self, *args: Arg) -> Any:
+        try:
+            return self._transport.command(*args)
+        except CFConnectionError as error:
+            raise MQMIError.failed(
+                CMQC.MQRC_CF_STRUC_FAILED, f"the shared channel status is out of reach: {error}"
+            ) from error
+
     def claim(self, instance: SharedInstance, replacing: str = "") -> SharedInstance | None:
-        held = self._transport.command(
+        held = self._command(
             "EVAL", CLAIM, 1, self._key, instance.channel, _record(instance), replacing
         )
         return _instance(instance.channel, held) if held else None
 
     def release(self, channel: str, owner: str) -> bool:
-        return bool(self._transport.command("EVAL", RELEASE, 1, self._key, channel, owner))
+        return bool(self._command("EVAL", RELEASE, 1, self._key, channel, owner))
 
     def holder(self, channel: str) -> SharedInstance | None:
-        held = self._transport.command("HGET", self._key, channel)
+        held = self._command("HGET", self._key, channel)
         return _instance(channel, held) if held else None
 
     def instances(self) -> list[SharedInstance]:
-        flat = self._transport.command("HGETALL", self._key) or []
+        flat = self._command("HGETALL", self._key) or []
         if isinstance(flat, dict):
             pairs = list(flat.items())
         else:

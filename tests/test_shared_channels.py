@@ -471,3 +471,20 @@ def test_a_conname_naming_a_group_nobody_listens_for_is_one_line_at_validation(
         "CONNAME('QSG1') names the group QSG1, which nobody listens for (no [[at]] starts a "
         "LISTENER INDISP(GROUP) on its members)" in said
     ), said
+
+
+async def test_a_shared_status_out_of_reach_stops_no_command_and_ends_no_world(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    # "Shared status failure": a state change that cannot reach the status does not
+    # happen, and the queue managers go on (chaos run 1063938750 on Redis: STOP CHINIT
+    # with the facility cut off ended the world with CFCutOffError).
+    async with qsg.start(shared_sender(), seed=3, redis_url=cf_url) as world:
+        running = owner(world)
+        await world.cf_unavailable()
+        await world.stop_chinit(running)  # its claims stay: the status is out of reach
+        reply = await command(world, running, "DISPLAY CHSTATUS(QSG.TO.QM3)")
+        assert not reply.failed, reply.lines
+        await world.cf_available()
+        await world.start_chinit(running)  # takes its own claim back
+        assert owner(world) == running
