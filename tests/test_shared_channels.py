@@ -29,19 +29,20 @@ GROUP = """
     DEFINE QLOCAL(SYSTEM.QSG.CHANNEL.SYNCQ) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) +
            INDXTYPE(MSGID)
     DEFINE QLOCAL(QM3.XMITQ) QSGDISP(SHARED) CFSTRUCT(APP1) USAGE(XMITQ)
+    DEFINE QLOCAL(PRIVATE.XMITQ) USAGE(XMITQ)
+    DEFINE CHANNEL(QSG.PRIVATE) CHLTYPE(SDR) CONNAME('QM3') XMITQ(PRIVATE.XMITQ)
 """
 MEMBER = """
-    DEFINE QLOCAL(PRIVATE.XMITQ) USAGE(XMITQ)
     DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3.XMITQ)
     DEFINE CHANNEL(QSG.TO.QM3) CHLTYPE(SDR) CONNAME('QM3') XMITQ(QM3.XMITQ) BATCHSZ(10) +
            DEFCDISP(SHARED)
-    DEFINE CHANNEL(QSG.PRIVATE) CHLTYPE(SDR) CONNAME('QM3') XMITQ(PRIVATE.XMITQ)
 """
 
 
 def shared_sender(*, members: tuple[str, ...] = ("QM1", "QM2")) -> Topology:
     """QSG1 of ``members``, each defining the sender QSG.TO.QM3 whose transmission
-    queue QM3.XMITQ is shared; QM3 outside the group receives."""
+    queue QM3.XMITQ is shared (the first also the private sender QSG.PRIVATE); QM3
+    outside the group receives."""
     topology = Topology()
     topology.add_qsg("QSG1", members=list(members))
     topology.add_qmgr("QM3")
