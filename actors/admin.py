@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
@@ -34,8 +35,11 @@ from actors.events import (
 )
 from actors.qmgr import QueueManager
 from qsg import CMQC
+from qsg.core import sharedchl
+from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.queue import QueueDefinition
+from qsg.core.sharedchl import DispositionError, SharedInstance
 from qsg.mqsc import commands
 from qsg.mqsc.commands import Parsed, Reply
 from qsg.mqsc.status import ChannelView, Snapshot, Usage, take
@@ -62,11 +66,19 @@ class ChannelBoard:
             messages, batches = self._traffic.get(key, (0, 0))
             self._traffic[key] = (messages + event.messages, batches + 1)
 
-    def view(self, q_mgr: str, definition: ChannelDefinition) -> ChannelView:
-        key = (q_mgr, definition.name)
+    def view(
+        self, q_mgr: str, definition: ChannelDefinition, shared: SharedInstance | None = None
+    ) -> ChannelView:
+        """``q_mgr``'s channel ``definition``; a ``shared`` one's instance as its owner
+        runs it, with its disposition and owner (QMNAME)."""
+        owner = q_mgr if shared is None else shared.owner
+        key = (owner, definition.name)
         state, detail = self._state.get(key, ("INACTIVE", ""))
         messages, batches = self._traffic.get(key, (0, 0))
-        return ChannelView(definition, state, messages, batches, detail)
+        if shared is None:
+            return ChannelView(definition, state, messages, batches, detail)
+        disposition = sharedchl.NAMES.get(shared.disposition, "SHARED")
+        return ChannelView(definition, state, messages, batches, detail, disposition, owner)
 
 
 class Administered(Protocol):
@@ -81,8 +93,19 @@ class Administered(Protocol):
     @property
     def events(self) -> EventLog: ...
 
-    async def start_channel(self, q_mgr: str, channel: str) -> None: ...
-    async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def start_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]: ...
+    async def stop_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> None: ...
+    async def stop_chinit(self, q_mgr: str, *, restart: bool = True) -> None: ...
+    async def start_chinit(self, q_mgr: str) -> None: ...
+    async def start_listener(
+        self, q_mgr: str, *, indisp: str = "GROUP", address: str = ""
+    ) -> None: ...
+    async def stop_listener(self, q_mgr: str) -> None: ...
+    def shared_instances(self, q_mgr: str) -> dict[str, SharedInstance]: ...
     async def recover_automatically(self, qsg: str, structure: str) -> None: ...
     def structure_changed(self) -> None: ...
 
@@ -97,7 +120,10 @@ async def snapshot(world: Administered, q_mgr: str) -> Snapshot:
     qm = world.qmgrs[q_mgr]
     rules = qm.rules
     board = world.channel_board
-    channels = {name: board.view(q_mgr, d) for name, d in rules.local.channels.items()}
+    shared = await qm.dispatch(lambda now: world.shared_instances(q_mgr), system=True)
+    channels = {
+        name: board.view(q_mgr, d, shared.get(name)) for name, d in rules.local.channels.items()
+    }
     members: dict[str, str] = {}
     usage: Usage | None = None
     if rules.qsg is not None:
@@ -144,6 +170,10 @@ async def _command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply
     qm = world.qmgrs[q_mgr]
     if not cmdscope or parsed.error is not None:
         return await _run(world, qm, parsed)
+    if parsed.channel and parsed.chldisp in ("SHARED", "FIXSHARED"):
+        # IBM's CHLDISP x CMDSCOPE table says where a shared channel runs (the most
+        # suitable member, or the one named), and what it refuses: not sent to members.
+        return await _run(world, qm, parsed)
     group = qm.rules.qsg
     members = list(group.members) if group is not None else []
     active = [m for m in members if m in world.qmgrs and responding(world.qmgrs[m])]
@@ -156,7 +186,15 @@ async def _command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply
     # every active queue manager in the queue sharing group" (IBM); one that is not
     # active is not sent to, and not counted in CSQN137I's "SENT TO n".
     targets = active if cmdscope == "*" else [cmdscope]
-    replies = {member: await _run(world, world.qmgrs[member], parsed) for member in targets}
+    # Each member runs it as its own (a private START or STOP CHANNEL on itself).
+    replies = {
+        member: await _run(
+            world,
+            world.qmgrs[member],
+            replace(parsed, cmdscope=member) if parsed.channel else parsed,
+        )
+        for member in targets
+    }
     return commands.scoped(q_mgr, parsed.verb, cmdscope, replies)
 
 
@@ -168,12 +206,26 @@ async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
         return commands.answer(parsed.request, await snapshot(world, qm.name))
     if parsed.channel:
         return await _channel(world, qm, parsed)
+    if parsed.chinit:
+        return await _chinit(world, qm, parsed)
+    if parsed.listener:
+        return await _listener(world, qm, parsed)
     if parsed.structures:
         return await _structure(world, qm, parsed)
     # A DEFINE, ALTER, DELETE or CLEAR changes the rules layer's objects in place.
-    return await qm.dispatch(
+    reply = await qm.dispatch(
         lambda now: commands.run(parsed, qm.rules, partial(take, qm.rules, now)), system=True
     )
+    defined(world)
+    return reply
+
+
+def defined(world: Administered) -> None:
+    """After a command that may have defined SYSTEM.QSG.TRANSMIT.QUEUE: every running
+    member of its group starts its intra-group queuing agent, if it runs none yet
+    (IBM's agent starts with the queue manager; one defined later is served at once)."""
+    for qm in world.qmgrs.values():
+        qm.start_igq_agent()
 
 
 async def _structure(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
@@ -228,25 +280,73 @@ async def structure_commanded(
 
 
 async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
-    """START or STOP CHANNEL: the sender's agent starts, or ends (STOPPED)."""
+    """START or STOP CHANNEL, with CHLDISP and CMDSCOPE: the sender's agent starts (on
+    the member IBM's CHLDISP x CMDSCOPE table gives, ``actors.world_channels``), or
+    ends (STOPPED). A refusal is one line naming IBM's reason or message."""
     name = parsed.channel
     definition = qm.rules.local.channels.get(name)
     if definition is None:
         return commands.channel_reply(qm.name, parsed, "was not found")
     if definition.channel_type != CMQC.MQCHT_SENDER:
+        if parsed.chldisp and parsed.chldisp not in ("DEFAULT", "PRIVATE"):
+            try:  # IBM's table first: which CHLDISP the type takes (3211)
+                sharedchl.placement(
+                    name,
+                    definition.channel_type,
+                    definition.conn_name,
+                    sharedchl.DISPOSITIONS[parsed.chldisp],
+                    parsed.cmdscope,
+                    qm.name,
+                    None,
+                )
+            except DispositionError as error:
+                return commands.channel_reply(qm.name, parsed, error.detail)
         return commands.channel_reply(qm.name, parsed, "is not a sender channel")
     if parsed.verb.startswith("START"):
         unusable = commands.xmitq_problem(qm.rules, definition)
         if unusable:
             return commands.channel_reply(qm.name, parsed, unusable)
+    chldisp = parsed.chldisp or "DEFAULT"
     try:
         if parsed.verb.startswith("STOP"):
-            await world.stop_channel(qm.name, name)
+            await world.stop_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
         else:
-            await world.start_channel(qm.name, name)
-    except ValueError as error:  # not running, say
+            await world.start_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
+    except DispositionError as error:
+        return commands.channel_reply(qm.name, parsed, error.detail)
+    except MQMIError as error:  # the member named by CMDSCOPE is not running, say
+        return commands.channel_reply(qm.name, parsed, str(error))
+    except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
         return commands.channel_reply(qm.name, parsed, str(error).split(" is ", 1)[-1])
     return commands.channel_reply(qm.name, parsed)
+
+
+async def _listener(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
+    """START LISTENER INDISP(GROUP), STOP LISTENER (``World.start_listener``)."""
+    me = commands.prefix(qm.name)
+    try:
+        if parsed.verb.startswith("STOP"):
+            await world.stop_listener(qm.name)
+        else:
+            await world.start_listener(qm.name, indisp=parsed.option, address=parsed.address)
+    except DispositionError as error:
+        return Reply((f"CSQM090E {me} CSQXCRPS {error.detail.upper()}",), failed=True)
+    except ValueError as error:
+        return Reply((f"CSQM090E {me} CSQXCRPS {str(error).upper()}",), failed=True)
+    return Reply((f"CSQM134I {me} CSQXCRPS {parsed.verb} COMMAND ACCEPTED",))
+
+
+async def _chinit(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
+    """START CHINIT; STOP CHINIT SHARED(RESTART | STOP) (``World.stop_chinit``)."""
+    me = commands.prefix(qm.name)
+    try:
+        if parsed.verb.startswith("STOP"):
+            await world.stop_chinit(qm.name, restart=parsed.option != "STOP")
+        else:
+            await world.start_chinit(qm.name)
+    except ValueError as error:
+        return Reply((f"CSQM090E {me} CSQXCRPS {str(error).upper()}",), failed=True)
+    return Reply((f"CSQM134I {me} CSQXCRPS {parsed.verb} COMMAND ACCEPTED",))
 
 
 __all__ = ["Administered", "ChannelBoard", "command", "failed", "responding", "snapshot"]

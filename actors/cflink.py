@@ -18,6 +18,7 @@ from typing import Protocol
 
 import greenback
 
+from coupling.chstatus import RedisChannelStatus
 from coupling.cleanup import adelete_group
 from coupling.direct import DirectTransport
 from coupling.repository import RedisRepositoryStore
@@ -25,6 +26,7 @@ from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport
 from qsg.core.grouprepo import MemoryRepositoryStore, RepositoryStore
 from qsg.core.memstore import MemoryStore
+from qsg.core.sharedchl import MemoryChannelStatus, SharedChannelStatus
 from qsg.core.store import MessageStore
 
 #: Told of each failure of the facility a store call meets: QSG, reason code, why, and
@@ -65,6 +67,9 @@ class CFLink(Protocol):
         """Where ``qsg``'s shared repository (GROUP and SHARED definitions) is kept: in
         process, or on the facility's server under the group's keys."""
 
+    def channel_status(self, qsg: str) -> SharedChannelStatus:
+        """``qsg``'s shared channel status (who runs which shared channel)."""
+
     def cut(self, why: str) -> bool:
         """Fail every call to the facility with ``why`` ('' ends it); False if this link
         cannot be cut (in process)."""
@@ -91,6 +96,9 @@ class InProcess:
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         return MemoryRepositoryStore()
+
+    def channel_status(self, qsg: str) -> SharedChannelStatus:
+        return MemoryChannelStatus()
 
     def cut(self, why: str) -> bool:
         return False
@@ -140,6 +148,9 @@ class OnServer:
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         return RedisRepositoryStore(self.transport, qsg)
+
+    def channel_status(self, qsg: str) -> SharedChannelStatus:
+        return RedisChannelStatus(self.transport, qsg)
 
     def cut(self, why: str) -> bool:
         self.transport.unavailable = why

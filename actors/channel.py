@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import trio
@@ -67,9 +68,10 @@ from actors.wire import (
     Frames,
     real_io,
 )
+from coupling.errors import FACILITY_REASONS
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC, CMQCFC
-from qsg.core import channels, chlevents, expiry
+from qsg.core import bugs, channels, chlevents, expiry, sharedsync
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
@@ -93,6 +95,41 @@ class ChannelSync:
     committed: int = 0
 
 
+class SharedSync:
+    """A shared channel's ``ChannelSync`` kept on SYSTEM.QSG.CHANNEL.SYNCQ
+    (``qsg.core.sharedsync``), through the sending agent's open ``handle``."""
+
+    def __init__(self, handle: Any, channel: str, receiving: bool = False) -> None:
+        self.handle = handle
+        self.channel = channel
+        #: The receiving end of a shared inbound channel: its record is the sequence
+        #: number it committed (``ChannelSync.committed``).
+        self.receiving = receiving
+
+    def load(self, now: float) -> ChannelSync:
+        record = sharedsync.read(self.handle, self.channel, now, self.receiving)
+        if self.receiving:
+            return ChannelSync(committed=record.sequence)
+        doubt = None if record.in_doubt is None else list(record.in_doubt)
+        return ChannelSync(record.sequence, doubt)
+
+    def save(self, sync: ChannelSync, now: float, *, syncpoint: bool = False) -> None:
+        """Write ``sync`` as the record: at once, or (``syncpoint``) in the agent's unit
+        of work, to be committed with its batch."""
+        if self.receiving:
+            record = sharedsync.SyncRecord(sync.committed)
+        else:
+            doubt = None if sync.in_doubt is None else tuple(sync.in_doubt)
+            record = sharedsync.SyncRecord(sync.sequence, doubt)
+        sharedsync.write(self.handle, self.channel, record, now, self.receiving, syncpoint)
+
+
+def _keep(keeper: SharedSync | None, sync: ChannelSync, now: float) -> None:
+    """Write ``sync`` where a shared channel keeps it (a private one's is in memory)."""
+    if keeper is not None:
+        keeper.save(sync, now)
+
+
 class ChannelNetwork(Protocol):
     """What a channel agent uses of the world around its queue manager (``World``): the
     partners a CONNAME can name in process, the network's costs, the signals that wake
@@ -106,6 +143,14 @@ class ChannelNetwork(Protocol):
     def signals(self) -> Signals: ...
     @property
     def events(self) -> EventLog: ...
+    @property
+    def stopping(self) -> bool: ...
+
+    def group_partner(self, conn_name: str) -> ChannelQueueManager | None:
+        """The member a connection to ``conn_name`` reaches when it names a
+        queue-sharing group's address (a group listener's choice); None when it names
+        no group; ``ChannelBrokenError`` when no member listens for the group."""
+        ...
 
 
 class ChannelQueueManager(Protocol):
@@ -134,6 +179,10 @@ class ChannelQueueManager(Protocol):
     def links(self) -> dict[str, trio.abc.Stream]: ...
     @property
     def receivers(self) -> dict[str, str]: ...
+    @property
+    def inbound(self) -> set[trio.CancelScope]: ...
+    @property
+    def chinit(self) -> bool: ...
 
     async def dispatch(self, call: Callable[[float], T], *, system: bool = False) -> T: ...
 
@@ -194,16 +243,33 @@ class _Agreed:
     batch_size: int
 
 
-async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> None:
+async def run_sender(
+    qm: ChannelQueueManager,
+    definition: ChannelDefinition,
+    *,
+    shared: bool = False,
+    recovering: bool = False,
+) -> None:
     """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
     send batches. When the partner cannot be reached or the link breaks, retry after
     SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop; when the
-    receiver ends the channel for a message it can neither put nor dead-letter, stop."""
-    sync = qm.syncq.setdefault(definition.name, ChannelSync())
+    receiver ends the channel for a message it can neither put nor dead-letter, stop.
+    A ``shared`` channel keeps its sync record on SYSTEM.QSG.CHANNEL.SYNCQ
+    (``SharedSync``), so that an instance started on another member (``recovering``
+    one a failed member ran) carries on from it."""
     conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
     xmitq = await qm.dispatch(
         lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
     )
+    keeper: SharedSync | None = None
+    if shared:  # its record is on the group's SYSTEM.QSG.CHANNEL.SYNCQ
+        handle = await qm.dispatch(
+            lambda now: conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
+        )
+        keeper = SharedSync(handle, definition.name)
+        sync = await qm.dispatch(keeper.load, system=True)
+    else:
+        sync = qm.syncq.setdefault(definition.name, ChannelSync())
     _state(qm, definition.name, "BINDING")
     attempt = 0
     frames: Frames | None = None
@@ -212,12 +278,14 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
             try:
                 frames = await _connect(qm, definition, sync)
                 qm.links[definition.name] = frames.stream
-                agreed = await _resynchronise(qm, sync, conn, xmitq, frames, definition)
+                agreed = await _resynchronise(
+                    qm, sync, conn, xmitq, frames, definition, keeper, recovering
+                )
                 frames.timeout = wire.receive_timeout(agreed.hbint)
                 attempt = 0
                 _state(qm, definition.name, "RUNNING")
                 while True:
-                    await _send_batch(qm, definition, sync, conn, xmitq, frames, agreed)
+                    await _send_batch(qm, definition, sync, conn, xmitq, frames, agreed, keeper)
             except ChannelBrokenError as error:
                 qm.links.pop(definition.name, None)
                 if frames is not None:  # the link given up on goes now, so that the
@@ -225,12 +293,18 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
                     # instance of the channel (AMQ9514E) until its receive timeout.
                     await trio.aclose_forcefully(frames.stream)
                     frames = None
-                if isinstance(error, ChannelEndedError):
-                    # The receiver backed the batch out before it said so: not in doubt.
-                    sync.sequence = channels.following(sync.sequence, -len(sync.in_doubt or ()))
-                    sync.in_doubt = None
-                if sync.in_doubt is None:  # nothing sent for good: the batch goes back
-                    await qm.dispatch(lambda now: conn.backout(), system=True)
+                ended = isinstance(error, ChannelEndedError)
+
+                def broken(now: float, ended: bool = ended) -> None:
+                    if ended:  # the receiver backed the batch out before it said so
+                        back = -len(sync.in_doubt or ())
+                        sync.sequence = channels.following(sync.sequence, back)
+                        sync.in_doubt = None
+                        _keep(keeper, sync, now)
+                    if sync.in_doubt is None:  # nothing sent for good: the batch goes back
+                        conn.backout()
+
+                await qm.dispatch(broken, system=True)
                 why = str(error)
                 if isinstance(error, ChannelTimeoutError):
                     why = wire.timeout_line(definition.name, definition.conn_name, error)
@@ -254,8 +328,28 @@ async def run_sender(qm: ChannelQueueManager, definition: ChannelDefinition) -> 
                 await trio.aclose_forcefully(frames.stream)
             # Stopped, not killed: the agent's connection ends and its gets go back to
             # the transmission queue; a batch in doubt is settled at the next start.
-            if qm.alive:
-                await qm.dispatch(lambda now: conn.terminate(), system=True)
+            await _let_go(qm, conn)
+
+
+#: Seconds between an ending agent's attempts to back its gets out while the coupling
+#: facility is out of its queue manager's reach (a model choice).
+LET_GO_RETRY = 1.0
+
+
+async def _let_go(qm: ChannelQueueManager, conn: Any) -> None:
+    """End the agent's connection: its unit of work backed out, its handles closed. With
+    its transmission queue shared and the coupling facility out of reach, that fails;
+    it is tried again until it succeeds (the gets stay locked meanwhile, and its open
+    handle keeps the next instance out, as the serialization of a shared channel with
+    its recovery does), unless the queue manager ends first or the world stops."""
+    while qm.alive and not qm.world.stopping:
+        try:
+            await qm.dispatch(lambda now: conn.terminate(), system=True)
+            return
+        except MQMIError as error:
+            if error.reason not in FACILITY_REASONS:
+                raise
+        await clock.sleep(LET_GO_RETRY)
 
 
 async def _connect(
@@ -266,7 +360,10 @@ async def _connect(
     start against: the sequence number of the last message sent and how many of them
     are in doubt."""
     partner = qm.world.qmgrs.get(definition.conn_name)
-    if partner is None:
+    group = None if partner is not None else qm.world.group_partner(definition.conn_name)
+    if group is not None:  # through the group listener: a shared inbound channel
+        frames = await _connect_in_process(group, definition, shared=True)
+    elif partner is None:
         frames = await _connect_tcp(definition.conn_name, qm.connect_timeout)
     else:
         frames = await _connect_in_process(partner, definition)
@@ -315,13 +412,13 @@ async def _connect_tcp(conn_name: str, seconds: float) -> Frames:
 
 
 async def _connect_in_process(
-    partner: ChannelQueueManager, definition: ChannelDefinition
+    partner: ChannelQueueManager, definition: ChannelDefinition, *, shared: bool = False
 ) -> Frames:
     if not partner.alive:
         raise ChannelBrokenError(f"{definition.conn_name} is not running")
     ours, theirs = trio.testing.memory_stream_pair()
     try:
-        partner.nursery.start_soon(run_receiver, partner, theirs)
+        partner.nursery.start_soon(partial(run_receiver, partner, theirs, shared=shared))
     except RuntimeError as error:  # its life is ending (the nursery is closing)
         raise ChannelBrokenError(f"{definition.conn_name} is stopping") from error
     return Frames(ours)
@@ -334,10 +431,13 @@ async def _resynchronise(
     xmitq: Any,
     frames: Frames,
     definition: ChannelDefinition,
+    keeper: SharedSync | None = None,
+    recovering: bool = False,
 ) -> _Agreed:
     """Settle a batch left in doubt: commit it if the receiver committed it, else back
-    it out. After a restart its gets were already backed out, so a batch the receiver
-    did commit is taken off the transmission queue again by MsgId. Returns what the
+    it out. After a restart (or peer recovery, for a shared channel restarted on
+    another member) its gets were already backed out, so a batch the receiver did
+    commit is taken off the transmission queue again by MsgId. Returns what the
     receiver agreed (this end's values where it said none)."""
     answer = wire.status(await frames.reply())
     hbint = definition.heartbeat_interval if answer.hbint is None else answer.hbint
@@ -350,16 +450,19 @@ async def _resynchronise(
     if start is channels.Start.IN_SYNC:
         return agreed
     delivered = start is channels.Start.COMMIT
+    if delivered and recovering and bugs.DUPLICATE_ON_CHANNEL_RECOVERY in bugs.ACTIVE:
+        delivered = False  # the bug: the recovered instance sends its batch again
 
     def settle(now: float) -> None:
         if conn.uow.count:  # this life's gets are still held: end them
             conn.commit() if delivered else conn.backout()
         elif delivered:
             _remove(xmitq, msg_ids, now)
+        sync.sequence = answer.committed
+        sync.in_doubt = None
+        _keep(keeper, sync, now)
 
     await qm.dispatch(settle, system=True)
-    sync.sequence = answer.committed
-    sync.in_doubt = None
     return agreed
 
 
@@ -382,6 +485,7 @@ async def _send_batch(
     xmitq: Any,
     frames: Frames,
     agreed: _Agreed,
+    keeper: SharedSync | None = None,
 ) -> None:
     world = qm.world
     store = xmitq.repository.store
@@ -416,16 +520,25 @@ async def _send_batch(
     # numbering"); the batch goes with its first number and is confirmed by its last.
     first = channels.following(sync.sequence)
     last = channels.following(sync.sequence, len(batch))
-    # The batch and its end-of-batch flow travel together: once sent, it is in doubt.
+    # The batch and its end-of-batch flow travel together: once sent, it is in doubt
+    # (a shared channel's record says so on SYSTEM.QSG.CHANNEL.SYNCQ before it goes).
     sync.in_doubt = [m["md"]["MsgId"] for m in batch]
     sync.sequence = last
+    if keeper is not None:
+        await qm.dispatch(partial(_keep, keeper, sync), system=True)
     sent = trio.current_time()
     for message in batch:  # its age: how long since it left the transmission queue
         message["age"] = sent - message.pop("at")
     await frames.send({"t": "batch", "seq": first, "messages": batch})
     wire.confirmed(await frames.reply(), last)
-    await qm.dispatch(lambda now: conn.commit(), system=True)
-    sync.in_doubt = None
+
+    def commit(now: float) -> None:  # the batch and its record, in one unit of work
+        sync.in_doubt = None
+        if keeper is not None:
+            keeper.save(sync, now, syncpoint=True)
+        conn.commit()
+
+    await qm.dispatch(commit, system=True)
     now = trio.current_time()
     world.events.emit(
         ChannelBatch(now, qm.name, definition.name, last, len(batch), size, now - began)
@@ -484,13 +597,28 @@ async def rogue_partner(
 
 
 # ---- the receiver ------------------------------------------------------------------------
-async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None:
+async def run_receiver(
+    qm: ChannelQueueManager, stream: trio.abc.Stream, *, shared: bool = False
+) -> None:
     """The receiving MCA for one connection from a sender (through the listener, from
     anyone). The start is refused for a partner channel authentication blocks
     (AMQ9777E), for a channel already running here (AMQ9514E) and for sequence numbers
     that do not agree (AMQ9526E). A flow the protocol does not allow, a batch out of
     sequence, or a message that can be neither put nor dead-lettered ends this
-    connection with its error line; nothing else."""
+    connection with its error line; nothing else. A ``shared`` one came through the
+    group listener: its committed sequence number is on SYSTEM.QSG.CHANNEL.SYNCQ, so
+    that its sender, reconnecting to another member, finds it there."""
+    scope = trio.CancelScope()  # its channel initiator's end ends it
+    qm.inbound.add(scope)
+    try:
+        with scope:
+            await _receive(qm, stream, shared)
+    finally:
+        qm.inbound.discard(scope)
+        await trio.aclose_forcefully(stream)
+
+
+async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: bool) -> None:
     frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     running = False
@@ -498,11 +626,27 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
         hello = wire.hello(await frames.receive())
         name = hello.channel
         definition = qm.rules.local.channels.get(name)
+        if not qm.chinit:
+            await frames.send(
+                {"t": "refused", "reason": f"the channel initiator of {qm.name} is not active"}
+            )
+            return
         if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
             return
         remote = frames.peer or "its sender"
-        sync = qm.syncq.setdefault(name, ChannelSync())
+        keeper: SharedSync | None = None
+        conn = None
+        if shared:
+            mca = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
+            conn = mca
+            handle = await qm.dispatch(
+                lambda now: mca.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
+            )
+            keeper = SharedSync(handle, name, receiving=True)
+            sync = await qm.dispatch(keeper.load, system=True)
+        else:
+            sync = qm.syncq.setdefault(name, ChannelSync())
         refusal = _refusal(qm, hello, remote, sync)
         if refusal is not None:
             wire.log.error("%s: %s", qm.name, refusal)
@@ -520,7 +664,8 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
         await frames.send(answer)
         frames.limit = wire.frame_limit(batch_size, qm.rules.rules.max_msg_length)
         frames.timeout = wire.receive_timeout(hbint)
-        conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
+        if conn is None:
+            conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
         _state(qm, name, "RUNNING")
         while True:
             frame = await frames.receive()
@@ -533,7 +678,7 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
             arrived = trio.current_time()
             for message in messages:  # when it left the transmission queue
                 message["at"] = arrived - message.pop("age")
-            ended = await _deliver(qm, name, remote, conn, messages, sync, first)
+            ended = await _deliver(qm, name, remote, conn, messages, sync, first, keeper)
             if ended is not None:  # the batch was backed out: the channel ends
                 line, stop = ended
                 _ended(qm, name, line)
@@ -549,10 +694,13 @@ async def run_receiver(qm: ChannelQueueManager, stream: trio.abc.Stream) -> None
         _ended(qm, name, wire.timeout_line(name, frames.peer or "its sender", error))
     except ChannelBrokenError:
         pass  # the sender went: it resynchronises when it comes back
+    except MQMIError as error:  # a shared one's sync record out of reach: this agent ends
+        if not shared:
+            raise
+        _ended(qm, name, f"AMQ9999E: Channel '{name}' ended abnormally: {error}")
     finally:
         if running:
             del qm.receivers[name]
-        await trio.aclose_forcefully(stream)
 
 
 def _refusal(
@@ -597,6 +745,7 @@ async def _deliver(
     batch: list[dict[str, Any]],
     sync: ChannelSync,
     first: int,
+    keeper: SharedSync | None = None,
 ) -> tuple[str, bool] | None:
     """Check a batch's sequence number, put it to its destinations and commit it, as
     one step of the queue manager (so no kill can land inside it); then record it
@@ -607,10 +756,23 @@ async def _deliver(
     touched: list[tuple[Any, str]] = []
 
     def deliver(now: float) -> tuple[str, bool] | None:
+        if keeper is not None:
+            # A shared inbound channel checks the batch against the group's record, not
+            # this instance's memory: an instance on another member may have committed
+            # since (this one paused with the batch in hand, its sender moved on).
+            try:
+                sync.committed = keeper.load(now).committed
+            except MQMIError as error:
+                return f"AMQ9999E: Channel '{channel}' ended abnormally: {error}", False
         mismatch = channels.check_batch(sync.committed, first)
         if mismatch is not None:
             return mismatch.line(channel, remote), False
         try:
+            if keeper is not None:  # a shared inbound channel's record, in the batch's
+                # unit of work, first: if it cannot be written, nothing is put (nor
+                # dead-lettered, which happens outside the unit of work)
+                last = channels.following(first, len(batch) - 1)
+                keeper.save(ChannelSync(committed=last), now, syncpoint=True)
             for message in batch:
                 outcome = _put_one(qm, channel, conn, message, now)
                 if isinstance(outcome, tuple):
@@ -623,6 +785,16 @@ async def _deliver(
             touched.clear()
             delivered.clear()
             return str(error), True
+        except MQMIError as error:  # its sync record cannot be written: nothing is put
+            if keeper is None:
+                raise
+            conn.backout()
+            touched.clear()
+            delivered.clear()
+            return (
+                f"AMQ9999E: Channel '{channel}' ended abnormally, its batch backed out: {error}",
+                False,
+            )
         conn.commit()
         sync.committed = channels.following(first, len(batch) - 1)
         return None

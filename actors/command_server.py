@@ -191,6 +191,7 @@ async def _process(
         )
 
     replies = await qm.dispatch(run, system=True)
+    admin.defined(world)  # a DEFINE of SYSTEM.QSG.TRANSMIT.QUEUE: its agents start
     changed = pcf_commands.structure_changed(body, encoding, replies)
     if changed is not None:
         await admin.structure_commanded(world, qm, *changed)

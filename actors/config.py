@@ -96,6 +96,15 @@ ACTIONS: dict[str, str] = {
     # A peer starts the channel at its receiver as its sender, its batch numbered
     # ``amount`` from the sender's last message (0 replays it, 2 or more skip).
     "rogue_partner": "channel",
+    # A member's channel initiator: STOP CHINIT (SHARED(RESTART)), or its failure; its
+    # shared sending channels restart on other members; START CHINIT undoes either.
+    "stop_chinit": "qmgr",
+    "kill_chinit": "qmgr",
+    "start_chinit": "qmgr",
+    # A member's group listener (INDISP(GROUP)) stops taking connections to the
+    # group's address; start_listener starts it again.
+    "stop_listener": "qmgr",
+    "start_listener": "qmgr",
     "cf_unavailable": "qmgr?",
     "cf_available": "qmgr?",
     # The group's shared repository (Db2 on z/OS) goes down, and comes back.
@@ -129,6 +138,9 @@ UNDO = {
     "kill": "restart",
     "pause": "resume",
     "stop_channel": "start_channel",
+    "stop_chinit": "start_chinit",
+    "kill_chinit": "start_chinit",
+    "stop_listener": "start_listener",
     "cf_unavailable": "cf_available",
     "repository_unavailable": "repository_available",
     "cf_fail": "cf_restart",

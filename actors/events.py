@@ -175,6 +175,23 @@ class PeerRecovered:
 
 
 @dataclass(frozen=True, slots=True)
+class ChannelRecovered:
+    """Peer channel recovery: a member (``q_mgr``) looked for the shared channels a
+    failed member (``failed``) ran, ``found`` of them, ``fixshared`` left for that
+    member (FIXSHARED), ``restarted`` in the group (CSQM052I's "r recovered", named
+    apart from ``CFRecovered.recovered``, a flag); ``line`` is CSQM052I."""
+
+    kind: ClassVar[str] = "channel-recovery"
+    time: float
+    q_mgr: str
+    failed: str
+    found: int
+    fixshared: int
+    restarted: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
 class CFFailed:
     """The coupling facility of ``qsg`` failed as a member's call met it: ``reason`` is
     the reason code the call got (MQRC_CF_STRUC_FAILED: gone, silent or without its
@@ -381,6 +398,7 @@ WorldEvent = (
     | QMgrKilled
     | QMgrRestarted
     | PeerRecovered
+    | ChannelRecovered
     | CFRecovered
     | CFFailed
     | DepthSampled

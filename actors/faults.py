@@ -23,6 +23,7 @@ uses the same ``channel_owners`` so that what validates is what runs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Protocol
 
 import trio
@@ -39,6 +40,7 @@ from coupling.server import EmbeddedServer
 from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.qmgr import QMgr
+from qsg.core.sharedchl import SharedChannelStatus, SharedInstance
 from qsg.core.sharing import QueueSharingGroup
 
 #: Told of a fault the world refused (its event, and the fault): ``qsg run`` warns.
@@ -73,8 +75,19 @@ class FaultTarget(Protocol):
     async def resume(self, q_mgr: str) -> None: ...
     def skew(self, q_mgr: str, seconds: float) -> None: ...
     async def refresh_expiry(self, q_mgr: str) -> int: ...
-    async def start_channel(self, q_mgr: str, channel: str) -> None: ...
-    async def stop_channel(self, q_mgr: str, channel: str) -> None: ...
+    async def start_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]: ...
+    async def stop_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> None: ...
+    async def stop_chinit(self, q_mgr: str, *, restart: bool = True) -> None: ...
+    async def kill_chinit(self, q_mgr: str) -> None: ...
+    async def start_chinit(self, q_mgr: str) -> None: ...
+    async def start_listener(
+        self, q_mgr: str, *, indisp: str = "GROUP", address: str = ""
+    ) -> None: ...
+    async def stop_listener(self, q_mgr: str) -> None: ...
     async def break_channel(self, q_mgr: str, channel: str) -> None: ...
     async def rogue_partner(self, q_mgr: str, channel: str, offset: int) -> str: ...
     async def cf_unavailable(self, q_mgr: str | None = None) -> None: ...
@@ -159,6 +172,16 @@ async def _do(world: FaultTarget, action: str, fault: Fault, q_mgr: str) -> str 
         await world.stop_channel(q_mgr, fault.channel)
     elif action == "start_channel":
         await world.start_channel(q_mgr, fault.channel)
+    elif action == "stop_chinit":
+        await world.stop_chinit(q_mgr)
+    elif action == "kill_chinit":
+        await world.kill_chinit(q_mgr)
+    elif action == "start_chinit":
+        await world.start_chinit(q_mgr)
+    elif action == "stop_listener":
+        await world.stop_listener(q_mgr)
+    elif action == "start_listener":
+        await world.start_listener(q_mgr)
     elif action == "break_channel":
         await world.break_channel(q_mgr, fault.channel)
     elif action == "rogue_partner":
@@ -272,13 +295,39 @@ async def heal(world: FaultTarget) -> None:
             await world.restart(name)
             note("restart", name, name)
     for name, qm in world.qmgrs.items():
+        if not qm.chinit:
+            await world.start_chinit(name)
+            note("start_chinit", name, name)
+    shared_started: set[str] = set()
+    for name, qm in world.qmgrs.items():
         for channel, definition in qm.rules.local.channels.items():
             if definition.channel_type != CMQC.MQCHT_SENDER:
+                continue
+            if qm.xmitq_shared(definition):  # one instance in the group: any member's
+                group = qm.rules.qsg
+                assert group is not None
+                status = group.channel_status
+                try:
+                    held = await qm.dispatch(partial(_holder, status, channel), system=True)
+                except MQMIError:  # the shared status out of reach: nothing to start by
+                    continue
+                if channel in shared_started or held is not None:
+                    continue
+                shared_started.add(channel)
+                try:
+                    started = await world.start_channel(name, channel, chldisp="SHARED")
+                except MQMIError:  # its status out of reach, or no channel initiator
+                    continue
+                note("start_channel", started[0], channel)
                 continue
             agent = qm.channels.get(channel)
             if agent is None or agent.scope.cancel_called or agent.ended.is_set():
                 await world.start_channel(name, channel)
                 note("start_channel", name, channel)
+
+
+def _holder(status: SharedChannelStatus, channel: str, now: float) -> SharedInstance | None:
+    return status.holder(channel)
 
 
 async def play_faults(

@@ -20,6 +20,7 @@ trio thread (``coupling.direct``): a rules call then runs whole, as in process.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -70,10 +71,12 @@ class _Request:
 
 @dataclass(slots=True)
 class _Agent:
-    """A running sender channel agent: its cancel scope, and whether it has ended."""
+    """A running sender channel agent: its cancel scope, whether it has ended, and
+    whether it is a shared channel's instance (its status in the group's)."""
 
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     ended: trio.Event = field(default_factory=trio.Event)
+    shared: bool = False
 
 
 class QueueManager:
@@ -113,6 +116,19 @@ class QueueManager:
         #: The running receiving agent of each channel, by name, with its partner's
         #: address: one instance of a channel at a time (AMQ9514E for a second).
         self.receivers: dict[str, str] = {}
+        #: The cancel scopes of the running receiving agents: a channel initiator that
+        #: stops or fails ends them.
+        self.inbound: set[trio.CancelScope] = set()
+        #: Whether its channel initiator runs (STOP CHINIT, or its failure, stops it;
+        #: START CHINIT and a restart of the queue manager start it).
+        self.chinit = True
+        #: Whether it runs a group listener (START LISTENER INDISP(GROUP)): it takes
+        #: connections to its group's address. Kept across its lives, as the start
+        #: commands of its CSQINPX would start it again; down while it or its channel
+        #: initiator is.
+        self.group_listener = False
+        #: Whether this life runs its intra-group queuing agent (``start_igq_agent``).
+        self.igq_agent = False
         #: The model cost of the SMDS accesses of the last step on a shared queue, for
         #: ``dispatch`` to charge after it.
         self.smds_owed = 0.0
@@ -146,12 +162,14 @@ class QueueManager:
             async with trio.open_nursery() as nursery:
                 self._nursery, self._mailbox = nursery, send
                 self.channels = {}  # the agents of an earlier life went with it
+                self.inbound = set()
+                self.chinit = True
                 self.processors = Processors(self.world.costs.cpus)
                 self.alive = True
                 nursery.start_soon(self._serve, receive)
                 await nursery.start(expiry.scan_periodically, self)
-                if igq.wanted(self.rules):  # its intra-group queuing agent
-                    nursery.start_soon(igq.run_agent, self)
+                self.igq_agent = False
+                self.start_igq_agent()  # if its group defines SYSTEM.QSG.TRANSMIT.QUEUE
                 if self.listener is not None:
                     await self._listen(nursery)
                 task_status.started()
@@ -168,31 +186,62 @@ class QueueManager:
         listeners = await nursery.start(serve)
         self.listener = (host, listeners[0].socket.getsockname()[1])
 
+    def start_igq_agent(self) -> bool:
+        """Start this life's intra-group queuing agent (``actors/igq.py``) if its group
+        defines SYSTEM.QSG.TRANSMIT.QUEUE and none runs yet: at the life's start, and
+        when the queue is defined while the member runs (a DEFINE on any member:
+        ``actors.admin`` and the command server call every member). Whether it did."""
+        if not self.alive or self.igq_agent or not igq.wanted(self.rules):
+            return False
+        self.igq_agent = True
+        self.nursery.start_soon(igq.run_agent, self)
+        return True
+
     # ---- channels ---------------------------------------------------------------------
     def start_channels(self) -> None:
-        """Start every sender channel (the world does, once partners are up)."""
+        """Start every private sender channel (the world does, once partners are up;
+        a shared one, whose transmission queue is shared, the world starts once in the
+        group, ``actors.world_channels``)."""
         for definition in self.rules.local.channels.values():
-            if definition.channel_type == CMQC.MQCHT_SENDER:
+            if definition.channel_type == CMQC.MQCHT_SENDER and not self.xmitq_shared(definition):
                 self.start_channel(definition.name)
 
-    def start_channel(self, name: str) -> None:
+    def xmitq_shared(self, definition: ChannelDefinition) -> bool:
+        """Whether ``definition``'s transmission queue is a shared queue of the group:
+        then the channel is a shared channel."""
+        group = self.rules.qsg
+        return group is not None and definition.xmit_q_name in group.shared.queues
+
+    def active_channels(self) -> int:
+        """How many channels its channel initiator runs now (senders and receivers):
+        its channel load's numerator."""
+        running = sum(1 for a in self.channels.values() if not a.ended.is_set())
+        return running + len(self.receivers)
+
+    def start_channel(self, name: str, *, shared: bool = False, recovering: bool = False) -> None:
         """START CHANNEL(name): run its sending agent in this life's nursery. One
         instance at a time: a channel whose agent runs (RUNNING, BINDING, RETRYING) is
         refused, as runmqsc answers, with AMQ9514E "Channel is in use"; one that
-        stopped (STOP CHANNEL, or its retries exhausted) starts again."""
+        stopped (STOP CHANNEL, or its retries exhausted) starts again. A ``shared``
+        instance was claimed in the group's shared channel status by the caller
+        (``actors.world_channels``); it gives its claim up when it ends, unless the
+        queue manager or its channel initiator failed (then peer channel recovery
+        takes it over)."""
         definition = self.rules.local.channels.get(name)
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{self.name} has no sender channel {name}")
+        if not self.chinit:
+            raise ValueError(f"channel {name} of {self.name} cannot start: {self.chinit_down()}")
         running = self.channels.get(name)
         if running is not None and not running.scope.cancel_called and not running.ended.is_set():
             why = channel.in_use_line(name, "its sending agent runs")
             raise ValueError(f"channel {name} of {self.name} is in use ({why})")
-        agent = self.channels[name] = _Agent()
+        agent = self.channels[name] = _Agent(shared=shared)
 
         async def sending() -> None:
             try:
                 with agent.scope:
-                    await channel.run_sender(self, definition)
+                    await channel.run_sender(self, definition, shared=shared, recovering=recovering)
             except MQMIError as error:
                 # An MQ error the agent does not handle (its transmission queue gone, say:
                 # a start no command checked) ends the channel as an MCA ends on one,
@@ -200,8 +249,19 @@ class QueueManager:
                 self._channel_ended_abnormally(definition, error)
             finally:
                 agent.ended.set()
+                if shared and self.alive and self.chinit and self.rules.qsg is not None:
+                    # Ended here (stopped, retries exhausted): the group may start it
+                    # anywhere again. Its failure keeps the claim for the recovery; a
+                    # status out of reach keeps it too (this member's next start of it
+                    # takes its own claim back, ``actors.world_channels``).
+                    with contextlib.suppress(MQMIError):
+                        self.rules.qsg.channel_status.release(name, self.name)
 
         self.nursery.start_soon(sending)
+
+    def chinit_down(self) -> str:
+        """Why no channel starts here while the channel initiator is down (CSQX...)."""
+        return f"the channel initiator of {self.name} is not active"
 
     def _channel_ended_abnormally(self, definition: ChannelDefinition, error: MQMIError) -> None:
         why = (

@@ -35,7 +35,7 @@ from actors.mqi import Connection
 from actors.qmgr import QueueManager
 from actors.reach import guard
 from actors.topology import Topology
-from actors.world_faults import FaultInjection
+from actors.world_channels import SharedChannels
 from coupling.direct import DirectTransport
 from coupling.server import EmbeddedServer, configured_url, url_options
 from coupling.trio_transport import TrioTransport
@@ -47,10 +47,11 @@ from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 
 
-class World(FaultInjection):
+class World(SharedChannels):
     """Queue managers at work; see the module's docstring. Its state is
     ``actors.world_base``'s, its CF recovery and leases ``actors.world_cf``'s, its
-    faults ``actors.world_faults``'s; here is the API a scenario uses."""
+    faults ``actors.world_faults``'s, its shared channels ``actors.world_channels``'s;
+    here is the API a scenario uses."""
 
     def __init__(
         self,
@@ -107,6 +108,7 @@ class World(FaultInjection):
         assert self._nursery is not None
         await self._nursery.start(qm.run)
         qm.start_channels()
+        await self._resume_held(qm)
         self.command_servers.restarted(qm)
 
     async def refresh_expiry(self, q_mgr: str, pattern: str = "*") -> int:
@@ -195,23 +197,12 @@ class World(FaultInjection):
                 unread[owner] = f"{owner}'s coupling facility: {error}"
         return FinalState(trio.current_time(), places, unread)
 
-    async def start_channel(self, q_mgr: str, channel: str) -> None:
-        """START CHANNEL(channel) on ``q_mgr`` (a sender channel)."""
-        qm = self._running(q_mgr)
-        await qm.channel_ended(channel)  # a stopped agent finishes its clean-up first
-        qm.start_channel(channel)
-
     def conname(self, q_mgr: str) -> str:
         """The CONNAME a sender in another process uses to reach ``q_mgr``'s listener."""
         listener = self._qm(q_mgr).listener
         if listener is None:
             raise ValueError(f"{q_mgr} has no channel listener (Topology.add_qmgr listener=)")
         return f"{listener[0]}({listener[1]})"
-
-    async def stop_channel(self, q_mgr: str, channel: str) -> None:
-        """STOP CHANNEL(channel) on ``q_mgr``: the agent ends and the channel is STOPPED."""
-        self._running(q_mgr).stop_channel(channel)
-        await trio.lowlevel.checkpoint()
 
 
 @asynccontextmanager
@@ -281,6 +272,7 @@ async def open_world(
                 await nursery.start(qm.run)
             for qm in world.qmgrs.values():  # every partner is up: channels start
                 qm.start_channels()
+            await world.start_shared_channels()
             ended = False
             try:
                 yield world
@@ -348,7 +340,12 @@ async def _build(world: World, only: str | None = None) -> None:
         world.cf_stores[name] = store
         repository = GroupRepository(world.link.repository_store(name))
         guarded = guard(store, world.reach, name, partial(_structure_of, world, name))
-        world.qsgs[name] = QueueSharingGroup(name, store=guarded, repository=repository)
+        world.qsgs[name] = QueueSharingGroup(
+            name,
+            store=guarded,
+            repository=repository,
+            channel_status=world.link.channel_status(name),
+        )
     for group in world.qsgs.values():
         group.repository.joining = only is not None
     built = topology.build(world.qsgs, world.rules_event)

@@ -40,6 +40,12 @@ CATCHES = {
     bugs.RECOVER_SKIPS_LOG: ("queue", True),
     bugs.DUPLEX_FAILS_OVER_EMPTY: ("queue", True),
 }
+#: Bugs caught on shared channels: a campaign of the shared-channel chaos target
+#: (scenarios/chaos-shared.toml), 3 runs of campaign seed 2, in process; its third run
+#: draws kill_chinit and stop_chinit, and one lands with a batch in doubt.
+SHARED_SCENARIO = SCENARIO.parent / "chaos-shared.toml"
+SHARED_RUNS = 3
+SHARED_CATCHES = {bugs.DUPLICATE_ON_CHANNEL_RECOVERY: "queue"}
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +58,26 @@ def play(scenario: Scenario, in_process: bool, seed: int = CAMPAIGN_SEED) -> lis
 
 
 def test_every_known_bug_has_a_campaign_here() -> None:
-    assert set(CATCHES) == bugs.KNOWN
+    assert set(CATCHES) | set(SHARED_CATCHES) == bugs.KNOWN
+
+
+@pytest.mark.slow
+@keeps(
+    "docs/chaos.md",
+    "a short campaign of `scenarios/chaos-shared.toml` (3 runs of campaign seed 2) finds "
+    "nothing clean and catches `duplicate-on-channel-recovery`",
+)
+def test_the_shared_channel_campaign_catches_a_duplicate_on_channel_recovery() -> None:
+    # "Shared channel recovery": the restarted instance must settle its batch in doubt
+    # with its partner; backing out a batch the partner committed sends it twice.
+    shared = load_scenario(SHARED_SCENARIO)
+    clean = list(campaign(shared, SHARED_RUNS, CAMPAIGN_SEED, in_process=True))
+    assert all(o.ok for o in clean), [(o.seed, o.failed()) for o in clean]
+    for bug, checker in SHARED_CATCHES.items():
+        with bugs.injected(bug):
+            outcomes = list(campaign(shared, SHARED_RUNS, CAMPAIGN_SEED, in_process=True))
+        caught = [o.seed for o in outcomes if checker in [v.name for v in o.failed()]]
+        assert caught, f"{bug}: no run of the campaign failed {checker}"
 
 
 @pytest.mark.slow

@@ -161,3 +161,32 @@ def test_the_shipped_igq_scenario_crosses_the_group_and_waits_for_the_member_tha
     sent = result.summary.queue("QSG1", igq.IGQ_XMITQ)["put"]
     assert sent > 1000 and sent - 5 <= len(delivered) <= sent
     assert result.summary.queue("QM2", "APP.IN")["got"] == len(delivered)
+
+
+@keeps(
+    "docs/channels.md",
+    "A SYSTEM.QSG.TRANSMIT.QUEUE defined while the members run is served at once",
+)
+async def test_a_group_queue_defined_while_the_members_run_is_served_at_once(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # "Getting started with intra-group queuing": every member's agent serves the
+    # group's queue; one defined after the members started needs no restart here.
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.mqsc("QM1", "DEFINE CFSTRUCT(CSQSYSAPPL) CFLEVEL(5) RECOVER(YES)", source="qm1")
+    topology.mqsc("QM2", "DEFINE QLOCAL(APP.IN)", source="qm2")
+    async with qsg.start(topology, **cf_mode) as world:  # type: ignore[arg-type]
+        define = (
+            "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) "
+            "USAGE(XMITQ) INDXTYPE(CORRELID)"
+        )
+        for text in (define, "ALTER QMGR IGQ(ENABLED)"):
+            reply = await command(world, "QM1", text)
+            assert not reply.failed, reply.lines
+        qm1 = await world.connect("QM1")
+        out = await qm1.open(TO_QM2, CMQC.MQOO_OUTPUT)
+        await out.put(b"late", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+        qm2 = await world.connect("QM2")
+        app_in = await qm2.open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+        assert await app_in.get(None, MD(), waiting(1000)) == b"late"

@@ -147,9 +147,9 @@ def test_the_good_scenario_is_good() -> None:
                 (
                     "duration = 5",
                     "fault[0].duration: restart takes no duration; only kill, pause, "
-                    "stop_channel, cf_unavailable, repository_unavailable, cf_fail, "
-                    "structure_fail, cf_connectivity_loss, facility_fail, slow_cf, "
-                    "slow_channels, skew do",
+                    "stop_channel, stop_chinit, kill_chinit, stop_listener, cf_unavailable, "
+                    "repository_unavailable, cf_fail, structure_fail, cf_connectivity_loss, "
+                    "facility_fail, slow_cf, slow_channels, skew do",
                 )
             ],
         ),

@@ -42,12 +42,34 @@ KINDS: dict[str, str] = {
     "CFCONLOS ends it or it tolerates the loss), back later",
     "facility_fail": "one of a QSG's coupling facilities fails for every member (its "
     "structures rebuilt elsewhere, or carried on by their duplex), restored later",
+    "stop_chinit": "STOP CHINIT SHARED(RESTART) on a member running shared channels, "
+    "START CHINIT later",
+    "kill_chinit": "a member's channel initiator fails, START CHINIT later",
+    "stop_listener": "a member's group listener stops, starts again later",
 }
 #: Kinds drawn from their own stream (see the module's docstring), in the order drawn.
-LATER = ("stall_scan", "rogue_partner", "structure_fail", "cf_conlos", "facility_fail")
+LATER = (
+    "stall_scan",
+    "rogue_partner",
+    "structure_fail",
+    "cf_conlos",
+    "facility_fail",
+    "stop_chinit",
+    "kill_chinit",
+    "stop_listener",
+)
 #: The fault actions the ``LATER`` kinds schedule.
 LATER_ACTIONS = frozenset(
-    {"stall_scan", "rogue_partner", "structure_fail", "cf_connectivity_loss", "facility_fail"}
+    {
+        "stall_scan",
+        "rogue_partner",
+        "structure_fail",
+        "cf_connectivity_loss",
+        "facility_fail",
+        "stop_chinit",
+        "kill_chinit",
+        "stop_listener",
+    }
 )
 #: How far from the sender's last message a rogue partner numbers its batch: replays
 #: (0 and back) and skips (2 and on, to the far side of the wrap); never 1, the next.
@@ -72,6 +94,13 @@ class Targets:
     facilities: tuple[tuple[str, str], ...] = ()
     #: (a member, a structure or facility of its QSG it can lose connectivity to).
     links: tuple[tuple[str, str, str], ...] = ()
+    #: Members that define a shared sender channel (its transmission queue shared):
+    #: their channel initiator can stop or fail. A shared sender is not among
+    #: ``senders``: it runs on one member or another, so a fault aimed at one
+    #: member's instance would miss it.
+    shared: tuple[str, ...] = ()
+    #: Members whose scenario starts a group listener (INDISP(GROUP)).
+    listening: tuple[str, ...] = ()
 
     def kinds(self) -> list[str]:
         """The kinds this scenario offers a target for."""
@@ -91,7 +120,9 @@ class Targets:
         kinds += ["rogue_partner"] if self.senders else []
         kinds += ["structure_fail"] if self.structures else []
         kinds += ["cf_conlos"] if self.links else []
-        return kinds + (["facility_fail"] if self.facilities else [])
+        kinds += ["facility_fail"] if self.facilities else []
+        kinds += ["stop_chinit", "kill_chinit"] if self.shared else []
+        return kinds + (["stop_listener"] if len(self.listening) > 1 else [])
 
 
 def targets(scenario: Scenario, *, server: bool = False) -> Targets:
@@ -100,12 +131,22 @@ def targets(scenario: Scenario, *, server: bool = False) -> Targets:
     groups = {q.name: QueueSharingGroup(q.name) for q in scenario.qsgs}
     qmgrs = scenario.topology.build(groups)
     members = tuple(m for q in scenario.qsgs for m in q.members)
-    senders, retry = [], 0.0
+    senders, retry, shared = [], 0.0, []
     for name, qm in qmgrs.items():
         for channel in qm.local.channels.values():
             if channel.channel_type == CMQC.MQCHT_SENDER:
-                senders.append((name, channel.name))
                 retry = max(retry, float(channel.retry_interval(1) or 0))
+                if qm.qsg is not None and channel.xmit_q_name in qm.qsg.shared.queues:
+                    shared.append(name)
+                else:
+                    senders.append((name, channel.name))
+    listening = sorted(
+        {
+            step.qmgr
+            for step in scenario.commands
+            if "INDISP(GROUP)" in step.mqsc.upper().replace(" ", "")
+        }
+    )
     intervals = [qmgrs[m].expiry_interval or 0 for m in members]
     scanning = tuple(
         q.name for q in scenario.qsgs if any(qmgrs[m].expiry_interval for m in q.members)
@@ -136,6 +177,8 @@ def targets(scenario: Scenario, *, server: bool = False) -> Targets:
         ),
         facilities,
         links,
+        tuple(sorted(set(shared))),
+        tuple(listening),
     )
 
 
@@ -224,6 +267,12 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
         member, facility = rng.choice(t.facilities)
         lasts = round(rng.uniform(0.5, 5.0), 3)
         return Fault(at, "facility_fail", qmgr=member, facility=facility, duration=lasts)
+    if kind in ("stop_chinit", "kill_chinit"):  # START CHINIT within the run
+        lasts = round(rng.uniform(0.5, 10.0), 3)
+        return Fault(at, kind, qmgr=rng.choice(t.shared), duration=lasts)
+    if kind == "stop_listener":
+        lasts = round(rng.uniform(0.5, 10.0), 3)
+        return Fault(at, kind, qmgr=rng.choice(t.listening), duration=lasts)
     if kind == "rogue_partner":
         q_mgr, channel = rng.choice(t.senders)
         offset = rng.choice(ROGUE_OFFSETS)

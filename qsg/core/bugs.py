@@ -11,6 +11,9 @@ after a failure drops the persistent messages it should keep), ``RECOVER_SKIPS_L
 persistent messages put after the backup are lost and those got since come back),
 ``DUPLEX_FAILS_OVER_EMPTY`` (a duplexed structure that loses one of its facilities
 carries on in an empty instance, as if it had not been duplexed at all).
+``DUPLICATE_ON_CHANNEL_RECOVERY`` (a shared channel restarted on a survivor backs out
+its batch in doubt that the receiver committed, and sends it again, as a wrong RESOLVE
+CHANNEL ACTION(BACKOUT) would).
 Nothing outside the tests (and ``bench/chaos_catches.py``, which counts how often a
 random campaign catches each) turns one on; with ``ACTIVE`` empty every check costs one
 set lookup, and only on a path already out of the common case.
@@ -27,6 +30,7 @@ SKIP_FENCING = "skip-fencing"
 LOSE_ON_CF_RECOVERY = "lose-on-cf-recovery"
 RECOVER_SKIPS_LOG = "recover-skips-log"
 DUPLEX_FAILS_OVER_EMPTY = "duplex-fails-over-empty"
+DUPLICATE_ON_CHANNEL_RECOVERY = "duplicate-on-channel-recovery"
 KNOWN = frozenset(
     {
         DROP_ON_COMMIT,
@@ -35,6 +39,7 @@ KNOWN = frozenset(
         LOSE_ON_CF_RECOVERY,
         RECOVER_SKIPS_LOG,
         DUPLEX_FAILS_OVER_EMPTY,
+        DUPLICATE_ON_CHANNEL_RECOVERY,
     }
 )
 
@@ -59,6 +64,7 @@ __all__ = [
     "DELIVER_EXPIRED",
     "DROP_ON_COMMIT",
     "DUPLEX_FAILS_OVER_EMPTY",
+    "DUPLICATE_ON_CHANNEL_RECOVERY",
     "KNOWN",
     "LOSE_ON_CF_RECOVERY",
     "RECOVER_SKIPS_LOG",

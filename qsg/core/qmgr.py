@@ -430,6 +430,19 @@ class QMgr:
         store.release_conn_tags(failed, incarnation + 1)
         return outcome
 
+    def forget_shared_handles(self) -> None:
+        """This failed member's handles on the group's shared queues, forgotten once
+        peer recovery has run: an input-exclusive open (a shared channel's on its
+        transmission queue) no longer keeps the survivors out. Its connections are
+        otherwise left for its restart (``restart``)."""
+        if self.qsg is None:
+            return
+        shared = self.qsg.shared
+        for conn in self.connections.values():
+            for handle in conn.handles:
+                if handle.repository is shared:
+                    handle.status.handles.pop(handle, None)
+
     def reap(self) -> None:
         """Physically delete the logically deleted queues nobody uses any more."""
         for repo in self.repositories:

@@ -14,6 +14,7 @@ from qsg.core.memstore import MemoryStore
 from qsg.core.perfevents import PerformanceQueueManager
 from qsg.core.queue import check_name
 from qsg.core.repository import Repository
+from qsg.core.sharedchl import MemoryChannelStatus, SharedChannelStatus
 from qsg.core.store import MessageStore
 
 
@@ -29,6 +30,7 @@ class QueueSharingGroup:
         *,
         store: MessageStore | None = None,
         repository: GroupRepository | None = None,
+        channel_status: SharedChannelStatus | None = None,
     ) -> None:
         check_name(name, "queue-sharing group", longest=4)
         self.name = name
@@ -39,6 +41,11 @@ class QueueSharingGroup:
         #: commands go (``qsg.core.copies``). A member leaves it when it stops and
         #: comes back when it starts, refreshing its copies.
         self.active: dict[str, CopyHolder] = {}
+        #: Who runs which shared channel (``qsg.core.sharedchl``); with the group's
+        #: objects in IBM's Db2, beside its shared queues here.
+        self.channel_status: SharedChannelStatus = (
+            channel_status if channel_status is not None else MemoryChannelStatus()
+        )
         #: The members' rules, by name: the queue managers that issue their own event
         #: message when a shared queue's depth event fires (``qsg.core.perfevents``).
         self.event_members: dict[str, PerformanceQueueManager] = {}

@@ -107,7 +107,7 @@ def channel_status(view: ChannelView) -> Attributes:
     d = view.definition
     return [
         ("CHSTATUS", d.name),
-        ("CHLDISP", "PRIVATE"),
+        ("CHLDISP", view.disposition),
         ("XMITQ", d.xmit_q_name),
         ("CONNAME", d.conn_name),
         ("CURRENT", None),
@@ -117,6 +117,7 @@ def channel_status(view: ChannelView) -> Attributes:
         ("MSGS", view.messages),
         ("BATCHES", view.batches),
         ("BATCHSZ", d.batch_size),
+        *((("QMNAME", view.q_mgr),) if view.q_mgr else ()),
     ]
 
 

@@ -109,6 +109,13 @@ class Parsed:
     #: CMDSCOPE of a DEFINE, ALTER, DELETE, CLEAR, START or STOP: "" (this queue
     #: manager), "*" or a queue manager's name (a DISPLAY's is its ``request``'s).
     cmdscope: str = ""
+    #: START or STOP CHANNEL's CHLDISP ("" when not given), and whether the command is
+    #: START or STOP CHINIT (``option``: STOP CHINIT's SHARED value).
+    chldisp: str = ""
+    chinit: bool = False
+    #: START or STOP LISTENER: ``option`` its INDISP, ``address`` its IPADDR.
+    listener: bool = False
+    address: str = ""
 
 
 def prefix(q_mgr: str) -> str:
@@ -203,17 +210,75 @@ def _parse_clear(items: list[lexer.Item]) -> Parsed:
 
 
 def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
-    """START CHANNEL(name) and STOP CHANNEL(name), of a sender channel."""
+    """START CHANNEL(name) and STOP CHANNEL(name), of a sender channel, with CHLDISP
+    and CMDSCOPE; START CHINIT and STOP CHINIT [SHARED(RESTART | STOP)]."""
     what = f"{verb} CHANNEL"
+    if len(items) > 1 and items[1].word == "CHINIT" and items[1].value is None:
+        return _parse_chinit(verb, items)
+    if len(items) > 1 and items[1].word in ("LISTENER", "LSTR") and items[1].value is None:
+        return _parse_listener(verb, items)
     if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "CHANNEL":
         word = items[1].word if len(items) > 1 else "CHANNEL"
         # The command as entered (START CMDSERV), which CSQ9023E names: not a channel's.
         return Parsed(f"{verb} {word}", error=("CSQ9001E", f"'{word}' IS INVALID"))
     if not items[1].value:
         return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'CHANNEL' IS MISSING"))
+    given: dict[str, str] = {}
     for item in items[2:]:
-        return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
-    return Parsed(what, channel=items[1].value)
+        value = (item.value or "").strip().upper()
+        if item.word == "CHLDISP" and value in ("DEFAULT", "PRIVATE", "SHARED", "FIXSHARED"):
+            given["CHLDISP"] = value
+        elif item.word == "CMDSCOPE" and item.value is not None:
+            given["CMDSCOPE"] = "" if value in ("", "' '") else value
+        else:
+            shown = item.word if item.value is None else f"{item.word}({item.value})"
+            return Parsed(what, error=("CSQ9001E", f"'{shown}' IS INVALID"))
+    return Parsed(
+        what,
+        channel=items[1].value,
+        chldisp=given.get("CHLDISP", ""),
+        cmdscope=given.get("CMDSCOPE", ""),
+    )
+
+
+#: START LISTENER's keywords with nothing to simulate.
+_LISTENER_IGNORED = frozenset({("TRPTYPE", "TCP"), ("CMDSCOPE", ""), ("CMDSCOPE", "' '")})
+
+
+def _parse_listener(verb: str, items: list[lexer.Item]) -> Parsed:
+    """START LISTENER TRPTYPE(TCP) [PORT(n)] [IPADDR(address)] INDISP(QMGR | GROUP);
+    STOP LISTENER [TRPTYPE(TCP)] [PORT(n)] [IPADDR(address)] [INDISP(...)]."""
+    what = f"{verb} LISTENER"
+    indisp, address = "QMGR", ""
+    for item in items[2:]:
+        value = (item.value or "").strip().upper()
+        if item.word == "INDISP" and value in ("QMGR", "GROUP"):
+            indisp = value
+        elif item.word == "IPADDR" and value:
+            address = value
+        elif (item.word, value) in _LISTENER_IGNORED or (item.word == "PORT" and value.isdigit()):
+            continue  # one simulated network: no port or transport to choose
+        else:
+            shown = item.word if item.value is None else f"{item.word}({item.value})"
+            return Parsed(what, error=("CSQ9001E", f"'{shown}' IS INVALID"))
+    return Parsed(what, option=indisp, listener=True, address=address)
+
+
+def _parse_chinit(verb: str, items: list[lexer.Item]) -> Parsed:
+    """START CHINIT; STOP CHINIT [SHARED(RESTART | STOP)] (RESTART by default: the
+    shared sending channels it owns are restarted by the other members)."""
+    what = f"{verb} CHINIT"
+    option = "RESTART" if verb == "STOP" else ""
+    for item in items[2:]:
+        value = (item.value or "").strip().upper()
+        if verb == "STOP" and item.word == "SHARED" and value in ("RESTART", "STOP"):
+            option = value
+        elif item.word == "CMDSCOPE" and value in ("", "' '"):
+            continue
+        else:
+            shown = item.word if item.value is None else f"{item.word}({item.value})"
+            return Parsed(what, error=("CSQ9001E", f"'{shown}' IS INVALID"))
+    return Parsed(what, option=option, chinit=True)
 
 
 def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:

@@ -86,6 +86,10 @@ class ChannelView:
     messages: int = 0  # MSGS: messages sent (or received) since the channel started
     batches: int = 0  # BATCHES
     detail: str = ""  # why it stopped or retries
+    #: CHLDISP: PRIVATE, or SHARED / FIXSHARED for a shared channel's instance, which
+    #: any member shows with QMNAME, the member that runs it.
+    disposition: str = "PRIVATE"
+    q_mgr: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,11 +47,30 @@ def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[S
             )
         return reader.problems
     commands = {name: spec.commands for name, spec in topology.qmgrs.items()}
-    _channels(qmgrs, commands, reader, places)
+    _channels(qmgrs, commands, reader, places, _group_addresses(scenario))
     for i, w in enumerate(scenario.workloads):
         _workload(qmgrs, w, reader, places[f"workload {i}"])
     _faults(scenario, qmgrs, reader, places)
     return reader.problems
+
+
+def _group_addresses(scenario: Scenario) -> dict[str, tuple[str, list[str]]]:
+    """Each group address a CONNAME may name: every QSG's name, and the IPADDR of a
+    group listener an ``[[at]]`` starts; each with its QSG and the members an
+    ``[[at]]`` starts a group listener on (INDISP(GROUP))."""
+    addresses: dict[str, tuple[str, list[str]]] = {q.name: (q.name, []) for q in scenario.qsgs}
+    member_of = {m: q.name for q in scenario.qsgs for m in q.members}
+    for step in scenario.commands:
+        words = step.mqsc.upper().replace(" ", "")
+        qsg = member_of.get(step.qmgr)
+        listener = words.startswith(("STARTLISTENER", "STARTLSTR", "STALISTENER", "STALSTR"))
+        if not listener or "INDISP(GROUP)" not in words or qsg is None:
+            continue
+        addresses[qsg][1].append(step.qmgr)
+        if "IPADDR(" in words:
+            address = words.split("IPADDR(", 1)[1].split(")", 1)[0].strip("'")
+            addresses[address] = (qsg, addresses[qsg][1])
+    return addresses
 
 
 def _channels(
@@ -59,8 +78,10 @@ def _channels(
     commands: dict[str, list[Command]],
     reader: Reader,
     places: dict[str, Path],
+    groups: dict[str, tuple[str, list[str]]],
 ) -> None:
-    """Each sender channel: its transmission queue exists, and so does its partner."""
+    """Each sender channel: its transmission queue exists, and so does its partner (a
+    queue manager of the scenario, or a group address some member listens for)."""
     for name, qm in qmgrs.items():
         for channel in qm.local.channels.values():
             if channel.channel_type != CMQC.MQCHT_SENDER:
@@ -78,6 +99,25 @@ def _channels(
                     "xmitq",
                 )
             partner = qmgrs.get(channel.conn_name)
+            group = groups.get(channel.conn_name.strip().upper())
+            if partner is None and group is not None:
+                qsg, listening = group
+                if not listening:
+                    problem(
+                        f"channel {channel.name} of {name}: CONNAME('{channel.conn_name}') "
+                        f"names the group {qsg}, which nobody listens for (no [[at]] "
+                        "starts a LISTENER INDISP(GROUP) on its members)",
+                        "to",
+                    )
+                for member in listening:
+                    receiver = qmgrs[member].local.channels.get(channel.name)
+                    if receiver is None or receiver.channel_type != CMQC.MQCHT_RECEIVER:
+                        problem(
+                            f"channel {channel.name} of {name}: {member}, listening for "
+                            f"{qsg}, has no RCVR channel {channel.name}",
+                            "to",
+                        )
+                continue
             if partner is None:
                 if "(" not in channel.conn_name:
                     problem(

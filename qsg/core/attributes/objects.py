@@ -329,7 +329,7 @@ CHANNELS: tuple[Attribute, ...] = (
         F.MQCHLD_PRIVATE,
         parameter=F.MQIACH_DEF_CHANNEL_DISP,
         channel_types=_NOT_CLIENT,
-        why="shared channels are not simulated: each is private",
+        effect="what START CHANNEL CHLDISP(DEFAULT) means (docs/channels.md)",
     ),
     row(
         "DEFRECON",

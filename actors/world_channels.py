@@ -1,0 +1,465 @@
+"""Shared channels in the running world (a part of ``World``): START and STOP CHANNEL
+with CHLDISP, the load-balanced start, peer channel recovery, and the channel
+initiator's stop, failure and start.
+
+A sender whose transmission queue is a shared queue is a shared channel
+(``qsg.core.sharedchl``). Its one instance in the group is claimed in the group's
+shared channel status before its agent starts on a member (CSQX477E for a second),
+and its sync record is on SYSTEM.QSG.CHANNEL.SYNCQ (``qsg.core.sharedsync``): started
+on another member it resynchronises with its partner from where the last one was.
+
+When a member fails, shared-queue peer recovery runs first (``World.kill``: its units
+of work are backed out, so the batch its agent had got is back on the transmission
+queue), then peer channel recovery: the first surviving member whose channel initiator
+runs restarts each SHARED instance the failed member ran on the most suitable member
+(a load-balanced start), leaves each FIXSHARED one for that member's own restart, and
+reports CSQM052I (a ``channel-recovery`` event). Where shared-queue peer recovery is
+left for later (the coupling facility out of reach), channel recovery waits for it,
+as IBM serializes the two ("Channels and serialization").
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import trio
+
+from actors.events import ChannelRecovered, ChannelStateChanged
+from actors.qmgr import QueueManager
+from actors.wire import ChannelBrokenError
+from actors.world_faults import FaultInjection
+from qsg import CMQC, CMQCFC
+from qsg.core import sharedchl, sharedsync
+from qsg.core.errors import MQMIError
+from qsg.core.objects import ChannelDefinition
+from qsg.core.sharedchl import SharedInstance
+from qsg.core.sharing import QueueSharingGroup
+
+#: The detail of a channel's state when its channel initiator stopped or failed.
+CHINIT_STOPPED = "STOP CHINIT"
+CHINIT_FAILED = "the channel initiator failed"
+
+
+def _defcdisp(definition: ChannelDefinition) -> int:
+    """The channel's DEFCDISP (kept among its attributes; PRIVATE by default)."""
+    kept = dict(definition.kept)
+    value = kept.get("DEFCDISP", CMQCFC.MQCHLD_PRIVATE)
+    return int(value)
+
+
+class SharedChannels(FaultInjection):
+    """Shared channels; see the module's docstring."""
+
+    #: The group's generic addresses (a group listener's IPADDR), upper case, to the
+    #: QSG they reach; the QSG's own name always reaches it.
+    group_addresses: dict[str, str]
+
+    # ---- the group listener -------------------------------------------------------------
+    def group_partner(self, conn_name: str) -> QueueManager | None:
+        """The member a connection to ``conn_name`` reaches when it names a group: the
+        QSG's name, or a generic address a group listener was started with. The
+        policy (what Sysplex Distributor or a dynamic VIPA does): each connect draws
+        one of the members whose group listener runs (up, channel initiator active,
+        not paused), uniformly, from the run's seeded random. None when ``conn_name``
+        names no group; AMQ9202E (``ChannelBrokenError``) when no member listens."""
+        key = conn_name.strip().upper()
+        qsg = key if key in self.qsgs else self._addresses().get(key)
+        if qsg is None:
+            return None
+        listening = sorted(
+            member
+            for member in self.qsgs[qsg].members
+            if (qm := self.qmgrs.get(member)) is not None
+            and qm.group_listener
+            and qm.alive
+            and qm.chinit
+            and qm.paused is None
+        )
+        if not listening:
+            raise ChannelBrokenError(
+                f"AMQ9202E: Remote host '{conn_name}' not available, retry later (no member "
+                f"of {qsg} has a group listener running, INDISP(GROUP))"
+            )
+        chosen = listening[0] if len(listening) == 1 else self.random.choice(listening)
+        return self.qmgrs[chosen]
+
+    def _addresses(self) -> dict[str, str]:
+        if not hasattr(self, "group_addresses"):
+            self.group_addresses = {}
+        return self.group_addresses
+
+    async def start_listener(self, q_mgr: str, *, indisp: str = "GROUP", address: str = "") -> None:
+        """START LISTENER TRPTYPE(TCP) INDISP(GROUP) [IPADDR(address)] on ``q_mgr``: it
+        takes connections to its group's address (the QSG's name, or ``address``).
+        "Valid only in a queue sharing group", and IBM's rule: "the group listener will
+        not start unless the shared queue SYSTEM.QSG.CHANNEL.SYNCQ is available"
+        ("Synchronization queue for queue sharing groups"). INDISP(QMGR) listeners are
+        the queue manager's own (``Topology.add_qmgr(listener=)``; in process, every
+        queue manager takes connections to its own name)."""
+        qm = self._running(q_mgr)
+        if indisp.upper() != "GROUP":
+            raise ValueError(f"{q_mgr}: only INDISP(GROUP) listeners are started by command")
+        group = qm.rules.qsg
+        if group is None:
+            raise sharedchl.conflict(
+                f"INDISP(GROUP) is valid only in a queue-sharing group; {q_mgr} is in none "
+                f"(MQRCCF_DISPOSITION_CONFLICT 3211)"
+            )
+        if sharedsync.SYNCQ not in group.shared.queues:
+            raise ValueError(
+                f"the group listener of {q_mgr} cannot start: the shared queue "
+                f"{sharedsync.SYNCQ} is not defined in {group.name}"
+            )
+        if not qm.chinit:
+            raise ValueError(qm.chinit_down())
+        qm.group_listener = True
+        if address:
+            self._addresses()[address.strip().upper()] = group.name
+        await trio.lowlevel.checkpoint()
+
+    async def stop_listener(self, q_mgr: str) -> None:
+        """STOP LISTENER INDISP(GROUP) on ``q_mgr``: it takes no more connections to
+        its group's address (the channels it took go on)."""
+        qm = self._running(q_mgr)
+        if not qm.group_listener:
+            raise ValueError(f"{q_mgr} has no group listener running")
+        qm.group_listener = False
+        await trio.lowlevel.checkpoint()
+
+    # ---- START and STOP CHANNEL ---------------------------------------------------------
+    async def start_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]:
+        """START CHANNEL(channel) CHLDISP(chldisp) CMDSCOPE(cmdscope) entered on
+        ``q_mgr``, a sender channel, by IBM's CHLDISP x CMDSCOPE table
+        (``sharedchl.placement``); returns the members it started on. A refused
+        disposition is ``sharedchl.DispositionError`` (3211, or 3218 when no member
+        can take it); a channel that runs already, a ``ValueError`` (AMQ9514E, or
+        CSQX477E for a shared channel's second instance)."""
+        qm = self._running(q_mgr)
+        definition = self._sender(qm, channel)
+        disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
+        shared_xmitq = qm.xmitq_shared(definition)
+        place = sharedchl.placement(
+            channel,
+            definition.channel_type,
+            definition.conn_name,
+            disposition,
+            cmdscope,
+            q_mgr,
+            shared_xmitq,
+        )
+        if place.disposition == CMQCFC.MQCHLD_PRIVATE:
+            targets = self._scope(qm, place.on)
+            for target in targets:
+                await target.channel_ended(channel)  # a stopped agent finishes first
+                target.start_channel(channel)
+            return [t.name for t in targets]
+        group = self._sharing_group(qm)
+        suitable = place.on == "?"
+        target = self._most_suitable(group, channel) if suitable else self._running(place.on)
+        await self._start_shared(group, target, channel, place.disposition)
+        return [target.name]
+
+    async def stop_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> None:
+        """STOP CHANNEL(channel) on ``q_mgr``: its agent ends and the channel is
+        STOPPED. A shared channel stops wherever it runs, and "can be stopped from any
+        queue manager in the group, even if the channel initiator on which it was
+        started is not running" (IBM, "Starting a shared channel"): its status goes."""
+        qm = self._running(q_mgr)
+        group = qm.rules.qsg
+        held = None
+        if group is not None and chldisp.upper() != "PRIVATE":
+            status = group.channel_status
+            held = await qm.dispatch(lambda now: status.holder(channel), system=True)
+        if held is None:
+            for target in self._scope(qm, cmdscope.strip() or q_mgr):
+                target.stop_channel(channel)
+            await trio.lowlevel.checkpoint()
+            return
+        owner = self.qmgrs.get(held.owner)
+        agent = owner.channels.get(channel) if owner is not None and owner.alive else None
+        if owner is not None and agent is not None and not agent.ended.is_set():
+            owner.stop_channel(channel)  # its agent gives the claim up as it ends
+            await owner.channel_ended(channel)
+        else:  # its member or channel initiator is down: only the status goes
+            owner_name = held.owner
+            await qm.dispatch(lambda now: status.release(channel, owner_name), system=True)
+            now = trio.current_time()
+            self.events.emit(
+                ChannelStateChanged(now, held.owner, channel, "STOPPED", "STOP CHANNEL")
+            )
+        await trio.lowlevel.checkpoint()
+
+    async def start_shared_channels(self) -> None:
+        """The world's start: each shared sender channel defined on a running member is
+        started once in the group, by a load-balanced start (as a triggered shared
+        transmission queue starts its channel: "always CHLDISP(SHARED)")."""
+        for name in sorted(self.qsgs):
+            group = self.qsgs[name]
+            started: set[str] = set()
+            for member in group.members:
+                qm = self.qmgrs.get(member)
+                if qm is None or not qm.alive:
+                    continue
+                for definition in qm.rules.local.channels.values():
+                    shared = qm.xmitq_shared(definition)
+                    if definition.channel_type != CMQC.MQCHT_SENDER or not shared:
+                        continue
+                    if definition.name in started:
+                        continue
+                    started.add(definition.name)
+                    target = self._most_suitable(group, definition.name)
+                    await self._start_shared(group, target, definition.name, CMQCFC.MQCHLD_SHARED)
+
+    # ---- the shared channel status, as DISPLAY CHSTATUS reads it ------------------------
+    def shared_instances(self, q_mgr: str) -> dict[str, SharedInstance]:
+        """The shared channel instances of ``q_mgr``'s group, by channel (any member
+        can display them: QMNAME names the owner). Called inside a dispatched step."""
+        group = self._qm(q_mgr).rules.qsg
+        if group is None:
+            return {}
+        try:
+            return {i.channel: i for i in group.channel_status.instances()}
+        except MQMIError:  # out of reach: the member shows what it runs itself
+            return {}
+
+    # ---- failures and the channel initiator ---------------------------------------------
+    async def kill(self, q_mgr: str) -> None:
+        """The queue manager fails (``FaultInjection.kill``: shared-queue peer
+        recovery), then peer channel recovery of its shared channels, unless the
+        shared-queue recovery was left for later: then after it."""
+        await super().kill(q_mgr)
+        qm = self._qm(q_mgr)
+        if (q_mgr, qm.incarnation) in self._unrecovered:
+            return  # ``_recover_left_undone`` recovers its channels after its queues
+        qm.rules.forget_shared_handles()
+        await self._recover_channels(qm.name)
+
+    async def _recover_left_undone(self) -> None:
+        waiting = set(self._unrecovered)
+        await super()._recover_left_undone()
+        for failed, incarnation in sorted(waiting - self._unrecovered):
+            qm = self._qm(failed)
+            if not qm.alive and qm.incarnation == incarnation:
+                qm.rules.forget_shared_handles()
+                await self._recover_channels(failed)
+
+    async def stop_chinit(self, q_mgr: str, *, restart: bool = True) -> None:
+        """STOP CHINIT SHARED(RESTART | STOP) on ``q_mgr``: every channel it runs ends
+        (its senders' batches in doubt wait on their sync records); with RESTART
+        (the default) the other members restart its SHARED sending channels by a
+        load-balanced start, with STOP they become INACTIVE; FIXSHARED ones always
+        become INACTIVE ("STOP CHINIT"). No channel starts here until START CHINIT."""
+        qm = self._running(q_mgr)
+        await self._end_chinit(qm, CHINIT_STOPPED)
+        group = qm.rules.qsg
+        if group is None:
+            return
+        try:
+            held = await self._held_by(qm, group)
+        except MQMIError:
+            return  # the shared status out of reach: its claims stay, START CHINIT resumes
+        for instance in held:
+            if not restart or instance.disposition == CMQCFC.MQCHLD_FIXSHARED:
+                release = partial(_release, group.channel_status, instance.channel, qm.name)
+                await qm.dispatch(release, system=True)
+        if restart:
+            await self._recover_channels(q_mgr)
+
+    async def kill_chinit(self, q_mgr: str) -> None:
+        """``q_mgr``'s channel initiator fails (its queue manager stays up): its
+        channels end at once, and the queue manager "notices and drives recovery": its
+        SHARED sending channels restart on other members; its FIXSHARED ones wait for
+        its channel initiator's restart (START CHINIT)."""
+        qm = self._running(q_mgr)
+        await self._end_chinit(qm, CHINIT_FAILED)
+        if qm.rules.qsg is not None:
+            await self._recover_channels(q_mgr)
+
+    async def start_chinit(self, q_mgr: str) -> None:
+        """START CHINIT on ``q_mgr``: channels start here again; its private senders
+        start, and the shared instances the group's status still gives it (FIXSHARED
+        ones its failure left) start again here."""
+        qm = self._running(q_mgr)
+        if qm.chinit:
+            raise ValueError(f"the channel initiator of {q_mgr} is already running")
+        qm.chinit = True
+        qm.start_channels()
+        await self._resume_held(qm)
+
+    async def _end_chinit(self, qm: QueueManager, why: str) -> None:
+        if not qm.chinit:
+            raise ValueError(qm.chinit_down())
+        qm.chinit = False  # first: ending agents keep their shared claims
+        now = trio.current_time()
+        for name, agent in list(qm.channels.items()):
+            if not agent.ended.is_set() and not agent.scope.cancel_called:
+                agent.scope.cancel()
+                self.events.emit(ChannelStateChanged(now, qm.name, name, "INACTIVE", why))
+        for scope in list(qm.inbound):
+            scope.cancel()
+        for name in list(qm.channels):
+            await qm.channel_ended(name)
+        await trio.lowlevel.checkpoint()
+
+    async def _resume_held(self, qm: QueueManager) -> None:
+        """Restart, on ``qm``, the shared instances the group's status says it runs
+        (after its restart or its channel initiator's: FIXSHARED ones, and any SHARED
+        one no survivor could take)."""
+        group = qm.rules.qsg
+        if group is None or not qm.chinit:
+            return
+        try:
+            held = await self._held_by(qm, group)
+        except MQMIError:
+            return  # the shared status out of reach: a later START CHANNEL or heal
+        for instance in held:
+            if qm.rules.local.channels.get(instance.channel) is None:
+                continue
+            await self._start_shared(
+                group, qm, instance.channel, instance.disposition, replacing=qm.name
+            )
+
+    async def _recover_channels(self, failed: str) -> None:
+        """Peer channel recovery of the shared channels ``failed`` ran (see the module's
+        docstring), by the first other member that can: each SHARED one restarted on
+        the most suitable member, each FIXSHARED one left for ``failed`` itself. One
+        ``channel-recovery`` event with CSQM052I when any were found."""
+        qm = self._qm(failed)
+        group = qm.rules.qsg
+        if group is None:
+            return
+        doers = [p for p in self._peers(qm) if p.alive and p.chinit and p.paused is None]
+        if not doers:
+            return  # nobody to take them: the member restarts them itself (``restart``)
+        doer = doers[0]
+        try:
+            mine = await doer.dispatch(
+                lambda now: [i for i in group.channel_status.instances() if i.owner == failed],
+                system=True,
+            )
+        except MQMIError:  # the shared status out of reach: the member restarts them
+            return
+        fixshared = [i for i in mine if i.disposition == CMQCFC.MQCHLD_FIXSHARED]
+        recovered = 0
+        for instance in mine:
+            if instance.disposition == CMQCFC.MQCHLD_FIXSHARED:
+                continue  # "only recovered when that same channel initiator restarts"
+            try:
+                target = self._most_suitable(group, instance.channel, exclude=failed)
+                await self._start_shared(
+                    group,
+                    target,
+                    instance.channel,
+                    CMQCFC.MQCHLD_SHARED,
+                    replacing=failed,
+                    recovering=True,
+                )
+            except (sharedchl.DispositionError, ValueError):
+                continue  # left held: its member restarts it
+            recovered += 1
+        if mine:
+            now = trio.current_time()
+            line = sharedchl.recovery_line(failed, len(mine), len(fixshared), recovered)
+            self.events.emit(
+                ChannelRecovered(now, doer.name, failed, len(mine), len(fixshared), recovered, line)
+            )
+
+    # ---- helpers ------------------------------------------------------------------------
+    async def _start_shared(
+        self,
+        group: QueueSharingGroup,
+        target: QueueManager,
+        channel: str,
+        disposition: int,
+        *,
+        replacing: str = "",
+        recovering: bool = False,
+    ) -> None:
+        """Claim ``channel`` for ``target`` in the group's status and start its agent
+        there as a shared instance; CSQX477E (a ``ValueError``) when it runs already."""
+        definition = self._sender(target, channel)
+        if not target.xmitq_shared(definition):
+            raise sharedchl.conflict(
+                f"channel {channel}'s transmission queue {definition.xmit_q_name} is not a "
+                f"shared queue on {target.name} (MQRCCF_DISPOSITION_CONFLICT 3211)"
+            )
+        instance = SharedInstance(
+            channel, target.name, disposition, definition.xmit_q_name, definition.conn_name
+        )
+        agent = target.channels.get(channel)
+        if not replacing and (agent is None or agent.ended.is_set()):
+            replacing = target.name  # a claim of its own whose agent ended is its own
+        status = group.channel_status
+        held = await target.dispatch(lambda now: status.claim(instance, replacing), system=True)
+        if held is not None:
+            line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
+            raise ValueError(f"channel {channel} is in use ({line})")
+        await target.channel_ended(channel)
+        try:
+            target.start_channel(channel, shared=True, recovering=recovering)
+        except ValueError:
+            status.release(channel, target.name)
+            raise
+
+    def _most_suitable(
+        self, group: QueueSharingGroup, channel: str, exclude: str = ""
+    ) -> QueueManager:
+        """The member a load-balanced start of ``channel`` goes to
+        (``sharedchl.most_suitable``): of the running members whose channel initiator
+        runs and which define the sender channel; 3218 when there is none."""
+        loads = []
+        for member in group.members:
+            qm = self.qmgrs.get(member)
+            if qm is None or member == exclude or not qm.alive or not qm.chinit:
+                continue
+            if qm.paused is not None:
+                continue
+            definition = qm.rules.local.channels.get(channel)
+            if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
+                continue
+            loads.append(sharedchl.ChinitLoad(member, qm.active_channels()))
+        chosen = sharedchl.most_suitable(loads, self.random)
+        if chosen is None:
+            raise sharedchl.no_channel_initiator(channel)
+        return self.qmgrs[chosen]
+
+    async def _held_by(self, qm: QueueManager, group: QueueSharingGroup) -> list[SharedInstance]:
+        """The shared instances the group's status gives ``qm`` (read in one of its
+        steps: the status may be on the facility's server)."""
+        status = group.channel_status
+
+        def held(now: float) -> list[SharedInstance]:
+            return [i for i in status.instances() if i.owner == qm.name]
+
+        return await qm.dispatch(held, system=True)
+
+    def _scope(self, qm: QueueManager, on: str) -> list[QueueManager]:
+        """The members a PRIVATE command runs on: ``on`` one, or every active one."""
+        if on != "*":
+            return [self._running(on)]
+        group = qm.rules.qsg
+        names = group.members if group is not None else [qm.name]
+        return [self.qmgrs[n] for n in names if n in self.qmgrs and self.qmgrs[n].alive]
+
+    def _sharing_group(self, qm: QueueManager) -> QueueSharingGroup:
+        if qm.rules.qsg is None:
+            raise sharedchl.conflict(f"{qm.name} is not in a queue-sharing group")
+        return qm.rules.qsg
+
+    @staticmethod
+    def _sender(qm: QueueManager, channel: str) -> ChannelDefinition:
+        definition = qm.rules.local.channels.get(channel)
+        if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
+            raise ValueError(f"{qm.name} has no sender channel {channel}")
+        return definition
+
+
+def _release(status: sharedchl.SharedChannelStatus, channel: str, owner: str, now: float) -> bool:
+    return status.release(channel, owner)
+
+
+__all__ = ["CHINIT_FAILED", "CHINIT_STOPPED", "SharedChannels"]
