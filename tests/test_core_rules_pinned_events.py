@@ -4,3 +4,187 @@ one by one, each test named by the rule it keeps and citing IBM's documentation:
 survivors of ``./dev mutate`` on those modules showed each of these rules unpinned."""
 
 from __future__ import annotations
+
+import struct
+
+import pytest
+
+from qsg import CMQC, CMQCFC, MD, QMgr
+from qsg.core.errors import MQMIError
+from qsg.core.events import Event as WorldEvent
+from qsg.core.events import EventMessagePut
+from qsg.core.sharing import QueueSharingGroup
+from qsg.mqsc import load
+from tests.helpers import get, open_queue, put
+from tests.test_performance_events import EVENTS, events, fill_to, watched_qmgr
+
+
+# ---- performance events (qsg/core/perfevents.py) ---------------------------------------
+def test_queue_depth_high_fires_at_qdepthhi_per_cent_of_maxdepth_not_a_message_before() -> None:
+    # IBM, "Queue Depth High": "the queue depth is greater than or equal to the value set
+    # for QDEPTHHI" -- a percentage of MAXDEPTH: 80% of 1000 is 800 messages, not 793.
+    qm = watched_qmgr(
+        "DEFINE QLOCAL(BIG) MAXDEPTH(1000) QDEPTHHI(80) QDPHIEV(ENABLED) QDPMAXEV(DISABLED)"
+    )
+    q = open_queue(qm, "BIG")
+    fill_to(q, qm, 799, 1.0)
+    assert events(qm) == []
+    put(q, b"m", 2.0)
+    (high,) = events(qm)
+    assert high.reason == CMQC.MQRC_Q_DEPTH_HIGH
+    assert high.parameters[CMQC.MQIA_HIGH_Q_DEPTH] == 800
+
+
+def test_service_interval_high_needs_more_than_qsvcint_since_the_timer_started() -> None:
+    # IBM, "Rules for queue service interval events": High when "the elapsed time is
+    # greater than the service interval"; exactly QSVCINT is not late.
+    qm = watched_qmgr("DEFINE QLOCAL(SERVICED) QSVCINT(1000) QSVCIEV(HIGH)")
+    q = open_queue(qm, "SERVICED")
+    put(q, b"P1", 0.0)  # starts the timer
+    put(q, b"P2", 1.0)  # exactly 1000 ms: not late
+    assert events(qm) == []
+    put(q, b"P3", 1.001)
+    assert [e.reason for e in events(qm)] == [CMQC.MQRC_Q_SERVICE_INTERVAL_HIGH]
+
+
+def test_a_get_that_finds_the_service_timer_late_is_a_service_interval_high_event() -> None:
+    # IBM, "Rules for queue service interval events": with QSVCIEV(HIGH) "a get or put"
+    # after more than QSVCINT since the timer started is Queue Service Interval High; the
+    # event resets the statistics to the depth at the event.
+    qm = watched_qmgr("DEFINE QLOCAL(SERVICED) QSVCINT(1000) QSVCIEV(HIGH)")
+    q = open_queue(qm, "SERVICED")
+    put(q, b"P1", 0.0)
+    put(q, b"P2", 0.5)
+    put(q, b"P3", 0.6)
+    get(q, 2.0)  # 2 s since the timer started: late; two messages stay
+    (high,) = events(qm)
+    assert high.reason == CMQC.MQRC_Q_SERVICE_INTERVAL_HIGH
+    assert high.parameters[CMQC.MQCA_BASE_Q_NAME] == "SERVICED"
+    assert high.parameters[CMQC.MQIA_TIME_SINCE_RESET] == 2
+    assert high.parameters[CMQC.MQIA_MSG_DEQ_COUNT] == 1
+    assert qm.queue("SERVICED").q_service_interval_event == CMQCFC.MQQSIE_OK
+    get(q, 2.5)  # within the interval of the restarted timer: OK
+    (ok,) = events(qm)
+    assert ok.reason == CMQC.MQRC_Q_SERVICE_INTERVAL_OK
+    # The statistics were reset at the High event, to the depth then (2).
+    assert ok.parameters[CMQC.MQIA_HIGH_Q_DEPTH] == 2
+    assert ok.parameters[CMQC.MQIA_MSG_DEQ_COUNT] == 1
+
+
+def test_a_put_stored_with_a_warning_still_counts_and_can_be_a_depth_high_event() -> None:
+    # IBM, MQPUT: MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049) is a warning: "the message was put
+    # with the maximum priority" -- it is on the queue, so it counts for the depth events.
+    qm = watched_qmgr(
+        "DEFINE QLOCAL(WARNED) MAXDEPTH(10) QDEPTHHI(80) QDPHIEV(ENABLED) QDPMAXEV(DISABLED)"
+    )
+    q = open_queue(qm, "WARNED")
+    for _ in range(8):
+        with pytest.raises(MQMIError) as warned:
+            put(q, b"m", 3.0, Priority=20)
+        assert warned.value.reason == CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM
+    (high,) = events(qm)
+    assert high.reason == CMQC.MQRC_Q_DEPTH_HIGH
+    assert high.parameters[CMQC.MQIA_MSG_ENQ_COUNT] == 8
+    assert high.parameters[CMQC.MQIA_TIME_SINCE_RESET] == 3
+
+
+def group_of_two(definition: str) -> tuple[QMgr, QMgr]:
+    """QM1 and QM2 of QSG1, both with PERFMEV(ENABLED) and an event queue; QM1 also
+    has ``definition``."""
+    group = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
+    for qm in (qm1, qm2):
+        load(qm, f"ALTER QMGR PERFMEV(ENABLED)\nDEFINE QLOCAL({EVENTS})")
+    load(qm1, f"DEFINE CFSTRUCT(APP1)\n{definition}")
+    return qm1, qm2
+
+
+def test_a_private_queues_event_on_a_group_member_is_that_members_alone() -> None:
+    # IBM, "Shared queues and queue depth events on z/OS": the coordinated event messages
+    # are for shared queues; a private queue's event is its queue manager's, no CorrelId.
+    qm1, qm2 = group_of_two("DEFINE QLOCAL(MINE) MAXDEPTH(10) QDPHIEV(ENABLED) QDPMAXEV(DISABLED)")
+    fill_to(open_queue(qm1, "MINE"), qm1, 8, 1.0)
+    (mine,) = events(qm1)
+    assert mine.reason == CMQC.MQRC_Q_DEPTH_HIGH
+    assert mine.md.CorrelId == CMQC.MQCI_NONE
+    assert events(qm2) == []
+
+
+def test_a_shared_queue_full_event_is_issued_by_every_member_under_one_correl_id() -> None:
+    # IBM, "Shared queues and queue depth events on z/OS": Queue Full as the others.
+    qm1, qm2 = group_of_two(
+        "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(2) QDPMAXEV(ENABLED)"
+    )
+    q = open_queue(qm1, "ORDERS")
+    fill_to(q, qm1, 2, 1.0)
+    with pytest.raises(MQMIError) as full:
+        put(q, b"m", 2.0)
+    assert full.value.reason == CMQC.MQRC_Q_FULL
+    (mine,), (theirs,) = events(qm1), events(qm2)
+    assert mine.reason == theirs.reason == CMQC.MQRC_Q_FULL
+    assert mine.md.CorrelId == theirs.md.CorrelId != CMQC.MQCI_NONE
+
+
+def test_a_shared_queue_keeps_no_service_timer_on_its_gets_either() -> None:
+    # IBM, "Queue service interval events": not generated for shared queues (z/OS); a
+    # get must not start a timer a later get would find late.
+    group = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=group)
+    load(
+        qm,
+        f"ALTER QMGR PERFMEV(ENABLED)\nDEFINE QLOCAL({EVENTS})\nDEFINE CFSTRUCT(APP1)\n"
+        "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1) QSVCINT(10) QSVCIEV(HIGH)",
+    )
+    q = open_queue(qm, "ORDERS")
+    for body in (b"a", b"b", b"c"):
+        put(q, body, 0.0)
+    get(q, 1.0)
+    get(q, 9.0)
+    assert events(qm) == []
+
+
+def test_a_get_that_only_discards_expired_messages_does_not_touch_the_service_timer() -> None:
+    # On z/OS a get that finds its message expired lowers the depth (a depth low event
+    # may come of it), but it serviced nothing: the service timer stays as it was.
+    qm = watched_qmgr("DEFINE QLOCAL(SERVICED) QSVCINT(1000) QSVCIEV(OK)")
+    q = open_queue(qm, "SERVICED")
+    put(q, b"lasting", 0.0)  # starts the timer
+    brief = put(q, b"brief", 0.0, Expiry=1)  # a tenth of a second
+    with pytest.raises(MQMIError) as nothing:  # the expired message is discarded
+        get(q, 5.0, md=MD(MsgId=brief.MsgId), MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
+    assert nothing.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+    assert qm.depth("SERVICED") == 1
+    get(q, 5.2)  # 5.2 s after the timer started: late, so no OK event
+    assert events(qm) == []
+
+
+def raw_parameters(data: bytes) -> dict[int, tuple[int, int]]:
+    """Each MQCFST parameter of a big-endian event: (its StringLength, StrucLength)."""
+    (count,) = struct.unpack_from(">i", data, 32)
+    at, found = 36, {}
+    for _ in range(count):
+        ptype, plength, parameter = struct.unpack_from(">3i", data, at)
+        if ptype == CMQCFC.MQCFT_STRING:
+            found[parameter] = (struct.unpack_from(">i", data, at + 16)[0], plength)
+        at += plength
+    return found
+
+
+def test_a_performance_events_queue_name_is_an_mqcfst_of_mq_q_name_length() -> None:
+    # IBM, "Queue Depth High": BaseObjectName, "Maximum length: MQ_Q_NAME_LENGTH" (48).
+    qm = watched_qmgr("DEFINE QLOCAL(Q) MAXDEPTH(10) QDPHIEV(ENABLED) QDPMAXEV(DISABLED)")
+    fill_to(open_queue(qm, "Q"), qm, 8, 1.0)
+    data, _ = get(open_queue(qm, EVENTS, CMQC.MQOO_INPUT_SHARED), 1.0)
+    assert raw_parameters(data)[CMQC.MQCA_BASE_Q_NAME] == (48, 68)
+
+
+def test_each_performance_event_put_is_in_the_rules_events_with_its_message_and_reason() -> None:
+    # The event stream (kind mq-event) records each event message put: when, by which
+    # queue manager, to which queue, its MsgId, its reason and the queue it is about.
+    seen: list[WorldEvent] = []
+    qm = watched_qmgr("DEFINE QLOCAL(Q) MAXDEPTH(10) QDPHIEV(ENABLED) QDPMAXEV(DISABLED)")
+    qm.on_event = seen.append
+    fill_to(open_queue(qm, "Q"), qm, 8, 4.0)
+    (put_event,) = [e for e in seen if isinstance(e, EventMessagePut)]
+    _, md = get(open_queue(qm, EVENTS, CMQC.MQOO_INPUT_SHARED), 4.0)
+    assert put_event == EventMessagePut(4.0, "QM1", EVENTS, md.MsgId, CMQC.MQRC_Q_DEPTH_HIGH, "Q")
