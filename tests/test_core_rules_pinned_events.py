@@ -10,6 +10,7 @@ import struct
 import pytest
 
 from qsg import CMQC, CMQCFC, MD, QMgr
+from qsg.core import chlevents, eventmsg
 from qsg.core.errors import MQMIError
 from qsg.core.events import Event as WorldEvent
 from qsg.core.events import EventMessagePut
@@ -188,3 +189,182 @@ def test_each_performance_event_put_is_in_the_rules_events_with_its_message_and_
     (put_event,) = [e for e in seen if isinstance(e, EventMessagePut)]
     _, md = get(open_queue(qm, EVENTS, CMQC.MQOO_INPUT_SHARED), 4.0)
     assert put_event == EventMessagePut(4.0, "QM1", EVENTS, md.MsgId, CMQC.MQRC_Q_DEPTH_HIGH, "Q")
+
+
+# ---- queue manager events (qsg/core/qmgrevents.py) -------------------------------------
+QMGR_EVENTS = "SYSTEM.ADMIN.QMGR.EVENT"
+
+
+def inhibited_qmgr(appl_name: str = "APP1") -> tuple[QMgr, list[WorldEvent]]:
+    """QM1 with INHIBTEV(ENABLED), its event queue, APP.STOPPED with puts disabled, and
+    one refused put by an application named ``appl_name``; the rules' events."""
+    seen: list[WorldEvent] = []
+    qm = QMgr("QM1")
+    qm.on_event = seen.append
+    load(
+        qm,
+        f"ALTER QMGR INHIBTEV(ENABLED)\nDEFINE QLOCAL({QMGR_EVENTS})\n"
+        "DEFINE QLOCAL(APP.STOPPED) PUT(DISABLED)",
+    )
+    handle = qm.connect("ALICE", appl_name).open("APP.STOPPED", CMQC.MQOO_OUTPUT)
+    with pytest.raises(MQMIError) as refused:
+        put(handle, b"m", 6.0)
+    assert refused.value.reason == CMQC.MQRC_PUT_INHIBITED
+    return qm, seen
+
+
+def test_a_queue_manager_events_names_are_mqcfst_of_ibms_lengths() -> None:
+    # IBM, "Put Inhibited": QMgrName MQ_Q_MGR_NAME_LENGTH (48), QName MQ_Q_NAME_LENGTH
+    # (48), ApplName MQ_APPL_NAME_LENGTH (28).
+    qm, _ = inhibited_qmgr()
+    data, _ = get(open_queue(qm, QMGR_EVENTS, CMQC.MQOO_INPUT_SHARED), 6.0)
+    lengths = raw_parameters(data)
+    assert lengths[CMQC.MQCA_Q_MGR_NAME] == (48, 68)
+    assert lengths[CMQC.MQCA_Q_NAME] == (48, 68)
+    assert lengths[CMQCFC.MQCACF_APPL_NAME] == (28, 48)
+
+
+def test_an_application_name_cut_inside_a_character_is_still_reported() -> None:
+    # The MQMD's PutApplName keeps 28 bytes: a UTF-8 name cut inside a character is
+    # reported with the character replaced, not refused.
+    qm, _ = inhibited_qmgr("A" * 27 + "\u00e9")
+    (event,) = events(qm, QMGR_EVENTS)
+    assert event.reason == CMQC.MQRC_PUT_INHIBITED
+    assert str(event.parameters[CMQCFC.MQCACF_APPL_NAME]).startswith("A" * 27)
+
+
+def test_each_queue_manager_event_put_is_in_the_rules_events() -> None:
+    qm, seen = inhibited_qmgr()
+    (record,) = [e for e in seen if isinstance(e, EventMessagePut)]
+    _, md = get(open_queue(qm, QMGR_EVENTS, CMQC.MQOO_INPUT_SHARED), 6.0)
+    assert record == EventMessagePut(
+        6.0, "QM1", QMGR_EVENTS, md.MsgId, CMQC.MQRC_PUT_INHIBITED, "APP.STOPPED"
+    )
+
+
+# ---- channel events (qsg/core/chlevents.py) ---------------------------------------------
+CHANNEL_EVENTS = "SYSTEM.ADMIN.CHANNEL.EVENT"
+
+
+def channel_qmgr(chlev: str = "ENABLED") -> tuple[QMgr, list[WorldEvent]]:
+    seen: list[WorldEvent] = []
+    qm = QMgr("QM1")
+    qm.on_event = seen.append
+    load(
+        qm,
+        f"ALTER QMGR CHLEV({chlev})\nDEFINE QLOCAL({CHANNEL_EVENTS})\n"
+        "DEFINE QLOCAL(QM3) USAGE(XMITQ)\nDEFINE QLOCAL(QM4) USAGE(XMITQ)\n"
+        "DEFINE CHANNEL(TO.QM3) CHLTYPE(SDR) CONNAME('qm3.example(1414)') XMITQ(QM3)\n"
+        "DEFINE CHANNEL(TO.QM4) CHLTYPE(SDR) CONNAME('qm4.example(1414)') XMITQ(QM4)",
+    )
+    return qm, seen
+
+
+def channel(qm: QMgr, name: str, state: str, detail: str = "", now: float = 1.0) -> None:
+    chlevents.state_changed(qm, qm.local.channels[name], state, detail, now)
+
+
+def channel_reasons(qm: QMgr) -> list[tuple[int, object]]:
+    return [
+        (e.reason, e.parameters.get(CMQCFC.MQIACF_REASON_QUALIFIER))
+        for e in events(qm, CHANNEL_EVENTS)
+    ]
+
+
+def test_channel_stopped_is_only_for_the_instance_that_started_not_another_channel() -> None:
+    # IBM, "Channel Stopped": "only issued if the channel instance previously issued a
+    # channel started event" -- TO.QM3's start says nothing of TO.QM4.
+    qm, _ = channel_qmgr()
+    channel(qm, "TO.QM3", "RUNNING")
+    channel(qm, "TO.QM4", "RETRYING", "AMQ9202E: the partner is not there")
+    assert channel_reasons(qm) == [(CMQC.MQRC_CHANNEL_STARTED, None)]
+
+
+def test_a_channel_that_stopped_and_retried_without_starting_puts_no_second_stop() -> None:
+    # The instance that started ended at the retry; the retries that never start again
+    # issue no Channel Stopped when they are exhausted.
+    qm, _ = channel_qmgr()
+    channel(qm, "TO.QM3", "RUNNING")
+    channel(qm, "TO.QM3", "RETRYING", "AMQ9213E: the link broke")
+    channel(qm, "TO.QM3", "STOPPED", "retries exhausted")
+    assert channel_reasons(qm) == [
+        (CMQC.MQRC_CHANNEL_STARTED, None),
+        (CMQC.MQRC_CHANNEL_STOPPED, CMQCFC.MQRQ_CHANNEL_STOPPED_RETRY),
+    ]
+
+
+def test_binding_is_no_channel_event_and_does_not_end_the_started_instance() -> None:
+    # BINDING is the agent's way to RUNNING: neither Started nor Stopped.
+    qm, _ = channel_qmgr()
+    channel(qm, "TO.QM3", "RUNNING")
+    channel(qm, "TO.QM3", "BINDING")
+    assert channel_reasons(qm) == [(CMQC.MQRC_CHANNEL_STARTED, None)]
+    channel(qm, "TO.QM3", "INACTIVE")
+    assert channel_reasons(qm) == [(CMQC.MQRC_CHANNEL_STOPPED, CMQCFC.MQRQ_CHANNEL_STOPPED_OK)]
+
+
+def test_a_channel_events_strings_are_mqcfst_of_ibms_lengths_in_z_os_encoding() -> None:
+    # IBM, "Channel Started": QMgrName MQ_Q_MGR_NAME_LENGTH (48), ChannelName
+    # MQ_CHANNEL_NAME_LENGTH (20), XmitQName MQ_Q_NAME_LENGTH (48), ConnectionName
+    # MQ_CONN_NAME_LENGTH (264); on z/OS big-endian (785) and EBCDIC (500).
+    qm, _ = channel_qmgr()
+    channel(qm, "TO.QM3", "RUNNING")
+    data, md = get(open_queue(qm, CHANNEL_EVENTS, CMQC.MQOO_INPUT_SHARED), 1.0)
+    assert (md.Encoding, md.CodedCharSetId) == (785, 500)
+    lengths = raw_parameters(data)
+    assert lengths[CMQC.MQCA_Q_MGR_NAME] == (48, 68)
+    assert lengths[CMQCFC.MQCACH_CHANNEL_NAME] == (20, 40)
+    assert lengths[CMQCFC.MQCACH_XMIT_Q_NAME] == (48, 68)
+    assert lengths[CMQCFC.MQCACH_CONNECTION_NAME] == (264, 284)
+
+
+def test_each_channel_event_put_is_in_the_rules_events() -> None:
+    qm, seen = channel_qmgr()
+    channel(qm, "TO.QM3", "RUNNING", now=7.0)
+    (record,) = [e for e in seen if isinstance(e, EventMessagePut)]
+    _, md = get(open_queue(qm, CHANNEL_EVENTS, CMQC.MQOO_INPUT_SHARED), 7.0)
+    assert record == EventMessagePut(
+        7.0, "QM1", CHANNEL_EVENTS, md.MsgId, CMQC.MQRC_CHANNEL_STARTED, "TO.QM3"
+    )
+
+
+# ---- the event message layout (qsg/core/eventmsg.py) ------------------------------------
+def test_an_event_integer_may_be_negative_as_an_mqlong_is() -> None:
+    # IBM, "MQCFIN": Value is an MQLONG (signed): MQAT_UNKNOWN is -1.
+    data = eventmsg.body(
+        CMQCFC.MQCMD_Q_MGR_EVENT,
+        CMQC.MQRC_PUT_INHIBITED,
+        [(CMQC.MQIA_APPL_TYPE, CMQC.MQAT_UNKNOWN)],
+        CMQC.MQPL_ZOS,
+    )
+    assert data[36:] == struct.pack(">4i", CMQCFC.MQCFT_INTEGER, 16, CMQC.MQIA_APPL_TYPE, -1)
+
+
+def test_an_event_string_is_padded_to_a_multiple_of_four_with_nulls() -> None:
+    # IBM, "MQCFST": StrucLength "must be a multiple of four"; StringLength counts the
+    # string alone, and what pads it is not part of it.
+    data = eventmsg.body(
+        CMQCFC.MQCMD_Q_MGR_EVENT, CMQC.MQRC_PUT_INHIBITED, [(3001, "ABCDE", 5)], CMQC.MQPL_UNIX
+    )
+    ptype, plength, identifier, ccsid, length = struct.unpack_from("<5i", data, 36)
+    assert (ptype, plength, identifier, ccsid, length) == (CMQCFC.MQCFT_STRING, 28, 3001, 819, 5)
+    assert data[56:] == b"ABCDE\x00\x00\x00"
+
+
+def test_a_character_the_event_character_set_lacks_is_replaced_not_refused() -> None:
+    # An application name in any script still makes its event: in CCSID 500 or 819 a
+    # character they lack is written as a substitute.
+    data = eventmsg.body(
+        CMQCFC.MQCMD_Q_MGR_EVENT,
+        CMQC.MQRC_PUT_INHIBITED,
+        [(CMQCFC.MQCACF_APPL_NAME, "PAY\u20ac", 4)],
+        CMQC.MQPL_UNIX,
+    )
+    assert data[56:60] == b"PAY?"
+
+
+def test_an_event_messages_put_appl_name_is_the_first_28_bytes_of_the_qmgr_name() -> None:
+    # IBM, "Event message MQMD": PutApplName is "the queue manager name" in the MQMD's
+    # 28-byte field (MQ_PUT_APPL_NAME_LENGTH).
+    md = eventmsg.descriptor("Q" * 30, CMQC.MQPL_ZOS)
+    assert md.PutApplName.rstrip(b" \x00") == b"Q" * 28
