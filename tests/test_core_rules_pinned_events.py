@@ -126,6 +126,22 @@ def test_a_shared_queue_full_event_is_issued_by_every_member_under_one_correl_id
     assert mine.md.CorrelId == theirs.md.CorrelId != CMQC.MQCI_NONE
 
 
+def test_a_shared_queues_depth_event_from_a_put_with_a_warning_is_the_whole_groups() -> None:
+    # A put stored with MQRC_PRIORITY_EXCEEDS_MAXIMUM counts as any put: on a shared
+    # queue its depth event is coordinated, every member issuing one under one CorrelId.
+    qm1, qm2 = group_of_two(
+        "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(10) QDPHIEV(ENABLED) "
+        "QDPMAXEV(DISABLED)"
+    )
+    q = open_queue(qm1, "ORDERS")
+    for _ in range(8):
+        with pytest.raises(MQMIError):
+            put(q, b"m", 1.0, Priority=20)
+    (mine,), (theirs,) = events(qm1), events(qm2)
+    assert mine.reason == theirs.reason == CMQC.MQRC_Q_DEPTH_HIGH
+    assert mine.md.CorrelId == theirs.md.CorrelId != CMQC.MQCI_NONE
+
+
 def test_a_shared_queue_keeps_no_service_timer_on_its_gets_either() -> None:
     # IBM, "Queue service interval events": not generated for shared queues (z/OS); a
     # get must not start a timer a later get would find late.
