@@ -10,7 +10,8 @@ import struct
 import pytest
 
 from qsg import CMQC, CMQCFC, MD, QMgr
-from qsg.core import chlevents, eventmsg
+from qsg.core import chlevents, conntag, eventmsg
+from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
 from qsg.core.events import Event as WorldEvent
 from qsg.core.events import EventMessagePut
@@ -384,3 +385,118 @@ def test_an_event_messages_put_appl_name_is_the_first_28_bytes_of_the_qmgr_name(
     # 28-byte field (MQ_PUT_APPL_NAME_LENGTH).
     md = eventmsg.descriptor("Q" * 30, CMQC.MQPL_ZOS)
     assert md.PutApplName.rstrip(b" \x00") == b"Q" * 28
+
+
+# ---- serialized applications (qsg/core/conntag.py) -------------------------------------
+S_QMGR, S_QSG = CMQC.MQCNO_SERIALIZE_CONN_TAG_Q_MGR, CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG
+R_QMGR, R_QSG = CMQC.MQCNO_RESTRICT_CONN_TAG_Q_MGR, CMQC.MQCNO_RESTRICT_CONN_TAG_QSG
+
+
+def refused_request(cno: ConnectOptions, platform: int = CMQC.MQPL_ZOS) -> MQMIError:
+    with pytest.raises(MQMIError) as refused:
+        conntag.requested(cno, "QM1", 0, 7, platform)
+    return refused.value
+
+
+def test_two_connection_tag_options_are_2046_naming_both() -> None:
+    # IBM, "MQCNO Options": the four ConnTag options are mutually exclusive.
+    error = refused_request(ConnectOptions(S_QMGR | R_QSG, b"ORDERS"))
+    assert error.reason == CMQC.MQRC_OPTIONS_ERROR
+    assert error.detail == (
+        "one connection-tag option at most, not MQCNO_SERIALIZE_CONN_TAG_Q_MGR and "
+        "MQCNO_RESTRICT_CONN_TAG_QSG"
+    )
+
+
+def test_a_connection_tag_option_off_z_os_and_restrict_from_a_client_say_why() -> None:
+    # IBM: the serialization options are "valid only on z/OS"; RESTRICT "is not
+    # supported" for a client connection.
+    off = refused_request(ConnectOptions(S_QSG, b"ORDERS"), CMQC.MQPL_UNIX)
+    assert off.detail == "MQCNO_SERIALIZE_CONN_TAG_QSG is for z/OS queue managers only"
+    client = refused_request(ConnectOptions(R_QMGR, b"ORDERS", client=True))
+    assert client.detail == "MQCNO_RESTRICT_CONN_TAG_Q_MGR is not allowed for a client application"
+
+
+def test_a_reserved_connection_tag_names_its_first_16_bytes() -> None:
+    error = refused_request(ConnectOptions(S_QMGR, b"MQSERIES.TAG.LONGER.STILL"))
+    assert error.reason == CMQC.MQRC_CNO_ERROR
+    assert error.detail == (
+        "ConnTag b'MQSERIES.TAG.LON' begins with MQ: connection tags beginning with MQ (in any "
+        "case, ASCII or EBCDIC) are reserved for IBM products"
+    )
+
+
+def test_a_tag_use_records_the_connection_that_asked_for_it() -> None:
+    cno = ConnectOptions(R_QSG, b"ORDERS", space="JOB1")
+    use = conntag.requested(cno, "QM1", 3, 7, CMQC.MQPL_ZOS)
+    assert use == conntag.TagUse(b"ORDERS", "QM1", 3, 7, R_QSG, "JOB1")
+
+
+def test_a_connection_tag_keeps_its_leading_zeros_and_its_other_bytes() -> None:
+    # Only trailing zeros are padding of the MQBYTE128: b"\\0A" is its own tag.
+    assert conntag.normal_tag(b"\x00TAX\x00\x00") == b"\x00TAX"
+
+
+def use_of(q_mgr: str, option: int = S_QMGR, life: int = 0, space: str = "") -> conntag.TagUse:
+    return conntag.TagUse(b"ORDERS", q_mgr, life, 1, option, space)
+
+
+def test_a_queue_manager_scoped_request_looks_past_other_members_uses_to_its_own() -> None:
+    # IBM: SERIALIZE_CONN_TAG_Q_MGR is "not affected by use of the connection tag
+    # elsewhere in the QSG" -- but a use on its own queue manager after one elsewhere
+    # still refuses it.
+    request = use_of("QM1")
+    refused = conntag.refusal(request, [use_of("QM2"), use_of("QM1")], ())
+    assert refused is not None and refused.reason == CMQC.MQRC_CONN_TAG_IN_USE
+    assert refused.detail == (
+        "connection tag b'ORDERS' is in use on QM1 (MQCNO_SERIALIZE_CONN_TAG_Q_MGR), or a unit "
+        "of work of it is unresolved"
+    )
+
+
+def test_a_tag_held_by_a_recovery_waiting_for_the_cf_is_2350_saying_so() -> None:
+    refused = conntag.refusal(use_of("QM1", S_QSG), [use_of("QM2")], {("QM2", 0)})
+    assert refused is not None and refused.reason == CMQC.MQRC_CONN_TAG_NOT_USABLE
+    assert refused.detail == (
+        "connection tag b'ORDERS' is held by the recovery of QM2, which waits for the "
+        "coupling facility"
+    )
+
+
+class FakeRegistry:
+    """A registry whose reads and claims answer as told."""
+
+    def __init__(self, error: MQMIError | None = None, claims: bool = True) -> None:
+        self.error, self.claims, self.claimed = error, claims, 0
+
+    def conn_tags(self, tag: bytes) -> conntag.TagUses:
+        if self.error is not None:
+            raise self.error
+        return conntag.TagUses(self.claimed, ())
+
+    def claim_conn_tag(self, use: conntag.TagUse, version: int) -> bool:
+        self.claimed += 1
+        return self.claims
+
+
+def test_a_facility_out_of_reach_makes_the_tag_not_usable_other_errors_pass() -> None:
+    # IBM, MQRC_CONN_TAG_NOT_USABLE (2350): the tag "cannot be used because it is being
+    # used by ... or the coupling facility ... is not available".
+    lost = MQMIError.failed(CMQC.MQRC_CF_STRUC_FAILED, "the structure failed")
+    with pytest.raises(MQMIError) as refused:
+        conntag.claim(FakeRegistry(lost), use_of("QM1"), ())
+    assert refused.value.reason == CMQC.MQRC_CONN_TAG_NOT_USABLE
+    assert refused.value.detail.startswith("connection tag b'ORDERS' cannot be serialized: ")
+    other = MQMIError.failed(CMQC.MQRC_UNEXPECTED_ERROR, "something else")
+    with pytest.raises(MQMIError) as passed:
+        conntag.claim(FakeRegistry(other), use_of("QM1"), ())
+    assert passed.value is other
+
+
+def test_a_tag_that_keeps_changing_while_it_is_claimed_is_in_use_at_last() -> None:
+    registry = FakeRegistry(claims=False)
+    with pytest.raises(MQMIError) as refused:
+        conntag.claim(registry, use_of("QM1"), ())
+    assert refused.value.reason == CMQC.MQRC_CONN_TAG_IN_USE
+    assert refused.value.detail == "connection tag b'ORDERS' changed 100 times while it was claimed"
+    assert registry.claimed == 100
