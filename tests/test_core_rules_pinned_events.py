@@ -9,12 +9,14 @@ import struct
 
 import pytest
 
-from qsg import CMQC, CMQCFC, MD, QMgr
-from qsg.core import chlevents, conntag, eventmsg
+from qsg import CMQC, CMQCFC, MD, OD, QMgr
+from qsg.core import chlevents, conntag, eventmsg, igq
 from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
+from qsg.core.events import Discarded, EventMessagePut
 from qsg.core.events import Event as WorldEvent
-from qsg.core.events import EventMessagePut
+from qsg.core.igq_agent import Agent, Batch
+from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import load
 from tests.helpers import get, open_queue, put
@@ -500,3 +502,57 @@ def test_a_tag_that_keeps_changing_while_it_is_claimed_is_in_use_at_last() -> No
     assert refused.value.reason == CMQC.MQRC_CONN_TAG_IN_USE
     assert refused.value.detail == "connection tag b'ORDERS' changed 100 times while it was claimed"
     assert registry.claimed == 100
+
+
+OUT = CMQC.MQOO_OUTPUT
+
+
+# ---- intra-group queuing (qsg/core/igq.py, igq_agent.py) --------------------------------
+def test_the_igq_agent_stops_after_its_last_long_retry_not_before() -> None:
+    # The IGQ agent retries a minute apart SHORT_RETRY_COUNT times, then 20 minutes
+    # apart LONG_RETRY_COUNT times, then stops (CSQM051I): the last long retry counts.
+    last = igq.SHORT_RETRY_COUNT + igq.LONG_RETRY_COUNT
+    assert igq.retry_interval(last) == igq.LONG_RETRY_INTERVAL
+    assert igq.retry_interval(last + 1) is None
+
+
+def test_igqaut_alternate_without_a_message_user_checks_none_for_it() -> None:
+    # "User IDs used by the intra-group queuing agent": ALT is the message's
+    # UserIdentifier; a blank one adds no check.
+    assert igq.checked_users(CMQC.MQIGQPA_CONTEXT, "QM1", "", "") == ["QM1"]
+    assert igq.checked_users(CMQC.MQIGQPA_CONTEXT, "QM1", "", "ALICE") == ["QM1", "ALICE"]
+
+
+def test_an_agent_without_a_usable_group_queue_says_why_it_retries() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    assert Agent(qm).batch(1.0) == Batch([], retry="SYSTEM.QSG.TRANSMIT.QUEUE is not defined")
+    load(qm, "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE)")  # private, not USAGE(XMITQ)
+    assert Agent(qm).batch(1.0) == Batch(
+        [],
+        retry="SYSTEM.QSG.TRANSMIT.QUEUE is not a shared USAGE(XMITQ) queue with "
+        "INDXTYPE(CORRELID)",
+    )
+
+
+def test_a_message_the_agent_discards_is_in_the_rules_events_as_an_igq_discard() -> None:
+    # IBM, "Undelivered/unprocessed messages": MQRO_DISCARD_MSG discards it; a
+    # nonpersistent message neither put nor dead-lettered is discarded too.
+    group = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
+    qm1.define_structure(CFStructure("CSQSYSAPPL", recover=True))
+    load(
+        qm1,
+        "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) "
+        "USAGE(XMITQ) INDXTYPE(CORRELID)\nALTER QMGR IGQ(ENABLED)",
+    )
+    load(qm2, "ALTER QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) PUT(DISABLED)")
+    seen: list[WorldEvent] = []
+    qm2.on_event = seen.append
+    handle = qm1.connect().open(OD(ObjectName=b"NO.SUCH.Q", ObjectQMgrName=b"QM2"), OUT)
+    asked = put(handle, b"x", 1.0, Report=CMQC.MQRO_DISCARD_MSG)
+    dropped = put(handle, b"y", 1.0, Persistence=CMQC.MQPER_NOT_PERSISTENT)
+    Agent(qm2).batch(2.0)
+    assert [e for e in seen if isinstance(e, Discarded)] == [
+        Discarded(2.0, "QM2", "NO.SUCH.Q", asked.MsgId, "igq"),
+        Discarded(2.0, "QM2", "NO.SUCH.Q", dropped.MsgId, "igq"),
+    ]
