@@ -10,7 +10,7 @@ import struct
 import pytest
 
 from qsg import CMQC, CMQCFC, MD, OD, QMgr
-from qsg.core import chlevents, conntag, eventmsg, igq
+from qsg.core import cfstate, chlevents, conntag, eventmsg, igq
 from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
 from qsg.core.events import Discarded, EventMessagePut
@@ -556,3 +556,61 @@ def test_a_message_the_agent_discards_is_in_the_rules_events_as_an_igq_discard()
         Discarded(2.0, "QM2", "NO.SUCH.Q", asked.MsgId, "igq"),
         Discarded(2.0, "QM2", "NO.SUCH.Q", dropped.MsgId, "igq"),
     ]
+
+
+# ---- a CF structure's state (qsg/core/cfstate.py) ---------------------------------------
+FAILED = cfstate.StructureStatus("APP1", cfstate.FAILED, failed_at=1.0)
+ACTIVE = cfstate.StructureStatus("APP1")
+
+
+def structure_error(check: object) -> cfstate.StructureError:
+    with pytest.raises(cfstate.StructureError) as refused:
+        check()  # type: ignore[operator]
+    return refused.value
+
+
+def test_a_failed_structures_queues_say_how_it_comes_back() -> None:
+    # IBM, MQRC_CF_STRUC_FAILED (2373): "RECOVER CFSTRUCT"; a RECOVER(NO) structure is
+    # "automatically reallocated (empty) by the next MQOPEN".
+    error = cfstate.failed_error("APP1", "ORDERS")
+    assert error.reason == CMQC.MQRC_CF_STRUC_FAILED
+    assert error.detail == (
+        "CF structure APP1 of queue ORDERS has failed: RECOVER CFSTRUCT(APP1) (or, for "
+        "RECOVER(NO), the next MQOPEN) brings it back"
+    )
+
+
+def test_backup_cfstruct_takes_cflevel_3_and_says_what_it_refuses() -> None:
+    # IBM, "BACKUP CFSTRUCT": the structure must be CFLEVEL(3) or higher, RECOVER(YES).
+    cfstate.check_backup(CFStructure("APP1", cf_level=3, recover=True), ACTIVE)
+    low = structure_error(
+        lambda: cfstate.check_backup(CFStructure("APP1", cf_level=2, recover=True), ACTIVE)
+    )
+    assert (
+        str(low) == "CF structure APP1 cannot be backed up: it is CFLEVEL(2), 3 or more is needed"
+    )
+    unkept = structure_error(lambda: cfstate.check_backup(CFStructure("APP1"), ACTIVE))
+    assert str(unkept) == "CF structure APP1 cannot be backed up: it is RECOVER(NO)"
+    failed = structure_error(
+        lambda: cfstate.check_backup(CFStructure("APP1", recover=True), FAILED)
+    )
+    assert (failed.reason, failed.status) == (
+        CMQCFC.MQRCCF_CF_STRUC_ERROR,
+        CMQCFC.MQCFSTATUS_FAILED,
+    )
+    assert str(failed) == "CF structure APP1 has failed: RECOVER it before a BACKUP"
+
+
+def test_recover_type_purge_takes_a_recover_no_structure_type_normal_does_not() -> None:
+    # IBM, "RECOVER CFSTRUCT": TYPE(PURGE) empties the structure; TYPE(NORMAL) rebuilds
+    # from a backup and the logs, which a RECOVER(NO) structure does not have.
+    unkept = CFStructure("APP1")
+    cfstate.check_recover(unkept, FAILED, purge=True)
+    normal = structure_error(lambda: cfstate.check_recover(unkept, FAILED, purge=False))
+    assert (normal.reason, normal.status) == (
+        CMQCFC.MQRCCF_CF_STRUC_ERROR,
+        CMQCFC.MQCFSTATUS_NOT_RECOVERABLE,
+    )
+    assert str(normal) == (
+        "CF structure APP1 is RECOVER(NO): TYPE(PURGE), or an MQOPEN, reallocates it"
+    )
