@@ -505,6 +505,10 @@ def test_a_tag_that_keeps_changing_while_it_is_claimed_is_in_use_at_last() -> No
 
 
 OUT = CMQC.MQOO_OUTPUT
+GROUP_QUEUE = (
+    "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) "
+    "USAGE(XMITQ) INDXTYPE(CORRELID)"
+)
 
 
 # ---- intra-group queuing (qsg/core/igq.py, igq_agent.py) --------------------------------
@@ -614,3 +618,60 @@ def test_recover_type_purge_takes_a_recover_no_structure_type_normal_does_not() 
     assert str(normal) == (
         "CF structure APP1 is RECOVER(NO): TYPE(PURGE), or an MQOPEN, reallocates it"
     )
+
+
+def igq_candidate(definition: str) -> object:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("CSQSYSAPPL", recover=True))
+    load(qm, definition)
+    found = qm.find(igq.IGQ_XMITQ)
+    return None if found is None else found[1]
+
+
+@pytest.mark.parametrize(
+    ("definition", "usable"),
+    [
+        (GROUP_QUEUE, True),
+        ("DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) USAGE(XMITQ) INDXTYPE(CORRELID)", False),
+        (GROUP_QUEUE.replace(" USAGE(XMITQ)", ""), False),
+        (GROUP_QUEUE.replace(" INDXTYPE(CORRELID)", ""), False),
+        ("DEFINE QALIAS(SYSTEM.QSG.TRANSMIT.QUEUE) TARGET(ELSEWHERE)", False),
+    ],
+)
+def test_igq_uses_only_a_shared_local_xmitq_indexed_by_correl_id(
+    definition: str, usable: bool
+) -> None:
+    # IBM, "Getting started with intra-group queuing": SYSTEM.QSG.TRANSMIT.QUEUE is a
+    # shared transmission queue with INDXTYPE(CORRELID).
+    assert igq.usable(igq_candidate(definition)) is usable  # type: ignore[arg-type]
+
+
+def test_the_agents_key_and_the_senders_user_id_are_padded_with_blanks_and_cut() -> None:
+    # The outer CorrelId is the member's name in 24 bytes; UserIdentifier 12 (MQMD).
+    assert igq.correl_id("QM2") == b"QM2" + b" " * 21
+    assert igq.correl_id("Q" * 30) == b"Q" * 24
+    desc: dict[str, object] = {}
+    igq.address(desc, "QM2", "SENDER.QMGR.NAME")
+    assert desc == {"CorrelId": igq.correl_id("QM2"), "UserIdentifier": b"SENDER.QMGR."}
+    igq.address(desc, "QM2", "QM1")
+    assert desc["UserIdentifier"] == b"QM1" + b" " * 9
+
+
+def test_an_open_remembers_igq_enabled_and_the_group_queues_definition() -> None:
+    # "Specific properties of intra-group queuing": MQRC_OBJECT_CHANGED (2041) when
+    # IGQ or the queue's definition changed between open and put.
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    assert igq.path_state(qm) == (False, None)
+    load(qm, "ALTER QMGR IGQ(ENABLED)")
+    assert igq.path_state(qm) == (True, None)
+
+
+def test_igq_takes_no_route_without_a_usable_group_queue() -> None:
+    # "Getting started with intra-group queuing": without a usable
+    # SYSTEM.QSG.TRANSMIT.QUEUE the ordinary route is taken (None here).
+    group = QueueSharingGroup("QSG1")
+    qm1, _ = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
+    load(qm1, "ALTER QMGR IGQ(ENABLED)")
+    assert igq.route(qm1, "QM2") is None
+    load(qm1, "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) USAGE(XMITQ) INDXTYPE(CORRELID)")
+    assert igq.route(qm1, "QM2") is None
