@@ -675,3 +675,21 @@ def test_igq_takes_no_route_without_a_usable_group_queue() -> None:
     assert igq.route(qm1, "QM2") is None
     load(qm1, "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) USAGE(XMITQ) INDXTYPE(CORRELID)")
     assert igq.route(qm1, "QM2") is None
+
+
+def test_the_igq_agent_keeps_one_connection_named_for_it_across_batches() -> None:
+    # DISPLAY CONN shows the agent's connection by its name (APPLTAG); it is made once
+    # and made again only when it ended.
+    group = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=group)
+    qm.define_structure(CFStructure("CSQSYSAPPL", recover=True))
+    load(qm, GROUP_QUEUE)
+    agent = Agent(qm)
+    agent.batch(1.0)
+    first = agent.conn
+    assert first is not None and first.identity.appl_name.rstrip() == b"IGQ AGENT"
+    agent.batch(2.0)
+    assert agent.conn is first
+    first.disconnect()
+    agent.batch(3.0)
+    assert agent.conn is not first and agent.conn is not None and agent.conn.connected
