@@ -693,3 +693,21 @@ def test_the_igq_agent_keeps_one_connection_named_for_it_across_batches() -> Non
     first.disconnect()
     agent.batch(3.0)
     assert agent.conn is not first and agent.conn is not None and agent.conn.connected
+
+
+# ---- a connection's unit of work (qsg/core/uow.py) --------------------------------------
+def test_each_put_and_get_in_syncpoint_counts_once_toward_maxumsgs() -> None:
+    # IBM, "MAXUMSGS": "the maximum number of uncommitted messages under any one
+    # syncpoint"; one more is MQRC_SYNCPOINT_LIMIT_REACHED (2024).
+    qm = QMgr("QM1", max_uncommitted_msgs=3)
+    load(qm, "DEFINE QLOCAL(WORK)")
+    handle = qm.connect().open("WORK", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED)
+    put(handle, b"1", 1.0, CMQC.MQPMO_SYNCPOINT)
+    put(handle, b"2", 1.0, CMQC.MQPMO_SYNCPOINT)
+    assert handle.conn.uow.count == 2
+    put(handle, b"3", 1.0)  # outside syncpoint: not counted
+    get(handle, 2.0, CMQC.MQGMO_SYNCPOINT)
+    assert handle.conn.uow.count == 3
+    with pytest.raises(MQMIError) as limit:
+        put(handle, b"4", 3.0, CMQC.MQPMO_SYNCPOINT)
+    assert limit.value.reason == CMQC.MQRC_SYNCPOINT_LIMIT_REACHED
