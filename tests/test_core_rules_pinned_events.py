@@ -711,3 +711,69 @@ def test_each_put_and_get_in_syncpoint_counts_once_toward_maxumsgs() -> None:
     with pytest.raises(MQMIError) as limit:
         put(handle, b"4", 3.0, CMQC.MQPMO_SYNCPOINT)
     assert limit.value.reason == CMQC.MQRC_SYNCPOINT_LIMIT_REACHED
+
+
+def test_backup_of_a_cflevel_3_recover_no_structure_names_recover_no() -> None:
+    # CFLEVEL(3) is enough: what BACKUP refuses in it is RECOVER(NO).
+    refused = structure_error(lambda: cfstate.check_backup(CFStructure("APP1", cf_level=3), ACTIVE))
+    assert str(refused) == "CF structure APP1 cannot be backed up: it is RECOVER(NO)"
+
+
+def test_recovery_time_is_its_start_each_log_opened_each_message_restored_each_record() -> None:
+    # docs/coupling-facility.md: 2 s to start, 0.5 s a member's log opened, 0.1 ms a
+    # message restored, 0.5 ms a log record applied -- each part adds.
+    base = cfstate.recovery_seconds(0, 0, 0)
+    assert base == cfstate.RECOVERY_START
+    assert cfstate.recovery_seconds(0, 0, 4) == base + 4 * cfstate.LOG_OPEN
+    assert cfstate.recovery_seconds(1000, 0, 0) == base + 1000 * cfstate.RESTORE_MESSAGE
+    assert cfstate.recovery_seconds(0, 200, 0) == base + 200 * cfstate.LOG_RECORD
+
+
+def failed_structure() -> QMgr:
+    """QM1 of QSG1 with APP1 (RECOVER(YES)) backed up holding 3 persistent messages,
+    then 2 more put, then failed."""
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1", recover=True))
+    load(qm, "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    q = open_queue(qm, "ORDERS")
+    for n in range(5):
+        put(q, b"order %d" % n, 1.0, Persistence=CMQC.MQPER_PERSISTENT)
+        if n == 2:
+            assert qm.qsg is not None
+            cfstate.backup(qm.qsg.shared, "APP1", 1.0, 0.0)
+    assert qm.qsg is not None
+    cfstate.reset(qm.qsg.shared, "APP1", 2.0)
+    return qm
+
+
+def test_recover_type_normal_restores_the_backup_and_replays_each_members_log() -> None:
+    # IBM, "RECOVER CFSTRUCT": TYPE(NORMAL) "performs a true recovery by restoring from
+    # a backup and reapplying the log"; TYPE(PURGE) empties the structure.
+    qm = failed_structure()
+    assert qm.qsg is not None
+    got = cfstate.recover(qm.qsg.shared, "APP1", False, 2)
+    assert (got.name, got.from_backup, got.from_log, got.purged) == ("APP1", 3, 2, False)
+    assert got.log_records >= 2
+    assert got.seconds == cfstate.recovery_seconds(3, got.log_records, 2)
+    assert qm.depth("ORDERS") == 5
+
+
+def test_recover_type_purge_reads_neither_backup_nor_logs_and_empties_the_structure() -> None:
+    qm = failed_structure()
+    assert qm.qsg is not None
+    got = cfstate.recover(qm.qsg.shared, "APP1", True, 2)
+    assert (got.name, got.from_backup, got.from_log, got.purged) == ("APP1", 0, 0, True)
+    assert got.seconds == cfstate.recovery_seconds(0, got.log_records, 0)
+    assert qm.depth("ORDERS") == 0
+
+
+def test_a_command_on_a_structure_not_defined_is_3236_with_status_not_found() -> None:
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    assert qm.qsg is not None
+    shared = qm.qsg.shared
+    missing = structure_error(lambda: cfstate.recover(shared, "NOPE", False, 1))
+    assert (missing.reason, missing.status) == (
+        CMQCFC.MQRCCF_CF_STRUC_ERROR,
+        CMQCFC.MQCFSTATUS_NOT_FOUND,
+    )
+    assert str(missing) == "CF structure NOPE is not defined"
