@@ -777,3 +777,52 @@ def test_a_command_on_a_structure_not_defined_is_3236_with_status_not_found() ->
         CMQCFC.MQCFSTATUS_NOT_FOUND,
     )
     assert str(missing) == "CF structure NOPE is not defined"
+
+
+def igq_pair() -> tuple[QMgr, QMgr]:
+    """QM1 and QM2 of QSG1 with the group's transmission queue, IGQ(ENABLED) on QM1 and
+    APP.IN on QM2."""
+    group = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
+    qm1.define_structure(CFStructure("CSQSYSAPPL", recover=True))
+    load(qm1, f"{GROUP_QUEUE}\nALTER QMGR IGQ(ENABLED)")
+    qm2.define_queue("APP.IN")
+    return qm1, qm2
+
+
+def test_the_agent_says_what_it_delivered_and_where() -> None:
+    qm1, qm2 = igq_pair()
+    handle = qm1.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2"), OUT)
+    sent = put(handle, b"twelve bytes", 1.0, Persistence=CMQC.MQPER_PERSISTENT, Expiry=600)
+    (done,) = Agent(qm2).batch(2.0).delivered
+    assert (done.queue, done.msg_id, done.length, done.persistent) == (
+        "APP.IN",
+        sent.MsgId,
+        12,
+        True,
+    )
+    assert 0 < done.expiry <= 600  # what was left of it when it was put again
+    assert done.store is qm2.local.store
+
+
+def test_a_persistent_message_neither_put_nor_dead_lettered_says_so_in_the_retry() -> None:
+    qm1, qm2 = igq_pair()
+    load(qm2, "ALTER QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) PUT(DISABLED)")
+    handle = qm1.connect().open(OD(ObjectName=b"NO.SUCH.Q", ObjectQMgrName=b"QM2"), OUT)
+    put(handle, b"kept", 1.0, Persistence=CMQC.MQPER_PERSISTENT)
+    assert Agent(qm2).batch(2.0).retry == (
+        "MQCC_FAILED: MQRC_UNKNOWN_OBJECT_NAME (2085): a persistent message for NO.SUCH.Q "
+        "could be neither put nor dead-lettered (its persistent messages backed out)"
+    )
+
+
+def test_an_agent_that_ends_ends_its_connection() -> None:
+    _, qm2 = igq_pair()
+    agent = Agent(qm2)
+    agent.end()  # before any batch: nothing to end
+    assert agent.conn is None
+    agent.batch(1.0)
+    conn = agent.conn
+    assert conn is not None
+    agent.end()
+    assert agent.conn is None and not conn.connected
