@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol, TypeVar
@@ -325,6 +326,10 @@ async def run_sender(
     finally:
         with trio.CancelScope(shield=True):
             if frames is not None:
+                if qm.alive:  # stopped, not killed: the close flow ends the partner's
+                    # agent normally (its Channel Stopped is MQRQ_CHANNEL_STOPPED_OK).
+                    with trio.move_on_after(qm.connect_timeout), suppress(ChannelBrokenError):
+                        await frames.send({"t": "close"})
                 await trio.aclose_forcefully(frames.stream)
             # Stopped, not killed: the agent's connection ends and its gets go back to
             # the transmission queue; a batch in doubt is settled at the next start.
@@ -669,6 +674,9 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
         _state(qm, name, "RUNNING")
         while True:
             frame = await frames.receive()
+            if frame["t"] == "close":  # the sender ended the channel: so does this end
+                _state(qm, name, "INACTIVE")
+                return
             if frame["t"] == "heartbeat":  # answered as the queue manager can
                 while qm.paused is not None:
                     await qm.paused.wait()
@@ -692,8 +700,11 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
         _ended(qm, name, wire.protocol_error_line(name, frames.peer or "its sender", str(error)))
     except ChannelTimeoutError as error:
         _ended(qm, name, wire.timeout_line(name, frames.peer or "its sender", error))
-    except ChannelBrokenError:
-        pass  # the sender went: it resynchronises when it comes back
+    except ChannelBrokenError as error:
+        # The link went without the sender's close: this end ends on an error (the
+        # sender resynchronises when it comes back).
+        if running:
+            _ended(qm, name, closed_line(name, frames.peer or "its sender", str(error)))
     except MQMIError as error:  # a shared one's sync record out of reach: this agent ends
         if not shared:
             raise
@@ -724,6 +735,12 @@ def in_use_line(channel: str, why: str) -> str:
     """AMQ9514E, "Channel is in use": "The requested operation failed because channel
     ... is currently active"."""
     return f"AMQ9514E: Channel '{channel}' is in use: it is currently active ({why})"
+
+
+def closed_line(channel: str, remote: str, why: str) -> str:
+    """AMQ9209E, "Connection to host ... for channel ... closed": the link to the
+    partner ended without the channel's close flow."""
+    return f"AMQ9209E: Connection to host '{remote}' for channel '{channel}' closed: {why}"
 
 
 def _ended(qm: ChannelQueueManager, channel: str, line: str) -> None:

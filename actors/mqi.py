@@ -597,17 +597,26 @@ class Queue:
         signals = self.connection.qm.world.signals
         store, queue = handle.repository.store, handle.queue
         get = Get(self, md, gmo, max_length, now)
-        while True:
-            if get.may_skip():
-                yield Wait(signals, store, queue, get.deadline, True)
-                continue
-            got: bytes | MQMIError = yield get
-            if type(got) is bytes:
-                return got
-            assert isinstance(got, MQMIError)
-            if not get.missed(got):
-                raise got if got is not SURELY_EMPTY else get.no_message()
-            yield Wait(signals, store, queue, get.deadline, get.plain)
+        waiting = False  # counted in the rules' handle while it waits: HSTATE(ACTIVE)
+        try:
+            while True:
+                if get.may_skip():
+                    if not waiting:
+                        waiting, handle.waiting = True, handle.waiting + 1
+                    yield Wait(signals, store, queue, get.deadline, True)
+                    continue
+                got: bytes | MQMIError = yield get
+                if type(got) is bytes:
+                    return got
+                assert isinstance(got, MQMIError)
+                if not get.missed(got):
+                    raise got if got is not SURELY_EMPTY else get.no_message()
+                if not waiting:
+                    waiting, handle.waiting = True, handle.waiting + 1
+                yield Wait(signals, store, queue, get.deadline, get.plain)
+        finally:
+            if waiting:
+                handle.waiting -= 1
 
     def _got(self, body: bytes, md: MD, gmo: GMO, done: Done, now: float | None = None) -> None:
         """A get returned a message: its event, with what the rules decided (``done``)."""

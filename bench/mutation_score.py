@@ -32,14 +32,15 @@ def equivalents() -> dict[str, str]:
 
 def score(modules: list[str], show_survivors: bool) -> int:
     known = equivalents()
-    metas = sorted(CORE.glob("*.py.meta"))
+    # A package's modules (qsg/core/attributes/) are named with dots: attributes.queues.
+    metas = sorted(CORE.rglob("*.py.meta"))
     if not metas:
         print("no results: run ./dev mutate first", file=sys.stderr)
         return 1
     rows, survivors, seen = [], [], set()
     for meta in metas:
-        module = meta.name.removesuffix(".py.meta")
-        if modules and module not in modules:
+        module = ".".join(meta.relative_to(CORE).with_suffix("").with_suffix("").parts)
+        if modules and not any(module == m or module.startswith(f"{m}.") for m in modules):
             continue
         codes = json.loads(meta.read_text())["exit_code_by_key"]
         if not codes:

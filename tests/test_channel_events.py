@@ -153,7 +153,7 @@ EVENTING = f"ALTER QMGR CHLEV(ENABLED)\nDEFINE QLOCAL({CHANNEL_EVENTS})"
 
 
 @keeps("docs/mq-events.md", "at each end of a message channel, when its agent's state changes")
-async def test_a_world_puts_started_at_both_ends_and_stopped_by_user_at_the_sender(
+async def test_a_world_puts_started_at_both_ends_and_a_stop_at_each(
     virtual_clock: VirtualClock,
 ) -> None:
     topology = qsg_and_qm3()
@@ -176,10 +176,84 @@ async def test_a_world_puts_started_at_both_ends_and_stopped_by_user_at_the_send
         ("QM1", CMQC.MQRC_CHANNEL_STOPPED_BY_USER, "QM1.TO.QM3"),
         ("QM1", CMQC.MQRC_CHANNEL_STARTED, "QM1.TO.QM3"),
         ("QM3", CMQC.MQRC_CHANNEL_STARTED, "QM1.TO.QM3"),
+        ("QM3", CMQC.MQRC_CHANNEL_STOPPED, "QM1.TO.QM3"),
     ]
     first = decode(md, data)  # the sender's start, as a monitor reads it
     assert first.reason == CMQC.MQRC_CHANNEL_STARTED
     assert first.parameters[CMQCFC.MQCACH_XMIT_Q_NAME] == "QM3"
+
+
+async def receiving_end_events(
+    virtual_clock: VirtualClock, chlev: str, end: str
+) -> tuple[list[Event], str]:
+    """QM1's sender QM1.TO.QM3 runs to QM3 (whose CHLEV is ``chlev``), then ends by
+    ``end`` ("stop": STOP CHANNEL at QM1; "break": its link drops): the channel events
+    QM3, the receiving end, put, as a monitor reads them, and DISPLAY CHSTATUS's state
+    of QM3's receiver afterwards."""
+    topology = qsg_and_qm3()
+    topology.mqsc("QM3", f"ALTER QMGR CHLEV({chlev})\nDEFINE QLOCAL({CHANNEL_EVENTS})")
+    async with qsg.start(topology, in_process=True) as world:
+        await trio.sleep(5)
+        if end == "stop":
+            await world.stop_channel("QM1", "QM1.TO.QM3")
+        else:
+            await world.break_channel("QM1", "QM1.TO.QM3")
+        await trio.sleep(1)
+        receiver = world.qmgrs["QM3"].rules.local.channels["QM1.TO.QM3"]
+        state = world.channel_board.view("QM3", receiver).status
+        conn = await world.connect("QM3")
+        queue = await conn.open(CHANNEL_EVENTS, CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INQUIRE)
+        got = []
+        while await queue.inquire(CMQC.MQIA_CURRENT_Q_DEPTH):
+            md = MD()
+            data = await queue.get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+            got.append(decode(md, data))
+    return got, state
+
+
+@keeps(
+    "docs/mq-events.md",
+    "The receiving end of a channel whose sender ends it (`STOP CHANNEL`) ends too, and "
+    "puts Channel Stopped with MQRQ_CHANNEL_STOPPED_OK",
+)
+async def test_the_receiving_end_puts_channel_stopped_ok_when_its_sender_ends_the_channel(
+    virtual_clock: VirtualClock,
+) -> None:
+    # IBM, "Channel Stopped": "issued when a channel instance stops. It will only be
+    # issued if the channel instance previously issued a channel started event" -- the
+    # receiving instance issued one when it started.
+    got, state = await receiving_end_events(virtual_clock, "ENABLED", "stop")
+    assert reasons(got) == [
+        (CMQC.MQRC_CHANNEL_STARTED, None),
+        (CMQC.MQRC_CHANNEL_STOPPED, CMQCFC.MQRQ_CHANNEL_STOPPED_OK),
+    ]
+    stopped = got[1].parameters
+    assert stopped[CMQC.MQCA_Q_MGR_NAME] == "QM3"
+    assert stopped[CMQCFC.MQCACH_CHANNEL_NAME] == "QM1.TO.QM3"
+    assert CMQCFC.MQCACH_XMIT_Q_NAME not in stopped  # a receiver's names none
+    assert state == "INACTIVE"
+
+
+@keeps(
+    "docs/mq-events.md",
+    "one whose link breaks ends with an error (AMQ9209E) and puts it with "
+    "MQRQ_CHANNEL_STOPPED_ERROR; either way its DISPLAY CHSTATUS shows INACTIVE until the "
+    "next start.",
+)
+async def test_the_receiving_end_puts_channel_stopped_error_when_the_link_breaks(
+    virtual_clock: VirtualClock,
+) -> None:
+    # CHLEV(EXCEPTION): no Channel Started, but the stop on an error is an exception.
+    got, state = await receiving_end_events(virtual_clock, "EXCEPTION", "break")
+    assert reasons(got) == [(CMQC.MQRC_CHANNEL_STOPPED, CMQCFC.MQRQ_CHANNEL_STOPPED_ERROR)]
+    assert state == "INACTIVE"
+
+
+async def test_chlev_exception_puts_nothing_at_the_receiving_end_of_a_channel_ended_cleanly(
+    virtual_clock: VirtualClock,
+) -> None:
+    got, _ = await receiving_end_events(virtual_clock, "EXCEPTION", "stop")
+    assert got == []
 
 
 def test_chlev_takes_exception_as_ibm_alter_qmgr_does_and_display_shows_it() -> None:

@@ -254,8 +254,7 @@ def put(
     )
     store.put(qdef.name, message, uow.id if in_uow and uow else None, qdef.max_depth)
     if in_uow and uow is not None:
-        uow.enlist(store)
-        uow.count += 1
+        uow.add(store, now, persistent)
     if state is not None:
         grouped = desc["MsgFlags"] & groups.GROUPING
         state.put_group = groups.after(desc, len(body), in_uow) if grouped else None
@@ -559,8 +558,7 @@ def get(
     persistent = msg.persistent
     in_uow = _in_uow(syncpoint, persistent)
     if uow is not None and in_uow:
-        uow.enlist(store)
-        uow.count += 1
+        uow.add(store, now, persistent)
     if select.key is not None:
         state.locked = None
     grouped = msg.desc["MsgFlags"] & groups.GROUPING

@@ -101,6 +101,9 @@ class Handle:
         self.options = options
         self.user = user  # the user the open was checked for
         self.open = True
+        #: MQGET calls with MQGMO_WAIT waiting on it now (the actors count them):
+        #: DISPLAY CONN's HSTATE(ACTIVE), "an MQGET WAIT call is in progress".
+        self.waiting = 0
         self.state = HandleState()
         #: What the handle's last MQPUT that completed with MQCC_OK decided (MQPUT1
         #: returns its closed handle: this says how its put went).

@@ -96,7 +96,7 @@ class EventGroup(Protocol):
     def event_members(self) -> dict[str, PerformanceQueueManager]: ...
 
 
-def statistics(qm: PerformanceQueueManager, queue: str, now: float) -> QueueStatistics:
+def statistics(qm: PerformanceQueueManager, queue: str) -> QueueStatistics:
     """The statistics ``qm`` keeps for ``queue``: from its start, if none were reset."""
     found = qm.queue_statistics.get(queue)
     if found is None:
@@ -115,7 +115,7 @@ def after_put(
     if qdef.name in eventmsg.EVENT_QUEUES:
         return
     depth = repo.store.depth(qdef.name)
-    stats = statistics(qm, qdef.name, now)
+    stats = statistics(qm, qdef.name)
     stats.enqueued += 1
     stats.high_depth = max(stats.high_depth, depth)
     if qdef.q_depth_high_event == _ON and depth * 100 >= qdef.q_depth_high_limit * qdef.max_depth:
@@ -159,7 +159,6 @@ def put_refused(
         and qdef.name not in eventmsg.EVENT_QUEUES
     ):
         depth = repo.store.depth(qdef.name)
-        statistics(qm, qdef.name, now)
         _fire(
             qm,
             repo,
@@ -185,7 +184,7 @@ def after_get(
     if qdef.name in eventmsg.EVENT_QUEUES:
         return
     depth = repo.store.depth(qdef.name)
-    stats = statistics(qm, qdef.name, now)
+    stats = statistics(qm, qdef.name)
     if got:
         stats.dequeued += 1
     if qdef.q_depth_low_event == _ON and depth * 100 <= qdef.q_depth_low_limit * qdef.max_depth:
@@ -265,7 +264,7 @@ def issue(
     """Put ``qm``'s event message for ``queue`` on SYSTEM.ADMIN.PERFM.EVENT and reset its
     statistics. An event queue that is not there, or refuses the put, loses the message:
     no other event comes of it (IBM: "Performance events")."""
-    stats = statistics(qm, queue, now)
+    stats = statistics(qm, queue)
     platform = qm.rules.platform
     data = eventmsg.body(
         CMQCFC.MQCMD_PERFM_EVENT,

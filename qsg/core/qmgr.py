@@ -136,6 +136,7 @@ class QMgr:
         )
         self._connection_numbers = itertools.count(1)
         self._dynamic_numbers = itertools.count(1)
+        self._recovery_numbers = itertools.count(1)
         self.connections: dict[int, Connection] = {}
         #: Tag uses whose release found the registry unreachable: released at its next use.
         self._unreleased: list[TagUse] = []
@@ -344,6 +345,12 @@ class QMgr:
         """Sixteen hex digits no other dynamic queue of this queue manager has had."""
         return f"{(self.incarnation << 40) | next(self._dynamic_numbers):016X}"
 
+    def new_recovery_id(self) -> int:
+        """A unit of work's unit-of-recovery identifier (DISPLAY CONN's QMURID): one no
+        other unit of work of this queue manager has had, in this life or an earlier
+        one (as z/OS's log RBA only grows), and never 0 (no unit of work)."""
+        return (self.incarnation << 40) | next(self._recovery_numbers)
+
     def authorized(self, user: str, name: str, operation: str) -> bool:
         return self.authority is None or self.authority.allowed(user, name, operation)
 
@@ -462,6 +469,7 @@ class QMgr:
             self.incarnation = incarnation
             self._ids = itertools.count(incarnation << 40)
             self._dynamic_numbers = itertools.count(1)
+        self._recovery_numbers = itertools.count(1)
         for conn in list(self.connections.values()):
             conn.sever()
         self.channels_started.clear()  # the channel instances of the life before are gone

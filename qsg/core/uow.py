@@ -19,16 +19,48 @@ class UnitOfWork:
     made available whether the unit of work is committed or backed out) or at commit
     only (a shared queue's trigger check, which counts committed messages). ``notes``
     is what those actions keep about the unit of work until then.
+
+    What DISPLAY CONN shows of it (IBM: "DISPLAY CONN", UOWSTDA/UOWSTTI, UOWLOGDA/UOWLOGTI,
+    QMURID): ``started_at``, the simulated time of its first MQPUT or MQGET;
+    ``logged_at``, of its first persistent one (only persistent messages are logged);
+    ``recovery_id``, the queue manager's unit-of-recovery identifier, drawn from
+    ``numbering`` when it starts. All three are cleared (None, None, 0) when it ends.
     """
 
-    __slots__ = ("at_end", "count", "id", "notes", "stores")
+    __slots__ = (
+        "_numbering",
+        "at_end",
+        "count",
+        "id",
+        "logged_at",
+        "notes",
+        "recovery_id",
+        "started_at",
+        "stores",
+    )
 
-    def __init__(self, uow_id: UowId) -> None:
+    def __init__(self, uow_id: UowId, numbering: Callable[[], int]) -> None:
         self.id = uow_id
         self.count = 0
         self.stores: list[MessageStore] = []
         self.at_end: list[tuple[bool, Callable[[], None]]] = []
         self.notes: dict[Hashable, list[int]] = {}
+        self.started_at: float | None = None
+        self.logged_at: float | None = None
+        self.recovery_id = 0
+        self._numbering = numbering
+
+    def add(self, store: MessageStore, now: float, persistent: bool) -> None:
+        """One more MQPUT or MQGET in the unit of work, made at ``now`` on ``store``: the
+        first starts the unit of work (its time and identifier), the first persistent
+        one is its first log write."""
+        self.enlist(store)
+        self.count += 1
+        if self.started_at is None:
+            self.started_at = now
+            self.recovery_id = self._numbering()
+        if persistent and self.logged_at is None:
+            self.logged_at = now
 
     def enlist(self, store: MessageStore) -> None:
         if store not in self.stores:
@@ -69,6 +101,8 @@ class UnitOfWork:
         self.stores = []
         self.at_end = []
         self.notes = {}
+        self.started_at = self.logged_at = None
+        self.recovery_id = 0
         for on_backout, action in actions:
             if committed or on_backout:
                 action()

@@ -9,16 +9,23 @@ both for TYPE(ALL) (IBM: "DISPLAY CONN"). The connection identifier is 24 bytes,
 z/OS: EXTCONN its first 16 (``CSQC``, the queue manager's name and its incarnation),
 CONN its last 8 (the connection's number); MQSC shows both in hex.
 
+The unit of work's fields come from the connection's own (``qsg.core.uow``): UOWSTATE,
+UOWSTDA/UOWSTTI when its first MQPUT or MQGET was made, UOWLOGDA/UOWLOGTI when it first
+wrote to the log (its first persistent message), QMURID its unit-of-recovery identifier
+(16 hex digits, as z/OS shows an 8-byte log RBA; zeros with no unit of work), URTYPE
+QMGR (qsg has no external coordinator); dates and times are the simulated clock's, from
+the queue manager's epoch. A handle's HSTATE is ACTIVE while an MQGET with MQGMO_WAIT
+waits on it (IBM: "this condition can arise when an MQGET WAIT call is in progress").
+
 What qsg does not know is not shown: ASID (no address spaces), CHANNEL and CONNAME (an
-application's connection is not tied to a channel), QMURID, UOWSTDA/UOWSTTI and UOWLOG
-(a unit of work has no start time nor log), HSTATE and ASTATE (no call is in progress
-between the calls the command server sees; no asynchronous consumers).
+application's connection is not tied to a channel), ASTATE (no asynchronous consumers).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from qsg import CMQC
 from qsg.core.connection import Connection
@@ -55,6 +62,7 @@ class HandleOnConnection:
     object_name: str  # the object opened: an alias's name, not its target's
     qsg_disp: int  # the queue's MQQSGD_*
     options: int  # the MQOO_* it is open with (MQOO_INPUT_AS_Q_DEF resolved)
+    active: bool = False  # HSTATE(ACTIVE): an MQGET with MQGMO_WAIT is waiting on it
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +76,9 @@ class ConnectionView:
     tag: bytes  # the connection tag (MQCNO ConnTag) without its trailing zeros; b"" for none
     options: int  # the connection tag's MQCNO option; MQCNO_NONE without one
     handles: tuple[HandleOnConnection, ...] = ()
+    started: tuple[str, str] = ("", "")  # UOWSTDA, UOWSTTI: its unit of work's start
+    logged: tuple[str, str] = ("", "")  # UOWLOGDA, UOWLOGTI: its first log write
+    recovery_id: bytes = bytes(8)  # QMURID: the unit of recovery's 8 bytes; zeros for none
 
     @property
     def conn(self) -> str:
@@ -91,22 +102,34 @@ def open_connections(qm: QMgr) -> tuple[ConnectionView, ...]:
 
 
 def _view(qm: QMgr, conn: Connection) -> ConnectionView:
-    use = conn.tag_use
+    use, uow = conn.tag_use, conn.uow
     return ConnectionView(
         connection_id(qm.name, qm.incarnation, conn.number),
         conn.user,
         conn.identity.appl_name.decode(errors="replace").rstrip(),
-        conn.uow.count > 0 or bool(conn.uow.stores),
+        uow.started_at is not None,
         use.tag if use is not None else b"",
         use.option if use is not None else CMQC.MQCNO_NONE,
         tuple(_handle(h) for h in conn.handles if h.open),
+        date_and_time(qm.epoch, uow.started_at),
+        date_and_time(qm.epoch, uow.logged_at),
+        (uow.recovery_id % 2**64).to_bytes(8, "big"),
     )
 
 
 def _handle(handle: Handle) -> HandleOnConnection:
     definition = handle.repository.queues[handle.queue]
     name = handle.opened.name if handle.opened is not None else handle.name
-    return HandleOnConnection(name, definition.qsg_disp, handle.options)
+    return HandleOnConnection(name, definition.qsg_disp, handle.options, handle.waiting > 0)
+
+
+def date_and_time(epoch: datetime, at: float | None) -> tuple[str, str]:
+    """A simulated time as z/OS's displays show a date and a time: yyyy-mm-dd and
+    hh.mm.ss, ``at`` seconds after the queue manager's ``epoch``; blanks for None."""
+    if at is None:
+        return "", ""
+    moment = epoch + timedelta(seconds=at)
+    return moment.strftime("%Y-%m-%d"), moment.strftime("%H.%M.%S")
 
 
 # ---- DISPLAY CONN ------------------------------------------------------------------
@@ -132,7 +155,12 @@ def connection(view: ConnectionView) -> Attributes:
         ("APPLTYPE", "USER"),
         ("CONNOPTS", connect_options(view.options)),
         ("CONNTAG", view.tag.decode(errors="replace")),
+        ("QMURID", view.recovery_id.hex().upper()),
+        ("UOWLOGDA", view.logged[0]),
+        ("UOWLOGTI", view.logged[1]),
         ("UOWSTATE", "ACTIVE" if view.in_unit_of_work else "NONE"),
+        ("UOWSTDA", view.started[0]),
+        ("UOWSTTI", view.started[1]),
         ("URTYPE", "QMGR"),
         ("USERID", view.user),
     ]
@@ -144,6 +172,7 @@ def handle_attributes(view: ConnectionView, handle: HandleOnConnection) -> Attri
         ("CONN", view.conn),
         ("EXTCONN", view.extconn),
         ("TYPE", "HANDLE"),
+        ("HSTATE", "ACTIVE" if handle.active else "INACTIVE"),
         ("OBJNAME", handle.object_name),
         ("OBJTYPE", "QUEUE"),
         ("OPENOPTS", open_options(handle.options)),
@@ -194,6 +223,7 @@ __all__ = [
     "connect_options",
     "connection",
     "connection_id",
+    "date_and_time",
     "handle_attributes",
     "open_connections",
     "open_options",

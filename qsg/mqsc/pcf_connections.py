@@ -8,7 +8,10 @@ the two is required (MQRCCF_PARM_COUNT_TOO_SMALL). ConnInfoType (MQIACF_CONN_INF
 asks for the connections (MQIACF_CONN_INFO_CONN, the default), their handles
 (MQIACF_CONN_INFO_HANDLE) or both (MQIACF_CONN_INFO_ALL); ConnectionAttrs
 (MQIACF_CONNECTION_ATTRS) which parameters come back. One reply per connection or
-handle; none is MQRCCF_NONE_FOUND.
+handle; none is MQRCCF_NONE_FOUND. The unit of work's parameters are DISPLAY CONN's
+(``qsg.mqsc.connections``): QMgrUOWId (MQBACF_Q_MGR_UOW_ID, 8 bytes), UOWLogStartDate /
+UOWLogStartTime, UOWStartDate / UOWStartTime (blank with none), UOWState, UOWType; a
+handle's HandleState (MQHSTATE_ACTIVE while an MQGET with MQGMO_WAIT waits on it).
 """
 
 from __future__ import annotations
@@ -27,7 +30,15 @@ _INFO_TYPES = {
     F.MQIACF_CONN_INFO_ALL: ("CONN", "HANDLE"),
 }
 #: The padded lengths of the strings a reply carries.
-LENGTHS = {F.MQCACF_APPL_TAG: 28, F.MQCACF_USER_IDENTIFIER: 12, F.MQCACF_OBJECT_NAME: 48}
+LENGTHS = {
+    F.MQCACF_APPL_TAG: 28,
+    F.MQCACF_USER_IDENTIFIER: 12,
+    F.MQCACF_OBJECT_NAME: 48,
+    F.MQCACF_UOW_LOG_START_DATE: 12,  # MQ_DATE_LENGTH
+    F.MQCACF_UOW_LOG_START_TIME: 8,  # MQ_TIME_LENGTH
+    F.MQCACF_UOW_START_DATE: 12,
+    F.MQCACF_UOW_START_TIME: 8,
+}
 
 
 def inquire_connection(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
@@ -89,6 +100,11 @@ def _connection(view: ConnectionView) -> list[tuple[int, Value]]:
         (CMQC.MQIA_APPL_TYPE, CMQC.MQAT_USER),
         (F.MQIACF_CONNECT_OPTIONS, [view.options]),
         (F.MQBACF_CONN_TAG, view.tag.ljust(128, b"\0")),
+        (F.MQBACF_Q_MGR_UOW_ID, view.recovery_id),
+        (F.MQCACF_UOW_LOG_START_DATE, view.logged[0]),
+        (F.MQCACF_UOW_LOG_START_TIME, view.logged[1]),
+        (F.MQCACF_UOW_START_DATE, view.started[0]),
+        (F.MQCACF_UOW_START_TIME, view.started[1]),
         (F.MQIACF_UOW_STATE, F.MQUOWST_ACTIVE if view.in_unit_of_work else F.MQUOWST_NONE),
         (F.MQIACF_UOW_TYPE, F.MQUOWT_Q_MGR),
         (F.MQCACF_USER_IDENTIFIER, view.user),
@@ -99,6 +115,7 @@ def _handle(view: ConnectionView, handle: HandleOnConnection) -> list[tuple[int,
     return [
         (F.MQBACF_CONNECTION_ID, view.connection_id),
         (F.MQIACF_CONN_INFO_TYPE, F.MQIACF_CONN_INFO_HANDLE),
+        (F.MQIACF_HANDLE_STATE, F.MQHSTATE_ACTIVE if handle.active else F.MQHSTATE_INACTIVE),
         (F.MQCACF_OBJECT_NAME, handle.object_name),
         (F.MQIACF_OBJECT_TYPE, CMQC.MQOT_Q),
         (F.MQIACF_OPEN_OPTIONS, handle.options),

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Any
 
 from qsg import CMQC
@@ -32,6 +31,7 @@ from qsg.core.objects import (
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc.connections import ConnectionView, open_connections
+from qsg.mqsc.connections import date_and_time as _stamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,14 +250,6 @@ def _structure(definition: CFStructure, usage: Usage | None, failed: bool) -> St
         used.get("elements", 0),
         used.get("max_elements", 0),
     )
-
-
-def _stamp(epoch: datetime, at: float | None) -> tuple[str, str]:
-    """A simulated time as DISPLAY CFSTATUS's dates and times: yyyy-mm-dd, hh.mm.ss."""
-    if at is None:
-        return "", ""
-    moment = epoch + timedelta(seconds=at)
-    return moment.strftime("%Y-%m-%d"), moment.strftime("%H.%M.%S")
 
 
 def _owner(handle: Hashable) -> str:
