@@ -100,6 +100,7 @@ def test_an_uncommitted_put_is_invisible_to_other_members_until_commit(
     assert drain(h2, 0.0) == [b"pending"]
 
 
+@keeps("docs/speed.md", "a get outside syncpoint names no unit of work to the GET script")
 def test_a_get_outside_syncpoint_is_no_part_of_the_unit_of_work_so_its_script_names_none(
     members: Callable[..., QMgr],
 ) -> None:
