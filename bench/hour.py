@@ -10,7 +10,10 @@ the shared queue APP.ORDERS on a RECOVER(YES) structure, and two getters a membe
 interleaved, medians. Each figure is the wall time one simulated hour would take
 (the stretch's wall time times 3,600 over the stretch), against the issue's bound (10
 minutes in process, 30 on the server), and as a ratio against the same shape with the
-model costs off (what the costs cost, measured in the same invocation).
+model costs off (what the costs cost, measured in the same invocation). Beside the wall
+time, each run's processor time: this process's own, and on the server the server's
+too (its ``INFO cpu``, read before and after the run), which the wall time of a run on
+the server pays for as well: the process waits for each reply.
 
     ./dev bench hour                       # 3 repetitions of 20 simulated s each way
     ./dev bench hour --seconds 60 --repeat 5
@@ -31,6 +34,7 @@ from pathlib import Path
 
 from actors import drive
 from actors.costs import Costs
+from coupling.direct import DirectTransport
 from coupling.server import URL_VARIABLE, open_server
 from qsg.scenario import load_scenario
 from qsg.scenario.model import Scenario
@@ -103,19 +107,33 @@ def load(seconds: float, where: str) -> Scenario:
     return dataclasses.replace(scenario, run=run)
 
 
-def played(scenario: Scenario, *, tasks: bool) -> tuple[float, float, int]:
-    """Wall seconds and processor seconds of one run, and the messages it got."""
+def server_processor(server: DirectTransport) -> float:
+    """The server's processor seconds so far, user and system (``INFO cpu``'s
+    ``used_cpu_user`` and ``used_cpu_sys``)."""
+    lines = bytes(server.command("INFO", "cpu")).decode().splitlines()
+    fields = dict(line.split(":", 1) for line in lines if ":" in line)
+    return float(fields["used_cpu_user"]) + float(fields["used_cpu_sys"])
+
+
+def played(
+    scenario: Scenario, *, tasks: bool, server: DirectTransport | None = None
+) -> tuple[float, float, float, int]:
+    """Wall seconds and processor seconds of one run (this process's, and the server's
+    when ``server`` is given, else 0), and the messages it got."""
     kinds = drive.KINDS
     if tasks:
         drive.KINDS = frozenset()
     try:
+        served = server_processor(server) if server is not None else 0.0
         began, processor = time.perf_counter(), time.process_time()
         result = run_scenario(scenario)
         wall = time.perf_counter() - began
         processor = time.process_time() - processor
+        if server is not None:
+            served = server_processor(server) - served
     finally:
         drive.KINDS = kinds
-    return wall, processor, sum(int(q.get("got", 0)) for q in result.summary.queues)
+    return wall, processor, served, sum(int(q.get("got", 0)) for q in result.summary.queues)
 
 
 def main() -> None:
@@ -128,6 +146,7 @@ def main() -> None:
     wheres = ("process", "server") if args.where == "both" else (args.where,)
     with open_server() as url:
         os.environ[URL_VARIABLE] = url
+        server = DirectTransport(url)
         cases: dict[str, tuple[Scenario, str]] = {}
         for where in wheres:
             costed = load(args.seconds, where)
@@ -135,16 +154,22 @@ def main() -> None:
             cases[f"{where}, no model costs"] = (dataclasses.replace(costed, costs=Costs()), where)
         walls: dict[str, list[float]] = {name: [] for name in cases}
         processors: dict[str, list[float]] = {name: [] for name in cases}
+        served: dict[str, list[float]] = {name: [] for name in cases}
         for rep in range(args.repeat):
-            for name, (scenario, _) in cases.items():
-                wall, processor, got = played(scenario, tasks=args.tasks)
+            for name, (scenario, where) in cases.items():
+                wall, processor, server_s, got = played(
+                    scenario, tasks=args.tasks, server=server if where == "server" else None
+                )
                 walls[name].append(wall)
                 processors[name].append(processor)
+                served[name].append(server_s)
+                also = f" + {server_s:.2f} s the server's" if where == "server" else ""
                 print(
                     f"  rep {rep + 1} {name:<26} {wall:7.2f} s wall ({processor:.2f} s of a "
-                    f"processor), {got:,} got, {got / wall:8,.0f} msg/s",
+                    f"processor{also}), {got:,} got, {got / wall:8,.0f} msg/s",
                     flush=True,
                 )
+        server.close()
     how = "a task each" if args.tasks else "as shipped"
     print(
         f"the planner's hour ({how}): {len(MEMBERS)} members, {RATE:,.0f} persistent 1 KB msg/s,"
@@ -166,6 +191,12 @@ def main() -> None:
             f"           in this process's own processor time (what the load of other "
             f"processes does not count): {cpu * HOUR / args.seconds / 60:.1f} min an hour"
         )
+        if where == "server":
+            theirs = statistics.median(served[f"{where}, model costs"])
+            print(
+                f"           and the server's own processor time: "
+                f"{theirs * HOUR / args.seconds / 60:.1f} min an hour"
+            )
         print(
             f"           ratio with model costs / without: {statistics.median(ratios):.2f} "
             f"(without: {free * HOUR / args.seconds / 60:.1f} min an hour)"

@@ -216,8 +216,19 @@ class RedisStore:
         accept_truncated: bool,
     ) -> Taken:
         token = "" if uow is None else keys.uow_token(uow)
+        # A get outside syncpoint names no unit of work to the script (the script's
+        # ``in_uow`` is false for it whatever the token): two keys and the token fewer
+        # for the server to make into strings, the common planner's get.
         taken = self._get(
-            queue, select, now, token, syncpoint.value, max_length, accept_truncated, False, None
+            queue,
+            select,
+            now,
+            token if syncpoint is not Syncpoint.NO else "",
+            syncpoint.value,
+            max_length,
+            accept_truncated,
+            False,
+            None,
         )
         if token and taken.message is not None and not taken.too_long:
             self._began.setdefault(token, self.epoch)  # (at most one entry too many)

@@ -8,8 +8,9 @@ namespace on the server, as members in separate processes would.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from coupling import keys, scripts
 from coupling.cleanup import delete_group
 from coupling.server import EmbeddedServer, url_options
 from coupling.store import RedisStore
-from coupling.transport import BlockingTransport, CFConnectionError
+from coupling.transport import Arg, BlockingTransport, CFConnectionError
 from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.objects import CFStructure
@@ -97,6 +98,40 @@ def test_an_uncommitted_put_is_invisible_to_other_members_until_commit(
     assert qm2.depth("Q") == 1  # CURDEPTH counts it, as MQ does
     conn.commit()
     assert drain(h2, 0.0) == [b"pending"]
+
+
+@keeps("docs/speed.md", "a get outside syncpoint names no unit of work to the GET script")
+def test_a_get_outside_syncpoint_is_no_part_of_the_unit_of_work_so_its_script_names_none(
+    members: Callable[..., QMgr],
+) -> None:
+    """MQGMO_NO_SYNCPOINT: "The request is to operate outside the normal unit-of-work
+    protocols", even on a connection with a unit of work in flight: the GET script is
+    handed no unit of work (the queue's prefix its only key, an empty token: fewer
+    strings for the server to make), and a backout leaves the message got."""
+    qm1 = members("QM1")
+    conn = qm1.connect()
+    h = conn.open("Q", ALL)
+    put(h, b"outside", 0.0)
+    put(h, b"inside", 0.0, CMQC.MQPMO_SYNCPOINT)  # the unit of work in flight
+    store = store_of(qm1)
+    run = store.transport.run
+    calls: list[tuple[list[str], list[Arg]]] = []
+
+    def recording(script: scripts.Script, keys: Sequence[str], args: Sequence[Arg]) -> Any:
+        if script is scripts.GET:
+            calls.append((list(keys), list(args)))
+        return run(script, keys, args)
+
+    store.transport.run = recording  # type: ignore[method-assign]
+    try:
+        assert get(h, 0.0)[0] == b"outside"
+    finally:
+        store.transport.run = run  # type: ignore[method-assign]
+    [(names, args)] = calls
+    assert names == [store._prefix("Q")]
+    assert args[1] == ""  # ARGV[2]: no unit-of-work token
+    conn.backout()
+    assert qm1.depth("Q") == 0  # the get stays done; the put in syncpoint is backed out
 
 
 # ---- peer recovery -------------------------------------------------------------------
