@@ -27,7 +27,8 @@ state its stores hold (``end_state``). Two comparisons judge the paths:
   and errors by reason code, and the peak depth; per queue manager and per workload the
   same; MQI calls by verb; latencies; what each fault did (``FaultInjected`` and the
   kills, restarts, peer recoveries and facility failures it caused); lease holders;
-  CF structure usage, peak and at the end; channels, requesters, commands; and the
+  CF structure usage, peak and at the end, and apart from it its trend (fill rate, time
+  to full: ``structure trends``); channels, requesters, commands; and the
   depth, uncommitted messages and structure usage the stores hold at the end.
 
 Where a scenario has simultaneous events whose order changes what happens after them
@@ -201,6 +202,7 @@ ASPECTS = (
     "leases",
     "lease holders",
     "structures",
+    "structure trends",
     "channels",
     "requesters",
     "commands",
@@ -210,6 +212,8 @@ ASPECTS = (
 _QUEUE = ("put", "got", "expired", "reports", "dead_lettered", "errors", "peak_depth")
 _MEMBER = (*_QUEUE[:-1], "peak_local_depth")
 _LATENCY = ("latency_mean", "latency_p50", "latency_p99")
+#: A structure's trend, fitted to its usage samples (``qsg.scenario.sizing``).
+_TREND = ("fill_rate", "time_to_full", "time_to_full_at", "full_at")
 #: What a fault did: the records of each fault and of the failures and recoveries it
 #: caused.
 _FAULT_RECORDS = (FaultInjected, QMgrKilled, QMgrRestarted, PeerRecovered, CFFailed, CFRecovered)
@@ -269,7 +273,10 @@ def outcome(played: Played) -> dict[str, Any]:
         "faults": [_record(e) for e in events if isinstance(e, _FAULT_RECORDS)],
         "leases": [[lease["time"], lease["role"], lease["token"]] for lease in s.leases],
         "lease holders": [[lease["holder"], lease["previous"]] for lease in s.leases],
-        "structures": s.structures,
+        # A structure's peaks, apart from its trend (the fill rate and time to full
+        # fitted to its samples), which moves with when each message was got.
+        "structures": [{k: v for k, v in r.items() if k not in _TREND} for r in s.structures],
+        "structure trends": [{k: r.get(k) for k in _TREND} for r in s.structures],
         "channels": [
             {k: v for k, v in c.items() if k not in ("busy", "busy_seconds")} for c in s.channels
         ],
