@@ -21,7 +21,7 @@ from actors.clock import VirtualClock
 from actors.events import FaultInjected
 from qsg import CMQC, GMO, MD, PMO, MQMIError
 from qsg.chaos.campaign import Plan, run_one, run_seeds
-from qsg.chaos.nemesis import ROGUE_OFFSETS, Targets, draw, targets
+from qsg.chaos.nemesis import LATER, LATER_ACTIONS, ROGUE_OFFSETS, Targets, draw, targets
 from qsg.scenario import ScenarioError, load_scenario, parse_scenario
 from tests.claims import keeps
 from tests.worlds import qsg_and_qm3
@@ -121,7 +121,10 @@ def test_adding_rogue_partner_leaves_each_earlier_later_kind_as_it_was() -> None
     # A seed that drew stall_scan before rogue_partner (and structure_fail, added after
     # it) existed draws it the same now.
     t = targets(load_scenario(SCENARIO))
-    added = ("rogue_partner", "structure_fail")
+    # Every kind added after stall_scan (rogue_partner, structure_fail, cf_conlos, ...),
+    # and the fault actions they schedule.
+    added = tuple(k for k in LATER if k != "stall_scan")
+    actions = LATER_ACTIONS - {"stall_scan"}
 
     class StallOnly(Targets):
         def later_kinds(self) -> list[str]:
@@ -130,7 +133,7 @@ def test_adding_rogue_partner_leaves_each_earlier_later_kind_as_it_was() -> None
     only = StallOnly(**{f.name: getattr(t, f.name) for f in dataclasses.fields(t)})
     for seed in run_seeds(5, 30):
         kinds, faults = draw(t, seed, 49.0)
-        kept = tuple(f for f in faults if f.action not in added)
+        kept = tuple(f for f in faults if f.action not in actions)
         assert draw(only, seed, 49.0) == ([k for k in kinds if k not in added], kept)
 
 

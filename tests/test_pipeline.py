@@ -62,14 +62,15 @@ def one(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
     "every directory below DIR holding an `events.parquet` is a run, named by its path below DIR",
 )
 def test_a_run_is_named_by_its_directory_and_counts_its_puts_gets_and_discards(tables):
-    # 206 events: 164 of the run's work and 42 qmgr-statistics records (one per queue
-    # manager at each depth sample).
+    # 210 events: 168 of the run's work (the receiving end's channel states among them:
+    # it ends too when its sender's queue manager is killed) and 42 qmgr-statistics
+    # records (one per queue manager at each depth sample).
     assert tables["runs"] == [
         {
             "run": "small",
             "seed": 11,
             "warmup": 0.0,
-            "events": 206,
+            "events": 210,
             "end": 60.0,
             "seconds": 60.0,
             "put": 9,

@@ -29,7 +29,6 @@ second start is refused with CSQX477E. The status names the member that runs it
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -176,7 +175,14 @@ class ChinitLoad:
         return self.maximum - self.active
 
 
-def most_suitable(chinits: Sequence[ChinitLoad], rng: random.Random) -> str | None:
+class Draw(Protocol):
+    """What ``most_suitable`` needs of the run's seeded random (``random.Random``): the
+    rules layer draws, but never makes a random stream of its own."""
+
+    def choice(self, seq: Sequence[str]) -> str: ...
+
+
+def most_suitable(chinits: Sequence[ChinitLoad], rng: Draw) -> str | None:
     """The member a SHARED start goes to: of the channel initiators with headroom, the
     lowest channel load, then the largest headroom, then a draw from ``rng`` among the
     ties (the run's seeded random: the same seed, the same member). None when no

@@ -231,8 +231,7 @@ def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
         elif item.word == "CMDSCOPE" and item.value is not None:
             given["CMDSCOPE"] = "" if value in ("", "' '") else value
         else:
-            shown = item.word if item.value is None else f"{item.word}({item.value})"
-            return Parsed(what, error=("CSQ9001E", f"'{shown}' IS INVALID"))
+            return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
     return Parsed(
         what,
         channel=items[1].value,
