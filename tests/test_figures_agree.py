@@ -139,7 +139,9 @@ def worked_out(log: Path) -> Figures:
     )
     for qsg, structures in scopes["structures"].items():
         for name, info in structures.items():
-            figures.structures[name] = _structure(after, qsg, info)
+            found = _structure(after, qsg, info)
+            if found is not None:  # a structure never sampled (CSQSYSAPPL's SYSTEM queues)
+                figures.structures[name] = found
     statistics = after[after["kind"] == "qmgr-statistics"]
     statistics = statistics.assign(capacity=statistics["interval"] * statistics["cpus"])
     sums = statistics.groupby("q_mgr")[["cpu_seconds", "capacity"]].sum()
@@ -157,7 +159,7 @@ def worked_out(log: Path) -> Figures:
     return figures
 
 
-def _structure(after: pd.DataFrame, qsg: str, info: dict[str, Any]) -> dict[str, Any]:
+def _structure(after: pd.DataFrame, qsg: str, info: dict[str, Any]) -> dict[str, Any] | None:
     """A structure's usage at each sample after the warm-up, its peak, trend and time to
     full (no offload rule fires: the test's messages are 1 and 2 KB, below 90% full)."""
     queues, size_kb = info["queues"], info["size_kb"]
@@ -177,6 +179,8 @@ def _structure(after: pd.DataFrame, qsg: str, info: dict[str, Any]) -> dict[str,
         used = int(np.rint(count * mean))
         full = 100 * max(count / size_kb, used / (ELEMENTS_PER_KB * size_kb))
         rows.append((float(time), int(count), used, full))
+    if not rows:
+        return None  # none of its queues was sampled: the summary has no row for it
     times = np.array([r[0] for r in rows])
     percent = np.array([r[3] for r in rows])
     peak = rows[int(np.argmax(percent))]
