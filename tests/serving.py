@@ -16,6 +16,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 _URL = re.compile(r" on (https?://\S+?)[ ,]")
+#: The users file of docs/rest.md's "Security" (one user of each of mqweb's roles), for
+#: the tests that serve with ``--users``.
+USERS = """
+[users.mqadmin]
+password = "mqadmin"
+role = "MQWebAdmin"
+
+[users.reader]
+password = "reader"
+role = "MQWebAdminRO"
+
+[users.app]
+password = "appPassword"
+roles = ["MQWebUser"]
+"""
 
 
 @dataclass
@@ -61,4 +76,4 @@ def serving(scenario: Path, *args: str, timeout: float = 60.0) -> Iterator[Serve
                 process.wait()
 
 
-__all__ = ["Server", "serving"]
+__all__ = ["USERS", "Server", "serving"]

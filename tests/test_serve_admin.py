@@ -17,7 +17,7 @@ import pytest
 import trustme
 
 from tests.claims import keeps
-from tests.serving import Server, serving
+from tests.serving import USERS, Server, serving
 
 SCENARIO = """
 description = "the administrative REST API's tests"
@@ -42,19 +42,6 @@ at = 1
 action = "kill"
 qmgr = "QM3"
 duration = 3000
-"""
-USERS = """
-[users.mqadmin]
-password = "mqadmin"
-role = "MQWebAdmin"
-
-[users.reader]
-password = "reader"
-role = "MQWebAdminRO"
-
-[users.app]
-password = "appPassword"
-roles = ["MQWebUser"]
 """
 CSRF = {"ibm-mq-rest-csrf-token": "x"}
 ADMIN = ("mqadmin", "mqadmin")

@@ -15,7 +15,7 @@ import pytest
 
 from qsg.commands.serve import queues
 from tests.claims import keeps
-from tests.serving import Server, serving
+from tests.serving import USERS, Server, serving
 
 SCENARIO = """
 description = "the v1 queue resource's tests"
@@ -37,19 +37,6 @@ DEFINE QLOCAL(APP.SMALL) MAXDEPTH(10) DESCR('a small one')
 DEFINE QALIAS(APP.ALIAS) TARGET(APP.SMALL)
 '''
 [qmgr.QM2]
-"""
-USERS = """
-[users.mqadmin]
-password = "mqadmin"
-role = "MQWebAdmin"
-
-[users.reader]
-password = "reader"
-role = "MQWebAdminRO"
-
-[users.app]
-password = "appPassword"
-roles = ["MQWebUser"]
 """
 CSRF = {"ibm-mq-rest-csrf-token": "x"}
 ADMIN = ("mqadmin", "mqadmin")
