@@ -470,7 +470,8 @@ def test_liveness_catches_a_channel_left_stopped(scenario: Scenario) -> None:
         states = [
             e.state
             for e in result.events
-            if isinstance(e, ChannelStateChanged) and e.channel == "QM1.TO.QM4"
+            # The sender's states (the receiving end, on QM4, ends INACTIVE after it).
+            if isinstance(e, ChannelStateChanged) and e.channel == "QM1.TO.QM4" and e.q_mgr == "QM1"
         ]
         assert states[-1] == ("RUNNING" if heal else "STOPPED")
 
