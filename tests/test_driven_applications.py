@@ -54,9 +54,6 @@ seed = 7
 in_process = true
 [qsg.QSG1]
 members = ["QM1", "QM2"]
-# No IGQ agent (it comes with IBM's CSQ4INSS objects): its wakes at the outage's
-# instants would be ties with the applications'.
-system_objects = false
 mqsc = '''
 DEFINE CFSTRUCT(APP1) CFLEVEL(5)
 DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
@@ -187,6 +184,9 @@ in_process = true
 sample_interval = 10
 [qsg.QSG1]
 members = ["QM1", "QM2"]
+# No IGQ agent (it comes with IBM's CSQ4INSS objects): its wakes at the outage's
+# instants would be ties with the applications'.
+system_objects = false
 mqsc = '''
 DEFINE CFSTRUCT(APP1) CFLEVEL(5)
 DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
