@@ -66,6 +66,25 @@ def where(options: dict[str, Any]) -> str:
     return f"{options.get('host', 'localhost')}:{options.get('port', 6379)}"
 
 
+#: A Redis server's logical databases (0..15): runs played at once on one named server
+#: each take one, since a queue-sharing group's keys are named by the group alone.
+DATABASES = 16
+
+
+def on_database(url: str, database: int) -> str:
+    """``url`` on the server's logical database ``database`` (the path of a redis://
+    URL, the ``db`` option of a unix:// one). Two runs of one scenario at once on the
+    same server would otherwise share, and delete, each other's keys."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = dict(parse_qsl(parts.query))
+        query["db"] = str(database)
+        return urlunsplit(parts._replace(query=urlencode(query)))
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
 def configured_url() -> str | None:
     """The server ``QSG_REDIS_URL`` names, if it names one."""
     return os.environ.get(URL_VARIABLE) or None

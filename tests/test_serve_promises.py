@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+import trio
 
 from qsg.commands.serve.app import make_app
 from qsg.commands.serve.live import Live
@@ -196,6 +197,45 @@ async def test_a_defect_inside_a_handler_is_500_mqwb0000e_logged_and_the_server_
         assert installation.status_code == 200
     failures = [r for r in caplog.records if r.name == "qsg.serve" and r.exc_info]
     assert len(failures) == 2 and "a defect" in str(failures[0].exc_info[1])  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "ending", [trio.BusyResourceError, trio.BrokenResourceError, trio.ClosedResourceError]
+)
+async def test_an_answer_sent_on_a_connection_being_ended_is_dropped_without_a_traceback(
+    ending: type[Exception],
+) -> None:
+    # hypercorn's own task may be sending on (or closing) the connection when the answer
+    # goes: CI's serve-limits run logged "another task is currently sending data on this
+    # SocketStream" as a traceback from inside the application.
+    world: Any = _DefectiveWorld()
+    app = make_app(Service(world, Security(None)), Live(world, 1.0, 60.0))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/ibmmq/rest/v1/admin/installation",
+        "raw_path": b"/ibmmq/rest/v1/admin/installation",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"qsg")],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 9443),
+    }
+    sent: list[str] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: Any) -> None:
+        sent.append(message["type"])
+        if message["type"] == "http.response.body":
+            raise ending("another task is currently sending data on this SocketStream")
+
+    await app(scope, receive, send)  # returns: nothing raised into hypercorn
+    assert sent == ["http.response.start", "http.response.body"]
 
 
 @keeps(

@@ -216,3 +216,39 @@ def test_precision_without_replications_is_one_line():
     done = CliRunner().invoke(main, ["run", "scenarios/mmc-erlang-c.toml", "--precision", "0.1"])
     assert done.exit_code == 2
     assert "--precision needs --replications N (the most to play)" in done.output
+
+
+@keeps(
+    "docs/capacity.md",
+    "On a named server (`QSG_REDIS_URL`), each replication plays on a logical database of "
+    "its own, its seed modulo 16, and at most 16 play at once",
+)
+def test_replications_on_a_named_server_each_play_on_a_database_of_their_own(tmp_path, monkeypatch):
+    # A group's keys are named by the group alone: two replications at once on one
+    # database deleted each other's queues (CI, a KeyError from the IGQ agent).
+    import qsg.commands.replicate as replicate_module
+
+    played: dict[int, str | None] = {}
+
+    class Ran:
+        summary = type("S", (), {"to_json": staticmethod(lambda: {})})()
+
+        def failure(self) -> None:
+            return None
+
+    def run(loaded: Any, redis_url: str | None, seed: int) -> Ran:
+        played[seed] = redis_url
+        return Ran()
+
+    monkeypatch.setattr(replicate_module, "run_scenario", run)
+    monkeypatch.setattr(replicate_module, "refusals_line", lambda result: None)
+    path = tmp_path / "s.toml"
+    path.write_text(MM1.format(duration=10, warmup=0))
+    for seed in range(5, 5 + 16):
+        replicate_module.play_file(str(path), None, "redis://127.0.0.1:6400/0", seed)
+    replicate_module.play_file(str(path), None, None, 99)
+    urls = [played[seed] for seed in range(5, 5 + 16)]
+    assert len(set(urls)) == 16
+    assert all(url is not None and url.startswith("redis://127.0.0.1:6400/") for url in urls)
+    assert played[5] == "redis://127.0.0.1:6400/5" and played[16] == "redis://127.0.0.1:6400/0"
+    assert played[99] is None  # no server named: each starts its own

@@ -34,6 +34,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from coupling.server import DATABASES, on_database
 from qsg.commands.display import duration as shown_duration
 from qsg.commands.run_view import refusals_line
 from qsg.scenario.load import load_scenario
@@ -243,13 +244,16 @@ def play_file(
     seed: int,
 ) -> tuple[dict[str, Any], str | None]:
     """One replication of the scenario file ``path`` (in a worker process): its summary
-    and, if it ran but failed, why."""
+    and, if it ran but failed, why. On a named server each seed plays on a logical
+    database of its own (``seed`` modulo 16): the replications played at once are
+    consecutive seeds, at most 16, and a group's keys are named by the group alone."""
     loaded: Scenario | ScriptScenario = (
         load_script(path) if path.endswith(".py") else load_scenario(Path(path))
     )
     if duration is not None:
         loaded = dataclasses.replace(loaded, run=dataclasses.replace(loaded.run, duration=duration))
-    result = run_scenario(loaded, redis_url=redis_url, seed=seed)
+    url = on_database(redis_url, seed % DATABASES) if redis_url is not None else None
+    result = run_scenario(loaded, redis_url=url, seed=seed)
     return result.summary.to_json(), result.failure() or refusals_line(result)
 
 
@@ -302,11 +306,15 @@ def run_replications(
     """``qsg run --replications``: play, print (tables or JSON), and the exit code."""
     first = loaded.run.seed if seed is None else seed
     play = functools.partial(play_file, str(path), duration, redis_url)
-    at_once, upto = min(count, os.cpu_count() or 1), "up to " if precision is not None else ""
+    cores = os.cpu_count() or 1
+    at_once = min(count, cores if redis_url is None else min(cores, DATABASES))
+    upto = "up to " if precision is not None else ""
     console.print(f"playing {upto}{count} replications, {at_once} at a time")
     try:
-        replicated = replicate(play, first, count, precision=precision)
+        replicated = replicate(play, first, count, precision=precision, workers=at_once)
     except Exception as error:  # a replication failed to run: one line, exit 1
+        while isinstance(error, ExceptionGroup) and len(error.exceptions) == 1:
+            error = error.exceptions[0]  # what went wrong, not the nursery it went wrong in
         Console(stderr=True, highlight=False, soft_wrap=True).print(
             f"[bold red]a replication failed:[/] {escape(type(error).__name__)}: "
             f"{escape(str(error))}"

@@ -41,6 +41,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from coupling.server import DATABASES, on_database
 from qsg.commands.pipeline import frames
 from qsg.commands.pipeline.answer import point_intervals
 from qsg.commands.pipeline.frames import RESULT, JobError, Rows
@@ -53,7 +54,7 @@ from qsg.commands.pipeline.sweep_file import Point, Sweep
 from qsg.commands.pipeline.where import arrow_fs, child, is_local, local_path, to_uri
 
 #: At most this many points at once on one shared Redis (its databases 0..15).
-REDIS_DATABASES = 16
+REDIS_DATABASES = DATABASES
 _S, _D, _L, _B = pa.string(), pa.float64(), pa.int64(), pa.bool_()
 #: The ``points`` table's columns.
 POINTS = pa.schema(
@@ -170,18 +171,6 @@ def play_point(point: Point, run_dir: Path, redis_url: str | None = None) -> Poi
         )
 
 
-def _with_database(url: str, database: int) -> str:
-    """``url`` on Redis logical database ``database``."""
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        query = dict(parse_qsl(parts.query))
-        query["db"] = str(database)
-        return urlunsplit(parts._replace(query=urlencode(query)))
-    return urlunsplit(parts._replace(path=f"/{database}"))
-
-
 def objective_latencies(ev: RunEvents, queue: str) -> pa.Array:
     """The latency of each of a run's MQGETs from ``queue`` (every queue if it is
     empty) after its warm-up: null for a message first put during it."""
@@ -214,7 +203,7 @@ def point_task(
             row["offered_load"],
             row["members"],
         )
-        url = _with_database(redis_url, row["hand"] % REDIS_DATABASES) if redis_url else None
+        url = on_database(redis_url, row["hand"] % REDIS_DATABASES) if redis_url else None
         with tempfile.TemporaryDirectory(prefix="qsg-point-") as scratch:
             local = is_local(out)
             run_dir = (local_path(out) if local else Path(scratch)) / "runs" / point.run

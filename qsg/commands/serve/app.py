@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from importlib import resources
 from urllib.parse import unquote
 
+import trio
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -114,6 +115,7 @@ class _BoundedHeaders:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        send = _to_a_closing_connection(send)
         if scope["type"] == "http":
             size = sum(len(name) + len(value) + 4 for name, value in scope["headers"])
             if size > MAX_HEADERS:
@@ -130,6 +132,27 @@ class _BoundedHeaders:
                 await self.app(scope, *_drained(receive, send))
                 return
         await self.app(scope, receive, send)
+
+
+#: What trio raises when an answer is sent on a connection the server is already ending:
+#: hypercorn's own task, on a timeout or a malformed next request, is sending or has
+#: closed it (BusyResourceError: "another task is currently sending data").
+_CONNECTION_ENDING = (trio.BusyResourceError, trio.BrokenResourceError, trio.ClosedResourceError)
+
+
+def _to_a_closing_connection(send: Send) -> Send:
+    """``send`` that drops what it cannot send on a connection being ended under it: the
+    client will not get that answer whatever the application does, and the request's
+    work is done (a message got is got, as when IBM's client goes away mid-answer).
+    Without it the race with hypercorn's own task ends the request in a traceback."""
+
+    async def guarded(message: Message) -> None:
+        try:
+            await send(message)
+        except _CONNECTION_ENDING:
+            log.debug("an answer was dropped: the connection was being ended")
+
+    return guarded
 
 
 def _has_body(scope: Scope) -> bool:
