@@ -46,6 +46,7 @@ _MESSAGE = {
     "MSGEXIT": "MSGX",
     "NPMSPEED": "NORMAL",
     "SEQWRAP": "999999",
+    "STATCHL": "HIGH",
     "USEDLQ": "NO",
 }
 _SENDING = {
@@ -259,3 +260,21 @@ def test_a_channel_never_given_discint_shows_its_own_types_ibm_default(
     assert shown.endswith(f" DISCINT({discint})")
     _console(qm, "ALTER CHANNEL(T.CH) DISCINT(30)")
     assert _console(qm, "DISPLAY CHANNEL(T.CH) DISCINT").splitlines()[1].endswith(" DISCINT(30)")
+
+
+def test_trptype_lu62_is_taken_as_ibm_mq_for_z_os_takes_it_and_pcf_carries_mqxpt_lu62() -> None:
+    # "DEFINE CHANNEL": TRPTYPE(LU62 | TCP) on z/OS (NETBIOS and SPX are Windows'); PCF's
+    # TransportType (MQIACH_XMIT_PROTOCOL_TYPE) is MQXPT_LU62.
+    qm = QMgr("QM1")
+    reply = _console(qm, _define("SDR", "TRPTYPE", "LU62"))
+    assert "CSQ9022I" in reply, reply
+    assert " TRPTYPE(LU62)" in _console(qm, "DISPLAY CHANNEL(T.CH) TRPTYPE")
+    message = Message(
+        Header(F.MQCFT_COMMAND, F.MQCMD_INQUIRE_CHANNEL),
+        {F.MQCACH_CHANNEL_NAME: "T.CH", F.MQIACF_CHANNEL_ATTRS: [F.MQIACF_ALL]},
+    )
+    (answer,) = pcf_inquiries.inquire_channel(message, qm, status.take(qm, 0.0))
+    assert dict(answer)[F.MQIACH_XMIT_PROTOCOL_TYPE] == CMQC.MQXPT_LU62
+    lines = _console(qm, "ALTER CHANNEL(T.CH) CHLTYPE(SDR) TRPTYPE(NETBIOS)").splitlines()
+    assert len(lines) == 2 and "'NETBIOS' is not one of TCP, LU62" in lines[0], lines
+    assert " TRPTYPE(LU62)" in _console(qm, "DISPLAY CHANNEL(T.CH) TRPTYPE")

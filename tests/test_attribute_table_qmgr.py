@@ -80,6 +80,8 @@ ZOS_QMGR_KEYWORDS: dict[str, tuple[str, int]] = {
     "RCVTMIN": ("60", CMQC.MQIA_RECEIVE_TIMEOUT_MIN),
     "RCVTTYPE": ("ADD", CMQC.MQIA_RECEIVE_TIMEOUT_TYPE),
     "REMOTEEV": ("ENABLED", CMQC.MQIA_REMOTE_EVENT),
+    "REPOS": ("CL1", CMQC.MQCA_REPOSITORY_NAME),
+    "REPOSNL": ("CL.NL", CMQC.MQCA_REPOSITORY_NAMELIST),
     "REVDNS": ("DISABLED", CMQC.MQIA_REVERSE_DNS_LOOKUP),
     "ROUTEREC": ("DISABLED", CMQC.MQIA_TRACE_ROUTE_RECORDING),
     "SCYCASE": ("MIXED", CMQC.MQIA_SECURITY_CASE),
@@ -91,7 +93,9 @@ ZOS_QMGR_KEYWORDS: dict[str, tuple[str, int]] = {
     "SSLTASKS": ("5", CMQC.MQIA_SSL_TASKS),
     "STATACLS": ("LOW", CMQC.MQIA_STATISTICS_AUTO_CLUSSDR),
     "STATCHL": ("HIGH", CMQC.MQIA_STATISTICS_CHANNEL),
+    "STATQ": ("ON", CMQC.MQIA_STATISTICS_Q),
     "STRSTPEV": ("DISABLED", CMQC.MQIA_START_STOP_EVENT),
+    "SUITEB": ("128_BIT", CMQC.MQIA_SUITE_B_STRENGTH),
     "TCPCHL": ("100", CMQC.MQIA_TCP_CHANNELS),
     "TCPKEEP": ("YES", CMQC.MQIA_TCP_KEEP_ALIVE),
     "TCPNAME": ("TCPIP2", CMQC.MQCA_TCP_NAME),
@@ -615,3 +619,19 @@ def test_pcf_copy_namelist_and_copy_storage_class_define_like_the_source() -> No
     copy = {CMQCFC.MQCACF_FROM_STORAGE_CLASS: "GOLD", CMQCFC.MQCACF_TO_STORAGE_CLASS: "GOLD2"}
     pcf_changes.copy_stg_class(_pcf(CMQCFC.MQCMD_COPY_STG_CLASS, copy), qm, status.take(qm, 0.0))
     assert qm.local.storage_classes["GOLD2"].page_set_id == 4
+
+
+def test_suiteb_takes_ibms_strengths_alone_and_together_and_refuses_another() -> None:
+    # "ALTER QMGR": SUITEB(NONE | 128_BIT | 192_BIT | 128_BIT,192_BIT), "Valid on z/OS";
+    # MQINQ's MQIA_SUITE_B_STRENGTH answers MQ_SUITE_B_128_BIT (2), MQ_SUITE_B_192_BIT (4).
+    qm = QMgr("QM1")
+    assert _shown(_console(qm, "DISPLAY QMGR SUITEB")).endswith(" SUITEB(NONE)")
+    load(qm, "ALTER QMGR SUITEB(128_BIT,192_BIT)")
+    both = " SUITEB('128_BIT,192_BIT')"  # quoted, as qsg's DISPLAY quotes a comma's value
+    assert _shown(_console(qm, "DISPLAY QMGR SUITEB")).endswith(both)
+    assert qmgr_attribute(qm, CMQC.MQIA_SUITE_B_STRENGTH) == (
+        CMQC.MQ_SUITE_B_128_BIT | CMQC.MQ_SUITE_B_192_BIT
+    )
+    lines = _console(qm, "ALTER QMGR SUITEB(256_BIT)").splitlines()
+    assert len(lines) == 2 and "SUITEB(256_BIT)" in lines[0] and lines[1].startswith("CSQ9023E")
+    assert _shown(_console(qm, "DISPLAY QMGR SUITEB")).endswith(both)

@@ -165,11 +165,13 @@ CHANNELS: tuple[Attribute, ...] = (
     ),
     row(
         "TRPTYPE",
-        Choice({"TCP": CMQC.MQXPT_TCP}),
+        # "DEFINE CHANNEL": TRPTYPE(LU62 | TCP) on z/OS.
+        Choice({"TCP": CMQC.MQXPT_TCP, "LU62": CMQC.MQXPT_LU62}),
         _CH,
         CMQC.MQXPT_TCP,
         parameter=F.MQIACH_XMIT_PROTOCOL_TYPE,
-        effect="TCP: the simulated network",
+        effect="TCP or LU62: either way the channel runs on the simulated network "
+        "(LU 6.2 itself is not simulated)",
     ),
     row("DESCR", Text(64), _CH, "", field="description", parameter=F.MQCACH_DESC, effect="shown"),
     row(
@@ -579,6 +581,15 @@ CHANNELS: tuple[Attribute, ...] = (
     ),
     row("SSLCIPH", Text(32), _CH, "", parameter=F.MQCACH_SSL_CIPHER_SPEC, why=_NO_TLS),
     row("SSLPEER", Text(1024), _CH, "", parameter=F.MQCACH_SSL_PEER_NAME, why=_NO_TLS),
+    row(
+        "STATCHL",
+        _MONCHL,
+        _CH,
+        CMQC.MQMON_Q_MGR,
+        parameter=CMQC.MQIA_STATISTICS_CHANNEL,
+        channel_types=_MESSAGE,
+        why="channel statistics (z/OS's SMF 115 subtype 231 records) are not collected",
+    ),
     row(
         "TPNAME", Text(64), _CH, "", parameter=F.MQCACH_TP_NAME, channel_types=_CALLING, why=_NO_SNA
     ),

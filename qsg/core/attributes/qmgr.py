@@ -287,6 +287,8 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         "a channel's receive timeout is its HBINT (docs/channels.md)",
     ),
     _kept("REMOTEEV", _EVENT, F.MQEVR_DISABLED, CMQC.MQIA_REMOTE_EVENT, _NO_EVENT),
+    _kept("REPOS", Text(48), "", CMQC.MQCA_REPOSITORY_NAME, _NO_CLUSTERS),
+    _kept("REPOSNL", Text(48), "", CMQC.MQCA_REPOSITORY_NAMELIST, _NO_CLUSTERS),
     _kept(
         "REVDNS",
         Choice({"ENABLED": F.MQRDNS_ENABLED, "DISABLED": F.MQRDNS_DISABLED}),
@@ -330,12 +332,39 @@ Q_MGR_KEPT: tuple[Attribute, ...] = (
         CMQC.MQIA_STATISTICS_CHANNEL,
         _NO_MONITORING,
     ),
+    # "QueueStatistics (MQLONG)" of the queue manager: MQMON_NONE "is the default value".
+    _kept(
+        "STATQ",
+        Choice(
+            {"NONE": CMQC.MQMON_NONE, "OFF": CMQC.MQMON_OFF, "ON": CMQC.MQMON_ON},
+        ),
+        CMQC.MQMON_NONE,
+        CMQC.MQIA_STATISTICS_Q,
+        "queue statistics (z/OS's SMF 115 subtype 216 records) are not collected",
+    ),
     _kept(
         "STRSTPEV",
         Choice({"ENABLED": F.MQEVR_ENABLED, "DISABLED": F.MQEVR_DISABLED}),
         F.MQEVR_ENABLED,
         CMQC.MQIA_START_STOP_EVENT,
         _NO_EVENT,
+    ),
+    # "ALTER QMGR": SUITEB(NONE | 128_BIT | 192_BIT | 128_BIT,192_BIT); MQINQ answers the
+    # MQ_SUITE_B_* values of the strengths given, added together.
+    _kept(
+        "SUITEB",
+        Choice(
+            {
+                "NONE": CMQC.MQ_SUITE_B_NONE,
+                "128_BIT": CMQC.MQ_SUITE_B_128_BIT,
+                "192_BIT": CMQC.MQ_SUITE_B_192_BIT,
+                "128_BIT,192_BIT": CMQC.MQ_SUITE_B_128_BIT | CMQC.MQ_SUITE_B_192_BIT,
+                "192_BIT,128_BIT": CMQC.MQ_SUITE_B_128_BIT | CMQC.MQ_SUITE_B_192_BIT,
+            }
+        ),
+        CMQC.MQ_SUITE_B_NONE,
+        CMQC.MQIA_SUITE_B_STRENGTH,
+        _NO_TLS,
     ),
     _kept("TCPCHL", Number(0, 9999), 200, CMQC.MQIA_TCP_CHANNELS, _NO_TCP),
     _kept(
@@ -393,7 +422,7 @@ DISPLAY_GROUPS: dict[str, tuple[str, ...]] = {
         *("COMMANDQ", "CONNAUTH", "CPILEVEL", "CUSTOM", "DEADQ", "DESCR", "EXPRYINT"),
         *("GROUPUR", "MARKINT", "MAXHANDS", "MAXMSGL", "MAXPROPL", "MAXPRTY", "MAXUMSGS"),
         *("MONQ", "PLATFORM", "QMNAME", "QSGNAME", "ROUTEREC", "SCYCASE", "SQQMNAME"),
-        *("SYNCPT", "TRIGINT"),
+        *("STATQ", "SYNCPT", "TRIGINT"),
     ),
     "EVENT": (
         *("AUTHOREV", "BRIDGEEV", "CHLEV", "CMDEV", "CONFIGEV", "INHIBTEV", "LOCALEV"),
@@ -406,9 +435,12 @@ DISPLAY_GROUPS: dict[str, tuple[str, ...]] = {
         *("LU62ARM", "LU62CHL", "MAXCHL", "MONACLS", "MONCHL", "OPORTMAX", "OPORTMIN"),
         *("RCVTIME", "RCVTMIN", "RCVTTYPE", "REVDNS", "SSLCRLNL", "SSLEV", "SSLFIPS"),
         *("SSLKEYR", "SSLRKEYC", "SSLTASKS", "STATACLS", "STATCHL", "TCPCHL", "TCPKEEP"),
-        *("TCPNAME", "TCPSTACK", "TRAXSTR", "TRAXTBL"),
+        *("SUITEB", "TCPNAME", "TCPSTACK", "TRAXSTR", "TRAXTBL"),
     ),
-    "CLUSTER": ("CLWLDATA", "CLWLEXIT", "CLWLLEN", "CLWLMRUC", "CLWLUSEQ", "DEFCLXQ"),
+    "CLUSTER": (
+        *("CLWLDATA", "CLWLEXIT", "CLWLLEN", "CLWLMRUC", "CLWLUSEQ", "DEFCLXQ", "REPOS"),
+        "REPOSNL",
+    ),
     "PUBSUB": (
         *("PARENT", "PSCLUS", "PSMODE", "PSNPMSG", "PSNPRES", "PSRTYCNT", "PSSYNCPT"),
         "TREELIFE",

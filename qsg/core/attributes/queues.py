@@ -678,6 +678,14 @@ QUEUE: tuple[Attribute, ...] = (
         why="streaming queues are not simulated",
     ),
     row(
+        "STATQ",
+        _MONITOR,
+        LOCAL,
+        CMQC.MQMON_Q_MGR,
+        parameter=CMQC.MQIA_STATISTICS_Q,
+        why="queue statistics (z/OS's SMF 115 subtype 216 records) are not collected",
+    ),
+    row(
         "CURDEPTH",
         _COUNT,
         _ONE({QLOCAL}),
