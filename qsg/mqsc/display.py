@@ -80,7 +80,12 @@ MESSAGES = {
     "CFSTRUCT": "CSQM440I",
     "CFSTATUS": "CSQM442I",
     "CONN": connections.MESSAGE,
-    # CSQM408I and CSQM410I: the numbers qsg gives namelists and storage classes.
+    # CSQM408I and CSQM410I: the numbers qsg gives namelists and storage classes, not
+    # confirmed by IBM's text. IBM's "Examples of commands and their replies" shows only
+    # CSQM409I (DISPLAY QMGR) and CSQM401I (DISPLAY QUEUE); "Interpreting the reply
+    # messages from the command server" names no numbers; "Message manager messages
+    # (CSQM...)" lists no CSQM4nnI. An IBM REXX exec that reads CSQUTIL's DISPLAY output
+    # (Copyright IBM 2016) takes CSQM408I as one of the object replies, without its type.
     "NAMELIST": "CSQM408I",
     "STGCLASS": "CSQM410I",
 }

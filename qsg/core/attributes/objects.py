@@ -1041,6 +1041,11 @@ Q_MGR: tuple[Attribute, ...] = (
         effect="USE: an MQOPEN of a shared queue naming another member goes by it; "
         "IGNORE: opened directly",
     ),
+    # IBM's "ALTER QMGR (alter queue manager settings)" lists CFCONLOS(TERMINATE |
+    # TOLERATE) without a default (an ALTER shows none), and neither "Change Queue
+    # Manager" nor "Coupling facility structure properties" gives one: TERMINATE, what a
+    # member did on losing the administration structure before CFCONLOS came (MQ 7.1),
+    # is taken as a new queue manager's; not confirmed by IBM's text (bench/RESULTS.md).
     row(
         "CFCONLOS",
         Choice(_CFCONLOS),
