@@ -11,11 +11,15 @@ them. LU 6.2's keywords are there too (TPNAME, MODENAME): IBM's z/OS takes them.
 from __future__ import annotations
 
 import pytest
+import trio
 
-from qsg import CMQC, QMgr
+import qsg
+from actors.clock import VirtualClock
+from qsg import CMQC, GMO, MD, PMO, QMgr
 from qsg import CMQCFC as F
 from qsg.mqsc import commands, pcf_inquiries, status
 from qsg.mqsc.pcf import Header, Message
+from tests.worlds import qsg_and_qm3
 
 # Every channel type's keywords, with a valid value.
 _COMMON = {
@@ -278,3 +282,21 @@ def test_trptype_lu62_is_taken_as_ibm_mq_for_z_os_takes_it_and_pcf_carries_mqxpt
     lines = _console(qm, "ALTER CHANNEL(T.CH) CHLTYPE(SDR) TRPTYPE(NETBIOS)").splitlines()
     assert len(lines) == 2 and "'NETBIOS' is not one of TCP, LU62" in lines[0], lines
     assert " TRPTYPE(LU62)" in _console(qm, "DISPLAY CHANNEL(T.CH) TRPTYPE")
+
+
+async def test_a_channel_of_trptype_lu62_carries_messages_on_the_simulated_network(
+    virtual_clock: VirtualClock,
+) -> None:
+    # docs/mqsc.md: TRPTYPE(LU62) "either way the channel runs on the simulated network".
+    topology = qsg_and_qm3()
+    topology.mqsc("QM1", "ALTER CHANNEL(QM1.TO.QM3) CHLTYPE(SDR) TRPTYPE(LU62)")
+    topology.mqsc("QM3", "ALTER CHANNEL(QM1.TO.QM3) CHLTYPE(RCVR) TRPTYPE(LU62)")
+    async with qsg.start(topology, in_process=True) as world:
+        qm1 = await world.connect("QM1")
+        remote = await qm1.open("TO.QM3", CMQC.MQOO_OUTPUT)
+        await remote.put(b"over LU 6.2", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        await trio.sleep(30)
+        qm3 = await world.connect("QM3")
+        target = await qm3.open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+        got = await target.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+        assert got == b"over LU 6.2"
