@@ -168,6 +168,8 @@ def test_names_are_comma_separated_mq_names_up_to_256_of_48_characters() -> None
     assert names.parse("N" * 48, False) == ("N" * 48,)
     with pytest.raises(ValueError, match=r"^a name name has 1 to 48 characters: "):
         names.parse("N" * 49, False)
+    with pytest.raises(ValueError, match=r"^a name name has 1 to 8 characters: 'NINECHARS'$"):
+        Names(length=8).parse("A,NINECHARS", False)
     assert names.shown(("A", "B")) == "A,B"
     assert names.wire(("A", "B")) == "A,B"
     assert names.text("A,B") == "A,B"
