@@ -8,6 +8,7 @@ attributes", "MQSET - Set object attributes", "DEFINE CHANNEL", "DEFINE queues")
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 
@@ -33,6 +34,7 @@ def test_define_takes_a_keyword_its_synonyms_and_bare_words_but_no_shown_only_ro
     assert local["HARDENBO"] is local["NOHARDENBO"]
     assert "CURDEPTH" not in local and "CRDATE" not in local and "TYPE" not in local
     assert "TARGET" not in local
+    assert "PUT" in local and "DISABLED" not in local and "FIFO" not in local
 
 
 def test_a_channels_keywords_are_its_chltypes_and_a_record_of_another_type_is_none() -> None:
@@ -59,6 +61,8 @@ def test_a_value_never_set_reads_as_ibms_default_for_the_record_and_its_channel_
     acctq = _row("QLOCAL", "ACCTQ")
     assert table.read(QueueDefinition("Q", kept=(("ACCTQ", CMQC.MQMON_ON),)), acctq) == 1
     assert table.read(QueueDefinition("Q"), acctq) == CMQC.MQMON_Q_MGR
+    # A record that keeps no values (no ``kept``) reads IBM's default for every such row.
+    assert table.read(SimpleNamespace(), acctq) == CMQC.MQMON_Q_MGR
 
 
 def test_changed_sets_a_field_or_a_kept_value_and_leaves_the_record_it_was_given() -> None:
@@ -101,6 +105,7 @@ def test_mqinq_answers_every_row_it_may_read_and_a_status_only_when_the_caller_k
     assert answers[CMQC.MQIA_CURRENT_Q_DEPTH] == 3
     assert answers[CMQC.MQCA_Q_NAME] == b"APP.Q".ljust(48)
     assert CMQC.MQIA_OPEN_INPUT_COUNT not in answers  # IPPROCS: no status given
+    assert answers[CMQC.MQCA_CREATION_DATE] == b"".ljust(12)  # rows after it still read
     # "MQINQ": the performance event attributes are not inquirable on z/OS.
     assert CMQC.MQIA_Q_DEPTH_HIGH_EVENT not in answers
 
@@ -110,6 +115,7 @@ def test_mqset_selectors_are_the_few_ibm_lets_mqset_change_mqinq_takes_more() ->
     settable = table.selectors(["QLOCAL"], settable=True)
     assert CMQC.MQIA_INHIBIT_PUT in settable and CMQC.MQCA_TRIGGER_DATA in settable
     assert CMQC.MQIA_MAX_Q_DEPTH not in settable
+    assert settable[CMQC.MQIA_INHIBIT_PUT] is _row("QLOCAL", "PUT")
     inquirable = table.selectors(["QLOCAL"])
     assert CMQC.MQIA_MAX_Q_DEPTH in inquirable and CMQC.MQIA_Q_DEPTH_HIGH_EVENT not in inquirable
     assert CMQC.MQCA_BASE_Q_NAME not in inquirable
@@ -139,6 +145,11 @@ def test_mqset_takes_a_value_of_the_attributes_kind_and_refuses_another() -> Non
     assert table.mqset_value(trigdpth, 5) == 5
     with pytest.raises(ValueError, match=r"^0 is not in 1\.\.999999999$"):
         table.mqset_value(trigdpth, 0)
+    # A special word comes back through MQSC's reading unquoted: EXPRYINT's 0 is OFF.
+    assert table.mqset_value(_row("QMGR", "EXPRYINT"), 0) == 0
+    # A kind with no integer form (OFFLD1SZ is "32K" in PCF too) takes no MQSET integer.
+    with pytest.raises(ValueError, match=r"^OFFLD1SZ: 32$"):
+        table.mqset_value(_row("CFSTRUCT", "OFFLD1SZ"), 32)
 
 
 def test_a_namelists_names_are_read_from_its_record() -> None:
