@@ -170,3 +170,18 @@ def test_a_row_knows_where_it_is_shown_whether_given_set_or_bare_and_each_types_
     made = row("X", Number(0, 1), frozenset({"QLOCAL"}), 1, field="x", effect="e")
     assert (made.keyword, made.default, made.field, made.effect) == ("X", 1, "x", "e")
     assert made.objects == {"QLOCAL"} and made.kind == Number(0, 1)
+
+
+def test_alter_qmgrs_kept_rows_are_given_and_inquired_and_its_fixed_rows_only_shown() -> None:
+    # "Attributes for the queue manager": MQINQ reads each; "ALTER QMGR" sets the kept
+    # ones, no command the fixed ones (CMDLEVEL). The rows are built at import, so the
+    # helpers are checked here directly (mutation testing cannot see an import's calls).
+    from qsg.core.attributes.qmgr import _fixed, _kept
+
+    qm = frozenset({"QMGR"})
+    assert _kept("X", Number(0, 1), 1, 7, "why") == row(
+        "X", Number(0, 1), qm, 1, parameter=7, inquire=True, why="why"
+    )
+    assert _fixed("Y", Number(0, 1), 0, 8, "shown") == row(
+        "Y", Number(0, 1), qm, 0, role="fixed", parameter=8, inquire=True, effect="shown"
+    )
