@@ -50,6 +50,7 @@ _MESSAGE = {
     "MSGEXIT": "MSGX",
     "NPMSPEED": "NORMAL",
     "SEQWRAP": "999999",
+    "SPLPROT": "PASSTHRU",
     "STATCHL": "HIGH",
     "USEDLQ": "NO",
 }

@@ -582,6 +582,20 @@ CHANNELS: tuple[Attribute, ...] = (
     row("SSLCIPH", Text(32), _CH, "", parameter=F.MQCACH_SSL_CIPHER_SPEC, why=_NO_TLS),
     row("SSLPEER", Text(1024), _CH, "", parameter=F.MQCACH_SSL_PEER_NAME, why=_NO_TLS),
     row(
+        "SPLPROT",
+        # "AMS interception on server-to-server message channels" (z/OS): PASSTHRU for
+        # the four message channel types, REMOVE for the sending ends, ASPOLICY for the
+        # receiving ends.
+        Choice(
+            {"PASSTHRU": X.MQSPL_PASSTHRU, "REMOVE": X.MQSPL_REMOVE, "ASPOLICY": X.MQSPL_AS_POLICY}
+        ),
+        _CH,
+        X.MQSPL_PASSTHRU,
+        parameter=F.MQIACH_SPL_PROTECTION,
+        channel_types=_MESSAGE,
+        why="Advanced Message Security is not simulated: messages carry no AMS protection",
+    ),
+    row(
         "STATCHL",
         _MONCHL,
         _CH,
