@@ -635,3 +635,15 @@ def test_suiteb_takes_ibms_strengths_alone_and_together_and_refuses_another() ->
     lines = _console(qm, "ALTER QMGR SUITEB(256_BIT)").splitlines()
     assert len(lines) == 2 and "SUITEB(256_BIT)" in lines[0] and lines[1].startswith("CSQ9023E")
     assert _shown(_console(qm, "DISPLAY QMGR SUITEB")).endswith(both)
+
+
+def test_display_qmgr_shows_version_and_the_capabilities_z_os_shows_and_alter_takes_none() -> None:
+    # "DISPLAY QMGR (display queue manager settings)": ADVCAP, SPLCAP and VERSION are
+    # queue manager system attributes with no "Not valid on z/OS" note; VERSION is
+    # VVRRMMFF (9.4.0.0 with CMDLEVEL 940). No AMS and no Advanced VUE: both DISABLED.
+    qm = QMgr("QM1")
+    shown = _shown(_console(qm, "DISPLAY QMGR ADVCAP SPLCAP VERSION"))
+    assert shown.endswith(" ADVCAP(DISABLED) SPLCAP(DISABLED) VERSION(09040000)"), shown
+    assert qmgr_attribute(qm, CMQC.MQCA_VERSION) == b"09040000"
+    assert qmgr_attribute(qm, CMQC.MQIA_PROT_POLICY_CAPABILITY) == CMQC.MQCAP_NOT_SUPPORTED
+    assert _console(qm, "ALTER QMGR VERSION(09030000)").startswith("CSQ9001E !QM1 'VERSION'")

@@ -404,6 +404,22 @@ Q_MGR_FIXED: tuple[Attribute, ...] = (
     _fixed("CCSID", Number(1, 65535), 500, CMQC.MQIA_CODED_CHAR_SET_ID, "500: EBCDIC, z/OS's"),
     _fixed("CMDLEVEL", Number(0, 999), 940, CMQC.MQIA_COMMAND_LEVEL, "940: IBM MQ 9.4"),
     _fixed("CPILEVEL", Number(0, 999), 100, CMQC.MQIA_CPI_LEVEL, "reserved by IBM: 100"),
+    # "DISPLAY QMGR": ADVCAP, SPLCAP and VERSION carry no "Not valid on z/OS" note.
+    _fixed(
+        "ADVCAP",
+        Choice({"ENABLED": CMQC.MQCAP_SUPPORTED, "DISABLED": CMQC.MQCAP_NOT_SUPPORTED}),
+        CMQC.MQCAP_NOT_SUPPORTED,
+        CMQC.MQIA_ADVANCED_CAPABILITY,
+        "DISABLED: no IBM MQ Advanced for z/OS VUE capabilities are simulated",
+    ),
+    _fixed(
+        "SPLCAP",
+        Choice({"ENABLED": CMQC.MQCAP_SUPPORTED, "DISABLED": CMQC.MQCAP_NOT_SUPPORTED}),
+        CMQC.MQCAP_NOT_SUPPORTED,
+        CMQC.MQIA_PROT_POLICY_CAPABILITY,
+        "DISABLED: Advanced Message Security is not simulated",
+    ),
+    _fixed("VERSION", Text(8), "09040000", CMQC.MQCA_VERSION, "09040000: IBM MQ 9.4.0, VVRRMMFF"),
     _fixed("MAXPRTY", Number(0, 9), 9, CMQC.MQIA_MAX_PRIORITY, "9: priorities 0..9"),
     _fixed(
         "SYNCPT",
@@ -422,7 +438,7 @@ DISPLAY_GROUPS: dict[str, tuple[str, ...]] = {
         *("COMMANDQ", "CONNAUTH", "CPILEVEL", "CUSTOM", "DEADQ", "DESCR", "EXPRYINT"),
         *("GROUPUR", "MARKINT", "MAXHANDS", "MAXMSGL", "MAXPROPL", "MAXPRTY", "MAXUMSGS"),
         *("MONQ", "PLATFORM", "QMNAME", "QSGNAME", "ROUTEREC", "SCYCASE", "SQQMNAME"),
-        *("STATQ", "SYNCPT", "TRIGINT"),
+        *("SPLCAP", "STATQ", "SYNCPT", "TRIGINT", "VERSION", "ADVCAP"),
     ),
     "EVENT": (
         *("AUTHOREV", "BRIDGEEV", "CHLEV", "CMDEV", "CONFIGEV", "INHIBTEV", "LOCALEV"),
