@@ -119,6 +119,10 @@ DISPOSITIONS: dict[str, dict[str, frozenset[str]]] = {
     "NAMELIST": _OBJECTS,
     "STGCLASS": _OBJECTS,
 }
+#: The displays IBM's syntax gives no CMDSCOPE ("DISPLAY CFSTRUCT", "DISPLAY CFSTATUS"):
+#: a CF structure is the group's, the same seen from every member. CMDSCOPE there is
+#: CSQ9001E, as any keyword a display does not take.
+_UNSCOPED = frozenset({"CFSTRUCT", "CFSTATUS"})
 #: What WHERE cannot filter on: how an object is chosen, not what it shows.
 _NOT_FILTERS = frozenset({"QSGDISP", "CMDSCOPE"})
 #: Keywords shown bare, and the keyword their filter reads (SHARE and NOSHARE are one):
@@ -227,7 +231,7 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
             everything = True
         elif word == "WHERE" and val is not None:
             where = _where(val, known)
-        elif word == "CMDSCOPE" and val is not None:
+        elif word == "CMDSCOPE" and val is not None and object_type not in _UNSCOPED:
             cmdscope = val
         elif word == "TYPE" and val is not None and _kind(object_type) in TYPES:
             if val not in TYPES[_kind(object_type)]:

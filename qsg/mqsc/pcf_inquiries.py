@@ -193,8 +193,7 @@ def inquire_cf_struc(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
     name = p.string(CMQC.MQCA_CF_STRUC_NAME, required=True) or ""
     everything, wanted = attributes_wanted("CFSTRUCT", p.integers(F.MQIACF_CF_STRUC_ATTRS))
-    scope(p, qm)
-    p.done()
+    p.done()  # no CommandScope: a CF structure is the group's (pcf_scope.UNSCOPED)
     request = Request("CFSTRUCT", name, everything, wanted)
     return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
 
@@ -203,8 +202,7 @@ def inquire_cf_struc_status(message: Message, qm: QMgr, snapshot: Snapshot) -> R
     p = Parameters(message)
     name = p.string(CMQC.MQCA_CF_STRUC_NAME, required=True) or ""
     kind = p.integer(F.MQIACF_CF_STATUS_TYPE)
-    scope(p, qm)
-    p.done()
+    p.done()  # no CommandScope (pcf_scope.UNSCOPED)
     words = {value: word for word, value in CF_STATUS_TYPES.items()}
     if kind is not None and kind not in words:
         raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"StatusType {kind}", F.MQIACF_CF_STATUS_TYPE)
