@@ -19,6 +19,10 @@ from actors.config import Fault
 from actors.faults import inject
 from actors.topology import Topology
 from qsg import CMQC
+from qsg.core.qmgr import QMgr
+from qsg.core.sharing import QueueSharingGroup
+from qsg.mqsc import load
+from qsg.mqsc.errors import MQSCError
 from tests.claims import keeps
 
 
@@ -175,3 +179,28 @@ async def test_a_group_namelist_needs_the_repository_and_a_member_keeps_its_copy
         await world.restart("QM3")
         assert dispositions(world, "QM3", "NAMELIST", "NL.GROUP") == CMQC.MQQSGD_COPY
         assert all(dispositions(world, m, "STGCLASS", "SC1") is None for m in world.qmgrs)
+
+
+def test_copy_and_private_act_on_a_members_own_namelist_and_a_refresh_undoes_a_copys_alter() -> (
+    None
+):
+    """IBM's table ("ALTER NAMELIST", "DELETE NAMELIST"): COPY acts on this member's copy
+    only, a local override lost at the next refresh; PRIVATE on its QMGR or COPY object;
+    QMGR never on a copy. "DEFINE NAMELIST": LIKE never copies the disposition."""
+    group = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=group), QMgr("QM2", qsg=group)
+    group.active.update({"QM1": qm1, "QM2": qm2})
+    load(qm1, "DEFINE NAMELIST(NL) NAMES(A) QSGDISP(GROUP)\n")
+    load(qm2, "ALTER NAMELIST(NL) NAMES(B) QSGDISP(COPY)\n")
+    assert qm2.local.namelists["NL"].names == ("B",)
+    assert qm1.local.namelists["NL"].names == ("A",)
+    with pytest.raises(MQSCError, match="there is no NAMELIST\\(NL\\) of QSGDISP\\(QMGR\\)"):
+        load(qm2, "ALTER NAMELIST(NL) NAMES(C) QSGDISP(QMGR)\n")
+    load(qm2, "DEFINE NAMELIST(MINE) LIKE(NL)\n")
+    assert qm2.local.namelists["MINE"].qsg_disp == CMQC.MQQSGD_Q_MGR
+    assert qm2.local.namelists["MINE"].names == ("B",)
+    qm2.refresh_copies()  # the member's start: the copy is the GROUP object's again
+    assert qm2.local.namelists["NL"].names == ("A",)
+    load(qm2, "DELETE NAMELIST(NL) QSGDISP(PRIVATE)\nDELETE NAMELIST(MINE) QSGDISP(PRIVATE)\n")
+    assert not qm2.local.namelists
+    assert group.repository.get("NAMELIST", "NL") is not None  # the GROUP object stays
