@@ -34,7 +34,7 @@ from actors.events import (
     WorldEvent,
 )
 from actors.qmgr import QueueManager
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core import sharedchl
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
@@ -280,13 +280,21 @@ async def structure_commanded(
 
 
 async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
-    """START or STOP CHANNEL, with CHLDISP and CMDSCOPE: the sender's agent starts (on
-    the member IBM's CHLDISP x CMDSCOPE table gives, ``actors.world_channels``), or
-    ends (STOPPED). A refusal is one line naming IBM's reason or message."""
+    """START or STOP CHANNEL, with CHLDISP and CMDSCOPE (``channel_outcome``): accepted,
+    or refused in one line naming IBM's reason or message."""
+    refused, _ = await channel_outcome(world, qm, parsed)
+    return commands.channel_reply(qm.name, parsed, refused)
+
+
+async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed) -> tuple[str, int]:
+    """Run START or STOP CHANNEL, with CHLDISP and CMDSCOPE, entered on ``qm``: the
+    sender's agent starts (on the member IBM's CHLDISP x CMDSCOPE table gives,
+    ``actors.world_channels``), or ends (STOPPED). ("", 0) when done, else why not and
+    the PCF reason code that says it (MQSC prints the first, PCF answers the second)."""
     name = parsed.channel
     definition = qm.rules.local.channels.get(name)
     if definition is None:
-        return commands.channel_reply(qm.name, parsed, "was not found")
+        return "was not found", CMQCFC.MQRCCF_CHANNEL_NOT_FOUND
     if definition.channel_type != CMQC.MQCHT_SENDER:
         if parsed.chldisp and parsed.chldisp not in ("DEFAULT", "PRIVATE"):
             try:  # IBM's table first: which CHLDISP the type takes (3211)
@@ -300,12 +308,16 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
                     None,
                 )
             except DispositionError as error:
-                return commands.channel_reply(qm.name, parsed, error.detail)
-        return commands.channel_reply(qm.name, parsed, "is not a sender channel")
+                return error.detail, error.reason
+        return "is not a sender channel", CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR
     if parsed.verb.startswith("START"):
         unusable = commands.xmitq_problem(qm.rules, definition)
         if unusable:
-            return commands.channel_reply(qm.name, parsed, unusable)
+            not_xmitq = "MQRCCF_NOT_XMIT_Q" in unusable
+            return (
+                unusable,
+                CMQCFC.MQRCCF_NOT_XMIT_Q if not_xmitq else CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+            )
     chldisp = parsed.chldisp or "DEFAULT"
     try:
         if parsed.verb.startswith("STOP"):
@@ -313,12 +325,14 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
         else:
             await world.start_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
     except DispositionError as error:
-        return commands.channel_reply(qm.name, parsed, error.detail)
+        return error.detail, error.reason
     except MQMIError as error:  # the member named by CMDSCOPE is not running, say
-        return commands.channel_reply(qm.name, parsed, str(error))
+        return str(error), error.reason
     except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
-        return commands.channel_reply(qm.name, parsed, str(error).split(" is ", 1)[-1])
-    return commands.channel_reply(qm.name, parsed)
+        why = str(error).split(" is ", 1)[-1]
+        in_use = "AMQ9514E" in why or "CSQX477E" in why
+        return why, CMQCFC.MQRCCF_CHANNEL_IN_USE if in_use else CMQCFC.MQRCCF_COMMAND_FAILED
+    return "", 0
 
 
 async def _listener(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
@@ -349,4 +363,12 @@ async def _chinit(world: Administered, qm: QueueManager, parsed: Parsed) -> Repl
     return Reply((f"CSQM134I {me} CSQXCRPS {parsed.verb} COMMAND ACCEPTED",))
 
 
-__all__ = ["Administered", "ChannelBoard", "command", "failed", "responding", "snapshot"]
+__all__ = [
+    "Administered",
+    "ChannelBoard",
+    "channel_outcome",
+    "command",
+    "failed",
+    "responding",
+    "snapshot",
+]
