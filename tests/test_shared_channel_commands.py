@@ -11,8 +11,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import pytest
+import trio
 
 import qsg
+from actors.admin import command
+from actors.clock import VirtualClock
 from actors.world import World
 from qsg import pymqi
 from qsg.commands.exec.runner import facade_bound
@@ -104,3 +107,53 @@ def test_pcf_start_and_stop_channel_with_channel_disposition_do_what_mqsc_chldis
     assert seen["second"] == CMQCFC.MQRCCF_CHANNEL_IN_USE  # CSQX477E: it runs on QM2
     assert seen["unknown"] == CMQCFC.MQRCCF_CHANNEL_NOT_FOUND
     assert seen["stop fixshared"] == CMQCFC.MQRCCF_PARM_VALUE_ERROR
+
+
+def chstatus(lines: tuple[str, ...]) -> list[str]:
+    """The channels a DISPLAY CHSTATUS reply names, in order."""
+    return [line.split("CHSTATUS(")[1].split(")")[0] for line in lines if "CHSTATUS(" in line]
+
+
+@keeps(
+    "docs/channels.md",
+    "CHLDISP(ALL) (the default), CHLDISP(PRIVATE) or CHLDISP(SHARED) (SHARED and "
+    "FIXSHARED instances)",
+)
+async def test_display_chstatus_selects_by_chldisp_and_by_current_saved_or_short(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "DISPLAY CHSTATUS", tables 1 to 3: CHLDISP(PRIVATE | SHARED | ALL) x CURRENT,
+    # SAVED, SHORT; SHORT is the group's view, CURRENT the local queue manager's.
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        await trio.sleep(1)
+        running = owner(world)
+        await world.stop_channel(running, "QSG.TO.QM3")
+        await world.start_channel("QM2", "QSG.TO.QM3", chldisp="FIXSHARED")
+        await trio.sleep(1)
+        shown: dict[str, list[str]] = {}
+        for on, text in [
+            ("QM1", "DISPLAY CHSTATUS(*)"),
+            ("QM1", "DISPLAY CHSTATUS(*) SHORT"),
+            ("QM1", "DISPLAY CHSTATUS(*) SHORT CHLDISP(SHARED)"),
+            ("QM1", "DISPLAY CHSTATUS(*) CHLDISP(PRIVATE)"),
+            ("QM2", "DISPLAY CHSTATUS(*) CHLDISP(SHARED)"),
+            ("QM2", "DISPLAY CHSTATUS(*) CHLDISP(PRIVATE)"),
+        ]:
+            reply = await command(world, on, text)
+            shown[f"{on} {text}"] = chstatus(reply.lines)
+        short = await command(world, "QM1", "DISPLAY CHSTATUS(QSG.TO.QM3) SHORT")
+        saved = await command(world, "QM1", "DISPLAY CHSTATUS(QSG.PRIVATE) SAVED")
+        wrong = await command(world, "QM1", "DISPLAY CHSTATUS(*) CHLDISP(FIXSHARED)")
+    assert shown["QM1 DISPLAY CHSTATUS(*)"] == ["QSG.PRIVATE"]  # QSG.TO.QM3 runs on QM2
+    assert shown["QM1 DISPLAY CHSTATUS(*) SHORT"] == ["QSG.PRIVATE", "QSG.TO.QM3"]
+    assert shown["QM1 DISPLAY CHSTATUS(*) SHORT CHLDISP(SHARED)"] == ["QSG.TO.QM3"]
+    assert shown["QM1 DISPLAY CHSTATUS(*) CHLDISP(PRIVATE)"] == ["QSG.PRIVATE"]
+    assert shown["QM2 DISPLAY CHSTATUS(*) CHLDISP(SHARED)"] == ["QSG.TO.QM3"]
+    assert shown["QM2 DISPLAY CHSTATUS(*) CHLDISP(PRIVATE)"] == []
+    (line,) = [line for line in short.lines if "CHSTATUS(" in line]
+    assert "CHLDISP(FIXSHARED)" in line and "SHORT" in line and "QMNAME(QM2)" in line, line
+    assert "MSGS(" not in line, line  # the short status: STATUS and QMNAME
+    (kept,) = [line for line in saved.lines if "CHSTATUS(" in line]
+    assert "SAVED" in kept and "STATUS(RUNNING)" in kept, kept
+    assert "MSGS(" not in kept, kept  # the common status fields alone
+    assert wrong.failed and "'CHLDISP(FIXSHARED)' IS INVALID" in wrong.lines[0], wrong.lines
