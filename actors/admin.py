@@ -66,6 +66,10 @@ class ChannelBoard:
             messages, batches = self._traffic.get(key, (0, 0))
             self._traffic[key] = (messages + event.messages, batches + 1)
 
+    def state(self, q_mgr: str, channel: str) -> str:
+        """The latest state of ``q_mgr``'s agent of ``channel`` (INACTIVE if none ran)."""
+        return self._state.get((q_mgr, channel), ("INACTIVE", ""))[0]
+
     def view(
         self, q_mgr: str, definition: ChannelDefinition, shared: SharedInstance | None = None
     ) -> ChannelView:
@@ -99,6 +103,27 @@ class Administered(Protocol):
     async def stop_channel(
         self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
     ) -> None: ...
+    async def ping_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]: ...
+    async def reset_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        seqnum: int = 1,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]: ...
+    async def resolve_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        commit: bool,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]: ...
     async def stop_chinit(self, q_mgr: str, *, restart: bool = True) -> None: ...
     async def start_chinit(self, q_mgr: str) -> None: ...
     async def start_listener(
@@ -170,7 +195,9 @@ async def _command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply
     qm = world.qmgrs[q_mgr]
     if not cmdscope or parsed.error is not None:
         return await _run(world, qm, parsed)
-    if parsed.channel and parsed.chldisp in ("SHARED", "FIXSHARED"):
+    if parsed.channel and (
+        parsed.chldisp in ("SHARED", "FIXSHARED") or parsed.verb.split()[0] in _SCOPED_BY_WORLD
+    ):
         # IBM's CHLDISP x CMDSCOPE table says where a shared channel runs (the most
         # suitable member, or the one named), and what it refuses: not sent to members.
         return await _run(world, qm, parsed)
@@ -196,6 +223,11 @@ async def _command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply
         for member in targets
     }
     return commands.scoped(q_mgr, parsed.verb, cmdscope, replies)
+
+
+#: The channel commands whose CMDSCOPE the world's tables place whatever CHLDISP:
+#: RESET and RESOLVE refuse CMDSCOPE(*) even for a private channel.
+_SCOPED_BY_WORLD = frozenset({"RESET", "RESOLVE"})
 
 
 async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
@@ -318,12 +350,22 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
                 unusable,
                 CMQCFC.MQRCCF_NOT_XMIT_Q if not_xmitq else CMQC.MQRC_UNKNOWN_OBJECT_NAME,
             )
-    chldisp = parsed.chldisp or "DEFAULT"
+    chldisp, scope, verb = parsed.chldisp or "DEFAULT", parsed.cmdscope, parsed.verb.split()[0]
     try:
-        if parsed.verb.startswith("STOP"):
-            await world.stop_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
+        if verb == "STOP":
+            await world.stop_channel(qm.name, name, chldisp=chldisp, cmdscope=scope)
+        elif verb == "PING":
+            await world.ping_channel(qm.name, name, chldisp=chldisp, cmdscope=scope)
+        elif verb == "RESET":
+            seqnum = int(parsed.option or 1)
+            await world.reset_channel(qm.name, name, seqnum=seqnum, chldisp=chldisp, cmdscope=scope)
+        elif verb == "RESOLVE":
+            commit = parsed.option == "COMMIT"
+            await world.resolve_channel(
+                qm.name, name, commit=commit, chldisp=chldisp, cmdscope=scope
+            )
         else:
-            await world.start_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
+            await world.start_channel(qm.name, name, chldisp=chldisp, cmdscope=scope)
     except DispositionError as error:
         return error.detail, error.reason
     except MQMIError as error:  # the member named by CMDSCOPE is not running, say

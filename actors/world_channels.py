@@ -20,20 +20,24 @@ as IBM serializes the two ("Channels and serialization").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import trio
 
+from actors.channel import ChannelSync, SharedSync, _connect_tcp
 from actors.events import ChannelRecovered, ChannelStateChanged
 from actors.qmgr import QueueManager
 from actors.wire import ChannelBrokenError
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
-from qsg.core import sharedchl, sharedsync
+from qsg.core import channels, sharedchl, sharedsync
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.sharedchl import SharedInstance
 from qsg.core.sharing import QueueSharingGroup
+from qsg.core.structs import GMO, MD
 
 #: The detail of a channel's state when its channel initiator stopped or failed.
 CHINIT_STOPPED = "STOP CHINIT"
@@ -192,6 +196,196 @@ class SharedChannels(FaultInjection):
                 ChannelStateChanged(now, held.owner, channel, "STOPPED", "STOP CHANNEL")
             )
         await trio.lowlevel.checkpoint()
+
+    # ---- PING, RESET and RESOLVE CHANNEL ------------------------------------------------
+    async def ping_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]:
+        """PING CHANNEL(channel) entered on ``q_mgr``, by IBM's CHLDISP x CMDSCOPE table
+        for it (START CHANNEL's for a sending channel): PRIVATE on the local, named or
+        every active member, SHARED on the most suitable member, FIXSHARED on the local
+        or named one. "Not valid if the channel is running" (MQRCCF_CHANNEL_IN_USE);
+        a partner that cannot be reached is MQRCCF_HOST_NOT_AVAILABLE, one without the
+        receiver MQRCCF_PING_ERROR. Returns the members it pinged from."""
+        qm = self._running(q_mgr)
+        definition = self._sender(qm, channel)
+        disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
+        place = sharedchl.placement(
+            channel,
+            definition.channel_type,
+            definition.conn_name,
+            disposition,
+            cmdscope,
+            q_mgr,
+            qm.xmitq_shared(definition),
+        )
+        if place.disposition == CMQCFC.MQCHLD_PRIVATE:
+            targets = self._scope(qm, place.on)
+        else:
+            group = self._sharing_group(qm)
+            await self._not_running_shared(qm, group, channel)
+            suitable = place.on == "?"
+            targets = [self._most_suitable(group, channel) if suitable else self._running(place.on)]
+        for target in targets:
+            await self._ping(target, channel)
+        return [t.name for t in targets]
+
+    async def _ping(self, qm: QueueManager, channel: str) -> None:
+        if not qm.chinit:
+            raise ValueError(qm.chinit_down())
+        definition = self._sender(qm, channel)
+        agent = qm.channels.get(channel)
+        state = self.channel_board.state(qm.name, channel)
+        if agent is not None and not agent.ended.is_set() and state in ("RUNNING", "BINDING"):
+            raise ValueError(f"channel {channel} of {qm.name} is in use (it is {state})")
+        conn = definition.conn_name
+        try:
+            partner = self.qmgrs.get(conn.strip().upper()) or self.group_partner(conn)
+        except ChannelBrokenError as error:
+            raise _ping_failed(CMQCFC.MQRCCF_HOST_NOT_AVAILABLE, str(error)) from None
+        if partner is None:  # host(port): a partner in another process
+            try:
+                frames = await _connect_tcp(conn, qm.connect_timeout)
+            except ChannelBrokenError as error:
+                raise _ping_failed(CMQCFC.MQRCCF_HOST_NOT_AVAILABLE, str(error)) from None
+            await trio.aclose_forcefully(frames.stream)
+            return
+        if not partner.alive or partner.paused is not None or not partner.chinit:
+            raise _ping_failed(
+                CMQCFC.MQRCCF_HOST_NOT_AVAILABLE,
+                f"AMQ9202E: Remote host '{conn}' not available, retry later",
+            )
+        found = partner.rules.local.channels.get(channel)
+        if found is None or found.channel_type != CMQC.MQCHT_RECEIVER:
+            raise _ping_failed(
+                CMQCFC.MQRCCF_PING_ERROR,
+                f"AMQ9520E: Channel {channel} not defined remotely (at {partner.name})",
+            )
+        await trio.lowlevel.checkpoint()
+
+    async def reset_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        seqnum: int = 1,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]:
+        """RESET CHANNEL(channel) SEQNUM(seqnum) of a sending channel, by IBM's table:
+        PRIVATE on the local or named member, SHARED on the group's sync record (what
+        "on all active queue managers" comes to: one record on
+        SYSTEM.QSG.CHANNEL.SYNCQ). The next message it sends is numbered ``seqnum``
+        and the partner takes that number at the next start. Refused while the
+        channel runs (MQRCCF_CHANNEL_IN_USE) or has a batch in doubt
+        (MQRCCF_CHANNEL_INDOUBT: RESOLVE CHANNEL first, our reading)."""
+
+        def change(sync: ChannelSync) -> None:
+            if sync.in_doubt:
+                raise _ping_failed(
+                    CMQCFC.MQRCCF_CHANNEL_INDOUBT,
+                    f"channel {channel} has a batch in doubt: RESOLVE CHANNEL first "
+                    f"(MQRCCF_CHANNEL_INDOUBT {CMQCFC.MQRCCF_CHANNEL_INDOUBT})",
+                )
+            sync.sequence = channels.following(seqnum, -1)
+            sync.reset = True
+
+        return await self._sync_command("RESET", q_mgr, channel, chldisp, cmdscope, change)
+
+    async def resolve_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        commit: bool,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]:
+        """RESOLVE CHANNEL(channel) ACTION(COMMIT | BACKOUT) of a sending channel, by
+        IBM's table (as RESET's): its batch in doubt is committed (its messages
+        "deleted from the transmission queue") or backed out ("restored to the
+        transmission queue", to be sent again). "If the resolution specified is not the
+        same as the resolution at the receiving end, messages can be lost or
+        duplicated": the sequence numbers then disagree at the next start (AMQ9526E).
+        Refused while the channel runs (MQRCCF_CHANNEL_IN_USE); nothing in doubt is
+        nothing to do."""
+        doubt: list[bytes] = []
+
+        def change(sync: ChannelSync) -> None:
+            doubt[:] = sync.in_doubt or []
+            if sync.in_doubt and not commit:
+                sync.sequence = channels.following(sync.sequence, -len(sync.in_doubt))
+            sync.in_doubt = None
+
+        return await self._sync_command(
+            "RESOLVE", q_mgr, channel, chldisp, cmdscope, change, doubt if commit else None
+        )
+
+    async def _sync_command(
+        self,
+        verb: str,
+        q_mgr: str,
+        channel: str,
+        chldisp: str,
+        cmdscope: str,
+        change: Callable[[ChannelSync], None],
+        delivered: list[bytes] | None = None,
+    ) -> list[str]:
+        """RESET or RESOLVE (``verb``): ``change`` the sending channel's sync record
+        where its disposition keeps it, on the members IBM's table gives; then take
+        ``delivered`` (a committed batch's MsgIds) off its transmission queue."""
+        qm = self._running(q_mgr)
+        definition = self._sender(qm, channel)
+        disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
+        shared = qm.xmitq_shared(definition)
+        place = sharedchl.group_placement(verb, channel, disposition, cmdscope, q_mgr, shared)
+        if place.disposition == CMQCFC.MQCHLD_PRIVATE:
+            target = self._running(place.on)
+            self._sender(target, channel)
+            agent = target.channels.get(channel)
+            if agent is not None and not agent.ended.is_set():
+                raise ValueError(f"channel {channel} of {target.name} is in use (it runs)")
+            sync = target.syncq.setdefault(channel, ChannelSync())
+            await target.dispatch(lambda now: change(sync), system=True)
+            if delivered:
+                await target.dispatch(
+                    partial(_take_off, target, definition.xmit_q_name, list(delivered)),
+                    system=True,
+                )
+            return [target.name]
+        group = self._sharing_group(qm)
+        await self._not_running_shared(qm, group, channel)
+
+        def shared_change(now: float) -> None:
+            conn = qm.rules.connect(appl_name=channel)
+            try:
+                handle = conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS)
+                keeper = SharedSync(handle, channel)
+                sync = keeper.load(now)
+                change(sync)
+                keeper.save(sync, now)
+                if delivered:
+                    _take_off(qm, definition.xmit_q_name, list(delivered), now, conn)
+            finally:
+                conn.disconnect()
+
+        await qm.dispatch(shared_change, system=True)
+        return [m for m in group.members if m in self.qmgrs and self.qmgrs[m].alive]
+
+    async def _not_running_shared(
+        self, qm: QueueManager, group: QueueSharingGroup, channel: str
+    ) -> None:
+        """A shared channel whose instance runs somewhere in the group is in use
+        (CSQX477E names where)."""
+        status = group.channel_status
+        held = await qm.dispatch(lambda now: status.holder(channel), system=True)
+        if held is None:
+            return
+        owner = self.qmgrs.get(held.owner)
+        agent = owner.channels.get(channel) if owner is not None and owner.alive else None
+        if agent is not None and not agent.ended.is_set():
+            line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
+            raise ValueError(f"channel {channel} of {qm.name} is in use ({line})")
 
     async def start_shared_channels(self) -> None:
         """The world's start: each shared sender channel defined on a running member is
@@ -456,6 +650,32 @@ class SharedChannels(FaultInjection):
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{qm.name} has no sender channel {channel}")
         return definition
+
+
+def _ping_failed(reason: int, text: str) -> MQMIError:
+    return MQMIError(CMQC.MQCC_FAILED, reason, text)
+
+
+def _take_off(
+    qm: QueueManager, xmitq: str, msg_ids: list[bytes], now: float, conn: Any = None
+) -> None:
+    """A committed batch's messages off the transmission queue, by MsgId (RESOLVE
+    CHANNEL ACTION(COMMIT)): "deleted from the transmission queue"."""
+    own = conn is None
+    conn = conn or qm.rules.connect(appl_name="RESOLVE")
+    try:
+        handle = conn.open(xmitq, CMQC.MQOO_INPUT_SHARED)
+        for msg_id in msg_ids:
+            gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
+            try:
+                handle.get(None, MD(MsgId=msg_id), gmo, now=now)
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+        handle.close()
+    finally:
+        if own:
+            conn.disconnect()
 
 
 def _release(status: sharedchl.SharedChannelStatus, channel: str, owner: str, now: float) -> bool:

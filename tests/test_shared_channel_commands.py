@@ -16,12 +16,13 @@ import trio
 import qsg
 from actors.admin import command
 from actors.clock import VirtualClock
+from actors.events import ChannelBatch, ChannelDelivered
 from actors.world import World
-from qsg import pymqi
+from qsg import CMQC, MD, pymqi
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQCFC
 from tests.claims import keeps
-from tests.test_shared_channels import owner, shared_sender
+from tests.test_shared_channels import NO_SYNC, drain, owner, put_persistent, shared_sender
 
 T = TypeVar("T")
 
@@ -157,3 +158,103 @@ async def test_display_chstatus_selects_by_chldisp_and_by_current_saved_or_short
     assert "SAVED" in kept and "STATUS(RUNNING)" in kept, kept
     assert "MSGS(" not in kept, kept  # the common status fields alone
     assert wrong.failed and "'CHLDISP(FIXSHARED)' IS INVALID" in wrong.lines[0], wrong.lines
+
+
+async def test_ping_channel_by_chldisp_refuses_a_running_channel_and_names_an_absent_partner(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "PING CHANNEL": "not valid if the channel is running"; CHLDISP(SHARED) pings "on
+    # the most suitable queue manager in the group", CMDSCOPE blank only.
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        await trio.sleep(1)
+        running = await command(world, "QM2", "PING CHANNEL(QSG.TO.QM3) CHLDISP(SHARED)")
+        await world.stop_channel("QM1", "QSG.TO.QM3")
+        pinged = await command(world, "QM2", "PING CHANNEL(QSG.TO.QM3) CHLDISP(SHARED)")
+        scoped = await command(
+            world, "QM1", "PING CHANNEL(QSG.TO.QM3) CHLDISP(SHARED) CMDSCOPE(QM2)"
+        )
+        busy = await command(world, "QM1", "PING CHANNEL(QSG.PRIVATE)")
+        await world.stop_channel("QM1", "QSG.PRIVATE")
+        await world.kill("QM3")
+        await trio.sleep(1)
+        absent = await command(world, "QM1", "PING CHANNEL(QSG.TO.QM3) CHLDISP(FIXSHARED)")
+        private = await command(world, "QM1", "PING CHANNEL(QSG.PRIVATE) DATALEN(64)")
+        short = await command(world, "QM1", "PING CHANNEL(QSG.PRIVATE) DATALEN(8)")
+    assert running.failed and "IN USE" in running.lines[0] and "CSQX477E" in running.lines[0]
+    assert not pinged.failed and pinged.lines[0].startswith("CSQM134I"), pinged.lines
+    assert scoped.failed and "3211" in scoped.lines[0], scoped.lines
+    assert absent.failed and "AMQ9202E" in absent.lines[0], absent.lines
+    assert busy.failed and "IN USE (IT IS RUNNING)" in busy.lines[0], busy.lines
+    assert private.failed and "AMQ9202E" in private.lines[0], private.lines
+    assert short.failed and short.lines[0].endswith("'DATALEN' IS INVALID"), short.lines
+
+
+async def test_resolve_channel_commit_of_a_shared_senders_batch_in_doubt_delivers_each_once(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "RESOLVE CHANNEL": COMMIT, "the messages are committed, that is, they are deleted
+    # from the transmission queue"; CHLDISP(SHARED) resolves the group's sync record
+    # from any member. RESET is refused while a batch is in doubt (our reading).
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        first = owner(world)
+        other = "QM2" if first == "QM1" else "QM1"
+        bodies = await put_persistent(world, other, 30)
+        world.slow(channel_latency=5.0)
+        delivered = trio.Event()
+        count = [0]
+
+        def heard(event: object) -> None:
+            count[0] += 1
+            if count[0] == 10:
+                delivered.set()
+
+        world.events.listen(heard, ChannelDelivered)
+        await delivered.wait()
+        await world.stop_chinit(first, restart=False)  # the batch stays in doubt
+        world.slow(channel_latency=0.0)
+        reset = await command(world, other, "RESET CHANNEL(QSG.TO.QM3) CHLDISP(SHARED)")
+        everywhere = await command(
+            world, other, "RESOLVE CHANNEL(QSG.TO.QM3) ACTION(COMMIT) CMDSCOPE(*)"
+        )
+        resolved = await command(
+            world, other, "RESOLVE CHANNEL(QSG.TO.QM3) ACTION(COMMIT) CHLDISP(SHARED)"
+        )
+        await world.start_channel(other, "QSG.TO.QM3")
+        busy = await command(
+            world, other, "RESOLVE CHANNEL(QSG.TO.QM3) ACTION(BACKOUT) CHLDISP(SHARED)"
+        )
+        got = await drain(world)
+    assert reset.failed and "MQRCCF_CHANNEL_INDOUBT 4025" in reset.lines[0], reset.lines
+    assert everywhere.failed and "3211" in " ".join(everywhere.lines), everywhere.lines
+    assert not resolved.failed, resolved.lines
+    assert busy.failed and "IN USE" in busy.lines[0], busy.lines
+    assert sorted(got) == bodies  # each once: the committed batch was not sent again
+
+
+async def test_reset_channel_seqnum_is_taken_by_the_partner_at_the_next_start(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "RESET CHANNEL": "the new message sequence number"; the partner is reset when
+    # the channel next starts, so the batch is not refused (AMQ9526E).
+    async with qsg.start(shared_sender(), seed=3, in_process=True) as world:
+        define = "DEFINE QREMOTE(VIA.PRIVATE) RNAME(APP.IN) RQMNAME(QM3) XMITQ(PRIVATE.XMITQ)"
+        assert not (await command(world, "QM1", define)).failed
+        await world.stop_channel("QM1", "QSG.PRIVATE")
+        await trio.sleep(1)
+        scoped = await command(world, "QM1", "RESET CHANNEL(QSG.PRIVATE) CMDSCOPE(*)")
+        shared = await command(world, "QM1", "RESET CHANNEL(QSG.PRIVATE) CHLDISP(SHARED)")
+        fixed = await command(world, "QM1", "RESOLVE CHANNEL(QSG.PRIVATE) CHLDISP(FIXSHARED)")
+        reset = await command(world, "QM1", "RESET CHANNEL(QSG.PRIVATE) SEQNUM(500)")
+        await world.start_channel("QM1", "QSG.PRIVATE")
+        conn = await world.connect("QM1")
+        out = await conn.open("VIA.PRIVATE", CMQC.MQOO_OUTPUT)
+        for number in range(3):
+            await out.put(b"r%d" % number, MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+        got = await drain(world)
+        batches = [b for b in world.events.of(ChannelBatch) if b.channel == "QSG.PRIVATE"]
+    assert scoped.failed and "CMDSCOPE(*)" in scoped.lines[0], scoped.lines
+    assert shared.failed and "NOT A SHARED QUEUE" in shared.lines[0], shared.lines
+    assert fixed.failed and fixed.lines[0].endswith("'CHLDISP' IS INVALID"), fixed.lines
+    assert not reset.failed, reset.lines
+    assert sorted(got) == [b"r0", b"r1", b"r2"]
+    assert batches and batches[0].sequence == 499 + batches[0].messages

@@ -1,4 +1,5 @@
-"""PCF Start Channel and Stop Channel, read as the MQSC commands they stand for.
+"""PCF Start, Stop, Ping, Reset and Resolve Channel, read as the MQSC commands they
+stand for.
 
 A channel command changes what the actors run (an agent starts or ends on the member
 IBM's CHLDISP x CMDSCOPE table gives), so the command server does not answer it on the
@@ -9,8 +10,8 @@ CommandScope as CMDSCOPE), the actors run that (``actors.admin.channel_outcome``
 refusal names (MQRCCF_DISPOSITION_CONFLICT 3211, MQRCCF_CHANNEL_INITIATOR_ERROR 3218,
 MQRCCF_CHANNEL_IN_USE 4031, MQRCCF_CHANNEL_NOT_FOUND 4032 ...). IBM, "Start Channel"
 and "Stop Channel" (PCF): ChannelDisposition (MQIACH_CHANNEL_DISP) takes MQCHLD_DEFAULT,
-MQCHLD_PRIVATE, MQCHLD_SHARED and MQCHLD_FIXSHARED on Start; MQCHLD_DEFAULT, PRIVATE
-and SHARED on Stop.
+MQCHLD_PRIVATE, MQCHLD_SHARED and MQCHLD_FIXSHARED on Start and Ping; MQCHLD_DEFAULT,
+PRIVATE and SHARED on Stop, Reset and Resolve.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from qsg.mqsc.pcf_parameters import Parameters, Reply, object_name
 from qsg.mqsc.status import Snapshot
 
 #: The channel commands served this way, and their MQSC verbs.
-VERBS = {F.MQCMD_START_CHANNEL: "START", F.MQCMD_STOP_CHANNEL: "STOP"}
+VERBS = {
+    F.MQCMD_START_CHANNEL: "START",
+    F.MQCMD_STOP_CHANNEL: "STOP",
+    F.MQCMD_PING_CHANNEL: "PING",
+    F.MQCMD_RESET_CHANNEL: "RESET",
+    F.MQCMD_RESOLVE_CHANNEL: "RESOLVE",
+}
 #: The ChannelDisposition values each command takes (IBM's "Start Channel", "Stop
 #: Channel": FIXSHARED is a start's only).
 _DISPOSITIONS = {
@@ -36,6 +43,14 @@ _DISPOSITIONS = {
         F.MQCHLD_FIXSHARED,
     ),
     F.MQCMD_STOP_CHANNEL: (F.MQCHLD_DEFAULT, F.MQCHLD_PRIVATE, F.MQCHLD_SHARED),
+    F.MQCMD_PING_CHANNEL: (
+        F.MQCHLD_DEFAULT,
+        F.MQCHLD_PRIVATE,
+        F.MQCHLD_SHARED,
+        F.MQCHLD_FIXSHARED,
+    ),
+    F.MQCMD_RESET_CHANNEL: (F.MQCHLD_DEFAULT, F.MQCHLD_PRIVATE, F.MQCHLD_SHARED),
+    F.MQCMD_RESOLVE_CHANNEL: (F.MQCHLD_DEFAULT, F.MQCHLD_PRIVATE, F.MQCHLD_SHARED),
 }
 
 
@@ -56,6 +71,7 @@ def read(data: bytes, encoding: int) -> Parsed:
     )
     disposition = p.integer(F.MQIACH_CHANNEL_DISP)
     scope = (p.string(F.MQCACF_COMMAND_SCOPE) or "").strip().upper()
+    option = _option(command, p)
     p.done()
     chldisp = ""
     if disposition is not None:
@@ -66,7 +82,36 @@ def read(data: bytes, encoding: int) -> Parsed:
                 F.MQIACH_CHANNEL_DISP,
             )
         chldisp = NAMES[disposition]
-    return Parsed(f"{VERBS[command]} CHANNEL", channel=channel, chldisp=chldisp, cmdscope=scope)
+    verb = f"{VERBS[command]} CHANNEL"
+    return Parsed(verb, channel=channel, chldisp=chldisp, cmdscope=scope, option=option)
+
+
+def _option(command: int, p: Parameters) -> str:
+    """PING's DataCount (16-32768, else MQRCCF_PING_DATA_COUNT_ERROR), RESET's
+    MsgSeqNumber (1-999999999, else MQRCCF_PARM_VALUE_ERROR), RESOLVE's InDoubt
+    (required: MQIDO_COMMIT or MQIDO_BACKOUT, else MQRCCF_INDOUBT_VALUE_ERROR), as
+    the MQSC keyword's value."""
+    if command == F.MQCMD_PING_CHANNEL:
+        count = p.integer(F.MQIACH_DATA_COUNT)
+        if count is not None and not 16 <= count <= 32768:
+            raise PCFError(
+                F.MQRCCF_PING_DATA_COUNT_ERROR, f"DataCount {count}", F.MQIACH_DATA_COUNT
+            )
+        return "" if count is None else str(count)
+    if command == F.MQCMD_RESET_CHANNEL:
+        number = p.integer(F.MQIACH_MSG_SEQUENCE_NUMBER)
+        if number is not None and not 1 <= number <= 999_999_999:
+            raise PCFError(
+                F.MQRCCF_PARM_VALUE_ERROR, f"MsgSeqNumber {number}", F.MQIACH_MSG_SEQUENCE_NUMBER
+            )
+        return "" if number is None else str(number)
+    if command == F.MQCMD_RESOLVE_CHANNEL:
+        action = p.integer(F.MQIACH_IN_DOUBT, required=True)
+        names = {F.MQIDO_COMMIT: "COMMIT", F.MQIDO_BACKOUT: "BACKOUT"}
+        if action not in names:
+            raise PCFError(F.MQRCCF_INDOUBT_VALUE_ERROR, f"InDoubt {action}", F.MQIACH_IN_DOUBT)
+        return names[action]
+    return ""
 
 
 def answered(
