@@ -160,6 +160,9 @@ async def test_display_chstatus_selects_by_chldisp_and_by_current_saved_or_short
     assert wrong.failed and "'CHLDISP(FIXSHARED)' IS INVALID" in wrong.lines[0], wrong.lines
 
 
+@keeps(
+    "docs/channels.md", "PING, RESET and RESOLVE CHANNEL take CHLDISP and CMDSCOPE by IBM's tables"
+)
 async def test_ping_channel_by_chldisp_refuses_a_running_channel_and_names_an_absent_partner(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -189,6 +192,10 @@ async def test_ping_channel_by_chldisp_refuses_a_running_channel_and_names_an_ab
     assert short.failed and short.lines[0].endswith("'DATALEN' IS INVALID"), short.lines
 
 
+@keeps(
+    "docs/channels.md",
+    "RESOLVE CHANNEL ACTION(COMMIT) takes the batch in doubt off the transmission queue",
+)
 async def test_resolve_channel_commit_of_a_shared_senders_batch_in_doubt_delivers_each_once(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -231,6 +238,7 @@ async def test_resolve_channel_commit_of_a_shared_senders_batch_in_doubt_deliver
     assert sorted(got) == bodies  # each once: the committed batch was not sent again
 
 
+@keeps("docs/channels.md", "the partner takes that number when the channel next starts")
 async def test_reset_channel_seqnum_is_taken_by_the_partner_at_the_next_start(
     virtual_clock: VirtualClock,
 ) -> None:
