@@ -20,7 +20,9 @@ as IBM serializes the two ("Channels and serialization").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from contextlib import suppress
 from functools import partial
 from typing import Any
 
@@ -34,10 +36,14 @@ from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
 from qsg.core import channels, sharedchl, sharedsync
 from qsg.core.errors import MQMIError
+from qsg.core.layouts import TM
 from qsg.core.objects import ChannelDefinition
 from qsg.core.sharedchl import SharedInstance
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.structs import GMO, MD
+
+#: The channel initiator's initiation queue: its trigger monitor serves it.
+INITQ = "SYSTEM.CHANNEL.INITQ"
 
 #: The detail of a channel's state when its channel initiator stopped or failed.
 CHINIT_STOPPED = "STOP CHINIT"
@@ -163,6 +169,7 @@ class SharedChannels(FaultInjection):
         suitable = place.on == "?"
         target = self._most_suitable(group, channel) if suitable else self._running(place.on)
         await self._start_shared(group, target, channel, place.disposition)
+        self._stopped_shared().discard((group.name, channel))
         return [target.name]
 
     async def stop_channel(
@@ -183,6 +190,8 @@ class SharedChannels(FaultInjection):
                 target.stop_channel(channel)
             await trio.lowlevel.checkpoint()
             return
+        assert group is not None
+        self._stopped_shared().add((group.name, channel))
         owner = self.qmgrs.get(held.owner)
         agent = owner.channels.get(channel) if owner is not None and owner.alive else None
         if owner is not None and agent is not None and not agent.ended.is_set():
@@ -387,6 +396,90 @@ class SharedChannels(FaultInjection):
             line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
             raise ValueError(f"channel {channel} of {qm.name} is in use ({line})")
 
+    # ---- the channel initiator's trigger monitor ----------------------------------------
+    def _start_trigger_monitor(self, qm: QueueManager) -> None:
+        """Start ``qm``'s channel initiator trigger monitor on SYSTEM.CHANNEL.INITQ, if
+        the queue is defined there and none runs for this life and channel initiator."""
+        if not qm.alive or not qm.chinit or INITQ not in qm.rules.local.queues:
+            return
+        monitors = self._trigger_monitors()
+        running = monitors.get(qm.name)
+        if running is not None and running[0] == qm.incarnation and not running[1].cancel_called:
+            return
+        scope = trio.CancelScope()
+        monitors[qm.name] = (qm.incarnation, scope)
+        qm.nursery.start_soon(self._trigger_monitor, qm, scope)
+
+    def _trigger_monitors(self) -> dict[str, tuple[int, trio.CancelScope]]:
+        if not hasattr(self, "trigger_monitors"):
+            self.trigger_monitors: dict[str, tuple[int, trio.CancelScope]] = {}
+        return self.trigger_monitors
+
+    def _stopped_shared(self) -> set[tuple[str, str]]:
+        """The shared channels STOP CHANNEL left STOPPED, by (QSG, channel): a trigger
+        does not start them ("Transmission queues and triggering channels")."""
+        if not hasattr(self, "stopped_shared"):
+            self.stopped_shared: set[tuple[str, str]] = set()
+        return self.stopped_shared
+
+    async def _trigger_monitor(self, qm: QueueManager, scope: trio.CancelScope) -> None:
+        """Serve ``qm``'s SYSTEM.CHANNEL.INITQ while its channel initiator runs: each
+        trigger message names a transmission queue (and in TrigData its channel); the
+        channel starts, a shared one by a load-balanced start, "always CHLDISP(SHARED)".
+        A start that finds the channel running (another member's trigger message was
+        first) "fails safely": nothing is done."""
+        with scope:
+            conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name="CHINIT"), system=True)
+            try:
+                initq = await qm.dispatch(
+                    lambda now: conn.open(INITQ, CMQC.MQOO_INPUT_SHARED), system=True
+                )
+                store = initq.repository.store
+                while True:
+                    md = MD()
+                    gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+                    try:
+                        body = await qm.dispatch(partial(_get, initq, md, gmo), system=True)
+                    except MQMIError as error:
+                        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                            raise
+                        await self.signals.wait(store, INITQ, math.inf)
+                        continue
+                    try:
+                        tm = TM.unpack(body, md.Encoding)
+                    except MQMIError:
+                        continue  # not a trigger message: nothing to start
+                    await self._triggered(qm, tm)
+            finally:
+                if qm.alive:
+                    with trio.CancelScope(shield=True):
+                        await qm.dispatch(lambda now: conn.disconnect(), system=True)
+
+    async def _triggered(self, qm: QueueManager, tm: TM) -> None:
+        """Start the channel a trigger message is for, if it may start."""
+        queue = tm.QName.decode("latin-1").strip()
+        name = tm.TriggerData.decode("latin-1").strip()
+        senders = [
+            d
+            for d in qm.rules.local.channels.values()
+            if d.channel_type == CMQC.MQCHT_SENDER
+            and (d.name == name if name else d.xmit_q_name == queue)
+        ]
+        if not senders:
+            return
+        definition = senders[0]
+        group = qm.rules.qsg
+        shared = qm.xmitq_shared(definition)
+        if shared and group is not None:
+            if (group.name, definition.name) in self._stopped_shared():
+                return
+        elif self.channel_board.state(qm.name, definition.name) == "STOPPED":
+            return
+        chldisp = "SHARED" if shared else "PRIVATE"
+        # Running already, or no channel initiator can take it: the start fails safely.
+        with suppress(ValueError, MQMIError):
+            await self.start_channel(qm.name, definition.name, chldisp=chldisp)
+
     async def start_shared_channels(self) -> None:
         """The world's start: each shared sender channel defined on a running member is
         started once in the group, by a load-balanced start (as a triggered shared
@@ -407,6 +500,8 @@ class SharedChannels(FaultInjection):
                     started.add(definition.name)
                     target = self._most_suitable(group, definition.name)
                     await self._start_shared(group, target, definition.name, CMQCFC.MQCHLD_SHARED)
+        for qm in self.qmgrs.values():
+            self._start_trigger_monitor(qm)
 
     # ---- the shared channel status, as DISPLAY CHSTATUS reads it ------------------------
     def shared_instances(self, q_mgr: str) -> dict[str, SharedInstance]:
@@ -488,6 +583,9 @@ class SharedChannels(FaultInjection):
         if not qm.chinit:
             raise ValueError(qm.chinit_down())
         qm.chinit = False  # first: ending agents keep their shared claims
+        monitor = self._trigger_monitors().pop(qm.name, None)
+        if monitor is not None:
+            monitor[1].cancel()
         now = trio.current_time()
         for name, agent in list(qm.channels.items()):
             if not agent.ended.is_set() and not agent.scope.cancel_called:
@@ -503,6 +601,7 @@ class SharedChannels(FaultInjection):
         """Restart, on ``qm``, the shared instances the group's status says it runs
         (after its restart or its channel initiator's: FIXSHARED ones, and any SHARED
         one no survivor could take)."""
+        self._start_trigger_monitor(qm)
         group = qm.rules.qsg
         if group is None or not qm.chinit:
             return
@@ -650,6 +749,10 @@ class SharedChannels(FaultInjection):
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{qm.name} has no sender channel {channel}")
         return definition
+
+
+def _get(handle: Any, md: MD, gmo: GMO, now: float) -> bytes:
+    return handle.get(None, md, gmo, now=now)  # type: ignore[no-any-return]
 
 
 def _ping_failed(reason: int, text: str) -> MQMIError:

@@ -16,7 +16,7 @@ import trio
 import qsg
 from actors.admin import command
 from actors.clock import VirtualClock
-from actors.events import ChannelBatch, ChannelDelivered
+from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged
 from actors.world import World
 from qsg import CMQC, MD, pymqi
 from qsg.commands.exec.runner import facade_bound
@@ -266,3 +266,49 @@ async def test_reset_channel_seqnum_is_taken_by_the_partner_at_the_next_start(
     assert not reset.failed, reset.lines
     assert sorted(got) == [b"r0", b"r1", b"r2"]
     assert batches and batches[0].sequence == 499 + batches[0].messages
+
+
+@keeps(
+    "docs/channels.md",
+    "A triggered shared transmission queue starts its channel once, by a load-balanced start",
+)
+async def test_a_triggered_shared_xmitq_starts_its_channel_once_on_the_most_suitable_member(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "Transmission queues and triggering channels in queue sharing groups": the
+    # channel is started "with a load-balanced start", "always CHLDISP(SHARED)"; the
+    # other channel initiators' starts "fail safely".
+    members = ("QM1", "QM2", "QM4")
+    topology = shared_sender(members=members)
+    for member in members:
+        topology.mqsc(member, "DEFINE QLOCAL(SYSTEM.CHANNEL.INITQ)", source=f"{member}-initq")
+    topology.mqsc(
+        "QM1",
+        "ALTER QLOCAL(QM3.XMITQ) QSGDISP(SHARED) TRIGGER TRIGTYPE(FIRST) "
+        "INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA(QSG.TO.QM3)",
+        source="trigger",
+    )
+    async with qsg.start(topology, seed=3, in_process=True) as world:
+        first = owner(world)
+        assert first != "QM1"  # QM1 runs the private QSG.PRIVATE: the busier member
+        await world.stop_chinit(first, restart=False)  # SHARED(STOP): it is INACTIVE
+        assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
+        started = len(world.events.of(ChannelStateChanged))
+        bodies = await put_persistent(world, "QM1", 5)  # the trigger message is QM1's
+        got = await drain(world)
+        running = [
+            e.q_mgr
+            for e in world.events.of(ChannelStateChanged)[started:]
+            if e.channel == "QSG.TO.QM3" and e.state == "RUNNING" and e.q_mgr in members
+        ]
+        now_owner = owner(world)
+        await world.stop_channel("QM1", "QSG.TO.QM3")
+        await trio.sleep(1)
+        await put_persistent(world, "QM1", 1)
+        await trio.sleep(5)
+        stopped = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
+    spare = next(m for m in members if m not in (first, "QM1"))
+    assert now_owner == spare, now_owner
+    assert running == [spare], running  # one start, on the least loaded
+    assert sorted(got) == bodies
+    assert stopped is None  # a STOPPED channel is not started by a trigger
