@@ -8,6 +8,7 @@ sharing groups")."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -19,12 +20,15 @@ from actors.clock import VirtualClock
 from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged
 from actors.world import World
 from qsg import CMQC, MD, pymqi
+from qsg.chaos.nemesis import targets
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQCFC
+from qsg.scenario import load_scenario
 from tests.claims import keeps
 from tests.test_shared_channels import NO_SYNC, drain, owner, put_persistent, shared_sender
 
 T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def in_shared_world(body: Callable[[World], T]) -> T:
@@ -312,3 +316,17 @@ async def test_a_triggered_shared_xmitq_starts_its_channel_once_on_the_most_suit
     assert running == [spare], running  # one start, on the least loaded
     assert sorted(got) == bodies
     assert stopped is None  # a STOPPED channel is not started by a trigger
+
+
+@keeps(
+    "docs/chaos.md",
+    "a shared channel out to it that two members can run, and intra-group queuing between "
+    "two members",
+)
+def test_the_chaos_target_has_a_shared_sender_on_two_members_and_igq() -> None:
+    # The campaign's channel initiator faults need a shared channel to move.
+    scenario = load_scenario(ROOT / "scenarios" / "chaos-qsg.toml")
+    text = (ROOT / "scenarios" / "chaos-qsg.toml").read_text()
+    assert set(targets(scenario).shared) == {"QM2", "QM3"}
+    assert "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED)" in text
+    assert "ALTER QMGR IGQ(ENABLED)" in text
