@@ -330,3 +330,40 @@ def test_the_chaos_target_has_a_shared_sender_on_two_members_and_igq() -> None:
     assert set(targets(scenario).shared) == {"QM2", "QM3"}
     assert "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED)" in text
     assert "ALTER QMGR IGQ(ENABLED)" in text
+
+
+@keeps(
+    "docs/channels.md",
+    "PCF Inquire Channel Status selects the same way with ChannelInstanceType",
+)
+def test_pcf_inquire_channel_status_short_shows_the_shared_instance_and_its_owner() -> None:
+    # "Inquire Channel Status": ChannelInstanceType MQOT_SHORT_CHANNEL (z/OS) and
+    # ChannelDisposition select as DISPLAY CHSTATUS SHORT CHLDISP(SHARED) does.
+    def body(world: World) -> tuple[str, list[dict[int, object]], int]:
+        running = owner(world)
+        other = "QM2" if running == "QM1" else "QM1"
+        pcf = pymqi.PCFExecute(pymqi.connect(other))
+        found = pcf.MQCMD_INQUIRE_CHANNEL_STATUS(
+            {
+                CMQCFC.MQCACH_CHANNEL_NAME: b"*",
+                CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE: CMQC.MQOT_SHORT_CHANNEL,
+                CMQCFC.MQIACH_CHANNEL_DISP: CMQCFC.MQCHLD_SHARED,
+            }
+        )
+        wrong = refused(
+            lambda: pcf.MQCMD_INQUIRE_CHANNEL_STATUS(
+                {
+                    CMQCFC.MQCACH_CHANNEL_NAME: b"*",
+                    CMQCFC.MQIACH_CHANNEL_DISP: CMQCFC.MQCHLD_FIXSHARED,
+                }
+            )
+        )
+        return running, [r for r in found if CMQCFC.MQCACH_CHANNEL_NAME in r], wrong
+
+    running, found, wrong = in_shared_world(body)
+    (shared,) = found
+    assert shared[CMQCFC.MQCACH_CHANNEL_NAME].strip() == b"QSG.TO.QM3"
+    assert shared[CMQCFC.MQIACH_CHANNEL_DISP] == CMQCFC.MQCHLD_SHARED
+    assert shared[CMQCFC.MQIACH_CHANNEL_INSTANCE_TYPE] == CMQC.MQOT_SHORT_CHANNEL
+    assert shared[CMQC.MQCA_Q_MGR_NAME].strip() == running.encode()
+    assert wrong == CMQCFC.MQRCCF_PARM_VALUE_ERROR
