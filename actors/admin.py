@@ -34,7 +34,7 @@ from actors.events import (
     WorldEvent,
 )
 from actors.qmgr import QueueManager
-from qsg import CMQC
+from qsg import CMQC, CMQCFC
 from qsg.core import sharedchl
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
@@ -65,6 +65,10 @@ class ChannelBoard:
             key = (event.q_mgr, event.channel)
             messages, batches = self._traffic.get(key, (0, 0))
             self._traffic[key] = (messages + event.messages, batches + 1)
+
+    def state(self, q_mgr: str, channel: str) -> str:
+        """The latest state of ``q_mgr``'s agent of ``channel`` (INACTIVE if none ran)."""
+        return self._state.get((q_mgr, channel), ("INACTIVE", ""))[0]
 
     def view(
         self, q_mgr: str, definition: ChannelDefinition, shared: SharedInstance | None = None
@@ -99,6 +103,27 @@ class Administered(Protocol):
     async def stop_channel(
         self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
     ) -> None: ...
+    async def ping_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]: ...
+    async def reset_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        seqnum: int = 1,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]: ...
+    async def resolve_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        commit: bool,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]: ...
     async def stop_chinit(self, q_mgr: str, *, restart: bool = True) -> None: ...
     async def start_chinit(self, q_mgr: str) -> None: ...
     async def start_listener(
@@ -170,7 +195,9 @@ async def _command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply
     qm = world.qmgrs[q_mgr]
     if not cmdscope or parsed.error is not None:
         return await _run(world, qm, parsed)
-    if parsed.channel and parsed.chldisp in ("SHARED", "FIXSHARED"):
+    if parsed.channel and (
+        parsed.chldisp in ("SHARED", "FIXSHARED") or parsed.verb.split()[0] in _SCOPED_BY_WORLD
+    ):
         # IBM's CHLDISP x CMDSCOPE table says where a shared channel runs (the most
         # suitable member, or the one named), and what it refuses: not sent to members.
         return await _run(world, qm, parsed)
@@ -196,6 +223,11 @@ async def _command(world: Administered, q_mgr: str, text: str | Parsed) -> Reply
         for member in targets
     }
     return commands.scoped(q_mgr, parsed.verb, cmdscope, replies)
+
+
+#: The channel commands whose CMDSCOPE the world's tables place whatever CHLDISP:
+#: RESET and RESOLVE refuse CMDSCOPE(*) even for a private channel.
+_SCOPED_BY_WORLD = frozenset({"RESET", "RESOLVE"})
 
 
 async def _run(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
@@ -280,13 +312,21 @@ async def structure_commanded(
 
 
 async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
-    """START or STOP CHANNEL, with CHLDISP and CMDSCOPE: the sender's agent starts (on
-    the member IBM's CHLDISP x CMDSCOPE table gives, ``actors.world_channels``), or
-    ends (STOPPED). A refusal is one line naming IBM's reason or message."""
+    """START or STOP CHANNEL, with CHLDISP and CMDSCOPE (``channel_outcome``): accepted,
+    or refused in one line naming IBM's reason or message."""
+    refused, _ = await channel_outcome(world, qm, parsed)
+    return commands.channel_reply(qm.name, parsed, refused)
+
+
+async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed) -> tuple[str, int]:
+    """Run START or STOP CHANNEL, with CHLDISP and CMDSCOPE, entered on ``qm``: the
+    sender's agent starts (on the member IBM's CHLDISP x CMDSCOPE table gives,
+    ``actors.world_channels``), or ends (STOPPED). ("", 0) when done, else why not and
+    the PCF reason code that says it (MQSC prints the first, PCF answers the second)."""
     name = parsed.channel
     definition = qm.rules.local.channels.get(name)
     if definition is None:
-        return commands.channel_reply(qm.name, parsed, "was not found")
+        return "was not found", CMQCFC.MQRCCF_CHANNEL_NOT_FOUND
     if definition.channel_type != CMQC.MQCHT_SENDER:
         if parsed.chldisp and parsed.chldisp not in ("DEFAULT", "PRIVATE"):
             try:  # IBM's table first: which CHLDISP the type takes (3211)
@@ -300,25 +340,41 @@ async def _channel(world: Administered, qm: QueueManager, parsed: Parsed) -> Rep
                     None,
                 )
             except DispositionError as error:
-                return commands.channel_reply(qm.name, parsed, error.detail)
-        return commands.channel_reply(qm.name, parsed, "is not a sender channel")
+                return error.detail, error.reason
+        return "is not a sender channel", CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR
     if parsed.verb.startswith("START"):
         unusable = commands.xmitq_problem(qm.rules, definition)
         if unusable:
-            return commands.channel_reply(qm.name, parsed, unusable)
-    chldisp = parsed.chldisp or "DEFAULT"
+            not_xmitq = "MQRCCF_NOT_XMIT_Q" in unusable
+            return (
+                unusable,
+                CMQCFC.MQRCCF_NOT_XMIT_Q if not_xmitq else CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+            )
+    chldisp, scope, verb = parsed.chldisp or "DEFAULT", parsed.cmdscope, parsed.verb.split()[0]
     try:
-        if parsed.verb.startswith("STOP"):
-            await world.stop_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
+        if verb == "STOP":
+            await world.stop_channel(qm.name, name, chldisp=chldisp, cmdscope=scope)
+        elif verb == "PING":
+            await world.ping_channel(qm.name, name, chldisp=chldisp, cmdscope=scope)
+        elif verb == "RESET":
+            seqnum = int(parsed.option or 1)
+            await world.reset_channel(qm.name, name, seqnum=seqnum, chldisp=chldisp, cmdscope=scope)
+        elif verb == "RESOLVE":
+            commit = parsed.option == "COMMIT"
+            await world.resolve_channel(
+                qm.name, name, commit=commit, chldisp=chldisp, cmdscope=scope
+            )
         else:
-            await world.start_channel(qm.name, name, chldisp=chldisp, cmdscope=parsed.cmdscope)
+            await world.start_channel(qm.name, name, chldisp=chldisp, cmdscope=scope)
     except DispositionError as error:
-        return commands.channel_reply(qm.name, parsed, error.detail)
+        return error.detail, error.reason
     except MQMIError as error:  # the member named by CMDSCOPE is not running, say
-        return commands.channel_reply(qm.name, parsed, str(error))
+        return str(error), error.reason
     except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
-        return commands.channel_reply(qm.name, parsed, str(error).split(" is ", 1)[-1])
-    return commands.channel_reply(qm.name, parsed)
+        why = str(error).split(" is ", 1)[-1]
+        in_use = "AMQ9514E" in why or "CSQX477E" in why
+        return why, CMQCFC.MQRCCF_CHANNEL_IN_USE if in_use else CMQCFC.MQRCCF_COMMAND_FAILED
+    return "", 0
 
 
 async def _listener(world: Administered, qm: QueueManager, parsed: Parsed) -> Reply:
@@ -349,4 +405,12 @@ async def _chinit(world: Administered, qm: QueueManager, parsed: Parsed) -> Repl
     return Reply((f"CSQM134I {me} CSQXCRPS {parsed.verb} COMMAND ACCEPTED",))
 
 
-__all__ = ["Administered", "ChannelBoard", "command", "failed", "responding", "snapshot"]
+__all__ = [
+    "Administered",
+    "ChannelBoard",
+    "channel_outcome",
+    "command",
+    "failed",
+    "responding",
+    "snapshot",
+]

@@ -94,6 +94,9 @@ class ChannelSync:
     sequence: int = 0
     in_doubt: list[bytes] | None = None
     committed: int = 0
+    #: RESET CHANNEL on the sending end: the partner is told at the next start (the
+    #: hello says so) and takes the sender's number as its own ("RESET CHANNEL").
+    reset: bool = False
 
 
 class SharedSync:
@@ -112,7 +115,7 @@ class SharedSync:
         if self.receiving:
             return ChannelSync(committed=record.sequence)
         doubt = None if record.in_doubt is None else list(record.in_doubt)
-        return ChannelSync(record.sequence, doubt)
+        return ChannelSync(record.sequence, doubt, reset=record.reset)
 
     def save(self, sync: ChannelSync, now: float, *, syncpoint: bool = False) -> None:
         """Write ``sync`` as the record: at once, or (``syncpoint``) in the agent's unit
@@ -121,7 +124,7 @@ class SharedSync:
             record = sharedsync.SyncRecord(sync.committed)
         else:
             doubt = None if sync.in_doubt is None else tuple(sync.in_doubt)
-            record = sharedsync.SyncRecord(sync.sequence, doubt)
+            record = sharedsync.SyncRecord(sync.sequence, doubt, sync.reset)
         sharedsync.write(self.handle, self.channel, record, now, self.receiving, syncpoint)
 
 
@@ -381,6 +384,7 @@ async def _connect(
         "batchsz": definition.batch_size,
         "seq": sync.sequence,
         "doubt": len(sync.in_doubt or ()),
+        **({"reset": True} if sync.reset else {}),
     }
     try:
         await frames.send(hello)
@@ -448,6 +452,13 @@ async def _resynchronise(
     hbint = definition.heartbeat_interval if answer.hbint is None else answer.hbint
     theirs = definition.batch_size if answer.batch_size is None else answer.batch_size
     agreed = _Agreed(hbint, channels.negotiated_batch_size(definition.batch_size, theirs))
+    if sync.reset:  # the partner took the reset number: it is told once
+
+        def told(now: float) -> None:
+            sync.reset = False
+            _keep(keeper, sync, now)
+
+        await qm.dispatch(told, system=True)
     msg_ids = sync.in_doubt or []
     start = channels.at_start(answer.committed, sync.sequence, len(msg_ids))
     if isinstance(start, channels.Mismatch):  # a receiver checks this before it answers
@@ -652,6 +663,10 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
             sync = await qm.dispatch(keeper.load, system=True)
         else:
             sync = qm.syncq.setdefault(name, ChannelSync())
+        if hello.reset and name not in qm.receivers:  # RESET CHANNEL at the sending end
+            sync.committed = hello.sequence
+            if keeper is not None:
+                await qm.dispatch(partial(keeper.save, sync), system=True)
         refusal = _refusal(qm, hello, remote, sync)
         if refusal is not None:
             wire.log.error("%s: %s", qm.name, refusal)

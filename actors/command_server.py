@@ -36,8 +36,9 @@ from qsg.core.objects import AliasQueue
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.core.structs import GMO, MD, OD, PMO
-from qsg.mqsc import pcf_commands, pcf_scope
+from qsg.mqsc import pcf_channels, pcf_commands, pcf_scope
 from qsg.mqsc.commands import Reply
+from qsg.mqsc.pcf import PCFError
 
 COMMAND_INPUT = "SYSTEM.COMMAND.INPUT"
 ADMIN_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
@@ -136,7 +137,9 @@ async def _answer(
         first = pcf_scope.set_ids(md.MsgId, 1)[0]
         try:
             scope = pcf_scope.command_scope(body, md.Encoding)
-            if scope and scope != qm.name:
+            if pcf_channels.is_channel_command(body, md.Encoding):
+                replies = await _channel(qm, world, body, md.Encoding, first)
+            elif scope and scope != qm.name:
                 replies = await _scoped(qm, world, body, md, scope)
             else:
                 replies = await _process(qm, world, body, md.Encoding, first)
@@ -196,6 +199,32 @@ async def _process(
     if changed is not None:
         await admin.structure_commanded(world, qm, *changed)
     return replies
+
+
+async def _channel(
+    qm: QueueManager, world: Commanded, body: bytes, encoding: int, response_id: bytes
+) -> list[bytes]:
+    """The reply to a PCF channel command (``qsg.mqsc.pcf_channels``): run as the MQSC
+    command it stands for, its CommandScope and ChannelDisposition by IBM's table (the
+    world sends it to the members that table names, as it does the console's), and
+    answered in one response set from ``qm``, OK or with the refusal's reason code."""
+    refused: PCFError | None = None
+    try:
+        parsed = pcf_channels.read(body, encoding)
+    except PCFError as error:
+        refused = error
+    else:
+        why, reason = await admin.channel_outcome(world, qm, parsed)
+        if reason:
+            refused = PCFError(reason, why)
+    snapshot = await admin.snapshot(world, qm.name)
+
+    def run(now: float) -> list[bytes]:
+        return pcf_channels.answered(
+            body, encoding, qm.rules, snapshot, refused, response_id=response_id
+        )
+
+    return await qm.dispatch(run, system=True)
 
 
 async def _scoped(

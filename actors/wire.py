@@ -293,6 +293,7 @@ class Hello:
     batch_size: int | None
     sequence: int
     in_doubt: int
+    reset: bool = False  # a RESET CHANNEL at the sending end: take its number
 
 
 def hello(frame: dict[str, Any]) -> Hello:
@@ -309,7 +310,10 @@ def hello(frame: dict[str, Any]) -> Hello:
     in_doubt = _field(frame, "doubt", int) if "doubt" in frame else 0
     if not 0 <= in_doubt <= MAX_BATCH:
         raise ProtocolError(f"hello flow: {in_doubt} messages in doubt")
-    return Hello(channel, sender, hbint, batch_size, sequence, in_doubt)
+    reset = frame.get("reset", False)
+    if not isinstance(reset, bool):
+        raise ProtocolError(f"hello flow: reset is {_show(reset)}")
+    return Hello(channel, sender, hbint, batch_size, sequence, in_doubt, reset)
 
 
 def _sequence(frame: dict[str, Any], name: str) -> int:

@@ -20,20 +20,30 @@ as IBM serializes the two ("Channels and serialization").
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from contextlib import suppress
 from functools import partial
+from typing import Any
 
 import trio
 
+from actors.channel import ChannelSync, SharedSync, _connect_tcp
 from actors.events import ChannelRecovered, ChannelStateChanged
 from actors.qmgr import QueueManager
 from actors.wire import ChannelBrokenError
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
-from qsg.core import sharedchl, sharedsync
+from qsg.core import channels, sharedchl, sharedsync
 from qsg.core.errors import MQMIError
+from qsg.core.layouts import TM
 from qsg.core.objects import ChannelDefinition
 from qsg.core.sharedchl import SharedInstance
 from qsg.core.sharing import QueueSharingGroup
+from qsg.core.structs import GMO, MD
+
+#: The channel initiator's initiation queue: its trigger monitor serves it.
+INITQ = "SYSTEM.CHANNEL.INITQ"
 
 #: The detail of a channel's state when its channel initiator stopped or failed.
 CHINIT_STOPPED = "STOP CHINIT"
@@ -159,6 +169,7 @@ class SharedChannels(FaultInjection):
         suitable = place.on == "?"
         target = self._most_suitable(group, channel) if suitable else self._running(place.on)
         await self._start_shared(group, target, channel, place.disposition)
+        self._stopped_shared().discard((group.name, channel))
         return [target.name]
 
     async def stop_channel(
@@ -179,6 +190,8 @@ class SharedChannels(FaultInjection):
                 target.stop_channel(channel)
             await trio.lowlevel.checkpoint()
             return
+        assert group is not None
+        self._stopped_shared().add((group.name, channel))
         owner = self.qmgrs.get(held.owner)
         agent = owner.channels.get(channel) if owner is not None and owner.alive else None
         if owner is not None and agent is not None and not agent.ended.is_set():
@@ -192,6 +205,280 @@ class SharedChannels(FaultInjection):
                 ChannelStateChanged(now, held.owner, channel, "STOPPED", "STOP CHANNEL")
             )
         await trio.lowlevel.checkpoint()
+
+    # ---- PING, RESET and RESOLVE CHANNEL ------------------------------------------------
+    async def ping_channel(
+        self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
+    ) -> list[str]:
+        """PING CHANNEL(channel) entered on ``q_mgr``, by IBM's CHLDISP x CMDSCOPE table
+        for it (START CHANNEL's for a sending channel): PRIVATE on the local, named or
+        every active member, SHARED on the most suitable member, FIXSHARED on the local
+        or named one. "Not valid if the channel is running" (MQRCCF_CHANNEL_IN_USE);
+        a partner that cannot be reached is MQRCCF_HOST_NOT_AVAILABLE, one without the
+        receiver MQRCCF_PING_ERROR. Returns the members it pinged from."""
+        qm = self._running(q_mgr)
+        definition = self._sender(qm, channel)
+        disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
+        place = sharedchl.placement(
+            channel,
+            definition.channel_type,
+            definition.conn_name,
+            disposition,
+            cmdscope,
+            q_mgr,
+            qm.xmitq_shared(definition),
+        )
+        if place.disposition == CMQCFC.MQCHLD_PRIVATE:
+            targets = self._scope(qm, place.on)
+        else:
+            group = self._sharing_group(qm)
+            await self._not_running_shared(qm, group, channel)
+            suitable = place.on == "?"
+            targets = [self._most_suitable(group, channel) if suitable else self._running(place.on)]
+        for target in targets:
+            await self._ping(target, channel)
+        return [t.name for t in targets]
+
+    async def _ping(self, qm: QueueManager, channel: str) -> None:
+        if not qm.chinit:
+            raise ValueError(qm.chinit_down())
+        definition = self._sender(qm, channel)
+        agent = qm.channels.get(channel)
+        state = self.channel_board.state(qm.name, channel)
+        if agent is not None and not agent.ended.is_set() and state in ("RUNNING", "BINDING"):
+            raise ValueError(f"channel {channel} of {qm.name} is in use (it is {state})")
+        conn = definition.conn_name
+        try:
+            partner = self.qmgrs.get(conn.strip().upper()) or self.group_partner(conn)
+        except ChannelBrokenError as error:
+            raise _ping_failed(CMQCFC.MQRCCF_HOST_NOT_AVAILABLE, str(error)) from None
+        if partner is None:  # host(port): a partner in another process
+            try:
+                frames = await _connect_tcp(conn, qm.connect_timeout)
+            except ChannelBrokenError as error:
+                raise _ping_failed(CMQCFC.MQRCCF_HOST_NOT_AVAILABLE, str(error)) from None
+            await trio.aclose_forcefully(frames.stream)
+            return
+        if not partner.alive or partner.paused is not None or not partner.chinit:
+            raise _ping_failed(
+                CMQCFC.MQRCCF_HOST_NOT_AVAILABLE,
+                f"AMQ9202E: Remote host '{conn}' not available, retry later",
+            )
+        found = partner.rules.local.channels.get(channel)
+        if found is None or found.channel_type != CMQC.MQCHT_RECEIVER:
+            raise _ping_failed(
+                CMQCFC.MQRCCF_PING_ERROR,
+                f"AMQ9520E: Channel {channel} not defined remotely (at {partner.name})",
+            )
+        await trio.lowlevel.checkpoint()
+
+    async def reset_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        seqnum: int = 1,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]:
+        """RESET CHANNEL(channel) SEQNUM(seqnum) of a sending channel, by IBM's table:
+        PRIVATE on the local or named member, SHARED on the group's sync record (what
+        "on all active queue managers" comes to: one record on
+        SYSTEM.QSG.CHANNEL.SYNCQ). The next message it sends is numbered ``seqnum``
+        and the partner takes that number at the next start. Refused while the
+        channel runs (MQRCCF_CHANNEL_IN_USE) or has a batch in doubt
+        (MQRCCF_CHANNEL_INDOUBT: RESOLVE CHANNEL first, our reading)."""
+
+        def change(sync: ChannelSync) -> None:
+            if sync.in_doubt:
+                raise _ping_failed(
+                    CMQCFC.MQRCCF_CHANNEL_INDOUBT,
+                    f"channel {channel} has a batch in doubt: RESOLVE CHANNEL first "
+                    f"(MQRCCF_CHANNEL_INDOUBT {CMQCFC.MQRCCF_CHANNEL_INDOUBT})",
+                )
+            sync.sequence = channels.following(seqnum, -1)
+            sync.reset = True
+
+        return await self._sync_command("RESET", q_mgr, channel, chldisp, cmdscope, change)
+
+    async def resolve_channel(
+        self,
+        q_mgr: str,
+        channel: str,
+        *,
+        commit: bool,
+        chldisp: str = "DEFAULT",
+        cmdscope: str = "",
+    ) -> list[str]:
+        """RESOLVE CHANNEL(channel) ACTION(COMMIT | BACKOUT) of a sending channel, by
+        IBM's table (as RESET's): its batch in doubt is committed (its messages
+        "deleted from the transmission queue") or backed out ("restored to the
+        transmission queue", to be sent again). "If the resolution specified is not the
+        same as the resolution at the receiving end, messages can be lost or
+        duplicated": the sequence numbers then disagree at the next start (AMQ9526E).
+        Refused while the channel runs (MQRCCF_CHANNEL_IN_USE); nothing in doubt is
+        nothing to do."""
+        doubt: list[bytes] = []
+
+        def change(sync: ChannelSync) -> None:
+            doubt[:] = sync.in_doubt or []
+            if sync.in_doubt and not commit:
+                sync.sequence = channels.following(sync.sequence, -len(sync.in_doubt))
+            sync.in_doubt = None
+
+        return await self._sync_command(
+            "RESOLVE", q_mgr, channel, chldisp, cmdscope, change, doubt if commit else None
+        )
+
+    async def _sync_command(
+        self,
+        verb: str,
+        q_mgr: str,
+        channel: str,
+        chldisp: str,
+        cmdscope: str,
+        change: Callable[[ChannelSync], None],
+        delivered: list[bytes] | None = None,
+    ) -> list[str]:
+        """RESET or RESOLVE (``verb``): ``change`` the sending channel's sync record
+        where its disposition keeps it, on the members IBM's table gives; then take
+        ``delivered`` (a committed batch's MsgIds) off its transmission queue."""
+        qm = self._running(q_mgr)
+        definition = self._sender(qm, channel)
+        disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
+        shared = qm.xmitq_shared(definition)
+        place = sharedchl.group_placement(verb, channel, disposition, cmdscope, q_mgr, shared)
+        if place.disposition == CMQCFC.MQCHLD_PRIVATE:
+            target = self._running(place.on)
+            self._sender(target, channel)
+            agent = target.channels.get(channel)
+            if agent is not None and not agent.ended.is_set():
+                raise ValueError(f"channel {channel} of {target.name} is in use (it runs)")
+            sync = target.syncq.setdefault(channel, ChannelSync())
+            await target.dispatch(lambda now: change(sync), system=True)
+            if delivered:
+                await target.dispatch(
+                    partial(_take_off, target, definition.xmit_q_name, list(delivered)),
+                    system=True,
+                )
+            return [target.name]
+        group = self._sharing_group(qm)
+        await self._not_running_shared(qm, group, channel)
+
+        def shared_change(now: float) -> None:
+            conn = qm.rules.connect(appl_name=channel)
+            try:
+                handle = conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS)
+                keeper = SharedSync(handle, channel)
+                sync = keeper.load(now)
+                change(sync)
+                keeper.save(sync, now)
+                if delivered:
+                    _take_off(qm, definition.xmit_q_name, list(delivered), now, conn)
+            finally:
+                conn.disconnect()
+
+        await qm.dispatch(shared_change, system=True)
+        return [m for m in group.members if m in self.qmgrs and self.qmgrs[m].alive]
+
+    async def _not_running_shared(
+        self, qm: QueueManager, group: QueueSharingGroup, channel: str
+    ) -> None:
+        """A shared channel whose instance runs somewhere in the group is in use
+        (CSQX477E names where)."""
+        status = group.channel_status
+        held = await qm.dispatch(lambda now: status.holder(channel), system=True)
+        if held is None:
+            return
+        owner = self.qmgrs.get(held.owner)
+        agent = owner.channels.get(channel) if owner is not None and owner.alive else None
+        if agent is not None and not agent.ended.is_set():
+            line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
+            raise ValueError(f"channel {channel} of {qm.name} is in use ({line})")
+
+    # ---- the channel initiator's trigger monitor ----------------------------------------
+    def _start_trigger_monitor(self, qm: QueueManager) -> None:
+        """Start ``qm``'s channel initiator trigger monitor on SYSTEM.CHANNEL.INITQ, if
+        the queue is defined there and none runs for this life and channel initiator."""
+        if not qm.alive or not qm.chinit or INITQ not in qm.rules.local.queues:
+            return
+        monitors = self._trigger_monitors()
+        running = monitors.get(qm.name)
+        if running is not None and running[0] == qm.incarnation and not running[1].cancel_called:
+            return
+        scope = trio.CancelScope()
+        monitors[qm.name] = (qm.incarnation, scope)
+        qm.nursery.start_soon(self._trigger_monitor, qm, scope)
+
+    def _trigger_monitors(self) -> dict[str, tuple[int, trio.CancelScope]]:
+        if not hasattr(self, "trigger_monitors"):
+            self.trigger_monitors: dict[str, tuple[int, trio.CancelScope]] = {}
+        return self.trigger_monitors
+
+    def _stopped_shared(self) -> set[tuple[str, str]]:
+        """The shared channels STOP CHANNEL left STOPPED, by (QSG, channel): a trigger
+        does not start them ("Transmission queues and triggering channels")."""
+        if not hasattr(self, "stopped_shared"):
+            self.stopped_shared: set[tuple[str, str]] = set()
+        return self.stopped_shared
+
+    async def _trigger_monitor(self, qm: QueueManager, scope: trio.CancelScope) -> None:
+        """Serve ``qm``'s SYSTEM.CHANNEL.INITQ while its channel initiator runs: each
+        trigger message names a transmission queue (and in TrigData its channel); the
+        channel starts, a shared one by a load-balanced start, "always CHLDISP(SHARED)".
+        A start that finds the channel running (another member's trigger message was
+        first) "fails safely": nothing is done."""
+        with scope:
+            conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name="CHINIT"), system=True)
+            try:
+                initq = await qm.dispatch(
+                    lambda now: conn.open(INITQ, CMQC.MQOO_INPUT_SHARED), system=True
+                )
+                store = initq.repository.store
+                while True:
+                    md = MD()
+                    gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
+                    try:
+                        body = await qm.dispatch(partial(_get, initq, md, gmo), system=True)
+                    except MQMIError as error:
+                        if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                            raise
+                        await self.signals.wait(store, INITQ, math.inf)
+                        continue
+                    try:
+                        tm = TM.unpack(body, md.Encoding)
+                    except MQMIError:
+                        continue  # not a trigger message: nothing to start
+                    await self._triggered(qm, tm)
+            finally:
+                if qm.alive:
+                    with trio.CancelScope(shield=True):
+                        await qm.dispatch(lambda now: conn.disconnect(), system=True)
+
+    async def _triggered(self, qm: QueueManager, tm: TM) -> None:
+        """Start the channel a trigger message is for, if it may start."""
+        queue = tm.QName.decode("latin-1").strip()
+        name = tm.TriggerData.decode("latin-1").strip()
+        senders = [
+            d
+            for d in qm.rules.local.channels.values()
+            if d.channel_type == CMQC.MQCHT_SENDER
+            and (d.name == name if name else d.xmit_q_name == queue)
+        ]
+        if not senders:
+            return
+        definition = senders[0]
+        group = qm.rules.qsg
+        shared = qm.xmitq_shared(definition)
+        if shared and group is not None:
+            if (group.name, definition.name) in self._stopped_shared():
+                return
+        elif self.channel_board.state(qm.name, definition.name) == "STOPPED":
+            return
+        chldisp = "SHARED" if shared else "PRIVATE"
+        # Running already, or no channel initiator can take it: the start fails safely.
+        with suppress(ValueError, MQMIError):
+            await self.start_channel(qm.name, definition.name, chldisp=chldisp)
 
     async def start_shared_channels(self) -> None:
         """The world's start: each shared sender channel defined on a running member is
@@ -213,6 +500,8 @@ class SharedChannels(FaultInjection):
                     started.add(definition.name)
                     target = self._most_suitable(group, definition.name)
                     await self._start_shared(group, target, definition.name, CMQCFC.MQCHLD_SHARED)
+        for qm in self.qmgrs.values():
+            self._start_trigger_monitor(qm)
 
     # ---- the shared channel status, as DISPLAY CHSTATUS reads it ------------------------
     def shared_instances(self, q_mgr: str) -> dict[str, SharedInstance]:
@@ -294,6 +583,9 @@ class SharedChannels(FaultInjection):
         if not qm.chinit:
             raise ValueError(qm.chinit_down())
         qm.chinit = False  # first: ending agents keep their shared claims
+        monitor = self._trigger_monitors().pop(qm.name, None)
+        if monitor is not None:
+            monitor[1].cancel()
         now = trio.current_time()
         for name, agent in list(qm.channels.items()):
             if not agent.ended.is_set() and not agent.scope.cancel_called:
@@ -309,6 +601,7 @@ class SharedChannels(FaultInjection):
         """Restart, on ``qm``, the shared instances the group's status says it runs
         (after its restart or its channel initiator's: FIXSHARED ones, and any SHARED
         one no survivor could take)."""
+        self._start_trigger_monitor(qm)
         group = qm.rules.qsg
         if group is None or not qm.chinit:
             return
@@ -456,6 +749,36 @@ class SharedChannels(FaultInjection):
         if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
             raise ValueError(f"{qm.name} has no sender channel {channel}")
         return definition
+
+
+def _get(handle: Any, md: MD, gmo: GMO, now: float) -> bytes:
+    return handle.get(None, md, gmo, now=now)  # type: ignore[no-any-return]
+
+
+def _ping_failed(reason: int, text: str) -> MQMIError:
+    return MQMIError(CMQC.MQCC_FAILED, reason, text)
+
+
+def _take_off(
+    qm: QueueManager, xmitq: str, msg_ids: list[bytes], now: float, conn: Any = None
+) -> None:
+    """A committed batch's messages off the transmission queue, by MsgId (RESOLVE
+    CHANNEL ACTION(COMMIT)): "deleted from the transmission queue"."""
+    own = conn is None
+    conn = conn or qm.rules.connect(appl_name="RESOLVE")
+    try:
+        handle = conn.open(xmitq, CMQC.MQOO_INPUT_SHARED)
+        for msg_id in msg_ids:
+            gmo = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
+            try:
+                handle.get(None, MD(MsgId=msg_id), gmo, now=now)
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+        handle.close()
+    finally:
+        if own:
+            conn.disconnect()
 
 
 def _release(status: sharedchl.SharedChannelStatus, channel: str, owner: str, now: float) -> bool:

@@ -84,7 +84,7 @@ async def test_what_the_console_does_not_simulate_is_refused_with_csq9001e(
             ("DISPLAY AUTHINFO(*)", "AUTHINFO"),
             ("DISPLAY THREAD(*)", "THREAD"),
             ("DISPLAY QSTATUS(APP.SHARED) QTIME", "QTIME"),
-            ("DISPLAY CHSTATUS(*) SAVED", "SAVED"),
+            ("DISPLAY CHSTATUS(*) MONITOR", "MONITOR"),
             ("STOP CHANNEL(QM1.TO.QM3) MODE(FORCE)", "MODE"),
             ("STOP CHANNEL(QM1.TO.QM3) STATUS(INACTIVE)", "STATUS"),
             ("START CMDSERV", "CMDSERV"),

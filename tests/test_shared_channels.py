@@ -171,15 +171,22 @@ async def test_a_fixshared_channel_does_not_move_and_restarts_with_its_member(
 async def test_display_chstatus_of_a_shared_channel_from_any_member_names_its_owner(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
-    # DISPLAY CHSTATUS: "QMNAME ... the queue manager that owns the channel instance".
+    # DISPLAY CHSTATUS SHORT, "the status of the queue sharing group": "QMNAME ... the
+    # queue manager that owns the channel instance"; CURRENT (Table 1): "current shared
+    # channels on the local queue manager", so only the member that runs it.
     async with qsg.start(shared_sender(), seed=3, **cf_mode) as world:  # type: ignore[arg-type]
         await trio.sleep(1)
         running = owner(world)
+        other = "QM2" if running == "QM1" else "QM1"
         for member in ("QM1", "QM2"):
-            reply = await command(world, member, "DISPLAY CHSTATUS(QSG.TO.QM3)")
+            reply = await command(world, member, "DISPLAY CHSTATUS(QSG.TO.QM3) SHORT")
             text = " ".join(reply.lines)
             assert "CHLDISP(SHARED)" in text and f"QMNAME({running})" in text, text
-            assert "STATUS(RUNNING)" in text, text
+            assert "STATUS(RUNNING)" in text and " SHORT " in text, text
+        here = await command(world, running, "DISPLAY CHSTATUS(QSG.TO.QM3)")
+        assert "CURRENT" in " ".join(here.lines) and "MSGS(" in " ".join(here.lines)
+        elsewhere = await command(world, other, "DISPLAY CHSTATUS(QSG.TO.QM3) CURRENT")
+        assert elsewhere.lines[0].startswith("CSQM125I"), elsewhere.lines  # not found there
 
 
 async def test_a_second_instance_of_a_shared_channel_is_refused_with_csqx477e(

@@ -215,8 +215,16 @@ def draw(
             kinds.append(kind)
             for _ in range(later.randint(1, 2)):
                 at = round(later.uniform(0.0, window * 0.9), 3)
-                faults.append(_fault(kind, later, targets, at, None))
+                # The kinds that last a while are cut to end inside the window.
+                left = round(window - at - 0.001, 3)
+                faults.append(_fault(kind, later, targets, at, left))
     return kinds, tuple(sorted(faults, key=lambda f: f.at))
+
+
+def _within(lasts: float, longest: float | None) -> float:
+    """A fault's own length cut to the longest the window leaves it (``draw``'s
+    ``duration``): every transient fault is undone inside the window."""
+    return lasts if longest is None else min(lasts, longest)
 
 
 def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float | None) -> Fault:
@@ -267,11 +275,11 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
         member, facility = rng.choice(t.facilities)
         lasts = round(rng.uniform(0.5, 5.0), 3)
         return Fault(at, "facility_fail", qmgr=member, facility=facility, duration=lasts)
-    if kind in ("stop_chinit", "kill_chinit"):  # START CHINIT within the run
-        lasts = round(rng.uniform(0.5, 10.0), 3)
+    if kind in ("stop_chinit", "kill_chinit"):  # START CHINIT within the window
+        lasts = _within(round(rng.uniform(0.5, 10.0), 3), duration)
         return Fault(at, kind, qmgr=rng.choice(t.shared), duration=lasts)
     if kind == "stop_listener":
-        lasts = round(rng.uniform(0.5, 10.0), 3)
+        lasts = _within(round(rng.uniform(0.5, 10.0), 3), duration)
         return Fault(at, kind, qmgr=rng.choice(t.listening), duration=lasts)
     if kind == "rogue_partner":
         q_mgr, channel = rng.choice(t.senders)

@@ -154,6 +154,50 @@ def placement(
     raise conflict(f"CHLDISP({name}) is not DEFAULT, PRIVATE, SHARED or FIXSHARED")
 
 
+def group_placement(
+    verb: str,
+    channel: str,
+    disposition: int,
+    cmdscope: str,
+    here: str,
+    xmitq_shared: bool,
+) -> Placement:
+    """Where RESET or RESOLVE CHANNEL (``verb``) of a sending channel runs, by IBM's
+    tables ("RESET CHANNEL", "RESOLVE CHANNEL"): PRIVATE on the local or the named
+    member (not ``*``); SHARED "on all active queue managers" (``"*"``), CMDSCOPE
+    blank or the local member only. FIXSHARED (a DEFCDISP's) is taken as SHARED: the
+    channel is shared either way. A private command on a sender whose transmission
+    queue is shared, or a shared one on one whose queue is not, has the wrong
+    disposition, as for START CHANNEL. Every refusal is 3211."""
+    scope = cmdscope.strip()
+    if disposition == CMQCFC.MQCHLD_FIXSHARED:
+        disposition = CMQCFC.MQCHLD_SHARED
+    if disposition == CMQCFC.MQCHLD_PRIVATE:
+        if xmitq_shared:
+            raise conflict(
+                f"channel {channel} has a shared transmission queue: it is a shared channel, "
+                f"{verb} it CHLDISP(SHARED) (MQRCCF_DISPOSITION_CONFLICT 3211)"
+            )
+        if scope == "*":
+            raise conflict(
+                f"{verb} CHANNEL is not allowed with CMDSCOPE(*) (MQRCCF_DISPOSITION_CONFLICT 3211)"
+            )
+        return Placement(scope or here, disposition)
+    if disposition != CMQCFC.MQCHLD_SHARED:
+        raise conflict(f"CHLDISP({NAMES.get(disposition, disposition)}) is not PRIVATE or SHARED")
+    if not xmitq_shared:
+        raise conflict(
+            f"channel {channel}'s transmission queue is not a shared queue: CHLDISP(SHARED) "
+            f"is the wrong disposition for it (MQRCCF_DISPOSITION_CONFLICT 3211)"
+        )
+    if scope and scope != here:
+        raise conflict(
+            f"CHLDISP(SHARED) is not allowed with CMDSCOPE({scope}) "
+            f"(MQRCCF_DISPOSITION_CONFLICT 3211)"
+        )
+    return Placement("*", disposition)
+
+
 # ---- the load-balanced start -------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class ChinitLoad:
@@ -288,6 +332,7 @@ __all__ = [
     "SharedChannelStatus",
     "SharedInstance",
     "conflict",
+    "group_placement",
     "in_use_line",
     "most_suitable",
     "no_channel_initiator",

@@ -34,21 +34,25 @@ OPEN_OPTIONS = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT | CMQC.MQOO_BROWSE
 
 @dataclass(frozen=True, slots=True)
 class SyncRecord:
-    """A sending channel's sequence number and its batch in doubt (None: none)."""
+    """A sending channel's sequence number and its batch in doubt (None: none); and
+    whether a RESET CHANNEL is yet to be told to its partner at the next start."""
 
     sequence: int = 0
     in_doubt: tuple[bytes, ...] | None = None
+    reset: bool = False
 
     def encode(self) -> bytes:
         doubt = "-" if self.in_doubt is None else ",".join(m.hex() for m in self.in_doubt)
-        return f"{self.sequence};{doubt}".encode("ascii")
+        return f"{self.sequence};{doubt}{';R' if self.reset else ''}".encode("ascii")
 
     @classmethod
     def decode(cls, data: bytes) -> SyncRecord:
-        sequence, _, doubt = data.decode("ascii").partition(";")
+        sequence, _, rest = data.decode("ascii").partition(";")
+        doubt, _, reset = rest.partition(";")
         if doubt == "-":
-            return cls(int(sequence))
-        return cls(int(sequence), tuple(bytes.fromhex(m) for m in doubt.split(",") if m))
+            return cls(int(sequence), reset=reset == "R")
+        ids = tuple(bytes.fromhex(m) for m in doubt.split(",") if m)
+        return cls(int(sequence), ids, reset == "R")
 
 
 def record_id(channel: str, receiving: bool = False) -> bytes:

@@ -102,14 +102,25 @@ def channel(view: ChannelView) -> Attributes:
     return shown(view.definition, "CHANNEL")
 
 
-def channel_status(view: ChannelView) -> Attributes:
-    """DISPLAY CHSTATUS: the current status of a channel instance."""
+def channel_status(view: ChannelView, *, saved: bool = False) -> Attributes:
+    """DISPLAY CHSTATUS: the current status of a channel instance, or (``saved``) its
+    common status fields alone, as SAVED shows them."""
     d = view.definition
-    return [
+    ident: Attributes = [
         ("CHSTATUS", d.name),
         ("CHLDISP", view.disposition),
         ("XMITQ", d.xmit_q_name),
         ("CONNAME", d.conn_name),
+    ]
+    if saved:
+        return [
+            *ident,
+            ("SAVED", None),
+            ("CHLTYPE", CHANNEL_TYPES[d.channel_type]),
+            ("STATUS", view.status),
+        ]
+    return [
+        *ident,
         ("CURRENT", None),
         ("CHLTYPE", CHANNEL_TYPES[d.channel_type]),
         ("STATUS", view.status),
@@ -118,6 +129,22 @@ def channel_status(view: ChannelView) -> Attributes:
         ("BATCHES", view.batches),
         ("BATCHSZ", d.batch_size),
         *((("QMNAME", view.q_mgr),) if view.q_mgr else ()),
+    ]
+
+
+def channel_short_status(view: ChannelView, here: str = "") -> Attributes:
+    """DISPLAY CHSTATUS SHORT: a channel instance as the group's shared status has it
+    (z/OS reads it from Db2): its STATUS and QMNAME, the queue manager that runs it
+    (``here``, the displaying one, for a private instance)."""
+    d = view.definition
+    return [
+        ("CHSTATUS", d.name),
+        ("CHLDISP", view.disposition),
+        ("XMITQ", d.xmit_q_name),
+        ("CONNAME", d.conn_name),
+        ("SHORT", None),
+        ("STATUS", view.status),
+        ("QMNAME", view.q_mgr or here),
     ]
 
 
@@ -220,6 +247,7 @@ __all__ = [
     "cf_status",
     "cf_structure",
     "channel",
+    "channel_short_status",
     "channel_status",
     "handle_status",
     "process",

@@ -54,6 +54,9 @@ VERBS = {
     "STA": "START",
     "STOP": "STOP",
     "RESET": "RESET",
+    "PING": "PING",
+    "RESOLVE": "RESOLVE",
+    "RES": "RESOLVE",
     "BACKUP": "BACKUP",
     "RECOVER": "RECOVER",
     "REC": "RECOVER",
@@ -176,7 +179,7 @@ def _parsed(items: list[lexer.Item]) -> Parsed:
         except DisplayError as error:
             return Parsed(what, error=(error.message, error.text))
         return Parsed(request.verb, request=request)
-    if verb in _STRUCTURE_OPTIONS:
+    if verb in _STRUCTURE_OPTIONS and not (verb == "RESET" and noun == "CHANNEL"):
         return _parse_structure(verb, items)
     scoped = [item for item in items if item.word == "CMDSCOPE"]
     if len(scoped) > 1:
@@ -196,7 +199,7 @@ def _parsed(items: list[lexer.Item]) -> Parsed:
 def _parse_rest(verb: str, what: str, items: list[lexer.Item]) -> Parsed:
     if verb == "CLEAR":
         return _parse_clear(items)
-    if verb in ("START", "STOP"):
+    if verb in ("START", "STOP", "PING", "RESET", "RESOLVE"):
         return _parse_channel(verb, items)
     try:
         command = reader.from_items(items, "<command>")
@@ -218,12 +221,15 @@ def _parse_clear(items: list[lexer.Item]) -> Parsed:
 
 
 def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
-    """START CHANNEL(name) and STOP CHANNEL(name), of a sender channel, with CHLDISP
-    and CMDSCOPE; START CHINIT and STOP CHINIT [SHARED(RESTART | STOP)]."""
+    """START, STOP, PING, RESET and RESOLVE CHANNEL(name), of a sender channel, with
+    CHLDISP and CMDSCOPE (and PING's DATALEN, RESET's SEQNUM, RESOLVE's ACTION); START
+    CHINIT and STOP CHINIT [SHARED(RESTART | STOP)]."""
     what = f"{verb} CHANNEL"
-    if len(items) > 1 and items[1].word == "CHINIT" and items[1].value is None:
+    ends = verb in ("START", "STOP")
+    if ends and len(items) > 1 and items[1].word == "CHINIT" and items[1].value is None:
         return _parse_chinit(verb, items)
-    if len(items) > 1 and items[1].word in ("LISTENER", "LSTR") and items[1].value is None:
+    listener = len(items) > 1 and items[1].word in ("LISTENER", "LSTR")
+    if ends and listener and items[1].value is None:
         return _parse_listener(verb, items)
     if len(items) < 2 or schema.OBJECT_TYPES.get(items[1].word) != "CHANNEL":
         word = items[1].word if len(items) > 1 else "CHANNEL"
@@ -232,20 +238,44 @@ def _parse_channel(verb: str, items: list[lexer.Item]) -> Parsed:
     if not items[1].value:
         return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'CHANNEL' IS MISSING"))
     given: dict[str, str] = {}
+    dispositions, option = _CHANNEL_OPTIONS.get(verb, (_ALL_CHLDISP, None))
     for item in items[2:]:
         value = (item.value or "").strip().upper()
-        if item.word == "CHLDISP" and value in ("DEFAULT", "PRIVATE", "SHARED", "FIXSHARED"):
+        if item.word == "CHLDISP" and value in dispositions:
             given["CHLDISP"] = value
         elif item.word == "CMDSCOPE" and item.value is not None:
             given["CMDSCOPE"] = "" if value in ("", "' '") else value
+        elif option is not None and item.word == option[0] and option[1](value):
+            given["OPTION"] = value
         else:
             return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
+    if verb == "RESOLVE" and "OPTION" not in given:
+        return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'ACTION' IS MISSING"))
     return Parsed(
         what,
         channel=items[1].value,
         chldisp=given.get("CHLDISP", ""),
         cmdscope=given.get("CMDSCOPE", ""),
+        option=given.get("OPTION", ""),
     )
+
+
+def _in(low: int, high: int) -> Callable[[str], bool]:
+    return lambda value: value.isdigit() and low <= int(value) <= high
+
+
+_ALL_CHLDISP = ("DEFAULT", "PRIVATE", "SHARED", "FIXSHARED")
+#: PING, RESET and RESOLVE CHANNEL: the CHLDISP each takes ("PING CHANNEL", "RESET
+#: CHANNEL", "RESOLVE CHANNEL" on z/OS: no FIXSHARED for the last two) and its own
+#: keyword: DATALEN(16-32768), SEQNUM(1-999999999), ACTION(COMMIT | BACKOUT).
+_CHANNEL_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, Callable[[str], bool]] | None]] = {
+    "PING": (_ALL_CHLDISP, ("DATALEN", _in(16, 32768))),
+    "RESET": (("DEFAULT", "PRIVATE", "SHARED"), ("SEQNUM", _in(1, 999_999_999))),
+    "RESOLVE": (
+        ("DEFAULT", "PRIVATE", "SHARED"),
+        ("ACTION", lambda value: value in ("COMMIT", "BACKOUT")),
+    ),
+}
 
 
 #: START LISTENER's keywords with nothing to simulate.
@@ -648,7 +678,9 @@ def _done(me: str, verb: str, family: str = "DISPLAY") -> str:
 
 
 def _failed(me: str, verb: str, *reasons: str) -> Reply:
-    csect = _CSECT.get(verb.split()[0] if verb else "", "CSQ9SCND")
+    words = verb.split()
+    channel = len(words) > 1 and words[1] == "CHANNEL"  # RESET CHANNEL is not CSQMRCFS's
+    csect = _CSECT["CHANNEL"] if channel else _CSECT.get(words[0] if words else "", "CSQ9SCND")
     ending = f"CSQ9023E {me} {csect} ' {verb}' ABNORMAL COMPLETION"
     return Reply((*reasons, ending), failed=True)
 

@@ -96,6 +96,8 @@ TYPES = {
     "CFSTATUS": ("SUMMARY", "CONNECT", "BACKUP", "SMDS"),
     "CONN": connections.TYPES,
 }
+#: DISPLAY CHSTATUS's status types (CURRENT is the default).
+STATUS_TYPES = ("CURRENT", "SAVED", "SHORT")
 OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL")
 #: QSGDISP(...) as DISPLAY takes it, per family: the dispositions each value selects
 #: (IBM: "DISPLAY QUEUE", "DISPLAY CHANNEL", "DISPLAY PROCESS", "DISPLAY NAMELIST",
@@ -180,6 +182,7 @@ class Request:
     cmdscope: str = ""  # "", "*" or a queue manager's name
     selectors: tuple[tuple[str, str], ...] = field(default=())  # e.g. CFSTRUCT(APP*)
     qsgdisp: str = "LIVE"  # QSGDISP(...): which dispositions (``DISPOSITIONS``)
+    chldisp: str = "ALL"  # DISPLAY CHSTATUS's CHLDISP(ALL | PRIVATE | SHARED)
 
     @property
     def verb(self) -> str:
@@ -225,7 +228,7 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
     known = KEYWORDS[_kind(object_type)]
     everything, where, kind_type, cmdscope = False, None, "", ""
     wanted: list[str] = []
-    qsgdisp = "LIVE"
+    qsgdisp, chldisp = "LIVE", "ALL"
     selectors: list[tuple[str, str]] = []
     seen: set[str] = set()
     for word, val, _quoted in words[1:]:
@@ -246,6 +249,14 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
             if val not in DISPOSITIONS[_kind(object_type)]:
                 raise DisplayError("CSQ9001E", f"'QSGDISP({val})' IS INVALID")
             qsgdisp = val
+        elif object_type == "CHSTATUS" and val is None and word in STATUS_TYPES:
+            if kind_type:  # CURRENT, SAVED and SHORT are one choice
+                raise DisplayError("CSQ9001E", f"'{word}' IS INVALID")
+            kind_type = word
+        elif object_type == "CHSTATUS" and word == "CHLDISP" and val is not None:
+            if val not in ("ALL", "PRIVATE", "SHARED"):
+                raise DisplayError("CSQ9001E", f"'CHLDISP({val})' IS INVALID")
+            chldisp = val
         elif object_type == "QMGR" and val is None and word in DISPLAY_GROUPS:
             wanted.extend(DISPLAY_GROUPS[word])  # DISPLAY QMGR EVENT: the event switches
         elif word in known or word in _BARE:
@@ -265,6 +276,7 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
         cmdscope,
         tuple(selectors),
         qsgdisp,
+        chldisp,
     )
 
 
@@ -384,9 +396,7 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
         for name, obj in (snap.group or {}).get("CHANNEL", {}).items():
             yield message, name, A.channel(ChannelView(obj))
     elif kind == "CHSTATUS":
-        for name, channel in snap.channels.items():
-            if channel.status != "INACTIVE":  # a channel that never ran has no status
-                yield message, name, A.channel_status(channel)
+        yield from _channel_statuses(request, snap, message)
     elif kind == "QMGR":
         yield message, snap.q_mgr, A.qmgr(snap)
     elif kind == "CFSTRUCT":
@@ -411,6 +421,27 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
             yield message, name, A.shown(record, kind)
 
 
+def _channel_statuses(
+    request: Request, snap: Snapshot, message: str
+) -> Iterable[tuple[str, str, A.Attributes]]:
+    """DISPLAY CHSTATUS by IBM's CHLDISP x status type tables (z/OS, "DISPLAY
+    CHSTATUS"): CURRENT (the default) shows the instances that run on this queue
+    manager, a shared one only where it runs; SHORT shows, besides this queue manager's
+    private instances, every shared instance of the group, from its shared status,
+    with QMNAME of the member that runs it; SAVED, the status kept when an instance
+    ended. CHLDISP(PRIVATE) and CHLDISP(SHARED) keep one kind (FIXSHARED is shared)."""
+    for name, channel in snap.channels.items():
+        if channel.status == "INACTIVE":  # a channel that never ran has no status
+            continue
+        shared = channel.disposition != "PRIVATE"
+        if request.chldisp == ("SHARED" if not shared else "PRIVATE"):
+            continue
+        if request.type == "SHORT":
+            yield message, name, A.channel_short_status(channel, snap.q_mgr)
+        elif not shared or channel.q_mgr == snap.q_mgr:
+            yield message, name, A.channel_status(channel, saved=request.type == "SAVED")
+
+
 def _keywords(*lists: A.Attributes) -> frozenset[str]:
     words = {k for attrs in lists for k, _ in attrs}
     return frozenset(words | {_BARE.get(w, w) for w in words})
@@ -432,7 +463,11 @@ def _samples() -> dict[str, frozenset[str]]:
         ),
         "QSTATUS": _keywords(A.queue_status(local), A.handle_status(local, _SAMPLE_HANDLE)),
         "CHANNEL": _keywords(*(A.channel(view) for view in channels)),
-        "CHSTATUS": _keywords(A.channel_status(channel)),
+        "CHSTATUS": _keywords(
+            A.channel_status(channel),
+            A.channel_status(channel, saved=True),
+            A.channel_short_status(channel),
+        ),
         "QMGR": _keywords(A.qmgr(snap)),
         "CFSTRUCT": _keywords(A.cf_structure(structure)),
         "CFSTATUS": _keywords(

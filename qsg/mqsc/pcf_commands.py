@@ -42,6 +42,7 @@ def process(
     *,
     response_id: bytes = NO_RESPONSE_ID,
     scoped: bool = False,
+    handler: Handler | None = None,
 ) -> list[bytes]:
     """The reply messages to one PCF request ``data`` (its MQMD Encoding given).
 
@@ -54,7 +55,8 @@ def process(
     MQCACF_RESPONSE_Q_MGR_NAME (``qm``'s name), as IBM's "Extended responses" says
     every extended response does. ``scoped``: the request was sent here by a command
     scope (``qsg.mqsc.pcf_scope``), so its CommandScope is not this queue manager's
-    to check."""
+    to check. ``handler``: the command's answer when the actors ran it (a channel
+    command, ``qsg.mqsc.pcf_channels``), instead of this module's own."""
     command, extended = 0, False
     try:
         message = decode(data, encoding)
@@ -62,7 +64,7 @@ def process(
         extended = message.header.type == F.MQCFT_COMMAND_XR
         if scoped:
             message = without_scope(message)
-        handler = _COMMANDS.get(command)
+        handler = handler or _COMMANDS.get(command)
         if handler is None:
             raise PCFError(F.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not served")
         replies = handler(message, qm, snapshot)

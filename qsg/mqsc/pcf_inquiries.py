@@ -169,16 +169,46 @@ def inquire_channel_status(message: Message, qm: QMgr, snapshot: Snapshot) -> Re
     name = p.string(F.MQCACH_CHANNEL_NAME, required=True) or ""
     instance = p.integer(F.MQIACH_CHANNEL_INSTANCE_TYPE)
     everything, wanted = attributes_wanted("CHSTATUS", p.integers(F.MQIACH_CHANNEL_INSTANCE_ATTRS))
+    disposition = p.integer(F.MQIACH_CHANNEL_DISP)
     scope(p, qm)
     p.done()
-    if instance not in (None, CMQC.MQOT_CURRENT_CHANNEL):
+    if instance not in _INSTANCE_TYPES:
         raise PCFError(
-            F.MQRCCF_CFIN_PARM_ID_ERROR,
-            "only current channel status is kept",
+            F.MQRCCF_PARM_VALUE_ERROR,
+            f"ChannelInstanceType {instance}: MQOT_CURRENT_CHANNEL, _SAVED_ or _SHORT_",
             F.MQIACH_CHANNEL_INSTANCE_TYPE,
         )
-    request = Request("CHSTATUS", name, everything, wanted)
+    if disposition not in _STATUS_DISPOSITIONS:
+        raise PCFError(
+            F.MQRCCF_PARM_VALUE_ERROR,
+            f"ChannelDisposition {disposition}: MQCHLD_ALL, _PRIVATE or _SHARED",
+            F.MQIACH_CHANNEL_DISP,
+        )
+    request = Request(
+        "CHSTATUS",
+        name,
+        everything,
+        wanted,
+        type=_INSTANCE_TYPES[instance],
+        chldisp=_STATUS_DISPOSITIONS[disposition],
+    )
     return _objects(request, snapshot, F.MQRCCF_CHL_STATUS_NOT_FOUND)
+
+
+#: Inquire Channel Status's ChannelInstanceType and ChannelDisposition as DISPLAY
+#: CHSTATUS's CURRENT, SAVED, SHORT and CHLDISP (IBM, "Inquire Channel Status").
+_INSTANCE_TYPES = {
+    None: "",
+    CMQC.MQOT_CURRENT_CHANNEL: "CURRENT",
+    CMQC.MQOT_SAVED_CHANNEL: "SAVED",
+    CMQC.MQOT_SHORT_CHANNEL: "SHORT",
+}
+_STATUS_DISPOSITIONS = {
+    None: "ALL",
+    F.MQCHLD_ALL: "ALL",
+    F.MQCHLD_PRIVATE: "PRIVATE",
+    F.MQCHLD_SHARED: "SHARED",
+}
 
 
 def inquire_q_mgr(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:

@@ -90,10 +90,19 @@ QSTATUS: dict[str, Name] = {
 CHANNEL: dict[str, Name] = _family(("CHANNEL",))
 CHSTATUS: dict[str, Name] = {
     "CHSTATUS": CHANNEL["CHANNEL"],
-    "CHLDISP": _i(F.MQIACH_CHANNEL_DISP, {"PRIVATE": F.MQCHLD_PRIVATE}),
+    "CHLDISP": _i(
+        F.MQIACH_CHANNEL_DISP,
+        {
+            "PRIVATE": F.MQCHLD_PRIVATE,
+            "SHARED": F.MQCHLD_SHARED,
+            "FIXSHARED": F.MQCHLD_FIXSHARED,
+        },
+    ),
     "XMITQ": CHANNEL["XMITQ"],
     "CONNAME": CHANNEL["CONNAME"],
     "CURRENT": _i(F.MQIACH_CHANNEL_INSTANCE_TYPE, {"CURRENT": CMQC.MQOT_CURRENT_CHANNEL}),
+    "SAVED": _i(F.MQIACH_CHANNEL_INSTANCE_TYPE, {"SAVED": CMQC.MQOT_SAVED_CHANNEL}),
+    "SHORT": _i(F.MQIACH_CHANNEL_INSTANCE_TYPE, {"SHORT": CMQC.MQOT_SHORT_CHANNEL}),
     "CHLTYPE": CHANNEL["CHLTYPE"],
     "STATUS": _i(
         F.MQIACH_CHANNEL_STATUS,
@@ -111,6 +120,7 @@ CHSTATUS: dict[str, Name] = {
     "MSGS": _i(F.MQIACH_MSGS),
     "BATCHES": _i(F.MQIACH_BATCHES),
     "BATCHSZ": CHANNEL["BATCHSZ"],
+    "QMNAME": _s(CMQC.MQCA_Q_MGR_NAME, 48),  # the member that runs a shared instance
 }
 QMGR: dict[str, Name] = _family(("QMGR",))
 CFSTRUCT: dict[str, Name] = _family(("CFSTRUCT",))
