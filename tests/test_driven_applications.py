@@ -184,6 +184,9 @@ in_process = true
 sample_interval = 10
 [qsg.QSG1]
 members = ["QM1", "QM2"]
+# No IGQ agent (it comes with IBM's CSQ4INSS objects): woken at the outage's instants,
+# its batch fails as the applications' calls do (RETRYING), a tie with theirs.
+system_objects = false
 mqsc = '''
 DEFINE CFSTRUCT(APP1) CFLEVEL(5)
 DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
