@@ -208,6 +208,16 @@ def test_mqsc_defines_and_displays_cfconlos_on_the_structure_and_the_queue_manag
     assert run("ALTER QMGR CFCONLOS(ASQMGR)").failed  # only a structure's may be ASQMGR
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "The application's next call on the structure's queues gets 2345, its calls on other "
+    "queues still work, and its MQCMIT answers MQRC_BACKED_OUT (2003) with the whole unit "
+    "of work backed out, its private queues' part too.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "A unit of work that already had work on the lost structure loses that work at once",
+)
 async def test_tolerate_backs_out_a_unit_of_work_already_holding_work_on_the_lost_structure(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
