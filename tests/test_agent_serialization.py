@@ -1,0 +1,61 @@
+"""MQ's own agents on shared queues serialize with connection tags (issue 48).
+
+IBM MQ for z/OS, "Channels and serialization" and "The intra-group queuing agent and
+Serialization": after a member's failure, shared-queue peer recovery is asynchronous,
+so a channel (or the member's IGQ agent) could start again before it ends and process
+committed messages ahead of the ones still being recovered. To keep the order, message
+channel agents that process messages on shared queues, and the IGQ agent, "serialize
+access to shared queues by issuing the MQCONNX API call"; an attempt while peer recovery
+is still in progress fails, an error message is issued, and the agent goes into retry
+state, to start at a retry once peer recovery is complete. qsg's agents connect with
+MQCNO_RESTRICT_CONN_TAG_QSG and a tag of their own (``conntag.agent_options``), kept in
+the group's connection-tag registry; the tests play it on both stores.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from qsg import CMQC, OD, QMgr
+from qsg.core import conntag, igq
+from qsg.core.igq_agent import Agent
+from qsg.core.objects import CFStructure
+from qsg.core.sharing import QueueSharingGroup
+from qsg.mqsc.reader import load
+from tests.claims import keeps
+from tests.helpers import put
+
+GROUP_XMITQ = (
+    "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL)"
+    " USAGE(XMITQ) INDXTYPE(CORRELID)"
+)
+
+
+@pytest.mark.usefixtures("each_store")
+def test_a_members_igq_agent_waits_in_retry_for_the_peer_recovery_of_its_earlier_life() -> None:
+    """ "An attempt, by the IGQ agent to serialize access to shared queues while peer
+    recovery is still in progress might fail. An error message is issued and the IGQ
+    agent is put into retry state. When queue manager peer recovery is complete ... the
+    IGQ agent can start." QM2's agent of a life that failed holds its tag; the agent of
+    QM2's next life is refused (2271) and retries, and delivers once QM1's peer recovery
+    of that life has resolved it."""
+    qsg = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=qsg), QMgr("QM2", qsg=qsg)
+    qm1.define_structure(CFStructure("CSQSYSAPPL", recover=True))
+    load(qm1, GROUP_XMITQ + "\nALTER QMGR IGQ(ENABLED)")
+    qm2.define_queue("APP.IN")
+    to_qm2 = qm1.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2"), CMQC.MQOO_OUTPUT)
+    earlier = Agent(qm2)
+    assert earlier.batch(1.0).delivered == []  # connected, its tag held: then QM2 fails
+    tag = conntag.agent_options("IGQ", "QM2", "QM2").tag
+    (held,) = qsg.shared.store.conn_tags(tag).uses
+    assert (held.q_mgr, held.option) == ("QM2", CMQC.MQCNO_RESTRICT_CONN_TAG_QSG)
+    put(to_qm2, b"after the failure", 2.0)
+    qm2.incarnation += 1  # QM2's next life, started before peer recovery ends
+    restarted = Agent(qm2)
+    refused = restarted.batch(3.0)
+    assert refused.delivered == [] and "2271" in refused.retry, refused.retry
+    assert "peer recovery" in refused.retry
+    assert qm1.depth(igq.IGQ_XMITQ) == 1
+    qm1.recover_peer("QM2", qm2.incarnation - 1)
+    assert len(restarted.batch(4.0).delivered) == 1
