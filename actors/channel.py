@@ -72,7 +72,7 @@ from actors.wire import (
 from coupling.errors import FACILITY_REASONS
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC, CMQCFC
-from qsg.core import bugs, channels, chlevents, expiry, sharedsync
+from qsg.core import bugs, channels, chlevents, conntag, expiry, sharedsync
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
@@ -257,8 +257,17 @@ async def run_sender(
     receiver ends the channel for a message it can neither put nor dead-letter, stop.
     A ``shared`` channel keeps its sync record on SYSTEM.QSG.CHANNEL.SYNCQ
     (``SharedSync``), so that an instance started on another member (``recovering``
-    one a failed member ran) carries on from it."""
-    conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
+    one a failed member ran) carries on from it, once its connection is serialized
+    (``_serialized``)."""
+    if shared:
+        serialized = await _serialized(qm, definition)
+        if serialized is None:
+            return
+        conn = serialized
+    else:
+        conn = await qm.dispatch(
+            lambda now: qm.rules.connect(appl_name=definition.name), system=True
+        )
     xmitq = await qm.dispatch(
         lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
     )
@@ -334,6 +343,38 @@ async def run_sender(
             # Stopped, not killed: the agent's connection ends and its gets go back to
             # the transmission queue; a batch in doubt is settled at the next start.
             await _let_go(qm, conn)
+
+
+async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) -> Any | None:
+    """The connection of a shared channel's sending MCA, serialized by its connection
+    tag (IBM, "Channels and serialization": MCAs that process messages on shared queues
+    "serialize their access to these queues by issuing the MQCONNX API call", so that a
+    channel restarted elsewhere processes no committed message ahead of those peer
+    recovery is still restoring). Refused while a failed member's life holds the tag,
+    the channel says why and retries at its retry intervals (RETRYING), and stops once
+    they are exhausted (None)."""
+    cno = conntag.agent_options("CHL", definition.name, qm.name)
+    attempt = 0
+    while True:
+        try:
+            return await qm.dispatch(
+                lambda now: qm.rules.connect(appl_name=definition.name, cno=cno), system=True
+            )
+        except MQMIError as error:
+            if error.reason not in conntag.NOT_YET:
+                raise
+            why = (
+                f"channel {definition.name} cannot serialize its access to shared queues: "
+                f"shared queue peer recovery is in progress ({error})"
+            )
+        wire.log.error("%s: %s", qm.name, why)
+        attempt += 1
+        wait = definition.retry_interval(attempt)
+        if wait is None:
+            _state(qm, definition.name, "STOPPED", f"retries exhausted: {why}")
+            return None
+        _state(qm, definition.name, "RETRYING", why)
+        await clock.sleep(wait)
 
 
 #: Seconds between an ending agent's attempts to back its gets out while the coupling

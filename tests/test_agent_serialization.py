@@ -15,7 +15,12 @@ the group's connection-tag registry; the tests play it on both stores.
 from __future__ import annotations
 
 import pytest
+import trio
 
+import qsg
+from actors.admin import command
+from actors.clock import VirtualClock
+from actors.events import ChannelStateChanged
 from qsg import CMQC, OD, QMgr
 from qsg.core import conntag, igq
 from qsg.core.igq_agent import Agent
@@ -24,6 +29,9 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.reader import load
 from tests.claims import keeps
 from tests.helpers import put
+from tests.test_shared_channels import drain, owner, put_persistent, shared_sender
+
+CHANNEL = "QSG.TO.QM3"
 
 GROUP_XMITQ = (
     "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL)"
@@ -59,3 +67,40 @@ def test_a_members_igq_agent_waits_in_retry_for_the_peer_recovery_of_its_earlier
     assert qm1.depth(igq.IGQ_XMITQ) == 1
     qm1.recover_peer("QM2", qm2.incarnation - 1)
     assert len(restarted.batch(4.0).delivered) == 1
+
+
+async def test_a_shared_channel_started_while_peer_recovery_holds_its_tag_retries_then_runs(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """ "An attempt to start a channel for which shared queue peer recovery is still in
+    progress might result in a failure. An error message indicating that recovery is in
+    progress is issued, and the channel is put into retry state. Once queue manager peer
+    recovery is complete, the channel can restart at the time of the next retry." The
+    sending MCA of a shared channel holds its tag while it runs and gives it up when
+    stopped; started while a failed life of a member still holds it, it retries, and runs
+    (its messages delivered) at the first retry after that life's peer recovery."""
+    async with qsg.start(shared_sender(), seed=3, **cf_mode) as world:  # type: ignore[arg-type]
+        await trio.sleep(1.0)
+        running = owner(world)
+        other = "QM2" if running == "QM1" else "QM1"
+        store = world.qsgs["QSG1"].shared.store
+        tag = conntag.agent_options("CHL", CHANNEL, running).tag
+        (held,) = store.conn_tags(tag).uses
+        assert (held.q_mgr, held.option) == (running, CMQC.MQCNO_RESTRICT_CONN_TAG_QSG)
+        assert not (await command(world, running, f"STOP CHANNEL({CHANNEL})")).failed
+        await trio.sleep(1.0)
+        assert store.conn_tags(tag).uses == ()
+        # The other member's life left a unit of work under the tag, unresolved until
+        # its peer recovery (the tag held as a failed life holds it).
+        life = world.qmgrs[other].rules.incarnation
+        failed = conntag.TagUse(tag, other, life, 1, held.option, f"{other}CHIN")
+        assert store.claim_conn_tag(failed, store.conn_tags(tag).version)
+        assert not (await command(world, running, f"START CHANNEL({CHANNEL})")).failed
+        await trio.sleep(1.0)
+        states = [e for e in world.events.of(ChannelStateChanged) if e.channel == CHANNEL]
+        assert states[-1].state == "RETRYING", states[-1]
+        assert "peer recovery" in states[-1].detail and "2271" in states[-1].detail
+        bodies = await put_persistent(world, running, 3)
+        store.release_conn_tags(other, life + 1)  # what its peer recovery does
+        await trio.sleep(120.0)  # SHORTTMR (60 s) and the batch
+        assert sorted(await drain(world)) == bodies
