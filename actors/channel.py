@@ -353,7 +353,7 @@ async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) ->
     recovery is still restoring). Refused while a failed member's life holds the tag,
     the channel says why and retries at its retry intervals (RETRYING), and stops once
     they are exhausted (None)."""
-    cno = conntag.agent_options("CHL", definition.name, qm.name)
+    cno = conntag.agent_options("CHL", definition.name, qm.name, qm.rules.rules.platform)
     attempt = 0
     while True:
         try:

@@ -27,11 +27,17 @@ from qsg.core.igq_agent import Agent
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.reader import load
-from tests.claims import keeps
 from tests.helpers import put
 from tests.test_shared_channels import drain, owner, put_persistent, shared_sender
 
 CHANNEL = "QSG.TO.QM3"
+
+
+def _tag(kind: str, name: str) -> bytes:
+    cno = conntag.agent_options(kind, name, "QM1", CMQC.MQPL_ZOS)
+    assert cno is not None
+    return cno.tag
+
 
 GROUP_XMITQ = (
     "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL)"
@@ -55,7 +61,7 @@ def test_a_members_igq_agent_waits_in_retry_for_the_peer_recovery_of_its_earlier
     to_qm2 = qm1.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2"), CMQC.MQOO_OUTPUT)
     earlier = Agent(qm2)
     assert earlier.batch(1.0).delivered == []  # connected, its tag held: then QM2 fails
-    tag = conntag.agent_options("IGQ", "QM2", "QM2").tag
+    tag = _tag("IGQ", "QM2")
     (held,) = qsg.shared.store.conn_tags(tag).uses
     assert (held.q_mgr, held.option) == ("QM2", CMQC.MQCNO_RESTRICT_CONN_TAG_QSG)
     put(to_qm2, b"after the failure", 2.0)
@@ -84,7 +90,7 @@ async def test_a_shared_channel_started_while_peer_recovery_holds_its_tag_retrie
         running = owner(world)
         other = "QM2" if running == "QM1" else "QM1"
         store = world.qsgs["QSG1"].shared.store
-        tag = conntag.agent_options("CHL", CHANNEL, running).tag
+        tag = _tag("CHL", CHANNEL)
         (held,) = store.conn_tags(tag).uses
         assert (held.q_mgr, held.option) == (running, CMQC.MQCNO_RESTRICT_CONN_TAG_QSG)
         assert not (await command(world, running, f"STOP CHANNEL({CHANNEL})")).failed

@@ -161,7 +161,7 @@ NOT_YET = frozenset({CMQC.MQRC_CONN_TAG_IN_USE, CMQC.MQRC_CONN_TAG_NOT_USABLE})
 _AGENT_SPACES = {"IGQ": "MSTR", "CHL": "CHIN"}
 
 
-def agent_options(kind: str, name: str, q_mgr: str) -> ConnectOptions:
+def agent_options(kind: str, name: str, q_mgr: str, platform: int) -> ConnectOptions | None:
     """How one of MQ's own agents on shared queues of ``q_mgr`` connects (IBM, "Channels
     and serialization", "The intra-group queuing agent and Serialization": they
     "serialize access to shared queues by issuing the MQCONNX API call"), with a tag of
@@ -170,7 +170,10 @@ def agent_options(kind: str, name: str, q_mgr: str) -> ConnectOptions:
     which no application can take. MQCNO_RESTRICT_CONN_TAG_QSG, from the address space
     the agent runs in: agents of one life of the member share it, and any other use in
     the group, a failed life whose units of work are unresolved above all, keeps them
-    out. IBM does not say which tags and option its agents use: these are qsg's own."""
+    out. IBM does not say which tags and option its agents use: these are qsg's own.
+    None (no serializing) off z/OS, which has neither connection tags nor shared queues."""
+    if platform != CMQC.MQPL_ZOS:
+        return None
     return ConnectOptions(
         options=CMQC.MQCNO_RESTRICT_CONN_TAG_QSG,
         tag=f"MQ{kind}.{name}".encode(),

@@ -86,7 +86,7 @@ class Agent:
             # It serializes its access to the shared queues by its connection tag
             # ("The intra-group queuing agent and Serialization"): while the peer
             # recovery of an earlier life of its member still holds the tag, it retries.
-            cno = conntag.agent_options("IGQ", qm.name, qm.name)
+            cno = conntag.agent_options("IGQ", qm.name, qm.name, qm.rules.platform)
             try:
                 self.conn = qm.connect(user=_own_user(qm), appl_name=AGENT_APPL_NAME, cno=cno)
             except MQMIError as error:
