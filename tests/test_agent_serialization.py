@@ -21,12 +21,13 @@ import qsg
 from actors.admin import command
 from actors.clock import VirtualClock
 from actors.events import ChannelStateChanged
-from qsg import CMQC, OD, QMgr
+from qsg import CMQC, OD, MQMIError, QMgr
 from qsg.core import conntag, igq
 from qsg.core.igq_agent import Agent
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.reader import load
+from tests.claims import keeps
 from tests.helpers import put
 from tests.test_shared_channels import drain, owner, put_persistent, shared_sender
 
@@ -45,6 +46,15 @@ GROUP_XMITQ = (
 )
 
 
+@keeps(
+    "docs/channels.md",
+    "so an agent of a later life of its member is refused while peer recovery of an "
+    "earlier life has not resolved the tag, and retries as above.",
+)
+@keeps(
+    "docs/channels.md",
+    "in the space IBM keeps for its products (no application can take it)",
+)
 @pytest.mark.usefixtures("each_store")
 def test_a_members_igq_agent_waits_in_retry_for_the_peer_recovery_of_its_earlier_life() -> None:
     """ "An attempt, by the IGQ agent to serialize access to shared queues while peer
@@ -62,8 +72,14 @@ def test_a_members_igq_agent_waits_in_retry_for_the_peer_recovery_of_its_earlier
     earlier = Agent(qm2)
     assert earlier.batch(1.0).delivered == []  # connected, its tag held: then QM2 fails
     tag = _tag("IGQ", "QM2")
+    assert tag == b"MQIGQ.QM2"
     (held,) = qsg.shared.store.conn_tags(tag).uses
     assert (held.q_mgr, held.option) == ("QM2", CMQC.MQCNO_RESTRICT_CONN_TAG_QSG)
+    # An application cannot take it: tags beginning "MQ" are IBM's (MQRC_CNO_ERROR).
+    cno = conntag.ConnectOptions(options=CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG, tag=tag)
+    with pytest.raises(MQMIError) as reserved:
+        qm1.connect(cno=cno)
+    assert reserved.value.reason == CMQC.MQRC_CNO_ERROR
     put(to_qm2, b"after the failure", 2.0)
     qm2.incarnation += 1  # QM2's next life, started before peer recovery ends
     restarted = Agent(qm2)
@@ -75,6 +91,16 @@ def test_a_members_igq_agent_waits_in_retry_for_the_peer_recovery_of_its_earlier
     assert len(restarted.batch(4.0).delivered) == 1
 
 
+@keeps(
+    "docs/channels.md",
+    "goes to RETRYING and tries again at its retry intervals; once peer recovery has "
+    "resolved the tag, it starts at its next retry.",
+)
+@keeps(
+    "docs/channels.md",
+    "qsg's are MQCNO_RESTRICT_CONN_TAG_QSG from the member's channel initiator, with the "
+    "tag `MQCHL.` and the channel's name",
+)
 async def test_a_shared_channel_started_while_peer_recovery_holds_its_tag_retries_then_runs(
     virtual_clock: VirtualClock, cf_mode: dict[str, object]
 ) -> None:
@@ -91,8 +117,10 @@ async def test_a_shared_channel_started_while_peer_recovery_holds_its_tag_retrie
         other = "QM2" if running == "QM1" else "QM1"
         store = world.qsgs["QSG1"].shared.store
         tag = _tag("CHL", CHANNEL)
+        assert tag == b"MQCHL." + CHANNEL.encode()
         (held,) = store.conn_tags(tag).uses
         assert (held.q_mgr, held.option) == (running, CMQC.MQCNO_RESTRICT_CONN_TAG_QSG)
+        assert held.space == f"{running}CHIN"  # its member's channel initiator
         assert not (await command(world, running, f"STOP CHANNEL({CHANNEL})")).failed
         await trio.sleep(1.0)
         assert store.conn_tags(tag).uses == ()
