@@ -273,3 +273,28 @@ async def test_tolerate_backs_out_a_unit_of_work_already_holding_work_on_the_los
         await mine.put(b"after", MD(), sync)
         await conn.commit()
         assert await mine.get(None, MD(), GET_NO_SYNC) == b"after"
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "An MQDISC in its place ends the connection all the same, with MQRC_BACKED_OUT as a "
+    "warning (MQCC_WARNING).",
+)
+async def test_mqdisc_of_a_unit_of_work_the_lost_link_backed_out_ends_the_connection_with_2003(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """MQDISC commits a unit of work; when the commit fails and the unit is backed out,
+    MQDISC answers MQRC_BACKED_OUT (2003) "with MQCC_WARNING" (IBM, "2003
+    (07D3) (RC2003): MQRC_BACKED_OUT", and MQDISC's reason codes): the connection ends
+    all the same, and a later call on it is MQRC_HCONN_ERROR (2018)."""
+    async with qsg.start(_topology("TOLERATE"), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        conn = await world.connect("QM1")
+        one = await conn.open("APP.ONE", CMQC.MQOO_OUTPUT)
+        await one.put(b"in flight", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        await world.cf_connectivity_loss("QM1", "APP1")
+        with pytest.raises(MQMIError) as disc:
+            await conn.disconnect()
+        assert (disc.value.comp, disc.value.reason) == (CMQC.MQCC_WARNING, CMQC.MQRC_BACKED_OUT)
+        with pytest.raises(MQMIError) as after:
+            await conn.open("MINE", CMQC.MQOO_OUTPUT)
+        assert after.value.reason == CMQC.MQRC_HCONN_ERROR
