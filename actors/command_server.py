@@ -206,6 +206,9 @@ async def _scoped(
     names that is active, as the MQSC console's CMDSCOPE runs (``admin.command``)."""
     encoding, group = md.Encoding, qm.rules.qsg
     first = pcf_scope.set_ids(md.MsgId, 1)[0]
+    wrong = pcf_scope.scope_error(body, encoding, scope)
+    if wrong is not None:  # a CommandScope the command does not take: sent nowhere
+        return pcf_scope.refused(body, encoding, qm.name, first, wrong)
     if group is None:
         return pcf_scope.refused(body, encoding, qm.name, first, F.MQRCCF_Q_MGR_NOT_IN_QSG)
     if pcf_scope.conflict(body, encoding):

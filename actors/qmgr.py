@@ -194,7 +194,7 @@ class QueueManager:
         if not self.alive or self.igq_agent or not igq.wanted(self.rules):
             return False
         self.igq_agent = True
-        self.nursery.start_soon(igq.run_agent, self)
+        igq.start(self, self.nursery)
         return True
 
     # ---- channels ---------------------------------------------------------------------

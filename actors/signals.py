@@ -124,6 +124,8 @@ class Signals:
         #: none, a notification wakes the first waiter and looks at no other.
         self._selective: dict[_Key, int] = {}
         self._available: dict[_Key, int] = {}  # where known: see the module docstring
+        #: ``on_notify``'s functions, by key: each called once, at the next notification.
+        self._hooks: dict[_Key, list[Callable[[], None]]] = {}
 
     def found_empty(self, store: MessageStore, queue: str) -> None:
         """A plain get found no message on ``queue``."""
@@ -181,6 +183,21 @@ class Signals:
             clock.call_at(deadline, waiter)
         return waiter.cancel
 
+    def on_notify(self, store: MessageStore, queue: str, then: Callable[[], None]) -> None:
+        """Call ``then()`` once, at the next notification of ``queue`` (or of its store,
+        or of every queue): what wakes a selective waiter. For work that would otherwise
+        be a task parked on the queue until something happens there (the IGQ agent of a
+        member whose group's queue is empty): a task, even parked, is one more in the run
+        queue's shuffled batches at its start, which reorders the other tasks' ties."""
+        self._hooks.setdefault((id(store), queue), []).append(then)
+
+    def _call_hooks(self, hooks: list[Callable[[], None]] | None) -> None:
+        """Call hooks already taken off their key, so that one that sets a new hook (for
+        the next notification) sets it for the next, not this one."""
+        if hooks:
+            for then in hooks:
+                then()
+
     def _join(self, key: _Key, waiter: _Waiter | _Call) -> None:
         self._waiters.setdefault(key, []).append(waiter)
         if not waiter.plain:
@@ -206,6 +223,8 @@ class Signals:
         key = (id(store), queue)
         if key in self._available:
             self._available[key] += 1
+        if self._hooks:
+            self._call_hooks(self._hooks.pop(key, None))
         waiting = self._waiters.get(key)
         if not waiting:
             return
@@ -238,6 +257,8 @@ class Signals:
             self._selective.pop(key, None)
             for waiter in self._waiters.pop(key):
                 waiter.set()
+        for key in [key for key in self._hooks if key[0] == wanted]:
+            self._call_hooks(self._hooks.pop(key))
 
     def notify_all(self) -> None:
         self._available.clear()
@@ -246,6 +267,9 @@ class Signals:
             for waiter in waiting:
                 waiter.set()
         self._waiters.clear()
+        hooks, self._hooks = self._hooks, {}
+        for each in hooks.values():
+            self._call_hooks(each)
 
 
 __all__ = ["Signals"]

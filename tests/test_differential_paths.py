@@ -69,16 +69,6 @@ COMPETING_GETTERS = Tie(
     frozenset({"members", "latency", "calls", "structure trends"}),
     events_agree=False,
 )
-#: Since every QSG has IBM's CSQ4INSS objects, each member runs an IGQ agent: one more
-#: task woken at such an instant, and trio's scheduler (seeded, shuffling each batch of
-#: ready tasks) orders the others differently among themselves: ties that both ways of
-#: driving had happened to break alike now part.
-RECOVERY_WAKES_TOGETHER = Tie(
-    "RECOVER CFSTRUCT at 35 s wakes every get waiting on the structure's queues at its "
-    "instant (and the members' IGQ agents): whichever steps first, a get that finds the "
-    "message taken tries again (MQGET attempts, CF accesses)",
-    frozenset({"calls"}),
-)
 PUTS_TOGETHER = Tie(
     "at 0.5 s two applications of QM1 put at one instant (order-entry to APP.ORDERS, and "
     "the put that the channel QM1.TO.QM3 carries): whichever goes first takes the lower "
@@ -123,16 +113,6 @@ COSTED_STEPS_TOGETHER = Tie(
     frozenset({"calls", "latency"}),
     events_agree=False,
 )
-#: shared-queue-expiry.toml played in full: the costed ties above, met for an hour, in
-#: time swap two applications' draws from the run's one random stream (since every
-#: member runs an IGQ agent, one more task in trio's shuffled batches of ready tasks).
-COSTED_STEPS_PART_WAYS = Tie(
-    "a waiting get woken by a commit and the get whose discards put the expiration reports "
-    "it waits for are admitted at one instant and, costing the same, make their steps at one "
-    "instant; played for the whole scenario, one such tie swaps two applications' draws and "
-    "the runs part ways (each application's draws come from the run's one random stream)",
-    diverges=True,
-)
 COSTED_GETTERS_RACE = Tie(
     "with a model cost, getters on QM1 and QM2 (settle-qm1, settle-qm2) make their steps at "
     "one instant and take each other's messages, and the runs part ways (each application's "
@@ -163,8 +143,6 @@ class Shipped:
     #: into the fault without playing the hours before it. What is compared is the
     #: paths against each other, which the shift leaves as it was.
     ci_first_fault: float | None = None
-    #: The slow test's ties, where playing longer meets more (None: ``ties``).
-    slow_ties: tuple[Tie, ...] | None = None
 
     @property
     def slow(self) -> float | None:
@@ -204,10 +182,8 @@ SHIPPED: dict[str, Shipped] = {
     "request-reply.toml": Shipped(6, ties=(REQUESTERS_TOGETHER,), ci=30),
     "serve-qsg.toml": Shipped(130),
     "shared-channel-failover.toml": Shipped(50),
-    "shared-queue-expiry.toml": Shipped(
-        30, ties=(COSTED_STEPS_TOGETHER,), slow_ties=(COSTED_STEPS_PART_WAYS,)
-    ),
-    "structure-failure.toml": Shipped(35, ties=(RECOVERY_WAKES_TOGETHER,)),
+    "shared-queue-expiry.toml": Shipped(30, ties=(COSTED_STEPS_TOGETHER,)),
+    "structure-failure.toml": Shipped(35),
     "sweep-base.toml": Shipped(5),
     # A sweep file: its points are scenarios (sweep-base.toml varied), played as such.
     "sweep-capacity.toml": Shipped(3),
@@ -282,8 +258,7 @@ def test_a_shipped_scenario_played_in_full_comes_out_the_same_on_every_path(
 ) -> None:
     shipped = SHIPPED[name]
     for scenario in _scenarios(name, shipped.slow, every_point=True):
-        ties = shipped.ties if shipped.slow_ties is None else shipped.slow_ties
-        assert judge(play_paths(shipped.shifted(scenario), cf_url), ties) == []
+        assert judge(play_paths(shipped.shifted(scenario), cf_url), shipped.ties) == []
 
 
 # ---- the chaos targets under their nemesis ----------------------------------------------

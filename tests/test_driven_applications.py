@@ -184,9 +184,6 @@ in_process = true
 sample_interval = 10
 [qsg.QSG1]
 members = ["QM1", "QM2"]
-# No IGQ agent (it comes with IBM's CSQ4INSS objects): its wakes at the outage's
-# instants would be ties with the applications'.
-system_objects = false
 mqsc = '''
 DEFINE CFSTRUCT(APP1) CFLEVEL(5)
 DEFINE QLOCAL(APP.SHARED) QSGDISP(SHARED) CFSTRUCT(APP1) MAXDEPTH(999999)
@@ -319,13 +316,6 @@ def test_with_constant_costs_clock_and_tasks_put_and_get_the_same_messages(
     # same messages put, got, discarded and reported, each by the same queue manager on
     # the same queue and application.
     scenario = _shortened("shared-queue-expiry.toml", 120)
-    # Without IBM's CSQ4INSS objects, and so without an IGQ agent on each member: one
-    # more task in trio's shuffled batches of ready tasks swaps two draws here and the
-    # runs part ways (tests/test_differential_paths.py compares them as samples).
-    scenario = dataclasses.replace(
-        scenario,
-        qsgs=tuple(dataclasses.replace(q, system_objects=False) for q in scenario.qsgs),
-    )
     driven = _events(scenario, monkeypatch, driven=True)
     tasks = _events(scenario, monkeypatch, driven=False)
     assert sum(isinstance(e, ReportPut) for e in driven) > 10

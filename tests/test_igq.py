@@ -190,3 +190,37 @@ async def test_a_group_queue_defined_while_the_members_run_is_served_at_once(
         qm2 = await world.connect("QM2")
         app_in = await qm2.open("APP.IN", CMQC.MQOO_INPUT_SHARED)
         assert await app_in.get(None, MD(), waiting(1000)) == b"late"
+
+
+@keeps(
+    "docs/channels.md",
+    "So a run that never uses intra-group queuing plays exactly as it would without "
+    "SYSTEM.QSG.TRANSMIT.QUEUE, to the order of simultaneous events.",
+)
+def test_a_run_that_never_uses_igq_plays_event_for_event_as_without_the_group_queue() -> None:
+    # shared-queue-expiry.toml has ties (costed steps due at one instant, decided by the
+    # order of trio's ready tasks): an agent parked as a task, woken by every commit on
+    # the group's structures, reordered them and the run parted ways at 60 s or so.
+    import dataclasses
+    from pathlib import Path
+
+    from actors.events import ChannelStateChanged
+    from qsg.scenario import load_scenario
+    from qsg.scenario.model import Scenario
+    from qsg.scenario.play import run_scenario
+
+    shipped = load_scenario(Path(__file__).parent.parent / "scenarios" / "shared-queue-expiry.toml")
+    assert isinstance(shipped, Scenario)
+    played = dataclasses.replace(
+        shipped, run=dataclasses.replace(shipped.run, duration=120.0, in_process=True)
+    )
+    without = dataclasses.replace(
+        played, qsgs=tuple(dataclasses.replace(q, system_objects=False) for q in played.qsgs)
+    )
+    with_igq = [
+        e
+        for e in run_scenario(played).events
+        if not (isinstance(e, ChannelStateChanged) and e.channel == igq.IGQ_XMITQ)
+    ]
+    assert with_igq == list(run_scenario(without).events)
+    assert len(with_igq) > 1000

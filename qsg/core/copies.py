@@ -17,8 +17,10 @@ member has a QSGDISP(QMGR) object of that name, and a QMGR object where it has a
 (**UNVERIFIED**: IBM's text on that clash, believed CSQM095I "ALREADY EXISTS", could
 not be retrieved; this is our choice, docs/mqsc.md says so).
 
-The object types are the rows of ``PAGE_SET_0``: a new type that can be GROUP (a
-namelist, a storage class) is one more row.
+The object types are the rows of ``PAGE_SET_0``: queues, channels, processes,
+namelists and storage classes (IBM's DEFINE of each takes QSGDISP(GROUP) and COPY).
+CF structures are not among them: a CF structure is a group object by nature, kept
+once in the shared repository, and its commands take no QSGDISP ("DEFINE CFSTRUCT").
 """
 
 from __future__ import annotations
@@ -79,9 +81,26 @@ def _processes(qm: CopyHolder) -> MutableMapping[str, Any]:
     return qm.local.processes
 
 
+def _namelists(qm: CopyHolder) -> MutableMapping[str, Any]:
+    return qm.local.namelists
+
+
+def _storage_classes(qm: CopyHolder) -> MutableMapping[str, Any]:
+    return qm.local.storage_classes
+
+
+def _put(objects: Callable[[CopyHolder], MutableMapping[str, Any]]) -> Callable[..., None]:
+    """DEFINE ... REPLACE of an object the queue manager only keeps (a namelist, a
+    storage class): nothing else reads it, so it is its table's entry."""
+
+    def define(qm: CopyHolder, obj: Definition) -> None:
+        objects(qm)[obj.name] = obj
+
+    return define
+
+
 #: The object types a member keeps on page set 0 that can be GROUP and COPY, by the
-#: repository's table (``qsg.core.grouprepo.KINDS``). NAMELIST and STGCLASS join here
-#: when qsg has those objects.
+#: repository's table (``qsg.core.grouprepo.KINDS``).
 PAGE_SET_0: dict[str, Table] = {
     "QUEUE": Table(
         lambda qm: qm.local.queues,
@@ -98,6 +117,8 @@ PAGE_SET_0: dict[str, Table] = {
         lambda qm, obj: qm.define_process(obj, replace=True),
         _pop(_processes),
     ),
+    "NAMELIST": Table(_namelists, _put(_namelists), _pop(_namelists)),
+    "STGCLASS": Table(_storage_classes, _put(_storage_classes), _pop(_storage_classes)),
 }
 
 #: The word MQSC writes for each QSGDISP value.

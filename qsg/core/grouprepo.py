@@ -8,7 +8,8 @@ the coupling facility's messages: in process (``MemoryRepositoryStore``, here) o
 coupling facility's server under the group's own keys (``coupling.repository``), so a
 run on a server keeps its group definitions there.
 
-A store is a set of tables (a *kind*: QUEUE, CHANNEL, PROCESS, CFSTRUCT, ...) of text
+A store is a set of tables (a *kind*: QUEUE, CHANNEL, PROCESS, NAMELIST, STGCLASS,
+CFSTRUCT, ...) of text
 rows by name: ``RepositoryStore``. Any layer may add a table of its own (shared channel
 status, say) with rows it encodes itself. ``GroupRepository`` adds what the queue
 managers use: definitions as records, and Db2's availability. While the repository is
@@ -29,8 +30,10 @@ from qsg.core.objects import (
     AliasQueue,
     CFStructure,
     ChannelDefinition,
+    NamelistDefinition,
     ProcessDefinition,
     RemoteQueue,
+    StorageClass,
 )
 from qsg.core.queue import QueueDefinition
 
@@ -43,11 +46,13 @@ RECORDS: dict[str, type] = {
         RemoteQueue,
         ChannelDefinition,
         ProcessDefinition,
+        NamelistDefinition,
+        StorageClass,
         CFStructure,
     )
 }
 #: The tables of definitions: queues of every type share one namespace, as in MQ.
-KINDS = ("QUEUE", "CHANNEL", "PROCESS", "CFSTRUCT")
+KINDS = ("QUEUE", "CHANNEL", "PROCESS", "NAMELIST", "STGCLASS", "CFSTRUCT")
 
 Definition = Any  # one of ``RECORDS``' classes (a frozen dataclass)
 

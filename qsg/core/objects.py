@@ -209,6 +209,7 @@ class NamelistDefinition:
     names: tuple[str, ...] = ()  # NAMES
     namelist_type: int = CMQC.MQNT_NONE  # NLTYPE
     description: str = ""  # DESCR
+    qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP(QMGR|COPY|GROUP)
     kept: Kept = ()  # attributes without effect (``qsg.core.attributes``)
 
     def __post_init__(self) -> None:
@@ -231,6 +232,7 @@ class StorageClass:
     name: str
     page_set_id: int = 0  # PSID(0..99)
     description: str = ""  # DESCR
+    qsg_disp: int = CMQC.MQQSGD_Q_MGR  # QSGDISP(QMGR|COPY|GROUP)
     kept: Kept = ()  # PASSTKTA, XCFGNAME, XCFMNAME (``qsg.core.attributes``)
 
     def __post_init__(self) -> None:

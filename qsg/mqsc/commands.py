@@ -59,15 +59,21 @@ VERBS = {
     "REC": "RECOVER",
     **schema.VERBS,
 }
-#: What each CF structure command takes besides CFSTRUCT(name) and CMDSCOPE, and its
-#: values ("" for an integer): RESET CFSTRUCT ACTION(FAIL), BACKUP CFSTRUCT
-#: EXCLINT(seconds), RECOVER CFSTRUCT TYPE(NORMAL | PURGE) ("RESET CFSTRUCT", "BACKUP
-#: CFSTRUCT", "RECOVER CFSTRUCT" on z/OS).
+#: What each CF structure command takes besides CFSTRUCT(name), and its values ("" for
+#: an integer): RESET CFSTRUCT ACTION(FAIL), BACKUP CFSTRUCT EXCLINT(seconds), RECOVER
+#: CFSTRUCT TYPE(NORMAL | PURGE) ("RESET CFSTRUCT", "BACKUP CFSTRUCT", "RECOVER
+#: CFSTRUCT" on z/OS).
 _STRUCTURE_OPTIONS = {
     "RESET": ("ACTION", ("FAIL",)),
     "BACKUP": ("EXCLINT", ()),
     "RECOVER": ("TYPE", ("NORMAL", "PURGE")),
 }
+#: The CF structure commands IBM's syntax gives a CMDSCOPE, which is then ' ' or a queue
+#: manager's name, never * ("BACKUP CFSTRUCT", "RECOVER CFSTRUCT": "CMDSCOPE(' ') |
+#: CMDSCOPE(qmgr-name)"): the structure is the group's, so the command runs once, on the
+#: member named. RESET CFSTRUCT has none, nor have DEFINE, ALTER and DELETE CFSTRUCT
+#: (nor DISPLAY CFSTRUCT and DISPLAY CFSTATUS, ``qsg.mqsc.display``): CSQ9001E.
+_SCOPED_STRUCTURE_VERBS = frozenset({"BACKUP", "RECOVER"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +181,8 @@ def _parsed(items: list[lexer.Item]) -> Parsed:
     scoped = [item for item in items if item.word == "CMDSCOPE"]
     if len(scoped) > 1:
         return Parsed(what, error=("CSQ9000E", "'CMDSCOPE' APPEARS MORE THAN ONCE"))
+    if scoped and noun == "CFSTRUCT":
+        return Parsed(what, error=("CSQ9001E", "'CMDSCOPE' IS INVALID"))
     cmdscope = ""
     if scoped:
         # CMDSCOPE says where the command runs, not what it does: taken out here, the
@@ -282,7 +290,8 @@ def _parse_chinit(verb: str, items: list[lexer.Item]) -> Parsed:
 
 def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:
     """RESET CFSTRUCT(name) ACTION(FAIL), BACKUP CFSTRUCT(name) [EXCLINT(n)], RECOVER
-    CFSTRUCT(name[,name...]) [TYPE(NORMAL | PURGE)], each with an optional CMDSCOPE(' ')."""
+    CFSTRUCT(name[,name...]) [TYPE(NORMAL | PURGE)]; BACKUP and RECOVER with an optional
+    CMDSCOPE(' ' | qmgr-name)."""
     what = f"{verb} CFSTRUCT"
     if len(items) < 2 or items[1].word != "CFSTRUCT":
         word = items[1].word if len(items) > 1 else "CFSTRUCT"
@@ -293,10 +302,13 @@ def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:
     if verb != "RECOVER" and len(names) > 1:
         return Parsed(what, error=("CSQ9001E", f"'CFSTRUCT({items[1].value})' IS INVALID"))
     keyword, allowed = _STRUCTURE_OPTIONS[verb]
-    option = ""
+    option, cmdscope = "", ""
     for item in items[2:]:
         value = (item.value or "").upper()
-        if item.word == "CMDSCOPE" and value.strip() in ("", "' '"):
+        if item.word == "CMDSCOPE" and verb in _SCOPED_STRUCTURE_VERBS and item.value is not None:
+            if value.strip() == "*":
+                return Parsed(what, error=("CSQ9001E", f"'CMDSCOPE({item.value})' IS INVALID"))
+            cmdscope = "" if value.strip() in ("", "' '") else value.strip()
             continue
         if item.word != keyword or not value:
             return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
@@ -305,7 +317,7 @@ def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:
         option = value
     if verb == "RESET" and not option:
         return Parsed(what, error=("CSQ9010E", "REQUIRED PARAMETER 'ACTION' IS MISSING"))
-    return Parsed(what, structures=names, option=option)
+    return Parsed(what, structures=names, option=option, cmdscope=cmdscope)
 
 
 def structure_command(qm: QMgr, parsed: Parsed, now: float) -> Reply:

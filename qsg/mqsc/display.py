@@ -93,7 +93,8 @@ TYPES = {
 }
 OPERATORS = ("LT", "GT", "EQ", "NE", "LE", "GE", "LK", "NL")
 #: QSGDISP(...) as DISPLAY takes it, per family: the dispositions each value selects
-#: (IBM: "DISPLAY QUEUE", "DISPLAY CHANNEL", "DISPLAY PROCESS"). LIVE, the default, is
+#: (IBM: "DISPLAY QUEUE", "DISPLAY CHANNEL", "DISPLAY PROCESS", "DISPLAY NAMELIST",
+#: "DISPLAY STGCLASS"). LIVE, the default, is
 #: QMGR and COPY and, in MQSC's DISPLAY QUEUE, the shared queues; ALL adds GROUP;
 #: PRIVATE is QMGR or COPY. PCF's Inquire Queue reads its default, MQQSGD_LIVE, without
 #: the shared queues ("Inquire Queue": "MQQSGD_LIVE ... defined as MQQSGD_Q_MGR or
@@ -115,7 +116,13 @@ DISPOSITIONS: dict[str, dict[str, frozenset[str]]] = {
     },
     "CHANNEL": _OBJECTS,
     "PROCESS": _OBJECTS,
+    "NAMELIST": _OBJECTS,
+    "STGCLASS": _OBJECTS,
 }
+#: The displays IBM's syntax gives no CMDSCOPE ("DISPLAY CFSTRUCT", "DISPLAY CFSTATUS"):
+#: a CF structure is the group's, the same seen from every member. CMDSCOPE there is
+#: CSQ9001E, as any keyword a display does not take.
+_UNSCOPED = frozenset({"CFSTRUCT", "CFSTATUS"})
 #: What WHERE cannot filter on: how an object is chosen, not what it shows.
 _NOT_FILTERS = frozenset({"QSGDISP", "CMDSCOPE"})
 #: Keywords shown bare, and the keyword their filter reads (SHARE and NOSHARE are one):
@@ -224,7 +231,7 @@ def parse(words: list[tuple[str, str | None, bool]]) -> Request:
             everything = True
         elif word == "WHERE" and val is not None:
             where = _where(val, known)
-        elif word == "CMDSCOPE" and val is not None:
+        elif word == "CMDSCOPE" and val is not None and object_type not in _UNSCOPED:
             cmdscope = val
         elif word == "TYPE" and val is not None and _kind(object_type) in TYPES:
             if val not in TYPES[_kind(object_type)]:
@@ -394,6 +401,8 @@ def _candidates(request: Request, snap: Snapshot) -> Iterable[tuple[str, str, A.
     elif kind in ("NAMELIST", "STGCLASS"):
         known = snap.namelists if kind == "NAMELIST" else snap.storage_classes
         for name, record in known.items():
+            yield message, name, A.shown(record, kind)
+        for name, record in (snap.group or {}).get(kind, {}).items():
             yield message, name, A.shown(record, kind)
 
 

@@ -51,6 +51,8 @@ TAKING = {
     "QREMOTE": "QUEUE",
     "CHANNEL": "CHANNEL",
     "PROCESS": "PROCESS",
+    "NAMELIST": "NAMELIST",
+    "STGCLASS": "STGCLASS",
 }
 assert set(TAKING.values()) <= set(PAGE_SET_0)  # every table a member can hold copies of
 

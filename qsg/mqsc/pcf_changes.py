@@ -194,7 +194,9 @@ def _object(
         name = object_name(given, parameter, object_type.lower(), longest)
     replace = p.integer(F.MQIACF_REPLACE) if verb == "DEFINE" else None
     scope(p, qm)
-    words = _attributes(p.rest(), object_type) if verb != "DELETE" else []
+    # QSGDisposition as the command's QSGDISP (a namelist's, a storage class's).
+    words = _qsgdisp(p) if parameter else []
+    words += _attributes(p.rest(), object_type) if verb != "DELETE" else []
     if verb == "DELETE":
         p.done()
     if replace == F.MQRP_YES:
@@ -213,7 +215,7 @@ def _copy(
     name = object_name(p.string(target, required=True), target, what, longest)
     replace = p.integer(F.MQIACF_REPLACE)
     scope(p, qm)
-    words = [("LIKE", given, True), *_attributes(p.rest(), object_type)]
+    words = [("LIKE", given, True), *_qsgdisp(p), *_attributes(p.rest(), object_type)]
     if replace == F.MQRP_YES:
         words.append(("REPLACE", None, False))
     return _run(qm, "DEFINE", object_type, name, words)

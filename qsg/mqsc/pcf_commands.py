@@ -180,6 +180,7 @@ _COMMANDS: dict[int, Handler] = {
     F.MQCMD_INQUIRE_Q_STATUS: inquiries.inquire_q_status,
     F.MQCMD_INQUIRE_CHANNEL: inquiries.inquire_channel,
     F.MQCMD_INQUIRE_CHANNEL_STATUS: inquiries.inquire_channel_status,
+    F.MQCMD_INQUIRE_PROCESS: inquiries.inquire_process,
     F.MQCMD_INQUIRE_Q_MGR: inquiries.inquire_q_mgr,
     F.MQCMD_INQUIRE_CF_STRUC: inquiries.inquire_cf_struc,
     F.MQCMD_INQUIRE_CF_STRUC_STATUS: inquiries.inquire_cf_struc_status,

@@ -79,16 +79,19 @@ _Q_TYPES = {word: value for value, word in QUEUE_TYPES.items()}
 _QSG_DISPS = {word: value for value, word in QSGDISP.items()}
 
 
-def _disposition(p: Parameters) -> str:
-    """QSGDisposition (MQIA_QSG_DISP) as a QSGDISP word; MQQSGD_LIVE when not given,
-    which in PCF is the QMGR and COPY objects only: a shared queue is listed for
-    MQQSGD_ALL or MQQSGD_SHARED ("Inquire Queue"; docs/mqsc.md)."""
+def _disposition(p: Parameters, kind: str = "QUEUE") -> str:
+    """QSGDisposition (MQIA_QSG_DISP) as a QSGDISP word for the ``kind`` of object
+    asked for; MQQSGD_LIVE when not given, which in PCF is the QMGR and COPY objects
+    only: a shared queue is listed for MQQSGD_ALL or MQQSGD_SHARED ("Inquire Queue";
+    docs/mqsc.md). MQQSGD_SHARED is a queue's only ("Inquire Channel", "Inquire
+    Process": LIVE, ALL, QMGR, COPY, GROUP, PRIVATE)."""
     value = p.integer(CMQC.MQIA_QSG_DISP)
     if value is None:
         return display.PCF_LIVE
-    if value not in _DISPOSITIONS:
+    word = _DISPOSITIONS.get(value, "")
+    if word not in display.DISPOSITIONS[kind]:
         raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"QSGDisposition {value}", CMQC.MQIA_QSG_DISP)
-    return _DISPOSITIONS[value]
+    return word
 
 
 def inquire_q(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
@@ -145,6 +148,7 @@ def inquire_channel(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     name = p.string(F.MQCACH_CHANNEL_NAME, required=True) or ""
     channel_type = p.integer(F.MQIACH_CHANNEL_TYPE)
     everything, wanted = attributes_wanted("CHANNEL", p.integers(F.MQIACF_CHANNEL_ATTRS))
+    disposition = _disposition(p, "CHANNEL")
     scope(p, qm)
     p.done()
     selectors: tuple[tuple[str, str], ...] = ()
@@ -156,7 +160,7 @@ def inquire_channel(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
                 F.MQRCCF_CFIN_PARM_ID_ERROR, f"ChannelType {channel_type}", F.MQIACH_CHANNEL_TYPE
             )
         selectors = (("CHLTYPE", words[0]),)
-    request = Request("CHANNEL", name, everything, wanted, selectors=selectors)
+    request = Request("CHANNEL", name, everything, wanted, selectors=selectors, qsgdisp=disposition)
     return _objects(request, snapshot, F.MQRCCF_CHANNEL_NOT_FOUND)
 
 
@@ -189,8 +193,7 @@ def inquire_cf_struc(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
     name = p.string(CMQC.MQCA_CF_STRUC_NAME, required=True) or ""
     everything, wanted = attributes_wanted("CFSTRUCT", p.integers(F.MQIACF_CF_STRUC_ATTRS))
-    scope(p, qm)
-    p.done()
+    p.done()  # no CommandScope: a CF structure is the group's (pcf_scope.UNSCOPED)
     request = Request("CFSTRUCT", name, everything, wanted)
     return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
 
@@ -199,8 +202,7 @@ def inquire_cf_struc_status(message: Message, qm: QMgr, snapshot: Snapshot) -> R
     p = Parameters(message)
     name = p.string(CMQC.MQCA_CF_STRUC_NAME, required=True) or ""
     kind = p.integer(F.MQIACF_CF_STATUS_TYPE)
-    scope(p, qm)
-    p.done()
+    p.done()  # no CommandScope (pcf_scope.UNSCOPED)
     words = {value: word for word, value in CF_STATUS_TYPES.items()}
     if kind is not None and kind not in words:
         raise PCFError(F.MQRCCF_CFIN_PARM_ID_ERROR, f"StatusType {kind}", F.MQIACF_CF_STATUS_TYPE)
@@ -211,14 +213,21 @@ def inquire_cf_struc_status(message: Message, qm: QMgr, snapshot: Snapshot) -> R
 def _inquire_named(
     message: Message, qm: QMgr, snapshot: Snapshot, kind: str, parameter: int, selectors: int
 ) -> Reply:
-    """Inquire Namelist, Inquire Storage Class: a generic name and the attributes wanted."""
+    """Inquire Process, Inquire Namelist, Inquire Storage Class: a generic name, the
+    attributes wanted and QSGDisposition (each reply carries its object's)."""
     p = Parameters(message)
     name = p.string(parameter, required=True) or ""
     everything, wanted = attributes_wanted(kind, p.integers(selectors))
+    disposition = _disposition(p, kind)
     scope(p, qm)
     p.done()
-    return _objects(
-        Request(kind, name, everything, wanted), snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME
+    request = Request(kind, name, everything, wanted, qsgdisp=disposition)
+    return _objects(request, snapshot, CMQC.MQRC_UNKNOWN_OBJECT_NAME)
+
+
+def inquire_process(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
+    return _inquire_named(
+        message, qm, snapshot, "PROCESS", CMQC.MQCA_PROCESS_NAME, F.MQIACF_PROCESS_ATTRS
     )
 
 
@@ -246,6 +255,7 @@ __all__ = [
     "inquire_channel",
     "inquire_channel_status",
     "inquire_namelist",
+    "inquire_process",
     "inquire_q",
     "inquire_q_mgr",
     "inquire_q_names",

@@ -42,6 +42,30 @@ from qsg.mqsc.pcf_commands import LENGTHS, identified, kind_and_command
 _GROUP_DISPOSITIONS = (CMQC.MQQSGD_GROUP, CMQC.MQQSGD_SHARED)
 
 
+#: The commands whose PCF definition has no CommandScope: a CF structure is the group's,
+#: the same from every member ("Inquire CF Structure", "Inquire CF Structure Status",
+#: "Reset CF Structure"). Their CommandScope is a parameter they do not take.
+UNSCOPED = frozenset(
+    {F.MQCMD_INQUIRE_CF_STRUC, F.MQCMD_INQUIRE_CF_STRUC_STATUS, F.MQCMD_RESET_CF_STRUC}
+)
+#: The commands whose CommandScope names one queue manager, never ``*`` ("Backup CF
+#: Structure", "Recover CF Structure": "blank ... or a queue manager name").
+ONE_MEMBER = frozenset({F.MQCMD_BACKUP_CF_STRUC, F.MQCMD_RECOVER_CF_STRUC})
+
+
+def scope_error(data: bytes, encoding: int, scope: str) -> int | None:
+    """The reason a request's CommandScope ``scope`` is refused before it is sent to
+    any member, or None: MQRCCF_CFST_PARM_ID_ERROR for a command that takes no
+    CommandScope, MQRCCF_PARM_VALUE_ERROR ("not one of a list of acceptable values")
+    for ``*`` where only a queue manager's name is allowed."""
+    _, command = kind_and_command(data, encoding)
+    if command in UNSCOPED:
+        return F.MQRCCF_CFST_PARM_ID_ERROR
+    if command in ONE_MEMBER and scope == "*":
+        return F.MQRCCF_PARM_VALUE_ERROR
+    return None
+
+
 def command_scope(data: bytes, encoding: int) -> str:
     """The CommandScope a request names ("*" or a queue manager's name), "" when it
     names none or blanks (or its bytes are no request: the command server's usual
@@ -139,4 +163,14 @@ def _comp_code(reply: bytes, encoding: int) -> int:
     return int(struct.unpack_from(byte_order(encoding) + "i", reply, 24)[0])
 
 
-__all__ = ["command_scope", "conflict", "extended", "gathered", "refused", "set_ids"]
+__all__ = [
+    "ONE_MEMBER",
+    "UNSCOPED",
+    "command_scope",
+    "conflict",
+    "extended",
+    "gathered",
+    "refused",
+    "scope_error",
+    "set_ids",
+]

@@ -7,7 +7,9 @@ MQPO_YES / MQPO_NO) are the MQSC RESET, BACKUP and RECOVER CFSTRUCT: the same ru
 (``qsg.core.cfstate``) at the simulated time of the request's snapshot. A refusal is
 the reason IBM gives (MQRCCF_CF_STRUC_ERROR 3236, MQRCCF_CF_STRUC_ALREADY_FAILED 3351)
 with the structure's status (MQIACF_CF_STRUC_STATUS, an MQCFSTATUS_* value), the
-structure unchanged. Each answers only its header when it succeeds.
+structure unchanged. Each answers only its header when it succeeds. Backup and
+Recover take a CommandScope of a queue manager's name (not ``*``: the structure is the
+group's, backed up or recovered once); Reset takes none (``qsg.mqsc.pcf_scope``).
 """
 
 from __future__ import annotations
@@ -45,8 +47,7 @@ def reset_cf_struc(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     p = Parameters(message)
     name = _structure(p)
     action = p.integer(F.MQIACF_ACTION, required=True)
-    scope(p, qm)
-    p.done()
+    p.done()  # no CommandScope: "Reset CF Structure" takes none (pcf_scope.UNSCOPED)
     if action != F.MQACT_FAIL:  # the one action IBM defines: MQACT_FAIL
         raise PCFError(F.MQRCCF_ACTION_VALUE_ERROR, f"Action {action}", F.MQIACF_ACTION)
     _in_qsg(qm)

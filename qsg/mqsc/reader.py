@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -314,12 +314,6 @@ def _apply(qm: QMgr, command: Command) -> Generated | None:
     if kind == "CFSTRUCT":
         _cf_structure(qm, command)
         return None
-    if kind == "NAMELIST":
-        _kept_only(qm.local.namelists, command, NamelistDefinition)
-        return None
-    if kind == "STGCLASS":
-        _kept_only(qm.local.storage_classes, command, StorageClass)
-        return None
     table = dispositions.TAKING[kind]
     word = dispositions.checked(qm, command.verb, kind, command.qsgdisp)
     if word == "GROUP":
@@ -332,7 +326,7 @@ def _apply(qm: QMgr, command: Command) -> Generated | None:
         if table == "QUEUE":
             qm.delete_queue(command.name, purge=command.purge)
         else:
-            del (qm.local.channels if table == "CHANNEL" else qm.local.processes)[command.name]
+            del copies.PAGE_SET_0[table].objects(qm)[command.name]
         return None
     new = _replaced(old, command)
     if table == "QUEUE":
@@ -344,7 +338,7 @@ def _apply(qm: QMgr, command: Command) -> Generated | None:
         _check_channel_keywords(new, command)
         qm.define_channel(new, replace=True)
     else:
-        qm.define_process(new, replace=True)
+        copies.PAGE_SET_0[table].define(qm, new)  # a process, namelist or storage class
     return None
 
 
@@ -380,8 +374,10 @@ def _define(qm: QMgr, command: Command, table: str, word: str) -> None:
         qm.define(record, replace=command.replace)
     elif table == "CHANNEL":
         qm.define_channel(record, replace=command.replace)
-    else:
+    elif table == "PROCESS":
         qm.define_process(record, replace=command.replace)
+    else:
+        _keep(qm, command, table, record)
 
 
 def _new(qm: QMgr, command: Command, table: str) -> Any:
@@ -390,8 +386,7 @@ def _new(qm: QMgr, command: Command, table: str) -> Any:
     copied: the caller sets the command's."""
     if table == "QUEUE":
         return _new_queue(qm, command)
-    known = qm.local.channels if table == "CHANNEL" else qm.local.processes
-    record = _record(known, command, ChannelDefinition if table == "CHANNEL" else ProcessDefinition)
+    record = _record(copies.PAGE_SET_0[table].objects(qm), command, _MADE[table])
     if table == "CHANNEL":
         _check_channel_keywords(record, command)
     return record
@@ -478,18 +473,24 @@ def _check_channel_keywords(record: ChannelDefinition, command: Command) -> None
         raise ValueError(f"{shown(wrong[0])} is not a keyword of CHANNEL CHLTYPE({chltype})")
 
 
-def _kept_only(known: dict[str, Any], command: Command, make: type) -> None:
-    """DEFINE, ALTER or DELETE of an object the queue manager only keeps (a namelist, a
-    storage class): nothing else reads it."""
-    record = _record(known, command, make)
-    if record is None:
-        return
-    if command.verb == "DEFINE" and record.name in known and not command.replace:
+#: The record each table's DEFINE makes (but queues, whose record is their type's).
+_MADE: dict[str, type] = {
+    "CHANNEL": ChannelDefinition,
+    "PROCESS": ProcessDefinition,
+    "NAMELIST": NamelistDefinition,
+    "STGCLASS": StorageClass,
+}
+
+
+def _keep(qm: QMgr, command: Command, table: str, record: Any) -> None:
+    """DEFINE of an object the queue manager only keeps (a namelist, a storage class):
+    nothing else reads it."""
+    if record.name in copies.PAGE_SET_0[table].objects(qm) and not command.replace:
         raise ValueError(f"{command.object_type}({record.name}) is already defined")
-    known[record.name] = record
+    copies.PAGE_SET_0[table].define(qm, record)
 
 
-def _record(known: dict[str, Any], command: Command, make: type) -> Any:
+def _record(known: MutableMapping[str, Any], command: Command, make: type) -> Any:
     """The record a DEFINE (maybe LIKE another) or ALTER makes; None after a DELETE."""
     kind, name = command.object_type, command.name
     if command.verb == "DELETE":

@@ -21,7 +21,9 @@ from qsg.core.attributes.kinds import Choice, Names, Number, Text
 
 _NL = frozenset({NAMELIST})
 _STC = frozenset({STGCLASS})
-_QSGDISP = Choice({"QMGR": CMQC.MQQSGD_Q_MGR})
+#: A namelist's or storage class's QSGDISP as its definition keeps it (SHARED is for
+#: queues): "DEFINE NAMELIST", "DEFINE STGCLASS".
+_QSGDISP = Choice({"QMGR": CMQC.MQQSGD_Q_MGR, "COPY": CMQC.MQQSGD_COPY, "GROUP": CMQC.MQQSGD_GROUP})
 _NO_PAGE_SETS = (
     "messages live in the store (memory or Valkey), not in page sets: a storage class "
     "maps a queue to nothing"
@@ -45,9 +47,11 @@ NAMELISTS: tuple[Attribute, ...] = (
         _QSGDISP,
         _NL,
         CMQC.MQQSGD_Q_MGR,
+        field="qsg_disp",
         parameter=CMQC.MQIA_QSG_DISP,
         inquire=True,
-        effect="QMGR: a member's own namelist",
+        effect="QMGR: a member's own namelist; GROUP: kept in the shared repository, "
+        "COPY: a member's copy of a GROUP namelist (qsg.core.copies)",
     ),
     row(
         "DESCR",
@@ -115,8 +119,10 @@ STORAGE_CLASSES: tuple[Attribute, ...] = (
         _QSGDISP,
         _STC,
         CMQC.MQQSGD_Q_MGR,
+        field="qsg_disp",
         parameter=CMQC.MQIA_QSG_DISP,
-        effect="QMGR: a member's own storage class",
+        effect="QMGR: a member's own storage class; GROUP: kept in the shared repository, "
+        "COPY: a member's copy of a GROUP storage class (qsg.core.copies)",
     ),
     row(
         "PSID",
