@@ -365,7 +365,7 @@ async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) ->
                 raise
             why = (
                 f"channel {definition.name} cannot serialize its access to shared queues: "
-                f"shared queue peer recovery is in progress ({error})"
+                f"{conntag.not_yet(error)} ({error})"
             )
         wire.log.error("%s: %s", qm.name, why)
         attempt += 1

@@ -161,6 +161,13 @@ NOT_YET = frozenset({CMQC.MQRC_CONN_TAG_IN_USE, CMQC.MQRC_CONN_TAG_NOT_USABLE})
 _AGENT_SPACES = {"IGQ": "MSTR", "CHL": "CHIN"}
 
 
+def not_yet(error: MQMIError) -> str:
+    """Why one of ``NOT_YET``'s refusals keeps an agent out, in a few words."""
+    if error.reason == CMQC.MQRC_CONN_TAG_IN_USE:
+        return "shared queue peer recovery is in progress"
+    return "its connection tag is not usable now"
+
+
 def agent_options(kind: str, name: str, q_mgr: str, platform: int) -> ConnectOptions | None:
     """How one of MQ's own agents on shared queues of ``q_mgr`` connects (IBM, "Channels
     and serialization", "The intra-group queuing agent and Serialization": they
@@ -260,6 +267,7 @@ __all__ = [
     "agent_options",
     "claim",
     "normal_tag",
+    "not_yet",
     "refusal",
     "requested",
 ]

@@ -94,8 +94,8 @@ class Agent:
                     raise
                 return Batch(
                     [],
-                    retry="the IGQ agent cannot serialize its access to the shared queues "
-                    f"while peer recovery is in progress: {error}",
+                    retry="the IGQ agent cannot serialize its access to the shared queues: "
+                    f"{conntag.not_yet(error)} ({error})",
                 )
         conn = self.conn
         try:
