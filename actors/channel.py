@@ -268,18 +268,25 @@ async def run_sender(
         conn = await qm.dispatch(
             lambda now: qm.rules.connect(appl_name=definition.name), system=True
         )
-    xmitq = await qm.dispatch(
-        lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
-    )
     keeper: SharedSync | None = None
-    if shared:  # its record is on the group's SYSTEM.QSG.CHANNEL.SYNCQ
-        handle = await qm.dispatch(
-            lambda now: conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
+    try:
+        xmitq = await qm.dispatch(
+            lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
         )
-        keeper = SharedSync(handle, definition.name)
-        sync = await qm.dispatch(keeper.load, system=True)
-    else:
-        sync = qm.syncq.setdefault(definition.name, ChannelSync())
+        if shared:  # its record is on the group's SYSTEM.QSG.CHANNEL.SYNCQ
+            handle = await qm.dispatch(
+                lambda now: conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
+            )
+            keeper = SharedSync(handle, definition.name)
+            sync = await qm.dispatch(keeper.load, system=True)
+        else:
+            sync = qm.syncq.setdefault(definition.name, ChannelSync())
+    except BaseException:
+        # Ended before it bound (its queues out of reach, say): its connection ends, and
+        # with it the connection tag it serialized by, or no later start could run.
+        with trio.CancelScope(shield=True):
+            await _let_go(qm, conn)
+        raise
     _state(qm, definition.name, "BINDING")
     attempt = 0
     frames: Frames | None = None
@@ -387,15 +394,31 @@ async def _let_go(qm: ChannelQueueManager, conn: Any) -> None:
     its transmission queue shared and the coupling facility out of reach, that fails;
     it is tried again until it succeeds (the gets stay locked meanwhile, and its open
     handle keeps the next instance out, as the serialization of a shared channel with
-    its recovery does), unless the queue manager ends first or the world stops."""
+    its recovery does), unless the queue manager ends first or the world stops. The
+    connection tag a shared channel's agent serialized by is freed in the registry
+    then, or, if that is out of reach, by ``_release_later`` (the agent's end waits
+    for nothing more)."""
     while qm.alive and not qm.world.stopping:
         try:
             await qm.dispatch(lambda now: conn.terminate(), system=True)
-            return
         except MQMIError as error:
             if error.reason not in FACILITY_REASONS:
                 raise
+            await clock.sleep(LET_GO_RETRY)
+            continue
+        if qm.rules.tags_unreleased:
+            qm.nursery.start_soon(_release_later, qm)
+        return
+
+
+async def _release_later(qm: ChannelQueueManager) -> None:
+    """Tell the registry, once it is in reach again, of the connection tags whose
+    release found it out of reach: until then no other member could start the
+    channel (chaos-shared.toml seed 1009883195 kept it stopped for good)."""
+    while qm.alive and not qm.world.stopping:
         await clock.sleep(LET_GO_RETRY)
+        if await qm.dispatch(lambda now: qm.rules.release_pending(), system=True):
+            return
 
 
 async def _connect(

@@ -138,3 +138,25 @@ async def test_a_shared_channel_started_while_peer_recovery_holds_its_tag_retrie
         store.release_conn_tags(other, life + 1)  # what its peer recovery does
         await trio.sleep(120.0)  # SHORTTMR (60 s) and the batch
         assert sorted(await drain(world)) == bodies
+
+
+async def test_a_tag_whose_release_met_the_facility_out_of_reach_is_released_once_it_is_back(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """A sending agent that ends while the facility is out of reach cannot tell the
+    registry its tag is free; it keeps trying, and once the facility is back the tag is
+    free, so that the channel can start elsewhere (chaos-shared.toml seed 1009883195:
+    the tag stayed held by the member whose agent had ended, and the channel never ran
+    again on the other)."""
+    async with qsg.start(shared_sender(), seed=3, redis_url=cf_url) as world:
+        await trio.sleep(1.0)
+        running = owner(world)
+        store = world.qsgs["QSG1"].shared.store
+        tag = _tag("CHL", CHANNEL)
+        assert [u.q_mgr for u in store.conn_tags(tag).uses] == [running]
+        await world.cf_unavailable()
+        await world.stop_chinit(running)
+        await trio.sleep(2.0)
+        await world.cf_available()
+        await trio.sleep(3.0)
+        assert store.conn_tags(tag).uses == ()
