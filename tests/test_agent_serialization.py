@@ -140,6 +140,11 @@ async def test_a_shared_channel_started_while_peer_recovery_holds_its_tag_retrie
         assert sorted(await drain(world)) == bodies
 
 
+@keeps(
+    "docs/channels.md",
+    "An agent that ends while the facility is out of reach frees its tag once the facility "
+    "is back.",
+)
 async def test_a_tag_whose_release_met_the_facility_out_of_reach_is_released_once_it_is_back(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:
