@@ -72,7 +72,7 @@ from actors.wire import (
 from coupling.errors import FACILITY_REASONS
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC, CMQCFC
-from qsg.core import bugs, channels, chlevents, expiry, sharedsync
+from qsg.core import bugs, channels, chlevents, conntag, expiry, sharedsync
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
@@ -260,20 +260,36 @@ async def run_sender(
     receiver ends the channel for a message it can neither put nor dead-letter, stop.
     A ``shared`` channel keeps its sync record on SYSTEM.QSG.CHANNEL.SYNCQ
     (``SharedSync``), so that an instance started on another member (``recovering``
-    one a failed member ran) carries on from it."""
-    conn = await qm.dispatch(lambda now: qm.rules.connect(appl_name=definition.name), system=True)
-    xmitq = await qm.dispatch(
-        lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
-    )
-    keeper: SharedSync | None = None
-    if shared:  # its record is on the group's SYSTEM.QSG.CHANNEL.SYNCQ
-        handle = await qm.dispatch(
-            lambda now: conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
-        )
-        keeper = SharedSync(handle, definition.name)
-        sync = await qm.dispatch(keeper.load, system=True)
+    one a failed member ran) carries on from it, once its connection is serialized
+    (``_serialized``)."""
+    if shared:
+        serialized = await _serialized(qm, definition)
+        if serialized is None:
+            return
+        conn = serialized
     else:
-        sync = qm.syncq.setdefault(definition.name, ChannelSync())
+        conn = await qm.dispatch(
+            lambda now: qm.rules.connect(appl_name=definition.name), system=True
+        )
+    keeper: SharedSync | None = None
+    try:
+        xmitq = await qm.dispatch(
+            lambda now: conn.open(definition.xmit_q_name, CMQC.MQOO_INPUT_EXCLUSIVE), system=True
+        )
+        if shared:  # its record is on the group's SYSTEM.QSG.CHANNEL.SYNCQ
+            handle = await qm.dispatch(
+                lambda now: conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
+            )
+            keeper = SharedSync(handle, definition.name)
+            sync = await qm.dispatch(keeper.load, system=True)
+        else:
+            sync = qm.syncq.setdefault(definition.name, ChannelSync())
+    except BaseException:
+        # Ended before it bound (its queues out of reach, say): its connection ends, and
+        # with it the connection tag it serialized by, or no later start could run.
+        with trio.CancelScope(shield=True):
+            await _let_go(qm, conn)
+        raise
     _state(qm, definition.name, "BINDING")
     attempt = 0
     frames: Frames | None = None
@@ -339,6 +355,38 @@ async def run_sender(
             await _let_go(qm, conn)
 
 
+async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) -> Any | None:
+    """The connection of a shared channel's sending MCA, serialized by its connection
+    tag (IBM, "Channels and serialization": MCAs that process messages on shared queues
+    "serialize their access to these queues by issuing the MQCONNX API call", so that a
+    channel restarted elsewhere processes no committed message ahead of those peer
+    recovery is still restoring). Refused while a failed member's life holds the tag,
+    the channel says why and retries at its retry intervals (RETRYING), and stops once
+    they are exhausted (None)."""
+    cno = conntag.agent_options("CHL", definition.name, qm.name, qm.rules.rules.platform)
+    attempt = 0
+    while True:
+        try:
+            return await qm.dispatch(
+                lambda now: qm.rules.connect(appl_name=definition.name, cno=cno), system=True
+            )
+        except MQMIError as error:
+            if error.reason not in conntag.NOT_YET:
+                raise
+            why = (
+                f"channel {definition.name} cannot serialize its access to shared queues: "
+                f"{conntag.not_yet(error)} ({error})"
+            )
+        wire.log.error("%s: %s", qm.name, why)
+        attempt += 1
+        wait = definition.retry_interval(attempt)
+        if wait is None:
+            _state(qm, definition.name, "STOPPED", f"retries exhausted: {why}")
+            return None
+        _state(qm, definition.name, "RETRYING", why)
+        await clock.sleep(wait)
+
+
 #: Seconds between an ending agent's attempts to back its gets out while the coupling
 #: facility is out of its queue manager's reach (a model choice).
 LET_GO_RETRY = 1.0
@@ -349,15 +397,31 @@ async def _let_go(qm: ChannelQueueManager, conn: Any) -> None:
     its transmission queue shared and the coupling facility out of reach, that fails;
     it is tried again until it succeeds (the gets stay locked meanwhile, and its open
     handle keeps the next instance out, as the serialization of a shared channel with
-    its recovery does), unless the queue manager ends first or the world stops."""
+    its recovery does), unless the queue manager ends first or the world stops. The
+    connection tag a shared channel's agent serialized by is freed in the registry
+    then, or, if that is out of reach, by ``_release_later`` (the agent's end waits
+    for nothing more)."""
     while qm.alive and not qm.world.stopping:
         try:
             await qm.dispatch(lambda now: conn.terminate(), system=True)
-            return
         except MQMIError as error:
             if error.reason not in FACILITY_REASONS:
                 raise
+            await clock.sleep(LET_GO_RETRY)
+            continue
+        if qm.rules.tags_unreleased:
+            qm.nursery.start_soon(_release_later, qm)
+        return
+
+
+async def _release_later(qm: ChannelQueueManager) -> None:
+    """Tell the registry, once it is in reach again, of the connection tags whose
+    release found it out of reach: until then no other member could start the
+    channel (chaos-shared.toml seed 1009883195 kept it stopped for good)."""
+    while qm.alive and not qm.world.stopping:
         await clock.sleep(LET_GO_RETRY)
+        if await qm.dispatch(lambda now: qm.rules.release_pending(), system=True):
+            return
 
 
 async def _connect(

@@ -476,8 +476,10 @@ class Connection:
     async def disconnect(self) -> None:
         """MQDISC: commits the unit of work and closes the handles still open."""
         stores = list(self.conn.uow.stores)
-        await self._call(lambda now: self.conn.disconnect())
-        self._wake(stores)
+        try:
+            await self._call(lambda now: self.conn.disconnect())
+        finally:  # backed out (MQRC_BACKED_OUT) or committed: its gets may be back
+            self._wake(stores)
 
     def _wake(self, stores: list[MessageStore]) -> None:
         signals = self.qm.world.signals

@@ -71,8 +71,15 @@ class Connectivity(CFRecovery):
         moves = placement.reconnect(names, unreachable)
         stranded = {m.structure for m in moves if m.outcome == FAILED}
         self.reach.lose_structures(q_mgr, stranded)
+        # IBM ("Shared queue recovery"): a lost link is an abnormal end of the member's
+        # connection to the structure, and its peers recover that connection's units
+        # of work there: their work on it backed out now, their MQCMIT refused (2003).
+        units = sum(group.shared.store.disconnect_structure(q_mgr, s)[0] for s in sorted(stranded))
         self._act_on(qsg, group, moves)
-        return False, _told(moves)
+        told = _told(moves)
+        if units:
+            told += f"; {units} unit{'s' if units > 1 else ''} of work backed out there"
+        return False, told
 
     def _regain_connectivity(self, q_mgr: str, structure: str, facility: str) -> bool:
         """``q_mgr``'s link is back (to ``structure``, ``facility``, or everything):

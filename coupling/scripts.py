@@ -1299,6 +1299,51 @@ return {OK, lost}
 """,
 )
 
+STRUCTURE_DISCONNECT = _script(
+    "STRUCTURE_DISCONNECT",
+    r"""
+-- A member lost connectivity to the structure and tolerates it (CFCONLOS TOLERATE): as
+-- its peers' recovery of its connection to the structure, each of its units of work
+-- gives back its entries on the structure's queues (newest first: puts vanish, gets
+-- come back) and is marked in the QSG's lostuow hash ('structure/member': its commit
+-- then backs out the rest); its handles' locks on those queues are released.
+-- KEYS[1] the structure's key; KEYS[2] the QSG's set of queue prefixes; KEYS[3] the
+-- QSG's prefix; ARGV[1] the member
+-- returns {OK, units backed out there, entries backed out}
+local S, n = KEYS[1], string.len(KEYS[1])
+local mine = {}
+for _, P in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  if string.sub(P, 1, n) == S then mine[P] = true end
+end
+local uows = KEYS[3] .. 'uows:' .. ARGV[1]
+local state = states()
+local units, backed = 0, 0
+for _, token in ipairs(redis.call('SMEMBERS', uows)) do
+  local U = KEYS[3] .. 'uow:' .. token
+  local entries = redis.call('LRANGE', U, 0, -1)
+  local kept = {}
+  for _, entry in ipairs(entries) do
+    local _, P = parse_entry(entry)
+    if not mine[P] then kept[#kept + 1] = entry end
+  end
+  if #kept < #entries then
+    for i = #entries, 1, -1 do
+      local kind, P, key = parse_entry(entries[i])
+      if mine[P] then backout_entry(kind, P, state(P), key) end
+    end
+    redis.call('DEL', U)
+    if #kept > 0 then redis.call('RPUSH', U, unpack(kept))
+    else redis.call('SREM', uows, token) end
+    redis.call('HSET', KEYS[3] .. 'lostuow', token,
+               redis.call('HGET', S, 'name') .. '/' .. ARGV[1])
+    units, backed = units + 1, backed + #entries - #kept
+  end
+end
+for P in pairs(mine) do release_locks(P, ARGV[1]) end
+return {OK, units, backed}
+""",
+)
+
 STRUCTURE_BACKUP = _script(
     "STRUCTURE_BACKUP",
     r"""
@@ -1490,6 +1535,7 @@ ALL = (
     LEASE_RELEASE,
     AUDIT,
     STRUCTURE_FAIL,
+    STRUCTURE_DISCONNECT,
     STRUCTURE_BACKUP,
     STRUCTURE_RECOVER,
     CONN_TAG_CLAIM,

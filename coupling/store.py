@@ -305,9 +305,15 @@ class RedisStore:
         )
         self._began.pop(token, None)
         if reply[0] == scripts.BACKED_OUT:
+            # The mark is the structure ('APP1': it failed) or 'APP1/QM1' (the member
+            # lost connectivity to it: ``disconnect_structure``).
+            structure, _, member = reply[1].decode().partition("/")
             raise MQMIError.failed(
                 CMQC.MQRC_BACKED_OUT,
-                f"CF structure {reply[1].decode()} failed while the unit of work had work on it",
+                f"{member} lost connectivity to CF structure {structure} while the unit of "
+                "work had work on it: peer recovery backed that work out"
+                if member
+                else f"CF structure {structure} failed while the unit of work had work on it",
             )
 
     def backout(self, uow: UowId) -> None:
@@ -504,6 +510,14 @@ class RedisStore:
             raise ValueError(f"CF structure {name} has already failed")
         self._forget_queues(name)
         return int(reply[1])
+
+    def disconnect_structure(self, member: str, name: str) -> tuple[int, int]:
+        reply = self._run(
+            scripts.STRUCTURE_DISCONNECT,
+            [keys.structure_key(self.qsg, name), self._queues_key, keys.group_prefix(self.qsg)],
+            [member],
+        )
+        return int(reply[1]), int(reply[2])
 
     def backup_structure(self, name: str, now: float, exclint: float) -> cfstate.StructureStatus:
         reply = self._run(

@@ -206,3 +206,95 @@ def test_mqsc_defines_and_displays_cfconlos_on_the_structure_and_the_queue_manag
     assert not run("ALTER QMGR CFCONLOS(TOLERATE)").failed
     assert qm.cf_conlos == CMQC.MQCFCONLOS_TOLERATE
     assert run("ALTER QMGR CFCONLOS(ASQMGR)").failed  # only a structure's may be ASQMGR
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "The application's next call on the structure's queues gets 2345, its calls on other "
+    "queues still work, and its MQCMIT answers MQRC_BACKED_OUT (2003) with the whole unit "
+    "of work backed out, its private queues' part too.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "A unit of work that already had work on the lost structure loses that work at once",
+)
+async def test_tolerate_backs_out_a_unit_of_work_already_holding_work_on_the_lost_structure(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """IBM, "Shared queue recovery": a lost CF link "is also detected as an abnormal
+    termination of the connection between the queue manager and the coupling facility
+    structures involved", and the peers still connected recover that connection's units
+    of work. A member that tolerates the loss keeps running, but the part of a unit of
+    work it already had on the lost structure is backed out there at once (the get
+    comes back for a peer, the uncommitted put is gone); the application's next call on
+    the structure gets MQRC_CF_NOT_AVAILABLE (2345), a call on a private queue works (on
+    z/OS no MQPUT or MQGET gets MQRC_BACKED_OUT), and MQCMIT answers MQRC_BACKED_OUT
+    (2003) with the whole unit backed out, its private work too. Its handles' browse
+    locks there are released, and another member's unit of work is untouched."""
+    sync, get_sync = PMO(Options=CMQC.MQPMO_SYNCPOINT), GMO(Options=CMQC.MQGMO_SYNCPOINT)
+    async with qsg.start(_topology("TOLERATE"), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        conn = await world.connect("QM1")
+        both = CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_SHARED
+        one = await conn.open("APP.ONE", both | CMQC.MQOO_BROWSE)
+        mine = await conn.open("MINE", both)
+        await one.put(b"taken", MD(), NO_SYNC)
+        assert await one.get(None, MD(), get_sync) == b"taken"
+        await one.put(b"locked", MD(), NO_SYNC)
+        lock = GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK)
+        assert await one.get(None, MD(), lock) == b"locked"
+        await one.put(b"in flight", MD(), sync)
+        await mine.put(b"private", MD(), sync)
+        theirs = await world.connect("QM2")
+        peer = await theirs.open("APP.ONE", CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT)
+        await peer.put(b"peer's", MD(), sync)
+        said = await world.cf_connectivity_loss("QM1", "APP1")
+        assert "TOLERATE" in said and "1 unit of work backed out" in said, said
+        await theirs.commit()  # another member's unit of work on the structure goes on
+        md = MD()
+        assert await peer.get(None, md, GET_NO_SYNC) == b"taken"  # backed out at the loss
+        assert md.BackoutCount == 1
+        assert await peer.get(None, MD(), GET_NO_SYNC) == b"locked"  # its lock released
+        assert await peer.get(None, MD(), GET_NO_SYNC) == b"peer's"
+        with pytest.raises(MQMIError) as empty:
+            await peer.get(None, MD(), GET_NO_SYNC)
+        assert empty.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE  # the put never was
+        with pytest.raises(MQMIError) as next_call:
+            await one.put(b"next", MD(), sync)
+        assert next_call.value.reason == CMQC.MQRC_CF_NOT_AVAILABLE
+        await mine.put(b"private too", MD(), sync)
+        with pytest.raises(MQMIError) as commit:
+            await conn.commit()
+        assert commit.value.reason == CMQC.MQRC_BACKED_OUT
+        assert "APP1" in str(commit.value)
+        with pytest.raises(MQMIError) as gone:
+            await mine.get(None, MD(), GET_NO_SYNC)
+        assert gone.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+        # The connection's next unit of work is a new one: it commits.
+        await mine.put(b"after", MD(), sync)
+        await conn.commit()
+        assert await mine.get(None, MD(), GET_NO_SYNC) == b"after"
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "An MQDISC in its place ends the connection all the same, with MQRC_BACKED_OUT as a "
+    "warning (MQCC_WARNING).",
+)
+async def test_mqdisc_of_a_unit_of_work_the_lost_link_backed_out_ends_the_connection_with_2003(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """MQDISC commits a unit of work; when the commit fails and the unit is backed out,
+    MQDISC answers MQRC_BACKED_OUT (2003) "with MQCC_WARNING" (IBM, "2003
+    (07D3) (RC2003): MQRC_BACKED_OUT", and MQDISC's reason codes): the connection ends
+    all the same, and a later call on it is MQRC_HCONN_ERROR (2018)."""
+    async with qsg.start(_topology("TOLERATE"), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        conn = await world.connect("QM1")
+        one = await conn.open("APP.ONE", CMQC.MQOO_OUTPUT)
+        await one.put(b"in flight", MD(), PMO(Options=CMQC.MQPMO_SYNCPOINT))
+        await world.cf_connectivity_loss("QM1", "APP1")
+        with pytest.raises(MQMIError) as disc:
+            await conn.disconnect()
+        assert (disc.value.comp, disc.value.reason) == (CMQC.MQCC_WARNING, CMQC.MQRC_BACKED_OUT)
+        with pytest.raises(MQMIError) as after:
+            await conn.open("MINE", CMQC.MQOO_OUTPUT)
+        assert after.value.reason == CMQC.MQRC_HCONN_ERROR

@@ -247,7 +247,15 @@ class Connection:
                 "MQDISC with a unit of recovery of the syncpoint manager active: the "
                 "connection tag stays in use until it is committed or backed out",
             )
-        self.uow.commit()
+        try:
+            self.uow.commit()
+        except MQMIError as error:
+            if error.reason != CMQC.MQRC_BACKED_OUT:
+                raise
+            # The commit failed and the unit of work was backed out: MQDISC ends the
+            # connection all the same, with MQRC_BACKED_OUT as a warning (IBM, 2003).
+            self._end()
+            raise MQMIError(CMQC.MQCC_WARNING, CMQC.MQRC_BACKED_OUT, error.detail) from None
         self._end()
 
     def resolve(self, commit: bool) -> None:

@@ -74,6 +74,9 @@ class ConnectOptions:
     #: queue manager: MQDISC does not commit them, and with one active under a tag it
     #: cannot release the tag (MQRC_CONN_TAG_NOT_RELEASED, 2344) until it is resolved.
     syncpoint_manager: bool = False
+    #: The connection is IBM MQ's own (a channel initiator's MCA, an IGQ agent), which
+    #: may use the tags IBM reserves for its products (those beginning "MQ").
+    product: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +136,7 @@ def requested(
     tag = normal_tag(cno.tag)
     if not tag:
         return None  # MQCT_NONE: no tag, nothing to serialize
-    if tag[:2] in _RESERVED:
+    if tag[:2] in _RESERVED and not cno.product:
         raise MQMIError.failed(
             CMQC.MQRC_CNO_ERROR,
             f"ConnTag {tag[:16]!r} begins with MQ: connection tags beginning with MQ (in any "
@@ -146,6 +149,44 @@ def normal_tag(tag: bytes) -> bytes:
     """ConnTag as a registry keys it: MQBYTE128 (longer is cut, shorter padded with
     zeros), its trailing zeros dropped, so that b"A" and b"A\\0" are one tag."""
     return bytes(tag[: CMQC.MQ_CONN_TAG_LENGTH]).rstrip(b"\x00")
+
+
+#: The reason codes with which serializing refuses a tag now but may grant it later
+#: (its holder's units of work still unresolved, or their recovery waiting for the
+#: coupling facility): an agent of MQ's own goes into retry on them.
+NOT_YET = frozenset({CMQC.MQRC_CONN_TAG_IN_USE, CMQC.MQRC_CONN_TAG_NOT_USABLE})
+
+
+#: The address space each kind of agent runs in (z/OS's ssidMSTR, ssidCHIN).
+_AGENT_SPACES = {"IGQ": "MSTR", "CHL": "CHIN"}
+
+
+def not_yet(error: MQMIError) -> str:
+    """Why one of ``NOT_YET``'s refusals keeps an agent out, in a few words."""
+    if error.reason == CMQC.MQRC_CONN_TAG_IN_USE:
+        return "shared queue peer recovery is in progress"
+    return "its connection tag is not usable now"
+
+
+def agent_options(kind: str, name: str, q_mgr: str, platform: int) -> ConnectOptions | None:
+    """How one of MQ's own agents on shared queues of ``q_mgr`` connects (IBM, "Channels
+    and serialization", "The intra-group queuing agent and Serialization": they
+    "serialize access to shared queues by issuing the MQCONNX API call"), with a tag of
+    ``kind`` ("CHL" for a shared channel's MCA, "IGQ" for a member's IGQ agent) and
+    ``name`` (the channel, or the member), in the "MQ" space IBM keeps for its products,
+    which no application can take. MQCNO_RESTRICT_CONN_TAG_QSG, from the address space
+    the agent runs in: agents of one life of the member share it, and any other use in
+    the group, a failed life whose units of work are unresolved above all, keeps them
+    out. IBM does not say which tags and option its agents use: these are qsg's own.
+    None (no serializing) off z/OS, which has neither connection tags nor shared queues."""
+    if platform != CMQC.MQPL_ZOS:
+        return None
+    return ConnectOptions(
+        options=CMQC.MQCNO_RESTRICT_CONN_TAG_QSG,
+        tag=f"MQ{kind}.{name}".encode(),
+        space=f"{q_mgr}{_AGENT_SPACES[kind]}",
+        product=True,
+    )
 
 
 def refusal(
@@ -218,12 +259,15 @@ def claim(registry: Registry, request: TagUse, delayed: Collection[tuple[str, in
 
 
 __all__ = [
+    "NOT_YET",
     "TAG_OPTIONS",
     "ConnectOptions",
     "TagUse",
     "TagUses",
+    "agent_options",
     "claim",
     "normal_tag",
+    "not_yet",
     "refusal",
     "requested",
 ]

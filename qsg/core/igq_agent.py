@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from qsg import CMQC
-from qsg.core import igq
+from qsg.core import conntag, igq
 from qsg.core.connection import Connection
 from qsg.core.errors import MQMIError
 from qsg.core.events import Discarded
@@ -83,7 +83,20 @@ class Agent:
                 retry=f"{igq.IGQ_XMITQ} is not a shared USAGE(XMITQ) queue with INDXTYPE(CORRELID)",
             )
         if self.conn is None or not self.conn.connected:
-            self.conn = qm.connect(user=_own_user(qm), appl_name=AGENT_APPL_NAME)
+            # It serializes its access to the shared queues by its connection tag
+            # ("The intra-group queuing agent and Serialization"): while the peer
+            # recovery of an earlier life of its member still holds the tag, it retries.
+            cno = conntag.agent_options("IGQ", qm.name, qm.name, qm.rules.platform)
+            try:
+                self.conn = qm.connect(user=_own_user(qm), appl_name=AGENT_APPL_NAME, cno=cno)
+            except MQMIError as error:
+                if error.reason not in conntag.NOT_YET:
+                    raise
+                return Batch(
+                    [],
+                    retry="the IGQ agent cannot serialize its access to the shared queues: "
+                    f"{conntag.not_yet(error)} ({error})",
+                )
         conn = self.conn
         try:
             xmitq = conn.open(igq.IGQ_XMITQ, CMQC.MQOO_INPUT_SHARED)

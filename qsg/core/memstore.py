@@ -534,17 +534,20 @@ class MemoryStore:
             self._lost_uows.pop(uow, None)
         for queue, key, kind in reversed(self._uows.pop(uow, ())):
             q = self._queues.get(queue)
-            if q is None:
-                continue
-            if kind == _PUT:
-                del q.pending[key]
-                q.forget(key)
-                q.depth -= 1
-            else:
-                del q.held[key]
-                q.msgs[key].backout_count += 1
-                q.order.add(key)  # back at its own place: the key keeps arrival order
-                q.depth += 1
+            if q is not None:
+                self._back_out_entry(q, key, kind)
+
+    @staticmethod
+    def _back_out_entry(q: _Queue, key: int, kind: int) -> None:
+        if kind == _PUT:
+            del q.pending[key]
+            q.forget(key)
+            q.depth -= 1
+        else:
+            del q.held[key]
+            q.msgs[key].backout_count += 1
+            q.order.add(key)  # back at its own place: the key keeps arrival order
+            q.depth += 1
 
     def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
         """Peer recovery, as the coupling facility's: back out every unit of work of
@@ -566,6 +569,37 @@ class MemoryStore:
                     del q.locks[key]
                     locks += 1
         return Recovery(failed, by, True, len(units), entries, locks)
+
+    def disconnect_structure(self, member: str, name: str) -> tuple[int, int]:
+        """``member`` lost connectivity to CF structure ``name`` and tolerates it: as
+        the peers' recovery of its connection to the structure, each of its units of
+        work gives back its work on the structure's queues (newest first: puts vanish,
+        gets return with BackoutCount + 1) and can no longer commit (``backed_out``);
+        its handles' locks there are released. Answers the units and entries."""
+        structure = self._structure(name)
+        mine = {n for n, q in self._queues.items() if q.structure is structure}
+        units = entries = 0
+        for uow, held in list(self._uows.items()):
+            if not (isinstance(uow, tuple) and uow[0] == member):
+                continue
+            there = [entry for entry in held if entry[0] in mine]
+            if not there:
+                continue
+            self._uows[uow] = [entry for entry in held if entry[0] not in mine]
+            for queue, key, kind in reversed(there):
+                self._back_out_entry(self._queues[queue], key, kind)
+            units, entries = units + 1, entries + len(there)
+            self._lost_uows[uow] = (
+                f"{member} lost connectivity to CF structure {name} while the unit of work "
+                "had work on it: peer recovery backed that work out"
+            )
+        prefix = f"{member}/"
+        for queue in mine:
+            q = self._queues[queue]
+            for key, owner in list(q.locks.items()):
+                if str(getattr(owner, "store_token", "")).startswith(prefix):
+                    del q.locks[key]
+        return units, entries
 
     def lose_nonpersistent(self) -> int:
         """A queue-manager restart: the nonpersistent messages are gone (MQ keeps only

@@ -419,6 +419,17 @@ class QMgr:
         self._unreleased.append(use)
         self._release_unreleased()
 
+    @property
+    def tags_unreleased(self) -> bool:
+        """Some connection tag's release found the registry out of reach, and waits."""
+        return bool(self._unreleased)
+
+    def release_pending(self) -> bool:
+        """Tell the registry of the connection tags whose release found it out of reach
+        (``release_tag``); whether none is left waiting."""
+        self._release_unreleased()
+        return not self._unreleased
+
     def _release_unreleased(self) -> None:
         try:
             while self._unreleased:

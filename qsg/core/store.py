@@ -252,6 +252,13 @@ class MessageStore(Protocol):
         its queues gets MQRC_CF_STRUC_FAILED until it is recovered. Units of work with
         work on it can no longer commit (``backed_out``)."""
 
+    def disconnect_structure(self, member: str, name: str) -> tuple[int, int]:
+        """``member`` lost connectivity to CF structure ``name`` and tolerates it
+        (CFCONLOS TOLERATE): as the peers' recovery of its connection to the structure,
+        its units of work give back their work on the structure's queues (puts vanish,
+        gets return) and can no longer commit (``backed_out``, or a refusing commit);
+        its handles' locks there are released. Answers the units and entries backed out."""
+
     def backup_structure(self, name: str, now: float, exclint: float) -> StructureStatus:
         """BACKUP CFSTRUCT: record its committed persistent messages older than
         ``exclint`` seconds (the younger ones the log covers); the status after it."""
