@@ -74,7 +74,7 @@ def qsg_command(*args: str, url: str) -> tuple[int, str, str]:
 
 
 def failure_lines(text: str) -> list[str]:
-    assert "Traceback" not in text
+    assert "Traceback" not in text, text  # the whole of it: a worker's own traceback too
     return [line.strip() for line in text.splitlines() if "the run failed:" in line]
 
 
