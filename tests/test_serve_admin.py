@@ -414,3 +414,33 @@ def test_run_command_json_makes_its_command_as_data_so_a_name_cannot_add_a_keywo
     (item,) = mqsc(client, display).json()["commandResponse"]
     assert item["parameters"]["descr"] == "it's (odd) MAXDEPTH(1)"
     assert item["parameters"]["maxdepth"] != 1
+
+
+@keeps(
+    "docs/rest.md",
+    "A value of a text attribute (a name, DESCR, SSLPEER, exit data: every attribute the "
+    "attribute table holds as text) is kept as given, case and all",
+)
+def test_run_command_json_keeps_every_text_attributes_value_as_given(
+    client: httpx.Client,
+) -> None:
+    # A value of a text attribute is kept as given (case and all), whichever attribute:
+    # the list of them comes from the attribute table. SSLPEER's distinguished name was
+    # folded to upper case when the list was written by hand and left it out.
+    define = {
+        "type": "runCommandJSON",
+        "command": "define",
+        "qualifier": "channel",
+        "name": "ADMIN.PEER",
+        "parameters": {"chltype": "rcvr", "trptype": "tcp", "sslpeer": "CN=payments,O=Example"},
+    }
+    assert mqsc(client, define).json()["overallCompletionCode"] == 0
+    display = {
+        "type": "runCommandJSON",
+        "command": "display",
+        "qualifier": "channel",
+        "name": "ADMIN.PEER",
+        "responseParameters": ["sslpeer"],
+    }
+    (item,) = mqsc(client, display).json()["commandResponse"]
+    assert item["parameters"]["sslpeer"] == "CN=payments,O=Example"

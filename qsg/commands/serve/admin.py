@@ -41,6 +41,8 @@ from qsg.commands.serve.errors import Error, RestError, refuse
 from qsg.commands.serve.messaging import read_body
 from qsg.commands.serve.security import ADMIN, ADMIN_RO, USER, Principal, require
 from qsg.commands.serve.service import Service
+from qsg.core.attributes import OBJECT_TYPES, keywords
+from qsg.core.attributes.kinds import Text
 from qsg.mqsc import commands, display
 from qsg.mqsc.attributes import Value
 from qsg.mqsc.commands import Reply
@@ -49,33 +51,15 @@ from qsg.mqsc.commands import Reply
 MAX_COMMAND_BODY = 64 * 1024
 #: Characters an MQSC value may have unquoted (anything else is quoted).
 _PLAIN = re.compile(r"[A-Za-z0-9._/%*&#@$-]+")
-#: MQSC attributes whose values are text kept as given (case and all): quoted.
+#: MQSC attributes whose values are text kept as given (case and all): quoted. The
+#: attribute table's text attributes of every object type (names, descriptions, exit
+#: data, SSLPEER, ...), and LIKE's object name.
 _TEXT_ATTRIBUTES = frozenset(
-    {
-        "DESCR",
-        "RNAME",
-        "RQMNAME",
-        "XMITQ",
-        "INITQ",
-        "PROCESS",
-        "BOQNAME",
-        "TRIGDATA",
-        "CONNAME",
-        "TARGET",
-        "CFSTRUCT",
-        "APPLICID",
-        "USERDATA",
-        "ENVRDATA",
-        "LIKE",
-        "STGCLASS",
-        "CLUSTER",
-        "CLUSNL",
-        "MCAUSER",
-        "CUSTOM",
-        "MCANAME",
-        "DEADQ",
-    }
-)
+    keyword
+    for object_type in OBJECT_TYPES
+    for keyword, attribute in keywords(object_type).items()
+    if isinstance(attribute.kind, Text)
+) | {"LIKE"}
 #: runCommandJSON cannot express these (IBM: "use runCommand"): DISPLAY GROUP among them.
 _NOT_JSON = frozenset({"ARCHIVE", "CHINIT", "GROUP", "LOG", "SECURITY", "SYSTEM", "THREAD"})
 _FAILED = (2, CMQCFC.MQRCCF_COMMAND_FAILED)
