@@ -18,6 +18,7 @@ import valkey
 from coupling.server import URL_VARIABLE, EmbeddedServer, open_server
 from coupling.server_process import sweep
 from tests.claims import keeps
+from tests.terminal import foreground
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -149,6 +150,7 @@ def _owner(tmp_path: Path) -> tuple[subprocess.Popen[str], int, Path]:
         stdout=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal gives a command
+        preexec_fn=foreground(),
     )
     assert owner.stdout is not None
     pid, directory = owner.stdout.readline().split()

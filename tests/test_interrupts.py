@@ -26,6 +26,7 @@ import pytest
 
 from coupling.server import URL_VARIABLE, EmbeddedServer
 from tests.claims import keeps
+from tests.terminal import foreground
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND = 120  # wall seconds for a command to start, or to end once signalled
@@ -90,6 +91,7 @@ def qsg(*args: str, **popen: object) -> subprocess.Popen[str]:
     """``qsg ARGS`` in a process group of its own (a terminal's foreground job), with
     the embedded server (no QSG_REDIS_URL)."""
     env = {k: v for k, v in os.environ.items() if k != URL_VARIABLE}
+    then = popen.pop("preexec_fn", None)
     process: subprocess.Popen[str] = subprocess.Popen(
         [sys.executable, "-c", "from qsg.commands.cli import main; main()", *args],
         cwd=ROOT,
@@ -99,6 +101,7 @@ def qsg(*args: str, **popen: object) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=foreground(then),  # type: ignore[arg-type]
         **popen,
     )
     _started.append(process)

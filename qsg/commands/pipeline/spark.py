@@ -106,9 +106,11 @@ def _keeping_sigint(create: Callable[[], Any]) -> Any:
     Ctrl-C came out as forty lines instead of qsg's one (``qsg.commands.interrupts``).
     With Python's handler back, the driver's call ends in KeyboardInterrupt, the command
     ends, and the JVM (which ignores SIGINT) ends with the driver, its tasks with it."""
-    root = logging.getLogger()
-    if _QUIET_INTERRUPT not in root.filters:
-        root.addFilter(_QUIET_INTERRUPT)
+    # py4j logs the first two on the root logger, the last on its own (a logger's
+    # filters see only what is logged on it, not what its children pass up).
+    for logger in (logging.getLogger(), logging.getLogger("py4j.clientserver")):
+        if _QUIET_INTERRUPT not in logger.filters:
+            logger.addFilter(_QUIET_INTERRUPT)
     if threading.current_thread() is not threading.main_thread():
         return create()
     before = signal.getsignal(signal.SIGINT)
@@ -124,7 +126,12 @@ class _QuietInterrupt(logging.Filter):
     otherwise, in one line too: the error reaches its caller all the same)."""
 
     QUIET = frozenset(
-        {"KeyboardInterrupt while sending command.", "Exception while sending command."}
+        {
+            "KeyboardInterrupt while sending command.",
+            "Exception while sending command.",
+            # the link to a JVM the interrupt ended, closed as the driver ends
+            "Exception occurred while shutting down connection",
+        }
     )
 
     def filter(self, record: logging.LogRecord) -> bool:
