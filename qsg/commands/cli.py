@@ -58,6 +58,9 @@ class _Qsg(click.Group):
             except BaseException as error:
                 if not interrupts.of(error):
                     raise
+            from qsg.commands.pipeline.spark import end_driver_jvm
+
+            end_driver_jvm()  # a Spark command's JVM writes nothing after the line
             interrupts.end()
 
 

@@ -119,6 +119,26 @@ def _keeping_sigint(create: Callable[[], Any]) -> Any:
     return session
 
 
+def end_driver_jvm(seconds: float = 10.0) -> None:
+    """End this process's Spark driver JVM, if PySpark started one, and wait for it: an
+    interrupted command says its one line last, and a JVM still ending would write its
+    tasks' ERROR stack traces to the same terminal after it (it ignores SIGINT, and
+    ends only when it notices the driver is gone)."""
+    pyspark = sys.modules.get("pyspark")
+    if pyspark is None:
+        return
+    gateway = getattr(pyspark.SparkContext, "_gateway", None)
+    process = getattr(gateway, "proc", None)
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class _QuietInterrupt(logging.Filter):
     """py4j logs a KeyboardInterrupt met during a call to the JVM, and the failure of
     the call after it on the link the interrupt closed, tracebacks and all, on the root
