@@ -648,15 +648,25 @@ class RedisStore:
         structure (its server restarted without its data): MQRC_CF_STRUC_FAILED, until
         the structure is recovered."""
         prefix = self._prefixes.get(queue)
-        struc = self._structures.get(prefix, NO_STRUCTURE) if prefix is not None else None
-        if struc is None:
+        if prefix is None:
             return KeyError(queue)
+        struc = self._structures.get(prefix, NO_STRUCTURE)
         held = keys.structure_key(self.qsg, struc) if struc != NO_STRUCTURE else self._queues_key
         if struc != NO_STRUCTURE and self._command("HEXISTS", held, "failed"):
             self._forget_queues(struc)  # another member failed it: learnt here
             return cfstate.failed_error(struc, queue)
         if int(self._command("EXISTS", held)):
-            return KeyError(queue)  # the structure is there: the queue alone was deleted
+            if not int(self._command("EXISTS", prefix + "h")):
+                return KeyError(queue)  # the structure is there: the queue alone was deleted
+            # The queue is there again: the facility lost it after the script ran and was
+            # recovered before these questions (a call through the trio transport waits
+            # on each, and the watch's recovery may run meanwhile). The call met that
+            # failure, which whoever found it lost has told.
+            return MQMIError.failed(
+                CMQC.MQRC_CF_STRUC_FAILED,
+                f"CF structure {struc} of QSG {self.qsg} failed and was recovered during "
+                f"the call on queue {queue}",
+            )
         named = f"CF structure {struc}" if struc != NO_STRUCTURE else "the CF"
         return self._tell(
             CMQC.MQRC_CF_STRUC_FAILED,

@@ -23,6 +23,7 @@ from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg.core.geometry import MAX_SIZE_KB
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import Ordering
 from tests.claims import keeps
 from tests.helpers import ALL, drain, get, put
 
@@ -496,6 +497,49 @@ def test_losing_the_facility_gives_cf_struc_failed_and_loses_nothing_committed()
         assert drain(h, 0.0) == [b"kept 0", b"kept 1", b"kept 2"]
     finally:
         server.stop()
+
+
+class _RecoveredMeanwhile(BlockingTransport):
+    """A member's link on which, after the facility lost everything, a script's "no such
+    queue" is followed by the facility's recovery before the store's next question, as
+    the watch's recovery may run while a call through the trio transport waits."""
+
+    def __init__(self, url: str, recover: Callable[[], None]) -> None:
+        super().__init__(url)
+        self.recover: Callable[[], None] | None = recover
+
+    def command(self, *args: Arg) -> Any:
+        if self.recover is not None:
+            recover, self.recover = self.recover, None
+            recover()
+        return super().command(*args)
+
+
+def test_a_call_that_meets_a_structure_lost_and_recovered_meanwhile_gets_2373_not_keyerror(
+    cf_url: str, cf_transport: BlockingTransport, redis_store: Callable[[], RedisStore]
+) -> None:
+    # CI, stop 52: the IGQ agent's get met SYSTEM.QSG.TRANSMIT.QUEUE gone, the structure
+    # was recovered, and the store took the queue for deleted: the run ended on KeyError.
+    namespace = redis_store().qsg
+    admin = RedisStore(cf_transport, namespace)
+    admin.define_structure("APP1", size_kb=1024, cf_level=5)
+    admin.create_queue("Q", Ordering.FIFO, "APP1")
+
+    def recover() -> None:
+        admin.define_structure("APP1", size_kb=1024, cf_level=5)
+        admin.create_queue("Q", Ordering.FIFO, "APP1")
+
+    transport = _RecoveredMeanwhile(cf_url, recover)
+    member = RedisStore(transport, namespace)
+    member.create_queue("Q", Ordering.FIFO, "APP1")
+    delete_group(cf_transport, namespace)  # the server restarted without its data
+    try:
+        with pytest.raises(MQMIError) as met:
+            member.depth_at_least("Q", 0, committed_only=True)
+        assert met.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        assert member.depth_at_least("Q", 0, committed_only=True) == 0  # in use again
+    finally:
+        transport.close()
 
 
 @keeps("docs/coupling-facility.md", "the next call connects again.")
