@@ -42,7 +42,8 @@ class MessageManagerStatistics:
     calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERBS, 0))
 
     def count(self, verb: str, cost: float, shared: int) -> None:
-        """One application call of ``verb`` that cost ``cost`` processor seconds."""
+        """One application call of ``verb`` that cost ``cost`` processor seconds. (A call
+        that costs nothing is counted by ``QueueManager.dispatch_now``, this unrolled.)"""
         self.calls[verb] += 1
         self.cpu_seconds += cost
         self.cf_accesses += shared
