@@ -35,7 +35,7 @@ from actors.qmgr import QueueManager
 from actors.wire import ChannelBrokenError
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
-from qsg.core import channels, groupaddress, sharedchl, sharedsync
+from qsg.core import channels, conntag, groupaddress, sharedchl, sharedsync
 from qsg.core.errors import MQMIError
 from qsg.core.layouts import TM
 from qsg.core.objects import ChannelDefinition
@@ -229,6 +229,7 @@ class SharedChannels(FaultInjection):
         else:
             group = self._sharing_group(qm)
             await self._not_running_shared(qm, group, channel)
+            await self._not_recovering(qm, channel)
             suitable = place.on == "?"
             targets = [self._most_suitable(group, channel) if suitable else self._running(place.on)]
         for target in targets:
@@ -360,6 +361,8 @@ class SharedChannels(FaultInjection):
             return [target.name]
         group = self._sharing_group(qm)
         await self._not_running_shared(qm, group, channel)
+        if verb == "RESOLVE":  # IBM names RESOLVE, PING and DELETE, not RESET
+            await self._not_recovering(qm, channel)
 
         def shared_change(now: float) -> None:
             conn = qm.rules.connect(appl_name=channel)
@@ -391,6 +394,24 @@ class SharedChannels(FaultInjection):
         if agent is not None and not agent.ended.is_set():
             line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
             raise ValueError(f"channel {channel} of {qm.name} is in use ({line})")
+
+    async def _not_recovering(self, qm: QueueManager, channel: str) -> None:
+        """PING or RESOLVE of a shared channel whose agent on a failed member left
+        units of work that peer recovery has not resolved fails, as its start would
+        (IBM, "Channels and serialization": "An attempt to RESOLVE, PING, or DELETE a
+        channel can fail for the same reason"; ``conntag.recovering``)."""
+        cno = conntag.agent_options("CHL", channel, qm.name, qm.rules.rules.platform)
+        if cno is None:
+            return
+        running = {(m.name, m.incarnation) for m in self.qmgrs.values() if m.alive}
+        delayed = set(self._unrecovered)
+
+        def recovering(now: float) -> MQMIError | None:
+            return conntag.recovering(qm.rules.tag_registry, cno.tag, running, delayed)
+
+        refused = await qm.dispatch(recovering, system=True)
+        if refused is not None:
+            raise _ping_failed(refused.reason, f"channel {channel}: {refused.detail}")
 
     # ---- the channel initiator's trigger monitor ----------------------------------------
     def _start_trigger_monitor(self, qm: QueueManager) -> None:
