@@ -38,6 +38,7 @@ from actors.cflink import CFLink, OnServer
 from actors.membership import ROLE
 from actors.qmgr import QueueManager
 from coupling import keys
+from coupling.errors import CFConnectionError
 from coupling.trio_transport import TrioTransport
 from coupling.wallclock import WallTimeoutError, within
 from qsg.core import groupaddress
@@ -140,10 +141,16 @@ async def _hand(
     tried: set[str] = set()
     member: trio.SocketStream | None = None
     while member is None:
-        ports = {m: where for m, where in (await listening()).items() if m not in tried}
+        try:
+            found = await listening()
+        except CFConnectionError as error:  # who listens is unknown: the sender retries
+            why = f"AMQ9202E: Remote host '{qsg}' not available, retry later ({error})"
+            await _refuse(sender, why, connect_timeout)
+            return
+        ports = {m: where for m, where in found.items() if m not in tried}
         chosen = groupaddress.choose(ports, rng)
         if chosen is None:
-            await _refuse(sender, qsg, connect_timeout)
+            await _refuse(sender, groupaddress.nobody_listens(qsg, qsg), connect_timeout)
             return
         host, port = parse_conname(ports[chosen])
         try:
@@ -164,12 +171,12 @@ async def _pipe(source: trio.SocketStream, sink: trio.SocketStream, both: trio.C
     both.cancel()
 
 
-async def _refuse(sender: trio.SocketStream, qsg: str, connect_timeout: float) -> None:
-    """Tell the sender, after its hello, that no member takes its connection."""
+async def _refuse(sender: trio.SocketStream, why: str, connect_timeout: float) -> None:
+    """Tell the sender, after its hello, that no member takes its connection, and why."""
     frames = wire.Frames(sender, timeout=connect_timeout)
     with suppress(wire.ChannelBrokenError):
         await frames.receive()
-        await frames.send({"t": "refused", "reason": groupaddress.nobody_listens(qsg, qsg)})
+        await frames.send({"t": "refused", "reason": why})
     await trio.aclose_forcefully(sender)
 
 
