@@ -18,12 +18,17 @@ import trio
 import qsg
 from actors import wire
 from actors.admin import command
+from actors.cflink import OnServer
+from actors.clock import VirtualClock
 from actors.events import ChannelStateChanged, MessageGot, OpCompleted
 from actors.groupaddress import serve_address
 from actors.topology import Topology
+from actors.wire import real_io
+from coupling import keys
 from coupling.server import free_port
 from qsg.chaos import processes
 from qsg.core import groupaddress
+from qsg.core.conname import parse_conname
 from qsg.scenario import load_scenario
 from tests.claims import keeps
 
@@ -92,6 +97,47 @@ async def tcp_choices(seed: int, count: int, *, dead: str = "") -> list[str]:
                 chosen.append((await stream.receive_some(16)).decode())
         nursery.cancel_scope.cancel()
     return chosen
+
+
+@keeps(
+    "docs/channels.md",
+    "Each member whose group listener runs (its channel initiator too) opens a group port "
+    "of its own and publishes it in the coupling facility",
+)
+async def test_a_members_group_port_is_open_and_published_while_it_takes_group_connections(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    # The address hands connections only to the members the world would take in process
+    # (QueueManager.takes_group_connections): START and STOP LISTENER, STOP and START
+    # CHINIT open and close the port and publish it or take it back.
+    topology = three_listeners()
+    for member in MEMBERS:
+        topology.qmgrs[member].group_host = "127.0.0.1"
+    async with qsg.start(topology, redis_url=cf_url) as world:
+        assert isinstance(world.link, OnServer)
+        transport = world.link.transport
+
+        async def published() -> dict[str, str]:
+            raw = await transport.acommand("HGETALL", keys.group_listeners_key("QSG1"))
+            return {raw[i].decode(): raw[i + 1].decode() for i in range(0, len(raw), 2)}
+
+        for member in ("QM1", "QM2"):
+            reply = await command(world, member, "START LISTENER TRPTYPE(TCP) INDISP(GROUP)")
+            assert not reply.failed, reply.lines
+        ports = await published()
+        assert set(ports) == {"QM1", "QM2"}
+        with real_io():
+            stream = await trio.open_tcp_stream(*parse_conname(ports["QM1"]))
+        await stream.aclose()
+        await world.stop_chinit("QM2")
+        assert set(await published()) == {"QM1"}
+        await world.start_chinit("QM2")
+        assert set(await published()) == {"QM1", "QM2"}
+        reply = await command(world, "QM1", "STOP LISTENER TRPTYPE(TCP) INDISP(GROUP)")
+        assert not reply.failed, reply.lines
+        assert set(await published()) == {"QM2"}
+        with real_io(), pytest.raises(OSError, match=r"[Cc]onnect"):
+            await trio.open_tcp_stream(*parse_conname(ports["QM1"]))
 
 
 @keeps(
