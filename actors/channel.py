@@ -373,10 +373,7 @@ async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) ->
         except MQMIError as error:
             if error.reason not in conntag.NOT_YET:
                 raise
-            why = (
-                f"channel {definition.name} cannot serialize its access to shared queues: "
-                f"{conntag.not_yet(error)} ({error})"
-            )
+            why = not_serialized_line(definition.name, error)
         wire.log.error("%s: %s", qm.name, why)
         attempt += 1
         wait = definition.retry_interval(attempt)
@@ -385,6 +382,16 @@ async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) ->
             return None
         _state(qm, definition.name, "RETRYING", why)
         await clock.sleep(wait)
+
+
+def not_serialized_line(channel: str, error: MQMIError) -> str:
+    """Why an agent of shared channel ``channel`` may not start now: its connection tag
+    is refused (``conntag.NOT_YET``), "an error message indicating that recovery is in
+    progress" (IBM, "Channels and serialization", which gives no message number)."""
+    return (
+        f"channel {channel} cannot serialize its access to shared queues: "
+        f"{conntag.not_yet(error)} ({error})"
+    )
 
 
 #: Seconds between an ending agent's attempts to back its gets out while the coupling
@@ -702,6 +709,7 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
     frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     running = False
+    conn = None
     try:
         hello = wire.hello(await frames.receive())
         name = hello.channel
@@ -716,9 +724,19 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
             return
         remote = frames.peer or "its sender"
         keeper: SharedSync | None = None
-        conn = None
-        if shared:
-            mca = await qm.dispatch(lambda now: qm.rules.connect(appl_name=name), system=True)
+        if shared:  # serialized as a shared sender's agent is (``_serialized``)
+            cno = conntag.agent_options("CHL", name, qm.name, qm.rules.rules.platform)
+            try:
+                mca = await qm.dispatch(
+                    lambda now: qm.rules.connect(appl_name=name, cno=cno), system=True
+                )
+            except MQMIError as error:
+                if error.reason not in conntag.NOT_YET:
+                    raise
+                refused = not_serialized_line(name, error)
+                wire.log.error("%s: %s", qm.name, refused)
+                await frames.send({"t": "refused", "reason": refused})
+                return
             conn = mca
             handle = await qm.dispatch(
                 lambda now: mca.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS), system=True
@@ -791,6 +809,9 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
     finally:
         if running:
             del qm.receivers[name]
+        if shared and conn is not None:  # its connection tag goes with its connection
+            with trio.CancelScope(shield=True):
+                await _let_go(qm, conn)
 
 
 def _refusal(
@@ -983,6 +1004,7 @@ __all__ = [
     "ChannelQueueManager",
     "ChannelSync",
     "in_use_line",
+    "not_serialized_line",
     "parse_conname",
     "rogue_partner",
     "run_receiver",

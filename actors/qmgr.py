@@ -89,6 +89,7 @@ class QueueManager:
         *,
         listener: tuple[str, int] | None = None,
         connect_timeout: float | None = None,
+        group_host: str | None = None,
     ) -> None:
         self.world = world
         #: Where its channel listener accepts TCP connections from senders in other
@@ -127,6 +128,12 @@ class QueueManager:
         #: commands of its CSQINPX would start it again; down while it or its channel
         #: initiator is.
         self.group_listener = False
+        #: Where its group listener takes TCP connections, in a run of members in
+        #: separate processes (``actors.groupaddress``): the host its group port binds
+        #: (any free port); None in process, where the group's address is the world's.
+        self.group_host = group_host
+        #: While this life serves its group port: the port's scope and its address.
+        self.group_port: tuple[trio.CancelScope, str] | None = None
         #: Whether this life runs its intra-group queuing agent (``start_igq_agent``).
         self.igq_agent = False
         #: The model cost of the SMDS accesses of the last step on a shared queue, for
@@ -146,6 +153,12 @@ class QueueManager:
         return self.rules.incarnation
 
     @property
+    def takes_group_connections(self) -> bool:
+        """Whether a connection to its group's address may be handed to it: its group
+        listener runs, and so do it and its channel initiator, unpaused."""
+        return self.group_listener and self.alive and self.chinit and self.paused is None
+
+    @property
     def nursery(self) -> trio.Nursery:
         """The nursery of this life: the queue manager's tasks (its channel agents too)."""
         if self._nursery is None:
@@ -163,6 +176,7 @@ class QueueManager:
                 self._nursery, self._mailbox = nursery, send
                 self.channels = {}  # the agents of an earlier life went with it
                 self.inbound = set()
+                self.group_port = None  # an earlier life's port went with its nursery
                 self.chinit = True
                 self.processors = Processors(self.world.costs.cpus)
                 self.alive = True

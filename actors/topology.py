@@ -32,6 +32,9 @@ class QMgrSpec:
     listener: tuple[str, int] | None = None  # (host, port) of its TCP channel listener
     #: Seconds a channel may take to connect and start (None: the default, 30).
     connect_timeout: float | None = None
+    #: The host its group listener's TCP port binds, in a run of members in separate
+    #: processes (``actors.groupaddress``); None: the group's address is in process.
+    group_host: str | None = None
 
 
 class Topology:

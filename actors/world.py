@@ -359,7 +359,11 @@ async def _build(world: World, only: str | None = None) -> None:
         spec = topology.qmgrs[name]
         command_server.define_queues(rules)
         world.qmgrs[name] = QueueManager(
-            world, rules, listener=spec.listener, connect_timeout=spec.connect_timeout
+            world,
+            rules,
+            listener=spec.listener,
+            connect_timeout=spec.connect_timeout,
+            group_host=spec.group_host,
         )
     for name in topology.qsgs:
         world.placement(name)  # each structure allocated in its facilities (and duplexed)

@@ -30,11 +30,12 @@ import trio
 
 from actors.channel import ChannelSync, SharedSync, _connect_tcp
 from actors.events import ChannelRecovered, ChannelStateChanged
+from actors.groupaddress import publish as publish_group_port
 from actors.qmgr import QueueManager
 from actors.wire import ChannelBrokenError
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
-from qsg.core import channels, sharedchl, sharedsync
+from qsg.core import channels, conntag, groupaddress, sharedchl, sharedsync
 from qsg.core.errors import MQMIError
 from qsg.core.layouts import TM
 from qsg.core.objects import ChannelDefinition
@@ -76,21 +77,14 @@ class SharedChannels(FaultInjection):
         qsg = key if key in self.qsgs else self._addresses().get(key)
         if qsg is None:
             return None
-        listening = sorted(
+        listening = [
             member
             for member in self.qsgs[qsg].members
-            if (qm := self.qmgrs.get(member)) is not None
-            and qm.group_listener
-            and qm.alive
-            and qm.chinit
-            and qm.paused is None
-        )
-        if not listening:
-            raise ChannelBrokenError(
-                f"AMQ9202E: Remote host '{conn_name}' not available, retry later (no member "
-                f"of {qsg} has a group listener running, INDISP(GROUP))"
-            )
-        chosen = listening[0] if len(listening) == 1 else self.random.choice(listening)
+            if (qm := self.qmgrs.get(member)) is not None and qm.takes_group_connections
+        ]
+        chosen = groupaddress.choose(listening, self.random)  # the same policy over TCP
+        if chosen is None:
+            raise ChannelBrokenError(groupaddress.nobody_listens(conn_name, qsg))
         return self.qmgrs[chosen]
 
     def _addresses(self) -> dict[str, str]:
@@ -125,6 +119,7 @@ class SharedChannels(FaultInjection):
         qm.group_listener = True
         if address:
             self._addresses()[address.strip().upper()] = group.name
+        await publish_group_port(self.link, qm)  # over TCP: its group port opens
         await trio.lowlevel.checkpoint()
 
     async def stop_listener(self, q_mgr: str) -> None:
@@ -134,6 +129,7 @@ class SharedChannels(FaultInjection):
         if not qm.group_listener:
             raise ValueError(f"{q_mgr} has no group listener running")
         qm.group_listener = False
+        await publish_group_port(self.link, qm)
         await trio.lowlevel.checkpoint()
 
     # ---- START and STOP CHANNEL ---------------------------------------------------------
@@ -233,6 +229,7 @@ class SharedChannels(FaultInjection):
         else:
             group = self._sharing_group(qm)
             await self._not_running_shared(qm, group, channel)
+            await self._not_recovering(qm, channel)
             suitable = place.on == "?"
             targets = [self._most_suitable(group, channel) if suitable else self._running(place.on)]
         for target in targets:
@@ -364,6 +361,8 @@ class SharedChannels(FaultInjection):
             return [target.name]
         group = self._sharing_group(qm)
         await self._not_running_shared(qm, group, channel)
+        if verb == "RESOLVE":  # IBM names RESOLVE, PING and DELETE, not RESET
+            await self._not_recovering(qm, channel)
 
         def shared_change(now: float) -> None:
             conn = qm.rules.connect(appl_name=channel)
@@ -395,6 +394,24 @@ class SharedChannels(FaultInjection):
         if agent is not None and not agent.ended.is_set():
             line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
             raise ValueError(f"channel {channel} of {qm.name} is in use ({line})")
+
+    async def _not_recovering(self, qm: QueueManager, channel: str) -> None:
+        """PING or RESOLVE of a shared channel whose agent on a failed member left
+        units of work that peer recovery has not resolved fails, as its start would
+        (IBM, "Channels and serialization": "An attempt to RESOLVE, PING, or DELETE a
+        channel can fail for the same reason"; ``conntag.recovering``)."""
+        cno = conntag.agent_options("CHL", channel, qm.name, qm.rules.rules.platform)
+        if cno is None:
+            return
+        running = {(m.name, m.incarnation) for m in self.qmgrs.values() if m.alive}
+        delayed = set(self._unrecovered)
+
+        def recovering(now: float) -> MQMIError | None:
+            return conntag.recovering(qm.rules.tag_registry, cno.tag, running, delayed)
+
+        refused = await qm.dispatch(recovering, system=True)
+        if refused is not None:
+            raise _ping_failed(refused.reason, f"channel {channel}: {refused.detail}")
 
     # ---- the channel initiator's trigger monitor ----------------------------------------
     def _start_trigger_monitor(self, qm: QueueManager) -> None:
@@ -577,6 +594,7 @@ class SharedChannels(FaultInjection):
             raise ValueError(f"the channel initiator of {q_mgr} is already running")
         qm.chinit = True
         qm.start_channels()
+        await publish_group_port(self.link, qm)
         await self._resume_held(qm)
 
     async def _end_chinit(self, qm: QueueManager, why: str) -> None:
@@ -595,6 +613,7 @@ class SharedChannels(FaultInjection):
             scope.cancel()
         for name in list(qm.channels):
             await qm.channel_ended(name)
+        await publish_group_port(self.link, qm)  # over TCP: the address leaves it out
         await trio.lowlevel.checkpoint()
 
     async def _resume_held(self, qm: QueueManager) -> None:

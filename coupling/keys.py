@@ -94,6 +94,12 @@ def lease_key(qsg: str, role: str) -> str:
     return f"{group_prefix(qsg)}lease:{role}"
 
 
+def group_listeners_key(qsg: str) -> str:
+    """The group ports of the members that take connections to the group's address (a
+    hash: member -> ``host(port)``; ``actors.groupaddress``)."""
+    return f"{group_prefix(qsg)}grouplisteners"
+
+
 def uow_token(uow: Hashable) -> str:
     """A unit of work's name in the facility: ``QM1/7`` for (queue manager, connection).
 

@@ -21,7 +21,8 @@ import qsg
 from actors.admin import command
 from actors.clock import VirtualClock
 from actors.events import ChannelStateChanged
-from qsg import CMQC, OD, MQMIError, QMgr
+from actors.world import World
+from qsg import CMQC, GMO, MD, OD, PMO, MQMIError, QMgr
 from qsg.core import conntag, igq
 from qsg.core.igq_agent import Agent
 from qsg.core.objects import CFStructure
@@ -29,7 +30,13 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.reader import load
 from tests.claims import keeps
 from tests.helpers import put
-from tests.test_shared_channels import drain, owner, put_persistent, shared_sender
+from tests.test_shared_channels import (
+    drain,
+    group_listeners,
+    owner,
+    put_persistent,
+    shared_sender,
+)
 
 CHANNEL = "QSG.TO.QM3"
 
@@ -165,3 +172,123 @@ async def test_a_tag_whose_release_met_the_facility_out_of_reach_is_released_onc
         await world.cf_available()
         await trio.sleep(3.0)
         assert store.conn_tags(tag).uses == ()
+
+
+INBOUND = "QM3.TO.QSG1"
+
+
+async def _shared_messages(world: World, member: str) -> list[bytes]:
+    conn = await world.connect(member)
+    shared = await conn.open("APP.SHARED", CMQC.MQOO_INPUT_SHARED)
+    got = []
+    gmo = GMO(Options=CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT)
+    while True:
+        try:
+            got.append(await shared.get(None, MD(), gmo))
+        except MQMIError as error:
+            if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                raise
+            return got
+
+
+@keeps(
+    "docs/channels.md",
+    "The receiving agent of a shared inbound channel serializes the same way, with the tag "
+    "of its channel",
+)
+async def test_a_shared_inbound_channel_is_refused_on_any_member_while_peer_recovery_holds_its_tag(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """ "Message channel agents that process messages on shared queues serialize their
+    access to these queues": the receiving MCA of a channel that came through the group
+    listener too. While a failed life of the member that ran it holds the channel's tag,
+    the sender's next connect, on whichever member it lands, is refused with the
+    recovery in progress, and the sender retries; once the tag is resolved it runs, and
+    every persistent message arrives once."""
+    async with qsg.start(group_listeners(), seed=4, **cf_mode) as world:  # type: ignore[arg-type]
+        for member in ("QM1", "QM2"):
+            reply = await command(world, member, "START LISTENER TRPTYPE(TCP) INDISP(GROUP)")
+            assert not reply.failed, reply.lines
+        conn = await world.connect("QM3")
+        out = await conn.open("TO.QSG1", CMQC.MQOO_OUTPUT)
+        persistent = MD(Persistence=CMQC.MQPER_PERSISTENT)
+        for i in range(5):
+            await out.put(b"a%02d" % i, persistent, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        await trio.sleep(30)
+        taking = "QM1" if world.qmgrs["QM1"].receivers else "QM2"
+        store = world.qsgs["QSG1"].shared.store
+        tag = _tag("CHL", INBOUND)
+        (held,) = store.conn_tags(tag).uses
+        assert (held.q_mgr, held.option) == (taking, CMQC.MQCNO_RESTRICT_CONN_TAG_QSG)
+        assert held.space == f"{taking}CHIN"
+        assert not (await command(world, "QM3", f"STOP CHANNEL({INBOUND})")).failed
+        await trio.sleep(1.0)
+        assert store.conn_tags(tag).uses == ()  # its agent ended: the tag is free
+        # That member fails, its agent's unit of work under the tag unresolved until
+        # its peer recovery (the tag held by hand, as the failed life holds it).
+        await world.kill(taking)
+        life = world.qmgrs[taking].rules.incarnation
+        failed = conntag.TagUse(tag, taking, life, 1, held.option, f"{taking}CHIN")
+        assert store.claim_conn_tag(failed, store.conn_tags(tag).version)
+        survivor = "QM2" if taking == "QM1" else "QM1"
+        assert not (await command(world, "QM3", f"START CHANNEL({INBOUND})")).failed
+        for i in range(5):
+            await out.put(b"b%02d" % i, persistent, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        await trio.sleep(12.0)  # two connects, each refused (SHORTTMR 5)
+        retries = [
+            e
+            for e in world.events.of(ChannelStateChanged)
+            if e.q_mgr == "QM3" and e.channel == INBOUND and e.state == "RETRYING"
+        ]
+        assert len(retries) >= 2, retries
+        assert all("peer recovery is in progress" in e.detail for e in retries[-2:])
+        assert "2271" in retries[-1].detail
+        assert INBOUND not in world.qmgrs[survivor].receivers
+        assert await _shared_messages(world, survivor) == [b"a%02d" % i for i in range(5)]
+        store.release_conn_tags(taking, life + 1)  # what its peer recovery does
+        await trio.sleep(30.0)
+        got = await _shared_messages(world, survivor)
+        assert sorted(got) == [b"b%02d" % i for i in range(5)]
+
+
+@keeps(
+    "docs/channels.md",
+    "PING, RESOLVE and DELETE CHANNEL of a shared channel are refused while a failed "
+    "member's agent of it still holds its tag",
+)
+async def test_ping_resolve_and_delete_of_a_shared_channel_wait_for_its_peer_recovery(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """ "An attempt to RESOLVE, PING, or DELETE a channel can fail for the same reason"
+    (a recovery in progress). RESET is not named, and is not refused."""
+    async with qsg.start(shared_sender(), seed=3, **cf_mode) as world:  # type: ignore[arg-type]
+        await trio.sleep(1.0)
+        running = owner(world)
+        other = "QM2" if running == "QM1" else "QM1"
+        assert not (await command(world, running, f"STOP CHANNEL({CHANNEL})")).failed
+        await trio.sleep(1.0)
+        store = world.qsgs["QSG1"].shared.store
+        tag = _tag("CHL", CHANNEL)
+        # The other member fails, an agent's unit of work under the tag unresolved
+        # until its peer recovery (the tag held by hand, as the failed life holds it).
+        await world.kill(other)
+        life = world.qmgrs[other].rules.incarnation
+        option = CMQC.MQCNO_RESTRICT_CONN_TAG_QSG
+        failed = conntag.TagUse(tag, other, life, 1, option, f"{other}CHIN")
+        assert store.claim_conn_tag(failed, store.conn_tags(tag).version)
+        in_progress = f"SHARED QUEUE PEER RECOVERY OF {other} IS IN PROGRESS"
+        for verb in (f"PING CHANNEL({CHANNEL})", f"RESOLVE CHANNEL({CHANNEL}) ACTION(BACKOUT)"):
+            reply = await command(world, running, verb)
+            assert reply.failed and in_progress in reply.text.upper(), reply.lines
+            assert "MQRC_CONN_TAG_IN_USE (2271)" in reply.text.upper()
+        reply = await command(world, running, f"DELETE CHANNEL({CHANNEL})")
+        assert reply.failed and in_progress in reply.text.upper(), reply.lines
+        assert CHANNEL in world.qmgrs[running].rules.local.channels
+        reply = await command(world, running, f"RESET CHANNEL({CHANNEL}) SEQNUM(1)")
+        assert not reply.failed, reply.lines
+        store.release_conn_tags(other, life + 1)  # what its peer recovery does
+        for verb in (f"PING CHANNEL({CHANNEL})", f"RESOLVE CHANNEL({CHANNEL}) ACTION(BACKOUT)"):
+            reply = await command(world, running, verb)
+            assert not reply.failed, reply.lines
+        reply = await command(world, running, f"DELETE CHANNEL({CHANNEL})")
+        assert not reply.failed, reply.lines

@@ -128,6 +128,9 @@ class Layout:
     quiet: float = QUIET
     #: The port this member's REST API listens on (127.0.0.1); 0: it serves none.
     rest_port: int = 0
+    #: The port of each group's address (``actors.groupaddress``), by QSG: the groups
+    #: some sender's CONNAME names.
+    groups: dict[str, int] = field(default_factory=dict)
 
 
 # ---- the event files ------------------------------------------------------------------
@@ -164,26 +167,46 @@ def close_in_flight(events: list[WorldEvent], at: float) -> list[WorldEvent]:
 
 
 # ---- one member process -----------------------------------------------------------------
-def process_topology(scenario: Scenario, ports: dict[str, int]) -> Topology:
+def process_topology(
+    scenario: Scenario, ports: dict[str, int], groups: dict[str, int] | None = None
+) -> Topology:
     """The scenario's topology with each receiving queue manager listening on its port
-    and each sender's CONNAME pointing there."""
+    and each sender's CONNAME pointing there; a CONNAME naming a group in ``groups``
+    points at that group's address, whose members take its connections on group ports
+    of their own (``actors.groupaddress``)."""
     topology = scenario.topology
+    to = {**ports, **(groups or {})}
     for name, port in ports.items():
         topology.qmgrs[name].listener = ("127.0.0.1", port)
     for spec in topology.qmgrs.values():
+        if spec.qsg in (groups or {}):
+            spec.group_host = "127.0.0.1"
         spec.commands = [
             dataclasses.replace(
                 c,
                 attributes={
                     **c.attributes,
-                    "conn_name": f"127.0.0.1({ports[c.attributes['conn_name']]})",
+                    "conn_name": f"127.0.0.1({to[c.attributes['conn_name']]})",
                 },
             )
-            if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in ports
+            if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in to
             else c
             for c in spec.commands
         ]
     return topology
+
+
+def named_groups(scenario: Scenario) -> list[str]:
+    """The groups some sender's CONNAME names (their address must listen)."""
+    names = {q.name for q in scenario.qsgs}
+    return sorted(
+        {
+            c.attributes["conn_name"]
+            for spec in scenario.topology.qmgrs.values()
+            for c in spec.commands
+            if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in names
+        }
+    )
 
 
 async def member(layout: Layout, file: BinaryIO, program: Program | None = None) -> str | None:
@@ -192,13 +215,15 @@ async def member(layout: Layout, file: BinaryIO, program: Program | None = None)
     until the life ends. Returns why the life failed though it ran to its end (its
     coupling facility failed unscheduled), or None."""
     from actors import membership
+    from actors.groupaddress import published
     from actors.workload import run_workloads
     from actors.world import open_world
     from qsg.chaos.campaign import drain
     from qsg.scenario.load import load_scenario
+    from qsg.scenario.play import run_commands
 
     scenario = load_scenario(Path(layout.scenario))
-    topology = process_topology(scenario, layout.ports)
+    topology = process_topology(scenario, layout.ports, layout.groups)
     name, life = layout.q_mgr, layout.life
     events = EventLog(keep=False, sink=writer(file))
 
@@ -223,6 +248,15 @@ async def member(layout: Layout, file: BinaryIO, program: Program | None = None)
                 lease, grant = await membership.join(world, qm, layout.lease)
                 nursery.start_soon(membership.keep, qm, lease, grant, fenced)
                 nursery.start_soon(membership.watch, world, qm, layout.lease)
+                if await published(world.link, qm):  # an earlier life's group listener
+                    await world.start_listener(name)  # starts again, as CSQINPX would
+            # Its [[at]] commands: all in its first life, those still due in a later one.
+            due = tuple(
+                c
+                for c in scenario.commands
+                if c.qmgr == name and (life == 1 or c.at > trio.current_time())
+            )
+            nursery.start_soon(run_commands, world, due, 0.0)
             if program is not None:
                 nursery.start_soon(program, world)
             apps = tuple(
@@ -339,6 +373,7 @@ def _coordinate(
     for group in scenario.qsgs:  # a run starts with an empty coupling facility
         delete_group(transport, group.name)
     ports = {c.to_qmgr: free_port() for c in scenario.channels}
+    groups = {qsg: free_port() for qsg in named_groups(scenario)}
     epoch = time.time() + STARTUP
     end = scenario.run.duration
     mine = open(directory / "coordinator.events", "ab", buffering=0)  # noqa: SIM115
@@ -364,6 +399,7 @@ def _coordinate(
             ports,
             str(events),
             rest_port=rest_ports.get(q_mgr, 0),
+            groups=groups,
         )
         given = dataclasses.asdict(layout)
         secret = {URL_VARIABLE: given.pop("redis_url")}  # not on the command line: ps shows it
@@ -373,8 +409,12 @@ def _coordinate(
         lives[q_mgr] = _Life(q_mgr, life, process, events)
         latest[q_mgr] = life
 
-    # Channel partners first, listening before their senders try (a sender that finds
-    # no listener waits its SHORTTMR, a minute by default).
+    # The groups' addresses first, then channel partners, listening before their
+    # senders try (a sender that finds no listener waits its SHORTTMR, a minute by
+    # default).
+    addresses = [
+        _start_address(directory, url, epoch, seed, scenario, q, p) for q, p in groups.items()
+    ]
     for name in ports:
         start(name, 1)
     for name, port in ports.items():
@@ -417,9 +457,10 @@ def _coordinate(
                 life_.process.kill()
                 exits[name] = life_.process.wait()
     finally:
-        for life_ in lives.values():
+        for life_ in [*lives.values(), *addresses]:
             if life_.process.poll() is None:
                 life_.process.kill()
+                life_.process.wait()
         mine.close()
         transport.close()
     merged: list[tuple[float, int, int, WorldEvent]] = []
@@ -432,6 +473,43 @@ def _coordinate(
     merged += [(e.time, len(files), i, e) for i, e in enumerate(log.history)]
     merged.sort(key=lambda item: item[:3])
     return ProcessRun([e for *_, e in merged], scopes_of(scenario), directory, exits)
+
+
+def _start_address(
+    directory: Path, url: str, epoch: float, seed: int, scenario: Scenario, qsg: str, port: int
+) -> _Life:
+    """The process of ``qsg``'s address (``actors.groupaddress``), listening on ``port``
+    once this returns; its standard error in the run's directory."""
+    members = next(list(q.members) for q in scenario.qsgs if q.name == qsg)
+    given = {"qsg": qsg, "members": members, "port": port, "epoch": epoch, "seed": seed}
+    command = [sys.executable, "-m", MEMBER_MODULE, "address", json.dumps(given)]
+    stderr = open(directory / f"{qsg}.address.stderr", "wb")  # noqa: SIM115
+    process = subprocess.Popen(command, stderr=stderr, env={**os.environ, URL_VARIABLE: url})
+    life = _Life(qsg, 1, process, directory / f"{qsg}.address.events")
+    _await_listener(port, life)
+    return life
+
+
+def address_main(argv: list[str]) -> None:
+    """The process of a group's address: ``argv`` its QSG, members, port, the run's
+    epoch and seed (JSON); it runs until it is killed. Each connection goes to a member
+    by the policy in process (``qsg.core.groupaddress``), drawn from a random seeded
+    with the run's seed and the group's name."""
+    from actors.clock import SharedClock
+    from actors.groupaddress import listening_on_server, serve_address
+    from coupling.trio_transport import TrioTransport
+
+    given = json.loads(argv[0])
+    url = os.environ.pop(URL_VARIABLE, "")
+    qsg, members = given["qsg"], given["members"]
+    rng = random.Random(f"{given['seed']}/{qsg}")
+
+    async def address() -> None:
+        async with TrioTransport.open(url) as transport:
+            listening = listening_on_server(transport, qsg, members)
+            await serve_address(qsg, "127.0.0.1", given["port"], listening, rng)
+
+    trio.run(address, clock=SharedClock(given["epoch"]))
 
 
 def _await_listener(port: int, life: _Life, timeout: float = 60.0) -> None:
@@ -576,6 +654,8 @@ def run_one(
 
 if __name__ == "__main__" and sys.argv[1:2] == ["member"]:
     member_main(sys.argv[2:])
+if __name__ == "__main__" and sys.argv[1:2] == ["address"]:
+    address_main(sys.argv[2:])
 
 
 __all__ = [
@@ -583,11 +663,14 @@ __all__ = [
     "Kill",
     "Layout",
     "ProcessRun",
+    "address_main",
     "draw_kills",
     "judge",
     "killable",
     "member",
     "member_main",
+    "named_groups",
+    "process_topology",
     "run_one",
     "run_processes",
 ]

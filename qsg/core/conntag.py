@@ -189,6 +189,45 @@ def agent_options(kind: str, name: str, q_mgr: str, platform: int) -> ConnectOpt
     )
 
 
+def recovering(
+    registry: Registry,
+    tag: bytes,
+    running: Collection[tuple[str, int]],
+    delayed: Collection[tuple[str, int]] = (),
+) -> MQMIError | None:
+    """Why an operation on a shared channel whose agents serialize by ``tag``
+    (``agent_options``) must wait: a life of a member that is not ``running`` (queue
+    manager, life) still uses the tag, a failed life whose units of work peer recovery
+    has not resolved: MQRC_CONN_TAG_IN_USE (2271), or MQRC_CONN_TAG_NOT_USABLE (2350)
+    when that life's recovery waits for the coupling facility (``delayed``). None when
+    no such use. IBM ("Channels and serialization"): "An attempt to RESOLVE, PING, or
+    DELETE a channel can fail for the same reason" as a start, "an error message
+    indicating that recovery is in progress"; it names neither message nor reason
+    code, so the reason is the one the serializing MQCONNX would have had (our choice).
+    A registry out of reach refuses nothing here: what needs the facility fails on its
+    own, and a private channel's operations do not."""
+    try:
+        uses = registry.conn_tags(normal_tag(tag)).uses
+    except MQMIError as error:
+        if error.reason not in _FACILITY:
+            raise
+        return None
+    for use in uses:
+        life = (use.q_mgr, use.life)
+        if life in running:
+            continue
+        if life in delayed:
+            return MQMIError.failed(
+                CMQC.MQRC_CONN_TAG_NOT_USABLE,
+                f"shared queue peer recovery of {use.q_mgr} waits for the coupling facility",
+            )
+        return MQMIError.failed(
+            CMQC.MQRC_CONN_TAG_IN_USE,
+            f"shared queue peer recovery of {use.q_mgr} is in progress",
+        )
+    return None
+
+
 def refusal(
     request: TagUse, uses: Iterable[TagUse], delayed: Collection[tuple[str, int]]
 ) -> MQMIError | None:
@@ -268,6 +307,7 @@ __all__ = [
     "claim",
     "normal_tag",
     "not_yet",
+    "recovering",
     "refusal",
     "requested",
 ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qsg import CMQC, CMQCFC
-from qsg.core import attributes, copies
+from qsg.core import attributes, conntag, copies
 from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
 from qsg.core.objects import (
@@ -326,6 +326,8 @@ def _apply(qm: QMgr, command: Command) -> Generated | None:
         if table == "QUEUE":
             qm.delete_queue(command.name, purge=command.purge)
         else:
+            if table == "CHANNEL":
+                _not_recovering(qm, command.name)
             del copies.PAGE_SET_0[table].objects(qm)[command.name]
         return None
     new = _replaced(old, command)
@@ -340,6 +342,22 @@ def _apply(qm: QMgr, command: Command) -> Generated | None:
     else:
         copies.PAGE_SET_0[table].define(qm, new)  # a process, namelist or storage class
     return None
+
+
+def _not_recovering(qm: QMgr, channel: str) -> None:
+    """DELETE CHANNEL of a shared channel whose agent on a failed member left units of
+    work peer recovery has not resolved fails, as a start would (IBM, "Channels and
+    serialization": "An attempt to RESOLVE, PING, or DELETE a channel can fail for the
+    same reason"): the agents' connection tag (``conntag.agent_options``) is still
+    that failed life's. Lives of the members active here are not recovery; in a run
+    of members in separate processes another process's live agent counts as one."""
+    cno = conntag.agent_options("CHL", channel, qm.name, qm.rules.platform)
+    if cno is None or qm.qsg is None:
+        return
+    running = {(m.name, m.incarnation) for m in qm.qsg.active.values()}
+    refused = conntag.recovering(qm.tag_registry, cno.tag, running)
+    if refused is not None:
+        raise refused
 
 
 def _target(qm: QMgr, command: Command, table: str, word: str) -> Any:
