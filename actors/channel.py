@@ -72,7 +72,7 @@ from actors.wire import (
 from coupling.errors import FACILITY_REASONS
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC, CMQCFC
-from qsg.core import bugs, channels, chlevents, conntag, expiry, sharedsync
+from qsg.core import bugs, channels, chlevents, chltypes, conntag, expiry, sharedsync
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
@@ -154,6 +154,13 @@ class ChannelNetwork(Protocol):
         """The member a connection to ``conn_name`` reaches when it names a
         queue-sharing group's address (a group listener's choice); None when it names
         no group; ``ChannelBrokenError`` when no member listens for the group."""
+        ...
+
+    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> None:
+        """A requester asked ``q_mgr`` to start its ``channel``: a server's agent starts
+        on ``link`` (the requester's connection), a sender's (``link`` None) calls the
+        requester back; shared or private by its transmission queue. ``ValueError``
+        (AMQ9514E, CSQX477E) or an ``MQMIError`` when it cannot start."""
         ...
 
 
@@ -253,11 +260,16 @@ async def run_sender(
     *,
     shared: bool = False,
     recovering: bool = False,
+    link: Frames | None = None,
 ) -> None:
-    """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
-    send batches. When the partner cannot be reached or the link breaks, retry after
-    SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop; when the
-    receiver ends the channel for a message it can neither put nor dead-letter, stop.
+    """The sending MCA of ``definition`` (a sender, or a server) for this life of
+    ``qm``: connect, resynchronise, send batches. A server a requester started
+    (``link``, the requester's connection) says its hello over that connection first;
+    when it breaks, a server without a CONNAME ends (INACTIVE: only its requester can
+    start it again), one with a CONNAME calls the requester as a sender would. When
+    the partner cannot be reached or the link breaks, retry after SHORTTMR (SHORTRTY
+    times), then LONGTMR (LONGRTY times), then stop; when the receiver ends the
+    channel for a message it can neither put nor dead-letter, stop.
     A ``shared`` channel keeps its sync record on SYSTEM.QSG.CHANNEL.SYNCQ
     (``SharedSync``), so that an instance started on another member (``recovering``
     one a failed member ran) carries on from it, once its connection is serialized
@@ -296,7 +308,12 @@ async def run_sender(
     try:
         while True:
             try:
-                frames = await _connect(qm, definition, sync)
+                if link is not None:  # the requester's connection: the hello goes on it
+                    frames, link = link, None
+                    frames.limit = wire.FRAME_LIMIT
+                    await _hello(qm, definition, sync, frames)
+                else:
+                    frames = await _connect(qm, definition, sync)
                 qm.links[definition.name] = frames.stream
                 agreed = await _resynchronise(
                     qm, sync, conn, xmitq, frames, definition, keeper, recovering
@@ -334,6 +351,9 @@ async def run_sender(
                     wire.log.error("%s: %s", qm.name, why)
                 if isinstance(error, ChannelEndedError) and error.stop:
                     _state(qm, definition.name, "STOPPED", why)
+                    return
+                if not chltypes.callers(definition.channel_type, definition.conn_name):
+                    _state(qm, definition.name, "INACTIVE", why)  # its requester restarts it
                     return
                 attempt += 1
                 wait = definition.retry_interval(attempt)
@@ -431,6 +451,14 @@ async def _connect(
     awaited within the connect timeout. The hello carries what the receiver checks the
     start against: the sequence number of the last message sent and how many of them
     are in doubt."""
+    frames = await _dial(qm, definition)
+    await _hello(qm, definition, sync, frames)
+    return frames
+
+
+async def _dial(qm: ChannelQueueManager, definition: ChannelDefinition) -> Frames:
+    """The link to the partner CONNAME names (a queue manager of the world, a group's
+    address, or ``host(port)``), its waits bounded by the connect timeout."""
     partner = qm.world.qmgrs.get(definition.conn_name)
     group = None if partner is not None else qm.world.group_partner(definition.conn_name)
     if group is not None:  # through the group listener: a shared inbound channel
@@ -440,6 +468,14 @@ async def _connect(
     else:
         frames = await _connect_in_process(partner, definition)
     frames.timeout = qm.connect_timeout
+    return frames
+
+
+async def _hello(
+    qm: ChannelQueueManager, definition: ChannelDefinition, sync: ChannelSync, frames: Frames
+) -> None:
+    """Say the hello on ``frames``: the caller's channel and type, and what the receiver
+    checks the start against."""
     hello = {
         "t": "hello",
         "channel": definition.name,
@@ -449,6 +485,7 @@ async def _connect(
         "seq": sync.sequence,
         "doubt": len(sync.in_doubt or ()),
         **({"reset": True} if sync.reset else {}),
+        **({"type": "SVR"} if definition.channel_type == CMQC.MQCHT_SERVER else {}),
     }
     try:
         await frames.send(hello)
@@ -456,7 +493,6 @@ async def _connect(
         # not at the partner's connect timeout (its agent would wait for the hello).
         await trio.aclose_forcefully(frames.stream)
         raise
-    return frames
 
 
 async def _connect_tcp(conn_name: str, seconds: float) -> Frames:
@@ -690,30 +726,56 @@ async def run_receiver(
     that its sender, reconnecting to another member, finds it there."""
     scope = trio.CancelScope()  # its channel initiator's end ends it
     qm.inbound.add(scope)
+    handed = False
     try:
         with scope:
-            await _receive(qm, stream, shared)
+            handed = await _receive(qm, stream, shared)
     finally:
         qm.inbound.discard(scope)
-        await trio.aclose_forcefully(stream)
+        if not handed:  # a server's agent a requester started keeps the connection
+            await trio.aclose_forcefully(stream)
 
 
-async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: bool) -> None:
-    frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
+async def _receive(
+    qm: ChannelQueueManager,
+    stream: trio.abc.Stream,
+    shared: bool,
+    *,
+    frames: Frames | None = None,
+    said: dict[str, Any] | None = None,
+    requester: str = "",
+) -> bool:
+    """The receiving MCA on one connection: a sender's or a server's hello (``said``,
+    if it was read already), or a requester's request (``_requested``). ``requester``:
+    the requester channel of this queue manager whose connection this is (its server's
+    hello is due on it). Whether the connection was handed to a server's agent."""
+    frames = frames or Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     running = False
     try:
-        hello = wire.hello(await frames.receive())
+        frame = said or await frames.receive()
+        if frame["t"] == "request" and not requester:
+            return await _requested(qm, frames, wire.request(frame))
+        hello = wire.hello(frame)
         name = hello.channel
+        if requester and name != requester:
+            raise wire.ProtocolError(f"a hello for {name} on requester {requester}'s connection")
         definition = qm.rules.local.channels.get(name)
         if not qm.chinit:
             await frames.send(
                 {"t": "refused", "reason": f"the channel initiator of {qm.name} is not active"}
             )
-            return
-        if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
+            return False
+        if definition is None or chltypes.sending(definition.channel_type):
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
-            return
+            return False
+        if not chltypes.suitable(hello.channel_type, definition.channel_type):
+            line = chltypes.unsuitable_line(
+                name, hello.channel_type, definition.channel_type, qm.name
+            )
+            wire.log.error("%s: %s", qm.name, line)
+            await frames.send({"t": "refused", "reason": line})
+            return False
         remote = frames.peer or "its sender"
         keeper: SharedSync | None = None
         conn = None
@@ -735,7 +797,7 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
         if refusal is not None:
             wire.log.error("%s: %s", qm.name, refusal)
             await frames.send({"t": "refused", "reason": refusal})
-            return
+            return False
         # Invariant: one receiving agent a channel; checked and taken with no await
         # between, so two hellos cannot both pass.
         qm.receivers[name] = remote
@@ -755,7 +817,7 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
             frame = await frames.receive()
             if frame["t"] == "close":  # the sender ended the channel: so does this end
                 _state(qm, name, "INACTIVE")
-                return
+                return False
             if frame["t"] == "heartbeat":  # answered as the queue manager can
                 while qm.paused is not None:
                     await qm.paused.wait()
@@ -770,7 +832,7 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
                 line, stop = ended
                 _ended(qm, name, line)
                 await frames.send({"t": "error", "reason": line, "stop": stop})
-                return
+                return False
             confirm = qm.world.costs.channel_latency  # the confirmation's trip back
             if confirm:
                 await clock.sleep(confirm)
@@ -791,6 +853,82 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
     finally:
         if running:
             del qm.receivers[name]
+    return False
+
+
+async def _requested(qm: ChannelQueueManager, frames: Frames, request: wire.Request) -> bool:
+    """A requester asked this queue manager to start its channel (IBM, "Requester-server
+    channel"): a server's agent starts and sends on this connection (True: it has it);
+    a sender's is started to call the requester back, and this connection ends with
+    ``callback``. Refused, in one line: no such channel here (AMQ9520E), a type a
+    requester cannot start (AMQ9547E), a partner channel authentication blocks
+    (AMQ9777E), a channel that runs already (AMQ9514E, CSQX477E)."""
+    name = request.channel
+    remote = frames.peer or "its requester"
+    definition = qm.rules.local.channels.get(name)
+    refusal = None
+    if not qm.chinit:
+        refusal = f"the channel initiator of {qm.name} is not active"
+    elif definition is None:
+        refusal = f"AMQ9520E: Channel '{name}' not defined remotely (none on {qm.name})"
+    elif not chltypes.suitable(CMQC.MQCHT_REQUESTER, definition.channel_type):
+        refusal = chltypes.unsuitable_line(
+            name, CMQC.MQCHT_REQUESTER, definition.channel_type, qm.name
+        )
+    elif channels.blocking(qm.rules.channel_auth, name, request.q_mgr) is not None:
+        refusal = channels.blocked_line(name, remote, request.q_mgr)
+    if refusal is None:
+        assert definition is not None
+        callback = definition.channel_type == CMQC.MQCHT_SENDER
+        try:
+            await qm.world.requested(qm.name, name, None if callback else frames)
+        except (ValueError, MQMIError) as error:
+            refusal = str(error)
+        else:
+            if callback:  # the sender calls the requester back on a connection of its own
+                await frames.send({"t": "callback"})
+                return False
+            return True
+    wire.log.error("%s: %s", qm.name, refusal)
+    await frames.send({"t": "refused", "reason": refusal})
+    return False
+
+
+# ---- the requester -----------------------------------------------------------------------
+async def run_requester(qm: ChannelQueueManager, definition: ChannelDefinition) -> None:
+    """The requester's MCA (CHLTYPE(RQSTR)): call the partner at CONNAME and ask it to
+    start the channel (REQUESTING). A server answers with its hello on this connection,
+    and this agent receives from it as a receiver does; a sender answers ``callback``
+    and calls back (its hello starts a receiving agent here, as any inbound channel's).
+    A requester does not retry (SHORTRTY and LONGRTY are a sender's and a server's): a
+    partner out of reach, or a refusal, ends it STOPPED with the line that says why; a
+    connection that ends, INACTIVE, as a receiving agent ends."""
+    name = definition.name
+    _state(qm, name, "REQUESTING")
+    frames: Frames | None = None
+    try:
+        try:
+            frames = await _dial(qm, definition)
+            await frames.send({"t": "request", "channel": name, "from": qm.name})
+            answer = await frames.reply()
+        except ChannelBrokenError as error:
+            why = str(error)
+            if isinstance(error, ChannelTimeoutError):
+                why = wire.timeout_line(name, definition.conn_name, error)
+            wire.log.error("%s: %s", qm.name, why)
+            _state(qm, name, "STOPPED", why)
+            return
+        if answer["t"] == "callback":
+            return  # the sender's hello starts this end's receiving agent
+        if answer["t"] != "hello":
+            why = str(answer.get("reason", f"a {answer['t']} flow where the start was due"))
+            wire.log.error("%s: %s", qm.name, why)
+            _state(qm, name, "STOPPED", why)
+            return
+        await _receive(qm, frames.stream, False, frames=frames, said=answer, requester=name)
+    finally:
+        if frames is not None:
+            await trio.aclose_forcefully(frames.stream)
 
 
 def _refusal(
@@ -986,5 +1124,6 @@ __all__ = [
     "parse_conname",
     "rogue_partner",
     "run_receiver",
+    "run_requester",
     "run_sender",
 ]

@@ -31,10 +31,10 @@ import trio
 from actors.channel import ChannelSync, SharedSync, _connect_tcp
 from actors.events import ChannelRecovered, ChannelStateChanged
 from actors.qmgr import QueueManager
-from actors.wire import ChannelBrokenError
+from actors.wire import ChannelBrokenError, Frames
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
-from qsg.core import channels, sharedchl, sharedsync
+from qsg.core import channels, chltypes, sharedchl, sharedsync
 from qsg.core.errors import MQMIError
 from qsg.core.layouts import TM
 from qsg.core.objects import ChannelDefinition
@@ -147,7 +147,9 @@ class SharedChannels(FaultInjection):
         can take it); a channel that runs already, a ``ValueError`` (AMQ9514E, or
         CSQX477E for a shared channel's second instance)."""
         qm = self._running(q_mgr)
-        definition = self._sender(qm, channel)
+        definition = self._startable(qm, channel)
+        if not chltypes.callers(definition.channel_type, definition.conn_name):
+            raise chltypes.missing_conn_name(channel, definition.channel_type)
         disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
         shared_xmitq = qm.xmitq_shared(definition)
         place = sharedchl.placement(
@@ -265,7 +267,7 @@ class SharedChannels(FaultInjection):
                 f"AMQ9202E: Remote host '{conn}' not available, retry later",
             )
         found = partner.rules.local.channels.get(channel)
-        if found is None or found.channel_type != CMQC.MQCHT_RECEIVER:
+        if found is None or not chltypes.suitable(definition.channel_type, found.channel_type):
             raise _ping_failed(
                 CMQCFC.MQRCCF_PING_ERROR,
                 f"AMQ9520E: Channel {channel} not defined remotely (at {partner.name})",
@@ -459,11 +461,10 @@ class SharedChannels(FaultInjection):
         """Start the channel a trigger message is for, if it may start."""
         queue = tm.QName.decode("latin-1").strip()
         name = tm.TriggerData.decode("latin-1").strip()
-        senders = [
+        senders = [  # a sender, or a fully qualified server ("Starting a channel")
             d
             for d in qm.rules.local.channels.values()
-            if d.channel_type == CMQC.MQCHT_SENDER
-            and (d.name == name if name else d.xmit_q_name == queue)
+            if qm.starts_at_once(d) and (d.name == name if name else d.xmit_q_name == queue)
         ]
         if not senders:
             return
@@ -493,7 +494,7 @@ class SharedChannels(FaultInjection):
                     continue
                 for definition in qm.rules.local.channels.values():
                     shared = qm.xmitq_shared(definition)
-                    if definition.channel_type != CMQC.MQCHT_SENDER or not shared:
+                    if not qm.starts_at_once(definition) or not shared:
                         continue
                     if definition.name in started:
                         continue
@@ -641,6 +642,11 @@ class SharedChannels(FaultInjection):
         for instance in mine:
             if instance.disposition == CMQCFC.MQCHLD_FIXSHARED:
                 continue  # "only recovered when that same channel initiator restarts"
+            if not instance.conn_name.strip():  # a server only its requester can start:
+                # its claim goes, and the requester's next request starts it anywhere
+                release = partial(_release, group.channel_status, instance.channel, failed)
+                await doer.dispatch(release, system=True)
+                continue
             try:
                 target = self._most_suitable(group, instance.channel, exclude=failed)
                 await self._start_shared(
@@ -671,9 +677,11 @@ class SharedChannels(FaultInjection):
         *,
         replacing: str = "",
         recovering: bool = False,
+        link: Frames | None = None,
     ) -> None:
         """Claim ``channel`` for ``target`` in the group's status and start its agent
-        there as a shared instance; CSQX477E (a ``ValueError``) when it runs already."""
+        there as a shared instance (a server a requester started, on ``link``);
+        CSQX477E (a ``ValueError``) when it runs already."""
         definition = self._sender(target, channel)
         if not target.xmitq_shared(definition):
             raise sharedchl.conflict(
@@ -693,7 +701,7 @@ class SharedChannels(FaultInjection):
             raise ValueError(f"channel {channel} is in use ({line})")
         await target.channel_ended(channel)
         try:
-            target.start_channel(channel, shared=True, recovering=recovering)
+            target.start_channel(channel, shared=True, recovering=recovering, link=link)
         except ValueError:
             status.release(channel, target.name)
             raise
@@ -712,7 +720,7 @@ class SharedChannels(FaultInjection):
             if qm.paused is not None:
                 continue
             definition = qm.rules.local.channels.get(channel)
-            if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
+            if definition is None or not chltypes.sending(definition.channel_type):
                 continue
             loads.append(sharedchl.ChinitLoad(member, qm.active_channels()))
         chosen = sharedchl.most_suitable(loads, self.random)
@@ -745,10 +753,37 @@ class SharedChannels(FaultInjection):
 
     @staticmethod
     def _sender(qm: QueueManager, channel: str) -> ChannelDefinition:
+        """The sending channel (a sender or a server) ``channel`` of ``qm``: its agent
+        takes messages off a transmission queue, the same code for both."""
         definition = qm.rules.local.channels.get(channel)
-        if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
-            raise ValueError(f"{qm.name} has no sender channel {channel}")
+        if definition is None or not chltypes.sending(definition.channel_type):
+            raise ValueError(f"{qm.name} has no sender or server channel {channel}")
         return definition
+
+    def _startable(self, qm: QueueManager, channel: str) -> ChannelDefinition:
+        """A sending channel, or a requester: what START CHANNEL runs an agent of."""
+        definition = qm.rules.local.channels.get(channel)
+        if definition is not None and definition.channel_type == CMQC.MQCHT_REQUESTER:
+            return definition
+        return self._sender(qm, channel)
+
+    # ---- a requester's request ----------------------------------------------------------
+    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> None:
+        """A requester asked ``q_mgr`` to start ``channel`` (``channel.run_receiver``):
+        a server's agent starts on ``link``, a sender's (``link`` None) to call the
+        requester back. Shared when its transmission queue is shared: claimed in the
+        group's status for ``q_mgr``, the member the requester reached, as a SHARED
+        instance (CSQX477E when it runs elsewhere); private otherwise (AMQ9514E when
+        its agent runs here)."""
+        qm = self._running(q_mgr)
+        definition = self._sender(qm, channel)
+        group = qm.rules.qsg
+        if group is not None and qm.xmitq_shared(definition):
+            await self._start_shared(group, qm, channel, CMQCFC.MQCHLD_SHARED, link=link)
+            self._stopped_shared().discard((group.name, channel))
+            return
+        await qm.channel_ended(channel)
+        qm.start_channel(channel, link=link)
 
 
 def _get(handle: Any, md: MD, gmo: GMO, now: float) -> bytes:
