@@ -766,7 +766,7 @@ async def _receive(
                 {"t": "refused", "reason": f"the channel initiator of {qm.name} is not active"}
             )
             return False
-        if definition is None or chltypes.sending(definition.channel_type):
+        if definition is None:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
             return False
         if not chltypes.suitable(hello.channel_type, definition.channel_type):

@@ -44,7 +44,9 @@ def pair(svr: str = "", rqstr: str = "CONNAME('QM1')", partner: str = "RQSTR") -
     return topology
 
 
-async def put_persistent(world: World, q_mgr: str, count: int, queue: str = "TO.QM2") -> list[bytes]:
+async def put_persistent(
+    world: World, q_mgr: str, count: int, queue: str = "TO.QM2"
+) -> list[bytes]:
     conn = await world.connect(q_mgr)
     out = await conn.open(queue, CMQC.MQOO_OUTPUT)
     bodies = [b"m%03d" % i for i in range(count)]
@@ -97,3 +99,124 @@ async def test_a_started_requester_starts_its_server_which_sends_each_message_on
         assert "RUNNING" in states(world, "QM1")
         batches = world.events.of(ChannelBatch)
         assert {b.q_mgr for b in batches} == {"QM1"} and sum(b.messages for b in batches) == 25
+
+
+@keeps(
+    "docs/channels.md",
+    'A server with a CONNAME ("fully qualified") is started as a sender is',
+)
+async def test_a_fully_qualified_server_calls_its_requester_as_a_sender_does(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "A server channel can also initiate the communication and send messages to a
+    # requester, but this applies only to fully qualified servers".
+    async with qsg.start(pair(svr="CONNAME('QM2')"), seed=1, in_process=True) as world:
+        bodies = await put_persistent(world, "QM1", 12)
+        assert sorted(await drain(world)) == bodies
+        assert "REQUESTING" not in states(world, "QM2")  # nobody asked: the server called
+        assert "RUNNING" in states(world, "QM2") and "RUNNING" in states(world, "QM1")
+
+
+@keeps("docs/channels.md", "a sender answers that it will call back")
+async def test_a_requester_s_sender_calls_it_back_and_sends(virtual_clock: VirtualClock) -> None:
+    # "Requester-sender": "You can also use sender channels with requester channels if
+    # you are implementing a 'callback' mechanism."
+    topology = pair()
+    topology.mqsc(  # QM1's end is a sender of that name instead of the server
+        "QM1",
+        "DELETE CHANNEL(QM1.QM2)\nDEFINE CHANNEL(QM1.QM2) CHLTYPE(SDR) CONNAME('QM2') "
+        "XMITQ(QM2.XMITQ)",
+        source="qm1-sdr",
+    )
+    async with qsg.start(topology, seed=1, in_process=True) as world:
+        await world.stop_channel("QM1", "QM1.QM2")  # started with the world: not now
+        bodies = await put_persistent(world, "QM1", 7)
+        reply = await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        assert sorted(await drain(world)) == bodies
+        assert states(world, "QM1")[-1] == "RUNNING"  # its own start, calling back
+        assert states(world, "QM2")[-2:] == ["REQUESTING", "RUNNING"]
+
+
+@keeps("docs/channels.md", "DISPLAY CHSTATUS shows each end's CHLTYPE")
+async def test_display_chstatus_shows_the_server_and_the_requester(
+    virtual_clock: VirtualClock,
+) -> None:
+    async with qsg.start(pair(), seed=1, in_process=True) as world:
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        await trio.sleep(1)
+        for q_mgr, kind in (("QM1", "SVR"), ("QM2", "RQSTR")):
+            reply = await command(world, q_mgr, "DISPLAY CHSTATUS(QM1.QM2)")
+            text = " ".join(reply.lines)
+            assert f"CHLTYPE({kind})" in text and "STATUS(RUNNING)" in text, text
+
+
+@keeps(
+    "docs/channels.md",
+    "START CHANNEL of a server without a CONNAME, or of a requester without one, is "
+    "refused in one line with MQRCCF_MISSING_CONN_NAME (4061)",
+)
+@pytest.mark.parametrize(
+    ("q_mgr", "why"),
+    [
+        ("QM1", "SERVER CHANNEL QM1.QM2 HAS NO CONNAME: IT IS NOT FULLY QUALIFIED AND CAN ONLY"),
+        ("QM2", "RQSTR CHANNEL QM1.QM2 HAS NO CONNAME TO CALL"),
+    ],
+)
+async def test_starting_a_server_or_a_requester_without_conname_is_4061(
+    virtual_clock: VirtualClock, q_mgr: str, why: str
+) -> None:
+    async with qsg.start(pair(rqstr=""), seed=1, in_process=True) as world:
+        reply = await command(world, q_mgr, "START CHANNEL(QM1.QM2)")
+        assert reply.failed
+        (line,) = [line for line in reply.lines if line.startswith("CSQM090E")]
+        assert why in line and "MQRCCF_MISSING_CONN_NAME 4061" in line, reply.lines
+
+
+def reversed_pair(rqstr_partner: str) -> Topology:
+    """QM1's requester QM1.QM2 to QM2, whose channel of that name is ``rqstr_partner``."""
+    topology = Topology()
+    topology.add_qmgr("QM1")
+    topology.add_qmgr("QM2")
+    topology.mqsc("QM1", "DEFINE CHANNEL(QM1.QM2) CHLTYPE(RQSTR) CONNAME('QM2')", source="1")
+    topology.mqsc("QM2", f"DEFINE CHANNEL(QM1.QM2) {rqstr_partner}", source="2")
+    return topology
+
+
+@keeps(
+    "docs/channels.md",
+    "Any other pair is refused by the end that was called with a line modelled on AMQ9547E",
+)
+@pytest.mark.parametrize(
+    ("topology", "start", "called", "caller"),
+    [
+        (reversed_pair("CHLTYPE(RCVR)"), True, "RCVR", "RQSTR"),
+        (reversed_pair("CHLTYPE(RQSTR) CONNAME('QM1')"), True, "RQSTR", "RQSTR"),
+        (pair(svr="CONNAME('QM2')", partner="RCVR", rqstr=""), False, "RCVR", None),
+        (
+            pair(svr="CONNAME('QM2')", partner="SVR", rqstr="XMITQ(APP.IN)"),
+            False,
+            "SVR",
+            "SVR",
+        ),
+    ],
+    ids=["rqstr-rcvr", "rqstr-rqstr", "svr-rcvr", "svr-svr"],
+)
+async def test_a_pair_ibm_does_not_allow_is_refused_with_amq9547e(
+    virtual_clock: VirtualClock, topology: Topology, start: bool, called: str, caller: str | None
+) -> None:
+    # "Type of remote channel not suitable for action requested": "if the local channel
+    # is defined as a sender the remote machine must define its channel as either a
+    # receiver or requester".
+    async with qsg.start(topology, seed=1, in_process=True) as world:
+        if start:
+            reply = await command(world, "QM1", "START CHANNEL(QM1.QM2)")
+            assert not reply.failed, reply.lines
+        await trio.sleep(1)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM1"][-1]
+        if caller is None:  # a server and a receiver: "Server - Receiver" is a pair
+            assert last.state == "RUNNING", last
+            return
+        assert last.state == ("STOPPED" if caller == "RQSTR" else "RETRYING"), last
+        assert last.detail.startswith("AMQ9547E: Type of remote channel not suitable"), last
+        assert f"is a {called} on QM2, and a {caller} channel's partner" in last.detail, last

@@ -95,10 +95,12 @@ def missing_conn_name(channel: str, channel_type: int) -> MQMIError:
 
 def callers(channel_type: int, conn_name: str) -> bool:
     """Whether START CHANNEL makes a channel of this type call its partner: a sender,
-    a requester, a server with a CONNAME."""
-    if channel_type == CMQC.MQCHT_SERVER:
+    a requester or a server with a CONNAME. (A sender without one is started, and
+    retries with the line that says its CONNAME is wrong, as qsg always did; DEFINE
+    does not require it.)"""
+    if channel_type in (CMQC.MQCHT_SERVER, CMQC.MQCHT_REQUESTER):
         return bool(conn_name.strip())
-    return channel_type in (CMQC.MQCHT_SENDER, CMQC.MQCHT_REQUESTER)
+    return channel_type == CMQC.MQCHT_SENDER
 
 
 __all__ = [
