@@ -18,6 +18,9 @@ from actors.topology import Topology
 from actors.world import World
 from qsg import CMQC, GMO, MD, PMO
 from tests.claims import keeps
+from tests.test_shared_channels import GROUP, kill_with_a_batch_in_doubt, owner
+from tests.test_shared_channels import drain as drain_qm3
+from tests.test_shared_channels import put_persistent as put_to_qm3
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 
@@ -220,3 +223,79 @@ async def test_a_pair_ibm_does_not_allow_is_refused_with_amq9547e(
         assert last.state == ("STOPPED" if caller == "RQSTR" else "RETRYING"), last
         assert last.detail.startswith("AMQ9547E: Type of remote channel not suitable"), last
         assert f"is a {called} on QM2, and a {caller} channel's partner" in last.detail, last
+
+
+def shared_server(*, conn_name: str) -> Topology:
+    """QSG1 of QM1 and QM2, each defining the server QSG.TO.QM3 (``conn_name`` its
+    CONNAME, '' for none) whose transmission queue QM3.XMITQ is shared; QM3 outside the
+    group has the requester QSG.TO.QM3, which calls the group's address QSG1."""
+    server = (
+        "DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3.XMITQ)\n"
+        f"DEFINE CHANNEL(QSG.TO.QM3) CHLTYPE(SVR) XMITQ(QM3.XMITQ) BATCHSZ(10) "
+        f"DEFCDISP(SHARED) {conn_name}"
+    )
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.add_qmgr("QM3")
+    topology.mqsc("QM1", GROUP + server, source="group")
+    topology.mqsc("QM2", server, source="qm2")
+    topology.mqsc(
+        "QM3",
+        "DEFINE QLOCAL(APP.IN)\nDEFINE CHANNEL(QSG.TO.QM3) CHLTYPE(RQSTR) CONNAME('QSG1')\n"
+        "DEFINE CHANNEL(QSG.PRIVATE) CHLTYPE(RCVR)",
+        source="qm3",
+    )
+    return topology
+
+
+@keeps(
+    "docs/channels.md",
+    "A server whose transmission queue is a shared queue is a shared channel",
+)
+async def test_a_shared_fully_qualified_server_moves_to_the_survivor_and_all_arrive_once(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    # "Message channel agents for queue sharing groups": a sending channel whose
+    # transmission queue is shared is shared; "Shared channel recovery" restarts it on
+    # a survivor, which settles the batch in doubt from SYSTEM.QSG.CHANNEL.SYNCQ.
+    topology = shared_server(conn_name="CONNAME('QM3')")
+    async with qsg.start(topology, seed=3, **cf_mode) as world:  # type: ignore[arg-type]
+        first = owner(world)
+        survivor = "QM2" if first == "QM1" else "QM1"
+        bodies = await put_to_qm3(world, survivor, 30)
+        assert await kill_with_a_batch_in_doubt(world) == first
+        assert owner(world) == survivor
+        assert sorted(await drain_qm3(world)) == bodies  # each once
+        (recovery,) = world.events.of(ChannelRecovered)
+        assert (recovery.failed, recovery.found, recovery.restarted) == (first, 1, 1)
+
+
+@keeps(
+    "docs/channels.md",
+    "its requester's next START CHANNEL starts it on a member that runs",
+)
+async def test_a_requester_restarts_its_shared_server_on_the_survivor_and_all_arrive_once(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The requester calls the group's address (a group listener on each member); its
+    # server, without a CONNAME, can only be started by it: after the kill of the
+    # server's member, START CHANNEL at the requester reaches the survivor.
+    async with qsg.start(shared_server(conn_name=""), seed=3, in_process=True) as world:
+        for member in ("QM1", "QM2"):
+            await world.start_listener(member)
+        reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        assert not reply.failed, reply.lines
+        await trio.sleep(1)
+        first = owner(world)
+        survivor = "QM2" if first == "QM1" else "QM1"
+        bodies = await put_to_qm3(world, survivor, 30)
+        assert await kill_with_a_batch_in_doubt(world) == first
+        (recovery,) = world.events.of(ChannelRecovered)
+        assert (recovery.found, recovery.restarted) == (1, 0)  # no CONNAME: not restarted
+        assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
+        await trio.sleep(10)  # the requester's confirmation, held on the way, finds no link
+        assert states(world, "QM3", "QSG.TO.QM3")[-1] == "INACTIVE"
+        reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        assert not reply.failed, reply.lines
+        assert sorted(await drain_qm3(world)) == bodies  # each once
+        assert owner(world) == survivor
