@@ -156,11 +156,12 @@ class ChannelNetwork(Protocol):
         no group; ``ChannelBrokenError`` when no member listens for the group."""
         ...
 
-    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> None:
+    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> trio.Event:
         """A requester asked ``q_mgr`` to start its ``channel``: a server's agent starts
         on ``link`` (the requester's connection), a sender's (``link`` None) calls the
-        requester back; shared or private by its transmission queue. ``ValueError``
-        (AMQ9514E, CSQX477E) or an ``MQMIError`` when it cannot start."""
+        requester back; shared or private by its transmission queue. The event its
+        agent sets as it ends; ``ValueError`` (AMQ9514E, CSQX477E) or an ``MQMIError``
+        when it cannot start."""
         ...
 
 
@@ -881,13 +882,16 @@ async def _requested(qm: ChannelQueueManager, frames: Frames, request: wire.Requ
         assert definition is not None
         callback = definition.channel_type == CMQC.MQCHT_SENDER
         try:
-            await qm.world.requested(qm.name, name, None if callback else frames)
+            ended = await qm.world.requested(qm.name, name, None if callback else frames)
         except (ValueError, MQMIError) as error:
             refusal = str(error)
         else:
             if callback:  # the sender calls the requester back on a connection of its own
                 await frames.send({"t": "callback"})
                 return False
+            # The server's agent has the connection now; a listener closes a connection
+            # when its handler returns, so this one waits for the agent to end.
+            await ended.wait()
             return True
     wire.log.error("%s: %s", qm.name, refusal)
     await frames.send({"t": "refused", "reason": refusal})

@@ -768,22 +768,23 @@ class SharedChannels(FaultInjection):
         return self._sender(qm, channel)
 
     # ---- a requester's request ----------------------------------------------------------
-    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> None:
+    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> trio.Event:
         """A requester asked ``q_mgr`` to start ``channel`` (``channel.run_receiver``):
         a server's agent starts on ``link``, a sender's (``link`` None) to call the
         requester back. Shared when its transmission queue is shared: claimed in the
         group's status for ``q_mgr``, the member the requester reached, as a SHARED
         instance (CSQX477E when it runs elsewhere); private otherwise (AMQ9514E when
-        its agent runs here)."""
+        its agent runs here). The event its agent sets as it ends."""
         qm = self._running(q_mgr)
         definition = self._sender(qm, channel)
         group = qm.rules.qsg
         if group is not None and qm.xmitq_shared(definition):
             await self._start_shared(group, qm, channel, CMQCFC.MQCHLD_SHARED, link=link)
             self._stopped_shared().discard((group.name, channel))
-            return
-        await qm.channel_ended(channel)
-        qm.start_channel(channel, link=link)
+        else:
+            await qm.channel_ended(channel)
+            qm.start_channel(channel, link=link)
+        return qm.channels[channel].ended
 
 
 def _get(handle: Any, md: MD, gmo: GMO, now: float) -> bytes:

@@ -16,6 +16,7 @@ from actors.clock import VirtualClock
 from actors.events import ChannelBatch, ChannelDelivered, ChannelRecovered, ChannelStateChanged
 from actors.topology import Topology
 from actors.world import World
+from coupling.server import free_port
 from qsg import CMQC, GMO, MD, PMO
 from tests.claims import keeps
 from tests.test_shared_channels import GROUP, kill_with_a_batch_in_doubt, owner
@@ -299,3 +300,30 @@ async def test_a_requester_restarts_its_shared_server_on_the_survivor_and_all_ar
         assert not reply.failed, reply.lines
         assert sorted(await drain_qm3(world)) == bodies  # each once
         assert owner(world) == survivor
+
+
+@keeps(
+    "docs/channels.md",
+    "Over TCP the requester's connection reaches the partner's listener, which serves a "
+    "request as it serves a hello",
+)
+async def test_a_requester_starts_its_server_over_tcp() -> None:
+    # A listener (START LISTENER TRPTYPE(TCP)) starts whatever calls it: a sender's
+    # receiver, or the server a requester asks for, on the requester's own socket.
+    port = free_port()
+    topology = Topology()
+    topology.add_qmgr("QM1", listener=port)
+    topology.add_qmgr("QM2")
+    topology.mqsc("QM1", SERVING.format(svr=""), source="qm1")
+    rqstr = f"CONNAME('127.0.0.1({port})')"
+    topology.mqsc("QM2", REQUESTING.format(partner="RQSTR", rqstr=rqstr), source="qm2")
+    async with qsg.start(topology, in_process=True) as world:
+        bodies = await put_persistent(world, "QM1", 5)
+        reply = await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        conn = await world.connect("QM2")
+        app_in = await conn.open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+        gmo = GMO(Options=CMQC.MQGMO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, WaitInterval=10_000)
+        got = [await app_in.get(None, MD(), gmo) for _ in bodies]
+        assert sorted(got) == bodies
+        assert states(world, "QM1")[-1] == "RUNNING"
