@@ -611,7 +611,13 @@ class SharedChannels(FaultInjection):
         except MQMIError:
             return  # the shared status out of reach: a later START CHANNEL or heal
         for instance in held:
-            if qm.rules.local.channels.get(instance.channel) is None:
+            definition = qm.rules.local.channels.get(instance.channel)
+            if definition is None:
+                continue
+            if not chltypes.callers(definition.channel_type, definition.conn_name):
+                # a server only its requester starts: its claim goes, the requester asks
+                release = partial(_release, group.channel_status, instance.channel, qm.name)
+                await qm.dispatch(release, system=True)
                 continue
             await self._start_shared(
                 group, qm, instance.channel, instance.disposition, replacing=qm.name

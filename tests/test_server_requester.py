@@ -17,7 +17,9 @@ from actors.events import ChannelBatch, ChannelDelivered, ChannelRecovered, Chan
 from actors.topology import Topology
 from actors.world import World
 from coupling.server import free_port
-from qsg import CMQC, GMO, MD, PMO
+from qsg import CMQC, GMO, MD, PMO, pymqi
+from qsg.commands.exec.runner import facade_bound
+from qsg.pymqi import CMQCFC
 from tests.claims import keeps
 from tests.test_shared_channels import GROUP, kill_with_a_batch_in_doubt, owner
 from tests.test_shared_channels import drain as drain_qm3
@@ -121,7 +123,7 @@ async def test_a_fully_qualified_server_calls_its_requester_as_a_sender_does(
         assert "RUNNING" in states(world, "QM2") and "RUNNING" in states(world, "QM1")
 
 
-@keeps("docs/channels.md", "a sender answers that it will call back")
+@keeps("docs/channels.md", "A sender answers that it will call back")
 async def test_a_requester_s_sender_calls_it_back_and_sends(virtual_clock: VirtualClock) -> None:
     # "Requester-sender": "You can also use sender channels with requester channels if
     # you are implementing a 'callback' mechanism."
@@ -327,3 +329,47 @@ async def test_a_requester_starts_its_server_over_tcp() -> None:
         got = [await app_in.get(None, MD(), gmo) for _ in bodies]
         assert sorted(got) == bodies
         assert states(world, "QM1")[-1] == "RUNNING"
+
+
+@keeps("docs/channels.md", "as PCF Start Channel answers it")
+def test_pcf_start_channel_of_a_server_without_conname_answers_4061() -> None:
+    # "Start Channel" (PCF) through the command server: the reason code is the reply's.
+    async def main() -> int:
+        async with (
+            qsg.start(pair(), in_process=True, seed=1) as world,
+            facade_bound(world, virtual=True),
+        ):
+            pcf = pymqi.PCFExecute(pymqi.connect("QM1"))
+            with pytest.raises(pymqi.MQMIError) as raised:
+                pcf.MQCMD_START_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"QM1.QM2"})
+            return int(raised.value.reason)
+
+    assert qsg.run(main) == CMQCFC.MQRCCF_MISSING_CONN_NAME
+
+
+async def test_a_restarted_member_leaves_its_server_without_conname_to_the_requester(
+    virtual_clock: VirtualClock,
+) -> None:
+    # No survivor could recover it (the other channel initiator is stopped): its own
+    # member, restarted, does not start a server it cannot start (no CONNAME to call);
+    # the claim goes, and the requester's next request starts it.
+    async with qsg.start(shared_server(conn_name=""), seed=3, in_process=True) as world:
+        for member in ("QM1", "QM2"):
+            await world.start_listener(member)
+        await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        await trio.sleep(1)
+        first = owner(world)
+        other = "QM2" if first == "QM1" else "QM1"
+        await world.stop_chinit(other, restart=False)
+        await world.kill(first)
+        assert owner(world) == first  # held: nobody could take it
+        since = trio.current_time()
+        await world.restart(first)
+        await trio.sleep(5)
+        assert world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3") is None
+        after = [
+            e
+            for e in world.events.of(ChannelStateChanged)
+            if e.channel == "QSG.TO.QM3" and e.q_mgr == first and e.time >= since
+        ]
+        assert after == [], after
