@@ -373,3 +373,41 @@ async def test_a_restarted_member_leaves_its_server_without_conname_to_the_reque
             if e.channel == "QSG.TO.QM3" and e.q_mgr == first and e.time >= since
         ]
         assert after == [], after
+
+
+@keeps("docs/channels.md", "(status REQUESTING)")
+def test_a_requester_waiting_for_its_partner_shows_requesting_in_mqsc_and_pcf() -> None:
+    # MQCHS_REQUESTING (7): "A local requester channel is requesting services from a
+    # remote MCA". The partner here accepts the connection and never answers.
+    async def silent(stream: trio.SocketStream) -> None:
+        await trio.sleep_forever()
+
+    async def main() -> tuple[str, list[dict[int, object]]]:
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(trio.serve_tcp, silent, 0)
+            port = listeners[0].socket.getsockname()[1]
+            topology = Topology()
+            topology.add_qmgr("QM2")
+            topology.mqsc(
+                "QM2",
+                f"DEFINE CHANNEL(QM1.QM2) CHLTYPE(RQSTR) CONNAME('127.0.0.1({port})')",
+                source="qm2",
+            )
+            async with (
+                qsg.start(topology, in_process=True) as world,
+                facade_bound(world, virtual=True),
+            ):
+                await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+                for _ in range(50):  # its agent runs, and waits for the partner (no
+                    await trio.lowlevel.checkpoint()  # sleep: the clock waits for it)
+                mqsc = " ".join((await command(world, "QM2", "DISPLAY CHSTATUS(*)")).lines)
+                pcf = pymqi.PCFExecute(pymqi.connect("QM2"))
+                found = pcf.MQCMD_INQUIRE_CHANNEL_STATUS({CMQCFC.MQCACH_CHANNEL_NAME: b"*"})
+            nursery.cancel_scope.cancel()
+        return mqsc, [r for r in found if CMQCFC.MQCACH_CHANNEL_NAME in r]
+
+    mqsc, found = qsg.run(main)
+    assert "CHLTYPE(RQSTR)" in mqsc and "STATUS(REQUESTING)" in mqsc, mqsc
+    (status,) = found
+    assert status[CMQCFC.MQIACH_CHANNEL_STATUS] == CMQCFC.MQCHS_REQUESTING
+    assert status[CMQCFC.MQIACH_CHANNEL_TYPE] == CMQC.MQCHT_REQUESTER
