@@ -1,4 +1,7 @@
-"""Message channel agents: a sender on one queue manager, a receiver on its partner.
+"""Message channel agents: a sender on one queue manager, a receiver on its partner; a
+server (the sender's agent, started by a command or by its requester) and a requester
+(which asks its partner to start, then receives as a receiver does), as IBM pairs them
+(``qsg.core.chltypes``).
 
 The sender gets MQXQH-wrapped messages from its transmission queue in batches of up to
 BATCHSZ (in syncpoint), ships them msgpack-framed over a stream to the receiver, and

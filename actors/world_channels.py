@@ -2,9 +2,10 @@
 with CHLDISP, the load-balanced start, peer channel recovery, and the channel
 initiator's stop, failure and start.
 
-A sender whose transmission queue is a shared queue is a shared channel
-(``qsg.core.sharedchl``). Its one instance in the group is claimed in the group's
-shared channel status before its agent starts on a member (CSQX477E for a second),
+A sender (or a server) whose transmission queue is a shared queue is a shared channel
+(``qsg.core.sharedchl``); a server's agent is the sender's, and so is its sharing. Its
+one instance in the group is claimed in the group's shared channel status before its
+agent starts on a member (CSQX477E for a second),
 and its sync record is on SYSTEM.QSG.CHANNEL.SYNCQ (``qsg.core.sharedsync``): started
 on another member it resynchronises with its partner from where the last one was.
 
