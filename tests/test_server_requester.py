@@ -166,7 +166,7 @@ async def test_display_chstatus_shows_the_server_and_the_requester(
     ("q_mgr", "why"),
     [
         ("QM1", "SERVER CHANNEL QM1.QM2 HAS NO CONNAME: IT IS NOT FULLY QUALIFIED AND CAN ONLY"),
-        ("QM2", "RQSTR CHANNEL QM1.QM2 HAS NO CONNAME TO CALL"),
+        ("QM2", "REQUESTER CHANNEL QM1.QM2 HAS NO CONNAME TO CALL"),
     ],
 )
 async def test_starting_a_server_or_a_requester_without_conname_is_4061(
@@ -176,7 +176,7 @@ async def test_starting_a_server_or_a_requester_without_conname_is_4061(
         reply = await command(world, q_mgr, "START CHANNEL(QM1.QM2)")
         assert reply.failed
         (line,) = [line for line in reply.lines if line.startswith("CSQM090E")]
-        assert why in line and "MQRCCF_MISSING_CONN_NAME 4061" in line, reply.lines
+        assert why in line and "MQRCCF_MISSING_CONN_NAME (4061)" in line, reply.lines
 
 
 def reversed_pair(rqstr_partner: str) -> Topology:

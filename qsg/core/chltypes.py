@@ -85,12 +85,9 @@ def missing_conn_name(channel: str, channel_type: int) -> MQMIError:
             f"only be started by its requester"
         )
     else:
-        why = f"{word(channel_type)} channel {channel} has no CONNAME to call"
-    return MQMIError(
-        CMQC.MQCC_FAILED,
-        CMQCFC.MQRCCF_MISSING_CONN_NAME,
-        f"{why} (MQRCCF_MISSING_CONN_NAME {CMQCFC.MQRCCF_MISSING_CONN_NAME})",
-    )
+        kind = "requester" if channel_type == CMQC.MQCHT_REQUESTER else word(channel_type)
+        why = f"{kind} channel {channel} has no CONNAME to call"
+    return MQMIError(CMQC.MQCC_FAILED, CMQCFC.MQRCCF_MISSING_CONN_NAME, why)
 
 
 def callers(channel_type: int, conn_name: str) -> bool:
