@@ -800,6 +800,8 @@ async def _receive(
         refusal = _refusal(qm, hello, remote, sync)
         if refusal is not None:
             wire.log.error("%s: %s", qm.name, refusal)
+            if requester:  # the requester's agent ends with it: it does not retry
+                _state(qm, name, "STOPPED", refusal)
             await frames.send({"t": "refused", "reason": refusal})
             return False
         # Invariant: one receiving agent a channel; checked and taken with no await

@@ -12,6 +12,7 @@ import trio
 
 import qsg
 from actors.admin import command
+from actors.channel import ChannelSync
 from actors.clock import VirtualClock
 from actors.events import ChannelBatch, ChannelDelivered, ChannelRecovered, ChannelStateChanged
 from actors.topology import Topology
@@ -411,3 +412,18 @@ def test_a_requester_waiting_for_its_partner_shows_requesting_in_mqsc_and_pcf() 
     (status,) = found
     assert status[CMQCFC.MQIACH_CHANNEL_STATUS] == CMQCFC.MQCHS_REQUESTING
     assert status[CMQCFC.MQIACH_CHANNEL_TYPE] == CMQC.MQCHT_REQUESTER
+
+
+async def test_a_requester_whose_server_s_numbers_disagree_stops_with_amq9526e(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The requester's end checks the server's hello as a receiver checks a sender's
+    # ("Channel message sequence numbering"); a requester does not retry: STOPPED.
+    async with qsg.start(pair(), seed=1, in_process=True) as world:
+        world.qmgrs["QM2"].syncq["QM1.QM2"] = ChannelSync(committed=5)
+        reply = await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        await trio.sleep(1)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
+        assert last.state == "STOPPED" and last.detail.startswith("AMQ9526E"), last
+        assert states(world, "QM1")[-1] == "INACTIVE"  # the server waits for it again
