@@ -730,14 +730,12 @@ async def run_receiver(
     that its sender, reconnecting to another member, finds it there."""
     scope = trio.CancelScope()  # its channel initiator's end ends it
     qm.inbound.add(scope)
-    handed = False
     try:
         with scope:
-            handed = await _receive(qm, stream, shared)
+            await _receive(qm, stream, shared)
     finally:
         qm.inbound.discard(scope)
-        if not handed:  # a server's agent a requester started keeps the connection
-            await trio.aclose_forcefully(stream)
+        await trio.aclose_forcefully(stream)
 
 
 async def _receive(
@@ -748,18 +746,19 @@ async def _receive(
     frames: Frames | None = None,
     said: dict[str, Any] | None = None,
     requester: str = "",
-) -> bool:
+) -> None:
     """The receiving MCA on one connection: a sender's or a server's hello (``said``,
     if it was read already), or a requester's request (``_requested``). ``requester``:
     the requester channel of this queue manager whose connection this is (its server's
-    hello is due on it). Whether the connection was handed to a server's agent."""
+    hello is due on it)."""
     frames = frames or Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     running = False
     try:
         frame = said or await frames.receive()
         if frame["t"] == "request" and not requester:
-            return await _requested(qm, frames, wire.request(frame))
+            await _requested(qm, frames, wire.request(frame))
+            return
         hello = wire.hello(frame)
         name = hello.channel
         if requester and name != requester:
@@ -769,17 +768,17 @@ async def _receive(
             await frames.send(
                 {"t": "refused", "reason": f"the channel initiator of {qm.name} is not active"}
             )
-            return False
+            return
         if definition is None:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
-            return False
+            return
         if not chltypes.suitable(hello.channel_type, definition.channel_type):
             line = chltypes.unsuitable_line(
                 name, hello.channel_type, definition.channel_type, qm.name
             )
             wire.log.error("%s: %s", qm.name, line)
             await frames.send({"t": "refused", "reason": line})
-            return False
+            return
         remote = frames.peer or "its sender"
         keeper: SharedSync | None = None
         conn = None
@@ -803,7 +802,7 @@ async def _receive(
             if requester:  # the requester's agent ends with it: it does not retry
                 _state(qm, name, "STOPPED", refusal)
             await frames.send({"t": "refused", "reason": refusal})
-            return False
+            return
         # Invariant: one receiving agent a channel; checked and taken with no await
         # between, so two hellos cannot both pass.
         qm.receivers[name] = remote
@@ -823,7 +822,7 @@ async def _receive(
             frame = await frames.receive()
             if frame["t"] == "close":  # the sender ended the channel: so does this end
                 _state(qm, name, "INACTIVE")
-                return False
+                return
             if frame["t"] == "heartbeat":  # answered as the queue manager can
                 while qm.paused is not None:
                     await qm.paused.wait()
@@ -838,7 +837,7 @@ async def _receive(
                 line, stop = ended
                 _ended(qm, name, line)
                 await frames.send({"t": "error", "reason": line, "stop": stop})
-                return False
+                return
             confirm = qm.world.costs.channel_latency  # the confirmation's trip back
             if confirm:
                 await clock.sleep(confirm)
@@ -859,16 +858,16 @@ async def _receive(
     finally:
         if running:
             del qm.receivers[name]
-    return False
 
 
-async def _requested(qm: ChannelQueueManager, frames: Frames, request: wire.Request) -> bool:
+async def _requested(qm: ChannelQueueManager, frames: Frames, request: wire.Request) -> None:
     """A requester asked this queue manager to start its channel (IBM, "Requester-server
-    channel"): a server's agent starts and sends on this connection (True: it has it);
-    a sender's is started to call the requester back, and this connection ends with
-    ``callback``. Refused, in one line: no such channel here (AMQ9520E), a type a
-    requester cannot start (AMQ9547E), a partner channel authentication blocks
-    (AMQ9777E), a channel that runs already (AMQ9514E, CSQX477E)."""
+    channel"): a server's agent starts and sends on this connection, which is closed
+    when the agent ends; a sender's is started to call the requester back, and this
+    connection ends with ``callback``. Refused, in one line: no such channel here
+    (AMQ9520E), a type a requester cannot start (AMQ9547E), a partner channel
+    authentication blocks (AMQ9777E), a channel that runs already (AMQ9514E,
+    CSQX477E)."""
     name = request.channel
     remote = frames.peer or "its requester"
     definition = qm.rules.local.channels.get(name)
@@ -893,14 +892,13 @@ async def _requested(qm: ChannelQueueManager, frames: Frames, request: wire.Requ
         else:
             if callback:  # the sender calls the requester back on a connection of its own
                 await frames.send({"t": "callback"})
-                return False
-            # The server's agent has the connection now; a listener closes a connection
-            # when its handler returns, so this one waits for the agent to end.
+                return
+            # The server's agent has the connection now; the listener closes it when
+            # this handler returns (trio's serve_tcp), so this waits for the agent's end.
             await ended.wait()
-            return True
+            return
     wire.log.error("%s: %s", qm.name, refusal)
     await frames.send({"t": "refused", "reason": refusal})
-    return False
 
 
 # ---- the requester -----------------------------------------------------------------------

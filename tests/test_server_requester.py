@@ -427,3 +427,20 @@ async def test_a_requester_whose_server_s_numbers_disagree_stops_with_amq9526e(
         last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
         assert last.state == "STOPPED" and last.detail.startswith("AMQ9526E"), last
         assert states(world, "QM1")[-1] == "INACTIVE"  # the server waits for it again
+
+
+async def test_a_server_that_cannot_start_ends_its_requester_at_once(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The server's transmission queue is not there: its agent ends abnormally
+    # (STOPPED), and the requester's connection goes with it, not at its connect
+    # timeout (30 s).
+    topology = pair()
+    topology.mqsc("QM1", "DELETE QREMOTE(TO.QM2)\nDELETE QLOCAL(QM2.XMITQ)", source="gone")
+    async with qsg.start(topology, seed=1, in_process=True) as world:
+        reply = await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        await trio.sleep(1)
+        assert states(world, "QM1")[-1] == "STOPPED"
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
+        assert last.state == "STOPPED" and last.time < 1, last
