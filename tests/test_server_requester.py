@@ -21,6 +21,7 @@ from coupling.server import free_port
 from qsg import CMQC, GMO, MD, PMO, pymqi
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQCFC
+from qsg.scenario import ScenarioError, parse_scenario
 from tests.claims import keeps
 from tests.test_shared_channels import GROUP, kill_with_a_batch_in_doubt, owner
 from tests.test_shared_channels import drain as drain_qm3
@@ -444,3 +445,45 @@ async def test_a_server_that_cannot_start_ends_its_requester_at_once(
         assert states(world, "QM1")[-1] == "STOPPED"
         last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
         assert last.state == "STOPPED" and last.time < 1, last
+
+
+#: QM2's requester calls QM1, whose channel of that name is {kind}.
+SCENARIO = """\
+description = "a requester and its partner"
+
+[run]
+duration = 5
+in_process = true
+
+[qmgr.QM1]
+mqsc = '''
+DEFINE QLOCAL(QM2.XMITQ) USAGE(XMITQ)
+DEFINE CHANNEL(QM1.QM2) {kind}
+'''
+
+[qmgr.QM2]
+mqsc = '''
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QM1.QM2) CHLTYPE(RQSTR) CONNAME('QM1')
+'''
+"""
+
+
+@keeps(
+    "docs/channels.md",
+    "A scenario is checked before it runs: a server's XMITQ must be a transmission queue",
+)
+def test_validation_checks_a_requester_s_partner_and_a_server_s_xmitq() -> None:
+    good = SCENARIO.format(kind="CHLTYPE(SVR) XMITQ(QM2.XMITQ)")
+    parse_scenario(good, "s.toml")  # a requester and its server: nothing to say
+    for kind, says in (
+        ("CHLTYPE(RCVR)", "channel QM1.QM2 of QM2: QM1 has no SDR or SVR channel QM1.QM2"),
+        (
+            "CHLTYPE(SVR) XMITQ(APP.NONE)",
+            "channel QM1.QM2 of QM1: XMITQ(APP.NONE) is not a local queue with USAGE(XMITQ)",
+        ),
+    ):
+        with pytest.raises(ScenarioError) as caught:
+            parse_scenario(SCENARIO.format(kind=kind), "s.toml")
+        (problem,) = [str(p) for p in caught.value.problems]
+        assert problem.startswith("s.toml:") and problem.endswith(says), problem
