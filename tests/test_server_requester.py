@@ -487,3 +487,29 @@ def test_validation_checks_a_requester_s_partner_and_a_server_s_xmitq() -> None:
             parse_scenario(SCENARIO.format(kind=kind), "s.toml")
         (problem,) = [str(p) for p in caught.value.problems]
         assert problem.startswith("s.toml:") and problem.endswith(says), problem
+
+
+async def test_a_shared_server_takes_chldisp_and_stop_chinit_as_a_shared_sender_does(
+    virtual_clock: VirtualClock,
+) -> None:
+    # The same code as a shared sender's: one instance in the group (CSQX477E for a
+    # second), FIXSHARED on the member named, STOP CHINIT SHARED(RESTART) moves it.
+    topology = shared_server(conn_name="CONNAME('QM3')")
+    async with qsg.start(topology, seed=3, in_process=True) as world:
+        first = owner(world)
+        other = "QM2" if first == "QM1" else "QM1"
+        reply = await command(world, other, "START CHANNEL(QSG.TO.QM3) CHLDISP(FIXSHARED)")
+        assert reply.failed and "CSQX477E" in reply.lines[0], reply.lines
+        await world.stop_chinit(first)  # SHARED(RESTART): the other member takes it
+        assert owner(world) == other
+        bodies = await put_to_qm3(world, other, 5)
+        assert sorted(await drain_qm3(world)) == bodies
+        await world.start_chinit(first)
+        await world.stop_channel(other, "QSG.TO.QM3")
+        reply = await command(
+            world, other, f"START CHANNEL(QSG.TO.QM3) CHLDISP(FIXSHARED) CMDSCOPE({first})"
+        )
+        assert not reply.failed, reply.lines
+        held = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
+        assert held is not None and held.owner == first
+        assert held.disposition == CMQCFC.MQCHLD_FIXSHARED
