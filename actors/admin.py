@@ -35,7 +35,7 @@ from actors.events import (
 )
 from actors.qmgr import QueueManager
 from qsg import CMQC, CMQCFC
-from qsg.core import sharedchl
+from qsg.core import chltypes, sharedchl
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.queue import QueueDefinition
@@ -327,7 +327,9 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
     definition = qm.rules.local.channels.get(name)
     if definition is None:
         return "was not found", CMQCFC.MQRCCF_CHANNEL_NOT_FOUND
-    if definition.channel_type != CMQC.MQCHT_SENDER:
+    verb = parsed.verb.split()[0]
+    kinds = (CMQC.MQCHT_REQUESTER,) if verb in ("START", "STOP") else ()
+    if not chltypes.sending(definition.channel_type) and definition.channel_type not in kinds:
         if parsed.chldisp and parsed.chldisp not in ("DEFAULT", "PRIVATE"):
             try:  # IBM's table first: which CHLDISP the type takes (3211)
                 sharedchl.placement(
@@ -342,7 +344,7 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
             except DispositionError as error:
                 return error.detail, error.reason
         return "is not a sender channel", CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR
-    if parsed.verb.startswith("START"):
+    if parsed.verb.startswith("START") and chltypes.sending(definition.channel_type):
         unusable = commands.xmitq_problem(qm.rules, definition)
         if unusable:
             not_xmitq = "MQRCCF_NOT_XMIT_Q" in unusable
@@ -350,7 +352,7 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
                 unusable,
                 CMQCFC.MQRCCF_NOT_XMIT_Q if not_xmitq else CMQC.MQRC_UNKNOWN_OBJECT_NAME,
             )
-    chldisp, scope, verb = parsed.chldisp or "DEFAULT", parsed.cmdscope, parsed.verb.split()[0]
+    chldisp, scope = parsed.chldisp or "DEFAULT", parsed.cmdscope
     try:
         if verb == "STOP":
             await world.stop_channel(qm.name, name, chldisp=chldisp, cmdscope=scope)

@@ -1,4 +1,7 @@
-"""Message channel agents: a sender on one queue manager, a receiver on its partner.
+"""Message channel agents: a sender on one queue manager, a receiver on its partner; a
+server (the sender's agent, started by a command or by its requester) and a requester
+(which asks its partner to start, then receives as a receiver does), as IBM pairs them
+(``qsg.core.chltypes``).
 
 The sender gets MQXQH-wrapped messages from its transmission queue in batches of up to
 BATCHSZ (in syncpoint), ships them msgpack-framed over a stream to the receiver, and
@@ -72,7 +75,7 @@ from actors.wire import (
 from coupling.errors import FACILITY_REASONS
 from coupling.wallclock import WallTimeoutError, within
 from qsg import CMQC, CMQCFC
-from qsg.core import bugs, channels, chlevents, conntag, expiry, sharedsync
+from qsg.core import bugs, channels, chlevents, chltypes, conntag, expiry, sharedsync
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.errors import MQMIError, QSGError, reason_name
 from qsg.core.layouts import XQH, read_inner_expiry
@@ -154,6 +157,14 @@ class ChannelNetwork(Protocol):
         """The member a connection to ``conn_name`` reaches when it names a
         queue-sharing group's address (a group listener's choice); None when it names
         no group; ``ChannelBrokenError`` when no member listens for the group."""
+        ...
+
+    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> trio.Event:
+        """A requester asked ``q_mgr`` to start its ``channel``: a server's agent starts
+        on ``link`` (the requester's connection), a sender's (``link`` None) calls the
+        requester back; shared or private by its transmission queue. The event its
+        agent sets as it ends; ``ValueError`` (AMQ9514E, CSQX477E) or an ``MQMIError``
+        when it cannot start."""
         ...
 
 
@@ -253,11 +264,16 @@ async def run_sender(
     *,
     shared: bool = False,
     recovering: bool = False,
+    link: Frames | None = None,
 ) -> None:
-    """The sending MCA of ``definition`` for this life of ``qm``: connect, resynchronise,
-    send batches. When the partner cannot be reached or the link breaks, retry after
-    SHORTTMR (SHORTRTY times), then LONGTMR (LONGRTY times), then stop; when the
-    receiver ends the channel for a message it can neither put nor dead-letter, stop.
+    """The sending MCA of ``definition`` (a sender, or a server) for this life of
+    ``qm``: connect, resynchronise, send batches. A server a requester started
+    (``link``, the requester's connection) says its hello over that connection first;
+    when it breaks, a server without a CONNAME ends (INACTIVE: only its requester can
+    start it again), one with a CONNAME calls the requester as a sender would. When
+    the partner cannot be reached or the link breaks, retry after SHORTTMR (SHORTRTY
+    times), then LONGTMR (LONGRTY times), then stop; when the receiver ends the
+    channel for a message it can neither put nor dead-letter, stop.
     A ``shared`` channel keeps its sync record on SYSTEM.QSG.CHANNEL.SYNCQ
     (``SharedSync``), so that an instance started on another member (``recovering``
     one a failed member ran) carries on from it, once its connection is serialized
@@ -296,7 +312,12 @@ async def run_sender(
     try:
         while True:
             try:
-                frames = await _connect(qm, definition, sync)
+                if link is not None:  # the requester's connection: the hello goes on it
+                    frames, link = link, None
+                    frames.limit = wire.FRAME_LIMIT
+                    await _hello(qm, definition, sync, frames)
+                else:
+                    frames = await _connect(qm, definition, sync)
                 qm.links[definition.name] = frames.stream
                 agreed = await _resynchronise(
                     qm, sync, conn, xmitq, frames, definition, keeper, recovering
@@ -334,6 +355,9 @@ async def run_sender(
                     wire.log.error("%s: %s", qm.name, why)
                 if isinstance(error, ChannelEndedError) and error.stop:
                     _state(qm, definition.name, "STOPPED", why)
+                    return
+                if not chltypes.callers(definition.channel_type, definition.conn_name):
+                    _state(qm, definition.name, "INACTIVE", why)  # its requester restarts it
                     return
                 attempt += 1
                 wait = definition.retry_interval(attempt)
@@ -438,6 +462,14 @@ async def _connect(
     awaited within the connect timeout. The hello carries what the receiver checks the
     start against: the sequence number of the last message sent and how many of them
     are in doubt."""
+    frames = await _dial(qm, definition)
+    await _hello(qm, definition, sync, frames)
+    return frames
+
+
+async def _dial(qm: ChannelQueueManager, definition: ChannelDefinition) -> Frames:
+    """The link to the partner CONNAME names (a queue manager of the world, a group's
+    address, or ``host(port)``), its waits bounded by the connect timeout."""
     partner = qm.world.qmgrs.get(definition.conn_name)
     group = None if partner is not None else qm.world.group_partner(definition.conn_name)
     if group is not None:  # through the group listener: a shared inbound channel
@@ -447,6 +479,14 @@ async def _connect(
     else:
         frames = await _connect_in_process(partner, definition)
     frames.timeout = qm.connect_timeout
+    return frames
+
+
+async def _hello(
+    qm: ChannelQueueManager, definition: ChannelDefinition, sync: ChannelSync, frames: Frames
+) -> None:
+    """Say the hello on ``frames``: the caller's channel and type, and what the receiver
+    checks the start against."""
     hello = {
         "t": "hello",
         "channel": definition.name,
@@ -456,6 +496,7 @@ async def _connect(
         "seq": sync.sequence,
         "doubt": len(sync.in_doubt or ()),
         **({"reset": True} if sync.reset else {}),
+        **({"type": "SVR"} if definition.channel_type == CMQC.MQCHT_SERVER else {}),
     }
     try:
         await frames.send(hello)
@@ -463,7 +504,6 @@ async def _connect(
         # not at the partner's connect timeout (its agent would wait for the hello).
         await trio.aclose_forcefully(frames.stream)
         raise
-    return frames
 
 
 async def _connect_tcp(conn_name: str, seconds: float) -> Frames:
@@ -705,22 +745,47 @@ async def run_receiver(
         await trio.aclose_forcefully(stream)
 
 
-async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: bool) -> None:
-    frames = Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
+async def _receive(
+    qm: ChannelQueueManager,
+    stream: trio.abc.Stream,
+    shared: bool,
+    *,
+    frames: Frames | None = None,
+    said: dict[str, Any] | None = None,
+    requester: str = "",
+) -> None:
+    """The receiving MCA on one connection: a sender's or a server's hello (``said``,
+    if it was read already), or a requester's request (``_requested``). ``requester``:
+    the requester channel of this queue manager whose connection this is (its server's
+    hello is due on it)."""
+    frames = frames or Frames(stream, limit=wire.HELLO_LIMIT, timeout=qm.connect_timeout)
     name = ""
     running = False
     conn = None
     try:
-        hello = wire.hello(await frames.receive())
+        frame = said or await frames.receive()
+        if frame["t"] == "request" and not requester:
+            await _requested(qm, frames, wire.request(frame))
+            return
+        hello = wire.hello(frame)
         name = hello.channel
+        if requester and name != requester:
+            raise wire.ProtocolError(f"a hello for {name} on requester {requester}'s connection")
         definition = qm.rules.local.channels.get(name)
         if not qm.chinit:
             await frames.send(
                 {"t": "refused", "reason": f"the channel initiator of {qm.name} is not active"}
             )
             return
-        if definition is None or definition.channel_type != CMQC.MQCHT_RECEIVER:
+        if definition is None:
             await frames.send({"t": "refused", "reason": f"no RCVR channel {name} on {qm.name}"})
+            return
+        if not chltypes.suitable(hello.channel_type, definition.channel_type):
+            line = chltypes.unsuitable_line(
+                name, hello.channel_type, definition.channel_type, qm.name
+            )
+            wire.log.error("%s: %s", qm.name, line)
+            await frames.send({"t": "refused", "reason": line})
             return
         remote = frames.peer or "its sender"
         keeper: SharedSync | None = None
@@ -752,6 +817,8 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
         refusal = _refusal(qm, hello, remote, sync)
         if refusal is not None:
             wire.log.error("%s: %s", qm.name, refusal)
+            if requester:  # the requester's agent ends with it: it does not retry
+                _state(qm, name, "STOPPED", refusal)
             await frames.send({"t": "refused", "reason": refusal})
             return
         # Invariant: one receiving agent a channel; checked and taken with no await
@@ -812,6 +879,84 @@ async def _receive(qm: ChannelQueueManager, stream: trio.abc.Stream, shared: boo
         if shared and conn is not None:  # its connection tag goes with its connection
             with trio.CancelScope(shield=True):
                 await _let_go(qm, conn)
+
+
+async def _requested(qm: ChannelQueueManager, frames: Frames, request: wire.Request) -> None:
+    """A requester asked this queue manager to start its channel (IBM, "Requester-server
+    channel"): a server's agent starts and sends on this connection, which is closed
+    when the agent ends; a sender's is started to call the requester back, and this
+    connection ends with ``callback``. Refused, in one line: no such channel here
+    (AMQ9520E), a type a requester cannot start (AMQ9547E), a partner channel
+    authentication blocks (AMQ9777E), a channel that runs already (AMQ9514E,
+    CSQX477E)."""
+    name = request.channel
+    remote = frames.peer or "its requester"
+    definition = qm.rules.local.channels.get(name)
+    refusal = None
+    if not qm.chinit:
+        refusal = f"the channel initiator of {qm.name} is not active"
+    elif definition is None:
+        refusal = f"AMQ9520E: Channel '{name}' not defined remotely (none on {qm.name})"
+    elif not chltypes.suitable(CMQC.MQCHT_REQUESTER, definition.channel_type):
+        refusal = chltypes.unsuitable_line(
+            name, CMQC.MQCHT_REQUESTER, definition.channel_type, qm.name
+        )
+    elif channels.blocking(qm.rules.channel_auth, name, request.q_mgr) is not None:
+        refusal = channels.blocked_line(name, remote, request.q_mgr)
+    if refusal is None:
+        assert definition is not None
+        callback = definition.channel_type == CMQC.MQCHT_SENDER
+        try:
+            ended = await qm.world.requested(qm.name, name, None if callback else frames)
+        except (ValueError, MQMIError) as error:
+            refusal = str(error)
+        else:
+            if callback:  # the sender calls the requester back on a connection of its own
+                await frames.send({"t": "callback"})
+                return
+            # The server's agent has the connection now; the listener closes it when
+            # this handler returns (trio's serve_tcp), so this waits for the agent's end.
+            await ended.wait()
+            return
+    wire.log.error("%s: %s", qm.name, refusal)
+    await frames.send({"t": "refused", "reason": refusal})
+
+
+# ---- the requester -----------------------------------------------------------------------
+async def run_requester(qm: ChannelQueueManager, definition: ChannelDefinition) -> None:
+    """The requester's MCA (CHLTYPE(RQSTR)): call the partner at CONNAME and ask it to
+    start the channel (REQUESTING). A server answers with its hello on this connection,
+    and this agent receives from it as a receiver does; a sender answers ``callback``
+    and calls back (its hello starts a receiving agent here, as any inbound channel's).
+    A requester does not retry (SHORTRTY and LONGRTY are a sender's and a server's): a
+    partner out of reach, or a refusal, ends it STOPPED with the line that says why; a
+    connection that ends, INACTIVE, as a receiving agent ends."""
+    name = definition.name
+    _state(qm, name, "REQUESTING")
+    frames: Frames | None = None
+    try:
+        try:
+            frames = await _dial(qm, definition)
+            await frames.send({"t": "request", "channel": name, "from": qm.name})
+            answer = await frames.reply()
+        except ChannelBrokenError as error:
+            why = str(error)
+            if isinstance(error, ChannelTimeoutError):
+                why = wire.timeout_line(name, definition.conn_name, error)
+            wire.log.error("%s: %s", qm.name, why)
+            _state(qm, name, "STOPPED", why)
+            return
+        if answer["t"] == "callback":
+            return  # the sender's hello starts this end's receiving agent
+        if answer["t"] != "hello":
+            why = str(answer.get("reason", f"a {answer['t']} flow where the start was due"))
+            wire.log.error("%s: %s", qm.name, why)
+            _state(qm, name, "STOPPED", why)
+            return
+        await _receive(qm, frames.stream, False, frames=frames, said=answer, requester=name)
+    finally:
+        if frames is not None:
+            await trio.aclose_forcefully(frames.stream)
 
 
 def _refusal(
@@ -1008,5 +1153,6 @@ __all__ = [
     "parse_conname",
     "rogue_partner",
     "run_receiver",
+    "run_requester",
     "run_sender",
 ]

@@ -41,7 +41,7 @@ from actors.reach import CALLER, Reach
 from actors.statistics import MessageManagerStatistics
 from coupling.lease import Grant
 from qsg import CMQC
-from qsg.core import chlevents
+from qsg.core import chlevents, chltypes
 from qsg.core.errors import MQMIError
 from qsg.core.objects import ChannelDefinition
 from qsg.core.qmgr import QMgr
@@ -217,8 +217,17 @@ class QueueManager:
         a shared one, whose transmission queue is shared, the world starts once in the
         group, ``actors.world_channels``)."""
         for definition in self.rules.local.channels.values():
-            if definition.channel_type == CMQC.MQCHT_SENDER and not self.xmitq_shared(definition):
+            if self.starts_at_once(definition) and not self.xmitq_shared(definition):
                 self.start_channel(definition.name)
+
+    @staticmethod
+    def starts_at_once(definition: ChannelDefinition) -> bool:
+        """Whether the world starts ``definition`` with the queue manager, as it starts
+        its senders: a sender, or a server with a CONNAME ("fully qualified": it calls
+        its requester as a sender calls). A requester, and a server only a requester
+        can start, wait for START CHANNEL and for their requester."""
+        kind = definition.channel_type
+        return chltypes.sending(kind) and chltypes.callers(kind, definition.conn_name)
 
     def xmitq_shared(self, definition: ChannelDefinition) -> bool:
         """Whether ``definition``'s transmission queue is a shared queue of the group:
@@ -232,7 +241,14 @@ class QueueManager:
         running = sum(1 for a in self.channels.values() if not a.ended.is_set())
         return running + len(self.receivers)
 
-    def start_channel(self, name: str, *, shared: bool = False, recovering: bool = False) -> None:
+    def start_channel(
+        self,
+        name: str,
+        *,
+        shared: bool = False,
+        recovering: bool = False,
+        link: wire.Frames | None = None,
+    ) -> None:
         """START CHANNEL(name): run its sending agent in this life's nursery. One
         instance at a time: a channel whose agent runs (RUNNING, BINDING, RETRYING) is
         refused, as runmqsc answers, with AMQ9514E "Channel is in use"; one that
@@ -240,10 +256,13 @@ class QueueManager:
         instance was claimed in the group's shared channel status by the caller
         (``actors.world_channels``); it gives its claim up when it ends, unless the
         queue manager or its channel initiator failed (then peer channel recovery
-        takes it over)."""
+        takes it over). A server, a sender or a requester: a server a requester started
+        sends on ``link``, the requester's connection (``channel.run_sender``); a
+        requester asks its partner to start (``channel.run_requester``)."""
         definition = self.rules.local.channels.get(name)
-        if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
-            raise ValueError(f"{self.name} has no sender channel {name}")
+        kinds = (CMQC.MQCHT_SENDER, CMQC.MQCHT_SERVER, CMQC.MQCHT_REQUESTER)
+        if definition is None or definition.channel_type not in kinds:
+            raise ValueError(f"{self.name} has no sender, server or requester channel {name}")
         if not self.chinit:
             raise ValueError(f"channel {name} of {self.name} cannot start: {self.chinit_down()}")
         running = self.channels.get(name)
@@ -255,7 +274,12 @@ class QueueManager:
         async def sending() -> None:
             try:
                 with agent.scope:
-                    await channel.run_sender(self, definition, shared=shared, recovering=recovering)
+                    if definition.channel_type == CMQC.MQCHT_REQUESTER:
+                        await channel.run_requester(self, definition)
+                    else:
+                        await channel.run_sender(
+                            self, definition, shared=shared, recovering=recovering, link=link
+                        )
             except MQMIError as error:
                 # An MQ error the agent does not handle (its transmission queue gone, say:
                 # a start no command checked) ends the channel as an MCA ends on one,

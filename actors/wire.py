@@ -294,6 +294,13 @@ class Hello:
     sequence: int
     in_doubt: int
     reset: bool = False  # a RESET CHANNEL at the sending end: take its number
+    #: The caller's channel type (MQCHT_SENDER or MQCHT_SERVER): a hello that says
+    #: none is a sender's.
+    channel_type: int = CMQC.MQCHT_SENDER
+
+
+#: The channel types a hello may say its caller is ("type"), by CHLTYPE's word.
+_HELLO_TYPES = {"SDR": CMQC.MQCHT_SENDER, "SVR": CMQC.MQCHT_SERVER}
 
 
 def hello(frame: dict[str, Any]) -> Hello:
@@ -313,7 +320,30 @@ def hello(frame: dict[str, Any]) -> Hello:
     reset = frame.get("reset", False)
     if not isinstance(reset, bool):
         raise ProtocolError(f"hello flow: reset is {_show(reset)}")
-    return Hello(channel, sender, hbint, batch_size, sequence, in_doubt, reset)
+    said = frame.get("type", "SDR")
+    kind = _HELLO_TYPES.get(said) if isinstance(said, str) else None
+    if kind is None:
+        raise ProtocolError(f"hello flow: channel type {_show(said)}")
+    return Hello(channel, sender, hbint, batch_size, sequence, in_doubt, reset, kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A requester's first flow: its channel and queue manager. The partner's server
+    answers with its hello over the same connection; its sender with ``callback``
+    (it calls the requester back); anything else with ``refused``."""
+
+    channel: str
+    q_mgr: str
+
+
+def request(frame: dict[str, Any]) -> Request:
+    """A requester's first flow, checked."""
+    channel = _field(frame, "channel", str)
+    requester = _field(frame, "from", str)
+    if not 0 < len(channel) <= 20 or len(requester) > 48:
+        raise ProtocolError(f"request flow: channel {_show(channel)} from {_show(requester)}")
+    return Request(channel, requester)
 
 
 def _sequence(frame: dict[str, Any], name: str) -> int:
@@ -451,6 +481,7 @@ __all__ = [
     "Frames",
     "Hello",
     "ProtocolError",
+    "Request",
     "Status",
     "batch",
     "confirmed",
@@ -462,6 +493,7 @@ __all__ = [
     "protocol_error_line",
     "real_io",
     "receive_timeout",
+    "request",
     "status",
     "timeout_line",
 ]

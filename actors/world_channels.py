@@ -2,9 +2,10 @@
 with CHLDISP, the load-balanced start, peer channel recovery, and the channel
 initiator's stop, failure and start.
 
-A sender whose transmission queue is a shared queue is a shared channel
-(``qsg.core.sharedchl``). Its one instance in the group is claimed in the group's
-shared channel status before its agent starts on a member (CSQX477E for a second),
+A sender (or a server) whose transmission queue is a shared queue is a shared channel
+(``qsg.core.sharedchl``); a server's agent is the sender's, and so is its sharing. Its
+one instance in the group is claimed in the group's shared channel status before its
+agent starts on a member (CSQX477E for a second),
 and its sync record is on SYSTEM.QSG.CHANNEL.SYNCQ (``qsg.core.sharedsync``): started
 on another member it resynchronises with its partner from where the last one was.
 
@@ -32,10 +33,10 @@ from actors.channel import ChannelSync, SharedSync, _connect_tcp
 from actors.events import ChannelRecovered, ChannelStateChanged
 from actors.groupaddress import publish as publish_group_port
 from actors.qmgr import QueueManager
-from actors.wire import ChannelBrokenError
+from actors.wire import ChannelBrokenError, Frames
 from actors.world_faults import FaultInjection
 from qsg import CMQC, CMQCFC
-from qsg.core import channels, conntag, groupaddress, sharedchl, sharedsync
+from qsg.core import channels, chltypes, conntag, groupaddress, sharedchl, sharedsync
 from qsg.core.errors import MQMIError
 from qsg.core.layouts import TM
 from qsg.core.objects import ChannelDefinition
@@ -143,7 +144,9 @@ class SharedChannels(FaultInjection):
         can take it); a channel that runs already, a ``ValueError`` (AMQ9514E, or
         CSQX477E for a shared channel's second instance)."""
         qm = self._running(q_mgr)
-        definition = self._sender(qm, channel)
+        definition = self._startable(qm, channel)
+        if not chltypes.callers(definition.channel_type, definition.conn_name):
+            raise chltypes.missing_conn_name(channel, definition.channel_type)
         disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
         shared_xmitq = qm.xmitq_shared(definition)
         place = sharedchl.placement(
@@ -262,7 +265,7 @@ class SharedChannels(FaultInjection):
                 f"AMQ9202E: Remote host '{conn}' not available, retry later",
             )
         found = partner.rules.local.channels.get(channel)
-        if found is None or found.channel_type != CMQC.MQCHT_RECEIVER:
+        if found is None or not chltypes.suitable(definition.channel_type, found.channel_type):
             raise _ping_failed(
                 CMQCFC.MQRCCF_PING_ERROR,
                 f"AMQ9520E: Channel {channel} not defined remotely (at {partner.name})",
@@ -476,11 +479,10 @@ class SharedChannels(FaultInjection):
         """Start the channel a trigger message is for, if it may start."""
         queue = tm.QName.decode("latin-1").strip()
         name = tm.TriggerData.decode("latin-1").strip()
-        senders = [
+        senders = [  # a sender, or a fully qualified server ("Starting a channel")
             d
             for d in qm.rules.local.channels.values()
-            if d.channel_type == CMQC.MQCHT_SENDER
-            and (d.name == name if name else d.xmit_q_name == queue)
+            if qm.starts_at_once(d) and (d.name == name if name else d.xmit_q_name == queue)
         ]
         if not senders:
             return
@@ -510,7 +512,7 @@ class SharedChannels(FaultInjection):
                     continue
                 for definition in qm.rules.local.channels.values():
                     shared = qm.xmitq_shared(definition)
-                    if definition.channel_type != CMQC.MQCHT_SENDER or not shared:
+                    if not qm.starts_at_once(definition) or not shared:
                         continue
                     if definition.name in started:
                         continue
@@ -629,7 +631,13 @@ class SharedChannels(FaultInjection):
         except MQMIError:
             return  # the shared status out of reach: a later START CHANNEL or heal
         for instance in held:
-            if qm.rules.local.channels.get(instance.channel) is None:
+            definition = qm.rules.local.channels.get(instance.channel)
+            if definition is None:
+                continue
+            if not chltypes.callers(definition.channel_type, definition.conn_name):
+                # a server only its requester starts: its claim goes, the requester asks
+                release = partial(_release, group.channel_status, instance.channel, qm.name)
+                await qm.dispatch(release, system=True)
                 continue
             await self._start_shared(
                 group, qm, instance.channel, instance.disposition, replacing=qm.name
@@ -660,6 +668,11 @@ class SharedChannels(FaultInjection):
         for instance in mine:
             if instance.disposition == CMQCFC.MQCHLD_FIXSHARED:
                 continue  # "only recovered when that same channel initiator restarts"
+            if not instance.conn_name.strip():  # a server only its requester can start:
+                # its claim goes, and the requester's next request starts it anywhere
+                release = partial(_release, group.channel_status, instance.channel, failed)
+                await doer.dispatch(release, system=True)
+                continue
             try:
                 target = self._most_suitable(group, instance.channel, exclude=failed)
                 await self._start_shared(
@@ -690,9 +703,11 @@ class SharedChannels(FaultInjection):
         *,
         replacing: str = "",
         recovering: bool = False,
+        link: Frames | None = None,
     ) -> None:
         """Claim ``channel`` for ``target`` in the group's status and start its agent
-        there as a shared instance; CSQX477E (a ``ValueError``) when it runs already."""
+        there as a shared instance (a server a requester started, on ``link``);
+        CSQX477E (a ``ValueError``) when it runs already."""
         definition = self._sender(target, channel)
         if not target.xmitq_shared(definition):
             raise sharedchl.conflict(
@@ -712,7 +727,7 @@ class SharedChannels(FaultInjection):
             raise ValueError(f"channel {channel} is in use ({line})")
         await target.channel_ended(channel)
         try:
-            target.start_channel(channel, shared=True, recovering=recovering)
+            target.start_channel(channel, shared=True, recovering=recovering, link=link)
         except ValueError:
             status.release(channel, target.name)
             raise
@@ -731,7 +746,7 @@ class SharedChannels(FaultInjection):
             if qm.paused is not None:
                 continue
             definition = qm.rules.local.channels.get(channel)
-            if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
+            if definition is None or not chltypes.sending(definition.channel_type):
                 continue
             loads.append(sharedchl.ChinitLoad(member, qm.active_channels()))
         chosen = sharedchl.most_suitable(loads, self.random)
@@ -764,10 +779,38 @@ class SharedChannels(FaultInjection):
 
     @staticmethod
     def _sender(qm: QueueManager, channel: str) -> ChannelDefinition:
+        """The sending channel (a sender or a server) ``channel`` of ``qm``: its agent
+        takes messages off a transmission queue, the same code for both."""
         definition = qm.rules.local.channels.get(channel)
-        if definition is None or definition.channel_type != CMQC.MQCHT_SENDER:
-            raise ValueError(f"{qm.name} has no sender channel {channel}")
+        if definition is None or not chltypes.sending(definition.channel_type):
+            raise ValueError(f"{qm.name} has no sender or server channel {channel}")
         return definition
+
+    def _startable(self, qm: QueueManager, channel: str) -> ChannelDefinition:
+        """A sending channel, or a requester: what START CHANNEL runs an agent of."""
+        definition = qm.rules.local.channels.get(channel)
+        if definition is not None and definition.channel_type == CMQC.MQCHT_REQUESTER:
+            return definition
+        return self._sender(qm, channel)
+
+    # ---- a requester's request ----------------------------------------------------------
+    async def requested(self, q_mgr: str, channel: str, link: Frames | None) -> trio.Event:
+        """A requester asked ``q_mgr`` to start ``channel`` (``channel.run_receiver``):
+        a server's agent starts on ``link``, a sender's (``link`` None) to call the
+        requester back. Shared when its transmission queue is shared: claimed in the
+        group's status for ``q_mgr``, the member the requester reached, as a SHARED
+        instance (CSQX477E when it runs elsewhere); private otherwise (AMQ9514E when
+        its agent runs here). The event its agent sets as it ends."""
+        qm = self._running(q_mgr)
+        definition = self._sender(qm, channel)
+        group = qm.rules.qsg
+        if group is not None and qm.xmitq_shared(definition):
+            await self._start_shared(group, qm, channel, CMQCFC.MQCHLD_SHARED, link=link)
+            self._stopped_shared().discard((group.name, channel))
+        else:
+            await qm.channel_ended(channel)
+            qm.start_channel(channel, link=link)
+        return qm.channels[channel].ended
 
 
 def _get(handle: Any, md: MD, gmo: GMO, now: float) -> bytes:

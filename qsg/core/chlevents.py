@@ -75,7 +75,7 @@ def state_changed(
         if qm.channel_event == CMQCFC.MQEVR_ENABLED:
             _put(qm, definition, CMQC.MQRC_CHANNEL_STARTED, None, now)
         return
-    if state == "BINDING":
+    if state in ("BINDING", "REQUESTING"):  # not started yet: no event
         return
     had_started = name in qm.channels_started
     qm.channels_started.discard(name)

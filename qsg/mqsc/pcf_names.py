@@ -114,6 +114,7 @@ CHSTATUS: dict[str, Name] = {
             "STOPPING": F.MQCHS_STOPPING,
             "RETRYING": F.MQCHS_RETRYING,
             "STOPPED": F.MQCHS_STOPPED,
+            "REQUESTING": F.MQCHS_REQUESTING,  # a requester asking its partner
         },
     ),
     "STOPREQ": _i(F.MQIACH_STOP_REQUESTED, {"NO": F.MQCHSR_STOP_NOT_REQUESTED}),

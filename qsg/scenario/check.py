@@ -19,7 +19,7 @@ from typing import Any
 from actors.faults import channel_owners
 from actors.workload import descriptor, get_options, open_options
 from qsg import CMQC
-from qsg.core import geometry
+from qsg.core import chltypes, geometry
 from qsg.core.errors import MQMIError
 from qsg.core.offload import offloaded
 from qsg.core.qmgr import QMgr
@@ -80,24 +80,32 @@ def _channels(
     places: dict[str, Path],
     groups: dict[str, tuple[str, list[str]]],
 ) -> None:
-    """Each sender channel: its transmission queue exists, and so does its partner (a
-    queue manager of the scenario, or a group address some member listens for)."""
+    """Each sender, server or requester channel: a sending one's transmission queue
+    exists; one that calls (a sender, a requester, a server with a CONNAME) has its
+    partner (a queue manager of the scenario, or a group address some member listens
+    for), which defines the channel as a type it may call (``chltypes.PARTNERS``)."""
     for name, qm in qmgrs.items():
         for channel in qm.local.channels.values():
-            if channel.channel_type != CMQC.MQCHT_SENDER:
+            kind = channel.channel_type
+            if not chltypes.sending(kind) and kind != CMQC.MQCHT_REQUESTER:
                 continue
             place = places.get(f"channel {channel.name}")
             where = _ChannelPlace(reader, place, commands[name], channel.name)
             problem = where.problem
 
-            found = qm.find(channel.xmit_q_name)
-            xmitq = found[1] if found is not None else None
-            if not (isinstance(xmitq, QueueDefinition) and xmitq.is_transmission_queue):
-                problem(
-                    f"channel {channel.name} of {name}: XMITQ({channel.xmit_q_name}) is not "
-                    "a local queue with USAGE(XMITQ)",
-                    "xmitq",
-                )
+            if chltypes.sending(kind):
+                found = qm.find(channel.xmit_q_name)
+                xmitq = found[1] if found is not None else None
+                if not (isinstance(xmitq, QueueDefinition) and xmitq.is_transmission_queue):
+                    problem(
+                        f"channel {channel.name} of {name}: XMITQ({channel.xmit_q_name}) is "
+                        "not a local queue with USAGE(XMITQ)",
+                        "xmitq",
+                    )
+            if not chltypes.callers(kind, channel.conn_name):
+                continue  # a server without a CONNAME: its requester calls it
+            # The types it may call: a sender's partner is named RCVR, as it always was.
+            wanted = "RCVR" if kind == CMQC.MQCHT_SENDER else _partner_words(kind)
             partner = qmgrs.get(channel.conn_name)
             group = groups.get(channel.conn_name.strip().upper())
             if partner is None and group is not None:
@@ -111,10 +119,10 @@ def _channels(
                     )
                 for member in listening:
                     receiver = qmgrs[member].local.channels.get(channel.name)
-                    if receiver is None or receiver.channel_type != CMQC.MQCHT_RECEIVER:
+                    if receiver is None or not chltypes.suitable(kind, receiver.channel_type):
                         problem(
                             f"channel {channel.name} of {name}: {member}, listening for "
-                            f"{qsg}, has no RCVR channel {channel.name}",
+                            f"{qsg}, has no {wanted} channel {channel.name}",
                             "to",
                         )
                 continue
@@ -128,12 +136,17 @@ def _channels(
                     )
                 continue
             receiver = partner.local.channels.get(channel.name)
-            if receiver is None or receiver.channel_type != CMQC.MQCHT_RECEIVER:
+            if receiver is None or not chltypes.suitable(kind, receiver.channel_type):
                 problem(
-                    f"channel {channel.name} of {name}: {partner.name} has no RCVR "
+                    f"channel {channel.name} of {name}: {partner.name} has no {wanted} "
                     f"channel {channel.name}",
                     "to",
                 )
+
+
+def _partner_words(kind: int) -> str:
+    """The channel types a caller of type ``kind`` may reach, as CHLTYPE words."""
+    return " or ".join(sorted(chltypes.word(t) for t in chltypes.PARTNERS[kind]))
 
 
 class _ChannelPlace:
