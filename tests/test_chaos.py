@@ -433,7 +433,9 @@ def test_a_ci_sized_campaign_finds_no_violation(scenario: Scenario) -> None:
     plan = Plan.of(scenario)
     failed = []
     kinds: set[str] = set()
-    for seed in run_seeds(2026, 30):
+    # 12 seeds: every kind of fault is drawn by the 6th (2026-11-28), twice over here;
+    # the long campaigns are the README's and bench/RESULTS.md's.
+    for seed in run_seeds(2026, 12):
         outcome = run_one(scenario, seed, plan=plan)
         kinds.update(outcome.kinds)
         failed += [(seed, v.name, v.involved[:3]) for v in outcome.failed()]
