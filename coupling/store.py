@@ -305,16 +305,7 @@ class RedisStore:
         )
         self._began.pop(token, None)
         if reply[0] == scripts.BACKED_OUT:
-            # The mark is the structure ('APP1': it failed) or 'APP1/QM1' (the member
-            # lost connectivity to it: ``disconnect_structure``).
-            structure, _, member = reply[1].decode().partition("/")
-            raise MQMIError.failed(
-                CMQC.MQRC_BACKED_OUT,
-                f"{member} lost connectivity to CF structure {structure} while the unit of "
-                "work had work on it: peer recovery backed that work out"
-                if member
-                else f"CF structure {structure} failed while the unit of work had work on it",
-            )
+            raise MQMIError.failed(CMQC.MQRC_BACKED_OUT, _lost_why(reply[1]))
 
     def backout(self, uow: UowId) -> None:
         token = keys.uow_token(uow)
@@ -332,6 +323,16 @@ class RedisStore:
             f"the coupling facility of QSG {self.qsg} failed while the unit of work was "
             "in flight: its recovery backed it out"
         )
+
+    def prepare(self, uow: UowId) -> str | None:
+        """Why ``uow`` cannot commit here: ``backed_out``, or the mark a structure's
+        failure (or a member's lost link to it) left in the facility, read and kept for
+        the commit or backout that follows (one round trip more than a lone commit)."""
+        why = self.backed_out(uow)
+        if why is not None:
+            return why
+        mark = self._command("HGET", keys.lost_uows_key(self.qsg), keys.uow_token(uow))
+        return None if mark is None else _lost_why(mark)
 
     def failed(self) -> None:
         """The facility failed (its server is gone): units of work in flight cannot
@@ -681,6 +682,19 @@ class RedisStore:
         if self.on_failure is not None:
             self.on_failure(reason, why, lost)
         return MQMIError.failed(reason, why)
+
+
+def _lost_why(mark: bytes) -> str:
+    """Why a unit of work marked lost cannot commit. The mark is the structure ('APP1':
+    it failed) or 'APP1/QM1' (the member lost connectivity to it:
+    ``disconnect_structure``)."""
+    structure, _, member = bytes(mark).decode().partition("/")
+    if member:
+        return (
+            f"{member} lost connectivity to CF structure {structure} while the unit of "
+            "work had work on it: peer recovery backed that work out"
+        )
+    return f"CF structure {structure} failed while the unit of work had work on it"
 
 
 def _use_field(use: TagUse) -> str:

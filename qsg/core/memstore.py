@@ -627,6 +627,10 @@ class MemoryStore:
             return None
         return self._lost_uows.pop(uow, None)
 
+    def prepare(self, uow: UowId) -> str | None:
+        """``backed_out``'s answer, kept for the backout that follows."""
+        return self._lost_uows.get(uow) if self._lost_uows else None
+
     # ---- one structure's failure, backup and recovery (qsg.core.cfstate) -----------
     def fail_structure(self, name: str, now: float) -> int:
         structure = self._structure(name)

@@ -162,7 +162,8 @@ class MessageStore(Protocol):
     #: Whether ``commit`` may refuse (MQRC_BACKED_OUT, having backed the unit out): the
     #: coupling facility's store learns there, at no extra round trip, that a CF
     #: structure failed under the unit (another member may have failed it). A unit of
-    #: work commits such a store before the others (it has at most one: its QSG's).
+    #: work commits such a store before the others; with more than one, it asks each
+    #: ``prepare`` first.
     commit_may_refuse: bool
 
     @property
@@ -295,6 +296,14 @@ class MessageStore(Protocol):
         """Why ``uow`` can no longer commit, if it cannot (the facility failed while it
         was in flight, and its recovery backed it out); None if it can. A unit of work
         asks every store it touched before any of them commits."""
+
+    def prepare(self, uow: UowId) -> str | None:
+        """The first phase of a commit across several stores that may each refuse: why
+        ``uow`` can no longer commit here (``backed_out``, or a CF structure's failure
+        under it that a ``commit_may_refuse`` store learns only at its commit), None if
+        its commit will not refuse. It only reads: the commit or backout that follows
+        ends the unit of work. A unit of work with more than one refusing store asks
+        each before any commits (``UnitOfWork.commit``)."""
 
     def lease(
         self,
