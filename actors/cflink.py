@@ -63,6 +63,12 @@ class CFLink(Protocol):
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         """``qsg``'s store in the facility; ``on_failure`` hears each failure it meets."""
 
+    def facility_store(
+        self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
+    ) -> MessageStore:
+        """The store of ``qsg``'s coupling facility ``facility`` (``admin``, the group's
+        store, when the facilities share it)."""
+
     def repository_store(self, qsg: str) -> RepositoryStore:
         """Where ``qsg``'s shared repository (GROUP and SHARED definitions) is kept: in
         process, or on the facility's server under the group's keys."""
@@ -93,6 +99,11 @@ class InProcess:
 
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         return MemoryStore()  # it never fails: nothing to tell
+
+    def facility_store(
+        self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
+    ) -> MessageStore:
+        return admin
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         return MemoryRepositoryStore()
@@ -145,6 +156,11 @@ class OnServer:
 
         store.on_failure = failed
         return store
+
+    def facility_store(
+        self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
+    ) -> MessageStore:
+        return admin
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         return RedisRepositoryStore(self.transport, qsg)

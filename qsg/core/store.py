@@ -273,6 +273,18 @@ class MessageStore(Protocol):
     def structure_status(self, name: str) -> StructureStatus:
         """The structure's status, failure, last backup and log (DISPLAY CFSTATUS)."""
 
+    def export_structure(self, name: str) -> object:
+        """A copy of everything this store holds of CF structure ``name``, for a store of
+        the same kind to ``import_structure``: a rebuild into another facility, or the
+        second instance of a duplexed one (``qsg.core.router``). A failed structure's
+        image is its backup, the log since and its queues' orderings and counters; an
+        active one's is its queues and their messages (with nothing uncommitted on them:
+        the router copies a live structure only while no unit of work has work there)."""
+
+    def import_structure(self, name: str, image: object) -> None:
+        """Hold what ``image`` holds of CF structure ``name`` in place of whatever this
+        store held of it (its queues failed or usable as they were in the image)."""
+
     def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
         """Peer recovery of queue manager ``failed`` (in its life ``incarnation``), run by
         member ``by``: its units of work backed out, its handles' locks released. Once
