@@ -66,8 +66,8 @@ class CFLink(Protocol):
     def facility_store(
         self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
     ) -> MessageStore:
-        """The store of ``qsg``'s coupling facility ``facility`` (``admin``, the group's
-        store, when the facilities share it)."""
+        """A new store of ``qsg``'s coupling facility ``facility``, of a group with more
+        than one (``admin``, the group's store, when the facilities share it)."""
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         """Where ``qsg``'s shared repository (GROUP and SHARED definitions) is kept: in
@@ -103,7 +103,7 @@ class InProcess:
     def facility_store(
         self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
     ) -> MessageStore:
-        return admin
+        return MemoryStore()  # each facility its own, empty when it comes (back)
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         return MemoryRepositoryStore()

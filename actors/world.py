@@ -342,7 +342,10 @@ async def _build(world: World, only: str | None = None) -> None:
         admin = world.link.store(name, world.watch.failed)
         facilities = topology.facilities.get(name, (DEFAULT_FACILITY,))
         stores = {
-            f: world.link.facility_store(name, f, admin, world.watch.failed) for f in facilities
+            f: world.link.facility_store(name, f, admin, world.watch.failed)
+            if len(facilities) > 1
+            else admin
+            for f in facilities
         }
         router = world.routers[name] = Router(Placement(facilities), stores, admin)
         world.placements[name] = router.placement

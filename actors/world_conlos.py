@@ -132,7 +132,9 @@ class Connectivity(CFRecovery):
         router = self.routers[qsg]
         # The facility comes back empty: a new store (the same one while the group's
         # facilities share one).
-        fresh = self.link.facility_store(qsg, facility, router.admin, self.watch.failed)
+        fresh = None
+        if len(placement.facilities) > 1:
+            fresh = self.link.facility_store(qsg, facility, router.admin, self.watch.failed)
         back = router.restore(facility, fresh)
         members = len(group.members)
         for name in back:

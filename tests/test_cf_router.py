@@ -14,12 +14,20 @@ from collections.abc import Callable
 
 import pytest
 
+import qsg
+from actors.clock import VirtualClock
+from actors.events import CFRecovered
+from actors.topology import Topology
+from actors.world import World
 from coupling.store import RedisStore
-from qsg import CMQC
+from qsg import CMQC, MD, PMO
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message
+from qsg.core.objects import CFStructure
 from qsg.core.store import Ordering
 from qsg.core.uow import UnitOfWork
+
+NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 
 
 def _message(body: bytes, persistent: bool = True) -> Message:
@@ -58,3 +66,78 @@ def test_a_unit_of_work_on_two_refusing_stores_commits_in_neither_when_the_secon
     with pytest.raises(MQMIError, match=r"MQRC_BACKED_OUT \(2003\): CF structure APP2 failed"):
         uow.commit()
     assert first.depth("Q1") == 0
+
+
+def _world_topology() -> Topology:
+    topology = Topology()
+    topology.add_qsg("QSG1", members=["QM1", "QM2"])
+    topology.facilities["QSG1"] = ("CF01", "CF02")
+    topology.structures["QSG1"] = [
+        CFStructure("APP1", recover=True),
+        CFStructure("DUP1", recover=True, duplex=True),
+    ]
+    topology.mqsc(
+        "QM1",
+        """
+        DEFINE QLOCAL(APP.ONE) QSGDISP(SHARED) CFSTRUCT(APP1)
+        DEFINE QLOCAL(DUP.ONE) QSGDISP(SHARED) CFSTRUCT(DUP1)
+        """,
+        source="qm1.mqsc",
+    )
+    return topology
+
+
+async def _put_both(world: World, queue: str) -> None:
+    out = await (await world.connect("QM1")).open(queue, CMQC.MQOO_OUTPUT)
+    await out.put(b"persistent", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC)
+    await out.put(b"nonpersistent", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
+
+
+async def test_in_process_each_facility_has_its_own_store_and_a_duplex_writes_to_both(
+    virtual_clock: VirtualClock,
+) -> None:
+    """z/OS allocates a structure in one coupling facility, and a duplexed one's second
+    instance in another, every write going to both: in process each facility is a store
+    of its own, the group's administration store a third."""
+    async with qsg.start(_world_topology(), faults=True, in_process=True) as world:
+        await _put_both(world, "APP.ONE")
+        await _put_both(world, "DUP.ONE")
+        router = world.routers["QSG1"]
+        cf01, cf02 = router.store_of("CF01"), router.store_of("CF02")
+        assert len({id(cf01), id(cf02), id(router.admin)}) == 3
+        assert cf01.depth("APP.ONE") == 2  # APP1 in CF01 only
+        with pytest.raises(KeyError):
+            cf02.depth("APP.ONE")
+        assert cf01.depth("DUP.ONE") == cf02.depth("DUP.ONE") == 2  # both instances
+        await world.facility_fail("CF01")
+        assert router.store_of("CF02").depth("APP.ONE") == 1  # rebuilt: persistent one
+        assert world.qmgrs["QM2"].rules.depth("DUP.ONE") == 2
+
+
+async def _facility_loss(cf_mode: dict[str, object]) -> list[tuple[object, ...]]:
+    async with qsg.start(_world_topology(), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        await _put_both(world, "APP.ONE")
+        await _put_both(world, "DUP.ONE")
+        said = [await world.facility_fail("CF01")]
+        said.append(await world.facility_restore("CF01"))
+        said.append(await world.facility_fail("CF02"))
+        depths = [world.qmgrs["QM2"].rules.depth(q) for q in ("APP.ONE", "DUP.ONE")]
+        recovered = [
+            (e.structure, e.queues, e.recovered, e.lost) for e in world.events.of(CFRecovered)
+        ]
+        return [tuple(said), tuple(depths), tuple(recovered)]
+
+
+async def test_a_facility_loss_plays_the_same_in_process_and_on_the_server(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """One behaviour, one place: the router moves a structure the same whichever
+    stores are behind it, so losing CF01, getting it back and losing CF02 answers the
+    same, leaves the same depths and the same cf-recovery events on both paths."""
+    in_process = await _facility_loss({"in_process": True})
+    on_server = await _facility_loss({"redis_url": cf_url})
+    assert in_process == on_server
+    said, depths, recovered = in_process
+    assert said[0] == "APP1 rebuilt in CF02; DUP1 kept in CF02"
+    assert depths == (1, 2)  # APP1 lost its nonpersistent message; DUP1 nothing
+    assert ("APP1", "APP.ONE", True, 1) in recovered

@@ -78,9 +78,10 @@ class Router:
         self._members: dict[int, MessageStore] = {}
         #: Units of work whose work went with a facility, and why they cannot commit.
         self._lost: dict[Hashable, str] = {}
-        #: Duplexed structures whose second instance is not yet a copy of the first
-        #: (taken once no unit of work has work on them).
-        self._unsynced: set[str] = set()
+        #: Duplexed structures whose second instance is not yet a copy of the first,
+        #: and the facility it is to be in: the copy is taken once no unit of work has
+        #: work on them, and only then is it an instance (``placement.secondary``).
+        self._unsynced: dict[str, str] = {}
 
     # ---- where things are ---------------------------------------------------------
     def store_of(self, facility: str) -> MessageStore:
@@ -93,7 +94,7 @@ class Router:
 
     def _twin(self, structure: str) -> MessageStore | None:
         facility = self.placement.secondary.get(structure, "")
-        if not facility or structure in self._unsynced:
+        if not facility:
             return None
         twin = self._stores[facility]
         return None if twin is self._home(structure) else twin
@@ -136,8 +137,7 @@ class Router:
         had = self.placement.secondary.get(name)
         self.placement.allocate(self.definition(name) or CFStructure(name))
         if self.placement.secondary.get(name) not in (None, had):
-            self._unsynced.add(name)
-            self._sync()
+            self._to_copy([name])
 
     def _everywhere(self) -> list[MessageStore]:
         found: list[MessageStore] = [self.admin]
@@ -437,7 +437,7 @@ class Router:
         """``facility`` is back (empty: with ``store``, its new store): the structures it
         holds again. One that had no facility left comes back failed, for RECOVER
         CFSTRUCT; a duplexed one is copied into it once no unit of work has work on it."""
-        if store is not None:
+        if store is not None and facility not in self.placement.alive:  # not when it was
             self._stores[facility] = store
             for name, (size_kb, cf_level, offload) in self._defined.items():
                 store.define_structure(name, size_kb=size_kb, cf_level=cf_level, offload=offload)
@@ -449,15 +449,13 @@ class Router:
                 if target is not self.admin:
                     target.import_structure(name, self.admin.export_structure(name))
             else:
-                self._unsynced.add(name)
-        self._sync()
+                self._to_copy([name])
         return back
 
     def reduplex(self) -> list[str]:
         """Duplexing established again wherever it can be (``Placement.reduplex``)."""
         again = self.placement.reduplex()
-        self._unsynced.update(again)
-        self._sync()
+        self._to_copy(again)
         return again
 
     def _act(self, move: Move, before: Mapping[str, str], now: float) -> int:
@@ -468,8 +466,6 @@ class Router:
             return self._rebuild(name, source, self._stores[move.to], now)
         if move.outcome == FAILED and not self.placement.primary.get(name):
             return self._rebuild(name, source, self.admin, now)  # it waits here, failed
-        if move.outcome == KEPT:
-            self._unsynced.discard(name)
         return 0
 
     def _rebuild(self, name: str, source: MessageStore, target: MessageStore, now: float) -> int:
@@ -498,15 +494,29 @@ class Router:
                     f"coupling facility {facility} failed while the unit of work had work in it",
                 )
 
+    def _to_copy(self, names: Iterable[str]) -> None:
+        """The second instances ``Placement`` just gave ``names``: not instances until
+        copied (``_sync``), so that no failover lands in an empty one."""
+        for name in names:
+            facility = self.placement.secondary.pop(name, "")
+            if facility:
+                self._unsynced[name] = facility
+        self._sync()
+
     def _sync(self) -> None:
         """Copy each duplexed structure whose second instance is not yet a copy, once no
         unit of work has work on its queues (the copy holds committed messages only)."""
         if not self._unsynced:
             return
-        for name in sorted(self._unsynced):
-            facility = self.placement.secondary.get(name, "")
-            if not facility:
-                self._unsynced.discard(name)
+        for name, facility in sorted(self._unsynced.items()):
+            primary = self.placement.primary.get(name, "")
+            if (
+                not primary
+                or primary == facility
+                or facility not in self.placement.alive
+                or name in self.placement.secondary
+            ):
+                del self._unsynced[name]
                 continue
             home = self._home(name)
             queues = [q for q, s in self._queues.items() if s == name]
@@ -515,7 +525,8 @@ class Router:
             twin = self._stores[facility]
             if twin is not home:
                 twin.import_structure(name, home.export_structure(name))
-            self._unsynced.discard(name)
+            self.placement.secondary[name] = facility
+            del self._unsynced[name]
 
 
 def _copy(msg: Message) -> Message:
