@@ -254,6 +254,7 @@ async def open_world(
             else:
                 url_options(url)  # a URL naming no server: a plain ValueError, here
             link = OnServer(await _transport(url, stack))
+            stack.callback(link.close)  # the facilities' own servers, after the world
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)

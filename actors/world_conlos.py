@@ -117,6 +117,8 @@ class Connectivity(CFRecovery):
         if facility not in placement.alive:
             raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
         done = self.routers[qsg].lose(facility, trio.current_time())
+        if len(placement.facilities) > 1:
+            self.link.lose_facility(qsg, facility)  # its server dies (after the log)
         self._act_on(qsg, group, done)
         self.signals.notify_all()
         return _told([m for m, _ in done]) or "no structure in it"
@@ -133,7 +135,7 @@ class Connectivity(CFRecovery):
         # The facility comes back empty: a new store (the same one while the group's
         # facilities share one).
         fresh = None
-        if len(placement.facilities) > 1:
+        if len(placement.facilities) > 1 and facility not in placement.alive:
             fresh = self.link.facility_store(qsg, facility, router.admin, self.watch.failed)
         back = router.restore(facility, fresh)
         members = len(group.members)

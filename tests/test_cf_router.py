@@ -19,7 +19,9 @@ from actors.clock import VirtualClock
 from actors.events import CFRecovered
 from actors.topology import Topology
 from actors.world import World
+from coupling.errors import CFConnectionError
 from coupling.store import RedisStore
+from coupling.transport import BlockingTransport
 from qsg import CMQC, MD, PMO
 from qsg.core.errors import MQMIError
 from qsg.core.message import Message
@@ -141,3 +143,40 @@ async def test_a_facility_loss_plays_the_same_in_process_and_on_the_server(
     assert said[0] == "APP1 rebuilt in CF02; DUP1 kept in CF02"
     assert depths == (1, 2)  # APP1 lost its nonpersistent message; DUP1 nothing
     assert ("APP1", "APP.ONE", True, 1) in recovered
+
+
+async def test_on_the_server_each_facility_is_a_server_of_its_own_that_its_loss_kills(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """A facility's failure is its server's death: each facility of the group is its
+    own server (the group's administration store on the run's), and ``facility_fail``
+    kills CF01's, whose structures go on in CF02's."""
+    async with qsg.start(_world_topology(), faults=True, redis_url=cf_url) as world:
+        await _put_both(world, "APP.ONE")
+        router = world.routers["QSG1"]
+        cf01, cf02 = router.store_of("CF01"), router.store_of("CF02")
+        assert isinstance(cf01, RedisStore) and isinstance(cf02, RedisStore)
+        urls = {cf01.transport.url, cf02.transport.url, cf_url}
+        assert len(urls) == 3
+        await world.facility_fail("CF01")
+        probe = BlockingTransport(cf01.transport.url)
+        with pytest.raises(CFConnectionError):
+            probe.command("PING")
+        probe.close()
+        assert cf02.depth("APP.ONE") == 1
+
+
+async def test_restoring_a_facility_that_is_there_leaves_its_server_and_duplex_alone(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """A chaos run's heal restores every facility, some of them already back: such a
+    restore must not replace the facility's server (a call to the duplexed structure's
+    second instance then met a stopped server: an unscheduled 2373)."""
+    async with qsg.start(_world_topology(), faults=True, redis_url=cf_url) as world:
+        await world.facility_fail("CF01")
+        await world.facility_restore("CF01")
+        await _put_both(world, "DUP.ONE")
+        assert await world.facility_restore("CF01") == "CF01 holds nothing again"
+        await _put_both(world, "DUP.ONE")
+        await world.facility_fail("CF02")
+        assert world.qmgrs["QM2"].rules.depth("DUP.ONE") == 4

@@ -132,19 +132,12 @@ class Router:
         """Defined in every facility's store (and the administration store, which holds
         it while no facility does), and allocated in its facilities."""
         self._defined[name] = (size_kb, cf_level, offload)
-        for store in self._everywhere():
+        for store in self._alive():
             store.define_structure(name, size_kb=size_kb, cf_level=cf_level, offload=offload)
         had = self.placement.secondary.get(name)
         self.placement.allocate(self.definition(name) or CFStructure(name))
         if self.placement.secondary.get(name) not in (None, had):
             self._to_copy([name])
-
-    def _everywhere(self) -> list[MessageStore]:
-        found: list[MessageStore] = [self.admin]
-        for store in self._stores.values():
-            if all(store is not s for s in found):
-                found.append(store)
-        return found
 
     @property
     def failed_queues(self) -> dict[str, str]:
@@ -277,7 +270,7 @@ class Router:
         return why
 
     def failed(self) -> None:
-        for store in self._everywhere():
+        for store in self._alive():
             store.failed()
 
     def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
@@ -437,7 +430,7 @@ class Router:
         """``facility`` is back (empty: with ``store``, its new store): the structures it
         holds again. One that had no facility left comes back failed, for RECOVER
         CFSTRUCT; a duplexed one is copied into it once no unit of work has work on it."""
-        if store is not None and facility not in self.placement.alive:  # not when it was
+        if store is not None and facility not in self.placement.alive:
             self._stores[facility] = store
             for name, (size_kb, cf_level, offload) in self._defined.items():
                 store.define_structure(name, size_kb=size_kb, cf_level=cf_level, offload=offload)
