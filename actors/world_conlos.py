@@ -9,9 +9,9 @@ its structures as ``qsg.core.facilities.Placement`` says: a duplexed one carries
 its other instance with nothing lost; another is rebuilt into the next facility of its
 preference list (persistent messages recovered from the log, nonpersistent lost, units
 of work in flight on it backed out); with none left, it has failed until its facility
-is back. Every facility's structures are in the group's one store: a rebuild is that
-store's failure and immediate RECOVER of the structure, a duplexed structure's
-survival is the store left alone.
+is back. The group's router (``qsg.core.router``) holds each facility's store and
+moves the structures' content; a rebuild ends here in an immediate RECOVER of the
+structure in its new facility, and a facility's loss kills its server, if it has one.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from actors.events import CFRecovered
 from actors.topology import Topology
 from actors.world import World
 from coupling.errors import CFConnectionError
+from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from qsg import CMQC, MD, PMO
@@ -28,6 +29,7 @@ from qsg.core.message import Message
 from qsg.core.objects import CFStructure
 from qsg.core.store import Ordering
 from qsg.core.uow import UnitOfWork
+from tests.claims import keeps
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 
@@ -95,6 +97,16 @@ async def _put_both(world: World, queue: str) -> None:
     await out.put(b"nonpersistent", MD(Persistence=CMQC.MQPER_NOT_PERSISTENT), NO_SYNC)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "Each facility of a group that names several has a store of its own: in process its own "
+    "in-process store,",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "every call on a queue goes to the store of that facility, and a duplexed structure's "
+    "writes go to both instances.",
+)
 async def test_in_process_each_facility_has_its_own_store_and_a_duplex_writes_to_both(
     virtual_clock: VirtualClock,
 ) -> None:
@@ -130,6 +142,11 @@ async def _facility_loss(cf_mode: dict[str, object]) -> list[tuple[object, ...]]
         return [tuple(said), tuple(depths), tuple(recovered)]
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "The router (`qsg/core/router.py`) is the one place that knows which facility holds a "
+    "structure",
+)
 async def test_a_facility_loss_plays_the_same_in_process_and_on_the_server(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:
@@ -145,6 +162,23 @@ async def test_a_facility_loss_plays_the_same_in_process_and_on_the_server(
     assert ("APP1", "APP.ONE", True, 1) in recovered
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "on a server its own server, a private one started for the run",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "What is no structure's (the shared repository, leases, connection tags) stays in the "
+    "group's store, on the run's server.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "`facility_fail` kills the facility's server.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "and that backup and log are moved into the next facility, where RECOVER CFSTRUCT rebuilds it",
+)
 async def test_on_the_server_each_facility_is_a_server_of_its_own_that_its_loss_kills(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:
@@ -166,6 +200,11 @@ async def test_on_the_server_each_facility_is_a_server_of_its_own_that_its_loss_
         assert cf02.depth("APP.ONE") == 1
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "A facility that comes back is empty; a duplexed structure's second instance there is a "
+    "copy of the first, taken once no unit of work has work on it.",
+)
 async def test_restoring_a_facility_that_is_there_leaves_its_server_and_duplex_alone(
     virtual_clock: VirtualClock, cf_url: str
 ) -> None:
@@ -180,3 +219,28 @@ async def test_restoring_a_facility_that_is_there_leaves_its_server_and_duplex_a
         await _put_both(world, "DUP.ONE")
         await world.facility_fail("CF02")
         assert world.qmgrs["QM2"].rules.depth("DUP.ONE") == 4
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "or the one `QSG_REDIS_URL_CF02` names for facility CF02 (another server than the "
+    "group's: qsg empties the group's keys there first).",
+)
+async def test_a_facility_named_by_its_url_variable_is_that_server_emptied_first(
+    virtual_clock: VirtualClock,
+    cf_url: str,
+    tcp_server: EmbeddedServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``QSG_REDIS_URL_CF02`` names CF02's server: the group's structures in CF02 live
+    there, and what an earlier run left of the group there is gone first."""
+    leftover = BlockingTransport(tcp_server.url)
+    leftover.command("SET", "qsg:{QSG1}:stale", "1")
+    monkeypatch.setenv("QSG_REDIS_URL_CF02", tcp_server.url)
+    async with qsg.start(_world_topology(), faults=True, redis_url=cf_url) as world:
+        cf02 = world.routers["QSG1"].store_of("CF02")
+        assert isinstance(cf02, RedisStore) and cf02.transport.url == tcp_server.url
+        assert leftover.command("EXISTS", "qsg:{QSG1}:stale") == 0
+        await _put_both(world, "DUP.ONE")
+        assert cf02.depth("DUP.ONE") == 2
+    leftover.close()

@@ -316,7 +316,13 @@ class Router:
         return self._instances(queue)[1].worth_scanning(queue, now)
 
     def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
+        """The lease is in the administration store, not in the facility's: its fence
+        is proved there, then the facility's store scans (a lease cannot be proved
+        atomically with a scan on another server)."""
         _, home, twin = self._instances(queue)
+        if fence is not None and home is not self.admin:
+            self.admin.check_fence(fence, now)
+            fence = None
         found = home.scan(queue, now, fence)
         if twin is not None:
             twin.scan(queue, now, fence)
