@@ -13,21 +13,27 @@ loses its coupling facility), counts its connections, and its link dies with its
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import greenback
 
 from coupling.chstatus import RedisChannelStatus
-from coupling.cleanup import adelete_group
+from coupling.cleanup import adelete_group, delete_group
 from coupling.direct import DirectTransport
 from coupling.repository import RedisRepositoryStore
+from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
 from coupling.trio_transport import TrioTransport
 from qsg.core.grouprepo import MemoryRepositoryStore, RepositoryStore
 from qsg.core.memstore import MemoryStore
 from qsg.core.sharedchl import MemoryChannelStatus, SharedChannelStatus
 from qsg.core.store import MessageStore
+
+#: ``QSG_REDIS_URL_CF02``: the server of facility CF02 of a group with several (by
+#: default each gets a private one).
+FACILITY_URL_VARIABLE = "QSG_REDIS_URL"
 
 #: Told of each failure of the facility a store call meets: QSG, reason code, why, and
 #: whether the facility lost its structures.
@@ -63,12 +69,24 @@ class CFLink(Protocol):
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         """``qsg``'s store in the facility; ``on_failure`` hears each failure it meets."""
 
+    def facility_store(
+        self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
+    ) -> MessageStore:
+        """A new store of ``qsg``'s coupling facility ``facility``, of a group with more
+        than one (``admin``, the group's store, when the facilities share it)."""
+
     def repository_store(self, qsg: str) -> RepositoryStore:
         """Where ``qsg``'s shared repository (GROUP and SHARED definitions) is kept: in
         process, or on the facility's server under the group's keys."""
 
     def channel_status(self, qsg: str) -> SharedChannelStatus:
         """``qsg``'s shared channel status (who runs which shared channel)."""
+
+    def lose_facility(self, qsg: str, facility: str) -> None:
+        """``facility`` of ``qsg`` failed: its server, if it has one of its own, is killed."""
+
+    def close(self) -> None:
+        """The run ends: the facilities' own servers the link started are stopped."""
 
     def cut(self, why: str) -> bool:
         """Fail every call to the facility with ``why`` ('' ends it); False if this link
@@ -94,11 +112,22 @@ class InProcess:
     def store(self, qsg: str, on_failure: OnFailure) -> MessageStore:
         return MemoryStore()  # it never fails: nothing to tell
 
+    def facility_store(
+        self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
+    ) -> MessageStore:
+        return MemoryStore()  # each facility its own, empty when it comes (back)
+
     def repository_store(self, qsg: str) -> RepositoryStore:
         return MemoryRepositoryStore()
 
     def channel_status(self, qsg: str) -> SharedChannelStatus:
         return MemoryChannelStatus()
+
+    def lose_facility(self, qsg: str, facility: str) -> None:
+        return None  # the router no longer calls its store: it is gone all the same
+
+    def close(self) -> None:
+        return None
 
     def cut(self, why: str) -> bool:
         return False
@@ -116,6 +145,9 @@ class OnServer:
     def __init__(self, transport: TrioTransport | DirectTransport) -> None:
         self.transport = transport
         self.bridged = isinstance(transport, TrioTransport)
+        #: Each facility's own server (None: one of the user's, named by
+        #: ``QSG_REDIS_URL_<FACILITY>``) and the connection to it.
+        self._facilities: dict[tuple[str, str], tuple[EmbeddedServer | None, DirectTransport]] = {}
 
     @property
     def url(self) -> str:
@@ -145,6 +177,50 @@ class OnServer:
 
         store.on_failure = failed
         return store
+
+    def facility_store(
+        self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
+    ) -> MessageStore:
+        """Each facility its own server: the one ``QSG_REDIS_URL_<FACILITY>`` names (the
+        group's keys there emptied first), else a private one started now, empty. Under
+        the wall clock (the trio transport) the facilities share the group's server."""
+        if self.bridged:
+            return admin
+        self._stop((qsg, facility))
+        url = os.environ.get(f"{FACILITY_URL_VARIABLE}_{facility}")
+        server = None
+        if url is None:
+            server = EmbeddedServer()
+            server.start()
+            url = server.url
+        transport = DirectTransport(url)
+        if server is None:
+            delete_group(transport, qsg)
+        self._facilities[(qsg, facility)] = (server, transport)
+        store = RedisStore(transport, qsg)
+
+        def failed(reason: int, why: str, structures_lost: bool) -> None:
+            on_failure(qsg, reason, why, structures_lost)
+
+        store.on_failure = failed
+        return store
+
+    def lose_facility(self, qsg: str, facility: str) -> None:
+        held = self._facilities.get((qsg, facility))
+        if held is not None and held[0] is not None:
+            held[1].close()
+            held[0].kill()  # the facility's server dies: SIGKILL, nothing saved
+
+    def _stop(self, which: tuple[str, str]) -> None:
+        held = self._facilities.pop(which, None)
+        if held is not None:
+            held[1].close()
+            if held[0] is not None:
+                held[0].stop()
+
+    def close(self) -> None:
+        for which in list(self._facilities):
+            self._stop(which)
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         return RedisRepositoryStore(self.transport, qsg)

@@ -42,9 +42,12 @@ from coupling.trio_transport import TrioTransport
 from qsg import CMQC
 from qsg.core.conntag import ConnectOptions
 from qsg.core.errors import MQMIError
+from qsg.core.facilities import DEFAULT_FACILITY, Placement
 from qsg.core.grouprepo import GroupRepository
 from qsg.core.queue import QueueDefinition
+from qsg.core.router import Router
 from qsg.core.sharing import QueueSharingGroup
+from qsg.core.store import MessageStore
 
 
 class World(SharedChannels):
@@ -251,6 +254,7 @@ async def open_world(
             else:
                 url_options(url)  # a URL naming no server: a plain ValueError, here
             link = OnServer(await _transport(url, stack))
+            stack.callback(link.close)  # the facilities' own servers, after the world
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
@@ -336,16 +340,28 @@ async def _build(world: World, only: str | None = None) -> None:
         raise ValueError(f"no queue manager {only} in the topology")
     await world.link.open(list(topology.qsgs), clear=only is None)
     for name in topology.qsgs:
-        store = world.link.store(name, world.watch.failed)
+        admin = world.link.store(name, world.watch.failed)
+        facilities = topology.facilities.get(name, (DEFAULT_FACILITY,))
+        stores = {
+            f: world.link.facility_store(name, f, admin, world.watch.failed)
+            if len(facilities) > 1
+            else admin
+            for f in facilities
+        }
+        router = world.routers[name] = Router(Placement(facilities), stores, admin)
+        world.placements[name] = router.placement
+        # With one facility the router stands aside: the group's calls go to its store.
+        store: MessageStore = router if len(facilities) > 1 else admin
         world.cf_stores[name] = store
         repository = GroupRepository(world.link.repository_store(name))
         guarded = guard(store, world.reach, name, partial(_structure_of, world, name))
-        world.qsgs[name] = QueueSharingGroup(
+        group = world.qsgs[name] = QueueSharingGroup(
             name,
             store=guarded,
             repository=repository,
             channel_status=world.link.channel_status(name),
         )
+        router.definition = group.shared.structures.get
     for group in world.qsgs.values():
         group.repository.joining = only is not None
     built = topology.build(world.qsgs, world.rules_event)

@@ -28,6 +28,7 @@ from qsg import CMQC
 from qsg.core.errors import MQMIError
 from qsg.core.events import DeadLettered, Event, EventMessagePut, ReportPut, TriggerMessagePut
 from qsg.core.facilities import Placement
+from qsg.core.router import Router
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import MessageStore
 
@@ -93,8 +94,13 @@ class WorldBase:
         #: Failed lives whose peer recovery could not reach the coupling facility.
         self._unrecovered: set[tuple[str, int]] = set()
         self._cf_failed_by_fault = False  # cf_fail killed the server; cf_restart not yet
-        #: Where each QSG's structures are allocated among its facilities.
+        #: Where each QSG's structures are allocated among its facilities (each its
+        #: router's ``placement``).
         self.placements: dict[str, Placement] = {}
+        #: Each QSG's router over its facilities' stores (``qsg.core.router``): the
+        #: group's store when it has more than one facility, and with one what moves
+        #: a structure's content all the same.
+        self.routers: dict[str, Router] = {}
         #: Members a loss of connectivity ended (CFCONLOS TERMINATE), restarted when
         #: their link is back.
         self._conlos_ended: set[str] = set()

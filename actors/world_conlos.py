@@ -9,9 +9,9 @@ its structures as ``qsg.core.facilities.Placement`` says: a duplexed one carries
 its other instance with nothing lost; another is rebuilt into the next facility of its
 preference list (persistent messages recovered from the log, nonpersistent lost, units
 of work in flight on it backed out); with none left, it has failed until its facility
-is back. Every facility's structures are in the group's one store: a rebuild is that
-store's failure and immediate RECOVER of the structure, a duplexed structure's
-survival is the store left alone.
+is back. The group's router (``qsg.core.router``) holds each facility's store and
+moves the structures' content; a rebuild ends here in an immediate RECOVER of the
+structure in its new facility, and a facility's loss kills its server, if it has one.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import trio
 from actors.events import CFRecovered
 from actors.world_cf import CFRecovery
 from qsg.core import bugs, cfstate, conlos
-from qsg.core.facilities import DEFAULT_FACILITY, FAILED, KEPT, REBUILT, Move, Placement
+from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 
@@ -32,10 +32,7 @@ class Connectivity(CFRecovery):
     def placement(self, qsg: str) -> Placement:
         """Where ``qsg``'s structures are allocated now (every structure the group has
         defined so far allocated, in the facilities the topology names)."""
-        placement = self.placements.get(qsg)
-        if placement is None:
-            names = self.topology.facilities.get(qsg, (DEFAULT_FACILITY,))
-            placement = self.placements[qsg] = Placement(names)
+        placement = self.routers[qsg].placement
         for definition in self.qsgs[qsg].shared.structures.values():
             if definition.name not in placement.preference:
                 placement.allocate(definition)
@@ -68,15 +65,16 @@ class Connectivity(CFRecovery):
         unreachable = self._cut_facilities.setdefault(q_mgr, set())
         if lost_facility:
             unreachable.add(lost_facility)
-        moves = placement.reconnect(names, unreachable)
-        stranded = {m.structure for m in moves if m.outcome == FAILED}
+        router = self.routers[qsg]
+        done = router.reconnect(names, unreachable, trio.current_time())
+        stranded = {m.structure for m, _ in done if m.outcome == FAILED}
         self.reach.lose_structures(q_mgr, stranded)
         # IBM ("Shared queue recovery"): a lost link is an abnormal end of the member's
         # connection to the structure, and its peers recover that connection's units
         # of work there: their work on it backed out now, their MQCMIT refused (2003).
-        units = sum(group.shared.store.disconnect_structure(q_mgr, s)[0] for s in sorted(stranded))
-        self._act_on(qsg, group, moves)
-        told = _told(moves)
+        units = sum(router.disconnect_structure(q_mgr, s)[0] for s in sorted(stranded))
+        self._act_on(qsg, group, done)
+        told = _told([m for m, _ in done])
         if units:
             told += f"; {units} unit{'s' if units > 1 else ''} of work backed out there"
         return False, told
@@ -103,7 +101,8 @@ class Connectivity(CFRecovery):
         else:
             self.reach.regain_structures(q_mgr, {structure})
         if group is not None and not self._cut_facilities.get(q_mgr):
-            self.placement(group.name).reduplex()  # duplex established again
+            self.placement(group.name)
+            self.routers[group.name].reduplex()  # duplex established again
         self.signals.notify_all()
         return False
 
@@ -117,15 +116,12 @@ class Connectivity(CFRecovery):
             raise ValueError(f"QSG {qsg} has no coupling facility {facility}")
         if facility not in placement.alive:
             raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
-        moves = placement.lose(facility)
-        now = trio.current_time()
-        for move in moves:
-            store = group.shared.store
-            if move.outcome == FAILED and not store.structure_status(move.structure).failed:
-                store.fail_structure(move.structure, now)
-        self._act_on(qsg, group, moves)
+        done = self.routers[qsg].lose(facility, trio.current_time())
+        if len(placement.facilities) > 1:
+            self.link.lose_facility(qsg, facility)  # its server dies (after the log)
+        self._act_on(qsg, group, done)
         self.signals.notify_all()
-        return _told(moves) or "no structure in it"
+        return _told([m for m, _ in done]) or "no structure in it"
 
     async def facility_restore(self, facility: str, q_mgr: str = "") -> str:
         """``facility`` of ``qsg`` is back: duplexing established again with it, and a
@@ -135,10 +131,16 @@ class Connectivity(CFRecovery):
         placement = self.placement(qsg)
         if facility not in placement.facilities:
             raise ValueError(f"QSG {qsg} has no coupling facility {facility}")
-        back = placement.restore(facility)
+        router = self.routers[qsg]
+        # The facility comes back empty: a new store (the same one while the group's
+        # facilities share one).
+        fresh = None
+        if len(placement.facilities) > 1 and facility not in placement.alive:
+            fresh = self.link.facility_store(qsg, facility, router.admin, self.watch.failed)
+        back = router.restore(facility, fresh)
         members = len(group.members)
         for name in back:
-            if group.shared.store.structure_status(name).failed:
+            if router.structure_status(name).failed:
                 purge = not group.shared.structures[name].recover
                 cfstate.recover(group.shared, name, purge, members)
                 self._rebuilt(qsg, group, name, not purge, 0)
@@ -168,12 +170,13 @@ class Connectivity(CFRecovery):
         self.signals.notify_all()
         return lifted
 
-    def _act_on(self, qsg: str, group: QueueSharingGroup, moves: list[Move]) -> None:
-        """Rebuild each structure ``moves`` rebuilt: the store fails it (nonpersistent
-        messages lost, units of work on it backed out) and recovers it at once."""
+    def _act_on(self, qsg: str, group: QueueSharingGroup, done: list[tuple[Move, int]]) -> None:
+        """Recover each structure the router rebuilt (it failed it where it was,
+        nonpersistent messages lost and units of work on it backed out, and moved its
+        backup and log into its new facility) at once, there."""
         now = trio.current_time()
-        store = group.shared.store
-        for move in moves:
+        store = self.routers[qsg]
+        for move, lost in done:
             if move.outcome == KEPT and bugs.DUPLEX_FAILS_OVER_EMPTY in bugs.ACTIVE:
                 # The known bug a chaos checker must catch: the survivor comes up empty,
                 # and nothing says so.
@@ -183,8 +186,6 @@ class Connectivity(CFRecovery):
             if move.outcome != REBUILT:
                 continue
             definition = group.shared.structures[move.structure]
-            status = store.structure_status(move.structure)
-            lost = 0 if status.failed else store.fail_structure(move.structure, now)
             store.recover_structure(move.structure, purge=not definition.recover)
             self._rebuilt(qsg, group, move.structure, definition.recover, lost)
         self.signals.notify_all()

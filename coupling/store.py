@@ -22,7 +22,7 @@ uses to account for the facility's failures in the run.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 
@@ -305,16 +305,7 @@ class RedisStore:
         )
         self._began.pop(token, None)
         if reply[0] == scripts.BACKED_OUT:
-            # The mark is the structure ('APP1': it failed) or 'APP1/QM1' (the member
-            # lost connectivity to it: ``disconnect_structure``).
-            structure, _, member = reply[1].decode().partition("/")
-            raise MQMIError.failed(
-                CMQC.MQRC_BACKED_OUT,
-                f"{member} lost connectivity to CF structure {structure} while the unit of "
-                "work had work on it: peer recovery backed that work out"
-                if member
-                else f"CF structure {structure} failed while the unit of work had work on it",
-            )
+            raise MQMIError.failed(CMQC.MQRC_BACKED_OUT, _lost_why(reply[1]))
 
     def backout(self, uow: UowId) -> None:
         token = keys.uow_token(uow)
@@ -332,6 +323,16 @@ class RedisStore:
             f"the coupling facility of QSG {self.qsg} failed while the unit of work was "
             "in flight: its recovery backed it out"
         )
+
+    def prepare(self, uow: UowId) -> str | None:
+        """Why ``uow`` cannot commit here: ``backed_out``, or the mark a structure's
+        failure (or a member's lost link to it) left in the facility, read and kept for
+        the commit or backout that follows (one round trip more than a lone commit)."""
+        why = self.backed_out(uow)
+        if why is not None:
+            return why
+        mark = self._command("HGET", keys.lost_uows_key(self.qsg), keys.uow_token(uow))
+        return None if mark is None else _lost_why(mark)
 
     def failed(self) -> None:
         """The facility failed (its server is gone): units of work in flight cannot
@@ -562,6 +563,60 @@ class RedisStore:
             int(lost or 0),
         )
 
+    def export_structure(self, name: str) -> object:
+        """Every key of the structure's namespace (``coupling.keys``: its definition,
+        queues, messages, backup and log), as DUMP gives it, for ``import_structure``
+        on another facility's server."""
+        image: list[tuple[bytes, bytes]] = []
+        for key in self._structure_keys(name):
+            dumped = self._command("DUMP", key)
+            if dumped is not None:
+                image.append((key, bytes(dumped)))
+        return image
+
+    def import_structure(self, name: str, image: object) -> None:
+        """The structure's namespace made what ``image`` holds (RESTORE), its queues
+        usable here or, for a failed structure, failed here as they were there."""
+        restored = cast(list[tuple[bytes, bytes]], image)
+        stale = self._structure_keys(name)
+        if stale:
+            self._command("UNLINK", *stale)
+        for key, dumped in restored:
+            self._command("RESTORE", key, 0, dumped, "REPLACE")
+        root = keys.structure_key(self.qsg, name)
+        failed = bool(self._command("HEXISTS", root, "failed"))
+        if failed:
+            prefixes = [bytes(p).decode() for p in self._command("HKEYS", root + "qs")]
+        else:
+            prefixes = sorted(
+                {k.decode()[:-1] for k, _ in restored if k.decode().startswith(root + "q:")}
+            )
+            if prefixes:
+                self._command("SADD", self._queues_key, *prefixes)
+        for queue in [q for q, p in self._prefixes.items() if self._structures.get(p) == name]:
+            del self._prefixes[queue]
+        for queue in [q for q, s in self._failed_q.items() if s == name]:
+            del self._failed_q[queue], self._failed_prefixes[queue]
+        for prefix in prefixes:
+            queue = keys.queue_name(prefix)
+            self._structures[prefix] = name
+            if failed:
+                self._failed_q[queue], self._failed_prefixes[queue] = name, prefix
+            else:
+                self._prefixes[queue] = prefix
+        self._defined.add(name)
+
+    def _structure_keys(self, name: str) -> list[bytes]:
+        """The keys of the structure's namespace (SCAN, a batch per call)."""
+        root = keys.structure_key(self.qsg, name)
+        found: list[bytes] = [root.encode()] if self._command("EXISTS", root) else []
+        cursor: Any = 0
+        while True:
+            cursor, batch = self._command("SCAN", cursor, "MATCH", root + "*", "COUNT", 1000)
+            found += [bytes(k) for k in batch if bytes(k) != root.encode()]
+            if int(cursor) == 0:
+                return sorted(set(found))
+
     def _members(self) -> set[str]:
         """Every queue manager with units of work in the facility (their sets' names)."""
         pattern = keys.uows_key(self.qsg, "*")
@@ -681,6 +736,19 @@ class RedisStore:
         if self.on_failure is not None:
             self.on_failure(reason, why, lost)
         return MQMIError.failed(reason, why)
+
+
+def _lost_why(mark: bytes) -> str:
+    """Why a unit of work marked lost cannot commit. The mark is the structure ('APP1':
+    it failed) or 'APP1/QM1' (the member lost connectivity to it:
+    ``disconnect_structure``)."""
+    structure, _, member = bytes(mark).decode().partition("/")
+    if member:
+        return (
+            f"{member} lost connectivity to CF structure {structure} while the unit of "
+            "work had work on it: peer recovery backed that work out"
+        )
+    return f"CF structure {structure} failed while the unit of work had work on it"
 
 
 def _use_field(use: TagUse) -> str:

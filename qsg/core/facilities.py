@@ -17,11 +17,9 @@ A member that loses connectivity to one facility while tolerating it (CFCONLOS
 TOLERATE, ``qsg.core.conlos``) reconnects the same way: into the other instance of a
 duplexed structure, or by a rebuild into a facility it still reaches.
 
-``Placement`` holds one group's allocation. qsg keeps every facility's structures in
-the group's one store (in process, or on one server): a facility here is where the
-rules say a structure is, and what its loss does is played on that store
-(``MessageStore.fail_structure`` and ``recover_structure``). It is pure bookkeeping,
-free of I/O; the world (``actors.world_conlos``) acts on what it answers.
+``Placement`` holds one group's allocation. It is pure bookkeeping, free of I/O; the
+group's router (``qsg.core.router``), which owns it, moves what the structures hold
+between the facilities' stores as it answers.
 """
 
 from __future__ import annotations

@@ -13,10 +13,12 @@ deletion, so a scan costs what expired, not the depth.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import heapq
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 from qsg import CMQC
 from qsg.core import bugs, cfstate
@@ -627,6 +629,10 @@ class MemoryStore:
             return None
         return self._lost_uows.pop(uow, None)
 
+    def prepare(self, uow: UowId) -> str | None:
+        """``backed_out``'s answer, kept for the backout that follows."""
+        return self._lost_uows.get(uow) if self._lost_uows else None
+
     # ---- one structure's failure, backup and recovery (qsg.core.cfstate) -----------
     def fail_structure(self, name: str, now: float) -> int:
         structure = self._structure(name)
@@ -685,6 +691,32 @@ class MemoryStore:
         if purge:
             structure.backup, structure.backup_at = None, None
         return len(content) - from_log, from_log, 0 if purge else records
+
+    def export_structure(self, name: str) -> object:
+        """A copy of everything the structure holds (``MessageStore.export_structure``):
+        failed, its backup, log and queues' counters; active, its queues' messages."""
+        structure = self._structure(name)
+        queues = {n: q for n, q in self._queues.items() if q.structure is structure}
+        # The handles holding locks are the queue managers' objects, not the structure's:
+        # the copy names the same ones.
+        memo: dict[int, object] = {id(h): h for q in queues.values() for h in q.locks.values()}
+        return copy.deepcopy((structure, queues), memo)
+
+    def import_structure(self, name: str, image: object) -> None:
+        """Hold what ``image`` (``export_structure``'s, of a store of this kind) holds,
+        in place of whatever this store held of the structure."""
+        structure, queues = cast(tuple[_Structure, dict[str, _Queue]], image)
+        old = self._structures.get(name)
+        for queue in [n for n, q in self._queues.items() if q.structure is old]:
+            del self._queues[queue]
+        for queue in [n for n, s in self._queues.failed.items() if s == name]:
+            del self._queues.failed[queue]
+        self._structures[name] = structure
+        for queue, q in queues.items():
+            q.structure = structure
+            self._queues[queue] = q
+        for queue in structure.saved:
+            self._queues.failed[queue] = name
 
     def _restore(self, q: _Queue, key: int, msg: Message, off: bool, used: int) -> None:
         """Put back a committed message a recovery rebuilt, at its own key."""

@@ -162,7 +162,8 @@ class MessageStore(Protocol):
     #: Whether ``commit`` may refuse (MQRC_BACKED_OUT, having backed the unit out): the
     #: coupling facility's store learns there, at no extra round trip, that a CF
     #: structure failed under the unit (another member may have failed it). A unit of
-    #: work commits such a store before the others (it has at most one: its QSG's).
+    #: work commits such a store before the others; with more than one, it asks each
+    #: ``prepare`` first.
     commit_may_refuse: bool
 
     @property
@@ -272,6 +273,18 @@ class MessageStore(Protocol):
     def structure_status(self, name: str) -> StructureStatus:
         """The structure's status, failure, last backup and log (DISPLAY CFSTATUS)."""
 
+    def export_structure(self, name: str) -> object:
+        """A copy of everything this store holds of CF structure ``name``, for a store of
+        the same kind to ``import_structure``: a rebuild into another facility, or the
+        second instance of a duplexed one (``qsg.core.router``). A failed structure's
+        image is its backup, the log since and its queues' orderings and counters; an
+        active one's is its queues and their messages (with nothing uncommitted on them:
+        the router copies a live structure only while no unit of work has work there)."""
+
+    def import_structure(self, name: str, image: object) -> None:
+        """Hold what ``image`` holds of CF structure ``name`` in place of whatever this
+        store held of it (its queues failed or usable as they were in the image)."""
+
     def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
         """Peer recovery of queue manager ``failed`` (in its life ``incarnation``), run by
         member ``by``: its units of work backed out, its handles' locks released. Once
@@ -295,6 +308,14 @@ class MessageStore(Protocol):
         """Why ``uow`` can no longer commit, if it cannot (the facility failed while it
         was in flight, and its recovery backed it out); None if it can. A unit of work
         asks every store it touched before any of them commits."""
+
+    def prepare(self, uow: UowId) -> str | None:
+        """The first phase of a commit across several stores that may each refuse: why
+        ``uow`` can no longer commit here (``backed_out``, or a CF structure's failure
+        under it that a ``commit_may_refuse`` store learns only at its commit), None if
+        its commit will not refuse. It only reads: the commit or backout that follows
+        ends the unit of work. A unit of work with more than one refusing store asks
+        each before any commits (``UnitOfWork.commit``)."""
 
     def lease(
         self,

@@ -73,17 +73,17 @@ class UnitOfWork:
         """Commit in every store, unless a store has already lost the unit of work (the
         coupling facility failed while it was in flight): then it is backed out in all
         of them, and MQRC_BACKED_OUT says so. Asked first, so no store commits alone."""
-        for store in self.stores:
-            why = store.backed_out(self.id)
-            if why is not None:
-                self.backout()
-                raise MQMIError.failed(CMQC.MQRC_BACKED_OUT, why)
+        why = prepare(self.stores, self.id)
+        if why is not None:
+            self.backout()
+            raise MQMIError.failed(CMQC.MQRC_BACKED_OUT, why)
         for n, store in enumerate(self.stores):
             try:
                 store.commit(self.id)
             except MQMIError as error:
-                # Only the first store may refuse (``commit_may_refuse``): nothing has
-                # committed, and the other stores back out with it.
+                # Only the first store may refuse (``commit_may_refuse``; the others'
+                # refusals were asked for by ``prepare``): nothing has committed, and
+                # the other stores back out with it.
                 if n or error.reason != CMQC.MQRC_BACKED_OUT:
                     raise
                 self.backout()
@@ -106,3 +106,16 @@ class UnitOfWork:
         for on_backout, action in actions:
             if committed or on_backout:
                 action()
+
+
+def prepare(stores: list[MessageStore], uow: UowId) -> str | None:
+    """Why ``uow`` cannot commit in ``stores`` (each asked before any commits), None if
+    it can. The first store may refuse at its commit, which backs everything out with
+    nothing committed, so it is only asked ``backed_out`` (no extra round trip); every
+    later store that may refuse is asked ``prepare``, since its refusal would come
+    after the first store had committed."""
+    for n, store in enumerate(stores):
+        why = store.prepare(uow) if n and store.commit_may_refuse else store.backed_out(uow)
+        if why is not None:
+            return why
+    return None
