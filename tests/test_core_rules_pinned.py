@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
+from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
 from qsg.core import bugs, engine, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
@@ -60,8 +60,10 @@ from qsg.core.store import (
     Syncpoint,
 )
 from qsg.core.structs import MQOpts, b, c, field, name_of
+from qsg.mqsc import commands, load, status
 from tests.claims import keeps
 from tests.helpers import ALL, NO_SYNC_PUT
+from tests.test_performance_events import events as qm_events
 
 OUT = CMQC.MQOO_OUTPUT
 
@@ -2995,3 +2997,120 @@ def test_a_priority_above_9_warns_naming_the_priority_and_the_maximum() -> None:
         CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM,
     )
     assert warned.value.detail == "Priority 12 was put at the maximum, 9"
+
+
+# ---- Handle: what the mutants of issue 45's run showed unpinned ----------------------
+
+
+def test_a_get_through_a_get_inhibited_alias_is_an_inhibit_event_naming_the_alias() -> None:
+    # "Get Inhibited": QName is the queue as the application named it, the alias whose
+    # GET(DISABLED) refused the call, with the application's type and name.
+    qm = QMgr("QM1")
+    load(
+        qm,
+        "ALTER QMGR INHIBTEV(ENABLED)\nDEFINE QLOCAL(SYSTEM.ADMIN.QMGR.EVENT)\n"
+        "DEFINE QLOCAL(APP.OPEN)\nDEFINE QALIAS(APP.SHUT) TARGET(APP.OPEN) GET(DISABLED)",
+    )
+    h = qm.connect(appl_name="reader").open("APP.SHUT", CMQC.MQOO_INPUT_SHARED)
+    with pytest.raises(MQMIError, match=r"MQRC_GET_INHIBITED \(2016\): gets are inhibited on"):
+        h.get(None, MD(), GMO(), now=2.0)
+    (event,) = qm_events(qm, "SYSTEM.ADMIN.QMGR.EVENT")
+    assert event.reason == CMQC.MQRC_GET_INHIBITED
+    assert event.parameters == {
+        CMQC.MQCA_Q_MGR_NAME: "QM1",
+        CMQC.MQCA_Q_NAME: "APP.SHUT",
+        CMQC.MQIA_APPL_TYPE: CMQC.MQAT_UNIX,
+        CMQCFC.MQCACF_APPL_NAME: "reader",
+    }
+
+
+def test_with_perfmev_disabled_a_get_counts_nothing_and_a_browse_never_counts() -> None:
+    # PERFMEV(DISABLED): no statistics are kept for RESET QSTATS or the events; with it
+    # enabled a browse removes nothing, so it counts no dequeue.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    h.get(None, MD(), GMO(), now=1.0)
+    assert qm.queue_statistics == {}
+    load(qm, "ALTER QMGR PERFMEV(ENABLED)")
+    h.put(b"m", MD(), NO_SYNC_PUT, now=2.0)
+    h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=3.0)
+    assert qm.queue_statistics["Q"].dequeued == 0
+
+
+def test_a_get_that_fails_for_a_short_buffer_carries_no_decision() -> None:
+    # MQRC_TRUNCATED_MSG_FAILED: the message stays on the queue, so the get decided
+    # nothing (the error's done is None); an accepted truncation carries its decision.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"hello", MD(), NO_SYNC_PUT, now=0.0)
+    with pytest.raises(MQMIError) as failed:
+        h.receive(1, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert (failed.value.reason, failed.value.done) == (CMQC.MQRC_TRUNCATED_MSG_FAILED, None)
+    options = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
+    with pytest.raises(MQMIError) as accepted:
+        h.receive(1, MD(), GMO(Options=options), now=2.0)
+    assert accepted.value.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED
+    assert accepted.value.done is not None
+
+
+@pytest.mark.parametrize(("platform", "shown"), [(CMQC.MQPL_ZOS, 255), (CMQC.MQPL_UNIX, 300)])
+def test_backout_count_is_never_more_than_255_on_z_os(platform: int, shown: int) -> None:
+    # BackoutCount: "On z/OS, a value of 255 means that the message has been backed out
+    # 255 or more times; the value returned is never greater than 255."
+    qm = QMgr("QM1", platform=platform)
+    qm.define_queue("Q")
+    qm.local.store.put("Q", Message(MD().get(), b"m", 0.0, None, 0, backout_count=300), None, 9)
+    md = MD()
+    qm.connect().open("Q", ALL).get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert md.BackoutCount == shown
+
+
+def test_mqset_of_a_selector_that_is_not_an_integer_is_a_selector_error() -> None:
+    # MQSET's Selectors are MQLONGs: 9.0 is no selector, even though 9 would be one.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", CMQC.MQOO_SET)
+    with pytest.raises(MQMIError, match=r"MQRC_SELECTOR_ERROR \(2067\)"):
+        h.set(float(CMQC.MQIA_INHIBIT_PUT), CMQC.MQQA_PUT_INHIBITED)  # type: ignore[arg-type]
+    assert qm.queue("Q").inhibit_put == CMQC.MQQA_PUT_ALLOWED
+
+
+def test_a_persistent_mqput_to_a_shared_queue_on_a_recover_no_structure_is_2048() -> None:
+    # MQRC_PERSISTENT_NOT_ALLOWED: "On z/OS, you cannot put persistent messages to a
+    # shared queue if the CFSTRUCT that the queue uses is defined with RECOVER(NO)".
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    load(
+        qm,
+        "DEFINE CFSTRUCT(APP1) RECOVER(NO)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)",
+    )
+    h = qm.connect().open("APP.SQ", OUT)
+    comp, reason, _ = _refused_put(h, b"m", MD(Persistence=CMQC.MQPER_PERSISTENT))
+    assert (comp, reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_PERSISTENT_NOT_ALLOWED)
+
+
+def test_an_idle_handle_is_hstate_inactive_in_display_conn() -> None:
+    # "DISPLAY CONN": HSTATE(ACTIVE) only while "an API call from a connection is
+    # currently in progress for this object" (an MQGET with MQGMO_WAIT waiting on it).
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.connect().open("Q", CMQC.MQOO_INPUT_SHARED)
+    shown = commands.run(
+        commands.parse("DISPLAY CONN(*) TYPE(HANDLE) ALL"), qm, lambda: status.take(qm, 0.0)
+    ).text
+    assert " HSTATE(INACTIVE) OBJNAME(Q) " in shown
+
+
+def test_each_handle_has_its_own_store_token_and_peer_recovery_frees_its_locks() -> None:
+    # The token names the handle in a shared store, queue manager first: two handles of
+    # one connection hold their locks apart, and peer recovery of QM1 releases QM1's.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conn = qm.connect()
+    h, other = conn.open("Q", ALL), conn.open("Q", ALL)
+    assert h.store_token != other.store_token
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=1.0)
+    assert qm.local.store.recover("QM1", 1, by="QM2").locks == 1
