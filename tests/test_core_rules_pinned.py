@@ -3114,3 +3114,118 @@ def test_each_handle_has_its_own_store_token_and_peer_recovery_frees_its_locks()
     h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
     h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=1.0)
     assert qm.local.store.recover("QM1", 1, by="QM2").locks == 1
+
+
+# ---- QMgr: what the mutants of issue 45's run showed unpinned ------------------------
+
+
+def test_a_restart_forgets_the_backout_count_of_a_nohardenbo_queue_only() -> None:
+    # "Messages that are backed out": with HARDENBO the BackoutCount survives a restart
+    # of the queue manager; NOHARDENBO (z/OS's default) it is 0 again.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE QLOCAL(APP.HARD) HARDENBO\nDEFINE QLOCAL(APP.SOFT) NOHARDENBO")
+    conn = qm.connect()
+    for queue in ("APP.HARD", "APP.SOFT"):
+        h = conn.open(queue, ALL)
+        h.put(b"m", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC_PUT, now=0.0)
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=1.0)
+        conn.backout()
+    qm.restart()
+    counts = []
+    for queue in ("APP.HARD", "APP.SOFT"):
+        md = MD()
+        qm.connect().open(queue, ALL).get(None, md, GMO(), now=2.0)
+        counts.append(md.BackoutCount)
+    assert counts == [1, 0]
+
+
+def test_recovery_ids_restart_at_one_in_each_life_above_every_earlier_lifes() -> None:
+    # DISPLAY CONN's QMURID grows as z/OS's log RBA does: each life's numbers start at
+    # 1 above the life's own base (incarnation << 40).
+    qm = QMgr("QM1")
+    assert qm.new_recovery_id() == 1
+    qm.restart(incarnation=3)
+    assert (qm.new_recovery_id(), qm.new_recovery_id()) == ((3 << 40) | 1, (3 << 40) | 2)
+    qm.restart()
+    assert qm.new_recovery_id() == (3 << 40) | 1
+
+
+def test_a_restart_resets_the_performance_statistics_to_its_own_time() -> None:
+    # "Performance event statistics are reset when ... a queue manager stops and restarts".
+    qm = QMgr("QM1")
+    qm.time = 50.0
+    qm.restart()
+    assert (qm.statistics_since, qm.queue_statistics) == (50.0, {})
+
+
+def test_deleting_a_shared_queue_deletes_it_from_the_group_and_a_private_one_stays_apart() -> None:
+    # DELETE QLOCAL of a shared queue removes the group's definition (Db2's row); a
+    # private queue of a member is its own.
+    qsg = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=qsg), QMgr("QM2", qsg=qsg)
+    load(qm1, "DEFINE CFSTRUCT(APP1)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    qm1.define_queue("APP.MINE")
+    qm1.delete_queue("APP.SQ")
+    assert qsg.repository.get("QUEUE", "APP.SQ") is None
+    assert qm2.find("APP.SQ") is None
+    qsg.repository.unavailable = "Db2 is down"  # a private queue needs no Db2
+    qm1.delete_queue("APP.MINE")
+    assert qm1.find("APP.MINE") is None
+
+
+def test_a_failed_members_shared_handles_are_forgotten_and_its_private_ones_kept() -> None:
+    # After peer recovery a failed member's handles on shared queues keep no survivor
+    # out; its private queues wait for its restart.
+    qsg = QueueSharingGroup("QSG1")
+    qm1 = QMgr("QM1", qsg=qsg)
+    load(qm1, "DEFINE CFSTRUCT(APP1)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    qm1.define_queue("APP.MINE")
+    conn = qm1.connect()
+    shared = conn.open("APP.SQ", CMQC.MQOO_INPUT_EXCLUSIVE)
+    private = conn.open("APP.MINE", CMQC.MQOO_INPUT_EXCLUSIVE)
+    qm1.forget_shared_handles()
+    assert shared not in shared.status.handles
+    assert private in private.status.handles
+    assert QMgr("QM9").forget_shared_handles() is None  # in no group: nothing to forget
+
+
+def test_a_members_start_refreshes_its_copies_and_marks_it_active() -> None:
+    # "Queue sharing group objects": at its start a member makes its COPY objects again
+    # from the GROUP objects in the repository.
+    qsg = QueueSharingGroup("QSG1")
+    qm1 = QMgr("QM1", qsg=qsg)
+    load(qm1, "DEFINE QLOCAL(APP.G) QSGDISP(GROUP) MAXDEPTH(7)")
+    group = qsg.repository.get("QUEUE", "APP.G")
+    qsg.repository.put("QUEUE", dataclasses.replace(group, max_depth=9))  # no COPY sent
+    del qsg.active["QM1"]
+    assert qm1.refresh_copies() == {}
+    assert qsg.active["QM1"] is qm1
+    assert qm1.queue("APP.G").max_depth == 9
+    assert QMgr("QM9").refresh_copies() == {}
+
+
+def test_an_expiry_scan_counts_the_expired_messages_of_every_queue() -> None:
+    # REFRESH QMGR TYPE(EXPIRY): how many were discarded, over all the queues scanned.
+    qm = QMgr("QM1")
+    for queue in ("A", "B"):
+        qm.define_queue(queue)
+        h = qm.connect().open(queue, OUT)
+        h.put(b"m", MD(Expiry=10), NO_SYNC_PUT, now=0.0)
+    assert qm.scan_expired(100.0) == 2
+
+
+def test_altering_a_triggered_queue_without_changing_its_triggering_writes_no_trigger_message() -> (
+    None
+):
+    # A trigger message on ALTER only when triggering changed with its conditions met.
+    qm = QMgr("QM1")
+    load(
+        qm,
+        "DEFINE QLOCAL(APP.INITQ)\nDEFINE PROCESS(APP.PROC)\n"
+        "DEFINE QLOCAL(APP.Q) TRIGGER TRIGTYPE(FIRST) INITQ(APP.INITQ) PROCESS(APP.PROC)",
+    )
+    initq = qm.connect().open("APP.INITQ", CMQC.MQOO_INPUT_SHARED)
+    qm.connect().open("APP.Q", OUT).put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    initq.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)  # the first's
+    load(qm, "ALTER QLOCAL(APP.Q) DESCR('changed')")
+    assert qm.depth("APP.INITQ") == 0
