@@ -15,6 +15,7 @@ from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
 from qsg.core import bugs, engine, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
+from qsg.core.conntag import TagUse
 from qsg.core.errors import completion_name, reason_name
 from qsg.core.events import (
     DeadLettered,
@@ -3229,3 +3230,58 @@ def test_altering_a_triggered_queue_without_changing_its_triggering_writes_no_tr
     initq.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)  # the first's
     load(qm, "ALTER QLOCAL(APP.Q) DESCR('changed')")
     assert qm.depth("APP.INITQ") == 0
+
+
+def test_peer_recovery_of_one_life_runs_once_and_frees_that_lifes_connection_tags_only() -> None:
+    # "Peer recovery": a surviving member recovers the failed member's life once; the
+    # connection tags of that life are free after it, a later life's are not.
+    qsg = QueueSharingGroup("QSG1")
+    qm2 = QMgr("QM2", qsg=qsg)
+    store = qsg.shared.store
+    option = CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG
+    for life in (1, 2):
+        use = TagUse(b"TAG%d" % life, "QM1", life, 1, option, "QSG1")
+        assert store.claim_conn_tag(use, 0)
+    outcome = qm2.recover_peer("QM1", 1)
+    assert (outcome.by, outcome.ran) == ("QM2", True)
+    assert not qm2.recover_peer("QM1", 1).ran
+    assert store.conn_tags(b"TAG1").uses == ()
+    assert len(store.conn_tags(b"TAG2").uses) == 1
+    assert qm2.recover_peer("QM1", 2).ran
+
+
+def test_a_new_queue_manager_shows_ibms_defaults_and_its_start_as_its_alteration() -> None:
+    # "ALTER QMGR": IGQAUT(DEF), IGQUSER blank, SQQMNAME(USE); INHIBTEV, AUTHOREV and
+    # CHLEV DISABLED; ALTDATE and ALTTIME the run's start until an ALTER QMGR.
+    qm = QMgr("QM1", epoch=datetime(2026, 1, 2, 3, 4, 5))
+    shown = commands.run(
+        commands.parse(
+            "DISPLAY QMGR IGQAUT IGQUSER SQQMNAME INHIBTEV AUTHOREV CHLEV ALTDATE ALTTIME"
+        ),
+        qm,
+        lambda: status.take(qm, 0.0),
+    ).text.splitlines()[1]
+    for word in (
+        "IGQAUT(DEF)",
+        "IGQUSER()",
+        "SQQMNAME(USE)",
+        "INHIBTEV(DISABLED)",
+        "AUTHOREV(DISABLED)",
+        "CHLEV(DISABLED)",
+        "ALTDATE(2026-01-02)",
+        "ALTTIME(03.04.05)",
+    ):
+        assert f" {word}" in shown, (word, shown)
+
+
+def test_shared_definitions_are_rows_of_the_group_repository_and_private_ones_are_not() -> None:
+    # A QSGDISP(SHARED) queue and a CF structure are the group's (Db2's rows); a private
+    # queue of a member is not; a member of a group is active in it from its start.
+    qsg = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=qsg)
+    assert qsg.active["QM1"] is qm
+    load(qm, "DEFINE CFSTRUCT(APP1)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    qm.define_queue("APP.MINE")
+    assert qsg.repository.get("CFSTRUCT", "APP1") is not None
+    assert qsg.repository.get("QUEUE", "APP.SQ") == qm.queue("APP.SQ")
+    assert qsg.repository.get("QUEUE", "APP.MINE") is None
