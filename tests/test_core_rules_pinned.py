@@ -3291,3 +3291,18 @@ def test_with_no_connection_tag_waiting_release_pending_says_none_is_left() -> N
     # The channel initiator asks until none is left; a queue manager that never missed
     # the registry has none waiting.
     assert QMgr("QM1").release_pending() is True
+
+
+def test_with_db2_down_a_shared_queue_is_refused_whole_and_a_private_one_defined() -> None:
+    # MQRC_DB2_NOT_AVAILABLE (2342): a shared queue's definition is Db2's, so nothing of
+    # it is made; a member's private queue needs no Db2.
+    qsg = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=qsg)
+    load(qm, "DEFINE CFSTRUCT(APP1)")
+    qsg.repository.unavailable = "Db2 is down"
+    shared = QueueDefinition("APP.SQ", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    with pytest.raises(MQMIError, match=r"\(2342\)"):
+        qm.define(shared)
+    assert qm.find("APP.SQ") is None
+    qm.define_queue("APP.MINE")
+    assert qm.find("APP.MINE") is not None
