@@ -3306,3 +3306,41 @@ def test_with_db2_down_a_shared_queue_is_refused_whole_and_a_private_one_defined
     assert qm.find("APP.SQ") is None
     qm.define_queue("APP.MINE")
     assert qm.find("APP.MINE") is not None
+
+
+def test_a_member_losing_a_structure_gives_back_its_work_and_locks_there_only() -> None:
+    # CFCONLOS(TOLERATE), "Loss of connectivity": peer recovery of the member's
+    # connection to the structure backs out its units' work on the structure's queues
+    # (puts vanish, gets come back with BackoutCount + 1) and frees its locks there; its
+    # units cannot commit; another structure's queues and other members keep theirs.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.define_structure("S2", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.create_queue("B", Ordering.FIFO, "S2")
+    for queue in ("A", "A", "A", "B"):
+        store.put(queue, _msg(), None, 100)
+    store.put("B", _msg(), ("QM1", 0), 100)  # a unit with no work on S1
+    gone = ("QM1", 1)
+    store.put("A", _msg(), gone, 100)
+    taken = store.get("A", SELECT_ANY, 0.0, gone, Syncpoint.YES, None, False)
+    assert taken.message is not None
+    store.put("B", _msg(), gone, 100)
+    store.put("A", _msg(), ("QM2", 1), 100)
+    store.lock("A", 2, _Owner("QM1/7"))
+    store.lock("A", 3, _Owner("QM10/1"))  # another queue manager, whose name begins alike
+    store.lock("B", 1, _Owner("QM1/7"))
+    assert store.disconnect_structure("QM1", "S1") == (1, 2)
+    assert (store.depth("A"), store.uncommitted("A")) == (4, 1)  # QM2's put is left
+    assert (store.depth("B"), store.uncommitted("B")) == (3, 2)  # on S2: untouched
+    assert store.backed_out(gone) == (
+        "QM1 lost connectivity to CF structure S1 while the unit of work had work on "
+        "it: peer recovery backed that work out"
+    )
+    assert store.backed_out(("QM1", 0)) is None and store.backed_out(("QM2", 1)) is None
+    assert (sorted(store._queues["A"].locks), sorted(store._queues["B"].locks)) == ([3], [1])
+    store.backout(gone)  # MQBACK: what is left of the unit, its put on B
+    assert (store.depth("A"), store.depth("B"), store.uncommitted("B")) == (4, 2, 1)
+    back = store.get("A", SELECT_ANY, 0.0, None, Syncpoint.NO, None, False).message
+    assert back is not None and back.backout_count == 1
+    assert store.disconnect_structure("QM9", "S1") == (0, 0)
