@@ -3344,3 +3344,23 @@ def test_a_member_losing_a_structure_gives_back_its_work_and_locks_there_only() 
     back = store.get("A", SELECT_ANY, 0.0, None, Syncpoint.NO, None, False).message
     assert back is not None and back.backout_count == 1
     assert store.disconnect_structure("QM9", "S1") == (0, 0)
+
+
+def test_a_recovered_structure_rebuilds_each_messages_group_and_expiry_and_its_usage() -> None:
+    # RECOVER CFSTRUCT: the persistent messages come back from the backup at their own
+    # keys, still in their groups (MQGMO_ALL_MSGS_AVAILABLE and MQMO_MATCH_GROUP_ID find
+    # them), still expiring, and counted in the structure's entries again.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    group = b"G" * 24
+    grouped = MD(Persistence=1, GroupId=group, MsgSeqNumber=2, MsgFlags=CMQC.MQMF_MSG_IN_GROUP)
+    store.put("A", Message(grouped.get(), b"x", 0.0, None, 0), None, 100)
+    store.put("A", Message(MD(Persistence=1).get(), b"y", 0.0, 500.0, 0), None, 100)
+    before = store.structure_usage("S1")
+    store.backup_structure("S1", 10.0, 0.0)
+    store.fail_structure("S1", 20.0)
+    assert store.recover_structure("S1", purge=False) == (2, 0, 0)
+    q = store._queues["A"]
+    assert (q.groups, q.expiry, store.depth("A")) == ({group: {(2, 0): 1}}, [(500.0, 2)], 2)
+    assert store.structure_usage("S1") == before
