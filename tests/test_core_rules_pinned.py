@@ -3245,8 +3245,14 @@ def test_peer_recovery_of_one_life_runs_once_and_frees_that_lifes_connection_tag
     outcome = qm2.recover_peer("QM1", 1)
     assert (outcome.by, outcome.ran) == ("QM2", True)
     assert not qm2.recover_peer("QM1", 1).ran
-    assert store.conn_tags(b"TAG1").uses == ()
+    assert store.conn_tags(b"TAG1") == (2, ())  # each claim and release a new version
     assert len(store.conn_tags(b"TAG2").uses) == 1
+    later = TagUse(b"TAG2", "QM1", 2, 1, option, "QSG1")
+    store.release_conn_tag(later)
+    assert store.conn_tags(b"TAG2") == (2, ())
+    store.release_conn_tag(later)  # not held (any more): nothing changes
+    store.release_conn_tag(TagUse(b"TAG9", "QM1", 2, 1, option, "QSG1"))
+    assert (store.conn_tags(b"TAG2"), store.conn_tags(b"TAG9")) == ((2, ()), (0, ()))
     assert qm2.recover_peer("QM1", 2).ran
 
 
@@ -3363,4 +3369,5 @@ def test_a_recovered_structure_rebuilds_each_messages_group_and_expiry_and_its_u
     assert store.recover_structure("S1", purge=False) == (2, 0, 0)
     q = store._queues["A"]
     assert (q.groups, q.expiry, store.depth("A")) == ({group: {(2, 0): 1}}, [(500.0, 2)], 2)
+    assert q.offloaded == set()  # small messages: in the structure, never offloaded
     assert store.structure_usage("S1") == before
