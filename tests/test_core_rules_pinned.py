@@ -3339,6 +3339,7 @@ def test_a_member_losing_a_structure_gives_back_its_work_and_locks_there_only() 
     assert store.disconnect_structure("QM1", "S1") == (1, 2)
     assert (store.depth("A"), store.uncommitted("A")) == (4, 1)  # QM2's put is left
     assert (store.depth("B"), store.uncommitted("B")) == (3, 2)  # on S2: untouched
+    store.backout(("QM1", 0))  # another unit's MQBACK leaves the lost unit's reason
     assert store.backed_out(gone) == (
         "QM1 lost connectivity to CF structure S1 while the unit of work had work on "
         "it: peer recovery backed that work out"
@@ -3346,7 +3347,7 @@ def test_a_member_losing_a_structure_gives_back_its_work_and_locks_there_only() 
     assert store.backed_out(("QM1", 0)) is None and store.backed_out(("QM2", 1)) is None
     assert (sorted(store._queues["A"].locks), sorted(store._queues["B"].locks)) == ([3], [1])
     store.backout(gone)  # MQBACK: what is left of the unit, its put on B
-    assert (store.depth("A"), store.depth("B"), store.uncommitted("B")) == (4, 2, 1)
+    assert (store.depth("A"), store.depth("B"), store.uncommitted("B")) == (4, 1, 0)
     back = store.get("A", SELECT_ANY, 0.0, None, Syncpoint.NO, None, False).message
     assert back is not None and back.backout_count == 1
     assert store.disconnect_structure("QM9", "S1") == (0, 0)
@@ -3358,6 +3359,8 @@ def test_a_recovered_structure_rebuilds_each_messages_group_and_expiry_and_its_u
     # them), still expiring, and counted in the structure's entries again.
     store = MemoryStore()
     store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.define_structure("S2", size_kb=1000, cf_level=5)
+    store.create_queue("B", Ordering.FIFO, "S2")  # another structure's, listed first
     store.create_queue("A", Ordering.FIFO, "S1")
     group = b"G" * 24
     grouped = MD(Persistence=1, GroupId=group, MsgSeqNumber=2, MsgFlags=CMQC.MQMF_MSG_IN_GROUP)
@@ -3371,3 +3374,16 @@ def test_a_recovered_structure_rebuilds_each_messages_group_and_expiry_and_its_u
     assert (q.groups, q.expiry, store.depth("A")) == ({group: {(2, 0): 1}}, [(500.0, 2)], 2)
     assert q.offloaded == set()  # small messages: in the structure, never offloaded
     assert store.structure_usage("S1") == before
+    store.put("A", Message(MD(Persistence=1).get(), b"z", 30.0, None, 0), None, 100)
+    assert sorted(q.msgs) == [1, 2, 3]  # numbering goes on after the restored keys
+    store.fail_structure("S1", 40.0)
+    assert store.recover_structure("S1", purge=True) == (0, 0, 0)  # the log is not read
+    assert store.depth("A") == 0
+
+
+def test_a_stores_contents_are_its_committed_messages_not_uncommitted_puts() -> None:
+    # What backing out every unit of work would leave: the chaos checkers' final state.
+    store = _store("Q")
+    store.put("Q", Message(MD(MsgId=b"1" * 24).get(), b"x", 0.0, None, 0), None, 100)
+    store.put("Q", Message(MD(MsgId=b"2" * 24).get(), b"x", 0.0, None, 0), "uow", 100)
+    assert store.contents("Q") == [b"1" * 24]
