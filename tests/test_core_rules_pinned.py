@@ -3387,3 +3387,27 @@ def test_a_stores_contents_are_its_committed_messages_not_uncommitted_puts() -> 
     store.put("Q", Message(MD(MsgId=b"1" * 24).get(), b"x", 0.0, None, 0), None, 100)
     store.put("Q", Message(MD(MsgId=b"2" * 24).get(), b"x", 0.0, None, 0), "uow", 100)
     assert store.contents("Q") == [b"1" * 24]
+
+
+def test_the_audit_finds_a_structures_count_and_a_units_entry_gone_wrong() -> None:
+    # The store's invariants, recounted from its messages: a structure's entries and
+    # elements are its queues' messages; a unit of work's entry is the queue's holder.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", _msg(), None, 100)
+    store.put("A", _msg(), "uow", 100)
+    taken = store.get("A", SELECT_ANY, 0.0, "uow", Syncpoint.YES, None, False)
+    assert taken.message is not None and store.audit() == []
+    usage = store.structure_usage("S1")
+    store._structures["S1"].entries += 1
+    store._queues["A"].pending[2] = "other"
+    store._queues["A"].held[1] = "other"
+    assert store.audit() == [
+        "queue A: message 2 is held for unit of work 'other', which has no entry for it",
+        "queue A: message 1 is held for unit of work 'other', which has no entry for it",
+        "queue A: unit of work 'uow' has message 2 as its put, which the queue holds for 'other'",
+        "queue A: unit of work 'uow' has message 1 as its get, which the queue holds for 'other'",
+        f"CF structure S1: {usage['entries'] + 1} entries and {usage['elements']} elements "
+        f"in use, but its queues' messages take {usage['entries']} and {usage['elements']}",
+    ]
