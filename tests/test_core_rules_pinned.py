@@ -3411,3 +3411,36 @@ def test_the_audit_finds_a_structures_count_and_a_units_entry_gone_wrong() -> No
         f"CF structure S1: {usage['entries'] + 1} entries and {usage['elements']} elements "
         f"in use, but its queues' messages take {usage['entries']} and {usage['elements']}",
     ]
+
+
+def test_the_audit_names_each_broken_invariant_of_a_queue() -> None:
+    # Each of a queue's derived structures recounted from its messages: the visible
+    # order, the units of work's, the depth, the locks, the numbering, the expiry and
+    # group indexes, the CF structure's charges.
+    store = _store("Q")
+    store.put("Q", _msg(), None, 100)  # message 1
+    store.put("Q", _msg(), "u", 100)  # message 2, uncommitted
+    q = store._queues["Q"]
+    q.order.add(2)
+    q.depth += 1
+    q.pending[99] = "ghost"
+    q.msgs[50] = Message(MD().get(), b"x", 0.0, 9.0, 0, seq=50)
+    q.locks[77] = "h"
+    q.msgs[1].desc["GroupId"] = b"G" * 24
+    q.groups[b"H" * 24] = {}
+    q.groups[b"J" * 24] = {(1, 0): 1}
+    q.charged[1] = 1
+    assert store.audit() == [
+        "queue Q: message 2 is visible and an uncommitted put",
+        "queue Q: message 99 is listed but not stored",
+        "queue Q: message 50 is neither visible nor in a unit of work",
+        "queue Q: depth 3, but 2 visible messages and 2 uncommitted puts",
+        "queue Q: message 99 is held for unit of work 'ghost', which has no entry for it",
+        "queue Q: a lock names message 77, which is not stored",
+        "queue Q: message 1 of a group is not in the group index",
+        "queue Q: message 50 is numbered 50, past the last number 2",
+        "queue Q: message 50 expires at 9.0, which the expiry index lacks",
+        f"queue Q: group {(b'H' * 24).hex()} is indexed with no message",
+        f"queue Q: the group index has (1, 0) of {(b'J' * 24).hex()} at message 1, not of it",
+        "queue Q: charges messages to a CF structure it is not on",
+    ]
