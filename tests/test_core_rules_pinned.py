@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import datetime
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -3444,3 +3445,36 @@ def test_the_audit_names_each_broken_invariant_of_a_queue() -> None:
         f"queue Q: the group index has (1, 0) of {(b'J' * 24).hex()} at message 1, not of it",
         "queue Q: charges messages to a CF structure it is not on",
     ]
+
+
+def test_a_structure_refuses_a_large_message_below_cflevel_4_and_any_when_full() -> None:
+    # MQRC_WRONG_CF_LEVEL (2366): a message over 63 KB needs CFLEVEL(4) or more;
+    # MQRC_STORAGE_MEDIUM_FULL (2192): no entry or element left for the message.
+    store = MemoryStore()
+    store.define_structure("S3", size_kb=100_000, cf_level=3)
+    store.create_queue("A", Ordering.FIFO, "S3")
+    big = Message(MD().get(), b"x" * 70_000, 0.0, None, 0)
+    with pytest.raises(MQMIError) as refused:
+        store.put("A", big, None, 100)
+    assert (refused.value.reason, refused.value.detail) == (
+        CMQC.MQRC_WRONG_CF_LEVEL,
+        "a message of 70000 bytes is over 63 KB: CF structure S3 of A is CFLEVEL(3), 4 or "
+        "more is needed",
+    )
+    store.define_structure("TINY", size_kb=1, cf_level=5)
+    store.create_queue("B", Ordering.FIFO, "TINY")
+    full = _first_refusal(lambda: store.put("B", _msg(), None, 10_000))
+    assert (full.reason, full.detail) == (
+        CMQC.MQRC_STORAGE_MEDIUM_FULL,
+        "CF structure TINY is full (all its entries or elements are in use); putting to B",
+    )
+
+
+def _first_refusal(call: Callable[[], None]) -> MQMIError:
+    """The MQMIError ``call`` raises within a thousand calls."""
+    for _ in range(1000):
+        try:
+            call()
+        except MQMIError as error:
+            return error
+    raise AssertionError("never refused")
