@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import datetime
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
