@@ -3478,3 +3478,32 @@ def _first_refusal(call: Callable[[], None]) -> MQMIError:
         except MQMIError as error:
             return error
     raise AssertionError("never refused")
+
+
+def test_the_audit_of_a_structures_queues_passes_them_whole_and_names_what_broke() -> None:
+    # Two queues' messages on one structure, one of them in a group: nothing wrong;
+    # then one message both visible and in two units of work, a charge off by one and an
+    # offloaded message that is not stored.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.create_queue("C", Ordering.FIFO, "S1")
+    grouped = MD(GroupId=b"G" * 24, MsgSeqNumber=1, MsgFlags=CMQC.MQMF_MSG_IN_GROUP)
+    store.put("A", Message(grouped.get(), b"x", 0.0, None, 0), None, 100)
+    store.put("C", Message(MD().get(), b"y", 0.0, None, 0), None, 100)
+    assert store.audit() == []
+    q = store._queues["A"]
+    q.held[1], q.pending[1] = "x", "y"
+    q.charged[1] += 1
+    q.offloaded.add(99)
+    assert store.audit() == [
+        "queue A: message 1 is visible and an uncommitted put",
+        "queue A: message 1 is visible and an uncommitted get",
+        "queue A: message 1 is an uncommitted put and get",
+        "queue A: depth 1, but 1 visible messages and 1 uncommitted puts",
+        "queue A: message 1 is held for unit of work 'y', which has no entry for it",
+        "queue A: message 1 is held for unit of work 'x', which has no entry for it",
+        "queue A: message 99 is offloaded but not stored",
+        "queue A: message 1 is charged 2 elements, and takes 1",
+        "CF structure S1: 2 entries and 2 elements in use, but its queues' messages take 2 and 3",
+    ]
