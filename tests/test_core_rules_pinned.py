@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 import pytest
 
-from qsg import CMQC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
+from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
 from qsg.core import bugs, engine, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
+from qsg.core.conntag import TagUse
 from qsg.core.errors import completion_name, reason_name
 from qsg.core.events import (
     DeadLettered,
@@ -60,8 +62,10 @@ from qsg.core.store import (
     Syncpoint,
 )
 from qsg.core.structs import MQOpts, b, c, field, name_of
+from qsg.mqsc import commands, load, status
 from tests.claims import keeps
 from tests.helpers import ALL, NO_SYNC_PUT
+from tests.test_performance_events import events as qm_events
 
 OUT = CMQC.MQOO_OUTPUT
 
@@ -2995,3 +2999,511 @@ def test_a_priority_above_9_warns_naming_the_priority_and_the_maximum() -> None:
         CMQC.MQRC_PRIORITY_EXCEEDS_MAXIMUM,
     )
     assert warned.value.detail == "Priority 12 was put at the maximum, 9"
+
+
+# ---- Handle: what the mutants of issue 45's run showed unpinned ----------------------
+
+
+def test_a_get_through_a_get_inhibited_alias_is_an_inhibit_event_naming_the_alias() -> None:
+    # "Get Inhibited": QName is the queue as the application named it, the alias whose
+    # GET(DISABLED) refused the call, with the application's type and name.
+    qm = QMgr("QM1")
+    load(
+        qm,
+        "ALTER QMGR INHIBTEV(ENABLED)\nDEFINE QLOCAL(SYSTEM.ADMIN.QMGR.EVENT)\n"
+        "DEFINE QLOCAL(APP.OPEN)\nDEFINE QALIAS(APP.SHUT) TARGET(APP.OPEN) GET(DISABLED)",
+    )
+    h = qm.connect(appl_name="reader").open("APP.SHUT", CMQC.MQOO_INPUT_SHARED)
+    with pytest.raises(MQMIError, match=r"MQRC_GET_INHIBITED \(2016\): gets are inhibited on"):
+        h.get(None, MD(), GMO(), now=2.0)
+    (event,) = qm_events(qm, "SYSTEM.ADMIN.QMGR.EVENT")
+    assert event.reason == CMQC.MQRC_GET_INHIBITED
+    assert event.parameters == {
+        CMQC.MQCA_Q_MGR_NAME: "QM1",
+        CMQC.MQCA_Q_NAME: "APP.SHUT",
+        CMQC.MQIA_APPL_TYPE: CMQC.MQAT_UNIX,
+        CMQCFC.MQCACF_APPL_NAME: "reader",
+    }
+
+
+def test_with_perfmev_disabled_a_get_counts_nothing_and_a_browse_never_counts() -> None:
+    # PERFMEV(DISABLED): no statistics are kept for RESET QSTATS or the events; with it
+    # enabled a browse removes nothing, so it counts no dequeue.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    h.get(None, MD(), GMO(), now=1.0)
+    assert qm.queue_statistics == {}
+    load(qm, "ALTER QMGR PERFMEV(ENABLED)")
+    h.put(b"m", MD(), NO_SYNC_PUT, now=2.0)
+    h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST), now=3.0)
+    assert qm.queue_statistics["Q"].dequeued == 0
+
+
+def test_a_get_that_fails_for_a_short_buffer_carries_no_decision() -> None:
+    # MQRC_TRUNCATED_MSG_FAILED: the message stays on the queue, so the get decided
+    # nothing (the error's done is None); an accepted truncation carries its decision.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", ALL)
+    h.put(b"hello", MD(), NO_SYNC_PUT, now=0.0)
+    with pytest.raises(MQMIError) as failed:
+        h.receive(1, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert (failed.value.reason, failed.value.done) == (CMQC.MQRC_TRUNCATED_MSG_FAILED, None)
+    options = CMQC.MQGMO_NO_SYNCPOINT | CMQC.MQGMO_ACCEPT_TRUNCATED_MSG
+    with pytest.raises(MQMIError) as accepted:
+        h.receive(1, MD(), GMO(Options=options), now=2.0)
+    assert accepted.value.reason == CMQC.MQRC_TRUNCATED_MSG_ACCEPTED
+    assert accepted.value.done is not None
+
+
+@pytest.mark.parametrize(("platform", "shown"), [(CMQC.MQPL_ZOS, 255), (CMQC.MQPL_UNIX, 300)])
+def test_backout_count_is_never_more_than_255_on_z_os(platform: int, shown: int) -> None:
+    # BackoutCount: "On z/OS, a value of 255 means that the message has been backed out
+    # 255 or more times; the value returned is never greater than 255."
+    qm = QMgr("QM1", platform=platform)
+    qm.define_queue("Q")
+    qm.local.store.put("Q", Message(MD().get(), b"m", 0.0, None, 0, backout_count=300), None, 9)
+    md = MD()
+    qm.connect().open("Q", ALL).get(None, md, GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)
+    assert md.BackoutCount == shown
+
+
+def test_mqset_of_a_selector_that_is_not_an_integer_is_a_selector_error() -> None:
+    # MQSET's Selectors are MQLONGs: 9.0 is no selector, even though 9 would be one.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    h = qm.connect().open("Q", CMQC.MQOO_SET)
+    with pytest.raises(MQMIError, match=r"MQRC_SELECTOR_ERROR \(2067\)"):
+        h.set(float(CMQC.MQIA_INHIBIT_PUT), CMQC.MQQA_PUT_INHIBITED)  # type: ignore[arg-type]
+    assert qm.queue("Q").inhibit_put == CMQC.MQQA_PUT_ALLOWED
+
+
+def test_a_persistent_mqput_to_a_shared_queue_on_a_recover_no_structure_is_2048() -> None:
+    # MQRC_PERSISTENT_NOT_ALLOWED: "On z/OS, you cannot put persistent messages to a
+    # shared queue if the CFSTRUCT that the queue uses is defined with RECOVER(NO)".
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    load(
+        qm,
+        "DEFINE CFSTRUCT(APP1) RECOVER(NO)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)",
+    )
+    h = qm.connect().open("APP.SQ", OUT)
+    comp, reason, _ = _refused_put(h, b"m", MD(Persistence=CMQC.MQPER_PERSISTENT))
+    assert (comp, reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_PERSISTENT_NOT_ALLOWED)
+
+
+def test_an_idle_handle_is_hstate_inactive_in_display_conn() -> None:
+    # "DISPLAY CONN": HSTATE(ACTIVE) only while "an API call from a connection is
+    # currently in progress for this object" (an MQGET with MQGMO_WAIT waiting on it).
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.connect().open("Q", CMQC.MQOO_INPUT_SHARED)
+    shown = commands.run(
+        commands.parse("DISPLAY CONN(*) TYPE(HANDLE) ALL"), qm, lambda: status.take(qm, 0.0)
+    ).text
+    assert " HSTATE(INACTIVE) OBJNAME(Q) " in shown
+
+
+def test_each_handle_has_its_own_store_token_and_peer_recovery_frees_its_locks() -> None:
+    # The token names the handle in a shared store, queue manager first: two handles of
+    # one connection hold their locks apart, and peer recovery of QM1 releases QM1's.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    conn = qm.connect()
+    h, other = conn.open("Q", ALL), conn.open("Q", ALL)
+    assert h.store_token != other.store_token
+    h.put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    h.get(None, MD(), GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK), now=1.0)
+    assert qm.local.store.recover("QM1", 1, by="QM2").locks == 1
+
+
+# ---- QMgr: what the mutants of issue 45's run showed unpinned ------------------------
+
+
+def test_a_restart_forgets_the_backout_count_of_a_nohardenbo_queue_only() -> None:
+    # "Messages that are backed out": with HARDENBO the BackoutCount survives a restart
+    # of the queue manager; NOHARDENBO (z/OS's default) it is 0 again.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE QLOCAL(APP.HARD) HARDENBO\nDEFINE QLOCAL(APP.SOFT) NOHARDENBO")
+    conn = qm.connect()
+    for queue in ("APP.HARD", "APP.SOFT"):
+        h = conn.open(queue, ALL)
+        h.put(b"m", MD(Persistence=CMQC.MQPER_PERSISTENT), NO_SYNC_PUT, now=0.0)
+        h.get(None, MD(), GMO(Options=CMQC.MQGMO_SYNCPOINT), now=1.0)
+        conn.backout()
+    qm.restart()
+    counts = []
+    for queue in ("APP.HARD", "APP.SOFT"):
+        md = MD()
+        qm.connect().open(queue, ALL).get(None, md, GMO(), now=2.0)
+        counts.append(md.BackoutCount)
+    assert counts == [1, 0]
+
+
+def test_recovery_ids_restart_at_one_in_each_life_above_every_earlier_lifes() -> None:
+    # DISPLAY CONN's QMURID grows as z/OS's log RBA does: each life's numbers start at
+    # 1 above the life's own base (incarnation << 40).
+    qm = QMgr("QM1")
+    assert qm.new_recovery_id() == 1
+    qm.restart(incarnation=3)
+    assert (qm.new_recovery_id(), qm.new_recovery_id()) == ((3 << 40) | 1, (3 << 40) | 2)
+    qm.restart()
+    assert qm.new_recovery_id() == (3 << 40) | 1
+
+
+def test_a_restart_resets_the_performance_statistics_to_its_own_time() -> None:
+    # "Performance event statistics are reset when ... a queue manager stops and restarts".
+    qm = QMgr("QM1")
+    qm.time = 50.0
+    qm.restart()
+    assert (qm.statistics_since, qm.queue_statistics) == (50.0, {})
+
+
+def test_deleting_a_shared_queue_deletes_it_from_the_group_and_a_private_one_stays_apart() -> None:
+    # DELETE QLOCAL of a shared queue removes the group's definition (Db2's row); a
+    # private queue of a member is its own.
+    qsg = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=qsg), QMgr("QM2", qsg=qsg)
+    load(qm1, "DEFINE CFSTRUCT(APP1)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    qm1.define_queue("APP.MINE")
+    qm1.delete_queue("APP.SQ")
+    assert qsg.repository.get("QUEUE", "APP.SQ") is None
+    assert qm2.find("APP.SQ") is None
+    qsg.repository.unavailable = "Db2 is down"  # a private queue needs no Db2
+    qm1.delete_queue("APP.MINE")
+    assert qm1.find("APP.MINE") is None
+
+
+def test_a_failed_members_shared_handles_are_forgotten_and_its_private_ones_kept() -> None:
+    # After peer recovery a failed member's handles on shared queues keep no survivor
+    # out; its private queues wait for its restart.
+    qsg = QueueSharingGroup("QSG1")
+    qm1 = QMgr("QM1", qsg=qsg)
+    load(qm1, "DEFINE CFSTRUCT(APP1)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    qm1.define_queue("APP.MINE")
+    conn = qm1.connect()
+    shared = conn.open("APP.SQ", CMQC.MQOO_INPUT_EXCLUSIVE)
+    private = conn.open("APP.MINE", CMQC.MQOO_INPUT_EXCLUSIVE)
+    qm1.forget_shared_handles()
+    assert shared not in shared.status.handles
+    assert private in private.status.handles
+    assert QMgr("QM9").forget_shared_handles() is None  # in no group: nothing to forget
+
+
+def test_a_members_start_refreshes_its_copies_and_marks_it_active() -> None:
+    # "Queue sharing group objects": at its start a member makes its COPY objects again
+    # from the GROUP objects in the repository.
+    qsg = QueueSharingGroup("QSG1")
+    qm1 = QMgr("QM1", qsg=qsg)
+    load(qm1, "DEFINE QLOCAL(APP.G) QSGDISP(GROUP) MAXDEPTH(7)")
+    group = qsg.repository.get("QUEUE", "APP.G")
+    qsg.repository.put("QUEUE", dataclasses.replace(group, max_depth=9))  # no COPY sent
+    del qsg.active["QM1"]
+    assert qm1.refresh_copies() == {}
+    assert qsg.active["QM1"] is qm1
+    assert qm1.queue("APP.G").max_depth == 9
+    assert QMgr("QM9").refresh_copies() == {}
+
+
+def test_an_expiry_scan_counts_the_expired_messages_of_every_queue() -> None:
+    # REFRESH QMGR TYPE(EXPIRY): how many were discarded, over all the queues scanned.
+    qm = QMgr("QM1")
+    for queue in ("A", "B"):
+        qm.define_queue(queue)
+        h = qm.connect().open(queue, OUT)
+        h.put(b"m", MD(Expiry=10), NO_SYNC_PUT, now=0.0)
+    assert qm.scan_expired(100.0) == 2
+
+
+def test_altering_a_triggered_queue_without_changing_its_triggering_writes_no_trigger_message() -> (
+    None
+):
+    # A trigger message on ALTER only when triggering changed with its conditions met.
+    qm = QMgr("QM1")
+    load(
+        qm,
+        "DEFINE QLOCAL(APP.INITQ)\nDEFINE PROCESS(APP.PROC)\n"
+        "DEFINE QLOCAL(APP.Q) TRIGGER TRIGTYPE(FIRST) INITQ(APP.INITQ) PROCESS(APP.PROC)",
+    )
+    initq = qm.connect().open("APP.INITQ", CMQC.MQOO_INPUT_SHARED)
+    qm.connect().open("APP.Q", OUT).put(b"m", MD(), NO_SYNC_PUT, now=0.0)
+    initq.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT), now=1.0)  # the first's
+    load(qm, "ALTER QLOCAL(APP.Q) DESCR('changed')")
+    assert qm.depth("APP.INITQ") == 0
+
+
+def test_peer_recovery_of_one_life_runs_once_and_frees_that_lifes_connection_tags_only() -> None:
+    # "Peer recovery": a surviving member recovers the failed member's life once; the
+    # connection tags of that life are free after it, a later life's are not.
+    qsg = QueueSharingGroup("QSG1")
+    qm2 = QMgr("QM2", qsg=qsg)
+    store = qsg.shared.store
+    option = CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG
+    for life in (1, 2):
+        use = TagUse(b"TAG%d" % life, "QM1", life, 1, option, "QSG1")
+        assert store.claim_conn_tag(use, 0)
+    outcome = qm2.recover_peer("QM1", 1)
+    assert (outcome.by, outcome.ran) == ("QM2", True)
+    assert not qm2.recover_peer("QM1", 1).ran
+    assert store.conn_tags(b"TAG1") == (2, ())  # each claim and release a new version
+    assert len(store.conn_tags(b"TAG2").uses) == 1
+    later = TagUse(b"TAG2", "QM1", 2, 1, option, "QSG1")
+    store.release_conn_tag(later)
+    assert store.conn_tags(b"TAG2") == (2, ())
+    store.release_conn_tag(later)  # not held (any more): nothing changes
+    store.release_conn_tag(TagUse(b"TAG9", "QM1", 2, 1, option, "QSG1"))
+    assert (store.conn_tags(b"TAG2"), store.conn_tags(b"TAG9")) == ((2, ()), (0, ()))
+    assert qm2.recover_peer("QM1", 2).ran
+
+
+def test_a_new_queue_manager_shows_ibms_defaults_and_its_start_as_its_alteration() -> None:
+    # "ALTER QMGR": IGQAUT(DEF), IGQUSER blank, SQQMNAME(USE); INHIBTEV, AUTHOREV and
+    # CHLEV DISABLED; ALTDATE and ALTTIME the run's start until an ALTER QMGR.
+    qm = QMgr("QM1", epoch=datetime(2026, 1, 2, 3, 4, 5))
+    shown = commands.run(
+        commands.parse(
+            "DISPLAY QMGR IGQAUT IGQUSER SQQMNAME INHIBTEV AUTHOREV CHLEV ALTDATE ALTTIME"
+        ),
+        qm,
+        lambda: status.take(qm, 0.0),
+    ).text.splitlines()[1]
+    for word in (
+        "IGQAUT(DEF)",
+        "IGQUSER()",
+        "SQQMNAME(USE)",
+        "INHIBTEV(DISABLED)",
+        "AUTHOREV(DISABLED)",
+        "CHLEV(DISABLED)",
+        "ALTDATE(2026-01-02)",
+        "ALTTIME(03.04.05)",
+    ):
+        assert f" {word}" in shown, (word, shown)
+
+
+def test_shared_definitions_are_rows_of_the_group_repository_and_private_ones_are_not() -> None:
+    # A QSGDISP(SHARED) queue and a CF structure are the group's (Db2's rows); a private
+    # queue of a member is not; a member of a group is active in it from its start.
+    qsg = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=qsg)
+    assert qsg.active["QM1"] is qm
+    load(qm, "DEFINE CFSTRUCT(APP1)\nDEFINE QLOCAL(APP.SQ) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    qm.define_queue("APP.MINE")
+    assert qsg.repository.get("CFSTRUCT", "APP1") is not None
+    assert qsg.repository.get("QUEUE", "APP.SQ") == qm.queue("APP.SQ")
+    assert qsg.repository.get("QUEUE", "APP.MINE") is None
+
+
+def test_with_no_connection_tag_waiting_release_pending_says_none_is_left() -> None:
+    # The channel initiator asks until none is left; a queue manager that never missed
+    # the registry has none waiting.
+    assert QMgr("QM1").release_pending() is True
+
+
+def test_with_db2_down_a_shared_queue_is_refused_whole_and_a_private_one_defined() -> None:
+    # MQRC_DB2_NOT_AVAILABLE (2342): a shared queue's definition is Db2's, so nothing of
+    # it is made; a member's private queue needs no Db2.
+    qsg = QueueSharingGroup("QSG1")
+    qm = QMgr("QM1", qsg=qsg)
+    load(qm, "DEFINE CFSTRUCT(APP1)")
+    qsg.repository.unavailable = "Db2 is down"
+    shared = QueueDefinition("APP.SQ", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    with pytest.raises(MQMIError, match=r"\(2342\)"):
+        qm.define(shared)
+    assert qm.find("APP.SQ") is None
+    qm.define_queue("APP.MINE")
+    assert qm.find("APP.MINE") is not None
+
+
+def test_a_member_losing_a_structure_gives_back_its_work_and_locks_there_only() -> None:
+    # CFCONLOS(TOLERATE), "Loss of connectivity": peer recovery of the member's
+    # connection to the structure backs out its units' work on the structure's queues
+    # (puts vanish, gets come back with BackoutCount + 1) and frees its locks there; its
+    # units cannot commit; another structure's queues and other members keep theirs.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.define_structure("S2", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.create_queue("B", Ordering.FIFO, "S2")
+    for queue in ("A", "A", "A", "B"):
+        store.put(queue, _msg(), None, 100)
+    store.put("B", _msg(), ("QM1", 0), 100)  # a unit with no work on S1
+    gone = ("QM1", 1)
+    store.put("A", _msg(), gone, 100)
+    taken = store.get("A", SELECT_ANY, 0.0, gone, Syncpoint.YES, None, False)
+    assert taken.message is not None
+    store.put("B", _msg(), gone, 100)
+    store.put("A", _msg(), ("QM2", 1), 100)
+    store.lock("A", 2, _Owner("QM1/7"))
+    store.lock("A", 3, _Owner("QM10/1"))  # another queue manager, whose name begins alike
+    store.lock("B", 1, _Owner("QM1/7"))
+    assert store.disconnect_structure("QM1", "S1") == (1, 2)
+    assert (store.depth("A"), store.uncommitted("A")) == (4, 1)  # QM2's put is left
+    assert (store.depth("B"), store.uncommitted("B")) == (3, 2)  # on S2: untouched
+    store.backout(("QM1", 0))  # another unit's MQBACK leaves the lost unit's reason
+    assert store.backed_out(gone) == (
+        "QM1 lost connectivity to CF structure S1 while the unit of work had work on "
+        "it: peer recovery backed that work out"
+    )
+    assert store.backed_out(("QM1", 0)) is None and store.backed_out(("QM2", 1)) is None
+    assert (sorted(store._queues["A"].locks), sorted(store._queues["B"].locks)) == ([3], [1])
+    store.backout(gone)  # MQBACK: what is left of the unit, its put on B
+    assert (store.depth("A"), store.depth("B"), store.uncommitted("B")) == (4, 1, 0)
+    back = store.get("A", SELECT_ANY, 0.0, None, Syncpoint.NO, None, False).message
+    assert back is not None and back.backout_count == 1
+    assert store.disconnect_structure("QM9", "S1") == (0, 0)
+
+
+def test_a_recovered_structure_rebuilds_each_messages_group_and_expiry_and_its_usage() -> None:
+    # RECOVER CFSTRUCT: the persistent messages come back from the backup at their own
+    # keys, still in their groups (MQGMO_ALL_MSGS_AVAILABLE and MQMO_MATCH_GROUP_ID find
+    # them), still expiring, and counted in the structure's entries again.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.define_structure("S2", size_kb=1000, cf_level=5)
+    store.create_queue("B", Ordering.FIFO, "S2")  # another structure's, listed first
+    store.create_queue("A", Ordering.FIFO, "S1")
+    group = b"G" * 24
+    grouped = MD(Persistence=1, GroupId=group, MsgSeqNumber=2, MsgFlags=CMQC.MQMF_MSG_IN_GROUP)
+    store.put("A", Message(grouped.get(), b"x", 0.0, None, 0), None, 100)
+    store.put("A", Message(MD(Persistence=1).get(), b"y", 0.0, 500.0, 0), None, 100)
+    before = store.structure_usage("S1")
+    store.backup_structure("S1", 10.0, 0.0)
+    store.fail_structure("S1", 20.0)
+    assert store.recover_structure("S1", purge=False) == (2, 0, 0)
+    q = store._queues["A"]
+    assert (q.groups, q.expiry, store.depth("A")) == ({group: {(2, 0): 1}}, [(500.0, 2)], 2)
+    assert q.offloaded == set()  # small messages: in the structure, never offloaded
+    assert store.structure_usage("S1") == before
+    store.put("A", Message(MD(Persistence=1).get(), b"z", 30.0, None, 0), None, 100)
+    assert sorted(q.msgs) == [1, 2, 3]  # numbering goes on after the restored keys
+    store.fail_structure("S1", 40.0)
+    assert store.recover_structure("S1", purge=True) == (0, 0, 0)  # the log is not read
+    assert store.depth("A") == 0
+
+
+def test_a_stores_contents_are_its_committed_messages_not_uncommitted_puts() -> None:
+    # What backing out every unit of work would leave: the chaos checkers' final state.
+    store = _store("Q")
+    store.put("Q", Message(MD(MsgId=b"1" * 24).get(), b"x", 0.0, None, 0), None, 100)
+    store.put("Q", Message(MD(MsgId=b"2" * 24).get(), b"x", 0.0, None, 0), "uow", 100)
+    assert store.contents("Q") == [b"1" * 24]
+
+
+def test_the_audit_finds_a_structures_count_and_a_units_entry_gone_wrong() -> None:
+    # The store's invariants, recounted from its messages: a structure's entries and
+    # elements are its queues' messages; a unit of work's entry is the queue's holder.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", _msg(), None, 100)
+    store.put("A", _msg(), "uow", 100)
+    taken = store.get("A", SELECT_ANY, 0.0, "uow", Syncpoint.YES, None, False)
+    assert taken.message is not None and store.audit() == []
+    usage = store.structure_usage("S1")
+    store._structures["S1"].entries += 1
+    store._queues["A"].pending[2] = "other"
+    store._queues["A"].held[1] = "other"
+    assert store.audit() == [
+        "queue A: message 2 is held for unit of work 'other', which has no entry for it",
+        "queue A: message 1 is held for unit of work 'other', which has no entry for it",
+        "queue A: unit of work 'uow' has message 2 as its put, which the queue holds for 'other'",
+        "queue A: unit of work 'uow' has message 1 as its get, which the queue holds for 'other'",
+        f"CF structure S1: {usage['entries'] + 1} entries and {usage['elements']} elements "
+        f"in use, but its queues' messages take {usage['entries']} and {usage['elements']}",
+    ]
+
+
+def test_the_audit_names_each_broken_invariant_of_a_queue() -> None:
+    # Each of a queue's derived structures recounted from its messages: the visible
+    # order, the units of work's, the depth, the locks, the numbering, the expiry and
+    # group indexes, the CF structure's charges.
+    store = _store("Q")
+    store.put("Q", _msg(), None, 100)  # message 1
+    store.put("Q", _msg(), "u", 100)  # message 2, uncommitted
+    q = store._queues["Q"]
+    q.order.add(2)
+    q.depth += 1
+    q.pending[99] = "ghost"
+    q.msgs[50] = Message(MD().get(), b"x", 0.0, 9.0, 0, seq=50)
+    q.locks[77] = "h"
+    q.msgs[1].desc["GroupId"] = b"G" * 24
+    q.groups[b"H" * 24] = {}
+    q.groups[b"J" * 24] = {(1, 0): 1}
+    q.charged[1] = 1
+    assert store.audit() == [
+        "queue Q: message 2 is visible and an uncommitted put",
+        "queue Q: message 99 is listed but not stored",
+        "queue Q: message 50 is neither visible nor in a unit of work",
+        "queue Q: depth 3, but 2 visible messages and 2 uncommitted puts",
+        "queue Q: message 99 is held for unit of work 'ghost', which has no entry for it",
+        "queue Q: a lock names message 77, which is not stored",
+        "queue Q: message 1 of a group is not in the group index",
+        "queue Q: message 50 is numbered 50, past the last number 2",
+        "queue Q: message 50 expires at 9.0, which the expiry index lacks",
+        f"queue Q: group {(b'H' * 24).hex()} is indexed with no message",
+        f"queue Q: the group index has (1, 0) of {(b'J' * 24).hex()} at message 1, not of it",
+        "queue Q: charges messages to a CF structure it is not on",
+    ]
+
+
+def test_a_structure_refuses_a_large_message_below_cflevel_4_and_any_when_full() -> None:
+    # MQRC_WRONG_CF_LEVEL (2366): a message over 63 KB needs CFLEVEL(4) or more;
+    # MQRC_STORAGE_MEDIUM_FULL (2192): no entry or element left for the message.
+    store = MemoryStore()
+    store.define_structure("S3", size_kb=100_000, cf_level=3)
+    store.create_queue("A", Ordering.FIFO, "S3")
+    big = Message(MD().get(), b"x" * 70_000, 0.0, None, 0)
+    with pytest.raises(MQMIError) as refused:
+        store.put("A", big, None, 100)
+    assert (refused.value.reason, refused.value.detail) == (
+        CMQC.MQRC_WRONG_CF_LEVEL,
+        "a message of 70000 bytes is over 63 KB: CF structure S3 of A is CFLEVEL(3), 4 or "
+        "more is needed",
+    )
+    store.define_structure("TINY", size_kb=1, cf_level=5)
+    store.create_queue("B", Ordering.FIFO, "TINY")
+    full = _first_refusal(lambda: store.put("B", _msg(), None, 10_000))
+    assert (full.reason, full.detail) == (
+        CMQC.MQRC_STORAGE_MEDIUM_FULL,
+        "CF structure TINY is full (all its entries or elements are in use); putting to B",
+    )
+
+
+def _first_refusal(call: Callable[[], None]) -> MQMIError:
+    """The MQMIError ``call`` raises within a thousand calls."""
+    for _ in range(1000):
+        try:
+            call()
+        except MQMIError as error:
+            return error
+    raise AssertionError("never refused")
+
+
+def test_the_audit_of_a_structures_queues_passes_them_whole_and_names_what_broke() -> None:
+    # Two queues' messages on one structure, one of them in a group: nothing wrong;
+    # then one message both visible and in two units of work, a charge off by one and an
+    # offloaded message that is not stored.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.create_queue("C", Ordering.FIFO, "S1")
+    grouped = MD(GroupId=b"G" * 24, MsgSeqNumber=1, MsgFlags=CMQC.MQMF_MSG_IN_GROUP)
+    store.put("A", Message(grouped.get(), b"x", 0.0, None, 0), None, 100)
+    store.put("C", Message(MD().get(), b"y", 0.0, None, 0), None, 100)
+    assert store.audit() == []
+    q = store._queues["A"]
+    q.held[1], q.pending[1] = "x", "y"
+    q.charged[1] += 1
+    q.offloaded.add(99)
+    assert store.audit() == [
+        "queue A: message 1 is visible and an uncommitted put",
+        "queue A: message 1 is visible and an uncommitted get",
+        "queue A: message 1 is an uncommitted put and get",
+        "queue A: depth 1, but 1 visible messages and 1 uncommitted puts",
+        "queue A: message 1 is held for unit of work 'y', which has no entry for it",
+        "queue A: message 1 is held for unit of work 'x', which has no entry for it",
+        "queue A: message 99 is offloaded but not stored",
+        "queue A: message 1 is charged 2 elements, and takes 1",
+        "CF structure S1: 2 entries and 2 elements in use, but its queues' messages take 2 and 3",
+    ]

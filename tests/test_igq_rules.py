@@ -120,7 +120,11 @@ def test_the_switch_gives_object_changed_to_a_handle_opened_before_it() -> None:
     load(qm1, "ALTER QMGR IGQ(DISABLED)")
     disabled = qm1.connect().open(od, OUT)
     assert disabled.queue == "QM2"
-    with pytest.raises(MQMIError, match=r"MQRC_OBJECT_CHANGED \(2041\)"):
+    with pytest.raises(
+        MQMIError,
+        match=r"MQRC_OBJECT_CHANGED \(2041\): APP\.IN: IGQ or SYSTEM\.QSG\.TRANSMIT\.QUEUE "
+        r"changed since the MQOPEN; close and reopen$",
+    ):
         put(enabled, b"old handle", 1.0)
     load(qm1, "ALTER QMGR IGQ(ENABLED)")
     with pytest.raises(MQMIError, match=r"MQRC_OBJECT_CHANGED \(2041\)"):

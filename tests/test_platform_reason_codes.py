@@ -69,6 +69,7 @@ def test_on_z_os_a_dynamic_queue_named_like_a_deleted_but_open_one_fails_with_22
     with pytest.raises(MQMIError) as refused:
         create_again(qm)
     assert (refused.value.comp, refused.value.reason) == (CMQC.MQCC_FAILED, 2201)
+    assert refused.value.detail.startswith(f"{NAME.decode()} is a deleted dynamic queue")
 
 
 @pytest.mark.parametrize("platform", DISTRIBUTED)

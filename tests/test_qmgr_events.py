@@ -90,15 +90,16 @@ def test_each_switch_governs_its_own_events_and_disabled_is_the_default() -> Non
 
 @keeps(
     "docs/mq-events.md",
-    "`AUTHOREV` is kept and shown only: IBM generates authority events on the distributed "
-    'platforms alone ("Authority (on Multiplatforms only)").',
+    "`AUTHOREV` is shown only, DISABLED (z/OS refuses AUTHOREV(ENABLED)): IBM generates "
+    'authority events on the distributed platforms alone ("Authority (on Multiplatforms '
+    'only)").',
 )
 def test_authorev_is_shown_but_a_refused_open_puts_no_authority_event_as_on_z_os() -> None:
     authority = Authority()
     authority.grant("qsg", "*", "all")  # the monitor reading the event queue below
     qm = QMgr("QM1", authority=authority)
-    load(qm, SETUP + "ALTER QMGR AUTHOREV(ENABLED) INHIBTEV(ENABLED) LOCALEV(ENABLED)")
-    assert qm.authority_event == CMQCFC.MQEVR_ENABLED  # kept, and DISPLAY QMGR shows it
+    load(qm, SETUP + "ALTER QMGR AUTHOREV(DISABLED) INHIBTEV(ENABLED) LOCALEV(ENABLED)")
+    assert qm.authority_event == CMQCFC.MQEVR_DISABLED  # DISPLAY QMGR shows it
     outsider = qm.connect(user="eve")
     assert refused(lambda: outsider.open("APP.STOPPED", CMQC.MQOO_OUTPUT)) == 2035
     assert events(qm, QMGR_EVENTS) == []  # no MQRC_NOT_AUTHORIZED event on z/OS

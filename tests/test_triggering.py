@@ -248,6 +248,18 @@ def test_the_last_server_closing_with_messages_waiting_writes_a_trigger_message(
     assert len(trigger_messages(initq)) == 1
 
 
+def test_closing_a_handle_that_only_put_writes_no_trigger_message() -> None:
+    # Only the last handle open for input leaving messages behind is an occasion (the
+    # test above); a writer's close changes no condition.
+    qm = triggered_qm()
+    initq = monitor(qm)
+    writer = open_queue(qm, "APP.Q", OUT)
+    put(writer, b"first", 0.0)
+    assert len(trigger_messages(initq)) == 1
+    writer.close()
+    assert trigger_messages(initq) == []
+
+
 @keeps("docs/triggering.md", "and when a trigger monitor opens the initiation queue")
 @keeps("docs/triggering.md", "is open for input (a trigger monitor)")
 def test_no_trigger_message_without_a_trigger_monitor_and_one_when_it_opens_the_initq() -> None:

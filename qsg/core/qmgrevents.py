@@ -8,8 +8,8 @@ know, refused with MQRC_UNKNOWN_OBJECT_NAME (2085), puts one. The event data is 
 QName (as the application's object descriptor named it), ApplType and ApplName of the
 application whose call failed. Authority events are a distributed platforms' event (IBM:
 "Authority (on Multiplatforms only)"): a z/OS queue manager generates none, so AUTHOREV
-is kept and shown only. The message's layout is ``qsg.core.eventmsg``'s; an event queue
-that is not there loses the event.
+is shown only (DISABLED: z/OS refuses ENABLED). The message's layout is
+``qsg.core.eventmsg``'s; an event queue that is not there loses the event.
 """
 
 from __future__ import annotations

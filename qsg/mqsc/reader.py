@@ -486,9 +486,15 @@ def _check_channel_keywords(record: ChannelDefinition, command: Command) -> None
             *(a.keyword for a in attributes.TABLE["CHANNEL"] if a.field in command.attributes),
         ],
     )
+    chltype = attributes.channel_type(record)
     if wrong:
-        chltype = attributes.channel_type(record)
         raise ValueError(f"{shown(wrong[0])} is not a keyword of CHANNEL CHLTYPE({chltype})")
+    # A value IBM gives other channel types only ("AMS interception on server-to-server
+    # message channels": SPLPROT(ASPOLICY) on a sender).
+    value = attributes.value_not_for(record)
+    if value is not None:
+        keyword, word = value
+        raise ValueError(f"{keyword}({word}): {word} is not a value of CHANNEL CHLTYPE({chltype})")
 
 
 #: The record each table's DEFINE makes (but queues, whose record is their type's).

@@ -82,6 +82,17 @@ def not_for(chltype: str, keywords: Iterable[str]) -> list[str]:
     ]
 
 
+def value_not_for(record: object) -> tuple[str, str] | None:
+    """A channel ``record``'s first value its CHLTYPE does not take, as (keyword, word)
+    (SPLPROT(REMOVE) on a receiver), or None."""
+    chltype = channel_type(record)
+    for a in TABLE["CHANNEL"]:
+        words = dict(a.type_values).get(chltype)
+        if words is not None and (word := a.kind.shown(read(record, a))) not in words:
+            return a.keyword, str(word)
+    return None
+
+
 def read(record: object, a: Attribute) -> Any:
     """The value ``record`` (a definition, or the queue manager) has for ``a``; one
     never set is IBM's default for the record's type (a channel's CHLTYPE's own)."""

@@ -52,6 +52,9 @@ class Attribute:
     #: IBM's default where a channel type's differs from ``default``: (CHLTYPE, value)
     #: pairs ("DEFINE CHANNEL": DISCINT(6000) for a sender, DISCINT(0) for a SVRCONN).
     type_defaults: tuple[tuple[str, Any], ...] = ()
+    #: The words a channel type takes where IBM limits them per type: (CHLTYPE, words)
+    #: pairs (SPLPROT: REMOVE on a sender or server, ASPOLICY on a receiver or requester).
+    type_values: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def default_for(self, chltype: str) -> Any:
         """IBM's default for a channel of CHLTYPE ``chltype`` ("" for another object)."""

@@ -104,18 +104,23 @@ class Choice:
     """One of IBM's words, each an MQ constant (``PUT(ENABLED|DISABLED)``). ``stored``
     gives the record's value of each word where the record keeps another than the
     constant (a CF structure's RECOVER is a bool). ``bare``: the words are written
-    alone (``SHARE`` / ``NOSHARE``, ``TRIGGER`` / ``NOTRIGGER``)."""
+    alone (``SHARE`` / ``NOSHARE``, ``TRIGGER`` / ``NOTRIGGER``). ``refused``: IBM's
+    words qsg does not take, each with why (AUTHOREV(ENABLED), "Not valid on z/OS")."""
 
     values: Mapping[str, int]
     stored: Mapping[str, Any] | None = None
     bare: bool = False
     length: int = 0
+    refused: Mapping[str, str] | None = None
 
     @property
     def words(self) -> Mapping[str, int]:
         return self.values
 
     def parse(self, text: str, quoted_: bool) -> Any:
+        why = (self.refused or {}).get(text)
+        if why is not None and not quoted_:
+            raise ValueError(f"{text} {why}")
         if quoted_ or text not in self.values:
             raise ValueError(f"{quoted(text)} is not one of {', '.join(self.values)}")
         return self._record(text)

@@ -49,6 +49,7 @@ _NO_MONITORING = "online monitoring data (channel statistics) are not collected"
 _NO_COMPRESSION = "the simulated network carries messages as they are"
 _NO_TUNING = "channel batching is by BATCHSZ alone in qsg"
 _YESNO = {"NO": 0, "YES": 1}
+_NOT_ON_Z_OS = "is not valid on z/OS"
 _EVENT = Choice({"ENABLED": F.MQEVR_ENABLED, "DISABLED": F.MQEVR_DISABLED})
 # CHLEV also takes EXCEPTION: only the channel events that report an error.
 _CHLEV = Choice(
@@ -593,7 +594,14 @@ CHANNELS: tuple[Attribute, ...] = (
         X.MQSPL_PASSTHRU,
         parameter=F.MQIACH_SPL_PROTECTION,
         channel_types=_MESSAGE,
-        why="Advanced Message Security is not simulated: messages carry no AMS protection",
+        type_values=(
+            (_SDR, frozenset({"PASSTHRU", "REMOVE"})),
+            (_SVR, frozenset({"PASSTHRU", "REMOVE"})),
+            (_RCVR, frozenset({"PASSTHRU", "ASPOLICY"})),
+            (_RQSTR, frozenset({"PASSTHRU", "ASPOLICY"})),
+        ),
+        why="Advanced Message Security is not simulated: messages carry no AMS protection; "
+        "REMOVE is for SDR and SVR only, ASPOLICY for RCVR and RQSTR only",
     ),
     row(
         "STATCHL",
@@ -994,13 +1002,20 @@ Q_MGR: tuple[Attribute, ...] = (
     ),
     row(
         "AUTHOREV",
-        _EVENT,
+        # "ALTER QMGR": AUTHOREV(DISABLED | ENABLED), ENABLED noted "Not valid on z/OS".
+        Choice(
+            {"DISABLED": F.MQEVR_DISABLED},
+            refused={
+                "ENABLED": _NOT_ON_Z_OS + " (authority events are the distributed platforms')"
+            },
+        ),
         _QM,
         F.MQEVR_DISABLED,
         field="authority_event",
         parameter=CMQC.MQIA_AUTHORITY_EVENT,
         inquire=True,
-        why="IBM issues authority events on Multiplatforms only, not on z/OS",
+        why="IBM issues authority events on Multiplatforms only: z/OS takes DISABLED, "
+        "and ENABLED is refused",
     ),
     row(
         "CHLEV",

@@ -420,6 +420,14 @@ Q_MGR_FIXED: tuple[Attribute, ...] = (
         "DISABLED: Advanced Message Security is not simulated",
     ),
     _fixed("VERSION", Text(8), "09040000", CMQC.MQCA_VERSION, "09040000: IBM MQ 9.4.0, VVRRMMFF"),
+    # "DISPLAY QMGR": XRCAP, whether MQ Telemetry is supported, has no z/OS note either.
+    _fixed(
+        "XRCAP",
+        Choice({"YES": CMQC.MQCAP_SUPPORTED, "NO": CMQC.MQCAP_NOT_SUPPORTED}),
+        CMQC.MQCAP_NOT_SUPPORTED,
+        CMQC.MQIA_XR_CAPABILITY,
+        "NO: MQ Telemetry (MQTT channels) is not simulated",
+    ),
     _fixed("MAXPRTY", Number(0, 9), 9, CMQC.MQIA_MAX_PRIORITY, "9: priorities 0..9"),
     _fixed(
         "SYNCPT",
@@ -438,7 +446,7 @@ DISPLAY_GROUPS: dict[str, tuple[str, ...]] = {
         *("COMMANDQ", "CONNAUTH", "CPILEVEL", "CUSTOM", "DEADQ", "DESCR", "EXPRYINT"),
         *("GROUPUR", "MARKINT", "MAXHANDS", "MAXMSGL", "MAXPROPL", "MAXPRTY", "MAXUMSGS"),
         *("MONQ", "PLATFORM", "QMNAME", "QSGNAME", "ROUTEREC", "SCYCASE", "SQQMNAME"),
-        *("SPLCAP", "STATQ", "SYNCPT", "TRIGINT", "VERSION", "ADVCAP"),
+        *("SPLCAP", "STATQ", "SYNCPT", "TRIGINT", "VERSION", "XRCAP", "ADVCAP"),
     ),
     "EVENT": (
         *("AUTHOREV", "BRIDGEEV", "CHLEV", "CMDEV", "CONFIGEV", "INHIBTEV", "LOCALEV"),

@@ -232,7 +232,11 @@ QUEUE: tuple[Attribute, ...] = (
     ),
     row(
         "TARGTYPE",
-        Choice({"QUEUE": CMQC.MQOT_Q}),
+        # IBM's TARGTYPE(TOPIC) names a topic object: qsg has none to name.
+        Choice(
+            {"QUEUE": CMQC.MQOT_Q},
+            refused={"TOPIC": "is not simulated (qsg has no topics: an alias names a queue)"},
+        ),
         _ONE({QALIAS}),
         CMQC.MQOT_Q,
         parameter=CMQC.MQIA_BASE_TYPE,
