@@ -256,17 +256,26 @@ def test_inbound_through_the_group_address_across_processes_survives_a_members_s
     path.write_text(textwrap.dedent(SCENARIO))
     scenario = load_scenario(path)
     kills = [processes.Kill(8.0, "QM1", downtime=2.0)]
-    outcome, run = processes.run_one(path, scenario, 1, redis_url=cf_url, kills=kills)
-    assert outcome.ok, outcome.failed()
-    running = [
-        e.q_mgr
-        for e in run.events
-        if isinstance(e, ChannelStateChanged)
-        and e.channel == "QM3.TO.QSG1"
-        and e.state == "RUNNING"
-        and e.q_mgr != "QM3"
-    ]
-    assert running[:2] == ["QM1", "QM2"], running
+    # On a loaded machine QM1's group port may be published after QM2's (from 4 s):
+    # the sender's first connect then lands on QM2, and the kill of QM1 shows nothing.
+    # Such a run does not count (the setup failed, not the rule); up to three are played.
+    placements = []
+    for _ in range(3):
+        outcome, run = processes.run_one(path, scenario, 1, redis_url=cf_url, kills=kills)
+        assert outcome.ok, outcome.failed()
+        running = [
+            e.q_mgr
+            for e in run.events
+            if isinstance(e, ChannelStateChanged)
+            and e.channel == "QM3.TO.QSG1"
+            and e.state == "RUNNING"
+            and e.q_mgr != "QM3"
+        ]
+        placements.append(running)
+        if running[:1] == ["QM1"]:
+            break
+    assert running[:1] == ["QM1"], f"the channel never ran on QM1 first: {placements}"
+    assert running[1:2] == ["QM2"], running  # QM1 killed: the next connect, the survivor
     put = [e for e in run.events if isinstance(e, OpCompleted) and e.app.startswith("orders")]
     got = Counter(
         e.msg_id for e in run.events if isinstance(e, MessageGot) and e.queue == "APP.SHARED"
