@@ -13,15 +13,16 @@ moved: the sender's next connect draws again among the survivors.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 
+from qsg.core.sharedchl import Draw
 
-def choose(listening: Iterable[str], rng: random.Random) -> str | None:
+
+def choose(listening: Iterable[str], rng: Draw) -> str | None:
     """The member that takes the next connection to the group's address, of those
     ``listening`` (their group listener running, INDISP(GROUP), and able to take it);
-    None when there is none. Sorted first, so that the same seed draws the same member
-    whatever order the candidates came in."""
+    None when there is none; ``rng`` is the run's seeded random. Sorted first, so
+    that the same seed draws the same member whatever order the candidates came in."""
     members = sorted(set(listening))
     if not members:
         return None
