@@ -80,11 +80,19 @@ def test_the_expiry_scan_lease_moves_to_another_member_when_its_holder_is_killed
     run, _ = killed_holder
     (killed,) = [e for e in run.events if e.kind == "kill"]
     grants = [e for e in run.events if isinstance(e, LeaseChanged) and e.role == EXPIRY_SCAN]
-    before = [g for g in grants if g.time < killed.time]
-    after = [g for g in grants if g.time > killed.time]
-    assert before[-1].q_mgr == killed.q_mgr  # the kill hit the holder
-    assert after and after[0].q_mgr != killed.q_mgr and after[0].previous == killed.q_mgr
-    assert after[0].token > before[-1].token
+    # Each process stamps its events by its own clock: on a loaded machine the holder's
+    # grant, made before the kill (a killed process says nothing), came stamped a
+    # little after the coordinator's kill (the full run here: QM2's grant after it, the
+    # holder before it QM3). A second covers that skew.
+    held = [g for g in grants if g.time < killed.time + 1.0]
+    assert held and held[-1].q_mgr == killed.q_mgr, grants  # the kill hit the holder
+    moved = [
+        g
+        for g in grants
+        if g.time > killed.time and g.q_mgr != killed.q_mgr and g.previous == killed.q_mgr
+    ]
+    assert moved, grants
+    assert moved[0].token > held[-1].token
 
 
 @keeps(
