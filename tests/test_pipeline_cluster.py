@@ -89,6 +89,17 @@ def local(
     }
 
 
+CAMPAIGN = ["chaos", str(CHAOS), "--runs", "6", "--seed", "3", "--json"]
+
+
+@pytest.fixture(scope="module")
+def local_campaign(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess[str]:
+    """The campaign played locally, once for both Sparks."""
+    local = qsg(*CAMPAIGN, cwd=tmp_path_factory.mktemp("campaign"))
+    assert local.returncode in (0, 1), local.stderr
+    return local
+
+
 #: Where each Spark keeps its logs (and the standalone workers their work directories).
 LOGS: dict[str, Path] = {}
 
@@ -162,16 +173,13 @@ def test_qsg_report_there_shows_the_local_summary_tables(spark_at, runs, local, 
     "plays a chaos campaign's seeded runs as one Spark job: each executor plays and "
     "judges its runs exactly as a local campaign does",
 )
-def test_qsg_chaos_there_gives_the_local_campaigns_verdicts(spark_at, tmp_path):
+def test_qsg_chaos_there_gives_the_local_campaigns_verdicts(spark_at, local_campaign, tmp_path):
     # Neither is a local master: the driver's child stops when Spark is up (no claims),
     # the JVMs are Spark's own (no lean options), and the job's rows come back over
     # Spark Connect as over a classic session.
-    words = ["chaos", str(CHAOS), "--runs", "6", "--seed", "3", "--json"]
-    local = qsg(*words, cwd=tmp_path)
-    assert local.returncode in (0, 1), local.stderr
-    there = qsg(*words, *spark_at, cwd=tmp_path)
-    assert there.returncode == local.returncode, there.stderr
-    assert json.loads(there.stdout) == json.loads(local.stdout)
+    there = qsg(*CAMPAIGN, *spark_at, cwd=tmp_path)
+    assert there.returncode == local_campaign.returncode, there.stderr
+    assert json.loads(there.stdout) == json.loads(local_campaign.stdout)
     assert "saving Spark's classes" not in there.stderr
 
 
