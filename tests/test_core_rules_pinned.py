@@ -3536,3 +3536,25 @@ def test_the_audit_charges_an_offloaded_message_no_elements_and_names_four_more_
         "CF structure S1: 2 entries and 2 elements in use, but its queues' messages take 3 and 8",
         "CF structure S1: its offload rules' first threshold is stale",
     ]
+
+
+def test_browsing_a_whole_logical_message_reads_each_offloaded_segment_from_the_smds() -> None:
+    # An offloaded message's data lies in the SMDS: a browse reads it there, once a
+    # message, and MQGMO_COMPLETE_MSG once per offloaded segment, the browsing handle's
+    # own lock on a segment not hiding it.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=100_000, cf_level=5)
+    store.create_queue("Q", Ordering.FIFO, "S1")
+    big = b"x" * 70_000  # over 63 KB: always offloaded
+    parts = ((CMQC.MQMF_SEGMENT, 0, big), (CMQC.MQMF_SEGMENT, 70_000, b"cd"))
+    for flags, offset, body in (*parts, (CMQC.MQMF_LAST_SEGMENT, 70_002, big)):
+        desc = MD(Version=2, GroupId=b"G" * 24, MsgFlags=flags, Offset=offset).get()
+        store.put("Q", Message(desc, body, 0.0, None, 0), None, 100)
+    first = store.browse("Q", None, SELECT_ANY, 0.0)
+    store.browse("Q", None, SELECT_ANY, 0.0)
+    assert store.smds_reads == 2 and first.position is not None
+    holder = object()
+    store.lock("Q", first.position, holder)
+    whole = store.browse("Q", None, Select(handle=holder, complete=True), 0.0).message
+    assert whole is not None and whole.body == big + b"cd" + big
+    assert store.smds_reads == 4
