@@ -3558,3 +3558,14 @@ def test_browsing_a_whole_logical_message_reads_each_offloaded_segment_from_the_
     whole = store.browse("Q", None, Select(handle=holder, complete=True), 0.0).message
     assert whole is not None and whole.body == big + b"cd" + big
     assert store.smds_reads == 4
+
+
+def test_peer_recovery_counts_every_connection_tag_of_the_failed_lives_it_frees() -> None:
+    # "Peer recovery" frees the connection tags of the failed member's ended lives, each
+    # tag its own use: the count is of uses over every tag, a later life's kept.
+    store = MemoryStore()
+    option = CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG
+    for tag, life in ((b"A", 1), (b"B", 1), (b"C", 2)):
+        assert store.claim_conn_tag(TagUse(tag, "QM1", life, 1, option, "QSG1"), 0)
+    assert store.release_conn_tags("QM1", 2) == 2
+    assert [len(store.conn_tags(tag).uses) for tag in (b"A", b"B", b"C")] == [0, 0, 1]
