@@ -3569,3 +3569,39 @@ def test_peer_recovery_counts_every_connection_tag_of_the_failed_lives_it_frees(
         assert store.claim_conn_tag(TagUse(tag, "QM1", life, 1, option, "QSG1"), 0)
     assert store.release_conn_tags("QM1", 2) == 2
     assert [len(store.conn_tags(tag).uses) for tag in (b"A", b"B", b"C")] == [0, 0, 1]
+
+
+def test_a_structures_image_moves_its_queues_messages_and_failure_to_another_store() -> None:
+    # A rebuild into another facility (qsg.core.router): the other store holds the
+    # structure's queues as they were, in place of its own on it, the lock holders the
+    # same handles; a copy, so the first store's later puts stay its own; a failed
+    # structure's queues are failed there too (MQRC_CF_STRUC_FAILED), until an active
+    # image comes back.
+    source, target = MemoryStore(), MemoryStore()
+    for store in (source, target):
+        store.define_structure("S1", size_kb=1000, cf_level=5)
+        store.define_structure("S2", size_kb=1000, cf_level=5)
+    source.create_queue("A", Ordering.FIFO, "S1")
+    target.create_queue("OLD", Ordering.FIFO, "S1")
+    target.create_queue("KEEP", Ordering.FIFO, "S2")
+    source.put("A", _msg(), None, 100)
+    holder = object()
+    source.lock("A", next(iter(source._queues["A"].msgs)), holder)
+    active = source.export_structure("S1")
+    target.import_structure("S1", source.export_structure("S1"))
+    source.put("A", _msg(), None, 100)
+    assert (source.depth("A"), target.depth("A"), target.depth("KEEP")) == (2, 1, 0)
+    assert list(target._queues["A"].locks.values()) == [holder]
+    with pytest.raises(KeyError, match="OLD"):
+        target.depth("OLD")
+    source.fail_structure("S1", 1.0)
+    target.import_structure("S1", source.export_structure("S1"))
+    with pytest.raises(MQMIError) as failed:
+        target.depth("A")
+    assert (failed.value.reason, failed.value.detail) == (
+        CMQC.MQRC_CF_STRUC_FAILED,
+        "CF structure S1 of queue A has failed: RECOVER CFSTRUCT(S1) (or, for RECOVER(NO), "
+        "the next MQOPEN) brings it back",
+    )
+    target.import_structure("S1", active)
+    assert target.depth("A") == 1 and target._queues.failed == {} and target.audit() == []
