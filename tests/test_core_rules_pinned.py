@@ -3605,3 +3605,29 @@ def test_a_structures_image_moves_its_queues_messages_and_failure_to_another_sto
     )
     target.import_structure("S1", active)
     assert target.depth("A") == 1 and target._queues.failed == {} and target.audit() == []
+
+
+def test_another_handles_lock_on_a_segment_or_group_member_hides_the_whole_from_a_get() -> None:
+    # MQGMO_COMPLETE_MSG and MQGMO_ALL_MSGS_AVAILABLE take a logical message or group
+    # only when all of it is there; a message another handle locked is not there for
+    # this one, the handle's own lock hides nothing from it.
+    store = _store("S", "G")
+    for queue, flags, seq, offset in (
+        ("S", CMQC.MQMF_SEGMENT, 1, 0),
+        ("S", CMQC.MQMF_LAST_SEGMENT, 1, 2),
+        ("G", CMQC.MQMF_MSG_IN_GROUP, 1, 0),
+        ("G", CMQC.MQMF_LAST_MSG_IN_GROUP, 2, 0),
+    ):
+        md = MD(Version=2, GroupId=b"G" * 24, MsgFlags=flags, MsgSeqNumber=seq, Offset=offset)
+        store.put(queue, Message(md.get(), b"ab", 0.0, None, 0), None, 100)
+    holder, other = object(), object()
+    for queue in ("S", "G"):
+        store.lock(queue, 2, holder)  # the second segment, the group's last message
+    complete, whole_group = (
+        Select(handle=other, complete=True),
+        Select(handle=other, whole_group=True),
+    )
+    assert store.browse("S", None, complete, 0.0).message is None
+    assert store.browse("G", None, whole_group, 0.0).message is None
+    found = store.browse("G", None, Select(handle=holder, whole_group=True), 0.0).message
+    assert found is not None and found.desc["MsgSeqNumber"] == 1
