@@ -3631,3 +3631,25 @@ def test_another_handles_lock_on_a_segment_or_group_member_hides_the_whole_from_
     assert store.browse("G", None, whole_group, 0.0).message is None
     found = store.browse("G", None, Select(handle=holder, whole_group=True), 0.0).message
     assert found is not None and found.desc["MsgSeqNumber"] == 1
+
+
+def test_a_complete_browse_passes_expired_and_later_segments_to_the_first_segment() -> None:
+    # "Expiry (MQLONG)": a browse discards the expired messages it passes; MQGMO_COMPLETE_MSG
+    # takes a logical message at its first segment, passing a later one met first; a
+    # browse after a cursor reads on from it.
+    store = _store("Q")
+    for flags, offset, body, expires in (
+        (0, 0, b"gone", 1.0),
+        (CMQC.MQMF_LAST_SEGMENT, 2, b"cd", None),
+        (CMQC.MQMF_SEGMENT, 0, b"ab", None),
+        (0, 0, b"plain", None),
+    ):
+        md = MD(
+            Version=2, GroupId=(b"G" * 24 if flags else b"\0" * 24), MsgFlags=flags, Offset=offset
+        )
+        store.put("Q", Message(md.get(), body, 0.0, expires, 0), None, 100)
+    taken = store.browse("Q", None, Select(handle=object(), complete=True), 5.0)
+    assert taken.message is not None and taken.message.body == b"abcd" and taken.position == 3
+    assert [m.body for m in taken.discarded] == [b"gone"]
+    after = store.browse("Q", 3, SELECT_ANY, 5.0).message
+    assert after is not None and after.body == b"plain"
