@@ -3653,3 +3653,34 @@ def test_a_complete_browse_passes_expired_and_later_segments_to_the_first_segmen
     assert [m.body for m in taken.discarded] == [b"gone"]
     after = store.browse("Q", 3, SELECT_ANY, 5.0).message
     assert after is not None and after.body == b"plain"
+
+
+def test_a_recovered_structure_keeps_its_offloaded_messages_offloaded() -> None:
+    # RECOVER CFSTRUCT rebuilds the structure's messages as they were: an offloaded
+    # message, from the backup or from the log since, has its data in the SMDS still
+    # and takes no data elements in the structure.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=100_000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    big = Message(MD(Persistence=1).get(), b"x" * 70_000, 0.0, None, 0)
+    store.put("A", big, None, 100)
+    store.backup_structure("S1", 10.0, 0.0)
+    store.put("A", dataclasses.replace(big), None, 100)
+    store.fail_structure("S1", 20.0)
+    store.recover_structure("S1", purge=False)
+    assert store._queues["A"].offloaded == {1, 2} and store.audit() == []
+
+
+def test_a_unit_of_work_with_work_on_a_failed_structure_is_told_so_before_its_backout() -> None:
+    # MQRC_BACKED_OUT: a unit of work that had work on a CF structure that failed can
+    # only back out; MQCMIT's prepare learns it first, and the backout after; a unit of
+    # work with nothing there is told nothing.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", _msg(persistent=True), "u", 100)
+    store.fail_structure("S1", 1.0)
+    lost = store.prepare("u")
+    assert lost is not None and "S1" in lost
+    assert (store.prepare("other"), store.backed_out("other")) == (None, None)
+    assert store.backed_out("u") == lost
