@@ -3504,7 +3504,7 @@ def test_the_audit_of_a_structures_queues_passes_them_whole_and_names_what_broke
         "queue A: message 1 is held for unit of work 'y', which has no entry for it",
         "queue A: message 1 is held for unit of work 'x', which has no entry for it",
         "queue A: message 99 is offloaded but not stored",
-        "queue A: message 1 is charged 2 elements, and takes 1",
+        "queue A: message 1 is charged 3 elements, and takes 2",
         "CF structure S1: 2 entries and 2 elements in use, but its queues' messages take 2 and 3",
     ]
 
@@ -3517,7 +3517,7 @@ def test_the_audit_charges_an_offloaded_message_no_elements_and_names_four_more_
     store.define_structure("S1", size_kb=100_000, cf_level=5)
     store.create_queue("A", Ordering.PRIORITY, "S1")
     store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
-    store.put("A", _msg(), "u", 100)
+    store.put("A", Message(MD().get(), b"y" * 300, 0.0, None, 0), "u", 100)
     q = store._queues["A"]
     big, small = sorted(q.msgs)
     assert q.offloaded == {big} and store.audit() == []
@@ -3531,9 +3531,9 @@ def test_the_audit_charges_an_offloaded_message_no_elements_and_names_four_more_
         f"queue A: message {small} is held for unit of work 'u', which has no entry for it",
         f"queue A: message {big} is keyed apart from its priority 9 and number 1",
         "queue A: charges 3 messages to its CF structure, and stores 2",
-        f"queue A: message {small} is charged 2 elements, and takes 1",
+        f"queue A: message {small} is charged 3 elements, and takes 2",
         f"queue A: unit of work 'v' has message {small} as its put, which the queue holds for 'u'",
-        "CF structure S1: 2 entries and 2 elements in use, but its queues' messages take 3 and 8",
+        "CF structure S1: 2 entries and 3 elements in use, but its queues' messages take 3 and 9",
         "CF structure S1: its offload rules' first threshold is stale",
     ]
 
