@@ -3684,3 +3684,16 @@ def test_a_unit_of_work_with_work_on_a_failed_structure_is_told_so_before_its_ba
     assert lost is not None and "S1" in lost
     assert (store.prepare("other"), store.backed_out("other")) == (None, None)
     assert store.backed_out("u") == lost
+
+
+def test_an_offloaded_expiring_message_got_leaves_no_smds_entry_nor_expiry_to_scan() -> None:
+    # A message got is gone from the structure, its SMDS data with it, and the expiry
+    # scan no longer finds it worth a scan; a structure the store lacks is named.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=100_000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, 100.0, 0), None, 100)
+    assert _got(store, "A") is not None
+    assert not store.worth_scanning("A", 200.0) and store.audit() == []
+    with pytest.raises(ValueError, match="no CF structure NOPE in this store"):
+        store.fail_structure("NOPE", 1.0)
