@@ -3697,3 +3697,13 @@ def test_an_offloaded_expiring_message_got_leaves_no_smds_entry_nor_expiry_to_sc
     assert not store.worth_scanning("A", 200.0) and store.audit() == []
     with pytest.raises(ValueError, match="no CF structure NOPE in this store"):
         store.fail_structure("NOPE", 1.0)
+
+
+def test_a_queue_on_a_structure_never_defined_is_counted_on_it_without_limits() -> None:
+    # The store alone (a queue manager defines every structure first, as MQSC's CFSTRUCT
+    # must name one): a queue's structure comes into being with the queue, unlimited.
+    store = MemoryStore()
+    store.create_queue("A", Ordering.FIFO, "S9")
+    store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
+    usage = store.structure_usage("S9")
+    assert (usage["entries"], usage["max_entries"]) == (1, 0)  # 0: no limit
