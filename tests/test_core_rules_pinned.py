@@ -3507,3 +3507,203 @@ def test_the_audit_of_a_structures_queues_passes_them_whole_and_names_what_broke
         "queue A: message 1 is charged 2 elements, and takes 1",
         "CF structure S1: 2 entries and 2 elements in use, but its queues' messages take 2 and 3",
     ]
+
+
+def test_the_audit_charges_an_offloaded_message_no_elements_and_names_four_more_breaks() -> None:
+    # An offloaded message's data lies in the SMDS: its entry takes no data elements, a
+    # message kept whole takes its body's. Then a message in two units of work, one keyed
+    # apart from its priority, a charge of a message not stored and stale offload rules.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=100_000, cf_level=5)
+    store.create_queue("A", Ordering.PRIORITY, "S1")
+    store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
+    store.put("A", Message(MD().get(), b"y" * 300, 0.0, None, 0), "u", 100)
+    q = store._queues["A"]
+    big, small = sorted(q.msgs)
+    assert q.offloaded == {big} and store.audit() == []
+    store._uows["v"] = [("A", small, 0)]
+    q.msgs[big].priority = 9
+    q.charged = {98: 5, **q.charged}
+    q.charged[small] += 1
+    store._structures["S1"].calm = (-1, -1)
+    assert store.audit() == [
+        f"queue A: message {small} is in two unit-of-work entries",
+        f"queue A: message {small} is held for unit of work 'u', which has no entry for it",
+        f"queue A: message {big} is keyed apart from its priority 9 and number 1",
+        "queue A: charges 3 messages to its CF structure, and stores 2",
+        f"queue A: message {small} is charged 3 elements, and takes 2",
+        f"queue A: unit of work 'v' has message {small} as its put, which the queue holds for 'u'",
+        "CF structure S1: 2 entries and 3 elements in use, but its queues' messages take 3 and 9",
+        "CF structure S1: its offload rules' first threshold is stale",
+    ]
+
+
+def test_browsing_a_whole_logical_message_reads_each_offloaded_segment_from_the_smds() -> None:
+    # An offloaded message's data lies in the SMDS: a browse reads it there, once a
+    # message, and MQGMO_COMPLETE_MSG once per offloaded segment, the browsing handle's
+    # own lock on a segment not hiding it.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=100_000, cf_level=5)
+    store.create_queue("Q", Ordering.FIFO, "S1")
+    big = b"x" * 70_000  # over 63 KB: always offloaded
+    parts = ((CMQC.MQMF_SEGMENT, 0, big), (CMQC.MQMF_SEGMENT, 70_000, b"cd"))
+    for flags, offset, body in (*parts, (CMQC.MQMF_LAST_SEGMENT, 70_002, big)):
+        desc = MD(Version=2, GroupId=b"G" * 24, MsgFlags=flags, Offset=offset).get()
+        store.put("Q", Message(desc, body, 0.0, None, 0), None, 100)
+    first = store.browse("Q", None, SELECT_ANY, 0.0)
+    store.browse("Q", None, SELECT_ANY, 0.0)
+    assert store.smds_reads == 2 and first.position is not None
+    holder = object()
+    store.lock("Q", first.position, holder)
+    whole = store.browse("Q", None, Select(handle=holder, complete=True), 0.0).message
+    assert whole is not None and whole.body == big + b"cd" + big
+    assert store.smds_reads == 4
+
+
+def test_peer_recovery_counts_every_connection_tag_of_the_failed_lives_it_frees() -> None:
+    # "Peer recovery" frees the connection tags of the failed member's ended lives, each
+    # tag its own use: the count is of uses over every tag, a later life's kept.
+    store = MemoryStore()
+    option = CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG
+    for tag, life in ((b"A", 1), (b"B", 1), (b"C", 2)):
+        assert store.claim_conn_tag(TagUse(tag, "QM1", life, 1, option, "QSG1"), 0)
+    assert store.release_conn_tags("QM1", 2) == 2
+    assert [len(store.conn_tags(tag).uses) for tag in (b"A", b"B", b"C")] == [0, 0, 1]
+
+
+def test_a_structures_image_moves_its_queues_messages_and_failure_to_another_store() -> None:
+    # A rebuild into another facility (qsg.core.router): the other store holds the
+    # structure's queues as they were, in place of its own on it, the lock holders the
+    # same handles; a copy, so the first store's later puts stay its own; a failed
+    # structure's queues are failed there too (MQRC_CF_STRUC_FAILED), until an active
+    # image comes back.
+    source, target = MemoryStore(), MemoryStore()
+    for store in (source, target):
+        store.define_structure("S1", size_kb=1000, cf_level=5)
+        store.define_structure("S2", size_kb=1000, cf_level=5)
+    source.create_queue("A", Ordering.FIFO, "S1")
+    target.create_queue("OLD", Ordering.FIFO, "S1")
+    target.create_queue("KEEP", Ordering.FIFO, "S2")
+    source.put("A", _msg(), None, 100)
+    holder = object()
+    source.lock("A", next(iter(source._queues["A"].msgs)), holder)
+    active = source.export_structure("S1")
+    target.import_structure("S1", source.export_structure("S1"))
+    source.put("A", _msg(), None, 100)
+    assert (source.depth("A"), target.depth("A"), target.depth("KEEP")) == (2, 1, 0)
+    assert list(target._queues["A"].locks.values()) == [holder]
+    with pytest.raises(KeyError, match="OLD"):
+        target.depth("OLD")
+    source.fail_structure("S1", 1.0)
+    target.import_structure("S1", source.export_structure("S1"))
+    with pytest.raises(MQMIError) as failed:
+        target.depth("A")
+    assert (failed.value.reason, failed.value.detail) == (
+        CMQC.MQRC_CF_STRUC_FAILED,
+        "CF structure S1 of queue A has failed: RECOVER CFSTRUCT(S1) (or, for RECOVER(NO), "
+        "the next MQOPEN) brings it back",
+    )
+    target.import_structure("S1", active)
+    assert target.depth("A") == 1 and target._queues.failed == {} and target.audit() == []
+
+
+def test_another_handles_lock_on_a_segment_or_group_member_hides_the_whole_from_a_get() -> None:
+    # MQGMO_COMPLETE_MSG and MQGMO_ALL_MSGS_AVAILABLE take a logical message or group
+    # only when all of it is there; a message another handle locked is not there for
+    # this one, the handle's own lock hides nothing from it.
+    store = _store("S", "G")
+    for queue, flags, seq, offset in (
+        ("S", CMQC.MQMF_SEGMENT, 1, 0),
+        ("S", CMQC.MQMF_LAST_SEGMENT, 1, 2),
+        ("G", CMQC.MQMF_MSG_IN_GROUP, 1, 0),
+        ("G", CMQC.MQMF_LAST_MSG_IN_GROUP, 2, 0),
+    ):
+        md = MD(Version=2, GroupId=b"G" * 24, MsgFlags=flags, MsgSeqNumber=seq, Offset=offset)
+        store.put(queue, Message(md.get(), b"ab", 0.0, None, 0), None, 100)
+    holder, other = object(), object()
+    for queue in ("S", "G"):
+        store.lock(queue, 2, holder)  # the second segment, the group's last message
+    complete, whole_group = (
+        Select(handle=other, complete=True),
+        Select(handle=other, whole_group=True),
+    )
+    assert store.browse("S", None, complete, 0.0).message is None
+    assert store.browse("G", None, whole_group, 0.0).message is None
+    found = store.browse("G", None, Select(handle=holder, whole_group=True), 0.0).message
+    assert found is not None and found.desc["MsgSeqNumber"] == 1
+
+
+def test_a_complete_browse_passes_expired_and_later_segments_to_the_first_segment() -> None:
+    # "Expiry (MQLONG)": a browse discards the expired messages it passes; MQGMO_COMPLETE_MSG
+    # takes a logical message at its first segment, passing a later one met first; a
+    # browse after a cursor reads on from it.
+    store = _store("Q")
+    for flags, offset, body, expires in (
+        (0, 0, b"gone", 1.0),
+        (CMQC.MQMF_LAST_SEGMENT, 2, b"cd", None),
+        (CMQC.MQMF_SEGMENT, 0, b"ab", None),
+        (0, 0, b"plain", None),
+    ):
+        md = MD(
+            Version=2, GroupId=(b"G" * 24 if flags else b"\0" * 24), MsgFlags=flags, Offset=offset
+        )
+        store.put("Q", Message(md.get(), body, 0.0, expires, 0), None, 100)
+    taken = store.browse("Q", None, Select(handle=object(), complete=True), 5.0)
+    assert taken.message is not None and taken.message.body == b"abcd" and taken.position == 3
+    assert [m.body for m in taken.discarded] == [b"gone"]
+    after = store.browse("Q", 3, SELECT_ANY, 5.0).message
+    assert after is not None and after.body == b"plain"
+
+
+def test_a_recovered_structure_keeps_its_offloaded_messages_offloaded() -> None:
+    # RECOVER CFSTRUCT rebuilds the structure's messages as they were: an offloaded
+    # message, from the backup or from the log since, has its data in the SMDS still
+    # and takes no data elements in the structure.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=100_000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    big = Message(MD(Persistence=1).get(), b"x" * 70_000, 0.0, None, 0)
+    store.put("A", big, None, 100)
+    store.backup_structure("S1", 10.0, 0.0)
+    store.put("A", dataclasses.replace(big), None, 100)
+    store.fail_structure("S1", 20.0)
+    store.recover_structure("S1", purge=False)
+    assert store._queues["A"].offloaded == {1, 2} and store.audit() == []
+
+
+def test_a_unit_of_work_with_work_on_a_failed_structure_is_told_so_before_its_backout() -> None:
+    # MQRC_BACKED_OUT: a unit of work that had work on a CF structure that failed can
+    # only back out; MQCMIT's prepare learns it first, and the backout after; a unit of
+    # work with nothing there is told nothing.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", _msg(persistent=True), "u", 100)
+    store.fail_structure("S1", 1.0)
+    lost = store.prepare("u")
+    assert lost is not None and "S1" in lost
+    assert (store.prepare("other"), store.backed_out("other")) == (None, None)
+    assert store.backed_out("u") == lost
+
+
+def test_an_offloaded_expiring_message_got_leaves_no_smds_entry_nor_expiry_to_scan() -> None:
+    # A message got is gone from the structure, its SMDS data with it, and the expiry
+    # scan no longer finds it worth a scan; a structure the store lacks is named.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=100_000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, 100.0, 0), None, 100)
+    assert _got(store, "A") is not None
+    assert not store.worth_scanning("A", 200.0) and store.audit() == []
+    with pytest.raises(ValueError, match="no CF structure NOPE in this store"):
+        store.fail_structure("NOPE", 1.0)
+
+
+def test_a_queue_on_a_structure_never_defined_is_counted_on_it_without_limits() -> None:
+    # The store alone (a queue manager defines every structure first, as MQSC's CFSTRUCT
+    # must name one): a queue's structure comes into being with the queue, unlimited.
+    store = MemoryStore()
+    store.create_queue("A", Ordering.FIFO, "S9")
+    store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
+    usage = store.structure_usage("S9")
+    assert (usage["entries"], usage["max_entries"]) == (1, 0)  # 0: no limit
