@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import greenback
+import trio
 
 from coupling.chstatus import RedisChannelStatus
 from coupling.cleanup import adelete_group, delete_group
@@ -85,8 +86,9 @@ class CFLink(Protocol):
     def lose_facility(self, qsg: str, facility: str) -> None:
         """``facility`` of ``qsg`` failed: its server, if it has one of its own, is killed."""
 
-    def close(self) -> None:
-        """The run ends: the facilities' own servers the link started are stopped."""
+    async def aclose(self) -> None:
+        """The run ends: the links to the facilities' own servers closed, and the
+        servers the link started stopped."""
 
     def cut(self, why: str) -> bool:
         """Fail every call to the facility with ``why`` ('' ends it); False if this link
@@ -126,7 +128,7 @@ class InProcess:
     def lose_facility(self, qsg: str, facility: str) -> None:
         return None  # the router no longer calls its store: it is gone all the same
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
         return None
 
     def cut(self, why: str) -> bool:
@@ -136,18 +138,38 @@ class InProcess:
         return None
 
 
+#: A connection to a facility's own server: blocking, or through trio.
+Transport = TrioTransport | DirectTransport
+
+
 class OnServer:
     """Shared queues on a Redis-protocol server, through one transport: a blocking one
-    under the virtual clock, the trio transport under the wall clock (``actors.world``)."""
+    under the virtual clock, the trio transport under the wall clock (``actors.world``).
+
+    The facilities' own servers are reached the same way: with the trio transport, each
+    through one of its own in ``nursery`` (which its reader and writer tasks live in),
+    given to ``watch`` (a virtual clock's, which stands still while it is busy) first."""
 
     remote = True
 
-    def __init__(self, transport: TrioTransport | DirectTransport) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        nursery: trio.Nursery | None = None,
+        watch: Callable[[TrioTransport], object] | None = None,
+    ) -> None:
         self.transport = transport
         self.bridged = isinstance(transport, TrioTransport)
+        if self.bridged and nursery is None:
+            raise ValueError("the trio transport's facilities need a nursery")
+        self._nursery = nursery
+        self._watch = watch
+        #: A member joining a group other processes run (not a run's start): the
+        #: facilities' servers are the ones the run named, and what they hold is theirs.
+        self._joining = False
         #: Each facility's own server (None: one of the user's, named by
         #: ``QSG_REDIS_URL_<FACILITY>``) and the connection to it.
-        self._facilities: dict[tuple[str, str], tuple[EmbeddedServer | None, DirectTransport]] = {}
+        self._facilities: dict[tuple[str, str], tuple[EmbeddedServer | None, Transport]] = {}
 
     @property
     def url(self) -> str:
@@ -166,6 +188,7 @@ class OnServer:
         # transport they are made through greenback, whose portal the task needs first.
         if self.bridged:
             await greenback.ensure_portal()
+        self._joining = not clear
         for name in qsgs if clear else ():
             await adelete_group(self.transport, name)
 
@@ -182,19 +205,25 @@ class OnServer:
         self, qsg: str, facility: str, admin: MessageStore, on_failure: OnFailure
     ) -> MessageStore:
         """Each facility its own server: the one ``QSG_REDIS_URL_<FACILITY>`` names (the
-        group's keys there emptied first), else a private one started now, empty. Under
-        the wall clock (the trio transport) the facilities share the group's server."""
-        if self.bridged:
-            return admin
+        group's keys there emptied first, unless the member joins a running group),
+        else a private one started now, empty. A member joining a running group (a
+        process of ``qsg chaos --processes``) needs the server named: a private one
+        would be its alone."""
         self._stop((qsg, facility))
-        url = os.environ.get(f"{FACILITY_URL_VARIABLE}_{facility}")
+        variable = f"{FACILITY_URL_VARIABLE}_{facility}"
+        url = os.environ.get(variable)
         server = None
         if url is None:
+            if self._joining:
+                raise ValueError(
+                    f"coupling facility {facility} of QSG {qsg}: a member joining a running "
+                    f"group reaches it at the server {variable} names, and it names none"
+                )
             server = EmbeddedServer()
             server.start()
             url = server.url
-        transport = DirectTransport(url)
-        if server is None:
+        transport = self._connect(url)
+        if server is None and not self._joining:
             delete_group(transport, qsg)
         self._facilities[(qsg, facility)] = (server, transport)
         store = RedisStore(transport, qsg)
@@ -204,6 +233,16 @@ class OnServer:
 
         store.on_failure = failed
         return store
+
+    def _connect(self, url: str) -> Transport:
+        """A connection to a facility's own server, of the link's kind: through trio it
+        connects at its first call (from a task with a greenback portal)."""
+        if self._nursery is None:
+            return DirectTransport(url)
+        transport = TrioTransport(url, self._nursery)
+        if self._watch is not None:
+            self._watch(transport)
+        return transport
 
     def lose_facility(self, qsg: str, facility: str) -> None:
         held = self._facilities.get((qsg, facility))
@@ -218,9 +257,12 @@ class OnServer:
             if held[0] is not None:
                 held[0].stop()
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
         for which in list(self._facilities):
-            self._stop(which)
+            server, transport = self._facilities.pop(which)
+            await transport.aclose()
+            if server is not None:
+                server.stop()
 
     def repository_store(self, qsg: str) -> RepositoryStore:
         return RedisRepositoryStore(self.transport, qsg)

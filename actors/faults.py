@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Protocol
 
+import greenback
 import trio
 
 from actors import clock, expiry
@@ -145,6 +146,11 @@ async def inject(world: FaultTarget, action: str, fault: Fault) -> FaultInjected
     is returned: a ``detail`` says why the world refused it)."""
     target = target_of(fault)
     q_mgr, detail, refused = fault.qmgr, "", False
+    if world.link.bridged and not greenback.has_portal():
+        # A fault on the facilities (a facility's loss moves structures between their
+        # servers) makes the rules layer's synchronous store calls, which the trio
+        # transport answers through greenback.
+        await greenback.ensure_portal()
     try:
         if fault.channel:
             q_mgr = channel_owner(world, fault)

@@ -253,8 +253,7 @@ async def open_world(
                 url = server.url
             else:
                 url_options(url)  # a URL naming no server: a plain ValueError, here
-            link = OnServer(await _transport(url, stack))
-            stack.callback(link.close)  # the facilities' own servers, after the world
+            link = await _link(url, stack)
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
@@ -293,6 +292,24 @@ async def open_world(
                     "the world's stores disagree with what they hold at its end:\n"
                     + "\n".join(wrong)
                 )
+
+
+async def _link(url: str, stack: AsyncExitStack) -> OnServer:
+    """The world's link to the facility at ``url`` (``_transport``), open until ``stack``
+    closes, the facilities' own servers it starts stopped after the world. Through the
+    trio transport the facilities' own transports live in a nursery of the link's, each
+    watched by the virtual clock as the group's is."""
+    transport = await _transport(url, stack)
+    if not isinstance(transport, TrioTransport):
+        link = OnServer(transport)
+    else:
+        nursery = await stack.enter_async_context(trio.open_nursery())
+        stack.callback(nursery.cancel_scope.cancel)  # its transports' tasks, at the end
+        clock = current_virtual_clock()
+        watch = partial(_watch_clock, clock, stack) if clock is not None else None
+        link = OnServer(transport, nursery, watch)
+    stack.push_async_callback(link.aclose)
+    return link
 
 
 async def _transport(url: str, stack: AsyncExitStack) -> TrioTransport | DirectTransport:

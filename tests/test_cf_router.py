@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+import trio
 
 import qsg
 from actors.clock import VirtualClock
-from actors.events import CFRecovered
+from actors.config import Fault
+from actors.events import CFRecovered, FaultInjected
+from actors.faults import inject
 from actors.topology import Topology
 from actors.world import World
 from coupling.errors import CFConnectionError
@@ -244,3 +247,33 @@ async def test_a_facility_named_by_its_url_variable_is_that_server_emptied_first
         await _put_both(world, "DUP.ONE")
         assert cf02.depth("DUP.ONE") == 2
     leftover.close()
+
+
+async def test_under_the_wall_clock_each_facility_is_a_server_of_its_own_too(
+    cf_url: str,
+) -> None:
+    """Under the wall clock (``--wall-clock``; the trio transport) each facility is its
+    own server as under the virtual clock, through the same router: losing CF01 kills
+    its server and plays as it does in process."""
+    async with qsg.start(_world_topology(), faults=True, redis_url=cf_url) as world:
+        assert world.link.bridged
+        router = world.routers["QSG1"]
+        cf01, cf02 = router.store_of("CF01"), router.store_of("CF02")
+        assert isinstance(cf01, RedisStore) and isinstance(cf02, RedisStore)
+        assert len({cf01.transport.url, cf02.transport.url, cf_url}) == 3
+    assert await _facility_loss({"redis_url": cf_url}) == await _facility_loss({"in_process": True})
+
+
+async def test_a_scenario_s_facility_fault_under_the_wall_clock_moves_the_structures(
+    cf_url: str,
+) -> None:
+    """A ``[[fault]]`` runs in a task of its own: under the wall clock the router's
+    store calls it makes go through the trio transport, which needs the task's greenback
+    portal (the fault ended the run with greenback's RuntimeError before)."""
+    fault = Fault(0.0, "facility_fail", qmgr="QM1", facility="CF01")
+    async with qsg.start(_world_topology(), faults=True, redis_url=cf_url) as world:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(inject, world, "facility_fail", fault)
+        (event,) = world.events.of(FaultInjected)
+        assert not event.refused
+        assert event.detail == "APP1 rebuilt in CF02; DUP1 kept in CF02"
