@@ -365,7 +365,9 @@ async def _build(world: World, only: str | None = None) -> None:
             else admin
             for f in facilities
         }
-        router = world.routers[name] = Router(Placement(facilities), stores, admin)
+        router = world.routers[name] = Router(
+            Placement(facilities), stores, admin, joining=only is not None
+        )
         world.placements[name] = router.placement
         # With one facility the router stands aside: the group's calls go to its store.
         store: MessageStore = router if len(facilities) > 1 else admin

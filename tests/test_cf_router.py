@@ -11,6 +11,7 @@ its structures the same way in process and on servers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import trio
@@ -249,6 +250,11 @@ async def test_a_facility_named_by_its_url_variable_is_that_server_emptied_first
     leftover.close()
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "Under the wall clock (a scenario's `clock = \"wall\"`) each facility's server is reached "
+    "through a trio transport of its own, by the same router.",
+)
 async def test_under_the_wall_clock_each_facility_is_a_server_of_its_own_too(
     cf_url: str,
 ) -> None:
@@ -277,3 +283,138 @@ async def test_a_scenario_s_facility_fault_under_the_wall_clock_moves_the_struct
         (event,) = world.events.of(FaultInjected)
         assert not event.refused
         assert event.detail == "APP1 rebuilt in CF02; DUP1 kept in CF02"
+
+
+FACILITIES_ACROSS_PROCESSES = """
+[run]
+duration = 12
+seed = 1
+clock = "wall"
+
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+facilities = ["CF01", "CF02"]
+mqsc = "DEFINE QLOCAL(APP.WORK) QSGDISP(SHARED) CFSTRUCT(DUP1) DEFPSIST(YES) MAXDEPTH(100000)"
+
+[qsg.QSG1.structures.DUP1]
+recover = true
+duplex = true
+
+[[workload]]
+name = "orders"
+type = "putter"
+qmgr = "QM1"
+queue = "APP.WORK"
+rate = 10
+syncpoint = 2
+
+[[workload]]
+name = "workers"
+type = "getter"
+qmgr = "QM2"
+queue = "APP.WORK"
+syncpoint = 2
+"""
+
+
+@pytest.mark.slow
+@keeps(
+    "docs/coupling-facility.md",
+    "`qsg chaos --processes` starts each facility's server beside the group's (or takes the "
+    "one `QSG_REDIS_URL_CF02` names) and gives every member process its URL; a member that "
+    "starts again joins the running group and empties nothing.",
+)
+def test_across_processes_every_member_reaches_each_facility_s_own_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``qsg chaos --processes``: the coordinator starts each facility's own server
+    beside the group's, and every member process (a SIGKILLed one's next life included,
+    which joins without emptying it) reaches each one: the duplexed structure is in
+    both facilities' servers, and the checkers find nothing lost."""
+    from qsg.chaos import processes
+    from qsg.scenario import load_scenario
+
+    held: dict[str, bool] = {}  # each server the run started: did it hold QSG1's queues
+
+    class Probed(EmbeddedServer):
+        def stop(self) -> None:
+            if self.running:  # stopped once by the run, again at exit
+                probe = BlockingTransport(self.url)
+                held[self.url] = probe.command("EXISTS", "qsg:{QSG1}:queues") == 1
+                probe.close()
+            super().stop()
+
+    monkeypatch.setattr(processes, "EmbeddedServer", Probed)
+    monkeypatch.delenv("QSG_REDIS_URL", raising=False)
+    path = tmp_path / "facilities.toml"
+    path.write_text(FACILITIES_ACROSS_PROCESSES)
+    kills = [processes.Kill(3.0, "QM2", 2.0)]
+    run = processes.run_processes(path, load_scenario(path), 1, kills, directory=tmp_path)
+    verdicts = processes.judge(run)
+    assert all(v.ok for v in verdicts), [(v.name, v.involved[:3]) for v in verdicts]
+    # Stopped in the order started: the group's (its queues are in no structure of
+    # it), then CF01's and CF02's, each with DUP1's instance.
+    assert list(held.values()) == [False, True, True], held
+
+
+def test_across_processes_a_facility_named_by_its_url_variable_is_that_server(
+    tmp_path: Path, tcp_server: EmbeddedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``QSG_REDIS_URL_CF02`` set, every member process is given that server for
+    CF02 (by its environment, as the group's URL is) and a private one for CF01."""
+    from qsg.chaos import processes
+    from qsg.scenario import load_scenario
+
+    given: list[dict[str, str]] = []
+
+    class StartedError(Exception):
+        pass
+
+    real = processes.subprocess.Popen
+
+    def popen(command: list[str], **options: object) -> object:
+        if "member" not in command:  # CF01's private server starting
+            return real(command, **options)  # type: ignore[call-overload]
+        env = options["env"]
+        assert isinstance(env, dict)
+        given.append(env)
+        raise StartedError
+
+    monkeypatch.setattr(processes.subprocess, "Popen", popen)
+    monkeypatch.setenv("QSG_REDIS_URL_CF02", tcp_server.url)
+    monkeypatch.delenv("QSG_REDIS_URL_CF01", raising=False)
+    path = tmp_path / "facilities.toml"
+    path.write_text(FACILITIES_ACROSS_PROCESSES)
+    with pytest.raises(StartedError):
+        processes.run_processes(path, load_scenario(path), 1, [], directory=tmp_path)
+    (env,) = given
+    assert env["QSG_REDIS_URL_CF02"] == tcp_server.url
+    assert env["QSG_REDIS_URL_CF01"] not in (tcp_server.url, env["QSG_REDIS_URL"])
+
+
+@pytest.mark.parametrize("joining", [False, True])
+def test_a_member_joining_a_running_group_copies_no_duplexed_instance_over_another(
+    joining: bool,
+) -> None:
+    """A process that joins a running group (a member's next life) finds both instances
+    of a duplexed structure kept alike by the other members: allocating it must not
+    copy the first over the second, erasing what they wrote there meanwhile. A run's
+    start (not joining) copies the first, as a facility that comes back is copied."""
+    from qsg.core.facilities import Placement
+    from qsg.core.memstore import MemoryStore
+    from qsg.core.router import Router
+
+    cf01, cf02 = MemoryStore(), MemoryStore()
+    for store in (cf01, cf02):
+        store.define_structure("DUP1", size_kb=1024, cf_level=5)
+        store.create_queue("DUP.ONE", Ordering.PRIORITY, "DUP1")
+    cf02.put("DUP.ONE", _message(b"written-by-a-peer"), None, 100)
+    router = Router(
+        Placement(("CF01", "CF02")),
+        {"CF01": cf01, "CF02": cf02},
+        MemoryStore(),
+        lambda name: CFStructure(name, duplex=True),
+        joining=joining,
+    )
+    router.define_structure("DUP1", size_kb=1024, cf_level=5)
+    assert cf02.depth("DUP.ONE") == (1 if joining else 0)

@@ -1,7 +1,9 @@
 """Multi-process chaos: every queue manager an OS process, a kill a real SIGKILL.
 
 The coordinator (``run_processes``) starts the coupling facility's server (or uses
-``QSG_REDIS_URL``), then one process per queue manager of the scenario
+``QSG_REDIS_URL``) and, for a group that names several facilities, each facility's own
+server (or uses ``QSG_REDIS_URL_<FACILITY>``), which every member process reaches by its
+environment; then one process per queue manager of the scenario
 (``python -m qsg.chaos.processes member LAYOUT``). Each process runs just its queue
 manager (``open_world(only=...)``), joins the shared coupling facility, listens for
 channels on a loopback port the coordinator chose (senders' CONNAMEs point there), and
@@ -48,6 +50,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import msgpack
 import trio
 
+from actors.cflink import FACILITY_URL_VARIABLE
 from actors.events import (
     EventLog,
     FaultInjected,
@@ -348,16 +351,33 @@ def run_processes(
     ``rest_ports``: each member's REST port, served by ``member_module``'s members."""
     directory = directory or Path(tempfile.mkdtemp(prefix="qsg-processes-"))
     url, server = redis_url or configured_url(), None
+    started: list[EmbeddedServer] = []
     if url is None:
         server = EmbeddedServer()
         server.start()
+        started.append(server)
         url = server.url
     try:
+        facilities = {}
+        for facility in own_facilities(scenario):
+            named = os.environ.get(f"{FACILITY_URL_VARIABLE}_{facility}")
+            if named is None:
+                started.append(EmbeddedServer())
+                started[-1].start()
+                named = started[-1].url
+            facilities[facility] = named
         rest = (rest_ports or {}, member_module)
-        return _coordinate(path, scenario, seed, kills, url, directory, rest)
+        return _coordinate(path, scenario, seed, kills, url, directory, rest, facilities)
     finally:
-        if server is not None:
-            server.stop()
+        for each in started:
+            each.stop()
+
+
+def own_facilities(scenario: Scenario) -> list[str]:
+    """The coupling facilities that are servers of their own: those of each QSG that
+    names several (``actors.cflink``), each name once (groups share a facility's server,
+    each under its own keys)."""
+    return sorted({f for q in scenario.qsgs if len(q.facilities) > 1 for f in q.facilities})
 
 
 def _coordinate(
@@ -368,10 +388,19 @@ def _coordinate(
     url: str,
     directory: Path,
     rest: tuple[dict[str, int], str] = ({}, MEMBER_MODULE),
+    facilities: dict[str, str] | None = None,
 ) -> ProcessRun:
+    """The run itself; ``facilities``: the URL of each facility's own server, which
+    every member reaches (``QSG_REDIS_URL_<FACILITY>`` in its environment)."""
     transport = BlockingTransport(url)
     for group in scenario.qsgs:  # a run starts with an empty coupling facility
         delete_group(transport, group.name)
+    servers = {f"{FACILITY_URL_VARIABLE}_{f}": u for f, u in (facilities or {}).items()}
+    for facility_url in servers.values():  # and its facilities' servers empty too
+        each = BlockingTransport(facility_url)
+        for group in scenario.qsgs:
+            delete_group(each, group.name)
+        each.close()
     ports = {c.to_qmgr: free_port() for c in scenario.channels}
     groups = {qsg: free_port() for qsg in named_groups(scenario)}
     epoch = time.time() + STARTUP
@@ -402,7 +431,8 @@ def _coordinate(
             groups=groups,
         )
         given = dataclasses.asdict(layout)
-        secret = {URL_VARIABLE: given.pop("redis_url")}  # not on the command line: ps shows it
+        # The URLs, not on the command line: ps shows it.
+        secret = {URL_VARIABLE: given.pop("redis_url"), **servers}
         command = [sys.executable, "-m", module, "member", json.dumps(given)]
         stderr = open(directory / f"{q_mgr}.{life}.stderr", "wb")  # noqa: SIM115
         process = subprocess.Popen(command, stderr=stderr, env={**os.environ, **secret})

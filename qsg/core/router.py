@@ -60,8 +60,15 @@ class Router:
         stores: Mapping[str, MessageStore],
         admin: MessageStore,
         definition: Callable[[str], CFStructure | None] = lambda name: None,
+        *,
+        joining: bool = False,
     ) -> None:
         self.placement = placement
+        #: A member joining a group other processes run: a duplexed structure's two
+        #: instances are alike already (both were empty at the run's start, and every
+        #: member has written both since), so allocating it copies nothing; a copy
+        #: would overwrite the other members' writes made meanwhile.
+        self.joining = joining
         self._stores = dict(stores)
         self.admin = admin
         #: The structure's definition (its preference list and DUPLEX), by name.
@@ -136,7 +143,7 @@ class Router:
             store.define_structure(name, size_kb=size_kb, cf_level=cf_level, offload=offload)
         had = self.placement.secondary.get(name)
         self.placement.allocate(self.definition(name) or CFStructure(name))
-        if self.placement.secondary.get(name) not in (None, had):
+        if self.placement.secondary.get(name) not in (None, had) and not self.joining:
             self._to_copy([name])
 
     @property
