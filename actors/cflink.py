@@ -36,6 +36,12 @@ from qsg.core.store import MessageStore
 #: default each gets a private one).
 FACILITY_URL_VARIABLE = "QSG_REDIS_URL"
 
+#: Why ``cf_fail`` of a facility is refused where it has no server of the run's.
+_NO_SERVER = (
+    "failing a coupling facility's server needs the embedded servers the run starts "
+    "itself (not in process, not QSG_REDIS_URL_<FACILITY>)"
+)
+
 #: Told of each failure of the facility a store call meets: QSG, reason code, why, and
 #: whether the facility lost its structures.
 OnFailure = Callable[[str, int, str, bool], None]
@@ -86,6 +92,14 @@ class CFLink(Protocol):
     def lose_facility(self, qsg: str, facility: str) -> None:
         """``facility`` of ``qsg`` failed: its server, if it has one of its own, is killed."""
 
+    def crash_facility(self, qsg: str, facility: str) -> None:
+        """``cf_fail`` of ``facility``: its own server is killed (SIGKILL). Refused (a
+        ValueError) for a facility with no server the run started."""
+
+    def restart_facility(self, qsg: str, facility: str) -> tuple[str, bool]:
+        """``cf_restart`` of ``facility``: its server starts again; its URL, and whether
+        it read back its append-only file (``cf_persistent``)."""
+
     async def aclose(self) -> None:
         """The run ends: the links to the facilities' own servers closed, and the
         servers the link started stopped."""
@@ -128,6 +142,12 @@ class InProcess:
     def lose_facility(self, qsg: str, facility: str) -> None:
         return None  # the router no longer calls its store: it is gone all the same
 
+    def crash_facility(self, qsg: str, facility: str) -> None:
+        raise ValueError(_NO_SERVER)
+
+    def restart_facility(self, qsg: str, facility: str) -> tuple[str, bool]:
+        raise ValueError(_NO_SERVER)
+
     async def aclose(self) -> None:
         return None
 
@@ -157,8 +177,12 @@ class OnServer:
         transport: Transport,
         nursery: trio.Nursery | None = None,
         watch: Callable[[TrioTransport], object] | None = None,
+        *,
+        persistent: bool = False,
     ) -> None:
         self.transport = transport
+        #: The facilities' own servers keep an append-only file (``cf_persistent``).
+        self.persistent = persistent
         self.bridged = isinstance(transport, TrioTransport)
         if self.bridged and nursery is None:
             raise ValueError("the trio transport's facilities need a nursery")
@@ -219,7 +243,7 @@ class OnServer:
                     f"coupling facility {facility} of QSG {qsg}: a member joining a running "
                     f"group reaches it at the server {variable} names, and it names none"
                 )
-            server = EmbeddedServer()
+            server = EmbeddedServer(persistent=self.persistent)
             server.start()
             url = server.url
         transport = self._connect(url)
@@ -249,6 +273,26 @@ class OnServer:
         if held is not None and held[0] is not None:
             held[1].close()
             held[0].kill()  # the facility's server dies: SIGKILL, nothing saved
+
+    def crash_facility(self, qsg: str, facility: str) -> None:
+        server, transport = self._own(qsg, facility)
+        if not server.running:
+            raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
+        transport.close()
+        server.kill()
+
+    def restart_facility(self, qsg: str, facility: str) -> tuple[str, bool]:
+        server, _ = self._own(qsg, facility)
+        if server.running:
+            raise ValueError(f"coupling facility {facility} of QSG {qsg} has not failed")
+        server.restart()
+        return server.url, server.persistent
+
+    def _own(self, qsg: str, facility: str) -> tuple[EmbeddedServer, Transport]:
+        server, transport = self._facilities.get((qsg, facility), (None, None))
+        if server is None or transport is None:
+            raise ValueError(_NO_SERVER)
+        return server, transport
 
     def _stop(self, which: tuple[str, str]) -> None:
         held = self._facilities.pop(which, None)

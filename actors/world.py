@@ -253,7 +253,7 @@ async def open_world(
                 url = server.url
             else:
                 url_options(url)  # a URL naming no server: a plain ValueError, here
-            link = await _link(url, stack)
+            link = await _link(url, stack, persistent=cf_persistent)
         if events is None:
             events = EventLog(keep=keep_events)
         stack.callback(events.close)
@@ -294,20 +294,20 @@ async def open_world(
                 )
 
 
-async def _link(url: str, stack: AsyncExitStack) -> OnServer:
+async def _link(url: str, stack: AsyncExitStack, *, persistent: bool = False) -> OnServer:
     """The world's link to the facility at ``url`` (``_transport``), open until ``stack``
     closes, the facilities' own servers it starts stopped after the world. Through the
     trio transport the facilities' own transports live in a nursery of the link's, each
     watched by the virtual clock as the group's is."""
     transport = await _transport(url, stack)
     if not isinstance(transport, TrioTransport):
-        link = OnServer(transport)
+        link = OnServer(transport, persistent=persistent)
     else:
         nursery = await stack.enter_async_context(trio.open_nursery())
         stack.callback(nursery.cancel_scope.cancel)  # its transports' tasks, at the end
         clock = current_virtual_clock()
         watch = partial(_watch_clock, clock, stack) if clock is not None else None
-        link = OnServer(transport, nursery, watch)
+        link = OnServer(transport, nursery, watch, persistent=persistent)
     stack.push_async_callback(link.aclose)
     return link
 

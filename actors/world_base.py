@@ -106,6 +106,8 @@ class WorldBase:
         self._conlos_ended: set[str] = set()
         #: The facilities each member has lost connectivity to (and tolerates).
         self._cut_facilities: dict[str, set[str]] = {}
+        #: (QSG, facility) whose own server ``cf_fail`` killed: back at its restart.
+        self._crashed: set[tuple[str, str]] = set()
 
     # ---- for the actors ---------------------------------------------------------------
     def rules_event(self, event: Event) -> None:

@@ -9,6 +9,7 @@ the run, or found empty); and each member's view of a lease and of its fence.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Set
 from functools import partial
 
 import trio
@@ -99,10 +100,19 @@ class CFRecovery(WorldBase):
         return True
 
     def _recover_facility(
-        self, name: str, group: QueueSharingGroup, store: RedisStore, kept_state: bool
+        self,
+        name: str,
+        group: QueueSharingGroup,
+        store: RedisStore,
+        kept_state: bool,
+        only: Set[str] | None = None,
+        leases: bool = True,
     ) -> None:
         """Redefine the group's structures and queues (their definitions are the
-        group's, not the facility's), then RECOVER CFSTRUCT them all."""
+        group's, not the facility's), then RECOVER CFSTRUCT them all: with ``only``, the
+        queues of those structures alone (the server is one of several). ``leases``:
+        the server holds the group's leases, whose fencing tokens must keep rising (a
+        facility's own server holds none)."""
         repo = group.shared
         for structure in repo.structures.values():
             store.define_structure(
@@ -114,7 +124,9 @@ class CFRecovery(WorldBase):
         queues = [
             q
             for q in repo.queues.values()
-            if isinstance(q, QueueDefinition) and q.q_type == CMQC.MQQT_LOCAL
+            if isinstance(q, QueueDefinition)
+            and q.q_type == CMQC.MQQT_LOCAL
+            and (only is None or q.cf_struct in only)
         ]
         for queue in queues:
             store.create_queue(queue.name, queue.ordering, queue.cf_struct or None)
@@ -127,7 +139,7 @@ class CFRecovery(WorldBase):
         floors = {
             key: token
             for key, token in self.tokens.items()
-            if key.startswith(keys.group_prefix(name))
+            if key.startswith(keys.group_prefix(name)) and leases
         }
         if bugs.LOSE_ON_CF_RECOVERY in bugs.ACTIVE:  # the known bug a checker must catch
             units, lost = store.recover_failure(group.members, dict.fromkeys(keep, False), floors)

@@ -20,6 +20,8 @@ import trio
 
 from actors.events import CFRecovered
 from actors.world_cf import CFRecovery
+from coupling.store import RedisStore
+from coupling.transport import BlockingTransport
 from qsg.core import bugs, cfstate, conlos
 from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement
 from qsg.core.queue import QueueDefinition
@@ -116,6 +118,8 @@ class Connectivity(CFRecovery):
             raise ValueError(f"QSG {qsg} has no coupling facility {facility}")
         if facility not in placement.alive:
             raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
+        if (qsg, facility) in self._crashed:
+            raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
         done = self.routers[qsg].lose(facility, trio.current_time())
         if len(placement.facilities) > 1:
             self.link.lose_facility(qsg, facility)  # its server dies (after the log)
@@ -123,14 +127,69 @@ class Connectivity(CFRecovery):
         self.signals.notify_all()
         return _told([m for m, _ in done]) or "no structure in it"
 
+    async def facility_crash(self, facility: str, q_mgr: str = "") -> str:
+        """``cf_fail`` of one facility of several: its own server is killed (SIGKILL)
+        and nothing rebuilds its structures elsewhere (``Router.crash``): a duplexed
+        one carries on in its other instance, any other fails there (2373) until
+        ``facility_back``. The group's own server stays up."""
+        qsg, _ = self._group(q_mgr)
+        placement = self.placement(qsg)
+        if facility not in placement.facilities:
+            raise ValueError(f"QSG {qsg} has no coupling facility {facility}")
+        if len(placement.facilities) < 2:
+            raise ValueError(
+                f"QSG {qsg} has one coupling facility, on the group's server: "
+                "cf_fail names no facility then"
+            )
+        if facility not in placement.alive:
+            raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
+        self.link.crash_facility(qsg, facility)
+        moves = self.routers[qsg].crash(facility)
+        self._crashed.add((qsg, facility))
+        self._cf_failed_by_fault = True
+        self.signals.notify_all()
+        await trio.lowlevel.checkpoint()
+        return _told(moves) or "no structure in it"
+
+    async def facility_back(self, facility: str, q_mgr: str = "") -> str:
+        """``cf_restart`` of a facility ``facility_crash`` failed: its server starts
+        again and, before any member uses it, the structures that failed there are
+        recovered from what the server kept (``_recover_facility``: persistent messages
+        of RECOVER(YES) structures, with ``cf_persistent``); duplexing is established
+        again with it."""
+        qsg, group = self._group(q_mgr)
+        if (qsg, facility) not in self._crashed:
+            raise ValueError(f"coupling facility {facility} of QSG {qsg} has not failed")
+        placement = self.placement(qsg)
+        url, kept = self.link.restart_facility(qsg, facility)
+        self._crashed.discard((qsg, facility))
+        there = {s for s, f in placement.primary.items() if f == facility}
+        # Blocking on purpose: no member runs between the restart and the recovery.
+        transport = BlockingTransport(url)
+        try:
+            store = RedisStore(transport, qsg)
+            self._recover_facility(qsg, group, store, kept, only=there, leases=False)
+        finally:
+            transport.close()
+        back = self.routers[qsg].restore(facility)
+        if not self._crashed and (self.server is None or self.server.running):
+            self._cf_failed_by_fault = False
+            self.watch.ended()
+        await self._recover_left_undone()
+        self.signals.notify_all()
+        return f"{facility} holds {', '.join(sorted(there | set(back))) or 'nothing'} again"
+
     async def facility_restore(self, facility: str, q_mgr: str = "") -> str:
         """``facility`` of ``qsg`` is back: duplexing established again with it, and a
         structure that had no facility left is reallocated in it and recovered (its
-        persistent messages from the log, for RECOVER(YES); empty otherwise)."""
+        persistent messages from the log, for RECOVER(YES); empty otherwise). A
+        facility ``cf_fail`` failed comes back as ``cf_restart`` brings it."""
         qsg, group = self._group(q_mgr)
         placement = self.placement(qsg)
         if facility not in placement.facilities:
             raise ValueError(f"QSG {qsg} has no coupling facility {facility}")
+        if (qsg, facility) in self._crashed:
+            return await self.facility_back(facility, q_mgr)
         router = self.routers[qsg]
         # The facility comes back empty: a new store (the same one while the group's
         # facilities share one).

@@ -131,24 +131,32 @@ class FaultInjection(Connectivity):
         for group in self.qsgs.values():
             group.repository.unavailable = ""
 
-    async def cf_fail(self) -> None:
+    async def cf_fail(self, facility: str = "", q_mgr: str = "") -> str:
         """The coupling facility fails: its server process is killed (SIGKILL). Every
         call on shared queues fails with MQRC_CF_STRUC_FAILED, and a unit of work in
-        flight can no longer commit (MQRC_BACKED_OUT), until ``cf_restart``."""
+        flight can no longer commit (MQRC_BACKED_OUT), until ``cf_restart``. With a
+        ``facility`` of a group that names several (``q_mgr``: a member, to say which
+        group), that facility's own server alone (``facility_crash``)."""
+        if facility:
+            return await self.facility_crash(facility, q_mgr)
         server = self._own_server()
         if not server.running:
             raise ValueError("the coupling facility has already failed")
         server.kill()
         self._cf_failed_by_fault = True
         await self.cf_died()
+        return ""
 
-    async def cf_restart(self) -> None:
+    async def cf_restart(self, facility: str = "", q_mgr: str = "") -> str:
         """The failed coupling facility's server starts again, and the facility is
         recovered (RECOVER CFSTRUCT) before any member uses it: units of work in flight
         at the failure backed out, locks released, and each shared queue keeps its
         persistent messages if its structure is RECOVER(YES) and the server kept its
         state (``persistent``: an append-only file), nothing otherwise. Nonpersistent
-        messages are always lost. One ``CFRecovered`` event per structure says what."""
+        messages are always lost. One ``CFRecovered`` event per structure says what.
+        With a ``facility``, that facility's own server (``facility_back``)."""
+        if facility:
+            return await self.facility_back(facility, q_mgr)
         server = self._own_server()
         if server.running:
             raise ValueError("the coupling facility has not failed")
@@ -157,13 +165,16 @@ class FaultInjection(Connectivity):
         transport = BlockingTransport(server.url)
         try:
             for name, group in self.qsgs.items():
-                self._recover_facility(name, group, RedisStore(transport, name), server.persistent)
+                store = RedisStore(transport, name)
+                self._recover_facility(name, group, store, server.persistent, self._parked(name))
         finally:
             transport.close()
-        self._cf_failed_by_fault = False
-        self.watch.ended()
+        self._cf_failed_by_fault = bool(self._crashed)
+        if not self._crashed:
+            self.watch.ended()
         await self._recover_left_undone()
         self.signals.notify_all()
+        return ""
 
     async def structure_fail(self, structure: str) -> str:
         """One CF structure fails (RESET CFSTRUCT ACTION(FAIL)): its nonpersistent
@@ -251,6 +262,14 @@ class FaultInjection(Connectivity):
             if structure in group.shared.structures:
                 return name, group
         raise ValueError(f"no CF structure {structure} in the run's QSGs")
+
+    def _parked(self, qsg: str) -> set[str] | None:
+        """The structures on ``qsg``'s own server (None: every one, with one facility):
+        with several facilities, those that have none left."""
+        placement = self.placements[qsg]
+        if len(placement.facilities) < 2:
+            return None
+        return {s for s in placement.preference if not placement.primary.get(s)}
 
     def _own_server(self) -> EmbeddedServer:
         if self.server is None:

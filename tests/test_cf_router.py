@@ -418,3 +418,124 @@ def test_a_member_joining_a_running_group_copies_no_duplexed_instance_over_anoth
     )
     router.define_structure("DUP1", size_kb=1024, cf_level=5)
     assert cf02.depth("DUP.ONE") == (1 if joining else 0)
+
+
+def _three_structures() -> Topology:
+    topology = _world_topology()
+    topology.structures["QSG1"].append(CFStructure("APP2", recover=True, preference=("CF02",)))
+    topology.mqsc(
+        "QM1", "DEFINE QLOCAL(APP.TWO) QSGDISP(SHARED) CFSTRUCT(APP2)", source="app2.mqsc"
+    )
+    return topology
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "`cf_fail` and `cf_restart` name a `facility` in a group with several.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "`cf_fail` then kills that facility's own server (SIGKILL) and nothing rebuilds its "
+    "structures elsewhere: a duplexed structure carries on in its other instance, and any "
+    "other structure there has failed (MQRC_CF_STRUC_FAILED, 2373) while the other "
+    "facility's structures go on.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "`cf_restart` starts the server again and, before any member uses it, recovers the "
+    "structures that failed there from what the server kept: their persistent messages on "
+    "RECOVER(YES) structures with `cf_persistent = true`, nothing otherwise.",
+)
+@keeps("docs/coupling-facility.md", "A facility's `cf_fail` leaves those up;")
+@keeps(
+    "docs/scenarios.md",
+    "With a `facility` (a group that names several), that facility's own server fails and "
+    "restarts, and the other facility's structures go on",
+)
+async def test_cf_fail_of_one_facility_kills_its_server_alone_and_cf_restart_recovers_it(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """A coupling facility's failure, one facility of several ("Coupling Facility
+    failure"): its structures' calls get MQRC_CF_STRUC_FAILED (2373) while the other
+    facility's structures go on, a duplexed structure carries on in its other instance
+    with nothing lost, and the group's server (tags, leases, repository) stays up. Its
+    restart recovers its structures from the server's file: persistent messages back,
+    nonpersistent ones lost."""
+    async with qsg.start(
+        _three_structures(), faults=True, redis_url=cf_url, cf_persistent=True
+    ) as world:
+        for queue in ("APP.ONE", "APP.TWO", "DUP.ONE"):
+            await _put_both(world, queue)
+        router = world.routers["QSG1"]
+        cf01 = router.store_of("CF01")
+        assert isinstance(cf01, RedisStore)
+        await world.cf_fail("CF01")
+        probe = BlockingTransport(cf01.transport.url)
+        with pytest.raises(CFConnectionError):
+            probe.command("PING")
+        probe.close()
+        qm2 = await world.connect("QM2")
+        queue = await qm2.open("APP.ONE", CMQC.MQOO_INPUT_SHARED)
+        with pytest.raises(MQMIError) as failed:
+            await queue.get(None, MD(), qsg.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+        assert failed.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        assert world.qmgrs["QM2"].rules.depth("APP.TWO") == 2  # CF02's structure goes on
+        assert world.qmgrs["QM2"].rules.depth("DUP.ONE") == 2  # kept in CF02
+        assert router.admin.conn_tags(b"TAG").uses == ()  # the group's server answers
+        await world.cf_restart("CF01")
+        assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 1  # the persistent one
+        recovered = [(e.structure, e.recovered, e.lost) for e in world.events.of(CFRecovered)]
+        assert ("APP1", True, 1) in recovered
+        await _put_both(world, "DUP.ONE")  # duplexed into CF01 again
+        assert cf01.depth("DUP.ONE") == 4
+
+
+@keeps("docs/coupling-facility.md", "A chaos run's heal restarts it the same way.")
+async def test_a_cf_fail_fault_names_a_facility_and_the_heal_brings_it_back(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """``[[fault]] action = "cf_fail"`` with a ``facility``: that facility's server
+    fails (the fault's detail says what became of its structures), and a chaos run's
+    heal restarts and recovers it as ``cf_restart`` would."""
+    fault = Fault(0.0, "cf_fail", facility="CF02")
+    async with qsg.start(
+        _three_structures(), faults=True, redis_url=cf_url, cf_persistent=True
+    ) as world:
+        await _put_both(world, "APP.TWO")
+        failed = await inject(world, "cf_fail", fault)
+        assert (failed.refused, failed.detail) == (False, "APP2 failed in CF02; DUP1 kept in CF01")
+        assert await world.restore_connectivity() == ["QSG1 CF02"]
+        assert world.qmgrs["QM2"].rules.depth("APP.TWO") == 1
+
+
+async def test_cf_fail_of_a_facility_in_process_is_refused(virtual_clock: VirtualClock) -> None:
+    """In process a facility is no server to kill: the fault is refused, saying so."""
+    fault = Fault(0.0, "cf_fail", facility="CF02")
+    async with qsg.start(_three_structures(), faults=True, in_process=True) as world:
+        event = await inject(world, "cf_fail", fault)
+        assert event.refused and "embedded servers the run starts" in event.detail
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "`cf_fail` naming no facility kills that server alone, and the facilities' structures "
+    "go on while the connection tags fail (2373) until `cf_restart`",
+)
+async def test_cf_fail_of_the_group_s_own_server_leaves_the_facilities_structures_going(
+    virtual_clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With several facilities the group's own server holds no structure: what z/OS
+    keeps in the administration structure (connection tags), XCF (leases) and Db2 (the
+    repository). ``cf_fail`` naming no facility kills it, and the facilities' structures
+    go on; connection tags fail (2373) until ``cf_restart``."""
+    monkeypatch.delenv("QSG_REDIS_URL", raising=False)  # the run's own server
+    async with qsg.start(_three_structures(), faults=True, cf_persistent=True) as world:
+        await world.cf_fail()
+        await _put_both(world, "APP.ONE")
+        assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 2
+        with pytest.raises(MQMIError) as failed:
+            world.routers["QSG1"].conn_tags(b"TAG")
+        assert failed.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        await world.cf_restart()
+        assert world.routers["QSG1"].conn_tags(b"TAG").uses == ()
+        assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 2

@@ -120,6 +120,27 @@ class Placement:
         self.alive.discard(facility)
         return [self._move(name, facility, set()) for name in self.structures_in(facility)]
 
+    def crash(self, facility: str) -> list[Move]:
+        """``facility`` failed and nothing rebuilds its structures elsewhere (its server
+        died, to be restarted: ``cf_fail``): a duplexed structure with its other
+        instance elsewhere carries on there (``KEPT``); any other stays where it is,
+        failed (``FAILED``, ``to`` the facility) until the facility is back."""
+        self.alive.discard(facility)
+        moves = []
+        for name in self.structures_in(facility):
+            other = self.secondary.get(name, "")
+            if self.primary.get(name) != facility:
+                del self.secondary[name]  # only its second instance was there
+                moves.append(Move(name, KEPT, self.primary[name]))
+            elif other and other in self.alive:
+                del self.secondary[name]
+                self.primary[name] = other  # the duplex's survivor carries on
+                moves.append(Move(name, KEPT, other))
+            else:
+                self.secondary.pop(name, None)
+                moves.append(Move(name, FAILED, facility))
+        return moves
+
     def reconnect(self, structures: Iterable[str], unreachable: Set[str]) -> list[Move]:
         """A member that tolerates losing connectivity to ``unreachable`` facilities
         reconnects to ``structures`` (each in one of them): into the other instance of a

@@ -430,6 +430,17 @@ class Router:
             self._forget_store(dead, {m.structure for m in moves if m.outcome != KEPT}, facility)
         return done
 
+    def crash(self, facility: str) -> list[Move]:
+        """``facility``'s server died, its structures left in it (``Placement.crash``):
+        a duplexed one carries on in its other instance, any other stays there, failed
+        (its calls meet the dead server), and the units of work with work on those can
+        no longer commit."""
+        dead = self._stores[facility]
+        moves = self.placement.crash(facility)
+        stayed = {m.structure for m in moves if m.outcome == FAILED}
+        self._forget_store(dead, stayed, facility)
+        return moves
+
     def reconnect(
         self, structures: Iterable[str], unreachable: Set[str], now: float
     ) -> list[tuple[Move, int]]:
