@@ -120,6 +120,7 @@ class Connectivity(CFRecovery):
             raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
         if (qsg, facility) in self._crashed:
             raise ValueError(f"coupling facility {facility} of QSG {qsg} has already failed")
+        self._group_server_up(qsg, f"losing {facility}")
         done = self.routers[qsg].lose(facility, trio.current_time())
         if len(placement.facilities) > 1:
             self.link.lose_facility(qsg, facility)  # its server dies (after the log)
@@ -190,6 +191,7 @@ class Connectivity(CFRecovery):
             raise ValueError(f"QSG {qsg} has no coupling facility {facility}")
         if (qsg, facility) in self._crashed:
             return await self.facility_back(facility, q_mgr)
+        self._group_server_up(qsg, f"restoring {facility}")
         router = self.routers[qsg]
         # The facility comes back empty: a new store (the same one while the group's
         # facilities share one).
@@ -248,6 +250,18 @@ class Connectivity(CFRecovery):
             store.recover_structure(move.structure, purge=not definition.recover)
             self._rebuilt(qsg, group, move.structure, definition.recover, lost)
         self.signals.notify_all()
+
+    def _group_server_up(self, qsg: str, doing: str) -> None:
+        """A structure that loses its last facility waits, failed, in the group's own
+        server, and comes back out of it (``Router.lose``, ``Router.restore``): while
+        that server is down or cut off, ``doing`` is refused whole (a ValueError)
+        rather than left half done."""
+        down = self.server is not None and not self.server.running
+        if down or self.link.cut_off:
+            raise ValueError(
+                f"{doing} of QSG {qsg} needs the group's own server, where a structure with "
+                "no facility left waits: the group's own server is down or cut off"
+            )
 
     def _rebuilt(
         self, qsg: str, group: QueueSharingGroup, structure: str, recovered: bool, lost: int

@@ -539,3 +539,23 @@ async def test_cf_fail_of_the_group_s_own_server_leaves_the_facilities_structure
         await world.cf_restart()
         assert world.routers["QSG1"].conn_tags(b"TAG").uses == ()
         assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 2
+
+
+async def test_a_facility_lost_while_the_group_s_server_is_down_is_refused_unchanged(
+    virtual_clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A structure that loses its last facility waits in the group's own server; while
+    that server is down (``cf_fail``) the loss cannot be taken, and is refused with why,
+    the placement unchanged (chaos-facilities --on-redis seed 1636350347: the loss
+    raised 2373 half done, and a later get met a queue no store knew, KeyError)."""
+    monkeypatch.delenv("QSG_REDIS_URL", raising=False)  # the run's own server
+    async with qsg.start(_world_topology(), faults=True) as world:
+        await world.facility_fail("CF01")
+        await world.cf_fail()
+        placement = world.placements["QSG1"]
+        before = (dict(placement.primary), set(placement.alive))
+        with pytest.raises(ValueError, match="the group's own server is down"):
+            await world.facility_fail("CF02")
+        assert (placement.primary, placement.alive) == before
+        await world.cf_restart()
+        assert await world.facility_fail("CF02") == "APP1 failed; DUP1 failed"
