@@ -559,3 +559,27 @@ async def test_a_facility_lost_while_the_group_s_server_is_down_is_refused_uncha
         assert (placement.primary, placement.alive) == before
         await world.cf_restart()
         assert await world.facility_fail("CF02") == "APP1 failed; DUP1 failed"
+
+
+@keeps(
+    "docs/chaos.md",
+    "On the server, a `cf_fail` in a QSG that names several facilities kills the group's own "
+    "server or one facility's, drawn among them.",
+)
+def test_the_nemesis_fails_the_group_s_server_or_one_facility_s_where_there_are_several() -> None:
+    """On the server the nemesis's ``cf_fail`` picks, in a QSG with several facilities,
+    the group's own server or one facility's; elsewhere it draws as it did."""
+    from qsg.chaos import nemesis
+    from qsg.scenario import load_scenario
+
+    root = Path(__file__).parent.parent / "scenarios"
+    several = nemesis.targets(load_scenario(root / "chaos-facilities.toml"), server=True)
+    named = {
+        f.facility
+        for seed in range(60)
+        for f in nemesis.draw(several, seed, 25.0)[1]
+        if f.action == "cf_fail"
+    }
+    assert named == {"", "CF01", "CF02"}
+    one = nemesis.targets(load_scenario(root / "chaos-processes.toml"), server=True)
+    assert {f.facility for s in range(20) for f in nemesis.draw(one, s, 25.0)[1]} == {""}

@@ -26,7 +26,8 @@ KINDS: dict[str, str] = {
     "pause": "pause a queue manager past its lease",
     "cf_member": "one member loses its CF link",
     "cf_all": "the coupling facility is unavailable to all",
-    "cf_fail": "the CF's server process killed, restarted later, recovered",
+    "cf_fail": "the CF's server process killed, restarted later, recovered (in a QSG "
+    "with several facilities, the group's own server or one facility's)",
     "slow_cf": "CF access latency spike",
     "break_channel": "break a channel's link mid-batch",
     "stop_channel": "STOP CHANNEL, START CHANNEL later",
@@ -234,7 +235,10 @@ def _fault(kind: str, rng: random.Random, t: Targets, at: float, duration: float
         member = rng.choice(t.members) if kind == "cf_member" else ""
         return Fault(at, "cf_unavailable", qmgr=member, duration=duration)
     if kind == "cf_fail":
-        return Fault(at, "cf_fail", duration=duration)
+        # With several facilities, the group's own server or one facility's (a draw
+        # only then: other scenarios' schedules stay as they were).
+        member, facility = rng.choice((("", ""), *t.facilities)) if t.facilities else ("", "")
+        return Fault(at, "cf_fail", qmgr=member, facility=facility, duration=duration)
     if kind == "slow_cf":
         return Fault(at, "slow_cf", duration=duration, amount=round(rng.uniform(0.001, 0.05), 4))
     if kind == "slow_channels":
