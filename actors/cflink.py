@@ -105,8 +105,9 @@ class CFLink(Protocol):
         servers the link started stopped."""
 
     def cut(self, why: str) -> bool:
-        """Fail every call to the facility with ``why`` ('' ends it); False if this link
-        cannot be cut (in process)."""
+        """Fail every call to the facility (each facility's server of a group that
+        names several too) with ``why`` ('' ends it); False if this link cannot be cut
+        (in process)."""
 
     async def drop(self) -> None:
         """The facility's server died: the link goes with it (the next call connects
@@ -247,6 +248,7 @@ class OnServer:
             server.start()
             url = server.url
         transport = self._connect(url)
+        transport.unavailable = self.transport.unavailable  # cut off with the rest
         if server is None and not self._joining:
             delete_group(transport, qsg)
         self._facilities[(qsg, facility)] = (server, transport)
@@ -315,7 +317,10 @@ class OnServer:
         return RedisChannelStatus(self.transport, qsg)
 
     def cut(self, why: str) -> bool:
+        # Every server of the groups': the group's own and each facility's.
         self.transport.unavailable = why
+        for _, transport in self._facilities.values():
+            transport.unavailable = why
         return True
 
     async def drop(self) -> None:

@@ -583,3 +583,22 @@ def test_the_nemesis_fails_the_group_s_server_or_one_facility_s_where_there_are_
     assert named == {"", "CF01", "CF02"}
     one = nemesis.targets(load_scenario(root / "chaos-processes.toml"), server=True)
     assert {f.facility for s in range(20) for f in nemesis.draw(one, s, 25.0)[1]} == {""}
+
+
+@pytest.mark.parametrize("mode", ["in_process", "on_server"])
+async def test_a_facility_unavailable_to_every_member_is_so_for_each_facility_s_server(
+    virtual_clock: VirtualClock, cf_url: str, mode: str
+) -> None:
+    """``cf_unavailable`` to every member: calls on shared queues fail with
+    MQRC_CF_STRUC_FAILED (2373) and reach nothing, whichever facility holds the
+    structure, on each facility's own server as in process; ``cf_available`` ends it."""
+    cf_mode = {"in_process": True} if mode == "in_process" else {"redis_url": cf_url}
+    async with qsg.start(_world_topology(), faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        await _put_both(world, "APP.ONE")
+        queue = await (await world.connect("QM2")).open("APP.ONE", CMQC.MQOO_INPUT_SHARED)
+        await world.cf_unavailable()
+        with pytest.raises(MQMIError) as failed:
+            await queue.get(None, MD(), qsg.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+        assert failed.value.reason == CMQC.MQRC_CF_STRUC_FAILED
+        await world.cf_available()
+        assert await queue.get(None, MD(), qsg.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
