@@ -602,3 +602,25 @@ async def test_a_facility_unavailable_to_every_member_is_so_for_each_facility_s_
         assert failed.value.reason == CMQC.MQRC_CF_STRUC_FAILED
         await world.cf_available()
         assert await queue.get(None, MD(), qsg.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT))
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "qsg keeps a structure's backup (and the log it derives at a failure) in the facility's "
+    "own server, so without its file they go with it, and the `cf-recovery` event says the "
+    "structure was not recovered.",
+)
+async def test_a_facility_s_server_restarted_without_its_file_brings_back_nothing(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """Without ``cf_persistent`` the facility's server comes back empty: the backup
+    went with it, and its structures come back empty, said so (not recovered)."""
+    async with qsg.start(_three_structures(), faults=True, redis_url=cf_url) as world:
+        await _put_both(world, "APP.ONE")
+        backup = world.routers["QSG1"].backup_structure("APP1", trio.current_time(), 0.0)
+        assert backup.backup_messages == 1  # BACKUP CFSTRUCT EXCLINT(0): the persistent one
+        await world.cf_fail("CF01")
+        await world.cf_restart("CF01")
+        assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 0
+        recovered = [(e.structure, e.recovered) for e in world.events.of(CFRecovered)]
+        assert ("APP1", False) in recovered
