@@ -624,3 +624,21 @@ async def test_a_facility_s_server_restarted_without_its_file_brings_back_nothin
         assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 0
         recovered = [(e.structure, e.recovered) for e in world.events.of(CFRecovered)]
         assert ("APP1", False) in recovered
+
+
+async def test_a_facility_back_leaves_the_structures_failed_in_another_crashed_one_there(
+    virtual_clock: VirtualClock, cf_url: str
+) -> None:
+    """Both facilities fail (``cf_fail``), CF02 then CF01; CF02 back must not take CF01's
+    failed structure (its messages are in CF01's server, back later): chaos-facilities
+    --on-redis seed 355712518 moved it into CF02, and the run hung at its end."""
+    async with qsg.start(
+        _three_structures(), faults=True, redis_url=cf_url, cf_persistent=True
+    ) as world:
+        await _put_both(world, "APP.ONE")
+        await world.cf_fail("CF02")
+        await world.cf_fail("CF01")
+        assert await world.cf_restart("CF02") == "CF02 holds APP2 again"
+        assert world.placements["QSG1"].primary["APP1"] == "CF01"
+        await world.cf_restart("CF01")
+        assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 1

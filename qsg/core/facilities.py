@@ -75,6 +75,9 @@ class Placement:
     duplex: set[str] = field(default_factory=set)
     primary: dict[str, str] = field(default_factory=dict)
     secondary: dict[str, str] = field(default_factory=dict)
+    #: Facilities that failed with their structures left in them (``crash``): those
+    #: structures stay there, failed, until the facility is back; nothing moves them.
+    crashed: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if not self.facilities:
@@ -93,7 +96,7 @@ class Placement:
             self.duplex.add(name)
         else:
             self.duplex.discard(name)
-        if name in self.primary and self.primary[name] in self.alive:
+        if name in self.primary and self.primary[name] in self.alive | self.crashed:
             self._reduplex(name)
             return
         where = self._candidates(name, set())
@@ -126,6 +129,7 @@ class Placement:
         instance elsewhere carries on there (``KEPT``); any other stays where it is,
         failed (``FAILED``, ``to`` the facility) until the facility is back."""
         self.alive.discard(facility)
+        self.crashed.add(facility)
         moves = []
         for name in self.structures_in(facility):
             other = self.secondary.get(name, "")
@@ -156,9 +160,12 @@ class Placement:
         """``facility`` is back: the structures it holds again (duplexing established
         again with it, or a structure that had no facility reallocated in it)."""
         self.alive.add(facility)
+        self.crashed.discard(facility)
         back = []
         for name in sorted(self.preference):
             had = self.primary.get(name)
+            if had in self.crashed:
+                continue  # failed in its own facility, which is not back yet
             if had is None or had not in self.alive:
                 where = self._candidates(name, set())
                 if where and where[0] == facility:
@@ -186,6 +193,8 @@ class Placement:
         return others[0]
 
     def _move(self, name: str, lost: str, unreachable: set[str]) -> Move:
+        if self.primary.get(name) in self.crashed:
+            return Move(name, FAILED, self.primary[name])  # it waits for its facility
         avoid = unreachable | {lost}
         other = self.secondary.get(name, "")
         if self.primary.get(name) == lost or name not in self.primary:
