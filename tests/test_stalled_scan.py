@@ -98,6 +98,11 @@ def test_a_holder_stalled_mid_scan_past_its_lease_is_refused_when_it_wakes(
     assert not verdict.ok and verdict.involved == ["QM1@23 token 1"]
 
 
+@keeps(
+    "docs/edges.md",
+    "a paused member is now woken to stop when a run ends, as a service manager sends "
+    "SIGCONT after SIGTERM.",
+)
 def test_a_world_that_ends_while_a_member_is_paused_wakes_it_to_stop() -> None:
     """A member paused (SIGSTOP) when the run ends is woken to stop, as a service
     manager's stop sends SIGCONT after SIGTERM. Its clean-ups are shielded (its scanner
