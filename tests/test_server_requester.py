@@ -7,6 +7,9 @@ when its member dies; and what IBM refuses is refused in one line."""
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 import trio
 
@@ -19,6 +22,7 @@ from actors.topology import Topology
 from actors.world import World
 from coupling.server import free_port
 from qsg import CMQC, GMO, MD, PMO, pymqi
+from qsg.chaos import processes
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQCFC
 from qsg.scenario import ScenarioError, parse_scenario
@@ -513,3 +517,95 @@ async def test_a_shared_server_takes_chldisp_and_stop_chinit_as_a_shared_sender_
         held = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
         assert held is not None and held.owner == first
         assert held.disposition == CMQCFC.MQCHLD_FIXSHARED
+
+
+#: QM1 serves QM2, which asks for it at 0 s; QM3's fully qualified server calls QM4's
+#: requester. Each queue manager its own process in ``qsg chaos --processes``.
+PROCESSES = """\
+description = "requester-server pairs across processes"
+
+[run]
+duration = 4
+seed = 1
+clock = "wall"
+
+[qmgr.QM1]
+mqsc = '''
+DEFINE QLOCAL(QM2.XMITQ) USAGE(XMITQ)
+DEFINE QREMOTE(TO.QM2) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2.XMITQ)
+DEFINE CHANNEL(QM1.QM2) CHLTYPE(SVR) XMITQ(QM2.XMITQ)
+'''
+[qmgr.QM2]
+mqsc = '''
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QM1.QM2) CHLTYPE(RQSTR) CONNAME('QM1')
+'''
+[qmgr.QM3]
+mqsc = '''
+DEFINE QLOCAL(QM4.XMITQ) USAGE(XMITQ)
+DEFINE QREMOTE(TO.QM4) RNAME(APP.IN) RQMNAME(QM4) XMITQ(QM4.XMITQ)
+DEFINE CHANNEL(QM3.QM4) CHLTYPE(SVR) XMITQ(QM4.XMITQ) CONNAME('QM4') SHORTTMR(1)
+'''
+[qmgr.QM4]
+mqsc = '''
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QM3.QM4) CHLTYPE(RQSTR) CONNAME('QM3')
+'''
+
+[[at]]
+at = 0
+qmgr = "QM2"
+mqsc = "START CHANNEL(QM1.QM2)"
+
+[[workload]]
+name = "to.qm2"
+type = "putter"
+qmgr = "QM1"
+queue = "TO.QM2"
+rate = 5
+persistence = "persistent"
+
+[[workload]]
+name = "to.qm4"
+type = "putter"
+qmgr = "QM3"
+queue = "TO.QM4"
+rate = 5
+persistence = "persistent"
+"""
+
+
+@keeps(
+    "docs/channels.md",
+    "`qsg chaos --processes` gives a TCP link to every channel whose CONNAME names a queue "
+    "manager of the scenario",
+)
+def test_processes_mode_listens_for_every_queue_manager_a_channel_calls() -> None:
+    # A requester calls its server's queue manager, a fully qualified server its
+    # requester's: each called one listens on a port of its own.
+    scenario = parse_scenario(PROCESSES, "pairs.toml")
+    assert processes.called(scenario) == ["QM1", "QM3", "QM4"]
+    assert processes.killable(scenario) == []  # not in a group: nothing to kill anyway
+
+
+@pytest.mark.slow
+def test_requester_server_pairs_move_every_message_across_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Over real TCP between member processes: QM2's requester started at 0 s, QM3's
+    # server calling QM4's requester at its start; each message arrives once (the drain
+    # at the end gets them from APP.IN). Time 0 is 15 s after the processes start: on a
+    # loaded machine they may take that long to come up.
+    monkeypatch.setattr(processes, "STARTUP", 15.0)
+    path = tmp_path / "pairs.toml"
+    path.write_text(PROCESSES)
+    outcome, run = processes.run_one(path, parse_scenario(PROCESSES, str(path)), 1, kills=[])
+    assert outcome.ok, outcome.failed()
+    running = {
+        (e.q_mgr, e.channel)
+        for e in run.events
+        if isinstance(e, ChannelStateChanged) and e.state == "RUNNING"
+    }
+    assert running >= {("QM1", "QM1.QM2"), ("QM2", "QM1.QM2"), ("QM3", "QM3.QM4")}
+    delivered = Counter(e.channel for e in run.events if isinstance(e, ChannelDelivered))
+    assert delivered["QM1.QM2"] > 5 and delivered["QM3.QM4"] > 5, delivered
