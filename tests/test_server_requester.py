@@ -609,3 +609,75 @@ def test_requester_server_pairs_move_every_message_across_processes(
     assert running >= {("QM1", "QM1.QM2"), ("QM2", "QM1.QM2"), ("QM3", "QM3.QM4")}
     delivered = Counter(e.channel for e in run.events if isinstance(e, ChannelDelivered))
     assert delivered["QM1.QM2"] > 5 and delivered["QM3.QM4"] > 5, delivered
+
+
+@keeps(
+    "docs/channels.md",
+    "A server or a sender that is STOPPED does not answer its requester's request",
+)
+@keeps("docs/channels.md", "A server without a CONNAME that is STOPPED is the exception")
+async def test_a_server_stop_channel_left_stopped_refuses_its_requester_with_amq9558e(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "Channel errors": "Channels that are in STOPPED state need operator intervention
+    # before they can restart"; the requester's end writes AMQ9558E "Remote Channel is
+    # not currently available" ("This could be because the channel is disabled").
+    async with qsg.start(pair(), seed=1, in_process=True) as world:
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        await trio.sleep(1)
+        reply = await command(world, "QM1", "STOP CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        await trio.sleep(1)  # its close flow ends the requester's end (INACTIVE)
+        bodies = await put_persistent(world, "QM1", 3)
+        reply = await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        await trio.sleep(1)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
+        assert last.state == "STOPPED" and last.detail.startswith("AMQ9558E: Remote"), last
+        assert states(world, "QM1")[-1] == "STOPPED" and world.events.of(ChannelDelivered) == []
+        reply = await command(world, "QM1", "START CHANNEL(QM1.QM2)")  # enabled again
+        assert not reply.failed, reply.lines
+        assert states(world, "QM1")[-1] == "INACTIVE"
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert sorted(await drain(world)) == bodies
+
+
+@keeps(
+    "docs/channels.md",
+    "START CHANNEL CHLDISP(SHARED) of a server without a CONNAME enables it on every active "
+    "member",
+)
+@keeps(
+    "docs/channels.md",
+    "CMDSCOPE must be blank, and CHLDISP(FIXSHARED) is refused (MQRCCF_DISPOSITION_CONFLICT "
+    "3211), as for a receiver.",
+)
+async def test_a_shared_start_of_a_server_without_conname_enables_it_on_every_member(
+    virtual_clock: VirtualClock,
+) -> None:
+    # IBM's CHLDISP x CMDSCOPE table for START CHANNEL: SHARED, "RCVR, SVRCONN, SVR
+    # with blank CONNAME": started (enabled) as shared on all active members; no agent
+    # starts until the requester asks.
+    async with qsg.start(shared_server(conn_name=""), seed=3, in_process=True) as world:
+        for member in ("QM1", "QM2"):
+            await world.start_listener(member)
+        await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        await trio.sleep(1)
+        first = owner(world)
+        await command(world, first, "STOP CHANNEL(QSG.TO.QM3)")
+        reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        await trio.sleep(1)
+        assert states(world, "QM3", "QSG.TO.QM3")[-1] == "STOPPED"  # refused: AMQ9558E
+        for refused in ("CHLDISP(FIXSHARED)", "CHLDISP(SHARED) CMDSCOPE(QM2)"):
+            reply = await command(world, "QM1", f"START CHANNEL(QSG.TO.QM3) {refused}")
+            assert reply.failed and "CONFLICT 3211)" in reply.lines[0], reply.lines
+        reply = await command(world, "QM1", "START CHANNEL(QSG.TO.QM3) CHLDISP(SHARED)")
+        assert not reply.failed, reply.lines
+        held = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
+        assert held is None  # enabled, not started: it waits for its requester
+        assert {world.channel_board.state(m, "QSG.TO.QM3") for m in ("QM1", "QM2")} == {
+            "INACTIVE"
+        }
+        bodies = await put_to_qm3(world, "QM2", 4)
+        reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        assert sorted(await drain_qm3(world)) == bodies

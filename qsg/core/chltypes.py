@@ -90,6 +90,19 @@ def missing_conn_name(channel: str, channel_type: int) -> MQMIError:
     return MQMIError(CMQC.MQCC_FAILED, CMQCFC.MQRCCF_MISSING_CONN_NAME, why)
 
 
+def not_available_line(channel: str, q_mgr: str) -> str:
+    """AMQ9558E as a requester's end writes it when the channel it asked for is STOPPED
+    at its partner ("Remote Channel is not currently available": "This could be because
+    the channel is disabled"): a stopped channel is started again only by an operator
+    ("Channel errors": "Channels that are in STOPPED state need operator intervention
+    before they can restart")."""
+    return (
+        f"AMQ9558E: Remote Channel is not currently available: the channel program ended "
+        f"because the channel '{channel}' is not currently available on the remote system "
+        f"(it is STOPPED on {q_mgr}; START CHANNEL there enables it)"
+    )
+
+
 def callers(channel_type: int, conn_name: str) -> bool:
     """Whether START CHANNEL makes a channel of this type call its partner: a sender,
     a requester or a server with a CONNAME. (A sender without one is started, and
@@ -107,6 +120,7 @@ __all__ = [
     "WORDS",
     "callers",
     "missing_conn_name",
+    "not_available_line",
     "sending",
     "suitable",
     "unsuitable_line",
