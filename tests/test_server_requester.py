@@ -644,8 +644,7 @@ async def test_a_server_stop_channel_left_stopped_refuses_its_requester_with_amq
 
 @keeps(
     "docs/channels.md",
-    "START CHANNEL CHLDISP(SHARED) of a server without a CONNAME enables it on every active "
-    "member",
+    "START CHANNEL CHLDISP(SHARED) of a server without a CONNAME enables it on every active member",
 )
 @keeps(
     "docs/channels.md",
@@ -675,9 +674,7 @@ async def test_a_shared_start_of_a_server_without_conname_enables_it_on_every_me
         assert not reply.failed, reply.lines
         held = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
         assert held is None  # enabled, not started: it waits for its requester
-        assert {world.channel_board.state(m, "QSG.TO.QM3") for m in ("QM1", "QM2")} == {
-            "INACTIVE"
-        }
+        assert {world.channel_board.state(m, "QSG.TO.QM3") for m in ("QM1", "QM2")} == {"INACTIVE"}
         bodies = await put_to_qm3(world, "QM2", 4)
         reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
         assert sorted(await drain_qm3(world)) == bodies
