@@ -325,7 +325,11 @@ class SharedChannels(FaultInjection):
         SYSTEM.QSG.CHANNEL.SYNCQ). The next message it sends is numbered ``seqnum``
         and the partner takes that number at the next start. Refused while the
         channel runs (MQRCCF_CHANNEL_IN_USE) or has a batch in doubt
-        (MQRCCF_CHANNEL_INDOUBT: RESOLVE CHANNEL first, our reading)."""
+        (MQRCCF_CHANNEL_INDOUBT: RESOLVE CHANNEL first, our reading). Of a requester,
+        ``_reset_requester``."""
+        requester = self._running(q_mgr).rules.local.channels.get(channel)
+        if requester is not None and requester.channel_type == CMQC.MQCHT_REQUESTER:
+            return await self._reset_requester(q_mgr, requester, seqnum, chldisp, cmdscope)
 
         def change(sync: ChannelSync) -> None:
             if sync.in_doubt:
@@ -338,6 +342,40 @@ class SharedChannels(FaultInjection):
             sync.reset = True
 
         return await self._sync_command("RESET", q_mgr, channel, chldisp, cmdscope, change)
+
+    async def _reset_requester(
+        self, q_mgr: str, definition: ChannelDefinition, seqnum: int, chldisp: str, cmdscope: str
+    ) -> list[str]:
+        """RESET CHANNEL(channel) SEQNUM(seqnum) of a requester: the message its end
+        expects next is numbered ``seqnum`` (its committed number the one before). "If
+        the command is issued to a receiver, requester, or cluster-receiver channel, the
+        value at the other end is not reset as well; this must be done separately if
+        necessary": a server whose number is another refuses to agree at the next start
+        (AMQ9526E). A requester is private: PRIVATE only, on the local or named member;
+        refused while it runs (MQRCCF_CHANNEL_IN_USE)."""
+        channel = definition.name
+        disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
+        if disposition != CMQCFC.MQCHLD_PRIVATE:
+            raise sharedchl.conflict(
+                f"channel {channel} is a requester, a private channel: CHLDISP("
+                f"{sharedchl.NAMES.get(disposition, disposition)}) is the wrong disposition "
+                f"for it (MQRCCF_DISPOSITION_CONFLICT 3211)"
+            )
+        place = sharedchl.group_placement("RESET", channel, disposition, cmdscope, q_mgr, False)
+        target = self._running(place.on)
+        found = target.rules.local.channels.get(channel)
+        if found is None or found.channel_type != CMQC.MQCHT_REQUESTER:
+            raise ValueError(f"{target.name} has no requester channel {channel}")
+        agent = target.channels.get(channel)
+        if (agent is not None and not agent.ended.is_set()) or channel in target.receivers:
+            raise ValueError(f"channel {channel} of {target.name} is in use (it runs)")
+        sync = target.syncq.setdefault(channel, ChannelSync())
+
+        def change(now: float) -> None:
+            sync.committed = channels.following(seqnum, -1)
+
+        await target.dispatch(change, system=True)
+        return [target.name]
 
     async def resolve_channel(
         self,

@@ -678,3 +678,66 @@ async def test_a_shared_start_of_a_server_without_conname_enables_it_on_every_me
         bodies = await put_to_qm3(world, "QM2", 4)
         reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
         assert sorted(await drain_qm3(world)) == bodies
+
+
+@keeps(
+    "docs/channels.md",
+    "PING CHANNEL of a requester is refused with MQRCCF_PING_ERROR (4030)",
+)
+@keeps(
+    "docs/channels.md",
+    "RESOLVE CHANNEL of a requester is refused with MQRCCF_CHANNEL_TYPE_ERROR (3034)",
+)
+def test_ping_and_resolve_of_a_requester_are_refused_with_ibm_s_reason_codes() -> None:
+    # "Ping Channel": "can only be used for channels with a ChannelType value of
+    # MQCHT_SENDER, MQCHT_SERVER, or MQCHT_CLUSSDR" (4030: "A ping operation can only be
+    # issued for a sender or server channel"); "RESOLVE CHANNEL": "can be used only for
+    # sender (SDR), server (SVR), and cluster-sender (CLUSSDR) channels".
+    async def main() -> tuple[int, int, list[str]]:
+        async with qsg.start(pair(), in_process=True, seed=1) as world:
+            async with facade_bound(world, virtual=True):
+                pcf = pymqi.PCFExecute(pymqi.connect("QM2"))
+                name = {CMQCFC.MQCACH_CHANNEL_NAME: b"QM1.QM2"}
+                with pytest.raises(pymqi.MQMIError) as pinged:
+                    pcf.MQCMD_PING_CHANNEL(name)
+                with pytest.raises(pymqi.MQMIError) as resolved:
+                    pcf.MQCMD_RESOLVE_CHANNEL({**name, CMQCFC.MQIACH_IN_DOUBT: CMQCFC.MQIDO_COMMIT})
+            reply = await command(world, "QM2", "PING CHANNEL(QM1.QM2)")
+            return int(pinged.value.reason), int(resolved.value.reason), list(reply.lines)
+
+    pinged, resolved, lines = qsg.run(main)
+    assert (pinged, resolved) == (CMQCFC.MQRCCF_PING_ERROR, CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR)
+    assert "REQUESTER" in lines[0] and "(MQRCCF_PING_ERROR 4030)" in lines[0], lines
+
+
+@keeps(
+    "docs/channels.md",
+    "RESET CHANNEL of a requester sets the sequence number its end expects next",
+)
+@keeps(
+    "docs/channels.md",
+    "A server whose number is another is refused at the next start with AMQ9526E until the "
+    "two agree. It is refused while the requester runs (IN USE).",
+)
+async def test_reset_of_a_requester_resets_its_own_end_only(virtual_clock: VirtualClock) -> None:
+    # "RESET CHANNEL": "If the command is issued to a receiver, requester, or
+    # cluster-receiver channel, the value at the other end is not reset as well; this
+    # must be done separately if necessary."
+    async with qsg.start(pair(), seed=1, in_process=True) as world:
+        bodies = await put_persistent(world, "QM1", 5)
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert sorted(await drain(world)) == bodies  # the server's number is 5 now
+        busy = await command(world, "QM2", "RESET CHANNEL(QM1.QM2) SEQNUM(1)")
+        assert busy.failed and "IN USE" in busy.lines[0], busy.lines
+        await command(world, "QM2", "STOP CHANNEL(QM1.QM2)")
+        await trio.sleep(400)  # the idle server finds the link gone at its heartbeat
+        reply = await command(world, "QM2", "RESET CHANNEL(QM1.QM2) SEQNUM(1)")
+        assert not reply.failed, reply.lines
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        await trio.sleep(1)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
+        assert last.state == "STOPPED" and last.detail.startswith("AMQ9526E"), last
+        await command(world, "QM2", "RESET CHANNEL(QM1.QM2) SEQNUM(6)")  # the server's next
+        more = await put_persistent(world, "QM1", 2)
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert sorted(await drain(world)) == more

@@ -103,6 +103,28 @@ def not_available_line(channel: str, q_mgr: str) -> str:
     )
 
 
+def not_for_type(verb: str, channel_type: int) -> tuple[str, int] | None:
+    """Why PING or RESOLVE CHANNEL (``verb``) refuses a receiving channel, and the PCF
+    reason code that says it; None for another verb. PING: "A ping operation can only
+    be issued for a sender or server channel. If the local channel is a receiver
+    channel, you must issue the ping from a remote queue manager"
+    (MQRCCF_PING_ERROR, 4030); RESOLVE "can be used only for sender (SDR), server
+    (SVR), and cluster-sender (CLUSSDR) channels" (MQRCCF_CHANNEL_TYPE_ERROR, 3034,
+    "the command ... cannot be used with that type of channel")."""
+    kind = {CMQC.MQCHT_RECEIVER: "receiver", CMQC.MQCHT_REQUESTER: "requester"}.get(
+        channel_type, word(channel_type)
+    )
+    if verb == "PING":
+        reason, name = CMQCFC.MQRCCF_PING_ERROR, "MQRCCF_PING_ERROR"
+        why = "a ping can only be issued for a sender or server channel: ping it from its partner"
+    elif verb == "RESOLVE":
+        reason, name = CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "MQRCCF_CHANNEL_TYPE_ERROR"
+        why = "RESOLVE CHANNEL is only for a sender or server channel"
+    else:
+        return None
+    return f"is a {kind} channel: {why} ({name} {reason})", reason
+
+
 def callers(channel_type: int, conn_name: str) -> bool:
     """Whether START CHANNEL makes a channel of this type call its partner: a sender,
     a requester or a server with a CONNAME. (A sender without one is started, and
@@ -121,6 +143,7 @@ __all__ = [
     "callers",
     "missing_conn_name",
     "not_available_line",
+    "not_for_type",
     "sending",
     "suitable",
     "unsuitable_line",
