@@ -177,8 +177,8 @@ class SharedChannels(FaultInjection):
         """START CHANNEL of a server without a CONNAME: it cannot call its requester, so
         the start enables it, as START CHANNEL enables a receiver ("the only action is to
         enable the channel, not to start it"): one that is STOPPED (STOP CHANNEL, or an
-        error) answers its requester again. CHLDISP(SHARED) enables it "as shared on all
-        active" members (IBM's CHLDISP x CMDSCOPE table); a PRIVATE start enables it on
+        error) answers its requester again. CHLDISP(SHARED) enables it on every active
+        member (IBM's CHLDISP x CMDSCOPE table); a PRIVATE start enables it on
         the member or members CMDSCOPE gives, and one STOPPED on none of them has
         nothing to enable: MQRCCF_MISSING_CONN_NAME (4061), as before."""
         channel = definition.name
@@ -352,7 +352,7 @@ class SharedChannels(FaultInjection):
         value at the other end is not reset as well; this must be done separately if
         necessary": a server whose number is another refuses to agree at the next start
         (AMQ9526E). A requester is private: PRIVATE only, on the local or named member;
-        refused while it runs (MQRCCF_CHANNEL_IN_USE)."""
+        refused while it runs (IN USE)."""
         channel = definition.name
         disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
         if disposition != CMQCFC.MQCHLD_PRIVATE:

@@ -688,13 +688,17 @@ async def test_a_shared_start_of_a_server_without_conname_enables_it_on_every_me
     "docs/channels.md",
     "RESOLVE CHANNEL of a requester is refused with MQRCCF_CHANNEL_TYPE_ERROR (3034)",
 )
+@keeps("docs/mqsc.md", "PING of one is refused as IBM refuses it (MQRCCF_PING_ERROR 4030).")
 def test_ping_and_resolve_of_a_requester_are_refused_with_ibm_s_reason_codes() -> None:
     # "Ping Channel": "can only be used for channels with a ChannelType value of
     # MQCHT_SENDER, MQCHT_SERVER, or MQCHT_CLUSSDR" (4030: "A ping operation can only be
     # issued for a sender or server channel"); "RESOLVE CHANNEL": "can be used only for
     # sender (SDR), server (SVR), and cluster-sender (CLUSSDR) channels".
+    topology = pair()
+    topology.mqsc("QM2", "DEFINE CHANNEL(QM9.QM2) CHLTYPE(RCVR)", source="rcvr")
+
     async def main() -> tuple[int, int, list[str]]:
-        async with qsg.start(pair(), in_process=True, seed=1) as world:
+        async with qsg.start(topology, in_process=True, seed=1) as world:
             async with facade_bound(world, virtual=True):
                 pcf = pymqi.PCFExecute(pymqi.connect("QM2"))
                 name = {CMQCFC.MQCACH_CHANNEL_NAME: b"QM1.QM2"}
@@ -702,12 +706,16 @@ def test_ping_and_resolve_of_a_requester_are_refused_with_ibm_s_reason_codes() -
                     pcf.MQCMD_PING_CHANNEL(name)
                 with pytest.raises(pymqi.MQMIError) as resolved:
                     pcf.MQCMD_RESOLVE_CHANNEL({**name, CMQCFC.MQIACH_IN_DOUBT: CMQCFC.MQIDO_COMMIT})
-            reply = await command(world, "QM2", "PING CHANNEL(QM1.QM2)")
-            return int(pinged.value.reason), int(resolved.value.reason), list(reply.lines)
+            lines = []
+            for name in ("QM1.QM2", "QM9.QM2"):  # the requester, and a receiver
+                reply = await command(world, "QM2", f"PING CHANNEL({name})")
+                lines.append(reply.lines[0])
+            return int(pinged.value.reason), int(resolved.value.reason), lines
 
     pinged, resolved, lines = qsg.run(main)
     assert (pinged, resolved) == (CMQCFC.MQRCCF_PING_ERROR, CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR)
-    assert "REQUESTER" in lines[0] and "(MQRCCF_PING_ERROR 4030)" in lines[0], lines
+    for line, kind in zip(lines, ("REQUESTER", "RECEIVER"), strict=True):
+        assert f"IS A {kind} CHANNEL" in line and "(MQRCCF_PING_ERROR 4030)" in line, line
 
 
 @keeps(
