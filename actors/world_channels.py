@@ -200,10 +200,14 @@ class SharedChannels(FaultInjection):
         return [t.name for t in targets]
 
     def _disabled(self, qm: QueueManager, definition: ChannelDefinition) -> bool:
-        """Whether ``qm``'s sending channel ``definition`` is STOPPED, and so refuses a
+        """Whether ``qm``'s server ``definition`` is STOPPED, and so refuses a
         requester's request until START CHANNEL (``chltypes.not_available_line``): a
         shared one that STOP CHANNEL stopped anywhere in the group, a private one
-        whose agent here ended STOPPED."""
+        whose agent here ended STOPPED. Not a sender: qsg starts every sender with its
+        queue manager, so one is never INACTIVE, and STOP CHANNEL is how a requester's
+        sender is kept from calling on its own (docs/channels.md)."""
+        if definition.channel_type != CMQC.MQCHT_SERVER:
+            return False
         group = qm.rules.qsg
         if group is not None and qm.xmitq_shared(definition):
             return (group.name, definition.name) in self._stopped_shared()

@@ -150,6 +150,18 @@ async def test_a_requester_s_sender_calls_it_back_and_sends(virtual_clock: Virtu
         assert states(world, "QM2")[-2:] == ["REQUESTING", "RUNNING"]
 
 
+async def test_a_sender_stopped_as_it_binds_stays_stopped(virtual_clock: VirtualClock) -> None:
+    # STOP CHANNEL at the world's start, before its agent bound: the agent ends without
+    # showing BINDING after the STOPPED, which DISPLAY CHSTATUS (and whether a server
+    # answers its requester) go by.
+    async with qsg.start(pair(svr="CONNAME('QM2')"), seed=1, in_process=True) as world:
+        await world.stop_channel("QM1", "QM1.QM2")
+        await trio.sleep(1)
+        assert states(world, "QM1") == ["STOPPED"]
+        reply = await command(world, "QM1", "DISPLAY CHSTATUS(QM1.QM2)")
+        assert "STATUS(STOPPED)" in " ".join(reply.lines), reply.lines
+
+
 @keeps("docs/channels.md", "DISPLAY CHSTATUS shows each end's CHLTYPE")
 async def test_display_chstatus_shows_the_server_and_the_requester(
     virtual_clock: VirtualClock,
@@ -613,7 +625,7 @@ def test_requester_server_pairs_move_every_message_across_processes(
 
 @keeps(
     "docs/channels.md",
-    "A server or a sender that is STOPPED does not answer its requester's request",
+    "A server that is STOPPED does not answer its requester's request",
 )
 @keeps("docs/channels.md", "A server without a CONNAME that is STOPPED is the exception")
 async def test_a_server_stop_channel_left_stopped_refuses_its_requester_with_amq9558e(
