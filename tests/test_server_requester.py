@@ -659,6 +659,10 @@ async def test_a_server_stop_channel_left_stopped_refuses_its_requester_with_amq
     "START CHANNEL CHLDISP(SHARED) of a server without a CONNAME enables it on every active member",
 )
 @keeps(
+    "docs/mqsc.md",
+    "except a server that is STOPPED, or started CHLDISP(SHARED), which START enables",
+)
+@keeps(
     "docs/channels.md",
     "CMDSCOPE must be blank, and CHLDISP(FIXSHARED) is refused (MQRCCF_DISPOSITION_CONFLICT "
     "3211), as for a receiver.",
@@ -701,6 +705,7 @@ async def test_a_shared_start_of_a_server_without_conname_enables_it_on_every_me
     "RESOLVE CHANNEL of a requester is refused with MQRCCF_CHANNEL_TYPE_ERROR (3034)",
 )
 @keeps("docs/mqsc.md", "PING of one is refused as IBM refuses it (MQRCCF_PING_ERROR 4030).")
+@keeps("docs/mqsc.md", "RESET of a requester too, PING and RESOLVE of one refused (4030, 3034")
 def test_ping_and_resolve_of_a_requester_are_refused_with_ibm_s_reason_codes() -> None:
     # "Ping Channel": "can only be used for channels with a ChannelType value of
     # MQCHT_SENDER, MQCHT_SERVER, or MQCHT_CLUSSDR" (4030: "A ping operation can only be
