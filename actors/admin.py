@@ -377,7 +377,9 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
         return str(error), error.reason
     except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
         why = str(error).split(" is ", 1)[-1]
-        in_use = "AMQ9514E" in why or "CSQX477E" in why
+        in_use = (
+            isinstance(error, chltypes.ChannelInUseError) or "AMQ9514E" in why or "CSQX477E" in why
+        )
         return why, CMQCFC.MQRCCF_CHANNEL_IN_USE if in_use else CMQCFC.MQRCCF_COMMAND_FAILED
     return "", 0
 

@@ -288,7 +288,9 @@ class SharedChannels(FaultInjection):
         agent = qm.channels.get(channel)
         state = self.channel_board.state(qm.name, channel)
         if agent is not None and not agent.ended.is_set() and state in ("RUNNING", "BINDING"):
-            raise ValueError(f"channel {channel} of {qm.name} is in use (it is {state})")
+            raise chltypes.ChannelInUseError(
+                f"channel {channel} of {qm.name} is in use (it is {state})"
+            )
         conn = definition.conn_name
         try:
             partner = self.qmgrs.get(conn.strip().upper()) or self.group_partner(conn)
@@ -372,7 +374,9 @@ class SharedChannels(FaultInjection):
             raise ValueError(f"{target.name} has no requester channel {channel}")
         agent = target.channels.get(channel)
         if (agent is not None and not agent.ended.is_set()) or channel in target.receivers:
-            raise ValueError(f"channel {channel} of {target.name} is in use (it runs)")
+            raise chltypes.ChannelInUseError(
+                f"channel {channel} of {target.name} is in use (it runs)"
+            )
         sync = target.syncq.setdefault(channel, ChannelSync())
 
         def change(now: float) -> None:
@@ -433,7 +437,9 @@ class SharedChannels(FaultInjection):
             self._sender(target, channel)
             agent = target.channels.get(channel)
             if agent is not None and not agent.ended.is_set():
-                raise ValueError(f"channel {channel} of {target.name} is in use (it runs)")
+                raise chltypes.ChannelInUseError(
+                    f"channel {channel} of {target.name} is in use (it runs)"
+                )
             sync = target.syncq.setdefault(channel, ChannelSync())
             await target.dispatch(lambda now: change(sync), system=True)
             if delivered:
@@ -476,7 +482,7 @@ class SharedChannels(FaultInjection):
         agent = owner.channels.get(channel) if owner is not None and owner.alive else None
         if agent is not None and not agent.ended.is_set():
             line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
-            raise ValueError(f"channel {channel} of {qm.name} is in use ({line})")
+            raise chltypes.ChannelInUseError(f"channel {channel} of {qm.name} is in use ({line})")
 
     async def _not_recovering(self, qm: QueueManager, channel: str) -> None:
         """PING or RESOLVE of a shared channel whose agent on a failed member left
@@ -804,7 +810,7 @@ class SharedChannels(FaultInjection):
         held = await target.dispatch(lambda now: status.claim(instance, replacing), system=True)
         if held is not None:
             line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
-            raise ValueError(f"channel {channel} is in use ({line})")
+            raise chltypes.ChannelInUseError(f"channel {channel} is in use ({line})")
         await target.channel_ended(channel)
         try:
             target.start_channel(channel, shared=True, recovering=recovering, link=link)

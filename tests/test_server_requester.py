@@ -766,3 +766,24 @@ async def test_reset_of_a_requester_resets_its_own_end_only(virtual_clock: Virtu
         more = await put_persistent(world, "QM1", 2)
         await command(world, "QM2", "START CHANNEL(QM1.QM2)")
         assert sorted(await drain(world)) == more
+
+
+@keeps(
+    "docs/channels.md",
+    "It is refused while the requester runs (IN USE).",
+)
+def test_pcf_reset_of_a_running_requester_answers_mqrccf_channel_in_use() -> None:
+    # PCF answers IN USE with MQRCCF_CHANNEL_IN_USE (4031), as for a sender; it answered
+    # MQRCCF_COMMAND_FAILED (3008) for every in-use refusal without an AMQ9514E line.
+    async def main() -> int:
+        async with qsg.start(pair(), in_process=True, seed=1) as world:
+            bodies = await put_persistent(world, "QM1", 2)
+            await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+            assert sorted(await drain(world)) == bodies
+            async with facade_bound(world, virtual=True):
+                pcf = pymqi.PCFExecute(pymqi.connect("QM2"))
+                with pytest.raises(pymqi.MQMIError) as refused:
+                    pcf.MQCMD_RESET_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"QM1.QM2"})
+            return int(refused.value.reason)
+
+    assert qsg.run(main) == CMQCFC.MQRCCF_CHANNEL_IN_USE

@@ -48,6 +48,11 @@ PARTNERS = {
 }
 
 
+class ChannelInUseError(ValueError):
+    """A channel command refused because an instance of the channel runs (IN USE;
+    PCF's MQRCCF_CHANNEL_IN_USE, 4031)."""
+
+
 def word(channel_type: int) -> str:
     """CHLTYPE's word for an MQCHT_* value (the number itself for another type)."""
     return WORDS.get(channel_type, str(channel_type))
@@ -140,6 +145,7 @@ __all__ = [
     "SENDING",
     "TYPES",
     "WORDS",
+    "ChannelInUseError",
     "callers",
     "missing_conn_name",
     "not_available_line",
