@@ -328,8 +328,11 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
     if definition is None:
         return "was not found", CMQCFC.MQRCCF_CHANNEL_NOT_FOUND
     verb = parsed.verb.split()[0]
-    kinds = (CMQC.MQCHT_REQUESTER,) if verb in ("START", "STOP") else ()
+    kinds = (CMQC.MQCHT_REQUESTER,) if verb in ("START", "STOP", "RESET") else ()
     if not chltypes.sending(definition.channel_type) and definition.channel_type not in kinds:
+        refused = chltypes.not_for_type(verb, definition.channel_type)
+        if refused is not None:
+            return refused
         if parsed.chldisp and parsed.chldisp not in ("DEFAULT", "PRIVATE"):
             try:  # IBM's table first: which CHLDISP the type takes (3211)
                 sharedchl.placement(
@@ -374,7 +377,9 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
         return str(error), error.reason
     except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
         why = str(error).split(" is ", 1)[-1]
-        in_use = "AMQ9514E" in why or "CSQX477E" in why
+        in_use = (
+            isinstance(error, chltypes.ChannelInUseError) or "AMQ9514E" in why or "CSQX477E" in why
+        )
         return why, CMQCFC.MQRCCF_CHANNEL_IN_USE if in_use else CMQCFC.MQRCCF_COMMAND_FAILED
     return "", 0
 

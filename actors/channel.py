@@ -306,7 +306,11 @@ async def run_sender(
         with trio.CancelScope(shield=True):
             await _let_go(qm, conn)
         raise
-    _state(qm, definition.name, "BINDING")
+    if trio.current_effective_deadline() != -math.inf:
+        # Not if STOP CHANNEL came while it bound (its scope cancelled, the steps above
+        # not checkpoints): the channel is STOPPED, and a BINDING after it would show
+        # it enabled to DISPLAY CHSTATUS and to its requester's request.
+        _state(qm, definition.name, "BINDING")
     attempt = 0
     frames: Frames | None = None
     try:

@@ -283,6 +283,11 @@ async def open_world(
             finally:
                 world.stopping = True  # a clean stop: the scanners give their leases up
                 nursery.cancel_scope.cancel()
+                # A paused member is woken to stop, as a service manager's stop sends
+                # SIGCONT after SIGTERM: its clean-ups (shielded: a lease given up, a
+                # batch backed out) would otherwise wait for a resume that never comes.
+                for qm in world.qmgrs.values():
+                    qm.wake()
         if ended and os.environ.get(AUDIT_VARIABLE):
             if world.link.bridged:  # the facility's calls go through the trio transport
                 await greenback.ensure_portal()

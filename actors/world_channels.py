@@ -50,6 +50,8 @@ INITQ = "SYSTEM.CHANNEL.INITQ"
 #: The detail of a channel's state when its channel initiator stopped or failed.
 CHINIT_STOPPED = "STOP CHINIT"
 CHINIT_FAILED = "the channel initiator failed"
+#: The detail of a server's state when START CHANNEL enabled it (it has no CONNAME).
+ENABLED = "START CHANNEL: enabled, it waits for its requester"
 
 
 def _defcdisp(definition: ChannelDefinition) -> int:
@@ -145,19 +147,17 @@ class SharedChannels(FaultInjection):
         CSQX477E for a shared channel's second instance)."""
         qm = self._running(q_mgr)
         definition = self._startable(qm, channel)
-        if not chltypes.callers(definition.channel_type, definition.conn_name):
-            raise chltypes.missing_conn_name(channel, definition.channel_type)
+        kind = definition.channel_type
+        enabling = kind == CMQC.MQCHT_SERVER  # a server without a CONNAME is enabled
+        if not chltypes.callers(kind, definition.conn_name) and not enabling:
+            raise chltypes.missing_conn_name(channel, kind)
         disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
         shared_xmitq = qm.xmitq_shared(definition)
         place = sharedchl.placement(
-            channel,
-            definition.channel_type,
-            definition.conn_name,
-            disposition,
-            cmdscope,
-            q_mgr,
-            shared_xmitq,
+            channel, kind, definition.conn_name, disposition, cmdscope, q_mgr, shared_xmitq
         )
+        if not chltypes.callers(kind, definition.conn_name):
+            return await self._enable(qm, definition, place)
         if place.disposition == CMQCFC.MQCHLD_PRIVATE:
             targets = self._scope(qm, place.on)
             for target in targets:
@@ -170,6 +170,48 @@ class SharedChannels(FaultInjection):
         await self._start_shared(group, target, channel, place.disposition)
         self._stopped_shared().discard((group.name, channel))
         return [target.name]
+
+    async def _enable(
+        self, qm: QueueManager, definition: ChannelDefinition, place: sharedchl.Placement
+    ) -> list[str]:
+        """START CHANNEL of a server without a CONNAME: it cannot call its requester, so
+        the start enables it, as START CHANNEL enables a receiver ("the only action is to
+        enable the channel, not to start it"): one that is STOPPED (STOP CHANNEL, or an
+        error) answers its requester again. CHLDISP(SHARED) enables it on every active
+        member (IBM's CHLDISP x CMDSCOPE table); a PRIVATE start enables it on
+        the member or members CMDSCOPE gives, and one STOPPED on none of them has
+        nothing to enable: MQRCCF_MISSING_CONN_NAME (4061), as before."""
+        channel = definition.name
+        if place.disposition == CMQCFC.MQCHLD_PRIVATE:
+            targets = self._scope(qm, place.on)
+        else:
+            group = self._sharing_group(qm)
+            self._stopped_shared().discard((group.name, channel))
+            targets = [t for t in self._scope(qm, "*") if channel in t.rules.local.channels]
+        board = self.channel_board
+        stopped = [t for t in targets if board.state(t.name, channel) == "STOPPED"]
+        if place.disposition == CMQCFC.MQCHLD_PRIVATE and not stopped:
+            raise chltypes.missing_conn_name(channel, definition.channel_type)
+        for target in stopped:
+            await target.channel_ended(channel)  # a stopped agent finishes first
+            now = trio.current_time()
+            self.events.emit(ChannelStateChanged(now, target.name, channel, "INACTIVE", ENABLED))
+        await trio.lowlevel.checkpoint()
+        return [t.name for t in targets]
+
+    def _disabled(self, qm: QueueManager, definition: ChannelDefinition) -> bool:
+        """Whether ``qm``'s server ``definition`` is STOPPED, and so refuses a
+        requester's request until START CHANNEL (``chltypes.not_available_line``): a
+        shared one that STOP CHANNEL stopped anywhere in the group, a private one
+        whose agent here ended STOPPED. Not a sender: qsg starts every sender with its
+        queue manager, so one is never INACTIVE, and STOP CHANNEL is how a requester's
+        sender is kept from calling on its own (docs/channels.md)."""
+        if definition.channel_type != CMQC.MQCHT_SERVER:
+            return False
+        group = qm.rules.qsg
+        if group is not None and qm.xmitq_shared(definition):
+            return (group.name, definition.name) in self._stopped_shared()
+        return self.channel_board.state(qm.name, definition.name) == "STOPPED"
 
     async def stop_channel(
         self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
@@ -246,7 +288,9 @@ class SharedChannels(FaultInjection):
         agent = qm.channels.get(channel)
         state = self.channel_board.state(qm.name, channel)
         if agent is not None and not agent.ended.is_set() and state in ("RUNNING", "BINDING"):
-            raise ValueError(f"channel {channel} of {qm.name} is in use (it is {state})")
+            raise chltypes.ChannelInUseError(
+                f"channel {channel} of {qm.name} is in use (it is {state})"
+            )
         conn = definition.conn_name
         try:
             partner = self.qmgrs.get(conn.strip().upper()) or self.group_partner(conn)
@@ -287,7 +331,11 @@ class SharedChannels(FaultInjection):
         SYSTEM.QSG.CHANNEL.SYNCQ). The next message it sends is numbered ``seqnum``
         and the partner takes that number at the next start. Refused while the
         channel runs (MQRCCF_CHANNEL_IN_USE) or has a batch in doubt
-        (MQRCCF_CHANNEL_INDOUBT: RESOLVE CHANNEL first, our reading)."""
+        (MQRCCF_CHANNEL_INDOUBT: RESOLVE CHANNEL first, our reading). Of a requester,
+        ``_reset_requester``."""
+        requester = self._running(q_mgr).rules.local.channels.get(channel)
+        if requester is not None and requester.channel_type == CMQC.MQCHT_REQUESTER:
+            return await self._reset_requester(q_mgr, requester, seqnum, chldisp, cmdscope)
 
         def change(sync: ChannelSync) -> None:
             if sync.in_doubt:
@@ -300,6 +348,42 @@ class SharedChannels(FaultInjection):
             sync.reset = True
 
         return await self._sync_command("RESET", q_mgr, channel, chldisp, cmdscope, change)
+
+    async def _reset_requester(
+        self, q_mgr: str, definition: ChannelDefinition, seqnum: int, chldisp: str, cmdscope: str
+    ) -> list[str]:
+        """RESET CHANNEL(channel) SEQNUM(seqnum) of a requester: the message its end
+        expects next is numbered ``seqnum`` (its committed number the one before). "If
+        the command is issued to a receiver, requester, or cluster-receiver channel, the
+        value at the other end is not reset as well; this must be done separately if
+        necessary": a server whose number is another refuses to agree at the next start
+        (AMQ9526E). A requester is private: PRIVATE only, on the local or named member;
+        refused while it runs (IN USE)."""
+        channel = definition.name
+        disposition = sharedchl.resolved(chldisp, _defcdisp(definition))
+        if disposition != CMQCFC.MQCHLD_PRIVATE:
+            raise sharedchl.conflict(
+                f"channel {channel} is a requester, a private channel: CHLDISP("
+                f"{sharedchl.NAMES.get(disposition, disposition)}) is the wrong disposition "
+                f"for it (MQRCCF_DISPOSITION_CONFLICT 3211)"
+            )
+        place = sharedchl.group_placement("RESET", channel, disposition, cmdscope, q_mgr, False)
+        target = self._running(place.on)
+        found = target.rules.local.channels.get(channel)
+        if found is None or found.channel_type != CMQC.MQCHT_REQUESTER:
+            raise ValueError(f"{target.name} has no requester channel {channel}")
+        agent = target.channels.get(channel)
+        if (agent is not None and not agent.ended.is_set()) or channel in target.receivers:
+            raise chltypes.ChannelInUseError(
+                f"channel {channel} of {target.name} is in use (it runs)"
+            )
+        sync = target.syncq.setdefault(channel, ChannelSync())
+
+        def change(now: float) -> None:
+            sync.committed = channels.following(seqnum, -1)
+
+        await target.dispatch(change, system=True)
+        return [target.name]
 
     async def resolve_channel(
         self,
@@ -353,7 +437,9 @@ class SharedChannels(FaultInjection):
             self._sender(target, channel)
             agent = target.channels.get(channel)
             if agent is not None and not agent.ended.is_set():
-                raise ValueError(f"channel {channel} of {target.name} is in use (it runs)")
+                raise chltypes.ChannelInUseError(
+                    f"channel {channel} of {target.name} is in use (it runs)"
+                )
             sync = target.syncq.setdefault(channel, ChannelSync())
             await target.dispatch(lambda now: change(sync), system=True)
             if delivered:
@@ -396,7 +482,7 @@ class SharedChannels(FaultInjection):
         agent = owner.channels.get(channel) if owner is not None and owner.alive else None
         if agent is not None and not agent.ended.is_set():
             line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
-            raise ValueError(f"channel {channel} of {qm.name} is in use ({line})")
+            raise chltypes.ChannelInUseError(f"channel {channel} of {qm.name} is in use ({line})")
 
     async def _not_recovering(self, qm: QueueManager, channel: str) -> None:
         """PING or RESOLVE of a shared channel whose agent on a failed member left
@@ -724,7 +810,7 @@ class SharedChannels(FaultInjection):
         held = await target.dispatch(lambda now: status.claim(instance, replacing), system=True)
         if held is not None:
             line = sharedchl.in_use_line(channel, held.xmitq, held.owner)
-            raise ValueError(f"channel {channel} is in use ({line})")
+            raise chltypes.ChannelInUseError(f"channel {channel} is in use ({line})")
         await target.channel_ended(channel)
         try:
             target.start_channel(channel, shared=True, recovering=recovering, link=link)
@@ -803,6 +889,8 @@ class SharedChannels(FaultInjection):
         its agent runs here). The event its agent sets as it ends."""
         qm = self._running(q_mgr)
         definition = self._sender(qm, channel)
+        if self._disabled(qm, definition):
+            raise ValueError(chltypes.not_available_line(channel, q_mgr))
         group = qm.rules.qsg
         if group is not None and qm.xmitq_shared(definition):
             await self._start_shared(group, qm, channel, CMQCFC.MQCHLD_SHARED, link=link)
@@ -847,4 +935,4 @@ def _release(status: sharedchl.SharedChannelStatus, channel: str, owner: str, no
     return status.release(channel, owner)
 
 
-__all__ = ["CHINIT_FAILED", "CHINIT_STOPPED", "SharedChannels"]
+__all__ = ["CHINIT_FAILED", "CHINIT_STOPPED", "ENABLED", "SharedChannels"]

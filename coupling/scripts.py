@@ -309,6 +309,29 @@ local function backout_uow(U, uows, token)
   redis.call('SREM', uows, token)
   return #entries
 end
+-- Every unit of work of the members members[first..] loses its entries on the queues
+-- of the structure whose key is S (their prefixes start with it) and is marked in the
+-- QSG's lostuow hash (G: the QSG's prefix) with the structure's name.
+local function lose_uows(S, G, name, members, first)
+  local n = string.len(S)
+  for i = first, #members do
+    local uows = G .. 'uows:' .. members[i]
+    for _, token in ipairs(redis.call('SMEMBERS', uows)) do
+      local U = G .. 'uow:' .. token
+      local kept, hit = {}, false
+      for _, entry in ipairs(redis.call('LRANGE', U, 0, -1)) do
+        local _, P = parse_entry(entry)
+        if string.sub(P, 1, n) == S then hit = true else kept[#kept + 1] = entry end
+      end
+      if hit then
+        redis.call('DEL', U)
+        if #kept > 0 then redis.call('RPUSH', U, unpack(kept))
+        else redis.call('SREM', uows, token) end
+        redis.call('HSET', G .. 'lostuow', token, name)
+      end
+    end
+  end
+end
 -- Release the locks held by owner (a handle, or every handle of a queue manager).
 local function release_locks(P, owner)
   local held = redis.call('HGETALL', P .. 'l')
@@ -1219,6 +1242,19 @@ return wrong
 # its queues' orderings and arrival counters while it is failed. A kept message is
 # msgpack {its m-hash entry, its offloaded body or false, its BackoutCount}.
 
+STRUCTURE_LOSE_UOWS = _script(
+    "STRUCTURE_LOSE_UOWS",
+    r"""
+-- An instance of a structure is about to be replaced by another's image (a rebuild):
+-- every unit of work loses its entries on it, as in the structure's failure.
+-- KEYS[1] the structure's key; KEYS[2] the QSG's prefix
+-- ARGV[1] the structure's name; ARGV[2..] the QSG's members
+-- returns {OK}
+lose_uows(KEYS[1], KEYS[2], ARGV[1], ARGV, 2)
+return {OK}
+""",
+)
+
 STRUCTURE_FAIL = _script(
     "STRUCTURE_FAIL",
     r"""
@@ -1235,23 +1271,7 @@ local mine = {}
 for _, P in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   if string.sub(P, 1, n) == S then mine[P] = true end
 end
-for i = 2, #ARGV do
-  local uows = KEYS[3] .. 'uows:' .. ARGV[i]
-  for _, token in ipairs(redis.call('SMEMBERS', uows)) do
-    local U = KEYS[3] .. 'uow:' .. token
-    local kept, hit = {}, false
-    for _, entry in ipairs(redis.call('LRANGE', U, 0, -1)) do
-      local _, P = parse_entry(entry)
-      if mine[P] then hit = true else kept[#kept + 1] = entry end
-    end
-    if hit then
-      redis.call('DEL', U)
-      if #kept > 0 then redis.call('RPUSH', U, unpack(kept))
-      else redis.call('SREM', uows, token) end
-      redis.call('HSET', KEYS[3] .. 'lostuow', token, redis.call('HGET', S, 'name'))
-    end
-  end
-end
+lose_uows(S, KEYS[3], redis.call('HGET', S, 'name'), ARGV, 2)
 local present, lost = {}, 0
 for P in pairs(mine) do
   local puts = {}
@@ -1534,6 +1554,7 @@ ALL = (
     LEASE_ACQUIRE,
     LEASE_RELEASE,
     AUDIT,
+    STRUCTURE_LOSE_UOWS,
     STRUCTURE_FAIL,
     STRUCTURE_DISCONNECT,
     STRUCTURE_BACKUP,

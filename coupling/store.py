@@ -578,6 +578,12 @@ class RedisStore:
         """The structure's namespace made what ``image`` holds (RESTORE), its queues
         usable here or, for a failed structure, failed here as they were there."""
         restored = cast(list[tuple[bytes, bytes]], image)
+        members = sorted({keys.owner_of(t) for t in self._began} | self._members())
+        self._run(
+            scripts.STRUCTURE_LOSE_UOWS,
+            [keys.structure_key(self.qsg, name), keys.group_prefix(self.qsg)],
+            [name, *members],
+        )
         stale = self._structure_keys(name)
         if stale:
             self._command("UNLINK", *stale)

@@ -38,6 +38,10 @@ def _env(log_dir: Path) -> dict[str, str]:
         SPARK_LOCAL_IP="127.0.0.1",
         SPARK_LOG_DIR=str(log_dir),
         SPARK_WORKER_DIR=str(log_dir / "work"),
+        # The master's and workers' own JVMs (not the driver's nor the executors'): they
+        # register, schedule and launch, so C1 alone starts them sooner (qsg's lean
+        # driver does the same, qsg.commands.pipeline.jvm).
+        SPARK_DAEMON_JAVA_OPTS="-XX:TieredStopAtLevel=1",
     )
     return env
 
@@ -100,6 +104,9 @@ def standalone(log_dir: Path, workers: int = 2) -> Iterator[str]:
                 return int(json.load(r).get("aliveworkers", 0))
 
         _wait(lambda: alive() >= 0, "the master", log_dir / "master.log", master)
+        # The workers start together (each JVM's start-up is most of its wait), then
+        # the master is asked until it counts them all.
+        started: list[tuple[Path, subprocess.Popen[bytes]]] = []
         for i in range(workers):
             log = log_dir / f"worker{i}.log"
             worker = stack.enter_context(
@@ -123,7 +130,9 @@ def standalone(log_dir: Path, workers: int = 2) -> Iterator[str]:
                     env,
                 )
             )
-            _wait(lambda i=i: alive() >= i + 1, f"worker {i}", log, worker)
+            started.append((log, worker))
+        for i, (log, worker) in enumerate(started):
+            _wait(lambda: alive() >= workers, f"worker {i}", log, worker)
         yield url
 
 

@@ -29,9 +29,12 @@ from coupling.store import RedisStore
 from coupling.transport import BlockingTransport
 from qsg import CMQC, MD, PMO
 from qsg.core.errors import MQMIError
+from qsg.core.facilities import Placement
+from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure
-from qsg.core.store import Ordering
+from qsg.core.router import Router
+from qsg.core.store import Ordering, Recovery
 from qsg.core.uow import UnitOfWork
 from tests.claims import keeps
 
@@ -642,3 +645,46 @@ async def test_a_facility_back_leaves_the_structures_failed_in_another_crashed_o
         assert world.placements["QSG1"].primary["APP1"] == "CF01"
         await world.cf_restart("CF01")
         assert world.qmgrs["QM2"].rules.depth("APP.ONE") == 1
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "a facility that fails during it leaves its part to the member that runs the recovery "
+    "next, and that member reports it.",
+)
+def test_a_peer_recovery_a_facility_cut_short_is_reported_by_the_call_that_completes_it() -> None:
+    """Peer recovery runs in each facility's store (on z/OS each structure's part is its
+    own). If one facility's part fails (its server died during the call), the others'
+    parts are done and claimed; the member that runs it again completes the rest, and
+    its answer says it ran, with the units it backed out, so that its PeerRecovered
+    event is emitted. (The administration store's claim, taken by the first attempt,
+    answered "not run" and the completing call was never reported.)"""
+
+    class _DiesOnce(MemoryStore):
+        def __init__(self) -> None:
+            super().__init__()
+            self.dead = True
+
+        def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
+            if self.dead:
+                self.dead = False
+                raise MQMIError.failed(CMQC.MQRC_CF_STRUC_FAILED, "the server died")
+            return super().recover(failed, incarnation, by)
+
+    cf02 = _DiesOnce()
+    structure = CFStructure("APP1", recover=True, preference=("CF02", "CF01"))
+    router = Router(
+        Placement(("CF01", "CF02")),
+        {"CF01": MemoryStore(), "CF02": cf02},
+        MemoryStore(),
+        {"APP1": structure}.get,
+    )
+    router.define_structure("APP1", size_kb=1024, cf_level=5)
+    router.create_queue("Q", Ordering.FIFO, "APP1")
+    router.put("Q", _message(b"in flight"), ("QM1", 1), 100)
+    with pytest.raises(MQMIError):
+        router.recover("QM1", 1, "QM2")
+    again = router.recover("QM1", 1, "QM3")
+    assert (again.ran, again.by, again.units) == (True, "QM3", 1)
+    assert router.uncommitted("Q") == 0 and router.depth("Q") == 0
+    assert router.recover("QM1", 1, "QM2").ran is False

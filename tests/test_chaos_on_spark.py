@@ -38,7 +38,6 @@ from qsg.commands.pipeline.spark import parse_conf
 from qsg.commands.pipeline.worker_daemon import DAEMON_SETTING, MODULE
 from tests.claims import keeps
 
-SCENARIO = Path(__file__).parent.parent / "scenarios" / "chaos-qsg.toml"
 LEAN = Path(__file__).parent.parent / "scenarios" / "chaos-lean.toml"
 
 
@@ -64,30 +63,69 @@ def _on_spark(words: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Co
     )
 
 
+#: The campaign every launch here plays: chaos-lean's runs take about a second each (a
+#: chaos-qsg run some ten), and what these tests pin is that a run played on an executor
+#: is its seed's run played locally, whatever the scenario; six runs leave the driver's
+#: child some seeds and the job the rest.
+CAMPAIGN = ["chaos", str(LEAN), "--runs", "6", "--seed", "3", "--json"]
+#: The daemon's list of modules to import ahead, with one it cannot import.
+NO_SUCH = {"QSG_WORKER_PRELOAD": "qsg.no_such_module"}
+
+
+@pytest.fixture(scope="module")
+def campaigns(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The campaign played locally, then twice on a local master sharing one cache: the
+    first makes the lean JVM's class archive as its JVM exits, the second starts from
+    it, its workers' daemon told to import a module that does not exist (one launch
+    for two tests: the archive is the driver's, the preload the workers')."""
+    where = tmp_path_factory.mktemp("campaigns")
+    local = CliRunner().invoke(main, CAMPAIGN)
+    assert local.exit_code in (0, 1), local.output
+    cache = {"QSG_CACHE_DIR": str(where / "cache")}
+    first = _on_spark(CAMPAIGN, where, cache)
+    made = sorted(p.name for p in (where / "cache").iterdir())
+    again = _on_spark(CAMPAIGN, where, {**cache, **NO_SUCH})
+    return {"local": local, "first": first, "made": made, "again": again, "cache": cache}
+
+
 @keeps("README.md", "`--master URL` plays the runs as a Spark job")
 @pytest.mark.slow
 @keeps("docs/chaos.md", "plays the runs as one Spark job and prints the same verdicts")
 def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts_first_and_with_its_archive(
-    tmp_path: Path,
+    campaigns: dict[str, Any],
 ) -> None:
     # The first campaign on a local master makes the lean JVM's class archive as its JVM
     # exits; the second starts from it. Both give the local campaign's verdicts, table.
-    words = ["chaos", str(SCENARIO), "--runs", "4", "--seed", "5", "--json"]
-    local = CliRunner().invoke(main, words)
-    assert local.exit_code in (0, 1), local.output
-    cache = {"QSG_CACHE_DIR": str(tmp_path / "cache")}
-    first = _on_spark(words, tmp_path, cache)
+    local, first, again = campaigns["local"], campaigns["first"], campaigns["again"]
     assert first.returncode == local.exit_code, first.stderr
     assert _verdicts(first.stdout) == _verdicts(local.stdout)  # stdout: the JSON alone
     assert "runs without a violation" in first.stderr  # the same table and summary
     assert _lines(first.stderr) == _lines(local.stderr) != []  # and the same lines
     assert "saving Spark's classes" in first.stderr
-    made = sorted(p.name for p in (tmp_path / "cache").iterdir())
+    made = campaigns["made"]
     assert [m for m in made if m.endswith((".jsa", ".ok"))] == [made[0], made[0] + ".ok"]
-    again = _on_spark(words, tmp_path, cache)
     assert again.returncode == local.exit_code, again.stderr
     assert _verdicts(again.stdout) == _verdicts(local.stdout)
     assert "saving Spark's classes" not in again.stderr
+
+
+@pytest.mark.slow
+def test_workers_whose_daemon_could_not_import_the_run_path_still_play_every_seed(
+    campaigns: dict[str, Any],
+) -> None:
+    # The daemon (qsg.commands.pipeline.worker_daemon) imports a run's modules ahead of the
+    # workers; one it cannot import is the workers' own to import, as without it. The
+    # second launch of the campaigns above (its driver started from the archive: this
+    # test is of the workers, which the archive does not touch).
+    local, done = campaigns["local"], campaigns["again"]
+    assert done.returncode == local.exit_code, done.stderr
+    assert _verdicts(done.stdout) == _verdicts(local.stdout)
+    said = [line for line in done.stderr.splitlines() if "not imported ahead" in line]
+    assert said == [
+        "qsg worker daemon: not imported ahead: qsg.no_such_module: "
+        "ModuleNotFoundError: No module named 'qsg.no_such_module'"
+    ]
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.slow
@@ -96,40 +134,21 @@ def test_a_campaign_on_spark_gives_the_local_campaigns_verdicts_first_and_with_i
     "the driver puts them in seed order, and a run that raised is one line naming its "
     "seed (exit 1)",
 )
-def test_a_run_that_raises_on_an_executor_is_one_line_naming_its_seed(tmp_path: Path) -> None:
+def test_a_run_that_raises_on_an_executor_is_one_line_naming_its_seed(
+    campaigns: dict[str, Any], tmp_path: Path
+) -> None:
     # Nothing listens on port 1: every run raises (in the driver's child first, which
-    # leaves its seeds to Spark, where the first is named).
+    # leaves its seeds to Spark, where the first is named). Its driver starts from the
+    # archive the campaigns above made (an archive of its own would cost its dump as the
+    # JVM exits, some 15 s of a core, and pin nothing this test is about).
     words = ["chaos", str(LEAN), "--runs", "3", "--on-redis", "--redis", "redis://127.0.0.1:1"]
-    done = _on_spark(words, tmp_path, {"QSG_CACHE_DIR": str(tmp_path / "cache")})
+    done = _on_spark(words, tmp_path, campaigns["cache"])
     assert done.returncode == 1
     first = run_seeds(1, 3)[0]
     lines = [line for line in done.stderr.splitlines() if line.startswith("error")]
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith(f"error seed {first}: CFConnectionError: cannot reach")
     assert lines[0].endswith("(and 2 more runs failed)")
-    assert "Traceback" not in done.stderr
-
-
-@pytest.mark.slow
-def test_workers_whose_daemon_could_not_import_the_run_path_still_play_every_seed(
-    tmp_path: Path,
-) -> None:
-    # The daemon (qsg.commands.pipeline.worker_daemon) imports a run's modules ahead of the
-    # workers; one it cannot import is the workers' own to import, as without it. No
-    # archive made (driver options of our own): this test is of the workers.
-    words = ["chaos", str(LEAN), "--runs", "6", "--seed", "3", "--json"]
-    local = CliRunner().invoke(main, words)
-    assert local.exit_code in (0, 1), local.output
-    lean = ["--conf", "spark.driver.extraJavaOptions=-XX:TieredStopAtLevel=1"]
-    env = {"QSG_CACHE_DIR": str(tmp_path / "cache"), "QSG_WORKER_PRELOAD": "qsg.no_such_module"}
-    done = _on_spark([*words, *lean], tmp_path, env)
-    assert done.returncode == local.exit_code, done.stderr
-    assert _verdicts(done.stdout) == _verdicts(local.stdout)
-    said = [line for line in done.stderr.splitlines() if "not imported ahead" in line]
-    assert said == [
-        "qsg worker daemon: not imported ahead: qsg.no_such_module: "
-        "ModuleNotFoundError: No module named 'qsg.no_such_module'"
-    ]
     assert "Traceback" not in done.stderr
 
 

@@ -305,6 +305,45 @@ def test_qsg_exec_terminated_ends_in_one_line(tmp_path: Path) -> None:
     assert (code, err) == (143, "interrupted (SIGTERM)\n")  # Python prints nothing either
 
 
+#: A program that takes every KeyboardInterrupt and goes on: a run that cannot end.
+STUBBORN = """
+import time, pymqi
+q = pymqi.Queue(pymqi.connect("QM1"), "TEST.1")
+print("started", flush=True)
+while True:
+    try:
+        q.put(b"x")
+        time.sleep(0.01)
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@keeps(
+    "docs/edges.md",
+    "A run that cannot end after the signal (a program that takes every `KeyboardInterrupt` "
+    "and goes on, a clean-up that waits for what never comes) is ended "
+    "`QSG_INTERRUPT_GRACE` seconds after it (20 by default)",
+)
+def test_a_run_that_cannot_end_is_ended_by_the_watchdog_after_its_grace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sig: signal.Signals, status: int
+) -> None:
+    """The chaos-facilities campaign (seed 48, run 135) hung in a shielded clean-up and
+    SIGTERM did not end it: every command must end on SIGINT and SIGTERM."""
+    program = tmp_path / "stubborn.py"
+    program.write_text(STUBBORN)
+    monkeypatch.setenv("QSG_INTERRUPT_GRACE", "1")
+    scenario = ROOT / "scenarios" / "exec-qsg.toml"
+    run = qsg("exec", str(scenario), "--quiet", "--", "python", str(program))
+    assert run.stdout is not None
+    assert run.stdout.readline() == "started\n"
+    code, _, err = interrupt(run, sig)
+    line = f"interrupted ({sig.name}): the run did not end within 1 s of the signal; ended"
+    assert (code, err.splitlines()[-1]) == (status, f"{line} without its clean-up")
+
+
 # ---- qsg mqsc and qsg chaos ----------------------------------------------------------------
 @pytest.mark.slow
 @keeps(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import trio
 
 import qsg
@@ -37,6 +38,7 @@ async def _consumer(world: World, q_mgr: str, queue: str, got: list[int]) -> Non
         got.append(int(body))
 
 
+@pytest.mark.slow
 def test_three_queue_managers_play_a_simulated_day_at_one_message_a_second_to_the_end() -> None:
     async def main() -> tuple[list[int], list[int], float, World]:
         shared_got: list[int] = []

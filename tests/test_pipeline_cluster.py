@@ -135,9 +135,32 @@ def _rows(tables: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     "them on `local[2]`, on a standalone master with two workers and on a Spark Connect "
     "server, and compare the tables.",
 )
-def test_qsg_metrics_there_gives_the_local_tables(spark_at, runs, local, tmp_path):
+@keeps(
+    "docs/pipeline.md",
+    "`SPARK_REMOTE` in the environment does the same when neither option is given (an "
+    "option given wins over it)",
+)
+def test_qsg_metrics_there_gives_the_local_tables_named_by_an_option_or_spark_remote(
+    spark_at, runs, local, tmp_path
+):
+    # docs/pipeline.md, "Where Spark is": SPARK_REMOTE names a Spark Connect server when
+    # neither --master nor --remote is given; an option on the command line wins. One
+    # launch a Spark pins both: the Connect server named by the environment alone (every
+    # other test here names it with --remote), and --master winning over a SPARK_REMOTE
+    # where nobody listens.
     shutil.copytree(runs, tmp_path / "runs")
-    done = qsg("metrics", "runs", "--out", "out", *spark_at, cwd=tmp_path)
+    if spark_at[0] == "--remote":
+        words, remote = [], spark_at[1]
+    else:
+        words, remote = spark_at, "sc://127.0.0.1:9"
+    done = subprocess.run(
+        [sys.executable, "-m", "qsg.commands.cli", "metrics", "runs", "--out", "out", *words],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={**os.environ, "SPARK_REMOTE": remote},
+    )
     assert done.returncode == 0, done.stderr
     assert "2 run(s); 15 tables written to file:///" in done.stdout
     assert _rows(metrics.read(tmp_path / "out")) == _rows(local["tables"])
@@ -162,6 +185,7 @@ def test_qsg_sweep_there_gives_the_local_points_and_knee(spark_at, sweep_file, l
     assert len(list((tmp_path / "sweep" / "runs").glob("*/events.parquet"))) == 4
 
 
+@keeps("README.md", "`--master URL` for a cluster, `--remote sc://...` for Spark Connect")
 def test_qsg_report_there_shows_the_local_summary_tables(spark_at, runs, local, tmp_path):
     done = qsg("report", str(runs), "--out", "report.html", *spark_at, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -203,30 +227,3 @@ def test_a_run_an_executor_cannot_read_is_one_line_naming_it(spark_at, runs, tmp
         line,
     ), line
     assert not (tmp_path / "runs" / "metrics").exists()
-
-
-@keeps(
-    "docs/pipeline.md",
-    "`SPARK_REMOTE` in the environment does the same when neither option is given (an "
-    "option given wins over it)",
-)
-def test_spark_remote_in_the_environment_is_used_unless_an_option_names_a_spark(
-    spark_at, runs, local, tmp_path
-):
-    # docs/pipeline.md, "Where Spark is": SPARK_REMOTE names a Spark Connect server when
-    # neither --master nor --remote is given; an option on the command line wins.
-    shutil.copytree(runs, tmp_path / "runs")
-    if spark_at[0] == "--remote":
-        words, remote = [], spark_at[1]  # the server named by the environment alone
-    else:
-        words, remote = spark_at, "sc://127.0.0.1:9"  # nobody listens there: --master wins
-    done = subprocess.run(
-        [sys.executable, "-m", "qsg.commands.cli", "metrics", "runs", "--out", "out", *words],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        env={**os.environ, "SPARK_REMOTE": remote},
-    )
-    assert done.returncode == 0, done.stderr
-    assert _rows(metrics.read(tmp_path / "out")) == _rows(local["tables"])

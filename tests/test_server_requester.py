@@ -7,6 +7,9 @@ when its member dies; and what IBM refuses is refused in one line."""
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 import trio
 
@@ -19,6 +22,7 @@ from actors.topology import Topology
 from actors.world import World
 from coupling.server import free_port
 from qsg import CMQC, GMO, MD, PMO, pymqi
+from qsg.chaos import processes
 from qsg.commands.exec.runner import facade_bound
 from qsg.pymqi import CMQCFC
 from qsg.scenario import ScenarioError, parse_scenario
@@ -144,6 +148,18 @@ async def test_a_requester_s_sender_calls_it_back_and_sends(virtual_clock: Virtu
         assert sorted(await drain(world)) == bodies
         assert states(world, "QM1")[-1] == "RUNNING"  # its own start, calling back
         assert states(world, "QM2")[-2:] == ["REQUESTING", "RUNNING"]
+
+
+async def test_a_sender_stopped_as_it_binds_stays_stopped(virtual_clock: VirtualClock) -> None:
+    # STOP CHANNEL at the world's start, before its agent bound: the agent ends without
+    # showing BINDING after the STOPPED, which DISPLAY CHSTATUS (and whether a server
+    # answers its requester) go by.
+    async with qsg.start(pair(svr="CONNAME('QM2')"), seed=1, in_process=True) as world:
+        await world.stop_channel("QM1", "QM1.QM2")
+        await trio.sleep(1)
+        assert states(world, "QM1") == ["STOPPED"]
+        reply = await command(world, "QM1", "DISPLAY CHSTATUS(QM1.QM2)")
+        assert "STATUS(STOPPED)" in " ".join(reply.lines), reply.lines
 
 
 @keeps("docs/channels.md", "DISPLAY CHSTATUS shows each end's CHLTYPE")
@@ -513,3 +529,261 @@ async def test_a_shared_server_takes_chldisp_and_stop_chinit_as_a_shared_sender_
         held = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
         assert held is not None and held.owner == first
         assert held.disposition == CMQCFC.MQCHLD_FIXSHARED
+
+
+#: QM1 serves QM2, which asks for it at 0 s; QM3's fully qualified server calls QM4's
+#: requester. Each queue manager its own process in ``qsg chaos --processes``.
+PROCESSES = """\
+description = "requester-server pairs across processes"
+
+[run]
+duration = 4
+seed = 1
+clock = "wall"
+
+[qmgr.QM1]
+mqsc = '''
+DEFINE QLOCAL(QM2.XMITQ) USAGE(XMITQ)
+DEFINE QREMOTE(TO.QM2) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2.XMITQ)
+DEFINE CHANNEL(QM1.QM2) CHLTYPE(SVR) XMITQ(QM2.XMITQ)
+'''
+[qmgr.QM2]
+mqsc = '''
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QM1.QM2) CHLTYPE(RQSTR) CONNAME('QM1')
+'''
+[qmgr.QM3]
+mqsc = '''
+DEFINE QLOCAL(QM4.XMITQ) USAGE(XMITQ)
+DEFINE QREMOTE(TO.QM4) RNAME(APP.IN) RQMNAME(QM4) XMITQ(QM4.XMITQ)
+DEFINE CHANNEL(QM3.QM4) CHLTYPE(SVR) XMITQ(QM4.XMITQ) CONNAME('QM4') SHORTTMR(1)
+'''
+[qmgr.QM4]
+mqsc = '''
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QM3.QM4) CHLTYPE(RQSTR) CONNAME('QM3')
+'''
+
+[[at]]
+at = 0
+qmgr = "QM2"
+mqsc = "START CHANNEL(QM1.QM2)"
+
+[[workload]]
+name = "to.qm2"
+type = "putter"
+qmgr = "QM1"
+queue = "TO.QM2"
+rate = 5
+persistence = "persistent"
+
+[[workload]]
+name = "to.qm4"
+type = "putter"
+qmgr = "QM3"
+queue = "TO.QM4"
+rate = 5
+persistence = "persistent"
+"""
+
+
+@keeps(
+    "docs/channels.md",
+    "`qsg chaos --processes` gives a TCP link to every channel whose CONNAME names a queue "
+    "manager of the scenario",
+)
+def test_processes_mode_listens_for_every_queue_manager_a_channel_calls() -> None:
+    # A requester calls its server's queue manager, a fully qualified server its
+    # requester's: each called one listens on a port of its own.
+    scenario = parse_scenario(PROCESSES, "pairs.toml")
+    assert processes.called(scenario) == ["QM1", "QM3", "QM4"]
+    assert processes.killable(scenario) == []  # not in a group: nothing to kill anyway
+
+
+@pytest.mark.slow
+def test_requester_server_pairs_move_every_message_across_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Over real TCP between member processes: QM2's requester started at 0 s, QM3's
+    # server calling QM4's requester at its start; each message arrives once (the drain
+    # at the end gets them from APP.IN). Time 0 is 15 s after the processes start: on a
+    # loaded machine they may take that long to come up.
+    monkeypatch.setattr(processes, "STARTUP", 15.0)
+    path = tmp_path / "pairs.toml"
+    path.write_text(PROCESSES)
+    outcome, run = processes.run_one(path, parse_scenario(PROCESSES, str(path)), 1, kills=[])
+    assert outcome.ok, outcome.failed()
+    running = {
+        (e.q_mgr, e.channel)
+        for e in run.events
+        if isinstance(e, ChannelStateChanged) and e.state == "RUNNING"
+    }
+    assert running >= {("QM1", "QM1.QM2"), ("QM2", "QM1.QM2"), ("QM3", "QM3.QM4")}
+    delivered = Counter(e.channel for e in run.events if isinstance(e, ChannelDelivered))
+    assert delivered["QM1.QM2"] > 5 and delivered["QM3.QM4"] > 5, delivered
+
+
+@keeps(
+    "docs/channels.md",
+    "A server that is STOPPED does not answer its requester's request",
+)
+@keeps("docs/channels.md", "A server without a CONNAME that is STOPPED is the exception")
+async def test_a_server_stop_channel_left_stopped_refuses_its_requester_with_amq9558e(
+    virtual_clock: VirtualClock,
+) -> None:
+    # "Channel errors": "Channels that are in STOPPED state need operator intervention
+    # before they can restart"; the requester's end writes AMQ9558E "Remote Channel is
+    # not currently available" ("This could be because the channel is disabled").
+    async with qsg.start(pair(), seed=1, in_process=True) as world:
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        await trio.sleep(1)
+        reply = await command(world, "QM1", "STOP CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        await trio.sleep(1)  # its close flow ends the requester's end (INACTIVE)
+        bodies = await put_persistent(world, "QM1", 3)
+        reply = await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert not reply.failed, reply.lines
+        await trio.sleep(1)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
+        assert last.state == "STOPPED" and last.detail.startswith("AMQ9558E: Remote"), last
+        assert states(world, "QM1")[-1] == "STOPPED" and world.events.of(ChannelDelivered) == []
+        reply = await command(world, "QM1", "START CHANNEL(QM1.QM2)")  # enabled again
+        assert not reply.failed, reply.lines
+        assert states(world, "QM1")[-1] == "INACTIVE"
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert sorted(await drain(world)) == bodies
+
+
+@keeps(
+    "docs/channels.md",
+    "START CHANNEL CHLDISP(SHARED) of a server without a CONNAME enables it on every active member",
+)
+@keeps(
+    "docs/mqsc.md",
+    "except a server that is STOPPED, or started CHLDISP(SHARED), which START enables",
+)
+@keeps(
+    "docs/channels.md",
+    "CMDSCOPE must be blank, and CHLDISP(FIXSHARED) is refused (MQRCCF_DISPOSITION_CONFLICT "
+    "3211), as for a receiver.",
+)
+async def test_a_shared_start_of_a_server_without_conname_enables_it_on_every_member(
+    virtual_clock: VirtualClock,
+) -> None:
+    # IBM's CHLDISP x CMDSCOPE table for START CHANNEL: SHARED, "RCVR, SVRCONN, SVR
+    # with blank CONNAME": started (enabled) as shared on all active members; no agent
+    # starts until the requester asks.
+    async with qsg.start(shared_server(conn_name=""), seed=3, in_process=True) as world:
+        for member in ("QM1", "QM2"):
+            await world.start_listener(member)
+        await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        await trio.sleep(1)
+        first = owner(world)
+        await command(world, first, "STOP CHANNEL(QSG.TO.QM3)")
+        reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        await trio.sleep(1)
+        assert states(world, "QM3", "QSG.TO.QM3")[-1] == "STOPPED"  # refused: AMQ9558E
+        for refused in ("CHLDISP(FIXSHARED)", "CHLDISP(SHARED) CMDSCOPE(QM2)"):
+            reply = await command(world, "QM1", f"START CHANNEL(QSG.TO.QM3) {refused}")
+            assert reply.failed and "CONFLICT 3211)" in reply.lines[0], reply.lines
+        reply = await command(world, "QM1", "START CHANNEL(QSG.TO.QM3) CHLDISP(SHARED)")
+        assert not reply.failed, reply.lines
+        held = world.qsgs["QSG1"].channel_status.holder("QSG.TO.QM3")
+        assert held is None  # enabled, not started: it waits for its requester
+        assert {world.channel_board.state(m, "QSG.TO.QM3") for m in ("QM1", "QM2")} == {"INACTIVE"}
+        bodies = await put_to_qm3(world, "QM2", 4)
+        reply = await command(world, "QM3", "START CHANNEL(QSG.TO.QM3)")
+        assert sorted(await drain_qm3(world)) == bodies
+
+
+@keeps(
+    "docs/channels.md",
+    "PING CHANNEL of a requester is refused with MQRCCF_PING_ERROR (4030)",
+)
+@keeps(
+    "docs/channels.md",
+    "RESOLVE CHANNEL of a requester is refused with MQRCCF_CHANNEL_TYPE_ERROR (3034)",
+)
+@keeps("docs/mqsc.md", "PING of one is refused as IBM refuses it (MQRCCF_PING_ERROR 4030).")
+@keeps("docs/mqsc.md", "RESET of a requester too, PING and RESOLVE of one refused (4030, 3034")
+def test_ping_and_resolve_of_a_requester_are_refused_with_ibm_s_reason_codes() -> None:
+    # "Ping Channel": "can only be used for channels with a ChannelType value of
+    # MQCHT_SENDER, MQCHT_SERVER, or MQCHT_CLUSSDR" (4030: "A ping operation can only be
+    # issued for a sender or server channel"); "RESOLVE CHANNEL": "can be used only for
+    # sender (SDR), server (SVR), and cluster-sender (CLUSSDR) channels".
+    topology = pair()
+    topology.mqsc("QM2", "DEFINE CHANNEL(QM9.QM2) CHLTYPE(RCVR)", source="rcvr")
+
+    async def main() -> tuple[int, int, list[str]]:
+        async with qsg.start(topology, in_process=True, seed=1) as world:
+            async with facade_bound(world, virtual=True):
+                pcf = pymqi.PCFExecute(pymqi.connect("QM2"))
+                name = {CMQCFC.MQCACH_CHANNEL_NAME: b"QM1.QM2"}
+                with pytest.raises(pymqi.MQMIError) as pinged:
+                    pcf.MQCMD_PING_CHANNEL(name)
+                with pytest.raises(pymqi.MQMIError) as resolved:
+                    pcf.MQCMD_RESOLVE_CHANNEL({**name, CMQCFC.MQIACH_IN_DOUBT: CMQCFC.MQIDO_COMMIT})
+            lines = []
+            for name in ("QM1.QM2", "QM9.QM2"):  # the requester, and a receiver
+                reply = await command(world, "QM2", f"PING CHANNEL({name})")
+                lines.append(reply.lines[0])
+            return int(pinged.value.reason), int(resolved.value.reason), lines
+
+    pinged, resolved, lines = qsg.run(main)
+    assert (pinged, resolved) == (CMQCFC.MQRCCF_PING_ERROR, CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR)
+    for line, kind in zip(lines, ("REQUESTER", "RECEIVER"), strict=True):
+        assert f"IS A {kind} CHANNEL" in line and "(MQRCCF_PING_ERROR 4030)" in line, line
+
+
+@keeps(
+    "docs/channels.md",
+    "RESET CHANNEL of a requester sets the sequence number its end expects next",
+)
+@keeps(
+    "docs/channels.md",
+    "A server whose number is another is refused at the next start with AMQ9526E until the "
+    "two agree. It is refused while the requester runs (IN USE).",
+)
+async def test_reset_of_a_requester_resets_its_own_end_only(virtual_clock: VirtualClock) -> None:
+    # "RESET CHANNEL": "If the command is issued to a receiver, requester, or
+    # cluster-receiver channel, the value at the other end is not reset as well; this
+    # must be done separately if necessary."
+    async with qsg.start(pair(), seed=1, in_process=True) as world:
+        bodies = await put_persistent(world, "QM1", 5)
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert sorted(await drain(world)) == bodies  # the server's number is 5 now
+        busy = await command(world, "QM2", "RESET CHANNEL(QM1.QM2) SEQNUM(1)")
+        assert busy.failed and "IN USE" in busy.lines[0], busy.lines
+        await command(world, "QM2", "STOP CHANNEL(QM1.QM2)")
+        await trio.sleep(400)  # the idle server finds the link gone at its heartbeat
+        reply = await command(world, "QM2", "RESET CHANNEL(QM1.QM2) SEQNUM(1)")
+        assert not reply.failed, reply.lines
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        await trio.sleep(1)
+        last = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"][-1]
+        assert last.state == "STOPPED" and last.detail.startswith("AMQ9526E"), last
+        await command(world, "QM2", "RESET CHANNEL(QM1.QM2) SEQNUM(6)")  # the server's next
+        more = await put_persistent(world, "QM1", 2)
+        await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+        assert sorted(await drain(world)) == more
+
+
+@keeps(
+    "docs/channels.md",
+    "It is refused while the requester runs (IN USE).",
+)
+def test_pcf_reset_of_a_running_requester_answers_mqrccf_channel_in_use() -> None:
+    # PCF answers IN USE with MQRCCF_CHANNEL_IN_USE (4031), as for a sender; it answered
+    # MQRCCF_COMMAND_FAILED (3008) for every in-use refusal without an AMQ9514E line.
+    async def main() -> int:
+        async with qsg.start(pair(), in_process=True, seed=1) as world:
+            bodies = await put_persistent(world, "QM1", 2)
+            await command(world, "QM2", "START CHANNEL(QM1.QM2)")
+            assert sorted(await drain(world)) == bodies
+            async with facade_bound(world, virtual=True):
+                pcf = pymqi.PCFExecute(pymqi.connect("QM2"))
+                with pytest.raises(pymqi.MQMIError) as refused:
+                    pcf.MQCMD_RESET_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"QM1.QM2"})
+            return int(refused.value.reason)
+
+    assert qsg.run(main) == CMQCFC.MQRCCF_CHANNEL_IN_USE

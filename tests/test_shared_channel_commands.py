@@ -56,6 +56,10 @@ def refused(call: Callable[[], object]) -> int:
     "docs/channels.md",
     "PCF Start Channel and Stop Channel take ChannelDisposition (MQIACH_CHANNEL_DISP)",
 )
+@keeps(
+    "docs/channels.md",
+    "refused while the channel runs (IN USE, MQRCCF_CHANNEL_IN_USE)",
+)
 def test_pcf_start_and_stop_channel_with_channel_disposition_do_what_mqsc_chldisp_does() -> None:
     # "Start Channel" (PCF): ChannelDisposition MQCHLD_FIXSHARED runs it shared on the
     # queue manager CommandScope names; MQCHLD_SHARED with a CommandScope, or
@@ -94,6 +98,10 @@ def test_pcf_start_and_stop_channel_with_channel_disposition_do_what_mqsc_chldis
                 {**name, CMQCFC.MQIACH_CHANNEL_DISP: CMQCFC.MQCHLD_FIXSHARED}
             )
         )
+        resolve = {**name, CMQCFC.MQIACH_IN_DOUBT: CMQCFC.MQIDO_COMMIT}
+        for verb, args in (("PING", name), ("RESET", name), ("RESOLVE", resolve)):
+            command = getattr(pcf, f"MQCMD_{verb}_CHANNEL")
+            seen[verb] = refused(lambda command=command, args=args: command(args))  # it runs
         seen["unknown"] = refused(
             lambda: pcf.MQCMD_START_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"NO.SUCH"})
         )
@@ -110,6 +118,9 @@ def test_pcf_start_and_stop_channel_with_channel_disposition_do_what_mqsc_chldis
     assert seen["shared+scope"] == CMQCFC.MQRCCF_DISPOSITION_CONFLICT
     assert seen["private"] == CMQCFC.MQRCCF_DISPOSITION_CONFLICT
     assert seen["second"] == CMQCFC.MQRCCF_CHANNEL_IN_USE  # CSQX477E: it runs on QM2
+    assert [seen[verb] for verb in ("PING", "RESET", "RESOLVE")] == [
+        CMQCFC.MQRCCF_CHANNEL_IN_USE
+    ] * 3
     assert seen["unknown"] == CMQCFC.MQRCCF_CHANNEL_NOT_FOUND
     assert seen["stop fixshared"] == CMQCFC.MQRCCF_PARM_VALUE_ERROR
 

@@ -28,16 +28,15 @@ from tests.claims import keeps
 
 ROOT = Path(__file__).parent.parent
 
-#: A job of one task on local[1], with the daemon named by argv[1] (or Spark's own):
-#: what its worker had imported and frozen before the task's function ran. The
-#: function is this script's (pickled by value): it imports nothing of qsg itself.
+#: Jobs of one task on local[1], one SparkContext after another in one driver (one JVM
+#: and one Python started for all), each with the daemon and the executors' environment
+#: that argv[1] gives (JSON: [daemon or "", {variable: value}] each): what each job's
+#: worker had imported and frozen before the task's function ran. The function is this
+#: script's (pickled by value): it imports nothing of qsg itself.
 _WORKER_SEES = """
 import json, sys
 import pyarrow as pa
 from qsg.commands.pipeline.spark import spark_session
-
-conf = {"spark.python.daemon.module": sys.argv[1]} if sys.argv[1] else {}
-spark = spark_session("local[1]", conf=conf)
 
 def seen(batches):
     import gc, sys
@@ -46,30 +45,50 @@ def seen(batches):
             [{"qsg": "qsg.chaos.campaign" in sys.modules, "frozen": gc.get_freeze_count()}]
         )
 
-row = spark.range(1).mapInArrow(seen, "qsg boolean, frozen bigint").toArrow().to_pylist()[0]
-print(json.dumps(row))
+for daemon, env in json.loads(sys.argv[1]):
+    conf = {"spark.python.daemon.module": daemon} if daemon else {}
+    conf.update({f"spark.executorEnv.{name}": value for name, value in env.items()})
+    spark = spark_session("local[1]", conf=conf)
+    row = spark.range(1).mapInArrow(seen, "qsg boolean, frozen bigint").toArrow().to_pylist()[0]
+    print(json.dumps(row), flush=True)
+    spark.stop()
 """
 
+#: Spark's own daemon (the control), qsg's, and qsg's told to import a module that
+#: does not exist.
+_DAEMONS: list[tuple[str, dict[str, str]]] = [
+    ("", {}),
+    (MODULE, {}),
+    (MODULE, {PRELOAD_ENV: "qsg.no_such_module"}),
+]
 
-def _worker_sees(daemon: str, env: dict[str, str] | None = None) -> dict[str, object]:
+
+@pytest.fixture(scope="module")
+def workers_saw() -> tuple[list[dict[str, object]], str]:
+    """What the worker of each of ``_DAEMONS`` saw, in order, and the driver's stderr
+    (the daemons' own)."""
     done = subprocess.run(
-        [sys.executable, "-c", _WORKER_SEES, daemon],
+        [sys.executable, "-c", _WORKER_SEES, json.dumps(_DAEMONS)],
         capture_output=True,
         text=True,
         timeout=600,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(rows) == len(_DAEMONS), done.stdout
+    return rows, done.stderr
 
 
 @pytest.mark.slow
 @keeps("docs/pipeline.md", "it imports a run's modules once")
-def test_a_worker_forked_from_qsgs_daemon_has_the_run_path_imported_and_frozen() -> None:
+def test_a_worker_forked_from_qsgs_daemon_has_the_run_path_imported_and_frozen(
+    workers_saw: tuple[list[dict[str, object]], str],
+) -> None:
     # Spark's own daemon (the control): the worker has imported nothing of qsg's.
-    assert _worker_sees("") == {"qsg": False, "frozen": 0}
-    seen = _worker_sees(MODULE)
+    (control, seen, _), _ = workers_saw
+    assert control == {"qsg": False, "frozen": 0}
     assert seen["qsg"] is True
     assert isinstance(seen["frozen"], int) and seen["frozen"] > 10_000
 
@@ -80,11 +99,20 @@ def test_a_worker_forked_from_qsgs_daemon_has_the_run_path_imported_and_frozen()
     "A module the daemon cannot import is the workers' to import, as without it (the "
     "daemon says so in one line on stderr)",
 )
-def test_a_daemon_that_cannot_import_a_module_still_serves_workers() -> None:
-    # Spark passes the executor's environment on to the daemon it starts.
-    seen = _worker_sees(MODULE, {PRELOAD_ENV: "qsg.no_such_module"})
+def test_a_daemon_that_cannot_import_a_module_still_serves_workers(
+    workers_saw: tuple[list[dict[str, object]], str],
+) -> None:
+    # The daemon reads the list from its environment: here the executors' own
+    # (spark.executorEnv.*), which Spark passes on to the daemon it starts; the route
+    # from the driver's environment is tests/test_chaos_on_spark.py's.
+    (_, _, seen), stderr = workers_saw
     assert seen["qsg"] is False  # nothing of the run path imported ahead...
     assert isinstance(seen["frozen"], int) and seen["frozen"] > 0  # ...the rest frozen
+    said = [line for line in stderr.splitlines() if "not imported ahead" in line]
+    assert said == [
+        "qsg worker daemon: not imported ahead: qsg.no_such_module: "
+        "ModuleNotFoundError: No module named 'qsg.no_such_module'"
+    ]
 
 
 def test_a_module_that_fails_to_import_is_named_with_why_and_the_others_imported() -> None:

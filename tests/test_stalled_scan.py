@@ -12,6 +12,8 @@ found it (run seed 695425565, once ``stall_scan`` existed).
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 import trio
 
@@ -94,3 +96,31 @@ def test_a_holder_stalled_mid_scan_past_its_lease_is_refused_when_it_wakes(
         events = trio.run(_stall, url, clock=VirtualClock())
     verdict = checkers.check_scans(history.read(events, SCOPES))
     assert not verdict.ok and verdict.involved == ["QM1@23 token 1"]
+
+
+@keeps(
+    "docs/edges.md",
+    "a paused member is now woken to stop when a run ends, as a service manager sends "
+    "SIGCONT after SIGTERM.",
+)
+def test_a_world_that_ends_while_a_member_is_paused_wakes_it_to_stop() -> None:
+    """A member paused (SIGSTOP) when the run ends is woken to stop, as a service
+    manager's stop sends SIGCONT after SIGTERM. Its clean-ups are shielded (its scanner
+    gives its expiry-scan lease up): they waited for a resume that never came, and the
+    run never ended (the chaos-facilities campaign, seed 48, run 135, whose SIGTERM
+    could not end it either). The run plays in a thread, so that a hang fails the test
+    instead of holding it."""
+    events: list[qsg.events.WorldEvent] = []
+
+    async def main() -> None:
+        async with qsg.start(_topology(), in_process=True, faults=True) as world:
+            await trio.sleep(3)
+            await inject(world, "stall_scan", Fault(3.0, "stall_scan", amount=100.0))
+            await trio.sleep(2)
+            events.extend(world.events.history)
+
+    done = threading.Event()
+    threading.Thread(target=lambda: (qsg.run(main), done.set()), daemon=True).start()
+    assert done.wait(30), "the world never ended"
+    stalled = [e for e in events if isinstance(e, FaultInjected) and e.action == "stall_scan"]
+    assert len(stalled) == 1 and stalled[0].detail.startswith("QM1 stalled mid-scan")

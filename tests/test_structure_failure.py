@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 import trio
@@ -24,15 +24,19 @@ from actors import admin
 from actors.clock import VirtualClock
 from actors.events import CFRecovered
 from actors.topology import Topology
+from coupling.cleanup import delete_group
+from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
+from coupling.transport import BlockingTransport
 from qsg import CMQC, GMO, MD, MQMIError, QMgr
 from qsg import CMQCFC as F
 from qsg.core import bugs, cfstate
 from qsg.core.handle import Handle
 from qsg.core.memstore import MemoryStore
+from qsg.core.message import Message
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
-from qsg.core.store import MessageStore
+from qsg.core.store import MessageStore, Ordering, Select, Syncpoint
 from qsg.mqsc import commands
 from qsg.mqsc.pcf import Header, Value, encode
 from qsg.mqsc.pcf_commands import process
@@ -754,3 +758,49 @@ async def test_mqsc_recover_cfstruct_is_a_cf_recovery_event_naming_its_queues_an
         assert [(e.q_mgr, e.structure, e.queues, e.recovered) for e in recovered] == [
             ("QM2", "APP1", "APP.WORK", kept)
         ]
+
+
+@pytest.fixture(params=["in-process", "server"])
+def two_facilities(request: pytest.FixtureRequest) -> Iterator[tuple[MessageStore, MessageStore]]:
+    """The same group's store in two facilities: two in-process stores, or the group's
+    namespace on two servers (as each facility's own server holds it)."""
+    if request.param == "in-process":
+        yield MemoryStore(), MemoryStore()
+        return
+    second: EmbeddedServer = request.getfixturevalue("tcp_server")
+    transports = [
+        BlockingTransport(request.getfixturevalue("cf_url")),
+        BlockingTransport(second.url),
+    ]
+    yield RedisStore(transports[0], "TWOCF"), RedisStore(transports[1], "TWOCF")
+    for transport in transports:
+        delete_group(transport, "TWOCF")
+        transport.close()
+
+
+def test_an_import_over_a_unit_of_works_entries_backs_it_out_without_touching_the_image(
+    two_facilities: tuple[MessageStore, MessageStore],
+) -> None:
+    """A rebuild replaces a store's instance of a structure with another's image (a
+    duplexed structure's second instance, rebuilt into after a connectivity loss): a unit
+    of work with work on the instance replaced lost it, as in a failure of the
+    structure. MQCMIT answers MQRC_BACKED_OUT; the backout leaves the image alone. (The
+    chaos-facilities campaign, seed 48, run 135: the backout raised KeyError.)"""
+
+    def _message(body: bytes) -> Message:
+        return Message(MD(Persistence=CMQC.MQPER_PERSISTENT).get(), body, 0.0, None, 0)
+
+    source, target = two_facilities
+    for store in (source, target):
+        store.define_structure("S1", size_kb=1024, cf_level=5)
+        store.create_queue("Q", Ordering.FIFO, "S1")
+        store.put("Q", _message(b"committed"), None, 100)
+    uow = ("QM2", 1)
+    taken = target.get("Q", Select(), 0.0, uow, Syncpoint.YES, None, False)
+    assert taken.message is not None
+    source.fail_structure("S1", 1.0)
+    target.import_structure("S1", source.export_structure("S1"))
+    target.recover_structure("S1", purge=False)
+    assert target.prepare(uow) is not None
+    target.backout(uow)
+    assert (target.depth("Q"), target.uncommitted("Q"), target.audit()) == (1, 0, [])

@@ -199,6 +199,22 @@ def process_topology(
     return topology
 
 
+def called(scenario: Scenario) -> list[str]:
+    """The queue managers some channel of the scenario calls: each one a CONNAME names
+    (a sender's, a fully qualified server's, a requester's; a ``[[channel]]`` table's
+    sender among them). Each listens on a port of its own, which those CONNAMEs are
+    pointed at (``process_topology``)."""
+    names = set(scenario.topology.qmgrs)
+    return sorted(
+        {
+            c.attributes["conn_name"]
+            for spec in scenario.topology.qmgrs.values()
+            for c in spec.commands
+            if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in names
+        }
+    )
+
+
 def named_groups(scenario: Scenario) -> list[str]:
     """The groups some sender's CONNAME names (their address must listen)."""
     names = {q.name for q in scenario.qsgs}
@@ -297,8 +313,17 @@ def member_main(argv: list[str], serving: Callable[[Layout], Program | None] | N
 # ---- the coordinator --------------------------------------------------------------------
 def killable(scenario: Scenario) -> list[str]:
     """QSG members that own no channel: a SIGKILL loses nothing in their memory that a
-    checker would call lost (their applications use shared queues)."""
-    ends = {c.from_qmgr for c in scenario.channels} | {c.to_qmgr for c in scenario.channels}
+    checker would call lost (their applications use shared queues). A channel's ends are
+    the queue manager that defines it with a CONNAME naming another (``called``) and
+    that one: a ``[[channel]]`` table's, and a requester-server pair's."""
+    names = set(scenario.topology.qmgrs)
+    ends = {
+        end
+        for spec in scenario.topology.qmgrs.values()
+        for c in spec.commands
+        if c.object_type == "CHANNEL" and c.attributes.get("conn_name") in names
+        for end in (spec.name, c.attributes["conn_name"])
+    }
     return [m for q in scenario.qsgs for m in q.members if m not in ends]
 
 
@@ -401,7 +426,7 @@ def _coordinate(
         for group in scenario.qsgs:
             delete_group(each, group.name)
         each.close()
-    ports = {c.to_qmgr: free_port() for c in scenario.channels}
+    ports = {name: free_port() for name in called(scenario)}
     groups = {qsg: free_port() for qsg in named_groups(scenario)}
     epoch = time.time() + STARTUP
     end = scenario.run.duration
@@ -694,6 +719,7 @@ __all__ = [
     "Layout",
     "ProcessRun",
     "address_main",
+    "called",
     "draw_kills",
     "judge",
     "killable",

@@ -16,10 +16,19 @@ finds it there). SIGTERM goes the same way: its handler hands it to SIGINT's han
 the moment (trio's while a run is on), so both end a run alike. A command started with
 SIGINT ignored (a background job of a shell script) keeps ignoring it, and still ends
 on SIGTERM.
+
+A run that cannot end (a clean-up waiting for what will never come) must not outlive
+its interrupt: from the first SIGINT or SIGTERM the command has ``QSG_INTERRUPT_GRACE``
+seconds (20 by default) to end; then a watchdog thread writes the line, says that the
+clean-up was not done, kills the command's child processes and ends the process with the
+same status. SIGINT's handler during a run is trio's: ``actors.runtime`` tells the
+watchdog of it (``runtime.interrupt_hooks``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 import threading
@@ -31,9 +40,17 @@ from typing import NoReturn
 from rich.console import Console
 from rich.markup import escape
 
+from actors import runtime
+
 #: The signal that interrupted the command, once one has (None: a KeyboardInterrupt
 #: of no signal's, which is taken as SIGINT's).
 _received: list[signal.Signals] = []
+#: Seconds an interrupted command has to end before the watchdog ends it.
+GRACE_VARIABLE = "QSG_INTERRUPT_GRACE"
+DEFAULT_GRACE = 20.0
+#: Set when the command's block ends: its watchdog, if one runs, has nothing to do.
+_ended = threading.Event()
+_watching = threading.Lock()
 
 
 @contextmanager
@@ -44,6 +61,8 @@ def taken() -> Iterator[None]:
         yield
         return
     _received.clear()
+    _ended.clear()
+    runtime.interrupt_hooks.append(_on_sigint)
     before_int, before_term = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     ignored = before_int is signal.SIG_IGN
     if ignored:
@@ -56,19 +75,79 @@ def taken() -> Iterator[None]:
     try:
         yield
     finally:
+        _ended.set()
+        runtime.interrupt_hooks.remove(_on_sigint)
         signal.signal(signal.SIGTERM, before_term)
         if ignored:
             signal.signal(signal.SIGINT, before_int)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+def _on_sigint() -> None:
+    _watch(signal.SIGINT)
+
+
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     _received.append(signal.SIGTERM)
+    _watch(signal.SIGTERM)
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler) and handler is not signal.default_int_handler:
         handler(signal.SIGINT, frame)  # trio's, during a run: it knows when it may raise
     else:
         raise KeyboardInterrupt
+
+
+def _watch(signum: signal.Signals) -> None:
+    """Start the watchdog, once: the command ends within its grace, or is ended."""
+    if not _watching.acquire(blocking=False):
+        return
+    grace = _grace()
+    thread = threading.Thread(target=_overdue, args=(signum, grace), daemon=True)
+    thread.start()
+
+
+def _grace() -> float:
+    text = os.environ.get(GRACE_VARIABLE, "")
+    try:
+        grace = float(text) if text else DEFAULT_GRACE
+    except ValueError:
+        grace = DEFAULT_GRACE  # a bad value must not stop an interrupt
+    return grace if grace > 0 else DEFAULT_GRACE
+
+
+def _overdue(signum: signal.Signals, grace: float) -> None:
+    try:
+        if _ended.wait(grace):
+            return
+        sys.stderr.write(
+            f"interrupted ({signum.name}): the run did not end within {grace:g} s of the "
+            "signal; ended without its clean-up\n"
+        )
+        sys.stderr.flush()
+        sys.stdout.flush()
+        for child in _children():
+            with contextlib.suppress(OSError):  # gone already
+                os.kill(child, signal.SIGKILL)
+    finally:
+        if not _ended.is_set():
+            os._exit(128 + int(signum))
+        _watching.release()
+
+
+def _children() -> list[int]:
+    """This process's child processes (Linux's /proc; none found elsewhere)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/children") as listed:
+                found += [int(pid) for pid in listed.read().split()]
+        except OSError:
+            continue
+    return found
 
 
 def of(error: BaseException) -> bool:

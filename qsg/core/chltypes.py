@@ -48,6 +48,11 @@ PARTNERS = {
 }
 
 
+class ChannelInUseError(ValueError):
+    """A channel command refused because an instance of the channel runs (IN USE;
+    PCF's MQRCCF_CHANNEL_IN_USE, 4031)."""
+
+
 def word(channel_type: int) -> str:
     """CHLTYPE's word for an MQCHT_* value (the number itself for another type)."""
     return WORDS.get(channel_type, str(channel_type))
@@ -90,6 +95,41 @@ def missing_conn_name(channel: str, channel_type: int) -> MQMIError:
     return MQMIError(CMQC.MQCC_FAILED, CMQCFC.MQRCCF_MISSING_CONN_NAME, why)
 
 
+def not_available_line(channel: str, q_mgr: str) -> str:
+    """AMQ9558E as a requester's end writes it when the channel it asked for is STOPPED
+    at its partner ("Remote Channel is not currently available": "This could be because
+    the channel is disabled"): a stopped channel is started again only by an operator
+    ("Channel errors": "Channels that are in STOPPED state need operator intervention
+    before they can restart")."""
+    return (
+        f"AMQ9558E: Remote Channel is not currently available: the channel program ended "
+        f"because the channel '{channel}' is not currently available on the remote system "
+        f"(it is STOPPED on {q_mgr}; START CHANNEL there enables it)"
+    )
+
+
+def not_for_type(verb: str, channel_type: int) -> tuple[str, int] | None:
+    """Why PING or RESOLVE CHANNEL (``verb``) refuses a receiving channel, and the PCF
+    reason code that says it; None for another verb. PING: "A ping operation can only
+    be issued for a sender or server channel. If the local channel is a receiver
+    channel, you must issue the ping from a remote queue manager"
+    (MQRCCF_PING_ERROR, 4030); RESOLVE "can be used only for sender (SDR), server
+    (SVR), and cluster-sender (CLUSSDR) channels" (MQRCCF_CHANNEL_TYPE_ERROR, 3034,
+    "the command ... cannot be used with that type of channel")."""
+    kind = {CMQC.MQCHT_RECEIVER: "receiver", CMQC.MQCHT_REQUESTER: "requester"}.get(
+        channel_type, word(channel_type)
+    )
+    if verb == "PING":
+        reason, name = CMQCFC.MQRCCF_PING_ERROR, "MQRCCF_PING_ERROR"
+        why = "a ping can only be issued for a sender or server channel: ping it from its partner"
+    elif verb == "RESOLVE":
+        reason, name = CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "MQRCCF_CHANNEL_TYPE_ERROR"
+        why = "RESOLVE CHANNEL is only for a sender or server channel"
+    else:
+        return None
+    return f"is a {kind} channel: {why} ({name} {reason})", reason
+
+
 def callers(channel_type: int, conn_name: str) -> bool:
     """Whether START CHANNEL makes a channel of this type call its partner: a sender,
     a requester or a server with a CONNAME. (A sender without one is started, and
@@ -105,8 +145,11 @@ __all__ = [
     "SENDING",
     "TYPES",
     "WORDS",
+    "ChannelInUseError",
     "callers",
     "missing_conn_name",
+    "not_available_line",
+    "not_for_type",
     "sending",
     "suitable",
     "unsuitable_line",

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import heapq
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -647,13 +647,7 @@ class MemoryStore:
                     present[(queue, key)] = _kept(q, key, msg)
                 else:
                     lost += 1
-        for uow, entries in list(self._uows.items()):
-            kept = [entry for entry in entries if entry[0] not in queues]
-            if len(kept) != len(entries):
-                self._uows[uow] = kept
-                self._lost_uows[uow] = (
-                    f"CF structure {name} failed while the unit of work had work on it"
-                )
+        self._lose_uows(name, queues.keys())
         structure.log_puts, structure.log_gets = cfstate.log_of(structure.backup or {}, present)
         structure.failed_at, structure.lost = now, lost
         for queue, q in queues.items():
@@ -662,6 +656,17 @@ class MemoryStore:
             self._queues.failed[queue] = name
         structure.entries = structure.elements = 0
         return lost
+
+    def _lose_uows(self, name: str, queues: Collection[str]) -> None:
+        """Every unit of work loses its entries on ``queues`` (structure ``name``'s),
+        and cannot commit: it is backed out at MQCMIT."""
+        for uow, entries in list(self._uows.items()):
+            kept = [entry for entry in entries if entry[0] not in queues]
+            if len(kept) != len(entries):
+                self._uows[uow] = kept
+                self._lost_uows[uow] = (
+                    f"CF structure {name} failed while the unit of work had work on it"
+                )
 
     def backup_structure(self, name: str, now: float, exclint: float) -> cfstate.StructureStatus:
         structure = self._structure(name)
@@ -707,6 +712,11 @@ class MemoryStore:
         in place of whatever this store held of the structure."""
         structure, queues = cast(tuple[_Structure, dict[str, _Queue]], image)
         old = self._structures.get(name)
+        # The instance replaced takes with it every unit of work's entries on it (a
+        # duplexed structure's second instance rebuilt into holds the units' mirrored
+        # work): those units lost it, as in the structure's failure.
+        mine = {n for n, q in self._queues.items() if q.structure is old} | queues.keys()
+        self._lose_uows(name, mine)
         for queue in [n for n, q in self._queues.items() if q.structure is old]:
             del self._queues[queue]
         for queue in [n for n, s in self._queues.failed.items() if s == name]:

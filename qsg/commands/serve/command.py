@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import click
-import trio
 from rich.console import Console
 from rich.markup import escape
 
+from actors import runtime
 from qsg.commands.options import SECONDS, redis_option, seed_option
 from qsg.commands.serve.clock import SpeedClock
 from qsg.commands.serve.security import UsersFileError, load_users
@@ -155,7 +155,7 @@ def serve_command(
         return await play(loaded, redis_url=redis_url, seed=seed, program=serving)
 
     try:
-        result = trio.run(main, clock=SpeedClock(speed))
+        result = runtime.run(main, clock=SpeedClock(speed))
     except Exception as error:  # the run itself failed: one line a cause
         for cause in causes(error):
             err.print(f"[bold red]the run failed:[/] {escape(f'{type(cause).__name__}: {cause}')}")
