@@ -199,11 +199,22 @@ class ChannelQueueManager(Protocol):
     @property
     def chinit(self) -> bool: ...
 
+    #: Whether it reaches the coupling facility on a server (``CFLink.bridged``), which
+    #: members in other processes may share.
+    bridged: bool
+
     async def dispatch(self, call: Callable[[float], T], *, system: bool = False) -> T: ...
 
 
 _GET_FIRST = CMQC.MQGMO_WAIT | CMQC.MQGMO_SYNCPOINT
 _GET_MORE = CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_SYNCPOINT
+
+#: How often a shared channel's sending agent with nothing to send looks at its shared
+#: transmission queue again when its queue manager reaches the facility on a server
+#: (seconds; a model choice, as the IGQ agent's): a put by a member in another process
+#: (``qsg chaos --processes``) wakes nobody here, and its message would otherwise wait
+#: for the heartbeat (HBINT, 300 s by default).
+LOOK_AGAIN = 1.0
 
 
 def _state(qm: ChannelQueueManager, channel: str, state: str, detail: str = "") -> None:
@@ -621,6 +632,7 @@ async def _send_batch(
     world = qm.world
     store = xmitq.repository.store
     batch: list[dict[str, Any]] = []
+    beat: float | None = None  # when the heartbeat is due (nothing to send till then)
     while len(batch) < agreed.batch_size:
         md = MD()
         gmo = GMO(Options=_GET_MORE if batch else _GET_FIRST)
@@ -635,11 +647,17 @@ async def _send_batch(
                 raise
             if batch:
                 break
-            hbint = agreed.hbint
-            deadline = trio.current_time() + hbint if hbint else math.inf
-            await world.signals.wait(store, xmitq.queue, deadline)
-            if trio.current_time() >= deadline:  # nothing to send for HBINT
+            # A put by another process wakes no one: a shared one looks again meanwhile,
+            # the heartbeat due HBINT after it found nothing first.
+            looking = keeper is not None and qm.bridged
+            if beat is None or not looking:
+                hbint = agreed.hbint
+                beat = trio.current_time() + hbint if hbint else math.inf
+            look = min(beat, trio.current_time() + LOOK_AGAIN) if looking else beat
+            await world.signals.wait(store, xmitq.queue, look)
+            if trio.current_time() >= beat:  # nothing to send for HBINT
                 await _heartbeat(qm, frames)
+                beat = None
             continue
         batch.append({"md": md.get(), "data": data, "at": trio.current_time()})
     size = sum(len(m["data"]) for m in batch)

@@ -17,7 +17,14 @@ import qsg
 from actors.admin import command
 from actors.channel import ChannelSync
 from actors.clock import VirtualClock
-from actors.events import ChannelBatch, ChannelDelivered, ChannelRecovered, ChannelStateChanged
+from actors.events import (
+    ChannelBatch,
+    ChannelDelivered,
+    ChannelRecovered,
+    ChannelStateChanged,
+    MessageGot,
+    OpCompleted,
+)
 from actors.topology import Topology
 from actors.world import World
 from coupling.server import free_port
@@ -787,3 +794,126 @@ def test_pcf_reset_of_a_running_requester_answers_mqrccf_channel_in_use() -> Non
             return int(refused.value.reason)
 
     assert qsg.run(main) == CMQCFC.MQRCCF_CHANNEL_IN_USE
+
+
+GROUP_PROCESSES = """\
+description = "a requester calls the group's address across processes"
+
+[run]
+duration = 6
+seed = 1
+clock = "wall"
+
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = '''
+DEFINE QLOCAL(SYSTEM.QSG.CHANNEL.SYNCQ) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) INDXTYPE(MSGID)
+DEFINE QLOCAL(QM3.XMITQ) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) USAGE(XMITQ)
+DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3.XMITQ) QSGDISP(GROUP)
+DEFINE CHANNEL(QSG1.TO.QM3) CHLTYPE(SVR) XMITQ(QM3.XMITQ) QSGDISP(GROUP)
+'''
+
+[qsg.QSG1.structures.CSQSYSAPPL]
+recover = true
+
+[qmgr.QM3]
+mqsc = '''
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QSG1.TO.QM3) CHLTYPE(RQSTR) CONNAME('QSG1')
+'''
+
+[[at]]
+at = 0
+qmgr = "QM2"
+mqsc = "START LISTENER TRPTYPE(TCP) INDISP(GROUP)"
+
+[[at]]
+at = 1
+qmgr = "QM3"
+mqsc = "START CHANNEL(QSG1.TO.QM3)"
+
+[[at]]
+at = 2.5
+qmgr = "QM3"
+mqsc = "START CHANNEL(QSG1.TO.QM3)"
+
+[[at]]
+at = 4
+qmgr = "QM3"
+mqsc = "START CHANNEL(QSG1.TO.QM3)"
+
+[[workload]]
+name = "to.qm3"
+type = "putter"
+qmgr = "QM1"
+queue = "TO.QM3"
+rate = 10
+persistence = "persistent"
+"""
+
+
+@keeps(
+    "docs/channels.md",
+    "A requester whose CONNAME names a group calls the group's address as a sender does",
+)
+def test_processes_mode_points_a_requesters_group_conname_at_the_groups_address() -> None:
+    # "Defining a TCP connection for a queue sharing group": the requester's CONNAME is
+    # the group's generic address; in --processes mode that address is a port of the
+    # group's own, and the members that may take the call get group ports of theirs.
+    scenario = parse_scenario(GROUP_PROCESSES, "group-pair.toml")
+    assert processes.named_groups(scenario) == ["QSG1"]
+    assert processes.called(scenario) == []  # the server answers on the requester's link
+    topology = processes.process_topology(scenario, {}, {"QSG1": 5555})
+    (requester,) = [c for c in topology.qmgrs["QM3"].commands if c.object_type == "CHANNEL"]
+    assert requester.attributes["conn_name"] == "127.0.0.1(5555)"
+    assert [topology.qmgrs[m].group_host for m in ("QM1", "QM2", "QM3")] == [
+        "127.0.0.1",
+        "127.0.0.1",
+        None,
+    ]
+
+
+@pytest.mark.slow
+@keeps(
+    "docs/channels.md",
+    "the group's port hands the requester's connection to a member whose group listener "
+    "runs, and the server starts on that member and sends on that connection; each "
+    "message arrives once.",
+)
+@keeps(
+    "docs/channels.md",
+    "A shared channel's sending agent in this mode looks at its transmission queue again "
+    "every second while it has nothing to send",
+)
+def test_a_requester_reaches_its_groups_server_through_the_group_address_across_processes(
+    tmp_path: Path, cf_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "Defining a TCP connection for a queue sharing group": QM3's requester calls the
+    # group's address (its own port in --processes mode), which hands the connection to
+    # QM2, the member whose group listener runs; QM2 starts the shared server
+    # QSG1.TO.QM3 on the requester's connection and sends what QM1's process puts on
+    # the shared transmission queue; each message arrives once (the drain at the end
+    # gets them from APP.IN). A requester does not retry: its later
+    # STARTs (refused IN USE once one took) are for a loaded machine, whose member
+    # processes may come up, and start their group listeners, seconds late.
+    monkeypatch.setattr(processes, "STARTUP", 20.0)
+    path = tmp_path / "group-pair.toml"
+    path.write_text(GROUP_PROCESSES)
+    scenario = parse_scenario(GROUP_PROCESSES, str(path))
+    outcome, run = processes.run_one(path, scenario, 1, redis_url=cf_url, kills=[])
+    assert outcome.ok, outcome.failed()
+    running = {
+        e.q_mgr
+        for e in run.events
+        if isinstance(e, ChannelStateChanged)
+        and e.channel == "QSG1.TO.QM3"
+        and e.state == "RUNNING"
+    }
+    assert running == {"QM2", "QM3"}, running
+    # QM2's server is woken by no put of QM1's process: it looks again (LOOK_AGAIN), or
+    # all but the first batch would wait on the shared queue for its heartbeat (300 s).
+    put = [e for e in run.events if isinstance(e, OpCompleted) and e.op == "put"]
+    delivered = [e for e in run.events if isinstance(e, ChannelDelivered)]
+    assert len(delivered) > len(put) // 2, (len(delivered), len(put))
+    got = Counter(e.msg_id for e in run.events if isinstance(e, MessageGot) and e.queue == "APP.IN")
+    assert set(got) == {e.msg_id for e in delivered} and max(got.values()) == 1, got

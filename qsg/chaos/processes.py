@@ -132,7 +132,7 @@ class Layout:
     #: The port this member's REST API listens on (127.0.0.1); 0: it serves none.
     rest_port: int = 0
     #: The port of each group's address (``actors.groupaddress``), by QSG: the groups
-    #: some sender's CONNAME names.
+    #: some channel's CONNAME names (``named_groups``).
     groups: dict[str, int] = field(default_factory=dict)
 
 
@@ -174,7 +174,7 @@ def process_topology(
     scenario: Scenario, ports: dict[str, int], groups: dict[str, int] | None = None
 ) -> Topology:
     """The scenario's topology with each receiving queue manager listening on its port
-    and each sender's CONNAME pointing there; a CONNAME naming a group in ``groups``
+    and each CONNAME naming it pointing there; a CONNAME naming a group in ``groups``
     points at that group's address, whose members take its connections on group ports
     of their own (``actors.groupaddress``)."""
     topology = scenario.topology
@@ -216,7 +216,9 @@ def called(scenario: Scenario) -> list[str]:
 
 
 def named_groups(scenario: Scenario) -> list[str]:
-    """The groups some sender's CONNAME names (their address must listen)."""
+    """The groups some channel's CONNAME names, a sender's, a server's or a requester's
+    (their address must listen: a requester's request reaches a member's group port
+    through it as a sender's hello does)."""
     names = {q.name for q in scenario.qsgs}
     return sorted(
         {
