@@ -52,6 +52,7 @@ class Sysplex(Protocol):
     def link(self) -> CFLink: ...
     @property
     def events(self) -> EventLog: ...
+    async def recover_channels_of(self, q_mgr: str, failed: str) -> None: ...
 
 
 def _lease(world: Sysplex, qm: QueueManager, length: float) -> MemberLease:
@@ -121,6 +122,9 @@ async def watch(world: Sysplex, qm: QueueManager, length: float) -> None:
             if life not in seen:
                 try:
                     await qm.recover_peer(member, int(token))
+                    # Then its shared channels, as z/OS restarts them after shared-queue
+                    # peer recovery ("Shared channel recovery").
+                    await world.recover_channels_of(qm.name, member)
                 except MQMIError:
                     continue  # the facility went away meanwhile: try again next time
                 seen.add(life)

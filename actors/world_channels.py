@@ -21,6 +21,7 @@ as IBM serializes the two ("Channels and serialization").
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from contextlib import suppress
@@ -604,7 +605,12 @@ class SharedChannels(FaultInjection):
                         continue
                     started.add(definition.name)
                     target = self._most_suitable(group, definition.name)
-                    await self._start_shared(group, target, definition.name, CMQCFC.MQCHLD_SHARED)
+                    # A member in another process (``qsg chaos --processes``) may have
+                    # started it first: once in the group is what the start is for.
+                    with contextlib.suppress(chltypes.ChannelInUseError):
+                        await self._start_shared(
+                            group, target, definition.name, CMQCFC.MQCHLD_SHARED
+                        )
         for qm in self.qmgrs.values():
             self._start_trigger_monitor(qm)
 
@@ -741,7 +747,26 @@ class SharedChannels(FaultInjection):
         doers = [p for p in self._peers(qm) if p.alive and p.chinit and p.paused is None]
         if not doers:
             return  # nobody to take them: the member restarts them itself (``restart``)
-        doer = doers[0]
+        await self._recover_channels_by(doers[0], group, failed)
+
+    async def recover_channels_of(self, q_mgr: str, failed: str) -> None:
+        """Peer channel recovery by ``q_mgr`` of ``failed``, a member in another OS
+        process whose member lease ran out (``actors.membership.watch``, after its
+        shared-queue recovery): the SHARED channels the group's status gives it are
+        restarted here, if this member defines them and its channel initiator runs.
+        Every watcher tries; the claim in the group's status lets one restart each."""
+        doer = self._qm(q_mgr)
+        group = doer.rules.qsg
+        if group is None or not doer.alive or not doer.chinit or doer.paused is not None:
+            return
+        await self._recover_channels_by(doer, group, failed, every=False)
+
+    async def _recover_channels_by(
+        self, doer: QueueManager, group: QueueSharingGroup, failed: str, *, every: bool = True
+    ) -> None:
+        """``doer``'s peer channel recovery of ``failed``; its event says what it found
+        (``every`` False: only if it restarted or released one, as every watcher in
+        another process tries and all but one find each claim taken)."""
         try:
             mine = await doer.dispatch(
                 lambda now: [i for i in group.channel_status.instances() if i.owner == failed],
@@ -750,14 +775,14 @@ class SharedChannels(FaultInjection):
         except MQMIError:  # the shared status out of reach: the member restarts them
             return
         fixshared = [i for i in mine if i.disposition == CMQCFC.MQCHLD_FIXSHARED]
-        recovered = 0
+        recovered = released = 0
         for instance in mine:
             if instance.disposition == CMQCFC.MQCHLD_FIXSHARED:
                 continue  # "only recovered when that same channel initiator restarts"
             if not instance.conn_name.strip():  # a server only its requester can start:
                 # its claim goes, and the requester's next request starts it anywhere
                 release = partial(_release, group.channel_status, instance.channel, failed)
-                await doer.dispatch(release, system=True)
+                released += bool(await doer.dispatch(release, system=True))
                 continue
             try:
                 target = self._most_suitable(group, instance.channel, exclude=failed)
@@ -772,7 +797,7 @@ class SharedChannels(FaultInjection):
             except (sharedchl.DispositionError, ValueError):
                 continue  # left held: its member restarts it
             recovered += 1
-        if mine:
+        if mine and (every or recovered or released):
             now = trio.current_time()
             line = sharedchl.recovery_line(failed, len(mine), len(fixshared), recovered)
             self.events.emit(

@@ -917,3 +917,89 @@ def test_a_requester_reaches_its_groups_server_through_the_group_address_across_
     assert len(delivered) > len(put) // 2, (len(delivered), len(put))
     got = Counter(e.msg_id for e in run.events if isinstance(e, MessageGot) and e.queue == "APP.IN")
     assert set(got) == {e.msg_id for e in delivered} and max(got.values()) == 1, got
+
+
+SHARED_SENDER_PROCESSES = """\
+description = "a shared sender's member is killed across processes; a survivor restarts it"
+
+[run]
+duration = 16
+seed = 1
+clock = "wall"
+
+[qsg.QSG1]
+members = ["QM1", "QM2"]
+mqsc = '''
+DEFINE QLOCAL(SYSTEM.QSG.CHANNEL.SYNCQ) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) INDXTYPE(MSGID)
+DEFINE QLOCAL(QM3.XMITQ) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) USAGE(XMITQ)
+DEFINE QREMOTE(TO.QM3) RNAME(APP.IN) RQMNAME(QM3) XMITQ(QM3.XMITQ) QSGDISP(GROUP)
+DEFINE CHANNEL(QSG1.TO.QM3) CHLTYPE(SDR) CONNAME('QM3') XMITQ(QM3.XMITQ) QSGDISP(GROUP)
+'''
+
+[qsg.QSG1.structures.CSQSYSAPPL]
+recover = true
+
+[qmgr.QM3]
+mqsc = '''
+DEFINE QLOCAL(APP.IN)
+DEFINE CHANNEL(QSG1.TO.QM3) CHLTYPE(RCVR)
+'''
+
+[[at]]
+at = 0
+qmgr = "QM2"
+mqsc = "STOP CHINIT SHARED(STOP)"
+
+[[at]]
+at = 0.5
+qmgr = "QM1"
+mqsc = "START CHANNEL(QSG1.TO.QM3) CHLDISP(SHARED)"
+
+[[at]]
+at = 1
+qmgr = "QM2"
+mqsc = "START CHINIT"
+
+[[workload]]
+name = "to.qm3"
+type = "putter"
+qmgr = "QM2"
+queue = "TO.QM3"
+rate = 10
+persistence = "persistent"
+"""
+
+
+@pytest.mark.slow
+@keeps(
+    "docs/channels.md",
+    "In `--processes` mode a member's watcher runs the peer channel recovery of a member "
+    "whose lease ran out, after its shared-queue recovery",
+)
+def test_a_killed_members_shared_sender_is_restarted_by_a_survivor_across_processes(
+    tmp_path: Path, cf_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "Shared channel recovery": when a member fails, another restarts its SHARED
+    # channels after shared-queue peer recovery. QM1 runs QSG1.TO.QM3 (QM2's channel
+    # initiator was stopped when it started), and is SIGKILLed at 4 s: QM2's member-lease
+    # watcher sees QM1's lease run out, recovers its units of work, then restarts the
+    # channel; QM2's puts keep arriving, each once. Across processes this did not
+    # happen: the killed member's claim stayed until its own restart.
+    monkeypatch.setattr(processes, "STARTUP", 20.0)
+    path = tmp_path / "shared-sender.toml"
+    path.write_text(SHARED_SENDER_PROCESSES)
+    scenario = parse_scenario(SHARED_SENDER_PROCESSES, str(path))
+    kills = [processes.Kill(4.0, "QM1", downtime=10.0)]
+    outcome, run = processes.run_one(path, scenario, 1, redis_url=cf_url, kills=kills)
+    assert outcome.ok, outcome.failed()
+    recovered = [e for e in run.events if isinstance(e, ChannelRecovered)]
+    assert [(e.q_mgr, e.failed, e.restarted) for e in recovered] == [("QM2", "QM1", 1)]
+    running = [
+        e.q_mgr
+        for e in run.events
+        if isinstance(e, ChannelStateChanged)
+        and e.channel == "QSG1.TO.QM3"
+        and e.state == "RUNNING"
+    ]
+    senders = [q_mgr for q_mgr in running if q_mgr != "QM3"]
+    assert senders[-2:] == ["QM1", "QM2"], running  # QM1's instance, then QM2's
