@@ -1,0 +1,399 @@
+"""The group's router over its facilities' stores, in process (issue 48's router, issue 45).
+
+``qsg.core.router.Router`` is the one place that knows which coupling facility holds a
+structure (z/OS: the first facility of its CFRM preference list that is there; a
+duplexed structure's second instance in the next, every write going to both) and moves
+what a structure holds when a facility is lost ("Handling failure of a coupling
+facility"). ``tests/test_cf_router.py`` plays it in worlds on the server; these tests
+hold each of its calls with ``MemoryStore``s for facilities, in a few milliseconds, so
+that the fast mutation selection (``[tool.mutmut]``) reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import pytest
+
+from qsg import CMQC, MD, MQMIError
+from qsg.core.conntag import TagUse
+from qsg.core.facilities import FAILED, KEPT, REBUILT, Move
+from qsg.core.lease import Fence, Grant
+from qsg.core.memstore import MemoryStore
+from qsg.core.message import Message
+from qsg.core.objects import CFStructure
+from qsg.core.router import Router
+from qsg.core.store import SELECT_ANY, Ordering, StaleFenceError, Syncpoint, UowId
+from qsg.core.facilities import Placement
+
+BIG = 64 * 1024  # over 63 KB: always offloaded to the SMDS
+
+
+def _msg(body: bytes = b"m", persistent: bool = True, expiry: float | None = None) -> Message:
+    desc = MD(Persistence=int(persistent), MsgId=body[:24].ljust(24, b"\0")).get()
+    return Message(desc, body, 0.0, expiry, 0)
+
+
+class _Refusing(MemoryStore):
+    """A facility whose commit may refuse (as the server's): ``refusal`` set, it backs
+    the unit of work out and answers that reason (MQRC_BACKED_OUT), or answers another
+    and changes nothing."""
+
+    commit_may_refuse = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refusal = 0
+        self.commits: list[Hashable] = []
+
+    def commit(self, uow: UowId) -> None:
+        self.commits.append(uow)
+        if self.refusal == CMQC.MQRC_BACKED_OUT:
+            self.backout(uow)
+        if self.refusal:
+            raise MQMIError.failed(self.refusal, "refused")
+        super().commit(uow)
+
+
+def _router(
+    *structures: CFStructure,
+    facilities: tuple[str, ...] = ("CF01", "CF02", "CF03"),
+    stores: dict[str, MemoryStore] | None = None,
+) -> Router:
+    """A router over a new store per facility (or ``stores``), each structure defined
+    and a queue Q.<structure> on it."""
+    stores = stores or {f: MemoryStore() for f in facilities}
+    definitions = {s.name: s for s in structures}
+    router = Router(Placement(facilities), stores, MemoryStore(), definitions.get)
+    for s in structures:
+        router.define_structure(s.name, size_kb=1024, cf_level=5)
+        router.create_queue(f"Q.{s.name}", Ordering.FIFO, s.name)
+    return router
+
+
+def _depths(router: Router, queue: str) -> list[int | None]:
+    """``queue``'s depth in each facility's store (None: not there), then the admin's."""
+    found: list[int | None] = []
+    for store in [*(router.store_of(f) for f in router.placement.facilities), router.admin]:
+        try:
+            found.append(store.depth(queue))
+        except KeyError:
+            found.append(None)
+    return found
+
+
+PLAIN = CFStructure("APP1", recover=True, preference=("CF02", "CF01"))
+DUPLEX = CFStructure("DUP1", recover=True, duplex=True)
+
+
+def test_a_structure_is_in_the_first_facility_of_its_preference_list_and_its_calls_go_there() -> (
+    None
+):
+    # CFRM PREFLIST: the structure is allocated in the first facility listed that is there.
+    router = _router(PLAIN)
+    router.put("Q.APP1", _msg(b"a"), None, 10)
+    router.put("Q.APP1", _msg(b"b", expiry=5.0), "u1", 10)
+    assert _depths(router, "Q.APP1") == [None, 2, None, None]
+    assert router.placement.facility_of("APP1") == "CF02"
+    assert (router.depth("Q.APP1"), router.uncommitted("Q.APP1")) == (2, 1)
+    assert router.depth_at_least("Q.APP1", 0, True) == 1
+    assert router.contents("Q.APP1") == [b"a".ljust(24, b"\0")]  # committed MsgIds
+    assert not router.worth_scanning("Q.APP1", 4.0) and router.worth_scanning("Q.APP1", 6.0)
+    assert router.structure_usage("APP1") == router.store_of("CF02").structure_usage("APP1")
+    assert router.structure_usage("APP1")["entries"] == 2
+    # Defined in every store, the administration store too (it holds it while no facility
+    # does): each can take the structure's image.
+    for store in (router.store_of("CF01"), router.store_of("CF03"), router.admin):
+        assert store.structure_status("APP1").name == "APP1"
+
+
+def test_a_queue_on_no_structure_is_the_administration_stores() -> None:
+    router = _router()
+    router.create_queue("LOCAL", Ordering.PRIORITY)
+    router.put("LOCAL", _msg(), None, 10)
+    assert _depths(router, "LOCAL") == [None, None, None, 1]
+    router.delete_queue("LOCAL")
+    assert _depths(router, "LOCAL") == [None, None, None, None]
+
+
+def test_a_duplexed_structures_every_write_goes_to_both_instances_each_its_own_copy() -> None:
+    # System-managed duplexing: "every write goes to both" instances.
+    router = _router(DUPLEX)
+    assert (router.placement.primary, router.placement.secondary) == (
+        {"DUP1": "CF01"},
+        {"DUP1": "CF02"},
+    )
+    msg = _msg(b"two", expiry=1.0)
+    router.put("Q.DUP1", msg, None, 10)
+    router.put("Q.DUP1", _msg(b"one"), None, 10)
+    assert _depths(router, "Q.DUP1") == [2, 2, None, None]
+    msg.desc["CorrelId"] = b"c" * 24  # the second instance has its own descriptor
+    first = router.store_of("CF01").contents("Q.DUP1")
+    assert router.store_of("CF02").contents("Q.DUP1") == first
+    twin = router.store_of("CF02").browse("Q.DUP1", None, SELECT_ANY, 0.0).message
+    assert twin is not None and twin.body == b"two" and twin.desc["CorrelId"] == b"\0" * 24
+    # A browse passing an expired message discards it in both.
+    taken = router.browse("Q.DUP1", None, SELECT_ANY, 2.0)
+    assert [m.body for m in taken.discarded] == [b"two"] and _depths(router, "Q.DUP1")[:2] == [1, 1]
+    holder = object()
+    assert taken.position is not None
+    router.lock("Q.DUP1", taken.position, holder)
+    for f in ("CF01", "CF02"):
+        locked = router.store_of(f).browse("Q.DUP1", None, SELECT_ANY, 2.0).message
+        assert locked is None  # another handle's lock hides it
+    router.unlock("Q.DUP1", holder)
+    assert router.store_of("CF02").browse("Q.DUP1", None, SELECT_ANY, 2.0).message is not None
+    got = router.get("Q.DUP1", SELECT_ANY, 2.0, "u1", Syncpoint.YES, None, False)
+    assert got.message is not None and got.message.body == b"one"
+    router.backout("u1")
+    assert [router.store_of(f).browse("Q.DUP1", None, SELECT_ANY, 2.0).message.backout_count  # type: ignore[union-attr]
+            for f in ("CF01", "CF02")] == [1, 1]
+    router.forget_backout_counts("Q.DUP1")
+    assert [router.store_of(f).browse("Q.DUP1", None, SELECT_ANY, 2.0).message.backout_count  # type: ignore[union-attr]
+            for f in ("CF01", "CF02")] == [0, 0]
+    router.get("Q.DUP1", SELECT_ANY, 2.0, "u2", Syncpoint.YES, None, False)
+    router.commit("u2")
+    assert _depths(router, "Q.DUP1") == [0, 0, None, None]
+    router.delete_queue("Q.DUP1")
+    assert _depths(router, "Q.DUP1") == [None, None, None, None]
+
+
+def _two_structures(first: MemoryStore, second: MemoryStore) -> Router:
+    """APP1 in CF01's store ``first``, APP2 in CF02's ``second``."""
+    return _router(
+        CFStructure("APP1", preference=("CF01",)),
+        CFStructure("APP2", preference=("CF02",)),
+        facilities=("CF01", "CF02"),
+        stores={"CF01": first, "CF02": second},
+    )
+
+
+def test_a_unit_of_work_over_two_facilities_commits_and_backs_out_in_both() -> None:
+    # MQCMIT and MQBACK end the unit of work in every resource it touched.
+    router = _two_structures(MemoryStore(), MemoryStore())
+    assert not router.commit_may_refuse
+    for uow in ("u1", "u2"):
+        router.put("Q.APP1", _msg(), uow, 10)
+        router.put("Q.APP2", _msg(), uow, 10)
+    router.commit("u1")
+    router.backout("u2")
+    assert (router.depth("Q.APP1"), router.depth("Q.APP2")) == (1, 1)
+    assert (router.uncommitted("Q.APP1"), router.uncommitted("Q.APP2")) == (0, 0)
+    assert router.audit() == []
+
+
+def test_a_refusing_facility_is_committed_first_and_its_refusal_backs_out_both() -> None:
+    # MQCMIT: MQRC_BACKED_OUT (2003) when the unit of work cannot be committed: it is
+    # backed out whole, nothing committed in the other facility.
+    plain, refusing = MemoryStore(), _Refusing()
+    router = _two_structures(plain, refusing)
+    assert router.commit_may_refuse
+    router.put("Q.APP1", _msg(), "u1", 10)
+    router.put("Q.APP2", _msg(), "u1", 10)
+    refusing.refusal = CMQC.MQRC_BACKED_OUT
+    with pytest.raises(MQMIError) as refused:
+        router.commit("u1")
+    assert refused.value.reason == CMQC.MQRC_BACKED_OUT
+    assert refusing.commits == ["u1"]  # asked first, before the plain store committed
+    assert (router.depth("Q.APP1"), router.uncommitted("Q.APP1")) == (0, 0)
+    # Another reason leaves the unit of work in flight, for a backout to end.
+    router.put("Q.APP1", _msg(), "u2", 10)
+    router.put("Q.APP2", _msg(), "u2", 10)
+    refusing.refusal = CMQC.MQRC_CONNECTION_BROKEN
+    with pytest.raises(MQMIError) as broken:
+        router.commit("u2")
+    assert broken.value.reason == CMQC.MQRC_CONNECTION_BROKEN
+    assert router.uncommitted("Q.APP1") == 1
+
+
+def test_a_second_refusing_facility_refusing_after_the_first_committed_backs_nothing_out() -> (
+    None
+):
+    first, second = _Refusing(), _Refusing()
+    router = _two_structures(first, second)
+    router.put("Q.APP1", _msg(), "u1", 10)
+    router.put("Q.APP2", _msg(), "u1", 10)
+    second.refusal = CMQC.MQRC_BACKED_OUT
+    with pytest.raises(MQMIError):
+        router.commit("u1")
+    assert (first.depth("Q.APP1"), first.uncommitted("Q.APP1")) == (1, 0)
+
+
+def test_a_structure_failing_under_a_unit_of_work_backs_it_out_in_every_facility() -> None:
+    # Two phases: each store is asked first (``prepare``) whether the unit of work can
+    # commit; a structure that failed under it took its work there, so none commits.
+    router = _two_structures(MemoryStore(), MemoryStore())
+    router.put("Q.APP1", _msg(), "u1", 10)
+    router.put("Q.APP2", _msg(), "u1", 10)
+    router.fail_structure("APP2", 1.0)
+    why = "CF structure APP2 failed while the unit of work had work on it"
+    assert router.prepare("u1") == why
+    with pytest.raises(MQMIError, match="APP2 failed") as refused:
+        router.commit("u1")
+    assert refused.value.reason == CMQC.MQRC_BACKED_OUT
+    assert (router.depth("Q.APP1"), router.uncommitted("Q.APP1")) == (0, 0)
+    assert router.prepare("u1") is None and router.backed_out("u1") is None
+
+
+def test_backed_out_names_the_facility_that_lost_the_work_and_keeps_it_for_the_backout() -> None:
+    router = _two_structures(MemoryStore(), MemoryStore())
+    router.put("Q.APP1", _msg(), "u1", 10)
+    router.put("Q.APP2", _msg(), "u1", 10)
+    assert router.backed_out("u1") is None and router.prepare("u1") is None
+    router.fail_structure("APP1", 1.0)
+    why = "CF structure APP1 failed while the unit of work had work on it"
+    assert router.backed_out("u1") == why
+    assert router.backed_out("u1") == why  # kept: the store's own answer is given once
+    assert router.prepare("u1") == why
+    router.backout("u1")
+    assert router.backed_out("u1") is None and router.uncommitted("Q.APP2") == 0
+
+
+def test_a_facility_lost_moves_its_structures_as_the_preference_lists_say() -> None:
+    # z/OS "Handling failure of a coupling facility": a duplexed structure carries on in
+    # its other instance, nothing lost; another is rebuilt in the next facility of its
+    # preference list, its persistent messages recovered, its nonpersistent ones lost.
+    router = _router(PLAIN, DUPLEX, CFStructure("ONLY2", preference=("CF02",)))
+    for queue in ("Q.APP1", "Q.DUP1", "Q.ONLY2"):
+        router.put(queue, _msg(b"p"), None, 10)
+        router.put(queue, _msg(b"n", persistent=False), None, 10)
+    router.backup_structure("APP1", 0.0, 0.0)
+    done = router.lose("CF02", 1.0)
+    assert done == [
+        (Move("APP1", REBUILT, "CF01"), 1),
+        (Move("DUP1", KEPT, "CF01"), 0),
+        (Move("ONLY2", FAILED), 1),
+    ]
+    assert router.store_of("CF01").structure_status("APP1").failed
+    assert router.recover_structure("APP1", False) == (1, 0, 0)
+    assert router.depth("Q.APP1") == router.store_of("CF01").depth("Q.APP1") == 1
+    assert router.depth("Q.DUP1") == 2
+    # With no facility left, it waits failed in the administration store.
+    assert router.admin.structure_status("ONLY2").failed
+    assert router.failed_queues == {"Q.ONLY2": "ONLY2"}
+    # Back in CF02 (empty, a new store): it comes back failed there, for RECOVER CFSTRUCT.
+    fresh = MemoryStore()
+    assert router.restore("CF02", fresh) == ["ONLY2"]
+    assert router.store_of("CF02") is fresh
+    assert fresh.structure_status("ONLY2").failed and router.failed_queues == {"Q.ONLY2": "ONLY2"}
+    assert router.recover_structure("ONLY2", False)[0] == 0
+    assert router.depth("Q.ONLY2") == 1  # its persistent message, from the log
+
+
+def test_a_duplex_that_loses_its_second_instance_is_copied_into_a_third_facility() -> None:
+    # DUPLEX(ENABLED): duplexing is established again in the next facility of the
+    # preference list that is there; that instance is a copy of the structure (and the
+    # next write goes to both) before a failover may land in it.
+    router = _router(DUPLEX)
+    router.put("Q.DUP1", _msg(b"a"), None, 10)
+    assert router.lose("CF02", 1.0) == [(Move("DUP1", KEPT, "CF01"), 0)]
+    router.put("Q.DUP1", _msg(b"b"), None, 10)
+    assert _depths(router, "Q.DUP1") == [2, 1, 2, None]  # CF01 and CF03 (CF02 gone)
+    assert router.lose("CF01", 2.0) == [(Move("DUP1", KEPT, "CF03"), 0)]
+    assert router.depth("Q.DUP1") == 2
+
+
+def test_a_duplex_rebuilt_is_copied_into_its_new_second_facility_once_recovered() -> None:
+    # A duplexed structure that lost its instance before the copy of its second one was
+    # taken is rebuilt (RECOVER CFSTRUCT); duplexing is then established again.
+    router = _router(DUPLEX, facilities=("CF01", "CF02", "CF03", "CF04"))
+    router.put("Q.DUP1", _msg(b"a"), None, 10)
+    router.backup_structure("DUP1", 0.0, 0.0)
+    router.put("Q.DUP1", _msg(b"b"), "u1", 10)
+    router.lose("CF02", 1.0)  # its new second instance, CF03, waits for u1
+    assert not router.placement.duplexed("DUP1")
+    assert router.lose("CF01", 2.0) == [(Move("DUP1", REBUILT, "CF03"), 0)]
+    assert router.recover_structure("DUP1", False) == (1, 0, 0)
+    assert router.placement.secondary == {"DUP1": "CF04"}
+    assert router.store_of("CF04").depth("Q.DUP1") == 1
+
+
+def test_a_second_instance_is_copied_once_no_unit_of_work_has_work_on_the_structure() -> None:
+    # A facility back: the duplexed structure's instance there is a copy of the first,
+    # of committed messages only, taken once no unit of work has work on it.
+    router = _router(DUPLEX, facilities=("CF01", "CF02"))
+    router.lose("CF02", 1.0)
+    router.put("Q.DUP1", _msg(b"a"), None, 10)
+    router.put("Q.DUP1", _msg(b"b"), "u1", 10)
+    fresh = MemoryStore()
+    assert router.restore("CF02", fresh) == ["DUP1"]
+    assert not router.placement.duplexed("DUP1")  # not an instance until copied
+    assert fresh.structure_status("DUP1").name == "DUP1"  # defined there on its return
+    router.put("Q.DUP1", _msg(b"c"), "u2", 10)
+    router.commit("u1")
+    assert not router.placement.duplexed("DUP1")  # u2 still has work on it
+    router.commit("u2")
+    assert router.placement.secondary == {"DUP1": "CF02"} and fresh.depth("Q.DUP1") == 3
+    router.put("Q.DUP1", _msg(b"d"), None, 10)
+    assert _depths(router, "Q.DUP1") == [4, 4, None]
+    assert router.lose("CF01", 2.0) == [(Move("DUP1", KEPT, "CF02"), 0)]
+    assert router.depth("Q.DUP1") == 4
+
+
+def test_restoring_a_facility_that_is_there_keeps_its_store() -> None:
+    router = _router(DUPLEX, facilities=("CF01", "CF02"))
+    router.put("Q.DUP1", _msg(), None, 10)
+    kept = router.store_of("CF02")
+    assert router.restore("CF02", MemoryStore()) == []
+    assert router.store_of("CF02") is kept and kept.depth("Q.DUP1") == 1
+
+
+def test_a_unit_of_work_with_work_in_a_lost_facility_cannot_commit_its_duplexed_work_can() -> (
+    None
+):
+    # MQRC_BACKED_OUT (2003): the facility took the unit of work's work on a structure
+    # rebuilt elsewhere; a duplexed structure's survivor holds that work still.
+    router = _router(PLAIN, DUPLEX, facilities=("CF01", "CF02"))
+    router.put("Q.APP1", _msg(), "u1", 10)  # APP1 in CF02
+    router.put("Q.DUP1", _msg(), "u2", 10)  # DUP1 in CF01 and CF02
+    router.put("Q.DUP1", _msg(), "u3", 10)
+    router.put("Q.APP1", _msg(), "u3", 10)
+    router.lose("CF02", 1.0)
+    why = "coupling facility CF02 failed while the unit of work had work in it"
+    assert router.backed_out("u1") == why and router.prepare("u3") == why
+    with pytest.raises(MQMIError, match=why) as refused:
+        router.commit("u1")
+    assert refused.value.reason == CMQC.MQRC_BACKED_OUT
+    router.commit("u2")
+    assert (router.depth("Q.DUP1"), router.uncommitted("Q.DUP1")) == (2, 1)
+    with pytest.raises(MQMIError, match=why):
+        router.commit("u3")
+    assert (router.depth("Q.DUP1"), router.uncommitted("Q.DUP1")) == (1, 0)
+
+
+def test_a_tolerating_member_reconnects_by_a_rebuild_into_a_facility_it_reaches() -> None:
+    # CFCONLOS(TOLERATE): the member reconnects to the structure by a rebuild into a
+    # facility it still reaches; the rebuild moves the structure for every member.
+    router = _router(PLAIN, facilities=("CF01", "CF02"))
+    router.put("Q.APP1", _msg(b"p"), None, 10)
+    router.put("Q.APP1", _msg(b"n", persistent=False), None, 10)
+    assert router.reconnect(["APP1"], {"CF02"}, 1.0) == [(Move("APP1", REBUILT, "CF01"), 1)]
+    assert router.recover_structure("APP1", False) == (0, 1, 1)
+    assert router.depth("Q.APP1") == router.store_of("CF01").depth("Q.APP1") == 1
+
+
+def test_duplexing_is_established_again_where_it_can_be() -> None:
+    router = _router(DUPLEX, facilities=("CF01", "CF02"))
+    router.reconnect(["DUP1"], {"CF01"}, 1.0)
+    router.put("Q.DUP1", _msg(), None, 10)
+    assert router.placement.primary == {"DUP1": "CF02"} and not router.placement.duplexed("DUP1")
+    assert router.reduplex() == ["DUP1"]
+    assert router.placement.secondary == {"DUP1": "CF01"}
+    assert router.store_of("CF01").depth("Q.DUP1") == 1
+
+
+def test_peer_recovery_runs_in_every_facility_and_answers_every_stores_counts() -> None:
+    # Peer recovery backs out the failed member's units of work in every structure.
+    router = _two_structures(MemoryStore(), MemoryStore())
+    for queue in ("Q.APP1", "Q.APP2"):
+        router.put(queue, _msg(), ("QM1", 1), 10)
+    router.put("Q.APP2", _msg(), ("QM1", 2), 10)
+    router.put("Q.APP1", _msg(), ("QM2", 1), 10)
+    answer = router.recover("QM1", 1, "QM2")
+    assert (answer.failed, answer.by, answer.ran) == ("QM1", "QM2", True)
+    assert (answer.units, answer.entries, answer.locks) == (3, 3, 0)
+    again = router.recover("QM1", 1, "QM3")
+    assert (again.by, again.ran, again.units, again.entries) == ("QM2", False, 0, 0)
+    assert (router.uncommitted("Q.APP1"), router.uncommitted("Q.APP2")) == (1, 0)
+    router.commit(("QM2", 1))
+    assert router.depth("Q.APP1") == 1
