@@ -17,14 +17,13 @@ import pytest
 
 from qsg import CMQC, MD, MQMIError
 from qsg.core.conntag import TagUse
-from qsg.core.facilities import FAILED, KEPT, REBUILT, Move
+from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement
 from qsg.core.lease import Fence, Grant
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure
 from qsg.core.router import Router
 from qsg.core.store import SELECT_ANY, Ordering, StaleFenceError, Syncpoint, UowId
-from qsg.core.facilities import Placement
 
 BIG = 64 * 1024  # over 63 KB: always offloaded to the SMDS
 
@@ -146,11 +145,15 @@ def test_a_duplexed_structures_every_write_goes_to_both_instances_each_its_own_c
     got = router.get("Q.DUP1", SELECT_ANY, 2.0, "u1", Syncpoint.YES, None, False)
     assert got.message is not None and got.message.body == b"one"
     router.backout("u1")
-    assert [router.store_of(f).browse("Q.DUP1", None, SELECT_ANY, 2.0).message.backout_count  # type: ignore[union-attr]
-            for f in ("CF01", "CF02")] == [1, 1]
+    assert [
+        router.store_of(f).browse("Q.DUP1", None, SELECT_ANY, 2.0).message.backout_count  # type: ignore[union-attr]
+        for f in ("CF01", "CF02")
+    ] == [1, 1]
     router.forget_backout_counts("Q.DUP1")
-    assert [router.store_of(f).browse("Q.DUP1", None, SELECT_ANY, 2.0).message.backout_count  # type: ignore[union-attr]
-            for f in ("CF01", "CF02")] == [0, 0]
+    assert [
+        router.store_of(f).browse("Q.DUP1", None, SELECT_ANY, 2.0).message.backout_count  # type: ignore[union-attr]
+        for f in ("CF01", "CF02")
+    ] == [0, 0]
     router.get("Q.DUP1", SELECT_ANY, 2.0, "u2", Syncpoint.YES, None, False)
     router.commit("u2")
     assert _depths(router, "Q.DUP1") == [0, 0, None, None]
@@ -206,9 +209,7 @@ def test_a_refusing_facility_is_committed_first_and_its_refusal_backs_out_both()
     assert router.uncommitted("Q.APP1") == 1
 
 
-def test_a_second_refusing_facility_refusing_after_the_first_committed_backs_nothing_out() -> (
-    None
-):
+def test_a_second_refusing_facility_refusing_after_the_first_committed_backs_nothing_out() -> None:
     first, second = _Refusing(), _Refusing()
     router = _two_structures(first, second)
     router.put("Q.APP1", _msg(), "u1", 10)
@@ -338,9 +339,7 @@ def test_restoring_a_facility_that_is_there_keeps_its_store() -> None:
     assert router.store_of("CF02") is kept and kept.depth("Q.DUP1") == 1
 
 
-def test_a_unit_of_work_with_work_in_a_lost_facility_cannot_commit_its_duplexed_work_can() -> (
-    None
-):
+def test_a_unit_of_work_with_work_in_a_lost_facility_cannot_commit_its_duplexed_work_can() -> None:
     # MQRC_BACKED_OUT (2003): the facility took the unit of work's work on a structure
     # rebuilt elsewhere; a duplexed structure's survivor holds that work still.
     router = _router(PLAIN, DUPLEX, facilities=("CF01", "CF02"))
@@ -397,3 +396,120 @@ def test_peer_recovery_runs_in_every_facility_and_answers_every_stores_counts() 
     assert (router.uncommitted("Q.APP1"), router.uncommitted("Q.APP2")) == (1, 0)
     router.commit(("QM2", 1))
     assert router.depth("Q.APP1") == 1
+
+
+def test_what_is_no_structures_is_in_the_administration_store() -> None:
+    # Leases, fencing and connection tags are the group's, not a structure's.
+    router = _router(PLAIN)
+    lease = router.lease("EXPIRY", "QM1", 5.0)
+    grant = lease.acquire(0.0)
+    assert (
+        isinstance(grant, Grant) and router.admin.lease("EXPIRY", "QM2", 5.0).acquire(1.0) != grant
+    )
+    fence = Fence("EXPIRY", grant.token)
+    router.check_fence(fence, 1.0)
+    with pytest.raises(StaleFenceError):
+        router.check_fence(fence, 6.0)
+    use = TagUse(b"T", "QM1", 1, 1, CMQC.MQCNO_SERIALIZE_CONN_TAG_QSG, "QSG1")
+    assert router.claim_conn_tag(use, 0) and not router.claim_conn_tag(use, 0)
+    assert (
+        router.conn_tags(b"T") == router.admin.conn_tags(b"T")
+        and router.conn_tags(b"T").version == 1
+    )
+    router.release_conn_tag(use)
+    assert router.admin.conn_tags(b"T").version == 2
+    assert router.claim_conn_tag(use, 2)
+    assert router.release_conn_tags("QM1", 2) == 1 and router.admin.conn_tags(b"T").uses == ()
+
+
+def test_a_fenced_scan_proves_the_lease_in_the_administration_store_then_scans() -> None:
+    # The expiry scan's lease is the group's: its fence is proved where the lease is,
+    # and the facility's store (which holds no lease) scans.
+    router = _router(DUPLEX)
+    router.create_queue("LOCAL", Ordering.FIFO)
+    for queue in ("Q.DUP1", "LOCAL"):
+        router.put(queue, _msg(expiry=1.0), None, 10)
+    grant = router.lease("EXPIRY", "QM1", 5.0).acquire(0.0)
+    assert isinstance(grant, Grant)
+    found = router.scan("Q.DUP1", 2.0, Fence("EXPIRY", grant.token))
+    assert len(found) == 1 and _depths(router, "Q.DUP1") == [0, 0, None, None]
+    assert len(router.scan("LOCAL", 2.0, Fence("EXPIRY", grant.token))) == 1
+    router.put("Q.DUP1", _msg(expiry=1.0), None, 10)
+    with pytest.raises(StaleFenceError):
+        router.scan("Q.DUP1", 9.0, Fence("EXPIRY", grant.token))
+    assert router.depth("Q.DUP1") == 1
+    assert len(router.scan("Q.DUP1", 9.0)) == 1 and _depths(router, "Q.DUP1")[:2] == [0, 0]
+
+
+def test_the_smds_accesses_of_every_facility_are_counted_as_the_groups() -> None:
+    # A message over 63 KB is offloaded to the shared message data set: a write at the
+    # put, a read at the get, whichever facility holds the structure.
+    router = _router(PLAIN, DUPLEX)
+    for queue in ("Q.APP1", "Q.DUP1"):
+        router.put(queue, _msg(b"x" * BIG), None, 10)
+    assert (router.smds_writes, router.smds_reads) == (2, 0)
+    router.browse("Q.APP1", None, SELECT_ANY, 0.0)
+    got = router.get("Q.DUP1", SELECT_ANY, 0.0, None, Syncpoint.NO, None, False)
+    assert got.message is not None and (router.smds_writes, router.smds_reads) == (2, 2)
+    with pytest.raises(MQMIError):  # counted on the way out of a refusal too
+        router.put("Q.APP1", _msg(b"y" * BIG), None, 1)
+    assert (router.smds_writes, router.smds_reads) == (2, 2)
+
+
+def test_a_structures_own_calls_go_to_its_instances() -> None:
+    # DISPLAY CFSTATUS, BACKUP and RECOVER CFSTRUCT, a structure's failure and a member's
+    # loss of connectivity to it: the instance the members use, and its duplex.
+    router = _router(DUPLEX, PLAIN)
+    router.put("Q.DUP1", _msg(b"p"), None, 10)
+    router.put("Q.DUP1", _msg(b"n", persistent=False), None, 10)
+    status = router.backup_structure("DUP1", 3.0, 0.0)
+    assert (status.backup_at, status.backup_messages) == (3.0, 1)
+    assert router.store_of("CF02").structure_status("DUP1").backup_at == 3.0
+    assert router.structure_status("DUP1") == status
+    assert router.structure_status("APP1").backup_at is None
+    image = router.export_structure("DUP1")
+    assert router.fail_structure("DUP1", 4.0) == 1
+    assert router.store_of("CF02").structure_status("DUP1").failed
+    assert router.failed_queues == {"Q.DUP1": "DUP1"}
+    assert router.recover_structure("DUP1", False) == (1, 0, 0)
+    assert _depths(router, "Q.DUP1") == [1, 1, None, None]
+    router.import_structure("DUP1", image)
+    assert router.depth("Q.DUP1") == 2 and router.store_of("CF02").depth("Q.DUP1") == 1
+    router.put("Q.DUP1", _msg(), ("QM1", 1), 10)
+    assert router.disconnect_structure("QM1", "DUP1") == (1, 1)
+    assert router.store_of("CF02").uncommitted("Q.DUP1") == 0
+    assert router.disconnect_structure("QM1", "APP1") == (0, 0)
+
+
+def test_a_restart_loses_the_nonpersistent_messages_of_every_facility_once() -> None:
+    router = _two_structures(MemoryStore(), MemoryStore())
+    router.create_queue("LOCAL", Ordering.FIFO)
+    for queue in ("Q.APP1", "Q.APP2", "LOCAL"):
+        router.put(queue, _msg(persistent=False), None, 10)
+        router.put(queue, _msg(), None, 10)
+    router.failed()  # nothing to do in process
+    assert router.lose_nonpersistent() == 3
+    assert [router.depth(q) for q in ("Q.APP1", "Q.APP2", "LOCAL")] == [1, 1, 1]
+
+
+def test_the_audit_names_the_facility_of_each_line_and_each_store_once() -> None:
+    shared = MemoryStore()
+    router = _router(
+        CFStructure("APP1", preference=("CF01",)),
+        CFStructure("APP3", preference=("CF03",)),
+        stores={"CF01": shared, "CF02": shared, "CF03": MemoryStore()},
+    )
+    router.create_queue("LOCAL", Ordering.FIFO)
+    for queue in ("Q.APP1", "Q.APP3", "LOCAL"):
+        router.put(queue, _msg(), None, 10)
+    assert router.audit() == []
+    for store in (shared, router.store_of("CF03"), router.admin):
+        store._queues[next(q for q in store._queues)].depth += 5
+    wrong = "depth 6, but 1 visible messages and 0 uncommitted puts"
+    assert router.audit() == [
+        f"queue LOCAL: {wrong}",
+        f"CF01: queue Q.APP1: {wrong}",
+        f"CF03: queue Q.APP3: {wrong}",
+    ]
+    router.lose("CF03", 1.0)
+    assert len(router.audit()) == 2
