@@ -504,6 +504,7 @@ def test_the_audit_names_the_facility_of_each_line_and_each_store_once() -> None
         router.put(queue, _msg(), None, 10)
     assert router.audit() == []
     for store in (shared, router.store_of("CF03"), router.admin):
+        assert isinstance(store, MemoryStore)
         store._queues[next(q for q in store._queues)].depth += 5
     wrong = "depth 6, but 1 visible messages and 0 uncommitted puts"
     assert router.audit() == [
