@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import bugs, engine, mqlong, trigger
+from qsg.core import bugs, conlos, engine, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.conntag import TagUse
@@ -3281,6 +3281,18 @@ def test_a_new_queue_manager_shows_ibms_defaults_and_its_start_as_its_alteration
         assert f" {word}" in shown, (word, shown)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "ASQMGR (a structure's default) takes the queue manager's CFCONLOS (TERMINATE by default).",
+)
+def test_a_new_queue_manager_ends_on_losing_a_structure_by_cfconlos_terminate() -> None:
+    # "ALTER QMGR": CFCONLOS(TERMINATE) is the default; a structure's ASQMGR takes it,
+    # and the administration structure is the queue manager's CFCONLOS alone.
+    qm = QMgr("QM1")
+    assert conlos.terminates([CFStructure("APP1")], qm.cf_conlos, False)
+    assert conlos.terminates([], qm.cf_conlos, True)
+
+
 def test_shared_definitions_are_rows_of_the_group_repository_and_private_ones_are_not() -> None:
     # A QSGDISP(SHARED) queue and a CF structure are the group's (Db2's rows); a private
     # queue of a member is not; a member of a group is active in it from its start.
@@ -3707,3 +3719,85 @@ def test_a_queue_on_a_structure_never_defined_is_counted_on_it_without_limits() 
     store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
     usage = store.structure_usage("S9")
     assert (usage["entries"], usage["max_entries"]) == (1, 0)  # 0: no limit
+
+
+def _grouped(
+    store: MemoryStore, queue: str, group: bytes, flags: int, seq: int, offset: int
+) -> None:
+    desc = MD(Version=2, GroupId=group, MsgFlags=flags, MsgSeqNumber=seq, Offset=offset).get()
+    store.put(queue, Message(desc, b"ab", 0.0, None, 0), None, 100)
+
+
+def test_a_get_matching_offset_or_sequence_without_the_group_id_scans_the_queue() -> None:
+    # MQMO_MATCH_MSG_SEQ_NUMBER and MQMO_MATCH_OFFSET may be asked without
+    # MQMO_MATCH_GROUP_ID (and the group with the offset only): the group index, which
+    # needs all three, does not answer for them.
+    store = _store("Q")
+    _grouped(store, "Q", b"G" * 24, CMQC.MQMF_MSG_IN_GROUP, 2, 0)
+    _grouped(store, "Q", b"G" * 24, CMQC.MQMF_LAST_MSG_IN_GROUP, 3, 0)
+    for match, seq in (
+        (Match(msg_seq_number=3, offset=0), 3),
+        (Match(group_id=b"G" * 24, offset=0), 2),
+    ):
+        found = store.browse("Q", None, Select(match=match), 0.0).message
+        assert found is not None and found.desc["MsgSeqNumber"] == seq, match
+
+
+def test_a_group_or_logical_message_missing_a_part_is_not_whole() -> None:
+    # MQGMO_ALL_MSGS_AVAILABLE: a group only when every logical message from 1 to its
+    # last is there; MQGMO_ALL_SEGMENTS_AVAILABLE and COMPLETE_MSG: a logical message
+    # only when every segment to its last is there. A message whose group the index does
+    # not hold (GroupId MQGI_NONE with group or segment flags) is not whole either.
+    store = _store("G", "S", "N")
+    _grouped(store, "G", b"G" * 24, CMQC.MQMF_LAST_MSG_IN_GROUP, 2, 0)  # no message 1
+    _grouped(store, "S", b"A" * 24, CMQC.MQMF_SEGMENT, 1, 0)  # no last segment
+    _grouped(store, "S", b"B" * 24, CMQC.MQMF_LAST_SEGMENT, 1, 0)  # whole by itself
+    _grouped(store, "N", CMQC.MQGI_NONE, CMQC.MQMF_MSG_IN_GROUP | CMQC.MQMF_SEGMENT, 1, 0)
+    assert store.browse("G", None, Select(whole_group=True), 0.0).message is None
+    for select in (Select(whole_message=True), Select(complete=True)):
+        found = store.browse("S", None, select, 0.0).message
+        assert found is not None and found.desc["GroupId"] == b"B" * 24, select
+    for select in (Select(whole_group=True), Select(whole_message=True)):
+        assert store.browse("N", None, select, 0.0).message is None, select
+
+
+def test_a_member_losing_a_structure_gives_back_only_its_own_units_work() -> None:
+    # Peer recovery of a member's connection to a structure: its units of work there,
+    # whichever units of others come first; a lock held by something else than a handle
+    # (no connection's token) is no member's, and stays.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", _msg(), "batch", 100)
+    store.put("A", _msg(), ("QM2", 1), 100)
+    store.put("A", _msg(), ("QM1", 1), 100)
+    store.put("A", _msg(), None, 100)
+    holder = object()
+    store.lock("A", next(iter(store._queues["A"].order)), holder)
+    assert store.disconnect_structure("QM1", "S1") == (1, 1)
+    assert store.uncommitted("A") == 2 and list(store._queues["A"].locks.values()) == [holder]
+
+
+def test_the_audit_names_a_unit_of_works_wrong_entry_after_a_deleted_queues() -> None:
+    # The audit passes the entries of a deleted queue by (commit and backout do), and
+    # reads on: a later entry the queue holds for another unit of work is named.
+    store = _store("GONE", "Q")
+    store.put("GONE", _msg(), "u1", 100)
+    store.put("Q", _msg(), "u1", 100)
+    store.delete_queue("GONE")
+    q = store._queues["Q"]
+    key = next(iter(q.pending))
+    q.pending[key] = "u2"
+    assert (
+        f"queue Q: unit of work 'u1' has message {key} as its put, which the queue holds for 'u2'"
+        in store.audit()
+    )
+
+
+def test_the_audit_names_a_key_twice_in_a_queues_visible_order() -> None:
+    store = _store("Q")
+    store.put("Q", _msg(), None, 100)
+    q = store._queues["Q"]
+    key = q.order[0]
+    q.order.add(key)
+    assert f"queue Q: its visible order holds a key twice: {[key, key]}" in store.audit()
