@@ -1812,6 +1812,49 @@ def test_a_report_dead_lettered_names_its_destination_and_the_message_it_reports
     assert dead.original_msg_id == md.MsgId and dead.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
 
 
+def test_a_report_for_another_queue_manager_goes_to_its_transmission_queue() -> None:
+    # A report goes to the message's ReplyToQ at its ReplyToQMgr, resolved as an MQPUT1
+    # would: another queue manager's name resolves to the transmission queue of that name.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.define_queue("QM2", usage=CMQC.MQUS_TRANSMISSION)
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY", ReplyToQMgr=b"QM2")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    assert (qm.depth("QM2"), qm.depth("SYSTEM.DEAD.LETTER.QUEUE")) == (1, 0)
+
+
+def test_a_persistent_message_the_queue_manager_puts_to_a_recover_no_structure_is_2048() -> None:
+    # MQRC_PERSISTENT_NOT_ALLOWED (2048) holds for the queue manager's own puts (a
+    # report, a dead letter) to a shared queue whose structure is RECOVER(NO) too.
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("SQ", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    with pytest.raises(MQMIError) as refused:
+        qm.put_system("SQ", MD(Persistence=CMQC.MQPER_PERSISTENT), b"m", 0.0)
+    assert refused.value.reason == CMQC.MQRC_PERSISTENT_NOT_ALLOWED
+
+
+def test_a_scan_refused_between_batches_accounts_for_what_it_discarded_first() -> None:
+    # A stale fence refuses the scan's next batch; the messages the earlier batches
+    # discarded are gone all the same, each with its event and expiration report.
+    class Fenced(MemoryStore):
+        def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
+            gone = super().scan(queue, now, fence)
+            raise StaleFenceError(fence or Fence("EXPIRY", 1), 2, gone)
+
+    events: list[Event] = []
+    qm = QMgr("QM1", store=Fenced(), on_event=events.append)
+    qm.define_queue("Q")
+    qm.define_queue("REPLY")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    with pytest.raises(StaleFenceError):
+        qm.scan_expired(2.0, fence=Fence("EXPIRY", 1))
+    assert [(e.queue, e.time) for e in events if isinstance(e, Discarded)] == [("Q", 2.0)]
+    assert qm.depth("REPLY") == 1
+
+
 def test_define_process_without_replace_of_a_process_that_exists_fails() -> None:
     qm = QMgr("QM1")
     qm.define_process(ProcessDefinition("APP.PROC"))
@@ -3801,3 +3844,14 @@ def test_the_audit_names_a_key_twice_in_a_queues_visible_order() -> None:
     key = q.order[0]
     q.order.add(key)
     assert f"queue Q: its visible order holds a key twice: {[key, key]}" in store.audit()
+
+
+def test_a_structure_a_queue_named_before_its_definition_keeps_its_name() -> None:
+    # DEFINE CFSTRUCT after a queue of the store named the structure: the definition's
+    # CFLEVEL applies, and its 2366 names the structure.
+    store = MemoryStore()
+    store.create_queue("Q", Ordering.FIFO, "S1")
+    store.define_structure("S1", size_kb=1000, cf_level=3)
+    with pytest.raises(MQMIError, match=r"CF structure S1 of Q is CFLEVEL\(3\)") as refused:
+        store.put("Q", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
+    assert refused.value.reason == CMQC.MQRC_WRONG_CF_LEVEL
