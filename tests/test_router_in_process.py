@@ -24,6 +24,7 @@ from qsg.core.message import Message
 from qsg.core.objects import CFStructure
 from qsg.core.router import Router
 from qsg.core.store import SELECT_ANY, Ordering, StaleFenceError, Syncpoint, UowId
+from tests.claims import keeps
 
 BIG = 64 * 1024  # over 63 KB: always offloaded to the SMDS
 
@@ -281,6 +282,11 @@ def test_a_facility_lost_moves_its_structures_as_the_preference_lists_say() -> N
     assert router.depth("Q.ONLY2") == 1  # its persistent message, from the log
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "one that lost its second instance is duplexed again at once in a third facility of its "
+    "list that is there (a copy, taken once no unit of work has work on it);",
+)
 def test_a_duplex_that_loses_its_second_instance_is_copied_into_a_third_facility() -> None:
     # DUPLEX(ENABLED): duplexing is established again in the next facility of the
     # preference list that is there; that instance is a copy of the structure (and the
