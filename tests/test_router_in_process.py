@@ -520,3 +520,22 @@ def test_the_audit_names_the_facility_of_each_line_and_each_store_once() -> None
     ]
     router.lose("CF03", 1.0)
     assert len(router.audit()) == 2
+
+
+def test_facilities_sharing_one_store_have_each_call_once() -> None:
+    # A group whose facilities are one store (the wall clock's shared server): a duplexed
+    # structure's second instance there is the first, written once; a restart loses each
+    # nonpersistent message once.
+    shared = MemoryStore()
+    router = _router(DUPLEX, stores={"CF01": shared, "CF02": shared, "CF03": MemoryStore()})
+    router.put("Q.DUP1", _msg(persistent=False), None, 10)
+    assert router.placement.secondary == {"DUP1": "CF02"} and shared.depth("Q.DUP1") == 1
+    assert router.lose_nonpersistent() == 1
+
+
+def test_an_administration_store_whose_commit_may_refuse_makes_the_routers_so() -> None:
+    refusing = _Refusing()
+    router = Router(
+        Placement(("CF01", "CF02")), {"CF01": MemoryStore(), "CF02": MemoryStore()}, refusing
+    )
+    assert router.commit_may_refuse
