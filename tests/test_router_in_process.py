@@ -11,19 +11,19 @@ that the fast mutation selection (``[tool.mutmut]``) reaches it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 import pytest
 
 from qsg import CMQC, MD, MQMIError
 from qsg.core.conntag import TagUse
 from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement
-from qsg.core.lease import Fence, Grant
+from qsg.core.lease import Fence, Grant, LocalLease
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure
 from qsg.core.router import Router
-from qsg.core.store import SELECT_ANY, Ordering, StaleFenceError, Syncpoint, UowId
+from qsg.core.store import SELECT_ANY, Expired, Ordering, StaleFenceError, Syncpoint, UowId
 from tests.claims import keeps
 
 BIG = 64 * 1024  # over 63 KB: always offloaded to the SMDS
@@ -539,3 +539,149 @@ def test_an_administration_store_whose_commit_may_refuse_makes_the_routers_so() 
         Placement(("CF01", "CF02")), {"CF01": MemoryStore(), "CF02": MemoryStore()}, refusing
     )
     assert router.commit_may_refuse
+
+
+class _Fencing(MemoryStore):
+    """A store that checks any fence a scan carries against its own leases (the
+    server's scan script does): a facility's, which holds none, refuses every fence."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[object] = []
+
+    def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
+        if fence is not None:
+            self.check_fence(fence, now)
+        return super().scan(queue, now, fence)
+
+    def lease(
+        self,
+        role: str,
+        member: str,
+        length: float,
+        on_token: Callable[[str, int], None] | None = None,
+    ) -> LocalLease:
+        self.told.append(on_token)
+        return super().lease(role, member, length, on_token)
+
+
+def test_the_lease_and_its_fence_are_the_administration_stores_the_scan_the_facilitys() -> None:
+    # The expiry scan's lease is in the group's administration store: a facility's scan
+    # is given no fence (it holds no lease to check one against), the administration
+    # store's own queues' scans theirs; the lease is asked with its token's listener.
+    admin = _Fencing()
+    router = Router(
+        Placement(("CF01", "CF02")),
+        {"CF01": _Fencing(), "CF02": _Fencing()},
+        admin,
+        {"DUP1": DUPLEX}.get,
+    )
+    router.define_structure("DUP1", size_kb=1024, cf_level=5)
+    router.create_queue("Q.DUP1", Ordering.FIFO, "DUP1")
+    router.create_queue("LOCAL", Ordering.FIFO)
+
+    def listener(role: str, token: int) -> None:
+        """Told of a new token (the server's lease only)."""
+
+    grant = router.lease("EXPIRY", "QM1", 5.0, listener).acquire(0.0)
+    assert admin.told == [listener] and isinstance(grant, Grant)
+    for queue in ("Q.DUP1", "LOCAL"):
+        router.put(queue, _msg(expiry=1.0), None, 10)
+    assert len(router.scan("Q.DUP1", 2.0, Fence("EXPIRY", grant.token))) == 1
+    with pytest.raises(StaleFenceError):
+        router.scan("LOCAL", 2.0, Fence("EXPIRY", grant.token + 1))
+    assert router.depth("LOCAL") == 1
+
+
+def test_a_get_passes_its_time_length_and_truncation_to_both_instances() -> None:
+    # MQGET discards the expired messages it passes (in both instances of a duplex);
+    # MQRC_TRUNCATED_MSG_FAILED leaves a message too long where it is, and
+    # MQGMO_ACCEPT_TRUNCATED_MSG takes it.
+    router = _router(DUPLEX)
+    router.put("Q.DUP1", _msg(b"old", expiry=1.0), None, 10)
+    router.put("Q.DUP1", _msg(b"long message"), None, 10)
+    refused = router.get("Q.DUP1", SELECT_ANY, 2.0, None, Syncpoint.NO, 4, False)
+    assert refused.too_long and [m.body for m in refused.discarded] == [b"old"]
+    assert _depths(router, "Q.DUP1")[:2] == [1, 1]
+    taken = router.get("Q.DUP1", SELECT_ANY, 2.0, None, Syncpoint.NO, 4, True)
+    assert taken.message is not None and not taken.too_long
+    assert _depths(router, "Q.DUP1")[:2] == [0, 0]
+
+
+def test_a_unit_of_works_get_in_a_lost_facility_cannot_commit() -> None:
+    # MQRC_BACKED_OUT (2003): its get went with the facility, as a put would.
+    router = _router(PLAIN, facilities=("CF01", "CF02"))
+    router.put("Q.APP1", _msg(), None, 10)
+    router.get("Q.APP1", SELECT_ANY, 0.0, "u1", Syncpoint.YES, None, False)
+    router.lose("CF02", 1.0)
+    with pytest.raises(MQMIError, match="coupling facility CF02 failed"):
+        router.commit("u1")
+
+
+def test_depth_at_least_counts_from_the_priority_asked() -> None:
+    # Queue depth events and triggering count messages at or above a priority.
+    router = _router(PLAIN)
+    for priority in (0, 5):
+        router.put(
+            "Q.APP1", Message(MD(Priority=priority).get(), b"m", 0.0, None, priority), None, 10
+        )
+    assert router.depth_at_least("Q.APP1", 5, True) == 1
+
+
+class _Token:
+    """A lock holder as a handle is one: its connection's token names its member."""
+
+    def __init__(self, token: str) -> None:
+        self.store_token = token
+
+
+def test_peer_recovery_of_a_later_life_runs_again_and_frees_the_failed_lives_work() -> None:
+    # Peer recovery runs once a failed life; its units of work end there, so the next
+    # life's units of the same name (queue manager, connection) start afresh even where
+    # a facility took the old one's work; the locks it releases are counted in every
+    # facility; who ran it is the administration store's answer.
+    router = _router(PLAIN, CFStructure("APP2", preference=("CF01",)), facilities=("CF01", "CF02"))
+    router.put("Q.APP1", _msg(), ("QM1", 1), 10)  # APP1 in CF02
+    router.put("Q.APP2", _msg(), ("QM1", 1), 10)  # APP2 in CF01
+    router.put("Q.APP2", _msg(), None, 10)
+    router.put("Q.APP2", _msg(), ("QM2", 1), 10)  # another member's, in flight
+    taken = router.browse("Q.APP2", None, SELECT_ANY, 0.0)
+    assert taken.position is not None
+    router.lock("Q.APP2", taken.position, _Token("QM1/1/a"))
+    router.lose("CF02", 1.0)
+    answer = router.recover("QM1", 1, "QM2")
+    assert (answer.by, answer.ran, answer.units, answer.entries, answer.locks) == (
+        "QM2",
+        True,
+        1,
+        1,
+        1,
+    )
+    router.put("Q.APP2", _msg(), ("QM1", 1), 10)  # the next life's first unit of work
+    router.commit(("QM1", 1))
+    router.commit(("QM2", 1))
+    assert router.uncommitted("Q.APP2") == 0
+    assert router.recover("QM1", 2, "QM3").ran
+    router.lose("CF01", 2.0)
+    router.restore("CF01", MemoryStore())  # a new store, which never saw the recovery
+    again = router.recover("QM1", 2, "QM4")
+    assert (again.by, again.ran) == ("QM3", False)
+
+
+def test_a_deleted_queue_is_forgotten_by_the_duplex_copy() -> None:
+    router = _router(DUPLEX, facilities=("CF01", "CF02"))
+    router.create_queue("Q.GONE", Ordering.FIFO, "DUP1")
+    router.delete_queue("Q.GONE")
+    router.lose("CF02", 1.0)
+    router.restore("CF02", MemoryStore())
+    assert router.placement.secondary == {"DUP1": "CF02"}
+
+
+def test_a_later_lifes_unit_of_work_is_not_lost_with_a_facility_the_failed_life_used() -> None:
+    router = _two_structures(MemoryStore(), MemoryStore())
+    router.put("Q.APP2", _msg(), ("QM1", 1), 10)  # the failed life's, in CF02
+    router.recover("QM1", 1, "QM2")
+    router.put("Q.APP1", _msg(), ("QM1", 1), 10)  # the next life's, in CF01 only
+    router.lose("CF02", 1.0)
+    router.commit(("QM1", 1))
+    assert (router.depth("Q.APP1"), router.uncommitted("Q.APP1")) == (1, 0)
