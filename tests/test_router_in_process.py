@@ -685,3 +685,53 @@ def test_a_later_lifes_unit_of_work_is_not_lost_with_a_facility_the_failed_life_
     router.lose("CF02", 1.0)
     router.commit(("QM1", 1))
     assert (router.depth("Q.APP1"), router.uncommitted("Q.APP1")) == (1, 0)
+
+
+def test_a_unit_of_work_backed_out_leaves_nothing_for_its_next_one() -> None:
+    # MQBACK ends the unit of work: the connection's next one (of the same name) has no
+    # work in the facility the first one used, and loses nothing with it.
+    router = _two_structures(MemoryStore(), MemoryStore())
+    router.backout("never used")
+    router.put("Q.APP2", _msg(), "u1", 10)  # in CF02
+    router.backout("u1")
+    router.put("Q.APP1", _msg(), "u1", 10)  # in CF01 only
+    router.lose("CF02", 1.0)
+    router.commit("u1")
+    assert router.uncommitted("Q.APP1") == 0
+
+
+def test_a_browse_reads_on_from_its_cursor_in_both_instances() -> None:
+    # A browse after its cursor discards the expired messages it passes from there on,
+    # in both instances of a duplex.
+    router = _router(DUPLEX)
+    router.put("Q.DUP1", _msg(b"a"), None, 10)
+    router.put("Q.DUP1", _msg(b"b", expiry=1.0), None, 10)
+    router.put("Q.DUP1", _msg(b"c"), None, 10)
+    first = router.browse("Q.DUP1", None, SELECT_ANY, 2.0)
+    assert first.message is not None and first.message.body == b"a"
+    second = router.browse("Q.DUP1", first.position, SELECT_ANY, 2.0)
+    assert second.message is not None and second.message.body == b"c"
+    assert _depths(router, "Q.DUP1")[:2] == [2, 2]
+
+
+def test_a_duplexed_structures_unit_of_work_is_lost_when_its_last_instance_goes() -> None:
+    # MQRC_BACKED_OUT (2003): its work lived on in the survivor of the first loss, and
+    # went with the second.
+    router = _router(DUPLEX)
+    router.put("Q.DUP1", _msg(), None, 10)
+    router.get("Q.DUP1", SELECT_ANY, 0.0, "u1", Syncpoint.YES, None, False)
+    assert router.lose("CF01", 1.0) == [(Move("DUP1", KEPT, "CF02"), 0)]
+    assert router.lose("CF02", 2.0) == [(Move("DUP1", REBUILT, "CF03"), 0)]
+    with pytest.raises(MQMIError, match="coupling facility CF02 failed"):
+        router.commit("u1")
+
+
+def test_a_reconnect_fails_the_structure_at_its_time_and_keeps_other_duplexes() -> None:
+    # RESET CFSTRUCT ACTION(FAIL) as the rebuild's first step: failed at the reconnect's
+    # time; a duplexed structure the reconnect does not name stays duplexed.
+    router = _router(PLAIN, DUPLEX, facilities=("CF01", "CF02", "CF03"))
+    router.reconnect(["APP1"], {"CF02"}, 3.0)
+    assert router.structure_status("APP1").failed_at == 3.0
+    assert router.placement.secondary == {"DUP1": "CF02"}
+    assert router.fail_structure("DUP1", 4.0) == 0
+    assert router.structure_status("DUP1").failed_at == 4.0
