@@ -735,3 +735,45 @@ def test_a_reconnect_fails_the_structure_at_its_time_and_keeps_other_duplexes() 
     assert router.placement.secondary == {"DUP1": "CF02"}
     assert router.fail_structure("DUP1", 4.0) == 0
     assert router.structure_status("DUP1").failed_at == 4.0
+
+
+def test_a_unit_of_work_lost_with_a_facility_is_refused_whatever_its_other_facilities_say() -> None:
+    # MQRC_BACKED_OUT (2003): the facility took part of its work; the other facilities,
+    # which lost nothing, do not make it committable.
+    router = _router(
+        *(CFStructure(f"APP{n}", preference=(f"CF0{n}",)) for n in (1, 2, 3)),
+    )
+    for n in (1, 2, 3):
+        router.put(f"Q.APP{n}", _msg(), "u1", 10)
+    router.lose("CF02", 1.0)
+    with pytest.raises(MQMIError, match="coupling facility CF02 failed"):
+        router.commit("u1")
+    assert (router.depth("Q.APP1"), router.depth("Q.APP3")) == (0, 0)
+
+
+def test_a_unit_of_work_committed_leaves_nothing_for_its_next_one() -> None:
+    router = _two_structures(MemoryStore(), MemoryStore())
+    router.commit("never used")
+    router.put("Q.APP2", _msg(), "u1", 10)  # in CF02
+    router.commit("u1")
+    router.put("Q.APP1", _msg(), "u1", 10)  # in CF01 only
+    router.lose("CF02", 1.0)
+    router.commit("u1")
+    assert router.uncommitted("Q.APP1") == 0
+
+
+def test_a_purging_recovery_empties_both_instances() -> None:
+    # RECOVER CFSTRUCT TYPE(PURGE): the structure comes back empty, in both instances.
+    router = _router(DUPLEX)
+    router.put("Q.DUP1", _msg(), None, 10)
+    router.backup_structure("DUP1", 0.0, 0.0)
+    router.fail_structure("DUP1", 1.0)
+    assert router.recover_structure("DUP1", True) == (0, 0, 0)
+    assert _depths(router, "Q.DUP1")[:2] == [0, 0]
+
+
+def test_a_structure_failed_before_its_facility_goes_is_rebuilt_having_lost_nothing_more() -> None:
+    router = _router(PLAIN, facilities=("CF01", "CF02"))
+    router.put("Q.APP1", _msg(persistent=False), None, 10)
+    assert router.fail_structure("APP1", 1.0) == 1
+    assert router.lose("CF02", 2.0) == [(Move("APP1", REBUILT, "CF01"), 0)]
