@@ -777,3 +777,33 @@ def test_a_structure_failed_before_its_facility_goes_is_rebuilt_having_lost_noth
     router.put("Q.APP1", _msg(persistent=False), None, 10)
     assert router.fail_structure("APP1", 1.0) == 1
     assert router.lose("CF02", 2.0) == [(Move("APP1", REBUILT, "CF01"), 0)]
+
+
+def test_a_structure_with_no_facility_left_stays_failed_for_a_member_reconnecting() -> None:
+    # CFCONLOS(TOLERATE) for a structure that has no facility left: it has failed, and a
+    # member's reconnect finds it so (no rebuild, nothing more lost).
+    router = _router(CFStructure("ONLY2", preference=("CF02",)))
+    router.lose("CF02", 1.0)
+    assert router.reconnect(["ONLY2"], {"CF01"}, 2.0) == [(Move("ONLY2", FAILED), 0)]
+    assert router.admin.structure_status("ONLY2").failed_at == 1.0
+
+
+def test_a_facilitys_loss_marks_every_unit_of_work_it_took_work_from() -> None:
+    router = _two_structures(MemoryStore(), MemoryStore())
+    router.put("Q.APP1", _msg(), "u0", 10)  # CF01 only
+    router.put("Q.APP2", _msg(), "u1", 10)  # CF02
+    router.lose("CF02", 1.0)
+    router.commit("u0")
+    with pytest.raises(MQMIError, match="coupling facility CF02 failed"):
+        router.commit("u1")
+
+
+def test_a_facilitys_loss_leaves_the_duplexes_it_did_not_hold_duplexed() -> None:
+    # A duplexed structure with no instance in the lost facility keeps both, even with
+    # a unit of work's work on it (no copy to take again).
+    router = _router(DUPLEX, CFStructure("APP3", preference=("CF03",)))
+    router.put("Q.DUP1", _msg(), "u1", 10)
+    router.lose("CF03", 1.0)
+    assert router.placement.secondary == {"DUP1": "CF02"}
+    router.put("Q.DUP1", _msg(), None, 10)
+    assert _depths(router, "Q.DUP1")[:2] == [2, 2]
