@@ -807,3 +807,14 @@ def test_a_facilitys_loss_leaves_the_duplexes_it_did_not_hold_duplexed() -> None
     assert router.placement.secondary == {"DUP1": "CF02"}
     router.put("Q.DUP1", _msg(), None, 10)
     assert _depths(router, "Q.DUP1")[:2] == [2, 2]
+
+
+def test_a_member_that_cannot_reach_a_structures_only_facility_leaves_it_to_the_others() -> None:
+    # CFCONLOS(TOLERATE) with no other facility to rebuild into: the member gets
+    # MQRC_CF_NOT_AVAILABLE (2345) on it, and the structure goes on for every other
+    # member, not failed, nothing lost.
+    router = _router(CFStructure("ONLY2", preference=("CF02",)))
+    router.put("Q.ONLY2", _msg(persistent=False), None, 10)
+    assert router.reconnect(["ONLY2"], {"CF02"}, 1.0) == [(Move("ONLY2", FAILED), 0)]
+    assert router.structure_status("ONLY2").failed_at is None
+    assert router.depth("Q.ONLY2") == 1
