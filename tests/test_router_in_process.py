@@ -335,6 +335,7 @@ def test_a_second_instance_is_copied_once_no_unit_of_work_has_work_on_the_struct
     assert _depths(router, "Q.DUP1") == [4, 4, None]
     assert router.lose("CF01", 2.0) == [(Move("DUP1", KEPT, "CF02"), 0)]
     assert router.depth("Q.DUP1") == 4
+    assert router.structure_usage("DUP1")["entries"] == 4 and router.audit() == []
 
 
 def test_restoring_a_facility_that_is_there_keeps_its_store() -> None:
@@ -720,10 +721,15 @@ def test_a_duplexed_structures_unit_of_work_is_lost_when_its_last_instance_goes(
     router = _router(DUPLEX)
     router.put("Q.DUP1", _msg(), None, 10)
     router.get("Q.DUP1", SELECT_ANY, 0.0, "u1", Syncpoint.YES, None, False)
+    router.put("Q.DUP1", _msg(), "u2", 10)
+    router.put("Q.DUP1", _msg(), "u3", 10)
+    router.backout("u3")  # in both instances
+    assert [router.store_of(f).uncommitted("Q.DUP1") for f in ("CF01", "CF02")] == [2, 2]
     assert router.lose("CF01", 1.0) == [(Move("DUP1", KEPT, "CF02"), 0)]
     assert router.lose("CF02", 2.0) == [(Move("DUP1", REBUILT, "CF03"), 0)]
-    with pytest.raises(MQMIError, match="coupling facility CF02 failed"):
-        router.commit("u1")
+    for uow in ("u1", "u2"):
+        with pytest.raises(MQMIError, match="coupling facility CF02 failed"):
+            router.commit(uow)
 
 
 def test_a_reconnect_fails_the_structure_at_its_time_and_keeps_other_duplexes() -> None:
@@ -818,3 +824,44 @@ def test_a_member_that_cannot_reach_a_structures_only_facility_leaves_it_to_the_
     assert router.reconnect(["ONLY2"], {"CF02"}, 1.0) == [(Move("ONLY2", FAILED), 0)]
     assert router.structure_status("ONLY2").failed_at is None
     assert router.depth("Q.ONLY2") == 1
+
+
+def test_a_pending_copy_is_dropped_when_its_facility_goes_or_holds_the_structure() -> None:
+    # A second instance not yet copied is no instance: its facility lost, or the
+    # structure rebuilt into it, there is nothing to copy (no duplex in a facility that
+    # is gone, nor with itself).
+    router = _router(DUPLEX, facilities=("CF01", "CF02"))
+    router.lose("CF02", 1.0)
+    router.put("Q.DUP1", _msg(), "u1", 10)
+    router.restore("CF02", MemoryStore())  # the copy waits for u1
+    router.lose("CF02", 2.0)
+    router.commit("u1")
+    assert router.placement.secondary == {}
+    router = _router(DUPLEX, facilities=("CF01", "CF02"))
+    router.lose("CF02", 1.0)
+    router.put("Q.DUP1", _msg(), "u2", 10)
+    router.restore("CF02", MemoryStore())  # the copy waits for u2
+    assert router.lose("CF01", 2.0) == [(Move("DUP1", REBUILT, "CF02"), 0)]
+    router.recover_structure("DUP1", False)
+    assert router.placement.secondary == {}
+
+
+def test_pending_copies_are_each_decided_on_their_own() -> None:
+    # One copy waiting for a unit of work, or dropped, leaves the next (by name) to be
+    # taken at once.
+    router = _router(
+        CFStructure("DUPA", duplex=True, preference=("CF01", "CF02")),
+        CFStructure("DUPB", duplex=True, preference=("CF03", "CF02", "CF01")),
+    )
+    router.lose("CF02", 1.0)
+    assert router.placement.secondary == {"DUPB": "CF01"}
+    router.put("Q.DUPA", _msg(), "u1", 10)
+    router.restore("CF02", MemoryStore())  # DUPA's copy waits for u1
+    # DUPA rebuilt into CF02 (its pending copy dropped), DUPB copied into CF02 at once.
+    router.lose("CF01", 2.0)
+    assert router.placement.secondary == {"DUPB": "CF02"}
+    router = _router(DUPLEX, CFStructure("DUP2", duplex=True), facilities=("CF01", "CF02"))
+    router.lose("CF02", 1.0)
+    router.put("Q.DUP1", _msg(), "u1", 10)
+    router.restore("CF02", MemoryStore())  # DUP1's copy waits for u1, DUP2's is taken
+    assert router.placement.secondary == {"DUP2": "CF02"}
