@@ -865,3 +865,43 @@ def test_pending_copies_are_each_decided_on_their_own() -> None:
     router.put("Q.DUP1", _msg(), "u1", 10)
     router.restore("CF02", MemoryStore())  # DUP1's copy waits for u1, DUP2's is taken
     assert router.placement.secondary == {"DUP2": "CF02"}
+
+
+def test_redefining_a_structure_copies_only_a_new_second_instance() -> None:
+    # DEFINE CFSTRUCT ... REPLACE: a structure made DUPLEX(ENABLED) gets a second
+    # instance, a copy of the first; one already duplexed keeps its own, even with a
+    # unit of work's work on it; the offload rules are each facility's.
+    definitions = {"APP1": CFStructure("APP1")}
+    router = Router(
+        Placement(("CF01", "CF02")),
+        {"CF01": MemoryStore(), "CF02": MemoryStore()},
+        MemoryStore(),
+        definitions.get,
+    )
+    router.define_structure("APP1", size_kb=1024, cf_level=5)
+    router.create_queue("Q", Ordering.FIFO, "APP1")
+    router.put("Q", _msg(), None, 10)
+    definitions["APP1"] = CFStructure("APP1", duplex=True)
+    router.define_structure("APP1", size_kb=1024, cf_level=5, offload=((0, 100),))
+    assert router.placement.secondary == {"APP1": "CF02"} and _depths(router, "Q")[:2] == [1, 1]
+    router.put("Q", _msg(b"m" * 200), "u1", 10)
+    assert (router.store_of("CF01").smds_writes, router.store_of("CF02").smds_writes) == (1, 1)
+    router.define_structure("APP1", size_kb=1024, cf_level=5, offload=((0, 100),))
+    assert router.placement.secondary == {"APP1": "CF02"}
+
+
+def test_a_structure_without_a_definition_is_allocated_by_the_groups_facilities() -> None:
+    # A structure the group has no CFSTRUCT for yet (its first use): the facilities in
+    # the order named, no duplex.
+    router = Router(
+        Placement(("CF01", "CF02")), {"CF01": MemoryStore(), "CF02": MemoryStore()}, MemoryStore()
+    )
+    router.define_structure("S1", size_kb=1024, cf_level=5)
+    assert (router.placement.primary, router.placement.secondary) == ({"S1": "CF01"}, {})
+
+
+def test_a_queue_on_no_structure_stays_in_the_administration_store_whatever_is_defined() -> None:
+    router = _router(CFStructure("XXXX", preference=("CF02",)))
+    router.create_queue("LOCAL", Ordering.FIFO)
+    router.put("LOCAL", _msg(), None, 10)
+    assert _depths(router, "LOCAL") == [None, None, None, 1]
