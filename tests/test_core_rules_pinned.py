@@ -1832,7 +1832,15 @@ def test_a_persistent_message_the_queue_manager_puts_to_a_recover_no_structure_i
     qm.define_queue("SQ", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
     with pytest.raises(MQMIError) as refused:
         qm.put_system("SQ", MD(Persistence=CMQC.MQPER_PERSISTENT), b"m", 0.0)
-    assert refused.value.reason == CMQC.MQRC_PERSISTENT_NOT_ALLOWED
+    assert (refused.value.reason, refused.value.detail) == (
+        CMQC.MQRC_PERSISTENT_NOT_ALLOWED,
+        "SQ is a shared queue on CF structure APP1, which is RECOVER(NO): it holds "
+        "nonpersistent messages only",
+    )
+    # A private queue's CFSTRUCT names no structure it is on: persistent messages go.
+    qm.define_queue("PQ", cf_struct="APP1")
+    qm.put_system("PQ", MD(Persistence=CMQC.MQPER_PERSISTENT), b"m", 0.0)
+    assert qm.depth("PQ") == 1
 
 
 def test_a_scan_refused_between_batches_accounts_for_what_it_discarded_first() -> None:
