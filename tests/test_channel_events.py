@@ -270,3 +270,13 @@ def test_chlev_takes_exception_as_ibm_alter_qmgr_does_and_display_shows_it() -> 
     refused = run("ALTER QMGR PERFMEV(EXCEPTION)")
     assert refused[0].startswith("CSQ9017E !QM1") and "'EXCEPTION' is not one of" in refused[0]
     assert qm.performance_event == CMQCFC.MQEVR_DISABLED
+
+
+@keeps("docs/mq-events.md", "`DISABLED`, the default, none.")
+def test_a_queue_manager_that_never_set_chlev_puts_no_channel_event() -> None:
+    # "ALTER QMGR": CHLEV's default is DISABLED: not even STOP CHANNEL's exception.
+    qm = QMgr("QM1")
+    load(qm, f"DEFINE QLOCAL({CHANNEL_EVENTS})\nDEFINE CHANNEL(QM3.TO.QM1) CHLTYPE(RCVR)")
+    change(qm, "QM3.TO.QM1", "RUNNING")
+    change(qm, "QM3.TO.QM1", "STOPPED", chlevents.STOP_CHANNEL)
+    assert events(qm, CHANNEL_EVENTS) == []

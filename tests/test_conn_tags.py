@@ -233,3 +233,18 @@ def test_each_store_adds_a_use_only_while_the_tag_is_as_it_was_read() -> None:
     assert registry.release_conn_tags("QM1", 1) == 1
     assert registry.release_conn_tags("QM1", 1) == 0
     assert [u.q_mgr for u in registry.conn_tags(TAG).uses] == ["QM2"]
+
+
+def test_connections_sharing_a_restricted_tag_are_each_a_use_of_it_until_each_ends() -> None:
+    # MQCNO_RESTRICT_CONN_TAG_QSG: connections of one address space share the tag; each
+    # is its own use (by its connection), so the tag is free only when the last ends.
+    qm1, qm2 = group()
+    qm1.connect()
+    first, second = qm1.connect(cno=cno(RESTRICT_QSG)), qm1.connect(cno=cno(RESTRICT_QSG))
+    uses = qm1.tag_registry.conn_tags(TAG).uses
+    assert [use.connection for use in uses] == [first.number, second.number] == [2, 3]
+    first.disconnect()
+    with refused(CMQC.MQRC_CONN_TAG_IN_USE):
+        qm2.connect(cno=cno(SERIAL_QSG))
+    second.disconnect()
+    qm2.connect(cno=cno(SERIAL_QSG))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import bugs, engine, mqlong, trigger
+from qsg.core import bugs, conlos, engine, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.conntag import TagUse
@@ -1812,6 +1812,57 @@ def test_a_report_dead_lettered_names_its_destination_and_the_message_it_reports
     assert dead.original_msg_id == md.MsgId and dead.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
 
 
+def test_a_report_for_another_queue_manager_goes_to_its_transmission_queue() -> None:
+    # A report goes to the message's ReplyToQ at its ReplyToQMgr, resolved as an MQPUT1
+    # would: another queue manager's name resolves to the transmission queue of that name.
+    qm = QMgr("QM1")
+    qm.define_queue("Q")
+    qm.define_queue("QM2", usage=CMQC.MQUS_TRANSMISSION)
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY", ReplyToQMgr=b"QM2")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    qm.scan_expired(2.0)
+    assert (qm.depth("QM2"), qm.depth("SYSTEM.DEAD.LETTER.QUEUE")) == (1, 0)
+
+
+def test_a_persistent_message_the_queue_manager_puts_to_a_recover_no_structure_is_2048() -> None:
+    # MQRC_PERSISTENT_NOT_ALLOWED (2048) holds for the queue manager's own puts (a
+    # report, a dead letter) to a shared queue whose structure is RECOVER(NO) too.
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1"))
+    qm.define_queue("SQ", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    with pytest.raises(MQMIError) as refused:
+        qm.put_system("SQ", MD(Persistence=CMQC.MQPER_PERSISTENT), b"m", 0.0)
+    assert (refused.value.reason, refused.value.detail) == (
+        CMQC.MQRC_PERSISTENT_NOT_ALLOWED,
+        "SQ is a shared queue on CF structure APP1, which is RECOVER(NO): it holds "
+        "nonpersistent messages only",
+    )
+    # A private queue's CFSTRUCT names no structure it is on: persistent messages go.
+    qm.define_queue("PQ", cf_struct="APP1")
+    qm.put_system("PQ", MD(Persistence=CMQC.MQPER_PERSISTENT), b"m", 0.0)
+    assert qm.depth("PQ") == 1
+
+
+def test_a_scan_refused_between_batches_accounts_for_what_it_discarded_first() -> None:
+    # A stale fence refuses the scan's next batch; the messages the earlier batches
+    # discarded are gone all the same, each with its event and expiration report.
+    class Fenced(MemoryStore):
+        def scan(self, queue: str, now: float, fence: Fence | None = None) -> list[Expired]:
+            gone = super().scan(queue, now, fence)
+            raise StaleFenceError(fence or Fence("EXPIRY", 1), 2, gone)
+
+    events: list[Event] = []
+    qm = QMgr("QM1", store=Fenced(), on_event=events.append)
+    qm.define_queue("Q")
+    qm.define_queue("REPLY")
+    md = MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=b"REPLY")
+    qm.connect().open("Q", OUT).put(b"m", md, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    with pytest.raises(StaleFenceError):
+        qm.scan_expired(2.0, fence=Fence("EXPIRY", 1))
+    assert [(e.queue, e.time) for e in events if isinstance(e, Discarded)] == [("Q", 2.0)]
+    assert qm.depth("REPLY") == 1
+
+
 def test_define_process_without_replace_of_a_process_that_exists_fails() -> None:
     qm = QMgr("QM1")
     qm.define_process(ProcessDefinition("APP.PROC"))
@@ -3281,6 +3332,18 @@ def test_a_new_queue_manager_shows_ibms_defaults_and_its_start_as_its_alteration
         assert f" {word}" in shown, (word, shown)
 
 
+@keeps(
+    "docs/coupling-facility.md",
+    "ASQMGR (a structure's default) takes the queue manager's CFCONLOS (TERMINATE by default).",
+)
+def test_a_new_queue_manager_ends_on_losing_a_structure_by_cfconlos_terminate() -> None:
+    # "ALTER QMGR": CFCONLOS(TERMINATE) is the default; a structure's ASQMGR takes it,
+    # and the administration structure is the queue manager's CFCONLOS alone.
+    qm = QMgr("QM1")
+    assert conlos.terminates([CFStructure("APP1")], qm.cf_conlos, False)
+    assert conlos.terminates([], qm.cf_conlos, True)
+
+
 def test_shared_definitions_are_rows_of_the_group_repository_and_private_ones_are_not() -> None:
     # A QSGDISP(SHARED) queue and a CF structure are the group's (Db2's rows); a private
     # queue of a member is not; a member of a group is active in it from its start.
@@ -3707,3 +3770,96 @@ def test_a_queue_on_a_structure_never_defined_is_counted_on_it_without_limits() 
     store.put("A", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
     usage = store.structure_usage("S9")
     assert (usage["entries"], usage["max_entries"]) == (1, 0)  # 0: no limit
+
+
+def _grouped(
+    store: MemoryStore, queue: str, group: bytes, flags: int, seq: int, offset: int
+) -> None:
+    desc = MD(Version=2, GroupId=group, MsgFlags=flags, MsgSeqNumber=seq, Offset=offset).get()
+    store.put(queue, Message(desc, b"ab", 0.0, None, 0), None, 100)
+
+
+def test_a_get_matching_offset_or_sequence_without_the_group_id_scans_the_queue() -> None:
+    # MQMO_MATCH_MSG_SEQ_NUMBER and MQMO_MATCH_OFFSET may be asked without
+    # MQMO_MATCH_GROUP_ID (and the group with the offset only): the group index, which
+    # needs all three, does not answer for them.
+    store = _store("Q")
+    _grouped(store, "Q", b"G" * 24, CMQC.MQMF_MSG_IN_GROUP, 2, 0)
+    _grouped(store, "Q", b"G" * 24, CMQC.MQMF_LAST_MSG_IN_GROUP, 3, 0)
+    for match, seq in (
+        (Match(msg_seq_number=3, offset=0), 3),
+        (Match(group_id=b"G" * 24, offset=0), 2),
+    ):
+        found = store.browse("Q", None, Select(match=match), 0.0).message
+        assert found is not None and found.desc["MsgSeqNumber"] == seq, match
+
+
+def test_a_group_or_logical_message_missing_a_part_is_not_whole() -> None:
+    # MQGMO_ALL_MSGS_AVAILABLE: a group only when every logical message from 1 to its
+    # last is there; MQGMO_ALL_SEGMENTS_AVAILABLE and COMPLETE_MSG: a logical message
+    # only when every segment to its last is there. A message whose group the index does
+    # not hold (GroupId MQGI_NONE with group or segment flags) is not whole either.
+    store = _store("G", "S", "N")
+    _grouped(store, "G", b"G" * 24, CMQC.MQMF_LAST_MSG_IN_GROUP, 2, 0)  # no message 1
+    _grouped(store, "S", b"A" * 24, CMQC.MQMF_SEGMENT, 1, 0)  # no last segment
+    _grouped(store, "S", b"B" * 24, CMQC.MQMF_LAST_SEGMENT, 1, 0)  # whole by itself
+    _grouped(store, "N", CMQC.MQGI_NONE, CMQC.MQMF_MSG_IN_GROUP | CMQC.MQMF_SEGMENT, 1, 0)
+    assert store.browse("G", None, Select(whole_group=True), 0.0).message is None
+    for select in (Select(whole_message=True), Select(complete=True)):
+        found = store.browse("S", None, select, 0.0).message
+        assert found is not None and found.desc["GroupId"] == b"B" * 24, select
+    for select in (Select(whole_group=True), Select(whole_message=True)):
+        assert store.browse("N", None, select, 0.0).message is None, select
+
+
+def test_a_member_losing_a_structure_gives_back_only_its_own_units_work() -> None:
+    # Peer recovery of a member's connection to a structure: its units of work there,
+    # whichever units of others come first; a lock held by something else than a handle
+    # (no connection's token) is no member's, and stays.
+    store = MemoryStore()
+    store.define_structure("S1", size_kb=1000, cf_level=5)
+    store.create_queue("A", Ordering.FIFO, "S1")
+    store.put("A", _msg(), "batch", 100)
+    store.put("A", _msg(), ("QM2", 1), 100)
+    store.put("A", _msg(), ("QM1", 1), 100)
+    store.put("A", _msg(), None, 100)
+    holder = object()
+    store.lock("A", next(iter(store._queues["A"].order)), holder)
+    assert store.disconnect_structure("QM1", "S1") == (1, 1)
+    assert store.uncommitted("A") == 2 and list(store._queues["A"].locks.values()) == [holder]
+
+
+def test_the_audit_names_a_unit_of_works_wrong_entry_after_a_deleted_queues() -> None:
+    # The audit passes the entries of a deleted queue by (commit and backout do), and
+    # reads on: a later entry the queue holds for another unit of work is named.
+    store = _store("GONE", "Q")
+    store.put("GONE", _msg(), "u1", 100)
+    store.put("Q", _msg(), "u1", 100)
+    store.delete_queue("GONE")
+    q = store._queues["Q"]
+    key = next(iter(q.pending))
+    q.pending[key] = "u2"
+    assert (
+        f"queue Q: unit of work 'u1' has message {key} as its put, which the queue holds for 'u2'"
+        in store.audit()
+    )
+
+
+def test_the_audit_names_a_key_twice_in_a_queues_visible_order() -> None:
+    store = _store("Q")
+    store.put("Q", _msg(), None, 100)
+    q = store._queues["Q"]
+    key = q.order[0]
+    q.order.add(key)
+    assert f"queue Q: its visible order holds a key twice: {[key, key]}" in store.audit()
+
+
+def test_a_structure_a_queue_named_before_its_definition_keeps_its_name() -> None:
+    # DEFINE CFSTRUCT after a queue of the store named the structure: the definition's
+    # CFLEVEL applies, and its 2366 names the structure.
+    store = MemoryStore()
+    store.create_queue("Q", Ordering.FIFO, "S1")
+    store.define_structure("S1", size_kb=1000, cf_level=3)
+    with pytest.raises(MQMIError, match=r"CF structure S1 of Q is CFLEVEL\(3\)") as refused:
+        store.put("Q", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
+    assert refused.value.reason == CMQC.MQRC_WRONG_CF_LEVEL

@@ -366,6 +366,7 @@ class Router:
         done = self._home(name).recover_structure(name, purge)
         if twin is not None:
             twin.recover_structure(name, purge)
+        self._sync()  # a rebuilt duplexed structure's second instance: copied now
         return done
 
     def structure_status(self, name: str) -> cfstate.StructureStatus:
@@ -424,11 +425,12 @@ class Router:
         """``facility`` is gone for every member: its structures moved as
         ``Placement.lose`` says, each with the nonpersistent messages it lost."""
         dead = self._stores[facility]
-        before = dict(self.placement.primary)
+        before, seconds = dict(self.placement.primary), dict(self.placement.secondary)
         moves = self.placement.lose(facility)
         done = [(m, self._act(m, before, now)) for m in moves]
         if all(dead is not s for s in self._alive()):
             self._forget_store(dead, {m.structure for m in moves if m.outcome != KEPT}, facility)
+        self._to_copy(self._new_seconds(seconds))
         return done
 
     def crash(self, facility: str) -> list[Move]:
@@ -447,9 +449,16 @@ class Router:
     ) -> list[tuple[Move, int]]:
         """A tolerating member reconnects to ``structures`` (``Placement.reconnect``):
         a rebuild moves the structure for every member."""
-        before = dict(self.placement.primary)
+        before, seconds = dict(self.placement.primary), dict(self.placement.secondary)
         moves = self.placement.reconnect(structures, unreachable)
-        return [(m, self._act(m, before, now)) for m in moves]
+        done = [(m, self._act(m, before, now)) for m in moves]
+        self._to_copy(self._new_seconds(seconds))
+        return done
+
+    def _new_seconds(self, before: Mapping[str, str]) -> list[str]:
+        """The structures ``Placement`` gave a second instance elsewhere than ``before``
+        (duplexing established again in a third facility): empty there until copied."""
+        return [n for n, f in self.placement.secondary.items() if before.get(n) != f]
 
     def restore(self, facility: str, store: MessageStore | None = None) -> list[str]:
         """``facility`` is back (empty: with ``store``, its new store): the structures it
