@@ -283,16 +283,20 @@ class Router:
     def recover(self, failed: str, incarnation: int, by: str) -> Recovery:
         """Peer recovery in every store that is there, each store's part claimed there
         once (on z/OS each structure's part is its own). The answer says this call ran
-        it when it ran any part (an earlier attempt that a facility's failure cut short
-        left the rest to it), with the counts of the parts it ran; else who did."""
+        it when it ran the administration store's part or any other part with work in
+        it (an earlier attempt that a facility's failure cut short left the rest to it),
+        with the counts of the parts it ran; else who did."""
         answers = [store.recover(failed, incarnation, by) for store in self._alive()]
         for uow in [u for u in self._touched if isinstance(u, tuple) and u[0] == failed]:
             self._touched.pop(uow, None)
             self._lost.pop(uow, None)
         ran = [a for a in answers if a.ran]
+        # A part that backed nothing out (a facility's new store, which never held the
+        # failed life's work) makes no recovery of this call's.
+        did = [a for a in ran if a is answers[0] or a.units or a.entries or a.locks]
         self._sync()
         return dataclasses.replace(
-            ran[0] if ran else answers[0],
+            did[0] if did else answers[0],
             units=sum(a.units for a in ran),
             entries=sum(a.entries for a in ran),
             locks=sum(a.locks for a in ran),
