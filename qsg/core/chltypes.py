@@ -25,7 +25,7 @@ missing": a requester always needs one, a server needs one to be started by a co
 from __future__ import annotations
 
 from qsg import CMQC, CMQCFC
-from qsg.core.errors import MQMIError
+from qsg.core.errors import MQMIError, QSGError
 
 #: The MQSC words of the message channel types, by MQCHT_* value.
 WORDS = {
@@ -48,7 +48,7 @@ PARTNERS = {
 }
 
 
-class ChannelInUseError(ValueError):
+class ChannelInUseError(QSGError, ValueError):
     """A channel command refused because an instance of the channel runs (IN USE;
     PCF's MQRCCF_CHANNEL_IN_USE, 4031)."""
 
