@@ -990,7 +990,13 @@ def test_a_killed_members_shared_sender_is_restarted_by_a_survivor_across_proces
     path.write_text(SHARED_SENDER_PROCESSES)
     scenario = parse_scenario(SHARED_SENDER_PROCESSES, str(path))
     kills = [processes.Kill(4.0, "QM1", downtime=10.0)]
-    outcome, run = processes.run_one(path, scenario, 1, redis_url=cf_url, kills=kills)
+    for _ in range(3):
+        outcome, run = processes.run_one(path, scenario, 1, redis_url=cf_url, kills=kills)
+        # A loaded machine can stall a member past its 3 s member lease: it then ends
+        # itself (exit 70, fenced), which says nothing of channel recovery: run again.
+        fenced = [v for v in outcome.failed() if all("exit 70" in i for i in v.involved)]
+        if not (fenced and len(fenced) == len(outcome.failed())):
+            break
     assert outcome.ok, outcome.failed()
     recovered = [e for e in run.events if isinstance(e, ChannelRecovered)]
     assert [(e.q_mgr, e.failed, e.restarted) for e in recovered] == [("QM2", "QM1", 1)]
