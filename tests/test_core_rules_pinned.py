@@ -3863,3 +3863,18 @@ def test_a_structure_a_queue_named_before_its_definition_keeps_its_name() -> Non
     with pytest.raises(MQMIError, match=r"CF structure S1 of Q is CFLEVEL\(3\)") as refused:
         store.put("Q", Message(MD().get(), b"x" * 70_000, 0.0, None, 0), None, 100)
     assert refused.value.reason == CMQC.MQRC_WRONG_CF_LEVEL
+
+
+def test_an_import_into_a_store_without_the_structure_leaves_its_other_queues_and_units() -> None:
+    # A structure's image imported where it was never defined (the administration store
+    # that holds a structure with no facility left) replaces nothing: the store's queues
+    # on no structure, whose ``structure`` is None as the missing instance is, stay, with
+    # their units of work. (They were deleted with the "instance replaced".)
+    admin, source = MemoryStore(), MemoryStore()
+    admin.create_queue("PLAIN", Ordering.FIFO)
+    admin.put("PLAIN", _msg(), ("QM1", 1), 10)
+    source.define_structure("S", size_kb=1024, cf_level=5)
+    source.create_queue("Q", Ordering.FIFO, "S")
+    admin.import_structure("S", source.export_structure("S"))
+    assert (admin.depth("PLAIN"), admin.uncommitted("PLAIN"), admin.depth("Q")) == (1, 1, 0)
+    assert admin.prepare(("QM1", 1)) is None

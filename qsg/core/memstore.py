@@ -715,9 +715,11 @@ class MemoryStore:
         # The instance replaced takes with it every unit of work's entries on it (a
         # duplexed structure's second instance rebuilt into holds the units' mirrored
         # work): those units lost it, as in the structure's failure.
-        mine = {n for n, q in self._queues.items() if q.structure is old} | queues.keys()
-        self._lose_uows(name, mine)
-        for queue in [n for n, q in self._queues.items() if q.structure is old]:
+        # (No instance here before: none of this store's queues is the structure's, not
+        # even those on no structure, whose ``structure`` is None too.)
+        replaced = [n for n, q in self._queues.items() if old is not None and q.structure is old]
+        self._lose_uows(name, {*replaced, *queues})
+        for queue in replaced:
             del self._queues[queue]
         for queue in [n for n, s in self._queues.failed.items() if s == name]:
             del self._queues.failed[queue]
