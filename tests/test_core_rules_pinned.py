@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import pytest
 
 from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import bugs, conlos, engine, mqlong, trigger
+from qsg.core import bugs, conlos, engine, groupaddress, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.conntag import TagUse
@@ -3878,3 +3878,60 @@ def test_an_import_into_a_store_without_the_structure_leaves_its_other_queues_an
     admin.import_structure("S", source.export_structure("S"))
     assert (admin.depth("PLAIN"), admin.uncommitted("PLAIN"), admin.depth("Q")) == (1, 1, 0)
     assert admin.prepare(("QM1", 1)) is None
+
+
+class _Chooser:
+    """The run's random as ``groupaddress.choose`` sees it: records what it was offered
+    and takes the last."""
+
+    def __init__(self) -> None:
+        self.offered: list[list[str]] = []
+
+    def choice(self, seq: Sequence[str]) -> str:
+        self.offered.append(list(seq))
+        return seq[-1]
+
+
+def test_the_group_address_draws_among_the_sorted_listeners_and_takes_one_alone() -> None:
+    # "Defining a TCP connection for a queue sharing group": the network picks a member
+    # whose group listener runs; qsg draws uniformly from the run's random among them,
+    # sorted so that a seed draws alike whatever order they came in; one alone is taken
+    # without a draw, none is None.
+    rng = _Chooser()
+    assert groupaddress.choose(["QM3", "QM1", "QM2", "QM1"], rng) == "QM3"
+    assert rng.offered == [["QM1", "QM2", "QM3"]]
+    assert groupaddress.choose(["QM2", "QM2"], rng) == "QM2" and len(rng.offered) == 1
+    assert groupaddress.choose([], rng) is None and len(rng.offered) == 1
+    assert groupaddress.nobody_listens("QSG1(1414)", "QSG1") == (
+        "AMQ9202E: Remote host 'QSG1(1414)' not available, retry later (no member of QSG1 "
+        "has a group listener running, INDISP(GROUP))"
+    )
+
+
+def test_cfconlos_is_the_structures_unless_asqmgr_and_below_cflevel_5_always_terminate() -> None:
+    # "DEFINE CFSTRUCT" CFCONLOS: TERMINATE, TOLERATE, or ASQMGR (the queue manager's
+    # CFCONLOS); below CFLEVEL(5) a loss ends the member; the administration structure's
+    # loss follows the queue manager's CFCONLOS alone.
+    terminate, tolerate, asqmgr = (
+        CMQC.MQCFCONLOS_TERMINATE,
+        CMQC.MQCFCONLOS_TOLERATE,
+        CMQC.MQCFCONLOS_ASQMGR,
+    )
+    level5 = CFStructure("S5", cf_level=5, cf_conlos=tolerate)
+    assert conlos.action(level5, terminate) == tolerate
+    assert conlos.action(CFStructure("S4", cf_level=4, cf_conlos=tolerate), tolerate) == terminate
+    assert conlos.action(CFStructure("SA", cf_level=5, cf_conlos=asqmgr), tolerate) == tolerate
+    assert conlos.action(CFStructure("SA", cf_level=5, cf_conlos=asqmgr), terminate) == terminate
+    ends = CFStructure("ST", cf_level=5, cf_conlos=terminate)
+    assert conlos.terminates([level5], terminate, True)
+    assert not conlos.terminates([level5], tolerate, True)
+    assert not conlos.terminates([level5], terminate, False)
+    assert conlos.terminates([level5, ends], tolerate, False)
+    assert not conlos.terminates([], tolerate, False)
+    error = conlos.not_available_error("APP1", "Q.A", "QM2")
+    assert (error.comp, error.reason, str(error.detail)) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_CF_NOT_AVAILABLE,
+        "QM2 has lost connectivity to CF structure APP1 of queue Q.A (CFCONLOS TOLERATE): "
+        "it reconnects when the link is back",
+    )
