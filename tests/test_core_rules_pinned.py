@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import bugs, conlos, engine, groupaddress, mqlong, trigger
+from qsg.core import bugs, chltypes, conlos, engine, groupaddress, mqlong, trigger
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.conntag import TagUse
@@ -3935,3 +3935,80 @@ def test_cfconlos_is_the_structures_unless_asqmgr_and_below_cflevel_5_always_ter
         "QM2 has lost connectivity to CF structure APP1 of queue Q.A (CFCONLOS TOLERATE): "
         "it reconnects when the link is back",
     )
+
+
+def test_channel_types_their_pairs_refusals_and_who_calls_are_ibms() -> None:
+    # "Channel types" and "Requester-server pairs": SDR and SVR send from a transmission
+    # queue and call a RCVR or RQSTR; a RQSTR calls a SVR, or a SDR that calls it back;
+    # AMQ9547E for any other pair; START of a SVR or RQSTR without CONNAME is 4061; a
+    # STOPPED partner is AMQ9558E; PING (4030) and RESOLVE (3034) only of SDR and SVR.
+    sdr, svr, rcvr, rqstr = (
+        CMQC.MQCHT_SENDER,
+        CMQC.MQCHT_SERVER,
+        CMQC.MQCHT_RECEIVER,
+        CMQC.MQCHT_REQUESTER,
+    )
+    assert [chltypes.word(t) for t in (sdr, svr, rcvr, rqstr, 99)] == [
+        "SDR",
+        "SVR",
+        "RCVR",
+        "RQSTR",
+        "99",
+    ]
+    assert {"SDR": sdr, "SVR": svr, "RCVR": rcvr, "RQSTR": rqstr} == chltypes.TYPES
+    assert [chltypes.sending(t) for t in (sdr, svr, rcvr, rqstr)] == [True, True, False, False]
+    pairs = {(a, b) for a in (sdr, svr, rcvr, rqstr) for b in (sdr, svr, rcvr, rqstr)}
+    assert {p for p in pairs if chltypes.suitable(*p)} == {
+        (sdr, rcvr),
+        (sdr, rqstr),
+        (svr, rcvr),
+        (svr, rqstr),
+        (rqstr, svr),
+        (rqstr, sdr),
+    }
+    assert chltypes.unsuitable_line("C.X", rqstr, rcvr, "QM2") == (
+        "AMQ9547E: Type of remote channel not suitable for action requested: channel 'C.X' "
+        "is a RCVR on QM2, and a RQSTR channel's partner must be a SDR or SVR"
+    )
+    assert chltypes.unsuitable_line("C.X", rcvr, rcvr, "QM2").endswith(
+        "a RCVR channel's partner must be a channel of another type"
+    )
+    missing = [chltypes.missing_conn_name("C.X", t) for t in (svr, rqstr, sdr)]
+    assert {(e.comp, e.reason) for e in missing} == {
+        (CMQC.MQCC_FAILED, CMQCFC.MQRCCF_MISSING_CONN_NAME)
+    }
+    assert [str(e.detail) for e in missing] == [
+        "server channel C.X has no CONNAME: it is not fully qualified and can only be "
+        "started by its requester",
+        "requester channel C.X has no CONNAME to call",
+        "SDR channel C.X has no CONNAME to call",
+    ]
+    assert chltypes.not_available_line("C.X", "QM1") == (
+        "AMQ9558E: Remote Channel is not currently available: the channel program ended "
+        "because the channel 'C.X' is not currently available on the remote system (it is "
+        "STOPPED on QM1; START CHANNEL there enables it)"
+    )
+    assert chltypes.not_for_type("PING", rcvr) == (
+        "is a receiver channel: a ping can only be issued for a sender or server channel: "
+        "ping it from its partner (MQRCCF_PING_ERROR 4030)",
+        CMQCFC.MQRCCF_PING_ERROR,
+    )
+    assert chltypes.not_for_type("RESOLVE", rqstr) == (
+        "is a requester channel: RESOLVE CHANNEL is only for a sender or server channel "
+        "(MQRCCF_CHANNEL_TYPE_ERROR 3034)",
+        CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR,
+    )
+    assert chltypes.not_for_type("PING", 99)[0].startswith("is a 99 channel: ")  # type: ignore[index]
+    assert chltypes.not_for_type("START", rcvr) is None
+    assert [chltypes.callers(t, "host") for t in (sdr, svr, rcvr, rqstr)] == [
+        True,
+        True,
+        False,
+        True,
+    ]
+    assert [chltypes.callers(t, "  ") for t in (sdr, svr, rcvr, rqstr)] == [
+        True,
+        False,
+        False,
+        False,
+    ]
