@@ -13,7 +13,16 @@ from typing import Any
 import pytest
 
 from qsg import CMQC, CMQCFC, GMO, MD, OD, PMO, XQH, MQMIError, QMgr
-from qsg.core import bugs, chltypes, conlos, engine, groupaddress, mqlong, trigger
+from qsg.core import (
+    bugs,
+    chltypes,
+    conlos,
+    engine,
+    groupaddress,
+    mqlong,
+    sharedsync,
+    trigger,
+)
 from qsg.core.authority import OPERATIONS, Authority
 from qsg.core.conname import DEFAULT_PORT, parse_conname
 from qsg.core.conntag import TagUse
@@ -4012,3 +4021,50 @@ def test_channel_types_their_pairs_refusals_and_who_calls_are_ibms() -> None:
         False,
         False,
     ]
+
+
+def test_a_shared_channels_sync_record_is_one_persistent_message_by_msgid_on_the_syncq() -> None:
+    # "Synchronization queue for queue sharing groups": a shared channel keeps its
+    # sequence number and batch in doubt on SYSTEM.QSG.CHANNEL.SYNCQ, so that an
+    # instance restarted on another member reads what the failed one wrote. One record
+    # a channel (MsgId SYNC + name; SYNR for a receiving end), replaced outside
+    # syncpoint, or inside the batch's unit of work and backed out with it.
+    assert sharedsync.record_id("QSG.TO.QM3") == b"SYNCQSG.TO.QM3" + b" " * 10
+    assert sharedsync.record_id("C", receiving=True) == b"SYNRC" + b" " * 19
+    for record in (
+        sharedsync.SyncRecord(),
+        sharedsync.SyncRecord(7, (b"\x01" * 24, b"\x02" * 24), True),
+        sharedsync.SyncRecord(3, (), False),
+    ):
+        assert sharedsync.SyncRecord.decode(record.encode()) == record
+    assert sharedsync.SyncRecord(5, None, True).encode() == b"5;-;R"
+    assert sharedsync.SyncRecord(5, (b"\xab",)).encode() == b"5;ab"
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1", store=MemoryStore()))
+    qm.define_structure(CFStructure("CSQSYSAPPL", cf_level=5, recover=True))
+    qm.define_queue(sharedsync.SYNCQ, qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="CSQSYSAPPL")
+    conn = qm.connect()
+    syncq = conn.open(sharedsync.SYNCQ, sharedsync.OPEN_OPTIONS)
+    assert sharedsync.read(syncq, "C", 0.0) == sharedsync.SyncRecord()
+    sharedsync.write(syncq, "C", sharedsync.SyncRecord(4), 1.0)
+    sharedsync.write(syncq, "C", sharedsync.SyncRecord(9), 2.0, receiving=True)
+    sharedsync.write(syncq, "C", sharedsync.SyncRecord(5, (b"m" * 24,)), 3.0)
+    assert qm.depth(sharedsync.SYNCQ) == 2  # one record each end, replaced in place
+    assert sharedsync.read(syncq, "C", 4.0) == sharedsync.SyncRecord(5, (b"m" * 24,))
+    assert sharedsync.read(syncq, "C", 4.0, receiving=True) == sharedsync.SyncRecord(9)
+    sharedsync.write(syncq, "C", sharedsync.SyncRecord(6), 5.0, syncpoint=True)
+    conn.backout()
+    assert sharedsync.read(syncq, "C", 6.0) == sharedsync.SyncRecord(5, (b"m" * 24,))
+    sharedsync.write(syncq, "C", sharedsync.SyncRecord(6), 7.0, syncpoint=True)
+    conn.commit()
+    assert sharedsync.read(syncq, "C", 8.0) == sharedsync.SyncRecord(6)
+    md = MD(MsgId=sharedsync.record_id("C"))
+    gmo = GMO(Options=CMQC.MQGMO_BROWSE_FIRST, MatchOptions=CMQC.MQMO_MATCH_MSG_ID)
+    syncq.get(None, md, gmo, now=9.0)
+    assert md.Persistence == CMQC.MQPER_PERSISTENT
+    other = conn.open(sharedsync.SYNCQ, CMQC.MQOO_OUTPUT)
+    with pytest.raises(MQMIError) as refused:  # not open for input: not MQRC_NO_MSG_AVAILABLE
+        sharedsync.read(other, "C", 10.0)
+    assert refused.value.reason == CMQC.MQRC_NOT_OPEN_FOR_BROWSE
+    with pytest.raises(MQMIError) as refused:
+        sharedsync.write(other, "C", sharedsync.SyncRecord(1), 10.0)
+    assert refused.value.reason == CMQC.MQRC_NOT_OPEN_FOR_INPUT
