@@ -4035,6 +4035,7 @@ def test_a_shared_channels_sync_record_is_one_persistent_message_by_msgid_on_the
         sharedsync.SyncRecord(),
         sharedsync.SyncRecord(7, (b"\x01" * 24, b"\x02" * 24), True),
         sharedsync.SyncRecord(3, (), False),
+        sharedsync.SyncRecord(5, None, True),  # a RESET to tell, no batch in doubt
     ):
         assert sharedsync.SyncRecord.decode(record.encode()) == record
     assert sharedsync.SyncRecord(5, None, True).encode() == b"5;-;R"
@@ -4047,12 +4048,14 @@ def test_a_shared_channels_sync_record_is_one_persistent_message_by_msgid_on_the
     assert sharedsync.read(syncq, "C", 0.0) == sharedsync.SyncRecord()
     sharedsync.write(syncq, "C", sharedsync.SyncRecord(4), 1.0)
     sharedsync.write(syncq, "C", sharedsync.SyncRecord(9), 2.0, receiving=True)
+    assert sharedsync.read(syncq, "C", 2.0) == sharedsync.SyncRecord(4)  # each end its own
     sharedsync.write(syncq, "C", sharedsync.SyncRecord(5, (b"m" * 24,)), 3.0)
     assert qm.depth(sharedsync.SYNCQ) == 2  # one record each end, replaced in place
     assert sharedsync.read(syncq, "C", 4.0) == sharedsync.SyncRecord(5, (b"m" * 24,))
     assert sharedsync.read(syncq, "C", 4.0, receiving=True) == sharedsync.SyncRecord(9)
     sharedsync.write(syncq, "C", sharedsync.SyncRecord(6), 5.0, syncpoint=True)
-    conn.backout()
+    conn.backout()  # the get of the old record and the put of the new, both undone
+    assert qm.depth(sharedsync.SYNCQ) == 2
     assert sharedsync.read(syncq, "C", 6.0) == sharedsync.SyncRecord(5, (b"m" * 24,))
     sharedsync.write(syncq, "C", sharedsync.SyncRecord(6), 7.0, syncpoint=True)
     conn.commit()
