@@ -375,12 +375,10 @@ async def channel_outcome(world: Administered, qm: QueueManager, parsed: Parsed)
         return error.detail, error.reason
     except MQMIError as error:  # the member named by CMDSCOPE is not running, say
         return str(error), error.reason
-    except ValueError as error:  # not running, or in use (AMQ9514E, CSQX477E)
-        why = str(error).split(" is ", 1)[-1]
-        in_use = (
-            isinstance(error, chltypes.ChannelInUseError) or "AMQ9514E" in why or "CSQX477E" in why
-        )
-        return why, CMQCFC.MQRCCF_CHANNEL_IN_USE if in_use else CMQCFC.MQRCCF_COMMAND_FAILED
+    except chltypes.ChannelInUseError as error:  # it runs (AMQ9514E, CSQX477E)
+        return str(error).split(" is ", 1)[-1], CMQCFC.MQRCCF_CHANNEL_IN_USE
+    except ValueError as error:  # not running, say
+        return str(error).split(" is ", 1)[-1], CMQCFC.MQRCCF_COMMAND_FAILED
     return "", 0
 
 

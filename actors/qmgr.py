@@ -268,7 +268,7 @@ class QueueManager:
         running = self.channels.get(name)
         if running is not None and not running.scope.cancel_called and not running.ended.is_set():
             why = channel.in_use_line(name, "its sending agent runs")
-            raise ValueError(f"channel {name} of {self.name} is in use ({why})")
+            raise chltypes.ChannelInUseError(f"channel {name} of {self.name} is in use ({why})")
         agent = self.channels[name] = _Agent(shared=shared)
 
         async def sending() -> None:

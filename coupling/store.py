@@ -501,7 +501,7 @@ class RedisStore:
         return self._failed_q
 
     def fail_structure(self, name: str, now: float) -> int:
-        members = sorted({keys.owner_of(t) for t in self._began} | self._members())
+        members = self._members()
         reply = self._run(
             scripts.STRUCTURE_FAIL,
             [keys.structure_key(self.qsg, name), self._queues_key, keys.group_prefix(self.qsg)],
@@ -578,7 +578,7 @@ class RedisStore:
         """The structure's namespace made what ``image`` holds (RESTORE), its queues
         usable here or, for a failed structure, failed here as they were there."""
         restored = cast(list[tuple[bytes, bytes]], image)
-        members = sorted({keys.owner_of(t) for t in self._began} | self._members())
+        members = self._members()
         self._run(
             scripts.STRUCTURE_LOSE_UOWS,
             [keys.structure_key(self.qsg, name), keys.group_prefix(self.qsg)],
@@ -623,11 +623,13 @@ class RedisStore:
             if int(cursor) == 0:
                 return sorted(set(found))
 
-    def _members(self) -> set[str]:
-        """Every queue manager with units of work in the facility (their sets' names)."""
+    def _members(self) -> list[str]:
+        """Every queue manager with units of work in the facility (their sets' names),
+        and those this store began units for, sorted."""
         pattern = keys.uows_key(self.qsg, "*")
         found = self._command("KEYS", pattern)
-        return {bytes(k).decode().rsplit(":", 1)[-1] for k in found}
+        named = {bytes(k).decode().rsplit(":", 1)[-1] for k in found}
+        return sorted(named | {keys.owner_of(t) for t in self._began})
 
     def _forget_queues(self, structure: str) -> None:
         """This store's queues of the failed ``structure`` are out of use: each call on
