@@ -976,6 +976,11 @@ persistence = "persistent"
     "In `--processes` mode a member's watcher runs the peer channel recovery of a member "
     "whose lease ran out, after its shared-queue recovery",
 )
+@keeps(
+    "docs/channels.md",
+    "A shared sender that each member process starts at once is started once in the group: "
+    "the processes that find it claimed leave it.",
+)
 def test_a_killed_members_shared_sender_is_restarted_by_a_survivor_across_processes(
     tmp_path: Path, cf_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
