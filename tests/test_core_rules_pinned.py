@@ -2416,6 +2416,44 @@ def test_resolved_names_are_the_queue_and_queue_manager_the_first_time_a_name_is
     assert gmo.ResolvedQName.rstrip(b" \x00") == b"FIRST.SEEN"
 
 
+def test_resolved_names_stay_the_queue_and_queue_manager_once_both_names_are_known() -> None:
+    # The same fields on a later put, when engine's table holds both names already:
+    # each field takes its own name from the table, never the other's.
+    qm = QMgr("QMAGAIN")
+    qm.define_queue("AGAIN.SEEN")
+    h = qm.connect().open("AGAIN.SEEN", ALL)
+    h.put(b"first", MD(), PMO(Options=CMQC.MQPMO_NO_SYNCPOINT), now=0.0)
+    pmo = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+    h.put(b"second", MD(), pmo, now=0.0)
+    assert (pmo.ResolvedQName, pmo.ResolvedQMgrName) == (b"AGAIN.SEEN", b"QMAGAIN")
+
+
+def test_a_put_in_syncpoint_where_no_unit_of_work_can_be_is_mqrc_syncpoint_not_available() -> None:
+    # MQRC_SYNCPOINT_NOT_AVAILABLE (2072): "Syncpoint support not available" for an
+    # MQPMO_SYNCPOINT put where the environment has no unit of work; engine.put is told
+    # so by a unit of work of None, and stores nothing.
+    qm = QMgr("QMNOUOW")
+    qm.define_queue("NO.UOW")
+    h = qm.connect().open("NO.UOW", ALL)
+    with pytest.raises(MQMIError) as refused:
+        engine.put(
+            qm.rules,
+            h.repository.store,
+            h.repository.queues["NO.UOW"],  # type: ignore[arg-type]
+            b"m",
+            MD(),
+            PMO(Options=CMQC.MQPMO_SYNCPOINT),
+            None,
+            h.conn.identity,
+            0.0,
+        )
+    assert (refused.value.comp, refused.value.reason) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_SYNCPOINT_NOT_AVAILABLE,
+    )
+    assert h.repository.store.depth("NO.UOW") == 0
+
+
 @keeps(
     "docs/reason-codes.md",
     (
