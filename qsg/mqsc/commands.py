@@ -77,6 +77,9 @@ _STRUCTURE_OPTIONS = {
 #: member named. RESET CFSTRUCT has none, nor have DEFINE, ALTER and DELETE CFSTRUCT
 #: (nor DISPLAY CFSTRUCT and DISPLAY CFSTATUS, ``qsg.mqsc.display``): CSQ9001E.
 _SCOPED_STRUCTURE_VERBS = frozenset({"BACKUP", "RECOVER"})
+#: The verbs whose keywords this module reads itself (``_parse_structure``,
+#: ``_parse_channel`` and those it hands CHINIT and LISTENER to, ``_parse_clear``).
+_READ_HERE = frozenset({"RESET", "BACKUP", "RECOVER", "START", "STOP", "PING", "RESOLVE", "CLEAR"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +182,14 @@ def _parsed(items: list[lexer.Item]) -> Parsed:
         except DisplayError as error:
             return Parsed(what, error=(error.message, error.text))
         return Parsed(request.verb, request=request)
+    if verb in _READ_HERE:
+        # These commands' keywords are read here, not by the MQSC reader, which refuses
+        # a keyword given twice: so must they, rather than take the last of the two.
+        seen: set[str] = set()
+        for item in items[1:]:
+            if item.word in seen:
+                return Parsed(what, error=("CSQ9000E", f"'{item.word}' APPEARS MORE THAN ONCE"))
+            seen.add(item.word)
     if verb in _STRUCTURE_OPTIONS and not (verb == "RESET" and noun == "CHANNEL"):
         return _parse_structure(verb, items)
     scoped = [item for item in items if item.word == "CMDSCOPE"]
