@@ -15,7 +15,7 @@ a command sent across the queue-sharing group.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from qsg import CMQC
@@ -23,7 +23,7 @@ from qsg import CMQCFC as F
 from qsg.core import cfstate
 from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
-from qsg.core.objects import ChannelDefinition
+from qsg.core.objects import CFStructure, ChannelDefinition
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import display, lexer, reader, schema
@@ -372,7 +372,18 @@ def structure_command(qm: QMgr, parsed: Parsed, now: float) -> Reply:
         return _failed(me, parsed.verb, f"CSQM090E {me} {csect} {qm.name} IS NOT IN A QSG")
     repository = qm.qsg.shared
     lines: list[str] = []
-    for name in parsed.structures:
+    names = list(parsed.structures)
+    if verb == "BACKUP" and names[0].endswith("*"):
+        names = _recoverable(repository.structures.values(), names[0])
+        if not names:
+            return _failed(
+                me,
+                parsed.verb,
+                f"CSQM090E {me} {csect} CFSTRUCT({parsed.structures[0]}): no recoverable CF "
+                f"structure matches {parsed.structures[0]} (MQRCCF {F.MQRCCF_CF_STRUC_ERROR}, "
+                "STATUS NOT_FOUND)",
+            )
+    for name in names:
         try:
             if verb == "RESET":
                 lost = cfstate.reset(repository, name, now)
@@ -400,6 +411,18 @@ def structure_command(qm: QMgr, parsed: Parsed, now: float) -> Reply:
                 f"(MQRCCF {error.reason}, STATUS {status})",
             )
     return Reply((*lines, _done(me, parsed.verb, verb)))
+
+
+def _recoverable(structures: Iterable[CFStructure], generic: str) -> list[str]:
+    """BACKUP CFSTRUCT's generic name: ``*`` on its own is every recoverable structure,
+    a stem with a trailing ``*`` those whose names start with it ("BACKUP CFSTRUCT":
+    recoverable being RECOVER(YES) at CFLEVEL(3) or more, the structures a backup takes)."""
+    stem = generic[:-1]
+    return sorted(
+        s.name
+        for s in structures
+        if s.name.startswith(stem) and s.recover and s.cf_level >= cfstate.BACKUP_CF_LEVEL
+    )
 
 
 #: MQCFSTATUS_* values by name, for a refusal's text.
