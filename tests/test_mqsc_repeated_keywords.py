@@ -57,3 +57,10 @@ def test_recover_cfstruct_with_type_given_twice_is_csq9000e_and_the_structure_st
 )
 def test_each_command_refuses_a_keyword_given_twice_with_csq9000e(text: str, keyword: str) -> None:
     assert commands.parse(text).error == ("CSQ9000E", f"'{keyword}' APPEARS MORE THAN ONCE")
+
+
+def test_backup_cfstruct_exclint_beyond_an_mqlong_is_refused_as_pcfs_excludeinterval_is() -> None:
+    # ExcludeInterval is an MQCFIN in PCF (an MQLONG); MQSC's EXCLINT is the same integer.
+    parsed = commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(999999999999999999999)")
+    assert parsed.error == ("CSQ9001E", "'EXCLINT(999999999999999999999)' IS INVALID")
+    assert commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(2147483647)").error is None

@@ -23,6 +23,7 @@ from qsg import CMQCFC as F
 from qsg.core import cfstate
 from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
+from qsg.core.mqlong import MQLONG_MAX
 from qsg.core.objects import CFStructure, ChannelDefinition
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
@@ -353,7 +354,9 @@ def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:
             continue
         if item.word != keyword or not value:
             return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
-        if (allowed and value not in allowed) or (not allowed and not value.isdigit()):
+        # EXCLINT is PCF's ExcludeInterval, an MQLONG.
+        whole = value.isdigit() and int(value) <= MQLONG_MAX
+        if (allowed and value not in allowed) or (not allowed and not whole):
             return Parsed(what, error=("CSQ9001E", f"'{item.word}({item.value})' IS INVALID"))
         option = value
     if verb == "RESET" and not option:
