@@ -62,3 +62,17 @@ def test_backup_cfstruct_of_a_stem_backs_up_the_recoverable_structures_it_matche
         "CSQM090E !QM1 CSQMBCFS CFSTRUCT(NOSUCH*): no recoverable CF structure matches "
         "NOSUCH* (MQRCCF 3236, STATUS NOT_FOUND)"
     )
+
+
+@keeps("README.md", "BACKUP, RESET and RECOVER CFSTRUCT act")
+def test_backup_reset_and_recover_cfstruct_act_from_the_console() -> None:
+    qm = _group()
+    qm.time = 40.0
+    assert qm.qsg is not None
+    store = qm.qsg.shared.store
+    assert not _mqsc(qm, "BACKUP CFSTRUCT(PRICES)").failed
+    assert store.structure_status("PRICES").backup_at == 40.0
+    assert not _mqsc(qm, "RESET CFSTRUCT(PRICES) ACTION(FAIL)").failed
+    assert store.structure_status("PRICES").failed
+    assert not _mqsc(qm, "RECOVER CFSTRUCT(PRICES)").failed
+    assert not store.structure_status("PRICES").failed
