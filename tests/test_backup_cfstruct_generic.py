@@ -64,8 +64,8 @@ def test_backup_cfstruct_of_a_stem_backs_up_the_recoverable_structures_it_matche
     )
 
 
-@keeps("README.md", "BACKUP, RESET and RECOVER CFSTRUCT act")
-def test_backup_reset_and_recover_cfstruct_act_from_the_console() -> None:
+@keeps("README.md", "and so do DISPLAY CONN and BACKUP, RESET and RECOVER CFSTRUCT")
+def test_display_conn_and_backup_reset_and_recover_cfstruct_act_from_the_console() -> None:
     qm = _group()
     qm.time = 40.0
     assert qm.qsg is not None
@@ -76,3 +76,5 @@ def test_backup_reset_and_recover_cfstruct_act_from_the_console() -> None:
     assert store.structure_status("PRICES").failed
     assert not _mqsc(qm, "RECOVER CFSTRUCT(PRICES)").failed
     assert not store.structure_status("PRICES").failed
+    qm.connect()
+    assert _mqsc(qm, "DISPLAY CONN(*)").lines[1].startswith("CSQM201I !QM1 CONN(")
