@@ -284,8 +284,8 @@ def test_a_facility_lost_moves_its_structures_as_the_preference_lists_say() -> N
 
 @keeps(
     "docs/coupling-facility.md",
-    "one that lost its second instance is duplexed again at once in a third facility of its "
-    "list that is there (a copy, taken once no unit of work has work on it);",
+    "it is duplexed again at once in a third facility of its list that is there (a copy, "
+    "taken once no unit of work has work on it),",
 )
 def test_a_duplex_that_loses_its_second_instance_is_copied_into_a_third_facility() -> None:
     # DUPLEX(ENABLED): duplexing is established again in the next facility of the
