@@ -402,17 +402,17 @@ async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) ->
     recovery is still restoring). Refused while a failed member's life holds the tag,
     the channel says why and retries at its retry intervals (RETRYING), and stops once
     they are exhausted (None)."""
-    cno = conntag.agent_options("CHL", definition.name, qm.name, qm.rules.rules.platform)
     attempt = 0
     while True:
         try:
             return await qm.dispatch(
-                lambda now: qm.rules.connect(appl_name=definition.name, cno=cno), system=True
+                lambda now: qm.rules.connect_agent(
+                    "CHL", definition.name, appl_name=definition.name
+                ),
+                system=True,
             )
-        except MQMIError as error:
-            if error.reason not in conntag.NOT_YET:
-                raise
-            why = not_serialized_line(definition.name, error)
+        except conntag.NotSerializedError as refused:
+            why = refused.line
         wire.log.error("%s: %s", qm.name, why)
         attempt += 1
         wait = definition.retry_interval(attempt)
@@ -421,16 +421,6 @@ async def _serialized(qm: ChannelQueueManager, definition: ChannelDefinition) ->
             return None
         _state(qm, definition.name, "RETRYING", why)
         await clock.sleep(wait)
-
-
-def not_serialized_line(channel: str, error: MQMIError) -> str:
-    """Why an agent of shared channel ``channel`` may not start now: its connection tag
-    is refused (``conntag.NOT_YET``), "an error message indicating that recovery is in
-    progress" (IBM, "Channels and serialization", which gives no message number)."""
-    return (
-        f"channel {channel} cannot serialize its access to shared queues: "
-        f"{conntag.not_yet(error)} ({error})"
-    )
 
 
 #: Seconds between an ending agent's attempts to back its gets out while the coupling
@@ -812,17 +802,13 @@ async def _receive(
         remote = frames.peer or "its sender"
         keeper: SharedSync | None = None
         if shared:  # serialized as a shared sender's agent is (``_serialized``)
-            cno = conntag.agent_options("CHL", name, qm.name, qm.rules.rules.platform)
             try:
                 mca = await qm.dispatch(
-                    lambda now: qm.rules.connect(appl_name=name, cno=cno), system=True
+                    lambda now: qm.rules.connect_agent("CHL", name, appl_name=name), system=True
                 )
-            except MQMIError as error:
-                if error.reason not in conntag.NOT_YET:
-                    raise
-                refused = not_serialized_line(name, error)
-                wire.log.error("%s: %s", qm.name, refused)
-                await frames.send({"t": "refused", "reason": refused})
+            except conntag.NotSerializedError as refused:
+                wire.log.error("%s: %s", qm.name, refused.line)
+                await frames.send({"t": "refused", "reason": refused.line})
                 return
             conn = mca
             handle = await qm.dispatch(
@@ -1171,7 +1157,6 @@ __all__ = [
     "ChannelQueueManager",
     "ChannelSync",
     "in_use_line",
-    "not_serialized_line",
     "parse_conname",
     "rogue_partner",
     "run_receiver",

@@ -23,7 +23,7 @@ from typing import Protocol, TypeVar
 
 import trio
 
-from actors import clock
+from actors import clock, wire
 from actors.events import ChannelBatch, ChannelDelivered, ChannelStateChanged, EventLog
 from actors.reach import CALLER
 from actors.signals import Signals
@@ -134,6 +134,8 @@ async def run_agent(qm: AgentQueueManager, nursery: trio.Nursery, agent: Agent) 
             batch = await qm.dispatch(agent.batch, system=True)
             _delivered(qm, batch)
             if batch.retry:
+                if batch.refused:  # "an error message is issued", as a channel's agent does
+                    wire.log.error("%s: %s", qm.name, batch.retry)
                 attempt += 1
                 wait = igq.retry_interval(attempt)
                 if wait is None:

@@ -20,7 +20,7 @@ import trio
 import qsg
 from actors.admin import command
 from actors.clock import VirtualClock
-from actors.events import ChannelStateChanged
+from actors.events import ChannelDelivered, ChannelStateChanged
 from actors.world import World
 from qsg import CMQC, GMO, MD, OD, PMO, MQMIError, QMgr
 from qsg.core import conntag, igq
@@ -30,6 +30,7 @@ from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc.reader import load
 from tests.claims import keeps
 from tests.helpers import put
+from tests.test_igq import TO_QM2, igq_group
 from tests.test_shared_channels import (
     drain,
     group_listeners,
@@ -96,6 +97,74 @@ def test_a_members_igq_agent_waits_in_retry_for_the_peer_recovery_of_its_earlier
     assert qm1.depth(igq.IGQ_XMITQ) == 1
     qm1.recover_peer("QM2", qm2.incarnation - 1)
     assert len(restarted.batch(4.0).delivered) == 1
+
+
+@keeps(
+    "docs/channels.md",
+    "the agent serializes its access to the shared queues exactly as a shared channel's "
+    "sending agent does (one code path, `QMgr.connect_agent`).",
+)
+@keeps(
+    "docs/channels.md",
+    "Refused, it logs the line a channel's agent logs (\"the IGQ agent of QM2 cannot "
+    'serialize its access to shared queues: shared queue peer recovery is in progress", '
+    "with the reason code) and goes to RETRYING; after peer recovery it delivers at its "
+    "next retry, each message once.",
+)
+async def test_a_restarted_members_igq_agent_logs_its_refusal_retries_and_delivers_each_once(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object], caplog: pytest.LogCaptureFixture
+) -> None:
+    """ "The IGQ agent ... serializes access to shared queues": a member fails, and
+    restarts while peer recovery of its earlier life still holds the agent's tag (held
+    by hand: in a qsg world its restart resolves that life first). Its new agent is
+    refused (2271) with the error message a shared channel's agent issues, logged as
+    that agent logs it, goes into retry, and delivers at the first retry after the
+    recovery, each message once."""
+    async with qsg.start(igq_group(), **cf_mode) as world:  # type: ignore[arg-type]
+        qm1 = await world.connect("QM1")
+        out = await qm1.open(TO_QM2, CMQC.MQOO_OUTPUT)
+        persistent = MD(Persistence=CMQC.MQPER_PERSISTENT)
+        await out.put(b"before", persistent, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        await trio.sleep(1.0)
+        store = world.qsgs["QSG1"].shared.store
+        tag = _tag("IGQ", "QM2")
+        (held,) = store.conn_tags(tag).uses
+        assert (held.q_mgr, held.space) == ("QM2", "QM2MSTR")  # its agent, connected
+        await world.kill("QM2")
+        earlier = world.qmgrs["QM2"].rules.incarnation
+        await world.restart("QM2")
+        failed = conntag.TagUse(tag, "QM2", earlier, 1, held.option, held.space)
+        assert store.claim_conn_tag(failed, store.conn_tags(tag).version)
+        bodies = [b"after %d" % i for i in range(3)]
+        for body in bodies:
+            await out.put(body, persistent, PMO(Options=CMQC.MQPMO_NO_SYNCPOINT))
+        await trio.sleep(1.0)
+        states = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"]
+        assert states[-1].state == "RETRYING", states[-1]
+        line = (
+            "the IGQ agent of QM2 cannot serialize its access to shared queues: shared "
+            "queue peer recovery is in progress (MQCC_FAILED: MQRC_CONN_TAG_IN_USE (2271)"
+        )
+        assert states[-1].detail.startswith(line), states[-1].detail
+        logged = [r.getMessage() for r in caplog.records if r.name == "qsg.channels"]
+        assert f"QM2: {states[-1].detail}" in logged
+        assert len(world.events.of(ChannelDelivered)) == 1  # "before" alone so far
+        store.release_conn_tags("QM2", earlier + 1)  # what its peer recovery does
+        await trio.sleep(igq.SHORT_RETRY_INTERVAL + 1.0)
+        qm2 = await world.connect("QM2")
+        app_in = await qm2.open("APP.IN", CMQC.MQOO_INPUT_SHARED)
+        got = []
+        while True:
+            try:
+                got.append(await app_in.get(None, MD(), GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)))
+            except MQMIError as error:
+                if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
+                    raise
+                break
+        assert sorted(got) == sorted([b"before", *bodies])
+        assert len(world.events.of(ChannelDelivered)) == 4
+        states = [e for e in world.events.of(ChannelStateChanged) if e.q_mgr == "QM2"]
+        assert states[-1].state == "RUNNING", states[-1]
 
 
 @keeps(

@@ -56,9 +56,9 @@ def test_structures_go_to_their_first_preferred_facility_and_duplex_into_the_nex
 
 @keeps(
     "docs/coupling-facility.md",
-    "a duplexed structure drops duplexing and carries on in its other instance, with "
-    "nothing lost, and is duplexed again once the facility is back;",
+    "a duplexed structure drops duplexing and carries on in its other instance, with nothing lost;",
 )
+@keeps("docs/coupling-facility.md", "or else once the facility is back;")
 @keeps(
     "docs/coupling-facility.md",
     "A structure is allocated in the first facility of its list that is there, and a "
@@ -174,6 +174,27 @@ async def test_a_facilitys_loss_rebuilds_its_structure_into_the_next_and_a_duple
         assert caught.value.reason == CMQC.MQRC_CF_STRUC_FAILED
         assert await world.facility_restore("CF01") == "CF01 holds APP1, DUP1 again"
         assert await _drain(world, "QM2", "APP.ONE") == [b"persistent"]
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "whichever instance it lost (the one the members used or its second), it is duplexed "
+    "again at once in a third facility of its list that is there",
+)
+async def test_a_duplex_that_loses_the_facility_the_members_use_is_duplexed_again_in_a_third(
+    virtual_clock: VirtualClock, cf_mode: dict[str, object]
+) -> None:
+    """DUPLEX(ENABLED) with three facilities: losing CF01, where the instance the members
+    use is, leaves DUP1 in CF02 with nothing lost and duplexes it again into CF03 (a
+    copy); losing CF02 next still loses nothing: DUP1 carries on in CF03."""
+    topology = _topology()
+    topology.facilities["QSG1"] = ("CF01", "CF02", "CF03")
+    async with qsg.start(topology, faults=True, **cf_mode) as world:  # type: ignore[arg-type]
+        await _fill(world, "DUP.ONE")
+        assert "DUP1 kept in CF02" in await world.facility_fail("CF01")
+        await _fill(world, "DUP.ONE")  # written to both of its instances now
+        assert "DUP1 kept in CF03" in await world.facility_fail("CF02")
+        assert await _drain(world, "QM2", "DUP.ONE") == [b"persistent", b"nonpersistent"] * 2
 
 
 @keeps(

@@ -18,6 +18,7 @@ from qsg.core import (
     chltypes,
     conlos,
     engine,
+    facilities,
     groupaddress,
     mqlong,
     sharedsync,
@@ -4109,3 +4110,30 @@ def test_a_shared_channels_sync_record_is_one_persistent_message_by_msgid_on_the
     with pytest.raises(MQMIError) as refused:
         sharedsync.write(other, "C", sharedsync.SyncRecord(1), 10.0)
     assert refused.value.reason == CMQC.MQRC_NOT_OPEN_FOR_INPUT
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "whichever instance it lost (the one the members used or its second), it is duplexed "
+    "again at once in a third facility of its list that is there",
+)
+def test_a_duplex_that_loses_either_instance_is_duplexed_again_into_a_third_facility() -> None:
+    """DUPLEX(ENABLED) (z/OS "Handling failure of a coupling facility", system-managed
+    duplexing): losing the facility of either instance leaves the structure simplex in
+    the other, and the system establishes duplexing again in the next facility of the
+    preference list that is there, whichever instance was lost; the reconnect of a
+    tolerating member does the same, avoiding what it cannot reach."""
+    for lost, kept in (("CF01", "CF02"), ("CF02", "CF01")):
+        placement = facilities.Placement(("CF01", "CF02", "CF03", "CF04"))
+        placement.allocate(CFStructure("DUP1", duplex=True, preference=("CF01", "CF02", "CF03")))
+        assert (placement.primary, placement.secondary) == ({"DUP1": "CF01"}, {"DUP1": "CF02"})
+        assert placement.lose(lost) == [facilities.Move("DUP1", facilities.KEPT, kept)]
+        assert (placement.primary, placement.secondary) == ({"DUP1": kept}, {"DUP1": "CF03"})
+        # Then losing the one it carried on in keeps it in the third: nothing failed.
+        assert placement.lose(kept) == [facilities.Move("DUP1", facilities.KEPT, "CF03")]
+        assert (placement.primary, placement.secondary) == ({"DUP1": "CF03"}, {})
+    placement = facilities.Placement(("CF01", "CF02", "CF03", "CF04"))
+    placement.allocate(CFStructure("DUP1", duplex=True))
+    moves = placement.reconnect(["DUP1"], {"CF01", "CF03"})
+    assert moves == [facilities.Move("DUP1", facilities.KEPT, "CF02")]
+    assert placement.secondary == {"DUP1": "CF04"}  # not CF03, which it cannot reach

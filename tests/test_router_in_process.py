@@ -284,8 +284,8 @@ def test_a_facility_lost_moves_its_structures_as_the_preference_lists_say() -> N
 
 @keeps(
     "docs/coupling-facility.md",
-    "one that lost its second instance is duplexed again at once in a third facility of its "
-    "list that is there (a copy, taken once no unit of work has work on it);",
+    "it is duplexed again at once in a third facility of its list that is there (a copy, "
+    "taken once no unit of work has work on it),",
 )
 def test_a_duplex_that_loses_its_second_instance_is_copied_into_a_third_facility() -> None:
     # DUPLEX(ENABLED): duplexing is established again in the next facility of the
@@ -298,6 +298,22 @@ def test_a_duplex_that_loses_its_second_instance_is_copied_into_a_third_facility
     assert _depths(router, "Q.DUP1") == [2, 1, 2, None]  # CF01 and CF03 (CF02 gone)
     assert router.lose("CF01", 2.0) == [(Move("DUP1", KEPT, "CF03"), 0)]
     assert router.depth("Q.DUP1") == 2
+
+
+def test_a_duplex_that_loses_the_instance_the_members_use_is_copied_into_a_third_facility() -> None:
+    # The same when the instance lost is the one the members used: the survivor carries
+    # on, and a copy of it (taken once no unit of work has work on it) is the new second.
+    router = _router(DUPLEX)
+    router.put("Q.DUP1", _msg(b"a"), None, 10)
+    router.put("Q.DUP1", _msg(b"b"), "u1", 10)
+    assert router.lose("CF01", 1.0) == [(Move("DUP1", KEPT, "CF02"), 0)]
+    assert not router.placement.duplexed("DUP1")  # u1 still has work on it
+    router.commit("u1")
+    assert router.placement.secondary == {"DUP1": "CF03"}
+    router.put("Q.DUP1", _msg(b"c"), None, 10)
+    assert _depths(router, "Q.DUP1") == [2, 3, 3, None]  # CF01 gone, as it was
+    assert router.lose("CF02", 2.0) == [(Move("DUP1", KEPT, "CF03"), 0)]
+    assert router.depth("Q.DUP1") == 3 and router.audit() == []
 
 
 def test_a_duplex_rebuilt_is_copied_into_its_new_second_facility_once_recovered() -> None:

@@ -159,6 +159,8 @@ NOT_YET = frozenset({CMQC.MQRC_CONN_TAG_IN_USE, CMQC.MQRC_CONN_TAG_NOT_USABLE})
 
 #: The address space each kind of agent runs in (z/OS's ssidMSTR, ssidCHIN).
 _AGENT_SPACES = {"IGQ": "MSTR", "CHL": "CHIN"}
+#: How each kind of agent is named in the line that says why it may not start.
+_AGENT_NAMES = {"IGQ": "the IGQ agent of {}", "CHL": "channel {}"}
 
 
 def not_yet(error: MQMIError) -> str:
@@ -166,6 +168,22 @@ def not_yet(error: MQMIError) -> str:
     if error.reason == CMQC.MQRC_CONN_TAG_IN_USE:
         return "shared queue peer recovery is in progress"
     return "its connection tag is not usable now"
+
+
+class NotSerializedError(MQMIError):
+    """One of MQ's own agents on shared queues may not serialize its access to them now
+    (``agent_options``; one of ``NOT_YET``'s refusals, whose completion and reason code
+    it keeps): ``line`` is "an error message indicating that recovery is in progress"
+    (IBM, "Channels and serialization" and "The intra-group queuing agent and
+    Serialization", which give no message number), which the agent logs before it goes
+    into retry, whatever kind of agent it is."""
+
+    def __init__(self, kind: str, name: str, refusal: MQMIError) -> None:
+        super().__init__(refusal.comp, refusal.reason, refusal.detail)
+        agent = _AGENT_NAMES[kind].format(name)
+        self.line = (
+            f"{agent} cannot serialize its access to shared queues: {not_yet(refusal)} ({refusal})"
+        )
 
 
 def agent_options(kind: str, name: str, q_mgr: str, platform: int) -> ConnectOptions | None:
@@ -301,6 +319,7 @@ __all__ = [
     "NOT_YET",
     "TAG_OPTIONS",
     "ConnectOptions",
+    "NotSerializedError",
     "TagUse",
     "TagUses",
     "agent_options",

@@ -7,7 +7,8 @@ facility is lost ("Coupling Facility failure"; z/OS "Handling failure of a coupl
 facility"):
 
 - a duplexed structure with its other instance elsewhere drops duplexing and carries
-  on in the survivor, nothing lost (``KEPT``);
+  on in the survivor, nothing lost (``KEPT``), and is duplexed again at once in a third
+  facility of its preference list that is there, whichever instance it lost;
 - any other structure there is rebuilt into the next facility of its preference list
   that is there: its persistent messages are recovered from the members' logs and its
   nonpersistent ones are lost (``REBUILT``);
@@ -200,7 +201,8 @@ class Placement:
         if self.primary.get(name) == lost or name not in self.primary:
             if other and other in self.alive and other not in avoid:
                 del self.secondary[name]
-                self.primary[name] = other  # the duplex's survivor carries on
+                self.primary[name] = other  # the duplex's survivor carries on,
+                self._reduplex_avoiding(name, avoid)  # duplexed again as below
                 return Move(name, KEPT, other)
             where = self._candidates(name, avoid)
             if not where:

@@ -58,6 +58,9 @@ class Batch:
     delivered: list[Delivered]
     full: bool = False
     retry: str = ""
+    #: The retry is its serialization refused (``conntag.NotSerializedError``), which
+    #: the agent logs as a shared channel's agent logs it.
+    refused: bool = False
 
 
 class _RetryError(MQMIError):
@@ -83,20 +86,16 @@ class Agent:
                 retry=f"{igq.IGQ_XMITQ} is not a shared USAGE(XMITQ) queue with INDXTYPE(CORRELID)",
             )
         if self.conn is None or not self.conn.connected:
-            # It serializes its access to the shared queues by its connection tag
-            # ("The intra-group queuing agent and Serialization"): while the peer
-            # recovery of an earlier life of its member still holds the tag, it retries.
-            cno = conntag.agent_options("IGQ", qm.name, qm.name, qm.rules.platform)
+            # It serializes its access to the shared queues by its connection tag, as a
+            # shared channel's MCA does ("The intra-group queuing agent and
+            # Serialization"): while the peer recovery of an earlier life of its member
+            # still holds the tag, it retries.
             try:
-                self.conn = qm.connect(user=_own_user(qm), appl_name=AGENT_APPL_NAME, cno=cno)
-            except MQMIError as error:
-                if error.reason not in conntag.NOT_YET:
-                    raise
-                return Batch(
-                    [],
-                    retry="the IGQ agent cannot serialize its access to the shared queues: "
-                    f"{conntag.not_yet(error)} ({error})",
+                self.conn = qm.connect_agent(
+                    "IGQ", qm.name, user=_own_user(qm), appl_name=AGENT_APPL_NAME
                 )
+            except conntag.NotSerializedError as refused:
+                return Batch([], retry=refused.line, refused=True)
         conn = self.conn
         try:
             xmitq = conn.open(igq.IGQ_XMITQ, CMQC.MQOO_INPUT_SHARED)

@@ -407,6 +407,25 @@ class QMgr:
         self.connections[number] = conn
         return conn
 
+    def connect_agent(
+        self, kind: str, name: str, *, appl_name: str, user: str = "qsg"
+    ) -> Connection:
+        """The connection of one of MQ's own agents that work on shared queues (``kind``
+        "CHL": a shared channel's MCA, ``name`` its channel; "IGQ": this member's IGQ
+        agent, ``name`` the member), serialized by its connection tag
+        (``conntag.agent_options``): while a failed life that used the tag has units of
+        work peer recovery has not resolved, ``conntag.NotSerializedError`` (2271, or
+        2350), and the agent goes into retry. One behaviour for every such agent (IBM,
+        "Channels and serialization", "The intra-group queuing agent and
+        Serialization")."""
+        cno = conntag.agent_options(kind, name, self.name, self.rules.platform)
+        try:
+            return self.connect(user, appl_name, cno=cno)
+        except MQMIError as error:
+            if error.reason not in conntag.NOT_YET:
+                raise
+            raise conntag.NotSerializedError(kind, name, error) from None
+
     @property
     def tag_registry(self) -> MessageStore:
         """Where this queue manager's connection tags are kept: its group's coupling
