@@ -127,7 +127,6 @@ def test_mqset_of_trigger_data_keeps_leading_blanks_and_takes_up_to_64_character
         h.set(CMQC.MQCA_TRIGGER_DATA, b"x" * 65)
 
 
-@keeps("docs/reason-codes.md", "MQRC_SELECTOR_NOT_FOR_TYPE | a selector of another queue type")
 def test_mqset_of_an_unknown_selector_or_one_not_for_the_type_names_it() -> None:
     qm, h = queue()
     with pytest.raises(
@@ -138,7 +137,7 @@ def test_mqset_of_an_unknown_selector_or_one_not_for_the_type_names_it() -> None
     alias = qm.connect().open("A", CMQC.MQOO_SET | CMQC.MQOO_INQUIRE)
     with pytest.raises(
         MQMIError,
-        match=r"^MQCC_FAILED: MQRC_SELECTOR_NOT_FOR_TYPE \(2068\): selector 24 on A$",
+        match=r"^MQCC_FAILED: MQRC_SELECTOR_ERROR \(2067\): selector 24 on A$",
     ):
         alias.set(CMQC.MQIA_TRIGGER_CONTROL, 1)
     alias.set(CMQC.MQIA_INHIBIT_PUT, 1)  # an alias's own inhibit

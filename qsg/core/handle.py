@@ -24,7 +24,7 @@ from qsg.core.uow import UnitOfWork
 _BROWSE = CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_BROWSE_NEXT | CMQC.MQGMO_BROWSE_MSG_UNDER_CURSOR
 _DELETE = CMQC.MQCO_DELETE | CMQC.MQCO_DELETE_PURGE
 _CLOSE_OPTIONS = _DELETE | CMQC.MQCO_KEEP_SUB | CMQC.MQCO_REMOVE_SUB | CMQC.MQCO_QUIESCE
-# Every selector some queue type answers: asked of another type, MQRC_SELECTOR_NOT_FOR_TYPE.
+# Every selector some queue type answers: MQINQ of another type is MQRC_SELECTOR_NOT_FOR_TYPE.
 _QUEUE_SELECTORS = frozenset(
     attributes.selectors(attributes.QUEUES).keys()
     | {CMQC.MQCA_Q_MGR_NAME, CMQC.MQIA_MAX_UNCOMMITTED_MSGS}
@@ -301,21 +301,23 @@ class Handle:
         try:
             return values[selector]
         except KeyError:
-            reason = (
-                CMQC.MQRC_SELECTOR_NOT_FOR_TYPE
-                if selector in _QUEUE_SELECTORS
-                else CMQC.MQRC_SELECTOR_ERROR
-            )
-            raise MQMIError.failed(reason, f"selector {selector} on {opened.name}") from None
+            detail = f"selector {selector} on {opened.name}"
+            if selector in _QUEUE_SELECTORS:
+                # "The call completes with MQCC_WARNING" (2068): MQINQ did its work, the
+                # attribute is not applicable to this type of queue.
+                raise MQMIError(
+                    CMQC.MQCC_WARNING, CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, detail
+                ) from None
+            raise MQMIError.failed(CMQC.MQRC_SELECTOR_ERROR, detail) from None
 
     def set(self, selector: int, value: int | bytes) -> None:
         """MQSET of the object opened: the attributes IBM lets MQSET change (the table's
         settable rows: MQIA_INHIBIT_PUT, MQIA_INHIBIT_GET, and a local queue's
         triggering). A value MQ refuses is the row's reason code (MQRC_INHIBIT_VALUE_ERROR,
         MQRC_TRIGGER_*_ERROR, MQRC_CHAR_ATTR_LENGTH_ERROR); a selector MQSET never
-        changes MQRC_SELECTOR_ERROR, one of another type of queue
-        MQRC_SELECTOR_NOT_FOR_TYPE. Triggering turned on while its conditions already
-        stand writes a trigger message."""
+        changes, or one of another type of queue, MQRC_SELECTOR_ERROR (2067: "not
+        applicable to the type of object ... set"; 2068 is MQINQ's alone). Triggering
+        turned on while its conditions already stand writes a trigger message."""
         self._check(CMQC.MQOO_SET, CMQC.MQRC_NOT_OPEN_FOR_SET)
         row = _SETTABLE.get(selector) if type(selector) is int else None
         if row is None:
@@ -329,7 +331,7 @@ class Handle:
         opened = self._current_opened()
         if attributes.queue_type(opened.q_type) not in row.objects:
             raise MQMIError.failed(
-                CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, f"selector {selector} on {opened.name}"
+                CMQC.MQRC_SELECTOR_ERROR, f"selector {selector} on {opened.name}"
             )
         changed = attributes.changed(opened, row, new)
         qm = self.conn.qmgr

@@ -15,7 +15,7 @@ a command sent across the queue-sharing group.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from qsg import CMQC
@@ -23,7 +23,8 @@ from qsg import CMQCFC as F
 from qsg.core import cfstate
 from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
-from qsg.core.objects import ChannelDefinition
+from qsg.core.mqlong import MQLONG_MAX
+from qsg.core.objects import CFStructure, ChannelDefinition
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import display, lexer, reader, schema
@@ -77,6 +78,9 @@ _STRUCTURE_OPTIONS = {
 #: member named. RESET CFSTRUCT has none, nor have DEFINE, ALTER and DELETE CFSTRUCT
 #: (nor DISPLAY CFSTRUCT and DISPLAY CFSTATUS, ``qsg.mqsc.display``): CSQ9001E.
 _SCOPED_STRUCTURE_VERBS = frozenset({"BACKUP", "RECOVER"})
+#: The verbs whose keywords this module reads itself (``_parse_structure``,
+#: ``_parse_channel`` and those it hands CHINIT and LISTENER to, ``_parse_clear``).
+_READ_HERE = frozenset({"RESET", "BACKUP", "RECOVER", "START", "STOP", "PING", "RESOLVE", "CLEAR"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +183,14 @@ def _parsed(items: list[lexer.Item]) -> Parsed:
         except DisplayError as error:
             return Parsed(what, error=(error.message, error.text))
         return Parsed(request.verb, request=request)
+    if verb in _READ_HERE:
+        # These commands' keywords are read here, not by the MQSC reader, which refuses
+        # a keyword given twice: so must they, rather than take the last of the two.
+        seen: set[str] = set()
+        for item in items[1:]:
+            if item.word in seen:
+                return Parsed(what, error=("CSQ9000E", f"'{item.word}' APPEARS MORE THAN ONCE"))
+            seen.add(item.word)
     if verb in _STRUCTURE_OPTIONS and not (verb == "RESET" and noun == "CHANNEL"):
         return _parse_structure(verb, items)
     scoped = [item for item in items if item.word == "CMDSCOPE"]
@@ -342,7 +354,9 @@ def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:
             continue
         if item.word != keyword or not value:
             return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
-        if (allowed and value not in allowed) or (not allowed and not value.isdigit()):
+        # EXCLINT is PCF's ExcludeInterval, an MQLONG.
+        whole = value.isdigit() and int(value) <= MQLONG_MAX
+        if (allowed and value not in allowed) or (not allowed and not whole):
             return Parsed(what, error=("CSQ9001E", f"'{item.word}({item.value})' IS INVALID"))
         option = value
     if verb == "RESET" and not option:
@@ -361,7 +375,18 @@ def structure_command(qm: QMgr, parsed: Parsed, now: float) -> Reply:
         return _failed(me, parsed.verb, f"CSQM090E {me} {csect} {qm.name} IS NOT IN A QSG")
     repository = qm.qsg.shared
     lines: list[str] = []
-    for name in parsed.structures:
+    names = list(parsed.structures)
+    if verb == "BACKUP" and names[0].endswith("*"):
+        names = _recoverable(repository.structures.values(), names[0])
+        if not names:
+            return _failed(
+                me,
+                parsed.verb,
+                f"CSQM090E {me} {csect} CFSTRUCT({parsed.structures[0]}): no recoverable CF "
+                f"structure matches {parsed.structures[0]} (MQRCCF {F.MQRCCF_CF_STRUC_ERROR}, "
+                "STATUS NOT_FOUND)",
+            )
+    for name in names:
         try:
             if verb == "RESET":
                 lost = cfstate.reset(repository, name, now)
@@ -389,6 +414,18 @@ def structure_command(qm: QMgr, parsed: Parsed, now: float) -> Reply:
                 f"(MQRCCF {error.reason}, STATUS {status})",
             )
     return Reply((*lines, _done(me, parsed.verb, verb)))
+
+
+def _recoverable(structures: Iterable[CFStructure], generic: str) -> list[str]:
+    """BACKUP CFSTRUCT's generic name: ``*`` on its own is every recoverable structure,
+    a stem with a trailing ``*`` those whose names start with it ("BACKUP CFSTRUCT":
+    recoverable being RECOVER(YES) at CFLEVEL(3) or more, the structures a backup takes)."""
+    stem = generic[:-1]
+    return sorted(
+        s.name
+        for s in structures
+        if s.name.startswith(stem) and s.recover and s.cf_level >= cfstate.BACKUP_CF_LEVEL
+    )
 
 
 #: MQCFSTATUS_* values by name, for a refusal's text.

@@ -2,8 +2,8 @@
 attribute table's QMGR that IBM lets MQINQ read (``qsg.core.attributes``: DESCR, DEADQ,
 MAXUMSGS, ACTCHL, ...), and the few values read from the queue manager's rules here.
 MQIA_* selectors give an int, MQCA_* ones blank-padded bytes of the attribute's length,
-as MQ returns them; a selector of another object type is MQRC_SELECTOR_NOT_FOR_TYPE,
-one MQ does not have MQRC_SELECTOR_ERROR."""
+as MQ returns them; a selector a queue manager does not have (another object's, or one
+MQ does not have) is MQRC_SELECTOR_ERROR: MQRC_SELECTOR_NOT_FOR_TYPE is for queues."""
 
 from __future__ import annotations
 
@@ -57,8 +57,9 @@ def qmgr_attribute(qm: QMgr, selector: int) -> int | bytes:
         or CMQC.MQCA_FIRST <= selector <= CMQC.MQCA_LAST
     ):
         raise MQMIError.failed(CMQC.MQRC_SELECTOR_ERROR, f"selector {selector!r}")
+    # 2068 is for a queue of another type; an object that is no queue answers 2067.
     raise MQMIError.failed(
-        CMQC.MQRC_SELECTOR_NOT_FOR_TYPE, f"selector {selector} on queue manager {qm.name}"
+        CMQC.MQRC_SELECTOR_ERROR, f"selector {selector} on queue manager {qm.name}"
     )
 
 

@@ -21,6 +21,7 @@ from actors.workload import descriptor, get_options, open_options
 from qsg import CMQC
 from qsg.core import chltypes, geometry
 from qsg.core.errors import MQMIError
+from qsg.core.facilities import DEFAULT_FACILITY
 from qsg.core.offload import offloaded
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import MAX_MSG_LENGTH, QueueDefinition
@@ -51,6 +52,7 @@ def check(scenario: Scenario, reader: Reader, places: dict[str, Path]) -> list[S
     for i, w in enumerate(scenario.workloads):
         _workload(qmgrs, w, reader, places[f"workload {i}"])
     _faults(scenario, qmgrs, reader, places)
+    _fault_targets(scenario, groups, reader, places)
     return reader.problems
 
 
@@ -346,6 +348,33 @@ def _faults(
                 reader.problem(
                     (*place, "qmgr"), f"{fault.qmgr} is in no QSG: it has no CF link to lose"
                 )
+
+
+def _fault_targets(
+    scenario: Scenario,
+    groups: dict[str, QueueSharingGroup],
+    reader: Reader,
+    places: dict[str, Path],
+) -> None:
+    """A fault's CF structure and coupling facility must be one of the scenario's QSGs'
+    (structures as their MQSC left them, CSQSYSAPPL included), or the run would only
+    refuse the fault when it comes."""
+    structures = sorted({s for g in groups.values() for s in g.shared.structures})
+    facilities = sorted({f for q in scenario.qsgs for f in q.facilities or (DEFAULT_FACILITY,)})
+    for i, fault in enumerate(scenario.faults):
+        place = places[f"fault {i}"]
+        if fault.structure and fault.structure not in structures:
+            hint = _did_you_mean(fault.structure, structures)
+            reader.problem(
+                (*place, "structure"),
+                f"no CF structure {fault.structure} in the scenario's QSGs{hint}",
+            )
+        if fault.facility and fault.facility not in facilities:
+            reader.problem(
+                (*place, "facility"),
+                f"no coupling facility {fault.facility} in the scenario's QSGs "
+                f"(they have {', '.join(facilities)})",
+            )
 
 
 def _senders(qmgrs: dict[str, QMgr], only: str | None = None) -> list[str]:
