@@ -171,13 +171,15 @@ class Router:
         self._queues.pop(queue, None)
 
     # ---- put, get and browse --------------------------------------------------------
-    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
+    def put(
+        self, queue: str, msg: Message, uow: UowId | None, max_depth: int, member: str = ""
+    ) -> None:
         structure, home, twin = self._instances(queue)
         copy = _copy(msg) if twin is not None else None
-        self._counted(home, lambda: home.put(queue, msg, uow, max_depth))
+        self._counted(home, lambda: home.put(queue, msg, uow, max_depth, member))
         self._enlist(uow, home, structure)
         if twin is not None and copy is not None:
-            twin.put(queue, copy, uow, max_depth)
+            twin.put(queue, copy, uow, max_depth, member)
             self._enlist(uow, twin, structure)
 
     def get(
@@ -189,14 +191,18 @@ class Router:
         syncpoint: Syncpoint,
         max_length: int | None,
         accept_truncated: bool,
+        member: str = "",
     ) -> Taken:
         structure, home, twin = self._instances(queue)
         taken = self._counted(
-            home, lambda: home.get(queue, select, now, uow, syncpoint, max_length, accept_truncated)
+            home,
+            lambda: home.get(
+                queue, select, now, uow, syncpoint, max_length, accept_truncated, member
+            ),
         )
         self._enlist(uow, home, structure)
         if twin is not None:
-            twin.get(queue, select, now, uow, syncpoint, max_length, accept_truncated)
+            twin.get(queue, select, now, uow, syncpoint, max_length, accept_truncated, member)
             self._enlist(uow, twin, structure)
         return taken
 

@@ -183,8 +183,13 @@ class MessageStore(Protocol):
 
     def delete_queue(self, queue: str) -> None: ...
 
-    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
-        """Add ``msg`` (hidden until commit when ``uow`` is given); MQRC_Q_FULL at depth."""
+    def put(
+        self, queue: str, msg: Message, uow: UowId | None, max_depth: int, member: str = ""
+    ) -> None:
+        """Add ``msg`` (hidden until commit when ``uow`` is given); MQRC_Q_FULL at depth.
+        ``member`` is the queue manager putting: a committed persistent put on a CF
+        structure's queue goes into its log (``qsg.core.cflog``; at MQCMIT, the unit of
+        work's queue manager's)."""
 
     def get(
         self,
@@ -195,7 +200,11 @@ class MessageStore(Protocol):
         syncpoint: Syncpoint,
         max_length: int | None,
         accept_truncated: bool,
-    ) -> Taken: ...
+        member: str = "",
+    ) -> Taken:
+        """Take the first selected message (``member``, the queue manager getting, logs
+        a committed get of a persistent one, as ``put``)."""
+        ...
 
     def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken: ...
 
