@@ -519,7 +519,7 @@ local P = KEYS[1]
 local st = state_of(P)
 if not st then return {NO_QUEUE} end
 local keys = redis.call('HKEYS', P .. 'm')
-for _, key in ipairs(keys) do forget(P, st, key) end
+for _, key in ipairs(keys) do forget(P, st, key, nil, nil, false) end  -- put records go too
 for _, s in ipairs({'h', 'o', 'm', 'f', 'x', 'u', 'b', 'l', 'g'}) do
   redis.call('DEL', P .. s)
 end

@@ -996,3 +996,20 @@ def test_recover_normal_keeps_backup_and_logs_for_a_second_failure_and_purge_for
     store.recover_structure("APP1", purge=True)
     status = store.structure_status("APP1")
     assert (status.backup_at, status.log_records, status.log_members) == (None, 0, ())
+
+
+def test_a_deleted_queues_messages_leave_the_log_and_recovery_skips_the_queue(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """A shared queue deleted with its messages: their put records go with it (the log
+    stays as small as the structure), and a recovery has nothing to put back there.
+    (Fails without the deletion's netting: the record stays, and in process the
+    recovery's restore meets no queue.)"""
+    store = make_store()
+    qm = _group(store)
+    put(_open(qm), b"gone with its queue", 0.0, **PERSISTENT)
+    store.delete_queue("Q.APP1")
+    assert _log_held(store) == 0
+    store.fail_structure("APP1", 1.0)
+    assert store.recover_structure("APP1", purge=False) == (0, 0, 1)
+    assert store.audit() == []

@@ -305,6 +305,9 @@ class MemoryStore:
         if q.structure is not None:
             q.structure.entries -= len(q.charged)
             q.structure.elements -= sum(q.charged.values())
+        if q.log is not None:  # its messages' put records go with it, as expired ones do
+            for key in q.msgs:
+                q.log.expired((queue, key))
 
     def depth(self, queue: str) -> int:
         return self._queues[queue].depth
