@@ -53,6 +53,16 @@ def structure_key(qsg: str, structure: str) -> str:
     return f"{group_prefix(qsg)}s:{structure}:"
 
 
+def log_key(qsg: str, structure: str) -> str:
+    """The prefix of the members' logs of a CF structure since its backup
+    (``qsg.core.cflog``): beside the structure's namespace, not in it, so that its
+    failure leaves them. ``p`` hash: place (queue prefix and message key) -> put record;
+    ``g`` hash: place -> the member that got that backed-up message; ``n`` hash: member
+    -> log records it wrote since the backup. (The scripts make it from the structure's
+    key: ``log_of`` in ``coupling.scripts``.)"""
+    return f"{structure_key(qsg, structure)[:-1]}#log:"
+
+
 def queue_prefix(qsg: str, structure: str, queue: str) -> str:
     """The prefix of a shared queue's keys; see the module docstring for the suffixes."""
     return f"{structure_key(qsg, structure)}q:{queue}:"

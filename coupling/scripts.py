@@ -196,9 +196,39 @@ local function export(P, st, key, at, out, record)
   out[#out + 1] = st.nback > 0 and tonumber(redis.call('HGET', P .. 'b', key) or '0') or 0
   return record, at
 end
+-- The members' logs of the structure whose key is S (qsg.core.cflog, whose rules these
+-- mirror; coupling.keys.log_key): outside the structure's namespace, so that its failure
+-- leaves them whole. 'p' hash: place (queue prefix .. key, as in the backup) -> put
+-- record, msgpack {m entry, offloaded body or false, BackoutCount 0, member}; 'g' hash:
+-- place -> the member that got that backed-up message; 'n' hash: member -> records it
+-- wrote since the backup (netted ones included: LOGRECS).
+local function log_of(S) return string.sub(S, 1, -2) .. '#log:' end
+local function log_put(S, member, place, entry, body)
+  local L = log_of(S)
+  redis.call('HSET', L .. 'p', place, cmsgpack.pack({entry, body or false, 0, member}))
+  redis.call('HINCRBY', L .. 'n', member, 1)
+end
+-- member committed a get of the message at place (false: it expired): its put record
+-- goes (netted), or a backed-up message's get is recorded. A nonpersistent message has
+-- neither a put record nor a place in the backup.
+local function log_got(S, member, place)
+  local L = log_of(S)
+  if redis.call('HDEL', L .. 'p', place) == 0 then
+    if not member or redis.call('HEXISTS', S .. 'bk', place) == 0 then return end
+    redis.call('HSET', L .. 'g', place, member)
+  elseif not member then
+    return
+  end
+  redis.call('HINCRBY', L .. 'n', member, 1)
+end
+-- The member a unit-of-work token belongs to (coupling.keys.owner_of).
+local function member_of(token) return string.match(token, '^[^/]*') end
 -- Remove a message for good; it is already out of the visible order. used is the
--- elements it takes; at its attributes (both nil: look them up).
-local function forget(P, st, key, used, at)
+-- elements it takes; at its attributes (both nil: look them up). member: the member
+-- whose committed get it is (false: it expired; nil: an uncommitted put or a queue
+-- deleted, which no log records).
+local function forget(P, st, key, used, at, member)
+  if member ~= nil and st.s ~= '' then log_got(st.s, member, P .. key) end
   if at == nil then
     local record
     at, record = attrs_of(P, key)
@@ -227,7 +257,7 @@ local function discard(P, st, key, at, out)
   record, at = export(P, st, key, at, out)
   redis.call('ZREM', P .. 'o', key)
   redis.call('HINCRBY', P .. 'h', 'depth', -1)
-  forget(P, st, key, elements(record), at)
+  forget(P, st, key, elements(record), at, false)
 end
 local function visible(P, st, key, handle)
   if not redis.call('ZSCORE', P .. 'o', key) then return false end
@@ -275,12 +305,19 @@ local function states()
     return st
   end
 end
-local function commit_entry(kind, P, st, key)
+local function commit_entry(kind, P, st, key, member)
   if not st or redis.call('HDEL', P .. 'u', key) == 0 then return end
   if kind == 'P' then
     redis.call('ZADD', P .. 'o', key, key)
+    if st.s ~= '' then  -- a persistent put goes into the member's log
+      local entry = redis.call('HGET', P .. 'm', key)
+      local record, at = unwrap(entry)
+      if dfield(cmsgpack.unpack(record), T_PERSISTENCE, 0) == 1 then
+        log_put(st.s, member, P .. key, entry, at and at.off and redis.call('HGET', P .. 'f', key))
+      end
+    end
   else
-    forget(P, st, key)
+    forget(P, st, key, nil, nil, member)
   end
 end
 local function backout_entry(kind, P, st, key)
@@ -482,7 +519,7 @@ local P = KEYS[1]
 local st = state_of(P)
 if not st then return {NO_QUEUE} end
 local keys = redis.call('HKEYS', P .. 'm')
-for _, key in ipairs(keys) do forget(P, st, key) end
+for _, key in ipairs(keys) do forget(P, st, key, nil, nil, false) end  -- put records go too
 for _, s in ipairs({'h', 'o', 'm', 'f', 'x', 'u', 'b', 'l', 'g'}) do
   redis.call('DEL', P .. s)
 end
@@ -500,7 +537,8 @@ PUT = _script(
 -- ARGV[4] expiry time ('' = unlimited); ARGV[5] priority (0..9); ARGV[6] group-index
 -- field ('' = not in a group or segmented); ARGV[7] offloaded body ('' = none);
 -- ARGV[8] the MsgId of an expiring message that asks for no expiration report ('' = the
--- scan reads the record back); trailing empty ARGVs may be left out
+-- scan reads the record back); ARGV[9] 'L' and the member putting a persistent message
+-- ('' = nonpersistent: no log record); trailing empty ARGVs may be left out
 -- returns {OK, key} ({OK, key, 1} when its data is offloaded) | {FULL}
 -- | {STORAGE_FULL, structure} | {CF_LEVEL, level, structure} | {NO_QUEUE}
 local P = KEYS[1]
@@ -549,9 +587,11 @@ local seq = tonumber(h[3]) + 1
 local key
 if string.byte(h[1], 1) == 49 then key = seq else key = (9 - tonumber(ARGV[5])) * SHIFT + seq end
 redis.call('HSET', PH, 'seq', seq, 'depth', depth + 1)
+local entry = record
 if expiry ~= '' or group ~= '' or offloaded then
   local a = expiry .. ';' .. group .. ';' .. (offloaded and '1' or '') .. ';' .. scan_id
-  redis.call('HSET', P .. 'm', key, '#' .. #a .. ':' .. a .. record)
+  entry = '#' .. #a .. ':' .. a .. record
+  redis.call('HSET', P .. 'm', key, entry)
   if offloaded then redis.call('HSET', P .. 'f', key, body) end
   if expiry ~= '' then redis.call('ZADD', P .. 'x', expiry, key) end
   if group ~= '' then redis.call('HSET', P .. 'g', group, key) end
@@ -560,6 +600,10 @@ else
 end
 if ARGV[2] == '' then
   redis.call('ZADD', P .. 'o', key, key)
+  local logged = ARGV[9] or ''
+  if logged ~= '' and S ~= '' then
+    log_put(S, string.sub(logged, 2), P .. key, entry, offloaded and body)
+  end
 else
   redis.call('HSET', P .. 'u', key, 'P:' .. ARGV[2])
   redis.call('RPUSH', KEYS[2], 'P|' .. P .. '|' .. fmt(key))
@@ -584,6 +628,7 @@ GET = _script(
 -- from the start; exclusive); ARGV[8] selection, msgpack [MsgId, CorrelId, GroupId,
 -- group hex, MsgSeqNumber, Offset, first_items, whole_group, whole_message, complete,
 -- key], nil for any ('' = the common get: the head); ARGV[9] the asking handle ('' none);
+-- ARGV[10] the member getting (its log records a committed get of a persistent message);
 -- trailing empty ARGVs may be left out
 -- returns {OK, key or false, too_long 0/1, {parts...}, {discarded...}} where each part
 -- and discard is four items: key, record, offloaded body or false, BackoutCount
@@ -593,6 +638,7 @@ local P = KEYS[1]
 local uow, syncpoint = ARGV[2], ARGV[3]
 local max_length, accept_truncated = ARGV[4] == '-1' and -1 or tonumber(ARGV[4]), ARGV[5] == '1'
 local browse, after, handle = ARGV[6] == '1', ARGV[7] or '', ARGV[9] or ''
+local member = ARGV[10] or ''
 local selection = ARGV[8] or ''
 local sel = selection ~= '' and cmsgpack.unpack(selection) or nil
 local st = state_of(P)
@@ -613,7 +659,7 @@ if selection == '' and after == '' and st.nlock == 0 then
       export(P, st, key, a, gone, record)
       if browse then redis.call('ZREM', P .. 'o', key) end
       redis.call('HINCRBY', P .. 'h', 'depth', -1)
-      forget(P, st, key, elements(record), a)
+      forget(P, st, key, elements(record), a, false)
     else
       found, at, raw, popped = key, a, record, not browse
       break
@@ -725,7 +771,7 @@ local function take(key, visible, record, at)
     redis.call('RPUSH', KEYS[2], 'G|' .. P .. '|' .. key)
     redis.call('SADD', KEYS[3], uow)
   else
-    forget(P, st, key, elements(record), at)
+    forget(P, st, key, elements(record), at, member)
   end
 end
 if keys then
@@ -837,9 +883,10 @@ if structure then
 end
 local entries = redis.call('LRANGE', KEYS[1], 0, -1)
 local state = states()
+local member = member_of(ARGV[1])
 for _, entry in ipairs(entries) do
   local kind, P, key = parse_entry(entry)
-  commit_entry(kind, P, state(P), key)
+  commit_entry(kind, P, state(P), key, member)
 end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[1])
@@ -906,6 +953,11 @@ local function remove(keys, groups, offloaded)
     if d > 0 then redis.call('HINCRBY', P .. 'h', 'nlock', -d); st.nlock = st.nlock - d end
   end
   redis.call('HINCRBY', P .. 'h', 'depth', -#keys)
+  if st.s ~= '' then  -- their put records leave the members' logs (cflog: expired)
+    local places = {}
+    for i, key in ipairs(keys) do places[i] = P .. key end
+    redis.call('HDEL', log_of(st.s) .. 'p', unpack(places))
+  end
 end
 while n < limit do
   local chunk = redis.call('ZRANGEBYSCORE', P .. 'x', '-inf', ARGV[1],
@@ -1236,11 +1288,11 @@ return wrong
 
 # ---- one structure's failure, backup and recovery (qsg.core.cfstate) -----------------
 # A structure's key S holds, beside its definition: failed (when it failed; absent while
-# active), lost, log_n, backup_at, backup_n, backup_bytes. S .. 'bk' is its backup and
-# S .. 'lp' / S .. 'lg' the log since it, as replaying it acts (the persistent messages
-# put since, by queue prefix .. key, and the backed-up ones got since); S .. 'qs' keeps
-# its queues' orderings and arrival counters while it is failed. A kept message is
-# msgpack {its m-hash entry, its offloaded body or false, its BackoutCount}.
+# active), lost, backup_at, backup_n, backup_bytes. S .. 'bk' is its backup (by queue
+# prefix .. key) and S .. 'qs' keeps its queues' orderings and arrival counters while it
+# is failed. A kept message is msgpack {its m-hash entry, its offloaded body or false,
+# its BackoutCount}. The members' logs since the backup are outside S's namespace
+# (log_of(S), written by the put, get and commit scripts: see the prelude).
 
 STRUCTURE_LOSE_UOWS = _script(
     "STRUCTURE_LOSE_UOWS",
@@ -1258,8 +1310,8 @@ return {OK}
 STRUCTURE_FAIL = _script(
     "STRUCTURE_FAIL",
     r"""
--- RESET CFSTRUCT ACTION(FAIL): the structure's nonpersistent messages are lost, the log
--- since its backup is written beside the backup (cfstate.log_of), its queues are gone
+-- RESET CFSTRUCT ACTION(FAIL): the structure's nonpersistent messages are lost (its
+-- persistent ones are in its backup and the members' logs, which stay), its queues are gone
 -- (every call on them finds NO_QUEUE, which the store answers 2373) and every unit of
 -- work loses its entries on them and is marked in the QSG's lostuow hash.
 -- KEYS[1] the structure's key; KEYS[2] the QSG's set of queue prefixes; KEYS[3] the
@@ -1272,7 +1324,7 @@ for _, P in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   if string.sub(P, 1, n) == S then mine[P] = true end
 end
 lose_uows(S, KEYS[3], redis.call('HGET', S, 'name'), ARGV, 2)
-local present, lost = {}, 0
+local lost = 0
 for P in pairs(mine) do
   local puts = {}
   local held = redis.call('HGETALL', P .. 'u')
@@ -1281,16 +1333,9 @@ for P in pairs(mine) do
   end
   local stored = redis.call('HGETALL', P .. 'm')
   for i = 1, #stored, 2 do
-    local key, v = stored[i], stored[i + 1]
-    if not puts[key] then
-      local record, at = unwrap(v)
-      if dfield(cmsgpack.unpack(record), T_PERSISTENCE, 0) == 1 then
-        local body = at and at.off and redis.call('HGET', P .. 'f', key) or false
-        local backout = tonumber(redis.call('HGET', P .. 'b', key) or '0')
-        present[P .. key] = cmsgpack.pack({v, body, backout})
-      else
-        lost = lost + 1
-      end
+    if not puts[stored[i]] then
+      local record = unwrap(stored[i + 1])
+      if dfield(cmsgpack.unpack(record), T_PERSISTENCE, 0) ~= 1 then lost = lost + 1 end
     end
   end
   local h = redis.call('HMGET', P .. 'h', 'k', 'seq')
@@ -1300,21 +1345,7 @@ for P in pairs(mine) do
   end
   redis.call('SREM', KEYS[2], P)
 end
-redis.call('DEL', S .. 'lp', S .. 'lg')
-local records = 0
-for field, kept in pairs(present) do
-  if redis.call('HEXISTS', S .. 'bk', field) == 0 then
-    redis.call('HSET', S .. 'lp', field, kept)
-    records = records + 1
-  end
-end
-for _, field in ipairs(redis.call('HKEYS', S .. 'bk')) do
-  if not present[field] then
-    redis.call('SADD', S .. 'lg', field)
-    records = records + 1
-  end
-end
-redis.call('HSET', S, 'failed', ARGV[1], 'lost', lost, 'log_n', records, 'use', 0)
+redis.call('HSET', S, 'failed', ARGV[1], 'lost', lost, 'use', 0)
 return {OK, lost}
 """,
 )
@@ -1368,7 +1399,8 @@ STRUCTURE_BACKUP = _script(
     "STRUCTURE_BACKUP",
     r"""
 -- BACKUP CFSTRUCT: the structure's committed persistent messages put at least EXCLINT
--- seconds ago (the younger ones the log covers), replacing the last backup.
+-- seconds ago (the younger ones the log covers), replacing the last backup; every
+-- member's log is truncated to the records after it.
 -- KEYS[1] the structure's key; KEYS[2] the QSG's set of queue prefixes
 -- ARGV[1] now; ARGV[2] EXCLINT in seconds
 -- returns {OK} | {STRUCTURE_STATE} (failed)
@@ -1402,6 +1434,18 @@ for _, P in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   end
 end
 redis.call('HSET', S, 'backup_at', ARGV[1], 'backup_n', count, 'backup_bytes', bytes)
+-- Every member's log truncated to the records after the backup's point (cflog.truncate):
+-- the put records of messages younger than EXCLINT stay; the get records go.
+local L = log_of(S)
+redis.call('DEL', L .. 'g', L .. 'n')
+local puts = redis.call('HGETALL', L .. 'p')
+for i = 1, #puts, 2 do
+  if redis.call('HEXISTS', S .. 'bk', puts[i]) == 1 then
+    redis.call('HDEL', L .. 'p', puts[i])
+  else
+    redis.call('HINCRBY', L .. 'n', cmsgpack.unpack(puts[i + 1])[4], 1)
+  end
+end
 return {OK}
 """,
 )
@@ -1410,9 +1454,10 @@ STRUCTURE_RECOVER = _script(
     "STRUCTURE_RECOVER",
     r"""
 -- RECOVER CFSTRUCT of a failed structure: its queues back, then (TYPE(NORMAL)) the
--- backup less the log's gets plus its puts (cfstate.replay), each message at its own key
--- with its indexes and BackoutCount; TYPE(PURGE) (and a RECOVER(NO) reallocation)
--- leaves it empty and forgets the backup.
+-- backup less the members' logs' gets plus their puts (cfstate.replay), each message at
+-- its own key with its indexes and BackoutCount, backup and logs left as they are (a
+-- second failure replays them again); TYPE(PURGE) (and a RECOVER(NO) reallocation)
+-- leaves it empty and forgets the backup and the logs.
 -- KEYS[1] the structure's key; KEYS[2] the QSG's set of queue prefixes
 -- ARGV[1] '1' to purge; ARGV[2] '1' to apply the log (always, but for a known bug)
 -- returns {OK, from the backup, from the log, log records read} | {STRUCTURE_STATE}
@@ -1426,7 +1471,10 @@ for i = 1, #saved, 2 do
 end
 redis.call('DEL', S .. 'qs')
 local purge, replays = ARGV[1] == '1', ARGV[2] == '1'
-local records = redis.call('HLEN', S .. 'lp') + redis.call('SCARD', S .. 'lg')
+local L = log_of(S)
+local records = 0
+local written = redis.call('HVALS', L .. 'n')
+for i = 1, #written do records = records + tonumber(written[i]) end
 local from_backup, from_log = 0, 0
 local function restore(field, kept)
   local P, key = string.match(field, '^(.*:)(%d+)$')
@@ -1450,7 +1498,7 @@ end
 if not purge then
   local gets = {}
   if replays then
-    for _, field in ipairs(redis.call('SMEMBERS', S .. 'lg')) do gets[field] = true end
+    for _, field in ipairs(redis.call('HKEYS', L .. 'g')) do gets[field] = true end
   end
   local backup = redis.call('HGETALL', S .. 'bk')
   for i = 1, #backup, 2 do
@@ -1460,19 +1508,18 @@ if not purge then
     end
   end
   if replays then
-    local puts = redis.call('HGETALL', S .. 'lp')
+    local puts = redis.call('HGETALL', L .. 'p')
     for i = 1, #puts, 2 do
       restore(puts[i], puts[i + 1])
       from_log = from_log + 1
     end
   end
 else
-  redis.call('DEL', S .. 'bk')
+  redis.call('DEL', S .. 'bk', L .. 'p', L .. 'g', L .. 'n')
   redis.call('HDEL', S, 'backup_at', 'backup_n', 'backup_bytes')
   records = 0
 end
-redis.call('DEL', S .. 'lp', S .. 'lg')
-redis.call('HDEL', S, 'failed', 'log_n')
+redis.call('HDEL', S, 'failed')
 return {OK, from_backup, from_log, records}
 """,
     grows=True,

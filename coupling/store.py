@@ -150,7 +150,9 @@ class RedisStore:
         return [bytes(msg_id) for msg_id in reply[1:]]
 
     # ---- put and get ----------------------------------------------------------
-    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
+    def put(
+        self, queue: str, msg: Message, uow: UowId | None, max_depth: int, member: str = ""
+    ) -> None:
         record, offloaded = encode(msg)
         token = "" if uow is None else keys.uow_token(uow)
         desc = msg.desc
@@ -175,6 +177,9 @@ class RedisStore:
                     offloaded or "",
                     # What a scan needs of a message that owes no expiration report.
                     msg.msg_id if scanned_by_id else "",
+                    # Whose log a persistent put goes into (qsg.core.cflog), after a
+                    # mark: a member may be unnamed (a store's own tests).
+                    "L" + member if msg.persistent else "",
                 ]
             ),
         )
@@ -214,6 +219,7 @@ class RedisStore:
         syncpoint: Syncpoint,
         max_length: int | None,
         accept_truncated: bool,
+        member: str = "",
     ) -> Taken:
         token = "" if uow is None else keys.uow_token(uow)
         # A get outside syncpoint names no unit of work to the script (the script's
@@ -229,13 +235,14 @@ class RedisStore:
             accept_truncated,
             False,
             None,
+            member,
         )
         if token and taken.message is not None and not taken.too_long:
             self._began.setdefault(token, self.epoch)  # (at most one entry too many)
         return taken
 
     def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken:
-        return self._get(queue, select, now, "", 0, None, True, True, after)
+        return self._get(queue, select, now, "", 0, None, True, True, after, "")
 
     def _get(
         self,
@@ -248,6 +255,7 @@ class RedisStore:
         accept_truncated: bool,
         browse: bool,
         after: int | None,
+        member: str,
     ) -> Taken:
         handle = "" if select.handle is None else self.handle_token(select.handle)
         reply = self._run(
@@ -264,6 +272,7 @@ class RedisStore:
                     "" if after is None else after,
                     _selection(select),
                     handle,
+                    member,
                 ]
             ),
         )
@@ -542,7 +551,7 @@ class RedisStore:
         return int(reply[1]), int(reply[2]), int(reply[3])
 
     def structure_status(self, name: str) -> cfstate.StructureStatus:
-        failed, lost, backup_at, backup_n, backup_bytes, log_n = self._command(
+        failed, lost, backup_at, backup_n, backup_bytes = self._command(
             "HMGET",
             keys.structure_key(self.qsg, name),
             "failed",
@@ -550,8 +559,10 @@ class RedisStore:
             "backup_at",
             "backup_n",
             "backup_bytes",
-            "log_n",
         )
+        written = self._command("HGETALL", keys.log_key(self.qsg, name) + "n")
+        pairs = written.items() if isinstance(written, dict) else _pairs(written)
+        records = {bytes(m).decode(): int(n) for m, n in pairs}
         return cfstate.StructureStatus(
             name,
             cfstate.ACTIVE if failed is None else cfstate.FAILED,
@@ -559,8 +570,9 @@ class RedisStore:
             None if backup_at is None else float(backup_at),
             int(backup_n or 0),
             int(backup_bytes or 0),
-            int(log_n or 0),
+            sum(records.values()),
             int(lost or 0),
+            tuple(sorted(m for m, n in records.items() if n)),
         )
 
     def export_structure(self, name: str) -> object:
@@ -616,6 +628,10 @@ class RedisStore:
         """The keys of the structure's namespace (SCAN, a batch per call)."""
         root = keys.structure_key(self.qsg, name)
         found: list[bytes] = [root.encode()] if self._command("EXISTS", root) else []
+        # The members' logs are outside the namespace (its failure leaves them) but are
+        # the structure's all the same: a rebuild elsewhere recovers from them.
+        log = keys.log_key(self.qsg, name)
+        found += [(log + s).encode() for s in "pgn" if self._command("EXISTS", log + s)]
         cursor: Any = 0
         while True:
             cursor, batch = self._command("SCAN", cursor, "MATCH", root + "*", "COUNT", 1000)

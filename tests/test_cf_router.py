@@ -184,7 +184,8 @@ async def test_a_facility_loss_plays_the_same_in_process_and_on_the_server(
 )
 @keeps(
     "docs/coupling-facility.md",
-    "and that backup and log are moved into the next facility, where RECOVER CFSTRUCT rebuilds it",
+    "and its backup and the members' logs since are moved with it into the next facility, "
+    "where RECOVER CFSTRUCT rebuilds it.",
 )
 async def test_on_the_server_each_facility_is_a_server_of_its_own_that_its_loss_kills(
     virtual_clock: VirtualClock, cf_url: str
@@ -609,9 +610,9 @@ async def test_a_facility_unavailable_to_every_member_is_so_for_each_facility_s_
 
 @keeps(
     "docs/coupling-facility.md",
-    "qsg keeps a structure's backup (and the log it derives at a failure) in the facility's "
-    "own server, so without its file they go with it, and the `cf-recovery` event says the "
-    "structure was not recovered.",
+    "qsg keeps a structure's backup and the members' logs in the facility's own server, so "
+    "without its file they go with it, and the `cf-recovery` event says the structure was "
+    "not recovered.",
 )
 async def test_a_facility_s_server_restarted_without_its_file_brings_back_nothing(
     virtual_clock: VirtualClock, cf_url: str

@@ -24,6 +24,7 @@ from actors import admin
 from actors.clock import VirtualClock
 from actors.events import CFRecovered
 from actors.topology import Topology
+from coupling import keys
 from coupling.cleanup import delete_group
 from coupling.server import EmbeddedServer
 from coupling.store import RedisStore
@@ -306,7 +307,19 @@ def test_the_stores_side_by_side_answer_alike_through_backup_failure_and_recover
     step(lambda s, p, qm: put(p[0], b"np", 6.0, **NONPERSISTENT) and None)
     step(lambda s, p, qm: s.backup_structure("APP1", 40.0, 30))
     step(lambda s, p, qm: drain(p[0], 41.0)[:1])
+    # Work in syncpoint: logged at MQCMIT, not at MQBACK (both stores alike).
+    units = {id(s): qm.connect() for s, qm in zip(stores, groups, strict=True)}
+    queues = {key: c.open("Q.APP1", ALL) for key, c in units.items()}
+    step(lambda s, p, qm: put(queues[id(s)], b"sp", 41.5, CMQC.MQPMO_SYNCPOINT, **PERSISTENT))
+    step(lambda s, p, qm: units[id(s)].backout())
+    step(lambda s, p, qm: put(queues[id(s)], b"sp2", 41.5, CMQC.MQPMO_SYNCPOINT, **PERSISTENT))
+    step(lambda s, p, qm: units[id(s)].commit())
+    step(lambda s, p, qm: get(queues[id(s)], 41.6, CMQC.MQGMO_SYNCPOINT)[0])
+    step(lambda s, p, qm: units[id(s)].commit())
     step(lambda s, p, qm: put(p[0], b"late", 42.0, **PERSISTENT) and None)
+    # 3 gets of backed-up messages, sp2's put and get (netted), late's put.
+    assert [s.structure_status("APP1").log_records for s in stores] == [6, 6]
+    assert [_log_held(s) for s in stores] == [4, 4]
     step(lambda s, p, qm: s.fail_structure("APP1", 43.0))
     step(lambda s, p, qm: theirs[id(s)].commit())  # MQRC_BACKED_OUT on both
     step(lambda s, p, qm: drain(p[1], 43.0))  # its APP2 put backed out with it
@@ -664,12 +677,14 @@ def test_pcf_inquire_cf_struc_status_answers_connect_and_backup_with_ibms_fields
     """Inquire CF Structure Status (Response), StatusType MQIACF_CF_STATUS_CONNECT: one
     reply per member (QMgrName, CFStrucStatus, FailDate, FailTime); _BACKUP: the
     structure's CFStrucStatus, BackupDate, BackupTime, BackupSize (MB) and LogQMgrNames
-    (an MQCFSL), as DISPLAY CFSTATUS TYPE(CONNECT | BACKUP) shows them."""
+    (an MQCFSL: the members whose logs hold records since the backup), as DISPLAY
+    CFSTATUS TYPE(CONNECT | BACKUP) shows them."""
     store = make_store()
     qm = _group(store)
-    _second_member(store, qm)
+    qm2 = _second_member(store, qm)
     put(_open(qm), b"p", 0.0, **PERSISTENT)
     store.backup_structure("APP1", 40.0, 30)
+    put(_open(qm2), b"after", 41.0, **PERSISTENT)  # only QM2's log has records since
     store.fail_structure("APP1", 45.0)
     connect = _status_replies(qm, F.MQIACF_CF_STATUS_CONNECT)
     assert qm.qsg is not None
@@ -682,7 +697,7 @@ def test_pcf_inquire_cf_struc_status_answers_connect_and_backup_with_ibms_fields
     assert backup[F.MQIACF_CF_STRUC_STATUS] == F.MQCFSTATUS_FAILED
     assert backup[F.MQIACF_CF_STRUC_BACKUP_SIZE] == 1
     assert backup[F.MQCACF_BACKUP_DATE] and backup[F.MQCACF_BACKUP_TIME]
-    assert backup[F.MQCACF_CF_STRUC_LOG_Q_MGRS] == list(qm.qsg.members)
+    assert backup[F.MQCACF_CF_STRUC_LOG_Q_MGRS] == ["QM2"]
 
 
 @keeps(
@@ -804,3 +819,197 @@ def test_an_import_over_a_unit_of_works_entries_backs_it_out_without_touching_th
     assert target.prepare(uow) is not None
     target.backout(uow)
     assert (target.depth("Q"), target.uncommitted("Q"), target.audit()) == (1, 0, [])
+
+
+# ---- the members' logs (qsg.core.cflog) -------------------------------------------
+
+
+def _log_held(store: MessageStore, name: str = "APP1") -> int:
+    """The records the members' logs of ``name`` hold now (netted): what they take in
+    memory, read from each store's own keeping of them."""
+    if isinstance(store, RedisStore):
+        log = keys.log_key(store.qsg, name)
+        return int(store.transport.command("HLEN", log + "p")) + int(
+            store.transport.command("HLEN", log + "g")
+        )
+    assert isinstance(store, MemoryStore)
+    log = store._logs[name]  # the in-process store's keeping
+    return len(log.puts) + len(log.gets)
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "Each member logs its persistent puts and gets on the structure's queues as they are "
+    "committed: outside syncpoint at the call, in syncpoint at MQCMIT; a backout writes "
+    "nothing.",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "LOGQMGRS (the members whose logs hold records since the backup), and qsg's own "
+    "BKUPMSGS and LOGRECS (the log records written since the backup)",
+)
+def test_each_member_logs_its_committed_persistent_puts_and_gets_as_they_are_made(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """Recovering shared queues: "each queue manager logs its MQPUT and MQGET of
+    persistent messages on shared queues". The log is written when the work is committed,
+    not derived at the failure, so LOGRECS counts while the structure is active and a
+    backed-out unit of work writes nothing. Fails before issue 48's log: no record
+    while active."""
+    store = make_store()
+    qm1 = _group(store)
+    qm2 = _second_member(store, qm1)
+    one, c2 = _open(qm1), qm2.connect()
+    two = c2.open("Q.APP1", ALL)
+    put(one, b"np", 0.0, **NONPERSISTENT)  # no record: nonpersistent
+    put(one, b"a", 0.0, **PERSISTENT)
+    assert store.structure_status("APP1").log_records == 1
+    put(two, b"b", 1.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+    assert store.structure_status("APP1").log_records == 1  # in syncpoint: not yet
+    c2.backout()
+    assert store.structure_status("APP1").log_records == 1  # backed out: nothing
+    put(two, b"c", 2.0, CMQC.MQPMO_SYNCPOINT, **PERSISTENT)
+    c2.commit()
+    status = store.structure_status("APP1")
+    assert (status.log_records, status.log_members) == (2, ("QM1", "QM2"))
+    # A get in syncpoint backed out writes nothing; committed, it nets the put record.
+    assert get(two, 3.0, CMQC.MQGMO_SYNCPOINT)[0] == b"np"
+    assert get(two, 3.0, CMQC.MQGMO_SYNCPOINT)[0] == b"a"
+    c2.backout()
+    assert store.structure_status("APP1").log_records == 2
+    assert get(two, 4.0, CMQC.MQGMO_SYNCPOINT)[0] == b"np"
+    assert get(two, 4.0, CMQC.MQGMO_SYNCPOINT)[0] == b"a"
+    c2.commit()
+    assert store.structure_status("APP1").log_records == 3  # the nonpersistent get: none
+    assert _log_held(store) == 1  # c's put record; a's put and get netted away
+    assert store.audit() == []
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "so the structure's failure leaves them whole",
+)
+@keeps(
+    "docs/coupling-facility.md",
+    "BACKUP CFSTRUCT truncates every member's log to the records after the backup's point: "
+    "the puts of messages younger than EXCLINT stay in the log, not the backup.",
+)
+def test_the_log_survives_the_failure_and_recover_reads_backup_plus_every_members_log(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """Messages put before and after the backup, got before and after it: BACKUP
+    truncates the logs (EXCLINT's young messages stay in them); the failure leaves the
+    logs as they were (LOGRECS and LOGQMGRS the same before and after); RECOVER rebuilds
+    the backup less the gets plus the puts, from both members' logs, with neither
+    member running. Fails before issue 48's log: LOGRECS was 0 until the failure."""
+    store = make_store()
+    qm1 = _group(store)
+    qm2 = _second_member(store, qm1)
+    one, two = _open(qm1), qm2.connect().open("Q.APP1", ALL)
+    put(one, b"old got before", 0.0, **PERSISTENT)
+    put(one, b"old got after", 0.0, **PERSISTENT)
+    put(one, b"old kept", 0.0, **PERSISTENT)
+    put(two, b"young", 95.0, **PERSISTENT)
+    assert get(one, 96.0)[0] == b"old got before"  # before the backup: netted
+    backup = store.backup_structure("APP1", 100.0, 30)
+    assert backup.backup_messages == 2
+    assert (backup.log_records, backup.log_members) == (1, ("QM2",))  # the young put
+    assert get(two, 101.0)[0] == b"old got after"  # a get of a backed-up message: recorded
+    put(one, b"after", 102.0, **PERSISTENT)
+    put(two, b"after too", 102.0, **PERSISTENT)
+    before = store.structure_status("APP1")
+    assert (before.log_records, before.log_members) == (4, ("QM1", "QM2"))
+    store.fail_structure("APP1", 103.0)
+    failed = store.structure_status("APP1")
+    assert (failed.log_records, failed.log_members) == (4, ("QM1", "QM2"))
+    assert store.recover_structure("APP1", purge=False) == (1, 3, 4)
+    assert drain(_open(qm1), 104.0) == [b"old kept", b"young", b"after", b"after too"]
+    assert store.audit() == []
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "The log is kept netted, so that it takes no more memory than the structure and its "
+    "backup hold, however long the run",
+)
+def test_a_long_stream_of_puts_and_gets_leaves_the_log_as_small_as_the_structure(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """The planner's hour puts and gets millions of persistent messages: the netted log
+    holds a record per message still in the structure (or a backed-up one got), not
+    one per call. Fails before issue 48's log: there was no log to hold."""
+    store = make_store()
+    qm = _group(store)
+    h = _open(qm)
+    put(h, b"backed up", 0.0, **PERSISTENT)
+    store.backup_structure("APP1", 1.0, 0)
+    for n in range(400):
+        put(h, b"m%d" % n, 2.0, **PERSISTENT)
+        get(h, 2.0)  # the oldest first: "backed up", then each m in turn
+    assert store.depth("Q.APP1") == 1  # m399
+    assert _log_held(store) == 2  # m399's put and "backed up"'s get
+    assert store.structure_status("APP1").log_records == 800
+    store.fail_structure("APP1", 3.0)
+    assert store.recover_structure("APP1", purge=False) == (0, 1, 800)
+    assert drain(_open(qm), 4.0) == [b"m399"]
+
+
+@keeps("docs/coupling-facility.md", "A message that expires leaves the log without a record.")
+def test_an_expired_message_leaves_the_log_without_a_record(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """A persistent message discarded at its expiry ("Expiry (MQLONG)") needs no log
+    record to stay gone: its put record goes, and the log stays netted."""
+    store = make_store()
+    qm = _group(store)
+    h = _open(qm)
+    put(h, b"short-lived", 0.0, Expiry=10, **PERSISTENT)  # 1 s, in tenths
+    put(h, b"kept", 0.0, **PERSISTENT)
+    assert _log_held(store) == 2
+    assert get(h, 5.0)[0] == b"kept"  # the expired head discarded on the way
+    assert _log_held(store) == 0
+    store.fail_structure("APP1", 6.0)
+    store.recover_structure("APP1", purge=False)
+    assert drain(_open(qm), 7.0) == []
+
+
+def test_recover_normal_keeps_backup_and_logs_for_a_second_failure_and_purge_forgets_them(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """After RECOVER CFSTRUCT TYPE(NORMAL) the backup and the logs still describe the
+    structure: a second failure before the next BACKUP rebuilds the same messages (a
+    backed-up message got stays got). TYPE(PURGE) empties it and forgets both."""
+    store = make_store()
+    qm = _group(store)
+    h = _open(qm)
+    put(h, b"got", 0.0, **PERSISTENT)
+    put(h, b"kept", 0.0, **PERSISTENT)
+    store.backup_structure("APP1", 1.0, 0)
+    assert get(h, 2.0)[0] == b"got"
+    put(h, b"later", 3.0, **PERSISTENT)
+    store.fail_structure("APP1", 4.0)
+    store.recover_structure("APP1", purge=False)
+    store.fail_structure("APP1", 5.0)
+    assert store.recover_structure("APP1", purge=False) == (1, 1, 2)
+    assert drain(_open(qm), 6.0) == [b"kept", b"later"]
+    store.fail_structure("APP1", 7.0)
+    store.recover_structure("APP1", purge=True)
+    status = store.structure_status("APP1")
+    assert (status.backup_at, status.log_records, status.log_members) == (None, 0, ())
+
+
+def test_a_deleted_queues_messages_leave_the_log_and_recovery_skips_the_queue(
+    make_store: Callable[[], MessageStore],
+) -> None:
+    """A shared queue deleted with its messages: their put records go with it (the log
+    stays as small as the structure), and a recovery has nothing to put back there.
+    (Fails without the deletion's netting: the record stays, and in process the
+    recovery's restore meets no queue.)"""
+    store = make_store()
+    qm = _group(store)
+    put(_open(qm), b"gone with its queue", 0.0, **PERSISTENT)
+    store.delete_queue("Q.APP1")
+    assert _log_held(store) == 0
+    store.fail_structure("APP1", 1.0)
+    assert store.recover_structure("APP1", purge=False) == (0, 0, 1)
+    assert store.audit() == []

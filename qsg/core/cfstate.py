@@ -19,13 +19,11 @@ failed structure's calls with ``failed_error`` and rebuild with ``replay``; the 
 PCF commands refuse what IBM refuses with ``StructureError`` (``check_reset``,
 ``check_backup``, ``check_recover``), and the world charges ``recovery_seconds``.
 
-The log, as qsg models it: a BACKUP records the structure's committed persistent
-messages (less those younger than EXCLINT seconds, which the log covers). The members'
-log records since then are kept by what replaying them does: at the failure the store
-writes, beside the backup, the persistent messages put since it and still there, and the
-backed-up ones got since (what a replay adds and removes), and the structure itself is
-gone. RECOVER reads the backup and that log, with no member needing to run. No call on
-the hot path writes a log record: the failure derives what they would hold.
+The log (``qsg.core.cflog``): each member logs its committed persistent puts and gets on
+the structure's queues as it makes them, outside the structure, so that its failure
+leaves the log whole; the log is kept netted, and a BACKUP truncates it to the records
+after the backup's point (less the messages younger than EXCLINT seconds, which the log
+covers). RECOVER reads the backup and every member's log, with no member needing to run.
 """
 
 from __future__ import annotations
@@ -78,8 +76,9 @@ LOG_RECORD = 0.0005
 class StructureStatus:
     """One structure's state, as DISPLAY CFSTATUS shows it: ``status`` (ACTIVE or
     FAILED), when it failed, its last backup (simulated time, messages and bytes; None:
-    never backed up), the log records its recovery reads (known once it failed) and the
-    nonpersistent messages the last failure lost."""
+    never backed up), the log records its recovery reads (every member's since the
+    backup), the nonpersistent messages the last failure lost and the members whose
+    logs hold those records."""
 
     name: str
     status: str = ACTIVE
@@ -89,6 +88,7 @@ class StructureStatus:
     backup_bytes: int = 0
     log_records: int = 0
     lost: int = 0
+    log_members: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -199,15 +199,6 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-def log_of(backup: Mapping[K, V], present: Mapping[K, V]) -> tuple[dict[K, V], set[K]]:
-    """The log since ``backup`` as replaying it acts, at a failure that found the
-    persistent messages ``present``: the ones put since the backup (added), and the
-    backed-up ones got since (removed)."""
-    puts = {key: value for key, value in present.items() if key not in backup}
-    gets = {key for key in backup if key not in present}
-    return puts, gets
-
-
 def replays_log() -> bool:
     """Whether RECOVER applies the log to the backup (always, unless the known bug
     ``recover-skips-log`` is switched on by a test)."""
@@ -253,7 +244,6 @@ __all__ = [
     "check_recover",
     "check_reset",
     "failed_error",
-    "log_of",
     "reallocated_by_open",
     "recover",
     "recovery_seconds",

@@ -252,7 +252,7 @@ def put(
         expiry.expires_at(now, md.Expiry),
         priority if priority < _MAX_PRIORITY else _MAX_PRIORITY,
     )
-    store.put(qdef.name, message, uow.id if in_uow and uow else None, qdef.max_depth)
+    store.put(qdef.name, message, uow.id if in_uow and uow else None, qdef.max_depth, rules.name)
     if in_uow and uow is not None:
         uow.add(store, now, persistent)
     if state is not None:
@@ -549,6 +549,7 @@ def get(
         syncpoint,
         max_length,
         bool(options & CMQC.MQGMO_ACCEPT_TRUNCATED_MSG),
+        rules.name,
     )
     msg = taken.message
     if msg is None:

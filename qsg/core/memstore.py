@@ -22,6 +22,7 @@ from typing import cast
 
 from qsg import CMQC
 from qsg.core import bugs, cfstate
+from qsg.core.cflog import StructureLog, member_of
 from qsg.core.conntag import TagUse, TagUses
 from qsg.core.errors import MQMIError
 from qsg.core.expiry import is_expired
@@ -65,6 +66,8 @@ _PUT, _GET = 0, 1
 _Kept = tuple[Message, bool, int]
 #: A message's place in a structure: (queue, key).
 _Place = tuple[str, int]
+#: A structure's members' logs (``qsg.core.cflog``), kept by the store, not the structure.
+_Log = StructureLog[_Place, _Kept]
 _NO_GROUP = CMQC.MQGI_NONE
 _SEGMENTED = CMQC.MQMF_SEGMENT | CMQC.MQMF_LAST_SEGMENT
 
@@ -94,14 +97,12 @@ class _Structure:
     calm: tuple[float, float] = (0, 0)
     # Failure, backup and recovery (qsg.core.cfstate): when it failed (None: active),
     # the nonpersistent messages its last failure lost, its last backup (None: never),
-    # the log since it as written at the failure, and its queues' orderings and arrival
-    # counters while it is failed.
+    # and its queues' orderings and arrival counters while it is failed. (The members'
+    # logs since the backup are the store's: ``MemoryStore._logs``.)
     failed_at: float | None = None
     lost: int = 0
     backup: dict[_Place, _Kept] | None = None
     backup_at: float | None = None
-    log_puts: dict[_Place, _Kept] = field(default_factory=dict)
-    log_gets: set[_Place] = field(default_factory=set)
     saved: dict[str, tuple[Ordering, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -163,6 +164,9 @@ class _Queue:
     structure: _Structure | None = None  # a shared queue's CF structure
     charged: dict[int, int] = field(default_factory=dict)  # key -> its elements in it
     offloaded: set[int] = field(default_factory=set)  # keys whose data is offloaded
+    #: A shared queue's name and its structure's members' logs (``qsg.core.cflog``).
+    name: str = ""
+    log: _Log | None = None
 
     def forget(self, key: int) -> Message:
         """Remove a message for good (it is already out of the visible order)."""
@@ -182,14 +186,30 @@ class _Queue:
         return msg
 
     def discard(self, key: int) -> Message:
+        """Remove a committed, visible message that expired (or, at a restart, a
+        nonpersistent one): a persistent one's put record leaves the log with it."""
         self.order.remove(key)
         self.depth -= 1
-        return self.forget(key)
+        msg = self.forget(key)
+        if self.log is not None and msg.persistent:
+            self.log.expired((self.name, key))
+        return msg
 
     def discard_head(self) -> Message:
-        key = self.order.pop(0)
-        self.depth -= 1
-        return self.forget(key)
+        return self.discard(self.order[0])
+
+    def log_get(self, member: str, key: int, msg: Message) -> None:
+        """``member`` committed a get of the message at ``key``: logged if persistent."""
+        log = self.log
+        if log is not None and msg.persistent:
+            backup = self.structure.backup if self.structure is not None else None
+            log.got(member, (self.name, key), backup is not None and (self.name, key) in backup)
+
+    def log_put(self, member: str, key: int, msg: Message) -> None:
+        """``member`` committed a put of the message at ``key``: logged if persistent
+        (the message itself, not a copy: recovery copies it)."""
+        if self.log is not None and msg.persistent:
+            self.log.put(member, (self.name, key), (msg, key in self.offloaded, self.charged[key]))
 
     def visible_to(self, key: int, handle: Hashable | None) -> bool:
         owner = self.locks.get(key)
@@ -232,6 +252,9 @@ class MemoryStore:
         #: version (never reset, so that a claim on a stale reading is always refused).
         self._tag_uses: dict[bytes, dict[tuple[str, int, int], TagUse]] = {}
         self._tag_versions: dict[bytes, int] = {}
+        #: Each structure's members' logs since its backup, by structure: the store's,
+        #: so that a structure's failure leaves them whole (``qsg.core.cflog``).
+        self._logs: dict[str, _Log] = {}
         #: Accesses to shared message data sets: offloaded messages written (put) and
         #: read (got or browsed), for the model's SMDS costs and statistics.
         self.smds_writes = self.smds_reads = 0
@@ -261,6 +284,7 @@ class MemoryStore:
         q = self._queues[queue] = _Queue(ordering)
         if structure:
             q.structure = self._structures.setdefault(structure, _Structure(structure))
+            q.name, q.log = queue, self._logs.setdefault(structure, StructureLog())
 
     def structure_usage(self, name: str) -> dict[str, int]:
         """A structure's entries and elements in use and their maxima, counted as the
@@ -281,6 +305,9 @@ class MemoryStore:
         if q.structure is not None:
             q.structure.entries -= len(q.charged)
             q.structure.elements -= sum(q.charged.values())
+        if q.log is not None:  # its messages' put records go with it, as expired ones do
+            for key in q.msgs:
+                q.log.expired((queue, key))
 
     def depth(self, queue: str) -> int:
         return self._queues[queue].depth
@@ -306,7 +333,9 @@ class MemoryStore:
         return [msg.desc["MsgId"] for key, msg in q.msgs.items() if key not in q.pending]
 
     # ---- put and get ----------------------------------------------------------
-    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
+    def put(
+        self, queue: str, msg: Message, uow: UowId | None, max_depth: int, member: str = ""
+    ) -> None:
         q = self._queues[queue]
         if q.depth >= max_depth:
             raise MQMIError.failed(
@@ -338,6 +367,8 @@ class MemoryStore:
                 self._compact_expiry(q)
         if uow is None:
             q.order.add(key)
+            if q.log is not None:
+                q.log_put(member, key, msg)
         else:
             q.pending[key] = uow
             self._uows.setdefault(uow, []).append((queue, key, _PUT))
@@ -351,6 +382,7 @@ class MemoryStore:
         syncpoint: Syncpoint,
         max_length: int | None,
         accept_truncated: bool,
+        member: str = "",
     ) -> Taken:
         q = self._queues[queue]
         # The common get, with no lock to look past: what _first_live finds is the head.
@@ -381,7 +413,9 @@ class MemoryStore:
                 q.held[item] = uow
                 self._uows.setdefault(uow, []).append((queue, item, _GET))
             else:
-                q.forget(item)
+                gone = q.forget(item)
+                if q.log is not None:
+                    q.log_get(member, item, gone)
         return Taken(msg, discarded, False, key)
 
     def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken:
@@ -527,9 +561,13 @@ class MemoryStore:
                     q.depth -= 1
                     continue
                 q.order.add(key)
+                if q.log is not None:
+                    q.log_put(member_of(uow), key, q.msgs[key])
             else:
                 del q.held[key]
-                q.forget(key)
+                msg = q.forget(key)
+                if q.log is not None:
+                    q.log_get(member_of(uow), key, msg)
 
     def backout(self, uow: UowId) -> None:
         if self._lost_uows:  # MQBACK ends it: the connection's next unit is a new one
@@ -637,18 +675,15 @@ class MemoryStore:
     def fail_structure(self, name: str, now: float) -> int:
         structure = self._structure(name)
         queues = {n: q for n, q in self._queues.items() if q.structure is structure}
-        present: dict[_Place, _Kept] = {}
-        lost = 0
-        for queue, q in queues.items():
-            for key, msg in q.msgs.items():
-                if key in q.pending:
-                    continue  # an uncommitted put: never logged as committed
-                if msg.persistent:
-                    present[(queue, key)] = _kept(q, key, msg)
-                else:
-                    lost += 1
+        # The persistent messages are in the backup or the members' logs, which the
+        # failure leaves whole; the nonpersistent ones are lost.
+        lost = sum(
+            1
+            for q in queues.values()
+            for key, msg in q.msgs.items()
+            if key not in q.pending and not msg.persistent
+        )
         self._lose_uows(name, queues.keys())
-        structure.log_puts, structure.log_gets = cfstate.log_of(structure.backup or {}, present)
         structure.failed_at, structure.lost = now, lost
         for queue, q in queues.items():
             structure.saved[queue] = (q.ordering, q.next_seq)
@@ -678,39 +713,52 @@ class MemoryStore:
                 if key not in q.pending and msg.persistent and msg.put_time <= now - exclint:
                     backup[(queue, key)] = _kept(q, key, msg)
         structure.backup, structure.backup_at = backup, now
+        self._log(name).truncate(backup.keys())
         return self.structure_status(name)
 
     def recover_structure(self, name: str, purge: bool) -> tuple[int, int, int]:
         structure = self._structure(name)
         backup = structure.backup or {}
-        records = len(structure.log_puts) + len(structure.log_gets)
-        content = {} if purge else cfstate.replay(backup, structure.log_puts, structure.log_gets)
+        log = self._log(name)
+        records = log.records
+        # A put record holds the message as put (BackoutCount 0), as the server's does.
+        puts = {p: (_as_put(msg), off, used) for p, (msg, off, used) in log.kept_puts().items()}
+        content = {} if purge else cfstate.replay(backup, puts, set(log.gets))
         for queue, (ordering, next_seq) in structure.saved.items():
             del self._queues.failed[queue]
-            self._queues[queue] = _Queue(ordering, next_seq=next_seq, structure=structure)
+            self._queues[queue] = _Queue(
+                ordering, next_seq=next_seq, structure=structure, name=queue, log=log
+            )
         for (queue, key), (msg, off, used) in sorted(content.items()):
             self._restore(self._queues[queue], key, dataclasses.replace(msg), off, used)
         from_log = sum(1 for place in content if place not in backup)
         structure.saved, structure.failed_at = {}, None
-        structure.log_puts, structure.log_gets = {}, set()
+        # TYPE(NORMAL) leaves backup and log as they were: a second failure before the
+        # next BACKUP replays them again. TYPE(PURGE) forgets both.
         if purge:
             structure.backup, structure.backup_at = None, None
+            self._logs[name] = log = StructureLog()
+            for q in self._queues.values():
+                if q.structure is structure:
+                    q.log = log
         return len(content) - from_log, from_log, 0 if purge else records
 
     def export_structure(self, name: str) -> object:
         """A copy of everything the structure holds (``MessageStore.export_structure``):
-        failed, its backup, log and queues' counters; active, its queues' messages."""
+        failed, its backup and queues' counters; active, its queues' messages; and the
+        members' logs since its backup."""
         structure = self._structure(name)
         queues = {n: q for n, q in self._queues.items() if q.structure is structure}
         # The handles holding locks are the queue managers' objects, not the structure's:
         # the copy names the same ones.
         memo: dict[int, object] = {id(h): h for q in queues.values() for h in q.locks.values()}
-        return copy.deepcopy((structure, queues), memo)
+        # The members' logs travel with it: a rebuild elsewhere recovers from them.
+        return copy.deepcopy((structure, queues, self._log(name)), memo)
 
     def import_structure(self, name: str, image: object) -> None:
         """Hold what ``image`` (``export_structure``'s, of a store of this kind) holds,
         in place of whatever this store held of the structure."""
-        structure, queues = cast(tuple[_Structure, dict[str, _Queue]], image)
+        structure, queues, log = cast(tuple[_Structure, dict[str, _Queue], _Log], image)
         old = self._structures.get(name)
         # The instance replaced takes with it every unit of work's entries on it (a
         # duplexed structure's second instance rebuilt into holds the units' mirrored
@@ -724,6 +772,7 @@ class MemoryStore:
         for queue in [n for n, s in self._queues.failed.items() if s == name]:
             del self._queues.failed[queue]
         self._structures[name] = structure
+        self._logs[name] = log
         for queue, q in queues.items():
             q.structure = structure
             self._queues[queue] = q
@@ -759,9 +808,14 @@ class MemoryStore:
             structure.backup_at,
             len(backup or ()),
             sum(len(msg.body) for msg, _, _ in (backup or {}).values()),
-            len(structure.log_puts) + len(structure.log_gets) if failed else 0,
+            self._log(name).records,
             structure.lost,
+            self._log(name).members,
         )
+
+    def _log(self, name: str) -> _Log:
+        """The members' logs of structure ``name`` since its backup."""
+        return self._logs.setdefault(name, StructureLog())
 
     def _structure(self, name: str) -> _Structure:
         structure = self._structures.get(name)
@@ -905,6 +959,11 @@ class MemoryStore:
         # when they outnumber the live ones, so memory follows the depth.
         q.expiry = [(m.expires_at, k) for k, m in q.msgs.items() if m.expires_at is not None]
         heapq.heapify(q.expiry)
+
+
+def _as_put(msg: Message) -> Message:
+    """A copy of ``msg`` as its put record holds it: BackoutCount 0."""
+    return dataclasses.replace(msg, backout_count=0)
 
 
 def _kept(q: _Queue, key: int, msg: Message) -> _Kept:

@@ -12,9 +12,9 @@ both").
 
 A facility's loss moves its structures as ``Placement.lose`` says, and the router moves
 what they hold: a structure rebuilt into another facility is failed where it was (its
-nonpersistent messages lost, the log since its backup derived there, as for RESET
-CFSTRUCT ACTION(FAIL); qsg writes no log record on a put or get) and its image (backup,
-log, queues) imported into the target's store, where RECOVER CFSTRUCT rebuilds it; a
+nonpersistent messages lost, as for RESET CFSTRUCT ACTION(FAIL)) and its image (backup,
+the members' logs since, queues) imported into the target's store, where RECOVER
+CFSTRUCT rebuilds it; a
 structure with no facility left waits, failed, in the administration store until a
 facility is back. A duplexed structure's survivor already holds everything. The router
 does no I/O of its own: its stores do.
@@ -171,13 +171,15 @@ class Router:
         self._queues.pop(queue, None)
 
     # ---- put, get and browse --------------------------------------------------------
-    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
+    def put(
+        self, queue: str, msg: Message, uow: UowId | None, max_depth: int, member: str = ""
+    ) -> None:
         structure, home, twin = self._instances(queue)
         copy = _copy(msg) if twin is not None else None
-        self._counted(home, lambda: home.put(queue, msg, uow, max_depth))
+        self._counted(home, lambda: home.put(queue, msg, uow, max_depth, member))
         self._enlist(uow, home, structure)
         if twin is not None and copy is not None:
-            twin.put(queue, copy, uow, max_depth)
+            twin.put(queue, copy, uow, max_depth, member)
             self._enlist(uow, twin, structure)
 
     def get(
@@ -189,14 +191,18 @@ class Router:
         syncpoint: Syncpoint,
         max_length: int | None,
         accept_truncated: bool,
+        member: str = "",
     ) -> Taken:
         structure, home, twin = self._instances(queue)
         taken = self._counted(
-            home, lambda: home.get(queue, select, now, uow, syncpoint, max_length, accept_truncated)
+            home,
+            lambda: home.get(
+                queue, select, now, uow, syncpoint, max_length, accept_truncated, member
+            ),
         )
         self._enlist(uow, home, structure)
         if twin is not None:
-            twin.get(queue, select, now, uow, syncpoint, max_length, accept_truncated)
+            twin.get(queue, select, now, uow, syncpoint, max_length, accept_truncated, member)
             self._enlist(uow, twin, structure)
         return taken
 
@@ -500,8 +506,9 @@ class Router:
         return 0
 
     def _rebuild(self, name: str, source: MessageStore, target: MessageStore, now: float) -> int:
-        """``name`` failed where it was (nonpersistent messages lost, the log derived
-        there) and its image moved into ``target``, for RECOVER CFSTRUCT there."""
+        """``name`` failed where it was (nonpersistent messages lost) and its image
+        (with its backup and the members' logs) moved into ``target``, for RECOVER
+        CFSTRUCT there."""
         lost = 0
         if not source.structure_status(name).failed:
             lost = source.fail_structure(name, now)

@@ -183,8 +183,13 @@ class MessageStore(Protocol):
 
     def delete_queue(self, queue: str) -> None: ...
 
-    def put(self, queue: str, msg: Message, uow: UowId | None, max_depth: int) -> None:
-        """Add ``msg`` (hidden until commit when ``uow`` is given); MQRC_Q_FULL at depth."""
+    def put(
+        self, queue: str, msg: Message, uow: UowId | None, max_depth: int, member: str = ""
+    ) -> None:
+        """Add ``msg`` (hidden until commit when ``uow`` is given); MQRC_Q_FULL at depth.
+        ``member`` is the queue manager putting: a committed persistent put on a CF
+        structure's queue goes into its log (``qsg.core.cflog``; at MQCMIT, the unit of
+        work's queue manager's)."""
 
     def get(
         self,
@@ -195,7 +200,11 @@ class MessageStore(Protocol):
         syncpoint: Syncpoint,
         max_length: int | None,
         accept_truncated: bool,
-    ) -> Taken: ...
+        member: str = "",
+    ) -> Taken:
+        """Take the first selected message (``member``, the queue manager getting, logs
+        a committed get of a persistent one, as ``put``)."""
+        ...
 
     def browse(self, queue: str, after: int | None, select: Select, now: float) -> Taken: ...
 
@@ -248,8 +257,8 @@ class MessageStore(Protocol):
 
     def fail_structure(self, name: str, now: float) -> int:
         """The structure fails (RESET CFSTRUCT ACTION(FAIL)): its nonpersistent messages
-        are lost (their number is returned), the members' log since its backup is
-        written beside the backup, the structure itself is emptied, and every call on
+        are lost (their number is returned), the structure itself is emptied (its backup
+        and the members' logs since, kept outside it, stay whole), and every call on
         its queues gets MQRC_CF_STRUC_FAILED until it is recovered. Units of work with
         work on it can no longer commit (``backed_out``)."""
 
@@ -262,24 +271,28 @@ class MessageStore(Protocol):
 
     def backup_structure(self, name: str, now: float, exclint: float) -> StructureStatus:
         """BACKUP CFSTRUCT: record its committed persistent messages older than
-        ``exclint`` seconds (the younger ones the log covers); the status after it."""
+        ``exclint`` seconds (the younger ones the log covers) and truncate every member's
+        log to the records after it (``cflog.StructureLog.truncate``); the status after."""
 
     def recover_structure(self, name: str, purge: bool) -> tuple[int, int, int]:
-        """RECOVER CFSTRUCT of a failed structure: rebuilt from the backup plus the log
-        (``cfstate.replay``), or empty (``purge``, and a RECOVER(NO) structure's
-        reallocation), and its queues usable again. Answers the messages restored from
-        the backup and from the log, and the log records read."""
+        """RECOVER CFSTRUCT of a failed structure: rebuilt from the backup plus every
+        member's log (``cfstate.replay``), both left for a second failure, or empty and
+        both forgotten (``purge``, and a RECOVER(NO) structure's reallocation), and its
+        queues usable again. Answers the messages restored from the backup and from the
+        log, and the log records read."""
 
     def structure_status(self, name: str) -> StructureStatus:
-        """The structure's status, failure, last backup and log (DISPLAY CFSTATUS)."""
+        """The structure's status, failure, last backup and the members' logs since
+        (DISPLAY CFSTATUS: LOGRECS and LOGQMGRS, active or failed)."""
 
     def export_structure(self, name: str) -> object:
         """A copy of everything this store holds of CF structure ``name``, for a store of
         the same kind to ``import_structure``: a rebuild into another facility, or the
         second instance of a duplexed one (``qsg.core.router``). A failed structure's
-        image is its backup, the log since and its queues' orderings and counters; an
-        active one's is its queues and their messages (with nothing uncommitted on them:
-        the router copies a live structure only while no unit of work has work there)."""
+        image is its backup and its queues' orderings and counters; an active one's is
+        its queues and their messages (with nothing uncommitted on them: the router
+        copies a live structure only while no unit of work has work there); both carry
+        the members' logs since the backup."""
 
     def import_structure(self, name: str, image: object) -> None:
         """Hold what ``image`` holds of CF structure ``name`` in place of whatever this

@@ -174,8 +174,9 @@ def cf_status(view: StructureView, kind: str = "SUMMARY") -> list[Attributes]:
     SUMMARY: SIZEMAX is the structure's size in KB, SIZEUSED the share of its elements
     in use (per cent); ENTSMAX and ENTSUSED count entries (one a message); ELEMMAX and
     ELEMUSED, the elements, are this simulator's own. STATUS is ACTIVE or FAILED;
-    BACKUP's is NONE until a BACKUP CFSTRUCT; LOGQMGRS names the members whose logs a
-    recovery reads, and LOGRECS (this simulator's) how many records, once it failed."""
+    BACKUP's is NONE until a BACKUP CFSTRUCT; LOGQMGRS names the members whose logs
+    hold records since the backup (those a recovery reads), and LOGRECS (this
+    simulator's) how many records they wrote."""
     name = view.definition.name
     state = view.state
     fail_date, fail_time = view.failed
@@ -214,7 +215,7 @@ def cf_status(view: StructureView, kind: str = "SUMMARY") -> list[Attributes]:
                 ("BKUPTIME", backup_time),
                 ("BKUPSIZE", -(-size // (1024 * 1024))),
                 ("BKUPMSGS", state.backup_messages if state is not None else 0),
-                ("LOGQMGRS", ",".join(view.members)),
+                ("LOGQMGRS", ",".join(state.log_members if state is not None else ())),
                 ("LOGRECS", state.log_records if state is not None else 0),
                 ("FAILDATE", fail_date),
                 ("FAILTIME", fail_time),
