@@ -460,7 +460,13 @@ def test_a_store_with_rules_offloads_from_the_first_threshold_and_not_one_entry_
     store.create_queue("Q", Ordering.FIFO, structure="APP1")
 
     def put(size: int) -> None:
-        message = Message({"GroupId": CMQC.MQGI_NONE}, b"x" * size, 0.0, None, 0)
+        message = Message(
+            {"GroupId": CMQC.MQGI_NONE, "Persistence": CMQC.MQPER_NOT_PERSISTENT},
+            b"x" * size,
+            0.0,
+            None,
+            0,
+        )
         store.put("Q", message, None, 10**9)
 
     for _ in range(699):
