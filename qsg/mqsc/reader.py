@@ -154,15 +154,18 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
     keywords = schema.KEYWORDS[object_type]
     attributes: dict[str, Any] = {}
     kept: dict[str, Any] = {}
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # each keyword given, as one keyword: its word as written
     options: dict[str, Any] = {"replace": False, "like": "", "purge": False, "qsgdisp": ""}
     count = len(problems)
     for item in items[2:]:
         what = f"{verb} {object_type}"
-        if item.word in seen:
-            problem(item, f"{item.word} is given twice")
+        one = _keyword_of(item, verb, object_type)
+        if one in seen:
+            earlier = seen[one]
+            both = "" if earlier == item.word else f" ({earlier} and {item.word} are one keyword)"
+            problem(item, f"{item.word} is given twice{both}")
             continue
-        seen.add(item.word)
+        seen[one] = item.word
         if item.value is None:
             bare = _bare(item.word, verb, object_type)
             if bare is None:
@@ -255,6 +258,19 @@ def _bare_words(verb: str, object_type: str) -> list[str]:
         if _bare(w, verb, object_type) is not None
     ]
     return words
+
+
+def _keyword_of(item: lexer.Item, verb: str, object_type: str) -> str:
+    """The keyword ``item`` gives: a bare word's negation (NOSHARE, NOHARDENBO,
+    NOREPLACE) is its positive form's keyword negated, so that the two given together
+    are one keyword given twice, refused as IBM's command preprocessor refuses a keyword
+    that "appears more than once" (CSQ9000E), not read with the last one winning.
+    (Whether z/OS names the pair in another CSQ9 message could not be checked.)"""
+    word = item.word
+    negated = item.value is None and word.startswith("NO")
+    if negated and _bare(word, verb, object_type) and _bare(word[2:], verb, object_type):
+        return word[2:]
+    return word
 
 
 def _bare(word: str, verb: str, object_type: str) -> tuple[str | schema.Keyword, Any] | None:
