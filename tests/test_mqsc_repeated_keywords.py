@@ -63,7 +63,12 @@ def test_backup_cfstruct_exclint_beyond_an_mqlong_is_refused_as_pcfs_excludeinte
     # ExcludeInterval is an MQCFIN in PCF (an MQLONG); MQSC's EXCLINT is the same integer.
     parsed = commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(999999999999999999999)")
     assert parsed.error == ("CSQ9001E", "'EXCLINT(999999999999999999999)' IS INVALID")
-    assert commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(2147483647)").error is None
+    # Within an MQLONG it is still held to ExcludeInterval's 30 through 600.
+    assert commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(600)").error is None
+    assert commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(2147483647)").error == (
+        "CSQ9001E",
+        "'EXCLINT(2147483647)' IS INVALID",
+    )
 
 
 @keeps(
