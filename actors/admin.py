@@ -34,6 +34,7 @@ from actors.events import (
     WorldEvent,
 )
 from actors.qmgr import QueueManager
+from actors.reach import Reach
 from qsg import CMQC, CMQCFC
 from qsg.core import chltypes, sharedchl
 from qsg.core.errors import MQMIError
@@ -96,6 +97,8 @@ class Administered(Protocol):
     def channel_board(self) -> ChannelBoard: ...
     @property
     def events(self) -> EventLog: ...
+    @property
+    def reach(self) -> Reach | None: ...
 
     async def start_channel(
         self, q_mgr: str, channel: str, *, chldisp: str = "DEFAULT", cmdscope: str = ""
@@ -156,7 +159,12 @@ async def snapshot(world: Administered, q_mgr: str) -> Snapshot:
             peer = world.qmgrs.get(member)
             members[member] = "ACTIVE" if peer is None or peer.alive else "FAILED"
         usage = rules.qsg.shared.store.structure_usage
-    make = partial(take, rules, channels=channels, members=members, usage=usage)
+    # The members that tolerate a loss of connectivity, by structure: each of their
+    # connections FAILED in DISPLAY CFSTATUS TYPE(CONNECT), the structure not.
+    lost = world.reach.connections_lost() if world.reach is not None else {}
+    make = partial(
+        take, rules, channels=channels, members=members, usage=usage, connections_lost=lost
+    )
     return await qm.dispatch(make, system=True)
 
 

@@ -57,18 +57,22 @@ class Reach:
         self.everyone = ""
         self.lost: dict[str, str] = {}
         #: Members that tolerate losing connectivity to some structures: member ->
-        #: the structures it cannot reach.
-        self.structures: dict[str, set[str]] = {}
+        #: the structures it cannot reach -> the simulated time it lost each (DISPLAY
+        #: CFSTATUS TYPE(CONNECT)'s FAILDATE and FAILTIME).
+        self.structures: dict[str, dict[str, float]] = {}
 
     @property
     def any_lost(self) -> bool:
         """Some member cannot reach the facility, or some of its structures."""
         return bool(self.everyone or self.lost or self.structures)
 
-    def lose_structures(self, member: str, structures: set[str]) -> None:
-        """``member`` tolerates losing connectivity to ``structures`` (2345 on their
-        queues' calls)."""
-        self.structures.setdefault(member, set()).update(structures)
+    def lose_structures(self, member: str, structures: set[str], at: float) -> None:
+        """``member`` tolerates losing connectivity to ``structures`` at simulated time
+        ``at`` (2345 on their queues' calls); a structure it had lost already keeps
+        the time it was first lost."""
+        lost = self.structures.setdefault(member, {})
+        for structure in structures:
+            lost.setdefault(structure, at)
 
     def regain_structures(self, member: str | None, structures: set[str] | None) -> None:
         """``member`` (every member, if None) reaches ``structures`` again (all, if None)."""
@@ -76,12 +80,19 @@ class Reach:
             lost = self.structures.get(name)
             if lost is None:
                 continue
-            if structures is None:
-                lost.clear()
-            else:
-                lost -= structures
+            for structure in list(lost) if structures is None else structures:
+                lost.pop(structure, None)
             if not lost:
                 del self.structures[name]
+
+    def connections_lost(self) -> dict[str, dict[str, float]]:
+        """By structure, the members whose connection to it has failed now (they
+        tolerate the loss) and when each lost it."""
+        by_structure: dict[str, dict[str, float]] = {}
+        for member, lost in self.structures.items():
+            for structure, at in lost.items():
+                by_structure.setdefault(structure, {})[member] = at
+        return by_structure
 
     def lose(self, member: str | None, why: str) -> None:
         if member is None:

@@ -70,7 +70,7 @@ class Connectivity(CFRecovery):
         router = self.routers[qsg]
         done = router.reconnect(names, unreachable, trio.current_time())
         stranded = {m.structure for m, _ in done if m.outcome == FAILED}
-        self.reach.lose_structures(q_mgr, stranded)
+        self.reach.lose_structures(q_mgr, stranded, trio.current_time())
         # IBM ("Shared queue recovery"): a lost link is an abnormal end of the member's
         # connection to the structure, and its peers recover that connection's units
         # of work there: their work on it backed out now, their MQCMIT refused (2003).

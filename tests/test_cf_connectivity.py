@@ -12,20 +12,27 @@ in-process store and on the coupling facility's server.
 from __future__ import annotations
 
 import pytest
+import trio
 
 import qsg
+from actors import admin
 from actors.clock import VirtualClock
 from actors.config import Fault
 from actors.faults import inject
 from actors.topology import Topology
 from qsg import CMQC, GMO, MD, PMO, MQMIError, QMgr
+from qsg import CMQCFC as F
 from qsg.core import conlos
 from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import commands
+from qsg.mqsc.connections import date_and_time
+from qsg.mqsc.pcf import Header, encode
+from qsg.mqsc.pcf_commands import process
 from qsg.mqsc.status import take
 from tests.claims import keeps
+from tests.test_pcf_command_server import NATIVE, parse
 
 NO_SYNC = PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET_NO_SYNC = GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
@@ -298,3 +305,52 @@ async def test_mqdisc_of_a_unit_of_work_the_lost_link_backed_out_ends_the_connec
         with pytest.raises(MQMIError) as after:
             await conn.open("MINE", CMQC.MQOO_OUTPUT)
         assert after.value.reason == CMQC.MQRC_HCONN_ERROR
+
+
+@keeps(
+    "docs/coupling-facility.md",
+    "CONNECT a line per member, FAILED for a member that lost connectivity to the "
+    "structure, with the date and time it lost it",
+)
+async def test_display_cfstatus_connect_shows_a_member_that_lost_its_link_failed(
+    virtual_clock: VirtualClock,
+) -> None:
+    """IBM's "DISPLAY CFSTATUS": TYPE(CONNECT) is "connection status information for each
+    queue manager", its STATUS FAILED when "the queue manager connection to this
+    structure has failed", with FAILDATE and FAILTIME of that loss; TYPE(SUMMARY) is the
+    structure's own status, ACTIVE while it has not failed, whichever member asks. The
+    same in PCF: Inquire CF Structure Status, StatusType MQIACF_CF_STATUS_CONNECT."""
+    async with qsg.start(_topology("TOLERATE"), faults=True, in_process=True) as world:
+        await trio.sleep(5)
+        lost_at = trio.current_time()
+        assert "TOLERATE" in await world.cf_connectivity_loss("QM2", "APP1")
+        await trio.sleep(2)
+        fail_date, fail_time = date_and_time(world.qmgrs["QM1"].rules.epoch, lost_at)
+        for asker in ("QM1", "QM2"):
+            reply = await admin.command(world, asker, "DISPLAY CFSTATUS(APP1) TYPE(CONNECT)")
+            qm1, qm2 = (line for line in reply.lines if "QMNAME(" in line)
+            assert "QMNAME(QM1) STATUS(ACTIVE) FAILDATE() FAILTIME()" in qm1, qm1
+            assert (
+                f"QMNAME(QM2) STATUS(FAILED) FAILDATE({fail_date}) FAILTIME({fail_time})" in qm2
+            ), qm2
+            summary = await admin.command(world, asker, "DISPLAY CFSTATUS(*) TYPE(SUMMARY)")
+            shown = [line for line in summary.lines if "CFSTATUS(" in line]
+            assert len(shown) == 2 and all("STATUS(ACTIVE)" in line for line in shown), shown
+            rules = world.qmgrs[asker].rules
+            request = encode(
+                Header(F.MQCFT_COMMAND, F.MQCMD_INQUIRE_CF_STRUC_STATUS),
+                [
+                    (CMQC.MQCA_CF_STRUC_NAME, "APP1"),
+                    (F.MQIACF_CF_STATUS_TYPE, F.MQIACF_CF_STATUS_CONNECT),
+                ],
+                NATIVE,
+            )
+            snapshot = await admin.snapshot(world, asker)
+            replies = [parse(r)[1] for r in process(request, NATIVE, rules, snapshot)]
+            assert [
+                (r[CMQC.MQCA_Q_MGR_NAME], r[F.MQIACF_CF_STRUC_STATUS], r[F.MQCACF_FAIL_TIME])
+                for r in replies
+            ] == [("QM1", F.MQCFSTATUS_ACTIVE, ""), ("QM2", F.MQCFSTATUS_FAILED, fail_time)]
+        assert not await world.cf_connectivity_restored("QM2", "APP1")
+        reply = await admin.command(world, "QM1", "DISPLAY CFSTATUS(APP1) TYPE(CONNECT)")
+        assert [line for line in reply.lines if "STATUS(FAILED)" in line] == []

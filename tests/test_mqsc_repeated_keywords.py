@@ -63,4 +63,41 @@ def test_backup_cfstruct_exclint_beyond_an_mqlong_is_refused_as_pcfs_excludeinte
     # ExcludeInterval is an MQCFIN in PCF (an MQLONG); MQSC's EXCLINT is the same integer.
     parsed = commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(999999999999999999999)")
     assert parsed.error == ("CSQ9001E", "'EXCLINT(999999999999999999999)' IS INVALID")
-    assert commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(2147483647)").error is None
+    # Within an MQLONG it is still held to ExcludeInterval's 30 through 600.
+    assert commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(600)").error is None
+    assert commands.parse("BACKUP CFSTRUCT(APP1) EXCLINT(2147483647)").error == (
+        "CSQ9001E",
+        "'EXCLINT(2147483647)' IS INVALID",
+    )
+
+
+@keeps(
+    "docs/mqsc.md",
+    "A keyword and its negation given together (SHARE NOSHARE, HARDENBO NOHARDENBO, "
+    "REPLACE NOREPLACE) are one keyword given twice: the command is refused rather than "
+    "read with the last winning.",
+)
+@pytest.mark.parametrize(
+    ("text", "second"),
+    [
+        ("DEFINE QLOCAL(APP.X) SHARE NOSHARE", "NOSHARE"),
+        ("DEFINE QLOCAL(APP.X) NOHARDENBO MAXDEPTH(5) HARDENBO", "HARDENBO"),
+        ("DEFINE QLOCAL(APP.X) NOTRIGGER TRIGGER", "TRIGGER"),
+        ("DEFINE QLOCAL(APP.X) REPLACE NOREPLACE", "NOREPLACE"),
+        ("ALTER QLOCAL(APP.Q) TRIGGER NOTRIGGER", "NOTRIGGER"),
+    ],
+)
+def test_a_keyword_and_its_negation_together_is_csq9000e_and_nothing_changes(
+    text: str, second: str
+) -> None:
+    """IBM's generalized command preprocessor refuses a keyword that "appears more than
+    once in the command" (CSQ9000E), and NOSHARE is SHARE negated: the command is
+    refused, not read with the last of the two winning, and the queue is unchanged."""
+    qm = QMgr("QM1")
+    assert not _mqsc(qm, "DEFINE QLOCAL(APP.Q) NOTRIGGER").failed
+    reply = _mqsc(qm, text)
+    assert reply.failed
+    assert reply.lines[0] == f"CSQ9000E !QM1 '{second}' APPEARS MORE THAN ONCE"
+    assert "APP.X" not in qm.local.queues
+    trigger = qm.local.queues["APP.Q"].trigger_control  # type: ignore[union-attr]
+    assert trigger == CMQC.MQTC_OFF

@@ -413,7 +413,8 @@ def test_mqsc_reset_backup_recover_and_display_cfstatus_of_every_type(
     put(_open(qm), b"p", 0.0, **PERSISTENT)
     backup = _mqsc(qm, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)")
     assert "STATUS(NONE)" in backup.text
-    assert not _mqsc(qm, "BACKUP CFSTRUCT(APP1) EXCLINT(0)").failed
+    qm.time = 30.0  # the queue manager's clock: "p" is EXCLINT(30), IBM's least, old
+    assert not _mqsc(qm, "BACKUP CFSTRUCT(APP1) EXCLINT(30)").failed
     assert "BKUPMSGS(1)" in _mqsc(qm, "DISPLAY CFSTATUS(APP1) TYPE(BACKUP)").text
     refused = _mqsc(qm, "RECOVER CFSTRUCT(APP1)")
     assert refused.failed and "NOT_FAILED" in refused.text and "3236" in refused.text
@@ -621,24 +622,26 @@ def test_pcf_reset_backup_and_recover_cf_struc_act_as_their_mqsc(
     qm = _group(store)
     name = (CMQC.MQCA_CF_STRUC_NAME, "APP1")
     put(_open(qm), b"before", 0.0, **PERSISTENT)
-    backup = _pcf(qm, F.MQCMD_BACKUP_CF_STRUC, 10.0, name, (F.MQIACF_EXCLUDE_INTERVAL, 0))
+    # ExcludeInterval 30, IBM's least: "before" is 30 s old at the backup.
+    backup = _pcf(qm, F.MQCMD_BACKUP_CF_STRUC, 30.0, name, (F.MQIACF_EXCLUDE_INTERVAL, 30))
     assert backup == (0, {})
-    put(_open(qm), b"after", 11.0, **PERSISTENT)
-    refused = _pcf(qm, F.MQCMD_RECOVER_CF_STRUC, 11.0, name)
+    assert store.structure_status("APP1").backup_messages == 1
+    put(_open(qm), b"after", 31.0, **PERSISTENT)
+    refused = _pcf(qm, F.MQCMD_RECOVER_CF_STRUC, 31.0, name)
     assert refused == (
         F.MQRCCF_CF_STRUC_ERROR,
         {F.MQIACF_CF_STRUC_STATUS: F.MQCFSTATUS_NOT_FAILED},
     )
-    assert _pcf(qm, F.MQCMD_RESET_CF_STRUC, 12.0, name, (F.MQIACF_ACTION, F.MQACT_FAIL))[0] == 0
+    assert _pcf(qm, F.MQCMD_RESET_CF_STRUC, 32.0, name, (F.MQIACF_ACTION, F.MQACT_FAIL))[0] == 0
     assert store.structure_status("APP1").failed
-    again = _pcf(qm, F.MQCMD_RESET_CF_STRUC, 12.0, name, (F.MQIACF_ACTION, F.MQACT_FAIL))
+    again = _pcf(qm, F.MQCMD_RESET_CF_STRUC, 32.0, name, (F.MQIACF_ACTION, F.MQACT_FAIL))
     assert again == (
         F.MQRCCF_CF_STRUC_ALREADY_FAILED,
         {F.MQIACF_CF_STRUC_STATUS: F.MQCFSTATUS_FAILED},
     )
-    recovered = _pcf(qm, F.MQCMD_RECOVER_CF_STRUC, 13.0, name, (F.MQIACF_PURGE, F.MQPO_NO))
+    recovered = _pcf(qm, F.MQCMD_RECOVER_CF_STRUC, 33.0, name, (F.MQIACF_PURGE, F.MQPO_NO))
     assert recovered == (0, {})
-    assert drain(_open(qm), 14.0) == [b"before", b"after"]
+    assert drain(_open(qm), 34.0) == [b"before", b"after"]
 
 
 @pytest.mark.parametrize(
@@ -1013,3 +1016,28 @@ def test_a_deleted_queues_messages_leave_the_log_and_recovery_skips_the_queue(
     store.fail_structure("APP1", 1.0)
     assert store.recover_structure("APP1", purge=False) == (0, 0, 1)
     assert store.audit() == []
+
+
+@keeps("docs/coupling-facility.md", "EXCLINT is 30 to 600 seconds")
+@pytest.mark.parametrize("exclint", [0, 29, 601])
+def test_exclint_outside_30_to_600_is_refused_in_mqsc_and_pcf(exclint: int) -> None:
+    """IBM's "Backup CF Structure on z/OS": ExcludeInterval "must be in the range 30
+    through 600. The default value is 30." MQSC's EXCLINT is the same value: out of it,
+    CSQ9001E (MQSC) or MQRCCF_PARM_VALUE_ERROR naming MQIACF_EXCLUDE_INTERVAL (PCF),
+    and no backup is taken."""
+    qm = _group(MemoryStore())
+    reply = _mqsc(qm, f"BACKUP CFSTRUCT(APP1) EXCLINT({exclint})")
+    assert reply.failed and f"CSQ9001E !QM1 'EXCLINT({exclint})' IS INVALID" in reply.text
+    name = (CMQC.MQCA_CF_STRUC_NAME, "APP1")
+    refused = _pcf(qm, F.MQCMD_BACKUP_CF_STRUC, 40.0, name, (F.MQIACF_EXCLUDE_INTERVAL, exclint))
+    assert refused[0] == F.MQRCCF_PARM_VALUE_ERROR
+    assert qm.qsg is not None
+    assert qm.qsg.shared.store.structure_status("APP1").backup_at is None
+    for bound in (30, 600):
+        assert _pcf(
+            qm, F.MQCMD_BACKUP_CF_STRUC, 700.0, name, (F.MQIACF_EXCLUDE_INTERVAL, bound)
+        ) == (
+            0,
+            {},
+        )
+        assert not _mqsc(qm, f"BACKUP CFSTRUCT(APP1) EXCLINT({bound})").failed

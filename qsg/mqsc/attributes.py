@@ -173,7 +173,9 @@ def cf_status(view: StructureView, kind: str = "SUMMARY") -> list[Attributes]:
     and BACKUP, one per member for CONNECT and SMDS (SMDS only with OFFLOAD(SMDS)).
     SUMMARY: SIZEMAX is the structure's size in KB, SIZEUSED the share of its elements
     in use (per cent); ENTSMAX and ENTSUSED count entries (one a message); ELEMMAX and
-    ELEMUSED, the elements, are this simulator's own. STATUS is ACTIVE or FAILED;
+    ELEMUSED, the elements, are this simulator's own. STATUS is ACTIVE or FAILED (a
+    CONNECT line's is its member's connection: FAILED too when that member lost
+    connectivity to the structure);
     BACKUP's is NONE until a BACKUP CFSTRUCT; LOGQMGRS names the members whose logs
     hold records since the backup (those a recovery reads), and LOGRECS (this
     simulator's) how many records they wrote."""
@@ -182,17 +184,24 @@ def cf_status(view: StructureView, kind: str = "SUMMARY") -> list[Attributes]:
     fail_date, fail_time = view.failed
     head: Attributes = [("CFSTATUS", name), ("TYPE", kind)]
     if kind == "CONNECT":
-        status = "FAILED" if view.status == "FAILED" else "ACTIVE"
-        return [
-            [
-                *head,
-                ("QMNAME", member),
-                ("STATUS", status),
-                ("FAILDATE", fail_date),
-                ("FAILTIME", fail_time),
-            ]
-            for member in view.members
-        ]
+        answers: list[Attributes] = []
+        for member in view.members:
+            # Each member's connection: FAILED with the structure, or alone when the
+            # member lost connectivity to it (IBM: "the queue manager connection to
+            # this structure has failed"), dated by its own loss.
+            lost = view.connections_failed.get(member)
+            status = "FAILED" if view.status == "FAILED" or lost else "ACTIVE"
+            date, time = (fail_date, fail_time) if view.status == "FAILED" else lost or ("", "")
+            answers.append(
+                [
+                    *head,
+                    ("QMNAME", member),
+                    ("STATUS", status),
+                    ("FAILDATE", date),
+                    ("FAILTIME", time),
+                ]
+            )
+        return answers
     if kind == "SMDS":
         if view.definition.offload != "SMDS" or view.definition.cf_level < 5:
             return []

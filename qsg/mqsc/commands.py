@@ -23,13 +23,13 @@ from qsg import CMQCFC as F
 from qsg.core import cfstate
 from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
-from qsg.core.mqlong import MQLONG_MAX
 from qsg.core.objects import CFStructure, ChannelDefinition
 from qsg.core.qmgr import QMgr
 from qsg.core.queue import QueueDefinition
 from qsg.mqsc import display, lexer, reader, schema
 from qsg.mqsc.display import DisplayError, Request
 from qsg.mqsc.errors import MQSCError
+from qsg.mqsc.pcf_structures import EXCLINT_RANGE
 from qsg.mqsc.status import Snapshot
 
 #: The module z/OS names in each completion message, by verb.
@@ -354,8 +354,8 @@ def _parse_structure(verb: str, items: list[lexer.Item]) -> Parsed:
             continue
         if item.word != keyword or not value:
             return Parsed(what, error=("CSQ9001E", f"'{item.word}' IS INVALID"))
-        # EXCLINT is PCF's ExcludeInterval, an MQLONG.
-        whole = value.isdigit() and int(value) <= MQLONG_MAX
+        # EXCLINT is PCF's ExcludeInterval, 30 through 600 seconds.
+        whole = value.isdigit() and int(value) in EXCLINT_RANGE
         if (allowed and value not in allowed) or (not allowed and not whole):
             return Parsed(what, error=("CSQ9001E", f"'{item.word}({item.value})' IS INVALID"))
         option = value

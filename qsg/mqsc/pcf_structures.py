@@ -27,6 +27,9 @@ from qsg.mqsc.status import Snapshot
 RESET, BACKUP, RECOVER = F.MQCMD_RESET_CF_STRUC, F.MQCMD_BACKUP_CF_STRUC, F.MQCMD_RECOVER_CF_STRUC
 #: The longest CF structure name (MQ_CF_STRUC_NAME_LENGTH).
 NAME_LENGTH = 12
+#: ExcludeInterval, MQSC's EXCLINT, in seconds: IBM's "Backup CF Structure on z/OS",
+#: "The value must be in the range 30 through 600. The default value is 30."
+EXCLINT_RANGE = range(30, 600 + 1)
 
 
 def _structure(p: Parameters) -> str:
@@ -65,7 +68,7 @@ def backup_cf_struc(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
     exclint = p.integer(F.MQIACF_EXCLUDE_INTERVAL)
     scope(p, qm)
     p.done()
-    if exclint is not None and exclint < 0:
+    if exclint is not None and exclint not in EXCLINT_RANGE:
         raise PCFError(
             F.MQRCCF_PARM_VALUE_ERROR, f"ExcludeInterval {exclint}", F.MQIACF_EXCLUDE_INTERVAL
         )
@@ -98,6 +101,7 @@ def recover_cf_struc(message: Message, qm: QMgr, snapshot: Snapshot) -> Reply:
 
 __all__ = [
     "BACKUP",
+    "EXCLINT_RANGE",
     "NAME_LENGTH",
     "RECOVER",
     "RESET",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qsg import CMQC, CMQCFC
-from qsg.core import attributes, conntag, copies
+from qsg.core import attributes, cfstate, conlos, conntag, copies
 from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
 from qsg.core.objects import (
@@ -154,15 +154,18 @@ def _command(items: list[lexer.Item], source: str, problems: list[Problem]) -> C
     keywords = schema.KEYWORDS[object_type]
     attributes: dict[str, Any] = {}
     kept: dict[str, Any] = {}
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # each keyword given, as one keyword: its word as written
     options: dict[str, Any] = {"replace": False, "like": "", "purge": False, "qsgdisp": ""}
     count = len(problems)
     for item in items[2:]:
         what = f"{verb} {object_type}"
-        if item.word in seen:
-            problem(item, f"{item.word} is given twice")
+        one = _keyword_of(item, verb, object_type)
+        if one in seen:
+            earlier = seen[one]
+            both = "" if earlier == item.word else f" ({earlier} and {item.word} are one keyword)"
+            problem(item, f"{item.word} is given twice{both}")
             continue
-        seen.add(item.word)
+        seen[one] = item.word
         if item.value is None:
             bare = _bare(item.word, verb, object_type)
             if bare is None:
@@ -255,6 +258,19 @@ def _bare_words(verb: str, object_type: str) -> list[str]:
         if _bare(w, verb, object_type) is not None
     ]
     return words
+
+
+def _keyword_of(item: lexer.Item, verb: str, object_type: str) -> str:
+    """The keyword ``item`` gives: a bare word's negation (NOSHARE, NOHARDENBO,
+    NOREPLACE) is its positive form's keyword negated, so that the two given together
+    are one keyword given twice, refused as IBM's command preprocessor refuses a keyword
+    that "appears more than once" (CSQ9000E), not read with the last one winning.
+    (Whether z/OS names the pair in another CSQ9 message could not be checked.)"""
+    word = item.word
+    negated = item.value is None and word.startswith("NO")
+    if negated and _bare(word, verb, object_type) and _bare(word[2:], verb, object_type):
+        return word[2:]
+    return word
 
 
 def _bare(word: str, verb: str, object_type: str) -> tuple[str | schema.Keyword, Any] | None:
@@ -473,7 +489,28 @@ def _cf_structure(qm: QMgr, command: Command) -> None:
         if rules and record.cf_level < 5:
             keyword = "OFFLD" + rules[0][-1] + ("SZ" if "size" in rules[0] else "TH")
             raise ValueError(f"{keyword} needs CFLEVEL(5), not CFLEVEL({record.cf_level})")
+        conflict = cflevel_conflict(record)
+        if conflict is not None:
+            raise MQMIError.failed(CMQCFC.MQRCCF_PARM_CONFLICT, conflict)
         qm.define_structure(record, replace=command.replace or command.verb == "ALTER")
+
+
+def cflevel_conflict(record: CFStructure) -> str | None:
+    """What ``record`` sets that its CFLEVEL does not have, or None: RECOVER(YES) needs
+    CFLEVEL(3), the level that holds persistent messages ("DEFINE CFSTRUCT"); CFCONLOS
+    other than ASQMGR and RECAUTO(NO) need CFLEVEL(5), whose attributes they are
+    (MQRCCF_PARM_CONFLICT below it). The defaults stand at any level."""
+    level = record.cf_level
+    if record.recover and level < cfstate.BACKUP_CF_LEVEL:
+        return f"RECOVER(YES) needs CFLEVEL({cfstate.BACKUP_CF_LEVEL}), not CFLEVEL({level})"
+    if level >= conlos.CONLOS_CF_LEVEL:
+        return None
+    if record.cf_conlos != CMQC.MQCFCONLOS_ASQMGR:
+        word = conlos.WORDS[record.cf_conlos]
+        return f"CFCONLOS({word}) needs CFLEVEL({conlos.CONLOS_CF_LEVEL}), not CFLEVEL({level})"
+    if not record.recauto:
+        return f"RECAUTO(NO) needs CFLEVEL({conlos.CONLOS_CF_LEVEL}), not CFLEVEL({level})"
+    return None
 
 
 def _check_channel_keywords(record: ChannelDefinition, command: Command) -> None:

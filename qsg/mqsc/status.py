@@ -109,6 +109,9 @@ class StructureView:
     failed: tuple[str, str] = ("", "")
     backed_up: tuple[str, str] = ("", "")
     members: tuple[str, ...] = ()
+    #: The members whose connection to the structure has failed while it has not
+    #: (a loss of connectivity they tolerate), with the date and time of each loss.
+    connections_failed: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +152,15 @@ def take(
     channels: Mapping[str, ChannelView] | None = None,
     members: Mapping[str, str] | None = None,
     usage: Usage | None = None,
+    connections_lost: Mapping[str, Mapping[str, float]] | None = None,
 ) -> Snapshot:
     """The snapshot of ``qm`` at ``now``. ``channels``: the agents' status by channel
     name (a channel missing from it is INACTIVE); ``members``: the QSG's members and
-    their state; ``usage``: how full each CF structure is (None: unknown, all 0). A
-    coupling facility that cannot be reached leaves its queues' depths at 0 and its
-    structures FAILED."""
+    their state; ``usage``: how full each CF structure is (None: unknown, all 0);
+    ``connections_lost``: by structure, the members that lost connectivity to it and
+    when. A coupling facility that cannot be reached leaves its queues' depths at 0 and
+    its structures FAILED; a structure this member lost connectivity to leaves its
+    queues' depths at 0 and the structure as it is."""
     queues: dict[str, QueueView] = {}
     failed = False
     for repo in qm.repositories:
@@ -170,16 +176,25 @@ def take(
             )
             try:
                 depth, uncommitted = repo.store.depth(name), repo.store.uncommitted(name)
-            except MQMIError:  # the coupling facility, or this queue's structure, failed
+            except MQMIError as error:  # the facility, or this queue's structure, failed
                 depth, uncommitted = 0, 0
-                # One structure's failure is that structure's status, not the facility's.
-                failed = failed or name not in repo.store.failed_queues
+                # One structure's failure is that structure's status, not the facility's;
+                # this member's loss of connectivity to it (2345) is its connection's.
+                lost_link = error.reason == CMQC.MQRC_CF_NOT_AVAILABLE
+                failed = failed or not (lost_link or name in repo.store.failed_queues)
             queues[name] = QueueView(obj, depth, uncommitted, handles)
     structures: dict[str, StructureView] = {}
+    lost = connections_lost or {}
     if qm.qsg is not None:
         group = tuple(qm.qsg.members)
         for name, definition in sorted(qm.qsg.shared.structures.items()):
             view = _structure(definition, usage, failed)
+            view = dataclasses.replace(
+                view,
+                connections_failed={
+                    member: _stamp(qm.epoch, at) for member, at in lost.get(name, {}).items()
+                },
+            )
             try:
                 state = qm.qsg.shared.store.structure_status(name)
             except (MQMIError, ValueError):  # out of reach, or not in this store yet

@@ -27,7 +27,7 @@ from qsg.core.objects import CFStructure
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
 from qsg.mqsc import commands as mqsc_commands
 from qsg.mqsc.errors import MQSCError
-from qsg.mqsc.reader import Command, parse
+from qsg.mqsc.reader import Command, cflevel_conflict, parse
 from qsg.scenario import files
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.locate import KeyLines
@@ -291,7 +291,7 @@ class _Loader:
         preference = tuple(r.take(p, table, "preference", "str-list", []))
         duplex = r.take(p, table, "duplex", "bool", False)
         try:
-            return CFStructure(
+            structure = CFStructure(
                 name,
                 cf_level=level,
                 recover=recover,
@@ -304,6 +304,12 @@ class _Loader:
         except ValueError as error:
             r.problem(p, str(error))
             return None
+        # The keys mean what DEFINE CFSTRUCT's keywords mean, CFLEVEL's rules too.
+        conflict = cflevel_conflict(structure)
+        if conflict is not None:
+            r.problem(p, f"CF structure {name}: {conflict}")
+            return None
+        return structure
 
     def qmgrs(self, tables: dict[str, Any], qsgs: list[QSGSpec]) -> dict[str, QMgrSettings]:
         r = self.reader
