@@ -58,7 +58,8 @@ STATUS_VALUES = {
 BACKUP_CF_LEVEL = 3
 #: The lowest CFLEVEL at which RESET CFSTRUCT works ("RESET CFSTRUCT": CFLEVEL(5)).
 RESET_CF_LEVEL = 5
-#: IBM's default EXCLINT, in seconds (our recollection, as qsg-depth.md says: 30 s).
+#: IBM's default EXCLINT, in seconds ("Backup CF Structure on z/OS": ExcludeInterval "must be
+#: in the range 30 through 600. The default value is 30.").
 DEFAULT_EXCLINT = 30
 
 #: The model's recovery costs, in simulated seconds (assumptions of this simulator, not
