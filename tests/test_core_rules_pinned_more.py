@@ -8,19 +8,24 @@ sentence it pins.
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from collections.abc import Sequence
 
 import pytest
 
 from qsg import CMQC, CMQCFC, MD, PMO, MQMIError, QMgr
-from qsg.core import copies, sharedchl
+from qsg.core import channels, copies, geometry, grouprepo, sharedchl
+from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement, check_preference
 from qsg.core.grouprepo import Definition, GroupRepository
 from qsg.core.object_handle import OBJECT_TYPES, ObjectHandle
 from qsg.core.objects import (
     AliasQueue,
+    CFStructure,
     ChannelDefinition,
     NamelistDefinition,
     ProcessDefinition,
+    RemoteQueue,
     StorageClass,
 )
 from qsg.core.queue import QueueDefinition
@@ -737,3 +742,347 @@ def test_a_group_command_fans_its_copy_command_out_and_names_the_members_that_mi
     )
     assert "APP.P" not in members["QM1"].local.processes
     assert copies.Generated("X", (("QM1", ""),)).missed == ()
+
+
+# ---- grouprepo: the group's shared repository (Db2's tables) ----------------------------
+def test_the_repository_keeps_every_definition_record_in_one_table_per_object_type() -> None:
+    # "Managing group objects": queues of every type share one namespace, as in MQ.
+    assert grouprepo.KINDS == ("QUEUE", "CHANNEL", "PROCESS", "NAMELIST", "STGCLASS", "CFSTRUCT")
+    assert {
+        "QueueDefinition": QueueDefinition,
+        "AliasQueue": AliasQueue,
+        "RemoteQueue": RemoteQueue,
+        "ChannelDefinition": ChannelDefinition,
+        "ProcessDefinition": ProcessDefinition,
+        "NamelistDefinition": NamelistDefinition,
+        "StorageClass": StorageClass,
+        "CFStructure": CFStructure,
+    } == grouprepo.RECORDS
+
+
+def test_a_row_is_its_records_class_and_fields_in_json_and_reads_back_with_tuples() -> None:
+    # Rows are text, as the coupling facility's server keeps them: both stores answer
+    # alike; JSON's lists are the records' tuples again, nested too.
+    namelist = NamelistDefinition("APP.NL", names=("A", "B"), qsg_disp=GROUP)
+    row = grouprepo.encode(namelist)
+    assert json.loads(row) == {
+        "record": "NamelistDefinition",
+        "fields": json.loads(json.dumps(dataclasses.asdict(namelist))),
+    }
+    assert row == json.dumps(json.loads(row), sort_keys=True)
+    assert grouprepo.decode(row) == namelist
+    kept = QueueDefinition("APP.Q", kept=(("STGCLASS", "X"), ("CLUSTER", "C")), qsg_disp=GROUP)
+    assert grouprepo.decode(grouprepo.encode(kept)) == kept
+
+
+def test_the_in_process_store_keeps_rows_by_table_and_name() -> None:
+    store = grouprepo.MemoryRepositoryStore()
+    assert store.read("QUEUE", "A") is None and store.read_all("QUEUE") == {}
+    store.write("QUEUE", "A", "row a")
+    store.write("PROCESS", "A", "row p")
+    store.write("QUEUE", "A", "row a2")
+    assert (store.read("QUEUE", "A"), store.read("PROCESS", "A")) == ("row a2", "row p")
+    everything = store.read_all("QUEUE")
+    everything["B"] = "not kept"
+    assert store.read_all("QUEUE") == {"A": "row a2"}
+    assert store.remove("QUEUE", "A") is True
+    assert store.remove("QUEUE", "A") is False and store.remove("CHANNEL", "A") is False
+    assert store.read("QUEUE", "A") is None and store.read("PROCESS", "A") == "row p"
+
+
+def test_the_repository_lists_a_tables_definitions_in_name_order_and_group_objects_alone() -> None:
+    # "Managing group objects": GROUP objects are the ones each member copies; SHARED
+    # queues are kept beside them, and a CF structure (no QSGDISP) is a group object.
+    repository = grouprepo.GroupRepository()
+    assert repository.unavailable == "" and repository.joining is False
+    assert isinstance(repository.store, grouprepo.MemoryRepositoryStore)
+    for name in ("C", "A", "B"):
+        repository.put("QUEUE", QueueDefinition(name, qsg_disp=GROUP))
+    shared = QueueDefinition("S", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    repository.put("QUEUE", shared)
+    assert list(repository.all("QUEUE")) == ["A", "B", "C", "S"]
+    assert list(repository.group_objects("QUEUE")) == ["A", "B", "C"]
+    repository.put("CFSTRUCT", CFStructure("APP1"))
+    assert repository.group_objects("CFSTRUCT") == {"APP1": CFStructure("APP1")}
+    assert repository.get("QUEUE", "S") == shared and repository.get("QUEUE", "Z") is None
+    assert repository.delete("QUEUE", "S") is True and repository.delete("QUEUE", "S") is False
+    store = grouprepo.MemoryRepositoryStore()
+    assert grouprepo.GroupRepository(store).store is store
+
+
+def test_while_db2_is_unavailable_every_repository_call_is_mqrc_db2_not_available() -> None:
+    # MQRC_DB2_NOT_AVAILABLE (2342) on each call, naming why; nothing changes.
+    repository = grouprepo.GroupRepository()
+    repository.put("PROCESS", ProcessDefinition("P", qsg_disp=GROUP))
+    repository.unavailable = "repository_unavailable fault"
+    for call, args in (
+        (repository.check, ()),
+        (repository.get, ("PROCESS", "P")),
+        (repository.put, ("PROCESS", ProcessDefinition("Q", qsg_disp=GROUP))),
+        (repository.delete, ("PROCESS", "P")),
+        (repository.all, ("PROCESS",)),
+        (repository.group_objects, ("PROCESS",)),
+    ):
+        assert _refused(CMQC.MQRC_DB2_NOT_AVAILABLE, call, *args) == (
+            "the shared repository (Db2) is not available: repository_unavailable fault"
+        )
+    repository.unavailable = ""
+    assert list(repository.all("PROCESS")) == ["P"]
+
+
+# ---- geometry: a CF structure's entries and elements ------------------------------------
+def test_a_structure_of_size_kb_holds_size_entries_and_four_times_size_elements() -> None:
+    # "Planning your coupling facility and offload storage environment": list entries
+    # and 256-byte elements; qsg's model: SIZE entries and 4 x SIZE elements.
+    assert (geometry.ELEMENT_BYTES, geometry.CONTROL_BYTES) == (256, 200)
+    assert (geometry.ENTRIES_PER_KB, geometry.ELEMENTS_PER_KB) == (1, 4)
+    assert (geometry.max_entries(1024), geometry.max_elements(1024)) == (1024, 4096)
+    assert (geometry.max_entries(0), geometry.max_elements(0)) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("data", "elements"), [(0, 1), (56, 1), (57, 2), (312, 2), (313, 3), (4096, 17)]
+)
+def test_a_message_takes_its_data_and_200_control_bytes_in_256_byte_elements(
+    data: int, elements: int
+) -> None:
+    # Its data kept in the structure (none when offloaded) and CONTROL_BYTES of control
+    # storage, rounded up to whole elements; an offloaded message takes one.
+    assert geometry.elements(data) == elements
+    assert geometry.CONTROL_ELEMENTS == 1
+
+
+def test_a_structures_percent_full_is_the_fuller_of_its_entries_and_its_elements() -> None:
+    # What the offload rules compare with OFFLDnTH; a structure with no maxima is empty.
+    assert geometry.percent_full(10, 20, 100, 400) == 10.0
+    assert geometry.percent_full(10, 200, 100, 400) == 50.0
+    assert geometry.percent_full(3, 4, 0, 0) == 0.0
+    assert geometry.percent_full(3, 100, 0, 400) == 25.0
+    assert geometry.percent_full(30, 4, 100, 0) == 30.0
+
+
+def test_a_structure_is_full_for_a_message_when_no_entry_or_too_few_elements_are_left() -> None:
+    # "2192 (0890) (RC2192): MQRC_STORAGE_MEDIUM_FULL": full "if either all ENTRYs or
+    # all ELEMENTs are in use"; the put that takes the last entry or element succeeds.
+    assert geometry.has_room(99, 398, 2, 100, 400)
+    assert not geometry.has_room(100, 0, 1, 100, 400)
+    assert not geometry.has_room(0, 398, 3, 100, 400)
+    assert geometry.has_room(0, 0, 400, 100, 400)
+
+
+def test_a_message_key_orders_by_priority_then_arrival_and_holds_its_arrival_number() -> None:
+    # A priority queue: (9 - priority) << 40 | seq, higher priorities first; a FIFO
+    # queue: the arrival number alone; below 2**53, which a Lua number holds exactly.
+    assert (geometry.SEQ_BITS, geometry.SEQ_MASK) == (40, 2**40 - 1)
+    assert geometry.message_key(7, 9, True) == 7
+    assert geometry.message_key(7, 0, True) == 9 * 2**40 + 7
+    assert geometry.message_key(7, 0, False) == 7
+    assert geometry.message_key(2**40 - 1, 0, True) < 2**53
+    assert geometry.seq_of(geometry.message_key(12345, 4, True)) == 12345
+    assert geometry.below_priority(4) == 6 * 2**40
+    assert geometry.message_key(2**40 - 1, 4, True) < geometry.below_priority(4)
+    assert geometry.message_key(0, 3, True) >= geometry.below_priority(4)
+    assert geometry.MAX_SIZE_KB == 900_000_000
+
+
+# ---- channels: sequence numbers under a SEQWRAP of the channel's, CHLAUTH's specificity --
+def test_sequence_numbers_at_start_and_at_each_batch_wrap_at_the_channels_own_seqwrap() -> None:
+    # "Sequence number wrap (SEQWRAP)": 100 to 999 999 999, the same at both ends; after
+    # SEQWRAP comes 1 again, and 0 (nothing sent yet) is SEQWRAP, at start and at a batch.
+    assert channels.check_batch(100, 1, wrap=100) is None
+    assert channels.check_batch(99, 100, wrap=100) is None
+    assert channels.check_batch(100, 101, wrap=100) == channels.Mismatch(101, 1)
+    assert channels.at_start(0, 100, 0, wrap=100) is channels.Start.IN_SYNC
+    assert channels.at_start(50, 50, 0, wrap=100) is channels.Start.IN_SYNC
+    assert channels.at_start(50, 50, 4, wrap=100) is channels.Start.COMMIT
+    assert channels.at_start(99, 2, 3, wrap=100) is channels.Start.BACK_OUT
+    assert channels.at_start(100, 50, 0, wrap=100) == channels.Mismatch(51, 1)
+    assert channels.at_start(10, 100, 0, wrap=100) == channels.Mismatch(1, 11)
+    assert channels.at_start(10, 1, 3, wrap=100) == channels.Mismatch(99, 11)
+
+
+def test_a_chlauth_profile_has_at_most_20_characters_and_a_qmname_at_most_48() -> None:
+    # "SET CHLAUTH": the profile is a channel name (20 characters), QMNAME a queue
+    # manager name (48), each generic with asterisks.
+    assert channels.QMgrMap("A" * 19 + "*", "Q" * 47 + "*").profile == "A" * 19 + "*"
+    for profile, qmname, what in (("A" * 21, "QM1", "CHLAUTH"), ("A", "Q" * 49, "QMNAME")):
+        with pytest.raises(ValueError, match=rf"^{what}\("):
+            channels.QMgrMap(profile, qmname)
+
+
+@pytest.mark.parametrize(
+    ("records", "blocked"),
+    [
+        # The first asterisk decides, not the last: AB* is more specific than A*CDE*.
+        ((("AB*", "NOACCESS"), ("A*CDE*", "CHANNEL")), True),
+        ((("AB*", "CHANNEL"), ("A*CDE*", "NOACCESS")), False),
+        # A profile that begins with an asterisk is the least specific of all.
+        ((("*BCDEF", "NOACCESS"), ("AB*", "CHANNEL")), False),
+        ((("*BCDEF", "CHANNEL"), ("A*", "NOACCESS")), True),
+        # No asterisk: the profile is the channel's name, the most specific.
+        ((("ABCDEF", "NOACCESS"), ("ABCDE*", "CHANNEL")), True),
+    ],
+)
+def test_the_chlauth_record_with_the_most_specific_channel_profile_decides(
+    records: tuple[tuple[str, str], ...], blocked: bool
+) -> None:
+    # "Channel authentication records": the most specific match is used; qsg ranks a
+    # generic name by its first asterisk (the later, the more specific), then by the
+    # characters that are not asterisks.
+    maps = [channels.QMgrMap(p, "*", channels.UserSource(u)) for p, u in records]
+    assert (channels.blocking(maps, "ABCDEF", "QM9") is not None) is blocked
+
+
+def test_a_member_named_xxxx_holding_a_shared_channel_keeps_it_from_a_plain_claim() -> None:
+    # One instance in the group: a claim that replaces no failed member takes nothing
+    # from whichever member holds the channel, whatever its name.
+    status = sharedchl.MemoryChannelStatus()
+    held = sharedchl.SharedInstance("TO.QM3", "XXXX", SHARED)
+    assert status.claim(held) is None
+    assert status.claim(sharedchl.SharedInstance("TO.QM3", "QM2", SHARED)) == held
+    assert status.holder("TO.QM3") == held
+
+
+# ---- facilities: where a group's structures live among its coupling facilities ----------
+def _three() -> Placement:
+    placement = Placement(("CF01", "CF02", "CF03"))
+    placement.allocate(CFStructure("APP1"))
+    placement.allocate(CFStructure("DUP1", duplex=True))
+    placement.allocate(CFStructure("DUP2", duplex=True, preference=("CF02", "CF01")))
+    return placement
+
+
+@pytest.mark.parametrize(
+    ("facilities", "words"),
+    [
+        ((), "a group needs at least one coupling facility"),
+        (("A", "A"), "a group names a coupling facility twice"),
+    ],
+)
+def test_a_group_has_one_coupling_facility_or_more_each_named_once(
+    facilities: tuple[str, ...], words: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^{words}$"):
+        Placement(facilities)
+
+
+@pytest.mark.parametrize(
+    ("structure", "words"),
+    [
+        (
+            CFStructure("A", preference=("CF03",)),
+            "CF structure A: its preference list names CF03, not a facility of the group "
+            "(CF01, CF02)",
+        ),
+        (
+            CFStructure("A", preference=("CF01",), duplex=True),
+            "CF structure A: duplex needs two coupling facilities (the group has CF01, CF02)",
+        ),
+    ],
+)
+def test_a_preference_list_refused_names_the_groups_facilities(
+    structure: CFStructure, words: str
+) -> None:
+    # The CFRM policy's PREFLIST names facilities of the group; DUPLEX(ENABLED) needs a
+    # second facility in it.
+    with pytest.raises(ValueError, match=f"^{re.escape(words)}$"):
+        check_preference(structure, ("CF01", "CF02"))
+
+
+def test_a_structure_allocated_again_stays_where_it_is_and_may_stop_being_duplexed() -> None:
+    # DEFINE or ALTER CFSTRUCT of a structure already allocated: it stays in its
+    # facility (also a failed one, until it is back); DUPLEX off is no longer duplexed
+    # again; a structure no facility holds is in none ('').
+    placement = _three()
+    placement.allocate(CFStructure("DUP1"))
+    assert "DUP1" not in placement.duplex and "DUP2" in placement.duplex
+    placement.lose("CF01")
+    assert placement.facility_of("APP1") == "CF02"
+    placement.restore("CF01")
+    placement.allocate(CFStructure("APP1"))
+    assert placement.facility_of("APP1") == "CF02"
+    placement.crash("CF02")
+    placement.allocate(CFStructure("APP1"))
+    assert placement.facility_of("APP1") == "CF02"
+    assert placement.facility_of("NONE") == ""
+
+
+def test_a_crashed_facility_keeps_its_structures_failed_there_and_a_duplex_goes_on_elsewhere() -> (
+    None
+):
+    # "Coupling Facility failure", with nothing to rebuild into (the facility's server
+    # died, to be restarted): a duplexed structure carries on in its other instance
+    # (KEPT, duplexing dropped); any other stays where it is, FAILED, until it is back;
+    # a later loss of that facility moves nothing out of it.
+    placement = _three()
+    assert placement.crash("CF01") == [
+        Move("APP1", FAILED, "CF01"),
+        Move("DUP1", KEPT, "CF02"),
+        Move("DUP2", KEPT, "CF02"),
+    ]
+    assert "CF01" in placement.crashed and "CF01" not in placement.alive
+    assert (placement.facility_of("APP1"), placement.facility_of("DUP1")) == ("CF01", "CF02")
+    assert not placement.duplexed("DUP1") and not placement.duplexed("DUP2")
+    assert placement.lose("CF01") == [Move("APP1", FAILED, "CF01")]
+    assert placement.reconnect(["APP1"], {"CF01"}) == [Move("APP1", FAILED, "CF01")]
+    assert placement.crash("CF03") == []
+
+
+def test_a_facility_back_after_a_crash_is_a_facility_like_the_others_again() -> None:
+    # Once back, its structures are rebuilt out of it when it is lost, as anywhere.
+    placement = _three()
+    placement.crash("CF01")
+    assert placement.restore("CF01") == ["DUP1", "DUP2"]
+    assert placement.crashed == set()
+    assert placement.lose("CF01")[0] == Move("APP1", REBUILT, "CF02")
+
+
+def test_a_restore_looks_past_a_structure_still_failed_in_another_crashed_facility() -> None:
+    # A structure failed in its own crashed facility waits for it; the others are
+    # duplexed again with the facility that is back.
+    placement = _three()
+    placement.allocate(CFStructure("BDUP", duplex=True, preference=("CF02", "CF03")))
+    placement.crash("CF01")
+    placement.lose("CF03")
+    assert not placement.duplexed("BDUP")
+    assert placement.restore("CF03") == ["BDUP", "DUP1"]
+    assert placement.secondary["BDUP"] == "CF03"
+
+
+def test_a_member_that_reaches_neither_instance_of_a_duplex_rebuilds_it_where_it_can() -> None:
+    # CFCONLOS TOLERATE: a member that reaches neither instance reconnects by a rebuild
+    # into a facility it reaches, duplexing dropped (no third facility it reaches).
+    placement = _three()
+    assert placement.reconnect(["DUP1"], {"CF01", "CF02"}) == [Move("DUP1", REBUILT, "CF03")]
+    assert placement.facility_of("DUP1") == "CF03" and not placement.duplexed("DUP1")
+
+
+def test_a_rebuilt_structure_without_duplex_gets_no_second_instance() -> None:
+    placement = _three()
+    assert placement.lose("CF01")[0] == Move("APP1", REBUILT, "CF02")
+    assert not placement.duplexed("APP1")
+
+
+def test_reduplex_names_only_the_structures_duplexed_again() -> None:
+    # DUPLEX(ENABLED) after a link is back: the structures with a second instance now;
+    # not those without duplex, already duplexed, or with no second facility.
+    placement = _three()
+    placement.allocate(CFStructure("ONE", duplex=True, preference=("CF01", "CF02")))
+    assert placement.reduplex() == []
+    placement.lose("CF02")
+    assert placement.reduplex() == []
+    assert placement.restore("CF02") == ["DUP2", "ONE"]
+
+
+def test_a_facility_may_have_any_name_the_scenario_gives_it() -> None:
+    # Nothing in the bookkeeping takes a name for "none": a facility named XXXX is one
+    # like the others.
+    placement = Placement(("XXXX", "CF02"))
+    placement.allocate(CFStructure("APP1", preference=("CF02", "XXXX")))
+    assert placement.crash("CF02") == [Move("APP1", FAILED, "CF02")]
+    other = Placement(("CF01", "XXXX"))
+    other.allocate(CFStructure("APP1"))
+    other.lose("CF01")
+    other.lose("XXXX")
+    assert other.reconnect(["APP1"], set()) == [Move("APP1", FAILED)]
+    assert other.restore("XXXX") == ["APP1"]
