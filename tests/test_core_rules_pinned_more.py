@@ -18,6 +18,7 @@ from qsg import CMQC, CMQCFC, MD, PMO, MQMIError, QMgr
 from qsg.core import channels, copies, geometry, grouprepo, sharedchl
 from qsg.core.facilities import FAILED, KEPT, REBUILT, Move, Placement, check_preference
 from qsg.core.grouprepo import Definition, GroupRepository
+from qsg.core.memstore import MemoryStore
 from qsg.core.object_handle import OBJECT_TYPES, ObjectHandle
 from qsg.core.objects import (
     AliasQueue,
@@ -25,10 +26,12 @@ from qsg.core.objects import (
     ChannelDefinition,
     NamelistDefinition,
     ProcessDefinition,
+    QueueObject,
     RemoteQueue,
     StorageClass,
 )
 from qsg.core.queue import QueueDefinition
+from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import load
 
@@ -838,6 +841,8 @@ def test_a_structure_of_size_kb_holds_size_entries_and_four_times_size_elements(
     assert (geometry.ENTRIES_PER_KB, geometry.ELEMENTS_PER_KB) == (1, 4)
     assert (geometry.max_entries(1024), geometry.max_elements(1024)) == (1024, 4096)
     assert (geometry.max_entries(0), geometry.max_elements(0)) == (0, 0)
+    # Counts of entries and elements are whole numbers (DISPLAY CFSTATUS shows them so).
+    assert type(geometry.max_entries(1024)) is int and type(geometry.max_elements(3)) is int
 
 
 @pytest.mark.parametrize(
@@ -893,6 +898,7 @@ def test_sequence_numbers_at_start_and_at_each_batch_wrap_at_the_channels_own_se
     assert channels.check_batch(99, 100, wrap=100) is None
     assert channels.check_batch(100, 101, wrap=100) == channels.Mismatch(101, 1)
     assert channels.at_start(0, 100, 0, wrap=100) is channels.Start.IN_SYNC
+    assert channels.at_start(100, 0, 0, wrap=100) is channels.Start.IN_SYNC
     assert channels.at_start(50, 50, 0, wrap=100) is channels.Start.IN_SYNC
     assert channels.at_start(50, 50, 4, wrap=100) is channels.Start.COMMIT
     assert channels.at_start(99, 2, 3, wrap=100) is channels.Start.BACK_OUT
@@ -1086,3 +1092,52 @@ def test_a_facility_may_have_any_name_the_scenario_gives_it() -> None:
     other.lose("XXXX")
     assert other.reconnect(["APP1"], set()) == [Move("APP1", FAILED)]
     assert other.restore("XXXX") == ["APP1"]
+
+
+def test_a_facility_back_that_a_failed_structure_does_not_prefer_leaves_it_failed() -> None:
+    # A structure is allocated only in a facility of its own preference list.
+    placement = Placement(("CF01", "CF02", "CF03"))
+    placement.allocate(CFStructure("ONLY1", preference=("CF01",)))
+    assert placement.lose("CF01") == [Move("ONLY1", FAILED)]
+    assert placement.restore("CF03") == []
+    assert placement.facility_of("ONLY1") == ""
+    assert placement.restore("CF01") == ["ONLY1"]
+
+
+def test_an_open_copy_queue_is_not_made_an_alias_its_usage_would_go() -> None:
+    # Skip rule (a): an alias has no USAGE, so an open local copy queue's USAGE would
+    # change; the copy is left as it is.
+    qm = _member("QM1")
+    copies.define_copy(qm, "QUEUE", QueueDefinition("APP.Q", qsg_disp=GROUP))
+    qm.connect().open("APP.Q", CMQC.MQOO_INPUT_SHARED)
+    with pytest.raises(copies.CopySkippedError, match="open and its USAGE would change"):
+        copies.define_copy(qm, "QUEUE", AliasQueue("APP.Q", target="X", qsg_disp=GROUP))
+    assert isinstance(qm.local.queues["APP.Q"], QueueDefinition)
+
+
+class _Refusing:
+    """A member (``CopyHolder``) whose queue manager refuses a channel without a word."""
+
+    def __init__(self) -> None:
+        self.name = "QM9"
+        self.local = Repository(MemoryStore())
+        self.incarnation = 1
+
+    def define(self, obj: QueueObject, *, replace: bool = False) -> QueueObject:
+        return obj
+
+    def delete_queue(self, name: str, *, purge: bool = False) -> None:
+        pass
+
+    def define_channel(self, channel: ChannelDefinition, *, replace: bool = False) -> None:
+        raise ValueError()
+
+    def define_process(self, process: ProcessDefinition, *, replace: bool = False) -> None:
+        pass
+
+
+def test_a_member_refusing_a_generated_command_without_a_word_is_named_with_the_refusal() -> None:
+    # A missed member is always named with why: the refusal's class when it says nothing.
+    channel = ChannelDefinition("TO.QM3", CMQC.MQCHT_SENDER, "host", "QM3", qsg_disp=GROUP)
+    made = copies.fan_out({"QM9": _Refusing()}, "CHANNEL", "DEFINE CHANNEL(TO.QM3)", channel)
+    assert made.outcomes == (("QM9", "ValueError"),) and made.missed == ("QM9",)

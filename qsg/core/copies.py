@@ -26,6 +26,7 @@ once in the shared repository, and its commands take no QSGDISP ("DEFINE CFSTRUC
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -69,10 +70,16 @@ def _define_queue(qm: CopyHolder, obj: Definition) -> None:
 
 
 def _pop(objects: Callable[[CopyHolder], MutableMapping[str, Any]]) -> Callable[..., None]:
-    def delete(qm: CopyHolder, name: str) -> None:
-        del objects(qm)[name]
+    # A partial of a module function, not a closure: PAGE_SET_0 is built at import, and
+    # the deletion is then ``_delete_from`` as it is at each call (which `./dev mutate`
+    # needs to mutate it).
+    return functools.partial(_delete_from, objects)
 
-    return delete
+
+def _delete_from(
+    objects: Callable[[CopyHolder], MutableMapping[str, Any]], qm: CopyHolder, name: str
+) -> None:
+    del objects(qm)[name]
 
 
 def _channels(qm: CopyHolder) -> MutableMapping[str, Any]:
@@ -94,11 +101,13 @@ def _storage_classes(qm: CopyHolder) -> MutableMapping[str, Any]:
 def _put(objects: Callable[[CopyHolder], MutableMapping[str, Any]]) -> Callable[..., None]:
     """DEFINE ... REPLACE of an object the queue manager only keeps (a namelist, a
     storage class): nothing else reads it, so it is its table's entry."""
+    return functools.partial(_store_in, objects)  # not a closure: as _pop
 
-    def define(qm: CopyHolder, obj: Definition) -> None:
-        objects(qm)[obj.name] = obj
 
-    return define
+def _store_in(
+    objects: Callable[[CopyHolder], MutableMapping[str, Any]], qm: CopyHolder, obj: Definition
+) -> None:
+    objects(qm)[obj.name] = obj
 
 
 #: The object types a member keeps on page set 0 that can be GROUP and COPY, by the
