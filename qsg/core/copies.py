@@ -69,16 +69,11 @@ def _define_queue(qm: CopyHolder, obj: Definition) -> None:
     qm.define(obj, replace=True)
 
 
-def _pop(objects: Callable[[CopyHolder], MutableMapping[str, Any]]) -> Callable[..., None]:
-    # A partial of a module function, not a closure: PAGE_SET_0 is built at import, and
-    # the deletion is then ``_delete_from`` as it is at each call (which `./dev mutate`
-    # needs to mutate it).
-    return functools.partial(_delete_from, objects)
-
-
 def _delete_from(
     objects: Callable[[CopyHolder], MutableMapping[str, Any]], qm: CopyHolder, name: str
 ) -> None:
+    """DELETE ... of an object a table only keeps (a channel, process, namelist or
+    storage class): its entry goes."""
     del objects(qm)[name]
 
 
@@ -98,20 +93,18 @@ def _storage_classes(qm: CopyHolder) -> MutableMapping[str, Any]:
     return qm.local.storage_classes
 
 
-def _put(objects: Callable[[CopyHolder], MutableMapping[str, Any]]) -> Callable[..., None]:
-    """DEFINE ... REPLACE of an object the queue manager only keeps (a namelist, a
-    storage class): nothing else reads it, so it is its table's entry."""
-    return functools.partial(_store_in, objects)  # not a closure: as _pop
-
-
 def _store_in(
     objects: Callable[[CopyHolder], MutableMapping[str, Any]], qm: CopyHolder, obj: Definition
 ) -> None:
+    """DEFINE ... REPLACE of an object the queue manager only keeps (a namelist, a
+    storage class): nothing else reads it, so it is its table's entry."""
     objects(qm)[obj.name] = obj
 
 
 #: The object types a member keeps on page set 0 that can be GROUP and COPY, by the
-#: repository's table (``qsg.core.grouprepo.KINDS``).
+#: repository's table (``qsg.core.grouprepo.KINDS``). Their deletions and plain
+#: definitions are partials of module functions, not closures made here at import, so
+#: each call runs the function as it is then (which `./dev mutate` needs to mutate it).
 PAGE_SET_0: dict[str, Table] = {
     "QUEUE": Table(
         lambda qm: qm.local.queues,
@@ -121,15 +114,23 @@ PAGE_SET_0: dict[str, Table] = {
     "CHANNEL": Table(
         _channels,
         lambda qm, obj: qm.define_channel(obj, replace=True),
-        _pop(_channels),
+        functools.partial(_delete_from, _channels),
     ),
     "PROCESS": Table(
         _processes,
         lambda qm, obj: qm.define_process(obj, replace=True),
-        _pop(_processes),
+        functools.partial(_delete_from, _processes),
     ),
-    "NAMELIST": Table(_namelists, _put(_namelists), _pop(_namelists)),
-    "STGCLASS": Table(_storage_classes, _put(_storage_classes), _pop(_storage_classes)),
+    "NAMELIST": Table(
+        _namelists,
+        functools.partial(_store_in, _namelists),
+        functools.partial(_delete_from, _namelists),
+    ),
+    "STGCLASS": Table(
+        _storage_classes,
+        functools.partial(_store_in, _storage_classes),
+        functools.partial(_delete_from, _storage_classes),
+    ),
 }
 
 #: The word MQSC writes for each QSGDISP value.
