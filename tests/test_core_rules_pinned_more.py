@@ -1141,3 +1141,20 @@ def test_a_member_refusing_a_generated_command_without_a_word_is_named_with_the_
     channel = ChannelDefinition("TO.QM3", CMQC.MQCHT_SENDER, "host", "QM3", qsg_disp=GROUP)
     made = copies.fan_out({"QM9": _Refusing()}, "CHANNEL", "DEFINE CHANNEL(TO.QM3)", channel)
     assert made.outcomes == (("QM9", "ValueError"),) and made.missed == ("QM9",)
+
+
+def test_a_structure_failed_in_a_crashed_facility_is_duplexed_again_only_once_it_is_back() -> None:
+    # System-managed duplexing copies a structure's instance into a second facility: a
+    # structure failed with its crashed facility has no instance to copy, so neither
+    # DUPLEX(ENABLED) again (reduplex) nor a DEFINE again gives it a second instance
+    # (fails before the fix: it got one, left behind in a facility lost after).
+    placement = Placement(("CF01", "CF02", "CF03"))
+    placement.allocate(CFStructure("DUP", duplex=True, preference=("CF01", "CF02")))
+    placement.lose("CF02")
+    assert placement.crash("CF01") == [Move("DUP", FAILED, "CF01")]
+    placement.restore("CF02")
+    assert placement.reduplex() == []
+    placement.allocate(CFStructure("DUP", duplex=True, preference=("CF01", "CF02")))
+    assert not placement.duplexed("DUP")
+    placement.restore("CF01")
+    assert placement.secondary["DUP"] == "CF02"  # back in its facility, duplexed again
