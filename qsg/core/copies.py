@@ -26,6 +26,7 @@ once in the shared repository, and its commands take no QSGDISP ("DEFINE CFSTRUC
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -68,11 +69,12 @@ def _define_queue(qm: CopyHolder, obj: Definition) -> None:
     qm.define(obj, replace=True)
 
 
-def _pop(objects: Callable[[CopyHolder], MutableMapping[str, Any]]) -> Callable[..., None]:
-    def delete(qm: CopyHolder, name: str) -> None:
-        del objects(qm)[name]
-
-    return delete
+def _delete_from(
+    objects: Callable[[CopyHolder], MutableMapping[str, Any]], qm: CopyHolder, name: str
+) -> None:
+    """DELETE ... of an object a table only keeps (a channel, process, namelist or
+    storage class): its entry goes."""
+    del objects(qm)[name]
 
 
 def _channels(qm: CopyHolder) -> MutableMapping[str, Any]:
@@ -91,18 +93,18 @@ def _storage_classes(qm: CopyHolder) -> MutableMapping[str, Any]:
     return qm.local.storage_classes
 
 
-def _put(objects: Callable[[CopyHolder], MutableMapping[str, Any]]) -> Callable[..., None]:
+def _store_in(
+    objects: Callable[[CopyHolder], MutableMapping[str, Any]], qm: CopyHolder, obj: Definition
+) -> None:
     """DEFINE ... REPLACE of an object the queue manager only keeps (a namelist, a
     storage class): nothing else reads it, so it is its table's entry."""
-
-    def define(qm: CopyHolder, obj: Definition) -> None:
-        objects(qm)[obj.name] = obj
-
-    return define
+    objects(qm)[obj.name] = obj
 
 
 #: The object types a member keeps on page set 0 that can be GROUP and COPY, by the
-#: repository's table (``qsg.core.grouprepo.KINDS``).
+#: repository's table (``qsg.core.grouprepo.KINDS``). Their deletions and plain
+#: definitions are partials of module functions, not closures made here at import, so
+#: each call runs the function as it is then (which `./dev mutate` needs to mutate it).
 PAGE_SET_0: dict[str, Table] = {
     "QUEUE": Table(
         lambda qm: qm.local.queues,
@@ -112,15 +114,23 @@ PAGE_SET_0: dict[str, Table] = {
     "CHANNEL": Table(
         _channels,
         lambda qm, obj: qm.define_channel(obj, replace=True),
-        _pop(_channels),
+        functools.partial(_delete_from, _channels),
     ),
     "PROCESS": Table(
         _processes,
         lambda qm, obj: qm.define_process(obj, replace=True),
-        _pop(_processes),
+        functools.partial(_delete_from, _processes),
     ),
-    "NAMELIST": Table(_namelists, _put(_namelists), _pop(_namelists)),
-    "STGCLASS": Table(_storage_classes, _put(_storage_classes), _pop(_storage_classes)),
+    "NAMELIST": Table(
+        _namelists,
+        functools.partial(_store_in, _namelists),
+        functools.partial(_delete_from, _namelists),
+    ),
+    "STGCLASS": Table(
+        _storage_classes,
+        functools.partial(_store_in, _storage_classes),
+        functools.partial(_delete_from, _storage_classes),
+    ),
 }
 
 #: The word MQSC writes for each QSGDISP value.

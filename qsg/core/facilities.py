@@ -187,6 +187,8 @@ class Placement:
     def _reduplex(self, name: str) -> str:
         if name not in self.duplex or name in self.secondary:
             return ""
+        if self.primary[name] in self.crashed:
+            return ""  # failed in its facility: no instance to duplex until it is back
         others = self._candidates(name, {self.primary[name]})
         if not others:
             return ""
