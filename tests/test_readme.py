@@ -313,34 +313,6 @@ def test_a_console_session_shown_is_what_qsg_mqsc_prints(
     assert missing == [], (session.block.name, done.output[-3000:])
 
 
-# -- The summary the README shows is what ./dev run prints ------------------------------
-
-#: The README's excerpt of a run's summary: a plain block drawn with rich's box characters.
-(SUMMARY,) = [b for b in blocks(README) if b.lang == "" and b.code.startswith("┏")]
-
-
-@pytest.mark.slow
-@keeps(
-    "docs/development.md",
-    "`qsg run`; with no scenario, `scenarios/shared-queue-expiry.toml` on the embedded defaults",
-)
-def test_the_summary_the_readme_shows_is_what_dev_run_prints(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # ./dev run is qsg run of the shipped shared-queue scenario on the embedded server;
-    # the excerpt is its Queues table, which the run's seed decides to the message.
-    monkeypatch.chdir(ROOT)
-    monkeypatch.delenv("QSG_REDIS_URL", raising=False)
-    done = CliRunner().invoke(
-        main,
-        ["run", "scenarios/shared-queue-expiry.toml", "--no-progress"],
-        env={"COLUMNS": "200"},  # rich draws the tables at their own width, as in a terminal
-    )
-    assert done.exit_code == 0, done.output[-3000:]
-    printed = [line.rstrip() for line in done.output.splitlines()]
-    assert [line for line in SUMMARY.code.splitlines() if line.rstrip() not in printed] == []
-
-
 # -- The documents hold together ---------------------------------------------------------
 
 
