@@ -6,7 +6,9 @@ program (a structure's definition with ``...``, a call on a directory of yours).
 ``qsg`` and ``./dev`` command in a shell block parses: its subcommand and options exist
 and the files it names are there (cheap, for every block). The blocks marked runnable,
 a ``<!-- runnable -->`` line right above the fence, run in order on a temporary copy of
-the repository, each with exit status 0 (slow: they play scenarios and start Spark). A
+the repository, each with exit status 0 (slow: they play scenarios and start Spark); a
+document whose runnable commands open an earlier document's block (docs/pipeline.md's,
+the README's) is kept by that block's run, not played twice. A
 block is left unmarked only when it runs for many minutes (chaos campaigns of 30 runs,
 the 12-point sweep, runs across processes) or needs what a fresh machine has not (a
 Redis server of your own, a terminal); the commands in them are parsed all the same,
@@ -227,10 +229,43 @@ def run_block(block: Block, where: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=where, env=env, capture_output=True, text=True, timeout=1800)
 
 
+def command_lines(block: Block) -> list[tuple[str, ...]]:
+    """A shell block's command lines as words, comments dropped (to compare blocks)."""
+    code = block.code.replace("\\\n", " ")
+    return [tuple(words) for line in code.splitlines() if (words := shlex.split(line, True))]
+
+
+def run_first_by(path: Path) -> Block | None:
+    """The runnable block of a document before ``path`` whose commands open with every
+    command of ``path``'s runnable blocks (shell only), in order: those commands have
+    then run on a copy of the repository already, and are not played a second time."""
+    if not RUNNABLE[path] or any(b.lang != "sh" for b in RUNNABLE[path]):
+        return None
+    mine = [line for b in RUNNABLE[path] for line in command_lines(b)]
+    for earlier in DOCS[: DOCS.index(path)]:
+        for block in RUNNABLE[earlier]:
+            if block.lang == "sh" and command_lines(block)[: len(mine)] == mine:
+                return block
+    return None
+
+
+#: The documents whose runnable blocks run on a copy: all but those run first by another.
+RUN_HERE = [p for p in DOCS if RUNNABLE[p] and run_first_by(p) is None]
+
+
+def test_a_document_whose_commands_an_earlier_one_runs_first_is_kept_by_that_run() -> None:
+    # docs/pipeline.md's block (a run kept, then qsg metrics) is the opening of the
+    # README's: the same two commands, on a copy of the repository, in the same order.
+    kept = {p: run_first_by(p) for p in DOCS if p not in RUN_HERE and RUNNABLE[p]}
+    assert {str(p.relative_to(ROOT)): b.name for p, b in kept.items() if b} == {
+        "docs/pipeline.md": "README.md:198"
+    }
+    assert all(b is not None and b.path in RUN_HERE for b in kept.values())
+    assert README in RUN_HERE  # the README's own blocks always run
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "path", [p for p in DOCS if RUNNABLE[p]], ids=lambda p: str(p.relative_to(ROOT))
-)
+@pytest.mark.parametrize("path", RUN_HERE, ids=lambda p: str(p.relative_to(ROOT)))
 @keeps(
     "docs/development.md",
     "the blocks marked `<!-- runnable -->` run on a copy of the repository",
@@ -311,34 +346,6 @@ def test_a_console_session_shown_is_what_qsg_mqsc_prints(
     printed = [line.rstrip() for line in done.output.splitlines()]
     missing = [line for line in session.shown if line.rstrip() not in printed]
     assert missing == [], (session.block.name, done.output[-3000:])
-
-
-# -- The summary the README shows is what ./dev run prints ------------------------------
-
-#: The README's excerpt of a run's summary: a plain block drawn with rich's box characters.
-(SUMMARY,) = [b for b in blocks(README) if b.lang == "" and b.code.startswith("┏")]
-
-
-@pytest.mark.slow
-@keeps(
-    "docs/development.md",
-    "`qsg run`; with no scenario, `scenarios/shared-queue-expiry.toml` on the embedded defaults",
-)
-def test_the_summary_the_readme_shows_is_what_dev_run_prints(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # ./dev run is qsg run of the shipped shared-queue scenario on the embedded server;
-    # the excerpt is its Queues table, which the run's seed decides to the message.
-    monkeypatch.chdir(ROOT)
-    monkeypatch.delenv("QSG_REDIS_URL", raising=False)
-    done = CliRunner().invoke(
-        main,
-        ["run", "scenarios/shared-queue-expiry.toml", "--no-progress"],
-        env={"COLUMNS": "200"},  # rich draws the tables at their own width, as in a terminal
-    )
-    assert done.exit_code == 0, done.output[-3000:]
-    printed = [line.rstrip() for line in done.output.splitlines()]
-    assert [line for line in SUMMARY.code.splitlines() if line.rstrip() not in printed] == []
 
 
 # -- The documents hold together ---------------------------------------------------------
