@@ -43,6 +43,17 @@ def test_backup_truncates_to_the_puts_younger_than_exclint() -> None:
     )
 
 
+def test_backup_counts_each_members_records_it_leaves_one_by_one() -> None:
+    # LOGRECS after a BACKUP counts every put record left younger than EXCLINT, two
+    # of one member as two.
+    log: StructureLog[str, str] = StructureLog()
+    for place in ("a", "b", "c"):
+        log.put("QM1", place, place)
+    log.put("QM2", "d", "d")
+    log.truncate({"a"})
+    assert (log.written, log.records) == ({"QM1": 2, "QM2": 1}, 3)
+
+
 def test_an_expired_message_leaves_the_log_without_a_record() -> None:
     log: StructureLog[str, str] = StructureLog()
     log.put("QM1", "m", "body")

@@ -999,6 +999,11 @@ def test_recover_normal_keeps_backup_and_logs_for_a_second_failure_and_purge_for
     store.recover_structure("APP1", purge=True)
     status = store.structure_status("APP1")
     assert (status.backup_at, status.log_records, status.log_members) == (None, 0, ())
+    # ... and the purged structure's queues log into its new, empty log: the next
+    # persistent put is its first record.
+    put(h, b"after purge", 8.0, **PERSISTENT)
+    status = store.structure_status("APP1")
+    assert (status.log_records, status.log_members) == (1, ("QM1",))
 
 
 def test_a_deleted_queues_messages_leave_the_log_and_recovery_skips_the_queue(
