@@ -257,8 +257,8 @@ def test_a_document_whose_commands_an_earlier_one_runs_first_is_kept_by_that_run
     # docs/pipeline.md's block (a run kept, then qsg metrics) is the opening of the
     # README's: the same two commands, on a copy of the repository, in the same order.
     kept = {p: run_first_by(p) for p in DOCS if p not in RUN_HERE and RUNNABLE[p]}
-    assert {str(p.relative_to(ROOT)): b.name for p, b in kept.items() if b} == {
-        "docs/pipeline.md": "README.md:198"
+    assert {str(p.relative_to(ROOT)): b.path for p, b in kept.items() if b} == {
+        "docs/pipeline.md": README
     }
     assert all(b is not None and b.path in RUN_HERE for b in kept.values())
     assert README in RUN_HERE  # the README's own blocks always run
