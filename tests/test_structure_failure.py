@@ -819,7 +819,8 @@ def test_an_import_over_a_unit_of_works_entries_backs_it_out_without_touching_th
     source.fail_structure("S1", 1.0)
     target.import_structure("S1", source.export_structure("S1"))
     target.recover_structure("S1", purge=False)
-    assert target.prepare(uow) is not None
+    refusal = target.prepare(uow)
+    assert refusal is not None and "CF structure S1 failed" in str(refusal)
     target.backout(uow)
     assert (target.depth("Q"), target.uncommitted("Q"), target.audit()) == (1, 0, [])
 
