@@ -14,12 +14,13 @@ import pytest
 
 from qsg import CMQCFC as F
 from qsg import MQMIError, QMgr
+from qsg.core import cfstate
 from qsg.core.memstore import MemoryStore
 from qsg.core.objects import CFStructure
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import commands
 from qsg.mqsc.errors import MQSCError
-from qsg.mqsc.reader import cflevel_conflict, load
+from qsg.mqsc.reader import load
 from qsg.mqsc.status import take
 from qsg.scenario import ScenarioError
 from qsg.scenario.load import parse_scenario
@@ -120,10 +121,10 @@ def test_the_refusal_carries_mqrccf_parm_conflict_for_a_program() -> None:
         load(qm, "ALTER CFSTRUCT(OLD) CFCONLOS(TOLERATE)")
     assert isinstance(refused.value.__cause__, MQMIError)
     assert refused.value.__cause__.reason == F.MQRCCF_PARM_CONFLICT == 3203
-    assert cflevel_conflict(CFStructure("S", cf_level=2, recover=True)) == (
+    assert cfstate.cflevel_conflict(CFStructure("S", cf_level=2, recover=True)) == (
         "RECOVER(YES) needs CFLEVEL(3), not CFLEVEL(2)"
     )
-    assert cflevel_conflict(CFStructure("S", cf_level=1)) is None
+    assert cfstate.cflevel_conflict(CFStructure("S", cf_level=1)) is None
     text = '[qsg.QSG1]\nmembers = ["QM1"]\n[qsg.QSG1.structures.OLD]\ncflevel = 4\n'
     with pytest.raises(ScenarioError, match=r"CFCONLOS\(TOLERATE\) needs CFLEVEL\(5\)"):
         parse_scenario(text + 'cfconlos = "TOLERATE"\n[qmgr.QM1]\n')

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from qsg import CMQC
 from qsg import CMQCFC as F
-from qsg.core import bugs
+from qsg.core import bugs, conlos
 from qsg.core.errors import MQMIError, QSGError
 
 if TYPE_CHECKING:  # the store's Protocol imports this module, and objects imports queue
@@ -153,11 +153,35 @@ def check_reset(definition: CFStructure, status: StructureStatus) -> None:
         )
 
 
+def recoverable(definition: CFStructure) -> bool:
+    """Whether the structure holds persistent messages, and so can be backed up and
+    recovered: RECOVER(YES) at CFLEVEL(3) or more."""
+    return definition.recover and definition.cf_level >= BACKUP_CF_LEVEL
+
+
+def cflevel_conflict(definition: CFStructure) -> str | None:
+    """What ``definition`` sets that its CFLEVEL does not have, or None: RECOVER(YES) needs
+    CFLEVEL(3), the level that holds persistent messages ("DEFINE CFSTRUCT"); CFCONLOS
+    other than ASQMGR and RECAUTO(NO) need CFLEVEL(5), whose attributes they are
+    (MQRCCF_PARM_CONFLICT below it). The defaults stand at any level."""
+    level = definition.cf_level
+    if definition.recover and level < BACKUP_CF_LEVEL:
+        return f"RECOVER(YES) needs CFLEVEL({BACKUP_CF_LEVEL}), not CFLEVEL({level})"
+    if level >= conlos.CONLOS_CF_LEVEL:
+        return None
+    if definition.cf_conlos != CMQC.MQCFCONLOS_ASQMGR:
+        word = conlos.WORDS[definition.cf_conlos]
+        return f"CFCONLOS({word}) needs CFLEVEL({conlos.CONLOS_CF_LEVEL}), not CFLEVEL({level})"
+    if not definition.recauto:
+        return f"RECAUTO(NO) needs CFLEVEL({conlos.CONLOS_CF_LEVEL}), not CFLEVEL({level})"
+    return None
+
+
 def check_backup(definition: CFStructure, status: StructureStatus) -> None:
     """BACKUP CFSTRUCT: refused (MQRCCF_CF_STRUC_ERROR, 3236) for a structure that holds
     no persistent messages (RECOVER(NO), or CFLEVEL below 3) and for a failed one."""
     name = definition.name
-    if definition.cf_level < BACKUP_CF_LEVEL or not definition.recover:
+    if not recoverable(definition):
         why = (
             f"is CFLEVEL({definition.cf_level}), {BACKUP_CF_LEVEL} or more is needed"
             if definition.cf_level < BACKUP_CF_LEVEL
@@ -241,12 +265,14 @@ __all__ = [
     "StructureError",
     "StructureStatus",
     "backup",
+    "cflevel_conflict",
     "check_backup",
     "check_recover",
     "check_reset",
     "failed_error",
     "reallocated_by_open",
     "recover",
+    "recoverable",
     "recovery_seconds",
     "replay",
     "replays_log",

@@ -20,10 +20,13 @@ loss of the administration structure, which a loss of the whole facility include
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from qsg import CMQC
 from qsg.core.errors import MQMIError
-from qsg.core.objects import CFStructure
+
+if TYPE_CHECKING:  # annotations only: cfstate imports this module below objects
+    from qsg.core.objects import CFStructure
 
 #: The lowest CFLEVEL with CFCONLOS behaviour (IBM: CFCONLOS needs CFLEVEL(5)).
 CONLOS_CF_LEVEL = 5

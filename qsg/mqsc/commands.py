@@ -421,11 +421,7 @@ def _recoverable(structures: Iterable[CFStructure], generic: str) -> list[str]:
     a stem with a trailing ``*`` those whose names start with it ("BACKUP CFSTRUCT":
     recoverable being RECOVER(YES) at CFLEVEL(3) or more, the structures a backup takes)."""
     stem = generic[:-1]
-    return sorted(
-        s.name
-        for s in structures
-        if s.name.startswith(stem) and s.recover and s.cf_level >= cfstate.BACKUP_CF_LEVEL
-    )
+    return sorted(s.name for s in structures if s.name.startswith(stem) and cfstate.recoverable(s))
 
 
 #: MQCFSTATUS_* values by name, for a refusal's text.

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qsg import CMQC, CMQCFC
-from qsg.core import attributes, cfstate, conlos, conntag, copies
+from qsg.core import attributes, cfstate, conntag, copies
 from qsg.core.copies import Generated
 from qsg.core.errors import MQMIError
 from qsg.core.objects import (
@@ -489,28 +489,10 @@ def _cf_structure(qm: QMgr, command: Command) -> None:
         if rules and record.cf_level < 5:
             keyword = "OFFLD" + rules[0][-1] + ("SZ" if "size" in rules[0] else "TH")
             raise ValueError(f"{keyword} needs CFLEVEL(5), not CFLEVEL({record.cf_level})")
-        conflict = cflevel_conflict(record)
+        conflict = cfstate.cflevel_conflict(record)
         if conflict is not None:
             raise MQMIError.failed(CMQCFC.MQRCCF_PARM_CONFLICT, conflict)
         qm.define_structure(record, replace=command.replace or command.verb == "ALTER")
-
-
-def cflevel_conflict(record: CFStructure) -> str | None:
-    """What ``record`` sets that its CFLEVEL does not have, or None: RECOVER(YES) needs
-    CFLEVEL(3), the level that holds persistent messages ("DEFINE CFSTRUCT"); CFCONLOS
-    other than ASQMGR and RECAUTO(NO) need CFLEVEL(5), whose attributes they are
-    (MQRCCF_PARM_CONFLICT below it). The defaults stand at any level."""
-    level = record.cf_level
-    if record.recover and level < cfstate.BACKUP_CF_LEVEL:
-        return f"RECOVER(YES) needs CFLEVEL({cfstate.BACKUP_CF_LEVEL}), not CFLEVEL({level})"
-    if level >= conlos.CONLOS_CF_LEVEL:
-        return None
-    if record.cf_conlos != CMQC.MQCFCONLOS_ASQMGR:
-        word = conlos.WORDS[record.cf_conlos]
-        return f"CFCONLOS({word}) needs CFLEVEL({conlos.CONLOS_CF_LEVEL}), not CFLEVEL({level})"
-    if not record.recauto:
-        return f"RECAUTO(NO) needs CFLEVEL({conlos.CONLOS_CF_LEVEL}), not CFLEVEL({level})"
-    return None
 
 
 def _check_channel_keywords(record: ChannelDefinition, command: Command) -> None:

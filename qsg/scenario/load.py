@@ -20,14 +20,14 @@ from typing import Any
 from actors import dist
 from actors.costs import Costs
 from qsg import CMQC
-from qsg.core import conlos
+from qsg.core import cfstate, conlos
 from qsg.core.channels import DEFAULT_SEQWRAP
 from qsg.core.facilities import DEFAULT_FACILITY, check_preference
 from qsg.core.objects import CFStructure
 from qsg.core.queue import MAX_MSG_LENGTH, check_name
 from qsg.mqsc import commands as mqsc_commands
 from qsg.mqsc.errors import MQSCError
-from qsg.mqsc.reader import Command, cflevel_conflict, parse
+from qsg.mqsc.reader import Command, parse
 from qsg.scenario import files
 from qsg.scenario.errors import ScenarioError, ScenarioProblem
 from qsg.scenario.locate import KeyLines
@@ -305,7 +305,7 @@ class _Loader:
             r.problem(p, str(error))
             return None
         # The keys mean what DEFINE CFSTRUCT's keywords mean, CFLEVEL's rules too.
-        conflict = cflevel_conflict(structure)
+        conflict = cfstate.cflevel_conflict(structure)
         if conflict is not None:
             r.problem(p, f"CF structure {name}: {conflict}")
             return None
