@@ -504,6 +504,93 @@ def test_a_tag_that_keeps_changing_while_it_is_claimed_is_in_use_at_last() -> No
     assert registry.claimed == 100
 
 
+# ---- MQ's own agents on shared queues (QMgr.connect_agent, conntag.NotSerializedError) ---
+def agent_group() -> tuple[QMgr, QMgr]:
+    qsg = QueueSharingGroup("QSG1")
+    return QMgr("QM1", qsg=qsg), QMgr("QM2", qsg=qsg)
+
+
+def test_an_agent_connects_as_told_holding_its_own_tag_in_its_address_space() -> None:
+    # IBM, "Channels and serialization": the MCA serializes "by issuing the MQCONNX API
+    # call"; qsg's tag is MQ<kind>.<name> in the member's ssidCHIN (ssidMSTR for IGQ).
+    qm1, _ = agent_group()
+    mca = qm1.connect_agent("CHL", "TO.QM3", appl_name="CSQXCHIN")
+    assert (mca.user, mca.identity.user, mca.identity.appl_name) == ("qsg", b"qsg", b"CSQXCHIN")
+    assert mca.tag_use is not None
+    assert (mca.tag_use.tag, mca.tag_use.q_mgr, mca.tag_use.space) == (
+        b"MQCHL.TO.QM3",
+        "QM1",
+        "QM1CHIN",
+    )
+    assert mca.tag_use.option == CMQC.MQCNO_RESTRICT_CONN_TAG_QSG
+    assert qm1.connections[mca.number] is mca
+    igq_agent = qm1.connect_agent("IGQ", "QM1", appl_name="CSQIGQ", user="QM1")
+    assert igq_agent.user == "QM1" and igq_agent.tag_use is not None
+    assert (igq_agent.tag_use.tag, igq_agent.tag_use.space) == (b"MQIGQ.QM1", "QM1MSTR")
+
+
+def test_an_agent_off_z_os_connects_without_a_tag() -> None:
+    # Connection tags are z/OS's: a distributed queue manager's agent takes none.
+    qm = QMgr("QM9", platform=CMQC.MQPL_UNIX)
+    assert qm.connect_agent("CHL", "TO.QM3", appl_name="AMQRMPPA").tag_use is None
+
+
+def test_a_shared_channels_agent_refused_by_its_tag_raises_the_line_it_logs_2271() -> None:
+    # The same shared channel started on QM2 while QM1's MCA holds its tag: 2271, kept
+    # by NotSerializedError with IBM's "error message indicating that recovery is in
+    # progress" for the channel's log.
+    qm1, qm2 = agent_group()
+    qm1.connect_agent("CHL", "TO.QM3", appl_name="CSQXCHIN")
+    with pytest.raises(conntag.NotSerializedError) as refused:
+        qm2.connect_agent("CHL", "TO.QM3", appl_name="CSQXCHIN")
+    error = refused.value
+    assert (error.comp, error.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_CONN_TAG_IN_USE)
+    assert error.detail.startswith("connection tag b'MQCHL.TO.QM3' is in use")
+    assert error.line == (
+        "channel TO.QM3 cannot serialize its access to shared queues: shared queue peer "
+        f"recovery is in progress ({MQMIError(error.comp, error.reason, error.detail)})"
+    )
+    assert len(qm2.connections) == 0  # nothing of the refused connection is kept
+
+
+def test_an_igq_agent_whose_tag_is_not_usable_says_so_in_its_line_2350() -> None:
+    refusal = MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONN_TAG_NOT_USABLE, "held by a recovery")
+    error = conntag.NotSerializedError("IGQ", "QM2", refusal)
+    assert (error.comp, error.reason, error.detail) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_CONN_TAG_NOT_USABLE,
+        "held by a recovery",
+    )
+    assert error.line == (
+        "the IGQ agent of QM2 cannot serialize its access to shared queues: its connection "
+        f"tag is not usable now ({refusal})"
+    )
+
+
+@pytest.mark.parametrize("reason", sorted(conntag.NOT_YET))
+def test_only_a_tags_refusals_make_an_agent_retry_other_errors_pass(
+    monkeypatch: pytest.MonkeyPatch, reason: int
+) -> None:
+    qm1, _ = agent_group()
+
+    def refusing(*args: object, **kwargs: object) -> None:
+        raise MQMIError(CMQC.MQCC_FAILED, reason, "refused")
+
+    monkeypatch.setattr(qm1, "connect", refusing)
+    with pytest.raises(conntag.NotSerializedError) as refused:
+        qm1.connect_agent("IGQ", "QM1", appl_name="CSQIGQ")
+    assert refused.value.reason == reason
+    other = MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CF_STRUC_FAILED, "the structure failed")
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise other
+
+    monkeypatch.setattr(qm1, "connect", failing)
+    with pytest.raises(MQMIError) as passed:
+        qm1.connect_agent("IGQ", "QM1", appl_name="CSQIGQ")
+    assert passed.value is other
+
+
 OUT = CMQC.MQOO_OUTPUT
 GROUP_QUEUE = (
     "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL) "

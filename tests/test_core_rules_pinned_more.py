@@ -1158,3 +1158,17 @@ def test_a_structure_failed_in_a_crashed_facility_is_duplexed_again_only_once_it
     assert not placement.duplexed("DUP")
     placement.restore("CF01")
     assert placement.secondary["DUP"] == "CF02"  # back in its facility, duplexed again
+
+
+def test_a_duplex_rebuilt_past_both_its_unreachable_instances_keeps_no_stale_second_one() -> None:
+    # A member that reaches neither instance of a duplexed structure rebuilds it into a
+    # facility it reaches: the old second instance is not its duplex any more, and with
+    # no fourth facility nothing duplexes it again (fails if the rebuild keeps CF02).
+    placement = Placement(("CF01", "CF02", "CF03"))
+    placement.allocate(CFStructure("DUP", duplex=True))
+    assert (placement.primary["DUP"], placement.secondary["DUP"]) == ("CF01", "CF02")
+    moves = placement.reconnect(["DUP"], {"CF01", "CF02"})
+    assert moves == [Move("DUP", REBUILT, "CF03")]
+    assert placement.facility_of("DUP") == "CF03"
+    assert not placement.duplexed("DUP")
+    assert placement.structures_in("CF02") == []
