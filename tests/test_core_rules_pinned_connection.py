@@ -128,7 +128,7 @@ def test_a_connection_begins_with_no_tag_no_syncpoint_manager_and_nothing_unreso
     assert (conn.tag_use, conn.syncpoint_manager, conn.unresolved) == (None, False, False)
     assert conn.tag_use is None
     assert conn.syncpoint_manager is False and conn.unresolved is False
-    with pytest.raises(ValueError, match="^this connection left no unit of work to resolve$"):
+    with pytest.raises(ValueError, match=r"^this connection left no unit of work to resolve$"):
         conn.resolve(commit=True)
 
 
@@ -211,7 +211,7 @@ def test_an_abnormal_end_after_an_unresolved_mqdisc_backs_the_unit_out_once() ->
     conn.terminate()
     assert (conn.unresolved, conn.connected, _depth(qm1, "Q")) == (False, False, 0)
     qm2.connect(cno=_rrs()).disconnect()
-    with pytest.raises(ValueError, match="^this connection left no unit of work to resolve$"):
+    with pytest.raises(ValueError, match=r"^this connection left no unit of work to resolve$"):
         conn.resolve(commit=True)
 
 
@@ -223,7 +223,7 @@ def test_a_queue_manager_failing_under_an_unresolved_mqdisc_leaves_nothing_to_re
     _refused(CMQC.MQCC_WARNING, CMQC.MQRC_CONN_TAG_NOT_RELEASED, conn.disconnect)
     conn.sever()
     assert (conn.unresolved, conn.connected, _depth(qm1, "Q")) == (False, False, 0)
-    with pytest.raises(ValueError, match="^this connection left no unit of work to resolve$"):
+    with pytest.raises(ValueError, match=r"^this connection left no unit of work to resolve$"):
         conn.resolve(commit=False)
 
 
