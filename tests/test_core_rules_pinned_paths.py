@@ -7,13 +7,22 @@ names the MQ rule or the doc sentence it pins.
 
 from __future__ import annotations
 
-from qsg import MD
+import pytest
+
+from qsg import CMQC, MD, OD, MQMIError, QMgr
+from qsg.core import conntag, igq
+from qsg.core.events import Event, ReportPut
 from qsg.core.facilities import FAILED, KEPT, Move, Placement
+from qsg.core.igq_agent import Agent, Batch
+from qsg.core.layouts import DLH, XQH
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure
 from qsg.core.router import Router
+from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import Ordering
+from qsg.mqsc import load
+from tests.helpers import drain, get, open_queue, put
 
 
 def _msg(body: bytes = b"m") -> Message:
@@ -60,3 +69,149 @@ def test_a_crashed_facility_fails_the_units_of_work_with_work_on_a_structure_lef
     router.commit("u2")
     assert router.store_of("CF02").depth("Q.DUP1") == 1
     assert router.store_of("CF01").uncommitted("Q.DUP1") == 1  # the dead one, untouched
+
+
+# ---- igq_agent: the intra-group queuing agent's batch --------------------------------
+OUT = CMQC.MQOO_OUTPUT
+P, NP = CMQC.MQPER_PERSISTENT, CMQC.MQPER_NOT_PERSISTENT
+
+
+def _igq_group(events: list[Event] | None = None) -> tuple[QMgr, QMgr]:
+    """QSG1 of QM1 and QM2 with the group's transmission queue, IGQ(ENABLED) on QM1;
+    APP.IN and REPLIES on QM2 (its events into ``events``)."""
+    qsg = QueueSharingGroup("QSG1")
+    qm1 = QMgr("QM1", qsg=qsg)
+    qm2 = QMgr("QM2", qsg=qsg, on_event=None if events is None else events.append)
+    qm1.define_structure(CFStructure("CSQSYSAPPL", recover=True))
+    load(
+        qm1,
+        "DEFINE QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) QSGDISP(SHARED) CFSTRUCT(CSQSYSAPPL)"
+        " USAGE(XMITQ) INDXTYPE(CORRELID)\nALTER QMGR IGQ(ENABLED)",
+    )
+    qm2.define_queue("APP.IN")
+    qm2.define_queue("REPLIES")
+    return qm1, qm2
+
+
+def _to_qm2(qm1: QMgr, queue: bytes) -> object:
+    return qm1.connect().open(OD(ObjectName=queue, ObjectQMgrName=b"QM2"), OUT)
+
+
+def test_an_igq_agent_refused_its_connection_tag_delivers_nothing_and_retries_saying_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "The intra-group queuing agent and Serialization": while peer recovery of an
+    # earlier life of the member holds the tag, the agent cannot connect; it retries.
+    _, qm2 = _igq_group()
+    refusal = MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_CONN_TAG_NOT_USABLE, "held by a recovery")
+    error = conntag.NotSerializedError("IGQ", "QM2", refusal)
+
+    def refusing(*args: object, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr(qm2, "connect_agent", refusing)
+    outcome = Agent(qm2).batch(2.0)
+    assert outcome == Batch([], retry=error.line, refused=True)
+    assert outcome.delivered == [] and outcome.refused is True
+
+
+def test_an_igq_agent_that_cannot_open_the_group_queue_delivers_nothing_and_retries() -> None:
+    # A failed CSQSYSAPPL fails the agent's MQOPEN of SYSTEM.QSG.TRANSMIT.QUEUE
+    # (MQRC_CF_STRUC_FAILED): "the IGQ agent enters retry state".
+    qm1, qm2 = _igq_group()
+    assert qm1.qsg is not None
+    qm1.qsg.shared.store.fail_structure("CSQSYSAPPL", 2.0)
+    outcome = Agent(qm2).batch(3.0)
+    assert outcome.delivered == [] and outcome.delivered is not None
+    assert outcome.retry.startswith("SYSTEM.QSG.TRANSMIT.QUEUE cannot be opened: ")
+    assert "2373" in outcome.retry and outcome.refused is False
+
+
+def test_the_igq_agent_puts_with_the_senders_context_not_its_own() -> None:
+    # "Intra-group queuing messages": the agent puts the message with the context of
+    # the original put (MQPMO_SET_ALL_CONTEXT), as a receiving MCA does.
+    qm1, qm2 = _igq_group()
+    sent = put(_to_qm2(qm1, b"APP.IN"), b"ctx", 1.0, Persistence=P)  # type: ignore[arg-type]
+    assert Agent(qm2).batch(2.0).delivered[0].queue == "APP.IN"
+    body, md = get(open_queue(qm2, "APP.IN"), 3.0)
+    assert body == b"ctx"
+    # The application's user and program on QM1, not the agent's (QM2, "IGQ AGENT").
+    assert (md.PutApplName.rstrip(), md.UserIdentifier.rstrip()) == (b"qsg", b"qsg")
+    assert (md.PutDate, md.PutTime) == (sent.PutDate, sent.PutTime)
+
+
+def test_a_backed_out_igq_batch_keeps_nonpersistent_deliveries_and_takes_back_persistent_ones() -> (
+    None
+):
+    # "Intra-group queuing messages": nonpersistent messages are got and put outside
+    # syncpoint, persistent ones inside the batch's unit of work; a persistent message
+    # neither put nor dead-lettered backs the batch out: the persistent ones delivered
+    # before it go back to SYSTEM.QSG.TRANSMIT.QUEUE, the nonpersistent one stays put.
+    qm1, qm2 = _igq_group()
+    load(qm2, "ALTER QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) PUT(DISABLED)")
+    put(_to_qm2(qm1, b"APP.IN"), b"np", 1.0, Persistence=NP)  # type: ignore[arg-type]
+    put(_to_qm2(qm1, b"APP.IN"), b"p", 1.0, Persistence=P)  # type: ignore[arg-type]
+    put(_to_qm2(qm1, b"NO.SUCH.Q"), b"stuck", 1.0, Persistence=P)  # type: ignore[arg-type]
+    outcome = Agent(qm2).batch(2.0)
+    assert outcome.retry and outcome.delivered == []
+    assert qm1.depth(igq.IGQ_XMITQ) == 2
+    assert drain(open_queue(qm2, "APP.IN"), 3.0) == [b"np"]
+
+
+def test_a_put_the_destination_refuses_dead_letters_the_message_for_this_member() -> None:
+    # "Undelivered/unprocessed messages": a message the agent cannot put goes to the
+    # destination member's dead-letter queue behind an MQDLH naming the destination
+    # (DestQName, DestQMgrName) and the put's reason; it is not delivered.
+    qm1, qm2 = _igq_group()
+    load(qm2, "ALTER QLOCAL(APP.IN) PUT(DISABLED)")
+    put(_to_qm2(qm1, b"APP.IN"), b"refused", 1.0, Persistence=P)  # type: ignore[arg-type]
+    assert Agent(qm2).batch(2.0).delivered == []
+    body, md = get(open_queue(qm2, "SYSTEM.DEAD.LETTER.QUEUE"), 3.0)
+    dlh = DLH.unpack(body, md.Encoding)
+    assert (dlh.Reason, dlh.DestQName, dlh.DestQMgrName) == (
+        CMQC.MQRC_PUT_INHIBITED,
+        b"APP.IN".ljust(48),
+        b"QM2".ljust(48),
+    )
+    assert body.endswith(b"refused")
+
+
+def test_an_igq_exception_report_names_the_message_it_reports_on_in_its_event() -> None:
+    # "Report messages - Intra Group Queuing": the agent's exception report; the
+    # world's ReportPut event names the undelivered message's MsgId.
+    events: list[Event] = []
+    qm1, qm2 = _igq_group(events)
+    sent = put(
+        _to_qm2(qm1, b"NO.SUCH.Q"),  # type: ignore[arg-type]
+        b"x",
+        1.0,
+        Report=CMQC.MQRO_EXCEPTION,
+        ReplyToQ=b"REPLIES",
+        ReplyToQMgr=b"QM2",
+    )
+    Agent(qm2).batch(2.0)
+    [report] = [e for e in events if isinstance(e, ReportPut)]
+    assert (report.queue, report.original_msg_id) == ("REPLIES", sent.MsgId)
+    assert report.feedback == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_the_igq_agent_reads_the_mqxqh_in_the_encoding_its_message_descriptor_gives() -> None:
+    # MQXQH: "the numeric fields are in the encoding given by the Encoding field of the
+    # message descriptor" of the message on the transmission queue.
+    qm1, qm2 = _igq_group()
+    other = CMQC.MQENC_INTEGER_NORMAL if CMQC.MQENC_NATIVE & CMQC.MQENC_INTEGER_REVERSED else (
+        CMQC.MQENC_INTEGER_REVERSED
+    )
+    inner = MD(Persistence=NP, Encoding=CMQC.MQENC_NATIVE)
+    header = XQH(b"APP.IN", b"QM2", inner).pack(other)
+    xmitq = open_queue(qm1, igq.IGQ_XMITQ, OUT)
+    put(
+        xmitq,
+        header + b"by hand",
+        1.0,
+        Encoding=other,
+        Format=CMQC.MQFMT_XMIT_Q_HEADER,
+        CorrelId=igq.correl_id("QM2"),
+    )
+    assert [d.queue for d in Agent(qm2).batch(2.0).delivered] == ["APP.IN"]
+    assert drain(open_queue(qm2, "APP.IN"), 3.0) == [b"by hand"]
