@@ -17,7 +17,7 @@ from qsg.core.igq_agent import Agent, Batch
 from qsg.core.layouts import DLH, XQH
 from qsg.core.memstore import MemoryStore
 from qsg.core.message import Message
-from qsg.core.objects import CFStructure
+from qsg.core.objects import CFStructure, RemoteQueue
 from qsg.core.router import Router
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import Ordering
@@ -215,3 +215,88 @@ def test_the_igq_agent_reads_the_mqxqh_in_the_encoding_its_message_descriptor_gi
     )
     assert [d.queue for d in Agent(qm2).batch(2.0).delivered] == ["APP.IN"]
     assert drain(open_queue(qm2, "APP.IN"), 3.0) == [b"by hand"]
+
+
+# ---- resolve: MQOPEN's name resolution ---------------------------------------------------
+def _refused(reason: int, call: object, *args: object) -> str:
+    with pytest.raises(MQMIError) as caught:
+        call(*args)  # type: ignore[operator]
+    assert (caught.value.comp, caught.value.reason) == (CMQC.MQCC_FAILED, reason)
+    return caught.value.detail
+
+
+def test_a_private_queue_named_like_a_shared_one_makes_mqopen_object_not_unique_2343() -> None:
+    # "DEFINE queues": a shared queue defined while a member has a private queue of the
+    # name; an MQOPEN of it on that member fails with MQRC_OBJECT_NOT_UNIQUE until one
+    # of them is deleted.
+    qsg = QueueSharingGroup("QSG1")
+    qm1, qm2 = QMgr("QM1", qsg=qsg), QMgr("QM2", qsg=qsg)
+    qm1.define_structure(CFStructure("APP1"))
+    qm2.define_queue("APP.Q")
+    qm1.define_queue("APP.Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
+    detail = _refused(CMQC.MQRC_OBJECT_NOT_UNIQUE, qm2.connect().open, "APP.Q", OUT)
+    assert detail == "APP.Q is both a queue of QM2 and a shared queue of its group"
+    assert qm1.connect().open("APP.Q", OUT).queue == "APP.Q"  # QM1 has no private one
+
+
+def test_sqqmname_ignore_opens_locally_only_a_shared_queue_not_a_private_one_of_the_name() -> (
+    None
+):
+    # "SharedQMgrName": with IGNORE, a shared queue named at another member of the group
+    # is opened here; any other queue named at that member goes there (by IGQ here).
+    qm1, _ = _igq_group()
+    load(qm1, "ALTER QMGR SQQMNAME(IGNORE)")
+    qm1.define_queue("APP.IN")  # QM1's own APP.IN, not the one at QM2
+    handle = qm1.connect().open(OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2"), OUT)
+    assert handle.queue == igq.IGQ_XMITQ
+    other = qm1.connect().open(OD(ObjectName=b"NOT.HERE", ObjectQMgrName=b"QM2"), OUT)
+    assert other.queue == igq.IGQ_XMITQ
+
+
+def test_a_message_too_long_for_igq_goes_by_the_xmitq_its_remote_definition_names() -> None:
+    # "Limitations of intra-group queuing": a message too long for the group queue
+    # takes the ordinary route: for a remote queue definition, its XMITQ.
+    qm1, qm2 = _igq_group()
+    load(qm1, "ALTER QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) MAXMSGL(1000)")
+    qm1.define_queue("TO.QM2.XMITQ", usage=CMQC.MQUS_TRANSMISSION)
+    qm1.define(
+        RemoteQueue(
+            "TO.QM2", remote_name="APP.IN", remote_q_mgr_name="QM2", xmit_q_name="TO.QM2.XMITQ"
+        )
+    )
+    handle = qm1.connect().open("TO.QM2", OUT)
+    assert handle.queue == igq.IGQ_XMITQ
+    put(handle, b"l" * (1001 - CMQC.MQXQH_LENGTH_1), 1.0)
+    assert (qm1.depth(igq.IGQ_XMITQ), qm1.depth("TO.QM2.XMITQ")) == (0, 1)
+
+
+def test_a_message_too_long_for_igq_with_no_ordinary_route_is_too_big_for_the_group_queue() -> (
+    None
+):
+    # With no ordinary route (no XMITQ, no queue named QM2, no DEFXMITQ) the message
+    # stays on IGQ's path, whose queue refuses it: MQRC_MSG_TOO_BIG_FOR_Q (2030).
+    qm1, _ = _igq_group()
+    load(qm1, "ALTER QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) MAXMSGL(1000)")
+    handle = _to_qm2(qm1, b"APP.IN")
+    with pytest.raises(MQMIError) as caught:
+        put(handle, b"l" * (1001 - CMQC.MQXQH_LENGTH_1), 1.0)  # type: ignore[arg-type]
+    assert (caught.value.comp, caught.value.reason) == (
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_MSG_TOO_BIG_FOR_Q,
+    )
+
+
+# ---- handle: MQINQ ---------------------------------------------------------------------
+def test_mqinq_of_a_selector_of_another_queue_type_warns_2068_naming_selector_and_queue() -> None:
+    # "2068 (0814) (RC2068): MQRC_SELECTOR_NOT_FOR_TYPE": "the call completes with
+    # MQCC_WARNING"; qsg's detail names the selector and the object.
+    qm = QMgr("QM1")
+    load(qm, "DEFINE QLOCAL(Q)\nDEFINE QALIAS(A) TARGET(Q)")
+    alias = qm.connect().open("A", CMQC.MQOO_INQUIRE)
+    with pytest.raises(MQMIError) as caught:
+        alias.inquire(CMQC.MQIA_BACKOUT_THRESHOLD)
+    assert (caught.value.comp, caught.value.reason, caught.value.detail) == (
+        CMQC.MQCC_WARNING,
+        CMQC.MQRC_SELECTOR_NOT_FOR_TYPE,
+        f"selector {CMQC.MQIA_BACKOUT_THRESHOLD} on A",
+    )
