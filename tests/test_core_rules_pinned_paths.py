@@ -20,7 +20,7 @@ from qsg.core.message import Message
 from qsg.core.objects import CFStructure, RemoteQueue
 from qsg.core.router import Router
 from qsg.core.sharing import QueueSharingGroup
-from qsg.core.store import Ordering
+from qsg.core.store import SELECT_ANY, Ordering, Recovery, Syncpoint
 from qsg.mqsc import load
 from tests.helpers import drain, get, open_queue, put
 
@@ -34,7 +34,10 @@ def _router(*structures: CFStructure) -> Router:
     facilities = ("CF01", "CF02", "CF03")
     definitions = {s.name: s for s in structures}
     router = Router(
-        Placement(facilities), {f: MemoryStore() for f in facilities}, MemoryStore(), definitions.get
+        Placement(facilities),
+        {f: MemoryStore() for f in facilities},
+        MemoryStore(),
+        definitions.get,
     )
     for s in structures:
         router.define_structure(s.name, size_kb=1024, cf_level=5)
@@ -199,8 +202,10 @@ def test_the_igq_agent_reads_the_mqxqh_in_the_encoding_its_message_descriptor_gi
     # MQXQH: "the numeric fields are in the encoding given by the Encoding field of the
     # message descriptor" of the message on the transmission queue.
     qm1, qm2 = _igq_group()
-    other = CMQC.MQENC_INTEGER_NORMAL if CMQC.MQENC_NATIVE & CMQC.MQENC_INTEGER_REVERSED else (
-        CMQC.MQENC_INTEGER_REVERSED
+    other = (
+        CMQC.MQENC_INTEGER_NORMAL
+        if CMQC.MQENC_NATIVE & CMQC.MQENC_INTEGER_REVERSED
+        else (CMQC.MQENC_INTEGER_REVERSED)
     )
     inner = MD(Persistence=NP, Encoding=CMQC.MQENC_NATIVE)
     header = XQH(b"APP.IN", b"QM2", inner).pack(other)
@@ -239,9 +244,7 @@ def test_a_private_queue_named_like_a_shared_one_makes_mqopen_object_not_unique_
     assert qm1.connect().open("APP.Q", OUT).queue == "APP.Q"  # QM1 has no private one
 
 
-def test_sqqmname_ignore_opens_locally_only_a_shared_queue_not_a_private_one_of_the_name() -> (
-    None
-):
+def test_sqqmname_ignore_opens_locally_only_a_shared_queue_not_a_private_one_of_the_name() -> None:
     # "SharedQMgrName": with IGNORE, a shared queue named at another member of the group
     # is opened here; any other queue named at that member goes there (by IGQ here).
     qm1, _ = _igq_group()
@@ -270,9 +273,7 @@ def test_a_message_too_long_for_igq_goes_by_the_xmitq_its_remote_definition_name
     assert (qm1.depth(igq.IGQ_XMITQ), qm1.depth("TO.QM2.XMITQ")) == (0, 1)
 
 
-def test_a_message_too_long_for_igq_with_no_ordinary_route_is_too_big_for_the_group_queue() -> (
-    None
-):
+def test_a_message_too_long_for_igq_with_no_ordinary_route_is_too_big_for_the_group_queue() -> None:
     # With no ordinary route (no XMITQ, no queue named QM2, no DEFXMITQ) the message
     # stays on IGQ's path, whose queue refuses it: MQRC_MSG_TOO_BIG_FOR_Q (2030).
     qm1, _ = _igq_group()
@@ -300,3 +301,90 @@ def test_mqinq_of_a_selector_of_another_queue_type_warns_2068_naming_selector_an
         CMQC.MQRC_SELECTOR_NOT_FOR_TYPE,
         f"selector {CMQC.MQIA_BACKOUT_THRESHOLD} on A",
     )
+
+
+# ---- router: members' log records, peer recovery, a joining member -----------------------
+def test_the_router_logs_each_put_and_get_under_its_member_in_both_duplexed_instances() -> None:
+    # "Recovery of shared queues": each member logs its persistent puts and gets of a
+    # recoverable structure (LOGQMGRS lists them); a duplexed structure's instances
+    # each keep the log of every write they take. A call naming no member logs as "",
+    # as a store's own calls do.
+    router = _router(CFStructure("DUP1", recover=True, duplex=True))
+    router.put("Q.DUP1", _msg(b"one"), None, 10, "QM1")
+    for facility in ("CF01", "CF02"):
+        assert router.store_of(facility)._logs["DUP1"].members == ("QM1",)
+    taken = router.get("Q.DUP1", SELECT_ANY, 1.0, None, Syncpoint.NO, None, False, "QM2")
+    assert taken.message is not None and taken.message.body == b"one"
+    for facility in ("CF01", "CF02"):
+        log = router.store_of(facility)._logs["DUP1"]
+        assert (log.members, log.written) == (("QM1", "QM2"), {"QM1": 1, "QM2": 1})
+    plain = _router(CFStructure("APP1", recover=True, preference=("CF01",)))
+    plain.put("Q.APP1", _msg(b"two"), None, 10)
+    plain.get("Q.APP1", SELECT_ANY, 1.0, None, Syncpoint.NO, None, False)
+    assert plain.store_of("CF01")._logs["APP1"].written == {"": 2}
+
+
+def _recovering() -> tuple[Router, MemoryStore]:
+    """A router whose administration store's part of QM1's recovery QM3 already ran."""
+    router = _router(CFStructure("APP1", recover=True, preference=("CF01",)))
+    assert router.admin.recover("QM1", 1, "QM3") == Recovery("QM1", "QM3", True)
+    return router, router.store_of("CF01")
+
+
+def test_peer_recovery_by_a_later_caller_is_its_own_when_a_facilitys_part_had_work() -> None:
+    # Peer recovery ("Shared queue recovery"): the call that backs out the failed
+    # member's work ran it, even when another member ran the administration part.
+    router, cf01 = _recovering()
+    router.put("Q.APP1", _msg(b"u"), ("QM1", 5), 10, "QM1")
+    assert router.recover("QM1", 1, "QM2") == Recovery("QM1", "QM2", True, 1, 1, 0)
+    assert cf01.depth("Q.APP1") == 0 and cf01.uncommitted("Q.APP1") == 0
+
+
+def test_peer_recovery_that_only_releases_a_lock_or_ends_an_empty_unit_is_the_callers() -> None:
+    router, cf01 = _recovering()
+    router.put("Q.APP1", _msg(b"l"), None, 10)
+    taken = router.browse("Q.APP1", None, SELECT_ANY, 1.0)
+    assert taken.position is not None
+
+    class Holder:
+        store_token = "QM1/7/abc"
+
+    router.lock("Q.APP1", taken.position, Holder())
+    assert router.recover("QM1", 1, "QM2") == Recovery("QM1", "QM2", True, 0, 0, 1)
+    # A unit of work left with no entries (its member lost the structure and tolerated
+    # it) still makes the recovery the caller's.
+    router2, cf = _recovering()
+    router2.put("Q.APP1", _msg(b"e"), ("QM1", 5), 10, "QM1")
+    assert cf.disconnect_structure("QM1", "APP1") == (1, 1)
+    assert router2.recover("QM1", 1, "QM2") == Recovery("QM1", "QM2", True, 1, 0, 0)
+
+
+def test_peer_recovery_nobody_left_work_for_answers_who_ran_it_first() -> None:
+    router, _ = _recovering()
+    assert router.recover("QM1", 1, "QM2") == Recovery("QM1", "QM3", False, 0, 0, 0)
+
+
+def test_a_joining_member_takes_a_duplexed_structures_instances_as_they_are() -> None:
+    # A member joining a group other processes run: both instances are alike already,
+    # so allocating the structure copies nothing (a copy would overwrite the other
+    # members' writes made meanwhile).
+    stores = {f: MemoryStore() for f in ("CF01", "CF02", "CF03")}
+    for store in stores.values():
+        store.define_structure("DUP1", size_kb=1024, cf_level=5)
+        store.create_queue("Q.DUP1", Ordering.FIFO, "DUP1")
+    stores["CF02"].put("Q.DUP1", _msg(b"theirs"), None, 10)
+    duplex = CFStructure("DUP1", recover=True, duplex=True)
+    joining = Router(
+        Placement(("CF01", "CF02", "CF03")),
+        stores,
+        MemoryStore(),
+        {"DUP1": duplex}.get,
+        joining=True,
+    )
+    assert joining.joining is True
+    joining.define_structure("DUP1", size_kb=1024, cf_level=5)
+    assert stores["CF02"].depth("Q.DUP1") == 1
+    first = Router(Placement(("CF01", "CF02", "CF03")), stores, MemoryStore(), {"DUP1": duplex}.get)
+    assert first.joining is False
+    first.define_structure("DUP1", size_kb=1024, cf_level=5)
+    assert stores["CF02"].depth("Q.DUP1") == 0  # the first member's copy of CF01's
