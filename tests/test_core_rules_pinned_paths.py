@@ -259,7 +259,7 @@ def test_sqqmname_ignore_opens_locally_only_a_shared_queue_not_a_private_one_of_
 def test_a_message_too_long_for_igq_goes_by_the_xmitq_its_remote_definition_names() -> None:
     # "Limitations of intra-group queuing": a message too long for the group queue
     # takes the ordinary route: for a remote queue definition, its XMITQ.
-    qm1, qm2 = _igq_group()
+    qm1, _ = _igq_group()
     load(qm1, "ALTER QLOCAL(SYSTEM.QSG.TRANSMIT.QUEUE) MAXMSGL(1000)")
     qm1.define_queue("TO.QM2.XMITQ", usage=CMQC.MQUS_TRANSMISSION)
     qm1.define(
@@ -341,7 +341,7 @@ def test_peer_recovery_by_a_later_caller_is_its_own_when_a_facilitys_part_had_wo
 
 
 def test_peer_recovery_that_only_releases_a_lock_or_ends_an_empty_unit_is_the_callers() -> None:
-    router, cf01 = _recovering()
+    router, _ = _recovering()
     router.put("Q.APP1", _msg(b"l"), None, 10)
     taken = router.browse("Q.APP1", None, SELECT_ANY, 1.0)
     assert taken.position is not None
