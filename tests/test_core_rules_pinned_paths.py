@@ -207,7 +207,7 @@ def test_the_igq_agent_reads_the_mqxqh_in_the_encoding_its_message_descriptor_gi
         if CMQC.MQENC_NATIVE & CMQC.MQENC_INTEGER_REVERSED
         else (CMQC.MQENC_INTEGER_REVERSED)
     )
-    inner = MD(Persistence=NP, Encoding=CMQC.MQENC_NATIVE)
+    inner = MD(Persistence=P, Priority=3, Encoding=CMQC.MQENC_NATIVE)
     header = XQH(b"APP.IN", b"QM2", inner).pack(other)
     xmitq = open_queue(qm1, igq.IGQ_XMITQ, OUT)
     put(
@@ -218,8 +218,10 @@ def test_the_igq_agent_reads_the_mqxqh_in_the_encoding_its_message_descriptor_gi
         Format=CMQC.MQFMT_XMIT_Q_HEADER,
         CorrelId=igq.correl_id("QM2"),
     )
-    assert [d.queue for d in Agent(qm2).batch(2.0).delivered] == ["APP.IN"]
-    assert drain(open_queue(qm2, "APP.IN"), 3.0) == [b"by hand"]
+    [delivered] = Agent(qm2).batch(2.0).delivered
+    assert (delivered.queue, delivered.persistent) == ("APP.IN", True)
+    body, md = get(open_queue(qm2, "APP.IN"), 3.0)
+    assert (body, md.Persistence, md.Priority) == (b"by hand", P, 3)
 
 
 # ---- resolve: MQOPEN's name resolution ---------------------------------------------------
