@@ -7,11 +7,23 @@ pins.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from qsg import CMQC, MQMIError
-from qsg.core import conntag
+from qsg import CMQC, CMQCFC, MD, MQMIError, QMgr
+from qsg.core import cfstate, conntag, memstore
 from qsg.core.conntag import ConnectOptions, TagUse, TagUses
+from qsg.core.errors import reason_name
+from qsg.core.expiry import MAX_EXPIRY, check_expiry
+from qsg.core.message import Message
+from qsg.core.objects import CFStructure
+from qsg.core.order import Order
+from qsg.core.sharing import QueueSharingGroup
+from qsg.core.uow import prepare as uow_prepare
+from qsg.mqsc import load
+from tests.helpers import open_queue, put
+from tests.test_core_rules_pinned_events import channel, channel_qmgr, channel_reasons
 
 
 # ---- conntag: MQ's own agents' tags, and a shared channel's operations in recovery -------
@@ -106,3 +118,131 @@ def test_a_registry_out_of_reach_refuses_no_shared_channel_operation_other_error
     with pytest.raises(MQMIError) as caught:
         conntag.recovering(_Registry(error=CMQC.MQRC_STORAGE_NOT_AVAILABLE), b"MQCHL.C", set())
     assert caught.value.reason == CMQC.MQRC_STORAGE_NOT_AVAILABLE
+
+
+# ---- cfstate: CFLEVEL of a structure's definition, RECOVER TYPE(PURGE) --------------------
+def test_recover_yes_stands_at_cflevel_3_and_needs_it() -> None:
+    # "DEFINE CFSTRUCT": RECOVER(YES) needs CFLEVEL(3), the level that holds persistent
+    # messages.
+    assert cfstate.cflevel_conflict(CFStructure("APP1", cf_level=3, recover=True)) is None
+    assert (
+        cfstate.cflevel_conflict(CFStructure("APP1", cf_level=2, recover=True))
+        == "RECOVER(YES) needs CFLEVEL(3), not CFLEVEL(2)"
+    )
+
+
+def test_cfconlos_other_than_asqmgr_below_cflevel_5_is_named_in_its_conflict() -> None:
+    # "DEFINE CFSTRUCT": CFCONLOS is a CFLEVEL(5) attribute (MQRCCF_PARM_CONFLICT below).
+    definition = CFStructure("APP1", cf_level=4, cf_conlos=CMQC.MQCFCONLOS_TOLERATE)
+    assert (
+        cfstate.cflevel_conflict(definition) == "CFCONLOS(TOLERATE) needs CFLEVEL(5), not CFLEVEL(4)"
+    )
+
+
+def test_recover_type_purge_of_a_failed_recover_no_structure_reallocates_it() -> None:
+    # "RECOVER CFSTRUCT": TYPE(PURGE) needs no backup, so RECOVER(NO) does not refuse it.
+    qm = QMgr("QM1", qsg=QueueSharingGroup("QSG1"))
+    qm.define_structure(CFStructure("APP1", recover=False))
+    load(qm, "DEFINE QLOCAL(ORDERS) QSGDISP(SHARED) CFSTRUCT(APP1)")
+    put(open_queue(qm, "ORDERS"), b"order", 1.0)
+    assert qm.qsg is not None
+    shared = qm.qsg.shared
+    shared.store.fail_structure("APP1", 2.0)
+    got = cfstate.recover(shared, "APP1", True, 2)
+    assert (got.name, got.from_backup, got.from_log, got.purged) == ("APP1", 0, 0, True)
+
+
+# ---- chlevents: a requester that has not started yet ----------------------------------
+def test_requesting_is_no_channel_event_and_does_not_end_the_started_instance() -> None:
+    # IBM, "Channel Stopped": issued only by an instance that issued Channel Started;
+    # REQUESTING, like BINDING, is on the way to RUNNING, not an end.
+    qm, _ = channel_qmgr()
+    channel(qm, "TO.QM3", "RUNNING")
+    channel(qm, "TO.QM3", "REQUESTING")
+    assert channel_reasons(qm) == [(CMQC.MQRC_CHANNEL_STARTED, None)]
+    channel(qm, "TO.QM3", "INACTIVE")
+    assert channel_reasons(qm) == [(CMQC.MQRC_CHANNEL_STOPPED, CMQCFC.MQRQ_CHANNEL_STOPPED_OK)]
+
+
+# ---- errors: a PCF reason's name --------------------------------------------------------
+def test_a_pcf_reason_is_named_by_its_cmqcfc_mnemonic() -> None:
+    # cmqcfc.h: MQRCCF_DISPOSITION_CONFLICT is 3211.
+    assert reason_name(3211) == "MQRCCF_DISPOSITION_CONFLICT"
+    assert reason_name(2033) == "MQRC_NO_MSG_AVAILABLE"
+    assert reason_name(99999) == "MQRC_UNKNOWN_99999"
+
+
+# ---- expiry: MQMD.Expiry's bounds -------------------------------------------------------
+def test_an_expiry_of_one_tenth_of_a_second_is_allowed() -> None:
+    # "Expiry (MQLONG)": a value greater than zero, or MQEI_UNLIMITED.
+    check_expiry(1, enforce_max=True)
+    with pytest.raises(MQMIError) as zero:
+        check_expiry(0, enforce_max=False)
+    assert (zero.value.reason, zero.value.detail) == (
+        CMQC.MQRC_EXPIRY_ERROR,
+        "MQMD.Expiry=0: must be > 0 or MQEI_UNLIMITED (-1)",
+    )
+
+
+def test_the_maximum_expiry_is_allowed_and_above_it_only_an_enforcing_qmgr_refuses() -> None:
+    # "Expiry (MQLONG)" note 1: 999 999 999 is the most, refused above only where the
+    # queue manager enforces it (AMQ_ENFORCE_MAX_EXPIRY_ERROR).
+    check_expiry(MAX_EXPIRY, enforce_max=True)
+    check_expiry(MAX_EXPIRY + 1, enforce_max=False)
+    with pytest.raises(MQMIError) as above:
+        check_expiry(MAX_EXPIRY + 1, enforce_max=True)
+    assert (above.value.reason, above.value.detail) == (
+        CMQC.MQRC_EXPIRY_ERROR,
+        "MQMD.Expiry=1000000000: above the maximum 999999999",
+    )
+
+
+# ---- memstore: a put record holds the message as put --------------------------------------
+def test_a_put_record_holds_the_message_with_backout_count_zero() -> None:
+    # "BackoutCount (MQLONG)": a count of the times the message was backed out; the put
+    # record is of the message as it was put, before any backout.
+    msg = Message(MD().get(), b"x", 0.0, None, 0, backout_count=3)
+    as_put = memstore._as_put(msg)
+    assert as_put.backout_count == 0
+    assert dataclasses.replace(as_put, backout_count=3) == msg
+
+
+# ---- order: its audit of its own bookkeeping --------------------------------------------
+def test_an_orders_audit_names_each_broken_invariant() -> None:
+    order = Order()
+    assert order.audit() == []
+    order._sorted.add(5)  # counted nowhere
+    order._tail.extend([5, 5])
+    assert order.audit() == [
+        "counts 0 keys in its sorted part, which holds 1",
+        "has a tail that is not ascending: [5, 5]",
+        "has tail key 5 not above its sorted keys (5)",
+    ]
+
+
+# ---- uow: who is asked before a commit ---------------------------------------------------
+class _Store:
+    def __init__(self, name: str, commit_may_refuse: bool, why: str | None = None) -> None:
+        self.name, self.commit_may_refuse, self.why = name, commit_may_refuse, why
+        self.asked: list[tuple[str, object]] = []
+
+    def backed_out(self, uow: object) -> str | None:
+        self.asked.append(("backed_out", uow))
+        return self.why
+
+    def prepare(self, uow: object) -> str | None:
+        self.asked.append(("prepare", uow))
+        return self.why
+
+
+def test_the_first_store_is_asked_backed_out_and_a_later_refusing_one_prepare() -> None:
+    # The first store's refusal at its commit backs out everything with nothing
+    # committed; a later one's would come after the first had committed.
+    first = _Store("CF", True)
+    second = _Store("LOCAL", False)
+    third = _Store("CF2", True, "the structure failed")
+    uow = ("QM1", 7)
+    assert uow_prepare([first, second, third], uow) == "the structure failed"  # type: ignore[list-item, arg-type]
+    assert first.asked == [("backed_out", uow)]
+    assert second.asked == [("backed_out", uow)]
+    assert third.asked == [("prepare", uow)]
