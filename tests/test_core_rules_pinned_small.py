@@ -16,13 +16,17 @@ from qsg.core import cfstate, conntag, memstore
 from qsg.core.conntag import ConnectOptions, TagUse, TagUses
 from qsg.core.errors import reason_name
 from qsg.core.expiry import MAX_EXPIRY, check_expiry
+from qsg.core.grouprepo import GroupRepository
+from qsg.core.layouts import DLH
 from qsg.core.message import Message
 from qsg.core.objects import CFStructure
 from qsg.core.order import Order
+from qsg.core.reports import Report, exception_report
+from qsg.core.sharedchl import MemoryChannelStatus
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.uow import prepare as uow_prepare
 from qsg.mqsc import load
-from tests.helpers import open_queue, put
+from tests.helpers import get, open_queue, put
 from tests.test_core_rules_pinned_events import channel, channel_qmgr, channel_reasons
 
 
@@ -135,7 +139,8 @@ def test_cfconlos_other_than_asqmgr_below_cflevel_5_is_named_in_its_conflict() -
     # "DEFINE CFSTRUCT": CFCONLOS is a CFLEVEL(5) attribute (MQRCCF_PARM_CONFLICT below).
     definition = CFStructure("APP1", cf_level=4, cf_conlos=CMQC.MQCFCONLOS_TOLERATE)
     assert (
-        cfstate.cflevel_conflict(definition) == "CFCONLOS(TOLERATE) needs CFLEVEL(5), not CFLEVEL(4)"
+        cfstate.cflevel_conflict(definition)
+        == "CFCONLOS(TOLERATE) needs CFLEVEL(5), not CFLEVEL(4)"
     )
 
 
@@ -246,3 +251,73 @@ def test_the_first_store_is_asked_backed_out_and_a_later_refusing_one_prepare() 
     assert first.asked == [("backed_out", uow)]
     assert second.asked == [("backed_out", uow)]
     assert third.asked == [("prepare", uow)]
+
+
+# ---- qmgr.send_report and reports.exception_report ----------------------------------------
+def test_a_report_that_cannot_reach_its_reply_to_qmgr_is_dead_lettered_naming_that_qmgr() -> None:
+    # "MQDLH - Dead-letter header": DestQMgrName is the queue manager the message was
+    # going to, here the report's ReplyToQMgr (QM9, which QM1 cannot reach: 2087).
+    qm = QMgr("QM1")
+    report = Report("REPLY.Q", "QM9", MD(MsgType=CMQC.MQMT_REPORT), b"data")
+    qm.send_report(report, b"orig", 1.0)
+    body, md = get(open_queue(qm, "SYSTEM.DEAD.LETTER.QUEUE", CMQC.MQOO_INPUT_SHARED), 1.0)
+    assert md.Format == CMQC.MQFMT_DEAD_LETTER_HEADER
+    header = DLH.unpack(body)
+    assert (header.Reason, header.DestQName, header.DestQMgrName) == (
+        CMQC.MQRC_UNKNOWN_REMOTE_Q_MGR,
+        b"REPLY.Q".ljust(48),
+        b"QM9".ljust(48),
+    )
+    assert body.endswith(b"data")
+
+
+def test_an_exception_report_carries_the_data_its_report_option_asks_for() -> None:
+    # "Report (MQLONG)": MQRO_EXCEPTION_WITH_DATA, the first 100 bytes;
+    # MQRO_EXCEPTION_WITH_FULL_DATA, all of the message; MQRO_EXCEPTION, none.
+    body = bytes(range(150))
+
+    def report(option: int) -> bytes:
+        original = MD(Report=option, ReplyToQ=b"REPLY.Q", MsgId=b"M" * 24)
+        got = exception_report(
+            original, body, CMQC.MQRC_Q_FULL, q_mgr_name="QM1", new_msg_id=lambda: b"N" * 24
+        )
+        assert got is not None
+        assert got.md.Feedback == CMQC.MQRC_Q_FULL
+        return got.body
+
+    assert report(CMQC.MQRO_EXCEPTION_WITH_FULL_DATA) == body
+    assert report(CMQC.MQRO_EXCEPTION_WITH_DATA) == body[:100]
+    assert report(CMQC.MQRO_EXCEPTION) == b""
+
+
+# ---- sharing: the group's stores as given, else its own -----------------------------------
+def test_a_group_keeps_the_repository_and_channel_status_it_is_given() -> None:
+    repository, status = GroupRepository(), MemoryChannelStatus()
+    group = QueueSharingGroup("QSG1", repository=repository, channel_status=status)
+    assert group.repository is repository
+    assert group.channel_status is status
+
+
+def test_a_group_given_no_repository_or_channel_status_makes_its_own() -> None:
+    group = QueueSharingGroup("QSG1")
+    assert isinstance(group.repository, GroupRepository)
+    assert isinstance(group.channel_status, MemoryChannelStatus)
+
+
+# ---- trigger: TRIGTYPE(DEPTH) turns triggering off ----------------------------------------
+def test_a_depth_trigger_sets_the_queues_trigger_control_to_mqtc_off() -> None:
+    # "Conditions for a trigger event": with TRIGTYPE(DEPTH) the queue manager disables
+    # triggering (TriggerControl MQTC_OFF) once it has fired.
+    qm = QMgr("QM1")
+    load(
+        qm,
+        "DEFINE PROCESS(APP.PROC) APPLICID('/opt/app/server')\nDEFINE QLOCAL(APP.INITQ)\n"
+        "DEFINE QLOCAL(APP.Q) TRIGGER TRIGTYPE(DEPTH) TRIGDPTH(2) PROCESS(APP.PROC) "
+        "INITQ(APP.INITQ)",
+    )
+    open_queue(qm, "APP.INITQ", CMQC.MQOO_INPUT_SHARED)  # a trigger monitor
+    app = open_queue(qm, "APP.Q", CMQC.MQOO_OUTPUT)
+    put(app, b"1", 0.0)
+    assert qm.queue("APP.Q").trigger_control == CMQC.MQTC_ON
+    put(app, b"2", 0.0)
+    assert qm.queue("APP.Q").trigger_control == CMQC.MQTC_OFF
