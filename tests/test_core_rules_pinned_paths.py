@@ -143,6 +143,28 @@ def test_the_igq_agent_puts_with_the_senders_context_not_its_own() -> None:
     assert (md.PutDate, md.PutTime) == (sent.PutDate, sent.PutTime)
 
 
+def test_an_igq_put_returns_the_applications_own_descriptor_not_the_transmission_ones() -> None:
+    # MQPUT's MsgDesc is input/output: the queue manager gives back the identifiers and
+    # context it put the message with ("MQPUT - Put message"). Through IGQ the stored
+    # message is wrapped, its outer descriptor addressed to the destination member's
+    # agent (CorrelId that member's name, UserIdentifier the sending member's): none of
+    # that is the application's (fails before the fix: CorrelId b"QM2", user b"QM1").
+    qm1, qm2 = _igq_group()
+    handle = qm1.connect("alice", "PAYAPP").open(
+        OD(ObjectName=b"APP.IN", ObjectQMgrName=b"QM2"), OUT
+    )
+    sent = put(handle, b"req", 1.0, CorrelId=b"MY.CORREL".ljust(24, b"\0"))
+    assert sent.CorrelId == b"MY.CORREL".ljust(24, b"\0")
+    assert (sent.UserIdentifier, sent.PutApplName) == (b"alice", b"PAYAPP")
+    xmitq = qm1.connect().open(igq.IGQ_XMITQ, CMQC.MQOO_BROWSE)
+    _, outer = get(xmitq, 1.5, CMQC.MQGMO_BROWSE_FIRST)
+    assert (outer.CorrelId, outer.UserIdentifier.rstrip()) == (igq.correl_id("QM2"), b"QM1")
+    Agent(qm2).batch(2.0)
+    _, md = get(open_queue(qm2, "APP.IN"), 3.0)
+    assert (md.CorrelId, md.MsgId) == (sent.CorrelId, sent.MsgId)
+    assert md.UserIdentifier.rstrip() == b"alice"
+
+
 def test_a_backed_out_igq_batch_keeps_nonpersistent_deliveries_and_takes_back_persistent_ones() -> (
     None
 ):

@@ -241,12 +241,16 @@ def put(
         and not desc["ReplyToQMgr"].strip(b" \x00")
     ):
         desc["ReplyToQMgr"] = rules.name.encode()
+    # What is stored: on a transmission queue, the outer descriptor of the wrapped
+    # message (IGQ's addresses the destination member's agent). The application's own
+    # descriptor, ``desc``, gives MQPUT's output fields below, as on any other put.
+    stored_desc = desc
     if remote is not None:
-        desc, body = xmitq.wrap_descriptor(desc, body, *remote)
+        stored_desc, body = xmitq.wrap_descriptor(desc, body, *remote)
         if qdef.name == igq.IGQ_XMITQ:  # for the destination member's agent
-            igq.address(desc, remote[1], rules.name)
+            igq.address(stored_desc, remote[1], rules.name)
     message = Message(  # desc, body, put_time, expires_at, priority
-        desc,
+        stored_desc,
         bytes(body),
         now,
         expiry.expires_at(now, md.Expiry),
