@@ -7,6 +7,7 @@ every mutant of these checks apart (issue 45). Each names the MQ rule it pins.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,10 @@ from qsg.core.queue import QueueDefinition, check_name
 
 def _raises(message: str) -> pytest.RaisesExc[ValueError]:
     return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+def _queue(**kw: Any) -> QueueDefinition:
+    return QueueDefinition("Q", **kw)
 
 
 # ---- queue.check_name: the quoted name and the characters listed ------------------------
@@ -53,11 +58,11 @@ def test_a_queue_takes_bothresh_retintvl_and_qsvcint_from_0_to_999999999(
 ) -> None:
     # "DEFINE QLOCAL": BOTHRESH, RETINTVL and QSVCINT are each "in the range zero
     # through 999 999 999".
-    assert getattr(QueueDefinition("Q", **{field: 0}), field) == 0
-    assert getattr(QueueDefinition("Q", **{field: high}), field) == high
+    assert getattr(_queue(**{field: 0}), field) == 0
+    assert getattr(_queue(**{field: high}), field) == high
     for wrong in (-1, high + 1):
         with _raises(f"queue Q: {keyword} must be 0..999999999"):
-            QueueDefinition("Q", **{field: wrong})
+            _queue(**{field: wrong})
 
 
 @pytest.mark.parametrize(
@@ -68,11 +73,11 @@ def test_a_queue_takes_qdepthhi_and_qdepthlo_from_0_to_100_percent(
     field: str, keyword: str
 ) -> None:
     # "DEFINE QLOCAL": QDEPTHHI and QDEPTHLO are percentages of MAXDEPTH, 0 through 100.
-    assert getattr(QueueDefinition("Q", **{field: 0}), field) == 0
-    assert getattr(QueueDefinition("Q", **{field: 100}), field) == 100
+    assert getattr(_queue(**{field: 0}), field) == 0
+    assert getattr(_queue(**{field: 100}), field) == 100
     for wrong in (-1, 101):
         with _raises(f"queue Q: {keyword} must be 0..100, not {wrong}"):
-            QueueDefinition("Q", **{field: wrong})
+            _queue(**{field: wrong})
 
 
 def test_a_queue_names_its_boqname_in_the_error_of_a_bad_backout_queue_name() -> None:
