@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from qsg import CMQC, GMO, MD, PMO
 from qsg.core.connection import Connection
+from qsg.core.errors import MQMIError
 from qsg.core.handle import Handle
 from qsg.core.qmgr import QMgr
 
@@ -70,3 +74,12 @@ def drain(h: Handle, now: float) -> list[bytes]:
             if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
                 raise
             return bodies
+
+
+def refusal_detail(comp: int, reason: int, call: Callable[..., object], *args: object) -> str:
+    """``call(*args)``, which must raise MQMIError with completion code ``comp`` and
+    ``reason``: the error's detail, for the test to hold its text."""
+    with pytest.raises(MQMIError) as caught:
+        call(*args)
+    assert (caught.value.comp, caught.value.reason) == (comp, reason)
+    return caught.value.detail

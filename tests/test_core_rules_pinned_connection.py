@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from qsg import CMQC, MD, OD, PMO, MQMIError, QMgr
+from qsg import CMQC, MD, OD, PMO, QMgr
 from qsg.core.authority import Authority
 from qsg.core.connection import Connection
 from qsg.core.conntag import ConnectOptions
@@ -17,7 +17,7 @@ from qsg.core.objects import CFStructure
 from qsg.core.queue import QueueDefinition
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import load
-from tests.helpers import get
+from tests.helpers import get, refusal_detail
 
 TAG = b"PAYROLL.INSTANCE.1"
 ALL = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE
@@ -25,13 +25,6 @@ ALL = CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_OUTPUT | CMQC.MQOO_INQUIRE
 
 def _namelist(alternate_user: bytes = b"") -> OD:
     return OD(ObjectType=CMQC.MQOT_NAMELIST, ObjectName=b"APP.NL", AlternateUserId=alternate_user)
-
-
-def _refused(comp: int, reason: int, call: object, *args: object) -> str:
-    with pytest.raises(MQMIError) as caught:
-        call(*args)  # type: ignore[operator]
-    assert (caught.value.comp, caught.value.reason) == (comp, reason)
-    return caught.value.detail
 
 
 def _put(conn: Connection, queue: str, body: bytes, options: int, persistence: int = 0) -> Handle:
@@ -68,7 +61,7 @@ def test_mqopen_of_a_namelist_the_user_may_not_inquire_is_2035_naming_user_and_o
     auth = Authority()
     auth.grant("bob", "OTHER.NL", "inq")
     auth.grant("bob", "APP.NL", "put")
-    detail = _refused(
+    detail = refusal_detail(
         CMQC.MQCC_FAILED,
         CMQC.MQRC_NOT_AUTHORIZED,
         _objects(auth).connect("bob").open_object,
@@ -88,7 +81,7 @@ def test_mqopen_of_a_namelist_checks_the_alternate_user_with_alternate_user_auth
     od = _namelist(b"carol")
     options = CMQC.MQOO_INQUIRE | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
     assert qm.connect("bob").open_object(od, options).name == "APP.NL"
-    detail = _refused(
+    detail = refusal_detail(
         CMQC.MQCC_FAILED,
         CMQC.MQRC_NOT_AUTHORIZED,
         qm.connect("bob").open_object,
@@ -101,7 +94,7 @@ def test_mqopen_of_a_namelist_checks_the_alternate_user_with_alternate_user_auth
 def test_mqopen_of_an_object_whose_name_is_no_text_is_2085() -> None:
     # "MQOPEN": MQRC_UNKNOWN_OBJECT_NAME (2085), no object of that name can exist.
     od = OD(ObjectType=CMQC.MQOT_NAMELIST, ObjectName=b"APP.\xff")
-    _refused(
+    refusal_detail(
         CMQC.MQCC_FAILED,
         CMQC.MQRC_UNKNOWN_OBJECT_NAME,
         _objects().connect().open_object,
@@ -117,7 +110,7 @@ def test_an_alternate_user_id_that_is_no_text_is_not_authorized() -> None:
     qm.define_queue("Q")
     od = OD(ObjectName=b"Q", AlternateUserId=b"\xff\xfe")
     options = CMQC.MQOO_OUTPUT | CMQC.MQOO_ALTERNATE_USER_AUTHORITY
-    _refused(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED, qm.connect().open, od, options)
+    refusal_detail(CMQC.MQCC_FAILED, CMQC.MQRC_NOT_AUTHORIZED, qm.connect().open, od, options)
 
 
 # ---- a connection's beginning -----------------------------------------------------------
@@ -159,15 +152,15 @@ def test_mqdisc_with_the_syncpoint_managers_unit_active_is_the_warning_2344() ->
     qm1, _ = _group()
     conn = qm1.connect(cno=_rrs())
     h = _put(conn, "Q", b"in the unit", CMQC.MQPMO_SYNCPOINT)
-    detail = _refused(CMQC.MQCC_WARNING, CMQC.MQRC_CONN_TAG_NOT_RELEASED, conn.disconnect)
+    detail = refusal_detail(CMQC.MQCC_WARNING, CMQC.MQRC_CONN_TAG_NOT_RELEASED, conn.disconnect)
     assert detail == (
         "MQDISC with a unit of recovery of the syncpoint manager active: the "
         "connection tag stays in use until it is committed or backed out"
     )
     assert (conn.connected, conn.unresolved, h.open, conn.handles) == (False, True, False, [])
-    _refused(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR, conn.open, "Q", CMQC.MQOO_OUTPUT)
+    refusal_detail(CMQC.MQCC_FAILED, CMQC.MQRC_HCONN_ERROR, conn.open, "Q", CMQC.MQOO_OUTPUT)
     reader = qm1.connect().open("Q", CMQC.MQOO_INPUT_SHARED)
-    _refused(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE, get, reader, 1.0)
+    refusal_detail(CMQC.MQCC_FAILED, CMQC.MQRC_NO_MSG_AVAILABLE, get, reader, 1.0)
     conn.resolve(commit=True)
     assert (conn.unresolved, get(reader, 2.0)[0]) == (False, b"in the unit")
 
@@ -196,7 +189,7 @@ def test_mqdisc_whose_commit_backs_out_ends_the_connection_with_the_warning_2003
     conn = qm1.connect()
     _put(conn, "Q", b"lost", CMQC.MQPMO_SYNCPOINT)
     qm1.qsg.shared.store.fail_structure("APP1", 1.0)
-    detail = _refused(CMQC.MQCC_WARNING, CMQC.MQRC_BACKED_OUT, conn.disconnect)
+    detail = refusal_detail(CMQC.MQCC_WARNING, CMQC.MQRC_BACKED_OUT, conn.disconnect)
     assert detail == "CF structure APP1 failed while the unit of work had work on it"
     assert conn.connected is False and conn not in qm1.connections.values()
 
@@ -207,7 +200,7 @@ def test_an_abnormal_end_after_an_unresolved_mqdisc_backs_the_unit_out_once() ->
     qm1, qm2 = _group()
     conn = qm1.connect(cno=_rrs())
     _put(conn, "Q", b"backed out", CMQC.MQPMO_SYNCPOINT)
-    _refused(CMQC.MQCC_WARNING, CMQC.MQRC_CONN_TAG_NOT_RELEASED, conn.disconnect)
+    refusal_detail(CMQC.MQCC_WARNING, CMQC.MQRC_CONN_TAG_NOT_RELEASED, conn.disconnect)
     conn.terminate()
     assert (conn.unresolved, conn.connected, _depth(qm1, "Q")) == (False, False, 0)
     qm2.connect(cno=_rrs()).disconnect()
@@ -220,7 +213,7 @@ def test_a_queue_manager_failing_under_an_unresolved_mqdisc_leaves_nothing_to_re
     qm1, _ = _group()
     conn = qm1.connect(cno=_rrs())
     _put(conn, "Q", b"backed out", CMQC.MQPMO_SYNCPOINT)
-    _refused(CMQC.MQCC_WARNING, CMQC.MQRC_CONN_TAG_NOT_RELEASED, conn.disconnect)
+    refusal_detail(CMQC.MQCC_WARNING, CMQC.MQRC_CONN_TAG_NOT_RELEASED, conn.disconnect)
     conn.sever()
     assert (conn.unresolved, conn.connected, _depth(qm1, "Q")) == (False, False, 0)
     with pytest.raises(ValueError, match=r"^this connection left no unit of work to resolve$"):
@@ -234,7 +227,7 @@ def test_mqopen_of_a_queue_on_a_failed_recover_yes_structure_is_2373_naming_both
     qm1, _ = _group()
     qm1.define_structure(CFStructure("APP1", size_kb=1000, recover=True), replace=True)
     qm1.qsg.shared.store.fail_structure("APP1", 1.0)
-    detail = _refused(
+    detail = refusal_detail(
         CMQC.MQCC_FAILED, CMQC.MQRC_CF_STRUC_FAILED, qm1.connect().open, "Q", CMQC.MQOO_OUTPUT
     )
     assert detail == (

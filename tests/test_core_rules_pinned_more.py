@@ -34,6 +34,7 @@ from qsg.core.queue import QueueDefinition
 from qsg.core.repository import Repository
 from qsg.core.sharing import QueueSharingGroup
 from qsg.mqsc import load
+from tests.helpers import refusal_detail
 
 
 # ---- object_handle: MQOPEN of a namelist, a process or the queue manager ----------------
@@ -41,13 +42,6 @@ def _objects() -> QMgr:
     qm = QMgr("QM1")
     load(qm, "DEFINE NAMELIST(APP.NL) NAMES(APP.A,APP.B)\nDEFINE PROCESS(APP.P) APPLICID('CKTI')")
     return qm
-
-
-def _refused(reason: int, call: object, *args: object) -> str:
-    with pytest.raises(MQMIError) as caught:
-        call(*args)  # type: ignore[operator]
-    assert (caught.value.comp, caught.value.reason) == (CMQC.MQCC_FAILED, reason)
-    return caught.value.detail
 
 
 def test_mqopen_of_a_namelist_process_or_qmgr_is_served_by_the_attribute_table_named_so() -> None:
@@ -68,8 +62,14 @@ def test_an_object_type_mqopen_of_an_object_handle_does_not_serve_is_mqrc_object
     None
 ):
     # MQRC_OBJECT_TYPE_ERROR (2043): a queue is opened by the queue's own handle.
-    detail = _refused(
-        CMQC.MQRC_OBJECT_TYPE_ERROR, ObjectHandle, _objects(), CMQC.MQOT_Q, "APP.Q", 32
+    detail = refusal_detail(
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_OBJECT_TYPE_ERROR,
+        ObjectHandle,
+        _objects(),
+        CMQC.MQOT_Q,
+        "APP.Q",
+        32,
     )
     assert detail == f"ObjectType {CMQC.MQOT_Q} is not opened here"
 
@@ -102,8 +102,14 @@ def test_any_option_but_inquire_and_its_two_companions_or_no_inquire_is_mqrc_opt
 ) -> None:
     # "MQOPEN - Open object": a namelist, process or queue manager takes MQOO_INQUIRE
     # only; anything else is MQRC_OPTIONS_ERROR (2046).
-    detail = _refused(
-        CMQC.MQRC_OPTIONS_ERROR, ObjectHandle, _objects(), CMQC.MQOT_PROCESS, "APP.P", options
+    detail = refusal_detail(
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_OPTIONS_ERROR,
+        ObjectHandle,
+        _objects(),
+        CMQC.MQOT_PROCESS,
+        "APP.P",
+        options,
     )
     assert detail == f"a process is opened with MQOO_INQUIRE only (options {options:#x})"
 
@@ -114,7 +120,15 @@ def test_the_queue_manager_is_opened_by_its_own_name_or_blanks_and_no_other() ->
     qm = _objects()
     assert ObjectHandle(qm, CMQC.MQOT_Q_MGR, "", CMQC.MQOO_INQUIRE).name == "QM1"
     assert ObjectHandle(qm, CMQC.MQOT_Q_MGR, "QM1", CMQC.MQOO_INQUIRE).name == "QM1"
-    detail = _refused(CMQC.MQRC_UNKNOWN_OBJECT_NAME, ObjectHandle, qm, CMQC.MQOT_Q_MGR, "QM2", 32)
+    detail = refusal_detail(
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+        ObjectHandle,
+        qm,
+        CMQC.MQOT_Q_MGR,
+        "QM2",
+        32,
+    )
     assert detail == "QM2 is not this queue manager (QM1)"
 
 
@@ -131,8 +145,14 @@ def test_mqopen_of_a_namelist_or_process_that_is_not_defined_is_mqrc_unknown_obj
     object_type: int, name: str, what: str
 ) -> None:
     # MQRC_UNKNOWN_OBJECT_NAME (2085) at MQOPEN: each type is looked up among its own kind.
-    detail = _refused(
-        CMQC.MQRC_UNKNOWN_OBJECT_NAME, ObjectHandle, _objects(), object_type, name, 32
+    detail = refusal_detail(
+        CMQC.MQCC_FAILED,
+        CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+        ObjectHandle,
+        _objects(),
+        object_type,
+        name,
+        32,
     )
     assert detail == f"no {what} {name} on QM1"
 
@@ -156,14 +176,18 @@ def test_mqinq_reads_each_objects_attributes_as_they_are_now_and_refuses_another
         (qmgr, CMQC.MQIA_NAME_COUNT, "qmgr QM1"),
         (namelist, float(CMQC.MQIA_NAME_COUNT), "namelist APP.NL"),
     ):
-        detail = _refused(CMQC.MQRC_SELECTOR_ERROR, handle.inquire, selector)
+        detail = refusal_detail(
+            CMQC.MQCC_FAILED, CMQC.MQRC_SELECTOR_ERROR, handle.inquire, selector
+        )
         assert detail == f"selector {selector!r} on {what}"
 
 
 def test_mqset_of_a_namelist_process_or_qmgr_handle_is_mqrc_not_open_for_set() -> None:
     # These objects are opened for MQINQ only: MQSET is MQRC_NOT_OPEN_FOR_SET (2040).
     handle = ObjectHandle(_objects(), CMQC.MQOT_PROCESS, "APP.P", CMQC.MQOO_INQUIRE)
-    detail = _refused(CMQC.MQRC_NOT_OPEN_FOR_SET, handle.set, CMQC.MQCA_APPL_ID, b"X")
+    detail = refusal_detail(
+        CMQC.MQCC_FAILED, CMQC.MQRC_NOT_OPEN_FOR_SET, handle.set, CMQC.MQCA_APPL_ID, b"X"
+    )
     assert detail == "process APP.P is open for MQINQ only"
 
 
@@ -178,7 +202,10 @@ def test_after_mqclose_every_call_on_the_object_handle_is_mqrc_hobj_error() -> N
         (handle.set, (CMQC.MQIA_NAME_COUNT, 1)),
         (handle.close, ()),
     ):
-        assert _refused(CMQC.MQRC_HOBJ_ERROR, call, *args) == "namelist APP.NL is closed"
+        assert (
+            refusal_detail(CMQC.MQCC_FAILED, CMQC.MQRC_HOBJ_ERROR, call, *args)
+            == "namelist APP.NL is closed"
+        )
 
 
 # ---- sharedchl: START CHANNEL's CHLDISP, the most suitable member, one instance ----------
@@ -826,7 +853,7 @@ def test_while_db2_is_unavailable_every_repository_call_is_mqrc_db2_not_availabl
         (repository.all, ("PROCESS",)),
         (repository.group_objects, ("PROCESS",)),
     ):
-        assert _refused(CMQC.MQRC_DB2_NOT_AVAILABLE, call, *args) == (
+        assert refusal_detail(CMQC.MQCC_FAILED, CMQC.MQRC_DB2_NOT_AVAILABLE, call, *args) == (
             "the shared repository (Db2) is not available: repository_unavailable fault"
         )
     repository.unavailable = ""

@@ -22,7 +22,7 @@ from qsg.core.router import Router
 from qsg.core.sharing import QueueSharingGroup
 from qsg.core.store import SELECT_ANY, Ordering, Recovery, Syncpoint
 from qsg.mqsc import load
-from tests.helpers import drain, get, open_queue, put
+from tests.helpers import drain, get, open_queue, put, refusal_detail
 
 
 def _msg(body: bytes = b"m") -> Message:
@@ -247,13 +247,6 @@ def test_the_igq_agent_reads_the_mqxqh_in_the_encoding_its_message_descriptor_gi
 
 
 # ---- resolve: MQOPEN's name resolution ---------------------------------------------------
-def _refused(reason: int, call: object, *args: object) -> str:
-    with pytest.raises(MQMIError) as caught:
-        call(*args)  # type: ignore[operator]
-    assert (caught.value.comp, caught.value.reason) == (CMQC.MQCC_FAILED, reason)
-    return caught.value.detail
-
-
 def test_a_private_queue_named_like_a_shared_one_makes_mqopen_object_not_unique_2343() -> None:
     # "DEFINE queues": a shared queue defined while a member has a private queue of the
     # name; an MQOPEN of it on that member fails with MQRC_OBJECT_NOT_UNIQUE until one
@@ -263,7 +256,9 @@ def test_a_private_queue_named_like_a_shared_one_makes_mqopen_object_not_unique_
     qm1.define_structure(CFStructure("APP1"))
     qm2.define_queue("APP.Q")
     qm1.define_queue("APP.Q", qsg_disp=CMQC.MQQSGD_SHARED, cf_struct="APP1")
-    detail = _refused(CMQC.MQRC_OBJECT_NOT_UNIQUE, qm2.connect().open, "APP.Q", OUT)
+    detail = refusal_detail(
+        CMQC.MQCC_FAILED, CMQC.MQRC_OBJECT_NOT_UNIQUE, qm2.connect().open, "APP.Q", OUT
+    )
     assert detail == "APP.Q is both a queue of QM2 and a shared queue of its group"
     assert qm1.connect().open("APP.Q", OUT).queue == "APP.Q"  # QM1 has no private one
 
